@@ -1,0 +1,51 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// One set of Swift settings shared by every target.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "purchase-sli",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "purchase-sli", targets: ["purchase-sli"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "PurchaseSLICore", swiftSettings: swiftSettings),
+        .target(name: "PurchaseSLIGzip", dependencies: ["CZlib"], swiftSettings: swiftSettings),
+        .target(
+            name: "PurchaseSLIStorage",
+            dependencies: [
+                "PurchaseSLICore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "PurchaseSLISimulation", dependencies: ["PurchaseSLICore"], swiftSettings: swiftSettings),
+        .target(
+            name: "PurchaseSLICLI",
+            dependencies: [
+                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLISimulation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "purchase-sli", dependencies: ["PurchaseSLICLI"], swiftSettings: swiftSettings),
+        .testTarget(name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip"],
+                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "PurchaseSLIStorageTests", dependencies: ["PurchaseSLIStorage", "PurchaseSLICore"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "PurchaseSLICLITests",
+                    dependencies: ["PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLISimulation"],
+                    swiftSettings: swiftSettings),
+    ]
+)

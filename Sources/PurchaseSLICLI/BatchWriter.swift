@@ -1,0 +1,77 @@
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIStorage
+
+/// Records batches on a thread of its own, so that parsing the next batch overlaps with the store's
+/// transaction for the previous one. At most `depth` batches wait, which bounds memory.
+final class BatchWriter: @unchecked Sendable {
+    private let store: any BucketStore
+    private let receivedAtMillis: Int64
+    private let depth: Int
+    private let condition = NSCondition()
+    private var queue: [[PurchaseEvent]] = []
+    private var isFinished = false
+    private var failure: (any Error)?
+    private var outcome = RecordOutcome()
+    private var thread: Thread?
+    private var isDone = false
+
+    init(store: any BucketStore, receivedAtMillis: Int64, depth: Int = 2) {
+        self.store = store
+        self.receivedAtMillis = receivedAtMillis
+        self.depth = depth
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "purchase-sli writer"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Queues a batch, waiting while the queue is full. Throws the writer's error, if it failed.
+    func submit(_ batch: [PurchaseEvent]) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= depth && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        queue.append(batch)
+        condition.broadcast()
+    }
+
+    /// Waits until every queued batch is committed and returns what they counted.
+    func finish() throws -> RecordOutcome {
+        condition.lock()
+        defer { condition.unlock() }
+        isFinished = true
+        condition.broadcast()
+        while !isDone { condition.wait() }
+        if let failure { throw failure }
+        return outcome
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !isFinished { condition.wait() }
+            if queue.isEmpty || failure != nil {
+                isDone = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let batch = queue.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            do {
+                let counted = try store.record(batch, receivedAtMillis: receivedAtMillis)
+                condition.lock()
+                outcome.merge(counted)
+                condition.unlock()
+            } catch {
+                condition.lock()
+                failure = error
+                queue.removeAll()
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIStorage
+
+/// `purchase-sli ingest`: counts the events of files into the store.
+struct IngestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Count the events of NDJSON or JSON-array files (plain or gzip) into the database.",
+        discussion: """
+            Every valid event is counted, even when other records of the file are bad; each rejected record \
+            is reported with its line, field and reason. An eventID already counted (within the 8-day dedup \
+            horizon) is skipped as a duplicate, so re-running an interrupted ingest gives exactly the same \
+            counts. Events of any age are accepted; a timestamp more than 5 minutes ahead of this machine's \
+            clock is rejected.
+
+            Exit status: 0 when every record was accepted, 2 when some were rejected, 1 when an error \
+            stopped the run.
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("Write every rejected record as NDJSON to this file.", valueName: "file"))
+    var rejects: String?
+
+    @Option(help: "Distinct values counted per dimension per UTC day; more are counted as __other__.")
+    var cardinalityCap: Int = StoreConfiguration.default.cardinalityCap
+
+    @Option(help: "Records longer than this many bytes are rejected.")
+    var maxRecordBytes: Int = 1 << 20
+
+    @Flag(help: "Print only the summary, not each rejected record.")
+    var quiet = false
+
+    @Argument(help: ArgumentHelp("Event files; - reads standard input. .gz or gzip content is decompressed.", valueName: "file"))
+    var files: [String]
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Name at least one file to ingest (- for standard input).") }
+        guard cardinalityCap >= 1 else { throw ValidationError("--cardinality-cap must be at least 1, got \(cardinalityCap).") }
+        guard maxRecordBytes >= 256 else { throw ValidationError("--max-record-bytes must be at least 256.") }
+    }
+
+    func run() throws {
+        do {
+            try ingest()
+        } catch let failure as CommandFailure {
+            printError("error: \(failure.message)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func ingest() throws {
+        var configuration = StoreConfiguration.default
+        configuration.cardinalityCap = cardinalityCap
+        let store = try store.openStore(configuration: configuration)
+        let started = Date()
+        let nowMillis = Int64(started.timeIntervalSince1970 * 1000)
+        let ingester = EventFileIngester(
+            validator: EventValidator(nowMillis: nowMillis), batchSize: 16_384, maximumRecordBytes: maxRecordBytes)
+        var rejectReport = try rejects.map { try RejectReport(path: $0) }
+        var rejectedCount = 0
+        let writer = BatchWriter(store: store, receivedAtMillis: nowMillis)
+        var failure: (any Error)?
+        do {
+            for file in files {
+                _ = try ingester.ingest(path: file, submit: writer.submit) { reject in
+                    rejectedCount += 1
+                    try rejectReport?.write(reject)
+                    if !quiet && rejectedCount <= 20 {
+                        printError("\(reject.file):\(reject.line): \(reject.field): \(reject.reason)")
+                    } else if !quiet && rejectedCount == 21 {
+                        printError("… more rejected records are not shown\(rejects == nil ? "; use --rejects FILE for all" : "")")
+                    }
+                }
+            }
+        } catch {
+            failure = error
+        }
+        let outcome = try writer.finish()
+        try rejectReport?.close()
+        try store.prune(nowMillis: nowMillis)
+        let seconds = Date().timeIntervalSince(started)
+        print(IngestSummary(outcome: outcome, rejected: rejectedCount, seconds: seconds).text)
+        if let failure { throw failure }
+        if rejectedCount > 0 { throw ExitCode(2) }
+    }
+}
+
+/// The `--rejects` file.
+struct RejectReport {
+    private let handle: FileHandle
+    private var pending = ""
+
+    init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) , let handle = FileHandle(forWritingAtPath: path) else {
+            throw CommandFailure(message: "cannot write --rejects file \(path)")
+        }
+        self.handle = handle
+    }
+
+    mutating func write(_ reject: Reject) throws {
+        pending += reject.jsonLine + "\n"
+        if pending.utf8.count > 1 << 16 { try flush() }
+    }
+
+    mutating func close() throws {
+        try flush()
+        try handle.close()
+    }
+
+    private mutating func flush() throws {
+        try handle.write(contentsOf: Data(pending.utf8))
+        pending = ""
+    }
+}
+
+/// The summary `ingest` prints.
+struct IngestSummary {
+    let outcome: RecordOutcome
+    let rejected: Int
+    let seconds: Double
+
+    var text: String {
+        var lines = ["accepted    \(outcome.accepted)"]
+        if let range = outcome.timeRange {
+            lines[0] += "  (event times \(RFC3339.format(millis: range.lowerBound)) to \(RFC3339.format(millis: range.upperBound)))"
+        }
+        lines.append("duplicates  \(outcome.duplicates)")
+        lines.append("rejected    \(rejected)")
+        for (dimension, events) in outcome.overflowed.sorted(by: { $0.key < $1.key }) {
+            lines.append("overflow    \(dimension): \(events) events counted as \(EventDimension.overflowValue) (cardinality cap)")
+        }
+        let processed = Double(outcome.accepted + outcome.duplicates + rejected)
+        let rate = seconds > 0 ? Int((processed / seconds).rounded()) : 0
+        lines.append(String(format: "took        %.2f s, %d events/s", seconds, rate))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Writes a line to standard error.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,19 @@
+public import ArgumentParser
+
+/// The `purchase-sli` root command.
+public struct PurchaseSLICommand: ParsableCommand {
+    /// The command's name, abstract and subcommands.
+    public static let configuration = CommandConfiguration(
+        commandName: "purchase-sli",
+        abstract: "Purchase SLIs for apps that sell in-app purchases: ingest events, query success rates.",
+        discussion: """
+            Events (one JSON object each, NDJSON or a JSON array, optionally gzip) are counted in SQLite \
+            time buckets by event time. See README.md for the event format.
+            """,
+        version: "0.1.0",
+        subcommands: [IngestCommand.self, QueryCommand.self, SimulateCommand.self]
+    )
+
+    /// Creates the command (argument parsing fills it in).
+    public init() {}
+}

@@ -1,0 +1,105 @@
+import Foundation
+import PurchaseSLICore
+
+/// Renders query rows as a table, JSON or CSV.
+struct QueryOutput {
+    let query: CountQuery
+    let rows: [CountRow]
+
+    private var counterNames: [String] {
+        ["attempts", "success", "alreadyGranted", "failure", "cancel", "pending", "valid", "successRate", "cancelRate",
+         "count409", "count5xx"]
+    }
+
+    private func counterValues(_ counts: OutcomeCounts) -> [String] {
+        [counts.attempts, counts.success, counts.alreadyGranted, counts.failure, counts.cancel, counts.pending, counts.valid]
+            .map(String.init)
+            + [counts.successRate.map(JSONText.number) ?? "null", counts.cancelRate.map(JSONText.number) ?? "null",
+               String(counts.conflicts), String(counts.serverErrors)]
+    }
+
+    /// `{"from", "to", "step", "by", "rows": [...]}` as documented in the README.
+    var json: String {
+        let names = query.groupBy.map(\.rawValue)
+        let jsonRows = rows.map { row -> String in
+            var fields = ["\"time\":\"" + RFC3339.format(seconds: row.timeSeconds ?? query.fromSeconds) + "\""]
+            for (name, value) in zip(names, row.key) {
+                fields.append(JSONText.quoted(name) + ":" + (value.map(JSONText.quoted) ?? "null"))
+            }
+            fields.append("\"count\":\(row.counts.total)")
+            if !query.groupsByResult {
+                fields += zip(counterNames, counterValues(row.counts)).map { "\"\($0)\":\($1)" }
+            }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        return "{\"from\":\"\(RFC3339.format(seconds: query.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: query.toSeconds))\","
+            + "\"step\":\(query.step.map { "\"\($0)\"" } ?? "null"),"
+            + "\"by\":[\(names.map(JSONText.quoted).joined(separator: ","))],"
+            + "\"rows\":[" + jsonRows.joined(separator: ",") + "]}"
+    }
+
+    /// A header line and one line per row, RFC 4180 quoting.
+    var csv: String {
+        var header = ["time"] + query.groupBy.map(\.rawValue) + ["count"]
+        if !query.groupsByResult { header += counterNames }
+        var lines = [header.joined(separator: ",")]
+        for row in rows {
+            var cells = [RFC3339.format(seconds: row.timeSeconds ?? query.fromSeconds)] + row.key.map { $0 ?? "" }
+            cells.append(String(row.counts.total))
+            if !query.groupsByResult { cells += counterValues(row.counts).map { $0 == "null" ? "" : $0 } }
+            lines.append(cells.map(Self.csvCell).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Aligned columns for the terminal; rates in percent.
+    var table: String {
+        var header = (query.step != nil ? ["time"] : []) + query.groupBy.map(\.rawValue) + ["events"]
+        if !query.groupsByResult {
+            header += ["attempts", "success", "409s", "failure", "cancel", "pending", "success rate"]
+        }
+        var body: [[String]] = []
+        for row in rows {
+            var cells = (query.step != nil ? [RFC3339.format(seconds: row.timeSeconds!)] : [])
+                + row.key.map { TerminalText.sanitized($0 ?? "-") }
+            cells.append(String(row.counts.total))
+            if !query.groupsByResult {
+                let counts = row.counts
+                cells += [counts.attempts, counts.success, counts.conflicts, counts.failure, counts.cancel, counts.pending]
+                    .map(String.init)
+                cells.append(counts.successRate.map { String(format: "%.2f %%", $0 * 100) } ?? "-")
+            }
+            body.append(cells)
+        }
+        guard !body.isEmpty else {
+            return "no events from \(RFC3339.format(seconds: query.fromSeconds)) to \(RFC3339.format(seconds: query.toSeconds))\n"
+        }
+        let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max()! }
+        let numericFrom = header.count - (query.groupsByResult ? 1 : 8)
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column >= numericFrom ? padding + cell : cell + padding
+            }.joined(separator: "  ")
+        }
+        return ([line(header)] + body.map(line)).joined(separator: "\n") + "\n"
+    }
+
+    private static func csvCell(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// Text safe to print on a terminal: control and bidirectional-override characters become U+FFFD.
+enum TerminalText {
+    static func sanitized(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            let value = scalar.value
+            let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
+            let isBidi = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E
+                || value == 0x200F || value == 0x061C
+            return isControl || isBidi ? "\u{FFFD}" : scalar
+        }))
+    }
+}

@@ -1,0 +1,70 @@
+/// A request for event counts over `[from, to)`, grouped by dimensions and optionally by time steps.
+public struct CountQuery: Sendable, Hashable {
+    /// Start of the range, inclusive, in seconds since the epoch (rounded down to the minute).
+    public var fromSeconds: Int64
+    /// End of the range, exclusive, in seconds since the epoch (rounded up to the minute).
+    public var toSeconds: Int64
+    /// Width of the aligned UTC time steps, or nil for one row per group over the whole range.
+    public var step: TimeStep?
+    /// Dimensions to group by, in output order.
+    public var groupBy: [EventDimension]
+    /// Only events whose dimension has one of these values count; `nil` in the set matches absent values.
+    public var filters: [EventDimension: Set<String?>]
+
+    /// Creates a query.
+    public init(
+        fromSeconds: Int64, toSeconds: Int64, step: TimeStep? = nil, groupBy: [EventDimension] = [],
+        filters: [EventDimension: Set<String?>] = [:]
+    ) {
+        self.fromSeconds = fromSeconds
+        self.toSeconds = toSeconds
+        self.step = step
+        self.groupBy = groupBy
+        self.filters = filters
+    }
+
+    /// Whether `resultType` is among the grouping dimensions (each row then counts one result type).
+    public var groupsByResult: Bool { groupBy.contains(.resultType) }
+}
+
+/// One row of a count query's answer.
+public struct CountRow: Sendable, Hashable {
+    /// Start of the row's time step in seconds since the epoch, or nil when the query has no step.
+    public var timeSeconds: Int64?
+    /// The group's value for each grouping dimension, in the query's order; nil where events had none.
+    public var key: [String?]
+    /// The counts of the group.
+    public var counts: OutcomeCounts
+
+    /// Creates a row.
+    public init(timeSeconds: Int64?, key: [String?], counts: OutcomeCounts) {
+        self.timeSeconds = timeSeconds
+        self.key = key
+        self.counts = counts
+    }
+}
+
+/// What recording a batch of events did.
+public struct RecordOutcome: Sendable, Hashable {
+    /// Events counted for the first time.
+    public var accepted = 0
+    /// Events whose eventID had been recorded before (in this batch or earlier), not counted again.
+    public var duplicates = 0
+    /// Per dimension name, events whose value was counted under `__other__` because of the cardinality cap.
+    public var overflowed: [String: Int] = [:]
+    /// Earliest and latest accepted event time, in milliseconds.
+    public var timeRange: ClosedRange<Int64>?
+
+    /// Creates an empty outcome.
+    public init() {}
+
+    /// Adds another outcome to this one.
+    public mutating func merge(_ other: RecordOutcome) {
+        accepted += other.accepted
+        duplicates += other.duplicates
+        overflowed.merge(other.overflowed, uniquingKeysWith: +)
+        if let range = other.timeRange {
+            timeRange = timeRange.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
+        }
+    }
+}

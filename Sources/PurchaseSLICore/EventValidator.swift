@@ -1,0 +1,187 @@
+/// Turns the fields of a parsed JSON object into a ``PurchaseEvent``, enforcing the event format v1.
+///
+/// Fields are checked in a fixed order and the first problem is reported, so the same input always
+/// gives the same error. The validator is pure: the wall clock comes in as ``now``.
+public struct EventValidator: Sendable {
+    /// Longest free-text description kept, in Unicode scalars; longer ones are truncated.
+    public static let maximumDescriptionLength = 1024
+    /// How far ahead of ``now`` a timestamp may be before it is rejected as in the future.
+    public static let defaultFutureTolerance: Int64 = 5 * 60 * 1000
+
+    /// The current time in milliseconds since the epoch, against which future timestamps are judged.
+    public var nowMillis: Int64
+    /// Allowed clock skew into the future, in milliseconds.
+    public var futureToleranceMillis: Int64
+    /// Events older than this many milliseconds before ``nowMillis`` are rejected; nil accepts any age.
+    public var maximumAgeMillis: Int64?
+
+    /// Creates a validator judging timestamps against `nowMillis`.
+    public init(nowMillis: Int64, futureToleranceMillis: Int64 = defaultFutureTolerance, maximumAgeMillis: Int64? = nil) {
+        self.nowMillis = nowMillis
+        self.futureToleranceMillis = futureToleranceMillis
+        self.maximumAgeMillis = maximumAgeMillis
+    }
+
+    /// Validates one record's bytes: parses the JSON and checks every field.
+    public func validate(record: UnsafeRawBufferPointer) -> Result<PurchaseEvent, EventValidationError> {
+        do {
+            return validate(try EventJSONParser.parse(record))
+        } catch {
+            return .failure(.syntax(error))
+        }
+    }
+
+    /// Validates the known fields of one event object.
+    public func validate(_ raw: RawEvent) -> Result<PurchaseEvent, EventValidationError> {
+        do {
+            return .success(try makeEvent(raw))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func makeEvent(_ raw: RawEvent) throws(EventValidationError) -> PurchaseEvent {
+        let eventID = try requiredString(raw, .eventID)
+        guard !eventID.isEmpty, eventID.utf8.count <= 128, eventID.utf8.allSatisfy(Self.isEventIDByte) else {
+            throw EventValidationError(
+                field: "eventID", reason: "expected 1–128 characters of A–Z a–z 0–9 . _ : -, got \(quoted(eventID))")
+        }
+        let timestampText = try requiredString(raw, .timestamp)
+        guard let timestamp = RFC3339.parseMillis(timestampText) else {
+            throw EventValidationError(
+                field: "timestamp",
+                reason: "expected an RFC 3339 time with offset, e.g. 2026-11-14T09:30:00Z, got \(quoted(timestampText))")
+        }
+        if timestamp > nowMillis + futureToleranceMillis {
+            throw EventValidationError(
+                field: "timestamp",
+                reason: "timestamp in the future: \(timestampText) is more than \(futureToleranceMillis / 60000) minutes "
+                    + "after the receiving clock (\(RFC3339.format(millis: nowMillis)))")
+        }
+        if let maximumAgeMillis, timestamp < nowMillis - maximumAgeMillis {
+            throw EventValidationError(
+                field: "timestamp",
+                reason: "timestamp too old: \(timestampText) is more than \(maximumAgeMillis / 3_600_000) hours "
+                    + "before the receiving clock (\(RFC3339.format(millis: nowMillis)))")
+        }
+        let productID = try requiredString(raw, .productID)
+        guard !productID.isEmpty else { throw EventValidationError(field: "productID", reason: "must not be empty") }
+        try checkIdentifier(productID, .productID, maximumLength: 255)
+
+        let actionText = try requiredString(raw, .actionType)
+        guard ActionType.isValidToken(actionText) else {
+            throw EventValidationError(
+                field: "actionType",
+                reason: "expected purchase, restore, retry or a token [a-zA-Z][a-zA-Z0-9_-]{0,31}, got \(quoted(actionText))")
+        }
+        let resultText = try requiredString(raw, .resultType)
+        guard let resultType = ResultType(rawValue: resultText) else {
+            throw EventValidationError(
+                field: "resultType", reason: "expected one of \(ResultType.spellings), got \(quoted(resultText))")
+        }
+        return PurchaseEvent(
+            eventID: eventID,
+            timestampMillis: timestamp,
+            productID: productID,
+            planID: try optionalIdentifier(raw, .planID, maximumLength: 255),
+            groupID: try optionalIdentifier(raw, .groupID, maximumLength: 255),
+            offerID: try optionalIdentifier(raw, .offerID, maximumLength: 255),
+            actionType: ActionType(rawValue: actionText),
+            resultType: resultType,
+            statusCode: try optionalInteger(raw, .statusCode, range: 100...599).map { Int($0) },
+            appVersion: try optionalIdentifier(raw, .appVersion, maximumLength: 64),
+            platform: try optionalIdentifier(raw, .platform, maximumLength: 64),
+            osVersion: try optionalIdentifier(raw, .osVersion, maximumLength: 64),
+            variant: try optionalIdentifier(raw, .variant, maximumLength: 64),
+            transactionID: try optionalIdentifier(raw, .transactionID, maximumLength: 128),
+            durationMs: try optionalInteger(raw, .durationMs, range: 0...(1 << 53)),
+            resultDescription: try optionalDescription(raw, .resultDescription),
+            responseDescription: try optionalDescription(raw, .responseDescription),
+            errorDescription: try optionalDescription(raw, .errorDescription)
+        )
+    }
+
+    private func requiredString(_ raw: RawEvent, _ field: EventField) throws(EventValidationError) -> String {
+        switch raw[field] {
+        case .string(let text): return text
+        case nil: throw .missing(field)
+        case .null: throw EventValidationError(field: field.name, reason: "required field is null")
+        case let other?: throw .wrongType(field, expected: "a string", got: other)
+        }
+    }
+
+    private func optionalString(_ raw: RawEvent, _ field: EventField) throws(EventValidationError) -> String? {
+        switch raw[field] {
+        case nil, .null: return nil
+        case .string(let text): return text
+        case let other?: throw .wrongType(field, expected: "a string or null", got: other)
+        }
+    }
+
+    /// An optional identifier; the empty string counts as absent.
+    private func optionalIdentifier(
+        _ raw: RawEvent, _ field: EventField, maximumLength: Int
+    ) throws(EventValidationError) -> String? {
+        guard let text = try optionalString(raw, field), !text.isEmpty else { return nil }
+        try checkIdentifier(text, field, maximumLength: maximumLength)
+        return text
+    }
+
+    private func checkIdentifier(_ text: String, _ field: EventField, maximumLength: Int) throws(EventValidationError) {
+        var length = 0
+        for scalar in text.unicodeScalars {
+            length += 1
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                throw EventValidationError(field: field.name, reason: "must not contain control characters")
+            }
+        }
+        if length > maximumLength {
+            throw EventValidationError(
+                field: field.name, reason: "longer than \(maximumLength) characters (\(length))")
+        }
+    }
+
+    private func optionalDescription(_ raw: RawEvent, _ field: EventField) throws(EventValidationError) -> String? {
+        guard let text = try optionalString(raw, field) else { return nil }
+        let scalars = text.unicodeScalars
+        guard text.utf8.count > Self.maximumDescriptionLength,
+              let cut = scalars.index(scalars.startIndex, offsetBy: Self.maximumDescriptionLength, limitedBy: scalars.endIndex),
+              cut != scalars.endIndex
+        else { return text }
+        return String(scalars[..<cut])
+    }
+
+    private func optionalInteger(
+        _ raw: RawEvent, _ field: EventField, range: ClosedRange<Int64>
+    ) throws(EventValidationError) -> Int64? {
+        switch raw[field] {
+        case nil, .null: return nil
+        case .number(let value):
+            guard value.isFinite, value.rounded() == value else {
+                throw EventValidationError(field: field.name, reason: "expected a whole number, got \(value)")
+            }
+            guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+                throw EventValidationError(
+                    field: field.name,
+                    reason: "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(formatNumber(value))")
+            }
+            return Int64(value)
+        case let other?:
+            throw .wrongType(field, expected: "a whole number or null", got: other)
+        }
+    }
+
+    private func formatNumber(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    private func quoted(_ text: String) -> String {
+        let shown = text.unicodeScalars.count > 80 ? String(text.unicodeScalars.prefix(80)) + "…" : text
+        return "\"" + shown.unicodeScalars.map { $0.value < 0x20 ? $0.escaped(asASCII: true) : String($0) }.joined() + "\""
+    }
+
+    private static func isEventIDByte(_ byte: UInt8) -> Bool {
+        byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "-")
+    }
+}

@@ -1,0 +1,89 @@
+/// One validated SLI event: a step of a purchase, restore or retry attempt.
+public struct PurchaseEvent: Sendable, Hashable {
+    /// Client-generated idempotency key.
+    public var eventID: String
+    /// Event time on the client, in milliseconds since 1970-01-01T00:00:00Z.
+    public var timestampMillis: Int64
+    /// Store product id.
+    public var productID: String
+    /// Server plan.
+    public var planID: String?
+    /// Subscription group.
+    public var groupID: String?
+    /// Offer (introductory, promotional, win-back).
+    public var offerID: String?
+    /// What the app was doing.
+    public var actionType: ActionType
+    /// The step's outcome.
+    public var resultType: ResultType
+    /// HTTP status of the server's verify/grant answer.
+    public var statusCode: Int?
+    /// App version that sent the event.
+    public var appVersion: String?
+    /// Platform, e.g. `iOS`.
+    public var platform: String?
+    /// OS version.
+    public var osVersion: String?
+    /// Feature-flag cohort.
+    public var variant: String?
+    /// Store transaction id.
+    public var transactionID: String?
+    /// Attempt duration in milliseconds.
+    public var durationMs: Int64?
+    /// Free-text result description (at most 1024 characters).
+    public var resultDescription: String?
+    /// Free-text server answer (at most 1024 characters).
+    public var responseDescription: String?
+    /// Free-text error (at most 1024 characters).
+    public var errorDescription: String?
+
+    /// Creates an event; use ``EventValidator`` to make one from untrusted input.
+    public init(
+        eventID: String, timestampMillis: Int64, productID: String, planID: String? = nil, groupID: String? = nil,
+        offerID: String? = nil, actionType: ActionType, resultType: ResultType, statusCode: Int? = nil,
+        appVersion: String? = nil, platform: String? = nil, osVersion: String? = nil, variant: String? = nil,
+        transactionID: String? = nil, durationMs: Int64? = nil, resultDescription: String? = nil,
+        responseDescription: String? = nil, errorDescription: String? = nil
+    ) {
+        self.eventID = eventID
+        self.timestampMillis = timestampMillis
+        self.productID = productID
+        self.planID = planID
+        self.groupID = groupID
+        self.offerID = offerID
+        self.actionType = actionType
+        self.resultType = resultType
+        self.statusCode = statusCode
+        self.appVersion = appVersion
+        self.platform = platform
+        self.osVersion = osVersion
+        self.variant = variant
+        self.transactionID = transactionID
+        self.durationMs = durationMs
+        self.resultDescription = resultDescription
+        self.responseDescription = responseDescription
+        self.errorDescription = errorDescription
+    }
+
+    /// The value of a series dimension, or nil when the event has none.
+    public func value(of dimension: EventDimension) -> String? {
+        switch dimension {
+        case .actionType: actionType.rawValue
+        case .productID: productID
+        case .planID: planID
+        case .groupID: groupID
+        case .offerID: offerID
+        case .appVersion: appVersion
+        case .platform: platform
+        case .osVersion: osVersion
+        case .variant: variant
+        case .resultType: resultType.rawValue
+        }
+    }
+
+    /// Whether the event counts as a 409: `alreadyGranted`, or status code 409.
+    public var isConflict: Bool { resultType == .alreadyGranted || statusCode == 409 }
+
+    /// Whether the server answered with a 5xx status.
+    public var isServerError: Bool { (statusCode ?? 0) >= 500 }
+}

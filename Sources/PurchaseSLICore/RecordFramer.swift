@@ -1,0 +1,249 @@
+/// Splits a stream of bytes into event records: NDJSON lines, or the elements of a JSON array.
+///
+/// The format is chosen from the first non-blank byte (`[` means a JSON array). Feed it chunks of any
+/// size; it hands out each complete record once, with its position, and keeps only an unfinished tail,
+/// so memory stays bounded by ``maximumRecordBytes`` whatever the input size. Pure: no I/O.
+public struct RecordFramer {
+    /// Where a record stands in its input.
+    public struct Position: Sendable, Hashable {
+        /// 1-based line on which the record starts.
+        public var line: Int
+        /// 0-based ordinal of the record among the non-blank records (NDJSON lines or array elements).
+        public var index: Int
+    }
+
+    /// One record, or a problem at a position in the input.
+    public enum Record {
+        /// The record's bytes, valid only during the callback.
+        case bytes(UnsafeRawBufferPointer, Position)
+        /// A record that cannot be parsed, with the reason.
+        case rejected(EventValidationError, Position)
+    }
+
+    private enum Mode { case undecided, lines, array, arrayEnded }
+
+    /// Records longer than this are rejected without being buffered.
+    public let maximumRecordBytes: Int
+    private var mode = Mode.undecided
+    private var tail: [UInt8] = []
+    private var line = 1
+    private var recordLine = 1
+    private var nextIndex = 0
+    private var isSkippingLongRecord = false
+    // Array state: nesting depth inside the array, and whether the scanner is in a string.
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    private var elementHasContent = false
+
+    /// Creates a framer that rejects records over `maximumRecordBytes`.
+    public init(maximumRecordBytes: Int = 1 << 20) {
+        self.maximumRecordBytes = maximumRecordBytes
+    }
+
+    /// Feeds the next chunk of input and emits every record it completes. O(chunk size).
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, emit: (Record) throws -> Void) rethrows {
+        var start = 0
+        if mode == .undecided {
+            start = try decideMode(chunk, emit: emit)
+            if mode == .undecided { return }
+        }
+        switch mode {
+        case .lines: try feedLines(chunk, from: start, emit: emit)
+        case .array, .arrayEnded: try feedArray(chunk, from: start, emit: emit)
+        case .undecided: break
+        }
+    }
+
+    /// Signals the end of input; emits the final unterminated record or a structural error.
+    public mutating func finish(emit: (Record) throws -> Void) rethrows {
+        switch mode {
+        case .undecided, .arrayEnded:
+            return
+        case .lines:
+            if !isSkippingLongRecord, !tail.isEmpty { try emitTail(emit) }
+        case .array:
+            let position = Position(line: recordLine, index: nextIndex)
+            if elementHasContent || depth > 0 { nextIndex += 1 }
+            try emit(.rejected(
+                EventValidationError(field: "json", reason: "unterminated JSON array: input ended before ']'"), position))
+        }
+        tail = []
+    }
+
+    private mutating func decideMode(_ chunk: UnsafeRawBufferPointer, emit: (Record) throws -> Void) rethrows -> Int {
+        var offset = 0
+        while offset < chunk.count {
+            let byte = chunk[offset]
+            if byte == 0x0A {
+                line += 1
+            } else if byte == UInt8(ascii: "[") {
+                mode = .array
+                recordLine = line
+                return offset + 1
+            } else if byte == 0xEF || byte == 0xBB || byte == 0xBF || byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                // whitespace or a UTF-8 byte-order mark before the first record
+            } else {
+                mode = .lines
+                return 0
+            }
+            offset += 1
+        }
+        return offset
+    }
+
+    private mutating func feedLines(
+        _ chunk: UnsafeRawBufferPointer, from start: Int, emit: (Record) throws -> Void
+    ) rethrows {
+        var lineStart = start
+        var offset = start
+        while offset < chunk.count {
+            guard let newline = firstNewline(in: chunk, from: offset) else { break }
+            if isSkippingLongRecord {
+                isSkippingLongRecord = false
+            } else if tail.isEmpty {
+                try emitLine(UnsafeRawBufferPointer(rebasing: chunk[lineStart..<newline]), emit)
+            } else {
+                if tail.count + newline - lineStart > maximumRecordBytes {
+                    try rejectLong(emit)
+                } else {
+                    tail.append(contentsOf: chunk[lineStart..<newline])
+                    try emitTail(emit)
+                }
+            }
+            tail.removeAll(keepingCapacity: true)
+            line += 1
+            offset = newline + 1
+            lineStart = offset
+        }
+        guard lineStart < chunk.count, !isSkippingLongRecord else { return }
+        if tail.count + chunk.count - lineStart > maximumRecordBytes {
+            try rejectLong(emit)
+            tail.removeAll()
+            isSkippingLongRecord = true
+        } else {
+            tail.append(contentsOf: chunk[lineStart...])
+        }
+    }
+
+    private func firstNewline(in chunk: UnsafeRawBufferPointer, from offset: Int) -> Int? {
+        var index = offset
+        while index < chunk.count {
+            if chunk[index] == 0x0A { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private mutating func emitTail(_ emit: (Record) throws -> Void) rethrows {
+        let record = tail
+        try record.withUnsafeBytes { try emitLine($0, emit) }
+    }
+
+    private mutating func emitLine(_ bytes: UnsafeRawBufferPointer, _ emit: (Record) throws -> Void) rethrows {
+        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
+        if bytes.count > maximumRecordBytes {
+            try rejectLong(emit)
+            return
+        }
+        let position = Position(line: line, index: nextIndex)
+        nextIndex += 1
+        try emit(.bytes(bytes, position))
+    }
+
+    private mutating func rejectLong(_ emit: (Record) throws -> Void) rethrows {
+        let position = Position(line: mode == .lines ? line : recordLine, index: nextIndex)
+        nextIndex += 1
+        try emit(.rejected(.recordTooLong(limit: maximumRecordBytes), position))
+    }
+
+    private mutating func feedArray(
+        _ chunk: UnsafeRawBufferPointer, from start: Int, emit: (Record) throws -> Void
+    ) rethrows {
+        var elementStart = start
+        var offset = start
+        while offset < chunk.count {
+            let byte = chunk[offset]
+            if byte == 0x0A { line += 1 }
+            if mode == .arrayEnded {
+                if byte != 0x20 && byte != 0x09 && byte != 0x0D && byte != 0x0A {
+                    let position = Position(line: line, index: nextIndex)
+                    try emit(.rejected(
+                        EventValidationError(field: "json", reason: "unexpected content after the closing ']'"), position))
+                    mode = .arrayEnded
+                    tail = []
+                    return
+                }
+                offset += 1
+                elementStart = offset
+                continue
+            }
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"): depth -= 1
+                case UInt8(ascii: "]") where depth == 0:
+                    try finishElement(chunk, elementStart..<offset, isLast: true, emit)
+                    mode = .arrayEnded
+                    offset += 1
+                    elementStart = offset
+                    continue
+                case UInt8(ascii: "]"): depth -= 1
+                case UInt8(ascii: ",") where depth == 0:
+                    try finishElement(chunk, elementStart..<offset, isLast: false, emit)
+                    offset += 1
+                    elementStart = offset
+                    continue
+                default: break
+                }
+            }
+            if !elementHasContent, byte != 0x20, byte != 0x09, byte != 0x0D, byte != 0x0A {
+                elementHasContent = true
+                recordLine = line
+            }
+            offset += 1
+        }
+        guard mode == .array, elementStart < chunk.count else { return }
+        if tail.count + chunk.count - elementStart > maximumRecordBytes {
+            if !isSkippingLongRecord { try rejectLong(emit) }
+            isSkippingLongRecord = true
+            tail.removeAll()
+        } else if !isSkippingLongRecord {
+            tail.append(contentsOf: chunk[elementStart...])
+        }
+    }
+
+    private mutating func finishElement(
+        _ chunk: UnsafeRawBufferPointer, _ range: Range<Int>, isLast: Bool, _ emit: (Record) throws -> Void
+    ) rethrows {
+        defer {
+            tail.removeAll(keepingCapacity: true)
+            elementHasContent = false
+        }
+        if isSkippingLongRecord {
+            isSkippingLongRecord = false
+            return
+        }
+        let position = Position(line: recordLine, index: nextIndex)
+        if !elementHasContent {
+            // `[]` is an empty array; `[,` or `,,` or `,]` is a missing element.
+            if isLast && nextIndex == 0 && tail.isEmpty { return }
+            nextIndex += 1
+            try emit(.rejected(EventValidationError(field: "json", reason: "missing array element"), position))
+            return
+        }
+        nextIndex += 1
+        if tail.isEmpty {
+            try emit(.bytes(UnsafeRawBufferPointer(rebasing: chunk[range]), position))
+        } else if tail.count + range.count > maximumRecordBytes {
+            try emit(.rejected(.recordTooLong(limit: maximumRecordBytes), position))
+        } else {
+            tail.append(contentsOf: chunk[range])
+            let record = tail
+            try record.withUnsafeBytes { try emit(.bytes($0, position)) }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// A duration written as a count and a unit (`30s`, `5m`, `1h`, `7d`, `2w`), in seconds.
+public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
+    /// The duration in seconds.
+    public let seconds: Int64
+
+    /// Creates a step of a positive number of seconds.
+    public init(seconds: Int64) {
+        precondition(seconds > 0, "a time step must be positive")
+        self.seconds = seconds
+    }
+
+    /// Parses `<count><unit>` with unit s, m, h, d or w; nil for anything else or a zero count.
+    public init?(parsing text: String) {
+        guard let unit = text.last, let count = Int64(text.dropLast()), count > 0 else { return nil }
+        let unitSeconds: Int64
+        switch unit {
+        case "s": unitSeconds = 1
+        case "m": unitSeconds = 60
+        case "h": unitSeconds = 3600
+        case "d": unitSeconds = 86_400
+        case "w": unitSeconds = 604_800
+        default: return nil
+        }
+        let (product, overflow) = count.multipliedReportingOverflow(by: unitSeconds)
+        guard !overflow else { return nil }
+        self.init(seconds: product)
+    }
+
+    /// The shortest spelling: `5m` rather than `300s`.
+    public var description: String {
+        for (unit, size) in [("w", Int64(604_800)), ("d", 86_400), ("h", 3600), ("m", 60)] where seconds % size == 0 {
+            return "\(seconds / size)\(unit)"
+        }
+        return "\(seconds)s"
+    }
+}

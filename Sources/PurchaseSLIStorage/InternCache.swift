@@ -1,0 +1,84 @@
+import GRDB
+import PurchaseSLICore
+
+/// The writer's memory of dimension value ids, series ids and the values admitted per day under the
+/// cardinality cap. It mirrors committed rows; after a failed transaction it is emptied and refilled
+/// from the database on demand.
+struct InternCache {
+    private struct DayDimension: Hashable {
+        var day: Int64
+        var dimension: Int
+    }
+
+    /// Per dimension code: the values admitted on `day`, the common case of a lookup.
+    private struct DayValues {
+        var day: Int64 = .min
+        var ids: [String: Int64] = [:]
+    }
+
+    private var valueIDs: [[String: Int64]] = Array(repeating: [:], count: 11)
+    private var dayValues: [DayValues] = Array(repeating: DayValues(), count: 11)
+    private var admitted: [DayDimension: Set<Int64>] = [:]
+    private var seriesIDs: [SeriesKey: Int64] = [:]
+
+    /// Events per dimension code counted under `__other__` since the last ``takeOverflow()``.
+    private var overflow: [DayDimension: Int] = [:]
+
+    /// Empties the cache (after a rollback).
+    mutating func reset() {
+        self = InternCache()
+    }
+
+    /// The id under which `value` counts for `dimension` on `day`, admitting it if the cap allows,
+    /// else the id of `__other__`. Touches the database only on a cache miss.
+    mutating func valueID(
+        _ value: String, dimension: Int, day: Int64, cap: Int, statements: InternStatements
+    ) throws -> Int64 {
+        if dayValues[dimension].day == day, let id = dayValues[dimension].ids[value] { return id }
+        if dayValues[dimension].day != day { dayValues[dimension] = DayValues(day: day) }
+        let key = DayDimension(day: day, dimension: dimension)
+        var admittedIDs = try admitted[key] ?? statements.admittedValues(day: day, dimension: dimension)
+        let knownID = try valueIDs[dimension][value] ?? statements.existingValueID(value, dimension: dimension)
+        if let knownID, admittedIDs.contains(knownID) {
+            valueIDs[dimension][value] = knownID
+            dayValues[dimension].ids[value] = knownID
+            admitted[key] = admittedIDs
+            return knownID
+        }
+        if admittedIDs.count >= cap {
+            admitted[key] = admittedIDs
+            overflow[key, default: 0] += 1
+            return try valueID(forOverflowOf: dimension, statements: statements)
+        }
+        let id = try knownID ?? statements.insertValue(value, dimension: dimension)
+        try statements.admit(id, day: day, dimension: dimension)
+        admittedIDs.insert(id)
+        admitted[key] = admittedIDs
+        valueIDs[dimension][value] = id
+        dayValues[dimension].ids[value] = id
+        return id
+    }
+
+    private mutating func valueID(forOverflowOf dimension: Int, statements: InternStatements) throws -> Int64 {
+        let other = EventDimension.overflowValue
+        if let id = valueIDs[dimension][other] { return id }
+        let id = try statements.existingValueID(other, dimension: dimension)
+            ?? statements.insertValue(other, dimension: dimension)
+        valueIDs[dimension][other] = id
+        return id
+    }
+
+    /// The id of a series, creating it on first sight.
+    mutating func seriesID(_ key: SeriesKey, statements: InternStatements) throws -> Int64 {
+        if let id = seriesIDs[key] { return id }
+        let id = try statements.existingSeriesID(key) ?? statements.insertSeries(key)
+        seriesIDs[key] = id
+        return id
+    }
+
+    /// Returns and clears the overflow counts, as (day, dimension code, events).
+    mutating func takeOverflow() -> [(day: Int64, dimension: Int, events: Int)] {
+        defer { overflow = [:] }
+        return overflow.map { (day: $0.key.day, dimension: $0.key.dimension, events: $0.value) }
+    }
+}

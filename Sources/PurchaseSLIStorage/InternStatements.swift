@@ -1,0 +1,66 @@
+import GRDB
+
+/// The statements the writer needs on a cache miss, prepared once per transaction.
+struct InternStatements {
+    private let selectValue: RawStatement
+    private let insertValueStatement: RawStatement
+    private let selectAdmitted: RawStatement
+    private let insertAdmitted: RawStatement
+    private let selectSeries: RawStatement
+    private let insertSeriesStatement: RawStatement
+    private let db: Database
+
+    init(_ db: Database) throws {
+        self.db = db
+        selectValue = try RawStatement(db, sql: "SELECT id FROM dimension_value WHERE dimension = ? AND value = ?")
+        insertValueStatement = try RawStatement(db, sql: "INSERT INTO dimension_value (dimension, value) VALUES (?, ?)")
+        selectAdmitted = try RawStatement(db, sql: "SELECT value FROM admitted_value WHERE day = ? AND dimension = ?")
+        insertAdmitted = try RawStatement(
+            db, sql: "INSERT OR IGNORE INTO admitted_value (day, dimension, value) VALUES (?, ?, ?)")
+        let columns = Schema.seriesColumns
+        selectSeries = try RawStatement(
+            db, sql: "SELECT id FROM series WHERE " + columns.map { "\($0) = ?" }.joined(separator: " AND "))
+        insertSeriesStatement = try RawStatement(
+            db, sql: "INSERT INTO series (\(columns.joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+    }
+
+    func existingValueID(_ value: String, dimension: Int) throws -> Int64? {
+        defer { selectValue.reset() }
+        selectValue.bind(Int64(dimension), at: 1)
+        selectValue.bind(text: value, at: 2)
+        return try selectValue.step() ? selectValue.int64(0) : nil
+    }
+
+    func insertValue(_ value: String, dimension: Int) throws -> Int64 {
+        insertValueStatement.bind(Int64(dimension), at: 1)
+        insertValueStatement.bind(text: value, at: 2)
+        try insertValueStatement.run()
+        return db.lastInsertedRowID
+    }
+
+    func admittedValues(day: Int64, dimension: Int) throws -> Set<Int64> {
+        defer { selectAdmitted.reset() }
+        selectAdmitted.bind(day, Int64(dimension))
+        var ids = Set<Int64>()
+        while try selectAdmitted.step() { ids.insert(selectAdmitted.int64(0)) }
+        return ids
+    }
+
+    func admit(_ id: Int64, day: Int64, dimension: Int) throws {
+        insertAdmitted.bind(day, Int64(dimension), id)
+        try insertAdmitted.run()
+    }
+
+    func existingSeriesID(_ key: SeriesKey) throws -> Int64? {
+        defer { selectSeries.reset() }
+        for index in 0..<SeriesKey.count { selectSeries.bind(key[index], at: Int32(index + 1)) }
+        return try selectSeries.step() ? selectSeries.int64(0) : nil
+    }
+
+    func insertSeries(_ key: SeriesKey) throws -> Int64 {
+        for index in 0..<SeriesKey.count { insertSeriesStatement.bind(key[index], at: Int32(index + 1)) }
+        try insertSeriesStatement.run()
+        return db.lastInsertedRowID
+    }
+}

@@ -1,0 +1,185 @@
+public import PurchaseSLICore
+import GRDB
+
+extension SQLiteBucketStore {
+    /// Answers a count query from the coarsest buckets that fit the range and the step.
+    ///
+    /// The range is rounded out to whole minutes; each aligned stretch of it is read from the day, hour
+    /// or minute buckets, so a 7-day query reads mostly rollups. Rows come sorted by time, then key.
+    /// O(bucket rows in the range + series).
+    public func counts(_ query: CountQuery) throws -> [CountRow] {
+        let from = Resolution.minute.bucketStart(query.fromSeconds)
+        let to = Resolution.minute.bucketStart(query.toSeconds + 59)
+        guard from < to else { throw StorageError.invalidQuery("--from must be before --to") }
+        let stepSeconds = query.step?.seconds
+        if let stepSeconds, stepSeconds % 60 != 0 {
+            throw StorageError.invalidQuery("--step must be a whole number of minutes, got \(query.step!)")
+        }
+        if let stepSeconds, (to - from) / stepSeconds > 1_000_000 {
+            throw StorageError.invalidQuery("--step \(query.step!) makes more than a million time steps; use a larger step")
+        }
+        let coarsest = Resolution.allCases.last { stepSeconds == nil || stepSeconds! % $0.seconds == 0 }!
+        return try pool.read { db in
+            let grouping = try SeriesGrouping(db, groupBy: query.groupBy, filters: query.filters)
+            var accumulator = CountAccumulator(stepSeconds: stepSeconds, from: from)
+            for segment in Self.segments(from: from, to: to, coarsest: coarsest) {
+                try scan(segment, grouping: grouping, into: &accumulator, db: db)
+            }
+            return accumulator.rows(grouping: grouping, query: query)
+        }
+    }
+
+    /// Splits `[from, to)` into stretches aligned to each resolution, coarsest in the middle.
+    static func segments(from: Int64, to: Int64, coarsest: Resolution) -> [(Resolution, Int64, Int64)] {
+        guard from < to else { return [] }
+        guard let finer = Resolution(rawValue: coarsest.rawValue == 86_400 ? 3600 : 60), coarsest != .minute else {
+            return [(.minute, from, to)]
+        }
+        let alignedFrom = coarsest.bucketStart(from + coarsest.seconds - 1)
+        let alignedTo = coarsest.bucketStart(to)
+        guard alignedFrom < alignedTo else { return segments(from: from, to: to, coarsest: finer) }
+        return segments(from: from, to: alignedFrom, coarsest: finer) + [(coarsest, alignedFrom, alignedTo)]
+            + segments(from: alignedTo, to: to, coarsest: finer)
+    }
+
+    private func scan(
+        _ segment: (Resolution, Int64, Int64), grouping: SeriesGrouping, into accumulator: inout CountAccumulator,
+        db: Database
+    ) throws {
+        let (resolution, from, to) = segment
+        let statement = try RawStatement(db, sql: """
+            SELECT time, series, \(Schema.counterColumns.joined(separator: ", "))
+            FROM \(resolution.bucketTable) WHERE time >= ? AND time < ?
+            """)
+        statement.bind(from, to)
+        while try statement.step() {
+            let series = statement.int64(1)
+            guard let group = grouping.group(ofSeries: series) else { continue }
+            let counts = OutcomeCounts(
+                start: statement.int64(2), success: statement.int64(3), alreadyGranted: statement.int64(4),
+                failure: statement.int64(5), cancel: statement.int64(6), pending: statement.int64(7),
+                conflicts: statement.int64(8), serverErrors: statement.int64(9))
+            accumulator.add(counts, time: statement.int64(0), group: group)
+        }
+    }
+}
+
+/// Maps each stored series to the group it counts in (or to none, when a filter excludes it).
+struct SeriesGrouping {
+    /// Per series id: the group index, or -1 when filtered out.
+    private var groupOfSeries: [Int32] = []
+    /// Per group: the value ids of the grouping dimensions (resultType excluded).
+    private(set) var groupKeys: [[Int64]] = []
+    /// The text of each value id that appears in a group key.
+    private(set) var valueTexts: [Int64: String] = [:]
+    /// The result types that pass the filters.
+    let results: Set<ResultType>
+    let seriesDimensions: [EventDimension]
+
+    init(_ db: Database, groupBy: [EventDimension], filters: [EventDimension: Set<String?>]) throws {
+        seriesDimensions = groupBy.filter { $0 != .resultType }
+        results = Set(ResultType.allCases.filter { filters[.resultType]?.contains($0.rawValue) ?? true })
+        let needed = Set(seriesDimensions).union(filters.keys).subtracting([.resultType])
+        let codes = needed.map { Schema.dimensionCodes[$0.rawValue]! }
+        var textOfID: [Int64: String] = [:]
+        if !codes.isEmpty {
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT id, value FROM dimension_value WHERE dimension IN (\(codes.map(String.init).joined(separator: ",")))")
+            while let row = try rows.next() { textOfID[row[0]] = row[1] }
+        }
+        var groupIndex: [[Int64]: Int32] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, \(Schema.seriesColumns.joined(separator: ", ")) FROM series")
+        while let row = try rows.next() {
+            let id: Int64 = row[0]
+            let ids = (0..<Schema.seriesColumns.count).map { row[$0 + 1] as Int64 }
+            if Int(id) >= groupOfSeries.count {
+                groupOfSeries.append(contentsOf: repeatElement(-1, count: Int(id) + 1 - groupOfSeries.count))
+            }
+            let passes = filters.allSatisfy { dimension, allowed in
+                guard let position = dimension.seriesIndex else { return true }
+                let valueID = ids[position]
+                return allowed.contains(valueID == 0 ? nil : textOfID[valueID])
+            }
+            guard passes else { continue }
+            let key = seriesDimensions.map { ids[$0.seriesIndex!] }
+            if let group = groupIndex[key] {
+                groupOfSeries[Int(id)] = group
+            } else {
+                let group = Int32(groupKeys.count)
+                groupIndex[key] = group
+                groupKeys.append(key)
+                groupOfSeries[Int(id)] = group
+            }
+        }
+        valueTexts = textOfID
+    }
+
+    func group(ofSeries series: Int64) -> Int32? {
+        guard series >= 0, series < groupOfSeries.count else { return nil }
+        let group = groupOfSeries[Int(series)]
+        return group < 0 ? nil : group
+    }
+
+    func text(of valueID: Int64) -> String? {
+        valueID == 0 ? nil : valueTexts[valueID]
+    }
+}
+
+/// Sums bucket rows into (time step, group) cells.
+struct CountAccumulator {
+    private struct Cell: Hashable {
+        var slot: Int64
+        var group: Int32
+    }
+
+    let stepSeconds: Int64?
+    let origin: Int64
+    private var cells: [Cell: OutcomeCounts] = [:]
+
+    init(stepSeconds: Int64?, from: Int64) {
+        self.stepSeconds = stepSeconds
+        origin = stepSeconds.map { from - from.floorDividedBy($0).remainder } ?? from
+    }
+
+    mutating func add(_ counts: OutcomeCounts, time: Int64, group: Int32) {
+        let slot = stepSeconds.map { (time - origin) / $0 } ?? 0
+        cells[Cell(slot: slot, group: group), default: OutcomeCounts()] += counts
+    }
+
+    /// The answer rows, sorted by time and then by key; one row per result type when grouped by it.
+    func rows(grouping: SeriesGrouping, query: CountQuery) -> [CountRow] {
+        var rows: [CountRow] = []
+        for (cell, counts) in cells {
+            let time = stepSeconds.map { origin + cell.slot * $0 }
+            let seriesKey = grouping.groupKeys[Int(cell.group)].map { grouping.text(of: $0) }
+            let filtered = Self.keeping(grouping.results, of: counts)
+            if query.groupsByResult {
+                for result in ResultType.allCases where filtered[result] > 0 {
+                    var single = OutcomeCounts()
+                    single[result] = filtered[result]
+                    rows.append(CountRow(timeSeconds: time, key: Self.key(query.groupBy, seriesKey, result), counts: single))
+                }
+            } else if !filtered.isEmpty {
+                rows.append(CountRow(timeSeconds: time, key: seriesKey, counts: filtered))
+            }
+        }
+        return rows.sorted { lhs, rhs in
+            if lhs.timeSeconds != rhs.timeSeconds { return (lhs.timeSeconds ?? 0) < (rhs.timeSeconds ?? 0) }
+            return lhs.key.lexicographicallyPrecedes(rhs.key) { ($0 ?? "") < ($1 ?? "") || ($0 == nil && $1 != nil) }
+        }
+    }
+
+    private static func key(_ groupBy: [EventDimension], _ seriesKey: [String?], _ result: ResultType) -> [String?] {
+        var values = seriesKey.makeIterator()
+        return groupBy.map { $0 == .resultType ? result.rawValue : values.next()! }
+    }
+
+    /// Keeps only the result types a filter selects. The 409 and 5xx counters are not split by result,
+    /// so under a resultType filter they are left at zero.
+    private static func keeping(_ results: Set<ResultType>, of counts: OutcomeCounts) -> OutcomeCounts {
+        guard results.count < ResultType.allCases.count else { return counts }
+        var kept = OutcomeCounts()
+        for result in results { kept[result] = counts[result] }
+        return kept
+    }
+}

@@ -1,0 +1,125 @@
+public import PurchaseSLICore
+import GRDB
+import Synchronization
+
+/// The embedded default store: time buckets in one SQLite file in WAL mode.
+///
+/// One writer at a time (SQLite's rule) with any number of concurrent readers. Each `record` call is
+/// one transaction: dedup rows, dimension ids and bucket counters commit together or not at all.
+public final class SQLiteBucketStore: BucketStore {
+    /// The database file.
+    public let path: String
+    /// Limits and retention in force.
+    public let configuration: StoreConfiguration
+    let pool: DatabasePool
+    let cache = Mutex(InternCache())
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    /// - Throws: ``StorageError`` when the file is not a purchase-sli database, was written by a newer
+    ///   version, or cannot be opened.
+    public init(path: String, configuration: StoreConfiguration = .default) throws {
+        self.path = path
+        self.configuration = configuration
+        var grdbConfiguration = Configuration()
+        let cacheSize = configuration.cacheSizeKiB
+        grdbConfiguration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheSize)")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: grdbConfiguration)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw StorageError.foreignDatabase(path: path, detail: "not an SQLite file")
+        } catch {
+            throw StorageError.cannotOpen(path: path, detail: "\(error)")
+        }
+        try Self.checkIdentity(of: pool, path: path)
+        try Schema.migrator.migrate(pool)
+    }
+
+    private static func checkIdentity(of pool: DatabasePool, path: String) throws {
+        try pool.read { db in
+            let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            if applicationID != Schema.applicationID && !tables.isEmpty {
+                throw StorageError.foreignDatabase(
+                    path: path, detail: "application_id \(applicationID), tables: \(tables.prefix(5).joined(separator: ", "))")
+            }
+            let migrator = Schema.migrator
+            if try migrator.hasBeenSuperseded(db) {
+                let known = Set(migrator.migrations)
+                let applied = try migrator.appliedIdentifiers(db)
+                throw StorageError.newerSchema(path: path, unknownMigrations: applied.subtracting(known).sorted())
+            }
+        }
+    }
+
+    /// Counts validated events, skipping duplicates, in one transaction.
+    public func record(_ events: [PurchaseEvent], receivedAtMillis: Int64) throws -> RecordOutcome {
+        let batch = RecordBatch(events: events)
+        return try cache.withLock { cache in
+            do {
+                return try pool.writeWithoutTransaction { db in
+                    var outcome = RecordOutcome()
+                    try db.inTransaction(.immediate) {
+                        outcome = try batch.write(
+                            into: db, cache: &cache, configuration: configuration,
+                            receivedAtSeconds: receivedAtMillis.floorDividedBy(1000).quotient)
+                        return .commit
+                    }
+                    return outcome
+                }
+            } catch {
+                cache.reset()
+                throw error
+            }
+        }
+    }
+
+    /// Drops buckets past their retention (relative to the newest minute bucket) and eventIDs past the
+    /// dedup horizon (relative to `nowMillis`, the receiving clock).
+    public func prune(nowMillis: Int64) throws {
+        let nowSeconds = nowMillis.floorDividedBy(1000).quotient
+        try pool.write { db in
+            if let newest = try Int64.fetchOne(db, sql: "SELECT max(time) FROM bucket_minute") {
+                let retentions: [(Resolution, Int64?)] = [
+                    (.minute, configuration.minuteRetentionSeconds), (.hour, configuration.hourRetentionSeconds),
+                    (.day, configuration.dayRetentionSeconds),
+                ]
+                for case let (resolution, retention?) in retentions {
+                    for table in [resolution.bucketTable, resolution.errorTable] {
+                        try db.execute(sql: "DELETE FROM \(table) WHERE time < ?", arguments: [newest - retention])
+                    }
+                }
+            }
+            let expiredDays = try Int64.fetchAll(
+                db, sql: "SELECT day FROM seen_day WHERE last_received < ?",
+                arguments: [nowSeconds - configuration.dedupHorizonSeconds])
+            for day in expiredDays {
+                try db.execute(
+                    sql: "DELETE FROM seen_event WHERE second >= ? AND second < ?",
+                    arguments: [day * 86_400, (day + 1) * 86_400])
+                try db.execute(sql: "DELETE FROM admitted_value WHERE day = ?", arguments: [day])
+                try db.execute(sql: "DELETE FROM seen_day WHERE day = ?", arguments: [day])
+            }
+        }
+    }
+
+    /// Events counted under `__other__` per UTC day and dimension name, oldest first.
+    public func overflowReport() throws -> [(day: Int64, dimension: String, events: Int64)] {
+        let names = Dictionary(uniqueKeysWithValues: Schema.dimensionCodes.map { ($1, $0) })
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT day, dimension, events FROM overflow ORDER BY day, dimension").map {
+                (day: $0[0], dimension: names[$0[1] as Int] ?? "dimension \($0[1] as Int)", events: $0[2])
+            }
+        }
+    }
+
+    /// Writes the WAL back into the database file and truncates it.
+    public func checkpoint() throws {
+        try pool.writeWithoutTransaction { db in
+            _ = try db.checkpoint(.truncate)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// Limits and retention of a bucket store.
+public struct StoreConfiguration: Sendable, Hashable {
+    /// Distinct values admitted per dimension per UTC day; later values count under `__other__`.
+    public var cardinalityCap: Int
+    /// How long an eventID is remembered after its day last received an event, in seconds.
+    public var dedupHorizonSeconds: Int64
+    /// Minute buckets older than this before the newest bucket are dropped, in seconds.
+    public var minuteRetentionSeconds: Int64
+    /// Hour buckets older than this before the newest bucket are dropped, in seconds.
+    public var hourRetentionSeconds: Int64
+    /// Day buckets older than this before the newest bucket are dropped; nil keeps them forever.
+    public var dayRetentionSeconds: Int64?
+    /// SQLite page cache per connection, in KiB.
+    public var cacheSizeKiB: Int
+
+    /// The defaults: cap 2000, dedup 8 days, minutes 35 days, hours 400 days, days forever.
+    public static let `default` = StoreConfiguration(
+        cardinalityCap: 2000, dedupHorizonSeconds: 8 * 86_400, minuteRetentionSeconds: 35 * 86_400,
+        hourRetentionSeconds: 400 * 86_400, dayRetentionSeconds: nil, cacheSizeKiB: 64 * 1024)
+
+    /// Creates a configuration.
+    public init(
+        cardinalityCap: Int, dedupHorizonSeconds: Int64, minuteRetentionSeconds: Int64, hourRetentionSeconds: Int64,
+        dayRetentionSeconds: Int64?, cacheSizeKiB: Int
+    ) {
+        self.cardinalityCap = cardinalityCap
+        self.dedupHorizonSeconds = dedupHorizonSeconds
+        self.minuteRetentionSeconds = minuteRetentionSeconds
+        self.hourRetentionSeconds = hourRetentionSeconds
+        self.dayRetentionSeconds = dayRetentionSeconds
+        self.cacheSizeKiB = cacheSizeKiB
+    }
+}

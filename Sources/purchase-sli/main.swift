@@ -1,0 +1,2 @@
+import PurchaseSLICLI
+PurchaseSLICommand.main()
