@@ -41,7 +41,7 @@ let package = Package(
         ),
         .executableTarget(name: "purchase-sli", dependencies: ["PurchaseSLICLI"], swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip"],
-                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+                    swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLIStorageTests", dependencies: ["PurchaseSLIStorage", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLICLITests",

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The fields of the event format (v1) that purchase-sli reads; any other key is ignored.
 public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
     case eventID, timestamp, productID, planID, groupID, offerID, actionType, resultType, statusCode
@@ -16,23 +22,19 @@ public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
     ]
 
     /// Finds the field whose JSON key is exactly `key` (UTF-8 bytes). O(key length).
-    @inlinable
     public init?(key: UnsafeRawBufferPointer) {
-        guard key.count < EventField.byKeyLength.count,
-              let match = EventField.byKeyLength[key.count].first(where: { $0.matches(key) }) else { return nil }
-        self = match
+        guard key.count < EventField.byKeyLength.count else { return nil }
+        for (field, name) in EventField.byKeyLength[key.count] where memcmp(name, key.baseAddress!, key.count) == 0 {
+            self = field
+            return
+        }
+        return nil
     }
 
-    @usableFromInline
-    func matches(_ key: UnsafeRawBufferPointer) -> Bool {
-        name.utf8.elementsEqual(key)
-    }
-
-    /// Fields bucketed by the length of their key, so a lookup compares at most a few keys.
-    @usableFromInline
-    static let byKeyLength: [[EventField]] = {
-        var table = [[EventField]](repeating: [], count: 64)
-        for field in allCases { table[field.name.utf8.count].append(field) }
+    /// Fields and their key bytes, bucketed by key length, so a lookup compares at most a few keys.
+    private static let byKeyLength: [[(EventField, [UInt8])]] = {
+        var table = [[(EventField, [UInt8])]](repeating: [], count: 32)
+        for field in allCases { table[field.name.utf8.count].append((field, Array(field.name.utf8))) }
         return table
     }()
 }

@@ -42,7 +42,7 @@ public struct EventValidator: Sendable {
 
     private func makeEvent(_ raw: RawEvent) throws(EventValidationError) -> PurchaseEvent {
         let eventID = try requiredString(raw, .eventID)
-        guard !eventID.isEmpty, eventID.utf8.count <= 128, eventID.utf8.allSatisfy(Self.isEventIDByte) else {
+        guard !eventID.isEmpty, eventID.utf8.count <= 128, Self.isValidEventID(eventID) else {
             throw EventValidationError(
                 field: "eventID", reason: "expected 1–128 characters of A–Z a–z 0–9 . _ : -, got \(quoted(eventID))")
         }
@@ -128,6 +128,10 @@ public struct EventValidator: Sendable {
     }
 
     private func checkIdentifier(_ text: String, _ field: EventField, maximumLength: Int) throws(EventValidationError) {
+        let isPrintableASCII = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.count <= maximumLength && !bytes.contains { $0 < 0x20 || $0 >= 0x7F }
+        }
+        if isPrintableASCII == true { return }
         var length = 0
         for scalar in text.unicodeScalars {
             length += 1
@@ -180,8 +184,18 @@ public struct EventValidator: Sendable {
         return "\"" + shown.unicodeScalars.map { $0.value < 0x20 ? $0.escaped(asASCII: true) : String($0) }.joined() + "\""
     }
 
-    private static func isEventIDByte(_ byte: UInt8) -> Bool {
-        byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+    private static func isValidEventID(_ eventID: String) -> Bool {
+        var copy = eventID
+        return copy.withUTF8 { bytes in
+            for byte in bytes where !eventIDBytes[Int(byte)] { return false }
+            return true
+        }
+    }
+
+    /// Whether each byte value may appear in an eventID: A–Z a–z 0–9 . _ : -
+    private static let eventIDBytes: [Bool] = (0...255).map { value in
+        let byte = UInt8(value)
+        return byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
             || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "-")
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Splits a stream of bytes into event records: NDJSON lines, or the elements of a JSON array.
 ///
 /// The format is chosen from the first non-blank byte (`[` means a JSON array). Feed it chunks of any
@@ -127,12 +133,10 @@ public struct RecordFramer {
     }
 
     private func firstNewline(in chunk: UnsafeRawBufferPointer, from offset: Int) -> Int? {
-        var index = offset
-        while index < chunk.count {
-            if chunk[index] == 0x0A { return index }
-            index += 1
+        guard offset < chunk.count, let found = memchr(chunk.baseAddress! + offset, 0x0A, chunk.count - offset) else {
+            return nil
         }
-        return nil
+        return chunk.baseAddress!.distance(to: UnsafeRawPointer(found))
     }
 
     private mutating func emitTail(_ emit: (Record) throws -> Void) rethrows {

@@ -27,6 +27,18 @@ struct RawStatement {
         }
     }
 
+    func bind(blob: [UInt8], at index: Int32) {
+        _ = blob.withUnsafeBytes { buffer in
+            sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), sqliteTransient)
+        }
+    }
+
+    /// The bytes of a blob column of the current row, valid until the next step or reset.
+    func blob(_ column: Int32) -> UnsafeRawBufferPointer {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return UnsafeRawBufferPointer(start: sqlite3_column_blob(handle, column), count: count)
+    }
+
     /// Steps once: true when a row is available, false when done.
     func step() throws -> Bool {
         switch sqlite3_step(handle) {

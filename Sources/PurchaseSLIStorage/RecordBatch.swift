@@ -1,21 +1,11 @@
 import GRDB
 import PurchaseSLICore
 
-/// One batch of events on its way into the buckets: keyed for dedup, then aggregated per bucket.
+/// One batch of events on its way into the buckets: deduplicated by eventID, then aggregated per
+/// bucket and merged into the stored minute, hour and day buckets.
 struct RecordBatch {
-    private struct MinuteSeries: Hashable {
-        var minute: Int64
-        var series: Int64
-    }
-
-    private struct MinuteSeriesError: Hashable {
-        var minute: Int64
-        var series: Int64
-        var error: Int64
-    }
-
     private let events: [PurchaseEvent]
-    /// Event indexes sorted by (second, hash), so that dedup inserts walk the index in order.
+    /// Event indexes sorted by (second, hash), so duplicates within the batch are neighbours.
     private let order: [Int]
     private let seconds: [Int64]
     private let hashes: [Int64]
@@ -34,23 +24,17 @@ struct RecordBatch {
     func write(
         into db: Database, cache: inout InternCache, configuration: StoreConfiguration, receivedAtSeconds: Int64
     ) throws -> RecordOutcome {
-        let insertSeen = try RawStatement(db, sql: "INSERT OR IGNORE INTO seen_event (second, hash) VALUES (?, ?)")
+        var outcome = RecordOutcome()
+        let accepted = try deduplicate(in: db, outcome: &outcome)
         let statements = try InternStatements(db)
         let codes = EventDimension.seriesDimensions.map { Schema.dimensionCodes[$0.rawValue]! }
         let errorCode = Schema.dimensionCodes["errorDescription"]!
-        var outcome = RecordOutcome()
-        var minutes: [MinuteSeries: OutcomeCounts] = [:]
-        var errors: [MinuteSeriesError: Int64] = [:]
+        var minutes: [Int64: [Int64: OutcomeCounts]] = [:]
+        var errors: [Int64: [ErrorCodec.Entry: Int64]] = [:]
         var days = Set<Int64>()
-        for index in order {
-            let second = seconds[index]
-            insertSeen.bind(second, hashes[index])
-            try insertSeen.run()
-            guard insertSeen.changes == 1 else {
-                outcome.duplicates += 1
-                continue
-            }
+        for index in accepted {
             let event = events[index]
+            let second = seconds[index]
             let day = second.floorDividedBy(86_400).quotient
             days.insert(day)
             var key = SeriesKey()
@@ -60,73 +44,51 @@ struct RecordBatch {
                     value, dimension: codes[position], day: day, cap: configuration.cardinalityCap, statements: statements)
             }
             let series = try cache.seriesID(key, statements: statements)
-            let minute = second - second.floorDividedBy(60).remainder
-            minutes[MinuteSeries(minute: minute, series: series), default: OutcomeCounts()]
-                .add(event.resultType, statusCode: event.statusCode)
+            let minute = Resolution.minute.bucketStart(second)
+            minutes[minute, default: [:]][series, default: OutcomeCounts()].add(event.resultType, statusCode: event.statusCode)
             if let description = event.errorDescription {
                 let error = try cache.valueID(
                     description, dimension: errorCode, day: day, cap: configuration.cardinalityCap, statements: statements)
-                errors[MinuteSeriesError(minute: minute, series: series, error: error), default: 0] += 1
+                errors[minute, default: [:]][ErrorCodec.Entry(series: series, error: error), default: 0] += 1
             }
-            outcome.accepted += 1
             let millis = event.timestampMillis
             outcome.timeRange = outcome.timeRange.map { min($0.lowerBound, millis)...max($0.upperBound, millis) } ?? millis...millis
         }
-        try writeBuckets(minutes, errors: errors, into: db)
+        outcome.accepted = accepted.count
+        try BucketWriter(db: db).add(minutes: minutes, errors: errors)
         try markSeen(days: days, receivedAtSeconds: receivedAtSeconds, in: db)
-        let names = Dictionary(uniqueKeysWithValues: Schema.dimensionCodes.map { ($1, $0) })
-        for (day, dimension, events) in cache.takeOverflow() {
-            try db.execute(
-                sql: """
-                    INSERT INTO overflow (day, dimension, events) VALUES (?, ?, ?)
-                    ON CONFLICT (day, dimension) DO UPDATE SET events = events + excluded.events
-                    """,
-                arguments: [day, dimension, events])
-            outcome.overflowed[names[dimension]!, default: 0] += events
-        }
+        try recordOverflow(cache.takeOverflow(), in: db, outcome: &outcome)
         return outcome
     }
 
-    /// Upserts the minute counts and their hour and day rollups, so that all three always agree.
-    private func writeBuckets(
-        _ minutes: [MinuteSeries: OutcomeCounts], errors: [MinuteSeriesError: Int64], into db: Database
-    ) throws {
-        var rollup = minutes
-        for resolution in Resolution.allCases {
-            if resolution != .minute {
-                var coarser: [MinuteSeries: OutcomeCounts] = [:]
-                for (key, counts) in rollup {
-                    coarser[MinuteSeries(minute: resolution.bucketStart(key.minute), series: key.series), default: OutcomeCounts()] += counts
+    /// Returns the indexes of events not counted before (in event-time order) and stores their hashes.
+    private func deduplicate(in db: Database, outcome: inout RecordOutcome) throws -> [Int] {
+        var distinctSeconds: [Int64] = []
+        for index in order where distinctSeconds.last != seconds[index] { distinctSeconds.append(seconds[index]) }
+        var stored = try SeenEventIDs.load(seconds: distinctSeconds, from: db)
+        var accepted: [Int] = []
+        accepted.reserveCapacity(order.count)
+        var changed: [Int64: [Int64]] = [:]
+        var position = 0
+        while position < order.count {
+            let second = seconds[order[position]]
+            let existing = stored.removeValue(forKey: second) ?? []
+            var added: [Int64] = []
+            while position < order.count, seconds[order[position]] == second {
+                let index = order[position]
+                let hash = hashes[index]
+                position += 1
+                if added.last == hash || existing.containsSorted(hash) {
+                    outcome.duplicates += 1
+                } else {
+                    added.append(hash)
+                    accepted.append(index)
                 }
-                rollup = coarser
             }
-            let columns = Schema.counterColumns
-            let upsert = try RawStatement(db, sql: """
-                INSERT INTO \(resolution.bucketTable) (time, series, \(columns.joined(separator: ", ")))
-                VALUES (?, ?, \(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
-                ON CONFLICT (time, series) DO UPDATE SET
-                \(columns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "))
-                """)
-            for key in rollup.keys.sorted(by: { ($0.minute, $0.series) < ($1.minute, $1.series) }) {
-                let counts = rollup[key]!
-                upsert.bind(
-                    key.minute, key.series, counts.start, counts.success, counts.alreadyGranted, counts.failure,
-                    counts.cancel, counts.pending, counts.conflicts, counts.serverErrors)
-                try upsert.run()
-            }
-            var errorRollup: [MinuteSeriesError: Int64] = [:]
-            for (key, count) in errors {
-                errorRollup[MinuteSeriesError(minute: resolution.bucketStart(key.minute), series: key.series, error: key.error), default: 0] += count
-            }
-            let errorUpsert = try RawStatement(db, sql: """
-                INSERT INTO \(resolution.errorTable) (time, series, error, events) VALUES (?, ?, ?, ?)
-                ON CONFLICT (time, series, error) DO UPDATE SET events = events + excluded.events
-                """)
-            for (key, count) in errorRollup {
-                errorUpsert.bind(key.minute, key.series, key.error, count)
-                try errorUpsert.run()
-            }
+            if !added.isEmpty { changed[second] = existing.mergingSorted(added) }
         }
+        try SeenEventIDs.store(changed, into: db)
+        return accepted
     }
 
     private func markSeen(days: Set<Int64>, receivedAtSeconds: Int64, in db: Database) throws {
@@ -138,5 +100,50 @@ struct RecordBatch {
             upsert.bind(day, receivedAtSeconds)
             try upsert.run()
         }
+    }
+
+    private func recordOverflow(
+        _ overflow: [(day: Int64, dimension: Int, events: Int)], in db: Database, outcome: inout RecordOutcome
+    ) throws {
+        let names = Dictionary(uniqueKeysWithValues: Schema.dimensionCodes.map { ($1, $0) })
+        for (day, dimension, events) in overflow {
+            try db.execute(
+                sql: """
+                    INSERT INTO overflow (day, dimension, events) VALUES (?, ?, ?)
+                    ON CONFLICT (day, dimension) DO UPDATE SET events = events + excluded.events
+                    """,
+                arguments: [day, dimension, events])
+            outcome.overflowed[names[dimension]!, default: 0] += events
+        }
+    }
+}
+
+extension [Int64] {
+    /// Binary search in an ascending array. O(log n).
+    func containsSorted(_ value: Int64) -> Bool {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < count && self[low] == value
+    }
+
+    /// Merges two ascending arrays. O(n + m).
+    func mergingSorted(_ other: [Int64]) -> [Int64] {
+        guard !isEmpty else { return other }
+        var merged: [Int64] = []
+        merged.reserveCapacity(count + other.count)
+        var left = 0, right = 0
+        while left < count || right < other.count {
+            if right == other.count || (left < count && self[left] <= other[right]) {
+                merged.append(self[left])
+                left += 1
+            } else {
+                merged.append(other[right])
+                right += 1
+            }
+        }
+        return merged
     }
 }

@@ -21,7 +21,7 @@ extension SQLiteBucketStore {
         let coarsest = Resolution.allCases.last { stepSeconds == nil || stepSeconds! % $0.seconds == 0 }!
         return try pool.read { db in
             let grouping = try SeriesGrouping(db, groupBy: query.groupBy, filters: query.filters)
-            var accumulator = CountAccumulator(stepSeconds: stepSeconds, from: from)
+            var accumulator = CountAccumulator(stepSeconds: stepSeconds, from: from, groupCount: grouping.groupKeys.count)
             for segment in Self.segments(from: from, to: to, coarsest: coarsest) {
                 try scan(segment, grouping: grouping, into: &accumulator, db: db)
             }
@@ -47,19 +47,16 @@ extension SQLiteBucketStore {
         db: Database
     ) throws {
         let (resolution, from, to) = segment
-        let statement = try RawStatement(db, sql: """
-            SELECT time, series, \(Schema.counterColumns.joined(separator: ", "))
-            FROM \(resolution.bucketTable) WHERE time >= ? AND time < ?
-            """)
+        let statement = try RawStatement(
+            db, sql: "SELECT time, series_counts FROM \(resolution.bucketTable) WHERE time >= ? AND time < ?")
         statement.bind(from, to)
         while try statement.step() {
-            let series = statement.int64(1)
-            guard let group = grouping.group(ofSeries: series) else { continue }
-            let counts = OutcomeCounts(
-                start: statement.int64(2), success: statement.int64(3), alreadyGranted: statement.int64(4),
-                failure: statement.int64(5), cancel: statement.int64(6), pending: statement.int64(7),
-                conflicts: statement.int64(8), serverErrors: statement.int64(9))
-            accumulator.add(counts, time: statement.int64(0), group: group)
+            let time = statement.int64(0)
+            var cells = accumulator.takeCells(at: time)
+            try BucketCodec.forEachEntry(in: statement.blob(1)) { series, counts in
+                if let group = grouping.group(ofSeries: series) { cells[Int(group)] += counts }
+            }
+            accumulator.putCells(cells, at: time)
         }
     }
 }
@@ -125,33 +122,39 @@ struct SeriesGrouping {
     }
 }
 
-/// Sums bucket rows into (time step, group) cells.
+/// Sums bucket entries into (time step, group) cells: one dense array of groups per time step.
 struct CountAccumulator {
-    private struct Cell: Hashable {
-        var slot: Int64
-        var group: Int32
-    }
-
     let stepSeconds: Int64?
     let origin: Int64
-    private var cells: [Cell: OutcomeCounts] = [:]
+    let groupCount: Int
+    private var slots: [Int64: [OutcomeCounts]] = [:]
 
-    init(stepSeconds: Int64?, from: Int64) {
+    init(stepSeconds: Int64?, from: Int64, groupCount: Int) {
         self.stepSeconds = stepSeconds
+        self.groupCount = groupCount
         origin = stepSeconds.map { from - from.floorDividedBy($0).remainder } ?? from
     }
 
-    mutating func add(_ counts: OutcomeCounts, time: Int64, group: Int32) {
-        let slot = stepSeconds.map { (time - origin) / $0 } ?? 0
-        cells[Cell(slot: slot, group: group), default: OutcomeCounts()] += counts
+    private func slot(of time: Int64) -> Int64 {
+        stepSeconds.map { (time - origin) / $0 } ?? 0
+    }
+
+    /// Removes and returns the cells of the time step holding `time`, to be added to and put back.
+    mutating func takeCells(at time: Int64) -> [OutcomeCounts] {
+        slots.removeValue(forKey: slot(of: time)) ?? Array(repeating: OutcomeCounts(), count: groupCount)
+    }
+
+    mutating func putCells(_ cells: [OutcomeCounts], at time: Int64) {
+        slots[slot(of: time)] = cells
     }
 
     /// The answer rows, sorted by time and then by key; one row per result type when grouped by it.
     func rows(grouping: SeriesGrouping, query: CountQuery) -> [CountRow] {
         var rows: [CountRow] = []
-        for (cell, counts) in cells {
-            let time = stepSeconds.map { origin + cell.slot * $0 }
-            let seriesKey = grouping.groupKeys[Int(cell.group)].map { grouping.text(of: $0) }
+        for (slot, cells) in slots {
+          for (group, counts) in cells.enumerated() {
+            let time = stepSeconds.map { origin + slot * $0 }
+            let seriesKey = grouping.groupKeys[group].map { grouping.text(of: $0) }
             let filtered = Self.keeping(grouping.results, of: counts)
             if query.groupsByResult {
                 for result in ResultType.allCases where filtered[result] > 0 {
@@ -162,6 +165,7 @@ struct CountAccumulator {
             } else if !filtered.isEmpty {
                 rows.append(CountRow(timeSeconds: time, key: seriesKey, counts: filtered))
             }
+          }
         }
         return rows.sorted { lhs, rhs in
             if lhs.timeSeconds != rhs.timeSeconds { return (lhs.timeSeconds ?? 0) < (rhs.timeSeconds ?? 0) }

@@ -98,7 +98,7 @@ public final class SQLiteBucketStore: BucketStore {
                 arguments: [nowSeconds - configuration.dedupHorizonSeconds])
             for day in expiredDays {
                 try db.execute(
-                    sql: "DELETE FROM seen_event WHERE second >= ? AND second < ?",
+                    sql: "DELETE FROM seen_second WHERE second >= ? AND second < ?",
                     arguments: [day * 86_400, (day + 1) * 86_400])
                 try db.execute(sql: "DELETE FROM admitted_value WHERE day = ?", arguments: [day])
                 try db.execute(sql: "DELETE FROM seen_day WHERE day = ?", arguments: [day])

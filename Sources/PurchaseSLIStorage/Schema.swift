@@ -16,11 +16,14 @@ enum Schema {
         "action", "product", "plan", "grp", "offer", "app_version", "platform", "os_version", "variant",
     ]
 
-    /// The counter columns of a bucket row, in ``PurchaseSLICore/OutcomeCounts`` order.
-    static let counterColumns = [
-        "start", "success", "already_granted", "failure", "cancel", "pending", "conflicts", "server_errors",
-    ]
-
+    /// The migrations, oldest first.
+    ///
+    /// - `seen_second`: per event second, the sorted 64-bit hashes of the eventIDs counted (dedup).
+    /// - `bucket_*`: per bucket start time, the counts of every series (``BucketCodec``).
+    /// - `error_*`: per bucket start time, the events per series and error description (``ErrorCodec``).
+    /// - `dimension_value`, `series`: integer ids for dimension values and their combinations.
+    /// - `admitted_value`, `overflow`: the cardinality cap's memory and what it turned away.
+    /// - `seen_day`: when each event day last received an event, for the dedup horizon.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-buckets") { db in
@@ -37,11 +40,10 @@ enum Schema {
                     \(seriesColumns.map { "\($0) INTEGER NOT NULL" }.joined(separator: ",\n    ")),
                     UNIQUE (\(seriesColumns.joined(separator: ", ")))
                 );
-                CREATE TABLE seen_event (
-                    second INTEGER NOT NULL,
-                    hash INTEGER NOT NULL,
-                    PRIMARY KEY (second, hash)
-                ) WITHOUT ROWID;
+                CREATE TABLE seen_second (
+                    second INTEGER PRIMARY KEY,
+                    hashes BLOB NOT NULL
+                );
                 CREATE TABLE seen_day (
                     day INTEGER PRIMARY KEY,
                     last_received INTEGER NOT NULL
@@ -62,18 +64,13 @@ enum Schema {
             for resolution in Resolution.allCases {
                 try db.execute(sql: """
                     CREATE TABLE \(resolution.bucketTable) (
-                        time INTEGER NOT NULL,
-                        series INTEGER NOT NULL,
-                        \(counterColumns.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ",\n    ")),
-                        PRIMARY KEY (time, series)
-                    ) WITHOUT ROWID;
+                        time INTEGER PRIMARY KEY,
+                        series_counts BLOB NOT NULL
+                    );
                     CREATE TABLE \(resolution.errorTable) (
-                        time INTEGER NOT NULL,
-                        series INTEGER NOT NULL,
-                        error INTEGER NOT NULL,
-                        events INTEGER NOT NULL,
-                        PRIMARY KEY (time, series, error)
-                    ) WITHOUT ROWID;
+                        time INTEGER PRIMARY KEY,
+                        error_counts BLOB NOT NULL
+                    );
                     """)
             }
         }

@@ -1,0 +1,122 @@
+import PurchaseSLICore
+import Testing
+
+/// A valid event to start from; each case changes one field.
+private let base: [String: String] = [
+    "eventID": "\"3f1c2a9e-1b7d-4c55-9a0e-2f4b6d8e0a11\"",
+    "timestamp": "\"2026-11-14T09:30:00Z\"",
+    "productID": "\"coins_100\"",
+    "actionType": "\"purchase\"",
+    "resultType": "\"success\"",
+]
+
+private func record(_ changes: [String: String?]) -> String {
+    var fields = base
+    for (key, value) in changes { fields[key] = value }
+    return "{" + fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+}
+
+private let now = RFC3339.parseMillis("2026-11-21T12:00:00Z")!
+
+private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationError> {
+    var bytes = Array(text.utf8)
+    return bytes.withUnsafeMutableBytes { EventValidator(nowMillis: now).validate(record: UnsafeRawBufferPointer($0)) }
+}
+
+@Suite struct EventValidatorTests {
+    @Test func acceptsAMinimalEvent() throws {
+        let event = try validate(record([:])).get()
+        #expect(event.eventID == "3f1c2a9e-1b7d-4c55-9a0e-2f4b6d8e0a11")
+        #expect(event.timestampMillis == RFC3339.parseMillis("2026-11-14T09:30:00Z"))
+        #expect(event.actionType == .purchase && event.resultType == .success && event.planID == nil)
+    }
+
+    @Test func readsEveryOptionalField() throws {
+        let event = try validate(record([
+            "planID": "\"coins-small\"", "groupID": "\"premium\"", "offerID": "\"intro-7d\"", "statusCode": "409",
+            "appVersion": "\"4.12.0\"", "platform": "\"iOS\"", "osVersion": "\"18.1\"", "variant": "\"storekit2\"",
+            "transactionID": "\"2000000123\"", "durationMs": "1234", "resultDescription": "\"ok\"",
+            "responseDescription": "\"already granted\"", "errorDescription": "null", "unknownField": "{\"a\":[1,2]}",
+        ])).get()
+        #expect(event.planID == "coins-small" && event.groupID == "premium" && event.offerID == "intro-7d")
+        #expect(event.statusCode == 409 && event.isConflict && event.durationMs == 1234)
+        #expect(event.appVersion == "4.12.0" && event.platform == "iOS" && event.osVersion == "18.1")
+        #expect(event.variant == "storekit2" && event.transactionID == "2000000123")
+        #expect(event.resultDescription == "ok" && event.responseDescription == "already granted")
+        #expect(event.errorDescription == nil)
+    }
+
+    /// Each case: the changed fields, the field reported, and a part of the reason.
+    @Test(arguments: [
+        (["eventID": nil], "eventID", "required field is missing"),
+        (["eventID": "null"], "eventID", "required field is null"),
+        (["eventID": "42"], "eventID", "expected a string, got a number"),
+        (["eventID": "\"\""], "eventID", "expected 1–128 characters"),
+        (["eventID": "\"has space\""], "eventID", "expected 1–128 characters"),
+        (["eventID": "\"" + String(repeating: "a", count: 129) + "\""], "eventID", "expected 1–128 characters"),
+        (["timestamp": nil], "timestamp", "required field is missing"),
+        (["timestamp": "\"2026-11-14 09:30:00\""], "timestamp", "expected an RFC 3339 time"),
+        (["timestamp": "\"2026-11-14T09:30:00\""], "timestamp", "expected an RFC 3339 time"),
+        (["timestamp": "\"2026-02-30T09:30:00Z\""], "timestamp", "expected an RFC 3339 time"),
+        (["timestamp": "1763112600"], "timestamp", "expected a string, got a number"),
+        (["timestamp": "\"2026-11-21T12:06:00Z\""], "timestamp", "timestamp in the future"),
+        (["productID": nil], "productID", "required field is missing"),
+        (["productID": "\"\""], "productID", "must not be empty"),
+        (["productID": "\"coins\\u0007\""], "productID", "control characters"),
+        (["productID": "\"" + String(repeating: "p", count: 256) + "\""], "productID", "longer than 255 characters"),
+        (["planID": "\"" + String(repeating: "p", count: 256) + "\""], "planID", "longer than 255 characters"),
+        (["planID": "7"], "planID", "expected a string or null, got a number"),
+        (["actionType": "\"buy now\""], "actionType", "expected purchase, restore, retry or a token"),
+        (["actionType": "\"9lives\""], "actionType", "expected purchase, restore, retry or a token"),
+        (["resultType": "\"ok\""], "resultType", "expected one of start, success, alreadyGranted"),
+        (["resultType": "\"Success\""], "resultType", "expected one of start, success, alreadyGranted"),
+        (["statusCode": "99"], "statusCode", "from 100 to 599, got 99"),
+        (["statusCode": "600"], "statusCode", "from 100 to 599, got 600"),
+        (["statusCode": "200.5"], "statusCode", "expected a whole number"),
+        (["statusCode": "\"200\""], "statusCode", "expected a whole number or null, got a string"),
+        (["durationMs": "-1"], "durationMs", "from 0 to"),
+        (["durationMs": "true"], "durationMs", "got a boolean"),
+        (["appVersion": "\"" + String(repeating: "9", count: 65) + "\""], "appVersion", "longer than 64 characters"),
+        (["variant": "[]"], "variant", "got an array"),
+        (["transactionID": "\"" + String(repeating: "1", count: 129) + "\""], "transactionID", "longer than 128"),
+        (["errorDescription": "{}"], "errorDescription", "got an object"),
+    ] as [([String: String?], String, String)])
+    func rejectsWithTheFieldAndReason(changes: [String: String?], field: String, reason: String) {
+        switch validate(record(changes)) {
+        case .success: Issue.record("expected \(field) to be rejected")
+        case .failure(let error):
+            #expect(error.field == field)
+            #expect(error.reason.contains(reason), "reason was: \(error.reason)")
+        }
+    }
+
+    @Test(arguments: ["purchase", "restore", "retry", "subscribe", "upgrade_plan", "a-b"])
+    func keepsAnyActionToken(action: String) throws {
+        #expect(try validate(record(["actionType": "\"\(action)\""])).get().actionType.rawValue == action)
+    }
+
+    @Test func acceptsEventsOfAnyAgeAndSlightlyAhead() throws {
+        _ = try validate(record(["timestamp": "\"2019-01-01T00:00:00Z\""])).get()
+        _ = try validate(record(["timestamp": "\"2026-11-21T12:04:59+00:00\""])).get()
+    }
+
+    @Test func truncatesLongDescriptionsToTheirFirst1024Characters() throws {
+        let long = String(repeating: "é", count: 1500)
+        let event = try validate(record(["errorDescription": "\"\(long)\""])).get()
+        #expect(event.errorDescription?.unicodeScalars.count == 1024)
+        #expect(event.errorDescription == String(repeating: "é", count: 1024))
+    }
+
+    @Test func treatsEmptyOptionalIdentifiersAsAbsent() throws {
+        #expect(try validate(record(["planID": "\"\""])).get().planID == nil)
+    }
+
+    @Test func reportsMalformedJSONAsTheJSONField() {
+        guard case .failure(let error) = validate("{\"eventID\": }") else {
+            Issue.record("malformed JSON accepted")
+            return
+        }
+        #expect(error.field == "json")
+        #expect(error.reason.contains("expected a value"))
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import GRDB
+import PurchaseSLICore
+import PurchaseSLIStorage
+import Testing
+
+@Suite struct SQLiteBucketStoreTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    private func total(_ store: SQLiteBucketStore, from: String = "2026-11-01T00:00:00Z", to: String = "2026-12-01T00:00:00Z",
+                       by: [EventDimension] = [], step: TimeStep? = nil) throws -> [CountRow] {
+        try store.counts(CountQuery(fromSeconds: seconds(from), toSeconds: seconds(to), step: step, groupBy: by))
+    }
+
+    @Test func countsEachEventIDOnceWithinABatchAcrossBatchesAndAcrossReopening() throws {
+        let path = directory.file("db.sqlite")
+        do {
+            let store = try SQLiteBucketStore(path: path)
+            let first = try store.record(
+                [event("a", at: "2026-11-14T09:30:00Z"), event("a", at: "2026-11-14T09:30:00Z"),
+                 event("b", at: "2026-11-14T09:31:00Z", result: .failure)],
+                receivedAtMillis: receivedAt)
+            #expect(first.accepted == 2 && first.duplicates == 1)
+            let second = try store.record([event("b", at: "2026-11-14T09:31:00Z", result: .failure)], receivedAtMillis: receivedAt)
+            #expect(second.accepted == 0 && second.duplicates == 1)
+        }
+        let reopened = try SQLiteBucketStore(path: path)
+        let third = try reopened.record([event("a", at: "2026-11-14T09:30:00Z"), event("c", at: "2026-11-14T09:32:00Z")], receivedAtMillis: receivedAt)
+        #expect(third.accepted == 1 && third.duplicates == 1)
+        let counts = try total(reopened)[0].counts
+        #expect(counts.success == 2 && counts.failure == 1 && counts.valid == 3)
+    }
+
+    @Test func putsLateEventsInTheMinuteOfTheirEventTime() throws {
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        _ = try store.record([event("new", at: "2026-11-14T10:00:10Z")], receivedAtMillis: receivedAt)
+        _ = try store.record([event("late", at: "2026-11-14T09:05:59Z", result: .failure)], receivedAtMillis: receivedAt)
+        let rows = try total(store, from: "2026-11-14T09:00:00Z", to: "2026-11-14T10:05:00Z", step: TimeStep(seconds: 60))
+        #expect(rows.map(\.timeSeconds) == [seconds("2026-11-14T09:05:00Z"), seconds("2026-11-14T10:00:00Z")])
+        #expect(rows[0].counts.failure == 1 && rows[1].counts.success == 1)
+    }
+
+    @Test func keepsMinuteHourAndDayBucketsConsistent() throws {
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        var events: [PurchaseEvent] = []
+        for index in 0..<500 {
+            let minute = index * 7 % 2880
+            let time = RFC3339.format(seconds: seconds("2026-11-14T00:00:00Z") + Int64(minute * 60 + index % 60))
+            events.append(event("e\(index)", at: time, product: ["coins_100", "coins_500"][index % 2],
+                                result: [.start, .success, .failure, .alreadyGranted, .cancel][index % 5],
+                                status: index % 5 == 3 ? 409 : nil))
+        }
+        _ = try store.record(events, receivedAtMillis: receivedAt)
+        let from = "2026-11-14T00:00:00Z", to = "2026-11-16T00:00:00Z"
+        let byMinute = try total(store, from: from, to: to, by: [.productID], step: TimeStep(seconds: 60))
+        let byHour = try total(store, from: from, to: to, by: [.productID], step: TimeStep(seconds: 3600))
+        let byDay = try total(store, from: from, to: to, by: [.productID], step: TimeStep(seconds: 86_400))
+        for product in ["coins_100", "coins_500"] {
+            func sum(_ rows: [CountRow]) -> OutcomeCounts {
+                rows.filter { $0.key == [product] }.reduce(into: OutcomeCounts()) { $0 += $1.counts }
+            }
+            #expect(sum(byMinute) == sum(byHour))
+            #expect(sum(byHour) == sum(byDay))
+            #expect(sum(byDay).total == 250)
+        }
+        // An unaligned range reads the edges from finer buckets.
+        let edge = try total(store, from: "2026-11-14T00:07:00Z", to: "2026-11-15T13:13:00Z")
+        let expected = events.filter {
+            $0.timestampMillis >= RFC3339.parseMillis("2026-11-14T00:07:00Z")! && $0.timestampMillis < RFC3339.parseMillis("2026-11-15T13:13:00Z")!
+        }.count
+        #expect(edge[0].counts.total == Int64(expected))
+    }
+
+    @Test func countsValuesBeyondTheCardinalityCapAsOther() throws {
+        var configuration = StoreConfiguration.default
+        configuration.cardinalityCap = 3
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"), configuration: configuration)
+        let events = (0..<10).map { event("e\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0 % 5)") }
+        let outcome = try store.record(events, receivedAtMillis: receivedAt)
+        #expect(outcome.overflowed == ["planID": 4])
+        let rows = try total(store, by: [.planID])
+        let admitted = rows.compactMap { $0.key[0] }.filter { $0 != "__other__" }
+        #expect(rows.count == 4 && admitted.count == 3 && rows[0].key == ["__other__"] && rows[0].counts.total == 4)
+        #expect(rows.map(\.counts.total).reduce(0, +) == 10)
+        // Admitted values stay admitted; the next day has room again.
+        let rejected = Set((0..<5).map { "plan-\($0)" }).subtracting(admitted).sorted()
+        _ = try store.record([event("x", at: "2026-11-14T10:00:00Z", plan: admitted[0]), event("y", at: "2026-11-15T10:00:00Z", plan: rejected[0])],
+                             receivedAtMillis: receivedAt)
+        let report = try store.overflowReport()
+        #expect(report.count == 1 && report[0].dimension == "planID" && report[0].events == 4)
+        #expect(try total(store, by: [.planID]).first { $0.key == [rejected[0]] }?.counts.total == 1)
+    }
+
+    @Test func groupsAndFilters() throws {
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        _ = try store.record([
+            event("1", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .success, version: "4.11.0"),
+            event("2", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .failure, status: 503, version: "4.12.0"),
+            event("3", at: "2026-11-14T09:30:00Z", product: "coins_500", result: .alreadyGranted, status: 409, version: nil),
+            event("4", at: "2026-11-14T09:30:00Z", product: "coins_500", action: .retry, result: .failure, status: 409, version: "4.12.0"),
+        ], receivedAtMillis: receivedAt)
+        let byVersion = try store.counts(CountQuery(
+            fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.appVersion]))
+        #expect(byVersion.map(\.key) == [[nil], ["4.11.0"], ["4.12.0"]])
+        #expect(byVersion[2].counts.failure == 2 && byVersion[2].counts.serverErrors == 1 && byVersion[2].counts.conflicts == 1)
+        #expect(byVersion[0].counts.conflicts == 1 && byVersion[0].counts.successRate == 1)
+        let filtered = try store.counts(CountQuery(
+            fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.resultType],
+            filters: [.actionType: ["purchase"], .appVersion: ["4.12.0", nil]]))
+        #expect(filtered.map(\.key) == [["alreadyGranted"], ["failure"]])
+        #expect(filtered.map(\.counts.total) == [1, 1])
+    }
+
+    @Test func refusesAForeignSQLiteDatabaseAndANonDatabaseFile() throws {
+        let foreign = directory.file("foreign.sqlite")
+        let queue = try DatabaseQueue(path: foreign)
+        try queue.write { try $0.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        let error = #expect(throws: StorageError.self) { try SQLiteBucketStore(path: foreign) }
+        #expect(error?.description.contains("is not a purchase-sli database") == true)
+        #expect(error?.description.contains("notes") == true)
+
+        let text = directory.file("notes.txt")
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: text))
+        let notDatabase = #expect(throws: StorageError.self) { try SQLiteBucketStore(path: text) }
+        #expect(notDatabase?.description.contains("not a purchase-sli database") == true)
+    }
+
+    @Test func refusesADatabaseFromANewerVersion() throws {
+        let path = directory.file("db.sqlite")
+        _ = try SQLiteBucketStore(path: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9-future')") }
+        let error = #expect(throws: StorageError.self) { try SQLiteBucketStore(path: path) }
+        #expect(error?.description.contains("newer purchase-sli") == true)
+        #expect(error?.description.contains("v9-future") == true)
+    }
+
+    @Test func migratesAnEmptyFileAndReopensWithoutChange() throws {
+        let path = directory.file("db.sqlite")
+        _ = try SQLiteBucketStore(path: path)
+        let queue = try DatabaseQueue(path: path)
+        let migrations = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(migrations == ["v1-buckets"])
+        let applicationID = try queue.read { try Int32.fetchOne($0, sql: "PRAGMA application_id") }
+        #expect(applicationID == 0x5053_4C49)
+        _ = try SQLiteBucketStore(path: path)
+    }
+
+    @Test func forgetsEventIDsOnlyAfterTheDedupHorizon() throws {
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        let old = event("old", at: "2026-10-01T12:00:00Z")
+        _ = try store.record([old], receivedAtMillis: receivedAt)
+        try store.prune(nowMillis: receivedAt + 7 * 86_400_000)
+        #expect(try store.record([old], receivedAtMillis: receivedAt).duplicates == 1)
+        try store.prune(nowMillis: receivedAt + 9 * 86_400_000)
+        #expect(try store.record([old], receivedAtMillis: receivedAt + 9 * 86_400_000).accepted == 1)
+    }
+
+    @Test func dropsMinuteBucketsPastTheirRetentionButKeepsRollups() throws {
+        var configuration = StoreConfiguration.default
+        configuration.minuteRetentionSeconds = 86_400
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"), configuration: configuration)
+        _ = try store.record([event("a", at: "2026-11-10T09:30:00Z"), event("b", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
+        try store.prune(nowMillis: receivedAt)
+        let minutes = try total(store, from: "2026-11-10T09:00:00Z", to: "2026-11-10T10:00:00Z", step: TimeStep(seconds: 60))
+        #expect(minutes.isEmpty)
+        let hours = try total(store, from: "2026-11-10T09:00:00Z", to: "2026-11-10T10:00:00Z", step: TimeStep(seconds: 3600))
+        #expect(hours.first?.counts.success == 1)
+    }
+}
