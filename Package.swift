@@ -44,6 +44,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLIStorageTests", dependencies: ["PurchaseSLIStorage", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "PurchaseSLISimulationTests", dependencies: ["PurchaseSLISimulation", "PurchaseSLICore"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLICLITests",
                     dependencies: ["PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLISimulation"],
                     swiftSettings: swiftSettings),

@@ -24,8 +24,7 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write every rejected record as NDJSON to this file.", valueName: "file"))
     var rejects: String?
 
-    @Option(help: "Distinct values counted per dimension per UTC day; more are counted as __other__.")
-    var cardinalityCap: Int = StoreConfiguration.default.cardinalityCap
+    @OptionGroup(title: "Limits and retention") var retention: RetentionOptions
 
     @Option(help: "Records longer than this many bytes are rejected.")
     var maxRecordBytes: Int = 1 << 20
@@ -38,7 +37,6 @@ struct IngestCommand: ParsableCommand {
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one file to ingest (- for standard input).") }
-        guard cardinalityCap >= 1 else { throw ValidationError("--cardinality-cap must be at least 1, got \(cardinalityCap).") }
         guard maxRecordBytes >= 256 else { throw ValidationError("--max-record-bytes must be at least 256.") }
     }
 
@@ -52,9 +50,7 @@ struct IngestCommand: ParsableCommand {
     }
 
     private func ingest() throws {
-        var configuration = StoreConfiguration.default
-        configuration.cardinalityCap = cardinalityCap
-        let store = try store.openStore(configuration: configuration)
+        let store = try store.openStore(configuration: retention.configuration())
         let started = Date()
         let nowMillis = Int64(started.timeIntervalSince1970 * 1000)
         let ingester = EventFileIngester(

@@ -1,9 +1,87 @@
 import ArgumentParser
+import Foundation
+import PurchaseSLICore
+import PurchaseSLISimulation
 
 /// `purchase-sli simulate`: realistic NDJSON traffic with incidents.
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "simulate", abstract: "Print realistic NDJSON purchase events with an incident scenario.")
+        commandName: "simulate",
+        abstract: "Print realistic NDJSON purchase events, optionally with an incident.",
+        discussion: """
+            Traffic follows the time of day, spans several products, plans, offers, app versions and \
+            feature-flag variants, and includes late and duplicated events. The same options always print \
+            the same events.
 
-    func run() throws {}
+            Scenarios:
+            \(Scenario.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+
+            \(Scenario.timingRule)
+
+            Example: purchase-sli simulate --scenario outage --days 3 --start 2026-11-14 | purchase-sli ingest -
+            """)
+
+    @Option(help: ArgumentHelp("Traffic pattern: \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
+    var scenario: String = Scenario.steady.rawValue
+
+    @Option(help: "Length of the run in days.")
+    var days: Int = 3
+
+    @Option(help: ArgumentHelp(
+        "Start of the run: RFC 3339 time or UTC date (default: midnight UTC, --days days before today).", valueName: "time"))
+    var start: String?
+
+    @Option(help: "Seed of the random generator.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Average purchase, restore and retry attempts per minute (events are about twice that).")
+    var rate: Double = SimulationParameters.defaultAttemptsPerMinute
+
+    func validate() throws {
+        guard Scenario(rawValue: scenario) != nil else {
+            throw ValidationError("--scenario: expected one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(scenario)\".")
+        }
+        guard (1...366).contains(days) else { throw ValidationError("--days must be from 1 to 366, got \(days).") }
+        guard rate.isFinite, rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be above 0 and at most 10000 attempts a minute.") }
+        if let start, TimeArgument(start, nowSeconds: 0) == nil {
+            throw ValidationError("--start: expected \(TimeArgument.forms), got \"\(start)\".")
+        }
+    }
+
+    func run() throws {
+        let nowSeconds = Int64(Date().timeIntervalSince1970)
+        let startSeconds = start.flatMap { TimeArgument($0, nowSeconds: nowSeconds)?.seconds }
+            ?? (nowSeconds - nowSeconds % 86_400 - Int64(days) * 86_400)
+        let parameters = SimulationParameters(
+            scenario: Scenario(rawValue: scenario)!, startMillis: startSeconds * 1000, days: days, seed: seed,
+            attemptsPerMinute: rate)
+        var output = BufferedOutput()
+        for event in TrafficSimulator(parameters) {
+            output.write(event.jsonLine)
+            output.write("\n")
+        }
+        output.flush()
+    }
+}
+
+/// Standard output written in large blocks (print per line would dominate the run time).
+struct BufferedOutput {
+    private var buffer: [UInt8] = []
+
+    mutating func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    mutating func flush() {
+        buffer.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
 }

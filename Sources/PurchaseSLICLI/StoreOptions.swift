@@ -1,4 +1,5 @@
 import ArgumentParser
+import PurchaseSLICore
 import PurchaseSLIStorage
 
 /// The `--db` option shared by every command that opens the store.
@@ -19,4 +20,47 @@ struct StoreOptions: ParsableArguments {
 struct CommandFailure: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
+}
+
+/// Limits and retention of the store, for the commands that write to it.
+struct RetentionOptions: ParsableArguments {
+    @Option(help: "Distinct values counted per dimension per UTC day; more are counted as __other__.")
+    var cardinalityCap: Int = StoreConfiguration.default.cardinalityCap
+
+    @Option(help: ArgumentHelp("How long an eventID is remembered for dedup (at least 8d).", valueName: "duration"))
+    var dedupHorizon: String = "8d"
+
+    @Option(help: ArgumentHelp("Keep minute buckets this long before the newest event.", valueName: "duration"))
+    var minuteRetention: String = "35d"
+
+    @Option(help: ArgumentHelp("Keep hour buckets this long before the newest event.", valueName: "duration"))
+    var hourRetention: String = "400d"
+
+    @Option(help: ArgumentHelp("Keep day buckets this long before the newest event (forever if not given).", valueName: "duration"))
+    var dayRetention: String?
+
+    func validate() throws {
+        _ = try configuration()
+    }
+
+    /// The store configuration these options describe.
+    func configuration() throws -> StoreConfiguration {
+        func seconds(_ text: String, _ option: String) throws -> Int64 {
+            guard let step = TimeStep(parsing: text) else {
+                throw ValidationError("--\(option): expected a duration such as 8d, 12h or 2w, got \"\(text)\".")
+            }
+            return step.seconds
+        }
+        guard cardinalityCap >= 1 else { throw ValidationError("--cardinality-cap must be at least 1, got \(cardinalityCap).") }
+        var configuration = StoreConfiguration.default
+        configuration.cardinalityCap = cardinalityCap
+        configuration.dedupHorizonSeconds = try seconds(dedupHorizon, "dedup-horizon")
+        guard configuration.dedupHorizonSeconds >= 8 * 86_400 else {
+            throw ValidationError("--dedup-horizon must be at least 8d: the App Store retries notifications for up to 157 hours.")
+        }
+        configuration.minuteRetentionSeconds = try seconds(minuteRetention, "minute-retention")
+        configuration.hourRetentionSeconds = try seconds(hourRetention, "hour-retention")
+        configuration.dayRetentionSeconds = try dayRetention.map { try seconds($0, "day-retention") }
+        return configuration
+    }
 }

@@ -1,0 +1,11 @@
+import PurchaseSLICore
+
+/// One attempt's shared fields: what, by whom, when it started, and how late its events are delivered.
+struct Attempt {
+    let product: Product
+    let offerID: String?
+    let action: ActionType
+    let client: Client
+    let startMillis: Int64
+    let deliveryDelay: Int64
+}

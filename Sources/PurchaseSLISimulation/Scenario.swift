@@ -1,0 +1,45 @@
+/// A traffic pattern for `purchase-sli simulate`: the healthy baseline alone, or with one incident.
+///
+/// Incident times are relative to the start of the run; see ``timingRule`` for runs too short to contain them.
+public enum Scenario: String, CaseIterable, Sendable {
+    /// The healthy baseline, no incident.
+    case steady
+    /// Receipt verification answers 503 for 40 minutes.
+    case outage
+    /// App 4.12.0 sends every purchase's receipt twice, so each purchase brings an extra 409.
+    case retryConflicts = "retry-409"
+    /// Cancels for coins_500 jump to about 30 % for some hours (payment-info detour).
+    case cancelSpike = "cancel-spike"
+    /// Renewals pile up at launch, their retries fail again and again or never finish.
+    case renewalBatch = "renewal-batch"
+    /// Purchases with the win-back offer fail slightly more, for days.
+    case slowBurn = "slow-burn"
+    /// Phased release of 4.12.0 with a regression in one plan.
+    case rollout
+
+    /// One line saying what happens and when (relative to the start), for help text and READMEs.
+    public var summary: String {
+        switch self {
+        case .steady:
+            "Healthy baseline: diurnal traffic, ~99.3% purchase success, ~6% cancels, a trickle of 409 retries; no incident."
+        case .outage:
+            "Receipt verification answers 503 for 40 min from 42 h after start (day 2; 1-day run: from 14 h)."
+        case .retryConflicts:
+            "App 4.12.0 rolls out from 24 h after start (1-day run: 8 h; 15% of traffic a day later, 30% after two, up to 50%) and sends each purchase's receipt twice: one extra 409 retry per purchase on 4.12.0."
+        case .cancelSpike:
+            "Cancels of coins_500 rise to ~30% (payment-info detour, \"payment cancelled\"; most complete later and arrive as retries) for 6 h from 40 h after start (1-day run: from 13 h 20 min)."
+        case .renewalBatch:
+            "For 10 h from 30 h after start (1-day run: from 10 h), launches bring bursts of premium_monthly renewal retries that fail or never finish."
+        case .slowBurn:
+            "From 24 h after start to the end (1-day run: from 8 h), purchases with offer winback-50 fail ~4% more (\"invalid offer signature\")."
+        case .rollout:
+            "Phased release of 4.12.0 from the start: 1, 2, 5, 10, 20, 50, 100% of traffic a day (runs under 5 days: 5 equal phases); pro-monthly fails ~8% more on 4.12.0."
+        }
+    }
+
+    /// How incident times adapt to the length of the run, for help text and READMEs.
+    public static let timingRule =
+        "Incident times are relative to --start. When a run is too short to contain an incident at its nominal time, "
+        + "its onset moves to the same fraction of the run as in a 3-day run (durations are kept); "
+        + "rollout phases last a day, or a fifth of runs shorter than 5 days."
+}

@@ -1,0 +1,35 @@
+/// What to simulate: a scenario, a time range, a seed and a traffic level.
+public struct SimulationParameters: Sendable, Hashable {
+    /// The attempt rate used when none is given: 30 attempts a minute at the daily mean.
+    public static let defaultAttemptsPerMinute = 30.0
+
+    /// The traffic pattern and incident.
+    public var scenario: Scenario
+    /// Start of the run, in milliseconds since the epoch; incidents are placed relative to it.
+    public var startMillis: Int64
+    /// Length of the run in days (24 h each); zero or less gives no events.
+    public var days: Int
+    /// Seed of the random generator; the same parameters always give the same events.
+    public var seed: UInt64
+    /// Average attempts (`start` events of purchases, restores and retries) per minute over a day, before an
+    /// incident adds its own; the actual rate follows the time of day (about 0.4× to 1.6×) and the weekday.
+    public var attemptsPerMinute: Double
+
+    /// Creates parameters; `attemptsPerMinute` below zero or not finite counts as zero.
+    public init(
+        scenario: Scenario = .steady, startMillis: Int64, days: Int = 7, seed: UInt64 = 1,
+        attemptsPerMinute: Double = defaultAttemptsPerMinute
+    ) {
+        self.scenario = scenario
+        self.startMillis = startMillis
+        self.days = days
+        self.seed = seed
+        self.attemptsPerMinute = attemptsPerMinute
+    }
+
+    /// The length of the run in milliseconds (zero for a run of no days).
+    public var durationMillis: Int64 { Int64(max(days, 0)) * 86_400_000 }
+
+    /// End of the run (exclusive): attempts start before it; their later steps and late deliveries may fall after.
+    public var endMillis: Int64 { startMillis + durationMillis }
+}

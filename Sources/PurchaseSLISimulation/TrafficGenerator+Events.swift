@@ -1,0 +1,63 @@
+import PurchaseSLICore
+
+/// Turning attempts into start and terminal events, queued for delivery.
+extension TrafficGenerator {
+    mutating func emitStart(_ attempt: Attempt) {
+        emit(event(attempt, .start, at: attempt.startMillis), delay: attempt.deliveryDelay)
+    }
+
+    @discardableResult
+    mutating func emitFailure(
+        _ attempt: Attempt, _ reason: FailureReason, after elapsed: Int64, transactionID: String?
+    ) -> Int64 {
+        emitTerminal(attempt, .failure, after: elapsed, statusCode: reason.statusCode, transactionID: transactionID,
+                     errorDescription: reason.errorDescription)
+    }
+
+    mutating func emitSuccess(_ attempt: Attempt, after elapsed: Int64, transactionID: String) {
+        emitTerminal(attempt, .success, after: elapsed, statusCode: 200, transactionID: transactionID,
+                     resultDescription: attempt.action == .retry ? "transaction finished" : "purchased",
+                     responseDescription: attempt.product.grantDescription)
+    }
+
+    mutating func emitConflict(_ attempt: Attempt, after elapsed: Int64, transactionID: String) {
+        emitTerminal(attempt, .alreadyGranted, after: elapsed, statusCode: 409, transactionID: transactionID,
+                     resultDescription: "transaction finished", responseDescription: "409 already granted")
+    }
+
+    /// Emits the attempt's terminal event `elapsed` ms after its start; returns the event's time.
+    @discardableResult
+    mutating func emitTerminal(
+        _ attempt: Attempt, _ result: ResultType, after elapsed: Int64, statusCode: Int? = nil,
+        transactionID: String? = nil, resultDescription: String? = nil, responseDescription: String? = nil,
+        errorDescription: String? = nil
+    ) -> Int64 {
+        var terminal = event(attempt, result, at: attempt.startMillis + elapsed)
+        terminal.statusCode = statusCode
+        terminal.transactionID = transactionID
+        terminal.durationMs = elapsed
+        terminal.resultDescription = resultDescription
+        terminal.responseDescription = responseDescription
+        terminal.errorDescription = errorDescription
+        emit(terminal, delay: attempt.deliveryDelay)
+        return terminal.timestampMillis
+    }
+
+    mutating func event(_ attempt: Attempt, _ result: ResultType, at millis: Int64) -> PurchaseEvent {
+        PurchaseEvent(
+            eventID: EventIDFormat.uuid(high: random.next(), low: random.next()), timestampMillis: millis,
+            productID: attempt.product.productID, planID: attempt.product.planID, groupID: attempt.product.groupID,
+            offerID: attempt.offerID, actionType: attempt.action, resultType: result,
+            appVersion: attempt.client.appVersion, platform: attempt.client.platform,
+            osVersion: attempt.client.osVersion, variant: attempt.client.variant)
+    }
+
+    /// Queues an event for delivery `delay` ms after its time; a few are delivered twice.
+    mutating func emit(_ event: PurchaseEvent, delay: Int64) {
+        let emitMillis = event.timestampMillis + delay
+        queue.push(event, emitMillis: emitMillis)
+        if random.chance(Self.duplicateRate) {
+            queue.push(event, emitMillis: emitMillis + 500 + Int64(random.below(120_000)))
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import PurchaseSLICore
+
+/// The attempt-by-attempt traffic model behind ``TrafficSimulator``.
+///
+/// Generates one minute of attempts at a time into an ``EventQueue`` and releases events whose emission time
+/// is before the next ungenerated minute, so the output is ordered by emission time and memory stays bounded
+/// by the events in flight (at most a few hours of late deliveries), whatever the number of days.
+struct TrafficGenerator {
+    static let minuteMillis: Int64 = 60_000
+    static let hourMillis: Int64 = 3_600_000
+
+    /// Attempt mix: purchases, then restores; the rest are retries.
+    static let purchaseShare = 0.915
+    static let restoreShare = 0.04
+    static let pendingRate = 0.005
+    static let purchaseFailureRate = 0.007
+    static let duplicateRate = 0.003
+    static let lateAttemptRate = 0.01
+
+    let parameters: SimulationParameters
+    let schedule: IncidentSchedule
+    let meanRate: Double
+    private let totalMinutes: Int64
+    private var minute: Int64 = 0
+    var random: SimulationRandom
+    var queue = EventQueue()
+    var lastTransaction: UInt64
+    let renewalTransactionBase: UInt64
+    /// How many stuck renewal transactions the renewal-batch devices hold: proportional to traffic, so each
+    /// fails about eight times over the incident.
+    let renewalTransactionCount: Int
+
+    init(_ parameters: SimulationParameters) {
+        self.parameters = parameters
+        schedule = IncidentSchedule(parameters)
+        let rate = parameters.attemptsPerMinute
+        meanRate = rate.isFinite && rate > 0 ? rate : 0
+        totalMinutes = Int64(max(parameters.days, 0)) * 1440
+        random = SimulationRandom(seed: parameters.seed)
+        lastTransaction = 2_000_000_400_000_000 + UInt64(random.below(100_000_000))
+        renewalTransactionBase = 2_000_000_100_000_000 + UInt64(random.below(100_000_000))
+        renewalTransactionCount = max(20, Int(min(meanRate, 1e6) * 20))
+    }
+
+    /// The next event in emission order, or nil at the end of the run.
+    mutating func next() -> PurchaseEvent? {
+        while minute < totalMinutes {
+            let generatedUntil = parameters.startMillis + minute * Self.minuteMillis
+            if let due = queue.earliestEmitMillis, due < generatedUntil { return queue.pop() }
+            generateMinute(startingAt: generatedUntil)
+            minute += 1
+        }
+        return queue.pop()
+    }
+
+    /// Draws the minute's attempts (Poisson around the rate times the time-of-day factor) and queues their events.
+    mutating func generateMinute(startingAt minuteStart: Int64) {
+        let mean = meanRate * TrafficShape.factor(at: minuteStart + Self.minuteMillis / 2)
+        for _ in 0..<random.poisson(mean: mean) {
+            let startMillis = minuteStart + Int64(random.below(Int(Self.minuteMillis)))
+            let client = Client.draw(newVersionShare: schedule.newVersionShare(at: startMillis), &random)
+            let roll = random.unit()
+            if roll < Self.purchaseShare {
+                purchase(by: client, at: startMillis)
+            } else if roll < Self.purchaseShare + Self.restoreShare {
+                restore(by: client, at: startMillis)
+            } else {
+                retry(by: client, at: startMillis)
+            }
+        }
+        if parameters.scenario == .renewalBatch, schedule.isActive(at: minuteStart) {
+            for _ in 0..<random.poisson(mean: mean * 0.12) {
+                renewalBurst(at: minuteStart + Int64(random.below(Int(Self.minuteMillis))))
+            }
+        }
+    }
+
+    /// How late an attempt's events arrive: usually on time; 1 % of attempts minutes to hours late (offline devices).
+    mutating func drawDeliveryDelay() -> Int64 {
+        guard random.chance(Self.lateAttemptRate) else { return 0 }
+        let roll = random.unit()
+        if roll < 0.5 { return random.int(in: (2 * Self.minuteMillis)...(15 * Self.minuteMillis)) }
+        if roll < 0.85 { return random.int(in: (15 * Self.minuteMillis)...(90 * Self.minuteMillis)) }
+        return random.int(in: (90 * Self.minuteMillis)...(6 * Self.hourMillis))
+    }
+
+    /// A step's duration in milliseconds: log-normal, at least 30 ms.
+    mutating func duration(median: Double, sigma: Double) -> Int64 {
+        max(30, Int64(random.logNormal(median: median, sigma: sigma)))
+    }
+
+    /// A new store transaction id (16 digits, increasing as other apps' transactions interleave).
+    mutating func newTransactionID() -> String {
+        lastTransaction += 1 + UInt64(random.below(40))
+        return String(lastTransaction)
+    }
+
+    /// The id of an earlier transaction, as retries and restores re-send.
+    mutating func olderTransactionID() -> String {
+        String(lastTransaction - 1 - UInt64(random.below(3_000_000)))
+    }
+}

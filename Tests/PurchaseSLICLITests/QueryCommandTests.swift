@@ -1,0 +1,64 @@
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIStorage
+import Testing
+
+@testable import PurchaseSLICLI
+
+@Suite struct QueryCommandTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    @Test func jsonHasTheDocumentedShape() throws {
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        _ = try store.record([
+            PurchaseEvent(eventID: "1", timestampMillis: RFC3339.parseMillis("2026-11-14T09:31:00Z")!, productID: "coins_100",
+                          actionType: .purchase, resultType: .success),
+            PurchaseEvent(eventID: "2", timestampMillis: RFC3339.parseMillis("2026-11-14T09:36:00Z")!, productID: "coins_100",
+                          actionType: .purchase, resultType: .failure, statusCode: 503),
+            PurchaseEvent(eventID: "3", timestampMillis: RFC3339.parseMillis("2026-11-14T09:36:00Z")!, productID: "coins_100",
+                          actionType: .purchase, resultType: .cancel),
+        ], receivedAtMillis: 0)
+        let query = CountQuery(
+            fromSeconds: RFC3339.parseMillis("2026-11-14T09:30:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2026-11-14T09:40:00Z")! / 1000,
+            step: TimeStep(parsing: "5m"), groupBy: [.productID])
+        let json = QueryOutput(query: query, rows: try store.counts(query)).json
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["from"] as? String == "2026-11-14T09:30:00Z" && object["to"] as? String == "2026-11-14T09:40:00Z")
+        #expect(object["step"] as? String == "5m" && object["by"] as? [String] == ["productID"])
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        #expect(rows.count == 2)
+        #expect(rows[0]["time"] as? String == "2026-11-14T09:30:00Z" && rows[0]["productID"] as? String == "coins_100")
+        #expect(rows[0]["count"] as? Int == 1 && rows[0]["successRate"] as? Double == 1)
+        #expect(rows[1]["valid"] as? Int == 1 && rows[1]["cancel"] as? Int == 1 && rows[1]["successRate"] as? Double == 0)
+        #expect(rows[1]["cancelRate"] as? Double == 0.5 && rows[1]["count5xx"] as? Int == 1)
+        for key in ["attempts", "success", "alreadyGranted", "failure", "pending", "count409"] { #expect(rows[1][key] is Int, "\(key)") }
+    }
+
+    @Test func successRateIsNullWithoutValidEvents() throws {
+        let query = CountQuery(fromSeconds: 0, toSeconds: 60)
+        let json = QueryOutput(query: query, rows: [CountRow(timeSeconds: nil, key: [], counts: OutcomeCounts(start: 3))]).json
+        #expect(json.contains(#""successRate":null"#) && json.contains(#""attempts":3"#))
+    }
+
+    @Test(arguments: [
+        ["query", "--from", "yesterday", "--to", "now"],
+        ["query", "--from", "2026-11-14", "--to", "2026-11-13"],
+        ["query", "--from", "now-1d", "--to", "now", "--by", "colour"],
+        ["query", "--from", "now-1d", "--to", "now", "--where", "planID"],
+        ["query", "--from", "now-1d", "--to", "now", "--where", "resultType=ok"],
+        ["query", "--from", "now-1d", "--to", "now", "--step", "90s"],
+        ["query", "--from", "now-1d", "--to", "now", "--format", "xml"],
+    ])
+    func rejectsBadArgumentsBeforeOpeningTheDatabase(arguments: [String]) {
+        #expect(throws: (any Error).self) { try PurchaseSLICommand.parseAsRoot(arguments) }
+    }
+
+    @Test func csvQuotesCellsAndTableStripsTerminalControls() {
+        let query = CountQuery(fromSeconds: 0, toSeconds: 60, groupBy: [.productID])
+        let rows = [CountRow(timeSeconds: nil, key: ["a,\"b\"\u{1B}[31m\u{202E}"], counts: OutcomeCounts(success: 1))]
+        let output = QueryOutput(query: query, rows: rows)
+        #expect(output.csv.contains("\"a,\"\"b\"\"\u{1B}[31m\u{202E}\""))
+        #expect(!output.table.contains("\u{1B}") && !output.table.contains("\u{202E}"))
+    }
+}
