@@ -5,10 +5,13 @@
 public enum EventIDHash {
     /// The hash of `eventID`, as a signed value ready to store in SQLite.
     public static func hash(_ eventID: String) -> Int64 {
+        var copy = eventID
         var state: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in eventID.utf8 {
-            state ^= UInt64(byte)
-            state &*= 0x0000_0100_0000_01B3
+        copy.withUTF8 { bytes in
+            for byte in bytes {
+                state ^= UInt64(byte)
+                state &*= 0x0000_0100_0000_01B3
+            }
         }
         state ^= state >> 33
         state &*= 0xff51_afd7_ed55_8ccd

@@ -20,6 +20,10 @@ struct InternCache {
     private var dayValues: [DayValues] = Array(repeating: DayValues(), count: 11)
     private var admitted: [DayDimension: Set<Int64>] = [:]
     private var seriesIDs: [SeriesKey: Int64] = [:]
+    /// Per event day: series ids by the events' dimension values, for series none of whose values
+    /// overflowed, so the common case costs one lookup instead of one per dimension.
+    private var seriesByValues: [Int64: [SeriesValues: Int64]] = [:]
+    private var overflowedEvents = 0
 
     /// Events per dimension code counted under `__other__` since the last ``takeOverflow()``.
     private var overflow: [DayDimension: Int] = [:]
@@ -48,6 +52,7 @@ struct InternCache {
         if admittedIDs.count >= cap {
             admitted[key] = admittedIDs
             overflow[key, default: 0] += 1
+            overflowedEvents += 1
             return try valueID(forOverflowOf: dimension, statements: statements)
         }
         let id = try knownID ?? statements.insertValue(value, dimension: dimension)
@@ -68,8 +73,28 @@ struct InternCache {
         return id
     }
 
+    /// The series an event counts in on `day`, interning its values (under the cardinality cap) on first sight.
+    mutating func seriesID(
+        of event: PurchaseEvent, day: Int64, cap: Int, codes: [Int], statements: InternStatements
+    ) throws -> Int64 {
+        let values = SeriesValues(event)
+        if let id = seriesByValues[day]?[values] { return id }
+        let overflowedBefore = overflowedEvents
+        var key = SeriesKey()
+        for (position, dimension) in EventDimension.seriesDimensions.enumerated() {
+            guard let value = event.value(of: dimension) else { continue }
+            key[position] = try valueID(value, dimension: codes[position], day: day, cap: cap, statements: statements)
+        }
+        let id = try seriesID(key, statements: statements)
+        if overflowedEvents == overflowedBefore {
+            if seriesByValues[day] == nil, seriesByValues.count >= 8 { seriesByValues.removeAll() }
+            seriesByValues[day, default: [:]][values] = id
+        }
+        return id
+    }
+
     /// The id of a series, creating it on first sight.
-    mutating func seriesID(_ key: SeriesKey, statements: InternStatements) throws -> Int64 {
+    private mutating func seriesID(_ key: SeriesKey, statements: InternStatements) throws -> Int64 {
         if let id = seriesIDs[key] { return id }
         let id = try statements.existingSeriesID(key) ?? statements.insertSeries(key)
         seriesIDs[key] = id
@@ -80,5 +105,24 @@ struct InternCache {
     mutating func takeOverflow() -> [(day: Int64, dimension: Int, events: Int)] {
         defer { overflow = [:] }
         return overflow.map { (day: $0.key.day, dimension: $0.key.dimension, events: $0.value) }
+    }
+}
+
+/// The dimension values of an event that make up its series.
+struct SeriesValues: Hashable {
+    var actionType: String
+    var productID: String
+    var planID, groupID, offerID, appVersion, platform, osVersion, variant: String?
+
+    init(_ event: PurchaseEvent) {
+        actionType = event.actionType.rawValue
+        productID = event.productID
+        planID = event.planID
+        groupID = event.groupID
+        offerID = event.offerID
+        appVersion = event.appVersion
+        platform = event.platform
+        osVersion = event.osVersion
+        variant = event.variant
     }
 }

@@ -37,13 +37,8 @@ struct RecordBatch {
             let second = seconds[index]
             let day = second.floorDividedBy(86_400).quotient
             days.insert(day)
-            var key = SeriesKey()
-            for (position, dimension) in EventDimension.seriesDimensions.enumerated() {
-                guard let value = event.value(of: dimension) else { continue }
-                key[position] = try cache.valueID(
-                    value, dimension: codes[position], day: day, cap: configuration.cardinalityCap, statements: statements)
-            }
-            let series = try cache.seriesID(key, statements: statements)
+            let series = try cache.seriesID(
+                of: event, day: day, cap: configuration.cardinalityCap, codes: codes, statements: statements)
             let minute = Resolution.minute.bucketStart(second)
             minutes[minute, default: [:]][series, default: OutcomeCounts()].add(event.resultType, statusCode: event.statusCode)
             if let description = event.errorDescription {
