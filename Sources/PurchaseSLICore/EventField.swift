@@ -68,17 +68,59 @@ public enum JSONFieldValue: Sendable, Hashable {
 }
 
 /// The known fields of one JSON event object, as parsed but not yet validated.
+///
+/// Stored inline (no array), so parsing an event allocates only the strings it keeps.
 public struct RawEvent: Sendable, Hashable {
-    /// Values by field; a field absent from the object is absent here. Duplicate keys: the last wins.
-    public var values: [JSONFieldValue?]
+    private var eventIDValue, timestampValue, productIDValue, planIDValue, groupIDValue, offerIDValue, actionTypeValue, resultTypeValue, statusCodeValue, appVersionValue, platformValue, osVersionValue, variantValue, transactionIDValue, durationMsValue, resultDescriptionValue, responseDescriptionValue, errorDescriptionValue: JSONFieldValue?
 
     /// An event with no fields.
-    public init() { values = Array(repeating: nil, count: EventField.allCases.count) }
+    public init() {}
 
-    /// The value under `field`, or nil when the key was absent.
+    /// The value under `field`, or nil when the key was absent. Duplicate keys: the last wins.
     public subscript(field: EventField) -> JSONFieldValue? {
-        get { values[field.rawValue] }
-        set { values[field.rawValue] = newValue }
+        get {
+            switch field {
+            case .eventID: eventIDValue
+            case .timestamp: timestampValue
+            case .productID: productIDValue
+            case .planID: planIDValue
+            case .groupID: groupIDValue
+            case .offerID: offerIDValue
+            case .actionType: actionTypeValue
+            case .resultType: resultTypeValue
+            case .statusCode: statusCodeValue
+            case .appVersion: appVersionValue
+            case .platform: platformValue
+            case .osVersion: osVersionValue
+            case .variant: variantValue
+            case .transactionID: transactionIDValue
+            case .durationMs: durationMsValue
+            case .resultDescription: resultDescriptionValue
+            case .responseDescription: responseDescriptionValue
+            case .errorDescription: errorDescriptionValue
+            }
+        }
+        set {
+            switch field {
+            case .eventID: eventIDValue = newValue
+            case .timestamp: timestampValue = newValue
+            case .productID: productIDValue = newValue
+            case .planID: planIDValue = newValue
+            case .groupID: groupIDValue = newValue
+            case .offerID: offerIDValue = newValue
+            case .actionType: actionTypeValue = newValue
+            case .resultType: resultTypeValue = newValue
+            case .statusCode: statusCodeValue = newValue
+            case .appVersion: appVersionValue = newValue
+            case .platform: platformValue = newValue
+            case .osVersion: osVersionValue = newValue
+            case .variant: variantValue = newValue
+            case .transactionID: transactionIDValue = newValue
+            case .durationMs: durationMsValue = newValue
+            case .resultDescription: resultDescriptionValue = newValue
+            case .responseDescription: responseDescriptionValue = newValue
+            case .errorDescription: errorDescriptionValue = newValue
+            }
+        }
     }
 }
-

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Ingest and query benchmark: ~2M simulated events (7 days), purchase-sli against a simple Python baseline
+# on the same file in the same run. Usage: bash bench/ingest.sh [attempts-per-minute]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rate=${1:-104}
+work=${BENCH_DIR:-/tmp/purchase-sli-bench}
+mkdir -p "$work"
+swift build -c release --product purchase-sli >/dev/null
+bin=.build/release/purchase-sli
+
+echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
+"$bin" simulate --scenario steady --days 7 --start 2026-11-09 --rate "$rate" --seed 1 > "$work/events.ndjson"
+gzip -1 -c "$work/events.ndjson" > "$work/events.ndjson.gz"
+events=$(wc -l < "$work/events.ndjson")
+echo "events: $events ($(du -m "$work/events.ndjson" | cut -f1) MB NDJSON, $(du -m "$work/events.ndjson.gz" | cut -f1) MB gzip)"
+
+# ingest LABEL DB FILE: prints events/s, peak RSS and database size.
+ingest() {
+    local output
+    output=$( { /usr/bin/time -f "rss_kb=%M" "$bin" ingest --db "$2" "$3"; } 2>&1 )
+    local rate rss size
+    rate=$(grep -o '[0-9]* events/s' <<<"$output" | cut -d' ' -f1)
+    rss=$(( $(grep -o 'rss_kb=[0-9]*' <<<"$output" | cut -d= -f2) / 1024 ))
+    size=$(( $(stat -c %s "$2") / 1024 / 1024 ))
+    printf '%-34s %9s events/s   peak RSS %4s MB   database %3s MB   (%s)\n' "$1" "$rate" "$rss" "$size" \
+        "$(grep -E '^(accepted|duplicates)' <<<"$output" | awk '{print $1" "$2}' | paste -sd' ')"
+}
+
+rm -f "$work"/db*.sqlite*
+ingest "purchase-sli ingest NDJSON" "$work/db1.sqlite" "$work/events.ndjson"
+ingest "purchase-sli ingest again (dups)" "$work/db1.sqlite" "$work/events.ndjson"
+ingest "purchase-sli ingest gzip" "$work/db2.sqlite" "$work/events.ndjson.gz"
+
+# The 7-day query: success rate per product per 5 minutes (whole command, median of 5).
+times=()
+for _ in 1 2 3 4 5; do
+    start=$(date +%s%N)
+    "$bin" query --db "$work/db1.sqlite" --from 2026-11-09 --to 2026-11-16 --by productID --step 5m --format json > "$work/query.json"
+    times+=($(( ($(date +%s%N) - start) / 1000000 )))
+done
+median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
+printf '%-34s %9s ms (median of 5, whole command; %s rows)\n' "query 7 d, per product, 5m steps" "$median" \
+    "$(grep -o '"time"' "$work/query.json" | wc -l)"
+
+rm -f "$work/baseline.sqlite"*
+baseline=$( { /usr/bin/time -f "rss_kb=%M" python3 bench/baseline.py "$work/events.ndjson" "$work/baseline.sqlite"; } 2>&1 )
+printf '%-34s %9s events/s   peak RSS %4s MB   database %3s MB\n' "Python baseline (json+dict+sqlite3)" \
+    "$(grep -o '[0-9]* events/s' <<<"$baseline" | cut -d' ' -f1)" \
+    "$(( $(grep -o 'rss_kb=[0-9]*' <<<"$baseline" | cut -d= -f2) / 1024 ))" \
+    "$(( $(stat -c %s "$work/baseline.sqlite") / 1024 / 1024 ))"
