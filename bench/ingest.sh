@@ -15,22 +15,29 @@ gzip -1 -c "$work/events.ndjson" > "$work/events.ndjson.gz"
 events=$(wc -l < "$work/events.ndjson")
 echo "events: $events ($(du -m "$work/events.ndjson" | cut -f1) MB NDJSON, $(du -m "$work/events.ndjson.gz" | cut -f1) MB gzip)"
 
-# ingest LABEL DB FILE: prints events/s, peak RSS and database size.
+sync  # let the generated files reach the disk before timing anything
+
+# ingest LABEL DB FILE FRESH: three runs (into a new database each time when FRESH is yes, else into DB
+# as it is); prints the median events/s, the peak RSS and the database size.
 ingest() {
-    local output
-    output=$( { /usr/bin/time -f "rss_kb=%M" "$bin" ingest --db "$2" "$3"; } 2>&1 )
+    local output rates=()
+    for _ in 1 2 3; do
+        [ "$4" = yes ] && rm -f "$2" "$2-wal" "$2-shm"
+        output=$( { /usr/bin/time -f "rss_kb=%M" "$bin" ingest --db "$2" "$3"; } 2>&1 )
+        rates+=("$(grep -o '[0-9]* events/s' <<<"$output" | cut -d' ' -f1)")
+    done
     local rate rss size
-    rate=$(grep -o '[0-9]* events/s' <<<"$output" | cut -d' ' -f1)
+    rate=$(printf '%s\n' "${rates[@]}" | sort -n | sed -n 2p)
     rss=$(( $(grep -o 'rss_kb=[0-9]*' <<<"$output" | cut -d= -f2) / 1024 ))
     size=$(( $(stat -c %s "$2") / 1024 / 1024 ))
-    printf '%-34s %9s events/s   peak RSS %4s MB   database %3s MB   (%s)\n' "$1" "$rate" "$rss" "$size" \
+    printf '%-34s %9s events/s (median of 3)   peak RSS %4s MB   database %3s MB   (%s)\n' "$1" "$rate" "$rss" "$size" \
         "$(grep -E '^(accepted|duplicates)' <<<"$output" | awk '{print $1" "$2}' | paste -sd' ')"
 }
 
 rm -f "$work"/db*.sqlite*
-ingest "purchase-sli ingest NDJSON" "$work/db1.sqlite" "$work/events.ndjson"
-ingest "purchase-sli ingest again (dups)" "$work/db1.sqlite" "$work/events.ndjson"
-ingest "purchase-sli ingest gzip" "$work/db2.sqlite" "$work/events.ndjson.gz"
+ingest "purchase-sli ingest NDJSON" "$work/db1.sqlite" "$work/events.ndjson" yes
+ingest "purchase-sli ingest again (all dups)" "$work/db1.sqlite" "$work/events.ndjson" no
+ingest "purchase-sli ingest gzip" "$work/db2.sqlite" "$work/events.ndjson.gz" yes
 
 # The 7-day query: success rate per product per 5 minutes (whole command, median of 5).
 times=()

@@ -4,12 +4,16 @@ import PurchaseSLIStorage
 
 /// Records batches on a thread of its own, so that parsing the next batch overlaps with the store's
 /// transaction for the previous one. At most `depth` batches wait, which bounds memory.
+///
+/// Recorded batches go back to the submitting thread to be freed there: their strings were allocated on
+/// that thread, and malloc frees memory of its own thread's arena much faster than another thread's.
 final class BatchWriter: @unchecked Sendable {
     private let store: any BucketStore
     private let receivedAtMillis: Int64
     private let depth: Int
     private let condition = NSCondition()
     private var queue: [[PurchaseEvent]] = []
+    private var recorded: [[PurchaseEvent]] = []
     private var isFinished = false
     private var failure: (any Error)?
     private var outcome = RecordOutcome()
@@ -29,11 +33,17 @@ final class BatchWriter: @unchecked Sendable {
     /// Queues a batch, waiting while the queue is full. Throws the writer's error, if it failed.
     func submit(_ batch: [PurchaseEvent]) throws {
         condition.lock()
-        defer { condition.unlock() }
         while queue.count >= depth && failure == nil { condition.wait() }
-        if let failure { throw failure }
+        if let failure {
+            condition.unlock()
+            throw failure
+        }
         queue.append(batch)
+        let done = recorded
+        recorded.removeAll()
         condition.broadcast()
+        condition.unlock()
+        _ = consume done
     }
 
     /// Waits until every queued batch is committed and returns what they counted.
@@ -64,6 +74,7 @@ final class BatchWriter: @unchecked Sendable {
                 let counted = try store.record(batch, receivedAtMillis: receivedAtMillis)
                 condition.lock()
                 outcome.merge(counted)
+                recorded.append(batch)
                 condition.unlock()
             } catch {
                 condition.lock()

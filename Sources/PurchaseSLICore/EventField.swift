@@ -73,6 +73,9 @@ public enum JSONFieldValue: Sendable, Hashable {
 public struct RawEvent: Sendable, Hashable {
     private var eventIDValue, timestampValue, productIDValue, planIDValue, groupIDValue, offerIDValue, actionTypeValue, resultTypeValue, statusCodeValue, appVersionValue, platformValue, osVersionValue, variantValue, transactionIDValue, durationMsValue, resultDescriptionValue, responseDescriptionValue, errorDescriptionValue: JSONFieldValue?
 
+    /// The timestamp in milliseconds when the byte parser already read it (then `self[.timestamp]` is nil).
+    public var timestampMillis: Int64?
+
     /// An event with no fields.
     public init() {}
 

@@ -70,7 +70,11 @@ struct JSONScanner {
                 guard current == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
                 position += 1
                 skipWhitespace()
-                if let field {
+                if field == .timestamp, let millis = try parseTimestampWithoutEscapes() {
+                    event[.timestamp] = nil
+                    event.timestampMillis = millis
+                } else if let field {
+                    if field == .timestamp { event.timestampMillis = nil }
                     event[field] = try parseFieldValue()
                 } else {
                     try skipValue()
@@ -99,6 +103,23 @@ struct JSONScanner {
             return EventField.allCases.first { $0.name == name }
         }
         return EventField(key: UnsafeRawBufferPointer(start: base + start, count: position - 1 - start))
+    }
+
+    /// Reads a timestamp string straight from its bytes when it has no escapes and parses as RFC 3339,
+    /// sparing the string; otherwise leaves `position` unchanged and returns nil.
+    private mutating func parseTimestampWithoutEscapes() throws(JSONSyntaxError) -> Int64? {
+        guard current == UInt8(ascii: "\"") else { return nil }
+        let start = position
+        guard try !scanString() else {
+            position = start
+            return nil
+        }
+        let text = UnsafeRawBufferPointer(start: base + start + 1, count: position - start - 2)
+        guard let millis = RFC3339.parseMillis(bytes: text) else {
+            position = start
+            return nil
+        }
+        return millis
     }
 
     private mutating func parseFieldValue() throws(JSONSyntaxError) -> JSONFieldValue {

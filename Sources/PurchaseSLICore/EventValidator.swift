@@ -46,22 +46,17 @@ public struct EventValidator: Sendable {
             throw EventValidationError(
                 field: "eventID", reason: "expected 1–128 characters of A–Z a–z 0–9 . _ : -, got \(quoted(eventID))")
         }
-        let timestampText = try requiredString(raw, .timestamp)
-        guard let timestamp = RFC3339.parseMillis(timestampText) else {
-            throw EventValidationError(
-                field: "timestamp",
-                reason: "expected an RFC 3339 time with offset, e.g. 2026-11-14T09:30:00Z, got \(quoted(timestampText))")
-        }
+        let timestamp = try timestampMillis(raw)
         if timestamp > nowMillis + futureToleranceMillis {
             throw EventValidationError(
                 field: "timestamp",
-                reason: "timestamp in the future: \(timestampText) is more than \(futureToleranceMillis / 60000) minutes "
+                reason: "timestamp in the future: \(RFC3339.format(millis: timestamp)) is more than \(futureToleranceMillis / 60000) minutes "
                     + "after the receiving clock (\(RFC3339.format(millis: nowMillis)))")
         }
         if let maximumAgeMillis, timestamp < nowMillis - maximumAgeMillis {
             throw EventValidationError(
                 field: "timestamp",
-                reason: "timestamp too old: \(timestampText) is more than \(maximumAgeMillis / 3_600_000) hours "
+                reason: "timestamp too old: \(RFC3339.format(millis: timestamp)) is more than \(maximumAgeMillis / 3_600_000) hours "
                     + "before the receiving clock (\(RFC3339.format(millis: nowMillis)))")
         }
         let productID = try requiredString(raw, .productID)
@@ -99,6 +94,17 @@ public struct EventValidator: Sendable {
             responseDescription: try optionalDescription(raw, .responseDescription),
             errorDescription: try optionalDescription(raw, .errorDescription)
         )
+    }
+
+    private func timestampMillis(_ raw: RawEvent) throws(EventValidationError) -> Int64 {
+        if let millis = raw.timestampMillis { return millis }
+        let text = try requiredString(raw, .timestamp)
+        guard let millis = RFC3339.parseMillis(text) else {
+            throw EventValidationError(
+                field: "timestamp",
+                reason: "expected an RFC 3339 time with offset, e.g. 2026-11-14T09:30:00Z, got \(quoted(text))")
+        }
+        return millis
     }
 
     private func requiredString(_ raw: RawEvent, _ field: EventField) throws(EventValidationError) -> String {
