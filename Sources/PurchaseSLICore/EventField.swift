@@ -21,22 +21,31 @@ public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
         "resultDescription", "responseDescription", "errorDescription",
     ]
 
-    /// Finds the field whose JSON key is exactly `key` (UTF-8 bytes). O(key length).
+    /// Finds the field whose JSON key is exactly `key` (UTF-8 bytes). O(key length), no allocation.
     public init?(key: UnsafeRawBufferPointer) {
-        guard key.count < EventField.byKeyLength.count else { return nil }
-        for (field, name) in EventField.byKeyLength[key.count] where memcmp(name, key.baseAddress!, key.count) == 0 {
-            self = field
-            return
+        func matches(_ name: StaticString) -> Bool {
+            name.utf8CodeUnitCount == key.count && memcmp(name.utf8Start, key.baseAddress!, key.count) == 0
         }
-        return nil
+        switch key.count {
+        case 6: if matches("planID") { self = .planID } else { return nil }
+        case 7:
+            if matches("eventID") { self = .eventID } else if matches("groupID") { self = .groupID }
+            else if matches("offerID") { self = .offerID } else if matches("variant") { self = .variant } else { return nil }
+        case 8: if matches("platform") { self = .platform } else { return nil }
+        case 9:
+            if matches("timestamp") { self = .timestamp } else if matches("productID") { self = .productID }
+            else if matches("osVersion") { self = .osVersion } else { return nil }
+        case 10:
+            if matches("actionType") { self = .actionType } else if matches("resultType") { self = .resultType }
+            else if matches("statusCode") { self = .statusCode } else if matches("appVersion") { self = .appVersion }
+            else if matches("durationMs") { self = .durationMs } else { return nil }
+        case 13: if matches("transactionID") { self = .transactionID } else { return nil }
+        case 16: if matches("errorDescription") { self = .errorDescription } else { return nil }
+        case 17: if matches("resultDescription") { self = .resultDescription } else { return nil }
+        case 19: if matches("responseDescription") { self = .responseDescription } else { return nil }
+        default: return nil
+        }
     }
-
-    /// Fields and their key bytes, bucketed by key length, so a lookup compares at most a few keys.
-    private static let byKeyLength: [[(EventField, [UInt8])]] = {
-        var table = [[(EventField, [UInt8])]](repeating: [], count: 32)
-        for field in allCases { table[field.name.utf8.count].append((field, Array(field.name.utf8))) }
-        return table
-    }()
 }
 
 /// A JSON value as found under a known key, before validation.

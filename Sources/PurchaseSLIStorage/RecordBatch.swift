@@ -13,8 +13,13 @@ struct RecordBatch {
     /// Computes the dedup keys outside the write lock. O(n log n).
     init(events: [PurchaseEvent]) {
         self.events = events
-        let seconds = events.map { $0.timestampMillis.floorDividedBy(1000).quotient }
-        let hashes = events.map { EventIDHash.hash($0.eventID) }
+        var seconds: [Int64] = [], hashes: [Int64] = []
+        seconds.reserveCapacity(events.count)
+        hashes.reserveCapacity(events.count)
+        for index in events.indices {
+            seconds.append(events[index].timestampMillis.floorDividedBy(1000).quotient)
+            hashes.append(EventIDHash.hash(events[index].eventID))
+        }
         order = events.indices.sorted { (seconds[$0], hashes[$0]) < (seconds[$1], hashes[$1]) }
         self.seconds = seconds
         self.hashes = hashes
@@ -33,20 +38,19 @@ struct RecordBatch {
         var errors: [Int64: [ErrorCodec.Entry: Int64]] = [:]
         var days = Set<Int64>()
         for index in accepted {
-            let event = events[index]
             let second = seconds[index]
             let day = second.floorDividedBy(86_400).quotient
             days.insert(day)
             let series = try cache.seriesID(
-                of: event, day: day, cap: configuration.cardinalityCap, codes: codes, statements: statements)
+                of: events[index], day: day, cap: configuration.cardinalityCap, codes: codes, statements: statements)
             let minute = Resolution.minute.bucketStart(second)
-            minutes[minute, default: [:]][series, default: OutcomeCounts()].add(event.resultType, statusCode: event.statusCode)
-            if let description = event.errorDescription {
+            minutes[minute, default: [:]][series, default: OutcomeCounts()].add(events[index].resultType, statusCode: events[index].statusCode)
+            if let description = events[index].errorDescription {
                 let error = try cache.valueID(
                     description, dimension: errorCode, day: day, cap: configuration.cardinalityCap, statements: statements)
                 errors[minute, default: [:]][ErrorCodec.Entry(series: series, error: error), default: 0] += 1
             }
-            let millis = event.timestampMillis
+            let millis = events[index].timestampMillis
             outcome.timeRange = outcome.timeRange.map { min($0.lowerBound, millis)...max($0.upperBound, millis) } ?? millis...millis
         }
         outcome.accepted = accepted.count
@@ -61,14 +65,15 @@ struct RecordBatch {
         var distinctSeconds: [Int64] = []
         for index in order where distinctSeconds.last != seconds[index] { distinctSeconds.append(seconds[index]) }
         var stored = try SeenEventIDs.load(seconds: distinctSeconds, from: db)
+        var writer = try SeenEventIDs.Writer(db)
         var accepted: [Int] = []
         accepted.reserveCapacity(order.count)
-        var changed: [Int64: [Int64]] = [:]
+        var added: [Int64] = []
         var position = 0
         while position < order.count {
             let second = seconds[order[position]]
             let existing = stored.removeValue(forKey: second) ?? []
-            var added: [Int64] = []
+            added.removeAll(keepingCapacity: true)
             while position < order.count, seconds[order[position]] == second {
                 let index = order[position]
                 let hash = hashes[index]
@@ -80,9 +85,8 @@ struct RecordBatch {
                     accepted.append(index)
                 }
             }
-            if !added.isEmpty { changed[second] = existing.mergingSorted(added) }
+            if !added.isEmpty { try writer.write(second: second, hashes: existing.mergingSorted(added)) }
         }
-        try SeenEventIDs.store(changed, into: db)
         return accepted
     }
 

@@ -34,13 +34,20 @@ struct SeenEventIDs {
         return result
     }
 
-    /// Writes the full sorted hash list of each second.
-    static func store(_ hashesBySecond: [Int64: [Int64]], into db: Database) throws {
-        let upsert = try RawStatement(db, sql: "INSERT OR REPLACE INTO seen_second (second, hashes) VALUES (?, ?)")
-        for second in hashesBySecond.keys.sorted() {
-            let hashes = hashesBySecond[second]!.map(\.littleEndian)
+    /// A statement that writes the full sorted hash list of one second.
+    struct Writer {
+        private let upsert: RawStatement
+        private var bytes: [UInt8] = []
+
+        init(_ db: Database) throws {
+            upsert = try RawStatement(db, sql: "INSERT OR REPLACE INTO seen_second (second, hashes) VALUES (?, ?)")
+        }
+
+        mutating func write(second: Int64, hashes: [Int64]) throws {
+            bytes.removeAll(keepingCapacity: true)
+            for hash in hashes { withUnsafeBytes(of: hash.littleEndian) { bytes.append(contentsOf: $0) } }
             upsert.bind(second, at: 1)
-            upsert.bind(blob: hashes.withUnsafeBytes { Array($0) }, at: 2)
+            upsert.bind(blob: bytes, at: 2)
             try upsert.run()
         }
     }

@@ -120,3 +120,15 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
         #expect(error.reason.contains("expected a value"))
     }
 }
+
+@Suite struct EventFieldTests {
+    @Test func everyKeyFindsItsFieldAndNearMissesFindNone() {
+        for field in EventField.allCases {
+            let found = Array(field.name.utf8).withUnsafeBytes { EventField(key: $0) }
+            #expect(found == field)
+        }
+        for nearMiss in ["eventId", "EventID", "planIDs", "timestamps", "", "x", "errordescription"] {
+            #expect(Array(nearMiss.utf8).withUnsafeBytes { EventField(key: $0) } == nil, "\(nearMiss)")
+        }
+    }
+}
