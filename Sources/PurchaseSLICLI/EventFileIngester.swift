@@ -46,15 +46,14 @@ struct EventFileIngester {
             records += 1
             switch record {
             case let .bytes(bytes, position):
-                switch validator.validate(record: bytes) {
-                case .success(let event):
-                    batch.append(event)
-                    if batch.count >= batchSize {
-                        try submit(batch)
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                case .failure(let error):
+                do {
+                    batch.append(try validator.event(fromRecord: bytes))
+                } catch {
                     try reject(Reject(file: name, line: position.line, index: position.index, field: error.field, reason: error.reason))
+                }
+                if batch.count >= batchSize {
+                    try submit(batch)
+                    batch.removeAll(keepingCapacity: true)
                 }
             case let .rejected(error, position):
                 try reject(Reject(file: name, line: position.line, index: position.index, field: error.field, reason: error.reason))

@@ -156,6 +156,8 @@ struct JSONScanner {
         position += 1
         var hasEscapes = false
         while position < count {
+            skipPlainASCII()
+            guard position < count else { break }
             let byte = base[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
@@ -185,6 +187,21 @@ struct JSONScanner {
             }
         }
         throw fail("unterminated string")
+    }
+
+    /// Skips whole 8-byte words of printable ASCII that hold no quote or backslash (SWAR). The tests
+    /// may report a word falsely, which only sends it to the byte-by-byte loop; they never miss one.
+    @inline(__always)
+    private mutating func skipPlainASCII() {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while position + 8 <= count {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
+            let controls = (word &- ones &* 0x20) & ~word
+            let special = (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | controls | word
+            if special & highs != 0 { return }
+            position += 8
+        }
     }
 
     /// Length of the valid UTF-8 sequence at `index` (first byte ≥ 0x80), or nil.

@@ -24,11 +24,18 @@ public struct EventValidator: Sendable {
 
     /// Validates one record's bytes: parses the JSON and checks every field.
     public func validate(record: UnsafeRawBufferPointer) -> Result<PurchaseEvent, EventValidationError> {
+        Result { () throws(EventValidationError) in try event(fromRecord: record) }
+    }
+
+    /// The event in one record's bytes, or the first problem with it.
+    public func event(fromRecord record: UnsafeRawBufferPointer) throws(EventValidationError) -> PurchaseEvent {
+        let raw: RawEvent
         do {
-            return validate(try EventJSONParser.parse(record))
+            raw = try EventJSONParser.parse(record)
         } catch {
-            return .failure(.syntax(error))
+            throw .syntax(error)
         }
+        return try makeEvent(raw)
     }
 
     /// Validates the known fields of one event object.

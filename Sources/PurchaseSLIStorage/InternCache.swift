@@ -22,7 +22,7 @@ struct InternCache {
     private var seriesIDs: [SeriesKey: Int64] = [:]
     /// Per event day: series ids by the events' dimension values, for series none of whose values
     /// overflowed, so the common case costs one lookup instead of one per dimension.
-    private var seriesByValues: [Int64: [SeriesValues: Int64]] = [:]
+    private var seriesByValues: [Int64: [UInt64: [(values: SeriesValues, id: Int64)]]] = [:]
     private var overflowedEvents = 0
 
     /// Events per dimension code counted under `__other__` since the last ``takeOverflow()``.
@@ -77,8 +77,10 @@ struct InternCache {
     mutating func seriesID(
         of event: PurchaseEvent, day: Int64, cap: Int, codes: [Int], statements: InternStatements
     ) throws -> Int64 {
-        let values = SeriesValues(event)
-        if let id = seriesByValues[day]?[values] { return id }
+        let hash = SeriesValues.hash(of: event)
+        if let candidates = seriesByValues[day]?[hash] {
+            for candidate in candidates where candidate.values.matches(event) { return candidate.id }
+        }
         let overflowedBefore = overflowedEvents
         var key = SeriesKey()
         for (position, dimension) in EventDimension.seriesDimensions.enumerated() {
@@ -88,7 +90,7 @@ struct InternCache {
         let id = try seriesID(key, statements: statements)
         if overflowedEvents == overflowedBefore {
             if seriesByValues[day] == nil, seriesByValues.count >= 8 { seriesByValues.removeAll() }
-            seriesByValues[day, default: [:]][values] = id
+            seriesByValues[day, default: [:]][hash, default: []].append((SeriesValues(event), id))
         }
         return id
     }
@@ -109,7 +111,7 @@ struct InternCache {
 }
 
 /// The dimension values of an event that make up its series.
-struct SeriesValues: Hashable {
+struct SeriesValues {
     var actionType: String
     var productID: String
     var planID, groupID, offerID, appVersion, platform, osVersion, variant: String?
@@ -124,5 +126,37 @@ struct SeriesValues: Hashable {
         platform = event.platform
         osVersion = event.osVersion
         variant = event.variant
+    }
+
+    /// Whether `event` has exactly these values.
+    func matches(_ event: PurchaseEvent) -> Bool {
+        event.productID == productID && event.planID == planID && event.appVersion == appVersion
+            && event.osVersion == osVersion && event.actionType.rawValue == actionType && event.offerID == offerID
+            && event.variant == variant && event.platform == platform && event.groupID == groupID
+    }
+
+    /// FNV-1a over the values of `event`, each followed by a byte that UTF-8 never uses (0xFF, or 0xFE
+    /// for an absent value), without copying the strings.
+    static func hash(of event: PurchaseEvent) -> UInt64 {
+        var state: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) {
+            state ^= UInt64(byte)
+            state &*= 0x0000_0100_0000_01B3
+        }
+        func mix(_ value: String?) {
+            guard let value else { return mix(0xFE) }
+            for byte in value.utf8 { mix(byte) }
+            mix(0xFF)
+        }
+        mix(event.actionType.rawValue)
+        mix(event.productID)
+        mix(event.planID)
+        mix(event.groupID)
+        mix(event.offerID)
+        mix(event.appVersion)
+        mix(event.platform)
+        mix(event.osVersion)
+        mix(event.variant)
+        return state
     }
 }
