@@ -128,6 +128,21 @@ private let validTemplate = #"{"eventID":"e-1","timestamp":"2026-11-14T09:30:00.
         for sequence in sequences { expectSameVerdict(prefix + sequence + suffix) }
     }
 
+    /// The string scanner skips 8 bytes at a time: put each special byte at every offset of a long string.
+    @Test func agreesOnSpecialBytesAtEveryOffset() {
+        let specials: [[UInt8]] = [
+            Array("\\\"".utf8), Array("\\\\".utf8), Array("\\u00e9".utf8), [0x22], [0x5C], [0x01], [0x1F], [0x7F],
+            Array("é".utf8), Array("😀".utf8), [0xC3], [0xFF],
+        ]
+        let prefix = Array(#"{"eventID":"e-1","timestamp":"2026-11-14T09:30:00Z","actionType":"purchase","resultType":"success","productID":""#.utf8)
+        for special in specials {
+            for offset in 0..<20 {
+                let text = Array(repeating: UInt8(ascii: "a"), count: offset) + special + Array(repeating: UInt8(ascii: "b"), count: 20 - offset)
+                expectSameVerdict(prefix + text + Array("\"}".utf8))
+            }
+        }
+    }
+
     @Test func agreesOnGeneratedEvents() {
         var generator = SeededGenerator(state: 42)
         let fields = EventField.allCases.map(\.name)
