@@ -17,7 +17,6 @@ final class BatchWriter: @unchecked Sendable {
     private var isFinished = false
     private var failure: (any Error)?
     private var outcome = RecordOutcome()
-    private var thread: Thread?
     private var isDone = false
 
     init(store: any BucketStore, receivedAtMillis: Int64, depth: Int = 2) {
@@ -26,7 +25,6 @@ final class BatchWriter: @unchecked Sendable {
         self.depth = depth
         let thread = Thread { [unowned self] in self.run() }
         thread.name = "purchase-sli writer"
-        self.thread = thread
         thread.start()
     }
 

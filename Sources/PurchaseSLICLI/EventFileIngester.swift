@@ -27,11 +27,11 @@ struct EventFileIngester {
     let maximumRecordBytes: Int
 
     /// Reads one file (`-` for standard input), handing each full batch to `submit` and each rejected
-    /// record to `reject`. Returns the number of records read (accepted or rejected).
+    /// record to `reject`.
     /// - Throws: ``CommandFailure`` when the file cannot be read or its gzip stream is corrupt or truncated.
     func ingest(
         path: String, submit: ([PurchaseEvent]) throws -> Void, reject: (Reject) throws -> Void
-    ) throws -> Int {
+    ) throws {
         let descriptor: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw CommandFailure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
@@ -91,6 +91,5 @@ struct EventFileIngester {
         }
         try framer.finish(emit: handle)
         if !batch.isEmpty { try submit(batch) }
-        return records
     }
 }

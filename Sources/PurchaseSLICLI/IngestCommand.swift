@@ -61,7 +61,7 @@ struct IngestCommand: ParsableCommand {
         var failure: (any Error)?
         do {
             for file in files {
-                _ = try ingester.ingest(path: file, submit: writer.submit) { reject in
+                try ingester.ingest(path: file, submit: writer.submit) { reject in
                     rejectedCount += 1
                     try rejectReport?.write(reject)
                     if !quiet && rejectedCount <= 20 {

@@ -17,12 +17,14 @@ struct QueryCommand: ParsableCommand {
             Times are \(TimeArgument.forms); the range is widened to whole minutes. \
             Dimensions: \(EventDimension.spellings). \
             success rate = (success + alreadyGranted) / valid, valid = success + alreadyGranted + failure; \
-            409s = alreadyGranted or statusCode 409.
+            409s = alreadyGranted or statusCode 409. Grouping or filtering by errorDescription counts the \
+            events that carried each description (top failure reasons first).
 
             Examples:
               purchase-sli query --from now-7d --to now --by productID
               purchase-sli query --from 2026-11-14 --to 2026-11-21 --by productID --step 5m --format json
               purchase-sli query --from now-1d --to now --by appVersion,resultType --where actionType=purchase
+              purchase-sli query --from now-1d --to now --by productID,errorDescription
             """)
 
     @OptionGroup var store: StoreOptions
@@ -48,14 +50,17 @@ struct QueryCommand: ParsableCommand {
     var format: Format = .table
 
     func validate() throws {
-        _ = try makeQuery(nowSeconds: 0)
+        _ = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
     }
 
     func run() throws {
         let query = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
-        let rows: [CountRow]
+        let output: QueryOutput
         do {
-            rows = try store.openStore().counts(query)
+            let store = try store.openStore()
+            output = query.isAboutErrors
+                ? QueryOutput(query: query, errorRows: try store.errorCounts(query))
+                : QueryOutput(query: query, rows: try store.counts(query))
         } catch let error as StorageError {
             printError("error: \(error)")
             throw ExitCode.failure
@@ -63,7 +68,6 @@ struct QueryCommand: ParsableCommand {
             printError("error: \(failure.message)")
             throw ExitCode.failure
         }
-        let output = QueryOutput(query: query, rows: rows)
         switch format {
         case .table: print(output.table, terminator: "")
         case .json: print(output.json)
@@ -78,9 +82,7 @@ struct QueryCommand: ParsableCommand {
         guard let toTime = TimeArgument(to, nowSeconds: nowSeconds) else {
             throw ValidationError("--to: expected \(TimeArgument.forms), got \"\(to)\".")
         }
-        if nowSeconds != 0 || !(from.contains("now") || to.contains("now") || from.hasPrefix("-") || to.hasPrefix("-")) {
-            guard fromTime.seconds < toTime.seconds else { throw ValidationError("--from must be before --to.") }
-        }
+        guard fromTime.seconds < toTime.seconds else { throw ValidationError("--from must be before --to.") }
         var groupBy: [EventDimension] = []
         for name in (by ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             guard let dimension = EventDimension(name: name) else {
@@ -99,6 +101,10 @@ struct QueryCommand: ParsableCommand {
                 throw ValidationError("--where resultType: expected one of \(ResultType.spellings), got \"\(value)\".")
             }
             filterValues[dimension, default: []].insert(value.isEmpty ? nil : value)
+        }
+        if groupBy.contains(.errorDescription) || filterValues[.errorDescription] != nil,
+           groupBy.contains(.resultType) || filterValues[.resultType] != nil {
+            throw ValidationError("errorDescription cannot be combined with resultType: descriptions are not stored per result.")
         }
         var timeStep: TimeStep?
         if let step {

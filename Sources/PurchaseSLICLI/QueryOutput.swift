@@ -3,8 +3,34 @@ import PurchaseSLICore
 
 /// Renders query rows as a table, JSON or CSV.
 struct QueryOutput {
+    /// One output row: its time step, key and count, and the outcome counters when they apply.
+    private struct Row {
+        var timeSeconds: Int64?
+        var key: [String?]
+        var count: Int64
+        var counts: OutcomeCounts?
+    }
+
     let query: CountQuery
-    let rows: [CountRow]
+    private let rows: [Row]
+    /// Whether rows carry the outcome counters (not when grouped by result or about error descriptions).
+    private let hasCounters: Bool
+
+    /// Output for outcome counts.
+    init(query: CountQuery, rows: [CountRow]) {
+        self.query = query
+        hasCounters = !query.groupsByResult
+        self.rows = rows.map {
+            Row(timeSeconds: $0.timeSeconds, key: $0.key, count: $0.counts.total, counts: query.groupsByResult ? nil : $0.counts)
+        }
+    }
+
+    /// Output for error-description counts.
+    init(query: CountQuery, errorRows: [ErrorCountRow]) {
+        self.query = query
+        hasCounters = false
+        rows = errorRows.map { Row(timeSeconds: $0.timeSeconds, key: $0.key, count: $0.events, counts: nil) }
+    }
 
     private var counterNames: [String] {
         ["attempts", "success", "alreadyGranted", "failure", "cancel", "pending", "valid", "successRate", "cancelRate",
@@ -26,9 +52,9 @@ struct QueryOutput {
             for (name, value) in zip(names, row.key) {
                 fields.append(JSONText.quoted(name) + ":" + (value.map(JSONText.quoted) ?? "null"))
             }
-            fields.append("\"count\":\(row.counts.total)")
-            if !query.groupsByResult {
-                fields += zip(counterNames, counterValues(row.counts)).map { "\"\($0)\":\($1)" }
+            fields.append("\"count\":\(row.count)")
+            if let counts = row.counts {
+                fields += zip(counterNames, counterValues(counts)).map { "\"\($0)\":\($1)" }
             }
             return "{" + fields.joined(separator: ",") + "}"
         }
@@ -41,12 +67,12 @@ struct QueryOutput {
     /// A header line and one line per row, RFC 4180 quoting.
     var csv: String {
         var header = ["time"] + query.groupBy.map(\.rawValue) + ["count"]
-        if !query.groupsByResult { header += counterNames }
+        if hasCounters { header += counterNames }
         var lines = [header.joined(separator: ",")]
         for row in rows {
             var cells = [RFC3339.format(seconds: row.timeSeconds ?? query.fromSeconds)] + row.key.map { $0 ?? "" }
-            cells.append(String(row.counts.total))
-            if !query.groupsByResult { cells += counterValues(row.counts).map { $0 == "null" ? "" : $0 } }
+            cells.append(String(row.count))
+            if let counts = row.counts { cells += counterValues(counts).map { $0 == "null" ? "" : $0 } }
             lines.append(cells.map(Self.csvCell).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -55,16 +81,15 @@ struct QueryOutput {
     /// Aligned columns for the terminal; rates in percent.
     var table: String {
         var header = (query.step != nil ? ["time"] : []) + query.groupBy.map(\.rawValue) + ["events"]
-        if !query.groupsByResult {
+        if hasCounters {
             header += ["attempts", "success", "409s", "failure", "cancel", "pending", "success rate"]
         }
         var body: [[String]] = []
         for row in rows {
             var cells = (query.step != nil ? [RFC3339.format(seconds: row.timeSeconds!)] : [])
                 + row.key.map { TerminalText.sanitized($0 ?? "-") }
-            cells.append(String(row.counts.total))
-            if !query.groupsByResult {
-                let counts = row.counts
+            cells.append(String(row.count))
+            if let counts = row.counts {
                 cells += [counts.attempts, counts.success, counts.conflicts, counts.failure, counts.cancel, counts.pending]
                     .map(String.init)
                 cells.append(counts.successRate.map { String(format: "%.2f %%", $0 * 100) } ?? "-")
@@ -75,7 +100,7 @@ struct QueryOutput {
             return "no events from \(RFC3339.format(seconds: query.fromSeconds)) to \(RFC3339.format(seconds: query.toSeconds))\n"
         }
         let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max()! }
-        let numericFrom = header.count - (query.groupsByResult ? 1 : 8)
+        let numericFrom = header.count - (hasCounters ? 8 : 1)
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
                 let padding = String(repeating: " ", count: widths[column] - cell.count)

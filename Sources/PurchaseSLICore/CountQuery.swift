@@ -25,6 +25,27 @@ public struct CountQuery: Sendable, Hashable {
 
     /// Whether `resultType` is among the grouping dimensions (each row then counts one result type).
     public var groupsByResult: Bool { groupBy.contains(.resultType) }
+
+    /// Whether the query is about error descriptions (grouped or filtered by `errorDescription`): it then
+    /// counts only events that carry a description, with ``ErrorCountRow``s.
+    public var isAboutErrors: Bool { groupBy.contains(.errorDescription) || filters[.errorDescription] != nil }
+}
+
+/// One row of an error-description query: how many events of a group carried a description.
+public struct ErrorCountRow: Sendable, Hashable {
+    /// Start of the row's time step in seconds since the epoch, or nil when the query has no step.
+    public var timeSeconds: Int64?
+    /// The group's value for each grouping dimension, in the query's order.
+    public var key: [String?]
+    /// Events with an error description in the group.
+    public var events: Int64
+
+    /// Creates a row.
+    public init(timeSeconds: Int64?, key: [String?], events: Int64) {
+        self.timeSeconds = timeSeconds
+        self.key = key
+        self.events = events
+    }
 }
 
 /// One row of a count query's answer.

@@ -6,13 +6,15 @@ public enum EventDimension: String, Sendable, Hashable, CaseIterable, Codable {
     case actionType, productID, planID, groupID, offerID, appVersion, platform, osVersion, variant
     /// The result of the event; stored as one counter per result rather than as a key.
     case resultType
+    /// The error description; stored per bucket and series for the events that have one.
+    case errorDescription
 
     /// The dimensions that make up a stored series, in storage order.
     public static let seriesDimensions: [EventDimension] = [
         .actionType, .productID, .planID, .groupID, .offerID, .appVersion, .platform, .osVersion, .variant,
     ]
 
-    /// The position of this dimension in ``seriesDimensions``, or nil for `resultType`.
+    /// The position of this dimension in ``seriesDimensions``, or nil for `resultType` and `errorDescription`.
     public var seriesIndex: Int? { Self.seriesDimensions.firstIndex(of: self) }
 
     /// Parses a dimension name, accepting the JSON field name in any letter case.

@@ -16,14 +16,6 @@ public enum EventJSONParser {
         var scanner = JSONScanner(base: base, count: bytes.count)
         return try scanner.parseEventObject()
     }
-
-    /// Parses a record given as an array of bytes; see ``parse(_:)-(UnsafeRawBufferPointer)``.
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> RawEvent {
-        let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(JSONSyntaxError) -> RawEvent in try parse(buffer) }
-        }
-        return try result.get()
-    }
 }
 
 struct JSONScanner {

@@ -78,12 +78,10 @@ public struct PurchaseEvent: Sendable, Hashable {
         case .osVersion: osVersion
         case .variant: variant
         case .resultType: resultType.rawValue
+        case .errorDescription: errorDescription
         }
     }
 
     /// Whether the event counts as a 409: `alreadyGranted`, or status code 409.
     public var isConflict: Bool { resultType == .alreadyGranted || statusCode == 409 }
-
-    /// Whether the server answered with a 5xx status.
-    public var isServerError: Bool { (statusCode ?? 0) >= 500 }
 }

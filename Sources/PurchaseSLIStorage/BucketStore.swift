@@ -11,4 +11,7 @@ public protocol BucketStore: Sendable {
 
     /// Answers a count query from the buckets.
     func counts(_ query: CountQuery) throws -> [CountRow]
+
+    /// Counts the events that carried each error description, grouped like ``counts(_:)``.
+    func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow]
 }

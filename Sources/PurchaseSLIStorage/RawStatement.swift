@@ -59,12 +59,6 @@ struct RawStatement {
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    func text(_ column: Int32) -> String {
-        guard let pointer = sqlite3_column_text(handle, column) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
-    }
-
     /// Rows changed by the last statement of this connection.
     var changes: Int32 { sqlite3_changes(db.sqliteConnection) }
 }

@@ -8,6 +8,22 @@ extension SQLiteBucketStore {
     /// or minute buckets, so a 7-day query reads mostly rollups. Rows come sorted by time, then key.
     /// O(bucket rows in the range + series).
     public func counts(_ query: CountQuery) throws -> [CountRow] {
+        guard !query.isAboutErrors else {
+            throw StorageError.invalidQuery("errorDescription is answered by error counts, not outcome counts")
+        }
+        let (from, to, coarsest) = try plan(query)
+        return try pool.read { db in
+            let grouping = try SeriesGrouping(db, groupBy: query.groupBy, filters: query.filters)
+            var accumulator = CountAccumulator(stepSeconds: query.step?.seconds, from: from, groupCount: grouping.groupKeys.count)
+            for segment in Self.segments(from: from, to: to, coarsest: coarsest) {
+                try scan(segment, grouping: grouping, into: &accumulator, db: db)
+            }
+            return accumulator.rows(grouping: grouping, query: query)
+        }
+    }
+
+    /// The range rounded out to whole minutes and the coarsest resolution the step allows.
+    private func plan(_ query: CountQuery) throws -> (from: Int64, to: Int64, coarsest: Resolution) {
         let from = Resolution.minute.bucketStart(query.fromSeconds)
         let to = Resolution.minute.bucketStart(query.toSeconds + 59)
         guard from < to else { throw StorageError.invalidQuery("--from must be before --to") }
@@ -19,14 +35,59 @@ extension SQLiteBucketStore {
             throw StorageError.invalidQuery("--step \(query.step!) makes more than a million time steps; use a larger step")
         }
         let coarsest = Resolution.allCases.last { stepSeconds == nil || stepSeconds! % $0.seconds == 0 }!
+        return (from, to, coarsest)
+    }
+
+    /// Counts the events that carried each error description over the range, grouped by dimensions
+    /// (and by `errorDescription` itself when asked) and optionally by time steps. Sorted by time, then
+    /// by events (most first). O(error entries in the range + series).
+    public func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] {
+        if query.groupBy.contains(.resultType) || query.filters[.resultType] != nil {
+            throw StorageError.invalidQuery(
+                "error descriptions are not stored per resultType: drop resultType from --by and --where")
+        }
+        let (from, to, coarsest) = try plan(query)
+        let stepSeconds = query.step?.seconds
+        let origin = stepSeconds.map { from - from.floorDividedBy($0).remainder } ?? from
         return try pool.read { db in
             let grouping = try SeriesGrouping(db, groupBy: query.groupBy, filters: query.filters)
-            var accumulator = CountAccumulator(stepSeconds: stepSeconds, from: from, groupCount: grouping.groupKeys.count)
-            for segment in Self.segments(from: from, to: to, coarsest: coarsest) {
-                try scan(segment, grouping: grouping, into: &accumulator, db: db)
+            let code = Schema.dimensionCodes[EventDimension.errorDescription.rawValue]!
+            var texts: [Int64: String] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, value FROM dimension_value WHERE dimension = ?", arguments: [code])
+            while let row = try rows.next() { texts[row[0]] = row[1] }
+            let allowed = query.filters[.errorDescription]
+            var cells: [ErrorCell: Int64] = [:]
+            for (resolution, segmentFrom, segmentTo) in Self.segments(from: from, to: to, coarsest: coarsest) {
+                let statement = try RawStatement(
+                    db, sql: "SELECT time, error_counts FROM \(resolution.errorTable) WHERE time >= ? AND time < ?")
+                statement.bind(segmentFrom, segmentTo)
+                while try statement.step() {
+                    let slot = stepSeconds.map { (statement.int64(0) - origin) / $0 } ?? 0
+                    for (entry, events) in try ErrorCodec.decode(Array(statement.blob(1))) {
+                        guard let group = grouping.group(ofSeries: entry.series),
+                              allowed?.contains(texts[entry.error]) ?? true
+                        else { continue }
+                        let keepsError = query.groupBy.contains(.errorDescription)
+                        cells[ErrorCell(slot: slot, group: group, error: keepsError ? entry.error : 0), default: 0] += events
+                    }
+                }
             }
-            return accumulator.rows(grouping: grouping, query: query)
+            return cells.map { cell, events in
+                var seriesValues = grouping.groupKeys[Int(cell.group)].map { grouping.text(of: $0) }.makeIterator()
+                let key = query.groupBy.map { $0 == .errorDescription ? texts[cell.error] : seriesValues.next()! }
+                return ErrorCountRow(timeSeconds: stepSeconds.map { origin + cell.slot * $0 }, key: key, events: events)
+            }.sorted { lhs, rhs in
+                if lhs.timeSeconds != rhs.timeSeconds { return (lhs.timeSeconds ?? 0) < (rhs.timeSeconds ?? 0) }
+                if lhs.events != rhs.events { return lhs.events > rhs.events }
+                return lhs.key.lexicographicallyPrecedes(rhs.key) { ($0 ?? "") < ($1 ?? "") }
+            }
         }
+    }
+
+    private struct ErrorCell: Hashable {
+        var slot: Int64
+        var group: Int32
+        var error: Int64
     }
 
     /// Splits `[from, to)` into stretches aligned to each resolution, coarsest in the middle.
@@ -74,9 +135,9 @@ struct SeriesGrouping {
     let seriesDimensions: [EventDimension]
 
     init(_ db: Database, groupBy: [EventDimension], filters: [EventDimension: Set<String?>]) throws {
-        seriesDimensions = groupBy.filter { $0 != .resultType }
+        seriesDimensions = groupBy.filter { $0.seriesIndex != nil }
         results = Set(ResultType.allCases.filter { filters[.resultType]?.contains($0.rawValue) ?? true })
-        let needed = Set(seriesDimensions).union(filters.keys).subtracting([.resultType])
+        let needed = Set(seriesDimensions).union(filters.keys).filter { $0.seriesIndex != nil }
         let codes = needed.map { Schema.dimensionCodes[$0.rawValue]! }
         var textOfID: [Int64: String] = [:]
         if !codes.isEmpty {

@@ -115,11 +115,4 @@ public final class SQLiteBucketStore: BucketStore {
             }
         }
     }
-
-    /// Writes the WAL back into the database file and truncates it.
-    public func checkpoint() throws {
-        try pool.writeWithoutTransaction { db in
-            _ = try db.checkpoint(.truncate)
-        }
-    }
 }

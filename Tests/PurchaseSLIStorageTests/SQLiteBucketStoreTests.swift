@@ -168,4 +168,33 @@ import Testing
         let hours = try total(store, from: "2026-11-10T09:00:00Z", to: "2026-11-10T10:00:00Z", step: TimeStep(seconds: 3600))
         #expect(hours.first?.counts.success == 1)
     }
+
+    @Test func countsErrorDescriptionsByGroupMostFirst() throws {
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        var events: [PurchaseEvent] = []
+        for index in 0..<6 {
+            events.append(event("t\(index)", at: "2026-11-14T09:3\(index):00Z", product: "coins_100", result: .failure, error: "timeout"))
+        }
+        events.append(event("c1", at: "2026-11-14T09:31:00Z", product: "coins_500", result: .cancel, error: "payment cancelled"))
+        events.append(event("c2", at: "2026-11-14T10:31:00Z", product: "coins_500", result: .cancel, error: "payment cancelled"))
+        events.append(event("r1", at: "2026-11-14T10:32:00Z", product: "coins_100", result: .failure, error: "receipt missing"))
+        events.append(event("ok", at: "2026-11-14T10:33:00Z", product: "coins_100", result: .success))
+        _ = try store.record(events, receivedAtMillis: receivedAt)
+        let range = (seconds("2026-11-14T00:00:00Z"), seconds("2026-11-15T00:00:00Z"))
+        let byError = try store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.errorDescription]))
+        #expect(byError.map(\.key) == [["timeout"], ["payment cancelled"], ["receipt missing"]])
+        #expect(byError.map(\.events) == [6, 2, 1])
+        let hourly = try store.errorCounts(CountQuery(
+            fromSeconds: range.0, toSeconds: range.1, step: TimeStep(seconds: 3600), groupBy: [.productID, .errorDescription],
+            filters: [.productID: ["coins_500", "coins_100"]]))
+        #expect(hourly.map(\.timeSeconds) == [seconds("2026-11-14T09:00:00Z"), seconds("2026-11-14T09:00:00Z"),
+                                              seconds("2026-11-14T10:00:00Z"), seconds("2026-11-14T10:00:00Z")])
+        #expect(hourly[0].key == ["coins_100", "timeout"] && hourly[0].events == 6)
+        let onlyCancels = try store.errorCounts(CountQuery(
+            fromSeconds: range.0, toSeconds: range.1, groupBy: [.productID], filters: [.errorDescription: ["payment cancelled"]]))
+        #expect(onlyCancels.map(\.key) == [["coins_500"]] && onlyCancels[0].events == 2)
+        #expect(throws: StorageError.self) {
+            try store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.resultType, .errorDescription]))
+        }
+    }
 }
