@@ -16,6 +16,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -30,24 +35,52 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(name: "PurchaseSLIRendering", dependencies: ["PurchaseSLICore"], swiftSettings: swiftSettings),
         .target(name: "PurchaseSLISimulation", dependencies: ["PurchaseSLICore"], swiftSettings: swiftSettings),
+        .target(
+            name: "PurchaseSLIServer",
+            dependencies: [
+                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLIRendering",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PurchaseSLICLI",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLISimulation",
+                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLISimulation", "PurchaseSLIRendering",
+                "PurchaseSLIServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "purchase-sli", dependencies: ["PurchaseSLICLI"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "purchase-sli",
+            dependencies: ["PurchaseSLICLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLIStorageTests", dependencies: ["PurchaseSLIStorage", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLISimulationTests", dependencies: ["PurchaseSLISimulation", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PurchaseSLIServerTests",
+            dependencies: [
+                "PurchaseSLIServer", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIGzip",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "PurchaseSLICLITests",
-                    dependencies: ["PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLISimulation"],
+                    dependencies: ["PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLISimulation",
+                                   "PurchaseSLIRendering"],
                     swiftSettings: swiftSettings),
     ]
 )

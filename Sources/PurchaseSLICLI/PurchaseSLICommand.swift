@@ -1,7 +1,7 @@
 public import ArgumentParser
 
 /// The `purchase-sli` root command.
-public struct PurchaseSLICommand: ParsableCommand {
+public struct PurchaseSLICommand: AsyncParsableCommand {
     /// The command's name, abstract and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "purchase-sli",
@@ -11,7 +11,7 @@ public struct PurchaseSLICommand: ParsableCommand {
             time buckets by event time. See README.md for the event format.
             """,
         version: "0.1.0",
-        subcommands: [IngestCommand.self, QueryCommand.self, SimulateCommand.self]
+        subcommands: [IngestCommand.self, QueryCommand.self, SimulateCommand.self, ServeCommand.self]
     )
 
     /// Creates the command (argument parsing fills it in).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PurchaseSLICore
+import PurchaseSLIRendering
 import PurchaseSLIStorage
 
 /// `purchase-sli query`: counts and success rates over a time range.
@@ -76,44 +77,10 @@ struct QueryCommand: ParsableCommand {
     }
 
     private func makeQuery(nowSeconds: Int64) throws -> CountQuery {
-        guard let fromTime = TimeArgument(from, nowSeconds: nowSeconds) else {
-            throw ValidationError("--from: expected \(TimeArgument.forms), got \"\(from)\".")
+        do {
+            return try CountQuery(from: from, to: to, by: by, filters: filters, step: step, nowSeconds: nowSeconds)
+        } catch {
+            throw ValidationError("--\(error.message).")
         }
-        guard let toTime = TimeArgument(to, nowSeconds: nowSeconds) else {
-            throw ValidationError("--to: expected \(TimeArgument.forms), got \"\(to)\".")
-        }
-        guard fromTime.seconds < toTime.seconds else { throw ValidationError("--from must be before --to.") }
-        var groupBy: [EventDimension] = []
-        for name in (by ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            guard let dimension = EventDimension(name: name) else {
-                throw ValidationError("--by: unknown dimension \"\(name)\"; expected one of \(EventDimension.spellings).")
-            }
-            guard !groupBy.contains(dimension) else { throw ValidationError("--by: \(name) is named twice.") }
-            groupBy.append(dimension)
-        }
-        var filterValues: [EventDimension: Set<String?>] = [:]
-        for filter in filters {
-            guard let equals = filter.firstIndex(of: "="), let dimension = EventDimension(name: String(filter[..<equals])) else {
-                throw ValidationError("--where: expected DIM=VALUE with DIM one of \(EventDimension.spellings), got \"\(filter)\".")
-            }
-            let value = String(filter[filter.index(after: equals)...])
-            if dimension == .resultType, ResultType(rawValue: value) == nil {
-                throw ValidationError("--where resultType: expected one of \(ResultType.spellings), got \"\(value)\".")
-            }
-            filterValues[dimension, default: []].insert(value.isEmpty ? nil : value)
-        }
-        if groupBy.contains(.errorDescription) || filterValues[.errorDescription] != nil,
-           groupBy.contains(.resultType) || filterValues[.resultType] != nil {
-            throw ValidationError("errorDescription cannot be combined with resultType: descriptions are not stored per result.")
-        }
-        var timeStep: TimeStep?
-        if let step {
-            guard let parsed = TimeStep(parsing: step), parsed.seconds % 60 == 0 else {
-                throw ValidationError("--step: expected a whole number of minutes such as 5m, 1h or 1d, got \"\(step)\".")
-            }
-            timeStep = parsed
-        }
-        return CountQuery(
-            fromSeconds: fromTime.seconds, toSeconds: toTime.seconds, step: timeStep, groupBy: groupBy, filters: filterValues)
     }
 }

@@ -8,8 +8,13 @@ struct StoreOptions: ParsableArguments {
     var db: String = "purchase-sli.sqlite"
 
     func openStore(configuration: StoreConfiguration = .default) throws -> SQLiteBucketStore {
+        try Self.openStore(path: db, configuration: configuration)
+    }
+
+    /// Opens the store at `path`, turning a storage error into a one-line command failure.
+    static func openStore(path: String, configuration: StoreConfiguration) throws -> SQLiteBucketStore {
         do {
-            return try SQLiteBucketStore(path: db, configuration: configuration)
+            return try SQLiteBucketStore(path: path, configuration: configuration)
         } catch let error as StorageError {
             throw CommandFailure(message: error.description)
         }

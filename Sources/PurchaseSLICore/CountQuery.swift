@@ -71,6 +71,9 @@ public struct RecordOutcome: Sendable, Hashable {
     public var accepted = 0
     /// Events whose eventID had been recorded before (in this batch or earlier), not counted again.
     public var duplicates = 0
+    /// Positions, in the array given to one `record` call, of the events that were duplicates, ascending.
+    /// (``merge(_:)`` leaves it empty: positions of different calls do not add up.)
+    public var duplicateIndexes: [Int] = []
     /// Per dimension name, events whose value was counted under `__other__` because of the cardinality cap.
     public var overflowed: [String: Int] = [:]
     /// Earliest and latest accepted event time, in milliseconds.
@@ -83,6 +86,7 @@ public struct RecordOutcome: Sendable, Hashable {
     public mutating func merge(_ other: RecordOutcome) {
         accepted += other.accepted
         duplicates += other.duplicates
+        duplicateIndexes = []
         overflowed.merge(other.overflowed, uniquingKeysWith: +)
         if let range = other.timeRange {
             timeRange = timeRange.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range

@@ -63,7 +63,7 @@ public struct EventValidator: Sendable {
         if let maximumAgeMillis, timestamp < nowMillis - maximumAgeMillis {
             throw EventValidationError(
                 field: "timestamp",
-                reason: "timestamp too old: \(RFC3339.format(millis: timestamp)) is more than \(maximumAgeMillis / 3_600_000) hours "
+                reason: "timestamp too old: \(RFC3339.format(millis: timestamp)) is more than \(TimeStep(seconds: maximumAgeMillis / 1000)) "
                     + "before the receiving clock (\(RFC3339.format(millis: nowMillis)))")
         }
         let productID = try requiredString(raw, .productID)

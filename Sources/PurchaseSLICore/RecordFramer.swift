@@ -16,6 +16,12 @@ public struct RecordFramer {
         public var line: Int
         /// 0-based ordinal of the record among the non-blank records (NDJSON lines or array elements).
         public var index: Int
+
+        /// Creates a position.
+        public init(line: Int, index: Int) {
+            self.line = line
+            self.index = index
+        }
     }
 
     /// One record, or a problem at a position in the input.

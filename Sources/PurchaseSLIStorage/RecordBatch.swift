@@ -54,6 +54,7 @@ struct RecordBatch {
             outcome.timeRange = outcome.timeRange.map { min($0.lowerBound, millis)...max($0.upperBound, millis) } ?? millis...millis
         }
         outcome.accepted = accepted.count
+        outcome.duplicateIndexes.sort()
         try BucketWriter(db: db).add(minutes: minutes, errors: errors)
         try markSeen(days: days, receivedAtSeconds: receivedAtSeconds, in: db)
         try recordOverflow(cache.takeOverflow(), in: db, outcome: &outcome)
@@ -80,6 +81,7 @@ struct RecordBatch {
                 position += 1
                 if added.last == hash || existing.containsSorted(hash) {
                     outcome.duplicates += 1
+                    outcome.duplicateIndexes.append(index)
                 } else {
                     added.append(hash)
                     accepted.append(index)

@@ -22,9 +22,12 @@ public final class SQLiteBucketStore: BucketStore {
         self.configuration = configuration
         var grdbConfiguration = Configuration()
         let cacheSize = configuration.cacheSizeKiB
+        let synchronous = configuration.fsyncEachCommit ? "FULL" : "NORMAL"
         grdbConfiguration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA cache_size = -\(cacheSize)")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+            // After a checkpoint, shrink the WAL file back to this size instead of leaving it at its peak.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
         }
         do {
             pool = try DatabasePool(path: path, configuration: grdbConfiguration)
@@ -103,6 +106,13 @@ public final class SQLiteBucketStore: BucketStore {
                 try db.execute(sql: "DELETE FROM admitted_value WHERE day = ?", arguments: [day])
                 try db.execute(sql: "DELETE FROM seen_day WHERE day = ?", arguments: [day])
             }
+        }
+    }
+
+    /// Throws unless a write transaction can start now (for readiness checks).
+    public func checkWritable() throws {
+        try pool.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) { .rollback }
         }
     }
 

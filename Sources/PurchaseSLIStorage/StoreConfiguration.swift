@@ -12,6 +12,9 @@ public struct StoreConfiguration: Sendable, Hashable {
     public var dayRetentionSeconds: Int64?
     /// SQLite page cache per connection, in KiB.
     public var cacheSizeKiB: Int
+    /// Whether each commit is fsynced before it returns (`synchronous = FULL`), so that it survives a
+    /// power loss; otherwise (`NORMAL`) a commit survives a crash or kill of the process, not of the machine.
+    public var fsyncEachCommit = false
 
     /// The defaults: cap 2000, dedup 8 days, minutes 35 days, hours 400 days, days forever.
     public static let `default` = StoreConfiguration(

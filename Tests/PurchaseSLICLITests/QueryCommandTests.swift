@@ -4,6 +4,7 @@ import PurchaseSLIStorage
 import Testing
 
 @testable import PurchaseSLICLI
+import PurchaseSLIRendering
 
 @Suite struct QueryCommandTests {
     let directory: TemporaryDirectory

@@ -21,13 +21,13 @@ import Testing
                 [event("a", at: "2026-11-14T09:30:00Z"), event("a", at: "2026-11-14T09:30:00Z"),
                  event("b", at: "2026-11-14T09:31:00Z", result: .failure)],
                 receivedAtMillis: receivedAt)
-            #expect(first.accepted == 2 && first.duplicates == 1)
+            #expect(first.accepted == 2 && first.duplicates == 1 && first.duplicateIndexes.count == 1)
             let second = try store.record([event("b", at: "2026-11-14T09:31:00Z", result: .failure)], receivedAtMillis: receivedAt)
-            #expect(second.accepted == 0 && second.duplicates == 1)
+            #expect(second.accepted == 0 && second.duplicates == 1 && second.duplicateIndexes == [0])
         }
         let reopened = try SQLiteBucketStore(path: path)
         let third = try reopened.record([event("a", at: "2026-11-14T09:30:00Z"), event("c", at: "2026-11-14T09:32:00Z")], receivedAtMillis: receivedAt)
-        #expect(third.accepted == 1 && third.duplicates == 1)
+        #expect(third.accepted == 1 && third.duplicates == 1 && third.duplicateIndexes == [0])
         let counts = try total(reopened)[0].counts
         #expect(counts.success == 2 && counts.failure == 1 && counts.valid == 3)
     }

@@ -1,12 +1,10 @@
-import PurchaseSLICore
-
 /// A point in time given on the command line: RFC 3339, a UTC date, `now`, or `now-7d` / `-7d`.
-struct TimeArgument {
+public struct TimeArgument: Sendable, Hashable {
     /// Seconds since the epoch.
-    let seconds: Int64
+    public let seconds: Int64
 
     /// Parses `text`, resolving relative times against `nowSeconds`; nil when the text is none of the forms.
-    init?(_ text: String, nowSeconds: Int64) {
+    public init?(_ text: String, nowSeconds: Int64) {
         if text == "now" {
             seconds = nowSeconds
         } else if let millis = RFC3339.parseMillis(text) {
@@ -21,5 +19,5 @@ struct TimeArgument {
     }
 
     /// The accepted forms, for help and error text.
-    static let forms = "an RFC 3339 time (2026-11-14T09:30:00Z), a UTC date (2026-11-14), now, or now-7d"
+    public static let forms = "an RFC 3339 time (2026-11-14T09:30:00Z), a UTC date (2026-11-14), now, or now-7d"
 }

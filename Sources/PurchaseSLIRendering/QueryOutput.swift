@@ -1,8 +1,8 @@
 import Foundation
-import PurchaseSLICore
+public import PurchaseSLICore
 
 /// Renders query rows as a table, JSON or CSV.
-struct QueryOutput {
+public struct QueryOutput: Sendable {
     /// One output row: its time step, key and count, and the outcome counters when they apply.
     private struct Row {
         var timeSeconds: Int64?
@@ -11,13 +11,14 @@ struct QueryOutput {
         var counts: OutcomeCounts?
     }
 
-    let query: CountQuery
+    /// The query the rows answer.
+    public let query: CountQuery
     private let rows: [Row]
     /// Whether rows carry the outcome counters (not when grouped by result or about error descriptions).
     private let hasCounters: Bool
 
     /// Output for outcome counts.
-    init(query: CountQuery, rows: [CountRow]) {
+    public init(query: CountQuery, rows: [CountRow]) {
         self.query = query
         hasCounters = !query.groupsByResult
         self.rows = rows.map {
@@ -26,7 +27,7 @@ struct QueryOutput {
     }
 
     /// Output for error-description counts.
-    init(query: CountQuery, errorRows: [ErrorCountRow]) {
+    public init(query: CountQuery, errorRows: [ErrorCountRow]) {
         self.query = query
         hasCounters = false
         rows = errorRows.map { Row(timeSeconds: $0.timeSeconds, key: $0.key, count: $0.events, counts: nil) }
@@ -45,7 +46,7 @@ struct QueryOutput {
     }
 
     /// `{"from", "to", "step", "by", "rows": [...]}` as documented in the README.
-    var json: String {
+    public var json: String {
         let names = query.groupBy.map(\.rawValue)
         let jsonRows = rows.map { row -> String in
             var fields = ["\"time\":\"" + RFC3339.format(seconds: row.timeSeconds ?? query.fromSeconds) + "\""]
@@ -65,7 +66,7 @@ struct QueryOutput {
     }
 
     /// A header line and one line per row, RFC 4180 quoting.
-    var csv: String {
+    public var csv: String {
         var header = ["time"] + query.groupBy.map(\.rawValue) + ["count"]
         if hasCounters { header += counterNames }
         var lines = [header.joined(separator: ",")]
@@ -79,7 +80,7 @@ struct QueryOutput {
     }
 
     /// Aligned columns for the terminal; rates in percent.
-    var table: String {
+    public var table: String {
         var header = (query.step != nil ? ["time"] : []) + query.groupBy.map(\.rawValue) + ["events"]
         if hasCounters {
             header += ["attempts", "success", "409s", "failure", "cancel", "pending", "success rate"]
@@ -117,8 +118,9 @@ struct QueryOutput {
 }
 
 /// Text safe to print on a terminal: control and bidirectional-override characters become U+FFFD.
-enum TerminalText {
-    static func sanitized(_ text: String) -> String {
+public enum TerminalText {
+    /// `text` with control and bidirectional-override characters replaced by U+FFFD.
+    public static func sanitized(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
             let value = scalar.value
             let isControl = value < 0x20 || (0x7F...0x9F).contains(value)

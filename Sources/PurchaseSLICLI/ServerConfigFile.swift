@@ -1,0 +1,74 @@
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIServer
+
+/// The `serve --config` file: a JSON object whose keys are server settings; an unknown key or a value of
+/// the wrong kind is an error naming the key.
+struct ServerConfigFile {
+    private let path: String
+    private let settings: [String: Any]
+
+    /// The settings a config file may hold, with what each expects (for errors and the README).
+    static let keys: [String: String] = [
+        "host": "a string", "port": "a whole number 0–65535", "ingestKeys": "an array of strings",
+        "maximumBodyBytes": "a whole number", "maximumDecompressedBytes": "a whole number",
+        "maximumCompressionRatio": "a whole number", "maximumEventsPerRequest": "a whole number",
+        "maximumLineBytes": "a whole number", "latenessLimit": "a duration such as \"8d\"",
+        "requestsPerSecondPerKey": "a number", "requestBurstPerKey": "a number", "idleTimeoutSeconds": "a whole number",
+        "maximumEventsPerCommit": "a whole number",
+    ]
+
+    init(path: String) throws {
+        self.path = path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(message: "cannot read the config file \(path)")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw CommandFailure(message: "\(path): expected a JSON object of settings")
+        }
+        settings = object
+    }
+
+    func apply(to configuration: inout ServerConfiguration) throws {
+        for key in settings.keys.sorted() where Self.keys[key] == nil {
+            throw CommandFailure(message: "\(path): unknown setting \"\(key)\"; known: \(Self.keys.keys.sorted().joined(separator: ", "))")
+        }
+        if let host = try value("host", as: String.self) { configuration.host = host }
+        if let port = try whole("port") {
+            guard (0...65_535).contains(port) else { throw invalid("port") }
+            configuration.port = port
+        }
+        if let keys = try value("ingestKeys", as: [String].self) { configuration.ingestKeys = IngestKeys(keys) }
+        if let bytes = try whole("maximumBodyBytes") { configuration.maximumBodyBytes = bytes }
+        if let bytes = try whole("maximumDecompressedBytes") { configuration.maximumDecompressedBytes = bytes }
+        if let ratio = try whole("maximumCompressionRatio") { configuration.maximumCompressionRatio = ratio }
+        if let events = try whole("maximumEventsPerRequest") { configuration.maximumEventsPerRequest = events }
+        if let bytes = try whole("maximumLineBytes") { configuration.maximumLineBytes = bytes }
+        if let text = try value("latenessLimit", as: String.self) {
+            guard let step = TimeStep(parsing: text) else { throw invalid("latenessLimit") }
+            configuration.latenessLimitMillis = step.seconds * 1000
+        }
+        if let rate = try value("requestsPerSecondPerKey", as: Double.self) { configuration.requestsPerSecondPerKey = rate }
+        if let burst = try value("requestBurstPerKey", as: Double.self) { configuration.requestBurstPerKey = burst }
+        if let seconds = try whole("idleTimeoutSeconds") { configuration.idleTimeoutSeconds = Int64(seconds) }
+        if let events = try whole("maximumEventsPerCommit") { configuration.maximumEventsPerCommit = events }
+    }
+
+    private func value<Value>(_ key: String, as type: Value.Type) throws -> Value? {
+        guard let raw = settings[key] else { return nil }
+        guard let value = raw as? Value else { throw invalid(key) }
+        return value
+    }
+
+    /// A positive whole number (0 allowed for the port).
+    private func whole(_ key: String) throws -> Int? {
+        guard let number = try value(key, as: NSNumber.self) else { return nil }
+        let value = number.doubleValue
+        guard value.rounded() == value, value >= (key == "port" ? 0 : 1), value < 1e12 else { throw invalid(key) }
+        return Int(value)
+    }
+
+    private func invalid(_ key: String) -> CommandFailure {
+        CommandFailure(message: "\(path): \(key) expects \(Self.keys[key] ?? "another value"), got \(settings[key].map { "\($0)" } ?? "nothing")")
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+public import Hummingbird
+public import Logging
+public import PurchaseSLIStorage
+
+/// Builds the ingestion service: routes, limits, metrics and the group committer as a service.
+///
+/// Tests call it with port 0 and drive it through HummingbirdTesting; `purchase-sli serve` runs it.
+public func buildApplication(
+    configuration: ServerConfiguration, store: SQLiteBucketStore, logger: Logger
+) -> some ApplicationProtocol {
+    let metrics = ServerMetrics(databasePath: store.path)
+    let committer = GroupCommitter(
+        store: store, maximumEventsPerCommit: configuration.maximumEventsPerCommit, nowMillis: wallClockMillis,
+        onCommit: { outcome, requests, seconds in metrics.recordCommit(outcome, requests: requests, seconds: seconds) })
+    let router = Router()
+    router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+    EventsController(configuration: configuration, committer: committer, metrics: metrics, logger: logger)
+        .addRoutes(to: router)
+    QueryController(store: store).addRoutes(to: router)
+    HealthController(store: store, metrics: metrics).addRoutes(to: router)
+    return Application(
+        router: router,
+        server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "purchase-sli"),
+        services: [committer],
+        logger: logger
+    )
+}
+
+/// Milliseconds since the epoch on the wall clock (the server is a shell; analysis never reads it).
+@Sendable func wallClockMillis() -> Int64 {
+    Int64(Date().timeIntervalSince1970 * 1000)
+}
+
+/// Runs blocking work (SQLite reads) off Swift's cooperative thread pool.
+func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}

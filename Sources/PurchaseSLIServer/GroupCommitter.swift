@@ -1,0 +1,141 @@
+import Foundation
+public import PurchaseSLICore
+public import PurchaseSLIStorage
+public import ServiceLifecycle
+
+/// The store's single writer: commits the events of concurrent requests together, one transaction for
+/// all that are waiting, and answers each request once its own events are durable.
+///
+/// SQLite allows one writer at a time and a commit costs an fsync, so committing requests one by one
+/// would cap throughput at the disk's fsync rate; grouping them amortises it. The writes run on a thread
+/// of their own because SQLite blocks, and Swift's cooperative pool must not. As a `Service` it drains the
+/// queue on graceful shutdown before returning.
+public final class GroupCommitter: Service, @unchecked Sendable {
+    /// What one request's events came to.
+    public struct Outcome: Sendable, Hashable {
+        /// Events counted for the first time.
+        public var accepted: Int
+        /// Events whose eventID had been counted before.
+        public var duplicates: Int
+    }
+
+    /// The committer no longer takes events (the service is shutting down).
+    public struct ShuttingDown: Error {}
+
+    private struct Submission {
+        var events: [PurchaseEvent]
+        var continuation: CheckedContinuation<Outcome, any Error>
+    }
+
+    private let store: any BucketStore
+    private let maximumEventsPerCommit: Int
+    private let nowMillis: @Sendable () -> Int64
+    private let onCommit: @Sendable (_ outcome: RecordOutcome, _ requests: Int, _ seconds: Double) -> Void
+    private let condition = NSCondition()
+    private var queue: [Submission] = []
+    private var isStopping = false
+    private var isStopped = false
+
+    /// Creates a committer writing to `store`.
+    /// - Parameters:
+    ///   - nowMillis: the receiving clock, for the dedup horizon.
+    ///   - onCommit: called after each commit with its size and duration (for metrics).
+    public init(
+        store: any BucketStore, maximumEventsPerCommit: Int, nowMillis: @escaping @Sendable () -> Int64,
+        onCommit: @escaping @Sendable (_ outcome: RecordOutcome, _ requests: Int, _ seconds: Double) -> Void = { _, _, _ in }
+    ) {
+        self.store = store
+        self.maximumEventsPerCommit = maximumEventsPerCommit
+        self.nowMillis = nowMillis
+        self.onCommit = onCommit
+    }
+
+    /// Commits `events` with whatever else is waiting and returns once they are durable.
+    /// - Throws: the store's error when the transaction failed (nothing of this request was counted),
+    ///   or ``ShuttingDown``.
+    public func commit(_ events: [PurchaseEvent]) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            condition.lock()
+            defer { condition.unlock() }
+            guard !isStopping else {
+                continuation.resume(throwing: ShuttingDown())
+                return
+            }
+            queue.append(Submission(events: events, continuation: continuation))
+            condition.signal()
+        }
+    }
+
+    /// Runs the writer thread until graceful shutdown, then commits what is queued and returns.
+    public func run() async throws {
+        let thread = Thread { [self] in writeLoop() }
+        thread.name = "purchase-sli committer"
+        thread.start()
+        try? await gracefulShutdown()
+        stop()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread { [self] in
+                condition.lock()
+                while !isStopped { condition.wait() }
+                condition.unlock()
+                done.resume()
+            }
+        }
+    }
+
+    /// Refuses new submissions and wakes the writer to drain the queue.
+    private func stop() {
+        condition.lock()
+        isStopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func writeLoop() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !isStopping { condition.wait() }
+            if queue.isEmpty {
+                isStopped = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            var taken: [Submission] = []
+            var eventCount = 0
+            while let next = queue.first, taken.isEmpty || eventCount + next.events.count <= maximumEventsPerCommit {
+                taken.append(queue.removeFirst())
+                eventCount += next.events.count
+            }
+            condition.unlock()
+            write(taken, eventCount: eventCount)
+        }
+    }
+
+    private func write(_ submissions: [Submission], eventCount: Int) {
+        var events: [PurchaseEvent] = []
+        events.reserveCapacity(eventCount)
+        for submission in submissions { events.append(contentsOf: submission.events) }
+        let started = ContinuousClock.now
+        do {
+            let outcome = try store.record(events, receivedAtMillis: nowMillis())
+            let elapsed = ContinuousClock.now - started
+            onCommit(outcome, submissions.count, Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+            var duplicates = outcome.duplicateIndexes[...]
+            var offset = 0
+            for submission in submissions {
+                let end = offset + submission.events.count
+                var duplicateCount = 0
+                while let first = duplicates.first, first < end {
+                    duplicateCount += 1
+                    duplicates = duplicates.dropFirst()
+                }
+                submission.continuation.resume(
+                    returning: Outcome(accepted: submission.events.count - duplicateCount, duplicates: duplicateCount))
+                offset = end
+            }
+        } catch {
+            for submission in submissions { submission.continuation.resume(throwing: error) }
+        }
+    }
+}

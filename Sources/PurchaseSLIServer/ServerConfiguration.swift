@@ -1,0 +1,34 @@
+/// Everything `purchase-sli serve` can be told: where to listen, which keys to accept, and the limits
+/// that keep a service exposed to millions of phones fast and hard to abuse.
+public struct ServerConfiguration: Sendable, Hashable {
+    /// Address to bind.
+    public var host = "127.0.0.1"
+    /// Port to bind; 0 picks a free one.
+    public var port = 8080
+    /// Accepted ingest keys; none means no key is required.
+    public var ingestKeys = IngestKeys([])
+    /// Largest request body as sent (compressed or not), in bytes.
+    public var maximumBodyBytes = 1 << 20
+    /// Largest body after gzip decompression, in bytes.
+    public var maximumDecompressedBytes = 8 << 20
+    /// Largest decompressed-to-compressed size ratio (checked while inflating).
+    public var maximumCompressionRatio = 100
+    /// Most events in one request.
+    public var maximumEventsPerRequest = 1000
+    /// Longest line (NDJSON record or array element), in bytes.
+    public var maximumLineBytes = 64 << 10
+    /// Events older than this before the receiving clock are rejected, in milliseconds (8 days: the App
+    /// Store retries notifications for up to 157 hours).
+    public var latenessLimitMillis: Int64 = 8 * 86_400_000
+    /// Requests per second each ingest key may make on average.
+    public var requestsPerSecondPerKey: Double = 2000
+    /// Requests a key may make in a burst above the average.
+    public var requestBurstPerKey: Double = 4000
+    /// Seconds a connection may stay idle (no header or body bytes) before it is closed.
+    public var idleTimeoutSeconds: Int64 = 30
+    /// Most events committed in one transaction by the group committer.
+    public var maximumEventsPerCommit = 50_000
+
+    /// The defaults, listed in the README.
+    public init() {}
+}

@@ -1,0 +1,79 @@
+import CoreMetrics
+import Foundation
+import Prometheus
+import PurchaseSLICore
+
+/// The service's metrics, registered in a registry of its own (no global bootstrap, so every test and
+/// every app instance has separate counts) and exposed at `/metrics` in the Prometheus text format.
+public final class ServerMetrics: Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let accepted: CoreMetrics.Counter
+    private let duplicates: CoreMetrics.Counter
+    private let commitEvents: Recorder
+    private let commitRequests: Recorder
+    private let commitSeconds: CoreMetrics.Timer
+    private let databaseBytes: CoreMetrics.Gauge
+    private let walBytes: CoreMetrics.Gauge
+    private let databasePath: String?
+
+    /// Creates the metrics; `databasePath` is measured (with its `-wal`) on each scrape.
+    public init(databasePath: String?) {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+            .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+        ]
+        factory.defaultValueHistogramBuckets = [1, 10, 100, 500, 1000, 5000, 10_000, 50_000]
+        self.factory = factory
+        self.databasePath = databasePath
+        accepted = Counter(label: "purchase_sli_events_accepted_total", factory: factory)
+        duplicates = Counter(label: "purchase_sli_events_duplicate_total", factory: factory)
+        commitEvents = Recorder(label: "purchase_sli_commit_events", aggregate: true, factory: factory)
+        commitRequests = Recorder(label: "purchase_sli_commit_requests", aggregate: true, factory: factory)
+        commitSeconds = Timer(label: "purchase_sli_commit_duration_seconds", factory: factory)
+        databaseBytes = CoreMetrics.Gauge(label: "purchase_sli_database_bytes", factory: factory)
+        walBytes = CoreMetrics.Gauge(label: "purchase_sli_wal_bytes", factory: factory)
+    }
+
+    /// Counts a request's outcome: accepted and duplicate events, and rejects by field.
+    func record(accepted: Int, duplicates: Int, rejected: [RejectedRecord]) {
+        if accepted > 0 { self.accepted.increment(by: accepted) }
+        if duplicates > 0 { self.duplicates.increment(by: duplicates) }
+        for (field, count) in Dictionary(grouping: rejected, by: \.field).mapValues(\.count) {
+            Counter(label: "purchase_sli_events_rejected_total", dimensions: [("field", field)], factory: factory)
+                .increment(by: count)
+        }
+    }
+
+    /// Records one group commit.
+    func recordCommit(_ outcome: RecordOutcome, requests: Int, seconds: Double) {
+        commitEvents.record(outcome.accepted + outcome.duplicates)
+        commitRequests.record(requests)
+        commitSeconds.recordSeconds(seconds)
+        for (dimension, count) in outcome.overflowed {
+            Counter(label: "purchase_sli_overflow_events_total", dimensions: [("dimension", dimension)], factory: factory)
+                .increment(by: count)
+        }
+    }
+
+    /// Records the latency of a request by route and status.
+    func recordRequest(route: String, status: Int, seconds: Double) {
+        Timer(label: "purchase_sli_http_request_duration_seconds",
+              dimensions: [("route", route), ("status", String(status))], factory: factory)
+            .recordSeconds(seconds)
+    }
+
+    /// The Prometheus text exposition, with file sizes measured now.
+    func exposition() -> [UInt8] {
+        if let databasePath {
+            databaseBytes.record(Self.fileSize(databasePath))
+            walBytes.record(Self.fileSize(databasePath + "-wal"))
+        }
+        return registry.emitToBuffer()
+    }
+
+    private static func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}

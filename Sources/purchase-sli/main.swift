@@ -1,2 +1,0 @@
-import PurchaseSLICLI
-PurchaseSLICommand.main()
