@@ -65,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
             "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
             "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)",
         ])
-        let app = buildApplication(configuration: server, store: store, logger: logger)
+        let app = buildApplication(configuration: server, store: store, databasePath: settings.db, logger: logger)
         try await app.runService()
         logger.info("purchase-sli serve stopped")
     }

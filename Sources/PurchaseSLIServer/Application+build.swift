@@ -6,10 +6,11 @@ public import PurchaseSLIStorage
 /// Builds the ingestion service: routes, limits, metrics and the group committer as a service.
 ///
 /// Tests call it with port 0 and drive it through HummingbirdTesting; `purchase-sli serve` runs it.
+/// - Parameter databasePath: the store's file, whose size (and its WAL's) `/metrics` reports.
 public func buildApplication(
-    configuration: ServerConfiguration, store: SQLiteBucketStore, logger: Logger
+    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, logger: Logger
 ) -> some ApplicationProtocol {
-    let metrics = ServerMetrics(databasePath: store.path)
+    let metrics = ServerMetrics(databasePath: databasePath)
     let committer = GroupCommitter(
         store: store, maximumEventsPerCommit: configuration.maximumEventsPerCommit, nowMillis: wallClockMillis,
         onCommit: { outcome, requests, seconds in metrics.recordCommit(outcome, requests: requests, seconds: seconds) })

@@ -3,7 +3,7 @@ import PurchaseSLIStorage
 
 /// `GET /healthz` (the process answers), `GET /readyz` (the store takes writes) and `GET /metrics`.
 struct HealthController {
-    let store: SQLiteBucketStore
+    let store: any BucketStore
     let metrics: ServerMetrics
 
     func addRoutes(to router: Router<some RequestContext>) {

@@ -6,7 +6,7 @@ import PurchaseSLIStorage
 
 /// `GET /v1/query`: the same JSON as `purchase-sli query --format json`.
 struct QueryController {
-    let store: SQLiteBucketStore
+    let store: any BucketStore
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/v1/query") { request, _ in try await query(request) }

@@ -14,4 +14,7 @@ public protocol BucketStore: Sendable {
 
     /// Counts the events that carried each error description, grouped like ``counts(_:)``.
     func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow]
+
+    /// Throws unless a write could start now (for readiness checks).
+    func checkWritable() throws
 }

@@ -23,7 +23,11 @@ private var executable: URL? {
 
     private func ingest(_ arguments: [String], killAfter delay: Double?) throws -> Int32? {
         let process = Process()
-        process.executableURL = try #require(executable, "purchase-sli is not built next to the tests")
+        guard let executable else {
+            Issue.record("purchase-sli is not built next to the tests")
+            return nil
+        }
+        process.executableURL = executable
         process.arguments = ["ingest", "--quiet"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import PurchaseSLIServer
+import PurchaseSLIStorage
+import Testing
+
+@Suite struct QueryAndHealthRouteTests {
+    let directory: TemporaryDirectory
+    let store: SQLiteBucketStore
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+    }
+
+    @Test func queryAnswersTheSameJSONAsTheCommandLine() async throws {
+        let app = makeApp(store: store)
+        try await app.test(.router) { client in
+            let lines = [eventLine("a", product: "coins_100"), eventLine("b", product: "coins_500", result: "failure")]
+            try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body(lines)) { #expect($0.status == .accepted) }
+            try await client.execute(uri: "/v1/query?from=now-1h&to=now&by=productID&where=actionType%3Dpurchase", method: .get) { response in
+                #expect(response.status == .ok)
+                let json = bodyJSON(response.body)
+                #expect(json["by"] as? [String] == ["productID"])
+                let rows = try #require(json["rows"] as? [[String: Any]])
+                #expect(rows.map { $0["productID"] as? String } == ["coins_100", "coins_500"])
+                #expect(rows.map { $0["successRate"] as? Double } == [1, 0])
+            }
+            try await client.execute(uri: "/v1/query?from=yesterday&to=now", method: .get) { response in
+                #expect(response.status == .badRequest)
+                let message = errorMessage(response.body)
+                #expect(message.contains("from: expected"), "\(message)")
+            }
+        }
+    }
+
+    @Test func metricsCountEventsRequestsAndCommits() async throws {
+        let app = makeApp(store: store, databasePath: directory.file("db.sqlite"))
+        try await app.test(.router) { client in
+            let lines = [eventLine("a"), eventLine("a"), "oops"]
+            try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body(lines)) { #expect($0.status == .accepted) }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("purchase_sli_events_accepted_total 1"))
+                #expect(text.contains("purchase_sli_events_duplicate_total 1"))
+                #expect(text.contains(#"purchase_sli_events_rejected_total{field="json"} 1"#))
+                #expect(text.contains(#"purchase_sli_http_request_duration_seconds_count{route="/v1/events",status="202"} 1"#))
+                #expect(text.contains("purchase_sli_commit_events_count 1"))
+                #expect(text.contains("purchase_sli_database_bytes"))
+            }
+            try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+}

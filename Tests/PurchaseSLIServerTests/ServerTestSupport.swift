@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PurchaseSLICore
+import PurchaseSLIServer
+import PurchaseSLIStorage
+
+/// A fresh directory under the system's temporary directory, removed when the test is done.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "purchase-sli-server-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String) -> String { path + "/" + name }
+}
+
+/// A store that fails every write, as a full disk would, while reads still work.
+struct FullDiskStore: BucketStore {
+    let base: SQLiteBucketStore
+
+    func record(_ events: [PurchaseEvent], receivedAtMillis: Int64) throws -> RecordOutcome {
+        throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
+    }
+
+    func counts(_ query: CountQuery) throws -> [CountRow] { try base.counts(query) }
+    func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] { try base.errorCounts(query) }
+    func checkWritable() throws { throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full") }
+}
+
+/// One valid event line, timestamped a minute ago so that it is neither late nor in the future.
+func eventLine(_ id: String, product: String = "coins_100", result: String = "success", ageSeconds: Int64 = 60) -> String {
+    let time = RFC3339.format(seconds: Int64(Date().timeIntervalSince1970) - ageSeconds)
+    return #"{"eventID":"\#(id)","timestamp":"\#(time)","productID":"\#(product)","actionType":"purchase","resultType":"\#(result)"}"#
+}
+
+let ndjson: HTTPFields = [.contentType: "application/x-ndjson"]
+
+func body(_ lines: [String]) -> ByteBuffer { ByteBuffer(string: lines.joined(separator: "\n")) }
+
+/// The response body as a JSON object, or an empty one when it is not (which no test expects).
+func bodyJSON(_ buffer: ByteBuffer) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] ?? [:]
+}
+
+/// The `error` message of a JSON error response, or "" when there is none.
+func errorMessage(_ buffer: ByteBuffer) -> String {
+    bodyJSON(buffer)["error"] as? String ?? ""
+}
+
+/// Total events counted in `store` over the last two days.
+func countedEvents(_ store: any BucketStore) throws -> Int64 {
+    let now = Int64(Date().timeIntervalSince1970)
+    return try store.counts(CountQuery(fromSeconds: now - 2 * 86_400, toSeconds: now + 600)).first?.counts.total ?? 0
+}
+
+/// Builds the app on `store` with test-friendly defaults.
+func makeApp(
+    store: any BucketStore, databasePath: String? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
+) -> some ApplicationProtocol {
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configure(&configuration)
+    var logger = Logger(label: "purchase-sli-tests")
+    logger.logLevel = .warning
+    return buildApplication(configuration: configuration, store: store, databasePath: databasePath, logger: logger)
+}
