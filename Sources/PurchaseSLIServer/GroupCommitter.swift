@@ -108,17 +108,14 @@ public final class GroupCommitter: Service, @unchecked Sendable {
                 eventCount += next.events.count
             }
             condition.unlock()
-            write(taken, eventCount: eventCount)
+            write(taken)
         }
     }
 
-    private func write(_ submissions: [Submission], eventCount: Int) {
-        var events: [PurchaseEvent] = []
-        events.reserveCapacity(eventCount)
-        for submission in submissions { events.append(contentsOf: submission.events) }
+    private func write(_ submissions: [Submission]) {
         let started = ContinuousClock.now
         do {
-            let outcome = try store.record(events, receivedAtMillis: nowMillis())
+            let outcome = try store.record(submissions.map(\.events), receivedAtMillis: nowMillis())
             let elapsed = ContinuousClock.now - started
             onCommit(outcome, submissions.count, Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
             var duplicates = outcome.duplicateIndexes[...]

@@ -48,15 +48,17 @@ enum BucketCodec {
     }
 
     /// Decodes a whole bucket into entries sorted by series id.
-    static func decode(_ bytes: [UInt8]) throws -> [(series: Int64, counts: OutcomeCounts)] {
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [(series: Int64, counts: OutcomeCounts)] {
         var entries: [(series: Int64, counts: OutcomeCounts)] = []
-        try bytes.withUnsafeBytes { buffer in try forEachEntry(in: buffer) { entries.append(($0, $1)) } }
+        try forEachEntry(in: bytes) { entries.append(($0, $1)) }
         return entries
     }
 
     /// Adds `additions` (sorted by series) to an encoded bucket and returns the new encoding. O(n + m).
-    static func merge(_ existing: [UInt8]?, adding additions: [(series: Int64, counts: OutcomeCounts)]) throws -> [UInt8] {
-        guard let existing, !existing.isEmpty else { return encode(additions) }
+    static func merge(
+        _ existing: UnsafeRawBufferPointer?, adding additions: [(series: Int64, counts: OutcomeCounts)]
+    ) throws -> [UInt8] {
+        guard let existing, existing.count > 0 else { return encode(additions) }
         let current = try decode(existing)
         var merged: [(series: Int64, counts: OutcomeCounts)] = []
         merged.reserveCapacity(current.count + additions.count)
@@ -95,26 +97,50 @@ enum ErrorCodec {
         static func < (lhs: Entry, rhs: Entry) -> Bool { (lhs.series, lhs.error) < (rhs.series, rhs.error) }
     }
 
-    static func encode(_ counts: [Entry: Int64]) -> [UInt8] {
+    /// Encodes entries sorted by ``Entry``. O(n).
+    static func encode(_ entries: [(entry: Entry, events: Int64)]) -> [UInt8] {
         var bytes: [UInt8] = []
-        for entry in counts.keys.sorted() {
+        bytes.reserveCapacity(entries.count * 4)
+        for (entry, events) in entries {
             appendVarint(UInt64(entry.series), to: &bytes)
             appendVarint(UInt64(entry.error), to: &bytes)
-            appendVarint(UInt64(counts[entry]!), to: &bytes)
+            appendVarint(UInt64(events), to: &bytes)
         }
         return bytes
     }
 
-    static func decode(_ bytes: [UInt8]) throws -> [Entry: Int64] {
-        var counts: [Entry: Int64] = [:]
-        try bytes.withUnsafeBytes { buffer in
-            var reader = VarintReader(bytes: buffer)
-            while !reader.isAtEnd {
-                let entry = Entry(series: Int64(try reader.next()), error: Int64(try reader.next()))
-                counts[entry, default: 0] += Int64(try reader.next())
+    /// Decodes entries, in their stored (sorted) order. O(n).
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [(entry: Entry, events: Int64)] {
+        var entries: [(entry: Entry, events: Int64)] = []
+        var reader = VarintReader(bytes: bytes)
+        while !reader.isAtEnd {
+            let entry = Entry(series: Int64(try reader.next()), error: Int64(try reader.next()))
+            entries.append((entry, Int64(try reader.next())))
+        }
+        return entries
+    }
+
+    /// Adds `additions` (sorted) to an encoded bucket and returns the new encoding. O(n + m).
+    static func merge(_ existing: UnsafeRawBufferPointer?, adding additions: [(entry: Entry, events: Int64)]) throws -> [UInt8] {
+        guard let existing, existing.count > 0 else { return encode(additions) }
+        let current = try decode(existing)
+        var merged: [(entry: Entry, events: Int64)] = []
+        merged.reserveCapacity(current.count + additions.count)
+        var left = 0, right = 0
+        while left < current.count || right < additions.count {
+            if right == additions.count || (left < current.count && current[left].entry < additions[right].entry) {
+                merged.append(current[left])
+                left += 1
+            } else if left == current.count || additions[right].entry < current[left].entry {
+                merged.append(additions[right])
+                right += 1
+            } else {
+                merged.append((current[left].entry, current[left].events + additions[right].events))
+                left += 1
+                right += 1
             }
         }
-        return counts
+        return encode(merged)
     }
 }
 

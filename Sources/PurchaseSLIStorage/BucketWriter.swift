@@ -35,9 +35,9 @@ struct BucketWriter {
         let upsert = try RawStatement(db, sql: "INSERT OR REPLACE INTO \(table) (time, series_counts) VALUES (?, ?)")
         for time in buckets.keys.sorted() {
             let additions = buckets[time]!.sorted { $0.key < $1.key }.map { (series: $0.key, counts: $0.value) }
-            let existing = try read(select, time: time)
+            let merged = try read(select, time: time) { try BucketCodec.merge($0, adding: additions) }
             upsert.bind(time, at: 1)
-            upsert.bind(blob: try BucketCodec.merge(existing, adding: additions), at: 2)
+            upsert.bind(blob: merged, at: 2)
             try upsert.run()
         }
     }
@@ -46,17 +46,20 @@ struct BucketWriter {
         let select = try RawStatement(db, sql: "SELECT error_counts FROM \(table) WHERE time = ?")
         let upsert = try RawStatement(db, sql: "INSERT OR REPLACE INTO \(table) (time, error_counts) VALUES (?, ?)")
         for time in buckets.keys.sorted() {
-            var merged = try read(select, time: time).map(ErrorCodec.decode) ?? [:]
-            merged.merge(buckets[time]!, uniquingKeysWith: +)
+            let additions = buckets[time]!.sorted { $0.key < $1.key }.map { (entry: $0.key, events: $0.value) }
+            let merged = try read(select, time: time) { try ErrorCodec.merge($0, adding: additions) }
             upsert.bind(time, at: 1)
-            upsert.bind(blob: ErrorCodec.encode(merged), at: 2)
+            upsert.bind(blob: merged, at: 2)
             try upsert.run()
         }
     }
 
-    private func read(_ select: RawStatement, time: Int64) throws -> [UInt8]? {
+    /// Calls `body` with the stored blob of the bucket at `time` (nil when there is none), without copying it.
+    private func read<Result>(
+        _ select: RawStatement, time: Int64, _ body: (UnsafeRawBufferPointer?) throws -> Result
+    ) throws -> Result {
         defer { select.reset() }
         select.bind(time, at: 1)
-        return try select.step() ? Array(select.blob(0)) : nil
+        return try body(try select.step() ? select.blob(0) : nil)
     }
 }

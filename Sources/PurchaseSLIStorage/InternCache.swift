@@ -145,7 +145,10 @@ struct SeriesValues {
         }
         func mix(_ value: String?) {
             guard let value else { return mix(0xFE) }
-            for byte in value.utf8 { mix(byte) }
+            let hashedContiguously: Void? = value.utf8.withContiguousStorageIfAvailable { bytes in
+                for byte in bytes { mix(byte) }
+            }
+            if hashedContiguously == nil { for byte in value.utf8 { mix(byte) } }
             mix(0xFF)
         }
         mix(event.actionType.rawValue)

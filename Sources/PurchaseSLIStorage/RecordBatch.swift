@@ -4,25 +4,37 @@ import PurchaseSLICore
 /// One batch of events on its way into the buckets: deduplicated by eventID, then aggregated per
 /// bucket and merged into the stored minute, hour and day buckets.
 struct RecordBatch {
-    private let events: [PurchaseEvent]
-    /// Event indexes sorted by (second, hash), so duplicates within the batch are neighbours.
+    /// The events, as the arrays they came in (one per request when the server groups requests).
+    private let batches: [[PurchaseEvent]]
+    /// For each event, by its position counted across all arrays: which array, and where in it.
+    private let arrayOf: [Int32], indexIn: [Int32]
+    /// Event positions sorted by (second, hash), so duplicates within the batch are neighbours.
     private let order: [Int]
     private let seconds: [Int64]
     private let hashes: [Int64]
 
-    /// Computes the dedup keys outside the write lock. O(n log n).
-    init(events: [PurchaseEvent]) {
-        self.events = events
-        var seconds: [Int64] = [], hashes: [Int64] = []
-        seconds.reserveCapacity(events.count)
-        hashes.reserveCapacity(events.count)
-        for index in events.indices {
-            seconds.append(events[index].timestampMillis.floorDividedBy(1000).quotient)
-            hashes.append(EventIDHash.hash(events[index].eventID))
+    /// Computes the dedup keys outside the write lock, without copying the events. O(n log n).
+    init(batches: [[PurchaseEvent]]) {
+        self.batches = batches
+        let count = batches.reduce(0) { $0 + $1.count }
+        var seconds: [Int64] = [], hashes: [Int64] = [], arrayOf: [Int32] = [], indexIn: [Int32] = []
+        seconds.reserveCapacity(count)
+        hashes.reserveCapacity(count)
+        arrayOf.reserveCapacity(count)
+        indexIn.reserveCapacity(count)
+        for (arrayIndex, events) in batches.enumerated() {
+            for index in events.indices {
+                seconds.append(events[index].timestampMillis.floorDividedBy(1000).quotient)
+                hashes.append(EventIDHash.hash(events[index].eventID))
+                arrayOf.append(Int32(arrayIndex))
+                indexIn.append(Int32(index))
+            }
         }
-        order = events.indices.sorted { (seconds[$0], hashes[$0]) < (seconds[$1], hashes[$1]) }
+        order = seconds.indices.sorted { (seconds[$0], hashes[$0]) < (seconds[$1], hashes[$1]) }
         self.seconds = seconds
         self.hashes = hashes
+        self.arrayOf = arrayOf
+        self.indexIn = indexIn
     }
 
     /// Writes the batch inside an open transaction and returns what it counted.
@@ -37,20 +49,21 @@ struct RecordBatch {
         var minutes: [Int64: [Int64: OutcomeCounts]] = [:]
         var errors: [Int64: [ErrorCodec.Entry: Int64]] = [:]
         var days = Set<Int64>()
-        for index in accepted {
-            let second = seconds[index]
+        for position in accepted {
+            let second = seconds[position]
+            let array = Int(arrayOf[position]), index = Int(indexIn[position])
             let day = second.floorDividedBy(86_400).quotient
             days.insert(day)
             let series = try cache.seriesID(
-                of: events[index], day: day, cap: configuration.cardinalityCap, codes: codes, statements: statements)
+                of: batches[array][index], day: day, cap: configuration.cardinalityCap, codes: codes, statements: statements)
             let minute = Resolution.minute.bucketStart(second)
-            minutes[minute, default: [:]][series, default: OutcomeCounts()].add(events[index].resultType, statusCode: events[index].statusCode)
-            if let description = events[index].errorDescription {
+            minutes[minute, default: [:]][series, default: OutcomeCounts()].add(batches[array][index].resultType, statusCode: batches[array][index].statusCode)
+            if let description = batches[array][index].errorDescription {
                 let error = try cache.valueID(
                     description, dimension: errorCode, day: day, cap: configuration.cardinalityCap, statements: statements)
                 errors[minute, default: [:]][ErrorCodec.Entry(series: series, error: error), default: 0] += 1
             }
-            let millis = events[index].timestampMillis
+            let millis = batches[array][index].timestampMillis
             outcome.timeRange = outcome.timeRange.map { min($0.lowerBound, millis)...max($0.upperBound, millis) } ?? millis...millis
         }
         outcome.accepted = accepted.count

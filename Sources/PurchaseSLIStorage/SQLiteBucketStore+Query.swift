@@ -63,7 +63,7 @@ extension SQLiteBucketStore {
                 statement.bind(segmentFrom, segmentTo)
                 while try statement.step() {
                     let slot = stepSeconds.map { (statement.int64(0) - origin) / $0 } ?? 0
-                    for (entry, events) in try ErrorCodec.decode(Array(statement.blob(1))) {
+                    for (entry, events) in try ErrorCodec.decode(statement.blob(1)) {
                         guard let group = grouping.group(ofSeries: entry.series),
                               allowed?.contains(texts[entry.error]) ?? true
                         else { continue }

@@ -59,8 +59,8 @@ public final class SQLiteBucketStore: BucketStore {
     }
 
     /// Counts validated events, skipping duplicates, in one transaction.
-    public func record(_ events: [PurchaseEvent], receivedAtMillis: Int64) throws -> RecordOutcome {
-        let batch = RecordBatch(events: events)
+    public func record(_ batches: [[PurchaseEvent]], receivedAtMillis: Int64) throws -> RecordOutcome {
+        let batch = RecordBatch(batches: batches)
         return try cache.withLock { cache in
             do {
                 return try pool.writeWithoutTransaction { db in
