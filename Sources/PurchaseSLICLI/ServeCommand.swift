@@ -63,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
             "maximumEventsPerRequest": "\(server.maximumEventsPerRequest)", "maximumLineBytes": "\(server.maximumLineBytes)",
             "latenessLimit": "\(TimeStep(seconds: server.latenessLimitMillis / 1000))",
             "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
-            "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)",
+            "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)", "bodyTimeoutSeconds": "\(server.bodyTimeoutSeconds)",
         ])
         let app = buildApplication(configuration: server, store: store, databasePath: settings.db, logger: logger)
         try await app.runService()

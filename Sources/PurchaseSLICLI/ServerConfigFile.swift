@@ -14,7 +14,7 @@ struct ServerConfigFile {
         "maximumBodyBytes": "a whole number", "maximumDecompressedBytes": "a whole number",
         "maximumCompressionRatio": "a whole number", "maximumEventsPerRequest": "a whole number",
         "maximumLineBytes": "a whole number", "latenessLimit": "a duration such as \"8d\"",
-        "requestsPerSecondPerKey": "a number", "requestBurstPerKey": "a number", "idleTimeoutSeconds": "a whole number",
+        "requestsPerSecondPerKey": "a number", "requestBurstPerKey": "a number", "idleTimeoutSeconds": "a whole number", "bodyTimeoutSeconds": "a whole number",
         "maximumEventsPerCommit": "a whole number",
     ]
 
@@ -51,6 +51,7 @@ struct ServerConfigFile {
         if let rate = try value("requestsPerSecondPerKey", as: Double.self) { configuration.requestsPerSecondPerKey = rate }
         if let burst = try value("requestBurstPerKey", as: Double.self) { configuration.requestBurstPerKey = burst }
         if let seconds = try whole("idleTimeoutSeconds") { configuration.idleTimeoutSeconds = Int64(seconds) }
+        if let seconds = try whole("bodyTimeoutSeconds") { configuration.bodyTimeoutSeconds = Int64(seconds) }
         if let events = try whole("maximumEventsPerCommit") { configuration.maximumEventsPerCommit = events }
     }
 

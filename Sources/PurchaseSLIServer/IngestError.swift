@@ -10,6 +10,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         case tooLarge(String)
         case unsupportedMediaType(String)
         case badRequest(String, rejected: [RejectedRecord])
+        case bodyTimeout(seconds: Int64)
         case storeUnavailable(String)
         case shuttingDown
     }
@@ -27,6 +28,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         Self(kind: .badRequest(reason, rejected: rejected))
     }
     static func storeUnavailable(_ reason: String) -> Self { Self(kind: .storeUnavailable(reason)) }
+    static func bodyTimeout(seconds: Int64) -> Self { Self(kind: .bodyTimeout(seconds: seconds)) }
 
     /// The HTTP status of the refusal.
     public var status: HTTPResponse.Status {
@@ -36,6 +38,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         case .tooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
         case .badRequest: .badRequest
+        case .bodyTimeout: .requestTimeout
         case .storeUnavailable, .shuttingDown: .serviceUnavailable
         }
     }
@@ -49,6 +52,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         case .tooLarge(let reason), .unsupportedMediaType(let reason), .badRequest(let reason, _): reason
         case .storeUnavailable(let reason): "the store cannot commit right now (\(reason)); nothing of this request was counted, retry later"
         case .shuttingDown: "the server is shutting down; nothing of this request was counted, retry later"
+        case .bodyTimeout(let seconds): "the request body did not arrive within \(seconds) s"
         }
     }
 

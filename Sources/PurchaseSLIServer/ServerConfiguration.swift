@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var requestBurstPerKey: Double = 4000
     /// Seconds a connection may stay idle (no header or body bytes) before it is closed.
     public var idleTimeoutSeconds: Int64 = 30
+    /// Seconds a request body may take to arrive in full before the request is refused with 408.
+    public var bodyTimeoutSeconds: Int64 = 30
     /// Most events committed in one transaction by the group committer.
     public var maximumEventsPerCommit = 50_000
 

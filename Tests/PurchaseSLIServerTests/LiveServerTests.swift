@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PurchaseSLIServer
+import PurchaseSLIStorage
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sends `request` on a new TCP connection to 127.0.0.1:`port` and returns what the server answers
+/// within `seconds`.
+private func rawExchange(port: Int, request: String, seconds: Int) throws -> String {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw POSIXError(.EIO) }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    _ = request.utf8CString.withUnsafeBufferPointer { send(socket, $0.baseAddress, $0.count - 1, 0) }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let received = recv(socket, &buffer, buffer.count, 0)
+    return received > 0 ? String(decoding: buffer[..<received], as: UTF8.self) : ""
+}
+
+@Suite struct LiveServerTests {
+    let directory: TemporaryDirectory
+    let store: SQLiteBucketStore
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+    }
+
+    @Test func answersOverARealSocketAndRefusesABodyThatNeverArrives() async throws {
+        let app = makeApp(store: store) { $0.bodyTimeoutSeconds = 1 }
+        try await app.test(.live) { client in
+            try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body([eventLine("a")])) {
+                #expect($0.status == .accepted)
+            }
+            let port = try #require(client.port)
+            let started = Date()
+            let answer = try rawExchange(
+                port: port,
+                request: "POST /v1/events HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-ndjson\r\n"
+                    + "Content-Length: 1000\r\n\r\n{\"eventID\":",
+                seconds: 10)
+            #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+            #expect(Date().timeIntervalSince(started) < 5)
+        }
+        #expect(try countedEvents(store) == 1)
+    }
+}
