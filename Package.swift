@@ -35,7 +35,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "PurchaseSLIRendering", dependencies: ["PurchaseSLICore"], swiftSettings: swiftSettings),
+        .target(name: "PurchaseSLIAnalysis", dependencies: ["PurchaseSLICore"], swiftSettings: swiftSettings),
+        .target(name: "PurchaseSLIRendering", dependencies: ["PurchaseSLICore", "PurchaseSLIAnalysis"], swiftSettings: swiftSettings),
         .target(name: "PurchaseSLISimulation", dependencies: ["PurchaseSLICore"], swiftSettings: swiftSettings),
         .target(
             name: "PurchaseSLIServer",
@@ -66,6 +67,8 @@ let package = Package(
         .testTarget(name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLIStorageTests", dependencies: ["PurchaseSLIStorage", "PurchaseSLICore"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "PurchaseSLIAnalysisTests", dependencies: ["PurchaseSLIAnalysis", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLISimulationTests", dependencies: ["PurchaseSLISimulation", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),

@@ -1,0 +1,74 @@
+public import PurchaseSLICore
+
+/// One alert that fires at an evaluation time, with the numbers that made it fire.
+public struct AlertFinding: Sendable, Hashable {
+    /// The kinds of alert, named as in Alertmanager's `alertname`.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The success rate burns the error budget faster than a rule allows.
+        case successRateBurn = "PurchaseSuccessRateBurn"
+        /// An action that normally has traffic has none.
+        case noEvents = "NoPurchaseEvents"
+    }
+
+    /// Which alert this is.
+    public var kind: Kind
+    /// How urgent.
+    public var severity: Severity
+    /// The action, and the slice for a slice alert.
+    public var labels: SeriesLabels
+    /// The evaluation time (seconds since the epoch).
+    public var time: Int64
+    /// The objective in force, for a burn alert.
+    public var objective: SLOPolicy.Objective?
+    /// The rule that fired (the most urgent one), for a burn alert.
+    public var rule: SLOPolicy.BurnRateRule?
+    /// Counts over the rule's long window (for a loss of signal: the window itself).
+    public var longWindow = OutcomeCounts()
+    /// Counts over the rule's short window.
+    public var shortWindow = OutcomeCounts()
+    /// For a slice alert: the slice's share of the action's failures over the long window.
+    public var shareOfFailures: Double?
+    /// For a loss of signal: events in the same window a day earlier.
+    public var expectedEvents: Int64?
+
+    /// What makes two findings the same alert (for episodes and notifications).
+    public var identity: Identity { Identity(kind: kind, severity: severity, labels: labels) }
+
+    /// The alert's identity: its name, severity and labels.
+    public struct Identity: Sendable, Hashable, Comparable {
+        /// The alert kind.
+        public var kind: Kind
+        /// The severity.
+        public var severity: Severity
+        /// The labels.
+        public var labels: SeriesLabels
+
+        public static func < (lhs: Identity, rhs: Identity) -> Bool {
+            if lhs.severity != rhs.severity { return lhs.severity > rhs.severity }
+            if lhs.kind != rhs.kind { return lhs.kind.rawValue < rhs.kind.rawValue }
+            return lhs.labels < rhs.labels
+        }
+    }
+
+    /// Burn rate over the long window (error rate / error budget), or nil without enough traffic.
+    public var burnRateLong: Double? { burnRate(longWindow) }
+    /// Burn rate over the short window.
+    public var burnRateShort: Double? { burnRate(shortWindow) }
+
+    private func burnRate(_ counts: OutcomeCounts) -> Double? {
+        guard let objective, let successRate = counts.successRate, objective.errorBudget > 0 else { return nil }
+        return (1 - successRate) / objective.errorBudget
+    }
+}
+
+/// One alert from the step it started firing to the step it stopped (nil while still firing).
+public struct AlertEpisode: Sendable, Hashable {
+    /// The finding at the episode's first step.
+    public var first: AlertFinding
+    /// The finding at the episode's last firing step.
+    public var last: AlertFinding
+    /// When it started firing (seconds since the epoch).
+    public var startsAt: Int64
+    /// The first evaluation step at which it no longer fired, or nil when it fires at the range's end.
+    public var endsAt: Int64?
+}

@@ -1,0 +1,107 @@
+public import PurchaseSLICore
+
+/// What good looks like and when to page: success-rate objectives per action, the multi-window burn-rate
+/// rules, the slices to evaluate, and the limits that keep low traffic quiet. Alert policy is data; see
+/// `dashboards/slos.yaml` for the documented defaults.
+public struct SLOPolicy: Sendable, Hashable {
+    /// A success-rate objective for one action over a rolling window.
+    public struct Objective: Sendable, Hashable {
+        /// The action it applies to (`purchase`, `restore`, `retry`, or an app's own).
+        public var actionType: String
+        /// The success-rate target as a fraction, e.g. 0.99.
+        public var target: Double
+        /// The rolling window over which the objective (and the error budget) is measured, in seconds.
+        public var windowSeconds: Int64
+
+        /// Creates an objective.
+        public init(actionType: String, target: Double, windowSeconds: Int64) {
+            self.actionType = actionType
+            self.target = target
+            self.windowSeconds = windowSeconds
+        }
+
+        /// The error budget as a fraction of valid events: 1 − target.
+        public var errorBudget: Double { 1 - target }
+    }
+
+    /// A multi-window burn-rate rule: fires while the burn rate over both windows exceeds `burnRate`.
+    public struct BurnRateRule: Sendable, Hashable {
+        /// How urgent a firing rule is.
+        public var severity: Severity
+        /// The long window, in seconds (how much budget is at stake).
+        public var longWindowSeconds: Int64
+        /// The short window, in seconds (is it still happening?).
+        public var shortWindowSeconds: Int64
+        /// The burn-rate threshold: error rate / error budget.
+        public var burnRate: Double
+
+        /// Creates a rule.
+        public init(severity: Severity, longWindowSeconds: Int64, shortWindowSeconds: Int64, burnRate: Double) {
+            self.severity = severity
+            self.longWindowSeconds = longWindowSeconds
+            self.shortWindowSeconds = shortWindowSeconds
+            self.burnRate = burnRate
+        }
+    }
+
+    /// The objectives, one per action.
+    public var objectives: [Objective]
+    /// The burn-rate rules (Google SRE Workbook, multi-window multi-burn-rate).
+    public var rules: [BurnRateRule]
+    /// Dimensions whose values are evaluated as slices of each action.
+    public var slices: [EventDimension]
+    /// Fewest valid events a window needs before its burn rate counts (low traffic must not page).
+    public var minimumValidEvents: Int
+    /// The window over which a stop of an action's events is noticed, in seconds.
+    public var lossOfSignalWindowSeconds: Int64
+    /// Fewest events the same window a day earlier must have held for a stop to alert.
+    public var lossOfSignalMinimumExpected: Int
+
+    /// Creates a policy.
+    public init(
+        objectives: [Objective], rules: [BurnRateRule], slices: [EventDimension], minimumValidEvents: Int,
+        lossOfSignalWindowSeconds: Int64, lossOfSignalMinimumExpected: Int
+    ) {
+        self.objectives = objectives
+        self.rules = rules
+        self.slices = slices
+        self.minimumValidEvents = minimumValidEvents
+        self.lossOfSignalWindowSeconds = lossOfSignalWindowSeconds
+        self.lossOfSignalMinimumExpected = lossOfSignalMinimumExpected
+    }
+
+    /// The defaults: purchase and restore 99.0 %, retry 95.0 % over 28 days; page at 14.4× (1 h and 5 min)
+    /// or 6× (6 h and 30 min), ticket at 3× (1 d and 2 h) or 1× (3 d and 6 h); 20 valid events per window.
+    public static let `default` = SLOPolicy(
+        objectives: [
+            Objective(actionType: "purchase", target: 0.99, windowSeconds: 28 * 86_400),
+            Objective(actionType: "restore", target: 0.99, windowSeconds: 28 * 86_400),
+            Objective(actionType: "retry", target: 0.95, windowSeconds: 28 * 86_400),
+        ],
+        rules: [
+            BurnRateRule(severity: .page, longWindowSeconds: 3600, shortWindowSeconds: 300, burnRate: 14.4),
+            BurnRateRule(severity: .page, longWindowSeconds: 6 * 3600, shortWindowSeconds: 1800, burnRate: 6),
+            BurnRateRule(severity: .ticket, longWindowSeconds: 86_400, shortWindowSeconds: 7200, burnRate: 3),
+            BurnRateRule(severity: .ticket, longWindowSeconds: 3 * 86_400, shortWindowSeconds: 6 * 3600, burnRate: 1),
+        ],
+        slices: [.productID, .planID, .groupID, .offerID, .appVersion, .variant],
+        minimumValidEvents: 20,
+        lossOfSignalWindowSeconds: 30 * 60,
+        lossOfSignalMinimumExpected: 30
+    )
+
+    /// The longest span of minute data an evaluation looks back over.
+    public var lookbackSeconds: Int64 {
+        max(rules.map(\.longWindowSeconds).max() ?? 0, 86_400 + lossOfSignalWindowSeconds)
+    }
+}
+
+/// How urgent an alert is.
+public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+    /// Someone must act now.
+    case page
+    /// Someone must look today.
+    case ticket
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .ticket && rhs == .page }
+}

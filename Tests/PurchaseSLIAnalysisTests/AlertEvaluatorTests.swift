@@ -1,0 +1,109 @@
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import Testing
+
+/// The fixtures start at this minute; every case has three days of history before its incident.
+private let origin: Int64 = 1_794_614_400  // 2026-11-14T00:00:00Z
+private let minutes = 5 * 1440
+
+private func minute(_ index: Int) -> Int64 { origin + Int64(index) * 60 }
+
+/// Per-minute traffic of one action: `valid` events a minute of which `failures(minute)` fail.
+private func rows(
+    action: String = "purchase", key: [String?]? = nil, valid: (Int) -> Int64 = { _ in 100 }, failures: (Int) -> Int64
+) -> [CountRow] {
+    (0..<minutes).map { index in
+        let bad = failures(index), all = valid(index)
+        return CountRow(
+            timeSeconds: minute(index), key: key ?? [action],
+            counts: OutcomeCounts(start: all, success: all - bad, failure: bad))
+    }
+}
+
+private func inputs(_ overall: [CountRow], slices: [EventDimension: [CountRow]] = [:]) -> AlertInputs {
+    AlertInputs(startSeconds: origin, endSeconds: minute(minutes), overall: overall, sliceRows: slices)
+}
+
+private let evaluator = AlertEvaluator(policy: .default)
+
+/// The minute index at which each episode started and ended, with its severity.
+private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, Int?)] {
+    evaluator.episodes(from: minute(4320), to: minute(minutes), stepSeconds: 60, inputs: inputs).map { episode in
+        (episode.first.severity, episode.first.kind.rawValue, Int((episode.startsAt - origin) / 60),
+         episode.endsAt.map { Int(($0 - origin) / 60) })
+    }
+}
+
+@Suite struct AlertEvaluatorTests {
+    @Test func aHardOutagePagesAtTheMinuteTheOneHourWindowCrossesAndResolvesWhenTheThirtyMinuteWindowClears() {
+        // 50 % failures from minute 4400 to 4459: the 1 h / 5 min rule needs > 14.4 % over the hour, reached
+        // after 18 bad minutes (4418); the 6 h / 30 min rule keeps it until the 30 min window falls under 6 %.
+        let outage = inputs(rows { (4400..<4460).contains($0) ? 50 : 0 })
+        let episodes = episodeMinutes(outage)
+        #expect(episodes.count == 1)
+        #expect(episodes.first.map { "\($0.0) \($0.1) \($0.2) \($0.3 ?? -1)" } == "page PurchaseSuccessRateBurn 4418 4487")
+    }
+
+    @Test func aSlowBurnOpensATicketAndAnOutageOnTopOfItSuppressesTheTicketWhileItPages() {
+        // 5 % failures all along (a 5× burn: the 1 d / 2 h and 3 d / 6 h ticket rules fire), then an outage.
+        let burning = inputs(rows { (4400..<4460).contains($0) ? 60 : 5 })
+        let episodes = episodeMinutes(burning)
+        let pages = episodes.filter { $0.0 == .page }, tickets = episodes.filter { $0.0 == .ticket }
+        #expect(pages.count == 1 && tickets.count == 2)
+        let page = pages[0]
+        #expect(tickets[0].2 == 4320 && tickets[0].3 == page.2, "the ticket stops when the page starts")
+        #expect(tickets[1].2 == page.3, "and comes back when the page resolves")
+        for time in [minute(4430), minute(4450)] {
+            #expect(evaluator.findings(at: time, inputs: burning).map(\.severity) == [.page])
+        }
+    }
+
+    @Test func lowTrafficNoiseDoesNotAlertAndZeroTrafficGivesNoNaN() {
+        let sparse = inputs(rows(valid: { _ in 1 }) { [4400, 4410, 4420].contains($0) ? 1 : 0 })
+        #expect(episodeMinutes(sparse).isEmpty)
+        let silent = inputs(rows(valid: { _ in 0 }) { _ in 0 })
+        #expect(episodeMinutes(silent).isEmpty)
+        let finding = evaluator.findings(at: minute(4500), inputs: silent)
+        #expect(finding.isEmpty)
+    }
+
+    @Test func steadyTrafficAtTheObjectiveStaysQuiet() {
+        // 0.8 % failures, under the 1 % budget, with random-looking minutes up to 3 %.
+        let steady = inputs(rows { index in index % 7 == 0 ? 3 : (index % 13 == 0 ? 1 : 0) })
+        #expect(episodeMinutes(steady).isEmpty)
+    }
+
+    @Test func aRegressionInOnePlanAlertsAsTheSliceWithItsShareOfTheFailures() {
+        // Plan "pro-monthly" (5 % of traffic) fails 40 % from minute 4400; the action overall burns 2×: no page.
+        let overall = rows { (4400...).contains($0) ? 2 : 0 }
+        let plans = rows(key: ["purchase", "pro-monthly"], valid: { _ in 5 }) { (4400...).contains($0) ? 2 : 0 }
+            + rows(key: ["purchase", "coins-small"], valid: { _ in 95 }) { _ in 0 }
+        let regression = inputs(overall, slices: [.planID: plans])
+        let findings = evaluator.findings(at: minute(4500), inputs: regression)
+        let page = findings.first { $0.severity == .page }
+        #expect(page?.labels == SeriesLabels(actionType: "purchase", slice: .init(dimension: .planID, value: "pro-monthly")))
+        #expect(page?.shareOfFailures == 1)
+        #expect(!findings.contains { $0.labels.slice == nil && $0.severity == .page })
+    }
+
+    @Test func anActionThatStopsSendingEventsIsALossOfSignal() {
+        let stopped = inputs(rows(valid: { (4400..<4450).contains($0) ? 0 : 100 }) { _ in 0 })
+        let episodes = episodeMinutes(stopped)
+        #expect(episodes.count == 1)
+        #expect(episodes.first.map { "\($0.0) \($0.1) \($0.2) \($0.3 ?? -1)" } == "page NoPurchaseEvents 4430 4451")
+    }
+
+    @Test func backtestEpisodesEqualRepeatedEvaluationsAtEachMinute() {
+        let burning = inputs(rows { (4400..<4460).contains($0) ? 60 : 5 })
+        let episodes = evaluator.episodes(from: minute(4320), to: minute(minutes), stepSeconds: 60, inputs: burning)
+        for time in stride(from: minute(4320), to: minute(minutes), by: 7 * 60) {
+            let firing = evaluator.findings(at: time, inputs: burning)
+            let fromEpisodes = episodes.filter { $0.startsAt <= time && ($0.endsAt.map { time < $0 } ?? true) }
+            #expect(Set(firing.map(\.identity)) == Set(fromEpisodes.map(\.first.identity)))
+            for finding in firing {
+                let start = evaluator.startOfFiring(finding.identity, at: time, inputs: burning)
+                #expect(fromEpisodes.contains { $0.first.identity == finding.identity && ($0.startsAt == start || start == minute(4320)) })
+            }
+        }
+    }
+}
