@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -35,7 +36,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "PurchaseSLIAnalysis", dependencies: ["PurchaseSLICore"], swiftSettings: swiftSettings),
+        .target(
+            name: "PurchaseSLIAnalysis",
+            dependencies: ["PurchaseSLICore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "PurchaseSLIRendering", dependencies: ["PurchaseSLICore", "PurchaseSLIAnalysis"], swiftSettings: swiftSettings),
         .target(name: "PurchaseSLISimulation", dependencies: ["PurchaseSLICore"], swiftSettings: swiftSettings),
         .target(

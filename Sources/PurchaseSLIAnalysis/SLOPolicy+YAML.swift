@@ -1,0 +1,139 @@
+import PurchaseSLICore
+import Yams
+
+/// A policy file that does not say what it must, with the path of the offending key.
+public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where, e.g. `objectives[1].target`.
+    public let path: String
+    /// What was expected and what was found.
+    public let reason: String
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+extension SLOPolicy {
+    /// Reads a policy from YAML (see `dashboards/slos.yaml`); keys left out keep their defaults.
+    /// - Throws: ``PolicyError`` naming the key at fault.
+    public init(yaml: String) throws {
+        let root: Any?
+        do {
+            root = try Yams.load(yaml: yaml)
+        } catch {
+            throw PolicyError(path: "(file)", reason: "not valid YAML: \(error)")
+        }
+        let document = try PolicyReader.map(root ?? [String: Any](), at: "(file)")
+        try PolicyReader.refuseUnknownKeys(
+            document, known: ["objectives", "burnRateRules", "slices", "minimumValidEvents", "lossOfSignal"], at: "")
+        var policy = SLOPolicy.default
+        if let objectives = document["objectives"] {
+            policy.objectives = try PolicyReader.list(objectives, at: "objectives").enumerated().map { index, item in
+                try PolicyReader.objective(item, at: "objectives[\(index)]")
+            }
+            let actions = policy.objectives.map(\.actionType)
+            if let duplicate = actions.first(where: { action in actions.filter { $0 == action }.count > 1 }) {
+                throw PolicyError(path: "objectives", reason: "actionType \(duplicate) has more than one objective")
+            }
+        }
+        if let rules = document["burnRateRules"] {
+            policy.rules = try PolicyReader.list(rules, at: "burnRateRules").enumerated().map { index, item in
+                try PolicyReader.rule(item, at: "burnRateRules[\(index)]")
+            }
+        }
+        if let slices = document["slices"] {
+            policy.slices = try PolicyReader.list(slices, at: "slices").enumerated().map { index, item in
+                let path = "slices[\(index)]"
+                guard let name = item as? String, let dimension = EventDimension(name: name), dimension.seriesIndex != nil,
+                      dimension != .actionType
+                else {
+                    throw PolicyError(path: path, reason: "expected one of productID, planID, groupID, offerID, appVersion, platform, osVersion, variant, got \(item)")
+                }
+                return dimension
+            }
+        }
+        if let minimum = document["minimumValidEvents"] {
+            policy.minimumValidEvents = try PolicyReader.count(minimum, at: "minimumValidEvents")
+        }
+        if let loss = document["lossOfSignal"] {
+            let map = try PolicyReader.map(loss, at: "lossOfSignal")
+            try PolicyReader.refuseUnknownKeys(map, known: ["window", "minimumExpectedEvents"], at: "lossOfSignal")
+            if let window = map["window"] { policy.lossOfSignalWindowSeconds = try PolicyReader.duration(window, at: "lossOfSignal.window") }
+            if let minimum = map["minimumExpectedEvents"] {
+                policy.lossOfSignalMinimumExpected = try PolicyReader.count(minimum, at: "lossOfSignal.minimumExpectedEvents")
+            }
+        }
+        self = policy
+    }
+}
+
+/// Checked reading of the policy's YAML values.
+private enum PolicyReader {
+    static func map(_ value: Any, at path: String) throws -> [String: Any] {
+        guard let map = value as? [String: Any] else { throw PolicyError(path: path, reason: "expected a mapping of keys") }
+        return map
+    }
+
+    static func list(_ value: Any, at path: String) throws -> [Any] {
+        guard let list = value as? [Any] else { throw PolicyError(path: path, reason: "expected a list") }
+        return list
+    }
+
+    static func refuseUnknownKeys(_ map: [String: Any], known: Set<String>, at path: String) throws {
+        if let unknown = map.keys.sorted().first(where: { !known.contains($0) }) {
+            throw PolicyError(
+                path: path.isEmpty ? unknown : "\(path).\(unknown)",
+                reason: "unknown key; expected one of \(known.sorted().joined(separator: ", "))")
+        }
+    }
+
+    static func number(_ value: Any, at path: String) throws -> Double {
+        if let number = value as? Double { return number }
+        if let number = value as? Int { return Double(number) }
+        throw PolicyError(path: path, reason: "expected a number, got \(value)")
+    }
+
+    static func count(_ value: Any, at path: String) throws -> Int {
+        guard let count = value as? Int, count >= 1 else { throw PolicyError(path: path, reason: "expected a whole number ≥ 1, got \(value)") }
+        return count
+    }
+
+    static func duration(_ value: Any, at path: String) throws -> Int64 {
+        guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % 60 == 0 else {
+            throw PolicyError(path: path, reason: "expected a whole number of minutes such as 5m, 1h, 28d, got \(value)")
+        }
+        return step.seconds
+    }
+
+    static func objective(_ value: Any, at path: String) throws -> SLOPolicy.Objective {
+        let map = try self.map(value, at: path)
+        try refuseUnknownKeys(map, known: ["actionType", "target", "window"], at: path)
+        guard let action = map["actionType"] as? String, ActionType.isValidToken(action) else {
+            throw PolicyError(path: "\(path).actionType", reason: "expected an action such as purchase, got \(map["actionType"] ?? "nothing")")
+        }
+        guard let targetValue = map["target"] else { throw PolicyError(path: "\(path).target", reason: "required") }
+        let target = try number(targetValue, at: "\(path).target")
+        guard target > 0, target < 100 else {
+            throw PolicyError(path: "\(path).target", reason: "expected a percentage above 0 and below 100, got \(targetValue)")
+        }
+        let window = try map["window"].map { try duration($0, at: "\(path).window") } ?? 28 * 86_400
+        return SLOPolicy.Objective(actionType: action, target: target / 100, windowSeconds: window)
+    }
+
+    static func rule(_ value: Any, at path: String) throws -> SLOPolicy.BurnRateRule {
+        let map = try self.map(value, at: path)
+        try refuseUnknownKeys(map, known: ["severity", "longWindow", "shortWindow", "burnRate"], at: path)
+        guard let severityText = map["severity"] as? String, let severity = Severity(rawValue: severityText) else {
+            throw PolicyError(path: "\(path).severity", reason: "expected page or ticket, got \(map["severity"] ?? "nothing")")
+        }
+        guard let long = map["longWindow"], let short = map["shortWindow"], let rate = map["burnRate"] else {
+            throw PolicyError(path: path, reason: "longWindow, shortWindow and burnRate are required")
+        }
+        let rule = SLOPolicy.BurnRateRule(
+            severity: severity, longWindowSeconds: try duration(long, at: "\(path).longWindow"),
+            shortWindowSeconds: try duration(short, at: "\(path).shortWindow"), burnRate: try number(rate, at: "\(path).burnRate"))
+        guard rule.shortWindowSeconds < rule.longWindowSeconds else {
+            throw PolicyError(path: "\(path).shortWindow", reason: "must be shorter than longWindow")
+        }
+        guard rule.burnRate > 0 else { throw PolicyError(path: "\(path).burnRate", reason: "must be above 0") }
+        return rule
+    }
+}

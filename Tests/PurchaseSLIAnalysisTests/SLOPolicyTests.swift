@@ -1,0 +1,39 @@
+import Foundation
+import PurchaseSLIAnalysis
+import Testing
+
+@Suite struct SLOPolicyTests {
+    @Test func theShippedPolicyFileIsTheDocumentedDefault() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("dashboards/slos.yaml")
+        #expect(try SLOPolicy(yaml: String(contentsOf: url, encoding: .utf8)) == .default)
+        #expect(try SLOPolicy(yaml: "") == .default)
+    }
+
+    @Test func keysLeftOutKeepTheirDefaults() throws {
+        let policy = try SLOPolicy(yaml: "objectives:\n  - {actionType: purchase, target: 99.5}\nminimumValidEvents: 50\n")
+        #expect(policy.objectives == [.init(actionType: "purchase", target: 0.995, windowSeconds: 28 * 86_400)])
+        #expect(policy.minimumValidEvents == 50 && policy.rules == SLOPolicy.default.rules)
+    }
+
+    @Test(arguments: [
+        ("objectives: 3", "objectives", "expected a list"),
+        ("objectives:\n  - {actionType: purchase, target: 101}", "objectives[0].target", "below 100"),
+        ("objectives:\n  - {actionType: purchase}", "objectives[0].target", "required"),
+        ("objectives:\n  - {actionType: 'buy now', target: 99}", "objectives[0].actionType", "expected an action"),
+        ("objectives:\n  - {actionType: purchase, target: 99, window: 4 weeks}", "objectives[0].window", "whole number of minutes"),
+        ("objectives:\n  - {actionType: purchase, target: 99}\n  - {actionType: purchase, target: 98}", "objectives", "more than one objective"),
+        ("burnRateRules:\n  - {severity: urgent, longWindow: 1h, shortWindow: 5m, burnRate: 14.4}", "burnRateRules[0].severity", "page or ticket"),
+        ("burnRateRules:\n  - {severity: page, longWindow: 5m, shortWindow: 1h, burnRate: 2}", "burnRateRules[0].shortWindow", "shorter"),
+        ("slices: [colour]", "slices[0]", "expected one of"),
+        ("minimumValidEvents: 0", "minimumValidEvents", "whole number"),
+        ("lossOfSignal: {window: 30m, minimum: 3}", "lossOfSignal.minimum", "unknown key"),
+        ("pagerduty: true", "pagerduty", "unknown key"),
+        ("objectives: [", "(file)", "not valid YAML"),
+    ])
+    func namesTheKeyAtFault(yaml: String, path: String, reason: String) {
+        let error = #expect(throws: PolicyError.self) { try SLOPolicy(yaml: yaml) }
+        #expect(error?.path == path)
+        #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "")")
+    }
+}
