@@ -59,7 +59,7 @@ let package = Package(
             name: "PurchaseSLICLI",
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLISimulation", "PurchaseSLIRendering",
-                "PurchaseSLIServer",
+                "PurchaseSLIServer", "PurchaseSLIAnalysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -31,9 +31,12 @@ public struct AlertEvaluator: Sendable {
         guard let objective = policy.objectives.first(where: { $0.actionType == action }) else { return result }
         let overallBurn = burnFinding(overall, objective: objective, at: time)
         if let overallBurn { result.append(overallBurn) }
+        var sliceWindows = Set<[OutcomeCounts]>()
         for slice in inputs.slices[action] ?? [] {
             guard var finding = burnFinding(slice, objective: objective, at: time),
-                  overallBurn.map({ $0.severity < finding.severity }) ?? true
+                  overallBurn.map({ $0.severity < finding.severity }) ?? true,
+                  // Slices with the very same traffic (a plan sold as one product) are one alert.
+                  sliceWindows.insert([finding.longWindow, finding.shortWindow]).inserted
             else { continue }
             let actionFailures = overall.counts(last: finding.rule!.longWindowSeconds, before: time).failure
             finding.shareOfFailures = actionFailures > 0 ? Double(finding.longWindow.failure) / Double(actionFailures) : nil
@@ -49,7 +52,9 @@ public struct AlertEvaluator: Sendable {
         for rule in policy.rules where best.map({ $0.severity < rule.severity }) ?? true {
             let long = series.counts(last: rule.longWindowSeconds, before: time)
             let short = series.counts(last: rule.shortWindowSeconds, before: time)
-            guard long.valid >= policy.minimumValidEvents, short.valid >= policy.minimumValidEvents else { continue }
+            guard long.valid >= policy.minimumValidEvents, short.valid >= policy.minimumValidEvents,
+                  long.failure >= policy.minimumFailures, short.failure >= policy.minimumFailures
+            else { continue }
             var finding = AlertFinding(
                 kind: .successRateBurn, severity: rule.severity, labels: series.labels, time: time,
                 objective: objective, rule: rule, longWindow: long, shortWindow: short)
@@ -72,7 +77,7 @@ public struct AlertEvaluator: Sendable {
         guard now.total == 0, dayEarlier.total >= policy.lossOfSignalMinimumExpected else { return nil }
         return AlertFinding(
             kind: .noEvents, severity: .page, labels: series.labels, time: time, longWindow: now,
-            expectedEvents: dayEarlier.total)
+            expectedEvents: dayEarlier.total, silentSeconds: window)
     }
 
     /// When the alert `identity`, firing at `time`, started: walks back one minute at a time while it

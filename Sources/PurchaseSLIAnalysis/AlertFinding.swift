@@ -30,6 +30,8 @@ public struct AlertFinding: Sendable, Hashable {
     public var shareOfFailures: Double?
     /// For a loss of signal: events in the same window a day earlier.
     public var expectedEvents: Int64?
+    /// For a loss of signal: the window without events, in seconds.
+    public var silentSeconds: Int64?
 
     /// What makes two findings the same alert (for episodes and notifications).
     public var identity: Identity { Identity(kind: kind, severity: severity, labels: labels) }

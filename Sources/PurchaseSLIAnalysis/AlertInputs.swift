@@ -36,7 +36,8 @@ public struct AlertInputs: Sendable {
         }
         var slices: [String: [MinuteSeries]] = [:]
         for (dimension, rows) in sliceRows.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let bySlice = series(rows) {
+            // Events without a value for the dimension (no offer, say) are not a slice of their own.
+            let bySlice = series(rows.filter { $0.key[1] != nil }) {
                 SeriesLabels(actionType: $0.key[0] ?? "", slice: .init(dimension: dimension, value: $0.key[1]))
             }
             for (labels, minuteSeries) in bySlice { slices[labels.actionType, default: []].append(minuteSeries) }

@@ -23,7 +23,8 @@ extension SLOPolicy {
         }
         let document = try PolicyReader.map(root ?? [String: Any](), at: "(file)")
         try PolicyReader.refuseUnknownKeys(
-            document, known: ["objectives", "burnRateRules", "slices", "minimumValidEvents", "lossOfSignal"], at: "")
+            document, known: ["objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "lossOfSignal"],
+            at: "")
         var policy = SLOPolicy.default
         if let objectives = document["objectives"] {
             policy.objectives = try PolicyReader.list(objectives, at: "objectives").enumerated().map { index, item in
@@ -52,6 +53,9 @@ extension SLOPolicy {
         }
         if let minimum = document["minimumValidEvents"] {
             policy.minimumValidEvents = try PolicyReader.count(minimum, at: "minimumValidEvents")
+        }
+        if let minimum = document["minimumFailures"] {
+            policy.minimumFailures = try PolicyReader.count(minimum, at: "minimumFailures")
         }
         if let loss = document["lossOfSignal"] {
             let map = try PolicyReader.map(loss, at: "lossOfSignal")

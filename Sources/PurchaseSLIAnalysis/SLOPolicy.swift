@@ -52,6 +52,8 @@ public struct SLOPolicy: Sendable, Hashable {
     public var slices: [EventDimension]
     /// Fewest valid events a window needs before its burn rate counts (low traffic must not page).
     public var minimumValidEvents: Int
+    /// Fewest failures each window of a rule needs to fire (a stray failure among few events is noise).
+    public var minimumFailures: Int
     /// The window over which a stop of an action's events is noticed, in seconds.
     public var lossOfSignalWindowSeconds: Int64
     /// Fewest events the same window a day earlier must have held for a stop to alert.
@@ -60,18 +62,20 @@ public struct SLOPolicy: Sendable, Hashable {
     /// Creates a policy.
     public init(
         objectives: [Objective], rules: [BurnRateRule], slices: [EventDimension], minimumValidEvents: Int,
-        lossOfSignalWindowSeconds: Int64, lossOfSignalMinimumExpected: Int
+        minimumFailures: Int, lossOfSignalWindowSeconds: Int64, lossOfSignalMinimumExpected: Int
     ) {
         self.objectives = objectives
         self.rules = rules
         self.slices = slices
         self.minimumValidEvents = minimumValidEvents
+        self.minimumFailures = minimumFailures
         self.lossOfSignalWindowSeconds = lossOfSignalWindowSeconds
         self.lossOfSignalMinimumExpected = lossOfSignalMinimumExpected
     }
 
     /// The defaults: purchase and restore 99.0 %, retry 95.0 % over 28 days; page at 14.4× (1 h and 5 min)
-    /// or 6× (6 h and 30 min), ticket at 3× (1 d and 2 h) or 1× (3 d and 6 h); 20 valid events per window.
+    /// or 6× (6 h and 30 min), ticket at 3× (1 d and 2 h) or 1× (3 d and 6 h); 20 valid events and 5
+    /// failures per window.
     public static let `default` = SLOPolicy(
         objectives: [
             Objective(actionType: "purchase", target: 0.99, windowSeconds: 28 * 86_400),
@@ -86,6 +90,7 @@ public struct SLOPolicy: Sendable, Hashable {
         ],
         slices: [.productID, .planID, .groupID, .offerID, .appVersion, .variant],
         minimumValidEvents: 20,
+        minimumFailures: 5,
         lossOfSignalWindowSeconds: 30 * 60,
         lossOfSignalMinimumExpected: 30
     )

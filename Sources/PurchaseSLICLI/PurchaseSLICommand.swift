@@ -5,13 +5,13 @@ public struct PurchaseSLICommand: AsyncParsableCommand {
     /// The command's name, abstract and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "purchase-sli",
-        abstract: "Purchase SLIs for apps that sell in-app purchases: ingest events, query success rates.",
+        abstract: "Purchase SLIs for apps that sell in-app purchases: ingest events, query success rates, alert.",
         discussion: """
             Events (one JSON object each, NDJSON or a JSON array, optionally gzip) are counted in SQLite \
             time buckets by event time. See README.md for the event format.
             """,
         version: "0.1.0",
-        subcommands: [IngestCommand.self, QueryCommand.self, SimulateCommand.self, ServeCommand.self]
+        subcommands: [IngestCommand.self, QueryCommand.self, AlertsCommand.self, SimulateCommand.self, ServeCommand.self]
     )
 
     /// Creates the command (argument parsing fills it in).

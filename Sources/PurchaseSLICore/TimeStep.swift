@@ -26,9 +26,9 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
         self.init(seconds: product)
     }
 
-    /// The shortest spelling: `5m` rather than `300s`.
+    /// The shortest spelling in days, hours, minutes or seconds: `5m` rather than `300s`, `28d`.
     public var description: String {
-        for (unit, size) in [("w", Int64(604_800)), ("d", 86_400), ("h", 3600), ("m", 60)] where seconds % size == 0 {
+        for (unit, size) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where seconds % size == 0 {
             return "\(seconds / size)\(unit)"
         }
         return "\(seconds)s"

@@ -1,0 +1,70 @@
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIRendering
+import PurchaseSLIStorage
+
+/// Reads what alert evaluation needs from the store, and adds to each finding the context a person on
+/// call needs (top errors, where the failures concentrate, budget left).
+struct AlertContext {
+    let store: SQLiteBucketStore
+    let policy: SLOPolicy
+
+    /// Minute series of every action and slice over `[from, to)`.
+    func inputs(from: Int64, to: Int64) throws -> AlertInputs {
+        let step = TimeStep(seconds: 60)
+        let overall = try store.counts(CountQuery(fromSeconds: from, toSeconds: to, step: step, groupBy: [.actionType]))
+        var slices: [EventDimension: [CountRow]] = [:]
+        for dimension in policy.slices {
+            slices[dimension] = try store.counts(
+                CountQuery(fromSeconds: from, toSeconds: to, step: step, groupBy: [.actionType, dimension]))
+        }
+        return AlertInputs(startSeconds: from, endSeconds: to, overall: overall, sliceRows: slices)
+    }
+
+    /// The report of a finding (or of an episode when `endsAt` is given).
+    func report(
+        _ finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, inputs: AlertInputs
+    ) throws -> AlertReport {
+        let window = finding.rule?.longWindowSeconds ?? finding.silentSeconds ?? 3600
+        let until = endsAt ?? finding.time
+        var filters: [EventDimension: Set<String?>] = [.actionType: [finding.labels.actionType]]
+        if let slice = finding.labels.slice { filters[slice.dimension] = [slice.value] }
+        let errors = try store.errorCounts(CountQuery(
+            fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: filters))
+        return AlertReport(
+            finding: finding, startsAt: startsAt, endsAt: endsAt,
+            topErrors: errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) },
+            concentration: concentration(of: finding, window: window, until: until, inputs: inputs),
+            budgetRemaining: try budgetRemaining(of: finding, until: until, filters: filters))
+    }
+
+    /// The slices that hold a disproportionate share of the action's failures: at least 10 % of them and
+    /// at least 1.5 times their share of its valid events, largest share first.
+    private func concentration(
+        of finding: AlertFinding, window: Int64, until: Int64, inputs: AlertInputs
+    ) -> [(slice: SeriesLabels.Slice, share: Double)] {
+        guard finding.kind == .successRateBurn, finding.labels.slice == nil,
+              let overall = inputs.actions[finding.labels.actionType]
+        else { return [] }
+        let total = overall.counts(last: window, before: until)
+        guard total.failure > 0, total.valid > 0 else { return [] }
+        return (inputs.slices[finding.labels.actionType] ?? []).compactMap { series in
+            let counts = series.counts(last: window, before: until)
+            let failureShare = Double(counts.failure) / Double(total.failure)
+            let trafficShare = Double(counts.valid) / Double(total.valid)
+            return failureShare >= 0.1 && failureShare >= 1.5 * trafficShare
+                ? (slice: series.labels.slice!, share: failureShare) : nil
+        }.sorted { $0.share > $1.share }.prefix(4).map { $0 }
+    }
+
+    /// 1 − failures / (error budget × valid) over the objective's window before `until`.
+    private func budgetRemaining(
+        of finding: AlertFinding, until: Int64, filters: [EventDimension: Set<String?>]
+    ) throws -> Double? {
+        guard let objective = finding.objective else { return nil }
+        let counts = try store.counts(CountQuery(
+            fromSeconds: until - objective.windowSeconds, toSeconds: until, filters: filters)).first?.counts
+        guard let counts, counts.valid > 0 else { return nil }
+        return 1 - Double(counts.failure) / (objective.errorBudget * Double(counts.valid))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+
+/// The words of an alert, the same in every format; untrusted values pass through the format's escaping.
+struct AlertNarrative {
+    let report: AlertReport
+    let escaping: TextEscaping
+    /// The time the report is read at, for "since … (22 min)".
+    let now: Int64
+
+    private var finding: AlertFinding { report.finding }
+    private var action: String { escaping.escape(finding.labels.actionType) }
+
+    /// Where the alert applies: the action, and the slice if any.
+    var scope: String {
+        guard let slice = finding.labels.slice else { return action }
+        return "\(action), \(slice.dimension.rawValue)=\(escaping.escape(slice.value ?? "(none)"))"
+    }
+
+    /// One line saying what is broken and how badly.
+    var summary: String {
+        switch finding.kind {
+        case .noEvents:
+            return "no \(action) events at all in the last \(duration(finding.silentSeconds ?? 0)) "
+                + "(\(count(finding.expectedEvents ?? 0)) in the same minutes a day earlier)"
+        case .successRateBurn:
+            let rule = finding.rule!
+            var text = "\(scope): success rate \(percent(finding.longWindow.successRate)) against "
+                + "\(percent(finding.objective?.target)) objective, burning the error budget "
+                + "\(rate(finding.burnRateLong))× over \(TimeStep(seconds: rule.longWindowSeconds)) "
+                + "and \(rate(finding.burnRateShort))× over \(TimeStep(seconds: rule.shortWindowSeconds))"
+            if let share = finding.shareOfFailures {
+                text += " (\(percent(share)) of all \(action) failures)"
+            }
+            return text
+        }
+    }
+
+    /// The details: since when, the counts, the budget, where the failures are, the errors, where to look.
+    var details: [String] {
+        var lines = ["since \(RFC3339.format(seconds: report.startsAt)) (\(duration((report.endsAt ?? now) - report.startsAt)))"
+            + (report.endsAt.map { ", resolved \(RFC3339.format(seconds: $0))" } ?? "")]
+        if finding.kind == .successRateBurn, let rule = finding.rule {
+            lines.append(
+                "\(TimeStep(seconds: rule.longWindowSeconds)): \(count(finding.longWindow.failure)) of "
+                    + "\(count(finding.longWindow.valid)) valid events failed; \(TimeStep(seconds: rule.shortWindowSeconds)): "
+                    + "\(count(finding.shortWindow.failure)) of \(count(finding.shortWindow.valid))")
+        }
+        if let remaining = report.budgetRemaining, let objective = finding.objective {
+            lines.append(
+                "error budget over \(TimeStep(seconds: objective.windowSeconds)): "
+                    + (remaining >= 0 ? "\(percent(remaining)) left" : "overspent by \(percent(-remaining))"))
+        }
+        if !report.concentration.isEmpty {
+            lines.append("failures concentrate in: " + report.concentration.map {
+                "\($0.slice.dimension.rawValue)=\(escaping.escape($0.slice.value ?? "(none)")) (\(percent($0.share)))"
+            }.joined(separator: ", "))
+        }
+        if !report.topErrors.isEmpty {
+            lines.append("top errors: " + report.topErrors.map {
+                "\"\(escaping.escape(String($0.description.prefix(120))))\" (\(count($0.events)))"
+            }.joined(separator: ", "))
+        }
+        lines.append("look next: " + lookNext)
+        return lines
+    }
+
+    /// A query that shows the failures by product and error over the alert's span.
+    var lookNext: String {
+        let from = RFC3339.format(seconds: report.startsAt - (finding.rule?.longWindowSeconds ?? 3600))
+        let to = RFC3339.format(seconds: report.endsAt ?? finding.time)
+        var command = "purchase-sli query --from \(from) --to \(to) --where actionType=\(action)"
+        if let slice = finding.labels.slice {
+            command += " --where \(slice.dimension.rawValue)=\(escaping.escape(slice.value ?? ""))"
+        }
+        return command + (finding.kind == .noEvents ? " --step 5m" : " --by productID,errorDescription")
+    }
+
+    private func percent(_ value: Double?) -> String {
+        guard let value else { return "n/a" }
+        let scaled = value * 100
+        return scaled >= 99.95 || scaled < 10 ? String(format: "%.2f %%", scaled) : String(format: "%.1f %%", scaled)
+    }
+
+    private func rate(_ value: Double?) -> String {
+        value.map { String(format: "%.1f", $0) } ?? "n/a"
+    }
+
+    private func count(_ value: Int64) -> String {
+        let digits = String(value)
+        var result = ""
+        for (index, character) in digits.reversed().enumerated() {
+            if index > 0 && index % 3 == 0 { result.append(",") }
+            result.append(character)
+        }
+        return String(result.reversed())
+    }
+
+    private func duration(_ seconds: Int64) -> String {
+        let minutes = max(0, seconds) / 60
+        if minutes < 60 { return "\(minutes) min" }
+        if minutes < 1440 { return "\(minutes / 60) h \(minutes % 60) min" }
+        return "\(minutes / 1440) d \(minutes % 1440 / 60) h"
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+
+/// Alert reports as terminal text, Markdown, Slack mrkdwn, or Alertmanager v2 JSON.
+public enum AlertOutput {
+    /// For a person on call at a terminal: most urgent first, what and how bad on the first line.
+    public static func text(_ reports: [AlertReport], now: Int64) -> String {
+        guard !reports.isEmpty else { return "no alerts firing at \(RFC3339.format(seconds: now))\n" }
+        return reports.map { report in
+            let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
+            return ([label(report) + "  " + narrative.summary] + narrative.details.map { "      " + $0 })
+                .joined(separator: "\n")
+        }.joined(separator: "\n\n") + "\n"
+    }
+
+    /// Markdown, for a ticket or a chat that renders it; event data cannot inject markup.
+    public static func markdown(_ reports: [AlertReport], now: Int64) -> String {
+        guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" }
+        return reports.map { report in
+            let narrative = AlertNarrative(report: report, escaping: .markdown, now: now)
+            return (["**\(label(report))** \(narrative.summary)"] + narrative.details.dropLast().map { "- \($0)" }
+                + ["- look next: `\(narrative.lookNext.replacingOccurrences(of: "`", with: "'"))`"])
+                .joined(separator: "\n")
+        }.joined(separator: "\n\n") + "\n"
+    }
+
+    /// Slack mrkdwn; event data cannot mention anyone or make links.
+    public static func slack(_ reports: [AlertReport], now: Int64) -> String {
+        guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" }
+        return reports.map { report in
+            let narrative = AlertNarrative(report: report, escaping: .slack, now: now)
+            return (["*\(label(report))* \(narrative.summary)"] + narrative.details.map { "• \($0)" })
+                .joined(separator: "\n")
+        }.joined(separator: "\n\n") + "\n"
+    }
+
+    /// An array of Alertmanager v2 alerts, to POST to `/api/v2/alerts` as is.
+    public static func alertmanagerJSON(_ reports: [AlertReport], now: Int64) -> String {
+        let alerts = reports.map { report -> String in
+            let finding = report.finding
+            let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
+            let labels = [("alertname", finding.kind.rawValue), ("severity", finding.severity.rawValue)] + finding.labels.pairs
+            var fields = [
+                "\"labels\":{" + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted($0.1) }.joined(separator: ",") + "}",
+                "\"annotations\":{\"summary\":\(JSONText.quoted(narrative.summary)),"
+                    + "\"description\":\(JSONText.quoted(narrative.details.joined(separator: "\n")))}",
+                "\"startsAt\":\"\(RFC3339.format(seconds: report.startsAt))\"",
+            ]
+            if let endsAt = report.endsAt { fields.append("\"endsAt\":\"\(RFC3339.format(seconds: endsAt))\"") }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        return "[" + alerts.joined(separator: ",\n") + "]\n"
+    }
+
+    private static func label(_ report: AlertReport) -> String {
+        report.endsAt != nil ? "RESOLVED \(report.finding.severity.rawValue.uppercased())"
+            : report.finding.severity.rawValue.uppercased()
+    }
+}

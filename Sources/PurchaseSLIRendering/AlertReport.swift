@@ -1,0 +1,32 @@
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+
+/// An alert with the context a person on call needs: since when, where the failures concentrate, what
+/// the errors say, how much budget is left.
+public struct AlertReport: Sendable {
+    /// What fired, with its numbers.
+    public var finding: AlertFinding
+    /// When it started firing (seconds since the epoch).
+    public var startsAt: Int64
+    /// When it stopped (backtests), or nil while it fires.
+    public var endsAt: Int64?
+    /// The most frequent error descriptions over the rule's long window, most first.
+    public var topErrors: [(description: String, events: Int64)]
+    /// The slices with the largest shares of the failures over the long window.
+    public var concentration: [(slice: SeriesLabels.Slice, share: Double)]
+    /// The share of the error budget left over the objective's window (negative when overspent).
+    public var budgetRemaining: Double?
+
+    /// Creates a report.
+    public init(
+        finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, topErrors: [(description: String, events: Int64)] = [],
+        concentration: [(slice: SeriesLabels.Slice, share: Double)] = [], budgetRemaining: Double? = nil
+    ) {
+        self.finding = finding
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.topErrors = topErrors
+        self.concentration = concentration
+        self.budgetRemaining = budgetRemaining
+    }
+}
