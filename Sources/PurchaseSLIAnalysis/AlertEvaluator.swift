@@ -38,8 +38,13 @@ public struct AlertEvaluator: Sendable {
                   // Slices with the very same traffic (a plan sold as one product) are one alert.
                   sliceWindows.insert([finding.longWindow, finding.shortWindow]).inserted
             else { continue }
-            let actionFailures = overall.counts(last: finding.rule!.longWindowSeconds, before: time).failure
-            finding.shareOfFailures = actionFailures > 0 ? Double(finding.longWindow.failure) / Double(actionFailures) : nil
+            let actionWindow = overall.counts(last: finding.rule!.longWindowSeconds, before: time)
+            let rest = actionWindow - finding.longWindow
+            let sliceErrorRate = 1 - (finding.longWindow.successRate ?? 1)
+            let restErrorRate = 1 - (rest.successRate ?? 1)
+            guard sliceErrorRate >= policy.sliceMinimumRatio * restErrorRate else { continue }
+            finding.shareOfFailures = actionWindow.failure > 0
+                ? Double(finding.longWindow.failure) / Double(actionWindow.failure) : nil
             result.append(finding)
         }
         return result

@@ -23,7 +23,8 @@ extension SLOPolicy {
         }
         let document = try PolicyReader.map(root ?? [String: Any](), at: "(file)")
         try PolicyReader.refuseUnknownKeys(
-            document, known: ["objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "lossOfSignal"],
+            document,
+            known: ["objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "sliceMinimumRatio", "lossOfSignal"],
             at: "")
         var policy = SLOPolicy.default
         if let objectives = document["objectives"] {
@@ -53,6 +54,12 @@ extension SLOPolicy {
         }
         if let minimum = document["minimumValidEvents"] {
             policy.minimumValidEvents = try PolicyReader.count(minimum, at: "minimumValidEvents")
+        }
+        if let ratio = document["sliceMinimumRatio"] {
+            policy.sliceMinimumRatio = try PolicyReader.number(ratio, at: "sliceMinimumRatio")
+            guard policy.sliceMinimumRatio >= 1 else {
+                throw PolicyError(path: "sliceMinimumRatio", reason: "expected a number ≥ 1, got \(ratio)")
+            }
         }
         if let minimum = document["minimumFailures"] {
             policy.minimumFailures = try PolicyReader.count(minimum, at: "minimumFailures")

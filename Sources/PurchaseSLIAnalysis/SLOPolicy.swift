@@ -54,6 +54,9 @@ public struct SLOPolicy: Sendable, Hashable {
     public var minimumValidEvents: Int
     /// Fewest failures each window of a rule needs to fire (a stray failure among few events is noise).
     public var minimumFailures: Int
+    /// A slice alerts only when its error rate is at least this many times that of the rest of its action
+    /// (an outage that hits every product alike is one alert for the action, not one per product).
+    public var sliceMinimumRatio: Double = 2
     /// The window over which a stop of an action's events is noticed, in seconds.
     public var lossOfSignalWindowSeconds: Int64
     /// Fewest events the same window a day earlier must have held for a stop to alert.
@@ -75,7 +78,7 @@ public struct SLOPolicy: Sendable, Hashable {
 
     /// The defaults: purchase and restore 99.0 %, retry 95.0 % over 28 days; page at 14.4× (1 h and 5 min)
     /// or 6× (6 h and 30 min), ticket at 3× (1 d and 2 h) or 1× (3 d and 6 h); 20 valid events and 5
-    /// failures per window.
+    /// failures per window; slices alert at twice the error rate of the rest of their action.
     public static let `default` = SLOPolicy(
         objectives: [
             Objective(actionType: "purchase", target: 0.99, windowSeconds: 28 * 86_400),

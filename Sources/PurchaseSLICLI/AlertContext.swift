@@ -29,8 +29,10 @@ struct AlertContext {
         let until = endsAt ?? finding.time
         var filters: [EventDimension: Set<String?>] = [.actionType: [finding.labels.actionType]]
         if let slice = finding.labels.slice { filters[slice.dimension] = [slice.value] }
+        var failureFilters = filters
+        failureFilters[.resultType] = [ResultType.failure.rawValue]
         let errors = try store.errorCounts(CountQuery(
-            fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: filters))
+            fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: failureFilters))
         return AlertReport(
             finding: finding, startsAt: startsAt, endsAt: endsAt,
             topErrors: errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) },

@@ -49,10 +49,6 @@ extension CountQuery {
             }
             filterValues[dimension, default: []].insert(value.isEmpty ? nil : value)
         }
-        if groupBy.contains(.errorDescription) || filterValues[.errorDescription] != nil,
-           groupBy.contains(.resultType) || filterValues[.resultType] != nil {
-            throw QueryArgumentError("errorDescription cannot be combined with resultType: descriptions are not stored per result")
-        }
         var timeStep: TimeStep?
         if let step {
             guard let parsed = TimeStep(parsing: step), parsed.seconds % 60 == 0 else {

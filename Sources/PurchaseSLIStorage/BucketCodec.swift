@@ -87,14 +87,18 @@ enum BucketCodec {
     }
 }
 
-/// The encoding of a bucket's error descriptions: (series, error value id, events) triples, LEB128,
-/// sorted by series then error.
+/// The encoding of a bucket's error descriptions: (series, result, error value id, events), LEB128,
+/// sorted by series, result, then error. The result (its position in `ResultType.allCases`) keeps a
+/// cancel's "payment cancelled" apart from a failure's reasons.
 enum ErrorCodec {
     struct Entry: Hashable, Comparable {
         var series: Int64
+        var result: Int64
         var error: Int64
 
-        static func < (lhs: Entry, rhs: Entry) -> Bool { (lhs.series, lhs.error) < (rhs.series, rhs.error) }
+        static func < (lhs: Entry, rhs: Entry) -> Bool {
+            (lhs.series, lhs.result, lhs.error) < (rhs.series, rhs.result, rhs.error)
+        }
     }
 
     /// Encodes entries sorted by ``Entry``. O(n).
@@ -103,6 +107,7 @@ enum ErrorCodec {
         bytes.reserveCapacity(entries.count * 4)
         for (entry, events) in entries {
             appendVarint(UInt64(entry.series), to: &bytes)
+            appendVarint(UInt64(entry.result), to: &bytes)
             appendVarint(UInt64(entry.error), to: &bytes)
             appendVarint(UInt64(events), to: &bytes)
         }
@@ -114,7 +119,8 @@ enum ErrorCodec {
         var entries: [(entry: Entry, events: Int64)] = []
         var reader = VarintReader(bytes: bytes)
         while !reader.isAtEnd {
-            let entry = Entry(series: Int64(try reader.next()), error: Int64(try reader.next()))
+            let entry = Entry(
+                series: Int64(try reader.next()), result: Int64(try reader.next()), error: Int64(try reader.next()))
             entries.append((entry, Int64(try reader.next())))
         }
         return entries

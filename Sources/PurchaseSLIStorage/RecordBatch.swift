@@ -61,7 +61,8 @@ struct RecordBatch {
             if let description = batches[array][index].errorDescription {
                 let error = try cache.valueID(
                     description, dimension: errorCode, day: day, cap: configuration.cardinalityCap, statements: statements)
-                errors[minute, default: [:]][ErrorCodec.Entry(series: series, error: error), default: 0] += 1
+                let result = Int64(ResultType.allCases.firstIndex(of: batches[array][index].resultType)!)
+                errors[minute, default: [:]][ErrorCodec.Entry(series: series, result: result, error: error), default: 0] += 1
             }
             let millis = batches[array][index].timestampMillis
             outcome.timeRange = outcome.timeRange.map { min($0.lowerBound, millis)...max($0.upperBound, millis) } ?? millis...millis

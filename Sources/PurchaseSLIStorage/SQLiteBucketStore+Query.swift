@@ -42,10 +42,6 @@ extension SQLiteBucketStore {
     /// (and by `errorDescription` itself when asked) and optionally by time steps. Sorted by time, then
     /// by events (most first). O(error entries in the range + series).
     public func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] {
-        if query.groupBy.contains(.resultType) || query.filters[.resultType] != nil {
-            throw StorageError.invalidQuery(
-                "error descriptions are not stored per resultType: drop resultType from --by and --where")
-        }
         let (from, to, coarsest) = try plan(query)
         let stepSeconds = query.step?.seconds
         let origin = stepSeconds.map { from - from.floorDividedBy($0).remainder } ?? from
@@ -56,6 +52,9 @@ extension SQLiteBucketStore {
             let rows = try Row.fetchCursor(db, sql: "SELECT id, value FROM dimension_value WHERE dimension = ?", arguments: [code])
             while let row = try rows.next() { texts[row[0]] = row[1] }
             let allowed = query.filters[.errorDescription]
+            let results = Set(ResultType.allCases.indices.filter { grouping.results.contains(ResultType.allCases[$0]) }.map(Int64.init))
+            let keepsError = query.groupBy.contains(.errorDescription)
+            let keepsResult = query.groupBy.contains(.resultType)
             var cells: [ErrorCell: Int64] = [:]
             for (resolution, segmentFrom, segmentTo) in Self.segments(from: from, to: to, coarsest: coarsest) {
                 let statement = try RawStatement(
@@ -64,17 +63,24 @@ extension SQLiteBucketStore {
                 while try statement.step() {
                     let slot = stepSeconds.map { (statement.int64(0) - origin) / $0 } ?? 0
                     for (entry, events) in try ErrorCodec.decode(statement.blob(1)) {
-                        guard let group = grouping.group(ofSeries: entry.series),
+                        guard let group = grouping.group(ofSeries: entry.series), results.contains(entry.result),
                               allowed?.contains(texts[entry.error]) ?? true
                         else { continue }
-                        let keepsError = query.groupBy.contains(.errorDescription)
-                        cells[ErrorCell(slot: slot, group: group, error: keepsError ? entry.error : 0), default: 0] += events
+                        let cell = ErrorCell(
+                            slot: slot, group: group, result: keepsResult ? entry.result : -1, error: keepsError ? entry.error : 0)
+                        cells[cell, default: 0] += events
                     }
                 }
             }
             return cells.map { cell, events in
                 var seriesValues = grouping.groupKeys[Int(cell.group)].map { grouping.text(of: $0) }.makeIterator()
-                let key = query.groupBy.map { $0 == .errorDescription ? texts[cell.error] : seriesValues.next()! }
+                let key = query.groupBy.map { dimension -> String? in
+                    switch dimension {
+                    case .errorDescription: texts[cell.error]
+                    case .resultType: ResultType.allCases[Int(cell.result)].rawValue
+                    default: seriesValues.next()!
+                    }
+                }
                 return ErrorCountRow(timeSeconds: stepSeconds.map { origin + cell.slot * $0 }, key: key, events: events)
             }.sorted { lhs, rhs in
                 if lhs.timeSeconds != rhs.timeSeconds { return (lhs.timeSeconds ?? 0) < (rhs.timeSeconds ?? 0) }
@@ -87,6 +93,7 @@ extension SQLiteBucketStore {
     private struct ErrorCell: Hashable {
         var slot: Int64
         var group: Int32
+        var result: Int64
         var error: Int64
     }
 

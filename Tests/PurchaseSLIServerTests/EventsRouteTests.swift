@@ -19,8 +19,10 @@ import Testing
 
     @Test func acceptsGoodEventsBesideBadOnesAndCountsDuplicatesOnce() async throws {
         let app = makeApp(store: store)
+        // A re-sent event is the same event: same eventID and timestamp.
+        let a = eventLine("a"), c = eventLine("c")
         try await app.test(.router) { client in
-            let lines = [eventLine("a"), "not json", eventLine("b", result: "granted"), eventLine("c"), eventLine("a")]
+            let lines = [a, "not json", eventLine("b", result: "granted"), c, a]
             try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body(lines)) { response in
                 #expect(response.status == .accepted)
                 let json = bodyJSON(response.body)
@@ -29,7 +31,7 @@ import Testing
                 #expect(rejected.map { $0["index"] as? Int } == [1, 2])
                 #expect(rejected.map { $0["field"] as? String } == ["json", "resultType"])
             }
-            try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body([eventLine("c")])) { response in
+            try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body([c])) { response in
                 #expect(bodyJSON(response.body)["duplicates"] as? Int == 1)
             }
         }

@@ -193,8 +193,10 @@ import Testing
         let onlyCancels = try store.errorCounts(CountQuery(
             fromSeconds: range.0, toSeconds: range.1, groupBy: [.productID], filters: [.errorDescription: ["payment cancelled"]]))
         #expect(onlyCancels.map(\.key) == [["coins_500"]] && onlyCancels[0].events == 2)
-        #expect(throws: StorageError.self) {
-            try store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.resultType, .errorDescription]))
-        }
+        let byResult = try store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.resultType, .errorDescription]))
+        #expect(byResult.map(\.key) == [["failure", "timeout"], ["cancel", "payment cancelled"], ["failure", "receipt missing"]])
+        let failuresOnly = try store.errorCounts(CountQuery(
+            fromSeconds: range.0, toSeconds: range.1, groupBy: [.errorDescription], filters: [.resultType: ["failure"]]))
+        #expect(failuresOnly.map(\.key) == [["timeout"], ["receipt missing"]])
     }
 }
