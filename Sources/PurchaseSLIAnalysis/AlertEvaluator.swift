@@ -13,41 +13,47 @@ public struct AlertEvaluator: Sendable {
 
     /// The alerts firing at `time` (minute-aligned seconds), most urgent first.
     ///
-    /// Per series only the most urgent firing rule counts (a page suppresses the ticket of the same
-    /// incident). A slice alerts only when its action does not already alert at the same or a higher
-    /// severity, so a regression in one plan is not hidden in the average and is not paged twice.
-    /// O(series × rules).
+    /// Per series only the most urgent alert counts (a page suppresses the ticket of the same incident).
+    /// A slice alerts only when its action does not already alert at the same or a higher severity and
+    /// it fails at least `sliceMinimumRatio` times as often as the rest of its action, so a regression in
+    /// one plan is not hidden in the average and an outage is not paged once per product. A burn alert
+    /// keeps firing for `keepFiringFor` after its rules go quiet. Equal to the firing set of
+    /// ``episodes(from:to:stepSeconds:inputs:)`` at that minute. O(keepFiringFor in minutes × series × rules).
     public func findings(at time: Int64, inputs: AlertInputs) -> [AlertFinding] {
-        inputs.actions.keys.sorted().flatMap { findings(forAction: $0, at: time, inputs: inputs) }.sorted {
-            $0.identity < $1.identity
+        var timeline = FiringTimeline(policy: policy)
+        var moment = time - policy.keepFiringForSeconds
+        while moment <= time {
+            timeline.observe(instantFindings(at: moment, inputs: inputs), at: moment)
+            moment += 60
         }
+        return timeline.firing(at: time)
     }
 
-    /// The alerts of one action (overall and its slices) at `time`.
-    func findings(forAction action: String, at time: Int64, inputs: AlertInputs) -> [AlertFinding] {
-        guard let overall = inputs.actions[action] else { return [] }
-        var result: [AlertFinding] = []
-        if let silence = lossOfSignal(overall, at: time) { result.append(silence) }
-        guard let objective = policy.objectives.first(where: { $0.actionType == action }) else { return result }
-        let overallBurn = burnFinding(overall, objective: objective, at: time)
-        if let overallBurn { result.append(overallBurn) }
-        var sliceWindows = Set<[OutcomeCounts]>()
-        for slice in inputs.slices[action] ?? [] {
-            guard var finding = burnFinding(slice, objective: objective, at: time),
-                  overallBurn.map({ $0.severity < finding.severity }) ?? true,
-                  // Slices with the very same traffic (a plan sold as one product) are one alert.
-                  sliceWindows.insert([finding.longWindow, finding.shortWindow]).inserted
-            else { continue }
-            let actionWindow = overall.counts(last: finding.rule!.longWindowSeconds, before: time)
-            let rest = actionWindow - finding.longWindow
-            let sliceErrorRate = 1 - (finding.longWindow.successRate ?? 1)
-            let restErrorRate = 1 - (rest.successRate ?? 1)
-            guard sliceErrorRate >= policy.sliceMinimumRatio * restErrorRate else { continue }
-            finding.shareOfFailures = actionWindow.failure > 0
-                ? Double(finding.longWindow.failure) / Double(actionWindow.failure) : nil
-            result.append(finding)
+    /// The alerts whose rules fire at exactly `time`, before keep-firing and suppression.
+    func instantFindings(at time: Int64, inputs: AlertInputs) -> [AlertFinding] {
+        inputs.actions.keys.sorted().flatMap { action -> [AlertFinding] in
+            guard let overall = inputs.actions[action] else { return [] }
+            var result: [AlertFinding] = []
+            if let silence = lossOfSignal(overall, at: time) { result.append(silence) }
+            guard let objective = policy.objectives.first(where: { $0.actionType == action }) else { return result }
+            if let burn = burnFinding(overall, objective: objective, at: time) { result.append(burn) }
+            var sliceWindows = Set<[OutcomeCounts]>()
+            for slice in inputs.slices[action] ?? [] {
+                guard var finding = burnFinding(slice, objective: objective, at: time),
+                      // Slices with the very same traffic (a plan sold as one product) are one alert.
+                      sliceWindows.insert([finding.longWindow, finding.shortWindow]).inserted
+                else { continue }
+                let actionWindow = overall.counts(last: finding.rule!.longWindowSeconds, before: time)
+                let rest = actionWindow - finding.longWindow
+                let sliceErrorRate = 1 - (finding.longWindow.successRate ?? 1)
+                let restErrorRate = 1 - (rest.successRate ?? 1)
+                guard sliceErrorRate >= policy.sliceMinimumRatio * restErrorRate else { continue }
+                finding.shareOfFailures = actionWindow.failure > 0
+                    ? Double(finding.longWindow.failure) / Double(actionWindow.failure) : nil
+                result.append(finding)
+            }
+            return result
         }
-        return result
     }
 
     /// The most urgent rule firing for `series`, or nil. A window with fewer than the minimum valid
@@ -72,39 +78,54 @@ public struct AlertEvaluator: Sendable {
         return best
     }
 
-    /// A page when an action had no event at all over the loss-of-signal window while the same window
-    /// a day earlier had at least the policy's minimum.
+    /// A page when an action had no event at all over the loss-of-signal window while both the same
+    /// window a day earlier and the average window of the past day held at least the policy's minimum
+    /// (so a burst yesterday does not make today's quiet look like an outage).
     func lossOfSignal(_ series: MinuteSeries, at time: Int64) -> AlertFinding? {
         let window = policy.lossOfSignalWindowSeconds
         guard time - 86_400 - window >= series.startSeconds else { return nil }
         let now = series.counts(last: window, before: time)
-        let dayEarlier = series.counts(last: window, before: time - 86_400)
-        guard now.total == 0, dayEarlier.total >= policy.lossOfSignalMinimumExpected else { return nil }
+        let dayEarlier = series.counts(last: window, before: time - 86_400).total
+        let averageWindow = series.counts(last: 86_400, before: time - window).total * window / 86_400
+        let expected = min(dayEarlier, averageWindow)
+        guard now.total == 0, expected >= policy.lossOfSignalMinimumExpected else { return nil }
         return AlertFinding(
             kind: .noEvents, severity: .page, labels: series.labels, time: time, longWindow: now,
-            expectedEvents: dayEarlier.total, silentSeconds: window)
+            expectedEvents: expected, silentSeconds: window)
     }
 
-    /// When the alert `identity`, firing at `time`, started: walks back one minute at a time while it
-    /// fires, as far as the inputs reach. O(minutes walked × slices of the action).
+    /// When the alert `identity`, firing at `time`, started, as far back as the inputs reach: the start
+    /// of its episode in a backtest ending at `time`, looking back 6 hours, then further while it fired
+    /// all along.
     public func startOfFiring(_ identity: AlertFinding.Identity, at time: Int64, inputs: AlertInputs) -> Int64 {
-        var start = time
-        while start - 60 >= inputs.startSeconds + policy.lookbackSeconds {
-            let earlier = findings(forAction: identity.labels.actionType, at: start - 60, inputs: inputs)
-            guard earlier.contains(where: { $0.identity == identity }) else { break }
-            start -= 60
+        let earliest = inputs.startSeconds + policy.lookbackSeconds
+        var span: Int64 = 6 * 3600
+        while true {
+            let from = max(earliest, time - span)
+            let episode = episodes(from: from, to: time + 60, stepSeconds: 60, inputs: inputs)
+                .first { $0.first.identity == identity && $0.endsAt == nil }
+            guard let episode else { return time }
+            if episode.startsAt > from || from == earliest { return episode.startsAt }
+            span *= 4
         }
-        return start
     }
 
     /// Evaluates every `step` in `[from, to)` and returns each alert episode once, in order of start.
-    /// Equal to repeated single evaluations at those times. O(steps × series × rules).
+    /// Equal to repeated ``findings(at:inputs:)`` at those times when the step is one minute.
+    /// O(steps × series × rules).
     public func episodes(from: Int64, to: Int64, stepSeconds: Int64, inputs: AlertInputs) -> [AlertEpisode] {
+        var timeline = FiringTimeline(policy: policy)
+        var moment = from - policy.keepFiringForSeconds
+        while moment < from {
+            timeline.observe(instantFindings(at: moment, inputs: inputs), at: moment)
+            moment += stepSeconds
+        }
         var open: [AlertFinding.Identity: AlertEpisode] = [:]
         var closed: [AlertEpisode] = []
         var time = from
         while time < to {
-            let firing = Dictionary(uniqueKeysWithValues: findings(at: time, inputs: inputs).map { ($0.identity, $0) })
+            timeline.observe(instantFindings(at: time, inputs: inputs), at: time)
+            let firing = Dictionary(uniqueKeysWithValues: timeline.firing(at: time).map { ($0.identity, $0) })
             for (identity, episode) in open where firing[identity] == nil {
                 var ended = episode
                 ended.endsAt = time
@@ -123,5 +144,45 @@ public struct AlertEvaluator: Sendable {
         return (closed + open.values).sorted {
             ($0.startsAt, $0.first.identity) < ($1.startsAt, $1.first.identity)
         }
+    }
+}
+
+/// Which alerts fire over time: what the rules said at each moment, kept firing for `keepFiringFor`
+/// (burn alerts), then suppressed where a more urgent alert covers the same incident.
+struct FiringTimeline {
+    let policy: SLOPolicy
+    private var latest: [AlertFinding.Identity: AlertFinding] = [:]
+
+    init(policy: SLOPolicy) {
+        self.policy = policy
+    }
+
+    /// Records the instant findings of `time`.
+    mutating func observe(_ findings: [AlertFinding], at time: Int64) {
+        for finding in findings { latest[finding.identity] = finding }
+        latest = latest.filter { isActive($0.value, at: time) }
+    }
+
+    private func isActive(_ finding: AlertFinding, at time: Int64) -> Bool {
+        finding.kind == .successRateBurn ? finding.time >= time - policy.keepFiringForSeconds : finding.time == time
+    }
+
+    /// The alerts firing at `time`, most urgent first.
+    func firing(at time: Int64) -> [AlertFinding] {
+        let active = latest.values.filter { isActive($0, at: time) }
+        let strongest = Dictionary(grouping: active) { KindAndLabels(kind: $0.kind, labels: $0.labels) }
+            .compactMap { $0.value.max { $0.severity < $1.severity } }
+        let overallSeverity = Dictionary(
+            strongest.filter { $0.kind == .successRateBurn && $0.labels.slice == nil }.map { ($0.labels.actionType, $0.severity) },
+            uniquingKeysWith: max)
+        return strongest.filter { finding in
+            guard finding.labels.slice != nil, let overall = overallSeverity[finding.labels.actionType] else { return true }
+            return overall < finding.severity
+        }.sorted { $0.identity < $1.identity }
+    }
+
+    private struct KindAndLabels: Hashable {
+        var kind: AlertFinding.Kind
+        var labels: SeriesLabels
     }
 }

@@ -24,7 +24,10 @@ extension SLOPolicy {
         let document = try PolicyReader.map(root ?? [String: Any](), at: "(file)")
         try PolicyReader.refuseUnknownKeys(
             document,
-            known: ["objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "sliceMinimumRatio", "lossOfSignal"],
+            known: [
+                "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "sliceMinimumRatio",
+                "keepFiringFor", "lossOfSignal",
+            ],
             at: "")
         var policy = SLOPolicy.default
         if let objectives = document["objectives"] {
@@ -60,6 +63,9 @@ extension SLOPolicy {
             guard policy.sliceMinimumRatio >= 1 else {
                 throw PolicyError(path: "sliceMinimumRatio", reason: "expected a number ≥ 1, got \(ratio)")
             }
+        }
+        if let keep = document["keepFiringFor"] {
+            policy.keepFiringForSeconds = try PolicyReader.duration(keep, at: "keepFiringFor")
         }
         if let minimum = document["minimumFailures"] {
             policy.minimumFailures = try PolicyReader.count(minimum, at: "minimumFailures")
@@ -108,6 +114,7 @@ private enum PolicyReader {
     }
 
     static func duration(_ value: Any, at path: String) throws -> Int64 {
+        if let zero = value as? Int, zero == 0 { return 0 }
         guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % 60 == 0 else {
             throw PolicyError(path: path, reason: "expected a whole number of minutes such as 5m, 1h, 28d, got \(value)")
         }

@@ -57,6 +57,9 @@ public struct SLOPolicy: Sendable, Hashable {
     /// A slice alerts only when its error rate is at least this many times that of the rest of its action
     /// (an outage that hits every product alike is one alert for the action, not one per product).
     public var sliceMinimumRatio: Double = 2
+    /// A burn alert keeps firing until its rules have been quiet this long, in seconds, so that a burn
+    /// hovering at a threshold is one alert rather than many (Prometheus' `keep_firing_for`).
+    public var keepFiringForSeconds: Int64 = 30 * 60
     /// The window over which a stop of an action's events is noticed, in seconds.
     public var lossOfSignalWindowSeconds: Int64
     /// Fewest events the same window a day earlier must have held for a stop to alert.

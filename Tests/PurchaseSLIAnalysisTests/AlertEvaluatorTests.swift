@@ -37,11 +37,17 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
 @Suite struct AlertEvaluatorTests {
     @Test func aHardOutagePagesAtTheMinuteTheOneHourWindowCrossesAndResolvesWhenTheThirtyMinuteWindowClears() {
         // 50 % failures from minute 4400 to 4459: the 1 h / 5 min rule needs > 14.4 % over the hour, reached
-        // after 18 bad minutes (4418); the 6 h / 30 min rule keeps it until the 30 min window falls under 6 %.
+        // after 18 bad minutes (4418); the 6 h / 30 min rule fires until the 30 min window falls under 6 %
+        // (last at 4486), and the alert keeps firing 30 more minutes (keepFiringFor): it resolves at 4517.
         let outage = inputs(rows { (4400..<4460).contains($0) ? 50 : 0 })
         let episodes = episodeMinutes(outage)
         #expect(episodes.count == 1)
-        #expect(episodes.first.map { "\($0.0) \($0.1) \($0.2) \($0.3 ?? -1)" } == "page PurchaseSuccessRateBurn 4418 4487")
+        #expect(episodes.first.map { "\($0.0) \($0.1) \($0.2) \($0.3 ?? -1)" } == "page PurchaseSuccessRateBurn 4418 4517")
+        var immediate = SLOPolicy.default
+        immediate.keepFiringForSeconds = 0
+        let resolvesAtOnce = AlertEvaluator(policy: immediate)
+            .episodes(from: minute(4320), to: minute(minutes), stepSeconds: 60, inputs: outage)
+        #expect(resolvesAtOnce.map { ($0.startsAt - origin) / 60 } == [4418] && resolvesAtOnce.map { ($0.endsAt! - origin) / 60 } == [4487])
     }
 
     @Test func aSlowBurnOpensATicketAndAnOutageOnTopOfItSuppressesTheTicketWhileItPages() {
@@ -96,7 +102,7 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
     @Test func backtestEpisodesEqualRepeatedEvaluationsAtEachMinute() {
         let burning = inputs(rows { (4400..<4460).contains($0) ? 60 : 5 })
         let episodes = evaluator.episodes(from: minute(4320), to: minute(minutes), stepSeconds: 60, inputs: burning)
-        for time in stride(from: minute(4320), to: minute(minutes), by: 7 * 60) {
+        for time in stride(from: minute(4320), to: minute(minutes), by: 29 * 60) {
             let firing = evaluator.findings(at: time, inputs: burning)
             let fromEpisodes = episodes.filter { $0.startsAt <= time && ($0.endsAt.map { time < $0 } ?? true) }
             #expect(Set(firing.map(\.identity)) == Set(fromEpisodes.map(\.first.identity)))
