@@ -36,10 +36,11 @@ public struct AlertEvaluator: Sendable {
             var result: [AlertFinding] = []
             if let silence = lossOfSignal(overall, at: time) { result.append(silence) }
             guard let objective = policy.objectives.first(where: { $0.actionType == action }) else { return result }
-            if let burn = burnFinding(overall, objective: objective, at: time) { result.append(burn) }
+            let dataSince = overall.firstEventSeconds ?? time
+            if let burn = burnFinding(overall, objective: objective, at: time, dataSince: dataSince) { result.append(burn) }
             var sliceWindows = Set<[OutcomeCounts]>()
             for slice in inputs.slices[action] ?? [] {
-                guard var finding = burnFinding(slice, objective: objective, at: time),
+                guard var finding = burnFinding(slice, objective: objective, at: time, dataSince: dataSince),
                       // Slices with the very same traffic (a plan sold as one product) are one alert.
                       sliceWindows.insert([finding.longWindow, finding.shortWindow]).inserted
                 else { continue }
@@ -57,10 +58,15 @@ public struct AlertEvaluator: Sendable {
     }
 
     /// The most urgent rule firing for `series`, or nil. A window with fewer than the minimum valid
-    /// events has no burn rate, so low traffic never fires (and zero traffic gives no NaN).
-    func burnFinding(_ series: MinuteSeries, objective: SLOPolicy.Objective, at time: Int64) -> AlertFinding? {
+    /// events has no burn rate, so low traffic never fires (and zero traffic gives no NaN); a rule whose
+    /// long window reaches back before the action's first event (`dataSince`) waits until it does not,
+    /// so that a "3 day" window is never a few minutes of data.
+    func burnFinding(
+        _ series: MinuteSeries, objective: SLOPolicy.Objective, at time: Int64, dataSince: Int64
+    ) -> AlertFinding? {
         var best: AlertFinding?
-        for rule in policy.rules where best.map({ $0.severity < rule.severity }) ?? true {
+        for rule in policy.rules where (best.map { $0.severity < rule.severity } ?? true)
+            && time - rule.longWindowSeconds >= dataSince {
             let long = series.counts(last: rule.longWindowSeconds, before: time)
             let short = series.counts(last: rule.shortWindowSeconds, before: time)
             guard long.valid >= policy.minimumValidEvents, short.valid >= policy.minimumValidEvents,

@@ -46,6 +46,8 @@ public struct MinuteSeries: Sendable {
     public let startSeconds: Int64
     /// prefix[i] = counts of the first i minutes.
     private let prefix: [OutcomeCounts]
+    /// The first minute with an event, or nil when the series is empty.
+    public let firstEventSeconds: Int64?
 
     /// Builds the series from per-minute counts, `minutes[i]` being the minute at `startSeconds + 60 i`.
     public init(labels: SeriesLabels, startSeconds: Int64, minutes: [OutcomeCounts]) {
@@ -54,6 +56,7 @@ public struct MinuteSeries: Sendable {
         var running = OutcomeCounts()
         var prefix = [running]
         prefix.reserveCapacity(minutes.count + 1)
+        firstEventSeconds = minutes.firstIndex { !$0.isEmpty }.map { startSeconds + Int64($0) * 60 }
         for counts in minutes {
             running += counts
             prefix.append(running)

@@ -81,8 +81,9 @@ struct AlertsCommand: ParsableCommand {
     }
 
     private func evaluate(at time: Int64, evaluator: AlertEvaluator, context: AlertContext) throws -> String {
-        // A second lookback of history lets "since when" reach back that far.
-        let inputs = try context.inputs(from: time - 2 * evaluator.policy.lookbackSeconds, to: time)
+        // Six hours more than the rules need lets "since when" reach back that far; an alert firing longer
+        // says so from the start of the data read.
+        let inputs = try context.inputs(from: time - evaluator.policy.lookbackSeconds - 6 * 3600, to: time)
         let reports = try evaluator.findings(at: time, inputs: inputs).map { finding in
             try context.report(
                 finding, startsAt: evaluator.startOfFiring(finding.identity, at: time, inputs: inputs), inputs: inputs)
