@@ -75,6 +75,9 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLIAnalysisTests", dependencies: ["PurchaseSLIAnalysis", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "PurchaseSLIRenderingTests",
+                    dependencies: ["PurchaseSLIRendering", "PurchaseSLIAnalysis", "PurchaseSLICore"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLISimulationTests", dependencies: ["PurchaseSLISimulation", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
         .testTarget(

@@ -23,15 +23,35 @@ public struct AlertFinding: Sendable, Hashable {
     /// The rule that fired (the most urgent one), for a burn alert.
     public var rule: SLOPolicy.BurnRateRule?
     /// Counts over the rule's long window (for a loss of signal: the window itself).
-    public var longWindow = OutcomeCounts()
+    public var longWindow: OutcomeCounts
     /// Counts over the rule's short window.
-    public var shortWindow = OutcomeCounts()
+    public var shortWindow: OutcomeCounts
     /// For a slice alert: the slice's share of the action's failures over the long window.
     public var shareOfFailures: Double?
     /// For a loss of signal: events in the same window a day earlier.
     public var expectedEvents: Int64?
     /// For a loss of signal: the window without events, in seconds.
     public var silentSeconds: Int64?
+
+    /// Creates a finding.
+    public init(
+        kind: Kind, severity: Severity, labels: SeriesLabels, time: Int64, objective: SLOPolicy.Objective? = nil,
+        rule: SLOPolicy.BurnRateRule? = nil, longWindow: OutcomeCounts = OutcomeCounts(),
+        shortWindow: OutcomeCounts = OutcomeCounts(), shareOfFailures: Double? = nil, expectedEvents: Int64? = nil,
+        silentSeconds: Int64? = nil
+    ) {
+        self.kind = kind
+        self.severity = severity
+        self.labels = labels
+        self.time = time
+        self.objective = objective
+        self.rule = rule
+        self.longWindow = longWindow
+        self.shortWindow = shortWindow
+        self.shareOfFailures = shareOfFailures
+        self.expectedEvents = expectedEvents
+        self.silentSeconds = silentSeconds
+    }
 
     /// What makes two findings the same alert (for episodes and notifications).
     public var identity: Identity { Identity(kind: kind, severity: severity, labels: labels) }
