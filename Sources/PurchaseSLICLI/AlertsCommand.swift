@@ -81,12 +81,18 @@ struct AlertsCommand: ParsableCommand {
     }
 
     private func evaluate(at time: Int64, evaluator: AlertEvaluator, context: AlertContext) throws -> String {
-        // Six hours more than the rules need lets "since when" reach back that far; an alert firing longer
-        // says so from the start of the data read.
-        let inputs = try context.inputs(from: time - evaluator.policy.lookbackSeconds - 6 * 3600, to: time)
+        // Read what the rules and keepFiringFor need; read further back only for an alert that was already
+        // firing at the start of what was read, to say since when.
+        let lookback = evaluator.policy.lookbackSeconds + evaluator.policy.keepFiringForSeconds
+        let inputs = try context.inputs(from: time - lookback, to: time)
+        var history: AlertInputs?
         let reports = try evaluator.findings(at: time, inputs: inputs).map { finding in
-            try context.report(
-                finding, startsAt: evaluator.startOfFiring(finding.identity, at: time, inputs: inputs), inputs: inputs)
+            var start = evaluator.startOfFiring(finding.identity, at: time, inputs: inputs)
+            if start <= inputs.startSeconds + evaluator.policy.lookbackSeconds {
+                if history == nil { history = try context.inputs(from: time - lookback - 3 * 86_400, to: time) }
+                start = evaluator.startOfFiring(finding.identity, at: time, inputs: history!)
+            }
+            return try context.report(finding, startsAt: start, inputs: inputs)
         }
         switch format {
         case .text: return AlertOutput.text(reports, now: time)

@@ -218,27 +218,36 @@ struct CountAccumulator {
 
     /// The answer rows, sorted by time and then by key; one row per result type when grouped by it.
     func rows(grouping: SeriesGrouping, query: CountQuery) -> [CountRow] {
+        // Keys are sorted once per group, then rows come out slot by slot in that order: O(cells + groups
+        // log groups) rather than sorting every row.
+        let keyTexts = grouping.groupKeys.map { $0.map { grouping.text(of: $0) } }
+        let groupOrder = keyTexts.indices.sorted { Self.precedes(keyTexts[$0], keyTexts[$1]) }
         var rows: [CountRow] = []
-        for (slot, cells) in slots {
-          for (group, counts) in cells.enumerated() {
+        for slot in slots.keys.sorted() {
+            let cells = slots[slot]!
             let time = stepSeconds.map { origin + slot * $0 }
-            let seriesKey = grouping.groupKeys[group].map { grouping.text(of: $0) }
-            let filtered = Self.keeping(grouping.results, of: counts)
-            if query.groupsByResult {
-                for result in ResultType.allCases where filtered[result] > 0 {
-                    var single = OutcomeCounts()
-                    single[result] = filtered[result]
-                    rows.append(CountRow(timeSeconds: time, key: Self.key(query.groupBy, seriesKey, result), counts: single))
+            var slotRows: [CountRow] = []
+            for group in groupOrder {
+                let filtered = Self.keeping(grouping.results, of: cells[group])
+                if query.groupsByResult {
+                    for result in ResultType.allCases where filtered[result] > 0 {
+                        var single = OutcomeCounts()
+                        single[result] = filtered[result]
+                        slotRows.append(CountRow(timeSeconds: time, key: Self.key(query.groupBy, keyTexts[group], result), counts: single))
+                    }
+                } else if !filtered.isEmpty {
+                    slotRows.append(CountRow(timeSeconds: time, key: keyTexts[group], counts: filtered))
                 }
-            } else if !filtered.isEmpty {
-                rows.append(CountRow(timeSeconds: time, key: seriesKey, counts: filtered))
             }
-          }
+            if query.groupsByResult { slotRows.sort { Self.precedes($0.key, $1.key) } }
+            rows += slotRows
         }
-        return rows.sorted { lhs, rhs in
-            if lhs.timeSeconds != rhs.timeSeconds { return (lhs.timeSeconds ?? 0) < (rhs.timeSeconds ?? 0) }
-            return lhs.key.lexicographicallyPrecedes(rhs.key) { ($0 ?? "") < ($1 ?? "") || ($0 == nil && $1 != nil) }
-        }
+        return rows
+    }
+
+    /// Key order: value by value, absent values first.
+    private static func precedes(_ lhs: [String?], _ rhs: [String?]) -> Bool {
+        lhs.lexicographicallyPrecedes(rhs) { ($0 ?? "") < ($1 ?? "") || ($0 == nil && $1 != nil) }
     }
 
     private static func key(_ groupBy: [EventDimension], _ seriesKey: [String?], _ result: ResultType) -> [String?] {
