@@ -60,24 +60,17 @@ struct AlertsCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        let output = try exitingOnFailure {
             let nowSeconds = Int64(Date().timeIntervalSince1970)
             let policy = try loadPolicy()
             let context = AlertContext(store: try store.openStore(), policy: policy)
             let (start, end) = try times(nowSeconds: nowSeconds)
             let evaluator = AlertEvaluator(policy: policy)
-            if from == nil {
-                print(try evaluate(at: end, evaluator: evaluator, context: context), terminator: "")
-            } else {
-                print(try backtest(from: start, to: end, evaluator: evaluator, context: context), terminator: "")
-            }
-        } catch let failure as CommandFailure {
-            printError("error: \(failure.message)")
-            throw ExitCode.failure
-        } catch let error as StorageError {
-            printError("error: \(error)")
-            throw ExitCode.failure
+            return from == nil
+                ? try evaluate(at: end, evaluator: evaluator, context: context)
+                : try backtest(from: start, to: end, evaluator: evaluator, context: context)
         }
+        print(output, terminator: "")
     }
 
     private func evaluate(at time: Int64, evaluator: AlertEvaluator, context: AlertContext) throws -> String {

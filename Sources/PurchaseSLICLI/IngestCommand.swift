@@ -41,12 +41,7 @@ struct IngestCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            try ingest()
-        } catch let failure as CommandFailure {
-            printError("error: \(failure.message)")
-            throw ExitCode.failure
-        }
+        try exitingOnFailure { try ingest() }
     }
 
     private func ingest() throws {

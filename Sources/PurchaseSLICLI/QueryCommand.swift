@@ -56,18 +56,11 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         let query = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
-        let output: QueryOutput
-        do {
+        let output = try exitingOnFailure {
             let store = try store.openStore()
-            output = query.isAboutErrors
+            return query.isAboutErrors
                 ? QueryOutput(query: query, errorRows: try store.errorCounts(query))
                 : QueryOutput(query: query, rows: try store.counts(query))
-        } catch let error as StorageError {
-            printError("error: \(error)")
-            throw ExitCode.failure
-        } catch let failure as CommandFailure {
-            printError("error: \(failure.message)")
-            throw ExitCode.failure
         }
         switch format {
         case .table: print(output.table, terminator: "")

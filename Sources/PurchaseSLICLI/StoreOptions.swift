@@ -27,6 +27,20 @@ struct CommandFailure: Error, CustomStringConvertible {
     var description: String { message }
 }
 
+/// Runs a command's work, turning a ``CommandFailure`` or a storage error into `error: …` on standard
+/// error and exit code 1 (ArgumentParser would print usage for them).
+func exitingOnFailure<Result>(_ work: () throws -> Result) throws -> Result {
+    do {
+        return try work()
+    } catch let failure as CommandFailure {
+        printError("error: \(failure.message)")
+        throw ExitCode.failure
+    } catch let error as StorageError {
+        printError("error: \(error)")
+        throw ExitCode.failure
+    }
+}
+
 /// Limits and retention of the store, for the commands that write to it.
 struct RetentionOptions: ParsableArguments {
     @Option(help: "Distinct values counted per dimension per UTC day; more are counted as __other__.")

@@ -52,6 +52,13 @@ public struct OutcomeCounts: Sendable, Hashable, Codable {
         lhs.serverErrors += rhs.serverErrors
     }
 
+    /// The sum of two sets of counts.
+    public static func + (lhs: OutcomeCounts, rhs: OutcomeCounts) -> OutcomeCounts {
+        var sum = lhs
+        sum += rhs
+        return sum
+    }
+
     /// The count of one result type.
     public subscript(result: ResultType) -> Int64 {
         get {

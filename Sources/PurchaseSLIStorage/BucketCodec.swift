@@ -59,25 +59,7 @@ enum BucketCodec {
         _ existing: UnsafeRawBufferPointer?, adding additions: [(series: Int64, counts: OutcomeCounts)]
     ) throws -> [UInt8] {
         guard let existing, existing.count > 0 else { return encode(additions) }
-        let current = try decode(existing)
-        var merged: [(series: Int64, counts: OutcomeCounts)] = []
-        merged.reserveCapacity(current.count + additions.count)
-        var left = 0, right = 0
-        while left < current.count || right < additions.count {
-            if right == additions.count || (left < current.count && current[left].series < additions[right].series) {
-                merged.append(current[left])
-                left += 1
-            } else if left == current.count || additions[right].series < current[left].series {
-                merged.append(additions[right])
-                right += 1
-            } else {
-                var sum = current[left].counts
-                sum += additions[right].counts
-                merged.append((current[left].series, sum))
-                left += 1
-                right += 1
-            }
-        }
+        let merged = mergeSorted(try decode(existing), additions, key: \.series) { ($0.series, $0.counts + $1.counts) }
         return encode(merged)
     }
 
@@ -129,25 +111,33 @@ enum ErrorCodec {
     /// Adds `additions` (sorted) to an encoded bucket and returns the new encoding. O(n + m).
     static func merge(_ existing: UnsafeRawBufferPointer?, adding additions: [(entry: Entry, events: Int64)]) throws -> [UInt8] {
         guard let existing, existing.count > 0 else { return encode(additions) }
-        let current = try decode(existing)
-        var merged: [(entry: Entry, events: Int64)] = []
-        merged.reserveCapacity(current.count + additions.count)
-        var left = 0, right = 0
-        while left < current.count || right < additions.count {
-            if right == additions.count || (left < current.count && current[left].entry < additions[right].entry) {
-                merged.append(current[left])
-                left += 1
-            } else if left == current.count || additions[right].entry < current[left].entry {
-                merged.append(additions[right])
-                right += 1
-            } else {
-                merged.append((current[left].entry, current[left].events + additions[right].events))
-                left += 1
-                right += 1
-            }
-        }
+        let merged = mergeSorted(try decode(existing), additions, key: \.entry) { ($0.entry, $0.events + $1.events) }
         return encode(merged)
     }
+}
+
+/// Merges two arrays sorted by `key` (each key at most once per array), combining elements whose keys
+/// are equal. O(n + m).
+func mergeSorted<Element, Key: Comparable>(
+    _ left: [Element], _ right: [Element], key: (Element) -> Key, combine: (Element, Element) -> Element
+) -> [Element] {
+    var merged: [Element] = []
+    merged.reserveCapacity(left.count + right.count)
+    var leftIndex = 0, rightIndex = 0
+    while leftIndex < left.count || rightIndex < right.count {
+        if rightIndex == right.count || (leftIndex < left.count && key(left[leftIndex]) < key(right[rightIndex])) {
+            merged.append(left[leftIndex])
+            leftIndex += 1
+        } else if leftIndex == left.count || key(right[rightIndex]) < key(left[leftIndex]) {
+            merged.append(right[rightIndex])
+            rightIndex += 1
+        } else {
+            merged.append(combine(left[leftIndex], right[rightIndex]))
+            leftIndex += 1
+            rightIndex += 1
+        }
+    }
+    return merged
 }
 
 /// A bucket blob that does not decode: the database was damaged or written by something else.
