@@ -28,6 +28,7 @@ struct EventBodyDecoder {
         guard isGzip else { return try decodePlain(body, format: format) }
         let limit = min(configuration.maximumDecompressedBytes, configuration.maximumCompressionRatio * max(body.count, 1))
         var inflated: [UInt8] = []
+        inflated.reserveCapacity(min(limit, body.count * 8))  // NDJSON events compress about 6:1
         do {
             let inflater = try GzipInflater(chunkSize: 64 << 10, maximumOutputBytes: limit)
             try inflater.inflate(body) { inflated.append(contentsOf: $0) }
