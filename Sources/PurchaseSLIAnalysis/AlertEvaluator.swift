@@ -31,10 +31,18 @@ public struct AlertEvaluator: Sendable {
 
     /// The alerts whose rules fire at exactly `time`, before keep-firing and suppression.
     func instantFindings(at time: Int64, inputs: AlertInputs) -> [AlertFinding] {
-        inputs.actions.keys.sorted().flatMap { action -> [AlertFinding] in
+        // Bonferroni: the significance is shared by every spike test made at this time.
+        let versions = Set(inputs.slices.values.joined().filter { $0.labels.slice?.dimension == .appVersion }.map(\.labels.slice))
+        let spikeTests = versions.count + inputs.actions.keys.reduce(0) { total, action in
+            total + 2 + (inputs.slices[action] ?? []).filter { $0.labels.slice?.dimension == .productID }.count
+        }
+        let spikeSignificance = policy.spikes.significance / Double(max(1, spikeTests))
+        return versionSpikes(at: time, significance: spikeSignificance, inputs: inputs)
+            + inputs.actions.keys.sorted().flatMap { action -> [AlertFinding] in
             guard let overall = inputs.actions[action] else { return [] }
             var result: [AlertFinding] = []
             if let silence = lossOfSignal(overall, at: time) { result.append(silence) }
+            result += spikes(of: action, at: time, significance: spikeSignificance, inputs: inputs)
             guard let objective = policy.objectives.first(where: { $0.actionType == action }) else { return result }
             let dataSince = overall.firstEventSeconds ?? time
             if let burn = burnFinding(overall, objective: objective, at: time, dataSince: dataSince) { result.append(burn) }
@@ -82,6 +90,100 @@ public struct AlertEvaluator: Sendable {
             best = finding
         }
         return best
+    }
+
+    /// AlreadyGrantedSpike (409s per valid event) and CancelRateSpike (cancels per attempt) of one action
+    /// against the same window of the previous days, and CancelRateSpike of each of its products against
+    /// the product's own previous days. When a product spikes, the action's own cancel alert is left out.
+    /// `significance` is already divided by the number of tests made at this time.
+    func spikes(of action: String, at time: Int64, significance: Double, inputs: AlertInputs) -> [AlertFinding] {
+        guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds else { return [] }
+        let window = policy.spikes.windowSeconds
+        let total = overall.counts(last: window, before: time)
+        var findings: [AlertFinding] = []
+        if let spike = spike(
+            .alreadyGrantedSpike, overall.labels, total, previousDays(overall, at: time, dataSince: dataSince),
+            Self.conflictsPerValidEvent, significance, time) {
+            findings.append(spike)
+        }
+        var productSpikes: [AlertFinding] = []
+        for series in inputs.slices[action] ?? [] where series.labels.slice?.dimension == .productID {
+            if let spike = spike(
+                .cancelRateSpike, series.labels, series.counts(last: window, before: time),
+                previousDays(series, at: time, dataSince: dataSince), Self.cancelsPerAttempt, significance, time) {
+                productSpikes.append(spike)
+            }
+        }
+        if productSpikes.isEmpty, let spike = spike(
+            .cancelRateSpike, overall.labels, total, previousDays(overall, at: time, dataSince: dataSince),
+            Self.cancelsPerAttempt, significance, time) {
+            productSpikes.append(spike)
+        }
+        return findings + productSpikes
+    }
+
+    /// AlreadyGrantedSpike of each app version: its 409s (of every action) per successful purchase against
+    /// the other versions' over the same window. Phased releases make a new version's counts grow daily,
+    /// so rates are compared; a version whose purchases each bring a 409 is named even when the total 409
+    /// count barely moves.
+    func versionSpikes(at time: Int64, significance: Double, inputs: AlertInputs) -> [AlertFinding] {
+        let window = policy.spikes.windowSeconds
+        var perVersion: [String: OutcomeCounts] = [:]
+        for (action, slices) in inputs.slices {
+            for series in slices where series.labels.slice?.dimension == .appVersion {
+                guard let version = series.labels.slice?.value else { continue }
+                let counts = series.counts(last: window, before: time)
+                var measured = OutcomeCounts(conflicts: counts.conflicts)
+                if action == ActionType.purchase.rawValue { measured.success = counts.success + counts.alreadyGranted }
+                perVersion[version, default: OutcomeCounts()] += measured
+            }
+        }
+        let all = perVersion.values.reduce(OutcomeCounts(), +)
+        return perVersion.keys.sorted().compactMap { version in
+            let now = perVersion[version]!
+            return spike(
+                .alreadyGrantedSpike,
+                SeriesLabels(actionType: ActionType.purchase.rawValue, slice: .init(dimension: .appVersion, value: version)),
+                now, (all - now, "the other app versions over the same window"), Self.conflictsPerPurchase, significance, time)
+        }
+    }
+
+    /// What a spike test counts: (events, exposure, the rate's name).
+    typealias SpikeMeasure = @Sendable (OutcomeCounts) -> (Int64, Int64, String)
+    static let conflictsPerValidEvent: SpikeMeasure = { ($0.conflicts, $0.valid, "409s (already granted) per valid event") }
+    static let conflictsPerPurchase: SpikeMeasure = { ($0.conflicts, $0.success, "409s (already granted) per successful purchase") }
+    static let cancelsPerAttempt: SpikeMeasure = { ($0.cancel, $0.valid + $0.cancel, "cancels per attempt") }
+
+    /// The same window on each of the previous `baselineDays` days, summed; empty (so nothing is tested)
+    /// until the data covers all of them.
+    private func previousDays(_ series: MinuteSeries, at time: Int64, dataSince: Int64) -> (OutcomeCounts, String) {
+        let days = max(1, policy.spikes.baselineDays), window = policy.spikes.windowSeconds
+        guard time - Int64(days) * 86_400 - window >= dataSince else { return (OutcomeCounts(), "") }
+        let total = (1...days).reduce(into: OutcomeCounts()) { total, day in
+            total += series.counts(last: window, before: time - Int64(day) * 86_400)
+        }
+        return (total, "the same window on the previous \(days) day\(days == 1 ? "" : "s")")
+    }
+
+    private func spike(
+        _ kind: AlertFinding.Kind, _ labels: SeriesLabels, _ now: OutcomeCounts, _ baseline: (OutcomeCounts, String),
+        _ measure: SpikeMeasure, _ significance: Double, _ time: Int64
+    ) -> AlertFinding? {
+        let rule = policy.spikes
+        let (observed, exposure, name) = measure(now)
+        let (baselineObserved, baselineExposure, _) = measure(baseline.0)
+        guard observed >= rule.minimumCount, exposure > 0, baselineExposure > 0 else { return nil }
+        let rate = Double(observed) / Double(exposure)
+        let baselineRate = Double(baselineObserved) / Double(baselineExposure)
+        guard rate >= rule.minimumRatio * baselineRate else { return nil }
+        let pValue = RateTest.poissonRateExcess(
+            observed: observed, exposure: exposure, baselineObserved: baselineObserved, baselineExposure: baselineExposure)
+        guard pValue < significance else { return nil }
+        return AlertFinding(
+            kind: kind, severity: rule.severity, labels: labels, time: time, longWindow: now,
+            spike: AlertFinding.Spike(
+                measure: name, windowSeconds: rule.windowSeconds, observed: observed, exposure: exposure, baselineObserved: baselineObserved,
+                baselineExposure: baselineExposure, baseline: baseline.1, pValue: pValue))
     }
 
     /// A page when an action had no event at all over the loss-of-signal window while both the same
@@ -154,7 +256,8 @@ public struct AlertEvaluator: Sendable {
 }
 
 /// Which alerts fire over time: what the rules said at each moment, kept firing for `keepFiringFor`
-/// (burn alerts), then suppressed where a more urgent alert covers the same incident.
+/// (all but loss of signal, which ends as soon as events flow), then suppressed where a more urgent
+/// alert covers the same incident.
 struct FiringTimeline {
     let policy: SLOPolicy
     private var latest: [AlertFinding.Identity: AlertFinding] = [:]
@@ -170,7 +273,7 @@ struct FiringTimeline {
     }
 
     private func isActive(_ finding: AlertFinding, at time: Int64) -> Bool {
-        finding.kind == .successRateBurn ? finding.time >= time - policy.keepFiringForSeconds : finding.time == time
+        finding.kind == .noEvents ? finding.time == time : finding.time >= time - policy.keepFiringForSeconds
     }
 
     /// The alerts firing at `time`, most urgent first.
@@ -181,9 +284,18 @@ struct FiringTimeline {
         let overallSeverity = Dictionary(
             strongest.filter { $0.kind == .successRateBurn && $0.labels.slice == nil }.map { ($0.labels.actionType, $0.severity) },
             uniquingKeysWith: max)
+        // A version's 409 spike explains the actions' 409 spikes; a product's cancel spike its action's.
+        let versionConflicts = strongest.contains { $0.kind == .alreadyGrantedSpike && $0.labels.slice != nil }
+        let productCancels = Set(strongest.filter { $0.kind == .cancelRateSpike && $0.labels.slice != nil }.map(\.labels.actionType))
         return strongest.filter { finding in
-            guard finding.labels.slice != nil, let overall = overallSeverity[finding.labels.actionType] else { return true }
-            return overall < finding.severity
+            switch finding.kind {
+            case .alreadyGrantedSpike: return finding.labels.slice != nil || !versionConflicts
+            case .cancelRateSpike: return finding.labels.slice != nil || !productCancels.contains(finding.labels.actionType)
+            case .noEvents: return true
+            case .successRateBurn:
+                guard finding.labels.slice != nil, let overall = overallSeverity[finding.labels.actionType] else { return true }
+                return overall < finding.severity
+            }
         }.sorted { $0.identity < $1.identity }
     }
 

@@ -8,6 +8,35 @@ public struct AlertFinding: Sendable, Hashable {
         case successRateBurn = "PurchaseSuccessRateBurn"
         /// An action that normally has traffic has none.
         case noEvents = "NoPurchaseEvents"
+        /// 409s per valid event far above their baseline (a retry loop double-sending receipts).
+        case alreadyGrantedSpike = "AlreadyGrantedSpike"
+        /// Cancels per attempt far above their baseline (a payment-info detour that may have charged).
+        case cancelRateSpike = "CancelRateSpike"
+    }
+
+    /// The numbers of a spike: a count against its exposure, now and in the baseline.
+    public struct Spike: Sendable, Hashable {
+        /// What rate was tested, e.g. "cancels per attempt".
+        public var measure: String
+        /// The window tested, in seconds.
+        public var windowSeconds: Int64
+        /// 409s (or cancels) in the window.
+        public var observed: Int64
+        /// Valid events (or valid + cancel) in the window: the rate's denominator.
+        public var exposure: Int64
+        /// 409s (or cancels) in the baseline.
+        public var baselineObserved: Int64
+        /// The baseline's denominator.
+        public var baselineExposure: Int64
+        /// What the baseline is: "the same hour on the previous 3 days" or "the other app versions".
+        public var baseline: String
+        /// One-sided p-value of the exact conditional test (before correcting for the slices tested).
+        public var pValue: Double
+
+        /// The window's rate.
+        public var rate: Double { exposure > 0 ? Double(observed) / Double(exposure) : 0 }
+        /// The baseline's rate.
+        public var baselineRate: Double { baselineExposure > 0 ? Double(baselineObserved) / Double(baselineExposure) : 0 }
     }
 
     /// Which alert this is.
@@ -32,13 +61,15 @@ public struct AlertFinding: Sendable, Hashable {
     public var expectedEvents: Int64?
     /// For a loss of signal: the window without events, in seconds.
     public var silentSeconds: Int64?
+    /// For a spike: its statistics.
+    public var spike: Spike?
 
     /// Creates a finding.
     public init(
         kind: Kind, severity: Severity, labels: SeriesLabels, time: Int64, objective: SLOPolicy.Objective? = nil,
         rule: SLOPolicy.BurnRateRule? = nil, longWindow: OutcomeCounts = OutcomeCounts(),
         shortWindow: OutcomeCounts = OutcomeCounts(), shareOfFailures: Double? = nil, expectedEvents: Int64? = nil,
-        silentSeconds: Int64? = nil
+        silentSeconds: Int64? = nil, spike: Spike? = nil
     ) {
         self.kind = kind
         self.severity = severity
@@ -51,6 +82,7 @@ public struct AlertFinding: Sendable, Hashable {
         self.shareOfFailures = shareOfFailures
         self.expectedEvents = expectedEvents
         self.silentSeconds = silentSeconds
+        self.spike = spike
     }
 
     /// What makes two findings the same alert (for episodes and notifications).

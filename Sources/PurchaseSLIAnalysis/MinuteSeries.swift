@@ -84,7 +84,7 @@ public struct MinuteSeries: Sendable {
 
 extension OutcomeCounts {
     /// The difference of two running totals.
-    static func - (lhs: OutcomeCounts, rhs: OutcomeCounts) -> OutcomeCounts {
+    public static func - (lhs: OutcomeCounts, rhs: OutcomeCounts) -> OutcomeCounts {
         OutcomeCounts(
             start: lhs.start - rhs.start, success: lhs.success - rhs.success,
             alreadyGranted: lhs.alreadyGranted - rhs.alreadyGranted, failure: lhs.failure - rhs.failure,

@@ -57,9 +57,29 @@ public struct SLOPolicy: Sendable, Hashable {
     /// A slice alerts only when its error rate is at least this many times that of the rest of its action
     /// (an outage that hits every product alike is one alert for the action, not one per product).
     public var sliceMinimumRatio: Double = 2
-    /// A burn alert keeps firing until its rules have been quiet this long, in seconds, so that a burn
-    /// hovering at a threshold is one alert rather than many (Prometheus' `keep_firing_for`).
+    /// A burn or spike alert keeps firing until its rule has been quiet this long, in seconds, so that a
+    /// rate hovering at a threshold is one alert rather than many (Prometheus' `keep_firing_for`).
     public var keepFiringForSeconds: Int64 = 30 * 60
+    /// How 409 and cancel spikes are tested.
+    public var spikes = SpikeRule()
+
+    /// The test behind AlreadyGrantedSpike and CancelRateSpike: a rate over `windowSeconds` against its
+    /// baseline, with an exact one-sided test, a minimum ratio and a minimum count.
+    public struct SpikeRule: Sendable, Hashable {
+        /// The window tested, in seconds.
+        public var windowSeconds: Int64 = 3600
+        /// How many previous days' same window make the baseline.
+        public var baselineDays = 3
+        /// The rate must be at least this many times the baseline's.
+        public var minimumRatio = 2.0
+        /// At least this many 409s (or cancels) in the window.
+        public var minimumCount = 10
+        /// The significance level, divided by the number of tests made at once: every action, its app
+        /// versions and products, both kinds (Bonferroni).
+        public var significance = 0.001
+        /// How urgent a spike is.
+        public var severity = Severity.ticket
+    }
     /// The window over which a stop of an action's events is noticed, in seconds.
     public var lossOfSignalWindowSeconds: Int64
     /// Fewest events the same window a day earlier must have held for a stop to alert.

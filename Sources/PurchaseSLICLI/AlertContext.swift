@@ -25,14 +25,15 @@ struct AlertContext {
     func report(
         _ finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, inputs: AlertInputs
     ) throws -> AlertReport {
-        let window = finding.rule?.longWindowSeconds ?? finding.silentSeconds ?? 3600
+        let window = finding.rule?.longWindowSeconds ?? finding.silentSeconds ?? policy.spikes.windowSeconds
         let until = endsAt ?? finding.time
         var filters: [EventDimension: Set<String?>] = [.actionType: [finding.labels.actionType]]
         if let slice = finding.labels.slice { filters[slice.dimension] = [slice.value] }
-        var failureFilters = filters
-        failureFilters[.resultType] = [ResultType.failure.rawValue]
-        let errors = try store.errorCounts(CountQuery(
-            fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: failureFilters))
+        // The reasons of what the alert is about: failures, or the cancels of a cancel spike.
+        var reasonFilters = filters
+        reasonFilters[.resultType] = [finding.kind == .cancelRateSpike ? ResultType.cancel.rawValue : ResultType.failure.rawValue]
+        let errors = finding.kind == .alreadyGrantedSpike ? [] : try store.errorCounts(CountQuery(
+            fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
         return AlertReport(
             finding: finding, startsAt: startsAt, endsAt: endsAt,
             topErrors: errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) },

@@ -24,6 +24,11 @@ struct AlertNarrative {
         case .noEvents:
             return "no \(action) events at all in the last \(duration(finding.silentSeconds ?? 0)) "
                 + "(\(count(finding.expectedEvents ?? 0)) in the same minutes a day earlier)"
+        case .alreadyGrantedSpike, .cancelRateSpike:
+            let spike = finding.spike!
+            let what = spike.measure
+            let ratio = spike.baselineRate > 0 ? String(format: "%.1f×", spike.rate / spike.baselineRate) : "new"
+            return "\(scope): \(what) at \(percent(spike.rate)), \(ratio) \(spike.baseline) (\(percent(spike.baselineRate)))"
         case .successRateBurn:
             let rule = finding.rule!
             var text = "\(scope): success rate \(percent(finding.longWindow.successRate)) against "
@@ -41,6 +46,12 @@ struct AlertNarrative {
     var details: [String] {
         var lines = ["since \(RFC3339.format(seconds: report.startsAt)) (\(duration((report.endsAt ?? now) - report.startsAt)))"
             + (report.endsAt.map { ", resolved \(RFC3339.format(seconds: $0))" } ?? "")]
+        if let spike = finding.spike {
+            lines.append(
+                "last \(duration(spike.windowSeconds)): \(count(spike.observed)) of \(count(spike.exposure)); "
+                    + "baseline \(count(spike.baselineObserved)) of \(count(spike.baselineExposure)); "
+                    + "exact one-sided test p = \(String(format: "%.1e", spike.pValue))")
+        }
         if finding.kind == .successRateBurn, let rule = finding.rule {
             lines.append(
                 "\(TimeStep(seconds: rule.longWindowSeconds)): \(count(finding.longWindow.failure)) of "
@@ -100,7 +111,7 @@ struct AlertNarrative {
     private func duration(_ seconds: Int64) -> String {
         let minutes = max(0, seconds) / 60
         if minutes < 60 { return "\(minutes) min" }
-        if minutes < 1440 { return "\(minutes / 60) h \(minutes % 60) min" }
+        if minutes < 1440 { return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min" }
         return "\(minutes / 1440) d \(minutes % 1440 / 60) h"
     }
 }

@@ -1,0 +1,74 @@
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import Testing
+
+@testable import PurchaseSLIAnalysis
+
+private let origin: Int64 = 1_794_614_400  // 2026-11-14T00:00:00Z
+private let minutes = 5 * 1440
+
+private func minute(_ index: Int) -> Int64 { origin + Int64(index) * 60 }
+
+/// Per-minute rows of one key: `valid` valid events of which `conflicts` are 409s, and `cancels`.
+private func rows(
+    _ key: [String?], valid: Int64, conflicts: (Int) -> Int64 = { _ in 0 }, cancels: (Int) -> Int64 = { _ in 0 }
+) -> [CountRow] {
+    (0..<minutes).map { index in
+        CountRow(timeSeconds: minute(index), key: key, counts: OutcomeCounts(
+            start: valid, success: valid - conflicts(index), alreadyGranted: conflicts(index), cancel: cancels(index),
+            conflicts: conflicts(index)))
+    }
+}
+
+private let evaluator = AlertEvaluator(policy: .default)
+
+@Suite struct SpikeTests {
+    @Test(arguments: [
+        (8, 10, 0.5, 56.0 / 1024), (0, 10, 0.5, 1.0), (11, 10, 0.5, 0.0), (10, 10, 0.5, 1.0 / 1024), (3, 20, 0.1, 0.3230732),
+    ] as [(Int64, Int64, Double, Double)])
+    func binomialUpperTailIsExact(atLeast: Int64, trials: Int64, probability: Double, expected: Double) {
+        #expect(abs(RateTest.binomialUpperTail(atLeast: atLeast, trials: trials, probability: probability) - expected) < 1e-6)
+    }
+
+    @Test func equalRatesAreNotSignificant() {
+        let p = RateTest.poissonRateExcess(observed: 50, exposure: 1000, baselineObserved: 150, baselineExposure: 3000)
+        #expect(p > 0.3 && p < 0.7)
+    }
+
+    @Test func aVersionWhose409sPerPurchaseJumpIsNamedWhileTheTotalBarelyMoves() {
+        // 4.12.0 has 5 % of the purchases; from minute 4400 each of its purchases brings an extra retry that
+        // ends in 409. The retry action's 409s barely move (20 a minute become 25).
+        let purchases = rows(["purchase", "4.11.0"], valid: 95) + rows(["purchase", "4.12.0"], valid: 5)
+        let retries = rows(["retry", "4.11.0"], valid: 25, conflicts: { _ in 20 })
+            + rows(["retry", "4.12.0"], valid: 1, conflicts: { $0 >= 4400 ? 5 : 1 })
+        let overall = rows(["purchase"], valid: 100) + rows(["retry"], valid: 26, conflicts: { $0 >= 4400 ? 25 : 21 })
+        let inputs = AlertInputs(
+            startSeconds: origin, endSeconds: minute(minutes), overall: overall, sliceRows: [.appVersion: purchases + retries])
+        #expect(!evaluator.findings(at: minute(4390), inputs: inputs).contains { $0.kind == .alreadyGrantedSpike })
+        // 40 minutes in, 4.12.0's hour holds 220 409s for 300 purchases against 4.11.0's 0.21 per purchase.
+        let during = evaluator.findings(at: minute(4440), inputs: inputs).filter { $0.kind == .alreadyGrantedSpike }
+        #expect(during.map(\.labels) == [SeriesLabels(actionType: "purchase", slice: .init(dimension: .appVersion, value: "4.12.0"))])
+        #expect(during.first?.spike?.baseline == "the other app versions over the same window")
+        #expect(during.first?.spike?.measure == "409s (already granted) per successful purchase")
+        #expect((during.first?.spike?.pValue ?? 1) < 1e-6)
+    }
+
+    @Test func aProductWhoseCancelsJumpAgainstItsOwnPreviousDaysIsACancelRateSpike() {
+        let product = rows(["purchase", "coins_500"], valid: 40, cancels: { $0 >= 4400 ? 15 : ($0 % 10 == 0 ? 2 : 0) })
+        let other = rows(["purchase", "coins_100"], valid: 60, cancels: { $0 % 10 == 0 ? 3 : 0 })
+        let overall = rows(["purchase"], valid: 100, cancels: { ($0 >= 4400 ? 15 : ($0 % 10 == 0 ? 2 : 0)) + ($0 % 10 == 0 ? 3 : 0) })
+        let inputs = AlertInputs(
+            startSeconds: origin, endSeconds: minute(minutes), overall: overall, sliceRows: [.productID: product + other])
+        let spikes = evaluator.findings(at: minute(4430), inputs: inputs).filter { $0.kind == .cancelRateSpike }
+        #expect(spikes.map(\.labels.slice?.value) == ["coins_500"])
+        #expect(spikes.first?.spike?.baseline == "the same window on the previous 3 days")
+        #expect(evaluator.findings(at: minute(4390), inputs: inputs).filter { $0.kind == .cancelRateSpike }.isEmpty)
+    }
+
+    @Test func steadyRatesAndTooFewEventsDoNotSpike() {
+        // A 409 rate that doubles on a handful of events stays quiet: fewer than the minimum count.
+        let overall = rows(["retry"], valid: 3, conflicts: { $0 >= 4400 && $0 % 20 == 0 ? 1 : 0 })
+        let inputs = AlertInputs(startSeconds: origin, endSeconds: minute(minutes), overall: overall, sliceRows: [:])
+        #expect(evaluator.episodes(from: minute(4320), to: minute(minutes), stepSeconds: 60, inputs: inputs).isEmpty)
+    }
+}
