@@ -26,7 +26,7 @@ extension SLOPolicy {
             document,
             known: [
                 "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "sliceMinimumRatio",
-                "keepFiringFor", "lossOfSignal",
+                "keepFiringFor", "lossOfSignal", "spikes",
             ],
             at: "")
         var policy = SLOPolicy.default
@@ -69,6 +69,9 @@ extension SLOPolicy {
         }
         if let minimum = document["minimumFailures"] {
             policy.minimumFailures = try PolicyReader.count(minimum, at: "minimumFailures")
+        }
+        if let spikes = document["spikes"] {
+            policy.spikes = try PolicyReader.spikeRule(spikes, at: "spikes")
         }
         if let loss = document["lossOfSignal"] {
             let map = try PolicyReader.map(loss, at: "lossOfSignal")
@@ -134,6 +137,33 @@ private enum PolicyReader {
         }
         let window = try map["window"].map { try duration($0, at: "\(path).window") } ?? 28 * 86_400
         return SLOPolicy.Objective(actionType: action, target: target / 100, windowSeconds: window)
+    }
+
+    static func spikeRule(_ value: Any, at path: String) throws -> SLOPolicy.SpikeRule {
+        let map = try self.map(value, at: path)
+        try refuseUnknownKeys(
+            map, known: ["window", "baselineDays", "minimumRatio", "minimumCount", "significance", "severity"], at: path)
+        var rule = SLOPolicy.SpikeRule()
+        if let window = map["window"] { rule.windowSeconds = try duration(window, at: "\(path).window") }
+        if let days = map["baselineDays"] { rule.baselineDays = try count(days, at: "\(path).baselineDays") }
+        if let ratio = map["minimumRatio"] {
+            rule.minimumRatio = try number(ratio, at: "\(path).minimumRatio")
+            guard rule.minimumRatio >= 1 else { throw PolicyError(path: "\(path).minimumRatio", reason: "expected a number ≥ 1") }
+        }
+        if let minimum = map["minimumCount"] { rule.minimumCount = try count(minimum, at: "\(path).minimumCount") }
+        if let level = map["significance"] {
+            rule.significance = try number(level, at: "\(path).significance")
+            guard rule.significance > 0, rule.significance < 1 else {
+                throw PolicyError(path: "\(path).significance", reason: "expected a probability between 0 and 1")
+            }
+        }
+        if let severity = map["severity"] {
+            guard let text = severity as? String, let parsed = Severity(rawValue: text) else {
+                throw PolicyError(path: "\(path).severity", reason: "expected page or ticket, got \(severity)")
+            }
+            rule.severity = parsed
+        }
+        return rule
     }
 
     static func rule(_ value: Any, at path: String) throws -> SLOPolicy.BurnRateRule {

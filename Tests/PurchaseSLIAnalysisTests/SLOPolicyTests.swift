@@ -37,3 +37,13 @@ import Testing
         #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "")")
     }
 }
+
+extension SLOPolicyTests {
+    @Test func spikeSettingsAreReadAndChecked() throws {
+        let policy = try SLOPolicy(yaml: "spikes: {window: 2h, minimumCount: 25, severity: page}")
+        #expect(policy.spikes.windowSeconds == 7200 && policy.spikes.minimumCount == 25 && policy.spikes.severity == .page)
+        #expect(policy.spikes.baselineDays == 3)
+        let error = #expect(throws: PolicyError.self) { try SLOPolicy(yaml: "spikes: {significance: 5}") }
+        #expect(error?.path == "spikes.significance")
+    }
+}
