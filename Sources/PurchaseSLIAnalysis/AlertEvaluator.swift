@@ -34,7 +34,7 @@ public struct AlertEvaluator: Sendable {
         // Bonferroni: the significance is shared by every spike test made at this time.
         let versions = Set(inputs.slices.values.joined().filter { $0.labels.slice?.dimension == .appVersion }.map(\.labels.slice))
         let spikeTests = versions.count + inputs.actions.keys.reduce(0) { total, action in
-            total + 2 + (inputs.slices[action] ?? []).filter { $0.labels.slice?.dimension == .productID }.count
+            total + 3 + (inputs.slices[action] ?? []).filter { $0.labels.slice?.dimension == .productID }.count
         }
         let spikeSignificance = policy.spikes.significance / Double(max(1, spikeTests))
         return versionSpikes(at: time, significance: spikeSignificance, inputs: inputs)
@@ -119,6 +119,15 @@ public struct AlertEvaluator: Sendable {
             Self.cancelsPerAttempt, significance, time) {
             productSpikes.append(spike)
         }
+        // Attempts of the window that ended `unfinishedAfter` ago with fewer terminal events than starts.
+        let settled = time - policy.spikes.unfinishedAfterSeconds
+        let settledWindow = overall.counts(last: window, before: settled)
+        let (unfinished, attempts, _) = Self.unfinishedPerAttempt(settledWindow)
+        if Double(unfinished) >= policy.spikes.unfinishedMinimumShare * Double(attempts), let spike = spike(
+            .unfinishedPurchases, overall.labels, settledWindow,
+            previousDays(overall, at: settled, dataSince: dataSince), Self.unfinishedPerAttempt, significance, time) {
+            findings.append(spike)
+        }
         return findings + productSpikes
     }
 
@@ -153,6 +162,9 @@ public struct AlertEvaluator: Sendable {
     static let conflictsPerValidEvent: SpikeMeasure = { ($0.conflicts, $0.valid, "409s (already granted) per valid event") }
     static let conflictsPerPurchase: SpikeMeasure = { ($0.conflicts, $0.success, "409s (already granted) per successful purchase") }
     static let cancelsPerAttempt: SpikeMeasure = { ($0.cancel, $0.valid + $0.cancel, "cancels per attempt") }
+    static let unfinishedPerAttempt: SpikeMeasure = {
+        (max(0, $0.start - ($0.total - $0.start)), $0.start, "attempts without a terminal event (unfinished) per attempt")
+    }
 
     /// The same window on each of the previous `baselineDays` days, summed; empty (so nothing is tested)
     /// until the data covers all of them.
@@ -291,7 +303,7 @@ struct FiringTimeline {
             switch finding.kind {
             case .alreadyGrantedSpike: return finding.labels.slice != nil || !versionConflicts
             case .cancelRateSpike: return finding.labels.slice != nil || !productCancels.contains(finding.labels.actionType)
-            case .noEvents: return true
+            case .noEvents, .unfinishedPurchases: return true
             case .successRateBurn:
                 guard finding.labels.slice != nil, let overall = overallSeverity[finding.labels.actionType] else { return true }
                 return overall < finding.severity

@@ -12,6 +12,8 @@ public struct AlertFinding: Sendable, Hashable {
         case alreadyGrantedSpike = "AlreadyGrantedSpike"
         /// Cancels per attempt far above their baseline (a payment-info detour that may have charged).
         case cancelRateSpike = "CancelRateSpike"
+        /// Attempts without a terminal event far above their baseline (charged but maybe not granted).
+        case unfinishedPurchases = "UnfinishedPurchases"
     }
 
     /// The numbers of a spike: a count against its exposure, now and in the baseline.

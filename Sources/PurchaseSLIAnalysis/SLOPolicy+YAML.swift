@@ -142,7 +142,9 @@ private enum PolicyReader {
     static func spikeRule(_ value: Any, at path: String) throws -> SLOPolicy.SpikeRule {
         let map = try self.map(value, at: path)
         try refuseUnknownKeys(
-            map, known: ["window", "baselineDays", "minimumRatio", "minimumCount", "significance", "severity"], at: path)
+            map, known: ["window", "baselineDays", "minimumRatio", "minimumCount", "significance", "severity", "unfinishedAfter",
+                  "unfinishedMinimumShare"],
+            at: path)
         var rule = SLOPolicy.SpikeRule()
         if let window = map["window"] { rule.windowSeconds = try duration(window, at: "\(path).window") }
         if let days = map["baselineDays"] { rule.baselineDays = try count(days, at: "\(path).baselineDays") }
@@ -151,6 +153,13 @@ private enum PolicyReader {
             guard rule.minimumRatio >= 1 else { throw PolicyError(path: "\(path).minimumRatio", reason: "expected a number ≥ 1") }
         }
         if let minimum = map["minimumCount"] { rule.minimumCount = try count(minimum, at: "\(path).minimumCount") }
+        if let share = map["unfinishedMinimumShare"] {
+            rule.unfinishedMinimumShare = try number(share, at: "\(path).unfinishedMinimumShare")
+            guard (0..<1).contains(rule.unfinishedMinimumShare) else {
+                throw PolicyError(path: "\(path).unfinishedMinimumShare", reason: "expected a fraction from 0 to below 1")
+            }
+        }
+        if let after = map["unfinishedAfter"] { rule.unfinishedAfterSeconds = try duration(after, at: "\(path).unfinishedAfter") }
         if let level = map["significance"] {
             rule.significance = try number(level, at: "\(path).significance")
             guard rule.significance > 0, rule.significance < 1 else {

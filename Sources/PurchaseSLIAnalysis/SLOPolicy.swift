@@ -79,6 +79,13 @@ public struct SLOPolicy: Sendable, Hashable {
         public var significance = 0.001
         /// How urgent a spike is.
         public var severity = Severity.ticket
+        /// An attempt (`start`) counts as unfinished when no terminal event follows within this long, in
+        /// seconds: UnfinishedPurchases tests the window that ended this long ago.
+        public var unfinishedAfterSeconds: Int64 = 600
+        /// UnfinishedPurchases also needs at least this share of the window's attempts unfinished: starts
+        /// and terminal events of an attempt can fall on either side of a window's edge, so a small
+        /// difference between the two counts is noise, not money taken without a grant.
+        public var unfinishedMinimumShare = 0.01
     }
     /// The window over which a stop of an action's events is noticed, in seconds.
     public var lossOfSignalWindowSeconds: Int64

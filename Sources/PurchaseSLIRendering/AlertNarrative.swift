@@ -24,7 +24,7 @@ struct AlertNarrative {
         case .noEvents:
             return "no \(action) events at all in the last \(duration(finding.silentSeconds ?? 0)) "
                 + "(\(count(finding.expectedEvents ?? 0)) in the same minutes a day earlier)"
-        case .alreadyGrantedSpike, .cancelRateSpike:
+        case .alreadyGrantedSpike, .cancelRateSpike, .unfinishedPurchases:
             let spike = finding.spike!
             let what = spike.measure
             let ratio = spike.baselineRate > 0 ? String(format: "%.1f×", spike.rate / spike.baselineRate) : "new"

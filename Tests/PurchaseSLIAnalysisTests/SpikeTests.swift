@@ -72,3 +72,19 @@ private let evaluator = AlertEvaluator(policy: .default)
         #expect(evaluator.episodes(from: minute(4320), to: minute(minutes), stepSeconds: 60, inputs: inputs).isEmpty)
     }
 }
+
+extension SpikeTests {
+    @Test func attemptsLeftWithoutATerminalEventAreUnfinishedPurchases() {
+        // 50 attempts a minute, each finished, until minute 4400; then 20 of them never get a terminal event.
+        let overall = (0..<minutes).map { index in
+            let unfinished: Int64 = index >= 4400 ? 20 : 0
+            return CountRow(timeSeconds: minute(index), key: ["purchase"], counts: OutcomeCounts(start: 50, success: 50 - unfinished))
+        }
+        let inputs = AlertInputs(startSeconds: origin, endSeconds: minute(minutes), overall: overall, sliceRows: [:])
+        // The test looks at the window that ended 10 minutes ago: nothing yet at 4405, a spike by 4440.
+        #expect(!evaluator.findings(at: minute(4405), inputs: inputs).contains { $0.kind == .unfinishedPurchases })
+        let spike = evaluator.findings(at: minute(4440), inputs: inputs).first { $0.kind == .unfinishedPurchases }
+        #expect(spike?.spike?.observed == 600 && spike?.spike?.exposure == 3000)
+        #expect(spike?.spike?.baselineObserved == 0)
+    }
+}
