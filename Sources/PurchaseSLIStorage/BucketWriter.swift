@@ -31,23 +31,27 @@ struct BucketWriter {
     }
 
     private func mergeCounts(_ buckets: [Int64: [Int64: OutcomeCounts]], into table: String) throws {
-        let select = try RawStatement(db, sql: "SELECT series_counts FROM \(table) WHERE time = ?")
-        let upsert = try RawStatement(db, sql: "INSERT OR REPLACE INTO \(table) (time, series_counts) VALUES (?, ?)")
-        for time in buckets.keys.sorted() {
-            let additions = buckets[time]!.sorted { $0.key < $1.key }.map { (series: $0.key, counts: $0.value) }
-            let merged = try read(select, time: time) { try BucketCodec.merge($0, adding: additions) }
-            upsert.bind(time, at: 1)
-            upsert.bind(blob: merged, at: 2)
-            try upsert.run()
+        try merge(buckets, into: table, column: "series_counts") { existing, additions in
+            try BucketCodec.merge(existing, adding: additions.map { (series: $0.key, counts: $0.value) })
         }
     }
 
     private func mergeErrors(_ buckets: [Int64: [ErrorCodec.Entry: Int64]], into table: String) throws {
-        let select = try RawStatement(db, sql: "SELECT error_counts FROM \(table) WHERE time = ?")
-        let upsert = try RawStatement(db, sql: "INSERT OR REPLACE INTO \(table) (time, error_counts) VALUES (?, ?)")
+        try merge(buckets, into: table, column: "error_counts") { existing, additions in
+            try ErrorCodec.merge(existing, adding: additions.map { (entry: $0.key, events: $0.value) })
+        }
+    }
+
+    /// Rewrites the blob of each bucket in `buckets` as `combine(stored blob, additions sorted by key)`.
+    private func merge<Key: Comparable, Value>(
+        _ buckets: [Int64: [Key: Value]], into table: String, column: String,
+        combine: (UnsafeRawBufferPointer?, [(key: Key, value: Value)]) throws -> [UInt8]
+    ) throws {
+        let select = try RawStatement(db, sql: "SELECT \(column) FROM \(table) WHERE time = ?")
+        let upsert = try RawStatement(db, sql: "INSERT OR REPLACE INTO \(table) (time, \(column)) VALUES (?, ?)")
         for time in buckets.keys.sorted() {
-            let additions = buckets[time]!.sorted { $0.key < $1.key }.map { (entry: $0.key, events: $0.value) }
-            let merged = try read(select, time: time) { try ErrorCodec.merge($0, adding: additions) }
+            let additions = buckets[time]!.sorted { $0.key < $1.key }
+            let merged = try read(select, time: time) { try combine($0, additions) }
             upsert.bind(time, at: 1)
             upsert.bind(blob: merged, at: 2)
             try upsert.run()
