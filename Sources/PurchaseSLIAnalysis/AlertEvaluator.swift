@@ -252,12 +252,8 @@ public struct AlertEvaluator: Sendable {
                 closed.append(ended)
                 open[identity] = nil
             }
-            for (identity, finding) in firing {
-                if open[identity] != nil {
-                    open[identity]!.last = finding
-                } else {
-                    open[identity] = AlertEpisode(first: finding, last: finding, startsAt: time, endsAt: nil)
-                }
+            for (identity, finding) in firing where open[identity] == nil {
+                open[identity] = AlertEpisode(first: finding, startsAt: time, endsAt: nil)
             }
             time += stepSeconds
         }

@@ -121,8 +121,6 @@ public struct AlertFinding: Sendable, Hashable {
 public struct AlertEpisode: Sendable, Hashable {
     /// The finding at the episode's first step.
     public var first: AlertFinding
-    /// The finding at the episode's last firing step.
-    public var last: AlertFinding
     /// When it started firing (seconds since the epoch).
     public var startsAt: Int64
     /// The first evaluation step at which it no longer fired, or nil when it fires at the range's end.

@@ -64,9 +64,6 @@ public struct MinuteSeries: Sendable {
         self.prefix = prefix
     }
 
-    /// The first minute after the series, in seconds since the epoch.
-    public var endSeconds: Int64 { startSeconds + Int64(prefix.count - 1) * 60 }
-
     /// Total counts over `[from, to)` (seconds, minute-aligned; clamped to the series). O(1).
     public func counts(from: Int64, to: Int64) -> OutcomeCounts {
         let last = prefix.count - 1
