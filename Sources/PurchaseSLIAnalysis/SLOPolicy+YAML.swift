@@ -26,7 +26,7 @@ extension SLOPolicy {
             document,
             known: [
                 "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "sliceMinimumRatio",
-                "keepFiringFor", "lossOfSignal", "spikes",
+                "keepFiringFor", "lossOfSignal", "spikes", "rollout",
             ],
             at: "")
         var policy = SLOPolicy.default
@@ -72,6 +72,9 @@ extension SLOPolicy {
         }
         if let spikes = document["spikes"] {
             policy.spikes = try PolicyReader.spikeRule(spikes, at: "spikes")
+        }
+        if let rollout = document["rollout"] {
+            policy.rollout = try PolicyReader.rolloutRule(rollout, at: "rollout")
         }
         if let loss = document["lossOfSignal"] {
             let map = try PolicyReader.map(loss, at: "lossOfSignal")
@@ -171,6 +174,28 @@ private enum PolicyReader {
                 throw PolicyError(path: "\(path).severity", reason: "expected page or ticket, got \(severity)")
             }
             rule.severity = parsed
+        }
+        return rule
+    }
+
+    static func rolloutRule(_ value: Any, at path: String) throws -> SLOPolicy.RolloutRule {
+        let map = try self.map(value, at: path)
+        try refuseUnknownKeys(map, known: ["minimumSamples", "significance", "minimumEffect", "maximumRegression"], at: path)
+        var rule = SLOPolicy.RolloutRule()
+        if let minimum = map["minimumSamples"] { rule.minimumSamples = try count(minimum, at: "\(path).minimumSamples") }
+        if let level = map["significance"] {
+            rule.significance = try number(level, at: "\(path).significance")
+            guard rule.significance > 0, rule.significance < 1 else {
+                throw PolicyError(path: "\(path).significance", reason: "expected a probability between 0 and 1")
+            }
+        }
+        for (key, keyPath) in [("minimumEffect", \SLOPolicy.RolloutRule.minimumEffect), ("maximumRegression", \.maximumRegression)] {
+            guard let value = map[key] else { continue }
+            let points = try number(value, at: "\(path).\(key)")
+            guard points > 0, points < 100 else {
+                throw PolicyError(path: "\(path).\(key)", reason: "expected percentage points above 0 and below 100, got \(value)")
+            }
+            rule[keyPath: keyPath] = points / 100
         }
         return rule
     }

@@ -62,6 +62,8 @@ public struct SLOPolicy: Sendable, Hashable {
     public var keepFiringForSeconds: Int64 = 30 * 60
     /// How 409 and cancel spikes are tested.
     public var spikes = SpikeRule()
+    /// How `rollout` compares a candidate app version with its baseline.
+    public var rollout = RolloutRule()
 
     /// The test behind AlreadyGrantedSpike and CancelRateSpike: a rate over `windowSeconds` against its
     /// baseline, with an exact one-sided test, a minimum ratio and a minimum count.
@@ -86,6 +88,19 @@ public struct SLOPolicy: Sendable, Hashable {
         /// and terminal events of an attempt can fall on either side of a window's edge, so a small
         /// difference between the two counts is noise, not money taken without a grant.
         public var unfinishedMinimumShare = 0.01
+    }
+    /// The tests behind `rollout` verdicts: every metric and slice of the candidate against the baseline.
+    public struct RolloutRule: Sendable, Hashable {
+        /// Fewest events each side of a comparison needs before it is tested.
+        public var minimumSamples = 100
+        /// The significance level after Holm's correction for the number of comparisons tested.
+        public var significance = 0.01
+        /// Smallest change of a rate, as a fraction (0.005 = half a percentage point), that counts as a
+        /// regression when it is significant.
+        public var minimumEffect = 0.005
+        /// `proceed` needs the 95 % confidence interval to rule out a drop of each action's success rate
+        /// larger than this fraction.
+        public var maximumRegression = 0.01
     }
     /// The window over which a stop of an action's events is noticed, in seconds.
     public var lossOfSignalWindowSeconds: Int64

@@ -29,8 +29,7 @@ struct AlertsCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: ArgumentHelp("SLO and alert policy (YAML).", valueName: "file"))
-    var policy: String?
+    @OptionGroup var policy: PolicyOptions
 
     @Option(help: ArgumentHelp("Evaluation time (default: now).", valueName: "time"))
     var at: String?
@@ -62,7 +61,7 @@ struct AlertsCommand: ParsableCommand {
     func run() throws {
         let output = try exitingOnFailure {
             let nowSeconds = Int64(Date().timeIntervalSince1970)
-            let policy = try loadPolicy()
+            let policy = try self.policy.load()
             let context = AlertContext(store: try store.openStore(), policy: policy)
             let (start, end) = try times(nowSeconds: nowSeconds)
             let evaluator = AlertEvaluator(policy: policy)
@@ -122,18 +121,5 @@ struct AlertsCommand: ParsableCommand {
         }
         let time = try parse(at ?? "now", "at")
         return (time, time)
-    }
-
-    private func loadPolicy() throws -> SLOPolicy {
-        let path = policy ?? (FileManager.default.fileExists(atPath: "dashboards/slos.yaml") ? "dashboards/slos.yaml" : nil)
-        guard let path else { return .default }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw CommandFailure(message: "cannot read the policy file \(path)")
-        }
-        do {
-            return try SLOPolicy(yaml: text)
-        } catch let error as PolicyError {
-            throw CommandFailure(message: "\(path): \(error)")
-        }
     }
 }

@@ -11,7 +11,9 @@ public struct PurchaseSLICommand: AsyncParsableCommand {
             time buckets by event time. See README.md for the event format.
             """,
         version: "0.1.0",
-        subcommands: [IngestCommand.self, QueryCommand.self, AlertsCommand.self, SimulateCommand.self, ServeCommand.self]
+        subcommands: [
+            IngestCommand.self, QueryCommand.self, AlertsCommand.self, RolloutCommand.self, SimulateCommand.self, ServeCommand.self,
+        ]
     )
 
     /// Creates the command (argument parsing fills it in).

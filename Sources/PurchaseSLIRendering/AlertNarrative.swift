@@ -22,21 +22,21 @@ struct AlertNarrative {
     var summary: String {
         switch finding.kind {
         case .noEvents:
-            return "no \(action) events at all in the last \(duration(finding.silentSeconds ?? 0)) "
-                + "(\(count(finding.expectedEvents ?? 0)) in the same minutes a day earlier)"
+            return "no \(action) events at all in the last \(NumberText.duration(finding.silentSeconds ?? 0)) "
+                + "(\(NumberText.count(finding.expectedEvents ?? 0)) in the same minutes a day earlier)"
         case .alreadyGrantedSpike, .cancelRateSpike, .unfinishedPurchases:
             let spike = finding.spike!
             let what = spike.measure
             let ratio = spike.baselineRate > 0 ? String(format: "%.1f×", spike.rate / spike.baselineRate) : "new"
-            return "\(scope): \(what) at \(percent(spike.rate)), \(ratio) \(spike.baseline) (\(percent(spike.baselineRate)))"
+            return "\(scope): \(what) at \(NumberText.percent(spike.rate)), \(ratio) \(spike.baseline) (\(NumberText.percent(spike.baselineRate)))"
         case .successRateBurn:
             let rule = finding.rule!
-            var text = "\(scope): success rate \(percent(finding.longWindow.successRate)) against "
-                + "\(percent(finding.objective?.target)) objective, burning the error budget "
+            var text = "\(scope): success rate \(NumberText.percent(finding.longWindow.successRate)) against "
+                + "\(NumberText.percent(finding.objective?.target)) objective, burning the error budget "
                 + "\(rate(finding.burnRateLong))× over \(TimeStep(seconds: rule.longWindowSeconds)) "
                 + "and \(rate(finding.burnRateShort))× over \(TimeStep(seconds: rule.shortWindowSeconds))"
             if let share = finding.shareOfFailures {
-                text += " (\(percent(share)) of all \(action) failures)"
+                text += " (\(NumberText.percent(share)) of all \(action) failures)"
             }
             return text
         }
@@ -44,33 +44,33 @@ struct AlertNarrative {
 
     /// The details: since when, the counts, the budget, where the failures are, the errors, where to look.
     var details: [String] {
-        var lines = ["since \(RFC3339.format(seconds: report.startsAt)) (\(duration((report.endsAt ?? now) - report.startsAt)))"
+        var lines = ["since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration((report.endsAt ?? now) - report.startsAt)))"
             + (report.endsAt.map { ", resolved \(RFC3339.format(seconds: $0))" } ?? "")]
         if let spike = finding.spike {
             lines.append(
-                "last \(duration(spike.windowSeconds)): \(count(spike.observed)) of \(count(spike.exposure)); "
-                    + "baseline \(count(spike.baselineObserved)) of \(count(spike.baselineExposure)); "
+                "last \(NumberText.duration(spike.windowSeconds)): \(NumberText.count(spike.observed)) of \(NumberText.count(spike.exposure)); "
+                    + "baseline \(NumberText.count(spike.baselineObserved)) of \(NumberText.count(spike.baselineExposure)); "
                     + "exact one-sided test p = \(String(format: "%.1e", spike.pValue))")
         }
         if finding.kind == .successRateBurn, let rule = finding.rule {
             lines.append(
-                "\(TimeStep(seconds: rule.longWindowSeconds)): \(count(finding.longWindow.failure)) of "
-                    + "\(count(finding.longWindow.valid)) valid events failed; \(TimeStep(seconds: rule.shortWindowSeconds)): "
-                    + "\(count(finding.shortWindow.failure)) of \(count(finding.shortWindow.valid))")
+                "\(TimeStep(seconds: rule.longWindowSeconds)): \(NumberText.count(finding.longWindow.failure)) of "
+                    + "\(NumberText.count(finding.longWindow.valid)) valid events failed; \(TimeStep(seconds: rule.shortWindowSeconds)): "
+                    + "\(NumberText.count(finding.shortWindow.failure)) of \(NumberText.count(finding.shortWindow.valid))")
         }
         if let remaining = report.budgetRemaining, let objective = finding.objective {
             lines.append(
                 "error budget over \(TimeStep(seconds: objective.windowSeconds)): "
-                    + (remaining >= 0 ? "\(percent(remaining)) left" : "overspent by \(percent(-remaining))"))
+                    + (remaining >= 0 ? "\(NumberText.percent(remaining)) left" : "overspent by \(NumberText.percent(-remaining))"))
         }
         if !report.concentration.isEmpty {
             lines.append("failures concentrate in: " + report.concentration.map {
-                "\($0.slice.dimension.rawValue)=\(escaping.escape($0.slice.value ?? "(none)")) (\(percent($0.share)))"
+                "\($0.slice.dimension.rawValue)=\(escaping.escape($0.slice.value ?? "(none)")) (\(NumberText.percent($0.share)))"
             }.joined(separator: ", "))
         }
         if !report.topErrors.isEmpty {
             lines.append("top errors: " + report.topErrors.map {
-                "\"\(escaping.escape(String($0.description.prefix(120))))\" (\(count($0.events)))"
+                "\"\(escaping.escape(String($0.description.prefix(120))))\" (\(NumberText.count($0.events)))"
             }.joined(separator: ", "))
         }
         lines.append("look next: " + lookNext)
@@ -88,30 +88,7 @@ struct AlertNarrative {
         return command + (finding.kind == .noEvents ? " --step 5m" : " --by productID,errorDescription")
     }
 
-    private func percent(_ value: Double?) -> String {
-        guard let value else { return "n/a" }
-        let scaled = value * 100
-        return scaled >= 99.95 || scaled < 10 ? String(format: "%.2f %%", scaled) : String(format: "%.1f %%", scaled)
-    }
-
     private func rate(_ value: Double?) -> String {
         value.map { String(format: "%.1f", $0) } ?? "n/a"
-    }
-
-    private func count(_ value: Int64) -> String {
-        let digits = String(value)
-        var result = ""
-        for (index, character) in digits.reversed().enumerated() {
-            if index > 0 && index % 3 == 0 { result.append(",") }
-            result.append(character)
-        }
-        return String(result.reversed())
-    }
-
-    private func duration(_ seconds: Int64) -> String {
-        let minutes = max(0, seconds) / 60
-        if minutes < 60 { return "\(minutes) min" }
-        if minutes < 1440 { return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min" }
-        return "\(minutes / 1440) d \(minutes % 1440 / 60) h"
     }
 }

@@ -5,7 +5,7 @@ import PurchaseSLIRendering
 import Testing
 
 /// Strings an attacker could put in event fields, aimed at each output.
-private let hostile = [
+let hostile = [
     "<!channel> <@U123> <https://evil.example|click>", "[click](https://evil.example) ![x](https://evil.example/x.png)",
     "**bold** _it_ `code` # heading | table", "\u{202E}gnp.exe\u{202C} \u{2066}x\u{2069}", "bell\u{07} esc\u{1B}[31m red\r\nnew line",
     "\"quotes\" \\ back\\slash </script><script>alert(1)</script>",

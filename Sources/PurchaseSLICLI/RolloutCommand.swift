@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIRendering
+import PurchaseSLIStorage
+
+/// `purchase-sli rollout`: should the phased release of an app version go on?
+struct RolloutCommand: ParsableCommand {
+    /// Output formats of `rollout`.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, markdown, json
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "rollout",
+        abstract: "Compare a candidate app version with the baseline and say proceed, hold, roll back, or wait.",
+        discussion: """
+            Compares the success, 409, cancel and unfinished rates of each action, product and plan on the \
+            candidate with the baseline (default: the busiest other version) over the same hours, from the \
+            candidate's first event (or --since) to --at. Each comparison with enough events on both sides \
+            gets a one-sided Fisher exact test, Holm-corrected over all of them. rollback: the success or \
+            unfinished rate is significantly and materially worse; hold: the 409 or cancel rate is; proceed: \
+            nothing is, and each action's success rate has been seen enough to rule out a material drop; \
+            insufficient-data otherwise. The thresholds are the rollout section of the policy.
+
+            Examples:
+              purchase-sli rollout --candidate 4.12.0
+              purchase-sli rollout --candidate 4.12.0 --baseline 4.11.0 --at 2026-11-18T00:00:00Z --format json
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @OptionGroup var policy: PolicyOptions
+
+    @Option(help: ArgumentHelp("The app version being released.", valueName: "version"))
+    var candidate: String
+
+    @Option(help: ArgumentHelp("The version to compare with (default: the busiest other version).", valueName: "version"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Evaluation time: only events before it count (default: now).", valueName: "time"))
+    var at: String = "now"
+
+    @Option(help: ArgumentHelp("Start of the comparison (default: the candidate's first hour).", valueName: "time"))
+    var since: String?
+
+    @Option(help: "Output format.")
+    var format: Format = .text
+
+    /// How far back the candidate's first event is looked for without --since.
+    private static let appearanceLookbackSeconds: Int64 = 400 * 86_400
+
+    func validate() throws {
+        if candidate == baseline { throw ValidationError("--baseline must differ from --candidate.") }
+        _ = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
+    }
+
+    func run() throws {
+        print(try exitingOnFailure(output), terminator: "")
+    }
+
+    /// The verdict in the chosen format.
+    func output() throws -> String {
+        let policy = try self.policy.load()
+        let store = try self.store.openStore()
+        let (start, end) = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
+        let from = try start ?? firstHour(of: candidate, before: end, store: store)
+        let baseline = try self.baseline ?? busiestOtherVersion(from: from, to: end, store: store)
+        let versions: Set<String?> = [candidate, baseline]
+        func rows(_ dimensions: [EventDimension]) throws -> [CountRow] {
+            try store.counts(CountQuery(
+                fromSeconds: from, toSeconds: end, groupBy: [.appVersion, .actionType] + dimensions,
+                filters: [.appVersion: versions]))
+        }
+        let inputs = RolloutInputs(
+            candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actionRows: try rows([]),
+            sliceRows: [.productID: try rows([.productID]), .planID: try rows([.planID])])
+        let report = RolloutEvaluator(policy: policy).evaluate(inputs)
+        switch format {
+        case .text: return RolloutOutput.text(report)
+        case .markdown: return RolloutOutput.markdown(report)
+        case .json: return RolloutOutput.json(report)
+        }
+    }
+
+    /// `--since` (nil when absent) and `--at`, minute-aligned.
+    private func times(nowSeconds: Int64) throws -> (Int64?, Int64) {
+        func parse(_ text: String, _ option: String) throws -> Int64 {
+            guard let time = TimeArgument(text, nowSeconds: nowSeconds) else {
+                throw ValidationError("--\(option): expected \(TimeArgument.forms), got \"\(text)\".")
+            }
+            return time.seconds - time.seconds.floorDividedBy(60).remainder
+        }
+        let end = try parse(at, "at")
+        let start = try since.map { try parse($0, "since") }
+        if let start, start >= end { throw ValidationError("--since must be before --at.") }
+        return (start, end)
+    }
+
+    /// The start of the first hour with an event of `version` before `end`.
+    private func firstHour(of version: String, before end: Int64, store: SQLiteBucketStore) throws -> Int64 {
+        let rows = try store.counts(CountQuery(
+            fromSeconds: end - Self.appearanceLookbackSeconds, toSeconds: end, step: TimeStep(seconds: 3600),
+            filters: [.appVersion: [version]]))
+        guard let first = rows.first(where: { !$0.counts.isEmpty })?.timeSeconds else {
+            throw CommandFailure(message: "no events of app version \(version) before \(RFC3339.format(seconds: end))")
+        }
+        return max(first, end - Self.appearanceLookbackSeconds)
+    }
+
+    /// The other app version with the most events over the range.
+    private func busiestOtherVersion(from: Int64, to end: Int64, store: SQLiteBucketStore) throws -> String {
+        let rows = try store.counts(CountQuery(fromSeconds: from, toSeconds: end, groupBy: [.appVersion]))
+        guard let busiest = rows.filter({ $0.key[0] != nil && $0.key[0] != candidate })
+            .max(by: { $0.counts.total < $1.counts.total })?.key[0] ?? nil
+        else {
+            throw CommandFailure(message: "no other app version has events from \(RFC3339.format(seconds: from)) "
+                + "to \(RFC3339.format(seconds: end)); name one with --baseline")
+        }
+        return busiest
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+
+/// A rollout verdict as terminal text, Markdown, or JSON.
+public enum RolloutOutput {
+    /// For the release manager at a terminal: the verdict and what to do, why, then the comparisons of
+    /// each action and every regressed slice.
+    public static func text(_ report: RolloutReport) -> String {
+        let narrative = RolloutNarrative(report: report, escaping: .terminal)
+        var lines = [narrative.headline, "  " + narrative.scope, "", "why:"]
+        lines += narrative.reasons.map { "  - " + $0 }
+        let rows = [["", "metric", "slice", TerminalText.sanitized(report.candidate), TerminalText.sanitized(report.baseline),
+                     "change (points)", "p (corrected)"]]
+            + shownComparisons(report).map { comparison in
+                [comparison.isRegression ? "!" : "", comparison.metric.title, narrative.sliceName(comparison.slice),
+                 "\(NumberText.percent(comparison.candidate.rate)) of \(NumberText.count(comparison.candidate.trials))",
+                 "\(NumberText.percent(comparison.baseline.rate)) of \(NumberText.count(comparison.baseline.trials))",
+                 comparison.effect.map(NumberText.signed) ?? "n/a",
+                 comparison.adjustedPValue.map(NumberText.pValue) ?? "too few to test"]
+            }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        lines.append("")
+        lines += rows.map { row in
+            String(("  " + zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+                .reversed().drop { $0 == " " }.reversed())
+        }
+        let hidden = report.comparisons.count - rows.count + 1
+        if hidden > 0 {
+            lines.append("  (\(hidden) more product and plan comparisons, none significantly worse; --format json lists all)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Markdown, for a release ticket or chat; event data cannot inject markup.
+    public static func markdown(_ report: RolloutReport) -> String {
+        let narrative = RolloutNarrative(report: report, escaping: .markdown)
+        var lines = ["**\(narrative.headline)**", "", narrative.scope, ""]
+        lines += narrative.reasons.map { "- " + $0 }
+        lines += ["", "| metric | slice | \(TextEscaping.markdown.escape(report.candidate)) | "
+            + "\(TextEscaping.markdown.escape(report.baseline)) | change | p (corrected) |", "|---|---|---|---|---|---|"]
+        lines += shownComparisons(report).map { comparison in
+            let cells = [
+                (comparison.isRegression ? "**\(comparison.metric.title)**" : comparison.metric.title),
+                narrative.sliceName(comparison.slice),
+                "\(NumberText.percent(comparison.candidate.rate)) of \(NumberText.count(comparison.candidate.trials))",
+                "\(NumberText.percent(comparison.baseline.rate)) of \(NumberText.count(comparison.baseline.trials))",
+                comparison.effect.map(NumberText.points) ?? "n/a",
+                comparison.adjustedPValue.map(NumberText.pValue) ?? "not tested",
+            ]
+            return "| " + cells.joined(separator: " | ") + " |"
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `{"candidate", "baseline", "from", "to", "verdict", "reasons", "comparisons"}` with every comparison.
+    public static func json(_ report: RolloutReport) -> String {
+        let narrative = RolloutNarrative(report: report, escaping: .terminal)
+        func side(_ side: RolloutComparison.Side) -> String {
+            "{\"count\":\(side.count),\"trials\":\(side.trials),\"rate\":\(number(side.rate)),"
+                + "\"interval\":[\(JSONText.number(side.interval.lowerBound)),\(JSONText.number(side.interval.upperBound))]}"
+        }
+        let comparisons = report.comparisons.map { comparison in
+            let slice = comparison.slice.pairs.map { JSONText.quoted($0.0) + ":" + JSONText.quoted($0.1) }.joined(separator: ",")
+            let interval = comparison.effectInterval.map {
+                "[\(JSONText.number($0.lowerBound)),\(JSONText.number($0.upperBound))]"
+            } ?? "null"
+            return "{\"metric\":\"\(comparison.metric.rawValue)\",\"slice\":{\(slice)},"
+                + "\"candidate\":\(side(comparison.candidate)),\"baseline\":\(side(comparison.baseline)),"
+                + "\"pValue\":\(number(comparison.pValue)),\"adjustedPValue\":\(number(comparison.adjustedPValue)),"
+                + "\"effect\":\(number(comparison.effect)),\"effectInterval\":\(interval),\"regression\":\(comparison.isRegression)}"
+        }
+        return "{\"candidate\":\(JSONText.quoted(report.candidate)),\"baseline\":\(JSONText.quoted(report.baseline)),"
+            + "\"from\":\"\(RFC3339.format(seconds: report.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: report.toSeconds))\","
+            + "\"verdict\":\"\(report.verdict.rawValue)\",\"reasons\":[\(narrative.reasons.map(JSONText.quoted).joined(separator: ","))],"
+            + "\"comparisons\":[\n" + comparisons.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    /// Each action's comparisons and every regression: what a person needs to see.
+    private static func shownComparisons(_ report: RolloutReport) -> [RolloutComparison] {
+        report.comparisons.filter { $0.slice.slice == nil || $0.isRegression }
+    }
+
+    private static func number(_ value: Double?) -> String {
+        value.map(JSONText.number) ?? "null"
+    }
+}

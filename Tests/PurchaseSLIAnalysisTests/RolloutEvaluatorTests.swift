@@ -1,0 +1,127 @@
+import PurchaseSLICore
+import Testing
+
+@testable import PurchaseSLIAnalysis
+
+/// Counts of one version in one plan of `purchase`: valid events, of which failures and 409s, and cancels.
+struct PlanCounts {
+    var valid: Int64
+    var failures: Int64 = 0
+    var conflicts: Int64 = 0
+    var cancels: Int64 = 0
+
+    var counts: OutcomeCounts {
+        OutcomeCounts(start: valid + cancels, success: valid - failures - conflicts, alreadyGranted: conflicts,
+                      failure: failures, cancel: cancels, conflicts: conflicts)
+    }
+}
+
+/// Rollout inputs for candidate 2.0 against baseline 1.9, with `purchase` split into plans.
+private func inputs(candidate: [String: PlanCounts], baseline: [String: PlanCounts]) -> RolloutInputs {
+    var actionRows: [CountRow] = []
+    var planRows: [CountRow] = []
+    for (version, plans) in [("2.0", candidate), ("1.9", baseline)] {
+        actionRows.append(CountRow(timeSeconds: nil, key: [version, "purchase"],
+                                   counts: plans.values.reduce(OutcomeCounts()) { $0 + $1.counts }))
+        planRows += plans.map { CountRow(timeSeconds: nil, key: [version, "purchase", $0.key], counts: $0.value.counts) }
+    }
+    return RolloutInputs(candidate: "2.0", baseline: "1.9", fromSeconds: 0, toSeconds: 86_400,
+                         actionRows: actionRows, sliceRows: [.planID: planRows])
+}
+
+private let evaluator = RolloutEvaluator(policy: .default)
+
+/// A healthy plan mix at a tenth of the baseline's traffic (times `scale`).
+private func healthy(_ scale: Int64) -> [String: PlanCounts] {
+    ["monthly": PlanCounts(valid: 300 * scale, failures: 2 * scale, conflicts: scale, cancels: 18 * scale),
+     "yearly": PlanCounts(valid: 200 * scale, failures: scale, conflicts: scale, cancels: 12 * scale),
+     "coins": PlanCounts(valid: 500 * scale, failures: 4 * scale, conflicts: 2 * scale, cancels: 30 * scale)]
+}
+
+@Suite struct RolloutEvaluatorTests {
+    @Test(arguments: [
+        (3, 4, 1, 4, 17.0 / 70), (5, 5, 0, 5, 1.0 / 252), (0, 10, 4, 10, 1.0), (30, 1000, 10, 1000, 0.0010041667809150049),
+        (12, 400, 40, 4000, 0.00192900203676253),
+    ] as [(Int64, Int64, Int64, Int64, Double)])
+    func fisherTestIsExact(count: Int64, trials: Int64, otherCount: Int64, otherTrials: Int64, expected: Double) {
+        let p = ProportionTest.fisherUpperTail(count: count, trials: trials, otherCount: otherCount, otherTrials: otherTrials)
+        #expect(abs(p - expected) <= 1e-6 * expected)
+    }
+
+    @Test func holmAdjustsStepDown() {
+        let adjusted = ProportionTest.holmAdjusted([0.01, 0.04, 0.03, 0.005])
+        for (value, expected) in zip(adjusted, [0.03, 0.06, 0.06, 0.02]) { #expect(abs(value - expected) < 1e-12) }
+    }
+
+    @Test func wilsonIntervalOfZeroIsNotEmpty() {
+        let interval = ProportionTest.wilsonInterval(count: 0, trials: 10)
+        #expect(interval.lowerBound == 0 && abs(interval.upperBound - 3.8416 / 13.8416) < 1e-9)
+    }
+
+    @Test(arguments: [
+        // A clean release with plenty of data.
+        ("clean", healthy(1), RolloutReport.Verdict.proceed, nil),
+        // One plan fails 6 % of the time: the action's average moves by under 2 points.
+        ("regressed plan", healthy(1).merging(["yearly": PlanCounts(valid: 200, failures: 12, conflicts: 1, cancels: 12)]) { $1 },
+         .rollback, "planID=yearly"),
+        // Every purchase's receipt is sent twice: 409s, but purchases succeed.
+        ("409s", healthy(1).mapValues { var plan = $0; plan.conflicts = plan.valid / 20; return plan }, .hold, nil),
+        // Day one of a phased release: 40 purchases.
+        ("too little", ["monthly": PlanCounts(valid: 40), "coins": PlanCounts(valid: 10)], .insufficientData, nil),
+    ] as [(String, [String: PlanCounts], RolloutReport.Verdict, String?)])
+    func verdicts(name: String, candidate: [String: PlanCounts], verdict: RolloutReport.Verdict, slice: String?) throws {
+        let report = evaluator.evaluate(inputs(candidate: candidate, baseline: healthy(10)))
+        #expect(report.verdict == verdict, "\(name)")
+        if let slice {
+            guard case .regression(let comparison) = try #require(report.reasons.first) else {
+                Issue.record("\(name): expected a regression first, got \(report.reasons)")
+                return
+            }
+            #expect(comparison.metric == .successRate)
+            #expect(comparison.slice.pairs.map { "\($0.0)=\($0.1)" }.last == slice)
+        }
+    }
+
+    @Test func aFewHundredEventsCannotRuleOutADrop() {
+        let candidate = ["monthly": PlanCounts(valid: 120, failures: 2), "coins": PlanCounts(valid: 30)]
+        let report = evaluator.evaluate(inputs(candidate: candidate, baseline: healthy(10)))
+        #expect(report.verdict == .insufficientData)
+        #expect(report.reasons.contains { if case .cannotRuleOut = $0 { true } else { false } })
+    }
+
+    /// The same version against itself, 300 times with binomial noise: Holm's correction holds the
+    /// chance of any hold or rollback per evaluation under 1 %.
+    @Test func anIdenticalVersionIsNotHeldByNoise() {
+        var random = SplitMix(seed: 42)
+        func draw(_ plans: [String: PlanCounts]) -> [String: PlanCounts] {
+            plans.mapValues { plan in
+                func binomial(_ k: Int64) -> Int64 {
+                    let p = Double(k) / Double(plan.valid)
+                    return (0..<plan.valid).reduce(0) { count, _ in count + (random.unit() < p ? 1 : 0) }
+                }
+                return PlanCounts(valid: plan.valid, failures: binomial(plan.failures), conflicts: binomial(plan.conflicts),
+                                  cancels: binomial(plan.cancels))
+            }
+        }
+        var flagged = 0
+        for _ in 0..<300 {
+            let report = evaluator.evaluate(inputs(candidate: draw(healthy(2)), baseline: draw(healthy(10))))
+            if report.verdict == .hold || report.verdict == .rollback { flagged += 1 }
+        }
+        #expect(flagged <= 3)
+    }
+}
+
+/// A small deterministic generator for the noise test.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func unit() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIStorage
+import Testing
+
+@testable import PurchaseSLICLI
+
+@Suite struct RolloutCommandTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    /// Two days of purchases: 4.11.0 and 4.10.2 throughout, 5.0.0 from the second day, failing `plan`
+    /// purchases one time in `failEvery` on 5.0.0.
+    private func makeStore(failEvery: Int) throws -> String {
+        let path = directory.file("db.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")!
+        var events: [PurchaseEvent] = []
+        for index in 0..<6000 {
+            let time = start + Int64(index) * 28_800  // every 28.8 s over two days
+            let secondDay = time >= start + 86_400_000
+            let version = secondDay && index % 3 == 0 ? "5.0.0" : index % 4 == 1 ? "4.10.2" : "4.11.0"
+            let plan = index % 2 == 0 ? "pro-monthly" : "pro-yearly"
+            let fails = version == "5.0.0" && plan == "pro-monthly" && index % (6 * failEvery) == 0
+            events.append(PurchaseEvent(
+                eventID: "e\(index)", timestampMillis: time, productID: "pro", planID: plan, actionType: .purchase,
+                resultType: fails ? .failure : .success, appVersion: version, errorDescription: fails ? "receipt rejected" : nil))
+        }
+        _ = try store.record(events, receivedAtMillis: 0)
+        return path
+    }
+
+    @Test func jsonNamesTheRegressedPlanAndTheDefaults() throws {
+        let db = try makeStore(failEvery: 6)
+        let command = try RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--at", "2026-11-16", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(try command.output().utf8)) as? [String: Any])
+        #expect(object["candidate"] as? String == "5.0.0")
+        #expect(object["baseline"] as? String == "4.11.0")  // the busiest other version
+        #expect(object["from"] as? String == "2026-11-15T00:00:00Z")  // the candidate's first hour
+        #expect(object["verdict"] as? String == "rollback")
+        let reasons = try #require(object["reasons"] as? [String])
+        #expect(reasons.contains { $0.hasPrefix("success rate of purchase, planID=pro-monthly: 83.4 % of 500 on 5.0.0") }, "\(reasons)")
+        let comparisons = try #require(object["comparisons"] as? [[String: Any]])
+        let plan = try #require(comparisons.first { ($0["slice"] as? [String: String])?["planID"] == "pro-monthly" })
+        #expect(plan["metric"] as? String == "successRate" && plan["regression"] as? Bool == true)
+        let candidate = try #require(plan["candidate"] as? [String: Any])
+        #expect(candidate["trials"] as? Int == 500 && candidate["count"] as? Int == 417)
+        #expect((plan["pValue"] as? Double ?? 1) < 1e-6 && (plan["effect"] as? Double ?? 0) < -0.1)
+        let yearly = try #require(comparisons.first { ($0["slice"] as? [String: String])?["planID"] == "pro-yearly" })
+        #expect(yearly["regression"] as? Bool == false)
+    }
+
+    @Test func aHealthyCandidateProceeds() throws {
+        let db = try makeStore(failEvery: 1_000_000)
+        let text = try RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--baseline", "4.10.2", "--at", "2026-11-16"]).output()
+        #expect(text.hasPrefix("PROCEED with 5.0.0"), "\(text)")
+        #expect(text.contains("on 4.10.2"))
+    }
+
+    @Test func anUnknownCandidateIsAnError() throws {
+        let db = try makeStore(failEvery: 6)
+        #expect(throws: CommandFailure.self) {
+            try RolloutCommand.parse(["--db", db, "--candidate", "9.9.9", "--at", "2026-11-16"]).output()
+        }
+        #expect(throws: (any Error).self) { try RolloutCommand.parse(["--candidate", "1", "--baseline", "1"]) }
+    }
+}
