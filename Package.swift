@@ -42,6 +42,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "PurchaseSLIRendering", dependencies: ["PurchaseSLICore", "PurchaseSLIAnalysis"], swiftSettings: swiftSettings),
+        .target(
+            name: "PurchaseSLIDashboards",
+            dependencies: [
+                "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "PurchaseSLISimulation", dependencies: ["PurchaseSLICore"], swiftSettings: swiftSettings),
         .target(
             name: "PurchaseSLIServer",
@@ -59,7 +67,7 @@ let package = Package(
             name: "PurchaseSLICLI",
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLISimulation", "PurchaseSLIRendering",
-                "PurchaseSLIServer", "PurchaseSLIAnalysis",
+                "PurchaseSLIServer", "PurchaseSLIAnalysis", "PurchaseSLIDashboards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

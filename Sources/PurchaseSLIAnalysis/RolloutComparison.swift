@@ -14,7 +14,7 @@ public struct RolloutComparison: Sendable, Hashable {
     }
 
     /// The metric.
-    public var metric: RolloutMetric
+    public var metric: RateMetric
     /// The action, and the product or plan (nil for the action as a whole).
     public var slice: SeriesLabels
     /// The candidate version's side.

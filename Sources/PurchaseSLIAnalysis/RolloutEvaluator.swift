@@ -20,7 +20,7 @@ public struct RolloutEvaluator: Sendable {
     public func evaluate(_ inputs: RolloutInputs) -> RolloutReport {
         let rule = policy.rollout
         var comparisons = uniqueSlices(inputs).flatMap { labels, pair in
-            RolloutMetric.allCases.compactMap { comparison($0, labels, pair.candidate, pair.baseline) }
+            RateMetric.allCases.compactMap { comparison($0, labels, pair.candidate, pair.baseline) }
         }
         let tested = comparisons.indices.filter { comparisons[$0].isTested }
         for (index, adjusted) in zip(tested, ProportionTest.holmAdjusted(tested.map { comparisons[$0].pValue! })) {
@@ -32,7 +32,7 @@ public struct RolloutEvaluator: Sendable {
             if left.isRegression != right.isRegression { return left.isRegression }
             if left.slice != right.slice { return left.slice.slice == nil && right.slice.slice != nil
                 || (left.slice.slice == nil) == (right.slice.slice == nil) && left.slice < right.slice }
-            return RolloutMetric.allCases.firstIndex(of: left.metric)! < RolloutMetric.allCases.firstIndex(of: right.metric)!
+            return RateMetric.allCases.firstIndex(of: left.metric)! < RateMetric.allCases.firstIndex(of: right.metric)!
         }
         let regressions = comparisons.filter(\.isRegression)
         let (verdict, reasons): (RolloutReport.Verdict, [RolloutReport.Reason])
@@ -58,7 +58,7 @@ public struct RolloutEvaluator: Sendable {
     }
 
     private func comparison(
-        _ metric: RolloutMetric, _ labels: SeriesLabels, _ candidate: OutcomeCounts, _ baseline: OutcomeCounts
+        _ metric: RateMetric, _ labels: SeriesLabels, _ candidate: OutcomeCounts, _ baseline: OutcomeCounts
     ) -> RolloutComparison? {
         let bad = (metric.badEvents(candidate), metric.badEvents(baseline))
         guard bad.0.trials > 0 || bad.1.trials > 0 else { return nil }

@@ -1,7 +1,7 @@
 import PurchaseSLICore
 import Yams
 
-/// A policy file that does not say what it must, with the path of the offending key.
+/// A policy or dashboard file that does not say what it must, with the path of the offending key.
 public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where, e.g. `objectives[1].target`.
     public let path: String
@@ -9,6 +9,12 @@ public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
     public let reason: String
 
     public var description: String { "\(path): \(reason)" }
+
+    /// Creates an error for the key at `path`.
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 }
 
 extension SLOPolicy {
@@ -88,19 +94,19 @@ extension SLOPolicy {
     }
 }
 
-/// Checked reading of the policy's YAML values.
-private enum PolicyReader {
-    static func map(_ value: Any, at path: String) throws -> [String: Any] {
+/// Checked reading of YAML values (policy and dashboard files), each error naming the key at fault.
+package enum PolicyReader {
+    package static func map(_ value: Any, at path: String) throws -> [String: Any] {
         guard let map = value as? [String: Any] else { throw PolicyError(path: path, reason: "expected a mapping of keys") }
         return map
     }
 
-    static func list(_ value: Any, at path: String) throws -> [Any] {
+    package static func list(_ value: Any, at path: String) throws -> [Any] {
         guard let list = value as? [Any] else { throw PolicyError(path: path, reason: "expected a list") }
         return list
     }
 
-    static func refuseUnknownKeys(_ map: [String: Any], known: Set<String>, at path: String) throws {
+    package static func refuseUnknownKeys(_ map: [String: Any], known: Set<String>, at path: String) throws {
         if let unknown = map.keys.sorted().first(where: { !known.contains($0) }) {
             throw PolicyError(
                 path: path.isEmpty ? unknown : "\(path).\(unknown)",
@@ -108,18 +114,18 @@ private enum PolicyReader {
         }
     }
 
-    static func number(_ value: Any, at path: String) throws -> Double {
+    package static func number(_ value: Any, at path: String) throws -> Double {
         if let number = value as? Double { return number }
         if let number = value as? Int { return Double(number) }
         throw PolicyError(path: path, reason: "expected a number, got \(value)")
     }
 
-    static func count(_ value: Any, at path: String) throws -> Int {
+    package static func count(_ value: Any, at path: String) throws -> Int {
         guard let count = value as? Int, count >= 1 else { throw PolicyError(path: path, reason: "expected a whole number ≥ 1, got \(value)") }
         return count
     }
 
-    static func duration(_ value: Any, at path: String) throws -> Int64 {
+    package static func duration(_ value: Any, at path: String) throws -> Int64 {
         if let zero = value as? Int, zero == 0 { return 0 }
         guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % 60 == 0 else {
             throw PolicyError(path: path, reason: "expected a whole number of minutes such as 5m, 1h, 28d, got \(value)")

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import PurchaseSLIAnalysis
 import PurchaseSLICore
+import PurchaseSLIDashboards
 import PurchaseSLIRendering
-import PurchaseSLIStorage
 
 /// `purchase-sli rollout`: should the phased release of an app version go on?
 struct RolloutCommand: ParsableCommand {
@@ -48,9 +48,6 @@ struct RolloutCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: Format = .text
 
-    /// How far back the candidate's first event is looked for without --since.
-    private static let appearanceLookbackSeconds: Int64 = 400 * 86_400
-
     func validate() throws {
         if candidate == baseline { throw ValidationError("--baseline must differ from --candidate.") }
         _ = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
@@ -63,19 +60,13 @@ struct RolloutCommand: ParsableCommand {
     /// The verdict in the chosen format.
     func output() throws -> String {
         let policy = try self.policy.load()
-        let store = try self.store.openStore()
-        let (start, end) = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
-        let from = try start ?? firstHour(of: candidate, before: end, store: store)
-        let baseline = try self.baseline ?? busiestOtherVersion(from: from, to: end, store: store)
-        let versions: Set<String?> = [candidate, baseline]
-        func rows(_ dimensions: [EventDimension]) throws -> [CountRow] {
-            try store.counts(CountQuery(
-                fromSeconds: from, toSeconds: end, groupBy: [.appVersion, .actionType] + dimensions,
-                filters: [.appVersion: versions]))
+        let (since, end) = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
+        let inputs: RolloutInputs
+        do {
+            inputs = try RolloutQuery(store: try store.openStore()).inputs(candidate: candidate, baseline: baseline, since: since, end: end)
+        } catch let failure as RolloutQuery.Failure {
+            throw CommandFailure(message: failure.description)
         }
-        let inputs = RolloutInputs(
-            candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actionRows: try rows([]),
-            sliceRows: [.productID: try rows([.productID]), .planID: try rows([.planID])])
         let report = RolloutEvaluator(policy: policy).evaluate(inputs)
         switch format {
         case .text: return RolloutOutput.text(report)
@@ -96,28 +87,5 @@ struct RolloutCommand: ParsableCommand {
         let start = try since.map { try parse($0, "since") }
         if let start, start >= end { throw ValidationError("--since must be before --at.") }
         return (start, end)
-    }
-
-    /// The start of the first hour with an event of `version` before `end`.
-    private func firstHour(of version: String, before end: Int64, store: SQLiteBucketStore) throws -> Int64 {
-        let rows = try store.counts(CountQuery(
-            fromSeconds: end - Self.appearanceLookbackSeconds, toSeconds: end, step: TimeStep(seconds: 3600),
-            filters: [.appVersion: [version]]))
-        guard let first = rows.first(where: { !$0.counts.isEmpty })?.timeSeconds else {
-            throw CommandFailure(message: "no events of app version \(version) before \(RFC3339.format(seconds: end))")
-        }
-        return max(first, end - Self.appearanceLookbackSeconds)
-    }
-
-    /// The other app version with the most events over the range.
-    private func busiestOtherVersion(from: Int64, to end: Int64, store: SQLiteBucketStore) throws -> String {
-        let rows = try store.counts(CountQuery(fromSeconds: from, toSeconds: end, groupBy: [.appVersion]))
-        guard let busiest = rows.filter({ $0.key[0] != nil && $0.key[0] != candidate })
-            .max(by: { $0.counts.total < $1.counts.total })?.key[0] ?? nil
-        else {
-            throw CommandFailure(message: "no other app version has events from \(RFC3339.format(seconds: from)) "
-                + "to \(RFC3339.format(seconds: end)); name one with --baseline")
-        }
-        return busiest
     }
 }

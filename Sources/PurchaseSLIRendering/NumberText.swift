@@ -1,31 +1,31 @@
 import Foundation
 
 /// Numbers, shares and durations as people read them, the same in every output.
-enum NumberText {
+public enum NumberText {
     /// A share as a percentage: two decimals near 0 % and 100 %, else one; "n/a" for nil.
-    static func percent(_ value: Double?) -> String {
+    public static func percent(_ value: Double?) -> String {
         guard let value else { return "n/a" }
         let scaled = value * 100
         return scaled >= 99.95 || scaled < 10 ? String(format: "%.2f %%", scaled) : String(format: "%.1f %%", scaled)
     }
 
     /// A difference of two shares in percentage points, with its sign: "−1.25 points".
-    static func points(_ value: Double) -> String {
+    public static func points(_ value: Double) -> String {
         signed(value) + " points"
     }
 
     /// The size of a difference of two shares in percentage points: "0.95 points".
-    static func magnitude(_ value: Double) -> String {
+    public static func magnitude(_ value: Double) -> String {
         String(format: "%.2f points", abs(value) * 100)
     }
 
     /// A difference of two shares as signed percentage points without the unit: "−1.25".
-    static func signed(_ value: Double) -> String {
+    public static func signed(_ value: Double) -> String {
         String(format: "%+.2f", value * 100).replacingOccurrences(of: "-", with: "−")
     }
 
     /// A count with thousands separators: 12,345.
-    static func count(_ value: Int64) -> String {
+    public static func count(_ value: Int64) -> String {
         let digits = String(value.magnitude)
         var result = ""
         for (index, character) in digits.reversed().enumerated() {
@@ -36,7 +36,7 @@ enum NumberText {
     }
 
     /// A duration in minutes, hours and days: "45 min", "2 h 5 min", "3 d 4 h".
-    static func duration(_ seconds: Int64) -> String {
+    public static func duration(_ seconds: Int64) -> String {
         let minutes = max(0, seconds) / 60
         if minutes < 60 { return "\(minutes) min" }
         if minutes < 1440 { return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min" }
@@ -44,7 +44,7 @@ enum NumberText {
     }
 
     /// A p-value: "p = 3.1e-08", or "p < 1e-300" when it underflows.
-    static func pValue(_ value: Double) -> String {
+    public static func pValue(_ value: Double) -> String {
         value < 1e-300 ? "p < 1e-300" : value >= 0.001 ? String(format: "p = %.3f", value) : String(format: "p = %.1e", value)
     }
 }

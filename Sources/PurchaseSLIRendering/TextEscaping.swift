@@ -10,6 +10,8 @@ public enum TextEscaping: Sendable {
     /// Slack mrkdwn: as for the terminal, and `&`, `<`, `>` become entities, so event data cannot make
     /// mentions (`<!channel>`, `<@U…>`) or links.
     case slack
+    /// HTML and SVG: as for the terminal, and `& < > " '` become character references (``HTML/escape(_:)``).
+    case html
 
     /// `text` made safe for this output.
     public func escape(_ text: String) -> String {
@@ -24,6 +26,8 @@ public enum TextEscaping: Sendable {
                 escaped.append(character)
             }
             return escaped
+        case .html:
+            return HTML.escape(safe)
         case .slack:
             return safe.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;")

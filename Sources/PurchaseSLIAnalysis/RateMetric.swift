@@ -1,7 +1,7 @@
 public import PurchaseSLICore
 
-/// A rate `rollout` compares between app versions.
-public enum RolloutMetric: String, Sendable, Hashable, CaseIterable {
+/// A rate of outcomes that dashboards chart and `rollout` compares between app versions.
+public enum RateMetric: String, Sendable, Hashable, CaseIterable {
     /// (success + alreadyGranted) / valid: lower is worse.
     case successRate
     /// 409s per valid event: a client sending receipts twice.
@@ -21,6 +21,13 @@ public enum RolloutMetric: String, Sendable, Hashable, CaseIterable {
         case .cancelRate: (counts.cancel, counts.valid + counts.cancel)
         case .unfinishedRate: (max(0, min(counts.start, 2 * counts.start - counts.total)), counts.start)
         }
+    }
+
+    /// The rate as shown (the success rate, or the share of bad events), or nil without trials.
+    public func rate(_ counts: OutcomeCounts) -> Double? {
+        let (count, trials) = badEvents(counts)
+        guard trials > 0 else { return nil }
+        return showsGoodShare ? Double(trials - count) / Double(trials) : Double(count) / Double(trials)
     }
 
     /// Whether the rate shown is the share of good events (success rate) rather than bad ones.

@@ -1,0 +1,70 @@
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+public import PurchaseSLIStorage
+
+/// What every panel of a page reads: the store, the policy, the page's time and range. Queries go
+/// through the ``BucketStore`` protocol; analysis gets explicit times, never the clock.
+public struct DashboardContext: Sendable {
+    /// Where the buckets are.
+    public let store: any BucketStore
+    /// Objectives, alert rules, rollout thresholds.
+    public let policy: SLOPolicy
+    /// The page's time: only events before it count (minute-aligned seconds since the epoch).
+    public let atSeconds: Int64
+    /// How far back the charts and tables reach.
+    public let rangeSeconds: Int64
+
+    /// Creates a context.
+    public init(store: any BucketStore, policy: SLOPolicy, atSeconds: Int64, rangeSeconds: Int64) {
+        self.store = store
+        self.policy = policy
+        self.atSeconds = atSeconds
+        self.rangeSeconds = rangeSeconds
+    }
+
+    /// Start of the range.
+    public var fromSeconds: Int64 { atSeconds - rangeSeconds }
+
+    /// A step giving one to three hundred points over the range: 5 min up to a day, 15 min up to three
+    /// days, an hour up to two weeks, else a day.
+    public var defaultStepSeconds: Int64 {
+        rangeSeconds <= 86_400 ? 300 : rangeSeconds <= 3 * 86_400 ? 900 : rangeSeconds <= 14 * 86_400 ? 3600 : 86_400
+    }
+
+    /// The step-aligned start of the range for `step`, so that every step is whole.
+    func alignedStart(step: Int64) -> Int64 {
+        fromSeconds.floorDividedBy(step).quotient * step
+    }
+
+    /// Counts over `[to − window, to)` grouped by `groupBy`, filtered.
+    func counts(
+        last window: Int64, before to: Int64? = nil, groupBy: [EventDimension] = [.actionType],
+        filters: [EventDimension: Set<String?>] = [:]
+    ) throws -> [CountRow] {
+        let end = to ?? atSeconds
+        return try store.counts(CountQuery(fromSeconds: end - window, toSeconds: end, groupBy: groupBy, filters: filters))
+    }
+
+    /// Per-step counts over the range grouped by `groupBy`: for each key, one `OutcomeCounts` per step.
+    func series(
+        step: Int64, groupBy: [EventDimension], filters: [EventDimension: Set<String?>] = [:]
+    ) throws -> (start: Int64, steps: Int, byKey: [[String?]: [OutcomeCounts]]) {
+        let start = alignedStart(step: step)
+        let steps = Int((atSeconds - start + step - 1) / step)
+        let rows = try store.counts(CountQuery(
+            fromSeconds: start, toSeconds: atSeconds, step: TimeStep(seconds: step), groupBy: groupBy, filters: filters))
+        var byKey: [[String?]: [OutcomeCounts]] = [:]
+        for row in rows {
+            guard let time = row.timeSeconds else { continue }
+            let index = Int((time - start) / step)
+            guard index >= 0, index < steps else { continue }
+            byKey[row.key, default: Array(repeating: OutcomeCounts(), count: steps)][index] += row.counts
+        }
+        return (start, steps, byKey)
+    }
+
+    /// The action filter for an optional action.
+    func actionFilter(_ action: String?) -> [EventDimension: Set<String?>] {
+        action.map { [.actionType: [$0]] } ?? [:]
+    }
+}

@@ -1,0 +1,103 @@
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import Yams
+
+extension DashboardDefinition {
+    /// The panel kinds a definition may use.
+    static let panelKinds = ["objectives", "alerts", "chart", "signals", "table", "topErrors", "adoption", "rollout"]
+
+    /// Reads a definition from YAML (see `dashboards/oncall.yaml`).
+    /// - Throws: ``PolicyError`` naming the key at fault.
+    public init(yaml: String) throws {
+        let root: Any?
+        do {
+            root = try Yams.load(yaml: yaml)
+        } catch {
+            throw PolicyError(path: "(file)", reason: "not valid YAML: \(error)")
+        }
+        let document = try PolicyReader.map(root ?? [String: Any](), at: "(file)")
+        try PolicyReader.refuseUnknownKeys(document, known: ["title", "file", "summary", "panels"], at: "")
+        guard let title = document["title"] as? String, !title.isEmpty else {
+            throw PolicyError(path: "title", reason: "required: the page title")
+        }
+        guard let file = document["file"] as? String, file.hasSuffix(".html"), file != "index.html",
+              file.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == ".") })
+        else {
+            throw PolicyError(path: "file", reason: "expected a file name of lowercase letters, digits and - ending in .html (not index.html), got \(document["file"] ?? "nothing")")
+        }
+        let summary = document["summary"].map { "\($0)" } ?? ""
+        guard let panelList = document["panels"] else { throw PolicyError(path: "panels", reason: "required: a list of panels") }
+        let panels = try PolicyReader.list(panelList, at: "panels").enumerated().map { index, item in
+            try Self.panel(item, at: "panels[\(index)]")
+        }
+        guard !panels.isEmpty else { throw PolicyError(path: "panels", reason: "expected at least one panel") }
+        self.init(title: title, file: file, summary: summary, panels: panels)
+    }
+
+    /// A panel: its kind alone (`- objectives`) or a mapping with `kind` and its options.
+    private static func panel(_ item: Any, at path: String) throws -> Panel {
+        let map: [String: Any] = try (item as? String).map { ["kind": $0] } ?? PolicyReader.map(item, at: path)
+        guard let kind = map["kind"] as? String, panelKinds.contains(kind) else {
+            throw PolicyError(path: "\(path).kind", reason: "expected one of \(panelKinds.joined(separator: ", ")), got \(map["kind"] ?? "nothing")")
+        }
+        func known(_ keys: Set<String>) throws { try PolicyReader.refuseUnknownKeys(map, known: keys.union(["kind"]), at: path) }
+        func text(_ key: String) throws -> String? {
+            guard let value = map[key] else { return nil }
+            guard let text = value as? String, !text.isEmpty else { throw PolicyError(path: "\(path).\(key)", reason: "expected text, got \(value)") }
+            return text
+        }
+        func action() throws -> String? {
+            guard let action = try text("actionType") else { return nil }
+            guard ActionType.isValidToken(action) else { throw PolicyError(path: "\(path).actionType", reason: "expected an action such as purchase, got \(action)") }
+            return action
+        }
+        func dimension(_ key: String, required: Bool) throws -> EventDimension? {
+            guard let name = try text(key) else {
+                if required { throw PolicyError(path: "\(path).\(key)", reason: "required") }
+                return nil
+            }
+            guard let dimension = EventDimension(name: name), dimension.seriesIndex != nil else {
+                throw PolicyError(path: "\(path).\(key)", reason: "expected one of \(EventDimension.seriesDimensions.map(\.rawValue).joined(separator: ", ")), got \(name)")
+            }
+            return dimension
+        }
+        func step(_ key: String) throws -> Int64? { try map[key].map { try PolicyReader.duration($0, at: "\(path).\(key)") } }
+        func limit(_ fallback: Int) throws -> Int { try map["limit"].map { try PolicyReader.count($0, at: "\(path).limit") } ?? fallback }
+        switch kind {
+        case "objectives":
+            try known([])
+            return .objectives
+        case "alerts":
+            try known([])
+            return .alerts
+        case "signals":
+            try known([])
+            return .signals
+        case "chart":
+            try known(["title", "metric", "actionType", "by", "step"])
+            return .chart(title: try text("title"), metric: try chartMetric(map["metric"], at: "\(path).metric"),
+                          actionType: try action(), by: try dimension("by", required: false), stepSeconds: try step("step"))
+        case "table":
+            try known(["title", "by", "actionType", "limit"])
+            return .table(title: try text("title"), by: try dimension("by", required: true)!, actionType: try action(), limit: try limit(12))
+        case "topErrors":
+            try known(["actionType", "window", "limit"])
+            return .topErrors(actionType: try action(), windowSeconds: try step("window") ?? 86_400, limit: try limit(10))
+        case "adoption":
+            try known(["step"])
+            return .adoption(stepSeconds: try step("step"))
+        default:
+            try known(["candidate", "baseline"])
+            return .rollout(candidate: try text("candidate"), baseline: try text("baseline"))
+        }
+    }
+
+    private static func chartMetric(_ value: Any?, at path: String) throws -> ChartMetric {
+        guard let name = value as? String else { throw PolicyError(path: path, reason: "required: successRate, conflictRate, cancelRate, unfinishedRate or events") }
+        if name == "events" { return .events }
+        guard let metric = RateMetric(rawValue: name) else {
+            throw PolicyError(path: path, reason: "expected successRate, conflictRate, cancelRate, unfinishedRate or events, got \(name)")
+        }
+        return .rate(metric)
+    }
+}

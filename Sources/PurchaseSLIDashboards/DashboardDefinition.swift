@@ -1,0 +1,54 @@
+public import PurchaseSLIAnalysis
+public import PurchaseSLICore
+
+/// A dashboard as data (a YAML file under `dashboards/`): its title, its file name, and its panels
+/// from top to bottom.
+public struct DashboardDefinition: Sendable, Hashable {
+    /// The page title.
+    public var title: String
+    /// The file it is written to, e.g. `oncall.html`.
+    public var file: String
+    /// One line under the title saying what the page is for.
+    public var summary: String
+    /// The panels, in order.
+    public var panels: [Panel]
+
+    /// Creates a definition.
+    public init(title: String, file: String, summary: String, panels: [Panel]) {
+        self.title = title
+        self.file = file
+        self.summary = summary
+        self.panels = panels
+    }
+
+    /// What a chart plots.
+    public enum ChartMetric: Sendable, Hashable {
+        /// A rate per step.
+        case rate(RateMetric)
+        /// Valid events (success + alreadyGranted + failure) per step.
+        case events
+    }
+
+    /// One block of a page.
+    public enum Panel: Sendable, Hashable {
+        /// Per action with an objective: success rate over 1 h, 6 h, 24 h and 7 d against it, burn
+        /// rates, budget left.
+        case objectives
+        /// The alerts firing at the page's time, with their text.
+        case alerts
+        /// A time series over the page's range, one line per value of `by` (or one for all), with the
+        /// objective and the alert episodes shaded.
+        case chart(title: String?, metric: ChartMetric, actionType: String?, by: EventDimension?, stepSeconds: Int64?)
+        /// Per action: the 409, cancel and unfinished rates of the last hour against the same hour of
+        /// the previous days.
+        case signals
+        /// A table of the values of a dimension, worst first (failures above the action's average).
+        case table(title: String?, by: EventDimension, actionType: String?, limit: Int)
+        /// The most frequent failure descriptions over a window, with the previous window's counts.
+        case topErrors(actionType: String?, windowSeconds: Int64, limit: Int)
+        /// Each app version's share of events per step: the phased-release curve.
+        case adoption(stepSeconds: Int64?)
+        /// The `rollout` verdict for a candidate version (default: the newest) with every comparison.
+        case rollout(candidate: String?, baseline: String?)
+    }
+}

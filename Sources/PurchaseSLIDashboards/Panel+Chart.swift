@@ -1,0 +1,48 @@
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIRendering
+
+extension DashboardContext {
+    /// A time series of a metric over the range: one line for the action (or all events), or one per
+    /// value of `by` (the six busiest, the rest as "other"), with the objective for success rates and
+    /// the alert episodes shaded.
+    func chartPanel(
+        title: String?, metric: DashboardDefinition.ChartMetric, actionType: String?, by dimension: EventDimension?,
+        stepSeconds: Int64?, bands: [TimeSeriesChart.Band]
+    ) throws -> HTML {
+        let step = stepSeconds ?? defaultStepSeconds
+        let data = try series(step: step, groupBy: dimension.map { [$0] } ?? [], filters: actionFilter(actionType))
+        var keyed = data.byKey.map { (label: $0.key.first.map { $0 ?? "(none)" } ?? (actionType ?? "all events"), steps: $0.value) }
+        keyed.sort { $0.steps.reduce(0) { $0 + $1.total } > $1.steps.reduce(0) { $0 + $1.total } }
+        if keyed.count > 6 {
+            let rest = keyed[5...].reduce(into: Array(repeating: OutcomeCounts(), count: data.steps)) { sum, entry in
+                for index in sum.indices { sum[index] += entry.steps[index] }
+            }
+            keyed = Array(keyed.prefix(5)) + [(label: "other", steps: rest)]
+        }
+        let value: (OutcomeCounts) -> Double?
+        let format: @Sendable (Double) -> String
+        let yLabel: String
+        var threshold: (value: Double, label: String)?
+        switch metric {
+        case .events:
+            value = { Double($0.valid) }
+            format = { NumberText.count(Int64($0.rounded())) }
+            yLabel = "valid events per \(NumberText.duration(step))"
+        case .rate(let rate):
+            value = { rate.rate($0) }
+            format = { NumberText.percent($0) }
+            yLabel = "\(rate.title) (%)"
+            if rate == .successRate, let objective = policy.objectives.first(where: { $0.actionType == actionType }) {
+                threshold = (objective.target, "objective \(NumberText.percent(objective.target))")
+            }
+        }
+        let chart = TimeSeriesChart(
+            startSeconds: data.start, stepSeconds: step,
+            series: keyed.map { TimeSeriesChart.Series(label: $0.label, values: $0.steps.map(value)) },
+            yLabel: yLabel, format: format, threshold: threshold, bands: bands)
+        let heading = title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
+            + (dimension.map { " by \($0.rawValue)" } ?? "") + ", per \(NumberText.duration(step))"
+        return "<section class=\"card\"><h3>\(heading)</h3>\(chart.html)</section>"
+    }
+}

@@ -1,0 +1,57 @@
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIRendering
+
+extension DashboardContext {
+    /// Windows over which the objectives panel shows the success rate and the burn rate.
+    static let objectiveWindows: [(seconds: Int64, label: String)] = [(3600, "1 h"), (6 * 3600, "6 h"), (86_400, "24 h"), (7 * 86_400, "7 d")]
+
+    /// One card per action with an objective: the last hour's success rate against the objective, the
+    /// 1 h / 6 h / 24 h / 7 d success and burn rates, the error budget left, the trend, and a status
+    /// (the most urgent alert firing for the action).
+    func objectivesPanel(firing: [AlertFinding]) throws -> HTML {
+        var windows: [Int64: [String: OutcomeCounts]] = [:]
+        for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map(\.windowSeconds)) {
+            windows[seconds] = try counts(last: seconds).reduce(into: [:]) { $0[$1.key[0] ?? ""] = $1.counts }
+        }
+        let trend = try series(step: defaultStepSeconds, groupBy: [.actionType])
+        let cards = policy.objectives.map { objective -> HTML in
+            let action = objective.actionType
+            let severity = firing.filter { $0.labels.actionType == action }.map(\.severity).max()
+            let status: HTML = switch severity {
+            case .page: "<span class=\"status bad\">PAGE</span>"
+            case .ticket: "<span class=\"status warn\">TICKET</span>"
+            case nil: "<span class=\"status ok\">OK</span>"
+            }
+            let lastHour = windows[3600]?[action] ?? OutcomeCounts()
+            let rate = lastHour.successRate
+            let tone = rate.map { $0 >= objective.target ? "ok" : severity == .page ? "bad" : "warn" } ?? "muted"
+            let rows = Self.objectiveWindows.map { window -> HTML in
+                let counts = windows[window.seconds]?[action] ?? OutcomeCounts()
+                let burn = counts.successRate.map { (1 - $0) / objective.errorBudget }
+                return "<tr><td>\(window.label)</td><td>\(NumberText.percent(counts.successRate))</td>"
+                    + "<td>\(burn.map { String(format: "%.1f×", $0) } ?? "n/a")</td><td>\(NumberText.count(counts.valid))</td></tr>"
+            }
+            let budgetCounts = windows[objective.windowSeconds]?[action] ?? OutcomeCounts()
+            let budgetLeft = budgetCounts.valid > 0
+                ? 1 - Double(budgetCounts.failure) / (objective.errorBudget * Double(budgetCounts.valid)) : nil
+            let budget: HTML = budgetLeft.map { left in
+                "<p>error budget left over \(NumberText.duration(objective.windowSeconds)): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"
+                    + "\(left >= 0 ? NumberText.percent(left) : "overspent by " + NumberText.percent(-left))</strong> "
+                    + IntervalBar(value: max(0, left), scale: 1, isBad: left < 0.25, caption: "error budget left").html + "</p>"
+            } ?? "<p class=\"muted\">no valid events over \(NumberText.duration(objective.windowSeconds))</p>"
+            let spark = Sparkline(
+                values: (trend.byKey[[action]] ?? []).map(\.successRate), caption: "success rate per \(NumberText.duration(defaultStepSeconds))",
+                format: { NumberText.percent($0) }, higherIsWorse: false)
+            return """
+                <div class="card"><h3>\(action) \(status)</h3>
+                <div class="big \(tone)">\(NumberText.percent(rate))</div>
+                <div class="meta">success rate, last hour (\(NumberText.count(lastHour.valid)) valid) · objective \
+                \(NumberText.percent(objective.target)) over \(NumberText.duration(objective.windowSeconds))</div>
+                <table><tr><th>window</th><th>success rate</th><th>burn rate</th><th>valid</th></tr>\(HTML.joined(rows))</table>
+                \(budget)<div>\(spark.html) <span class="meta">\(NumberText.duration(rangeSeconds)) trend</span></div></div>
+                """
+        }
+        return "<section><h2>Objectives</h2><div class=\"grid\">\(HTML.joined(cards))</div></section>"
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIRendering
+
+extension DashboardContext {
+    /// Per action: the 409, cancel and unfinished rates of the spike window (the last hour; for
+    /// unfinished attempts the hour that ended `unfinishedAfter` ago) against the same window on the
+    /// previous days, marked where a spike alert fires.
+    func signalsPanel(firing: [AlertFinding]) throws -> HTML {
+        let spikes = policy.spikes
+        let metrics: [(RateMetric, AlertFinding.Kind, Int64)] = [
+            (.conflictRate, .alreadyGrantedSpike, 0), (.cancelRate, .cancelRateSpike, 0),
+            (.unfinishedRate, .unfinishedPurchases, spikes.unfinishedAfterSeconds),
+        ]
+        var rows: [HTML] = []
+        for (metric, kind, delay) in metrics {
+            let end = atSeconds - delay
+            let now = try counts(last: spikes.windowSeconds, before: end)
+            var baseline: [String: OutcomeCounts] = [:]
+            for day in 1...spikes.baselineDays {
+                for row in try counts(last: spikes.windowSeconds, before: end - Int64(day) * 86_400) {
+                    baseline[row.key[0] ?? "", default: OutcomeCounts()] += row.counts
+                }
+            }
+            for row in now.sorted(by: { ($0.key[0] ?? "") < ($1.key[0] ?? "") }) {
+                let action = row.key[0] ?? ""
+                let current = metric.rate(row.counts), usual = baseline[action].flatMap(metric.rate)
+                let isFiring = firing.contains { $0.kind == kind && $0.labels.actionType == action }
+                let ratio: String = switch (current, usual) {
+                case let (current?, usual?) where usual > 0: String(format: "%.1f×", current / usual)
+                case (let current?, _) where current > 0: "new"
+                default: "–"
+                }
+                let (count, trials) = metric.badEvents(row.counts)
+                rows.append("<tr><td>\(action)</td><td class=\"text\">\(metric.title)</td>"
+                    + "<td class=\"\(isFiring ? "bad" : "")\">\(NumberText.percent(current)) <span class=\"meta\">(\(NumberText.count(count)) of \(NumberText.count(trials)))</span></td>"
+                    + "<td>\(NumberText.percent(usual))</td><td>\(ratio)</td>"
+                    + "<td>\(isFiring ? "<span class=\"status warn\">\(kind.rawValue)</span>" as HTML : "")</td></tr>")
+            }
+        }
+        return """
+            <section class="card"><h3>409s, cancels and unfinished attempts: last \(NumberText.duration(spikes.windowSeconds)) \
+            against the same hour on the previous \(spikes.baselineDays) days</h3>
+            <div class="scroll"><table><tr><th>action</th><th class="text">rate</th><th>now</th><th>baseline</th><th>ratio</th>\
+            <th>alert</th></tr>\(HTML.joined(rows))</table></div>
+            <p class="meta">409 rate: 409s per valid event (a retry loop double-sending receipts). Cancel rate: cancels per \
+            valid event or cancel (a payment-info detour may report a cancel though the user paid). Unfinished: attempts \
+            without a terminal event \(NumberText.duration(spikes.unfinishedAfterSeconds)) later, per attempt (charged but \
+            maybe not granted).</p></section>
+            """
+    }
+}

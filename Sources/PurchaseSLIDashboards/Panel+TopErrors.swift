@@ -1,0 +1,34 @@
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIRendering
+
+extension DashboardContext {
+    /// The most frequent failure descriptions over the last window, with the window before for
+    /// comparison.
+    func topErrorsPanel(actionType: String?, windowSeconds: Int64, limit: Int) throws -> HTML {
+        var filters = actionFilter(actionType)
+        filters[.resultType] = [ResultType.failure.rawValue]
+        func errors(before end: Int64) throws -> [String: Int64] {
+            try store.errorCounts(CountQuery(
+                fromSeconds: end - windowSeconds, toSeconds: end, groupBy: [.errorDescription], filters: filters))
+                .reduce(into: [:]) { $0[$1.key[0] ?? "", default: 0] += $1.events }
+        }
+        let now = try errors(before: atSeconds), before = try errors(before: atSeconds - windowSeconds)
+        let ranked = now.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit)
+        let largest = ranked.first?.value ?? 1
+        let rows = ranked.map { description, events -> HTML in
+            let previous = before[description] ?? 0
+            let change = previous == 0 ? "new" : String(format: "%+.0f %%", (Double(events) / Double(previous) - 1) * 100)
+            return "<tr><td class=\"text\">\(description)</td><td>\(NumberText.count(events))</td><td>\(NumberText.count(previous))</td>"
+                + "<td>\(change)</td><td>\(IntervalBar(value: Double(events), scale: Double(largest), isBad: previous == 0 || events > 2 * previous, caption: "\(events) failures").html)</td></tr>"
+        }
+        let window = NumberText.duration(windowSeconds)
+        return """
+            <section class="card"><h3>Top failure reasons\(actionType.map { " of \($0)" } ?? ""), last \(window)</h3>
+            \(rows.isEmpty ? "<p class=\"muted\">No failure with a description in the last \(window).</p>" as HTML : """
+            <div class="scroll"><table><tr><th class="text">errorDescription</th><th>failures</th><th>the \(window) before</th>\
+            <th>change</th><th></th></tr>\(HTML.joined(rows))</table></div>
+            """)</section>
+            """
+    }
+}

@@ -1,0 +1,75 @@
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+public import PurchaseSLIStorage
+
+/// Reads what a rollout comparison needs from a store: which versions, since when, and their counts.
+public struct RolloutQuery: Sendable {
+    /// A rollout that cannot be compared, with the reason.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What is missing.
+        public let description: String
+    }
+
+    /// How far back the candidate's first event is looked for without an explicit start.
+    public static let appearanceLookbackSeconds: Int64 = 400 * 86_400
+
+    /// The store.
+    public let store: any BucketStore
+
+    /// Creates a query over `store`.
+    public init(store: any BucketStore) {
+        self.store = store
+    }
+
+    /// The counts of `candidate` and `baseline` (default: the busiest other version) per action, product
+    /// and plan over `[since, end)`; `since` defaults to the candidate's first hour.
+    /// - Throws: ``Failure`` when the candidate has no events or no other version has any.
+    public func inputs(candidate: String, baseline: String?, since: Int64?, end: Int64) throws -> RolloutInputs {
+        let from = try since ?? firstHour(of: candidate, before: end)
+        let baseline = try baseline ?? busiestOtherVersion(than: candidate, from: from, to: end)
+        let versions: Set<String?> = [candidate, baseline]
+        func rows(_ dimensions: [EventDimension]) throws -> [CountRow] {
+            try store.counts(CountQuery(
+                fromSeconds: from, toSeconds: end, groupBy: [.appVersion, .actionType] + dimensions, filters: [.appVersion: versions]))
+        }
+        return RolloutInputs(
+            candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actionRows: try rows([]),
+            sliceRows: [.productID: try rows([.productID]), .planID: try rows([.planID])])
+    }
+
+    /// The newest app version over `[from, end)`: the one whose first event in the range came last.
+    public func newestVersion(from: Int64, to end: Int64) throws -> String? {
+        let rows = try store.counts(CountQuery(
+            fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion]))
+        var firstSeen: [String: Int64] = [:]
+        for row in rows where !row.counts.isEmpty {
+            guard let version = row.key[0] ?? nil, let time = row.timeSeconds else { continue }
+            firstSeen[version] = min(firstSeen[version] ?? time, time)
+        }
+        guard firstSeen.count > 1 else { return nil }
+        return firstSeen.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
+    }
+
+    /// The start of the first hour with an event of `version` before `end`.
+    private func firstHour(of version: String, before end: Int64) throws -> Int64 {
+        let rows = try store.counts(CountQuery(
+            fromSeconds: end - Self.appearanceLookbackSeconds, toSeconds: end, step: TimeStep(seconds: 3600),
+            filters: [.appVersion: [version]]))
+        guard let first = rows.first(where: { !$0.counts.isEmpty })?.timeSeconds else {
+            throw Failure(description: "no events of app version \(version) before \(RFC3339.format(seconds: end))")
+        }
+        return max(first, end - Self.appearanceLookbackSeconds)
+    }
+
+    /// The other app version with the most events over the range.
+    private func busiestOtherVersion(than candidate: String, from: Int64, to end: Int64) throws -> String {
+        let rows = try store.counts(CountQuery(fromSeconds: from, toSeconds: end, groupBy: [.appVersion]))
+        guard let busiest = rows.filter({ $0.key[0] != nil && $0.key[0] != candidate })
+            .max(by: { $0.counts.total < $1.counts.total })?.key[0] ?? nil
+        else {
+            throw Failure(description: "no other app version has events from \(RFC3339.format(seconds: from)) "
+                + "to \(RFC3339.format(seconds: end)); name one with --baseline")
+        }
+        return busiest
+    }
+}

@@ -1,0 +1,29 @@
+import PurchaseSLICore
+
+/// Round UTC times to label a time axis: hours within a day, days within weeks.
+enum TimeAxis {
+    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// Ticks between two times: every 1, 3, 6 or 12 hours, or every 1, 2 or 7 days, whichever gives at
+    /// most about eight labels.
+    static func ticks(from start: Int64, to end: Int64) -> [(seconds: Int64, label: String)] {
+        let span = max(1, end - start)
+        let steps: [Int64] = [3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 2 * 86_400, 7 * 86_400, 28 * 86_400]
+        let step = steps.first { span / $0 <= 8 } ?? 28 * 86_400
+        var tick = (start + step - 1).floorDividedBy(step).quotient * step
+        var ticks: [(Int64, String)] = []
+        while tick <= end {
+            ticks.append((tick, label(tick, daily: step >= 86_400)))
+            tick += step
+        }
+        return ticks
+    }
+
+    /// "Nov 14" at midnight or on a daily axis, else "06:00".
+    static func label(_ seconds: Int64, daily: Bool) -> String {
+        let text = RFC3339.format(seconds: seconds)  // 2026-11-14T06:00:00Z
+        let month = Int(text.dropFirst(5).prefix(2)) ?? 1, day = Int(text.dropFirst(8).prefix(2)) ?? 1
+        let time = String(text.dropFirst(11).prefix(5))
+        return daily || time == "00:00" ? "\(monthNames[month - 1]) \(day)" : time
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import PurchaseSLICore
+
+/// A time-series line chart as inline SVG: one line per series (gaps where a value is missing), an
+/// optional threshold line (the SLO), shaded bands (incidents), axes with units and UTC times, and one
+/// hover column per time step whose tooltip lists every series' value (SVG `<title>`, no script).
+public struct TimeSeriesChart: Sendable {
+    /// One line.
+    public struct Series: Sendable {
+        /// The legend's name for it.
+        public var label: String
+        /// One value per step (nil: no data).
+        public var values: [Double?]
+
+        /// Creates a series.
+        public init(label: String, values: [Double?]) {
+            self.label = label
+            self.values = values
+        }
+    }
+
+    /// A shaded span of time, such as an alert episode.
+    public struct Band: Sendable {
+        /// Start, in seconds since the epoch.
+        public var startSeconds: Int64
+        /// End (exclusive).
+        public var endSeconds: Int64
+        /// What happened, for the tooltip.
+        public var label: String
+        /// Pages are shaded red, tickets amber.
+        public var isPage: Bool
+
+        /// Creates a band.
+        public init(startSeconds: Int64, endSeconds: Int64, label: String, isPage: Bool) {
+            self.startSeconds = startSeconds
+            self.endSeconds = endSeconds
+            self.label = label
+            self.isPage = isPage
+        }
+    }
+
+    /// Start of the first step, in seconds since the epoch.
+    public var startSeconds: Int64
+    /// Width of each step, in seconds.
+    public var stepSeconds: Int64
+    /// The lines, drawn in order (at most six colours, then they repeat).
+    public var series: [Series]
+    /// What the y axis measures, with its unit: "success rate (%)".
+    public var yLabel: String
+    /// How a value is written on the axis and in tooltips.
+    public var format: @Sendable (Double) -> String
+    /// A horizontal line and its label (the objective), if any.
+    public var threshold: (value: Double, label: String)?
+    /// Shaded spans.
+    public var bands: [Band] = []
+    /// The y range; by default from the data (and the threshold), padded.
+    public var yDomain: ClosedRange<Double>?
+
+    /// Creates a chart.
+    public init(
+        startSeconds: Int64, stepSeconds: Int64, series: [Series], yLabel: String,
+        format: @escaping @Sendable (Double) -> String, threshold: (value: Double, label: String)? = nil,
+        bands: [Band] = [], yDomain: ClosedRange<Double>? = nil
+    ) {
+        self.startSeconds = startSeconds
+        self.stepSeconds = stepSeconds
+        self.series = series
+        self.yLabel = yLabel
+        self.format = format
+        self.threshold = threshold
+        self.bands = bands
+        self.yDomain = yDomain
+    }
+
+    private static let width = 960.0, height = 240.0
+    private static let left = 58.0, right = 12.0, top = 10.0, bottom = 34.0
+
+    /// The chart: a legend, then the SVG.
+    public var html: HTML {
+        let steps = series.map(\.values.count).max() ?? 0
+        let plotWidth = Self.width - Self.left - Self.right, plotHeight = Self.height - Self.top - Self.bottom
+        let domain = resolvedDomain
+        let endSeconds = startSeconds + Int64(steps) * stepSeconds
+        func x(_ seconds: Int64) -> Double {
+            Self.left + plotWidth * Double(seconds - startSeconds) / Double(max(1, endSeconds - startSeconds))
+        }
+        func y(_ value: Double) -> Double {
+            let clamped = min(max(value, domain.lowerBound), domain.upperBound)
+            return Self.top + plotHeight * (1 - (clamped - domain.lowerBound) / (domain.upperBound - domain.lowerBound))
+        }
+        var svg: HTML = "<svg viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" aria-label=\"\(yLabel)\">"
+        for band in bands where band.endSeconds > startSeconds && band.startSeconds < endSeconds {
+            let x0 = x(max(band.startSeconds, startSeconds)), x1 = x(min(band.endSeconds, endSeconds))
+            svg += "<rect class=\"band\(band.isPage ? "" : " ticket")\" x=\(number(x0)) y=\(number(Self.top)) "
+                + "width=\(number(max(1.5, x1 - x0))) height=\(number(plotHeight))><title>\(band.label)</title></rect>"
+        }
+        for tick in Self.ticks(domain) {
+            svg += "<line class=\"grid-line\" x1=\(number(Self.left)) x2=\(number(Self.width - Self.right)) "
+                + "y1=\(number(y(tick))) y2=\(number(y(tick)))/>"
+                + "<text x=\(number(Self.left - 6)) y=\(number(y(tick) + 4)) text-anchor=\"end\">\(format(tick))</text>"
+        }
+        for tick in TimeAxis.ticks(from: startSeconds, to: endSeconds) {
+            svg += "<line class=\"axis\" x1=\(number(x(tick.seconds))) x2=\(number(x(tick.seconds))) "
+                + "y1=\(number(Self.height - Self.bottom)) y2=\(number(Self.height - Self.bottom + 4))/>"
+                + "<text x=\(number(x(tick.seconds))) y=\(number(Self.height - Self.bottom + 16)) text-anchor=\"middle\">\(tick.label)</text>"
+        }
+        svg += "<text x=\(number(Self.width - Self.right)) y=\(number(Self.height - 4)) text-anchor=\"end\">UTC</text>"
+        svg += "<text x=\"4\" y=\(number(Self.top + plotHeight / 2)) transform=\"rotate(-90 10 \(number(Self.top + plotHeight / 2)))\" "
+            + "text-anchor=\"middle\">\(yLabel)</text>"
+        if let threshold {
+            svg += "<line class=\"threshold\" x1=\(number(Self.left)) x2=\(number(Self.width - Self.right)) "
+                + "y1=\(number(y(threshold.value))) y2=\(number(y(threshold.value)))/>"
+                + "<text class=\"threshold-label\" x=\(number(Self.width - Self.right - 4)) y=\(number(y(threshold.value) - 4)) "
+                + "text-anchor=\"end\">\(threshold.label)</text>"
+        }
+        for (index, line) in series.enumerated() {
+            var path = "", drawing = false
+            for (step, value) in line.values.enumerated() {
+                guard let value else { drawing = false; continue }
+                let point = "\(number(x(startSeconds + Int64(step) * stepSeconds + stepSeconds / 2)).markup),\(number(y(value)).markup)"
+                path += (drawing ? "L" : "M") + point
+                drawing = true
+            }
+            if !path.isEmpty { svg += "<path class=\"series s\(index % 6)\" d=\"\(HTML(trusted: path))\"/>" }
+        }
+        for step in 0..<steps {
+            let time = startSeconds + Int64(step) * stepSeconds
+            let values = series.map { "\($0.label): \($0.values.indices.contains(step) ? $0.values[step].map(format) ?? "no data" : "no data")" }
+            svg += "<rect class=\"hover\" x=\(number(x(time))) y=\(number(Self.top)) width=\(number(plotWidth / Double(steps))) "
+                + "height=\(number(plotHeight))><title>\(RFC3339.format(seconds: time))\n\(values.joined(separator: "\n"))</title></rect>"
+        }
+        svg += "</svg>"
+        return legend + svg
+    }
+
+    private var legend: HTML {
+        var items = series.enumerated().map { index, line -> HTML in "<span><i class=\"k\(index % 6)\"></i>\(line.label)</span>" }
+        if let threshold { items.append("<span><i class=\"kt\"></i>\(threshold.label)</span>") }
+        if !bands.isEmpty { items.append("<span><i class=\"kb\"></i>alert firing</span>") }
+        return "<div class=\"legend\">\(HTML.joined(items))</div>"
+    }
+
+    private var resolvedDomain: ClosedRange<Double> {
+        if let yDomain { return yDomain }
+        var values = series.flatMap { $0.values.compactMap { $0 } }
+        if let threshold { values.append(threshold.value) }
+        guard let low = values.min(), let high = values.max() else { return 0...1 }
+        let pad = max((high - low) * 0.08, abs(high) * 0.001, 1e-9)
+        return (low - pad)...(high + pad)
+    }
+
+    /// About five round values across the domain.
+    static func ticks(_ domain: ClosedRange<Double>) -> [Double] {
+        let span = domain.upperBound - domain.lowerBound
+        let raw = span / 4
+        let magnitude = pow(10, floor(log10(raw)))
+        let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
+        var ticks: [Double] = []
+        var tick = ceil(domain.lowerBound / step) * step
+        while tick <= domain.upperBound + step * 1e-9 {
+            ticks.append(tick)
+            tick += step
+        }
+        return ticks
+    }
+
+    private func number(_ value: Double) -> HTML {
+        HTML(trusted: String(format: "%.1f", value))
+    }
+}
