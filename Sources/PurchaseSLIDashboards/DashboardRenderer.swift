@@ -1,0 +1,48 @@
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+public import PurchaseSLIRendering
+public import PurchaseSLIStorage
+
+/// Renders every dashboard of a set, and the index that links them, for one time and range.
+public struct DashboardRenderer: Sendable {
+    /// One rendered file.
+    public struct File: Sendable {
+        /// Its name in the output directory.
+        public var name: String
+        /// Its contents.
+        public var html: String
+    }
+
+    /// The dashboards, in index order.
+    public let definitions: [DashboardDefinition]
+    /// Store, policy, time and range.
+    public let context: DashboardContext
+
+    /// Creates a renderer.
+    public init(definitions: [DashboardDefinition], context: DashboardContext) {
+        self.definitions = definitions
+        self.context = context
+    }
+
+    /// Step of the backtest that finds the alert episodes shaded on the charts.
+    static let episodeStepSeconds: Int64 = 300
+
+    /// Each dashboard, then `index.html` linking them and `otherPages` (such as weekly reports).
+    public func render(otherPages: [IndexPage.Entry] = [], generatedAtSeconds: Int64) throws -> [File] {
+        let alertContext = AlertContext(store: context.store, policy: context.policy)
+        let alerts = AlertSnapshot(
+            firing: try alertContext.firingReports(at: context.atSeconds),
+            episodes: try alertContext.episodeReports(
+                from: context.fromSeconds, to: context.atSeconds, stepSeconds: Self.episodeStepSeconds))
+        let navigation = [(title: "Index", href: "index.html")] + definitions.map { (title: $0.title, href: $0.file) }
+            + otherPages.map { (title: $0.title, href: $0.file) }
+        var files = try definitions.map { definition in
+            let page = DashboardPage(definition: definition, context: context, alerts: alerts)
+            return File(name: definition.file, html: try page.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered)
+        }
+        let entries = definitions.map { IndexPage.Entry(title: $0.title, file: $0.file, summary: $0.summary) } + otherPages
+        let index = IndexPage(entries: entries, context: context, firing: alerts.firing)
+        files.append(File(name: "index.html", html: index.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered))
+        return files
+    }
+}
