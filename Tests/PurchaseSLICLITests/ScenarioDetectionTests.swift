@@ -2,6 +2,7 @@ import Foundation
 import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLISimulation
+import PurchaseSLIServer
 import PurchaseSLIStorage
 import Testing
 
