@@ -54,7 +54,8 @@ let package = Package(
         .target(
             name: "PurchaseSLIServer",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLIRendering",
+                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering",
+                "PurchaseSLIDashboards",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -91,15 +92,23 @@ let package = Package(
         .testTarget(
             name: "PurchaseSLIServerTests",
             dependencies: [
-                "PurchaseSLIServer", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIGzip",
+                "PurchaseSLIServer", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIGzip", "PurchaseSLIAnalysis",
+                "PurchaseSLIRendering",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "PurchaseSLICLITests",
-                    dependencies: ["PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLISimulation",
-                                   "PurchaseSLIRendering"],
-                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PurchaseSLICLITests",
+            dependencies: [
+                "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLISimulation", "PurchaseSLIAnalysis",
+                "PurchaseSLIRendering", "PurchaseSLIServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -2,11 +2,13 @@ import ArgumentParser
 import Foundation
 import PurchaseSLIAnalysis
 import PurchaseSLICore
+import PurchaseSLIDashboards
 import PurchaseSLIRendering
-import PurchaseSLIStorage
+import PurchaseSLIServer
 
-/// `purchase-sli alerts`: the alerts firing at a time, or a backtest over a range.
-struct AlertsCommand: ParsableCommand {
+/// `purchase-sli alerts`: the alerts firing at a time (optionally posted to an Alertmanager or a chat), or a
+/// backtest over a range.
+struct AlertsCommand: AsyncParsableCommand {
     /// Output formats of `alerts`.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, markdown, slack, json
@@ -24,6 +26,8 @@ struct AlertsCommand: ParsableCommand {
             Examples:
               purchase-sli alerts --at 2026-11-02T18:30:00Z
               purchase-sli alerts --at now --format json          # Alertmanager v2 alerts
+              purchase-sli alerts --notify http://alertmanager:9093/api/v2/alerts
+              purchase-sli alerts --notify https://hooks.slack.com/services/T/B/X --notify-format slack
               purchase-sli alerts --from 2026-11-01 --to 2026-11-04 --step 1m --format text   # backtest
             """)
 
@@ -46,64 +50,76 @@ struct AlertsCommand: ParsableCommand {
     @Option(help: "Output format (backtests: text or json).")
     var format: Format = .text
 
+    @Option(help: ArgumentHelp(
+        "Also POST the alerts firing at --at to this URL: an Alertmanager's /api/v2/alerts or a Slack-compatible incoming webhook.",
+        valueName: "url"))
+    var notify: String?
+
+    @Option(help: "What --notify posts to: alertmanager (an array of alerts, [] when none fires) or slack ({\"text\": …}, nothing when none fires).")
+    var notifyFormat: AlertNotificationFormat?
+
     func validate() throws {
         if (from == nil) != (to == nil) { throw ValidationError("A backtest needs both --from and --to.") }
         if from != nil && at != nil { throw ValidationError("Give either --at or a backtest range (--from, --to), not both.") }
         if from != nil && (format == .markdown || format == .slack) {
             throw ValidationError("Backtests print text or json.")
         }
-        guard let step = TimeStep(parsing: step), step.seconds % 60 == 0 else {
+        if notify != nil && from != nil {
+            throw ValidationError("--notify sends the alerts firing at one time (--at); a backtest (--from, --to) cannot notify.")
+        }
+        if notifyFormat != nil && notify == nil { throw ValidationError("--notify-format goes with --notify.") }
+        _ = try notificationURL()
+        guard TimeStep.minutes(parsing: step) != nil else {
             throw ValidationError("--step: expected a whole number of minutes such as 1m or 5m, got \"\(step)\".")
         }
         _ = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
     }
 
-    func run() throws {
-        let output = try exitingOnFailure {
-            let nowSeconds = Int64(Date().timeIntervalSince1970)
-            let policy = try self.policy.load()
-            let context = AlertContext(store: try store.openStore(), policy: policy)
-            let (start, end) = try times(nowSeconds: nowSeconds)
-            let evaluator = AlertEvaluator(policy: policy)
-            return from == nil
-                ? try evaluate(at: end, evaluator: evaluator, context: context)
-                : try backtest(from: start, to: end, evaluator: evaluator, context: context)
+    func run() async throws {
+        let time = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
+        let context = try exitingOnFailure {
+            AlertContext(store: try store.openStore(), policy: try policy.load())
         }
-        print(output, terminator: "")
-    }
-
-    private func evaluate(at time: Int64, evaluator: AlertEvaluator, context: AlertContext) throws -> String {
-        // Read what the rules and keepFiringFor need; read further back only for an alert that was already
-        // firing at the start of what was read, to say since when.
-        let lookback = evaluator.policy.lookbackSeconds + evaluator.policy.keepFiringForSeconds
-        let inputs = try context.inputs(from: time - lookback, to: time)
-        var history: AlertInputs?
-        let reports = try evaluator.findings(at: time, inputs: inputs).map { finding in
-            var start = evaluator.startOfFiring(finding.identity, at: time, inputs: inputs)
-            if start <= inputs.startSeconds + evaluator.policy.lookbackSeconds {
-                if history == nil { history = try context.inputs(from: time - lookback - 3 * 86_400, to: time) }
-                start = evaluator.startOfFiring(finding.identity, at: time, inputs: history!)
+        guard from == nil else {
+            let reports = try exitingOnFailure {
+                try context.episodeReports(from: time.0, to: time.1, stepSeconds: TimeStep.minutes(parsing: step)!)
             }
-            return try context.report(finding, startsAt: start, inputs: inputs)
+            print(backtestOutput(reports, from: time.0, to: time.1), terminator: "")
+            return
         }
-        switch format {
-        case .text: return AlertOutput.text(reports, now: time)
-        case .markdown: return AlertOutput.markdown(reports, now: time)
-        case .slack: return AlertOutput.slack(reports, now: time)
-        case .json: return AlertOutput.alertmanagerJSON(reports, now: time)
+        let reports = try exitingOnFailure { try context.firingReports(at: time.1) }
+        print(output(reports, at: time.1), terminator: "")
+        if let url = try notificationURL() {
+            try await exitingOnFailure {
+                try await WebhookSender(url: url, format: notifyFormat ?? .alertmanager).send(reports, evaluatedAt: time.1)
+            }
         }
     }
 
-    private func backtest(from: Int64, to: Int64, evaluator: AlertEvaluator, context: AlertContext) throws -> String {
-        let inputs = try context.inputs(from: from - evaluator.policy.lookbackSeconds, to: to)
-        let episodes = evaluator.episodes(from: from, to: to, stepSeconds: TimeStep(parsing: step)!.seconds, inputs: inputs)
-        let reports = try episodes.map { episode in
-            try context.report(episode.first, startsAt: episode.startsAt, endsAt: episode.endsAt, inputs: inputs)
+    private func output(_ reports: [AlertReport], at time: Int64) -> String {
+        switch format {
+        case .text: AlertOutput.text(reports, now: time)
+        case .markdown: AlertOutput.markdown(reports, now: time)
+        case .slack: AlertOutput.slack(reports, now: time)
+        case .json: AlertOutput.alertmanagerJSON(reports, now: time)
         }
+    }
+
+    private func backtestOutput(_ reports: [AlertReport], from: Int64, to: Int64) -> String {
         if format == .json { return AlertOutput.alertmanagerJSON(reports, now: to) }
         let header = "backtest \(RFC3339.format(seconds: from)) to \(RFC3339.format(seconds: to)) every \(step): "
-            + "\(episodes.count) alert episode\(episodes.count == 1 ? "" : "s")\n\n"
+            + "\(reports.count) alert episode\(reports.count == 1 ? "" : "s")\n\n"
         return header + (reports.isEmpty ? "" : AlertOutput.text(reports, now: to))
+    }
+
+    /// The `--notify` URL, checked.
+    private func notificationURL() throws -> URL? {
+        try notify.map { text in
+            guard let url = WebhookSender.webhookURL(text) else {
+                throw ValidationError("--notify: expected an http or https URL, got \"\(text)\".")
+            }
+            return url
+        }
     }
 
     /// The evaluation time (`--at`, minute-aligned), or the backtest range.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PurchaseSLIAnalysis
 
 /// The `--policy` option of the commands that apply the SLO policy.
@@ -11,15 +10,6 @@ struct PolicyOptions: ParsableArguments {
 
     /// The policy read from `--policy`, or from dashboards/slos.yaml when present, or the defaults.
     func load() throws -> SLOPolicy {
-        let path = policy ?? (FileManager.default.fileExists(atPath: "dashboards/slos.yaml") ? "dashboards/slos.yaml" : nil)
-        guard let path else { return .default }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw CommandFailure(message: "cannot read the policy file \(path)")
-        }
-        do {
-            return try SLOPolicy(yaml: text)
-        } catch let error as PolicyError {
-            throw CommandFailure(message: "\(path): \(error)")
-        }
+        try SLOPolicy.load(path: policy)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIServer
 import PurchaseSLIStorage
@@ -18,7 +19,15 @@ struct ServeCommand: AsyncParsableCommand {
             Settings come from the defaults, then --config FILE (JSON), then the environment, then the \
             options. Environment: PURCHASE_SLI_DB, PURCHASE_SLI_HOST, PURCHASE_SLI_PORT, \
             PURCHASE_SLI_INGEST_KEYS (a keys file), PURCHASE_SLI_CONFIG, PURCHASE_SLI_LOG_LEVEL \
-            (trace, debug, info, notice, warning, error, critical). See README.md for the config keys.
+            (trace, debug, info, notice, warning, error, critical), PURCHASE_SLI_NOTIFY, \
+            PURCHASE_SLI_NOTIFY_FORMAT, PURCHASE_SLI_ALERTS_EVERY, PURCHASE_SLI_POLICY. See README.md for the \
+            config keys.
+
+            With --notify URL the service evaluates the alert rules every --alerts-every (at whole minutes, \
+            over the events it holds) and posts alerts that start firing and, once, those that stop \
+            (resolved); to an Alertmanager it also re-sends every firing alert at each evaluation, as \
+            Prometheus does, so that Alertmanager does not resolve them itself. A post that fails is logged \
+            and what it carried goes with the next one.
             """)
 
     @Option(help: ArgumentHelp("SQLite database file (env PURCHASE_SLI_DB).", valueName: "path"))
@@ -39,6 +48,24 @@ struct ServeCommand: AsyncParsableCommand {
     var config: String?
 
     @OptionGroup(title: "Limits and retention") var retention: RetentionOptions
+
+    @Option(help: ArgumentHelp(
+        "Evaluate the alerts and POST what changes to this URL: an Alertmanager's /api/v2/alerts or a Slack-compatible incoming webhook (env PURCHASE_SLI_NOTIFY; default: alerts are not evaluated).",
+        valueName: "url"))
+    var notify: String?
+
+    @Option(help: "What --notify posts to: alertmanager or slack (env PURCHASE_SLI_NOTIFY_FORMAT; default alertmanager).")
+    var notifyFormat: AlertNotificationFormat?
+
+    @Option(help: ArgumentHelp(
+        "Time between alert evaluations, a whole number of minutes (env PURCHASE_SLI_ALERTS_EVERY; default 1m).",
+        valueName: "duration"))
+    var alertsEvery: String?
+
+    @Option(help: ArgumentHelp(
+        "SLO and alert policy (YAML) for --notify (env PURCHASE_SLI_POLICY; default dashboards/slos.yaml when present, else the built-in defaults).",
+        valueName: "file"))
+    var policy: String?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -64,6 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
             "latenessLimit": "\(TimeStep(seconds: server.latenessLimitMillis / 1000))",
             "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
             "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)", "bodyTimeoutSeconds": "\(server.bodyTimeoutSeconds)",
+            "alerts": "\(server.notifyURL.map { "every \(TimeStep(seconds: server.alertsEverySeconds)) to \($0) (\(server.notifyFormat))" } ?? "off")",
         ])
         let app = buildApplication(configuration: server, store: store, databasePath: settings.db, logger: logger)
         try await app.runService()
@@ -73,8 +101,11 @@ struct ServeCommand: AsyncParsableCommand {
     /// Settings from the defaults, the config file, the environment and the options, in that order.
     func resolve(environment: [String: String]) throws -> (server: ServerConfiguration, db: String) {
         var server = ServerConfiguration()
+        var filePolicy: String?
         if let path = config ?? environment["PURCHASE_SLI_CONFIG"] {
-            try ServerConfigFile(path: path).apply(to: &server)
+            let file = try ServerConfigFile(path: path)
+            try file.apply(to: &server)
+            filePolicy = try file.policyPath()
         }
         server.host = host ?? environment["PURCHASE_SLI_HOST"] ?? server.host
         if let text = port.map(String.init) ?? environment["PURCHASE_SLI_PORT"] {
@@ -90,7 +121,36 @@ struct ServeCommand: AsyncParsableCommand {
             server.ingestKeys = IngestKeys(fileContents: text)
             guard server.ingestKeys.isEnabled else { throw CommandFailure(message: "the ingest keys file \(path) holds no key") }
         }
+        try resolveNotifications(&server, environment: environment, filePolicy: filePolicy)
         return (server, db ?? environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite")
+    }
+
+    /// The alert notification settings of the environment and the options over those of the config file;
+    /// the policy is read only when notifications are on.
+    private func resolveNotifications(
+        _ server: inout ServerConfiguration, environment: [String: String], filePolicy: String?
+    ) throws {
+        if let text = notify ?? environment["PURCHASE_SLI_NOTIFY"] {
+            guard let url = WebhookSender.webhookURL(text) else {
+                throw CommandFailure(message: "notify: expected an http or https URL, got \"\(text)\"")
+            }
+            server.notifyURL = url
+        }
+        if let text = notifyFormat?.rawValue ?? environment["PURCHASE_SLI_NOTIFY_FORMAT"] {
+            guard let format = AlertNotificationFormat(rawValue: text) else {
+                throw CommandFailure(message: "notify format: expected alertmanager or slack, got \"\(text)\"")
+            }
+            server.notifyFormat = format
+        }
+        if let text = alertsEvery ?? environment["PURCHASE_SLI_ALERTS_EVERY"] {
+            guard let seconds = TimeStep.minutes(parsing: text) else {
+                throw CommandFailure(message: "alerts every: expected a whole number of minutes such as 1m or 5m, got \"\(text)\"")
+            }
+            server.alertsEverySeconds = seconds
+        }
+        if server.notifyURL != nil {
+            server.alertPolicy = try SLOPolicy.load(path: policy ?? environment["PURCHASE_SLI_POLICY"] ?? filePolicy)
+        }
     }
 
     private static func makeLogger(level: String?) -> Logger {

@@ -15,7 +15,9 @@ struct ServerConfigFile {
         "maximumCompressionRatio": "a whole number", "maximumEventsPerRequest": "a whole number",
         "maximumLineBytes": "a whole number", "latenessLimit": "a duration such as \"8d\"",
         "requestsPerSecondPerKey": "a number", "requestBurstPerKey": "a number", "idleTimeoutSeconds": "a whole number", "bodyTimeoutSeconds": "a whole number",
-        "maximumEventsPerCommit": "a whole number",
+        "maximumEventsPerCommit": "a whole number", "notify": "an http or https URL",
+        "notifyFormat": "\"alertmanager\" or \"slack\"", "alertsEvery": "a whole number of minutes such as \"1m\"",
+        "policy": "the path of a policy file (YAML)",
     ]
 
     init(path: String) throws {
@@ -53,6 +55,23 @@ struct ServerConfigFile {
         if let seconds = try whole("idleTimeoutSeconds") { configuration.idleTimeoutSeconds = Int64(seconds) }
         if let seconds = try whole("bodyTimeoutSeconds") { configuration.bodyTimeoutSeconds = Int64(seconds) }
         if let events = try whole("maximumEventsPerCommit") { configuration.maximumEventsPerCommit = events }
+        if let text = try value("notify", as: String.self) {
+            guard let url = WebhookSender.webhookURL(text) else { throw invalid("notify") }
+            configuration.notifyURL = url
+        }
+        if let text = try value("notifyFormat", as: String.self) {
+            guard let format = AlertNotificationFormat(rawValue: text) else { throw invalid("notifyFormat") }
+            configuration.notifyFormat = format
+        }
+        if let text = try value("alertsEvery", as: String.self) {
+            guard let seconds = TimeStep.minutes(parsing: text) else { throw invalid("alertsEvery") }
+            configuration.alertsEverySeconds = seconds
+        }
+    }
+
+    /// The `policy` file the config names, if any; `serve` reads it only when it notifies.
+    func policyPath() throws -> String? {
+        try value("policy", as: String.self)
     }
 
     private func value<Value>(_ key: String, as type: Value.Type) throws -> Value? {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PurchaseSLICore
+import PurchaseSLIServer
 import PurchaseSLIStorage
 
 /// The `--db` option shared by every command that opens the store.
@@ -27,18 +28,34 @@ struct CommandFailure: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Runs a command's work, turning a ``CommandFailure`` or a storage error into `error: …` on standard
-/// error and exit code 1 (ArgumentParser would print usage for them).
+/// Runs a command's work, turning a ``CommandFailure``, a storage error or an undelivered notification into
+/// `error: …` on standard error and exit code 1 (ArgumentParser would print usage for them).
 func exitingOnFailure<Result>(_ work: () throws -> Result) throws -> Result {
     do {
         return try work()
-    } catch let failure as CommandFailure {
-        printError("error: \(failure.message)")
-        throw ExitCode.failure
-    } catch let error as StorageError {
-        printError("error: \(error)")
-        throw ExitCode.failure
+    } catch {
+        throw exitCode(for: error)
     }
+}
+
+/// ``exitingOnFailure(_:)-(()->Result)`` for async work.
+func exitingOnFailure<Result>(_ work: () async throws -> Result) async throws -> Result {
+    do {
+        return try await work()
+    } catch {
+        throw exitCode(for: error)
+    }
+}
+
+/// Prints a failure that stops a command and returns exit code 1 in its place; any other error as it is.
+private func exitCode(for error: any Error) -> any Error {
+    switch error {
+    case let failure as CommandFailure: printError("error: \(failure.message)")
+    case let error as StorageError: printError("error: \(error)")
+    case let error as NotificationError: printError("error: \(error)")
+    default: return error
+    }
+    return ExitCode.failure
 }
 
 /// Limits and retention of the store, for the commands that write to it.

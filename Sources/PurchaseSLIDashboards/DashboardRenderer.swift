@@ -1,7 +1,7 @@
-public import PurchaseSLIAnalysis
+import PurchaseSLIAnalysis
 import PurchaseSLICore
-public import PurchaseSLIRendering
-public import PurchaseSLIStorage
+import PurchaseSLIRendering
+import PurchaseSLIStorage
 
 /// Renders every dashboard of a set, and the index that links them, for one time and range.
 public struct DashboardRenderer: Sendable {

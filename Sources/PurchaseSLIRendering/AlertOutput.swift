@@ -35,6 +35,11 @@ public enum AlertOutput {
         }.joined(separator: "\n\n") + "\n"
     }
 
+    /// The ``slack(_:now:)`` text as the JSON body of a Slack-compatible incoming webhook: `{"text": …}`.
+    public static func slackWebhookJSON(_ reports: [AlertReport], now: Int64) -> String {
+        "{\"text\":" + JSONText.quoted(slack(reports, now: now)) + "}\n"
+    }
+
     /// An array of Alertmanager v2 alerts, to POST to `/api/v2/alerts` as is.
     public static func alertmanagerJSON(_ reports: [AlertReport], now: Int64) -> String {
         let alerts = reports.map { report -> String in

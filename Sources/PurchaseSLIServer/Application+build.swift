@@ -2,8 +2,10 @@ import Foundation
 public import Hummingbird
 public import Logging
 public import PurchaseSLIStorage
+import ServiceLifecycle
 
-/// Builds the ingestion service: routes, limits, metrics and the group committer as a service.
+/// Builds the ingestion service: routes, limits, metrics, and as services the group committer and, when
+/// `configuration.notifyURL` is set, the alert notifier.
 ///
 /// Tests call it with port 0 and drive it through HummingbirdTesting; `purchase-sli serve` runs it.
 /// - Parameter databasePath: the store's file, whose size (and its WAL's) `/metrics` reports.
@@ -24,9 +26,17 @@ public func buildApplication(
         router: router,
         server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "purchase-sli"),
-        services: [committer],
+        services: [committer] + alertNotifier(configuration: configuration, store: store, logger: logger),
         logger: logger
     )
+}
+
+/// The alert notifier `configuration` asks for, if any.
+private func alertNotifier(configuration: ServerConfiguration, store: any BucketStore, logger: Logger) -> [any Service] {
+    guard let url = configuration.notifyURL else { return [] }
+    return [AlertNotifier(
+        store: store, policy: configuration.alertPolicy, intervalSeconds: configuration.alertsEverySeconds,
+        sender: WebhookSender(url: url, format: configuration.notifyFormat), logger: logger, nowMillis: wallClockMillis)]
 }
 
 /// Milliseconds since the epoch on the wall clock (the server is a shell; analysis never reads it).

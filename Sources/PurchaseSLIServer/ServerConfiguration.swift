@@ -1,5 +1,8 @@
-/// Everything `purchase-sli serve` can be told: where to listen, which keys to accept, and the limits
-/// that keep a service exposed to millions of phones fast and hard to abuse.
+public import Foundation
+public import PurchaseSLIAnalysis
+
+/// Everything `purchase-sli serve` can be told: where to listen, which keys to accept, the limits that
+/// keep a service exposed to millions of phones fast and hard to abuse, and where to send alerts.
 public struct ServerConfiguration: Sendable, Hashable {
     /// Address to bind.
     public var host = "127.0.0.1"
@@ -30,6 +33,14 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var bodyTimeoutSeconds: Int64 = 30
     /// Most events committed in one transaction by the group committer.
     public var maximumEventsPerCommit = 50_000
+    /// Where alert notifications are posted; nil: alerts are not evaluated.
+    public var notifyURL: URL?
+    /// What `notifyURL` is, and so what is posted to it.
+    public var notifyFormat = AlertNotificationFormat.alertmanager
+    /// Seconds between alert evaluations, a whole number of minutes.
+    public var alertsEverySeconds: Int64 = 60
+    /// The SLOs and alert rules evaluated.
+    public var alertPolicy = SLOPolicy.default
 
     /// The defaults, listed in the README.
     public init() {}

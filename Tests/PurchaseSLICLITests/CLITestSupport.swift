@@ -26,11 +26,15 @@ final class TemporaryDirectory {
     }
 }
 
-/// Runs a `purchase-sli` command line in-process and returns its exit code.
-func run(_ arguments: [String]) throws -> Int32 {
+/// Runs a `purchase-sli` command line in-process (awaiting an async command) and returns its exit code.
+func run(_ arguments: [String]) async throws -> Int32 {
     var command = try PurchaseSLICommand.parseAsRoot(arguments)
     do {
-        try command.run()
+        if var asyncCommand = command as? any AsyncParsableCommand {
+            try await asyncCommand.run()
+        } else {
+            try command.run()
+        }
         return 0
     } catch let exit as ExitCode {
         return exit.rawValue

@@ -16,14 +16,14 @@ import Testing
         return rows.first?.counts ?? OutcomeCounts()
     }
 
-    @Test func exitsZeroWhenEveryRecordIsAccepted() throws {
+    @Test func exitsZeroWhenEveryRecordIsAccepted() async throws {
         let db = directory.file("db.sqlite")
         let file = try directory.write("good.ndjson", [eventLine("a"), eventLine("b", result: "failure")].joined(separator: "\n"))
-        #expect(try run(["ingest", "--db", db, file]) == 0)
+        #expect(try await run(["ingest", "--db", db, file]) == 0)
         #expect(try totals(db).valid == 2)
     }
 
-    @Test func acceptsGoodLinesBesideBadOnesAndReportsEachBadLine() throws {
+    @Test func acceptsGoodLinesBesideBadOnesAndReportsEachBadLine() async throws {
         let db = directory.file("db.sqlite")
         let rejects = directory.file("rejects.ndjson")
         let lines = [
@@ -34,7 +34,7 @@ import Testing
             eventLine("d", result: "maybe"),
         ]
         let file = try directory.write("mixed.ndjson", lines.joined(separator: "\n") + "\n")
-        #expect(try run(["ingest", "--db", db, "--rejects", rejects, "--quiet", file]) == 2)
+        #expect(try await run(["ingest", "--db", db, "--rejects", rejects, "--quiet", file]) == 2)
         #expect(try totals(db).valid == 2)
         let reported = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
         #expect(reported.count == 3)
@@ -43,46 +43,46 @@ import Testing
         #expect(reported[2].contains(#""line":5"#) && reported[2].contains(#""field":"resultType""#))
     }
 
-    @Test func readsGzipAndJSONArraysAndCountsDuplicatesAcrossFilesOnce() throws {
+    @Test func readsGzipAndJSONArraysAndCountsDuplicatesAcrossFilesOnce() async throws {
         let db = directory.file("db.sqlite")
         let ndjson = [eventLine("a"), eventLine("b")].joined(separator: "\n")
         let gzip = try directory.write("events.ndjson.gz", GzipCompressor.compress(Array(ndjson.utf8)))
         let array = try directory.write("events.json", "[\n" + [eventLine("b"), eventLine("c")].joined(separator: ",\n") + "\n]")
-        #expect(try run(["ingest", "--db", db, gzip, array]) == 0)
+        #expect(try await run(["ingest", "--db", db, gzip, array]) == 0)
         #expect(try totals(db).success == 3)
-        #expect(try run(["ingest", "--db", db, gzip, array]) == 0)
+        #expect(try await run(["ingest", "--db", db, gzip, array]) == 0)
         #expect(try totals(db).success == 3)
     }
 
-    @Test func stopsWithExitOneOnATruncatedGzipFile() throws {
+    @Test func stopsWithExitOneOnATruncatedGzipFile() async throws {
         let db = directory.file("db.sqlite")
         let lines = (0..<2000).map { eventLine("e\($0)") }.joined(separator: "\n")
         let compressed = try GzipCompressor.compress(Array(lines.utf8))
         let truncated = try directory.write("cut.ndjson.gz", Array(compressed.dropLast(10)))
-        #expect(try run(["ingest", "--db", db, truncated]) == 1)
+        #expect(try await run(["ingest", "--db", db, truncated]) == 1)
         // What was decoded before the cut is counted, and a re-run with the whole file completes the count.
         let whole = try directory.write("whole.ndjson.gz", compressed)
-        #expect(try run(["ingest", "--db", db, whole]) == 0)
+        #expect(try await run(["ingest", "--db", db, whole]) == 0)
         #expect(try totals(db).success == 2000)
     }
 
-    @Test func stopsWithExitOneOnAMissingFileOrAForeignDatabase() throws {
-        #expect(try run(["ingest", "--db", directory.file("db.sqlite"), directory.file("missing.ndjson")]) == 1)
+    @Test func stopsWithExitOneOnAMissingFileOrAForeignDatabase() async throws {
+        #expect(try await run(["ingest", "--db", directory.file("db.sqlite"), directory.file("missing.ndjson")]) == 1)
         let foreign = try directory.write("foreign.sqlite", String(repeating: "x", count: 5000))
         let file = try directory.write("good.ndjson", eventLine("a"))
-        #expect(try run(["ingest", "--db", foreign, file]) == 1)
+        #expect(try await run(["ingest", "--db", foreign, file]) == 1)
     }
 
-    @Test func rejectsTimestampsInTheFutureButAcceptsOldOnes() throws {
+    @Test func rejectsTimestampsInTheFutureButAcceptsOldOnes() async throws {
         let db = directory.file("db.sqlite")
         let rejects = directory.file("rejects.ndjson")
         let future = RFC3339.format(millis: Int64(Date().timeIntervalSince1970 * 1000) + 3_600_000)
         let file = try directory.write("times.ndjson", [eventLine("old", at: "2019-03-01T00:00:00Z"), eventLine("future", at: future)].joined(separator: "\n"))
-        #expect(try run(["ingest", "--db", db, "--rejects", rejects, "--quiet", file]) == 2)
+        #expect(try await run(["ingest", "--db", db, "--rejects", rejects, "--quiet", file]) == 2)
         #expect(try String(contentsOfFile: rejects, encoding: .utf8).contains("timestamp in the future"))
     }
 
-    @Test func reRunningAnInterruptedIngestGivesTheSameCounts() throws {
+    @Test func reRunningAnInterruptedIngestGivesTheSameCounts() async throws {
         let db = directory.file("db.sqlite")
         let lines = (0..<40_000).map { eventLine("e\($0)", at: RFC3339.format(seconds: 1_794_648_600 + Int64($0)), result: $0 % 10 == 0 ? "failure" : "success") }
         let file = try directory.write("big.ndjson", lines.joined(separator: "\n"))
@@ -94,7 +94,7 @@ import Testing
             return try! bytes.withUnsafeMutableBytes { validator.validate(record: UnsafeRawBufferPointer($0)) }.get()
         }
         _ = try store.record(firstBatch, receivedAtMillis: 0)
-        #expect(try run(["ingest", "--db", db, file]) == 0)
+        #expect(try await run(["ingest", "--db", db, file]) == 0)
         let counts = try totals(db)
         #expect(counts.success == 36_000 && counts.failure == 4000)
     }

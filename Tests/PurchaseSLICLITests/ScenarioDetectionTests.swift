@@ -1,7 +1,9 @@
 import Foundation
 import PurchaseSLIAnalysis
 import PurchaseSLICore
+import PurchaseSLIDashboards
 import PurchaseSLISimulation
+import PurchaseSLIServer
 import PurchaseSLIStorage
 import Testing
 

@@ -1,16 +1,25 @@
-import PurchaseSLIAnalysis
+public import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIRendering
-import PurchaseSLIStorage
+public import PurchaseSLIStorage
 
 /// Reads what alert evaluation needs from the store, and adds to each finding the context a person on
-/// call needs (top errors, where the failures concentrate, budget left).
-struct AlertContext {
-    let store: SQLiteBucketStore
-    let policy: SLOPolicy
+/// call needs (top errors, where the failures concentrate, budget left). `alerts` and `serve --notify`
+/// both evaluate through it (see `AlertContext+Evaluation.swift`).
+public struct AlertContext: Sendable {
+    /// Where the counts are read.
+    public let store: any BucketStore
+    /// The SLOs and alert rules applied.
+    public let policy: SLOPolicy
+
+    /// Creates a context reading `store` under `policy`.
+    public init(store: any BucketStore, policy: SLOPolicy) {
+        self.store = store
+        self.policy = policy
+    }
 
     /// Minute series of every action and slice over `[from, to)`.
-    func inputs(from: Int64, to: Int64) throws -> AlertInputs {
+    public func inputs(from: Int64, to: Int64) throws -> AlertInputs {
         let step = TimeStep(seconds: 60)
         let overall = try store.counts(CountQuery(fromSeconds: from, toSeconds: to, step: step, groupBy: [.actionType]))
         var slices: [EventDimension: [CountRow]] = [:]

@@ -1,0 +1,5 @@
+public import ArgumentParser
+public import PurchaseSLIServer
+
+/// `--notify-format alertmanager|slack` of `alerts` and `serve`.
+extension AlertNotificationFormat: ExpressibleByArgument {}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIDashboards
+
+/// `purchase-sli render`: writes the static HTML dashboards.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Write the static HTML dashboards (one self-contained file each, and index.html).",
+        discussion: """
+            Every *.yaml file of --dashboards other than slos.yaml defines one page (see dashboards/oncall.yaml \
+            for the panel kinds). The pages cover --range before --at and open from disk, from any static host \
+            or as an email attachment: no script, no request to any other host.
+
+            Examples:
+              purchase-sli render --out out
+              purchase-sli render --db demo.sqlite --at 2026-11-18 --range 7d --out out
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @OptionGroup var policy: PolicyOptions
+
+    @Option(help: ArgumentHelp("Directory of dashboard definitions.", valueName: "dir"))
+    var dashboards = "dashboards"
+
+    @Option(help: ArgumentHelp("Directory the pages are written to (created if missing).", valueName: "dir"))
+    var out = "out"
+
+    @Option(help: ArgumentHelp("End of the range: only events before it count (default: now).", valueName: "time"))
+    var at = "now"
+
+    @Option(help: ArgumentHelp("How far back the pages reach, a whole number of minutes such as 24h or 7d.", valueName: "duration"))
+    var range = "7d"
+
+    func validate() throws {
+        _ = try parsedTimes(nowSeconds: 0)
+    }
+
+    func run() throws {
+        let written = try exitingOnFailure {
+            let now = Int64(Date().timeIntervalSince1970)
+            let (at, rangeSeconds) = try parsedTimes(nowSeconds: now)
+            let context = DashboardContext(
+                store: try store.openStore(), policy: try policy.load(), atSeconds: at, rangeSeconds: rangeSeconds)
+            let renderer = DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context)
+            return try DashboardFiles.write(try renderer.render(generatedAtSeconds: now), to: out)
+        }
+        print("wrote \(written.joined(separator: ", ")); open \(out)/index.html")
+    }
+
+    /// `--at` (minute-aligned) and `--range` in seconds.
+    private func parsedTimes(nowSeconds: Int64) throws -> (Int64, Int64) {
+        guard let time = TimeArgument(at, nowSeconds: nowSeconds) else {
+            throw ValidationError("--at: expected \(TimeArgument.forms), got \"\(at)\".")
+        }
+        guard let range = TimeStep.minutes(parsing: range), range > 0 else {
+            throw ValidationError("--range: expected a whole number of minutes such as 24h or 7d, got \"\(self.range)\".")
+        }
+        return (time.seconds - time.seconds.floorDividedBy(60).remainder, range)
+    }
+}

@@ -1,0 +1,81 @@
+public import Logging
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIDashboards
+import PurchaseSLIRendering
+public import PurchaseSLIStorage
+public import ServiceLifecycle
+
+/// `serve --notify`: evaluates the alert policy over the store at every interval and sends the changes
+/// ``AlertNotificationState`` picks, until graceful shutdown.
+///
+/// The loop reads the clock once per round, floors it to the minute and hands that time to
+/// ``notify(at:state:)``, which tests call with times of their own.
+public struct AlertNotifier: Service {
+    private let context: AlertContext
+    private let intervalSeconds: Int64
+    private let sender: any AlertNotificationSender
+    private let logger: Logger
+    private let nowMillis: @Sendable () -> Int64
+
+    /// Creates a notifier.
+    /// - Parameters:
+    ///   - intervalSeconds: time between evaluations, a whole number of minutes.
+    ///   - nowMillis: the wall clock, read by ``run()`` only.
+    public init(
+        store: any BucketStore, policy: SLOPolicy, intervalSeconds: Int64, sender: any AlertNotificationSender,
+        logger: Logger, nowMillis: @escaping @Sendable () -> Int64
+    ) {
+        context = AlertContext(store: store, policy: policy)
+        self.intervalSeconds = intervalSeconds
+        self.sender = sender
+        self.logger = logger
+        self.nowMillis = nowMillis
+    }
+
+    /// Evaluates at once, then every interval after that evaluation's time, until graceful shutdown.
+    public func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown { [self] () async throws -> Void in
+                var state = AlertNotificationState(resendingFiring: sender.resendsFiring)
+                while true {
+                    let time = nowMillis() / 60_000 * 60
+                    await notify(at: time, state: &state)
+                    try await Task.sleep(for: .milliseconds(max(0, (time + intervalSeconds) * 1000 - nowMillis())))
+                }
+            }
+        } catch is CancellationError {}
+    }
+
+    /// Evaluates the alerts firing at `time` (minute-aligned seconds; only events before it count) and
+    /// sends what `state` says to. A failed evaluation or send is logged, and what it did not deliver is
+    /// sent with the next one.
+    public func notify(at time: Int64, state: inout AlertNotificationState) async {
+        let context = self.context
+        let firing: [AlertReport]
+        do {
+            firing = try await runBlocking { try context.firingReports(at: time) }
+        } catch {
+            logger.error("alert evaluation failed", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
+            return
+        }
+        let reports = state.reportsToSend(firing: firing, at: time)
+        guard !reports.isEmpty else { return }
+        let resolved = reports.filter { $0.endsAt != nil }.count
+        var metadata: Logger.Metadata = [
+            "time": "\(RFC3339.format(seconds: time))", "firing": "\(reports.count - resolved)", "resolved": "\(resolved)",
+        ]
+        do {
+            try await sender.send(reports, evaluatedAt: time)
+            state.delivered()
+            logger.info("alert notifications sent", metadata: metadata)
+        } catch {
+            if let failure = error as? NotificationError {
+                metadata["url"] = "\(failure.url)"
+                metadata["status"] = "\(failure.status.map(String.init) ?? "no answer")"
+            }
+            metadata["error"] = "\(error)"
+            logger.warning("alert notifications not delivered; retrying at the next evaluation", metadata: metadata)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+public import Foundation
+
+/// Why alert notifications did not reach their receiver: it answered with a status other than 2xx, or it
+/// could not be reached at all.
+public struct NotificationError: Error, CustomStringConvertible, Sendable {
+    private enum Kind: Sendable {
+        case refused(status: Int, answer: String)
+        case unreachable(reason: String)
+    }
+
+    private let kind: Kind
+    /// Where the notifications were posted.
+    public let url: URL
+
+    static func refused(_ url: URL, status: Int, answer: String) -> Self {
+        Self(kind: .refused(status: status, answer: answer), url: url)
+    }
+
+    static func unreachable(_ url: URL, reason: String) -> Self { Self(kind: .unreachable(reason: reason), url: url) }
+
+    /// The HTTP status the receiver answered, or nil when it could not be reached.
+    public var status: Int? {
+        if case .refused(let status, _) = kind { return status }
+        return nil
+    }
+
+    /// One line naming the URL and the status or the connection failure, with the start of the answer.
+    public var description: String {
+        switch kind {
+        case .refused(let status, let answer):
+            let said = answer.split(whereSeparator: \.isNewline).joined(separator: " ").prefix(200)
+            return "POST \(url) answered HTTP \(status)" + (said.isEmpty ? "" : ": \(said)")
+        case .unreachable(let reason):
+            return "POST \(url) failed: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import PurchaseSLIServer
+import Testing
+
+@testable import PurchaseSLICLI
+
+/// How `serve` resolves its alert notification settings from the config file, the environment and the options.
+@Suite struct ServeNotifySettingsTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    private func resolve(_ arguments: [String], environment: [String: String] = [:]) throws -> ServerConfiguration {
+        try ServeCommand.parse(arguments).resolve(environment: environment).server
+    }
+
+    @Test func notificationsAreOffUnlessANotifyURLIsGiven() throws {
+        let server = try resolve([])
+        #expect(server.notifyURL == nil && server.notifyFormat == .alertmanager && server.alertsEverySeconds == 60)
+    }
+
+    @Test func theOptionsOverrideTheEnvironmentWhichOverridesTheConfigFile() throws {
+        let policy = try directory.write("policy.yaml", "keepFiringFor: 10m\n")
+        let config = try directory.write("config.json", """
+            {"notify": "http://alertmanager:9093/api/v2/alerts", "notifyFormat": "slack", "alertsEvery": "5m", "policy": "\(policy)"}
+            """)
+        let fromFile = try resolve(["--config", config])
+        #expect(fromFile.notifyURL?.absoluteString == "http://alertmanager:9093/api/v2/alerts")
+        #expect(fromFile.notifyFormat == .slack && fromFile.alertsEverySeconds == 300 && fromFile.alertPolicy.keepFiringForSeconds == 600)
+        let environment = ["PURCHASE_SLI_NOTIFY": "https://hooks.example/x", "PURCHASE_SLI_ALERTS_EVERY": "2m",
+                           "PURCHASE_SLI_NOTIFY_FORMAT": "alertmanager"]
+        let fromEnvironment = try resolve(["--config", config], environment: environment)
+        #expect(fromEnvironment.notifyURL?.absoluteString == "https://hooks.example/x")
+        #expect(fromEnvironment.notifyFormat == .alertmanager && fromEnvironment.alertsEverySeconds == 120)
+        let fromOptions = try resolve(["--config", config, "--alerts-every", "1m", "--notify-format", "slack"], environment: environment)
+        #expect(fromOptions.notifyFormat == .slack && fromOptions.alertsEverySeconds == 60)
+    }
+
+    @Test func aWrongValueIsAnErrorNamingIt() throws {
+        let cases: [([String], [String: String], String)] = [
+            (["--notify", "ftp://x/"], [:], "notify: expected an http or https URL"),
+            (["--notify", "http://x/", "--alerts-every", "90s"], [:], "alerts every: expected a whole number of minutes"),
+            ([], ["PURCHASE_SLI_NOTIFY": "http://x/", "PURCHASE_SLI_NOTIFY_FORMAT": "teams"], "notify format: expected alertmanager or slack"),
+            (["--config", try directory.write("bad.json", #"{"alertsEvery": "1h30s"}"#)], [:], "alertsEvery expects a whole number of minutes"),
+            (["--notify", "http://x/", "--policy", directory.file("missing.yaml")], [:], "cannot read the policy file"),
+        ]
+        for (arguments, environment, message) in cases {
+            #expect {
+                try resolve(arguments, environment: environment)
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+    }
+}

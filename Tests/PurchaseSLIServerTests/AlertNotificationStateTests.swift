@@ -1,0 +1,72 @@
+import PurchaseSLIAnalysis
+import PurchaseSLIRendering
+import PurchaseSLIServer
+import Testing
+
+/// A firing report of `action`'s success-rate burn at `severity`, firing since minute `since`.
+private func firing(_ action: String, _ severity: Severity = .page, since: Int64 = 0) -> AlertReport {
+    AlertReport(
+        finding: AlertFinding(kind: .successRateBurn, severity: severity, labels: SeriesLabels(actionType: action), time: since * 60),
+        startsAt: since * 60)
+}
+
+/// What was returned, one string a report: "purchase page" or "purchase page resolved@5" (minutes).
+private func sent(_ reports: [AlertReport]) -> [String] {
+    reports.map { report in
+        "\(report.finding.labels.actionType) \(report.finding.severity)" + (report.endsAt.map { " resolved@\($0 / 60)" } ?? "")
+    }
+}
+
+/// Evaluates `steps` in turn (the alerts firing at minutes 1, 2, …), delivering every send except those
+/// listed in `failing`; returns what each evaluation gave to send.
+private func run(_ steps: [[AlertReport]], resendingFiring: Bool = false, failing: Set<Int> = []) -> [[String]] {
+    var state = AlertNotificationState(resendingFiring: resendingFiring)
+    return steps.enumerated().map { index, firingNow in
+        let reports = state.reportsToSend(firing: firingNow, at: Int64(index + 1) * 60)
+        if !failing.contains(index + 1) { state.delivered() }
+        return sent(reports)
+    }
+}
+
+@Suite struct AlertNotificationStateTests {
+    @Test func anAlertThatStartsFiringIsSentOnceAndNotAgainWhileItFiresUnchanged() {
+        #expect(run([[], [firing("purchase")], [firing("purchase")], [firing("purchase")]])
+            == [[], ["purchase page"], [], []])
+    }
+
+    @Test func anAlertThatStopsFiringIsSentOnceAsResolvedAtTheFirstEvaluationWithoutIt() {
+        #expect(run([[firing("purchase")], [firing("purchase")], [], []]) == [["purchase page"], [], ["purchase page resolved@3"], []])
+    }
+
+    @Test func aFailedSendIsRetriedAtTheNextEvaluationWithWhatChangedSince() {
+        #expect(run([[firing("purchase")], [firing("purchase"), firing("retry")], [firing("retry")], [firing("retry")]],
+                    failing: [1, 2])
+            == [["purchase page"], ["purchase page", "retry page"], ["retry page", "purchase page resolved@3"], []])
+    }
+
+    @Test func anAlertThatStartsAndStopsBeforeAnySendSucceedsIsSentOnceResolved() {
+        #expect(run([[firing("purchase")], [], []], failing: [1]) == [["purchase page"], ["purchase page resolved@2"], []])
+    }
+
+    @Test func aResolutionNotDeliveredBeforeTheAlertFiresAgainGivesWayToTheFiringAlert() {
+        #expect(run([[firing("purchase")], [], [firing("purchase", since: 3)]], failing: [2])
+            == [["purchase page"], ["purchase page resolved@2"], ["purchase page"]])
+    }
+
+    @Test func forAlertmanagerEveryFiringAlertIsSentAtEveryEvaluationAndEachResolutionOnce() {
+        #expect(run([[firing("purchase")], [firing("purchase"), firing("retry", .ticket)], [firing("retry", .ticket)], [], []],
+                    resendingFiring: true)
+            == [["purchase page"], ["purchase page", "retry ticket"], ["retry ticket", "purchase page resolved@3"],
+                ["retry ticket resolved@4"], []])
+    }
+
+    @Test func firingAlertsComeFirstMostUrgentFirstThenResolvedOnes() {
+        #expect(run([[firing("restore", .ticket)], [firing("retry", .ticket), firing("purchase")]])
+            == [["restore ticket"], ["purchase page", "retry ticket", "restore ticket resolved@2"]])
+    }
+
+    @Test func anEscalationFromTicketToPageIsANewAlertAndTheTicketResolves() {
+        #expect(run([[firing("purchase", .ticket)], [firing("purchase", .page)]])
+            == [["purchase ticket"], ["purchase page", "purchase ticket resolved@2"]])
+    }
+}
