@@ -24,6 +24,7 @@ extension DashboardContext {
         let format: @Sendable (Double) -> String
         let yLabel: String
         var threshold: (value: Double, label: String)?
+        var limits: ClosedRange<Double>?
         switch metric {
         case .events:
             value = { Double($0.valid) }
@@ -33,6 +34,7 @@ extension DashboardContext {
             value = { rate.rate($0) }
             format = { NumberText.percent($0) }
             yLabel = "\(rate.title) (%)"
+            limits = 0...1
             if rate == .successRate, let objective = policy.objectives.first(where: { $0.actionType == actionType }) {
                 threshold = (objective.target, "objective \(NumberText.percent(objective.target))")
             }
@@ -40,7 +42,7 @@ extension DashboardContext {
         let chart = TimeSeriesChart(
             startSeconds: data.start, stepSeconds: step,
             series: keyed.map { TimeSeriesChart.Series(label: $0.label, values: $0.steps.map(value)) },
-            yLabel: yLabel, format: format, threshold: threshold, bands: bands)
+            yLabel: yLabel, format: format, threshold: threshold, bands: bands, yLimits: limits ?? 0...Double.infinity)
         let heading = title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
             + (dimension.map { " by \($0.rawValue)" } ?? "") + ", per \(NumberText.duration(step))"
         return "<section class=\"card\"><h3>\(heading)</h3>\(chart.html)</section>"

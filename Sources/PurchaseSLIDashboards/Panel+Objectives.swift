@@ -25,7 +25,8 @@ extension DashboardContext {
             }
             let lastHour = windows[3600]?[action] ?? OutcomeCounts()
             let rate = lastHour.successRate
-            let tone = rate.map { $0 >= objective.target ? "ok" : severity == .page ? "bad" : "warn" } ?? "muted"
+            // Coloured by what fires: a rate below the objective on thin traffic is not yet news.
+            let tone = severity == .page ? "bad" : severity == .ticket ? "warn" : (rate ?? 0) >= objective.target ? "ok" : ""
             let rows = Self.objectiveWindows.map { window -> HTML in
                 let counts = windows[window.seconds]?[action] ?? OutcomeCounts()
                 let burn = counts.successRate.map { (1 - $0) / objective.errorBudget }

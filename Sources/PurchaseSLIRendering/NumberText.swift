@@ -40,7 +40,7 @@ public enum NumberText {
         let minutes = max(0, seconds) / 60
         if minutes < 60 { return "\(minutes) min" }
         if minutes < 1440 { return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min" }
-        return "\(minutes / 1440) d \(minutes % 1440 / 60) h"
+        return minutes % 1440 / 60 == 0 ? "\(minutes / 1440) d" : "\(minutes / 1440) d \(minutes % 1440 / 60) h"
     }
 
     /// A p-value: "p = 3.1e-08", or "p < 1e-300" when it underflows.

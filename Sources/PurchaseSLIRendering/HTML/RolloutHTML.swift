@@ -13,7 +13,11 @@ extension RolloutOutput {
         case .proceed: "ok"
         case .insufficientData: "none"
         }
-        let reasons = HTML.joined(narrative.reasons.map { "<li>\(HTML(trusted: $0))</li>" })
+        let reasonLimit = 5
+        var reasons = HTML.joined(narrative.reasons.prefix(reasonLimit).map { "<li>\(HTML(trusted: $0))</li>" })
+        if narrative.reasons.count > reasonLimit {
+            reasons += "<li>and \(narrative.reasons.count - reasonLimit) more, marked in the table below</li>"
+        }
         let shown = report.comparisons.filter { comparison in
             comparison.slice.slice == nil || comparison.isRegression || abs(comparison.effect ?? 0) >= minimumEffect && comparison.isTested
         }

@@ -23,7 +23,9 @@ enum Stylesheet {
         .status.ok{background:var(--ok)}.status.warn{background:var(--warn)}.status.bad{background:var(--bad)}
         .status.none{background:var(--muted)}
         .banner{border-left:5px solid var(--ok);background:var(--card);padding:10px 14px;margin:12px 0;border-radius:4px}
-        .banner.bad{border-color:var(--bad)}.banner.warn{border-color:var(--warn)}.banner.none{border-color:var(--muted)}
+        .banner.bad{border-color:var(--bad);color:var(--fg)}.banner.warn{border-color:var(--warn);color:var(--fg)}
+        .banner.ok{color:var(--fg)}.banner.none{border-color:var(--muted)}
+        .banner.bad strong{color:var(--bad)}.banner.warn strong{color:var(--warn)}
         .banner strong{font-size:16px}
         .alert{border-left:4px solid var(--warn);padding:6px 10px;margin:8px 0;background:var(--card);border-radius:4px}
         .alert.page{border-color:var(--bad)}.alert p{margin:2px 0}.alert ul{margin:4px 0;padding-left:18px}
@@ -34,6 +36,7 @@ enum Stylesheet {
         th:first-child,td:first-child,td.text,th.text{text-align:left}
         td.text{white-space:normal;overflow-wrap:anywhere;max-width:520px}
         svg{display:block;width:100%;height:auto;overflow:visible}
+        .chart{overflow-x:auto}.chart svg{min-width:640px}
         svg text{fill:var(--muted);font:11px system-ui,sans-serif}
         svg .grid-line{stroke:var(--line);stroke-width:1}
         svg .axis{stroke:var(--muted);stroke-width:1}
@@ -43,7 +46,6 @@ enum Stylesheet {
         svg .f0{fill:var(--s0)}svg .f1{fill:var(--s1)}svg .f2{fill:var(--s2)}svg .f3{fill:var(--s3)}
         svg .f4{fill:var(--s4)}svg .f5{fill:var(--s5)}svg .fbad{fill:var(--bad)}svg .fok{fill:var(--ok)}svg .fmuted{fill:var(--line)}
         svg .threshold{stroke:var(--bad);stroke-width:1.2;stroke-dasharray:5 4}
-        svg .threshold-label{fill:var(--bad)}
         svg .band{fill:var(--band)}svg .band.ticket{fill:var(--band-ticket)}
         svg .hover{fill:transparent}svg .hover:hover{fill:rgba(127,127,127,.12)}
         svg .whisker{stroke:var(--fg);stroke-width:1.2}

@@ -55,12 +55,14 @@ public struct TimeSeriesChart: Sendable {
     public var bands: [Band] = []
     /// The y range; by default from the data (and the threshold), padded.
     public var yDomain: ClosedRange<Double>?
+    /// Bounds the default y range may not cross (0 to 1 for rates).
+    public var yLimits: ClosedRange<Double>?
 
     /// Creates a chart.
     public init(
         startSeconds: Int64, stepSeconds: Int64, series: [Series], yLabel: String,
         format: @escaping @Sendable (Double) -> String, threshold: (value: Double, label: String)? = nil,
-        bands: [Band] = [], yDomain: ClosedRange<Double>? = nil
+        bands: [Band] = [], yDomain: ClosedRange<Double>? = nil, yLimits: ClosedRange<Double>? = nil
     ) {
         self.startSeconds = startSeconds
         self.stepSeconds = stepSeconds
@@ -70,6 +72,7 @@ public struct TimeSeriesChart: Sendable {
         self.threshold = threshold
         self.bands = bands
         self.yDomain = yDomain
+        self.yLimits = yLimits
     }
 
     private static let width = 960.0, height = 240.0
@@ -91,27 +94,25 @@ public struct TimeSeriesChart: Sendable {
         var svg: HTML = "<svg viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" aria-label=\"\(yLabel)\">"
         for band in bands where band.endSeconds > startSeconds && band.startSeconds < endSeconds {
             let x0 = x(max(band.startSeconds, startSeconds)), x1 = x(min(band.endSeconds, endSeconds))
-            svg += "<rect class=\"band\(band.isPage ? "" : " ticket")\" x=\(number(x0)) y=\(number(Self.top)) "
-                + "width=\(number(max(1.5, x1 - x0))) height=\(number(plotHeight))><title>\(band.label)</title></rect>"
+            svg += "<rect class=\"band\(band.isPage ? "" : " ticket")\" x=\"\(number(x0))\" y=\"\(number(Self.top))\" "
+                + "width=\"\(number(max(1.5, x1 - x0)))\" height=\"\(number(plotHeight))\"><title>\(band.label)</title></rect>"
         }
         for tick in Self.ticks(domain) {
-            svg += "<line class=\"grid-line\" x1=\(number(Self.left)) x2=\(number(Self.width - Self.right)) "
-                + "y1=\(number(y(tick))) y2=\(number(y(tick)))/>"
-                + "<text x=\(number(Self.left - 6)) y=\(number(y(tick) + 4)) text-anchor=\"end\">\(format(tick))</text>"
+            svg += "<line class=\"grid-line\" x1=\"\(number(Self.left))\" x2=\"\(number(Self.width - Self.right))\" "
+                + "y1=\"\(number(y(tick)))\" y2=\"\(number(y(tick)))\"/>"
+                + "<text x=\"\(number(Self.left - 6))\" y=\"\(number(y(tick) + 4))\" text-anchor=\"end\">\(format(tick))</text>"
         }
         for tick in TimeAxis.ticks(from: startSeconds, to: endSeconds) {
-            svg += "<line class=\"axis\" x1=\(number(x(tick.seconds))) x2=\(number(x(tick.seconds))) "
-                + "y1=\(number(Self.height - Self.bottom)) y2=\(number(Self.height - Self.bottom + 4))/>"
-                + "<text x=\(number(x(tick.seconds))) y=\(number(Self.height - Self.bottom + 16)) text-anchor=\"middle\">\(tick.label)</text>"
+            svg += "<line class=\"axis\" x1=\"\(number(x(tick.seconds)))\" x2=\"\(number(x(tick.seconds)))\" "
+                + "y1=\"\(number(Self.height - Self.bottom))\" y2=\"\(number(Self.height - Self.bottom + 4))\"/>"
+                + "<text x=\"\(number(x(tick.seconds)))\" y=\"\(number(Self.height - Self.bottom + 16))\" text-anchor=\"middle\">\(tick.label)</text>"
         }
-        svg += "<text x=\(number(Self.width - Self.right)) y=\(number(Self.height - 4)) text-anchor=\"end\">UTC</text>"
-        svg += "<text x=\"4\" y=\(number(Self.top + plotHeight / 2)) transform=\"rotate(-90 10 \(number(Self.top + plotHeight / 2)))\" "
+        svg += "<text x=\"\(number(Self.width - Self.right))\" y=\"\(number(Self.height - 4))\" text-anchor=\"end\">UTC</text>"
+        svg += "<text x=\"4\" y=\"\(number(Self.top + plotHeight / 2))\" transform=\"rotate(-90 10 \(number(Self.top + plotHeight / 2)))\" "
             + "text-anchor=\"middle\">\(yLabel)</text>"
         if let threshold {
-            svg += "<line class=\"threshold\" x1=\(number(Self.left)) x2=\(number(Self.width - Self.right)) "
-                + "y1=\(number(y(threshold.value))) y2=\(number(y(threshold.value)))/>"
-                + "<text class=\"threshold-label\" x=\(number(Self.width - Self.right - 4)) y=\(number(y(threshold.value) - 4)) "
-                + "text-anchor=\"end\">\(threshold.label)</text>"
+            svg += "<line class=\"threshold\" x1=\"\(number(Self.left))\" x2=\"\(number(Self.width - Self.right))\" "
+                + "y1=\"\(number(y(threshold.value)))\" y2=\"\(number(y(threshold.value)))\"/>"
         }
         for (index, line) in series.enumerated() {
             var path = "", drawing = false
@@ -126,11 +127,11 @@ public struct TimeSeriesChart: Sendable {
         for step in 0..<steps {
             let time = startSeconds + Int64(step) * stepSeconds
             let values = series.map { "\($0.label): \($0.values.indices.contains(step) ? $0.values[step].map(format) ?? "no data" : "no data")" }
-            svg += "<rect class=\"hover\" x=\(number(x(time))) y=\(number(Self.top)) width=\(number(plotWidth / Double(steps))) "
-                + "height=\(number(plotHeight))><title>\(RFC3339.format(seconds: time))\n\(values.joined(separator: "\n"))</title></rect>"
+            svg += "<rect class=\"hover\" x=\"\(number(x(time)))\" y=\"\(number(Self.top))\" width=\"\(number(plotWidth / Double(steps)))\" "
+                + "height=\"\(number(plotHeight))\"><title>\(RFC3339.format(seconds: time))\n\(values.joined(separator: "\n"))</title></rect>"
         }
         svg += "</svg>"
-        return legend + svg
+        return legend + "<div class=\"chart\">" + svg + "</div>"
     }
 
     private var legend: HTML {
@@ -146,7 +147,9 @@ public struct TimeSeriesChart: Sendable {
         if let threshold { values.append(threshold.value) }
         guard let low = values.min(), let high = values.max() else { return 0...1 }
         let pad = max((high - low) * 0.08, abs(high) * 0.001, 1e-9)
-        return (low - pad)...(high + pad)
+        guard let yLimits else { return (low - pad)...(high + pad) }
+        let lower = max(low - pad, yLimits.lowerBound), upper = min(high + pad, yLimits.upperBound)
+        return lower < upper ? lower...upper : yLimits
     }
 
     /// About five round values across the domain.
@@ -158,7 +161,7 @@ public struct TimeSeriesChart: Sendable {
         var ticks: [Double] = []
         var tick = ceil(domain.lowerBound / step) * step
         while tick <= domain.upperBound + step * 1e-9 {
-            ticks.append(tick)
+            ticks.append(tick == 0 ? 0 : tick)  // not "-0"
             tick += step
         }
         return ticks
