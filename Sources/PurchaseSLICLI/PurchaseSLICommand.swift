@@ -12,8 +12,8 @@ public struct PurchaseSLICommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            IngestCommand.self, QueryCommand.self, AlertsCommand.self, RolloutCommand.self, RenderCommand.self, SimulateCommand.self,
-            ServeCommand.self,
+            DemoCommand.self, IngestCommand.self, QueryCommand.self, AlertsCommand.self, RolloutCommand.self, RenderCommand.self,
+            ReportCommand.self, SimulateCommand.self, ServeCommand.self,
         ]
     )
 

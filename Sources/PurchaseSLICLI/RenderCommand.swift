@@ -11,8 +11,9 @@ struct RenderCommand: ParsableCommand {
         abstract: "Write the static HTML dashboards (one self-contained file each, and index.html).",
         discussion: """
             Every *.yaml file of --dashboards other than slos.yaml defines one page (see dashboards/oncall.yaml \
-            for the panel kinds). The pages cover --range before --at and open from disk, from any static host \
-            or as an email attachment: no script, no request to any other host.
+            for the panel kinds). The pages cover --range before --at; the weekly review of the last whole ISO \
+            week before --at is written too (report-YYYY-Www.html), and index.html links them all. The pages open \
+            from disk, from any static host or as an email attachment: no script, no request to any other host.
 
             Examples:
               purchase-sli render --out out
@@ -46,7 +47,9 @@ struct RenderCommand: ParsableCommand {
             let context = DashboardContext(
                 store: try store.openStore(), policy: try policy.load(), atSeconds: at, rangeSeconds: rangeSeconds)
             let renderer = DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context)
-            return try DashboardFiles.write(try renderer.render(generatedAtSeconds: now), to: out)
+            // The last whole ISO week before --at.
+            let report = try WeeklyReport(week: ISOWeek(containing: at).previous, store: context.store, policy: context.policy)
+            return try DashboardFiles.write(try renderer.render(weeklyReport: report, generatedAtSeconds: now), to: out)
         }
         print("wrote \(written.joined(separator: ", ")); open \(out)/index.html")
     }

@@ -11,6 +11,12 @@ public struct DashboardRenderer: Sendable {
         public var name: String
         /// Its contents.
         public var html: String
+
+        /// Creates a file.
+        public init(name: String, html: String) {
+            self.name = name
+            self.html = html
+        }
     }
 
     /// The dashboards, in index order.
@@ -27,8 +33,12 @@ public struct DashboardRenderer: Sendable {
     /// Step of the backtest that finds the alert episodes shaded on the charts.
     static let episodeStepSeconds: Int64 = 300
 
-    /// Each dashboard, then `index.html` linking them and `otherPages` (such as weekly reports).
-    public func render(otherPages: [IndexPage.Entry] = [], generatedAtSeconds: Int64) throws -> [File] {
+    /// Each dashboard, the weekly report when given, and `index.html` linking them all.
+    public func render(weeklyReport: WeeklyReport? = nil, generatedAtSeconds: Int64) throws -> [File] {
+        let otherPages = weeklyReport.map { report in
+            [IndexPage.Entry(title: "Weekly review \(report.week)", file: report.fileName,
+                             summary: "SLO attainment, week-over-week changes, incidents and a summary for the review notes (\(report.dateRange)).")]
+        } ?? []
         let alertContext = AlertContext(store: context.store, policy: context.policy)
         let alerts = AlertSnapshot(
             firing: try alertContext.firingReports(at: context.atSeconds),
@@ -39,6 +49,10 @@ public struct DashboardRenderer: Sendable {
         var files = try definitions.map { definition in
             let page = DashboardPage(definition: definition, context: context, alerts: alerts)
             return File(name: definition.file, html: try page.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered)
+        }
+        if let weeklyReport {
+            files.append(File(name: weeklyReport.fileName, html: weeklyReport.document(
+                navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered))
         }
         let entries = definitions.map { IndexPage.Entry(title: $0.title, file: $0.file, summary: $0.summary) } + otherPages
         let index = IndexPage(entries: entries, context: context, firing: alerts.firing)

@@ -14,6 +14,18 @@ public enum AlertOutput {
         }.joined(separator: "\n\n") + "\n"
     }
 
+    /// One line per episode for a terminal: start, duration, severity, alert and labels, in order.
+    public static func episodeLines(_ reports: [AlertReport], now: Int64) -> String {
+        reports.map { report in
+            let end = report.endsAt ?? now
+            let labels = report.finding.labels.pairs.map { "\($0.0)=\(TerminalText.sanitized($0.1))" }.joined(separator: ", ")
+            return "  \(RFC3339.format(seconds: report.startsAt))  \(NumberText.duration(end - report.startsAt).padding(toLength: 11, withPad: " ", startingAt: 0))"
+                + "\(report.finding.severity.rawValue.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0))"
+                + "\(report.finding.kind.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0))\(labels)"
+                + (report.endsAt == nil ? "  (still firing)" : "")
+        }.joined(separator: "\n") + (reports.isEmpty ? "" : "\n")
+    }
+
     /// Markdown, for a ticket or a chat that renders it; event data cannot inject markup.
     public static func markdown(_ reports: [AlertReport], now: Int64) -> String {
         guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" }

@@ -24,6 +24,11 @@ public enum NumberText {
         String(format: "%+.2f", value * 100).replacingOccurrences(of: "-", with: "−")
     }
 
+    /// A relative change as a signed whole percentage: "+80 %", "−62 %".
+    public static func signedPercent(_ value: Double) -> String {
+        String(format: "%+.0f %%", value * 100).replacingOccurrences(of: "-", with: "−")
+    }
+
     /// A count with thousands separators: 12,345.
     public static func count(_ value: Int64) -> String {
         let digits = String(value.magnitude)

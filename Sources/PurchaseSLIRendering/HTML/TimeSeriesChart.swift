@@ -145,7 +145,11 @@ public struct TimeSeriesChart: Sendable {
         if let yDomain { return yDomain }
         var values = series.flatMap { $0.values.compactMap { $0 } }
         if let threshold { values.append(threshold.value) }
-        guard let low = values.min(), let high = values.max() else { return 0...1 }
+        guard var low = values.min(), var high = values.max() else { return 0...1 }
+        if high - low < 1e-9 {  // a flat line: give it a readable scale (0 to 1 % for a rate of 0)
+            high = low + max(abs(low) * 0.1, 0.01)
+            low = max(yLimits?.lowerBound ?? -.infinity, low - (high - low))
+        }
         let pad = max((high - low) * 0.08, abs(high) * 0.001, 1e-9)
         guard let yLimits else { return (low - pad)...(high + pad) }
         let lower = max(low - pad, yLimits.lowerBound), upper = min(high + pad, yLimits.upperBound)

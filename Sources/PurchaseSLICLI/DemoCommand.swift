@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIDashboards
+import PurchaseSLIRendering
+
+/// `purchase-sli demo`: the sample logs, end to end, for a newcomer.
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Ingest sample-logs/ into a fresh database, render every dashboard and the latest weekly review, print the alerts.",
+        discussion: """
+            Replaces --db (default demo.sqlite), ingests every *.ndjson.gz of --samples, renders the dashboards \
+            of dashboards/ and the weekly review of the last whole week into --out for the week before the newest \
+            event, prints the alert episodes the rules find in the sample logs and the path of index.html.
+
+            Example:
+              swift build -c release && .build/release/purchase-sli demo
+            """)
+
+    @Option(help: ArgumentHelp("Directory of sample event files (*.ndjson.gz).", valueName: "dir"))
+    var samples = "sample-logs"
+
+    @Option(help: ArgumentHelp("Database file to create (replaced if it exists).", valueName: "path"))
+    var db = "demo.sqlite"
+
+    @Option(help: ArgumentHelp("Directory of dashboard definitions.", valueName: "dir"))
+    var dashboards = "dashboards"
+
+    @Option(help: ArgumentHelp("Directory the pages are written to.", valueName: "dir"))
+    var out = "out"
+
+    @OptionGroup var policy: PolicyOptions
+
+    func run() throws {
+        let files = try exitingOnFailure { () -> [String] in
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: samples) else {
+                throw CommandFailure(message: "cannot read the sample directory \(samples)")
+            }
+            let files = names.filter { $0.hasSuffix(".ndjson.gz") || $0.hasSuffix(".ndjson") }.sorted().map { samples + "/" + $0 }
+            guard !files.isEmpty else { throw CommandFailure(message: "\(samples) holds no *.ndjson.gz file") }
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            return files
+        }
+        print("1. ingesting \(files.count) sample files into \(db)")
+        try IngestCommand.parse(["--db", db, "--quiet"] + files).run()
+
+        let (at, text) = try exitingOnFailure { () -> (Int64, String) in
+            let store = try StoreOptions.openStore(path: db, configuration: .default)
+            let policy = try self.policy.load()
+            // The end of the hour of the newest event: the sample logs' "now".
+            let now = Int64(Date().timeIntervalSince1970)
+            let hours = try store.counts(CountQuery(
+                fromSeconds: now - RolloutQuery.appearanceLookbackSeconds, toSeconds: now + 86_400, step: TimeStep(seconds: 3600)))
+            guard let last = hours.last(where: { !$0.counts.isEmpty })?.timeSeconds, let first = hours.first?.timeSeconds else {
+                throw CommandFailure(message: "the sample files held no event")
+            }
+            let at = last + 3600
+            let context = DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * 86_400)
+            let report = try WeeklyReport(week: ISOWeek(containing: at).previous, store: store, policy: policy)
+            let written = try DashboardFiles.write(
+                try DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context)
+                    .render(weeklyReport: report, generatedAtSeconds: now), to: out)
+            // Backtest from a day after the first event, when the rules have data for their windows.
+            let episodes = try AlertContext(store: store, policy: policy).episodeReports(from: first + 86_400, to: at, stepSeconds: 60)
+            let header = "3. the alert rules over the sample logs (\(RFC3339.format(seconds: first + 86_400)) to "
+                + "\(RFC3339.format(seconds: at))): \(episodes.count) alert episodes\n\n"
+            return (at, "2. rendered \(written.count) pages into \(out)/ for the 7 days before \(RFC3339.format(seconds: at))\n"
+                + header + AlertOutput.episodeLines(episodes, now: at)
+                + "   (each with its full text: purchase-sli alerts --db \(db) --from \(RFC3339.format(seconds: first + 86_400)) "
+                + "--to \(RFC3339.format(seconds: at)))\n\n4. weekly review \(report.week): \(report.summary(escaping: .terminal))\n")
+        }
+        print(text)
+        print("open \(URL(fileURLWithPath: out + "/index.html").standardizedFileURL.path) (the dashboards of \(RFC3339.format(seconds: at)))")
+    }
+}

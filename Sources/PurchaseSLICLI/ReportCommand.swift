@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIDashboards
+
+/// `purchase-sli report`: the weekly quality review.
+struct ReportCommand: ParsableCommand {
+    /// Output formats of `report`.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case html, markdown
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "The weekly quality review of an ISO week: SLO attainment, week-over-week changes, incidents, a summary.",
+        discussion: """
+            Compares the week with the week before: success rate against each objective and error budget spent, \
+            success, 409, cancel and unfinished rates per action (two-sided Fisher exact tests, Holm-corrected), \
+            products and plans, top failure reasons, the 409 trend, and the week's alert episodes, with a summary \
+            paragraph for the review notes. HTML is written to --out; Markdown is printed.
+
+            Examples:
+              purchase-sli report --week 2026-W46
+              purchase-sli report --week last --format markdown > review.md
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @OptionGroup var policy: PolicyOptions
+
+    @Option(help: ArgumentHelp("ISO week such as 2026-W46, or last (the last whole week).", valueName: "week"))
+    var week = "last"
+
+    @Option(help: "Output format.")
+    var format: Format = .html
+
+    @Option(help: ArgumentHelp("Directory the HTML page is written to.", valueName: "dir"))
+    var out = "out"
+
+    func validate() throws {
+        _ = try parsedWeek(nowSeconds: 0)
+    }
+
+    func run() throws {
+        let output = try exitingOnFailure { () -> String in
+            let now = Int64(Date().timeIntervalSince1970)
+            let report = try WeeklyReport(week: try parsedWeek(nowSeconds: now), store: try store.openStore(), policy: try policy.load())
+            guard format == .html else { return report.markdown }
+            let page = report.document(navigation: [(title: "Index", href: "index.html")], generatedAtSeconds: now)
+            let written = try DashboardFiles.write([DashboardRenderer.File(name: report.fileName, html: page.rendered)], to: out)
+            return "\(report.summary(escaping: .terminal))\n\nwrote \(written[0])\n"
+        }
+        print(output, terminator: "")
+    }
+
+    private func parsedWeek(nowSeconds: Int64) throws -> ISOWeek {
+        if week == "last" { return ISOWeek(containing: nowSeconds).previous }
+        guard let parsed = ISOWeek(parsing: week) else {
+            throw ValidationError("--week: expected an ISO week such as 2026-W46, or last, got \"\(week)\".")
+        }
+        return parsed
+    }
+}

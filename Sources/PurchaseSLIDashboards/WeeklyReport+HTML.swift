@@ -1,0 +1,124 @@
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+public import PurchaseSLIRendering
+
+extension WeeklyReport {
+    /// The report as a self-contained page.
+    public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) -> HTMLDocument {
+        var body: HTML = "<div class=\"banner\"><strong>Summary</strong><p>\(HTML(trusted: summary(escaping: .html)))</p></div>"
+        body += attainmentSection + changesSection + slicesSection + errorsSection + trendSection + incidentsSection
+        return HTMLDocument(
+            title: "Weekly quality review \(week)",
+            subtitle: "\(dateRange) (\(RFC3339.format(seconds: week.startSeconds)) to \(RFC3339.format(seconds: week.endSeconds))), "
+                + "against \(week.previous.description)",
+            navigation: navigation, body: body, generatedAtSeconds: generatedAtSeconds)
+    }
+
+    /// The file name of the page: `report-2026-W46.html`.
+    public var fileName: String { "report-\(week).html" }
+
+    private var attainmentSection: HTML {
+        let rows = actions.filter { $0.objective != nil }.map { action -> HTML in
+            let spent = action.budgetSpent
+            let met: HTML = switch action.metObjective {
+            case true?: "<span class=\"status ok\">met</span>"
+            case false?: "<span class=\"status bad\">missed</span>"
+            case nil: "<span class=\"status none\">no data</span>"
+            }
+            return "<tr><td>\(action.actionType)</td><td>\(NumberText.percent(action.current.successRate))</td>"
+                + "<td>\(NumberText.percent(action.objective?.target))</td><td>\(met)</td>"
+                + "<td>\(NumberText.percent(spent)) \(IntervalBar(value: min(spent ?? 0, 1), scale: 1, isBad: (spent ?? 0) > 1, caption: "budget spent").html)</td>"
+                + "<td>\(NumberText.count(action.current.valid))</td><td>\(arrow(action.comparisons[0]))</td></tr>"
+        }
+        return """
+            <section><h2>SLO attainment</h2><div class="scroll"><table><tr><th>action</th><th>success rate</th>\
+            <th>objective</th><th></th><th>error budget spent</th><th>valid</th><th>vs \(week.previous.description)</th></tr>\
+            \(HTML.joined(rows))</table></div><p class="meta">Budget spent: failures ÷ (error budget × valid events) \
+            over the week; above 100 % the week alone overspent the budget.</p></section>
+            """
+    }
+
+    private var changesSection: HTML {
+        let rows = actions.flatMap { action in
+            action.comparisons.map { comparison -> HTML in
+                "<tr><td>\(action.actionType)</td><td class=\"text\">\(comparison.metric.title)</td>"
+                    + "<td>\(NumberText.percent(comparison.current)) <span class=\"meta\">of \(NumberText.count(comparison.currentTrials))</span></td>"
+                    + "<td>\(NumberText.percent(comparison.previous)) <span class=\"meta\">of \(NumberText.count(comparison.previousTrials))</span></td>"
+                    + "<td>\(arrow(comparison))</td></tr>"
+            }
+        }
+        return """
+            <section><h2>Week over week</h2><div class="scroll"><table><tr><th>action</th><th class="text">rate</th>\
+            <th>\(week.description)</th><th>\(week.previous.description)</th><th>change</th></tr>\(HTML.joined(rows))</table></div>
+            <p class="meta">▲▼ in red: worse, in green: better; significant: two-sided Fisher exact test, p < \
+            \(String(Self.significance)) after Holm's correction over the report's comparisons; n.s.: not significant.</p></section>
+            """
+    }
+
+    private var slicesSection: HTML {
+        let rows = slices.prefix(20).map { slice -> HTML in
+            let comparison = slice.successRate
+            return "<tr><td>\(slice.slice.actionType)</td><td class=\"text\">\(slice.slice.slice!.dimension.rawValue)=\(slice.slice.slice!.value ?? "")</td>"
+                + "<td>\(NumberText.count(slice.current.valid))</td><td>\(NumberText.percent(comparison.current))</td>"
+                + "<td>\(NumberText.percent(comparison.previous))</td><td>\(arrow(comparison))</td></tr>"
+        }
+        return """
+            <section><h2>Products and plans</h2><div class="scroll"><table><tr><th>action</th><th class="text">slice</th>\
+            <th>valid</th><th>success rate</th><th>\(week.previous.description)</th><th>change</th></tr>\(HTML.joined(rows))</table></div>\
+            \(slices.count > 20 ? "<p class=\"meta\">\(slices.count - 20) more, with smaller drops.</p>" as HTML : "")</section>
+            """
+    }
+
+    private var errorsSection: HTML {
+        guard !errors.isEmpty else { return "<section><h2>Top failure reasons</h2><p class=\"muted\">No failure carried a description.</p></section>" }
+        let rows = errors.map { error -> HTML in
+            let change = error.previous == 0 ? "new" : NumberText.signedPercent(Double(error.current) / Double(error.previous) - 1)
+            return "<tr><td class=\"text\">\(error.description)</td><td>\(NumberText.count(error.current))</td>"
+                + "<td>\(NumberText.count(error.previous))</td><td class=\"\(error.current > 2 * error.previous ? "bad" : "")\">\(change)</td></tr>"
+        }
+        return """
+            <section><h2>Top failure reasons</h2><div class="scroll"><table><tr><th class="text">errorDescription</th>\
+            <th>\(week.description)</th><th>\(week.previous.description)</th><th>change</th></tr>\(HTML.joined(rows))</table></div></section>
+            """
+    }
+
+    /// One chart per action, each on its own scale: a retry's 409s (its grant already happened)
+    /// run far higher than a purchase's and would flatten them.
+    private var trendSection: HTML {
+        let charts = conflictTrend.map { trend -> HTML in
+            let chart = TimeSeriesChart(
+                startSeconds: week.previous.startSeconds, stepSeconds: trendStepSeconds,
+                series: [TimeSeriesChart.Series(label: trend.actionType, values: trend.values)],
+                yLabel: "409 rate (%)", format: { NumberText.percent($0) }, yLimits: 0...1)
+            return "<div class=\"card\"><h3>\(trend.actionType)</h3>\(chart.html)</div>"
+        }
+        return "<section><h2>409s per valid event, per \(NumberText.duration(trendStepSeconds)), \(week.previous.description) "
+            + "and \(week.description)</h2>\(HTML.joined(charts))</section>"
+    }
+
+    private var incidentsSection: HTML {
+        guard !incidents.isEmpty else { return "<section><h2>Incidents</h2><p class=\"muted\">No alert fired this week.</p></section>" }
+        let rows = incidents.map { incident -> HTML in
+            let severity = incident.finding.severity
+            return "<tr><td><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span></td>"
+                + "<td class=\"text\">\(incident.finding.kind.rawValue)</td><td class=\"text\">\(labels(incident))</td>"
+                + "<td>\(RFC3339.format(seconds: incident.startsAt))</td>"
+                + "<td>\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing")</td>"
+                + "<td>\(NumberText.duration(duration(incident)))</td></tr>"
+        }
+        return """
+            <section><h2>Incidents (alert episodes)</h2><div class="scroll"><table><tr><th>severity</th><th class="text">alert</th>\
+            <th class="text">labels</th><th>start</th><th>end</th><th>duration</th></tr>\(HTML.joined(rows))</table></div></section>
+            """
+    }
+
+    /// ▲ or ▼ coloured by whether the change is better or worse, the change in points, and significance.
+    private func arrow(_ comparison: PeriodComparison) -> HTML {
+        guard let change = comparison.change else { return "<span class=\"muted\">n/a</span>" }
+        let significant = comparison.isSignificant(at: Self.significance)
+        let symbol = change > 0 ? "▲" : change < 0 ? "▼" : "="
+        let tone = !significant ? "muted" : comparison.isWorse ? "bad" : "ok"
+        let note = comparison.adjustedPValue.map { significant ? NumberText.pValue($0) : "n.s." } ?? "too few to test"
+        return "<span class=\"\(tone)\">\(symbol) \(NumberText.points(change))</span> <span class=\"meta\">\(note)</span>"
+    }
+}

@@ -1,0 +1,91 @@
+public import PurchaseSLIAnalysis
+public import PurchaseSLICore
+import PurchaseSLIRendering
+public import PurchaseSLIStorage
+
+extension WeeklyReport {
+    /// Reads the week and the week before from `store`; alert episodes are a 1-minute backtest of the
+    /// week under `policy`. Only events before the end of the week count.
+    public init(week: ISOWeek, store: any BucketStore, policy: SLOPolicy) throws {
+        let previousWeek = week.previous
+        func totals(_ period: ISOWeek, _ groupBy: [EventDimension]) throws -> [[String?]: OutcomeCounts] {
+            try store.counts(CountQuery(fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: groupBy))
+                .reduce(into: [:]) { $0[$1.key, default: OutcomeCounts()] += $1.counts }
+        }
+        let thisWeek = try totals(week, [.actionType]), lastWeek = try totals(previousWeek, [.actionType])
+        let objectiveActions = policy.objectives.map(\.actionType)
+        let actionNames = Set(thisWeek.keys.compactMap { $0[0] ?? nil }).union(objectiveActions)
+            .sorted { (objectiveActions.firstIndex(of: $0) ?? .max, $0) < (objectiveActions.firstIndex(of: $1) ?? .max, $1) }
+        var actions = actionNames.map { action in
+            let current = thisWeek[[action]] ?? OutcomeCounts(), previous = lastWeek[[action]] ?? OutcomeCounts()
+            return ActionWeek(
+                actionType: action, objective: policy.objectives.first { $0.actionType == action }, current: current,
+                previous: previous, comparisons: RateMetric.allCases.map {
+                    PeriodComparison($0, current: current, previous: previous, minimumTrials: Self.minimumTrials)
+                })
+        }
+        var slices: [SliceWeek] = []
+        // A plan sold as one product has the very same counts: one row, not two.
+        var seen = Set<[OutcomeCounts]>()
+        for dimension in [EventDimension.productID, .planID] {
+            let now = try totals(week, [.actionType, dimension]), before = try totals(previousWeek, [.actionType, dimension])
+            for (key, current) in now.sorted(by: { ($0.key[1] ?? "") < ($1.key[1] ?? "") }) where key[1] != nil
+                && seen.insert([thisWeek[[key[0]]] ?? OutcomeCounts(), current, before[key] ?? OutcomeCounts()]).inserted {
+                slices.append(SliceWeek(
+                    slice: SeriesLabels(actionType: key[0] ?? "", slice: .init(dimension: dimension, value: key[1])),
+                    current: current,
+                    successRate: PeriodComparison(.successRate, current: current, previous: before[key] ?? OutcomeCounts(),
+                                                  minimumTrials: Self.minimumTrials)))
+            }
+        }
+        // One correction over every comparison the report makes.
+        var all = actions.flatMap(\.comparisons) + slices.map(\.successRate)
+        PeriodComparison.correct(&all)
+        var cursor = 0
+        for index in actions.indices {
+            actions[index].comparisons = Array(all[cursor..<cursor + actions[index].comparisons.count])
+            cursor += actions[index].comparisons.count
+        }
+        for index in slices.indices {
+            slices[index].successRate = all[cursor]
+            cursor += 1
+        }
+        slices.sort { left, right in
+            (left.successRate.change ?? 0, left.slice) < (right.successRate.change ?? 0, right.slice)
+        }
+        self.init(
+            week: week, actions: actions, slices: slices, errors: try Self.errors(week, store: store),
+            conflictTrend: try Self.conflictTrend(from: previousWeek.startSeconds, to: week.endSeconds, store: store),
+            trendStepSeconds: Self.trendStepSeconds,
+            incidents: try AlertContext(store: store, policy: policy).episodeReports(
+                from: week.startSeconds, to: week.endSeconds, stepSeconds: 60))
+    }
+
+    /// Step of the 409 trend over the two weeks.
+    static let trendStepSeconds: Int64 = 6 * 3600
+
+    private static func errors(_ week: ISOWeek, store: any BucketStore) throws -> [ErrorWeek] {
+        func count(_ period: ISOWeek) throws -> [String: Int64] {
+            try store.errorCounts(CountQuery(
+                fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: [.errorDescription],
+                filters: [.resultType: [ResultType.failure.rawValue]]))
+                .reduce(into: [:]) { $0[$1.key[0] ?? "", default: 0] += $1.events }
+        }
+        let now = try count(week), before = try count(week.previous)
+        return now.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(10)
+            .map { ErrorWeek(description: $0.key, current: $0.value, previous: before[$0.key] ?? 0) }
+    }
+
+    private static func conflictTrend(from: Int64, to: Int64, store: any BucketStore) throws -> [(actionType: String, values: [Double?])] {
+        let steps = Int((to - from) / trendStepSeconds)
+        var byAction: [String: [OutcomeCounts]] = [:]
+        for row in try store.counts(CountQuery(
+            fromSeconds: from, toSeconds: to, step: TimeStep(seconds: trendStepSeconds), groupBy: [.actionType])) {
+            guard let time = row.timeSeconds else { continue }
+            let index = Int((time - from) / trendStepSeconds)
+            guard index >= 0, index < steps else { continue }
+            byAction[row.key[0] ?? "", default: Array(repeating: OutcomeCounts(), count: steps)][index] += row.counts
+        }
+        return byAction.sorted { $0.key < $1.key }.map { (actionType: $0.key, values: $0.value.map(RateMetric.conflictRate.rate)) }
+    }
+}

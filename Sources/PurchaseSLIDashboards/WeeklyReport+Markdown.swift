@@ -1,0 +1,55 @@
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIRendering
+
+extension WeeklyReport {
+    /// The report as Markdown for a wiki or a review document; event data cannot inject markup.
+    public var markdown: String {
+        let escape = TextEscaping.markdown.escape
+        var lines = ["# Weekly quality review \(week) (\(dateRange))", "", summary(escaping: .markdown), "", "## SLO attainment", "",
+                     "| action | success rate | objective | met | budget spent | valid | vs \(week.previous) |", "|---|---:|---:|---|---:|---:|---|"]
+        for action in actions where action.objective != nil {
+            let met = action.metObjective.map { $0 ? "yes" : "**no**" } ?? "no data"
+            lines.append("| \(escape(action.actionType)) | \(NumberText.percent(action.current.successRate)) | "
+                + "\(NumberText.percent(action.objective?.target)) | \(met) | \(NumberText.percent(action.budgetSpent)) | "
+                + "\(NumberText.count(action.current.valid)) | \(change(action.comparisons[0])) |")
+        }
+        lines += ["", "## Week over week", "", "| action | rate | \(week) | \(week.previous) | change |", "|---|---|---:|---:|---|"]
+        for action in actions {
+            for comparison in action.comparisons {
+                lines.append("| \(escape(action.actionType)) | \(comparison.metric.title) | \(NumberText.percent(comparison.current)) | "
+                    + "\(NumberText.percent(comparison.previous)) | \(change(comparison)) |")
+            }
+        }
+        lines += ["", "## Products and plans (largest drops first)", "", "| action | slice | valid | success rate | \(week.previous) | change |",
+                  "|---|---|---:|---:|---:|---|"]
+        for slice in slices.prefix(20) {
+            lines.append("| \(escape(slice.slice.actionType)) | \(slice.slice.slice!.dimension.rawValue)=\(escape(slice.slice.slice!.value ?? "")) | "
+                + "\(NumberText.count(slice.current.valid)) | \(NumberText.percent(slice.successRate.current)) | "
+                + "\(NumberText.percent(slice.successRate.previous)) | \(change(slice.successRate)) |")
+        }
+        lines += ["", "## Top failure reasons", "", "| errorDescription | \(week) | \(week.previous) | change |", "|---|---:|---:|---:|"]
+        for error in errors {
+            let change = error.previous == 0 ? "new" : NumberText.signedPercent(Double(error.current) / Double(error.previous) - 1)
+            lines.append("| \(escape(String(error.description.prefix(160)))) | \(NumberText.count(error.current)) | \(NumberText.count(error.previous)) | \(change) |")
+        }
+        lines += ["", "## Incidents", ""]
+        if incidents.isEmpty { lines.append("No alert fired this week.") }
+        for incident in incidents {
+            lines.append("- **\(incident.finding.severity.rawValue.uppercased())** \(incident.finding.kind.rawValue) "
+                + "\(escape(labels(incident))): \(RFC3339.format(seconds: incident.startsAt)) to "
+                + "\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing") (\(NumberText.duration(duration(incident))))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "▼ −0.31 points (p = 0.002)" or "▲ +0.10 points (n.s.)".
+    private func change(_ comparison: PeriodComparison) -> String {
+        guard let change = comparison.change else { return "n/a" }
+        let significant = comparison.isSignificant(at: Self.significance)
+        let symbol = change > 0 ? "▲" : change < 0 ? "▼" : "="
+        let note = comparison.adjustedPValue.map { significant ? NumberText.pValue($0) : "n.s." } ?? "too few to test"
+        let text = "\(symbol) \(NumberText.points(change)) (\(note))"
+        return significant && comparison.isWorse ? "**\(text)**" : text
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+public import PurchaseSLIRendering
+
+extension WeeklyReport {
+    /// "Nov 9–15, 2026" for the week.
+    public var dateRange: String {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func parts(_ seconds: Int64) -> (month: String, day: Int, year: Substring) {
+            let text = RFC3339.format(seconds: seconds)
+            return (months[(Int(text.dropFirst(5).prefix(2)) ?? 1) - 1], Int(text.dropFirst(8).prefix(2)) ?? 1, text.prefix(4))
+        }
+        let first = parts(week.startSeconds), last = parts(week.endSeconds - 86_400)
+        return first.month == last.month ? "\(first.month) \(first.day)–\(last.day), \(last.year)"
+            : "\(first.month) \(first.day)–\(last.month) \(last.day), \(last.year)"
+    }
+
+    /// A paragraph a lead can paste into the review notes: attainment per action, the significant
+    /// changes, the incidents, the top failure reason. Event data is escaped for `escaping`.
+    public func summary(escaping: TextEscaping) -> String {
+        var sentences: [String] = []
+        let attainment = actions.compactMap { action -> String? in
+            guard let objective = action.objective, let rate = action.current.successRate else { return nil }
+            let met = rate >= objective.target
+            return "\(escaping.escape(action.actionType)) \(NumberText.percent(rate)) of \(NumberText.count(action.current.valid)) "
+                + "(\(met ? "met" : "missed") \(NumberText.percent(objective.target)), "
+                + "\(NumberText.percent(action.budgetSpent)) of the error budget spent)"
+        }
+        sentences.append("Week \(week) (\(dateRange)): success rates " + (attainment.isEmpty ? "not measured, no valid event" : attainment.joined(separator: "; ")) + ".")
+        let changes = actions.flatMap { action in
+            action.comparisons.filter { $0.isSignificant(at: Self.significance) }.map { comparison in
+                "\(escaping.escape(action.actionType)) \(comparison.metric.title) \(comparison.isWorse ? "worsened" : "improved") "
+                    + "from \(NumberText.percent(comparison.previous)) to \(NumberText.percent(comparison.current))"
+            }
+        }
+        let worseSlices = slices.filter { $0.successRate.isSignificant(at: Self.significance) && $0.successRate.isWorse }
+            .prefix(3).map { slice in
+                "\(escaping.escape(slice.slice.actionType)) \(slice.slice.slice!.dimension.rawValue)=\(escaping.escape(slice.slice.slice!.value ?? ""))"
+                    + " success rate \(NumberText.percent(slice.successRate.previous)) to \(NumberText.percent(slice.successRate.current))"
+            }
+        if changes.isEmpty && worseSlices.isEmpty {
+            sentences.append("No significant change from \(week.previous).")
+        } else {
+            sentences.append("Significant changes from \(week.previous): " + (changes + worseSlices).joined(separator: "; ") + ".")
+        }
+        let pages = incidents.filter { $0.finding.severity == .page }
+        if incidents.isEmpty {
+            sentences.append("No alert fired.")
+        } else {
+            let longest = incidents.max { duration($0) < duration($1) }!
+            sentences.append("\(incidents.count) alert episode\(incidents.count == 1 ? "" : "s") (\(pages.count) page\(pages.count == 1 ? "" : "s")); "
+                + "the longest, \(longest.finding.kind.rawValue) on \(escaping.escape(labels(longest))), lasted \(NumberText.duration(duration(longest))).")
+        }
+        if let top = errors.first {
+            sentences.append("Top failure reason: \"\(escaping.escape(String(top.description.prefix(120))))\" "
+                + "(\(NumberText.count(top.current)), \(top.previous == 0 ? "new" : "\(NumberText.count(top.previous)) the week before")).")
+        }
+        return sentences.joined(separator: " ")
+    }
+
+    /// How long an episode lasted within the week (to its end, or the end of the week).
+    func duration(_ incident: AlertReport) -> Int64 {
+        (incident.endsAt ?? week.endSeconds) - incident.startsAt
+    }
+
+    /// "actionType=purchase, planID=pro-monthly" for an episode (unescaped).
+    func labels(_ incident: AlertReport) -> String {
+        incident.finding.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
+    }
+}

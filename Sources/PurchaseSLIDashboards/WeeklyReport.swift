@@ -1,0 +1,74 @@
+public import PurchaseSLIAnalysis
+public import PurchaseSLICore
+public import PurchaseSLIRendering
+
+/// The weekly quality review of one ISO week against the week before: SLO attainment and budget spent
+/// per action, week-over-week changes with their significance, products and plans, failure reasons, the
+/// 409 trend, and the week's alert episodes.
+public struct WeeklyReport: Sendable {
+    /// One action's week.
+    public struct ActionWeek: Sendable {
+        /// The action.
+        public var actionType: String
+        /// Its objective, if the policy has one.
+        public var objective: SLOPolicy.Objective?
+        /// This week's counts.
+        public var current: OutcomeCounts
+        /// The week before's counts.
+        public var previous: OutcomeCounts
+        /// Success, 409, cancel and unfinished rates, this week against the week before.
+        public var comparisons: [PeriodComparison]
+
+        /// Failures / (error budget × valid events) this week: 1 is the whole budget.
+        public var budgetSpent: Double? {
+            guard let objective, current.valid > 0 else { return nil }
+            return Double(current.failure) / (objective.errorBudget * Double(current.valid))
+        }
+
+        /// Whether the week's success rate met the objective (nil without an objective or events).
+        public var metObjective: Bool? {
+            guard let objective, let rate = current.successRate else { return nil }
+            return rate >= objective.target
+        }
+    }
+
+    /// One product or plan of one action.
+    public struct SliceWeek: Sendable {
+        /// The dimension (productID or planID) and its value.
+        public var slice: SeriesLabels
+        /// This week's counts.
+        public var current: OutcomeCounts
+        /// The success rate this week against the week before.
+        public var successRate: PeriodComparison
+    }
+
+    /// One failure description's count this week and the week before.
+    public struct ErrorWeek: Sendable {
+        /// The description.
+        public var description: String
+        /// Failures this week.
+        public var current: Int64
+        /// Failures the week before.
+        public var previous: Int64
+    }
+
+    /// The significance level, after Holm's correction over all the report's comparisons.
+    public static let significance = 0.01
+    /// Fewest trials each week needs for a change to be tested.
+    public static let minimumTrials: Int64 = 100
+
+    /// The week reviewed.
+    public var week: ISOWeek
+    /// Each action, those with an objective first.
+    public var actions: [ActionWeek]
+    /// Products and plans of each action, worst change of success rate first.
+    public var slices: [SliceWeek]
+    /// The most frequent failure descriptions this week.
+    public var errors: [ErrorWeek]
+    /// Per action, the 409 rate per `trendStepSeconds` over both weeks.
+    public var conflictTrend: [(actionType: String, values: [Double?])]
+    /// The step of the trend.
+    public var trendStepSeconds: Int64
+    /// The alert episodes that overlap the week, in order of start.
+    public var incidents: [AlertReport]
+}
