@@ -93,7 +93,7 @@ let package = Package(
             name: "PurchaseSLIServerTests",
             dependencies: [
                 "PurchaseSLIServer", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIGzip", "PurchaseSLIAnalysis",
-                "PurchaseSLIRendering",
+                "PurchaseSLIRendering", "PurchaseSLIDashboards",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),

@@ -61,12 +61,7 @@ struct RolloutCommand: ParsableCommand {
     func output() throws -> String {
         let policy = try self.policy.load()
         let (since, end) = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
-        let inputs: RolloutInputs
-        do {
-            inputs = try RolloutQuery(store: try store.openStore()).inputs(candidate: candidate, baseline: baseline, since: since, end: end)
-        } catch let failure as RolloutQuery.Failure {
-            throw CommandFailure(message: failure.description)
-        }
+        let inputs = try RolloutQuery(store: try store.openStore()).inputs(candidate: candidate, baseline: baseline, since: since, end: end)
         let report = RolloutEvaluator(policy: policy).evaluate(inputs)
         switch format {
         case .text: return RolloutOutput.text(report)

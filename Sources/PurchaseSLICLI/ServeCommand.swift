@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PurchaseSLIAnalysis
 import PurchaseSLICore
+import PurchaseSLIDashboards
 import PurchaseSLIServer
 import PurchaseSLIStorage
 
@@ -20,8 +21,13 @@ struct ServeCommand: AsyncParsableCommand {
             options. Environment: PURCHASE_SLI_DB, PURCHASE_SLI_HOST, PURCHASE_SLI_PORT, \
             PURCHASE_SLI_INGEST_KEYS (a keys file), PURCHASE_SLI_CONFIG, PURCHASE_SLI_LOG_LEVEL \
             (trace, debug, info, notice, warning, error, critical), PURCHASE_SLI_NOTIFY, \
-            PURCHASE_SLI_NOTIFY_FORMAT, PURCHASE_SLI_ALERTS_EVERY, PURCHASE_SLI_POLICY. See README.md for the \
+            PURCHASE_SLI_NOTIFY_FORMAT, PURCHASE_SLI_ALERTS_EVERY, PURCHASE_SLI_POLICY, PURCHASE_SLI_OUT, \
+            PURCHASE_SLI_RENDER_EVERY, PURCHASE_SLI_DASHBOARDS, PURCHASE_SLI_RENDER_RANGE. See README.md for the \
             config keys.
+
+            With --render-every 5m the service renders the dashboards and the last week's review into --out \
+            (default out) every 5 minutes and serves them at / (index.html) next to the API; --out alone \
+            serves a directory rendered by `purchase-sli render`.
 
             With --notify URL the service evaluates the alert rules every --alerts-every (at whole minutes, \
             over the events it holds) and posts alerts that start firing and, once, those that stop \
@@ -67,6 +73,21 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "file"))
     var policy: String?
 
+    @Option(help: ArgumentHelp(
+        "Serve this directory's pages at / (env PURCHASE_SLI_OUT; with --render-every default out).", valueName: "dir"))
+    var out: String?
+
+    @Option(help: ArgumentHelp(
+        "Render the dashboards and the last week's review into --out this often, a whole number of minutes (env PURCHASE_SLI_RENDER_EVERY; default: never).",
+        valueName: "duration"))
+    var renderEvery: String?
+
+    @Option(help: ArgumentHelp("Dashboard definitions to render (env PURCHASE_SLI_DASHBOARDS; default dashboards).", valueName: "dir"))
+    var dashboards: String?
+
+    @Option(help: ArgumentHelp("How far back the rendered pages reach (env PURCHASE_SLI_RENDER_RANGE; default 7d).", valueName: "duration"))
+    var renderRange: String?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let logger = Self.makeLogger(level: environment["PURCHASE_SLI_LOG_LEVEL"])
@@ -92,6 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
             "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
             "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)", "bodyTimeoutSeconds": "\(server.bodyTimeoutSeconds)",
             "alerts": "\(server.notifyURL.map { "every \(TimeStep(seconds: server.alertsEverySeconds)) to \($0) (\(server.notifyFormat))" } ?? "off")",
+            "pages": "\(server.pagesDirectory.map { directory in server.renderEverySeconds.map { "\(directory) at /, rendered every \(TimeStep(seconds: $0))" } ?? "\(directory) at /" } ?? "off")",
         ])
         let app = buildApplication(configuration: server, store: store, databasePath: settings.db, logger: logger)
         try await app.runService()
@@ -101,12 +123,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// Settings from the defaults, the config file, the environment and the options, in that order.
     func resolve(environment: [String: String]) throws -> (server: ServerConfiguration, db: String) {
         var server = ServerConfiguration()
-        var filePolicy: String?
-        if let path = config ?? environment["PURCHASE_SLI_CONFIG"] {
-            let file = try ServerConfigFile(path: path)
-            try file.apply(to: &server)
-            filePolicy = try file.policyPath()
-        }
+        let file = try (config ?? environment["PURCHASE_SLI_CONFIG"]).map(ServerConfigFile.init(path:))
+        try file?.apply(to: &server)
         server.host = host ?? environment["PURCHASE_SLI_HOST"] ?? server.host
         if let text = port.map(String.init) ?? environment["PURCHASE_SLI_PORT"] {
             guard let value = Int(text), (0...65_535).contains(value) else {
@@ -121,15 +139,16 @@ struct ServeCommand: AsyncParsableCommand {
             server.ingestKeys = IngestKeys(fileContents: text)
             guard server.ingestKeys.isEnabled else { throw CommandFailure(message: "the ingest keys file \(path) holds no key") }
         }
-        try resolveNotifications(&server, environment: environment, filePolicy: filePolicy)
+        try resolveNotifications(&server, environment: environment)
+        try resolvePages(&server, environment: environment, file: file)
+        if server.notifyURL != nil || server.renderEverySeconds != nil {
+            server.alertPolicy = try SLOPolicy.load(path: policy ?? environment["PURCHASE_SLI_POLICY"] ?? file?.policyPath())
+        }
         return (server, db ?? environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite")
     }
 
-    /// The alert notification settings of the environment and the options over those of the config file;
-    /// the policy is read only when notifications are on.
-    private func resolveNotifications(
-        _ server: inout ServerConfiguration, environment: [String: String], filePolicy: String?
-    ) throws {
+    /// The alert notification settings of the environment and the options over those of the config file.
+    private func resolveNotifications(_ server: inout ServerConfiguration, environment: [String: String]) throws {
         if let text = notify ?? environment["PURCHASE_SLI_NOTIFY"] {
             guard let url = WebhookSender.webhookURL(text) else {
                 throw CommandFailure(message: "notify: expected an http or https URL, got \"\(text)\"")
@@ -148,8 +167,28 @@ struct ServeCommand: AsyncParsableCommand {
             }
             server.alertsEverySeconds = seconds
         }
-        if server.notifyURL != nil {
-            server.alertPolicy = try SLOPolicy.load(path: policy ?? environment["PURCHASE_SLI_POLICY"] ?? filePolicy)
+    }
+
+    /// The pages settings of the environment and the options over those of the config file; the
+    /// dashboard definitions are read (and checked) only when rendering is on.
+    private func resolvePages(_ server: inout ServerConfiguration, environment: [String: String], file: ServerConfigFile?) throws {
+        if let text = renderEvery ?? environment["PURCHASE_SLI_RENDER_EVERY"] {
+            guard let seconds = TimeStep.minutes(parsing: text), seconds > 0 else {
+                throw CommandFailure(message: "render every: expected a whole number of minutes such as 5m, got \"\(text)\"")
+            }
+            server.renderEverySeconds = seconds
+        }
+        if let text = renderRange ?? environment["PURCHASE_SLI_RENDER_RANGE"] {
+            guard let seconds = TimeStep.minutes(parsing: text), seconds > 0 else {
+                throw CommandFailure(message: "render range: expected a whole number of minutes such as 7d, got \"\(text)\"")
+            }
+            server.renderRangeSeconds = seconds
+        }
+        server.pagesDirectory = out ?? environment["PURCHASE_SLI_OUT"] ?? server.pagesDirectory
+            ?? (server.renderEverySeconds != nil ? "out" : nil)
+        if server.renderEverySeconds != nil {
+            server.dashboards = try DashboardFiles.load(
+                directory: dashboards ?? environment["PURCHASE_SLI_DASHBOARDS"] ?? file?.dashboardsPath() ?? "dashboards")
         }
     }
 

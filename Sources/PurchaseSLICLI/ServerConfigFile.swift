@@ -17,7 +17,9 @@ struct ServerConfigFile {
         "requestsPerSecondPerKey": "a number", "requestBurstPerKey": "a number", "idleTimeoutSeconds": "a whole number", "bodyTimeoutSeconds": "a whole number",
         "maximumEventsPerCommit": "a whole number", "notify": "an http or https URL",
         "notifyFormat": "\"alertmanager\" or \"slack\"", "alertsEvery": "a whole number of minutes such as \"1m\"",
-        "policy": "the path of a policy file (YAML)",
+        "policy": "the path of a policy file (YAML)", "out": "the path of a directory",
+        "renderEvery": "a whole number of minutes such as \"5m\"", "dashboards": "the path of a directory",
+        "renderRange": "a whole number of minutes such as \"7d\"",
     ]
 
     init(path: String) throws {
@@ -63,15 +65,29 @@ struct ServerConfigFile {
             guard let format = AlertNotificationFormat(rawValue: text) else { throw invalid("notifyFormat") }
             configuration.notifyFormat = format
         }
+        if let directory = try value("out", as: String.self) { configuration.pagesDirectory = directory }
+        if let text = try value("renderEvery", as: String.self) {
+            guard let seconds = TimeStep.minutes(parsing: text), seconds > 0 else { throw invalid("renderEvery") }
+            configuration.renderEverySeconds = seconds
+        }
+        if let text = try value("renderRange", as: String.self) {
+            guard let seconds = TimeStep.minutes(parsing: text), seconds > 0 else { throw invalid("renderRange") }
+            configuration.renderRangeSeconds = seconds
+        }
         if let text = try value("alertsEvery", as: String.self) {
             guard let seconds = TimeStep.minutes(parsing: text) else { throw invalid("alertsEvery") }
             configuration.alertsEverySeconds = seconds
         }
     }
 
-    /// The `policy` file the config names, if any; `serve` reads it only when it notifies.
+    /// The `policy` file the config names, if any; `serve` reads it only when it notifies or renders.
     func policyPath() throws -> String? {
         try value("policy", as: String.self)
+    }
+
+    /// The `dashboards` directory the config names, if any; `serve` reads it only when it renders.
+    func dashboardsPath() throws -> String? {
+        try value("dashboards", as: String.self)
     }
 
     private func value<Value>(_ key: String, as type: Value.Type) throws -> Value? {

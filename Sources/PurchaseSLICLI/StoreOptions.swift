@@ -1,5 +1,6 @@
 import ArgumentParser
 import PurchaseSLICore
+import PurchaseSLIDashboards
 import PurchaseSLIServer
 import PurchaseSLIStorage
 
@@ -53,6 +54,8 @@ private func exitCode(for error: any Error) -> any Error {
     case let failure as CommandFailure: printError("error: \(failure.message)")
     case let error as StorageError: printError("error: \(error)")
     case let error as NotificationError: printError("error: \(error)")
+    case let failure as DashboardFiles.Failure: printError("error: \(failure)")
+    case let failure as RolloutQuery.Failure: printError("error: \(failure)")
     default: return error
     }
     return ExitCode.failure

@@ -2,10 +2,12 @@ import Foundation
 public import Hummingbird
 public import Logging
 public import PurchaseSLIStorage
+import PurchaseSLIDashboards
 import ServiceLifecycle
 
-/// Builds the ingestion service: routes, limits, metrics, and as services the group committer and, when
-/// `configuration.notifyURL` is set, the alert notifier.
+/// Builds the ingestion service: routes, limits, metrics, the rendered pages at `/` when
+/// `configuration.pagesDirectory` is set, and as services the group committer, the alert notifier when
+/// `configuration.notifyURL` is set, and the dashboard publisher when `renderEverySeconds` is set.
 ///
 /// Tests call it with port 0 and drive it through HummingbirdTesting; `purchase-sli serve` runs it.
 /// - Parameter databasePath: the store's file, whose size (and its WAL's) `/metrics` reports.
@@ -22,11 +24,17 @@ public func buildApplication(
         .addRoutes(to: router)
     QueryController(store: store).addRoutes(to: router)
     HealthController(store: store, metrics: metrics).addRoutes(to: router)
+    if let directory = configuration.pagesDirectory {
+        // Asked for only when no route matches: `/` is index.html, `/oncall.html` the on-call page.
+        router.add(middleware: FileMiddleware(directory, cacheControl: .init([(MediaType(type: .text, subType: "html"), [.noCache])]),
+                                              searchForIndexHtml: true, logger: logger))
+    }
     return Application(
         router: router,
         server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "purchase-sli"),
-        services: [committer] + alertNotifier(configuration: configuration, store: store, logger: logger),
+        services: [committer] + alertNotifier(configuration: configuration, store: store, logger: logger)
+            + dashboardPublisher(configuration: configuration, store: store, logger: logger),
         logger: logger
     )
 }
@@ -37,6 +45,16 @@ private func alertNotifier(configuration: ServerConfiguration, store: any Bucket
     return [AlertNotifier(
         store: store, policy: configuration.alertPolicy, intervalSeconds: configuration.alertsEverySeconds,
         sender: WebhookSender(url: url, format: configuration.notifyFormat), logger: logger, nowMillis: wallClockMillis)]
+}
+
+/// The dashboard publisher `configuration` asks for, if any.
+private func dashboardPublisher(configuration: ServerConfiguration, store: any BucketStore, logger: Logger) -> [any Service] {
+    guard let directory = configuration.pagesDirectory, let interval = configuration.renderEverySeconds else { return [] }
+    let policy = configuration.alertPolicy, range = configuration.renderRangeSeconds
+    return [DashboardPublisher(
+        definitions: configuration.dashboards,
+        context: { DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range) },
+        directory: directory, intervalSeconds: interval, logger: logger, nowMillis: wallClockMillis)]
 }
 
 /// Milliseconds since the epoch on the wall clock (the server is a shell; analysis never reads it).

@@ -1,5 +1,6 @@
 public import Foundation
 public import PurchaseSLIAnalysis
+public import PurchaseSLIDashboards
 
 /// Everything `purchase-sli serve` can be told: where to listen, which keys to accept, the limits that
 /// keep a service exposed to millions of phones fast and hard to abuse, and where to send alerts.
@@ -39,8 +40,17 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var notifyFormat = AlertNotificationFormat.alertmanager
     /// Seconds between alert evaluations, a whole number of minutes.
     public var alertsEverySeconds: Int64 = 60
-    /// The SLOs and alert rules evaluated.
+    /// The SLOs and alert rules evaluated (alerts and dashboards).
     public var alertPolicy = SLOPolicy.default
+    /// Directory of rendered pages served at `/`; nil: no pages are served.
+    public var pagesDirectory: String?
+    /// Seconds between renderings of the dashboards into `pagesDirectory`, a whole number of minutes;
+    /// nil: the directory is served as it is.
+    public var renderEverySeconds: Int64?
+    /// The dashboards rendered.
+    public var dashboards: [DashboardDefinition] = []
+    /// How far back the rendered pages reach, in seconds.
+    public var renderRangeSeconds: Int64 = 7 * 86_400
 
     /// The defaults, listed in the README.
     public init() {}

@@ -3,6 +3,7 @@ import PurchaseSLICore
 import PurchaseSLIStorage
 import Testing
 
+import PurchaseSLIDashboards
 @testable import PurchaseSLICLI
 
 @Suite struct RolloutCommandTests {
@@ -59,7 +60,7 @@ import Testing
 
     @Test func anUnknownCandidateIsAnError() throws {
         let db = try makeStore(failEvery: 6)
-        #expect(throws: CommandFailure.self) {
+        #expect(throws: RolloutQuery.Failure.self) {
             try RolloutCommand.parse(["--db", db, "--candidate", "9.9.9", "--at", "2026-11-16"]).output()
         }
         #expect(throws: (any Error).self) { try RolloutCommand.parse(["--candidate", "1", "--baseline", "1"]) }

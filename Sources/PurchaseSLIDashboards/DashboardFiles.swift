@@ -1,37 +1,42 @@
 import Foundation
 import PurchaseSLIAnalysis
-import PurchaseSLIDashboards
 
 /// Reading dashboard definitions from a directory and writing rendered pages to one.
-enum DashboardFiles {
+public enum DashboardFiles {
+    /// A directory or file that cannot be read or written, or a definition that is wrong, with the path.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, naming the file.
+        public let description: String
+    }
+
     /// Every `*.yaml` file of `directory` but `slos.yaml`, in file-name order (on-call first when
     /// present), as definitions.
-    static func load(directory: String) throws -> [DashboardDefinition] {
+    public static func load(directory: String) throws -> [DashboardDefinition] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            throw CommandFailure(message: "cannot read the dashboards directory \(directory)")
+            throw Failure(description: "cannot read the dashboards directory \(directory)")
         }
         let files = names.filter { $0.hasSuffix(".yaml") && $0 != "slos.yaml" }
             .sorted { ($0 == "oncall.yaml" ? "" : $0) < ($1 == "oncall.yaml" ? "" : $1) }
-        guard !files.isEmpty else { throw CommandFailure(message: "\(directory) holds no dashboard definition (*.yaml)") }
+        guard !files.isEmpty else { throw Failure(description: "\(directory) holds no dashboard definition (*.yaml)") }
         let definitions = try files.map { name in
             let path = directory + "/" + name
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw CommandFailure(message: "cannot read \(path)")
+                throw Failure(description: "cannot read \(path)")
             }
             do {
                 return try DashboardDefinition(yaml: text)
             } catch let error as PolicyError {
-                throw CommandFailure(message: "\(path): \(error)")
+                throw Failure(description: "\(path): \(error)")
             }
         }
         if let clash = Dictionary(grouping: definitions, by: \.file).first(where: { $0.value.count > 1 }) {
-            throw CommandFailure(message: "\(directory): more than one dashboard writes \(clash.key)")
+            throw Failure(description: "\(directory): more than one dashboard writes \(clash.key)")
         }
         return definitions
     }
 
     /// Writes each file into `directory` (created when missing); returns the paths written.
-    static func write(_ files: [DashboardRenderer.File], to directory: String) throws -> [String] {
+    public static func write(_ files: [DashboardRenderer.File], to directory: String) throws -> [String] {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             return try files.map { file in
@@ -40,7 +45,7 @@ enum DashboardFiles {
                 return path
             }
         } catch {
-            throw CommandFailure(message: "cannot write the pages into \(directory): \(error.localizedDescription)")
+            throw Failure(description: "cannot write the pages into \(directory): \(error.localizedDescription)")
         }
     }
 }

@@ -1,0 +1,63 @@
+public import Logging
+import PurchaseSLICore
+public import PurchaseSLIDashboards
+public import ServiceLifecycle
+
+/// `serve --render-every`: renders the dashboards and the last week's review into a directory at every
+/// interval, until graceful shutdown; the server serves that directory at `/`.
+///
+/// The loop reads the clock once per round, floors it to the minute and hands that time to
+/// ``publish(at:generatedAtSeconds:)``, which tests call with times of their own.
+public struct DashboardPublisher: Service {
+    private let renderer: @Sendable (Int64) -> DashboardRenderer
+    private let directory: String
+    private let intervalSeconds: Int64
+    private let logger: Logger
+    private let nowMillis: @Sendable () -> Int64
+
+    /// Creates a publisher of `definitions` over `rangeSeconds` into `directory`.
+    public init(
+        definitions: [DashboardDefinition], context: @escaping @Sendable (Int64) -> DashboardContext, directory: String,
+        intervalSeconds: Int64, logger: Logger, nowMillis: @escaping @Sendable () -> Int64
+    ) {
+        renderer = { DashboardRenderer(definitions: definitions, context: context($0)) }
+        self.directory = directory
+        self.intervalSeconds = intervalSeconds
+        self.logger = logger
+        self.nowMillis = nowMillis
+    }
+
+    /// Renders at once, then every interval after that round's time, until graceful shutdown.
+    public func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown { [self] () async throws -> Void in
+                while true {
+                    let millis = nowMillis()
+                    await publish(at: millis / 60_000 * 60, generatedAtSeconds: millis / 1000)
+                    try await Task.sleep(for: .milliseconds(max(0, (millis / 60_000 * 60 + intervalSeconds) * 1000 - nowMillis())))
+                }
+            }
+        } catch is CancellationError {}
+    }
+
+    /// Renders every page for `time` (minute-aligned; only events before it count) and writes them; a
+    /// failure is logged, and the pages of the previous round stay in place.
+    public func publish(at time: Int64, generatedAtSeconds: Int64) async {
+        let renderer = renderer(time), directory = directory
+        let started = nowMillis()
+        do {
+            let written = try await runBlocking {
+                let report = try WeeklyReport(
+                    week: ISOWeek(containing: time).previous, store: renderer.context.store, policy: renderer.context.policy)
+                return try DashboardFiles.write(
+                    try renderer.render(weeklyReport: report, generatedAtSeconds: generatedAtSeconds), to: directory)
+            }
+            logger.info("dashboards rendered", metadata: [
+                "time": "\(RFC3339.format(seconds: time))", "pages": "\(written.count)", "directory": "\(directory)",
+                "milliseconds": "\(nowMillis() - started)",
+            ])
+        } catch {
+            logger.error("dashboards not rendered", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIDashboards
+import PurchaseSLIServer
+import PurchaseSLIStorage
+import Testing
+
+@Suite struct DashboardPagesTests {
+    let directory: TemporaryDirectory
+    let store: SQLiteBucketStore
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+    }
+
+    /// Two hours of purchases, one every 10 s, ending at `end`, the last 20 minutes failing.
+    private func recordOutage(endingAt end: Int64) throws {
+        let events = (0..<720).map { index -> PurchaseEvent in
+            let time = end - 7200 + Int64(index) * 10
+            return PurchaseEvent(eventID: "e\(index)", timestampMillis: time * 1000, productID: "coins_100", actionType: .purchase,
+                                 resultType: time >= end - 1200 ? .failure : .success, statusCode: time >= end - 1200 ? 503 : 200)
+        }
+        _ = try store.record(events, receivedAtMillis: end * 1000)
+    }
+
+    @Test func thePublisherWritesEveryPageForItsTime() async throws {
+        let end: Int64 = 1_794_657_600  // 2026-11-14T12:00:00Z
+        try recordOutage(endingAt: end)
+        let definitions = try DashboardFiles.load(directory: #filePath.components(separatedBy: "/Tests/")[0] + "/dashboards")
+        let pages = directory.file("pages")
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let publisher = DashboardPublisher(
+            definitions: definitions,
+            context: { [store] in DashboardContext(store: store, policy: .default, atSeconds: $0, rangeSeconds: 86_400) },
+            directory: pages, intervalSeconds: 60, logger: logger, nowMillis: { end * 1000 })
+        await publisher.publish(at: end, generatedAtSeconds: end)
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: pages))
+        #expect(names == ["index.html", "oncall.html", "rollout.html", "report-2026-W45.html"])
+        let oncall = try String(contentsOfFile: pages + "/oncall.html", encoding: .utf8)
+        #expect(oncall.contains("2026-11-13T12:00:00Z to 2026-11-14T12:00:00Z"))
+        #expect(oncall.contains("<span class=\"status bad\">PAGE</span>"), "the outage pages")
+    }
+
+    @Test func theServerServesThePagesAtTheRootNextToTheAPI() async throws {
+        let pages = directory.file("pages")
+        try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        try Data("<!DOCTYPE html><title>index</title>".utf8).write(to: URL(fileURLWithPath: pages + "/index.html"))
+        try Data("<!DOCTYPE html><title>on-call</title>".utf8).write(to: URL(fileURLWithPath: pages + "/oncall.html"))
+        let app = makeApp(store: store) { $0.pagesDirectory = pages }
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("<title>index</title>"))
+                #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+            }
+            try await client.execute(uri: "/oncall.html", method: .get) { response in
+                #expect(String(buffer: response.body).contains("on-call"))
+            }
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/missing.html", method: .get) { #expect($0.status == .notFound) }
+        }
+    }
+
+    @Test func withoutAPagesDirectoryTheRootIsNotFound() async throws {
+        let app = makeApp(store: store)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { #expect($0.status == .notFound) }
+        }
+    }
+}
