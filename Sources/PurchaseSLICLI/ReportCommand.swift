@@ -42,15 +42,17 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let output = try exitingOnFailure { () -> String in
-            let now = Int64(Date().timeIntervalSince1970)
-            let report = try WeeklyReport(week: try parsedWeek(nowSeconds: now), store: try store.openStore(), policy: try policy.load())
-            guard format == .html else { return report.markdown }
-            let page = report.document(navigation: [(title: "Index", href: "index.html")], generatedAtSeconds: now)
-            let written = try DashboardFiles.write([DashboardRenderer.File(name: report.fileName, html: page.rendered)], to: out)
-            return "\(report.summary(escaping: .terminal))\n\nwrote \(written[0])\n"
-        }
-        print(output, terminator: "")
+        print(try exitingOnFailure(output), terminator: "")
+    }
+
+    /// The Markdown, or the summary and the path of the page written.
+    func output() throws -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        let report = try WeeklyReport(week: try parsedWeek(nowSeconds: now), store: try store.openStore(), policy: try policy.load())
+        guard format == .html else { return report.markdown }
+        let page = report.document(navigation: [(title: "Index", href: "index.html")], generatedAtSeconds: now)
+        let written = try DashboardFiles.write([DashboardRenderer.File(name: report.fileName, html: page.rendered)], to: out)
+        return "\(report.summary(escaping: .terminal))\n\nwrote \(written[0])\n"
     }
 
     private func parsedWeek(nowSeconds: Int64) throws -> ISOWeek {

@@ -1,0 +1,56 @@
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIStorage
+import Testing
+
+@testable import PurchaseSLICLI
+
+@Suite struct ReportCommandTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    /// Two weeks of purchases (one every 10 minutes): W45 fails 1 in 100, W46 1 in 10 for `plan-b`.
+    private func makeStore() throws -> String {
+        let path = directory.file("db.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        let start = RFC3339.parseMillis("2026-11-02T00:00:00Z")! / 1000  // Monday of 2026-W45
+        let events = (0..<(14 * 144)).map { index -> PurchaseEvent in
+            let time = start + Int64(index) * 600
+            let plan = index % 2 == 0 ? "plan-a" : "plan-b"
+            let secondWeek = time >= start + 7 * 86_400
+            let fails = plan == "plan-b" && index % (secondWeek ? 10 : 100) == 1
+            return PurchaseEvent(
+                eventID: "e\(index)", timestampMillis: time * 1000, productID: "pro", planID: plan, actionType: .purchase,
+                resultType: fails ? .failure : .success, errorDescription: fails ? "receipt <b>rejected</b>" : nil)
+        }
+        _ = try store.record(events, receivedAtMillis: 0)
+        return path
+    }
+
+    @Test func markdownSaysWhatChangedAndEscapes() throws {
+        let db = try makeStore()
+        let markdown = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown"]).output()
+        #expect(markdown.hasPrefix("# Weekly quality review 2026-W46 (Nov 9–15, 2026)"))
+        // W46: 101 of 1008 plan-b purchases fail (1 in 10), W45: 11 of 1008 (index % 100 == 1, odd indexes).
+        #expect(markdown.contains("purchase success rate worsened from"), "\(markdown)")
+        #expect(markdown.contains("| purchase | planID=plan\\-b | 504 |"), "\(markdown)")
+        #expect(markdown.contains("receipt \\<b\\>rejected\\</b\\>"))
+        #expect(!markdown.contains("<b>"))
+        #expect(markdown.contains("| purchase | 409 rate | 0.00 % | 0.00 % | = +0.00 points (n.s.) |"))
+    }
+
+    @Test func htmlIsWrittenToOut() throws {
+        let db = try makeStore()
+        let out = directory.file("out")
+        let text = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--out", out]).output()
+        #expect(text.contains("wrote \(out)/report-2026-W46.html"))
+        let page = try String(contentsOfFile: out + "/report-2026-W46.html", encoding: .utf8)
+        #expect(page.contains("<h1>Weekly quality review 2026-W46</h1>"))
+        #expect(page.contains("receipt &lt;b&gt;rejected&lt;/b&gt;"))
+    }
+
+    @Test(arguments: ["2026-W60", "W46", "yesterday"])
+    func aBadWeekIsAUsageError(week: String) {
+        #expect(throws: (any Error).self) { try ReportCommand.parse(["--week", week]) }
+    }
+}
