@@ -46,7 +46,6 @@ let package = Package(
             name: "PurchaseSLIDashboards",
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering",
-                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -21,13 +21,7 @@ extension SLOPolicy {
     /// Reads a policy from YAML (see `dashboards/slos.yaml`); keys left out keep their defaults.
     /// - Throws: ``PolicyError`` naming the key at fault.
     public init(yaml: String) throws {
-        let root: Any?
-        do {
-            root = try Yams.load(yaml: yaml)
-        } catch {
-            throw PolicyError(path: "(file)", reason: "not valid YAML: \(error)")
-        }
-        let document = try PolicyReader.map(root ?? [String: Any](), at: "(file)")
+        let document = try PolicyReader.document(yaml)
         try PolicyReader.refuseUnknownKeys(
             document,
             known: [
@@ -96,6 +90,17 @@ extension SLOPolicy {
 
 /// Checked reading of YAML values (policy and dashboard files), each error naming the key at fault.
 package enum PolicyReader {
+    /// The top-level mapping of a YAML file (empty for an empty file).
+    package static func document(_ yaml: String) throws -> [String: Any] {
+        let root: Any?
+        do {
+            root = try Yams.load(yaml: yaml)
+        } catch {
+            throw PolicyError(path: "(file)", reason: "not valid YAML: \(error)")
+        }
+        return try map(root ?? [String: Any](), at: "(file)")
+    }
+
     package static func map(_ value: Any, at path: String) throws -> [String: Any] {
         guard let map = value as? [String: Any] else { throw PolicyError(path: path, reason: "expected a mapping of keys") }
         return map

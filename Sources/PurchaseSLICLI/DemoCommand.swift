@@ -25,11 +25,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Database file to create (replaced if it exists).", valueName: "path"))
     var db = "demo.sqlite"
 
-    @Option(help: ArgumentHelp("Directory of dashboard definitions.", valueName: "dir"))
-    var dashboards = "dashboards"
-
-    @Option(help: ArgumentHelp("Directory the pages are written to.", valueName: "dir"))
-    var out = "out"
+    @OptionGroup var pages: PagesOptions
 
     @OptionGroup var policy: PolicyOptions
 
@@ -58,20 +54,18 @@ struct DemoCommand: ParsableCommand {
             }
             let at = last + 3600
             let context = DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * 86_400)
+            let written = try pages.render(context: context, generatedAtSeconds: now)
             let report = try WeeklyReport(week: ISOWeek(containing: at).previous, store: store, policy: policy)
-            let written = try DashboardFiles.write(
-                try DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context)
-                    .render(weeklyReport: report, generatedAtSeconds: now), to: out)
             // Backtest from a day after the first event, when the rules have data for their windows.
             let episodes = try AlertContext(store: store, policy: policy).episodeReports(from: first + 86_400, to: at, stepSeconds: 60)
             let header = "3. the alert rules over the sample logs (\(RFC3339.format(seconds: first + 86_400)) to "
                 + "\(RFC3339.format(seconds: at))): \(episodes.count) alert episodes\n\n"
-            return (at, "2. rendered \(written.count) pages into \(out)/ for the 7 days before \(RFC3339.format(seconds: at))\n"
+            return (at, "2. rendered \(written.count) pages into \(pages.out)/ for the 7 days before \(RFC3339.format(seconds: at))\n"
                 + header + AlertOutput.episodeLines(episodes, now: at)
                 + "   (each with its full text: purchase-sli alerts --db \(db) --from \(RFC3339.format(seconds: first + 86_400)) "
                 + "--to \(RFC3339.format(seconds: at)))\n\n4. weekly review \(report.week): \(report.summary(escaping: .terminal))\n")
         }
         print(text)
-        print("open \(URL(fileURLWithPath: out + "/index.html").standardizedFileURL.path) (the dashboards of \(RFC3339.format(seconds: at)))")
+        print("open \(URL(fileURLWithPath: pages.out + "/index.html").standardizedFileURL.path) (the dashboards of \(RFC3339.format(seconds: at)))")
     }
 }

@@ -24,11 +24,7 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
-    @Option(help: ArgumentHelp("Directory of dashboard definitions.", valueName: "dir"))
-    var dashboards = "dashboards"
-
-    @Option(help: ArgumentHelp("Directory the pages are written to (created if missing).", valueName: "dir"))
-    var out = "out"
+    @OptionGroup var pages: PagesOptions
 
     @Option(help: ArgumentHelp("End of the range: only events before it count (default: now).", valueName: "time"))
     var at = "now"
@@ -46,12 +42,9 @@ struct RenderCommand: ParsableCommand {
             let (at, rangeSeconds) = try parsedTimes(nowSeconds: now)
             let context = DashboardContext(
                 store: try store.openStore(), policy: try policy.load(), atSeconds: at, rangeSeconds: rangeSeconds)
-            let renderer = DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context)
-            // The last whole ISO week before --at.
-            let report = try WeeklyReport(week: ISOWeek(containing: at).previous, store: context.store, policy: context.policy)
-            return try DashboardFiles.write(try renderer.render(weeklyReport: report, generatedAtSeconds: now), to: out)
+            return try pages.render(context: context, generatedAtSeconds: now)
         }
-        print("wrote \(written.joined(separator: ", ")); open \(out)/index.html")
+        print("wrote \(written.joined(separator: ", ")); open \(pages.out)/index.html")
     }
 
     /// `--at` (minute-aligned) and `--range` in seconds.

@@ -1,6 +1,5 @@
 import PurchaseSLIAnalysis
 import PurchaseSLICore
-import Yams
 
 extension DashboardDefinition {
     /// The panel kinds a definition may use.
@@ -9,13 +8,7 @@ extension DashboardDefinition {
     /// Reads a definition from YAML (see `dashboards/oncall.yaml`).
     /// - Throws: ``PolicyError`` naming the key at fault.
     public init(yaml: String) throws {
-        let root: Any?
-        do {
-            root = try Yams.load(yaml: yaml)
-        } catch {
-            throw PolicyError(path: "(file)", reason: "not valid YAML: \(error)")
-        }
-        let document = try PolicyReader.map(root ?? [String: Any](), at: "(file)")
+        let document = try PolicyReader.document(yaml)
         try PolicyReader.refuseUnknownKeys(document, known: ["title", "file", "summary", "panels"], at: "")
         guard let title = document["title"] as? String, !title.isEmpty else {
             throw PolicyError(path: "title", reason: "required: the page title")

@@ -33,8 +33,11 @@ public struct DashboardRenderer: Sendable {
     /// Step of the backtest that finds the alert episodes shaded on the charts.
     static let episodeStepSeconds: Int64 = 300
 
-    /// Each dashboard, the weekly report when given, and `index.html` linking them all.
-    public func render(weeklyReport: WeeklyReport? = nil, generatedAtSeconds: Int64) throws -> [File] {
+    /// Each dashboard, the weekly review of the last whole ISO week before the context's time, and
+    /// `index.html` linking them all.
+    public func render(generatedAtSeconds: Int64) throws -> [File] {
+        let weeklyReport: WeeklyReport? = try WeeklyReport(
+            week: ISOWeek(containing: context.atSeconds).previous, store: context.store, policy: context.policy)
         let otherPages = weeklyReport.map { report in
             [IndexPage.Entry(title: "Weekly review \(report.week)", file: report.fileName,
                              summary: "SLO attainment, week-over-week changes, incidents and a summary for the review notes (\(report.dateRange)).")]

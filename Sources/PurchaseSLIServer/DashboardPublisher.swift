@@ -47,10 +47,7 @@ public struct DashboardPublisher: Service {
         let started = nowMillis()
         do {
             let written = try await runBlocking {
-                let report = try WeeklyReport(
-                    week: ISOWeek(containing: time).previous, store: renderer.context.store, policy: renderer.context.policy)
-                return try DashboardFiles.write(
-                    try renderer.render(weeklyReport: report, generatedAtSeconds: generatedAtSeconds), to: directory)
+                try DashboardFiles.write(try renderer.render(generatedAtSeconds: generatedAtSeconds), to: directory)
             }
             logger.info("dashboards rendered", metadata: [
                 "time": "\(RFC3339.format(seconds: time))", "pages": "\(written.count)", "directory": "\(directory)",

@@ -1,0 +1,18 @@
+import ArgumentParser
+import PurchaseSLIDashboards
+
+/// Where dashboard definitions are read and rendered pages written, for `render` and `demo`.
+struct PagesOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Directory of dashboard definitions (every *.yaml but slos.yaml).", valueName: "dir"))
+    var dashboards = "dashboards"
+
+    @Option(help: ArgumentHelp("Directory the pages are written to (created if missing).", valueName: "dir"))
+    var out = "out"
+
+    /// Renders every dashboard, the last week's review and the index for `context` into `out`; returns
+    /// the paths written.
+    func render(context: DashboardContext, generatedAtSeconds: Int64) throws -> [String] {
+        let renderer = DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context)
+        return try DashboardFiles.write(try renderer.render(generatedAtSeconds: generatedAtSeconds), to: out)
+    }
+}
