@@ -15,10 +15,11 @@ public struct AlertEvaluator: Sendable {
     ///
     /// Per series only the most urgent alert counts (a page suppresses the ticket of the same incident).
     /// A slice alerts only when its action does not already alert at the same or a higher severity and
-    /// it fails at least `sliceMinimumRatio` times as often as the rest of its action, so a regression in
-    /// one plan is not hidden in the average and an outage is not paged once per product. A burn alert
-    /// keeps firing for `keepFiringFor` after its rules go quiet. Equal to the firing set of
-    /// ``episodes(from:to:stepSeconds:inputs:)`` at that minute. O(keepFiringFor in minutes × series × rules).
+    /// it fails at least `sliceMinimumRatio` times as often as the rest of its action, beyond chance (the
+    /// exact rate test at `burnSignificance`), so a regression in one plan is not hidden in the average and
+    /// an outage is not paged once per product. A burn alert keeps firing for `keepFiringFor` after its rules
+    /// go quiet. Equal to the firing set of ``episodes(from:to:stepSeconds:inputs:)`` at that minute.
+    /// O(keepFiringFor in minutes × series × rules).
     public func findings(at time: Int64, inputs: AlertInputs) -> [AlertFinding] {
         var timeline = FiringTimeline(policy: policy)
         var moment = time - policy.keepFiringForSeconds
@@ -56,7 +57,13 @@ public struct AlertEvaluator: Sendable {
                 let rest = actionWindow - finding.longWindow
                 let sliceErrorRate = 1 - (finding.longWindow.successRate ?? 1)
                 let restErrorRate = 1 - (rest.successRate ?? 1)
-                guard sliceErrorRate >= policy.sliceMinimumRatio * restErrorRate else { continue }
+                // Twice the rest's error rate, and not by chance: a slice with most of the traffic (the app
+                // version nearly everyone runs) against a rest with a handful of events is the action itself.
+                guard sliceErrorRate >= policy.sliceMinimumRatio * restErrorRate,
+                      RateTest.poissonRateExcess(
+                        observed: finding.longWindow.failure, exposure: finding.longWindow.valid,
+                        baselineObserved: rest.failure, baselineExposure: rest.valid) < policy.burnSignificance
+                else { continue }
                 finding.shareOfFailures = actionWindow.failure > 0
                     ? Double(finding.longWindow.failure) / Double(actionWindow.failure) : nil
                 result.append(finding)
@@ -66,7 +73,8 @@ public struct AlertEvaluator: Sendable {
     }
 
     /// The most urgent rule firing for `series`, or nil. A window with fewer than the minimum valid
-    /// events has no burn rate, so low traffic never fires (and zero traffic gives no NaN); a rule whose
+    /// events has no burn rate, so low traffic never fires (and zero traffic gives no NaN); the long
+    /// window's failures must exceed the error budget beyond chance (`burnSignificance`); a rule whose
     /// long window reaches back before the action's first event (`dataSince`) waits until it does not,
     /// so that a "3 day" window is never a few minutes of data.
     func burnFinding(
@@ -84,7 +92,9 @@ public struct AlertEvaluator: Sendable {
                 kind: .successRateBurn, severity: rule.severity, labels: series.labels, time: time,
                 objective: objective, rule: rule, longWindow: long, shortWindow: short)
             guard let longBurn = finding.burnRateLong, let shortBurn = finding.burnRateShort,
-                  longBurn > rule.burnRate, shortBurn > rule.burnRate
+                  longBurn > rule.burnRate, shortBurn > rule.burnRate,
+                  RateTest.binomialUpperTail(atLeast: long.failure, trials: long.valid, probability: objective.errorBudget)
+                    < policy.burnSignificance
             else { continue }
             finding.time = time
             best = finding

@@ -25,8 +25,8 @@ extension SLOPolicy {
         try PolicyReader.refuseUnknownKeys(
             document,
             known: [
-                "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "sliceMinimumRatio",
-                "keepFiringFor", "lossOfSignal", "spikes",
+                "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "burnSignificance",
+                "sliceMinimumRatio", "keepFiringFor", "lossOfSignal", "spikes",
             ],
             at: "")
         var policy = SLOPolicy.default
@@ -70,6 +70,9 @@ extension SLOPolicy {
         if let minimum = document["minimumFailures"] {
             policy.minimumFailures = try PolicyReader.count(minimum, at: "minimumFailures")
         }
+        if let level = document["burnSignificance"] {
+            policy.burnSignificance = try PolicyReader.probability(level, at: "burnSignificance")
+        }
         if let spikes = document["spikes"] {
             policy.spikes = try PolicyReader.spikeRule(spikes, at: "spikes")
         }
@@ -109,6 +112,12 @@ private enum PolicyReader {
         if let number = value as? Double { return number }
         if let number = value as? Int { return Double(number) }
         throw PolicyError(path: path, reason: "expected a number, got \(value)")
+    }
+
+    static func probability(_ value: Any, at path: String) throws -> Double {
+        let level = try number(value, at: path)
+        guard level > 0, level < 1 else { throw PolicyError(path: path, reason: "expected a probability between 0 and 1") }
+        return level
     }
 
     static func count(_ value: Any, at path: String) throws -> Int {
@@ -160,12 +169,7 @@ private enum PolicyReader {
             }
         }
         if let after = map["unfinishedAfter"] { rule.unfinishedAfterSeconds = try duration(after, at: "\(path).unfinishedAfter") }
-        if let level = map["significance"] {
-            rule.significance = try number(level, at: "\(path).significance")
-            guard rule.significance > 0, rule.significance < 1 else {
-                throw PolicyError(path: "\(path).significance", reason: "expected a probability between 0 and 1")
-            }
-        }
+        if let level = map["significance"] { rule.significance = try probability(level, at: "\(path).significance") }
         if let severity = map["severity"] {
             guard let text = severity as? String, let parsed = Severity(rawValue: text) else {
                 throw PolicyError(path: "\(path).severity", reason: "expected page or ticket, got \(severity)")
