@@ -163,7 +163,7 @@ public struct AlertEvaluator: Sendable {
             return spike(
                 .alreadyGrantedSpike,
                 SeriesLabels(actionType: ActionType.purchase.rawValue, slice: .init(dimension: .appVersion, value: version)),
-                now, (all - now, "the other app versions over the same window"), Self.conflictsPerPurchase, significance, time)
+                now, ([all - now], "the other app versions over the same window"), Self.conflictsPerPurchase, significance, time)
         }
     }
 
@@ -176,28 +176,33 @@ public struct AlertEvaluator: Sendable {
         (max(0, $0.start - ($0.total - $0.start)), $0.start, "attempts without a terminal event (unfinished) per attempt")
     }
 
-    /// The same window on each of the previous `baselineDays` days, summed; empty (so nothing is tested)
-    /// until the data covers all of them.
-    private func previousDays(_ series: MinuteSeries, at time: Int64, dataSince: Int64) -> (OutcomeCounts, String) {
+    /// The same window on each of the previous `baselineDays` days; empty (so nothing is tested) until the
+    /// data covers all of them.
+    private func previousDays(_ series: MinuteSeries, at time: Int64, dataSince: Int64) -> ([OutcomeCounts], String) {
         let days = max(1, policy.spikes.baselineDays), window = policy.spikes.windowSeconds
-        guard time - Int64(days) * 86_400 - window >= dataSince else { return (OutcomeCounts(), "") }
-        let total = (1...days).reduce(into: OutcomeCounts()) { total, day in
-            total += series.counts(last: window, before: time - Int64(day) * 86_400)
-        }
-        return (total, "the same window on the previous \(days) day\(days == 1 ? "" : "s")")
+        guard time - Int64(days) * 86_400 - window >= dataSince else { return ([], "") }
+        let windows = (1...days).map { day in series.counts(last: window, before: time - Int64(day) * 86_400) }
+        return (windows, "the same window on the previous \(days) day\(days == 1 ? "" : "s")")
     }
 
+    /// A spike of `now` against the baseline's windows (the previous days, or the other versions): at least
+    /// the minimum count, `minimumRatio` times the rate of each window (so that one previous day with an
+    /// incident of its own, an outage's retries failing rather than answering 409, cannot make an ordinary
+    /// day look like a spike), and the exact test against the windows summed below `significance`.
     private func spike(
-        _ kind: AlertFinding.Kind, _ labels: SeriesLabels, _ now: OutcomeCounts, _ baseline: (OutcomeCounts, String),
+        _ kind: AlertFinding.Kind, _ labels: SeriesLabels, _ now: OutcomeCounts, _ baseline: ([OutcomeCounts], String),
         _ measure: SpikeMeasure, _ significance: Double, _ time: Int64
     ) -> AlertFinding? {
         let rule = policy.spikes
         let (observed, exposure, name) = measure(now)
-        let (baselineObserved, baselineExposure, _) = measure(baseline.0)
+        let (baselineObserved, baselineExposure, _) = measure(baseline.0.reduce(OutcomeCounts(), +))
         guard observed >= rule.minimumCount, exposure > 0, baselineExposure > 0 else { return nil }
         let rate = Double(observed) / Double(exposure)
-        let baselineRate = Double(baselineObserved) / Double(baselineExposure)
-        guard rate >= rule.minimumRatio * baselineRate else { return nil }
+        let aboveEveryWindow = baseline.0.allSatisfy { window in
+            let (windowObserved, windowExposure, _) = measure(window)
+            return windowExposure == 0 || rate >= rule.minimumRatio * Double(windowObserved) / Double(windowExposure)
+        }
+        guard aboveEveryWindow else { return nil }
         let pValue = RateTest.poissonRateExcess(
             observed: observed, exposure: exposure, baselineObserved: baselineObserved, baselineExposure: baselineExposure)
         guard pValue < significance else { return nil }

@@ -76,7 +76,7 @@ public struct SLOPolicy: Sendable, Hashable {
         public var windowSeconds: Int64 = 3600
         /// How many previous days' same window make the baseline.
         public var baselineDays = 3
-        /// The rate must be at least this many times the baseline's.
+        /// The rate must be at least this many times that of each baseline window (each previous day).
         public var minimumRatio = 2.0
         /// At least this many 409s (or cancels) in the window.
         public var minimumCount = 10
