@@ -15,10 +15,11 @@ public struct AlertEvaluator: Sendable {
     ///
     /// Per series only the most urgent alert counts (a page suppresses the ticket of the same incident).
     /// A slice alerts only when its action does not already alert at the same or a higher severity and
-    /// it fails at least `sliceMinimumRatio` times as often as the rest of its action, so a regression in
-    /// one plan is not hidden in the average and an outage is not paged once per product. A burn alert
-    /// keeps firing for `keepFiringFor` after its rules go quiet. Equal to the firing set of
-    /// ``episodes(from:to:stepSeconds:inputs:)`` at that minute. O(keepFiringFor in minutes × series × rules).
+    /// it fails at least `sliceMinimumRatio` times as often as the rest of its action, beyond chance (the
+    /// exact rate test at `burnSignificance`), so a regression in one plan is not hidden in the average and
+    /// an outage is not paged once per product. A burn alert keeps firing for `keepFiringFor` after its rules
+    /// go quiet. Equal to the firing set of ``episodes(from:to:stepSeconds:inputs:)`` at that minute.
+    /// O(keepFiringFor in minutes × series × rules).
     public func findings(at time: Int64, inputs: AlertInputs) -> [AlertFinding] {
         var timeline = FiringTimeline(policy: policy)
         var moment = time - policy.keepFiringForSeconds
@@ -56,7 +57,13 @@ public struct AlertEvaluator: Sendable {
                 let rest = actionWindow - finding.longWindow
                 let sliceErrorRate = 1 - (finding.longWindow.successRate ?? 1)
                 let restErrorRate = 1 - (rest.successRate ?? 1)
-                guard sliceErrorRate >= policy.sliceMinimumRatio * restErrorRate else { continue }
+                // Twice the rest's error rate, and not by chance: a slice with most of the traffic (the app
+                // version nearly everyone runs) against a rest with a handful of events is the action itself.
+                guard sliceErrorRate >= policy.sliceMinimumRatio * restErrorRate,
+                      RateTest.poissonRateExcess(
+                        observed: finding.longWindow.failure, exposure: finding.longWindow.valid,
+                        baselineObserved: rest.failure, baselineExposure: rest.valid) < policy.burnSignificance
+                else { continue }
                 finding.shareOfFailures = actionWindow.failure > 0
                     ? Double(finding.longWindow.failure) / Double(actionWindow.failure) : nil
                 result.append(finding)
@@ -66,7 +73,8 @@ public struct AlertEvaluator: Sendable {
     }
 
     /// The most urgent rule firing for `series`, or nil. A window with fewer than the minimum valid
-    /// events has no burn rate, so low traffic never fires (and zero traffic gives no NaN); a rule whose
+    /// events has no burn rate, so low traffic never fires (and zero traffic gives no NaN); the long
+    /// window's failures must exceed the error budget beyond chance (`burnSignificance`); a rule whose
     /// long window reaches back before the action's first event (`dataSince`) waits until it does not,
     /// so that a "3 day" window is never a few minutes of data.
     func burnFinding(
@@ -84,7 +92,9 @@ public struct AlertEvaluator: Sendable {
                 kind: .successRateBurn, severity: rule.severity, labels: series.labels, time: time,
                 objective: objective, rule: rule, longWindow: long, shortWindow: short)
             guard let longBurn = finding.burnRateLong, let shortBurn = finding.burnRateShort,
-                  longBurn > rule.burnRate, shortBurn > rule.burnRate
+                  longBurn > rule.burnRate, shortBurn > rule.burnRate,
+                  RateTest.binomialUpperTail(atLeast: long.failure, trials: long.valid, probability: objective.errorBudget)
+                    < policy.burnSignificance
             else { continue }
             finding.time = time
             best = finding
@@ -153,7 +163,7 @@ public struct AlertEvaluator: Sendable {
             return spike(
                 .alreadyGrantedSpike,
                 SeriesLabels(actionType: ActionType.purchase.rawValue, slice: .init(dimension: .appVersion, value: version)),
-                now, (all - now, "the other app versions over the same window"), Self.conflictsPerPurchase, significance, time)
+                now, ([all - now], "the other app versions over the same window"), Self.conflictsPerPurchase, significance, time)
         }
     }
 
@@ -166,28 +176,33 @@ public struct AlertEvaluator: Sendable {
         (max(0, $0.start - ($0.total - $0.start)), $0.start, "attempts without a terminal event (unfinished) per attempt")
     }
 
-    /// The same window on each of the previous `baselineDays` days, summed; empty (so nothing is tested)
-    /// until the data covers all of them.
-    private func previousDays(_ series: MinuteSeries, at time: Int64, dataSince: Int64) -> (OutcomeCounts, String) {
+    /// The same window on each of the previous `baselineDays` days; empty (so nothing is tested) until the
+    /// data covers all of them.
+    private func previousDays(_ series: MinuteSeries, at time: Int64, dataSince: Int64) -> ([OutcomeCounts], String) {
         let days = max(1, policy.spikes.baselineDays), window = policy.spikes.windowSeconds
-        guard time - Int64(days) * 86_400 - window >= dataSince else { return (OutcomeCounts(), "") }
-        let total = (1...days).reduce(into: OutcomeCounts()) { total, day in
-            total += series.counts(last: window, before: time - Int64(day) * 86_400)
-        }
-        return (total, "the same window on the previous \(days) day\(days == 1 ? "" : "s")")
+        guard time - Int64(days) * 86_400 - window >= dataSince else { return ([], "") }
+        let windows = (1...days).map { day in series.counts(last: window, before: time - Int64(day) * 86_400) }
+        return (windows, "the same window on the previous \(days) day\(days == 1 ? "" : "s")")
     }
 
+    /// A spike of `now` against the baseline's windows (the previous days, or the other versions): at least
+    /// the minimum count, `minimumRatio` times the rate of each window (so that one previous day with an
+    /// incident of its own, an outage's retries failing rather than answering 409, cannot make an ordinary
+    /// day look like a spike), and the exact test against the windows summed below `significance`.
     private func spike(
-        _ kind: AlertFinding.Kind, _ labels: SeriesLabels, _ now: OutcomeCounts, _ baseline: (OutcomeCounts, String),
+        _ kind: AlertFinding.Kind, _ labels: SeriesLabels, _ now: OutcomeCounts, _ baseline: ([OutcomeCounts], String),
         _ measure: SpikeMeasure, _ significance: Double, _ time: Int64
     ) -> AlertFinding? {
         let rule = policy.spikes
         let (observed, exposure, name) = measure(now)
-        let (baselineObserved, baselineExposure, _) = measure(baseline.0)
+        let (baselineObserved, baselineExposure, _) = measure(baseline.0.reduce(OutcomeCounts(), +))
         guard observed >= rule.minimumCount, exposure > 0, baselineExposure > 0 else { return nil }
         let rate = Double(observed) / Double(exposure)
-        let baselineRate = Double(baselineObserved) / Double(baselineExposure)
-        guard rate >= rule.minimumRatio * baselineRate else { return nil }
+        let aboveEveryWindow = baseline.0.allSatisfy { window in
+            let (windowObserved, windowExposure, _) = measure(window)
+            return windowExposure == 0 || rate >= rule.minimumRatio * Double(windowObserved) / Double(windowExposure)
+        }
+        guard aboveEveryWindow else { return nil }
         let pValue = RateTest.poissonRateExcess(
             observed: observed, exposure: exposure, baselineObserved: baselineObserved, baselineExposure: baselineExposure)
         guard pValue < significance else { return nil }

@@ -25,8 +25,8 @@ extension SLOPolicy {
         try PolicyReader.refuseUnknownKeys(
             document,
             known: [
-                "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "sliceMinimumRatio",
-                "keepFiringFor", "lossOfSignal", "spikes", "rollout",
+                "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "burnSignificance",
+                "sliceMinimumRatio", "keepFiringFor", "lossOfSignal", "spikes", "rollout",
             ],
             at: "")
         var policy = SLOPolicy.default
@@ -69,6 +69,9 @@ extension SLOPolicy {
         }
         if let minimum = document["minimumFailures"] {
             policy.minimumFailures = try PolicyReader.count(minimum, at: "minimumFailures")
+        }
+        if let level = document["burnSignificance"] {
+            policy.burnSignificance = try PolicyReader.probability(level, at: "burnSignificance")
         }
         if let spikes = document["spikes"] {
             policy.spikes = try PolicyReader.spikeRule(spikes, at: "spikes")
@@ -125,6 +128,12 @@ package enum PolicyReader {
         throw PolicyError(path: path, reason: "expected a number, got \(value)")
     }
 
+    static func probability(_ value: Any, at path: String) throws -> Double {
+        let level = try number(value, at: path)
+        guard level > 0, level < 1 else { throw PolicyError(path: path, reason: "expected a probability between 0 and 1") }
+        return level
+    }
+
     package static func count(_ value: Any, at path: String) throws -> Int {
         guard let count = value as? Int, count >= 1 else { throw PolicyError(path: path, reason: "expected a whole number ≥ 1, got \(value)") }
         return count
@@ -174,12 +183,7 @@ package enum PolicyReader {
             }
         }
         if let after = map["unfinishedAfter"] { rule.unfinishedAfterSeconds = try duration(after, at: "\(path).unfinishedAfter") }
-        if let level = map["significance"] {
-            rule.significance = try number(level, at: "\(path).significance")
-            guard rule.significance > 0, rule.significance < 1 else {
-                throw PolicyError(path: "\(path).significance", reason: "expected a probability between 0 and 1")
-            }
-        }
+        if let level = map["significance"] { rule.significance = try probability(level, at: "\(path).significance") }
         if let severity = map["severity"] {
             guard let text = severity as? String, let parsed = Severity(rawValue: text) else {
                 throw PolicyError(path: "\(path).severity", reason: "expected page or ticket, got \(severity)")
@@ -194,12 +198,7 @@ package enum PolicyReader {
         try refuseUnknownKeys(map, known: ["minimumSamples", "significance", "minimumEffect", "maximumRegression"], at: path)
         var rule = SLOPolicy.RolloutRule()
         if let minimum = map["minimumSamples"] { rule.minimumSamples = try count(minimum, at: "\(path).minimumSamples") }
-        if let level = map["significance"] {
-            rule.significance = try number(level, at: "\(path).significance")
-            guard rule.significance > 0, rule.significance < 1 else {
-                throw PolicyError(path: "\(path).significance", reason: "expected a probability between 0 and 1")
-            }
-        }
+        if let level = map["significance"] { rule.significance = try probability(level, at: "\(path).significance") }
         for (key, keyPath) in [("minimumEffect", \SLOPolicy.RolloutRule.minimumEffect), ("maximumRegression", \.maximumRegression)] {
             guard let value = map[key] else { continue }
             let points = try number(value, at: "\(path).\(key)")

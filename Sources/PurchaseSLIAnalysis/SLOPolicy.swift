@@ -54,6 +54,12 @@ public struct SLOPolicy: Sendable, Hashable {
     public var minimumValidEvents: Int
     /// Fewest failures each window of a rule needs to fire (a stray failure among few events is noise).
     public var minimumFailures: Int
+    /// A burn rule also needs its long window's failures to be more than the error budget allows beyond
+    /// chance: the exact one-sided binomial test of the failures against the budget's error rate must be
+    /// below this level. An action that normally spends most of its budget, with few events, then does not
+    /// alert each time its 3-day error rate drifts a little over the objective. A slice's excess over the
+    /// rest of its action is tested at the same level.
+    public var burnSignificance = 0.001
     /// A slice alerts only when its error rate is at least this many times that of the rest of its action
     /// (an outage that hits every product alike is one alert for the action, not one per product).
     public var sliceMinimumRatio: Double = 2
@@ -72,7 +78,7 @@ public struct SLOPolicy: Sendable, Hashable {
         public var windowSeconds: Int64 = 3600
         /// How many previous days' same window make the baseline.
         public var baselineDays = 3
-        /// The rate must be at least this many times the baseline's.
+        /// The rate must be at least this many times that of each baseline window (each previous day).
         public var minimumRatio = 2.0
         /// At least this many 409s (or cancels) in the window.
         public var minimumCount = 10

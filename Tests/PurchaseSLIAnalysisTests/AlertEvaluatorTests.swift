@@ -79,6 +79,19 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
         #expect(episodeMinutes(steady).isEmpty)
     }
 
+    @Test func aLowVolumeActionAtItsObjectiveDoesNotTicketOnAThreeDayRateAHairOverIt() {
+        // 3 valid events a minute, one failure every 33 minutes: 1.01 % over every window, a 1.01× burn of
+        // the 1 % budget, which 12,960 events over 3 days cannot tell from 1 % (p ≈ 0.45). Only the
+        // significance test keeps the 3 d / 6 h rule quiet; at 1.67 % (one every 20 minutes) it tickets.
+        let atObjective = inputs(rows(valid: { _ in 3 }) { $0 % 33 == 0 ? 1 : 0 })
+        #expect(episodeMinutes(atObjective).isEmpty)
+        var withoutTest = SLOPolicy.default
+        withoutTest.burnSignificance = 0.999
+        #expect(!AlertEvaluator(policy: withoutTest).findings(at: minute(4400), inputs: atObjective).isEmpty)
+        let burning = inputs(rows(valid: { _ in 3 }) { $0 % 20 == 0 ? 1 : 0 })
+        #expect(episodeMinutes(burning).map { "\($0.0) \($0.2)" } == ["ticket 4320"])
+    }
+
     @Test func aRegressionInOnePlanAlertsAsTheSliceWithItsShareOfTheFailures() {
         // Plan "pro-monthly" (5 % of traffic) fails 40 % from minute 4400; the action overall burns 2×: no page.
         let overall = rows { (4400...).contains($0) ? 2 : 0 }
@@ -90,6 +103,23 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
         #expect(page?.labels == SeriesLabels(actionType: "purchase", slice: .init(dimension: .planID, value: "pro-monthly")))
         #expect(page?.shareOfFailures == 1)
         #expect(!findings.contains { $0.labels.slice == nil && $0.severity == .page })
+    }
+
+    @Test func theVersionNearlyEveryoneRunsIsNotASliceOfItsOwn() {
+        // 4.11.0 has 91 % of the purchases and all the failures, 6.4 % of them (a 6.4× burn); the action
+        // burns 5.9× (a ticket). Its 4.10.2 rest has 90 purchases in 6 h and no failure, which 60 failures
+        // in 936 purchases do not tell apart from chance (p = 0.91⁶⁰ ≈ 0.004): no page for 4.11.0.
+        let main = rows(key: ["purchase", "4.11.0"], valid: { $0 % 5 < 3 ? 3 : 2 }) { $0 % 6 == 0 ? 1 : 0 }
+        let rest = rows(key: ["purchase", "4.10.2"], valid: { $0 % 4 == 0 ? 1 : 0 }) { _ in 0 }
+        let overall = rows(valid: { ($0 % 5 < 3 ? 3 : 2) + ($0 % 4 == 0 ? 1 : 0) }) { $0 % 6 == 0 ? 1 : 0 }
+        let versions = inputs(overall, slices: [.appVersion: main + rest])
+        let findings = evaluator.findings(at: minute(4400), inputs: versions)
+        #expect(findings.map(\.labels) == [SeriesLabels(actionType: "purchase")] && findings.map(\.severity) == [.ticket])
+        var withoutTest = SLOPolicy.default
+        withoutTest.burnSignificance = 0.999
+        #expect(AlertEvaluator(policy: withoutTest).findings(at: minute(4400), inputs: versions).contains {
+            $0.severity == .page && $0.labels.slice?.value == "4.11.0"
+        })
     }
 
     @Test func anActionThatStopsSendingEventsIsALossOfSignal() {

@@ -14,6 +14,7 @@ import Testing
         let policy = try SLOPolicy(yaml: "objectives:\n  - {actionType: purchase, target: 99.5}\nminimumValidEvents: 50\n")
         #expect(policy.objectives == [.init(actionType: "purchase", target: 0.995, windowSeconds: 28 * 86_400)])
         #expect(policy.minimumValidEvents == 50 && policy.rules == SLOPolicy.default.rules)
+        #expect(try SLOPolicy(yaml: "burnSignificance: 0.01").burnSignificance == 0.01)
     }
 
     @Test(arguments: [
@@ -27,6 +28,7 @@ import Testing
         ("burnRateRules:\n  - {severity: page, longWindow: 5m, shortWindow: 1h, burnRate: 2}", "burnRateRules[0].shortWindow", "shorter"),
         ("slices: [colour]", "slices[0]", "expected one of"),
         ("minimumValidEvents: 0", "minimumValidEvents", "whole number"),
+        ("burnSignificance: 5", "burnSignificance", "probability"),
         ("lossOfSignal: {window: 30m, minimum: 3}", "lossOfSignal.minimum", "unknown key"),
         ("pagerduty: true", "pagerduty", "unknown key"),
         ("objectives: [", "(file)", "not valid YAML"),

@@ -65,6 +65,20 @@ private let evaluator = AlertEvaluator(policy: .default)
         #expect(evaluator.findings(at: minute(4390), inputs: inputs).filter { $0.kind == .cancelRateSpike }.isEmpty)
     }
 
+    @Test func aPreviousDayWithAnIncidentOfItsOwnDoesNotMakeAnOrdinaryHourASpike() {
+        // Retries answer 409 three times in four, except in one hour (minutes 4200..<4260) of an outage's
+        // aftermath: three times the retries, catching up, none of them a 409. A day later the same hour,
+        // ordinary again, is 2.5× the three previous days summed (30 %) but not twice any one of them.
+        let overall = (0..<minutes).map { index in
+            let aftermath = (4200..<4260).contains(index)
+            let valid: Int64 = aftermath ? 60 : 20, conflicts: Int64 = aftermath ? 0 : 15
+            return CountRow(timeSeconds: minute(index), key: ["retry"], counts: OutcomeCounts(
+                start: valid, success: valid - conflicts, alreadyGranted: conflicts, conflicts: conflicts))
+        }
+        let inputs = AlertInputs(startSeconds: origin, endSeconds: minute(minutes), overall: overall, sliceRows: [:])
+        #expect(!evaluator.findings(at: minute(4260 + 1440), inputs: inputs).contains { $0.kind == .alreadyGrantedSpike })
+    }
+
     @Test func steadyRatesAndTooFewEventsDoNotSpike() {
         // A 409 rate that doubles on a handful of events stays quiet: fewer than the minimum count.
         let overall = rows(["retry"], valid: 3, conflicts: { $0 >= 4400 && $0 % 20 == 0 ? 1 : 0 })

@@ -16,12 +16,20 @@ import Testing
 
     private let start = RFC3339.parseMillis("2026-11-09T00:00:00Z")! / 1000
 
-    private func backtest(_ scenario: Scenario, days: Int, rate: Double) throws -> [AlertEpisode] {
+    /// Ingests `historyDays` of steady traffic (another seed) ending at `start`, then `scenario` for `days`
+    /// from `start`, and backtests every minute of the scenario's run. Returns the episodes and when the
+    /// scenario's incident starts (`start` for steady traffic).
+    private func backtest(
+        _ scenario: Scenario, days: Int, rate: Double, seed: UInt64 = 3, historyDays: Int = 0
+    ) throws -> (episodes: [AlertEpisode], onset: Int64) {
         let store = try SQLiteBucketStore(path: directory.file("\(scenario.rawValue).sqlite"))
-        let parameters = SimulationParameters(
-            scenario: scenario, startMillis: start * 1000, days: days, seed: 3, attemptsPerMinute: rate)
+        let history = SimulationParameters(
+            scenario: .steady, startMillis: (start - Int64(historyDays) * 86_400) * 1000, days: historyDays,
+            seed: seed + 1, attemptsPerMinute: rate)
+        let run = SimulationParameters(
+            scenario: scenario, startMillis: start * 1000, days: days, seed: seed, attemptsPerMinute: rate)
         var batch: [PurchaseEvent] = []
-        for event in TrafficSimulator(parameters) {
+        for event in [history, run].lazy.flatMap({ TrafficSimulator($0) }) {
             batch.append(event)
             if batch.count == 20_000 {
                 _ = try store.record(batch, receivedAtMillis: 0)
@@ -32,42 +40,153 @@ import Testing
         let context = AlertContext(store: store, policy: .default)
         let end = start + Int64(days) * 86_400
         let inputs = try context.inputs(from: start - SLOPolicy.default.lookbackSeconds, to: end)
-        return AlertEvaluator(policy: .default).episodes(from: start, to: end, stepSeconds: 60, inputs: inputs)
+        let episodes = AlertEvaluator(policy: .default).episodes(from: start, to: end, stepSeconds: 60, inputs: inputs)
+        return (episodes, (IncidentSchedule(run).window?.lowerBound ?? start * 1000) / 1000)
     }
 
-    func backtestForExtension(_ scenario: Scenario) throws -> [AlertEpisode] {
-        try backtest(scenario, days: 4, rate: 30)
-    }
-
-    @Test func aHardOutagePagesWithinFifteenMinutes() throws {
-        let outageStart = start + 42 * 3600
-        let episodes = try backtest(.outage, days: 3, rate: 30)
-        guard let page = episodes.first(where: { $0.first.severity == .page && $0.first.labels.actionType == "purchase" }) else {
-            Issue.record("the outage did not page")
-            return
+    /// Each incident, after 3 days of steady traffic (a collector that has been running: spikes compare
+    /// with the previous 3 days, and the 3-day burn rule needs them), raises its intended alert in time,
+    /// nothing before it starts, no alert of another kind or about what the incident does not touch, and
+    /// no page where a ticket is what a person needs.
+    @Test(arguments: IncidentCase.all)
+    func anIncidentRaisesItsIntendedAlertInTimeAndNoOther(_ incident: IncidentCase) throws {
+        let (episodes, onset) = try backtest(incident.scenario, days: incident.days, rate: 30, historyDays: 3)
+        let described = episodes.map { episode in
+            "\(episode.first.severity) \(episode.first.kind.rawValue) \(episode.first.labels.pairs) after \((episode.startsAt - onset) / 60) min"
         }
-        #expect(page.startsAt > outageStart && page.startsAt <= outageStart + 15 * 60, "paged at \(RFC3339.format(seconds: page.startsAt))")
-        #expect(!episodes.contains { $0.first.severity == .page && $0.startsAt < outageStart })
+        for intended in incident.intended {
+            guard let first = episodes.first(where: { intended.matches($0.first) }) else {
+                Issue.record("no \(intended); alerts: \(described)")
+                continue
+            }
+            let delay = (first.startsAt - onset) / 60
+            #expect(delay > 0 && delay <= intended.withinMinutes, "\(intended) after \(delay) min")
+        }
+        #expect(!episodes.contains { $0.startsAt < onset }, "alerts before the incident: \(described)")
+        #expect(episodes.allSatisfy { incident.isRelated($0.first) }, "unrelated alerts: \(described)")
+        #expect(incident.mayPage || !episodes.contains { $0.first.severity == .page }, "pages: \(described)")
     }
 
-    @Test func steadyTrafficGivesNoPageAndNoTicketOverSevenDays() throws {
-        let episodes = try backtest(.steady, days: 7, rate: 10)
+    /// At 10 attempts a minute (seed 3) and at 30 (seed 2: restores, failing 0.8 % against a 1 % budget,
+    /// ticketed three times that week when a 3-day rate a hair over the objective was evidence enough).
+    @Test(arguments: [(10.0, 3), (30.0, 2)] as [(Double, UInt64)])
+    func steadyTrafficGivesNoPageAndNoTicketOverSevenDays(rate: Double, seed: UInt64) throws {
+        let (episodes, _) = try backtest(.steady, days: 7, rate: rate, seed: seed)
         #expect(episodes.isEmpty, "\(episodes.map { "\($0.first.severity) \($0.first.labels.pairs) \(RFC3339.format(seconds: $0.startsAt))" })")
     }
 }
 
-extension ScenarioDetectionTests {
-    /// 4.12.0 starts from nothing at 24 h and grows to 15 % of the traffic a day later; at 30 attempts a
-    /// minute its first hour holds a handful of purchases, so the test allows three hours (with 10 409s
-    /// needed and the significance shared by every slice tested).
-    @Test func aNewVersionDoubleSendingReceiptsIsNamedByAppVersionWithinThreeHours() throws {
-        let rolloutStart = RFC3339.parseMillis("2026-11-09T00:00:00Z")! / 1000 + 86_400
-        let episodes = try backtestForExtension(.retryConflicts)
-        guard let spike = episodes.first(where: { $0.first.kind == .alreadyGrantedSpike }) else {
-            Issue.record("no 409 spike")
-            return
-        }
-        #expect(spike.first.labels.slice == .init(dimension: .appVersion, value: "4.12.0"))
-        #expect(spike.startsAt <= rolloutStart + 3 * 3600, "first 409 spike at \(RFC3339.format(seconds: spike.startsAt))")
+/// An alert an incident must raise: its kind, severity and action, naming the action itself or one of
+/// `slices`, at most `withinMinutes` after the incident starts.
+struct IntendedAlert: Sendable, CustomStringConvertible {
+    var kind: AlertFinding.Kind
+    var severity: Severity
+    var actionType: String
+    /// The slices it may name; nil stands for the whole action.
+    var slices: [SeriesLabels.Slice?]
+    var withinMinutes: Int64
+
+    /// Whether `finding` is this alert.
+    func matches(_ finding: AlertFinding) -> Bool {
+        finding.kind == kind && finding.severity == severity && finding.labels.actionType == actionType
+            && slices.contains(finding.labels.slice)
     }
+
+    var description: String {
+        let names = slices.map { $0.map { "\($0.dimension.rawValue)=\($0.value ?? "")" } ?? actionType }
+        return "\(severity) \(kind.rawValue) for \(names.joined(separator: " or ")) within \(withinMinutes) min"
+    }
+}
+
+/// A `simulate` incident scenario, run for `days` at 30 attempts a minute, and what it must raise.
+struct IncidentCase: Sendable, CustomTestStringConvertible {
+    var scenario: Scenario
+    var days: Int
+    var intended: [IntendedAlert]
+    /// What any alert of the run may be about (nil: anything); its kind must be one of `intended`'s.
+    var related: [SeriesLabels]?
+    /// Whether anything may page: a slow burn or a regression at a few percent of traffic is a ticket.
+    var mayPage: Bool
+
+    var testDescription: String { scenario.rawValue }
+
+    /// Whether `finding` is of an intended kind and about what the incident touches.
+    func isRelated(_ finding: AlertFinding) -> Bool {
+        intended.contains { $0.kind == finding.kind } && (related?.contains(finding.labels) ?? true)
+    }
+
+    private static func slice(_ dimension: EventDimension, _ value: String) -> SeriesLabels.Slice {
+        .init(dimension: dimension, value: value)
+    }
+
+    private static func purchase(_ dimension: EventDimension, _ value: String) -> SeriesLabels {
+        SeriesLabels(actionType: "purchase", slice: slice(dimension, value))
+    }
+
+    /// Every incident scenario; runs of 2 days place each at its nominal time (the rollout needs 5 for
+    /// phases of a day: 1, 2, 5, 10, 20 %).
+    static let all: [IncidentCase] = [
+        // Verification answers 503 for 40 minutes; purchases, restores and retries all fail.
+        IncidentCase(
+            scenario: .outage, days: 2,
+            intended: [IntendedAlert(kind: .successRateBurn, severity: .page, actionType: "purchase", slices: [nil], withinMinutes: 15)],
+            related: nil, mayPage: true),
+        // 4.12.0 starts from nothing at 24 h and reaches 15 % of the traffic a day later: its first hour holds
+        // about 5 purchases, each with an extra 409, under the 10 a spike needs, so three hours.
+        IncidentCase(
+            scenario: .retryConflicts, days: 2,
+            intended: [IntendedAlert(
+                kind: .alreadyGrantedSpike, severity: .ticket, actionType: "purchase", slices: [slice(.appVersion, "4.12.0")],
+                withinMinutes: 180)],
+            related: [purchase(.appVersion, "4.12.0")], mayPage: false),
+        // coins_500 cancels go from 6 % to 30 % for 6 hours: money may be taken without a grant.
+        IncidentCase(
+            scenario: .cancelSpike, days: 2,
+            intended: [IntendedAlert(
+                kind: .cancelRateSpike, severity: .ticket, actionType: "purchase", slices: [slice(.productID, "coins_500")],
+                withinMinutes: 60)],
+            related: [purchase(.productID, "coins_500")], mayPage: false),
+        // Launches bring bursts of premium_monthly renewal retries; all but the first fail (55 %) or never
+        // finish: retries fail about half the time against a 95 % objective, and are left unfinished. Both
+        // within the first hour; the page may name the premium_monthly slice until the whole action pages.
+        // Purchases of premium_monthly, blocked by the unfinished renewals, fail 5 % more and may ticket.
+        IncidentCase(
+            scenario: .renewalBatch, days: 2,
+            intended: [
+                IntendedAlert(
+                    kind: .successRateBurn, severity: .page, actionType: "retry",
+                    slices: [nil, slice(.productID, "premium_monthly"), slice(.planID, "pro-monthly"), slice(.groupID, "premium")],
+                    withinMinutes: 60),
+                IntendedAlert(kind: .unfinishedPurchases, severity: .ticket, actionType: "retry", slices: [nil], withinMinutes: 60),
+            ],
+            related: [
+                SeriesLabels(actionType: "retry"),
+                SeriesLabels(actionType: "retry", slice: slice(.productID, "premium_monthly")),
+                SeriesLabels(actionType: "retry", slice: slice(.planID, "pro-monthly")),
+                SeriesLabels(actionType: "retry", slice: slice(.groupID, "premium")),
+                purchase(.productID, "premium_monthly"), purchase(.planID, "pro-monthly"), purchase(.groupID, "premium"),
+            ],
+            mayPage: true),
+        // From 24 h, winback-50 purchases (under 4 % of purchases) fail about 4.7 % instead of 0.7 %: a
+        // ticket naming the offer within a day, never a page.
+        IncidentCase(
+            scenario: .slowBurn, days: 2,
+            intended: [IntendedAlert(
+                kind: .successRateBurn, severity: .ticket, actionType: "purchase", slices: [slice(.offerID, "winback-50")],
+                withinMinutes: 1440)],
+            related: [purchase(.offerID, "winback-50")], mayPage: false),
+        // pro-monthly purchases with StoreKit 2 on 4.12.0 fail 8.5 % more (about 2.6 % of 4.12.0's purchases):
+        // a ticket naming the version before the release reaches 10 % on day 4, so it can be paused; no
+        // page while it is at 20 % or less. Other alerts may only name what the regression touches.
+        IncidentCase(
+            scenario: .rollout, days: 5,
+            intended: [IntendedAlert(
+                kind: .successRateBurn, severity: .ticket, actionType: "purchase", slices: [slice(.appVersion, "4.12.0")],
+                withinMinutes: 3 * 1440)],
+            related: [
+                purchase(.appVersion, "4.12.0"), purchase(.productID, "premium_monthly"), purchase(.planID, "pro-monthly"),
+                purchase(.groupID, "premium"), purchase(.variant, "storekit2"),
+            ],
+            mayPage: false),
+    ]
 }
