@@ -46,15 +46,15 @@ public struct DashboardContext: Sendable {
     }
 
     /// Per-step counts over the range grouped by `groupBy`: for each key, one `OutcomeCounts` per step.
-    /// Steps are aligned to `step`; the first one counts only its part inside the range, so the steps
-    /// add up to the range's counts (what tables show as totals, what `query` answers).
+    /// Steps are whole and aligned to `step`, so the first may begin before the range: for totals over
+    /// the range, use ``counts(last:before:groupBy:filters:)``.
     func series(
         step: Int64, groupBy: [EventDimension], filters: [EventDimension: Set<String?>] = [:]
     ) throws -> (start: Int64, steps: Int, byKey: [[String?]: [OutcomeCounts]]) {
         let start = alignedStart(step: step)
         let steps = Int((atSeconds - start + step - 1) / step)
         let rows = try store.counts(CountQuery(
-            fromSeconds: fromSeconds, toSeconds: atSeconds, step: TimeStep(seconds: step), groupBy: groupBy, filters: filters))
+            fromSeconds: start, toSeconds: atSeconds, step: TimeStep(seconds: step), groupBy: groupBy, filters: filters))
         var byKey: [[String?]: [OutcomeCounts]] = [:]
         for row in rows {
             guard let time = row.timeSeconds else { continue }
