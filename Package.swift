@@ -86,6 +86,13 @@ let package = Package(
         .testTarget(name: "PurchaseSLIRenderingTests",
                     dependencies: ["PurchaseSLIRendering", "PurchaseSLIAnalysis", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PurchaseSLIDashboardsTests",
+            dependencies: [
+                "PurchaseSLIDashboards", "PurchaseSLIRendering", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLICore",
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "PurchaseSLISimulationTests", dependencies: ["PurchaseSLISimulation", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
         .testTarget(

@@ -46,6 +46,8 @@ public struct DashboardContext: Sendable {
     }
 
     /// Per-step counts over the range grouped by `groupBy`: for each key, one `OutcomeCounts` per step.
+    /// Steps are whole and aligned to `step`, so the first may begin before the range: for totals over
+    /// the range, use ``counts(last:before:groupBy:filters:)``.
     func series(
         step: Int64, groupBy: [EventDimension], filters: [EventDimension: Set<String?>] = [:]
     ) throws -> (start: Int64, steps: Int, byKey: [[String?]: [OutcomeCounts]]) {

@@ -9,7 +9,9 @@ extension DashboardContext {
     func tablePanel(title: String?, by dimension: EventDimension, actionType: String?, limit: Int) throws -> HTML {
         let step = defaultStepSeconds
         let data = try series(step: step, groupBy: [dimension], filters: actionFilter(actionType))
-        let totals = data.byKey.mapValues { $0.reduce(OutcomeCounts(), +) }
+        // Totals over the range itself: the first step of the sparklines may begin before it.
+        let totals = try counts(last: rangeSeconds, groupBy: [dimension], filters: actionFilter(actionType))
+            .reduce(into: [[String?]: OutcomeCounts]()) { $0[$1.key, default: OutcomeCounts()] += $1.counts }
         let overall = totals.values.reduce(OutcomeCounts(), +)
         let failureRate = overall.valid > 0 ? Double(overall.failure) / Double(overall.valid) : 0
         let ranked = totals.map { (key: $0.key, counts: $0.value, excess: Double($0.value.failure) - failureRate * Double($0.value.valid)) }

@@ -1,3 +1,4 @@
+import Foundation
 public import PurchaseSLIAnalysis
 import PurchaseSLICore
 public import PurchaseSLIStorage
@@ -37,7 +38,9 @@ public struct RolloutQuery: Sendable {
             sliceRows: [.productID: try rows([.productID]), .planID: try rows([.planID])])
     }
 
-    /// The newest app version over `[from, end)`: the one whose first event in the range came last.
+    /// The newest app version over `[from, end)`: the one whose first event in the range came last; of
+    /// versions first seen in the same hour (every version, when the range starts after the release
+    /// did), the highest version number.
     public func newestVersion(from: Int64, to end: Int64) throws -> String? {
         let rows = try store.counts(CountQuery(
             fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion]))
@@ -47,7 +50,9 @@ public struct RolloutQuery: Sendable {
             firstSeen[version] = min(firstSeen[version] ?? time, time)
         }
         guard firstSeen.count > 1 else { return nil }
-        return firstSeen.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
+        return firstSeen.max {
+            $0.value != $1.value ? $0.value < $1.value : $0.key.compare($1.key, options: .numeric) == .orderedAscending
+        }?.key
     }
 
     /// The start of the first hour with an event of `version` before `end`.

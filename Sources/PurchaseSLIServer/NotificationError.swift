@@ -19,6 +19,9 @@ public struct NotificationError: Error, CustomStringConvertible, Sendable {
     static func unreachable(_ url: URL, reason: String) -> Self { Self(kind: .unreachable(reason: reason), url: url) }
 
     /// The HTTP status the receiver answered, or nil when it could not be reached.
+    // Not inlined: inlined into `AlertNotifier.notify(at:state:)` next to `description`, its pattern match
+    // crashes the Swift 6.3.1 optimizer in release builds (CopyPropagation, "Found outside of lifetime use").
+    @inline(never)
     public var status: Int? {
         if case .refused(let status, _) = kind { return status }
         return nil

@@ -34,7 +34,7 @@ enum Stylesheet {
         th,td{padding:4px 8px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
         th{font-weight:600;color:var(--muted);font-size:12px}
         th:first-child,td:first-child,td.text,th.text{text-align:left}
-        td.text{white-space:normal;overflow-wrap:anywhere;max-width:520px}
+        td.text{white-space:normal;overflow-wrap:break-word;max-width:520px}
         svg{display:block;width:100%;height:auto;overflow:visible}
         .chart{overflow-x:auto}.chart svg{min-width:640px}
         svg text{fill:var(--muted);font:11px system-ui,sans-serif}

@@ -95,7 +95,7 @@ public struct TimeSeriesChart: Sendable {
         for band in bands where band.endSeconds > startSeconds && band.startSeconds < endSeconds {
             let x0 = x(max(band.startSeconds, startSeconds)), x1 = x(min(band.endSeconds, endSeconds))
             svg += "<rect class=\"band\(band.isPage ? "" : " ticket")\" x=\"\(number(x0))\" y=\"\(number(Self.top))\" "
-                + "width=\"\(number(max(1.5, x1 - x0)))\" height=\"\(number(plotHeight))\"><title>\(band.label)</title></rect>"
+                + "width=\"\(number(max(1.5, x1 - x0)))\" height=\"\(number(plotHeight))\"><title>\(lines(band.label.components(separatedBy: "\n")))</title></rect>"
         }
         for tick in Self.ticks(domain) {
             svg += "<line class=\"grid-line\" x1=\"\(number(Self.left))\" x2=\"\(number(Self.width - Self.right))\" "
@@ -103,9 +103,11 @@ public struct TimeSeriesChart: Sendable {
                 + "<text x=\"\(number(Self.left - 6))\" y=\"\(number(y(tick) + 4))\" text-anchor=\"end\">\(format(tick))</text>"
         }
         for tick in TimeAxis.ticks(from: startSeconds, to: endSeconds) {
+            // A label centred on the last tick would run past the SVG's edge and be cut ("Nov 1" for Nov 18).
+            let anchor = x(tick.seconds) > Self.width - Self.right - 30 ? "end" : "middle"
             svg += "<line class=\"axis\" x1=\"\(number(x(tick.seconds)))\" x2=\"\(number(x(tick.seconds)))\" "
                 + "y1=\"\(number(Self.height - Self.bottom))\" y2=\"\(number(Self.height - Self.bottom + 4))\"/>"
-                + "<text x=\"\(number(x(tick.seconds)))\" y=\"\(number(Self.height - Self.bottom + 16))\" text-anchor=\"middle\">\(tick.label)</text>"
+                + "<text x=\"\(number(x(tick.seconds)))\" y=\"\(number(Self.height - Self.bottom + 16))\" text-anchor=\"\(anchor)\">\(tick.label)</text>"
         }
         svg += "<text x=\"\(number(Self.width - Self.right))\" y=\"\(number(Self.height - 4))\" text-anchor=\"end\">UTC</text>"
         svg += "<text x=\"4\" y=\"\(number(Self.top + plotHeight / 2))\" transform=\"rotate(-90 10 \(number(Self.top + plotHeight / 2)))\" "
@@ -128,7 +130,7 @@ public struct TimeSeriesChart: Sendable {
             let time = startSeconds + Int64(step) * stepSeconds
             let values = series.map { "\($0.label): \($0.values.indices.contains(step) ? $0.values[step].map(format) ?? "no data" : "no data")" }
             svg += "<rect class=\"hover\" x=\"\(number(x(time)))\" y=\"\(number(Self.top))\" width=\"\(number(plotWidth / Double(steps)))\" "
-                + "height=\"\(number(plotHeight))\"><title>\(RFC3339.format(seconds: time))\n\(values.joined(separator: "\n"))</title></rect>"
+                + "height=\"\(number(plotHeight))\"><title>\(lines([RFC3339.format(seconds: time)] + values))</title></rect>"
         }
         svg += "</svg>"
         return legend + "<div class=\"chart\">" + svg + "</div>"
@@ -169,6 +171,11 @@ public struct TimeSeriesChart: Sendable {
             tick += step
         }
         return ticks
+    }
+
+    /// Tooltip lines, each escaped (escaping turns a newline into U+FFFD), one per line.
+    private func lines(_ texts: [String]) -> HTML {
+        HTML.joined(texts.map { text -> HTML in "\(text)" }, separator: "\n")
     }
 
     private func number(_ value: Double) -> HTML {

@@ -1,0 +1,134 @@
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIDashboards
+import PurchaseSLIRendering
+import PurchaseSLIStorage
+import Testing
+
+/// Text an attacker can put in any event field: markup that would open a script, an element or an
+/// attribute if it were not escaped, a link scheme, text that is already escaped, terminal and
+/// bidirectional control characters, chat mentions and Markdown.
+let hostileCorpus = [
+    "<!channel> <@U123> <https://evil.example|click>",
+    "[click](https://evil.example) ![x](https://evil.example/x.png)",
+    "**bold** _it_ `code` # heading | table",
+    "\u{202E}gnp.exe\u{202C} \u{2066}x\u{2069}",
+    "bell\u{07} esc\u{1B}[31m red\r\nnew line",
+    "\"quotes\" \\ back\\slash </script><script>alert(1)</script>",
+    "\"><svg onload=alert(1)>",
+    "</title><script>alert(1)</script>",
+    "javascript:alert(1)",
+    "' onmouseover='alert(1)",
+    "&lt;script&gt;",
+    "</style><style>body{display:none}</style>",
+    "<img src=x onerror=alert(1)>",
+]
+
+/// The corpus in every free-text and id field that reaches a page (productID, planID, groupID, offerID,
+/// appVersion, platform, osVersion, variant, errorDescription; actionType must be a token), rendered on
+/// every shipped page and on a page with a table of every dimension, while an outage makes the alerts
+/// quote the fields too.
+@Suite(.hostileFixture) struct HostileTextTests {
+    let pages: [String: String]
+
+    init() throws {
+        pages = try RenderedFixture.get().pages
+    }
+
+    @Test func nothingButOurOwnMarkupReachesAPage() {
+        #expect(pages.count == 4)
+        for (name, page) in pages.sorted(by: { $0.key < $1.key }) {
+            let problems = MarkupCheck.problems(in: page)
+            #expect(problems.isEmpty, "\(name): \(problems.count) problems, first: \(problems.prefix(5).joined(separator: "\n"))")
+            #expect(page.range(of: "<script", options: .caseInsensitive) == nil, "\(name)")
+            #expect(page.range(of: "<img", options: .caseInsensitive) == nil, "\(name)")
+            #expect(page.range(of: #"<[^>]*\son[a-z]+\s*="#, options: .regularExpression) == nil, "\(name): an event handler in a tag")
+            #expect(page.range(of: "href=\"javascript", options: .caseInsensitive) == nil, "\(name)")
+            #expect(page.components(separatedBy: "<style>").count == 2 && page.components(separatedBy: "</style>").count == 2, "\(name)")
+            #expect(page.components(separatedBy: "<title>").count == page.components(separatedBy: "</title>").count, "\(name)")
+        }
+    }
+
+    @Test func controlAndBidirectionalCharactersNeverReachAPage() {
+        for (name, page) in pages {
+            let bad = page.unicodeScalars.filter {
+                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
+                    || (0x2066...0x2069).contains($0.value)
+            }
+            #expect(bad.isEmpty, "\(name): \(bad.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    @Test func everyHostileValueIsShownEscapedOnce() throws {
+        let every = try #require(pages["every-dimension.html"])
+        for text in hostileCorpus {
+            #expect(every.contains(HTML.escape(text)), "\(text.debugDescription) is not on the page, escaped")
+        }
+        // Written out by hand, not by the function under test:
+        for escaped in [
+            "&quot;&gt;&lt;svg onload=alert(1)&gt;", "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;",
+            "&#39; onmouseover=&#39;alert(1)", "&amp;lt;script&amp;gt;", "&lt;img src=x onerror=alert(1)&gt;",
+            "&lt;/style&gt;&lt;style&gt;body{display:none}&lt;/style&gt;", "\u{FFFD}gnp.exe\u{FFFD} \u{FFFD}x\u{FFFD}",
+            "&lt;!channel&gt; &lt;@U123&gt; &lt;https://evil.example|click&gt;",
+        ] {
+            #expect(every.contains(escaped), "\(escaped)")
+        }
+        for (name, page) in pages {
+            // Escaped twice would show the reader "&amp;quot;" instead of a quote.
+            for twice in ["&amp;quot;", "&amp;#39;", "&amp;amp;", "&amp;gt;&amp;lt;"] {
+                #expect(!page.contains(twice), "\(name): \(twice)")
+            }
+        }
+    }
+
+    @Test func theAlertsAndTheRolloutQuoteTheHostileValuesEscaped() throws {
+        let oncall = try #require(pages["oncall.html"])
+        let alerts = try #require(oncall.between("<h2>Alerts firing</h2>", "</section>"))
+        #expect(alerts.contains("<span class=\"status bad\">PAGE</span>"))
+        #expect(hostileCorpus.contains { alerts.contains(HTML.escape($0)) }, "the alert quotes no error description")
+        let rollout = try #require(pages["every-dimension.html"]?.between("<h3>Rollout of ", "</h3>"))
+        #expect(rollout == "\(HTML.escape(hostileCorpus[0])) against \(HTML.escape(hostileCorpus[1]))")
+    }
+}
+
+extension Trait where Self == FixtureTrait {
+    /// A day of traffic whose every free-text and id field holds ``hostileCorpus``, an attempt every
+    /// 20 s and every purchase failing in the last hour, rendered on the shipped pages and on a page with
+    /// a table and a chart of every dimension, the top errors and a rollout between two hostile versions.
+    static var hostileFixture: Self {
+        FixtureTrait { directory in
+            let end = seconds("2026-11-16T12:00:00Z")
+            let store = try SQLiteBucketStore(path: directory.file("hostile.sqlite"))
+            let corpus = hostileCorpus, count = corpus.count
+            var events: [PurchaseEvent] = []
+            var index = 0
+            for time in stride(from: end - 86_400, to: end, by: 20) {
+                defer { index += 1 }
+                func field(_ offset: Int) -> String { corpus[(index + offset) % count] }
+                let action: ActionType = index % 7 == 6 ? .retry : .purchase
+                let outage = time >= end - 3600 && action == .purchase
+                let result: ResultType = outage || index % 50 == 3 ? .failure : index % 31 == 5 ? .cancel : .success
+                for (suffix, type) in [("s", ResultType.start), ("r", result)] {
+                    events.append(PurchaseEvent(
+                        eventID: "\(suffix)\(index)", timestampMillis: (time + (type == .start ? 0 : 4)) * 1000,
+                        productID: field(0), planID: field(1), groupID: field(2), offerID: field(3), actionType: action,
+                        resultType: type, statusCode: action == .retry && index % 2 == 0 ? 409 : nil,
+                        // The first value is also a version arriving in the second half of the day.
+                        appVersion: time >= end - 43_200 && index % 3 == 0 ? corpus[0] : field(4), platform: field(5),
+                        osVersion: field(6), variant: field(7),
+                        errorDescription: type == .start || result == .success ? nil : field(8)))
+                }
+            }
+            _ = try store.record(events, receivedAtMillis: end * 1000)
+            let dimensions: [EventDimension] = [.productID, .planID, .groupID, .offerID, .appVersion, .platform, .osVersion, .variant]
+            let everyDimension = DashboardDefinition(
+                title: "Every dimension", file: "every-dimension.html", summary: "a table and a chart of each",
+                panels: dimensions.flatMap { dimension -> [DashboardDefinition.Panel] in
+                    [.table(title: nil, by: dimension, actionType: nil, limit: 100),
+                     .chart(title: nil, metric: .rate(.successRate), actionType: "purchase", by: dimension, stepSeconds: nil)]
+                } + [.topErrors(actionType: nil, windowSeconds: 86_400, limit: 100), .rollout(candidate: corpus[0], baseline: corpus[1])])
+            let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: end, rangeSeconds: 86_400)
+            return RenderedFixture(store: store, pages: try renderPages(try shippedDefinitions() + [everyDimension], context: context))
+        }
+    }
+}
