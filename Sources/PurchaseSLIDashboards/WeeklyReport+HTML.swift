@@ -50,7 +50,7 @@ extension WeeklyReport {
         return """
             <section><h2>Week over week</h2><div class="scroll"><table><tr><th>action</th><th class="text">rate</th>\
             <th>\(week.description)</th><th>\(week.previous.description)</th><th>change</th></tr>\(HTML.joined(rows))</table></div>
-            <p class="meta">▲▼ in red: worse, in green: better; significant: two-sided Fisher exact test, p < \
+            <p class="meta">▲▼ in red: worse, in green: better; significant: two-sided Fisher exact test, p &lt; \
             \(String(Self.significance)) after Holm's correction over the report's comparisons; n.s.: not significant.</p></section>
             """
     }

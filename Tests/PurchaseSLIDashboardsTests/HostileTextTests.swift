@@ -36,7 +36,7 @@ let hostileCorpus = [
     }
 
     @Test func nothingButOurOwnMarkupReachesAPage() {
-        #expect(pages.count == 4)
+        #expect(pages.count == 5)  // the shipped dashboards, the every-dimension page, the weekly review, the index
         for (name, page) in pages.sorted(by: { $0.key < $1.key }) {
             let problems = MarkupCheck.problems(in: page)
             #expect(problems.isEmpty, "\(name): \(problems.count) problems, first: \(problems.prefix(5).joined(separator: "\n"))")

@@ -156,6 +156,7 @@ enum MarkupCheck {
         private static func isPageLink(_ value: String) -> Bool {
             value.hasSuffix(".html") && value.utf8.allSatisfy {
                 (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || $0 == UInt8(ascii: "W")  // the weekly review, report-2026-W46.html
                     || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
             }
         }
