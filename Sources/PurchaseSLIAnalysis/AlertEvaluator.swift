@@ -233,16 +233,37 @@ public struct AlertEvaluator: Sendable {
     /// of its episode in a backtest ending at `time`, looking back 6 hours, then further while it fired
     /// all along.
     public func startOfFiring(_ identity: AlertFinding.Identity, at time: Int64, inputs: AlertInputs) -> Int64 {
+        startsOfFiring([identity], at: time, inputs: inputs)[identity] ?? time
+    }
+
+    /// ``startOfFiring(_:at:inputs:)`` of several alerts at once: one backtest per look-back span serves
+    /// them all, so the cost does not grow with the number of alerts firing.
+    public func startsOfFiring(
+        _ identities: Set<AlertFinding.Identity>, at time: Int64, inputs: AlertInputs
+    ) -> [AlertFinding.Identity: Int64] {
         let earliest = inputs.startSeconds + policy.lookbackSeconds
+        var starts: [AlertFinding.Identity: Int64] = [:]
+        var pending = identities
         var span: Int64 = 6 * 3600
-        while true {
+        while !pending.isEmpty {
             let from = max(earliest, time - span)
-            let episode = episodes(from: from, to: time + 60, stepSeconds: 60, inputs: inputs)
-                .first { $0.first.identity == identity && $0.endsAt == nil }
-            guard let episode else { return time }
-            if episode.startsAt > from || from == earliest { return episode.startsAt }
+            let open = Dictionary(
+                episodes(from: from, to: time + 60, stepSeconds: 60, inputs: inputs).filter { $0.endsAt == nil }
+                    .map { ($0.first.identity, $0.startsAt) }, uniquingKeysWith: min)
+            for identity in pending {
+                guard let start = open[identity] else {
+                    starts[identity] = time
+                    pending.remove(identity)
+                    continue
+                }
+                if start > from || from == earliest {
+                    starts[identity] = start
+                    pending.remove(identity)
+                }
+            }
             span *= 4
         }
+        return starts
     }
 
     /// Evaluates every `step` in `[from, to)` and returns each alert episode once, in order of start.

@@ -12,16 +12,14 @@ extension AlertContext {
         let evaluator = AlertEvaluator(policy: policy)
         let lookback = policy.lookbackSeconds + policy.keepFiringForSeconds
         let inputs = try inputs(from: time - lookback, to: time)
-        var history: AlertInputs?
-        return try evaluator.findings(at: time, inputs: inputs).map { finding in
-            var start = evaluator.startOfFiring(finding.identity, at: time, inputs: inputs)
-            if start <= inputs.startSeconds + policy.lookbackSeconds {
-                let longer = try history ?? self.inputs(from: time - lookback - 3 * 86_400, to: time)
-                history = longer
-                start = evaluator.startOfFiring(finding.identity, at: time, inputs: longer)
-            }
-            return try report(finding, startsAt: start, inputs: inputs)
+        let findings = evaluator.findings(at: time, inputs: inputs)
+        var starts = evaluator.startsOfFiring(Set(findings.map(\.identity)), at: time, inputs: inputs)
+        let firingAllAlong = Set(findings.map(\.identity).filter { starts[$0, default: time] <= inputs.startSeconds + policy.lookbackSeconds })
+        if !firingAllAlong.isEmpty {
+            let longer = try self.inputs(from: time - lookback - 3 * 86_400, to: time)
+            starts.merge(evaluator.startsOfFiring(firingAllAlong, at: time, inputs: longer)) { $1 }
         }
+        return try findings.map { try report($0, startsAt: starts[$0.identity, default: time], inputs: inputs) }
     }
 
     /// A backtest: each alert episode over `[from, to)` evaluated every `stepSeconds`, in order of start,
