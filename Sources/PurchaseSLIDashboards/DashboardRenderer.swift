@@ -36,27 +36,27 @@ public struct DashboardRenderer: Sendable {
     /// Each dashboard, the weekly review of the last whole ISO week before the context's time, and
     /// `index.html` linking them all.
     public func render(generatedAtSeconds: Int64) throws -> [File] {
-        let weeklyReport: WeeklyReport? = try WeeklyReport(
-            week: ISOWeek(containing: context.atSeconds).previous, store: context.store, policy: context.policy)
-        let otherPages = weeklyReport.map { report in
-            [IndexPage.Entry(title: "Weekly review \(report.week)", file: report.fileName,
-                             summary: "SLO attainment, week-over-week changes, incidents and a summary for the review notes (\(report.dateRange)).")]
-        } ?? []
         let alertContext = AlertContext(store: context.store, policy: context.policy)
         let alerts = AlertSnapshot(
             firing: try alertContext.firingReports(at: context.atSeconds),
             episodes: try alertContext.episodeReports(
                 from: context.fromSeconds, to: context.atSeconds, stepSeconds: Self.episodeStepSeconds))
+        // The week's incidents come from the charts' backtest when it covers the week.
+        let week = ISOWeek(containing: context.atSeconds).previous
+        let weeklyReport = try WeeklyReport(
+            week: week, store: context.store, policy: context.policy,
+            episodes: week.startSeconds >= context.fromSeconds ? alerts.episodes : nil)
+        let otherPages = [IndexPage.Entry(
+            title: "Weekly review \(weeklyReport.week)", file: weeklyReport.fileName,
+            summary: "SLO attainment, week-over-week changes, incidents and a summary for the review notes (\(weeklyReport.dateRange)).")]
         let navigation = [(title: "Index", href: "index.html")] + definitions.map { (title: $0.title, href: $0.file) }
             + otherPages.map { (title: $0.title, href: $0.file) }
         var files = try definitions.map { definition in
             let page = DashboardPage(definition: definition, context: context, alerts: alerts)
             return File(name: definition.file, html: try page.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered)
         }
-        if let weeklyReport {
-            files.append(File(name: weeklyReport.fileName, html: weeklyReport.document(
-                navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered))
-        }
+        files.append(File(name: weeklyReport.fileName, html: weeklyReport.document(
+            navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered))
         let entries = definitions.map { IndexPage.Entry(title: $0.title, file: $0.file, summary: $0.summary) } + otherPages
         let index = IndexPage(entries: entries, context: context, firing: alerts.firing)
         files.append(File(name: "index.html", html: index.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered))

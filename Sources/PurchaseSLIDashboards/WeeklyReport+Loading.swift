@@ -1,12 +1,14 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLICore
-import PurchaseSLIRendering
+public import PurchaseSLIRendering
 public import PurchaseSLIStorage
 
 extension WeeklyReport {
     /// Reads the week and the week before from `store`; alert episodes are a 1-minute backtest of the
-    /// week under `policy`. Only events before the end of the week count.
-    public init(week: ISOWeek, store: any BucketStore, policy: SLOPolicy) throws {
+    /// week under `policy`, or those of `episodes` that overlap the week when given (a backtest that
+    /// covers it, such as the one that shades the dashboards' charts). Only events before the end of
+    /// the week count.
+    public init(week: ISOWeek, store: any BucketStore, policy: SLOPolicy, episodes: [AlertReport]? = nil) throws {
         let previousWeek = week.previous
         func totals(_ period: ISOWeek, _ groupBy: [EventDimension]) throws -> [[String?]: OutcomeCounts] {
             try store.counts(CountQuery(fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: groupBy))
@@ -57,8 +59,17 @@ extension WeeklyReport {
             week: week, actions: actions, slices: slices, errors: try Self.errors(week, store: store),
             conflictTrend: try Self.conflictTrend(from: previousWeek.startSeconds, to: week.endSeconds, store: store),
             trendStepSeconds: Self.trendStepSeconds,
-            incidents: try AlertContext(store: store, policy: policy).episodeReports(
+            incidents: try episodes.map { Self.clipped($0, to: week) } ?? AlertContext(store: store, policy: policy).episodeReports(
                 from: week.startSeconds, to: week.endSeconds, stepSeconds: 60))
+    }
+
+    /// The episodes that overlap `week`, those still firing at its end without an end.
+    private static func clipped(_ episodes: [AlertReport], to week: ISOWeek) -> [AlertReport] {
+        episodes.filter { $0.startsAt < week.endSeconds && ($0.endsAt ?? .max) > week.startSeconds }.map { episode in
+            var clipped = episode
+            if let end = episode.endsAt, end > week.endSeconds { clipped.endsAt = nil }
+            return clipped
+        }
     }
 
     /// Step of the 409 trend over the two weeks.
