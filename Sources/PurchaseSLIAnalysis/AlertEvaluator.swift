@@ -230,38 +230,43 @@ public struct AlertEvaluator: Sendable {
     }
 
     /// When the alert `identity`, firing at `time`, started, as far back as the inputs reach: the start
-    /// of its episode in a backtest ending at `time`, looking back 6 hours, then further while it fired
-    /// all along.
+    /// of its episode in a backtest ending at `time`.
     public func startOfFiring(_ identity: AlertFinding.Identity, at time: Int64, inputs: AlertInputs) -> Int64 {
         startsOfFiring([identity], at: time, inputs: inputs)[identity] ?? time
     }
 
-    /// ``startOfFiring(_:at:inputs:)`` of several alerts at once: one backtest per look-back span serves
-    /// them all, so the cost does not grow with the number of alerts firing.
+    /// ``startOfFiring(_:at:inputs:)`` of several alerts firing at `time`: walks back a minute at a time
+    /// until each was not firing the minute before (or the inputs end). Whether an alert fires at a
+    /// minute depends only on the rules' findings over the keepFiringFor before it, so each minute's
+    /// findings are computed once, whatever the number of alerts. O(minutes back × series × rules).
     public func startsOfFiring(
         _ identities: Set<AlertFinding.Identity>, at time: Int64, inputs: AlertInputs
     ) -> [AlertFinding.Identity: Int64] {
         let earliest = inputs.startSeconds + policy.lookbackSeconds
+        var instants: [Int64: [AlertFinding]] = [:]
+        func firing(at minute: Int64) -> Set<AlertFinding.Identity> {
+            var timeline = FiringTimeline(policy: policy)
+            for moment in stride(from: minute - policy.keepFiringForSeconds, through: minute, by: 60) {
+                if instants[moment] == nil { instants[moment] = instantFindings(at: moment, inputs: inputs) }
+                timeline.record(instants[moment]!)
+            }
+            instants[minute] = nil  // walking back, the next window ends a minute earlier
+            return Set(timeline.firing(at: minute).map(\.identity))
+        }
         var starts: [AlertFinding.Identity: Int64] = [:]
         var pending = identities
-        var span: Int64 = 6 * 3600
+        var minute = time
         while !pending.isEmpty {
-            let from = max(earliest, time - span)
-            let open = Dictionary(
-                episodes(from: from, to: time + 60, stepSeconds: 60, inputs: inputs).filter { $0.endsAt == nil }
-                    .map { ($0.first.identity, $0.startsAt) }, uniquingKeysWith: min)
-            for identity in pending {
-                guard let start = open[identity] else {
-                    starts[identity] = time
-                    pending.remove(identity)
-                    continue
-                }
-                if start > from || from == earliest {
-                    starts[identity] = start
-                    pending.remove(identity)
-                }
+            guard minute > earliest else {
+                for identity in pending { starts[identity] = max(earliest, minute) }
+                break
             }
-            span *= 4
+            let before = firing(at: minute - 60)
+            for identity in pending where !before.contains(identity) {
+                starts[identity] = minute
+                pending.remove(identity)
+            }
+            minute -= 60
         }
         return starts
     }
@@ -312,8 +317,14 @@ struct FiringTimeline {
 
     /// Records the instant findings of `time`.
     mutating func observe(_ findings: [AlertFinding], at time: Int64) {
-        for finding in findings { latest[finding.identity] = finding }
+        record(findings)
         latest = latest.filter { isActive($0.value, at: time) }
+    }
+
+    /// Records findings, in time order, without letting older ones expire: for a timeline built from
+    /// just the keepFiringFor before the time asked about.
+    mutating func record(_ findings: [AlertFinding]) {
+        for finding in findings { latest[finding.identity] = finding }
     }
 
     private func isActive(_ finding: AlertFinding, at time: Int64) -> Bool {
