@@ -15,32 +15,37 @@ public struct AlertInputs: Sendable {
     /// Builds the series from count rows with a 1-minute step: `overall` grouped by `actionType`, and
     /// `sliceRows[dimension]` grouped by `actionType` and that dimension. O(rows + minutes × series).
     public init(startSeconds: Int64, endSeconds: Int64, overall: [CountRow], sliceRows: [EventDimension: [CountRow]]) {
+        let minuteCount = Int(max(0, (endSeconds - startSeconds) / 60))
+        func series(_ rows: [CountRow]) -> CountSeries {
+            CountSeries(rows: rows, startSeconds: startSeconds, stepSeconds: 60, stepCount: minuteCount)
+        }
+        self.init(startSeconds: startSeconds, endSeconds: endSeconds, overall: series(overall),
+                  slices: sliceRows.mapValues(series))
+    }
+
+    /// Builds the series from dense 1-minute series starting at `startSeconds`: `overall` grouped by
+    /// `actionType`, and `slices[dimension]` grouped by `actionType` and that dimension. O(minutes × series).
+    public init(startSeconds: Int64, endSeconds: Int64, overall: CountSeries, slices sliceSeries: [EventDimension: CountSeries]) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
         let minuteCount = Int(max(0, (endSeconds - startSeconds) / 60))
-        func series(_ rows: [CountRow], labels: (CountRow) -> SeriesLabels) -> [SeriesLabels: MinuteSeries] {
-            var minutes: [SeriesLabels: [OutcomeCounts]] = [:]
-            for row in rows {
-                guard let time = row.timeSeconds, time >= startSeconds, time < endSeconds else { continue }
-                let key = labels(row)
-                let index = Int((time - startSeconds) / 60)
-                minutes[key, default: Array(repeating: OutcomeCounts(), count: minuteCount)][index] += row.counts
-            }
-            return minutes.reduce(into: [:]) { result, entry in
-                result[entry.key] = MinuteSeries(labels: entry.key, startSeconds: startSeconds, minutes: entry.value)
-            }
+        func minutes(_ counts: [OutcomeCounts]) -> [OutcomeCounts] {
+            counts.count == minuteCount ? counts
+                : Array(counts.prefix(minuteCount)) + Array(repeating: OutcomeCounts(), count: max(0, minuteCount - counts.count))
         }
         var actions: [String: MinuteSeries] = [:]
-        for (labels, minuteSeries) in series(overall, labels: { SeriesLabels(actionType: $0.key[0] ?? "") }) {
-            actions[labels.actionType] = minuteSeries
+        for (key, counts) in zip(overall.keys, overall.counts) {
+            let labels = SeriesLabels(actionType: key[0] ?? "")
+            actions[labels.actionType] = MinuteSeries(labels: labels, startSeconds: startSeconds, minutes: minutes(counts))
         }
         var slices: [String: [MinuteSeries]] = [:]
-        for (dimension, rows) in sliceRows.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        for (dimension, series) in sliceSeries.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             // Events without a value for the dimension (no offer, say) are not a slice of their own.
-            let bySlice = series(rows.filter { $0.key[1] != nil }) {
-                SeriesLabels(actionType: $0.key[0] ?? "", slice: .init(dimension: dimension, value: $0.key[1]))
+            for (key, counts) in zip(series.keys, series.counts) where key[1] != nil {
+                let labels = SeriesLabels(actionType: key[0] ?? "", slice: .init(dimension: dimension, value: key[1]))
+                slices[labels.actionType, default: []].append(
+                    MinuteSeries(labels: labels, startSeconds: startSeconds, minutes: minutes(counts)))
             }
-            for (labels, minuteSeries) in bySlice { slices[labels.actionType, default: []].append(minuteSeries) }
         }
         self.actions = actions
         self.slices = slices.mapValues { $0.sorted { $0.labels < $1.labels } }

@@ -20,14 +20,14 @@ public struct AlertContext: Sendable {
 
     /// Minute series of every action and slice over `[from, to)`.
     public func inputs(from: Int64, to: Int64) throws -> AlertInputs {
-        let step = TimeStep(seconds: 60)
-        let overall = try store.counts(CountQuery(fromSeconds: from, toSeconds: to, step: step, groupBy: [.actionType]))
-        var slices: [EventDimension: [CountRow]] = [:]
-        for dimension in policy.slices {
-            slices[dimension] = try store.counts(
-                CountQuery(fromSeconds: from, toSeconds: to, step: step, groupBy: [.actionType, dimension]))
-        }
-        return AlertInputs(startSeconds: from, endSeconds: to, overall: overall, sliceRows: slices)
+        // One read of the minute buckets for the action and every slice dimension, from a whole minute.
+        let from = from - from.floorDividedBy(60).remainder
+        let groupings = [[EventDimension.actionType]] + policy.slices.map { [.actionType, $0] }
+        let answers = try store.series(groupings.map {
+            CountQuery(fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: $0)
+        })
+        let slices = Dictionary(zip(policy.slices, answers.dropFirst()), uniquingKeysWith: { first, _ in first })
+        return AlertInputs(startSeconds: from, endSeconds: to, overall: answers[0], slices: slices)
     }
 
     /// The report of a finding (or of an episode when `endsAt` is given).

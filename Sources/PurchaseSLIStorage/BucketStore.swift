@@ -13,6 +13,13 @@ public protocol BucketStore: Sendable {
     /// Answers a count query from the buckets.
     func counts(_ query: CountQuery) throws -> [CountRow]
 
+    /// Answers several count queries at once (a store may read its buckets once for those over the
+    /// same range and step); the answers in the queries' order.
+    func counts(_ queries: [CountQuery]) throws -> [[CountRow]]
+
+    /// Answers count queries with a step as dense series (every query needs a step).
+    func series(_ queries: [CountQuery]) throws -> [CountSeries]
+
     /// Counts the events that carried each error description, grouped like ``counts(_:)``.
     func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow]
 
@@ -21,6 +28,21 @@ public protocol BucketStore: Sendable {
 }
 
 extension BucketStore {
+    /// Each query answered on its own.
+    public func counts(_ queries: [CountQuery]) throws -> [[CountRow]] {
+        try queries.map(counts)
+    }
+
+    /// The series made from the queries' rows.
+    public func series(_ queries: [CountQuery]) throws -> [CountSeries] {
+        try zip(queries, counts(queries)).map { query, rows in
+            let step = query.step?.seconds ?? 60
+            let start = query.fromSeconds - query.fromSeconds.floorDividedBy(step).remainder
+            return CountSeries(rows: rows, startSeconds: start, stepSeconds: step,
+                               stepCount: Int((query.toSeconds - start + step - 1) / step))
+        }
+    }
+
     /// Counts one array of validated events; see ``record(_:receivedAtMillis:)-([[PurchaseEvent]],_)``.
     public func record(_ events: [PurchaseEvent], receivedAtMillis: Int64) throws -> RecordOutcome {
         try record([events], receivedAtMillis: receivedAtMillis)

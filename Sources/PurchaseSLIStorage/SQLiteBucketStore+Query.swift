@@ -8,17 +8,45 @@ extension SQLiteBucketStore {
     /// or minute buckets, so a 7-day query reads mostly rollups. Rows come sorted by time, then key.
     /// O(bucket rows in the range + series).
     public func counts(_ query: CountQuery) throws -> [CountRow] {
-        guard !query.isAboutErrors else {
+        try counts([query])[0]
+    }
+
+    /// Answers several count queries; those over the same range and step (the minute series of every
+    /// slice that alert evaluation reads, say) share one read of the buckets: each bucket is decoded once
+    /// and its entries summed into every query's groups.
+    public func counts(_ queries: [CountQuery]) throws -> [[CountRow]] {
+        try scanTogether(queries) { accumulator, grouping, query in accumulator.rows(grouping: grouping, query: query) }
+    }
+
+    /// Answers count queries with a step as dense series, sharing reads as ``counts(_:)-([CountQuery])`` does.
+    public func series(_ queries: [CountQuery]) throws -> [CountSeries] {
+        if let query = queries.first(where: { $0.step == nil || $0.groupsByResult }) {
+            throw StorageError.invalidQuery("a series needs a step and no resultType grouping, got \(query.groupBy)")
+        }
+        return try scanTogether(queries) { accumulator, grouping, query in accumulator.series(grouping: grouping, query: query) }
+    }
+
+    /// Reads the buckets once for queries over the same range and step (else one query at a time) and
+    /// turns each query's sums into its answer.
+    private func scanTogether<Answer>(
+        _ queries: [CountQuery], answer: (CountAccumulator, SeriesGrouping, CountQuery) -> Answer
+    ) throws -> [Answer] {
+        guard let first = queries.first else { return [] }
+        guard queries.allSatisfy({ $0.fromSeconds == first.fromSeconds && $0.toSeconds == first.toSeconds && $0.step == first.step })
+        else { return try queries.map { try scanTogether([$0], answer: answer)[0] } }
+        if queries.contains(where: \.isAboutErrors) {
             throw StorageError.invalidQuery("errorDescription is answered by error counts, not outcome counts")
         }
-        let (from, to, coarsest) = try plan(query)
+        let (from, to, coarsest) = try plan(first)
         return try pool.read { db in
-            let grouping = try SeriesGrouping(db, groupBy: query.groupBy, filters: query.filters)
-            var accumulator = CountAccumulator(stepSeconds: query.step?.seconds, from: from, groupCount: grouping.groupKeys.count)
-            for segment in Self.segments(from: from, to: to, coarsest: coarsest) {
-                try scan(segment, grouping: grouping, into: &accumulator, db: db)
+            let groupings = try queries.map { try SeriesGrouping(db, groupBy: $0.groupBy, filters: $0.filters) }
+            var accumulators = groupings.map {
+                CountAccumulator(stepSeconds: first.step?.seconds, from: from, groupCount: $0.groupKeys.count)
             }
-            return accumulator.rows(grouping: grouping, query: query)
+            for segment in Self.segments(from: from, to: to, coarsest: coarsest) {
+                try scan(segment, groupings: groupings, into: &accumulators, db: db)
+            }
+            return queries.indices.map { answer(accumulators[$0], groupings[$0], queries[$0]) }
         }
     }
 
@@ -111,7 +139,7 @@ extension SQLiteBucketStore {
     }
 
     private func scan(
-        _ segment: (Resolution, Int64, Int64), grouping: SeriesGrouping, into accumulator: inout CountAccumulator,
+        _ segment: (Resolution, Int64, Int64), groupings: [SeriesGrouping], into accumulators: inout [CountAccumulator],
         db: Database
     ) throws {
         let (resolution, from, to) = segment
@@ -120,11 +148,13 @@ extension SQLiteBucketStore {
         statement.bind(from, to)
         while try statement.step() {
             let time = statement.int64(0)
-            var cells = accumulator.takeCells(at: time)
+            var cells = accumulators.indices.map { accumulators[$0].takeCells(at: time) }
             try BucketCodec.forEachEntry(in: statement.blob(1)) { series, counts in
-                if let group = grouping.group(ofSeries: series) { cells[Int(group)] += counts }
+                for index in groupings.indices {
+                    if let group = groupings[index].group(ofSeries: series) { cells[index][Int(group)] += counts }
+                }
             }
-            accumulator.putCells(cells, at: time)
+            for index in accumulators.indices { accumulators[index].putCells(cells[index], at: time) }
         }
     }
 }
@@ -243,6 +273,29 @@ struct CountAccumulator {
             rows += slotRows
         }
         return rows
+    }
+
+    /// The sums as dense series from the step holding `query.fromSeconds` to the one holding its end:
+    /// groups in key order, those without any event left out.
+    func series(grouping: SeriesGrouping, query: CountQuery) -> CountSeries {
+        let step = stepSeconds ?? 60
+        let stepCount = Int((Resolution.minute.bucketStart(query.toSeconds + 59) - origin + step - 1) / step)
+        let keyTexts = grouping.groupKeys.map { $0.map { grouping.text(of: $0) } }
+        var counts = Array(repeating: [OutcomeCounts](), count: keyTexts.count)
+        var seen = Array(repeating: false, count: keyTexts.count)
+        for (slot, cells) in slots where slot >= 0 && slot < stepCount {
+            for group in cells.indices {
+                let kept = Self.keeping(grouping.results, of: cells[group])
+                guard !kept.isEmpty else { continue }
+                if !seen[group] {
+                    counts[group] = Array(repeating: OutcomeCounts(), count: stepCount)
+                    seen[group] = true
+                }
+                counts[group][Int(slot)] = kept
+            }
+        }
+        let order = keyTexts.indices.filter { seen[$0] }.sorted { Self.precedes(keyTexts[$0], keyTexts[$1]) }
+        return CountSeries(startSeconds: origin, stepSeconds: step, keys: order.map { keyTexts[$0] }, counts: order.map { counts[$0] })
     }
 
     /// Key order: value by value, absent values first.

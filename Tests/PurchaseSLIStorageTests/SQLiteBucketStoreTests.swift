@@ -32,6 +32,45 @@ import Testing
         #expect(counts.success == 2 && counts.failure == 1 && counts.valid == 3)
     }
 
+    @Test func queriesAnsweredTogetherEqualQueriesAnsweredAlone() throws {
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        let start = seconds("2026-11-14T08:00:00Z")
+        let products = ["coins_100", "coins_500", "premium"], versions = ["4.10.2", "4.11.0"]
+        let events = (0..<600).map { (index: Int) -> PurchaseEvent in
+            let plan: String? = index % 4 == 0 ? nil : "plan-\(index % 2)"
+            let result: ResultType = index % 7 == 0 ? .failure : .success
+            return event("e\(index)", at: RFC3339.format(seconds: start + Int64(index) * 37), product: products[index % 3],
+                         plan: plan, result: result, version: versions[index % 2])
+        }
+        _ = try store.record(events, receivedAtMillis: receivedAt)
+        let groupings: [[EventDimension]] = [[.actionType], [.actionType, .productID], [.planID], [.appVersion, .resultType]]
+        let queries = groupings.map {
+            CountQuery(fromSeconds: seconds("2026-11-14T07:30:00Z"), toSeconds: seconds("2026-11-14T14:30:00Z"),
+                       step: TimeStep(seconds: 60), groupBy: $0, filters: [.actionType: ["purchase"]])
+        }
+        let together = try store.counts(queries)
+        #expect(together.count == 4)
+        for (query, rows) in zip(queries, together) {
+            #expect(rows == (try store.counts(query)), "\(query.groupBy)")
+            #expect(rows.reduce(0) { $0 + $1.counts.total } == 600)
+        }
+        // As dense series: the same counts, per group and minute.
+        let series = try store.series(Array(queries.prefix(3)))
+        for (query, dense) in zip(queries, series) {
+            let fromRows = CountSeries(rows: try store.counts(query), startSeconds: query.fromSeconds, stepSeconds: 60,
+                                       stepCount: 420)
+            #expect(Dictionary(uniqueKeysWithValues: zip(dense.keys, dense.counts))
+                    == Dictionary(uniqueKeysWithValues: zip(fromRows.keys, fromRows.counts)), "\(query.groupBy)")
+            #expect(dense.keys == dense.keys.sorted { $0.lexicographicallyPrecedes($1) { ($0 ?? "") < ($1 ?? "") } })
+        }
+        #expect(throws: (any Error).self) { try store.series([queries[3]]) }  // grouped by resultType
+        // Different ranges are answered one by one.
+        var shorter = queries[0]
+        shorter.toSeconds = seconds("2026-11-14T09:00:00Z")
+        let mixed = try store.counts([queries[0], shorter])
+        #expect(mixed[1] == (try store.counts(shorter)) && mixed[1].count < mixed[0].count)
+    }
+
     @Test func putsLateEventsInTheMinuteOfTheirEventTime() throws {
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
         _ = try store.record([event("new", at: "2026-11-14T10:00:10Z")], receivedAtMillis: receivedAt)
