@@ -1,3 +1,4 @@
+import Foundation
 import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIRendering
@@ -19,6 +20,9 @@ extension DashboardContext {
                 for index in sum.indices { sum[index] += entry.steps[index] }
             }
             keyed = Array(keyed.prefix(5)) + [(label: "other", steps: rest)]
+        }
+        if dimension == .appVersion {  // oldest version first, as on the adoption chart: one colour per version
+            keyed.sort { $0.label == "other" ? false : $1.label == "other" ? true : $0.label.compare($1.label, options: .numeric) == .orderedAscending }
         }
         let value: (OutcomeCounts) -> Double?
         let format: @Sendable (Double) -> String
@@ -43,8 +47,8 @@ extension DashboardContext {
             startSeconds: data.start, stepSeconds: step,
             series: keyed.map { TimeSeriesChart.Series(label: $0.label, values: $0.steps.map(value)) },
             yLabel: yLabel, format: format, threshold: threshold, bands: bands, yLimits: limits ?? 0...Double.infinity)
-        let heading = title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
-            + (dimension.map { " by \($0.rawValue)" } ?? "") + ", per \(NumberText.duration(step))"
+        let heading = (title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
+            + (dimension.map { " by \($0.rawValue)" } ?? "")) + ", per \(NumberText.duration(step))"
         return "<section class=\"card\"><h3>\(heading)</h3>\(chart.html)</section>"
     }
 }

@@ -36,6 +36,7 @@ extension DashboardContext {
             let budgetCounts = windows[objective.windowSeconds]?[action] ?? OutcomeCounts()
             let budgetLeft = budgetCounts.valid > 0
                 ? 1 - Double(budgetCounts.failure) / (objective.errorBudget * Double(budgetCounts.valid)) : nil
+            let spent: HTML = (budgetLeft ?? 0) < 0 ? " <span class=\"status warn\">BUDGET SPENT</span>" : ""
             let budget: HTML = budgetLeft.map { left in
                 "<p>error budget left over \(NumberText.duration(objective.windowSeconds)): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"
                     + "\(left >= 0 ? NumberText.percent(left) : "overspent by " + NumberText.percent(-left))</strong> "
@@ -45,7 +46,7 @@ extension DashboardContext {
                 values: (trend.byKey[[action]] ?? []).map(\.successRate), caption: "success rate per \(NumberText.duration(defaultStepSeconds))",
                 format: { NumberText.percent($0) }, higherIsWorse: false)
             return """
-                <div class="card"><h3>\(action) \(status)</h3>
+                <div class="card"><h3>\(action) \(status)\(spent)</h3>
                 <div class="big \(tone)">\(NumberText.percent(rate))</div>
                 <div class="meta">success rate, last hour (\(NumberText.count(lastHour.valid)) valid) · objective \
                 \(NumberText.percent(objective.target)) over \(NumberText.duration(objective.windowSeconds))</div>

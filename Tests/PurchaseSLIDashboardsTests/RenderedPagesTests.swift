@@ -42,7 +42,7 @@ import Testing
             #expect(page.contains("<div class=\"card\"><h3>\(action) "), "objective card of \(action)")
         }
         // The outage: the purchase objective pages, and so does the alert, naming what the failures said.
-        #expect(page.contains("<h3>purchase <span class=\"status bad\">PAGE</span></h3>"))
+        #expect(page.contains("<h3>purchase <span class=\"status bad\">PAGE</span>"))
         let alerts = try #require(page.between("<h2>Alerts firing</h2>", "</section>"))
         #expect(alerts.contains("<div class=\"alert page\"><p><span class=\"status bad\">PAGE</span> <strong>PurchaseSuccessRateBurn</strong> purchase"))
         #expect(alerts.contains("verification failed: 503 Service Unavailable"))

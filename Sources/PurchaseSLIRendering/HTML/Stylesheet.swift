@@ -57,7 +57,8 @@ enum Stylesheet {
         .legend .k3{background:var(--s3)}.legend .k4{background:var(--s4)}.legend .k5{background:var(--s5)}
         .legend .kt{background:var(--bad)}.legend .kb{background:var(--band);height:10px}
         footer{color:var(--muted);font-size:12px;border-top:1px solid var(--line)}
-        @media (max-width:640px){body{font-size:13px}.big{font-size:22px}header,main,footer{padding:8px 10px}}
+        @media (max-width:640px){body{font-size:13px}.big{font-size:22px}header,main,footer{padding:8px 10px}
+        svg text{font-size:16px}}
         @media print{:root{--bg:#fff;--fg:#000;--card:#fff}nav{display:none}.card,.alert,table{break-inside:avoid}
         .scroll{overflow:visible}svg .hover{display:none}}
         """
