@@ -26,7 +26,7 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var pages: PagesOptions
 
-    @Option(help: ArgumentHelp("End of the range: only events before it count (default: now).", valueName: "time"))
+    @Option(help: ArgumentHelp("End of the range: only events before it count.", valueName: "time"))
     var at = "now"
 
     @Option(help: ArgumentHelp("How far back the pages reach, a whole number of minutes such as 24h or 7d.", valueName: "duration"))

@@ -39,7 +39,7 @@ struct RolloutCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The version to compare with (default: the busiest other version).", valueName: "version"))
     var baseline: String?
 
-    @Option(help: ArgumentHelp("Evaluation time: only events before it count (default: now).", valueName: "time"))
+    @Option(help: ArgumentHelp("Evaluation time: only events before it count.", valueName: "time"))
     var at: String = "now"
 
     @Option(help: ArgumentHelp("Start of the comparison (default: the candidate's first hour).", valueName: "time"))
