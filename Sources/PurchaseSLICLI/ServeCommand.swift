@@ -187,8 +187,12 @@ struct ServeCommand: AsyncParsableCommand {
         server.pagesDirectory = out ?? environment["PURCHASE_SLI_OUT"] ?? server.pagesDirectory
             ?? (server.renderEverySeconds != nil ? "out" : nil)
         if server.renderEverySeconds != nil {
-            server.dashboards = try DashboardFiles.load(
-                directory: dashboards ?? environment["PURCHASE_SLI_DASHBOARDS"] ?? file?.dashboardsPath() ?? "dashboards")
+            do {
+                server.dashboards = try DashboardFiles.load(
+                    directory: dashboards ?? environment["PURCHASE_SLI_DASHBOARDS"] ?? file?.dashboardsPath() ?? "dashboards")
+            } catch let failure as DashboardFiles.Failure {
+                throw CommandFailure(message: failure.description)
+            }
         }
     }
 
