@@ -54,7 +54,13 @@ extension DashboardDefinition {
             }
             return dimension
         }
-        func step(_ key: String) throws -> Int64? { try map[key].map { try PolicyReader.duration($0, at: "\(path).\(key)") } }
+        func step(_ key: String) throws -> Int64? {
+            try map[key].map { value in
+                let seconds = try PolicyReader.duration(value, at: "\(path).\(key)")
+                guard seconds > 0 else { throw PolicyError(path: "\(path).\(key)", reason: "expected a duration above zero such as 5m or 1h, got \(value)") }
+                return seconds
+            }
+        }
         func limit(_ fallback: Int) throws -> Int { try map["limit"].map { try PolicyReader.count($0, at: "\(path).limit") } ?? fallback }
         switch kind {
         case "objectives":

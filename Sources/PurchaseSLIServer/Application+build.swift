@@ -26,8 +26,7 @@ public func buildApplication(
     HealthController(store: store, metrics: metrics).addRoutes(to: router)
     if let directory = configuration.pagesDirectory {
         // Asked for only when no route matches: `/` is index.html, `/oncall.html` the on-call page.
-        router.add(middleware: FileMiddleware(directory, cacheControl: .init([(MediaType(type: .text, subType: "html"), [.noCache])]),
-                                              searchForIndexHtml: true, logger: logger))
+        router.add(middleware: PagesMiddleware(directory: directory))
     }
     return Application(
         router: router,

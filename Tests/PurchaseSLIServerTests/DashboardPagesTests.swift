@@ -53,6 +53,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
         try Data("<!DOCTYPE html><title>index</title>".utf8).write(to: URL(fileURLWithPath: pages + "/index.html"))
         try Data("<!DOCTYPE html><title>on-call</title>".utf8).write(to: URL(fileURLWithPath: pages + "/oncall.html"))
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: pages + "/keys.txt"))
+        try FileManager.default.copyItem(atPath: directory.file("db.sqlite"), toPath: pages + "/db.sqlite")
+        try FileManager.default.createDirectory(atPath: pages + "/sub", withIntermediateDirectories: true)
+        try Data("sub".utf8).write(to: URL(fileURLWithPath: pages + "/sub/index.html"))
         let app = makeApp(store: store) { $0.pagesDirectory = pages }
         try await app.test(.router) { client in
             try await client.execute(uri: "/", method: .get) { response in
@@ -65,6 +69,10 @@ import Testing
             }
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/missing.html", method: .get) { #expect($0.status == .notFound) }
+            // Nothing but the pages: not the database, not a keys file, not what is above the directory.
+            for uri in ["/db.sqlite", "/keys.txt", "/../db.sqlite", "/%2e%2e/db.sqlite", "/sub/index.html"] {
+                try await client.execute(uri: uri, method: .get) { #expect($0.status == .notFound, "\(uri)") }
+            }
         }
     }
 
