@@ -48,12 +48,17 @@ public struct RolloutEvaluator: Sendable {
             reasons: reasons, comparisons: comparisons)
     }
 
-    /// The slices in label order, without a slice whose counts equal an earlier one of the same action
-    /// (a plan sold as one product would otherwise be tested twice).
+    /// The slices in label order, without a slice whose counts equal one of another dimension of the
+    /// same action (a plan sold as one product would otherwise be tested twice); two plans, or two
+    /// products, with equal counts are both kept.
     private func uniqueSlices(_ inputs: RolloutInputs) -> [(SeriesLabels, (candidate: OutcomeCounts, baseline: OutcomeCounts))] {
-        var seen: [String: Set<[OutcomeCounts]>] = [:]
+        var seen: [String: [[OutcomeCounts]: EventDimension]] = [:]
         return inputs.counts.sorted { $0.key < $1.key }.filter { labels, pair in
-            labels.slice == nil || seen[labels.actionType, default: []].insert([pair.candidate, pair.baseline]).inserted
+            guard let dimension = labels.slice?.dimension else { return true }
+            let counts = [pair.candidate, pair.baseline]
+            if let other = seen[labels.actionType]?[counts], other != dimension { return false }
+            seen[labels.actionType, default: [:]][counts] = dimension
+            return true
         }
     }
 

@@ -48,7 +48,12 @@ struct ReportCommand: ParsableCommand {
     /// The Markdown, or the summary and the path of the page written.
     func output() throws -> String {
         let now = Int64(Date().timeIntervalSince1970)
-        let report = try WeeklyReport(week: try parsedWeek(nowSeconds: now), store: try store.openStore(), policy: try policy.load())
+        let week = try parsedWeek(nowSeconds: now)
+        guard week.endSeconds <= now else {
+            throw CommandFailure(message: "--week \(week) is not over until \(RFC3339.format(seconds: week.endSeconds)); "
+                + "the last whole week is \(ISOWeek(containing: now).previous)")
+        }
+        let report = try WeeklyReport(week: week, store: try store.openStore(), policy: try policy.load())
         guard format == .html else { return report.markdown }
         let page = report.document(navigation: [(title: "Index", href: "index.html")], generatedAtSeconds: now)
         let written = try DashboardFiles.write([DashboardRenderer.File(name: report.fileName, html: page.rendered)], to: out)

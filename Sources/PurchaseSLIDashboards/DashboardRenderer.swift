@@ -36,16 +36,15 @@ public struct DashboardRenderer: Sendable {
     /// Each dashboard, the weekly review of the last whole ISO week before the context's time, and
     /// `index.html` linking them all.
     public func render(generatedAtSeconds: Int64) throws -> [File] {
+        // One 5-minute backtest covers the range (its episodes shade the charts) and the reviewed week
+        // (its incidents), which may start before the range.
+        let week = ISOWeek(containing: context.atSeconds).previous
         let alertContext = AlertContext(store: context.store, policy: context.policy)
         let alerts = AlertSnapshot(
             firing: try alertContext.firingReports(at: context.atSeconds),
             episodes: try alertContext.episodeReports(
-                from: context.fromSeconds, to: context.atSeconds, stepSeconds: Self.episodeStepSeconds))
-        // The week's incidents come from the charts' backtest when it covers the week.
-        let week = ISOWeek(containing: context.atSeconds).previous
-        let weeklyReport = try WeeklyReport(
-            week: week, store: context.store, policy: context.policy,
-            episodes: week.startSeconds >= context.fromSeconds ? alerts.episodes : nil)
+                from: min(context.fromSeconds, week.startSeconds), to: context.atSeconds, stepSeconds: Self.episodeStepSeconds))
+        let weeklyReport = try WeeklyReport(week: week, store: context.store, policy: context.policy, episodes: alerts.episodes)
         let otherPages = [IndexPage.Entry(
             title: "Weekly review \(weeklyReport.week)", file: weeklyReport.fileName,
             summary: "SLO attainment, week-over-week changes, incidents and a summary for the review notes (\(weeklyReport.dateRange)).")]

@@ -38,21 +38,27 @@ public struct RolloutQuery: Sendable {
             sliceRows: [.productID: try rows([.productID]), .planID: try rows([.planID])])
     }
 
-    /// The newest app version over `[from, end)`: the one whose first event in the range came last; of
-    /// versions first seen in the same hour (every version, when the range starts after the release
-    /// did), the highest version number.
+    /// The newest app version over `[from, end)` among those with real traffic (at least 1 % of the
+    /// events): the one first seen latest after the range's first hour, or, when every such version was
+    /// there from the start (the release began before the range), the highest version number. A few
+    /// stray events of an old version do not make it the candidate.
     public func newestVersion(from: Int64, to end: Int64) throws -> String? {
         let rows = try store.counts(CountQuery(
             fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion]))
-        var firstSeen: [String: Int64] = [:]
+        var firstSeen: [String: Int64] = [:], events: [String: Int64] = [:]
         for row in rows where !row.counts.isEmpty {
             guard let version = row.key[0] ?? nil, let time = row.timeSeconds else { continue }
             firstSeen[version] = min(firstSeen[version] ?? time, time)
+            events[version, default: 0] += row.counts.total
         }
-        guard firstSeen.count > 1 else { return nil }
-        return firstSeen.max {
-            $0.value != $1.value ? $0.value < $1.value : $0.key.compare($1.key, options: .numeric) == .orderedAscending
-        }?.key
+        let total = events.values.reduce(0, +)
+        let busy = firstSeen.filter { 100 * (events[$0.key] ?? 0) >= total }
+        guard busy.count > 1, let start = rows.first?.timeSeconds else { return nil }
+        let released = busy.filter { $0.value > start }
+        guard released.isEmpty else {
+            return released.max { $0.value != $1.value ? $0.value < $1.value : $0.key.compare($1.key, options: .numeric) == .orderedAscending }?.key
+        }
+        return busy.keys.max { $0.compare($1, options: .numeric) == .orderedAscending }
     }
 
     /// The start of the first hour with an event of `version` before `end`.

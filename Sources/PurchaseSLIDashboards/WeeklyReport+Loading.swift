@@ -5,9 +5,9 @@ public import PurchaseSLIStorage
 
 extension WeeklyReport {
     /// Reads the week and the week before from `store`; alert episodes are a 1-minute backtest of the
-    /// week under `policy`, or those of `episodes` that overlap the week when given (a backtest that
-    /// covers it, such as the one that shades the dashboards' charts). Only events before the end of
-    /// the week count.
+    /// week under `policy`, or those of `episodes` that overlap the week, cut to it, when given (a
+    /// backtest that covers the week, such as the 5-minute one that shades the dashboards' charts).
+    /// Only events before the end of the week count.
     public init(week: ISOWeek, store: any BucketStore, policy: SLOPolicy, episodes: [AlertReport]? = nil) throws {
         let previousWeek = week.previous
         func totals(_ period: ISOWeek, _ groupBy: [EventDimension]) throws -> [[String?]: OutcomeCounts] {
@@ -27,12 +27,14 @@ extension WeeklyReport {
                 })
         }
         var slices: [SliceWeek] = []
-        // A plan sold as one product has the very same counts: one row, not two.
-        var seen = Set<[OutcomeCounts]>()
+        // A plan sold as one product has the very same counts as the product: one row, not two (two plans
+        // with equal counts are both kept).
+        var productCounts = Set<[OutcomeCounts]>()
         for dimension in [EventDimension.productID, .planID] {
             let now = try totals(week, [.actionType, dimension]), before = try totals(previousWeek, [.actionType, dimension])
-            for (key, current) in now.sorted(by: { ($0.key[1] ?? "") < ($1.key[1] ?? "") }) where key[1] != nil
-                && seen.insert([thisWeek[[key[0]]] ?? OutcomeCounts(), current, before[key] ?? OutcomeCounts()]).inserted {
+            for (key, current) in now.sorted(by: { ($0.key[1] ?? "") < ($1.key[1] ?? "") }) where key[1] != nil {
+                let counts = [thisWeek[[key[0]]] ?? OutcomeCounts(), current, before[key] ?? OutcomeCounts()]
+                if dimension == .productID { productCounts.insert(counts) } else if productCounts.contains(counts) { continue }
                 slices.append(SliceWeek(
                     slice: SeriesLabels(actionType: key[0] ?? "", slice: .init(dimension: dimension, value: key[1])),
                     current: current,
@@ -63,10 +65,12 @@ extension WeeklyReport {
                 from: week.startSeconds, to: week.endSeconds, stepSeconds: 60))
     }
 
-    /// The episodes that overlap `week`, those still firing at its end without an end.
+    /// The episodes that overlap `week`, cut to it: one that began before starts with the week, one
+    /// still firing at its end has no end.
     private static func clipped(_ episodes: [AlertReport], to week: ISOWeek) -> [AlertReport] {
         episodes.filter { $0.startsAt < week.endSeconds && ($0.endsAt ?? .max) > week.startSeconds }.map { episode in
             var clipped = episode
+            clipped.startsAt = max(episode.startsAt, week.startSeconds)
             if let end = episode.endsAt, end > week.endSeconds { clipped.endsAt = nil }
             return clipped
         }

@@ -82,6 +82,14 @@ private func healthy(_ scale: Int64) -> [String: PlanCounts] {
         }
     }
 
+    @Test func twoPlansWithEqualCountsAreBothCompared() {
+        let plans = ["a": PlanCounts(valid: 300, failures: 30), "b": PlanCounts(valid: 300, failures: 30)]
+        let report = evaluator.evaluate(inputs(candidate: plans, baseline: ["a": PlanCounts(valid: 3000, failures: 3),
+                                                                             "b": PlanCounts(valid: 3000, failures: 3)]))
+        let regressed = Set(report.comparisons.filter { $0.metric == .successRate && $0.isRegression }.compactMap(\.slice.slice?.value))
+        #expect(regressed == ["a", "b"])
+    }
+
     @Test func aFewHundredEventsCannotRuleOutADrop() {
         let candidate = ["monthly": PlanCounts(valid: 120, failures: 2), "coins": PlanCounts(valid: 30)]
         let report = evaluator.evaluate(inputs(candidate: candidate, baseline: healthy(10)))

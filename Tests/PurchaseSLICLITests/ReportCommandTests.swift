@@ -49,6 +49,11 @@ import Testing
         #expect(page.contains("receipt &lt;b&gt;rejected&lt;/b&gt;"))
     }
 
+    @Test func aWeekNotOverYetIsRefused() throws {
+        let db = try makeStore()
+        #expect(throws: CommandFailure.self) { try ReportCommand.parse(["--db", db, "--week", "2099-W10"]).output() }
+    }
+
     @Test(arguments: ["2026-W60", "W46", "yesterday"])
     func aBadWeekIsAUsageError(week: String) {
         #expect(throws: (any Error).self) { try ReportCommand.parse(["--week", week]) }

@@ -58,6 +58,22 @@ import PurchaseSLIDashboards
         #expect(text.contains("on 4.10.2"))
     }
 
+    @Test func theNewestVersionIsTheReleasedOneNotAStrayOldOne() throws {
+        let db = try makeStore(failEvery: 6)
+        let store = try SQLiteBucketStore(path: db)
+        let late = RFC3339.parseMillis("2026-11-15T20:00:00Z")!
+        _ = try store.record((0..<3).map {
+            PurchaseEvent(eventID: "old\($0)", timestampMillis: late + Int64($0) * 1000, productID: "pro", actionType: .purchase,
+                          resultType: .success, appVersion: "3.9.1")
+        }, receivedAtMillis: 0)
+        let query = RolloutQuery(store: store)
+        let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")! / 1000, end = RFC3339.parseMillis("2026-11-16T00:00:00Z")! / 1000
+        #expect(try query.newestVersion(from: start, to: end) == "5.0.0")
+        // From the second day on every busy version is there from the start: the highest number.
+        #expect(try query.newestVersion(from: start + 86_400, to: end) == "5.0.0")
+        #expect(try query.newestVersion(from: start, to: start + 86_400) == "4.11.0")
+    }
+
     @Test func anUnknownCandidateIsAnError() throws {
         let db = try makeStore(failEvery: 6)
         #expect(throws: RolloutQuery.Failure.self) {
