@@ -14,9 +14,9 @@ public struct RolloutEvaluator: Sendable {
     /// Every metric of every action and slice, tested one-sided for a regression with Fisher's exact
     /// test where both sides have `minimumSamples` trials, Holm-corrected over all the tests. A
     /// significant regression of at least `minimumEffect` in the success or unfinished rate means
-    /// `rollback`, in the 409 or cancel rate `hold`. Otherwise `proceed` needs each action with an
-    /// objective (and baseline traffic) to have enough candidate events for the 95 % interval to rule out
-    /// a success-rate drop over `maximumRegression`; else `insufficient-data`.
+    /// `rollback`, in the 409 or cancel rate `hold`. Otherwise `proceed` needs the busiest action with an
+    /// objective to have enough candidate events for the 95 % interval to rule out a success-rate drop
+    /// over `maximumRegression`, and no other tested action still in doubt; else `insufficient-data`.
     public func evaluate(_ inputs: RolloutInputs) -> RolloutReport {
         let rule = policy.rollout
         var comparisons = uniqueSlices(inputs).flatMap { labels, pair in

@@ -40,7 +40,7 @@ extension RolloutReport {
         case cannotRuleOut(RolloutComparison, largestDrop: Double, allowed: Double)
         /// The success rate's 95 % interval rules out a material drop; `tested` comparisons found nothing.
         case ruledOut(RolloutComparison, largestDrop: Double, tested: Int)
-        /// Neither version has enough traffic of any action with an objective.
+        /// The baseline has too few events of every action with an objective to compare with.
         case noTraffic
     }
 }

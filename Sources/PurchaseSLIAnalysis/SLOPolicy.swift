@@ -22,6 +22,12 @@ public struct SLOPolicy: Sendable, Hashable {
 
         /// The error budget as a fraction of valid events: 1 − target.
         public var errorBudget: Double { 1 - target }
+
+        /// The share of the error budget that `counts` spent: failures / (budget × valid events); 1 is the
+        /// whole budget. Nil without valid events.
+        public func budgetSpent(_ counts: OutcomeCounts) -> Double? {
+            counts.valid > 0 ? Double(counts.failure) / (errorBudget * Double(counts.valid)) : nil
+        }
     }
 
     /// A multi-window burn-rate rule: fires while the burn rate over both windows exceeds `burnRate`.

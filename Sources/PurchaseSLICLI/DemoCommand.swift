@@ -29,6 +29,9 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
+    /// 2100-01-01: the end of the span searched for the samples' events.
+    private static let farFuture: Int64 = 4_102_444_800
+
     func run() throws {
         let files = try exitingOnFailure { () -> [String] in
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: samples) else {
@@ -44,15 +47,15 @@ struct DemoCommand: ParsableCommand {
 
         let (at, text) = try exitingOnFailure { () -> (Int64, String) in
             let store = try StoreOptions.openStore(path: db, configuration: .default)
-            let policy = try self.policy.load()
-            // The end of the hour of the newest event: the sample logs' "now".
+            let policy = try self.policy.load(directory: pages.dashboards)
             let now = Int64(Date().timeIntervalSince1970)
-            let hours = try store.counts(CountQuery(
-                fromSeconds: now - RolloutQuery.appearanceLookbackSeconds, toSeconds: now + 86_400, step: TimeStep(seconds: 3600)))
-            guard let last = hours.last(where: { !$0.counts.isEmpty })?.timeSeconds, let first = hours.first?.timeSeconds else {
+            // The end of the hour of the newest event is the sample logs' "now", whatever the clock says.
+            let days = try store.counts(CountQuery(fromSeconds: 0, toSeconds: Self.farFuture, step: TimeStep(seconds: 86_400)))
+            guard let lastDay = days.last(where: { !$0.counts.isEmpty })?.timeSeconds, let first = days.first?.timeSeconds else {
                 throw CommandFailure(message: "the sample files held no event")
             }
-            let at = last + 3600
+            let hours = try store.counts(CountQuery(fromSeconds: lastDay, toSeconds: lastDay + 86_400, step: TimeStep(seconds: 3600)))
+            let at = (hours.last(where: { !$0.counts.isEmpty })?.timeSeconds ?? lastDay) + 3600
             let context = DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * 86_400)
             let written = try pages.render(context: context, generatedAtSeconds: now)
             let report = try WeeklyReport(week: ISOWeek(containing: at).previous, store: store, policy: policy)

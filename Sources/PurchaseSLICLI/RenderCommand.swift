@@ -41,7 +41,7 @@ struct RenderCommand: ParsableCommand {
             let now = Int64(Date().timeIntervalSince1970)
             let (at, rangeSeconds) = try parsedTimes(nowSeconds: now)
             let context = DashboardContext(
-                store: try store.openStore(), policy: try policy.load(), atSeconds: at, rangeSeconds: rangeSeconds)
+                store: try store.openStore(), policy: try policy.load(directory: pages.dashboards), atSeconds: at, rangeSeconds: rangeSeconds)
             return try pages.render(context: context, generatedAtSeconds: now)
         }
         print("wrote \(written.joined(separator: ", ")); open \(pages.out)/index.html")

@@ -2,10 +2,12 @@ import Foundation
 import PurchaseSLIAnalysis
 
 extension SLOPolicy {
-    /// The policy in the YAML file at `path`; without a path, `dashboards/slos.yaml` when it exists, else
-    /// the built-in defaults. A file that cannot be read or holds a wrong key is a ``CommandFailure``.
-    static func load(path: String?) throws -> SLOPolicy {
-        let path = path ?? (FileManager.default.fileExists(atPath: "dashboards/slos.yaml") ? "dashboards/slos.yaml" : nil)
+    /// The policy in the YAML file at `path`; without a path, `slos.yaml` of the dashboards `directory`
+    /// when it exists, else the built-in defaults. A file that cannot be read or holds a wrong key is a
+    /// ``CommandFailure``.
+    static func load(path: String?, directory: String = "dashboards") throws -> SLOPolicy {
+        let inDirectory = directory + "/slos.yaml"
+        let path = path ?? (FileManager.default.fileExists(atPath: inDirectory) ? inDirectory : nil)
         guard let path else { return .default }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw CommandFailure(message: "cannot read the policy file \(path)")

@@ -69,7 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
     var alertsEvery: String?
 
     @Option(help: ArgumentHelp(
-        "SLO and alert policy (YAML) for --notify (env PURCHASE_SLI_POLICY; default dashboards/slos.yaml when present, else the built-in defaults).",
+        "SLO, alert and rollout policy (YAML) for --notify and --render-every (env PURCHASE_SLI_POLICY; default slos.yaml of the dashboards directory when present, else the built-in defaults).",
         valueName: "file"))
     var policy: String?
 
@@ -112,7 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
             "latenessLimit": "\(TimeStep(seconds: server.latenessLimitMillis / 1000))",
             "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
             "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)", "bodyTimeoutSeconds": "\(server.bodyTimeoutSeconds)",
-            "alerts": "\(server.notifyURL.map { "every \(TimeStep(seconds: server.alertsEverySeconds)) to \($0) (\(server.notifyFormat))" } ?? "off")",
+            "alerts": "\(server.notifyURL.map { "every \(TimeStep(seconds: server.alertsEverySeconds)) to \($0.redacted) (\(server.notifyFormat))" } ?? "off")",
             "pages": "\(server.pagesDirectory.map { directory in server.renderEverySeconds.map { "\(directory) at /, rendered every \(TimeStep(seconds: $0))" } ?? "\(directory) at /" } ?? "off")",
         ])
         let app = buildApplication(configuration: server, store: store, databasePath: settings.db, logger: logger)
@@ -142,7 +142,9 @@ struct ServeCommand: AsyncParsableCommand {
         try resolveNotifications(&server, environment: environment)
         try resolvePages(&server, environment: environment, file: file)
         if server.notifyURL != nil || server.renderEverySeconds != nil {
-            server.alertPolicy = try SLOPolicy.load(path: policy ?? environment["PURCHASE_SLI_POLICY"] ?? file?.policyPath())
+            server.alertPolicy = try SLOPolicy.load(
+                path: policy ?? environment["PURCHASE_SLI_POLICY"] ?? file?.policyPath(),
+                directory: dashboards ?? environment["PURCHASE_SLI_DASHBOARDS"] ?? file?.dashboardsPath() ?? "dashboards")
         }
         return (server, db ?? environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite")
     }

@@ -76,7 +76,6 @@ public struct AlertContext: Sendable {
         guard let objective = finding.objective else { return nil }
         let counts = try store.counts(CountQuery(
             fromSeconds: until - objective.windowSeconds, toSeconds: until, filters: filters)).first?.counts
-        guard let counts, counts.valid > 0 else { return nil }
-        return 1 - Double(counts.failure) / (objective.errorBudget * Double(counts.valid))
+        return counts.flatMap(objective.budgetSpent).map { 1 - $0 }
     }
 }

@@ -35,7 +35,7 @@ public struct IndexPage: Sendable {
         let status: HTML = firing.isEmpty
             ? "<div class=\"banner\"><strong>No alert firing</strong> at \(RFC3339.format(seconds: context.atSeconds)).</div>"
             : "<div class=\"banner \(pageCount > 0 ? "bad" : "warn")\"><strong>\(firing.count) alert\(firing.count == 1 ? "" : "s") firing</strong> "
-                + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(RFC3339.format(seconds: context.atSeconds)): see the On-call page.</div>"
+                + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(RFC3339.format(seconds: context.atSeconds)): see the pages below.</div>"
         return HTMLDocument(
             title: "purchase-sli dashboards",
             subtitle: "\(RFC3339.format(seconds: context.fromSeconds)) to \(RFC3339.format(seconds: context.atSeconds)) "

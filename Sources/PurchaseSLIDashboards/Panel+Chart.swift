@@ -5,7 +5,7 @@ import PurchaseSLIRendering
 
 extension DashboardContext {
     /// A time series of a metric over the range: one line for the action (or all events), or one per
-    /// value of `by` (the six busiest, the rest as "other"), with the objective for success rates and
+    /// value of `by` (the five busiest, the rest as "other"), with the objective for success rates and
     /// the alert episodes shaded.
     func chartPanel(
         title: String?, metric: DashboardDefinition.ChartMetric, actionType: String?, by dimension: EventDimension?,

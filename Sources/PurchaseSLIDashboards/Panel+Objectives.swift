@@ -34,8 +34,7 @@ extension DashboardContext {
                     + "<td>\(burn.map { String(format: "%.1f×", $0) } ?? "n/a")</td><td>\(NumberText.count(counts.valid))</td></tr>"
             }
             let budgetCounts = windows[objective.windowSeconds]?[action] ?? OutcomeCounts()
-            let budgetLeft = budgetCounts.valid > 0
-                ? 1 - Double(budgetCounts.failure) / (objective.errorBudget * Double(budgetCounts.valid)) : nil
+            let budgetLeft = objective.budgetSpent(budgetCounts).map { 1 - $0 }
             let spent: HTML = (budgetLeft ?? 0) < 0 ? " <span class=\"status warn\">BUDGET SPENT</span>" : ""
             let budget: HTML = budgetLeft.map { left in
                 "<p>error budget left over \(NumberText.duration(objective.windowSeconds)): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"

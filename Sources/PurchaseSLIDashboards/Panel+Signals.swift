@@ -4,7 +4,7 @@ import PurchaseSLICore
 import PurchaseSLIRendering
 
 extension DashboardContext {
-    /// Per action: the 409, cancel and unfinished rates of the spike window (the last hour; for
+    /// Per action (also one silent now): the 409, cancel and unfinished rates of the spike window (the last hour; for
     /// unfinished attempts the hour that ended `unfinishedAfter` ago) against the same window on the
     /// previous days, marked where a spike alert fires.
     func signalsPanel(firing: [AlertFinding]) throws -> HTML {
@@ -23,25 +23,27 @@ extension DashboardContext {
                     baseline[row.key[0] ?? "", default: OutcomeCounts()] += row.counts
                 }
             }
-            for row in now.sorted(by: { ($0.key[0] ?? "") < ($1.key[0] ?? "") }) {
-                let action = row.key[0] ?? ""
-                let current = metric.rate(row.counts), usual = baseline[action].flatMap(metric.rate)
+            // An action silent now but not before shows as zero rather than vanishing.
+            let current = now.reduce(into: [String: OutcomeCounts]()) { $0[$1.key[0] ?? "", default: OutcomeCounts()] += $1.counts }
+            for action in Set(current.keys).union(baseline.keys).sorted() {
+                let counts = current[action] ?? OutcomeCounts()
+                let rate = metric.rate(counts), usual = baseline[action].flatMap(metric.rate)
                 let isFiring = firing.contains { $0.kind == kind && $0.labels.actionType == action }
-                let ratio: String = switch (current, usual) {
-                case let (current?, usual?) where usual > 0: String(format: "%.1f×", current / usual)
-                case (let current?, _) where current > 0: "new"
+                let ratio: String = switch (rate, usual) {
+                case let (value?, usual?) where usual > 0: String(format: "%.1f×", value / usual)
+                case (let value?, _) where value > 0: "new"
                 default: "–"
                 }
-                let (count, trials) = metric.badEvents(row.counts)
+                let (count, trials) = metric.badEvents(counts)
                 rows.append("<tr><td>\(action)</td><td class=\"text\">\(metric.title)</td>"
-                    + "<td class=\"\(isFiring ? "bad" : "")\">\(NumberText.percent(current)) <span class=\"meta\">(\(NumberText.count(count)) of \(NumberText.count(trials)))</span></td>"
+                    + "<td class=\"\(isFiring ? "bad" : "")\">\(NumberText.percent(rate)) <span class=\"meta\">(\(NumberText.count(count)) of \(NumberText.count(trials)))</span></td>"
                     + "<td>\(NumberText.percent(usual))</td><td>\(ratio)</td>"
                     + "<td>\(isFiring ? "<span class=\"status warn\">\(kind.rawValue)</span>" as HTML : "")</td></tr>")
             }
         }
         return """
             <section class="card"><h3>409s, cancels and unfinished attempts: last \(NumberText.duration(spikes.windowSeconds)) \
-            against the same hour on the previous \(spikes.baselineDays) days</h3>
+            against the same \(NumberText.duration(spikes.windowSeconds)) on the previous \(spikes.baselineDays) days</h3>
             <div class="scroll"><table><tr><th>action</th><th class="text">rate</th><th>now</th><th>baseline</th><th>ratio</th>\
             <th>alert</th></tr>\(HTML.joined(rows))</table></div>
             <p class="meta">409 rate: 409s per valid event (a retry loop double-sending receipts). Cancel rate: cancels per \

@@ -18,7 +18,7 @@ extension DashboardContext {
         let largest = ranked.first?.value ?? 1
         let rows = ranked.map { description, events -> HTML in
             let previous = before[description] ?? 0
-            let change = previous == 0 ? "new" : String(format: "%+.0f %%", (Double(events) / Double(previous) - 1) * 100)
+            let change = previous == 0 ? "new" : NumberText.signedPercent(Double(events) / Double(previous) - 1)
             return "<tr><td class=\"text\">\(description)</td><td>\(NumberText.count(events))</td><td>\(NumberText.count(previous))</td>"
                 + "<td>\(change)</td><td>\(IntervalBar(value: Double(events), scale: Double(largest), isBad: previous == 0 || events > 2 * previous, caption: "\(events) failures").html)</td></tr>"
         }

@@ -20,10 +20,7 @@ public struct WeeklyReport: Sendable {
         public var comparisons: [PeriodComparison]
 
         /// Failures / (error budget × valid events) this week: 1 is the whole budget.
-        public var budgetSpent: Double? {
-            guard let objective, current.valid > 0 else { return nil }
-            return Double(current.failure) / (objective.errorBudget * Double(current.valid))
-        }
+        public var budgetSpent: Double? { objective?.budgetSpent(current) }
 
         /// Whether the week's success rate met the objective (nil without an objective or events).
         public var metObjective: Bool? {

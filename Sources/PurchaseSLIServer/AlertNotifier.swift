@@ -71,7 +71,7 @@ public struct AlertNotifier: Service {
             logger.info("alert notifications sent", metadata: metadata)
         } catch {
             if let failure = error as? NotificationError {
-                metadata["url"] = "\(failure.url)"
+                metadata["url"] = "\(failure.url.redacted)"
                 metadata["status"] = "\(failure.status.map(String.init) ?? "no answer")"
             }
             metadata["error"] = "\(error)"

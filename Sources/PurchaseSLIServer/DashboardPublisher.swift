@@ -15,7 +15,8 @@ public struct DashboardPublisher: Service {
     private let logger: Logger
     private let nowMillis: @Sendable () -> Int64
 
-    /// Creates a publisher of `definitions` over `rangeSeconds` into `directory`.
+    /// Creates a publisher of `definitions` into `directory`; `context` gives the store, policy and range
+    /// for a page time.
     public init(
         definitions: [DashboardDefinition], context: @escaping @Sendable (Int64) -> DashboardContext, directory: String,
         intervalSeconds: Int64, logger: Logger, nowMillis: @escaping @Sendable () -> Int64

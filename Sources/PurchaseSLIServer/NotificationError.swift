@@ -32,9 +32,19 @@ public struct NotificationError: Error, CustomStringConvertible, Sendable {
         switch kind {
         case .refused(let status, let answer):
             let said = answer.split(whereSeparator: \.isNewline).joined(separator: " ").prefix(200)
-            return "POST \(url) answered HTTP \(status)" + (said.isEmpty ? "" : ": \(said)")
+            return "POST \(url.redacted) answered HTTP \(status)" + (said.isEmpty ? "" : ": \(said)")
         case .unreachable(let reason):
-            return "POST \(url) failed: \(reason)"
+            return "POST \(url.redacted) failed: \(reason)"
         }
+    }
+}
+
+extension URL {
+    /// The URL without its path, query and credentials (`https://hooks.slack.com/…`): a Slack-compatible
+    /// webhook's path is its secret, so logs and error messages show only where it goes.
+    public var redacted: String {
+        guard let scheme, let host else { return "(a URL)" }
+        let hasMore = !(path.isEmpty || path == "/") || query != nil
+        return "\(scheme)://\(host)" + (port.map { ":\($0)" } ?? "") + (hasMore ? "/…" : "")
     }
 }

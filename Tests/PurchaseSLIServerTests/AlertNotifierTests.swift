@@ -107,7 +107,7 @@ private final class RecordingSender: AlertNotificationSender, @unchecked Sendabl
         #expect(sends == [["PurchaseSuccessRateBurn page since 2026-11-14T12:18:00Z"]])
         let warnings = logs.entries.filter { $0.level == .warning }
         #expect(warnings.count == 1)
-        #expect(warnings.first?.metadata["url"] == "http://receiver.test/hook" && warnings.first?.metadata["status"] == "503")
+        #expect(warnings.first?.metadata["url"] == "http://receiver.test/…" && warnings.first?.metadata["status"] == "503")
         #expect(logs.entries.contains { $0.level == .info && $0.message == "alert notifications sent" })
     }
 }
