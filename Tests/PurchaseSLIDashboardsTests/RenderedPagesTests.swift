@@ -89,7 +89,7 @@ import Testing
         #expect(page.contains("<li><a href=\"oncall.html\">On-call</a>") && page.contains("<li><a href=\"rollout.html\">Rollout</a>"))
         #expect(page.contains("<div class=\"banner bad\"><strong>"))
         let status = try #require(page.between("<div class=\"banner bad\"><strong>", "</div>"))
-        #expect(status.range(of: #"^\d+ alerts? firing</strong> \([1-9]\d* pages?\) at 2026-11-16T12:17:00Z: see the On-call page\.$"#,
+        #expect(status.range(of: #"^\d+ alerts? firing</strong> \([1-9]\d* pages?\) at 2026-11-16T12:17:00Z: see the pages below\.$"#,
                               options: .regularExpression) != nil, "\(status)")
     }
 }
