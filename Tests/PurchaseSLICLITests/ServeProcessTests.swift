@@ -95,7 +95,10 @@ private var builtExecutable: URL? {
     }
 
     /// Posts every batch, `concurrency` at a time; returns the indexes of batches not acknowledged with 202.
-    private func postAll(_ server: ServerProcess, indexes: [Int], concurrency: Int = 8) async -> [Int] {
+    /// Each acknowledgment is counted in `acknowledged` as it arrives.
+    private func postAll(
+        _ server: ServerProcess, indexes: [Int], concurrency: Int = 8, acknowledged: AcknowledgmentCount? = nil
+    ) async -> [Int] {
         let batches = batches
         return await withTaskGroup(of: (Int, Int?).self) { group in
             var pending = indexes[...]
@@ -105,7 +108,7 @@ private var builtExecutable: URL? {
                 group.addTask { (index, await server.post(batches[index])) }
             }
             while let (index, status) = await group.next() {
-                if status != 202 { unacknowledged.append(index) }
+                if status != 202 { unacknowledged.append(index) } else { acknowledged?.increment() }
                 if let next = pending.popFirst() { group.addTask { (next, await server.post(batches[next])) } }
             }
             return unacknowledged.sorted()
@@ -118,13 +121,17 @@ private var builtExecutable: URL? {
         var unacknowledged = Array(batches.indices)
         for _ in 0..<3 {
             let server = try ServerProcess(executable: executable, database: database)
-            let delay = Int.random(in: 50...400)
+            // The kill comes at a random moment after the first acknowledgment, however slow the machine.
+            let delay = Int.random(in: 0...300)
+            let acknowledged = AcknowledgmentCount()
             let killer = Task {
+                while acknowledged.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
                 try await Task.sleep(for: .milliseconds(delay))
                 _ = server.stop(signal: SIGKILL)
             }
             let sent = unacknowledged.count
-            unacknowledged = await postAll(server, indexes: unacknowledged)
+            unacknowledged = await postAll(server, indexes: unacknowledged, acknowledged: acknowledged)
+            if acknowledged.value == 0 { killer.cancel(); _ = server.stop(signal: SIGKILL) }
             _ = await killer.result
             #expect(unacknowledged.count < sent || sent == 0, "the kill came before any batch was acknowledged")
         }
@@ -156,5 +163,23 @@ private var builtExecutable: URL? {
         #expect(await postAll(restarted, indexes: unacknowledged).isEmpty)
         #expect(restarted.stop(signal: SIGINT) == 0)
         #expect(try counts(database) == expectedCounts())
+    }
+}
+
+/// How many batches were acknowledged so far, shared between the posting tasks and the killer.
+final class AcknowledgmentCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
     }
 }
