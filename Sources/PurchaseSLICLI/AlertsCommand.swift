@@ -125,10 +125,7 @@ struct AlertsCommand: AsyncParsableCommand {
     /// The evaluation time (`--at`, minute-aligned), or the backtest range.
     private func times(nowSeconds: Int64) throws -> (Int64, Int64) {
         func parse(_ text: String, _ option: String) throws -> Int64 {
-            guard let time = TimeArgument(text, nowSeconds: nowSeconds) else {
-                throw ValidationError("--\(option): expected \(TimeArgument.forms), got \"\(text)\".")
-            }
-            return time.seconds - time.seconds.floorDividedBy(60).remainder
+            try TimeArgument.minute(text, option: option, nowSeconds: nowSeconds)
         }
         if let from, let to {
             let range = (try parse(from, "from"), try parse(to, "to"))

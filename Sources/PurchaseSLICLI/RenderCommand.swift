@@ -49,12 +49,10 @@ struct RenderCommand: ParsableCommand {
 
     /// `--at` (minute-aligned) and `--range` in seconds.
     private func parsedTimes(nowSeconds: Int64) throws -> (Int64, Int64) {
-        guard let time = TimeArgument(at, nowSeconds: nowSeconds) else {
-            throw ValidationError("--at: expected \(TimeArgument.forms), got \"\(at)\".")
-        }
+        let time = try TimeArgument.minute(at, option: "at", nowSeconds: nowSeconds)
         guard let range = TimeStep.minutes(parsing: range), range > 0 else {
             throw ValidationError("--range: expected a whole number of minutes such as 24h or 7d, got \"\(self.range)\".")
         }
-        return (time.seconds - time.seconds.floorDividedBy(60).remainder, range)
+        return (time, range)
     }
 }

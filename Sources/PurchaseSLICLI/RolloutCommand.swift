@@ -73,10 +73,7 @@ struct RolloutCommand: ParsableCommand {
     /// `--since` (nil when absent) and `--at`, minute-aligned.
     private func times(nowSeconds: Int64) throws -> (Int64?, Int64) {
         func parse(_ text: String, _ option: String) throws -> Int64 {
-            guard let time = TimeArgument(text, nowSeconds: nowSeconds) else {
-                throw ValidationError("--\(option): expected \(TimeArgument.forms), got \"\(text)\".")
-            }
-            return time.seconds - time.seconds.floorDividedBy(60).remainder
+            try TimeArgument.minute(text, option: option, nowSeconds: nowSeconds)
         }
         let end = try parse(at, "at")
         let start = try since.map { try parse($0, "since") }

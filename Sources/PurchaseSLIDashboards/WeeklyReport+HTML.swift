@@ -114,11 +114,8 @@ extension WeeklyReport {
 
     /// ▲ or ▼ coloured by whether the change is better or worse, the change in points, and significance.
     private func arrow(_ comparison: PeriodComparison) -> HTML {
-        guard let change = comparison.change else { return "<span class=\"muted\">n/a</span>" }
-        let significant = comparison.isSignificant(at: Self.significance)
-        let symbol = change > 0 ? "▲" : change < 0 ? "▼" : "="
-        let tone = !significant ? "muted" : comparison.isWorse ? "bad" : "ok"
-        let note = comparison.adjustedPValue.map { significant ? NumberText.pValue($0) : "n.s." } ?? "too few to test"
-        return "<span class=\"\(tone)\">\(symbol) \(NumberText.points(change))</span> <span class=\"meta\">\(note)</span>"
+        guard let words = changeWords(comparison) else { return "<span class=\"muted\">n/a</span>" }
+        let tone = !words.isSignificant ? "muted" : comparison.isWorse ? "bad" : "ok"
+        return "<span class=\"\(tone)\">\(words.change)</span> <span class=\"meta\">\(words.note)</span>"
     }
 }

@@ -45,11 +45,8 @@ extension WeeklyReport {
 
     /// "▼ −0.31 points (p = 0.002)" or "▲ +0.10 points (n.s.)".
     private func change(_ comparison: PeriodComparison) -> String {
-        guard let change = comparison.change else { return "n/a" }
-        let significant = comparison.isSignificant(at: Self.significance)
-        let symbol = change > 0 ? "▲" : change < 0 ? "▼" : "="
-        let note = comparison.adjustedPValue.map { significant ? NumberText.pValue($0) : "n.s." } ?? "too few to test"
-        let text = "\(symbol) \(NumberText.points(change)) (\(note))"
-        return significant && comparison.isWorse ? "**\(text)**" : text
+        guard let words = changeWords(comparison) else { return "n/a" }
+        let text = "\(words.change) (\(words.note))"
+        return words.isSignificant && comparison.isWorse ? "**\(text)**" : text
     }
 }

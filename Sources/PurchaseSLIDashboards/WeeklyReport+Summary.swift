@@ -59,6 +59,16 @@ extension WeeklyReport {
         return sentences.joined(separator: " ")
     }
 
+    /// A change in words, for every format: "▼ −0.31 points", its note ("p = 0.002", "n.s.", "too few to
+    /// test") and whether it is significant; nil when a week has no trials.
+    func changeWords(_ comparison: PeriodComparison) -> (change: String, note: String, isSignificant: Bool)? {
+        guard let change = comparison.change else { return nil }
+        let significant = comparison.isSignificant(at: Self.significance)
+        let symbol = change > 0 ? "▲" : change < 0 ? "▼" : "="
+        let note = comparison.adjustedPValue.map { significant ? NumberText.pValue($0) : "n.s." } ?? "too few to test"
+        return ("\(symbol) \(NumberText.points(change))", note, significant)
+    }
+
     /// How long an episode lasted within the week (to its end, or the end of the week).
     func duration(_ incident: AlertReport) -> Int64 {
         (incident.endsAt ?? week.endSeconds) - incident.startsAt
