@@ -23,7 +23,7 @@ public final class GroupCommitter: Service, @unchecked Sendable {
     public struct ShuttingDown: Error {}
 
     private struct Submission {
-        var events: [PurchaseEvent]
+        var events: PreparedEvents
         var continuation: CheckedContinuation<Outcome, any Error>
     }
 
@@ -51,17 +51,22 @@ public final class GroupCommitter: Service, @unchecked Sendable {
     }
 
     /// Commits `events` with whatever else is waiting and returns once they are durable.
+    ///
+    /// The caller's task prepares the events' keys and, holding `events` until the end, frees them
+    /// afterwards: work that would otherwise fall to the single writer that every request waits for.
     /// - Throws: the store's error when the transaction failed (nothing of this request was counted),
     ///   or ``ShuttingDown``.
     public func commit(_ events: [PurchaseEvent]) async throws -> Outcome {
-        try await withCheckedThrowingContinuation { continuation in
+        let prepared = PreparedEvents(events)
+        defer { withExtendedLifetime(events) {} }
+        return try await withCheckedThrowingContinuation { continuation in
             condition.lock()
             defer { condition.unlock() }
             guard !isStopping else {
                 continuation.resume(throwing: ShuttingDown())
                 return
             }
-            queue.append(Submission(events: events, continuation: continuation))
+            queue.append(Submission(events: prepared, continuation: continuation))
             condition.signal()
         }
     }
@@ -103,17 +108,20 @@ public final class GroupCommitter: Service, @unchecked Sendable {
             }
             var taken: [Submission] = []
             var eventCount = 0
-            while let next = queue.first, taken.isEmpty || eventCount + next.events.count <= maximumEventsPerCommit {
+            while let next = queue.first, taken.isEmpty || eventCount + next.events.events.count <= maximumEventsPerCommit {
                 taken.append(queue.removeFirst())
-                eventCount += next.events.count
+                eventCount += next.events.events.count
             }
             condition.unlock()
-            write(taken)
+            write(consume taken)
         }
     }
 
-    private func write(_ submissions: [Submission]) {
+    /// Commits the submissions together and answers each. The writer lets go of their events before it
+    /// answers, so that each request's own task, not the writer, frees them.
+    private func write(_ submissions: consuming [Submission]) {
         let started = ContinuousClock.now
+        var answers: [(continuation: CheckedContinuation<Outcome, any Error>, result: Result<Outcome, any Error>)] = []
         do {
             let outcome = try store.record(submissions.map(\.events), receivedAtMillis: nowMillis())
             let elapsed = ContinuousClock.now - started
@@ -121,18 +129,20 @@ public final class GroupCommitter: Service, @unchecked Sendable {
             var duplicates = outcome.duplicateIndexes[...]
             var offset = 0
             for submission in submissions {
-                let end = offset + submission.events.count
+                let end = offset + submission.events.events.count
                 var duplicateCount = 0
                 while let first = duplicates.first, first < end {
                     duplicateCount += 1
                     duplicates = duplicates.dropFirst()
                 }
-                submission.continuation.resume(
-                    returning: Outcome(accepted: submission.events.count - duplicateCount, duplicates: duplicateCount))
+                let accepted = submission.events.events.count - duplicateCount
+                answers.append((submission.continuation, .success(Outcome(accepted: accepted, duplicates: duplicateCount))))
                 offset = end
             }
         } catch {
-            for submission in submissions { submission.continuation.resume(throwing: error) }
+            answers = submissions.map { ($0.continuation, .failure(error)) }
         }
+        submissions = []
+        for answer in answers { answer.continuation.resume(with: answer.result) }
     }
 }

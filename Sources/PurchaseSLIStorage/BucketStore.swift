@@ -5,10 +5,10 @@ public import PurchaseSLICore
 /// Implementations count each eventID once over the dedup horizon, keep buckets by event time, and
 /// commit a batch atomically: after `record` returns, its events are durable and counted exactly once.
 public protocol BucketStore: Sendable {
-    /// Counts validated events, given as several arrays (one per request, say), skipping duplicates;
-    /// all or nothing. Positions in the outcome count across the arrays in order.
+    /// Counts validated events, given as several prepared batches (one per request, say), skipping
+    /// duplicates; all or nothing. Positions in the outcome count across the batches in order.
     /// - Parameter receivedAtMillis: the receiving clock, used for the dedup horizon and retention.
-    func record(_ batches: [[PurchaseEvent]], receivedAtMillis: Int64) throws -> RecordOutcome
+    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome
 
     /// Answers a count query from the buckets.
     func counts(_ query: CountQuery) throws -> [CountRow]
@@ -43,8 +43,13 @@ extension BucketStore {
         }
     }
 
-    /// Counts one array of validated events; see ``record(_:receivedAtMillis:)-([[PurchaseEvent]],_)``.
+    /// Counts several arrays of validated events; see ``record(_:receivedAtMillis:)-([PreparedEvents],_)``.
+    public func record(_ batches: [[PurchaseEvent]], receivedAtMillis: Int64) throws -> RecordOutcome {
+        try record(batches.map(PreparedEvents.init), receivedAtMillis: receivedAtMillis)
+    }
+
+    /// Counts one array of validated events; see ``record(_:receivedAtMillis:)-([PreparedEvents],_)``.
     public func record(_ events: [PurchaseEvent], receivedAtMillis: Int64) throws -> RecordOutcome {
-        try record([events], receivedAtMillis: receivedAtMillis)
+        try record([PreparedEvents(events)], receivedAtMillis: receivedAtMillis)
     }
 }

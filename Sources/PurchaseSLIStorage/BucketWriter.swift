@@ -53,8 +53,7 @@ struct BucketWriter {
             let additions = buckets[time]!.sorted { $0.key < $1.key }
             let merged = try read(select, time: time) { try combine($0, additions) }
             upsert.bind(time, at: 1)
-            upsert.bind(blob: merged, at: 2)
-            try upsert.run()
+            try merged.withUnsafeBytes { try upsert.run(binding: $0, at: 2) }
         }
     }
 

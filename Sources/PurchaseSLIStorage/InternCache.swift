@@ -73,11 +73,11 @@ struct InternCache {
         return id
     }
 
-    /// The series an event counts in on `day`, interning its values (under the cardinality cap) on first sight.
+    /// The series an event counts in on `day`, interning its values (under the cardinality cap) on first
+    /// sight. `hash` is ``SeriesValues/hash(of:)`` of the event.
     mutating func seriesID(
-        of event: PurchaseEvent, day: Int64, cap: Int, codes: [Int], statements: InternStatements
+        of event: borrowing PurchaseEvent, hash: UInt64, day: Int64, cap: Int, codes: [Int], statements: InternStatements
     ) throws -> Int64 {
-        let hash = SeriesValues.hash(of: event)
         if let candidates = seriesByValues[day]?[hash] {
             for candidate in candidates where candidate.values.matches(event) { return candidate.id }
         }
@@ -116,7 +116,7 @@ struct SeriesValues {
     var productID: String
     var planID, groupID, offerID, appVersion, platform, osVersion, variant: String?
 
-    init(_ event: PurchaseEvent) {
+    init(_ event: borrowing PurchaseEvent) {
         actionType = event.actionType.rawValue
         productID = event.productID
         planID = event.planID
@@ -129,7 +129,7 @@ struct SeriesValues {
     }
 
     /// Whether `event` has exactly these values.
-    func matches(_ event: PurchaseEvent) -> Bool {
+    func matches(_ event: borrowing PurchaseEvent) -> Bool {
         event.productID == productID && event.planID == planID && event.appVersion == appVersion
             && event.osVersion == osVersion && event.actionType.rawValue == actionType && event.offerID == offerID
             && event.variant == variant && event.platform == platform && event.groupID == groupID

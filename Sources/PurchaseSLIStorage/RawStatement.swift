@@ -8,9 +8,13 @@ struct RawStatement {
     private let db: Database
     private var handle: OpaquePointer { statement.sqliteStatement }
 
+    /// The statement for `sql`, prepared on the connection's first use and reused after that (reset,
+    /// without bindings, whatever its last user left it in).
     init(_ db: Database, sql: String) throws {
         self.db = db
-        statement = try db.makeStatement(sql: sql)
+        statement = try db.cachedStatement(sql: sql)
+        sqlite3_reset(statement.sqliteStatement)
+        sqlite3_clear_bindings(statement.sqliteStatement)
     }
 
     func bind(_ values: Int64...) {
@@ -27,10 +31,12 @@ struct RawStatement {
         }
     }
 
-    func bind(blob: [UInt8], at index: Int32) {
-        _ = blob.withUnsafeBytes { buffer in
-            sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), sqliteTransient)
-        }
+    /// Binds `blob` at `index` without copying it, runs the statement and resets it for the next
+    /// bindings (the blob then bound no more).
+    func run(binding blob: UnsafeRawBufferPointer, at index: Int32) throws {
+        defer { sqlite3_bind_null(handle, index) }
+        sqlite3_bind_blob(handle, index, blob.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(blob.count), nil)
+        try run()
     }
 
     /// The bytes of a blob column of the current row, valid until the next step or reset.

@@ -1,40 +1,38 @@
 import GRDB
 import PurchaseSLICore
 
-/// One batch of events on its way into the buckets: deduplicated by eventID, then aggregated per
+/// One commit's events on their way into the buckets: deduplicated by eventID, then aggregated per
 /// bucket and merged into the stored minute, hour and day buckets.
 struct RecordBatch {
-    /// The events, as the arrays they came in (one per request when the server groups requests).
-    private let batches: [[PurchaseEvent]]
-    /// For each event, by its position counted across all arrays: which array, and where in it.
-    private let arrayOf: [Int32], indexIn: [Int32]
-    /// Event positions sorted by (second, hash), so duplicates within the batch are neighbours.
-    private let order: [Int]
-    private let seconds: [Int64]
-    private let hashes: [Int64]
+    /// One event's dedup key and where it is: which prepared batch, and its index there.
+    private struct Key {
+        var second: Int64
+        var hash: Int64
+        var batch: Int32
+        var index: Int32
+    }
 
-    /// Computes the dedup keys outside the write lock, without copying the events. O(n log n).
-    init(batches: [[PurchaseEvent]]) {
+    private let batches: [PreparedEvents]
+    /// Every event of every batch, sorted by (second, eventID hash, batch, index), so that duplicates
+    /// are neighbours and the first sent counts.
+    private let order: [Key]
+
+    /// Merges the batches' sorted keys. O(n log k) for k batches, as each batch is one sorted run.
+    init(batches: [PreparedEvents]) {
         self.batches = batches
-        let count = batches.reduce(0) { $0 + $1.count }
-        var seconds: [Int64] = [], hashes: [Int64] = [], arrayOf: [Int32] = [], indexIn: [Int32] = []
-        seconds.reserveCapacity(count)
-        hashes.reserveCapacity(count)
-        arrayOf.reserveCapacity(count)
-        indexIn.reserveCapacity(count)
-        for (arrayIndex, events) in batches.enumerated() {
-            for index in events.indices {
-                seconds.append(events[index].timestampMillis.floorDividedBy(1000).quotient)
-                hashes.append(EventIDHash.hash(events[index].eventID))
-                arrayOf.append(Int32(arrayIndex))
-                indexIn.append(Int32(index))
+        var keys: [Key] = []
+        keys.reserveCapacity(batches.reduce(0) { $0 + $1.events.count })
+        for (batchIndex, batch) in batches.enumerated() {
+            for index in batch.order {
+                keys.append(Key(
+                    second: batch.seconds[Int(index)], hash: batch.eventIDHashes[Int(index)],
+                    batch: Int32(batchIndex), index: index))
             }
         }
-        order = seconds.indices.sorted { (seconds[$0], hashes[$0]) < (seconds[$1], hashes[$1]) }
-        self.seconds = seconds
-        self.hashes = hashes
-        self.arrayOf = arrayOf
-        self.indexIn = indexIn
+        if batches.count > 1 {
+            keys.sort { ($0.second, $0.hash, $0.batch, $0.index) < ($1.second, $1.hash, $1.batch, $1.index) }
+        }
+        order = keys
     }
 
     /// Writes the batch inside an open transaction and returns what it counted.
@@ -42,32 +40,42 @@ struct RecordBatch {
         into db: Database, cache: inout InternCache, configuration: StoreConfiguration, receivedAtSeconds: Int64
     ) throws -> RecordOutcome {
         var outcome = RecordOutcome()
-        let accepted = try deduplicate(in: db, outcome: &outcome)
+        let isNew = try deduplicate(in: db, outcome: &outcome)
         let statements = try InternStatements(db)
         let codes = EventDimension.seriesDimensions.map { Schema.dimensionCodes[$0.rawValue]! }
         let errorCode = Schema.dimensionCodes["errorDescription"]!
         var minutes: [Int64: [Int64: OutcomeCounts]] = [:]
         var errors: [Int64: [ErrorCodec.Entry: Int64]] = [:]
         var days = Set<Int64>()
-        for position in accepted {
-            let second = seconds[position]
-            let array = Int(arrayOf[position]), index = Int(indexIn[position])
-            let day = second.floorDividedBy(86_400).quotient
-            days.insert(day)
-            let series = try cache.seriesID(
-                of: batches[array][index], day: day, cap: configuration.cardinalityCap, codes: codes, statements: statements)
-            let minute = Resolution.minute.bucketStart(second)
-            minutes[minute, default: [:]][series, default: OutcomeCounts()].add(batches[array][index].resultType, statusCode: batches[array][index].statusCode)
-            if let description = batches[array][index].errorDescription {
-                let error = try cache.valueID(
-                    description, dimension: errorCode, day: day, cap: configuration.cardinalityCap, statements: statements)
-                let result = Int64(ResultType.allCases.firstIndex(of: batches[array][index].resultType)!)
-                errors[minute, default: [:]][ErrorCodec.Entry(series: series, result: result, error: error), default: 0] += 1
+        var earliest = Int64.max, latest = Int64.min
+        for (batchIndex, batch) in batches.enumerated() {
+            // Through a buffer pointer the events are read in place: an array subscript would copy each one.
+            try batch.events.withUnsafeBufferPointer { events in
+                for index in events.indices where isNew[batchIndex][index] {
+                    let second = batch.seconds[index]
+                    let day = second.floorDividedBy(86_400).quotient
+                    days.insert(day)
+                    let series = try cache.seriesID(
+                        of: events[index], hash: batch.seriesHashes[index], day: day, cap: configuration.cardinalityCap,
+                        codes: codes, statements: statements)
+                    let minute = Resolution.minute.bucketStart(second)
+                    let resultType = events[index].resultType
+                    minutes[minute, default: [:]][series, default: OutcomeCounts()].add(
+                        resultType, statusCode: events[index].statusCode)
+                    if let description = events[index].errorDescription {
+                        let error = try cache.valueID(
+                            description, dimension: errorCode, day: day, cap: configuration.cardinalityCap,
+                            statements: statements)
+                        let result = Int64(ResultType.allCases.firstIndex(of: resultType)!)
+                        errors[minute, default: [:]][ErrorCodec.Entry(series: series, result: result, error: error), default: 0] += 1
+                    }
+                    earliest = min(earliest, events[index].timestampMillis)
+                    latest = max(latest, events[index].timestampMillis)
+                    outcome.accepted += 1
+                }
             }
-            let millis = batches[array][index].timestampMillis
-            outcome.timeRange = outcome.timeRange.map { min($0.lowerBound, millis)...max($0.upperBound, millis) } ?? millis...millis
         }
-        outcome.accepted = accepted.count
+        if outcome.accepted > 0 { outcome.timeRange = earliest...latest }
         outcome.duplicateIndexes.sort()
         try BucketWriter(db: db).add(minutes: minutes, errors: errors)
         try markSeen(days: days, receivedAtSeconds: receivedAtSeconds, in: db)
@@ -75,35 +83,40 @@ struct RecordBatch {
         return outcome
     }
 
-    /// Returns the indexes of events not counted before (in event-time order) and stores their hashes.
-    private func deduplicate(in db: Database, outcome: inout RecordOutcome) throws -> [Int] {
+    /// Marks, per batch and event, whether it is counted for the first time, records the positions of
+    /// the duplicates (counted across the batches) and stores the new hashes.
+    private func deduplicate(in db: Database, outcome: inout RecordOutcome) throws -> [[Bool]] {
         var distinctSeconds: [Int64] = []
-        for index in order where distinctSeconds.last != seconds[index] { distinctSeconds.append(seconds[index]) }
+        for key in order where distinctSeconds.last != key.second { distinctSeconds.append(key.second) }
         var stored = try SeenEventIDs.load(seconds: distinctSeconds, from: db)
-        var writer = try SeenEventIDs.Writer(db)
-        var accepted: [Int] = []
-        accepted.reserveCapacity(order.count)
+        let writer = try SeenEventIDs.Writer(db)
+        var isNew = batches.map { [Bool](repeating: false, count: $0.events.count) }
+        var offsets: [Int] = []
+        var offset = 0
+        for batch in batches {
+            offsets.append(offset)
+            offset += batch.events.count
+        }
         var added: [Int64] = []
         var position = 0
         while position < order.count {
-            let second = seconds[order[position]]
+            let second = order[position].second
             let existing = stored.removeValue(forKey: second) ?? []
             added.removeAll(keepingCapacity: true)
-            while position < order.count, seconds[order[position]] == second {
-                let index = order[position]
-                let hash = hashes[index]
+            while position < order.count, order[position].second == second {
+                let key = order[position]
                 position += 1
-                if added.last == hash || existing.containsSorted(hash) {
+                if added.last == key.hash || existing.containsSorted(key.hash) {
                     outcome.duplicates += 1
-                    outcome.duplicateIndexes.append(index)
+                    outcome.duplicateIndexes.append(offsets[Int(key.batch)] + Int(key.index))
                 } else {
-                    added.append(hash)
-                    accepted.append(index)
+                    added.append(key.hash)
+                    isNew[Int(key.batch)][Int(key.index)] = true
                 }
             }
             if !added.isEmpty { try writer.write(second: second, hashes: existing.mergingSorted(added)) }
         }
-        return accepted
+        return isNew
     }
 
     private func markSeen(days: Set<Int64>, receivedAtSeconds: Int64, in db: Database) throws {

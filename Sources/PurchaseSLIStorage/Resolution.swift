@@ -7,8 +7,18 @@ enum Resolution: Int, CaseIterable, Sendable {
     case day = 86_400
 
     var seconds: Int64 { Int64(rawValue) }
-    var bucketTable: String { "bucket_\(self)" }
-    var errorTable: String { "error_\(self)" }
+    /// The table of this resolution's counts.
+    var bucketTable: String { "bucket_" + name }
+    /// The table of this resolution's error counts.
+    var errorTable: String { "error_" + name }
+
+    private var name: String {
+        switch self {
+        case .minute: "minute"
+        case .hour: "hour"
+        case .day: "day"
+        }
+    }
 
     /// The start of the bucket that holds `second`.
     func bucketStart(_ second: Int64) -> Int64 { second - second.floorDividedBy(seconds).remainder }

@@ -26,7 +26,7 @@ final class TemporaryDirectory {
 struct FullDiskStore: BucketStore {
     let base: SQLiteBucketStore
 
-    func record(_ batches: [[PurchaseEvent]], receivedAtMillis: Int64) throws -> RecordOutcome {
+    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
         throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
     }
 

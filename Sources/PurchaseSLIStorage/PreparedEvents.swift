@@ -1,0 +1,41 @@
+public import PurchaseSLICore
+
+/// Validated events with the keys a store's writer needs: the second and eventID hash of each event
+/// (the dedup key), the hash of its series values, and the events in dedup-key order.
+///
+/// Preparing costs O(n log n) and needs no store, so the server does it on each request's own task;
+/// the single writer, which every request waits for, then only merges the prepared batches.
+public struct PreparedEvents: Sendable {
+    /// The events, in the order they came.
+    public let events: [PurchaseEvent]
+    /// Per event: its timestamp's second.
+    let seconds: [Int64]
+    /// Per event: ``EventIDHash`` of its eventID.
+    let eventIDHashes: [Int64]
+    /// Per event: ``SeriesValues/hash(of:)`` of its series values.
+    let seriesHashes: [UInt64]
+    /// Event indexes sorted by (second, eventID hash), so that duplicates are neighbours.
+    let order: [Int32]
+
+    /// Computes the keys of `events`. O(n log n).
+    public init(_ events: [PurchaseEvent]) {
+        self.events = events
+        var seconds: [Int64] = [], eventIDHashes: [Int64] = [], seriesHashes: [UInt64] = []
+        seconds.reserveCapacity(events.count)
+        eventIDHashes.reserveCapacity(events.count)
+        seriesHashes.reserveCapacity(events.count)
+        events.withUnsafeBufferPointer { events in
+            for index in events.indices {
+                seconds.append(events[index].timestampMillis.floorDividedBy(1000).quotient)
+                eventIDHashes.append(EventIDHash.hash(events[index].eventID))
+                seriesHashes.append(SeriesValues.hash(of: events[index]))
+            }
+        }
+        order = (0..<Int32(events.count)).sorted {
+            (seconds[Int($0)], eventIDHashes[Int($0)]) < (seconds[Int($1)], eventIDHashes[Int($1)])
+        }
+        self.seconds = seconds
+        self.eventIDHashes = eventIDHashes
+        self.seriesHashes = seriesHashes
+    }
+}
