@@ -13,7 +13,6 @@ public final class SQLiteBucketStore: BucketStore {
     public let configuration: StoreConfiguration
     let pool: DatabasePool
     let cache = Mutex(InternCache())
-    private let checkpointer: BackgroundCheckpointer
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     /// - Throws: ``StorageError`` when the file is not a purchase-sli database, was written by a newer
@@ -29,8 +28,6 @@ public final class SQLiteBucketStore: BucketStore {
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
             // After a checkpoint, shrink the WAL file back to this size instead of leaving it at its peak.
             try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
-            // Checkpoints run on a connection of their own (BackgroundCheckpointer), never inside a commit.
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
         }
         do {
             pool = try DatabasePool(path: path, configuration: grdbConfiguration)
@@ -41,7 +38,6 @@ public final class SQLiteBucketStore: BucketStore {
         }
         try Self.checkIdentity(of: pool, path: path)
         try Schema.migrator.migrate(pool)
-        checkpointer = try BackgroundCheckpointer(path: path)
     }
 
     private static func checkIdentity(of pool: DatabasePool, path: String) throws {
@@ -67,7 +63,7 @@ public final class SQLiteBucketStore: BucketStore {
         let batch = RecordBatch(batches: batches)
         return try cache.withLock { cache in
             do {
-                let outcome = try pool.writeWithoutTransaction { db in
+                return try pool.writeWithoutTransaction { db in
                     var outcome = RecordOutcome()
                     try db.inTransaction(.immediate) {
                         outcome = try batch.write(
@@ -77,8 +73,6 @@ public final class SQLiteBucketStore: BucketStore {
                     }
                     return outcome
                 }
-                checkpointer.writeDidCommit()
-                return outcome
             } catch {
                 cache.reset()
                 throw error
@@ -113,7 +107,6 @@ public final class SQLiteBucketStore: BucketStore {
                 try db.execute(sql: "DELETE FROM seen_day WHERE day = ?", arguments: [day])
             }
         }
-        checkpointer.writeDidCommit()
     }
 
     /// Throws unless a write transaction can start now (for readiness checks).
