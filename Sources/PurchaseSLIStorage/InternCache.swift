@@ -73,24 +73,24 @@ struct InternCache {
         return id
     }
 
-    /// The series an event counts in on `day`, interning its values (under the cardinality cap) on first
-    /// sight. `hash` is ``SeriesValues/hash(of:)`` of the event.
+    /// The series of events with `values` on `day`, interning the values (under the cardinality cap) on
+    /// first sight. `hash` is `values.hash`, computed beforehand off the writer's thread.
     mutating func seriesID(
-        of event: borrowing PurchaseEvent, hash: UInt64, day: Int64, cap: Int, codes: [Int], statements: InternStatements
+        of values: SeriesValues, hash: UInt64, day: Int64, cap: Int, codes: [Int], statements: InternStatements
     ) throws -> Int64 {
         if let candidates = seriesByValues[day]?[hash] {
-            for candidate in candidates where candidate.values.matches(event) { return candidate.id }
+            for candidate in candidates where candidate.values == values { return candidate.id }
         }
         let overflowedBefore = overflowedEvents
         var key = SeriesKey()
         for (position, dimension) in EventDimension.seriesDimensions.enumerated() {
-            guard let value = event.value(of: dimension) else { continue }
+            guard let value = values.value(of: dimension) else { continue }
             key[position] = try valueID(value, dimension: codes[position], day: day, cap: cap, statements: statements)
         }
         let id = try seriesID(key, statements: statements)
         if overflowedEvents == overflowedBefore {
             if seriesByValues[day] == nil, seriesByValues.count >= 8 { seriesByValues.removeAll() }
-            seriesByValues[day, default: [:]][hash, default: []].append((SeriesValues(event), id))
+            seriesByValues[day, default: [:]][hash, default: []].append((values, id))
         }
         return id
     }
@@ -111,12 +111,12 @@ struct InternCache {
 }
 
 /// The dimension values of an event that make up its series.
-struct SeriesValues {
+struct SeriesValues: Sendable, Equatable {
     var actionType: String
     var productID: String
     var planID, groupID, offerID, appVersion, platform, osVersion, variant: String?
 
-    init(_ event: borrowing PurchaseEvent) {
+    init(_ event: PurchaseEvent) {
         actionType = event.actionType.rawValue
         productID = event.productID
         planID = event.planID
@@ -128,38 +128,46 @@ struct SeriesValues {
         variant = event.variant
     }
 
-    /// Whether `event` has exactly these values.
-    func matches(_ event: borrowing PurchaseEvent) -> Bool {
-        event.productID == productID && event.planID == planID && event.appVersion == appVersion
-            && event.osVersion == osVersion && event.actionType.rawValue == actionType && event.offerID == offerID
-            && event.variant == variant && event.platform == platform && event.groupID == groupID
+    /// The value of a series dimension (nil when absent or not a series dimension).
+    func value(of dimension: EventDimension) -> String? {
+        switch dimension {
+        case .actionType: actionType
+        case .productID: productID
+        case .planID: planID
+        case .groupID: groupID
+        case .offerID: offerID
+        case .appVersion: appVersion
+        case .platform: platform
+        case .osVersion: osVersion
+        case .variant: variant
+        default: nil
+        }
     }
 
-    /// FNV-1a over the values of `event`, each followed by a byte that UTF-8 never uses (0xFF, or 0xFE
-    /// for an absent value), without copying the strings.
-    static func hash(of event: PurchaseEvent) -> UInt64 {
+    /// FNV-1a over the values, each followed by a byte that UTF-8 never uses (0xFF, or 0xFE for an
+    /// absent value).
+    var hash: UInt64 {
         var state: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ byte: UInt8) {
             state ^= UInt64(byte)
             state &*= 0x0000_0100_0000_01B3
         }
         func mix(_ value: String?) {
-            guard let value else { return mix(0xFE) }
-            let hashedContiguously: Void? = value.utf8.withContiguousStorageIfAvailable { bytes in
+            guard var value else { return mix(0xFE) }
+            value.withUTF8 { bytes in
                 for byte in bytes { mix(byte) }
             }
-            if hashedContiguously == nil { for byte in value.utf8 { mix(byte) } }
             mix(0xFF)
         }
-        mix(event.actionType.rawValue)
-        mix(event.productID)
-        mix(event.planID)
-        mix(event.groupID)
-        mix(event.offerID)
-        mix(event.appVersion)
-        mix(event.platform)
-        mix(event.osVersion)
-        mix(event.variant)
+        mix(actionType)
+        mix(productID)
+        mix(planID)
+        mix(groupID)
+        mix(offerID)
+        mix(appVersion)
+        mix(platform)
+        mix(osVersion)
+        mix(variant)
         return state
     }
 }

@@ -12,7 +12,8 @@ public struct PreparedEvents: Sendable {
     let seconds: [Int64]
     /// Per event: ``EventIDHash`` of its eventID.
     let eventIDHashes: [Int64]
-    /// Per event: ``SeriesValues/hash(of:)`` of its series values.
+    /// Per event: its series values, and their hash.
+    let seriesValues: [SeriesValues]
     let seriesHashes: [UInt64]
     /// Event indexes sorted by (second, eventID hash), so that duplicates are neighbours.
     let order: [Int32]
@@ -21,15 +22,17 @@ public struct PreparedEvents: Sendable {
     public init(_ events: [PurchaseEvent]) {
         self.events = events
         var seconds: [Int64] = [], eventIDHashes: [Int64] = [], seriesHashes: [UInt64] = []
+        var seriesValues: [SeriesValues] = []
+        seriesValues.reserveCapacity(events.count)
         seconds.reserveCapacity(events.count)
         eventIDHashes.reserveCapacity(events.count)
         seriesHashes.reserveCapacity(events.count)
-        events.withUnsafeBufferPointer { events in
-            for index in events.indices {
-                seconds.append(events[index].timestampMillis.floorDividedBy(1000).quotient)
-                eventIDHashes.append(EventIDHash.hash(events[index].eventID))
-                seriesHashes.append(SeriesValues.hash(of: events[index]))
-            }
+        for event in events {
+            seconds.append(event.timestampMillis.floorDividedBy(1000).quotient)
+            eventIDHashes.append(EventIDHash.hash(event.eventID))
+            let values = SeriesValues(event)
+            seriesHashes.append(values.hash)
+            seriesValues.append(values)
         }
         order = (0..<Int32(events.count)).sorted {
             (seconds[Int($0)], eventIDHashes[Int($0)]) < (seconds[Int($1)], eventIDHashes[Int($1)])
@@ -37,5 +40,6 @@ public struct PreparedEvents: Sendable {
         self.seconds = seconds
         self.eventIDHashes = eventIDHashes
         self.seriesHashes = seriesHashes
+        self.seriesValues = seriesValues
     }
 }

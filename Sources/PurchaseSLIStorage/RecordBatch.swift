@@ -49,28 +49,29 @@ struct RecordBatch {
         var days = Set<Int64>()
         var earliest = Int64.max, latest = Int64.min
         for (batchIndex, batch) in batches.enumerated() {
-            // Through a buffer pointer the events are read in place: an array subscript would copy each one.
+            // Through a pointer's `pointee` the events are read in place: a subscript would copy each one.
             try batch.events.withUnsafeBufferPointer { events in
                 for index in events.indices where isNew[batchIndex][index] {
+                    let event = events.baseAddress! + index
                     let second = batch.seconds[index]
                     let day = second.floorDividedBy(86_400).quotient
                     days.insert(day)
                     let series = try cache.seriesID(
-                        of: events[index], hash: batch.seriesHashes[index], day: day, cap: configuration.cardinalityCap,
-                        codes: codes, statements: statements)
+                        of: batch.seriesValues[index], hash: batch.seriesHashes[index], day: day,
+                        cap: configuration.cardinalityCap, codes: codes, statements: statements)
                     let minute = Resolution.minute.bucketStart(second)
-                    let resultType = events[index].resultType
+                    let resultType = event.pointee.resultType
                     minutes[minute, default: [:]][series, default: OutcomeCounts()].add(
-                        resultType, statusCode: events[index].statusCode)
-                    if let description = events[index].errorDescription {
+                        resultType, statusCode: event.pointee.statusCode)
+                    if let description = event.pointee.errorDescription {
                         let error = try cache.valueID(
                             description, dimension: errorCode, day: day, cap: configuration.cardinalityCap,
                             statements: statements)
                         let result = Int64(ResultType.allCases.firstIndex(of: resultType)!)
                         errors[minute, default: [:]][ErrorCodec.Entry(series: series, result: result, error: error), default: 0] += 1
                     }
-                    earliest = min(earliest, events[index].timestampMillis)
-                    latest = max(latest, events[index].timestampMillis)
+                    earliest = min(earliest, event.pointee.timestampMillis)
+                    latest = max(latest, event.pointee.timestampMillis)
                     outcome.accepted += 1
                 }
             }
