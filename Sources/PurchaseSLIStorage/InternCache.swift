@@ -117,15 +117,20 @@ struct SeriesValues: Sendable, Equatable {
     var planID, groupID, offerID, appVersion, platform, osVersion, variant: String?
 
     init(_ event: PurchaseEvent) {
-        actionType = event.actionType.rawValue
-        productID = event.productID
-        planID = event.planID
-        groupID = event.groupID
-        offerID = event.offerID
-        appVersion = event.appVersion
-        platform = event.platform
-        osVersion = event.osVersion
-        variant = event.variant
+        self = withUnsafePointer(to: event) { SeriesValues(of: $0) }
+    }
+
+    /// The values of the event at `event`, read in place (passing `pointee` on would copy the whole event).
+    init(of event: UnsafePointer<PurchaseEvent>) {
+        actionType = event.pointee.actionType.rawValue
+        productID = event.pointee.productID
+        planID = event.pointee.planID
+        groupID = event.pointee.groupID
+        offerID = event.pointee.offerID
+        appVersion = event.pointee.appVersion
+        platform = event.pointee.platform
+        osVersion = event.pointee.osVersion
+        variant = event.pointee.variant
     }
 
     /// The value of a series dimension (nil when absent or not a series dimension).
@@ -147,27 +152,33 @@ struct SeriesValues: Sendable, Equatable {
     /// FNV-1a over the values, each followed by a byte that UTF-8 never uses (0xFF, or 0xFE for an
     /// absent value).
     var hash: UInt64 {
-        var state: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ byte: UInt8) {
-            state ^= UInt64(byte)
-            state &*= 0x0000_0100_0000_01B3
-        }
-        func mix(_ value: String?) {
-            guard var value else { return mix(0xFE) }
-            value.withUTF8 { bytes in
-                for byte in bytes { mix(byte) }
-            }
-            mix(0xFF)
-        }
-        mix(actionType)
-        mix(productID)
-        mix(planID)
-        mix(groupID)
-        mix(offerID)
-        mix(appVersion)
-        mix(platform)
-        mix(osVersion)
-        mix(variant)
-        return state
+        var hasher = FNV1a()
+        hasher.add(actionType)
+        hasher.add(productID)
+        hasher.add(planID)
+        hasher.add(groupID)
+        hasher.add(offerID)
+        hasher.add(appVersion)
+        hasher.add(platform)
+        hasher.add(osVersion)
+        hasher.add(variant)
+        return hasher.state
+    }
+}
+
+/// The 64-bit FNV-1a hash, fed a byte or a string at a time.
+private struct FNV1a {
+    var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ byte: UInt8) {
+        state ^= UInt64(byte)
+        state &*= 0x0000_0100_0000_01B3
+    }
+
+    /// Adds the UTF-8 bytes of `value` and a terminator (0xFF), or 0xFE when there is no value.
+    mutating func add(_ value: String?) {
+        guard let value else { return add(0xFE) }
+        for byte in value.utf8 { add(byte) }
+        add(0xFF)
     }
 }

@@ -23,23 +23,32 @@ public struct PreparedEvents: Sendable {
         self.events = events
         var seconds: [Int64] = [], eventIDHashes: [Int64] = [], seriesHashes: [UInt64] = []
         var seriesValues: [SeriesValues] = []
-        seriesValues.reserveCapacity(events.count)
         seconds.reserveCapacity(events.count)
         eventIDHashes.reserveCapacity(events.count)
         seriesHashes.reserveCapacity(events.count)
-        for event in events {
-            seconds.append(event.timestampMillis.floorDividedBy(1000).quotient)
-            eventIDHashes.append(EventIDHash.hash(event.eventID))
-            let values = SeriesValues(event)
-            seriesHashes.append(values.hash)
-            seriesValues.append(values)
-        }
-        order = (0..<Int32(events.count)).sorted {
-            (seconds[Int($0)], eventIDHashes[Int($0)]) < (seconds[Int($1)], eventIDHashes[Int($1)])
+        seriesValues.reserveCapacity(events.count)
+        events.withUnsafeBufferPointer { buffer in
+            // Fields are read through the pointer in place; an element copy would retain every string.
+            for index in buffer.indices {
+                let event = buffer.baseAddress! + index
+                seconds.append(event.pointee.timestampMillis.floorDividedBy(1000).quotient)
+                eventIDHashes.append(EventIDHash.hash(event.pointee.eventID))
+                let values = SeriesValues(of: event)
+                seriesHashes.append(values.hash)
+                seriesValues.append(values)
+            }
         }
         self.seconds = seconds
         self.eventIDHashes = eventIDHashes
         self.seriesHashes = seriesHashes
         self.seriesValues = seriesValues
+        order = Self.dedupOrder(seconds: seconds, hashes: eventIDHashes)
+    }
+
+    /// Event indexes sorted by (second, hash).
+    private static func dedupOrder(seconds: [Int64], hashes: [Int64]) -> [Int32] {
+        (0..<Int32(seconds.count)).sorted {
+            (seconds[Int($0)], hashes[Int($0)]) < (seconds[Int($1)], hashes[Int($1)])
+        }
     }
 }
