@@ -1,21 +1,71 @@
 import GRDB
 import PurchaseSLICore
 
-/// Merges a batch's per-minute counts into the stored minute buckets and their hour and day rollups
-/// in the same transaction, so the three resolutions always agree.
+/// Merges a commit's per-minute counts into the stored minute buckets, and rolls them up into the hour
+/// and day buckets a few hundred commits at a time.
+///
+/// An hour's or a day's blob holds every series of that hour or day; rewriting two of them (with their
+/// error blobs) on every commit was most of the single writer's work. Instead each commit also stores
+/// its own additions per minute as a pending row, and once ``rollupThreshold`` rows are pending one
+/// commit folds them all into the hour and day buckets and deletes them. Both happen inside commits,
+/// so no count is lost or doubled by a crash, and queries of hours and days add the pending rows
+/// (``SQLiteBucketStore/forEachBucket(in:of:db:_:)``), so every resolution always agrees.
 struct BucketWriter {
+    /// Pending rows that make the next commit roll them up.
+    static let rollupThreshold = 256
+
     let db: Database
 
+    /// Adds counts per minute bucket start and series, and error counts per minute and entry.
     func add(minutes: [Int64: [Int64: OutcomeCounts]], errors: [Int64: [ErrorCodec.Entry: Int64]]) throws {
-        var counts = minutes
-        var errorCounts = errors
-        for resolution in Resolution.allCases {
-            if resolution != .minute {
-                counts = rollUp(counts, to: resolution) { $0 += $1 }
-                errorCounts = rollUp(errorCounts, to: resolution) { $0 += $1 }
+        let counts = minutes.mapValues { $0.sorted { $0.key < $1.key } }
+        let errorCounts = errors.mapValues { $0.sorted { $0.key < $1.key } }
+        try mergeCounts(counts, into: Resolution.minute.bucketTable)
+        try mergeErrors(errorCounts, into: Resolution.minute.errorTable)
+        try addPending(counts: counts, errors: errorCounts)
+        if try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending") ?? 0 >= Self.rollupThreshold {
+            try rollUpPending()
+        }
+    }
+
+    /// Folds every pending row into the hour and day buckets and deletes it.
+    func rollUpPending() throws {
+        var hours: [Int64: [Int64: OutcomeCounts]] = [:]
+        var hourErrors: [Int64: [ErrorCodec.Entry: Int64]] = [:]
+        let select = try RawStatement(db, sql: "SELECT time, series_counts, error_counts FROM rollup_pending")
+        defer { select.reset() }
+        while try select.step() {
+            let hour = Resolution.hour.bucketStart(select.int64(0))
+            try BucketCodec.forEachEntry(in: select.blob(1)) { series, counts in
+                hours[hour, default: [:]][series, default: OutcomeCounts()] += counts
             }
-            try mergeCounts(counts, into: resolution.bucketTable)
-            try mergeErrors(errorCounts, into: resolution.errorTable)
+            for (entry, events) in try ErrorCodec.decode(select.blob(2)) {
+                hourErrors[hour, default: [:]][entry, default: 0] += events
+            }
+        }
+        select.reset()
+        for resolution in [Resolution.hour, .day] {
+            let counts = rollUp(hours, to: resolution) { $0 += $1 }
+            let errorCounts = rollUp(hourErrors, to: resolution) { $0 += $1 }
+            try mergeCounts(counts.mapValues { $0.sorted { $0.key < $1.key } }, into: resolution.bucketTable)
+            try mergeErrors(errorCounts.mapValues { $0.sorted { $0.key < $1.key } }, into: resolution.errorTable)
+        }
+        try db.execute(sql: "DELETE FROM rollup_pending")
+    }
+
+    /// Stores the additions of each minute as one pending row.
+    private func addPending(
+        counts: [Int64: [(key: Int64, value: OutcomeCounts)]], errors: [Int64: [(key: ErrorCodec.Entry, value: Int64)]]
+    ) throws {
+        let insert = try RawStatement(
+            db, sql: "INSERT INTO rollup_pending (time, series_counts, error_counts) VALUES (?, ?, ?)")
+        for time in Set(counts.keys).union(errors.keys).sorted() {
+            let countBlob = BucketCodec.encode((counts[time] ?? []).map { (series: $0.key, counts: $0.value) })
+            let errorBlob = ErrorCodec.encode((errors[time] ?? []).map { (entry: $0.key, events: $0.value) })
+            insert.bind(time, at: 1)
+            insert.bind(copying: countBlob, at: 2)
+            insert.bind(copying: errorBlob, at: 3)
+            try insert.run()
         }
     }
 
@@ -30,28 +80,27 @@ struct BucketWriter {
         return coarser
     }
 
-    private func mergeCounts(_ buckets: [Int64: [Int64: OutcomeCounts]], into table: String) throws {
+    private func mergeCounts(_ buckets: [Int64: [(key: Int64, value: OutcomeCounts)]], into table: String) throws {
         try merge(buckets, into: table, column: "series_counts") { existing, additions in
             try BucketCodec.merge(existing, adding: additions.map { (series: $0.key, counts: $0.value) })
         }
     }
 
-    private func mergeErrors(_ buckets: [Int64: [ErrorCodec.Entry: Int64]], into table: String) throws {
+    private func mergeErrors(_ buckets: [Int64: [(key: ErrorCodec.Entry, value: Int64)]], into table: String) throws {
         try merge(buckets, into: table, column: "error_counts") { existing, additions in
             try ErrorCodec.merge(existing, adding: additions.map { (entry: $0.key, events: $0.value) })
         }
     }
 
     /// Rewrites the blob of each bucket in `buckets` as `combine(stored blob, additions sorted by key)`.
-    private func merge<Key: Comparable, Value>(
-        _ buckets: [Int64: [Key: Value]], into table: String, column: String,
+    private func merge<Key, Value>(
+        _ buckets: [Int64: [(key: Key, value: Value)]], into table: String, column: String,
         combine: (UnsafeRawBufferPointer?, [(key: Key, value: Value)]) throws -> [UInt8]
     ) throws {
         let select = try RawStatement(db, sql: "SELECT \(column) FROM \(table) WHERE time = ?")
         let upsert = try RawStatement(db, sql: "INSERT OR REPLACE INTO \(table) (time, \(column)) VALUES (?, ?)")
         for time in buckets.keys.sorted() {
-            let additions = buckets[time]!.sorted { $0.key < $1.key }
-            let merged = try read(select, time: time) { try combine($0, additions) }
+            let merged = try read(select, time: time) { try combine($0, buckets[time]!) }
             upsert.bind(time, at: 1)
             try merged.withUnsafeBytes { try upsert.run(binding: $0, at: 2) }
         }

@@ -31,6 +31,17 @@ struct RawStatement {
         }
     }
 
+    /// Binds a copy of `blob` at `index` (an empty blob, not NULL, when it has no bytes).
+    func bind(copying blob: [UInt8], at index: Int32) {
+        guard !blob.isEmpty else {
+            sqlite3_bind_zeroblob(handle, index, 0)
+            return
+        }
+        _ = blob.withUnsafeBytes { buffer in
+            sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), sqliteTransient)
+        }
+    }
+
     /// Binds `blob` at `index` without copying it, runs the statement and resets it for the next
     /// bindings (the blob then bound no more).
     func run(binding blob: UnsafeRawBufferPointer, at index: Int32) throws {

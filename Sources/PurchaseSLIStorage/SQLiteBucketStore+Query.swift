@@ -43,8 +43,15 @@ extension SQLiteBucketStore {
             var accumulators = groupings.map {
                 CountAccumulator(stepSeconds: first.step?.seconds, from: from, groupCount: $0.groupKeys.count)
             }
-            for segment in Self.segments(from: from, to: to, coarsest: coarsest) {
-                try scan(segment, groupings: groupings, into: &accumulators, db: db)
+            let segments = Self.segments(from: from, to: to, coarsest: coarsest)
+            try Self.forEachBucket(in: segments, of: .counts, db: db) { time, blob in
+                var cells = accumulators.indices.map { accumulators[$0].takeCells(at: time) }
+                try BucketCodec.forEachEntry(in: blob) { series, counts in
+                    for index in groupings.indices {
+                        if let group = groupings[index].group(ofSeries: series) { cells[index][Int(group)] += counts }
+                    }
+                }
+                for index in accumulators.indices { accumulators[index].putCells(cells[index], at: time) }
             }
             return queries.indices.map { answer(accumulators[$0], groupings[$0], queries[$0]) }
         }
@@ -84,20 +91,16 @@ extension SQLiteBucketStore {
             let keepsError = query.groupBy.contains(.errorDescription)
             let keepsResult = query.groupBy.contains(.resultType)
             var cells: [ErrorCell: Int64] = [:]
-            for (resolution, segmentFrom, segmentTo) in Self.segments(from: from, to: to, coarsest: coarsest) {
-                let statement = try RawStatement(
-                    db, sql: "SELECT time, error_counts FROM \(resolution.errorTable) WHERE time >= ? AND time < ?")
-                statement.bind(segmentFrom, segmentTo)
-                while try statement.step() {
-                    let slot = stepSeconds.map { (statement.int64(0) - origin) / $0 } ?? 0
-                    for (entry, events) in try ErrorCodec.decode(statement.blob(1)) {
-                        guard let group = grouping.group(ofSeries: entry.series), results.contains(entry.result),
-                              allowed?.contains(texts[entry.error]) ?? true
-                        else { continue }
-                        let cell = ErrorCell(
-                            slot: slot, group: group, result: keepsResult ? entry.result : -1, error: keepsError ? entry.error : 0)
-                        cells[cell, default: 0] += events
-                    }
+            let segments = Self.segments(from: from, to: to, coarsest: coarsest)
+            try Self.forEachBucket(in: segments, of: .errors, db: db) { time, blob in
+                let slot = stepSeconds.map { (time - origin) / $0 } ?? 0
+                for (entry, events) in try ErrorCodec.decode(blob) {
+                    guard let group = grouping.group(ofSeries: entry.series), results.contains(entry.result),
+                          allowed?.contains(texts[entry.error]) ?? true
+                    else { continue }
+                    let cell = ErrorCell(
+                        slot: slot, group: group, result: keepsResult ? entry.result : -1, error: keepsError ? entry.error : 0)
+                    cells[cell, default: 0] += events
                 }
             }
             return cells.map { cell, events in
@@ -138,23 +141,39 @@ extension SQLiteBucketStore {
             + segments(from: alignedTo, to: to, coarsest: finer)
     }
 
-    private func scan(
-        _ segment: (Resolution, Int64, Int64), groupings: [SeriesGrouping], into accumulators: inout [CountAccumulator],
-        db: Database
+    /// What a bucket holds: outcome counts, or error counts.
+    enum BucketContent {
+        case counts, errors
+
+        func table(_ resolution: Resolution) -> String {
+            self == .counts ? resolution.bucketTable : resolution.errorTable
+        }
+
+        var column: String { self == .counts ? "series_counts" : "error_counts" }
+    }
+
+    /// Calls `body` with the start time and blob of every bucket in the segments, then, for each hour or
+    /// day segment, with every pending rollup row (``BucketWriter``) inside it, at the start of the
+    /// bucket that the row will be rolled into.
+    static func forEachBucket(
+        in segments: [(Resolution, Int64, Int64)], of content: BucketContent, db: Database,
+        _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let (resolution, from, to) = segment
-        let statement = try RawStatement(
-            db, sql: "SELECT time, series_counts FROM \(resolution.bucketTable) WHERE time >= ? AND time < ?")
-        statement.bind(from, to)
-        while try statement.step() {
-            let time = statement.int64(0)
-            var cells = accumulators.indices.map { accumulators[$0].takeCells(at: time) }
-            try BucketCodec.forEachEntry(in: statement.blob(1)) { series, counts in
-                for index in groupings.indices {
-                    if let group = groupings[index].group(ofSeries: series) { cells[index][Int(group)] += counts }
-                }
-            }
-            for index in accumulators.indices { accumulators[index].putCells(cells[index], at: time) }
+        for (resolution, from, to) in segments {
+            let statement = try RawStatement(
+                db, sql: "SELECT time, \(content.column) FROM \(content.table(resolution)) WHERE time >= ? AND time < ?")
+            defer { statement.reset() }
+            statement.bind(from, to)
+            while try statement.step() { try body(statement.int64(0), statement.blob(1)) }
+        }
+        let coarse = segments.filter { $0.0 != .minute }
+        guard !coarse.isEmpty else { return }
+        let pending = try RawStatement(db, sql: "SELECT time, \(content.column) FROM rollup_pending")
+        defer { pending.reset() }
+        while try pending.step() {
+            let time = pending.int64(0)
+            guard let (resolution, _, _) = coarse.first(where: { $0.1 <= time && time < $0.2 }) else { continue }
+            try body(resolution.bucketStart(time), pending.blob(1))
         }
     }
 }

@@ -24,6 +24,8 @@ enum Schema {
     /// - `dimension_value`, `series`: integer ids for dimension values and their combinations.
     /// - `admitted_value`, `overflow`: the cardinality cap's memory and what it turned away.
     /// - `seen_day`: when each event day last received an event, for the dedup horizon.
+    /// - `rollup_pending`: per commit and minute, the counts added to the minute buckets that the hour
+    ///   and day buckets do not hold yet (``BucketWriter``); queries add them to those buckets.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-buckets") { db in
@@ -73,6 +75,16 @@ enum Schema {
                     );
                     """)
             }
+        }
+        migrator.registerMigration("v2-rollup-pending") { db in
+            try db.execute(sql: """
+                CREATE TABLE rollup_pending (
+                    id INTEGER PRIMARY KEY,
+                    time INTEGER NOT NULL,
+                    series_counts BLOB NOT NULL,
+                    error_counts BLOB NOT NULL
+                );
+                """)
         }
         return migrator
     }

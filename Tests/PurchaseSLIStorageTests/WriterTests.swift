@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PurchaseSLICore
 import PurchaseSLIStorage
 import Testing
@@ -48,6 +49,53 @@ import Testing
         #expect(largest > 1 << 20 && largest < 8 << 20, "largest WAL: \(largest) bytes")
         let total = try store.counts(CountQuery(fromSeconds: start, toSeconds: start + 86_400 * 2))[0].counts.total
         #expect(total == Int64(next))
+    }
+
+    @Test func hoursAndDaysAgreeWithMinutesBeforeAndAfterPendingRowsAreRolledUp() throws {
+        let path = directory.file("db.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        let start = seconds("2026-11-14T22:00:00Z")
+        // One commit per minute for 300 minutes, across midnight: the 256th commit rolls up the pending rows.
+        for commit in 0..<300 {
+            let minute = (start + Int64(commit) * 60) * 1000
+            _ = try store.record([
+                PurchaseEvent(eventID: "s\(commit)", timestampMillis: minute, productID: "coins_100",
+                              actionType: .purchase, resultType: .success),
+                PurchaseEvent(eventID: "f\(commit)", timestampMillis: minute + 1000, productID: "coins_\(commit % 3)",
+                              actionType: .purchase, resultType: .failure, errorDescription: "timeout \(commit % 2)"),
+            ], receivedAtMillis: receivedAt)
+            guard commit == 100 || commit == 299 else { continue }
+            let (pending, hourBuckets) = try DatabaseQueue(path: path).read { db in
+                (try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending")!,
+                 try Int.fetchOne(db, sql: "SELECT count(*) FROM bucket_hour")!)
+            }
+            if commit == 100 {
+                #expect(pending == 101 && hourBuckets == 0)
+            } else {
+                #expect(pending == 44 && hourBuckets == 5)
+            }
+            let events = Int64(commit + 1)
+            for step in [TimeStep(seconds: 60), TimeStep(seconds: 3600), TimeStep(seconds: 86_400), nil] {
+                let query = CountQuery(
+                    fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-16T00:00:00Z"), step: step,
+                    groupBy: [.productID])
+                let rows = try store.counts(query)
+                #expect(rows.reduce(0) { $0 + $1.counts.success } == events, "step \(String(describing: step))")
+                #expect(rows.reduce(0) { $0 + $1.counts.failure } == events, "step \(String(describing: step))")
+                let errors = try store.errorCounts(CountQuery(
+                    fromSeconds: query.fromSeconds, toSeconds: query.toSeconds, step: step, groupBy: [.errorDescription]))
+                #expect(errors.reduce(0) { $0 + $1.events } == events, "step \(String(describing: step))")
+                #expect(errors.filter { $0.key == ["timeout 0"] }.reduce(0) { $0 + $1.events } == (events + 1) / 2)
+            }
+            let hourly = try store.counts(CountQuery(
+                fromSeconds: start, toSeconds: start + 6 * 3600, step: TimeStep(seconds: 3600)))
+            let minutely = try store.counts(CountQuery(
+                fromSeconds: start, toSeconds: start + 6 * 3600, step: TimeStep(seconds: 60)))
+            for row in hourly {
+                let minutes = minutely.filter { $0.timeSeconds! / 3600 == row.timeSeconds! / 3600 }
+                #expect(row.counts.total == minutes.reduce(0) { $0 + $1.counts.total })
+            }
+        }
     }
 
     private func walBytes(of path: String) throws -> Int {
