@@ -5,15 +5,15 @@ import PurchaseSLIStorage
 /// Records batches on a thread of its own, so that parsing the next batch overlaps with the store's
 /// transaction for the previous one. At most `depth` batches wait, which bounds memory.
 ///
-/// The submitting thread prepares each batch's keys (``PreparedEvents``), and recorded batches go back
-/// to it to be freed there: their strings were allocated on that thread, and malloc frees memory of its
-/// own thread's arena much faster than another thread's.
+/// The writer prepares each batch's keys (``PreparedEvents``) itself, as parsing is the slower of the two
+/// threads; recorded batches go back to the submitting thread to be freed there: their strings were
+/// allocated on that thread, and malloc frees memory of its own thread's arena much faster than another's.
 final class BatchWriter: @unchecked Sendable {
     private let store: any BucketStore
     private let receivedAtMillis: Int64
     private let depth: Int
     private let condition = NSCondition()
-    private var queue: [PreparedEvents] = []
+    private var queue: [[PurchaseEvent]] = []
     private var recorded: [PreparedEvents] = []
     private var isFinished = false
     private var failure: (any Error)?
@@ -31,14 +31,13 @@ final class BatchWriter: @unchecked Sendable {
 
     /// Queues a batch, waiting while the queue is full. Throws the writer's error, if it failed.
     func submit(_ batch: [PurchaseEvent]) throws {
-        let prepared = PreparedEvents(batch)
         condition.lock()
         while queue.count >= depth && failure == nil { condition.wait() }
         if let failure {
             condition.unlock()
             throw failure
         }
-        queue.append(prepared)
+        queue.append(batch)
         let done = recorded
         recorded.removeAll()
         condition.broadcast()
@@ -71,10 +70,11 @@ final class BatchWriter: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
             do {
-                let counted = try store.record([batch], receivedAtMillis: receivedAtMillis)
+                let prepared = PreparedEvents(batch)
+                let counted = try store.record([prepared], receivedAtMillis: receivedAtMillis)
                 condition.lock()
                 outcome.merge(counted)
-                recorded.append(batch)
+                recorded.append(prepared)
                 condition.unlock()
             } catch {
                 condition.lock()
