@@ -2,7 +2,7 @@
 # Load test of `purchase-sli serve`: wrk posts gzip NDJSON batches of 500 events from many connections
 # for DURATION while a reader queries /v1/query every second; reports events/s, latency, errors, RSS,
 # and checks that every acknowledged event is in the database.
-# Usage: DURATION=30s CONNECTIONS=64 THREADS=2 EVENTS=12000000 bash bench/serve-load.sh
+# Usage: DURATION=30s CONNECTIONS=64 THREADS=2 EVENTS=12000000 [BIN=path] bash bench/serve-load.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${DURATION:-30s}
@@ -13,8 +13,9 @@ port=${PORT:-18181}
 work=${BENCH_DIR:-/tmp/purchase-sli-serve-bench}
 mkdir -p "$work"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-swift build -c release --product purchase-sli >/dev/null
-bin=.build/release/purchase-sli
+# BIN=path runs the load against another build (say, of an older commit) to compare in the same hour.
+if [ -z "${BIN:-}" ]; then swift build -c release --product purchase-sli >/dev/null; fi
+bin=${BIN:-.build/release/purchase-sli}
 
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
 # A day of traffic up to now, so that no event is late or in the future; about 2.1 events per attempt.

@@ -90,10 +90,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let logger = Self.makeLogger(level: environment["PURCHASE_SLI_LOG_LEVEL"])
-        let settings: (server: ServerConfiguration, db: String)
+        let settings: (server: ServerConfiguration, db: String, warnings: [String])
+        let logLevel: Logger.Level
         let store: SQLiteBucketStore
         do {
+            logLevel = try Self.logLevel(environment: environment)
             settings = try resolve(environment: environment)
             var storeConfiguration = try retention.configuration()
             storeConfiguration.fsyncEachCommit = true
@@ -102,6 +103,8 @@ struct ServeCommand: AsyncParsableCommand {
             printError("error: \(failure.message)")
             throw ExitCode.failure
         }
+        let logger = Self.makeLogger(level: logLevel)
+        for warning in settings.warnings { logger.warning("\(warning)") }
         let server = settings.server
         logger.info("purchase-sli serve starting", metadata: [
             "address": "\(server.host):\(server.port)", "database": "\(settings.db)",
@@ -120,24 +123,27 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info("purchase-sli serve stopped")
     }
 
-    /// Settings from the defaults, the config file, the environment and the options, in that order.
-    func resolve(environment: [String: String]) throws -> (server: ServerConfiguration, db: String) {
+    /// Settings from the defaults, the config file, the environment and the options, in that order, and
+    /// warnings about settings that take no effect. Errors name the option or variable at fault.
+    func resolve(environment: [String: String]) throws -> (server: ServerConfiguration, db: String, warnings: [String]) {
         var server = ServerConfiguration()
         let file = try (config ?? environment["PURCHASE_SLI_CONFIG"]).map(ServerConfigFile.init(path:))
         try file?.apply(to: &server)
         server.host = host ?? environment["PURCHASE_SLI_HOST"] ?? server.host
-        if let text = port.map(String.init) ?? environment["PURCHASE_SLI_PORT"] {
+        if let (text, name) = Self.setting(port.map(String.init), "--port", "PURCHASE_SLI_PORT", environment) {
             guard let value = Int(text), (0...65_535).contains(value) else {
-                throw CommandFailure(message: "port: expected 0 to 65535, got \"\(text)\"")
+                throw CommandFailure(message: "\(name): expected a port from 0 to 65535, got \"\(text)\"")
             }
             server.port = value
         }
-        if let path = ingestKeys ?? environment["PURCHASE_SLI_INGEST_KEYS"] {
+        if let (path, name) = Self.setting(ingestKeys, "--ingest-keys", "PURCHASE_SLI_INGEST_KEYS", environment) {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw CommandFailure(message: "cannot read the ingest keys file \(path)")
+                throw CommandFailure(message: "\(name): cannot read the ingest keys file \(path)")
             }
             server.ingestKeys = IngestKeys(fileContents: text)
-            guard server.ingestKeys.isEnabled else { throw CommandFailure(message: "the ingest keys file \(path) holds no key") }
+            guard server.ingestKeys.isEnabled else {
+                throw CommandFailure(message: "\(name): the ingest keys file \(path) holds no key")
+            }
         }
         try resolveNotifications(&server, environment: environment)
         try resolvePages(&server, environment: environment, file: file)
@@ -146,26 +152,63 @@ struct ServeCommand: AsyncParsableCommand {
                 path: policy ?? environment["PURCHASE_SLI_POLICY"] ?? file?.policyPath(),
                 directory: dashboards ?? environment["PURCHASE_SLI_DASHBOARDS"] ?? file?.dashboardsPath() ?? "dashboards")
         }
-        return (server, db ?? environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite")
+        return (server, db ?? environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite", ineffectiveSettings(server, environment))
+    }
+
+    /// The option's text, else the environment variable's, each with its name for error messages.
+    private static func setting(
+        _ option: String?, _ flag: String, _ variable: String, _ environment: [String: String]
+    ) -> (text: String, name: String)? {
+        if let option { return (option, flag) }
+        return environment[variable].map { ($0, variable) }
+    }
+
+    /// Warnings about the options and variables given that nothing uses in these settings.
+    private func ineffectiveSettings(_ server: ServerConfiguration, _ environment: [String: String]) -> [String] {
+        var unused: [(String?, String, String, needs: String)] = []
+        if server.notifyURL == nil {
+            unused += [(notifyFormat?.rawValue, "--notify-format", "PURCHASE_SLI_NOTIFY_FORMAT", "--notify"),
+                       (alertsEvery, "--alerts-every", "PURCHASE_SLI_ALERTS_EVERY", "--notify")]
+        }
+        if server.renderEverySeconds == nil {
+            unused += [(renderRange, "--render-range", "PURCHASE_SLI_RENDER_RANGE", "--render-every"),
+                       (dashboards, "--dashboards", "PURCHASE_SLI_DASHBOARDS", "--render-every")]
+            if server.notifyURL == nil {
+                unused.append((policy, "--policy", "PURCHASE_SLI_POLICY", "--notify or --render-every"))
+            }
+        }
+        return unused.compactMap { option, flag, variable, needs in
+            Self.setting(option, flag, variable, environment).map { "\($0.name) has no effect without \(needs)" }
+        }
+    }
+
+    /// The level of PURCHASE_SLI_LOG_LEVEL, info when it is not set.
+    static func logLevel(environment: [String: String]) throws -> Logger.Level {
+        guard let text = environment["PURCHASE_SLI_LOG_LEVEL"] else { return .info }
+        guard let level = Logger.Level(rawValue: text) else {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw CommandFailure(message: "PURCHASE_SLI_LOG_LEVEL: expected one of \(levels), got \"\(text)\"")
+        }
+        return level
     }
 
     /// The alert notification settings of the environment and the options over those of the config file.
     private func resolveNotifications(_ server: inout ServerConfiguration, environment: [String: String]) throws {
-        if let text = notify ?? environment["PURCHASE_SLI_NOTIFY"] {
+        if let (text, name) = Self.setting(notify, "--notify", "PURCHASE_SLI_NOTIFY", environment) {
             guard let url = WebhookSender.webhookURL(text) else {
-                throw CommandFailure(message: "notify: expected an http or https URL, got \"\(text)\"")
+                throw CommandFailure(message: "\(name): expected an http or https URL, got \"\(text)\"")
             }
             server.notifyURL = url
         }
-        if let text = notifyFormat?.rawValue ?? environment["PURCHASE_SLI_NOTIFY_FORMAT"] {
+        if let (text, name) = Self.setting(notifyFormat?.rawValue, "--notify-format", "PURCHASE_SLI_NOTIFY_FORMAT", environment) {
             guard let format = AlertNotificationFormat(rawValue: text) else {
-                throw CommandFailure(message: "notify format: expected alertmanager or slack, got \"\(text)\"")
+                throw CommandFailure(message: "\(name): expected alertmanager or slack, got \"\(text)\"")
             }
             server.notifyFormat = format
         }
-        if let text = alertsEvery ?? environment["PURCHASE_SLI_ALERTS_EVERY"] {
+        if let (text, name) = Self.setting(alertsEvery, "--alerts-every", "PURCHASE_SLI_ALERTS_EVERY", environment) {
             guard let seconds = TimeStep.minutes(parsing: text) else {
-                throw CommandFailure(message: "alerts every: expected a whole number of minutes such as 1m or 5m, got \"\(text)\"")
+                throw CommandFailure(message: "\(name): expected a whole number of minutes such as 1m or 5m, got \"\(text)\"")
             }
             server.alertsEverySeconds = seconds
         }
@@ -174,15 +217,15 @@ struct ServeCommand: AsyncParsableCommand {
     /// The pages settings of the environment and the options over those of the config file; the
     /// dashboard definitions are read (and checked) only when rendering is on.
     private func resolvePages(_ server: inout ServerConfiguration, environment: [String: String], file: ServerConfigFile?) throws {
-        if let text = renderEvery ?? environment["PURCHASE_SLI_RENDER_EVERY"] {
+        if let (text, name) = Self.setting(renderEvery, "--render-every", "PURCHASE_SLI_RENDER_EVERY", environment) {
             guard let seconds = TimeStep.minutes(parsing: text), seconds > 0 else {
-                throw CommandFailure(message: "render every: expected a whole number of minutes such as 5m, got \"\(text)\"")
+                throw CommandFailure(message: "\(name): expected a whole number of minutes such as 5m, got \"\(text)\"")
             }
             server.renderEverySeconds = seconds
         }
-        if let text = renderRange ?? environment["PURCHASE_SLI_RENDER_RANGE"] {
+        if let (text, name) = Self.setting(renderRange, "--render-range", "PURCHASE_SLI_RENDER_RANGE", environment) {
             guard let seconds = TimeStep.minutes(parsing: text), seconds > 0 else {
-                throw CommandFailure(message: "render range: expected a whole number of minutes such as 7d, got \"\(text)\"")
+                throw CommandFailure(message: "\(name): expected a whole number of minutes such as 7d, got \"\(text)\"")
             }
             server.renderRangeSeconds = seconds
         }
@@ -198,10 +241,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private static func makeLogger(level: String?) -> Logger {
+    private static func makeLogger(level: Logger.Level) -> Logger {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         var logger = Logger(label: "purchase-sli")
-        logger.logLevel = level.flatMap(Logger.Level.init(rawValue:)) ?? .info
+        logger.logLevel = level
         return logger
     }
 }

@@ -23,7 +23,7 @@ public final class GroupCommitter: Service, @unchecked Sendable {
     public struct ShuttingDown: Error {}
 
     private struct Submission {
-        var events: PreparedEvents
+        var prepared: PreparedEvents
         var continuation: CheckedContinuation<Outcome, any Error>
     }
 
@@ -66,7 +66,7 @@ public final class GroupCommitter: Service, @unchecked Sendable {
                 continuation.resume(throwing: ShuttingDown())
                 return
             }
-            queue.append(Submission(events: prepared, continuation: continuation))
+            queue.append(Submission(prepared: prepared, continuation: continuation))
             condition.signal()
         }
     }
@@ -108,9 +108,9 @@ public final class GroupCommitter: Service, @unchecked Sendable {
             }
             var taken: [Submission] = []
             var eventCount = 0
-            while let next = queue.first, taken.isEmpty || eventCount + next.events.events.count <= maximumEventsPerCommit {
+            while let next = queue.first, taken.isEmpty || eventCount + next.prepared.events.count <= maximumEventsPerCommit {
                 taken.append(queue.removeFirst())
-                eventCount += next.events.events.count
+                eventCount += next.prepared.events.count
             }
             condition.unlock()
             write(consume taken)
@@ -123,19 +123,19 @@ public final class GroupCommitter: Service, @unchecked Sendable {
         let started = ContinuousClock.now
         var answers: [(continuation: CheckedContinuation<Outcome, any Error>, result: Result<Outcome, any Error>)] = []
         do {
-            let outcome = try store.record(submissions.map(\.events), receivedAtMillis: nowMillis())
+            let outcome = try store.record(submissions.map(\.prepared), receivedAtMillis: nowMillis())
             let elapsed = ContinuousClock.now - started
             onCommit(outcome, submissions.count, Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
             var duplicates = outcome.duplicateIndexes[...]
             var offset = 0
             for submission in submissions {
-                let end = offset + submission.events.events.count
+                let end = offset + submission.prepared.events.count
                 var duplicateCount = 0
                 while let first = duplicates.first, first < end {
                     duplicateCount += 1
                     duplicates = duplicates.dropFirst()
                 }
-                let accepted = submission.events.events.count - duplicateCount
+                let accepted = submission.prepared.events.count - duplicateCount
                 answers.append((submission.continuation, .success(Outcome(accepted: accepted, duplicates: duplicateCount))))
                 offset = end
             }

@@ -2,7 +2,7 @@ import GRDB
 import PurchaseSLICore
 
 /// One commit's events on their way into the buckets: deduplicated by eventID, then aggregated per
-/// bucket and merged into the stored minute, hour and day buckets.
+/// minute and handed to ``BucketWriter`` (minute buckets now, hours and days through pending rollups).
 struct RecordBatch {
     /// One event's dedup key and where it is: which prepared batch, and its index there.
     private struct Key {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PurchaseSLIServer
 import Testing
 
@@ -35,11 +36,17 @@ import Testing
         #expect(fromOptions.notifyFormat == .slack && fromOptions.alertsEverySeconds == 60)
     }
 
-    @Test func aWrongValueIsAnErrorNamingIt() throws {
+    @Test func aWrongValueIsAnErrorNamingTheOptionOrVariableItCameFrom() throws {
         let cases: [([String], [String: String], String)] = [
-            (["--notify", "ftp://x/"], [:], "notify: expected an http or https URL"),
-            (["--notify", "http://x/", "--alerts-every", "90s"], [:], "alerts every: expected a whole number of minutes"),
-            ([], ["PURCHASE_SLI_NOTIFY": "http://x/", "PURCHASE_SLI_NOTIFY_FORMAT": "teams"], "notify format: expected alertmanager or slack"),
+            (["--notify", "ftp://x/"], [:], "--notify: expected an http or https URL"),
+            ([], ["PURCHASE_SLI_NOTIFY": "ftp://x/"], "PURCHASE_SLI_NOTIFY: expected an http or https URL"),
+            (["--notify", "http://x/", "--alerts-every", "90s"], [:], "--alerts-every: expected a whole number of minutes"),
+            ([], ["PURCHASE_SLI_NOTIFY": "http://x/", "PURCHASE_SLI_NOTIFY_FORMAT": "teams"],
+             "PURCHASE_SLI_NOTIFY_FORMAT: expected alertmanager or slack"),
+            ([], ["PURCHASE_SLI_PORT": "80800"], "PURCHASE_SLI_PORT: expected a port from 0 to 65535, got \"80800\""),
+            (["--render-every", "0m"], [:], "--render-every: expected a whole number of minutes"),
+            ([], ["PURCHASE_SLI_RENDER_RANGE": "soon"], "PURCHASE_SLI_RENDER_RANGE: expected a whole number of minutes"),
+            ([], ["PURCHASE_SLI_INGEST_KEYS": directory.file("missing-keys")], "PURCHASE_SLI_INGEST_KEYS: cannot read"),
             (["--config", try directory.write("bad.json", #"{"alertsEvery": "1h30s"}"#)], [:], "alertsEvery expects a whole number of minutes"),
             (["--notify", "http://x/", "--policy", directory.file("missing.yaml")], [:], "cannot read the policy file"),
         ]
@@ -50,5 +57,25 @@ import Testing
                 "\(error)".contains(message)
             }
         }
+        #expect {
+            try ServeCommand.logLevel(environment: ["PURCHASE_SLI_LOG_LEVEL": "verbose"])
+        } throws: { error in
+            "\(error)".contains("PURCHASE_SLI_LOG_LEVEL: expected one of trace, debug, info")
+        }
+        #expect(try ServeCommand.logLevel(environment: ["PURCHASE_SLI_LOG_LEVEL": "debug"]) == .debug)
+        #expect(try ServeCommand.logLevel(environment: [:]) == .info)
+    }
+
+    @Test func settingsThatTakeNoEffectAreWarnedAbout() throws {
+        let warnings: ([String], [String: String]) throws -> [String] = { arguments, environment in
+            try ServeCommand.parse(arguments).resolve(environment: environment).warnings
+        }
+        #expect(try warnings(["--render-range", "3d", "--alerts-every", "5m"], ["PURCHASE_SLI_DASHBOARDS": "boards"]) == [
+            "--alerts-every has no effect without --notify",
+            "--render-range has no effect without --render-every",
+            "PURCHASE_SLI_DASHBOARDS has no effect without --render-every",
+        ])
+        #expect(try warnings(["--policy", "p.yaml"], [:]) == ["--policy has no effect without --notify or --render-every"])
+        #expect(try warnings(["--notify", "http://x/", "--alerts-every", "5m", "--notify-format", "slack"], [:]).isEmpty)
     }
 }
