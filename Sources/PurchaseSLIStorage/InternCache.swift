@@ -83,8 +83,8 @@ struct InternCache {
         }
         let overflowedBefore = overflowedEvents
         var key = SeriesKey()
-        for (position, dimension) in EventDimension.seriesDimensions.enumerated() {
-            guard let value = values.value(of: dimension) else { continue }
+        for (position, value) in values.inSeriesDimensionOrder.enumerated() {
+            guard let value else { continue }
             key[position] = try valueID(value, dimension: codes[position], day: day, cap: cap, statements: statements)
         }
         let id = try seriesID(key, statements: statements)
@@ -133,20 +133,9 @@ struct SeriesValues: Sendable, Equatable {
         variant = event.pointee.variant
     }
 
-    /// The value of a series dimension (nil when absent or not a series dimension).
-    func value(of dimension: EventDimension) -> String? {
-        switch dimension {
-        case .actionType: actionType
-        case .productID: productID
-        case .planID: planID
-        case .groupID: groupID
-        case .offerID: offerID
-        case .appVersion: appVersion
-        case .platform: platform
-        case .osVersion: osVersion
-        case .variant: variant
-        default: nil
-        }
+    /// The values in ``PurchaseSLICore/EventDimension/seriesDimensions`` order (nil when absent).
+    var inSeriesDimensionOrder: [String?] {
+        [actionType, productID, planID, groupID, offerID, appVersion, platform, osVersion, variant]
     }
 
     /// FNV-1a over the values, each followed by a byte that UTF-8 never uses (0xFF, or 0xFE for an
