@@ -171,10 +171,11 @@ struct ServeCommand: AsyncParsableCommand {
                        (alertsEvery, "--alerts-every", "PURCHASE_SLI_ALERTS_EVERY", "--notify")]
         }
         if server.renderEverySeconds == nil {
-            unused += [(renderRange, "--render-range", "PURCHASE_SLI_RENDER_RANGE", "--render-every"),
-                       (dashboards, "--dashboards", "PURCHASE_SLI_DASHBOARDS", "--render-every")]
+            unused.append((renderRange, "--render-range", "PURCHASE_SLI_RENDER_RANGE", "--render-every"))
             if server.notifyURL == nil {
-                unused.append((policy, "--policy", "PURCHASE_SLI_POLICY", "--notify or --render-every"))
+                // With --notify the dashboards directory is where the policy (slos.yaml) is looked for.
+                unused += [(policy, "--policy", "PURCHASE_SLI_POLICY", "--notify or --render-every"),
+                           (dashboards, "--dashboards", "PURCHASE_SLI_DASHBOARDS", "--notify or --render-every")]
             }
         }
         return unused.compactMap { option, flag, variable, needs in
@@ -182,10 +183,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The level of PURCHASE_SLI_LOG_LEVEL, info when it is not set.
+    /// The level of PURCHASE_SLI_LOG_LEVEL in any letter case (`warn` for `warning`), info when it is not set.
     static func logLevel(environment: [String: String]) throws -> Logger.Level {
         guard let text = environment["PURCHASE_SLI_LOG_LEVEL"] else { return .info }
-        guard let level = Logger.Level(rawValue: text) else {
+        let name = text.lowercased()
+        guard let level = Logger.Level(rawValue: name == "warn" ? "warning" : name) else {
             let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
             throw CommandFailure(message: "PURCHASE_SLI_LOG_LEVEL: expected one of \(levels), got \"\(text)\"")
         }

@@ -2,7 +2,7 @@ import GRDB
 import PurchaseSLICore
 
 /// Merges a commit's per-minute counts into the stored minute buckets, and rolls them up into the hour
-/// and day buckets a few hundred commits at a time.
+/// and day buckets once ``rollupThreshold`` (commit, minute) rows are pending.
 ///
 /// An hour's or a day's blob holds every series of that hour or day; rewriting two of them (with their
 /// error blobs) on every commit was most of the single writer's work. Instead each commit also stores

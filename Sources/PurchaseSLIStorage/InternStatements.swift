@@ -1,6 +1,6 @@
 import GRDB
 
-/// The statements the writer needs on a cache miss, prepared once per transaction.
+/// The statements the writer needs on a cache miss (prepared once per connection, see ``RawStatement``).
 struct InternStatements {
     private let selectValue: RawStatement
     private let insertValueStatement: RawStatement

@@ -15,7 +15,7 @@ public struct PreparedEvents: Sendable {
     /// Per event: its series values, and their hash.
     let seriesValues: [SeriesValues]
     let seriesHashes: [UInt64]
-    /// Event indexes sorted by (second, eventID hash), so that duplicates are neighbours.
+    /// Event indexes sorted by (second, eventID hash, index), so that duplicates are neighbours.
     let order: [Int32]
 
     /// Computes the keys of `events`. O(n log n).
@@ -45,10 +45,10 @@ public struct PreparedEvents: Sendable {
         order = Self.dedupOrder(seconds: seconds, hashes: eventIDHashes)
     }
 
-    /// Event indexes sorted by (second, hash).
+    /// Event indexes sorted by (second, hash, index): of equal keys the first sent comes first.
     private static func dedupOrder(seconds: [Int64], hashes: [Int64]) -> [Int32] {
         (0..<Int32(seconds.count)).sorted {
-            (seconds[Int($0)], hashes[Int($0)]) < (seconds[Int($1)], hashes[Int($1)])
+            (seconds[Int($0)], hashes[Int($0)], $0) < (seconds[Int($1)], hashes[Int($1)], $1)
         }
     }
 }

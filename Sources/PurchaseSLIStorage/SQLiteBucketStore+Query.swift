@@ -6,7 +6,7 @@ extension SQLiteBucketStore {
     ///
     /// The range is rounded out to whole minutes; each aligned stretch of it is read from the day, hour
     /// or minute buckets, so a 7-day query reads mostly rollups. Rows come sorted by time, then key.
-    /// O(bucket rows in the range + series).
+    /// O(bucket rows in the range + pending rollup rows (fewer than 256) + series).
     public func counts(_ query: CountQuery) throws -> [CountRow] {
         try counts([query])[0]
     }

@@ -81,10 +81,12 @@ public final class SQLiteBucketStore: BucketStore {
     }
 
     /// Drops buckets past their retention (relative to the newest minute bucket) and eventIDs past the
-    /// dedup horizon (relative to `nowMillis`, the receiving clock).
+    /// dedup horizon (relative to `nowMillis`, the receiving clock). Pending rollups are folded into the
+    /// hour and day buckets first, so that none of them outlives the buckets it belongs to.
     public func prune(nowMillis: Int64) throws {
         let nowSeconds = nowMillis.floorDividedBy(1000).quotient
         try pool.write { db in
+            try BucketWriter(db: db).rollUpPending()
             if let newest = try Int64.fetchOne(db, sql: "SELECT max(time) FROM bucket_minute") {
                 let retentions: [(Resolution, Int64?)] = [
                     (.minute, configuration.minuteRetentionSeconds), (.hour, configuration.hourRetentionSeconds),

@@ -11,7 +11,7 @@ struct SeenEventIDs {
     static func load(seconds: [Int64], from db: Database) throws -> [Int64: [Int64]] {
         var result: [Int64: [Int64]] = [:]
         guard !seconds.isEmpty else { return result }
-        let select = try RawStatement(db, sql: "SELECT second, hashes FROM seen_second WHERE second >= ? AND second <= ?")
+        let select = try RawStatement(db, sql: "SELECT second, hashes FROM seen_second WHERE second >= ? AND second <= ? ORDER BY second")
         var runStart = 0  // index into `seconds` of the run's first second
         func scan(through runEnd: Int) throws {
             defer { select.reset() }

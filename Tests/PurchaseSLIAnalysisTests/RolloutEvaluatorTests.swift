@@ -101,15 +101,16 @@ private func healthy(_ scale: Int64) -> [String: PlanCounts] {
     /// chance of any hold or rollback per evaluation under 1 %.
     @Test func anIdenticalVersionIsNotHeldByNoise() {
         var random = SplitMix(seed: 42)
+        // Plans are drawn in the order of their names: a dictionary's own order changes from run to run.
         func draw(_ plans: [String: PlanCounts]) -> [String: PlanCounts] {
-            plans.mapValues { plan in
+            Dictionary(uniqueKeysWithValues: plans.keys.sorted().map { ($0, plans[$0]!) }.map { name, plan in
                 func binomial(_ k: Int64) -> Int64 {
                     let p = Double(k) / Double(plan.valid)
                     return (0..<plan.valid).reduce(0) { count, _ in count + (random.unit() < p ? 1 : 0) }
                 }
-                return PlanCounts(valid: plan.valid, failures: binomial(plan.failures), conflicts: binomial(plan.conflicts),
-                                  cancels: binomial(plan.cancels))
-            }
+                return (name, PlanCounts(valid: plan.valid, failures: binomial(plan.failures),
+                                         conflicts: binomial(plan.conflicts), cancels: binomial(plan.cancels)))
+            })
         }
         var flagged = 0
         for _ in 0..<300 {

@@ -63,6 +63,7 @@ import Testing
             "\(error)".contains("PURCHASE_SLI_LOG_LEVEL: expected one of trace, debug, info")
         }
         #expect(try ServeCommand.logLevel(environment: ["PURCHASE_SLI_LOG_LEVEL": "debug"]) == .debug)
+        #expect(try ServeCommand.logLevel(environment: ["PURCHASE_SLI_LOG_LEVEL": "WARN"]) == .warning)
         #expect(try ServeCommand.logLevel(environment: [:]) == .info)
     }
 
@@ -73,9 +74,10 @@ import Testing
         #expect(try warnings(["--render-range", "3d", "--alerts-every", "5m"], ["PURCHASE_SLI_DASHBOARDS": "boards"]) == [
             "--alerts-every has no effect without --notify",
             "--render-range has no effect without --render-every",
-            "PURCHASE_SLI_DASHBOARDS has no effect without --render-every",
+            "PURCHASE_SLI_DASHBOARDS has no effect without --notify or --render-every",
         ])
         #expect(try warnings(["--policy", "p.yaml"], [:]) == ["--policy has no effect without --notify or --render-every"])
+        #expect(try warnings(["--notify", "http://x/", "--dashboards", directory.path], [:]).isEmpty)
         #expect(try warnings(["--notify", "http://x/", "--alerts-every", "5m", "--notify-format", "slack"], [:]).isEmpty)
     }
 }

@@ -98,6 +98,32 @@ import Testing
         }
     }
 
+    @Test func pruningFoldsThePendingRollupsInBeforeItDropsOldBuckets() throws {
+        let path = directory.file("db.sqlite")
+        var configuration = StoreConfiguration.default
+        configuration.hourRetentionSeconds = 86_400
+        let store = try SQLiteBucketStore(path: path, configuration: configuration)
+        // An old day, then today: fewer than 256 minutes, so everything is still pending before the prune.
+        let old = seconds("2026-11-01T10:00:00Z"), today = seconds("2026-11-14T10:00:00Z")
+        for (index, time) in [old, old + 60, today, today + 60].enumerated() {
+            _ = try store.record([PurchaseEvent(
+                eventID: "e\(index)", timestampMillis: time * 1000, productID: "coins_100", actionType: .purchase,
+                resultType: .success)], receivedAtMillis: receivedAt)
+        }
+        try store.prune(nowMillis: receivedAt)
+        let (pending, oldHours, oldDays) = try DatabaseQueue(path: path).read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending")!,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM bucket_hour WHERE time < ?", arguments: [today - 86_400])!,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM bucket_day WHERE time < ?", arguments: [today - 86_400])!)
+        }
+        // The old hour is past its retention and gone for good; its day (kept forever) holds both events.
+        #expect(pending == 0 && oldHours == 0 && oldDays == 1)
+        let byDay = try store.counts(CountQuery(
+            fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"),
+            step: TimeStep(seconds: 86_400)))
+        #expect(byDay.map(\.counts.success) == [2, 2])
+    }
+
     private func walBytes(of path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
     }
