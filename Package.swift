@@ -77,11 +77,16 @@ let package = Package(
             dependencies: ["PurchaseSLICLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
+        // What several test targets share: temporary directories, child processes awaited without
+        // blocking the cooperative pool, the built executable.
+        .target(name: "PurchaseSLITestSupport", path: "Tests/PurchaseSLITestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "PurchaseSLIStorageTests", dependencies: ["PurchaseSLIStorage", "PurchaseSLICore"],
+        .testTarget(name: "PurchaseSLIStorageTests",
+                    dependencies: ["PurchaseSLITestSupport", "PurchaseSLIStorage", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "PurchaseSLIAnalysisTests", dependencies: ["PurchaseSLIAnalysis", "PurchaseSLICore"],
+        .testTarget(name: "PurchaseSLIAnalysisTests",
+                    dependencies: ["PurchaseSLITestSupport", "PurchaseSLIAnalysis", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLIRenderingTests",
                     dependencies: ["PurchaseSLIRendering", "PurchaseSLIAnalysis", "PurchaseSLICore"],
@@ -89,7 +94,8 @@ let package = Package(
         .testTarget(
             name: "PurchaseSLIDashboardsTests",
             dependencies: [
-                "PurchaseSLIDashboards", "PurchaseSLIRendering", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLICore",
+                "PurchaseSLITestSupport", "PurchaseSLIDashboards", "PurchaseSLIRendering", "PurchaseSLIStorage",
+                "PurchaseSLIAnalysis", "PurchaseSLICore",
             ],
             swiftSettings: swiftSettings
         ),
@@ -98,8 +104,8 @@ let package = Package(
         .testTarget(
             name: "PurchaseSLIServerTests",
             dependencies: [
-                "PurchaseSLIServer", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIGzip", "PurchaseSLIAnalysis",
-                "PurchaseSLIRendering", "PurchaseSLIDashboards",
+                "PurchaseSLITestSupport", "PurchaseSLIServer", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIGzip",
+                "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIDashboards",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -109,8 +115,8 @@ let package = Package(
         .testTarget(
             name: "PurchaseSLICLITests",
             dependencies: [
-                "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLISimulation", "PurchaseSLIAnalysis",
-                "PurchaseSLIRendering", "PurchaseSLIServer",
+                "PurchaseSLITestSupport", "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLISimulation",
+                "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

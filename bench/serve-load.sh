@@ -3,6 +3,8 @@
 # for DURATION while a reader queries /v1/query every second; reports events/s, latency, errors, RSS,
 # and checks that every acknowledged event is in the database.
 # Usage: DURATION=30s CONNECTIONS=64 THREADS=2 EVENTS=12000000 [BIN=path] bash bench/serve-load.sh
+#   SERVE_ARGS="--render-every 1m ..."  more options for serve (bench/serve-render.sh uses it)
+#   PRELOAD="sample-logs/*.ndjson.gz"    files ingested into the database before serve starts
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${DURATION:-30s}
@@ -28,7 +30,20 @@ fi
 export BODIES="$work/bodies.bin"
 
 rm -f "$work"/serve.sqlite*
-"$bin" serve --db "$work/serve.sqlite" --port "$port" 2> "$work/serve.log" &
+# Every event the database holds, whatever its time.
+stored() {
+    "$bin" query --db "$work/serve.sqlite" --from 2020-01-01 --to "$(date -u -d '+2 days' +%Y-%m-%d)" --format csv \
+        | awk -F, 'NR==2{print $2} END{if (NR<2) print 0}'
+}
+preloaded=0
+if [ -n "${PRELOAD:-}" ]; then
+    # shellcheck disable=SC2086 # PRELOAD is a list of files or globs
+    "$bin" ingest --quiet --db "$work/serve.sqlite" ${PRELOAD} >/dev/null
+    preloaded=$(stored)
+    echo "preloaded: $preloaded events from $PRELOAD"
+fi
+# shellcheck disable=SC2086 # SERVE_ARGS is a list of options
+"$bin" serve --db "$work/serve.sqlite" --port "$port" ${SERVE_ARGS:-} 2> "$work/serve.log" &
 server=$!
 trap 'kill $server $reader $sampler 2>/dev/null || true' EXIT
 until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.2; done
@@ -54,7 +69,7 @@ duplicates=$(awk '/^purchase_sli_events_duplicate_total /{print $2}' <<<"$metric
 peak=$(awk '/VmHWM/{print int($2/1024)}' /proc/$server/status)
 kill -TERM $server
 wait $server && echo "serve exited 0 after SIGTERM"
-counted=$("$bin" query --db "$work/serve.sqlite" --from now-3d --to now --format csv | awk -F, 'NR==2{print $2}')
+counted=$(( $(stored) - preloaded ))
 seconds=${duration%s}
 echo "accepted ${accepted%.*} + duplicates ${duplicates%.*} events acknowledged in $seconds s:" \
      "$(( (${accepted%.*} + ${duplicates%.*}) / seconds )) events/s; counted in the database: $counted"

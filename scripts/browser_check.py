@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Loads HTML pages in headless Chromium and fails on anything a self-contained page must not do.
 
-Usage: python3 scripts/browser_check.py [--screenshots DIR] [--prefix TEXT] [--chromium PATH] PAGE.html...
+Usage: python3 scripts/browser_check.py [--screenshots DIR] [--prefix TEXT] [--chromium PATH]
+           [--timeout SECONDS] [--seconds-per-view SECONDS] PAGE.html...
 
 For each page, in three views (light 1280 px wide, dark 1280 px wide, phone 390 px wide), it reports and
 counts as a failure:
@@ -19,7 +20,10 @@ over its WebSocket (a minimal RFC 6455 client on Python's standard library: no p
 Network.requestWillBeSent sees every request the page starts, whatever its scheme, before it is sent;
 Log.entryAdded and Runtime.consoleAPICalled/exceptionThrown see the console. As a second guard every host
 name resolves to nothing (--host-resolver-rules), so a request that slipped through would not leave the
-machine. Exit status: 0 clean, 1 a page failed a check, 2 Chromium could not be driven.
+machine. Time: each page may take --timeout seconds to load in a view, and the whole check ends with
+"could not drive chromium" when pages x views x --seconds-per-view seconds have passed (a deadline that
+grows with what is checked, for a machine busy with other work). Exit status: 0 clean, 1 a page failed a
+check, 2 Chromium could not be driven.
 """
 
 import argparse
@@ -133,19 +137,30 @@ class WebSocket:
 class DevTools:
     """Commands and events of one CDP connection (flat sessions)."""
 
-    def __init__(self, url, timeout):
-        self.socket = WebSocket(url, timeout)
+    def __init__(self, url, deadline):
+        """`deadline` (time.monotonic()) bounds every exchange: the whole check, not each call."""
+        self.deadline = deadline
+        self.socket = WebSocket(url, self.remaining())
         self.next_id = 0
         self.events = []
+
+    def remaining(self):
+        return max(0.05, self.deadline - time.monotonic())
 
     def call(self, method, params=None, session=None):
         self.next_id += 1
         message = {"id": self.next_id, "method": method, "params": params or {}}
         if session:
             message["sessionId"] = session
+        # Each call sets its own timeout: wait_for and drain leave short ones on the socket, and a busy
+        # machine can take seconds to answer (a full-page screenshot, say).
+        self.socket.sock.settimeout(self.remaining())
         self.socket.send(json.dumps(message))
         while True:
-            answer = json.loads(self.socket.receive())
+            try:
+                answer = json.loads(self.socket.receive())
+            except socket.timeout:
+                raise RuntimeError(f"{method}: no answer before the check's deadline") from None
             if answer.get("id") == self.next_id:
                 if "error" in answer:
                     raise RuntimeError(f"{method}: {answer['error']}")
@@ -155,6 +170,7 @@ class DevTools:
 
     def wait_for(self, method, session, deadline):
         """Collects events until `method` arrives for `session` (or the deadline passes)."""
+        deadline = min(deadline, self.deadline)
         self.socket.sock.settimeout(max(0.05, deadline - time.monotonic()))
         while time.monotonic() < deadline:
             if any(event["method"] == method and event.get("sessionId") == session for event in self.events):
@@ -190,7 +206,7 @@ def start_chromium(binary, profile):
     ]
     process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     port_file = os.path.join(profile, "DevToolsActivePort")
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded machine can take a while to start a browser
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"chromium exited with {process.returncode}: {process.stderr.read().decode()[-2000:]}")
@@ -200,7 +216,7 @@ def start_chromium(binary, profile):
                 return process, f"ws://127.0.0.1:{lines[0]}{lines[1]}"
         time.sleep(0.1)
     process.kill()
-    raise RuntimeError("chromium did not open its DevTools port within 30 s")
+    raise RuntimeError("chromium did not open its DevTools port within 120 s")
 
 
 def describe_event(event, page_url):
@@ -276,7 +292,9 @@ def main():
     parser.add_argument("--prefix", default="", help="put before each screenshot's name")
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser")
                         or shutil.which("google-chrome"))
-    parser.add_argument("--timeout", type=float, default=30)
+    parser.add_argument("--timeout", type=float, default=60, help="seconds a page may take to load in one view")
+    parser.add_argument("--seconds-per-view", type=float, default=60,
+                        help="the check's deadline: this many seconds for each page in each view, all told")
     options = parser.parse_args()
     if not options.chromium:
         print("browser check: no chromium on PATH (Debian: apt-get install chromium)", file=sys.stderr)
@@ -286,7 +304,7 @@ def main():
     process = None
     try:
         process, url = start_chromium(options.chromium, profile)
-        devtools = DevTools(url, options.timeout)
+        devtools = DevTools(url, time.monotonic() + options.seconds_per_view * len(options.pages) * len(VIEWS))
         problems = []
         for page in options.pages:
             found = check_page(devtools, page, options.screenshots, options.prefix, options.timeout)

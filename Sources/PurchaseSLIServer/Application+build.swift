@@ -26,7 +26,7 @@ public func buildApplication(
     HealthController(store: store, metrics: metrics).addRoutes(to: router)
     if let directory = configuration.pagesDirectory {
         // Asked for only when no route matches: `/` is index.html, `/oncall.html` the on-call page.
-        router.add(middleware: PagesMiddleware(directory: directory))
+        router.add(middleware: PageFiles(directory: directory, logger: logger).middleware())
     }
     return Application(
         router: router,

@@ -1,12 +1,12 @@
 import Foundation
 import PurchaseSLIAnalysis
+import PurchaseSLITestSupport
 import Testing
 
 @Suite struct SLOPolicyTests {
     @Test func theShippedPolicyFileIsTheDocumentedDefault() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("dashboards/slos.yaml")
-        #expect(try SLOPolicy(yaml: String(contentsOf: url, encoding: .utf8)) == .default)
+        let path = packageRoot + "/dashboards/slos.yaml"
+        #expect(try SLOPolicy(yaml: String(contentsOfFile: path, encoding: .utf8)) == .default)
         #expect(try SLOPolicy(yaml: "") == .default)
     }
 

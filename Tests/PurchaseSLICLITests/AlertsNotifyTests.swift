@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import PurchaseSLICLI
 import PurchaseSLICore
+import PurchaseSLITestSupport
 import Testing
 
 /// The POSTs a receiver was sent, in order.

@@ -1,39 +1,20 @@
 import ArgumentParser
 import Foundation
+import PurchaseSLITestSupport
 @testable import PurchaseSLICLI
 
-/// A fresh directory under the system's temporary directory, removed when the test is done.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "purchase-sli-cli-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        try write(name, Array(text.utf8))
-    }
-
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let path = file(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-}
-
-/// Runs a `purchase-sli` command line in-process (awaiting an async command) and returns its exit code.
+/// Runs a `purchase-sli` command line in-process and returns its exit code. An async command runs on the
+/// caller's task; a synchronous one (which reads and writes SQLite and waits for its writer thread) on a
+/// thread of its own, so that it blocks no cooperative thread.
 func run(_ arguments: [String]) async throws -> Int32 {
-    var command = try PurchaseSLICommand.parseAsRoot(arguments)
     do {
-        if var asyncCommand = command as? any AsyncParsableCommand {
+        if var asyncCommand = try PurchaseSLICommand.parseAsRoot(arguments) as? any AsyncParsableCommand {
             try await asyncCommand.run()
         } else {
-            try command.run()
+            try await onDedicatedThread {
+                var command = try PurchaseSLICommand.parseAsRoot(arguments)
+                try command.run()
+            }
         }
         return 0
     } catch let exit as ExitCode {

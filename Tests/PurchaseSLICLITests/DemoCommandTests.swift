@@ -1,6 +1,7 @@
 import Foundation
 import PurchaseSLICore
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 @testable import PurchaseSLICLI
@@ -10,7 +11,7 @@ import Testing
     init() throws { directory = try TemporaryDirectory() }
 
     /// The repository's root, where sample-logs/ and dashboards/ are.
-    private let root = #filePath.components(separatedBy: "/Tests/")[0]
+    private let root = packageRoot
 
     @Test func demoIngestsTheSamplesAndWritesEveryPage() throws {
         // One sample file keeps the test quick; the command is the same for seven.

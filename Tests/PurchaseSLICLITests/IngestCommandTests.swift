@@ -2,6 +2,7 @@ import Foundation
 import PurchaseSLICore
 import PurchaseSLIGzip
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 @testable import PurchaseSLICLI

@@ -2,14 +2,8 @@ import Foundation
 import PurchaseSLICore
 import PurchaseSLISimulation
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
-
-/// The built `purchase-sli` next to the test bundle (`swift test` builds every product).
-private var executable: URL? {
-    let directory = Bundle.main.bundleURL.deletingLastPathComponent()
-    let candidates = [directory, Bundle.main.bundleURL].map { $0.appendingPathComponent("purchase-sli") }
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-}
 
 @Suite struct KillTests {
     let directory: TemporaryDirectory
@@ -21,38 +15,31 @@ private var executable: URL? {
             toSeconds: RFC3339.parseMillis("2026-12-01T00:00:00Z")! / 1000, groupBy: [.actionType, .resultType]))
     }
 
-    private func ingest(_ arguments: [String], killAfter delay: Double?) throws -> Int32? {
-        let process = Process()
-        guard let executable else {
-            Issue.record("purchase-sli is not built next to the tests")
-            return nil
-        }
-        process.executableURL = executable
-        process.arguments = ["ingest", "--quiet"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    /// Runs `purchase-sli ingest --quiet`, killing it with SIGKILL after `delay` seconds when one is given.
+    private func ingest(_ arguments: [String], killAfter delay: Double?) async throws -> ChildProcess.Termination {
+        let executable = try #require(builtExecutable, "purchase-sli is not built next to the tests")
+        let child = try ChildProcess(executable, ["ingest", "--quiet"] + arguments)
         if let delay {
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
+            try await Task.sleep(for: .seconds(delay))
+            child.send(SIGKILL)
         }
-        process.waitUntilExit()
-        return process.terminationReason == .exit ? process.terminationStatus : nil
+        return await child.terminated()
     }
 
-    @Test func killingIngestAtAnyMomentThenRunningItAgainGivesExactlyTheSameCounts() throws {
+    @Test func killingIngestAtAnyMomentThenRunningItAgainGivesExactlyTheSameCounts() async throws {
         let parameters = SimulationParameters(
             scenario: .outage, startMillis: RFC3339.parseMillis("2026-11-14T00:00:00Z")!, days: 2, seed: 3, attemptsPerMinute: 40)
         let lines = TrafficSimulator(parameters).map(\.jsonLine)
         let file = try directory.write("events.ndjson", lines.joined(separator: "\n") + "\n")
         let expected = directory.file("expected.sqlite")
-        #expect(try ingest(["--db", expected, file], killAfter: nil) == 0)
+        #expect(try await ingest(["--db", expected, file], killAfter: nil) == .exit(0))
 
         let killed = directory.file("killed.sqlite")
         for delay in [0.3, 0.8, 1.5] {
-            #expect(try ingest(["--db", killed, file], killAfter: delay) == nil, "the run finished before the kill")
+            #expect(try await ingest(["--db", killed, file], killAfter: delay) == .signal(SIGKILL),
+                    "the run finished before the kill")
         }
-        #expect(try ingest(["--db", killed, file], killAfter: nil) == 0)
+        #expect(try await ingest(["--db", killed, file], killAfter: nil) == .exit(0))
         let expectedRows = try totals(expected)
         #expect(expectedRows.map(\.counts.total).reduce(0, +) > 100_000)
         #expect(try totals(killed) == expectedRows)

@@ -1,6 +1,7 @@
 import Foundation
 import PurchaseSLICore
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 @testable import PurchaseSLICLI

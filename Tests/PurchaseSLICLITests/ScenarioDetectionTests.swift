@@ -5,6 +5,7 @@ import PurchaseSLIDashboards
 import PurchaseSLISimulation
 import PurchaseSLIServer
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 @testable import PurchaseSLICLI

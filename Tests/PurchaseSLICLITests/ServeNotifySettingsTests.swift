@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PurchaseSLIServer
+import PurchaseSLITestSupport
 import Testing
 
 @testable import PurchaseSLICLI

@@ -5,34 +5,19 @@ import FoundationNetworking
 import PurchaseSLICore
 import PurchaseSLISimulation
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 /// `purchase-sli serve` as a child process, talked to over HTTP.
-private final class ServerProcess: @unchecked Sendable {
-    let process = Process()
+private struct ServerProcess {
+    let child: ChildProcess
     let port: Int
-    private let errors = Pipe()
 
-    init(executable: URL, database: String) throws {
-        process.executableURL = executable
-        process.arguments = ["serve", "--db", database, "--port", "0"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        var log = ""
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let chunk = errors.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            log += String(decoding: chunk, as: UTF8.self)
-            if let range = log.range(of: #"listening on 127\.0\.0\.1:[0-9]+"#, options: .regularExpression),
-               let port = Int(log[range].split(separator: ":").last!) {
-                self.port = port
-                return
-            }
-        }
-        process.terminate()
-        throw ServeFailure(message: "serve did not start: \(log)")
+    /// Starts `serve` on a free port and waits until it listens.
+    init(executable: URL, database: String) async throws {
+        child = try ChildProcess(executable, ["serve", "--db", database, "--port", "0"])
+        let listening = try await child.firstMatch(of: #"listening on 127\.0\.0\.1:[0-9]+"#)
+        port = try #require(Int(listening.split(separator: ":").last!))
     }
 
     /// Posts one NDJSON batch; the status code, or nil when the connection failed.
@@ -41,25 +26,15 @@ private final class ServerProcess: @unchecked Sendable {
         request.httpMethod = "POST"
         request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(lines.joined(separator: "\n").utf8)
-        request.timeoutInterval = 20
+        request.timeoutInterval = 60
         guard let (_, response) = try? await URLSession.shared.data(for: request) else { return nil }
         return (response as? HTTPURLResponse)?.statusCode
     }
 
-    func stop(signal: Int32) -> Int32? {
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        return process.terminationReason == .exit ? process.terminationStatus : nil
+    /// Sends `signal` and waits for the process to end.
+    func stop(signal: Int32) async -> ChildProcess.Termination {
+        await child.stop(signal)
     }
-}
-
-private struct ServeFailure: Error { let message: String }
-
-/// The built `purchase-sli` next to the test bundle.
-private var builtExecutable: URL? {
-    let directory = Bundle.main.bundleURL.deletingLastPathComponent()
-    return [directory, Bundle.main.bundleURL].map { $0.appendingPathComponent("purchase-sli") }
-        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }
 
 @Suite(.serialized) struct ServeProcessTests {
@@ -120,48 +95,48 @@ private var builtExecutable: URL? {
         let database = directory.file("served.sqlite")
         var unacknowledged = Array(batches.indices)
         for _ in 0..<3 {
-            let server = try ServerProcess(executable: executable, database: database)
+            let server = try await ServerProcess(executable: executable, database: database)
             // The kill comes at a random moment after the first acknowledgment, however slow the machine.
             let delay = Int.random(in: 0...300)
             let acknowledged = AcknowledgmentCount()
             let killer = Task {
                 while acknowledged.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
                 try await Task.sleep(for: .milliseconds(delay))
-                _ = server.stop(signal: SIGKILL)
+                _ = await server.stop(signal: SIGKILL)
             }
             let sent = unacknowledged.count
             unacknowledged = await postAll(server, indexes: unacknowledged, acknowledged: acknowledged)
-            if acknowledged.value == 0 { killer.cancel(); _ = server.stop(signal: SIGKILL) }
+            if acknowledged.value == 0 { killer.cancel(); _ = await server.stop(signal: SIGKILL) }
             _ = await killer.result
             #expect(unacknowledged.count < sent || sent == 0, "the kill came before any batch was acknowledged")
         }
         #expect(!unacknowledged.isEmpty, "every batch was acknowledged before the kills")
-        let server = try ServerProcess(executable: executable, database: database)
+        let server = try await ServerProcess(executable: executable, database: database)
         unacknowledged = await postAll(server, indexes: unacknowledged)
         #expect(unacknowledged.isEmpty)
-        #expect(server.stop(signal: SIGTERM) == 0)
+        #expect(await server.stop(signal: SIGTERM) == .exit(0))
         #expect(try counts(database) == expectedCounts())
     }
 
     @Test func sigtermFinishesRequestsInFlightCommitsAndExitsZero() async throws {
         let executable = try #require(builtExecutable, "purchase-sli is not built next to the tests")
         let database = directory.file("served.sqlite")
-        let server = try ServerProcess(executable: executable, database: database)
+        let server = try await ServerProcess(executable: executable, database: database)
         let stopper = Task {
             try await Task.sleep(for: .milliseconds(300))
-            return server.stop(signal: SIGTERM)
+            return await server.stop(signal: SIGTERM)
         }
         let unacknowledged = await postAll(server, indexes: Array(batches.indices))
-        #expect(try await stopper.value == 0)
+        #expect(try await stopper.value == .exit(0))
         // Every acknowledged batch was committed: re-sending them all counts nothing new.
-        let restarted = try ServerProcess(executable: executable, database: database)
+        let restarted = try await ServerProcess(executable: executable, database: database)
         let acknowledged = Set(batches.indices).subtracting(unacknowledged).sorted()
         #expect(!acknowledged.isEmpty)
         let before = try counts(database)
         #expect(await postAll(restarted, indexes: acknowledged).isEmpty)
         #expect(try counts(database) == before)
         #expect(await postAll(restarted, indexes: unacknowledged).isEmpty)
-        #expect(restarted.stop(signal: SIGINT) == 0)
+        #expect(await restarted.stop(signal: SIGINT) == .exit(0))
         #expect(try counts(database) == expectedCounts())
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIDashboards
+import PurchaseSLITestSupport
 import Testing
 
 @Suite struct DashboardDefinitionTests {

@@ -7,6 +7,7 @@ import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIRendering
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 @testable import PurchaseSLIServer

@@ -8,6 +8,7 @@ import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIServer
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 @Suite struct DashboardPagesTests {
@@ -32,7 +33,7 @@ import Testing
     @Test func thePublisherWritesEveryPageForItsTime() async throws {
         let end: Int64 = 1_794_657_600  // 2026-11-14T12:00:00Z
         try recordOutage(endingAt: end)
-        let definitions = try DashboardFiles.load(directory: #filePath.components(separatedBy: "/Tests/")[0] + "/dashboards")
+        let definitions = try DashboardFiles.load(directory: packageRoot + "/dashboards")
         let pages = directory.file("pages")
         var logger = Logger(label: "test")
         logger.logLevel = .critical
@@ -66,12 +67,22 @@ import Testing
             }
             try await client.execute(uri: "/oncall.html", method: .get) { response in
                 #expect(String(buffer: response.body).contains("on-call"))
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(response.headers[.cacheControl] == "no-cache")
+            }
+            try await client.execute(uri: "/oncall.html", method: .head) { response in
+                #expect(response.status == .ok)
+                #expect(response.body.readableBytes == 0)
             }
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/missing.html", method: .get) { #expect($0.status == .notFound) }
-            // Nothing but the pages: not the database, not a keys file, not what is above the directory.
-            for uri in ["/db.sqlite", "/keys.txt", "/../db.sqlite", "/%2e%2e/db.sqlite", "/sub/index.html"] {
-                try await client.execute(uri: uri, method: .get) { #expect($0.status == .notFound, "\(uri)") }
+            // Nothing but the pages: not the database, not a keys file, not what is above the directory
+            // (a path with `..` is a bad request).
+            for uri in ["/db.sqlite", "/keys.txt", "/sub/index.html", "/sub/", "/../db.sqlite", "/%2e%2e/db.sqlite"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == (uri.contains("2e") || uri.contains("..") ? .badRequest : .notFound), "\(uri)")
+                    #expect(!String(buffer: response.body).contains("secret") && !String(buffer: response.body).contains("sub"))
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ import PurchaseSLICore
 import PurchaseSLIGzip
 import PurchaseSLIServer
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 @Suite struct EventsRouteTests {

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import PurchaseSLIServer
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 @Suite struct QueryAndHealthRouteTests {

@@ -8,20 +8,6 @@ import PurchaseSLICore
 import PurchaseSLIServer
 import PurchaseSLIStorage
 
-/// A fresh directory under the system's temporary directory, removed when the test is done.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "purchase-sli-server-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
 /// A store that fails every write, as a full disk would, while reads still work.
 struct FullDiskStore: BucketStore {
     let base: SQLiteBucketStore

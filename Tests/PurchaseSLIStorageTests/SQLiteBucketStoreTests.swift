@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PurchaseSLICore
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 @Suite struct SQLiteBucketStoreTests {

@@ -2,20 +2,6 @@ import Foundation
 import PurchaseSLICore
 import PurchaseSLIStorage
 
-/// A fresh directory under the system's temporary directory, removed when the test is done.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "purchase-sli-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
 /// Seconds since the epoch of an RFC 3339 time.
 func seconds(_ text: String) -> Int64 { RFC3339.parseMillis(text)! / 1000 }
 

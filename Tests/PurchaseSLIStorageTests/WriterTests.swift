@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PurchaseSLICore
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 /// The single writer's path as the server uses it: several prepared batches per commit, one after

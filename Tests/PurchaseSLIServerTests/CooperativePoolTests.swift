@@ -1,0 +1,104 @@
+import Foundation
+import HummingbirdTesting
+import PurchaseSLICore
+import PurchaseSLIServer
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+/// Reads that wait at a gate until the test opens it, as a slow disk or a long scan would.
+private final class Gate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+    private var waiting = 0
+
+    /// Blocks the calling thread until the gate opens.
+    func pass() {
+        condition.lock()
+        waiting += 1
+        condition.broadcast()
+        while !isOpen { condition.wait() }
+        condition.unlock()
+    }
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var waitingCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting
+    }
+
+    var opened: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isOpen
+    }
+}
+
+/// The SQLite store, but every read and readiness check waits at `gate`.
+private struct GatedStore: BucketStore {
+    let base: SQLiteBucketStore
+    let gate: Gate
+
+    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
+        try base.record(batches, receivedAtMillis: receivedAtMillis)
+    }
+
+    func counts(_ query: CountQuery) throws -> [CountRow] {
+        gate.pass()
+        return try base.counts(query)
+    }
+
+    func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] {
+        gate.pass()
+        return try base.errorCounts(query)
+    }
+
+    func checkWritable() throws {
+        gate.pass()
+        try base.checkWritable()
+    }
+}
+
+/// `serve` keeps answering while its store is slow: every blocking read runs off Swift's cooperative
+/// threads (two on this machine), so four stuck reads stall neither ingestion nor the health and metrics
+/// routes. Were a read to block a cooperative thread, the requests below would wait for the gate.
+@Suite struct CooperativePoolTests {
+    @Test func slowStoreReadsHoldUpNoOtherRequest() async throws {
+        let directory = try TemporaryDirectory()
+        let gate = Gate()
+        let store = GatedStore(base: try SQLiteBucketStore(path: directory.file("db.sqlite")), gate: gate)
+        // A fail-safe, not a measurement: should the service be stuck after all, the gate opens after
+        // two minutes so that the test fails (below) instead of hanging.
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 120)
+            gate.open()
+        }
+        let app = makeApp(store: store, databasePath: directory.file("db.sqlite"))
+        try await app.test(.router) { client in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for uri in ["/v1/query?from=now-1h&to=now", "/v1/query?from=now-1d&to=now&by=productID",
+                            "/v1/query?from=now-1d&to=now&by=errorDescription", "/readyz"] {
+                    group.addTask {
+                        try await client.execute(uri: uri, method: .get) { #expect($0.status == .ok, "\(uri)") }
+                    }
+                }
+                while gate.waitingCount < 4 && !gate.opened { try await Task.sleep(for: .milliseconds(10)) }
+                try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body([eventLine("a")])) {
+                    #expect($0.status == .accepted)
+                }
+                try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+                try await client.execute(uri: "/metrics", method: .get) { #expect($0.status == .ok) }
+                #expect(!gate.opened, "the service answered only once the stuck reads were let go")
+                gate.open()
+                try await group.waitForAll()
+            }
+        }
+    }
+}
