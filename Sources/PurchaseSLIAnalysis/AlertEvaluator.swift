@@ -30,22 +30,23 @@ public struct AlertEvaluator: Sendable {
         return timeline.firing(at: time)
     }
 
-    /// The alerts whose rules fire at exactly `time`, before keep-firing and suppression.
-    func instantFindings(at time: Int64, inputs: AlertInputs) -> [AlertFinding] {
+    /// The alerts whose rules fire at exactly `time`, before keep-firing and suppression. Reads only the
+    /// minutes of `[time − historySeconds, time)`, which makes a backtest and a live evaluation agree.
+    func instantFindings(at time: Int64, inputs allInputs: AlertInputs) -> [AlertFinding] {
+        let inputs = allInputs.restricted(from: time - policy.historySeconds, to: time)
         // Bonferroni: the significance is shared by every spike test made at this time.
         let versions = Set(inputs.slices.values.joined().filter { $0.labels.slice?.dimension == .appVersion }.map(\.labels.slice))
         let spikeTests = versions.count + inputs.actions.keys.reduce(0) { total, action in
             total + 3 + (inputs.slices[action] ?? []).filter { $0.labels.slice?.dimension == .productID }.count
         }
         let spikeSignificance = policy.spikes.significance / Double(max(1, spikeTests))
+        // Loss of signal reads each action's whole series: it lasts until events flow again.
         return versionSpikes(at: time, significance: spikeSignificance, inputs: inputs)
+            + allInputs.actions.values.compactMap { lossOfSignal($0, at: time) }
             + inputs.actions.keys.sorted().flatMap { action -> [AlertFinding] in
-            guard let overall = inputs.actions[action] else { return [] }
-            var result: [AlertFinding] = []
-            if let silence = lossOfSignal(overall, at: time) { result.append(silence) }
-            result += spikes(of: action, at: time, significance: spikeSignificance, inputs: inputs)
+            guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds else { return [] }
+            var result = spikes(of: action, at: time, dataSince: dataSince, significance: spikeSignificance, inputs: inputs)
             guard let objective = policy.objectives.first(where: { $0.actionType == action }) else { return result }
-            let dataSince = overall.firstEventSeconds ?? time
             if let burn = burnFinding(overall, objective: objective, at: time, dataSince: dataSince) { result.append(burn) }
             var sliceWindows = Set<[OutcomeCounts]>()
             for slice in inputs.slices[action] ?? [] {
@@ -106,8 +107,8 @@ public struct AlertEvaluator: Sendable {
     /// against the same window of the previous days, and CancelRateSpike of each of its products against
     /// the product's own previous days. When a product spikes, the action's own cancel alert is left out.
     /// `significance` is already divided by the number of tests made at this time.
-    func spikes(of action: String, at time: Int64, significance: Double, inputs: AlertInputs) -> [AlertFinding] {
-        guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds else { return [] }
+    func spikes(of action: String, at time: Int64, dataSince: Int64, significance: Double, inputs: AlertInputs) -> [AlertFinding] {
+        guard let overall = inputs.actions[action] else { return [] }
         let window = policy.spikes.windowSeconds
         let total = overall.counts(last: window, before: time)
         var findings: [AlertFinding] = []
@@ -213,20 +214,28 @@ public struct AlertEvaluator: Sendable {
                 baselineExposure: baselineExposure, baseline: baseline.1, pValue: pValue))
     }
 
-    /// A page when an action had no event at all over the loss-of-signal window while both the same
-    /// window a day earlier and the average window of the past day held at least the policy's minimum
-    /// (so a burst yesterday does not make today's quiet look like an outage).
+    /// A page while an action sends no event at all, from the first minute at which its silence was
+    /// unexpected until events flow again, however long that takes. The silence shows once the
+    /// loss-of-signal window holds no event; it is unexpected at a minute when both the same window a day
+    /// earlier and the average window of the day before held at least the policy's minimum (so a burst
+    /// yesterday does not make today's quiet look like an outage, and a quiet night is not one). Both fall
+    /// into the silence a day after it began, so only that first day is searched. Reads the series from a
+    /// day before its last event; O(minutes of that day).
     func lossOfSignal(_ series: MinuteSeries, at time: Int64) -> AlertFinding? {
         let window = policy.lossOfSignalWindowSeconds
-        guard time - 86_400 - window >= series.startSeconds else { return nil }
-        let now = series.counts(last: window, before: time)
-        let dayEarlier = series.counts(last: window, before: time - 86_400).total
-        let averageWindow = series.counts(last: 86_400, before: time - window).total * window / 86_400
-        let expected = min(dayEarlier, averageWindow)
-        guard now.total == 0, expected >= policy.lossOfSignalMinimumExpected else { return nil }
-        return AlertFinding(
-            kind: .noEvents, severity: .page, labels: series.labels, time: time, longWindow: now,
-            expectedEvents: expected, silentSeconds: window)
+        guard let lastEvent = series.lastEvent(before: time) else { return nil }
+        let silentSince = lastEvent + 60
+        for moment in stride(from: silentSince + window, through: min(time, silentSince + window + 86_400), by: 60) {
+            let dayEarlier = series.counts(last: window, before: moment - 86_400).total
+            let averageWindow = series.counts(last: 86_400, before: moment - window).total * window / 86_400
+            let expected = min(dayEarlier, averageWindow)
+            guard expected >= policy.lossOfSignalMinimumExpected else { continue }
+            return AlertFinding(
+                kind: .noEvents, severity: .page, labels: series.labels, time: time,
+                longWindow: series.counts(last: window, before: time), expectedEvents: expected,
+                silentSeconds: time - silentSince, firingSince: moment)
+        }
+        return nil
     }
 
     /// When the alert `identity`, firing at `time`, started, as far back as the inputs reach: the start
@@ -242,7 +251,10 @@ public struct AlertEvaluator: Sendable {
     public func startsOfFiring(
         _ identities: Set<AlertFinding.Identity>, at time: Int64, inputs: AlertInputs
     ) -> [AlertFinding.Identity: Int64] {
-        let earliest = inputs.startSeconds + policy.lookbackSeconds
+        // As far back as a timeline can be built from the inputs. The minutes before the inputs' start are
+        // missing from the rules' history there, so a start found before `startSeconds + firingHistory`
+        // may be cut short: a caller wanting to be sure reads further back.
+        let earliest = inputs.startSeconds + policy.keepFiringForSeconds
         var instants: [Int64: [AlertFinding]] = [:]
         func firing(at minute: Int64) -> Set<AlertFinding.Identity> {
             var timeline = FiringTimeline(policy: policy)

@@ -59,10 +59,13 @@ public struct AlertFinding: Sendable, Hashable {
     public var shortWindow: OutcomeCounts
     /// For a slice alert: the slice's share of the action's failures over the long window.
     public var shareOfFailures: Double?
-    /// For a loss of signal: events in the same window a day earlier.
+    /// For a loss of signal: the events expected in the window (the lesser of the same window a day
+    /// earlier and the average window of the day before) when the silence became unexpected.
     public var expectedEvents: Int64?
-    /// For a loss of signal: the window without events, in seconds.
+    /// For a loss of signal: how long the action has sent no event, in seconds.
     public var silentSeconds: Int64?
+    /// For a loss of signal: the minute it started firing (the first at which the silence was unexpected).
+    public var firingSince: Int64?
     /// For a spike: its statistics.
     public var spike: Spike?
 
@@ -71,7 +74,7 @@ public struct AlertFinding: Sendable, Hashable {
         kind: Kind, severity: Severity, labels: SeriesLabels, time: Int64, objective: SLOPolicy.Objective? = nil,
         rule: SLOPolicy.BurnRateRule? = nil, longWindow: OutcomeCounts = OutcomeCounts(),
         shortWindow: OutcomeCounts = OutcomeCounts(), shareOfFailures: Double? = nil, expectedEvents: Int64? = nil,
-        silentSeconds: Int64? = nil, spike: Spike? = nil
+        silentSeconds: Int64? = nil, firingSince: Int64? = nil, spike: Spike? = nil
     ) {
         self.kind = kind
         self.severity = severity
@@ -84,6 +87,7 @@ public struct AlertFinding: Sendable, Hashable {
         self.shareOfFailures = shareOfFailures
         self.expectedEvents = expectedEvents
         self.silentSeconds = silentSeconds
+        self.firingSince = firingSince
         self.spike = spike
     }
 

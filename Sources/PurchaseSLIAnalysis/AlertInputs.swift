@@ -12,6 +12,25 @@ public struct AlertInputs: Sendable {
     /// Per action, the series of its slice values.
     public let slices: [String: [MinuteSeries]]
 
+    private init(startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]]) {
+        self.startSeconds = startSeconds
+        self.endSeconds = endSeconds
+        self.actions = actions
+        self.slices = slices
+    }
+
+    /// The inputs a read of `[from, to)` alone would give: each series restricted to it, and only the
+    /// series with an event there (a store answers no other). O(series × log minutes).
+    public func restricted(from: Int64, to: Int64) -> AlertInputs {
+        func restrict(_ series: MinuteSeries) -> MinuteSeries? {
+            let restricted = series.restricted(from: from, to: to)
+            return restricted.firstEventSeconds == nil ? nil : restricted
+        }
+        return AlertInputs(
+            startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict),
+            slices: slices.mapValues { $0.compactMap(restrict) }.filter { !$0.value.isEmpty })
+    }
+
     /// Builds the series from count rows with a 1-minute step: `overall` grouped by `actionType`, and
     /// `sliceRows[dimension]` grouped by `actionType` and that dimension. O(rows + minutes × series).
     public init(startSeconds: Int64, endSeconds: Int64, overall: [CountRow], sliceRows: [EventDimension: [CountRow]]) {
@@ -23,20 +42,23 @@ public struct AlertInputs: Sendable {
                   slices: sliceRows.mapValues(series))
     }
 
-    /// Builds the series from dense 1-minute series starting at `startSeconds`: `overall` grouped by
-    /// `actionType`, and `slices[dimension]` grouped by `actionType` and that dimension. O(minutes × series).
+    /// Builds the series from dense 1-minute series: `overall` grouped by `actionType` (which may start
+    /// before `startSeconds`, for loss of signal), and `slices[dimension]` grouped by `actionType` and that
+    /// dimension. O(minutes × series).
     public init(startSeconds: Int64, endSeconds: Int64, overall: CountSeries, slices sliceSeries: [EventDimension: CountSeries]) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
-        let minuteCount = Int(max(0, (endSeconds - startSeconds) / 60))
-        func minutes(_ counts: [OutcomeCounts]) -> [OutcomeCounts] {
-            counts.count == minuteCount ? counts
+        /// The minutes of `counts` from `start` up to `endSeconds`, padded with empty ones.
+        func minutes(_ counts: [OutcomeCounts], from start: Int64) -> [OutcomeCounts] {
+            let minuteCount = Int(max(0, (endSeconds - start) / 60))
+            return counts.count == minuteCount ? counts
                 : Array(counts.prefix(minuteCount)) + Array(repeating: OutcomeCounts(), count: max(0, minuteCount - counts.count))
         }
         var actions: [String: MinuteSeries] = [:]
         for (key, counts) in zip(overall.keys, overall.counts) {
             let labels = SeriesLabels(actionType: key[0] ?? "")
-            actions[labels.actionType] = MinuteSeries(labels: labels, startSeconds: startSeconds, minutes: minutes(counts))
+            actions[labels.actionType] = MinuteSeries(
+                labels: labels, startSeconds: overall.startSeconds, minutes: minutes(counts, from: overall.startSeconds))
         }
         var slices: [String: [MinuteSeries]] = [:]
         for (dimension, series) in sliceSeries.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -44,7 +66,7 @@ public struct AlertInputs: Sendable {
             for (key, counts) in zip(series.keys, series.counts) where key[1] != nil {
                 let labels = SeriesLabels(actionType: key[0] ?? "", slice: .init(dimension: dimension, value: key[1]))
                 slices[labels.actionType, default: []].append(
-                    MinuteSeries(labels: labels, startSeconds: startSeconds, minutes: minutes(counts)))
+                    MinuteSeries(labels: labels, startSeconds: series.startSeconds, minutes: minutes(counts, from: series.startSeconds)))
             }
         }
         self.actions = actions

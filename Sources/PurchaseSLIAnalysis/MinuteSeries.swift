@@ -44,19 +44,22 @@ public struct MinuteSeries: Sendable {
     public let labels: SeriesLabels
     /// The first minute covered, in seconds since the epoch (minute-aligned).
     public let startSeconds: Int64
-    /// prefix[i] = counts of the first i minutes.
+    /// The minute after the last one covered.
+    public let endSeconds: Int64
+    /// The minute of `prefix[0]`: a restriction shares its series' sums and covers fewer of them.
+    private let originSeconds: Int64
+    /// prefix[i] = counts of the first i minutes from `originSeconds`.
     private let prefix: [OutcomeCounts]
-    /// The first minute with an event, or nil when the series is empty.
-    public let firstEventSeconds: Int64?
 
     /// Builds the series from per-minute counts, `minutes[i]` being the minute at `startSeconds + 60 i`.
     public init(labels: SeriesLabels, startSeconds: Int64, minutes: [OutcomeCounts]) {
         self.labels = labels
         self.startSeconds = startSeconds
+        endSeconds = startSeconds + Int64(minutes.count) * 60
+        originSeconds = startSeconds
         var running = OutcomeCounts()
         var prefix = [running]
         prefix.reserveCapacity(minutes.count + 1)
-        firstEventSeconds = minutes.firstIndex { !$0.isEmpty }.map { startSeconds + Int64($0) * 60 }
         for counts in minutes {
             running += counts
             prefix.append(running)
@@ -64,11 +67,28 @@ public struct MinuteSeries: Sendable {
         self.prefix = prefix
     }
 
+    private init(restricting series: MinuteSeries, startSeconds: Int64, endSeconds: Int64) {
+        labels = series.labels
+        self.startSeconds = startSeconds
+        self.endSeconds = endSeconds
+        originSeconds = series.originSeconds
+        prefix = series.prefix
+    }
+
+    /// The same series covering only `[from, to)` (minute-aligned) of what it covers; shares its sums. O(1).
+    public func restricted(from: Int64, to: Int64) -> MinuteSeries {
+        let start = min(max(from, startSeconds), endSeconds)
+        return MinuteSeries(restricting: self, startSeconds: start, endSeconds: max(start, min(to, endSeconds)))
+    }
+
+    /// The prefix index of `time`, clamped to the minutes covered.
+    private func index(_ time: Int64) -> Int {
+        Int((min(max(time, startSeconds), endSeconds) - originSeconds) / 60)
+    }
+
     /// Total counts over `[from, to)` (seconds, minute-aligned; clamped to the series). O(1).
     public func counts(from: Int64, to: Int64) -> OutcomeCounts {
-        let last = prefix.count - 1
-        let lower = Int(max(0, min(Int64(last), (from - startSeconds) / 60)))
-        let upper = Int(max(0, min(Int64(last), (to - startSeconds) / 60)))
+        let lower = index(from), upper = index(to)
         guard upper > lower else { return OutcomeCounts() }
         return prefix[upper] - prefix[lower]
     }
@@ -77,6 +97,35 @@ public struct MinuteSeries: Sendable {
     public func counts(last seconds: Int64, before time: Int64) -> OutcomeCounts {
         counts(from: time - seconds, to: time)
     }
+
+    /// The first minute in `[from, to)` with an event, or nil. O(log minutes).
+    public func firstEvent(from: Int64, to: Int64) -> Int64? {
+        var lower = index(from), upper = index(to)
+        let before = prefix[lower].total
+        guard upper > lower, prefix[upper].total > before else { return nil }
+        // The smallest prefix index past `lower` whose total exceeds `before`; its minute is one earlier.
+        while lower + 1 < upper {
+            let middle = (lower + upper) / 2
+            if prefix[middle].total > before { upper = middle } else { lower = middle }
+        }
+        return originSeconds + Int64(upper - 1) * 60
+    }
+
+    /// The last minute before `time` with an event, or nil. O(log minutes).
+    public func lastEvent(before time: Int64) -> Int64? {
+        var lower = index(startSeconds), upper = index(time)
+        let total = prefix[upper].total
+        guard upper > lower, prefix[lower].total < total else { return nil }
+        // The largest prefix index whose total is still under `total`: its minute holds the last event.
+        while lower + 1 < upper {
+            let middle = (lower + upper) / 2
+            if prefix[middle].total < total { lower = middle } else { upper = middle }
+        }
+        return originSeconds + Int64(lower) * 60
+    }
+
+    /// The first minute with an event, or nil when the series is empty.
+    public var firstEventSeconds: Int64? { firstEvent(from: startSeconds, to: endSeconds) }
 }
 
 extension OutcomeCounts {

@@ -17,7 +17,10 @@ public struct RolloutEvaluator: Sendable {
     /// `rollback`, in the 409 or cancel rate `hold`. Otherwise `proceed` needs the busiest action with an
     /// objective to have enough candidate events for the 95 % interval to rule out a success-rate drop
     /// over `maximumRegression`, and no other tested action still in doubt; else `insufficient-data`.
-    public func evaluate(_ inputs: RolloutInputs) -> RolloutReport {
+    ///
+    /// With `freshness` stale (no event within the loss-of-signal window before the evaluation time), the
+    /// verdict is `stale` whatever the comparisons say: a release is not judged on data of the past.
+    public func evaluate(_ inputs: RolloutInputs, freshness: DataFreshness? = nil) -> RolloutReport {
         let rule = policy.rollout
         var comparisons = uniqueSlices(inputs).flatMap { labels, pair in
             RateMetric.allCases.compactMap { comparison($0, labels, pair.candidate, pair.baseline) }
@@ -36,7 +39,9 @@ public struct RolloutEvaluator: Sendable {
         }
         let regressions = comparisons.filter(\.isRegression)
         let (verdict, reasons): (RolloutReport.Verdict, [RolloutReport.Reason])
-        if !regressions.isEmpty {
+        if let freshness, freshness.isStale() {
+            (verdict, reasons) = (.stale, [.staleData(newestEventSeconds: freshness.newestEvent(), ageSeconds: freshness.age())])
+        } else if !regressions.isEmpty {
             verdict = regressions.contains { $0.metric.losesMoney } ? .rollback : .hold
             reasons = (regressions.filter(\.metric.losesMoney) + regressions.filter { !$0.metric.losesMoney }).map { .regression($0) }
         } else {

@@ -10,6 +10,9 @@ public struct RolloutReport: Sendable {
         case rollback
         /// Too few events on one side to rule out a regression yet.
         case insufficientData = "insufficient-data"
+        /// The newest event is older than the loss-of-signal window: the data says nothing of the present,
+        /// so no verdict is given.
+        case stale
     }
 
     /// The candidate app version.
@@ -42,5 +45,7 @@ extension RolloutReport {
         case ruledOut(RolloutComparison, largestDrop: Double, tested: Int)
         /// The baseline has too few events of every action with an objective to compare with.
         case noTraffic
+        /// No event arrived for this long before the evaluation time (nil: none at all).
+        case staleData(newestEventSeconds: Int64?, ageSeconds: Int64?)
     }
 }

@@ -155,10 +155,21 @@ public struct SLOPolicy: Sendable, Hashable {
         lossOfSignalMinimumExpected: 30
     )
 
-    /// The longest span of minute data an evaluation looks back over.
-    public var lookbackSeconds: Int64 {
-        max(rules.map(\.longWindowSeconds).max() ?? 0, 86_400 + lossOfSignalWindowSeconds)
+    /// The span of minutes before a time T that the rules read at T, and nothing before it: the longest
+    /// of a burn rule's long window, a spike's window on each of its baseline days (for unfinished
+    /// attempts, the window that ended `unfinishedAfter` earlier), and loss of signal's window a day
+    /// earlier; plus a day, so that the first event within it (where rules reaching back further wait)
+    /// precedes what they need whenever traffic has been flowing. Because the rules at T see only
+    /// `[T − history, T)`, `alerts --at T` and a backtest through T agree whatever else either reads.
+    public var historySeconds: Int64 {
+        let spikeReach = Int64(max(1, spikes.baselineDays)) * 86_400 + spikes.windowSeconds + spikes.unfinishedAfterSeconds
+        let longest = max(rules.map(\.longWindowSeconds).max() ?? 0, spikeReach, 86_400 + lossOfSignalWindowSeconds)
+        return longest + 86_400
     }
+
+    /// The span of minutes before T that deciding what fires at T reads: the rules' history of every
+    /// minute of the keepFiringFor before T.
+    public var firingHistorySeconds: Int64 { historySeconds + keepFiringForSeconds }
 }
 
 /// How urgent an alert is.

@@ -87,8 +87,8 @@ struct AlertsCommand: AsyncParsableCommand {
             print(backtestOutput(reports, from: time.0, to: time.1), terminator: "")
             return
         }
-        let reports = try exitingOnFailure { try context.firingReports(at: time.1) }
-        print(output(reports, at: time.1), terminator: "")
+        let (reports, freshness) = try exitingOnFailure { (try context.firingReports(at: time.1), try context.freshness(at: time.1)) }
+        print(output(reports, at: time.1, freshness: freshness), terminator: "")
         if let url = try notificationURL() {
             try await exitingOnFailure {
                 try await WebhookSender(url: url, format: notifyFormat ?? .alertmanager).send(reports, evaluatedAt: time.1)
@@ -96,11 +96,11 @@ struct AlertsCommand: AsyncParsableCommand {
         }
     }
 
-    private func output(_ reports: [AlertReport], at time: Int64) -> String {
+    private func output(_ reports: [AlertReport], at time: Int64, freshness: DataFreshness) -> String {
         switch format {
-        case .text: AlertOutput.text(reports, now: time)
-        case .markdown: AlertOutput.markdown(reports, now: time)
-        case .slack: AlertOutput.slack(reports, now: time)
+        case .text: AlertOutput.text(reports, now: time, freshness: freshness)
+        case .markdown: AlertOutput.markdown(reports, now: time, freshness: freshness)
+        case .slack: AlertOutput.slack(reports, now: time, freshness: freshness)
         case .json: AlertOutput.alertmanagerJSON(reports, now: time)
         }
     }

@@ -61,8 +61,10 @@ struct RolloutCommand: ParsableCommand {
     func output() throws -> String {
         let policy = try self.policy.load()
         let (since, end) = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
-        let inputs = try RolloutQuery(store: try store.openStore()).inputs(candidate: candidate, baseline: baseline, since: since, end: end)
-        let report = RolloutEvaluator(policy: policy).evaluate(inputs)
+        let opened = try store.openStore()
+        let inputs = try RolloutQuery(store: opened).inputs(candidate: candidate, baseline: baseline, since: since, end: end)
+        let freshness = try AlertContext(store: opened, policy: policy).freshness(at: end)
+        let report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
         switch format {
         case .text: return RolloutOutput.text(report)
         case .markdown: return RolloutOutput.markdown(report)

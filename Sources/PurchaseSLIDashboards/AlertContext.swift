@@ -18,23 +18,58 @@ public struct AlertContext: Sendable {
         self.policy = policy
     }
 
-    /// Minute series of every action and slice over `[from, to)`.
+    /// Minute series of every action and slice over `[from, to)`; each action's own series reaches back
+    /// further, to the day before its last event before `from` (loss of signal lasts until events flow
+    /// again), at most ``lossOfSignalReachSeconds`` back.
     public func inputs(from: Int64, to: Int64) throws -> AlertInputs {
         // One read of the minute buckets for the action and every slice dimension, from a whole minute.
         let from = from - from.floorDividedBy(60).remainder
+        let actionsFrom = try activityStart(before: from)
         let groupings = [[EventDimension.actionType]] + policy.slices.map { [.actionType, $0] }
-        let answers = try store.series(groupings.map {
-            CountQuery(fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: $0)
+        let answers = try store.series(groupings.enumerated().map { index, grouping in
+            CountQuery(fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: grouping)
         })
         let slices = Dictionary(zip(policy.slices, answers.dropFirst()), uniquingKeysWith: { first, _ in first })
         return AlertInputs(startSeconds: from, endSeconds: to, overall: answers[0], slices: slices)
+    }
+
+    /// How far back a loss of signal is followed: the 35 days of minute buckets a store keeps by default.
+    public static let lossOfSignalReachSeconds: Int64 = 35 * 86_400
+
+    /// Where the actions' series start for inputs from `from`: a day and a loss-of-signal window before the
+    /// oldest of the actions' newest events before `from`, or before `from`.
+    private func activityStart(before from: Int64) throws -> Int64 {
+        let oldestNewest = try freshness(at: from).newestEventSeconds.values.min() ?? from
+        return min(from, oldestNewest) - 86_400 - policy.lossOfSignalWindowSeconds
+    }
+
+    /// The newest event of each action before `time`, searched ``lossOfSignalReachSeconds`` back: the
+    /// days that hold events first, then the minutes of each action's last such day.
+    public func freshness(at time: Int64) throws -> DataFreshness {
+        let day: Int64 = 86_400
+        let days = try store.series([CountQuery(
+            fromSeconds: time - Self.lossOfSignalReachSeconds, toSeconds: time, step: TimeStep(seconds: day),
+            groupBy: [.actionType])])[0]
+        var newest: [String: Int64] = [:]
+        for (key, counts) in zip(days.keys, days.counts) {
+            guard let action = key[0], let last = counts.lastIndex(where: { !$0.isEmpty }) else { continue }
+            let dayStart = days.startSeconds + Int64(last) * day
+            let minutes = try store.series([CountQuery(
+                fromSeconds: dayStart, toSeconds: min(time, dayStart + day), step: TimeStep(seconds: 60),
+                groupBy: [.actionType], filters: [.actionType: [action]])])[0]
+            if let lastMinute = minutes.counts.first?.lastIndex(where: { !$0.isEmpty }) {
+                newest[action] = minutes.startSeconds + Int64(lastMinute) * 60
+            }
+        }
+        return DataFreshness(atSeconds: time, newestEventSeconds: newest, staleAfterSeconds: policy.lossOfSignalWindowSeconds)
     }
 
     /// The report of a finding (or of an episode when `endsAt` is given).
     func report(
         _ finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, inputs: AlertInputs
     ) throws -> AlertReport {
-        let window = finding.rule?.longWindowSeconds ?? finding.silentSeconds ?? policy.spikes.windowSeconds
+        let window = finding.rule?.longWindowSeconds
+            ?? (finding.kind == .noEvents ? policy.lossOfSignalWindowSeconds : policy.spikes.windowSeconds)
         let until = endsAt ?? finding.time
         var filters: [EventDimension: Set<String?>] = [.actionType: [finding.labels.actionType]]
         if let slice = finding.labels.slice { filters[slice.dimension] = [slice.value] }

@@ -1,4 +1,4 @@
-import PurchaseSLIAnalysis
+public import PurchaseSLIAnalysis
 public import PurchaseSLIRendering
 
 /// The alerts a page shows: those firing at its time, and every episode over its range (for the
@@ -8,12 +8,27 @@ public struct AlertSnapshot: Sendable {
     public var firing: [AlertReport]
     /// Every alert episode over the range, with `endsAt` nil for those still firing.
     public var episodes: [AlertReport]
+    /// When the newest event of each action arrived, at the page's time.
+    public var freshness: DataFreshness
 
     /// Creates a snapshot.
-    public init(firing: [AlertReport], episodes: [AlertReport]) {
+    public init(firing: [AlertReport], episodes: [AlertReport], freshness: DataFreshness) {
         self.firing = firing
         self.episodes = episodes
+        self.freshness = freshness
     }
+
+    /// A banner saying the data is stale or missing, or nothing when it is fresh: a page of old data
+    /// must not read as a healthy present.
+    var staleBanner: HTML {
+        guard alertsCannotSeeThePresent else { return "" }
+        return "<div class=\"banner warn\"><strong>\(FreshnessText.status(freshness))</strong> "
+            + "\(FreshnessText.sentence(freshness)): no alert can fire on events that do not arrive, so nothing on this page "
+            + "says how purchases go now.</div>"
+    }
+
+    /// Whether the newest event of every action is older than the loss-of-signal window.
+    var alertsCannotSeeThePresent: Bool { freshness.isStale() }
 
     /// The episodes as chart bands, only those of `actionType` when given; overlapping episodes are one
     /// band (a page when any of them is) whose tooltip names each.

@@ -20,11 +20,11 @@ public struct DashboardPage: Sendable {
     /// The page, with links to the others.
     public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) throws -> HTMLDocument {
         let firing = alerts.firing.map(\.finding)
-        var body: HTML = definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>"
+        var body: HTML = alerts.staleBanner + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
         for panel in definition.panels {
             switch panel {
             case .objectives:
-                body += try context.objectivesPanel(firing: firing)
+                body += try context.objectivesPanel(firing: firing, freshness: alerts.freshness)
             case .alerts:
                 body += "<section><h2>Alerts firing</h2>\(AlertOutput.html(alerts.firing, now: context.atSeconds))</section>"
             case let .chart(title, metric, actionType, by, step):
@@ -46,7 +46,7 @@ public struct DashboardPage: Sendable {
         return HTMLDocument(
             title: definition.title,
             subtitle: "\(RFC3339.format(seconds: context.fromSeconds)) to \(RFC3339.format(seconds: context.atSeconds)) "
-                + "(\(NumberText.duration(context.rangeSeconds)))",
+                + "(\(NumberText.duration(context.rangeSeconds))) · \(FreshnessText.line(alerts.freshness))",
             navigation: navigation, body: body, generatedAtSeconds: generatedAtSeconds)
     }
 }

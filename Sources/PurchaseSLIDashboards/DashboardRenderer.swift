@@ -43,7 +43,8 @@ public struct DashboardRenderer: Sendable {
         let alerts = AlertSnapshot(
             firing: try alertContext.firingReports(at: context.atSeconds),
             episodes: try alertContext.episodeReports(
-                from: min(context.fromSeconds, week.startSeconds), to: context.atSeconds, stepSeconds: Self.episodeStepSeconds))
+                from: min(context.fromSeconds, week.startSeconds), to: context.atSeconds, stepSeconds: Self.episodeStepSeconds),
+            freshness: try alertContext.freshness(at: context.atSeconds))
         let weeklyReport = try WeeklyReport(week: week, store: context.store, policy: context.policy, episodes: alerts.episodes)
         let otherPages = [IndexPage.Entry(
             title: "Weekly review \(weeklyReport.week)", file: weeklyReport.fileName,
@@ -57,7 +58,7 @@ public struct DashboardRenderer: Sendable {
         files.append(File(name: weeklyReport.fileName, html: weeklyReport.document(
             navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered))
         let entries = definitions.map { IndexPage.Entry(title: $0.title, file: $0.file, summary: $0.summary) } + otherPages
-        let index = IndexPage(entries: entries, context: context, firing: alerts.firing)
+        let index = IndexPage(entries: entries, context: context, alerts: alerts)
         files.append(File(name: "index.html", html: index.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered))
         return files
     }

@@ -8,8 +8,9 @@ extension DashboardContext {
 
     /// One card per action with an objective: the last hour's success rate against the objective, the
     /// 1 h / 6 h / 24 h / 7 d success and burn rates, the error budget left, the trend, and a status
-    /// (the most urgent alert firing for the action).
-    func objectivesPanel(firing: [AlertFinding]) throws -> HTML {
+    /// (the most urgent alert firing for the action; else STALE or NO DATA when its newest event is older
+    /// than the loss-of-signal window, and only then OK).
+    func objectivesPanel(firing: [AlertFinding], freshness: DataFreshness) throws -> HTML {
         var windows: [Int64: [String: OutcomeCounts]] = [:]
         for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map(\.windowSeconds)) {
             windows[seconds] = try counts(last: seconds).reduce(into: [:]) { $0[$1.key[0] ?? ""] = $1.counts }
@@ -18,15 +19,17 @@ extension DashboardContext {
         let cards = policy.objectives.map { objective -> HTML in
             let action = objective.actionType
             let severity = firing.filter { $0.labels.actionType == action }.map(\.severity).max()
+            let isFresh = !freshness.isStale(action)
             let status: HTML = switch severity {
             case .page: "<span class=\"status bad\">PAGE</span>"
             case .ticket: "<span class=\"status warn\">TICKET</span>"
-            case nil: "<span class=\"status ok\">OK</span>"
+            case nil: isFresh ? "<span class=\"status ok\">OK</span>"
+                : "<span class=\"status none\">\(FreshnessText.status(freshness, action: action))</span>"
             }
             let lastHour = windows[3600]?[action] ?? OutcomeCounts()
             let rate = lastHour.successRate
-            // Coloured by what fires: a rate below the objective on thin traffic is not yet news.
-            let tone = severity == .page ? "bad" : severity == .ticket ? "warn" : (rate ?? 0) >= objective.target ? "ok" : ""
+            // Coloured by what fires: a rate below the objective on thin traffic is not yet news; old data is not good news.
+            let tone = severity == .page ? "bad" : severity == .ticket ? "warn" : (rate ?? 0) >= objective.target && isFresh ? "ok" : ""
             let rows = Self.objectiveWindows.map { window -> HTML in
                 let counts = windows[window.seconds]?[action] ?? OutcomeCounts()
                 let burn = counts.successRate.map { (1 - $0) / objective.errorBudget }
@@ -48,7 +51,8 @@ extension DashboardContext {
                 <div class="card"><h3>\(action) \(status)\(spent)</h3>
                 <div class="big \(tone)">\(NumberText.percent(rate))</div>
                 <div class="meta">success rate, last hour (\(NumberText.count(lastHour.valid)) valid) · objective \
-                \(NumberText.percent(objective.target)) over \(NumberText.duration(objective.windowSeconds))</div>
+                \(NumberText.percent(objective.target)) over \(NumberText.duration(objective.windowSeconds)) · \
+                \(FreshnessText.line(freshness, action: action))</div>
                 <table><tr><th>window</th><th>success rate</th><th>burn rate</th><th>valid</th></tr>\(HTML.joined(rows))</table>
                 \(budget)<div>\(spark.html) <span class="meta">\(NumberText.duration(rangeSeconds)) trend</span></div></div>
                 """

@@ -33,7 +33,8 @@ extension DashboardContext {
         let report: RolloutReport
         do {
             let inputs = try query.inputs(candidate: candidate, baseline: baseline, since: nil, end: atSeconds)
-            report = RolloutEvaluator(policy: policy).evaluate(inputs)
+            report = RolloutEvaluator(policy: policy).evaluate(
+                inputs, freshness: try AlertContext(store: store, policy: policy).freshness(at: atSeconds))
         } catch let failure as RolloutQuery.Failure {
             return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"
         }

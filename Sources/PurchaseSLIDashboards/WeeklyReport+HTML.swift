@@ -5,12 +5,15 @@ public import PurchaseSLIRendering
 extension WeeklyReport {
     /// The report as a self-contained page.
     public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) -> HTMLDocument {
-        var body: HTML = "<div class=\"banner\"><strong>Summary</strong><p>\(HTML(trusted: summary(escaping: .html)))</p></div>"
+        var body: HTML = freshness.isStale()
+            ? "<div class=\"banner warn\"><strong>\(FreshnessText.status(freshness))</strong> at the week's end: "
+                + "\(FreshnessText.sentence(freshness)); the week's last stretch has no data.</div>" : ""
+        body += "<div class=\"banner\"><strong>Summary</strong><p>\(HTML(trusted: summary(escaping: .html)))</p></div>"
         body += attainmentSection + changesSection + slicesSection + errorsSection + trendSection + incidentsSection
         return HTMLDocument(
             title: "Weekly quality review \(week)",
             subtitle: "\(dateRange) (\(RFC3339.format(seconds: week.startSeconds)) to \(RFC3339.format(seconds: week.endSeconds))), "
-                + "against \(week.previous.description)",
+                + "against \(week.previous.description) · at the week's end, \(FreshnessText.line(freshness))",
             navigation: navigation, body: body, generatedAtSeconds: generatedAtSeconds)
     }
 

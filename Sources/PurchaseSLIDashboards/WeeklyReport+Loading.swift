@@ -62,7 +62,8 @@ extension WeeklyReport {
             conflictTrend: try Self.conflictTrend(from: previousWeek.startSeconds, to: week.endSeconds, store: store),
             trendStepSeconds: Self.trendStepSeconds,
             incidents: try episodes.map { Self.clipped($0, to: week) } ?? AlertContext(store: store, policy: policy).episodeReports(
-                from: week.startSeconds, to: week.endSeconds, stepSeconds: 60))
+                from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
+            freshness: try AlertContext(store: store, policy: policy).freshness(at: week.endSeconds))
     }
 
     /// The episodes that overlap `week`, cut to it: one that began before starts with the week, one

@@ -6,7 +6,9 @@ extension WeeklyReport {
     /// The report as Markdown for a wiki or a review document; event data cannot inject markup.
     public var markdown: String {
         let escape = TextEscaping.markdown.escape
-        var lines = ["# Weekly quality review \(week) (\(dateRange))", "", summary(escaping: .markdown), "", "## SLO attainment", "",
+        var lines = ["# Weekly quality review \(week) (\(dateRange))", "",
+                     "At the week's end: " + TextEscaping.markdown.escape(FreshnessText.line(freshness)) + ".", "",
+                     summary(escaping: .markdown), "", "## SLO attainment", "",
                      "| action | success rate | objective | met | budget spent | valid | vs \(week.previous) |", "|---|---:|---:|---|---:|---:|---|"]
         for action in actions where action.objective != nil {
             let met = action.metObjective.map { $0 ? "yes" : "**no**" } ?? "no data"

@@ -68,4 +68,6 @@ public struct WeeklyReport: Sendable {
     public var trendStepSeconds: Int64
     /// The alert episodes that overlap the week, in order of start.
     public var incidents: [AlertReport]
+    /// When each action's newest event of the week arrived, as seen at the week's end.
+    public var freshness: DataFreshness
 }

@@ -22,8 +22,8 @@ struct AlertNarrative {
     var summary: String {
         switch finding.kind {
         case .noEvents:
-            return "no \(action) events at all in the last \(NumberText.duration(finding.silentSeconds ?? 0)) "
-                + "(\(NumberText.count(finding.expectedEvents ?? 0)) in the same minutes a day earlier)"
+            return "no \(action) events at all for \(NumberText.duration(finding.silentSeconds ?? 0)) "
+                + "(\(NumberText.count(finding.expectedEvents ?? 0)) expected in the loss-of-signal window when the silence was noticed)"
         case .alreadyGrantedSpike, .cancelRateSpike, .unfinishedPurchases:
             let spike = finding.spike!
             let what = spike.measure

@@ -1,17 +1,18 @@
 import Foundation
-import PurchaseSLIAnalysis
+public import PurchaseSLIAnalysis
 import PurchaseSLICore
 
 /// Alert reports as terminal text, Markdown, Slack mrkdwn, or Alertmanager v2 JSON.
 public enum AlertOutput {
-    /// For a person on call at a terminal: most urgent first, what and how bad on the first line.
-    public static func text(_ reports: [AlertReport], now: Int64) -> String {
-        guard !reports.isEmpty else { return "no alerts firing at \(RFC3339.format(seconds: now))\n" }
-        return reports.map { report in
+    /// For a person on call at a terminal: most urgent first, what and how bad on the first line; with
+    /// `freshness`, a last line saying when the newest event arrived (STALE or NO DATA when it is old).
+    public static func text(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil) -> String {
+        let alerts = reports.isEmpty ? "no alerts firing at \(RFC3339.format(seconds: now))\n" : reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
             return ([label(report) + "  " + narrative.summary] + narrative.details.map { "      " + $0 })
                 .joined(separator: "\n")
         }.joined(separator: "\n\n") + "\n"
+        return alerts + (freshness.map { (reports.isEmpty ? "" : "\n") + FreshnessText.line($0) + "\n" } ?? "")
     }
 
     /// One line per episode for a terminal: start, duration, severity, alert and labels, in order.
@@ -27,24 +28,26 @@ public enum AlertOutput {
     }
 
     /// Markdown, for a ticket or a chat that renders it; event data cannot inject markup.
-    public static func markdown(_ reports: [AlertReport], now: Int64) -> String {
-        guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" }
+    public static func markdown(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil) -> String {
+        let last = freshness.map { "\n_" + TextEscaping.markdown.escape(FreshnessText.line($0)) + "_\n" } ?? ""
+        guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" + last }
         return reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .markdown, now: now)
             return (["**\(label(report))** \(narrative.summary)"] + narrative.details.dropLast().map { "- \($0)" }
                 + ["- look next: `\(narrative.lookNext.replacingOccurrences(of: "`", with: "'"))`"])
                 .joined(separator: "\n")
-        }.joined(separator: "\n\n") + "\n"
+        }.joined(separator: "\n\n") + "\n" + last
     }
 
     /// Slack mrkdwn; event data cannot mention anyone or make links.
-    public static func slack(_ reports: [AlertReport], now: Int64) -> String {
-        guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" }
+    public static func slack(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil) -> String {
+        let last = freshness.map { "\n_" + TextEscaping.slack.escape(FreshnessText.line($0)) + "_\n" } ?? ""
+        guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" + last }
         return reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .slack, now: now)
             return (["*\(label(report))* \(narrative.summary)"] + narrative.details.map { "• \($0)" })
                 .joined(separator: "\n")
-        }.joined(separator: "\n\n") + "\n"
+        }.joined(separator: "\n\n") + "\n" + last
     }
 
     /// The ``slack(_:now:)`` text as the JSON body of a Slack-compatible incoming webhook: `{"text": …}`.

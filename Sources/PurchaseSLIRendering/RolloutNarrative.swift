@@ -24,6 +24,9 @@ struct RolloutNarrative {
             "PROCEED with \(candidate): nothing is worse than on \(baseline); let the phased release continue."
         case .insufficientData:
             "WAIT on \(candidate): too little data to decide; keep the phased release at its current step and check again later."
+        case .stale:
+            "NO VERDICT on \(candidate): no recent events, so nothing here describes the release now; find out why events "
+                + "stopped arriving (the alerts page NoPurchaseEvents) before deciding."
         }
     }
 
@@ -73,6 +76,9 @@ struct RolloutNarrative {
                 + "\(NumberText.magnitude(largestDrop)) is ruled out, and none of \(tested) comparisons is significantly worse"
         case .noTraffic:
             return "neither version has enough events of an action with an objective to compare"
+        case .staleData(let newest, let age):
+            guard let newest, let age else { return "no event at all before \(RFC3339.format(seconds: report.toSeconds))" }
+            return "STALE: the newest event is \(NumberText.duration(age)) old (\(RFC3339.format(seconds: newest)))"
         }
     }
 }

@@ -82,6 +82,21 @@ private func healthy(_ scale: Int64) -> [String: PlanCounts] {
         }
     }
 
+    /// A release is not judged on old data: with the newest event older than the loss-of-signal window
+    /// (or none), the verdict is stale whatever the counts say; with a fresh one the counts decide.
+    @Test(arguments: [
+        (86_400 - 60 * 60, RolloutReport.Verdict.stale), (nil, .stale), (86_400 - 29 * 60, .rollback), (86_400 - 2 * 60, .rollback),
+    ] as [(Int64?, RolloutReport.Verdict)])
+    func staleDataGetsNoVerdict(newestEvent: Int64?, expected: RolloutReport.Verdict) {
+        var regressed = healthy(10)
+        regressed["monthly"]?.failures = 300
+        let freshness = DataFreshness(
+            atSeconds: 86_400, newestEventSeconds: newestEvent.map { ["purchase": $0] } ?? [:], staleAfterSeconds: 30 * 60)
+        let report = evaluator.evaluate(inputs(candidate: regressed, baseline: healthy(10)), freshness: freshness)
+        #expect(report.verdict == expected)
+        #expect(report.comparisons.contains { $0.isRegression }, "the comparisons are still made")
+    }
+
     @Test func twoPlansWithEqualCountsAreBothCompared() {
         let plans = ["a": PlanCounts(valid: 300, failures: 30), "b": PlanCounts(valid: 300, failures: 30)]
         let report = evaluator.evaluate(inputs(candidate: plans, baseline: ["a": PlanCounts(valid: 3000, failures: 3),

@@ -9,14 +9,14 @@ import PurchaseSLITestSupport
 import Testing
 
 /// The POSTs a receiver was sent, in order.
-private actor Received {
+actor Received {
     private(set) var posts: [(path: String, contentType: String, body: String)] = []
 
     func add(path: String, contentType: String, body: String) { posts.append((path, contentType, body)) }
 }
 
 /// Runs a receiver on a free port for `body`: `/api/v2/alerts` and `/slack` answer 200, `/down` 503.
-private func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received) async throws -> Void) async throws {
+func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received) async throws -> Void) async throws {
     let received = Received()
     let router = Router()
     for path in ["api/v2/alerts", "slack", "down"] {

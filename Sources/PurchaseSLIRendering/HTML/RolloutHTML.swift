@@ -12,6 +12,7 @@ extension RolloutOutput {
         case .hold: "warn"
         case .proceed: "ok"
         case .insufficientData: "none"
+        case .stale: "warn"
         }
         let reasonLimit = 5
         var reasons = HTML.joined(narrative.reasons.prefix(reasonLimit).map { "<li>\(HTML(trusted: $0))</li>" })

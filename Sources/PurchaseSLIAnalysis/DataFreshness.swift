@@ -1,0 +1,36 @@
+/// How recent the newest events are at an evaluation time, so that old data never reads as a healthy
+/// present: every page, `alerts`, `rollout` and the weekly review state it, and a status on stale data
+/// is STALE or NO DATA, never OK.
+public struct DataFreshness: Sendable, Hashable {
+    /// The evaluation time (seconds since the epoch).
+    public var atSeconds: Int64
+    /// Per action, the minute of its newest event before `atSeconds`; an action with none within the
+    /// reach that was searched is absent.
+    public var newestEventSeconds: [String: Int64]
+    /// Data is stale when its newest event is at least this old: the loss-of-signal window, over which a
+    /// stopped feed is noticed.
+    public var staleAfterSeconds: Int64
+
+    /// Creates a freshness record.
+    public init(atSeconds: Int64, newestEventSeconds: [String: Int64], staleAfterSeconds: Int64) {
+        self.atSeconds = atSeconds
+        self.newestEventSeconds = newestEventSeconds
+        self.staleAfterSeconds = staleAfterSeconds
+    }
+
+    /// The minute of the newest event of `action`, or of any action when nil.
+    public func newestEvent(of action: String? = nil) -> Int64? {
+        action.map { newestEventSeconds[$0] } ?? newestEventSeconds.values.max()
+    }
+
+    /// Seconds from the end of the newest event's minute to the evaluation time (0 when it was the last
+    /// minute), or nil without any event.
+    public func age(of action: String? = nil) -> Int64? {
+        newestEvent(of: action).map { max(0, atSeconds - ($0 + 60)) }
+    }
+
+    /// Whether `action` (or the whole feed, when nil) has no event within `staleAfterSeconds`.
+    public func isStale(_ action: String? = nil) -> Bool {
+        age(of: action).map { $0 >= staleAfterSeconds } ?? true
+    }
+}

@@ -1,0 +1,26 @@
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+
+/// The words for how recent the data is, the same in every output.
+public enum FreshnessText {
+    /// "last event 3 min ago (2026-11-22T17:57:00Z)", with "STALE: " before it when the data is stale,
+    /// or "NO DATA: no event before …" when there is none.
+    public static func line(_ freshness: DataFreshness, action: String? = nil) -> String {
+        let status = status(freshness, action: action)
+        return (status == "OK" ? "" : status + ": ") + sentence(freshness, action: action)
+    }
+
+    /// "last event 3 min ago (2026-11-22T17:57:00Z)" or "no event before …", without a status word.
+    public static func sentence(_ freshness: DataFreshness, action: String? = nil) -> String {
+        let what = "\(action.map { "\(TerminalText.sanitized($0)) " } ?? "")event"
+        guard let newest = freshness.newestEvent(of: action), let age = freshness.age(of: action) else {
+            return "no \(what) before \(RFC3339.format(seconds: freshness.atSeconds))"
+        }
+        return "last \(what) \(age < 60 ? "under a minute" : NumberText.duration(age)) ago (\(RFC3339.format(seconds: newest)))"
+    }
+
+    /// The status word of `action` when no alert fires for it: OK, STALE or NO DATA.
+    public static func status(_ freshness: DataFreshness, action: String? = nil) -> String {
+        freshness.newestEvent(of: action) == nil ? "NO DATA" : freshness.isStale(action) ? "STALE" : "OK"
+    }
+}
