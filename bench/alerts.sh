@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Alert evaluation benchmark on the ~2M-event database of bench/ingest.sh (made here if missing):
 # `alerts --at` (median of 5) and a 7-day backtest at 1-minute steps (median of 3), whole commands.
+# BASELINE_BIN=path times the same commands with another build (an older commit, say) in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${BENCH_DIR:-/tmp/purchase-sli-bench}
@@ -13,8 +14,10 @@ fi
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); $("$bin" query --db "$work/alerts.sqlite" --from 2026-11-01 --to 2026-11-20 --format csv | awk -F, 'NR==2{print $2}') events"
 median() { sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
 time_ms() { local start; start=$(date +%s%N); "$@" >/dev/null; echo $(( ($(date +%s%N) - start) / 1000000 )); }
-at=$(for _ in 1 2 3 4 5; do time_ms "$bin" alerts --db "$work/alerts.sqlite" --at 2026-11-15T20:00:00Z; done | median)
-echo "alerts --at (7 days of data, 6 slice dimensions): ${at} ms (median of 5)"
-backtest=$(for _ in 1 2 3; do time_ms "$bin" alerts --db "$work/alerts.sqlite" --from 2026-11-09 --to 2026-11-16 --step 1m; done | median)
-episodes=$("$bin" alerts --db "$work/alerts.sqlite" --from 2026-11-09 --to 2026-11-16 --step 1m | head -1)
-echo "backtest 7 days at 1-minute steps: ${backtest} ms (median of 3); $episodes"
+for build in ${BASELINE_BIN:+"$BASELINE_BIN"} "$bin"; do
+    at=$(for _ in 1 2 3 4 5; do time_ms "$build" alerts --db "$work/alerts.sqlite" --at 2026-11-15T20:00:00Z; done | median)
+    echo "$build: alerts --at (7 days of data, 6 slice dimensions): ${at} ms (median of 5)"
+    backtest=$(for _ in 1 2 3; do time_ms "$build" alerts --db "$work/alerts.sqlite" --from 2026-11-09 --to 2026-11-16 --step 1m; done | median)
+    episodes=$("$build" alerts --db "$work/alerts.sqlite" --from 2026-11-09 --to 2026-11-16 --step 1m | head -1)
+    echo "$build: backtest 7 days at 1-minute steps: ${backtest} ms (median of 3); $episodes"
+done

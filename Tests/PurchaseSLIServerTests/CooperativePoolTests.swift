@@ -74,10 +74,12 @@ private struct GatedStore: BucketStore {
         let directory = try TemporaryDirectory()
         let gate = Gate()
         let store = GatedStore(base: try SQLiteBucketStore(path: directory.file("db.sqlite")), gate: gate)
-        // A fail-safe, not a measurement: should the service be stuck after all, the gate opens after
-        // two minutes so that the test fails (below) instead of hanging.
+        // A fail-safe, not a measurement: should the service be stuck after all (every cooperative thread
+        // waiting at the gate, so that nothing else in the process can run), the gate opens after 15
+        // minutes so that the test fails (below) instead of hanging. A working service answers as soon as
+        // the cooperative threads are free, however busy the other tests keep them.
         Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 120)
+            Thread.sleep(forTimeInterval: 15 * 60)
             gate.open()
         }
         let app = makeApp(store: store, databasePath: directory.file("db.sqlite"))
