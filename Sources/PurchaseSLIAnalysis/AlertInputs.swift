@@ -3,7 +3,8 @@ public import PurchaseSLICore
 /// What alert evaluation reads: the minute series of each action, and of each value of each slice
 /// dimension within each action, over one time range.
 public struct AlertInputs: Sendable {
-    /// The first minute covered (seconds since the epoch, minute-aligned).
+    /// The first minute covered by the slices (seconds since the epoch, minute-aligned); each action's
+    /// own series may start earlier, for loss of signal.
     public let startSeconds: Int64
     /// The minute after the last one covered.
     public let endSeconds: Int64

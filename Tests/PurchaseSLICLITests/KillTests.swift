@@ -20,8 +20,12 @@ import Testing
         let executable = try #require(builtExecutable, "purchase-sli is not built next to the tests")
         let child = try ChildProcess(executable, ["ingest", "--quiet"] + arguments)
         if let delay {
-            try await Task.sleep(for: .seconds(delay))
-            child.send(SIGKILL)
+            // Timed on a thread of its own: a sleeping task could wake long after `delay` when the rest of
+            // the suite keeps the cooperative threads busy, and the kill would come after the run's end.
+            try await onDedicatedThread {
+                Thread.sleep(forTimeInterval: delay)
+                child.send(SIGKILL)
+            }
         }
         return await child.terminated()
     }
