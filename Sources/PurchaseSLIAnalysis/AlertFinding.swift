@@ -57,8 +57,14 @@ public struct AlertFinding: Sendable, Hashable {
     public var longWindow: OutcomeCounts
     /// Counts over the rule's short window.
     public var shortWindow: OutcomeCounts
+    /// The span the short window covered, in seconds: the rule's, widened on an action's thin traffic until it holds
+    /// the minimum valid events (to at most twice its length), or cut at the minute the series had last recovered.
+    public var shortWindowSeconds: Int64?
     /// For a slice alert: the slice's share of the action's failures over the long window.
     public var shareOfFailures: Double?
+    /// For a slice alert: the slices of other dimensions with (nearly) the same failures, folded into it (a
+    /// plan and the group it makes up nearly alone).
+    public var sameFailuresIn: [SeriesLabels.Slice] = []
     /// For a loss of signal: the events expected in the window (the lesser of the same window a day
     /// earlier and the average window of the day before) when the silence became unexpected.
     public var expectedEvents: Int64?
@@ -91,42 +97,90 @@ public struct AlertFinding: Sendable, Hashable {
         self.spike = spike
     }
 
-    /// What makes two findings the same alert (for episodes and notifications).
-    public var identity: Identity { Identity(kind: kind, severity: severity, labels: labels) }
+    /// What makes two findings the same alert (for episodes and notifications): its kind and labels. Its
+    /// severity may change while it fires (a ticket that turns into a page is one incident).
+    public var identity: Identity { Identity(kind: kind, labels: labels) }
 
-    /// The alert's identity: its name, severity and labels.
+    /// The alert's identity: its name and labels.
     public struct Identity: Sendable, Hashable, Comparable {
         /// The alert kind.
         public var kind: Kind
-        /// The severity.
-        public var severity: Severity
         /// The labels.
         public var labels: SeriesLabels
 
+        /// Creates an identity.
+        public init(kind: Kind, labels: SeriesLabels) {
+            self.kind = kind
+            self.labels = labels
+        }
+
         public static func < (lhs: Identity, rhs: Identity) -> Bool {
-            if lhs.severity != rhs.severity { return lhs.severity > rhs.severity }
             if lhs.kind != rhs.kind { return lhs.kind.rawValue < rhs.kind.rawValue }
             return lhs.labels < rhs.labels
         }
     }
 
-    /// Burn rate over the long window (error rate / error budget), or nil without enough traffic.
-    public var burnRateLong: Double? { burnRate(longWindow) }
-    /// Burn rate over the short window.
-    public var burnRateShort: Double? { burnRate(shortWindow) }
+    /// Most urgent first, then by identity.
+    public static func byUrgency(_ lhs: AlertFinding, _ rhs: AlertFinding) -> Bool {
+        lhs.severity != rhs.severity ? lhs.severity > rhs.severity : lhs.identity < rhs.identity
+    }
 
-    private func burnRate(_ counts: OutcomeCounts) -> Double? {
-        guard let objective, let successRate = counts.successRate, objective.errorBudget > 0 else { return nil }
-        return (1 - successRate) / objective.errorBudget
+    /// Burn rate over the long window (error rate / error budget), or nil without enough traffic.
+    public var burnRateLong: Double? { objective?.burnRate(longWindow) }
+    /// Burn rate over the short window.
+    public var burnRateShort: Double? { objective?.burnRate(shortWindow) }
+    /// The rule's burn-rate threshold at the finding's time.
+    public var burnRateThreshold: Double? {
+        guard let rule, let objective else { return nil }
+        return rule.burnRate(for: objective, at: time)
     }
 }
 
-/// One alert from the step it started firing to the step it stopped (nil while still firing).
+/// One alert from the step it started firing to the step it stopped (nil while still firing): one
+/// incident, whatever its severity did meanwhile.
 public struct AlertEpisode: Sendable, Hashable {
     /// The finding at the episode's first step.
     public var first: AlertFinding
+    /// The first finding at the episode's highest severity.
+    public var peak: AlertFinding
     /// When it started firing (seconds since the epoch).
     public var startsAt: Int64
     /// The first evaluation step at which it no longer fired, or nil when it fires at the range's end.
     public var endsAt: Int64?
+    /// Its severity from its start, and each change of it, in order.
+    public var severityChanges: [SeverityChange]
+
+    /// Creates an episode that starts with `first`.
+    public init(first: AlertFinding, startsAt: Int64, endsAt: Int64? = nil) {
+        self.first = first
+        self.peak = first
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.severityChanges = [SeverityChange(atSeconds: startsAt, severity: first.severity)]
+    }
+
+    /// Records the finding firing at `time`, a step of the episode.
+    mutating func observe(_ finding: AlertFinding, at time: Int64) {
+        if finding.severity != severityChanges.last?.severity {
+            severityChanges.append(SeverityChange(atSeconds: time, severity: finding.severity))
+        }
+        if finding.severity > peak.severity { peak = finding }
+    }
+
+    /// The highest severity it reached.
+    public var severity: Severity { peak.severity }
+}
+
+/// The severity an alert fires at from a time on.
+public struct SeverityChange: Sendable, Hashable {
+    /// When (seconds since the epoch).
+    public var atSeconds: Int64
+    /// The severity from then on.
+    public var severity: Severity
+
+    /// Creates a change.
+    public init(atSeconds: Int64, severity: Severity) {
+        self.atSeconds = atSeconds
+        self.severity = severity
+    }
 }

@@ -98,6 +98,20 @@ public struct MinuteSeries: Sendable {
         counts(from: time - seconds, to: time)
     }
 
+    /// The latest minute M in `[notBefore, time)` such that `[M, time)` holds at least `minimum` valid
+    /// events, or nil when even `[notBefore, time)` holds fewer. O(log minutes).
+    public func start(holdingValid minimum: Int64, before time: Int64, notBefore: Int64) -> Int64? {
+        var lower = index(notBefore), upper = index(time)
+        let total = prefix[upper].valid
+        guard total - prefix[lower].valid >= minimum else { return nil }
+        // The largest prefix index whose valid events up to `time` are still at least `minimum`.
+        while lower < upper {
+            let middle = (lower + upper + 1) / 2
+            if total - prefix[middle].valid >= minimum { lower = middle } else { upper = middle - 1 }
+        }
+        return originSeconds + Int64(lower) * 60
+    }
+
     /// The first minute in `[from, to)` with an event, or nil. O(log minutes).
     public func firstEvent(from: Int64, to: Int64) -> Int64? {
         var lower = index(from), upper = index(to)

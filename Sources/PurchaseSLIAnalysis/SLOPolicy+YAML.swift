@@ -26,7 +26,7 @@ extension SLOPolicy {
             document,
             known: [
                 "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "burnSignificance",
-                "sliceMinimumRatio", "keepFiringFor", "lossOfSignal", "spikes", "rollout",
+                "sliceMinimumRatio", "keepFiringFor", "lossOfSignal", "spikes", "rollout", "fastBurn", "recoveryWindow",
             ],
             at: "")
         var policy = SLOPolicy.default
@@ -63,6 +63,13 @@ extension SLOPolicy {
             guard policy.sliceMinimumRatio >= 1 else {
                 throw PolicyError(path: "sliceMinimumRatio", reason: "expected a number ≥ 1, got \(ratio)")
             }
+        }
+        if let fast = document["fastBurn"] {
+            policy.fastBurn = try PolicyReader.fastBurn(fast, at: "fastBurn")
+        }
+        if let recovery = document["recoveryWindow"] {
+            policy.recoveryWindowSeconds = try PolicyReader.duration(recovery, at: "recoveryWindow")
+            guard policy.recoveryWindowSeconds > 0 else { throw PolicyError(path: "recoveryWindow", reason: "expected a duration above 0") }
         }
         if let keep = document["keepFiringFor"] {
             policy.keepFiringForSeconds = try PolicyReader.duration(keep, at: "keepFiringFor")
@@ -158,8 +165,31 @@ package enum PolicyReader {
         guard target > 0, target < 100 else {
             throw PolicyError(path: "\(path).target", reason: "expected a percentage above 0 and below 100, got \(targetValue)")
         }
-        let window = try map["window"].map { try duration($0, at: "\(path).window") } ?? 28 * 86_400
-        return SLOPolicy.Objective(actionType: action, target: target / 100, windowSeconds: window)
+        let window = try map["window"].map { try sloWindow($0, at: "\(path).window") } ?? .rolling(seconds: 28 * 86_400)
+        return SLOPolicy.Objective(actionType: action, target: target / 100, window: window)
+    }
+
+    /// A rolling window of whole days (`7d`, `28d`, `30d`) or `month` for the calendar month.
+    static func sloWindow(_ value: Any, at path: String) throws -> SLOWindow {
+        if let text = value as? String, text == "month" { return .calendarMonth }
+        guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds > 0, step.seconds % 86_400 == 0 else {
+            throw PolicyError(path: path, reason: "expected whole days such as 7d, 28d, 30d, or month (the calendar month), got \(value)")
+        }
+        return .rolling(seconds: step.seconds)
+    }
+
+    /// `{window: 3m}`, or `off` (false) for no fast test.
+    static func fastBurn(_ value: Any, at path: String) throws -> SLOPolicy.FastBurnRule? {
+        if let enabled = value as? Bool, !enabled { return nil }
+        if let text = value as? String, text == "off" { return nil }
+        let map = try self.map(value, at: path)
+        try refuseUnknownKeys(map, known: ["window"], at: path)
+        var rule = SLOPolicy.FastBurnRule()
+        if let window = map["window"] {
+            rule.windowSeconds = try duration(window, at: "\(path).window")
+            guard rule.windowSeconds > 0 else { throw PolicyError(path: "\(path).window", reason: "expected a duration above 0") }
+        }
+        return rule
     }
 
     static func spikeRule(_ value: Any, at path: String) throws -> SLOPolicy.SpikeRule {
@@ -212,20 +242,29 @@ package enum PolicyReader {
 
     static func rule(_ value: Any, at path: String) throws -> SLOPolicy.BurnRateRule {
         let map = try self.map(value, at: path)
-        try refuseUnknownKeys(map, known: ["severity", "longWindow", "shortWindow", "burnRate"], at: path)
+        if map["burnRate"] != nil {
+            throw PolicyError(
+                path: "\(path).burnRate",
+                reason: "the threshold is derived: give budgetShare, the percent of the error budget spent over longWindow "
+                    + "(burn rate = budgetShare × the objective's window / longWindow: 2 % of 30 days in 1 h is 14.4)")
+        }
+        try refuseUnknownKeys(map, known: ["severity", "longWindow", "shortWindow", "budgetShare"], at: path)
         guard let severityText = map["severity"] as? String, let severity = Severity(rawValue: severityText) else {
             throw PolicyError(path: "\(path).severity", reason: "expected page or ticket, got \(map["severity"] ?? "nothing")")
         }
-        guard let long = map["longWindow"], let short = map["shortWindow"], let rate = map["burnRate"] else {
-            throw PolicyError(path: path, reason: "longWindow, shortWindow and burnRate are required")
+        guard let long = map["longWindow"], let short = map["shortWindow"], let share = map["budgetShare"] else {
+            throw PolicyError(path: path, reason: "longWindow, shortWindow and budgetShare are required")
+        }
+        let percent = try number(share, at: "\(path).budgetShare")
+        guard percent > 0, percent <= 100 else {
+            throw PolicyError(path: "\(path).budgetShare", reason: "expected a percentage above 0 and at most 100, got \(share)")
         }
         let rule = SLOPolicy.BurnRateRule(
             severity: severity, longWindowSeconds: try duration(long, at: "\(path).longWindow"),
-            shortWindowSeconds: try duration(short, at: "\(path).shortWindow"), burnRate: try number(rate, at: "\(path).burnRate"))
-        guard rule.shortWindowSeconds < rule.longWindowSeconds else {
-            throw PolicyError(path: "\(path).shortWindow", reason: "must be shorter than longWindow")
+            shortWindowSeconds: try duration(short, at: "\(path).shortWindow"), budgetShare: percent / 100)
+        guard rule.shortWindowSeconds > 0, rule.shortWindowSeconds < rule.longWindowSeconds else {
+            throw PolicyError(path: "\(path).shortWindow", reason: "must be above 0 and shorter than longWindow")
         }
-        guard rule.burnRate > 0 else { throw PolicyError(path: "\(path).burnRate", reason: "must be above 0") }
         return rule
     }
 }

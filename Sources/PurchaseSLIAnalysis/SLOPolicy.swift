@@ -4,20 +4,20 @@ public import PurchaseSLICore
 /// rules, the slices to evaluate, and the limits that keep low traffic quiet. Alert policy is data; see
 /// `dashboards/slos.yaml` for the documented defaults.
 public struct SLOPolicy: Sendable, Hashable {
-    /// A success-rate objective for one action over a rolling window.
+    /// A success-rate objective for one action over a window.
     public struct Objective: Sendable, Hashable {
         /// The action it applies to (`purchase`, `restore`, `retry`, or an app's own).
         public var actionType: String
         /// The success-rate target as a fraction, e.g. 0.99.
         public var target: Double
-        /// The rolling window over which the objective (and the error budget) is measured, in seconds.
-        public var windowSeconds: Int64
+        /// The window over which the objective (and the error budget) is measured.
+        public var window: SLOWindow
 
         /// Creates an objective.
-        public init(actionType: String, target: Double, windowSeconds: Int64) {
+        public init(actionType: String, target: Double, window: SLOWindow) {
             self.actionType = actionType
             self.target = target
-            self.windowSeconds = windowSeconds
+            self.window = window
         }
 
         /// The error budget as a fraction of valid events: 1 − target.
@@ -28,9 +28,17 @@ public struct SLOPolicy: Sendable, Hashable {
         public func budgetSpent(_ counts: OutcomeCounts) -> Double? {
             counts.valid > 0 ? Double(counts.failure) / (errorBudget * Double(counts.valid)) : nil
         }
+
+        /// The burn rate of `counts`: their error rate / the error budget (1 spends the budget exactly over
+        /// the window). Nil without valid events.
+        public func burnRate(_ counts: OutcomeCounts) -> Double? {
+            guard let successRate = counts.successRate, errorBudget > 0 else { return nil }
+            return (1 - successRate) / errorBudget
+        }
     }
 
-    /// A multi-window burn-rate rule: fires while the burn rate over both windows exceeds `burnRate`.
+    /// A multi-window burn-rate rule: fires while the burn rate over both windows exceeds the threshold
+    /// that spends `budgetShare` of the SLO window's error budget within the long window.
     public struct BurnRateRule: Sendable, Hashable {
         /// How urgent a firing rule is.
         public var severity: Severity
@@ -38,15 +46,42 @@ public struct SLOPolicy: Sendable, Hashable {
         public var longWindowSeconds: Int64
         /// The short window, in seconds (is it still happening?).
         public var shortWindowSeconds: Int64
-        /// The burn-rate threshold: error rate / error budget.
-        public var burnRate: Double
+        /// The share of the SLO window's error budget that burning at the threshold spends over the long
+        /// window (Google's tiers: 2 % in 1 h, 5 % in 6 h, 10 % in 1 d, 10 % in 3 d).
+        public var budgetShare: Double
+        /// Whether the rule is the fast exact test (``SLOPolicy/fastBurn``): one window, whose failures
+        /// must exceed the threshold's error rate beyond chance rather than the threshold itself.
+        public var isExactTest: Bool
 
         /// Creates a rule.
-        public init(severity: Severity, longWindowSeconds: Int64, shortWindowSeconds: Int64, burnRate: Double) {
+        public init(
+            severity: Severity, longWindowSeconds: Int64, shortWindowSeconds: Int64, budgetShare: Double, isExactTest: Bool = false
+        ) {
             self.severity = severity
             self.longWindowSeconds = longWindowSeconds
             self.shortWindowSeconds = shortWindowSeconds
-            self.burnRate = burnRate
+            self.budgetShare = budgetShare
+            self.isExactTest = isExactTest
+        }
+
+        /// The burn-rate threshold for `objective` at `time`: budget share × SLO window / long window. 2 % in
+        /// 1 h is 14.4 for a 30-day window and 13.44 for 28 days; a calendar month counts its own days.
+        public func burnRate(for objective: Objective, at time: Int64) -> Double {
+            budgetShare * Double(objective.window.period(at: time).lengthSeconds) / Double(longWindowSeconds)
+        }
+    }
+
+    /// The fast page for a hard outage: the exact one-sided binomial test of the last `windowSeconds`
+    /// against the error rate of the fastest page rule's threshold (below `burnSignificance`), with the
+    /// usual minimum events and failures. Half the attempts failing at 20 a minute pages within 3 minutes,
+    /// where the 1 h window needs 16 to average 13.44×.
+    public struct FastBurnRule: Sendable, Hashable {
+        /// The window tested, in seconds.
+        public var windowSeconds: Int64 = 180
+
+        /// Creates the rule.
+        public init(windowSeconds: Int64 = 180) {
+            self.windowSeconds = windowSeconds
         }
     }
 
@@ -54,6 +89,12 @@ public struct SLOPolicy: Sendable, Hashable {
     public var objectives: [Objective]
     /// The burn-rate rules (Google SRE Workbook, multi-window multi-burn-rate).
     public var rules: [BurnRateRule]
+    /// The fast exact test that pages a hard outage within minutes, or nil for none.
+    public var fastBurn: FastBurnRule? = FastBurnRule()
+    /// A page stops once this many seconds before the evaluation hold at least `minimumValidEvents` valid
+    /// events and a burn rate of at most 1 (the objective met again), even while a rule's short window
+    /// still holds the incident: keepFiringFor holds an alert while an incident goes on, not after it.
+    public var recoveryWindowSeconds: Int64 = 15 * 60
     /// Dimensions whose values are evaluated as slices of each action.
     public var slices: [EventDimension]
     /// Fewest valid events a window needs before its burn rate counts (low traffic must not page).
@@ -70,7 +111,8 @@ public struct SLOPolicy: Sendable, Hashable {
     /// (an outage that hits every product alike is one alert for the action, not one per product).
     public var sliceMinimumRatio: Double = 2
     /// A burn or spike alert keeps firing until its rule has been quiet this long, in seconds, so that a
-    /// rate hovering at a threshold is one alert rather than many (Prometheus' `keep_firing_for`).
+    /// rate hovering at a threshold is one alert rather than many (Prometheus' `keep_firing_for`); a page
+    /// whose action has recovered (`recoveryWindowSeconds`) stops sooner.
     public var keepFiringForSeconds: Int64 = 30 * 60
     /// How 409 and cancel spikes are tested.
     public var spikes = SpikeRule()
@@ -133,20 +175,22 @@ public struct SLOPolicy: Sendable, Hashable {
         self.lossOfSignalMinimumExpected = lossOfSignalMinimumExpected
     }
 
-    /// The defaults: purchase and restore 99.0 %, retry 95.0 % over 28 days; page at 14.4× (1 h and 5 min)
-    /// or 6× (6 h and 30 min), ticket at 3× (1 d and 2 h) or 1× (3 d and 6 h); 20 valid events and 5
-    /// failures per window; slices alert at twice the error rate of the rest of their action.
+    /// The defaults: purchase and restore 99.0 %, retry 95.0 % over 28 days; page when 2 % of the budget
+    /// burns in 1 h (and 5 min: 13.44×) or 5 % in 6 h (and 30 min: 5.6×), or the last 3 minutes exceed
+    /// 13.44× beyond chance; ticket when 10 % burns in 1 d (and 2 h: 2.8×) or in 3 d (and 6 h: 0.93×); 20
+    /// valid events and 5 failures per window; slices alert at twice the error rate of the rest of their
+    /// action.
     public static let `default` = SLOPolicy(
         objectives: [
-            Objective(actionType: "purchase", target: 0.99, windowSeconds: 28 * 86_400),
-            Objective(actionType: "restore", target: 0.99, windowSeconds: 28 * 86_400),
-            Objective(actionType: "retry", target: 0.95, windowSeconds: 28 * 86_400),
+            Objective(actionType: "purchase", target: 0.99, window: .rolling(seconds: 28 * 86_400)),
+            Objective(actionType: "restore", target: 0.99, window: .rolling(seconds: 28 * 86_400)),
+            Objective(actionType: "retry", target: 0.95, window: .rolling(seconds: 28 * 86_400)),
         ],
         rules: [
-            BurnRateRule(severity: .page, longWindowSeconds: 3600, shortWindowSeconds: 300, burnRate: 14.4),
-            BurnRateRule(severity: .page, longWindowSeconds: 6 * 3600, shortWindowSeconds: 1800, burnRate: 6),
-            BurnRateRule(severity: .ticket, longWindowSeconds: 86_400, shortWindowSeconds: 7200, burnRate: 3),
-            BurnRateRule(severity: .ticket, longWindowSeconds: 3 * 86_400, shortWindowSeconds: 6 * 3600, burnRate: 1),
+            BurnRateRule(severity: .page, longWindowSeconds: 3600, shortWindowSeconds: 300, budgetShare: 0.02),
+            BurnRateRule(severity: .page, longWindowSeconds: 6 * 3600, shortWindowSeconds: 1800, budgetShare: 0.05),
+            BurnRateRule(severity: .ticket, longWindowSeconds: 86_400, shortWindowSeconds: 7200, budgetShare: 0.1),
+            BurnRateRule(severity: .ticket, longWindowSeconds: 3 * 86_400, shortWindowSeconds: 6 * 3600, budgetShare: 0.1),
         ],
         slices: [.productID, .planID, .groupID, .offerID, .appVersion, .variant],
         minimumValidEvents: 20,
@@ -155,21 +199,57 @@ public struct SLOPolicy: Sendable, Hashable {
         lossOfSignalMinimumExpected: 30
     )
 
-    /// The span of minutes before a time T that the rules read at T, and nothing before it: the longest
-    /// of a burn rule's long window, a spike's window on each of its baseline days (for unfinished
-    /// attempts, the window that ended `unfinishedAfter` earlier), and loss of signal's window a day
-    /// earlier; plus a day, so that the first event within it (where rules reaching back further wait)
-    /// precedes what they need whenever traffic has been flowing. Because the rules at T see only
-    /// `[T − history, T)`, `alerts --at T` and a backtest through T agree whatever else either reads.
-    public var historySeconds: Int64 {
+    /// The rules in the order they are tried: the fast exact test (its threshold that of the page rule
+    /// with the shortest long window, its budget share scaled to its window), then `rules`.
+    public var rulesByUrgency: [BurnRateRule] {
+        let pages = rules.filter { $0.severity == .page }
+        var all: [BurnRateRule] = []
+        if let fastBurn, let fastest = pages.min(by: { $0.longWindowSeconds < $1.longWindowSeconds }) {
+            all.append(BurnRateRule(
+                severity: .page, longWindowSeconds: fastBurn.windowSeconds, shortWindowSeconds: fastBurn.windowSeconds,
+                budgetShare: fastest.budgetShare * Double(fastBurn.windowSeconds) / Double(fastest.longWindowSeconds),
+                isExactTest: true))
+        }
+        return all + pages + rules.filter { $0.severity != .page }
+    }
+
+    /// The span of minutes before a time T that the rules themselves read at T: the longest of a burn
+    /// rule's long window, a spike's window on each of its baseline days (for unfinished attempts, the
+    /// window that ended `unfinishedAfter` earlier), and loss of signal's window a day earlier; plus a day,
+    /// so that the first event within it (where rules reaching back further wait) precedes what they need
+    /// whenever traffic has been flowing.
+    public var ruleReachSeconds: Int64 {
         let spikeReach = Int64(max(1, spikes.baselineDays)) * 86_400 + spikes.windowSeconds + spikes.unfinishedAfterSeconds
         let longest = max(rules.map(\.longWindowSeconds).max() ?? 0, spikeReach, 86_400 + lossOfSignalWindowSeconds)
         return longest + 86_400
     }
 
+    /// The span of minutes before T that evaluating the rules at T reads, and nothing before it: the rules'
+    /// reach, and before a ticket's long window the reach of the page rules at each of its minutes (budget
+    /// spent while paged is taken out of tickets). Because the rules at T see only `[T − history, T)`,
+    /// `alerts --at T` and a backtest through T agree whatever else either reads.
+    public var historySeconds: Int64 {
+        ruleReachSeconds + (rules.filter { $0.severity == .ticket }.map(\.longWindowSeconds).max() ?? 0)
+    }
+
     /// The span of minutes before T that deciding what fires at T reads: the rules' history of every
-    /// minute of the keepFiringFor before T.
-    public var firingHistorySeconds: Int64 { historySeconds + keepFiringForSeconds }
+    /// minute of the longest hold before T.
+    public var firingHistorySeconds: Int64 { historySeconds + longestHoldSeconds }
+
+    /// How long an alert of `kind` keeps firing after its rule last fired: keepFiringFor; for a spike, its
+    /// window as well (an alert about an hour's rate holds until an hour without evidence has passed, so a
+    /// thin spike that tests positive on and off is one alert); a loss of signal not at all (it lasts until
+    /// events flow).
+    public func holdSeconds(for kind: AlertFinding.Kind) -> Int64 {
+        switch kind {
+        case .noEvents: 0
+        case .successRateBurn: keepFiringForSeconds
+        case .alreadyGrantedSpike, .cancelRateSpike, .unfinishedPurchases: keepFiringForSeconds + spikes.windowSeconds
+        }
+    }
+
+    /// The longest ``holdSeconds(for:)``: how far before T the findings that decide what fires at T lie.
+    public var longestHoldSeconds: Int64 { AlertFinding.Kind.allCases.map(holdSeconds).max() ?? keepFiringForSeconds }
 }
 
 /// How urgent an alert is.

@@ -86,7 +86,8 @@ public enum RFC3339 {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
+    /// The number of days of a month of the proleptic Gregorian calendar.
+    public static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

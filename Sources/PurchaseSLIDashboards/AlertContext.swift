@@ -66,7 +66,7 @@ public struct AlertContext: Sendable {
 
     /// The report of a finding (or of an episode when `endsAt` is given).
     func report(
-        _ finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, inputs: AlertInputs
+        _ finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, severityChanges: [SeverityChange] = [], inputs: AlertInputs
     ) throws -> AlertReport {
         let window = finding.rule?.longWindowSeconds
             ?? (finding.kind == .noEvents ? policy.lossOfSignalWindowSeconds : policy.spikes.windowSeconds)
@@ -82,7 +82,7 @@ public struct AlertContext: Sendable {
             finding: finding, startsAt: startsAt, endsAt: endsAt,
             topErrors: errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) },
             concentration: concentration(of: finding, window: window, until: until, inputs: inputs),
-            budgetRemaining: try budgetRemaining(of: finding, until: until, filters: filters))
+            budgetRemaining: try budgetRemaining(of: finding, until: until, filters: filters), severityChanges: severityChanges)
     }
 
     /// The slices that hold a disproportionate share of the action's failures: at least 10 % of them and
@@ -104,13 +104,14 @@ public struct AlertContext: Sendable {
         }.sorted { $0.share > $1.share }.prefix(4).map { $0 }
     }
 
-    /// 1 − failures / (error budget × valid) over the objective's window before `until`.
+    /// 1 − failures / (error budget × valid) over the objective's window before `until` (for a calendar
+    /// month, the month so far against the budget of its valid events so far).
     private func budgetRemaining(
         of finding: AlertFinding, until: Int64, filters: [EventDimension: Set<String?>]
     ) throws -> Double? {
         guard let objective = finding.objective else { return nil }
         let counts = try store.counts(CountQuery(
-            fromSeconds: until - objective.windowSeconds, toSeconds: until, filters: filters)).first?.counts
+            fromSeconds: objective.window.period(at: until).startSeconds, toSeconds: until, filters: filters)).first?.counts
         return counts.flatMap(objective.budgetSpent).map { 1 - $0 }
     }
 }

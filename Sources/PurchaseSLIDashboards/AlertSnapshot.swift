@@ -37,8 +37,8 @@ public struct AlertSnapshot: Sendable {
             let labels = episode.finding.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
             return TimeSeriesChart.Band(
                 startSeconds: episode.startsAt, endSeconds: episode.endsAt ?? end,
-                label: "\(episode.finding.severity.rawValue) \(episode.finding.kind.rawValue) \(labels)",
-                isPage: episode.finding.severity == .page)
+                label: "\(episode.severity.rawValue) \(episode.finding.kind.rawValue) \(labels)",
+                isPage: episode.severity == .page)
         }.sorted { $0.startSeconds < $1.startSeconds }
         var merged: [TimeSeriesChart.Band] = []
         for span in spans {

@@ -32,7 +32,7 @@ public struct IndexPage: Sendable {
     public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) -> HTMLDocument {
         let pages = HTML.joined(entries.map { "<li><a href=\"\($0.file)\">\($0.title)</a> — \($0.summary)</li>" })
         let firing = alerts.firing
-        let pageCount = firing.filter { $0.finding.severity == .page }.count
+        let pageCount = firing.filter { $0.severity == .page }.count
         let status: HTML = firing.isEmpty
             ? (alerts.alertsCannotSeeThePresent ? alerts.staleBanner
                 : "<div class=\"banner\"><strong>No alert firing</strong> at \(RFC3339.format(seconds: context.atSeconds)).</div>")

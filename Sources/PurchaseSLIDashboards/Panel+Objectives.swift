@@ -12,7 +12,7 @@ extension DashboardContext {
     /// than the loss-of-signal window, and only then OK).
     func objectivesPanel(firing: [AlertFinding], freshness: DataFreshness) throws -> HTML {
         var windows: [Int64: [String: OutcomeCounts]] = [:]
-        for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map(\.windowSeconds)) {
+        for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map { atSeconds - $0.window.period(at: atSeconds).startSeconds }) {
             windows[seconds] = try counts(last: seconds).reduce(into: [:]) { $0[$1.key[0] ?? ""] = $1.counts }
         }
         let trend = try series(step: defaultStepSeconds, groupBy: [.actionType])
@@ -36,14 +36,14 @@ extension DashboardContext {
                 return "<tr><td>\(window.label)</td><td>\(NumberText.percent(counts.successRate))</td>"
                     + "<td>\(burn.map { String(format: "%.1f×", $0) } ?? "n/a")</td><td>\(NumberText.count(counts.valid))</td></tr>"
             }
-            let budgetCounts = windows[objective.windowSeconds]?[action] ?? OutcomeCounts()
+            let budgetCounts = windows[atSeconds - objective.window.period(at: atSeconds).startSeconds]?[action] ?? OutcomeCounts()
             let budgetLeft = objective.budgetSpent(budgetCounts).map { 1 - $0 }
             let spent: HTML = (budgetLeft ?? 0) < 0 ? " <span class=\"status warn\">BUDGET SPENT</span>" : ""
             let budget: HTML = budgetLeft.map { left in
-                "<p>error budget left over \(NumberText.duration(objective.windowSeconds)): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"
+                "<p>error budget left over \(objective.window.description): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"
                     + "\(left >= 0 ? NumberText.percent(left) : "overspent by " + NumberText.percent(-left))</strong> "
                     + IntervalBar(value: max(0, left), scale: 1, isBad: left < 0.25, caption: "error budget left").html + "</p>"
-            } ?? "<p class=\"muted\">no valid events over \(NumberText.duration(objective.windowSeconds))</p>"
+            } ?? "<p class=\"muted\">no valid events over \(objective.window.description)</p>"
             let spark = Sparkline(
                 values: (trend.byKey[[action]] ?? []).map(\.successRate), caption: "success rate per \(NumberText.duration(defaultStepSeconds))",
                 format: { NumberText.percent($0) }, higherIsWorse: false)
@@ -51,7 +51,7 @@ extension DashboardContext {
                 <div class="card"><h3>\(action) \(status)\(spent)</h3>
                 <div class="big \(tone)">\(NumberText.percent(rate))</div>
                 <div class="meta">success rate, last hour (\(NumberText.count(lastHour.valid)) valid) · objective \
-                \(NumberText.percent(objective.target)) over \(NumberText.duration(objective.windowSeconds)) · \
+                \(NumberText.percent(objective.target)) over \(objective.window.description) · \
                 \(FreshnessText.line(freshness, action: action))</div>
                 <table><tr><th>window</th><th>success rate</th><th>burn rate</th><th>valid</th></tr>\(HTML.joined(rows))</table>
                 \(budget)<div>\(spark.html) <span class="meta">\(NumberText.duration(rangeSeconds)) trend</span></div></div>

@@ -102,7 +102,7 @@ extension WeeklyReport {
     private var incidentsSection: HTML {
         guard !incidents.isEmpty else { return "<section><h2>Incidents</h2><p class=\"muted\">No alert fired this week.</p></section>" }
         let rows = incidents.map { incident -> HTML in
-            let severity = incident.finding.severity
+            let severity = incident.severity
             return "<tr><td><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span></td>"
                 + "<td class=\"text\">\(incident.finding.kind.rawValue)</td><td class=\"text\">\(labels(incident))</td>"
                 + "<td>\(RFC3339.format(seconds: incident.startsAt))</td>"

@@ -38,7 +38,7 @@ extension WeeklyReport {
         lines += ["", "## Incidents", ""]
         if incidents.isEmpty { lines.append("No alert fired this week.") }
         for incident in incidents {
-            lines.append("- **\(incident.finding.severity.rawValue.uppercased())** \(incident.finding.kind.rawValue) "
+            lines.append("- **\(incident.severity.rawValue.uppercased())** \(incident.finding.kind.rawValue) "
                 + "\(escape(labels(incident))): \(RFC3339.format(seconds: incident.startsAt)) to "
                 + "\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing") (\(NumberText.duration(duration(incident))))")
         }

@@ -44,7 +44,7 @@ extension WeeklyReport {
         } else {
             sentences.append("Significant changes from \(week.previous): " + (changes + worseSlices).joined(separator: "; ") + ".")
         }
-        let pages = incidents.filter { $0.finding.severity == .page }
+        let pages = incidents.filter { $0.severity == .page }
         if incidents.isEmpty {
             sentences.append("No alert fired.")
         } else {

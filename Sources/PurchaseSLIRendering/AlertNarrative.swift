@@ -31,10 +31,17 @@ struct AlertNarrative {
             return "\(scope): \(what) at \(NumberText.percent(spike.rate)), \(ratio) \(spike.baseline) (\(NumberText.percent(spike.baselineRate)))"
         case .successRateBurn:
             let rule = finding.rule!
-            var text = "\(scope): success rate \(NumberText.percent(finding.longWindow.successRate)) against "
-                + "\(NumberText.percent(finding.objective?.target)) objective, burning the error budget "
-                + "\(rate(finding.burnRateLong))× over \(TimeStep(seconds: rule.longWindowSeconds)) "
-                + "and \(rate(finding.burnRateShort))× over \(TimeStep(seconds: rule.shortWindowSeconds))"
+            let threshold = rate(finding.burnRateThreshold)
+            var text = "\(scope): success rate \(NumberText.percent(finding.shortWindow.successRate)) over the last "
+                + "\(shortSpan) against the \(NumberText.percent(finding.objective?.target)) objective"
+            if rule.isExactTest {
+                text += ", burning the error budget \(rate(finding.burnRateShort))×, beyond chance above the \(threshold)× "
+                    + "threshold (a hard outage)"
+            } else {
+                text += " (\(NumberText.percent(finding.longWindow.successRate)) over \(TimeStep(seconds: rule.longWindowSeconds))), "
+                    + "burning the error budget \(rate(finding.burnRateShort))× over \(shortSpan) "
+                    + "and \(rate(finding.burnRateLong))× over \(TimeStep(seconds: rule.longWindowSeconds)) (threshold \(threshold)×)"
+            }
             if let share = finding.shareOfFailures {
                 text += " (\(NumberText.percent(share)) of all \(action) failures)"
             }
@@ -46,26 +53,40 @@ struct AlertNarrative {
     var details: [String] {
         var lines = ["since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration((report.endsAt ?? now) - report.startsAt)))"
             + (report.endsAt.map { ", resolved \(RFC3339.format(seconds: $0))" } ?? "")]
+        if report.severityChanges.count > 1 {
+            lines.append("severity: " + report.severityChanges.map {
+                "\($0.severity.rawValue) from \(RFC3339.format(seconds: $0.atSeconds))"
+            }.joined(separator: ", "))
+        }
         if let spike = finding.spike {
             lines.append(
                 "last \(NumberText.duration(spike.windowSeconds)): \(NumberText.count(spike.observed)) of \(NumberText.count(spike.exposure)); "
                     + "baseline \(NumberText.count(spike.baselineObserved)) of \(NumberText.count(spike.baselineExposure)); "
                     + "exact one-sided test p = \(String(format: "%.1e", spike.pValue))")
         }
-        if finding.kind == .successRateBurn, let rule = finding.rule {
+        if finding.kind == .successRateBurn, let rule = finding.rule, rule.isExactTest {
+            lines.append(
+                "\(shortSpan): \(NumberText.count(finding.shortWindow.failure)) of "
+                    + "\(NumberText.count(finding.shortWindow.valid)) valid events failed")
+        } else if finding.kind == .successRateBurn, let rule = finding.rule {
             lines.append(
                 "\(TimeStep(seconds: rule.longWindowSeconds)): \(NumberText.count(finding.longWindow.failure)) of "
-                    + "\(NumberText.count(finding.longWindow.valid)) valid events failed; \(TimeStep(seconds: rule.shortWindowSeconds)): "
+                    + "\(NumberText.count(finding.longWindow.valid)) valid events failed; \(shortSpan): "
                     + "\(NumberText.count(finding.shortWindow.failure)) of \(NumberText.count(finding.shortWindow.valid))")
         }
         if let remaining = report.budgetRemaining, let objective = finding.objective {
             lines.append(
-                "error budget over \(TimeStep(seconds: objective.windowSeconds)): "
+                "error budget over \(objective.window): "
                     + (remaining >= 0 ? "\(NumberText.percent(remaining)) left" : "overspent by \(NumberText.percent(-remaining))"))
         }
         if !report.concentration.isEmpty {
             lines.append("failures concentrate in: " + report.concentration.map {
                 "\($0.slice.dimension.rawValue)=\(escaping.escape($0.slice.value ?? "(none)")) (\(NumberText.percent($0.share)))"
+            }.joined(separator: ", "))
+        }
+        if !finding.sameFailuresIn.isEmpty {
+            lines.append("the same failures show in: " + finding.sameFailuresIn.map {
+                "\($0.dimension.rawValue)=\(escaping.escape($0.value ?? "(none)"))"
             }.joined(separator: ", "))
         }
         if !report.topErrors.isEmpty {
@@ -87,6 +108,9 @@ struct AlertNarrative {
         }
         return command + (finding.kind == .noEvents ? " --step 5m" : " --by productID,errorDescription")
     }
+
+    /// The span the short window covered (widened on thin traffic, cut at a recovery), e.g. "30m".
+    private var shortSpan: TimeStep { TimeStep(seconds: finding.shortWindowSeconds ?? finding.rule?.shortWindowSeconds ?? 0) }
 
     private func rate(_ value: Double?) -> String {
         value.map { String(format: "%.1f", $0) } ?? "n/a"

@@ -21,7 +21,7 @@ public enum AlertOutput {
             let end = report.endsAt ?? now
             let labels = report.finding.labels.pairs.map { "\($0.0)=\(TerminalText.sanitized($0.1))" }.joined(separator: ", ")
             return "  \(RFC3339.format(seconds: report.startsAt))  \(NumberText.duration(end - report.startsAt).padding(toLength: 11, withPad: " ", startingAt: 0))"
-                + "\(report.finding.severity.rawValue.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0))"
+                + "\(report.severity.rawValue.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0))"
                 + "\(report.finding.kind.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0))\(labels)"
                 + (report.endsAt == nil ? "  (still firing)" : "")
         }.joined(separator: "\n") + (reports.isEmpty ? "" : "\n")
@@ -60,7 +60,7 @@ public enum AlertOutput {
         let alerts = reports.map { report -> String in
             let finding = report.finding
             let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
-            let labels = [("alertname", finding.kind.rawValue), ("severity", finding.severity.rawValue)] + finding.labels.pairs
+            let labels = [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + finding.labels.pairs
             var fields = [
                 "\"labels\":{" + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted($0.1) }.joined(separator: ",") + "}",
                 "\"annotations\":{\"summary\":\(JSONText.quoted(narrative.summary)),"
@@ -74,7 +74,6 @@ public enum AlertOutput {
     }
 
     private static func label(_ report: AlertReport) -> String {
-        report.endsAt != nil ? "RESOLVED \(report.finding.severity.rawValue.uppercased())"
-            : report.finding.severity.rawValue.uppercased()
+        report.endsAt != nil ? "RESOLVED \(report.severity.rawValue.uppercased())" : report.severity.rawValue.uppercased()
     }
 }

@@ -16,12 +16,19 @@ public struct AlertReport: Sendable {
     public var concentration: [(slice: SeriesLabels.Slice, share: Double)]
     /// The share of the error budget left over the objective's window (negative when overspent).
     public var budgetRemaining: Double?
+    /// Its severity from `startsAt`, and each change of it, in order (empty: the finding's all along).
+    public var severityChanges: [SeverityChange]
+
+    /// The highest severity the alert reached since it started: what it is labelled with.
+    public var severity: Severity { severityChanges.map(\.severity).max().map { max($0, finding.severity) } ?? finding.severity }
 
     /// Creates a report.
     public init(
         finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, topErrors: [(description: String, events: Int64)] = [],
-        concentration: [(slice: SeriesLabels.Slice, share: Double)] = [], budgetRemaining: Double? = nil
+        concentration: [(slice: SeriesLabels.Slice, share: Double)] = [], budgetRemaining: Double? = nil,
+        severityChanges: [SeverityChange] = []
     ) {
+        self.severityChanges = severityChanges
         self.finding = finding
         self.startsAt = startsAt
         self.endsAt = endsAt

@@ -9,14 +9,26 @@ public import PurchaseSLIRendering
 /// resolves an alert that is not re-sent within its `resolve_timeout`) every firing alert also goes with
 /// every send, as Prometheus does. A change whose send failed stays pending and goes with the next send in
 /// its latest state: an alert that started and stopped before any send succeeded is sent once, resolved.
-/// Alerts are the same when their ``AlertFinding/identity`` is.
+/// Alerts are the same when their ``AlertFinding/identity`` is; one labelled with a new severity (a
+/// ticket that became a page: receivers route by severity) is a new alert, and the old one is resolved.
 public struct AlertNotificationState: Sendable {
     /// Whether alerts that keep firing are sent at every evaluation, not only when they start.
     public let resendingFiring: Bool
     /// The alerts firing at the last evaluation.
     private var firing: [AlertFinding.Identity: AlertReport] = [:]
-    /// Starts and ends not yet delivered.
-    private var pending: [AlertFinding.Identity: AlertReport] = [:]
+    /// Starts and ends not yet delivered, per alert as labelled.
+    private var pending: [Labelled: AlertReport] = [:]
+
+    /// An alert with the severity it is labelled with.
+    private struct Labelled: Hashable {
+        var identity: AlertFinding.Identity
+        var severity: Severity
+
+        init(_ report: AlertReport) {
+            identity = report.finding.identity
+            severity = report.severity
+        }
+    }
 
     /// Creates the state of a receiver that has been sent nothing.
     public init(resendingFiring: Bool) {
@@ -28,18 +40,20 @@ public struct AlertNotificationState: Sendable {
     /// O(alerts × log alerts).
     public mutating func reportsToSend(firing firingNow: [AlertReport], at time: Int64) -> [AlertReport] {
         let current = Dictionary(firingNow.map { ($0.finding.identity, $0) }, uniquingKeysWith: { first, _ in first })
-        for (identity, report) in firing where current[identity] == nil {
+        for (identity, report) in firing where current[identity].map(Labelled.init) != Labelled(report) {
             var resolved = report
             resolved.endsAt = time
-            pending[identity] = resolved
+            pending[Labelled(report)] = resolved
         }
-        for (identity, report) in current where firing[identity] == nil || pending[identity] != nil {
-            pending[identity] = report
+        for (identity, report) in current where firing[identity].map(Labelled.init) != Labelled(report) || pending[Labelled(report)] != nil {
+            pending[Labelled(report)] = report
         }
         firing = current
-        let sending = resendingFiring ? pending.merging(current) { _, latest in latest } : pending
+        let sending = resendingFiring
+            ? pending.merging(current.values.map { (Labelled($0), $0) }) { _, latest in latest } : pending
         return sending.values.sorted { lhs, rhs in
-            (lhs.endsAt == nil) != (rhs.endsAt == nil) ? lhs.endsAt == nil : lhs.finding.identity < rhs.finding.identity
+            (lhs.endsAt == nil) != (rhs.endsAt == nil) ? lhs.endsAt == nil
+                : lhs.severity != rhs.severity ? lhs.severity > rhs.severity : lhs.finding.identity < rhs.finding.identity
         }
     }
 

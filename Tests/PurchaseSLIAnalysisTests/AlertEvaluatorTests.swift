@@ -35,32 +35,64 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
 }
 
 @Suite struct AlertEvaluatorTests {
-    @Test func aHardOutagePagesAtTheMinuteTheOneHourWindowCrossesAndResolvesWhenTheThirtyMinuteWindowClears() {
-        // 50 % failures from minute 4400 to 4459: the 1 h / 5 min rule needs > 14.4 % over the hour, reached
-        // after 18 bad minutes (4418); the 6 h / 30 min rule fires until the 30 min window falls under 6 %
-        // (last at 4486), and the alert keeps firing 30 more minutes (keepFiringFor): it resolves at 4517.
+    @Test func aHardOutagePagesWithinThreeMinutesAndResolvesFifteenMinutesAfterItEnds() {
+        // 50 % failures from minute 4400 to 4459. The fast exact test fires once the last 3 minutes hold two
+        // bad ones (4402: 100 failures of 300 against 13.44 %). The last bad minute is 4459; at 4475 the last
+        // 15 minutes meet the objective again and the page resolves, although the 6 h / 30 min rule's short
+        // window still holds failures until 4489 and keepFiringFor would hold it 30 minutes more.
         let outage = inputs(rows { (4400..<4460).contains($0) ? 50 : 0 })
-        let episodes = episodeMinutes(outage)
-        #expect(episodes.count == 1)
-        #expect(episodes.first.map { "\($0.0) \($0.1) \($0.2) \($0.3 ?? -1)" } == "page PurchaseSuccessRateBurn 4418 4517")
-        var immediate = SLOPolicy.default
-        immediate.keepFiringForSeconds = 0
-        let resolvesAtOnce = AlertEvaluator(policy: immediate)
-            .episodes(from: minute(4320), to: minute(minutes), stepSeconds: 60, inputs: outage)
-        #expect(resolvesAtOnce.map { ($0.startsAt - origin) / 60 } == [4418] && resolvesAtOnce.map { ($0.endsAt! - origin) / 60 } == [4487])
+        #expect(episodeMinutes(outage).map { "\($0.0) \($0.1) \($0.2) \($0.3 ?? -1)" } == ["page PurchaseSuccessRateBurn 4402 4475"])
+        // Without the fast test, the 1 h / 5 min rule pages when the hour crosses 13.44 % (17 bad minutes).
+        var multiWindowOnly = SLOPolicy.default
+        multiWindowOnly.fastBurn = nil
+        let slower = AlertEvaluator(policy: multiWindowOnly).episodes(from: minute(4320), to: minute(minutes), stepSeconds: 60, inputs: outage)
+        #expect(slower.map { ($0.startsAt - origin) / 60 } == [4417] && slower.map { ($0.endsAt! - origin) / 60 } == [4475])
     }
 
-    @Test func aSlowBurnOpensATicketAndAnOutageOnTopOfItSuppressesTheTicketWhileItPages() {
+    /// The fast test, table-driven: half or more of the attempts failing at 20 a minute or more pages within
+    /// 3 minutes of the start.
+    @Test(arguments: [(20, 10), (20, 20), (30, 15), (100, 50), (1000, 500), (1000, 1000)] as [(Int64, Int64)])
+    func aHardOutagePagesWithinThreeMinutesAtAnyRateFromTwentyAMinute(valid: Int64, failing: Int64) {
+        let outage = inputs(rows(valid: { _ in valid }) { (4400..<4430).contains($0) ? failing : 0 })
+        let first = episodeMinutes(outage).first
+        #expect(first?.0 == .page && (4401...4403).contains(first?.2 ?? 0), "\(String(describing: first))")
+    }
+
+    /// An incident that pauses for less than the recovery window is one page: keepFiringFor and the
+    /// recovery window hold it while it goes on.
+    @Test func anIncidentThatFlickersIsOnePage() {
+        // Ten bad minutes, then five good ones, three times over.
+        let flickering = inputs(rows { index in (4400..<4445).contains(index) && (index - 4400) % 15 < 10 ? 50 : 0 })
+        let episodes = episodeMinutes(flickering)
+        #expect(episodes.map { "\($0.0) \($0.2) \($0.3 ?? -1)" } == ["page 4402 4455"])
+    }
+
+    /// Budget an incident spent while paged opens no ticket afterwards. 80 % failures for an hour spend
+    /// 4,800 failures: the 1 d / 2 h ticket rule's windows burn over 2.8× for hours after the outage, but
+    /// the minutes it was paged for are taken out of them.
+    @Test func aRecoveredIncidentOpensNoTicketAfterItsPage() {
+        let outage = inputs(rows { (4400..<4460).contains($0) ? 80 : 0 })
+        let overall = outage.actions["purchase"]!
+        let objective = SLOPolicy.default.objectives[0]
+        // Without taking the paged minutes out, the ticket rule would fire an hour after the recovery.
+        let later = minute(4535)
+        #expect(objective.burnRate(overall.counts(last: 86_400, before: later))! > 2.8)
+        #expect(objective.burnRate(overall.counts(last: 7200, before: later))! > 2.8)
+        #expect(episodeMinutes(outage).map { "\($0.0) \($0.2) \($0.3 ?? -1)" } == ["page 4401 4475"])
+    }
+
+    @Test func aSlowBurnTicketsAndAnOutageOnTopOfItIsOneEpisodeThatPagesAndTicketsAgain() {
         // 5 % failures all along (a 5× burn: the 1 d / 2 h and 3 d / 6 h ticket rules fire), then an outage.
-        let burning = inputs(rows { (4400..<4460).contains($0) ? 60 : 5 })
-        let episodes = episodeMinutes(burning)
-        let pages = episodes.filter { $0.0 == .page }, tickets = episodes.filter { $0.0 == .ticket }
-        #expect(pages.count == 1 && tickets.count == 2)
-        let page = pages[0]
-        #expect(tickets[0].2 == 4320 && tickets[0].3 == page.2, "the ticket stops when the page starts")
-        #expect(tickets[1].2 == page.3, "and comes back when the page resolves")
+        // The slow burn never recovers, so the page holds until its rules are quiet (the 6 h / 30 min short
+        // window falls under 5.6× at 4490) and keepFiringFor has passed; then the slow burn's ticket goes on.
+        let burning = AlertEvaluator(policy: .default).episodes(
+            from: minute(4320), to: minute(minutes), stepSeconds: 60, inputs: inputs(rows { (4400..<4460).contains($0) ? 60 : 5 }))
+        #expect(burning.count == 1)
+        let changes = burning.first?.severityChanges.map { "\($0.severity) \(($0.atSeconds - origin) / 60)" }
+        #expect(changes == ["ticket 4320", "page 4401", "ticket 4520"], "\(changes ?? [])")
+        #expect(burning.first?.severity == .page && burning.first?.peak.time == minute(4401))
         for time in [minute(4430), minute(4450)] {
-            #expect(evaluator.findings(at: time, inputs: burning).map(\.severity) == [.page])
+            #expect(evaluator.findings(at: time, inputs: inputs(rows { (4400..<4460).contains($0) ? 60 : 5 })).map(\.severity) == [.page])
         }
     }
 
@@ -106,12 +138,14 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
     }
 
     @Test func theVersionNearlyEveryoneRunsIsNotASliceOfItsOwn() {
-        // 4.11.0 has 91 % of the purchases and all the failures, 6.4 % of them (a 6.4× burn); the action
-        // burns 5.9× (a ticket). Its 4.10.2 rest has 90 purchases in 6 h and no failure, which 60 failures
-        // in 936 purchases do not tell apart from chance (p = 0.91⁶⁰ ≈ 0.004): no page for 4.11.0.
-        let main = rows(key: ["purchase", "4.11.0"], valid: { $0 % 5 < 3 ? 3 : 2 }) { $0 % 6 == 0 ? 1 : 0 }
+        // 4.11.0 has 91 % of the purchases and all the failures, 5.9 % of them (over the 6 h page threshold
+        // of 5.6×); the action burns 5.4× (a ticket). Its 4.10.2 rest has 90 purchases in 6 h and no
+        // failure, which 55 failures in 936 purchases do not tell apart from chance (p = 0.91⁵⁵ ≈ 0.006):
+        // no page for 4.11.0.
+        let failing = { (index: Int) -> Int64 in index % 13 == 0 || index % 13 == 6 ? 1 : 0 }
+        let main = rows(key: ["purchase", "4.11.0"], valid: { $0 % 5 < 3 ? 3 : 2 }, failures: failing)
         let rest = rows(key: ["purchase", "4.10.2"], valid: { $0 % 4 == 0 ? 1 : 0 }) { _ in 0 }
-        let overall = rows(valid: { ($0 % 5 < 3 ? 3 : 2) + ($0 % 4 == 0 ? 1 : 0) }) { $0 % 6 == 0 ? 1 : 0 }
+        let overall = rows(valid: { ($0 % 5 < 3 ? 3 : 2) + ($0 % 4 == 0 ? 1 : 0) }, failures: failing)
         let versions = inputs(overall, slices: [.appVersion: main + rest])
         let findings = evaluator.findings(at: minute(4400), inputs: versions)
         #expect(findings.map(\.labels) == [SeriesLabels(actionType: "purchase")] && findings.map(\.severity) == [.ticket])
@@ -155,18 +189,64 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
     @Test func backtestEpisodesEqualRepeatedEvaluationsAtEachMinute() {
         let burning = inputs(rows { (4400..<4460).contains($0) ? 60 : 5 })
         let episodes = evaluator.episodes(from: minute(4320), to: minute(minutes), stepSeconds: 60, inputs: burning)
-        for time in stride(from: minute(4320), to: minute(minutes), by: 29 * 60) {
+        for time in stride(from: minute(4320), to: minute(minutes), by: 97 * 60) {
             let firing = evaluator.findings(at: time, inputs: burning)
             let fromEpisodes = episodes.filter { $0.startsAt <= time && ($0.endsAt.map { time < $0 } ?? true) }
             #expect(Set(firing.map(\.identity)) == Set(fromEpisodes.map(\.first.identity)))
+            let histories = evaluator.firingHistories(Set(firing.map(\.identity)), at: time, inputs: burning)
             for finding in firing {
-                let start = evaluator.startOfFiring(finding.identity, at: time, inputs: burning)
+                let history = histories[finding.identity]
                 // An episode open at the backtest's start may have started earlier, as far back as the inputs go.
                 #expect(fromEpisodes.contains { episode in
                     episode.first.identity == finding.identity
-                        && (episode.startsAt == start || episode.startsAt == minute(4320) && start <= minute(4320))
+                        && (episode.startsAt == history?.startsAt || episode.startsAt == minute(4320) && (history?.startsAt ?? 0) <= minute(4320))
+                        && episode.severityChanges.filter { $0.atSeconds <= time }.dropFirst().map(\.severity)
+                            == (history?.severityChanges ?? []).dropFirst().map(\.severity)
                 })
             }
         }
+    }
+
+    /// A plan and the group it makes up nearly alone fail together: one slice alert, naming the other.
+    @Test func slicesWithTheSameFailuresAreOneAlert() {
+        let overall = rows { (4400...).contains($0) ? 2 : 0 }
+        let plans = rows(key: ["purchase", "pro-monthly"], valid: { _ in 5 }) { (4400...).contains($0) ? 2 : 0 }
+            + rows(key: ["purchase", "coins-small"], valid: { _ in 95 }) { _ in 0 }
+        let groups = rows(key: ["purchase", "premium"], valid: { _ in 6 }) { (4400...).contains($0) ? 2 : 0 }
+            + rows(key: ["purchase", "coins"], valid: { _ in 94 }) { _ in 0 }
+        let findings = evaluator.findings(at: minute(4500), inputs: inputs(overall, slices: [.planID: plans, .groupID: groups]))
+        let slices = findings.filter { $0.labels.slice != nil }
+        #expect(slices.map(\.labels.slice?.value) == ["pro-monthly"], "\(findings.map(\.labels))")
+        #expect(slices.first?.sameFailuresIn == [.init(dimension: .groupID, value: "premium")])
+    }
+}
+
+/// Burn-rate thresholds derived from each rule's budget share, its long window and the SLO window.
+@Suite struct BurnRateThresholdTests {
+    /// (SLO window, budget share, long window, evaluation time, threshold).
+    static let cases: [(SLOWindow, Double, Int64, String, Double)] = [
+        (.rolling(seconds: 30 * 86_400), 0.02, 3600, "2026-11-14T00:00:00Z", 14.4),
+        (.rolling(seconds: 28 * 86_400), 0.02, 3600, "2026-11-14T00:00:00Z", 13.44),
+        (.rolling(seconds: 28 * 86_400), 0.05, 6 * 3600, "2026-11-14T00:00:00Z", 5.6),
+        (.rolling(seconds: 28 * 86_400), 0.1, 86_400, "2026-11-14T00:00:00Z", 2.8),
+        (.rolling(seconds: 7 * 86_400), 0.02, 3600, "2026-11-14T00:00:00Z", 3.36),
+        (.calendarMonth, 0.02, 3600, "2026-02-10T12:00:00Z", 13.44),
+        (.calendarMonth, 0.02, 3600, "2026-01-31T23:59:00Z", 14.88),
+        (.calendarMonth, 0.02, 3600, "2028-02-29T00:00:00Z", 13.92),
+    ]
+
+    @Test(arguments: cases)
+    func theThresholdIsTheBudgetShareOfTheWindowOverTheLongWindow(
+        window: SLOWindow, share: Double, long: Int64, at time: String, expected: Double
+    ) {
+        let rule = SLOPolicy.BurnRateRule(severity: .page, longWindowSeconds: long, shortWindowSeconds: 300, budgetShare: share)
+        let objective = SLOPolicy.Objective(actionType: "purchase", target: 0.99, window: window)
+        let threshold = rule.burnRate(for: objective, at: RFC3339.parseMillis(time)! / 1000)
+        #expect(abs(threshold - expected) < 1e-9, "\(threshold)")
+    }
+
+    @Test func aCalendarMonthRunsFromItsFirstSecond() {
+        let period = SLOWindow.calendarMonth.period(at: RFC3339.parseMillis("2026-11-22T10:00:00Z")! / 1000)
+        #expect(RFC3339.format(seconds: period.startSeconds) == "2026-11-01T00:00:00Z" && period.lengthSeconds == 30 * 86_400)
     }
 }

@@ -12,7 +12,7 @@ import Testing
 
     @Test func keysLeftOutKeepTheirDefaults() throws {
         let policy = try SLOPolicy(yaml: "objectives:\n  - {actionType: purchase, target: 99.5}\nminimumValidEvents: 50\n")
-        #expect(policy.objectives == [.init(actionType: "purchase", target: 0.995, windowSeconds: 28 * 86_400)])
+        #expect(policy.objectives == [.init(actionType: "purchase", target: 0.995, window: .rolling(seconds: 28 * 86_400))])
         #expect(policy.minimumValidEvents == 50 && policy.rules == SLOPolicy.default.rules)
         #expect(try SLOPolicy(yaml: "burnSignificance: 0.01").burnSignificance == 0.01)
     }
@@ -22,10 +22,16 @@ import Testing
         ("objectives:\n  - {actionType: purchase, target: 101}", "objectives[0].target", "below 100"),
         ("objectives:\n  - {actionType: purchase}", "objectives[0].target", "required"),
         ("objectives:\n  - {actionType: 'buy now', target: 99}", "objectives[0].actionType", "expected an action"),
-        ("objectives:\n  - {actionType: purchase, target: 99, window: 4 weeks}", "objectives[0].window", "whole number of minutes"),
+        ("objectives:\n  - {actionType: purchase, target: 99, window: 4 weeks}", "objectives[0].window", "whole days"),
+        ("objectives:\n  - {actionType: purchase, target: 99, window: 90m}", "objectives[0].window", "or month"),
         ("objectives:\n  - {actionType: purchase, target: 99}\n  - {actionType: purchase, target: 98}", "objectives", "more than one objective"),
-        ("burnRateRules:\n  - {severity: urgent, longWindow: 1h, shortWindow: 5m, burnRate: 14.4}", "burnRateRules[0].severity", "page or ticket"),
-        ("burnRateRules:\n  - {severity: page, longWindow: 5m, shortWindow: 1h, burnRate: 2}", "burnRateRules[0].shortWindow", "shorter"),
+        ("burnRateRules:\n  - {severity: urgent, longWindow: 1h, shortWindow: 5m, budgetShare: 2}", "burnRateRules[0].severity", "page or ticket"),
+        ("burnRateRules:\n  - {severity: page, longWindow: 5m, shortWindow: 1h, budgetShare: 2}", "burnRateRules[0].shortWindow", "shorter"),
+        ("burnRateRules:\n  - {severity: page, longWindow: 1h, shortWindow: 5m, burnRate: 14.4}", "burnRateRules[0].burnRate", "derived"),
+        ("burnRateRules:\n  - {severity: page, longWindow: 1h, shortWindow: 5m, budgetShare: 0}", "burnRateRules[0].budgetShare", "above 0"),
+        ("burnRateRules:\n  - {severity: page, longWindow: 1h, shortWindow: 5m}", "burnRateRules[0]", "budgetShare"),
+        ("fastBurn: {window: 3m, level: 2}", "fastBurn.level", "unknown key"),
+        ("recoveryWindow: 0", "recoveryWindow", "above 0"),
         ("slices: [colour]", "slices[0]", "expected one of"),
         ("minimumValidEvents: 0", "minimumValidEvents", "whole number"),
         ("burnSignificance: 5", "burnSignificance", "probability"),
@@ -41,6 +47,31 @@ import Testing
 }
 
 extension SLOPolicyTests {
+    /// The spans the README gives: what the rules read before T, with the ticket's paged minutes, and with
+    /// the holds.
+    @Test func theDefaultPolicyReadsTheSpansTheREADMEGives() {
+        let day: Int64 = 86_400
+        #expect(SLOPolicy.default.ruleReachSeconds == 4 * day + 3600 + 600)
+        #expect(SLOPolicy.default.historySeconds == 7 * day + 3600 + 600)
+        #expect(SLOPolicy.default.firingHistorySeconds == 7 * day + 2 * 3600 + 40 * 60)
+        #expect(SLOPolicy.default.holdSeconds(for: .cancelRateSpike) == 90 * 60 && SLOPolicy.default.holdSeconds(for: .noEvents) == 0)
+    }
+
+    @Test func windowsFastBurnAndRecoveryAreRead() throws {
+        let policy = try SLOPolicy(yaml: """
+            objectives:
+              - {actionType: purchase, target: 99.5, window: month}
+              - {actionType: restore, target: 99, window: 7d}
+            fastBurn: off
+            recoveryWindow: 10m
+            """)
+        #expect(policy.objectives.map(\.window) == [.calendarMonth, .rolling(seconds: 7 * 86_400)])
+        #expect(policy.fastBurn == nil && policy.recoveryWindowSeconds == 600)
+        #expect(policy.rulesByUrgency == policy.rules)
+        #expect(try SLOPolicy(yaml: "fastBurn: {window: 5m}").rulesByUrgency.first
+                == .init(severity: .page, longWindowSeconds: 300, shortWindowSeconds: 300, budgetShare: 0.02 * 300 / 3600, isExactTest: true))
+    }
+
     @Test func spikeSettingsAreReadAndChecked() throws {
         let policy = try SLOPolicy(yaml: "spikes: {window: 2h, minimumCount: 25, severity: page}")
         #expect(policy.spikes.windowSeconds == 7200 && policy.spikes.minimumCount == 25 && policy.spikes.severity == .page)

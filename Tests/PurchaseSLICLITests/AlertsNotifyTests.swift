@@ -35,7 +35,7 @@ func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received
 }
 
 /// `alerts --notify` against a live receiver, over a store whose purchases fail half the time from 12:00
-/// to 12:30 (the page fires from 12:18).
+/// to 12:30 (the fast test pages from 12:02).
 @Suite struct AlertsNotifyTests {
     let directory: TemporaryDirectory
     let db: String
@@ -69,7 +69,7 @@ func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received
             let labels = alerts?.first?["labels"] as? [String: String]
             #expect(alerts?.count == 1)
             #expect(labels == ["alertname": "PurchaseSuccessRateBurn", "severity": "page", "actionType": "purchase"])
-            #expect(alerts?.first?["startsAt"] as? String == "2026-11-14T12:18:00Z" && alerts?.first?["endsAt"] == nil)
+            #expect(alerts?.first?["startsAt"] as? String == "2026-11-14T12:02:00Z" && alerts?.first?["endsAt"] == nil)
             #expect(posts.last?.body == "[]\n")
         }
     }
@@ -86,7 +86,7 @@ func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received
             let message = (try? JSONSerialization.jsonObject(with: Data((posts.first?.body ?? "").utf8))) as? [String: String]
             #expect(message?.keys.sorted() == ["text"])
             #expect(message?["text"]?.hasPrefix("*PAGE* purchase: success rate ") == true, "\(message?["text"] ?? "")")
-            #expect(message?["text"]?.contains("• since 2026-11-14T12:18:00Z (2 min)") == true)
+            #expect(message?["text"]?.contains("• since 2026-11-14T12:02:00Z (18 min)") == true)
         }
     }
 

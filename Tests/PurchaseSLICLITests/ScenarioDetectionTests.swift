@@ -243,10 +243,11 @@ struct IncidentCase: Sendable, CustomTestStringConvertible {
     /// Every incident scenario; runs of 2 days place each at its nominal time (the rollout needs 5 for
     /// phases of a day: 1, 2, 5, 10, 20 %).
     static let all: [IncidentCase] = [
-        // Verification answers 503 for 40 minutes; purchases, restores and retries all fail.
+        // Verification answers 503 for 40 minutes; purchases, restores and retries all fail: the fast test
+        // pages within 3 minutes.
         IncidentCase(
             scenario: .outage, days: 2,
-            intended: [IntendedAlert(kind: .successRateBurn, severity: .page, actionType: "purchase", slices: [nil], withinMinutes: 15)],
+            intended: [IntendedAlert(kind: .successRateBurn, severity: .page, actionType: "purchase", slices: [nil], withinMinutes: 3)],
             related: nil, mayPage: true),
         // 4.12.0 starts from nothing at 24 h and reaches 15 % of the traffic a day later: its first hour holds
         // about 5 purchases, each with an extra 409, under the 10 a spike needs, so three hours.
@@ -266,7 +267,9 @@ struct IncidentCase: Sendable, CustomTestStringConvertible {
         // Launches bring bursts of premium_monthly renewal retries; all but the first fail (55 %) or never
         // finish: retries fail about half the time against a 95 % objective, and are left unfinished. Both
         // within the first hour; the page may name the premium_monthly slice until the whole action pages.
-        // Purchases of premium_monthly, blocked by the unfinished renewals, fail 5 % more and may ticket.
+        // Purchases of premium_monthly, blocked by the unfinished renewals, fail 5 % more: about 5.7 %, a hair
+        // over the 6 h page threshold of a 28-day objective (5 % of its budget in 6 h: 5.6×), so the plan,
+        // and the intro offer it sells most, may page.
         IncidentCase(
             scenario: .renewalBatch, days: 2,
             intended: [
@@ -282,6 +285,7 @@ struct IncidentCase: Sendable, CustomTestStringConvertible {
                 SeriesLabels(actionType: "retry", slice: slice(.planID, "pro-monthly")),
                 SeriesLabels(actionType: "retry", slice: slice(.groupID, "premium")),
                 purchase(.productID, "premium_monthly"), purchase(.planID, "pro-monthly"), purchase(.groupID, "premium"),
+                purchase(.offerID, "intro-7d"),
             ],
             mayPage: true),
         // From 24 h, winback-50 purchases (under 4 % of purchases) fail about 4.7 % instead of 0.7 %: a

@@ -12,7 +12,7 @@ let hostile = [
 ]
 
 private func report(_ text: String) -> AlertReport {
-    let objective = SLOPolicy.Objective(actionType: "purchase", target: 0.99, windowSeconds: 28 * 86_400)
+    let objective = SLOPolicy.Objective(actionType: "purchase", target: 0.99, window: .rolling(seconds: 28 * 86_400))
     let finding = AlertFinding(
         kind: .successRateBurn, severity: .page,
         labels: SeriesLabels(actionType: "purchase", slice: .init(dimension: .productID, value: text)),
@@ -34,7 +34,7 @@ private func report(_ text: String) -> AlertReport {
         }
         #expect(bad.isEmpty)
         #expect(output.hasPrefix("PAGE  purchase, productID="))
-        #expect(output.contains("burning the error budget 20.0× over 1h and 50.0× over 5m"))
+        #expect(output.contains("success rate 50.0 % over the last 5m against the 99.0 % objective (80.0 % over 1h), burning the error budget 50.0× over 5m and 20.0× over 1h (threshold 13.4×)"), "\(output)")
     }
 
     @Test(arguments: hostile)

@@ -3,17 +3,19 @@ import PurchaseSLIRendering
 import PurchaseSLIServer
 import Testing
 
-/// A firing report of `action`'s success-rate burn at `severity`, firing since minute `since`.
-private func firing(_ action: String, _ severity: Severity = .page, since: Int64 = 0) -> AlertReport {
+/// A firing report of `action`'s success-rate burn at `severity`, firing since minute `since`, having
+/// been at `earlier` severities before.
+private func firing(_ action: String, _ severity: Severity = .page, since: Int64 = 0, earlier: [Severity] = []) -> AlertReport {
     AlertReport(
         finding: AlertFinding(kind: .successRateBurn, severity: severity, labels: SeriesLabels(actionType: action), time: since * 60),
-        startsAt: since * 60)
+        startsAt: since * 60,
+        severityChanges: (earlier + [severity]).enumerated().map { SeverityChange(atSeconds: (since + Int64($0.offset)) * 60, severity: $0.element) })
 }
 
 /// What was returned, one string a report: "purchase page" or "purchase page resolved@5" (minutes).
 private func sent(_ reports: [AlertReport]) -> [String] {
     reports.map { report in
-        "\(report.finding.labels.actionType) \(report.finding.severity)" + (report.endsAt.map { " resolved@\($0 / 60)" } ?? "")
+        "\(report.finding.labels.actionType) \(report.severity)" + (report.endsAt.map { " resolved@\($0 / 60)" } ?? "")
     }
 }
 
@@ -29,6 +31,14 @@ private func run(_ steps: [[AlertReport]], resendingFiring: Bool = false, failin
 }
 
 @Suite struct AlertNotificationStateTests {
+    /// A ticket that becomes a page is one incident, but receivers route by severity: the page goes out as
+    /// a new alert and the ticket as resolved; when the page calms to a ticket it stays labelled a page.
+    @Test func aTicketThatBecomesAPageIsSentAsThePageWithTheTicketResolved() {
+        #expect(run([[firing("purchase", .ticket)], [firing("purchase", .page, earlier: [.ticket])],
+                     [firing("purchase", .ticket, earlier: [.ticket, .page])], []])
+            == [["purchase ticket"], ["purchase page", "purchase ticket resolved@2"], [], ["purchase page resolved@4"]])
+    }
+
     @Test func anAlertThatStartsFiringIsSentOnceAndNotAgainWhileItFiresUnchanged() {
         #expect(run([[], [firing("purchase")], [firing("purchase")], [firing("purchase")]])
             == [[], ["purchase page"], [], []])

@@ -89,23 +89,23 @@ private final class RecordingSender: AlertNotificationSender, @unchecked Sendabl
         let sends = await notify(at: [at(11, 0), at(12, 20), at(12, 25), at(13, 30), at(13, 40)],
                                  sender: RecordingSender(resendsFiring: false))
         #expect(sends == [
-            ["PurchaseSuccessRateBurn page since 2026-11-14T12:18:00Z"],
-            ["PurchaseSuccessRateBurn page since 2026-11-14T12:18:00Z resolved 2026-11-14T13:30:00Z"],
+            ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"],
+            ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z resolved 2026-11-14T13:30:00Z"],
         ])
     }
 
     @Test func alertmanagerGetsTheFiringAlertAtEveryEvaluationAndTheResolutionOnce() async {
         let sends = await notify(at: [at(12, 20), at(12, 25), at(13, 30), at(13, 40)], sender: RecordingSender(resendsFiring: true))
         #expect(sends == [
-            ["PurchaseSuccessRateBurn page since 2026-11-14T12:18:00Z"],
-            ["PurchaseSuccessRateBurn page since 2026-11-14T12:18:00Z"],
-            ["PurchaseSuccessRateBurn page since 2026-11-14T12:18:00Z resolved 2026-11-14T13:30:00Z"],
+            ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"],
+            ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"],
+            ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z resolved 2026-11-14T13:30:00Z"],
         ])
     }
 
     @Test func aFailedSendIsLoggedWithItsURLAndStatusAndRetriedAtTheNextEvaluation() async {
         let sends = await notify(at: [at(12, 20), at(12, 25), at(12, 30)], sender: RecordingSender(resendsFiring: false, failing: 1))
-        #expect(sends == [["PurchaseSuccessRateBurn page since 2026-11-14T12:18:00Z"]])
+        #expect(sends == [["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"]])
         let warnings = logs.entries.filter { $0.level == .warning }
         #expect(warnings.count == 1)
         #expect(warnings.first?.metadata["url"] == "http://receiver.test/…" && warnings.first?.metadata["status"] == "503")

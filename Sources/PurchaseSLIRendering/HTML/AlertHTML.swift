@@ -10,7 +10,7 @@ extension AlertOutput {
         }
         return HTML.joined(reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .html, now: now)
-            let severity = report.finding.severity
+            let severity = report.severity
             let details = HTML.joined(narrative.details.map { "<li>\(HTML(trusted: $0))</li>" })
             return "<div class=\"alert \(severity.rawValue)\"><p><span class=\"status \(severity == .page ? "bad" : "warn")\">"
                 + "\(severity.rawValue.uppercased())</span> <strong>\(report.finding.kind.rawValue)</strong> "
