@@ -89,7 +89,7 @@ let package = Package(
                     dependencies: ["PurchaseSLITestSupport", "PurchaseSLIAnalysis", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLIRenderingTests",
-                    dependencies: ["PurchaseSLIRendering", "PurchaseSLIAnalysis", "PurchaseSLICore"],
+                    dependencies: ["PurchaseSLIRendering", "PurchaseSLIAnalysis", "PurchaseSLICore", "PurchaseSLITestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchaseSLIDashboardsTests",

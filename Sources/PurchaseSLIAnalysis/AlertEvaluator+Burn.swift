@@ -46,7 +46,8 @@ extension AlertEvaluator {
     ) -> [AlertFinding] {
         var burning: [(finding: AlertFinding, series: MinuteSeries)] = []
         for slice in slices {
-            guard var finding = burnFinding(slice, objective: objective, at: time, dataSince: dataSince, paged: paged) else { continue }
+            guard var finding = burnFinding(slice, action: overall, objective: objective, at: time, dataSince: dataSince, paged: paged)
+            else { continue }
             let actionWindow = overall.counts(last: finding.rule!.longWindowSeconds, before: time)
             let rest = actionWindow - slice.counts(last: finding.rule!.longWindowSeconds, before: time)
             let sliceErrorRate = 1 - (finding.longWindow.successRate ?? 1)
@@ -89,20 +90,21 @@ extension AlertEvaluator {
     /// long window reaches back before the action's first event (`dataSince`) waits until it does not,
     /// so that a "3 day" window is never a few minutes of data. On thin traffic an action's short window
     /// reaches back until it holds `minimumValidEvents`, to at most twice its length, so that an incident
-    /// at a few attempts a minute is still seen to go on. A page rule's short window starts no
-    /// earlier than the last minute at which the series had recovered (``hasRecovered(_:objective:at:)``),
-    /// so an incident that is over does not page again from its old failures. A ticket rule that fires is tried again
+    /// at a few attempts a minute is still seen to go on. When the series (or, for a slice, its
+    /// `action`) has recovered (``hasRecovered(_:objective:at:)``) within a page rule's short window, what
+    /// came since must fire the rule on its own, so an incident that is over does not page again from the
+    /// failures its windows still hold. A ticket rule that fires is tried again
     /// without the minutes its series or action was paged for (`paged` gives their counts from a time to
     /// `time`): budget an incident spent while paged opens no ticket afterwards. With `pagesOnly`, only
     /// the page rules are tried.
     func burnFinding(
-        _ series: MinuteSeries, objective: SLOPolicy.Objective, at time: Int64, dataSince: Int64, pagesOnly: Bool = false,
-        paged: ((MinuteSeries, Int64) -> OutcomeCounts)? = nil
+        _ series: MinuteSeries, action: MinuteSeries? = nil, objective: SLOPolicy.Objective, at time: Int64, dataSince: Int64,
+        pagesOnly: Bool = false, paged: ((MinuteSeries, Int64) -> OutcomeCounts)? = nil
     ) -> AlertFinding? {
         var best: AlertFinding?
         for rule in rules where (best.map { $0.severity < rule.severity } ?? true)
             && (!pagesOnly || rule.severity == .page) && time - rule.longWindowSeconds >= dataSince {
-            var long = series.counts(last: rule.longWindowSeconds, before: time)
+            let long = series.counts(last: rule.longWindowSeconds, before: time)
             var shortStart = time - rule.shortWindowSeconds
             var short = series.counts(from: shortStart, to: time)
             if !rule.isExactTest, series.labels.slice == nil, short.valid < policy.minimumValidEvents {
@@ -113,21 +115,23 @@ extension AlertEvaluator {
                 short = series.counts(from: shortStart, to: time)
             }
             guard fires(rule, objective: objective, long: long, short: short, at: time) else { continue }
-            if rule.severity == .page, let recovery = lastRecovery(series, objective: objective, after: shortStart, through: time) {
-                // What the short window held before the series recovered is the last incident's, not this one's.
-                shortStart = recovery
-                short = series.counts(from: recovery, to: time)
-                if rule.isExactTest { long = short }
-                guard fires(rule, objective: objective, long: long, short: short, at: time) else { continue }
+            if rule.severity == .page, let recovery = ([series] + (action.map { [$0] } ?? [])).compactMap({
+                lastRecovery($0, objective: objective, after: shortStart, through: time)
+            }).max() {
+                // What the short window held before the series (or its action) recovered may be the last
+                // incident's: what came since must fire on its own.
+                let since = series.counts(from: recovery, to: time)
+                guard fires(rule, objective: objective, long: rule.isExactTest ? since : long, short: since, at: time) else { continue }
             }
+            var (reportedLong, reportedShort) = (long, short)
             if rule.severity == .ticket, let paged {
-                long = long - paged(series, time - rule.longWindowSeconds)
-                short = short - paged(series, shortStart)
-                guard fires(rule, objective: objective, long: long, short: short, at: time) else { continue }
+                reportedLong = long - paged(series, time - rule.longWindowSeconds)
+                reportedShort = short - paged(series, shortStart)
+                guard fires(rule, objective: objective, long: reportedLong, short: reportedShort, at: time) else { continue }
             }
             var finding = AlertFinding(
                 kind: .successRateBurn, severity: rule.severity, labels: series.labels, time: time,
-                objective: objective, rule: rule, longWindow: long, shortWindow: short)
+                objective: objective, rule: rule, longWindow: reportedLong, shortWindow: reportedShort)
             finding.shortWindowSeconds = time - shortStart
             best = finding
         }
@@ -161,10 +165,16 @@ extension AlertEvaluator {
     }
 
     /// Whether `series` meets its objective again: its recovery window holds at least the minimum valid
-    /// events and burns the budget no faster than the objective allows.
+    /// events, burns the budget no faster than the objective allows, and its failures are below the error
+    /// rate of the lowest page threshold beyond chance (exact one-sided test, p < 0.05), which at 20
+    /// attempts a minute 15 minutes show and at 3 a minute they cannot (so a thin, steady 6 % does not
+    /// "recover" whenever a quarter of an hour happens to have no failure).
     func hasRecovered(_ series: MinuteSeries, objective: SLOPolicy.Objective, at time: Int64) -> Bool {
         let window = series.counts(last: policy.recoveryWindowSeconds, before: time)
-        guard window.valid >= policy.minimumValidEvents, let burn = objective.burnRate(window) else { return false }
-        return burn <= 1
+        guard window.valid >= policy.minimumValidEvents, let burn = objective.burnRate(window), burn <= 1,
+              let lowest = rules.filter({ $0.severity == .page }).map({ $0.burnRate(for: objective, at: time) }).min()
+        else { return false }
+        let pageErrorRate = min(1, lowest * objective.errorBudget)
+        return 1 - RateTest.binomialUpperTail(atLeast: window.failure + 1, trials: window.valid, probability: pageErrorRate) < 0.05
     }
 }

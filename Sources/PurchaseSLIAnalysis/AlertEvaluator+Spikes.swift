@@ -1,7 +1,7 @@
 import PurchaseSLICore
 
 extension AlertEvaluator {
-    /// AlreadyGrantedSpike (409s per valid event) and CancelRateSpike (cancels per attempt) of one action
+    /// AlreadyGrantedSpike (409s per valid event) and CancelRateSpike (cancels per valid event or cancel) of one action
     /// against the same window of the previous days, and CancelRateSpike of each of its products against
     /// the product's own previous days. When a product spikes, the action's own cancel alert is left out.
     /// `significance` is already divided by the number of tests made at this time.
@@ -12,29 +12,29 @@ extension AlertEvaluator {
         var findings: [AlertFinding] = []
         if let spike = spike(
             .alreadyGrantedSpike, overall.labels, total, previousDays(overall, at: time, dataSince: dataSince),
-            Self.conflictsPerValidEvent, significance, time) {
+            Self.measure(.conflictRate), significance, time) {
             findings.append(spike)
         }
         var productSpikes: [AlertFinding] = []
         for series in inputs.slices[action] ?? [] where series.labels.slice?.dimension == .productID {
             if let spike = spike(
                 .cancelRateSpike, series.labels, series.counts(last: window, before: time),
-                previousDays(series, at: time, dataSince: dataSince), Self.cancelsPerAttempt, significance, time) {
+                previousDays(series, at: time, dataSince: dataSince), Self.measure(.cancelRate), significance, time) {
                 productSpikes.append(spike)
             }
         }
         if productSpikes.isEmpty, let spike = spike(
             .cancelRateSpike, overall.labels, total, previousDays(overall, at: time, dataSince: dataSince),
-            Self.cancelsPerAttempt, significance, time) {
+            Self.measure(.cancelRate), significance, time) {
             productSpikes.append(spike)
         }
         // Attempts of the window that ended `unfinishedAfter` ago with fewer terminal events than starts.
         let settled = time - policy.spikes.unfinishedAfterSeconds
         let settledWindow = overall.counts(last: window, before: settled)
-        let (unfinished, attempts, _) = Self.unfinishedPerAttempt(settledWindow)
+        let (unfinished, attempts) = RateMetric.unfinishedRate.badEvents(settledWindow)
         if Double(unfinished) >= policy.spikes.unfinishedMinimumShare * Double(attempts), let spike = spike(
             .unfinishedPurchases, overall.labels, settledWindow,
-            previousDays(overall, at: settled, dataSince: dataSince), Self.unfinishedPerAttempt, significance, time) {
+            previousDays(overall, at: settled, dataSince: dataSince), Self.measure(.unfinishedRate), significance, time) {
             findings.append(spike)
         }
         return findings + productSpikes
@@ -68,12 +68,15 @@ extension AlertEvaluator {
 
     /// What a spike test counts: (events, exposure, the rate's name).
     typealias SpikeMeasure = @Sendable (OutcomeCounts) -> (Int64, Int64, String)
-    static let conflictsPerValidEvent: SpikeMeasure = { ($0.conflicts, $0.valid, "409s (already granted) per valid event") }
-    static let conflictsPerPurchase: SpikeMeasure = { ($0.conflicts, $0.success, "409s (already granted) per successful purchase") }
-    static let cancelsPerAttempt: SpikeMeasure = { ($0.cancel, $0.valid + $0.cancel, "cancels per attempt") }
-    static let unfinishedPerAttempt: SpikeMeasure = {
-        (max(0, $0.start - ($0.total - $0.start)), $0.start, "attempts without a terminal event (unfinished) per attempt")
+    /// A metric's bad events and trials, as rollouts, dashboards and the review count them.
+    static func measure(_ metric: RateMetric) -> SpikeMeasure {
+        { counts in
+            let (count, trials) = metric.badEvents(counts)
+            return (count, trials, metric.definition)
+        }
     }
+    /// 409s per successful purchase: an app version's double-sent receipts, whatever its share of traffic.
+    static let conflictsPerPurchase: SpikeMeasure = { ($0.conflicts, $0.success, "409s (already granted) per successful purchase") }
 
     /// The same window on each of the previous `baselineDays` days; empty (so nothing is tested) until the
     /// data covers all of them.

@@ -10,7 +10,7 @@ public struct AlertFinding: Sendable, Hashable {
         case noEvents = "NoPurchaseEvents"
         /// 409s per valid event far above their baseline (a retry loop double-sending receipts).
         case alreadyGrantedSpike = "AlreadyGrantedSpike"
-        /// Cancels per attempt far above their baseline (a payment-info detour that may have charged).
+        /// The cancel rate (cancels per valid event or cancel) far above its baseline (a payment-info detour that may have charged).
         case cancelRateSpike = "CancelRateSpike"
         /// Attempts without a terminal event far above their baseline (charged but maybe not granted).
         case unfinishedPurchases = "UnfinishedPurchases"
@@ -18,7 +18,7 @@ public struct AlertFinding: Sendable, Hashable {
 
     /// The numbers of a spike: a count against its exposure, now and in the baseline.
     public struct Spike: Sendable, Hashable {
-        /// What rate was tested, e.g. "cancels per attempt".
+        /// What rate was tested, e.g. "cancels per valid event or cancel".
         public var measure: String
         /// The window tested, in seconds.
         public var windowSeconds: Int64

@@ -87,7 +87,9 @@ final class PagedMinutes {
         let reach = evaluator.policy.ruleReachSeconds
         for minute in stride(from: from, to: to, by: 60) {
             guard let dataSince = action.firstEvent(from: minute - reach, to: minute),
-                  let rule = evaluator.burnFinding(target, objective: objective, at: minute, dataSince: dataSince, pagesOnly: true)?.rule
+                  let rule = evaluator.burnFinding(
+                      target, action: target.labels == action.labels ? nil : action, objective: objective, at: minute,
+                      dataSince: dataSince, pagesOnly: true)?.rule
             else { continue }
             result.minutes.append(minute)
             result.shortWindows.append(rule.shortWindowSeconds)

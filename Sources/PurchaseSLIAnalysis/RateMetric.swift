@@ -36,6 +36,16 @@ public enum RateMetric: String, Sendable, Hashable, CaseIterable {
     /// Whether a regression of this metric loses money (roll back) rather than needing a look (hold).
     public var losesMoney: Bool { self == .successRate || self == .unfinishedRate }
 
+    /// What the rate counts, e.g. "409s (already granted) per valid event".
+    public var definition: String {
+        switch self {
+        case .successRate: "successes and 409s per valid event"
+        case .conflictRate: "409s (already granted) per valid event"
+        case .cancelRate: "cancels per valid event or cancel"
+        case .unfinishedRate: "attempts without a terminal event (unfinished) per attempt"
+        }
+    }
+
     /// The name people read, e.g. "409 rate".
     public var title: String {
         switch self {

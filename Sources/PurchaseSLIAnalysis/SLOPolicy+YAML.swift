@@ -156,7 +156,7 @@ package enum PolicyReader {
 
     static func objective(_ value: Any, at path: String) throws -> SLOPolicy.Objective {
         let map = try self.map(value, at: path)
-        try refuseUnknownKeys(map, known: ["actionType", "target", "window"], at: path)
+        try refuseUnknownKeys(map, known: ["actionType", "target", "window", "owner", "runbook"], at: path)
         guard let action = map["actionType"] as? String, ActionType.isValidToken(action) else {
             throw PolicyError(path: "\(path).actionType", reason: "expected an action such as purchase, got \(map["actionType"] ?? "nothing")")
         }
@@ -166,7 +166,20 @@ package enum PolicyReader {
             throw PolicyError(path: "\(path).target", reason: "expected a percentage above 0 and below 100, got \(targetValue)")
         }
         let window = try map["window"].map { try sloWindow($0, at: "\(path).window") } ?? .rolling(seconds: 28 * 86_400)
-        return SLOPolicy.Objective(actionType: action, target: target / 100, window: window)
+        var objective = SLOPolicy.Objective(actionType: action, target: target / 100, window: window)
+        if let owner = map["owner"] {
+            guard let text = owner as? String, !text.isEmpty, text.count <= 100,
+                  text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+            else { throw PolicyError(path: "\(path).owner", reason: "expected a team name of 1 to 100 printable characters, got \(owner)") }
+            objective.owner = text
+        }
+        if let runbook = map["runbook"] {
+            guard let text = runbook as? String, text.hasPrefix("https://") || text.hasPrefix("http://"), text.count > 8,
+                  text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"\"'<>`\\".unicodeScalars.contains($0) })
+            else { throw PolicyError(path: "\(path).runbook", reason: "expected an http or https URL, got \(runbook)") }
+            objective.runbookURL = text
+        }
+        return objective
     }
 
     /// A rolling window of whole days (`7d`, `28d`, `30d`) or `month` for the calendar month.

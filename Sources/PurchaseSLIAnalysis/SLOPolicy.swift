@@ -12,12 +12,18 @@ public struct SLOPolicy: Sendable, Hashable {
         public var target: Double
         /// The window over which the objective (and the error budget) is measured.
         public var window: SLOWindow
+        /// Who answers its alerts (a team), labelled `team` in Alertmanager and named in the text.
+        public var owner: String?
+        /// Where the runbook of its alerts is (an http or https URL): `runbook_url` in Alertmanager.
+        public var runbookURL: String?
 
         /// Creates an objective.
-        public init(actionType: String, target: Double, window: SLOWindow) {
+        public init(actionType: String, target: Double, window: SLOWindow, owner: String? = nil, runbookURL: String? = nil) {
             self.actionType = actionType
             self.target = target
             self.window = window
+            self.owner = owner
+            self.runbookURL = runbookURL
         }
 
         /// The error budget as a fraction of valid events: 1 − target.
@@ -92,8 +98,9 @@ public struct SLOPolicy: Sendable, Hashable {
     /// The fast exact test that pages a hard outage within minutes, or nil for none.
     public var fastBurn: FastBurnRule? = FastBurnRule()
     /// A page stops once this many seconds before the evaluation hold at least `minimumValidEvents` valid
-    /// events and a burn rate of at most 1 (the objective met again), even while a rule's short window
-    /// still holds the incident: keepFiringFor holds an alert while an incident goes on, not after it.
+    /// events, a burn rate of at most 1 (the objective met again) and, beyond chance, a failure rate under
+    /// the lowest page threshold, even while a rule's short window still holds the incident: keepFiringFor
+    /// holds an alert while an incident goes on, not after it.
     public var recoveryWindowSeconds: Int64 = 15 * 60
     /// Dimensions whose values are evaluated as slices of each action.
     public var slices: [EventDimension]
@@ -260,4 +267,15 @@ public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
     case ticket
 
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .ticket && rhs == .page }
+}
+
+extension SLOPolicy {
+    /// Whether `counts` fail `objective` beyond chance: more failures than the error budget allows by the
+    /// exact one-sided binomial test at `burnSignificance` (2 of 3 against a 1 % budget do; 1 of 1 does
+    /// not). What keeps a status from reading OK while an action fails now, whether or not a rule fires
+    /// (thin traffic, under the rules' minimum events, or a rule still waiting for its long window).
+    public func missesObjectiveBeyondChance(_ counts: OutcomeCounts, objective: Objective) -> Bool {
+        RateTest.binomialUpperTail(atLeast: counts.failure, trials: counts.valid, probability: objective.errorBudget)
+            < burnSignificance
+    }
 }

@@ -26,6 +26,7 @@ struct AlertsCommand: AsyncParsableCommand {
             Examples:
               purchase-sli alerts --at 2026-11-02T18:30:00Z
               purchase-sli alerts --at now --format json          # Alertmanager v2 alerts
+              purchase-sli alerts --at now --base-url https://sli.example.com   # links to oncall.html#…
               purchase-sli alerts --notify http://alertmanager:9093/api/v2/alerts
               purchase-sli alerts --notify https://hooks.slack.com/services/T/B/X --notify-format slack
               purchase-sli alerts --from 2026-11-01 --to 2026-11-04 --step 1m --format text   # backtest
@@ -34,6 +35,11 @@ struct AlertsCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     @OptionGroup var policy: PolicyOptions
+
+    @OptionGroup var links: LinkOptions
+
+    @Option(help: ArgumentHelp("Directory of dashboard definitions: with --base-url, the alerts link to the page among them that shows alerts.", valueName: "dir"))
+    var dashboards = "dashboards"
 
     @Option(help: ArgumentHelp("Evaluation time (default: now).", valueName: "time"))
     var at: String?
@@ -78,7 +84,9 @@ struct AlertsCommand: AsyncParsableCommand {
     func run() async throws {
         let time = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
         let context = try exitingOnFailure {
-            AlertContext(store: try store.openStore(), policy: try policy.load())
+            AlertContext(
+                store: try store.openStore(), policy: try policy.load(), databasePath: store.db,
+                alertPageURL: links.url(of: DashboardDefinition.alertPage(in: (try? DashboardFiles.load(directory: dashboards)) ?? [])))
         }
         guard from == nil else {
             let reports = try exitingOnFailure {

@@ -57,7 +57,7 @@ struct DemoCommand: ParsableCommand {
             let hours = try store.counts(CountQuery(fromSeconds: lastDay, toSeconds: lastDay + 86_400, step: TimeStep(seconds: 3600)))
             let at = (hours.last(where: { !$0.counts.isEmpty })?.timeSeconds ?? lastDay) + 3600
             let context = DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * 86_400)
-            let written = try pages.render(context: context, generatedAtSeconds: now)
+            let written = try pages.render(context: context, links: PageLinks(databasePath: db), generatedAtSeconds: now)
             let report = try WeeklyReport(week: ISOWeek(containing: at).previous, store: store, policy: policy)
             // Backtest from a day after the first event, when the rules have data for their windows.
             let episodes = try AlertContext(store: store, policy: policy).episodeReports(from: first + 86_400, to: at, stepSeconds: 60)

@@ -9,10 +9,10 @@ struct PagesOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Directory the pages are written to (created if missing).", valueName: "dir"))
     var out = "out"
 
-    /// Renders every dashboard, the last week's review and the index for `context` into `out`; returns
-    /// the paths written.
-    func render(context: DashboardContext, generatedAtSeconds: Int64) throws -> [String] {
-        let renderer = DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context)
+    /// Renders every dashboard, the last week's review and the index for `context` into `out`, their alert
+    /// text linking as `links` says; returns the paths written.
+    func render(context: DashboardContext, links: PageLinks, generatedAtSeconds: Int64) throws -> [String] {
+        let renderer = DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context, links: links)
         return try DashboardFiles.write(try renderer.render(generatedAtSeconds: generatedAtSeconds), to: out)
     }
 }

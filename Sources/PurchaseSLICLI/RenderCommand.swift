@@ -18,6 +18,7 @@ struct RenderCommand: ParsableCommand {
             Examples:
               purchase-sli render --out out
               purchase-sli render --db demo.sqlite --at 2026-11-18 --range 7d --out out
+              purchase-sli render --out /var/www/sli --base-url https://sli.example.com
             """)
 
     @OptionGroup var store: StoreOptions
@@ -25,6 +26,8 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var policy: PolicyOptions
 
     @OptionGroup var pages: PagesOptions
+
+    @OptionGroup var links: LinkOptions
 
     @Option(help: ArgumentHelp("End of the range: only events before it count.", valueName: "time"))
     var at = "now"
@@ -42,7 +45,9 @@ struct RenderCommand: ParsableCommand {
             let (at, rangeSeconds) = try parsedTimes(nowSeconds: now)
             let context = DashboardContext(
                 store: try store.openStore(), policy: try policy.load(directory: pages.dashboards), atSeconds: at, rangeSeconds: rangeSeconds)
-            return try pages.render(context: context, generatedAtSeconds: now)
+            return try pages.render(
+                context: context, links: PageLinks(baseURL: links.baseURL.flatMap(LinkOptions.normalized), databasePath: store.db),
+                generatedAtSeconds: now)
         }
         print("wrote \(written.joined(separator: ", ")); open \(pages.out)/index.html")
     }

@@ -22,8 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
             PURCHASE_SLI_INGEST_KEYS (a keys file), PURCHASE_SLI_CONFIG, PURCHASE_SLI_LOG_LEVEL \
             (trace, debug, info, notice, warning, error, critical), PURCHASE_SLI_NOTIFY, \
             PURCHASE_SLI_NOTIFY_FORMAT, PURCHASE_SLI_ALERTS_EVERY, PURCHASE_SLI_POLICY, PURCHASE_SLI_OUT, \
-            PURCHASE_SLI_RENDER_EVERY, PURCHASE_SLI_DASHBOARDS, PURCHASE_SLI_RENDER_RANGE. See README.md for the \
-            config keys.
+            PURCHASE_SLI_RENDER_EVERY, PURCHASE_SLI_DASHBOARDS, PURCHASE_SLI_RENDER_RANGE, PURCHASE_SLI_BASE_URL. See \
+            README.md for the config keys.
 
             With --render-every 5m the service renders the dashboards and the last week's review into --out \
             (default out) every 5 minutes and serves them at / (index.html) next to the API; --out alone \
@@ -87,6 +87,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("How far back the rendered pages reach (env PURCHASE_SLI_RENDER_RANGE; default 7d).", valueName: "duration"))
     var renderRange: String?
+
+    @Option(help: ArgumentHelp(
+        "Where the pages are reached from outside, e.g. https://sli.example.com (env PURCHASE_SLI_BASE_URL): alert text, Slack and Alertmanager (generatorURL) link to the alert on the on-call page.",
+        valueName: "url"))
+    var baseURL: String?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -233,13 +238,22 @@ struct ServeCommand: AsyncParsableCommand {
         }
         server.pagesDirectory = out ?? environment["PURCHASE_SLI_OUT"] ?? server.pagesDirectory
             ?? (server.renderEverySeconds != nil ? "out" : nil)
+        if let (text, name) = Self.setting(baseURL, "--base-url", "PURCHASE_SLI_BASE_URL", environment) {
+            guard let url = LinkOptions.normalized(text) else {
+                throw CommandFailure(message: "\(name): expected an http or https URL without query or fragment, got \"\(text)\"")
+            }
+            server.baseURL = url
+        }
+        let dashboardsDirectory = try dashboards ?? environment["PURCHASE_SLI_DASHBOARDS"] ?? file?.dashboardsPath() ?? "dashboards"
         if server.renderEverySeconds != nil {
             do {
-                server.dashboards = try DashboardFiles.load(
-                    directory: dashboards ?? environment["PURCHASE_SLI_DASHBOARDS"] ?? file?.dashboardsPath() ?? "dashboards")
+                server.dashboards = try DashboardFiles.load(directory: dashboardsDirectory)
             } catch let failure as DashboardFiles.Failure {
                 throw CommandFailure(message: failure.description)
             }
+        } else if server.notifyURL != nil, server.baseURL != nil {
+            // Only to find the page that shows alerts, for the links (oncall.html when none can be read).
+            server.dashboards = (try? DashboardFiles.load(directory: dashboardsDirectory)) ?? []
         }
     }
 

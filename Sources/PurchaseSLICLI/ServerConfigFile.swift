@@ -19,7 +19,7 @@ struct ServerConfigFile {
         "notifyFormat": "\"alertmanager\" or \"slack\"", "alertsEvery": "a whole number of minutes such as \"1m\"",
         "policy": "the path of a policy file (YAML)", "out": "the path of a directory",
         "renderEvery": "a whole number of minutes such as \"5m\"", "dashboards": "the path of a directory",
-        "renderRange": "a whole number of minutes such as \"7d\"",
+        "renderRange": "a whole number of minutes such as \"7d\"", "baseURL": "an http or https URL",
     ]
 
     init(path: String) throws {
@@ -66,6 +66,10 @@ struct ServerConfigFile {
             configuration.notifyFormat = format
         }
         if let directory = try value("out", as: String.self) { configuration.pagesDirectory = directory }
+        if let text = try value("baseURL", as: String.self) {
+            guard let url = LinkOptions.normalized(text) else { throw invalid("baseURL") }
+            configuration.baseURL = url
+        }
         if let text = try value("renderEvery", as: String.self) {
             guard let seconds = TimeStep.minutes(parsing: text), seconds > 0 else { throw invalid("renderEvery") }
             configuration.renderEverySeconds = seconds

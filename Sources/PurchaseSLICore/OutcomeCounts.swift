@@ -97,8 +97,4 @@ public struct OutcomeCounts: Sendable, Hashable, Codable {
         valid == 0 ? nil : Double(success + alreadyGranted) / Double(valid)
     }
 
-    /// cancel / (valid + cancel), or nil when both are zero.
-    public var cancelRate: Double? {
-        valid + cancel == 0 ? nil : Double(cancel) / Double(valid + cancel)
-    }
 }

@@ -11,11 +11,18 @@ public struct AlertContext: Sendable {
     public let store: any BucketStore
     /// The SLOs and alert rules applied.
     public let policy: SLOPolicy
+    /// The database file the reports' "look next" queries name (`--db`), or nil to leave it out.
+    public var databasePath: String?
+    /// The address of the page that shows the alerts (`https://…/oncall.html`), to which each report links
+    /// with its anchor; nil without a base URL.
+    public var alertPageURL: String?
 
     /// Creates a context reading `store` under `policy`.
-    public init(store: any BucketStore, policy: SLOPolicy) {
+    public init(store: any BucketStore, policy: SLOPolicy, databasePath: String? = nil, alertPageURL: String? = nil) {
         self.store = store
         self.policy = policy
+        self.databasePath = databasePath
+        self.alertPageURL = alertPageURL
     }
 
     /// Minute series of every action and slice over `[from, to)`; each action's own series reaches back
@@ -78,11 +85,17 @@ public struct AlertContext: Sendable {
         reasonFilters[.resultType] = [finding.kind == .cancelRateSpike ? ResultType.cancel.rawValue : ResultType.failure.rawValue]
         let errors = finding.kind == .alreadyGrantedSpike ? [] : try store.errorCounts(CountQuery(
             fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
-        return AlertReport(
+        var report = AlertReport(
             finding: finding, startsAt: startsAt, endsAt: endsAt,
             topErrors: errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) },
             concentration: concentration(of: finding, window: window, until: until, inputs: inputs),
             budgetRemaining: try budgetRemaining(of: finding, until: until, filters: filters), severityChanges: severityChanges)
+        let objective = policy.objectives.first { $0.actionType == finding.labels.actionType }
+        report.owner = objective?.owner
+        report.runbookURL = objective?.runbookURL
+        report.databasePath = databasePath
+        report.pageURL = alertPageURL.map { "\($0)#\(finding.identity.anchor)" }
+        return report
     }
 
     /// The slices that hold a disproportionate share of the action's failures: at least 10 % of them and

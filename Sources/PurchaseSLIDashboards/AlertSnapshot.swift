@@ -30,6 +30,17 @@ public struct AlertSnapshot: Sendable {
     /// Whether the newest event of every action is older than the loss-of-signal window.
     var alertsCannotSeeThePresent: Bool { freshness.isStale() }
 
+    /// A few words for an alert kind, to write on a chart band.
+    static func shortName(_ kind: AlertFinding.Kind) -> String {
+        switch kind {
+        case .successRateBurn: "burn"
+        case .noEvents: "no events"
+        case .alreadyGrantedSpike: "409 spike"
+        case .cancelRateSpike: "cancel spike"
+        case .unfinishedPurchases: "unfinished"
+        }
+    }
+
     /// The episodes as chart bands, only those of `actionType` when given; overlapping episodes are one
     /// band (a page when any of them is) whose tooltip names each.
     func bands(for actionType: String?, until end: Int64) -> [TimeSeriesChart.Band] {
@@ -38,6 +49,8 @@ public struct AlertSnapshot: Sendable {
             return TimeSeriesChart.Band(
                 startSeconds: episode.startsAt, endSeconds: episode.endsAt ?? end,
                 label: "\(episode.severity.rawValue) \(episode.finding.kind.rawValue) \(labels)",
+                caption: "\(episode.severity.rawValue.uppercased()) \(Self.shortName(episode.finding.kind)) "
+                    + (episode.finding.labels.slice.map { $0.value ?? "(none)" } ?? episode.finding.labels.actionType),
                 isPage: episode.severity == .page)
         }.sorted { $0.startSeconds < $1.startSeconds }
         var merged: [TimeSeriesChart.Band] = []
@@ -48,7 +61,10 @@ public struct AlertSnapshot: Sendable {
             }
             last.endSeconds = max(last.endSeconds, span.endSeconds)
             last.isPage = last.isPage || span.isPage
-            if !last.label.contains(span.label) { last.label += "\n" + span.label }
+            if !last.label.contains(span.label) {
+                last.label += "\n" + span.label
+                last.caption += " + " + span.caption
+            }
             merged[merged.count - 1] = last
         }
         return merged

@@ -21,6 +21,12 @@ public struct DashboardDefinition: Sendable, Hashable {
         self.panels = panels
     }
 
+    /// The file of the first of `definitions` that shows the firing alerts (`oncall.html` when none
+    /// does): the page alert notifications link to.
+    public static func alertPage(in definitions: [DashboardDefinition]) -> String {
+        definitions.first { $0.panels.contains(.alerts) }?.file ?? "oncall.html"
+    }
+
     /// What a chart plots.
     public enum ChartMetric: Sendable, Hashable {
         /// A rate per step.

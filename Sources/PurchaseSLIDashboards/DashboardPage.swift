@@ -17,6 +17,30 @@ public struct DashboardPage: Sendable {
         self.alerts = alerts
     }
 
+    /// The alerts firing, with their text, and for each action and metric they are about, its last 6 hours
+    /// at 1-minute steps with the episodes named on the bands; on a phone the panel comes first.
+    private func alertsPanel() throws -> HTML {
+        let recent = DashboardContext(store: context.store, policy: context.policy, atSeconds: context.atSeconds, rangeSeconds: 6 * 3600)
+        var charted = Set<String>()
+        var charts: [HTML] = []
+        for report in alerts.firing {
+            let action = report.finding.labels.actionType
+            let metric: DashboardDefinition.ChartMetric = switch report.finding.kind {
+            case .successRateBurn: .rate(.successRate)
+            case .alreadyGrantedSpike: .rate(.conflictRate)
+            case .cancelRateSpike: .rate(.cancelRate)
+            case .unfinishedPurchases: .rate(.unfinishedRate)
+            case .noEvents: .events
+            }
+            guard charted.insert("\(action) \(metric)").inserted else { continue }
+            charts.append(try recent.chartPanel(
+                title: "\(action): the last 6 h", metric: metric, actionType: action, by: nil, stepSeconds: 60,
+                bands: alerts.bands(for: action, until: context.atSeconds)))
+        }
+        return "<section class=\"firing-first\"><h2>Alerts firing</h2>\(AlertOutput.html(alerts.firing, now: context.atSeconds))"
+            + "\(HTML.joined(charts))</section>"
+    }
+
     /// The page, with links to the others.
     public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) throws -> HTMLDocument {
         let firing = alerts.firing.map(\.finding)
@@ -26,7 +50,7 @@ public struct DashboardPage: Sendable {
             case .objectives:
                 body += try context.objectivesPanel(firing: firing, freshness: alerts.freshness)
             case .alerts:
-                body += "<section><h2>Alerts firing</h2>\(AlertOutput.html(alerts.firing, now: context.atSeconds))</section>"
+                body += try alertsPanel()
             case let .chart(title, metric, actionType, by, step):
                 body += try context.chartPanel(
                     title: title, metric: metric, actionType: actionType, by: by, stepSeconds: step,

@@ -23,23 +23,27 @@ public struct DashboardRenderer: Sendable {
     public let definitions: [DashboardDefinition]
     /// Store, policy, time and range.
     public let context: DashboardContext
+    /// What the pages link to, and whether they reload themselves.
+    public let links: PageLinks
 
     /// Creates a renderer.
-    public init(definitions: [DashboardDefinition], context: DashboardContext) {
+    public init(definitions: [DashboardDefinition], context: DashboardContext, links: PageLinks = PageLinks()) {
         self.definitions = definitions
         self.context = context
+        self.links = links
     }
 
-    /// Step of the backtest that finds the alert episodes shaded on the charts.
-    static let episodeStepSeconds: Int64 = 300
+    /// Step of the backtest that finds the alert episodes shaded on the charts and counted in the weekly
+    /// review: a minute, as `alerts` and `report` evaluate, so the review says the same whichever wrote it.
+    static let episodeStepSeconds: Int64 = 60
 
     /// Each dashboard, the weekly review of the last whole ISO week before the context's time, and
     /// `index.html` linking them all.
     public func render(generatedAtSeconds: Int64) throws -> [File] {
-        // One 5-minute backtest covers the range (its episodes shade the charts) and the reviewed week
+        // One backtest covers the range (its episodes shade the charts) and the reviewed week
         // (its incidents), which may start before the range.
         let week = ISOWeek(containing: context.atSeconds).previous
-        let alertContext = AlertContext(store: context.store, policy: context.policy)
+        let alertContext = links.alertContext(store: context.store, policy: context.policy, definitions: definitions)
         let alerts = AlertSnapshot(
             firing: try alertContext.firingReports(at: context.atSeconds),
             episodes: try alertContext.episodeReports(
@@ -51,15 +55,20 @@ public struct DashboardRenderer: Sendable {
             summary: "SLO attainment, week-over-week changes, incidents and a summary for the review notes (\(weeklyReport.dateRange)).")]
         let navigation = [(title: "Index", href: "index.html")] + definitions.map { (title: $0.title, href: $0.file) }
             + otherPages.map { (title: $0.title, href: $0.file) }
+        func file(_ name: String, _ document: HTMLDocument) -> File {
+            var document = document
+            document.refreshSeconds = links.refreshSeconds
+            return File(name: name, html: document.rendered)
+        }
         var files = try definitions.map { definition in
             let page = DashboardPage(definition: definition, context: context, alerts: alerts)
-            return File(name: definition.file, html: try page.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered)
+            return file(definition.file, try page.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds))
         }
-        files.append(File(name: weeklyReport.fileName, html: weeklyReport.document(
-            navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered))
+        files.append(file(weeklyReport.fileName, weeklyReport.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
         let entries = definitions.map { IndexPage.Entry(title: $0.title, file: $0.file, summary: $0.summary) } + otherPages
-        let index = IndexPage(entries: entries, context: context, alerts: alerts)
-        files.append(File(name: "index.html", html: index.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds).rendered))
+        var index = IndexPage(entries: entries, context: context, alerts: alerts)
+        index.alertPage = DashboardDefinition.alertPage(in: definitions)
+        files.append(file("index.html", index.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
         return files
     }
 }

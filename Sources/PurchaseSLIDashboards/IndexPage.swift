@@ -27,6 +27,20 @@ public struct IndexPage: Sendable {
     public let context: DashboardContext
     /// The alerts firing at that time, and how recent the data is.
     public let alerts: AlertSnapshot
+    /// The page that shows the alerts, which the index links each firing alert to.
+    public var alertPage = "oncall.html"
+
+    /// Each firing alert, most urgent first, linked to its text on the alert page: severity, name, labels,
+    /// since when.
+    private var firingList: HTML {
+        HTML.joined(alerts.firing.map { report in
+            let labels = report.finding.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
+            let severity = report.severity
+            return "<li><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> "
+                + "<a href=\"\(alertPage)#\(report.finding.identity.anchor)\">\(report.finding.kind.rawValue) \(labels)</a> "
+                + "since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration(context.atSeconds - report.startsAt)))</li>"
+        })
+    }
 
     /// The page.
     public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) -> HTMLDocument {
@@ -37,7 +51,7 @@ public struct IndexPage: Sendable {
             ? (alerts.alertsCannotSeeThePresent ? alerts.staleBanner
                 : "<div class=\"banner\"><strong>No alert firing</strong> at \(RFC3339.format(seconds: context.atSeconds)).</div>")
             : "<div class=\"banner \(pageCount > 0 ? "bad" : "warn")\"><strong>\(firing.count) alert\(firing.count == 1 ? "" : "s") firing</strong> "
-                + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(RFC3339.format(seconds: context.atSeconds)): see the pages below.</div>"
+                + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(RFC3339.format(seconds: context.atSeconds)):<ul>\(firingList)</ul></div>"
         return HTMLDocument(
             title: "purchase-sli dashboards",
             subtitle: "\(RFC3339.format(seconds: context.fromSeconds)) to \(RFC3339.format(seconds: context.atSeconds)) "

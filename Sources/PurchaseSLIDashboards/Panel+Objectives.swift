@@ -6,10 +6,11 @@ extension DashboardContext {
     /// Windows over which the objectives panel shows the success rate and the burn rate.
     static let objectiveWindows: [(seconds: Int64, label: String)] = [(3600, "1 h"), (6 * 3600, "6 h"), (86_400, "24 h"), (7 * 86_400, "7 d")]
 
-    /// One card per action with an objective: the last hour's success rate against the objective, the
-    /// 1 h / 6 h / 24 h / 7 d success and burn rates, the error budget left, the trend, and a status
-    /// (the most urgent alert firing for the action; else STALE or NO DATA when its newest event is older
-    /// than the loss-of-signal window, and only then OK).
+    /// One card per action with an objective: the success rate against the objective (the firing burn
+    /// alert's short window and figure while it burns, else the last hour's), the 1 h / 6 h / 24 h / 7 d
+    /// success and burn rates, the error budget left, the trend, and a status (the most urgent alert firing
+    /// for the action; else STALE or NO DATA when its newest event is older than the loss-of-signal
+    /// window; else BELOW OBJECTIVE when the last hour fails the objective beyond chance; only then OK).
     func objectivesPanel(firing: [AlertFinding], freshness: DataFreshness) throws -> HTML {
         var windows: [Int64: [String: OutcomeCounts]] = [:]
         for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map { atSeconds - $0.window.period(at: atSeconds).startSeconds }) {
@@ -20,19 +21,31 @@ extension DashboardContext {
             let action = objective.actionType
             let severity = firing.filter { $0.labels.actionType == action }.map(\.severity).max()
             let isFresh = !freshness.isStale(action)
+            let lastHour = windows[3600]?[action] ?? OutcomeCounts()
+            // Failing now beyond chance reads as such even when no rule fires (yet, or on thin traffic).
+            let failingNow = isFresh && policy.missesObjectiveBeyondChance(lastHour, objective: objective)
             let status: HTML = switch severity {
             case .page: "<span class=\"status bad\">PAGE</span>"
             case .ticket: "<span class=\"status warn\">TICKET</span>"
-            case nil: isFresh ? "<span class=\"status ok\">OK</span>"
-                : "<span class=\"status none\">\(FreshnessText.status(freshness, action: action))</span>"
+            case nil where !isFresh: "<span class=\"status none\">\(FreshnessText.status(freshness, action: action))</span>"
+            case nil where failingNow: "<span class=\"status bad\">BELOW OBJECTIVE</span>"
+            case nil: "<span class=\"status ok\">OK</span>"
             }
-            let lastHour = windows[3600]?[action] ?? OutcomeCounts()
-            let rate = lastHour.successRate
-            // Coloured by what fires: a rate below the objective on thin traffic is not yet news; old data is not good news.
-            let tone = severity == .page ? "bad" : severity == .ticket ? "warn" : (rate ?? 0) >= objective.target && isFresh ? "ok" : ""
+            // While the action burns, the headline is the alert's own window and figure; else the last hour.
+            let burn = firing.first { $0.kind == .successRateBurn && $0.labels == SeriesLabels(actionType: action) }
+            let headline: (rate: Double?, caption: String) = burn.map { finding -> (rate: Double?, caption: String) in
+                let span = TimeStep(seconds: finding.shortWindowSeconds ?? finding.rule?.shortWindowSeconds ?? 3600)
+                return (finding.shortWindow.successRate,
+                        "success rate over the last \(span) (\(NumberText.count(finding.shortWindow.valid)) valid), as the alert reads")
+            } ?? (lastHour.successRate, "success rate, last hour (\(NumberText.count(lastHour.valid)) valid)")
+            let rate = headline.rate
+            // Coloured by what fires or fails now: a rate below the objective on thin traffic is not yet news;
+            // old data is not good news.
+            let tone = severity == .page || failingNow ? "bad" : severity == .ticket ? "warn"
+                : (rate ?? 0) >= objective.target && isFresh ? "ok" : ""
             let rows = Self.objectiveWindows.map { window -> HTML in
                 let counts = windows[window.seconds]?[action] ?? OutcomeCounts()
-                let burn = counts.successRate.map { (1 - $0) / objective.errorBudget }
+                let burn = objective.burnRate(counts)
                 return "<tr><td>\(window.label)</td><td>\(NumberText.percent(counts.successRate))</td>"
                     + "<td>\(burn.map { String(format: "%.1f×", $0) } ?? "n/a")</td><td>\(NumberText.count(counts.valid))</td></tr>"
             }
@@ -50,7 +63,7 @@ extension DashboardContext {
             return """
                 <div class="card"><h3>\(action) \(status)\(spent)</h3>
                 <div class="big \(tone)">\(NumberText.percent(rate))</div>
-                <div class="meta">success rate, last hour (\(NumberText.count(lastHour.valid)) valid) · objective \
+                <div class="meta">\(headline.caption) · objective \
                 \(NumberText.percent(objective.target)) over \(objective.window.description) · \
                 \(FreshnessText.line(freshness, action: action))</div>
                 <table><tr><th>window</th><th>success rate</th><th>burn rate</th><th>valid</th></tr>\(HTML.joined(rows))</table>

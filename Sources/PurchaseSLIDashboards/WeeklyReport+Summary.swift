@@ -23,8 +23,12 @@ extension WeeklyReport {
         let attainment = actions.compactMap { action -> String? in
             guard let objective = action.objective, let rate = action.current.successRate else { return nil }
             let met = rate >= objective.target
+            // A 409 counts as a success (the user has what they paid for) but says the flow sent twice: apart.
+            let valid = Double(action.current.valid)
             return "\(escaping.escape(action.actionType)) \(NumberText.percent(rate)) of \(NumberText.count(action.current.valid)) "
-                + "(\(met ? "met" : "missed") \(NumberText.percent(objective.target)), "
+                + "(granted \(NumberText.percent(Double(action.current.success) / valid)), "
+                + "409 already granted \(NumberText.percent(Double(action.current.alreadyGranted) / valid)); "
+                + "\(met ? "met" : "missed") \(NumberText.percent(objective.target)), "
                 + "\(NumberText.percent(action.budgetSpent)) of the error budget spent)"
         }
         sentences.append("Week \(week) (\(dateRange)): success rates " + (attainment.isEmpty ? "not measured, no valid event" : attainment.joined(separator: "; ")) + ".")

@@ -49,7 +49,8 @@ struct AlertNarrative {
         }
     }
 
-    /// The details: since when, the counts, the budget, where the failures are, the errors, where to look.
+    /// The details: since when, the counts, the budget, where the failures are, the errors (then come
+    /// ``lookNext`` and ``references``).
     var details: [String] {
         var lines = ["since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration((report.endsAt ?? now) - report.startsAt)))"
             + (report.endsAt.map { ", resolved \(RFC3339.format(seconds: $0))" } ?? "")]
@@ -94,19 +95,32 @@ struct AlertNarrative {
                 "\"\(escaping.escape(String($0.description.prefix(120))))\" (\(NumberText.count($0.events)))"
             }.joined(separator: ", "))
         }
-        lines.append("look next: " + lookNext)
         return lines
     }
 
-    /// A query that shows the failures by product and error over the alert's span.
+    /// A query that shows the failures by product and error over the alert's span, on the database the
+    /// alert was evaluated on, quoted so that it runs as printed in a POSIX shell.
     var lookNext: String {
-        let from = RFC3339.format(seconds: report.startsAt - (finding.rule?.longWindowSeconds ?? 3600))
-        let to = RFC3339.format(seconds: report.endsAt ?? finding.time)
-        var command = "purchase-sli query --from \(from) --to \(to) --where actionType=\(action)"
-        if let slice = finding.labels.slice {
-            command += " --where \(slice.dimension.rawValue)=\(escaping.escape(slice.value ?? ""))"
-        }
-        return command + (finding.kind == .noEvents ? " --step 5m" : " --by productID,errorDescription")
+        var words = ["purchase-sli", "query"]
+        if let database = report.databasePath { words += ["--db", database] }
+        words += [
+            "--from", RFC3339.format(seconds: report.startsAt - (finding.rule?.longWindowSeconds ?? 3600)),
+            "--to", RFC3339.format(seconds: report.endsAt ?? finding.time), "--where", "actionType=\(finding.labels.actionType)",
+        ]
+        if let slice = finding.labels.slice { words += ["--where", "\(slice.dimension.rawValue)=\(slice.value ?? "")"] }
+        words += finding.kind == .noEvents ? ["--step", "5m"] : ["--by", "productID,errorDescription"]
+        return escaping.escape(words.map(ShellWord.quoted).joined(separator: " "))
+    }
+
+    /// The details, the query to run next and the references, as lines.
+    var allLines: [String] { details + ["look next: " + lookNext] + (references.map { [$0] } ?? []) }
+
+    /// Who owns the objective and where its runbook and the alert's dashboard page are, or nil when the
+    /// policy names none and no base URL was given.
+    var references: String? {
+        let parts = [report.owner.map { "owner: \(escaping.escape($0))" }, report.runbookURL.map { "runbook: \($0)" },
+                     report.pageURL.map { "dashboard: \($0)" }].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// The span the short window covered (widened on thin traffic, cut at a recovery), e.g. "30m".

@@ -9,7 +9,7 @@ public enum AlertOutput {
     public static func text(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil) -> String {
         let alerts = reports.isEmpty ? "no alerts firing at \(RFC3339.format(seconds: now))\n" : reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
-            return ([label(report) + "  " + narrative.summary] + narrative.details.map { "      " + $0 })
+            return ([label(report) + "  " + narrative.summary] + narrative.allLines.map { "      " + $0 })
                 .joined(separator: "\n")
         }.joined(separator: "\n\n") + "\n"
         return alerts + (freshness.map { (reports.isEmpty ? "" : "\n") + FreshnessText.line($0) + "\n" } ?? "")
@@ -20,7 +20,8 @@ public enum AlertOutput {
         reports.map { report in
             let end = report.endsAt ?? now
             let labels = report.finding.labels.pairs.map { "\($0.0)=\(TerminalText.sanitized($0.1))" }.joined(separator: ", ")
-            return "  \(RFC3339.format(seconds: report.startsAt))  \(NumberText.duration(end - report.startsAt).padding(toLength: 11, withPad: " ", startingAt: 0))"
+            let duration = NumberText.duration(end - report.startsAt)
+            return "  \(RFC3339.format(seconds: report.startsAt))  \(duration.padding(toLength: max(12, duration.count + 1), withPad: " ", startingAt: 0))"
                 + "\(report.severity.rawValue.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0))"
                 + "\(report.finding.kind.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0))\(labels)"
                 + (report.endsAt == nil ? "  (still firing)" : "")
@@ -33,8 +34,9 @@ public enum AlertOutput {
         guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" + last }
         return reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .markdown, now: now)
-            return (["**\(label(report))** \(narrative.summary)"] + narrative.details.dropLast().map { "- \($0)" }
-                + ["- look next: `\(narrative.lookNext.replacingOccurrences(of: "`", with: "'"))`"])
+            return (["**\(label(report))** \(narrative.summary)"] + narrative.details.map { "- \($0)" }
+                + ["- look next: `\(narrative.lookNext.replacingOccurrences(of: "`", with: "'"))`"]
+                + (narrative.references.map { ["- \($0)"] } ?? []))
                 .joined(separator: "\n")
         }.joined(separator: "\n\n") + "\n" + last
     }
@@ -45,14 +47,27 @@ public enum AlertOutput {
         guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" + last }
         return reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .slack, now: now)
-            return (["*\(label(report))* \(narrative.summary)"] + narrative.details.map { "• \($0)" })
+            return (["*\(label(report))* \(narrative.summary)"] + narrative.allLines.map { "• \($0)" })
                 .joined(separator: "\n")
         }.joined(separator: "\n\n") + "\n" + last
     }
 
-    /// The ``slack(_:now:)`` text as the JSON body of a Slack-compatible incoming webhook: `{"text": …}`.
+    /// The body of a Slack-compatible incoming webhook: a one-line `text` ("2 alerts: 1 page firing, 1
+    /// resolved") and one attachment per alert with the ``slack(_:now:freshness:)`` text of it, coloured by
+    /// severity (red a page, amber a ticket, green resolved) as Slack and Mattermost show attachments.
     public static func slackWebhookJSON(_ reports: [AlertReport], now: Int64) -> String {
-        "{\"text\":" + JSONText.quoted(slack(reports, now: now)) + "}\n"
+        let firing = reports.filter { $0.endsAt == nil }, pages = firing.filter { $0.severity == .page }
+        var parts = ["\(firing.count) firing" + (pages.isEmpty ? "" : " (\(pages.count) page\(pages.count == 1 ? "" : "s"))")]
+        if firing.count < reports.count { parts.append("\(reports.count - firing.count) resolved") }
+        let headline = "purchase-sli at \(RFC3339.format(seconds: now)): " + parts.joined(separator: ", ")
+        let attachments = reports.map { report in
+            let colour = report.endsAt != nil ? "#2eb67d" : report.severity == .page ? "#e01e5a" : "#ecb22e"
+            let text = slack([report], now: now)
+            let fallback = "\(label(report)) \(AlertNarrative(report: report, escaping: .slack, now: now).summary)"
+            return "{\"color\":\"\(colour)\",\"fallback\":\(JSONText.quoted(fallback)),\"text\":\(JSONText.quoted(text)),"
+                + "\"mrkdwn_in\":[\"text\"]}"
+        }
+        return "{\"text\":\(JSONText.quoted(headline)),\"attachments\":[\(attachments.joined(separator: ","))]}\n"
     }
 
     /// An array of Alertmanager v2 alerts, to POST to `/api/v2/alerts` as is.
@@ -61,13 +76,16 @@ public enum AlertOutput {
             let finding = report.finding
             let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
             let labels = [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + finding.labels.pairs
+                + (report.owner.map { [("team", $0)] } ?? [])
             var fields = [
                 "\"labels\":{" + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted($0.1) }.joined(separator: ",") + "}",
                 "\"annotations\":{\"summary\":\(JSONText.quoted(narrative.summary)),"
-                    + "\"description\":\(JSONText.quoted(narrative.details.joined(separator: "\n")))}",
+                    + "\"description\":\(JSONText.quoted(narrative.allLines.joined(separator: "\n")))"
+                    + (report.runbookURL.map { ",\"runbook_url\":\(JSONText.quoted($0))" } ?? "") + "}",
                 "\"startsAt\":\"\(RFC3339.format(seconds: report.startsAt))\"",
             ]
             if let endsAt = report.endsAt { fields.append("\"endsAt\":\"\(RFC3339.format(seconds: endsAt))\"") }
+            if let pageURL = report.pageURL { fields.append("\"generatorURL\":\(JSONText.quoted(pageURL))") }
             return "{" + fields.joined(separator: ",") + "}"
         }
         return "[" + alerts.joined(separator: ",\n") + "]\n"

@@ -18,6 +18,14 @@ public struct AlertReport: Sendable {
     public var budgetRemaining: Double?
     /// Its severity from `startsAt`, and each change of it, in order (empty: the finding's all along).
     public var severityChanges: [SeverityChange]
+    /// The database its "look next" query reads (`--db`), or nil to leave the option out.
+    public var databasePath: String?
+    /// The address of the dashboard page that shows it (with its anchor), or nil without a base URL.
+    public var pageURL: String?
+    /// Who owns the objective of its action (a team), from the policy.
+    public var owner: String?
+    /// The runbook of its action's objective, from the policy.
+    public var runbookURL: String?
 
     /// The highest severity the alert reached since it started: what it is labelled with.
     public var severity: Severity { severityChanges.map(\.severity).max().map { max($0, finding.severity) } ?? finding.severity }

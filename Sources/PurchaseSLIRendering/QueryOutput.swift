@@ -1,4 +1,5 @@
 import Foundation
+import PurchaseSLIAnalysis
 public import PurchaseSLICore
 
 /// Renders query rows as a table, JSON or CSV.
@@ -41,7 +42,7 @@ public struct QueryOutput: Sendable {
     private func counterValues(_ counts: OutcomeCounts) -> [String] {
         [counts.attempts, counts.success, counts.alreadyGranted, counts.failure, counts.cancel, counts.pending, counts.valid]
             .map(String.init)
-            + [counts.successRate.map(JSONText.number) ?? "null", counts.cancelRate.map(JSONText.number) ?? "null",
+            + [counts.successRate.map(JSONText.number) ?? "null", RateMetric.cancelRate.rate(counts).map(JSONText.number) ?? "null",
                String(counts.conflicts), String(counts.serverErrors)]
     }
 

@@ -1,7 +1,7 @@
 public import Logging
 public import PurchaseSLIAnalysis
 import PurchaseSLICore
-import PurchaseSLIDashboards
+public import PurchaseSLIDashboards
 import PurchaseSLIRendering
 public import PurchaseSLIStorage
 public import ServiceLifecycle
@@ -21,12 +21,14 @@ public struct AlertNotifier: Service {
     /// Creates a notifier.
     /// - Parameters:
     ///   - intervalSeconds: time between evaluations, a whole number of minutes.
+    ///   - links: what the alert text links to (the page among `dashboards` that shows alerts) and names.
     ///   - nowMillis: the wall clock, read by ``run()`` only.
     public init(
         store: any BucketStore, policy: SLOPolicy, intervalSeconds: Int64, sender: any AlertNotificationSender,
-        logger: Logger, nowMillis: @escaping @Sendable () -> Int64
+        links: PageLinks = PageLinks(), dashboards: [DashboardDefinition] = [], logger: Logger,
+        nowMillis: @escaping @Sendable () -> Int64
     ) {
-        context = AlertContext(store: store, policy: policy)
+        context = links.alertContext(store: store, policy: policy, definitions: dashboards)
         self.intervalSeconds = intervalSeconds
         self.sender = sender
         self.logger = logger

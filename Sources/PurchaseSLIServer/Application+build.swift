@@ -32,28 +32,39 @@ public func buildApplication(
         router: router,
         server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "purchase-sli"),
-        services: [committer] + alertNotifier(configuration: configuration, store: store, logger: logger)
-            + dashboardPublisher(configuration: configuration, store: store, logger: logger),
+        services: [committer] + alertNotifier(configuration: configuration, store: store, databasePath: databasePath, logger: logger)
+            + dashboardPublisher(configuration: configuration, store: store, databasePath: databasePath, logger: logger),
         logger: logger
     )
 }
 
 /// The alert notifier `configuration` asks for, if any.
-private func alertNotifier(configuration: ServerConfiguration, store: any BucketStore, logger: Logger) -> [any Service] {
+private func alertNotifier(
+    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, logger: Logger
+) -> [any Service] {
     guard let url = configuration.notifyURL else { return [] }
     return [AlertNotifier(
         store: store, policy: configuration.alertPolicy, intervalSeconds: configuration.alertsEverySeconds,
-        sender: WebhookSender(url: url, format: configuration.notifyFormat), logger: logger, nowMillis: wallClockMillis)]
+        sender: WebhookSender(url: url, format: configuration.notifyFormat), links: links(configuration, databasePath),
+        dashboards: configuration.dashboards, logger: logger, nowMillis: wallClockMillis)]
 }
 
 /// The dashboard publisher `configuration` asks for, if any.
-private func dashboardPublisher(configuration: ServerConfiguration, store: any BucketStore, logger: Logger) -> [any Service] {
+private func dashboardPublisher(
+    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, logger: Logger
+) -> [any Service] {
     guard let directory = configuration.pagesDirectory, let interval = configuration.renderEverySeconds else { return [] }
     let policy = configuration.alertPolicy, range = configuration.renderRangeSeconds
     return [DashboardPublisher(
         definitions: configuration.dashboards,
         context: { DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range) },
-        directory: directory, intervalSeconds: interval, logger: logger, nowMillis: wallClockMillis)]
+        directory: directory, intervalSeconds: interval, links: links(configuration, databasePath), logger: logger,
+        nowMillis: wallClockMillis)]
+}
+
+/// What alert text and pages link to: the served pages under `baseURL`, and the database for "look next".
+private func links(_ configuration: ServerConfiguration, _ databasePath: String?) -> PageLinks {
+    PageLinks(baseURL: configuration.baseURL, databasePath: databasePath)
 }
 
 /// Milliseconds since the epoch on the wall clock (the server is a shell; analysis never reads it).

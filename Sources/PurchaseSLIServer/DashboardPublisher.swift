@@ -16,12 +16,14 @@ public struct DashboardPublisher: Service {
     private let nowMillis: @Sendable () -> Int64
 
     /// Creates a publisher of `definitions` into `directory`; `context` gives the store, policy and range
-    /// for a page time.
+    /// for a page time; the pages reload themselves every interval and link as `links` says.
     public init(
         definitions: [DashboardDefinition], context: @escaping @Sendable (Int64) -> DashboardContext, directory: String,
-        intervalSeconds: Int64, logger: Logger, nowMillis: @escaping @Sendable () -> Int64
+        intervalSeconds: Int64, links: PageLinks = PageLinks(), logger: Logger, nowMillis: @escaping @Sendable () -> Int64
     ) {
-        renderer = { DashboardRenderer(definitions: definitions, context: context($0)) }
+        var links = links
+        links.refreshSeconds = intervalSeconds
+        renderer = { [links] in DashboardRenderer(definitions: definitions, context: context($0), links: links) }
         self.directory = directory
         self.intervalSeconds = intervalSeconds
         self.logger = logger

@@ -51,6 +51,9 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var dashboards: [DashboardDefinition] = []
     /// How far back the rendered pages reach, in seconds.
     public var renderRangeSeconds: Int64 = 7 * 86_400
+    /// Where the pages are served from outside (`https://sli.example.com`), for the links of alert text,
+    /// Slack and Alertmanager (`generatorURL`); nil for none.
+    public var baseURL: String?
 
     /// The defaults, listed in the README.
     public init() {}

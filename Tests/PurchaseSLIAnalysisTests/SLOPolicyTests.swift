@@ -80,3 +80,22 @@ extension SLOPolicyTests {
         #expect(error?.path == "spikes.significance")
     }
 }
+
+extension SLOPolicyTests {
+    @Test func anObjectiveNamesItsOwnerAndRunbook() throws {
+        let policy = try SLOPolicy(yaml: """
+            objectives:
+              - {actionType: purchase, target: 99, owner: payments-oncall, runbook: "https://runbooks.example.com/purchase"}
+            """)
+        #expect(policy.objectives.first?.owner == "payments-oncall")
+        #expect(policy.objectives.first?.runbookURL == "https://runbooks.example.com/purchase")
+        for (yaml, path) in [
+            ("objectives:\n  - {actionType: purchase, target: 99, runbook: \"javascript:alert(1)\"}", "objectives[0].runbook"),
+            ("objectives:\n  - {actionType: purchase, target: 99, runbook: \"https://x.example/a\\\"b\"}", "objectives[0].runbook"),
+            ("objectives:\n  - {actionType: purchase, target: 99, owner: \"\"}", "objectives[0].owner"),
+        ] {
+            let error = #expect(throws: PolicyError.self) { try SLOPolicy(yaml: yaml) }
+            #expect(error?.path == path, "\(yaml)")
+        }
+    }
+}

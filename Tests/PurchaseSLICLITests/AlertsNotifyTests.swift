@@ -83,10 +83,14 @@ func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received
             #expect(firing == 0 && quiet == 0)
             let posts = await received.posts
             #expect(posts.count == 1)
-            let message = (try? JSONSerialization.jsonObject(with: Data((posts.first?.body ?? "").utf8))) as? [String: String]
-            #expect(message?.keys.sorted() == ["text"])
-            #expect(message?["text"]?.hasPrefix("*PAGE* purchase: success rate ") == true, "\(message?["text"] ?? "")")
-            #expect(message?["text"]?.contains("• since 2026-11-14T12:02:00Z (18 min)") == true)
+            let message = (try? JSONSerialization.jsonObject(with: Data((posts.first?.body ?? "").utf8))) as? [String: Any]
+            #expect(message?["text"] as? String == "purchase-sli at 2026-11-14T12:20:00Z: 1 firing (1 page)")
+            let attachments = message?["attachments"] as? [[String: Any]] ?? []
+            let text = attachments.first?["text"] as? String ?? ""
+            #expect(attachments.count == 1 && attachments.first?["color"] as? String == "#e01e5a", "a page is red")
+            #expect(text.hasPrefix("*PAGE* purchase: success rate "), "\(text)")
+            #expect(text.contains("• since 2026-11-14T12:02:00Z (18 min)"))
+            #expect(text.contains("look next: purchase-sli query --db \(db) --from"), "the query names the database")
         }
     }
 

@@ -60,3 +60,37 @@ import Testing
         #expect(throws: (any Error).self) { try ReportCommand.parse(["--week", week]) }
     }
 }
+
+extension ReportCommandTests {
+    /// The weekly review says the same whichever command wrote it: `report`, and `render` (which shares
+    /// the backtest of its charts with the review) count the same episodes for the same durations. An
+    /// outage of 38 minutes on the Wednesday of W46 (starting and ending off the 5-minute marks, where a
+    /// 5-minute backtest would cut it differently), in purchases four a minute over two weeks.
+    @Test func renderAndReportCountTheSameEpisodes() throws {
+        let path = directory.file("outage.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        let start = RFC3339.parseMillis("2026-11-02T00:00:00Z")! / 1000
+        let outage = RFC3339.parseMillis("2026-11-11T10:04:00Z")! / 1000
+        let events = (0..<(14 * 1440)).flatMap { minute -> [PurchaseEvent] in
+            let time = start + Int64(minute) * 60
+            return (0..<4).map { index in
+                let fails = (outage..<outage + 38 * 60).contains(time) && index % 2 == 0
+                return PurchaseEvent(
+                    eventID: "e\(minute)-\(index)", timestampMillis: (time + Int64(index) * 10) * 1000, productID: "coins_100",
+                    actionType: .purchase, resultType: fails ? .failure : .success, errorDescription: fails ? "verification failed: 503" : nil)
+            }
+        }
+        _ = try store.record(events, receivedAtMillis: 0)
+        let markdown = try ReportCommand.parse(["--db", path, "--week", "2026-W46", "--format", "markdown"]).output()
+        let out = directory.file("pages")
+        try RenderCommand.parse(["--db", path, "--at", "2026-11-17T00:00:00Z", "--range", "7d", "--out", out]).run()
+        let page = try String(contentsOfFile: out + "/report-2026-W46.html", encoding: .utf8)
+        func episodes(_ text: String) -> String? {
+            text.range(of: #"\d+ alert episodes? \(\d+ pages?\); the longest, [^,]+, lasted [^.]+\."#, options: .regularExpression)
+                .map { String(text[$0]) }
+        }
+        let reported = try #require(episodes(markdown), "\(markdown)")
+        #expect(reported.hasPrefix("1 alert episode (1 page)"), "\(reported)")
+        #expect(episodes(page) == reported)
+    }
+}

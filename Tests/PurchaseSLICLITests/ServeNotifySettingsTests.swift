@@ -35,6 +35,11 @@ import Testing
         #expect(fromEnvironment.notifyFormat == .alertmanager && fromEnvironment.alertsEverySeconds == 120)
         let fromOptions = try resolve(["--config", config, "--alerts-every", "1m", "--notify-format", "slack"], environment: environment)
         #expect(fromOptions.notifyFormat == .slack && fromOptions.alertsEverySeconds == 60)
+        // The base URL of the links loses its trailing slash, wherever it came from.
+        let linked = try directory.write("linked.json", #"{"baseURL": "https://a.example/"}"#)
+        #expect(try resolve(["--config", linked]).baseURL == "https://a.example")
+        #expect(try resolve(["--config", linked], environment: ["PURCHASE_SLI_BASE_URL": "https://b.example/sli/"]).baseURL == "https://b.example/sli")
+        #expect(try resolve(["--config", linked, "--base-url", "http://c.example"]).baseURL == "http://c.example")
     }
 
     @Test func aWrongValueIsAnErrorNamingTheOptionOrVariableItCameFrom() throws {
@@ -50,6 +55,9 @@ import Testing
             ([], ["PURCHASE_SLI_INGEST_KEYS": directory.file("missing-keys")], "PURCHASE_SLI_INGEST_KEYS: cannot read"),
             (["--config", try directory.write("bad.json", #"{"alertsEvery": "1h30s"}"#)], [:], "alertsEvery expects a whole number of minutes"),
             (["--notify", "http://x/", "--policy", directory.file("missing.yaml")], [:], "cannot read the policy file"),
+            (["--base-url", "sli.example.com"], [:], "--base-url: expected an http or https URL"),
+            ([], ["PURCHASE_SLI_BASE_URL": "https://sli.example.com/?x=1"], "PURCHASE_SLI_BASE_URL: expected an http or https URL"),
+            (["--config", try directory.write("bad-url.json", #"{"baseURL": "javascript:alert(1)"}"#)], [:], "baseURL expects an http or https URL"),
         ]
         for (arguments, environment, message) in cases {
             #expect {

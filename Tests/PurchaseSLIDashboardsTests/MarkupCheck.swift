@@ -1,6 +1,8 @@
+import Foundation
+
 /// A strict reading of a rendered page, stricter than HTML itself: every `<` starts an element our code
 /// writes (or `<!DOCTYPE html>` at the top), every attribute is one our code writes and has a
-/// double-quoted value, `href` is a relative `.html` file, elements close in order (`meta` is void, SVG
+/// double-quoted value, `href` is a relative `.html` file (with an alert anchor) or a policy's runbook URL, elements close in order (`meta` is void, SVG
 /// elements may self-close), and text and attribute values hold no raw `<` or `>` and no `&` other than the
 /// references ``PurchaseSLIRendering/HTML/escape(_:)`` writes. Event text that escaped escaping breaks one
 /// of these rules, whatever it says.
@@ -8,13 +10,13 @@ enum MarkupCheck {
     /// Every element our pages use.
     static let elements: Set<String> = [
         "html", "head", "meta", "title", "style", "body", "header", "nav", "main", "footer", "section", "h1", "h2",
-        "h3", "p", "div", "span", "strong", "i", "a", "ul", "li", "table", "tr", "th", "td",
+        "h3", "p", "div", "span", "strong", "i", "a", "ul", "li", "table", "tr", "th", "td", "code",
         "svg", "rect", "line", "path", "text",
     ]
     /// Every attribute our pages use.
     static let attributes: Set<String> = [
         "lang", "charset", "http-equiv", "content", "name", "href", "class", "viewBox", "role", "aria-label",
-        "x", "y", "x1", "x2", "y1", "y2", "width", "height", "d", "text-anchor", "transform",
+        "x", "y", "x1", "x2", "y1", "y2", "width", "height", "d", "text-anchor", "transform", "id", "rel",
     ]
     fileprivate static let voidElements: Set<String> = ["meta"]
     fileprivate static let references: Set<String> = ["amp", "lt", "gt", "quot", "#39"]
@@ -102,6 +104,7 @@ enum MarkupCheck {
                 }
                 let value = String(decoding: bytes[valueStart..<min(cursor, bytes.count)], as: UTF8.self)
                 if attribute == "href", !Self.isPageLink(value) { fail("href=\"\(value)\" is not a page of the set", at: valueStart) }
+                if attribute == "id", !Self.isAnchor(value) { fail("id=\"\(value)\" is not an alert anchor", at: valueStart) }
                 cursor += 1
             }
             if !selfClosing && !MarkupCheck.voidElements.contains(name) { open.append(name) }
@@ -153,12 +156,20 @@ enum MarkupCheck {
         private static func isAttribute(_ name: String) -> Bool { MarkupCheck.attributes.contains(name) }
 
         /// `oncall.html`: a file name of the set, relative, nothing else.
+        /// A page of the set, optionally with an alert's anchor, or the runbook link a policy gives.
         private static func isPageLink(_ value: String) -> Bool {
-            value.hasSuffix(".html") && value.utf8.allSatisfy {
+            if value.hasPrefix("https://") || value.hasPrefix("http://") { return !value.contains(" ") }
+            let parts = value.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+            return parts[0].hasSuffix(".html") && parts[0].utf8.allSatisfy {
                 (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                     || $0 == UInt8(ascii: "W")  // the weekly review, report-2026-W46.html
                     || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-            }
+            } && (parts.count == 1 || isAnchor(String(parts[1])))
+        }
+
+        /// `alert-<Kind>-<12 hex digits>`, as ``AlertFinding/Identity/anchor`` writes.
+        private static func isAnchor(_ value: String) -> Bool {
+            value.range(of: #"^alert-[A-Za-z]+-[0-9a-f]{12}$"#, options: .regularExpression) != nil
         }
     }
 }

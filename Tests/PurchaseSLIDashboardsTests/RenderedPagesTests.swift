@@ -1,4 +1,5 @@
 import Foundation
+import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIRendering
@@ -44,7 +45,10 @@ import Testing
         // The outage: the purchase objective pages, and so does the alert, naming what the failures said.
         #expect(page.contains("<h3>purchase <span class=\"status bad\">PAGE</span>"))
         let alerts = try #require(page.between("<h2>Alerts firing</h2>", "</section>"))
-        #expect(alerts.contains("<div class=\"alert page\"><p><span class=\"status bad\">PAGE</span> <strong>PurchaseSuccessRateBurn</strong> purchase"))
+        #expect(alerts.contains("<div class=\"alert page\" id=\"\(AlertFinding.Identity(kind: .successRateBurn, labels: SeriesLabels(actionType: "purchase")).anchor)\"><p><span class=\"status bad\">PAGE</span> <strong>PurchaseSuccessRateBurn</strong> purchase"))
+        // Its action's last 6 hours at 1-minute steps, the episode named on its band; first on a phone.
+        #expect(alerts.contains("<h3>purchase: the last 6 h, per 1 min</h3>") && alerts.contains("PAGE burn purchase</text>"))
+        #expect(page.contains("<section class=\"firing-first\"><h2>Alerts firing</h2>"))
         #expect(alerts.contains("verification failed: 503 Service Unavailable"))
         #expect(!alerts.contains("No alert firing"))
         // The chart shades the episode, and the top errors put the outage first.
@@ -89,8 +93,11 @@ import Testing
         #expect(page.contains("<li><a href=\"oncall.html\">On-call</a>") && page.contains("<li><a href=\"rollout.html\">Rollout</a>"))
         #expect(page.contains("<div class=\"banner bad\"><strong>"))
         let status = try #require(page.between("<div class=\"banner bad\"><strong>", "</div>"))
-        #expect(status.range(of: #"^\d+ alerts? firing</strong> \([1-9]\d* pages?\) at 2026-11-16T12:17:00Z: see the pages below\.$"#,
+        #expect(status.range(of: #"^\d+ alerts? firing</strong> \([1-9]\d* pages?\) at 2026-11-16T12:17:00Z:<ul>"#,
                               options: .regularExpression) != nil, "\(status)")
+        // Each firing alert is named and linked to its text on the on-call page.
+        let anchor = AlertFinding.Identity(kind: .successRateBurn, labels: SeriesLabels(actionType: "purchase")).anchor
+        #expect(status.contains("<span class=\"status bad\">PAGE</span> <a href=\"oncall.html#\(anchor)\">PurchaseSuccessRateBurn actionType=purchase</a> since "))
     }
 }
 

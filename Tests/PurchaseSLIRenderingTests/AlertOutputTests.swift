@@ -2,6 +2,7 @@ import Foundation
 import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIRendering
+import PurchaseSLITestSupport
 import Testing
 
 /// Strings an attacker could put in event fields, aimed at each output.
@@ -72,4 +73,74 @@ private func report(_ text: String) -> AlertReport {
         #expect(output.contains(#""endsAt":"2026-11-14T10:30:00Z""#))
         #expect(AlertOutput.text([resolved], now: 1_794_652_200).hasPrefix("RESOLVED PAGE"))
     }
+}
+
+/// What alert text links to and names: the owner and runbook a policy gives, the dashboard page under a
+/// base URL, and a "look next" command that runs as printed.
+@Suite struct AlertReferencesTests {
+    private func referenced() -> AlertReport {
+        var alert = report("coins_100")
+        alert.owner = "payments-oncall"
+        alert.runbookURL = "https://runbooks.example.com/purchases#burn"
+        alert.pageURL = "https://sli.example.com/oncall.html#\(alert.finding.identity.anchor)"
+        alert.databasePath = "/srv/sli data/it's.sqlite"
+        return alert
+    }
+
+    @Test func alertmanagerGetsTheTeamTheRunbookAndTheGeneratorURL() throws {
+        let output = AlertOutput.alertmanagerJSON([referenced()], now: 1_794_650_400)
+        let alert = try #require((try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])?.first)
+        #expect((alert["labels"] as? [String: String])?["team"] == "payments-oncall")
+        #expect((alert["annotations"] as? [String: String])?["runbook_url"] == "https://runbooks.example.com/purchases#burn")
+        #expect((alert["generatorURL"] as? String)?.hasPrefix("https://sli.example.com/oncall.html#alert-PurchaseSuccessRateBurn-") == true)
+        let plain = try #require((try JSONSerialization.jsonObject(with: Data(AlertOutput.alertmanagerJSON([report("x")], now: 0).utf8))
+            as? [[String: Any]])?.first)
+        #expect(plain["generatorURL"] == nil && (plain["labels"] as? [String: String])?["team"] == nil)
+    }
+
+    @Test func theTextNamesTheOwnerRunbookAndPage() {
+        let text = AlertOutput.text([referenced()], now: 1_794_650_400)
+        #expect(text.contains("owner: payments-oncall · runbook: https://runbooks.example.com/purchases#burn · dashboard: https://sli.example.com/oncall.html#alert-"))
+    }
+
+    /// The database path and the slice value are quoted for a POSIX shell: run by `sh`, the words are
+    /// exactly the options, whatever spaces or quotes they hold.
+    @Test(arguments: hostile.filter { text in
+        !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x2069).contains($0.value) }
+    })
+    func lookNextRunsAsPrintedInAShell(slice: String) async throws {
+        var alert = referenced()
+        alert.finding.labels = SeriesLabels(actionType: "purchase", slice: .init(dimension: .planID, value: slice))
+        let line = try #require(AlertOutput.text([alert], now: 1_794_650_400).split(separator: "\n").first { $0.contains("look next: ") })
+        let command = String(line.split(separator: "look next: ", maxSplits: 1)[1])
+        let words = try await onDedicatedThread { try shellWords(command) }
+        #expect(words.prefix(4) == ["purchase-sli", "query", "--db", "/srv/sli data/it's.sqlite"])
+        #expect(words.contains("planID=\(slice)"), "\(words)")
+    }
+
+    @Test func slackAttachmentsAreColouredBySeverity() throws {
+        var ticket = report("coins_100")
+        ticket.finding.severity = .ticket
+        var resolved = report("coins_500")
+        resolved.endsAt = 1_794_652_200
+        let body = AlertOutput.slackWebhookJSON([report("x"), ticket, resolved], now: 1_794_652_200)
+        let message = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        #expect(message["text"] as? String == "purchase-sli at 2026-11-14T10:30:00Z: 2 firing (1 page), 1 resolved")
+        let colours = (message["attachments"] as? [[String: Any]] ?? []).map { $0["color"] as? String }
+        #expect(colours == ["#e01e5a", "#ecb22e", "#2eb67d"])
+    }
+}
+
+/// The words `sh` makes of `command` (printed NUL-separated by `printf`). Blocks: call it on a thread of
+/// its own.
+private func shellWords(_ command: String) throws -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "printf '%s\\0' " + command]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
 }

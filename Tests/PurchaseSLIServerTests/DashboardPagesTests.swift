@@ -47,6 +47,8 @@ import Testing
         let oncall = try String(contentsOfFile: pages + "/oncall.html", encoding: .utf8)
         #expect(oncall.contains("2026-11-13T12:00:00Z to 2026-11-14T12:00:00Z"))
         #expect(oncall.contains("<span class=\"status bad\">PAGE</span>"), "the outage pages")
+        // Served pages reload themselves at the publisher's interval, without script.
+        #expect(oncall.contains("<meta http-equiv=\"refresh\" content=\"60\">") && !oncall.contains("<script"))
     }
 
     @Test func theServerServesThePagesAtTheRootNextToTheAPI() async throws {

@@ -2,8 +2,9 @@ import PurchaseSLIAnalysis
 import PurchaseSLICore
 
 extension AlertOutput {
-    /// The alerts as HTML blocks, most urgent first: severity and summary, then the details (since when,
-    /// counts, budget, slices, top errors, the query to run next); or a line saying none fire.
+    /// The alerts as HTML blocks, most urgent first, each with its anchor (``AlertFinding/Identity/anchor``):
+    /// severity and summary, then the details (since when, counts, budget, slices, top errors), the query
+    /// to run next, and the owner and runbook link; or a line saying none fire.
     public static func html(_ reports: [AlertReport], now: Int64) -> HTML {
         guard !reports.isEmpty else {
             return "<div class=\"banner\"><strong>No alert firing</strong> at \(RFC3339.format(seconds: now)).</div>"
@@ -11,10 +12,12 @@ extension AlertOutput {
         return HTML.joined(reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .html, now: now)
             let severity = report.severity
-            let details = HTML.joined(narrative.details.map { "<li>\(HTML(trusted: $0))</li>" })
-            return "<div class=\"alert \(severity.rawValue)\"><p><span class=\"status \(severity == .page ? "bad" : "warn")\">"
-                + "\(severity.rawValue.uppercased())</span> <strong>\(report.finding.kind.rawValue)</strong> "
-                + "\(HTML(trusted: narrative.summary))</p><ul>\(details)</ul></div>"
+            var lines = narrative.details.map { HTML(trusted: $0) } + ["look next: <code>\(HTML(trusted: narrative.lookNext))</code>"]
+            if let owner = report.owner { lines.append("owner: \(owner)") }
+            if let runbook = report.runbookURL { lines.append("runbook: <a href=\"\(runbook)\" rel=\"noreferrer\">\(runbook)</a>") }
+            return "<div class=\"alert \(severity.rawValue)\" id=\"\(report.finding.identity.anchor)\"><p><span class=\"status "
+                + "\(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> <strong>\(report.finding.kind.rawValue)</strong> "
+                + "\(HTML(trusted: narrative.summary))</p><ul>\(HTML.joined(lines.map { "<li>\($0)</li>" }))</ul></div>"
         })
     }
 }

@@ -13,6 +13,8 @@ public struct HTMLDocument: Sendable {
     public var body: HTML
     /// When the page was generated, in seconds since the epoch.
     public var generatedAtSeconds: Int64
+    /// How often the page reloads itself (a meta refresh: no script), or nil for a page that does not.
+    public var refreshSeconds: Int64?
 
     /// Creates a page.
     public init(title: String, subtitle: String, navigation: [(title: String, href: String)], body: HTML, generatedAtSeconds: Int64) {
@@ -27,6 +29,11 @@ public struct HTMLDocument: Sendable {
     static let contentSecurityPolicy = "default-src 'none'; style-src 'sha256-\(SHA256.base64Digest(Stylesheet.css))'; "
         + "img-src data:; base-uri 'none'; form-action 'none'"
 
+    /// The meta refresh element, or nothing.
+    private var refresh: HTML {
+        refreshSeconds.map { "\n<meta http-equiv=\"refresh\" content=\"\(String($0))\">" } ?? ""
+    }
+
     /// The page as an HTML5 document.
     public var rendered: String {
         let links = HTML.joined(navigation.map { "<a href=\"\($0.href)\">\($0.title)</a>" })
@@ -35,7 +42,7 @@ public struct HTMLDocument: Sendable {
             <html lang="en"><head><meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="\(Self.contentSecurityPolicy)">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="no-referrer">
+            <meta name="referrer" content="no-referrer">\(refresh)
             <title>\(title) · purchase-sli</title>
             <style>\(HTML(trusted: Stylesheet.css))</style>
             </head><body>

@@ -36,7 +36,7 @@ enum Stylesheet {
         th:first-child,td:first-child,td.text,th.text{text-align:left}
         td.text{white-space:normal;overflow-wrap:break-word;max-width:520px}
         svg{display:block;width:100%;height:auto;overflow:visible}
-        .chart{overflow-x:auto}.chart svg{min-width:640px}
+        .chart{overflow-x:auto;direction:rtl}.chart>svg{direction:ltr;min-width:640px}
         svg text{fill:var(--muted);font:11px system-ui,sans-serif}
         svg .grid-line{stroke:var(--line);stroke-width:1}
         svg .axis{stroke:var(--muted);stroke-width:1}
@@ -47,6 +47,7 @@ enum Stylesheet {
         svg .f4{fill:var(--s4)}svg .f5{fill:var(--s5)}svg .fbad{fill:var(--bad)}svg .fok{fill:var(--ok)}svg .fmuted{fill:var(--line)}
         svg .threshold{stroke:var(--bad);stroke-width:1.2;stroke-dasharray:5 4}
         svg .band{fill:var(--band)}svg .band.ticket{fill:var(--band-ticket)}
+        svg text.band-label{fill:var(--bad);font-size:10px}svg text.band-label.ticket{fill:var(--warn)}
         svg .hover{fill:transparent}svg .hover:hover{fill:rgba(127,127,127,.12)}
         svg .whisker{stroke:var(--fg);stroke-width:1.2}
         .spark{width:120px;height:24px;display:inline-block;vertical-align:middle}
@@ -58,7 +59,8 @@ enum Stylesheet {
         .legend .kt{background:var(--bad)}.legend .kb{background:var(--band);height:10px}
         footer{color:var(--muted);font-size:12px;border-top:1px solid var(--line)}
         @media (max-width:640px){body{font-size:13px}.big{font-size:22px}header,main,footer{padding:8px 10px}
-        svg text{font-size:16px}}
+        svg text{font-size:16px}svg text.band-label{font-size:14px}main{display:flex;flex-direction:column}
+        main>.firing-first{order:-1}}
         @media print{:root{--bg:#fff;--fg:#000;--card:#fff}nav{display:none}.card,.alert,table{break-inside:avoid}
         .scroll{overflow:visible}svg .hover{display:none}}
         """

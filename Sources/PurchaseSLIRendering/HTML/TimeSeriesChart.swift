@@ -27,14 +27,17 @@ public struct TimeSeriesChart: Sendable {
         public var endSeconds: Int64
         /// What happened, for the tooltip.
         public var label: String
+        /// The short name written on the band, e.g. "PAGE burn purchase".
+        public var caption: String
         /// Pages are shaded red, tickets amber.
         public var isPage: Bool
 
         /// Creates a band.
-        public init(startSeconds: Int64, endSeconds: Int64, label: String, isPage: Bool) {
+        public init(startSeconds: Int64, endSeconds: Int64, label: String, caption: String, isPage: Bool) {
             self.startSeconds = startSeconds
             self.endSeconds = endSeconds
             self.label = label
+            self.caption = caption
             self.isPage = isPage
         }
     }
@@ -96,6 +99,10 @@ public struct TimeSeriesChart: Sendable {
             let x0 = x(max(band.startSeconds, startSeconds)), x1 = x(min(band.endSeconds, endSeconds))
             svg += "<rect class=\"band\(band.isPage ? "" : " ticket")\" x=\"\(number(x0))\" y=\"\(number(Self.top))\" "
                 + "width=\"\(number(max(1.5, x1 - x0)))\" height=\"\(number(plotHeight))\"><title>\(lines(band.label.components(separatedBy: "\n")))</title></rect>"
+            // Named inside the plot: from the band's start, or up to its end when it lies in the right part.
+            let fromEnd = x0 > Self.width * 0.6
+            svg += "<text class=\"band-label\(band.isPage ? "" : " ticket")\" x=\"\(number(fromEnd ? x1 - 2 : x0 + 2))\" "
+                + "y=\"\(number(Self.top + 11))\" text-anchor=\"\(fromEnd ? "end" : "start")\">\(band.caption)</text>"
         }
         for tick in Self.ticks(domain) {
             svg += "<line class=\"grid-line\" x1=\"\(number(Self.left))\" x2=\"\(number(Self.width - Self.right))\" "
@@ -139,7 +146,7 @@ public struct TimeSeriesChart: Sendable {
     private var legend: HTML {
         var items = series.enumerated().map { index, line -> HTML in "<span><i class=\"k\(index % 6)\"></i>\(line.label)</span>" }
         if let threshold { items.append("<span><i class=\"kt\"></i>\(threshold.label)</span>") }
-        if !bands.isEmpty { items.append("<span><i class=\"kb\"></i>alert firing</span>") }
+        if !bands.isEmpty { items.append("<span><i class=\"kb\"></i>alert firing (named on the band)</span>") }
         return "<div class=\"legend\">\(HTML.joined(items))</div>"
     }
 

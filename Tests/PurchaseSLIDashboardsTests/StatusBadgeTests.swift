@@ -1,0 +1,40 @@
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIDashboards
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+/// An objective's badge is OK only when nothing fires, the data is fresh, and the last hour does not fail
+/// the objective beyond chance: restores at one a minute, a third of them failing over the last half hour,
+/// fire no rule (too few events for the windows that would see it) and still do not read OK.
+@Suite struct StatusBadgeTests {
+    private let start: Int64 = 1_794_614_400  // 2026-11-14T00:00:00Z
+
+    /// The restore card of a day of restores at one a minute whose last 30 minutes fail every third
+    /// (`failing`) or never.
+    private func restoreCard(failing: Bool) throws -> String {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteBucketStore(path: directory.file("badge.sqlite"))
+        let events = (0..<1440).map { minute in
+            let fails = failing && minute >= 1410 && minute % 3 == 0
+            return PurchaseEvent(
+                eventID: "r-\(minute)", timestampMillis: (start + Int64(minute) * 60) * 1000, productID: "premium_monthly",
+                actionType: .restore, resultType: fails ? .failure : .success, errorDescription: fails ? "receipt invalid" : nil)
+        }
+        _ = try store.record(events, receivedAtMillis: 0)
+        let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: start + 86_400, rangeSeconds: 86_400)
+        let page = try #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
+        return String(try #require(page.between("<div class=\"card\"><h3>restore ", "</div></div>")))
+    }
+
+    @Test func aThinActionFailingNowReadsBelowObjectiveNotOK() throws {
+        let card = try restoreCard(failing: true)
+        #expect(card.hasPrefix("<span class=\"status bad\">BELOW OBJECTIVE</span>"), "\(card.prefix(120))")
+        #expect(card.contains("<div class=\"big bad\">"))
+    }
+
+    @Test func theSameActionWithoutFailuresReadsOK() throws {
+        #expect(try restoreCard(failing: false).hasPrefix("<span class=\"status ok\">OK</span>"))
+    }
+}
