@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Ingest and query benchmark: ~2M simulated events (7 days), purchase-sli against a simple Python baseline
 # on the same file in the same run. Usage: bash bench/ingest.sh [attempts-per-minute]
+# BIN=path uses that build instead of building this checkout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rate=${1:-104}
 work=${BENCH_DIR:-/tmp/purchase-sli-bench}
 mkdir -p "$work"
-swift build -c release --product purchase-sli >/dev/null
-bin=.build/release/purchase-sli
+if [ -z "${BIN:-}" ]; then swift build -c release --product purchase-sli >/dev/null; fi
+bin=${BIN:-.build/release/purchase-sli}
 
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
 "$bin" simulate --scenario steady --days 7 --start 2026-11-09 --rate "$rate" --seed 1 > "$work/events.ndjson"

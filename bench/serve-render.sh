@@ -13,8 +13,8 @@ export DURATION=${DURATION:-150s} CONNECTIONS=${CONNECTIONS:-12} EVENTS=${EVENTS
 export PRELOAD="sample-logs/*.ndjson.gz"
 work=${BENCH_DIR:-/tmp/purchase-sli-serve-bench}
 mkdir -p "$work"
-swift build -c release --product purchase-sli >/dev/null
-export BIN=.build/release/purchase-sli
+if [ -z "${BIN:-}" ]; then swift build -c release --product purchase-sli >/dev/null; fi
+export BIN=${BIN:-.build/release/purchase-sli}
 
 # The alert receiver: answers every POST with 202 and counts them.
 receiver_port=18182

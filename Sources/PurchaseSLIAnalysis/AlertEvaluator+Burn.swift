@@ -171,9 +171,10 @@ extension AlertEvaluator {
     /// "recover" whenever a quarter of an hour happens to have no failure).
     func hasRecovered(_ series: MinuteSeries, objective: SLOPolicy.Objective, at time: Int64) -> Bool {
         let window = series.counts(last: policy.recoveryWindowSeconds, before: time)
-        guard window.valid >= policy.minimumValidEvents, let burn = objective.burnRate(window), burn <= 1,
-              let lowest = rules.filter({ $0.severity == .page }).map({ $0.burnRate(for: objective, at: time) }).min()
-        else { return false }
+        guard window.valid >= policy.minimumValidEvents, let burn = objective.burnRate(window), burn <= 1 else { return false }
+        var lowest = Double.infinity
+        for rule in rules where rule.severity == .page { lowest = min(lowest, rule.burnRate(for: objective, at: time)) }
+        guard lowest.isFinite else { return false }
         let pageErrorRate = min(1, lowest * objective.errorBudget)
         return 1 - RateTest.binomialUpperTail(atLeast: window.failure + 1, trials: window.valid, probability: pageErrorRate) < 0.05
     }

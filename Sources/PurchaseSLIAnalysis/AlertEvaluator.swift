@@ -36,9 +36,9 @@ public struct AlertEvaluator: Sendable {
     /// Since when each alert of `identities`, firing at `time`, fires and how its severity changed, as far
     /// back as the inputs reach: its episode in a backtest ending at `time`.
     ///
-    /// Backtests the 6 hours before `time`, then 4 times as far back while an alert fires all along
-    /// (an episode open at a backtest's first step may have started before it). O(episode length × series
-    /// × rules).
+    /// Backtests the 6 hours before `time`, then twice as far back while an alert fires all along (an
+    /// episode open at a backtest's first step may have started before it); each minute is evaluated once
+    /// for all of them. O(episode length × series × rules).
     public func firingHistories(
         _ identities: Set<AlertFinding.Identity>, at time: Int64, inputs: AlertInputs
     ) -> [AlertFinding.Identity: FiringHistory] {
@@ -47,18 +47,19 @@ public struct AlertEvaluator: Sendable {
         // may be cut short: a caller wanting to be sure reads further back.
         let earliest = inputs.startSeconds + policy.longestHoldSeconds
         let paged = PagedMinutes(evaluator: self, inputs: inputs)
+        var instants: [Int64: InstantEvaluation] = [:]
         var histories: [AlertFinding.Identity: FiringHistory] = [:]
         var pending = identities
         var span: Int64 = 6 * 3600
         while !pending.isEmpty {
             let from = max(earliest, min(time, time - span))
-            for episode in episodes(from: from, to: time + 60, stepSeconds: 60, inputs: inputs, paged: paged)
+            for episode in episodes(from: from, to: time + 60, stepSeconds: 60, inputs: inputs, paged: paged, instants: &instants)
             where episode.endsAt == nil && pending.contains(episode.first.identity) && (episode.startsAt > from || from == earliest) {
                 histories[episode.first.identity] = FiringHistory(startsAt: episode.startsAt, severityChanges: episode.severityChanges)
                 pending.remove(episode.first.identity)
             }
             guard from > earliest else { break }
-            span *= 4
+            span *= 2
         }
         return histories
     }
@@ -67,18 +68,32 @@ public struct AlertEvaluator: Sendable {
     /// its severity changes. Equal to repeated ``findings(at:inputs:)`` at those times when the step is
     /// one minute. O(steps × series × rules).
     public func episodes(from: Int64, to: Int64, stepSeconds: Int64, inputs: AlertInputs) -> [AlertEpisode] {
-        episodes(from: from, to: to, stepSeconds: stepSeconds, inputs: inputs, paged: PagedMinutes(evaluator: self, inputs: inputs))
+        var instants: [Int64: InstantEvaluation] = [:]
+        return episodes(
+            from: from, to: to, stepSeconds: stepSeconds, inputs: inputs, paged: PagedMinutes(evaluator: self, inputs: inputs),
+            instants: &instants)
     }
 
-    private func episodes(from: Int64, to: Int64, stepSeconds: Int64, inputs: AlertInputs, paged: PagedMinutes) -> [AlertEpisode] {
+    /// ``episodes(from:to:stepSeconds:inputs:)`` with the instants already evaluated in `instants` (by
+    /// minute), to which it adds those it evaluates.
+    private func episodes(
+        from: Int64, to: Int64, stepSeconds: Int64, inputs: AlertInputs, paged: PagedMinutes,
+        instants: inout [Int64: InstantEvaluation]
+    ) -> [AlertEpisode] {
+        func instant(at moment: Int64) -> InstantEvaluation {
+            if let known = instants[moment] { return known }
+            let evaluation = self.instant(at: moment, inputs: inputs, paged: paged)
+            instants[moment] = evaluation
+            return evaluation
+        }
         var timeline = FiringTimeline(policy: policy)
         for moment in stride(from: from - policy.longestHoldSeconds, to: from, by: Int(stepSeconds)) {
-            timeline.observe(instant(at: moment, inputs: inputs, paged: paged), at: moment)
+            timeline.observe(instant(at: moment), at: moment)
         }
         var open: [AlertFinding.Identity: AlertEpisode] = [:]
         var closed: [AlertEpisode] = []
         for time in stride(from: from, to: to, by: Int(stepSeconds)) {
-            timeline.observe(instant(at: time, inputs: inputs, paged: paged), at: time)
+            timeline.observe(instant(at: time), at: time)
             let firing = Dictionary(timeline.firing(at: time).map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
             for (identity, episode) in open where firing[identity] == nil {
                 var ended = episode

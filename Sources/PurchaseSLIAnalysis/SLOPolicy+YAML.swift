@@ -129,10 +129,11 @@ package enum PolicyReader {
         }
     }
 
+    /// A finite number.
     package static func number(_ value: Any, at path: String) throws -> Double {
-        if let number = value as? Double { return number }
         if let number = value as? Int { return Double(number) }
-        throw PolicyError(path: path, reason: "expected a number, got \(value)")
+        if let number = value as? Double, number.isFinite { return number }
+        throw PolicyError(path: path, reason: "expected a finite number, got \(value)")
     }
 
     static func probability(_ value: Any, at path: String) throws -> Double {
@@ -141,15 +142,25 @@ package enum PolicyReader {
         return level
     }
 
-    package static func count(_ value: Any, at path: String) throws -> Int {
-        guard let count = value as? Int, count >= 1 else { throw PolicyError(path: path, reason: "expected a whole number ≥ 1, got \(value)") }
+    /// A whole number from 1 to `maximum` (a billion unless the key says less).
+    package static func count(_ value: Any, at path: String, maximum: Int = 1_000_000_000) throws -> Int {
+        guard let count = value as? Int, count >= 1, count <= maximum else {
+            throw PolicyError(path: path, reason: "expected a whole number from 1 to \(maximum), got \(value)")
+        }
         return count
     }
 
+    /// The longest duration a policy or dashboard key may give other than an SLO window: the minute
+    /// buckets kept by default (35 days), which every rule and chart reads.
+    package static let longestDurationSeconds: Int64 = 35 * 86_400
+
+    /// A whole number of minutes (or 0) up to ``longestDurationSeconds``.
     package static func duration(_ value: Any, at path: String) throws -> Int64 {
         if let zero = value as? Int, zero == 0 { return 0 }
-        guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % 60 == 0 else {
-            throw PolicyError(path: path, reason: "expected a whole number of minutes such as 5m, 1h, 28d, got \(value)")
+        guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % 60 == 0,
+              step.seconds <= longestDurationSeconds
+        else {
+            throw PolicyError(path: path, reason: "expected a whole number of minutes such as 5m, 1h, 28d, at most 35d, got \(value)")
         }
         return step.seconds
     }
@@ -185,8 +196,10 @@ package enum PolicyReader {
     /// A rolling window of whole days (`7d`, `28d`, `30d`) or `month` for the calendar month.
     static func sloWindow(_ value: Any, at path: String) throws -> SLOWindow {
         if let text = value as? String, text == "month" { return .calendarMonth }
-        guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds > 0, step.seconds % 86_400 == 0 else {
-            throw PolicyError(path: path, reason: "expected whole days such as 7d, 28d, 30d, or month (the calendar month), got \(value)")
+        guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % 86_400 == 0,
+              step.seconds <= 366 * 86_400
+        else {
+            throw PolicyError(path: path, reason: "expected whole days up to 366d such as 7d, 28d, 30d, or month (the calendar month), got \(value)")
         }
         return .rolling(seconds: step.seconds)
     }
@@ -213,7 +226,7 @@ package enum PolicyReader {
             at: path)
         var rule = SLOPolicy.SpikeRule()
         if let window = map["window"] { rule.windowSeconds = try duration(window, at: "\(path).window") }
-        if let days = map["baselineDays"] { rule.baselineDays = try count(days, at: "\(path).baselineDays") }
+        if let days = map["baselineDays"] { rule.baselineDays = try count(days, at: "\(path).baselineDays", maximum: 28) }
         if let ratio = map["minimumRatio"] {
             rule.minimumRatio = try number(ratio, at: "\(path).minimumRatio")
             guard rule.minimumRatio >= 1 else { throw PolicyError(path: "\(path).minimumRatio", reason: "expected a number ≥ 1") }

@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
 
             Settings come from the defaults, then --config FILE (JSON), then the environment, then the \
             options. Environment: PURCHASE_SLI_DB, PURCHASE_SLI_HOST, PURCHASE_SLI_PORT, \
-            PURCHASE_SLI_INGEST_KEYS (a keys file), PURCHASE_SLI_CONFIG, PURCHASE_SLI_LOG_LEVEL \
+            PURCHASE_SLI_INGEST_KEYS and PURCHASE_SLI_READ_KEYS (keys files), PURCHASE_SLI_CONFIG, PURCHASE_SLI_LOG_LEVEL \
             (trace, debug, info, notice, warning, error, critical), PURCHASE_SLI_NOTIFY, \
             PURCHASE_SLI_NOTIFY_FORMAT, PURCHASE_SLI_ALERTS_EVERY, PURCHASE_SLI_POLICY, PURCHASE_SLI_OUT, \
             PURCHASE_SLI_RENDER_EVERY, PURCHASE_SLI_DASHBOARDS, PURCHASE_SLI_RENDER_RANGE, PURCHASE_SLI_BASE_URL. See \
@@ -49,6 +49,11 @@ struct ServeCommand: AsyncParsableCommand {
         "File of accepted ingest keys, one per line, # comments (env PURCHASE_SLI_INGEST_KEYS; default: no key needed).",
         valueName: "file"))
     var ingestKeys: String?
+
+    @Option(help: ArgumentHelp(
+        "File of accepted read keys, as --ingest-keys (env PURCHASE_SLI_READ_KEYS; default: queries, pages and metrics are open to anyone who can connect).",
+        valueName: "file"))
+    var readKeys: String?
 
     @Option(help: ArgumentHelp("JSON file of server settings (env PURCHASE_SLI_CONFIG).", valueName: "file"))
     var config: String?
@@ -114,6 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info("purchase-sli serve starting", metadata: [
             "address": "\(server.host):\(server.port)", "database": "\(settings.db)",
             "ingestKeys": "\(server.ingestKeys.isEnabled ? "\(server.ingestKeys.count) accepted" : "none required")",
+            "readKeys": "\(server.readKeys.isEnabled ? "\(server.readKeys.count) accepted" : "none required (reads open)")",
             "maximumBodyBytes": "\(server.maximumBodyBytes)", "maximumDecompressedBytes": "\(server.maximumDecompressedBytes)",
             "maximumCompressionRatio": "\(server.maximumCompressionRatio)",
             "maximumEventsPerRequest": "\(server.maximumEventsPerRequest)", "maximumLineBytes": "\(server.maximumLineBytes)",
@@ -141,14 +147,14 @@ struct ServeCommand: AsyncParsableCommand {
             }
             server.port = value
         }
-        if let (path, name) = Self.setting(ingestKeys, "--ingest-keys", "PURCHASE_SLI_INGEST_KEYS", environment) {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw CommandFailure(message: "\(name): cannot read the ingest keys file \(path)")
-            }
-            server.ingestKeys = IngestKeys(fileContents: text)
-            guard server.ingestKeys.isEnabled else {
-                throw CommandFailure(message: "\(name): the ingest keys file \(path) holds no key")
-            }
+        if let keys = try Self.keys(ingestKeys, "--ingest-keys", "PURCHASE_SLI_INGEST_KEYS", "ingest", environment) {
+            server.ingestKeys = keys
+        }
+        if let keys = try Self.keys(readKeys, "--read-keys", "PURCHASE_SLI_READ_KEYS", "read", environment) {
+            server.readKeys = keys
+        }
+        if let shared = server.readKeys.sharedKey(with: server.ingestKeys) {
+            throw CommandFailure(message: "the read keys hold an ingest key (\(shared.prefix(4))…): ingest keys ship inside apps and are public, so no read key may be one")
         }
         try resolveNotifications(&server, environment: environment)
         try resolvePages(&server, environment: environment, file: file)
@@ -157,7 +163,37 @@ struct ServeCommand: AsyncParsableCommand {
                 path: policy ?? environment["PURCHASE_SLI_POLICY"] ?? file?.policyPath(),
                 directory: dashboards ?? environment["PURCHASE_SLI_DASHBOARDS"] ?? file?.dashboardsPath() ?? "dashboards")
         }
+        do {
+            try server.validate()
+        } catch {
+            throw CommandFailure(message: "\(Self.settingNames[error.key].map { "\($0) / " } ?? "")config \(error)")
+        }
+        let lateness = server.latenessLimitMillis / 1000, horizon = try retention.configuration().dedupHorizonSeconds
+        guard lateness <= horizon else {
+            throw CommandFailure(message: "latenessLimit (\(TimeStep(seconds: lateness))) must not exceed --dedup-horizon "
+                + "(\(TimeStep(seconds: horizon))): an event re-sent after its eventID is forgotten would count twice")
+        }
         return (server, db ?? environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite", ineffectiveSettings(server, environment))
+    }
+
+    /// The option and variable of each config key that has them, for errors about its value.
+    private static let settingNames = [
+        "port": "--port / PURCHASE_SLI_PORT", "alertsEvery": "--alerts-every / PURCHASE_SLI_ALERTS_EVERY",
+        "renderEvery": "--render-every / PURCHASE_SLI_RENDER_EVERY", "renderRange": "--render-range / PURCHASE_SLI_RENDER_RANGE",
+    ]
+
+    /// The keys of the file the option or variable names, or nil when neither is given; an error naming
+    /// it when the file cannot be read or holds no key.
+    private static func keys(
+        _ option: String?, _ flag: String, _ variable: String, _ kind: String, _ environment: [String: String]
+    ) throws -> AccessKeys? {
+        guard let (path, name) = setting(option, flag, variable, environment) else { return nil }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw CommandFailure(message: "\(name): cannot read the \(kind) keys file \(path)")
+        }
+        let keys = AccessKeys(fileContents: text)
+        guard keys.isEnabled else { throw CommandFailure(message: "\(name): the \(kind) keys file \(path) holds no key") }
+        return keys
     }
 
     /// The option's text, else the environment variable's, each with its name for error messages.
@@ -183,9 +219,11 @@ struct ServeCommand: AsyncParsableCommand {
                            (dashboards, "--dashboards", "PURCHASE_SLI_DASHBOARDS", "--notify or --render-every")]
             }
         }
+        let exposed = !server.readKeys.isEnabled && !["127.0.0.1", "::1", "localhost"].contains(server.host)
         return unused.compactMap { option, flag, variable, needs in
             Self.setting(option, flag, variable, environment).map { "\($0.name) has no effect without \(needs)" }
-        }
+        } + (exposed ? ["listening on \(server.host) without read keys: anyone who can connect can query the counts, "
+            + "read the pages and the metrics; give --read-keys (see README, Security)"] : [])
     }
 
     /// The level of PURCHASE_SLI_LOG_LEVEL in any letter case (`warn` for `warning`), info when it is not set.

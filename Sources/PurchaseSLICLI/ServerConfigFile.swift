@@ -10,7 +10,8 @@ struct ServerConfigFile {
 
     /// The settings a config file may hold, with what each expects (for errors and the README).
     static let keys: [String: String] = [
-        "host": "a string", "port": "a whole number 0–65535", "ingestKeys": "an array of strings",
+        "host": "a string", "port": "a whole number 0–65535", "ingestKeys": "an array of strings", "readKeys": "an array of strings",
+        "readRequestsPerSecond": "a number", "readBurst": "a number", "maximumQueryRows": "a whole number",
         "maximumBodyBytes": "a whole number", "maximumDecompressedBytes": "a whole number",
         "maximumCompressionRatio": "a whole number", "maximumEventsPerRequest": "a whole number",
         "maximumLineBytes": "a whole number", "latenessLimit": "a duration such as \"8d\"",
@@ -42,7 +43,11 @@ struct ServerConfigFile {
             guard (0...65_535).contains(port) else { throw invalid("port") }
             configuration.port = port
         }
-        if let keys = try value("ingestKeys", as: [String].self) { configuration.ingestKeys = IngestKeys(keys) }
+        if let keys = try value("ingestKeys", as: [String].self) { configuration.ingestKeys = AccessKeys(keys) }
+        if let keys = try value("readKeys", as: [String].self) { configuration.readKeys = AccessKeys(keys) }
+        if let rate = try value("readRequestsPerSecond", as: Double.self) { configuration.readRequestsPerSecond = rate }
+        if let burst = try value("readBurst", as: Double.self) { configuration.readBurst = burst }
+        if let rows = try whole("maximumQueryRows") { configuration.maximumQueryRows = rows }
         if let bytes = try whole("maximumBodyBytes") { configuration.maximumBodyBytes = bytes }
         if let bytes = try whole("maximumDecompressedBytes") { configuration.maximumDecompressedBytes = bytes }
         if let ratio = try whole("maximumCompressionRatio") { configuration.maximumCompressionRatio = ratio }

@@ -10,6 +10,9 @@ public struct CountQuery: Sendable, Hashable {
     public var groupBy: [EventDimension]
     /// Only events whose dimension has one of these values count; `nil` in the set matches absent values.
     public var filters: [EventDimension: Set<String?>]
+    /// The most rows (time steps with data × groups) the answer may hold, or nil for no limit: the
+    /// service refuses a query that would need more rather than build it in memory.
+    public var maximumRows: Int?
 
     /// Creates a query.
     public init(

@@ -3,7 +3,8 @@ public enum RFC3339 {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` into milliseconds since the Unix epoch.
     ///
     /// `T`/`Z` may be lower case; the fraction may have any number of digits (truncated to
-    /// milliseconds); a leap second `60` counts as `59.999`. Returns nil for anything else. O(n).
+    /// milliseconds); a leap second `60`, only at 23:59 UTC, counts as `59.999`. Returns nil for anything
+    /// else. O(n).
     public static func parseMillis(_ text: some StringProtocol) -> Int64? {
         var copy = String(text)
         return copy.withUTF8 { parseMillis(bytes: UnsafeRawBufferPointer($0)) }
@@ -39,7 +40,11 @@ public enum RFC3339 {
             return nil
         }
         guard reader.isAtEnd else { return nil }
-        if second == 60 { millis = 999 }
+        if second == 60 {
+            // Leap seconds are inserted at the end of a UTC day only.
+            guard (hour * 60 + minute - offsetMinutes + 1440) % 1440 == 1439 else { return nil }
+            millis = 999
+        }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = ((days * 24 + hour) * 60 + minute - offsetMinutes) * 60 + min(second, 59)
         return Int64(seconds) * 1000 + Int64(millis)

@@ -9,9 +9,14 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
         self.seconds = seconds
     }
 
-    /// Parses `<count><unit>` with unit s, m, h, d or w; nil for anything else or a zero count.
+    /// The longest duration a user may give (100 years): every time and duration that arithmetic
+    /// combines stays far from the limits of `Int64`.
+    public static let longestSeconds: Int64 = 36_500 * 86_400
+
+    /// Parses `<count><unit>` with unit s, m, h, d or w; nil for anything else, a zero count, or more
+    /// than ``longestSeconds``.
     public init?(parsing text: String) {
-        guard let unit = text.last, let count = Int64(text.dropLast()), count > 0 else { return nil }
+        guard let unit = text.last, text.utf8.count <= 24, let count = Int64(text.dropLast()), count > 0 else { return nil }
         let unitSeconds: Int64
         switch unit {
         case "s": unitSeconds = 1
@@ -22,7 +27,7 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
         default: return nil
         }
         let (product, overflow) = count.multipliedReportingOverflow(by: unitSeconds)
-        guard !overflow else { return nil }
+        guard !overflow, product <= Self.longestSeconds else { return nil }
         self.init(seconds: product)
     }
 

@@ -61,7 +61,7 @@ extension DashboardDefinition {
                 return seconds
             }
         }
-        func limit(_ fallback: Int) throws -> Int { try map["limit"].map { try PolicyReader.count($0, at: "\(path).limit") } ?? fallback }
+        func limit(_ fallback: Int) throws -> Int { try map["limit"].map { try PolicyReader.count($0, at: "\(path).limit", maximum: 1000) } ?? fallback }
         switch kind {
         case "objectives":
             try known([])

@@ -99,7 +99,8 @@ struct AlertNarrative {
     }
 
     /// A query that shows the failures by product and error over the alert's span, on the database the
-    /// alert was evaluated on, quoted so that it runs as printed in a POSIX shell.
+    /// alert was evaluated on, quoted so that it runs as printed in a POSIX shell. Plain text (bidi
+    /// controls shown as U+FFFD): each output puts it where its markup does not apply (``lookNextLine``).
     var lookNext: String {
         var words = ["purchase-sli", "query"]
         if let database = report.databasePath { words += ["--db", database] }
@@ -109,11 +110,23 @@ struct AlertNarrative {
         ]
         if let slice = finding.labels.slice { words += ["--where", "\(slice.dimension.rawValue)=\(slice.value ?? "")"] }
         words += finding.kind == .noEvents ? ["--step", "5m"] : ["--by", "productID,errorDescription"]
-        return escaping.escape(words.map(ShellWord.quoted).joined(separator: " "))
+        return TerminalText.sanitized(words.map(ShellWord.quoted).joined(separator: " "))
+    }
+
+    /// "look next: " and ``lookNext`` as code that copies exactly: plain on a terminal, a Markdown code
+    /// span, a Slack code block (only `&`, `<`, `>` as entities, which Slack shows as the characters); the
+    /// command never holds two backticks in a row (``ShellWord/quoted(_:)``), so no value can close them.
+    var lookNextLine: String {
+        switch escaping {
+        case .terminal: "look next: " + lookNext
+        case .markdown: "look next: `` " + lookNext + " ``"
+        case .slack: "look next: ```" + TextEscaping.slackEntities(lookNext) + "```"
+        case .html: "look next: <code>" + HTML.escape(lookNext) + "</code>"
+        }
     }
 
     /// The details, the query to run next and the references, as lines.
-    var allLines: [String] { details + ["look next: " + lookNext] + (references.map { [$0] } ?? []) }
+    var allLines: [String] { details + [lookNextLine] + (references.map { [$0] } ?? []) }
 
     /// Who owns the objective and where its runbook and the alert's dashboard page are, or nil when the
     /// policy names none and no base URL was given.

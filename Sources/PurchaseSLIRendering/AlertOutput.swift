@@ -35,15 +35,14 @@ public enum AlertOutput {
         return reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .markdown, now: now)
             return (["**\(label(report))** \(narrative.summary)"] + narrative.details.map { "- \($0)" }
-                + ["- look next: `\(narrative.lookNext.replacingOccurrences(of: "`", with: "'"))`"]
-                + (narrative.references.map { ["- \($0)"] } ?? []))
+                + ["- " + narrative.lookNextLine] + (narrative.references.map { ["- \($0)"] } ?? []))
                 .joined(separator: "\n")
         }.joined(separator: "\n\n") + "\n" + last
     }
 
     /// Slack mrkdwn; event data cannot mention anyone or make links.
     public static func slack(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil) -> String {
-        let last = freshness.map { "\n_" + TextEscaping.slack.escape(FreshnessText.line($0)) + "_\n" } ?? ""
+        let last = freshness.map { "\n_" + TextEscaping.slackEntities(FreshnessText.line($0)) + "_\n" } ?? ""
         guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" + last }
         return reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .slack, now: now)

@@ -48,22 +48,44 @@ public struct QueryOutput: Sendable {
 
     /// `{"from", "to", "step", "by", "rows": [...]}` as documented in the README.
     public var json: String {
+        jsonChunks(rowsPerChunk: max(1, rows.count)).joined()
+    }
+
+    /// ``json`` in pieces of at most `rowsPerChunk` rows each, made as they are asked for, so that a large
+    /// answer can be streamed without being held whole as text.
+    public func jsonChunks(rowsPerChunk: Int) -> some Sequence<String> {
         let names = query.groupBy.map(\.rawValue)
-        let jsonRows = rows.map { row -> String in
-            var fields = ["\"time\":\"" + RFC3339.format(seconds: row.timeSeconds ?? query.fromSeconds) + "\""]
-            for (name, value) in zip(names, row.key) {
-                fields.append(JSONText.quoted(name) + ":" + (value.map(JSONText.quoted) ?? "null"))
-            }
-            fields.append("\"count\":\(row.count)")
-            if let counts = row.counts {
-                fields += zip(counterNames, counterValues(counts)).map { "\"\($0)\":\($1)" }
-            }
-            return "{" + fields.joined(separator: ",") + "}"
-        }
-        return "{\"from\":\"\(RFC3339.format(seconds: query.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: query.toSeconds))\","
+        let head = "{\"from\":\"\(RFC3339.format(seconds: query.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: query.toSeconds))\","
             + "\"step\":\(query.step.map { "\"\($0)\"" } ?? "null"),"
-            + "\"by\":[\(names.map(JSONText.quoted).joined(separator: ","))],"
-            + "\"rows\":[" + jsonRows.joined(separator: ",") + "]}"
+            + "\"by\":[\(names.map(JSONText.quoted).joined(separator: ","))],\"rows\":["
+        let rows = rows
+        // The state is the next row to write: -1 before the head, rows.count for the closing brackets.
+        return sequence(state: -1) { next -> String? in
+            if next == -1 {
+                next = 0
+                return head
+            }
+            guard next <= rows.count else { return nil }
+            guard next < rows.count else {
+                next += 1
+                return "]}"
+            }
+            let end = min(rows.count, next + rowsPerChunk)
+            defer { next = end }
+            return (next == 0 ? "" : ",") + rows[next..<end].map { jsonRow($0, names: names) }.joined(separator: ",")
+        }
+    }
+
+    private func jsonRow(_ row: Row, names: [String]) -> String {
+        var fields = ["\"time\":\"" + RFC3339.format(seconds: row.timeSeconds ?? query.fromSeconds) + "\""]
+        for (name, value) in zip(names, row.key) {
+            fields.append(JSONText.quoted(name) + ":" + (value.map(JSONText.quoted) ?? "null"))
+        }
+        fields.append("\"count\":\(row.count)")
+        if let counts = row.counts {
+            fields += zip(counterNames, counterValues(counts)).map { "\"\($0)\":\($1)" }
+        }
+        return "{" + fields.joined(separator: ",") + "}"
     }
 
     /// A header line and one line per row, RFC 4180 quoting.

@@ -7,8 +7,10 @@ public enum TextEscaping: Sendable {
     /// Markdown: as for the terminal, and Markdown's punctuation is backslash-escaped, so event data
     /// cannot make links, images, emphasis or HTML.
     case markdown
-    /// Slack mrkdwn: as for the terminal, and `&`, `<`, `>` become entities, so event data cannot make
-    /// mentions (`<!channel>`, `<@U…>`) or links.
+    /// Slack mrkdwn: as for the terminal, `&`, `<`, `>` become entities, so event data cannot make
+    /// mentions (`<!channel>`, `<@U…>`) or links, and a zero-width space (U+200B) goes around `*`, `_`, `~`
+    /// and backticks and after `.` and `:`, so it cannot make bold, italics, strikes, code or bare links
+    /// either (Slack has no escape for those characters; the text looks the same).
     case slack
     /// HTML and SVG: as for the terminal, and `& < > " '` become character references (``HTML/escape(_:)``).
     case html
@@ -29,9 +31,24 @@ public enum TextEscaping: Sendable {
         case .html:
             return HTML.escape(safe)
         case .slack:
-            return safe.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;")
+            var escaped = ""
+            for character in Self.slackEntities(safe) {
+                if "*_~`".contains(character) {
+                    escaped += "\u{200B}\(character)\u{200B}"
+                } else {
+                    escaped.append(character)
+                    if ".:".contains(character) { escaped += "\u{200B}" }
+                }
+            }
+            return escaped
         }
+    }
+
+    /// `text` with `&`, `<` and `>` as the entities Slack requires (it shows them as the characters,
+    /// also inside code).
+    static func slackEntities(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }
 

@@ -18,11 +18,12 @@ public func buildApplication(
     let committer = GroupCommitter(
         store: store, maximumEventsPerCommit: configuration.maximumEventsPerCommit, nowMillis: wallClockMillis,
         onCommit: { outcome, requests, seconds in metrics.recordCommit(outcome, requests: requests, seconds: seconds) })
-    let router = Router()
+    let router = Router(context: ServerRequestContext.self)
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+    router.add(middleware: ReadAccessMiddleware(configuration: configuration))
     EventsController(configuration: configuration, committer: committer, metrics: metrics, logger: logger)
         .addRoutes(to: router)
-    QueryController(store: store).addRoutes(to: router)
+    QueryController(store: store, maximumRows: configuration.maximumQueryRows).addRoutes(to: router)
     HealthController(store: store, metrics: metrics).addRoutes(to: router)
     if let directory = configuration.pagesDirectory {
         // Asked for only when no route matches: `/` is index.html, `/oncall.html` the on-call page.

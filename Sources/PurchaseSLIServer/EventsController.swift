@@ -10,7 +10,7 @@ struct EventsController {
     let committer: GroupCommitter
     let metrics: ServerMetrics
     let logger: Logger
-    private let keys: IngestKeys
+    private let keys: AccessKeys
     private let limiter: RateLimiter
 
     init(configuration: ServerConfiguration, committer: GroupCommitter, metrics: ServerMetrics, logger: Logger) {

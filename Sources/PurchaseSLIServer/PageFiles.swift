@@ -2,18 +2,29 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOPosix
+import _NIOFileSystem
 
-/// The rendered pages of one directory, for Hummingbird's `FileMiddleware` (which reads them on NIO's
-/// thread pool, off the cooperative threads): `/` is its `index.html`, `/oncall.html` its file of that
-/// name. Only `.html` files directly in the directory are served (names of lowercase letters, digits,
-/// `-` and the `W` of a weekly review), so a database, a keys file or a subdirectory kept beside them is
-/// never handed out.
+/// The rendered pages of one directory, for Hummingbird's `FileMiddleware`: `/` is its `index.html`,
+/// `/oncall.html` its file of that name. Only regular `.html` files directly in the directory are served
+/// (names of lowercase letters, digits, `-` and the `W` of a weekly review), so a database, a keys file,
+/// a subdirectory or a symbolic link kept beside them (`passwd.html` → `/etc/passwd`) is never handed
+/// out. Files are opened without following a link and streamed in chunks on NIO's thread pool, off the
+/// cooperative threads.
 struct PageFiles: FileProvider {
-    private let files: LocalFileSystem
+    /// What the middleware needs to know of the directory or a page.
+    struct FileAttributes: FileMiddlewareFileAttributes {
+        let isFolder: Bool
+        let size: Int
+        let modificationDate: Date
+    }
+
+    private let directory: String
+    private let fileSystem = FileSystem(threadPool: .singleton)
 
     /// Serves the pages of `directory` (logged once to `logger`).
     init(directory: String, logger: Logger) {
-        files = LocalFileSystem(rootFolder: directory, threadPool: .singleton, logger: logger)
+        self.directory = directory.hasSuffix("/") ? directory : directory + "/"
+        logger.info("Serving pages from \(self.directory)")
     }
 
     /// The middleware that answers the requests no route matches with a page, when there is one.
@@ -25,19 +36,45 @@ struct PageFiles: FileProvider {
     /// The directory itself for `/` (the middleware then looks for its `index.html`), a page's file for
     /// a page's path, nil for anything else.
     func getFileIdentifier(_ path: String) -> String? {
-        path == "/" ? files.getFileIdentifier(path) : Self.pageName(path).flatMap(files.getFileIdentifier)
+        path == "/" ? directory : Self.pageName(path).map { directory + $0 }
     }
 
-    func getAttributes(id: String) async throws -> LocalFileSystem.FileAttributes? {
-        try await files.getAttributes(id: id)
+    /// The directory (for `/`) or a regular file; nil for a link, a device, a missing file, or anything
+    /// else (the middleware answers 404).
+    func getAttributes(id: String) async throws -> FileAttributes? {
+        let isDirectory = id == directory
+        guard let info = try? await fileSystem.info(forFileAt: FilePath(id), infoAboutSymbolicLink: !isDirectory),
+              info.type == (isDirectory ? .directory : .regular)
+        else { return nil }
+        return FileAttributes(
+            isFolder: isDirectory, size: Int(info.size),
+            modificationDate: Date(timeIntervalSince1970: Double(info.lastDataModificationTime.seconds)))
     }
 
     func loadFile(id: String, context: some RequestContext) async throws -> ResponseBody {
-        try await files.loadFile(id: id, context: context)
+        guard let attributes = try await getAttributes(id: id), !attributes.isFolder else { throw HTTPError(.notFound) }
+        return stream(id, range: 0...max(0, attributes.size - 1), size: attributes.size)
     }
 
     func loadFile(id: String, range: ClosedRange<Int>, context: some RequestContext) async throws -> ResponseBody {
-        try await files.loadFile(id: id, range: range, context: context)
+        guard let attributes = try await getAttributes(id: id), !attributes.isFolder else { throw HTTPError(.notFound) }
+        return stream(id, range: range.clamped(to: 0...max(0, attributes.size - 1)), size: attributes.size)
+    }
+
+    /// The bytes of `range` of the file, read in 128 kB chunks from a descriptor opened without
+    /// following a link (a file swapped for one after the check fails to open, ending the response).
+    private func stream(_ path: String, range: ClosedRange<Int>, size: Int) -> ResponseBody {
+        guard size > 0 else { return ResponseBody() }
+        return ResponseBody(contentLength: range.count) { writer in
+            try await fileSystem.withFileHandle(
+                forReadingAt: FilePath(path), options: OpenOptions.Read(followSymbolicLinks: false, closeOnExec: true)
+            ) { handle in
+                for try await chunk in handle.readChunks(in: Int64(range.lowerBound)...Int64(range.upperBound), chunkLength: .kibibytes(128)) {
+                    try await writer.write(chunk)
+                }
+            }
+            try await writer.finish(nil)
+        }
     }
 
     /// The file a path asks for, or nil when it is not a page of the directory.

@@ -5,8 +5,11 @@ import PurchaseSLIRendering
 import PurchaseSLIStorage
 
 /// `GET /v1/query`: the same JSON as `purchase-sli query --format json`.
+/// Answers stream in pieces of 1,000 rows; a query that would answer more than `maximumRows` rows is a 400
+/// that says how to narrow it.
 struct QueryController {
     let store: any BucketStore
+    let maximumRows: Int
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/v1/query") { request, _ in try await query(request) }
@@ -17,7 +20,7 @@ struct QueryController {
         guard let from = parameters["from"].map(String.init), let to = parameters["to"].map(String.init) else {
             throw IngestError.badRequest("from and to are required, e.g. /v1/query?from=now-1d&to=now&by=productID")
         }
-        let query: CountQuery
+        var query: CountQuery
         do {
             query = try CountQuery(
                 from: from, to: to, by: parameters["by"].map(String.init), filters: parameters.getAll("where"),
@@ -25,13 +28,23 @@ struct QueryController {
         } catch {
             throw IngestError.badRequest(error.message)
         }
-        let store = store
-        let json = try await runBlocking {
-            query.isAboutErrors
-                ? QueryOutput(query: query, errorRows: try store.errorCounts(query)).json
-                : QueryOutput(query: query, rows: try store.counts(query)).json
+        query.maximumRows = maximumRows
+        let store = store, answer = query
+        let output: QueryOutput
+        do {
+            output = try await runBlocking {
+                answer.isAboutErrors
+                    ? QueryOutput(query: answer, errorRows: try store.errorCounts(answer))
+                    : QueryOutput(query: answer, rows: try store.counts(answer))
+            }
+        } catch let error as StorageError where error.isInvalidQuery {
+            throw IngestError.badRequest(error.description)
         }
-        return Response(
-            status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
+            for chunk in output.jsonChunks(rowsPerChunk: 1000) {
+                try await writer.write(ByteBuffer(string: chunk))
+            }
+            try await writer.finish(nil)
+        })
     }
 }

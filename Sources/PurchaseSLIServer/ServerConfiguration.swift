@@ -10,7 +10,16 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// Port to bind; 0 picks a free one.
     public var port = 8080
     /// Accepted ingest keys; none means no key is required.
-    public var ingestKeys = IngestKeys([])
+    public var ingestKeys = AccessKeys([])
+    /// Accepted read keys (queries, pages, metrics); none means reads are open to anyone who can connect.
+    public var readKeys = AccessKeys([])
+    /// Read requests per second each read key (or, without read keys, each client address) may make on
+    /// average.
+    public var readRequestsPerSecond: Double = 10
+    /// Read requests a key or address may make in a burst above the average.
+    public var readBurst: Double = 60
+    /// Most rows one query may answer (time steps × groups); more is a 400 saying how to narrow it.
+    public var maximumQueryRows = 100_000
     /// Largest request body as sent (compressed or not), in bytes.
     public var maximumBodyBytes = 1 << 20
     /// Largest body after gzip decompression, in bytes.

@@ -32,17 +32,18 @@ enum BucketCodec {
         var reader = VarintReader(bytes: bytes)
         var series: Int64 = 0
         while !reader.isAtEnd {
-            series += Int64(try reader.next())
+            series += try reader.count()
+            guard series <= VarintReader.largestCount else { throw CorruptBucketError(detail: "a series id beyond \(VarintReader.largestCount)") }
             let mask = try reader.byte()
             var counts = OutcomeCounts()
-            if mask & 0x01 != 0 { counts.start = Int64(try reader.next()) }
-            if mask & 0x02 != 0 { counts.success = Int64(try reader.next()) }
-            if mask & 0x04 != 0 { counts.alreadyGranted = Int64(try reader.next()) }
-            if mask & 0x08 != 0 { counts.failure = Int64(try reader.next()) }
-            if mask & 0x10 != 0 { counts.cancel = Int64(try reader.next()) }
-            if mask & 0x20 != 0 { counts.pending = Int64(try reader.next()) }
-            if mask & 0x40 != 0 { counts.conflicts = Int64(try reader.next()) }
-            if mask & 0x80 != 0 { counts.serverErrors = Int64(try reader.next()) }
+            if mask & 0x01 != 0 { counts.start = try reader.count() }
+            if mask & 0x02 != 0 { counts.success = try reader.count() }
+            if mask & 0x04 != 0 { counts.alreadyGranted = try reader.count() }
+            if mask & 0x08 != 0 { counts.failure = try reader.count() }
+            if mask & 0x10 != 0 { counts.cancel = try reader.count() }
+            if mask & 0x20 != 0 { counts.pending = try reader.count() }
+            if mask & 0x40 != 0 { counts.conflicts = try reader.count() }
+            if mask & 0x80 != 0 { counts.serverErrors = try reader.count() }
             try body(series, counts)
         }
     }
@@ -102,8 +103,8 @@ enum ErrorCodec {
         var reader = VarintReader(bytes: bytes)
         while !reader.isAtEnd {
             let entry = Entry(
-                series: Int64(try reader.next()), result: Int64(try reader.next()), error: Int64(try reader.next()))
-            entries.append((entry, Int64(try reader.next())))
+                series: try reader.count(), result: try reader.count(), error: try reader.count())
+            entries.append((entry, try reader.count()))
         }
         return entries
     }
@@ -140,9 +141,11 @@ func mergeSorted<Element, Key: Comparable>(
     return merged
 }
 
-/// A bucket blob that does not decode: the database was damaged or written by something else.
-struct CorruptBucketError: Error, CustomStringConvertible {
-    var description: String { "a bucket in the database does not decode; the file is damaged" }
+/// A bucket blob that does not decode: the database was damaged or written by something else. The store
+/// turns it into a ``StorageError`` naming the table and the bucket.
+struct CorruptBucketError: Error {
+    /// What did not decode.
+    let detail: String
 }
 
 func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
@@ -160,8 +163,12 @@ struct VarintReader {
 
     var isAtEnd: Bool { position >= bytes.count }
 
+    /// The largest count (or series id) a bucket may hold: 2⁴⁰, a trillion events. Sums of stored counts
+    /// then stay far from `Int64`'s limit, so a damaged blob cannot make arithmetic trap.
+    static let largestCount: Int64 = 1 << 40
+
     mutating func byte() throws -> UInt8 {
-        guard position < bytes.count else { throw CorruptBucketError() }
+        guard position < bytes.count else { throw CorruptBucketError(detail: "an entry cut short") }
         defer { position += 1 }
         return bytes[position]
     }
@@ -174,7 +181,14 @@ struct VarintReader {
             value |= UInt64(byte & 0x7F) << shift
             if byte < 0x80 { return value }
             shift += 7
-            guard shift < 64 else { throw CorruptBucketError() }
+            guard shift < 64 else { throw CorruptBucketError(detail: "a number longer than 64 bits") }
         }
+    }
+
+    /// The next number, when it is a count no larger than ``largestCount``.
+    mutating func count() throws -> Int64 {
+        let value = try next()
+        guard value <= UInt64(Self.largestCount) else { throw CorruptBucketError(detail: "a count of \(value)") }
+        return Int64(value)
     }
 }

@@ -35,12 +35,15 @@ struct BucketWriter {
         let select = try RawStatement(db, sql: "SELECT time, series_counts, error_counts FROM rollup_pending")
         defer { select.reset() }
         while try select.step() {
-            let hour = Resolution.hour.bucketStart(select.int64(0))
-            try BucketCodec.forEachEntry(in: select.blob(1)) { series, counts in
-                hours[hour, default: [:]][series, default: OutcomeCounts()] += counts
-            }
-            for (entry, events) in try ErrorCodec.decode(select.blob(2)) {
-                hourErrors[hour, default: [:]][entry, default: 0] += events
+            let time = select.int64(0)
+            let hour = Resolution.hour.bucketStart(time)
+            try decoding(table: "rollup_pending", row: "the row of \(RFC3339.format(seconds: time))") {
+                try BucketCodec.forEachEntry(in: select.blob(1)) { series, counts in
+                    hours[hour, default: [:]][series, default: OutcomeCounts()] += counts
+                }
+                for (entry, events) in try ErrorCodec.decode(select.blob(2)) {
+                    hourErrors[hour, default: [:]][entry, default: 0] += events
+                }
             }
         }
         select.reset()
@@ -100,7 +103,9 @@ struct BucketWriter {
         let select = try RawStatement(db, sql: "SELECT \(column) FROM \(table) WHERE time = ?")
         let upsert = try RawStatement(db, sql: "INSERT OR REPLACE INTO \(table) (time, \(column)) VALUES (?, ?)")
         for time in buckets.keys.sorted() {
-            let merged = try read(select, time: time) { try combine($0, buckets[time]!) }
+            let merged = try decoding(table: table, row: "the bucket at \(RFC3339.format(seconds: time))") {
+                try read(select, time: time) { try combine($0, buckets[time]!) }
+            }
             upsert.bind(time, at: 1)
             try merged.withUnsafeBytes { try upsert.run(binding: $0, at: 2) }
         }

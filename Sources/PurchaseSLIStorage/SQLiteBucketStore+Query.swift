@@ -51,7 +51,12 @@ extension SQLiteBucketStore {
                         if let group = groupings[index].group(ofSeries: series) { cells[index][Int(group)] += counts }
                     }
                 }
-                for index in accumulators.indices { accumulators[index].putCells(cells[index], at: time) }
+                for index in accumulators.indices {
+                    accumulators[index].putCells(cells[index], at: time)
+                    if let limit = queries[index].maximumRows, accumulators[index].rowCount > limit {
+                        throw StorageError.tooManyRows(limit: limit, groups: groupings[index].groupKeys.count, query: queries[index])
+                    }
+                }
             }
             return queries.indices.map { answer(accumulators[$0], groupings[$0], queries[$0]) }
         }
@@ -101,6 +106,9 @@ extension SQLiteBucketStore {
                     let cell = ErrorCell(
                         slot: slot, group: group, result: keepsResult ? entry.result : -1, error: keepsError ? entry.error : 0)
                     cells[cell, default: 0] += events
+                }
+                if let limit = query.maximumRows, cells.count > limit {
+                    throw StorageError.tooManyRows(limit: limit, groups: grouping.groupKeys.count, query: query)
                 }
             }
             return cells.map { cell, events in
@@ -164,7 +172,12 @@ extension SQLiteBucketStore {
                 db, sql: "SELECT time, \(content.column) FROM \(content.table(resolution)) WHERE time >= ? AND time < ?")
             defer { statement.reset() }
             statement.bind(from, to)
-            while try statement.step() { try body(statement.int64(0), statement.blob(1)) }
+            while try statement.step() {
+                let time = statement.int64(0)
+                try decoding(table: content.table(resolution), row: "the bucket at \(RFC3339.format(seconds: time))") {
+                    try body(time, statement.blob(1))
+                }
+            }
         }
         let coarse = segments.filter { $0.0 != .minute }
         guard !coarse.isEmpty else { return }
@@ -173,8 +186,19 @@ extension SQLiteBucketStore {
         while try pending.step() {
             let time = pending.int64(0)
             guard let (resolution, _, _) = coarse.first(where: { $0.1 <= time && time < $0.2 }) else { continue }
-            try body(resolution.bucketStart(time), pending.blob(1))
+            try decoding(table: "rollup_pending", row: "the row of \(RFC3339.format(seconds: time))") {
+                try body(resolution.bucketStart(time), pending.blob(1))
+            }
         }
+    }
+}
+
+/// Runs `body`, turning a blob that does not decode into a ``StorageError`` naming `table` and `row`.
+func decoding<Result>(table: String, row: @autoclosure () -> String, _ body: () throws -> Result) throws -> Result {
+    do {
+        return try body()
+    } catch let error as CorruptBucketError {
+        throw StorageError.damaged(table: table, row: row(), detail: error.detail)
     }
 }
 
@@ -204,8 +228,11 @@ struct SeriesGrouping {
         var groupIndex: [[Int64]: Int32] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT id, \(Schema.seriesColumns.joined(separator: ", ")) FROM series")
         while let row = try rows.next() {
-            let id: Int64 = row[0]
-            let ids = (0..<Schema.seriesColumns.count).map { row[$0 + 1] as Int64 }
+            let values = (0...Schema.seriesColumns.count).map { row[$0] as Int64? }
+            guard let id = values[0], (0...VarintReader.largestCount).contains(id), values.allSatisfy({ $0 != nil }) else {
+                throw StorageError.damaged(table: "series", row: "a series", detail: "an id or value id that is not a whole number in range")
+            }
+            let ids = values.dropFirst().map { $0! }
             if Int(id) >= groupOfSeries.count {
                 groupOfSeries.append(contentsOf: repeatElement(-1, count: Int(id) + 1 - groupOfSeries.count))
             }
@@ -245,6 +272,8 @@ struct CountAccumulator {
     let origin: Int64
     let groupCount: Int
     private var slots: [Int64: [OutcomeCounts]] = [:]
+    /// The rows the answer may hold so far: a cell per group in each time step read.
+    private(set) var rowCount = 0
 
     init(stepSeconds: Int64?, from: Int64, groupCount: Int) {
         self.stepSeconds = stepSeconds
@@ -258,7 +287,9 @@ struct CountAccumulator {
 
     /// Removes and returns the cells of the time step holding `time`, to be added to and put back.
     mutating func takeCells(at time: Int64) -> [OutcomeCounts] {
-        slots.removeValue(forKey: slot(of: time)) ?? Array(repeating: OutcomeCounts(), count: groupCount)
+        if let cells = slots.removeValue(forKey: slot(of: time)) { return cells }
+        rowCount += groupCount
+        return Array(repeating: OutcomeCounts(), count: groupCount)
     }
 
     mutating func putCells(_ cells: [OutcomeCounts], at time: Int64) {

@@ -1,3 +1,5 @@
+import PurchaseSLICore
+
 /// A problem with the database itself (not with one event): it stops the run.
 public struct StorageError: Error, Sendable, CustomStringConvertible {
     private enum Kind: Sendable {
@@ -5,6 +7,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         case newerSchema(path: String, unknownMigrations: [String])
         case cannotOpen(path: String, detail: String)
         case invalidQuery(String)
+        case damaged(table: String, row: String, detail: String)
     }
 
     private let kind: Kind
@@ -29,6 +32,26 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         Self(kind: .invalidQuery(message))
     }
 
+    /// A query whose answer would hold more than `limit` rows.
+    static func tooManyRows(limit: Int, groups: Int, query: CountQuery) -> Self {
+        let range = TimeStep(seconds: max(60, query.toSeconds - query.fromSeconds))
+        return invalidQuery(
+            "the answer would hold more than \(limit) rows (\(groups) group\(groups == 1 ? "" : "s") over \(range)"
+                + (query.step.map { " at steps of \($0)" } ?? "") + "), this server's limit: use a larger step, a shorter range, "
+                + "fewer by dimensions or where filters")
+    }
+
+    /// Whether the query, not the database, is at fault (a client error).
+    public var isInvalidQuery: Bool {
+        if case .invalidQuery = kind { return true }
+        return false
+    }
+
+    /// A row of the database does not hold what purchase-sli writes: the file was damaged or edited.
+    public static func damaged(table: String, row: String, detail: String) -> Self {
+        Self(kind: .damaged(table: table, row: row, detail: detail))
+    }
+
     public var description: String {
         switch kind {
         case let .foreignDatabase(path, detail):
@@ -40,6 +63,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             "cannot open database \(path): \(detail)"
         case let .invalidQuery(message):
             message
+        case let .damaged(table, row, detail):
+            "the database is damaged: \(row) of table \(table) does not decode (\(detail)); restore the file from a "
+                + "backup, or delete that row to go on without its counts"
         }
     }
 }

@@ -90,7 +90,7 @@ func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received
             #expect(attachments.count == 1 && attachments.first?["color"] as? String == "#e01e5a", "a page is red")
             #expect(text.hasPrefix("*PAGE* purchase: success rate "), "\(text)")
             #expect(text.contains("• since 2026-11-14T12:02:00Z (18 min)"))
-            #expect(text.contains("look next: purchase-sli query --db \(db) --from"), "the query names the database")
+            #expect(text.contains("look next: ```purchase-sli query --db \(db) --from"), "the query names the database, as code")
         }
     }
 

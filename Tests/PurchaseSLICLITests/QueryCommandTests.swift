@@ -37,6 +37,20 @@ import PurchaseSLIRendering
         for key in ["attempts", "success", "alreadyGranted", "failure", "pending", "count409"] { #expect(rows[1][key] is Int, "\(key)") }
     }
 
+    /// The service streams the JSON in pieces: joined they are the whole answer, for any piece size.
+    @Test(arguments: [1, 7, 20, 1000])
+    func jsonInPiecesIsTheWholeAnswer(rowsPerChunk: Int) throws {
+        let query = CountQuery(fromSeconds: 0, toSeconds: 1200, step: TimeStep(seconds: 60), groupBy: [.productID])
+        let rows = (0..<20).map { CountRow(timeSeconds: Int64($0) * 60, key: ["p\($0 % 3)"], counts: OutcomeCounts(success: Int64($0))) }
+        let output = QueryOutput(query: query, rows: rows)
+        let joined = output.jsonChunks(rowsPerChunk: rowsPerChunk).joined()
+        #expect(joined == output.json)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(joined.utf8)) as? [String: Any])
+        #expect((parsed["rows"] as? [Any])?.count == 20)
+        let empty = QueryOutput(query: query, rows: [])
+        #expect(empty.jsonChunks(rowsPerChunk: rowsPerChunk).joined().hasSuffix(#""rows":[]}"#))
+    }
+
     @Test func successRateIsNullWithoutValidEvents() throws {
         let query = CountQuery(fromSeconds: 0, toSeconds: 60)
         let json = QueryOutput(query: query, rows: [CountRow(timeSeconds: nil, key: [], counts: OutcomeCounts(start: 3))]).json

@@ -53,6 +53,10 @@ import Testing
             (["--render-every", "0m"], [:], "--render-every: expected a whole number of minutes"),
             ([], ["PURCHASE_SLI_RENDER_RANGE": "soon"], "PURCHASE_SLI_RENDER_RANGE: expected a whole number of minutes"),
             ([], ["PURCHASE_SLI_INGEST_KEYS": directory.file("missing-keys")], "PURCHASE_SLI_INGEST_KEYS: cannot read"),
+            ([], ["PURCHASE_SLI_READ_KEYS": directory.file("missing-keys")], "PURCHASE_SLI_READ_KEYS: cannot read the read keys file"),
+            (["--read-keys", try directory.write("empty-keys", "# none yet\n")], [:], "--read-keys: the read keys file"),
+            (["--read-keys", try directory.write("read-keys", "app-key\nsecret\n"), "--ingest-keys", try directory.write("ingest-keys", "app-key\n")],
+             [:], "the read keys hold an ingest key"),
             (["--config", try directory.write("bad.json", #"{"alertsEvery": "1h30s"}"#)], [:], "alertsEvery expects a whole number of minutes"),
             (["--notify", "http://x/", "--policy", directory.file("missing.yaml")], [:], "cannot read the policy file"),
             (["--base-url", "sli.example.com"], [:], "--base-url: expected an http or https URL"),
@@ -76,6 +80,32 @@ import Testing
         #expect(try ServeCommand.logLevel(environment: [:]) == .info)
     }
 
+    /// Values that would stop or stall the service later (a rate of 0 refused every request from the third
+    /// POST on, a timeout of 10¹¹ seconds overflowed) are refused at start, naming the key.
+    @Test(arguments: [
+        (#"{"requestsPerSecondPerKey": 0}"#, [], "config requestsPerSecondPerKey: expected a number above 0"),
+        (#"{"requestBurstPerKey": 0.5}"#, [], "requestBurstPerKey: expected a number from 1"),
+        (#"{"latenessLimit": "9999999999999d"}"#, [], "latenessLimit expects a duration"),
+        (#"{"latenessLimit": "30d"}"#, [], "latenessLimit (30d) must not exceed --dedup-horizon (8d)"),
+        (#"{"latenessLimit": "30s"}"#, [], "latenessLimit: expected a duration from 1m to 366d"),
+        (#"{"idleTimeoutSeconds": 100000000000}"#, [], "idleTimeoutSeconds: expected a whole number from 1 to 86400"),
+        (#"{"bodyTimeoutSeconds": 90000}"#, [], "bodyTimeoutSeconds: expected a whole number from 1 to 86400"),
+        (#"{"maximumBodyBytes": 900000000000}"#, [], "maximumBodyBytes: expected a whole number from 1 to 1073741824"),
+        (#"{"maximumCompressionRatio": 999999999}"#, [], "maximumCompressionRatio: expected a whole number from 1 to 100000"),
+        (#"{"maximumEventsPerCommit": 999999999}"#, [], "maximumEventsPerCommit: expected a whole number from 1"),
+        (#"{"renderRange": "36500d", "renderEvery": "5m"}"#, [], "renderRange: expected a whole number of minutes from 1h to 35d"),
+        (#"{}"#, ["--alerts-every", "36500d", "--notify", "http://x/"], "--alerts-every / PURCHASE_SLI_ALERTS_EVERY / config alertsEvery: expected"),
+        (#"{}"#, ["--render-range", "9999999999999d"], "--render-range: expected a whole number of minutes"),
+    ] as [(String, [String], String)])
+    func senselessSettingsAreRefusedAtStartNamingTheKey(config: String, arguments: [String], message: String) throws {
+        let file = try directory.write("config.json", config)
+        #expect {
+            try resolve(["--config", file] + arguments)
+        } throws: { error in
+            "\(error)".contains(message)
+        }
+    }
+
     @Test func settingsThatTakeNoEffectAreWarnedAbout() throws {
         let warnings: ([String], [String: String]) throws -> [String] = { arguments, environment in
             try ServeCommand.parse(arguments).resolve(environment: environment).warnings
@@ -86,6 +116,10 @@ import Testing
             "PURCHASE_SLI_DASHBOARDS has no effect without --notify or --render-every",
         ])
         #expect(try warnings(["--policy", "p.yaml"], [:]) == ["--policy has no effect without --notify or --render-every"])
+        // Listening beyond this machine with reads open is allowed, and said.
+        #expect(try warnings(["--host", "0.0.0.0"], [:]).first?.hasPrefix("listening on 0.0.0.0 without read keys") == true)
+        let keys = try directory.write("read-keys", "secret\n")
+        #expect(try warnings(["--host", "0.0.0.0"], ["PURCHASE_SLI_READ_KEYS": keys]).isEmpty)
         #expect(try warnings(["--notify", "http://x/", "--dashboards", directory.path], [:]).isEmpty)
         #expect(try warnings(["--notify", "http://x/", "--alerts-every", "5m", "--notify-format", "slack"], [:]).isEmpty)
     }

@@ -10,6 +10,7 @@ let hostile = [
     "<!channel> <@U123> <https://evil.example|click>", "[click](https://evil.example) ![x](https://evil.example/x.png)",
     "**bold** _it_ `code` # heading | table", "\u{202E}gnp.exe\u{202C} \u{2066}x\u{2069}", "bell\u{07} esc\u{1B}[31m red\r\nnew line",
     "\"quotes\" \\ back\\slash </script><script>alert(1)</script>",
+    "plan$(touch /tmp/purchase-sli-pwned)`id`; touch /tmp/purchase-sli-pwned && echo 'it''s' | cat", "a```b``c`d *bold* ~strike~ _it_ https://evil.example x.example.com",
 ]
 
 private func report(_ text: String) -> AlertReport {
@@ -47,7 +48,11 @@ private func report(_ text: String) -> AlertReport {
 
     @Test(arguments: hostile)
     func markdownCannotLinkEmbedOrFormat(text: String) {
-        let output = AlertOutput.markdown([report(text)], now: 1_794_650_400)
+        let markdown = AlertOutput.markdown([report(text)], now: 1_794_650_400)
+        // The command to run next is a code span (tested to run as printed); the rest is prose.
+        let lines = markdown.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("- look next: `` purchase-sli query") && $0.hasSuffix(" ``") })
+        let output = lines.filter { !$0.hasPrefix("- look next: ") }.joined(separator: "\n")
         #expect(!output.contains("](https://") && !output.contains("![x]") && !output.contains("<script>"))
         #expect(!output.contains("**bold**"))
         #expect(output.hasPrefix("**PAGE** purchase, productID="))
@@ -118,6 +123,48 @@ private func report(_ text: String) -> AlertReport {
         #expect(words.contains("planID=\(slice)"), "\(words)")
     }
 
+    /// Every output prints the command as code that copies exactly: run by `sh`, the slice value comes
+    /// through literally (no command substitution, no word splitting), whatever it holds.
+    @Test(arguments: hostile.filter { text in
+        !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x2069).contains($0.value) }
+    })
+    func everyOutputPrintsACommandThatPassesTheValueThroughLiterally(slice: String) async throws {
+        var alert = referenced()
+        alert.finding.labels = SeriesLabels(actionType: "purchase", slice: .init(dimension: .planID, value: slice))
+        let now: Int64 = 1_794_650_400
+        let markdown = try #require(AlertOutput.markdown([alert], now: now).split(separator: "\n").first { $0.hasPrefix("- look next: ") })
+        let slack = try #require(AlertOutput.slack([alert], now: now).split(separator: "\n").first { $0.hasPrefix("• look next: ") })
+        let html = "\(AlertOutput.html([alert], now: now))"
+        let alertmanager = try #require(
+            (try JSONSerialization.jsonObject(with: Data(AlertOutput.alertmanagerJSON([alert], now: now).utf8)) as? [[String: Any]])?.first)
+        let description = try #require((alertmanager["annotations"] as? [String: String])?["description"])
+        let commands = [
+            // A Markdown code span: no escaping inside, delimited by two backticks the command never holds.
+            String(try #require(markdown.split(separator: "`` ", maxSplits: 1).last).dropLast(3)),
+            // A Slack code block: only the three entities Slack requires, shown by Slack as the characters.
+            try #require(slack.split(separator: "```").dropFirst().first).replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&"),
+            try htmlText(try #require(html.split(separator: "<code>").last?.split(separator: "</code>").first)),
+            String(try #require(description.split(separator: "\n").first { $0.hasPrefix("look next: ") }).dropFirst(11)),
+        ]
+        for command in commands {
+            #expect(!command.contains("``") && !command.contains("\u{200B}"), "\(command)")
+            let words = try await onDedicatedThread { try shellWords(command) }
+            #expect(words.contains("planID=\(slice)"), "\(command) gave \(words)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/purchase-sli-pwned"))
+    }
+
+    /// Slack shows event text as it is, never as markup: no bold, italics, strikes, code, links or mentions.
+    @Test func slackBreaksMarkupInEventText() {
+        let text = AlertOutput.slack([report("a```b *bold* ~strike~ _it_ https://evil.example x.example.com")], now: 1_794_650_400)
+        let summary = String(text.split(separator: "\n")[0])
+        for markup in ["*bold*", "~strike~", "_it_", "```", "https://", "example.com"] {
+            #expect(!summary.contains(markup), "\(summary)")
+        }
+        #expect(summary.replacingOccurrences(of: "\u{200B}", with: "").contains("a```b *bold* ~strike~ _it_ https://evil.example x.example.com"))
+    }
+
     @Test func slackAttachmentsAreColouredBySeverity() throws {
         var ticket = report("coins_100")
         ticket.finding.severity = .ticket
@@ -129,6 +176,13 @@ private func report(_ text: String) -> AlertReport {
         let colours = (message["attachments"] as? [[String: Any]] ?? []).map { $0["color"] as? String }
         #expect(colours == ["#e01e5a", "#ecb22e", "#2eb67d"])
     }
+}
+
+/// `text` of an HTML element with the character references ``HTML/escape(_:)`` writes turned back.
+private func htmlText(_ text: some StringProtocol) throws -> String {
+    String(text).replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+        .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+        .replacingOccurrences(of: "&amp;", with: "&")
 }
 
 /// The words `sh` makes of `command` (printed NUL-separated by `printf`). Blocks: call it on a thread of

@@ -89,6 +89,44 @@ import Testing
         }
     }
 
+    /// A link in the pages directory is never followed (`passwd.html` → /etc/passwd, a link to the keys
+    /// file or the database), nor is a directory or a FIFO named like a page; a large page comes whole,
+    /// streamed, and a range of it exactly.
+    @Test func onlyRegularFilesInTheDirectoryAreServedNeverALink() async throws {
+        let pages = directory.file("pages")
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        let keys = try directory.write("keys.txt", "secret-key\n")
+        let big = (0..<300_000).map { "line \($0)\n" }.joined()
+        try Data(("<!DOCTYPE html>" + big).utf8).write(to: URL(fileURLWithPath: pages + "/big.html"))
+        try Data("<!DOCTYPE html><title>index</title>".utf8).write(to: URL(fileURLWithPath: pages + "/index.html"))
+        try manager.createSymbolicLink(atPath: pages + "/passwd.html", withDestinationPath: "/etc/passwd")
+        try manager.createSymbolicLink(atPath: pages + "/keys.html", withDestinationPath: keys)
+        try manager.createSymbolicLink(atPath: pages + "/db.html", withDestinationPath: directory.file("db.sqlite"))
+        try manager.createSymbolicLink(atPath: pages + "/report-2026-w46.html", withDestinationPath: pages + "/index.html")
+        try manager.createDirectory(atPath: pages + "/folder.html", withIntermediateDirectories: true)
+        #expect(mkfifo(pages + "/fifo.html", 0o644) == 0)
+        let app = makeApp(store: store) { $0.pagesDirectory = pages }
+        try await app.test(.router) { client in
+            for uri in ["/passwd.html", "/keys.html", "/db.html", "/report-2026-w46.html", "/folder.html", "/fifo.html"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .notFound, "\(uri)")
+                    let body = String(buffer: response.body)
+                    #expect(!body.contains("root:") && !body.contains("secret-key") && !body.contains("SQLite"), "\(uri)")
+                }
+            }
+            try await client.execute(uri: "/big.html", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "<!DOCTYPE html>" + big)
+            }
+            try await client.execute(uri: "/big.html", method: .get, headers: [.range: "bytes=15-24"]) { response in
+                #expect(response.status == .partialContent)
+                #expect(String(buffer: response.body) == "line 0\nlin")
+            }
+            try await client.execute(uri: "/", method: .get) { #expect(String(buffer: $0.body).contains("<title>index</title>")) }
+        }
+    }
+
     @Test func withoutAPagesDirectoryTheRootIsNotFound() async throws {
         let app = makeApp(store: store)
         try await app.test(.router) { client in

@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func requiresAKnownIngestKeyWhenKeysAreConfigured() async throws {
-        let app = makeApp(store: store) { $0.ingestKeys = IngestKeys(["old-key", "new-key"]) }
+        let app = makeApp(store: store) { $0.ingestKeys = AccessKeys(["old-key", "new-key"]) }
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body([eventLine("a")])) { response in
                 #expect(response.status == .unauthorized)
@@ -158,7 +158,7 @@ import Testing
 
     @Test func limitsTheRequestRateOfEachKey() async throws {
         let app = makeApp(store: store) {
-            $0.ingestKeys = IngestKeys(["a-key", "b-key"])
+            $0.ingestKeys = AccessKeys(["a-key", "b-key"])
             $0.requestsPerSecondPerKey = 0.001  // a token per 1000 s: none refills during the test, however slow the machine
             $0.requestBurstPerKey = 2
         }

@@ -37,6 +37,24 @@ import Testing
         }
     }
 
+    /// A time or step that would overflow is a 400 naming the argument (one such GET used to stop the process).
+    @Test(arguments: [
+        ("from=-9223372036854775807s&to=9999-12-31&step=1d", "from: expected"),
+        ("from=now-1h&to=now-106751991167300d", "to: expected"),
+        ("from=1970-01-01&to=9999-12-31&step=1m", "more than a million time steps"),
+        ("from=now-1h&to=now&step=9223372036854775807s", "step: expected"),
+    ])
+    func queryArgumentsThatWouldOverflowAreRefused(arguments: String, message: String) async throws {
+        let app = makeApp(store: store)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/query?\(arguments)", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(errorMessage(response.body).contains(message), "\(errorMessage(response.body))")
+            }
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
     @Test func metricsCountEventsRequestsAndCommits() async throws {
         let app = makeApp(store: store, databasePath: directory.file("db.sqlite"))
         try await app.test(.router) { client in

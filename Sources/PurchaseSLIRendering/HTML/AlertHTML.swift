@@ -12,7 +12,7 @@ extension AlertOutput {
         return HTML.joined(reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .html, now: now)
             let severity = report.severity
-            var lines = narrative.details.map { HTML(trusted: $0) } + ["look next: <code>\(HTML(trusted: narrative.lookNext))</code>"]
+            var lines = narrative.details.map { HTML(trusted: $0) } + [HTML(trusted: narrative.lookNextLine)]
             if let owner = report.owner { lines.append("owner: \(owner)") }
             if let runbook = report.runbookURL { lines.append("runbook: <a href=\"\(runbook)\" rel=\"noreferrer\">\(runbook)</a>") }
             return "<div class=\"alert \(severity.rawValue)\" id=\"\(report.finding.identity.anchor)\"><p><span class=\"status "

@@ -1,6 +1,7 @@
-/// The public, write-only keys that apps present to send events (like a Sentry DSN). Several can be
-/// active at once, so a key can be rotated without dropping traffic.
-public struct IngestKeys: Sendable, Hashable {
+/// Keys a request presents: the public, write-only ingest keys that apps send events with (like a Sentry
+/// DSN), or the secret read keys of queries, pages and metrics. Several can be active at once, so a key
+/// can be rotated without dropping traffic.
+public struct AccessKeys: Sendable, Hashable {
     private let keys: [[UInt8]]
 
     /// Keys from their text; blank entries are ignored.
@@ -27,6 +28,11 @@ public struct IngestKeys: Sendable, Hashable {
         var found: [UInt8]?
         for key in keys where Self.constantTimeEquals(key, bytes) { found = key }
         return found.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A key that is also one of `other`'s, or nil.
+    public func sharedKey(with other: AccessKeys) -> String? {
+        keys.first { other.keys.contains($0) }.map { String(decoding: $0, as: UTF8.self) }
     }
 
     private static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {

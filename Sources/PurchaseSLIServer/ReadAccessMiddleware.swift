@@ -1,0 +1,100 @@
+import Foundation
+public import Hummingbird
+import PurchaseSLICore
+
+/// Who may read: with read keys configured, every request but the health checks (`/healthz`, `/readyz`)
+/// and ingestion (`POST /v1/events`, which checks ingest keys) must present one, as
+/// `Authorization: Bearer KEY` or, from a browser, HTTP Basic with the key as the password (any user
+/// name); a request without one gets 401 and a Basic challenge, so a browser asks for it. Each key (or,
+/// without read keys, each client address) may make ``ServerConfiguration/readRequestsPerSecond`` reads a
+/// second on average, so a few expensive queries cannot starve the service.
+struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
+    let keys: AccessKeys
+    let limiter: RateLimiter
+
+    init(configuration: ServerConfiguration) {
+        keys = configuration.readKeys
+        limiter = RateLimiter(ratePerSecond: configuration.readRequestsPerSecond, burst: configuration.readBurst)
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard !Self.isOpen(request) else { return try await next(request, context) }
+        let reader: String
+        if keys.isEnabled {
+            guard let presented = Self.presentedKey(request) else { throw ReadAccessError.missingKey }
+            guard let key = keys.match(presented) else { throw ReadAccessError.unknownKey }
+            reader = "key:" + key
+        } else {
+            reader = "address:" + Self.address(of: context)
+        }
+        if let wait = limiter.take(for: reader, now: Date().timeIntervalSince1970) {
+            throw ReadAccessError.rateLimited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
+        }
+        return try await next(request, context)
+    }
+
+    /// The health checks and ingestion, which need no read key.
+    static func isOpen(_ request: Request) -> Bool {
+        let path = request.uri.path
+        return path == "/healthz" || path == "/readyz" || path == "/v1/events"
+    }
+
+    /// The key of `Authorization: Bearer KEY` or the password of `Authorization: Basic base64(user:KEY)`.
+    static func presentedKey(_ request: Request) -> String? {
+        guard let value = request.headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2 else { return nil }
+        switch parts[0].lowercased() {
+        case "bearer":
+            return String(parts[1]).trimmingCharacters(in: .whitespaces)
+        case "basic":
+            guard let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
+                  let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+            else { return nil }
+            return String(text[text.index(after: colon)...])
+        default:
+            return nil
+        }
+    }
+
+    private static func address(of context: Context) -> String {
+        guard let context = context as? any RemoteAddressRequestContext, let address = context.remoteAddress else { return "unknown" }
+        return address.ipAddress ?? "unknown"
+    }
+}
+
+/// Why a read was refused: 401 with a Basic challenge, or 429 with `Retry-After`; the body is
+/// `{"error": "…"}`.
+struct ReadAccessError: HTTPResponseError {
+    private enum Kind { case missingKey, unknownKey, rateLimited(Int) }
+    private let kind: Kind
+
+    static let missingKey = ReadAccessError(kind: .missingKey)
+    static let unknownKey = ReadAccessError(kind: .unknownKey)
+    static func rateLimited(retryAfterSeconds: Int) -> Self { Self(kind: .rateLimited(retryAfterSeconds)) }
+
+    var status: HTTPResponse.Status {
+        switch kind {
+        case .missingKey, .unknownKey: .unauthorized
+        case .rateLimited: .tooManyRequests
+        }
+    }
+
+    var message: String {
+        switch kind {
+        case .missingKey: "this server needs a read key: send Authorization: Bearer KEY, or the key as the password of HTTP Basic"
+        case .unknownKey: "unknown read key"
+        case .rateLimited(let seconds): "read rate limit exceeded; retry after \(seconds) s"
+        }
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        switch kind {
+        case .missingKey, .unknownKey: headers[.wwwAuthenticate] = "Basic realm=\"purchase-sli\", charset=\"UTF-8\""
+        case .rateLimited(let seconds): headers[.retryAfter] = String(seconds)
+        }
+        let body = "{\"error\":" + JSONText.quoted(message) + "}"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+}
