@@ -121,6 +121,7 @@ let package = Package(
             dependencies: [
                 "PurchaseSLITestSupport", "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLISimulation",
                 "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

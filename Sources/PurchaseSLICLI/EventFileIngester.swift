@@ -2,18 +2,20 @@ import Foundation
 import PurchaseSLICore
 import PurchaseSLIGzip
 
-/// A rejected record: where it was and why.
+/// A rejected record, or an optional field left out of an accepted one (`kept`): where it was and why.
 struct Reject {
     var file: String
     var line: Int
     var index: Int
     var field: String
     var reason: String
+    /// Whether the event was counted without the field (a warning) rather than rejected.
+    var kept = false
 
-    /// The reject as one NDJSON line for `--rejects`.
+    /// The reject as one NDJSON line for `--rejects` (`"kept": true` for a warning).
     var jsonLine: String {
         "{\"file\":\(JSONText.quoted(file)),\"line\":\(line),\"index\":\(index),"
-            + "\"field\":\(JSONText.quoted(field)),\"reason\":\(JSONText.quoted(reason))}"
+            + "\"field\":\(JSONText.quoted(field)),\"reason\":\(JSONText.quoted(reason))" + (kept ? ",\"kept\":true}" : "}")
     }
 }
 
@@ -46,9 +48,15 @@ struct EventFileIngester {
             records += 1
             switch record {
             case let .bytes(bytes, position):
-                do {
-                    batch.append(try validator.event(fromRecord: bytes))
-                } catch {
+                var warnings: [EventValidationError] = []
+                switch Result(catching: { () throws(EventValidationError) in try validator.event(fromRecord: bytes, warnings: &warnings) }) {
+                case .success(let event):
+                    batch.append(event)
+                    for warning in warnings {
+                        try reject(Reject(
+                            file: name, line: position.line, index: position.index, field: warning.field, reason: warning.reason, kept: true))
+                    }
+                case .failure(let error):
                     try reject(Reject(file: name, line: position.line, index: position.index, field: error.field, reason: error.reason))
                 }
                 if batch.count >= batchSize {

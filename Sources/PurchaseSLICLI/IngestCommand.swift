@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PurchaseSLICore
+import PurchaseSLIRendering
 import PurchaseSLIStorage
 
 /// `purchase-sli ingest`: counts the events of files into the store.
@@ -51,18 +52,21 @@ struct IngestCommand: ParsableCommand {
         let ingester = EventFileIngester(
             validator: EventValidator(nowMillis: nowMillis), batchSize: 16_384, maximumRecordBytes: maxRecordBytes)
         var rejectReport = try rejects.map { try RejectReport(path: $0) }
-        var rejectedCount = 0
+        var rejectedCount = 0, warningCount = 0
         let writer = BatchWriter(store: store, receivedAtMillis: nowMillis)
         var failure: (any Error)?
         do {
             for file in files {
                 try ingester.ingest(path: file, submit: writer.submit) { reject in
-                    rejectedCount += 1
+                    if reject.kept { warningCount += 1 } else { rejectedCount += 1 }
                     try rejectReport?.write(reject)
-                    if !quiet && rejectedCount <= 20 {
-                        printError("\(reject.file):\(reject.line): \(reject.field): \(reject.reason)")
-                    } else if !quiet && rejectedCount == 21 {
-                        printError("… more rejected records are not shown\(rejects == nil ? "; use --rejects FILE for all" : "")")
+                    let shown = rejectedCount + warningCount
+                    if !quiet && shown <= 20 {
+                        // Event text reaches the terminal only with its control and bidi characters marked.
+                        printError(TerminalText.sanitized("\(reject.file):\(reject.line): \(reject.field): \(reject.reason)"
+                            + (reject.kept ? " (left out; the event was counted)" : "")))
+                    } else if !quiet && shown == 21 {
+                        printError("… more are not shown\(rejects == nil ? "; use --rejects FILE for all" : "")")
                     }
                 }
             }
@@ -73,7 +77,7 @@ struct IngestCommand: ParsableCommand {
         try rejectReport?.close()
         try store.prune(nowMillis: nowMillis)
         let seconds = Date().timeIntervalSince(started)
-        print(IngestSummary(outcome: outcome, rejected: rejectedCount, seconds: seconds).text)
+        print(IngestSummary(outcome: outcome, rejected: rejectedCount, warnings: warningCount, seconds: seconds).text)
         if let failure { throw failure }
         if rejectedCount > 0 { throw ExitCode(2) }
     }
@@ -111,6 +115,8 @@ struct RejectReport {
 struct IngestSummary {
     let outcome: RecordOutcome
     let rejected: Int
+    /// Optional fields left out of counted events.
+    let warnings: Int
     let seconds: Double
 
     var text: String {
@@ -120,8 +126,10 @@ struct IngestSummary {
         }
         lines.append("duplicates  \(outcome.duplicates)")
         lines.append("rejected    \(rejected)")
+        if warnings > 0 { lines.append("warnings    \(warnings) optional fields left out (their events were counted)") }
         for (dimension, events) in outcome.overflowed.sorted(by: { $0.key < $1.key }) {
-            lines.append("overflow    \(dimension): \(events) events counted as \(EventDimension.overflowValue) (cardinality cap)")
+            lines.append("overflow    \(dimension): \(events) events counted as \(EventDimension.overflowValue) "
+                + (dimension == "series" ? "(series cap: their action's __other__ series)" : "(cardinality cap)"))
         }
         let processed = Double(outcome.accepted + outcome.duplicates + rejected)
         let rate = seconds > 0 ? Int((processed / seconds).rounded()) : 0

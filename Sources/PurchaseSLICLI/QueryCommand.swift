@@ -71,7 +71,8 @@ struct QueryCommand: ParsableCommand {
 
     private func makeQuery(nowSeconds: Int64) throws -> CountQuery {
         do {
-            return try CountQuery(from: from, to: to, by: by, filters: filters, step: step, nowSeconds: nowSeconds)
+            return try CountQuery(
+                from: from, to: to, by: by, filters: RepeatedOptions.splitting(filters), step: step, nowSeconds: nowSeconds)
         } catch {
             throw ValidationError("--\(error.message).")
         }

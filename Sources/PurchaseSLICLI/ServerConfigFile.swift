@@ -11,7 +11,7 @@ struct ServerConfigFile {
     /// The settings a config file may hold, with what each expects (for errors and the README).
     static let keys: [String: String] = [
         "host": "a string", "port": "a whole number 0–65535", "ingestKeys": "an array of strings", "readKeys": "an array of strings",
-        "readRequestsPerSecond": "a number", "readBurst": "a number", "maximumQueryRows": "a whole number",
+        "readRequestsPerSecond": "a number", "readBurst": "a number", "maximumQueryRows": "a whole number", "pruneEvery": "a whole number of minutes such as \"1h\"",
         "maximumBodyBytes": "a whole number", "maximumDecompressedBytes": "a whole number",
         "maximumCompressionRatio": "a whole number", "maximumEventsPerRequest": "a whole number",
         "maximumLineBytes": "a whole number", "latenessLimit": "a duration such as \"8d\"",
@@ -48,6 +48,10 @@ struct ServerConfigFile {
         if let rate = try value("readRequestsPerSecond", as: Double.self) { configuration.readRequestsPerSecond = rate }
         if let burst = try value("readBurst", as: Double.self) { configuration.readBurst = burst }
         if let rows = try whole("maximumQueryRows") { configuration.maximumQueryRows = rows }
+        if let text = try value("pruneEvery", as: String.self) {
+            guard let seconds = TimeStep.minutes(parsing: text) else { throw invalid("pruneEvery") }
+            configuration.pruneEverySeconds = seconds
+        }
         if let bytes = try whole("maximumBodyBytes") { configuration.maximumBodyBytes = bytes }
         if let bytes = try whole("maximumDecompressedBytes") { configuration.maximumDecompressedBytes = bytes }
         if let ratio = try whole("maximumCompressionRatio") { configuration.maximumCompressionRatio = ratio }

@@ -66,6 +66,9 @@ struct RetentionOptions: ParsableArguments {
     @Option(help: "Distinct values counted per dimension per UTC day; more are counted as __other__.")
     var cardinalityCap: Int = StoreConfiguration.default.cardinalityCap
 
+    @Option(help: "Distinct series (combinations of dimension values) counted per UTC day; the events of more count in their action's __other__ series.")
+    var seriesCap: Int = StoreConfiguration.default.seriesCap
+
     @Option(help: ArgumentHelp("How long an eventID is remembered for dedup (at least 8d).", valueName: "duration"))
     var dedupHorizon: String = "8d"
 
@@ -91,8 +94,10 @@ struct RetentionOptions: ParsableArguments {
             return step.seconds
         }
         guard cardinalityCap >= 1 else { throw ValidationError("--cardinality-cap must be at least 1, got \(cardinalityCap).") }
+        guard seriesCap >= 1 else { throw ValidationError("--series-cap must be at least 1, got \(seriesCap).") }
         var configuration = StoreConfiguration.default
         configuration.cardinalityCap = cardinalityCap
+        configuration.seriesCap = seriesCap
         configuration.dedupHorizonSeconds = try seconds(dedupHorizon, "dedup-horizon")
         guard configuration.dedupHorizonSeconds >= 8 * 86_400 else {
             throw ValidationError("--dedup-horizon must be at least 8d: the App Store retries notifications for up to 157 hours.")

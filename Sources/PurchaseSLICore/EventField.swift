@@ -85,10 +85,16 @@ public struct RawEvent: Sendable, Hashable {
     /// The timestamp in milliseconds when the byte parser already read it (then `self[.timestamp]` is nil).
     public var timestampMillis: Int64?
 
+    /// The first known field whose key appeared more than once, or nil. JSON leaves the meaning of a
+    /// repeated key open (parsers keep the first, the last, or fail), so the validator rejects the event
+    /// rather than guess which value the sender meant.
+    public var repeatedField: EventField?
+
     /// An event with no fields.
     public init() {}
 
-    /// The value under `field`, or nil when the key was absent. Duplicate keys: the last wins.
+    /// The value under `field`, or nil when the key was absent (of a repeated key, the last; see
+    /// ``repeatedField``).
     public subscript(field: EventField) -> JSONFieldValue? {
         get {
             switch field {

@@ -50,6 +50,7 @@ struct JSONScanner {
         }
         position += 1
         var event = RawEvent()
+        var seen: UInt32 = 0  // one bit per known field read so far
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             position += 1
@@ -62,6 +63,10 @@ struct JSONScanner {
                 guard current == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
                 position += 1
                 skipWhitespace()
+                if let field {
+                    if seen & (1 << field.rawValue) != 0, event.repeatedField == nil { event.repeatedField = field }
+                    seen |= 1 << field.rawValue
+                }
                 if field == .timestamp, let millis = try parseTimestampWithoutEscapes() {
                     event[.timestamp] = nil
                     event.timestampMillis = millis

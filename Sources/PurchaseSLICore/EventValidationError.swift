@@ -31,3 +31,17 @@ public struct EventValidationError: Error, Sendable, Hashable, CustomStringConve
         Self(field: "record", reason: "longer than the limit of \(limit) bytes")
     }
 }
+
+/// An accepted event and the problems of the optional fields left out of it.
+public struct ValidatedEvent: Sendable, Hashable {
+    /// The event, without the optional fields that were not valid.
+    public var event: PurchaseEvent
+    /// One per optional field left out: the field and what was expected.
+    public var warnings: [EventValidationError]
+
+    /// Creates a validated event.
+    public init(event: PurchaseEvent, warnings: [EventValidationError]) {
+        self.event = event
+        self.warnings = warnings
+    }
+}

@@ -23,31 +23,43 @@ public struct EventValidator: Sendable {
     }
 
     /// Validates one record's bytes: parses the JSON and checks every field.
-    public func validate(record: UnsafeRawBufferPointer) -> Result<PurchaseEvent, EventValidationError> {
-        Result { () throws(EventValidationError) in try event(fromRecord: record) }
+    public func validate(record: UnsafeRawBufferPointer) -> Result<ValidatedEvent, EventValidationError> {
+        var warnings: [EventValidationError] = []
+        return Result { () throws(EventValidationError) in
+            ValidatedEvent(event: try event(fromRecord: record, warnings: &warnings), warnings: warnings)
+        }
     }
 
-    /// The event in one record's bytes, or the first problem with it.
-    public func event(fromRecord record: UnsafeRawBufferPointer) throws(EventValidationError) -> PurchaseEvent {
+    /// The event in one record's bytes, or the first problem with a required field. An optional field
+    /// that is not valid is left out of the event and its problem appended to `warnings`: the event
+    /// still counts, as it would without the field.
+    public func event(
+        fromRecord record: UnsafeRawBufferPointer, warnings: inout [EventValidationError]
+    ) throws(EventValidationError) -> PurchaseEvent {
         let raw: RawEvent
         do {
             raw = try EventJSONParser.parse(record)
         } catch {
             throw .syntax(error)
         }
-        return try makeEvent(raw)
+        return try makeEvent(raw, warnings: &warnings)
     }
 
     /// Validates the known fields of one event object.
-    public func validate(_ raw: RawEvent) -> Result<PurchaseEvent, EventValidationError> {
+    public func validate(_ raw: RawEvent) -> Result<ValidatedEvent, EventValidationError> {
+        var warnings: [EventValidationError] = []
         do {
-            return .success(try makeEvent(raw))
+            return .success(ValidatedEvent(event: try makeEvent(raw, warnings: &warnings), warnings: warnings))
         } catch {
             return .failure(error)
         }
     }
 
-    private func makeEvent(_ raw: RawEvent) throws(EventValidationError) -> PurchaseEvent {
+    private func makeEvent(_ raw: RawEvent, warnings: inout [EventValidationError]) throws(EventValidationError) -> PurchaseEvent {
+        if let repeated = raw.repeatedField {
+            throw EventValidationError(
+                field: repeated.name, reason: "the key appears more than once in the event; send each field once")
+        }
         let eventID = try requiredString(raw, .eventID)
         guard !eventID.isEmpty, eventID.utf8.count <= 128, Self.isValidEventID(eventID) else {
             throw EventValidationError(
@@ -81,26 +93,46 @@ public struct EventValidator: Sendable {
             throw EventValidationError(
                 field: "resultType", reason: "expected one of \(ResultType.spellings), got \(quoted(resultText))")
         }
+        /// An optional field's value, or nil with a warning when it is not valid.
+        func optional<Value>(_ read: () throws(EventValidationError) -> Value?) -> Value? {
+            do {
+                return try read()
+            } catch {
+                warnings.append(error)
+                return nil
+            }
+        }
         return PurchaseEvent(
             eventID: eventID,
             timestampMillis: timestamp,
             productID: productID,
-            planID: try optionalIdentifier(raw, .planID, maximumLength: 255),
-            groupID: try optionalIdentifier(raw, .groupID, maximumLength: 255),
-            offerID: try optionalIdentifier(raw, .offerID, maximumLength: 255),
+            planID: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .planID, maximumLength: 255) },
+            groupID: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .groupID, maximumLength: 255) },
+            offerID: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .offerID, maximumLength: 255) },
             actionType: ActionType(rawValue: actionText),
             resultType: resultType,
-            statusCode: try optionalInteger(raw, .statusCode, range: 100...599).map { Int($0) },
-            appVersion: try optionalIdentifier(raw, .appVersion, maximumLength: 64),
-            platform: try optionalIdentifier(raw, .platform, maximumLength: 64),
-            osVersion: try optionalIdentifier(raw, .osVersion, maximumLength: 64),
-            variant: try optionalIdentifier(raw, .variant, maximumLength: 64),
-            transactionID: try optionalIdentifier(raw, .transactionID, maximumLength: 128),
-            durationMs: try optionalInteger(raw, .durationMs, range: 0...(1 << 53)),
-            resultDescription: try optionalDescription(raw, .resultDescription),
-            responseDescription: try optionalDescription(raw, .responseDescription),
-            errorDescription: try optionalDescription(raw, .errorDescription)
+            statusCode: optional { () throws(EventValidationError) in try statusCode(raw) },
+            appVersion: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .appVersion, maximumLength: 64) },
+            platform: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .platform, maximumLength: 64) },
+            osVersion: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .osVersion, maximumLength: 64) },
+            variant: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .variant, maximumLength: 64) },
+            transactionID: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .transactionID, maximumLength: 128) },
+            durationMs: optional { () throws(EventValidationError) in try optionalInteger(raw, .durationMs, range: 0...(1 << 53)) },
+            resultDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .resultDescription) },
+            responseDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .responseDescription) },
+            errorDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .errorDescription) }
         )
+    }
+
+    /// An HTTP status from 100 to 599, or 0: what mobile networking code reports when no response came
+    /// (a timeout, no connection, a TLS failure), exactly the failures that must not be lost.
+    private func statusCode(_ raw: RawEvent) throws(EventValidationError) -> Int? {
+        guard let code = try optionalInteger(raw, .statusCode, range: 0...599) else { return nil }
+        guard code == 0 || code >= 100 else {
+            throw EventValidationError(
+                field: "statusCode", reason: "expected 0 (no response) or a whole number from 100 to 599, got \(code)")
+        }
+        return Int(code)
     }
 
     private func timestampMillis(_ raw: RawEvent) throws(EventValidationError) -> Int64 {

@@ -32,7 +32,9 @@ public struct RecordFramer {
         case rejected(EventValidationError, Position)
     }
 
-    private enum Mode { case undecided, lines, array, arrayEnded }
+    /// `broken`: the array's structure was lost at an element (a closing bracket that matches no opening
+    /// one, a raw control character inside a string); that element and the rest were rejected as one.
+    private enum Mode { case undecided, lines, array, arrayEnded, broken }
 
     /// Records longer than this are rejected without being buffered.
     public let maximumRecordBytes: Int
@@ -42,8 +44,8 @@ public struct RecordFramer {
     private var recordLine = 1
     private var nextIndex = 0
     private var isSkippingLongRecord = false
-    // Array state: nesting depth inside the array, and whether the scanner is in a string.
-    private var depth = 0
+    // Array state: the brackets open inside the current element, and whether the scanner is in a string.
+    private var openBrackets: [UInt8] = []
     private var inString = false
     private var escaped = false
     private var elementHasContent = false
@@ -63,22 +65,26 @@ public struct RecordFramer {
         switch mode {
         case .lines: try feedLines(chunk, from: start, emit: emit)
         case .array, .arrayEnded: try feedArray(chunk, from: start, emit: emit)
-        case .undecided: break
+        case .undecided, .broken: break
         }
     }
 
     /// Signals the end of input; emits the final unterminated record or a structural error.
     public mutating func finish(emit: (Record) throws -> Void) rethrows {
         switch mode {
-        case .undecided, .arrayEnded:
+        case .undecided, .arrayEnded, .broken:
             return
         case .lines:
             if !isSkippingLongRecord, !tail.isEmpty { try emitTail(emit) }
         case .array:
             let position = Position(line: recordLine, index: nextIndex)
-            if elementHasContent || depth > 0 { nextIndex += 1 }
-            try emit(.rejected(
-                EventValidationError(field: "json", reason: "unterminated JSON array: input ended before ']'"), position))
+            if elementHasContent || !openBrackets.isEmpty {
+                try emit(.rejected(Self.restNotRead(from: nextIndex, because: "the input ended before the array's ']'"), position))
+                nextIndex += 1
+            } else {
+                try emit(.rejected(
+                    EventValidationError(field: "json", reason: "unterminated JSON array: input ended before ']'"), position))
+            }
         }
         tail = []
     }
@@ -96,8 +102,9 @@ public struct RecordFramer {
             } else if byte == 0xEF || byte == 0xBB || byte == 0xBF || byte == 0x20 || byte == 0x09 || byte == 0x0D {
                 // whitespace or a UTF-8 byte-order mark before the first record
             } else {
+                // NDJSON: its first record starts here, after any blank lines and byte-order mark.
                 mode = .lines
-                return 0
+                return offset
             }
             offset += 1
         }
@@ -189,20 +196,33 @@ public struct RecordFramer {
                 continue
             }
             if inString {
+                if byte < 0x20 {
+                    // A raw control character (a line break, most often) cannot be in a JSON string: the
+                    // string was never closed, and where elements end can no longer be told.
+                    try breakArray(
+                        "a string not closed before a line break or control character", onLine: byte == 0x0A ? line - 1 : line, emit)
+                    return
+                }
                 if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
             } else {
                 switch byte {
                 case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"): depth -= 1
-                case UInt8(ascii: "]") where depth == 0:
+                case UInt8(ascii: "{"), UInt8(ascii: "["): openBrackets.append(byte)
+                case UInt8(ascii: "}") where openBrackets.last == UInt8(ascii: "{"), UInt8(ascii: "]") where openBrackets.last == UInt8(ascii: "["):
+                    openBrackets.removeLast()
+                case UInt8(ascii: "}"):
+                    try breakArray("a '}' that closes no '{'", onLine: line, emit)
+                    return
+                case UInt8(ascii: "]") where openBrackets.isEmpty:
                     try finishElement(chunk, elementStart..<offset, isLast: true, emit)
                     mode = .arrayEnded
                     offset += 1
                     elementStart = offset
                     continue
-                case UInt8(ascii: "]"): depth -= 1
-                case UInt8(ascii: ",") where depth == 0:
+                case UInt8(ascii: "]"):
+                    try breakArray("a ']' that closes no '['", onLine: line, emit)
+                    return
+                case UInt8(ascii: ",") where openBrackets.isEmpty:
                     try finishElement(chunk, elementStart..<offset, isLast: false, emit)
                     offset += 1
                     elementStart = offset
@@ -224,6 +244,24 @@ public struct RecordFramer {
         } else if !isSkippingLongRecord {
             tail.append(contentsOf: chunk[elementStart...])
         }
+    }
+
+    /// Rejects the element being read and every one after it as one record, and ignores the rest of
+    /// the input: past a structural error, where elements end cannot be told.
+    private mutating func breakArray(_ what: String, onLine errorLine: Int, _ emit: (Record) throws -> Void) rethrows {
+        let position = Position(line: recordLine, index: nextIndex)
+        mode = .broken
+        tail = []
+        try emit(.rejected(Self.restNotRead(from: nextIndex, because: "\(what) on line \(errorLine)"), position))
+        nextIndex += 1
+    }
+
+    /// The reject that stands for the elements from `index` on, which were not read.
+    private static func restNotRead(from index: Int, because reason: String) -> EventValidationError {
+        EventValidationError(
+            field: "json",
+            reason: "the JSON array is broken at element \(index) (\(reason)): element \(index) and every element after it "
+                + "were not read; fix them and send them again (events already counted are skipped as duplicates)")
     }
 
     private mutating func finishElement(

@@ -134,9 +134,15 @@ public struct QueryOutput: Sendable {
         return ([line(header)] + body.map(line)).joined(separator: "\n") + "\n"
     }
 
-    private static func csvCell(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    /// A cell as RFC 4180 writes it, made safe to open in a spreadsheet (OWASP's CSV injection advice):
+    /// control and bidi characters become U+FFFD, and a cell that starts with `=`, `+`, `-` or `@` (a
+    /// formula to Excel, LibreOffice and Sheets) gets a leading `'` and quotes. None of the numbers and
+    /// times written here start with those characters, so only event data is changed.
+    public static func csvCell(_ text: String) -> String {
+        var cell = TerminalText.sanitized(text)
+        if let first = cell.first, "=+-@".contains(first) { cell = "'" + cell }
+        guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "'" }) else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 

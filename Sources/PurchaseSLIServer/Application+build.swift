@@ -24,7 +24,7 @@ public func buildApplication(
     EventsController(configuration: configuration, committer: committer, metrics: metrics, logger: logger)
         .addRoutes(to: router)
     QueryController(store: store, maximumRows: configuration.maximumQueryRows).addRoutes(to: router)
-    HealthController(store: store, metrics: metrics).addRoutes(to: router)
+    HealthController(store: store, committer: committer, metrics: metrics).addRoutes(to: router)
     if let directory = configuration.pagesDirectory {
         // Asked for only when no route matches: `/` is index.html, `/oncall.html` the on-call page.
         router.add(middleware: PageFiles(directory: directory, logger: logger).middleware())
@@ -33,7 +33,9 @@ public func buildApplication(
         router: router,
         server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "purchase-sli"),
-        services: [committer] + alertNotifier(configuration: configuration, store: store, databasePath: databasePath, logger: logger)
+        services: [committer, RetentionPruner(
+            store: store, intervalSeconds: configuration.pruneEverySeconds, metrics: metrics, logger: logger, nowMillis: wallClockMillis)]
+            + alertNotifier(configuration: configuration, store: store, databasePath: databasePath, logger: logger)
             + dashboardPublisher(configuration: configuration, store: store, databasePath: databasePath, logger: logger),
         logger: logger
     )

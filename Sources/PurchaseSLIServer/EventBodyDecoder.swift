@@ -14,6 +14,8 @@ struct EventBodyDecoder {
     struct Decoded {
         var events: [PurchaseEvent] = []
         var rejected: [RejectedRecord] = []
+        /// Optional fields left out of accepted events, one per field (the event counted without it).
+        var warnings: [RejectedRecord] = []
         /// Records read, valid or not.
         var records = 0
     }
@@ -57,7 +59,9 @@ struct EventBodyDecoder {
             switch record {
             case let .bytes(bytes, position):
                 do {
-                    decoded.events.append(try validator.event(fromRecord: bytes))
+                    var warnings: [EventValidationError] = []
+                    decoded.events.append(try validator.event(fromRecord: bytes, warnings: &warnings))
+                    decoded.warnings += warnings.map { RejectedRecord(index: position.index, field: $0.field, reason: $0.reason) }
                 } catch {
                     decoded.rejected.append(RejectedRecord(index: position.index, field: error.field, reason: error.reason))
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import Logging
 import PurchaseSLICore
 
@@ -34,6 +35,7 @@ struct EventsController {
         }
         let format = try Self.format(of: request.headers[.contentType])
         let isGzip = try Self.isGzip(request.headers[values: .contentEncoding])
+        try Self.checkTransferCodings(request.headers[values: .transferEncoding])
         if let length = request.headers[.contentLength].flatMap(Int.init), length > configuration.maximumBodyBytes {
             throw IngestError.tooLarge("body of \(length) bytes exceeds the limit of \(configuration.maximumBodyBytes) bytes")
         }
@@ -61,7 +63,8 @@ struct EventsController {
         }
         metrics.record(accepted: outcome.accepted, duplicates: outcome.duplicates, rejected: decoded.rejected)
         let json = "{\"accepted\":\(outcome.accepted),\"duplicates\":\(outcome.duplicates),\"rejected\":["
-            + decoded.rejected.map(\.json).joined(separator: ",") + "]}"
+            + decoded.rejected.map(\.json).joined(separator: ",") + "],\"warnings\":["
+            + decoded.warnings.map(\.json).joined(separator: ",") + "]}"
         return Response(
             status: .accepted, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
@@ -75,6 +78,9 @@ struct EventsController {
                 do {
                     return Array(buffer: try await request.body.collect(upTo: limit))
                 } catch let error as HTTPError where error.status == .contentTooLarge {
+                    throw IngestError.tooLarge("body exceeds the limit of \(limit) bytes")
+                } catch is NIOTooManyBytesError {
+                    // A chunked body, whose size is known only once it is read.
                     throw IngestError.tooLarge("body exceeds the limit of \(limit) bytes")
                 }
             }
@@ -109,6 +115,18 @@ struct EventsController {
         default:
             throw IngestError.unsupportedMediaType(
                 "Content-Type must be application/x-ndjson or application/json, got \(contentType.map { "\"\($0)\"" } ?? "none")")
+        }
+    }
+
+    /// Refuses a transfer coding other than `chunked` (`Transfer-Encoding: gzip, chunked`): the HTTP
+    /// layer removes only the chunking, so a compressed body would be read as if it were plain.
+    static func checkTransferCodings(_ transferEncodings: [String]) throws {
+        let codings = transferEncodings.flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        if let unsupported = codings.first(where: { $0 != "chunked" }) {
+            throw IngestError.notImplemented(
+                "Transfer-Encoding \(unsupported) is not supported; send the body chunked or with Content-Length, "
+                    + "and compress it with Content-Encoding: gzip")
         }
     }
 

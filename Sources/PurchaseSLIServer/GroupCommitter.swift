@@ -35,6 +35,8 @@ public final class GroupCommitter: Service, @unchecked Sendable {
     private var queue: [Submission] = []
     private var isStopping = false
     private var isStopped = false
+    /// When the latest commit failed and why, cleared by the next that succeeds (guarded by `condition`).
+    private var lastFailure: (atMillis: Int64, error: String)?
 
     /// Creates a committer writing to `store`.
     /// - Parameters:
@@ -69,6 +71,21 @@ public final class GroupCommitter: Service, @unchecked Sendable {
             queue.append(Submission(prepared: prepared, continuation: continuation))
             condition.signal()
         }
+    }
+
+    /// The error of the latest commit when it failed within `seconds` before `nowMillis` and none has
+    /// succeeded since (a full disk fails every batch though a tiny probe write may still fit), else nil.
+    public func recentFailure(withinSeconds seconds: Int64, nowMillis: Int64) -> String? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let lastFailure, nowMillis - lastFailure.atMillis <= seconds * 1000 else { return nil }
+        return lastFailure.error
+    }
+
+    private func setLastFailure(_ failure: (atMillis: Int64, error: String)?) {
+        condition.lock()
+        lastFailure = failure
+        condition.unlock()
     }
 
     /// Runs the writer thread until graceful shutdown, then commits what is queued and returns.
@@ -139,7 +156,9 @@ public final class GroupCommitter: Service, @unchecked Sendable {
                 answers.append((submission.continuation, .success(Outcome(accepted: accepted, duplicates: duplicateCount))))
                 offset = end
             }
+            setLastFailure(nil)
         } catch {
+            setLastFailure((nowMillis(), "\(error)"))
             answers = submissions.map { ($0.continuation, .failure(error)) }
         }
         submissions = []

@@ -1,10 +1,14 @@
 import Hummingbird
 import PurchaseSLIStorage
 
-/// `GET /healthz` (the process answers), `GET /readyz` (the store takes writes) and `GET /metrics`.
+/// `GET /healthz` (the process answers), `GET /readyz` (the store commits) and `GET /metrics`.
 struct HealthController {
     let store: any BucketStore
+    let committer: GroupCommitter
     let metrics: ServerMetrics
+
+    /// After a failed commit, the service is not ready for this long unless a commit succeeds meanwhile.
+    static let failureHoldSeconds: Int64 = 30
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/healthz") { _, _ in "ok\n" }
@@ -18,7 +22,12 @@ struct HealthController {
         }
     }
 
+    /// Ready when the store commits: no batch failed to commit in the last ``failureHoldSeconds`` (unless
+    /// one succeeded since) and a probe write commits now, so a full disk reads as not ready.
     private func ready() async throws -> Response {
+        if let failure = committer.recentFailure(withinSeconds: Self.failureHoldSeconds, nowMillis: wallClockMillis()) {
+            throw IngestError.storeUnavailable("the last commit failed: \(failure)")
+        }
         let store = store
         do {
             try await runBlocking { try store.checkWritable() }

@@ -9,6 +9,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         case rateLimited(retryAfterSeconds: Int)
         case tooLarge(String)
         case unsupportedMediaType(String)
+        case notImplemented(String)
         case badRequest(String, rejected: [RejectedRecord])
         case bodyTimeout(seconds: Int64)
         case storeUnavailable(String)
@@ -24,6 +25,7 @@ public struct IngestError: HTTPResponseError, Sendable {
     static func rateLimited(retryAfterSeconds: Int) -> Self { Self(kind: .rateLimited(retryAfterSeconds: retryAfterSeconds)) }
     static func tooLarge(_ reason: String) -> Self { Self(kind: .tooLarge(reason)) }
     static func unsupportedMediaType(_ reason: String) -> Self { Self(kind: .unsupportedMediaType(reason)) }
+    static func notImplemented(_ reason: String) -> Self { Self(kind: .notImplemented(reason)) }
     static func badRequest(_ reason: String, rejected: [RejectedRecord] = []) -> Self {
         Self(kind: .badRequest(reason, rejected: rejected))
     }
@@ -37,6 +39,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         case .rateLimited: .tooManyRequests
         case .tooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
+        case .notImplemented: .notImplemented
         case .badRequest: .badRequest
         case .bodyTimeout: .requestTimeout
         case .storeUnavailable, .shuttingDown: .serviceUnavailable
@@ -49,7 +52,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         case .missingKey: "missing ingest key: send it in the X-Ingest-Key header (or Authorization: Bearer KEY)"
         case .unknownKey: "unknown ingest key"
         case .rateLimited(let seconds): "rate limit of this ingest key exceeded; retry after \(seconds) s"
-        case .tooLarge(let reason), .unsupportedMediaType(let reason), .badRequest(let reason, _): reason
+        case .tooLarge(let reason), .unsupportedMediaType(let reason), .notImplemented(let reason), .badRequest(let reason, _): reason
         case .storeUnavailable(let reason): "the store cannot commit right now (\(reason)); nothing of this request was counted, retry later"
         case .shuttingDown: "the server is shutting down; nothing of this request was counted, retry later"
         case .bodyTimeout(let seconds): "the request body did not arrive within \(seconds) s"

@@ -1,6 +1,7 @@
 import PurchaseSLICore
 
-/// One record of a request that was not counted: its position and why.
+/// One record of a request that was not counted, or an optional field left out of one that was: its
+/// position and why.
 public struct RejectedRecord: Sendable, Hashable {
     /// 0-based position among the request's records.
     public var index: Int

@@ -31,6 +31,7 @@ extension ServerConfiguration {
         try Self.check("readBurst", readBurst, "a number from 1 to 1000000") { $0 >= 1 && $0 <= 1e6 }
         try Self.check("maximumQueryRows", maximumQueryRows, 1...10_000_000)
         try Self.checkDuration("latenessLimit", latenessLimitMillis / 1000, "a duration from 1m to 366d", 60...366 * 86_400)
+        try Self.checkDuration("pruneEvery", pruneEverySeconds, "a whole number of minutes from 1m to 1d", 60...86_400)
         try Self.checkDuration("alertsEvery", alertsEverySeconds, "a whole number of minutes from 1m to 1d", 60...86_400)
         if let renderEverySeconds {
             try Self.checkDuration("renderEvery", renderEverySeconds, "a whole number of minutes from 1m to 1d", 60...86_400)

@@ -18,6 +18,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var readRequestsPerSecond: Double = 10
     /// Read requests a key or address may make in a burst above the average.
     public var readBurst: Double = 60
+    /// Seconds between prunings of old buckets and expired eventIDs (also done at start).
+    public var pruneEverySeconds: Int64 = 3600
     /// Most rows one query may answer (time steps × groups); more is a 400 saying how to narrow it.
     public var maximumQueryRows = 100_000
     /// Largest request body as sent (compressed or not), in bytes.

@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import Prometheus
 import PurchaseSLICore
+import PurchaseSLIStorage
 
 /// The service's metrics, registered in a registry of its own (no global bootstrap, so every test and
 /// every app instance has separate counts) and exposed at `/metrics` in the Prometheus text format.
@@ -15,6 +16,9 @@ public final class ServerMetrics: Sendable {
     private let commitSeconds: CoreMetrics.Timer
     private let databaseBytes: CoreMetrics.Gauge
     private let walBytes: CoreMetrics.Gauge
+    private let dedupSeconds: CoreMetrics.Gauge
+    private let dedupEventIDs: CoreMetrics.Gauge
+    private let prunedAt: CoreMetrics.Gauge
     private let databasePath: String?
 
     /// Creates the metrics; `databasePath` is measured (with its `-wal`) on each scrape.
@@ -34,6 +38,16 @@ public final class ServerMetrics: Sendable {
         commitSeconds = Timer(label: "purchase_sli_commit_duration_seconds", factory: factory)
         databaseBytes = CoreMetrics.Gauge(label: "purchase_sli_database_bytes", factory: factory)
         walBytes = CoreMetrics.Gauge(label: "purchase_sli_wal_bytes", factory: factory)
+        dedupSeconds = CoreMetrics.Gauge(label: "purchase_sli_dedup_seconds", factory: factory)
+        dedupEventIDs = CoreMetrics.Gauge(label: "purchase_sli_dedup_event_ids", factory: factory)
+        prunedAt = CoreMetrics.Gauge(label: "purchase_sli_retention_applied_timestamp_seconds", factory: factory)
+    }
+
+    /// Records what the dedup memory holds after a pruning, and when it ran.
+    func recordDedupMemory(_ memory: DedupMemory, atSeconds: Int64) {
+        dedupSeconds.record(memory.seconds)
+        dedupEventIDs.record(memory.eventIDs)
+        prunedAt.record(atSeconds)
     }
 
     /// Counts a request's outcome: accepted and duplicate events, and rejects by field.
@@ -65,7 +79,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The Prometheus text exposition, with file sizes measured now.
-    func exposition() -> [UInt8] {
+    public func exposition() -> [UInt8] {
         if let databasePath {
             databaseBytes.record(Self.fileSize(databasePath))
             walBytes.record(Self.fileSize(databasePath + "-wal"))

@@ -23,8 +23,12 @@ public protocol BucketStore: Sendable {
     /// Counts the events that carried each error description, grouped like ``counts(_:)``.
     func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow]
 
-    /// Throws unless a write could start now (for readiness checks).
+    /// Throws unless a write commits now (for readiness checks).
     func checkWritable() throws
+
+    /// Drops what is past its retention and the dedup horizon; returns what the dedup memory holds.
+    @discardableResult
+    func prune(nowMillis: Int64) throws -> DedupMemory
 }
 
 extension BucketStore {

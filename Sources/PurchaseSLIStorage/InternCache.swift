@@ -16,8 +16,8 @@ struct InternCache {
         var ids: [String: Int64] = [:]
     }
 
-    private var valueIDs: [[String: Int64]] = Array(repeating: [:], count: 11)
-    private var dayValues: [DayValues] = Array(repeating: DayValues(), count: 11)
+    private var valueIDs: [[String: Int64]] = Array(repeating: [:], count: Schema.seriesCode)
+    private var dayValues: [DayValues] = Array(repeating: DayValues(), count: Schema.seriesCode)
     private var admitted: [DayDimension: Set<Int64>] = [:]
     private var seriesIDs: [SeriesKey: Int64] = [:]
     /// Per event day: series ids by the events' dimension values, for series none of whose values
@@ -73,10 +73,14 @@ struct InternCache {
         return id
     }
 
-    /// The series of events with `values` on `day`, interning the values (under the cardinality cap) on
-    /// first sight. `hash` is `values.hash`, computed beforehand off the writer's thread.
+    /// The series of events with `values` on `day`, interning the values (under the cardinality cap,
+    /// `caps.values` per dimension) on first sight. Past `caps.series` series on a day, the events of a
+    /// series not yet admitted that day count in their action's overflow series (every other dimension
+    /// `__other__`), so that per-action totals stay exact and memory stays bounded. `hash` is
+    /// `values.hash`, computed beforehand off the writer's thread.
     mutating func seriesID(
-        of values: SeriesValues, hash: UInt64, day: Int64, cap: Int, codes: [Int], statements: InternStatements
+        of values: SeriesValues, hash: UInt64, day: Int64, caps: (values: Int, series: Int), codes: [Int],
+        statements: InternStatements
     ) throws -> Int64 {
         if let candidates = seriesByValues[day]?[hash] {
             for candidate in candidates where candidate.values == values { return candidate.id }
@@ -85,13 +89,47 @@ struct InternCache {
         var key = SeriesKey()
         for (position, value) in values.inSeriesDimensionOrder.enumerated() {
             guard let value else { continue }
-            key[position] = try valueID(value, dimension: codes[position], day: day, cap: cap, statements: statements)
+            key[position] = try valueID(value, dimension: codes[position], day: day, cap: caps.values, statements: statements)
         }
-        let id = try seriesID(key, statements: statements)
+        let id = try admittedSeriesID(key, day: day, cap: caps.series, codes: codes, statements: statements)
         if overflowedEvents == overflowedBefore {
             if seriesByValues[day] == nil, seriesByValues.count >= 8 { seriesByValues.removeAll() }
             seriesByValues[day, default: [:]][hash, default: []].append((values, id))
         }
+        return id
+    }
+
+    /// The id of the series `key` when it is admitted on `day` (admitting it while fewer than `cap` are),
+    /// else the id of its action's overflow series.
+    private mutating func admittedSeriesID(
+        _ key: SeriesKey, day: Int64, cap: Int, codes: [Int], statements: InternStatements
+    ) throws -> Int64 {
+        let dayKey = DayDimension(day: day, dimension: Schema.seriesCode)
+        if admitted[dayKey] == nil {
+            // A new day: forget what was admitted on days long past (the database keeps it, should a late
+            // event need it), so the cache holds a few days' series, not every day's.
+            admitted = admitted.filter { $0.key.day >= day - 10 }
+        }
+        var admittedIDs = try admitted[dayKey] ?? statements.admittedValues(day: day, dimension: Schema.seriesCode)
+        defer { admitted[dayKey] = admittedIDs }
+        let knownID = try seriesIDs[key] ?? statements.existingSeriesID(key)
+        if let knownID {
+            seriesIDs[key] = knownID
+            if admittedIDs.contains(knownID) { return knownID }
+        }
+        guard admittedIDs.count < cap else {
+            overflow[dayKey, default: 0] += 1
+            overflowedEvents += 1
+            var overflowKey = SeriesKey()
+            overflowKey[0] = key[0]
+            for position in 1..<SeriesKey.count {
+                overflowKey[position] = try valueID(forOverflowOf: codes[position], statements: statements)
+            }
+            return try seriesID(overflowKey, statements: statements)
+        }
+        let id = try knownID ?? seriesID(key, statements: statements)
+        try statements.admit(id, day: day, dimension: Schema.seriesCode)
+        admittedIDs.insert(id)
         return id
     }
 

@@ -58,7 +58,7 @@ struct RecordBatch {
                     days.insert(day)
                     let series = try cache.seriesID(
                         of: batch.seriesValues[index], hash: batch.seriesHashes[index], day: day,
-                        cap: configuration.cardinalityCap, codes: codes, statements: statements)
+                        caps: (configuration.cardinalityCap, configuration.seriesCap), codes: codes, statements: statements)
                     let minute = Resolution.minute.bucketStart(second)
                     let resultType = event.pointee.resultType
                     minutes[minute, default: [:]][series, default: OutcomeCounts()].add(
@@ -134,7 +134,7 @@ struct RecordBatch {
     private func recordOverflow(
         _ overflow: [(day: Int64, dimension: Int, events: Int)], in db: Database, outcome: inout RecordOutcome
     ) throws {
-        let names = Dictionary(uniqueKeysWithValues: Schema.dimensionCodes.map { ($1, $0) })
+        let names = Schema.overflowNames
         for (day, dimension, events) in overflow {
             try db.execute(
                 sql: """

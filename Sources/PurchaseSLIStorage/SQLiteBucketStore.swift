@@ -21,6 +21,7 @@ public final class SQLiteBucketStore: BucketStore {
         self.path = path
         self.configuration = configuration
         var grdbConfiguration = Configuration()
+        grdbConfiguration.busyMode = .timeout(configuration.busyTimeoutSeconds)
         let cacheSize = configuration.cacheSizeKiB
         let synchronous = configuration.fsyncEachCommit ? "FULL" : "NORMAL"
         grdbConfiguration.prepareDatabase { db in
@@ -83,9 +84,11 @@ public final class SQLiteBucketStore: BucketStore {
     /// Drops buckets past their retention (relative to the newest minute bucket) and eventIDs past the
     /// dedup horizon (relative to `nowMillis`, the receiving clock). Pending rollups are folded into the
     /// hour and day buckets first, so that none of them outlives the buckets it belongs to.
-    public func prune(nowMillis: Int64) throws {
+    /// - Returns: what the dedup memory holds afterwards.
+    @discardableResult
+    public func prune(nowMillis: Int64) throws -> DedupMemory {
         let nowSeconds = nowMillis.floorDividedBy(1000).quotient
-        try pool.write { db in
+        return try pool.write { db in
             try BucketWriter(db: db).rollUpPending()
             if let newest = try Int64.fetchOne(db, sql: "SELECT max(time) FROM bucket_minute") {
                 let retentions: [(Resolution, Int64?)] = [
@@ -108,23 +111,39 @@ public final class SQLiteBucketStore: BucketStore {
                 try db.execute(sql: "DELETE FROM admitted_value WHERE day = ?", arguments: [day])
                 try db.execute(sql: "DELETE FROM seen_day WHERE day = ?", arguments: [day])
             }
+            let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(hashes)), 0) / 8 FROM seen_second")
+            return DedupMemory(seconds: row?[0] ?? 0, eventIDs: row?[1] ?? 0)
         }
     }
 
-    /// Throws unless a write transaction can start now (for readiness checks).
+    /// Throws unless a write commits now (for readiness checks): a transaction that rewrites the file
+    /// header's `user_version` (unused by purchase-sli), so that a full disk or a read-only file fails
+    /// here as it would for events.
     public func checkWritable() throws {
         try pool.writeWithoutTransaction { db in
-            try db.inTransaction(.immediate) { .rollback }
+            try db.inTransaction(.immediate) {
+                let version = try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                try db.execute(sql: "PRAGMA user_version = \(version == 1 ? 2 : 1)")
+                return .commit
+            }
         }
     }
 
     /// Events counted under `__other__` per UTC day and dimension name, oldest first.
     public func overflowReport() throws -> [(day: Int64, dimension: String, events: Int64)] {
-        let names = Dictionary(uniqueKeysWithValues: Schema.dimensionCodes.map { ($1, $0) })
+        let names = Schema.overflowNames
         return try pool.read { db in
             try Row.fetchAll(db, sql: "SELECT day, dimension, events FROM overflow ORDER BY day, dimension").map {
                 (day: $0[0], dimension: names[$0[1] as Int] ?? "dimension \($0[1] as Int)", events: $0[2])
             }
         }
     }
+}
+
+/// What the dedup memory holds: the event seconds with a row, and the eventIDs remembered in them.
+public struct DedupMemory: Sendable, Hashable {
+    /// Rows of the dedup table, one per event second that has events within the horizon.
+    public var seconds: Int64
+    /// EventIDs remembered.
+    public var eventIDs: Int64
 }

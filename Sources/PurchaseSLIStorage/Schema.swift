@@ -11,6 +11,13 @@ enum Schema {
         "platform": 7, "osVersion": 8, "variant": 9, "errorDescription": 10,
     ]
 
+    /// The code under which `admitted_value` and `overflow` keep the series admitted per day (the series
+    /// cap) and the events of those over it: one more "dimension", the combination of all of them.
+    static let seriesCode = 11
+
+    /// The names of the codes of `overflow` rows: the dimensions and `series`.
+    static let overflowNames = Dictionary(uniqueKeysWithValues: dimensionCodes.map { ($1, $0) } + [(seriesCode, "series")])
+
     /// The columns of the series table, in ``PurchaseSLICore/EventDimension/seriesDimensions`` order.
     static let seriesColumns = [
         "action", "product", "plan", "grp", "offer", "app_version", "platform", "os_version", "variant",

@@ -2,6 +2,9 @@
 public struct StoreConfiguration: Sendable, Hashable {
     /// Distinct values admitted per dimension per UTC day; later values count under `__other__`.
     public var cardinalityCap: Int
+    /// Distinct series (combinations of dimension values) admitted per UTC day; the events of later ones
+    /// count in their action's `__other__` series.
+    public var seriesCap = 20_000
     /// How long an eventID is remembered after its day last received an event, in seconds.
     public var dedupHorizonSeconds: Int64
     /// Minute buckets older than this before the newest bucket are dropped, in seconds.
@@ -15,6 +18,10 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// Whether each commit is fsynced before it returns (`synchronous = FULL`), so that it survives a
     /// power loss; otherwise (`NORMAL`) a commit survives a crash or kill of the process, not of the machine.
     public var fsyncEachCommit = false
+    /// How long a write (or opening the file) waits for another process's write to finish, so that an
+    /// `ingest` into the database of a running `serve` takes turns with it instead of failing with
+    /// "database is locked". Each transaction holds the lock for one batch only.
+    public var busyTimeoutSeconds: Double = 30
 
     /// The defaults: cap 2000, dedup 8 days, minutes 35 days, hours 400 days, days forever.
     public static let `default` = StoreConfiguration(

@@ -6,4 +6,9 @@ import PurchaseSLICLI
 @main
 struct PurchaseSLI: AsyncParsableCommand {
     static let configuration = PurchaseSLICommand.configuration
+
+    /// Parses the command line (with `query`'s repeated `--where` joined, see ``RepeatedOptions``) and runs it.
+    static func main() async {
+        await main(RepeatedOptions.joiningWhere(Array(CommandLine.arguments.dropFirst())))
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PurchaseSLICore
 import PurchaseSLIGzip
 import PurchaseSLIStorage
@@ -42,6 +43,52 @@ import Testing
         #expect(reported[0].contains(#""line":2"#) && reported[0].contains(#""field":"timestamp""#))
         #expect(reported[1].contains(#""line":3"#) && reported[1].contains(#""field":"json""#))
         #expect(reported[2].contains(#""line":5"#) && reported[2].contains(#""field":"resultType""#))
+    }
+
+    /// An invalid optional field is left out and listed (`"kept": true`); the event counts and, with no
+    /// record rejected, the exit code is 0. statusCode 0 (no response) is a valid failure.
+    @Test func anInvalidOptionalFieldIsLeftOutAndListedAndTheEventCounts() async throws {
+        let db = directory.file("db.sqlite")
+        let rejects = directory.file("rejects.ndjson")
+        let lines = [
+            eventLine("a", result: "failure", extra: #","statusCode":0"#),
+            eventLine("b", extra: #","planID":7,"appVersion":"4.12.0""#),
+            eventLine("c", result: "failure", extra: #","errorDescription":{"code":-1001}"#),
+        ]
+        let file = try directory.write("lenient.ndjson", lines.joined(separator: "\n"))
+        #expect(try await run(["ingest", "--db", db, "--rejects", rejects, "--quiet", file]) == 0)
+        let counted = try totals(db)
+        #expect(counted.valid == 3 && counted.failure == 2)
+        let reported = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
+        #expect(reported.count == 2)
+        #expect(reported[0].contains(#""line":2"#) && reported[0].contains(#""field":"planID""#) && reported[0].hasSuffix(#""kept":true}"#))
+        #expect(reported[1].contains(#""line":3"#) && reported[1].contains(#""field":"errorDescription""#))
+    }
+
+    /// `ingest` into the database of a running `serve` takes turns with its writer: while another
+    /// connection holds the write lock, the ingest waits (busy timeout) instead of failing "database is
+    /// locked", then completes.
+    @Test func anIngestIntoADatabaseBeingWrittenWaitsItsTurn() async throws {
+        let db = directory.file("db.sqlite")
+        _ = try SQLiteBucketStore(path: db)
+        let file = try directory.write("three.ndjson", [eventLine("a"), eventLine("b"), eventLine("c")].joined(separator: "\n"))
+        let locked = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        async let holder: Void = onDedicatedThread {
+            try DatabaseQueue(path: db).inTransaction(.immediate) { _ in
+                locked.signal()
+                _ = release.wait(timeout: .now() + 20)
+                return .commit
+            }
+        }
+        try await onDedicatedThread { locked.wait() }
+        async let ingest = run(["ingest", "--db", db, "--quiet", file])
+        // Let the ingest reach the lock before it is released (not a timing assertion: it passes either way
+        // with the busy timeout, and fails with "database is locked" without it whenever the ingest is first).
+        try await Task.sleep(for: .milliseconds(800))
+        release.signal()
+        #expect(try await ingest == 0)
+        try await holder
+        #expect(try totals(db).success == 3)
     }
 
     @Test func readsGzipAndJSONArraysAndCountsDuplicatesAcrossFilesOnce() async throws {
@@ -92,7 +139,7 @@ import Testing
         let validator = EventValidator(nowMillis: Int64.max / 2)
         let firstBatch = lines.prefix(16_384).map { line in
             var bytes = Array(line.utf8)
-            return try! bytes.withUnsafeMutableBytes { validator.validate(record: UnsafeRawBufferPointer($0)) }.get()
+            return try! bytes.withUnsafeMutableBytes { validator.validate(record: UnsafeRawBufferPointer($0)) }.get().event
         }
         _ = try store.record(firstBatch, receivedAtMillis: 0)
         #expect(try await run(["ingest", "--db", db, file]) == 0)

@@ -51,6 +51,19 @@ import PurchaseSLIRendering
         #expect(empty.jsonChunks(rowsPerChunk: rowsPerChunk).joined().hasSuffix(#""rows":[]}"#))
     }
 
+    /// Repeated `--where` options are joined before ArgumentParser sees them (it is quadratic in the
+    /// repetitions): the query gets the same filters, in both spellings, and other arguments stay.
+    @Test func repeatedWhereOptionsAreJoinedAndSplitBack() throws {
+        let arguments = ["query", "--from", "now-1h", "--where", "productID=a,b", "--to", "now", "--where=planID=", "--where", "productID=c"]
+        let joined = RepeatedOptions.joiningWhere(arguments)
+        #expect(joined.filter { $0 == "--where" }.count == 1 && joined.contains("--to"))
+        let command = try #require(try PurchaseSLICommand.parseAsRoot(joined) as? QueryCommand)
+        #expect(RepeatedOptions.splitting(command.filters) == ["productID=a,b", "planID=", "productID=c"])
+        #expect(RepeatedOptions.joiningWhere(["alerts", "--where", "x"]) == ["alerts", "--where", "x"])
+        let many = ["query", "--from", "now-1h", "--to", "now"] + (0..<10_000).flatMap { ["--where", "productID=p\($0)"] }
+        #expect(RepeatedOptions.joiningWhere(many).count == 7)
+    }
+
     @Test func successRateIsNullWithoutValidEvents() throws {
         let query = CountQuery(fromSeconds: 0, toSeconds: 60)
         let json = QueryOutput(query: query, rows: [CountRow(timeSeconds: nil, key: [], counts: OutcomeCounts(start: 3))]).json
@@ -70,11 +83,21 @@ import PurchaseSLIRendering
         #expect(throws: (any Error).self) { try PurchaseSLICommand.parseAsRoot(arguments) }
     }
 
+    /// Cells that a spreadsheet would run as formulas are neutralised; controls never reach the file.
+    @Test(arguments: [
+        ("=HYPERLINK(\"https://evil.example\",\"x\")", "\"'=HYPERLINK(\"\"https://evil.example\"\",\"\"x\"\")\""),
+        ("+1+cmd|' /C calc'!A0", "\"'+1+cmd|' /C calc'!A0\""), ("-2+3", "\"'-2+3\""), ("@SUM(A1:A2)", "\"'@SUM(A1:A2)\""),
+        ("\tx", "\u{FFFD}x"), ("a\u{07}b\rc", "a\u{FFFD}b\u{FFFD}c"), ("coins_100", "coins_100"), ("4.12.0", "4.12.0"),
+    ])
+    func csvCellsCannotBeFormulasOrControls(value: String, cell: String) {
+        #expect(QueryOutput.csvCell(value) == cell)
+    }
+
     @Test func csvQuotesCellsAndTableStripsTerminalControls() {
         let query = CountQuery(fromSeconds: 0, toSeconds: 60, groupBy: [.productID])
         let rows = [CountRow(timeSeconds: nil, key: ["a,\"b\"\u{1B}[31m\u{202E}"], counts: OutcomeCounts(success: 1))]
         let output = QueryOutput(query: query, rows: rows)
-        #expect(output.csv.contains("\"a,\"\"b\"\"\u{1B}[31m\u{202E}\""))
+        #expect(output.csv.contains("\"a,\"\"b\"\"\u{FFFD}[31m\u{FFFD}\""))
         #expect(!output.table.contains("\u{1B}") && !output.table.contains("\u{202E}"))
     }
 }

@@ -63,7 +63,7 @@ private struct ServerProcess {
         let validator = EventValidator(nowMillis: Int64(Date().timeIntervalSince1970 * 1000))
         let events = batches.joined().map { line in
             var bytes = Array(line.utf8)
-            return try! bytes.withUnsafeMutableBytes { validator.validate(record: UnsafeRawBufferPointer($0)) }.get()
+            return try! bytes.withUnsafeMutableBytes { validator.validate(record: UnsafeRawBufferPointer($0)) }.get().event
         }
         _ = try store.record(events, receivedAtMillis: 0)
         return try counts(path)

@@ -18,9 +18,13 @@ private func record(_ changes: [String: String?]) -> String {
 
 private let now = RFC3339.parseMillis("2026-11-21T12:00:00Z")!
 
-private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationError> {
+private func validateWithWarnings(_ text: String) -> Result<ValidatedEvent, EventValidationError> {
     var bytes = Array(text.utf8)
     return bytes.withUnsafeMutableBytes { EventValidator(nowMillis: now).validate(record: UnsafeRawBufferPointer($0)) }
+}
+
+private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationError> {
+    validateWithWarnings(text).map(\.event)
 }
 
 @Suite struct EventValidatorTests {
@@ -64,22 +68,10 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
         (["productID": "\"\""], "productID", "must not be empty"),
         (["productID": "\"coins\\u0007\""], "productID", "control characters"),
         (["productID": "\"" + String(repeating: "p", count: 256) + "\""], "productID", "longer than 255 characters"),
-        (["planID": "\"" + String(repeating: "p", count: 256) + "\""], "planID", "longer than 255 characters"),
-        (["planID": "7"], "planID", "expected a string or null, got a number"),
         (["actionType": "\"buy now\""], "actionType", "expected purchase, restore, retry or a token"),
         (["actionType": "\"9lives\""], "actionType", "expected purchase, restore, retry or a token"),
         (["resultType": "\"ok\""], "resultType", "expected one of start, success, alreadyGranted"),
         (["resultType": "\"Success\""], "resultType", "expected one of start, success, alreadyGranted"),
-        (["statusCode": "99"], "statusCode", "from 100 to 599, got 99"),
-        (["statusCode": "600"], "statusCode", "from 100 to 599, got 600"),
-        (["statusCode": "200.5"], "statusCode", "expected a whole number"),
-        (["statusCode": "\"200\""], "statusCode", "expected a whole number or null, got a string"),
-        (["durationMs": "-1"], "durationMs", "from 0 to"),
-        (["durationMs": "true"], "durationMs", "got a boolean"),
-        (["appVersion": "\"" + String(repeating: "9", count: 65) + "\""], "appVersion", "longer than 64 characters"),
-        (["variant": "[]"], "variant", "got an array"),
-        (["transactionID": "\"" + String(repeating: "1", count: 129) + "\""], "transactionID", "longer than 128"),
-        (["errorDescription": "{}"], "errorDescription", "got an object"),
     ] as [([String: String?], String, String)])
     func rejectsWithTheFieldAndReason(changes: [String: String?], field: String, reason: String) {
         switch validate(record(changes)) {
@@ -88,6 +80,41 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
             #expect(error.field == field)
             #expect(error.reason.contains(reason), "reason was: \(error.reason)")
         }
+    }
+
+    /// An optional field that is not valid is left out with a warning naming it; the event is kept, so
+    /// a bad `planID` does not lose the purchase it describes.
+    @Test(arguments: [
+        (["planID": "\"" + String(repeating: "p", count: 256) + "\""], "planID", "longer than 255 characters"),
+        (["planID": "7"], "planID", "expected a string or null, got a number"),
+        (["statusCode": "99"], "statusCode", "expected 0 (no response) or a whole number from 100 to 599, got 99"),
+        (["statusCode": "600"], "statusCode", "from 0 to 599, got 600"),
+        (["statusCode": "200.5"], "statusCode", "expected a whole number"),
+        (["statusCode": "\"200\""], "statusCode", "expected a whole number or null, got a string"),
+        (["durationMs": "-1"], "durationMs", "from 0 to"),
+        (["durationMs": "true"], "durationMs", "got a boolean"),
+        (["appVersion": "\"" + String(repeating: "9", count: 65) + "\""], "appVersion", "longer than 64 characters"),
+        (["variant": "[]"], "variant", "got an array"),
+        (["transactionID": "\"" + String(repeating: "1", count: 129) + "\""], "transactionID", "longer than 128"),
+        (["errorDescription": "{}"], "errorDescription", "got an object"),
+        (["offerID": "\"intro\\u0007\"", "groupID": "\"premium\""], "offerID", "control characters"),
+    ] as [([String: String?], String, String)])
+    func leavesOutAnInvalidOptionalFieldWithAWarning(changes: [String: String?], field: String, reason: String) throws {
+        let validated = try validateWithWarnings(record(changes)).get()
+        #expect(validated.warnings.map(\.field) == [field])
+        #expect(validated.warnings.first?.reason.contains(reason) == true, "reason was: \(validated.warnings)")
+        #expect(validated.event.productID == "coins_100" && validated.event.resultType == .success)
+        #expect(validated.event.planID == nil && validated.event.statusCode == nil && validated.event.durationMs == nil)
+        #expect(validated.event.appVersion == nil && validated.event.variant == nil && validated.event.errorDescription == nil)
+        if changes["groupID"] != nil { #expect(validated.event.groupID == "premium", "the valid fields beside it stay") }
+    }
+
+    /// Mobile networking code writes 0 for "no response" (a timeout, no connection, a TLS failure):
+    /// exactly the failures that must be counted.
+    @Test func statusCodeZeroIsNoResponseAndKept() throws {
+        let validated = try validateWithWarnings(record(["statusCode": "0", "resultType": "\"failure\""])).get()
+        #expect(validated.warnings.isEmpty && validated.event.statusCode == 0)
+        #expect(!validated.event.isConflict)
     }
 
     @Test(arguments: ["purchase", "restore", "retry", "subscribe", "upgrade_plan", "a-b"])
@@ -109,6 +136,19 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
 
     @Test func treatsEmptyOptionalIdentifiersAsAbsent() throws {
         #expect(try validate(record(["planID": "\"\""])).get().planID == nil)
+    }
+
+    /// A repeated known key makes the event ambiguous (JSON parsers keep the first, the last, or fail):
+    /// it is rejected naming the key; a repeated unknown key is ignored like the key itself.
+    @Test func rejectsARepeatedKnownKeyNamingIt() throws {
+        let repeated = #"{"eventID":"a","timestamp":"2026-11-14T09:30:00Z","productID":"coins_100","actionType":"purchase","resultType":"failure","resultType":"success"}"#
+        guard case .failure(let error) = validate(repeated) else {
+            Issue.record("a repeated resultType was accepted")
+            return
+        }
+        #expect(error.field == "resultType" && error.reason.contains("appears more than once"))
+        let unknownTwice = #"{"eventID":"a","timestamp":"2026-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"success","x":1,"x":2}"#
+        #expect(try validate(unknownTwice).get().productID == "p")
     }
 
     @Test func reportsMalformedJSONAsTheJSONField() {

@@ -26,7 +26,7 @@ private func referenceRawEvent(_ bytes: [UInt8]) throws -> RawEvent {
 private func expectSameVerdict(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
     let validator = EventValidator(nowMillis: Int64.max / 2)
     let fast = bytes.withUnsafeBytes { validator.validate(record: $0) }
-    let reference: Result<PurchaseEvent, EventValidationError>
+    let reference: Result<ValidatedEvent, EventValidationError>
     do {
         reference = validator.validate(try referenceRawEvent(bytes))
     } catch {

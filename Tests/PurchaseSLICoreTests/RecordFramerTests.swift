@@ -59,11 +59,40 @@ private func frame(_ input: String, chunkSize: Int = .max, maximumRecordBytes: I
         #expect(frame("[{\"a\":1},,{\"b\":2}") == [
             .record("{\"a\":1}", line: 1, index: 0),
             .rejected("missing array element", line: 1, index: 1),
-            .rejected("unterminated JSON array: input ended before ']'", line: 1, index: 2),
+            .rejected(
+                "the JSON array is broken at element 2 (the input ended before the array's ']'): element 2 and every element "
+                    + "after it were not read; fix them and send them again (events already counted are skipped as duplicates)",
+                line: 1, index: 2),
         ])
         #expect(frame("[{\"a\":1}] x") == [
             .record("{\"a\":1}", line: 1, index: 0),
             .rejected("unexpected content after the closing ']'", line: 1, index: 1),
+        ])
+    }
+
+    /// Past a structural error, where elements end cannot be told: the element and every one after it are
+    /// one reject that says so, the elements before it are read, and nothing after it is guessed at.
+    @Test(arguments: [
+        ("[{\"a\":1},\n{\"b\":\"x},\n{\"c\":3},\n{\"d\":4}]", 1, 2, "a string not closed before a line break or control character on line 2"),
+        ("[{\"a\":1},{\"b\":2}},{\"c\":3}]", 1, 1, "a '}' that closes no '{' on line 1"),
+        ("[{\"a\":1},\n{\"b\":[2}, {\"c\":3}]", 1, 2, "a '}' that closes no '{' on line 2"),
+        ("[{\"a\":1},\n{\"b\":2]]", 1, 2, "a ']' that closes no '[' on line 2"),
+        ("[{\"a\":1},{\"b\":\"x}, {\"c\":3}]", 1, 1, "the input ended before the array's ']'"),
+    ] as [(String, Int, Int, String)])
+    func aBrokenArrayRejectsTheRestAsOne(input: String, index: Int, line: Int, what: String) {
+        for chunkSize in [3, 1 << 20] {
+            let framed = frame(input, chunkSize: chunkSize)
+            #expect(framed.first == .record("{\"a\":1}", line: 1, index: 0))
+            #expect(framed.dropFirst().map { if case .rejected(_, let line, let index) = $0 { [line, index] } else { [] } } == [[line, index]])
+            guard case .rejected(let reason, _, _) = framed.last else { continue }
+            #expect(reason.contains("broken at element \(index) (\(what))"), "\(reason)")
+            #expect(reason.contains("element \(index) and every element after it were not read"))
+        }
+    }
+
+    @Test func skipsAByteOrderMarkBeforeNDJSON() {
+        #expect(frame("\u{FEFF}{\"a\":1}\n{\"b\":2}\n") == [
+            .record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1),
         ])
     }
 

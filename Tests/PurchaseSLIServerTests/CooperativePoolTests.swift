@@ -64,6 +64,8 @@ private struct GatedStore: BucketStore {
         gate.pass()
         try base.checkWritable()
     }
+
+    func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }
 }
 
 /// `serve` keeps answering while its store is slow: every blocking read runs off Swift's cooperative

@@ -18,6 +18,25 @@ import Testing
         store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
     }
 
+    /// An invalid optional field is left out and listed in `warnings`; the event is counted. statusCode 0
+    /// (no response) is accepted as it is.
+    @Test func anInvalidOptionalFieldIsAWarningAndTheEventCounts() async throws {
+        let app = makeApp(store: store)
+        try await app.test(.router) { client in
+            let noResponse = eventLine("a", result: "failure").replacingOccurrences(of: "}", with: #","statusCode":0}"#)
+            let badPlan = eventLine("b").replacingOccurrences(of: "}", with: #","planID":["pro"],"durationMs":-5}"#)
+            try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body([noResponse, badPlan])) { response in
+                #expect(response.status == .accepted)
+                let json = bodyJSON(response.body)
+                #expect(json["accepted"] as? Int == 2 && (json["rejected"] as? [Any])?.isEmpty == true)
+                let warnings = try #require(json["warnings"] as? [[String: Any]])
+                #expect(warnings.map { $0["index"] as? Int } == [1, 1])
+                #expect(warnings.map { $0["field"] as? String } == ["planID", "durationMs"])
+            }
+        }
+        #expect(try countedEvents(store) == 2)
+    }
+
     @Test func acceptsGoodEventsBesideBadOnesAndCountsDuplicatesOnce() async throws {
         let app = makeApp(store: store)
         // A re-sent event is the same event: same eventID and timestamp.
@@ -182,18 +201,31 @@ import Testing
         #expect(try countedEvents(store) == 3)
     }
 
-    @Test func answers503WhenTheStoreCannotCommitAndCountsNothing() async throws {
-        let app = makeApp(store: FullDiskStore(base: store))
+    /// A full disk: every POST gets 503 and counts nothing, and `/readyz` says not ready from the first
+    /// failed commit, though a one-page probe write still fits; once a commit succeeds it is ready again.
+    @Test func answers503WhenTheStoreCannotCommitAndIsNotReadyUntilItCan() async throws {
+        let full = FullDiskStore(base: store)
+        let app = makeApp(store: full)
         try await app.test(.router) { client in
+            try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body([eventLine("a")])) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.headers[.retryAfter] != nil)
                 let message = errorMessage(response.body)
                 #expect(message.contains("nothing of this request was counted"), "\(message)")
             }
-            try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .serviceUnavailable) }
+            try await client.execute(uri: "/readyz", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(errorMessage(response.body).contains("the last commit failed"), "\(errorMessage(response.body))")
+            }
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            #expect(try countedEvents(store) == 0)
+            full.heal()
+            try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body([eventLine("b")])) {
+                #expect($0.status == .accepted)
+            }
+            try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
         }
-        #expect(try countedEvents(store) == 0)
+        #expect(try countedEvents(store) == 1)
     }
 }

@@ -7,18 +7,28 @@ import Logging
 import PurchaseSLICore
 import PurchaseSLIServer
 import PurchaseSLIStorage
+import Synchronization
 
-/// A store that fails every write, as a full disk would, while reads still work.
-struct FullDiskStore: BucketStore {
+/// A store whose batches fail to commit, as on a full disk, while reads still work and the readiness
+/// probe's one-page write still fits (as it may in the WAL's space), until `heal()` frees the disk.
+final class FullDiskStore: BucketStore, @unchecked Sendable {
     let base: SQLiteBucketStore
+    private let isFull = Mutex(true)
+
+    init(base: SQLiteBucketStore) { self.base = base }
+
+    /// Frees the disk: commits succeed again.
+    func heal() { isFull.withLock { $0 = false } }
 
     func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
-        throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
+        guard !isFull.withLock({ $0 }) else { throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full") }
+        return try base.record(batches, receivedAtMillis: receivedAtMillis)
     }
 
     func counts(_ query: CountQuery) throws -> [CountRow] { try base.counts(query) }
     func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] { try base.errorCounts(query) }
-    func checkWritable() throws { throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full") }
+    func checkWritable() throws { try base.checkWritable() }
+    func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }
 }
 
 /// One valid event line, timestamped a minute ago so that it is neither late nor in the future.

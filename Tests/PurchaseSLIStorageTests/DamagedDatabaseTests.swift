@@ -64,4 +64,17 @@ import Testing
         }
         #expect(error?.description.contains("table series") == true)
     }
+
+    /// The readiness probe commits a real write (the header's user_version), so a disk that cannot take
+    /// a page fails it as it would fail events; it leaves the counts alone.
+    @Test func theReadinessProbeCommitsAWrite() throws {
+        let version = { try DatabaseQueue(path: path).read { try Int32.fetchOne($0, sql: "PRAGMA user_version") } }
+        let before = try version()
+        try store.checkWritable()
+        let after = try version()
+        #expect(after != before)
+        try store.checkWritable()
+        #expect(try version() != after)
+        #expect(try store.counts(CountQuery(fromSeconds: minute, toSeconds: minute + 60)).first?.counts.success == 1)
+    }
 }

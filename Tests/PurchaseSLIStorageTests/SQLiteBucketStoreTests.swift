@@ -132,6 +132,30 @@ import Testing
         #expect(try total(store, by: [.planID]).first { $0.key == [rejected[0]] }?.counts.total == 1)
     }
 
+    /// Combinations are capped too: past `seriesCap` series a day, an event counts in its action's
+    /// `__other__` series, so each action's total stays exact and no new series row is made for it.
+    @Test func countsSeriesBeyondTheSeriesCapInTheirActionsOtherSeries() throws {
+        var configuration = StoreConfiguration.default
+        configuration.seriesCap = 3
+        let path = directory.file("db.sqlite")
+        let store = try SQLiteBucketStore(path: path, configuration: configuration)
+        let purchases = (0..<10).map { event("p\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0)", result: $0 < 4 ? .failure : .success) }
+        let restores = (0..<2).map { event("r\($0)", at: "2026-11-14T09:31:00Z", plan: "plan-\($0)", action: .restore) }
+        let outcome = try store.record(purchases + restores, receivedAtMillis: receivedAt)
+        #expect(outcome.overflowed == ["series": 9])
+        let byAction = try total(store, by: [.actionType])
+        #expect(byAction.map(\.key) == [["purchase"], ["restore"]] && byAction.map(\.counts.total) == [10, 2])
+        #expect(byAction[0].counts.failure == 4, "the failures of overflowed series still count for their action")
+        let byPlan = try total(store, by: [.actionType, .planID])
+        #expect(byPlan.filter { $0.key[1] != "__other__" }.count == 3)
+        #expect(byPlan.filter { $0.key[1] == "__other__" }.map(\.counts.total).reduce(0, +) == 9)
+        let seriesRows = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM series") }
+        #expect(seriesRows == 5, "3 admitted and 2 overflow series (one per action), none for the 9 over the cap")
+        // The next day has room again.
+        _ = try store.record([event("n", at: "2026-11-15T09:30:00Z", plan: "plan-9")], receivedAtMillis: receivedAt)
+        #expect(try store.overflowReport().map(\.dimension) == ["series"])
+    }
+
     @Test func groupsAndFilters() throws {
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
         _ = try store.record([
