@@ -129,3 +129,22 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets, built only by scripts/fuzz.sh (which sets PURCHASE_SLI_FUZZ and compiles with
+// -sanitize=fuzzer,address): each defines LLVMFuzzerTestOneInput and links libFuzzer's main.
+if Context.environment["PURCHASE_SLI_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, module: Target.Dependency)] = [
+        ("EventRecords", "PurchaseSLICore"), ("RFC3339", "PurchaseSLICore"), ("QueryArguments", "PurchaseSLICore"),
+        ("GzipInflater", "PurchaseSLIGzip"), ("PolicyYAML", "PurchaseSLIAnalysis"),
+        ("DashboardYAML", "PurchaseSLIDashboards"), ("BucketCodec", "PurchaseSLIStorage"),
+    ]
+    package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/FuzzDriver"))
+    package.targets.append(
+        .target(name: "FuzzSupport", dependencies: ["FuzzDriver"], path: "Tests/Fuzz/FuzzSupport", swiftSettings: swiftSettings))
+    for (name, module) in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: "Fuzz\(name)", dependencies: ["FuzzSupport", module], path: "Tests/Fuzz/\(name)",
+                swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

@@ -1,5 +1,4 @@
 import PurchaseSLICore
-import Yams
 
 /// A policy or dashboard file that does not say what it must, with the path of the offending key.
 public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -102,13 +101,7 @@ extension SLOPolicy {
 package enum PolicyReader {
     /// The top-level mapping of a YAML file (empty for an empty file).
     package static func document(_ yaml: String) throws -> [String: Any] {
-        let root: Any?
-        do {
-            root = try Yams.load(yaml: yaml)
-        } catch {
-            throw PolicyError(path: "(file)", reason: "not valid YAML: \(error)")
-        }
-        return try map(root ?? [String: Any](), at: "(file)")
+        try map(try YAMLDocument.plainValues(yaml) ?? [String: Any](), at: "(file)")
     }
 
     package static func map(_ value: Any, at path: String) throws -> [String: Any] {

@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 /// The period over which an objective's error budget is measured: a rolling window, or the calendar month
 /// (UTC) that a time falls in.

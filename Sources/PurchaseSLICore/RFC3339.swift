@@ -47,8 +47,15 @@ public enum RFC3339 {
         }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = ((days * 24 + hour) * 60 + minute - offsetMinutes) * 60 + min(second, 59)
+        // An offset can carry 0000-01-01 or 9999-12-31 into a year of five digits or below zero, which
+        // no RFC 3339 time in UTC can name.
+        guard representableSeconds.contains(Int64(seconds)) else { return nil }
         return Int64(seconds) * 1000 + Int64(millis)
     }
+
+    /// The seconds since the epoch that a UTC time of RFC 3339 can name: years 0000 to 9999.
+    public static let representableSeconds: ClosedRange<Int64> =
+        Int64(daysSinceEpoch(year: 0, month: 1, day: 1)) * 86_400...Int64(daysSinceEpoch(year: 10_000, month: 1, day: 1)) * 86_400 - 1
 
     /// Formats milliseconds since the epoch as `YYYY-MM-DDTHH:MM:SS[.mmm]Z` (fraction only when non-zero).
     public static func format(millis: Int64) -> String {

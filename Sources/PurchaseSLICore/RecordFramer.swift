@@ -33,7 +33,8 @@ public struct RecordFramer {
     }
 
     /// `broken`: the array's structure was lost at an element (a closing bracket that matches no opening
-    /// one, a raw control character inside a string); that element and the rest were rejected as one.
+    /// one, a raw control character inside a string), or content followed its closing bracket; that
+    /// element or content and the rest were rejected as one, and nothing more is read.
     private enum Mode { case undecided, lines, array, arrayEnded, broken }
 
     /// Records longer than this are rejected without being buffered.
@@ -187,7 +188,7 @@ public struct RecordFramer {
                     let position = Position(line: line, index: nextIndex)
                     try emit(.rejected(
                         EventValidationError(field: "json", reason: "unexpected content after the closing ']'"), position))
-                    mode = .arrayEnded
+                    mode = .broken
                     tail = []
                     return
                 }

@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 import PurchaseSLICore
 
 /// Who may read: with read keys configured, every request but the health checks (`/healthz`, `/readyz`)

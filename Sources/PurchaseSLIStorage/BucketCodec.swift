@@ -1,4 +1,4 @@
-import PurchaseSLICore
+package import PurchaseSLICore
 
 /// The compact encoding of one bucket: the counts of every series active in it, in one blob.
 ///
@@ -7,9 +7,9 @@ import PurchaseSLICore
 /// blob lists its series in ascending id order: the id as a delta from the previous one (LEB128), a
 /// byte whose bits say which of the eight counters are non-zero, then those counters (LEB128).
 /// A typical entry takes 3–5 bytes.
-enum BucketCodec {
+package enum BucketCodec {
     /// Encodes series counts; `entries` must be sorted by series id. O(n).
-    static func encode(_ entries: [(series: Int64, counts: OutcomeCounts)]) -> [UInt8] {
+    package static func encode(_ entries: [(series: Int64, counts: OutcomeCounts)]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(entries.count * 5)
         var previous: Int64 = 0
@@ -49,14 +49,14 @@ enum BucketCodec {
     }
 
     /// Decodes a whole bucket into entries sorted by series id.
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [(series: Int64, counts: OutcomeCounts)] {
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [(series: Int64, counts: OutcomeCounts)] {
         var entries: [(series: Int64, counts: OutcomeCounts)] = []
         try forEachEntry(in: bytes) { entries.append(($0, $1)) }
         return entries
     }
 
     /// Adds `additions` (sorted by series) to an encoded bucket and returns the new encoding. O(n + m).
-    static func merge(
+    package static func merge(
         _ existing: UnsafeRawBufferPointer?, adding additions: [(series: Int64, counts: OutcomeCounts)]
     ) throws -> [UInt8] {
         guard let existing, existing.count > 0 else { return encode(additions) }
@@ -73,19 +73,20 @@ enum BucketCodec {
 /// The encoding of a bucket's error descriptions: (series, result, error value id, events), LEB128,
 /// sorted by series, result, then error. The result (its position in `ResultType.allCases`) keeps a
 /// cancel's "payment cancelled" apart from a failure's reasons.
-enum ErrorCodec {
-    struct Entry: Hashable, Comparable {
+package enum ErrorCodec {
+    /// One (series, result description, error description) key of an error bucket.
+    package struct Entry: Hashable, Comparable {
         var series: Int64
         var result: Int64
         var error: Int64
 
-        static func < (lhs: Entry, rhs: Entry) -> Bool {
+        package static func < (lhs: Entry, rhs: Entry) -> Bool {
             (lhs.series, lhs.result, lhs.error) < (rhs.series, rhs.result, rhs.error)
         }
     }
 
     /// Encodes entries sorted by ``Entry``. O(n).
-    static func encode(_ entries: [(entry: Entry, events: Int64)]) -> [UInt8] {
+    package static func encode(_ entries: [(entry: Entry, events: Int64)]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(entries.count * 4)
         for (entry, events) in entries {
@@ -98,7 +99,7 @@ enum ErrorCodec {
     }
 
     /// Decodes entries, in their stored (sorted) order. O(n).
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [(entry: Entry, events: Int64)] {
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [(entry: Entry, events: Int64)] {
         var entries: [(entry: Entry, events: Int64)] = []
         var reader = VarintReader(bytes: bytes)
         while !reader.isAtEnd {
@@ -110,7 +111,7 @@ enum ErrorCodec {
     }
 
     /// Adds `additions` (sorted) to an encoded bucket and returns the new encoding. O(n + m).
-    static func merge(_ existing: UnsafeRawBufferPointer?, adding additions: [(entry: Entry, events: Int64)]) throws -> [UInt8] {
+    package static func merge(_ existing: UnsafeRawBufferPointer?, adding additions: [(entry: Entry, events: Int64)]) throws -> [UInt8] {
         guard let existing, existing.count > 0 else { return encode(additions) }
         let merged = mergeSorted(try decode(existing), additions, key: \.entry) { ($0.entry, $0.events + $1.events) }
         return encode(merged)

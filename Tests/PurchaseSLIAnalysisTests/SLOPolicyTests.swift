@@ -38,6 +38,10 @@ import Testing
         ("lossOfSignal: {window: 30m, minimum: 3}", "lossOfSignal.minimum", "unknown key"),
         ("pagerduty: true", "pagerduty", "unknown key"),
         ("objectives: [", "(file)", "not valid YAML"),
+        // Found by the fuzzer: a key that is a list or mapping trapped inside Yams.
+        ("? [a, b]\n: 1", "(file)", "a key that is not text"),
+        ("spikes:\n  ? {window: 1h}\n  : 3", "spikes", "a key that is not text"),
+        ("minimumValidEvents: 5\nminimumValidEvents: 6", "(file)", "duplicated key(s): 'minimumValidEvents'"),
     ])
     func namesTheKeyAtFault(yaml: String, path: String, reason: String) {
         let error = #expect(throws: PolicyError.self) { try SLOPolicy(yaml: yaml) }
@@ -47,6 +51,16 @@ import Testing
 }
 
 extension SLOPolicyTests {
+    /// Aliases that expand a few lines into a million values are refused before they are expanded.
+    @Test func aliasesThatExpandTooFarAreRefused() {
+        var yaml = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...6 {
+            yaml += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n"
+        }
+        let error = #expect(throws: PolicyError.self) { try SLOPolicy(yaml: yaml) }
+        #expect(error?.reason.contains("more than 100000 values") == true, "\(error?.reason ?? "")")
+    }
+
     /// The spans the README gives: what the rules read before T, with the ticket's paged minutes, and with
     /// the holds.
     @Test func theDefaultPolicyReadsTheSpansTheREADMEGives() {

@@ -26,6 +26,8 @@ import Testing
         "2026-11-14T09:30:00+24:00", "２０２６-11-14T09:30:00Z",
         // A leap second is inserted at 23:59:60 UTC only.
         "2026-11-14T09:30:60Z", "2016-12-31T23:59:60+01:00",
+        // Found by the fuzzer: an offset carries the time past year 9999 or before year 0 in UTC.
+        "9999-12-31T23:59:59.9-00:15", "0000-01-01T00:00:00+00:01",
     ])
     func rejects(text: String) {
         #expect(RFC3339.parseMillis(text) == nil)

@@ -64,7 +64,12 @@ private func frame(_ input: String, chunkSize: Int = .max, maximumRecordBytes: I
                     + "after it were not read; fix them and send them again (events already counted are skipped as duplicates)",
                 line: 1, index: 2),
         ])
-        #expect(frame("[{\"a\":1}] x") == [
+    }
+
+    /// Found by the fuzzer: content after the array, arriving in several chunks, was reported once per chunk.
+    @Test(arguments: [1, 2, 1 << 20])
+    func reportsContentAfterTheArrayOnce(chunkSize: Int) {
+        #expect(frame("[{\"a\":1}] x\n]] y {}", chunkSize: chunkSize) == [
             .record("{\"a\":1}", line: 1, index: 0),
             .rejected("unexpected content after the closing ']'", line: 1, index: 1),
         ])

@@ -1,0 +1,57 @@
+import Yams
+
+/// A YAML file read into plain values (`String`, `Int`, `Double`, `Bool`, `[Any]`, `[String: Any]`)
+/// without trusting the file: a key that is not text or aliases that expand into more than
+/// ``maximumValues`` values are errors naming where they are, never a trap or a memory blow-up (Yams'
+/// own `load` traps on a mapping used as a key and expands aliases without limit; its parser already
+/// refuses a key given twice).
+enum YAMLDocument {
+    /// The most values a policy or dashboard file may hold once its aliases are expanded.
+    static let maximumValues = 100_000
+
+    /// The file's first document as plain values; nil for an empty file.
+    static func plainValues(_ yaml: String) throws -> Any? {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            throw PolicyError(path: "(file)", reason: "not valid YAML: \(error)")
+        }
+        guard let root else { return nil }
+        var reader = Reader()
+        return try reader.plainValue(root, at: "")
+    }
+
+    /// Converts nodes depth first, counting the values made.
+    private struct Reader {
+        let constructor = Constructor.default
+        var valuesLeft = YAMLDocument.maximumValues
+
+        mutating func plainValue(_ node: Node, at path: String) throws -> Any {
+            valuesLeft -= 1
+            guard valuesLeft >= 0 else {
+                throw PolicyError(
+                    path: path.isEmpty ? "(file)" : path,
+                    reason: "more than \(YAMLDocument.maximumValues) values (aliases that expand too far?)")
+            }
+            switch node {
+            case .scalar:
+                return constructor.any(from: node)
+            case .sequence(let sequence):
+                return try sequence.enumerated().map { try plainValue($1, at: "\(path)[\($0)]") }
+            case .mapping(let mapping):
+                var map: [String: Any] = [:]
+                for (key, value) in mapping {
+                    guard case .scalar(let scalar) = key else {
+                        throw PolicyError(path: path.isEmpty ? "(file)" : path, reason: "a key that is not text")
+                    }
+                    let keyPath = path.isEmpty ? scalar.string : "\(path).\(scalar.string)"
+                    map[scalar.string] = try plainValue(value, at: keyPath)
+                }
+                return map
+            case .alias:
+                throw PolicyError(path: path.isEmpty ? "(file)" : path, reason: "an alias that refers to nothing")
+            }
+        }
+    }
+}

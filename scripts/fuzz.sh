@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Fuzzes what reads untrusted bytes with libFuzzer and AddressSanitizer: the event framer, parser and
+# validator, the gzip inflater, RFC 3339 times, query arguments, policy and dashboard YAML, and stored
+# bucket blobs. Each target runs for a bounded time, starting from the corpus committed under
+# Tests/Fuzz/Corpus/<target>; what it learns goes to .build-fuzz/corpus/<target>, never into the
+# repository. A crash, a trap or a violated property (Tests/Fuzz/<target>/<target>.swift says which)
+# keeps its input under .build-fuzz/artifacts and fails the script.
+#
+#   scripts/fuzz.sh                         every target for 60 s
+#   scripts/fuzz.sh --seconds 600 EventRecords
+#   scripts/fuzz.sh --merge EventRecords    adds what the working corpus covers anew to the committed one
+#   .build-fuzz/debug/FuzzEventRecords .build-fuzz/artifacts/EventRecords-crash-…   replays one input
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+all_targets=(EventRecords GzipInflater RFC3339 QueryArguments PolicyYAML DashboardYAML BucketCodec)
+seconds=60
+merge=false
+targets=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seconds) seconds=$2; shift 2 ;;
+        --merge) merge=true; shift ;;
+        -h|--help) sed -n '2,14p' "$0" | cut -c3-; exit 0 ;;
+        -*) echo "fuzz.sh: unknown option $1 (expected --seconds N, --merge or target names)" >&2; exit 2 ;;
+        *)
+            if [[ " ${all_targets[*]} " != *" $1 "* ]]; then
+                echo "fuzz.sh: unknown target $1; expected one of: ${all_targets[*]}" >&2
+                exit 2
+            fi
+            targets+=("$1"); shift ;;
+    esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
+
+# The longest input each target is given: a record, a policy file or a bucket is rarely longer.
+max_length() {
+    case "$1" in
+        RFC3339) echo 64 ;;
+        QueryArguments) echo 512 ;;
+        BucketCodec) echo 2048 ;;
+        *) echo 8192 ;;
+    esac
+}
+
+scratch=.build-fuzz
+for target in "${targets[@]}"; do
+    PURCHASE_SLI_FUZZ=1 swift build --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address \
+        --product "Fuzz$target" 2>&1 | grep -E "error:|warning: no .async.|Build of product" | sort -u || true
+    test -x "$scratch/debug/Fuzz$target" || { echo "fuzz.sh: Fuzz$target did not build" >&2; exit 1; }
+done
+
+# Swift's own backtracer reads the stack in a way AddressSanitizer reports as a fault of its own;
+# libFuzzer prints the stack of a crash itself.
+export SWIFT_BACKTRACE=enable=no
+mkdir -p "$scratch/artifacts"
+failed=()
+summary=()
+for target in "${targets[@]}"; do
+    seeds="Tests/Fuzz/Corpus/$target"
+    work="$scratch/corpus/$target"
+    mkdir -p "$work" "$seeds"
+    if $merge; then
+        "$scratch/debug/Fuzz$target" -merge=1 -max_len="$(max_length "$target")" "$seeds" "$work" 2>&1 | tail -1
+        continue
+    fi
+    log="$scratch/artifacts/$target.log"
+    echo "== $target: ${seconds} s, from $(ls "$seeds" | wc -l) committed inputs"
+    if "$scratch/debug/Fuzz$target" -max_total_time="$seconds" -max_len="$(max_length "$target")" -timeout=10 \
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$target-" \
+        "$work" "$seeds" > "$log" 2>&1; then
+        runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+        summary+=("$(printf '%-15s %10s runs  corpus %5s inputs  ok' "$target" "$runs" "$(ls "$work" | wc -l)")")
+    else
+        artifact=$(grep -o "Test unit written to .*" "$log" | sed 's/Test unit written to //' | tail -1)
+        grep -E "Fatal error|ERROR: |SUMMARY" "$log" | head -5
+        summary+=("$(printf '%-15s FAILED: input %s (log %s)' "$target" "${artifact:-?}" "$log")")
+        failed+=("$target")
+    fi
+done
+$merge && exit 0
+
+echo
+printf '%s\n' "${summary[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "replay an input with: $scratch/debug/Fuzz<target> INPUT; make it a regression test" >&2
+    exit 1
+fi
