@@ -5,6 +5,8 @@
 # Usage: DURATION=30s CONNECTIONS=64 THREADS=2 EVENTS=12000000 [BIN=path] bash bench/serve-load.sh
 #   SERVE_ARGS="--render-every 1m ..."  more options for serve (bench/serve-render.sh uses it)
 #   PRELOAD="sample-logs/*.ndjson.gz"    files ingested into the database before serve starts
+#   SPAN_MINUTES=50                      each body spans 50 minutes of events (a backlog flush) instead
+#                                        of holding consecutive ones (bench/serve-backlog.sh uses it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${DURATION:-30s}
@@ -22,12 +24,14 @@ bin=${BIN:-.build/release/purchase-sli}
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
 # A day of traffic up to now, so that no event is late or in the future; about 2.1 events per attempt.
 # REUSE_BODIES=1 keeps the bodies of an earlier run (less than a week old) to save the generation time.
-if [ "${REUSE_BODIES:-0}" != 1 ] || [ ! -s "$work/bodies.bin" ]; then
+span=${SPAN_MINUTES:-0}
+bodies="$work/bodies-span$span.bin"
+if [ "${REUSE_BODIES:-0}" != 1 ] || [ ! -s "$bodies" ]; then
     rate=$(( events / 3024 ))
     "$bin" simulate --scenario steady --days 1 --start "$(date -u -d '1 day ago' +%Y-%m-%dT%H:%M:%SZ)" --rate "$rate" \
-        --seed 5 | python3 bench/make-bodies.py 500 "$work/bodies.bin"
+        --seed 5 | python3 bench/make-bodies.py 500 "$bodies" "$span"
 fi
-export BODIES="$work/bodies.bin"
+export BODIES="$bodies"
 
 rm -f "$work"/serve.sqlite*
 # Every event the database holds, whatever its time.

@@ -36,16 +36,7 @@ run() {
     shift
     SERVE_ARGS="$*" bash bench/serve-load.sh > "$work/$name.out" 2>&1
     cp "$work/serve.log" "$work/$name.serve.log"
-    python3 - "$work/$name.out" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-def ms(label):
-    value, unit = re.search(rf"^\s+{label}\s+([\d.]+)(us|ms|s)\s*$", text, re.M).groups()
-    return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-rate = re.search(r"events acknowledged in \d+ s: (\d+) events/s", text).group(1)
-maximum = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", text).groups()
-print(rate, ms("50%"), ms("90%"), ms("99%"), float(maximum[0]) * {"us": 0.001, "ms": 1, "s": 1000}[maximum[1]])
-PY
+    python3 bench/load-summary.py "$work/$name.out"
 }
 
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); $DURATION per run, $CONNECTIONS connections"

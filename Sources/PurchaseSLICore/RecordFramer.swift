@@ -279,7 +279,7 @@ public struct RecordFramer {
         let position = Position(line: recordLine, index: nextIndex)
         if !elementHasContent {
             // `[]` is an empty array; `[,` or `,,` or `,]` is a missing element.
-            if isLast && nextIndex == 0 && tail.isEmpty { return }
+            if isLast && nextIndex == 0 { return }  // the tail, if any, is whitespace
             nextIndex += 1
             try emit(.rejected(EventValidationError(field: "json", reason: "missing array element"), position))
             return

@@ -37,10 +37,10 @@ struct RecordBatch {
 
     /// Writes the batch inside an open transaction and returns what it counted.
     func write(
-        into db: Database, cache: inout InternCache, configuration: StoreConfiguration, receivedAtSeconds: Int64
+        into db: Database, memory: inout WriterMemory, configuration: StoreConfiguration, receivedAtSeconds: Int64
     ) throws -> RecordOutcome {
         var outcome = RecordOutcome()
-        let isNew = try deduplicate(in: db, outcome: &outcome)
+        let isNew = try deduplicate(in: db, pending: &memory.pendingSeen, outcome: &outcome)
         let statements = try InternStatements(db)
         let codes = EventDimension.seriesDimensions.map { Schema.dimensionCodes[$0.rawValue]! }
         let errorCode = Schema.dimensionCodes["errorDescription"]!
@@ -56,7 +56,7 @@ struct RecordBatch {
                     let second = batch.seconds[index]
                     let day = second.floorDividedBy(86_400).quotient
                     days.insert(day)
-                    let series = try cache.seriesID(
+                    let series = try memory.intern.seriesID(
                         of: batch.seriesValues[index], hash: batch.seriesHashes[index], day: day,
                         caps: (configuration.cardinalityCap, configuration.seriesCap), codes: codes, statements: statements)
                     let minute = Resolution.minute.bucketStart(second)
@@ -64,7 +64,7 @@ struct RecordBatch {
                     minutes[minute, default: [:]][series, default: OutcomeCounts()].add(
                         resultType, statusCode: event.pointee.statusCode)
                     if let description = event.pointee.errorDescription {
-                        let error = try cache.valueID(
+                        let error = try memory.intern.valueID(
                             description, dimension: errorCode, day: day, cap: configuration.cardinalityCap,
                             statements: statements)
                         let result = Int64(ResultType.allCases.firstIndex(of: resultType)!)
@@ -78,19 +78,21 @@ struct RecordBatch {
         }
         if outcome.accepted > 0 { outcome.timeRange = earliest...latest }
         outcome.duplicateIndexes.sort()
-        try BucketWriter(db: db).add(minutes: minutes, errors: errors)
+        try BucketWriter(db: db, deferral: configuration.deferral).add(minutes: minutes, errors: errors)
         try markSeen(days: days, receivedAtSeconds: receivedAtSeconds, in: db)
-        try recordOverflow(cache.takeOverflow(), in: db, outcome: &outcome)
+        try recordOverflow(memory.intern.takeOverflow(), in: db, outcome: &outcome)
         return outcome
     }
 
     /// Marks, per batch and event, whether it is counted for the first time, records the positions of
-    /// the duplicates (counted across the batches) and stores the new hashes.
-    private func deduplicate(in db: Database, outcome: inout RecordOutcome) throws -> [[Bool]] {
+    /// the duplicates (counted across the batches) and stores the new hashes as pending.
+    private func deduplicate(
+        in db: Database, pending: inout PendingSeenIDs, outcome: inout RecordOutcome
+    ) throws -> [[Bool]] {
+        try pending.synchronize(with: db)
         var distinctSeconds: [Int64] = []
         for key in order where distinctSeconds.last != key.second { distinctSeconds.append(key.second) }
         var stored = try SeenEventIDs.load(seconds: distinctSeconds, from: db)
-        let writer = try SeenEventIDs.Writer(db)
         var isNew = batches.map { [Bool](repeating: false, count: $0.events.count) }
         var offsets: [Int] = []
         var offset = 0
@@ -98,7 +100,9 @@ struct RecordBatch {
             offsets.append(offset)
             offset += batch.events.count
         }
+        let writer = try SeenEventIDs.Writer(db)
         var added: [Int64] = []
+        var deferred: [PendingSeenIDs.Key] = []
         var position = 0
         while position < order.count {
             let second = order[position].second
@@ -107,7 +111,7 @@ struct RecordBatch {
             while position < order.count, order[position].second == second {
                 let key = order[position]
                 position += 1
-                if added.last == key.hash || existing.containsSorted(key.hash) {
+                if added.last == key.hash || existing.containsSorted(key.hash) || pending.contains(second: second, hash: key.hash) {
                     outcome.duplicates += 1
                     outcome.duplicateIndexes.append(offsets[Int(key.batch)] + Int(key.index))
                 } else {
@@ -115,8 +119,17 @@ struct RecordBatch {
                     isNew[Int(key.batch)][Int(key.index)] = true
                 }
             }
-            if !added.isEmpty { try writer.write(second: second, hashes: existing.mergingSorted(added)) }
+            guard !added.isEmpty else { continue }
+            // Rewriting the second's row costs its existing hashes too: cheap for a new or thin second
+            // (a live stream's), wasteful for a few events added to a full one (a backlog's), which are
+            // kept pending until many commits' worth can be merged at once.
+            if existing.count <= 2 * added.count {
+                try writer.write(second: second, hashes: existing.mergingSorted(added))
+            } else {
+                deferred.append(contentsOf: added.lazy.map { PendingSeenIDs.Key(second: second, hash: $0) })
+            }
         }
+        try pending.append(deferred, in: db)
         return isNew
     }
 

@@ -160,9 +160,9 @@ extension SQLiteBucketStore {
         var column: String { self == .counts ? "series_counts" : "error_counts" }
     }
 
-    /// Calls `body` with the start time and blob of every bucket in the segments, then, for each hour or
-    /// day segment, with every pending rollup row (``BucketWriter``) inside it, at the start of the
-    /// bucket that the row will be rolled into.
+    /// Calls `body` with the start time and blob of every bucket in the segments, then with every pending
+    /// rollup row (``BucketWriter``) inside a segment whose bucket does not hold it yet (every hour and
+    /// day, and a minute when the row is not `in_minute`), at the start of that bucket.
     static func forEachBucket(
         in segments: [(Resolution, Int64, Int64)], of content: BucketContent, db: Database,
         _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
@@ -179,13 +179,16 @@ extension SQLiteBucketStore {
                 }
             }
         }
-        let coarse = segments.filter { $0.0 != .minute }
-        guard !coarse.isEmpty else { return }
-        let pending = try RawStatement(db, sql: "SELECT time, \(content.column) FROM rollup_pending")
+        guard let from = segments.map(\.1).min(), let to = segments.map(\.2).max() else { return }
+        let pending = try RawStatement(
+            db, sql: "SELECT time, \(content.column), in_minute FROM rollup_pending WHERE time >= ? AND time < ?")
         defer { pending.reset() }
+        pending.bind(from, to)
         while try pending.step() {
             let time = pending.int64(0)
-            guard let (resolution, _, _) = coarse.first(where: { $0.1 <= time && time < $0.2 }) else { continue }
+            guard let (resolution, _, _) = segments.first(where: { $0.1 <= time && time < $0.2 }),
+                  resolution != .minute || pending.int64(2) == 0
+            else { continue }
             try decoding(table: "rollup_pending", row: "the row of \(RFC3339.format(seconds: time))") {
                 try body(resolution.bucketStart(time), pending.blob(1))
             }

@@ -12,7 +12,7 @@ public final class SQLiteBucketStore: BucketStore {
     /// Limits and retention in force.
     public let configuration: StoreConfiguration
     let pool: DatabasePool
-    let cache = Mutex(InternCache())
+    let memory: Mutex<WriterMemory>
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     /// - Throws: ``StorageError`` when the file is not a purchase-sli database, was written by a newer
@@ -20,6 +20,7 @@ public final class SQLiteBucketStore: BucketStore {
     public init(path: String, configuration: StoreConfiguration = .default) throws {
         self.path = path
         self.configuration = configuration
+        memory = Mutex(WriterMemory(pendingSeen: PendingSeenIDs(foldThreshold: configuration.deferral.pendingEventIDs)))
         var grdbConfiguration = Configuration()
         grdbConfiguration.busyMode = .timeout(configuration.busyTimeoutSeconds)
         let cacheSize = configuration.cacheSizeKiB
@@ -62,20 +63,20 @@ public final class SQLiteBucketStore: BucketStore {
     /// Counts validated events, skipping duplicates, in one transaction.
     public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
         let batch = RecordBatch(batches: batches)
-        return try cache.withLock { cache in
+        return try memory.withLock { memory in
             do {
                 return try pool.writeWithoutTransaction { db in
                     var outcome = RecordOutcome()
                     try db.inTransaction(.immediate) {
                         outcome = try batch.write(
-                            into: db, cache: &cache, configuration: configuration,
+                            into: db, memory: &memory, configuration: configuration,
                             receivedAtSeconds: receivedAtMillis.floorDividedBy(1000).quotient)
                         return .commit
                     }
                     return outcome
                 }
             } catch {
-                cache.reset()
+                memory.reset()
                 throw error
             }
         }
@@ -83,37 +84,48 @@ public final class SQLiteBucketStore: BucketStore {
 
     /// Drops buckets past their retention (relative to the newest minute bucket) and eventIDs past the
     /// dedup horizon (relative to `nowMillis`, the receiving clock). Pending rollups are folded into the
-    /// hour and day buckets first, so that none of them outlives the buckets it belongs to.
+    /// hour and day buckets first, so that none of them outlives the buckets it belongs to, and pending
+    /// eventIDs into `seen_second`.
     /// - Returns: what the dedup memory holds afterwards.
     @discardableResult
     public func prune(nowMillis: Int64) throws -> DedupMemory {
         let nowSeconds = nowMillis.floorDividedBy(1000).quotient
-        return try pool.write { db in
-            try BucketWriter(db: db).rollUpPending()
-            if let newest = try Int64.fetchOne(db, sql: "SELECT max(time) FROM bucket_minute") {
-                let retentions: [(Resolution, Int64?)] = [
-                    (.minute, configuration.minuteRetentionSeconds), (.hour, configuration.hourRetentionSeconds),
-                    (.day, configuration.dayRetentionSeconds),
-                ]
-                for case let (resolution, retention?) in retentions {
-                    for table in [resolution.bucketTable, resolution.errorTable] {
-                        try db.execute(sql: "DELETE FROM \(table) WHERE time < ?", arguments: [newest - retention])
-                    }
+        return try memory.withLock { memory in
+            do {
+                return try pool.write { db in try prune(nowSeconds: nowSeconds, pendingSeen: &memory.pendingSeen, db: db) }
+            } catch {
+                memory.reset()
+                throw error
+            }
+        }
+    }
+
+    private func prune(nowSeconds: Int64, pendingSeen: inout PendingSeenIDs, db: Database) throws -> DedupMemory {
+        try BucketWriter(db: db, deferral: configuration.deferral).rollUpPending()
+        try pendingSeen.fold(into: db)
+        if let newest = try Int64.fetchOne(db, sql: "SELECT max(time) FROM bucket_minute") {
+            let retentions: [(Resolution, Int64?)] = [
+                (.minute, configuration.minuteRetentionSeconds), (.hour, configuration.hourRetentionSeconds),
+                (.day, configuration.dayRetentionSeconds),
+            ]
+            for case let (resolution, retention?) in retentions {
+                for table in [resolution.bucketTable, resolution.errorTable] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE time < ?", arguments: [newest - retention])
                 }
             }
-            let expiredDays = try Int64.fetchAll(
-                db, sql: "SELECT day FROM seen_day WHERE last_received < ?",
-                arguments: [nowSeconds - configuration.dedupHorizonSeconds])
-            for day in expiredDays {
-                try db.execute(
-                    sql: "DELETE FROM seen_second WHERE second >= ? AND second < ?",
-                    arguments: [day * 86_400, (day + 1) * 86_400])
-                try db.execute(sql: "DELETE FROM admitted_value WHERE day = ?", arguments: [day])
-                try db.execute(sql: "DELETE FROM seen_day WHERE day = ?", arguments: [day])
-            }
-            let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(hashes)), 0) / 8 FROM seen_second")
-            return DedupMemory(seconds: row?[0] ?? 0, eventIDs: row?[1] ?? 0)
         }
+        let expiredDays = try Int64.fetchAll(
+            db, sql: "SELECT day FROM seen_day WHERE last_received < ?",
+            arguments: [nowSeconds - configuration.dedupHorizonSeconds])
+        for day in expiredDays {
+            try db.execute(
+                sql: "DELETE FROM seen_second WHERE second >= ? AND second < ?",
+                arguments: [day * 86_400, (day + 1) * 86_400])
+            try db.execute(sql: "DELETE FROM admitted_value WHERE day = ?", arguments: [day])
+            try db.execute(sql: "DELETE FROM seen_day WHERE day = ?", arguments: [day])
+        }
+        let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(hashes)), 0) / 8 FROM seen_second")
+        return DedupMemory(seconds: row?[0] ?? 0, eventIDs: row?[1] ?? 0)
     }
 
     /// Throws unless a write commits now (for readiness checks): a transaction that rewrites the file

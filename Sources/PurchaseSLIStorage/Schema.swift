@@ -31,8 +31,10 @@ enum Schema {
     /// - `dimension_value`, `series`: integer ids for dimension values and their combinations.
     /// - `admitted_value`, `overflow`: the cardinality cap's memory and what it turned away.
     /// - `seen_day`: when each event day last received an event, for the dedup horizon.
-    /// - `rollup_pending`: per commit and minute, the counts added to the minute buckets that the hour
-    ///   and day buckets do not hold yet (``BucketWriter``); queries add them to those buckets.
+    /// - `rollup_pending`: per commit and minute, the counts added that the hour and day buckets do not
+    ///   hold yet, nor the minute bucket when `in_minute` is 0 (``BucketWriter``); queries add them.
+    /// - `seen_pending`: per commit, the (second, hash) keys of the eventIDs it counted that `seen_second`
+    ///   does not hold yet (``PendingSeenIDs``).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-buckets") { db in
@@ -91,6 +93,12 @@ enum Schema {
                     series_counts BLOB NOT NULL,
                     error_counts BLOB NOT NULL
                 );
+                """)
+        }
+        migrator.registerMigration("v3-deferred-writes") { db in
+            try db.execute(sql: """
+                CREATE TABLE seen_pending (id INTEGER PRIMARY KEY AUTOINCREMENT, keys BLOB NOT NULL);
+                ALTER TABLE rollup_pending ADD COLUMN in_minute INTEGER NOT NULL DEFAULT 1;
                 """)
         }
         return migrator

@@ -22,6 +22,8 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// `ingest` into the database of a running `serve` takes turns with it instead of failing with
     /// "database is locked". Each transaction holds the lock for one batch only.
     public var busyTimeoutSeconds: Double = 30
+    /// How much written work the writer defers before one commit folds it in.
+    public var deferral = WriteDeferral()
 
     /// The defaults: cap 2000, dedup 8 days, minutes 35 days, hours 400 days, days forever.
     public static let `default` = StoreConfiguration(
@@ -40,4 +42,21 @@ public struct StoreConfiguration: Sendable, Hashable {
         self.dayRetentionSeconds = dayRetentionSeconds
         self.cacheSizeKiB = cacheSizeKiB
     }
+}
+
+/// How much work the single writer defers (see `BucketWriter` and `PendingSeenIDs`): counts added to
+/// a minute whose bucket is much larger than the addition, counts not yet in the hour and day buckets,
+/// and eventIDs added to event seconds that already hold many. Deferred work is stored in the same
+/// commit and read by queries, so nothing is lost or counted twice; folding it in at once rewrites each
+/// bucket and second once instead of once per commit.
+public struct WriteDeferral: Sendable, Hashable {
+    /// Pending rollup rows (one per commit and minute) that make a commit fold them in.
+    public var pendingRows = 4096
+    /// Bytes of pending rollup rows that make a commit fold them in.
+    public var pendingBytes = 2 << 20
+    /// Pending eventIDs that make a commit merge them into their seconds' rows.
+    public var pendingEventIDs = 262_144
+
+    /// The defaults.
+    public init() {}
 }

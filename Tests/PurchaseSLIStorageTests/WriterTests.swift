@@ -54,7 +54,9 @@ import Testing
 
     @Test func hoursAndDaysAgreeWithMinutesBeforeAndAfterPendingRowsAreRolledUp() throws {
         let path = directory.file("db.sqlite")
-        let store = try SQLiteBucketStore(path: path)
+        var configuration = StoreConfiguration.default
+        configuration.deferral.pendingRows = 256
+        let store = try SQLiteBucketStore(path: path, configuration: configuration)
         let start = seconds("2026-11-14T22:00:00Z")
         // One commit per minute for 300 minutes, across midnight: the 256th commit rolls up the pending rows.
         for commit in 0..<300 {
@@ -123,6 +125,72 @@ import Testing
             fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"),
             step: TimeStep(seconds: 86_400)))
         #expect(byDay.map(\.counts.success) == [2, 2])
+    }
+
+    /// A backlog flush: each commit adds a few events to each of many full minutes and seconds. Those
+    /// additions wait in pending rows (minute buckets, eventIDs) until a fold; before, during and after
+    /// the folds every resolution counts every event once, a re-sent batch is all duplicates, and a
+    /// second store on the same file (an `ingest` beside `serve`) sees the first one's pending eventIDs
+    /// and folds.
+    @Test func aBacklogFlushDefersItsWritesAndCountsEveryEventOnce() throws {
+        let path = directory.file("db.sqlite")
+        var configuration = StoreConfiguration.default
+        configuration.deferral.pendingRows = 600
+        configuration.deferral.pendingEventIDs = 1500
+        let store = try SQLiteBucketStore(path: path, configuration: configuration)
+        let other = try SQLiteBucketStore(path: path, configuration: configuration)
+        let start = seconds("2026-11-14T09:00:00Z")
+        // A live hour first: 50 minutes of 60 events each (one a second), so minutes and seconds are full.
+        for minute in 0..<50 {
+            _ = try store.record((0..<60).map { second in
+                PurchaseEvent(eventID: "live-\(minute)-\(second)", timestampMillis: (start + Int64(minute * 60 + second)) * 1000,
+                              productID: "coins_\(second)", actionType: .purchase, resultType: .success)
+            }, receivedAtMillis: receivedAt)
+        }
+        // Then the backlog: 40 batches, each holding one event in each of the 50 minutes (2,000 events
+        // over the whole hour, filling three seconds of each minute), alternately through the two stores.
+        var batches: [[PurchaseEvent]] = []
+        for batch in 0..<40 {
+            batches.append((0..<50).map { minute in
+                PurchaseEvent(
+                    eventID: "backlog-\(batch)-\(minute)", timestampMillis: (start + Int64(minute * 60 + batch % 3)) * 1000 + 500,
+                    productID: "coins_\(minute % 7)", actionType: .purchase, resultType: batch % 4 == 0 ? .failure : .success,
+                    errorDescription: batch % 4 == 0 ? "timeout" : nil)
+            })
+        }
+        var sawDeferredMinutes = false, sawPendingEventIDs = false
+        for (index, batch) in batches.enumerated() {
+            let outcome = try (index % 2 == 0 ? store : other).record(batch, receivedAtMillis: receivedAt)
+            #expect(outcome.accepted == 50 && outcome.duplicates == 0, "batch \(index)")
+            // A re-sent earlier batch, through the other store: every event a duplicate, pending or folded.
+            let resent = try (index % 2 == 0 ? other : store).record(batches[index / 2], receivedAtMillis: receivedAt)
+            #expect(resent.accepted == 0 && resent.duplicates == 50, "batch \(index / 2) re-sent after batch \(index)")
+            let (deferredMinutes, pendingIDs) = try DatabaseQueue(path: path).read { db in
+                (try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending WHERE in_minute = 0")!,
+                 try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(keys)), 0) / 16 FROM seen_pending")!)
+            }
+            sawDeferredMinutes = sawDeferredMinutes || deferredMinutes > 0
+            sawPendingEventIDs = sawPendingEventIDs || pendingIDs > 0
+            let events = Int64(50 * 60 + 50 * (index + 1))
+            let failures = Int64(50 * ((index / 4) + 1))
+            for step in [TimeStep(seconds: 60), TimeStep(seconds: 3600), TimeStep(seconds: 86_400)] {
+                let rows = try store.counts(CountQuery(fromSeconds: start, toSeconds: start + 86_400, step: step))
+                #expect(rows.reduce(0) { $0 + $1.counts.total } == events, "step \(step) after batch \(index)")
+                #expect(rows.reduce(0) { $0 + $1.counts.failure } == failures, "step \(step) after batch \(index)")
+                let errors = try other.errorCounts(CountQuery(
+                    fromSeconds: start, toSeconds: start + 86_400, step: step, groupBy: [.errorDescription]))
+                #expect(errors.reduce(0) { $0 + $1.events } == failures, "step \(step) after batch \(index)")
+            }
+        }
+        #expect(sawDeferredMinutes && sawPendingEventIDs)
+        // Pruning folds whatever is still pending; the dedup memory then holds every eventID.
+        let memory = try store.prune(nowMillis: receivedAt)
+        #expect(memory.eventIDs == 50 * 60 + 50 * 40)
+        let (pendingRows, pendingKeys) = try DatabaseQueue(path: path).read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending")!, try Int.fetchOne(db, sql: "SELECT count(*) FROM seen_pending")!)
+        }
+        #expect(pendingRows == 0 && pendingKeys == 0)
+        #expect(try other.record(batches[39], receivedAtMillis: receivedAt).duplicates == 50)
     }
 
     private func walBytes(of path: String) throws -> Int {
