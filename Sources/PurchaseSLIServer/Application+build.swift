@@ -81,3 +81,18 @@ func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value
         DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
 }
+
+/// An iterator advanced with ``runBlocking(_:)``, one element per call: for sequences whose elements
+/// take real CPU to make (a large answer's text). Calls must not overlap, as in a `while let` loop that
+/// awaits each one; that is what makes the unchecked `Sendable` hold.
+final class OffPoolIterator<Base: IteratorProtocol>: @unchecked Sendable where Base.Element: Sendable {
+    private var base: Base
+
+    /// Wraps `base`.
+    init(_ base: Base) { self.base = base }
+
+    /// The next element, made on a thread of the global dispatch pool.
+    func next() async throws -> Base.Element? {
+        try await runBlocking { self.base.next() }
+    }
+}

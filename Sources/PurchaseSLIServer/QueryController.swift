@@ -40,8 +40,11 @@ struct QueryController {
         } catch let error as StorageError where error.isInvalidQuery {
             throw IngestError.badRequest(error.description)
         }
+        // Formatting 100,000 rows takes a core for a few hundred milliseconds: done off the cooperative
+        // threads, a chunk at a time, so that three large answers do not keep /healthz waiting.
+        let chunks = OffPoolIterator(output.jsonChunks(rowsPerChunk: 1000).makeIterator())
         return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
-            for chunk in output.jsonChunks(rowsPerChunk: 1000) {
+            while let chunk = try await chunks.next() {
                 try await writer.write(ByteBuffer(string: chunk))
             }
             try await writer.finish(nil)
