@@ -3,7 +3,7 @@ import PurchaseSLICore
 
 /// The writer's memory of dimension value ids, series ids and the values admitted per day under the
 /// cardinality cap. It mirrors committed rows; after a failed transaction it is emptied and refilled
-/// from the database on demand.
+/// from the database on demand, and its ids are dropped once they exceed a few days' worth at the caps.
 struct InternCache {
     private struct DayDimension: Hashable {
         var day: Int64
@@ -28,6 +28,10 @@ struct InternCache {
     /// Events per dimension code counted under `__other__` since the last ``takeOverflow()``.
     private var overflow: [DayDimension: Int] = [:]
 
+    /// How many days' worth of value and series ids (at the caps) the cache keeps before it starts over
+    /// (the database keeps every id; a miss costs one lookup).
+    static let daysOfIDsKept = 4
+
     /// Empties the cache (after a rollback).
     mutating func reset() {
         self = InternCache()
@@ -39,7 +43,12 @@ struct InternCache {
         _ value: String, dimension: Int, day: Int64, cap: Int, statements: InternStatements
     ) throws -> Int64 {
         if dayValues[dimension].day == day, let id = dayValues[dimension].ids[value] { return id }
-        if dayValues[dimension].day != day { dayValues[dimension] = DayValues(day: day) }
+        if dayValues[dimension].day != day {
+            dayValues[dimension] = DayValues(day: day)
+            // Ids of values seen on other days: a cache of `dimension_value` rows that would otherwise
+            // grow with every day a long-running writer sees; past a few days' worth it starts over.
+            if valueIDs[dimension].count > Self.daysOfIDsKept * cap { valueIDs[dimension].removeAll() }
+        }
         let key = DayDimension(day: day, dimension: dimension)
         var admittedIDs = try admitted[key] ?? statements.admittedValues(day: day, dimension: dimension)
         let knownID = try valueIDs[dimension][value] ?? statements.existingValueID(value, dimension: dimension)
@@ -109,6 +118,7 @@ struct InternCache {
             // A new day: forget what was admitted on days long past (the database keeps it, should a late
             // event need it), so the cache holds a few days' series, not every day's.
             admitted = admitted.filter { $0.key.day >= day - 10 }
+            if seriesIDs.count > Self.daysOfIDsKept * cap { seriesIDs.removeAll() }
         }
         var admittedIDs = try admitted[dayKey] ?? statements.admittedValues(day: day, dimension: Schema.seriesCode)
         defer { admitted[dayKey] = admittedIDs }

@@ -156,6 +156,32 @@ import Testing
         #expect(try store.overflowReport().map(\.dimension) == ["series"])
     }
 
+    /// A writer that runs for many days keeps only a few days' worth of ids in memory: past that it
+    /// starts over, and the ids it looks up again are the same rows (no series or value twice).
+    @Test func idsLookedUpAgainAfterTheCacheStartsOverAreTheSameRows() throws {
+        var configuration = StoreConfiguration.default
+        configuration.seriesCap = 3
+        configuration.cardinalityCap = 3
+        let path = directory.file("db.sqlite")
+        let store = try SQLiteBucketStore(path: path, configuration: configuration)
+        // Twelve days, each with two plans of its own and the recurring plan "every-day": 25 plans, far
+        // more than the 4 days × cap of 3 ids the cache keeps.
+        for day in 0..<12 {
+            let date = RFC3339.format(seconds: seconds("2026-11-01T09:00:00Z") + Int64(day) * 86_400)
+            let plans = ["every-day", "day\(day)-a", "day\(day)-b"]
+            _ = try store.record(plans.enumerated().map { event("\(day)-\($0)", at: date, plan: $1) }, receivedAtMillis: receivedAt)
+        }
+        let byPlan = try store.counts(CountQuery(
+            fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-11-13T00:00:00Z"), groupBy: [.planID]))
+        #expect(byPlan.first { $0.key == ["every-day"] }?.counts.total == 12)
+        #expect(byPlan.count == 25 && byPlan.allSatisfy { $0.key != ["__other__"] })
+        let (seriesRows, planValues) = try DatabaseQueue(path: path).read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM series")!,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM dimension_value WHERE value LIKE 'day%' OR value = 'every-day'")!)
+        }
+        #expect(seriesRows == 25 && planValues == 25)
+    }
+
     @Test func groupsAndFilters() throws {
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
         _ = try store.record([
