@@ -143,6 +143,8 @@ public struct AlertEpisode: Sendable, Hashable {
     public var first: AlertFinding
     /// The first finding at the episode's highest severity.
     public var peak: AlertFinding
+    /// The finding at the episode's latest step.
+    public var latest: AlertFinding
     /// When it started firing (seconds since the epoch).
     public var startsAt: Int64
     /// The first evaluation step at which it no longer fired, or nil when it fires at the range's end.
@@ -154,6 +156,7 @@ public struct AlertEpisode: Sendable, Hashable {
     public init(first: AlertFinding, startsAt: Int64, endsAt: Int64? = nil) {
         self.first = first
         self.peak = first
+        self.latest = first
         self.startsAt = startsAt
         self.endsAt = endsAt
         self.severityChanges = [SeverityChange(atSeconds: startsAt, severity: first.severity)]
@@ -165,6 +168,7 @@ public struct AlertEpisode: Sendable, Hashable {
             severityChanges.append(SeverityChange(atSeconds: time, severity: finding.severity))
         }
         if finding.severity > peak.severity { peak = finding }
+        latest = finding
     }
 
     /// The highest severity it reached.

@@ -11,24 +11,65 @@ extension AlertContext {
     /// at the start of that, to say since when.
     public func firingReports(at time: Int64) throws -> [AlertReport] {
         let evaluator = AlertEvaluator(policy: policy)
-        let history = policy.firingHistorySeconds
-        let inputs = try inputs(from: time - history, to: time)
+        let inputs = try inputs(from: time - policy.firingHistorySeconds, to: time)
         let findings = evaluator.findings(at: time, inputs: inputs)
-        // A loss of signal knows when it started; the others are walked back to their start.
-        let walked = findings.filter { $0.firingSince == nil }.map(\.identity)
-        var histories = evaluator.firingHistories(Set(walked), at: time, inputs: inputs)
+        let histories = try firingHistories(of: findings, known: [:], at: time, inputs: inputs, evaluator: evaluator)
+        return try reports(of: findings, histories: histories, at: time, inputs: inputs)
+    }
+
+    /// What a page shows: the alerts firing at `time` (as ``firingReports(at:)``) and every alert episode
+    /// over `[from, time]` (as ``episodeReports(from:to:stepSeconds:)`` at a minute's step), from one
+    /// backtest: the episodes still open at `time` say since when their alerts fire. An alert firing since
+    /// `from` is walked back further, as `alerts --at` does.
+    public func snapshotReports(from: Int64, at time: Int64) throws -> (firing: [AlertReport], episodes: [AlertReport]) {
+        let evaluator = AlertEvaluator(policy: policy)
+        let inputs = try inputs(from: from - policy.firingHistorySeconds, to: time)
+        let episodes = evaluator.episodes(from: from, to: time + 60, stepSeconds: 60, inputs: inputs)
+        let open = episodes.filter { $0.endsAt == nil }
+        let known = Dictionary(
+            open.filter { $0.startsAt > from }.map { ($0.latest.identity, FiringHistory(startsAt: $0.startsAt, severityChanges: $0.severityChanges)) },
+            uniquingKeysWith: { first, _ in first })
+        let findings = open.map(\.latest).sorted(by: AlertFinding.byUrgency)
+        let histories = try firingHistories(of: findings, known: known, at: time, inputs: inputs, evaluator: evaluator)
+        return (
+            firing: try reports(of: findings, histories: histories, at: time, inputs: inputs),
+            episodes: try episodes.map { episode in
+                try report(
+                    episode.peak, startsAt: episode.startsAt, endsAt: episode.endsAt, severityChanges: episode.severityChanges,
+                    inputs: inputs)
+            })
+    }
+
+    /// Since when each of `findings`, firing at `time`, fires: from `known`, from the finding (a loss of
+    /// signal knows when it started), or walked back through `inputs`; 3 more days are read only for an
+    /// alert already firing at the first minute `inputs` can evaluate.
+    private func firingHistories(
+        of findings: [AlertFinding], known: [AlertFinding.Identity: FiringHistory], at time: Int64, inputs: AlertInputs,
+        evaluator: AlertEvaluator
+    ) throws -> [AlertFinding.Identity: FiringHistory] {
+        let walked = findings.filter { $0.firingSince == nil && known[$0.identity] == nil }.map(\.identity)
+        var histories = known.merging(evaluator.firingHistories(Set(walked), at: time, inputs: inputs)) { $1 }
         for finding in findings {
             if let since = finding.firingSince {
                 histories[finding.identity] = FiringHistory(
                     startsAt: since, severityChanges: [SeverityChange(atSeconds: since, severity: finding.severity)])
             }
         }
-        let firingAllAlong = Set(walked.filter { (histories[$0]?.startsAt ?? time) <= inputs.startSeconds + history })
+        // Found at the first minute the inputs can evaluate: it may have started before.
+        let earliest = inputs.startSeconds + policy.longestHoldSeconds
+        let firingAllAlong = Set(walked.filter { (histories[$0]?.startsAt ?? time) <= earliest })
         if !firingAllAlong.isEmpty {
-            let longer = try self.inputs(from: time - history - 3 * 86_400, to: time)
+            let longer = try self.inputs(from: inputs.startSeconds - 3 * 86_400, to: time)
             histories.merge(evaluator.firingHistories(firingAllAlong, at: time, inputs: longer)) { $1 }
         }
-        return try findings.map { finding in
+        return histories
+    }
+
+    /// A report of each of `findings` with its history.
+    private func reports(
+        of findings: [AlertFinding], histories: [AlertFinding.Identity: FiringHistory], at time: Int64, inputs: AlertInputs
+    ) throws -> [AlertReport] {
+        try findings.map { finding in
             let history = histories[finding.identity]
             return try report(
                 finding, startsAt: history?.startsAt ?? time, severityChanges: history?.severityChanges ?? [], inputs: inputs)

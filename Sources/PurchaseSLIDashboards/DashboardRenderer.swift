@@ -33,22 +33,17 @@ public struct DashboardRenderer: Sendable {
         self.links = links
     }
 
-    /// Step of the backtest that finds the alert episodes shaded on the charts and counted in the weekly
-    /// review: a minute, as `alerts` and `report` evaluate, so the review says the same whichever wrote it.
-    static let episodeStepSeconds: Int64 = 60
-
     /// Each dashboard, the weekly review of the last whole ISO week before the context's time, and
     /// `index.html` linking them all.
     public func render(generatedAtSeconds: Int64) throws -> [File] {
-        // One backtest covers the range (its episodes shade the charts) and the reviewed week
-        // (its incidents), which may start before the range.
+        // One backtest at a minute's step (as `alerts` and `report` evaluate, so the review says the same
+        // whichever wrote it) covers the range (its episodes shade the charts), the reviewed week (its
+        // incidents), which may start before the range, and what fires at the page's time.
         let week = ISOWeek(containing: context.atSeconds).previous
         let alertContext = links.alertContext(store: context.store, policy: context.policy, definitions: definitions)
+        let reports = try alertContext.snapshotReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
         let alerts = AlertSnapshot(
-            firing: try alertContext.firingReports(at: context.atSeconds),
-            episodes: try alertContext.episodeReports(
-                from: min(context.fromSeconds, week.startSeconds), to: context.atSeconds, stepSeconds: Self.episodeStepSeconds),
-            freshness: try alertContext.freshness(at: context.atSeconds))
+            firing: reports.firing, episodes: reports.episodes, freshness: try alertContext.freshness(at: context.atSeconds))
         let weeklyReport = try WeeklyReport(week: week, store: context.store, policy: context.policy, episodes: alerts.episodes)
         let otherPages = [IndexPage.Entry(
             title: "Weekly review \(weeklyReport.week)", file: weeklyReport.fileName,

@@ -1,0 +1,71 @@
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIDashboards
+import PurchaseSLIRendering
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+/// Since when an alert fires, as `alerts --at` says it and as the pages say it (from their one backtest),
+/// agrees with a backtest over all the data: for an alert that started within the page's range, and for
+/// one that fires since before everything a live evaluation reads.
+@Suite struct FiringSinceTests {
+    /// What a report says about an alert's course.
+    private struct Course: Hashable, CustomStringConvertible {
+        var identity: AlertFinding.Identity
+        var startsAt: Int64
+        var severityChanges: [SeverityChange]
+
+        init(_ report: AlertReport) {
+            identity = report.finding.identity
+            startsAt = report.startsAt
+            severityChanges = report.severityChanges
+        }
+
+        var description: String { "\(identity) since \(RFC3339.format(seconds: startsAt)), \(severityChanges.count) severities" }
+    }
+
+    @Test func thePagesSnapshotAgreesWithAlertsAtOnAnIncidentWithinTheRange() throws {
+        let directory = try TemporaryDirectory()
+        let store = try OutageFixture.makeStore(in: directory)
+        let context = AlertContext(store: store, policy: try shippedPolicy())
+        let end = OutageFixture.end
+        let live = try context.firingReports(at: end).map(Course.init)
+        let snapshot = try context.snapshotReports(from: end - 86_400, at: end)
+        #expect(live.contains { $0.identity.kind == .successRateBurn && $0.startsAt > OutageFixture.outageStart })
+        #expect(snapshot.firing.map(Course.init) == live)
+        // The episodes still open at the page's time are the firing alerts, with the same start.
+        let open = snapshot.episodes.filter { $0.endsAt == nil }
+        #expect(Set(open.map { [$0.finding.identity: $0.startsAt] }) == Set(live.map { [$0.identity: $0.startsAt] }))
+    }
+
+    /// One purchase in four fails from a day after the data starts until `end`, further back than a live
+    /// evaluation reads (``SLOPolicy/firingHistorySeconds``): `alerts --at` and the pages, whose range
+    /// starts 3 days before `end`, both walk back to the page's true start.
+    @Test func anAlertFiringSinceBeforeWhatALiveEvaluationReadsIsWalkedBackToItsStart() throws {
+        let policy = SLOPolicy.default
+        let end: Int64 = 1_795_000_000 / 60 * 60
+        let onset = end - policy.firingHistorySeconds - 6 * 3600
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteBucketStore(path: directory.file("long.sqlite"))
+        var events: [PurchaseEvent] = []
+        for (index, time) in stride(from: onset - 86_400, to: end, by: 20).enumerated() {
+            let failed = time >= onset && index % 4 == 0
+            events.append(PurchaseEvent(
+                eventID: "e\(index)", timestampMillis: time * 1000, productID: "coins_100", planID: "coins-small",
+                actionType: .purchase, resultType: failed ? .failure : .success, statusCode: failed ? 503 : 200,
+                appVersion: "4.11.0", platform: "iOS", errorDescription: failed ? "verification failed: 503" : nil))
+        }
+        _ = try store.record(events, receivedAtMillis: end * 1000)
+        let context = AlertContext(store: store, policy: policy)
+
+        let backtest = try context.episodeReports(from: onset - 3600, to: end + 60, stepSeconds: 60).filter { $0.endsAt == nil }
+        let page = try #require(backtest.first { $0.finding.kind == .successRateBurn && $0.finding.labels.slice == nil })
+        #expect(page.startsAt >= onset && page.startsAt < onset + 3600, "the page starts with the failures")
+        let expected = Set(backtest.map { [$0.finding.identity: $0.startsAt] })
+        let live = try context.firingReports(at: end)
+        let snapshot = try context.snapshotReports(from: end - 3 * 86_400, at: end)
+        #expect(Set(live.map { [$0.finding.identity: $0.startsAt] }) == expected)
+        #expect(Set(snapshot.firing.map { [$0.finding.identity: $0.startsAt] }) == expected)
+    }
+}
