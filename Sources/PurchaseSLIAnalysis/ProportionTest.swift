@@ -34,22 +34,6 @@ enum ProportionTest {
         return max(0, center - half)...min(1, center + half)
     }
 
-    /// Newcombe's hybrid score interval of the difference `p1 − p2` of two proportions, from their
-    /// Wilson intervals; good at small counts and rates near 0 or 1, unlike the Wald interval.
-    static func differenceInterval(
-        count: Int64, trials: Int64, otherCount: Int64, otherTrials: Int64, z: Double = 1.96
-    ) -> ClosedRange<Double> {
-        let p1 = Double(count) / Double(max(trials, 1)), p2 = Double(otherCount) / Double(max(otherTrials, 1))
-        let first = wilsonInterval(count: count, trials: trials, z: z)
-        let second = wilsonInterval(count: otherCount, trials: otherTrials, z: z)
-        let difference = p1 - p2
-        let lower = difference - ((p1 - first.lowerBound) * (p1 - first.lowerBound)
-            + (second.upperBound - p2) * (second.upperBound - p2)).squareRoot()
-        let upper = difference + ((first.upperBound - p1) * (first.upperBound - p1)
-            + (p2 - second.lowerBound) * (p2 - second.lowerBound)).squareRoot()
-        return lower...upper
-    }
-
     /// Holm's step-down adjustment of p-values for testing them all at once, in the input's order.
     static func holmAdjusted(_ pValues: [Double]) -> [Double] {
         let order = pValues.indices.sorted { pValues[$0] < pValues[$1] }

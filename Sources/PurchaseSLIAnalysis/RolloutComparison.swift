@@ -7,6 +7,12 @@ public struct RolloutComparison: Sendable, Hashable {
         /// The rate's denominator.
         public var trials: Int64
 
+        /// Creates a side.
+        public init(count: Int64, trials: Int64) {
+            self.count = count
+            self.trials = trials
+        }
+
         /// count / trials, or nil without trials.
         public var rate: Double? { trials == 0 ? nil : Double(count) / Double(trials) }
         /// The rate's 95 % Wilson interval.
@@ -21,14 +27,22 @@ public struct RolloutComparison: Sendable, Hashable {
     public var candidate: Side
     /// The baseline version's side.
     public var baseline: Side
-    /// One-sided exact p-value that the candidate is worse, or nil when a side has too few trials.
+    /// One-sided p-value that the candidate's rate of bad events is higher, valid however often the
+    /// release is checked (``SequentialRateTest``), or nil when a side has too few trials.
     public var pValue: Double?
     /// `pValue` after Holm's correction for every comparison tested at once.
     public var adjustedPValue: Double?
-    /// Candidate rate − baseline rate, in the metric's own direction (negative for a lower success rate).
+    /// Candidate rate − baseline rate, in the metric's own direction (negative for a lower success rate),
+    /// hour by hour: the baseline's rate times (the candidate's rate ratio − 1), the ratio pooled over the
+    /// hours (Mantel–Haenszel), so a release share that grows while the hour's rate changes (time of day,
+    /// an incident on both versions) does not pass for a difference between the versions.
     public var effect: Double?
-    /// 95 % interval of `effect` (Newcombe's hybrid score interval).
+    /// Bounds of `effect` at 95 % confidence valid at every look; computed for each tested action and
+    /// each tested slice that regressed or moved by the minimum effect, when the baseline has bad events.
     public var effectInterval: ClosedRange<Double>?
+    /// The candidate's bad events beyond what the baseline's rate in each hour predicts (failures that
+    /// would have succeeded on the baseline, for the success rate).
+    public var excessEvents: Double?
     /// Whether the candidate is significantly and materially worse.
     public var isRegression = false
 

@@ -1,9 +1,14 @@
+import Foundation
 import PurchaseSLICore
 
 /// Compares a candidate app version with its baseline and says what to do with the phased release.
-/// Pure: a function of the counts and the policy.
+/// Pure: a function of the hourly counts, the phased release's progress and the policy.
+///
+/// Every test is anytime-valid (``SequentialRateTest``): the verdict may be asked for every hour of a
+/// week, and the chance that an identical release is ever held or rolled back stays under the rule's
+/// significance. Each hour of the range is one look: ``RolloutReport/checks`` says what each said.
 public struct RolloutEvaluator: Sendable {
-    /// The policy: the objectives (which actions must be seen to proceed) and the rollout rule.
+    /// The policy: the objectives (which actions are compared for `proceed`) and the rollout rule.
     public let policy: SLOPolicy
 
     /// Creates an evaluator for `policy`.
@@ -11,107 +16,320 @@ public struct RolloutEvaluator: Sendable {
         self.policy = policy
     }
 
-    /// Every metric of every action and slice, tested one-sided for a regression with Fisher's exact
-    /// test where both sides have `minimumSamples` trials, Holm-corrected over all the tests. A
-    /// significant regression of at least `minimumEffect` in the success or unfinished rate means
-    /// `rollback`, in the 409 or cancel rate `hold`. Otherwise `proceed` needs the busiest action with an
-    /// objective to have enough candidate events for the 95 % interval to rule out a success-rate drop
-    /// over `maximumRegression`, and no other tested action still in doubt; else `insufficient-data`.
+    /// The verdict at the end of the range, with every comparison and what each hourly check said.
     ///
-    /// With `freshness` stale (no event within the loss-of-signal window before the evaluation time), the
-    /// verdict is `stale` whatever the comparisons say: a release is not judged on data of the past.
+    /// Every metric of every action and slice is tested one-sided for a regression where both sides
+    /// have `minimumSamples` trials, Holm-corrected over all the tests. A significant regression of at
+    /// least `minimumEffect` in the success or unfinished rate means `rollback`, in the 409 or cancel rate
+    /// `hold`. Otherwise `proceed` needs each of the rule's `actions` to have ruled out a success-rate drop
+    /// over `maximumRegression` with the confidence the next step of the phased release asks; once
+    /// ruled out at a look, it stays ruled out (the guarantee covers every look), so a settled release
+    /// does not go back to waiting on noise. Else `insufficient-data`.
+    ///
+    /// With the newest event at least `staleAfter` old (or none), the verdict is `stale`.
     public func evaluate(_ inputs: RolloutInputs, freshness: DataFreshness? = nil) -> RolloutReport {
-        let rule = policy.rollout
-        var comparisons = uniqueSlices(inputs).flatMap { labels, pair in
-            RateMetric.allCases.compactMap { comparison($0, labels, pair.candidate, pair.baseline) }
+        var run = Run(evaluator: self, inputs: inputs)
+        var checks: [RolloutCheck] = []
+        let firstHour = inputs.fromSeconds - inputs.fromSeconds.floorDividedBy(3600).remainder
+        for hour in stride(from: firstHour, to: inputs.toSeconds, by: 3600) {
+            run.add(hourStarting: hour)
+            let end = min(hour + 3600, inputs.toSeconds)
+            let look = run.look(at: end, detailed: end == inputs.toSeconds)
+            checks.append(RolloutCheck(timeSeconds: end, step: look.progress?.step, verdict: look.verdict, reason: look.reasons.first))
+            if end == inputs.toSeconds { return report(look, inputs: inputs, freshness: freshness, checks: checks) }
         }
-        let tested = comparisons.indices.filter { comparisons[$0].isTested }
-        for (index, adjusted) in zip(tested, ProportionTest.holmAdjusted(tested.map { comparisons[$0].pValue! })) {
-            comparisons[index].adjustedPValue = adjusted
-            let worsening = (comparisons[index].effect ?? 0) * (comparisons[index].metric.showsGoodShare ? -1 : 1)
-            comparisons[index].isRegression = adjusted < rule.significance && worsening >= rule.minimumEffect
+        return report(run.look(at: inputs.toSeconds, detailed: true), inputs: inputs, freshness: freshness, checks: checks)
+    }
+
+    private func report(_ look: Look, inputs: RolloutInputs, freshness: DataFreshness?, checks: [RolloutCheck]) -> RolloutReport {
+        var (verdict, reasons) = (look.verdict, look.reasons)
+        if let freshness, freshness.age().map({ $0 >= policy.rollout.staleAfterSeconds }) ?? true {
+            (verdict, reasons) = (.stale, [.staleData(newestEventSeconds: freshness.newestEvent(), ageSeconds: freshness.age())])
         }
-        comparisons.sort { left, right in
+        var report = RolloutReport(
+            candidate: inputs.candidate, baseline: inputs.baseline, fromSeconds: inputs.fromSeconds, toSeconds: inputs.toSeconds,
+            verdict: verdict, reasons: reasons, comparisons: look.comparisons, progress: look.progress, checks: checks)
+        if case .regression(let comparison) = reasons.first {
+            report.suspectVariant = suspectVariant(comparison.metric, action: comparison.slice.actionType, inputs: inputs)
+        }
+        return report
+    }
+
+    /// The candidate's variant of `action` with the worst `metric` among those with at least a tenth of
+    /// its trials (and 20 or more), when its events carry variants.
+    private func suspectVariant(_ metric: RateMetric, action: String, inputs: RolloutInputs) -> VariantRate? {
+        let variants = (inputs.candidateVariants[action] ?? [:]).compactMap { variant, counts -> (String, OutcomeCounts)? in
+            variant.map { ($0, counts) }
+        }
+        let trials = variants.reduce(0) { $0 + metric.badEvents($1.1).trials }
+        func badRate(_ counts: OutcomeCounts) -> Double? {
+            let bad = metric.badEvents(counts)
+            return bad.trials == 0 ? nil : Double(bad.count) / Double(bad.trials)
+        }
+        let candidates = variants.filter { metric.badEvents($0.1).trials >= max(20, trials / 10) }
+        guard let worst = candidates.max(by: { (badRate($0.1) ?? 0, $1.0) < (badRate($1.1) ?? 0, $0.0) }) else { return nil }
+        let others = variants.filter { $0.0 != worst.0 }.reduce(OutcomeCounts()) { $0 + $1.1 }
+        return VariantRate(
+            variant: worst.0, metric: metric, actionType: action, rate: metric.rate(worst.1) ?? 0,
+            trials: metric.badEvents(worst.1).trials, othersRate: metric.rate(others), othersTrials: metric.badEvents(others).trials)
+    }
+
+    /// What one look concluded.
+    struct Look {
+        var verdict: RolloutReport.Verdict
+        var reasons: [RolloutReport.Reason]
+        var comparisons: [RolloutComparison]
+        var progress: RolloutReport.Progress?
+    }
+
+    /// The evaluation of one range, hour by hour: each comparison's evidence grows as hours are added.
+    struct Run {
+        let evaluator: RolloutEvaluator
+        let inputs: RolloutInputs
+        var states: [ComparisonState]
+        /// The highest confidence with which each action's drop was ruled out at a look so far.
+        var ruledOutConfidence: [String: Double] = [:]
+        private let byHour: [SeriesLabels: [Int64: RolloutInputs.HourCounts]]
+
+        init(evaluator: RolloutEvaluator, inputs: RolloutInputs) {
+            self.evaluator = evaluator
+            self.inputs = inputs
+            byHour = inputs.hourly.mapValues { Dictionary($0.map { ($0.startSeconds, $0) }, uniquingKeysWith: { first, _ in first }) }
+            states = Self.uniqueSlices(inputs).flatMap { labels in RateMetric.allCases.map { ComparisonState(metric: $0, labels: labels) } }
+        }
+
+        /// The slices in label order, without a slice whose counts equal one of another dimension of the
+        /// same action (a plan sold as one product would otherwise be tested twice); two plans, or two
+        /// products, with equal counts are both kept.
+        private static func uniqueSlices(_ inputs: RolloutInputs) -> [SeriesLabels] {
+            var seen: [String: [[OutcomeCounts]: EventDimension]] = [:]
+            return inputs.counts.sorted { $0.key < $1.key }.filter { labels, pair in
+                guard let dimension = labels.slice?.dimension else { return true }
+                let counts = [pair.candidate, pair.baseline]
+                if let other = seen[labels.actionType]?[counts], other != dimension { return false }
+                seen[labels.actionType, default: [:]][counts] = dimension
+                return true
+            }.map(\.key)
+        }
+
+        /// Adds the hour starting at `start` to every comparison.
+        mutating func add(hourStarting start: Int64) {
+            for index in states.indices {
+                if let counts = byHour[states[index].labels]?[start] { states[index].add(counts) }
+            }
+        }
+
+        /// The verdict at `time`, after the hours before it were added. `detailed` adds what only a
+        /// report shows: each comparison's interval and the largest drop still possible.
+        mutating func look(at time: Int64, detailed: Bool) -> Look {
+            let rule = evaluator.policy.rollout
+            let minimum = Int64(rule.minimumSamples)
+            var comparisons = states.compactMap { $0.comparison(minimumSamples: minimum) }
+            let tested = comparisons.indices.filter { comparisons[$0].isTested }
+            for (index, adjusted) in zip(tested, ProportionTest.holmAdjusted(tested.map { comparisons[$0].pValue! })) {
+                comparisons[index].adjustedPValue = adjusted
+                let worsening = (comparisons[index].effect ?? 0) * (comparisons[index].metric.showsGoodShare ? -1 : 1)
+                comparisons[index].isRegression = adjusted < rule.significance && worsening >= rule.minimumEffect
+            }
+            if detailed {
+                // Bounds of what a person reads: each action, and the slices that regressed or moved by the
+                // minimum effect.
+                for (index, state) in zip(comparisons.indices, states.filter { $0.hasTrials }) where comparisons[index].isTested
+                    && (state.labels.slice == nil || comparisons[index].isRegression || abs(comparisons[index].effect ?? 0) >= rule.minimumEffect) {
+                    comparisons[index].effectInterval = state.effectInterval()
+                }
+            }
+            comparisons.sort(by: Self.reportOrder)
+            let progress = self.progress(at: time)
+            let regressions = comparisons.filter(\.isRegression)
+            if !regressions.isEmpty {
+                let verdict: RolloutReport.Verdict = regressions.contains { $0.metric.losesMoney } ? .rollback : .hold
+                let reasons = (regressions.filter(\.metric.losesMoney) + regressions.filter { !$0.metric.losesMoney }).map { RolloutReport.Reason.regression($0) }
+                return Look(verdict: verdict, reasons: reasons, comparisons: comparisons, progress: progress)
+            }
+            let (verdict, reasons) = coverage(comparisons, at: time, confidence: progress?.confidence ?? rule.defaultConfidence, detailed: detailed)
+            return Look(verdict: verdict, reasons: reasons, comparisons: comparisons, progress: progress)
+        }
+
+        private static func reportOrder(_ left: RolloutComparison, _ right: RolloutComparison) -> Bool {
             if left.isRegression != right.isRegression { return left.isRegression }
-            if left.slice != right.slice { return left.slice.slice == nil && right.slice.slice != nil
-                || (left.slice.slice == nil) == (right.slice.slice == nil) && left.slice < right.slice }
+            if left.slice != right.slice {
+                return left.slice.slice == nil && right.slice.slice != nil
+                    || (left.slice.slice == nil) == (right.slice.slice == nil) && left.slice < right.slice
+            }
             return RateMetric.allCases.firstIndex(of: left.metric)! < RateMetric.allCases.firstIndex(of: right.metric)!
         }
-        let regressions = comparisons.filter(\.isRegression)
-        let (verdict, reasons): (RolloutReport.Verdict, [RolloutReport.Reason])
-        if let freshness, freshness.isStale() {
-            (verdict, reasons) = (.stale, [.staleData(newestEventSeconds: freshness.newestEvent(), ageSeconds: freshness.age())])
-        } else if !regressions.isEmpty {
-            verdict = regressions.contains { $0.metric.losesMoney } ? .rollback : .hold
-            reasons = (regressions.filter(\.metric.losesMoney) + regressions.filter { !$0.metric.losesMoney }).map { .regression($0) }
-        } else {
-            (verdict, reasons) = coverage(comparisons)
+
+        private func progress(at time: Int64) -> RolloutReport.Progress? {
+            guard let release = inputs.release else { return nil }
+            let step = release.step(at: time)
+            let next = step.flatMap(PhasedRelease.nextStep(after:))
+            return RolloutReport.Progress(
+                step: step, nextStep: next, share: release.share(at: time), day: release.day(at: time),
+                startSeconds: inputs.fromSeconds, earlierRelease: release.earlierRelease,
+                confidence: evaluator.policy.rollout.confidence(beforeStep: next))
         }
-        return RolloutReport(
-            candidate: inputs.candidate, baseline: inputs.baseline, fromSeconds: inputs.fromSeconds,
-            toSeconds: inputs.toSeconds, verdict: verdict,
-            reasons: reasons, comparisons: comparisons)
+
+        /// Without regressions: whether each action with an objective and baseline traffic has ruled out
+        /// a material drop of its success rate with `confidence`; `proceed` needs the rule's actions to.
+        private mutating func coverage(
+            _ comparisons: [RolloutComparison], at time: Int64, confidence: Double, detailed: Bool
+        ) -> (RolloutReport.Verdict, [RolloutReport.Reason]) {
+            let rule = evaluator.policy.rollout
+            let minimum = Int64(rule.minimumSamples)
+            let actions = evaluator.policy.objectives.map(\.actionType).filter { action in
+                (inputs.counts[SeriesLabels(actionType: action)]?.baseline.valid ?? 0) >= minimum
+            }
+            let blocking = Set(rule.actions).intersection(actions)
+            guard !blocking.isEmpty else { return (.insufficientData, [.noTraffic]) }
+            var verdict = RolloutReport.Verdict.proceed
+            // The purchase flow's actions first, then the others, each in the policy's order.
+            let ordered = actions.filter(blocking.contains) + actions.filter { !blocking.contains($0) }
+            // An hourly check needs only the purchase flow's actions; a report says all.
+            let reasons = ordered.filter { detailed || blocking.contains($0) }.compactMap { action -> RolloutReport.Reason? in
+                let labels = SeriesLabels(actionType: action)
+                guard let comparison = comparisons.first(where: { $0.metric == .successRate && $0.slice == labels }),
+                      let index = states.firstIndex(where: { $0.metric == .successRate && $0.labels == labels })
+                else { return nil }
+                let alpha = 1 - confidence
+                if comparison.candidate.trials >= minimum, (ruledOutConfidence[action] ?? 0) < confidence,
+                   states[index].dropRuledOutPValue(points: rule.maximumRegression) < alpha {
+                    ruledOutConfidence[action] = confidence
+                }
+                let state = states[index]
+                let nullRatio = state.ratio(forDrop: rule.maximumRegression)
+                if (ruledOutConfidence[action] ?? 0) >= confidence {
+                    let largest = detailed
+                        ? SequentialRateTest.bound(state.hours, direction: .better, alpha: alpha).map { max(0, ($0 - 1) * state.baselineRate) }
+                        : nil
+                    return .ruledOut(comparison, largestDrop: largest, allowed: rule.maximumRegression, confidence: confidence)
+                }
+                if blocking.contains(action) { verdict = .insufficientData }
+                guard detailed else {
+                    return .notYetConclusive(comparison, allowed: rule.maximumRegression, moreTrials: nil, expectedBySeconds: nil, blocking: true)
+                }
+                let more = comparison.candidate.trials < minimum
+                    ? max(minimum - comparison.candidate.trials,
+                          SequentialRateTest.trialsToSettle(state.hours, nullRatio: nullRatio, baselineRate: state.baselineRate, alpha: alpha) ?? 0)
+                    : SequentialRateTest.trialsToSettle(state.hours, nullRatio: nullRatio, baselineRate: state.baselineRate, alpha: alpha)
+                let perSecond = state.candidateTrialsPerSecond(before: time)
+                // To the next whole minute: a time to look again, not a measurement.
+                let expectedBy = more.flatMap { more -> Int64? in
+                    guard perSecond > 0 else { return nil }
+                    let seconds = time + Int64((Double(more) / perSecond).rounded(.up))
+                    return seconds + (60 - seconds.floorDividedBy(60).remainder) % 60
+                }
+                return .notYetConclusive(
+                    comparison, allowed: rule.maximumRegression, moreTrials: more, expectedBySeconds: expectedBy,
+                    blocking: blocking.contains(action))
+            }
+            return (verdict, reasons)
+        }
+    }
+}
+
+/// One metric of one slice as hours are added: totals, the regression evidence, and what the effect's
+/// pooled estimate needs.
+struct ComparisonState {
+    let metric: RateMetric
+    let labels: SeriesLabels
+    /// The metric's bad events and trials in each hour with trials on either side.
+    private(set) var hours: [SequentialRateTest.Hour] = []
+    private var hourStarts: [Int64] = []
+    private var regression = SequentialRateTest.Evidence(nullRatio: 1, direction: .worse)
+    /// Evidence that a drop is ruled out, against the ratio a drop meant when it was started.
+    private var ruleOut: SequentialRateTest.Evidence?
+    private var total = SequentialRateTest.Hour(candidateBad: 0, candidateTrials: 0, baselineBad: 0, baselineTrials: 0)
+    /// Mantel–Haenszel sums of the rate ratio: Σ candidate bad × baseline share, Σ baseline bad × candidate share.
+    private var pooledNumerator = 0.0, pooledDenominator = 0.0
+    /// Σ candidate trials × the baseline's bad rate of the same hour.
+    private var expectedCandidateBad = 0.0
+
+    init(metric: RateMetric, labels: SeriesLabels) {
+        self.metric = metric
+        self.labels = labels
     }
 
-    /// The slices in label order, without a slice whose counts equal one of another dimension of the
-    /// same action (a plan sold as one product would otherwise be tested twice); two plans, or two
-    /// products, with equal counts are both kept.
-    private func uniqueSlices(_ inputs: RolloutInputs) -> [(SeriesLabels, (candidate: OutcomeCounts, baseline: OutcomeCounts))] {
-        var seen: [String: [[OutcomeCounts]: EventDimension]] = [:]
-        return inputs.counts.sorted { $0.key < $1.key }.filter { labels, pair in
-            guard let dimension = labels.slice?.dimension else { return true }
-            let counts = [pair.candidate, pair.baseline]
-            if let other = seen[labels.actionType]?[counts], other != dimension { return false }
-            seen[labels.actionType, default: [:]][counts] = dimension
-            return true
+    mutating func add(_ counts: RolloutInputs.HourCounts) {
+        let candidate = metric.badEvents(counts.candidate), baseline = metric.badEvents(counts.baseline)
+        guard candidate.trials > 0 || baseline.trials > 0 else { return }
+        let hour = SequentialRateTest.Hour(
+            candidateBad: candidate.count, candidateTrials: candidate.trials, baselineBad: baseline.count, baselineTrials: baseline.trials)
+        hours.append(hour)
+        hourStarts.append(counts.startSeconds)
+        regression.add(hour)
+        ruleOut?.add(hour)
+        total.candidateBad += candidate.count
+        total.candidateTrials += candidate.trials
+        total.baselineBad += baseline.count
+        total.baselineTrials += baseline.trials
+        if candidate.trials > 0, baseline.trials > 0 {
+            let trials = Double(candidate.trials + baseline.trials)
+            pooledNumerator += Double(candidate.count) * Double(baseline.trials) / trials
+            pooledDenominator += Double(baseline.count) * Double(candidate.trials) / trials
+            expectedCandidateBad += Double(candidate.trials) * Double(baseline.count) / Double(baseline.trials)
         }
     }
 
-    private func comparison(
-        _ metric: RateMetric, _ labels: SeriesLabels, _ candidate: OutcomeCounts, _ baseline: OutcomeCounts
-    ) -> RolloutComparison? {
-        let bad = (metric.badEvents(candidate), metric.badEvents(baseline))
-        guard bad.0.trials > 0 || bad.1.trials > 0 else { return nil }
-        func side(_ events: (count: Int64, trials: Int64)) -> RolloutComparison.Side {
-            .init(count: metric.showsGoodShare ? events.trials - events.count : events.count, trials: events.trials)
+    /// The baseline's bad rate over the hours so far, at least half an event among its trials (a
+    /// baseline without bad events still bounds how rare they are).
+    var baselineRate: Double {
+        total.baselineTrials == 0 ? 0 : Double(max(total.baselineBad * 2, 1)) / Double(2 * total.baselineTrials)
+    }
+
+    /// The always-valid p-value of "the candidate's good share is at least `points` (a fraction) lower".
+    /// The ratio that drop means moves with the baseline's rate; the evidence is gathered hour by hour
+    /// and gathered again from the start only when that ratio has moved by more than 2 %.
+    mutating func dropRuledOutPValue(points: Double) -> Double {
+        let nullRatio = ratio(forDrop: points)
+        if let evidence = ruleOut, abs(evidence.nullRatio - nullRatio) <= 0.02 * nullRatio { return evidence.pValue }
+        let evidence = SequentialRateTest.evidence(hours, nullRatio: nullRatio, direction: .better)
+        ruleOut = evidence
+        return evidence.pValue
+    }
+
+    /// The rate ratio that a drop of `points` (a fraction) of the good share means at the baseline's rate.
+    func ratio(forDrop points: Double) -> Double {
+        1 + points / max(baselineRate, 1e-9)
+    }
+
+    /// The candidate's trials per second over the last day of its hours before `time`.
+    func candidateTrialsPerSecond(before time: Int64) -> Double {
+        let trials = zip(hourStarts, hours).filter { $0.0 >= time - 86_400 && $0.0 < time }.reduce(0) { $0 + $1.1.candidateTrials }
+        let span = max(3600, min(86_400, time - (hourStarts.first ?? time)))
+        return Double(trials) / Double(span)
+    }
+
+    /// Whether either side has trials: whether ``comparison(minimumSamples:)`` gives a comparison.
+    var hasTrials: Bool { total.candidateTrials > 0 || total.baselineTrials > 0 }
+
+    /// The comparison so far: nil when neither side has trials; tested when both have `minimumSamples`.
+    func comparison(minimumSamples minimum: Int64) -> RolloutComparison? {
+        guard hasTrials else { return nil }
+        func side(_ bad: Int64, _ trials: Int64) -> RolloutComparison.Side {
+            .init(count: metric.showsGoodShare ? trials - bad : bad, trials: trials)
         }
-        var result = RolloutComparison(metric: metric, slice: labels, candidate: side(bad.0), baseline: side(bad.1))
-        guard bad.0.trials > 0, bad.1.trials > 0 else { return result }
-        result.effect = result.candidate.rate! - result.baseline.rate!
-        result.effectInterval = ProportionTest.differenceInterval(
-            count: result.candidate.count, trials: result.candidate.trials,
-            otherCount: result.baseline.count, otherTrials: result.baseline.trials)
-        let minimum = Int64(policy.rollout.minimumSamples)
-        if bad.0.trials >= minimum, bad.1.trials >= minimum {
-            result.pValue = ProportionTest.fisherUpperTail(
-                count: bad.0.count, trials: bad.0.trials, otherCount: bad.1.count, otherTrials: bad.1.trials)
-        }
+        var result = RolloutComparison(
+            metric: metric, slice: labels, candidate: side(total.candidateBad, total.candidateTrials),
+            baseline: side(total.baselineBad, total.baselineTrials))
+        guard total.candidateTrials > 0, total.baselineTrials > 0 else { return result }
+        let sign = metric.showsGoodShare ? -1.0 : 1.0
+        let rawExcess = Double(total.candidateBad) / Double(total.candidateTrials) - Double(total.baselineBad) / Double(total.baselineTrials)
+        let pooledExcess = pooledDenominator > 0 ? (pooledNumerator / pooledDenominator - 1) * baselineRate : rawExcess
+        result.effect = sign * pooledExcess
+        result.excessEvents = Double(total.candidateBad) - expectedCandidateBad
+        if total.candidateTrials >= minimum, total.baselineTrials >= minimum { result.pValue = regression.pValue }
         return result
     }
 
-    /// Without regressions: for each action with an objective and baseline traffic, whether the
-    /// candidate was seen enough to rule out a material drop of its success rate. Proceeding needs the
-    /// busiest of them ruled out and none still in doubt; an action too rare on the candidate to test is
-    /// said but does not hold the release back.
-    private func coverage(_ comparisons: [RolloutComparison]) -> (RolloutReport.Verdict, [RolloutReport.Reason]) {
-        let minimum = Int64(policy.rollout.minimumSamples)
-        let overall = policy.objectives.compactMap { objective in
-            comparisons.first { $0.metric == .successRate && $0.slice == SeriesLabels(actionType: objective.actionType) }
-        }.filter { $0.baseline.trials >= minimum }.sorted { $0.baseline.trials > $1.baseline.trials }
-        guard let busiest = overall.first else { return (.insufficientData, [.noTraffic]) }
-        var verdict = RolloutReport.Verdict.proceed
-        let reasons = overall.map { comparison -> RolloutReport.Reason in
-            guard comparison.candidate.trials >= minimum, let interval = comparison.effectInterval else {
-                if comparison.slice == busiest.slice { verdict = .insufficientData }
-                return .tooFewEvents(actionType: comparison.slice.actionType, candidateTrials: comparison.candidate.trials, needed: minimum)
-            }
-            let largestDrop = max(0, -interval.lowerBound)
-            guard largestDrop <= policy.rollout.maximumRegression else {
-                verdict = .insufficientData
-                return .cannotRuleOut(comparison, largestDrop: largestDrop, allowed: policy.rollout.maximumRegression)
-            }
-            return .ruledOut(comparison, largestDrop: largestDrop, tested: comparisons.filter(\.isTested).count)
-        }
-        return (verdict, reasons)
+    /// The effect's bounds at 95 % confidence valid at every look (2.5 % each side), in the metric's
+    /// direction; nil when the baseline has no bad events, against which no ratio is bounded.
+    func effectInterval() -> ClosedRange<Double>? {
+        guard total.baselineBad > 0 else { return nil }
+        let lower = SequentialRateTest.bound(hours, direction: .worse, alpha: 0.025).map { ($0 - 1) * baselineRate } ?? -baselineRate
+        let upper = min(1, SequentialRateTest.bound(hours, direction: .better, alpha: 0.025).map { ($0 - 1) * baselineRate } ?? 1)
+        // Bounds of two one-sided mixtures: they may cross on very few events, where nothing is known.
+        let (low, high) = (min(lower, upper), max(lower, upper))
+        return metric.showsGoodShare ? -high ... -low : low ... high
     }
 }

@@ -1,36 +1,56 @@
 public import PurchaseSLICore
 
-/// What a rollout comparison reads: the counts of the candidate and the baseline app version over the
-/// same hours, for each action and each product and plan of each action.
+/// What a rollout comparison reads: the counts of the candidate and the baseline app version hour by
+/// hour over the same hours, for each action and each product and plan of each action, and the phased
+/// release as the candidate's share of its platforms shows it.
 public struct RolloutInputs: Sendable {
+    /// Both versions' counts in one hour.
+    public struct HourCounts: Sendable, Hashable {
+        /// Start of the hour, seconds since the epoch.
+        public var startSeconds: Int64
+        /// The candidate's counts.
+        public var candidate = OutcomeCounts()
+        /// The baseline's counts.
+        public var baseline = OutcomeCounts()
+    }
+
     /// The candidate app version.
     public let candidate: String
     /// The baseline app version.
     public let baseline: String
-    /// Start of the compared range (the candidate's first hour), in seconds since the epoch.
+    /// Start of the compared range (the release's first hour, or `--since`), in seconds since the epoch.
     public let fromSeconds: Int64
     /// End of the compared range (the evaluation time).
     public let toSeconds: Int64
-    /// Per action or slice, the counts of each version.
+    /// Per action or slice, both versions' counts in each hour with events of either, in time order.
+    public let hourly: [SeriesLabels: [HourCounts]]
+    /// Per action or slice, both versions' counts over the range.
     public let counts: [SeriesLabels: (candidate: OutcomeCounts, baseline: OutcomeCounts)]
+    /// The phased release, when the candidate's share of its platforms' events is known.
+    public var release: PhasedRelease?
+    /// Per action, the candidate's counts per feature-flag variant (nil: events without one).
+    public var candidateVariants: [String: [String?: OutcomeCounts]] = [:]
 
-    /// Builds the inputs from count rows keyed `[appVersion, actionType]` (`actionRows`) and
-    /// `[appVersion, actionType, dimension]` (`sliceRows[dimension]`); rows of other versions are ignored.
+    /// Builds the inputs from count rows of hourly steps keyed `[appVersion, actionType]` (`actionRows`)
+    /// and `[appVersion, actionType, dimension]` (`sliceRows[dimension]`); rows of other versions are
+    /// ignored, a row without a time counts in the hour the range starts in.
     public init(
         candidate: String, baseline: String, fromSeconds: Int64, toSeconds: Int64,
-        actionRows: [CountRow], sliceRows: [EventDimension: [CountRow]]
+        actionRows: [CountRow], sliceRows: [EventDimension: [CountRow]], release: PhasedRelease? = nil
     ) {
         self.candidate = candidate
         self.baseline = baseline
         self.fromSeconds = fromSeconds
         self.toSeconds = toSeconds
-        var counts: [SeriesLabels: (candidate: OutcomeCounts, baseline: OutcomeCounts)] = [:]
+        self.release = release
+        var hourly: [SeriesLabels: [Int64: HourCounts]] = [:]
         func add(_ row: CountRow, _ labels: SeriesLabels) {
             let version = row.key[0]
             guard version == candidate || version == baseline else { return }
-            var entry = counts[labels] ?? (OutcomeCounts(), OutcomeCounts())
+            let hour = row.timeSeconds ?? fromSeconds - fromSeconds.floorDividedBy(3600).remainder
+            var entry = hourly[labels]?[hour] ?? HourCounts(startSeconds: hour)
             if version == candidate { entry.candidate += row.counts } else { entry.baseline += row.counts }
-            counts[labels] = entry
+            hourly[labels, default: [:]][hour] = entry
         }
         for row in actionRows { add(row, SeriesLabels(actionType: row.key[1] ?? "")) }
         for (dimension, rows) in sliceRows {
@@ -39,6 +59,9 @@ public struct RolloutInputs: Sendable {
                 add(row, SeriesLabels(actionType: row.key[1] ?? "", slice: .init(dimension: dimension, value: row.key[2])))
             }
         }
-        self.counts = counts
+        self.hourly = hourly.mapValues { $0.values.sorted { $0.startSeconds < $1.startSeconds } }
+        counts = self.hourly.mapValues { hours in
+            hours.reduce((candidate: OutcomeCounts(), baseline: OutcomeCounts())) { ($0.candidate + $1.candidate, $0.baseline + $1.baseline) }
+        }
     }
 }

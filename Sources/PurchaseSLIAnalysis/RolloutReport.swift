@@ -2,16 +2,16 @@
 public struct RolloutReport: Sendable {
     /// What to do with the phased release.
     public enum Verdict: String, Sendable, Hashable {
-        /// Nothing is worse and enough was seen to rule out a material drop: continue the release.
+        /// Nothing is worse and enough was seen to rule out a material drop: take the next step.
         case proceed
         /// A 409 or cancel rate is significantly worse: pause the phased release and investigate.
         case hold
         /// The success or unfinished rate is significantly worse: purchases are lost; roll back.
         case rollback
-        /// Too few events on one side to rule out a regression yet.
+        /// Not yet enough events to rule out a material drop of the purchase flow: keep the current step.
         case insufficientData = "insufficient-data"
-        /// The newest event is older than the loss-of-signal window: the data says nothing of the present,
-        /// so no verdict is given.
+        /// The newest event is older than the rollout rule's `staleAfter`: the data says nothing of the
+        /// present, so no verdict is given.
         case stale
     }
 
@@ -25,27 +25,91 @@ public struct RolloutReport: Sendable {
     public var toSeconds: Int64
     /// The verdict.
     public var verdict: Verdict
-    /// Why, each naming the metric and slice: the regressions, or what is missing, or what was ruled out.
+    /// Why, each naming the metric and slice: the regressions, or what was ruled out and what not yet.
     public var reasons: [Reason]
     /// Every comparison, regressions first, then by action, slice and metric.
     public var comparisons: [RolloutComparison]
+    /// Where the phased release appears to be, when the candidate's share of its platforms is known.
+    public var progress: Progress?
+    /// The verdict at the end of each hour of the range, oldest first: what checking every hour said.
+    public var checks: [RolloutCheck] = []
+    /// On a rollback or hold, the candidate's feature-flag variant that fares worst on the first
+    /// regression's metric and action: the flag to turn off.
+    public var suspectVariant: VariantRate?
+}
+
+/// One feature-flag variant's rate of a metric on the candidate, against the candidate's other variants.
+public struct VariantRate: Sendable, Hashable {
+    /// The variant.
+    public var variant: String
+    /// The metric.
+    public var metric: RateMetric
+    /// The action.
+    public var actionType: String
+    /// The variant's rate.
+    public var rate: Double
+    /// Its trials.
+    public var trials: Int64
+    /// The rate of the candidate's other variants together, nil when it has no other.
+    public var othersRate: Double?
+    /// The other variants' trials.
+    public var othersTrials: Int64
 }
 
 extension RolloutReport {
+    /// Where the phased release appears to be at the evaluation time.
+    public struct Progress: Sendable, Hashable {
+        /// The step (percent) it appears to have reached, nil before the candidate has events.
+        public var step: Int?
+        /// The step a proceed verdict clears it for, nil once at 100 %.
+        public var nextStep: Int?
+        /// The candidate's share of its platforms' events over the last day.
+        public var share: Double?
+        /// The day of the release (1 during its first 24 hours).
+        public var day: Int
+        /// The first hour of the release compared.
+        public var startSeconds: Int64
+        /// An earlier release of the same version left out of the comparison.
+        public var earlierRelease: Range<Int64>?
+        /// The confidence with which a drop must be ruled out before the next step.
+        public var confidence: Double
+    }
+
     /// One reason for a verdict; rendering turns it into text.
     public enum Reason: Sendable, Hashable {
         /// A metric of a slice is significantly and materially worse on the candidate.
         case regression(RolloutComparison)
-        /// The candidate has fewer valid events of an action than a test needs (this holds the release
-        /// back only for the busiest action).
-        case tooFewEvents(actionType: String, candidateTrials: Int64, needed: Int64)
-        /// The success rate's 95 % interval still allows a drop larger than the policy accepts.
-        case cannotRuleOut(RolloutComparison, largestDrop: Double, allowed: Double)
-        /// The success rate's 95 % interval rules out a material drop; `tested` comparisons found nothing.
-        case ruledOut(RolloutComparison, largestDrop: Double, tested: Int)
-        /// The baseline has too few events of every action with an objective to compare with.
+        /// The success rate of an action has been seen enough to rule out a drop of more than `allowed`
+        /// (`largestDrop`: the largest still possible, when computed) with the step's confidence.
+        case ruledOut(RolloutComparison, largestDrop: Double?, allowed: Double, confidence: Double)
+        /// An action's success rate cannot yet rule out a drop of more than `allowed`; about `moreTrials`
+        /// more candidate events would settle it if it goes on like the baseline, which at the current
+        /// rate arrive by `expectedBySeconds`. `blocking` when the action carries the purchase flow.
+        case notYetConclusive(
+            RolloutComparison, allowed: Double, moreTrials: Int64?, expectedBySeconds: Int64?, blocking: Bool)
+        /// The baseline has too few events of the actions that carry the purchase flow to compare with.
         case noTraffic
         /// No event arrived for this long before the evaluation time (nil: none at all).
         case staleData(newestEventSeconds: Int64?, ageSeconds: Int64?)
+    }
+}
+
+/// What the rollout rule said at one hourly check of a release.
+public struct RolloutCheck: Sendable, Hashable {
+    /// The end of the hour checked (only events before it count).
+    public var timeSeconds: Int64
+    /// The step the release appeared to be at.
+    public var step: Int?
+    /// The verdict.
+    public var verdict: RolloutReport.Verdict
+    /// The reason that decided it: the first regression, or the purchase flow's ruling out.
+    public var reason: RolloutReport.Reason?
+
+    /// Creates a check.
+    public init(timeSeconds: Int64, step: Int?, verdict: RolloutReport.Verdict, reason: RolloutReport.Reason?) {
+        self.timeSeconds = timeSeconds
+        self.step = step
+        self.verdict = verdict
+        self.reason = reason
     }
 }

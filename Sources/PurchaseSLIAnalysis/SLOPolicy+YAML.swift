@@ -244,8 +244,36 @@ package enum PolicyReader {
 
     static func rolloutRule(_ value: Any, at path: String) throws -> SLOPolicy.RolloutRule {
         let map = try self.map(value, at: path)
-        try refuseUnknownKeys(map, known: ["minimumSamples", "significance", "minimumEffect", "maximumRegression"], at: path)
+        try refuseUnknownKeys(
+            map, known: ["minimumSamples", "significance", "minimumEffect", "maximumRegression", "actions", "staleAfter", "confidenceBeforeStep"],
+            at: path)
         var rule = SLOPolicy.RolloutRule()
+        if let actions = map["actions"] {
+            rule.actions = try list(actions, at: "\(path).actions").enumerated().map { index, item in
+                guard let action = item as? String, ActionType.isValidToken(action) else {
+                    throw PolicyError(path: "\(path).actions[\(index)]", reason: "expected an action such as purchase, got \(item)")
+                }
+                return action
+            }
+            if rule.actions.isEmpty { throw PolicyError(path: "\(path).actions", reason: "expected at least one action") }
+        }
+        if let stale = map["staleAfter"] {
+            rule.staleAfterSeconds = try duration(stale, at: "\(path).staleAfter")
+            if rule.staleAfterSeconds == 0 { throw PolicyError(path: "\(path).staleAfter", reason: "expected a duration above 0") }
+        }
+        if let confidences = map["confidenceBeforeStep"] {
+            for (key, value) in try self.map(confidences, at: "\(path).confidenceBeforeStep") {
+                let keyPath = "\(path).confidenceBeforeStep.\(key)"
+                guard let step = Int(key), PhasedRelease.steps.dropFirst().contains(step) else {
+                    throw PolicyError(path: keyPath, reason: "expected a phased-release step: 2, 5, 10, 20, 50 or 100")
+                }
+                let percent = try number(value, at: keyPath)
+                guard percent >= 50, percent < 100 else {
+                    throw PolicyError(path: keyPath, reason: "expected a confidence in percent from 50 to below 100, got \(value)")
+                }
+                rule.confidenceBeforeStep[step] = percent / 100
+            }
+        }
         if let minimum = map["minimumSamples"] { rule.minimumSamples = try count(minimum, at: "\(path).minimumSamples") }
         if let level = map["significance"] { rule.significance = try probability(level, at: "\(path).significance") }
         for (key, keyPath) in [("minimumEffect", \SLOPolicy.RolloutRule.minimumEffect), ("maximumRegression", \.maximumRegression)] {

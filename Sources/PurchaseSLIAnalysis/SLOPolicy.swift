@@ -159,9 +159,24 @@ public struct SLOPolicy: Sendable, Hashable {
         /// Smallest change of a rate, as a fraction (0.005 = half a percentage point), that counts as a
         /// regression when it is significant.
         public var minimumEffect = 0.005
-        /// `proceed` needs the 95 % confidence interval to rule out a drop of each action's success rate
-        /// larger than this fraction.
+        /// `proceed` needs a drop of the success rate of `actions` larger than this fraction ruled out.
         public var maximumRegression = 0.01
+        /// The actions that carry the purchase flow: `proceed` waits until each has ruled out a material
+        /// drop. The other actions with an objective are reported but do not hold the release back
+        /// unless significantly worse.
+        public var actions = ["purchase"]
+        /// On data whose newest event is at least this old, no verdict (seconds).
+        public var staleAfterSeconds: Int64 = 3 * 3600
+        /// The confidence with which a drop must be ruled out before the phased release takes each step
+        /// (percent of users → confidence): more evidence before 20 → 50 % than before 1 → 2 %.
+        public var confidenceBeforeStep: [Int: Double] = [2: 0.8, 5: 0.9, 10: 0.95, 20: 0.95, 50: 0.99, 100: 0.99]
+        /// The confidence asked when the step is not known (no platform share) or the release is at 100 %.
+        public var defaultConfidence = 0.95
+
+        /// The confidence asked before taking `step` (nil: step unknown or none left).
+        public func confidence(beforeStep step: Int?) -> Double {
+            step.flatMap { confidenceBeforeStep[$0] } ?? defaultConfidence
+        }
     }
     /// The window over which a stop of an action's events is noticed, in seconds.
     public var lossOfSignalWindowSeconds: Int64

@@ -30,15 +30,49 @@ extension DashboardContext {
         guard let candidate = try candidate ?? query.newestVersion(from: fromSeconds, to: atSeconds) else {
             return "<section class=\"card\"><h3>Rollout</h3><p class=\"muted\">Only one app version has events in the range: nothing to compare.</p></section>"
         }
-        let report: RolloutReport
+        let report: RolloutReport, inputs: RolloutInputs
         do {
-            let inputs = try query.inputs(candidate: candidate, baseline: baseline, since: nil, end: atSeconds)
+            inputs = try query.inputs(candidate: candidate, baseline: baseline, since: nil, end: atSeconds)
             report = RolloutEvaluator(policy: policy).evaluate(
                 inputs, freshness: try AlertContext(store: store, policy: policy).freshness(at: atSeconds))
         } catch let failure as RolloutQuery.Failure {
             return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"
         }
+        let charts = policy.rollout.actions.map { successChart(inputs, action: $0) }
         return "<section class=\"card\"><h3>Rollout of \(candidate) against \(report.baseline)</h3>"
-            + "\(RolloutOutput.html(report, minimumEffect: policy.rollout.minimumEffect))</section>"
+            + "\(RolloutOutput.html(report, minimumEffect: policy.rollout.minimumEffect))\(HTML.joined(charts))"
+            + "\(RolloutOutput.historyHTML(report))</section>"
+    }
+
+    /// The success rate of `action` on both versions over the compared hours, about 48 points, each with
+    /// its 95 % interval shaded: a point of a handful of events shows as the wide guess it is.
+    private func successChart(_ inputs: RolloutInputs, action: String) -> HTML {
+        let hours = inputs.hourly[SeriesLabels(actionType: action)] ?? []
+        let first = inputs.fromSeconds - inputs.fromSeconds.floorDividedBy(3600).remainder
+        let span = max(3600, inputs.toSeconds - first)
+        let step = max(1, (span / 48 + 3599) / 3600) * 3600
+        let steps = Int((span + step - 1) / step)
+        var sums = [(candidate: OutcomeCounts, baseline: OutcomeCounts)](repeating: (OutcomeCounts(), OutcomeCounts()), count: steps)
+        for hour in hours {
+            let index = Int((hour.startSeconds - first) / step)
+            guard sums.indices.contains(index) else { continue }
+            sums[index].candidate += hour.candidate
+            sums[index].baseline += hour.baseline
+        }
+        func series(_ label: String, _ side: KeyPath<(candidate: OutcomeCounts, baseline: OutcomeCounts), OutcomeCounts>) -> TimeSeriesChart.Series {
+            let points = sums.map { RateMetric.successRate.badEvents($0[keyPath: side]) }
+            return TimeSeriesChart.Series(
+                label: label, values: points.map { $0.trials == 0 ? nil : Double($0.trials - $0.count) / Double($0.trials) },
+                intervals: points.map {
+                    $0.trials == 0 ? nil : RolloutComparison.Side(count: $0.trials - $0.count, trials: $0.trials).interval
+                })
+        }
+        let objective = policy.objectives.first { $0.actionType == action }
+        let chart = TimeSeriesChart(
+            startSeconds: first, stepSeconds: step,
+            series: [series(inputs.candidate, \.candidate), series(inputs.baseline, \.baseline)],
+            yLabel: "\(action) success rate (%)", format: { NumberText.percent($0) },
+            threshold: objective.map { ($0.target, "objective \(NumberText.percent($0.target))") }, yLimits: 0...1)
+        return "<h4>\(action) success rate per \(NumberText.duration(step)), \(inputs.candidate) against \(inputs.baseline)</h4>\(chart.html)"
     }
 }

@@ -22,20 +22,47 @@ public struct RolloutQuery: Sendable {
         self.store = store
     }
 
-    /// The counts of `candidate` and `baseline` (default: the busiest other version) per action, product
-    /// and plan over `[since, end)`; `since` defaults to the candidate's first hour.
+    /// The hourly counts of `candidate` and `baseline` (default: the busiest other version) per action,
+    /// product and plan over `[since, end)`, and the phased release as the candidate's share of its
+    /// platforms shows it. `since` defaults to the start of the candidate's latest release (a re-release
+    /// after a day or more without it is not mixed with the earlier one).
     /// - Throws: ``Failure`` when the candidate has no events or no other version has any.
     public func inputs(candidate: String, baseline: String?, since: Int64?, end: Int64) throws -> RolloutInputs {
-        let from = try since ?? firstHour(of: candidate, before: end)
+        let first = try firstHour(of: candidate, before: end)
+        let release = try phasedRelease(of: candidate, from: min(first, since ?? first), to: end)
+        let from = since ?? release?.startSeconds ?? first
         let baseline = try baseline ?? busiestOtherVersion(than: candidate, from: from, to: end)
         let versions: Set<String?> = [candidate, baseline]
         func rows(_ dimensions: [EventDimension]) throws -> [CountRow] {
             try store.counts(CountQuery(
-                fromSeconds: from, toSeconds: end, groupBy: [.appVersion, .actionType] + dimensions, filters: [.appVersion: versions]))
+                fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .actionType] + dimensions,
+                filters: [.appVersion: versions]))
         }
-        return RolloutInputs(
+        var inputs = RolloutInputs(
             candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actionRows: try rows([]),
-            sliceRows: [.productID: try rows([.productID]), .planID: try rows([.planID])])
+            sliceRows: [.productID: try rows([.productID]), .planID: try rows([.planID])], release: release)
+        for row in try store.counts(CountQuery(
+            fromSeconds: from, toSeconds: end, groupBy: [.actionType, .variant], filters: [.appVersion: [candidate]])) {
+            inputs.candidateVariants[row.key[0] ?? "", default: [:]][row.key[1], default: OutcomeCounts()] += row.counts
+        }
+        return inputs
+    }
+
+    /// The candidate's latest phased release over `[from, end)`: its events against all events of the
+    /// platforms it has events on, hour by hour.
+    private func phasedRelease(of candidate: String, from: Int64, to end: Int64) throws -> PhasedRelease? {
+        let rows = try store.counts(CountQuery(
+            fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .platform]))
+        let platforms = Set(rows.filter { $0.key[0] == candidate && !$0.counts.isEmpty }.map { $0.key[1] })
+        var hours: [Int64: PhasedRelease.Hour] = [:]
+        for row in rows where platforms.contains(row.key[1]) {
+            guard let time = row.timeSeconds else { continue }
+            var hour = hours[time] ?? PhasedRelease.Hour(startSeconds: time, candidateEvents: 0, platformEvents: 0)
+            hour.platformEvents += row.counts.total
+            if row.key[0] == candidate { hour.candidateEvents += row.counts.total }
+            hours[time] = hour
+        }
+        return PhasedRelease(hours: hours.values.sorted { $0.startSeconds < $1.startSeconds })
     }
 
     /// The newest app version over `[from, end)` among those with real traffic (at least 1 % of the

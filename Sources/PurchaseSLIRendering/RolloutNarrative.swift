@@ -15,25 +15,82 @@ struct RolloutNarrative {
     var headline: String {
         switch report.verdict {
         case .rollback:
-            "ROLL BACK \(candidate): purchases are lost on \(candidate) that succeed on \(baseline). Turn the feature "
-                + "flag off for \(candidate) and pause its phased release in App Store Connect; resume with a fixed build."
+            "ROLL BACK \(candidate): purchases are lost on \(candidate) that succeed on \(baseline)\(costClause). Turn \(flag) "
+                + "off for \(candidate) and pause its phased release in App Store Connect; resume with a fixed build."
         case .hold:
             "HOLD \(candidate): pause its phased release in App Store Connect and find out why before more users get it; "
-                + "purchases still succeed, but the flow misbehaves."
+                + "purchases still succeed, but the flow misbehaves\(costClause)\(report.suspectVariant == nil ? "" : "; look first at \(flag)")."
         case .proceed:
-            "PROCEED with \(candidate): nothing is worse than on \(baseline); let the phased release continue."
+            "PROCEED with \(candidate): nothing is worse than on \(baseline); \(nextStepAdvice)."
         case .insufficientData:
-            "WAIT on \(candidate): too little data to decide; keep the phased release at its current step and check again later."
+            "WAIT on \(candidate): not enough seen yet to rule out a drop of the purchase flow; \(holdStepAdvice) and check again later."
         case .stale:
             "NO VERDICT on \(candidate): no recent events, so nothing here describes the release now; find out why events "
                 + "stopped arriving (the alerts page NoPurchaseEvents) before deciding."
         }
     }
 
-    /// The range compared.
+    /// The feature flag to turn off: the variant that fares worst, with its numbers, when events carry one.
+    private var flag: String {
+        guard let suspect = report.suspectVariant else { return "the feature flag" }
+        var text = "the feature flag of variant \(escaping.escape(suspect.variant)) (\(escaping.escape(suspect.actionType)) "
+            + "\(suspect.metric.title) \(NumberText.percent(suspect.rate)) of \(NumberText.count(suspect.trials)) there"
+        if let others = suspect.othersRate {
+            text += ", \(NumberText.percent(others)) of \(NumberText.count(suspect.othersTrials)) on the other variants"
+        }
+        return text + ")"
+    }
+
+    /// What the regressions cost so far: the first losing one's excess events.
+    private var costClause: String {
+        for reason in report.reasons {
+            guard case .regression(let comparison) = reason, let excess = comparison.excessEvents, excess >= 1 else { continue }
+            return " (\(cost(comparison, excess: excess)) so far)"
+        }
+        return ""
+    }
+
+    /// "about 16 pro-monthly purchases failed that would have succeeded on 4.11.0".
+    private func cost(_ comparison: RolloutComparison, excess: Double) -> String {
+        let action = escaping.escape(comparison.slice.actionType)
+        let attempts = action.hasSuffix("y") ? action.dropLast() + "ies" : action + "s"
+        let what = comparison.slice.slice.map { "\(escaping.escape($0.value ?? "")) \(attempts)" } ?? attempts
+        let count = "about \(NumberText.count(Int64(excess.rounded())))"
+        return switch comparison.metric {
+        case .successRate: "\(count) \(what) failed that would have succeeded on \(baseline)"
+        case .conflictRate: "\(count) more 409s among \(what) than on \(baseline)"
+        case .cancelRate: "\(count) more cancelled \(what) than on \(baseline)"
+        case .unfinishedRate: "\(count) more unfinished \(what) than on \(baseline)"
+        }
+    }
+
+    private var nextStepAdvice: String {
+        guard let progress = report.progress, let step = progress.step else { return "let the phased release continue" }
+        guard let next = progress.nextStep else { return "the release is at 100 %" }
+        return "it is safe to take the next step of the phased release (\(step) % → \(next) %)"
+    }
+
+    private var holdStepAdvice: String {
+        guard let step = report.progress?.step else { return "keep the phased release at its current step" }
+        return "keep the phased release at \(step) % (pause it in App Store Connect if it would advance first)"
+    }
+
+    /// The range compared, and where the phased release appears to be.
     var scope: String {
-        "compared \(candidate) with \(baseline) over the same hours, \(RFC3339.format(seconds: report.fromSeconds)) "
-            + "to \(RFC3339.format(seconds: report.toSeconds)); \(testedCount) comparisons tested"
+        var text = "compared \(candidate) with \(baseline) over the same hours, \(RFC3339.format(seconds: report.fromSeconds)) "
+            + "to \(RFC3339.format(seconds: report.toSeconds)); \(testedCount) comparisons tested, each valid however often it is checked"
+        if let progress = report.progress {
+            text += "; phased release day \(progress.day)"
+            if let step = progress.step {
+                text += ", appears to be at \(step) %"
+                if let share = progress.share { text += " (\(NumberText.percent(share)) of its platform's events over the last day)" }
+            }
+            if let earlier = progress.earlierRelease {
+                text += "; an earlier release of \(candidate) (\(RFC3339.format(seconds: earlier.lowerBound)) to "
+                    + "\(RFC3339.format(seconds: earlier.upperBound))) is left out: --since compares from an earlier time"
+            }
+        }
+        return text
     }
 
     /// One sentence per reason.
@@ -48,34 +105,47 @@ struct RolloutNarrative {
         }
     }
 
-    /// The comparison's numbers: both rates with their trials, the change and its interval.
+    /// The comparison's numbers: both rates with their trials, the change and its bounds.
     func numbers(_ comparison: RolloutComparison) -> String {
         var text = "\(NumberText.percent(comparison.candidate.rate)) of \(NumberText.count(comparison.candidate.trials)) "
             + "on \(candidate) vs \(NumberText.percent(comparison.baseline.rate)) of "
             + "\(NumberText.count(comparison.baseline.trials)) on \(baseline)"
-        if let effect = comparison.effect, let interval = comparison.effectInterval {
-            text += " (\(NumberText.points(effect)); 95 % interval \(NumberText.signed(interval.lowerBound)) to "
-                + "\(NumberText.signed(interval.upperBound)))"
+        if let effect = comparison.effect {
+            text += " (\(NumberText.points(effect))"
+            if let interval = comparison.effectInterval {
+                text += "; 95 % bounds \(NumberText.signed(interval.lowerBound)) to \(NumberText.signed(interval.upperBound))"
+            }
+            text += ")"
         }
         return text
     }
 
-    private func sentence(_ reason: RolloutReport.Reason) -> String {
+    func sentence(_ reason: RolloutReport.Reason) -> String {
         switch reason {
         case .regression(let comparison):
-            return "\(comparison.metric.title) of \(sliceName(comparison.slice)): \(numbers(comparison)); "
-                + "\(NumberText.pValue(comparison.adjustedPValue ?? 1)) after correcting for \(testedCount) tests"
-        case .tooFewEvents(let action, let trials, let needed):
-            return "\(escaping.escape(action)): only \(NumberText.count(trials)) valid events on \(candidate) so far, "
-                + "too few to compare (\(NumberText.count(needed)) needed)"
-        case .cannotRuleOut(let comparison, let largestDrop, let allowed):
-            return "success rate of \(sliceName(comparison.slice)): \(numbers(comparison)); a drop of up to "
-                + "\(NumberText.magnitude(largestDrop)) is still possible, more than the \(NumberText.magnitude(allowed)) accepted"
-        case .ruledOut(let comparison, let largestDrop, let tested):
-            return "success rate of \(sliceName(comparison.slice)): \(numbers(comparison)); a drop of more than "
-                + "\(NumberText.magnitude(largestDrop)) is ruled out, and none of \(tested) comparisons is significantly worse"
+            var text = "\(comparison.metric.title) of \(sliceName(comparison.slice)): \(numbers(comparison))"
+            if let excess = comparison.excessEvents, excess >= 1 { text += "; \(cost(comparison, excess: excess))" }
+            return text
+        case .ruledOut(let comparison, let largestDrop, let allowed, let confidence):
+            var text = "success rate of \(sliceName(comparison.slice)): \(numbers(comparison)); a drop of more than "
+                + "\(NumberText.magnitude(allowed)) is ruled out with \(NumberText.percent(confidence)) confidence"
+            if let largestDrop { text += " (the largest still possible: \(NumberText.magnitude(largestDrop)))" }
+            return text
+        case .notYetConclusive(let comparison, let allowed, let more, let expectedBy, let blocking):
+            var text = "\(sliceName(comparison.slice)): not yet conclusive (\(NumberText.count(comparison.candidate.trials)) events on "
+                + "\(candidate)"
+            if let more, more > 0 {
+                text += "; about \(NumberText.count(more)) more"
+                if let expectedBy, expectedBy - report.toSeconds <= 30 * 86_400 {
+                    text += " expected by \(RFC3339.format(seconds: expectedBy)) at the current rate"
+                } else {
+                    text += expectedBy == nil ? " needed" : " needed, over a month away at the current rate"
+                }
+            }
+            text += ") to rule out a drop of more than \(NumberText.magnitude(allowed))"
+            return blocking ? text : text + "; does not hold the release back"
         case .noTraffic:
-            return "neither version has enough events of an action with an objective to compare"
+            return "the baseline has too few events of the actions that carry the purchase flow to compare with"
         case .staleData(let newest, let age):
             guard let newest, let age else { return "no event at all before \(RFC3339.format(seconds: report.toSeconds))" }
             return "STALE: the newest event is \(NumberText.duration(age)) old (\(RFC3339.format(seconds: newest)))"

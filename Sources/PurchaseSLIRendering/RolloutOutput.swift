@@ -53,7 +53,8 @@ public enum RolloutOutput {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `{"candidate", "baseline", "from", "to", "verdict", "reasons", "comparisons"}` with every comparison.
+    /// `{"candidate", "baseline", "from", "to", "verdict", "reasons", "progress", "comparisons", "checks"}` with
+    /// every comparison and the verdict of every hourly check.
     public static func json(_ report: RolloutReport) -> String {
         let narrative = RolloutNarrative(report: report, escaping: .terminal)
         func side(_ side: RolloutComparison.Side) -> String {
@@ -68,12 +69,29 @@ public enum RolloutOutput {
             return "{\"metric\":\"\(comparison.metric.rawValue)\",\"slice\":{\(slice)},"
                 + "\"candidate\":\(side(comparison.candidate)),\"baseline\":\(side(comparison.baseline)),"
                 + "\"pValue\":\(number(comparison.pValue)),\"adjustedPValue\":\(number(comparison.adjustedPValue)),"
-                + "\"effect\":\(number(comparison.effect)),\"effectInterval\":\(interval),\"regression\":\(comparison.isRegression)}"
+                + "\"effect\":\(number(comparison.effect)),\"effectInterval\":\(interval),"
+                + "\"excessEvents\":\(number(comparison.excessEvents)),\"regression\":\(comparison.isRegression)}"
+        }
+        let checks = report.checks.map { check in
+            "{\"time\":\"\(RFC3339.format(seconds: check.timeSeconds))\",\"step\":\(check.step.map(String.init) ?? "null"),"
+                + "\"verdict\":\"\(check.verdict.rawValue)\"}"
         }
         return "{\"candidate\":\(JSONText.quoted(report.candidate)),\"baseline\":\(JSONText.quoted(report.baseline)),"
             + "\"from\":\"\(RFC3339.format(seconds: report.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: report.toSeconds))\","
             + "\"verdict\":\"\(report.verdict.rawValue)\",\"reasons\":[\(narrative.reasons.map(JSONText.quoted).joined(separator: ","))],"
-            + "\"comparisons\":[\n" + comparisons.joined(separator: ",\n") + "\n]}\n"
+            + "\"progress\":\(progress(report.progress)),"
+            + "\"comparisons\":[\n" + comparisons.joined(separator: ",\n") + "\n],\n\"checks\":[" + checks.joined(separator: ",") + "]}\n"
+    }
+
+    /// `{"step", "nextStep", "share", "day", "start", "earlierRelease": {"from", "to"} or null, "confidence"}`.
+    private static func progress(_ progress: RolloutReport.Progress?) -> String {
+        guard let progress else { return "null" }
+        let earlier = progress.earlierRelease.map {
+            "{\"from\":\"\(RFC3339.format(seconds: $0.lowerBound))\",\"to\":\"\(RFC3339.format(seconds: $0.upperBound))\"}"
+        } ?? "null"
+        return "{\"step\":\(progress.step.map(String.init) ?? "null"),\"nextStep\":\(progress.nextStep.map(String.init) ?? "null"),"
+            + "\"share\":\(number(progress.share)),\"day\":\(progress.day),\"start\":\"\(RFC3339.format(seconds: progress.startSeconds))\","
+            + "\"earlierRelease\":\(earlier),\"confidence\":\(JSONText.number(progress.confidence))}"
     }
 
     /// Each action's comparisons and every regression: what a person needs to see.

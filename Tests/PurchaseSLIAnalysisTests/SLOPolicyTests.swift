@@ -37,6 +37,11 @@ import Testing
         ("burnSignificance: 5", "burnSignificance", "probability"),
         ("lossOfSignal: {window: 30m, minimum: 3}", "lossOfSignal.minimum", "unknown key"),
         ("pagerduty: true", "pagerduty", "unknown key"),
+        ("rollout: {actions: []}", "rollout.actions", "at least one"),
+        ("rollout: {actions: [purchase, 'a b']}", "rollout.actions[1]", "expected an action"),
+        ("rollout: {staleAfter: 0}", "rollout.staleAfter", "above 0"),
+        ("rollout: {confidenceBeforeStep: {3: 90}}", "rollout.confidenceBeforeStep.3", "phased-release step"),
+        ("rollout: {confidenceBeforeStep: {50: 100}}", "rollout.confidenceBeforeStep.50", "from 50 to below 100"),
         ("objectives: [", "(file)", "not valid YAML"),
         // Found by the fuzzer: a key that is a list or mapping trapped inside Yams.
         ("? [a, b]\n: 1", "(file)", "a key that is not text"),
@@ -96,6 +101,14 @@ extension SLOPolicyTests {
 }
 
 extension SLOPolicyTests {
+    /// The rollout rule's purchase-flow actions, staleness and the confidence asked before each step.
+    @Test func rolloutSettingsAreRead() throws {
+        let rule = try SLOPolicy(yaml: "rollout: {actions: [purchase, restore], staleAfter: 6h, confidenceBeforeStep: {2: 70, 100: 99.5}}").rollout
+        #expect(rule.actions == ["purchase", "restore"] && rule.staleAfterSeconds == 6 * 3600)
+        #expect(rule.confidence(beforeStep: 2) == 0.7 && rule.confidence(beforeStep: 100) == 0.995)
+        #expect(rule.confidence(beforeStep: 50) == 0.99 && rule.confidence(beforeStep: nil) == 0.95, "the others keep their defaults")
+    }
+
     @Test func anObjectiveNamesItsOwnerAndRunbook() throws {
         let policy = try SLOPolicy(yaml: """
             objectives:

@@ -11,19 +11,21 @@ import PurchaseSLIDashboards
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
-    /// Two days of purchases: 4.11.0 and 4.10.2 throughout, 5.0.0 from the second day, failing `plan`
-    /// purchases one time in `failEvery` on 5.0.0.
-    private func makeStore(failEvery: Int) throws -> String {
+    /// `days` days of `perDay` purchases a day from 2026-11-14: 4.11.0 and 4.10.2 throughout, 5.0.0 from the second day,
+    /// failing pro-monthly purchases one time in `failEvery` on 5.0.0, and every version's purchases one
+    /// time in `baseFailEvery`.
+    private func makeStore(failEvery: Int, days: Int = 2, perDay: Int = 3000, baseFailEvery: Int? = nil) throws -> String {
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")!
         var events: [PurchaseEvent] = []
-        for index in 0..<6000 {
-            let time = start + Int64(index) * 28_800  // every 28.8 s over two days
+        for index in 0..<(perDay * days) {
+            let time = start + Int64(index) * 86_400_000 / Int64(perDay)
             let secondDay = time >= start + 86_400_000
             let version = secondDay && index % 3 == 0 ? "5.0.0" : index % 4 == 1 ? "4.10.2" : "4.11.0"
             let plan = index % 2 == 0 ? "pro-monthly" : "pro-yearly"
             let fails = version == "5.0.0" && plan == "pro-monthly" && index % (6 * failEvery) == 0
+                || baseFailEvery.map { index % $0 == 0 } ?? false
             events.append(PurchaseEvent(
                 eventID: "e\(index)", timestampMillis: time, productID: "pro", planID: plan, actionType: .purchase,
                 resultType: fails ? .failure : .success, appVersion: version, errorDescription: fails ? "receipt rejected" : nil))
@@ -52,11 +54,16 @@ import PurchaseSLIDashboards
         #expect(yearly["regression"] as? Bool == false)
     }
 
+    /// Three days of a candidate failing as often as the baseline (1 %, 9,000 events on it): a drop of
+    /// more than a point is ruled out; half a day in, with 1,500 events, it is not yet.
     @Test func aHealthyCandidateProceeds() throws {
-        let db = try makeStore(failEvery: 1_000_000)
-        let text = try RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--baseline", "4.10.2", "--at", "2026-11-16"]).output()
-        #expect(text.hasPrefix("PROCEED with 5.0.0"), "\(text)")
-        #expect(text.contains("on 4.10.2"))
+        let db = try makeStore(failEvery: 1_000_000, days: 4, perDay: 9000, baseFailEvery: 97)
+        let text = try RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--at", "2026-11-18"]).output()
+        #expect(text.hasPrefix("PROCEED with 5.0.0: nothing is worse than on 4.11.0"), "\(text)")
+        #expect(text.contains("a drop of more than 1.00 points is ruled out with"), "\(text)")
+        let earlier = try RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--baseline", "4.10.2", "--at", "2026-11-15T12:00:00Z"]).output()
+        #expect(earlier.hasPrefix("WAIT on 5.0.0"), "\(earlier)")
+        #expect(earlier.contains("purchase: not yet conclusive ("), "\(earlier)")
     }
 
     @Test func theNewestVersionIsTheReleasedOneNotAStrayOldOne() throws {
@@ -73,6 +80,34 @@ import PurchaseSLIDashboards
         // From the second day on every busy version is there from the start: the highest number.
         #expect(try query.newestVersion(from: start + 86_400, to: end) == "5.0.0")
         #expect(try query.newestVersion(from: start, to: start + 86_400) == "4.11.0")
+    }
+
+    /// 5.0.0 on the first day, gone on the second, released again on the third: without --since the
+    /// comparison starts at the re-release and says that the earlier one is left out.
+    @Test func aReReleaseIsNotMixedWithTheEarlierOne() throws {
+        let path = directory.file("rerelease.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")!
+        let events = (0..<9000).map { index in
+            let time = start + Int64(index) * 28_800
+            let day = index / 3000
+            let version = day != 1 && index % 10 == 0 ? "5.0.0" : "4.11.0"
+            return PurchaseEvent(
+                eventID: "e\(index)", timestampMillis: time, productID: "pro", actionType: .purchase, resultType: .success,
+                appVersion: version, platform: "iOS")
+        }
+        _ = try store.record(events, receivedAtMillis: 0)
+        let command = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(try command.output().utf8)) as? [String: Any])
+        #expect(object["from"] as? String == "2026-11-16T00:00:00Z")
+        let progress = try #require(object["progress"] as? [String: Any])
+        #expect(progress["earlierRelease"] as? [String: String] == ["from": "2026-11-14T00:00:00Z", "to": "2026-11-15T00:00:00Z"])
+        #expect(progress["step"] as? Int == 10 && progress["day"] as? Int == 1)
+        let text = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17"]).output()
+        #expect(text.contains("an earlier release of 5.0.0 (2026-11-14T00:00:00Z to 2026-11-15T00:00:00Z) is left out"), "\(text)")
+        let since = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--since", "2026-11-14", "--format", "json"])
+        let whole = try #require(try JSONSerialization.jsonObject(with: Data(try since.output().utf8)) as? [String: Any])
+        #expect(whole["from"] as? String == "2026-11-14T00:00:00Z")
     }
 
     @Test func anUnknownCandidateIsAnError() throws {

@@ -10,7 +10,7 @@ enum MarkupCheck {
     /// Every element our pages use.
     static let elements: Set<String> = [
         "html", "head", "meta", "title", "style", "body", "header", "nav", "main", "footer", "section", "h1", "h2",
-        "h3", "p", "div", "span", "strong", "i", "a", "ul", "li", "table", "tr", "th", "td", "code",
+        "h3", "h4", "p", "div", "span", "strong", "i", "a", "ul", "li", "table", "tr", "th", "td", "code",
         "svg", "rect", "line", "path", "text",
     ]
     /// Every attribute our pages use.

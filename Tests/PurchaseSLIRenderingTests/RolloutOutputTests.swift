@@ -48,4 +48,23 @@ private func rollback(version: String, plan: String) -> RolloutReport {
         #expect(comparisons.contains { ($0["slice"] as? [String: String])?["planID"] == text })
         #expect((object["reasons"] as? [String])?.isEmpty == false)
     }
+
+    /// The verdict's history: one row per run of checks that said the same at the same step, newest
+    /// first, each with the reason of its first check.
+    @Test func theHistoryFoldsRunsOfTheSameVerdict() throws {
+        var report = rollback(version: "4.12.0", plan: "pro-monthly")
+        let start: Int64 = 1_794_618_000
+        let verdicts: [(RolloutReport.Verdict, Int)] = [(.insufficientData, 1), (.insufficientData, 1), (.rollback, 1), (.rollback, 1), (.rollback, 2)]
+        report.checks = verdicts.enumerated().map { hour, check in
+            RolloutCheck(timeSeconds: start + Int64(hour) * 3600, step: check.1, verdict: check.0, reason: report.reasons.first)
+        }
+        let html = RolloutOutput.historyHTML(report).markup
+        #expect(html.contains("The verdict over the release: 5 hourly checks"))
+        let rows = html.components(separatedBy: "<tr>").dropFirst(2).map { $0 }
+        #expect(rows.count == 3, "\(html)")
+        #expect(rows[0].contains("2026-11-14 04:00 to 11-14 05:00") && rows[0].contains("2 %") && rows[0].contains(">rollback<"))
+        #expect(rows[1].contains("2026-11-14 02:00 to 11-14 04:00") && rows[1].contains("1 %") && rows[1].contains(">rollback<"))
+        #expect(rows[2].contains("2026-11-14 00:00 to 11-14 02:00") && rows[2].contains(">insufficient-data<"))
+        #expect(rows[0].contains("success rate of purchase"))
+    }
 }

@@ -48,4 +48,41 @@ extension RolloutOutput {
             `purchase-sli rollout --format json` lists all \(report.comparisons.count) comparisons.</p>
             """
     }
+
+    /// The verdict over the release, one row per run of hourly checks that said the same at the same step,
+    /// newest first: when it said what, and why.
+    public static func historyHTML(_ report: RolloutReport) -> HTML {
+        guard let first = report.checks.first else { return "" }
+        let narrative = RolloutNarrative(report: report, escaping: .html)
+        var runs: [(from: Int64, to: Int64, check: RolloutCheck)] = []
+        var previousEnd = first.timeSeconds - 3600
+        for check in report.checks {
+            if let last = runs.last, last.check.verdict == check.verdict, last.check.step == check.step {
+                runs[runs.count - 1].to = check.timeSeconds
+            } else {
+                runs.append((from: previousEnd, to: check.timeSeconds, check: check))
+            }
+            previousEnd = check.timeSeconds
+        }
+        let shown = 12
+        let rows = runs.reversed().prefix(shown).map { run -> HTML in
+            let tone = switch run.check.verdict {
+            case .rollback: "bad"
+            case .hold, .stale: "warn"
+            case .proceed: "ok"
+            case .insufficientData: "none"
+            }
+            // "2026-11-10 14:00 to 11-11 06:00" (UTC): short enough for a phone's column.
+            let from = RFC3339.format(seconds: run.from).prefix(16).replacingOccurrences(of: "T", with: " ")
+            let to = RFC3339.format(seconds: run.to).dropFirst(5).prefix(11).replacingOccurrences(of: "T", with: " ")
+            return "<tr><td class=\"text\">\(from) to \(to)</td>"
+                + "<td>\(run.check.step.map { "\($0) %" } ?? "n/a")</td>"
+                + "<td><span class=\"status \(tone)\">\(run.check.verdict.rawValue)</span></td>"
+                + "<td class=\"text\">\(HTML(trusted: run.check.reason.map(narrative.sentence) ?? ""))</td></tr>"
+        }
+        let more: HTML = runs.count > shown ? "<p class=\"meta\">\(runs.count - shown) earlier changes not shown.</p>" : ""
+        return "<h4>The verdict over the release: \(report.checks.count) hourly checks</h4>"
+            + "<div class=\"scroll\"><table><tr><th class=\"text\">checked (UTC)</th><th>step</th><th>verdict</th><th class=\"text\">why</th></tr>"
+            + HTML.joined(rows) + "</table></div>\(more)"
+    }
 }

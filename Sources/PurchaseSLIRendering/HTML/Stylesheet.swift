@@ -12,6 +12,7 @@ enum Stylesheet {
         header,main,footer{max-width:1280px;margin:0 auto;padding:12px 16px}
         header{border-bottom:1px solid var(--line)}
         h1{font-size:20px;margin:4px 0}h2{font-size:16px;margin:20px 0 8px}h3{font-size:14px;margin:12px 0 6px}
+        h4{font-size:13px;margin:16px 0 6px}
         nav a{margin-right:14px}a{color:var(--s0)}
         .muted,.meta{color:var(--muted)}.meta{font-size:12px}
         .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:12px}
@@ -45,6 +46,7 @@ enum Stylesheet {
         svg .s4{stroke:var(--s4)}svg .s5{stroke:var(--s5)}
         svg .f0{fill:var(--s0)}svg .f1{fill:var(--s1)}svg .f2{fill:var(--s2)}svg .f3{fill:var(--s3)}
         svg .f4{fill:var(--s4)}svg .f5{fill:var(--s5)}svg .fbad{fill:var(--bad)}svg .fok{fill:var(--ok)}svg .fmuted{fill:var(--line)}
+        svg .interval{stroke-width:7;stroke-linecap:round;opacity:.22}
         svg .threshold{stroke:var(--bad);stroke-width:1.2;stroke-dasharray:5 4}
         svg .band{fill:var(--band)}svg .band.ticket{fill:var(--band-ticket)}
         svg text.band-label{fill:var(--bad);font-size:10px}svg text.band-label.ticket{fill:var(--warn)}

@@ -11,11 +11,15 @@ public struct TimeSeriesChart: Sendable {
         public var label: String
         /// One value per step (nil: no data).
         public var values: [Double?]
+        /// Each step's interval, drawn as a bar through its point (empty: none), so a point made of a
+        /// handful of events does not read as a fall.
+        public var intervals: [ClosedRange<Double>?]
 
         /// Creates a series.
-        public init(label: String, values: [Double?]) {
+        public init(label: String, values: [Double?], intervals: [ClosedRange<Double>?] = []) {
             self.label = label
             self.values = values
+            self.intervals = intervals
         }
     }
 
@@ -124,6 +128,15 @@ public struct TimeSeriesChart: Sendable {
                 + "y1=\"\(number(y(threshold.value)))\" y2=\"\(number(y(threshold.value)))\"/>"
         }
         for (index, line) in series.enumerated() {
+            // Each step's interval as a translucent bar through its point.
+            for (step, interval) in line.intervals.enumerated() {
+                guard let interval else { continue }
+                let middle = x(startSeconds + Int64(step) * stepSeconds + stepSeconds / 2)
+                svg += "<line class=\"interval s\(index % 6)\" x1=\"\(number(middle))\" x2=\"\(number(middle))\" "
+                    + "y1=\"\(number(y(interval.upperBound)))\" y2=\"\(number(y(interval.lowerBound)))\"/>"
+            }
+        }
+        for (index, line) in series.enumerated() {
             var path = "", drawing = false
             for (step, value) in line.values.enumerated() {
                 guard let value else { drawing = false; continue }
@@ -135,7 +148,11 @@ public struct TimeSeriesChart: Sendable {
         }
         for step in 0..<steps {
             let time = startSeconds + Int64(step) * stepSeconds
-            let values = series.map { "\($0.label): \($0.values.indices.contains(step) ? $0.values[step].map(format) ?? "no data" : "no data")" }
+            let values = series.map { line -> String in
+                guard line.values.indices.contains(step), let value = line.values[step] else { return "\(line.label): no data" }
+                guard line.intervals.indices.contains(step), let interval = line.intervals[step] else { return "\(line.label): \(format(value))" }
+                return "\(line.label): \(format(value)) (95 %: \(format(interval.lowerBound)) to \(format(interval.upperBound)))"
+            }
             svg += "<rect class=\"hover\" x=\"\(number(x(time)))\" y=\"\(number(Self.top))\" width=\"\(number(plotWidth / Double(steps)))\" "
                 + "height=\"\(number(plotHeight))\"><title>\(lines([RFC3339.format(seconds: time)] + values))</title></rect>"
         }
@@ -145,6 +162,7 @@ public struct TimeSeriesChart: Sendable {
 
     private var legend: HTML {
         var items = series.enumerated().map { index, line -> HTML in "<span><i class=\"k\(index % 6)\"></i>\(line.label)</span>" }
+        if series.contains(where: { !$0.intervals.isEmpty }) { items.append("<span>bars: each point's 95 % interval</span>") }
         if let threshold { items.append("<span><i class=\"kt\"></i>\(threshold.label)</span>") }
         if !bands.isEmpty { items.append("<span><i class=\"kb\"></i>alert firing (named on the band)</span>") }
         return "<div class=\"legend\">\(HTML.joined(items))</div>"

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import PurchaseSLIAnalysis
+
+@Suite struct SequentialRateTestTests {
+    /// `hours` hours of a candidate with `share` of 1,000 trials an hour, failing `candidateRate` of the
+    /// time where the baseline fails 1 %, without noise.
+    private func steady(hours: Int, share: Double, candidateRate: Double) -> [SequentialRateTest.Hour] {
+        let candidate = 1_000 * share
+        return Array(repeating: SequentialRateTest.Hour(
+            candidateBad: Int64((candidate * candidateRate).rounded()), candidateTrials: Int64(candidate),
+            baselineBad: Int64(((1_000 - candidate) * 0.01).rounded()), baselineTrials: Int64(1_000 - candidate)), count: hours)
+    }
+
+    /// Evidence grows with the data in the direction of the truth and not against it.
+    @Test(arguments: [
+        // (candidate's failure rate, direction, null ratio, expect a small p-value)
+        (0.01, SequentialRateTest.Direction.worse, 1.0, false), (0.05, .worse, 1.0, true), (0.01, .better, 2.0, true),
+        (0.02, .better, 2.0, false), (0.03, .worse, 2.0, true), (0.015, .worse, 2.0, false),
+    ] as [(Double, SequentialRateTest.Direction, Double, Bool)])
+    func pValuesFollowTheTruth(rate: Double, direction: SequentialRateTest.Direction, nullRatio: Double, small: Bool) {
+        let p = SequentialRateTest.pValue(steady(hours: 72, share: 0.1, candidateRate: rate), nullRatio: nullRatio, direction: direction)
+        #expect((p < 0.001) == small, "p = \(p)")
+    }
+
+    /// The p-value is the running minimum over the looks: an hour that goes the other way does not take
+    /// evidence back.
+    @Test func thePValueNeverRisesWithMoreHours() {
+        var hours = steady(hours: 24, share: 0.1, candidateRate: 0.05)
+        let before = SequentialRateTest.pValue(hours, nullRatio: 1, direction: .worse)
+        hours += Array(repeating: SequentialRateTest.Hour(candidateBad: 0, candidateTrials: 100, baselineBad: 30, baselineTrials: 900), count: 24)
+        #expect(SequentialRateTest.pValue(hours, nullRatio: 1, direction: .worse) == before)
+    }
+
+    /// The bounds bracket the true ratio and narrow as hours are added.
+    @Test func boundsBracketTheRatioAndNarrow() throws {
+        var widths: [Double] = []
+        for count in [24, 96, 384] {
+            let hours = steady(hours: count, share: 0.1, candidateRate: 0.03)
+            let lower = try #require(SequentialRateTest.bound(hours, direction: .worse, alpha: 0.025))
+            let upper = try #require(SequentialRateTest.bound(hours, direction: .better, alpha: 0.025))
+            #expect(lower < 3 && 3 < upper, "\(lower) to \(upper) after \(count) hours")
+            widths.append(log(upper / lower))
+        }
+        #expect(widths[0] > widths[1] && widths[1] > widths[2], "\(widths)")
+    }
+
+    /// Without bad events on either side there is no evidence either way, and the rule says how many more
+    /// trials would settle a drop.
+    @Test func noBadEventsNoEvidence() throws {
+        let hours = Array(repeating: SequentialRateTest.Hour(candidateBad: 0, candidateTrials: 50, baselineBad: 0, baselineTrials: 950), count: 10)
+        #expect(SequentialRateTest.pValue(hours, nullRatio: 1, direction: .worse) == 1)
+        let more = try #require(SequentialRateTest.trialsToSettle(
+            steady(hours: 5, share: 0.1, candidateRate: 0.01), nullRatio: 2, baselineRate: 0.01, alpha: 0.05))
+        // ln(1/0.05) + ln 7 = 4.94 nats at 0.01 × (1 − ln 2) = 0.00307 a trial (1,609), less what 500 gave.
+        #expect(more > 800 && more < 1_400, "\(more)")
+    }
+}
