@@ -36,6 +36,22 @@ public struct RolloutReport: Sendable {
     /// On a rollback or hold, the candidate's feature-flag variant that fares worst on the first
     /// regression's metric and action: the flag to turn off.
     public var suspectVariant: VariantRate?
+
+    /// Creates a report.
+    public init(
+        candidate: String, baseline: String, fromSeconds: Int64, toSeconds: Int64, verdict: Verdict, reasons: [Reason],
+        comparisons: [RolloutComparison], progress: Progress? = nil, checks: [RolloutCheck] = []
+    ) {
+        self.candidate = candidate
+        self.baseline = baseline
+        self.fromSeconds = fromSeconds
+        self.toSeconds = toSeconds
+        self.verdict = verdict
+        self.reasons = reasons
+        self.comparisons = comparisons
+        self.progress = progress
+        self.checks = checks
+    }
 }
 
 /// One feature-flag variant's rate of a metric on the candidate, against the candidate's other variants.
@@ -73,6 +89,19 @@ extension RolloutReport {
         public var earlierRelease: Range<Int64>?
         /// The confidence with which a drop must be ruled out before the next step.
         public var confidence: Double
+
+        /// Creates a progress record.
+        public init(
+            step: Int?, nextStep: Int?, share: Double?, day: Int, startSeconds: Int64, earlierRelease: Range<Int64>?, confidence: Double
+        ) {
+            self.step = step
+            self.nextStep = nextStep
+            self.share = share
+            self.day = day
+            self.startSeconds = startSeconds
+            self.earlierRelease = earlierRelease
+            self.confidence = confidence
+        }
     }
 
     /// One reason for a verdict; rendering turns it into text.

@@ -22,12 +22,19 @@ struct ServeCommand: AsyncParsableCommand {
             PURCHASE_SLI_INGEST_KEYS and PURCHASE_SLI_READ_KEYS (keys files), PURCHASE_SLI_CONFIG, PURCHASE_SLI_LOG_LEVEL \
             (trace, debug, info, notice, warning, error, critical), PURCHASE_SLI_NOTIFY, \
             PURCHASE_SLI_NOTIFY_FORMAT, PURCHASE_SLI_ALERTS_EVERY, PURCHASE_SLI_POLICY, PURCHASE_SLI_OUT, \
-            PURCHASE_SLI_RENDER_EVERY, PURCHASE_SLI_DASHBOARDS, PURCHASE_SLI_RENDER_RANGE, PURCHASE_SLI_BASE_URL. See \
+            PURCHASE_SLI_RENDER_EVERY, PURCHASE_SLI_DASHBOARDS, PURCHASE_SLI_RENDER_RANGE, PURCHASE_SLI_BASE_URL, \
+            PURCHASE_SLI_ROLLOUT_EVERY, PURCHASE_SLI_ROLLOUT_CANDIDATE, PURCHASE_SLI_ROLLOUT_BASELINE, \
+            PURCHASE_SLI_ROLLOUT_NOTIFY, PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT. See \
             README.md for the config keys.
 
             With --render-every 5m the service renders the dashboards and the last week's review into --out \
             (default out) every 5 minutes and serves them at / (index.html) next to the API; --out alone \
             serves a directory rendered by `purchase-sli render`.
+
+            With --rollout-every 1h the service checks the phased release of --candidate (default auto: the \
+            newest app version with real traffic) against --baseline (default the busiest other version) \
+            every hour, as `purchase-sli rollout` does, logs each verdict and posts its changes to \
+            --rollout-notify (Slack text or JSON), or to --notify when that is Slack.
 
             With --notify URL the service evaluates the alert rules every --alerts-every (at whole minutes, \
             over the events it holds) and posts alerts that start firing and, once, those that stop \
@@ -74,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
     var alertsEvery: String?
 
     @Option(help: ArgumentHelp(
-        "SLO, alert and rollout policy (YAML) for --notify and --render-every (env PURCHASE_SLI_POLICY; default slos.yaml of the dashboards directory when present, else the built-in defaults).",
+        "SLO, alert and rollout policy (YAML) for --notify, --render-every and --rollout-every (env PURCHASE_SLI_POLICY; default slos.yaml of the dashboards directory when present, else the built-in defaults).",
         valueName: "file"))
     var policy: String?
 
@@ -92,6 +99,28 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("How far back the rendered pages reach (env PURCHASE_SLI_RENDER_RANGE; default 7d).", valueName: "duration"))
     var renderRange: String?
+
+    @Option(help: ArgumentHelp(
+        "Check the phased release this often, a whole number of minutes, and post verdict changes (env PURCHASE_SLI_ROLLOUT_EVERY; default: never).",
+        valueName: "duration"))
+    var rolloutEvery: String?
+
+    @Option(help: ArgumentHelp(
+        "The app version whose release --rollout-every checks, or auto for the newest with real traffic (env PURCHASE_SLI_ROLLOUT_CANDIDATE; default auto).",
+        valueName: "version"))
+    var candidate: String?
+
+    @Option(help: ArgumentHelp(
+        "The version --rollout-every compares with (env PURCHASE_SLI_ROLLOUT_BASELINE; default: the busiest other one).", valueName: "version"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp(
+        "POST rollout verdict changes to this URL (env PURCHASE_SLI_ROLLOUT_NOTIFY; default: --notify when it is Slack, else they are only logged).",
+        valueName: "url"))
+    var rolloutNotify: String?
+
+    @Option(help: "What --rollout-notify posts: slack or json (env PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT; default slack).")
+    var rolloutNotifyFormat: RolloutNotificationFormat?
 
     @Option(help: ArgumentHelp(
         "Where the pages are reached from outside, e.g. https://sli.example.com (env PURCHASE_SLI_BASE_URL): alert text, Slack and Alertmanager (generatorURL) link to the alert on the on-call page.",
@@ -127,6 +156,7 @@ struct ServeCommand: AsyncParsableCommand {
             "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
             "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)", "bodyTimeoutSeconds": "\(server.bodyTimeoutSeconds)",
             "alerts": "\(server.notifyURL.map { "every \(TimeStep(seconds: server.alertsEverySeconds)) to \($0.redacted) (\(server.notifyFormat))" } ?? "off")",
+            "rollout": "\(server.rolloutEverySeconds.map { "every \(TimeStep(seconds: $0)), candidate \(server.rolloutCandidate ?? "auto")" } ?? "off")",
             "pages": "\(server.pagesDirectory.map { directory in server.renderEverySeconds.map { "\(directory) at /, rendered every \(TimeStep(seconds: $0))" } ?? "\(directory) at /" } ?? "off")",
         ])
         let app = buildApplication(configuration: server, store: store, databasePath: settings.db, logger: logger)
@@ -158,7 +188,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try resolveNotifications(&server, environment: environment)
         try resolvePages(&server, environment: environment, file: file)
-        if server.notifyURL != nil || server.renderEverySeconds != nil {
+        try resolveRollout(&server, environment: environment)
+        if server.notifyURL != nil || server.renderEverySeconds != nil || server.rolloutEverySeconds != nil {
             server.alertPolicy = try SLOPolicy.load(
                 path: policy ?? environment["PURCHASE_SLI_POLICY"] ?? file?.policyPath(),
                 directory: dashboards ?? environment["PURCHASE_SLI_DASHBOARDS"] ?? file?.dashboardsPath() ?? "dashboards")
@@ -180,6 +211,7 @@ struct ServeCommand: AsyncParsableCommand {
     private static let settingNames = [
         "port": "--port / PURCHASE_SLI_PORT", "alertsEvery": "--alerts-every / PURCHASE_SLI_ALERTS_EVERY",
         "renderEvery": "--render-every / PURCHASE_SLI_RENDER_EVERY", "renderRange": "--render-range / PURCHASE_SLI_RENDER_RANGE",
+        "rolloutEvery": "--rollout-every / PURCHASE_SLI_ROLLOUT_EVERY",
     ]
 
     /// The keys of the file the option or variable names, or nil when neither is given; an error naming
@@ -213,11 +245,17 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if server.renderEverySeconds == nil {
             unused.append((renderRange, "--render-range", "PURCHASE_SLI_RENDER_RANGE", "--render-every"))
-            if server.notifyURL == nil {
-                // With --notify the dashboards directory is where the policy (slos.yaml) is looked for.
-                unused += [(policy, "--policy", "PURCHASE_SLI_POLICY", "--notify or --render-every"),
-                           (dashboards, "--dashboards", "PURCHASE_SLI_DASHBOARDS", "--notify or --render-every")]
+            if server.notifyURL == nil, server.rolloutEverySeconds == nil {
+                // With --notify or --rollout-every the dashboards directory is where the policy (slos.yaml) is looked for.
+                let needs = "--notify, --render-every or --rollout-every"
+                unused += [(policy, "--policy", "PURCHASE_SLI_POLICY", needs), (dashboards, "--dashboards", "PURCHASE_SLI_DASHBOARDS", needs)]
             }
+        }
+        if server.rolloutEverySeconds == nil {
+            unused += [(candidate, "--candidate", "PURCHASE_SLI_ROLLOUT_CANDIDATE", "--rollout-every"),
+                       (baseline, "--baseline", "PURCHASE_SLI_ROLLOUT_BASELINE", "--rollout-every"),
+                       (rolloutNotify, "--rollout-notify", "PURCHASE_SLI_ROLLOUT_NOTIFY", "--rollout-every"),
+                       (rolloutNotifyFormat?.rawValue, "--rollout-notify-format", "PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT", "--rollout-every")]
         }
         let exposed = !server.readKeys.isEnabled && !["127.0.0.1", "::1", "localhost"].contains(server.host)
         return unused.compactMap { option, flag, variable, needs in
@@ -256,6 +294,38 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure(message: "\(name): expected a whole number of minutes such as 1m or 5m, got \"\(text)\"")
             }
             server.alertsEverySeconds = seconds
+        }
+    }
+
+    /// The rollout check settings of the environment and the options over those of the config file.
+    private func resolveRollout(_ server: inout ServerConfiguration, environment: [String: String]) throws {
+        if let (text, name) = Self.setting(rolloutEvery, "--rollout-every", "PURCHASE_SLI_ROLLOUT_EVERY", environment) {
+            guard let seconds = TimeStep.minutes(parsing: text), seconds > 0 else {
+                throw CommandFailure(message: "\(name): expected a whole number of minutes such as 1h, got \"\(text)\"")
+            }
+            server.rolloutEverySeconds = seconds
+        }
+        if let (text, _) = Self.setting(candidate, "--candidate", "PURCHASE_SLI_ROLLOUT_CANDIDATE", environment) {
+            server.rolloutCandidate = text == "auto" ? nil : text
+        }
+        if let (text, _) = Self.setting(baseline, "--baseline", "PURCHASE_SLI_ROLLOUT_BASELINE", environment) {
+            server.rolloutBaseline = text
+        }
+        if let (text, name) = Self.setting(rolloutNotify, "--rollout-notify", "PURCHASE_SLI_ROLLOUT_NOTIFY", environment) {
+            guard let url = WebhookSender.webhookURL(text) else {
+                throw CommandFailure(message: "\(name): expected an http or https URL, got \"\(text)\"")
+            }
+            server.rolloutNotifyURL = url
+        }
+        if let (text, name) = Self.setting(
+            rolloutNotifyFormat?.rawValue, "--rollout-notify-format", "PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT", environment) {
+            guard let format = RolloutNotificationFormat(rawValue: text) else {
+                throw CommandFailure(message: "\(name): expected slack or json, got \"\(text)\"")
+            }
+            server.rolloutNotifyFormat = format
+        }
+        if let candidate = server.rolloutCandidate, candidate == server.rolloutBaseline {
+            throw CommandFailure(message: "--baseline must differ from --candidate (both \(candidate))")
         }
     }
 

@@ -21,6 +21,8 @@ struct ServerConfigFile {
         "policy": "the path of a policy file (YAML)", "out": "the path of a directory",
         "renderEvery": "a whole number of minutes such as \"5m\"", "dashboards": "the path of a directory",
         "renderRange": "a whole number of minutes such as \"7d\"", "baseURL": "an http or https URL",
+        "rolloutEvery": "a whole number of minutes such as \"1h\"", "rolloutCandidate": "an app version, or \"auto\"",
+        "rolloutBaseline": "an app version", "rolloutNotify": "an http or https URL", "rolloutNotifyFormat": "\"slack\" or \"json\"",
     ]
 
     init(path: String) throws {
@@ -86,6 +88,20 @@ struct ServerConfigFile {
         if let text = try value("renderRange", as: String.self) {
             guard let seconds = TimeStep.minutes(parsing: text), seconds > 0 else { throw invalid("renderRange") }
             configuration.renderRangeSeconds = seconds
+        }
+        if let text = try value("rolloutEvery", as: String.self) {
+            guard let seconds = TimeStep.minutes(parsing: text), seconds > 0 else { throw invalid("rolloutEvery") }
+            configuration.rolloutEverySeconds = seconds
+        }
+        if let text = try value("rolloutCandidate", as: String.self) { configuration.rolloutCandidate = text == "auto" ? nil : text }
+        if let text = try value("rolloutBaseline", as: String.self) { configuration.rolloutBaseline = text }
+        if let text = try value("rolloutNotify", as: String.self) {
+            guard let url = WebhookSender.webhookURL(text) else { throw invalid("rolloutNotify") }
+            configuration.rolloutNotifyURL = url
+        }
+        if let text = try value("rolloutNotifyFormat", as: String.self) {
+            guard let format = RolloutNotificationFormat(rawValue: text) else { throw invalid("rolloutNotifyFormat") }
+            configuration.rolloutNotifyFormat = format
         }
         if let text = try value("alertsEvery", as: String.self) {
             guard let seconds = TimeStep.minutes(parsing: text) else { throw invalid("alertsEvery") }

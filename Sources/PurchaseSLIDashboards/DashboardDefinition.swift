@@ -27,6 +27,12 @@ public struct DashboardDefinition: Sendable, Hashable {
         definitions.first { $0.panels.contains(.alerts) }?.file ?? "oncall.html"
     }
 
+    /// The file of the first of `definitions` with a rollout panel (`rollout.html` when none does): the
+    /// page rollout notifications link to.
+    public static func rolloutPage(in definitions: [DashboardDefinition]) -> String {
+        definitions.first { $0.panels.contains { if case .rollout = $0 { true } else { false } } }?.file ?? "rollout.html"
+    }
+
     /// What a chart plots.
     public enum ChartMetric: Sendable, Hashable {
         /// A rate per step.

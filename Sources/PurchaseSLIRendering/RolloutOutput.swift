@@ -53,6 +53,25 @@ public enum RolloutOutput {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// A Slack incoming-webhook body for a verdict that follows `previous`: the headline in bold, what it
+    /// was before, the range and step, up to five reasons, and a link to the rollout page; event data
+    /// cannot format, mention or link.
+    public static func slackJSON(_ report: RolloutReport, previous: RolloutReport.Verdict?, pageURL: String?) -> String {
+        let narrative = RolloutNarrative(report: report, escaping: .slack)
+        var lines = ["*\(narrative.headline)*"]
+        if let previous { lines.append("(was \(previous.rawValue))") }
+        lines.append("_\(narrative.scope)_")
+        lines += narrative.reasons.prefix(5).map { "• " + $0 }
+        if narrative.reasons.count > 5 { lines.append("• and \(narrative.reasons.count - 5) more") }
+        if let pageURL { lines.append("<\(pageURL)|The rollout page>") }
+        return "{\"text\":\(JSONText.quoted(lines.joined(separator: "\n")))}\n"
+    }
+
+    /// A JSON webhook body: `{"previousVerdict": …, "rollout": …}`, the latter as ``json(_:)`` prints it.
+    public static func webhookJSON(_ report: RolloutReport, previous: RolloutReport.Verdict?) -> String {
+        "{\"previousVerdict\":\(previous.map { "\"\($0.rawValue)\"" } ?? "null"),\"rollout\":" + json(report).trimmingCharacters(in: .newlines) + "}\n"
+    }
+
     /// `{"candidate", "baseline", "from", "to", "verdict", "reasons", "progress", "comparisons", "checks"}` with
     /// every comparison and the verdict of every hourly check.
     public static func json(_ report: RolloutReport) -> String {

@@ -7,7 +7,8 @@ import ServiceLifecycle
 
 /// Builds the ingestion service: routes, limits, metrics, the rendered pages at `/` when
 /// `configuration.pagesDirectory` is set, and as services the group committer, the alert notifier when
-/// `configuration.notifyURL` is set, and the dashboard publisher when `renderEverySeconds` is set.
+/// `configuration.notifyURL` is set, the dashboard publisher when `renderEverySeconds` is set, and the
+/// rollout notifier when `rolloutEverySeconds` is set.
 ///
 /// Tests call it with port 0 and drive it through HummingbirdTesting; `purchase-sli serve` runs it.
 /// - Parameter databasePath: the store's file, whose size (and its WAL's) `/metrics` reports.
@@ -36,7 +37,8 @@ public func buildApplication(
         services: [committer, RetentionPruner(
             store: store, intervalSeconds: configuration.pruneEverySeconds, metrics: metrics, logger: logger, nowMillis: wallClockMillis)]
             + alertNotifier(configuration: configuration, store: store, databasePath: databasePath, logger: logger)
-            + dashboardPublisher(configuration: configuration, store: store, databasePath: databasePath, logger: logger),
+            + dashboardPublisher(configuration: configuration, store: store, databasePath: databasePath, logger: logger)
+            + rolloutNotifier(configuration: configuration, store: store, logger: logger),
         logger: logger
     )
 }
@@ -63,6 +65,23 @@ private func dashboardPublisher(
         context: { DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range) },
         directory: directory, intervalSeconds: interval, links: links(configuration, databasePath), logger: logger,
         nowMillis: wallClockMillis)]
+}
+
+/// The rollout notifier `configuration` asks for, if any: posting to `rolloutNotifyURL`, else to a Slack
+/// `notifyURL`, else logging only.
+private func rolloutNotifier(configuration: ServerConfiguration, store: any BucketStore, logger: Logger) -> [any Service] {
+    guard let interval = configuration.rolloutEverySeconds else { return [] }
+    let pageURL = configuration.baseURL.map { "\($0)/\(DashboardDefinition.rolloutPage(in: configuration.dashboards))" }
+    let sender: RolloutWebhookSender? = if let url = configuration.rolloutNotifyURL {
+        RolloutWebhookSender(url: url, format: configuration.rolloutNotifyFormat, pageURL: pageURL)
+    } else if let url = configuration.notifyURL, configuration.notifyFormat == .slack {
+        RolloutWebhookSender(url: url, format: .slack, pageURL: pageURL)
+    } else {
+        nil
+    }
+    return [RolloutNotifier(
+        store: store, policy: configuration.alertPolicy, intervalSeconds: interval, candidate: configuration.rolloutCandidate,
+        baseline: configuration.rolloutBaseline, sender: sender, logger: logger, nowMillis: wallClockMillis)]
 }
 
 /// What alert text and pages link to: the served pages under `baseURL`, and the database for "look next".

@@ -37,6 +37,9 @@ extension ServerConfiguration {
             try Self.checkDuration("renderEvery", renderEverySeconds, "a whole number of minutes from 1m to 1d", 60...86_400)
         }
         try Self.checkDuration("renderRange", renderRangeSeconds, "a whole number of minutes from 1h to 35d", 3600...35 * 86_400)
+        if let rolloutEverySeconds {
+            try Self.checkDuration("rolloutEvery", rolloutEverySeconds, "a whole number of minutes from 1m to 1d", 60...86_400)
+        }
     }
 
     private static func check(_ key: String, _ value: Int, _ range: ClosedRange<Int>) throws(InvalidSetting) {

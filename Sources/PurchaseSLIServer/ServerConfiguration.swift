@@ -66,6 +66,17 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// Slack and Alertmanager (`generatorURL`); nil for none.
     public var baseURL: String?
 
+    /// Seconds between rollout checks, a whole number of minutes; nil: the service checks no rollout.
+    public var rolloutEverySeconds: Int64?
+    /// The app version whose phased release is checked; nil: the newest one with real traffic.
+    public var rolloutCandidate: String?
+    /// The version it is compared with; nil: the busiest other one.
+    public var rolloutBaseline: String?
+    /// Where rollout verdict changes are posted; nil: to `notifyURL` when that is Slack, else only logged.
+    public var rolloutNotifyURL: URL?
+    /// What `rolloutNotifyURL` is posted as.
+    public var rolloutNotifyFormat = RolloutNotificationFormat.slack
+
     /// The defaults, listed in the README.
     public init() {}
 }

@@ -33,6 +33,12 @@ public struct WebhookSender: AlertNotificationSender {
     /// - Throws: ``NotificationError`` naming the URL and the status, or the connection failure.
     public func send(_ reports: [AlertReport], evaluatedAt time: Int64) async throws {
         guard let body = format.body(for: reports, at: time) else { return }
+        try await Self.post(body, to: url)
+    }
+
+    /// POSTs `body` as JSON to `url`; a post that takes over 10 seconds counts as failed.
+    /// - Throws: ``NotificationError`` naming the URL and the status, or the connection failure.
+    static func post(_ body: String, to url: URL) async throws {
         var request = URLRequest(url: url, timeoutInterval: 10)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

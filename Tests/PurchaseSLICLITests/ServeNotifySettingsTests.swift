@@ -106,6 +106,39 @@ import Testing
         }
     }
 
+    /// `--rollout-every` with its candidate, baseline and receiver, from the config file, the environment
+    /// and the options in that order; `auto` is the newest version.
+    @Test func rolloutChecksAreResolved() throws {
+        #expect(try resolve([]).rolloutEverySeconds == nil)
+        let config = try directory.write("rollout.json", """
+            {"rolloutEvery": "2h", "rolloutCandidate": "5.0.0", "rolloutNotify": "http://hooks.example/r", "rolloutNotifyFormat": "json"}
+            """)
+        let fromFile = try resolve(["--config", config])
+        #expect(fromFile.rolloutEverySeconds == 7200 && fromFile.rolloutCandidate == "5.0.0" && fromFile.rolloutNotifyFormat == .json)
+        #expect(fromFile.rolloutNotifyURL?.absoluteString == "http://hooks.example/r")
+        let options = try resolve(
+            ["--config", config, "--rollout-every", "1h", "--candidate", "auto", "--baseline", "4.11.0", "--rollout-notify-format", "slack"],
+            environment: ["PURCHASE_SLI_ROLLOUT_EVERY": "3h"])
+        #expect(options.rolloutEverySeconds == 3600 && options.rolloutCandidate == nil && options.rolloutBaseline == "4.11.0")
+        #expect(options.rolloutNotifyFormat == .slack)
+        #expect(try resolve([], environment: ["PURCHASE_SLI_ROLLOUT_EVERY": "30m"]).rolloutEverySeconds == 1800)
+        let cases: [([String], [String: String], String)] = [
+            (["--rollout-every", "90s"], [:], "--rollout-every: expected a whole number of minutes"),
+            ([], ["PURCHASE_SLI_ROLLOUT_EVERY": "2d"], "--rollout-every / PURCHASE_SLI_ROLLOUT_EVERY / config rolloutEvery: expected a whole number of minutes from 1m to 1d"),
+            (["--rollout-every", "1h", "--rollout-notify", "mailto:x"], [:], "--rollout-notify: expected an http or https URL"),
+            ([], ["PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT": "teams"], "PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT: expected slack or json"),
+            (["--rollout-every", "1h", "--candidate", "5.0.0", "--baseline", "5.0.0"], [:], "--baseline must differ from --candidate"),
+            (["--config", try directory.write("bad-rollout.json", #"{"rolloutNotifyFormat": "xml"}"#)], [:], "rolloutNotifyFormat expects"),
+        ]
+        for (arguments, environment, message) in cases {
+            #expect {
+                try resolve(arguments, environment: environment)
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+    }
+
     @Test func settingsThatTakeNoEffectAreWarnedAbout() throws {
         let warnings: ([String], [String: String]) throws -> [String] = { arguments, environment in
             try ServeCommand.parse(arguments).resolve(environment: environment).warnings
@@ -113,9 +146,12 @@ import Testing
         #expect(try warnings(["--render-range", "3d", "--alerts-every", "5m"], ["PURCHASE_SLI_DASHBOARDS": "boards"]) == [
             "--alerts-every has no effect without --notify",
             "--render-range has no effect without --render-every",
-            "PURCHASE_SLI_DASHBOARDS has no effect without --notify or --render-every",
+            "PURCHASE_SLI_DASHBOARDS has no effect without --notify, --render-every or --rollout-every",
         ])
-        #expect(try warnings(["--policy", "p.yaml"], [:]) == ["--policy has no effect without --notify or --render-every"])
+        #expect(try warnings(["--policy", "p.yaml"], [:]) == ["--policy has no effect without --notify, --render-every or --rollout-every"])
+        #expect(try warnings(["--candidate", "5.0.0", "--rollout-notify", "http://x/"], [:]) == [
+            "--candidate has no effect without --rollout-every", "--rollout-notify has no effect without --rollout-every",
+        ])
         // Listening beyond this machine with reads open is allowed, and said.
         #expect(try warnings(["--host", "0.0.0.0"], [:]).first?.hasPrefix("listening on 0.0.0.0 without read keys") == true)
         let keys = try directory.write("read-keys", "secret\n")

@@ -3,3 +3,6 @@ public import PurchaseSLIServer
 
 /// `--notify-format alertmanager|slack` of `alerts` and `serve`.
 extension AlertNotificationFormat: ExpressibleByArgument {}
+
+/// `serve --rollout-notify-format slack|json`.
+extension RolloutNotificationFormat: ExpressibleByArgument {}

@@ -1,0 +1,92 @@
+public import Foundation
+public import PurchaseSLIAnalysis
+import PurchaseSLIRendering
+
+/// What rollout verdicts are posted as.
+public enum RolloutNotificationFormat: String, Sendable, Hashable, CaseIterable {
+    /// A Slack-compatible incoming webhook: `{"text": …}` in Slack mrkdwn.
+    case slack
+    /// Any webhook: `{"previousVerdict", "rollout"}`, the latter as `rollout --format json` prints it.
+    case json
+}
+
+/// Delivers rollout verdicts: ``RolloutWebhookSender`` over HTTP, or a test's recorder.
+public protocol RolloutNotificationSender: Sendable {
+    /// Sends `report`, whose verdict follows `previous` (nil: the first since the service started).
+    /// - Throws: when it was not delivered.
+    func send(_ report: RolloutReport, previous: RolloutReport.Verdict?) async throws
+}
+
+/// Posts rollout verdicts to a Slack-compatible or a JSON webhook.
+public struct RolloutWebhookSender: RolloutNotificationSender {
+    /// Where verdicts are posted.
+    public let url: URL
+    /// The body's kind.
+    public let format: RolloutNotificationFormat
+    /// The served rollout page, linked from Slack text, when known.
+    public let pageURL: String?
+
+    /// Creates a sender.
+    public init(url: URL, format: RolloutNotificationFormat, pageURL: String? = nil) {
+        self.url = url
+        self.format = format
+        self.pageURL = pageURL
+    }
+
+    /// POSTs the verdict.
+    /// - Throws: ``NotificationError`` naming the URL and the status, or the connection failure.
+    public func send(_ report: RolloutReport, previous: RolloutReport.Verdict?) async throws {
+        let body = switch format {
+        case .slack: RolloutOutput.slackJSON(report, previous: previous, pageURL: pageURL)
+        case .json: RolloutOutput.webhookJSON(report, previous: previous)
+        }
+        try await WebhookSender.post(body, to: url)
+    }
+}
+
+/// Which rollout verdicts to post: each change of the candidate's verdict (and, while it says proceed,
+/// of the step it clears), once. Pure: the caller says when a send succeeded; a failed send is tried
+/// again with the next check's verdict.
+public struct RolloutNotificationState: Sendable {
+    /// What a verdict is, for telling a change: the versions, the verdict, and the step a proceed is at.
+    private struct Key: Hashable, Sendable {
+        var candidate: String
+        var baseline: String
+        var verdict: RolloutReport.Verdict
+        var proceedStep: Int?
+
+        init(_ report: RolloutReport) {
+            candidate = report.candidate
+            baseline = report.baseline
+            verdict = report.verdict
+            proceedStep = report.verdict == .proceed ? report.progress?.step : nil
+        }
+    }
+
+    private var delivered: (key: Key, verdict: RolloutReport.Verdict)?
+    private var pending: Key?
+
+    /// No verdict delivered yet.
+    public init() {}
+
+    /// The previous verdict delivered, when `report` is a change worth posting (the first verdict since
+    /// the start is one: `previous` nil); nil when it says what was last delivered.
+    public mutating func change(_ report: RolloutReport) -> (previous: RolloutReport.Verdict?, isChange: Bool) {
+        let key = Key(report)
+        guard key != delivered?.key else {
+            pending = nil
+            return (delivered?.verdict, false)
+        }
+        pending = key
+        // A new candidate starts its own history.
+        let previous = delivered.flatMap { $0.key.candidate == key.candidate ? $0.verdict : nil }
+        return (previous, true)
+    }
+
+    /// Records that the change last returned was delivered.
+    public mutating func deliveredChange() {
+        guard let pending else { return }
+        delivered = (pending, pending.verdict)
+        self.pending = nil
+    }
+}

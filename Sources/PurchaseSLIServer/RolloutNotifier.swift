@@ -1,0 +1,112 @@
+public import Logging
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+public import PurchaseSLIDashboards
+public import PurchaseSLIStorage
+public import ServiceLifecycle
+
+/// `serve --rollout-every`: evaluates the phased release of the candidate (or of the newest app version)
+/// against its baseline at every interval, logs each verdict, and posts its changes
+/// (``RolloutNotificationState``) until graceful shutdown.
+///
+/// The loop reads the clock once per round, floors it to the minute and hands that time to
+/// ``check(at:state:)``, which tests call with times of their own.
+public struct RolloutNotifier: Service {
+    private let store: any BucketStore
+    private let policy: SLOPolicy
+    private let intervalSeconds: Int64
+    private let candidate: String?
+    private let baseline: String?
+    private let sender: (any RolloutNotificationSender)?
+    private let logger: Logger
+    private let nowMillis: @Sendable () -> Int64
+
+    /// How far back the newest app version is looked for when the candidate is automatic.
+    public static let candidateLookbackSeconds: Int64 = 14 * 86_400
+
+    /// Creates a notifier.
+    /// - Parameters:
+    ///   - candidate: the app version released, or nil for the newest one with real traffic over the last
+    ///     14 days (``RolloutQuery/newestVersion(from:to:)``).
+    ///   - baseline: the version to compare with, or nil for the busiest other one.
+    ///   - sender: where changes are posted; nil to log them only.
+    ///   - nowMillis: the wall clock, read by ``run()`` only.
+    public init(
+        store: any BucketStore, policy: SLOPolicy, intervalSeconds: Int64, candidate: String?, baseline: String?,
+        sender: (any RolloutNotificationSender)?, logger: Logger, nowMillis: @escaping @Sendable () -> Int64
+    ) {
+        self.store = store
+        self.policy = policy
+        self.intervalSeconds = intervalSeconds
+        self.candidate = candidate
+        self.baseline = baseline
+        self.sender = sender
+        self.logger = logger
+        self.nowMillis = nowMillis
+    }
+
+    /// Checks at once, then every interval after that check's time, until graceful shutdown.
+    public func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown { [self] () async throws -> Void in
+                var state = RolloutNotificationState()
+                while true {
+                    let time = nowMillis() / 60_000 * 60
+                    await check(at: time, state: &state)
+                    try await Task.sleep(for: .milliseconds(max(0, (time + intervalSeconds) * 1000 - nowMillis())))
+                }
+            }
+        } catch is CancellationError {}
+    }
+
+    /// The verdict at `time` (minute-aligned seconds; only events before it count), logged, and posted
+    /// when `state` says it changed. Nil when there is nothing to compare (one version only) or the
+    /// evaluation failed; both are logged.
+    @discardableResult
+    public func check(at time: Int64, state: inout RolloutNotificationState) async -> RolloutReport? {
+        let (store, policy, candidate, baseline) = (store, policy, candidate, baseline)
+        let report: RolloutReport?
+        do {
+            report = try await runBlocking { () throws -> RolloutReport? in
+                let query = RolloutQuery(store: store)
+                guard let version = try candidate ?? query.newestVersion(from: time - Self.candidateLookbackSeconds, to: time) else {
+                    return nil
+                }
+                let inputs = try query.inputs(candidate: version, baseline: baseline, since: nil, end: time)
+                let freshness = try AlertContext(store: store, policy: policy).freshness(at: time)
+                return RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
+            }
+        } catch {
+            logger.warning("rollout check failed", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
+            return nil
+        }
+        guard let report else {
+            logger.debug("rollout check: one app version only", metadata: ["time": "\(RFC3339.format(seconds: time))"])
+            return nil
+        }
+        let (previous, isChange) = state.change(report)
+        var metadata: Logger.Metadata = [
+            "time": "\(RFC3339.format(seconds: time))", "candidate": "\(report.candidate)", "baseline": "\(report.baseline)",
+            "verdict": "\(report.verdict.rawValue)", "step": "\(report.progress?.step.map { "\($0) %" } ?? "unknown")",
+        ]
+        guard isChange else {
+            logger.debug("rollout checked", metadata: metadata)
+            return report
+        }
+        metadata["previous"] = "\(previous?.rawValue ?? "none")"
+        guard let sender else {
+            logger.info("rollout verdict", metadata: metadata)
+            state.deliveredChange()
+            return report
+        }
+        do {
+            try await sender.send(report, previous: previous)
+            state.deliveredChange()
+            logger.info("rollout verdict sent", metadata: metadata)
+        } catch {
+            metadata["error"] = "\(error)"
+            logger.warning("rollout verdict not delivered; retrying at the next check", metadata: metadata)
+        }
+        return report
+    }
+}
