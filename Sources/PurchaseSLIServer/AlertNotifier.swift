@@ -37,16 +37,11 @@ public struct AlertNotifier: Service {
 
     /// Evaluates at once, then every interval after that evaluation's time, until graceful shutdown.
     public func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown { [self] () async throws -> Void in
-                var state = AlertNotificationState(resendingFiring: sender.resendsFiring)
-                while true {
-                    let time = nowMillis() / 60_000 * 60
-                    await notify(at: time, state: &state)
-                    try await Task.sleep(for: .milliseconds(max(0, (time + intervalSeconds) * 1000 - nowMillis())))
-                }
-            }
-        } catch is CancellationError {}
+        try await runScheduledRounds(
+            every: intervalSeconds, nowMillis: nowMillis, state: AlertNotificationState(resendingFiring: sender.resendsFiring)
+        ) { [self] millis, state in
+            await notify(at: millis / 60_000 * 60, state: &state)
+        }
     }
 
     /// Evaluates the alerts firing at `time` (minute-aligned seconds; only events before it count) and

@@ -32,15 +32,9 @@ public struct DashboardPublisher: Service {
 
     /// Renders at once, then every interval after that round's time, until graceful shutdown.
     public func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown { [self] () async throws -> Void in
-                while true {
-                    let millis = nowMillis()
-                    await publish(at: millis / 60_000 * 60, generatedAtSeconds: millis / 1000)
-                    try await Task.sleep(for: .milliseconds(max(0, (millis / 60_000 * 60 + intervalSeconds) * 1000 - nowMillis())))
-                }
-            }
-        } catch is CancellationError {}
+        try await runScheduledRounds(every: intervalSeconds, nowMillis: nowMillis, state: ()) { [self] millis, _ in
+            await publish(at: millis / 60_000 * 60, generatedAtSeconds: millis / 1000)
+        }
     }
 
     /// Renders every page for `time` (minute-aligned; only events before it count) and writes them; a

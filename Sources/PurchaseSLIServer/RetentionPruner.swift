@@ -27,14 +27,9 @@ public struct RetentionPruner: Service {
 
     /// Prunes at once, then every interval, until graceful shutdown.
     public func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown { [self] () async throws -> Void in
-                while true {
-                    await pruneOnce()
-                    try await Task.sleep(for: .seconds(intervalSeconds))
-                }
-            }
-        } catch is CancellationError {}
+        try await runScheduledRounds(every: intervalSeconds, nowMillis: nowMillis, state: ()) { [self] _, _ in
+            await pruneOnce()
+        }
     }
 
     /// Prunes once (on a thread of its own: it deletes rows under the write lock) and records what the

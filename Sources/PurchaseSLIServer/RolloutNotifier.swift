@@ -47,16 +47,9 @@ public struct RolloutNotifier: Service {
 
     /// Checks at once, then every interval after that check's time, until graceful shutdown.
     public func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown { [self] () async throws -> Void in
-                var state = RolloutNotificationState()
-                while true {
-                    let time = nowMillis() / 60_000 * 60
-                    await check(at: time, state: &state)
-                    try await Task.sleep(for: .milliseconds(max(0, (time + intervalSeconds) * 1000 - nowMillis())))
-                }
-            }
-        } catch is CancellationError {}
+        try await runScheduledRounds(every: intervalSeconds, nowMillis: nowMillis, state: RolloutNotificationState()) { [self] millis, state in
+            await check(at: millis / 60_000 * 60, state: &state)
+        }
     }
 
     /// The verdict at `time` (minute-aligned seconds; only events before it count), logged, and posted

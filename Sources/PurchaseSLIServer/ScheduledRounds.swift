@@ -1,0 +1,20 @@
+import ServiceLifecycle
+
+/// Runs `round` at once, then every `intervalSeconds` after the minute that round started in, until
+/// graceful shutdown: the loop of every service that works on a schedule. Each round gets the wall
+/// clock it started at (milliseconds) and the state the previous round left.
+func runScheduledRounds<State: Sendable>(
+    every intervalSeconds: Int64, nowMillis: @escaping @Sendable () -> Int64, state: State,
+    _ round: @escaping @Sendable (_ millis: Int64, _ state: inout State) async -> Void
+) async throws {
+    do {
+        try await cancelWhenGracefulShutdown { () async throws -> Void in
+            var state = state
+            while true {
+                let millis = nowMillis()
+                await round(millis, &state)
+                try await Task.sleep(for: .milliseconds(max(0, (millis / 60_000 * 60 + intervalSeconds) * 1000 - nowMillis())))
+            }
+        }
+    } catch is CancellationError {}
+}
