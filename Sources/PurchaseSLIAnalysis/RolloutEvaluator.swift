@@ -42,9 +42,11 @@ public struct RolloutEvaluator: Sendable {
     }
 
     private func report(_ look: Look, inputs: RolloutInputs, freshness: DataFreshness?, checks: [RolloutCheck]) -> RolloutReport {
-        var (verdict, reasons) = (look.verdict, look.reasons)
+        var (verdict, reasons, checks) = (look.verdict, look.reasons, checks)
         if let freshness, freshness.age().map({ $0 >= policy.rollout.staleAfterSeconds }) ?? true {
             (verdict, reasons) = (.stale, [.staleData(newestEventSeconds: freshness.newestEvent(), ageSeconds: freshness.age())])
+            // The check at the evaluation time says so too.
+            if !checks.isEmpty { (checks[checks.count - 1].verdict, checks[checks.count - 1].reason) = (.stale, reasons[0]) }
         }
         var report = RolloutReport(
             candidate: inputs.candidate, baseline: inputs.baseline, fromSeconds: inputs.fromSeconds, toSeconds: inputs.toSeconds,

@@ -95,6 +95,7 @@ private func healthy(_ scale: Int64) -> [String: PlanCounts] {
             atSeconds: 86_400, newestEventSeconds: newestEvent.map { ["purchase": $0] } ?? [:], staleAfterSeconds: 30 * 60)
         let report = evaluator.evaluate(inputs(candidate: regressed, baseline: healthy(10)), freshness: freshness)
         #expect(report.verdict == expected)
+        #expect(report.checks.last?.verdict == expected, "the check at the evaluation time says the same")
         #expect(report.comparisons.contains { $0.isRegression }, "the comparisons are still made")
     }
 

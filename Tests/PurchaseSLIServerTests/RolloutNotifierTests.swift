@@ -117,7 +117,8 @@ private final class RecordingRolloutSender: RolloutNotificationSender, @unchecke
         // (verdicts in turn, which are changes)
         ([RolloutReport.Verdict.insufficientData, .insufficientData, .proceed, .proceed], [true, false, true, false]),
         ([.proceed, .rollback, .rollback, .proceed], [true, true, false, true]),
-        ([.stale, .stale, .insufficientData], [true, false, true]),
+        ([.stale, .stale, .insufficientData], [false, false, true]),
+        ([.rollback, .stale, .rollback, .stale, .proceed], [true, false, false, false, true]),
     ] as [([RolloutReport.Verdict], [Bool])])
     func eachChangeOnce(verdicts: [RolloutReport.Verdict], changes: [Bool]) {
         var state = RolloutNotificationState()
