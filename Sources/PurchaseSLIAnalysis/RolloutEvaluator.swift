@@ -168,7 +168,8 @@ public struct RolloutEvaluator: Sendable {
             let next = step.flatMap(PhasedRelease.nextStep(after:))
             return RolloutReport.Progress(
                 step: step, nextStep: next, share: release.share(at: time), day: release.day(at: time),
-                startSeconds: inputs.fromSeconds, earlierRelease: release.earlierRelease,
+                // An earlier release is left out only when the comparison starts after it.
+                startSeconds: inputs.fromSeconds, earlierRelease: inputs.fromSeconds >= release.startSeconds ? release.earlierRelease : nil,
                 confidence: evaluator.policy.rollout.confidence(beforeStep: next))
         }
 

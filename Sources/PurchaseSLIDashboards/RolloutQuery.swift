@@ -24,12 +24,13 @@ public struct RolloutQuery: Sendable {
 
     /// The hourly counts of `candidate` and `baseline` (default: the busiest other version) per action,
     /// product and plan over `[since, end)`, and the phased release as the candidate's share of its
-    /// platforms shows it. `since` defaults to the start of the candidate's latest release (a re-release
-    /// after a day or more without it is not mixed with the earlier one).
+    /// platforms shows it (from `since` when given). `since` defaults to the start of the candidate's
+    /// latest release (a re-release after a day or more without it is not mixed with the earlier one).
     /// - Throws: ``Failure`` when the candidate has no events or no other version has any.
     public func inputs(candidate: String, baseline: String?, since: Int64?, end: Int64) throws -> RolloutInputs {
         let first = try firstHour(of: candidate, before: end)
-        let release = try phasedRelease(of: candidate, from: min(first, since ?? first), to: end)
+        // From --since when given: the release a person names starts there.
+        let release = try phasedRelease(of: candidate, from: since ?? first, to: end)
         let from = since ?? release?.startSeconds ?? first
         let baseline = try baseline ?? busiestOtherVersion(than: candidate, from: from, to: end)
         let versions: Set<String?> = [candidate, baseline]

@@ -108,6 +108,7 @@ import PurchaseSLIDashboards
         let since = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--since", "2026-11-14", "--format", "json"])
         let whole = try #require(try JSONSerialization.jsonObject(with: Data(try since.output().utf8)) as? [String: Any])
         #expect(whole["from"] as? String == "2026-11-14T00:00:00Z")
+        #expect((whole["progress"] as? [String: Any])?["earlierRelease"] is NSNull, "nothing is left out")
     }
 
     @Test func anUnknownCandidateIsAnError() throws {
