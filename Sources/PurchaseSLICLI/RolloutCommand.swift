@@ -17,12 +17,13 @@ struct RolloutCommand: ParsableCommand {
         abstract: "Compare a candidate app version with the baseline and say proceed, hold, roll back, or wait.",
         discussion: """
             Compares the success, 409, cancel and unfinished rates of each action, product and plan on the \
-            candidate with the baseline (default: the busiest other version) over the same hours, from the \
-            candidate's first event (or --since) to --at. Each comparison with enough events on both sides \
-            gets a one-sided Fisher exact test, Holm-corrected over all of them. rollback: the success or \
-            unfinished rate is significantly and materially worse; hold: the 409 or cancel rate is; proceed: \
-            nothing is, and each action's success rate has been seen enough to rule out a material drop; \
-            insufficient-data otherwise. The thresholds are the rollout section of the policy.
+            candidate with the baseline (default: the busiest other version) hour by hour over the same hours, \
+            from the start of the candidate's latest release (or --since) to --at. Every test is sequential: \
+            valid however often it is checked (every hour is safe). rollback: the success or unfinished rate \
+            is significantly and materially worse; hold: the 409 or cancel rate is; proceed: nothing is, and \
+            the purchase flow has ruled out a material drop with the confidence the phased release's next \
+            step asks; insufficient-data (WAIT) otherwise; stale (no verdict) on data hours old. The \
+            thresholds are the rollout section of the policy.
 
             Examples:
               purchase-sli rollout --candidate 4.12.0
@@ -42,7 +43,7 @@ struct RolloutCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Evaluation time: only events before it count.", valueName: "time"))
     var at: String = "now"
 
-    @Option(help: ArgumentHelp("Start of the comparison (default: the candidate's first hour).", valueName: "time"))
+    @Option(help: ArgumentHelp("Start of the comparison (default: the start of the candidate's latest release).", valueName: "time"))
     var since: String?
 
     @Option(help: "Output format.")
