@@ -38,7 +38,8 @@ public struct PhasedRelease: Sendable, Hashable {
     /// The hours of an earlier release of the same version, when one was seen before the latest
     /// (from its first hour to the end of its last).
     public let earlierRelease: Range<Int64>?
-    /// The step each hour appears to be at (nil before the candidate is seen), highest so far.
+    /// The step each hour appears to be at (nil before the candidate is seen): the highest reached over
+    /// settled windows, or the hour's own when higher (see ``settledWindowHours``).
     private let reachedSteps: [Int?]
 
     /// The latest release in `hours` (every hour with events on the candidate's platforms, in time

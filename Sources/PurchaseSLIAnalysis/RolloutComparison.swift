@@ -40,8 +40,8 @@ public struct RolloutComparison: Sendable, Hashable {
     /// Bounds of `effect` at 95 % confidence valid at every look; computed for each tested action and
     /// each tested slice that regressed or moved by the minimum effect, when the baseline has bad events.
     public var effectInterval: ClosedRange<Double>?
-    /// The candidate's bad events beyond what the baseline's rate in each hour predicts (failures that
-    /// would have succeeded on the baseline, for the success rate).
+    /// The candidate's bad events beyond what the baseline's rate in the same hour predicts, over the hours
+    /// with events of both (failures that would have succeeded on the baseline, for the success rate).
     public var excessEvents: Double?
     /// Whether the candidate is significantly and materially worse.
     public var isRegression = false

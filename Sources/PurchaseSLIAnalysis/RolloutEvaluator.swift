@@ -44,9 +44,11 @@ public struct RolloutEvaluator: Sendable {
     private func report(_ look: Look, inputs: RolloutInputs, freshness: DataFreshness?, checks: [RolloutCheck]) -> RolloutReport {
         var (verdict, reasons, checks) = (look.verdict, look.reasons, checks)
         if let freshness, freshness.age().map({ $0 >= policy.rollout.staleAfterSeconds }) ?? true {
-            (verdict, reasons) = (.stale, [.staleData(newestEventSeconds: freshness.newestEvent(), ageSeconds: freshness.age())])
+            // No verdict, but what the data up to its newest event shows is still said.
+            let stale = RolloutReport.Reason.staleData(newestEventSeconds: freshness.newestEvent(), ageSeconds: freshness.age())
+            (verdict, reasons) = (.stale, [stale] + reasons.filter { if case .regression = $0 { true } else { false } })
             // The check at the evaluation time says so too.
-            if !checks.isEmpty { (checks[checks.count - 1].verdict, checks[checks.count - 1].reason) = (.stale, reasons[0]) }
+            if !checks.isEmpty { (checks[checks.count - 1].verdict, checks[checks.count - 1].reason) = (.stale, stale) }
         }
         var report = RolloutReport(
             candidate: inputs.candidate, baseline: inputs.baseline, fromSeconds: inputs.fromSeconds, toSeconds: inputs.toSeconds,
@@ -71,9 +73,11 @@ public struct RolloutEvaluator: Sendable {
         let candidates = variants.filter { metric.badEvents($0.1).trials >= max(20, trials / 10) }
         guard let worst = candidates.max(by: { (badRate($0.1) ?? 0, $1.0) < (badRate($1.1) ?? 0, $0.0) }) else { return nil }
         let others = variants.filter { $0.0 != worst.0 }.reduce(OutcomeCounts()) { $0 + $1.1 }
+        let (bad, otherBad) = (metric.badEvents(worst.1), metric.badEvents(others))
+        let p = ProportionTest.fisherUpperTail(count: bad.count, trials: bad.trials, otherCount: otherBad.count, otherTrials: otherBad.trials)
         return VariantRate(
-            variant: worst.0, metric: metric, actionType: action, rate: metric.rate(worst.1) ?? 0,
-            trials: metric.badEvents(worst.1).trials, othersRate: metric.rate(others), othersTrials: metric.badEvents(others).trials)
+            variant: worst.0, metric: metric, actionType: action, rate: metric.rate(worst.1) ?? 0, trials: bad.trials,
+            othersRate: metric.rate(others), othersTrials: otherBad.trials, isSignificantlyWorse: otherBad.trials > 0 && p < 0.01)
     }
 
     /// What one look concluded.
@@ -127,8 +131,11 @@ public struct RolloutEvaluator: Sendable {
             let rule = evaluator.policy.rollout
             let minimum = Int64(rule.minimumSamples)
             var comparisons = states.compactMap { $0.comparison(minimumSamples: minimum) }
-            let tested = comparisons.indices.filter { comparisons[$0].isTested }
-            for (index, adjusted) in zip(tested, ProportionTest.holmAdjusted(tested.map { comparisons[$0].pValue! })) {
+            // Holm over every comparison of the range, an untested one at p = 1: a family that grew as
+            // slices reached minimumSamples would test early looks against a laxer threshold.
+            let adjustedPValues = ProportionTest.holmAdjusted(comparisons.map { $0.pValue ?? 1 })
+            for index in comparisons.indices where comparisons[index].isTested {
+                let adjusted = adjustedPValues[index]
                 comparisons[index].adjustedPValue = adjusted
                 let worsening = (comparisons[index].effect ?? 0) * (comparisons[index].metric.showsGoodShare ? -1 : 1)
                 comparisons[index].isRegression = adjusted < rule.significance && worsening >= rule.minimumEffect
@@ -195,15 +202,18 @@ public struct RolloutEvaluator: Sendable {
                       let index = states.firstIndex(where: { $0.metric == .successRate && $0.labels == labels })
                 else { return nil }
                 let alpha = 1 - confidence
-                if comparison.candidate.trials >= minimum, (ruledOutConfidence[action] ?? 0) < confidence,
+                if comparison.candidate.trials >= minimum, comparison.baseline.trials >= minimum, (ruledOutConfidence[action] ?? 0) < confidence,
                    states[index].dropRuledOutPValue(points: rule.maximumRegression) < alpha {
                     ruledOutConfidence[action] = confidence
                 }
                 let state = states[index]
                 let nullRatio = state.ratio(forDrop: rule.maximumRegression)
                 if (ruledOutConfidence[action] ?? 0) >= confidence {
+                    // Ruled out at an earlier look, the bound of today's baseline rate may say more than
+                    // allowed: then it is not given.
                     let largest = detailed
-                        ? SequentialRateTest.bound(state.hours, direction: .better, alpha: alpha).map { max(0, ($0 - 1) * state.baselineRate) }
+                        ? SequentialRateTest.bound(state.hours, direction: .better, alpha: alpha)
+                            .map { max(0, ($0 - 1) * state.baselineRate) }.flatMap { $0 <= rule.maximumRegression ? $0 : nil }
                         : nil
                     return .ruledOut(comparison, largestDrop: largest, allowed: rule.maximumRegression, confidence: confidence)
                 }
@@ -213,8 +223,10 @@ public struct RolloutEvaluator: Sendable {
                 }
                 let more = comparison.candidate.trials < minimum
                     ? max(minimum - comparison.candidate.trials,
-                          SequentialRateTest.trialsToSettle(state.hours, nullRatio: nullRatio, baselineRate: state.baselineRate, alpha: alpha) ?? 0)
-                    : SequentialRateTest.trialsToSettle(state.hours, nullRatio: nullRatio, baselineRate: state.baselineRate, alpha: alpha)
+                          SequentialRateTest.trialsToSettle(
+                        state.hours, nullRatio: nullRatio, baselineRate: state.baselineRate, share: state.candidateShare(before: time), alpha: alpha) ?? 0)
+                    : SequentialRateTest.trialsToSettle(
+                        state.hours, nullRatio: nullRatio, baselineRate: state.baselineRate, share: state.candidateShare(before: time), alpha: alpha)
                 let perSecond = state.candidateTrialsPerSecond(before: time)
                 // To the next whole minute: a time to look again, not a measurement.
                 let expectedBy = more.flatMap { more -> Int64? in
@@ -245,8 +257,9 @@ struct ComparisonState {
     private var total = SequentialRateTest.Hour(candidateBad: 0, candidateTrials: 0, baselineBad: 0, baselineTrials: 0)
     /// Mantel–Haenszel sums of the rate ratio: Σ candidate bad × baseline share, Σ baseline bad × candidate share.
     private var pooledNumerator = 0.0, pooledDenominator = 0.0
-    /// Σ candidate trials × the baseline's bad rate of the same hour.
-    private var expectedCandidateBad = 0.0
+    /// Over the hours with trials on both sides: the candidate's bad events, and its trials × the
+    /// baseline's bad rate of the same hour.
+    private var pairedCandidateBad = 0.0, expectedCandidateBad = 0.0
 
     init(metric: RateMetric, labels: SeriesLabels) {
         self.metric = metric
@@ -270,6 +283,7 @@ struct ComparisonState {
             let trials = Double(candidate.trials + baseline.trials)
             pooledNumerator += Double(candidate.count) * Double(baseline.trials) / trials
             pooledDenominator += Double(baseline.count) * Double(candidate.trials) / trials
+            pairedCandidateBad += Double(candidate.count)
             expectedCandidateBad += Double(candidate.trials) * Double(baseline.count) / Double(baseline.trials)
         }
     }
@@ -296,6 +310,13 @@ struct ComparisonState {
         1 + points / max(baselineRate, 1e-9)
     }
 
+    /// The candidate's share of the trials over the last day of its hours before `time` (0 without any).
+    func candidateShare(before time: Int64) -> Double {
+        let day = zip(hourStarts, hours).filter { $0.0 >= time - 86_400 && $0.0 < time }.map(\.1)
+        let trials = day.reduce(0) { $0 + $1.candidateTrials + $1.baselineTrials }
+        return trials == 0 ? 0 : Double(day.reduce(0) { $0 + $1.candidateTrials }) / Double(trials)
+    }
+
     /// The candidate's trials per second over the last day of its hours before `time`.
     func candidateTrialsPerSecond(before time: Int64) -> Double {
         let trials = zip(hourStarts, hours).filter { $0.0 >= time - 86_400 && $0.0 < time }.reduce(0) { $0 + $1.1.candidateTrials }
@@ -320,19 +341,21 @@ struct ComparisonState {
         let rawExcess = Double(total.candidateBad) / Double(total.candidateTrials) - Double(total.baselineBad) / Double(total.baselineTrials)
         let pooledExcess = pooledDenominator > 0 ? (pooledNumerator / pooledDenominator - 1) * baselineRate : rawExcess
         result.effect = sign * pooledExcess
-        result.excessEvents = Double(total.candidateBad) - expectedCandidateBad
+        result.excessEvents = pairedCandidateBad - expectedCandidateBad
         if total.candidateTrials >= minimum, total.baselineTrials >= minimum { result.pValue = regression.pValue }
         return result
     }
 
     /// The effect's bounds at 95 % confidence valid at every look (2.5 % each side), in the metric's
-    /// direction; nil when the baseline has no bad events, against which no ratio is bounded.
+    /// direction; nil when the baseline has no bad events, against which no ratio is bounded, or when the
+    /// two bounds cross.
     func effectInterval() -> ClosedRange<Double>? {
         guard total.baselineBad > 0 else { return nil }
         let lower = SequentialRateTest.bound(hours, direction: .worse, alpha: 0.025).map { ($0 - 1) * baselineRate } ?? -baselineRate
-        let upper = min(1, SequentialRateTest.bound(hours, direction: .better, alpha: 0.025).map { ($0 - 1) * baselineRate } ?? 1)
-        // Bounds of two one-sided mixtures: they may cross on very few events, where nothing is known.
-        let (low, high) = (min(lower, upper), max(lower, upper))
-        return metric.showsGoodShare ? -high ... -low : low ... high
+        let upper = min(1 - baselineRate, SequentialRateTest.bound(hours, direction: .better, alpha: 0.025).map { ($0 - 1) * baselineRate } ?? 1)
+        // Two one-sided bounds cross when the hours contradict each other (a ratio that changed during
+        // the release): then no single interval describes it.
+        guard lower <= upper else { return nil }
+        return metric.showsGoodShare ? -upper ... -lower : lower ... upper
     }
 }

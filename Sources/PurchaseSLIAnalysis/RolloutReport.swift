@@ -70,6 +70,9 @@ public struct VariantRate: Sendable, Hashable {
     public var othersRate: Double?
     /// The other variants' trials.
     public var othersTrials: Int64
+    /// Whether it is significantly worse than the other variants together (one-sided Fisher exact test,
+    /// p < 0.01); false when it has no other.
+    public var isSignificantlyWorse: Bool
 }
 
 extension RolloutReport {
@@ -83,7 +86,7 @@ extension RolloutReport {
         public var share: Double?
         /// The day of the release (1 during its first 24 hours).
         public var day: Int
-        /// The first hour of the release compared.
+        /// Where the comparison starts: the release's first hour, or `--since`.
         public var startSeconds: Int64
         /// An earlier release of the same version left out of the comparison.
         public var earlierRelease: Range<Int64>?

@@ -144,14 +144,18 @@ public enum SequentialRateTest {
     }
 
     /// About how many more candidate trials settle `.better` against `nullRatio` at level α if the
-    /// candidate goes on as well as the baseline, whose bad rate is `baselineRate`: the evidence of an
-    /// identical candidate grows by `baselineRate × (r − 1 − ln r)` per trial (the Poisson limit); nil
-    /// when it cannot grow (no bad events on the baseline, or a null ratio of 1 or less).
+    /// candidate goes on as well as the baseline, whose bad rate is `baselineRate`, at `share` of the
+    /// trials: each hour's k bad events add k × KL(s ‖ π(r)) to the evidence of an identical candidate,
+    /// which is `baselineRate / s × KL(s ‖ π(r))` per candidate trial (`baselineRate × (r − 1 − ln r)`
+    /// while the share is small); nil when it cannot grow (no bad events on the baseline, a null ratio of
+    /// 1 or less, or no share).
     public static func trialsToSettle(
-        _ hours: [Hour], nullRatio: Double, baselineRate: Double, alpha: Double
+        _ hours: [Hour], nullRatio: Double, baselineRate: Double, share: Double, alpha: Double
     ) -> Int64? {
-        guard nullRatio > 1, baselineRate > 0 else { return nil }
-        let perTrial = baselineRate * (nullRatio - 1 - log(nullRatio))
+        guard nullRatio > 1, baselineRate > 0, share > 0, share < 1 else { return nil }
+        let null = badShare(share, nullRatio)
+        let divergence = share * log(share / null) + (1 - share) * log((1 - share) / (1 - null))
+        let perTrial = baselineRate / share * divergence
         let ratios = alternatives(to: nullRatio, .better)
         // The identical candidate's own term, which the weight of one alternative among the grid dilutes.
         let needed = log(1 / alpha) + log(Double(ratios.count))

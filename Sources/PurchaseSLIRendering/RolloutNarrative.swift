@@ -30,15 +30,22 @@ struct RolloutNarrative {
         }
     }
 
-    /// The feature flag to turn off: the variant that fares worst, with its numbers, when events carry one.
+    /// The feature flag to turn off: the variant that is the candidate's only one, or that fares
+    /// significantly worse than its others, with the numbers; else the flag unnamed, with the variants'
+    /// numbers when they fare alike.
     private var flag: String {
         guard let suspect = report.suspectVariant else { return "the feature flag" }
-        var text = "the feature flag of variant \(escaping.escape(suspect.variant)) (\(escaping.escape(suspect.actionType)) "
-            + "\(suspect.metric.title) \(NumberText.percent(suspect.rate)) of \(NumberText.count(suspect.trials)) there"
-        if let others = suspect.othersRate {
-            text += ", \(NumberText.percent(others)) of \(NumberText.count(suspect.othersTrials)) on the other variants"
+        let variant = escaping.escape(suspect.variant)
+        let numbers = "\(escaping.escape(suspect.actionType)) \(suspect.metric.title) \(NumberText.percent(suspect.rate)) of "
+            + "\(NumberText.count(suspect.trials))"
+        guard let others = suspect.othersRate else {
+            return "the feature flag of variant \(variant) (all of \(candidate)'s events carry it; \(numbers))"
         }
-        return text + ")"
+        let otherNumbers = "\(NumberText.percent(others)) of \(NumberText.count(suspect.othersTrials))"
+        guard suspect.isSignificantlyWorse else {
+            return "the feature flag (its variants fare alike: \(numbers) on \(variant), \(otherNumbers) on the others)"
+        }
+        return "the feature flag of variant \(variant) (\(numbers) there, \(otherNumbers) on the other variants)"
     }
 
     /// What the regressions cost so far: the first losing one's excess events.
@@ -66,8 +73,8 @@ struct RolloutNarrative {
 
     private var nextStepAdvice: String {
         guard let progress = report.progress, let step = progress.step else { return "let the phased release continue" }
-        guard let next = progress.nextStep else { return "the release is at 100 %" }
-        return "it is safe to take the next step of the phased release (\(step) % → \(next) %)"
+        guard let next = progress.nextStep else { return "the release appears to be at 100 %" }
+        return "it is safe to take the next step of the phased release (it appears to be at \(step) %: \(step) % → \(next) %)"
     }
 
     private var holdStepAdvice: String {

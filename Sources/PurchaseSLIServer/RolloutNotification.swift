@@ -45,10 +45,10 @@ public struct RolloutWebhookSender: RolloutNotificationSender {
 }
 
 /// Which rollout verdicts to post: each change of the candidate's verdict (and, while it says proceed,
-/// of the step it clears), once. No verdict on stale data is not posted (a quiet night would post twice;
-/// the alert NoPurchaseEvents is what says that events stopped): it is a change from nothing, and the
-/// next verdict is compared with the last one posted. Pure: the caller says when a send succeeded; a
-/// failed send is tried again with the next check's verdict.
+/// of the step it clears), once. A `stale` report (no verdict: events stopped) is never posted, since a
+/// quiet night would post it and its end and the NoPurchaseEvents alert already says that events
+/// stopped; the verdict after it is compared with the last one posted. Pure: the caller says when a
+/// send succeeded; a failed send is tried again with the next check's verdict.
 public struct RolloutNotificationState: Sendable {
     /// What a verdict is, for telling a change: the versions, the verdict, and the step a proceed is at.
     private struct Key: Hashable, Sendable {
@@ -71,8 +71,8 @@ public struct RolloutNotificationState: Sendable {
     /// No verdict delivered yet.
     public init() {}
 
-    /// The previous verdict delivered, when `report` is a change worth posting (the first verdict since
-    /// the start is one: `previous` nil); nil when it says what was last delivered.
+    /// Whether `report` is a change worth posting (the first verdict since the start is one), and the
+    /// verdict last delivered for its candidate (nil: none yet).
     public mutating func change(_ report: RolloutReport) -> (previous: RolloutReport.Verdict?, isChange: Bool) {
         let key = Key(report)
         guard key != delivered?.key, report.verdict != .stale else {

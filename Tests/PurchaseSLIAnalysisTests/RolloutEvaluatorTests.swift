@@ -126,5 +126,11 @@ private func healthy(_ scale: Int64) -> [String: PlanCounts] {
         let suspect = try #require(report.suspectVariant)
         #expect(suspect.variant == "storekit2" && suspect.trials == 2_400 && suspect.othersTrials == 600)
         #expect(abs(suspect.rate - (1 - 90.0 / 2_400)) < 1e-9 && abs((suspect.othersRate ?? 0) - (1 - 2.0 / 600)) < 1e-9)
+        #expect(suspect.isSignificantlyWorse)
+        // Variants that fail alike: the worst is still given, but not as the flag to blame.
+        inputs.candidateVariants = ["purchase": ["storekit2": PlanCounts(valid: 2_400, failures: 72).counts,
+                                                 "storekit1": PlanCounts(valid: 600, failures: 17).counts]]
+        let alike = try #require(evaluator.evaluate(inputs).suspectVariant)
+        #expect(alike.variant == "storekit2" && !alike.isSignificantlyWorse)
     }
 }

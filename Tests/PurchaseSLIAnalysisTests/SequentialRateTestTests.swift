@@ -46,14 +46,26 @@ import Testing
         #expect(widths[0] > widths[1] && widths[1] > widths[2], "\(widths)")
     }
 
-    /// Without bad events on either side there is no evidence either way, and the rule says how many more
-    /// trials would settle a drop.
-    @Test func noBadEventsNoEvidence() throws {
+    /// Without bad events on either side there is no evidence either way.
+    @Test func noBadEventsNoEvidence() {
         let hours = Array(repeating: SequentialRateTest.Hour(candidateBad: 0, candidateTrials: 50, baselineBad: 0, baselineTrials: 950), count: 10)
         #expect(SequentialRateTest.pValue(hours, nullRatio: 1, direction: .worse) == 1)
-        let more = try #require(SequentialRateTest.trialsToSettle(
-            steady(hours: 5, share: 0.1, candidateRate: 0.01), nullRatio: 2, baselineRate: 0.01, alpha: 0.05))
-        // ln(1/0.05) + ln 7 = 4.94 nats at 0.01 × (1 − ln 2) = 0.00307 a trial (1,609), less what 500 gave.
-        #expect(more > 800 && more < 1_400, "\(more)")
+        #expect(SequentialRateTest.pValue(hours, nullRatio: 2, direction: .better) == 1)
+    }
+
+    /// The trials said to settle a drop from the start are about those an identical candidate needs, at a
+    /// small share and at half the traffic (where the small-share formula would say half as many).
+    @Test(arguments: [0.1, 0.5])
+    func theTrialsToSettleAreAboutThoseNeeded(share: Double) throws {
+        let estimate = try #require(SequentialRateTest.trialsToSettle([], nullRatio: 2, baselineRate: 0.01, share: share, alpha: 0.05))
+        let hour = steady(hours: 1, share: share, candidateRate: 0.01)[0]
+        var hours: [SequentialRateTest.Hour] = []
+        while SequentialRateTest.pValue(hours, nullRatio: 2, direction: .better) >= 0.05 { hours.append(hour) }
+        let needed = Double(hours.count) * Double(hour.candidateTrials)
+        #expect(abs(Double(estimate) - needed) <= 0.3 * needed, "estimated \(estimate), needed \(needed)")
+        // What the first hours gave is taken off.
+        let later = try #require(SequentialRateTest.trialsToSettle(
+            Array(hours.prefix(hours.count / 2)), nullRatio: 2, baselineRate: 0.01, share: share, alpha: 0.05))
+        #expect(later < estimate)
     }
 }

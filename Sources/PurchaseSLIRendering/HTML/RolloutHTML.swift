@@ -82,7 +82,7 @@ extension RolloutOutput {
         }
         let more: HTML = runs.count > shown ? "<p class=\"meta\">\(runs.count - shown) earlier changes not shown.</p>" : ""
         return "<h4>The verdict over the release: \(report.checks.count) hourly checks</h4>"
-            + "<div class=\"scroll\"><table><tr><th class=\"text\">checked (UTC)</th><th>step</th><th>verdict</th><th class=\"text\">why</th></tr>"
+            + "<div class=\"scroll\"><table><tr><th class=\"text\">checked (UTC)</th><th>step</th><th>verdict</th><th class=\"text\">why (at the first check)</th></tr>"
             + HTML.joined(rows) + "</table></div>\(more)"
     }
 }
