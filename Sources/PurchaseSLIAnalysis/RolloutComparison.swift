@@ -43,6 +43,9 @@ public struct RolloutComparison: Sendable, Hashable {
     /// The candidate's bad events beyond what the baseline's rate in the same hour predicts, over the hours
     /// with events of both (failures that would have succeeded on the baseline, for the success rate).
     public var excessEvents: Double?
+    /// For a success-rate regression, what its excess failures cost at the latest price events carried,
+    /// per currency (empty when they carry none).
+    public var lostAmounts: [String: Double] = [:]
     /// Whether the candidate is significantly and materially worse.
     public var isRegression = false
 

@@ -148,6 +148,9 @@ public struct RolloutEvaluator: Sendable {
                     comparisons[index].effectInterval = state.effectInterval()
                 }
             }
+            for index in comparisons.indices where comparisons[index].isRegression && comparisons[index].metric == .successRate {
+                comparisons[index].lostAmounts = Self.lostAmounts(of: comparisons[index], among: comparisons, prices: inputs.prices)
+            }
             comparisons.sort(by: Self.reportOrder)
             let progress = self.progress(at: time)
             let regressions = comparisons.filter(\.isRegression)
@@ -158,6 +161,32 @@ public struct RolloutEvaluator: Sendable {
             }
             let (verdict, reasons) = coverage(comparisons, at: time, confidence: progress?.confidence ?? rule.defaultConfidence, detailed: detailed)
             return Look(verdict: verdict, reasons: reasons, comparisons: comparisons, progress: progress)
+        }
+
+        /// What the excess failures of `comparison` cost, per currency: of a plan or product at its
+        /// latest price; of a whole action, the sum over its products' (or plans') success-rate comparisons.
+        static func lostAmounts(
+            of comparison: RolloutComparison, among comparisons: [RolloutComparison], prices: [ProductPrice]
+        ) -> [String: Double] {
+            func latest(_ matching: (ProductPrice) -> Bool) -> ProductPrice? {
+                prices.filter(matching).max { $0.seenMillis < $1.seenMillis }
+            }
+            func cost(_ excess: Double?, _ price: ProductPrice?) -> [String: Double] {
+                guard let excess, excess > 0, let price else { return [:] }
+                return [price.currency: excess * price.price]
+            }
+            guard let slice = comparison.slice.slice else {
+                // The action's products, or its plans where a plan and its product were one comparison.
+                let parts = comparisons.filter { $0.metric == .successRate && $0.slice.actionType == comparison.slice.actionType }
+                let products = parts.filter { $0.slice.slice?.dimension == .productID }
+                return (products.isEmpty ? parts.filter { $0.slice.slice?.dimension == .planID } : products)
+                    .reduce(into: [:]) { total, part in total.merge(lostAmounts(of: part, among: [], prices: prices), uniquingKeysWith: +) }
+            }
+            switch slice.dimension {
+            case .planID: return cost(comparison.excessEvents, latest { $0.planID == slice.value })
+            case .productID: return cost(comparison.excessEvents, latest { $0.productID == slice.value })
+            default: return [:]
+            }
         }
 
         private static func reportOrder(_ left: RolloutComparison, _ right: RolloutComparison) -> Bool {

@@ -30,6 +30,8 @@ public struct RolloutInputs: Sendable {
     public var release: PhasedRelease?
     /// Per action, the candidate's counts per feature-flag variant (nil: events without one).
     public var candidateVariants: [String: [String?: OutcomeCounts]] = [:]
+    /// The latest price events carried per product and plan, for what lost purchases cost.
+    public var prices: [ProductPrice] = []
 
     /// Builds the inputs from count rows of hourly steps keyed `[appVersion, actionType]` (`actionRows`)
     /// and `[appVersion, actionType, dimension]` (`sliceRows[dimension]`); rows of other versions are

@@ -9,6 +9,7 @@ public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
     case eventID, timestamp, productID, planID, groupID, offerID, actionType, resultType, statusCode
     case appVersion, platform, osVersion, variant, transactionID, durationMs
     case resultDescription, responseDescription, errorDescription
+    case price, currency
 
     /// The field's JSON key.
     public var name: String { Self.names[rawValue] }
@@ -18,7 +19,7 @@ public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
     private static let names = [
         "eventID", "timestamp", "productID", "planID", "groupID", "offerID", "actionType", "resultType", "statusCode",
         "appVersion", "platform", "osVersion", "variant", "transactionID", "durationMs",
-        "resultDescription", "responseDescription", "errorDescription",
+        "resultDescription", "responseDescription", "errorDescription", "price", "currency",
     ]
 
     /// Finds the field whose JSON key is exactly `key` (UTF-8 bytes). O(key length), no allocation.
@@ -27,11 +28,12 @@ public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
             name.utf8CodeUnitCount == key.count && memcmp(name.utf8Start, key.baseAddress!, key.count) == 0
         }
         switch key.count {
+        case 5: if matches("price") { self = .price } else { return nil }
         case 6: if matches("planID") { self = .planID } else { return nil }
         case 7:
             if matches("eventID") { self = .eventID } else if matches("groupID") { self = .groupID }
             else if matches("offerID") { self = .offerID } else if matches("variant") { self = .variant } else { return nil }
-        case 8: if matches("platform") { self = .platform } else { return nil }
+        case 8: if matches("platform") { self = .platform } else if matches("currency") { self = .currency } else { return nil }
         case 9:
             if matches("timestamp") { self = .timestamp } else if matches("productID") { self = .productID }
             else if matches("osVersion") { self = .osVersion } else { return nil }
@@ -80,7 +82,7 @@ public enum JSONFieldValue: Sendable, Hashable {
 ///
 /// Stored inline (no array), so parsing an event allocates only the strings it keeps.
 public struct RawEvent: Sendable, Hashable {
-    private var eventIDValue, timestampValue, productIDValue, planIDValue, groupIDValue, offerIDValue, actionTypeValue, resultTypeValue, statusCodeValue, appVersionValue, platformValue, osVersionValue, variantValue, transactionIDValue, durationMsValue, resultDescriptionValue, responseDescriptionValue, errorDescriptionValue: JSONFieldValue?
+    private var eventIDValue, timestampValue, productIDValue, planIDValue, groupIDValue, offerIDValue, actionTypeValue, resultTypeValue, statusCodeValue, appVersionValue, platformValue, osVersionValue, variantValue, transactionIDValue, durationMsValue, resultDescriptionValue, responseDescriptionValue, errorDescriptionValue, priceValue, currencyValue: JSONFieldValue?
 
     /// The timestamp in milliseconds when the byte parser already read it (then `self[.timestamp]` is nil).
     public var timestampMillis: Int64?
@@ -116,6 +118,8 @@ public struct RawEvent: Sendable, Hashable {
             case .resultDescription: resultDescriptionValue
             case .responseDescription: responseDescriptionValue
             case .errorDescription: errorDescriptionValue
+            case .price: priceValue
+            case .currency: currencyValue
             }
         }
         set {
@@ -138,6 +142,8 @@ public struct RawEvent: Sendable, Hashable {
             case .resultDescription: resultDescriptionValue = newValue
             case .responseDescription: responseDescriptionValue = newValue
             case .errorDescription: errorDescriptionValue = newValue
+            case .price: priceValue = newValue
+            case .currency: currencyValue = newValue
             }
         }
     }

@@ -120,8 +120,36 @@ public struct EventValidator: Sendable {
             durationMs: optional { () throws(EventValidationError) in try optionalInteger(raw, .durationMs, range: 0...(1 << 53)) },
             resultDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .resultDescription) },
             responseDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .responseDescription) },
-            errorDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .errorDescription) }
+            errorDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .errorDescription) },
+            price: optional { () throws(EventValidationError) in try price(raw) },
+            currency: optional { () throws(EventValidationError) in try currency(raw) }
         )
+    }
+
+    /// A price from 0 to 1,000,000 with its currency; a price without a currency says nothing.
+    private func price(_ raw: RawEvent) throws(EventValidationError) -> Double? {
+        switch raw[.price] {
+        case nil, .null: return nil
+        case .number(let value):
+            guard value.isFinite, value >= 0, value <= 1_000_000 else {
+                throw EventValidationError(field: "price", reason: "expected a number from 0 to 1000000, got \(formatNumber(value))")
+            }
+            guard (try? currency(raw)) ?? nil != nil else {
+                throw EventValidationError(field: "price", reason: "a price needs its currency (an ISO 4217 code such as USD)")
+            }
+            return value
+        case let other?:
+            throw .wrongType(.price, expected: "a number or null", got: other)
+        }
+    }
+
+    /// An ISO 4217 currency code: three capital letters.
+    private func currency(_ raw: RawEvent) throws(EventValidationError) -> String? {
+        guard let text = try optionalString(raw, .currency) else { return nil }
+        guard text.utf8.count == 3, text.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
+            throw EventValidationError(field: "currency", reason: "expected an ISO 4217 code of three capital letters such as USD, got \(quoted(text))")
+        }
+        return text
     }
 
     /// An HTTP status from 100 to 599, or 0: what mobile networking code reports when no response came

@@ -54,6 +54,8 @@ extension PurchaseEvent {
         add("resultDescription", resultDescription)
         add("responseDescription", responseDescription)
         add("errorDescription", errorDescription)
+        if let price { fields.append("\"price\":" + JSONText.number(price)) }
+        add("currency", currency)
         return "{" + fields.joined(separator: ",") + "}"
     }
 }

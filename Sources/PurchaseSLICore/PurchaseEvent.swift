@@ -36,6 +36,10 @@ public struct PurchaseEvent: Sendable, Hashable {
     public var responseDescription: String?
     /// Free-text error (at most 1024 characters).
     public var errorDescription: String?
+    /// The product's price in `currency` units (9.99), as the store showed it.
+    public var price: Double?
+    /// The price's currency, ISO 4217 (`USD`).
+    public var currency: String?
 
     /// Creates an event; use ``EventValidator`` to make one from untrusted input.
     public init(
@@ -43,7 +47,7 @@ public struct PurchaseEvent: Sendable, Hashable {
         offerID: String? = nil, actionType: ActionType, resultType: ResultType, statusCode: Int? = nil,
         appVersion: String? = nil, platform: String? = nil, osVersion: String? = nil, variant: String? = nil,
         transactionID: String? = nil, durationMs: Int64? = nil, resultDescription: String? = nil,
-        responseDescription: String? = nil, errorDescription: String? = nil
+        responseDescription: String? = nil, errorDescription: String? = nil, price: Double? = nil, currency: String? = nil
     ) {
         self.eventID = eventID
         self.timestampMillis = timestampMillis
@@ -63,6 +67,8 @@ public struct PurchaseEvent: Sendable, Hashable {
         self.resultDescription = resultDescription
         self.responseDescription = responseDescription
         self.errorDescription = errorDescription
+        self.price = price
+        self.currency = currency
     }
 
     /// The value of a series dimension, or nil when the event has none.

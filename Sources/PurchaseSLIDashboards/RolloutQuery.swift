@@ -46,6 +46,7 @@ public struct RolloutQuery: Sendable {
             fromSeconds: from, toSeconds: end, groupBy: [.actionType, .variant], filters: [.appVersion: [candidate]])) {
             inputs.candidateVariants[row.key[0] ?? "", default: [:]][row.key[1], default: OutcomeCounts()] += row.counts
         }
+        inputs.prices = try store.prices()
         return inputs
     }
 

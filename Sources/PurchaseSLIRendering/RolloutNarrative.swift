@@ -52,7 +52,7 @@ struct RolloutNarrative {
     private var costClause: String {
         for reason in report.reasons {
             guard case .regression(let comparison) = reason, let excess = comparison.excessEvents, excess >= 1 else { continue }
-            return " (\(cost(comparison, excess: excess)) so far)"
+            return " (so far \(cost(comparison, excess: excess)))"
         }
         return ""
     }
@@ -63,8 +63,11 @@ struct RolloutNarrative {
         let attempts = action.hasSuffix("y") ? action.dropLast() + "ies" : action + "s"
         let what = comparison.slice.slice.map { "\(escaping.escape($0.value ?? "")) \(attempts)" } ?? attempts
         let count = "about \(NumberText.count(Int64(excess.rounded())))"
+        let amounts = comparison.lostAmounts.sorted { $0.key < $1.key }
+            .map { "\(NumberText.count(Int64($0.value.rounded()))) \(escaping.escape($0.key))" }
+        let worth = amounts.isEmpty ? "" : ", worth about \(amounts.joined(separator: " + ")) at their latest price"
         return switch comparison.metric {
-        case .successRate: "\(count) \(what) failed that would have succeeded on \(baseline)"
+        case .successRate: "\(count) \(what) failed that would have succeeded on \(baseline)\(worth)"
         case .conflictRate: "\(count) more 409s among \(what) than on \(baseline)"
         case .cancelRate: "\(count) more cancelled \(what) than on \(baseline)"
         case .unfinishedRate: "\(count) more unfinished \(what) than on \(baseline)"

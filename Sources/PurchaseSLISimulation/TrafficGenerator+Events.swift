@@ -49,7 +49,9 @@ extension TrafficGenerator {
             productID: attempt.product.productID, planID: attempt.product.planID, groupID: attempt.product.groupID,
             offerID: attempt.offerID, actionType: attempt.action, resultType: result,
             appVersion: attempt.client.appVersion, platform: attempt.client.platform,
-            osVersion: attempt.client.osVersion, variant: attempt.client.variant)
+            osVersion: attempt.client.osVersion, variant: attempt.client.variant,
+            // A purchase knows what it costs; a restore or a retry charges nothing new.
+            price: attempt.action == .purchase ? attempt.product.price : nil, currency: attempt.action == .purchase ? "USD" : nil)
     }
 
     /// Queues an event for delivery `delay` ms after its time; a few are delivered twice.

@@ -23,6 +23,9 @@ public protocol BucketStore: Sendable {
     /// Counts the events that carried each error description, grouped like ``counts(_:)``.
     func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow]
 
+    /// The latest price events carried for each product and plan.
+    func prices() throws -> [ProductPrice]
+
     /// Throws unless a write commits now (for readiness checks).
     func checkWritable() throws
 

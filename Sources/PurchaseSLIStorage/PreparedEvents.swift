@@ -17,12 +17,15 @@ public struct PreparedEvents: Sendable {
     let seriesHashes: [UInt64]
     /// Event indexes sorted by (second, eventID hash, index), so that duplicates are neighbours.
     let order: [Int32]
+    /// The latest price the events carried for each product and plan.
+    let prices: [ProductPrice]
 
     /// Computes the keys of `events`. O(n log n).
     public init(_ events: [PurchaseEvent]) {
         self.events = events
         var seconds: [Int64] = [], eventIDHashes: [Int64] = [], seriesHashes: [UInt64] = []
         var seriesValues: [SeriesValues] = []
+        var prices: [PriceKey: ProductPrice] = [:]
         seconds.reserveCapacity(events.count)
         eventIDHashes.reserveCapacity(events.count)
         seriesHashes.reserveCapacity(events.count)
@@ -36,13 +39,27 @@ public struct PreparedEvents: Sendable {
                 let values = SeriesValues(of: event)
                 seriesHashes.append(values.hash)
                 seriesValues.append(values)
+                if let price = event.pointee.price, let currency = event.pointee.currency {
+                    let product = event.pointee.productID, plan = event.pointee.planID, millis = event.pointee.timestampMillis
+                    let key = PriceKey(productID: product, planID: plan)
+                    if (prices[key]?.seenMillis ?? .min) <= millis {
+                        prices[key] = ProductPrice(productID: product, planID: plan, price: price, currency: currency, seenMillis: millis)
+                    }
+                }
             }
         }
         self.seconds = seconds
         self.eventIDHashes = eventIDHashes
         self.seriesHashes = seriesHashes
         self.seriesValues = seriesValues
+        self.prices = Array(prices.values)
         order = Self.dedupOrder(seconds: seconds, hashes: eventIDHashes)
+    }
+
+    /// A product and plan, whose latest price is kept.
+    private struct PriceKey: Hashable {
+        var productID: String
+        var planID: String?
     }
 
     /// Event indexes sorted by (second, hash, index): of equal keys the first sent comes first.

@@ -81,6 +81,7 @@ struct RecordBatch {
         try BucketWriter(db: db, deferral: configuration.deferral).add(minutes: minutes, errors: errors)
         try markSeen(days: days, receivedAtSeconds: receivedAtSeconds, in: db)
         try recordOverflow(memory.intern.takeOverflow(), in: db, outcome: &outcome)
+        try recordPrices(in: db)
         return outcome
     }
 
@@ -141,6 +142,17 @@ struct RecordBatch {
         for day in days {
             upsert.bind(day, receivedAtSeconds)
             try upsert.run()
+        }
+    }
+
+    /// Keeps the latest price of each product and plan the batches carried.
+    private func recordPrices(in db: Database) throws {
+        for price in batches.flatMap(\.prices) {
+            try db.execute(sql: """
+                INSERT INTO product_price (product_id, plan_id, price, currency, seen_millis) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (product_id, plan_id) DO UPDATE SET price = excluded.price, currency = excluded.currency,
+                    seen_millis = excluded.seen_millis WHERE excluded.seen_millis >= product_price.seen_millis
+                """, arguments: [price.productID, price.planID ?? "", price.price, price.currency, price.seenMillis])
         }
     }
 

@@ -47,7 +47,11 @@ public final class SQLiteBucketStore: BucketStore {
             let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             let tables = try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-            if applicationID != Schema.applicationID && !tables.isEmpty {
+            // GRDB creates its migrations table before the first migration's transaction: a run killed
+            // between the two leaves only that table, empty, and the file is still a new one.
+            let migrationsRecorded = tables == ["grdb_migrations"] ? try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") : nil
+            let isInterruptedCreation = migrationsRecorded == 0
+            if applicationID != Schema.applicationID && !tables.isEmpty && !isInterruptedCreation {
                 throw StorageError.foreignDatabase(
                     path: path, detail: "application_id \(applicationID), tables: \(tables.prefix(5).joined(separator: ", "))")
             }
@@ -79,6 +83,17 @@ public final class SQLiteBucketStore: BucketStore {
                 memory.reset()
                 throw error
             }
+        }
+    }
+
+    /// The latest price events carried for each product and plan.
+    public func prices() throws -> [ProductPrice] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT product_id, plan_id, price, currency, seen_millis FROM product_price ORDER BY product_id, plan_id")
+                .map { row in
+                    let plan: String = row[1]
+                    return ProductPrice(productID: row[0], planID: plan.isEmpty ? nil : plan, price: row[2], currency: row[3], seenMillis: row[4])
+                }
         }
     }
 

@@ -101,6 +101,16 @@ enum Schema {
                 ALTER TABLE rollup_pending ADD COLUMN in_minute INTEGER NOT NULL DEFAULT 1;
                 """)
         }
+        migrator.registerMigration("v4-product-prices") { db in
+            // The latest price events carried per product and plan ('' for none): what a rollout's lost
+            // purchases cost.
+            try db.execute(sql: """
+                CREATE TABLE product_price (
+                    product_id TEXT NOT NULL, plan_id TEXT NOT NULL, price REAL NOT NULL, currency TEXT NOT NULL,
+                    seen_millis INTEGER NOT NULL, PRIMARY KEY (product_id, plan_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

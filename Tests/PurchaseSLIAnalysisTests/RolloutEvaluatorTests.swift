@@ -133,4 +133,22 @@ private func healthy(_ scale: Int64) -> [String: PlanCounts] {
         let alike = try #require(evaluator.evaluate(inputs).suspectVariant)
         #expect(alike.variant == "storekit2" && !alike.isSignificantlyWorse)
     }
+
+    /// What a regression lost, at the latest price events carried: a plan at its price, the action as
+    /// the sum over its plans, per currency.
+    @Test func aRollbackSaysWhatTheLostPurchasesCost() throws {
+        var regressed = healthy(3)
+        regressed["monthly"]?.failures = 90
+        var inputs = inputs(candidate: regressed, baseline: healthy(30))
+        inputs.prices = [
+            ProductPrice(productID: "pro", planID: "monthly", price: 9.99, currency: "USD", seenMillis: 2),
+            ProductPrice(productID: "pro-old", planID: "monthly", price: 4.99, currency: "USD", seenMillis: 1),
+        ]
+        let report = evaluator.evaluate(inputs)
+        let plan = try #require(report.comparisons.first { $0.isRegression && $0.slice.slice?.value == "monthly" && $0.metric == .successRate })
+        let excess = try #require(plan.excessEvents)
+        #expect(excess > 80 && abs((plan.lostAmounts["USD"] ?? 0) - excess * 9.99) < 1e-6, "\(plan.lostAmounts)")
+        let action = try #require(report.comparisons.first { $0.isRegression && $0.slice.slice == nil && $0.metric == .successRate })
+        #expect(abs((action.lostAmounts["USD"] ?? 0) - excess * 9.99) < 1e-6, "only the monthly plan has a price and lost")
+    }
 }

@@ -109,6 +109,28 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
         if changes["groupID"] != nil { #expect(validated.event.groupID == "premium", "the valid fields beside it stay") }
     }
 
+    /// A price with its ISO 4217 currency is kept; a bad one is left out with a warning, and a price
+    /// without a currency says nothing.
+    @Test(arguments: [
+        (["price": "9.99", "currency": "\"USD\""], 9.99, "USD", nil),
+        (["price": "0", "currency": "\"JPY\""], 0, "JPY", nil),
+        (["currency": "\"EUR\""], nil, "EUR", nil),
+        (["price": "9.99"], nil, nil, "price"),
+        (["price": "-1", "currency": "\"USD\""], nil, "USD", "price"),
+        (["price": "\"9.99\"", "currency": "\"USD\""], nil, "USD", "price"),
+        (["price": "2000000", "currency": "\"USD\""], nil, "USD", "price"),
+        (["price": "9.99", "currency": "\"usd\""], nil, nil, "currency"),
+        (["price": "9.99", "currency": "\"US$\""], nil, nil, "currency"),
+    ] as [([String: String?], Double?, String?, String?)])
+    func readsAPriceWithItsCurrency(changes: [String: String?], price: Double?, currency: String?, warned: String?) throws {
+        let validated = try validateWithWarnings(record(changes)).get()
+        #expect(validated.event.price == price && validated.event.currency == currency)
+        // A bad currency also leaves the price without one: both are named.
+        #expect(validated.warnings.map(\.field) == (warned == "currency" ? ["price", "currency"] : warned.map { [$0] } ?? []),
+                "\(validated.warnings)")
+        #expect(validated.event.productID == "coins_100")
+    }
+
     /// Mobile networking code writes 0 for "no response" (a timeout, no connection, a TLS failure):
     /// exactly the failures that must be counted.
     @Test func statusCodeZeroIsNoResponseAndKept() throws {

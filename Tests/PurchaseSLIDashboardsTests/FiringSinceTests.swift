@@ -42,7 +42,18 @@ import Testing
     /// One purchase in four fails from a day after the data starts until `end`, further back than a live
     /// evaluation reads (``SLOPolicy/firingHistorySeconds``): `alerts --at` and the pages, whose range
     /// starts 3 days before `end`, both walk back to the page's true start.
-    @Test func anAlertFiringSinceBeforeWhatALiveEvaluationReadsIsWalkedBackToItsStart() throws {
+    @Test func anAlertFiringSinceBeforeWhatALiveEvaluationReadsIsWalkedBackToItsStart() async throws {
+        // Ten seconds of evaluation: on a thread of its own, not one the rest of the suite waits for.
+        let (onset, backtest, live, snapshot) = try await onDedicatedThread(Self.walkBack)
+        let page = try #require(backtest.first { $0.finding.kind == .successRateBurn && $0.finding.labels.slice == nil })
+        #expect(page.startsAt >= onset && page.startsAt < onset + 3600, "the page starts with the failures")
+        let expected = Set(backtest.map { [$0.finding.identity: $0.startsAt] })
+        #expect(Set(live.map { [$0.finding.identity: $0.startsAt] }) == expected)
+        #expect(Set(snapshot.map { [$0.finding.identity: $0.startsAt] }) == expected)
+    }
+
+    /// The onset, the backtest's episodes open at the end, and what `alerts --at` and the pages say fires.
+    private static func walkBack() throws -> (onset: Int64, backtest: [AlertReport], live: [AlertReport], snapshot: [AlertReport]) {
         let policy = SLOPolicy.default
         let end: Int64 = 1_795_000_000 / 60 * 60
         let onset = end - policy.firingHistorySeconds - 6 * 3600
@@ -58,14 +69,10 @@ import Testing
         }
         _ = try store.record(events, receivedAtMillis: end * 1000)
         let context = AlertContext(store: store, policy: policy)
-
-        let backtest = try context.episodeReports(from: onset - 3600, to: end + 60, stepSeconds: 60).filter { $0.endsAt == nil }
-        let page = try #require(backtest.first { $0.finding.kind == .successRateBurn && $0.finding.labels.slice == nil })
-        #expect(page.startsAt >= onset && page.startsAt < onset + 3600, "the page starts with the failures")
-        let expected = Set(backtest.map { [$0.finding.identity: $0.startsAt] })
-        let live = try context.firingReports(at: end)
-        let snapshot = try context.snapshotReports(from: end - 3 * 86_400, at: end)
-        #expect(Set(live.map { [$0.finding.identity: $0.startsAt] }) == expected)
-        #expect(Set(snapshot.firing.map { [$0.finding.identity: $0.startsAt] }) == expected)
+        return (
+            onset,
+            try context.episodeReports(from: onset - 3600, to: end + 60, stepSeconds: 60).filter { $0.endsAt == nil },
+            try context.firingReports(at: end),
+            try context.snapshotReports(from: end - 3 * 86_400, at: end).firing)
     }
 }

@@ -60,6 +60,8 @@ private struct GatedStore: BucketStore {
         return try base.errorCounts(query)
     }
 
+    func prices() throws -> [ProductPrice] { try base.prices() }
+
     func checkWritable() throws {
         gate.pass()
         try base.checkWritable()

@@ -27,6 +27,7 @@ final class FullDiskStore: BucketStore, @unchecked Sendable {
 
     func counts(_ query: CountQuery) throws -> [CountRow] { try base.counts(query) }
     func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] { try base.errorCounts(query) }
+    func prices() throws -> [ProductPrice] { try base.prices() }
     func checkWritable() throws { try base.checkWritable() }
     func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }
 }

@@ -226,12 +226,25 @@ import Testing
         #expect(error?.description.contains("v9-future") == true)
     }
 
+    /// A run killed while it created the database, after GRDB's migrations table and before the first
+    /// migration committed, leaves a file that is still a new database, not a foreign one.
+    @Test func aCreationKilledBeforeTheFirstMigrationIsOpenedAsNew() throws {
+        let path = directory.file("interrupted.sqlite")
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
+        let store = try SQLiteBucketStore(path: path)
+        #expect(try store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt).accepted == 1)
+        // A file with other tables, or with migrations recorded but no application id, is still refused.
+        let foreign = directory.file("foreign.sqlite")
+        try DatabaseQueue(path: foreign).write { try $0.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        #expect(throws: StorageError.self) { try SQLiteBucketStore(path: foreign) }
+    }
+
     @Test func migratesAnEmptyFileAndReopensWithoutChange() throws {
         let path = directory.file("db.sqlite")
         _ = try SQLiteBucketStore(path: path)
         let queue = try DatabaseQueue(path: path)
         let migrations = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(migrations == ["v1-buckets", "v2-rollup-pending", "v3-deferred-writes"])
+        #expect(migrations == ["v1-buckets", "v2-rollup-pending", "v3-deferred-writes", "v4-product-prices"])
         let applicationID = try queue.read { try Int32.fetchOne($0, sql: "PRAGMA application_id") }
         #expect(applicationID == 0x5053_4C49)
         _ = try SQLiteBucketStore(path: path)
@@ -288,5 +301,30 @@ import Testing
         let failuresOnly = try store.errorCounts(CountQuery(
             fromSeconds: range.0, toSeconds: range.1, groupBy: [.errorDescription], filters: [.resultType: ["failure"]]))
         #expect(failuresOnly.map(\.key) == [["timeout"], ["receipt missing"]])
+    }
+}
+
+extension SQLiteBucketStoreTests {
+    /// The latest price events carried is kept per product and plan, by event time: a late event with
+    /// an older price does not replace a newer one, within a batch or across batches and reopening.
+    @Test func keepsTheLatestPriceOfEachProductAndPlan() throws {
+        let path = directory.file("prices.sqlite")
+        func priced(_ id: String, _ time: String, _ product: String, _ plan: String?, _ price: Double?, _ currency: String? = "USD") -> PurchaseEvent {
+            var priced = event(id, at: time, product: product)
+            (priced.planID, priced.price, priced.currency) = (plan, price, currency)
+            return priced
+        }
+        do {
+            let store = try SQLiteBucketStore(path: path)
+            _ = try store.record([
+                priced("a", "2026-11-14T09:30:00Z", "pro", "monthly", 9.99), priced("b", "2026-11-14T09:00:00Z", "pro", "monthly", 8.99),
+                priced("c", "2026-11-14T09:00:00Z", "coins", nil, 0.99), priced("d", "2026-11-14T10:00:00Z", "coins", nil, nil),
+            ], receivedAtMillis: receivedAt)
+        }
+        let store = try SQLiteBucketStore(path: path)
+        _ = try store.record([priced("e", "2026-11-14T08:00:00Z", "pro", "monthly", 7.99),
+                              priced("f", "2026-11-14T11:00:00Z", "coins", nil, 1.09, "EUR")], receivedAtMillis: receivedAt)
+        let prices = try store.prices().map { "\($0.productID) \($0.planID ?? "-") \($0.price) \($0.currency)" }
+        #expect(prices == ["coins - 1.09 EUR", "pro monthly 9.99 USD"])
     }
 }
