@@ -250,12 +250,11 @@ public struct RolloutEvaluator: Sendable {
                 guard detailed else {
                     return .notYetConclusive(comparison, allowed: rule.maximumRegression, moreTrials: nil, expectedBySeconds: nil, blocking: true)
                 }
+                let settling = SequentialRateTest.trialsToSettle(
+                    state.hours, nullRatio: nullRatio, baselineRate: state.baselineRate, share: state.candidateShare(before: time), alpha: alpha)
+                // Untested yet: at least the trials that make it tested.
                 let more = comparison.candidate.trials < minimum
-                    ? max(minimum - comparison.candidate.trials,
-                          SequentialRateTest.trialsToSettle(
-                        state.hours, nullRatio: nullRatio, baselineRate: state.baselineRate, share: state.candidateShare(before: time), alpha: alpha) ?? 0)
-                    : SequentialRateTest.trialsToSettle(
-                        state.hours, nullRatio: nullRatio, baselineRate: state.baselineRate, share: state.candidateShare(before: time), alpha: alpha)
+                    ? max(minimum - comparison.candidate.trials, settling ?? 0) : settling
                 let perSecond = state.candidateTrialsPerSecond(before: time)
                 // To the next whole minute: a time to look again, not a measurement.
                 let expectedBy = more.flatMap { more -> Int64? in
@@ -341,16 +340,21 @@ struct ComparisonState {
 
     /// The candidate's share of the trials over the last day of its hours before `time` (0 without any).
     func candidateShare(before time: Int64) -> Double {
-        let day = zip(hourStarts, hours).filter { $0.0 >= time - 86_400 && $0.0 < time }.map(\.1)
+        let day = lastDay(before: time)
         let trials = day.reduce(0) { $0 + $1.candidateTrials + $1.baselineTrials }
         return trials == 0 ? 0 : Double(day.reduce(0) { $0 + $1.candidateTrials }) / Double(trials)
     }
 
     /// The candidate's trials per second over the last day of its hours before `time`.
     func candidateTrialsPerSecond(before time: Int64) -> Double {
-        let trials = zip(hourStarts, hours).filter { $0.0 >= time - 86_400 && $0.0 < time }.reduce(0) { $0 + $1.1.candidateTrials }
+        let trials = lastDay(before: time).reduce(0) { $0 + $1.candidateTrials }
         let span = max(3600, min(86_400, time - (hourStarts.first ?? time)))
         return Double(trials) / Double(span)
+    }
+
+    /// The hours of the day before `time`.
+    private func lastDay(before time: Int64) -> [SequentialRateTest.Hour] {
+        zip(hourStarts, hours).filter { $0.0 >= time - 86_400 && $0.0 < time }.map(\.1)
     }
 
     /// Whether either side has trials: whether ``comparison(minimumSamples:)`` gives a comparison.

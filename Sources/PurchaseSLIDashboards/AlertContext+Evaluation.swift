@@ -33,11 +33,7 @@ extension AlertContext {
         let histories = try firingHistories(of: findings, known: known, at: time, inputs: inputs, evaluator: evaluator)
         return (
             firing: try reports(of: findings, histories: histories, at: time, inputs: inputs),
-            episodes: try episodes.map { episode in
-                try report(
-                    episode.peak, startsAt: episode.startsAt, endsAt: episode.endsAt, severityChanges: episode.severityChanges,
-                    inputs: inputs)
-            })
+            episodes: try episodes.map { try report($0, inputs: inputs) })
     }
 
     /// Since when each of `findings`, firing at `time`, fires: from `known`, from the finding (a loss of
@@ -82,10 +78,12 @@ extension AlertContext {
     public func episodeReports(from: Int64, to: Int64, stepSeconds: Int64) throws -> [AlertReport] {
         let inputs = try inputs(from: from - policy.firingHistorySeconds, to: to)
         let episodes = AlertEvaluator(policy: policy).episodes(from: from, to: to, stepSeconds: stepSeconds, inputs: inputs)
-        return try episodes.map { episode in
-            try report(
-                episode.peak, startsAt: episode.startsAt, endsAt: episode.endsAt, severityChanges: episode.severityChanges,
-                inputs: inputs)
-        }
+        return try episodes.map { try report($0, inputs: inputs) }
+    }
+
+    /// An episode's report: its finding at its highest severity, with its start, end and severity changes.
+    private func report(_ episode: AlertEpisode, inputs: AlertInputs) throws -> AlertReport {
+        try report(
+            episode.peak, startsAt: episode.startsAt, endsAt: episode.endsAt, severityChanges: episode.severityChanges, inputs: inputs)
     }
 }
