@@ -14,6 +14,8 @@ public struct AlertFinding: Sendable, Hashable {
         case cancelRateSpike = "CancelRateSpike"
         /// Attempts without a terminal event far above their baseline (charged but maybe not granted).
         case unfinishedPurchases = "UnfinishedPurchases"
+        /// Store charges that no grant event named within the grace time (money taken, nothing delivered).
+        case chargedNotGranted = "ChargedNotGranted"
     }
 
     /// The numbers of a spike: a count against its exposure, now and in the baseline.
@@ -74,13 +76,15 @@ public struct AlertFinding: Sendable, Hashable {
     public var firingSince: Int64?
     /// For a spike: its statistics.
     public var spike: Spike?
+    /// For charges not granted: the charges and what the app reported about them.
+    public var charges: ChargeEvidence?
 
     /// Creates a finding.
     public init(
         kind: Kind, severity: Severity, labels: SeriesLabels, time: Int64, objective: SLOPolicy.Objective? = nil,
         rule: SLOPolicy.BurnRateRule? = nil, longWindow: OutcomeCounts = OutcomeCounts(),
         shortWindow: OutcomeCounts = OutcomeCounts(), shareOfFailures: Double? = nil, expectedEvents: Int64? = nil,
-        silentSeconds: Int64? = nil, firingSince: Int64? = nil, spike: Spike? = nil
+        silentSeconds: Int64? = nil, firingSince: Int64? = nil, spike: Spike? = nil, charges: ChargeEvidence? = nil
     ) {
         self.kind = kind
         self.severity = severity
@@ -95,6 +99,7 @@ public struct AlertFinding: Sendable, Hashable {
         self.silentSeconds = silentSeconds
         self.firingSince = firingSince
         self.spike = spike
+        self.charges = charges
     }
 
     /// What makes two findings the same alert (for episodes and notifications): its kind and labels. Its

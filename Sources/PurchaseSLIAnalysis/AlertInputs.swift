@@ -12,12 +12,17 @@ public struct AlertInputs: Sendable {
     public let actions: [String: MinuteSeries]
     /// Per action, the series of its slice values.
     public let slices: [String: [MinuteSeries]]
+    /// The stores' charges joined with the app's reports (empty without store notifications).
+    public var charges: ChargeLedger = .empty
 
-    private init(startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]]) {
+    private init(
+        startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]], charges: ChargeLedger
+    ) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
         self.actions = actions
         self.slices = slices
+        self.charges = charges
     }
 
     /// The inputs a read of `[from, to)` alone would give: each series restricted to it, and only the
@@ -29,7 +34,7 @@ public struct AlertInputs: Sendable {
         }
         return AlertInputs(
             startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict),
-            slices: slices.mapValues { $0.compactMap(restrict) }.filter { !$0.value.isEmpty })
+            slices: slices.mapValues { $0.compactMap(restrict) }.filter { !$0.value.isEmpty }, charges: charges)
     }
 
     /// Builds the series from count rows with a 1-minute step: `overall` grouped by `actionType`, and

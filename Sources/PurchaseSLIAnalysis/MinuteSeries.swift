@@ -6,6 +6,8 @@ public struct SeriesLabels: Sendable, Hashable, Comparable {
     public var actionType: String
     /// The slice dimension and its value (nil value: events without one), or nil for the whole action.
     public var slice: Slice?
+    /// The store (`apple`, `google`) for an alert about the store's own record, else nil.
+    public var store: String?
 
     /// One value of one dimension.
     public struct Slice: Sendable, Hashable {
@@ -22,14 +24,16 @@ public struct SeriesLabels: Sendable, Hashable, Comparable {
     }
 
     /// Creates labels.
-    public init(actionType: String, slice: Slice? = nil) {
+    public init(actionType: String, store: String? = nil, slice: Slice? = nil) {
         self.actionType = actionType
+        self.store = store
         self.slice = slice
     }
 
-    /// The labels as (name, value) pairs: `actionType` first, then the slice.
+    /// The labels as (name, value) pairs: `actionType` first, then the store, then the slice.
     public var pairs: [(String, String)] {
-        [("actionType", actionType)] + (slice.map { [($0.dimension.rawValue, $0.value ?? "(none)")] } ?? [])
+        [("actionType", actionType)] + (store.map { [("store", $0)] } ?? [])
+            + (slice.map { [($0.dimension.rawValue, $0.value ?? "(none)")] } ?? [])
     }
 
     public static func < (lhs: SeriesLabels, rhs: SeriesLabels) -> Bool {

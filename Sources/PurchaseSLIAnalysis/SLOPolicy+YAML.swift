@@ -26,6 +26,7 @@ extension SLOPolicy {
             known: [
                 "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "burnSignificance",
                 "sliceMinimumRatio", "keepFiringFor", "lossOfSignal", "spikes", "rollout", "fastBurn", "recoveryWindow",
+                "reconciliation",
             ],
             at: "")
         var policy = SLOPolicy.default
@@ -84,6 +85,9 @@ extension SLOPolicy {
         }
         if let rollout = document["rollout"] {
             policy.rollout = try PolicyReader.rolloutRule(rollout, at: "rollout")
+        }
+        if let reconciliation = document["reconciliation"] {
+            policy.reconciliation = try PolicyReader.reconciliationRule(reconciliation, at: "reconciliation")
         }
         if let loss = document["lossOfSignal"] {
             let map = try PolicyReader.map(loss, at: "lossOfSignal")
@@ -283,6 +287,47 @@ package enum PolicyReader {
                 throw PolicyError(path: "\(path).\(key)", reason: "expected percentage points above 0 and below 100, got \(value)")
             }
             rule[keyPath: keyPath] = points / 100
+        }
+        return rule
+    }
+
+    static func reconciliationRule(_ value: Any, at path: String) throws -> SLOPolicy.ReconciliationRule {
+        let map = try self.map(value, at: path)
+        try refuseUnknownKeys(map, known: ["expectGrantFor", "grantWithin", "environments", "ticketLookback", "page"], at: path)
+        var rule = SLOPolicy.ReconciliationRule()
+        /// A list of upper-case tokens (notification types, environments).
+        func names(_ value: Any, at path: String, example: String) throws -> Set<String> {
+            Set(try list(value, at: path).enumerated().map { index, item in
+                guard let name = item as? String, !name.isEmpty, name.count <= 64,
+                      name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0) })
+                else { throw PolicyError(path: "\(path)[\(index)]", reason: "expected a name such as \(example), got \(item)") }
+                return name
+            })
+        }
+        if let types = map["expectGrantFor"] {
+            rule.grantExpectedFor = try names(types, at: "\(path).expectGrantFor", example: "ONE_TIME_CHARGE or SUBSCRIPTION_PURCHASED")
+        }
+        if let environments = map["environments"] {
+            rule.environments = try names(environments, at: "\(path).environments", example: "Production or Sandbox")
+        }
+        if let grace = map["grantWithin"] {
+            rule.graceSeconds = try duration(grace, at: "\(path).grantWithin")
+            guard rule.graceSeconds > 0 else { throw PolicyError(path: "\(path).grantWithin", reason: "expected a duration above 0") }
+        }
+        if let lookback = map["ticketLookback"] {
+            rule.ticketLookbackSeconds = try duration(lookback, at: "\(path).ticketLookback")
+            guard rule.ticketLookbackSeconds > 0 else { throw PolicyError(path: "\(path).ticketLookback", reason: "expected a duration above 0") }
+        }
+        if let page = map["page"] {
+            let pagePath = "\(path).page"
+            let pageMap = try self.map(page, at: pagePath)
+            try refuseUnknownKeys(pageMap, known: ["window", "share", "minimum"], at: pagePath)
+            if let window = pageMap["window"] {
+                rule.pageWindowSeconds = try duration(window, at: "\(pagePath).window")
+                guard rule.pageWindowSeconds > 0 else { throw PolicyError(path: "\(pagePath).window", reason: "expected a duration above 0") }
+            }
+            if let share = pageMap["share"] { rule.pageShare = try probability(share, at: "\(pagePath).share") }
+            if let minimum = pageMap["minimum"] { rule.pageMinimum = try count(minimum, at: "\(pagePath).minimum") }
         }
         return rule
     }

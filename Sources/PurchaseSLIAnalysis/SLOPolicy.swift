@@ -125,6 +125,8 @@ public struct SLOPolicy: Sendable, Hashable {
     public var spikes = SpikeRule()
     /// How `rollout` compares a candidate app version with its baseline.
     public var rollout = RolloutRule()
+    /// How store charges are reconciled with grants, and when that pages (``ReconciliationRule``).
+    public var reconciliation = ReconciliationRule()
 
     /// The test behind AlreadyGrantedSpike and CancelRateSpike: a rate over `windowSeconds` against its
     /// baseline, with an exact one-sided test, a minimum ratio and a minimum count.
@@ -265,7 +267,7 @@ public struct SLOPolicy: Sendable, Hashable {
     public func holdSeconds(for kind: AlertFinding.Kind) -> Int64 {
         switch kind {
         case .noEvents: 0
-        case .successRateBurn: keepFiringForSeconds
+        case .successRateBurn, .chargedNotGranted: keepFiringForSeconds
         case .alreadyGrantedSpike, .cancelRateSpike, .unfinishedPurchases: keepFiringForSeconds + spikes.windowSeconds
         }
     }

@@ -67,6 +67,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Limits and retention") var retention: RetentionOptions
 
+    @OptionGroup(title: "Store notifications") var stores: StoreNotificationOptions
+
     @Option(help: ArgumentHelp(
         "Evaluate the alerts and POST what changes to this URL: an Alertmanager's /api/v2/alerts or a Slack-compatible incoming webhook (env PURCHASE_SLI_NOTIFY; default: alerts are not evaluated).",
         valueName: "url"))
@@ -156,6 +158,8 @@ struct ServeCommand: AsyncParsableCommand {
             "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
             "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)", "bodyTimeoutSeconds": "\(server.bodyTimeoutSeconds)",
             "alerts": "\(server.notifyURL.map { "every \(TimeStep(seconds: server.alertsEverySeconds)) to \($0.redacted) (\(server.notifyFormat))" } ?? "off")",
+            "appStore": "\(server.appleBundleIDs.isEmpty ? "off" : server.appleBundleIDs.sorted().joined(separator: ","))",
+            "googlePlay": "\(server.googlePackageNames.isEmpty ? "off" : server.googlePackageNames.sorted().joined(separator: ","))",
             "rollout": "\(server.rolloutEverySeconds.map { "every \(TimeStep(seconds: $0)), candidate \(server.rolloutCandidate ?? "auto")" } ?? "off")",
             "pages": "\(server.pagesDirectory.map { directory in server.renderEverySeconds.map { "\(directory) at /, rendered every \(TimeStep(seconds: $0))" } ?? "\(directory) at /" } ?? "off")",
         ])
@@ -187,6 +191,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure(message: "the read keys hold an ingest key (\(shared.prefix(4))…): ingest keys ship inside apps and are public, so no read key may be one")
         }
         try resolveNotifications(&server, environment: environment)
+        try stores.apply(to: &server, environment: environment)
         try resolvePages(&server, environment: environment, file: file)
         try resolveRollout(&server, environment: environment)
         if server.notifyURL != nil || server.renderEverySeconds != nil || server.rolloutEverySeconds != nil {

@@ -9,7 +9,7 @@ public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
     case eventID, timestamp, productID, planID, groupID, offerID, actionType, resultType, statusCode
     case appVersion, platform, osVersion, variant, transactionID, durationMs
     case resultDescription, responseDescription, errorDescription
-    case price, currency
+    case price, currency, appAccountToken
 
     /// The field's JSON key.
     public var name: String { Self.names[rawValue] }
@@ -20,6 +20,7 @@ public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
         "eventID", "timestamp", "productID", "planID", "groupID", "offerID", "actionType", "resultType", "statusCode",
         "appVersion", "platform", "osVersion", "variant", "transactionID", "durationMs",
         "resultDescription", "responseDescription", "errorDescription", "price", "currency",
+        "appAccountToken",
     ]
 
     /// Finds the field whose JSON key is exactly `key` (UTF-8 bytes). O(key length), no allocation.
@@ -42,6 +43,7 @@ public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
             else if matches("statusCode") { self = .statusCode } else if matches("appVersion") { self = .appVersion }
             else if matches("durationMs") { self = .durationMs } else { return nil }
         case 13: if matches("transactionID") { self = .transactionID } else { return nil }
+        case 15: if matches("appAccountToken") { self = .appAccountToken } else { return nil }
         case 16: if matches("errorDescription") { self = .errorDescription } else { return nil }
         case 17: if matches("resultDescription") { self = .resultDescription } else { return nil }
         case 19: if matches("responseDescription") { self = .responseDescription } else { return nil }
@@ -82,7 +84,7 @@ public enum JSONFieldValue: Sendable, Hashable {
 ///
 /// Stored inline (no array), so parsing an event allocates only the strings it keeps.
 public struct RawEvent: Sendable, Hashable {
-    private var eventIDValue, timestampValue, productIDValue, planIDValue, groupIDValue, offerIDValue, actionTypeValue, resultTypeValue, statusCodeValue, appVersionValue, platformValue, osVersionValue, variantValue, transactionIDValue, durationMsValue, resultDescriptionValue, responseDescriptionValue, errorDescriptionValue, priceValue, currencyValue: JSONFieldValue?
+    private var eventIDValue, timestampValue, productIDValue, planIDValue, groupIDValue, offerIDValue, actionTypeValue, resultTypeValue, statusCodeValue, appVersionValue, platformValue, osVersionValue, variantValue, transactionIDValue, durationMsValue, resultDescriptionValue, responseDescriptionValue, errorDescriptionValue, priceValue, currencyValue, appAccountTokenValue: JSONFieldValue?
 
     /// The timestamp in milliseconds when the byte parser already read it (then `self[.timestamp]` is nil).
     public var timestampMillis: Int64?
@@ -120,6 +122,7 @@ public struct RawEvent: Sendable, Hashable {
             case .errorDescription: errorDescriptionValue
             case .price: priceValue
             case .currency: currencyValue
+            case .appAccountToken: appAccountTokenValue
             }
         }
         set {
@@ -144,6 +147,7 @@ public struct RawEvent: Sendable, Hashable {
             case .errorDescription: errorDescriptionValue = newValue
             case .price: priceValue = newValue
             case .currency: currencyValue = newValue
+            case .appAccountToken: appAccountTokenValue = newValue
             }
         }
     }

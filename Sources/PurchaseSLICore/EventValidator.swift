@@ -122,7 +122,8 @@ public struct EventValidator: Sendable {
             responseDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .responseDescription) },
             errorDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .errorDescription) },
             price: optional { () throws(EventValidationError) in try price(raw) },
-            currency: optional { () throws(EventValidationError) in try currency(raw) }
+            currency: optional { () throws(EventValidationError) in try currency(raw) },
+            appAccountToken: optional { () throws(EventValidationError) in try appAccountToken(raw) }
         )
     }
 
@@ -141,6 +142,18 @@ public struct EventValidator: Sendable {
         case let other?:
             throw .wrongType(.price, expected: "a number or null", got: other)
         }
+    }
+
+    /// A UUID in its usual text form (8-4-4-4-12 hexadecimal digits, either case), lowercased: StoreKit
+    /// prints it in capitals and the App Store's notifications in small letters.
+    private func appAccountToken(_ raw: RawEvent) throws(EventValidationError) -> String? {
+        guard let text = try optionalString(raw, .appAccountToken) else { return nil }
+        guard let token = AppAccountToken.normalized(text) else {
+            throw EventValidationError(
+                field: "appAccountToken",
+                reason: "expected a UUID such as 5f3b2c1a-7d4e-4f60-9a8b-0c1d2e3f4a5b, got \(quoted(text))")
+        }
+        return token
     }
 
     /// An ISO 4217 currency code: three capital letters.

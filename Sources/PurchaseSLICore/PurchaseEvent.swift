@@ -40,6 +40,9 @@ public struct PurchaseEvent: Sendable, Hashable {
     public var price: Double?
     /// The price's currency, ISO 4217 (`USD`).
     public var currency: String?
+    /// The UUID the app passed to the store when it started the purchase (StoreKit's `appAccountToken`),
+    /// lowercase: what joins an attempt to the store's charge when the app never saw a transaction id.
+    public var appAccountToken: String?
 
     /// Creates an event; use ``EventValidator`` to make one from untrusted input.
     public init(
@@ -47,7 +50,8 @@ public struct PurchaseEvent: Sendable, Hashable {
         offerID: String? = nil, actionType: ActionType, resultType: ResultType, statusCode: Int? = nil,
         appVersion: String? = nil, platform: String? = nil, osVersion: String? = nil, variant: String? = nil,
         transactionID: String? = nil, durationMs: Int64? = nil, resultDescription: String? = nil,
-        responseDescription: String? = nil, errorDescription: String? = nil, price: Double? = nil, currency: String? = nil
+        responseDescription: String? = nil, errorDescription: String? = nil, price: Double? = nil, currency: String? = nil,
+        appAccountToken: String? = nil
     ) {
         self.eventID = eventID
         self.timestampMillis = timestampMillis
@@ -69,6 +73,7 @@ public struct PurchaseEvent: Sendable, Hashable {
         self.errorDescription = errorDescription
         self.price = price
         self.currency = currency
+        self.appAccountToken = appAccountToken
     }
 
     /// The value of a series dimension, or nil when the event has none.

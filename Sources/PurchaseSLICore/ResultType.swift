@@ -19,6 +19,10 @@ public enum ResultType: String, Sendable, Hashable, CaseIterable, Codable {
     /// Whether the result counts in the success-rate denominator (`valid`).
     public var isValid: Bool { self == .success || self == .alreadyGranted || self == .failure }
 
+    /// Whether the outcome means the server granted the purchase (`success` or `alreadyGranted`): what
+    /// reconciles a store's charge.
+    public var isGrant: Bool { self == .success || self == .alreadyGranted }
+
     /// The accepted spellings, for error messages and help text.
     public static let spellings = allCases.map(\.rawValue).joined(separator: ", ")
 }

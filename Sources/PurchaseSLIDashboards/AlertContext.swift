@@ -37,7 +37,24 @@ public struct AlertContext: Sendable {
             CountQuery(fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: grouping)
         })
         let slices = Dictionary(zip(policy.slices, answers.dropFirst()), uniquingKeysWith: { first, _ in first })
-        return AlertInputs(startSeconds: from, endSeconds: to, overall: answers[0], slices: slices)
+        var inputs = AlertInputs(startSeconds: from, endSeconds: to, overall: answers[0], slices: slices)
+        inputs.charges = try chargeLedger(from: from, to: to)
+        return inputs
+    }
+
+    /// The stores' charges and refunds that evaluations in `[from, to)` can alert on (charged up to the
+    /// ticket lookback and the longest hold before `from`), joined with what the app reported about
+    /// them; empty for a store that keeps no store notifications.
+    public func chargeLedger(from: Int64, to: Int64) throws -> ChargeLedger {
+        guard let records = store as? any StoreRecordStore else { return .empty }
+        let reach = policy.reconciliation.ticketLookbackSeconds + policy.longestHoldSeconds
+        let notifications = try records.notifications(kinds: [.charge, .refund], fromMillis: (from - reach) * 1000, toMillis: to * 1000)
+        var keys = Set<ClientReport.Key>()
+        for received in notifications {
+            if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }
+            if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
+        }
+        return ChargeLedger(notifications: notifications, reports: try records.clientReports(keys), rule: policy.reconciliation)
     }
 
     /// How far back a loss of signal is followed: the 35 days of minute buckets a store keeps by default.

@@ -38,6 +38,7 @@ public struct AlertSnapshot: Sendable {
         case .alreadyGrantedSpike: "409 spike"
         case .cancelRateSpike: "cancel spike"
         case .unfinishedPurchases: "unfinished"
+        case .chargedNotGranted: "not granted"
         }
     }
 

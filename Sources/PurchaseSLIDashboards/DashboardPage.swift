@@ -25,14 +25,16 @@ public struct DashboardPage: Sendable {
         var charts: [HTML] = []
         for report in alerts.firing {
             let action = report.finding.labels.actionType
-            let metric: DashboardDefinition.ChartMetric = switch report.finding.kind {
+            let metric: DashboardDefinition.ChartMetric? = switch report.finding.kind {
             case .successRateBurn: .rate(.successRate)
             case .alreadyGrantedSpike: .rate(.conflictRate)
             case .cancelRateSpike: .rate(.cancelRate)
             case .unfinishedPurchases: .rate(.unfinishedRate)
             case .noEvents: .events
+            // The store's charges are not an event series: the alert's text lists them.
+            case .chargedNotGranted: nil
             }
-            guard charted.insert("\(action) \(metric)").inserted else { continue }
+            guard let metric, charted.insert("\(action) \(metric)").inserted else { continue }
             charts.append(try recent.chartPanel(
                 title: "\(action): the last 6 h", metric: metric, actionType: action, by: nil, stepSeconds: 60,
                 bands: alerts.bands(for: action, until: context.atSeconds)))

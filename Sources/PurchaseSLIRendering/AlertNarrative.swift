@@ -9,13 +9,14 @@ struct AlertNarrative {
     /// The time the report is read at, for "since … (22 min)".
     let now: Int64
 
-    private var finding: AlertFinding { report.finding }
+    var finding: AlertFinding { report.finding }
     private var action: String { escaping.escape(finding.labels.actionType) }
 
     /// Where the alert applies: the action, and the slice if any.
     var scope: String {
         guard let slice = finding.labels.slice else { return action }
-        return "\(action), \(slice.dimension.rawValue)=\(escaping.escape(slice.value ?? "(none)"))"
+        let store = finding.labels.store.map { "store=\(escaping.escape($0)), " } ?? ""
+        return "\(action), \(store)\(slice.dimension.rawValue)=\(escaping.escape(slice.value ?? "(none)"))"
     }
 
     /// One line saying what is broken and how badly.
@@ -29,6 +30,8 @@ struct AlertNarrative {
             let what = spike.measure
             let ratio = spike.baselineRate > 0 ? String(format: "%.1f×", spike.rate / spike.baselineRate) : "new"
             return "\(scope): \(what) at \(NumberText.percent(spike.rate)), \(ratio) \(spike.baseline) (\(NumberText.percent(spike.baselineRate)))"
+        case .chargedNotGranted:
+            return chargeSummary(finding.charges!)
         case .successRateBurn:
             let rule = finding.rule!
             let threshold = rate(finding.burnRateThreshold)
@@ -58,6 +61,9 @@ struct AlertNarrative {
             lines.append("severity: " + report.severityChanges.map {
                 "\($0.severity.rawValue) from \(RFC3339.format(seconds: $0.atSeconds))"
             }.joined(separator: ", "))
+        }
+        if let charges = finding.charges {
+            lines += chargeDetails(charges)
         }
         if let spike = finding.spike {
             lines.append(
@@ -102,6 +108,7 @@ struct AlertNarrative {
     /// alert was evaluated on, quoted so that it runs as printed in a POSIX shell. Plain text (bidi
     /// controls shown as U+FFFD): each output puts it where its markup does not apply (``lookNextLine``).
     var lookNext: String {
+        if let charges = finding.charges { return chargeLookNext(charges) }
         var words = ["purchase-sli", "query"]
         if let database = report.databasePath { words += ["--db", database] }
         words += [

@@ -40,6 +40,12 @@ public enum NumberText {
         return (value < 0 ? "−" : "") + String(result.reversed())
     }
 
+    /// An amount of money with two decimals and thousands separators, then its currency: "1,234.50 USD".
+    public static func money(_ amount: Double, currency: String) -> String {
+        let cents = Int64((amount * 100).rounded())
+        return "\(count(cents / 100)).\(String(format: "%02d", abs(cents % 100))) \(currency)"
+    }
+
     /// A duration in minutes, hours and days: "45 min", "2 h 5 min", "3 d 4 h".
     public static func duration(_ seconds: Int64) -> String {
         let minutes = max(0, seconds) / 60

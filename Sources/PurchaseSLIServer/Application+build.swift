@@ -24,6 +24,9 @@ public func buildApplication(
     router.add(middleware: ReadAccessMiddleware(configuration: configuration))
     EventsController(configuration: configuration, committer: committer, metrics: metrics, logger: logger)
         .addRoutes(to: router)
+    StoreNotificationsController(
+        configuration: configuration, records: store as? any StoreRecordStore, metrics: metrics, logger: logger
+    ).addRoutes(to: router)
     QueryController(store: store, maximumRows: configuration.maximumQueryRows).addRoutes(to: router)
     HealthController(store: store, committer: committer, metrics: metrics).addRoutes(to: router)
     if let directory = configuration.pagesDirectory {

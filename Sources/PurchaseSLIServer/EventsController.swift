@@ -39,7 +39,8 @@ struct EventsController {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > configuration.maximumBodyBytes {
             throw IngestError.tooLarge("body of \(length) bytes exceeds the limit of \(configuration.maximumBodyBytes) bytes")
         }
-        let body = try await collectBody(of: request)
+        let body = try await collectBody(
+            of: request, limit: configuration.maximumBodyBytes, timeoutSeconds: configuration.bodyTimeoutSeconds)
         let now = wallClockMillis()
         let decoder = EventBodyDecoder(
             configuration: configuration,
@@ -68,30 +69,6 @@ struct EventsController {
         return Response(
             status: .accepted, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
-    }
-
-    /// The whole body, within the size limit and the body timeout.
-    private func collectBody(of request: Request) async throws -> [UInt8] {
-        let limit = configuration.maximumBodyBytes, timeout = configuration.bodyTimeoutSeconds
-        return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
-            group.addTask {
-                do {
-                    return Array(buffer: try await request.body.collect(upTo: limit))
-                } catch let error as HTTPError where error.status == .contentTooLarge {
-                    throw IngestError.tooLarge("body exceeds the limit of \(limit) bytes")
-                } catch is NIOTooManyBytesError {
-                    // A chunked body, whose size is known only once it is read.
-                    throw IngestError.tooLarge("body exceeds the limit of \(limit) bytes")
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(timeout))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let body = try await group.next() ?? nil else { throw IngestError.bodyTimeout(seconds: timeout) }
-            return body
-        }
     }
 
     /// The presented key (X-Ingest-Key, or Authorization: Bearer), checked when keys are configured.

@@ -33,10 +33,12 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The health checks and ingestion, which need no read key.
+    /// The health checks and ingestion (events, and the stores' notifications, which authenticate
+    /// themselves), which need no read key.
     static func isOpen(_ request: Request) -> Bool {
         let path = request.uri.path
-        return path == "/healthz" || path == "/readyz" || path == "/v1/events"
+        return path == "/healthz" || path == "/readyz" || path == "/v1/events" || path == StoreNotificationsController.applePath
+            || path == StoreNotificationsController.googlePath
     }
 
     /// The key of `Authorization: Bearer KEY` or the password of `Authorization: Basic base64(user:KEY)`.

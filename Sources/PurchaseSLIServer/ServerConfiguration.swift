@@ -66,6 +66,15 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// Slack and Alertmanager (`generatorURL`); nil for none.
     public var baseURL: String?
 
+    /// The App Store's trusted roots, each PEM or DER; nil: Apple Root CA - G3.
+    public var appleRootCertificates: [[UInt8]]?
+    /// The bundle ids whose App Store notifications are accepted; none: the App Store endpoint refuses all.
+    public var appleBundleIDs: Set<String> = []
+    /// The package names whose Google Play notifications are accepted; none: the Play endpoint refuses all.
+    public var googlePackageNames: Set<String> = []
+    /// The tokens a Pub/Sub push presents (`?token=` in its URL, or `Authorization: Bearer`).
+    public var googlePushTokens = AccessKeys([])
+
     /// Seconds between rollout checks, a whole number of minutes; nil: the service checks no rollout.
     public var rolloutEverySeconds: Int64?
     /// The app version whose phased release is checked; nil: the newest one with real traffic.

@@ -60,6 +60,12 @@ public final class ServerMetrics: Sendable {
         }
     }
 
+    /// Counts a store notification by store and outcome (`accepted`, `duplicate`, or the refusal's status).
+    func recordNotification(store: String, outcome: String) {
+        Counter(label: "purchase_sli_store_notifications_total", dimensions: [("store", store), ("outcome", outcome)], factory: factory)
+            .increment()
+    }
+
     /// Records one group commit.
     func recordCommit(_ outcome: RecordOutcome, requests: Int, seconds: Double) {
         commitEvents.record(outcome.accepted + outcome.duplicates)

@@ -19,6 +19,8 @@ public struct PreparedEvents: Sendable {
     let order: [Int32]
     /// The latest price the events carried for each product and plan.
     let prices: [ProductPrice]
+    /// Per transaction id and account token the events named, what they reported.
+    let clientReports: [ClientReport]
 
     /// Computes the keys of `events`. O(n log n).
     public init(_ events: [PurchaseEvent]) {
@@ -26,6 +28,7 @@ public struct PreparedEvents: Sendable {
         var seconds: [Int64] = [], eventIDHashes: [Int64] = [], seriesHashes: [UInt64] = []
         var seriesValues: [SeriesValues] = []
         var prices: [PriceKey: ProductPrice] = [:]
+        var reports: [ClientReport.Key: ClientReport] = [:]
         seconds.reserveCapacity(events.count)
         eventIDHashes.reserveCapacity(events.count)
         seriesHashes.reserveCapacity(events.count)
@@ -39,6 +42,12 @@ public struct PreparedEvents: Sendable {
                 let values = SeriesValues(of: event)
                 seriesHashes.append(values.hash)
                 seriesValues.append(values)
+                for key in [event.pointee.transactionID.map(ClientReport.Key.transactionID),
+                            event.pointee.appAccountToken.map(ClientReport.Key.appAccountToken)] {
+                    guard let key else { continue }
+                    let report = ClientReport(key: key, event: event.pointee)
+                    if reports[key] == nil { reports[key] = report } else { reports[key]!.merge(report) }
+                }
                 if let price = event.pointee.price, let currency = event.pointee.currency {
                     let product = event.pointee.productID, plan = event.pointee.planID, millis = event.pointee.timestampMillis
                     let key = PriceKey(productID: product, planID: plan)
@@ -53,6 +62,7 @@ public struct PreparedEvents: Sendable {
         self.seriesHashes = seriesHashes
         self.seriesValues = seriesValues
         self.prices = Array(prices.values)
+        clientReports = Array(reports.values)
         order = Self.dedupOrder(seconds: seconds, hashes: eventIDHashes)
     }
 

@@ -97,8 +97,9 @@ public final class SQLiteBucketStore: BucketStore {
         }
     }
 
-    /// Drops buckets past their retention (relative to the newest minute bucket) and eventIDs past the
-    /// dedup horizon (relative to `nowMillis`, the receiving clock). Pending rollups are folded into the
+    /// Drops buckets past their retention (relative to the newest minute bucket), eventIDs past the
+    /// dedup horizon, and store notifications and client reports past theirs (both relative to
+    /// `nowMillis`, the receiving clock). Pending rollups are folded into the
     /// hour and day buckets first, so that none of them outlives the buckets it belongs to, and pending
     /// eventIDs into `seen_second`.
     /// - Returns: what the dedup memory holds afterwards.
@@ -139,6 +140,9 @@ public final class SQLiteBucketStore: BucketStore {
             try db.execute(sql: "DELETE FROM admitted_value WHERE day = ?", arguments: [day])
             try db.execute(sql: "DELETE FROM seen_day WHERE day = ?", arguments: [day])
         }
+        let storeRecordsBefore = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
+        try db.execute(sql: "DELETE FROM store_notification WHERE event_millis < ?", arguments: [storeRecordsBefore])
+        try db.execute(sql: "DELETE FROM client_report WHERE last_millis < ?", arguments: [storeRecordsBefore])
         let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(hashes)), 0) / 8 FROM seen_second")
         return DedupMemory(seconds: row?[0] ?? 0, eventIDs: row?[1] ?? 0)
     }

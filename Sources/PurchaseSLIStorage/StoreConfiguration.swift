@@ -13,6 +13,9 @@ public struct StoreConfiguration: Sendable, Hashable {
     public var hourRetentionSeconds: Int64
     /// Day buckets older than this before the newest bucket are dropped; nil keeps them forever.
     public var dayRetentionSeconds: Int64?
+    /// Store notifications and the app's reports on transactions older than this (by when they happened,
+    /// against the receiving clock) are dropped, in seconds.
+    public var storeRecordRetentionSeconds: Int64 = 90 * 86_400
     /// SQLite page cache per connection, in KiB.
     public var cacheSizeKiB: Int
     /// Whether each commit is fsynced before it returns (`synchronous = FULL`), so that it survives a

@@ -1,0 +1,98 @@
+public import PurchaseSLICore
+
+/// The stores' charges and refunds over a time range, each joined with what the app reported about it:
+/// what reconciliation reads. Built once per evaluation; every lookup is a binary search.
+public struct ChargeLedger: Sendable {
+    /// One store charge (or refund) and the app's side of it.
+    public struct Charge: Sendable, Hashable {
+        /// The store's notification of it.
+        public var notification: StoreNotification
+        /// When the notification was received (milliseconds).
+        public var receivedMillis: Int64
+        /// When an event first reported it granted (`success` or `alreadyGranted` naming its transaction), or nil.
+        public var grantedMillis: Int64?
+        /// What the app last reported about it: by its transaction id, else by the purchase's account token.
+        public var report: ClientReport?
+
+        /// When the store charged (or refunded), in milliseconds.
+        public var eventMillis: Int64 { notification.eventMillis }
+        /// The product: the store's, else the app's.
+        public var productID: String { notification.productID ?? report?.productID ?? "(unknown product)" }
+        /// Whether a grant was recorded by `millis`.
+        public func isGranted(by millis: Int64) -> Bool { grantedMillis.map { $0 <= millis } ?? false }
+    }
+
+    /// The charges the policy expects a grant for, by charge time.
+    public let expectedCharges: [Charge]
+    /// Of those, the ones that were still ungranted when their grace ended (the only ones that can alert),
+    /// by charge time.
+    public let overdueCharges: [Charge]
+    /// Every charge, by charge time.
+    public let charges: [Charge]
+    /// Refunds and revocations, by their time.
+    public let refunds: [Charge]
+
+    /// A ledger with nothing in it.
+    public static let empty = ChargeLedger(notifications: [], reports: [], rule: SLOPolicy.ReconciliationRule())
+
+    /// Joins the notifications with the reports. A charge reported twice (a notification resent under a
+    /// new id, or fetched again from the history) counts once, as first received. O(n log n).
+    public init(notifications: [ReceivedNotification], reports: [ClientReport], rule: SLOPolicy.ReconciliationRule) {
+        var byTransaction: [String: ClientReport] = [:]
+        var byToken: [String: ClientReport] = [:]
+        for report in reports {
+            switch report.key {
+            case .transactionID(let id): byTransaction[id] = report
+            case .appAccountToken(let token): byToken[token] = report
+            }
+        }
+        struct ChargeKey: Hashable {
+            var store: Store
+            var transactionID: String?
+            var millis: Int64
+        }
+        var seen = Set<ChargeKey>()
+        var charges: [Charge] = [], refunds: [Charge] = []
+        for received in notifications.sorted(by: { $0.receivedMillis < $1.receivedMillis }) {
+            let notification = received.notification
+            guard notification.kind != .other else { continue }
+            let key = ChargeKey(store: notification.store, transactionID: notification.transactionID, millis: notification.eventMillis)
+            guard notification.kind == .refund || seen.insert(key).inserted else { continue }
+            let byID = notification.transactionID.flatMap { byTransaction[$0] }
+            let charge = Charge(
+                notification: notification, receivedMillis: received.receivedMillis, grantedMillis: byID?.firstGrantMillis,
+                report: byID ?? notification.appAccountToken.flatMap { byToken[$0] })
+            if notification.kind == .charge { charges.append(charge) } else { refunds.append(charge) }
+        }
+        // A refund without a product (Play's voided purchases) takes its charge's.
+        let productByTransaction = Dictionary(
+            charges.compactMap { charge in charge.notification.transactionID.map { ($0, charge.notification.productID) } },
+            uniquingKeysWith: { first, _ in first })
+        refunds = refunds.map { refund in
+            var filled = refund
+            if filled.notification.productID == nil, let id = filled.notification.transactionID {
+                filled.notification.productID = productByTransaction[id] ?? nil
+            }
+            return filled
+        }
+        let grace = rule.graceSeconds * 1000
+        self.charges = charges.sorted { $0.eventMillis < $1.eventMillis }
+        self.refunds = refunds.sorted { $0.eventMillis < $1.eventMillis }
+        expectedCharges = self.charges.filter { rule.expectsGrant(type: $0.notification.type, environment: $0.notification.environment) }
+        overdueCharges = expectedCharges.filter { !$0.isGranted(by: $0.eventMillis + grace) }
+    }
+
+    /// The charges of `sorted` made in `[from, to]` (milliseconds). O(log n).
+    static func slice(_ sorted: [Charge], from: Int64, through to: Int64) -> ArraySlice<Charge> {
+        func firstIndex(notBefore millis: Int64, after: Bool) -> Int {
+            var low = 0, high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle].eventMillis < millis || (after && sorted[middle].eventMillis == millis) { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let start = firstIndex(notBefore: from, after: false), end = firstIndex(notBefore: to, after: true)
+        return start < end ? sorted[start..<end] : []
+    }
+}

@@ -1,0 +1,33 @@
+extension SLOPolicy {
+    /// Which store charges expect a grant from the app's server, within how long, and when charges
+    /// left ungranted open a ticket or page (`reconciliation` in `dashboards/slos.yaml`).
+    public struct ReconciliationRule: Sendable, Hashable {
+        /// The store notification types whose charge the app must grant. Renewals (`DID_RENEW`,
+        /// `SUBSCRIPTION_RENEWED`, `SUBSCRIPTION_RECOVERED`) are left out by default: most servers learn
+        /// of them from the store, not from the app.
+        public var grantExpectedFor: Set<String> = [
+            "ONE_TIME_CHARGE", "SUBSCRIBED", "OFFER_REDEEMED", "ONE_TIME_PRODUCT_PURCHASED", "SUBSCRIPTION_PURCHASED",
+        ]
+        /// How long after the charge the grant may come before the charge counts as ungranted, in seconds.
+        public var graceSeconds: Int64 = 15 * 60
+        /// The store environments reconciled (`Production`, `Sandbox`).
+        public var environments: Set<String> = ["Production"]
+        /// How far back an ungranted charge keeps its ticket open, in seconds (the weekly review counts
+        /// every one until the store transactions' retention ends).
+        public var ticketLookbackSeconds: Int64 = 86_400
+        /// The window of charges (by the end of their grace) whose ungranted share may page, in seconds.
+        public var pageWindowSeconds: Int64 = 3600
+        /// The share of the window's charges (of a product, or of all of a store's) that, when ungranted, pages.
+        public var pageShare = 0.05
+        /// The fewest ungranted charges in the window that page.
+        public var pageMinimum = 3
+
+        /// Creates the default rule.
+        public init() {}
+
+        /// Whether a charge of this type and environment must be granted by the app.
+        public func expectsGrant(type: String, environment: String) -> Bool {
+            grantExpectedFor.contains(type) && environments.contains(environment)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIGzip
+import PurchaseSLIRendering
+import PurchaseSLIStorage
+import PurchaseSLIStores
+
+/// `purchase-sli ingest-store`: stores the stores' notifications from files, verified as `serve` does.
+struct IngestStoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest-store",
+        abstract: "Store App Store and Google Play notifications from files (a backfill from the notification history).",
+        discussion: """
+            Each line of a file (plain or gzip) is one notification as the store posts it: {"signedPayload": "<JWS>"} \
+            (App Store Server Notifications V2, also what the App Store Server API's notification history returns) \
+            or a Pub/Sub push message {"message": {"data": …, "messageId": …}} (Google Play). App Store \
+            notifications are verified like serve does: ES256, the x5c chain to Apple Root CA - G3 (or \
+            --apple-root-ca), valid at the notification's signedDate. A notification already stored (the same \
+            notificationUUID or messageId) is skipped, so re-running is harmless.
+            Exit status: 0 when every line was stored or already stored, 2 when some were refused, 1 when an \
+            error stopped the run.
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("Accept App Store notifications of this bundle id; repeat for several.", valueName: "id"))
+    var appleBundleID: [String] = []
+
+    @Option(help: ArgumentHelp("Trust this root certificate (PEM or DER) instead of Apple Root CA - G3; repeat for several.", valueName: "file"))
+    var appleRootCA: [String] = []
+
+    @Option(help: ArgumentHelp("Accept Google Play notifications of this package; repeat for several.", valueName: "name"))
+    var googlePackage: [String] = []
+
+    @Argument(help: ArgumentHelp("Notification files, one JSON object per line; - reads standard input.", valueName: "file"))
+    var files: [String]
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Name at least one file of notifications (- for standard input).") }
+        guard !appleBundleID.isEmpty || !googlePackage.isEmpty else {
+            throw ValidationError("Name the apps whose notifications are accepted: --apple-bundle-id or --google-package.")
+        }
+    }
+
+    func run() async throws {
+        try await exitingOnFailure { try await ingest() }
+    }
+
+    private func ingest() async throws {
+        let roots = try appleRootCA.isEmpty ? nil : appleRootCA.map { path in
+            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure(message: "--apple-root-ca: cannot read \(path)") }
+            return [UInt8](data)
+        }
+        let apple: AppStoreNotificationVerifier
+        do {
+            apple = try AppStoreNotificationVerifier(rootCertificates: roots, bundleIDs: Set(appleBundleID))
+        } catch {
+            throw CommandFailure(message: "--apple-root-ca: \(error.reason)")
+        }
+        let google = GooglePlayNotificationDecoder(packageNames: Set(googlePackage))
+        let database = try store.openStore(configuration: .default)
+        let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
+        var stored = 0, duplicates = 0, refused = 0
+        for file in files {
+            for (index, line) in try Self.lines(of: file).enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+                do {
+                    let notification = line.contains(Self.signedPayloadKey)
+                        ? try await apple.verify(body: line) : try google.decode(body: line)
+                    let outcome = try database.record([notification], receivedAtMillis: nowMillis)
+                    stored += outcome.accepted
+                    duplicates += outcome.duplicates
+                } catch let error as StoreNotificationError {
+                    refused += 1
+                    if refused <= 20 { printError(TerminalText.sanitized("\(file):\(index + 1): \(error.httpStatus): \(error.reason)")) }
+                }
+            }
+        }
+        print("stored      \(stored)\nduplicates  \(duplicates)\nrefused     \(refused)")
+        if refused > 0 { throw ExitCode(2) }
+    }
+
+    private static let signedPayloadKey = Array("\"signedPayload\"".utf8)
+
+    /// The lines of a file, decompressed when it is gzip.
+    private static func lines(of path: String) throws -> [[UInt8]] {
+        let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path)
+        guard let handle, let data = try handle.readToEnd() else {
+            throw CommandFailure(message: "cannot read \(path)")
+        }
+        var bytes = [UInt8](data)
+        if bytes.withUnsafeBytes(GzipInflater.hasGzipMagic) {
+            var inflated: [UInt8] = []
+            let inflater = try GzipInflater()
+            try bytes.withUnsafeBytes { try inflater.inflate($0) { inflated.append(contentsOf: $0) } }
+            try inflater.finish()
+            bytes = inflated
+        }
+        return bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map(Array.init)
+    }
+}
+
+extension [UInt8] {
+    /// Whether `needle` occurs in the bytes. O(n × m).
+    fileprivate func contains(_ needle: [UInt8]) -> Bool {
+        guard needle.count <= count else { return false }
+        return (0...(count - needle.count)).contains { start in self[start..<start + needle.count].elementsEqual(needle) }
+    }
+}

@@ -1,0 +1,67 @@
+/// What an app's events said about one store transaction (named by `transactionID`) or one purchase
+/// attempt (named by `appAccountToken`): the first grant, and the latest outcome reported.
+public struct ClientReport: Sendable, Hashable {
+    /// How the events named what they report on.
+    public enum Key: Sendable, Hashable {
+        /// StoreKit's transaction id or Play's purchase token.
+        case transactionID(String)
+        /// The UUID the app passed to the store at purchase.
+        case appAccountToken(String)
+    }
+
+    /// What the events named.
+    public var key: Key
+    /// The product of the latest event.
+    public var productID: String
+    /// The plan of the latest event.
+    public var planID: String?
+    /// The action of the latest event.
+    public var actionType: String
+    /// When the first `success` or `alreadyGranted` event was recorded (event time, milliseconds), or nil.
+    public var firstGrantMillis: Int64?
+    /// The latest event's time, in milliseconds.
+    public var lastMillis: Int64
+    /// The latest event's outcome.
+    public var lastResult: ResultType
+    /// The latest event's HTTP status.
+    public var lastStatusCode: Int?
+    /// The latest event's error description.
+    public var lastErrorDescription: String?
+
+    /// Creates a report.
+    public init(
+        key: Key, productID: String, planID: String? = nil, actionType: String, firstGrantMillis: Int64? = nil, lastMillis: Int64,
+        lastResult: ResultType, lastStatusCode: Int? = nil, lastErrorDescription: String? = nil
+    ) {
+        self.key = key
+        self.productID = productID
+        self.planID = planID
+        self.actionType = actionType
+        self.firstGrantMillis = firstGrantMillis
+        self.lastMillis = lastMillis
+        self.lastResult = lastResult
+        self.lastStatusCode = lastStatusCode
+        self.lastErrorDescription = lastErrorDescription
+    }
+
+    /// The report of one event, before it is merged with the others of its key.
+    public init(key: Key, event: PurchaseEvent) {
+        self.init(
+            key: key, productID: event.productID, planID: event.planID, actionType: event.actionType.rawValue,
+            firstGrantMillis: event.resultType.isGrant ? event.timestampMillis : nil, lastMillis: event.timestampMillis,
+            lastResult: event.resultType, lastStatusCode: event.statusCode, lastErrorDescription: event.errorDescription)
+    }
+
+    /// Merges a later (or earlier) report of the same key: the earliest grant, the latest outcome.
+    public mutating func merge(_ other: ClientReport) {
+        if let grant = other.firstGrantMillis { firstGrantMillis = min(firstGrantMillis ?? grant, grant) }
+        guard other.lastMillis >= lastMillis else { return }
+        productID = other.productID
+        planID = other.planID
+        actionType = other.actionType
+        lastMillis = other.lastMillis
+        lastResult = other.lastResult
+        lastStatusCode = other.lastStatusCode
+        lastErrorDescription = other.lastErrorDescription
+    }
+}

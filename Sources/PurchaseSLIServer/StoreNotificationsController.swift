@@ -1,0 +1,107 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import PurchaseSLICore
+import PurchaseSLIStorage
+import PurchaseSLIStores
+
+/// `POST /v1/stores/apple/notifications` (App Store Server Notifications V2) and
+/// `POST /v1/stores/google/notifications` (Play developer notifications through a Pub/Sub push).
+///
+/// A notification is answered 200 only once it is durably stored (the stores resend anything else);
+/// one already stored is answered 200 again and counted once. Refusals: 400 malformed, 401 a signature,
+/// chain or push token that does not verify, 403 an app that is not configured, 503 the store.
+struct StoreNotificationsController {
+    static let applePath = "/v1/stores/apple/notifications"
+    static let googlePath = "/v1/stores/google/notifications"
+
+    let configuration: ServerConfiguration
+    let records: (any StoreRecordStore)?
+    let metrics: ServerMetrics
+    let logger: Logger
+    private let apple: Result<AppStoreNotificationVerifier, StoreNotificationError>
+    private let google: GooglePlayNotificationDecoder
+
+    init(configuration: ServerConfiguration, records: (any StoreRecordStore)?, metrics: ServerMetrics, logger: Logger) {
+        self.configuration = configuration
+        self.records = records
+        self.metrics = metrics
+        self.logger = logger
+        apple = Result { () throws(StoreNotificationError) in
+            try AppStoreNotificationVerifier(rootCertificates: configuration.appleRootCertificates, bundleIDs: configuration.appleBundleIDs)
+        }
+        google = GooglePlayNotificationDecoder(packageNames: configuration.googlePackageNames)
+    }
+
+    func addRoutes(to router: Router<some RequestContext>) {
+        router.post(RouterPath(Self.applePath)) { request, _ in
+            try await receive(request, store: .apple) { body throws(StoreNotificationError) in
+                guard !configuration.appleBundleIDs.isEmpty else {
+                    throw .unknownApp("no App Store bundle is configured: start serve with --apple-bundle-id")
+                }
+                return try await apple.get().verify(body: body)
+            }
+        }
+        router.post(RouterPath(Self.googlePath)) { request, _ in
+            try await receive(request, store: .google) { body throws(StoreNotificationError) in
+                guard !configuration.googlePackageNames.isEmpty else {
+                    throw .unknownApp("no Play package is configured: start serve with --google-package")
+                }
+                try authenticatePush(request)
+                return try google.decode(body: body)
+            }
+        }
+    }
+
+    /// Checks the push's token: `?token=` in the URL Pub/Sub posts to, or `Authorization: Bearer`.
+    private func authenticatePush(_ request: Request) throws(StoreNotificationError) {
+        let bearer = request.headers[.authorization].flatMap { value -> String? in
+            value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)) : nil
+        }
+        guard let presented = request.uri.queryParameters.get("token") ?? bearer else {
+            throw .unauthorized("missing push token: add ?token=TOKEN to the push endpoint's URL (--google-push-token)")
+        }
+        guard configuration.googlePushTokens.match(presented) != nil else { throw .unauthorized("unknown push token") }
+    }
+
+    /// Reads the body, decodes it with `decode`, stores the notification, and answers.
+    private func receive(
+        _ request: Request, store: Store, decode: ([UInt8]) async throws(StoreNotificationError) -> StoreNotification
+    ) async throws -> Response {
+        guard let records else {
+            throw IngestError.notImplemented("this store keeps no store notifications")
+        }
+        let body = try await collectBody(of: request, limit: configuration.maximumBodyBytes, timeoutSeconds: configuration.bodyTimeoutSeconds)
+        let notification: StoreNotification
+        do {
+            notification = try await decode(body)
+        } catch {
+            metrics.recordNotification(store: store.rawValue, outcome: String(error.httpStatus))
+            logger.warning("store notification refused", metadata: [
+                "store": "\(store.rawValue)", "status": "\(error.httpStatus)", "reason": "\(error.reason)",
+            ])
+            return Self.response(status: error.httpStatus, json: "{\"error\":" + JSONText.quoted(error.reason) + "}")
+        }
+        let receivedAt = wallClockMillis()
+        let outcome: NotificationOutcome
+        do {
+            outcome = try await runBlocking { try records.record([notification], receivedAtMillis: receivedAt) }
+        } catch {
+            logger.error("store notification not stored", metadata: ["store": "\(store.rawValue)", "error": "\(error)"])
+            throw IngestError.storeUnavailable("\(error)")
+        }
+        metrics.recordNotification(store: store.rawValue, outcome: outcome.duplicates > 0 ? "duplicate" : "accepted")
+        return Self.response(
+            status: 200,
+            json: "{\"accepted\":\(outcome.accepted),\"duplicates\":\(outcome.duplicates),\"notificationType\":"
+                + JSONText.quoted(notification.type) + "}")
+    }
+
+    private static func response(status: Int, json: String) -> Response {
+        Response(
+            status: HTTPResponse.Status(code: status), headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+    }
+}

@@ -1,0 +1,24 @@
+public import PurchaseSLICore
+import GRDB
+
+extension SQLiteBucketStore: StoreRecordStore {
+    /// Stores verified notifications in one transaction, skipping those already stored.
+    public func record(_ notifications: [StoreNotification], receivedAtMillis: Int64) throws -> NotificationOutcome {
+        try memory.withLock { _ in
+            try pool.write { db in
+                let duplicates = try StoreNotificationRows.insert(notifications, receivedAtMillis: receivedAtMillis, in: db)
+                return NotificationOutcome(accepted: notifications.count - duplicates.count, duplicateIndexes: duplicates)
+            }
+        }
+    }
+
+    /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by their event time.
+    public func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification] {
+        try pool.read { db in try StoreNotificationRows.fetch(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis, in: db) }
+    }
+
+    /// What the app's events reported for each key that has a report.
+    public func clientReports(_ keys: Set<ClientReport.Key>) throws -> [ClientReport] {
+        try pool.read { db in try ClientReportRows.fetch(keys, in: db) }
+    }
+}

@@ -1,0 +1,32 @@
+public import PurchaseSLICore
+
+/// Where the stores' own record lives beside the buckets: their notifications, one row each, and what
+/// the app's events reported per transaction and account token (written with the events themselves).
+public protocol StoreRecordStore: Sendable {
+    /// Stores verified notifications, skipping those already stored (the same store and notification
+    /// id); all or nothing. After it returns they are durable.
+    func record(_ notifications: [StoreNotification], receivedAtMillis: Int64) throws -> NotificationOutcome
+
+    /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by their event time.
+    func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification]
+
+    /// What the app's events reported for each key that has a report.
+    func clientReports(_ keys: Set<ClientReport.Key>) throws -> [ClientReport]
+}
+
+/// What recording notifications did.
+public struct NotificationOutcome: Sendable, Hashable {
+    /// Notifications stored for the first time.
+    public var accepted: Int
+    /// Positions (in the order given) of those already stored.
+    public var duplicateIndexes: [Int]
+
+    /// Notifications already stored.
+    public var duplicates: Int { duplicateIndexes.count }
+
+    /// Creates an outcome.
+    public init(accepted: Int, duplicateIndexes: [Int]) {
+        self.accepted = accepted
+        self.duplicateIndexes = duplicateIndexes
+    }
+}

@@ -1,0 +1,164 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JWTKit
+public import PurchaseSLICore
+import SwiftASN1
+@_spi(FixedExpiryValidationTime) import X509
+
+/// Verifies and decodes App Store Server Notifications V2 (`{"signedPayload": "<JWS>"}`).
+///
+/// Every JWS (the notification, its `signedTransactionInfo` and `signedRenewalInfo`) must be ES256 with
+/// an `x5c` chain of leaf, intermediate and root that ends at a trusted root, carries Apple's markers
+/// (``AppStoreCertificatePolicy``) and is valid at the payload's own `signedDate` (so a notification
+/// resent for 72 hours, or fetched from the notification history, verifies as when it was signed).
+public struct AppStoreNotificationVerifier: Sendable {
+    private let roots: X5CVerifier
+    /// The bundle ids whose notifications are accepted.
+    public let bundleIDs: Set<String>
+
+    /// Trusts `rootCertificates` (each PEM or DER; by default Apple Root CA - G3) for `bundleIDs`.
+    /// - Throws: ``StoreNotificationError`` naming the certificate that does not parse.
+    public init(rootCertificates: [[UInt8]]? = nil, bundleIDs: Set<String>) throws(StoreNotificationError) {
+        let files = rootCertificates ?? [Array(Data(base64Encoded: AppleRootCertificate.base64DER)!)]
+        var certificates: [Certificate] = []
+        for (index, file) in files.enumerated() {
+            do {
+                certificates += try Self.certificates(in: file)
+            } catch {
+                throw .malformed("root certificate \(index + 1): not a PEM or DER X.509 certificate (\(error))")
+            }
+        }
+        do {
+            roots = try X5CVerifier(rootCertificates: certificates)
+        } catch {
+            throw .malformed("no root certificate given")
+        }
+        self.bundleIDs = bundleIDs
+    }
+
+    /// The certificates of a PEM file (one or more blocks) or of one DER certificate.
+    private static func certificates(in file: [UInt8]) throws -> [Certificate] {
+        let text = String(decoding: file, as: UTF8.self)
+        if text.contains("-----BEGIN") {
+            let certificates = try PEMDocument.parseMultiple(pemString: text).map { try Certificate(pemDocument: $0) }
+            guard !certificates.isEmpty else { throw StoreNotificationError.malformed("no certificate in the PEM file") }
+            return certificates
+        }
+        return [try Certificate(derEncoded: file)]
+    }
+
+    /// Verifies one request body and returns what it reports.
+    /// - Throws: ``StoreNotificationError``: malformed (400), untrusted (401), or for a bundle not
+    ///   configured (403).
+    public func verify(body: [UInt8]) async throws(StoreNotificationError) -> StoreNotification {
+        guard let request = CompactJWS.decodeJSON(AppStorePayloads.Body.self, from: body) else {
+            throw .malformed("expected a JSON object {\"signedPayload\": \"<JWS>\"} as App Store Server Notifications V2 send")
+        }
+        let notification = try await verify(request.signedPayload, field: "signedPayload", as: AppStorePayloads.Notification.self)
+        let app = notification.data.map { AppStorePayloads.AppReference(bundleId: $0.bundleId, environment: $0.environment) }
+            ?? notification.summary ?? notification.externalPurchaseToken
+        guard let bundleID = app?.bundleId else {
+            throw .malformed("signedPayload: the notification names no bundleId (in data, summary or externalPurchaseToken)")
+        }
+        guard bundleIDs.contains(bundleID) else {
+            throw .unknownApp("bundleId \(bundleID) is not one of the configured bundles (--apple-bundle-id): \(bundleIDs.sorted().joined(separator: ", "))")
+        }
+        var transaction: AppStorePayloads.Transaction?
+        if let signed = notification.data?.signedTransactionInfo {
+            transaction = try await verify(signed, field: "data.signedTransactionInfo", as: AppStorePayloads.Transaction.self)
+        }
+        if let signed = notification.data?.signedRenewalInfo {
+            _ = try await verify(signed, field: "data.signedRenewalInfo", as: AppStorePayloads.RenewalInfo.self)
+        }
+        return StoreNotification(
+            store: .apple, notificationID: notification.notificationUUID, environment: app?.environment ?? "Production",
+            appID: bundleID, type: notification.notificationType, subtype: notification.subtype,
+            kind: Self.kind(of: notification.notificationType), signedMillis: notification.signedDate,
+            transactionID: transaction?.transactionId, originalTransactionID: transaction?.originalTransactionId,
+            productID: transaction?.productId, purchaseMillis: transaction?.purchaseDate,
+            price: transaction?.price.map { Double($0) / 1000 }, currency: transaction?.currency,
+            appAccountToken: transaction?.appAccountToken.flatMap(AppAccountToken.normalized),
+            revocationMillis: transaction?.revocationDate)
+    }
+
+    /// What an App Store notification type means for reconciliation.
+    static func kind(of type: String) -> StoreEventKind {
+        switch type {
+        case "ONE_TIME_CHARGE", "SUBSCRIBED", "DID_RENEW", "OFFER_REDEEMED": .charge
+        case "REFUND", "REVOKE": .refund
+        default: .other
+        }
+    }
+
+    /// Verifies one JWS of the notification and decodes its payload; `field` names it in errors.
+    private func verify<Payload: JWTPayload>(
+        _ token: String, field: String, as type: Payload.Type
+    ) async throws(StoreNotificationError) -> Payload {
+        guard let jws = CompactJWS(token) else {
+            throw .malformed("\(field): not a JWS in compact form (three base64url parts separated by dots)")
+        }
+        guard let header = CompactJWS.decodeJSON(AppStorePayloads.Header.self, from: jws.header) else {
+            throw .malformed("\(field): the JWS header is not a JSON object")
+        }
+        guard header.alg == "ES256" else {
+            throw .untrusted("\(field): algorithm \(header.alg.map { "\"\($0)\"" } ?? "(none)") refused; the App Store signs with ES256")
+        }
+        guard let chain = header.x5c, chain.count == 3 else {
+            throw .untrusted("\(field): the JWS header must carry the x5c chain of 3 certificates (leaf, intermediate, root), got \(header.x5c?.count ?? 0)")
+        }
+        guard let signedDate = CompactJWS.decodeJSON(AppStorePayloads.SigningDate.self, from: jws.payload) else {
+            throw .malformed("\(field): the JWS payload is not a JSON object")
+        }
+        let certificates: [Certificate]
+        do {
+            certificates = try chain.map { encoded in
+                guard let der = Data(base64Encoded: encoded) else { throw StoreNotificationError.untrusted("not base64") }
+                return try Certificate(derEncoded: [UInt8](der))
+            }
+        } catch {
+            throw .untrusted("\(field): a certificate of the x5c chain does not parse")
+        }
+        let validationTime = Date(timeIntervalSince1970: Double(signedDate.signedDate ?? 0) / 1000)
+        let result: CertificateValidationResult
+        do {
+            result = try await roots.verifyChain(certificates: certificates) {
+                RFC5280Policy(fixedExpiryValidationTime: validationTime)
+                AppStoreCertificatePolicy()
+            }
+        } catch {
+            throw .untrusted("\(field): the certificate chain could not be checked (\(error))")
+        }
+        guard case .validCertificate = result else {
+            if case .couldNotValidate(let failures) = result, let failure = failures.first {
+                throw .untrusted("\(field): certificate chain refused at signedDate \(RFC3339.format(millis: signedDate.signedDate ?? 0)): \(failure.policyFailureReason)")
+            }
+            throw .untrusted("\(field): the certificate chain does not lead to a trusted root (Apple Root CA - G3, or those given with --apple-root-ca)")
+        }
+        do {
+            let key = try ES256PublicKey(certificate: certificates[0].serializeAsPEM().pemString)
+            let keys = await JWTKeyCollection().add(ecdsa: key)
+            return try await keys.verify(token, as: Payload.self)
+        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+            throw .untrusted("\(field): the signature does not verify with the leaf certificate's key")
+        } catch let error as DecodingError {
+            throw .malformed("\(field): \(Self.describe(error))")
+        } catch {
+            throw .untrusted("\(field): \(error)")
+        }
+    }
+
+    /// A decoding error as the field path and what was wrong.
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            "missing field \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            "field \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+        @unknown default:
+            "\(error)"
+        }
+    }
+}
