@@ -118,13 +118,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "PurchaseSLIStoresTests",
+            dependencies: [
+                "PurchaseSLIStores", "PurchaseSLICore", "PurchaseSLITestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "PurchaseSLISimulationTests", dependencies: ["PurchaseSLISimulation", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchaseSLIServerTests",
             dependencies: [
                 "PurchaseSLITestSupport", "PurchaseSLIServer", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIGzip",
-                "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIDashboards",
+                "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIDashboards", "PurchaseSLIStores",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),

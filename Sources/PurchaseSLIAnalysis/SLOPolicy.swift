@@ -263,11 +263,11 @@ public struct SLOPolicy: Sendable, Hashable {
     /// How long an alert of `kind` keeps firing after its rule last fired: keepFiringFor; for a spike, its
     /// window as well (an alert about an hour's rate holds until an hour without evidence has passed, so a
     /// thin spike that tests positive on and off is one alert); a loss of signal not at all (it lasts until
-    /// events flow).
+    /// events flow), nor charges not granted (they last until the grant comes or the lookback passes).
     public func holdSeconds(for kind: AlertFinding.Kind) -> Int64 {
         switch kind {
-        case .noEvents: 0
-        case .successRateBurn, .chargedNotGranted: keepFiringForSeconds
+        case .noEvents, .chargedNotGranted: 0
+        case .successRateBurn: keepFiringForSeconds
         case .alreadyGrantedSpike, .cancelRateSpike, .unfinishedPurchases: keepFiringForSeconds + spikes.windowSeconds
         }
     }

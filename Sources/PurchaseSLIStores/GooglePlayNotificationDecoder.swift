@@ -135,6 +135,11 @@ public struct GooglePlayNotificationDecoder: Sendable {
         return decoded
     }
 
+    /// The code of a subscription notification type (`SUBSCRIPTION_RENEWED` is 2), or nil.
+    static func subscriptionCode(of type: String) -> Int? {
+        subscriptionTypes.first { "SUBSCRIPTION_\($0.value)" == type }?.key
+    }
+
     /// Play's subscription notification types by code.
     private static let subscriptionTypes: [Int: String] = [
         1: "RECOVERED", 2: "RENEWED", 3: "CANCELED", 4: "PURCHASED", 5: "ON_HOLD", 6: "IN_GRACE_PERIOD", 7: "RESTARTED",

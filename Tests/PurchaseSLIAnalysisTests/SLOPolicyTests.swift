@@ -42,6 +42,11 @@ import Testing
         ("rollout: {staleAfter: 0}", "rollout.staleAfter", "above 0"),
         ("rollout: {confidenceBeforeStep: {3: 90}}", "rollout.confidenceBeforeStep.3", "phased-release step"),
         ("rollout: {confidenceBeforeStep: {50: 100}}", "rollout.confidenceBeforeStep.50", "from 50 to below 100"),
+        ("reconciliation: {grantWithin: 0}", "reconciliation.grantWithin", "above 0"),
+        ("reconciliation: {expectGrantFor: [ONE_TIME_CHARGE, 'DID RENEW']}", "reconciliation.expectGrantFor[1]", "ONE_TIME_CHARGE"),
+        ("reconciliation: {page: {share: 5}}", "reconciliation.page.share", "probability"),
+        ("reconciliation: {page: {minimum: 0}}", "reconciliation.page.minimum", "whole number"),
+        ("reconciliation: {refunds: true}", "reconciliation.refunds", "unknown key"),
         ("objectives: [", "(file)", "not valid YAML"),
         // Found by the fuzzer: a key that is a list or mapping trapped inside Yams.
         ("? [a, b]\n: 1", "(file)", "a key that is not text"),
@@ -107,6 +112,26 @@ extension SLOPolicyTests {
         #expect(rule.actions == ["purchase", "restore"] && rule.staleAfterSeconds == 6 * 3600)
         #expect(rule.confidence(beforeStep: 2) == 0.7 && rule.confidence(beforeStep: 100) == 0.995)
         #expect(rule.confidence(beforeStep: 50) == 0.99 && rule.confidence(beforeStep: nil) == 0.95, "the others keep their defaults")
+    }
+
+    @Test func reconciliationSettingsAreRead() throws {
+        let policy = try SLOPolicy(yaml: """
+            reconciliation:
+              expectGrantFor: [DID_RENEW]
+              grantWithin: 1h
+              environments: [Production, Sandbox]
+              ticketLookback: 3d
+              page: {window: 2h, share: 0.1, minimum: 5}
+            """)
+        var expected = SLOPolicy.ReconciliationRule()
+        expected.grantExpectedFor = ["DID_RENEW"]
+        expected.graceSeconds = 3600
+        expected.environments = ["Production", "Sandbox"]
+        expected.ticketLookbackSeconds = 3 * 86_400
+        expected.pageWindowSeconds = 7200
+        expected.pageShare = 0.1
+        expected.pageMinimum = 5
+        #expect(policy.reconciliation == expected)
     }
 
     @Test func anObjectiveNamesItsOwnerAndRunbook() throws {
