@@ -62,25 +62,43 @@ struct IngestStoreCommand: AsyncParsableCommand {
         let database = try store.openStore(configuration: .default)
         let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
         var stored = 0, duplicates = 0, refused = 0
+        var batch: [StoreNotification] = []
+        /// Stores the verified notifications waiting, in one transaction.
+        func commit() throws {
+            let outcome = try database.record(batch, receivedAtMillis: nowMillis)
+            stored += outcome.accepted
+            duplicates += outcome.duplicates
+            batch.removeAll(keepingCapacity: true)
+        }
         for file in files {
             for (index, line) in try Self.lines(of: file).enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
-                do {
-                    let notification = line.contains(Self.signedPayloadKey)
-                        ? try await apple.verify(body: line) : try google.decode(body: line)
-                    let outcome = try database.record([notification], receivedAtMillis: nowMillis)
-                    stored += outcome.accepted
-                    duplicates += outcome.duplicates
-                } catch let error as StoreNotificationError {
+                switch await Self.decode(line, apple: apple, google: google) {
+                case .success(let notification):
+                    batch.append(notification)
+                case .failure(let error):
                     refused += 1
                     if refused <= 20 { printError(TerminalText.sanitized("\(file):\(index + 1): \(error.httpStatus): \(error.reason)")) }
                 }
+                if batch.count >= 1000 { try commit() }
             }
         }
+        try commit()
         print("stored      \(stored)\nduplicates  \(duplicates)\nrefused     \(refused)")
         if refused > 0 { throw ExitCode(2) }
     }
 
     private static let signedPayloadKey = Array("\"signedPayload\"".utf8)
+
+    /// One line as the App Store's notification (it has a signedPayload) or else a Play push.
+    private static func decode(
+        _ line: [UInt8], apple: AppStoreNotificationVerifier, google: GooglePlayNotificationDecoder
+    ) async -> Result<StoreNotification, StoreNotificationError> {
+        do {
+            return .success(line.contains(signedPayloadKey) ? try await apple.verify(body: line) : try google.decode(body: line))
+        } catch {
+            return .failure(error)
+        }
+    }
 
     /// The lines of a file, decompressed when it is gzip.
     private static func lines(of path: String) throws -> [[UInt8]] {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PurchaseSLICore
 import PurchaseSLISimulation
+import PurchaseSLIStores
 
 /// `purchase-sli simulate`: realistic NDJSON traffic with incidents.
 struct SimulateCommand: ParsableCommand {
@@ -37,6 +38,11 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Average purchase, restore and retry attempts per minute (events are about twice that).")
     var rate: Double = SimulationParameters.defaultAttemptsPerMinute
 
+    @Option(help: ArgumentHelp(
+        "Also write the App Store's server notification of each charge into this directory (apple-notifications.ndjson, signed by a test chain whose root is apple-test-root.pem).",
+        valueName: "dir"))
+    var storeNotifications: String?
+
     func validate() throws {
         guard Scenario(rawValue: scenario) != nil else {
             throw ValidationError("--scenario: expected one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(scenario)\".")
@@ -61,6 +67,32 @@ struct SimulateCommand: ParsableCommand {
             output.write("\n")
         }
         output.flush()
+        if let storeNotifications {
+            try exitingOnFailure { try writeNotifications(of: TrafficSimulator(parameters), into: storeNotifications) }
+        }
+    }
+
+    /// The bundle id of the simulated app.
+    static let bundleID = "com.example.purchasesli"
+
+    /// Writes the run's charges as signed App Store notifications, and the test root that verifies them.
+    private func writeNotifications(of simulator: TrafficSimulator, into directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let from = Date(timeIntervalSince1970: Double(simulator.parameters.startMillis) / 1000 - 86_400)
+        let until = Date(timeIntervalSince1970: Double(simulator.parameters.endMillis) / 1000 + 400 * 86_400)
+        let validity = from...until
+        let chain = try AppStoreSigningChain(validity: validity)
+        var lines: [UInt8] = []
+        for charge in simulator.storeCharges {
+            lines += try StoreNotificationEncoder.appleBody(SimulatedNotification.notification(of: charge, bundleID: Self.bundleID), chain: chain)
+            lines.append(UInt8(ascii: "\n"))
+        }
+        let notifications = directory + "/apple-notifications.ndjson", root = directory + "/apple-test-root.pem"
+        guard FileManager.default.createFile(atPath: notifications, contents: Data(lines)),
+              FileManager.default.createFile(atPath: root, contents: Data(chain.rootPEM.utf8))
+        else { throw CommandFailure(message: "--store-notifications: cannot write into \(directory)") }
+        printError("wrote \(notifications) and \(root); store them with: purchase-sli ingest-store --apple-root-ca \(root) "
+            + "--apple-bundle-id \(Self.bundleID) \(notifications)")
     }
 }
 

@@ -56,6 +56,7 @@ extension PurchaseEvent {
         add("errorDescription", errorDescription)
         if let price { fields.append("\"price\":" + JSONText.number(price)) }
         add("currency", currency)
+        add("appAccountToken", appAccountToken)
         return "{" + fields.joined(separator: ",") + "}"
     }
 }

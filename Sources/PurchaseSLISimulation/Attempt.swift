@@ -8,4 +8,6 @@ struct Attempt {
     let client: Client
     let startMillis: Int64
     let deliveryDelay: Int64
+    /// The UUID the app passed to the store for a purchase (StoreKit's appAccountToken), on all its events.
+    var appAccountToken: String? = nil
 }

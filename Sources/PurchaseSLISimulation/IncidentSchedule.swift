@@ -39,6 +39,8 @@ public struct IncidentSchedule: Sendable, Hashable {
         case .renewalBatch: window = bounded(nominal: 30 * Self.hour, duration: 10 * Self.hour)
         case .slowBurn: window = openEnded(nominal: 24 * Self.hour)
         case .rollout: window = start..<max(start, start + length)
+        case .paymentDetour: window = bounded(nominal: 40 * Self.hour, duration: 3 * Self.hour)
+        case .appCrash: window = bounded(nominal: 42 * Self.hour, duration: 2 * Self.hour)
         }
     }
 

@@ -16,6 +16,10 @@ public enum Scenario: String, CaseIterable, Sendable {
     case slowBurn = "slow-burn"
     /// Phased release of 4.12.0 with a regression in one plan.
     case rollout
+    /// Payment-info detours of coins_500 reported as cancels, charged a minute later, never granted.
+    case paymentDetour = "paymentdetour"
+    /// The app crashes after the store charged and before the grant.
+    case appCrash = "appcrash"
 
     /// One line saying what happens and when (relative to the start), for help text and READMEs.
     public var summary: String {
@@ -32,6 +36,10 @@ public enum Scenario: String, CaseIterable, Sendable {
             "For 10 h from 30 h after start (1-day run: from 10 h), launches bring bursts of premium_monthly renewal retries that fail or never finish."
         case .slowBurn:
             "From 24 h after start to the end (1-day run: from 8 h), purchases with offer winback-50 fail ~4% more (\"invalid offer signature\")."
+        case .paymentDetour:
+            "For 3 h from 40 h after start (1-day run: from 13 h 20 min), 25% of coins_500 purchases go to confirm payment details: the app reports cancel (\"payment cancelled\"), the App Store charges 40-90 s later, and nothing grants it."
+        case .appCrash:
+            "For 2 h from 42 h after start (1-day run: from 14 h), 4% of purchases crash the app after the App Store charged: a start, a charge, and no other event."
         case .rollout:
             "Phased release of 4.12.0 from the start: 1, 2, 5, 10, 20, 50, 100% of traffic a day (runs under 5 days: 5 equal phases); pro-monthly fails ~8% more on 4.12.0."
         }

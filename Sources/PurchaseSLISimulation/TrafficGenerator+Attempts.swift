@@ -7,11 +7,13 @@ extension TrafficGenerator {
     mutating func purchase(by client: Client, at startMillis: Int64) {
         let productIndex = Product.purchaseMix.pick(&random)
         let product = Product.all[productIndex]
-        let attempt = Attempt(
+        var attempt = Attempt(
             product: product, offerID: product.drawOffer(&random), action: .purchase, client: client,
             startMillis: startMillis, deliveryDelay: drawDeliveryDelay())
+        attempt.appAccountToken = accountToken(startMillis: startMillis)
         emitStart(attempt)
-        if random.chance(0.0015) { return }  // app killed before the answer: unfinished
+        if random.chance(0.0015) { return }  // app killed before paying: unfinished, nothing charged
+        if storeIncident(attempt, productIndex: productIndex) { return }
         var cancelRate = product.cancelRate
         if parameters.scenario == .cancelSpike, productIndex == Product.coins500, schedule.isActive(at: startMillis) {
             cancelRate = 0.30
@@ -23,7 +25,9 @@ extension TrafficGenerator {
             // A payment-info detour rather than a real cancel: the purchase completes later in the App Store, and
             // the next launch's retry sends its receipt.
             if roll >= product.cancelRate, random.chance(0.7) {
-                catchUpRetry(of: attempt, transactionID: newTransactionID(), after: end, within: 3 * Self.hourMillis)
+                let transactionID = newTransactionID()
+                recordCharge(attempt, transactionID: transactionID, at: end + 30_000 + Int64(random.below(60_000)))
+                catchUpRetry(of: attempt, transactionID: transactionID, after: end, within: 3 * Self.hourMillis)
             }
             return
         }
@@ -37,14 +41,19 @@ extension TrafficGenerator {
                 ? FailureReason.drawPurchase(storeKit2: client.isStoreKit2, &random) : nil) {
             let transactionID = reason.charged ? newTransactionID() : nil
             let end = emitFailure(attempt, reason, after: duration(median: 2400, sigma: 0.55), transactionID: transactionID)
-            if parameters.scenario == .outage, reason.statusCode == 503, schedule.isActive(at: startMillis),
-               let transactionID, random.chance(0.75) {
-                catchUpRetry(of: attempt, transactionID: transactionID, after: end, within: 4 * Self.hourMillis)
+            guard let transactionID else { return }
+            recordCharge(attempt, transactionID: transactionID, at: end - 600)
+            if parameters.scenario == .outage, reason.statusCode == 503, schedule.isActive(at: startMillis) {
+                if random.chance(0.75) { catchUpRetry(of: attempt, transactionID: transactionID, after: end, within: 4 * Self.hourMillis) }
+            } else {
+                // The app finishes its unfinished transaction at the next foreground, minutes later.
+                catchUpRetry(of: attempt, transactionID: transactionID, after: end, within: 8 * Self.minuteMillis)
             }
             return
         }
         let transactionID = newTransactionID()
         let purchaseDuration = duration(median: 2200, sigma: 0.45)
+        recordCharge(attempt, transactionID: transactionID, at: startMillis + purchaseDuration * 6 / 10)
         guard parameters.scenario == .retryConflicts, client.isNewVersion else {
             emitSuccess(attempt, after: purchaseDuration, transactionID: transactionID)
             return
@@ -68,6 +77,28 @@ extension TrafficGenerator {
         }
     }
 
+    /// The store-side incidents, which strike after the start: in paymentdetour a coins_500 purchase sent
+    /// to confirm payment details reports cancel, the App Store charges a minute later, and nothing grants
+    /// it; in appcrash the app dies after the charge, before the grant. Returns whether the incident took
+    /// the attempt (drawing nothing outside the incident).
+    mutating func storeIncident(_ attempt: Attempt, productIndex: Int) -> Bool {
+        guard schedule.isActive(at: attempt.startMillis) else { return false }
+        switch parameters.scenario {
+        case .paymentDetour where productIndex == Product.coins500:
+            guard random.chance(0.25) else { return false }
+            let end = emitTerminal(
+                attempt, .cancel, after: duration(median: 6000, sigma: 0.6), errorDescription: "payment cancelled")
+            recordCharge(attempt, transactionID: newTransactionID(), at: end + 40_000 + Int64(random.below(50_000)))
+            return true
+        case .appCrash:
+            guard random.chance(0.04) else { return false }
+            recordCharge(attempt, transactionID: newTransactionID(), at: attempt.startMillis + duration(median: 1500, sigma: 0.4))
+            return true
+        default:
+            return false
+        }
+    }
+
     /// The scenario's extra failure for a purchase, if it strikes this one.
     mutating func incidentFailure(of attempt: Attempt, productIndex: Int) -> FailureReason? {
         switch parameters.scenario {
@@ -82,7 +113,7 @@ extension TrafficGenerator {
         case .renewalBatch:
             return productIndex == Product.premiumMonthly && schedule.isActive(at: attempt.startMillis)
                 && random.chance(0.05) ? .unfinishedRenewal : nil
-        case .steady, .retryConflicts, .cancelSpike:
+        case .steady, .retryConflicts, .cancelSpike, .paymentDetour, .appCrash:
             return nil
         }
     }
@@ -142,9 +173,10 @@ extension TrafficGenerator {
     ) {
         let startMillis = failedMillis + 2 * Self.minuteMillis + random.int(in: 0...maximumDelay)
         guard startMillis < parameters.endMillis else { return }
-        let attempt = Attempt(
+        var attempt = Attempt(
             product: purchase.product, offerID: purchase.offerID, action: .retry, client: purchase.client,
             startMillis: startMillis, deliveryDelay: drawDeliveryDelay())
+        attempt.appAccountToken = purchase.appAccountToken
         emitStart(attempt)
         let elapsed = duration(median: 380, sigma: 0.5)
         if parameters.scenario == .outage, schedule.isActive(at: startMillis), random.chance(0.9) {

@@ -51,7 +51,29 @@ extension TrafficGenerator {
             appVersion: attempt.client.appVersion, platform: attempt.client.platform,
             osVersion: attempt.client.osVersion, variant: attempt.client.variant,
             // A purchase knows what it costs; a restore or a retry charges nothing new.
-            price: attempt.action == .purchase ? attempt.product.price : nil, currency: attempt.action == .purchase ? "USD" : nil)
+            price: attempt.action == .purchase ? attempt.product.price : nil, currency: attempt.action == .purchase ? "USD" : nil,
+            appAccountToken: attempt.appAccountToken)
+    }
+
+    /// Records the store's charge of a purchase at `millis` (when the run records charges).
+    mutating func recordCharge(_ attempt: Attempt, transactionID: String, at millis: Int64) {
+        guard charges != nil, millis < parameters.endMillis else { return }
+        charges!.append(SimulatedCharge(
+            transactionID: transactionID, productID: attempt.product.productID, isSubscription: attempt.product.groupID != nil,
+            price: attempt.product.price, currency: "USD", chargedMillis: millis, appAccountToken: attempt.appAccountToken))
+    }
+
+    /// A purchase's account token: a UUID made from the seed and the attempt's start (not drawn from the
+    /// random stream, which stays as it was).
+    func accountToken(startMillis: Int64) -> String {
+        func mixed(_ value: UInt64) -> UInt64 {
+            var z = value &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let key = parameters.seed ^ UInt64(bitPattern: startMillis)
+        return EventIDFormat.uuid(high: mixed(key), low: mixed(key ^ 0x5555_5555_5555_5555))
     }
 
     /// Queues an event for delivery `delay` ms after its time; a few are delivered twice.

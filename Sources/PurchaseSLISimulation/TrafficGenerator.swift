@@ -26,6 +26,8 @@ struct TrafficGenerator {
     var queue = EventQueue()
     var lastTransaction: UInt64
     let renewalTransactionBase: UInt64
+    /// The store's charges so far when the run records them (``TrafficSimulator/storeCharges``), else nil.
+    var charges: [SimulatedCharge]?
     /// How many stuck renewal transactions the renewal-batch devices hold: proportional to traffic, so each
     /// fails about eight times over the incident.
     let renewalTransactionCount: Int

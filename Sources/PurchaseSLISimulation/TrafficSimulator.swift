@@ -18,6 +18,15 @@ public struct TrafficSimulator: Sequence, Sendable {
     /// When the scenario's incident happens in this run.
     public var schedule: IncidentSchedule { IncidentSchedule(parameters) }
 
+    /// The App Store charges of the run's purchases, by charge time: a second pass over the same run
+    /// (the events are the same as iterating gives) that keeps only the charges.
+    public var storeCharges: [SimulatedCharge] {
+        var generator = TrafficGenerator(parameters)
+        generator.charges = []
+        while generator.next() != nil {}
+        return generator.charges!.sorted { ($0.chargedMillis, $0.transactionID) < ($1.chargedMillis, $1.transactionID) }
+    }
+
     /// Starts a fresh pass over the run.
     public func makeIterator() -> Iterator {
         Iterator(generator: TrafficGenerator(parameters))

@@ -18,6 +18,8 @@ public struct AppStoreNotificationVerifier: Sendable {
     private let roots: X5CVerifier
     /// The bundle ids whose notifications are accepted.
     public let bundleIDs: Set<String>
+    /// Chains verified already: the App Store signs with few leaves, so most JWS need only their signature checked.
+    private let verifiedChains = VerifiedChains()
 
     /// Trusts `rootCertificates` (each PEM or DER; by default Apple Root CA - G3) for `bundleIDs`.
     /// - Throws: ``StoreNotificationError`` naming the certificate that does not parse.
@@ -112,6 +114,26 @@ public struct AppStoreNotificationVerifier: Sendable {
         guard let signedDate = CompactJWS.decodeJSON(AppStorePayloads.SigningDate.self, from: jws.payload) else {
             throw .malformed("\(field): the JWS payload is not a JSON object")
         }
+        let validationTime = Date(timeIntervalSince1970: Double(signedDate.signedDate ?? 0) / 1000)
+        let keys = try await verifiedChains.keys(for: chain, at: validationTime) { () async throws(StoreNotificationError) in
+            try await verifyChain(chain, at: validationTime, field: field, signedDate: signedDate.signedDate ?? 0)
+        }
+        do {
+            return try await keys.verify(token, as: Payload.self)
+        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+            throw .untrusted("\(field): the signature does not verify with the leaf certificate's key")
+        } catch let error as DecodingError {
+            throw .malformed("\(field): \(Self.describe(error))")
+        } catch {
+            throw .untrusted("\(field): \(error)")
+        }
+    }
+
+    /// Verifies an `x5c` chain at `validationTime`; returns its leaf's key and the span over which all
+    /// three certificates are valid.
+    private func verifyChain(
+        _ chain: [String], at validationTime: Date, field: String, signedDate: Int64
+    ) async throws(StoreNotificationError) -> VerifiedChains.Entry {
         let certificates: [Certificate]
         do {
             certificates = try chain.map { encoded in
@@ -121,7 +143,6 @@ public struct AppStoreNotificationVerifier: Sendable {
         } catch {
             throw .untrusted("\(field): a certificate of the x5c chain does not parse")
         }
-        let validationTime = Date(timeIntervalSince1970: Double(signedDate.signedDate ?? 0) / 1000)
         let result: CertificateValidationResult
         do {
             result = try await roots.verifyChain(certificates: certificates) {
@@ -133,20 +154,17 @@ public struct AppStoreNotificationVerifier: Sendable {
         }
         guard case .validCertificate = result else {
             if case .couldNotValidate(let failures) = result, let failure = failures.first {
-                throw .untrusted("\(field): certificate chain refused at signedDate \(RFC3339.format(millis: signedDate.signedDate ?? 0)): \(failure.policyFailureReason)")
+                throw .untrusted("\(field): certificate chain refused at signedDate \(RFC3339.format(millis: signedDate)): \(failure.policyFailureReason)")
             }
             throw .untrusted("\(field): the certificate chain does not lead to a trusted root (Apple Root CA - G3, or those given with --apple-root-ca)")
         }
         do {
             let key = try ES256PublicKey(certificate: certificates[0].serializeAsPEM().pemString)
-            let keys = await JWTKeyCollection().add(ecdsa: key)
-            return try await keys.verify(token, as: Payload.self)
-        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
-            throw .untrusted("\(field): the signature does not verify with the leaf certificate's key")
-        } catch let error as DecodingError {
-            throw .malformed("\(field): \(Self.describe(error))")
+            return VerifiedChains.Entry(
+                validity: certificates.map(\.notValidBefore).max()!...certificates.map(\.notValidAfter).min()!,
+                keys: await JWTKeyCollection().add(ecdsa: key))
         } catch {
-            throw .untrusted("\(field): \(error)")
+            throw .untrusted("\(field): the leaf certificate's key is not a P-256 key (\(error))")
         }
     }
 

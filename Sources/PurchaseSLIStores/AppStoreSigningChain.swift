@@ -36,6 +36,8 @@ public struct AppStoreSigningChain: Sendable {
     /// The leaf's DER encoding.
     public let leafDER: [UInt8]
     private let leafKey: P256.Signing.PrivateKey
+    /// The header of an ES256 JWS, made once.
+    private let es256Header: String
 
     /// Makes a chain valid over `validity` (every certificate), with `flaws`.
     public init(validity: ClosedRange<Date>, flaws: Flaws = Flaws()) throws {
@@ -75,6 +77,13 @@ public struct AppStoreSigningChain: Sendable {
         rootDER = try Self.der(root)
         intermediateDER = try Self.der(intermediate)
         leafDER = try Self.der(leaf)
+        es256Header = Self.header(algorithm: "ES256", chain: [leafDER, intermediateDER, rootDER])
+    }
+
+    /// The JWS header naming `algorithm` and carrying `chain` in `x5c`, base64url.
+    private static func header(algorithm: String, chain: [[UInt8]]) -> String {
+        let certificates = chain.map { "\"" + Data($0).base64EncodedString() + "\"" }.joined(separator: ",")
+        return base64URL(Array("{\"alg\":\"\(algorithm)\",\"x5c\":[\(certificates)]}".utf8))
     }
 
     private static func der(_ certificate: Certificate) throws -> [UInt8] {
@@ -93,22 +102,20 @@ public struct AppStoreSigningChain: Sendable {
     /// `payload` (JSON) signed as a compact JWS with this chain in `x5c`; `algorithm` only names the
     /// header's `alg` (the signature is always ES256), so that other values can be tested.
     public func sign(_ payload: [UInt8], algorithm: String = "ES256") throws -> String {
-        let chain = [leafDER, intermediateDER, rootDER].map { "\"" + Data($0).base64EncodedString() + "\"" }.joined(separator: ",")
-        let header = Self.base64URL(Array("{\"alg\":\"\(algorithm)\",\"x5c\":[\(chain)]}".utf8))
+        let header = algorithm == "ES256" ? es256Header : Self.header(algorithm: algorithm, chain: [leafDER, intermediateDER, rootDER])
         let signingInput = header + "." + Self.base64URL(payload)
         let signature = try leafKey.signature(for: Array(signingInput.utf8))
         return signingInput + "." + Self.base64URL(Array(signature.rawRepresentation))
     }
 
-    /// Base64url without padding.
+    /// Base64url without padding. O(n), byte by byte.
     static func base64URL(_ bytes: [UInt8]) -> String {
-        String(Data(bytes).base64EncodedString().compactMap { character -> Character? in
-            switch character {
-            case "+": "-"
-            case "/": "_"
-            case "=": nil
-            default: character
-            }
-        })
+        var encoded = Array(Data(bytes).base64EncodedString().utf8)
+        while encoded.last == UInt8(ascii: "=") { encoded.removeLast() }
+        for index in encoded.indices {
+            if encoded[index] == UInt8(ascii: "+") { encoded[index] = UInt8(ascii: "-") }
+            else if encoded[index] == UInt8(ascii: "/") { encoded[index] = UInt8(ascii: "_") }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 }

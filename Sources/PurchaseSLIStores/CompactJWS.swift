@@ -14,19 +14,25 @@ struct CompactJWS {
 
     /// Splits `token`; nil unless it has three base64url parts whose first two decode.
     init?(_ token: String) {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let header = Self.decode(parts[0]), let payload = Self.decode(parts[1]), !parts[2].isEmpty
+        let bytes = Array(token.utf8), dot = UInt8(ascii: ".")
+        guard let first = bytes.firstIndex(of: dot), let second = bytes[(first + 1)...].firstIndex(of: dot),
+              second + 1 < bytes.count, !bytes[(second + 1)...].contains(dot),
+              let header = Self.decode(bytes[..<first]), let payload = Self.decode(bytes[(first + 1)..<second])
         else { return nil }
         self.token = token
         self.header = header
         self.payload = payload
     }
 
-    /// Decodes base64url without padding.
-    static func decode(_ text: Substring) -> [UInt8]? {
-        var base64 = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
+    /// Decodes base64url without padding. O(n), byte by byte.
+    static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        var base64 = Array(text)
+        for index in base64.indices {
+            if base64[index] == UInt8(ascii: "-") { base64[index] = UInt8(ascii: "+") }
+            else if base64[index] == UInt8(ascii: "_") { base64[index] = UInt8(ascii: "/") }
+        }
+        base64 += Array(repeating: UInt8(ascii: "="), count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: Data(base64)).map { [UInt8]($0) }
     }
 
     /// Decodes one of its parts as JSON.

@@ -1,0 +1,76 @@
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIDashboards
+import PurchaseSLIRendering
+import PurchaseSLISimulation
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+@testable import PurchaseSLICLI
+
+/// The store-side incidents of the simulator, with the App Store's notification of every charge, backtested
+/// with the default policy as `alerts` does.
+@Suite struct ChargeDetectionTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    private let start = RFC3339.parseMillis("2026-11-09T00:00:00Z")! / 1000
+
+    /// The episodes of ChargedNotGranted over a 2-day run of `scenario` (events and notifications), the
+    /// incident's onset, and the text of the first episode.
+    private func backtest(_ scenario: Scenario) throws -> (episodes: [AlertEpisode], onset: Int64, text: String) {
+        let store = try SQLiteBucketStore(path: directory.file("\(scenario.rawValue).sqlite"))
+        let run = SimulationParameters(scenario: scenario, startMillis: start * 1000, days: 2, seed: 3, attemptsPerMinute: 30)
+        let simulator = TrafficSimulator(run)
+        var batch: [PurchaseEvent] = []
+        for event in simulator {
+            batch.append(event)
+            if batch.count == 20_000 {
+                _ = try store.record(batch, receivedAtMillis: 0)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        _ = try store.record(batch, receivedAtMillis: 0)
+        let notifications = simulator.storeCharges.map { SimulatedNotification.notification(of: $0, bundleID: SimulateCommand.bundleID) }
+        // Each notification is received by the end of the minute the App Store signed it in.
+        for minute in Dictionary(grouping: notifications, by: { $0.signedMillis / 60_000 }).sorted(by: { $0.key < $1.key }) {
+            _ = try store.record(minute.value, receivedAtMillis: (minute.key + 1) * 60_000)
+        }
+        let context = AlertContext(store: store, policy: .default)
+        let end = start + 2 * 86_400
+        let inputs = try context.inputs(from: start - SLOPolicy.default.firingHistorySeconds, to: end)
+        let episodes = AlertEvaluator(policy: .default).episodes(from: start, to: end, stepSeconds: 60, inputs: inputs)
+            .filter { $0.first.kind == .chargedNotGranted }
+        let reports = try episodes.first.map { try context.firingReports(at: $0.startsAt + 600) } ?? []
+        return (episodes, (IncidentSchedule(run).window?.lowerBound ?? start * 1000) / 1000,
+                AlertOutput.text(reports.filter { $0.finding.kind == .chargedNotGranted }, now: (episodes.first?.startsAt ?? 0) + 600))
+    }
+
+    @Test("steady traffic, every charge granted within its grace time, raises no ChargedNotGranted")
+    func steadyRaisesNone() async throws {
+        let run = try await onDedicatedThread { try self.backtest(.steady) }
+        #expect(run.episodes.isEmpty, "\(run.episodes.map { "\($0.first.labels.pairs) \(RFC3339.format(seconds: $0.startsAt))" })")
+    }
+
+    @Test("the payment detour: coins_500 charged after the app reported cancel, detected within 20 minutes, the cancel named")
+    func paymentDetourDetected() async throws {
+        let run = try await onDedicatedThread { try self.backtest(.paymentDetour) }
+        let first = try #require(run.episodes.first)
+        #expect(first.startsAt > run.onset && first.startsAt <= run.onset + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
+        #expect(run.episodes.allSatisfy { $0.first.labels.slice?.value == "coins_500" && $0.first.labels.store == "apple" })
+        #expect(run.text.contains("client reported cancel"), "\(run.text)")
+        #expect(run.text.contains("payment-detour pattern"), "\(run.text)")
+        #expect(run.text.contains("USD"), "\(run.text)")
+    }
+
+    @Test("the app crash: charges with nothing after the start, detected within 20 minutes and paging")
+    func appCrashDetected() async throws {
+        let run = try await onDedicatedThread { try self.backtest(.appCrash) }
+        let first = try #require(run.episodes.first)
+        #expect(first.startsAt > run.onset && first.startsAt <= run.onset + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
+        #expect(run.episodes.contains { $0.severity == .page })
+        #expect(run.text.contains("client reported start") && run.text.contains("nothing after"), "\(run.text)")
+    }
+}
