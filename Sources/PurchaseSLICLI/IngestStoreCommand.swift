@@ -17,7 +17,9 @@ struct IngestStoreCommand: AsyncParsableCommand {
             or a Pub/Sub push message {"message": {"data": …, "messageId": …}} (Google Play). App Store \
             notifications are verified like serve does: ES256, the x5c chain to Apple Root CA - G3 (or \
             --apple-root-ca), valid at the notification's signedDate. A notification already stored (the same \
-            notificationUUID or messageId) is skipped, so re-running is harmless.
+            notificationUUID or messageId) is skipped, so re-running is harmless. Each is recorded as received \
+            when the store signed (or published) it, so that alerts evaluated at past times (alerts --at, \
+            backtests, pages) see it as the live endpoint would have.
             Exit status: 0 when every line was stored or already stored, 2 when some were refused, 1 when an \
             error stopped the run.
             """)
@@ -62,10 +64,10 @@ struct IngestStoreCommand: AsyncParsableCommand {
         let database = try store.openStore(configuration: .default)
         let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
         var stored = 0, duplicates = 0, refused = 0
-        var batch: [StoreNotification] = []
+        var batch: [ReceivedNotification] = []
         /// Stores the verified notifications waiting, in one transaction.
         func commit() throws {
-            let outcome = try database.record(batch, receivedAtMillis: nowMillis)
+            let outcome = try database.record(batch)
             stored += outcome.accepted
             duplicates += outcome.duplicates
             batch.removeAll(keepingCapacity: true)
@@ -74,7 +76,8 @@ struct IngestStoreCommand: AsyncParsableCommand {
             for (index, line) in try Self.lines(of: file).enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
                 switch await Self.decode(line, apple: apple, google: google) {
                 case .success(let notification):
-                    batch.append(notification)
+                    // A backfill stands for what the endpoint would have received when the store sent it.
+                    batch.append(ReceivedNotification(notification, receivedMillis: min(notification.signedMillis, nowMillis)))
                 case .failure(let error):
                     refused += 1
                     if refused <= 20 { printError(TerminalText.sanitized("\(file):\(index + 1): \(error.httpStatus): \(error.reason)")) }

@@ -100,7 +100,8 @@ public struct AlertContext: Sendable {
         // The reasons of what the alert is about: failures, or the cancels of a cancel spike.
         var reasonFilters = filters
         reasonFilters[.resultType] = [finding.kind == .cancelRateSpike ? ResultType.cancel.rawValue : ResultType.failure.rawValue]
-        let errors = finding.kind == .alreadyGrantedSpike ? [] : try store.errorCounts(CountQuery(
+        // A 409 spike is not about errors; charges not granted list what the app reported for each.
+        let errors = [.alreadyGrantedSpike, .chargedNotGranted].contains(finding.kind) ? [] : try store.errorCounts(CountQuery(
             fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
         var report = AlertReport(
             finding: finding, startsAt: startsAt, endsAt: endsAt,

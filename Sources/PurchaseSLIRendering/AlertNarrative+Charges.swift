@@ -27,31 +27,36 @@ extension AlertNarrative {
         return lines
     }
 
-    /// "2000000123 charged 10:02:40 (ONE_TIME_CHARGE, 9.99 USD): client reported cancel at 10:02:11 …".
+    /// "2000000123 charged 2026-11-19T16:01:09Z, 4.99 USD (ONE_TIME_CHARGE): the app reported cancel
+    /// "payment cancelled" 43 s before, by appAccountToken: the payment-detour pattern".
     private func chargeLine(_ charge: ChargeLedger.Charge) -> String {
         let notification = charge.notification
         let id = escaping.escape(notification.transactionID ?? "(no transaction id)")
         let price = notification.price.map { ", " + NumberText.money($0, currency: escaping.escape(notification.currency ?? "")) } ?? ""
-        var line = "  \(id) charged \(RFC3339.format(millis: notification.eventMillis)) (\(escaping.escape(notification.type))\(price)): "
-        guard let report = charge.report else {
-            return line + "no event from the app names it (by transactionID or appAccountToken): the app never reported the attempt, "
-                + "or does not send these ids"
+        let charged = notification.eventMillis
+        var line = "  \(id) charged \(RFC3339.format(seconds: charged / 1000))\(price) (\(escaping.escape(notification.type))): "
+        defer {
+            if notification.store == .google {
+                line += "; Play refunds it at \(RFC3339.format(seconds: charged / 1000 + 3 * 86_400)) unless acknowledged"
+            }
         }
-        let at = RFC3339.format(millis: report.lastMillis)
-        let via = if case .appAccountToken = report.key { " (matched by appAccountToken)" } else { "" }
-        line += "client reported \(report.lastResult.rawValue)"
+        guard let report = charge.report else {
+            line += "no event of the app names it (by transactionID or appAccountToken): the attempt was never reported, "
+                + "or the app does not send these ids"
+            return line
+        }
+        line += "the app reported \(report.lastResult.rawValue)"
         if let status = report.lastStatusCode { line += " (HTTP \(status))" }
         if let error = report.lastErrorDescription { line += " \"\(escaping.escape(String(error.prefix(80))))\"" }
-        line += " at \(at)\(via)"
+        let offset = (report.lastMillis - charged) / 1000
+        line += " " + (offset < 0 ? "\(NumberText.seconds(-offset)) before" : "\(NumberText.seconds(offset)) after")
+        if case .appAccountToken = report.key { line += ", by appAccountToken" }
         switch report.lastResult {
-        case .cancel: line += ", store charged at \(RFC3339.format(millis: notification.eventMillis)): the payment-detour pattern"
-        case .start: line += " and nothing after: a crash or kill after the charge?"
+        case .cancel: line += ": the payment-detour pattern (the store charged after the app saw a cancel)"
+        case .start: line += " and nothing since: a crash or kill after the charge?"
         case .pending: line += ": approved later (Ask to Buy); the app must grant it from Transaction.updates"
         case .failure: line += ": the grant failed and was not retried"
-        case .success, .alreadyGranted: line += " without naming this transaction"
-        }
-        if notification.store == .google {
-            line += "; Play refunds it at \(RFC3339.format(millis: notification.eventMillis + 3 * 86_400_000)) unless acknowledged"
+        case .success, .alreadyGranted: line += ", without naming this transaction"
         }
         return line
     }
@@ -62,7 +67,7 @@ extension AlertNarrative {
         if let database = report.databasePath { words += ["--db", database] }
         words += [
             "--from", RFC3339.format(seconds: finding.time - charges.lookbackSeconds), "--to", RFC3339.format(seconds: finding.time),
-            "--store", charges.store.rawValue, "--product", finding.labels.slice?.value ?? "", "--ungranted",
+            "--at", RFC3339.format(seconds: finding.time), "--store", charges.store.rawValue, "--product", finding.labels.slice?.value ?? "", "--ungranted",
         ]
         let lookup = charges.store == .apple
             ? "; each id: App Store Server API GET /inApps/v1/transactions/{transactionId}"

@@ -46,6 +46,11 @@ public enum NumberText {
         return "\(count(cents / 100)).\(String(format: "%02d", abs(cents % 100))) \(currency)"
     }
 
+    /// A short duration to the second under a minute: "43 s", else as ``duration(_:)``.
+    public static func seconds(_ seconds: Int64) -> String {
+        seconds < 60 ? "\(max(0, seconds)) s" : duration(seconds)
+    }
+
     /// A duration in minutes, hours and days: "45 min", "2 h 5 min", "3 d 4 h".
     public static func duration(_ seconds: Int64) -> String {
         let minutes = max(0, seconds) / 60

@@ -3,10 +3,10 @@ import GRDB
 
 extension SQLiteBucketStore: StoreRecordStore {
     /// Stores verified notifications in one transaction, skipping those already stored.
-    public func record(_ notifications: [StoreNotification], receivedAtMillis: Int64) throws -> NotificationOutcome {
+    public func record(_ notifications: [ReceivedNotification]) throws -> NotificationOutcome {
         try memory.withLock { _ in
             try pool.write { db in
-                let duplicates = try StoreNotificationRows.insert(notifications, receivedAtMillis: receivedAtMillis, in: db)
+                let duplicates = try StoreNotificationRows.insert(notifications, in: db)
                 return NotificationOutcome(accepted: notifications.count - duplicates.count, duplicateIndexes: duplicates)
             }
         }

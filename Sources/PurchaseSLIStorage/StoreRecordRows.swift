@@ -64,7 +64,7 @@ enum ClientReportRows {
 enum StoreNotificationRows {
     /// Inserts the notifications not stored yet; returns the positions of those already stored (or
     /// repeated earlier in `notifications`).
-    static func insert(_ notifications: [StoreNotification], receivedAtMillis: Int64, in db: Database) throws -> [Int] {
+    static func insert(_ notifications: [ReceivedNotification], in db: Database) throws -> [Int] {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO store_notification (store, notification_id, environment, app_id, type, subtype, kind, signed_millis,
                 event_millis, received_millis, transaction_id, original_transaction_id, product_id, purchase_millis, price,
@@ -73,11 +73,12 @@ enum StoreNotificationRows {
             ON CONFLICT (store, notification_id) DO NOTHING
             """)
         var duplicates: [Int] = []
-        for (index, notification) in notifications.enumerated() {
+        for (index, received) in notifications.enumerated() {
+            let notification = received.notification
             try statement.execute(arguments: [
                 notification.store.rawValue, notification.notificationID, notification.environment, notification.appID,
                 notification.type, notification.subtype, notification.kind.rawValue, notification.signedMillis,
-                notification.eventMillis, receivedAtMillis, notification.transactionID, notification.originalTransactionID,
+                notification.eventMillis, received.receivedMillis, notification.transactionID, notification.originalTransactionID,
                 notification.productID, notification.purchaseMillis, notification.price, notification.currency,
                 notification.appAccountToken, notification.revocationMillis,
             ])

@@ -3,15 +3,22 @@ public import PurchaseSLICore
 /// Where the stores' own record lives beside the buckets: their notifications, one row each, and what
 /// the app's events reported per transaction and account token (written with the events themselves).
 public protocol StoreRecordStore: Sendable {
-    /// Stores verified notifications, skipping those already stored (the same store and notification
-    /// id); all or nothing. After it returns they are durable.
-    func record(_ notifications: [StoreNotification], receivedAtMillis: Int64) throws -> NotificationOutcome
+    /// Stores verified notifications with when each was received, skipping those already stored (the same
+    /// store and notification id); all or nothing. After it returns they are durable.
+    func record(_ notifications: [ReceivedNotification]) throws -> NotificationOutcome
 
     /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by their event time.
     func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification]
 
     /// What the app's events reported for each key that has a report.
     func clientReports(_ keys: Set<ClientReport.Key>) throws -> [ClientReport]
+}
+
+extension StoreRecordStore {
+    /// Stores notifications received at one time; see ``record(_:)-([ReceivedNotification])``.
+    public func record(_ notifications: [StoreNotification], receivedAtMillis: Int64) throws -> NotificationOutcome {
+        try record(notifications.map { ReceivedNotification($0, receivedMillis: receivedAtMillis) })
+    }
 }
 
 /// What recording notifications did.

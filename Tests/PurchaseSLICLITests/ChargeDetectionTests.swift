@@ -60,7 +60,7 @@ import Testing
         let first = try #require(run.episodes.first)
         #expect(first.startsAt > run.onset && first.startsAt <= run.onset + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
         #expect(run.episodes.allSatisfy { $0.first.labels.slice?.value == "coins_500" && $0.first.labels.store == "apple" })
-        #expect(run.text.contains("client reported cancel"), "\(run.text)")
+        #expect(run.text.contains("the app reported cancel"), "\(run.text)")
         #expect(run.text.contains("payment-detour pattern"), "\(run.text)")
         #expect(run.text.contains("USD"), "\(run.text)")
     }
@@ -71,6 +71,6 @@ import Testing
         let first = try #require(run.episodes.first)
         #expect(first.startsAt > run.onset && first.startsAt <= run.onset + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
         #expect(run.episodes.contains { $0.severity == .page })
-        #expect(run.text.contains("client reported start") && run.text.contains("nothing after"), "\(run.text)")
+        #expect(run.text.contains("the app reported start") && run.text.contains("nothing since"), "\(run.text)")
     }
 }

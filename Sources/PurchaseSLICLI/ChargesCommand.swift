@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIDashboards
+import PurchaseSLIRendering
+import PurchaseSLIStorage
+
+/// `purchase-sli charges`: the stores' charges with their grants and what the app reported.
+struct ChargesCommand: ParsableCommand {
+    /// Output formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, json
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "charges",
+        abstract: "List the stores' charges of [from, to) with their grant and what the app last reported about each.",
+        discussion: """
+            A charge is granted once an event with resultType success or alreadyGranted names its transactionID; \
+            it is ungranted when the policy (reconciliation in slos.yaml) expects a grant for its type and none \
+            came within the grace time by --at. What the app last reported is found by the transactionID, else \
+            by the appAccountToken the app passed to the store.
+
+            Examples:
+              purchase-sli charges --from now-1d --to now --ungranted
+              purchase-sli charges --from now-7d --to now --product coins_500 --format json
+              purchase-sli charges --from now-30d --to now --transaction 2000000471416079
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var policyOptions: PolicyOptions
+
+    @Option(help: ArgumentHelp("Start of the range of charge times (inclusive).", valueName: "time"))
+    var from: String
+
+    @Option(help: ArgumentHelp("End of the range (exclusive).", valueName: "time"))
+    var to: String
+
+    @Option(help: ArgumentHelp("Judge the grants as of this time (default: now).", valueName: "time"))
+    var at: String = "now"
+
+    @Option(name: .customLong("store"), help: ArgumentHelp("Only this store: apple or google.", valueName: "store"))
+    var storeName: String?
+
+    @Option(help: ArgumentHelp("Only this product.", valueName: "id"))
+    var product: String?
+
+    @Option(help: ArgumentHelp("Only this transaction id (or Play purchase token).", valueName: "id"))
+    var transaction: String?
+
+    @Flag(help: "Only the charges not granted past their grace time.")
+    var ungranted = false
+
+    @Option(help: "Output format.")
+    var format: Format = .table
+
+    func validate() throws {
+        if let storeName, Store(rawValue: storeName) == nil {
+            throw ValidationError("--store: expected apple or google, got \"\(storeName)\".")
+        }
+        _ = try range(nowSeconds: 0)
+    }
+
+    private func range(nowSeconds: Int64) throws -> (from: Int64, to: Int64, at: Int64) {
+        let range = (try TimeArgument.minute(from, option: "from", nowSeconds: nowSeconds),
+                     try TimeArgument.minute(to, option: "to", nowSeconds: nowSeconds),
+                     try TimeArgument.minute(at, option: "at", nowSeconds: nowSeconds))
+        guard range.0 < range.1 else { throw ValidationError("--from must be before --to.") }
+        return range
+    }
+
+    func run() throws {
+        let output = try exitingOnFailure { () throws -> String in
+            let nowSeconds = Int64(Date().timeIntervalSince1970)
+            let (from, to, at) = try range(nowSeconds: nowSeconds)
+            let policy = try policyOptions.load()
+            let database = try store.openStore()
+            let notifications = try database.notifications(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000)
+            var keys = Set<ClientReport.Key>()
+            for received in notifications {
+                if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }
+                if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
+            }
+            let rule = policy.reconciliation
+            let ledger = ChargeLedger(notifications: notifications, reports: try database.clientReports(keys), rule: rule)
+            let rows = ledger.charges.map { charge in
+                let expects = rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment)
+                let pastGrace = charge.eventMillis + rule.graceSeconds * 1000 <= at * 1000
+                return ChargeListOutput.Row(
+                    charge: charge, expectsGrant: expects, isUngranted: expects && pastGrace && !charge.isGranted(by: at * 1000))
+            }.filter { row in
+                (storeName.map { row.charge.notification.store.rawValue == $0 } ?? true)
+                    && (product.map { row.charge.productID == $0 } ?? true)
+                    && (transaction.map { row.charge.notification.transactionID == $0 } ?? true)
+                    && (!ungranted || row.isUngranted)
+            }
+            return format == .table ? ChargeListOutput.text(rows) : ChargeListOutput.jsonLines(rows)
+        }
+        print(output, terminator: "")
+    }
+}

@@ -1,0 +1,80 @@
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+
+/// Store charges with their grants and what the app reported, for `purchase-sli charges`: a table for
+/// a terminal, or JSON lines.
+public enum ChargeListOutput {
+    /// One charge as listed: the charge, and whether it counts as ungranted at the listing's time.
+    public struct Row: Sendable {
+        /// The charge and the app's side of it.
+        public var charge: ChargeLedger.Charge
+        /// Whether the policy expects a grant for it.
+        public var expectsGrant: Bool
+        /// Whether it is past its grace time at the listing's time with no grant.
+        public var isUngranted: Bool
+
+        /// Creates a row.
+        public init(charge: ChargeLedger.Charge, expectsGrant: Bool, isUngranted: Bool) {
+            self.charge = charge
+            self.expectsGrant = expectsGrant
+            self.isUngranted = isUngranted
+        }
+    }
+
+    /// A table: time, store, product, transaction, price, grant, and the app's last report.
+    public static func text(_ rows: [Row]) -> String {
+        guard !rows.isEmpty else { return "no store charges match\n" }
+        let header = ["charged", "store", "product", "transaction", "price", "type", "granted", "the app last reported"]
+        let lines = rows.map { row -> [String] in
+            let notification = row.charge.notification
+            let granted = row.charge.grantedMillis.map { RFC3339.format(seconds: $0 / 1000) }
+                ?? (row.isUngranted ? "NOT GRANTED" : row.expectsGrant ? "not yet" : "not expected")
+            return [
+                RFC3339.format(seconds: notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
+                notification.transactionID ?? "", notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "",
+                notification.type, granted, report(row.charge.report),
+            ].map(TerminalText.sanitized)
+        }
+        let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }
+        let format = { (cells: [String]) in
+            zip(cells, widths).enumerated().map { index, cell in
+                index == cells.count - 1 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        let ungranted = rows.filter(\.isUngranted).count
+        return ([format(header)] + lines.map(format)).joined(separator: "\n")
+            + "\n\(rows.count) charge\(rows.count == 1 ? "" : "s"), \(ungranted) not granted past the grace time\n"
+    }
+
+    /// One JSON object per line.
+    public static func jsonLines(_ rows: [Row]) -> String {
+        rows.map { row in
+            let notification = row.charge.notification
+            var fields = [
+                "\"chargedAt\":\"\(RFC3339.format(millis: notification.eventMillis))\"", "\"store\":\"\(notification.store.rawValue)\"",
+                "\"environment\":" + JSONText.quoted(notification.environment), "\"productID\":" + JSONText.quoted(row.charge.productID),
+                "\"type\":" + JSONText.quoted(notification.type), "\"expectsGrant\":\(row.expectsGrant)", "\"ungranted\":\(row.isUngranted)",
+            ]
+            if let id = notification.transactionID { fields.append("\"transactionID\":" + JSONText.quoted(id)) }
+            if let price = notification.price, let currency = notification.currency {
+                fields.append("\"price\":\(JSONText.number(price)),\"currency\":" + JSONText.quoted(currency))
+            }
+            if let token = notification.appAccountToken { fields.append("\"appAccountToken\":" + JSONText.quoted(token)) }
+            if let granted = row.charge.grantedMillis { fields.append("\"grantedAt\":\"\(RFC3339.format(millis: granted))\"") }
+            if let report = row.charge.report {
+                fields.append("\"lastReported\":{\"resultType\":\"\(report.lastResult.rawValue)\",\"at\":\"\(RFC3339.format(millis: report.lastMillis))\""
+                    + (report.lastStatusCode.map { ",\"statusCode\":\($0)" } ?? "")
+                    + (report.lastErrorDescription.map { ",\"errorDescription\":" + JSONText.quoted($0) } ?? "") + "}")
+            }
+            return "{" + fields.joined(separator: ",") + "}\n"
+        }.joined()
+    }
+
+    /// "cancel at 2026-11-19T16:00:26Z" or "nothing".
+    private static func report(_ report: ClientReport?) -> String {
+        guard let report else { return "nothing" }
+        let status = report.lastStatusCode.map { " (HTTP \($0))" } ?? ""
+        let error = report.lastErrorDescription.map { " \"\(String($0.prefix(60)))\"" } ?? ""
+        return "\(report.lastResult.rawValue)\(status)\(error) at \(RFC3339.format(seconds: report.lastMillis / 1000))"
+    }
+}
