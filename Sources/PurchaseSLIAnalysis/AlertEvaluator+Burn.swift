@@ -18,6 +18,7 @@ extension AlertEvaluator {
         var findings = versionSpikes(at: time, significance: spikeSignificance, inputs: inputs)
             + allInputs.actions.values.compactMap { lossOfSignal($0, at: time) }
             + chargedNotGranted(at: time, ledger: allInputs.charges)
+            + refundSpikes(at: time, activity: allInputs.storeActivity)
         for action in inputs.actions.keys.sorted() {
             guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds else { continue }
             findings += spikes(of: action, at: time, dataSince: dataSince, significance: spikeSignificance, inputs: inputs)

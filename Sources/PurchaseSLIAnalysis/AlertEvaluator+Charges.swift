@@ -58,4 +58,32 @@ extension AlertEvaluator {
                 time: time, charges: evidence)
         }
     }
+
+    /// RefundSpike per store and product at `time`: refunds and revocations per charge over the last
+    /// `refundWindow` of whole hours against the same window on each of the `refundBaselineDays` previous
+    /// days, with the exact rate test the other spikes use (Bonferroni over the products tested). Nothing
+    /// is tested until the activity covers every baseline window. O(products).
+    func refundSpikes(at time: Int64, activity: StoreActivitySeries) -> [AlertFinding] {
+        let rule = policy.reconciliation
+        let end = time - time.floorDividedBy(3600).remainder, window = rule.refundWindowSeconds
+        let days = max(1, rule.refundBaselineDays)
+        guard end - Int64(days) * 86_400 - window >= activity.startSeconds else { return [] }
+        let keys = activity.keys
+        let significance = policy.spikes.significance / Double(max(1, keys.count))
+        return keys.compactMap { key in
+            let now = activity.counts(key, from: end - window, to: end)
+            let baseline = (1...days).map { day in
+                let shifted = end - Int64(day) * 86_400
+                let counts = activity.counts(key, from: shifted - window, to: shifted)
+                return RateSample(observed: counts.refunds, exposure: counts.charges)
+            }
+            return rateSpike(
+                .refundSpike,
+                SeriesLabels(actionType: ActionType.purchase.rawValue, store: key.store.rawValue, slice: .init(dimension: .productID, value: key.productID)),
+                now: RateSample(observed: now.refunds, exposure: now.charges),
+                baseline: (baseline, "the same \(TimeStep(seconds: window)) on the previous \(days) day\(days == 1 ? "" : "s")"),
+                measure: "\(key.store.displayName) refunds and revocations per charge", windowSeconds: window,
+                minimumCount: Int64(rule.refundMinimumCount), significance: significance, time: time)
+        }
+    }
 }

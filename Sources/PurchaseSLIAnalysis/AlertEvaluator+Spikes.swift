@@ -95,24 +95,48 @@ extension AlertEvaluator {
         _ kind: AlertFinding.Kind, _ labels: SeriesLabels, _ now: OutcomeCounts, _ baseline: ([OutcomeCounts], String),
         _ measure: SpikeMeasure, _ significance: Double, _ time: Int64
     ) -> AlertFinding? {
-        let rule = policy.spikes
         let (observed, exposure, name) = measure(now)
-        let (baselineObserved, baselineExposure, _) = measure(baseline.0.reduce(OutcomeCounts(), +))
-        guard observed >= rule.minimumCount, exposure > 0, baselineExposure > 0 else { return nil }
-        let rate = Double(observed) / Double(exposure)
+        let windows = baseline.0.map { window in
+            let (observed, exposure, _) = measure(window)
+            return RateSample(observed: observed, exposure: exposure)
+        }
+        var finding = rateSpike(
+            kind, labels, now: RateSample(observed: observed, exposure: exposure), baseline: (windows, baseline.1), measure: name,
+            windowSeconds: policy.spikes.windowSeconds, minimumCount: Int64(policy.spikes.minimumCount), significance: significance,
+            time: time)
+        finding?.longWindow = now
+        return finding
+    }
+
+    /// A count and its exposure over one window.
+    struct RateSample {
+        var observed: Int64
+        var exposure: Int64
+    }
+
+    /// A spike of `now` against the baseline's windows: at least `minimumCount`, `minimumRatio` times the
+    /// rate of each window that has an exposure, and the exact test against the windows summed below
+    /// `significance`.
+    func rateSpike(
+        _ kind: AlertFinding.Kind, _ labels: SeriesLabels, now: RateSample, baseline: ([RateSample], String), measure: String,
+        windowSeconds: Int64, minimumCount: Int64, significance: Double, time: Int64
+    ) -> AlertFinding? {
+        let rule = policy.spikes
+        let baselineObserved = baseline.0.reduce(0) { $0 + $1.observed }, baselineExposure = baseline.0.reduce(0) { $0 + $1.exposure }
+        guard now.observed >= minimumCount, now.exposure > 0, baselineExposure > 0 else { return nil }
+        let rate = Double(now.observed) / Double(now.exposure)
         let aboveEveryWindow = baseline.0.allSatisfy { window in
-            let (windowObserved, windowExposure, _) = measure(window)
-            return windowExposure == 0 || rate >= rule.minimumRatio * Double(windowObserved) / Double(windowExposure)
+            window.exposure == 0 || rate >= rule.minimumRatio * Double(window.observed) / Double(window.exposure)
         }
         guard aboveEveryWindow else { return nil }
         let pValue = RateTest.poissonRateExcess(
-            observed: observed, exposure: exposure, baselineObserved: baselineObserved, baselineExposure: baselineExposure)
+            observed: now.observed, exposure: now.exposure, baselineObserved: baselineObserved, baselineExposure: baselineExposure)
         guard pValue < significance else { return nil }
         return AlertFinding(
-            kind: kind, severity: rule.severity, labels: labels, time: time, longWindow: now,
+            kind: kind, severity: rule.severity, labels: labels, time: time,
             spike: AlertFinding.Spike(
-                measure: name, windowSeconds: rule.windowSeconds, observed: observed, exposure: exposure, baselineObserved: baselineObserved,
-                baselineExposure: baselineExposure, baseline: baseline.1, pValue: pValue))
+                measure: measure, windowSeconds: windowSeconds, observed: now.observed, exposure: now.exposure,
+                baselineObserved: baselineObserved, baselineExposure: baselineExposure, baseline: baseline.1, pValue: pValue))
     }
 
     /// A page while an action sends no event at all, from the first minute at which its silence was

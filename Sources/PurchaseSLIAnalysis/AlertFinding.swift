@@ -16,6 +16,8 @@ public struct AlertFinding: Sendable, Hashable {
         case unfinishedPurchases = "UnfinishedPurchases"
         /// Store charges that no grant event named within the grace time (money taken, nothing delivered).
         case chargedNotGranted = "ChargedNotGranted"
+        /// Refunds and revocations per charge of a product far above its own previous days.
+        case refundSpike = "RefundSpike"
     }
 
     /// The numbers of a spike: a count against its exposure, now and in the baseline.

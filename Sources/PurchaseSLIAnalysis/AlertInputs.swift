@@ -14,15 +14,19 @@ public struct AlertInputs: Sendable {
     public let slices: [String: [MinuteSeries]]
     /// The stores' charges joined with the app's reports (empty without store notifications).
     public var charges: ChargeLedger = .empty
+    /// The stores' charges and refunds per hour, for refund spikes (empty without store notifications).
+    public var storeActivity: StoreActivitySeries = .empty
 
     private init(
-        startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]], charges: ChargeLedger
+        startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]], charges: ChargeLedger,
+        storeActivity: StoreActivitySeries
     ) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
         self.actions = actions
         self.slices = slices
         self.charges = charges
+        self.storeActivity = storeActivity
     }
 
     /// The inputs a read of `[from, to)` alone would give: each series restricted to it, and only the
@@ -34,7 +38,8 @@ public struct AlertInputs: Sendable {
         }
         return AlertInputs(
             startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict),
-            slices: slices.mapValues { $0.compactMap(restrict) }.filter { !$0.value.isEmpty }, charges: charges)
+            slices: slices.mapValues { $0.compactMap(restrict) }.filter { !$0.value.isEmpty }, charges: charges,
+            storeActivity: storeActivity)
     }
 
     /// Builds the series from count rows with a 1-minute step: `overall` grouped by `actionType`, and

@@ -58,7 +58,7 @@ struct FiringTimeline {
             switch finding.kind {
             case .alreadyGrantedSpike: return finding.labels.slice != nil || !versionConflicts
             case .cancelRateSpike: return finding.labels.slice != nil || !productCancels.contains(finding.labels.actionType)
-            case .noEvents, .unfinishedPurchases, .chargedNotGranted: return true
+            case .noEvents, .unfinishedPurchases, .chargedNotGranted, .refundSpike: return true
             case .successRateBurn:
                 guard finding.labels.slice != nil, let overall = overallSeverity[finding.labels.actionType] else { return true }
                 return overall < finding.severity

@@ -22,6 +22,13 @@ extension SLOPolicy {
         /// The fewest ungranted charges in the window that page.
         public var pageMinimum = 3
 
+        /// The window of a refund spike, in seconds (whole hours): refunds per charge over it.
+        public var refundWindowSeconds: Int64 = 86_400
+        /// The same window on this many previous days is a refund spike's baseline.
+        public var refundBaselineDays = 7
+        /// The fewest refunds in the window that can spike.
+        public var refundMinimumCount = 5
+
         /// Creates the default rule.
         public init() {}
 

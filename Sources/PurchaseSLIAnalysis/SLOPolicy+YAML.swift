@@ -293,7 +293,7 @@ package enum PolicyReader {
 
     static func reconciliationRule(_ value: Any, at path: String) throws -> SLOPolicy.ReconciliationRule {
         let map = try self.map(value, at: path)
-        try refuseUnknownKeys(map, known: ["expectGrantFor", "grantWithin", "environments", "ticketLookback", "page"], at: path)
+        try refuseUnknownKeys(map, known: ["expectGrantFor", "grantWithin", "environments", "ticketLookback", "page", "refunds"], at: path)
         var rule = SLOPolicy.ReconciliationRule()
         /// A list of upper-case tokens (notification types, environments).
         func names(_ value: Any, at path: String, example: String) throws -> Set<String> {
@@ -328,6 +328,19 @@ package enum PolicyReader {
             }
             if let share = pageMap["share"] { rule.pageShare = try probability(share, at: "\(pagePath).share") }
             if let minimum = pageMap["minimum"] { rule.pageMinimum = try count(minimum, at: "\(pagePath).minimum") }
+        }
+        if let refunds = map["refunds"] {
+            let refundsPath = "\(path).refunds"
+            let refundsMap = try self.map(refunds, at: refundsPath)
+            try refuseUnknownKeys(refundsMap, known: ["window", "baselineDays", "minimumCount"], at: refundsPath)
+            if let window = refundsMap["window"] {
+                rule.refundWindowSeconds = try duration(window, at: "\(refundsPath).window")
+                guard rule.refundWindowSeconds > 0, rule.refundWindowSeconds % 3600 == 0 else {
+                    throw PolicyError(path: "\(refundsPath).window", reason: "expected whole hours such as 6h or 1d")
+                }
+            }
+            if let days = refundsMap["baselineDays"] { rule.refundBaselineDays = try count(days, at: "\(refundsPath).baselineDays", maximum: 28) }
+            if let minimum = refundsMap["minimumCount"] { rule.refundMinimumCount = try count(minimum, at: "\(refundsPath).minimumCount") }
         }
         return rule
     }

@@ -267,7 +267,7 @@ public struct SLOPolicy: Sendable, Hashable {
     public func holdSeconds(for kind: AlertFinding.Kind) -> Int64 {
         switch kind {
         case .noEvents, .chargedNotGranted: 0
-        case .successRateBurn: keepFiringForSeconds
+        case .successRateBurn, .refundSpike: keepFiringForSeconds
         case .alreadyGrantedSpike, .cancelRateSpike, .unfinishedPurchases: keepFiringForSeconds + spikes.windowSeconds
         }
     }

@@ -26,6 +26,7 @@ struct ChargesCommand: ParsableCommand {
               purchase-sli charges --from now-1d --to now --ungranted
               purchase-sli charges --from now-7d --to now --product coins_500 --format json
               purchase-sli charges --from now-30d --to now --transaction 2000000471416079
+              purchase-sli charges --from now-1d --to now --refunds --product coins_500
             """)
 
     @OptionGroup var store: StoreOptions
@@ -52,10 +53,14 @@ struct ChargesCommand: ParsableCommand {
     @Flag(help: "Only the charges not granted past their grace time.")
     var ungranted = false
 
+    @Flag(help: "List the refunds and revocations of [from, to) instead of the charges.")
+    var refunds = false
+
     @Option(help: "Output format.")
     var format: Format = .table
 
     func validate() throws {
+        if refunds, ungranted { throw ValidationError("--ungranted applies to charges, not to --refunds.") }
         if let storeName, Store(rawValue: storeName) == nil {
             throw ValidationError("--store: expected apple or google, got \"\(storeName)\".")
         }
@@ -76,7 +81,7 @@ struct ChargesCommand: ParsableCommand {
             let (from, to, at) = try range(nowSeconds: nowSeconds)
             let policy = try policyOptions.load()
             let database = try store.openStore()
-            let notifications = try database.notifications(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000)
+            let notifications = try database.notifications(kinds: [refunds ? .refund : .charge], fromMillis: from * 1000, toMillis: to * 1000)
             var keys = Set<ClientReport.Key>()
             for received in notifications {
                 if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }
@@ -84,8 +89,8 @@ struct ChargesCommand: ParsableCommand {
             }
             let rule = policy.reconciliation
             let ledger = ChargeLedger(notifications: notifications, reports: try database.clientReports(keys), rule: rule)
-            let rows = ledger.charges.map { charge in
-                let expects = rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment)
+            let rows = (refunds ? ledger.refunds : ledger.charges).map { charge in
+                let expects = !refunds && rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment)
                 let pastGrace = charge.eventMillis + rule.graceSeconds * 1000 <= at * 1000
                 return ChargeListOutput.Row(
                     charge: charge, expectsGrant: expects, isUngranted: expects && pastGrace && !charge.isGranted(by: at * 1000))

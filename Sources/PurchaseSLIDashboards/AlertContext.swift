@@ -39,7 +39,20 @@ public struct AlertContext: Sendable {
         let slices = Dictionary(zip(policy.slices, answers.dropFirst()), uniquingKeysWith: { first, _ in first })
         var inputs = AlertInputs(startSeconds: from, endSeconds: to, overall: answers[0], slices: slices)
         inputs.charges = try chargeLedger(from: from, to: to)
+        inputs.storeActivity = try storeActivity(from: from, to: to)
         return inputs
+    }
+
+    /// The stores' hourly charges and refunds that refund spikes in `[from, to)` compare: back to the
+    /// first baseline window of the earliest evaluation (held findings included).
+    public func storeActivity(from: Int64, to: Int64) throws -> StoreActivitySeries {
+        guard let records = store as? any StoreRecordStore else { return .empty }
+        let rule = policy.reconciliation
+        let start = from - policy.longestHoldSeconds - Int64(rule.refundBaselineDays) * 86_400 - rule.refundWindowSeconds - 3600
+        let hourStart = start - start.floorDividedBy(3600).remainder
+        return StoreActivitySeries(
+            rows: try records.storeActivity(fromMillis: hourStart * 1000, toMillis: to * 1000, stepSeconds: 3600),
+            startSeconds: hourStart, endSeconds: to, environments: rule.environments)
     }
 
     /// The stores' charges and refunds that evaluations in `[from, to)` can alert on (charged up to the
@@ -101,7 +114,7 @@ public struct AlertContext: Sendable {
         var reasonFilters = filters
         reasonFilters[.resultType] = [finding.kind == .cancelRateSpike ? ResultType.cancel.rawValue : ResultType.failure.rawValue]
         // A 409 spike is not about errors; charges not granted list what the app reported for each.
-        let errors = [.alreadyGrantedSpike, .chargedNotGranted].contains(finding.kind) ? [] : try store.errorCounts(CountQuery(
+        let errors = [.alreadyGrantedSpike, .chargedNotGranted, .refundSpike].contains(finding.kind) ? [] : try store.errorCounts(CountQuery(
             fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
         var report = AlertReport(
             finding: finding, startsAt: startsAt, endsAt: endsAt,

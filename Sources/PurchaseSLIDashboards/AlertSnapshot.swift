@@ -39,6 +39,7 @@ public struct AlertSnapshot: Sendable {
         case .cancelRateSpike: "cancel spike"
         case .unfinishedPurchases: "unfinished"
         case .chargedNotGranted: "not granted"
+        case .refundSpike: "refunds"
         }
     }
 

@@ -32,7 +32,7 @@ public struct DashboardPage: Sendable {
             case .unfinishedPurchases: .rate(.unfinishedRate)
             case .noEvents: .events
             // The store's charges are not an event series: the alert's text lists them.
-            case .chargedNotGranted: nil
+            case .chargedNotGranted, .refundSpike: nil
             }
             guard let metric, charted.insert("\(action) \(metric)").inserted else { continue }
             charts.append(try recent.chartPanel(

@@ -74,4 +74,16 @@ extension AlertNarrative {
             : "; each token: Play Developer API purchases.products.get or purchases.subscriptionsv2.get"
         return TerminalText.sanitized(words.map(ShellWord.quoted).joined(separator: " ") + lookup)
     }
+
+    /// The command that lists the refunds of a refund spike's window.
+    var refundLookNext: String {
+        var words = ["purchase-sli", "charges", "--refunds"]
+        if let database = report.databasePath { words += ["--db", database] }
+        let window = finding.spike?.windowSeconds ?? 86_400
+        words += [
+            "--from", RFC3339.format(seconds: finding.time - window), "--to", RFC3339.format(seconds: finding.time),
+            "--store", finding.labels.store ?? "", "--product", finding.labels.slice?.value ?? "",
+        ]
+        return TerminalText.sanitized(words.map(ShellWord.quoted).joined(separator: " "))
+    }
 }

@@ -25,7 +25,7 @@ struct AlertNarrative {
         case .noEvents:
             return "no \(action) events at all for \(NumberText.duration(finding.silentSeconds ?? 0)) "
                 + "(\(NumberText.count(finding.expectedEvents ?? 0)) expected in the loss-of-signal window when the silence was noticed)"
-        case .alreadyGrantedSpike, .cancelRateSpike, .unfinishedPurchases:
+        case .alreadyGrantedSpike, .cancelRateSpike, .unfinishedPurchases, .refundSpike:
             let spike = finding.spike!
             let what = spike.measure
             let ratio = spike.baselineRate > 0 ? String(format: "%.1f×", spike.rate / spike.baselineRate) : "new"
@@ -109,6 +109,7 @@ struct AlertNarrative {
     /// controls shown as U+FFFD): each output puts it where its markup does not apply (``lookNextLine``).
     var lookNext: String {
         if let charges = finding.charges { return chargeLookNext(charges) }
+        if finding.kind == .refundSpike { return refundLookNext }
         var words = ["purchase-sli", "query"]
         if let database = report.databasePath { words += ["--db", database] }
         words += [

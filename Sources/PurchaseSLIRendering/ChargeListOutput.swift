@@ -24,7 +24,7 @@ public enum ChargeListOutput {
     /// A table: time, store, product, transaction, price, grant, and the app's last report.
     public static func text(_ rows: [Row]) -> String {
         guard !rows.isEmpty else { return "no store charges match\n" }
-        let header = ["charged", "store", "product", "transaction", "price", "type", "granted", "the app last reported"]
+        let header = ["time", "store", "product", "transaction", "price", "type", "granted", "the app last reported"]
         let lines = rows.map { row -> [String] in
             let notification = row.charge.notification
             let granted = row.charge.grantedMillis.map { RFC3339.format(seconds: $0 / 1000) }

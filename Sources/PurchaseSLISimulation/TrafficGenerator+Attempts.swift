@@ -26,7 +26,7 @@ extension TrafficGenerator {
             // the next launch's retry sends its receipt.
             if roll >= product.cancelRate, random.chance(0.7) {
                 let transactionID = newTransactionID()
-                recordCharge(attempt, transactionID: transactionID, at: end + 30_000 + Int64(random.below(60_000)))
+                onStoreSideStream { $0.recordCharge(attempt, transactionID: transactionID, at: end + 30_000 + Int64($0.random.below(60_000))) }
                 catchUpRetry(of: attempt, transactionID: transactionID, after: end, within: 3 * Self.hourMillis)
             }
             return
@@ -47,7 +47,7 @@ extension TrafficGenerator {
                 if random.chance(0.75) { catchUpRetry(of: attempt, transactionID: transactionID, after: end, within: 4 * Self.hourMillis) }
             } else {
                 // The app finishes its unfinished transaction at the next foreground, minutes later.
-                catchUpRetry(of: attempt, transactionID: transactionID, after: end, within: 8 * Self.minuteMillis)
+                onStoreSideStream { $0.catchUpRetry(of: attempt, transactionID: transactionID, after: end, within: 8 * Self.minuteMillis) }
             }
             return
         }

@@ -23,6 +23,9 @@ struct TrafficGenerator {
     private let totalMinutes: Int64
     private var minute: Int64 = 0
     var random: SimulationRandom
+    /// A second stream for what the store side adds (the app's catch-up of a charged purchase, when a
+    /// detour's charge comes): drawing it leaves ``random``, and so every other event, as it was.
+    var storeSideRandom: SimulationRandom
     var queue = EventQueue()
     var lastTransaction: UInt64
     let renewalTransactionBase: UInt64
@@ -39,6 +42,7 @@ struct TrafficGenerator {
         meanRate = rate.isFinite && rate > 0 ? rate : 0
         totalMinutes = Int64(max(parameters.days, 0)) * 1440
         random = SimulationRandom(seed: parameters.seed)
+        storeSideRandom = SimulationRandom(seed: parameters.seed ^ 0x5354_4F52_4553)
         lastTransaction = 2_000_000_400_000_000 + UInt64(random.below(100_000_000))
         renewalTransactionBase = 2_000_000_100_000_000 + UInt64(random.below(100_000_000))
         renewalTransactionCount = max(20, Int(min(meanRate, 1e6) * 20))
@@ -89,6 +93,13 @@ struct TrafficGenerator {
     /// A step's duration in milliseconds: log-normal, at least 30 ms.
     mutating func duration(median: Double, sigma: Double) -> Int64 {
         max(30, Int64(random.logNormal(median: median, sigma: sigma)))
+    }
+
+    /// Runs `body` drawing from ``storeSideRandom`` instead of ``random``.
+    mutating func onStoreSideStream(_ body: (inout TrafficGenerator) -> Void) {
+        swap(&random, &storeSideRandom)
+        body(&self)
+        swap(&random, &storeSideRandom)
     }
 
     /// A new store transaction id (16 digits, increasing as other apps' transactions interleave).

@@ -21,4 +21,11 @@ extension SQLiteBucketStore: StoreRecordStore {
     public func clientReports(_ keys: Set<ClientReport.Key>) throws -> [ClientReport] {
         try pool.read { db in try ClientReportRows.fetch(keys, in: db) }
     }
+
+    /// Charges and refunds of `[fromMillis, toMillis)` per step; see ``StoreRecordStore/storeActivity(fromMillis:toMillis:stepSeconds:)``.
+    public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
+        try pool.read { db in
+            try StoreNotificationRows.activity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds, in: db)
+        }
+    }
 }

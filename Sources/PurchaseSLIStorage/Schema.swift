@@ -125,6 +125,7 @@ enum Schema {
                     PRIMARY KEY (store, notification_id)
                 ) WITHOUT ROWID;
                 CREATE INDEX store_notification_by_time ON store_notification (event_millis);
+                CREATE INDEX store_notification_by_transaction ON store_notification (transaction_id);
                 CREATE TABLE client_report (
                     key_kind INTEGER NOT NULL, key TEXT NOT NULL, product_id TEXT NOT NULL, plan_id TEXT, action TEXT NOT NULL,
                     first_grant_millis INTEGER, last_millis INTEGER NOT NULL, last_result TEXT NOT NULL, last_status INTEGER,

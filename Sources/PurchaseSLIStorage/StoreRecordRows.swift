@@ -105,4 +105,28 @@ enum StoreNotificationRows {
             return ReceivedNotification(notification, receivedMillis: row[8])
         }
     }
+
+    /// Charges and refunds of `[fromMillis, toMillis)` counted per step and key, each transaction's
+    /// charge (or refund) once; a refund without a product takes its charge's. O(rows log rows).
+    static func activity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64, in db: Database) throws -> [StoreActivityRow] {
+        let step = max(1, stepSeconds) * 1000
+        return try Row.fetchAll(db, sql: """
+            WITH distinct_events AS (
+                SELECT store, environment, kind, type, currency, price, event_millis,
+                    coalesce(product_id, (SELECT c.product_id FROM store_notification c WHERE c.transaction_id = n.transaction_id
+                        AND c.store = n.store AND c.product_id IS NOT NULL LIMIT 1)) AS product
+                FROM store_notification n
+                WHERE event_millis >= ? AND event_millis < ? AND kind != 'other'
+                GROUP BY store, kind, coalesce(transaction_id, notification_id), event_millis
+            )
+            SELECT (event_millis - ((event_millis % ?) + ?) % ?) / 1000, store, environment, product, kind, type, currency,
+                count(*), coalesce(sum(price), 0)
+            FROM distinct_events GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7
+            """, arguments: [fromMillis, toMillis, step, step, step]).compactMap { row in
+            guard let store = Store(rawValue: row[1]), let kind = StoreEventKind(rawValue: row[4]) else { return nil }
+            return StoreActivityRow(
+                timeSeconds: row[0], store: store, environment: row[2], productID: row[3], kind: kind, type: row[5], currency: row[6],
+                count: row[7], amount: row[8])
+        }
+    }
 }

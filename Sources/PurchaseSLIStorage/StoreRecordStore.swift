@@ -12,6 +12,10 @@ public protocol StoreRecordStore: Sendable {
 
     /// What the app's events reported for each key that has a report.
     func clientReports(_ keys: Set<ClientReport.Key>) throws -> [ClientReport]
+
+    /// Charges and refunds that happened in `[fromMillis, toMillis)`, counted per `stepSeconds` (aligned
+    /// to the epoch), store, environment, product, type and currency.
+    func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow]
 }
 
 extension StoreRecordStore {

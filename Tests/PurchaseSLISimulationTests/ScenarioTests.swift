@@ -172,6 +172,6 @@ import Testing
             #expect(Scenario(rawValue: scenario.rawValue) == scenario)
         }
         #expect(Scenario.allCases.map(\.rawValue)
-            == ["steady", "outage", "retry-409", "cancel-spike", "renewal-batch", "slow-burn", "rollout"])
+            == ["steady", "outage", "retry-409", "cancel-spike", "renewal-batch", "slow-burn", "rollout", "paymentdetour", "appcrash"])
     }
 }
