@@ -142,7 +142,7 @@ let package = Package(
             name: "PurchaseSLICLITests",
             dependencies: [
                 "PurchaseSLITestSupport", "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLISimulation",
-                "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIServer",
+                "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIStores",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -81,6 +81,11 @@ struct RetentionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Keep day buckets this long before the newest event (forever if not given).", valueName: "duration"))
     var dayRetention: String?
 
+    @Option(help: ArgumentHelp(
+        "Keep the stores' notifications and the app's reports per transaction this long after they happened (at least 7d).",
+        valueName: "duration"))
+    var storeRetention: String = "90d"
+
     func validate() throws {
         _ = try configuration()
     }
@@ -105,6 +110,10 @@ struct RetentionOptions: ParsableArguments {
         configuration.minuteRetentionSeconds = try seconds(minuteRetention, "minute-retention")
         configuration.hourRetentionSeconds = try seconds(hourRetention, "hour-retention")
         configuration.dayRetentionSeconds = try dayRetention.map { try seconds($0, "day-retention") }
+        configuration.storeRecordRetentionSeconds = try seconds(storeRetention, "store-retention")
+        guard configuration.storeRecordRetentionSeconds >= 7 * 86_400 else {
+            throw ValidationError("--store-retention must be at least 7d: a week's charges are reviewed as a whole.")
+        }
         return configuration
     }
 }

@@ -3,7 +3,7 @@ import PurchaseSLICore
 
 extension DashboardDefinition {
     /// The panel kinds a definition may use.
-    static let panelKinds = ["objectives", "alerts", "chart", "signals", "table", "topErrors", "adoption", "rollout"]
+    static let panelKinds = ["objectives", "alerts", "chart", "signals", "table", "topErrors", "adoption", "rollout", "reconciliation"]
 
     /// Reads a definition from YAML (see `dashboards/oncall.yaml`).
     /// - Throws: ``PolicyError`` naming the key at fault.
@@ -72,6 +72,9 @@ extension DashboardDefinition {
         case "signals":
             try known([])
             return .signals
+        case "reconciliation":
+            try known([])
+            return .reconciliation
         case "chart":
             try known(["title", "metric", "actionType", "by", "step"])
             return .chart(title: try text("title"), metric: try chartMetric(map["metric"], at: "\(path).metric"),

@@ -62,5 +62,7 @@ public struct DashboardDefinition: Sendable, Hashable {
         case adoption(stepSeconds: Int64?)
         /// The `rollout` verdict for a candidate version (default: the newest) with every comparison.
         case rollout(candidate: String?, baseline: String?)
+        /// The stores' charges against the app's grants over the last day, and the charges ungranted now.
+        case reconciliation
     }
 }

@@ -67,6 +67,8 @@ public struct DashboardPage: Sendable {
                 body += try context.adoptionPanel(stepSeconds: step)
             case let .rollout(candidate, baseline):
                 body += try context.rolloutPanel(candidate: candidate, baseline: baseline)
+            case .reconciliation:
+                body += try context.reconciliationPanel()
             }
         }
         return HTMLDocument(

@@ -46,7 +46,9 @@ import Testing
         ("reconciliation: {expectGrantFor: [ONE_TIME_CHARGE, 'DID RENEW']}", "reconciliation.expectGrantFor[1]", "ONE_TIME_CHARGE"),
         ("reconciliation: {page: {share: 5}}", "reconciliation.page.share", "probability"),
         ("reconciliation: {page: {minimum: 0}}", "reconciliation.page.minimum", "whole number"),
-        ("reconciliation: {refunds: true}", "reconciliation.refunds", "unknown key"),
+        ("reconciliation: {refunds: true}", "reconciliation.refunds", "expected a mapping"),
+        ("reconciliation: {refunds: {window: 90m}}", "reconciliation.refunds.window", "whole hours"),
+        ("reconciliation: {undo: true}", "reconciliation.undo", "unknown key"),
         ("objectives: [", "(file)", "not valid YAML"),
         // Found by the fuzzer: a key that is a list or mapping trapped inside Yams.
         ("? [a, b]\n: 1", "(file)", "a key that is not text"),
@@ -122,6 +124,7 @@ extension SLOPolicyTests {
               environments: [Production, Sandbox]
               ticketLookback: 3d
               page: {window: 2h, share: 0.1, minimum: 5}
+              refunds: {window: 6h, baselineDays: 3, minimumCount: 2}
             """)
         var expected = SLOPolicy.ReconciliationRule()
         expected.grantExpectedFor = ["DID_RENEW"]
@@ -131,6 +134,9 @@ extension SLOPolicyTests {
         expected.pageWindowSeconds = 7200
         expected.pageShare = 0.1
         expected.pageMinimum = 5
+        expected.refundWindowSeconds = 6 * 3600
+        expected.refundBaselineDays = 3
+        expected.refundMinimumCount = 2
         #expect(policy.reconciliation == expected)
     }
 

@@ -5,6 +5,7 @@ import FoundationNetworking
 import PurchaseSLICore
 import PurchaseSLISimulation
 import PurchaseSLIStorage
+import PurchaseSLIStores
 import PurchaseSLITestSupport
 import Testing
 
@@ -13,9 +14,9 @@ private struct ServerProcess {
     let child: ChildProcess
     let port: Int
 
-    /// Starts `serve` on a free port and waits until it listens.
-    init(executable: URL, database: String) async throws {
-        child = try ChildProcess(executable, ["serve", "--db", database, "--port", "0"])
+    /// Starts `serve` on a free port, with `arguments` besides, and waits until it listens.
+    init(executable: URL, database: String, arguments: [String] = []) async throws {
+        child = try ChildProcess(executable, ["serve", "--db", database, "--port", "0"] + arguments)
         let listening = try await child.firstMatch(of: #"listening on 127\.0\.0\.1:[0-9]+"#)
         port = try #require(Int(listening.split(separator: ":").last!))
     }
@@ -26,6 +27,17 @@ private struct ServerProcess {
         request.httpMethod = "POST"
         request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(lines.joined(separator: "\n").utf8)
+        request.timeoutInterval = 60
+        guard let (_, response) = try? await URLSession.shared.data(for: request) else { return nil }
+        return (response as? HTTPURLResponse)?.statusCode
+    }
+
+    /// Posts one body to `path` as JSON; the status code, or nil when the connection failed.
+    func post(_ body: [UInt8], to path: String) async -> Int? {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(body)
         request.timeoutInterval = 60
         guard let (_, response) = try? await URLSession.shared.data(for: request) else { return nil }
         return (response as? HTTPURLResponse)?.statusCode
@@ -138,6 +150,64 @@ private struct ServerProcess {
         #expect(await postAll(restarted, indexes: unacknowledged).isEmpty)
         #expect(await restarted.stop(signal: SIGINT) == .exit(0))
         #expect(try counts(database) == expectedCounts())
+    }
+}
+
+/// App Store notifications posted to a `serve` child process killed with SIGKILL under load.
+@Suite struct ServeNotificationKillTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    @Test("kill -9 while App Store notifications arrive loses none that got 200; resending them all stores each once")
+    func killNineLosesNoAcknowledgedNotification() async throws {
+        let executable = try #require(builtExecutable, "purchase-sli is not built next to the tests")
+        let now = Date()
+        let chain = try AppStoreSigningChain(validity: now.addingTimeInterval(-86_400)...now.addingTimeInterval(86_400))
+        let root = try directory.write("root.pem", chain.rootPEM)
+        let nowMillis = Int64(now.timeIntervalSince1970 * 1000)
+        let notifications = (0..<300).map { index in
+            StoreNotification(
+                store: .apple, notificationID: "00000000-0000-4000-8000-\(String(format: "%012d", index))", environment: "Production",
+                appID: "com.example.app", type: "ONE_TIME_CHARGE", kind: .charge, signedMillis: nowMillis - 60_000,
+                transactionID: "2000000\(index)", originalTransactionID: "2000000\(index)", productID: "coins_100",
+                purchaseMillis: nowMillis - 61_000, price: 0.99, currency: "USD")
+        }
+        let bodies = try notifications.map { try StoreNotificationEncoder.appleBody($0, chain: chain) }
+        let database = directory.file("served.sqlite")
+        let arguments = ["--apple-bundle-id", "com.example.app", "--apple-root-ca", root]
+        let server = try await ServerProcess(executable: executable, database: database, arguments: arguments)
+        let acknowledged = AcknowledgmentCount()
+        let killer = Task {
+            while acknowledged.value < 5 { try await Task.sleep(for: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...200)))
+            _ = await server.stop(signal: SIGKILL)
+        }
+        let stored: [Int] = await withTaskGroup(of: (Int, Int?).self) { group in
+            var pending = bodies.indices[...]
+            var ok: [Int] = []
+            for _ in 0..<8 {
+                guard let index = pending.popFirst() else { break }
+                group.addTask { (index, await server.post(bodies[index], to: "/v1/stores/apple/notifications")) }
+            }
+            while let (index, status) = await group.next() {
+                if status == 200 { ok.append(index); acknowledged.increment() }
+                if let next = pending.popFirst() {
+                    group.addTask { (next, await server.post(bodies[next], to: "/v1/stores/apple/notifications")) }
+                }
+            }
+            return ok
+        }
+        _ = await killer.result
+        #expect(stored.count >= 5 && stored.count < bodies.count, "\(stored.count) acknowledged before the kill")
+        let afterKill = Set(try SQLiteBucketStore(path: database).notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
+            .map(\.notification.notificationID))
+        #expect(Set(stored.map { notifications[$0].notificationID }).isSubset(of: afterKill))
+        // The store resends everything it did not see acknowledged (here: all of them): each is stored once.
+        let restarted = try await ServerProcess(executable: executable, database: database, arguments: arguments)
+        for body in bodies { #expect(await restarted.post(body, to: "/v1/stores/apple/notifications") == 200) }
+        #expect(await restarted.stop(signal: SIGTERM) == .exit(0))
+        let final = try SQLiteBucketStore(path: database).notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
+        #expect(final.map(\.notification.notificationID).sorted() == notifications.map(\.notificationID).sorted())
     }
 }
 

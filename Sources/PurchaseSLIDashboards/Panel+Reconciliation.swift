@@ -1,0 +1,73 @@
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIRendering
+import PurchaseSLIStorage
+
+extension DashboardContext {
+    /// The stores' charges against the app's grants over the last day (per 15 minutes), and the charges
+    /// ungranted now, oldest first, with their age and what the app last reported.
+    func reconciliationPanel(limit: Int = 20) throws -> HTML {
+        let day: Int64 = 86_400, step: Int64 = 900
+        let heading: HTML = "<h3>Store charges and grants, last 24 h</h3>"
+        guard let records = store as? any StoreRecordStore else { return "" }
+        let rule = policy.reconciliation
+        let start = (atSeconds - day).floorDividedBy(step).quotient * step
+        let notifications = try records.notifications(
+            kinds: [.charge], fromMillis: (start - rule.ticketLookbackSeconds) * 1000, toMillis: atSeconds * 1000)
+            .filter { $0.receivedMillis <= atSeconds * 1000 }
+        guard !notifications.isEmpty else {
+            return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see README, "
+                + "Store notifications, to send the App Store's and Google Play's notifications to serve.</p></section>"
+        }
+        var keys = Set<ClientReport.Key>()
+        for received in notifications {
+            if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }
+            if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
+        }
+        let ledger = ChargeLedger(notifications: notifications, reports: try records.clientReports(keys), rule: rule)
+        let now = atSeconds * 1000, grace = rule.graceSeconds * 1000
+        let steps = Int((atSeconds - start + step - 1) / step)
+        var charged = [Double?](repeating: 0, count: steps), granted = [Double?](repeating: 0, count: steps)
+        for charge in ledger.expectedCharges where charge.eventMillis >= start * 1000 {
+            let index = Int((charge.eventMillis / 1000 - start) / step)
+            guard index < steps else { continue }
+            charged[index]! += 1
+            if charge.isGranted(by: min(now, charge.eventMillis + grace)) { granted[index]! += 1 }
+        }
+        let chart = TimeSeriesChart(
+            startSeconds: start, stepSeconds: step,
+            series: [.init(label: "charged (expecting a grant)", values: charged),
+                     .init(label: "granted within \(NumberText.duration(rule.graceSeconds))", values: granted)],
+            yLabel: "charges per 15 min", format: { NumberText.count(Int64($0.rounded())) })
+        let ungranted = ledger.overdueCharges.filter {
+            $0.eventMillis + grace <= now && $0.eventMillis >= now - rule.ticketLookbackSeconds * 1000 && !$0.isGranted(by: now)
+        }
+        var amounts: [String: Double] = [:]
+        for charge in ungranted {
+            if let price = charge.notification.price, let currency = charge.notification.currency { amounts[currency, default: 0] += price }
+        }
+        let money = amounts.sorted { $0.key < $1.key }.map { NumberText.money($0.value, currency: $0.key) }.joined(separator: " + ")
+        let rows = ungranted.prefix(limit).map { charge -> HTML in
+            let notification = charge.notification
+            let report = charge.report.map { report -> String in
+                let offset = (report.lastMillis - charge.eventMillis) / 1000
+                return "\(report.lastResult.rawValue) \(NumberText.seconds(abs(offset))) \(offset < 0 ? "before" : "after")"
+                    + (report.lastErrorDescription.map { " (\(String($0.prefix(60))))" } ?? "")
+            } ?? "nothing"
+            return "<tr><td>\(RFC3339.format(seconds: charge.eventMillis / 1000))</td><td>\(NumberText.duration((now - charge.eventMillis) / 1000))</td>"
+                + "<td class=\"text\">\(notification.store.displayName)</td><td class=\"text\">\(charge.productID)</td>"
+                + "<td class=\"text\">\(notification.transactionID ?? "")</td>"
+                + "<td>\(notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "")</td>"
+                + "<td class=\"text\">\(report)</td></tr>"
+        }
+        let table: HTML = ungranted.isEmpty
+            ? "<p>Every charge of the last \(NumberText.duration(rule.ticketLookbackSeconds)) past its grace time was granted.</p>"
+            : """
+                <p class="bad"><strong>\(ungranted.count) charge\(ungranted.count == 1 ? "" : "s") not granted\(money.isEmpty ? "" : " (\(money))")</strong>, \
+                oldest first\(ungranted.count > limit ? " (the first \(limit))" : ""):</p>
+                <div class="scroll"><table><tr><th>charged</th><th>age</th><th class="text">store</th><th class="text">product</th>\
+                <th class="text">transaction</th><th>price</th><th class="text">the app last reported</th></tr>\(HTML.joined(Array(rows)))</table></div>
+                """
+        return "<section class=\"card\">\(heading)\(chart.html)\(table)</section>"
+    }
+}
