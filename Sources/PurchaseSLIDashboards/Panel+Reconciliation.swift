@@ -27,17 +27,18 @@ extension DashboardContext {
         let ledger = ChargeLedger(notifications: notifications, reports: try records.clientReports(keys), rule: rule)
         let now = atSeconds * 1000, grace = rule.graceSeconds * 1000
         let steps = Int((atSeconds - start + step - 1) / step)
-        var charged = [Double?](repeating: 0, count: steps), granted = [Double?](repeating: 0, count: steps)
+        var charged = [Double?](repeating: 0, count: steps), missing = [Double?](repeating: 0, count: steps)
         for charge in ledger.expectedCharges where charge.eventMillis >= start * 1000 {
             let index = Int((charge.eventMillis / 1000 - start) / step)
             guard index < steps else { continue }
             charged[index]! += 1
-            if charge.isGranted(by: min(now, charge.eventMillis + grace)) { granted[index]! += 1 }
+            // Not granted within the grace time (or, for the last quarter hour, not yet).
+            if !charge.isGranted(by: min(now, charge.eventMillis + grace)) { missing[index]! += 1 }
         }
         let chart = TimeSeriesChart(
             startSeconds: start, stepSeconds: step,
             series: [.init(label: "charged (expecting a grant)", values: charged),
-                     .init(label: "granted within \(NumberText.duration(rule.graceSeconds))", values: granted)],
+                     .init(label: "not granted within \(NumberText.duration(rule.graceSeconds))", values: missing)],
             yLabel: "charges per 15 min", format: { NumberText.count(Int64($0.rounded())) })
         let ungranted = ledger.overdueCharges.filter {
             $0.eventMillis + grace <= now && $0.eventMillis >= now - rule.ticketLookbackSeconds * 1000 && !$0.isGranted(by: now)
