@@ -5,7 +5,9 @@ extension AlertEvaluator {
     /// grant for is past its grace with no grant (charged within the ticket lookback, and known to the
     /// store's notifications by then); a page when, among the charges whose grace ended within the page
     /// window, more than `pageShare` of the product's, or of all the store's, are ungranted, and at
-    /// least `pageMinimum` of them. O(charges in the page window + overdue charges in the lookback).
+    /// least `pageMinimum` of them. A Play charge stays ticketed until Play refunds it (3 days unless the
+    /// purchase is acknowledged, which a grant does) and pages in its last day.
+    /// O(charges in the page window + overdue charges in the lookback).
     func chargedNotGranted(at time: Int64, ledger: ChargeLedger) -> [AlertFinding] {
         guard !ledger.overdueCharges.isEmpty else { return [] }
         let rule = policy.reconciliation
@@ -18,8 +20,11 @@ extension AlertEvaluator {
             static func < (lhs: Key, rhs: Key) -> Bool { (lhs.store, lhs.productID) < (rhs.store, rhs.productID) }
         }
         var ungranted: [Key: [ChargeLedger.Charge]] = [:]
-        for charge in ChargeLedger.slice(ledger.overdueCharges, from: now - rule.ticketLookbackSeconds * 1000, through: graceEnded)
-        where charge.receivedMillis <= now && !charge.isGranted(by: now) {
+        let lookback = rule.ticketLookbackSeconds * 1000
+        let earliest = now - max(lookback, Self.playAcknowledgeMillis)
+        for charge in ChargeLedger.slice(ledger.overdueCharges, from: earliest, through: graceEnded)
+        where charge.receivedMillis <= now && !charge.isGranted(by: now)
+            && charge.eventMillis >= now - (charge.notification.store == .google ? max(lookback, Self.playAcknowledgeMillis) : lookback) {
             ungranted[Key(store: charge.notification.store, productID: charge.productID), default: []].append(charge)
         }
         guard !ungranted.isEmpty else { return [] }
@@ -39,7 +44,8 @@ extension AlertEvaluator {
         return ungranted.keys.sorted().map { key in
             let charges = ungranted[key]!
             let window = windowCharges[key] ?? (0, 0), store = storeWindow[key.store] ?? (0, 0)
-            let pages = breaches(window) || (window.ungranted > 0 && breaches(store))
+            let refundedSoon = charges.filter { $0.notification.store == .google && now - $0.eventMillis >= Self.playAcknowledgeMillis - 86_400_000 }.count
+            let pages = breaches(window) || (window.ungranted > 0 && breaches(store)) || refundedSoon > 0
             var amounts: [String: ChargeEvidence.Amount] = [:]
             for charge in charges {
                 guard let price = charge.notification.price, let currency = charge.notification.currency else { continue }
@@ -50,7 +56,7 @@ extension AlertEvaluator {
                 store: key.store, graceSeconds: rule.graceSeconds, lookbackSeconds: rule.ticketLookbackSeconds, ungranted: charges.count,
                 amounts: amounts.values.sorted { ($0.amount, $1.currency) > ($1.amount, $0.currency) }, oldest: Array(charges.prefix(10)),
                 windowSeconds: rule.pageWindowSeconds, windowCharges: window.charges, windowUngranted: window.ungranted,
-                storeWindowCharges: store.charges, storeWindowUngranted: store.ungranted)
+                storeWindowCharges: store.charges, storeWindowUngranted: store.ungranted, refundedWithinADay: refundedSoon)
             return AlertFinding(
                 kind: .chargedNotGranted, severity: pages ? .page : .ticket,
                 labels: SeriesLabels(
@@ -58,6 +64,9 @@ extension AlertEvaluator {
                 time: time, charges: evidence)
         }
     }
+
+    /// How long Play waits for a purchase to be acknowledged before it refunds it: 3 days.
+    static let playAcknowledgeMillis: Int64 = 3 * 86_400_000
 
     /// RefundSpike per store and product at `time`: refunds and revocations per charge over the last
     /// `refundWindow` of whole hours against the same window on each of the `refundBaselineDays` previous

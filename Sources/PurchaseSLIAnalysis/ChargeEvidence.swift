@@ -40,11 +40,14 @@ public struct ChargeEvidence: Sendable, Hashable {
     /// The store's charges of the page window (every product), and how many of them are ungranted.
     public var storeWindowCharges: Int
     public var storeWindowUngranted: Int
+    /// Play charges among them that Play refunds within a day unless acknowledged (older than 2 days).
+    public var refundedWithinADay: Int
 
     /// Creates evidence.
     public init(
         store: Store, graceSeconds: Int64, lookbackSeconds: Int64, ungranted: Int, amounts: [Amount], oldest: [ChargeLedger.Charge],
-        windowSeconds: Int64, windowCharges: Int, windowUngranted: Int, storeWindowCharges: Int, storeWindowUngranted: Int
+        windowSeconds: Int64, windowCharges: Int, windowUngranted: Int, storeWindowCharges: Int, storeWindowUngranted: Int,
+        refundedWithinADay: Int = 0
     ) {
         self.store = store
         self.graceSeconds = graceSeconds
@@ -57,5 +60,6 @@ public struct ChargeEvidence: Sendable, Hashable {
         self.windowUngranted = windowUngranted
         self.storeWindowCharges = storeWindowCharges
         self.storeWindowUngranted = storeWindowUngranted
+        self.refundedWithinADay = refundedWithinADay
     }
 }

@@ -81,14 +81,8 @@ struct ChargesCommand: ParsableCommand {
             let (from, to, at) = try range(nowSeconds: nowSeconds)
             let policy = try policyOptions.load()
             let database = try store.openStore()
-            let notifications = try database.notifications(kinds: [refunds ? .refund : .charge], fromMillis: from * 1000, toMillis: to * 1000)
-            var keys = Set<ClientReport.Key>()
-            for received in notifications {
-                if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }
-                if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
-            }
             let rule = policy.reconciliation
-            let ledger = ChargeLedger(notifications: notifications, reports: try database.clientReports(keys), rule: rule)
+            let ledger = try database.ledger(kinds: [refunds ? .refund : .charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule)
             let rows = (refunds ? ledger.refunds : ledger.charges).map { charge in
                 let expects = !refunds && rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment)
                 let pastGrace = charge.eventMillis + rule.graceSeconds * 1000 <= at * 1000

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import PurchaseSLIAnalysis
 import PurchaseSLICore
+import PurchaseSLIDashboards
 import PurchaseSLIRendering
 import PurchaseSLIStorage
 
@@ -9,6 +11,14 @@ struct QueryCommand: ParsableCommand {
     /// Output formats of `query`.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case table, json, csv
+    }
+
+    /// What `query` counts.
+    enum Subject: String, ExpressibleByArgument, CaseIterable {
+        /// The app's events (outcome counts and rates).
+        case events
+        /// The stores' charges: granted, not granted, refunds, amounts.
+        case charges
     }
 
     static let configuration = CommandConfiguration(
@@ -26,6 +36,13 @@ struct QueryCommand: ParsableCommand {
               purchase-sli query --from 2026-11-14 --to 2026-11-21 --by productID --step 5m --format json
               purchase-sli query --from now-1d --to now --by appVersion,resultType --where actionType=purchase
               purchase-sli query --from now-1d --to now --by productID,errorDescription
+              purchase-sli query --of charges --from now-7d --to now --by store,productID
+              purchase-sli query --of charges --from now-1d --to now --by productID,currency --step 1h --where store=apple
+
+            With --of charges the stores' charges and refunds of the range are counted instead (from their \
+            notifications, see README): charges, those the policy expects a grant for, granted, not granted \
+            (past the grace time at --at with no grant), refunds, and the amounts per currency; by \
+            \(ChargeCounts.Dimension.allCases.map(\.rawValue).joined(separator: ", ")).
             """)
 
     @OptionGroup var store: StoreOptions
@@ -50,17 +67,87 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: Format = .table
 
+    @Option(help: "What to count: events, or the stores' charges.")
+    var of: Subject = .events
+
+    @Option(help: ArgumentHelp("With --of charges: judge the grants as of this time (default: now).", valueName: "time"))
+    var at: String?
+
+    @OptionGroup var policy: PolicyOptions
+
     func validate() throws {
-        _ = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
+        if of == .charges {
+            _ = try makeChargeQuery(nowSeconds: 0)
+        } else {
+            _ = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
+            if at != nil { throw ValidationError("--at applies to --of charges.") }
+        }
     }
 
     func run() throws {
+        if of == .charges { return try runCharges() }
         let query = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
         let output = try exitingOnFailure {
             let store = try store.openStore()
             return query.isAboutErrors
                 ? QueryOutput(query: query, errorRows: try store.errorCounts(query))
                 : QueryOutput(query: query, rows: try store.counts(query))
+        }
+        switch format {
+        case .table: print(output.table, terminator: "")
+        case .json: print(output.json)
+        case .csv: print(output.csv, terminator: "")
+        }
+    }
+
+    /// The parts of a charge count: range, step, grouping, filters, and the time grants are judged at.
+    private struct ChargeQuery {
+        var from: Int64, to: Int64, at: Int64, step: Int64?
+        var groupBy: [ChargeCounts.Dimension]
+        var filters: [ChargeCounts.Dimension: Set<String?>]
+    }
+
+    private func makeChargeQuery(nowSeconds: Int64) throws -> ChargeQuery {
+        func dimension(_ name: Substring, _ option: String) throws -> ChargeCounts.Dimension {
+            guard let dimension = ChargeCounts.Dimension(rawValue: String(name)) else {
+                throw ValidationError("--\(option): with --of charges expected one of "
+                    + "\(ChargeCounts.Dimension.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(name)\".")
+            }
+            return dimension
+        }
+        let groupBy = try (by ?? "").split(separator: ",").map { try dimension($0, "by") }
+        var filters: [ChargeCounts.Dimension: Set<String?>] = [:]
+        for filter in RepeatedOptions.splitting(self.filters) {
+            guard let equals = filter.firstIndex(of: "=") else { throw ValidationError("--where: expected DIM=VALUE, got \"\(filter)\".") }
+            let value = filter[filter.index(after: equals)...]
+            filters[try dimension(filter[..<equals], "where"), default: []].insert(value.isEmpty ? nil : String(value))
+        }
+        let step = try self.step.map { text -> Int64 in
+            guard let step = TimeStep(parsing: text), step.seconds % 60 == 0, step.seconds > 0 else {
+                throw ValidationError("--step: expected a whole number of minutes such as 5m, 1h or 1d, got \"\(text)\".")
+            }
+            return step.seconds
+        }
+        let from = try TimeArgument.minute(self.from, option: "from", nowSeconds: nowSeconds)
+        let to = try TimeArgument.minute(self.to, option: "to", nowSeconds: nowSeconds)
+        guard from < to else { throw ValidationError("--from must be before --to.") }
+        return ChargeQuery(
+            from: from, to: to, at: try TimeArgument.minute(at ?? "now", option: "at", nowSeconds: nowSeconds), step: step,
+            groupBy: groupBy, filters: filters)
+    }
+
+    /// `--of charges`: the stores' charges and refunds counted per group.
+    private func runCharges() throws {
+        let output = try exitingOnFailure { () throws -> ChargeCountOutput in
+            let query = try makeChargeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
+            let rule = try policy.load().reconciliation
+            let ledger = try store.openStore().ledger(
+                kinds: [.charge, .refund], fromMillis: query.from * 1000, toMillis: query.to * 1000, rule: rule)
+            let rows = ChargeCounts.rows(
+                ledger: ledger, rule: rule, fromSeconds: query.from, toSeconds: query.to, stepSeconds: query.step,
+                groupBy: query.groupBy, filters: query.filters, atSeconds: query.at)
+            return ChargeCountOutput(
+                rows: rows, groupBy: query.groupBy, hasStep: query.step != nil, fromSeconds: query.from, toSeconds: query.to, atSeconds: query.at)
         }
         switch format {
         case .table: print(output.table, terminator: "")

@@ -61,13 +61,7 @@ public struct AlertContext: Sendable {
     public func chargeLedger(from: Int64, to: Int64) throws -> ChargeLedger {
         guard let records = store as? any StoreRecordStore else { return .empty }
         let reach = policy.reconciliation.ticketLookbackSeconds + policy.longestHoldSeconds
-        let notifications = try records.notifications(kinds: [.charge, .refund], fromMillis: (from - reach) * 1000, toMillis: to * 1000)
-        var keys = Set<ClientReport.Key>()
-        for received in notifications {
-            if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }
-            if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
-        }
-        return ChargeLedger(notifications: notifications, reports: try records.clientReports(keys), rule: policy.reconciliation)
+        return try records.ledger(kinds: [.charge, .refund], fromMillis: (from - reach) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
     }
 
     /// How far back a loss of signal is followed: the 35 days of minute buckets a store keeps by default.

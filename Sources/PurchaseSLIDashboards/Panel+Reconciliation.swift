@@ -12,19 +12,13 @@ extension DashboardContext {
         guard let records = store as? any StoreRecordStore else { return "" }
         let rule = policy.reconciliation
         let start = (atSeconds - day).floorDividedBy(step).quotient * step
-        let notifications = try records.notifications(
-            kinds: [.charge], fromMillis: (start - rule.ticketLookbackSeconds) * 1000, toMillis: atSeconds * 1000)
-            .filter { $0.receivedMillis <= atSeconds * 1000 }
-        guard !notifications.isEmpty else {
+        let ledger = try records.ledger(
+            kinds: [.charge], fromMillis: (start - rule.ticketLookbackSeconds) * 1000, toMillis: atSeconds * 1000,
+            receivedBy: atSeconds * 1000, rule: rule)
+        guard !ledger.charges.isEmpty else {
             return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see README, "
                 + "Store notifications, to send the App Store's and Google Play's notifications to serve.</p></section>"
         }
-        var keys = Set<ClientReport.Key>()
-        for received in notifications {
-            if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }
-            if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
-        }
-        let ledger = ChargeLedger(notifications: notifications, reports: try records.clientReports(keys), rule: rule)
         let now = atSeconds * 1000, grace = rule.graceSeconds * 1000
         let steps = Int((atSeconds - start + step - 1) / step)
         var charged = [Double?](repeating: 0, count: steps), missing = [Double?](repeating: 0, count: steps)

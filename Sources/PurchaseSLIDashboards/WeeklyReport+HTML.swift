@@ -9,7 +9,8 @@ extension WeeklyReport {
             ? "<div class=\"banner warn\"><strong>\(FreshnessText.status(freshness))</strong> at the week's end: "
                 + "\(FreshnessText.sentence(freshness)); the week's last stretch has no data.</div>" : ""
         body += "<div class=\"banner\"><strong>Summary</strong><p>\(HTML(trusted: summary(escaping: .html)))</p></div>"
-        body += attainmentSection + changesSection + slicesSection + errorsSection + trendSection + incidentsSection
+        body += attainmentSection + moneySection
+        body += changesSection + slicesSection + errorsSection + trendSection + incidentsSection
         return HTMLDocument(
             title: "Weekly quality review \(week)",
             subtitle: "\(dateRange) (\(RFC3339.format(seconds: week.startSeconds)) to \(RFC3339.format(seconds: week.endSeconds))), "
@@ -38,6 +39,30 @@ extension WeeklyReport {
             <th>objective</th><th></th><th>error budget spent</th><th>valid</th><th>vs \(week.previous.description)</th></tr>\
             \(HTML.joined(rows))</table></div><p class="meta">Budget spent: failures ÷ (error budget × valid events) \
             over the week; above 100 % the week alone overspent the budget.</p></section>
+            """
+    }
+
+    /// Money at risk: per store and product, the charges not granted and the refunds, against the week before.
+    private var moneySection: HTML {
+        guard !moneyAtRisk.isEmpty else { return "" }
+        let rows = moneyAtRisk.map { row -> HTML in
+            func change(_ now: Int64, _ before: Int64) -> String {
+                before == 0 ? (now == 0 ? "–" : "new") : NumberText.signedPercent(Double(now) / Double(before) - 1)
+            }
+            let notGranted: HTML = row.current.ungranted > 0 ? "<td class=\"bad\">\(NumberText.count(row.current.ungranted))</td>" : "<td>0</td>"
+            return """
+                <tr><td class="text">\(row.store.displayName)</td><td class="text">\(row.productID)</td>\(notGranted)\
+                <td>\(Self.money(row.current.ungrantedAmounts))</td><td>\(change(row.current.ungranted, row.previous.ungranted))</td>\
+                <td>\(NumberText.count(row.current.refunds))</td><td>\(Self.money(row.current.refundedAmounts))</td>\
+                <td>\(change(row.current.refunds, row.previous.refunds))</td></tr>
+                """
+        }
+        return """
+            <section><h2>Money at risk</h2><div class="scroll"><table><tr><th class="text">store</th><th class="text">product</th>\
+            <th>not granted</th><th>amount</th><th>vs \(week.previous.description)</th><th>refunds</th><th>refunded</th>\
+            <th>vs \(week.previous.description)</th></tr>\(HTML.joined(rows))</table></div>
+            <p class="meta">Charges the store made this week that no success or alreadyGranted event named by the week's end \
+            (of the types the policy expects a grant for, past the grace time), and refunds and revocations.</p></section>
             """
     }
 

@@ -64,6 +64,34 @@ extension WeeklyReport {
             incidents: try episodes.map { Self.clipped($0, to: week) } ?? AlertContext(store: store, policy: policy).episodeReports(
                 from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
             freshness: try AlertContext(store: store, policy: policy).freshness(at: week.endSeconds))
+        moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy)
+    }
+
+    /// Per store and product with charges not granted or refunds in `week` or the week before: each
+    /// week's charges judged at its own end (a charge never granted counts in the week it was charged).
+    private static func moneyAtRisk(_ week: ISOWeek, store: any BucketStore, policy: SLOPolicy) throws -> [MoneyAtRisk] {
+        guard let records = store as? any StoreRecordStore else { return [] }
+        let rule = policy.reconciliation, previousWeek = week.previous
+        let ledger = try records.ledger(
+            kinds: [.charge, .refund], fromMillis: previousWeek.startSeconds * 1000, toMillis: week.endSeconds * 1000,
+            receivedBy: week.endSeconds * 1000, rule: rule)
+        func rows(_ period: ISOWeek) -> [[String?]: ChargeCounts.Row] {
+            Dictionary(ChargeCounts.rows(
+                ledger: ledger, rule: rule, fromSeconds: period.startSeconds, toSeconds: period.endSeconds, stepSeconds: nil,
+                groupBy: [.store, .productID], atSeconds: period.endSeconds).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        let now = rows(week), before = rows(previousWeek)
+        var result: [MoneyAtRisk] = []
+        for key in Set(now.keys).union(before.keys) {
+            guard let store = key[0].flatMap(Store.init(rawValue:)), let product = key[1] ?? nil else { continue }
+            let empty = ChargeCounts.Row(timeSeconds: nil, key: key)
+            let current = now[key] ?? empty, previous = before[key] ?? empty
+            let atRisk: Int64 = current.ungranted + current.refunds + previous.ungranted + previous.refunds
+            if atRisk > 0 { result.append(MoneyAtRisk(store: store, productID: product, current: current, previous: previous)) }
+        }
+        /// Most charges not granted and refunds first.
+        func weight(_ row: MoneyAtRisk) -> Int64 { row.current.ungranted + row.current.refunds }
+        return result.sorted { weight($0) != weight($1) ? weight($0) > weight($1) : $0.productID < $1.productID }
     }
 
     /// The episodes that overlap `week`, cut to it: one that began before starts with the week, one

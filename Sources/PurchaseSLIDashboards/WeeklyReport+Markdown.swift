@@ -35,6 +35,15 @@ extension WeeklyReport {
             let change = error.previous == 0 ? "new" : NumberText.signedPercent(Double(error.current) / Double(error.previous) - 1)
             lines.append("| \(escape(String(error.description.prefix(160)))) | \(NumberText.count(error.current)) | \(NumberText.count(error.previous)) | \(change) |")
         }
+        if !moneyAtRisk.isEmpty {
+            lines += ["", "## Money at risk", "", "Charges not granted by the week's end (of the types the policy expects a grant for) and refunds.", "",
+                      "| store | product | not granted | amount | refunds | refunded | \(week.previous): not granted | refunds |",
+                      "|---|---|---:|---|---:|---|---:|---:|"]
+            for row in moneyAtRisk {
+                lines.append("| \(row.store.displayName) | \(escape(row.productID)) | \(row.current.ungranted) | \(Self.money(row.current.ungrantedAmounts)) | "
+                    + "\(row.current.refunds) | \(Self.money(row.current.refundedAmounts)) | \(row.previous.ungranted) | \(row.previous.refunds) |")
+            }
+        }
         lines += ["", "## Incidents", ""]
         if incidents.isEmpty { lines.append("No alert fired this week.") }
         for incident in incidents {
@@ -43,6 +52,11 @@ extension WeeklyReport {
                 + "\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing") (\(NumberText.duration(duration(incident))))")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "149.70 USD + 12.00 EUR", or "–" for none.
+    static func money(_ amounts: [String: Double]) -> String {
+        amounts.isEmpty ? "–" : amounts.sorted { $0.key < $1.key }.map { NumberText.money($0.value, currency: $0.key) }.joined(separator: " + ")
     }
 
     /// "▼ −0.31 points (p = 0.002)" or "▲ +0.10 points (n.s.)".

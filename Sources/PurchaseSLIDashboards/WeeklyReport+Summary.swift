@@ -48,6 +48,17 @@ extension WeeklyReport {
         } else {
             sentences.append("Significant changes from \(week.previous): " + (changes + worseSlices).joined(separator: "; ") + ".")
         }
+        var ungranted: Int64 = 0, refunds: Int64 = 0
+        var amounts: [String: Double] = [:]
+        for row in moneyAtRisk {
+            ungranted += row.current.ungranted
+            refunds += row.current.refunds
+            amounts.merge(row.current.ungrantedAmounts, uniquingKeysWith: +)
+        }
+        if ungranted + refunds > 0 {
+            let money: String = amounts.isEmpty ? "" : " (" + Self.money(amounts) + ")"
+            sentences.append("Money at risk: \(ungranted) charge\(ungranted == 1 ? "" : "s") not granted\(money), \(refunds) refund\(refunds == 1 ? "" : "s").")
+        }
         let pages = incidents.filter { $0.severity == .page }
         if incidents.isEmpty {
             sentences.append("No alert fired.")

@@ -70,4 +70,17 @@ public struct WeeklyReport: Sendable {
     public var incidents: [AlertReport]
     /// When each action's newest event of the week arrived, as seen at the week's end.
     public var freshness: DataFreshness
+    /// Per store and product: charges of the week not granted by its end, and refunds, against the week
+    /// before; empty without store notifications.
+    public var moneyAtRisk: [MoneyAtRisk] = []
+
+    /// One store's product: what the week left ungranted or refunded, and the week before.
+    public struct MoneyAtRisk: Sendable {
+        /// The store and product.
+        public var store: Store
+        public var productID: String
+        /// This week's and the week before's counts (charges, not granted, refunds, amounts).
+        public var current: ChargeCounts.Row
+        public var previous: ChargeCounts.Row
+    }
 }

@@ -21,6 +21,10 @@ extension AlertNarrative {
                 + (charges.windowCharges > 0 ? " (\(NumberText.percent(Double(charges.windowUngranted) / Double(charges.windowCharges))))" : "")
                 + "; all \(charges.store.displayName) charges: \(charges.storeWindowUngranted) of \(charges.storeWindowCharges)",
         ]
+        if charges.refundedWithinADay > 0 {
+            lines.append("\(charges.refundedWithinADay) of them Play refunds automatically within a day: a purchase not acknowledged "
+                + "within 3 days is refunded (grant and acknowledge it now)")
+        }
         let shown = charges.oldest.count < charges.ungranted ? "the oldest \(charges.oldest.count)" : "each"
         lines.append("\(shown), with what the app last reported:")
         lines += charges.oldest.map(chargeLine)

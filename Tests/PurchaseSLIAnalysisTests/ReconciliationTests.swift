@@ -153,6 +153,20 @@ struct ReconciliationTests {
         #expect(ledger.overdueCharges.isEmpty)
     }
 
+    @Test("a Play purchase never granted stays ticketed until Play refunds it, and pages in its last day")
+    func playAcknowledgeDeadline() {
+        let purchase = ReceivedNotification(
+            StoreNotification(
+                store: .google, notificationID: "m1", environment: "Production", appID: "com.example.app", type: "ONE_TIME_PRODUCT_PURCHASED",
+                kind: .charge, signedMillis: at(2), transactionID: "token-1", productID: "coins_100", purchaseMillis: at(2)),
+            receivedMillis: at(2))
+        let severity = { (minute: Int64) in firing(at: minute, charges: [purchase], reports: []).first { $0.kind == .chargedNotGranted }?.severity }
+        #expect(severity(20) == .ticket)
+        #expect(severity(1440 + 60) == .ticket)
+        #expect(severity(2 * 1440 + 2) == .page)
+        #expect(severity(3 * 1440 + 3) == nil)
+    }
+
     @Test("a charge notified twice under different ids counts once")
     func chargeCountedOnce() {
         var resent = charge("t1", at: 2.67)

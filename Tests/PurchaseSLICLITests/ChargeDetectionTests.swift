@@ -10,9 +10,9 @@ import Testing
 
 @testable import PurchaseSLICLI
 
-/// The store-side incidents of the simulator, with the App Store's notification of every charge, backtested
+/// The store-side incidents of the simulator at 10 attempts a minute, with the App Store's notification of every charge, backtested
 /// with the default policy as `alerts` does.
-@Suite struct ChargeDetectionTests {
+@Suite(.serialized) struct ChargeDetectionTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
@@ -22,7 +22,7 @@ import Testing
     /// incident's onset, and the text of the first episode.
     private func backtest(_ scenario: Scenario) throws -> (episodes: [AlertEpisode], onset: Int64, text: String) {
         let store = try SQLiteBucketStore(path: directory.file("\(scenario.rawValue).sqlite"))
-        let run = SimulationParameters(scenario: scenario, startMillis: start * 1000, days: 2, seed: 3, attemptsPerMinute: 30)
+        let run = SimulationParameters(scenario: scenario, startMillis: start * 1000, days: 2, seed: 3, attemptsPerMinute: 10)
         let simulator = TrafficSimulator(run)
         var batch: [PurchaseEvent] = []
         for event in simulator {

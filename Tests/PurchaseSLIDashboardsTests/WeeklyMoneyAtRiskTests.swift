@@ -1,0 +1,50 @@
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIDashboards
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+@Suite("The weekly review's money at risk: charges not granted by the week's end, and refunds")
+struct WeeklyMoneyAtRiskTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    @Test("per product, this week against the week before, in the summary, the Markdown and the page")
+    func moneyAtRisk() throws {
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        let week = ISOWeek(containing: seconds("2026-11-18T12:00:00Z"))
+        func charge(_ id: String, _ time: String, product: String = "coins_500", price: Double = 4.99) -> StoreNotification {
+            StoreNotification(
+                store: .apple, notificationID: "n-\(id)", environment: "Production", appID: "com.example.app", type: "ONE_TIME_CHARGE",
+                kind: .charge, signedMillis: RFC3339.parseMillis(time)!, transactionID: id, productID: product,
+                purchaseMillis: RFC3339.parseMillis(time)!, price: price, currency: "USD")
+        }
+        var notifications = (0..<6).map { charge("t\($0)", "2026-11-18T10:0\($0):00Z") }
+            + [charge("p1", "2026-11-11T10:00:00Z"), charge("c1", "2026-11-19T09:00:00Z", product: "coins_100", price: 0.99)]
+        notifications.append(StoreNotification(
+            store: .apple, notificationID: "refund", environment: "Production", appID: "com.example.app", type: "REFUND", kind: .refund,
+            signedMillis: RFC3339.parseMillis("2026-11-20T08:00:00Z")!, transactionID: "t0", productID: "coins_500", price: 4.99,
+            currency: "USD", revocationMillis: RFC3339.parseMillis("2026-11-20T08:00:00Z")!))
+        _ = try store.record(notifications, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
+        // t0…t3 and c1 granted; t4, t5 (this week) and p1 (the week before) never.
+        let grants = ["t0", "t1", "t2", "t3", "c1"].enumerated().map { index, id in
+            var event = PurchaseEvent(
+                eventID: "g\(index)", timestampMillis: RFC3339.parseMillis(id == "c1" ? "2026-11-19T09:00:05Z" : "2026-11-18T10:10:00Z")!,
+                productID: id == "c1" ? "coins_100" : "coins_500", actionType: .purchase, resultType: .success)
+            event.transactionID = id
+            return event
+        }
+        _ = try store.record(grants, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
+        let report = try WeeklyReport(week: week, store: store, policy: .default, episodes: [])
+        let coins = try #require(report.moneyAtRisk.first)
+        #expect(report.moneyAtRisk.count == 1)
+        #expect(coins.productID == "coins_500" && coins.current.ungranted == 2 && coins.current.refunds == 1)
+        #expect(coins.current.ungrantedAmounts == ["USD": 2 * 4.99] && coins.previous.ungranted == 1)
+        #expect(report.summary(escaping: .terminal).contains("Money at risk: 2 charges not granted (9.98 USD), 1 refund."))
+        #expect(report.markdown.contains("## Money at risk"))
+        let page = report.document(navigation: [], generatedAtSeconds: 0).rendered
+        #expect(page.contains("<h2>Money at risk</h2>") && page.contains("9.98 USD"))
+    }
+}
