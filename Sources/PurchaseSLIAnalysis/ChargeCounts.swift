@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 /// Counts of the stores' charges and refunds per group (and time step): what `query --of charges` and
 /// the weekly review's money at risk show.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PurchaseSLICore
-import PurchaseSLIGzip
 import PurchaseSLIRendering
 import PurchaseSLIStorage
 import PurchaseSLIStores
@@ -73,16 +72,21 @@ struct IngestStoreCommand: AsyncParsableCommand {
             batch.removeAll(keepingCapacity: true)
         }
         for file in files {
-            for (index, line) in try Self.lines(of: file).enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
-                switch await Self.decode(line, apple: apple, google: google) {
-                case .success(let notification):
-                    // A backfill stands for what the endpoint would have received when the store sent it.
-                    batch.append(ReceivedNotification(notification, receivedMillis: min(notification.signedMillis, nowMillis)))
-                case .failure(let error):
-                    refused += 1
-                    if refused <= 20 { printError(TerminalText.sanitized("\(file):\(index + 1): \(error.httpStatus): \(error.reason)")) }
+            var reader = try LineReader(path: file)
+            while let (firstLine, lines) = try reader.nextBatch() {
+                for (offset, line) in lines.enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+                    switch await Self.decode(line, apple: apple, google: google) {
+                    case .success(let notification):
+                        // A backfill stands for what the endpoint would have received when the store sent it.
+                        batch.append(ReceivedNotification(notification, receivedMillis: min(notification.signedMillis, nowMillis)))
+                    case .failure(let error):
+                        refused += 1
+                        if refused <= 20 {
+                            printError(TerminalText.sanitized("\(file):\(firstLine + offset): \(error.httpStatus): \(error.reason)"))
+                        }
+                    }
+                    if batch.count >= 1000 { try commit() }
                 }
-                if batch.count >= 1000 { try commit() }
             }
         }
         try commit()
@@ -101,23 +105,6 @@ struct IngestStoreCommand: AsyncParsableCommand {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// The lines of a file, decompressed when it is gzip.
-    private static func lines(of path: String) throws -> [[UInt8]] {
-        let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path)
-        guard let handle, let data = try handle.readToEnd() else {
-            throw CommandFailure(message: "cannot read \(path)")
-        }
-        var bytes = [UInt8](data)
-        if bytes.withUnsafeBytes(GzipInflater.hasGzipMagic) {
-            var inflated: [UInt8] = []
-            let inflater = try GzipInflater()
-            try bytes.withUnsafeBytes { try inflater.inflate($0) { inflated.append(contentsOf: $0) } }
-            try inflater.finish()
-            bytes = inflated
-        }
-        return bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map(Array.init)
     }
 }
 

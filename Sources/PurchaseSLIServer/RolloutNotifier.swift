@@ -1,7 +1,7 @@
 public import Logging
 public import PurchaseSLIAnalysis
 import PurchaseSLICore
-public import PurchaseSLIDashboards
+import PurchaseSLIDashboards
 public import PurchaseSLIStorage
 public import ServiceLifecycle
 

@@ -112,11 +112,11 @@ public struct AppStoreNotificationVerifier: Sendable {
             throw .untrusted("\(field): the JWS header must carry the x5c chain of 3 certificates (leaf, intermediate, root), got \(header.x5c?.count ?? 0)")
         }
         guard let signedDate = CompactJWS.decodeJSON(AppStorePayloads.SigningDate.self, from: jws.payload) else {
-            throw .malformed("\(field): the JWS payload is not a JSON object")
+            throw .malformed("\(field): the JWS payload is not a JSON object with signedDate (milliseconds since 1970)")
         }
-        let validationTime = Date(timeIntervalSince1970: Double(signedDate.signedDate ?? 0) / 1000)
+        let validationTime = Date(timeIntervalSince1970: Double(signedDate.signedDate) / 1000)
         let keys = try await verifiedChains.keys(for: chain, at: validationTime) { () async throws(StoreNotificationError) in
-            try await verifyChain(chain, at: validationTime, field: field, signedDate: signedDate.signedDate ?? 0)
+            try await verifyChain(chain, at: validationTime, field: field, signedDate: signedDate.signedDate)
         }
         do {
             return try await keys.verify(token, as: Payload.self)

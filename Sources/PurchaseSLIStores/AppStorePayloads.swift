@@ -16,7 +16,7 @@ enum AppStorePayloads {
 
     /// Any signed payload, read for its signing date before its signature is checked.
     struct SigningDate: Decodable {
-        var signedDate: Int64?
+        var signedDate: Int64
     }
 
     /// The notification.
