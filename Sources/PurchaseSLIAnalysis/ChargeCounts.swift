@@ -36,9 +36,11 @@ public enum ChargeCounts {
         public var ungranted: Int64 = 0
         /// Refunds and revocations.
         public var refunds: Int64 = 0
-        /// Amounts charged, not granted, refunded, per currency.
+        /// Amounts charged, per currency.
         public var chargedAmounts: [String: Double] = [:]
+        /// Amounts not granted, per currency.
         public var ungrantedAmounts: [String: Double] = [:]
+        /// Amounts refunded, per currency.
         public var refundedAmounts: [String: Double] = [:]
 
         /// An empty row for a step and key.

@@ -34,11 +34,13 @@ public struct ChargeEvidence: Sendable, Hashable {
     public var oldest: [ChargeLedger.Charge]
     /// The page window, in seconds: charges whose grace ended within it.
     public var windowSeconds: Int64
-    /// The product's charges of the page window, and how many of them are ungranted.
+    /// The product's charges of the page window.
     public var windowCharges: Int
+    /// How many of them are ungranted.
     public var windowUngranted: Int
-    /// The store's charges of the page window (every product), and how many of them are ungranted.
+    /// The store's charges of the page window (every product).
     public var storeWindowCharges: Int
+    /// How many of them are ungranted.
     public var storeWindowUngranted: Int
     /// Play charges among them that Play refunds within a day unless acknowledged (older than 2 days).
     public var refundedWithinADay: Int

@@ -76,11 +76,13 @@ public struct WeeklyReport: Sendable {
 
     /// One store's product: what the week left ungranted or refunded, and the week before.
     public struct MoneyAtRisk: Sendable {
-        /// The store and product.
+        /// The store.
         public var store: Store
+        /// The product.
         public var productID: String
-        /// This week's and the week before's counts (charges, not granted, refunds, amounts).
+        /// This week's counts (charges, not granted, refunds, amounts).
         public var current: ChargeCounts.Row
+        /// The week before's.
         public var previous: ChargeCounts.Row
     }
 }

@@ -10,8 +10,12 @@ public struct ChargeCountOutput: Sendable {
     public let groupBy: [ChargeCounts.Dimension]
     /// Whether they are per time step.
     public let hasStep: Bool
-    /// The range and the time grants are judged at.
-    public let fromSeconds: Int64, toSeconds: Int64, atSeconds: Int64
+    /// The start of the range.
+    public let fromSeconds: Int64
+    /// The end of the range.
+    public let toSeconds: Int64
+    /// The time grants are judged at.
+    public let atSeconds: Int64
 
     /// Output for `rows`.
     public init(rows: [ChargeCounts.Row], groupBy: [ChargeCounts.Dimension], hasStep: Bool, fromSeconds: Int64, toSeconds: Int64, atSeconds: Int64) {
@@ -49,10 +53,12 @@ public struct ChargeCountOutput: Sendable {
         let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max()! }
         let numericFrom = (hasStep ? 1 : 0) + groupBy.count
         func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
+            let joined = cells.enumerated().map { column, cell in
                 let padding = String(repeating: " ", count: widths[column] - cell.count)
                 return column >= numericFrom ? padding + cell : cell + padding
             }.joined(separator: "  ")
+            // Empty amount cells at the end would leave the line padded with spaces.
+            return String(joined.reversed().drop { $0 == " " }.reversed())
         }
         return ([line(header)] + body.map(line)).joined(separator: "\n")
             + "\n(not granted: expecting a grant, past the grace time at \(RFC3339.format(seconds: atSeconds)), no grant)\n"
