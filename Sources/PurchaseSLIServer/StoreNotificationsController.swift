@@ -61,7 +61,7 @@ struct StoreNotificationsController {
             value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)) : nil
         }
         guard let presented = request.uri.queryParameters.get("token") ?? bearer else {
-            throw .unauthorized("missing push token: add ?token=TOKEN to the push endpoint's URL (--google-push-token)")
+            throw .unauthorized("missing push token: add ?token=TOKEN to the push endpoint's URL (--google-push-tokens)")
         }
         guard configuration.googlePushTokens.match(presented) != nil else { throw .unauthorized("unknown push token") }
     }
