@@ -71,7 +71,7 @@ public enum ChargeCounts {
             if rows[key] == nil { rows[key] = Row(timeSeconds: time, key: key.values) }
             return key
         }
-        let at = atSeconds * 1000, grace = rule.graceSeconds * 1000
+        let at = atSeconds * 1000
         for charge in ledger.charges {
             guard let key = row(for: charge) else { continue }
             let price = charge.notification.price, currency = charge.notification.currency
@@ -80,7 +80,7 @@ public enum ChargeCounts {
             if charge.isGranted(by: at) { rows[key]!.granted += 1 }
             guard rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment) else { continue }
             rows[key]!.expectingGrant += 1
-            if charge.eventMillis + grace <= at, !charge.isGranted(by: at) {
+            if rule.isUngranted(charge, atMillis: at) {
                 rows[key]!.ungranted += 1
                 if let price, let currency { rows[key]!.ungrantedAmounts[currency, default: 0] += price }
             }

@@ -36,5 +36,12 @@ extension SLOPolicy {
         public func expectsGrant(type: String, environment: String) -> Bool {
             grantExpectedFor.contains(type) && environments.contains(environment)
         }
+
+        /// Whether `charge` is ungranted at `millis`: a grant is expected, its grace time is over, and no
+        /// grant was recorded by then.
+        public func isUngranted(_ charge: ChargeLedger.Charge, atMillis millis: Int64) -> Bool {
+            expectsGrant(type: charge.notification.type, environment: charge.notification.environment)
+                && charge.eventMillis + graceSeconds * 1000 <= millis && !charge.isGranted(by: millis)
+        }
     }
 }

@@ -85,9 +85,7 @@ struct ChargesCommand: ParsableCommand {
             let ledger = try database.ledger(kinds: [refunds ? .refund : .charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule)
             let rows = (refunds ? ledger.refunds : ledger.charges).map { charge in
                 let expects = !refunds && rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment)
-                let pastGrace = charge.eventMillis + rule.graceSeconds * 1000 <= at * 1000
-                return ChargeListOutput.Row(
-                    charge: charge, expectsGrant: expects, isUngranted: expects && pastGrace && !charge.isGranted(by: at * 1000))
+                return ChargeListOutput.Row(charge: charge, expectsGrant: expects, isUngranted: !refunds && rule.isUngranted(charge, atMillis: at * 1000))
             }.filter { row in
                 (storeName.map { row.charge.notification.store.rawValue == $0 } ?? true)
                     && (product.map { row.charge.productID == $0 } ?? true)

@@ -101,17 +101,9 @@ struct IngestStoreCommand: AsyncParsableCommand {
         _ line: [UInt8], apple: AppStoreNotificationVerifier, google: GooglePlayNotificationDecoder
     ) async -> Result<StoreNotification, StoreNotificationError> {
         do {
-            return .success(line.contains(signedPayloadKey) ? try await apple.verify(body: line) : try google.decode(body: line))
+            return .success(line.firstRange(of: signedPayloadKey) != nil ? try await apple.verify(body: line) : try google.decode(body: line))
         } catch {
             return .failure(error)
         }
-    }
-}
-
-extension [UInt8] {
-    /// Whether `needle` occurs in the bytes. O(n × m).
-    fileprivate func contains(_ needle: [UInt8]) -> Bool {
-        guard needle.count <= count else { return false }
-        return (0...(count - needle.count)).contains { start in self[start..<start + needle.count].elementsEqual(needle) }
     }
 }

@@ -35,7 +35,7 @@ extension DashboardContext {
                      .init(label: "not granted within \(NumberText.duration(rule.graceSeconds))", values: missing)],
             yLabel: "charges per 15 min", format: { NumberText.count(Int64($0.rounded())) })
         let ungranted = ledger.overdueCharges.filter {
-            $0.eventMillis + grace <= now && $0.eventMillis >= now - rule.ticketLookbackSeconds * 1000 && !$0.isGranted(by: now)
+            $0.eventMillis >= now - rule.ticketLookbackSeconds * 1000 && rule.isUngranted($0, atMillis: now)
         }
         var amounts: [String: Double] = [:]
         for charge in ungranted {
