@@ -36,7 +36,9 @@ public struct ChargeLedger: Sendable {
     public static let empty = ChargeLedger(notifications: [], reports: [], rule: SLOPolicy.ReconciliationRule())
 
     /// Joins the notifications with the reports. A charge reported twice (a notification resent under a
-    /// new id, or fetched again from the history) counts once, as first received. O(n log n).
+    /// new id, or fetched again from the history) counts once, as first received; so does a refund, however
+    /// many notifications tell it (the App Store's REFUND and REVOKE of one transaction, Play's revoked
+    /// subscription and its voided purchase). O(n log n).
     public init(notifications: [ReceivedNotification], reports: [ClientReport], rule: SLOPolicy.ReconciliationRule) {
         var byTransaction: [String: ClientReport] = [:]
         var byToken: [String: ClientReport] = [:]
@@ -52,12 +54,17 @@ public struct ChargeLedger: Sendable {
             var millis: Int64
         }
         var seen = Set<ChargeKey>()
+        /// A transaction is refunded once; a refund without a transaction id is its notification.
+        var refunded = Set<String>()
         var charges: [Charge] = [], refunds: [Charge] = []
         for received in notifications.sorted(by: { $0.receivedMillis < $1.receivedMillis }) {
             let notification = received.notification
             guard notification.kind != .other else { continue }
             let key = ChargeKey(store: notification.store, transactionID: notification.transactionID, millis: notification.eventMillis)
-            guard notification.kind == .refund || seen.insert(key).inserted else { continue }
+            let isNew = notification.kind == .refund
+                ? refunded.insert("\(notification.store.rawValue) \(notification.transactionID ?? "notification " + notification.notificationID)").inserted
+                : seen.insert(key).inserted
+            guard isNew else { continue }
             let byID = notification.transactionID.flatMap { byTransaction[$0] }
             let charge = Charge(
                 notification: notification, receivedMillis: received.receivedMillis, grantedMillis: byID?.firstGrantMillis,

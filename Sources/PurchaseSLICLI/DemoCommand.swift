@@ -6,12 +6,14 @@ import PurchaseSLIDashboards
 import PurchaseSLIRendering
 
 /// `purchase-sli demo`: the sample logs, end to end, for a newcomer.
-struct DemoCommand: ParsableCommand {
+struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Ingest sample-logs/ into a fresh database, render every dashboard and the latest weekly review, print the alerts.",
         discussion: """
-            Replaces --db (default demo.sqlite), ingests every *.ndjson.gz of --samples, renders the dashboards \
+            Replaces --db (default demo.sqlite), ingests every *.ndjson.gz of --samples and the App Store \
+            notifications of its store/ directory (signed by the simulator's test root, store/apple-test-root.pem), \
+            renders the dashboards \
             of dashboards/ and the weekly review of the last whole week into --out for the week before the newest \
             event, prints the alert episodes the rules find in the sample logs and the path of index.html.
 
@@ -32,7 +34,7 @@ struct DemoCommand: ParsableCommand {
     /// 2100-01-01: the end of the span searched for the samples' events.
     private static let farFuture: Int64 = 4_102_444_800
 
-    func run() throws {
+    func run() async throws {
         let files = try exitingOnFailure { () -> [String] in
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: samples) else {
                 throw CommandFailure(message: "cannot read the sample directory \(samples)")
@@ -44,6 +46,11 @@ struct DemoCommand: ParsableCommand {
         }
         print("1. ingesting \(files.count) sample files into \(db)")
         try IngestCommand.parse(["--db", db, "--quiet"] + files).run()
+        if let (notifications, root) = try exitingOnFailure({ try storeNotifications() }) {
+            print("   and the App Store notifications of \(notifications.joined(separator: ", ")), verified with the simulator's test root \(root)")
+            try await IngestStoreCommand.parse(
+                ["--db", db, "--apple-root-ca", root, "--apple-bundle-id", SimulateCommand.bundleID] + notifications).run()
+        }
 
         let (at, text) = try exitingOnFailure { () -> (Int64, String) in
             let store = try StoreOptions.openStore(path: db, configuration: .default)
@@ -70,5 +77,19 @@ struct DemoCommand: ParsableCommand {
         }
         print(text)
         print("open \(URL(fileURLWithPath: pages.out + "/index.html").standardizedFileURL.path) (the dashboards of \(RFC3339.format(seconds: at)))")
+    }
+
+    /// The notification files of the samples' store/ directory and the test root that signed them, or nil
+    /// when there are none.
+    private func storeNotifications() throws -> (files: [String], root: String)? {
+        let directory = samples + "/store"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let files = names.filter { $0.hasSuffix(".ndjson.gz") || $0.hasSuffix(".ndjson") }.sorted().map { directory + "/" + $0 }
+        guard !files.isEmpty else { return nil }
+        let root = directory + "/apple-test-root.pem"
+        guard FileManager.default.fileExists(atPath: root) else {
+            throw CommandFailure(message: "\(directory) holds notifications but not the root that signed them, apple-test-root.pem")
+        }
+        return (files, root)
     }
 }

@@ -100,40 +100,13 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    /// The parts of a charge count: range, step, grouping, filters, and the time grants are judged at.
-    private struct ChargeQuery {
-        var from: Int64, to: Int64, at: Int64, step: Int64?
-        var groupBy: [ChargeCounts.Dimension]
-        var filters: [ChargeCounts.Dimension: Set<String?>]
-    }
-
-    private func makeChargeQuery(nowSeconds: Int64) throws -> ChargeQuery {
-        func dimension(_ name: Substring, _ option: String) throws -> ChargeCounts.Dimension {
-            guard let dimension = ChargeCounts.Dimension(rawValue: String(name)) else {
-                throw ValidationError("--\(option): with --of charges expected one of "
-                    + "\(ChargeCounts.Dimension.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(name)\".")
-            }
-            return dimension
+    private func makeChargeQuery(nowSeconds: Int64) throws -> ChargeCountQuery {
+        do {
+            return try ChargeCountQuery(
+                from: from, to: to, at: at, by: by, filters: RepeatedOptions.splitting(filters), step: step, nowSeconds: nowSeconds)
+        } catch {
+            throw ValidationError("--\(error.message).")
         }
-        let groupBy = try (by ?? "").split(separator: ",").map { try dimension($0, "by") }
-        var filters: [ChargeCounts.Dimension: Set<String?>] = [:]
-        for filter in RepeatedOptions.splitting(self.filters) {
-            guard let equals = filter.firstIndex(of: "=") else { throw ValidationError("--where: expected DIM=VALUE, got \"\(filter)\".") }
-            let value = filter[filter.index(after: equals)...]
-            filters[try dimension(filter[..<equals], "where"), default: []].insert(value.isEmpty ? nil : String(value))
-        }
-        let step = try self.step.map { text -> Int64 in
-            guard let step = TimeStep(parsing: text), step.seconds % 60 == 0, step.seconds > 0 else {
-                throw ValidationError("--step: expected a whole number of minutes such as 5m, 1h or 1d, got \"\(text)\".")
-            }
-            return step.seconds
-        }
-        let from = try TimeArgument.minute(self.from, option: "from", nowSeconds: nowSeconds)
-        let to = try TimeArgument.minute(self.to, option: "to", nowSeconds: nowSeconds)
-        guard from < to else { throw ValidationError("--from must be before --to.") }
-        return ChargeQuery(
-            from: from, to: to, at: try TimeArgument.minute(at ?? "now", option: "at", nowSeconds: nowSeconds), step: step,
-            groupBy: groupBy, filters: filters)
     }
 
     /// `--of charges`: the stores' charges and refunds counted per group.
@@ -142,12 +115,8 @@ struct QueryCommand: ParsableCommand {
             let query = try makeChargeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
             let rule = try policy.load().reconciliation
             let ledger = try store.openStore().ledger(
-                kinds: [.charge, .refund], fromMillis: query.from * 1000, toMillis: query.to * 1000, rule: rule)
-            let rows = ChargeCounts.rows(
-                ledger: ledger, rule: rule, fromSeconds: query.from, toSeconds: query.to, stepSeconds: query.step,
-                groupBy: query.groupBy, filters: query.filters, atSeconds: query.at)
-            return ChargeCountOutput(
-                rows: rows, groupBy: query.groupBy, hasStep: query.step != nil, fromSeconds: query.from, toSeconds: query.to, atSeconds: query.at)
+                kinds: [.charge, .refund], fromMillis: query.fromSeconds * 1000, toMillis: query.toSeconds * 1000, rule: rule)
+            return ChargeCountOutput(query: query, rows: query.rows(ledger: ledger, rule: rule))
         }
         switch format {
         case .table: print(output.table, terminator: "")

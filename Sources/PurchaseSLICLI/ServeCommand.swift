@@ -83,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
     var alertsEvery: String?
 
     @Option(help: ArgumentHelp(
-        "SLO, alert and rollout policy (YAML) for --notify, --render-every and --rollout-every (env PURCHASE_SLI_POLICY; default slos.yaml of the dashboards directory when present, else the built-in defaults).",
+        "SLO, alert, rollout and reconciliation policy (YAML) for --notify, --render-every, --rollout-every and the stores' notifications (env PURCHASE_SLI_POLICY; default slos.yaml of the dashboards directory when present, else the built-in defaults).",
         valueName: "file"))
     var policy: String?
 
@@ -194,7 +194,8 @@ struct ServeCommand: AsyncParsableCommand {
         try stores.apply(to: &server, environment: environment)
         try resolvePages(&server, environment: environment, file: file)
         try resolveRollout(&server, environment: environment)
-        if server.notifyURL != nil || server.renderEverySeconds != nil || server.rolloutEverySeconds != nil {
+        if server.notifyURL != nil || server.renderEverySeconds != nil || server.rolloutEverySeconds != nil || server.takesStoreNotifications {
+            // The reconciliation rules of a store's charges also judge GET /v1/query?of=charges.
             server.alertPolicy = try SLOPolicy.load(
                 path: policy ?? environment["PURCHASE_SLI_POLICY"] ?? file?.policyPath(),
                 directory: dashboards ?? environment["PURCHASE_SLI_DASHBOARDS"] ?? file?.dashboardsPath() ?? "dashboards")
@@ -250,9 +251,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if server.renderEverySeconds == nil {
             unused.append((renderRange, "--render-range", "PURCHASE_SLI_RENDER_RANGE", "--render-every"))
-            if server.notifyURL == nil, server.rolloutEverySeconds == nil {
-                // With --notify or --rollout-every the dashboards directory is where the policy (slos.yaml) is looked for.
-                let needs = "--notify, --render-every or --rollout-every"
+            if server.notifyURL == nil, server.rolloutEverySeconds == nil, !server.takesStoreNotifications {
+                // With --notify, --rollout-every or a store's notifications the dashboards directory is where the
+                // policy (slos.yaml) is looked for.
+                let needs = "--notify, --render-every, --rollout-every, --apple-bundle-id or --google-package"
                 unused += [(policy, "--policy", "PURCHASE_SLI_POLICY", needs), (dashboards, "--dashboards", "PURCHASE_SLI_DASHBOARDS", needs)]
             }
         }

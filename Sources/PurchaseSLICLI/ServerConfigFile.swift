@@ -23,6 +23,8 @@ struct ServerConfigFile {
         "renderRange": "a whole number of minutes such as \"7d\"", "baseURL": "an http or https URL",
         "rolloutEvery": "a whole number of minutes such as \"1h\"", "rolloutCandidate": "an app version, or \"auto\"",
         "rolloutBaseline": "an app version", "rolloutNotify": "an http or https URL", "rolloutNotifyFormat": "\"slack\" or \"json\"",
+        "appleBundleIDs": "an array of bundle ids", "appleRootCA": "an array of paths of root certificates (PEM or DER)",
+        "googlePackages": "an array of package names", "googlePushTokens": "an array of strings",
     ]
 
     init(path: String) throws {
@@ -106,6 +108,27 @@ struct ServerConfigFile {
         if let text = try value("alertsEvery", as: String.self) {
             guard let seconds = TimeStep.minutes(parsing: text) else { throw invalid("alertsEvery") }
             configuration.alertsEverySeconds = seconds
+        }
+        try applyStoreSettings(to: &configuration)
+    }
+
+    /// The settings of the stores' notification endpoints.
+    private func applyStoreSettings(to configuration: inout ServerConfiguration) throws {
+        if let ids = try value("appleBundleIDs", as: [String].self) { configuration.appleBundleIDs = Set(ids) }
+        if let paths = try value("appleRootCA", as: [String].self) {
+            guard !paths.isEmpty else { throw invalid("appleRootCA") }
+            configuration.appleRootCertificates = try paths.map { certificate in
+                guard let data = FileManager.default.contents(atPath: certificate) else {
+                    throw CommandFailure(message: "\(path): appleRootCA: cannot read \(certificate)")
+                }
+                return [UInt8](data)
+            }
+        }
+        if let names = try value("googlePackages", as: [String].self) { configuration.googlePackageNames = Set(names) }
+        if let tokens = try value("googlePushTokens", as: [String].self) {
+            let keys = AccessKeys(tokens)
+            guard keys.isEnabled else { throw invalid("googlePushTokens") }
+            configuration.googlePushTokens = keys
         }
     }
 

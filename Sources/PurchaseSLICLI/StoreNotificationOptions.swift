@@ -26,15 +26,16 @@ struct StoreNotificationOptions: ParsableArguments {
         valueName: "file"))
     var googlePushTokens: String?
 
-    /// Puts the options (else the environment's variables) into `server`; errors name the option or
-    /// variable at fault.
+    /// Puts the options (else the environment's variables) into `server`, over what the config file set;
+    /// errors name the option or variable at fault.
     func apply(to server: inout ServerConfiguration, environment: [String: String]) throws {
         func list(_ values: [String], _ variable: String) -> [String] {
             values.isEmpty ? (environment[variable] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty } : values
         }
-        server.appleBundleIDs = Set(list(appleBundleID, "PURCHASE_SLI_APPLE_BUNDLE_IDS"))
-        server.googlePackageNames = Set(list(googlePackage, "PURCHASE_SLI_GOOGLE_PACKAGES"))
+        let bundleIDs = list(appleBundleID, "PURCHASE_SLI_APPLE_BUNDLE_IDS"), packages = list(googlePackage, "PURCHASE_SLI_GOOGLE_PACKAGES")
+        if !bundleIDs.isEmpty { server.appleBundleIDs = Set(bundleIDs) }
+        if !packages.isEmpty { server.googlePackageNames = Set(packages) }
         let roots = list(appleRootCA, "PURCHASE_SLI_APPLE_ROOT_CA")
         if !roots.isEmpty {
             server.appleRootCertificates = try roots.map { path in
@@ -47,7 +48,7 @@ struct StoreNotificationOptions: ParsableArguments {
         do {
             _ = try AppStoreNotificationVerifier(rootCertificates: server.appleRootCertificates, bundleIDs: server.appleBundleIDs)
         } catch {
-            throw CommandFailure(message: "--apple-root-ca: \(error.reason)")
+            throw CommandFailure(message: "--apple-root-ca / config appleRootCA: \(error.reason)")
         }
         if let path = googlePushTokens ?? environment["PURCHASE_SLI_GOOGLE_PUSH_TOKENS"] {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -58,7 +59,7 @@ struct StoreNotificationOptions: ParsableArguments {
         }
         if !server.googlePackageNames.isEmpty, !server.googlePushTokens.isEnabled {
             throw CommandFailure(
-                message: "--google-package needs --google-push-tokens: Pub/Sub pushes are not signed, so the endpoint's URL carries a secret token (?token=)")
+                message: "--google-package needs --google-push-tokens (config: googlePackages needs googlePushTokens): Pub/Sub pushes are not signed, so the endpoint's URL carries a secret token (?token=)")
         }
     }
 }

@@ -45,7 +45,13 @@ public struct DashboardPage: Sendable {
 
     /// The page, with links to the others.
     public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) throws -> HTMLDocument {
-        let firing = alerts.firing.map(\.finding)
+        // Labelled as the alerts are: with the highest severity of their episode, so that a page calmed to a
+        // ticket reads PAGE on its card as in the alert list and at the receiver.
+        let firing = alerts.firing.map { report in
+            var finding = report.finding
+            finding.severity = report.severity
+            return finding
+        }
         var body: HTML = alerts.staleBanner + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
         for panel in definition.panels {
             switch panel {

@@ -17,14 +17,14 @@ public struct ChargeCountOutput: Sendable {
     /// The time grants are judged at.
     public let atSeconds: Int64
 
-    /// Output for `rows`.
-    public init(rows: [ChargeCounts.Row], groupBy: [ChargeCounts.Dimension], hasStep: Bool, fromSeconds: Int64, toSeconds: Int64, atSeconds: Int64) {
+    /// Output for the rows `query` counted.
+    public init(query: ChargeCountQuery, rows: [ChargeCounts.Row]) {
         self.rows = rows
-        self.groupBy = groupBy
-        self.hasStep = hasStep
-        self.fromSeconds = fromSeconds
-        self.toSeconds = toSeconds
-        self.atSeconds = atSeconds
+        groupBy = query.groupBy
+        hasStep = query.stepSeconds != nil
+        fromSeconds = query.fromSeconds
+        toSeconds = query.toSeconds
+        atSeconds = query.atSeconds
     }
 
     private static let counterNames = ["charges", "expectingGrant", "granted", "ungranted", "refunds"]

@@ -27,7 +27,8 @@ public func buildApplication(
     StoreNotificationsController(
         configuration: configuration, records: store as? any StoreRecordStore, metrics: metrics, logger: logger
     ).addRoutes(to: router)
-    QueryController(store: store, maximumRows: configuration.maximumQueryRows).addRoutes(to: router)
+    QueryController(store: store, maximumRows: configuration.maximumQueryRows, reconciliation: configuration.alertPolicy.reconciliation)
+        .addRoutes(to: router)
     HealthController(store: store, committer: committer, metrics: metrics).addRoutes(to: router)
     if let directory = configuration.pagesDirectory {
         // Asked for only when no route matches: `/` is index.html, `/oncall.html` the on-call page.

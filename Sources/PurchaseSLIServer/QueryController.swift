@@ -1,15 +1,20 @@
 import Foundation
 import Hummingbird
+import PurchaseSLIAnalysis
 import PurchaseSLICore
+import PurchaseSLIDashboards
 import PurchaseSLIRendering
 import PurchaseSLIStorage
 
-/// `GET /v1/query`: the same JSON as `purchase-sli query --format json`.
-/// Answers stream in pieces of 1,000 rows; a query that would answer more than `maximumRows` rows is a 400
-/// that says how to narrow it.
+/// `GET /v1/query`: the same JSON as `purchase-sli query --format json`, and with `of=charges` as
+/// `purchase-sli query --of charges --format json`.
+/// Answers of events stream in pieces of 1,000 rows; a query that would answer more than `maximumRows` rows is
+/// a 400 that says how to narrow it.
 struct QueryController {
     let store: any BucketStore
     let maximumRows: Int
+    /// The rules that judge a charge granted or not, for `of=charges`.
+    let reconciliation: SLOPolicy.ReconciliationRule
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/v1/query") { request, _ in try await query(request) }
@@ -19,6 +24,14 @@ struct QueryController {
         let parameters = request.uri.queryParameters
         guard let from = parameters["from"].map(String.init), let to = parameters["to"].map(String.init) else {
             throw IngestError.badRequest("from and to are required, e.g. /v1/query?from=now-1d&to=now&by=productID")
+        }
+        switch parameters["of"].map(String.init) ?? "events" {
+        case "events": guard parameters["at"] == nil else { throw IngestError.badRequest("at applies to of=charges") }
+        case "charges":
+            return try await charges(
+                from: from, to: to, at: parameters["at"].map(String.init), by: parameters["by"].map(String.init),
+                filters: parameters.getAll("where"), step: parameters["step"].map(String.init))
+        case let other: throw IngestError.badRequest("of: expected events or charges, got \"\(other)\"")
         }
         var query: CountQuery
         do {
@@ -49,5 +62,30 @@ struct QueryController {
             }
             try await writer.finish(nil)
         })
+    }
+
+    /// `of=charges`: the stores' charges and refunds counted per group, in one piece (a row per group and
+    /// step, bounded by `maximumRows`).
+    private func charges(from: String, to: String, at: String?, by: String?, filters: [String], step: String?) async throws -> Response {
+        let query: ChargeCountQuery
+        do {
+            query = try ChargeCountQuery(
+                from: from, to: to, at: at, by: by, filters: filters, step: step, nowSeconds: wallClockMillis() / 1000)
+        } catch {
+            throw IngestError.badRequest(error.message)
+        }
+        guard let records = store as? any StoreRecordStore else { throw IngestError.badRequest("this store keeps no store notifications") }
+        let rule = reconciliation
+        let output = try await runBlocking {
+            let ledger = try records.ledger(
+                kinds: [.charge, .refund], fromMillis: query.fromSeconds * 1000, toMillis: query.toSeconds * 1000, rule: rule)
+            return ChargeCountOutput(query: query, rows: query.rows(ledger: ledger, rule: rule))
+        }
+        guard output.rows.count <= maximumRows else {
+            throw IngestError.badRequest(
+                "the answer has \(output.rows.count) rows, more than \(maximumRows); narrow it with a larger step, fewer by dimensions or a where")
+        }
+        let json = try await runBlocking { output.json }
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
     }
 }

@@ -74,6 +74,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var googlePackageNames: Set<String> = []
     /// The tokens a Pub/Sub push presents (`?token=` in its URL, or `Authorization: Bearer`).
     public var googlePushTokens = AccessKeys([])
+    /// Whether a store's notification endpoint accepts anything (a bundle id or a package is configured).
+    public var takesStoreNotifications: Bool { !appleBundleIDs.isEmpty || !googlePackageNames.isEmpty }
 
     /// Seconds between rollout checks, a whole number of minutes; nil: the service checks no rollout.
     public var rolloutEverySeconds: Int64?

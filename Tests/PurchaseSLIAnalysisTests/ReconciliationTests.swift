@@ -153,6 +153,24 @@ struct ReconciliationTests {
         #expect(ledger.overdueCharges.isEmpty)
     }
 
+    @Test("a refund told twice (REFUND and REVOKE of one transaction) counts once; another transaction's counts too")
+    func aRefundToldTwiceCountsOnce() {
+        func refund(_ id: String, _ type: String, transaction: String, at minutes: Double) -> ReceivedNotification {
+            ReceivedNotification(
+                StoreNotification(
+                    store: .apple, notificationID: id, environment: "Production", appID: "com.example.app", type: type, kind: .refund,
+                    signedMillis: at(minutes), transactionID: transaction, productID: "coins_100", revocationMillis: at(minutes)),
+                receivedMillis: at(minutes))
+        }
+        let ledger = ChargeLedger(
+            notifications: [
+                charge("t1", at: 1), charge("t2", at: 2), refund("r1", "REFUND", transaction: "t1", at: 100),
+                refund("r2", "REVOKE", transaction: "t1", at: 101), refund("r3", "REFUND", transaction: "t2", at: 102),
+            ],
+            reports: [], rule: SLOPolicy.default.reconciliation)
+        #expect(ledger.refunds.map(\.notification.notificationID) == ["r1", "r3"])
+    }
+
     @Test("a Play purchase never granted stays ticketed until Play refunds it, and pages in its last day")
     func playAcknowledgeDeadline() {
         let purchase = ReceivedNotification(

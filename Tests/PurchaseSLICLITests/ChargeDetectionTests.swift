@@ -1,8 +1,10 @@
 import Foundation
+import Logging
 import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIRendering
+import PurchaseSLIServer
 import PurchaseSLISimulation
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
@@ -19,8 +21,8 @@ import Testing
     private let start = RFC3339.parseMillis("2026-11-09T00:00:00Z")! / 1000
 
     /// The episodes of ChargedNotGranted over a 2-day run of `scenario` (events and notifications), the
-    /// incident's onset, and the text of the first episode.
-    private func backtest(_ scenario: Scenario) throws -> (episodes: [AlertEpisode], onset: Int64, text: String) {
+    /// incident's onset, the text of the first episode, and the store.
+    private func backtest(_ scenario: Scenario) throws -> (episodes: [AlertEpisode], onset: Int64, text: String, store: SQLiteBucketStore) {
         let store = try SQLiteBucketStore(path: directory.file("\(scenario.rawValue).sqlite"))
         let run = SimulationParameters(scenario: scenario, startMillis: start * 1000, days: 2, seed: 3, attemptsPerMinute: 10)
         let simulator = TrafficSimulator(run)
@@ -45,7 +47,8 @@ import Testing
             .filter { $0.first.kind == .chargedNotGranted }
         let reports = try episodes.first.map { try context.firingReports(at: $0.startsAt + 600) } ?? []
         return (episodes, (IncidentSchedule(run).window?.lowerBound ?? start * 1000) / 1000,
-                AlertOutput.text(reports.filter { $0.finding.kind == .chargedNotGranted }, now: (episodes.first?.startsAt ?? 0) + 600))
+                AlertOutput.text(reports.filter { $0.finding.kind == .chargedNotGranted }, now: (episodes.first?.startsAt ?? 0) + 600),
+                store)
     }
 
     @Test("steady traffic, every charge granted within its grace time, raises no ChargedNotGranted")
@@ -63,6 +66,20 @@ import Testing
         #expect(run.text.contains("the app reported cancel"), "\(run.text)")
         #expect(run.text.contains("payment-detour pattern"), "\(run.text)")
         #expect(run.text.contains("USD"), "\(run.text)")
+
+        // serve --notify's notifier posts it to Slack ten minutes in, since the episode's start.
+        try await withReceiver { port, received in
+            let notifier = AlertNotifier(
+                store: run.store, policy: .default, intervalSeconds: 60,
+                sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack),
+                logger: Logger(label: "test"), nowMillis: { 0 })
+            var state = AlertNotificationState(resendingFiring: true)
+            await notifier.notify(at: first.startsAt + 600, state: &state)
+            let body = await received.posts.first?.body ?? ""
+            #expect(body.contains("App Store charges") && body.contains("not granted within 15 min"), "\(body)")
+            #expect(body.contains("payment-detour pattern"), "\(body)")
+            #expect(body.contains("purchase-sli charges"), "\(body)")
+        }
     }
 
     @Test("the app crash: charges with nothing after the start, detected within 20 minutes and paging")

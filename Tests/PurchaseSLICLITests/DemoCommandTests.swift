@@ -13,28 +13,34 @@ import Testing
     /// The repository's root, where sample-logs/ and dashboards/ are.
     private let root = packageRoot
 
-    @Test func demoIngestsTheSamplesAndWritesEveryPage() throws {
-        // One sample file keeps the test quick; the command is the same for seven.
+    @Test func demoIngestsTheSamplesAndWritesEveryPage() async throws {
+        // One sample file and the store's notifications keep the test quick; the command is the same for eight.
         let samples = directory.file("samples")
         try FileManager.default.createDirectory(atPath: samples, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: root + "/sample-logs/steady.ndjson.gz", toPath: samples + "/steady.ndjson.gz")
+        try FileManager.default.copyItem(atPath: root + "/sample-logs/paymentdetour.ndjson.gz", toPath: samples + "/paymentdetour.ndjson.gz")
+        try FileManager.default.copyItem(atPath: root + "/sample-logs/store", toPath: samples + "/store")
         let db = directory.file("demo.sqlite"), out = directory.file("out")
         try Data("stale".utf8).write(to: URL(fileURLWithPath: db))  // replaced, not appended to
-        try DemoCommand.parse(["--samples", samples, "--db", db, "--out", out, "--dashboards", root + "/dashboards",
-                               "--policy", root + "/dashboards/slos.yaml"]).run()
+        try await DemoCommand.parse(["--samples", samples, "--db", db, "--out", out, "--dashboards", root + "/dashboards",
+                                     "--policy", root + "/dashboards/slos.yaml"]).run()
         let pages = Set(try FileManager.default.contentsOfDirectory(atPath: out))
-        // The steady sample covers 2026-10-26 to 10-28 (W44): the last whole week before its end is W43.
-        #expect(pages == ["index.html", "oncall.html", "rollout.html", "report-2026-W43.html"])
+        // The sample covers 2026-11-18 and 19 (W47): the last whole week before its end is W46.
+        #expect(pages == ["index.html", "oncall.html", "rollout.html", "report-2026-W46.html"])
         let index = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
-        #expect(index.contains("2026-10-22T00:00:00Z to 2026-10-29T00:00:00Z"))
+        #expect(index.contains("2026-11-13T00:00:00Z to 2026-11-20T00:00:00Z"))
         let store = try SQLiteBucketStore(path: db)
-        let total = try store.counts(CountQuery(fromSeconds: 1_792_800_000, toSeconds: 1_793_500_000)).first?.counts.total
-        #expect((total ?? 0) > 10_000)
+        let total = try store.counts(CountQuery(fromSeconds: 1_795_046_400, toSeconds: 1_795_219_200)).first?.counts.total
+        #expect((total ?? 0) > 5_000)
+        // Every notification verified with the sample's test root and stored; the detour's charges fire.
+        let notifications = try store.notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
+        #expect(notifications.count > 4000)
+        let oncall = try String(contentsOfFile: out + "/oncall.html", encoding: .utf8)
+        #expect(oncall.contains("<strong>ChargedNotGranted</strong> coins_500"))
     }
 
-    @Test func aMissingSampleDirectoryIsAnError() {
-        #expect(throws: (any Error).self) {
-            try DemoCommand.parse(["--samples", directory.file("none"), "--db", directory.file("d.sqlite")]).run()
+    @Test func aMissingSampleDirectoryIsAnError() async {
+        await #expect(throws: (any Error).self) {
+            try await DemoCommand.parse(["--samples", directory.file("none"), "--db", directory.file("d.sqlite")]).run()
         }
     }
 }

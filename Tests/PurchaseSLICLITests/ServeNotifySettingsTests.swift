@@ -106,6 +106,39 @@ import Testing
         }
     }
 
+    /// The stores' notification settings from the config file, the environment and the options in that
+    /// order; a Play package without a push token, an unreadable or bad root, are errors naming the key.
+    @Test func storeNotificationSettingsAreResolved() throws {
+        let root = packageRoot + "/certificates/AppleRootCA-G3.cer"
+        let config = try directory.write("stores.json", """
+            {"appleBundleIDs": ["com.example.a"], "appleRootCA": ["\(root)"], "googlePackages": ["com.example.g"],
+             "googlePushTokens": ["push-secret"]}
+            """)
+        let fromFile = try resolve(["--config", config])
+        #expect(fromFile.appleBundleIDs == ["com.example.a"] && fromFile.googlePackageNames == ["com.example.g"])
+        #expect(fromFile.appleRootCertificates?.count == 1 && fromFile.googlePushTokens.isEnabled)
+        let fromEnvironment = try resolve(["--config", config], environment: ["PURCHASE_SLI_APPLE_BUNDLE_IDS": "com.example.b, com.example.c"])
+        #expect(fromEnvironment.appleBundleIDs == ["com.example.b", "com.example.c"] && fromEnvironment.googlePackageNames == ["com.example.g"])
+        let fromOptions = try resolve(
+            ["--config", config, "--apple-bundle-id", "com.example.d"], environment: ["PURCHASE_SLI_APPLE_BUNDLE_IDS": "com.example.b"])
+        #expect(fromOptions.appleBundleIDs == ["com.example.d"])
+        let cases: [(String, String)] = [
+            (#"{"googlePackages": ["com.example.g"]}"#, "googlePackages needs googlePushTokens"),
+            (#"{"appleRootCA": ["\#(directory.file("missing.pem"))"]}"#, "appleRootCA: cannot read"),
+            (#"{"appleRootCA": ["\#(try directory.write("not-a-certificate.pem", "hello"))"]}"#, "config appleRootCA:"),
+            (#"{"appleBundleIDs": "com.example.a"}"#, "appleBundleIDs expects an array of bundle ids"),
+            (#"{"googlePushTokens": []}"#, "googlePushTokens expects an array of strings"),
+        ]
+        for (text, message) in cases {
+            let file = try directory.write("bad-stores.json", text)
+            #expect {
+                try resolve(["--config", file])
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+    }
+
     /// `--rollout-every` with its candidate, baseline and receiver, from the config file, the environment
     /// and the options in that order; `auto` is the newest version.
     @Test func rolloutChecksAreResolved() throws {
@@ -146,9 +179,10 @@ import Testing
         #expect(try warnings(["--render-range", "3d", "--alerts-every", "5m"], ["PURCHASE_SLI_DASHBOARDS": "boards"]) == [
             "--alerts-every has no effect without --notify",
             "--render-range has no effect without --render-every",
-            "PURCHASE_SLI_DASHBOARDS has no effect without --notify, --render-every or --rollout-every",
+            "PURCHASE_SLI_DASHBOARDS has no effect without --notify, --render-every, --rollout-every, --apple-bundle-id or --google-package",
         ])
-        #expect(try warnings(["--policy", "p.yaml"], [:]) == ["--policy has no effect without --notify, --render-every or --rollout-every"])
+        #expect(try warnings(["--policy", "p.yaml"], [:])
+                == ["--policy has no effect without --notify, --render-every, --rollout-every, --apple-bundle-id or --google-package"])
         #expect(try warnings(["--candidate", "5.0.0", "--rollout-notify", "http://x/"], [:]) == [
             "--candidate has no effect without --rollout-every", "--rollout-notify has no effect without --rollout-every",
         ])

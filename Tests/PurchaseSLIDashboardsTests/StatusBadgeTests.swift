@@ -1,6 +1,8 @@
 import Foundation
+import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIDashboards
+import PurchaseSLIRendering
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
 import Testing
@@ -36,5 +38,27 @@ import Testing
 
     @Test func theSameActionWithoutFailuresReadsOK() throws {
         #expect(try restoreCard(failing: false).hasPrefix("<span class=\"status ok\">OK</span>"))
+    }
+
+    /// A page that calmed to a ticket is still labelled PAGE at the receiver and in the alert list: the
+    /// action's card says the same.
+    @Test func aCardTakesTheSeverityItsAlertIsLabelledWith() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteBucketStore(path: directory.file("calmed.sqlite"))
+        let at = start + 86_400
+        let finding = AlertFinding(kind: .noEvents, severity: .ticket, labels: SeriesLabels(actionType: "purchase"), time: at)
+        let report = AlertReport(
+            finding: finding, startsAt: at - 7200,
+            severityChanges: [.init(atSeconds: at - 7200, severity: .ticket), .init(atSeconds: at - 5400, severity: .page),
+                              .init(atSeconds: at - 1800, severity: .ticket)])
+        let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: at, rangeSeconds: 86_400)
+        let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
+        let page = try DashboardPage(
+            definition: oncall, context: context,
+            alerts: AlertSnapshot(firing: [report], episodes: [report], freshness: DataFreshness(atSeconds: at, newestEventSeconds: [:], staleAfterSeconds: 3600))
+        ).document(navigation: [], generatedAtSeconds: at).rendered
+        let card = String(try #require(page.between("<div class=\"card\"><h3>purchase ", "</div></div>")))
+        #expect(card.hasPrefix("<span class=\"status bad\">PAGE</span>"), "\(card.prefix(120))")
+        #expect(page.contains("<span class=\"status bad\">PAGE</span> <strong>NoPurchaseEvents</strong>"))
     }
 }

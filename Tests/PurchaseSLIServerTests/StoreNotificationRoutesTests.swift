@@ -117,6 +117,38 @@ struct StoreNotificationRoutesTests {
         #expect(try stored.map(\.transactionID) == ["token-1"])
     }
 
+    @Test("GET /v1/query?of=charges counts the stored charges and the grants the events reported; bad arguments are 400s naming them")
+    func queryOfCharges() async throws {
+        let now = Int64(Date().timeIntervalSince1970)
+        let granted = eventLine("e1").replacingOccurrences(of: #""resultType""#, with: #""transactionID":"t1","resultType""#)
+        try await app().test(.router) { client in
+            for id in ["t1", "t2"] {
+                let body = try ByteBuffer(bytes: StoreNotificationEncoder.appleBody(charge(id), chain: Self.chain))
+                try await client.execute(uri: "/v1/stores/apple/notifications", method: .post, body: body) { #expect($0.status == .ok) }
+            }
+            try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body([granted])) { response in
+                #expect(response.status == .accepted, "\(String(buffer: response.body))")
+            }
+            let range = "from=\(RFC3339.format(seconds: now - 3600))&to=\(RFC3339.format(seconds: now + 60))"
+            try await client.execute(uri: "/v1/query?of=charges&\(range)&by=productID,store", method: .get) { response in
+                #expect(response.status == .ok)
+                let rows = bodyJSON(response.body)["rows"] as? [[String: Any]] ?? []
+                #expect(rows.count == 1 && rows.first?["productID"] as? String == "coins_100" && rows.first?["store"] as? String == "apple")
+                #expect(rows.first?["charges"] as? Int == 2 && rows.first?["granted"] as? Int == 1, "\(rows)")
+                #expect((rows.first?["chargedAmounts"] as? [String: Double])?["USD"] == 1.98)
+            }
+            for (query, message) in [
+                ("of=charges&\(range)&by=country", "by: with charges expected one of"), ("of=sales&\(range)", "of: expected events or charges"),
+                ("\(range)&at=now", "at applies to of=charges"), ("of=charges&\(range)&step=90s", "step: expected a whole number of minutes"),
+            ] {
+                try await client.execute(uri: "/v1/query?\(query)", method: .get) { response in
+                    #expect(response.status == .badRequest)
+                    #expect(errorMessage(response.body).contains(message), "\(errorMessage(response.body))")
+                }
+            }
+        }
+    }
+
     @Test("refused and stored notifications are counted in /metrics by store and outcome")
     func metricsCount() async throws {
         let body = try ByteBuffer(bytes: StoreNotificationEncoder.appleBody(charge("t1"), chain: Self.chain))
