@@ -7,9 +7,11 @@
 #   OUT_DIR/<set>/*.html         the rendered pages
 #   OUT_DIR/screenshots/*.png    <set>-<page>-<light|dark|phone>.png, full page
 #
-# Two sets of pages, both from sample-logs/*.ndjson.gz ingested into a temporary database:
+# Three sets of pages, all from sample-logs/*.ndjson.gz and the App Store notifications of sample-logs/store/
+# ingested into a temporary database:
 #   rollout  --at 2026-11-18 --range 7d             the phased release of 4.12.0 (a ROLL BACK verdict)
 #   outage   --at 2026-11-02T18:40:00Z --range 3d   the verification outage paging, bands on the charts
+#   detour   --at 2026-11-19T18:00:00Z --range 1d   the payment detour: charges not granted, the reconciliation panel
 #
 # The binary is $PURCHASE_SLI when set (the test that runs this script passes the debug binary `swift test`
 # built, so CI builds nothing twice), else .build/debug/purchase-sli, built when missing. Chromium is
@@ -36,6 +38,8 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bin" ingest --quiet --db "$work/sample.sqlite" sample-logs/*.ndjson.gz >/dev/null
+"$bin" ingest-store --db "$work/sample.sqlite" --apple-root-ca sample-logs/store/apple-test-root.pem \
+    --apple-bundle-id com.example.purchasesli sample-logs/store/apple-notifications.ndjson.gz >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/screenshots"
@@ -51,4 +55,5 @@ check() { # set --at T --range R: renders the set into OUT_DIR/set and checks it
 }
 check rollout --at 2026-11-18 --range 7d
 check outage --at 2026-11-02T18:40:00Z --range 3d
+check detour --at 2026-11-19T18:00:00Z --range 1d
 exit $status

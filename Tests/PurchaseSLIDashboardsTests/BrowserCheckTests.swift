@@ -48,7 +48,7 @@ struct BrowserCheckTests {
         #expect(FileManager.default.fileExists(atPath: directory.file("shots/bad-phone.png")))
     }
 
-    /// The sample logs' pages (rollout week, outage) load without a console error or a request; the
+    /// The sample logs' pages (rollout week, outage, payment detour) load without a console error or a request; the
     /// screenshots stay in out/browser-check/screenshots for people to look at.
     /// The check's own deadline grows with the pages it loads (scripts/browser_check.py); this limit only
     /// stops a hung run.
@@ -58,7 +58,7 @@ struct BrowserCheckTests {
         let (status, output) = try await run(
             ["bash", "scripts/browser-check.sh", "out/browser-check"], environment: ["PURCHASE_SLI": executable.path])
         #expect(status == 0, "\(output)")
-        for set in ["rollout", "outage"] {
+        for set in ["rollout", "outage", "detour"] {
             for page in ["index", "oncall", "rollout"] {
                 #expect(output.contains("out/browser-check/\(set)/\(page).html: ok"), "\(set)/\(page): \(output)")
                 for view in ["light", "dark", "phone"] {
