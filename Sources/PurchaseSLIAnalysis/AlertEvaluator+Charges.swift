@@ -14,49 +14,65 @@ extension AlertEvaluator {
         let now = time * 1000
         let graceEnded = now - rule.graceSeconds * 1000
         let windowStart = graceEnded - rule.pageWindowSeconds * 1000
-        struct Key: Hashable, Comparable {
-            var store: Store
-            var productID: String
-            static func < (lhs: Key, rhs: Key) -> Bool { (lhs.store, lhs.productID) < (rhs.store, rhs.productID) }
+        let keyCount = ledger.productKeys.count
+        /// A product's charges not granted: how many, the oldest 10, the amounts per currency position,
+        /// those Play refunds within a day.
+        struct Ungranted {
+            var count = 0
+            var oldest: [ChargeLedger.Charge] = []
+            var amounts: [(amount: Double, charges: Int)]
+            var refundedSoon = 0
         }
-        var ungranted: [Key: [ChargeLedger.Charge]] = [:]
+        // Counted on the ledger's flat facts, without copying or hashing a charge: an incident leaves
+        // thousands ungranted, and walking an alert back evaluates every minute.
+        var ungranted = [Ungranted](
+            repeating: Ungranted(amounts: Array(repeating: (0, 0), count: ledger.currencies.count)), count: keyCount)
         let lookback = rule.ticketLookbackSeconds * 1000
         let earliest = now - max(lookback, Self.playAcknowledgeMillis)
-        for charge in ChargeLedger.slice(ledger.overdueCharges, from: earliest, through: graceEnded)
-        where charge.receivedMillis <= now && !charge.isGranted(by: now)
-            && charge.eventMillis >= now - (charge.notification.store == .google ? max(lookback, Self.playAcknowledgeMillis) : lookback) {
-            ungranted[Key(store: charge.notification.store, productID: charge.productID), default: []].append(charge)
+        let overdue = ChargeLedger.slice(ledger.overdueCharges, from: earliest, through: graceEnded).indices
+        var firingCount = 0
+        for index in overdue {
+            let facts = ledger.overdueFacts[index]
+            guard facts.receivedMillis <= now, !facts.isGranted(by: now),
+                  facts.eventMillis >= now - (facts.isGoogle ? max(lookback, Self.playAcknowledgeMillis) : lookback)
+            else { continue }
+            firingCount += 1
+            ungranted[facts.product].count += 1
+            if ungranted[facts.product].oldest.count < 10 { ungranted[facts.product].oldest.append(ledger.overdueCharges[index]) }
+            if facts.isGoogle, now - facts.eventMillis >= Self.playAcknowledgeMillis - 86_400_000 { ungranted[facts.product].refundedSoon += 1 }
+            if facts.currency >= 0 {
+                ungranted[facts.product].amounts[facts.currency].amount += facts.price
+                ungranted[facts.product].amounts[facts.currency].charges += 1
+            }
         }
-        guard !ungranted.isEmpty else { return [] }
-        var windowCharges: [Key: (charges: Int, ungranted: Int)] = [:]
+        guard firingCount > 0 else { return [] }
+        var windowCharges = [(charges: Int, ungranted: Int)](repeating: (0, 0), count: keyCount)
         var storeWindow: [Store: (charges: Int, ungranted: Int)] = [:]
-        for charge in ChargeLedger.slice(ledger.expectedCharges, from: windowStart, through: graceEnded) where charge.receivedMillis <= now {
-            let key = Key(store: charge.notification.store, productID: charge.productID)
-            let missing = charge.isGranted(by: now) ? 0 : 1
-            windowCharges[key, default: (0, 0)].charges += 1
-            windowCharges[key, default: (0, 0)].ungranted += missing
-            storeWindow[key.store, default: (0, 0)].charges += 1
-            storeWindow[key.store, default: (0, 0)].ungranted += missing
+        for index in ChargeLedger.slice(ledger.expectedCharges, from: windowStart, through: graceEnded).indices {
+            let facts = ledger.expectedFacts[index]
+            guard facts.receivedMillis <= now else { continue }
+            let missing = facts.isGranted(by: now) ? 0 : 1
+            windowCharges[facts.product].charges += 1
+            windowCharges[facts.product].ungranted += missing
+            storeWindow[ledger.productKeys[facts.product].store, default: (0, 0)].charges += 1
+            storeWindow[ledger.productKeys[facts.product].store, default: (0, 0)].ungranted += missing
         }
         func breaches(_ counts: (charges: Int, ungranted: Int)) -> Bool {
             counts.ungranted >= rule.pageMinimum && Double(counts.ungranted) > rule.pageShare * Double(counts.charges)
         }
-        return ungranted.keys.sorted().map { key in
-            let charges = ungranted[key]!
-            let window = windowCharges[key] ?? (0, 0), store = storeWindow[key.store] ?? (0, 0)
-            let refundedSoon = charges.filter { $0.notification.store == .google && now - $0.eventMillis >= Self.playAcknowledgeMillis - 86_400_000 }.count
-            let pages = breaches(window) || (window.ungranted > 0 && breaches(store)) || refundedSoon > 0
-            var amounts: [String: ChargeEvidence.Amount] = [:]
-            for charge in charges {
-                guard let price = charge.notification.price, let currency = charge.notification.currency else { continue }
-                amounts[currency, default: ChargeEvidence.Amount(currency: currency, amount: 0, charges: 0)].amount += price
-                amounts[currency]!.charges += 1
-            }
+        let firing = ungranted.indices.filter { ungranted[$0].count > 0 }.sorted { ledger.productKeys[$0] < ledger.productKeys[$1] }
+        return firing.map { position in
+            let found = ungranted[position], key = ledger.productKeys[position]
+            let window = windowCharges[position], store = storeWindow[key.store] ?? (0, 0)
+            let pages = breaches(window) || (window.ungranted > 0 && breaches(store)) || found.refundedSoon > 0
             let evidence = ChargeEvidence(
-                store: key.store, graceSeconds: rule.graceSeconds, lookbackSeconds: rule.ticketLookbackSeconds, ungranted: charges.count,
-                amounts: amounts.values.sorted { ($0.amount, $1.currency) > ($1.amount, $0.currency) }, oldest: Array(charges.prefix(10)),
+                store: key.store, graceSeconds: rule.graceSeconds, lookbackSeconds: rule.ticketLookbackSeconds, ungranted: found.count,
+                amounts: found.amounts.indices.filter { found.amounts[$0].charges > 0 }
+                    .map { ChargeEvidence.Amount(currency: ledger.currencies[$0], amount: found.amounts[$0].amount, charges: found.amounts[$0].charges) }
+                    .sorted { ($0.amount, $1.currency) > ($1.amount, $0.currency) },
+                oldest: found.oldest,
                 windowSeconds: rule.pageWindowSeconds, windowCharges: window.charges, windowUngranted: window.ungranted,
-                storeWindowCharges: store.charges, storeWindowUngranted: store.ungranted, refundedWithinADay: refundedSoon)
+                storeWindowCharges: store.charges, storeWindowUngranted: store.ungranted, refundedWithinADay: found.refundedSoon)
             return AlertFinding(
                 kind: .chargedNotGranted, severity: pages ? .page : .ticket,
                 labels: SeriesLabels(

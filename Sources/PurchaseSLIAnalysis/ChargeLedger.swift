@@ -32,6 +32,40 @@ public struct ChargeLedger: Sendable {
     /// Refunds and revocations, by their time.
     public let refunds: [Charge]
 
+    /// A store and product, which charges are alerted on by.
+    public struct ProductKey: Sendable, Hashable, Comparable {
+        /// The store.
+        public var store: Store
+        /// The product (the store's, else the app's).
+        public var productID: String
+
+        public static func < (lhs: ProductKey, rhs: ProductKey) -> Bool { (lhs.store, lhs.productID) < (rhs.store, rhs.productID) }
+    }
+
+    /// The store and product pairs of the expected charges.
+    public let productKeys: [ProductKey]
+    /// What the evaluator's minute loop reads of a charge, flat: no string is touched per charge and minute.
+    struct Facts {
+        /// When charged, received and granted (`Int64.max`: never), in milliseconds.
+        var eventMillis, receivedMillis, grantedMillis: Int64
+        /// Whether Google Play charged it.
+        var isGoogle: Bool
+        /// The position of its store and product in ``productKeys``.
+        var product: Int
+        /// Its price (0 without one) and the position of its currency in ``currencies`` (-1 without one).
+        var price: Double
+        var currency: Int
+
+        func isGranted(by millis: Int64) -> Bool { grantedMillis <= millis }
+    }
+
+    /// The currencies of the expected charges.
+    let currencies: [String]
+    /// The facts of each expected charge, in the same order.
+    let expectedFacts: [Facts]
+    /// The facts of each overdue charge, in the same order.
+    let overdueFacts: [Facts]
+
     /// A ledger with nothing in it.
     public static let empty = ChargeLedger(notifications: [], reports: [], rule: SLOPolicy.ReconciliationRule())
 
@@ -87,6 +121,31 @@ public struct ChargeLedger: Sendable {
         self.refunds = refunds.sorted { $0.eventMillis < $1.eventMillis }
         expectedCharges = self.charges.filter { rule.expectsGrant(type: $0.notification.type, environment: $0.notification.environment) }
         overdueCharges = expectedCharges.filter { !$0.isGranted(by: $0.eventMillis + grace) }
+        var positions: [ProductKey: Int] = [:], currencyPositions: [String: Int] = [:]
+        var keys: [ProductKey] = [], currencies: [String] = []
+        func facts(of charge: Charge) -> Facts {
+            let key = ProductKey(store: charge.notification.store, productID: charge.productID)
+            let product = positions[key] ?? keys.count
+            if product == keys.count {
+                positions[key] = product
+                keys.append(key)
+            }
+            var currency = -1
+            if charge.notification.price != nil, let code = charge.notification.currency {
+                currency = currencyPositions[code] ?? currencies.count
+                if currency == currencies.count {
+                    currencyPositions[code] = currency
+                    currencies.append(code)
+                }
+            }
+            return Facts(
+                eventMillis: charge.eventMillis, receivedMillis: charge.receivedMillis, grantedMillis: charge.grantedMillis ?? .max,
+                isGoogle: charge.notification.store == .google, product: product, price: charge.notification.price ?? 0, currency: currency)
+        }
+        expectedFacts = expectedCharges.map(facts(of:))
+        overdueFacts = overdueCharges.map(facts(of:))
+        productKeys = keys
+        self.currencies = currencies
     }
 
     /// The charges of `sorted` made in `[from, to]` (milliseconds). O(log n).

@@ -42,9 +42,10 @@ public struct PreparedEvents: Sendable {
                 let values = SeriesValues(of: event)
                 seriesHashes.append(values.hash)
                 seriesValues.append(values)
-                for key in [event.pointee.transactionID.map(ClientReport.Key.transactionID),
-                            event.pointee.appAccountToken.map(ClientReport.Key.appAccountToken)] {
-                    guard let key else { continue }
+                // An event naming its transaction is found by it; the account token is for those that do
+                // not (a start, a cancel, a failure before the store charged), and is written only for them.
+                if let key = event.pointee.transactionID.map(ClientReport.Key.transactionID)
+                    ?? event.pointee.appAccountToken.map(ClientReport.Key.appAccountToken) {
                     let report = ClientReport(key: key, event: event.pointee)
                     if reports[key] == nil { reports[key] = report } else { reports[key]!.merge(report) }
                 }

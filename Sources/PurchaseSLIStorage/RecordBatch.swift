@@ -82,7 +82,7 @@ struct RecordBatch {
         try markSeen(days: days, receivedAtSeconds: receivedAtSeconds, in: db)
         try recordOverflow(memory.intern.takeOverflow(), in: db, outcome: &outcome)
         try recordPrices(in: db)
-        try ClientReportRows.upsert(batches.flatMap(\.clientReports), in: db)
+        try ClientReportRows.append(batches.flatMap(\.clientReports), in: db)
         return outcome
     }
 

@@ -17,9 +17,9 @@ extension SQLiteBucketStore: StoreRecordStore {
         try pool.read { db in try StoreNotificationRows.fetch(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis, in: db) }
     }
 
-    /// What the app's events reported for each key that has a report.
-    public func clientReports(_ keys: Set<ClientReport.Key>) throws -> [ClientReport] {
-        try pool.read { db in try ClientReportRows.fetch(keys, in: db) }
+    /// What the app's events of `[fromMillis, toMillis)` reported for each key that has a report.
+    public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
+        try pool.read { db in try ClientReportRows.fetch(keys, fromMillis: fromMillis, toMillis: toMillis, in: db) }
     }
 
     /// Charges and refunds of `[fromMillis, toMillis)` per step; see ``StoreRecordStore/storeActivity(fromMillis:toMillis:stepSeconds:)``.

@@ -1,4 +1,5 @@
 import GRDB
+import PurchaseSLICore
 
 /// The database schema as numbered migrations. A shipped migration is never edited: add a new one.
 enum Schema {
@@ -134,6 +135,26 @@ enum Schema {
                 ) WITHOUT ROWID;
                 CREATE INDEX client_report_by_time ON client_report (last_millis);
                 """)
+        }
+        migrator.registerMigration("v6-client-reports-by-minute") { db in
+            // Appended per minute instead of kept per key: see ClientReportBlob.
+            try db.execute(sql: """
+                CREATE TABLE client_report_minute (
+                    minute INTEGER NOT NULL, part INTEGER NOT NULL, reports BLOB NOT NULL, PRIMARY KEY (minute, part)
+                ) WITHOUT ROWID
+                """)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT key_kind, key, product_id, plan_id, action, first_grant_millis, last_millis, last_result, last_status, last_error
+                FROM client_report
+                """)
+            try ClientReportRows.append(rows.map { row in
+                let kind: Int = row[0], key: String = row[1], result: String = row[7]
+                return ClientReport(
+                    key: kind == 0 ? .transactionID(key) : .appAccountToken(key), productID: row[2], planID: row[3], actionType: row[4],
+                    firstGrantMillis: row[5], lastMillis: row[6], lastResult: ResultType(rawValue: result) ?? .start,
+                    lastStatusCode: row[8], lastErrorDescription: row[9])
+            }, in: db)
+            try db.execute(sql: "DROP TABLE client_report")
         }
         return migrator
     }

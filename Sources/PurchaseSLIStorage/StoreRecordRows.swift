@@ -1,62 +1,38 @@
 import GRDB
 import PurchaseSLICore
 
-/// The rows of `client_report`: per transaction id (key_kind 0) and account token (1), the first grant
-/// and the latest outcome the app's events reported.
+/// The rows of `client_report_minute`: per minute of the app's events, a blob per commit of what they
+/// reported per transaction id and account token (``ClientReportBlob``).
 enum ClientReportRows {
-    /// Merges reports into their rows: the earliest grant, the latest outcome. Merging is idempotent, so
-    /// a resent event changes nothing.
-    static func upsert(_ reports: [ClientReport], in db: Database) throws {
+    /// Appends the reports of a commit, one blob per minute of their latest event.
+    static func append(_ reports: [ClientReport], in db: Database) throws {
         guard !reports.isEmpty else { return }
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO client_report (key_kind, key, product_id, plan_id, action, first_grant_millis, last_millis, last_result,
-                last_status, last_error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (key_kind, key) DO UPDATE SET
-                first_grant_millis = CASE WHEN excluded.first_grant_millis IS NULL THEN first_grant_millis
-                    WHEN first_grant_millis IS NULL THEN excluded.first_grant_millis
-                    ELSE min(first_grant_millis, excluded.first_grant_millis) END,
-                product_id = iif(excluded.last_millis >= last_millis, excluded.product_id, product_id),
-                plan_id = iif(excluded.last_millis >= last_millis, excluded.plan_id, plan_id),
-                action = iif(excluded.last_millis >= last_millis, excluded.action, action),
-                last_result = iif(excluded.last_millis >= last_millis, excluded.last_result, last_result),
-                last_status = iif(excluded.last_millis >= last_millis, excluded.last_status, last_status),
-                last_error = iif(excluded.last_millis >= last_millis, excluded.last_error, last_error),
-                last_millis = max(last_millis, excluded.last_millis)
+        let statement = try RawStatement(db, sql: """
+            INSERT INTO client_report_minute (minute, part, reports)
+            VALUES (?1, (SELECT coalesce(max(part), -1) + 1 FROM client_report_minute WHERE minute = ?1), ?2)
             """)
-        for report in reports {
-            let (kind, key) = columns(of: report.key)
-            try statement.execute(arguments: [
-                kind, key, report.productID, report.planID, report.actionType, report.firstGrantMillis, report.lastMillis,
-                report.lastResult.rawValue, report.lastStatusCode, report.lastErrorDescription,
-            ])
+        for (minute, ofMinute) in Dictionary(grouping: reports, by: { $0.lastMillis.floorDividedBy(60_000).quotient }) {
+            statement.bind(minute, at: 1)
+            statement.bind(copying: ClientReportBlob.encode(ofMinute), at: 2)
+            try statement.run()
         }
     }
 
-    /// The stored kind and text of a key.
-    static func columns(of key: ClientReport.Key) -> (Int, String) {
-        switch key {
-        case .transactionID(let id): (0, id)
-        case .appAccountToken(let token): (1, token)
+    /// What was reported about each of `keys` by events of `[fromMillis, toMillis)`, merged per key (the
+    /// earliest grant, the latest outcome). O(reports in the range).
+    static func fetch(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [ClientReport] {
+        guard !keys.isEmpty else { return [] }
+        let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
+        var reports: [ClientReport.Key: ClientReport] = [:]
+        let statement = try RawStatement(db, sql: "SELECT minute, reports FROM client_report_minute WHERE minute >= ? AND minute < ?")
+        defer { statement.reset() }
+        statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
+        while try statement.step() {
+            try decoding(table: "client_report_minute", row: "minute \(statement.int64(0))") {
+                try ClientReportBlob.decode(statement.blob(1), wanted: wanted, into: &reports)
+            }
         }
-    }
-
-    /// The reports of the given keys. O(keys × log rows).
-    static func fetch(_ keys: Set<ClientReport.Key>, in db: Database) throws -> [ClientReport] {
-        let statement = try db.cachedStatement(sql: """
-            SELECT product_id, plan_id, action, first_grant_millis, last_millis, last_result, last_status, last_error
-            FROM client_report WHERE key_kind = ? AND key = ?
-            """)
-        var reports: [ClientReport] = []
-        for key in keys {
-            let (kind, text) = columns(of: key)
-            guard let row = try Row.fetchOne(statement, arguments: [kind, text]) else { continue }
-            let result: String = row[5]
-            reports.append(ClientReport(
-                key: key, productID: row[0], planID: row[1], actionType: row[2], firstGrantMillis: row[3], lastMillis: row[4],
-                lastResult: ResultType(rawValue: result) ?? .start, lastStatusCode: row[6], lastErrorDescription: row[7]))
-        }
-        return reports
+        return Array(reports.values)
     }
 }
 

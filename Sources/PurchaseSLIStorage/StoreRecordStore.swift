@@ -10,8 +10,9 @@ public protocol StoreRecordStore: Sendable {
     /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by their event time.
     func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification]
 
-    /// What the app's events reported for each key that has a report.
-    func clientReports(_ keys: Set<ClientReport.Key>) throws -> [ClientReport]
+    /// What the app's events of `[fromMillis, toMillis)` reported for each key that has a report, merged
+    /// per key (the earliest grant, the latest outcome).
+    func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport]
 
     /// Charges and refunds that happened in `[fromMillis, toMillis)`, counted per `stepSeconds` (aligned
     /// to the epoch), store, environment, product, type and currency.

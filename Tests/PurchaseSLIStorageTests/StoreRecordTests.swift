@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PurchaseSLICore
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
@@ -50,25 +51,77 @@ struct StoreRecordTests {
     @Test("per transaction id and account token: the earliest grant and the latest outcome, whatever the order they arrive in")
     func clientReportsMerge() throws {
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        func attempt(_ id: String, _ result: ResultType, at time: String) -> PurchaseEvent {
+        let token = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"
+        func attempt(_ id: String, _ result: ResultType, at time: String, transaction: String? = "t1") -> PurchaseEvent {
             var made = event(id, at: time, result: result, status: result == .failure ? 500 : nil, error: result == .failure ? "grant timed out" : nil)
-            made.transactionID = "t1"
-            made.appAccountToken = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"
+            made.transactionID = transaction
+            made.appAccountToken = token
             return made
         }
-        // Sent late and out of order: the retry's 409 first, then the start and the failed grant, then the start again (a resend).
+        // Sent late and out of order: the retry's 409 first, then the start and the failed grant, then the start again (a resend);
+        // an attempt that never reached the store (a start and a cancel, by the token alone) in between.
         _ = try store.record([attempt("e4", .alreadyGranted, at: "2026-11-20T10:30:00Z")], receivedAtMillis: receivedAt)
         _ = try store.record([attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e2", .failure, at: "2026-11-20T10:03:00Z")],
                              receivedAtMillis: receivedAt)
+        _ = try store.record([attempt("e6", .cancel, at: "2026-11-20T10:41:00Z", transaction: nil),
+                              attempt("e5", .start, at: "2026-11-20T10:40:00Z", transaction: nil)], receivedAtMillis: receivedAt)
         _ = try store.record([attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e3", .success, at: "2026-11-20T10:20:00Z")],
                              receivedAtMillis: receivedAt)
-        let reports = try store.clientReports([.transactionID("t1"), .appAccountToken("8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"), .transactionID("t9")])
+        let day = (RFC3339.parseMillis("2026-11-20T00:00:00Z")!, RFC3339.parseMillis("2026-11-21T00:00:00Z")!)
+        let reports = Dictionary(uniqueKeysWithValues: try store.clientReports(
+            [.transactionID("t1"), .appAccountToken(token), .transactionID("t9")], fromMillis: day.0, toMillis: day.1).map { ($0.key, $0) })
         #expect(reports.count == 2)
-        for report in reports {
-            #expect(report.firstGrantMillis == RFC3339.parseMillis("2026-11-20T10:20:00Z"))
-            #expect(report.lastResult == .alreadyGranted && report.lastMillis == RFC3339.parseMillis("2026-11-20T10:30:00Z"))
-            #expect(report.lastErrorDescription == nil && report.productID == "coins_100")
+        let granted = try #require(reports[.transactionID("t1")])
+        #expect(granted.firstGrantMillis == RFC3339.parseMillis("2026-11-20T10:20:00Z"))
+        #expect(granted.lastResult == .alreadyGranted && granted.lastMillis == RFC3339.parseMillis("2026-11-20T10:30:00Z"))
+        #expect(granted.lastErrorDescription == nil && granted.productID == "coins_100")
+        // The token keeps what the events without a transaction id said: the cancel.
+        let byToken = try #require(reports[.appAccountToken(token)])
+        #expect(byToken.lastResult == .cancel && byToken.firstGrantMillis == nil)
+        // Reports are read from the time range asked for.
+        let later = try store.clientReports([.transactionID("t1")], fromMillis: day.1, toMillis: day.1 + 86_400_000)
+        #expect(later.isEmpty)
+    }
+
+    @Test("a failed grant's status and error are kept, and a report survives the round trip through its blob whole")
+    func clientReportFields() throws {
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        var failed = event("f1", at: "2026-11-20T10:00:00Z", result: .failure, status: 503, error: "verification failed: 503")
+        failed.transactionID = "t-failed"
+        failed.planID = "coins-small"
+        _ = try store.record([failed], receivedAtMillis: receivedAt)
+        let report = try #require(try store.clientReports([.transactionID("t-failed")], fromMillis: 0, toMillis: receivedAt).first)
+        #expect(report == ClientReport(key: .transactionID("t-failed"), event: failed))
+    }
+
+    @Test("a database of the keyed reports (v5) keeps them when it moves to reports by minute")
+    func keyedReportsMigrate() throws {
+        let path = directory.file("v5.sqlite")
+        _ = try SQLiteBucketStore(path: path)
+        // The file as the version before wrote it: one report per key, and no migration v6 yet.
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                DROP TABLE client_report_minute;
+                DELETE FROM grdb_migrations WHERE identifier = 'v6-client-reports-by-minute';
+                CREATE TABLE client_report (
+                    key_kind INTEGER NOT NULL, key TEXT NOT NULL, product_id TEXT NOT NULL, plan_id TEXT, action TEXT NOT NULL,
+                    first_grant_millis INTEGER, last_millis INTEGER NOT NULL, last_result TEXT NOT NULL, last_status INTEGER,
+                    last_error TEXT, PRIMARY KEY (key_kind, key)
+                ) WITHOUT ROWID;
+                INSERT INTO client_report VALUES (0, 't1', 'coins_100', NULL, 'purchase', 1795168920000, 1795169000000, 'alreadyGranted', 409, NULL),
+                    (1, 'b5c1e2d4-0000-4000-8000-000000000001', 'coins_500', 'coins-medium', 'purchase', NULL, 1795168800000, 'cancel', NULL, 'payment cancelled');
+                """)
         }
+        let store = try SQLiteBucketStore(path: path)
+        let reports = try store.clientReports(
+            [.transactionID("t1"), .appAccountToken("b5c1e2d4-0000-4000-8000-000000000001")], fromMillis: 0, toMillis: .max / 2)
+        #expect(Set(reports) == [
+            ClientReport(key: .transactionID("t1"), productID: "coins_100", planID: nil, actionType: "purchase", firstGrantMillis: 1_795_168_920_000,
+                         lastMillis: 1_795_169_000_000, lastResult: .alreadyGranted, lastStatusCode: 409, lastErrorDescription: nil),
+            ClientReport(key: .appAccountToken("b5c1e2d4-0000-4000-8000-000000000001"), productID: "coins_500", planID: "coins-medium",
+                         actionType: "purchase", firstGrantMillis: nil, lastMillis: 1_795_168_800_000, lastResult: .cancel, lastStatusCode: nil,
+                         lastErrorDescription: "payment cancelled"),
+        ])
     }
 
     @Test("pruning drops notifications and reports past their retention, keeping the rest")
@@ -86,6 +139,7 @@ struct StoreRecordTests {
         try store.prune(nowMillis: receivedAt)
         let all = try store.notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
         #expect(all.map(\.notification.notificationID) == ["new"])
-        #expect(try store.clientReports([.transactionID("t-old"), .transactionID("t-new")]).map(\.key) == [.transactionID("t-new")])
+        #expect(try store.clientReports([.transactionID("t-old"), .transactionID("t-new")], fromMillis: 0, toMillis: receivedAt).map(\.key)
+                == [.transactionID("t-new")])
     }
 }
