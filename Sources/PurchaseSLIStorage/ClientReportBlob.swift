@@ -16,37 +16,82 @@ enum ClientReportBlob {
         }
     }
 
-    /// The blob of `reports`.
-    static func encode(_ reports: [ClientReport]) -> [UInt8] {
-        var strings: [String] = []
-        var index: [String: UInt64] = [:]
-        func id(_ text: String) -> UInt64 {
-            if let known = index[text] { return known }
-            index[text] = UInt64(strings.count)
-            strings.append(text)
-            return UInt64(strings.count - 1)
+    /// Builds the blobs of reports, one per minute of their latest event, record by record: an event's
+    /// report is written as it is (a key reported twice is merged when read), with no dictionary of
+    /// reports and no string copied per event.
+    struct Encoder {
+        /// One minute's blob under construction.
+        private struct Part {
+            var strings: [String] = []
+            var index: [String: UInt64] = [:]
+            var records: [UInt8] = []
+            var count = 0
+
+            mutating func id(_ text: String) -> UInt64 {
+                if let known = index[text] { return known }
+                index[text] = UInt64(strings.count)
+                strings.append(text)
+                return UInt64(strings.count - 1)
+            }
         }
-        var records: [UInt8] = []
-        records.reserveCapacity(reports.count * 24)
-        for report in reports {
-            appendVarint(UInt64(bitPattern: hash(of: report.key)), to: &records)
-            appendVarint(report.firstGrantMillis.map { UInt64(bitPattern: $0) &+ 1 } ?? 0, to: &records)
-            appendVarint(UInt64(bitPattern: report.lastMillis), to: &records)
-            appendVarint(report.lastStatusCode.map { UInt64(UInt32(truncatingIfNeeded: $0)) + 1 } ?? 0, to: &records)
-            appendVarint(id(report.productID), to: &records)
-            appendVarint(report.planID.map { id($0) + 1 } ?? 0, to: &records)
-            appendVarint(id(report.actionType), to: &records)
-            appendVarint(id(report.lastResult.rawValue), to: &records)
-            appendVarint(report.lastErrorDescription.map { id($0) + 1 } ?? 0, to: &records)
+
+        private var parts: [Int64: Part] = [:]
+
+        /// Adds what `event` reports about its transaction id, else its account token; nothing when it
+        /// names neither.
+        mutating func add(_ event: UnsafePointer<PurchaseEvent>) {
+            let hash: Int64
+            if let id = event.pointee.transactionID {
+                hash = EventIDHash.hash("t:" + id)
+            } else if let token = event.pointee.appAccountToken {
+                hash = EventIDHash.hash("a:" + token)
+            } else {
+                return
+            }
+            let millis = event.pointee.timestampMillis, result = event.pointee.resultType
+            add(
+                hash: hash, firstGrantMillis: result.isGrant ? millis : nil, lastMillis: millis, status: event.pointee.statusCode,
+                product: event.pointee.productID, plan: event.pointee.planID, action: event.pointee.actionType.rawValue,
+                result: result.rawValue, error: event.pointee.errorDescription)
         }
-        var bytes: [UInt8] = []
-        appendVarint(UInt64(strings.count), to: &bytes)
-        for text in strings {
-            appendVarint(UInt64(text.utf8.count), to: &bytes)
-            bytes.append(contentsOf: text.utf8)
+
+        /// Adds a report (merged from several events, or read from an older table).
+        mutating func add(_ report: ClientReport) {
+            add(
+                hash: ClientReportBlob.hash(of: report.key), firstGrantMillis: report.firstGrantMillis, lastMillis: report.lastMillis,
+                status: report.lastStatusCode, product: report.productID, plan: report.planID, action: report.actionType,
+                result: report.lastResult.rawValue, error: report.lastErrorDescription)
         }
-        appendVarint(UInt64(reports.count), to: &bytes)
-        return bytes + records
+
+        private mutating func add(
+            hash: Int64, firstGrantMillis: Int64?, lastMillis: Int64, status: Int?, product: String, plan: String?, action: String,
+            result: String, error: String?
+        ) {
+            let minute = lastMillis.floorDividedBy(60_000).quotient
+            var part = parts.removeValue(forKey: minute) ?? Part()
+            appendVarint(UInt64(bitPattern: hash), to: &part.records)
+            appendVarint(firstGrantMillis.map { UInt64(bitPattern: $0) &+ 1 } ?? 0, to: &part.records)
+            appendVarint(UInt64(bitPattern: lastMillis), to: &part.records)
+            appendVarint(status.map { UInt64(UInt32(truncatingIfNeeded: $0)) + 1 } ?? 0, to: &part.records)
+            let ids = (part.id(product), plan.map { part.id($0) + 1 } ?? 0, part.id(action), part.id(result), error.map { part.id($0) + 1 } ?? 0)
+            for id in [ids.0, ids.1, ids.2, ids.3, ids.4] { appendVarint(id, to: &part.records) }
+            part.count += 1
+            parts[minute] = part
+        }
+
+        /// The blobs, by minute.
+        func blobs() -> [(minute: Int64, blob: [UInt8])] {
+            parts.sorted { $0.key < $1.key }.map { minute, part in
+                var bytes: [UInt8] = []
+                appendVarint(UInt64(part.strings.count), to: &bytes)
+                for text in part.strings {
+                    appendVarint(UInt64(text.utf8.count), to: &bytes)
+                    bytes.append(contentsOf: text.utf8)
+                }
+                appendVarint(UInt64(part.count), to: &bytes)
+                return (minute, bytes + part.records)
+            }
+        }
     }
 
     /// Merges the blob's reports of the keys `wanted` (by their hash) into `reports`.

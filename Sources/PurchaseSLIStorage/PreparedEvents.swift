@@ -19,8 +19,11 @@ public struct PreparedEvents: Sendable {
     let order: [Int32]
     /// The latest price the events carried for each product and plan.
     let prices: [ProductPrice]
-    /// Per transaction id and account token the events named, what they reported.
-    let clientReports: [ClientReport]
+    /// What the events reported about their transaction ids, else their account tokens, as blobs per
+    /// minute (``ClientReportBlob``): made here rather than by the single writer, which stores them as
+    /// they are when none of the batch's events is a duplicate (else it makes them again from the new
+    /// ones: only events counted for the first time report).
+    let clientReportBlobs: [(minute: Int64, blob: [UInt8])]
 
     /// Computes the keys of `events`. O(n log n).
     public init(_ events: [PurchaseEvent]) {
@@ -28,7 +31,7 @@ public struct PreparedEvents: Sendable {
         var seconds: [Int64] = [], eventIDHashes: [Int64] = [], seriesHashes: [UInt64] = []
         var seriesValues: [SeriesValues] = []
         var prices: [PriceKey: ProductPrice] = [:]
-        var reports: [ClientReport.Key: ClientReport] = [:]
+        var reports = ClientReportBlob.Encoder()
         seconds.reserveCapacity(events.count)
         eventIDHashes.reserveCapacity(events.count)
         seriesHashes.reserveCapacity(events.count)
@@ -44,11 +47,7 @@ public struct PreparedEvents: Sendable {
                 seriesValues.append(values)
                 // An event naming its transaction is found by it; the account token is for those that do
                 // not (a start, a cancel, a failure before the store charged), and is written only for them.
-                if let key = event.pointee.transactionID.map(ClientReport.Key.transactionID)
-                    ?? event.pointee.appAccountToken.map(ClientReport.Key.appAccountToken) {
-                    let report = ClientReport(key: key, event: event.pointee)
-                    if reports[key] == nil { reports[key] = report } else { reports[key]!.merge(report) }
-                }
+                reports.add(event)
                 if let price = event.pointee.price, let currency = event.pointee.currency {
                     let product = event.pointee.productID, plan = event.pointee.planID, millis = event.pointee.timestampMillis
                     let key = PriceKey(productID: product, planID: plan)
@@ -63,7 +62,7 @@ public struct PreparedEvents: Sendable {
         self.seriesHashes = seriesHashes
         self.seriesValues = seriesValues
         self.prices = Array(prices.values)
-        clientReports = Array(reports.values)
+        clientReportBlobs = reports.blobs()
         order = Self.dedupOrder(seconds: seconds, hashes: eventIDHashes)
     }
 

@@ -82,7 +82,18 @@ struct RecordBatch {
         try markSeen(days: days, receivedAtSeconds: receivedAtSeconds, in: db)
         try recordOverflow(memory.intern.takeOverflow(), in: db, outcome: &outcome)
         try recordPrices(in: db)
-        try ClientReportRows.append(batches.flatMap(\.clientReports), in: db)
+        // Only what the events counted for the first time reported: a resent batch appends nothing.
+        for (batchIndex, batch) in batches.enumerated() {
+            if !isNew[batchIndex].contains(false) {
+                try ClientReportRows.append(batch.clientReportBlobs, in: db)
+            } else if isNew[batchIndex].contains(true) {
+                var encoder = ClientReportBlob.Encoder()
+                batch.events.withUnsafeBufferPointer { events in
+                    for index in events.indices where isNew[batchIndex][index] { encoder.add(events.baseAddress! + index) }
+                }
+                try ClientReportRows.append(encoder.blobs(), in: db)
+            }
+        }
         return outcome
     }
 

@@ -147,13 +147,17 @@ enum Schema {
                 SELECT key_kind, key, product_id, plan_id, action, first_grant_millis, last_millis, last_result, last_status, last_error
                 FROM client_report
                 """)
-            try ClientReportRows.append(rows.map { row in
+            var encoder = ClientReportBlob.Encoder()
+            for report in rows.map({ row in
                 let kind: Int = row[0], key: String = row[1], result: String = row[7]
                 return ClientReport(
                     key: kind == 0 ? .transactionID(key) : .appAccountToken(key), productID: row[2], planID: row[3], actionType: row[4],
                     firstGrantMillis: row[5], lastMillis: row[6], lastResult: ResultType(rawValue: result) ?? .start,
                     lastStatusCode: row[8], lastErrorDescription: row[9])
-            }, in: db)
+            }) {
+                encoder.add(report)
+            }
+            try ClientReportRows.append(encoder.blobs(), in: db)
             try db.execute(sql: "DROP TABLE client_report")
         }
         return migrator

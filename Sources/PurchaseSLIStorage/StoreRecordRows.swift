@@ -4,16 +4,16 @@ import PurchaseSLICore
 /// The rows of `client_report_minute`: per minute of the app's events, a blob per commit of what they
 /// reported per transaction id and account token (``ClientReportBlob``).
 enum ClientReportRows {
-    /// Appends the reports of a commit, one blob per minute of their latest event.
-    static func append(_ reports: [ClientReport], in db: Database) throws {
-        guard !reports.isEmpty else { return }
+    /// Appends blobs of ``ClientReportBlob/Encoder``, each as the next part of its minute.
+    static func append(_ blobs: [(minute: Int64, blob: [UInt8])], in db: Database) throws {
+        guard !blobs.isEmpty else { return }
         let statement = try RawStatement(db, sql: """
             INSERT INTO client_report_minute (minute, part, reports)
             VALUES (?1, (SELECT coalesce(max(part), -1) + 1 FROM client_report_minute WHERE minute = ?1), ?2)
             """)
-        for (minute, ofMinute) in Dictionary(grouping: reports, by: { $0.lastMillis.floorDividedBy(60_000).quotient }) {
+        for (minute, blob) in blobs {
             statement.bind(minute, at: 1)
-            statement.bind(copying: ClientReportBlob.encode(ofMinute), at: 2)
+            statement.bind(copying: blob, at: 2)
             try statement.run()
         }
     }

@@ -94,6 +94,22 @@ struct StoreRecordTests {
         #expect(report == ClientReport(key: .transactionID("t-failed"), event: failed))
     }
 
+    @Test("a resent batch stores no report again: only the events counted for the first time report")
+    func resentEventsAppendNothing() throws {
+        let path = directory.file("db.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        var granted = event("g1", at: "2026-11-20T10:00:00Z")
+        granted.transactionID = "t1"
+        var started = event("s1", at: "2026-11-20T09:59:00Z", result: .start)
+        started.appAccountToken = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"
+        func parts() throws -> Int { try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM client_report_minute") ?? -1 } }
+        _ = try store.record([granted, started], receivedAtMillis: receivedAt)
+        let first = try parts()
+        #expect(first == 2)
+        #expect(try store.record([granted, started], receivedAtMillis: receivedAt).duplicates == 2)
+        #expect(try parts() == first)
+    }
+
     @Test("a database of the keyed reports (v5) keeps them when it moves to reports by minute")
     func keyedReportsMigrate() throws {
         let path = directory.file("v5.sqlite")
