@@ -1,8 +1,9 @@
 import PurchaseSLICore
 
-/// What one commit's events reported in one minute, per transaction id and account token, as one blob:
-/// the strings the reports use, then a record per key (varints). Keys are stored as 64-bit hashes of
-/// their kind and text; a reader knows the keys it looks for.
+/// What a batch's events reported in one minute about their transaction ids (else account tokens), as
+/// one blob: the strings the reports use, then a record per report: the 8-byte hash of its key's kind
+/// and text (a reader knows the keys it looks for), then varints: its grant, its time within the
+/// minute, status, and the string ids of product, plan, action, result and error. About 18 bytes.
 ///
 /// Stored per minute rather than per key, reports are appended in time order: a random key per purchase
 /// made a keyed table cost more to write than everything else an event writes (a B-tree insert at a random
@@ -69,9 +70,12 @@ enum ClientReportBlob {
         ) {
             let minute = lastMillis.floorDividedBy(60_000).quotient
             var part = parts.removeValue(forKey: minute) ?? Part()
-            appendVarint(UInt64(bitPattern: hash), to: &part.records)
-            appendVarint(firstGrantMillis.map { UInt64(bitPattern: $0) &+ 1 } ?? 0, to: &part.records)
-            appendVarint(UInt64(bitPattern: lastMillis), to: &part.records)
+            // The hash in 8 bytes; the time within its minute; the grant as "at that time" (an event's own
+            // report) or as its distance from it.
+            withUnsafeBytes(of: UInt64(bitPattern: hash).littleEndian) { part.records.append(contentsOf: $0) }
+            let offset = lastMillis - minute * 60_000
+            appendVarint(firstGrantMillis.map { $0 == lastMillis ? 1 : 2 + zigzag($0 &- lastMillis) } ?? 0, to: &part.records)
+            appendVarint(UInt64(offset), to: &part.records)
             appendVarint(status.map { UInt64(UInt32(truncatingIfNeeded: $0)) + 1 } ?? 0, to: &part.records)
             let ids = (part.id(product), plan.map { part.id($0) + 1 } ?? 0, part.id(action), part.id(result), error.map { part.id($0) + 1 } ?? 0)
             for id in [ids.0, ids.1, ids.2, ids.3, ids.4] { appendVarint(id, to: &part.records) }
@@ -97,7 +101,8 @@ enum ClientReportBlob {
     /// Merges the blob's reports of the keys `wanted` (by their hash) into `reports`.
     /// - Throws: `CorruptBucketError` when the bytes are not such a blob.
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, wanted: [Int64: ClientReport.Key], into reports: inout [ClientReport.Key: ClientReport]
+        _ bytes: UnsafeRawBufferPointer, minute: Int64, wanted: [Int64: ClientReport.Key],
+        into reports: inout [ClientReport.Key: ClientReport]
     ) throws {
         var reader = VarintReader(bytes: bytes)
         let stringCount = try reader.count()
@@ -114,15 +119,21 @@ enum ClientReportBlob {
         }
         let count = try reader.count()
         for _ in 0..<count {
-            let hash = Int64(bitPattern: try reader.next())
-            let grant = try reader.next(), last = Int64(bitPattern: try reader.next()), status = try reader.next()
+            guard bytes.count - reader.position >= 8 else { throw CorruptBucketError(detail: "a key cut short") }
+            var hashBits: UInt64 = 0
+            withUnsafeMutableBytes(of: &hashBits) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[reader.position..<reader.position + 8])) }
+            reader.position += 8
+            let hash = Int64(bitPattern: UInt64(littleEndian: hashBits))
+            let grant = try reader.next(), offset = try reader.next(), status = try reader.next()
+            guard offset < 60_000 else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
+            let last = minute &* 60_000 &+ Int64(offset)
             let product = try reader.next(), plan = try reader.next(), action = try reader.next()
             let result = try reader.next(), error = try reader.next()
             guard let key = wanted[hash] else { continue }
             guard status <= UInt64(UInt32.max) + 1 else { throw CorruptBucketError(detail: "a status of \(status)") }
             let report = ClientReport(
                 key: key, productID: try string(product), planID: plan == 0 ? nil : try string(plan - 1),
-                actionType: try string(action), firstGrantMillis: grant == 0 ? nil : Int64(bitPattern: grant &- 1), lastMillis: last,
+                actionType: try string(action), firstGrantMillis: grant == 0 ? nil : grant == 1 ? last : last &+ unzigzag(grant - 2), lastMillis: last,
                 lastResult: ResultType(rawValue: try string(result)) ?? .start,
                 lastStatusCode: status == 0 ? nil : Int(Int32(truncatingIfNeeded: status - 1)),
                 lastErrorDescription: error == 0 ? nil : try string(error - 1))
@@ -131,3 +142,9 @@ enum ClientReportBlob {
         guard reader.isAtEnd else { throw CorruptBucketError(detail: "bytes after the last report") }
     }
 }
+
+/// A signed number as an unsigned one with small magnitudes small (0, -1, 1, -2… as 0, 1, 2, 3…).
+private func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+
+/// The inverse of ``zigzag(_:)``.
+private func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }

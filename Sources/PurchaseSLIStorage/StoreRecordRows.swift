@@ -29,7 +29,7 @@ enum ClientReportRows {
         statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
         while try statement.step() {
             try decoding(table: "client_report_minute", row: "minute \(statement.int64(0))") {
-                try ClientReportBlob.decode(statement.blob(1), wanted: wanted, into: &reports)
+                try ClientReportBlob.decode(statement.blob(1), minute: statement.int64(0), wanted: wanted, into: &reports)
             }
         }
         return Array(reports.values)
