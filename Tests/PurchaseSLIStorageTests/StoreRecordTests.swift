@@ -110,6 +110,22 @@ struct StoreRecordTests {
         #expect(try parts() == first)
     }
 
+    @Test("a damaged report blob is an error naming its minute, for any cut of its bytes, never a crash")
+    func damagedBlobIsAnError() throws {
+        let path = directory.file("db.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        var failed = event("f1", at: "2026-11-20T10:00:30Z", result: .failure, status: 500, error: "grant timed out")
+        failed.transactionID = "t1"
+        _ = try store.record([failed], receivedAtMillis: receivedAt)
+        let blob = try DatabaseQueue(path: path).read { try [UInt8](Data.fetchOne($0, sql: "SELECT reports FROM client_report_minute")!) }
+        for cut in 0..<blob.count {
+            try DatabaseQueue(path: path).write { try $0.execute(sql: "UPDATE client_report_minute SET reports = ?", arguments: [Data(blob[..<cut])]) }
+            #expect(throws: StorageError.self) {
+                try store.clientReports([.transactionID("t1")], fromMillis: 0, toMillis: receivedAt)
+            }
+        }
+    }
+
     @Test("a database of the keyed reports (v5) keeps them when it moves to reports by minute")
     func keyedReportsMigrate() throws {
         let path = directory.file("v5.sqlite")
