@@ -39,11 +39,13 @@ public struct ChargeLedger: Sendable {
         /// The product (the store's, else the app's).
         public var productID: String
 
+        /// By store, then product.
         public static func < (lhs: ProductKey, rhs: ProductKey) -> Bool { (lhs.store, lhs.productID) < (rhs.store, rhs.productID) }
     }
 
     /// The store and product pairs of the expected charges.
     public let productKeys: [ProductKey]
+
     /// What the evaluator's minute loop reads of a charge, flat: no string is touched per charge and minute.
     struct Facts {
         /// When charged, received and granted (`Int64.max`: never), in milliseconds.
