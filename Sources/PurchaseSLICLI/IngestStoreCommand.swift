@@ -49,10 +49,7 @@ struct IngestStoreCommand: AsyncParsableCommand {
     }
 
     private func ingest() async throws {
-        let roots = try appleRootCA.isEmpty ? nil : appleRootCA.map { path in
-            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure(message: "--apple-root-ca: cannot read \(path)") }
-            return [UInt8](data)
-        }
+        let roots = try appleRootCA.isEmpty ? nil : StoreNotificationOptions.certificates(at: appleRootCA, setting: "--apple-root-ca")
         let apple: AppStoreNotificationVerifier
         do {
             apple = try AppStoreNotificationVerifier(rootCertificates: roots, bundleIDs: Set(appleBundleID))

@@ -114,9 +114,7 @@ struct QueryCommand: ParsableCommand {
         let output = try exitingOnFailure { () throws -> ChargeCountOutput in
             let query = try makeChargeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
             let rule = try policy.load().reconciliation
-            let ledger = try store.openStore().ledger(
-                kinds: [.charge, .refund], fromMillis: query.fromSeconds * 1000, toMillis: query.toSeconds * 1000, rule: rule)
-            return ChargeCountOutput(query: query, rows: query.rows(ledger: ledger, rule: rule))
+            return ChargeCountOutput(query: query, rows: try store.openStore().chargeCounts(query, rule: rule))
         }
         switch format {
         case .table: print(output.table, terminator: "")

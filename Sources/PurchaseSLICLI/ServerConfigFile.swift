@@ -117,12 +117,7 @@ struct ServerConfigFile {
         if let ids = try value("appleBundleIDs", as: [String].self) { configuration.appleBundleIDs = Set(ids) }
         if let paths = try value("appleRootCA", as: [String].self) {
             guard !paths.isEmpty else { throw invalid("appleRootCA") }
-            configuration.appleRootCertificates = try paths.map { certificate in
-                guard let data = FileManager.default.contents(atPath: certificate) else {
-                    throw CommandFailure(message: "\(path): appleRootCA: cannot read \(certificate)")
-                }
-                return [UInt8](data)
-            }
+            configuration.appleRootCertificates = try StoreNotificationOptions.certificates(at: paths, setting: "\(path): appleRootCA")
         }
         if let names = try value("googlePackages", as: [String].self) { configuration.googlePackageNames = Set(names) }
         if let tokens = try value("googlePushTokens", as: [String].self) {

@@ -37,14 +37,7 @@ struct StoreNotificationOptions: ParsableArguments {
         if !bundleIDs.isEmpty { server.appleBundleIDs = Set(bundleIDs) }
         if !packages.isEmpty { server.googlePackageNames = Set(packages) }
         let roots = list(appleRootCA, "PURCHASE_SLI_APPLE_ROOT_CA")
-        if !roots.isEmpty {
-            server.appleRootCertificates = try roots.map { path in
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw CommandFailure(message: "--apple-root-ca: cannot read \(path)")
-                }
-                return [UInt8](data)
-            }
-        }
+        if !roots.isEmpty { server.appleRootCertificates = try Self.certificates(at: roots, setting: "--apple-root-ca") }
         do {
             _ = try AppStoreNotificationVerifier(rootCertificates: server.appleRootCertificates, bundleIDs: server.appleBundleIDs)
         } catch {
@@ -60,6 +53,14 @@ struct StoreNotificationOptions: ParsableArguments {
         if !server.googlePackageNames.isEmpty, !server.googlePushTokens.isEnabled {
             throw CommandFailure(
                 message: "--google-package needs --google-push-tokens (config: googlePackages needs googlePushTokens): Pub/Sub pushes are not signed, so the endpoint's URL carries a secret token (?token=)")
+        }
+    }
+
+    /// The bytes of each root certificate file; an error naming `setting` and the file it cannot read.
+    static func certificates(at paths: [String], setting: String) throws -> [[UInt8]] {
+        try paths.map { path in
+            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure(message: "\(setting): cannot read \(path)") }
+            return [UInt8](data)
         }
     }
 }

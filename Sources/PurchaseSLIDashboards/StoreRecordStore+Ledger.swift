@@ -26,4 +26,11 @@ extension StoreRecordStore {
             keys, fromMillis: fromMillis - Self.reportsBeforeChargeMillis, toMillis: toMillis + Self.reportsAfterChargeMillis)
         return ChargeLedger(notifications: notifications, reports: reports, rule: rule)
     }
+
+    /// The rows `query` counts of the stores' charges and refunds, grants judged by `rule`: what
+    /// `query --of charges` and `GET /v1/query?of=charges` answer.
+    public func chargeCounts(_ query: ChargeCountQuery, rule: SLOPolicy.ReconciliationRule) throws -> [ChargeCounts.Row] {
+        let ledger = try ledger(kinds: [.charge, .refund], fromMillis: query.fromSeconds * 1000, toMillis: query.toSeconds * 1000, rule: rule)
+        return query.rows(ledger: ledger, rule: rule)
+    }
 }

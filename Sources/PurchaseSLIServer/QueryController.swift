@@ -76,11 +76,7 @@ struct QueryController {
         }
         guard let records = store as? any StoreRecordStore else { throw IngestError.badRequest("this store keeps no store notifications") }
         let rule = reconciliation
-        let output = try await runBlocking {
-            let ledger = try records.ledger(
-                kinds: [.charge, .refund], fromMillis: query.fromSeconds * 1000, toMillis: query.toSeconds * 1000, rule: rule)
-            return ChargeCountOutput(query: query, rows: query.rows(ledger: ledger, rule: rule))
-        }
+        let output = try await runBlocking { ChargeCountOutput(query: query, rows: try records.chargeCounts(query, rule: rule)) }
         guard output.rows.count <= maximumRows else {
             throw IngestError.badRequest(
                 "the answer has \(output.rows.count) rows, more than \(maximumRows); narrow it with a larger step, fewer by dimensions or a where")

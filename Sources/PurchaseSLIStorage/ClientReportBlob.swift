@@ -12,8 +12,8 @@ enum ClientReportBlob {
     /// The stored key of a report: a stable 64-bit hash of its kind and text.
     static func hash(of key: ClientReport.Key) -> Int64 {
         switch key {
-        case .transactionID(let id): EventIDHash.hash("t:" + id)
-        case .appAccountToken(let token): EventIDHash.hash("a:" + token)
+        case .transactionID(let id): EventIDHash.hash(id, prefix: "t:")
+        case .appAccountToken(let token): EventIDHash.hash(token, prefix: "a:")
         }
     }
 
@@ -34,6 +34,21 @@ enum ClientReportBlob {
                 strings.append(text)
                 return UInt64(strings.count - 1)
             }
+
+            /// Appends a record: the hash in 8 bytes; the time within its minute; the grant as "at that
+            /// time" (an event's own report) or as its distance from it.
+            mutating func append(
+                hash: Int64, firstGrantMillis: Int64?, lastMillis: Int64, status: Int?, product: String, plan: String?, action: String,
+                result: String, error: String?
+            ) {
+                withUnsafeBytes(of: UInt64(bitPattern: hash).littleEndian) { records.append(contentsOf: $0) }
+                appendVarint(firstGrantMillis.map { $0 == lastMillis ? 1 : 2 + zigzag($0 &- lastMillis) } ?? 0, to: &records)
+                appendVarint(UInt64(lastMillis.floorDividedBy(60_000).remainder), to: &records)
+                appendVarint(status.map { UInt64(UInt32(truncatingIfNeeded: $0)) + 1 } ?? 0, to: &records)
+                let ids: [UInt64] = [id(product), plan.map { id($0) + 1 } ?? 0, id(action), id(result), error.map { id($0) + 1 } ?? 0]
+                for stringID in ids { appendVarint(stringID, to: &records) }
+                count += 1
+            }
         }
 
         private var parts: [Int64: Part] = [:]
@@ -41,46 +56,22 @@ enum ClientReportBlob {
         /// Adds what `event` reports about its transaction id, else its account token; nothing when it
         /// names neither.
         mutating func add(_ event: UnsafePointer<PurchaseEvent>) {
-            let hash: Int64
-            if let id = event.pointee.transactionID {
-                hash = EventIDHash.hash("t:" + id)
-            } else if let token = event.pointee.appAccountToken {
-                hash = EventIDHash.hash("a:" + token)
-            } else {
-                return
-            }
+            guard let key = event.pointee.transactionID.map(ClientReport.Key.transactionID)
+                ?? event.pointee.appAccountToken.map(ClientReport.Key.appAccountToken)
+            else { return }
             let millis = event.pointee.timestampMillis, result = event.pointee.resultType
-            add(
-                hash: hash, firstGrantMillis: result.isGrant ? millis : nil, lastMillis: millis, status: event.pointee.statusCode,
-                product: event.pointee.productID, plan: event.pointee.planID, action: event.pointee.actionType.rawValue,
-                result: result.rawValue, error: event.pointee.errorDescription)
+            parts[millis.floorDividedBy(60_000).quotient, default: Part()].append(
+                hash: ClientReportBlob.hash(of: key), firstGrantMillis: result.isGrant ? millis : nil, lastMillis: millis,
+                status: event.pointee.statusCode, product: event.pointee.productID, plan: event.pointee.planID,
+                action: event.pointee.actionType.rawValue, result: result.rawValue, error: event.pointee.errorDescription)
         }
 
         /// Adds a report (merged from several events, or read from an older table).
         mutating func add(_ report: ClientReport) {
-            add(
+            parts[report.lastMillis.floorDividedBy(60_000).quotient, default: Part()].append(
                 hash: ClientReportBlob.hash(of: report.key), firstGrantMillis: report.firstGrantMillis, lastMillis: report.lastMillis,
                 status: report.lastStatusCode, product: report.productID, plan: report.planID, action: report.actionType,
                 result: report.lastResult.rawValue, error: report.lastErrorDescription)
-        }
-
-        private mutating func add(
-            hash: Int64, firstGrantMillis: Int64?, lastMillis: Int64, status: Int?, product: String, plan: String?, action: String,
-            result: String, error: String?
-        ) {
-            let minute = lastMillis.floorDividedBy(60_000).quotient
-            var part = parts.removeValue(forKey: minute) ?? Part()
-            // The hash in 8 bytes; the time within its minute; the grant as "at that time" (an event's own
-            // report) or as its distance from it.
-            withUnsafeBytes(of: UInt64(bitPattern: hash).littleEndian) { part.records.append(contentsOf: $0) }
-            let offset = lastMillis - minute * 60_000
-            appendVarint(firstGrantMillis.map { $0 == lastMillis ? 1 : 2 + zigzag($0 &- lastMillis) } ?? 0, to: &part.records)
-            appendVarint(UInt64(offset), to: &part.records)
-            appendVarint(status.map { UInt64(UInt32(truncatingIfNeeded: $0)) + 1 } ?? 0, to: &part.records)
-            let ids = (part.id(product), plan.map { part.id($0) + 1 } ?? 0, part.id(action), part.id(result), error.map { part.id($0) + 1 } ?? 0)
-            for id in [ids.0, ids.1, ids.2, ids.3, ids.4] { appendVarint(id, to: &part.records) }
-            part.count += 1
-            parts[minute] = part
         }
 
         /// The blobs, by minute.

@@ -1,8 +1,8 @@
 import GRDB
 import PurchaseSLICore
 
-/// The rows of `client_report_minute`: per minute of the app's events, a blob per commit of what they
-/// reported per transaction id and account token (``ClientReportBlob``).
+/// The rows of `client_report_minute`: per minute of the app's events, a blob per prepared batch of what
+/// they reported per transaction id and account token (``ClientReportBlob``).
 enum ClientReportRows {
     /// Appends blobs of ``ClientReportBlob/Encoder``, each as the next part of its minute.
     static func append(_ blobs: [(minute: Int64, blob: [UInt8])], in db: Database) throws {
