@@ -1,55 +1,49 @@
 public import PurchaseSLICore
 
-/// Where time buckets live: SQLite on one machine today, PostgreSQL when one machine is outgrown.
+/// Where time buckets live: a narrow storage interface that SQLite, PostgreSQL and memory implement.
 ///
-/// Implementations count each eventID once over the dedup horizon, keep buckets by event time, and
-/// commit a batch atomically: after `record` returns, its events are durable and counted exactly once.
+/// A store counts each eventID once over the dedup horizon, keeps counts per series in minute, hour and
+/// day buckets by event time, and commits a batch atomically: after `record` returns, its events are
+/// durable and counted exactly once. It answers no query itself: ``BucketQueryEngine`` (reached through
+/// `counts`, `series` and `errorCounts` on any store) plans resolutions, groups, filters and fills series
+/// from the stored series and bucket scans, the way Prometheus's engine reads its storage's `Select`.
 public protocol BucketStore: Sendable {
     /// Counts validated events, given as several prepared batches (one per request, say), skipping
     /// duplicates; all or nothing. Positions in the outcome count across the batches in order.
     /// - Parameter receivedAtMillis: the receiving clock, used for the dedup horizon and retention.
     func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome
 
-    /// Answers a count query from the buckets.
-    func counts(_ query: CountQuery) throws -> [CountRow]
+    /// Every stored series with its values of `dimensions` (series dimensions only), in that order.
+    /// Series made after the call are not listed; a scan may still pass their entries.
+    func series(_ dimensions: [EventDimension]) throws -> [StoredSeries]
 
-    /// Answers several count queries at once (a store may read its buckets once for those over the
-    /// same range and step); the answers in the queries' order.
-    func counts(_ queries: [CountQuery]) throws -> [[CountRow]]
+    /// Calls `body` with the start of each bucket of the segments and the counts it holds for the series
+    /// in `selection` (every series when nil). The buckets come in no particular order, and one bucket
+    /// may come more than once with different entries: the caller sums them.
+    func scanCounts(
+        _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void
+    ) throws
 
-    /// Answers count queries with a step as dense series (every query needs a step).
-    func series(_ queries: [CountQuery]) throws -> [CountSeries]
+    /// Calls `body` with the start of each bucket of the segments and the events per series, result and
+    /// error description it holds, under the same rules as ``scanCounts(_:selection:_:)``.
+    func scanErrors(
+        _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
+    ) throws
 
-    /// Counts the events that carried each error description, grouped like ``counts(_:)``.
-    func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow]
-
-    /// The latest price events carried for each product and plan.
+    /// The latest price events carried for each product and plan, by product then plan.
     func prices() throws -> [ProductPrice]
 
     /// Throws unless a write commits now (for readiness checks).
     func checkWritable() throws
 
-    /// Drops what is past its retention and the dedup horizon; returns what the dedup memory holds.
+    /// Drops buckets past their retention (relative to the newest minute bucket), eventIDs past the
+    /// dedup horizon, store notifications and client reports past theirs (relative to `nowMillis`, the
+    /// receiving clock); returns what the dedup memory holds afterwards.
     @discardableResult
     func prune(nowMillis: Int64) throws -> DedupMemory
 }
 
 extension BucketStore {
-    /// Each query answered on its own.
-    public func counts(_ queries: [CountQuery]) throws -> [[CountRow]] {
-        try queries.map(counts)
-    }
-
-    /// The series made from the queries' rows.
-    public func series(_ queries: [CountQuery]) throws -> [CountSeries] {
-        try zip(queries, counts(queries)).map { query, rows in
-            let step = query.step?.seconds ?? 60
-            let start = query.fromSeconds - query.fromSeconds.floorDividedBy(step).remainder
-            return CountSeries(rows: rows, startSeconds: start, stepSeconds: step,
-                               stepCount: Int((query.toSeconds - start + step - 1) / step))
-        }
-    }
-
     /// Counts several arrays of validated events; see ``record(_:receivedAtMillis:)-([PreparedEvents],_)``.
     public func record(_ batches: [[PurchaseEvent]], receivedAtMillis: Int64) throws -> RecordOutcome {
         try record(batches.map(PreparedEvents.init), receivedAtMillis: receivedAtMillis)
@@ -58,5 +52,128 @@ extension BucketStore {
     /// Counts one array of validated events; see ``record(_:receivedAtMillis:)-([PreparedEvents],_)``.
     public func record(_ events: [PurchaseEvent], receivedAtMillis: Int64) throws -> RecordOutcome {
         try record([PreparedEvents(events)], receivedAtMillis: receivedAtMillis)
+    }
+}
+
+/// A stretch of time `[fromSeconds, toSeconds)` read from the buckets of one resolution (both ends
+/// aligned to it).
+public struct BucketSegment: Sendable, Hashable {
+    /// The buckets read.
+    public var resolution: Resolution
+    /// The first bucket's start, seconds since the epoch.
+    public var fromSeconds: Int64
+    /// The end, exclusive.
+    public var toSeconds: Int64
+
+    /// Creates a segment.
+    public init(_ resolution: Resolution, from fromSeconds: Int64, to toSeconds: Int64) {
+        self.resolution = resolution
+        self.fromSeconds = fromSeconds
+        self.toSeconds = toSeconds
+    }
+
+    /// Whether `second` falls in the segment.
+    public func contains(_ second: Int64) -> Bool { fromSeconds <= second && second < toSeconds }
+}
+
+/// One series as stored: its id (small, non-negative) and its values of the dimensions asked for.
+public struct StoredSeries: Sendable, Hashable {
+    /// The id bucket entries name it by.
+    public var id: Int64
+    /// Its values, in the order of the dimensions asked for; nil where the events had none.
+    public var values: [String?]
+
+    /// Creates a series.
+    public init(id: Int64, values: [String?]) {
+        self.id = id
+        self.values = values
+    }
+}
+
+/// The counts of one series in one bucket.
+public struct SeriesCounts: Sendable, Hashable {
+    /// The series id.
+    public var series: Int64
+    /// Its counts.
+    public var counts: OutcomeCounts
+
+    /// Creates an entry.
+    public init(series: Int64, counts: OutcomeCounts) {
+        self.series = series
+        self.counts = counts
+    }
+}
+
+/// The events of one series, result and error description in one bucket.
+public struct SeriesErrorCount: Sendable, Hashable {
+    /// The series id.
+    public var series: Int64
+    /// The events' result.
+    public var result: ResultType
+    /// The error description they carried.
+    public var description: String
+    /// How many.
+    public var events: Int64
+
+    /// Creates an entry.
+    public init(series: Int64, result: ResultType, description: String, events: Int64) {
+        self.series = series
+        self.result = result
+        self.description = description
+        self.events = events
+    }
+}
+
+/// The series a scan reads: a set of series ids, O(1) to test (a bitmap while the ids are small).
+public struct SeriesSelection: Sendable, Hashable {
+    /// Bit `id` set for each selected id, when every id is below ``bitmapLimit``.
+    private var bitmap: [UInt64] = []
+    /// The ids, when one is too large for the bitmap.
+    private var large: Set<Int64>?
+    /// How many series are selected.
+    public private(set) var count = 0
+
+    /// Ids from this one up are kept in a set rather than a bitmap (which would take `id / 8` bytes).
+    private static let bitmapLimit: Int64 = 1 << 26
+
+    /// The selection of `ids` (non-negative).
+    public init(_ ids: some Sequence<Int64>) {
+        let unique = Set(ids)
+        count = unique.count
+        if let largest = unique.max(), largest >= Self.bitmapLimit {
+            large = unique
+            return
+        }
+        bitmap = Array(repeating: 0, count: Int((unique.max() ?? -1) / 64 + 1))
+        for id in unique { bitmap[Int(id / 64)] |= 1 << UInt64(id % 64) }
+    }
+
+    /// Whether the series is selected.
+    public func contains(_ series: Int64) -> Bool {
+        if let large { return large.contains(series) }
+        guard series >= 0, series / 64 < bitmap.count else { return false }
+        return bitmap[Int(series / 64)] & (1 << UInt64(series % 64)) != 0
+    }
+
+    /// The ids, ascending.
+    public var sortedIDs: [Int64] {
+        if let large { return large.sorted() }
+        return bitmap.indices.flatMap { word in
+            (0..<64).compactMap { bit in bitmap[word] & (1 << UInt64(bit)) != 0 ? Int64(word * 64 + bit) : nil }
+        }
+    }
+}
+
+/// What the dedup memory holds.
+public struct DedupMemory: Sendable, Hashable {
+    /// Event seconds that have eventIDs within the horizon.
+    public var seconds: Int64
+    /// EventIDs remembered.
+    public var eventIDs: Int64
+
+    /// Creates a reading.
+    public init(seconds: Int64, eventIDs: Int64) {
+        self.seconds = seconds
+        self.eventIDs = eventIDs
     }
 }

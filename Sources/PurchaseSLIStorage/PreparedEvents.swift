@@ -66,6 +66,19 @@ public struct PreparedEvents: Sendable {
         order = Self.dedupOrder(seconds: seconds, hashes: eventIDHashes)
     }
 
+    /// The client report blobs of the events counted for the first time (`isNew[index]`): those made
+    /// while preparing when every event is new, else made again from the new ones (a resent batch
+    /// reports nothing).
+    func clientReportBlobs(ofNew isNew: [Bool]) -> [(minute: Int64, blob: [UInt8])] {
+        if !isNew.contains(false) { return clientReportBlobs }
+        guard isNew.contains(true) else { return [] }
+        var encoder = ClientReportBlob.Encoder()
+        events.withUnsafeBufferPointer { events in
+            for index in events.indices where isNew[index] { encoder.add(events.baseAddress! + index) }
+        }
+        return encoder.blobs()
+    }
+
     /// A product and plan, whose latest price is kept.
     private struct PriceKey: Hashable {
         var productID: String
@@ -77,5 +90,37 @@ public struct PreparedEvents: Sendable {
         (0..<Int32(seconds.count)).sorted {
             (seconds[Int($0)], hashes[Int($0)], $0) < (seconds[Int($1)], hashes[Int($1)], $1)
         }
+    }
+}
+
+/// Every event of several prepared batches in dedup order: sorted by (second, eventID hash, batch,
+/// index), so that duplicates are neighbours and the first sent comes first.
+struct DedupOrder {
+    /// One event's dedup key and where it is: which prepared batch, and its index there.
+    struct Key {
+        var second: Int64
+        var hash: Int64
+        var batch: Int32
+        var index: Int32
+    }
+
+    /// The keys, sorted.
+    let keys: [Key]
+
+    /// Merges the batches' sorted keys. O(n log k) for k batches, as each batch is one sorted run.
+    init(_ batches: [PreparedEvents]) {
+        var keys: [Key] = []
+        keys.reserveCapacity(batches.reduce(0) { $0 + $1.events.count })
+        for (batchIndex, batch) in batches.enumerated() {
+            for index in batch.order {
+                keys.append(Key(
+                    second: batch.seconds[Int(index)], hash: batch.eventIDHashes[Int(index)],
+                    batch: Int32(batchIndex), index: index))
+            }
+        }
+        if batches.count > 1 {
+            keys.sort { ($0.second, $0.hash, $0.batch, $0.index) < ($1.second, $1.hash, $1.batch, $1.index) }
+        }
+        self.keys = keys
     }
 }

@@ -4,35 +4,12 @@ import PurchaseSLICore
 /// One commit's events on their way into the buckets: deduplicated by eventID, then aggregated per
 /// minute and handed to ``BucketWriter`` (minute buckets now, hours and days through pending rollups).
 struct RecordBatch {
-    /// One event's dedup key and where it is: which prepared batch, and its index there.
-    private struct Key {
-        var second: Int64
-        var hash: Int64
-        var batch: Int32
-        var index: Int32
-    }
-
     private let batches: [PreparedEvents]
-    /// Every event of every batch, sorted by (second, eventID hash, batch, index), so that duplicates
-    /// are neighbours and the first sent counts.
-    private let order: [Key]
+    private let order: [DedupOrder.Key]
 
-    /// Merges the batches' sorted keys. O(n log k) for k batches, as each batch is one sorted run.
     init(batches: [PreparedEvents]) {
         self.batches = batches
-        var keys: [Key] = []
-        keys.reserveCapacity(batches.reduce(0) { $0 + $1.events.count })
-        for (batchIndex, batch) in batches.enumerated() {
-            for index in batch.order {
-                keys.append(Key(
-                    second: batch.seconds[Int(index)], hash: batch.eventIDHashes[Int(index)],
-                    batch: Int32(batchIndex), index: index))
-            }
-        }
-        if batches.count > 1 {
-            keys.sort { ($0.second, $0.hash, $0.batch, $0.index) < ($1.second, $1.hash, $1.batch, $1.index) }
-        }
-        order = keys
+        order = DedupOrder(batches).keys
     }
 
     /// Writes the batch inside an open transaction and returns what it counted.
@@ -84,15 +61,7 @@ struct RecordBatch {
         try recordPrices(in: db)
         // Only what the events counted for the first time reported: a resent batch appends nothing.
         for (batchIndex, batch) in batches.enumerated() {
-            if !isNew[batchIndex].contains(false) {
-                try ClientReportRows.append(batch.clientReportBlobs, in: db)
-            } else if isNew[batchIndex].contains(true) {
-                var encoder = ClientReportBlob.Encoder()
-                batch.events.withUnsafeBufferPointer { events in
-                    for index in events.indices where isNew[batchIndex][index] { encoder.add(events.baseAddress! + index) }
-                }
-                try ClientReportRows.append(encoder.blobs(), in: db)
-            }
+            try ClientReportRows.append(batch.clientReportBlobs(ofNew: isNew[batchIndex]), in: db)
         }
         return outcome
     }

@@ -1,16 +1,20 @@
 import PurchaseSLICore
 
 /// The time resolutions at which buckets are kept, finest first.
-enum Resolution: Int, CaseIterable, Sendable {
+public enum Resolution: Int, CaseIterable, Sendable {
+    /// One-minute buckets, kept for weeks.
     case minute = 60
+    /// One-hour buckets.
     case hour = 3600
+    /// One-day (UTC) buckets.
     case day = 86_400
 
-    var seconds: Int64 { Int64(rawValue) }
+    /// The width of a bucket.
+    public var seconds: Int64 { Int64(rawValue) }
     /// The table of this resolution's counts.
-    var bucketTable: String { "bucket_" + name }
+    package var bucketTable: String { "bucket_" + name }
     /// The table of this resolution's error counts.
-    var errorTable: String { "error_" + name }
+    package var errorTable: String { "error_" + name }
 
     private var name: String {
         switch self {
@@ -20,6 +24,15 @@ enum Resolution: Int, CaseIterable, Sendable {
         }
     }
 
+    /// The next finer resolution, nil for minutes.
+    public var finer: Resolution? {
+        switch self {
+        case .minute: nil
+        case .hour: .minute
+        case .day: .hour
+        }
+    }
+
     /// The start of the bucket that holds `second`.
-    func bucketStart(_ second: Int64) -> Int64 { second - second.floorDividedBy(seconds).remainder }
+    public func bucketStart(_ second: Int64) -> Int64 { second - second.floorDividedBy(seconds).remainder }
 }

@@ -170,11 +170,3 @@ public final class SQLiteBucketStore: BucketStore {
         }
     }
 }
-
-/// What the dedup memory holds: the event seconds with a row, and the eventIDs remembered in them.
-public struct DedupMemory: Sendable, Hashable {
-    /// Rows of the dedup table, one per event second that has events within the horizon.
-    public var seconds: Int64
-    /// EventIDs remembered.
-    public var eventIDs: Int64
-}

@@ -83,14 +83,17 @@ enum StoreNotificationRows {
     }
 
     /// Charges and refunds of `[fromMillis, toMillis)` counted per step and key, each transaction's
-    /// charge (or refund) once; a refund without a product takes its charge's. O(rows log rows).
+    /// charge (or refund) once, as told by its notification of the smallest id (SQLite takes the bare
+    /// columns of an aggregate query from the row `min()` picks); a refund without a product takes its
+    /// charge's. The same answer as ``PurchaseSLICore/StoreActivityRow/rows(of:fromMillis:toMillis:stepSeconds:)``.
+    /// O(rows log rows).
     static func activity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64, in db: Database) throws -> [StoreActivityRow] {
         let step = max(1, stepSeconds) * 1000
         return try Row.fetchAll(db, sql: """
             WITH distinct_events AS (
-                SELECT store, environment, kind, type, currency, price, event_millis,
+                SELECT store, environment, kind, type, currency, price, event_millis, min(notification_id),
                     coalesce(product_id, (SELECT c.product_id FROM store_notification c WHERE c.transaction_id = n.transaction_id
-                        AND c.store = n.store AND c.product_id IS NOT NULL LIMIT 1)) AS product
+                        AND c.store = n.store AND c.product_id IS NOT NULL ORDER BY c.notification_id LIMIT 1)) AS product
                 FROM store_notification n
                 WHERE event_millis >= ? AND event_millis < ? AND kind != 'other'
                 GROUP BY store, kind, coalesce(transaction_id, notification_id), event_millis

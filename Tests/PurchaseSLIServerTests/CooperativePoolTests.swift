@@ -50,14 +50,18 @@ private struct GatedStore: BucketStore {
         try base.record(batches, receivedAtMillis: receivedAtMillis)
     }
 
-    func counts(_ query: CountQuery) throws -> [CountRow] {
+    /// Every query starts with this lookup.
+    func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
         gate.pass()
-        return try base.counts(query)
+        return try base.series(dimensions)
     }
 
-    func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] {
-        gate.pass()
-        return try base.errorCounts(query)
+    func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) throws {
+        try base.scanCounts(segments, selection: selection, body)
+    }
+
+    func scanErrors(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void) throws {
+        try base.scanErrors(segments, selection: selection, body)
     }
 
     func prices() throws -> [ProductPrice] { try base.prices() }

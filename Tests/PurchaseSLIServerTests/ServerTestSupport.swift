@@ -25,8 +25,13 @@ final class FullDiskStore: BucketStore, @unchecked Sendable {
         return try base.record(batches, receivedAtMillis: receivedAtMillis)
     }
 
-    func counts(_ query: CountQuery) throws -> [CountRow] { try base.counts(query) }
-    func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] { try base.errorCounts(query) }
+    func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] { try base.series(dimensions) }
+    func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) throws {
+        try base.scanCounts(segments, selection: selection, body)
+    }
+    func scanErrors(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void) throws {
+        try base.scanErrors(segments, selection: selection, body)
+    }
     func prices() throws -> [ProductPrice] { try base.prices() }
     func checkWritable() throws { try base.checkWritable() }
     func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }

@@ -5,7 +5,9 @@ import PurchaseSLIStorage
 import PurchaseSLITestSupport
 import Testing
 
-@Suite("The stores' record beside the buckets: notifications and the app's reports")
+/// What only the SQLite store does with the stores' record: keeping it across reopening, its report blobs and
+/// their migration; what every store does is in `Contract/StoreRecordContractTests.swift`.
+@Suite("The stores' record beside the buckets in SQLite")
 struct StoreRecordTests {
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
@@ -33,65 +35,6 @@ struct StoreRecordTests {
             kinds: [.charge], fromMillis: RFC3339.parseMillis("2026-11-20T00:00:00Z")!, toMillis: RFC3339.parseMillis("2026-11-21T00:00:00Z")!)
         #expect(read.map(\.notification) == [first, notification("n2", at: "2026-11-20T10:03:00Z", transaction: "t2")])
         #expect(read.allSatisfy { $0.receivedMillis == receivedAt })
-    }
-
-    @Test("notifications are read by kind and by when they happened")
-    func readByKindAndTime() throws {
-        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        _ = try store.record(
-            [notification("n1", at: "2026-11-20T10:00:00Z", transaction: "t1"),
-             notification("n2", kind: .refund, at: "2026-11-20T12:00:00Z", transaction: "t1"),
-             notification("n3", at: "2026-11-21T10:00:00Z", transaction: "t3")],
-            receivedAtMillis: receivedAt)
-        let day = (RFC3339.parseMillis("2026-11-20T00:00:00Z")!, RFC3339.parseMillis("2026-11-21T00:00:00Z")!)
-        #expect(try store.notifications(kinds: [.refund], fromMillis: day.0, toMillis: day.1).map(\.notification.notificationID) == ["n2"])
-        #expect(try store.notifications(kinds: [.charge, .refund], fromMillis: day.0, toMillis: day.1).map(\.notification.notificationID) == ["n1", "n2"])
-    }
-
-    @Test("per transaction id and account token: the earliest grant and the latest outcome, whatever the order they arrive in")
-    func clientReportsMerge() throws {
-        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        let token = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"
-        func attempt(_ id: String, _ result: ResultType, at time: String, transaction: String? = "t1") -> PurchaseEvent {
-            var made = event(id, at: time, result: result, status: result == .failure ? 500 : nil, error: result == .failure ? "grant timed out" : nil)
-            made.transactionID = transaction
-            made.appAccountToken = token
-            return made
-        }
-        // Sent late and out of order: the retry's 409 first, then the start and the failed grant, then the start again (a resend);
-        // an attempt that never reached the store (a start and a cancel, by the token alone) in between.
-        _ = try store.record([attempt("e4", .alreadyGranted, at: "2026-11-20T10:30:00Z")], receivedAtMillis: receivedAt)
-        _ = try store.record([attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e2", .failure, at: "2026-11-20T10:03:00Z")],
-                             receivedAtMillis: receivedAt)
-        _ = try store.record([attempt("e6", .cancel, at: "2026-11-20T10:41:00Z", transaction: nil),
-                              attempt("e5", .start, at: "2026-11-20T10:40:00Z", transaction: nil)], receivedAtMillis: receivedAt)
-        _ = try store.record([attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e3", .success, at: "2026-11-20T10:20:00Z")],
-                             receivedAtMillis: receivedAt)
-        let day = (RFC3339.parseMillis("2026-11-20T00:00:00Z")!, RFC3339.parseMillis("2026-11-21T00:00:00Z")!)
-        let reports = Dictionary(uniqueKeysWithValues: try store.clientReports(
-            [.transactionID("t1"), .appAccountToken(token), .transactionID("t9")], fromMillis: day.0, toMillis: day.1).map { ($0.key, $0) })
-        #expect(reports.count == 2)
-        let granted = try #require(reports[.transactionID("t1")])
-        #expect(granted.firstGrantMillis == RFC3339.parseMillis("2026-11-20T10:20:00Z"))
-        #expect(granted.lastResult == .alreadyGranted && granted.lastMillis == RFC3339.parseMillis("2026-11-20T10:30:00Z"))
-        #expect(granted.lastErrorDescription == nil && granted.productID == "coins_100")
-        // The token keeps what the events without a transaction id said: the cancel.
-        let byToken = try #require(reports[.appAccountToken(token)])
-        #expect(byToken.lastResult == .cancel && byToken.firstGrantMillis == nil)
-        // Reports are read from the time range asked for.
-        let later = try store.clientReports([.transactionID("t1")], fromMillis: day.1, toMillis: day.1 + 86_400_000)
-        #expect(later.isEmpty)
-    }
-
-    @Test("a failed grant's status and error are kept, and a report survives the round trip through its blob whole")
-    func clientReportFields() throws {
-        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        var failed = event("f1", at: "2026-11-20T10:00:00Z", result: .failure, status: 503, error: "verification failed: 503")
-        failed.transactionID = "t-failed"
-        failed.planID = "coins-small"
-        _ = try store.record([failed], receivedAtMillis: receivedAt)
-        let report = try #require(try store.clientReports([.transactionID("t-failed")], fromMillis: 0, toMillis: receivedAt).first)
-        #expect(report == ClientReport(key: .transactionID("t-failed"), event: failed))
     }
 
     @Test("a resent batch stores no report again: only the events counted for the first time report")
@@ -154,24 +97,5 @@ struct StoreRecordTests {
                          actionType: "purchase", firstGrantMillis: nil, lastMillis: 1_795_168_800_000, lastResult: .cancel, lastStatusCode: nil,
                          lastErrorDescription: "payment cancelled"),
         ])
-    }
-
-    @Test("pruning drops notifications and reports past their retention, keeping the rest")
-    func pruned() throws {
-        var configuration = StoreConfiguration.default
-        configuration.storeRecordRetentionSeconds = 30 * 86_400
-        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"), configuration: configuration)
-        _ = try store.record(
-            [notification("old", at: "2026-10-01T00:00:00Z", transaction: "t-old"), notification("new", at: "2026-11-20T00:00:00Z", transaction: "t-new")],
-            receivedAtMillis: receivedAt)
-        var old = event("e-old", at: "2026-10-01T00:00:00Z"), new = event("e-new", at: "2026-11-20T00:00:00Z")
-        old.transactionID = "t-old"
-        new.transactionID = "t-new"
-        _ = try store.record([old, new], receivedAtMillis: receivedAt)
-        try store.prune(nowMillis: receivedAt)
-        let all = try store.notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
-        #expect(all.map(\.notification.notificationID) == ["new"])
-        #expect(try store.clientReports([.transactionID("t-old"), .transactionID("t-new")], fromMillis: 0, toMillis: receivedAt).map(\.key)
-                == [.transactionID("t-new")])
     }
 }

@@ -1,0 +1,173 @@
+public import PurchaseSLICore
+
+/// Answers count queries from any ``BucketStore``: picks the coarsest buckets that fit the range and the
+/// step, turns dimension filters into a series selection, groups the scanned entries and fills series.
+///
+/// The range is rounded out to whole minutes; each aligned stretch of it is read from the day, hour or
+/// minute buckets, so a 7-day query reads mostly rollups. Queries over the same range and step (the
+/// minute series of every slice that alert evaluation reads, say) share one scan: each bucket is read
+/// once and its entries summed into every query's groups. O(bucket entries in the range + series).
+public struct BucketQueryEngine {
+    /// The store read.
+    public let store: any BucketStore
+
+    /// An engine over `store`.
+    public init(store: any BucketStore) {
+        self.store = store
+    }
+
+    /// The rows of each query: sorted by time, then key.
+    public func counts(_ queries: [CountQuery]) throws -> [[CountRow]] {
+        try scanTogether(queries) { accumulator, grouping, query in accumulator.rows(grouping: grouping, query: query) }
+    }
+
+    /// Each query (every one needs a step) as a dense series.
+    public func series(_ queries: [CountQuery]) throws -> [CountSeries] {
+        if let query = queries.first(where: { $0.step == nil || $0.groupsByResult }) {
+            throw StorageError.invalidQuery("a series needs a step and no resultType grouping, got \(query.groupBy)")
+        }
+        return try scanTogether(queries) { accumulator, grouping, query in accumulator.series(grouping: grouping, query: query) }
+    }
+
+    /// Scans the buckets once for queries over the same range and step (else one query at a time) and
+    /// turns each query's sums into its answer.
+    private func scanTogether<Answer>(
+        _ queries: [CountQuery], answer: (CountAccumulator, SeriesGrouping, CountQuery) -> Answer
+    ) throws -> [Answer] {
+        guard let first = queries.first else { return [] }
+        guard queries.allSatisfy({ $0.fromSeconds == first.fromSeconds && $0.toSeconds == first.toSeconds && $0.step == first.step })
+        else { return try queries.map { try scanTogether([$0], answer: answer)[0] } }
+        if queries.contains(where: \.isAboutErrors) {
+            throw StorageError.invalidQuery("errorDescription is answered by error counts, not outcome counts")
+        }
+        let plan = try QueryPlan(first)
+        let groupings = try SeriesGrouping.make(for: queries.map { ($0.groupBy, $0.filters) }, from: store)
+        var accumulators = groupings.map {
+            CountAccumulator(stepSeconds: first.step?.seconds, origin: plan.origin, groupCount: $0.groupKeys.count)
+        }
+        try store.scanCounts(plan.segments, selection: SeriesGrouping.selection(of: groupings)) { time, entries in
+            var cells = accumulators.indices.map { accumulators[$0].takeCells(at: time) }
+            for entry in entries {
+                for index in groupings.indices {
+                    if let group = groupings[index].group(ofSeries: entry.series) { cells[index][Int(group)] += entry.counts }
+                }
+            }
+            for index in accumulators.indices {
+                accumulators[index].putCells(cells[index], at: time)
+                if let limit = queries[index].maximumRows, accumulators[index].rowCount > limit {
+                    throw StorageError.tooManyRows(limit: limit, groups: groupings[index].groupKeys.count, query: queries[index])
+                }
+            }
+        }
+        return queries.indices.map { answer(accumulators[$0], groupings[$0], queries[$0]) }
+    }
+
+    /// Counts the events that carried each error description over the range, grouped by dimensions
+    /// (and by `errorDescription` itself when asked) and optionally by time steps. Sorted by time, then
+    /// by events (most first). O(error entries in the range + series).
+    public func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] {
+        let plan = try QueryPlan(query)
+        let stepSeconds = query.step?.seconds
+        let grouping = try SeriesGrouping.make(for: [(query.groupBy, query.filters)], from: store)[0]
+        let allowed = query.filters[.errorDescription]
+        let keepsError = query.groupBy.contains(.errorDescription)
+        let keepsResult = query.groupBy.contains(.resultType)
+        var cells: [ErrorCell: Int64] = [:]
+        try store.scanErrors(plan.segments, selection: SeriesGrouping.selection(of: [grouping])) { time, entries in
+            let slot = stepSeconds.map { (time - plan.origin) / $0 } ?? 0
+            for entry in entries {
+                guard let group = grouping.group(ofSeries: entry.series), grouping.results.contains(entry.result),
+                      allowed?.contains(entry.description) ?? true
+                else { continue }
+                let cell = ErrorCell(
+                    slot: slot, group: group, result: keepsResult ? entry.result : nil, error: keepsError ? entry.description : nil)
+                cells[cell, default: 0] += entry.events
+            }
+            if let limit = query.maximumRows, cells.count > limit {
+                throw StorageError.tooManyRows(limit: limit, groups: grouping.groupKeys.count, query: query)
+            }
+        }
+        return cells.map { cell, events in
+            var seriesValues = grouping.groupKeys[Int(cell.group)].makeIterator()
+            let key = query.groupBy.map { dimension -> String? in
+                switch dimension {
+                case .errorDescription: cell.error
+                case .resultType: cell.result?.rawValue
+                default: seriesValues.next()!
+                }
+            }
+            return ErrorCountRow(timeSeconds: stepSeconds.map { plan.origin + cell.slot * $0 }, key: key, events: events)
+        }.sorted { lhs, rhs in
+            if lhs.timeSeconds != rhs.timeSeconds { return (lhs.timeSeconds ?? 0) < (rhs.timeSeconds ?? 0) }
+            if lhs.events != rhs.events { return lhs.events > rhs.events }
+            return lhs.key.lexicographicallyPrecedes(rhs.key) { ($0 ?? "") < ($1 ?? "") }
+        }
+    }
+
+    private struct ErrorCell: Hashable {
+        var slot: Int64
+        var group: Int32
+        var result: ResultType?
+        var error: String?
+    }
+}
+
+extension BucketStore {
+    /// Answers a count query; see ``BucketQueryEngine``.
+    public func counts(_ query: CountQuery) throws -> [CountRow] {
+        try BucketQueryEngine(store: self).counts([query])[0]
+    }
+
+    /// Answers several count queries, sharing scans; see ``BucketQueryEngine/counts(_:)``.
+    public func counts(_ queries: [CountQuery]) throws -> [[CountRow]] {
+        try BucketQueryEngine(store: self).counts(queries)
+    }
+
+    /// Answers count queries with a step as dense series; see ``BucketQueryEngine/series(_:)``.
+    public func series(_ queries: [CountQuery]) throws -> [CountSeries] {
+        try BucketQueryEngine(store: self).series(queries)
+    }
+
+    /// Counts the events that carried each error description; see ``BucketQueryEngine/errorCounts(_:)``.
+    public func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] {
+        try BucketQueryEngine(store: self).errorCounts(query)
+    }
+}
+
+/// Where a query reads: its range rounded out to whole minutes, split into segments of the coarsest
+/// buckets the step allows, and the start of its first step.
+struct QueryPlan {
+    let fromSeconds: Int64
+    let toSeconds: Int64
+    let segments: [BucketSegment]
+    /// The start of the step holding `fromSeconds` (the range's start when there is no step).
+    let origin: Int64
+
+    init(_ query: CountQuery) throws {
+        let fromSeconds = Resolution.minute.bucketStart(query.fromSeconds)
+        let toSeconds = Resolution.minute.bucketStart(query.toSeconds + 59)
+        (self.fromSeconds, self.toSeconds) = (fromSeconds, toSeconds)
+        guard fromSeconds < toSeconds else { throw StorageError.invalidQuery("--from must be before --to") }
+        let stepSeconds = query.step?.seconds
+        if let stepSeconds, stepSeconds % 60 != 0 {
+            throw StorageError.invalidQuery("--step must be a whole number of minutes, got \(query.step!)")
+        }
+        if let stepSeconds, (toSeconds - fromSeconds) / stepSeconds > 1_000_000 {
+            throw StorageError.invalidQuery("--step \(query.step!) makes more than a million time steps; use a larger step")
+        }
+        let coarsest = Resolution.allCases.last { stepSeconds == nil || stepSeconds! % $0.seconds == 0 }!
+        segments = Self.segments(from: fromSeconds, to: toSeconds, coarsest: coarsest)
+        origin = stepSeconds.map { fromSeconds - fromSeconds.floorDividedBy($0).remainder } ?? fromSeconds
+    }
+
+    /// Splits `[from, to)` into stretches aligned to each resolution, coarsest in the middle.
+    static func segments(from: Int64, to: Int64, coarsest: Resolution) -> [BucketSegment] {
+        guard from < to else { return [] }
+        guard let finer = coarsest.finer else { return [BucketSegment(.minute, from: from, to: to)] }
+        let alignedFrom = coarsest.bucketStart(from + coarsest.seconds - 1)
+        let alignedTo = coarsest.bucketStart(to)
+        guard alignedFrom < alignedTo else { return segments(from: from, to: to, coarsest: finer) }
+        return segments(from: from, to: alignedFrom, coarsest: finer) + [BucketSegment(coarsest, from: alignedFrom, to: alignedTo)]
+            + segments(from: alignedTo, to: to, coarsest: finer)
+    }
+}

@@ -1,0 +1,238 @@
+public import PurchaseSLICore
+import Synchronization
+
+/// A store that keeps everything in memory, for fast tests and as the reference the contract tests
+/// hold the other backends to: the same dedup horizon, caps, retention and rollups, with none of their
+/// storage tricks. Nothing survives the process.
+public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
+    /// Limits and retention in force.
+    public let configuration: StoreConfiguration
+    private let state = Mutex(State())
+
+    /// An empty store under `configuration`.
+    public init(configuration: StoreConfiguration = .default) {
+        self.configuration = configuration
+    }
+
+    /// Everything stored.
+    private struct State {
+        /// Per event second, the eventID hashes counted.
+        var seen: [Int64: Set<Int64>] = [:]
+        /// Per event day, when it last received an event (receiving clock, seconds).
+        var lastReceived: [Int64: Int64] = [:]
+        var values = ValueTable()
+        /// Per resolution: per bucket start, the counts of each series.
+        var buckets: [Resolution: [Int64: [Int64: OutcomeCounts]]] = [:]
+        /// Per resolution: per bucket start, the events of each (series, result, error value id).
+        var errors: [Resolution: [Int64: [ErrorKey: Int64]]] = [:]
+        var prices: [PriceKey: ProductPrice] = [:]
+        var notifications: [NotificationKey: ReceivedNotification] = [:]
+        /// Client report blobs per minute, in the order appended.
+        var reports: [Int64: [[UInt8]]] = [:]
+    }
+
+    private struct ErrorKey: Hashable {
+        var series: Int64
+        var result: ResultType
+        var error: Int64
+    }
+
+    private struct PriceKey: Hashable {
+        var productID: String
+        var planID: String?
+    }
+
+    private struct NotificationKey: Hashable {
+        var store: Store
+        var notificationID: String
+    }
+
+    // MARK: Events
+
+    /// Counts the events not counted before, all at once.
+    public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
+        let receivedAtSeconds = receivedAtMillis.floorDividedBy(1000).quotient
+        let configuration = configuration
+        return state.withLock { state in
+            var outcome = RecordOutcome()
+            var offsets: [Int] = [], offset = 0
+            for batch in batches {
+                offsets.append(offset)
+                offset += batch.events.count
+            }
+            var isNew = batches.map { [Bool](repeating: false, count: $0.events.count) }
+            var previous: (second: Int64, hash: Int64)?
+            for key in DedupOrder(batches).keys {
+                let repeated = previous.map { $0 == (key.second, key.hash) } ?? false
+                previous = (key.second, key.hash)
+                if repeated || state.seen[key.second]?.contains(key.hash) == true {
+                    outcome.duplicateIndexes.append(offsets[Int(key.batch)] + Int(key.index))
+                } else {
+                    state.seen[key.second, default: []].insert(key.hash)
+                    isNew[Int(key.batch)][Int(key.index)] = true
+                }
+            }
+            outcome.duplicates = outcome.duplicateIndexes.count
+            outcome.duplicateIndexes.sort()
+            var earliest = Int64.max, latest = Int64.min
+            for (batchIndex, batch) in batches.enumerated() {
+                for (index, event) in batch.events.enumerated() where isNew[batchIndex][index] {
+                    let day = batch.seconds[index].floorDividedBy(86_400).quotient
+                    state.lastReceived[day] = max(state.lastReceived[day] ?? .min, receivedAtSeconds)
+                    let series = state.values.seriesID(of: batch.seriesValues[index], day: day, configuration: configuration)
+                    let error = event.errorDescription.map {
+                        state.values.valueID($0, dimension: .errorDescription, day: day, cap: configuration.cardinalityCap)
+                    }
+                    for resolution in Resolution.allCases {
+                        let time = resolution.bucketStart(batch.seconds[index])
+                        state.buckets[resolution, default: [:]][time, default: [:]][series, default: OutcomeCounts()]
+                            .add(event.resultType, statusCode: event.statusCode)
+                        if let error {
+                            let key = ErrorKey(series: series, result: event.resultType, error: error)
+                            state.errors[resolution, default: [:]][time, default: [:]][key, default: 0] += 1
+                        }
+                    }
+                    earliest = min(earliest, event.timestampMillis)
+                    latest = max(latest, event.timestampMillis)
+                    outcome.accepted += 1
+                }
+                for (minute, blob) in batch.clientReportBlobs(ofNew: isNew[batchIndex]) { state.reports[minute, default: []].append(blob) }
+                for price in batch.prices where (state.prices[PriceKey(productID: price.productID, planID: price.planID)]?.seenMillis ?? .min)
+                    <= price.seenMillis {
+                    state.prices[PriceKey(productID: price.productID, planID: price.planID)] = price
+                }
+            }
+            if outcome.accepted > 0 { outcome.timeRange = earliest...latest }
+            outcome.overflowed = state.values.takeOverflow()
+            return outcome
+        }
+    }
+
+    /// Every series with its values of `dimensions`.
+    public func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
+        state.withLock { state in
+            state.values.series.enumerated().map { id, values in
+                StoredSeries(id: Int64(id), values: dimensions.map { values[$0.seriesIndex!] })
+            }
+        }
+    }
+
+    /// Calls `body` with every bucket of the segments holding counts of the selected series.
+    public func scanCounts(
+        _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void
+    ) throws {
+        let buckets = state.withLock { state in
+            segments.flatMap { segment in
+                (state.buckets[segment.resolution] ?? [:]).filter { segment.contains($0.key) }.map { time, series in
+                    (time, series.filter { selection?.contains($0.key) ?? true }.map { SeriesCounts(series: $0.key, counts: $0.value) })
+                }
+            }
+        }
+        for (time, entries) in buckets { try body(time, entries) }
+    }
+
+    /// Calls `body` with every bucket of the segments holding error counts of the selected series.
+    public func scanErrors(
+        _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
+    ) throws {
+        let buckets = state.withLock { state in
+            segments.flatMap { segment in
+                (state.errors[segment.resolution] ?? [:]).filter { segment.contains($0.key) }.map { time, entries in
+                    (time, entries.filter { selection?.contains($0.key.series) ?? true }.map { key, events in
+                        SeriesErrorCount(
+                            series: key.series, result: key.result, description: state.values.text(of: key.error), events: events)
+                    })
+                }
+            }
+        }
+        for (time, entries) in buckets { try body(time, entries) }
+    }
+
+    /// The latest price of each product and plan.
+    public func prices() throws -> [ProductPrice] {
+        state.withLock { state in
+            state.prices.values.sorted { ($0.productID, $0.planID ?? "") < ($1.productID, $1.planID ?? "") }
+        }
+    }
+
+    /// Always writable.
+    public func checkWritable() throws {}
+
+    /// Drops what is past its retention, as the other stores do.
+    @discardableResult
+    public func prune(nowMillis: Int64) throws -> DedupMemory {
+        let nowSeconds = nowMillis.floorDividedBy(1000).quotient
+        let configuration = configuration
+        return state.withLock { state in
+            if let newest = state.buckets[.minute]?.keys.max() {
+                let retentions: [(Resolution, Int64?)] = [
+                    (.minute, configuration.minuteRetentionSeconds), (.hour, configuration.hourRetentionSeconds),
+                    (.day, configuration.dayRetentionSeconds),
+                ]
+                for case let (resolution, retention?) in retentions {
+                    state.buckets[resolution] = state.buckets[resolution]?.filter { $0.key >= newest - retention }
+                    state.errors[resolution] = state.errors[resolution]?.filter { $0.key >= newest - retention }
+                }
+            }
+            for (day, received) in state.lastReceived where received < nowSeconds - configuration.dedupHorizonSeconds {
+                state.seen = state.seen.filter { $0.key.floorDividedBy(86_400).quotient != day }
+                state.values.forgetAdmissions(day: day)
+                state.lastReceived[day] = nil
+            }
+            let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
+            state.notifications = state.notifications.filter { $0.value.notification.eventMillis >= before }
+            state.reports = state.reports.filter { $0.key >= before.floorDividedBy(60_000).quotient }
+            return DedupMemory(seconds: Int64(state.seen.count), eventIDs: Int64(state.seen.values.reduce(0) { $0 + $1.count }))
+        }
+    }
+
+    // MARK: The stores' record
+
+    /// Stores the notifications not stored yet.
+    public func record(_ notifications: [ReceivedNotification]) throws -> NotificationOutcome {
+        state.withLock { state in
+            var duplicates: [Int] = []
+            for (index, received) in notifications.enumerated() {
+                let key = NotificationKey(store: received.notification.store, notificationID: received.notification.notificationID)
+                if state.notifications[key] == nil { state.notifications[key] = received } else { duplicates.append(index) }
+            }
+            return NotificationOutcome(accepted: notifications.count - duplicates.count, duplicateIndexes: duplicates)
+        }
+    }
+
+    /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by event time, store and id.
+    public func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification] {
+        state.withLock { state in
+            state.notifications.values.filter {
+                kinds.contains($0.notification.kind) && $0.notification.eventMillis >= fromMillis && $0.notification.eventMillis < toMillis
+            }.sorted {
+                ($0.notification.eventMillis, $0.notification.store.rawValue, $0.notification.notificationID)
+                    < ($1.notification.eventMillis, $1.notification.store.rawValue, $1.notification.notificationID)
+            }
+        }
+    }
+
+    /// What the app's events of `[fromMillis, toMillis)` reported for each of `keys`.
+    public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
+        guard !keys.isEmpty else { return [] }
+        let minutes = state.withLock { state in
+            state.reports.filter {
+                $0.key >= fromMillis.floorDividedBy(60_000).quotient && $0.key <= toMillis.floorDividedBy(60_000).quotient
+            }
+        }
+        let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
+        var reports: [ClientReport.Key: ClientReport] = [:]
+        for (minute, blobs) in minutes {
+            for blob in blobs {
+                try blob.withUnsafeBytes { try ClientReportBlob.decode($0, minute: minute, wanted: wanted, into: &reports) }
+            }
+        }
+        return Array(reports.values)
+    }
+
+    /// Charges and refunds of `[fromMillis, toMillis)` per step; see ``StoreRecordStore/storeActivity(fromMillis:toMillis:stepSeconds:)``.
+    public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
+        let all = state.withLock { Array($0.notifications.values) }
+        return StoreActivityRow.rows(of: all, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
+    }
+}

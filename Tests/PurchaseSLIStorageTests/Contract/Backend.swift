@@ -1,0 +1,51 @@
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+/// A store under the contract, with what keeps it alive (its directory).
+final class StoreUnderTest: @unchecked Sendable {
+    let store: any BucketStore & StoreRecordStore
+    private let directory: TemporaryDirectory?
+
+    init(_ store: any BucketStore & StoreRecordStore, directory: TemporaryDirectory? = nil) {
+        self.store = store
+        self.directory = directory
+    }
+}
+
+/// One backend the contract tests run on: each test gets a new, empty store from it.
+struct Backend: Sendable, CustomTestStringConvertible {
+    let name: String
+    let make: @Sendable (StoreConfiguration) throws -> StoreUnderTest
+
+    var testDescription: String { name }
+
+    /// A fresh store under `configuration`.
+    func store(_ configuration: StoreConfiguration = .default) throws -> StoreUnderTest {
+        try make(configuration)
+    }
+
+    /// The SQLite file store as it runs by default: deferred rollups and dedup keys, read by queries
+    /// beside the buckets.
+    static let sqlite = Backend(name: "SQLite") { configuration in
+        let directory = try TemporaryDirectory()
+        return StoreUnderTest(try SQLiteBucketStore(path: directory.file("db.sqlite"), configuration: configuration), directory: directory)
+    }
+
+    /// The SQLite store folding its deferred work at every commit: the buckets and `seen_second` alone.
+    static let sqliteFolding = Backend(name: "SQLite, folding every commit") { configuration in
+        var folding = configuration
+        folding.deferral.pendingRows = 1
+        folding.deferral.pendingEventIDs = 1
+        let directory = try TemporaryDirectory()
+        return StoreUnderTest(try SQLiteBucketStore(path: directory.file("db.sqlite"), configuration: folding), directory: directory)
+    }
+
+    /// The in-memory reference.
+    static let memory = Backend(name: "in memory") { StoreUnderTest(InMemoryBucketStore(configuration: $0)) }
+
+    /// Every backend the contract runs on.
+    static let all: [Backend] = [.sqlite, .sqliteFolding, .memory]
+}

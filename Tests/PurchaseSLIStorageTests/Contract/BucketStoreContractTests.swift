@@ -1,0 +1,315 @@
+import PurchaseSLICore
+import PurchaseSLIStorage
+import Testing
+
+/// What every ``BucketStore`` must do, run on each backend with the same fixtures and expectations.
+@Suite("Bucket store contract")
+struct BucketStoreContractTests {
+    private func total(
+        _ store: any BucketStore, from: String = "2026-11-01T00:00:00Z", to: String = "2026-12-01T00:00:00Z",
+        by: [EventDimension] = [], step: TimeStep? = nil, filters: [EventDimension: Set<String?>] = [:]
+    ) throws -> [CountRow] {
+        try store.counts(CountQuery(fromSeconds: seconds(from), toSeconds: seconds(to), step: step, groupBy: by, filters: filters))
+    }
+
+    @Test("each eventID counts once: within a batch, across batches of one call and across calls", arguments: Backend.all)
+    func countsEachEventIDOnce(_ backend: Backend) throws {
+        let store = try backend.store().store
+        let first = try store.record(
+            [[event("a", at: "2026-11-14T09:30:00Z"), event("a", at: "2026-11-14T09:30:00Z")],
+             [event("b", at: "2026-11-14T09:31:00Z", result: .failure), event("a", at: "2026-11-14T09:30:00Z")]],
+            receivedAtMillis: receivedAt)
+        #expect(first.accepted == 2 && first.duplicates == 2 && first.duplicateIndexes == [1, 3])
+        #expect(first.timeRange == RFC3339.parseMillis("2026-11-14T09:30:00Z")!...RFC3339.parseMillis("2026-11-14T09:31:00Z")!)
+        let second = try store.record(
+            [event("c", at: "2026-11-14T09:32:00Z"), event("b", at: "2026-11-14T09:31:00Z", result: .failure)], receivedAtMillis: receivedAt)
+        #expect(second.accepted == 1 && second.duplicateIndexes == [1])
+        // The same id at another second is another event (the dedup key is the event's second and id).
+        #expect(try store.record([event("a", at: "2026-11-14T09:30:01Z")], receivedAtMillis: receivedAt).accepted == 1)
+        let counts = try total(store)[0].counts
+        #expect(counts.success == 3 && counts.failure == 1 && counts.valid == 4)
+    }
+
+    @Test("a late event counts in the minute of its event time", arguments: Backend.all)
+    func lateEvents(_ backend: Backend) throws {
+        let store = try backend.store().store
+        _ = try store.record([event("new", at: "2026-11-14T10:00:10Z")], receivedAtMillis: receivedAt)
+        _ = try store.record([event("late", at: "2026-11-14T09:05:59Z", result: .failure)], receivedAtMillis: receivedAt)
+        let rows = try total(store, from: "2026-11-14T09:00:00Z", to: "2026-11-14T10:05:00Z", step: TimeStep(seconds: 60))
+        #expect(rows.map(\.timeSeconds) == [seconds("2026-11-14T09:05:00Z"), seconds("2026-11-14T10:00:00Z")])
+        #expect(rows[0].counts.failure == 1 && rows[1].counts.success == 1)
+    }
+
+    @Test("minute, hour and day buckets agree across midnight, at every step and unaligned edge", arguments: Backend.all)
+    func rollupsAcrossMidnight(_ backend: Backend) throws {
+        let store = try backend.store().store
+        let start = seconds("2026-11-14T22:00:00Z")
+        var events: [PurchaseEvent] = []
+        for index in 0..<400 {
+            let time = RFC3339.format(seconds: start + Int64(index * 97 % (4 * 3600)))
+            events.append(event("e\(index)", at: time, product: ["coins_100", "coins_500"][index % 2],
+                                result: [.start, .success, .failure, .alreadyGranted, .cancel][index % 5],
+                                status: index % 5 == 3 ? 409 : index % 10 == 2 ? 503 : nil))
+        }
+        // In several commits, so that later ones add to buckets earlier ones wrote.
+        for part in stride(from: 0, to: events.count, by: 50) {
+            _ = try store.record(Array(events[part..<part + 50]), receivedAtMillis: receivedAt)
+        }
+        let from = "2026-11-14T00:00:00Z", to = "2026-11-16T00:00:00Z"
+        func sums(_ step: Int64) throws -> [String: OutcomeCounts] {
+            try total(store, from: from, to: to, by: [.productID], step: TimeStep(seconds: step))
+                .reduce(into: [:]) { $0[$1.key[0]!, default: OutcomeCounts()] += $1.counts }
+        }
+        let byMinute = try sums(60), byFiveMinutes = try sums(300), byHour = try sums(3600), byDay = try sums(86_400)
+        #expect(byMinute == byHour && byMinute == byDay && byMinute == byFiveMinutes)
+        #expect(byMinute["coins_100"]?.total == 200 && byMinute["coins_100"]?.conflicts == 40 && byMinute["coins_100"]?.serverErrors == 40 && byMinute["coins_500"]?.serverErrors == 0)
+        let days = try total(store, from: from, to: to, step: TimeStep(seconds: 86_400))
+        let beforeMidnight = events.filter { $0.timestampMillis < RFC3339.parseMillis("2026-11-15T00:00:00Z")! }.count
+        #expect(days.map(\.timeSeconds) == [seconds("2026-11-14T00:00:00Z"), seconds("2026-11-15T00:00:00Z")])
+        #expect(days.map(\.counts.total) == [Int64(beforeMidnight), Int64(400 - beforeMidnight)])
+        // An unaligned range reads its edges from finer buckets.
+        for (edgeFrom, edgeTo) in [("2026-11-14T23:07:00Z", "2026-11-15T01:13:00Z"), ("2026-11-14T22:59:00Z", "2026-11-15T00:01:00Z")] {
+            let expected = events.filter {
+                $0.timestampMillis >= RFC3339.parseMillis(edgeFrom)! && $0.timestampMillis < RFC3339.parseMillis(edgeTo)!
+            }.count
+            #expect(try total(store, from: edgeFrom, to: edgeTo).first?.counts.total == Int64(expected), "\(edgeFrom)–\(edgeTo)")
+        }
+    }
+
+    @Test("values past the cardinality cap count as __other__, per day", arguments: Backend.all)
+    func cardinalityOverflow(_ backend: Backend) throws {
+        var configuration = StoreConfiguration.default
+        configuration.cardinalityCap = 3
+        let store = try backend.store(configuration).store
+        let events = (0..<10).map {
+            event("e\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0 % 5)", result: .failure, error: "error \($0 % 5)")
+        }
+        let outcome = try store.record(events, receivedAtMillis: receivedAt)
+        #expect(outcome.overflowed == ["planID": 4, "errorDescription": 4])
+        let rows = try total(store, by: [.planID])
+        #expect(rows.map(\.key) == [["__other__"], ["plan-0"], ["plan-1"], ["plan-2"]] && rows.map(\.counts.total) == [4, 2, 2, 2])
+        let errors = try store.errorCounts(CountQuery(
+            fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.errorDescription]))
+        #expect(errors.map(\.key) == [["__other__"], ["error 0"], ["error 1"], ["error 2"]] && errors.map(\.events) == [4, 2, 2, 2])
+        // Admitted values stay admitted; the next day has room again.
+        let later = try store.record(
+            [event("x", at: "2026-11-14T10:00:00Z", plan: "plan-0"), event("y", at: "2026-11-15T10:00:00Z", plan: "plan-4")],
+            receivedAtMillis: receivedAt)
+        #expect(later.overflowed.isEmpty)
+        #expect(try total(store, by: [.planID]).first { $0.key == ["plan-4"] }?.counts.total == 1)
+    }
+
+    @Test("series past the series cap count in their action's __other__ series, keeping each action's total", arguments: Backend.all)
+    func seriesOverflow(_ backend: Backend) throws {
+        var configuration = StoreConfiguration.default
+        configuration.seriesCap = 3
+        let store = try backend.store(configuration).store
+        let purchases = (0..<10).map { event("p\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0)", result: $0 < 4 ? .failure : .success) }
+        let restores = (0..<2).map { event("r\($0)", at: "2026-11-14T09:31:00Z", plan: "plan-\($0)", action: .restore) }
+        #expect(try store.record(purchases + restores, receivedAtMillis: receivedAt).overflowed == ["series": 9])
+        let byAction = try total(store, by: [.actionType])
+        #expect(byAction.map(\.key) == [["purchase"], ["restore"]] && byAction.map(\.counts.total) == [10, 2])
+        #expect(byAction[0].counts.failure == 4)
+        let byPlan = try total(store, by: [.actionType, .planID])
+        #expect(byPlan.map(\.key) == [["purchase", "__other__"], ["purchase", "plan-0"], ["purchase", "plan-1"], ["purchase", "plan-2"],
+                                      ["restore", "__other__"]])
+        #expect(byPlan.map(\.counts.total) == [7, 1, 1, 1, 2])
+        #expect(try store.record([event("n", at: "2026-11-15T09:30:00Z", plan: "plan-9")], receivedAtMillis: receivedAt).overflowed.isEmpty)
+    }
+
+    @Test("grouping and filters, absent values included; 409 and 5xx counted beside results", arguments: Backend.all)
+    func groupsAndFilters(_ backend: Backend) throws {
+        let store = try backend.store().store
+        _ = try store.record([
+            event("1", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .success, version: "4.11.0"),
+            event("2", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .failure, status: 503, version: "4.12.0"),
+            event("3", at: "2026-11-14T09:30:00Z", product: "coins_500", result: .alreadyGranted, status: 409, version: nil),
+            event("4", at: "2026-11-14T09:30:00Z", product: "coins_500", action: .retry, result: .failure, status: 409, version: "4.12.0"),
+        ], receivedAtMillis: receivedAt)
+        let byVersion = try total(store, by: [.appVersion])
+        #expect(byVersion.map(\.key) == [[nil], ["4.11.0"], ["4.12.0"]])
+        #expect(byVersion[2].counts.failure == 2 && byVersion[2].counts.serverErrors == 1 && byVersion[2].counts.conflicts == 1)
+        #expect(byVersion[0].counts.conflicts == 1 && byVersion[0].counts.successRate == 1)
+        let filtered = try total(store, by: [.resultType], filters: [.actionType: ["purchase"], .appVersion: ["4.12.0", nil]])
+        #expect(filtered.map(\.key) == [["alreadyGranted"], ["failure"]] && filtered.map(\.counts.total) == [1, 1])
+        #expect(try total(store, filters: [.productID: ["none"]]).isEmpty)
+        let onlyFailures = try total(store, by: [.productID], filters: [.resultType: ["failure"]])
+        #expect(onlyFailures.map(\.key) == [["coins_100"], ["coins_500"]] && onlyFailures.allSatisfy { $0.counts.failure == 1 && $0.counts.total == 1 })
+    }
+
+    @Test("error descriptions by group, most first, filtered by result and by description", arguments: Backend.all)
+    func errorCounts(_ backend: Backend) throws {
+        let store = try backend.store().store
+        var events: [PurchaseEvent] = (0..<6).map {
+            event("t\($0)", at: "2026-11-14T09:3\($0):00Z", product: "coins_100", result: .failure, error: "timeout")
+        }
+        events.append(event("c1", at: "2026-11-14T09:31:00Z", product: "coins_500", result: .cancel, error: "payment cancelled"))
+        events.append(event("c2", at: "2026-11-14T10:31:00Z", product: "coins_500", result: .cancel, error: "payment cancelled"))
+        events.append(event("r1", at: "2026-11-14T10:32:00Z", product: "coins_100", result: .failure, error: "receipt missing"))
+        events.append(event("ok", at: "2026-11-14T10:33:00Z", product: "coins_100", result: .success))
+        _ = try store.record(events, receivedAtMillis: receivedAt)
+        let range = (seconds("2026-11-14T00:00:00Z"), seconds("2026-11-15T00:00:00Z"))
+        let byError = try store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.errorDescription]))
+        #expect(byError.map(\.key) == [["timeout"], ["payment cancelled"], ["receipt missing"]] && byError.map(\.events) == [6, 2, 1])
+        let hourly = try store.errorCounts(CountQuery(
+            fromSeconds: range.0, toSeconds: range.1, step: TimeStep(seconds: 3600), groupBy: [.productID, .errorDescription],
+            filters: [.productID: ["coins_500", "coins_100"]]))
+        #expect(hourly.map(\.timeSeconds) == [seconds("2026-11-14T09:00:00Z"), seconds("2026-11-14T09:00:00Z"),
+                                              seconds("2026-11-14T10:00:00Z"), seconds("2026-11-14T10:00:00Z")])
+        #expect(hourly.map(\.key) == [["coins_100", "timeout"], ["coins_500", "payment cancelled"],
+                                      ["coins_100", "receipt missing"], ["coins_500", "payment cancelled"]])
+        let onlyCancels = try store.errorCounts(CountQuery(
+            fromSeconds: range.0, toSeconds: range.1, groupBy: [.productID], filters: [.errorDescription: ["payment cancelled"]]))
+        #expect(onlyCancels.map(\.key) == [["coins_500"]] && onlyCancels[0].events == 2)
+        let byResult = try store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.resultType, .errorDescription]))
+        #expect(byResult.map(\.key) == [["failure", "timeout"], ["cancel", "payment cancelled"], ["failure", "receipt missing"]])
+    }
+
+    @Test("pruning: eventIDs forgotten only past the dedup horizon, minute buckets past theirs, rollups kept", arguments: Backend.all)
+    func pruning(_ backend: Backend) throws {
+        var configuration = StoreConfiguration.default
+        configuration.minuteRetentionSeconds = 86_400
+        let store = try backend.store(configuration).store
+        let old = event("old", at: "2026-11-10T09:30:00Z")
+        _ = try store.record([old, event("b", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
+        let memory = try store.prune(nowMillis: receivedAt + 7 * 86_400_000)
+        #expect(memory.eventIDs == 2 && memory.seconds == 2)
+        #expect(try store.record([old], receivedAtMillis: receivedAt).duplicates == 1)
+        #expect(try total(store, from: "2026-11-10T09:00:00Z", to: "2026-11-10T10:00:00Z", step: TimeStep(seconds: 60)).isEmpty)
+        #expect(try total(store, from: "2026-11-10T09:00:00Z", to: "2026-11-10T10:00:00Z", step: TimeStep(seconds: 3600))
+                    .first?.counts.success == 1)
+        #expect(try total(store, from: "2026-11-14T09:00:00Z", to: "2026-11-14T10:00:00Z", step: TimeStep(seconds: 60))
+                    .first?.counts.success == 1)
+        #expect(try store.prune(nowMillis: receivedAt + 9 * 86_400_000) == DedupMemory(seconds: 0, eventIDs: 0))
+        #expect(try store.record([old], receivedAtMillis: receivedAt + 9 * 86_400_000).accepted == 1)
+    }
+
+    @Test("the latest price of each product and plan, by event time", arguments: Backend.all)
+    func prices(_ backend: Backend) throws {
+        let store = try backend.store().store
+        func priced(_ id: String, _ time: String, _ product: String, _ plan: String?, _ price: Double?, _ currency: String? = "USD") -> PurchaseEvent {
+            var priced = event(id, at: time, product: product)
+            (priced.planID, priced.price, priced.currency) = (plan, price, currency)
+            return priced
+        }
+        _ = try store.record([
+            priced("a", "2026-11-14T09:30:00Z", "pro", "monthly", 9.99), priced("b", "2026-11-14T09:00:00Z", "pro", "monthly", 8.99),
+            priced("c", "2026-11-14T09:00:00Z", "coins", nil, 0.99), priced("d", "2026-11-14T10:00:00Z", "coins", nil, nil),
+        ], receivedAtMillis: receivedAt)
+        _ = try store.record([priced("e", "2026-11-14T08:00:00Z", "pro", "monthly", 7.99),
+                              priced("f", "2026-11-14T11:00:00Z", "coins", nil, 1.09, "EUR")], receivedAtMillis: receivedAt)
+        let prices = try store.prices().map { "\($0.productID) \($0.planID ?? "-") \($0.price) \($0.currency)" }
+        #expect(prices == ["coins - 1.09 EUR", "pro monthly 9.99 USD"])
+    }
+
+    @Test("queries answered together equal queries answered alone; series are the rows made dense", arguments: Backend.all)
+    func queriesTogether(_ backend: Backend) throws {
+        let store = try backend.store().store
+        let events = mixedEvents(count: 600)
+        _ = try store.record(events, receivedAtMillis: receivedAt)
+        let purchases = events.filter {
+            $0.actionType == .purchase && $0.timestampMillis >= RFC3339.parseMillis("2026-11-14T07:30:00Z")!
+                && $0.timestampMillis < RFC3339.parseMillis("2026-11-14T14:30:00Z")!
+        }
+        let groupings: [[EventDimension]] = [[.actionType], [.actionType, .productID], [.planID], [.appVersion, .resultType]]
+        let queries = groupings.map {
+            CountQuery(fromSeconds: seconds("2026-11-14T07:30:00Z"), toSeconds: seconds("2026-11-14T14:30:00Z"),
+                       step: TimeStep(seconds: 60), groupBy: $0, filters: [.actionType: ["purchase"]])
+        }
+        let together = try store.counts(queries)
+        for (query, rows) in zip(queries, together) {
+            #expect(rows == (try store.counts(query)), "\(query.groupBy)")
+            #expect(rows.reduce(0) { $0 + $1.counts.total } == Int64(purchases.count))
+        }
+        for (query, dense) in zip(queries, try store.series(Array(queries.prefix(3)))) {
+            let fromRows = CountSeries(rows: try store.counts(query), startSeconds: query.fromSeconds, stepSeconds: 60, stepCount: 420)
+            #expect(dense.startSeconds == query.fromSeconds && dense.counts.allSatisfy { $0.count == 420 })
+            #expect(Dictionary(uniqueKeysWithValues: zip(dense.keys, dense.counts))
+                    == Dictionary(uniqueKeysWithValues: zip(fromRows.keys, fromRows.counts)), "\(query.groupBy)")
+            #expect(dense.keys == dense.keys.sorted { $0.lexicographicallyPrecedes($1) { ($0 ?? "") < ($1 ?? "") } })
+        }
+        #expect(throws: StorageError.self) { try store.series([queries[3]]) }
+        var shorter = queries[0]
+        shorter.toSeconds = seconds("2026-11-14T09:00:00Z")
+        let mixed = try store.counts([queries[0], shorter])
+        #expect(mixed[1] == (try store.counts(shorter)) && mixed[1].count < mixed[0].count)
+    }
+
+    @Test("a store answers every query as the in-memory reference does", arguments: Backend.all)
+    func answersLikeTheReference(_ backend: Backend) throws {
+        var configuration = StoreConfiguration.default
+        configuration.cardinalityCap = 40
+        configuration.seriesCap = 150
+        let store = try backend.store(configuration).store
+        let reference = InMemoryBucketStore(configuration: configuration)
+        var generator = SplitMix(seed: 7)
+        let events = mixedEvents(count: 3000, generator: &generator)
+        // Sent in batches of varying size, some of several requests, with resent events and late ones.
+        var position = 0
+        while position < events.count {
+            let size = Int(generator.next() % 300) + 1
+            var batch = Array(events[position..<min(events.count, position + size)])
+            if position > 0, generator.next() % 3 == 0 { batch += events[max(0, position - 40)..<position] }
+            let halves = [Array(batch.prefix(batch.count / 2)), Array(batch.dropFirst(batch.count / 2))]
+            let outcome = try store.record(halves, receivedAtMillis: receivedAt)
+            #expect(outcome == (try reference.record(halves, receivedAtMillis: receivedAt)))
+            position += size
+        }
+        let from = seconds("2026-11-13T20:00:00Z"), to = seconds("2026-11-16T04:00:00Z")
+        let groupings: [[EventDimension]] = [[], [.productID], [.actionType, .planID], [.appVersion, .resultType], [.offerID, .variant]]
+        let filters: [[EventDimension: Set<String?>]] = [[:], [.appVersion: ["4.11.0", nil]], [.resultType: ["failure", "cancel"]]]
+        let steps: [Int64?] = [nil, 60, 300, 3600, 86_400]
+        for step in steps.map({ $0.map { TimeStep(seconds: $0) } }) {
+            for groupBy in groupings {
+                for filter in filters {
+                    let query = CountQuery(fromSeconds: from + 420, toSeconds: to - 180, step: step, groupBy: groupBy, filters: filter)
+                    #expect(try store.counts(query) == (try reference.counts(query)), "\(query)")
+                    var errorQuery = query
+                    errorQuery.groupBy = groupBy.filter { $0 != .resultType } + [.errorDescription]
+                    #expect(try store.errorCounts(errorQuery) == (try reference.errorCounts(errorQuery)), "\(errorQuery)")
+                }
+            }
+        }
+        #expect(try store.prices() == (try reference.prices()))
+    }
+}
+
+/// Events over a few days, of every action, result, product, plan, version and error.
+func mixedEvents(count: Int) -> [PurchaseEvent] {
+    var generator = SplitMix(seed: 1)
+    return mixedEvents(count: count, generator: &generator)
+}
+
+/// Events over a few days from `generator`: of every action, result, product, plan, version, offer and
+/// variant, some with prices and errors.
+func mixedEvents(count: Int, generator: inout SplitMix) -> [PurchaseEvent] {
+    let start = seconds("2026-11-14T08:00:00Z")
+    let products = ["coins_100", "coins_500", "premium"], versions: [String?] = ["4.10.2", "4.11.0", nil]
+    let results: [ResultType] = [.start, .success, .success, .failure, .cancel, .alreadyGranted, .pending]
+    return (0..<count).map { index in
+        let pick = generator.next()
+        var made = event(
+            "e\(index)", at: RFC3339.format(seconds: start + Int64(index) * 37 - Int64(pick % 5000)), product: products[index % 3],
+            plan: index % 4 == 0 ? nil : "plan-\(pick % 60)", action: [.purchase, .purchase, .restore, .retry][index % 4],
+            result: results[Int((pick >> 8) % 7)], status: pick % 11 == 0 ? 409 : pick % 13 == 0 ? 503 : nil,
+            version: versions[index % 3], error: pick % 7 == 3 ? "error \((pick >> 16) % 50)" : nil)
+        made.offerID = pick % 9 == 0 ? "offer-\(pick % 4)" : nil
+        made.variant = pick % 5 == 0 ? "B" : "A"
+        if pick % 17 == 0 { (made.price, made.currency) = (Double(pick % 1000) / 100, "USD") }
+        return made
+    }
+}
+
+/// A small deterministic random number generator (SplitMix64).
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
