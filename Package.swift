@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -38,6 +39,15 @@ let package = Package(
                 "PurchaseSLICore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PurchaseSLIPostgres",
+            dependencies: [
+                "PurchaseSLICore", "PurchaseSLIStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -98,11 +108,14 @@ let package = Package(
         ),
         // What several test targets share: temporary directories, child processes awaited without
         // blocking the cooperative pool, the built executable.
-        .target(name: "PurchaseSLITestSupport", path: "Tests/PurchaseSLITestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "PurchaseSLITestSupport",
+            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            path: "Tests/PurchaseSLITestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLIStorageTests",
-                    dependencies: ["PurchaseSLITestSupport", "PurchaseSLIStorage", "PurchaseSLICore"],
+                    dependencies: ["PurchaseSLITestSupport", "PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLIAnalysisTests",
                     dependencies: ["PurchaseSLITestSupport", "PurchaseSLIAnalysis", "PurchaseSLICore"],

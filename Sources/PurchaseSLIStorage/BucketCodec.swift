@@ -144,9 +144,9 @@ func mergeSorted<Element, Key: Comparable>(
 
 /// A bucket blob that does not decode: the database was damaged or written by something else. The store
 /// turns it into a ``StorageError`` naming the table and the bucket.
-struct CorruptBucketError: Error {
+package struct CorruptBucketError: Error {
     /// What did not decode.
-    let detail: String
+    package let detail: String
 }
 
 func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {

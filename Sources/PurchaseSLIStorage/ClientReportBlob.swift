@@ -1,4 +1,4 @@
-import PurchaseSLICore
+package import PurchaseSLICore
 
 /// What a batch's events reported in one minute about their transaction ids (else account tokens), as
 /// one blob: the strings the reports use, then a record per report: the 8-byte hash of its key's kind
@@ -8,9 +8,9 @@ import PurchaseSLICore
 /// Stored per minute rather than per key, reports are appended in time order: a random key per purchase
 /// made a keyed table cost more to write than everything else an event writes (a B-tree insert at a random
 /// place for each of them, ten times the ingest time).
-enum ClientReportBlob {
+package enum ClientReportBlob {
     /// The stored key of a report: a stable 64-bit hash of its kind and text.
-    static func hash(of key: ClientReport.Key) -> Int64 {
+    package static func hash(of key: ClientReport.Key) -> Int64 {
         switch key {
         case .transactionID(let id): EventIDHash.hash(id, prefix: "t:")
         case .appAccountToken(let token): EventIDHash.hash(token, prefix: "a:")
@@ -91,7 +91,7 @@ enum ClientReportBlob {
 
     /// Merges the blob's reports of the keys `wanted` (by their hash) into `reports`.
     /// - Throws: `CorruptBucketError` when the bytes are not such a blob.
-    static func decode(
+    package static func decode(
         _ bytes: UnsafeRawBufferPointer, minute: Int64, wanted: [Int64: ClientReport.Key],
         into reports: inout [ClientReport.Key: ClientReport]
     ) throws {

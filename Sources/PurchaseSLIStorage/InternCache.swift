@@ -159,7 +159,7 @@ struct InternCache {
 }
 
 /// The dimension values of an event that make up its series.
-struct SeriesValues: Sendable, Equatable {
+package struct SeriesValues: Sendable, Equatable {
     var actionType: String
     var productID: String
     var planID, groupID, offerID, appVersion, platform, osVersion, variant: String?
@@ -182,7 +182,7 @@ struct SeriesValues: Sendable, Equatable {
     }
 
     /// The values in ``PurchaseSLICore/EventDimension/seriesDimensions`` order (nil when absent).
-    var inSeriesDimensionOrder: [String?] {
+    package var inSeriesDimensionOrder: [String?] {
         [actionType, productID, planID, groupID, offerID, appVersion, platform, osVersion, variant]
     }
 

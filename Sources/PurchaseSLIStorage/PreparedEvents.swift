@@ -9,16 +9,16 @@ public struct PreparedEvents: Sendable {
     /// The events, in the order they came.
     public let events: [PurchaseEvent]
     /// Per event: its timestamp's second.
-    let seconds: [Int64]
+    package let seconds: [Int64]
     /// Per event: ``EventIDHash`` of its eventID.
-    let eventIDHashes: [Int64]
+    package let eventIDHashes: [Int64]
     /// Per event: its series values, and their hash.
-    let seriesValues: [SeriesValues]
+    package let seriesValues: [SeriesValues]
     let seriesHashes: [UInt64]
     /// Event indexes sorted by (second, eventID hash, index), so that duplicates are neighbours.
     let order: [Int32]
     /// The latest price the events carried for each product and plan.
-    let prices: [ProductPrice]
+    package let prices: [ProductPrice]
     /// What the events reported about their transaction ids, else their account tokens, as blobs per
     /// minute (``ClientReportBlob``): made here rather than by the single writer, which stores them as
     /// they are when none of the batch's events is a duplicate (else it makes them again from the new
@@ -69,7 +69,7 @@ public struct PreparedEvents: Sendable {
     /// The client report blobs of the events counted for the first time (`isNew[index]`): those made
     /// while preparing when every event is new, else made again from the new ones (a resent batch
     /// reports nothing).
-    func clientReportBlobs(ofNew isNew: [Bool]) -> [(minute: Int64, blob: [UInt8])] {
+    package func clientReportBlobs(ofNew isNew: [Bool]) -> [(minute: Int64, blob: [UInt8])] {
         if !isNew.contains(false) { return clientReportBlobs }
         guard isNew.contains(true) else { return [] }
         var encoder = ClientReportBlob.Encoder()
@@ -95,20 +95,20 @@ public struct PreparedEvents: Sendable {
 
 /// Every event of several prepared batches in dedup order: sorted by (second, eventID hash, batch,
 /// index), so that duplicates are neighbours and the first sent comes first.
-struct DedupOrder {
+package struct DedupOrder {
     /// One event's dedup key and where it is: which prepared batch, and its index there.
-    struct Key {
-        var second: Int64
-        var hash: Int64
-        var batch: Int32
-        var index: Int32
+    package struct Key: Sendable {
+        package var second: Int64
+        package var hash: Int64
+        package var batch: Int32
+        package var index: Int32
     }
 
     /// The keys, sorted.
-    let keys: [Key]
+    package let keys: [Key]
 
     /// Merges the batches' sorted keys. O(n log k) for k batches, as each batch is one sorted run.
-    init(_ batches: [PreparedEvents]) {
+    package init(_ batches: [PreparedEvents]) {
         var keys: [Key] = []
         keys.reserveCapacity(batches.reduce(0) { $0 + $1.events.count })
         for (batchIndex, batch) in batches.enumerated() {

@@ -121,7 +121,7 @@ extension SQLiteBucketStore {
 }
 
 /// Runs `body`, turning a blob that does not decode into a ``StorageError`` naming `table` and `row`.
-func decoding<Result>(table: String, row: @autoclosure () -> String, _ body: () throws -> Result) throws -> Result {
+package func decoding<Result>(table: String, row: @autoclosure () -> String, _ body: () throws -> Result) throws -> Result {
     do {
         return try body()
     } catch let error as CorruptBucketError {

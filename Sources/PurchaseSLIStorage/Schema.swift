@@ -2,22 +2,22 @@ import GRDB
 import PurchaseSLICore
 
 /// The database schema as numbered migrations. A shipped migration is never edited: add a new one.
-enum Schema {
+package enum Schema {
     /// `PRAGMA application_id` of a purchase-sli database ("PSLI").
     static let applicationID: Int32 = 0x5053_4C49
 
     /// Stored codes of the dimensions; stable across releases, unlike enum order.
-    static let dimensionCodes: [String: Int] = [
+    package static let dimensionCodes: [String: Int] = [
         "actionType": 1, "productID": 2, "planID": 3, "groupID": 4, "offerID": 5, "appVersion": 6,
         "platform": 7, "osVersion": 8, "variant": 9, "errorDescription": 10,
     ]
 
     /// The code under which `admitted_value` and `overflow` keep the series admitted per day (the series
     /// cap) and the events of those over it: one more "dimension", the combination of all of them.
-    static let seriesCode = 11
+    package static let seriesCode = 11
 
     /// The names of the codes of `overflow` rows: the dimensions and `series`.
-    static let overflowNames = Dictionary(uniqueKeysWithValues: dimensionCodes.map { ($1, $0) } + [(seriesCode, "series")])
+    package static let overflowNames = Dictionary(uniqueKeysWithValues: dimensionCodes.map { ($1, $0) } + [(seriesCode, "series")])
 
     /// The columns of the series table, in ``PurchaseSLICore/EventDimension/seriesDimensions`` order.
     static let seriesColumns = [

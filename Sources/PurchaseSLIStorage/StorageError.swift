@@ -8,6 +8,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         case cannotOpen(path: String, detail: String)
         case invalidQuery(String)
         case damaged(table: String, row: String, detail: String)
+        case unavailable(String)
     }
 
     private let kind: Kind
@@ -41,6 +42,11 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
                 + "fewer by dimensions or where filters")
     }
 
+    /// The database cannot be reached or did not answer in time; trying again later may work.
+    public static func unavailable(_ detail: String) -> Self {
+        Self(kind: .unavailable(detail))
+    }
+
     /// Whether the query, not the database, is at fault (a client error).
     public var isInvalidQuery: Bool {
         if case .invalidQuery = kind { return true }
@@ -63,6 +69,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             "cannot open database \(path): \(detail)"
         case let .invalidQuery(message):
             message
+        case let .unavailable(detail):
+            "the database is unavailable: \(detail)"
         case let .damaged(table, row, detail):
             "the database is damaged: \(row) of table \(table) does not decode (\(detail)); restore the file from a "
                 + "backup, or delete that row to go on without its counts"

@@ -1,4 +1,4 @@
-import PurchaseSLICore
+package import PurchaseSLICore
 
 extension StoreActivityRow {
     /// The charges and refunds among `notifications` that happened in `[fromMillis, toMillis)`, counted
@@ -6,7 +6,7 @@ extension StoreActivityRow {
     /// told several times at the same time counts once, as told by its notification of the smallest id;
     /// a refund without a product takes its charge's (from any of `notifications`). Sorted by step, then
     /// key (absent values first). O(n log n).
-    static func rows(of notifications: [ReceivedNotification], fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) -> [StoreActivityRow] {
+    package static func rows(of notifications: [ReceivedNotification], fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) -> [StoreActivityRow] {
         struct Told: Hashable {
             var store: Store
             var kind: StoreEventKind

@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseSLICore
+import PurchaseSLIPostgres
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
 import Testing
@@ -18,13 +19,13 @@ final class StoreUnderTest: @unchecked Sendable {
 /// One backend the contract tests run on: each test gets a new, empty store from it.
 struct Backend: Sendable, CustomTestStringConvertible {
     let name: String
-    let make: @Sendable (StoreConfiguration) throws -> StoreUnderTest
+    let make: @Sendable (StoreConfiguration) async throws -> StoreUnderTest
 
     var testDescription: String { name }
 
     /// A fresh store under `configuration`.
-    func store(_ configuration: StoreConfiguration = .default) throws -> StoreUnderTest {
-        try make(configuration)
+    func store(_ configuration: StoreConfiguration = .default) async throws -> StoreUnderTest {
+        try await make(configuration)
     }
 
     /// The SQLite file store as it runs by default: deferred rollups and dedup keys, read by queries
@@ -46,6 +47,11 @@ struct Backend: Sendable, CustomTestStringConvertible {
     /// The in-memory reference.
     static let memory = Backend(name: "in memory") { StoreUnderTest(InMemoryBucketStore(configuration: $0)) }
 
-    /// Every backend the contract runs on.
-    static let all: [Backend] = [.sqlite, .sqliteFolding, .memory]
+    /// PostgreSQL, a new database per store on the server of ``PurchaseSLITestSupport/TestPostgres``.
+    static let postgres = Backend(name: "PostgreSQL") { configuration in
+        StoreUnderTest(try PostgresBucketStore(url: PostgresURL(try await TestPostgres.newDatabase()), configuration: configuration))
+    }
+
+    /// Every backend the contract runs on (PostgreSQL when a test server is configured, and always in CI).
+    static let all: [Backend] = [.sqlite, .sqliteFolding, .memory] + (TestPostgres.isEnabled ? [.postgres] : [])
 }

@@ -13,8 +13,8 @@ struct BucketStoreContractTests {
     }
 
     @Test("each eventID counts once: within a batch, across batches of one call and across calls", arguments: Backend.all)
-    func countsEachEventIDOnce(_ backend: Backend) throws {
-        let store = try backend.store().store
+    func countsEachEventIDOnce(_ backend: Backend) async throws {
+        let store = try await backend.store().store
         let first = try store.record(
             [[event("a", at: "2026-11-14T09:30:00Z"), event("a", at: "2026-11-14T09:30:00Z")],
              [event("b", at: "2026-11-14T09:31:00Z", result: .failure), event("a", at: "2026-11-14T09:30:00Z")]],
@@ -31,8 +31,8 @@ struct BucketStoreContractTests {
     }
 
     @Test("a late event counts in the minute of its event time", arguments: Backend.all)
-    func lateEvents(_ backend: Backend) throws {
-        let store = try backend.store().store
+    func lateEvents(_ backend: Backend) async throws {
+        let store = try await backend.store().store
         _ = try store.record([event("new", at: "2026-11-14T10:00:10Z")], receivedAtMillis: receivedAt)
         _ = try store.record([event("late", at: "2026-11-14T09:05:59Z", result: .failure)], receivedAtMillis: receivedAt)
         let rows = try total(store, from: "2026-11-14T09:00:00Z", to: "2026-11-14T10:05:00Z", step: TimeStep(seconds: 60))
@@ -41,8 +41,8 @@ struct BucketStoreContractTests {
     }
 
     @Test("minute, hour and day buckets agree across midnight, at every step and unaligned edge", arguments: Backend.all)
-    func rollupsAcrossMidnight(_ backend: Backend) throws {
-        let store = try backend.store().store
+    func rollupsAcrossMidnight(_ backend: Backend) async throws {
+        let store = try await backend.store().store
         let start = seconds("2026-11-14T22:00:00Z")
         var events: [PurchaseEvent] = []
         for index in 0..<400 {
@@ -77,10 +77,10 @@ struct BucketStoreContractTests {
     }
 
     @Test("values past the cardinality cap count as __other__, per day", arguments: Backend.all)
-    func cardinalityOverflow(_ backend: Backend) throws {
+    func cardinalityOverflow(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.cardinalityCap = 3
-        let store = try backend.store(configuration).store
+        let store = try await backend.store(configuration).store
         let events = (0..<10).map {
             event("e\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0 % 5)", result: .failure, error: "error \($0 % 5)")
         }
@@ -100,10 +100,10 @@ struct BucketStoreContractTests {
     }
 
     @Test("series past the series cap count in their action's __other__ series, keeping each action's total", arguments: Backend.all)
-    func seriesOverflow(_ backend: Backend) throws {
+    func seriesOverflow(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.seriesCap = 3
-        let store = try backend.store(configuration).store
+        let store = try await backend.store(configuration).store
         let purchases = (0..<10).map { event("p\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0)", result: $0 < 4 ? .failure : .success) }
         let restores = (0..<2).map { event("r\($0)", at: "2026-11-14T09:31:00Z", plan: "plan-\($0)", action: .restore) }
         #expect(try store.record(purchases + restores, receivedAtMillis: receivedAt).overflowed == ["series": 9])
@@ -118,8 +118,8 @@ struct BucketStoreContractTests {
     }
 
     @Test("grouping and filters, absent values included; 409 and 5xx counted beside results", arguments: Backend.all)
-    func groupsAndFilters(_ backend: Backend) throws {
-        let store = try backend.store().store
+    func groupsAndFilters(_ backend: Backend) async throws {
+        let store = try await backend.store().store
         _ = try store.record([
             event("1", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .success, version: "4.11.0"),
             event("2", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .failure, status: 503, version: "4.12.0"),
@@ -138,8 +138,8 @@ struct BucketStoreContractTests {
     }
 
     @Test("error descriptions by group, most first, filtered by result and by description", arguments: Backend.all)
-    func errorCounts(_ backend: Backend) throws {
-        let store = try backend.store().store
+    func errorCounts(_ backend: Backend) async throws {
+        let store = try await backend.store().store
         var events: [PurchaseEvent] = (0..<6).map {
             event("t\($0)", at: "2026-11-14T09:3\($0):00Z", product: "coins_100", result: .failure, error: "timeout")
         }
@@ -166,10 +166,10 @@ struct BucketStoreContractTests {
     }
 
     @Test("pruning: eventIDs forgotten only past the dedup horizon, minute buckets past theirs, rollups kept", arguments: Backend.all)
-    func pruning(_ backend: Backend) throws {
+    func pruning(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.minuteRetentionSeconds = 86_400
-        let store = try backend.store(configuration).store
+        let store = try await backend.store(configuration).store
         let old = event("old", at: "2026-11-10T09:30:00Z")
         _ = try store.record([old, event("b", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
         let memory = try store.prune(nowMillis: receivedAt + 7 * 86_400_000)
@@ -185,8 +185,8 @@ struct BucketStoreContractTests {
     }
 
     @Test("the latest price of each product and plan, by event time", arguments: Backend.all)
-    func prices(_ backend: Backend) throws {
-        let store = try backend.store().store
+    func prices(_ backend: Backend) async throws {
+        let store = try await backend.store().store
         func priced(_ id: String, _ time: String, _ product: String, _ plan: String?, _ price: Double?, _ currency: String? = "USD") -> PurchaseEvent {
             var priced = event(id, at: time, product: product)
             (priced.planID, priced.price, priced.currency) = (plan, price, currency)
@@ -203,8 +203,8 @@ struct BucketStoreContractTests {
     }
 
     @Test("queries answered together equal queries answered alone; series are the rows made dense", arguments: Backend.all)
-    func queriesTogether(_ backend: Backend) throws {
-        let store = try backend.store().store
+    func queriesTogether(_ backend: Backend) async throws {
+        let store = try await backend.store().store
         let events = mixedEvents(count: 600)
         _ = try store.record(events, receivedAtMillis: receivedAt)
         let purchases = events.filter {
@@ -236,11 +236,11 @@ struct BucketStoreContractTests {
     }
 
     @Test("a store answers every query as the in-memory reference does", arguments: Backend.all)
-    func answersLikeTheReference(_ backend: Backend) throws {
+    func answersLikeTheReference(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.cardinalityCap = 40
         configuration.seriesCap = 150
-        let store = try backend.store(configuration).store
+        let store = try await backend.store(configuration).store
         let reference = InMemoryBucketStore(configuration: configuration)
         var generator = SplitMix(seed: 7)
         let events = mixedEvents(count: 3000, generator: &generator)

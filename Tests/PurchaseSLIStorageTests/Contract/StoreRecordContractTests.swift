@@ -20,8 +20,8 @@ struct StoreRecordContractTests {
     private let day = (RFC3339.parseMillis("2026-11-20T00:00:00Z")!, RFC3339.parseMillis("2026-11-21T00:00:00Z")!)
 
     @Test("a notification is stored once, within a call and across calls, and read back whole by kind and time", arguments: Backend.all)
-    func storedOnce(_ backend: Backend) throws {
-        let store = try backend.store().store
+    func storedOnce(_ backend: Backend) async throws {
+        let store = try await backend.store().store
         let first = notification("n1", at: "2026-11-20T10:02:40Z", transaction: "t1")
         let refund = notification("n2", kind: .refund, at: "2026-11-20T12:00:00Z", transaction: "t1")
         let outcome = try store.record([first, first, refund, notification("n3", at: "2026-11-21T10:00:00Z", transaction: "t3")],
@@ -37,8 +37,8 @@ struct StoreRecordContractTests {
     }
 
     @Test("per transaction id and account token: the earliest grant and the latest outcome, whatever the order", arguments: Backend.all)
-    func clientReportsMerge(_ backend: Backend) throws {
-        let store = try backend.store().store
+    func clientReportsMerge(_ backend: Backend) async throws {
+        let store = try await backend.store().store
         let token = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"
         func attempt(_ id: String, _ result: ResultType, at time: String, transaction: String? = "t1") -> PurchaseEvent {
             var made = event(id, at: time, result: result, status: result == .failure ? 500 : nil, error: result == .failure ? "grant timed out" : nil)
@@ -72,8 +72,8 @@ struct StoreRecordContractTests {
     }
 
     @Test("charges and refunds per step: a transaction told twice once, a refund without product takes its charge's", arguments: Backend.all)
-    func storeActivity(_ backend: Backend) throws {
-        let store = try backend.store().store
+    func storeActivity(_ backend: Backend) async throws {
+        let store = try await backend.store().store
         _ = try store.record([
             notification("n1", at: "2026-11-20T10:02:00Z", transaction: "t1"),
             notification("n1b", at: "2026-11-20T10:02:00Z", transaction: "t1"),  // the same charge, told again
@@ -94,10 +94,10 @@ struct StoreRecordContractTests {
     }
 
     @Test("pruning drops notifications and reports past their retention, keeping the rest", arguments: Backend.all)
-    func pruned(_ backend: Backend) throws {
+    func pruned(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.storeRecordRetentionSeconds = 30 * 86_400
-        let store = try backend.store(configuration).store
+        let store = try await backend.store(configuration).store
         _ = try store.record(
             [notification("old", at: "2026-10-01T00:00:00Z", transaction: "t-old"), notification("new", at: "2026-11-20T00:00:00Z", transaction: "t-new")],
             receivedAtMillis: receivedAt)

@@ -1,0 +1,452 @@
+import Logging
+import PostgresNIO
+public import PurchaseSLICore
+public import PurchaseSLIStorage
+
+extension PostgresBucketStore {
+    /// Counts validated events, skipping duplicates (across nodes too), in one transaction.
+    public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
+        let order = DedupOrder(batches).keys
+        let configuration = configuration, logger = logger
+        let receivedAtSeconds = receivedAtMillis.floorDividedBy(1000).quotient
+        return try writer.withLock { cache in
+            let known = cache
+            let (outcome, additions) = try inTransaction { connection in
+                var write = RecordWrite(batches: batches, order: order, configuration: configuration, known: known, logger: logger)
+                let outcome = try await write.run(on: connection, receivedAtSeconds: receivedAtSeconds)
+                return (outcome, write.additions)
+            }
+            cache.merge(additions)
+            return outcome
+        }
+    }
+}
+
+/// One `record` transaction: dedup rows first (their primary key decides what is new, across nodes),
+/// then the caps, ids, and every resolution's bucket rows, each as one statement of arrays.
+struct RecordWrite {
+    let batches: [PreparedEvents]
+    let order: [DedupOrder.Key]
+    let configuration: StoreConfiguration
+    /// The node's cache as the transaction began.
+    let known: WriterCache
+    let logger: Logger
+    /// What this transaction learned, kept by the caller once it committed.
+    private(set) var additions = WriterCache()
+    /// Per batch and event: whether it is counted for the first time.
+    private var isNew: [[Bool]] = []
+    /// Per new event (in batch, then index order): its batch, index and day.
+    private var newEvents: [(batch: Int, index: Int, day: Int32)] = []
+    /// Events counted under `__other__`, per day and dimension code.
+    private var overflow: [WriterCache.DayDimension: Int64] = [:]
+    /// Whether this transaction holds the admission lock.
+    private var holdsAdmissionLock = false
+
+    /// The advisory lock taken while admitting values or series under the caps ("PSLI" and 3): admissions
+    /// of concurrent nodes take turns, so that no day admits more than its cap.
+    static let admissionLock: Int64 = 0x5053_4C49_0003
+
+    init(batches: [PreparedEvents], order: [DedupOrder.Key], configuration: StoreConfiguration, known: WriterCache, logger: Logger) {
+        self.batches = batches
+        self.order = order
+        self.configuration = configuration
+        self.known = known
+        self.logger = logger
+    }
+
+    mutating func run(on connection: PostgresConnection, receivedAtSeconds: Int64) async throws -> RecordOutcome {
+        var outcome = RecordOutcome()
+        try await deduplicate(on: connection, outcome: &outcome)
+        guard !newEvents.isEmpty else { return outcome }
+        let capped = try await admitValues(on: connection)
+        var needed = Set<WriterCache.Value>()
+        for values in capped {
+            for (column, value) in values.enumerated() {
+                if let value { needed.insert(WriterCache.Value(dimension: Self.codes[column], text: value)) }
+            }
+        }
+        let valueIDs = try await intern(needed, on: connection)
+        var seriesKeys = capped.map { values in
+            values.prefix(EventDimension.seriesDimensions.count).enumerated().map { position, text in
+                text.map { valueIDs[WriterCache.Value(dimension: Self.code(position), text: $0)]! } ?? 0
+            }
+        }
+        let seriesIDs = try await admitSeries(keys: &seriesKeys, on: connection)
+        var minutes: [Resolution: [BucketKey: OutcomeCounts]] = [:]
+        var errors: [Resolution: [ErrorKey: Int64]] = [:]
+        var days = Set<Int32>()
+        var earliest = Int64.max, latest = Int64.min
+        for (position, event) in newEvents.enumerated() {
+            let batch = batches[event.batch]
+            let second = batch.seconds[event.index]
+            let series = seriesIDs[seriesKeys[position]]!
+            let resultType = batch.events[event.index].resultType
+            let error = capped[position].last!.map { valueIDs[WriterCache.Value(dimension: Self.errorCode, text: $0)]! }
+            for resolution in Resolution.allCases {
+                let time = resolution.bucketStart(second)
+                minutes[resolution, default: [:]][BucketKey(time: time, series: series), default: OutcomeCounts()]
+                    .add(resultType, statusCode: batch.events[event.index].statusCode)
+                if let error {
+                    let key = ErrorKey(time: time, series: series, result: Int16(ResultType.allCases.firstIndex(of: resultType)!), error: error)
+                    errors[resolution, default: [:]][key, default: 0] += 1
+                }
+            }
+            days.insert(event.day)
+            earliest = min(earliest, batch.events[event.index].timestampMillis)
+            latest = max(latest, batch.events[event.index].timestampMillis)
+        }
+        outcome.accepted = newEvents.count
+        outcome.timeRange = earliest...latest
+        for resolution in Resolution.allCases {
+            try await upsertCounts(minutes[resolution] ?? [:], into: resolution.bucketTable, on: connection)
+            try await upsertErrors(errors[resolution] ?? [:], into: resolution.errorTable, on: connection)
+        }
+        let sortedDays = days.sorted()
+        try await connection.query("""
+            INSERT INTO seen_day (day, last_received) SELECT d, \(receivedAtSeconds) FROM unnest(\(sortedDays)) AS d ORDER BY 1
+            ON CONFLICT (day) DO UPDATE SET last_received = greatest(seen_day.last_received, excluded.last_received)
+            """, logger: logger)
+        try await recordOverflow(on: connection, outcome: &outcome)
+        try await recordPrices(on: connection)
+        try await recordReports(on: connection)
+        return outcome
+    }
+
+    private static let errorCode = Int16(Schema.dimensionCodes[EventDimension.errorDescription.rawValue]!)
+
+    /// The codes of an event's capped values: its series dimensions, then its error description.
+    private static let codes = (0..<EventDimension.seriesDimensions.count).map(code) + [errorCode]
+
+    /// The stored code of the series dimension at `position`.
+    private static func code(_ position: Int) -> Int16 {
+        Int16(Schema.dimensionCodes[EventDimension.seriesDimensions[position].rawValue]!)
+    }
+
+    // MARK: Dedup
+
+    /// Inserts the dedup keys of the batch's distinct events; those the database did not hold already
+    /// (from this node or another) are new.
+    private mutating func deduplicate(on connection: PostgresConnection, outcome: inout RecordOutcome) async throws {
+        var offsets: [Int] = [], offset = 0
+        for batch in batches {
+            offsets.append(offset)
+            offset += batch.events.count
+        }
+        isNew = batches.map { [Bool](repeating: false, count: $0.events.count) }
+        var seconds: [Int64] = [], hashes: [Int64] = [], candidates: [DedupOrder.Key] = []
+        for key in order {
+            if let last = candidates.last, last.second == key.second, last.hash == key.hash {
+                outcome.duplicateIndexes.append(offsets[Int(key.batch)] + Int(key.index))
+                continue
+            }
+            candidates.append(key)
+            seconds.append(key.second)
+            hashes.append(key.hash)
+        }
+        var inserted = Set<KeyPair>()
+        let rows = try await connection.query("""
+            INSERT INTO seen_event (second, hash) SELECT * FROM unnest(\(seconds), \(hashes)) ORDER BY 1, 2
+            ON CONFLICT DO NOTHING RETURNING second, hash
+            """, logger: logger)
+        for try await (second, hash) in rows.decode((Int64, Int64).self) { inserted.insert(KeyPair(first: second, second: hash)) }
+        for key in candidates {
+            if inserted.contains(KeyPair(first: key.second, second: key.hash)) {
+                isNew[Int(key.batch)][Int(key.index)] = true
+            } else {
+                outcome.duplicateIndexes.append(offsets[Int(key.batch)] + Int(key.index))
+            }
+        }
+        outcome.duplicateIndexes.sort()
+        outcome.duplicates = outcome.duplicateIndexes.count
+        for (batchIndex, batch) in batches.enumerated() {
+            for index in batch.events.indices where isNew[batchIndex][index] {
+                newEvents.append((batchIndex, index, Int32(batch.seconds[index].floorDividedBy(86_400).quotient)))
+            }
+        }
+    }
+
+    // MARK: Caps
+
+    /// Per new event: its series values (then its error description) as they count under the cardinality
+    /// cap, admitting values in event order while the day has room.
+    private mutating func admitValues(on connection: PostgresConnection) async throws -> [[String?]] {
+        let events = newEvents.map { event -> [String?] in
+            batches[event.batch].seriesValues[event.index].inSeriesDimensionOrder + [batches[event.batch].events[event.index].errorDescription]
+        }
+        let codes = Self.codes
+        func isKnown(_ text: String, _ key: WriterCache.DayDimension) -> Bool {
+            known.admittedValues[key]?.contains(text) == true || additions.admittedValues[key]?.contains(text) == true
+        }
+        var unknown: [(day: Int32, dimension: Int16, text: String)] = []
+        var seen = Set<AdmittedValue>()
+        for (position, values) in events.enumerated() {
+            for (column, value) in values.enumerated() {
+                guard let value else { continue }
+                let key = WriterCache.DayDimension(day: newEvents[position].day, dimension: codes[column])
+                if !isKnown(value, key), seen.insert(AdmittedValue(key: key, text: value)).inserted {
+                    unknown.append((key.day, key.dimension, value))
+                }
+            }
+        }
+        guard !unknown.isEmpty else { return events }
+        try await takeAdmissionLock(on: connection)
+        let days = unknown.map(\.day), dimensions = unknown.map(\.dimension), texts = unknown.map(\.text)
+        for try await (day, dimension, text) in try await connection.query("""
+            SELECT day, dimension, value FROM admitted_value
+            WHERE (day, dimension, value) IN (SELECT * FROM unnest(\(days), \(dimensions), \(texts)))
+            """, logger: logger).decode((Int32, Int16, String).self) {
+            additions.admittedValues[WriterCache.DayDimension(day: day, dimension: dimension), default: []].insert(text)
+        }
+        var counts: [WriterCache.DayDimension: Int] = [:]
+        let distinctDays = Array(Set(days)).sorted()
+        for try await (day, dimension, count) in try await connection.query(
+            "SELECT day, dimension, count(*) FROM admitted_value WHERE day = ANY(\(distinctDays)) GROUP BY 1, 2", logger: logger
+        ).decode((Int32, Int16, Int64).self) {
+            counts[WriterCache.DayDimension(day: day, dimension: dimension)] = Int(count)
+        }
+        var admitted: [(day: Int32, dimension: Int16, text: String)] = []
+        let capped = events.enumerated().map { position, values in
+            values.enumerated().map { column, value -> String? in
+                guard let value else { return nil }
+                let key = WriterCache.DayDimension(day: newEvents[position].day, dimension: codes[column])
+                if isKnown(value, key) { return value }
+                guard counts[key, default: 0] < configuration.cardinalityCap else {
+                    overflow[key, default: 0] += 1
+                    return EventDimension.overflowValue
+                }
+                counts[key, default: 0] += 1
+                additions.admittedValues[key, default: []].insert(value)
+                admitted.append((key.day, key.dimension, value))
+                return value
+            }
+        }
+        if !admitted.isEmpty {
+            try await connection.query("""
+                INSERT INTO admitted_value (day, dimension, value)
+                SELECT * FROM unnest(\(admitted.map(\.day)), \(admitted.map(\.dimension)), \(admitted.map(\.text))) ORDER BY 1, 2, 3
+                """, logger: logger)
+        }
+        return capped
+    }
+
+    /// Per key: its series id, after the series cap. Keys of series a full day does not admit are
+    /// replaced by their action's overflow series (every other value `__other__`).
+    private mutating func admitSeries(keys: inout [[Int64]], on connection: PostgresConnection) async throws -> [[Int64]: Int64] {
+        var ids = try await seriesIDs(Set(keys), on: connection)
+        func isKnown(_ key: WriterCache.DaySeries) -> Bool {
+            known.admittedSeries.contains(key) || additions.admittedSeries.contains(key)
+        }
+        var unknown: [WriterCache.DaySeries] = []
+        for (position, key) in keys.enumerated() {
+            let daySeries = WriterCache.DaySeries(day: newEvents[position].day, series: ids[key]!)
+            if !isKnown(daySeries), !unknown.contains(daySeries) { unknown.append(daySeries) }
+        }
+        guard !unknown.isEmpty else { return ids }
+        try await takeAdmissionLock(on: connection)
+        for try await (day, series) in try await connection.query("""
+            SELECT day, series FROM admitted_series WHERE (day, series) IN (SELECT * FROM unnest(\(unknown.map(\.day)), \(unknown.map(\.series))))
+            """, logger: logger).decode((Int32, Int64).self) {
+            additions.admittedSeries.insert(WriterCache.DaySeries(day: day, series: series))
+        }
+        var counts: [Int32: Int] = [:]
+        for try await (day, count) in try await connection.query(
+            "SELECT day, count(*) FROM admitted_series WHERE day = ANY(\(Array(Set(unknown.map(\.day))).sorted())) GROUP BY 1", logger: logger
+        ).decode((Int32, Int64).self) { counts[day] = Int(count) }
+        var admitted: [WriterCache.DaySeries] = []
+        var overflowed: [Int] = []
+        for (position, key) in keys.enumerated() {
+            let daySeries = WriterCache.DaySeries(day: newEvents[position].day, series: ids[key]!)
+            if isKnown(daySeries) { continue }
+            guard counts[daySeries.day, default: 0] < configuration.seriesCap else {
+                overflow[WriterCache.DayDimension(day: daySeries.day, dimension: Int16(Schema.seriesCode)), default: 0] += 1
+                overflowed.append(position)
+                continue
+            }
+            counts[daySeries.day, default: 0] += 1
+            additions.admittedSeries.insert(daySeries)
+            admitted.append(daySeries)
+        }
+        if !admitted.isEmpty {
+            try await connection.query("""
+                INSERT INTO admitted_series (day, series) SELECT * FROM unnest(\(admitted.map(\.day)), \(admitted.map(\.series))) ORDER BY 1, 2
+                """, logger: logger)
+        }
+        guard !overflowed.isEmpty else { return ids }
+        let others = try await intern(
+            Set((1..<EventDimension.seriesDimensions.count).map { WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue) }),
+            on: connection)
+        for position in overflowed {
+            keys[position] = [keys[position][0]] + (1..<EventDimension.seriesDimensions.count).map {
+                others[WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue)]!
+            }
+        }
+        ids.merge(try await seriesIDs(Set(overflowed.map { keys[$0] }), on: connection)) { old, _ in old }
+        return ids
+    }
+
+    private mutating func takeAdmissionLock(on connection: PostgresConnection) async throws {
+        guard !holdsAdmissionLock else { return }
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.admissionLock))", logger: logger)
+        holdsAdmissionLock = true
+    }
+
+    // MARK: Ids
+
+    /// The ids of values (by dimension code and text), inserting those not stored yet.
+    private mutating func intern(_ values: Set<WriterCache.Value>, on connection: PostgresConnection) async throws -> [WriterCache.Value: Int64] {
+        var ids: [WriterCache.Value: Int64] = [:]
+        var missing: [WriterCache.Value] = []
+        for value in values {
+            if let id = known.valueIDs[value] ?? additions.valueIDs[value] { ids[value] = id } else { missing.append(value) }
+        }
+        guard !missing.isEmpty else { return ids }
+        missing.sort { ($0.dimension, $0.text) < ($1.dimension, $1.text) }
+        let dimensions = missing.map(\.dimension), texts = missing.map(\.text)
+        try await connection.query("""
+            INSERT INTO dimension_value (dimension, value) SELECT * FROM unnest(\(dimensions), \(texts)) ORDER BY 1, 2 ON CONFLICT DO NOTHING
+            """, logger: logger)
+        for try await (id, dimension, text) in try await connection.query("""
+            SELECT id, dimension, value FROM dimension_value WHERE (dimension, value) IN (SELECT * FROM unnest(\(dimensions), \(texts)))
+            """, logger: logger).decode((Int64, Int16, String).self) {
+            let value = WriterCache.Value(dimension: dimension, text: text)
+            ids[value] = id
+            additions.valueIDs[value] = id
+        }
+        return ids
+    }
+
+    /// The ids of series (by their value ids), inserting those not stored yet.
+    private mutating func seriesIDs(_ keys: Set<[Int64]>, on connection: PostgresConnection) async throws -> [[Int64]: Int64] {
+        var ids: [[Int64]: Int64] = [:]
+        var missing: [[Int64]] = []
+        for key in keys {
+            if let id = known.seriesIDs[key] ?? additions.seriesIDs[key] { ids[key] = id } else { missing.append(key) }
+        }
+        guard !missing.isEmpty else { return ids }
+        missing.sort { $0.lexicographicallyPrecedes($1) }
+        let columns = PostgresSchema.seriesColumns
+        let arrays = columns.indices.map { column in missing.map { $0[column] } }
+        var insert = PostgresQuery(unsafeSQL: """
+            INSERT INTO series (\(columns.joined(separator: ", ")))
+            SELECT * FROM unnest(\(columns.indices.map { "$\($0 + 1)::bigint[]" }.joined(separator: ", "))) ORDER BY \(columns.indices.map { "\($0 + 1)" }.joined(separator: ", "))
+            ON CONFLICT DO NOTHING
+            """)
+        for array in arrays { insert.binds.append(array) }
+        try await connection.query(insert, logger: logger)
+        var select = PostgresQuery(unsafeSQL: """
+            SELECT id, \(columns.joined(separator: ", ")) FROM series
+            WHERE (\(columns.joined(separator: ", "))) IN (SELECT * FROM unnest(\(columns.indices.map { "$\($0 + 1)::bigint[]" }.joined(separator: ", "))))
+            """)
+        for array in arrays { select.binds.append(array) }
+        for try await row in try await connection.query(select, logger: logger) {
+            var cells = row.makeIterator()
+            let id = try cells.next()!.decode(Int64.self)
+            var key: [Int64] = []
+            while let cell = cells.next() { key.append(try cell.decode(Int64.self)) }
+            ids[key] = id
+            additions.seriesIDs[key] = id
+        }
+        return ids
+    }
+
+    // MARK: Rows
+
+    private func upsertCounts(_ buckets: [BucketKey: OutcomeCounts], into table: String, on connection: PostgresConnection) async throws {
+        guard !buckets.isEmpty else { return }
+        let sorted = buckets.sorted { ($0.key.time, $0.key.series) < ($1.key.time, $1.key.series) }
+        let counters: [(String, KeyPath<OutcomeCounts, Int64>)] = [
+            ("start", \.start), ("success", \.success), ("already_granted", \.alreadyGranted), ("failure", \.failure),
+            ("cancel", \.cancel), ("pending", \.pending), ("conflicts", \.conflicts), ("server_errors", \.serverErrors),
+        ]
+        var query = PostgresQuery(unsafeSQL: """
+            INSERT INTO \(table) AS b (time, series, \(counters.map(\.0).joined(separator: ", ")))
+            SELECT * FROM unnest(\((1...10).map { "$\($0)::bigint[]" }.joined(separator: ", "))) ORDER BY 1, 2
+            ON CONFLICT (time, series) DO UPDATE SET \(counters.map { "\($0.0) = b.\($0.0) + excluded.\($0.0)" }.joined(separator: ", "))
+            """)
+        query.binds.append(sorted.map(\.key.time))
+        query.binds.append(sorted.map(\.key.series))
+        for (_, path) in counters { query.binds.append(sorted.map { $0.value[keyPath: path] }) }
+        try await connection.query(query, logger: logger)
+    }
+
+    private func upsertErrors(_ entries: [ErrorKey: Int64], into table: String, on connection: PostgresConnection) async throws {
+        guard !entries.isEmpty else { return }
+        let sorted = entries.sorted { ($0.key.time, $0.key.series, $0.key.result, $0.key.error) < ($1.key.time, $1.key.series, $1.key.result, $1.key.error) }
+        var query = PostgresQuery(unsafeSQL: """
+            INSERT INTO \(table) AS e (time, series, result, error, events)
+            SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::bigint[], $5::bigint[]) ORDER BY 1, 2, 3, 4
+            ON CONFLICT (time, series, result, error) DO UPDATE SET events = e.events + excluded.events
+            """)
+        query.binds.append(sorted.map(\.key.time))
+        query.binds.append(sorted.map(\.key.series))
+        query.binds.append(sorted.map(\.key.result))
+        query.binds.append(sorted.map(\.key.error))
+        query.binds.append(sorted.map(\.value))
+        try await connection.query(query, logger: logger)
+    }
+
+    private func recordOverflow(on connection: PostgresConnection, outcome: inout RecordOutcome) async throws {
+        guard !overflow.isEmpty else { return }
+        let sorted = overflow.sorted { ($0.key.day, $0.key.dimension) < ($1.key.day, $1.key.dimension) }
+        try await connection.query("""
+            INSERT INTO overflow (day, dimension, events)
+            SELECT * FROM unnest(\(sorted.map(\.key.day)), \(sorted.map(\.key.dimension)), \(sorted.map(\.value))) ORDER BY 1, 2
+            ON CONFLICT (day, dimension) DO UPDATE SET events = overflow.events + excluded.events
+            """, logger: logger)
+        for (key, events) in sorted { outcome.overflowed[Schema.overflowNames[Int(key.dimension)]!, default: 0] += Int(events) }
+    }
+
+    /// Keeps the latest price of each product and plan (the latest batch's of equal times).
+    private func recordPrices(on connection: PostgresConnection) async throws {
+        var latest: [[String]: ProductPrice] = [:]
+        for price in batches.flatMap(\.prices) {
+            let key = [price.productID, price.planID ?? ""]
+            if (latest[key]?.seenMillis ?? .min) <= price.seenMillis { latest[key] = price }
+        }
+        guard !latest.isEmpty else { return }
+        let prices = latest.values.sorted { ($0.productID, $0.planID ?? "") < ($1.productID, $1.planID ?? "") }
+        try await connection.query("""
+            INSERT INTO product_price (product_id, plan_id, price, currency, seen_millis)
+            SELECT * FROM unnest(\(prices.map(\.productID)), \(prices.map { $0.planID ?? "" }), \(prices.map(\.price)),
+                \(prices.map(\.currency)), \(prices.map(\.seenMillis))) ORDER BY 1, 2
+            ON CONFLICT (product_id, plan_id) DO UPDATE SET price = excluded.price, currency = excluded.currency,
+                seen_millis = excluded.seen_millis WHERE excluded.seen_millis >= product_price.seen_millis
+            """, logger: logger)
+    }
+
+    /// Appends what the new events reported per transaction and account token.
+    private func recordReports(on connection: PostgresConnection) async throws {
+        let blobs = batches.indices.flatMap { batches[$0].clientReportBlobs(ofNew: isNew[$0]) }
+        guard !blobs.isEmpty else { return }
+        try await connection.query("""
+            INSERT INTO client_report_minute (minute, reports)
+            SELECT * FROM unnest(\(blobs.map(\.minute)), \(blobs.map { ByteBuffer(bytes: $0.blob) }))
+            """, logger: logger)
+    }
+}
+
+/// A bucket row's key.
+struct BucketKey: Hashable {
+    var time: Int64
+    var series: Int64
+}
+
+/// An error row's key.
+struct ErrorKey: Hashable {
+    var time: Int64
+    var series: Int64
+    var result: Int16
+    var error: Int64
+}
+
+/// Two numbers, hashable.
+struct KeyPair: Hashable {
+    var first: Int64
+    var second: Int64
+}
+
+/// A value admitted on a day, for a dimension.
+struct AdmittedValue: Hashable {
+    var key: WriterCache.DayDimension
+    var text: String
+}

@@ -1,0 +1,168 @@
+import Logging
+import PostgresNIO
+public import PurchaseSLICore
+public import PurchaseSLIStorage
+
+extension PostgresBucketStore {
+    /// Every series with its values of `dimensions`.
+    public func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
+        let positions = dimensions.map { $0.seriesIndex! }
+        let codes = dimensions.map { Int16(Schema.dimensionCodes[$0.rawValue]!) }
+        let logger = logger
+        return try withConnection { connection in
+            var texts: [Int64: String] = [:]
+            if !codes.isEmpty {
+                for try await (id, value) in try await connection.query(
+                    "SELECT id, value FROM dimension_value WHERE dimension = ANY(\(codes))", logger: logger
+                ).decode((Int64, String).self) { texts[id] = value }
+            }
+            var series: [StoredSeries] = []
+            let columns = PostgresSchema.seriesColumns.joined(separator: ", ")
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: "SELECT id, \(columns) FROM series"), logger: logger) {
+                let ids = try row.map { try $0.decode(Int64.self) }
+                series.append(StoredSeries(id: ids[0], values: positions.map { ids[$0 + 1] == 0 ? nil : texts[ids[$0 + 1]] }))
+            }
+            return series
+        }
+    }
+
+    /// Calls `body` with the rows of each bucket of the segments, read a day of buckets (or a month of
+    /// days) at a time so that a long range is never held in memory whole.
+    public func scanCounts(
+        _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void
+    ) throws {
+        let logger = logger
+        let ids = selection?.sortedIDs
+        for chunk in Self.chunks(of: segments) {
+            let buckets = try withConnection { connection in
+                var query = PostgresQuery(unsafeSQL: """
+                    SELECT time, series, start, success, already_granted, failure, cancel, pending, conflicts, server_errors
+                    FROM \(chunk.resolution.bucketTable) WHERE time >= $1 AND time < $2\(ids == nil ? "" : " AND series = ANY($3)") ORDER BY time
+                    """)
+                query.binds.append(chunk.fromSeconds)
+                query.binds.append(chunk.toSeconds)
+                if let ids { query.binds.append(ids) }
+                var buckets: [(Int64, [SeriesCounts])] = []
+                for try await (time, series, start, success, granted, failure, cancel, pending, conflicts, serverErrors) in try await connection
+                    .query(query, logger: logger).decode((Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64).self) {
+                    var counts = OutcomeCounts()
+                    (counts.start, counts.success, counts.alreadyGranted, counts.failure) = (start, success, granted, failure)
+                    (counts.cancel, counts.pending, counts.conflicts, counts.serverErrors) = (cancel, pending, conflicts, serverErrors)
+                    if buckets.last?.0 != time { buckets.append((time, [])) }
+                    buckets[buckets.count - 1].1.append(SeriesCounts(series: series, counts: counts))
+                }
+                return buckets
+            }
+            for (time, entries) in buckets { try body(time, entries) }
+        }
+    }
+
+    /// Calls `body` with the error rows of each bucket of the segments, as ``scanCounts(_:selection:_:)`` does.
+    public func scanErrors(
+        _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
+    ) throws {
+        let logger = logger
+        let ids = selection?.sortedIDs
+        for chunk in Self.chunks(of: segments) {
+            let buckets = try withConnection { connection in
+                var query = PostgresQuery(unsafeSQL: """
+                    SELECT e.time, e.series, e.result, v.value, e.events
+                    FROM \(chunk.resolution.errorTable) e JOIN dimension_value v ON v.id = e.error
+                    WHERE e.time >= $1 AND e.time < $2\(ids == nil ? "" : " AND e.series = ANY($3)") ORDER BY e.time
+                    """)
+                query.binds.append(chunk.fromSeconds)
+                query.binds.append(chunk.toSeconds)
+                if let ids { query.binds.append(ids) }
+                var buckets: [(Int64, [SeriesErrorCount])] = []
+                for try await (time, series, result, description, events) in try await connection.query(query, logger: logger)
+                    .decode((Int64, Int64, Int16, String, Int64).self) {
+                    guard ResultType.allCases.indices.contains(Int(result)) else {
+                        throw StorageError.damaged(
+                            table: chunk.resolution.errorTable, row: "the row of \(RFC3339.format(seconds: time))", detail: "result \(result)")
+                    }
+                    if buckets.last?.0 != time { buckets.append((time, [])) }
+                    buckets[buckets.count - 1].1.append(SeriesErrorCount(
+                        series: series, result: ResultType.allCases[Int(result)], description: description, events: events))
+                }
+                return buckets
+            }
+            for (time, entries) in buckets { try body(time, entries) }
+        }
+    }
+
+    /// The segments cut into stretches of at most a day of minutes or hours, or 31 days.
+    static func chunks(of segments: [BucketSegment]) -> [BucketSegment] {
+        segments.flatMap { segment in
+            let width: Int64 = segment.resolution == .day ? 31 * 86_400 : 86_400
+            return stride(from: segment.fromSeconds, to: segment.toSeconds, by: Int(width)).map {
+                BucketSegment(segment.resolution, from: $0, to: min(segment.toSeconds, $0 + width))
+            }
+        }
+    }
+
+    /// The latest price of each product and plan, by product then plan (bytewise, as SQLite orders).
+    public func prices() throws -> [ProductPrice] {
+        let logger = logger
+        return try withConnection { connection in
+            var prices: [ProductPrice] = []
+            for try await (product, plan, price, currency, seen) in try await connection.query("""
+                SELECT product_id, plan_id, price, currency, seen_millis FROM product_price
+                ORDER BY product_id COLLATE "C", plan_id COLLATE "C"
+                """, logger: logger).decode((String, String, Double, String, Int64).self) {
+                prices.append(ProductPrice(productID: product, planID: plan.isEmpty ? nil : plan, price: price, currency: currency, seenMillis: seen))
+            }
+            return prices
+        }
+    }
+
+    /// Drops what is past its retention and the dedup horizon, as the SQLite store does.
+    @discardableResult
+    public func prune(nowMillis: Int64) throws -> DedupMemory {
+        let nowSeconds = nowMillis.floorDividedBy(1000).quotient
+        let configuration = configuration, logger = logger
+        return try writer.withLock { cache in
+            let (memory, expired) = try inTransaction { connection in
+                var newest: Int64?
+                for try await time in try await connection.query("SELECT max(time) FROM bucket_minute", logger: logger).decode(Int64?.self) {
+                    newest = time
+                }
+                if let newest {
+                    let retentions: [(Resolution, Int64?)] = [
+                        (.minute, configuration.minuteRetentionSeconds), (.hour, configuration.hourRetentionSeconds),
+                        (.day, configuration.dayRetentionSeconds),
+                    ]
+                    for case let (resolution, retention?) in retentions {
+                        for table in [resolution.bucketTable, resolution.errorTable] {
+                            var delete = PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE time < $1")
+                            delete.binds.append(newest - retention)
+                            try await connection.query(delete, logger: logger)
+                        }
+                    }
+                }
+                var expired: [Int32] = []
+                for try await day in try await connection.query(
+                    "DELETE FROM seen_day WHERE last_received < \(nowSeconds - configuration.dedupHorizonSeconds) RETURNING day", logger: logger
+                ).decode(Int32.self) { expired.append(day) }
+                if !expired.isEmpty {
+                    try await connection.query("""
+                        DELETE FROM seen_event s USING unnest(\(expired.map(Int64.init))) AS d(day)
+                        WHERE s.second >= d.day * 86400 AND s.second < (d.day + 1) * 86400
+                        """, logger: logger)
+                    try await connection.query("DELETE FROM admitted_value WHERE day = ANY(\(expired))", logger: logger)
+                    try await connection.query("DELETE FROM admitted_series WHERE day = ANY(\(expired))", logger: logger)
+                }
+                let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
+                try await connection.query("DELETE FROM store_notification WHERE event_millis < \(before)", logger: logger)
+                try await connection.query(
+                    "DELETE FROM client_report_minute WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
+                var memory = DedupMemory(seconds: 0, eventIDs: 0)
+                for try await (seconds, eventIDs) in try await connection.query(
+                    "SELECT count(DISTINCT second), count(*) FROM seen_event", logger: logger
+                ).decode((Int64, Int64).self) { memory = DedupMemory(seconds: seconds, eventIDs: eventIDs) }
+                return (memory, expired)
+            }
+            cache.forgetAdmissions(days: Set(expired))
+            return memory
+        }
+    }
+}

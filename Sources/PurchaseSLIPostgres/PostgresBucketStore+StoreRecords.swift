@@ -1,0 +1,173 @@
+import Foundation
+import Logging
+import PostgresNIO
+public import PurchaseSLICore
+public import PurchaseSLIStorage
+
+extension PostgresBucketStore {
+    /// Stores verified notifications in one statement, skipping those already stored (by any node).
+    public func record(_ notifications: [ReceivedNotification]) throws -> NotificationOutcome {
+        guard !notifications.isEmpty else { return NotificationOutcome(accepted: 0, duplicateIndexes: []) }
+        let rows = String(decoding: try JSONEncoder().encode(notifications.map(NotificationRow.init)), as: UTF8.self)
+        let logger = logger
+        let inserted = try inTransaction { connection in
+            var inserted = Set<[String]>()
+            for try await (store, id) in try await connection.query("""
+                INSERT INTO store_notification (\(unescaped: NotificationRow.columns))
+                SELECT \(unescaped: NotificationRow.columns) FROM jsonb_to_recordset(\(rows)::jsonb) AS x(\(unescaped: NotificationRow.columnTypes))
+                ON CONFLICT (store, notification_id) DO NOTHING RETURNING store, notification_id
+                """, logger: logger).decode((String, String).self) { inserted.insert([store, id]) }
+            return inserted
+        }
+        var counted = Set<[String]>(), duplicates: [Int] = []
+        for (index, received) in notifications.enumerated() {
+            let key = [received.notification.store.rawValue, received.notification.notificationID]
+            if inserted.contains(key), counted.insert(key).inserted { continue }
+            duplicates.append(index)
+        }
+        return NotificationOutcome(accepted: notifications.count - duplicates.count, duplicateIndexes: duplicates)
+    }
+
+    /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by event time, store and id.
+    public func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification] {
+        guard !kinds.isEmpty else { return [] }
+        let kindNames = kinds.map(\.rawValue).sorted()
+        return try fetchNotifications(where: "event_millis >= $1 AND event_millis < $2 AND kind = ANY($3)") {
+            $0.append(fromMillis)
+            $0.append(toMillis)
+            $0.append(kindNames)
+        }
+    }
+
+    /// What the app's events of `[fromMillis, toMillis)` reported for each of `keys`.
+    public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
+        guard !keys.isEmpty else { return [] }
+        let logger = logger
+        let blobs = try withConnection { connection in
+            var blobs: [(Int64, ByteBuffer)] = []
+            for try await row in try await connection.query("""
+                SELECT minute, reports FROM client_report_minute WHERE minute >= \(fromMillis.floorDividedBy(60_000).quotient)
+                    AND minute < \(toMillis.floorDividedBy(60_000).quotient + 1) ORDER BY minute, part
+                """, logger: logger).decode((Int64, ByteBuffer).self) { blobs.append(row) }
+            return blobs
+        }
+        let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
+        var reports: [ClientReport.Key: ClientReport] = [:]
+        for (minute, blob) in blobs {
+            try decoding(table: "client_report_minute", row: "minute \(minute)") {
+                try blob.withUnsafeReadableBytes { try ClientReportBlob.decode($0, minute: minute, wanted: wanted, into: &reports) }
+            }
+        }
+        return Array(reports.values)
+    }
+
+    /// Charges and refunds of `[fromMillis, toMillis)` per step: the notifications of the range, and those
+    /// that give a refund without a product its charge's.
+    public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
+        let inRange = try fetchNotifications(where: "event_millis >= $1 AND event_millis < $2 AND kind <> 'other'") {
+            $0.append(fromMillis)
+            $0.append(toMillis)
+        }
+        let unknownProducts = Array(Set(inRange.filter { $0.notification.productID == nil }.compactMap(\.notification.transactionID))).sorted()
+        let charges = unknownProducts.isEmpty ? [] : try fetchNotifications(
+            where: "transaction_id = ANY($1) AND product_id IS NOT NULL AND NOT (event_millis >= $2 AND event_millis < $3 AND kind <> 'other')"
+        ) {
+            $0.append(unknownProducts)
+            $0.append(fromMillis)
+            $0.append(toMillis)
+        }
+        return StoreActivityRow.rows(of: inRange + charges, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
+    }
+
+    private func fetchNotifications(where condition: String, binding bind: (inout PostgresBindings) -> Void) throws -> [ReceivedNotification] {
+        var query = PostgresQuery(unsafeSQL: """
+            SELECT \(NotificationRow.columns) FROM store_notification WHERE \(condition)
+            ORDER BY event_millis, store COLLATE "C", notification_id COLLATE "C"
+            """)
+        bind(&query.binds)
+        let logger = logger
+        return try withConnection { [query] connection in
+            var notifications: [ReceivedNotification] = []
+            for try await row in try await connection.query(query, logger: logger) {
+                if let notification = try NotificationRow(row).received { notifications.append(notification) }
+            }
+            return notifications
+        }
+    }
+}
+
+/// A `store_notification` row, as JSON for `jsonb_to_recordset` and as read back.
+struct NotificationRow: Codable {
+    var store: String
+    var notification_id: String
+    var environment: String
+    var app_id: String
+    var type: String
+    var subtype: String?
+    var kind: String
+    var signed_millis: Int64
+    var event_millis: Int64
+    var received_millis: Int64
+    var transaction_id: String?
+    var original_transaction_id: String?
+    var product_id: String?
+    var purchase_millis: Int64?
+    var price: Double?
+    var currency: String?
+    var app_account_token: String?
+    var revocation_millis: Int64?
+
+    /// The columns, in the order of the properties.
+    static let columns = """
+        store, notification_id, environment, app_id, type, subtype, kind, signed_millis, event_millis, received_millis, transaction_id,
+        original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis
+        """
+
+    /// The columns with their types, for `jsonb_to_recordset`.
+    static let columnTypes = """
+        store text, notification_id text, environment text, app_id text, type text, subtype text, kind text, signed_millis bigint,
+        event_millis bigint, received_millis bigint, transaction_id text, original_transaction_id text, product_id text,
+        purchase_millis bigint, price double precision, currency text, app_account_token text, revocation_millis bigint
+        """
+
+    init(_ received: ReceivedNotification) {
+        let notification = received.notification
+        store = notification.store.rawValue
+        notification_id = notification.notificationID
+        environment = notification.environment
+        app_id = notification.appID
+        type = notification.type
+        subtype = notification.subtype
+        kind = notification.kind.rawValue
+        signed_millis = notification.signedMillis
+        event_millis = notification.eventMillis
+        received_millis = received.receivedMillis
+        transaction_id = notification.transactionID
+        original_transaction_id = notification.originalTransactionID
+        product_id = notification.productID
+        purchase_millis = notification.purchaseMillis
+        price = notification.price
+        currency = notification.currency
+        app_account_token = notification.appAccountToken
+        revocation_millis = notification.revocationMillis
+    }
+
+    init(_ row: PostgresRow) throws {
+        (store, notification_id, environment, app_id, type, subtype, kind, signed_millis, event_millis, received_millis, transaction_id,
+         original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis) = try row.decode(
+            (String, String, String, String, String, String?, String, Int64, Int64, Int64, String?, String?, String?, Int64?, Double?,
+             String?, String?, Int64?).self)
+    }
+
+    /// The notification, or nil for a store or kind this version does not know.
+    var received: ReceivedNotification? {
+        guard let store = Store(rawValue: store), let kind = StoreEventKind(rawValue: kind) else { return nil }
+        return ReceivedNotification(
+            StoreNotification(
+                store: store, notificationID: notification_id, environment: environment, appID: app_id, type: type, subtype: subtype,
+                kind: kind, signedMillis: signed_millis, transactionID: transaction_id, originalTransactionID: original_transaction_id,
+                productID: product_id, purchaseMillis: purchase_millis, price: price, currency: currency, appAccountToken: app_account_token,
+                revocationMillis: revocation_millis),
+            receivedMillis: received_millis)
+    }
+}

@@ -1,0 +1,151 @@
+public import Logging
+import PostgresNIO
+import PurchaseSLICore
+public import PurchaseSLIStorage
+import Synchronization
+
+/// The shared store: time buckets in a PostgreSQL database that several `serve` nodes write at once.
+///
+/// Each `record` is one transaction in which the eventIDs' dedup rows, the capped dimension values and
+/// series, and the bucket rows of every resolution are written with a few statements of arrays (never a
+/// statement per event); the dedup rows' primary key makes a batch sent to two nodes count once, as the
+/// second transaction waits for the first and then finds its keys taken. Migrations run at start under
+/// an advisory lock. Credentials never appear in errors or logs (``PostgresURL`` redacts them).
+public final class PostgresBucketStore: BucketStore, StoreRecordStore {
+    /// Where the database is (its description hides the password).
+    public let url: PostgresURL
+    /// Limits and retention in force.
+    public let configuration: StoreConfiguration
+    let client: PostgresClient
+    let bridge: BlockingBridge
+    let logger: Logger
+    /// How long a call waits for PostgreSQL before it fails as unavailable.
+    let timeout: Duration
+    /// The writer's memory of ids and admissions; held for the whole of a `record`, so that one node
+    /// writes one batch at a time (its group commit gathers the requests).
+    let writer = Mutex(WriterCache())
+    private let runTask: Task<Void, Never>
+
+    /// Connects to the database at `url` and brings its schema up to date.
+    /// - Parameters:
+    ///   - timeout: how long each call may wait for the database (connecting included).
+    ///   - maximumConnections: the pool's size.
+    /// - Throws: ``PurchaseSLIStorage/StorageError`` when the database cannot be reached, holds other
+    ///   tables, or was migrated by a newer version.
+    public init(
+        url: PostgresURL, configuration: StoreConfiguration = .default, timeout: Duration = .seconds(10), maximumConnections: Int = 8,
+        logger: Logger = Logger(label: "purchase-sli.postgres")
+    ) throws {
+        self.url = url
+        self.configuration = configuration
+        self.timeout = timeout
+        self.logger = logger
+        var clientConfiguration = url.clientConfiguration()
+        clientConfiguration.options.maximumConnections = maximumConnections
+        clientConfiguration.options.connectTimeout = timeout
+        let group = PostgresClient.defaultEventLoopGroup
+        client = PostgresClient(configuration: clientConfiguration, eventLoopGroup: group)
+        bridge = BlockingBridge(eventLoop: group.next())
+        let client = client
+        runTask = bridge.start { await client.run() }
+        do {
+            let location = url.description
+            try bridge.wait(timeout: timeout * 3) {
+                try await client.withConnection { try await PostgresSchema.migrate($0, location: location, logger: logger) }
+            }
+        } catch let error as StorageError {
+            runTask.cancel()
+            throw error
+        } catch {
+            runTask.cancel()
+            throw StorageError.cannotOpen(path: url.description, detail: PostgresFailure.describe(error))
+        }
+    }
+
+    deinit {
+        runTask.cancel()
+    }
+
+    /// Closes the connections; calls after it fail.
+    public func close() {
+        runTask.cancel()
+    }
+
+    /// Runs `work` with a pooled connection, waiting for it at most ``timeout``.
+    func withConnection<Value: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> Value) throws -> Value {
+        let client = client
+        do {
+            return try bridge.wait(timeout: timeout) { try await client.withConnection { try await work($0) } }
+        } catch {
+            throw PostgresFailure.storageError(error)
+        }
+    }
+
+    /// Runs `work` in a transaction, again (up to 5 times) when PostgreSQL aborted it for a deadlock or a
+    /// serialization failure with another node's.
+    func inTransaction<Value: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> Value) throws -> Value {
+        let logger = logger
+        var attempt = 1
+        while true {
+            do {
+                return try withConnection { connection in try await connection.withTransaction(logger: logger) { try await work($0) } }
+            } catch let error as PostgresFailure where error.isRetryable && attempt < 5 {
+                attempt += 1
+                logger.debug("transaction retried", metadata: ["reason": "\(error)"])
+            }
+        }
+    }
+
+    /// Updates a row now, so that a full disk or a read-only server fails here as it would for events.
+    public func checkWritable() throws {
+        let logger = logger
+        try withConnection { connection in
+            _ = try await connection.query(
+                "INSERT INTO readiness (id, checks) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET checks = readiness.checks + 1",
+                logger: logger)
+        }
+    }
+}
+
+/// A PostgreSQL error as the store reports it: its SQLSTATE and message, never the connection's
+/// credentials.
+struct PostgresFailure: Error, CustomStringConvertible {
+    /// The SQLSTATE, when the server sent one.
+    let sqlState: String?
+    let description: String
+
+    /// Deadlocks and serialization failures between concurrent transactions: worth running again.
+    var isRetryable: Bool { sqlState == "40P01" || sqlState == "40001" }
+
+    /// The store's error for `error`: ``PurchaseSLIStorage/StorageError/unavailable(_:)`` when the
+    /// server cannot be reached or is shutting down, else a failure naming the SQLSTATE.
+    static func storageError(_ error: any Error) -> any Error {
+        if error is StorageError { return error }
+        let underlying = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
+        if let psql = underlying as? PSQLError {
+            let state = psql.serverInfo?[.sqlState]
+            if psql.code != .server || state.map(isUnavailableState) == true {
+                return StorageError.unavailable("PostgreSQL: \(describe(psql))")
+            }
+            return PostgresFailure(sqlState: state, description: "PostgreSQL: \(describe(psql))")
+        }
+        if underlying is StorageError || underlying is PostgresFailure { return underlying }
+        return StorageError.unavailable("PostgreSQL: \(underlying)")
+    }
+
+    /// Connection exceptions (class 08), server shutdown and "cannot connect now" (57P0x), too many
+    /// connections (53300).
+    private static func isUnavailableState(_ state: String) -> Bool {
+        state.hasPrefix("08") || state.hasPrefix("57P") || state == "53300"
+    }
+
+    /// What went wrong, in words: the server's SQLSTATE and message, or the client's error code.
+    static func describe(_ error: any Error) -> String {
+        let underlying = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
+        guard let psql = underlying as? PSQLError else { return "\(underlying)" }
+        if let message = psql.serverInfo?[.message] {
+            return "\(message) (SQLSTATE \(psql.serverInfo?[.sqlState] ?? "?"))"
+        }
+        return "\(psql.code)"
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import PostgresNIO
+
+/// Where a PostgreSQL store is: `postgres://user:password@host:port/database?sslmode=…` (or
+/// `postgresql://`), as libpq spells it. Its description never shows the password.
+public struct PostgresURL: Sendable, CustomStringConvertible {
+    /// The host name or address.
+    public let host: String
+    /// The port (5432 unless given).
+    public let port: Int
+    /// The user name.
+    public let username: String
+    /// The password, if any.
+    let password: String?
+    /// The database (the user's name unless given, as libpq does).
+    public let database: String
+    /// `disable`, `prefer` (the default), `require` or `verify-full`.
+    public let sslMode: String
+
+    /// The TLS modes libpq names that this store supports.
+    public static let sslModes = ["disable", "prefer", "require", "verify-full"]
+
+    /// Whether `text` names a PostgreSQL store rather than a SQLite file.
+    public static func isPostgres(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
+
+    /// Parses a URL.
+    /// - Throws: ``PostgresURLError`` naming what is wrong (never repeating the password).
+    public init(_ text: String) throws {
+        guard Self.isPostgres(text), let components = URLComponents(string: text) else {
+            throw PostgresURLError("expected postgres://user:password@host:port/database, got \(Self.redacted(text))")
+        }
+        guard let host = components.host, !host.isEmpty else { throw PostgresURLError("\(Self.redacted(text)) names no host") }
+        guard let user = components.user, !user.isEmpty else {
+            throw PostgresURLError("\(Self.redacted(text)) names no user (postgres://user:password@host/database)")
+        }
+        self.host = host
+        port = components.port ?? 5432
+        username = user.removingPercentEncoding ?? user
+        password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        database = path.isEmpty ? username : (path.removingPercentEncoding ?? path)
+        var sslMode = "prefer"
+        for item in components.queryItems ?? [] {
+            switch item.name {
+            case "sslmode":
+                guard let value = item.value, Self.sslModes.contains(value) else {
+                    throw PostgresURLError("sslmode must be one of \(Self.sslModes.joined(separator: ", ")), got \(item.value ?? "nothing")")
+                }
+                sslMode = value
+            default:
+                throw PostgresURLError("unknown parameter \(item.name) in \(Self.redacted(text)); only sslmode is understood")
+            }
+        }
+        self.sslMode = sslMode
+    }
+
+    /// The URL with the password replaced by `***`: what logs, errors and pages may show.
+    public var description: String {
+        let user = username.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? username
+        return "postgres://\(user)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)"
+            + (sslMode == "prefer" ? "" : "?sslmode=\(sslMode)")
+    }
+
+    /// `text` with anything between `://user:` and `@` replaced by `***`, for messages about a URL that
+    /// does not parse.
+    static func redacted(_ text: String) -> String {
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@"),
+              let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+        else { return text }
+        return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
+    }
+
+    /// The client configuration for this URL.
+    func clientConfiguration() -> PostgresClient.Configuration {
+        var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+        let tls: PostgresClient.Configuration.TLS
+        switch sslMode {
+        case "disable": tls = .disable
+        case "require":
+            tlsConfiguration.certificateVerification = .none
+            tls = .require(tlsConfiguration)
+        case "verify-full": tls = .require(tlsConfiguration)
+        default:
+            tlsConfiguration.certificateVerification = .none
+            tls = .prefer(tlsConfiguration)
+        }
+        return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls)
+    }
+}
+
+/// A PostgreSQL URL that does not parse.
+public struct PostgresURLError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    init(_ description: String) { self.description = description }
+}

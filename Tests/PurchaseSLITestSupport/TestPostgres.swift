@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL server the tests use: its URL comes from `PURCHASE_SLI_TEST_POSTGRES_URL`
+/// (`scripts/test-postgres.sh start DIR` prints one); CI sets `PURCHASE_SLI_REQUIRE_POSTGRES`, under
+/// which a missing URL fails the PostgreSQL tests instead of leaving them out.
+public enum TestPostgres {
+    /// The variable that holds the server's URL.
+    public static let urlVariable = "PURCHASE_SLI_TEST_POSTGRES_URL"
+
+    /// The server's URL, when one is configured.
+    public static var serverURL: String? { ProcessInfo.processInfo.environment[urlVariable] }
+
+    /// Whether the PostgreSQL tests must run (CI), so that a missing server is a failure.
+    public static var isRequired: Bool { ProcessInfo.processInfo.environment["PURCHASE_SLI_REQUIRE_POSTGRES"] != nil }
+
+    /// Whether the PostgreSQL tests run: a server is configured, or they are required (and then fail).
+    public static var isEnabled: Bool { serverURL != nil || isRequired }
+
+    /// Creates a new, empty database on the test server and returns its URL (with the server's
+    /// credentials), so that each test starts from nothing.
+    public static func newDatabase() async throws -> String {
+        guard let serverURL, var components = URLComponents(string: serverURL), let host = components.host, let user = components.user else {
+            throw MissingServer()
+        }
+        let name = "psli_test_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(
+                host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
+                password: components.password?.removingPercentEncoding, database: String(components.path.dropFirst()), tls: .disable),
+            id: 1, logger: Logger(label: "purchase-sli.tests.postgres"))
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: Logger(label: "purchase-sli.tests.postgres"))
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        components.path = "/" + name
+        return components.string!
+    }
+
+    /// The error of a PostgreSQL test run without a server.
+    public struct MissingServer: Error, CustomStringConvertible {
+        public var description: String {
+            "\(TestPostgres.urlVariable) is not set: start a server with scripts/test-postgres.sh start DIR and export the URL it prints"
+        }
+    }
+}
