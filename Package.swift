@@ -95,9 +95,10 @@ let package = Package(
         .target(
             name: "PurchaseSLICLI",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLISimulation", "PurchaseSLIRendering",
-                "PurchaseSLIServer", "PurchaseSLIAnalysis", "PurchaseSLIDashboards", "PurchaseSLIStores",
+                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLISimulation",
+                "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIAnalysis", "PurchaseSLIDashboards", "PurchaseSLIStores",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -154,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "PurchaseSLICLITests",
             dependencies: [
-                "PurchaseSLITestSupport", "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLISimulation",
+                "PurchaseSLITestSupport", "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLISimulation",
                 "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIStores", "PurchaseSLIGzip",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,7 +3,7 @@
 # 127.0.0.1 at a free port, with a random password (so that tests can check it never shows).
 #
 #   scripts/test-postgres.sh start DIR   # prints the URL: postgres://purchase_sli:PASSWORD@127.0.0.1:PORT/purchase_sli
-#   scripts/test-postgres.sh stop DIR    # stops it (DIR can then be removed)
+#   scripts/test-postgres.sh stop DIR    # stops it (DIR can then be removed, or started again)
 #
 # Uses Debian's server binaries (/usr/lib/postgresql/*/bin; `apt-get install postgresql`). initdb refuses
 # to run as root, so as root the cluster is made and run by the `postgres` user. fsync is off: the
@@ -27,18 +27,25 @@ as_owner() {
 
 case "$command" in
 start)
-    mkdir -p "$dir"
-    if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
-    password=$(python3 -c 'import secrets; print(secrets.token_hex(12))')
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    as_owner sh -c "printf '%s\n' '$password' > '$dir/password'"
-    as_owner "$bin/initdb" --pgdata="$dir/data" --username=purchase_sli --pwfile="$dir/password" \
-        --auth-host=scram-sha-256 --auth-local=trust --no-sync --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
-        || { cat "$dir/initdb.log" >&2; exit 1; }
+    # A DIR that holds a cluster already (stopped by `stop`) is started again on the same port.
+    fresh=false
+    if [ ! -d "$dir/data" ]; then
+        fresh=true
+        mkdir -p "$dir"
+        if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
+        password=$(python3 -c 'import secrets; print(secrets.token_hex(12))')
+        port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+        as_owner sh -c "printf '%s\n' '$password' > '$dir/password'; printf '%s\n' '$port' > '$dir/port'"
+        as_owner "$bin/initdb" --pgdata="$dir/data" --username=purchase_sli --pwfile="$dir/password" \
+            --auth-host=scram-sha-256 --auth-local=trust --no-sync --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+            || { cat "$dir/initdb.log" >&2; exit 1; }
+    fi
+    password=$(cat "$dir/password")
+    port=$(cat "$dir/port")
     as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait \
         -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$dir' -c fsync=off -c max_connections=200" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
-    as_owner "$bin/createdb" --host="$dir" --port="$port" --username=purchase_sli purchase_sli
+    if $fresh; then as_owner "$bin/createdb" --host="$dir" --port="$port" --username=purchase_sli purchase_sli; fi
     echo "postgres://purchase_sli:$password@127.0.0.1:$port/purchase_sli?sslmode=disable"
     ;;
 stop)

@@ -3,6 +3,7 @@ import Foundation
 import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIDashboards
+import PurchaseSLIPostgres
 import PurchaseSLIRendering
 
 /// `purchase-sli demo`: the sample logs, end to end, for a newcomer.
@@ -31,6 +32,12 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
+    func validate() throws {
+        if PostgresURL.isPostgres(db) {
+            throw ValidationError("--db: demo makes a SQLite file of its own (replaced on each run); give it a path, not a PostgreSQL URL")
+        }
+    }
+
     /// 2100-01-01: the end of the span searched for the samples' events.
     private static let farFuture: Int64 = 4_102_444_800
 
@@ -53,7 +60,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
 
         let (at, text) = try exitingOnFailure { () -> (Int64, String) in
-            let store = try StoreOptions.openStore(path: db, configuration: .default)
+            let store = try StoreLocation.sqlite(path: db).open(configuration: .default)
             let policy = try self.policy.load(directory: pages.dashboards)
             let now = Int64(Date().timeIntervalSince1970)
             // The end of the hour of the newest event is the sample logs' "now", whatever the clock says.

@@ -4,6 +4,7 @@ import Logging
 import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIDashboards
+import PurchaseSLIPostgres
 import PurchaseSLIServer
 import PurchaseSLIStorage
 
@@ -43,7 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
             and what it carried goes with the next one.
             """)
 
-    @Option(help: ArgumentHelp("SQLite database file (env PURCHASE_SLI_DB).", valueName: "path"))
+    @Option(help: ArgumentHelp(
+        "SQLite database file, or a PostgreSQL URL postgres://user:password@host:port/database?sslmode=require shared by several serve nodes (env PURCHASE_SLI_DB, which keeps a password out of the process list; default purchase-sli.sqlite).",
+        valueName: "path|url"))
     var db: String?
 
     @Option(help: ArgumentHelp("Address to listen on (env PURCHASE_SLI_HOST; default 127.0.0.1).", valueName: "host"))
@@ -131,20 +134,21 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let settings: (server: ServerConfiguration, db: String, warnings: [String])
+        let settings: (server: ServerConfiguration, db: StoreLocation, warnings: [String])
         let logLevel: Logger.Level
-        let store: SQLiteBucketStore
+        let store: any BucketStore & StoreRecordStore
+        let logger: Logger
         do {
             logLevel = try Self.logLevel(environment: environment)
+            logger = Self.makeLogger(level: logLevel)
             settings = try resolve(environment: environment)
             var storeConfiguration = try retention.configuration()
             storeConfiguration.fsyncEachCommit = true
-            store = try StoreOptions.openStore(path: settings.db, configuration: storeConfiguration)
+            store = try settings.db.open(configuration: storeConfiguration, logger: logger)
         } catch let failure as CommandFailure {
             printError("error: \(failure.message)")
             throw ExitCode.failure
         }
-        let logger = Self.makeLogger(level: logLevel)
         for warning in settings.warnings { logger.warning("\(warning)") }
         let server = settings.server
         logger.info("purchase-sli serve starting", metadata: [
@@ -163,14 +167,17 @@ struct ServeCommand: AsyncParsableCommand {
             "rollout": "\(server.rolloutEverySeconds.map { "every \(TimeStep(seconds: $0)), candidate \(server.rolloutCandidate ?? "auto")" } ?? "off")",
             "pages": "\(server.pagesDirectory.map { directory in server.renderEverySeconds.map { "\(directory) at /, rendered every \(TimeStep(seconds: $0))" } ?? "\(directory) at /" } ?? "off")",
         ])
-        let app = buildApplication(configuration: server, store: store, databasePath: settings.db, logger: logger)
+        let lease: PostgresLeaderLease? = if case .postgres(let url) = settings.db { PostgresLeaderLease(url: url, logger: logger) } else { nil }
+        let app = buildApplication(
+            configuration: server, store: store, databasePath: settings.db.filePath, leadership: lease ?? SoleLeadership(), logger: logger)
         try await app.runService()
+        await lease?.release()
         logger.info("purchase-sli serve stopped")
     }
 
     /// Settings from the defaults, the config file, the environment and the options, in that order, and
     /// warnings about settings that take no effect. Errors name the option or variable at fault.
-    func resolve(environment: [String: String]) throws -> (server: ServerConfiguration, db: String, warnings: [String]) {
+    func resolve(environment: [String: String]) throws -> (server: ServerConfiguration, db: StoreLocation, warnings: [String]) {
         var server = ServerConfiguration()
         let file = try (config ?? environment["PURCHASE_SLI_CONFIG"]).map(ServerConfigFile.init(path:))
         try file?.apply(to: &server)
@@ -210,7 +217,13 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure(message: "latenessLimit (\(TimeStep(seconds: lateness))) must not exceed --dedup-horizon "
                 + "(\(TimeStep(seconds: horizon))): an event re-sent after its eventID is forgotten would count twice")
         }
-        return (server, db ?? environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite", ineffectiveSettings(server, environment))
+        let database: StoreLocation
+        do {
+            database = try StoreLocation(db ?? environment["PURCHASE_SLI_DB"] ?? file?.database() ?? "purchase-sli.sqlite")
+        } catch let error as ValidationError {
+            throw CommandFailure(message: error.message)
+        }
+        return (server, database, ineffectiveSettings(server, environment))
     }
 
     /// The option and variable of each config key that has them, for errors about its value.

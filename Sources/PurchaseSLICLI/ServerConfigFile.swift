@@ -10,7 +10,7 @@ struct ServerConfigFile {
 
     /// The settings a config file may hold, with what each expects (for errors and the README).
     static let keys: [String: String] = [
-        "host": "a string", "port": "a whole number 0–65535", "ingestKeys": "an array of strings", "readKeys": "an array of strings",
+        "db": "a SQLite path or a postgres:// URL", "host": "a string", "port": "a whole number 0–65535", "ingestKeys": "an array of strings", "readKeys": "an array of strings",
         "readRequestsPerSecond": "a number", "readBurst": "a number", "maximumQueryRows": "a whole number", "pruneEvery": "a whole number of minutes such as \"1h\"",
         "maximumBodyBytes": "a whole number", "maximumDecompressedBytes": "a whole number",
         "maximumCompressionRatio": "a whole number", "maximumEventsPerRequest": "a whole number",
@@ -130,6 +130,11 @@ struct ServerConfigFile {
     /// The `policy` file the config names, if any; `serve` reads it only when it notifies or renders.
     func policyPath() throws -> String? {
         try value("policy", as: String.self)
+    }
+
+    /// The store the config names (`db`), if any: a SQLite path or a PostgreSQL URL.
+    func database() throws -> String? {
+        try value("db", as: String.self)
     }
 
     /// The `dashboards` directory the config names, if any; `serve` reads it only when it renders.

@@ -1,24 +1,87 @@
 import ArgumentParser
+import Foundation
+import Logging
 import PurchaseSLICore
+import PurchaseSLIPostgres
 import PurchaseSLIDashboards
 import PurchaseSLIServer
 import PurchaseSLIStorage
 
 /// The `--db` option shared by every command that opens the store.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("SQLite database file.", valueName: "path"))
-    var db: String = "purchase-sli.sqlite"
+    @Option(name: .long, help: ArgumentHelp(
+        "SQLite database file, or a PostgreSQL URL postgres://user:password@host:port/database?sslmode=require (env PURCHASE_SLI_DB, "
+            + "which keeps a password out of the process list; default purchase-sli.sqlite).",
+        valueName: "path|url"))
+    var db: String?
 
-    func openStore(configuration: StoreConfiguration = .default) throws -> SQLiteBucketStore {
-        try Self.openStore(path: db, configuration: configuration)
+    func validate() throws {
+        _ = try location()
     }
 
-    /// Opens the store at `path`, turning a storage error into a one-line command failure.
-    static func openStore(path: String, configuration: StoreConfiguration) throws -> SQLiteBucketStore {
+    /// Where the store is: `--db`, else `PURCHASE_SLI_DB`, else `purchase-sli.sqlite`.
+    func location() throws -> StoreLocation {
+        try StoreLocation(db ?? ProcessInfo.processInfo.environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite")
+    }
+
+    /// Opens the store, turning a storage error into a one-line command failure.
+    func openStore(configuration: StoreConfiguration = .default) throws -> any BucketStore & StoreRecordStore {
+        try location().open(configuration: configuration)
+    }
+}
+
+/// Where the store is: a SQLite file or a PostgreSQL database. Its description never shows a password.
+enum StoreLocation: CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(PostgresURL)
+
+    /// Parses `--db` or `PURCHASE_SLI_DB`: a `postgres://` URL, else a file path.
+    /// - Throws: `ValidationError` for a URL that does not parse (its password left out).
+    init(_ text: String) throws {
+        guard PostgresURL.isPostgres(text) else {
+            self = .sqlite(path: text)
+            return
+        }
         do {
-            return try SQLiteBucketStore(path: path, configuration: configuration)
+            self = .postgres(try PostgresURL(text))
+        } catch let error as PostgresURLError {
+            throw ValidationError("--db: \(error)")
+        }
+    }
+
+    /// Opens the store, turning a storage error into a one-line command failure.
+    func open(configuration: StoreConfiguration, logger: Logger = StoreLocation.commandLogger) throws -> any BucketStore & StoreRecordStore {
+        do {
+            switch self {
+            case .sqlite(let path): return try SQLiteBucketStore(path: path, configuration: configuration)
+            case .postgres(let url): return try PostgresBucketStore(url: url, configuration: configuration, logger: logger)
+            }
         } catch let error as StorageError {
             throw CommandFailure(message: error.description)
+        }
+    }
+
+    /// The logger of a one-shot command's store: warnings and errors only.
+    static var commandLogger: Logger {
+        var logger = Logger(label: "purchase-sli.store")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// The `--db` argument of the commands that alert text and pages suggest: the file, or nil for a
+    /// PostgreSQL database (those commands then read `PURCHASE_SLI_DB`, as its password belongs in no text).
+    var commandArgument: String? {
+        if case .sqlite(let path) = self { return path }
+        return nil
+    }
+
+    /// The SQLite file, whose size `/metrics` reports.
+    var filePath: String? { commandArgument }
+
+    var description: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(let url): url.description
         }
     }
 }

@@ -72,21 +72,28 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
     }
 
-    /// The client configuration for this URL.
+    /// The TLS settings of `sslmode`: none for `disable`; else whether the server must speak TLS
+    /// (`require`, `verify-full`) and whether its certificate is verified (`verify-full` only, as libpq does).
+    private var tls: (required: Bool, configuration: TLSConfiguration)? {
+        guard sslMode != "disable" else { return nil }
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if sslMode != "verify-full" { configuration.certificateVerification = .none }
+        return (sslMode != "prefer", configuration)
+    }
+
+    /// The pool's configuration for this URL.
     func clientConfiguration() -> PostgresClient.Configuration {
-        var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
-        let tls: PostgresClient.Configuration.TLS
-        switch sslMode {
-        case "disable": tls = .disable
-        case "require":
-            tlsConfiguration.certificateVerification = .none
-            tls = .require(tlsConfiguration)
-        case "verify-full": tls = .require(tlsConfiguration)
-        default:
-            tlsConfiguration.certificateVerification = .none
-            tls = .prefer(tlsConfiguration)
-        }
-        return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls)
+        let mode: PostgresClient.Configuration.TLS = tls.map { $0.required ? .require($0.configuration) : .prefer($0.configuration) } ?? .disable
+        return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: mode)
+    }
+
+    /// A single connection's configuration for this URL.
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let mode: PostgresConnection.Configuration.TLS = try tls.map {
+            let context = try NIOSSLContext(configuration: $0.configuration)
+            return $0.required ? .require(context) : .prefer(context)
+        } ?? .disable
+        return PostgresConnection.Configuration(host: host, port: port, username: username, password: password, database: database, tls: mode)
     }
 }
 

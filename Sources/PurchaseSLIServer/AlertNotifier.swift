@@ -17,6 +17,7 @@ public struct AlertNotifier: Service {
     private let sender: any AlertNotificationSender
     private let logger: Logger
     private let nowMillis: @Sendable () -> Int64
+    private let leadership: any StoreLeadership
 
     /// Creates a notifier.
     /// - Parameters:
@@ -26,19 +27,20 @@ public struct AlertNotifier: Service {
     public init(
         store: any BucketStore, policy: SLOPolicy, intervalSeconds: Int64, sender: any AlertNotificationSender,
         links: PageLinks = PageLinks(), dashboards: [DashboardDefinition] = [], logger: Logger,
-        nowMillis: @escaping @Sendable () -> Int64
+        nowMillis: @escaping @Sendable () -> Int64, leadership: any StoreLeadership = SoleLeadership()
     ) {
         context = links.alertContext(store: store, policy: policy, definitions: dashboards)
         self.intervalSeconds = intervalSeconds
         self.sender = sender
         self.logger = logger
         self.nowMillis = nowMillis
+        self.leadership = leadership
     }
 
     /// Evaluates at once, then every interval after that evaluation's time, until graceful shutdown.
     public func run() async throws {
         try await runScheduledRounds(
-            every: intervalSeconds, nowMillis: nowMillis, state: AlertNotificationState(resendingFiring: sender.resendsFiring)
+            every: intervalSeconds, leadership: leadership, nowMillis: nowMillis, state: AlertNotificationState(resendingFiring: sender.resendsFiring)
         ) { [self] millis, state in
             await notify(at: millis / 60_000 * 60, state: &state)
         }

@@ -11,9 +11,12 @@ import ServiceLifecycle
 /// rollout notifier when `rolloutEverySeconds` is set.
 ///
 /// Tests call it with port 0 and drive it through HummingbirdTesting; `purchase-sli serve` runs it.
-/// - Parameter databasePath: the store's file, whose size (and its WAL's) `/metrics` reports.
+/// - Parameters:
+///   - databasePath: the store's file, whose size (and its WAL's) `/metrics` reports.
+///   - leadership: which of the nodes sharing the store sends notifications, renders and prunes.
 public func buildApplication(
-    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, logger: Logger
+    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?,
+    leadership: any StoreLeadership = SoleLeadership(), logger: Logger
 ) -> some ApplicationProtocol {
     let metrics = ServerMetrics(databasePath: databasePath)
     let committer = GroupCommitter(
@@ -39,28 +42,29 @@ public func buildApplication(
         server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "purchase-sli"),
         services: [committer, RetentionPruner(
-            store: store, intervalSeconds: configuration.pruneEverySeconds, metrics: metrics, logger: logger, nowMillis: wallClockMillis)]
-            + alertNotifier(configuration: configuration, store: store, databasePath: databasePath, logger: logger)
-            + dashboardPublisher(configuration: configuration, store: store, databasePath: databasePath, logger: logger)
-            + rolloutNotifier(configuration: configuration, store: store, logger: logger),
+            store: store, intervalSeconds: configuration.pruneEverySeconds, metrics: metrics, logger: logger, nowMillis: wallClockMillis,
+            leadership: leadership)]
+            + alertNotifier(configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, logger: logger)
+            + dashboardPublisher(configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, logger: logger)
+            + rolloutNotifier(configuration: configuration, store: store, leadership: leadership, logger: logger),
         logger: logger
     )
 }
 
 /// The alert notifier `configuration` asks for, if any.
 private func alertNotifier(
-    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, logger: Logger
+    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, leadership: any StoreLeadership, logger: Logger
 ) -> [any Service] {
     guard let url = configuration.notifyURL else { return [] }
     return [AlertNotifier(
         store: store, policy: configuration.alertPolicy, intervalSeconds: configuration.alertsEverySeconds,
         sender: WebhookSender(url: url, format: configuration.notifyFormat), links: links(configuration, databasePath),
-        dashboards: configuration.dashboards, logger: logger, nowMillis: wallClockMillis)]
+        dashboards: configuration.dashboards, logger: logger, nowMillis: wallClockMillis, leadership: leadership)]
 }
 
 /// The dashboard publisher `configuration` asks for, if any.
 private func dashboardPublisher(
-    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, logger: Logger
+    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, leadership: any StoreLeadership, logger: Logger
 ) -> [any Service] {
     guard let directory = configuration.pagesDirectory, let interval = configuration.renderEverySeconds else { return [] }
     let policy = configuration.alertPolicy, range = configuration.renderRangeSeconds
@@ -68,12 +72,14 @@ private func dashboardPublisher(
         definitions: configuration.dashboards,
         context: { DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range) },
         directory: directory, intervalSeconds: interval, links: links(configuration, databasePath), logger: logger,
-        nowMillis: wallClockMillis)]
+        nowMillis: wallClockMillis, leadership: leadership)]
 }
 
 /// The rollout notifier `configuration` asks for, if any: posting to `rolloutNotifyURL`, else to a Slack
 /// `notifyURL`, else logging only.
-private func rolloutNotifier(configuration: ServerConfiguration, store: any BucketStore, logger: Logger) -> [any Service] {
+private func rolloutNotifier(
+    configuration: ServerConfiguration, store: any BucketStore, leadership: any StoreLeadership, logger: Logger
+) -> [any Service] {
     guard let interval = configuration.rolloutEverySeconds else { return [] }
     let pageURL = configuration.baseURL.map { "\($0)/\(DashboardDefinition.rolloutPage(in: configuration.dashboards))" }
     let sender: RolloutWebhookSender? = if let url = configuration.rolloutNotifyURL {
@@ -85,7 +91,7 @@ private func rolloutNotifier(configuration: ServerConfiguration, store: any Buck
     }
     return [RolloutNotifier(
         store: store, policy: configuration.alertPolicy, intervalSeconds: interval, candidate: configuration.rolloutCandidate,
-        baseline: configuration.rolloutBaseline, sender: sender, logger: logger, nowMillis: wallClockMillis)]
+        baseline: configuration.rolloutBaseline, sender: sender, logger: logger, nowMillis: wallClockMillis, leadership: leadership)]
 }
 
 /// What alert text and pages link to: the served pages under `baseURL`, and the database for "look next".

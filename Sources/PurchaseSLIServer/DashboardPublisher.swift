@@ -1,6 +1,7 @@
 public import Logging
 import PurchaseSLICore
 public import PurchaseSLIDashboards
+public import PurchaseSLIStorage
 public import ServiceLifecycle
 
 /// `serve --render-every`: renders the dashboards and the last week's review into a directory at every
@@ -14,12 +15,14 @@ public struct DashboardPublisher: Service {
     private let intervalSeconds: Int64
     private let logger: Logger
     private let nowMillis: @Sendable () -> Int64
+    private let leadership: any StoreLeadership
 
     /// Creates a publisher of `definitions` into `directory`; `context` gives the store, policy and range
     /// for a page time; the pages reload themselves every interval and link as `links` says.
     public init(
         definitions: [DashboardDefinition], context: @escaping @Sendable (Int64) -> DashboardContext, directory: String,
-        intervalSeconds: Int64, links: PageLinks = PageLinks(), logger: Logger, nowMillis: @escaping @Sendable () -> Int64
+        intervalSeconds: Int64, links: PageLinks = PageLinks(), logger: Logger, nowMillis: @escaping @Sendable () -> Int64,
+        leadership: any StoreLeadership = SoleLeadership()
     ) {
         var links = links
         links.refreshSeconds = intervalSeconds
@@ -28,11 +31,12 @@ public struct DashboardPublisher: Service {
         self.intervalSeconds = intervalSeconds
         self.logger = logger
         self.nowMillis = nowMillis
+        self.leadership = leadership
     }
 
     /// Renders at once, then every interval after that round's time, until graceful shutdown.
     public func run() async throws {
-        try await runScheduledRounds(every: intervalSeconds, nowMillis: nowMillis, state: ()) { [self] millis, _ in
+        try await runScheduledRounds(every: intervalSeconds, leadership: leadership, nowMillis: nowMillis, state: ()) { [self] millis, _ in
             await publish(at: millis / 60_000 * 60, generatedAtSeconds: millis / 1000)
         }
     }

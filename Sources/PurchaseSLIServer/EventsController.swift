@@ -60,7 +60,7 @@ struct EventsController {
             throw IngestError.shuttingDown
         } catch {
             logger.error("commit failed", metadata: ["error": "\(error)", "events": "\(decoded.events.count)"])
-            throw IngestError.storeUnavailable("\(error)")
+            throw IngestError.storeFailed(error)
         }
         metrics.record(accepted: outcome.accepted, duplicates: outcome.duplicates, rejected: decoded.rejected)
         let json = "{\"accepted\":\(outcome.accepted),\"duplicates\":\(outcome.duplicates),\"rejected\":["

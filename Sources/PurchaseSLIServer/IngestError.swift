@@ -1,5 +1,6 @@
 public import Hummingbird
 import PurchaseSLICore
+import PurchaseSLIStorage
 
 /// Why a request to the ingestion API was refused as a whole; each case has its HTTP status, and the
 /// body is `{"error": "…"}` (plus `rejected` for a batch with no valid event).
@@ -13,6 +14,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         case badRequest(String, rejected: [RejectedRecord])
         case bodyTimeout(seconds: Int64)
         case storeUnavailable(String)
+        case storeUnanswered(String)
         case shuttingDown
     }
 
@@ -30,6 +32,12 @@ public struct IngestError: HTTPResponseError, Sendable {
         Self(kind: .badRequest(reason, rejected: rejected))
     }
     static func storeUnavailable(_ reason: String) -> Self { Self(kind: .storeUnavailable(reason)) }
+
+    /// The refusal of a request whose write failed with `error`: when the database did not answer, the
+    /// write may have committed, and the client is told so.
+    static func storeFailed(_ error: any Error) -> Self {
+        (error as? StorageError)?.isUnavailable == true ? Self(kind: .storeUnanswered("\(error)")) : storeUnavailable("\(error)")
+    }
     static func bodyTimeout(seconds: Int64) -> Self { Self(kind: .bodyTimeout(seconds: seconds)) }
 
     /// The HTTP status of the refusal.
@@ -42,7 +50,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         case .notImplemented: .notImplemented
         case .badRequest: .badRequest
         case .bodyTimeout: .requestTimeout
-        case .storeUnavailable, .shuttingDown: .serviceUnavailable
+        case .storeUnavailable, .storeUnanswered, .shuttingDown: .serviceUnavailable
         }
     }
 
@@ -54,6 +62,8 @@ public struct IngestError: HTTPResponseError, Sendable {
         case .rateLimited(let seconds): "rate limit of this ingest key exceeded; retry after \(seconds) s"
         case .tooLarge(let reason), .unsupportedMediaType(let reason), .notImplemented(let reason), .badRequest(let reason, _): reason
         case .storeUnavailable(let reason): "the store cannot commit right now (\(reason)); nothing of this request was counted, retry later"
+        case .storeUnanswered(let reason):
+            "the store did not answer (\(reason)); this request may or may not have been counted: retry later with the same eventIDs, which count once"
         case .shuttingDown: "the server is shutting down; nothing of this request was counted, retry later"
         case .bodyTimeout(let seconds): "the request body did not arrive within \(seconds) s"
         }
@@ -62,7 +72,7 @@ public struct IngestError: HTTPResponseError, Sendable {
     private var retryAfterSeconds: Int? {
         switch kind {
         case .rateLimited(let seconds): seconds
-        case .storeUnavailable, .shuttingDown: 5
+        case .storeUnavailable, .storeUnanswered, .shuttingDown: 5
         default: nil
         }
     }

@@ -12,22 +12,24 @@ public struct RetentionPruner: Service {
     private let metrics: ServerMetrics
     private let logger: Logger
     private let nowMillis: @Sendable () -> Int64
+    private let leadership: any StoreLeadership
 
     /// Creates a pruner of `store` running every `intervalSeconds`, recording into `metrics`.
     public init(
         store: any BucketStore, intervalSeconds: Int64, metrics: ServerMetrics, logger: Logger,
-        nowMillis: @escaping @Sendable () -> Int64
+        nowMillis: @escaping @Sendable () -> Int64, leadership: any StoreLeadership = SoleLeadership()
     ) {
         self.store = store
         self.intervalSeconds = intervalSeconds
         self.metrics = metrics
         self.logger = logger
         self.nowMillis = nowMillis
+        self.leadership = leadership
     }
 
     /// Prunes at once, then every interval, until graceful shutdown.
     public func run() async throws {
-        try await runScheduledRounds(every: intervalSeconds, nowMillis: nowMillis, state: ()) { [self] _, _ in
+        try await runScheduledRounds(every: intervalSeconds, leadership: leadership, nowMillis: nowMillis, state: ()) { [self] _, _ in
             await pruneOnce()
         }
     }

@@ -20,6 +20,7 @@ public struct RolloutNotifier: Service {
     private let sender: (any RolloutNotificationSender)?
     private let logger: Logger
     private let nowMillis: @Sendable () -> Int64
+    private let leadership: any StoreLeadership
 
     /// How far back the newest app version is looked for when the candidate is automatic.
     public static let candidateLookbackSeconds: Int64 = 14 * 86_400
@@ -33,7 +34,8 @@ public struct RolloutNotifier: Service {
     ///   - nowMillis: the wall clock, read by ``run()`` only.
     public init(
         store: any BucketStore, policy: SLOPolicy, intervalSeconds: Int64, candidate: String?, baseline: String?,
-        sender: (any RolloutNotificationSender)?, logger: Logger, nowMillis: @escaping @Sendable () -> Int64
+        sender: (any RolloutNotificationSender)?, logger: Logger, nowMillis: @escaping @Sendable () -> Int64,
+        leadership: any StoreLeadership = SoleLeadership()
     ) {
         self.store = store
         self.policy = policy
@@ -43,11 +45,12 @@ public struct RolloutNotifier: Service {
         self.sender = sender
         self.logger = logger
         self.nowMillis = nowMillis
+        self.leadership = leadership
     }
 
     /// Checks at once, then every interval after that check's time, until graceful shutdown.
     public func run() async throws {
-        try await runScheduledRounds(every: intervalSeconds, nowMillis: nowMillis, state: RolloutNotificationState()) { [self] millis, state in
+        try await runScheduledRounds(every: intervalSeconds, leadership: leadership, nowMillis: nowMillis, state: RolloutNotificationState()) { [self] millis, state in
             await check(at: millis / 60_000 * 60, state: &state)
         }
     }

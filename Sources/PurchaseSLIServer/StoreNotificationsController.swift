@@ -90,7 +90,7 @@ struct StoreNotificationsController {
             outcome = try await runBlocking { try records.record([notification], receivedAtMillis: receivedAt) }
         } catch {
             logger.error("store notification not stored", metadata: ["store": "\(store.rawValue)", "error": "\(error)"])
-            throw IngestError.storeUnavailable("\(error)")
+            throw IngestError.storeFailed(error)
         }
         metrics.recordNotification(store: store.rawValue, outcome: outcome.duplicates > 0 ? "duplicate" : "accepted")
         return Self.response(

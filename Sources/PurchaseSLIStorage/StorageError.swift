@@ -47,6 +47,13 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         Self(kind: .unavailable(detail))
     }
 
+    /// Whether the database could not be reached or did not answer in time: what was being written may
+    /// or may not have committed.
+    public var isUnavailable: Bool {
+        if case .unavailable = kind { return true }
+        return false
+    }
+
     /// Whether the query, not the database, is at fault (a client error).
     public var isInvalidQuery: Bool {
         if case .invalidQuery = kind { return true }

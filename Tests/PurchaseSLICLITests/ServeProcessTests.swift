@@ -10,13 +10,15 @@ import PurchaseSLITestSupport
 import Testing
 
 /// `purchase-sli serve` as a child process, talked to over HTTP.
-private struct ServerProcess {
+struct ServerProcess {
     let child: ChildProcess
     let port: Int
 
-    /// Starts `serve` on a free port, with `arguments` besides, and waits until it listens.
-    init(executable: URL, database: String, arguments: [String] = []) async throws {
-        child = try ChildProcess(executable, ["serve", "--db", database, "--port", "0"] + arguments)
+    /// Starts `serve` on a free port, with `arguments` and `environment` besides, and waits until it listens.
+    /// - Parameter database: `--db`; nil leaves it to `PURCHASE_SLI_DB` in `environment`.
+    init(executable: URL, database: String?, arguments: [String] = [], environment: [String: String] = [:]) async throws {
+        child = try ChildProcess(
+            executable, ["serve", "--port", "0"] + (database.map { ["--db", $0] } ?? []) + arguments, environment: environment)
         let listening = try await child.firstMatch(of: #"listening on 127\.0\.0\.1:[0-9]+"#)
         port = try #require(Int(listening.split(separator: ":").last!))
     }
@@ -46,6 +48,26 @@ private struct ServerProcess {
     /// Sends `signal` and waits for the process to end.
     func stop(signal: Int32) async -> ChildProcess.Termination {
         await child.stop(signal)
+    }
+
+    /// Posts `batches[indexes]`, `concurrency` at a time; returns the indexes of batches not acknowledged
+    /// with 202. Each acknowledgment is counted in `acknowledged` as it arrives.
+    func postAll(
+        _ batches: [[String]], indexes: [Int], concurrency: Int = 8, acknowledged: AcknowledgmentCount? = nil
+    ) async -> [Int] {
+        await withTaskGroup(of: (Int, Int?).self) { group in
+            var pending = indexes[...]
+            var unacknowledged: [Int] = []
+            for _ in 0..<concurrency {
+                guard let index = pending.popFirst() else { break }
+                group.addTask { (index, await post(batches[index])) }
+            }
+            while let (index, status) = await group.next() {
+                if status != 202 { unacknowledged.append(index) } else { acknowledged?.increment() }
+                if let next = pending.popFirst() { group.addTask { (next, await post(batches[next])) } }
+            }
+            return unacknowledged.sorted()
+        }
     }
 }
 
@@ -81,25 +103,10 @@ private struct ServerProcess {
         return try counts(path)
     }
 
-    /// Posts every batch, `concurrency` at a time; returns the indexes of batches not acknowledged with 202.
-    /// Each acknowledgment is counted in `acknowledged` as it arrives.
     private func postAll(
         _ server: ServerProcess, indexes: [Int], concurrency: Int = 8, acknowledged: AcknowledgmentCount? = nil
     ) async -> [Int] {
-        let batches = batches
-        return await withTaskGroup(of: (Int, Int?).self) { group in
-            var pending = indexes[...]
-            var unacknowledged: [Int] = []
-            for _ in 0..<concurrency {
-                guard let index = pending.popFirst() else { break }
-                group.addTask { (index, await server.post(batches[index])) }
-            }
-            while let (index, status) = await group.next() {
-                if status != 202 { unacknowledged.append(index) } else { acknowledged?.increment() }
-                if let next = pending.popFirst() { group.addTask { (next, await server.post(batches[next])) } }
-            }
-            return unacknowledged.sorted()
-        }
+        await server.postAll(batches, indexes: indexes, concurrency: concurrency, acknowledged: acknowledged)
     }
 
     @Test func killNineAtRandomMomentsThenResendingUnacknowledgedBatchesGivesExactCounts() async throws {

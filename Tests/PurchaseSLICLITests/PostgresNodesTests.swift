@@ -1,0 +1,92 @@
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIPostgres
+import PurchaseSLISimulation
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+/// Several `serve` child processes on one PostgreSQL database, as behind a load balancer.
+@Suite(.enabled(if: TestPostgres.isEnabled, "set PURCHASE_SLI_TEST_POSTGRES_URL (scripts/test-postgres.sh start DIR prints it)"))
+struct PostgresNodesTests {
+    let batches: [[String]]
+
+    init() {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let lines = TrafficSimulator(SimulationParameters(
+            scenario: .steady, startMillis: now - 86_400_000, days: 1, seed: 23, attemptsPerMinute: 8)).map(\.jsonLine)
+        batches = stride(from: 0, to: lines.count, by: 200).map { Array(lines[$0..<min(lines.count, $0 + 200)]) }
+    }
+
+    private func counts(_ store: any BucketStore) throws -> [CountRow] {
+        let now = Int64(Date().timeIntervalSince1970)
+        return try store.counts(CountQuery(fromSeconds: now - 3 * 86_400, toSeconds: now + 3600, groupBy: [.actionType, .resultType]))
+    }
+
+    /// The counts of every batch counted once.
+    private func expectedCounts() throws -> [CountRow] {
+        let validator = EventValidator(nowMillis: Int64(Date().timeIntervalSince1970 * 1000))
+        let events = batches.joined().map { line in
+            var bytes = Array(line.utf8)
+            return try! bytes.withUnsafeMutableBytes { validator.validate(record: UnsafeRawBufferPointer($0)) }.get().event
+        }
+        let store = InMemoryBucketStore()
+        _ = try store.record(events, receivedAtMillis: 0)
+        return try counts(store)
+    }
+
+    @Test("two nodes, a fifth of the batches sent to both, one killed with SIGKILL: every acknowledged event counts once")
+    func overlappingBatchesAndAKill() async throws {
+        let executable = try #require(builtExecutable, "purchase-sli is not built next to the tests")
+        let url = try await TestPostgres.newDatabase()
+        let password = try #require(URLComponents(string: url)?.password)
+        // The URL from the environment, as a deployment would pass it (not in the process list).
+        let first = try await ServerProcess(executable: executable, database: nil, environment: ["PURCHASE_SLI_DB": url])
+        let second = try await ServerProcess(executable: executable, database: nil, environment: ["PURCHASE_SLI_DB": url])
+        let split = (batches.count * 2 / 5, batches.count * 3 / 5)
+        let acknowledged = AcknowledgmentCount()
+        let killer = Task {
+            while acknowledged.value < 3 { try await Task.sleep(for: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...300)))
+            _ = await first.stop(signal: SIGKILL)
+        }
+        async let missedByFirst = first.postAll(batches, indexes: Array(0..<split.1), acknowledged: acknowledged)
+        async let missedBySecond = second.postAll(batches, indexes: Array(split.0..<batches.count).reversed())
+        let (unacknowledged, secondMissed) = await (missedByFirst, missedBySecond)
+        _ = await killer.result
+        #expect(secondMissed.isEmpty)
+        #expect(acknowledged.value >= 3 && !unacknowledged.isEmpty, "the kill came after some batches and before the last")
+        // The client sends what the killed node did not acknowledge to the node that is left.
+        #expect(await second.postAll(batches, indexes: unacknowledged).isEmpty)
+        let store = try PostgresBucketStore(url: PostgresURL(url))
+        #expect(try counts(store) == expectedCounts())
+        #expect(await second.stop(signal: SIGTERM) == .exit(0))
+        #expect(!first.child.output.contains(password) && !second.child.output.contains(password), "a log line shows the password")
+        #expect(second.child.output.contains("postgres://purchase_sli:***@"))
+    }
+
+    @Test("one node leads; when it is killed another takes over at its next round")
+    func leaderTakeover() async throws {
+        let executable = try #require(builtExecutable, "purchase-sli is not built next to the tests")
+        let url = try await TestPostgres.newDatabase()
+        let directory = try TemporaryDirectory()
+        // Pruning every minute: the round at which a follower asks for the lease.
+        let config = try directory.write("serve.json", #"{"pruneEvery": "1m"}"#)
+        let environment = ["PURCHASE_SLI_DB": url]
+        let leader = try await ServerProcess(executable: executable, database: nil, arguments: ["--config", config], environment: environment)
+        _ = try await leader.child.firstMatch(of: "this node now leads")
+        let follower = try await ServerProcess(executable: executable, database: nil, arguments: ["--config", config], environment: environment)
+        _ = try await follower.child.firstMatch(of: "retention applied|listening on")
+        #expect(!follower.child.output.contains("this node now leads"))
+        _ = await leader.stop(signal: SIGKILL)
+        // A fail-safe, not a measurement: the follower's next round comes within a minute.
+        let tookOver = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { _ = try await follower.child.firstMatch(of: "this node now leads"); return true }
+            group.addTask { try await Task.sleep(for: .seconds(240)); return false }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+        #expect(tookOver)
+        #expect(await follower.stop(signal: SIGTERM) == .exit(0))
+    }
+}
