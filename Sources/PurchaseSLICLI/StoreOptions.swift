@@ -50,7 +50,7 @@ enum StoreLocation: CustomStringConvertible {
     }
 
     /// Opens the store, turning a storage error into a one-line command failure.
-    func open(configuration: StoreConfiguration, logger: Logger = StoreLocation.commandLogger) throws -> any BucketStore & StoreRecordStore {
+    func open(configuration: StoreConfiguration, logger: Logger = PostgresBucketStore.quietLogger) throws -> any BucketStore & StoreRecordStore {
         do {
             switch self {
             case .sqlite(let path): return try SQLiteBucketStore(path: path, configuration: configuration)
@@ -59,13 +59,6 @@ enum StoreLocation: CustomStringConvertible {
         } catch let error as StorageError {
             throw CommandFailure(message: error.description)
         }
-    }
-
-    /// The logger of a one-shot command's store: warnings and errors only.
-    static var commandLogger: Logger {
-        var logger = Logger(label: "purchase-sli.store")
-        logger.logLevel = .warning
-        return logger
     }
 
     /// The `--db` argument of the commands that alert text and pages suggest: the file, or nil for a

@@ -35,13 +35,10 @@ extension PostgresBucketStore {
         let ids = selection?.sortedIDs
         for chunk in Self.chunks(of: segments) {
             let buckets = try withConnection { connection in
-                var query = PostgresQuery(unsafeSQL: """
-                    SELECT time, series, start, success, already_granted, failure, cancel, pending, conflicts, server_errors
-                    FROM \(chunk.resolution.bucketTable) WHERE time >= $1 AND time < $2\(ids == nil ? "" : " AND series = ANY($3)") ORDER BY time
-                    """)
-                query.binds.append(chunk.fromSeconds)
-                query.binds.append(chunk.toSeconds)
-                if let ids { query.binds.append(ids) }
+                let query = Self.scanQuery(
+                    "SELECT b.time, b.series, b.start, b.success, b.already_granted, b.failure, b.cancel, b.pending, b.conflicts, "
+                        + "b.server_errors FROM \(chunk.resolution.bucketTable) b",
+                    chunk: chunk, ids: ids)
                 var buckets: [(Int64, [SeriesCounts])] = []
                 for try await (time, series, start, success, granted, failure, cancel, pending, conflicts, serverErrors) in try await connection
                     .query(query, logger: logger).decode((Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64).self) {
@@ -65,14 +62,10 @@ extension PostgresBucketStore {
         let ids = selection?.sortedIDs
         for chunk in Self.chunks(of: segments) {
             let buckets = try withConnection { connection in
-                var query = PostgresQuery(unsafeSQL: """
-                    SELECT e.time, e.series, e.result, v.value, e.events
-                    FROM \(chunk.resolution.errorTable) e JOIN dimension_value v ON v.id = e.error
-                    WHERE e.time >= $1 AND e.time < $2\(ids == nil ? "" : " AND e.series = ANY($3)") ORDER BY e.time
-                    """)
-                query.binds.append(chunk.fromSeconds)
-                query.binds.append(chunk.toSeconds)
-                if let ids { query.binds.append(ids) }
+                let query = Self.scanQuery(
+                    "SELECT b.time, b.series, b.result, v.value, b.events FROM \(chunk.resolution.errorTable) b "
+                        + "JOIN dimension_value v ON v.id = b.error",
+                    chunk: chunk, ids: ids)
                 var buckets: [(Int64, [SeriesErrorCount])] = []
                 for try await (time, series, result, description, events) in try await connection.query(query, logger: logger)
                     .decode((Int64, Int64, Int16, String, Int64).self) {
@@ -88,6 +81,17 @@ extension PostgresBucketStore {
             }
             for (time, entries) in buckets { try body(time, entries) }
         }
+    }
+
+    /// `select` (whose table is `b`) restricted to the rows of `chunk` and, when given, the series `ids`,
+    /// by time.
+    private static func scanQuery(_ select: String, chunk: BucketSegment, ids: [Int64]?) -> PostgresQuery {
+        var query = PostgresQuery(
+            unsafeSQL: select + " WHERE b.time >= $1 AND b.time < $2" + (ids == nil ? "" : " AND b.series = ANY($3)") + " ORDER BY b.time")
+        query.binds.append(chunk.fromSeconds)
+        query.binds.append(chunk.toSeconds)
+        if let ids { query.binds.append(ids) }
+        return query
     }
 
     /// The segments cut into stretches of at most a day of minutes or hours, or 31 days.

@@ -34,7 +34,7 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
     ///   tables, or was migrated by a newer version.
     public init(
         url: PostgresURL, configuration: StoreConfiguration = .default, timeout: Duration = .seconds(10), maximumConnections: Int = 8,
-        logger: Logger = Logger(label: "purchase-sli.postgres")
+        logger: Logger = PostgresBucketStore.quietLogger
     ) throws {
         self.url = url
         self.configuration = configuration
@@ -64,6 +64,13 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
 
     deinit {
         runTask.cancel()
+    }
+
+    /// The default logger: warnings and errors only.
+    public static var quietLogger: Logger {
+        var logger = Logger(label: "purchase-sli.postgres")
+        logger.logLevel = .warning
+        return logger
     }
 
     /// Closes the connections; calls after it fail.

@@ -45,7 +45,8 @@ public actor PostgresLeaderLease: StoreLeadership {
         }
     }
 
-    /// Gives the lease up (at graceful shutdown), so that another node leads at its next round.
+    /// Gives the lease up and closes its connection (at graceful shutdown; a lease must not be dropped
+    /// with its connection open), so that another node leads at its next round.
     public func release() async {
         let closing = connection
         connection = nil

@@ -1,0 +1,102 @@
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIPostgres
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+/// What only the PostgreSQL store does: its URL, migrations shared by nodes starting at once, a batch
+/// written by two nodes at once, the leader lease. (What every store does is in `Contract/`.)
+@Suite struct PostgresURLTests {
+    @Test("a URL parses into its parts and prints without its password", arguments: [
+        ("postgres://sli:s3cr%40t@db.internal:6432/purchases?sslmode=verify-full", "postgres://sli:***@db.internal:6432/purchases?sslmode=verify-full"),
+        ("postgresql://sli:pw@db/", "postgres://sli:***@db:5432/sli"),
+        ("postgres://sli@127.0.0.1/x?sslmode=disable", "postgres://sli@127.0.0.1:5432/x?sslmode=disable"),
+    ])
+    func parses(_ text: String, _ printed: String) throws {
+        #expect(try PostgresURL(text).description == printed)
+    }
+
+    @Test("a URL that does not parse is an error naming the problem, never repeating the password", arguments: [
+        ("postgres://sli:hunter2@/db", "names no host"),
+        ("postgres://:hunter2@db/x", "names no user"),
+        ("postgres://sli:hunter2@db/x?sslmode=sometimes", "sslmode must be one of"),
+        ("postgres://sli:hunter2@db/x?application_name=a", "unknown parameter application_name"),
+    ])
+    func refuses(_ text: String, _ message: String) {
+        let error = #expect(throws: PostgresURLError.self) { try PostgresURL(text) }
+        #expect(error?.description.contains(message) == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("hunter2") == false)
+    }
+}
+
+@Suite(.enabled(if: TestPostgres.isEnabled, "set PURCHASE_SLI_TEST_POSTGRES_URL (scripts/test-postgres.sh start DIR prints it)"))
+struct PostgresStoreTests {
+    /// Runs `work` on a thread of its own (the store blocks its caller).
+    private func detached<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await Task.detached { try work() }.value
+    }
+
+    @Test("nodes starting at once on a new database migrate it once")
+    func concurrentMigrations() async throws {
+        let url = try PostgresURL(try await TestPostgres.newDatabase())
+        async let first = detached { try PostgresBucketStore(url: url) }
+        async let second = detached { try PostgresBucketStore(url: url) }
+        let stores = try await [first, second]
+        for store in stores {
+            #expect(try store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt).accepted <= 1)
+        }
+        #expect(try stores[1].counts(CountQuery(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z")))
+                    .first?.counts.total == 1)
+    }
+
+    @Test("the same batch written by two nodes at once counts once, and each node is told which events it counted")
+    func sameBatchOnTwoNodes() async throws {
+        let url = try PostgresURL(try await TestPostgres.newDatabase())
+        let first = try PostgresBucketStore(url: url), second = try PostgresBucketStore(url: url)
+        let events = mixedEvents(count: 2000)
+        for round in 0..<5 {
+            let batch = Array(events[(round * 400)..<((round + 1) * 400)])
+            async let one = detached { try first.record(batch, receivedAtMillis: receivedAt) }
+            async let other = detached { try second.record(batch.reversed(), receivedAtMillis: receivedAt) }
+            let (a, b) = try await (one, other)
+            #expect(a.accepted + b.accepted == 400 && a.duplicates + b.duplicates == 400)
+        }
+        let reference = InMemoryBucketStore()
+        _ = try reference.record(events, receivedAtMillis: receivedAt)
+        let query = CountQuery(
+            fromSeconds: seconds("2026-11-13T00:00:00Z"), toSeconds: seconds("2026-11-16T00:00:00Z"), step: TimeStep(seconds: 3600),
+            groupBy: [.productID, .resultType])
+        #expect(try first.counts(query) == (try reference.counts(query)))
+    }
+
+    @Test("a database holding other tables is refused, naming them")
+    func foreignDatabase() async throws {
+        let text = try await TestPostgres.newDatabase()
+        let url = try PostgresURL(text)
+        let store = try PostgresBucketStore(url: url)
+        store.close()
+        // A database of another program: a table of its own and no purchase-sli migrations table.
+        let other = try PostgresURL(try await TestPostgres.newDatabase(creating: "CREATE TABLE invoices (id integer)"))
+        let error = #expect(throws: StorageError.self) { try PostgresBucketStore(url: other) }
+        #expect(error?.description.contains("is not a purchase-sli database") == true)
+        #expect(error?.description.contains("invoices") == true)
+        #expect(error?.description.contains(URLComponents(string: text)!.password!) == false)
+    }
+
+    @Test("one lease leads at a time; when its holder gives it up the other takes it")
+    func leaderLease() async throws {
+        let url = try PostgresURL(try await TestPostgres.newDatabase())
+        _ = try PostgresBucketStore(url: url)
+        let first = PostgresLeaderLease(url: url, logger: .init(label: "first")), second = PostgresLeaderLease(url: url, logger: .init(label: "second"))
+        #expect(await first.isLeader())
+        #expect(await !second.isLeader())
+        #expect(await first.isLeader(), "a leader stays the leader")
+        await first.release()
+        #expect(await second.isLeader())
+        #expect(await !first.isLeader())
+        // (A lease's connection must be closed before the lease goes: serve releases it when it stops.)
+        await first.release()
+        await second.release()
+    }
+}
