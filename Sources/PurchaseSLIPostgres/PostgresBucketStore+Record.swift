@@ -112,13 +112,13 @@ struct RecordWrite {
         return outcome
     }
 
-    private static let errorCode = Int16(Schema.dimensionCodes[EventDimension.errorDescription.rawValue]!)
+    static let errorCode = Int16(Schema.dimensionCodes[EventDimension.errorDescription.rawValue]!)
 
     /// The codes of an event's capped values: its series dimensions, then its error description.
     private static let codes = (0..<EventDimension.seriesDimensions.count).map(code) + [errorCode]
 
     /// The stored code of the series dimension at `position`.
-    private static func code(_ position: Int) -> Int16 {
+    static func code(_ position: Int) -> Int16 {
         Int16(Schema.dimensionCodes[EventDimension.seriesDimensions[position].rawValue]!)
     }
 
@@ -293,7 +293,7 @@ struct RecordWrite {
     // MARK: Ids
 
     /// The ids of values (by dimension code and text), inserting those not stored yet.
-    private mutating func intern(_ values: Set<WriterCache.Value>, on connection: PostgresConnection) async throws -> [WriterCache.Value: Int64] {
+    mutating func intern(_ values: Set<WriterCache.Value>, on connection: PostgresConnection) async throws -> [WriterCache.Value: Int64] {
         var ids: [WriterCache.Value: Int64] = [:]
         var missing: [WriterCache.Value] = []
         for value in values {
@@ -316,7 +316,7 @@ struct RecordWrite {
     }
 
     /// The ids of series (by their value ids), inserting those not stored yet.
-    private mutating func seriesIDs(_ keys: Set<[Int64]>, on connection: PostgresConnection) async throws -> [[Int64]: Int64] {
+    mutating func seriesIDs(_ keys: Set<[Int64]>, on connection: PostgresConnection) async throws -> [[Int64]: Int64] {
         var ids: [[Int64]: Int64] = [:]
         var missing: [[Int64]] = []
         for key in keys {
@@ -351,7 +351,7 @@ struct RecordWrite {
 
     // MARK: Rows
 
-    private func upsertCounts(_ buckets: [BucketKey: OutcomeCounts], into table: String, on connection: PostgresConnection) async throws {
+    func upsertCounts(_ buckets: [BucketKey: OutcomeCounts], into table: String, on connection: PostgresConnection) async throws {
         guard !buckets.isEmpty else { return }
         let sorted = buckets.sorted { ($0.key.time, $0.key.series) < ($1.key.time, $1.key.series) }
         let counters: [(String, KeyPath<OutcomeCounts, Int64>)] = [
@@ -369,7 +369,7 @@ struct RecordWrite {
         try await connection.query(query, logger: logger)
     }
 
-    private func upsertErrors(_ entries: [ErrorKey: Int64], into table: String, on connection: PostgresConnection) async throws {
+    func upsertErrors(_ entries: [ErrorKey: Int64], into table: String, on connection: PostgresConnection) async throws {
         guard !entries.isEmpty else { return }
         let sorted = entries.sorted { ($0.key.time, $0.key.series, $0.key.result, $0.key.error) < ($1.key.time, $1.key.series, $1.key.result, $1.key.error) }
         var query = PostgresQuery(unsafeSQL: """
@@ -403,8 +403,13 @@ struct RecordWrite {
             let key = [price.productID, price.planID ?? ""]
             if (latest[key]?.seenMillis ?? .min) <= price.seenMillis { latest[key] = price }
         }
-        guard !latest.isEmpty else { return }
-        let prices = latest.values.sorted { ($0.productID, $0.planID ?? "") < ($1.productID, $1.planID ?? "") }
+        try await Self.upsertPrices(Array(latest.values), on: connection, logger: logger)
+    }
+
+    /// Keeps each of `prices` unless a later one is stored (one price per product and plan).
+    static func upsertPrices(_ prices: [ProductPrice], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !prices.isEmpty else { return }
+        let prices = prices.sorted { ($0.productID, $0.planID ?? "") < ($1.productID, $1.planID ?? "") }
         try await connection.query("""
             INSERT INTO product_price (product_id, plan_id, price, currency, seen_millis)
             SELECT * FROM unnest(\(prices.map(\.productID)), \(prices.map { $0.planID ?? "" }), \(prices.map(\.price)),
@@ -416,7 +421,11 @@ struct RecordWrite {
 
     /// Appends what the new events reported per transaction and account token.
     private func recordReports(on connection: PostgresConnection) async throws {
-        let blobs = batches.indices.flatMap { batches[$0].clientReportBlobs(ofNew: isNew[$0]) }
+        try await Self.appendReports(batches.indices.flatMap { batches[$0].clientReportBlobs(ofNew: isNew[$0]) }, on: connection, logger: logger)
+    }
+
+    /// Appends client report blobs.
+    static func appendReports(_ blobs: [(minute: Int64, blob: [UInt8])], on connection: PostgresConnection, logger: Logger) async throws {
         guard !blobs.isEmpty else { return }
         try await connection.query("""
             INSERT INTO client_report_minute (minute, reports)

@@ -8,17 +8,8 @@ extension PostgresBucketStore {
     /// Stores verified notifications in one statement, skipping those already stored (by any node).
     public func record(_ notifications: [ReceivedNotification]) throws -> NotificationOutcome {
         guard !notifications.isEmpty else { return NotificationOutcome(accepted: 0, duplicateIndexes: []) }
-        let rows = String(decoding: try JSONEncoder().encode(notifications.map(NotificationRow.init)), as: UTF8.self)
         let logger = logger
-        let inserted = try inTransaction { connection in
-            var inserted = Set<[String]>()
-            for try await (store, id) in try await connection.query("""
-                INSERT INTO store_notification (\(unescaped: NotificationRow.columns))
-                SELECT \(unescaped: NotificationRow.columns) FROM jsonb_to_recordset(\(rows)::jsonb) AS x(\(unescaped: NotificationRow.columnTypes))
-                ON CONFLICT (store, notification_id) DO NOTHING RETURNING store, notification_id
-                """, logger: logger).decode((String, String).self) { inserted.insert([store, id]) }
-            return inserted
-        }
+        let inserted = try inTransaction { connection in try await Self.insert(notifications, on: connection, logger: logger) }
         var counted = Set<[String]>(), duplicates: [Int] = []
         for (index, received) in notifications.enumerated() {
             let key = [received.notification.store.rawValue, received.notification.notificationID]
@@ -26,6 +17,19 @@ extension PostgresBucketStore {
             duplicates.append(index)
         }
         return NotificationOutcome(accepted: notifications.count - duplicates.count, duplicateIndexes: duplicates)
+    }
+
+    /// Inserts the notifications not stored yet; returns the (store, id) of those inserted.
+    static func insert(_ notifications: [ReceivedNotification], on connection: PostgresConnection, logger: Logger) async throws -> Set<[String]> {
+        guard !notifications.isEmpty else { return [] }
+        let rows = String(decoding: try JSONEncoder().encode(notifications.map(NotificationRow.init)), as: UTF8.self)
+        var inserted = Set<[String]>()
+        for try await (store, id) in try await connection.query("""
+            INSERT INTO store_notification (\(unescaped: NotificationRow.columns))
+            SELECT \(unescaped: NotificationRow.columns) FROM jsonb_to_recordset(\(rows)::jsonb) AS x(\(unescaped: NotificationRow.columnTypes))
+            ON CONFLICT (store, notification_id) DO NOTHING RETURNING store, notification_id
+            """, logger: logger).decode((String, String).self) { inserted.insert([store, id]) }
+        return inserted
     }
 
     /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by event time, store and id.

@@ -78,11 +78,13 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
         runTask.cancel()
     }
 
-    /// Runs `work` with a pooled connection, waiting for it at most ``timeout``.
-    func withConnection<Value: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> Value) throws -> Value {
+    /// Runs `work` with a pooled connection, waiting for it at most `timeout` (default ``timeout``).
+    func withConnection<Value: Sendable>(
+        timeout: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
+    ) throws -> Value {
         let client = client
         do {
-            return try bridge.wait(timeout: timeout) { try await client.withConnection { try await work($0) } }
+            return try bridge.wait(timeout: timeout ?? self.timeout) { try await client.withConnection { try await work($0) } }
         } catch {
             throw PostgresFailure.storageError(error)
         }
@@ -90,12 +92,16 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
 
     /// Runs `work` in a transaction, again (up to 5 times) when PostgreSQL aborted it for a deadlock or a
     /// serialization failure with another node's.
-    func inTransaction<Value: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> Value) throws -> Value {
+    func inTransaction<Value: Sendable>(
+        timeout: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
+    ) throws -> Value {
         let logger = logger
         var attempt = 1
         while true {
             do {
-                return try withConnection { connection in try await connection.withTransaction(logger: logger) { try await work($0) } }
+                return try withConnection(timeout: timeout) { connection in
+                    try await connection.withTransaction(logger: logger) { try await work($0) }
+                }
             } catch let error as PostgresFailure where error.isRetryable && attempt < 5 {
                 attempt += 1
                 logger.debug("transaction retried", metadata: ["reason": "\(error)"])

@@ -19,6 +19,10 @@ enum PostgresSchema {
     /// The migrations: version, name and statements.
     static let migrations: [(version: Int32, name: String, statements: [String])] = [
         (1, "buckets-and-store-records", version1),
+        // The SQLite stores `migrate` copied, by fingerprint, so that running it again copies nothing.
+        (2, "imported-stores", [
+            "CREATE TABLE imported_store (fingerprint text PRIMARY KEY, source text NOT NULL, imported_at timestamptz NOT NULL DEFAULT now())",
+        ]),
     ]
 
     private static let counterColumns = "start bigint NOT NULL, success bigint NOT NULL, already_granted bigint NOT NULL, "

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLIPostgres
+import PurchaseSLIStorage
+
+/// `purchase-sli migrate`: copies a SQLite store into a PostgreSQL database.
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Copy a SQLite store into a PostgreSQL database, so that several serve nodes can share its history.",
+        discussion: """
+            Copies, in one transaction, the series, the minute, hour and day buckets and error counts as they \
+            are stored, the dedup memory (so that events sent again after the move still count once), prices, \
+            the stores' notifications and the app's reports per transaction. The database must hold no \
+            events yet; running migrate again with the same file copies nothing (the copy is recognized). Stop \
+            the serve writing the file first, and start the nodes on PostgreSQL after.
+
+            Example:
+              PURCHASE_SLI_DB='postgres://purchase_sli:PASSWORD@db.internal/purchase_sli' purchase-sli migrate --from purchase-sli.sqlite
+            """)
+
+    @Option(help: ArgumentHelp("The SQLite database file to copy.", valueName: "path"))
+    var from: String
+
+    @Option(help: ArgumentHelp(
+        "The PostgreSQL database to copy into, postgres://user:password@host:port/database (default: PURCHASE_SLI_DB).", valueName: "url"))
+    var to: String?
+
+    func run() throws {
+        try exitingOnFailure {
+            guard FileManager.default.fileExists(atPath: from) else { throw CommandFailure(message: "--from: no database file at \(from)") }
+            let location: StoreLocation
+            do {
+                location = try StoreLocation(to ?? ProcessInfo.processInfo.environment["PURCHASE_SLI_DB"] ?? "")
+            } catch let error as ValidationError {
+                throw CommandFailure(message: error.message)
+            }
+            guard case .postgres(let url) = location else {
+                throw CommandFailure(message: "--to (or PURCHASE_SLI_DB): expected a postgres:// URL to copy into")
+            }
+            guard let source = try StoreLocation.sqlite(path: from).open(configuration: .default) as? SQLiteBucketStore,
+                  let target = try location.open(configuration: .default) as? PostgresBucketStore
+            else { throw CommandFailure(message: "cannot open the stores") }
+            let summary: PostgresBucketStore.ImportSummary
+            do {
+                summary = try target.importStore(from: source, sourceName: from)
+            } catch let refused as PostgresBucketStore.ImportRefused {
+                throw CommandFailure(message: refused.description)
+            }
+            if summary.alreadyImported {
+                print("\(url) already holds this copy of \(from): nothing copied")
+                return
+            }
+            print("copied \(from) into \(url):")
+            for (name, count) in [
+                ("series", summary.series), ("bucket rows", summary.bucketRows), ("error rows", summary.errorRows),
+                ("eventIDs", summary.eventIDs), ("notifications", summary.notifications), ("report blobs", summary.reportBlobs),
+            ] {
+                print("  \(name.padding(toLength: 14, withPad: " ", startingAt: 0))\(count)")
+            }
+        }
+    }
+}
