@@ -130,8 +130,6 @@ public struct SeriesSelection: Sendable, Hashable {
     private var bitmap: [UInt64] = []
     /// The ids, when one is too large for the bitmap.
     private var large: Set<Int64>?
-    /// How many series are selected.
-    public private(set) var count = 0
 
     /// Ids from this one up are kept in a set rather than a bitmap (which would take `id / 8` bytes).
     private static let bitmapLimit: Int64 = 1 << 26
@@ -139,7 +137,6 @@ public struct SeriesSelection: Sendable, Hashable {
     /// The selection of `ids` (non-negative).
     public init(_ ids: some Sequence<Int64>) {
         let unique = Set(ids)
-        count = unique.count
         if let largest = unique.max(), largest >= Self.bitmapLimit {
             large = unique
             return
