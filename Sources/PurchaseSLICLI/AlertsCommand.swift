@@ -85,7 +85,7 @@ struct AlertsCommand: AsyncParsableCommand {
         let time = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
         let context = try exitingOnFailure {
             AlertContext(
-                store: try store.openStore(), policy: try policy.load(), databasePath: try store.location().commandArgument,
+                store: try store.openStore(), policy: try policy.load(), databasePath: try store.location().filePath,
                 alertPageURL: links.url(of: DashboardDefinition.alertPage(in: (try? DashboardFiles.load(directory: dashboards)) ?? [])))
         }
         guard from == nil else {

@@ -38,9 +38,8 @@ struct MigrateCommand: ParsableCommand {
             guard case .postgres(let url) = location else {
                 throw CommandFailure(message: "--to (or PURCHASE_SLI_DB): expected a postgres:// URL to copy into")
             }
-            guard let source = try StoreLocation.sqlite(path: from).open(configuration: .default) as? SQLiteBucketStore,
-                  let target = try location.open(configuration: .default) as? PostgresBucketStore
-            else { throw CommandFailure(message: "cannot open the stores") }
+            let source = try SQLiteBucketStore(path: from)
+            let target = try PostgresBucketStore(url: url)
             let summary: PostgresBucketStore.ImportSummary
             do {
                 summary = try target.importStore(from: source, sourceName: from)

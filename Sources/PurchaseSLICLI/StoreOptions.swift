@@ -61,15 +61,13 @@ enum StoreLocation: CustomStringConvertible {
         }
     }
 
-    /// The `--db` argument of the commands that alert text and pages suggest: the file, or nil for a
-    /// PostgreSQL database (those commands then read `PURCHASE_SLI_DB`, as its password belongs in no text).
-    var commandArgument: String? {
+    /// The SQLite file: what `/metrics` measures and the `--db` of the commands alert text and pages
+    /// suggest. Nil for a PostgreSQL database, whose password belongs in no text: those commands then
+    /// read `PURCHASE_SLI_DB`.
+    var filePath: String? {
         if case .sqlite(let path) = self { return path }
         return nil
     }
-
-    /// The SQLite file, whose size `/metrics` reports.
-    var filePath: String? { commandArgument }
 
     var description: String {
         switch self {

@@ -72,7 +72,7 @@ extension PostgresBucketStore {
                 throw ImportRefused(description: "the PostgreSQL database already holds events or notifications (from serve, ingest or a copy of "
                     + "another store); migrate copies into an empty database, so that nothing is counted twice")
             }
-            var write = RecordWrite(batches: [], order: [], configuration: configuration, known: WriterCache(), logger: logger)
+            var write = RecordWrite(batches: [], order: DedupOrder([]), configuration: configuration, known: WriterCache(), logger: logger)
             // Series: their values interned, then the series, each mapped from its id in the source.
             var values = Set<WriterCache.Value>()
             for stored in series {

@@ -6,7 +6,7 @@ public import PurchaseSLIStorage
 extension PostgresBucketStore {
     /// Counts validated events, skipping duplicates (across nodes too), in one transaction.
     public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
-        let order = DedupOrder(batches).keys
+        let order = DedupOrder(batches)
         let configuration = configuration, logger = logger
         let receivedAtSeconds = receivedAtMillis.floorDividedBy(1000).quotient
         return try writer.withLock { cache in
@@ -26,7 +26,7 @@ extension PostgresBucketStore {
 /// then the caps, ids, and every resolution's bucket rows, each as one statement of arrays.
 struct RecordWrite {
     let batches: [PreparedEvents]
-    let order: [DedupOrder.Key]
+    let order: DedupOrder
     let configuration: StoreConfiguration
     /// The node's cache as the transaction began.
     let known: WriterCache
@@ -46,7 +46,7 @@ struct RecordWrite {
     /// of concurrent nodes take turns, so that no day admits more than its cap.
     static let admissionLock: Int64 = 0x5053_4C49_0003
 
-    init(batches: [PreparedEvents], order: [DedupOrder.Key], configuration: StoreConfiguration, known: WriterCache, logger: Logger) {
+    init(batches: [PreparedEvents], order: DedupOrder, configuration: StoreConfiguration, known: WriterCache, logger: Logger) {
         self.batches = batches
         self.order = order
         self.configuration = configuration
@@ -127,16 +127,11 @@ struct RecordWrite {
     /// Inserts the dedup keys of the batch's distinct events; those the database did not hold already
     /// (from this node or another) are new.
     private mutating func deduplicate(on connection: PostgresConnection, outcome: inout RecordOutcome) async throws {
-        var offsets: [Int] = [], offset = 0
-        for batch in batches {
-            offsets.append(offset)
-            offset += batch.events.count
-        }
         isNew = batches.map { [Bool](repeating: false, count: $0.events.count) }
         var seconds: [Int64] = [], hashes: [Int64] = [], candidates: [DedupOrder.Key] = []
-        for key in order {
+        for key in order.keys {
             if let last = candidates.last, last.second == key.second, last.hash == key.hash {
-                outcome.duplicateIndexes.append(offsets[Int(key.batch)] + Int(key.index))
+                outcome.duplicateIndexes.append(order.position(of: key))
                 continue
             }
             candidates.append(key)
@@ -153,7 +148,7 @@ struct RecordWrite {
             if inserted.contains(KeyPair(first: key.second, second: key.hash)) {
                 isNew[Int(key.batch)][Int(key.index)] = true
             } else {
-                outcome.duplicateIndexes.append(offsets[Int(key.batch)] + Int(key.index))
+                outcome.duplicateIndexes.append(order.position(of: key))
             }
         }
         outcome.duplicateIndexes.sort()
@@ -236,10 +231,10 @@ struct RecordWrite {
         func isKnown(_ key: WriterCache.DaySeries) -> Bool {
             known.admittedSeries.contains(key) || additions.admittedSeries.contains(key)
         }
-        var unknown: [WriterCache.DaySeries] = []
+        var unknown: [WriterCache.DaySeries] = [], listed = Set<WriterCache.DaySeries>()
         for (position, key) in keys.enumerated() {
             let daySeries = WriterCache.DaySeries(day: newEvents[position].day, series: ids[key]!)
-            if !isKnown(daySeries), !unknown.contains(daySeries) { unknown.append(daySeries) }
+            if !isKnown(daySeries), listed.insert(daySeries).inserted { unknown.append(daySeries) }
         }
         guard !unknown.isEmpty else { return ids }
         try await takeAdmissionLock(on: connection)

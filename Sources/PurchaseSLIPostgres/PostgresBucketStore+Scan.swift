@@ -26,72 +26,67 @@ extension PostgresBucketStore {
         }
     }
 
-    /// Calls `body` with the rows of each bucket of the segments, read a day of buckets (or a month of
-    /// days) at a time so that a long range is never held in memory whole.
+    /// Calls `body` with the rows of each bucket of the segments.
     public func scanCounts(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void
     ) throws {
-        let logger = logger
-        let ids = selection?.sortedIDs
-        for chunk in Self.chunks(of: segments) {
-            let buckets = try withConnection { connection in
-                let query = Self.scanQuery(
-                    "SELECT b.time, b.series, b.start, b.success, b.already_granted, b.failure, b.cancel, b.pending, b.conflicts, "
-                        + "b.server_errors FROM \(chunk.resolution.bucketTable) b",
-                    chunk: chunk, ids: ids)
-                var buckets: [(Int64, [SeriesCounts])] = []
-                for try await (time, series, start, success, granted, failure, cancel, pending, conflicts, serverErrors) in try await connection
-                    .query(query, logger: logger).decode((Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64).self) {
-                    var counts = OutcomeCounts()
-                    (counts.start, counts.success, counts.alreadyGranted, counts.failure) = (start, success, granted, failure)
-                    (counts.cancel, counts.pending, counts.conflicts, counts.serverErrors) = (cancel, pending, conflicts, serverErrors)
-                    if buckets.last?.0 != time { buckets.append((time, [])) }
-                    buckets[buckets.count - 1].1.append(SeriesCounts(series: series, counts: counts))
-                }
-                return buckets
-            }
-            for (time, entries) in buckets { try body(time, entries) }
-        }
+        try scan(segments, selection: selection, select: { resolution in
+            "SELECT b.time, b.series, b.start, b.success, b.already_granted, b.failure, b.cancel, b.pending, b.conflicts, "
+                + "b.server_errors FROM \(resolution.bucketTable) b"
+        }, entry: { row, _ in
+            let (time, series, start, success, granted, failure, cancel, pending, conflicts, serverErrors) = try row.decode(
+                (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64).self)
+            var counts = OutcomeCounts()
+            (counts.start, counts.success, counts.alreadyGranted, counts.failure) = (start, success, granted, failure)
+            (counts.cancel, counts.pending, counts.conflicts, counts.serverErrors) = (cancel, pending, conflicts, serverErrors)
+            return (time, SeriesCounts(series: series, counts: counts))
+        }, body)
     }
 
     /// Calls `body` with the error rows of each bucket of the segments, as ``scanCounts(_:selection:_:)`` does.
     public func scanErrors(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
     ) throws {
+        try scan(segments, selection: selection, select: { resolution in
+            "SELECT b.time, b.series, b.result, v.value, b.events FROM \(resolution.errorTable) b JOIN dimension_value v ON v.id = b.error"
+        }, entry: { row, resolution in
+            let (time, series, result, description, events) = try row.decode((Int64, Int64, Int16, String, Int64).self)
+            guard ResultType.allCases.indices.contains(Int(result)) else {
+                throw StorageError.damaged(
+                    table: resolution.errorTable, row: "the row of \(RFC3339.format(seconds: time))", detail: "result \(result)")
+            }
+            return (time, SeriesErrorCount(series: series, result: ResultType.allCases[Int(result)], description: description, events: events))
+        }, body)
+    }
+
+    /// Reads the rows `select` (whose table is `b`) gives for the segments and the selected series, a day
+    /// of buckets (or a month of days) at a time so that a long range is never held in memory whole, and
+    /// calls `body` with each bucket's entries.
+    private func scan<Entry: Sendable>(
+        _ segments: [BucketSegment], selection: SeriesSelection?, select: @escaping @Sendable (Resolution) -> String,
+        entry: @escaping @Sendable (PostgresRow, Resolution) throws -> (time: Int64, entry: Entry),
+        _ body: (Int64, [Entry]) throws -> Void
+    ) throws {
         let logger = logger
         let ids = selection?.sortedIDs
         for chunk in Self.chunks(of: segments) {
-            let buckets = try withConnection { connection in
-                let query = Self.scanQuery(
-                    "SELECT b.time, b.series, b.result, v.value, b.events FROM \(chunk.resolution.errorTable) b "
-                        + "JOIN dimension_value v ON v.id = b.error",
-                    chunk: chunk, ids: ids)
-                var buckets: [(Int64, [SeriesErrorCount])] = []
-                for try await (time, series, result, description, events) in try await connection.query(query, logger: logger)
-                    .decode((Int64, Int64, Int16, String, Int64).self) {
-                    guard ResultType.allCases.indices.contains(Int(result)) else {
-                        throw StorageError.damaged(
-                            table: chunk.resolution.errorTable, row: "the row of \(RFC3339.format(seconds: time))", detail: "result \(result)")
-                    }
+            var query = PostgresQuery(
+                unsafeSQL: select(chunk.resolution) + " WHERE b.time >= $1 AND b.time < $2"
+                    + (ids == nil ? "" : " AND b.series = ANY($3)") + " ORDER BY b.time")
+            query.binds.append(chunk.fromSeconds)
+            query.binds.append(chunk.toSeconds)
+            if let ids { query.binds.append(ids) }
+            let buckets = try withConnection { [query] connection in
+                var buckets: [(Int64, [Entry])] = []
+                for try await row in try await connection.query(query, logger: logger) {
+                    let (time, decoded) = try entry(row, chunk.resolution)
                     if buckets.last?.0 != time { buckets.append((time, [])) }
-                    buckets[buckets.count - 1].1.append(SeriesErrorCount(
-                        series: series, result: ResultType.allCases[Int(result)], description: description, events: events))
+                    buckets[buckets.count - 1].1.append(decoded)
                 }
                 return buckets
             }
             for (time, entries) in buckets { try body(time, entries) }
         }
-    }
-
-    /// `select` (whose table is `b`) restricted to the rows of `chunk` and, when given, the series `ids`,
-    /// by time.
-    private static func scanQuery(_ select: String, chunk: BucketSegment, ids: [Int64]?) -> PostgresQuery {
-        var query = PostgresQuery(
-            unsafeSQL: select + " WHERE b.time >= $1 AND b.time < $2" + (ids == nil ? "" : " AND b.series = ANY($3)") + " ORDER BY b.time")
-        query.binds.append(chunk.fromSeconds)
-        query.binds.append(chunk.toSeconds)
-        if let ids { query.binds.append(ids) }
-        return query
     }
 
     /// The segments cut into stretches of at most a day of minutes or hours, or 31 days.

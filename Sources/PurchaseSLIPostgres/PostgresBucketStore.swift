@@ -73,11 +73,6 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
         return logger
     }
 
-    /// Closes the connections; calls after it fail.
-    public func close() {
-        runTask.cancel()
-    }
-
     /// Runs `work` with a pooled connection, waiting for it at most `timeout` (default ``timeout``).
     func withConnection<Value: Sendable>(
         timeout: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value

@@ -55,18 +55,14 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         let configuration = configuration
         return state.withLock { state in
             var outcome = RecordOutcome()
-            var offsets: [Int] = [], offset = 0
-            for batch in batches {
-                offsets.append(offset)
-                offset += batch.events.count
-            }
+            let order = DedupOrder(batches)
             var isNew = batches.map { [Bool](repeating: false, count: $0.events.count) }
             var previous: (second: Int64, hash: Int64)?
-            for key in DedupOrder(batches).keys {
+            for key in order.keys {
                 let repeated = previous.map { $0 == (key.second, key.hash) } ?? false
                 previous = (key.second, key.hash)
                 if repeated || state.seen[key.second]?.contains(key.hash) == true {
-                    outcome.duplicateIndexes.append(offsets[Int(key.batch)] + Int(key.index))
+                    outcome.duplicateIndexes.append(order.position(of: key))
                 } else {
                     state.seen[key.second, default: []].insert(key.hash)
                     isNew[Int(key.batch)][Int(key.index)] = true

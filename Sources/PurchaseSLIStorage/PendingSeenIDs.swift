@@ -95,23 +95,25 @@ struct PendingSeenIDs {
         loadedIDs = nil
     }
 
+    /// The keys of one `seen_pending` row (16 bytes each: second, hash, little-endian).
+    static func keys(in blob: UnsafeRawBufferPointer, rowID: Int64) throws -> [Key] {
+        guard blob.count % 16 == 0 else {
+            throw StorageError.damaged(
+                table: "seen_pending", row: "the row of id \(rowID)", detail: "\(blob.count) bytes, not a whole number of 16-byte keys")
+        }
+        return stride(from: 0, to: blob.count, by: 16).map { offset in
+            Key(second: Int64(littleEndian: blob.loadUnaligned(fromByteOffset: offset, as: Int64.self)),
+                hash: Int64(littleEndian: blob.loadUnaligned(fromByteOffset: offset + 8, as: Int64.self)))
+        }
+    }
+
     private mutating func load(_ db: Database, after id: Int64) throws {
         let select = try RawStatement(db, sql: "SELECT id, keys FROM seen_pending WHERE id > ? ORDER BY id")
         defer { select.reset() }
         select.bind(id)
         while try select.step() {
             let rowID = select.int64(0)
-            let blob = select.blob(1)
-            guard blob.count % 16 == 0 else {
-                throw StorageError.damaged(
-                    table: "seen_pending", row: "the row of id \(rowID)",
-                    detail: "\(blob.count) bytes, not a whole number of 16-byte keys")
-            }
-            for offset in stride(from: 0, to: blob.count, by: 16) {
-                keys.insert(Key(
-                    second: Int64(littleEndian: blob.loadUnaligned(fromByteOffset: offset, as: Int64.self)),
-                    hash: Int64(littleEndian: blob.loadUnaligned(fromByteOffset: offset + 8, as: Int64.self))))
-            }
+            keys.formUnion(try Self.keys(in: select.blob(1), rowID: rowID))
             loadedIDs = (loadedIDs?.lowerBound ?? rowID)...rowID
         }
     }

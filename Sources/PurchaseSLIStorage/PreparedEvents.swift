@@ -95,7 +95,7 @@ public struct PreparedEvents: Sendable {
 
 /// Every event of several prepared batches in dedup order: sorted by (second, eventID hash, batch,
 /// index), so that duplicates are neighbours and the first sent comes first.
-package struct DedupOrder {
+package struct DedupOrder: Sendable {
     /// One event's dedup key and where it is: which prepared batch, and its index there.
     package struct Key: Sendable {
         package var second: Int64
@@ -106,6 +106,8 @@ package struct DedupOrder {
 
     /// The keys, sorted.
     package let keys: [Key]
+    /// Per batch: the position of its first event among all the batches' events.
+    private let offsets: [Int]
 
     /// Merges the batches' sorted keys. O(n log k) for k batches, as each batch is one sorted run.
     package init(_ batches: [PreparedEvents]) {
@@ -122,5 +124,16 @@ package struct DedupOrder {
             keys.sort { ($0.second, $0.hash, $0.batch, $0.index) < ($1.second, $1.hash, $1.batch, $1.index) }
         }
         self.keys = keys
+        var offsets: [Int] = [], offset = 0
+        for batch in batches {
+            offsets.append(offset)
+            offset += batch.events.count
+        }
+        self.offsets = offsets
+    }
+
+    /// The position of `key`'s event among all the batches' events, in order (what a duplicate is named by).
+    package func position(of key: Key) -> Int {
+        offsets[Int(key.batch)] + Int(key.index)
     }
 }

@@ -5,11 +5,12 @@ import PurchaseSLICore
 /// minute and handed to ``BucketWriter`` (minute buckets now, hours and days through pending rollups).
 struct RecordBatch {
     private let batches: [PreparedEvents]
-    private let order: [DedupOrder.Key]
+    private let dedupOrder: DedupOrder
+    private var order: [DedupOrder.Key] { dedupOrder.keys }
 
     init(batches: [PreparedEvents]) {
         self.batches = batches
-        order = DedupOrder(batches).keys
+        dedupOrder = DedupOrder(batches)
     }
 
     /// Writes the batch inside an open transaction and returns what it counted.
@@ -76,12 +77,6 @@ struct RecordBatch {
         for key in order where distinctSeconds.last != key.second { distinctSeconds.append(key.second) }
         var stored = try SeenEventIDs.load(seconds: distinctSeconds, from: db)
         var isNew = batches.map { [Bool](repeating: false, count: $0.events.count) }
-        var offsets: [Int] = []
-        var offset = 0
-        for batch in batches {
-            offsets.append(offset)
-            offset += batch.events.count
-        }
         let writer = try SeenEventIDs.Writer(db)
         var added: [Int64] = []
         var deferred: [PendingSeenIDs.Key] = []
@@ -95,7 +90,7 @@ struct RecordBatch {
                 position += 1
                 if added.last == key.hash || existing.containsSorted(key.hash) || pending.contains(second: second, hash: key.hash) {
                     outcome.duplicates += 1
-                    outcome.duplicateIndexes.append(offsets[Int(key.batch)] + Int(key.index))
+                    outcome.duplicateIndexes.append(dedupOrder.position(of: key))
                 } else {
                     added.append(key.hash)
                     isNew[Int(key.batch)][Int(key.index)] = true

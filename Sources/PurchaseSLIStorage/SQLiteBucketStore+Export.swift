@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 import PurchaseSLICore
 
@@ -8,29 +7,16 @@ extension SQLiteBucketStore {
     package func dedupState() throws -> (keys: [(second: Int64, hash: Int64)], days: [(day: Int64, lastReceived: Int64)]) {
         try pool.read { db in
             var keys: [(second: Int64, hash: Int64)] = []
-            let seconds = try Row.fetchCursor(db, sql: "SELECT second, hashes FROM seen_second ORDER BY second")
-            while let row = try seconds.next() {
-                let second: Int64 = row[0], bytes: [UInt8] = [UInt8](row[1] as Data)
-                guard bytes.count % 8 == 0 else {
-                    throw StorageError.damaged(table: "seen_second", row: "second \(second)", detail: "\(bytes.count) bytes, not 8-byte hashes")
-                }
-                for offset in stride(from: 0, to: bytes.count, by: 8) {
-                    keys.append((second, Int64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int64.self) })))
-                }
+            let seconds = try RawStatement(db, sql: "SELECT second, hashes FROM seen_second ORDER BY second")
+            defer { seconds.reset() }
+            while try seconds.step() {
+                let second = seconds.int64(0)
+                keys += SeenEventIDs.hashes(in: seconds.blob(1)).map { (second, $0) }
             }
-            let pending = try Row.fetchCursor(db, sql: "SELECT id, keys FROM seen_pending ORDER BY id")
-            while let row = try pending.next() {
-                let id: Int64 = row[0], bytes: [UInt8] = [UInt8](row[1] as Data)
-                guard bytes.count % 16 == 0 else {
-                    throw StorageError.damaged(table: "seen_pending", row: "the row of id \(id)", detail: "\(bytes.count) bytes, not 16-byte keys")
-                }
-                for offset in stride(from: 0, to: bytes.count, by: 16) {
-                    let pair = bytes.withUnsafeBytes {
-                        (Int64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Int64.self)),
-                         Int64(littleEndian: $0.loadUnaligned(fromByteOffset: offset + 8, as: Int64.self)))
-                    }
-                    keys.append(pair)
-                }
+            let pending = try RawStatement(db, sql: "SELECT id, keys FROM seen_pending ORDER BY id")
+            defer { pending.reset() }
+            while try pending.step() {
+                keys += try PendingSeenIDs.keys(in: pending.blob(1), rowID: pending.int64(0)).map { ($0.second, $0.hash) }
             }
             let days = try Row.fetchAll(db, sql: "SELECT day, last_received FROM seen_day ORDER BY day").map { (day: $0[0] as Int64, lastReceived: $0[1] as Int64) }
             return (keys, days)
@@ -40,9 +26,11 @@ extension SQLiteBucketStore {
     /// Every client report blob, by minute and part.
     package func clientReportBlobs() throws -> [(minute: Int64, blob: [UInt8])] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT minute, reports FROM client_report_minute ORDER BY minute, part").map {
-                (minute: $0[0] as Int64, blob: [UInt8]($0[1] as Data))
-            }
+            let select = try RawStatement(db, sql: "SELECT minute, reports FROM client_report_minute ORDER BY minute, part")
+            defer { select.reset() }
+            var blobs: [(minute: Int64, blob: [UInt8])] = []
+            while try select.step() { blobs.append((select.int64(0), [UInt8](select.blob(1)))) }
+            return blobs
         }
     }
 }

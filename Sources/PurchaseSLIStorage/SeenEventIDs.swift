@@ -21,16 +21,7 @@ struct SeenEventIDs {
                 let second = select.int64(0)
                 while seconds[wanted] < second { wanted += 1 }
                 guard seconds[wanted] == second else { continue }
-                let blob = select.blob(1)
-                let count = blob.count / 8
-                var hashes = [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: blob.prefix(count * 8)))
-                    initialized = count
-                }
-                #if _endian(big)
-                hashes = hashes.map { Int64(littleEndian: $0) }
-                #endif
-                result[second] = hashes
+                result[second] = hashes(in: select.blob(1))
             }
         }
         for index in seconds.indices.dropFirst() where seconds[index] - seconds[index - 1] > maximumScanGap {
@@ -39,6 +30,19 @@ struct SeenEventIDs {
         }
         try scan(through: seconds.count - 1)
         return result
+    }
+
+    /// The hashes of one second's row (8 bytes each, little-endian).
+    static func hashes(in blob: UnsafeRawBufferPointer) -> [Int64] {
+        let count = blob.count / 8
+        var hashes = [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: blob.prefix(count * 8)))
+            initialized = count
+        }
+        #if _endian(big)
+        hashes = hashes.map { Int64(littleEndian: $0) }
+        #endif
+        return hashes
     }
 
     /// Seconds further apart than this are read with separate scans: a seek costs about as much as

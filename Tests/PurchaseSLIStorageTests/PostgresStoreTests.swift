@@ -72,12 +72,9 @@ struct PostgresStoreTests {
 
     @Test("a database holding other tables is refused, naming them")
     func foreignDatabase() async throws {
-        let text = try await TestPostgres.newDatabase()
-        let url = try PostgresURL(text)
-        let store = try PostgresBucketStore(url: url)
-        store.close()
         // A database of another program: a table of its own and no purchase-sli migrations table.
-        let other = try PostgresURL(try await TestPostgres.newDatabase(creating: "CREATE TABLE invoices (id integer)"))
+        let text = try await TestPostgres.newDatabase(creating: "CREATE TABLE invoices (id integer)")
+        let other = try PostgresURL(text)
         let error = #expect(throws: StorageError.self) { try PostgresBucketStore(url: other) }
         #expect(error?.description.contains("is not a purchase-sli database") == true)
         #expect(error?.description.contains("invoices") == true)
