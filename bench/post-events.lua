@@ -1,6 +1,9 @@
 -- wrk script: POSTs pre-built gzip NDJSON bodies (bench/make-bodies.py) to /v1/events, each thread its
--- own share of the bodies in turn, and counts the responses by status.
+-- own share of the bodies in turn, and counts the responses by status. With PARTS=n and PART=k (0-based)
+-- this wrk takes only the k-th of n shares, so that n wrk processes can load n nodes with distinct bodies.
 local bodies_path = os.getenv("BODIES")
+local parts = tonumber(os.getenv("PARTS") or "1")
+local part = tonumber(os.getenv("PART") or "0")
 local threads = {}
 local counter = 0
 
@@ -20,7 +23,7 @@ function init(args)
    while position <= #data do
       local b1, b2, b3, b4 = data:byte(position, position + 3)
       local length = ((b1 * 256 + b2) * 256 + b3) * 256 + b4
-      if index % total_threads == id then
+      if index % (total_threads * parts) == part * total_threads + id then
          table.insert(bodies, data:sub(position + 4, position + 3 + length))
       end
       position = position + 4 + length

@@ -115,6 +115,21 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
     }
 }
 
+extension PostgresBucketStore: StoreSizeReporting {
+    /// The database's size as PostgreSQL counts it (`pg_database_size`); the server keeps its own WAL.
+    /// Waits at most 2 s, so that a scrape of `/metrics` stays quick while the database is away.
+    public func size() throws -> StoreSize {
+        let logger = logger
+        let bytes = try withConnection(timeout: .seconds(2)) { connection in
+            let rows = try await connection.query("SELECT pg_database_size(current_database())", logger: logger)
+            var total: Int64 = 0
+            for try await (bytes) in rows.decode(Int64.self) { total = bytes }
+            return total
+        }
+        return StoreSize(databaseBytes: bytes, walBytes: nil)
+    }
+}
+
 /// A PostgreSQL error as the store reports it: its SQLSTATE and message, never the connection's
 /// credentials.
 struct PostgresFailure: Error, CustomStringConvertible {

@@ -12,13 +12,13 @@ import ServiceLifecycle
 ///
 /// Tests call it with port 0 and drive it through HummingbirdTesting; `purchase-sli serve` runs it.
 /// - Parameters:
-///   - databasePath: the store's file, whose size (and its WAL's) `/metrics` reports.
+///   - databasePath: the SQLite store's file, named in the look-next commands of alert text and pages.
 ///   - leadership: which of the nodes sharing the store sends notifications, renders and prunes.
 public func buildApplication(
     configuration: ServerConfiguration, store: any BucketStore, databasePath: String?,
     leadership: any StoreLeadership = SoleLeadership(), logger: Logger
 ) -> some ApplicationProtocol {
-    let metrics = ServerMetrics(databasePath: databasePath)
+    let metrics = ServerMetrics(store: store as? any StoreSizeReporting)
     let committer = GroupCommitter(
         store: store, maximumEventsPerCommit: configuration.maximumEventsPerCommit, nowMillis: wallClockMillis,
         onCommit: { outcome, requests, seconds in metrics.recordCommit(outcome, requests: requests, seconds: seconds) })

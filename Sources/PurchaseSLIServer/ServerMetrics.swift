@@ -2,7 +2,7 @@ import CoreMetrics
 import Foundation
 import Prometheus
 import PurchaseSLICore
-import PurchaseSLIStorage
+public import PurchaseSLIStorage
 
 /// The service's metrics, registered in a registry of its own (no global bootstrap, so every test and
 /// every app instance has separate counts) and exposed at `/metrics` in the Prometheus text format.
@@ -19,10 +19,10 @@ public final class ServerMetrics: Sendable {
     private let dedupSeconds: CoreMetrics.Gauge
     private let dedupEventIDs: CoreMetrics.Gauge
     private let prunedAt: CoreMetrics.Gauge
-    private let databasePath: String?
+    private let store: (any StoreSizeReporting)?
 
-    /// Creates the metrics; `databasePath` is measured (with its `-wal`) on each scrape.
-    public init(databasePath: String?) {
+    /// Creates the metrics; the size of `store` (when it can tell) is measured on each scrape.
+    public init(store: (any StoreSizeReporting)?) {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
             .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
@@ -30,7 +30,7 @@ public final class ServerMetrics: Sendable {
         ]
         factory.defaultValueHistogramBuckets = [1, 10, 100, 500, 1000, 5000, 10_000, 50_000]
         self.factory = factory
-        self.databasePath = databasePath
+        self.store = store
         accepted = Counter(label: "purchase_sli_events_accepted_total", factory: factory)
         duplicates = Counter(label: "purchase_sli_events_duplicate_total", factory: factory)
         commitEvents = Recorder(label: "purchase_sli_commit_events", aggregate: true, factory: factory)
@@ -84,16 +84,13 @@ public final class ServerMetrics: Sendable {
             .recordSeconds(seconds)
     }
 
-    /// The Prometheus text exposition, with file sizes measured now.
+    /// The Prometheus text exposition, with the store's size measured now (the last one measured when
+    /// the store cannot be asked).
     public func exposition() -> [UInt8] {
-        if let databasePath {
-            databaseBytes.record(Self.fileSize(databasePath))
-            walBytes.record(Self.fileSize(databasePath + "-wal"))
+        if let size = try? store?.size() {
+            databaseBytes.record(size.databaseBytes)
+            if let wal = size.walBytes { walBytes.record(wal) }
         }
         return registry.emitToBuffer()
-    }
-
-    private static func fileSize(_ path: String) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 }

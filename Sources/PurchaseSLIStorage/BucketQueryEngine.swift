@@ -4,9 +4,10 @@ public import PurchaseSLICore
 /// step, turns dimension filters into a series selection, groups the scanned entries and fills series.
 ///
 /// The range is rounded out to whole minutes; each aligned stretch of it is read from the day, hour or
-/// minute buckets, so a 7-day query reads mostly rollups. Queries over the same range and step (the
-/// minute series of every slice that alert evaluation reads, say) share one scan: each bucket is read
-/// once and its entries summed into every query's groups. O(bucket entries in the range + series).
+/// minute buckets, so a 7-day query reads mostly rollups. Queries with the same step (the minute series
+/// of every slice that alert evaluation reads, say) share one scan of the union of their ranges: each
+/// bucket is read once and its entries summed into the groups of every query whose range holds it.
+/// O(bucket entries in the range + series).
 public struct BucketQueryEngine {
     /// The store read.
     public let store: any BucketStore
@@ -29,31 +30,39 @@ public struct BucketQueryEngine {
         return try scanTogether(queries) { accumulator, grouping, query in accumulator.series(grouping: grouping, query: query) }
     }
 
-    /// Scans the buckets once for queries over the same range and step (else one query at a time) and
-    /// turns each query's sums into its answer.
+    /// Scans the buckets once for queries with the same step, over the union of their ranges (else one
+    /// query at a time), each query taking the buckets of its own range, and turns each query's sums into
+    /// its answer.
     private func scanTogether<Answer>(
         _ queries: [CountQuery], answer: (CountAccumulator, SeriesGrouping, CountQuery) -> Answer
     ) throws -> [Answer] {
         guard let first = queries.first else { return [] }
-        guard queries.allSatisfy({ $0.fromSeconds == first.fromSeconds && $0.toSeconds == first.toSeconds && $0.step == first.step })
-        else { return try queries.map { try scanTogether([$0], answer: answer)[0] } }
         if queries.contains(where: \.isAboutErrors) {
             throw StorageError.invalidQuery("errorDescription is answered by error counts, not outcome counts")
         }
-        let plan = try QueryPlan(first)
-        let groupings = try SeriesGrouping.make(for: queries.map { ($0.groupBy, $0.filters) }, from: store)
-        var accumulators = groupings.map {
-            CountAccumulator(stepSeconds: first.step?.seconds, origin: plan.origin, groupCount: $0.groupKeys.count)
+        let plans = try queries.map(QueryPlan.init)
+        let union = try QueryPlan(CountQuery(
+            fromSeconds: plans.map(\.fromSeconds).min()!, toSeconds: plans.map(\.toSeconds).max()!, step: first.step))
+        // Shared when that reads no more than the queries' own scans would together.
+        let shared = queries.allSatisfy { $0.step == first.step } && plans.allSatisfy(union.readsWholeBuckets(of:))
+            && union.toSeconds - union.fromSeconds <= plans.reduce(0) { $0 + $1.toSeconds - $1.fromSeconds }
+        guard shared else {
+            return try queries.map { try scanTogether([$0], answer: answer)[0] }
         }
-        try store.scanCounts(plan.segments, selection: SeriesGrouping.selection(of: groupings)) { time, entries in
-            var cells = accumulators.indices.map { accumulators[$0].takeCells(at: time) }
+        let groupings = try SeriesGrouping.make(for: queries.map { ($0.groupBy, $0.filters) }, from: store)
+        var accumulators = zip(groupings, plans).map { grouping, plan in
+            CountAccumulator(stepSeconds: first.step?.seconds, origin: plan.origin, groupCount: grouping.groupKeys.count)
+        }
+        try store.scanCounts(union.segments, selection: SeriesGrouping.selection(of: groupings)) { time, entries in
+            let reading = plans.indices.filter { plans[$0].fromSeconds <= time && time < plans[$0].toSeconds }
+            var cells = reading.map { accumulators[$0].takeCells(at: time) }
             for entry in entries {
-                for index in groupings.indices {
-                    if let group = groupings[index].group(ofSeries: entry.series) { cells[index][Int(group)] += entry.counts }
+                for (slot, index) in reading.enumerated() {
+                    if let group = groupings[index].group(ofSeries: entry.series) { cells[slot][Int(group)] += entry.counts }
                 }
             }
-            for index in accumulators.indices {
-                accumulators[index].putCells(cells[index], at: time)
+            for (slot, index) in reading.enumerated() {
+                accumulators[index].putCells(cells[slot], at: time)
                 if let limit = queries[index].maximumRows, accumulators[index].rowCount > limit {
                     throw StorageError.tooManyRows(limit: limit, groups: groupings[index].groupKeys.count, query: queries[index])
                 }
@@ -158,6 +167,14 @@ struct QueryPlan {
         let coarsest = Resolution.allCases.last { stepSeconds == nil || stepSeconds! % $0.seconds == 0 }!
         segments = Self.segments(from: fromSeconds, to: toSeconds, coarsest: coarsest)
         origin = stepSeconds.map { fromSeconds - fromSeconds.floorDividedBy($0).remainder } ?? fromSeconds
+    }
+
+    /// Whether each bucket this plan reads lies wholly inside or wholly outside `other`'s range, so that
+    /// `other` can take its share of this plan's scan by the buckets' start times.
+    func readsWholeBuckets(of other: QueryPlan) -> Bool {
+        [other.fromSeconds, other.toSeconds].allSatisfy { edge in
+            segments.allSatisfy { $0.resolution == .minute || edge <= $0.fromSeconds || edge >= $0.toSeconds }
+        }
     }
 
     /// Splits `[from, to)` into stretches aligned to each resolution, coarsest in the middle.

@@ -69,6 +69,37 @@ struct PostgresNodesTests {
         #expect(second.child.output.contains("postgres://purchase_sli:***@"))
     }
 
+    @Test("PostgreSQL stopped and started under load: 503 with Retry-After and not ready meanwhile, 202 again without a restart, nothing lost")
+    func databaseRestartUnderLoad() async throws {
+        let executable = try #require(builtExecutable, "purchase-sli is not built next to the tests")
+        // A cluster of its own: stopping the one the other tests share would fail them.
+        let cluster = try OwnPostgresCluster()
+        let url = try await cluster.start()
+        do {
+            let server = try await ServerProcess(executable: executable, database: nil, environment: ["PURCHASE_SLI_DB": url])
+            let load = LoadWithRetries(server: server, batches: batches)
+            let loadDone = Task { await load.run() }
+            while load.acknowledgedCount < 10 { try await Task.sleep(for: .milliseconds(5)) }
+            try await cluster.stop()
+            // Down: a write that cannot reach the database is answered 503 with Retry-After, /readyz with 503.
+            #expect(try await server.waitForReadiness(503))
+            for _ in 0..<2400 where load.unavailableAnswers.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(!load.unavailableAnswers.isEmpty && load.unavailableAnswers.allSatisfy { $0 == "5" }, "Retry-After: \(load.unavailableAnswers)")
+            _ = try await cluster.start()
+            // Up again: the same process answers ready and takes writes.
+            #expect(try await server.waitForReadiness(200))
+            await loadDone.value
+            #expect(load.unacknowledged.isEmpty, "batches never acknowledged: \(load.unacknowledged)")
+            let store = try PostgresBucketStore(url: PostgresURL(url))
+            #expect(try counts(store) == expectedCounts())
+            #expect(await server.stop(signal: SIGTERM) == .exit(0))
+        } catch {
+            try? await cluster.stop()
+            throw error
+        }
+        try await cluster.stop()
+    }
+
     @Test("one node leads; when it is killed another takes over at its next round")
     func leaderTakeover() async throws {
         let executable = try #require(builtExecutable, "purchase-sli is not built next to the tests")

@@ -67,7 +67,10 @@ import Testing
                 #expect(text.contains(#"purchase_sli_events_rejected_total{field="json"} 1"#))
                 #expect(text.contains(#"purchase_sli_http_request_duration_seconds_count{route="/v1/events",status="202"} 1"#))
                 #expect(text.contains("purchase_sli_commit_events_count 1"))
-                #expect(text.contains("purchase_sli_database_bytes"))
+                let reported = text.split(separator: "\n").first { $0.hasPrefix("purchase_sli_database_bytes ") }
+                    .flatMap { Double($0.split(separator: " ")[1]) }
+                let file = (try? store.size().databaseBytes).map(Double.init)
+                #expect(reported != nil && reported == file && file! > 0)
             }
             try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
         }

@@ -20,7 +20,7 @@ import Testing
             eventID: "new", timestampMillis: now - 60_000, productID: "coins_100", actionType: .purchase, resultType: .success)
         _ = try store.record([old], receivedAtMillis: now - 40 * 86_400_000)
         _ = try store.record([recent], receivedAtMillis: now)
-        let metrics = ServerMetrics(databasePath: path)
+        let metrics = ServerMetrics(store: store)
         var logger = Logger(label: "retention-test")
         logger.logLevel = .critical
         let pruner = RetentionPruner(store: store, intervalSeconds: 3600, metrics: metrics, logger: logger, nowMillis: { now })

@@ -50,10 +50,11 @@ struct PostgresStoreTests {
                     .first?.counts.total == 1)
     }
 
-    @Test("the same batch written by two nodes at once counts once, and each node is told which events it counted")
+    @Test("the same batch written by two nodes at once counts once, and each node is told which events it counted; the size grows")
     func sameBatchOnTwoNodes() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
         let first = try PostgresBucketStore(url: url), second = try PostgresBucketStore(url: url)
+        let sizeBefore = try first.size()
         let events = mixedEvents(count: 2000)
         for round in 0..<5 {
             let batch = Array(events[(round * 400)..<((round + 1) * 400)])
@@ -68,6 +69,8 @@ struct PostgresStoreTests {
             fromSeconds: seconds("2026-11-13T00:00:00Z"), toSeconds: seconds("2026-11-16T00:00:00Z"), step: TimeStep(seconds: 3600),
             groupBy: [.productID, .resultType])
         #expect(try first.counts(query) == (try reference.counts(query)))
+        // What /metrics reports: the database grew with the rows; PostgreSQL keeps its WAL to itself.
+        #expect(try first.size().databaseBytes > sizeBefore.databaseBytes && sizeBefore.walBytes == nil)
     }
 
     @Test("a database holding other tables is refused, naming them")

@@ -233,6 +233,23 @@ struct BucketStoreContractTests {
         shorter.toSeconds = seconds("2026-11-14T09:00:00Z")
         let mixed = try store.counts([queries[0], shorter])
         #expect(mixed[1] == (try store.counts(shorter)) && mixed[1].count < mixed[0].count)
+        // Other ranges with the same step share a scan of their union when every bucket it reads is wholly
+        // inside or outside each range (hour rollups between unaligned edges, or not), else read alone.
+        let rangeSets: [(step: Int64, ranges: [(String, String)])] = [
+            (60, [("07:30", "14:30"), ("06:17", "09:41"), ("13:59", "15:00")]),
+            (3600, [("07:00", "14:00"), ("08:00", "13:00"), ("06:00", "15:00")]),
+            (3600, [("07:30", "14:30"), ("07:45", "13:30")]),
+            (300, [("06:05", "08:00"), ("12:00", "13:15")]),
+        ]
+        for (step, ranges) in rangeSets {
+            let queries = ranges.enumerated().map { index, range in
+                CountQuery(fromSeconds: seconds("2026-11-14T\(range.0):00Z"), toSeconds: seconds("2026-11-14T\(range.1):00Z"),
+                           step: TimeStep(seconds: step), groupBy: groupings[index % groupings.count])
+            }
+            for (query, rows) in zip(queries, try store.counts(queries)) {
+                #expect(rows == (try store.counts(query)), "\(step) s from \(query.fromSeconds) to \(query.toSeconds)")
+            }
+        }
     }
 
     @Test("a store answers every query as the in-memory reference does", arguments: Backend.all)
