@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "purchase-sli", targets: ["purchase-sli"]),
+        // The client of apps and grant servers: Foundation only, for iOS, macOS and Linux.
+        .library(name: "PurchaseSLIClient", targets: ["PurchaseSLIClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -32,7 +34,14 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "PurchaseSLICore", swiftSettings: swiftSettings),
+        .target(name: "PurchaseSLIClient", swiftSettings: swiftSettings),
         .target(name: "PurchaseSLIGzip", dependencies: ["CZlib"], swiftSettings: swiftSettings),
+        // The one decoding pipeline of the HTTP routes and `ingest`: gzip, framing, the formats, validation.
+        .target(
+            name: "PurchaseSLIDecoding",
+            dependencies: ["PurchaseSLICore", "PurchaseSLIGzip", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PurchaseSLIStorage",
             dependencies: [
@@ -79,8 +88,8 @@ let package = Package(
         .target(
             name: "PurchaseSLIServer",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering",
-                "PurchaseSLIDashboards", "PurchaseSLIStores",
+                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", "PurchaseSLIAnalysis",
+                "PurchaseSLIRendering", "PurchaseSLIDashboards", "PurchaseSLIStores",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -95,7 +104,7 @@ let package = Package(
         .target(
             name: "PurchaseSLICLI",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLISimulation",
+                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLISimulation",
                 "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIAnalysis", "PurchaseSLIDashboards", "PurchaseSLIStores",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -115,6 +124,17 @@ let package = Package(
             path: "Tests/PurchaseSLITestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "PurchaseSLIDecodingTests",
+                    dependencies: ["PurchaseSLIDecoding", "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLITestSupport"],
+                    swiftSettings: swiftSettings),
+        // A process that uses the SDK, for the client's tests to kill and start again.
+        .executableTarget(
+            name: "purchase-sli-client-probe", dependencies: ["PurchaseSLIClient"], path: "Tests/ClientProbe", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PurchaseSLIClientTests",
+            dependencies: ["PurchaseSLIClient", "PurchaseSLITestSupport", "PurchaseSLIGzip", "PurchaseSLICore", "PurchaseSLIStorage"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "PurchaseSLIStorageTests",
                     dependencies: ["PurchaseSLITestSupport", "PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLICore"],
                     swiftSettings: swiftSettings),

@@ -1,75 +1,54 @@
 import Foundation
 import PurchaseSLICore
-import PurchaseSLIGzip
+import PurchaseSLIDecoding
 
-/// A rejected record, or an optional field left out of an accepted one (`kept`): where it was and why.
-struct Reject {
-    var file: String
-    var line: Int
-    var index: Int
-    var field: String
-    var reason: String
-    /// Whether the event was counted without the field (a warning) rather than rejected.
-    var kept = false
-
-    /// The reject as one NDJSON line for `--rejects` (`"kept": true` for a warning).
-    var jsonLine: String {
-        "{\"file\":\(JSONText.quoted(file)),\"line\":\(line),\"index\":\(index),"
-            + "\"field\":\(JSONText.quoted(field)),\"reason\":\(JSONText.quoted(reason))" + (kept ? ",\"kept\":true}" : "}")
-    }
-}
-
-/// Streams event files (NDJSON or JSON array, plain or gzip) through validation into batches.
+/// Streams event files (in any ``EventFormat``, plain or gzip) through the decoding pipeline into
+/// batches.
 ///
-/// Reads fixed-size chunks, so memory does not grow with the file size.
+/// Reads fixed-size chunks, so memory does not grow with the file size (an OTLP document is read whole).
 struct EventFileIngester {
+    let format: EventFormat
     let validator: EventValidator
     let batchSize: Int
     let chunkSize = 1 << 20
     let maximumRecordBytes: Int
 
+    /// The most bytes one OTLP document (a whole export request) may hold in a file.
+    static let maximumOTLPDocumentBytes = 64 << 20
+
     /// Reads one file (`-` for standard input), handing each full batch to `submit` and each rejected
-    /// record to `reject`.
+    /// record (or optional field left out) to `reject` with the file's name; returns the number of
+    /// records of other kinds it ignored.
     /// - Throws: ``CommandFailure`` when the file cannot be read or its gzip stream is corrupt or truncated.
     func ingest(
-        path: String, submit: ([PurchaseEvent]) throws -> Void, reject: (Reject) throws -> Void
-    ) throws {
+        path: String, submit: ([PurchaseEvent]) throws -> Void, reject: (String, RecordReject) throws -> Void
+    ) throws -> Int {
         let descriptor: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw CommandFailure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
         }
         defer { if descriptor != 0 { close(descriptor) } }
         let name = path == "-" ? "<stdin>" : path
-        var framer = RecordFramer(maximumRecordBytes: maximumRecordBytes)
+        let recordBytes = if case .otlpLogs = format { max(maximumRecordBytes, Self.maximumOTLPDocumentBytes) } else { maximumRecordBytes }
+        var decoder = EventDecoder(
+            format: format, validator: validator, limits: EventDecoder.Limits(maximumRecordBytes: recordBytes),
+            compression: path.hasSuffix(".gz") ? .gzip : .detect)
         var batch: [PurchaseEvent] = []
         batch.reserveCapacity(batchSize)
-        var records = 0
-        func handle(_ record: RecordFramer.Record) throws {
-            records += 1
+        func take(_ record: DecodedRecord) throws {
             switch record {
-            case let .bytes(bytes, position):
-                var warnings: [EventValidationError] = []
-                switch Result(catching: { () throws(EventValidationError) in try validator.event(fromRecord: bytes, warnings: &warnings) }) {
-                case .success(let event):
-                    batch.append(event)
-                    for warning in warnings {
-                        try reject(Reject(
-                            file: name, line: position.line, index: position.index, field: warning.field, reason: warning.reason, kept: true))
-                    }
-                case .failure(let error):
-                    try reject(Reject(file: name, line: position.line, index: position.index, field: error.field, reason: error.reason))
-                }
+            case let .event(event, warnings):
+                batch.append(event)
+                for warning in warnings { try reject(name, warning) }
                 if batch.count >= batchSize {
                     try submit(batch)
                     batch.removeAll(keepingCapacity: true)
                 }
-            case let .rejected(error, position):
-                try reject(Reject(file: name, line: position.line, index: position.index, field: error.field, reason: error.reason))
+            case .rejected(let rejected): try reject(name, rejected)
+            case .ignored: break
             }
         }
-        var inflater: GzipInflater?
         var buffer = [UInt8](repeating: 0, count: chunkSize)
-        var isFirstChunk = true
         do {
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
@@ -77,27 +56,16 @@ struct EventFileIngester {
                     throw CommandFailure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
                 }
                 if count == 0 { break }
-                try buffer.withUnsafeBytes { whole in
-                    let chunk = UnsafeRawBufferPointer(rebasing: whole[..<count])
-                    if isFirstChunk, GzipInflater.hasGzipMagic(chunk) || path.hasSuffix(".gz") {
-                        inflater = try GzipInflater()
-                    }
-                    isFirstChunk = false
-                    if let inflater {
-                        try inflater.inflate(chunk) { try framer.feed($0, emit: handle) }
-                    } else {
-                        try framer.feed(chunk, emit: handle)
-                    }
-                }
+                try buffer.withUnsafeBytes { try decoder.feed(UnsafeRawBufferPointer(rebasing: $0[..<count]), emit: take) }
             }
-            try inflater?.finish()
-        } catch let error as GzipError {
+            try decoder.finish(emit: take)
+        } catch let failure as DecodingFailure {
             if !batch.isEmpty { try submit(batch) }
             throw CommandFailure(
-                message: "\(name): \(error.message) after \(records) records; the events before that point were "
+                message: "\(name): \(failure) after \(decoder.recordsRead) records; the events before that point were "
                     + "recorded (re-running is safe: duplicates are skipped)")
         }
-        try framer.finish(emit: handle)
         if !batch.isEmpty { try submit(batch) }
+        return decoder.ignoredRecords
     }
 }

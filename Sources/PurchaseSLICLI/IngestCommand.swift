@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PurchaseSLICore
+import PurchaseSLIDecoding
 import PurchaseSLIRendering
 import PurchaseSLIStorage
 
@@ -8,7 +9,7 @@ import PurchaseSLIStorage
 struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
-        abstract: "Count the events of NDJSON or JSON-array files (plain or gzip) into the database.",
+        abstract: "Count the events of files (NDJSON or JSON arrays, New Relic or OTLP payloads; plain or gzip) into the database.",
         discussion: """
             Every valid event is counted, even when other records of the file are bad; each rejected record \
             is reported with its line, field and reason. An eventID already counted (within the 8-day dedup \
@@ -16,11 +17,25 @@ struct IngestCommand: ParsableCommand {
             counts. Events of any age are accepted; a timestamp more than 5 minutes ahead of this machine's \
             clock is rejected.
 
+            --format newrelic reads New Relic Event API payloads (JSON arrays of flat objects) and counts \
+            the events of the purchase SLI event type; --format otlp reads OTLP/HTTP JSON logs (one export \
+            request, or JSON Lines of them as the OpenTelemetry Collector's file exporter writes) and counts \
+            the log records of the purchase SLI event name. Records of other kinds are ignored and counted.
+
             Exit status: 0 when every record was accepted, 2 when some were rejected, 1 when an error \
             stopped the run.
             """)
 
     @OptionGroup var store: StoreOptions
+
+    @Option(help: "The files' format: events (the event format), newrelic (New Relic Event API payloads) or otlp (OTLP/HTTP JSON logs).")
+    var format: IngestFormat = .events
+
+    @Option(name: .customLong("newrelic-event-type"), help: "With --format newrelic: the eventType of purchase SLI events.")
+    var newRelicEventType = EventFormat.defaultNewRelicEventType
+
+    @Option(name: .customLong("otlp-event-name"), help: "With --format otlp: the event name of purchase SLI log records.")
+    var otlpEventName = EventFormat.defaultOTLPEventName
 
     @Option(help: ArgumentHelp("Write every rejected record as NDJSON to this file.", valueName: "file"))
     var rejects: String?
@@ -49,21 +64,27 @@ struct IngestCommand: ParsableCommand {
         let store = try store.openStore(configuration: retention.configuration())
         let started = Date()
         let nowMillis = Int64(started.timeIntervalSince1970 * 1000)
+        let eventFormat: EventFormat = switch format {
+        case .events: .events
+        case .newrelic: .newRelic(eventType: newRelicEventType)
+        case .otlp: .otlpLogs(eventName: otlpEventName)
+        }
         let ingester = EventFileIngester(
-            validator: EventValidator(nowMillis: nowMillis), batchSize: 16_384, maximumRecordBytes: maxRecordBytes)
+            format: eventFormat, validator: EventValidator(nowMillis: nowMillis), batchSize: 16_384, maximumRecordBytes: maxRecordBytes)
         var rejectReport = try rejects.map { try RejectReport(path: $0) }
-        var rejectedCount = 0, warningCount = 0
+        var rejectedCount = 0, warningCount = 0, ignoredCount = 0
         let writer = BatchWriter(store: store, receivedAtMillis: nowMillis)
         var failure: (any Error)?
         do {
             for file in files {
-                try ingester.ingest(path: file, submit: writer.submit) { reject in
+                ignoredCount += try ingester.ingest(path: file, submit: writer.submit) { name, reject in
                     if reject.kept { warningCount += 1 } else { rejectedCount += 1 }
-                    try rejectReport?.write(reject)
+                    try rejectReport?.write(reject, file: name)
                     let shown = rejectedCount + warningCount
                     if !quiet && shown <= 20 {
                         // Event text reaches the terminal only with its control and bidi characters marked.
-                        printError(TerminalText.sanitized("\(reject.file):\(reject.line): \(reject.field): \(reject.reason)"
+                        let place = reject.line.map { "\(name):\($0)" } ?? "\(name): record \(reject.index)"
+                        printError(TerminalText.sanitized("\(place): \(reject.field): \(reject.reason)"
                             + (reject.kept ? " (left out; the event was counted)" : "")))
                     } else if !quiet && shown == 21 {
                         printError("… more are not shown\(rejects == nil ? "; use --rejects FILE for all" : "")")
@@ -77,7 +98,7 @@ struct IngestCommand: ParsableCommand {
         try rejectReport?.close()
         try store.prune(nowMillis: nowMillis)
         let seconds = Date().timeIntervalSince(started)
-        print(IngestSummary(outcome: outcome, rejected: rejectedCount, warnings: warningCount, seconds: seconds).text)
+        print(IngestSummary(outcome: outcome, rejected: rejectedCount, warnings: warningCount, ignored: ignoredCount, seconds: seconds).text)
         if let failure { throw failure }
         if rejectedCount > 0 { throw ExitCode(2) }
     }
@@ -95,8 +116,8 @@ struct RejectReport {
         self.handle = handle
     }
 
-    mutating func write(_ reject: Reject) throws {
-        pending += reject.jsonLine + "\n"
+    mutating func write(_ reject: RecordReject, file: String) throws {
+        pending += reject.jsonLine(file: file) + "\n"
         if pending.utf8.count > 1 << 16 { try flush() }
     }
 
@@ -117,6 +138,8 @@ struct IngestSummary {
     let rejected: Int
     /// Optional fields left out of counted events.
     let warnings: Int
+    /// Records of other kinds (New Relic event types, OTLP event names), not purchase SLIs.
+    let ignored: Int
     let seconds: Double
 
     var text: String {
@@ -127,6 +150,7 @@ struct IngestSummary {
         lines.append("duplicates  \(outcome.duplicates)")
         lines.append("rejected    \(rejected)")
         if warnings > 0 { lines.append("warnings    \(warnings) optional fields left out (their events were counted)") }
+        if ignored > 0 { lines.append("ignored     \(ignored) records of other kinds (not purchase SLIs)") }
         for (dimension, events) in outcome.overflowed.sorted(by: { $0.key < $1.key }) {
             lines.append("overflow    \(dimension): \(events) events counted as \(EventDimension.overflowValue) "
                 + (dimension == "series" ? "(series cap: their action's __other__ series)" : "(cardinality cap)"))
@@ -141,4 +165,9 @@ struct IngestSummary {
 /// Writes a line to standard error.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// The formats `ingest --format` reads.
+enum IngestFormat: String, ExpressibleByArgument, CaseIterable {
+    case events, newrelic, otlp
 }

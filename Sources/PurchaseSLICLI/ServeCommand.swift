@@ -159,6 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
             "maximumCompressionRatio": "\(server.maximumCompressionRatio)",
             "maximumEventsPerRequest": "\(server.maximumEventsPerRequest)", "maximumLineBytes": "\(server.maximumLineBytes)",
             "latenessLimit": "\(TimeStep(seconds: server.latenessLimitMillis / 1000))",
+            "newRelicEventType": "\(server.newRelicEventType)", "otlpEventName": "\(server.otlpEventName)",
             "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
             "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)", "bodyTimeoutSeconds": "\(server.bodyTimeoutSeconds)",
             "alerts": "\(server.notifyURL.map { "every \(TimeStep(seconds: server.alertsEverySeconds)) to \($0.redacted) (\(server.notifyFormat))" } ?? "off")",

@@ -15,6 +15,7 @@ struct ServerConfigFile {
         "maximumBodyBytes": "a whole number", "maximumDecompressedBytes": "a whole number",
         "maximumCompressionRatio": "a whole number", "maximumEventsPerRequest": "a whole number",
         "maximumLineBytes": "a whole number", "latenessLimit": "a duration such as \"8d\"",
+        "newRelicEventType": "a string", "otlpEventName": "a string",
         "requestsPerSecondPerKey": "a number", "requestBurstPerKey": "a number", "idleTimeoutSeconds": "a whole number", "bodyTimeoutSeconds": "a whole number",
         "maximumEventsPerCommit": "a whole number", "notify": "an http or https URL",
         "notifyFormat": "\"alertmanager\" or \"slack\"", "alertsEvery": "a whole number of minutes such as \"1m\"",
@@ -61,6 +62,14 @@ struct ServerConfigFile {
         if let ratio = try whole("maximumCompressionRatio") { configuration.maximumCompressionRatio = ratio }
         if let events = try whole("maximumEventsPerRequest") { configuration.maximumEventsPerRequest = events }
         if let bytes = try whole("maximumLineBytes") { configuration.maximumLineBytes = bytes }
+        if let type = try value("newRelicEventType", as: String.self) {
+            guard !type.isEmpty else { throw invalid("newRelicEventType") }
+            configuration.newRelicEventType = type
+        }
+        if let name = try value("otlpEventName", as: String.self) {
+            guard !name.isEmpty else { throw invalid("otlpEventName") }
+            configuration.otlpEventName = name
+        }
         if let text = try value("latenessLimit", as: String.self) {
             guard let step = TimeStep(parsing: text) else { throw invalid("latenessLimit") }
             configuration.latenessLimitMillis = step.seconds * 1000

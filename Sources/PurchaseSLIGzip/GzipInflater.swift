@@ -4,6 +4,14 @@ import CZlib
 public struct GzipError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, e.g. `truncated gzip stream`.
     public let message: String
+    /// The output limit that was exceeded, when that is the error.
+    public let exceededLimit: Int?
+
+    /// Creates an error.
+    public init(message: String, exceededLimit: Int? = nil) {
+        self.message = message
+        self.exceededLimit = exceededLimit
+    }
 
     public var description: String { message }
 
@@ -12,7 +20,7 @@ public struct GzipError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The inflated output would exceed a limit.
     public static func outputLimitExceeded(_ limit: Int) -> GzipError {
-        GzipError(message: "decompressed data exceeds the limit of \(limit) bytes")
+        GzipError(message: "decompressed data exceeds the limit of \(limit) bytes", exceededLimit: limit)
     }
 }
 

@@ -113,13 +113,13 @@ extension PostgresBucketStore {
                 summary.errorRows += errorRows.count
             }
             for chunk in Self.chunked(dedup.keys.sorted { ($0.second, $0.hash) < ($1.second, $1.hash) }) {
-                try await connection.query("""
+                try await connection.run("""
                     INSERT INTO seen_event (second, hash) SELECT * FROM unnest(\(chunk.map(\.second)), \(chunk.map(\.hash))) ON CONFLICT DO NOTHING
                     """, logger: logger)
             }
             summary.eventIDs = dedup.keys.count
             if !dedup.days.isEmpty {
-                try await connection.query("""
+                try await connection.run("""
                     INSERT INTO seen_day (day, last_received)
                     SELECT * FROM unnest(\(dedup.days.map { Int32($0.day) }), \(dedup.days.map(\.lastReceived)))
                     ON CONFLICT (day) DO UPDATE SET last_received = greatest(seen_day.last_received, excluded.last_received)
@@ -129,7 +129,7 @@ extension PostgresBucketStore {
             for chunk in Self.chunked(notifications) { summary.notifications += try await Self.insert(Array(chunk), on: connection, logger: logger).count }
             try await RecordWrite.appendReports(reports, on: connection, logger: logger)
             summary.reportBlobs = reports.count
-            try await connection.query(
+            try await connection.run(
                 "INSERT INTO imported_store (fingerprint, source) VALUES (\(fingerprint), \(sourceName))", logger: logger)
             return summary
         }

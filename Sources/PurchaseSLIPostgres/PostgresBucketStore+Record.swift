@@ -102,7 +102,7 @@ struct RecordWrite {
             try await upsertErrors(errors[resolution] ?? [:], into: resolution.errorTable, on: connection)
         }
         let sortedDays = days.sorted()
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO seen_day (day, last_received) SELECT d, \(receivedAtSeconds) FROM unnest(\(sortedDays)) AS d ORDER BY 1
             ON CONFLICT (day) DO UPDATE SET last_received = greatest(seen_day.last_received, excluded.last_received)
             """, logger: logger)
@@ -216,7 +216,7 @@ struct RecordWrite {
             }
         }
         if !admitted.isEmpty {
-            try await connection.query("""
+            try await connection.run("""
                 INSERT INTO admitted_value (day, dimension, value)
                 SELECT * FROM unnest(\(admitted.map(\.day)), \(admitted.map(\.dimension)), \(admitted.map(\.text))) ORDER BY 1, 2, 3
                 """, logger: logger)
@@ -262,7 +262,7 @@ struct RecordWrite {
             admitted.append(daySeries)
         }
         if !admitted.isEmpty {
-            try await connection.query("""
+            try await connection.run("""
                 INSERT INTO admitted_series (day, series) SELECT * FROM unnest(\(admitted.map(\.day)), \(admitted.map(\.series))) ORDER BY 1, 2
                 """, logger: logger)
         }
@@ -279,9 +279,9 @@ struct RecordWrite {
         return ids
     }
 
-    private mutating func takeAdmissionLock(on connection: PostgresConnection) async throws {
+    mutating func takeAdmissionLock(on connection: PostgresConnection) async throws {
         guard !holdsAdmissionLock else { return }
-        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.admissionLock))", logger: logger)
+        try await connection.run("SELECT pg_advisory_xact_lock(\(Self.admissionLock))", logger: logger)
         holdsAdmissionLock = true
     }
 
@@ -295,9 +295,13 @@ struct RecordWrite {
             if let id = known.valueIDs[value] ?? additions.valueIDs[value] { ids[value] = id } else { missing.append(value) }
         }
         guard !missing.isEmpty else { return ids }
+        // New ids are inserted under the admission lock, which admitting values and series takes too: a
+        // transaction that waited for the lock while holding a new row another holder of the lock must
+        // insert as well would deadlock with it.
+        try await takeAdmissionLock(on: connection)
         missing.sort { ($0.dimension, $0.text) < ($1.dimension, $1.text) }
         let dimensions = missing.map(\.dimension), texts = missing.map(\.text)
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO dimension_value (dimension, value) SELECT * FROM unnest(\(dimensions), \(texts)) ORDER BY 1, 2 ON CONFLICT DO NOTHING
             """, logger: logger)
         for try await (id, dimension, text) in try await connection.query("""
@@ -318,6 +322,7 @@ struct RecordWrite {
             if let id = known.seriesIDs[key] ?? additions.seriesIDs[key] { ids[key] = id } else { missing.append(key) }
         }
         guard !missing.isEmpty else { return ids }
+        try await takeAdmissionLock(on: connection)  // as for values, above
         missing.sort { $0.lexicographicallyPrecedes($1) }
         let columns = PostgresSchema.seriesColumns
         let arrays = columns.indices.map { column in missing.map { $0[column] } }
@@ -327,7 +332,7 @@ struct RecordWrite {
             ON CONFLICT DO NOTHING
             """)
         for array in arrays { insert.binds.append(array) }
-        try await connection.query(insert, logger: logger)
+        try await connection.run(insert, logger: logger)
         var select = PostgresQuery(unsafeSQL: """
             SELECT id, \(columns.joined(separator: ", ")) FROM series
             WHERE (\(columns.joined(separator: ", "))) IN (SELECT * FROM unnest(\(columns.indices.map { "$\($0 + 1)::bigint[]" }.joined(separator: ", "))))
@@ -361,7 +366,7 @@ struct RecordWrite {
         query.binds.append(sorted.map(\.key.time))
         query.binds.append(sorted.map(\.key.series))
         for (_, path) in counters { query.binds.append(sorted.map { $0.value[keyPath: path] }) }
-        try await connection.query(query, logger: logger)
+        try await connection.run(query, logger: logger)
     }
 
     func upsertErrors(_ entries: [ErrorKey: Int64], into table: String, on connection: PostgresConnection) async throws {
@@ -377,13 +382,13 @@ struct RecordWrite {
         query.binds.append(sorted.map(\.key.result))
         query.binds.append(sorted.map(\.key.error))
         query.binds.append(sorted.map(\.value))
-        try await connection.query(query, logger: logger)
+        try await connection.run(query, logger: logger)
     }
 
     private func recordOverflow(on connection: PostgresConnection, outcome: inout RecordOutcome) async throws {
         guard !overflow.isEmpty else { return }
         let sorted = overflow.sorted { ($0.key.day, $0.key.dimension) < ($1.key.day, $1.key.dimension) }
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO overflow (day, dimension, events)
             SELECT * FROM unnest(\(sorted.map(\.key.day)), \(sorted.map(\.key.dimension)), \(sorted.map(\.value))) ORDER BY 1, 2
             ON CONFLICT (day, dimension) DO UPDATE SET events = overflow.events + excluded.events
@@ -405,7 +410,7 @@ struct RecordWrite {
     static func upsertPrices(_ prices: [ProductPrice], on connection: PostgresConnection, logger: Logger) async throws {
         guard !prices.isEmpty else { return }
         let prices = prices.sorted { ($0.productID, $0.planID ?? "") < ($1.productID, $1.planID ?? "") }
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO product_price (product_id, plan_id, price, currency, seen_millis)
             SELECT * FROM unnest(\(prices.map(\.productID)), \(prices.map { $0.planID ?? "" }), \(prices.map(\.price)),
                 \(prices.map(\.currency)), \(prices.map(\.seenMillis))) ORDER BY 1, 2
@@ -422,7 +427,7 @@ struct RecordWrite {
     /// Appends client report blobs.
     static func appendReports(_ blobs: [(minute: Int64, blob: [UInt8])], on connection: PostgresConnection, logger: Logger) async throws {
         guard !blobs.isEmpty else { return }
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO client_report_minute (minute, reports)
             SELECT * FROM unnest(\(blobs.map(\.minute)), \(blobs.map { ByteBuffer(bytes: $0.blob) }))
             """, logger: logger)

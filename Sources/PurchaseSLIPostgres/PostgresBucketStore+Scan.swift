@@ -143,7 +143,7 @@ extension PostgresBucketStore {
                         for table in [resolution.bucketTable, resolution.errorTable] {
                             var delete = PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE time < $1")
                             delete.binds.append(newest - retention)
-                            try await connection.query(delete, logger: logger)
+                            try await connection.run(delete, logger: logger)
                         }
                     }
                 }
@@ -152,16 +152,16 @@ extension PostgresBucketStore {
                     "DELETE FROM seen_day WHERE last_received < \(nowSeconds - configuration.dedupHorizonSeconds) RETURNING day", logger: logger
                 ).decode(Int32.self) { expired.append(day) }
                 if !expired.isEmpty {
-                    try await connection.query("""
+                    try await connection.run("""
                         DELETE FROM seen_event s USING unnest(\(expired.map(Int64.init))) AS d(day)
                         WHERE s.second >= d.day * 86400 AND s.second < (d.day + 1) * 86400
                         """, logger: logger)
-                    try await connection.query("DELETE FROM admitted_value WHERE day = ANY(\(expired))", logger: logger)
-                    try await connection.query("DELETE FROM admitted_series WHERE day = ANY(\(expired))", logger: logger)
+                    try await connection.run("DELETE FROM admitted_value WHERE day = ANY(\(expired))", logger: logger)
+                    try await connection.run("DELETE FROM admitted_series WHERE day = ANY(\(expired))", logger: logger)
                 }
                 let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
-                try await connection.query("DELETE FROM store_notification WHERE event_millis < \(before)", logger: logger)
-                try await connection.query(
+                try await connection.run("DELETE FROM store_notification WHERE event_millis < \(before)", logger: logger)
+                try await connection.run(
                     "DELETE FROM client_report_minute WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
                 var memory = DedupMemory(seconds: 0, eventIDs: 0)
                 for try await (seconds, eventIDs) in try await connection.query(

@@ -108,7 +108,7 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
     public func checkWritable() throws {
         let logger = logger
         try withConnection { connection in
-            _ = try await connection.query(
+            try await connection.run(
                 "INSERT INTO readiness (id, checks) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET checks = readiness.checks + 1",
                 logger: logger)
         }

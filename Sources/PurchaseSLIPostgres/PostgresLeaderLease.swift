@@ -27,7 +27,7 @@ public actor PostgresLeaderLease: StoreLeadership {
         do {
             let connection = try await openConnection()
             if leads {
-                try await connection.query("SELECT 1", logger: logger)
+                try await connection.run("SELECT 1", logger: logger)
                 return true
             }
             for try await taken in try await connection.query("SELECT pg_try_advisory_lock(\(Self.lockKey))", logger: logger).decode(Bool.self) {

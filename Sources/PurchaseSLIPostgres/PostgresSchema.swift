@@ -84,12 +84,12 @@ enum PostgresSchema {
     /// - Throws: ``PurchaseSLIStorage/StorageError`` when the database holds other tables and no
     ///   purchase-sli schema, or was migrated by a newer version.
     static func migrate(_ connection: PostgresConnection, location: String, logger: Logger) async throws {
-        try await connection.query("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
+        try await connection.run("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
         do {
             try await migrateLocked(connection, location: location, logger: logger)
-            try await connection.query("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
+            try await connection.run("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
         } catch {
-            _ = try? await connection.query("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
+            try? await connection.run("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
             throw error
         }
     }
@@ -102,7 +102,7 @@ enum PostgresSchema {
         if !tables.isEmpty, !tables.contains("purchase_sli_migration") {
             throw StorageError.foreignDatabase(path: location, detail: "tables: \(tables.prefix(5).joined(separator: ", "))")
         }
-        try await connection.query("""
+        try await connection.run("""
             CREATE TABLE IF NOT EXISTS purchase_sli_migration (
                 version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
             """, logger: logger)
@@ -117,8 +117,8 @@ enum PostgresSchema {
         }
         for migration in migrations where applied[migration.version] == nil {
             try await connection.withTransaction(logger: logger) { connection in
-                for statement in migration.statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-                try await connection.query(
+                for statement in migration.statements { try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.run(
                     "INSERT INTO purchase_sli_migration (version, name) VALUES (\(migration.version), \(migration.name))", logger: logger)
             }
             logger.info("schema migrated", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])

@@ -4,8 +4,11 @@ import Hummingbird
 import NIOCore
 import Logging
 import PurchaseSLICore
+import PurchaseSLIDecoding
 
-/// `POST /v1/events`: validates a batch, commits its valid events, and answers only once they are durable.
+/// The ingestion routes: `POST /v1/events` (the event format), `POST /v1/accounts/{accountID}/events`
+/// (New Relic's Event API) and `POST /v1/logs` (OTLP/HTTP JSON logs). Each validates a batch through
+/// the one decoding pipeline, commits its valid events, and answers only once they are durable.
 struct EventsController {
     let configuration: ServerConfiguration
     let committer: GroupCommitter
@@ -24,16 +27,39 @@ struct EventsController {
     }
 
     func addRoutes(to router: Router<some RequestContext>) {
-        router.post("/v1/events") { request, _ in try await ingest(request) }
+        router.post("/v1/events") { request, _ in try await ingest(request, .events) }
+        router.post("/v1/accounts/:accountID/events") { request, _ in
+            try await answeringErrors(.newRelic(eventType: configuration.newRelicEventType), request)
+        }
+        router.post("/v1/logs") { request, _ in try await answeringErrors(.otlp(eventName: configuration.otlpEventName), request) }
     }
 
-    private func ingest(_ request: Request) async throws -> Response {
+    /// Events a client (the Swift SDK) dropped because its queue on disk was full, sent with its next batch.
+    static let droppedEventsField = HTTPField.Name("X-Purchase-SLI-Dropped-Events")!
+
+    /// Whether `path` is one of the ingestion routes, which check ingest keys rather than read keys.
+    static func isIngestionPath(_ path: String) -> Bool {
+        if path == "/v1/events" || path == "/v1/logs" { return true }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 5 && parts[1] == "v1" && parts[2] == "accounts" && !parts[3].isEmpty && parts[4] == "events"
+    }
+
+    /// Ingests, answering a refusal in the dialect's own shape rather than ours.
+    private func answeringErrors(_ dialect: IngestDialect, _ request: Request) async throws -> Response {
+        do {
+            return try await ingest(request, dialect)
+        } catch let error as IngestError {
+            return error.response(in: dialect)
+        }
+    }
+
+    private func ingest(_ request: Request, _ dialect: IngestDialect) async throws -> Response {
         // Everything that can refuse the request without its body comes first.
-        let key = try authenticate(request)
+        let key = try authenticate(request, dialect)
         if let wait = limiter.take(for: key, now: Date().timeIntervalSince1970) {
             throw IngestError.rateLimited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
         }
-        let format = try Self.format(of: request.headers[.contentType])
+        let singleObject = try dialect.readsSingleObject(contentType: request.headers[.contentType])
         let isGzip = try Self.isGzip(request.headers[values: .contentEncoding])
         try Self.checkTransferCodings(request.headers[values: .transferEncoding])
         if let length = request.headers[.contentLength].flatMap(Int.init), length > configuration.maximumBodyBytes {
@@ -41,15 +67,14 @@ struct EventsController {
         }
         let body = try await collectBody(
             of: request, limit: configuration.maximumBodyBytes, timeoutSeconds: configuration.bodyTimeoutSeconds)
-        let now = wallClockMillis()
-        let decoder = EventBodyDecoder(
-            configuration: configuration,
-            validator: EventValidator(nowMillis: now, maximumAgeMillis: configuration.latenessLimitMillis))
-        let decoded = try body.withUnsafeBytes { bytes in
-            Result { () throws(IngestError) in try decoder.decode(bytes, format: format, isGzip: isGzip) }
-        }.get()
+        let decoded = try decode(body, dialect, isGzip: isGzip, singleObject: singleObject)
+        metrics.recordIgnored(decoded.ignored, format: dialect.name)
         guard !decoded.events.isEmpty else {
             metrics.record(accepted: 0, duplicates: 0, rejected: decoded.rejected)
+            if decoded.rejected.isEmpty, decoded.records > 0 || !(dialect.format == .events) {
+                // Only records of other kinds (or an empty export): nothing to count, nothing wrong.
+                return answer(dialect, decoded, accepted: 0, duplicates: 0)
+            }
             throw IngestError.badRequest(
                 decoded.records == 0 ? "no events in the body" : "no valid event in the batch", rejected: decoded.rejected)
         }
@@ -63,36 +88,69 @@ struct EventsController {
             throw IngestError.storeFailed(error)
         }
         metrics.record(accepted: outcome.accepted, duplicates: outcome.duplicates, rejected: decoded.rejected)
-        let json = "{\"accepted\":\(outcome.accepted),\"duplicates\":\(outcome.duplicates),\"rejected\":["
-            + decoded.rejected.map(\.json).joined(separator: ",") + "],\"warnings\":["
-            + decoded.warnings.map(\.json).joined(separator: ",") + "]}"
-        return Response(
-            status: .accepted, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+        // Counted once the batch is: a client forgets the number only after this answer.
+        if let dropped = request.headers[Self.droppedEventsField].flatMap(Int.init), (1...1_000_000_000).contains(dropped) {
+            metrics.recordClientDropped(dropped)
+        }
+        return answer(dialect, decoded, accepted: outcome.accepted, duplicates: outcome.duplicates)
     }
 
-    /// The presented key (X-Ingest-Key, or Authorization: Bearer), checked when keys are configured.
-    private func authenticate(_ request: Request) throws -> String {
+    private func decode(_ body: [UInt8], _ dialect: IngestDialect, isGzip: Bool, singleObject: Bool) throws -> DecodedBatch {
+        // An OTLP request is one document, read whole: its limit is the body's, not a line's.
+        let recordBytes = dialect.format == .events || dialect.name == "newrelic"
+            ? configuration.maximumLineBytes : configuration.maximumDecompressedBytes
+        let limits = EventDecoder.Limits(
+            maximumRecordBytes: recordBytes, maximumRecords: configuration.maximumEventsPerRequest,
+            maximumDecompressedBytes: min(
+                configuration.maximumDecompressedBytes, configuration.maximumCompressionRatio * max(body.count, 1)))
+        let validator = EventValidator(nowMillis: wallClockMillis(), maximumAgeMillis: configuration.latenessLimitMillis)
+        let result = body.withUnsafeBytes { bytes in
+            Result { () throws(DecodingFailure) in
+                try EventDecoder.decode(
+                    bytes, format: dialect.format, validator: validator, limits: limits, compression: isGzip ? .gzip : .none,
+                    singleObject: singleObject)
+            }
+        }
+        switch result {
+        case .success(let decoded): return decoded
+        case .failure(.decompressedTooLarge(let limit)):
+            throw IngestError.tooLarge(
+                "decompressed body exceeds \(limit) bytes (limits: \(configuration.maximumDecompressedBytes) bytes and "
+                    + "\(configuration.maximumCompressionRatio)× the compressed size)")
+        case .failure(.gzip(let message)): throw IngestError.badRequest("body is not valid gzip: \(message)")
+        case .failure(.tooManyRecords(let limit)): throw IngestError.tooLarge("more than \(limit) events in one request; split the batch")
+        case .failure(.recordTooLarge(let message)): throw IngestError.tooLarge(message)
+        }
+    }
+
+    /// The success answer in the dialect's shape.
+    private func answer(_ dialect: IngestDialect, _ decoded: DecodedBatch, accepted: Int, duplicates: Int) -> Response {
+        let rejected = "[" + decoded.rejected.map(\.json).joined(separator: ",") + "]"
+        let (status, json): (HTTPResponse.Status, String) = switch dialect {
+        case .events:
+            (.accepted, "{\"accepted\":\(accepted),\"duplicates\":\(duplicates),\"rejected\":\(rejected),\"warnings\":["
+                + decoded.warnings.map(\.json).joined(separator: ",") + "]}")
+        case .newRelic:
+            (.ok, "{\"success\":true,\"uuid\":\"\(UUID().uuidString.lowercased())\",\"accepted\":\(accepted),"
+                + "\"duplicates\":\(duplicates),\"ignored\":\(decoded.ignored),\"rejected\":\(rejected)}")
+        case .otlp:
+            (.ok, decoded.rejected.isEmpty ? "{}" : "{\"partialSuccess\":{\"rejectedLogRecords\":\"\(decoded.rejected.count)\","
+                + "\"errorMessage\":\(JSONText.quoted(IngestError.summary(of: decoded.rejected)))}}")
+        }
+        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+    }
+
+    /// The presented key, checked when keys are configured.
+    private func authenticate(_ request: Request, _ dialect: IngestDialect) throws -> String {
         guard keys.isEnabled else { return "" }
         let bearer = request.headers[.authorization].flatMap { value -> String? in
-            value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)) : nil
+            dialect.takesBearer && value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)) : nil
         }
-        guard let presented = request.headers[Self.ingestKeyField] ?? bearer else { throw IngestError.missingKey }
+        guard let presented = dialect.keyFields.lazy.compactMap({ request.headers[$0] }).first ?? bearer else {
+            throw IngestError.missingKey(hint: dialect.keyHint)
+        }
         guard let key = keys.match(presented) else { throw IngestError.unknownKey }
         return key
-    }
-
-    static let ingestKeyField = HTTPField.Name("X-Ingest-Key")!
-
-    static func format(of contentType: String?) throws -> EventBodyDecoder.Format {
-        let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        switch mediaType {
-        case "application/x-ndjson": return .ndjson
-        case "application/json": return .json
-        default:
-            throw IngestError.unsupportedMediaType(
-                "Content-Type must be application/x-ndjson or application/json, got \(contentType.map { "\"\($0)\"" } ?? "none")")
-        }
     }
 
     /// Refuses a transfer coding other than `chunked` (`Transfer-Encoding: gzip, chunked`): the HTTP

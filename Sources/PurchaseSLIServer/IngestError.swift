@@ -1,17 +1,19 @@
 public import Hummingbird
 import PurchaseSLICore
+import PurchaseSLIDecoding
 import PurchaseSLIStorage
 
 /// Why a request to the ingestion API was refused as a whole; each case has its HTTP status, and the
-/// body is `{"error": "…"}` (plus `rejected` for a batch with no valid event).
+/// body is `{"error": "…"}` (plus `rejected` for a batch with no valid event), or on the New Relic and
+/// OTLP routes the shape those protocols answer errors in.
 public struct IngestError: HTTPResponseError, Sendable {
     private enum Kind: Sendable {
-        case missingKey, unknownKey
+        case missingKey(hint: String), unknownKey
         case rateLimited(retryAfterSeconds: Int)
         case tooLarge(String)
         case unsupportedMediaType(String)
         case notImplemented(String)
-        case badRequest(String, rejected: [RejectedRecord])
+        case badRequest(String, rejected: [RecordReject])
         case bodyTimeout(seconds: Int64)
         case storeUnavailable(String)
         case storeUnanswered(String)
@@ -20,7 +22,7 @@ public struct IngestError: HTTPResponseError, Sendable {
 
     private let kind: Kind
 
-    static let missingKey = IngestError(kind: .missingKey)
+    static func missingKey(hint: String) -> Self { Self(kind: .missingKey(hint: hint)) }
     static let unknownKey = IngestError(kind: .unknownKey)
     static let shuttingDown = IngestError(kind: .shuttingDown)
 
@@ -28,7 +30,7 @@ public struct IngestError: HTTPResponseError, Sendable {
     static func tooLarge(_ reason: String) -> Self { Self(kind: .tooLarge(reason)) }
     static func unsupportedMediaType(_ reason: String) -> Self { Self(kind: .unsupportedMediaType(reason)) }
     static func notImplemented(_ reason: String) -> Self { Self(kind: .notImplemented(reason)) }
-    static func badRequest(_ reason: String, rejected: [RejectedRecord] = []) -> Self {
+    static func badRequest(_ reason: String, rejected: [RecordReject] = []) -> Self {
         Self(kind: .badRequest(reason, rejected: rejected))
     }
     static func storeUnavailable(_ reason: String) -> Self { Self(kind: .storeUnavailable(reason)) }
@@ -57,7 +59,7 @@ public struct IngestError: HTTPResponseError, Sendable {
     /// The message for the client and the logs.
     public var message: String {
         switch kind {
-        case .missingKey: "missing ingest key: send it in the X-Ingest-Key header (or Authorization: Bearer KEY)"
+        case .missingKey(let hint): "missing ingest key: \(hint)"
         case .unknownKey: "unknown ingest key"
         case .rateLimited(let seconds): "rate limit of this ingest key exceeded; retry after \(seconds) s"
         case .tooLarge(let reason), .unsupportedMediaType(let reason), .notImplemented(let reason), .badRequest(let reason, _): reason
@@ -77,15 +79,43 @@ public struct IngestError: HTTPResponseError, Sendable {
         }
     }
 
-    /// The JSON error response.
+    /// The JSON error response of `POST /v1/events` and the other routes.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var body = "{\"error\":" + JSONText.quoted(message)
-        if case .badRequest(_, let rejected) = kind, !rejected.isEmpty {
-            body += ",\"rejected\":[" + rejected.map(\.json).joined(separator: ",") + "]"
+        response(in: .events)
+    }
+
+    /// The error response in a route's dialect: `{"error": …}`, New Relic's `{"success": false,
+    /// "error": …}`, or OTLP's `google.rpc.Status` (`{"code": …, "message": …}`).
+    func response(in dialect: IngestDialect) -> Response {
+        let rejected: [RecordReject] = if case .badRequest(_, let rejected) = kind { rejected } else { [] }
+        let rejectedJSON = rejected.isEmpty ? "" : ",\"rejected\":[" + rejected.map(\.json).joined(separator: ",") + "]"
+        let body = switch dialect {
+        case .events: "{\"error\":" + JSONText.quoted(message) + rejectedJSON + "}"
+        case .newRelic: "{\"success\":false,\"error\":" + JSONText.quoted(message) + rejectedJSON + "}"
+        case .otlp:
+            "{\"code\":\(rpcCode),\"message\":"
+                + JSONText.quoted(rejected.isEmpty ? message : message + ": " + Self.summary(of: rejected)) + "}"
         }
-        body += "}"
         var headers: HTTPFields = [.contentType: "application/json"]
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// The gRPC status code OTLP pairs with the HTTP status (INVALID_ARGUMENT, UNAUTHENTICATED, …).
+    private var rpcCode: Int {
+        switch status {
+        case .unauthorized: 16
+        case .tooManyRequests: 8
+        case .serviceUnavailable: 14
+        case .requestTimeout: 4
+        default: 3
+        }
+    }
+
+    /// The first rejects as one line (`record 3: productID: required field is missing; …`), for answers
+    /// that carry text rather than a list.
+    static func summary(of rejected: [RecordReject]) -> String {
+        let shown = rejected.prefix(5).map { "record \($0.index): \($0.field): \($0.reason)" }
+        return shown.joined(separator: "; ") + (rejected.count > shown.count ? "; and \(rejected.count - shown.count) more" : "")
     }
 }

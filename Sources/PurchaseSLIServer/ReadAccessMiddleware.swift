@@ -3,7 +3,7 @@ import Hummingbird
 import PurchaseSLICore
 
 /// Who may read: with read keys configured, every request but the health checks (`/healthz`, `/readyz`)
-/// and ingestion (`POST /v1/events`, which checks ingest keys) must present one, as
+/// and ingestion (`POST /v1/events` and the New Relic and OTLP routes, which check ingest keys) must present one, as
 /// `Authorization: Bearer KEY` or, from a browser, HTTP Basic with the key as the password (any user
 /// name); a request without one gets 401 and a Basic challenge, so a browser asks for it. Each key (or,
 /// without read keys, each client address) may make ``ServerConfiguration/readRequestsPerSecond`` reads a
@@ -33,12 +33,12 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The health checks and ingestion (events, and the stores' notifications, which authenticate
+    /// The health checks and ingestion (events in every format, and the stores' notifications, which authenticate
     /// themselves), which need no read key.
     static func isOpen(_ request: Request) -> Bool {
         let path = request.uri.path
-        return path == "/healthz" || path == "/readyz" || path == "/v1/events" || path == StoreNotificationsController.applePath
-            || path == StoreNotificationsController.googlePath
+        return path == "/healthz" || path == "/readyz" || EventsController.isIngestionPath(path)
+            || path == StoreNotificationsController.applePath || path == StoreNotificationsController.googlePath
     }
 
     /// The key of `Authorization: Bearer KEY` or the password of `Authorization: Basic base64(user:KEY)`.

@@ -1,6 +1,7 @@
 public import Foundation
 public import PurchaseSLIAnalysis
 public import PurchaseSLIDashboards
+public import PurchaseSLIDecoding
 
 /// Everything `purchase-sli serve` can be told: where to listen, which keys to accept, the limits that
 /// keep a service exposed to millions of phones fast and hard to abuse, and where to send alerts.
@@ -32,6 +33,11 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var maximumEventsPerRequest = 1000
     /// Longest line (NDJSON record or array element), in bytes.
     public var maximumLineBytes = 64 << 10
+    /// The New Relic event type whose events `POST /v1/accounts/{accountID}/events` counts; other types
+    /// are ignored.
+    public var newRelicEventType = EventFormat.defaultNewRelicEventType
+    /// The OpenTelemetry event name whose log records `POST /v1/logs` counts; other records are ignored.
+    public var otlpEventName = EventFormat.defaultOTLPEventName
     /// Events older than this before the receiving clock are rejected, in milliseconds (8 days: the App
     /// Store retries notifications for up to 157 hours).
     public var latenessLimitMillis: Int64 = 8 * 86_400_000

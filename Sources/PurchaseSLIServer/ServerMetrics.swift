@@ -3,6 +3,7 @@ import Foundation
 import Prometheus
 import PurchaseSLICore
 public import PurchaseSLIStorage
+import PurchaseSLIDecoding
 
 /// The service's metrics, registered in a registry of its own (no global bootstrap, so every test and
 /// every app instance has separate counts) and exposed at `/metrics` in the Prometheus text format.
@@ -51,13 +52,24 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Counts a request's outcome: accepted and duplicate events, and rejects by field.
-    func record(accepted: Int, duplicates: Int, rejected: [RejectedRecord]) {
+    func record(accepted: Int, duplicates: Int, rejected: [RecordReject]) {
         if accepted > 0 { self.accepted.increment(by: accepted) }
         if duplicates > 0 { self.duplicates.increment(by: duplicates) }
         for (field, count) in Dictionary(grouping: rejected, by: \.field).mapValues(\.count) {
             Counter(label: "purchase_sli_events_rejected_total", dimensions: [("field", field)], factory: factory)
                 .increment(by: count)
         }
+    }
+
+    /// Counts events clients dropped before sending them (their queue was full): data the counts miss.
+    func recordClientDropped(_ events: Int) {
+        Counter(label: "purchase_sli_client_dropped_events_total", factory: factory).increment(by: events)
+    }
+
+    /// Counts the records of other kinds (New Relic event types, OTLP event names) a request carried.
+    func recordIgnored(_ records: Int, format: String) {
+        guard records > 0 else { return }
+        Counter(label: "purchase_sli_records_ignored_total", dimensions: [("format", format)], factory: factory).increment(by: records)
     }
 
     /// Counts a store notification by store and outcome (`accepted`, `duplicate`, or the refusal's status).

@@ -147,3 +147,42 @@ import Testing
         #expect(counts.success == 36_000 && counts.failure == 4000)
     }
 }
+
+/// `ingest --format`: the formats existing instrumentation writes, from the committed samples.
+@Suite struct IngestFormatTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    /// Counts of the samples' week (November 2025) by result.
+    private func counts(_ db: String) throws -> OutcomeCounts {
+        try SQLiteBucketStore(path: db).counts(CountQuery(
+            fromSeconds: RFC3339.parseMillis("2025-11-01T00:00:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2025-12-01T00:00:00Z")! / 1000))
+            .first?.counts ?? OutcomeCounts()
+    }
+
+    @Test("the samples of each format: events counted, the reject reported at its line, other kinds ignored, a rerun all duplicates",
+          arguments: [("newrelic", "newrelic-events.json", 9, "productID"), ("otlp", "otlp-logs.json", 1, "resultType")])
+    func samples(format: String, file: String, rejectedLine: Int, rejectedField: String) async throws {
+        let db = directory.file("db.sqlite")
+        let rejects = directory.file("rejects.ndjson")
+        let path = packageRoot + "/sample-logs/formats/\(file)"
+        #expect(try await run(["ingest", "--db", db, "--format", format, "--rejects", rejects, "--quiet", path]) == 2)
+        let counted = try counts(db)
+        #expect(counted.total == 4)
+        let reported = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
+        #expect(reported.count == 2)  // the reject and the optional field left out
+        #expect(reported.contains { $0.contains(#""kept":true"#) && $0.contains(#""field":"statusCode""#) })
+        #expect(reported.contains { $0.contains(#""line":\#(rejectedLine),"#) && $0.contains(#""field":"\#(rejectedField)""#) && !$0.contains("kept") })
+        // Again: every event is a duplicate, the one whose eventID is its content hash included.
+        #expect(try await run(["ingest", "--db", db, "--format", format, "--quiet", path]) == 2)
+        #expect(try counts(db) == counted)
+    }
+
+    @Test("a configured New Relic event type: the sample's PurchaseSLI events are then another kind, ignored")
+    func otherEventType() async throws {
+        let db = directory.file("db.sqlite")
+        let path = packageRoot + "/sample-logs/formats/newrelic-events.json"
+        #expect(try await run(["ingest", "--db", db, "--format", "newrelic", "--newrelic-event-type", "Transaction", "--quiet", path]) == 2)
+        #expect(try counts(db).total == 0)
+    }
+}

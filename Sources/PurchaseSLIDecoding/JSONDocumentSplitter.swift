@@ -1,0 +1,82 @@
+/// Splits a stream of whitespace-separated JSON objects (one pretty-printed document, or JSON Lines of
+/// them as the OpenTelemetry Collector's file exporter writes) into documents, fed in chunks of any
+/// size. It follows strings and brackets only; each document's own syntax is checked by its parser.
+struct JSONDocumentSplitter {
+    /// What the splitter hands out.
+    enum Piece {
+        /// A whole document's bytes (valid during the callback) and the line it starts on.
+        case document(UnsafeRawBufferPointer, line: Int)
+        /// A document longer than the limit, skipped, and the line it starts on.
+        case tooLong(line: Int)
+        /// Content outside any document (not `{`), skipped to the end of its line.
+        case stray(line: Int)
+        /// The input ended inside a document.
+        case unterminated(line: Int)
+    }
+
+    let maximumDocumentBytes: Int
+    private var document: [UInt8] = []
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    private var line = 1
+    private var documentLine = 1
+    private var isTooLong = false
+    private var isSkippingLine = false
+
+    init(maximumDocumentBytes: Int) {
+        self.maximumDocumentBytes = maximumDocumentBytes
+    }
+
+    /// Reads the next chunk, handing out every piece it completes.
+    mutating func feed(_ chunk: UnsafeRawBufferPointer, emit: (Piece) throws -> Void) rethrows {
+        for byte in chunk {
+            defer { if byte == 0x0A { line += 1 } }
+            if depth == 0 {
+                if isSkippingLine {
+                    if byte == 0x0A { isSkippingLine = false }
+                    continue
+                }
+                if JSONWhitespace.contains(byte) { continue }
+                guard byte == UInt8(ascii: "{") else {
+                    isSkippingLine = true
+                    try emit(.stray(line: line))
+                    continue
+                }
+                documentLine = line
+                isTooLong = false
+            }
+            if !isTooLong {
+                if document.count == maximumDocumentBytes {
+                    isTooLong = true
+                    document.removeAll()
+                    try emit(.tooLong(line: documentLine))
+                } else {
+                    document.append(byte)
+                }
+            }
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 {
+                    if !isTooLong { try document.withUnsafeBytes { try emit(.document($0, line: documentLine)) } }
+                    document.removeAll(keepingCapacity: true)
+                }
+            default: break
+            }
+        }
+    }
+
+    /// Signals the end of input: a document left open is reported.
+    mutating func finish(emit: (Piece) throws -> Void) rethrows {
+        if depth > 0, !isTooLong { try emit(.unterminated(line: documentLine)) }
+        document = []
+        depth = 0
+    }
+}

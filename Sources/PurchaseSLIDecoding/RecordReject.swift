@@ -1,0 +1,54 @@
+public import PurchaseSLICore
+
+/// A record that was not counted, or an optional field left out of one that was (`kept`): where it
+/// stood in its input and why. The one reject type of every format, route and command.
+public struct RecordReject: Sendable, Hashable {
+    /// 0-based ordinal of the record among its input's records (NDJSON lines, array elements, OTLP log
+    /// records).
+    public var index: Int
+    /// 1-based line on which the record starts, when the input has lines worth naming.
+    public var line: Int?
+    /// The field at fault (its name in the event format, or the attribute's), `json` for malformed JSON,
+    /// `record` for an over-long record.
+    public var field: String
+    /// What was wrong and what was expected.
+    public var reason: String
+    /// Whether the event was counted without the field (a warning) rather than rejected.
+    public var kept: Bool
+
+    /// Creates a reject.
+    public init(index: Int, line: Int?, field: String, reason: String, kept: Bool = false) {
+        self.index = index
+        self.line = line
+        self.field = field
+        self.reason = reason
+        self.kept = kept
+    }
+
+    /// The reject of a validation error at a position.
+    init(_ error: EventValidationError, index: Int, line: Int?, kept: Bool = false) {
+        self.init(index: index, line: line, field: error.field, reason: error.reason, kept: kept)
+    }
+
+    /// `{"index": i, "field": "…", "reason": "…"}`, as the ingestion routes answer it.
+    public var json: String {
+        "{\"index\":\(index),\"field\":\(JSONText.quoted(field)),\"reason\":\(JSONText.quoted(reason))}"
+    }
+
+    /// One NDJSON line of `ingest --rejects`: the file and line too, and `"kept": true` for a warning.
+    public func jsonLine(file: String) -> String {
+        "{\"file\":\(JSONText.quoted(file)),\"line\":\(line.map(String.init) ?? "null"),\"index\":\(index),"
+            + "\"field\":\(JSONText.quoted(field)),\"reason\":\(JSONText.quoted(reason))" + (kept ? ",\"kept\":true}" : "}")
+    }
+}
+
+/// What the decoder made of one record.
+public enum DecodedRecord {
+    /// A valid event, with the optional fields left out of it.
+    case event(PurchaseEvent, warnings: [RecordReject])
+    /// A record that is not a valid event.
+    case rejected(RecordReject)
+    /// A record of another kind (another New Relic event type, a log record of another event name),
+    /// not a purchase SLI.
+    case ignored
+}

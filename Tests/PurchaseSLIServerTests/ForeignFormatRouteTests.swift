@@ -1,0 +1,153 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import PurchaseSLICore
+import PurchaseSLIGzip
+import PurchaseSLIServer
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+/// The routes that take what existing instrumentation sends: New Relic's Event API and OTLP/HTTP JSON logs.
+@Suite struct ForeignFormatRouteTests {
+    let directory: TemporaryDirectory
+    let store: SQLiteBucketStore
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+    }
+
+    /// A New Relic payload of a minute ago: three purchase SLIs (one without eventID), one other event
+    /// type, one SLI without productID.
+    private static func newRelicPayload() -> String {
+        let seconds = Int64(Date().timeIntervalSince1970) - 60
+        return """
+            [{"eventType":"PurchaseSLI","eventID":"nr-a","timestamp":\(seconds),"productID":"coins_100","actionType":"purchase","resultType":"start"},
+             {"eventType":"PurchaseSLI","uuid":"nr-b","timestamp":\(seconds * 1000),"productID":"coins_100","actionType":"purchase","resultType":"success"},
+             {"eventType":"PurchaseSLI","timestamp":\(seconds),"productID":"coins_100","actionType":"retry","resultType":"alreadyGranted","statusCode":409,"session":"s1"},
+             {"eventType":"Mobile","name":"launch"},
+             {"eventType":"PurchaseSLI","timestamp":\(seconds),"actionType":"purchase","resultType":"failure"}]
+            """
+    }
+
+    @Test("New Relic: keys in Api-Key or X-Insert-Key, 200 in New Relic's shape, a resent payload counted once")
+    func newRelicEvents() async throws {
+        // Read keys guard reads, not ingestion.
+        let app = makeApp(store: store) { ($0.ingestKeys, $0.readKeys) = (AccessKeys(["k1"]), AccessKeys(["r1"])) }
+        let payload = Self.newRelicPayload()
+        try await app.test(.router) { client in
+            let uri = "/v1/accounts/1234567/events"
+            try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: payload)) { response in
+                #expect(response.status == .unauthorized)
+                let json = bodyJSON(response.body)
+                #expect(json["success"] as? Bool == false)
+                #expect((json["error"] as? String)?.contains("Api-Key or X-Insert-Key") == true)
+            }
+            let apiKey: HTTPFields = [.contentType: "application/json", HTTPField.Name("Api-Key")!: "k1"]
+            try await client.execute(uri: uri, method: .post, headers: apiKey, body: ByteBuffer(string: payload)) { response in
+                #expect(response.status == .ok)
+                let json = bodyJSON(response.body)
+                #expect(json["success"] as? Bool == true && (json["uuid"] as? String)?.count == 36)
+                #expect(json["accepted"] as? Int == 3 && json["ignored"] as? Int == 1)
+                let rejected = try #require(json["rejected"] as? [[String: Any]])
+                #expect(rejected.map { $0["index"] as? Int } == [4] && rejected.map { $0["field"] as? String } == ["productID"])
+            }
+            // The same payload again, gzip, through the other header: every event, the one whose eventID
+            // is its content hash included, is a duplicate.
+            let insertKey: HTTPFields = [.contentType: "application/json", .contentEncoding: "gzip", HTTPField.Name("X-Insert-Key")!: "k1"]
+            let gzip = try GzipCompressor.compress(Array(payload.utf8))
+            try await client.execute(uri: uri, method: .post, headers: insertKey, body: ByteBuffer(bytes: gzip)) { response in
+                #expect(response.status == .ok)
+                #expect(bodyJSON(response.body)["accepted"] as? Int == 0 && bodyJSON(response.body)["duplicates"] as? Int == 3)
+            }
+            try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer r1"]) { response in
+                #expect(String(buffer: response.body).contains(#"purchase_sli_records_ignored_total{format="newrelic"} 2"#))
+            }
+        }
+        #expect(try countedEvents(store) == 3)
+    }
+
+    /// An OTLP export of a minute ago: two purchase SLI records (the second without resultType) and an
+    /// ordinary log line.
+    private static func otlpExport(resultType: String? = "success") -> String {
+        let nanos = (Int64(Date().timeIntervalSince1970) - 60) * 1_000_000_000
+        func record(_ id: String, result: String?) -> String {
+            #"{"timeUnixNano":"\#(nanos)","eventName":"purchase_sli","attributes":["#
+                + #"{"key":"eventID","value":{"stringValue":"\#(id)"}},{"key":"productID","value":{"stringValue":"coins_100"}},"#
+                + #"{"key":"actionType","value":{"stringValue":"purchase"}}"#
+                + (result.map { #",{"key":"resultType","value":{"stringValue":"\#($0)"}}"# } ?? "") + "]}"
+        }
+        return #"{"resourceLogs":[{"resource":{"attributes":[{"key":"service.version","value":{"stringValue":"5.3.0"}}]},"scopeLogs":[{"logRecords":["#
+            + record("o1", result: resultType) + "," + record("o2", result: nil)
+            + #",{"timeUnixNano":"\#(nanos)","body":{"stringValue":"GET /health 200"}}]}]}]}"#
+    }
+
+    @Test("OTLP logs: 200 with partialSuccess naming the rejected record, {} when all is taken, appVersion from the resource")
+    func otlpLogs() async throws {
+        let app = makeApp(store: store) { $0.readKeys = AccessKeys(["r1"]) }
+        let json: HTTPFields = [.contentType: "application/json"]
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/logs", method: .post, headers: json, body: ByteBuffer(string: Self.otlpExport())) { response in
+                #expect(response.status == .ok)
+                let partial = try #require(bodyJSON(response.body)["partialSuccess"] as? [String: Any])
+                #expect(partial["rejectedLogRecords"] as? String == "1")
+                #expect((partial["errorMessage"] as? String)?.contains("record 1: resultType: required field is missing") == true)
+            }
+            // Only records of other kinds: nothing to count, nothing wrong.
+            let logsOnly = #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"body":{"stringValue":"hello"}}]}]}]}"#
+            try await client.execute(uri: "/v1/logs", method: .post, headers: json, body: ByteBuffer(string: logsOnly)) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "{}")
+            }
+        }
+        let now = Int64(Date().timeIntervalSince1970)
+        let byVersion = try store.counts(CountQuery(fromSeconds: now - 3600, toSeconds: now + 600, groupBy: [.appVersion]))
+        #expect(byVersion.map(\.key) == [["5.3.0"]] && byVersion.first?.counts.success == 1)
+    }
+
+    @Test("OTLP refusals in google.rpc.Status: protobuf 415, no key 401, not JSON 400; only retryable statuses ask to retry",
+          arguments: [
+            ("application/x-protobuf", "{}", nil, 415, 3, "http/json"),
+            ("application/json", "{}", "", 401, 16, "missing ingest key"),
+            ("application/json", #"{"resourceLogs": ]}"#, "k1", 400, 3, "not valid JSON"),
+            ("application/json", "[1,2]", "k1", 400, 3, "OTLP JSON document"),
+          ] as [(String, String, String?, Int, Int, String)])
+    func otlpRefusals(contentType: String, body: String, key: String?, status: Int, code: Int, message: String) async throws {
+        let app = makeApp(store: store) { $0.ingestKeys = AccessKeys(["k1"]) }
+        var fields: HTTPFields = [.contentType: contentType]
+        fields[HTTPField.Name("X-Ingest-Key")!] = key ?? "k1"
+        if key == "" { fields[HTTPField.Name("X-Ingest-Key")!] = nil }
+        let headers = fields
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/logs", method: .post, headers: headers, body: ByteBuffer(string: body)) { response in
+                #expect(response.status.code == status)
+                let json = bodyJSON(response.body)
+                #expect(json["code"] as? Int == code)
+                #expect((json["message"] as? String)?.contains(message) == true, "\(json)")
+                #expect(response.headers[.retryAfter] == nil)
+            }
+        }
+    }
+
+    @Test("a store that cannot commit: 503 with Retry-After on the New Relic and OTLP routes too")
+    func unavailableStore() async throws {
+        let app = makeApp(store: FullDiskStore(base: store))
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/logs", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: Self.otlpExport())
+            ) { response in
+                #expect(response.status == .serviceUnavailable && response.headers[.retryAfter] == "5")
+                #expect(bodyJSON(response.body)["code"] as? Int == 14)
+            }
+            try await client.execute(
+                uri: "/v1/accounts/1/events", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: Self.newRelicPayload())
+            ) { response in
+                #expect(response.status == .serviceUnavailable && response.headers[.retryAfter] == "5")
+                #expect(bodyJSON(response.body)["success"] as? Bool == false)
+            }
+        }
+    }
+}
