@@ -9,7 +9,8 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "purchase-sli",
-    platforms: [.macOS(.v14)],
+    // iOS 16 and its siblings for the SDK (Duration, Task.sleep(for:)); the service and CLI run on Linux.
+    platforms: [.macOS(.v14), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "purchase-sli", targets: ["purchase-sli"]),
         // The client of apps and grant servers: Foundation only, for iOS, macOS and Linux.
@@ -34,7 +35,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "PurchaseSLICore", swiftSettings: swiftSettings),
-        .target(name: "PurchaseSLIClient", swiftSettings: swiftSettings),
+        // Foundation and PurchaseSLICore (pure Swift, no package) only.
+        .target(name: "PurchaseSLIClient", dependencies: ["PurchaseSLICore"], swiftSettings: swiftSettings),
         .target(name: "PurchaseSLIGzip", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // The one decoding pipeline of the HTTP routes and `ingest`: gzip, framing, the formats, validation.
         .target(

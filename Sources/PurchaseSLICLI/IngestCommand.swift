@@ -83,7 +83,12 @@ struct IngestCommand: ParsableCommand {
                     let shown = rejectedCount + warningCount
                     if !quiet && shown <= 20 {
                         // Event text reaches the terminal only with its control and bidi characters marked.
-                        let place = reject.line.map { "\(name):\($0)" } ?? "\(name): record \(reject.index)"
+                        // An OTLP record is named by its index; its line is where its request begins.
+                        let place = switch (format, reject.line) {
+                        case (.otlp, let line?): "\(name): record \(reject.index) (of the request on line \(line))"
+                        case (_, let line?): "\(name):\(line)"
+                        case (_, nil): "\(name): record \(reject.index)"
+                        }
                         printError(TerminalText.sanitized("\(place): \(reject.field): \(reject.reason)"
                             + (reject.kept ? " (left out; the event was counted)" : "")))
                     } else if !quiet && shown == 21 {

@@ -19,6 +19,7 @@ final class EventQueue: @unchecked Sendable {
     private let maximumBytes: Int
     private let maximumSegmentEvents: Int
     private let maximumSegmentBytes: Int
+    private let log: (@Sendable (String) -> Void)?
     private let io = DispatchQueue(label: "purchase-sli.queue")
     private let lock = NSLock()
     // Guarded by `lock`:
@@ -31,8 +32,11 @@ final class EventQueue: @unchecked Sendable {
     private var sizes: [Int: (bytes: Int, events: Int)] = [:]
 
     /// Opens (or makes) the queue in `directory`; what an earlier process queued is kept, to be sent.
-    init(directory: URL, maximumBytes: Int, maximumSegmentEvents: Int, maximumSegmentBytes: Int) throws {
+    init(
+        directory: URL, maximumBytes: Int, maximumSegmentEvents: Int, maximumSegmentBytes: Int, log: (@Sendable (String) -> Void)? = nil
+    ) throws {
         self.directory = directory
+        self.log = log
         self.maximumBytes = maximumBytes
         self.maximumSegmentEvents = maximumSegmentEvents
         // A segment is at most a quarter of the queue, so that dropping the oldest frees room without
@@ -131,13 +135,26 @@ final class EventQueue: @unchecked Sendable {
             return pending
         }
         guard !batch.isEmpty else { return }
-        for line in batch.flatMap(\.lines) { write(line + "\n") }
-        try? open?.handle.synchronize()
+        let lost = batch.flatMap(\.lines).filter { !write($0 + "\n") }.count
+        do {
+            try open?.handle.synchronize()
+        } catch {
+            log?("purchase-sli: the queue could not sync \(directory.path) (\(error)); a crash now may lose its last events")
+        }
+        if lost > 0 {
+            // A full or failing disk: the events are gone, and the service is told how many, as for a full queue.
+            log?("purchase-sli: \(lost) events could not be written to \(directory.path); they are counted as dropped")
+            saveDropped(lock.withLock { () -> Int in
+                dropped += lost
+                return dropped
+            })
+        }
         enforceLimit()
         for item in batch { item.done() }
     }
 
-    private func write(_ line: String) {
+    /// Appends one line to the open segment (opening one when needed); false when the disk refused it.
+    private func write(_ line: String) -> Bool {
         let bytes = Data(line.utf8)
         if let current = open, current.events >= maximumSegmentEvents || current.bytes + bytes.count > maximumSegmentBytes {
             closeOpenSegment()
@@ -146,12 +163,19 @@ final class EventQueue: @unchecked Sendable {
             let segment = Segment(url: directory.appendingPathComponent(String(format: "segment-%012d.ndjson", nextSequence)), sequence: nextSequence)
             nextSequence += 1
             guard FileManager.default.createFile(atPath: segment.url.path, contents: nil),
-                  let handle = try? FileHandle(forWritingTo: segment.url) else { return }
+                  let handle = try? FileHandle(forWritingTo: segment.url) else { return false }
             open = (handle, segment, 0, 0)
         }
-        try? open?.handle.write(contentsOf: bytes)
+        do {
+            try open?.handle.write(contentsOf: bytes)
+        } catch {
+            // What was written of the line is a torn end, which the reader skips; the next line goes to a new segment.
+            closeOpenSegment()
+            return false
+        }
         open?.events += 1
         open?.bytes += bytes.count
+        return true
     }
 
     private func closeOpenSegment() {

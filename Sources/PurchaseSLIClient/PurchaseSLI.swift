@@ -23,7 +23,8 @@ public final class PurchaseSLI: Sendable {
         self.configuration = configuration
         queue = try EventQueue(
             directory: configuration.queueDirectory, maximumBytes: configuration.maximumQueueBytes,
-            maximumSegmentEvents: configuration.maximumBatchEvents, maximumSegmentBytes: configuration.maximumBatchBytes)
+            maximumSegmentEvents: configuration.maximumBatchEvents, maximumSegmentBytes: configuration.maximumBatchBytes,
+            log: configuration.log)
         let uploader = Uploader(configuration: configuration, queue: queue)
         self.uploader = uploader
         loop = Task { await uploader.run() }
@@ -73,7 +74,7 @@ public final class PurchaseSLI: Sendable {
         get async { await queue.waitingCount() }
     }
 
-    /// Events dropped because the queue was full and not yet reported to the service.
+    /// Events dropped because the queue was full (or the disk refused them), not yet reported to the service.
     public var droppedEvents: Int { queue.droppedCount }
 
     /// What was sent, dropped and retried so far.

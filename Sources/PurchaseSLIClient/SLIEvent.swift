@@ -1,4 +1,5 @@
 public import Foundation
+public import PurchaseSLICore
 
 /// What an attempt was doing: `purchase`, `restore`, `retry`, or another token of the app's.
 public struct SLIAction: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
@@ -17,10 +18,9 @@ public struct SLIAction: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let retry: SLIAction = "retry"
 }
 
-/// The outcome types of the event format.
-public enum SLIResultType: String, Sendable, CaseIterable {
-    case start, success, alreadyGranted, failure, cancel, pending
-}
+/// The outcome types of the event format: `start`, `success`, `alreadyGranted`, `failure`, `cancel`,
+/// `pending` (the service's own type).
+public typealias SLIResultType = ResultType
 
 /// One event of the event format (v1), as the SDK queues and sends it. Apps record attempts
 /// (``PurchaseSLI/begin(_:productID:planID:groupID:offerID:appAccountToken:)``); a grant server or an
@@ -67,7 +67,7 @@ public struct SLIEvent: Sendable, Hashable {
     var jsonLine: String {
         var json = JSONObjectWriter()
         json.add("eventID", eventID)
-        json.add("timestamp", RFC3339Text.format(millis: Int64((timestamp.timeIntervalSince1970 * 1000).rounded(.down))))
+        json.add("timestamp", RFC3339.format(millis: Int64((timestamp.timeIntervalSince1970 * 1000).rounded(.down))))
         json.add("productID", productID)
         json.add("planID", planID)
         json.add("groupID", groupID)
@@ -85,7 +85,7 @@ public struct SLIEvent: Sendable, Hashable {
         json.add("resultDescription", resultDescription)
         json.add("responseDescription", responseDescription)
         json.add("errorDescription", errorDescription)
-        if let price, price.isFinite { json.addNumber("price", "\(price)") }
+        if let price, price.isFinite { json.addNumber("price", JSONText.number(price)) }
         json.add("currency", currency)
         return json.closed
     }
@@ -98,7 +98,7 @@ struct JSONObjectWriter {
 
     mutating func add(_ key: String, _ value: String?) {
         guard let value else { return }
-        addRaw(key, Self.quoted(value))
+        addRaw(key, JSONText.quoted(value))
     }
 
     mutating func add(_ key: String, _ value: Int?) {
@@ -115,55 +115,4 @@ struct JSONObjectWriter {
     }
 
     var closed: String { text + "}" }
-
-    /// `value` as a JSON string literal.
-    static func quoted(_ value: String) -> String {
-        var output = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output + "\""
-    }
-}
-
-/// RFC 3339 text of a UTC time in milliseconds (`2026-11-14T09:30:00.250Z`), computed without a calendar.
-enum RFC3339Text {
-    static func format(millis: Int64) -> String {
-        let (seconds, milli) = (millis.floorDiv(1000), millis - millis.floorDiv(1000) * 1000)
-        let days = seconds.floorDiv(86_400), secondOfDay = seconds - days * 86_400
-        // Howard Hinnant's civil_from_days.
-        let shifted = days + 719_468
-        let era = shifted.floorDiv(146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay % 3600 / 60, 2)):"
-            + "\(pad(secondOfDay % 60, 2)).\(pad(milli, 3))Z"
-    }
-}
-
-extension Int64 {
-    /// Division rounding toward negative infinity.
-    fileprivate func floorDiv(_ divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
-    }
 }

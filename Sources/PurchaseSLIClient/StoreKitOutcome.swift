@@ -11,13 +11,19 @@ public enum StoreKitPurchaseResult: Sendable, Hashable {
 
 /// `StoreKitError` (StoreKit 2) and `Product.PurchaseError` as plain values.
 public enum StoreKitErrorCase: Sendable, Hashable {
+    /// `StoreKitError.userCancelled`.
     case userCancelled
     /// No network: StoreKit's `networkError(URLError)`, with the URL error's code.
     case networkError(code: Int)
+    /// `StoreKitError.systemError`, with the underlying error's description.
     case systemError(String)
+    /// `StoreKitError.notAvailableInStorefront`.
     case notAvailableInStorefront
+    /// `StoreKitError.notEntitled`.
     case notEntitled
+    /// `StoreKitError.unsupported`, or a case newer than this SDK.
     case unsupported
+    /// `StoreKitError.unknown`.
     case unknown
     /// A `Product.PurchaseError` (`invalidQuantity`, `productUnavailable`, `purchaseNotAllowed`,
     /// `ineligibleForOffer`, `invalidOfferIdentifier`, `invalidOfferPrice`, `invalidOfferSignature`,

@@ -9,6 +9,10 @@ import PurchaseSLIClient
 //                                                                  nothing: the interval is a day)
 //   purchase-sli-client-probe send ENDPOINT QUEUE                  sends what the queue holds and prints
 //                                                                  "delivered N"
+//   purchase-sli-client-probe bench ENDPOINT QUEUE COUNT CALLERS   bench/client-sdk.sh: how fast attempts are
+//                                                                  queued, by one caller and by CALLERS at once,
+//                                                                  against appending and syncing each line by
+//                                                                  hand; bytes per event on disk and sent
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let endpoint = URL(string: arguments[2]) else {
     FileHandle.standardError.write(Data("usage: purchase-sli-client-probe record|send ENDPOINT QUEUE [COUNT PREFIX]\n".utf8))
@@ -34,6 +38,12 @@ case "record" where arguments.count == 6:
 case "send":
     await sli.flush()
     print("delivered", await sli.statistics.delivered)
+case "bench" where arguments.count == 6:
+    // Only the queue is measured: a failed send is not tried again within the run, and not logged.
+    configuration.maximumQueueBytes = 1 << 30
+    configuration.initialRetryDelay = .seconds(3600)
+    configuration.log = nil
+    try await ClientBenchmark(configuration: configuration, count: Int(arguments[4]) ?? 0, callers: Int(arguments[5]) ?? 1).run()
 default:
     exit(2)
 }

@@ -157,7 +157,7 @@ extension SLIEvent {
         self.init(
             eventID: event.eventID, timestamp: Date(timeIntervalSince1970: Double(event.timestampMillis) / 1000),
             productID: event.productID, actionType: SLIAction(rawValue: event.actionType.rawValue),
-            resultType: SLIResultType(rawValue: event.resultType.rawValue)!)
+            resultType: event.resultType)
         (planID, groupID, offerID, statusCode) = (event.planID, event.groupID, event.offerID, event.statusCode)
         (appVersion, platform, osVersion, variant) = (event.appVersion, event.platform, event.osVersion, event.variant)
         (transactionID, appAccountToken, durationMs) = (event.transactionID, event.appAccountToken, event.durationMs.map { Int($0) })

@@ -45,15 +45,6 @@ struct ClientUnitTests {
         #expect(parsed.event.errorDescription == "tab\there \u{2028}" && parsed.event.resultType == .alreadyGranted)
     }
 
-    @Test("RFC 3339 text of times before 1970, around leap days and far ahead", arguments: [
-        (Int64(0), "1970-01-01T00:00:00.000Z"), (-1, "1969-12-31T23:59:59.999Z"), (951_782_400_000, "2000-02-29T00:00:00.000Z"),
-        (1_763_112_600_250, "2025-11-14T09:30:00.250Z"), (4_102_444_799_999, "2099-12-31T23:59:59.999Z"),
-    ])
-    func rfc3339(millis: Int64, text: String) {
-        #expect(RFC3339Text.format(millis: millis) == text)
-        #expect(RFC3339.parseMillis(text) == millis)
-    }
-
     @Test("StoreKit outcomes: Ask to Buy is pending, a 409 alreadyGranted, no answer status 0, cancels are cancels", arguments: [
         (SLIOutcome(storeKit: .pending, grant: nil), SLIOutcome.pending),
         (SLIOutcome(storeKit: .userCancelled, grant: nil), .cancel),
