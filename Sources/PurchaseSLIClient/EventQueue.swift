@@ -160,7 +160,9 @@ final class EventQueue: @unchecked Sendable {
             closeOpenSegment()
         }
         if open == nil {
-            let segment = Segment(url: directory.appendingPathComponent(String(format: "segment-%012d.ndjson", nextSequence)), sequence: nextSequence)
+            let number = String(nextSequence)
+            let name = "segment-" + String(repeating: "0", count: max(0, 12 - number.count)) + number + ".ndjson"
+            let segment = Segment(url: directory.appendingPathComponent(name), sequence: nextSequence)
             nextSequence += 1
             guard FileManager.default.createFile(atPath: segment.url.path, contents: nil),
                   let handle = try? FileHandle(forWritingTo: segment.url) else { return false }

@@ -26,12 +26,12 @@ extension StoreKitErrorCase {
         if let error = error as? StoreKitError {
             switch error {
             case .userCancelled: self = .userCancelled
-            case .networkError(let urlError): self = .networkError(code: urlError.errorCode)
+            case .networkError(let urlError): self = .networkError(code: urlError.code.rawValue)
             case .systemError(let underlying): self = .systemError(String(describing: underlying))
             case .notAvailableInStorefront: self = .notAvailableInStorefront
             case .notEntitled: self = .notEntitled
             case .unknown: self = .unknown
-            default: self = .unsupported
+            @unknown default: self = .unsupported
             }
         } else if let error = error as? Product.PurchaseError {
             self = .purchaseError(String(describing: error))

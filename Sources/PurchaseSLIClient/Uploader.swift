@@ -47,6 +47,7 @@ actor Uploader {
         while !Task.isCancelled {
             let delay = notBefore.map { max(.zero, $0 - .now) } ?? configuration.sendInterval
             await waker.sleep(for: delay)
+            if Task.isCancelled { break }
             await send(rotating: true)
         }
     }

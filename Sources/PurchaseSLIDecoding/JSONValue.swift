@@ -50,7 +50,7 @@ enum JSONValue: Decodable, Hashable {
     }
 
     /// Parses one JSON text.
-    /// - Throws: ``JSONSyntaxError``-like message for text that is not JSON.
+    /// - Throws: Foundation's `DecodingError` for text that is not JSON (``syntaxMessage(_:)`` words it).
     static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     }

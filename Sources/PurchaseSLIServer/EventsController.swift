@@ -71,7 +71,7 @@ struct EventsController {
         metrics.recordIgnored(decoded.ignored, format: dialect.name)
         guard !decoded.events.isEmpty else {
             metrics.record(accepted: 0, duplicates: 0, rejected: decoded.rejected)
-            if decoded.rejected.isEmpty, decoded.records > 0 || !(dialect.format == .events) {
+            if decoded.rejected.isEmpty, dialect.format != .events {
                 // Only records of other kinds (or an empty export): nothing to count, nothing wrong.
                 return answer(dialect, decoded, accepted: 0, duplicates: 0)
             }
@@ -97,8 +97,7 @@ struct EventsController {
 
     private func decode(_ body: [UInt8], _ dialect: IngestDialect, isGzip: Bool, singleObject: Bool) throws -> DecodedBatch {
         // An OTLP request is one document, read whole: its limit is the body's, not a line's.
-        let recordBytes = dialect.format == .events || dialect.name == "newrelic"
-            ? configuration.maximumLineBytes : configuration.maximumDecompressedBytes
+        let recordBytes = dialect.readsWholeDocuments ? configuration.maximumDecompressedBytes : configuration.maximumLineBytes
         let limits = EventDecoder.Limits(
             maximumRecordBytes: recordBytes, maximumRecords: configuration.maximumEventsPerRequest,
             maximumDecompressedBytes: min(

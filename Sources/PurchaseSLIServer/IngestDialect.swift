@@ -22,6 +22,12 @@ enum IngestDialect: Sendable {
         }
     }
 
+    /// Whether a body is one document read whole (an OTLP request) rather than records of a line's size.
+    var readsWholeDocuments: Bool {
+        if case .otlp = self { return true }
+        return false
+    }
+
     /// The format's name, as metrics label it.
     var name: String { format.name }
 
