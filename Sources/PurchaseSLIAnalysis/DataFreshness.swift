@@ -10,12 +10,16 @@ public struct DataFreshness: Sendable, Hashable {
     /// Data is stale when its newest event is at least this old: the loss-of-signal window, over which a
     /// stopped feed is noticed.
     public var staleAfterSeconds: Int64
+    /// Events clients dropped unsent (their queues on disk were full), reported in the day before
+    /// `atSeconds`: events the counts miss however fresh they are.
+    public var clientDroppedEvents: Int64
 
     /// Creates a freshness record.
-    public init(atSeconds: Int64, newestEventSeconds: [String: Int64], staleAfterSeconds: Int64) {
+    public init(atSeconds: Int64, newestEventSeconds: [String: Int64], staleAfterSeconds: Int64, clientDroppedEvents: Int64 = 0) {
         self.atSeconds = atSeconds
         self.newestEventSeconds = newestEventSeconds
         self.staleAfterSeconds = staleAfterSeconds
+        self.clientDroppedEvents = clientDroppedEvents
     }
 
     /// The minute of the newest event of `action`, or of any action when nil.

@@ -92,7 +92,9 @@ public struct AlertContext: Sendable {
                 newest[action] = minutes.startSeconds + Int64(lastMinute) * 60
             }
         }
-        return DataFreshness(atSeconds: time, newestEventSeconds: newest, staleAfterSeconds: policy.lossOfSignalWindowSeconds)
+        let dropped = try (store as? any StoreRecordStore)?.clientDroppedEvents(fromMillis: (time - day) * 1000, toMillis: time * 1000) ?? 0
+        return DataFreshness(
+            atSeconds: time, newestEventSeconds: newest, staleAfterSeconds: policy.lossOfSignalWindowSeconds, clientDroppedEvents: dropped)
     }
 
     /// The report of a finding (or of an episode when `endsAt` is given).

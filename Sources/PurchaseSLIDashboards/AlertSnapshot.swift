@@ -1,5 +1,6 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLIRendering
+import PurchaseSLICore
 
 /// The alerts a page shows: those firing at its time, and every episode over its range (for the
 /// incident bands of its charts).
@@ -25,6 +26,16 @@ public struct AlertSnapshot: Sendable {
         return "<div class=\"banner warn\"><strong>\(FreshnessText.status(freshness))</strong> "
             + "\(FreshnessText.sentence(freshness)): no alert can fire on events that do not arrive, so nothing on this page "
             + "says how purchases go now.</div>"
+    }
+
+    /// A banner saying clients dropped events unsent in the last day, or nothing: counts that miss events
+    /// must not read as complete, however fresh they are.
+    var incompleteBanner: HTML {
+        guard freshness.clientDroppedEvents > 0 else { return "" }
+        return "<div class=\"banner warn\"><strong>INCOMPLETE</strong> clients dropped \(NumberText.count(freshness.clientDroppedEvents)) "
+            + "events unsent in the day before \(RFC3339.format(seconds: freshness.atSeconds)): their queues on disk were full (offline "
+            + "for long, or sending refused). The rates on this page miss those events; "
+            + "<code>purchase_sli_client_dropped_events_total</code> counts them as they are reported.</div>"
     }
 
     /// Whether the newest event of every action is older than the loss-of-signal window.

@@ -52,7 +52,7 @@ public struct DashboardPage: Sendable {
             finding.severity = report.severity
             return finding
         }
-        var body: HTML = alerts.staleBanner + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
+        var body: HTML = alerts.staleBanner + alerts.incompleteBanner + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
         for panel in definition.panels {
             switch panel {
             case .objectives:

@@ -56,7 +56,7 @@ public struct IndexPage: Sendable {
             title: "purchase-sli dashboards",
             subtitle: "\(RFC3339.format(seconds: context.fromSeconds)) to \(RFC3339.format(seconds: context.atSeconds)) "
                 + "(\(NumberText.duration(context.rangeSeconds))) · \(FreshnessText.line(alerts.freshness))",
-            navigation: navigation, body: status + "<section><h2>Pages</h2><ul>\(pages)</ul></section>",
+            navigation: navigation, body: status + alerts.incompleteBanner + "<section><h2>Pages</h2><ul>\(pages)</ul></section>",
             generatedAtSeconds: generatedAtSeconds)
     }
 }

@@ -49,6 +49,7 @@ extension PostgresBucketStore {
         let prices = try source.prices()
         let notifications = try source.notifications(kinds: Set(StoreEventKind.allCases), fromMillis: .min / 2, toMillis: .max / 2)
         let reports = try source.clientReportBlobs()
+        let drops = try source.clientDrops()
         let events = counts[.day, default: [:]].values.reduce(Int64(0)) { $0 + $1.total }
         // The eventIDs remembered, digested in any order: two stores of equal counts but other events differ.
         let digest = dedup.keys.reduce(UInt64(0)) { $0 &+ Self.mixed(UInt64(bitPattern: $1.second) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: $1.hash)) }
@@ -128,6 +129,7 @@ extension PostgresBucketStore {
             try await RecordWrite.upsertPrices(prices, on: connection, logger: logger)
             for chunk in Self.chunked(notifications) { summary.notifications += try await Self.insert(Array(chunk), on: connection, logger: logger).count }
             try await RecordWrite.appendReports(reports, on: connection, logger: logger)
+            try await RecordWrite.addClientDrops(drops, on: connection, logger: logger)
             summary.reportBlobs = reports.count
             try await connection.run(
                 "INSERT INTO imported_store (fingerprint, source) VALUES (\(fingerprint), \(sourceName))", logger: logger)

@@ -109,6 +109,9 @@ struct RecordWrite {
         try await recordOverflow(on: connection, outcome: &outcome)
         try await recordPrices(on: connection)
         try await recordReports(on: connection)
+        try await Self.addClientDrops(
+            [(receivedAtSeconds.floorDividedBy(60).quotient, Int64(PreparedEvents.clientDroppedEvents(batches, isNew: isNew)))],
+            on: connection, logger: logger)
         return outcome
     }
 
@@ -422,6 +425,16 @@ struct RecordWrite {
     /// Appends what the new events reported per transaction and account token.
     private func recordReports(on connection: PostgresConnection) async throws {
         try await Self.appendReports(batches.indices.flatMap { batches[$0].clientReportBlobs(ofNew: isNew[$0]) }, on: connection, logger: logger)
+    }
+
+    /// Adds to each minute's events dropped by clients.
+    static func addClientDrops(_ drops: [(minute: Int64, events: Int64)], on connection: PostgresConnection, logger: Logger) async throws {
+        let drops = drops.filter { $0.events > 0 }
+        guard !drops.isEmpty else { return }
+        try await connection.run("""
+            INSERT INTO client_drop (minute, events) SELECT * FROM unnest(\(drops.map(\.minute)), \(drops.map(\.events))) ORDER BY 1
+            ON CONFLICT (minute) DO UPDATE SET events = client_drop.events + excluded.events
+            """, logger: logger)
     }
 
     /// Appends client report blobs.

@@ -163,6 +163,7 @@ extension PostgresBucketStore {
                 try await connection.run("DELETE FROM store_notification WHERE event_millis < \(before)", logger: logger)
                 try await connection.run(
                     "DELETE FROM client_report_minute WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
+                try await connection.run("DELETE FROM client_drop WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
                 var memory = DedupMemory(seconds: 0, eventIDs: 0)
                 for try await (seconds, eventIDs) in try await connection.query(
                     "SELECT count(DISTINCT second), count(*) FROM seen_event", logger: logger

@@ -43,6 +43,19 @@ extension PostgresBucketStore {
         }
     }
 
+    /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.
+    public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
+        let logger = logger
+        return try withConnection { connection in
+            var total: Int64 = 0
+            for try await events in try await connection.query(
+                "SELECT coalesce(sum(events), 0)::bigint FROM client_drop WHERE minute * 60000 >= \(fromMillis) AND minute * 60000 < \(toMillis)",
+                logger: logger
+            ).decode(Int64.self) { total = events }
+            return total
+        }
+    }
+
     /// What the app's events of `[fromMillis, toMillis)` reported for each of `keys`.
     public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
         guard !keys.isEmpty else { return [] }

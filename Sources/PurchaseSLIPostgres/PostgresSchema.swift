@@ -23,6 +23,8 @@ enum PostgresSchema {
         (2, "imported-stores", [
             "CREATE TABLE imported_store (fingerprint text PRIMARY KEY, source text NOT NULL, imported_at timestamptz NOT NULL DEFAULT now())",
         ]),
+        // Per minute of receipt, the events clients dropped unsent (their queue was full).
+        (3, "client-drops", ["CREATE TABLE client_drop (minute bigint PRIMARY KEY, events bigint NOT NULL)"]),
     ]
 
     private static let counterColumns = "start bigint NOT NULL, success bigint NOT NULL, already_granted bigint NOT NULL, "

@@ -4,10 +4,19 @@ import PurchaseSLICore
 /// The words for how recent the data is, the same in every output.
 public enum FreshnessText {
     /// "last event 3 min ago (2026-11-22T17:57:00Z)", with "STALE: " before it when the data is stale,
-    /// or "NO DATA: no event before …" when there is none.
+    /// or "NO DATA: no event before …" when there is none; for the whole feed, "· INCOMPLETE: …" after it
+    /// when clients dropped events unsent.
     public static func line(_ freshness: DataFreshness, action: String? = nil) -> String {
         let status = status(freshness, action: action)
         return (status == "OK" ? "" : status + ": ") + sentence(freshness, action: action)
+            + (action == nil ? incompleteness(freshness).map { " · " + $0 } ?? "" : "")
+    }
+
+    /// "INCOMPLETE: clients dropped 1,234 events unsent in the day before …", or nil when none did.
+    public static func incompleteness(_ freshness: DataFreshness) -> String? {
+        guard freshness.clientDroppedEvents > 0 else { return nil }
+        return "INCOMPLETE: clients dropped \(NumberText.count(freshness.clientDroppedEvents)) events unsent in the day before "
+            + "\(RFC3339.format(seconds: freshness.atSeconds)) (their queues on disk were full): the counts miss them"
     }
 
     /// "last event 3 min ago (2026-11-22T17:57:00Z)" or "no event before …", without a status word.

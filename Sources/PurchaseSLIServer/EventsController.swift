@@ -78,9 +78,10 @@ struct EventsController {
             throw IngestError.badRequest(
                 decoded.records == 0 ? "no events in the body" : "no valid event in the batch", rejected: decoded.rejected)
         }
+        let dropped = request.headers[Self.droppedEventsField].flatMap(Int.init).flatMap { (1...1_000_000_000).contains($0) ? $0 : nil } ?? 0
         let outcome: GroupCommitter.Outcome
         do {
-            outcome = try await committer.commit(decoded.events)
+            outcome = try await committer.commit(decoded.events, clientDroppedEvents: dropped)
         } catch is GroupCommitter.ShuttingDown {
             throw IngestError.shuttingDown
         } catch {
@@ -88,10 +89,9 @@ struct EventsController {
             throw IngestError.storeFailed(error)
         }
         metrics.record(accepted: outcome.accepted, duplicates: outcome.duplicates, rejected: decoded.rejected)
-        // Counted once the batch is: a client forgets the number only after this answer.
-        if let dropped = request.headers[Self.droppedEventsField].flatMap(Int.init), (1...1_000_000_000).contains(dropped) {
-            metrics.recordClientDropped(dropped)
-        }
+        // Stored with the batch when it counted something new (a resend, all duplicates, does not count
+        // the drops again); a client forgets the number only after this answer.
+        if dropped > 0, outcome.accepted > 0 { metrics.recordClientDropped(dropped) }
         return answer(dialect, decoded, accepted: outcome.accepted, duplicates: outcome.duplicates)
     }
 

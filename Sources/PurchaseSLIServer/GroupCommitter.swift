@@ -56,10 +56,13 @@ public final class GroupCommitter: Service, @unchecked Sendable {
     ///
     /// The caller's task prepares the events' keys and, holding `events` until the end, frees them
     /// afterwards: work that would otherwise fall to the single writer that every request waits for.
+    /// - Parameter clientDroppedEvents: events the sender dropped unsent, stored with the batch when it
+    ///   counts something new.
     /// - Throws: the store's error when the transaction failed (nothing of this request was counted),
     ///   or ``ShuttingDown``.
-    public func commit(_ events: [PurchaseEvent]) async throws -> Outcome {
-        let prepared = PreparedEvents(events)
+    public func commit(_ events: [PurchaseEvent], clientDroppedEvents: Int = 0) async throws -> Outcome {
+        var prepared = PreparedEvents(events)
+        prepared.clientDroppedEvents = clientDroppedEvents
         defer { withExtendedLifetime(events) {} }
         return try await withCheckedThrowingContinuation { continuation in
             condition.lock()

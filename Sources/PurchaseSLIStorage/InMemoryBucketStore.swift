@@ -29,6 +29,8 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         var notifications: [NotificationKey: ReceivedNotification] = [:]
         /// Client report blobs per minute, in the order appended.
         var reports: [Int64: [[UInt8]]] = [:]
+        /// Per minute of receipt, the events clients dropped unsent.
+        var clientDrops: [Int64: Int64] = [:]
     }
 
     private struct ErrorKey: Hashable {
@@ -93,6 +95,9 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
                     outcome.accepted += 1
                 }
                 for (minute, blob) in batch.clientReportBlobs(ofNew: isNew[batchIndex]) { state.reports[minute, default: []].append(blob) }
+                if isNew[batchIndex].contains(true), batch.clientDroppedEvents > 0 {
+                    state.clientDrops[receivedAtSeconds.floorDividedBy(60).quotient, default: 0] += Int64(batch.clientDroppedEvents)
+                }
                 for price in batch.prices where (state.prices[PriceKey(productID: price.productID, planID: price.planID)]?.seenMillis ?? .min)
                     <= price.seenMillis {
                     state.prices[PriceKey(productID: price.productID, planID: price.planID)] = price
@@ -178,6 +183,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
             let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
             state.notifications = state.notifications.filter { $0.value.notification.eventMillis >= before }
             state.reports = state.reports.filter { $0.key >= before.floorDividedBy(60_000).quotient }
+            state.clientDrops = state.clientDrops.filter { $0.key >= before.floorDividedBy(60_000).quotient }
             return DedupMemory(seconds: Int64(state.seen.count), eventIDs: Int64(state.seen.values.reduce(0) { $0 + $1.count }))
         }
     }
@@ -224,6 +230,13 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
             }
         }
         return Array(reports.values)
+    }
+
+    /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.
+    public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
+        state.withLock { state in
+            state.clientDrops.reduce(0) { total, drop in total + (drop.key * 60_000 >= fromMillis && drop.key * 60_000 < toMillis ? drop.value : 0) }
+        }
     }
 
     /// Charges and refunds of `[fromMillis, toMillis)` per step; see ``StoreRecordStore/storeActivity(fromMillis:toMillis:stepSeconds:)``.

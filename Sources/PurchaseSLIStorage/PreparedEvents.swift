@@ -24,6 +24,9 @@ public struct PreparedEvents: Sendable {
     /// they are when none of the batch's events is a duplicate (else it makes them again from the new
     /// ones: only events counted for the first time report).
     let clientReportBlobs: [(minute: Int64, blob: [UInt8])]
+    /// Events the sender dropped before sending (its queue was full), reported with this batch: stored
+    /// when the batch counts an event for the first time, so that a resent batch does not report them twice.
+    public var clientDroppedEvents = 0
 
     /// Computes the keys of `events`. O(n log n).
     public init(_ events: [PurchaseEvent]) {
@@ -64,6 +67,12 @@ public struct PreparedEvents: Sendable {
         self.prices = Array(prices.values)
         clientReportBlobs = reports.blobs()
         order = Self.dedupOrder(seconds: seconds, hashes: eventIDHashes)
+    }
+
+    /// The events clients dropped that a commit of `batches` stores, given which of their events it
+    /// counted for the first time: those reported by the batches that counted something.
+    package static func clientDroppedEvents(_ batches: [PreparedEvents], isNew: [[Bool]]) -> Int {
+        batches.indices.reduce(0) { total, index in total + (isNew[index].contains(true) ? batches[index].clientDroppedEvents : 0) }
     }
 
     /// The client report blobs of the events counted for the first time (`isNew[index]`): those made

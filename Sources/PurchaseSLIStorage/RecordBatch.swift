@@ -64,6 +64,12 @@ struct RecordBatch {
         for (batchIndex, batch) in batches.enumerated() {
             try ClientReportRows.append(batch.clientReportBlobs(ofNew: isNew[batchIndex]), in: db)
         }
+        let dropped = PreparedEvents.clientDroppedEvents(batches, isNew: isNew)
+        if dropped > 0 {
+            try db.execute(
+                sql: "INSERT INTO client_drop (minute, events) VALUES (?, ?) ON CONFLICT (minute) DO UPDATE SET events = events + excluded.events",
+                arguments: [receivedAtSeconds.floorDividedBy(60).quotient, dropped])
+        }
         return outcome
     }
 

@@ -23,6 +23,13 @@ extension SQLiteBucketStore {
         }
     }
 
+    /// Every minute's events dropped by clients.
+    package func clientDrops() throws -> [(minute: Int64, events: Int64)] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT minute, events FROM client_drop ORDER BY minute").map { ($0[0], $0[1]) }
+        }
+    }
+
     /// Every client report blob, by minute and part.
     package func clientReportBlobs() throws -> [(minute: Int64, blob: [UInt8])] {
         try pool.read { db in

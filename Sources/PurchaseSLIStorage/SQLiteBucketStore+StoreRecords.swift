@@ -22,6 +22,15 @@ extension SQLiteBucketStore: StoreRecordStore {
         try pool.read { db in try ClientReportRows.fetch(keys, fromMillis: fromMillis, toMillis: toMillis, in: db) }
     }
 
+    /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.
+    public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
+        try pool.read { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT coalesce(sum(events), 0) FROM client_drop WHERE minute * 60000 >= ? AND minute * 60000 < ?",
+                arguments: [fromMillis, toMillis]) ?? 0
+        }
+    }
+
     /// Charges and refunds of `[fromMillis, toMillis)` per step; see ``StoreRecordStore/storeActivity(fromMillis:toMillis:stepSeconds:)``.
     public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
         try pool.read { db in

@@ -36,6 +36,7 @@ package enum Schema {
     ///   hold yet, nor the minute bucket when `in_minute` is 0 (``BucketWriter``); queries add them.
     /// - `seen_pending`: per commit, the (second, hash) keys of the eventIDs it counted that `seen_second`
     ///   does not hold yet (``PendingSeenIDs``).
+    /// - `client_drop`: per minute of receipt, the events clients reported dropping unsent.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-buckets") { db in
@@ -159,6 +160,10 @@ package enum Schema {
             }
             try ClientReportRows.append(encoder.blobs(), in: db)
             try db.execute(sql: "DROP TABLE client_report")
+        }
+        migrator.registerMigration("v7-client-drops") { db in
+            // Per minute of receipt, the events clients dropped unsent (their queue was full).
+            try db.execute(sql: "CREATE TABLE client_drop (minute INTEGER PRIMARY KEY, events INTEGER NOT NULL)")
         }
         return migrator
     }

@@ -14,6 +14,10 @@ public protocol StoreRecordStore: Sendable {
     /// per key (the earliest grant, the latest outcome).
     func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport]
 
+    /// Events clients dropped before sending them (their queue was full), as reported with the batches
+    /// received in `[fromMillis, toMillis)`: what the counts miss.
+    func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64
+
     /// Charges and refunds that happened in `[fromMillis, toMillis)`, counted per `stepSeconds` (aligned
     /// to the epoch), store, environment, product, type and currency.
     func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow]

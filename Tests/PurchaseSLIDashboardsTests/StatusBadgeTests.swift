@@ -61,4 +61,19 @@ import Testing
         #expect(card.hasPrefix("<span class=\"status bad\">PAGE</span>"), "\(card.prefix(120))")
         #expect(page.contains("<span class=\"status bad\">PAGE</span> <strong>NoPurchaseEvents</strong>"))
     }
+
+    /// Events clients dropped unsent: the pages say the counts are incomplete, in a banner, however
+    /// fresh the data; without drops there is no such banner.
+    @Test(arguments: [Int64(0), 1234])
+    func droppedEventsMakeTheCountsIncomplete(dropped: Int64) throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteBucketStore(path: directory.file("dropped.sqlite"))
+        let at = start + 86_400
+        let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: at, rangeSeconds: 86_400)
+        let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
+        let freshness = DataFreshness(atSeconds: at, newestEventSeconds: ["purchase": at - 60], staleAfterSeconds: 3600, clientDroppedEvents: dropped)
+        let page = try DashboardPage(definition: oncall, context: context, alerts: AlertSnapshot(firing: [], episodes: [], freshness: freshness))
+            .document(navigation: [], generatedAtSeconds: at).rendered
+        #expect(page.contains("<strong>INCOMPLETE</strong> clients dropped 1,234 events unsent") == (dropped > 0))
+    }
 }

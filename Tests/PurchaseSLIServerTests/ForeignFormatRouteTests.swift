@@ -151,3 +151,29 @@ import Testing
         }
     }
 }
+
+/// What a client dropped before sending, as the SDK reports it with its next batch.
+@Suite struct ClientDropsRouteTests {
+    @Test("X-Purchase-SLI-Dropped-Events: stored with the batch and counted in /metrics once, not again with a resend")
+    func droppedEventsHeader() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        let app = makeApp(store: store)
+        var fields = ndjson
+        fields[HTTPField.Name("X-Purchase-SLI-Dropped-Events")!] = "37"
+        let headers = fields
+        let batch = body([eventLine("d1"), eventLine("d2")])
+        try await app.test(.router) { client in
+            for _ in 0..<2 {
+                try await client.execute(uri: "/v1/events", method: .post, headers: headers, body: batch) { response in
+                    #expect(response.status == .accepted)
+                }
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(String(buffer: response.body).contains("purchase_sli_client_dropped_events_total 37"))
+            }
+        }
+        let now = Int64(Date().timeIntervalSince1970) * 1000
+        #expect(try store.clientDroppedEvents(fromMillis: now - 3_600_000, toMillis: now + 60_000) == 37)
+    }
+}

@@ -93,6 +93,28 @@ struct StoreRecordContractTests {
                     "2026-11-20T11:00:00Z coins_500 refund REFUND USD 1 2.25"])
     }
 
+    @Test("events clients dropped: stored with a batch that counts something new, not again with its resend, by time of receipt, pruned",
+          arguments: Backend.all)
+    func clientDrops(_ backend: Backend) async throws {
+        var configuration = StoreConfiguration.default
+        configuration.storeRecordRetentionSeconds = 30 * 86_400
+        let store = try await backend.store(configuration).store
+        func batch(_ ids: [String], dropped: Int) -> PreparedEvents {
+            var batch = PreparedEvents(ids.map { event($0, at: "2026-11-20T00:00:00Z") })
+            batch.clientDroppedEvents = dropped
+            return batch
+        }
+        _ = try store.record([batch(["o1"], dropped: 4)], receivedAtMillis: RFC3339.parseMillis("2026-10-01T00:00:00Z")!)
+        _ = try store.record([batch(["a", "b"], dropped: 5), batch(["c"], dropped: 2)], receivedAtMillis: receivedAt)
+        // The first batch again, its answer lost: all duplicates, its drops already stored.
+        _ = try store.record([batch(["a", "b"], dropped: 5)], receivedAtMillis: receivedAt + 60_000)
+        #expect(try store.clientDroppedEvents(fromMillis: receivedAt - 3_600_000, toMillis: receivedAt + 3_600_000) == 7)
+        #expect(try store.clientDroppedEvents(fromMillis: receivedAt + 60_000, toMillis: receivedAt + 3_600_000) == 0)
+        #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 11)
+        try store.prune(nowMillis: receivedAt)
+        #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 7)
+    }
+
     @Test("pruning drops notifications and reports past their retention, keeping the rest", arguments: Backend.all)
     func pruned(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
