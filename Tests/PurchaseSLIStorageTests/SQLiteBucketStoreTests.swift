@@ -147,7 +147,7 @@ import Testing
         _ = try SQLiteBucketStore(path: path)
         let queue = try DatabaseQueue(path: path)
         let migrations = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(migrations == ["v1-buckets", "v2-rollup-pending", "v3-deferred-writes", "v4-product-prices", "v5-store-records", "v6-client-reports-by-minute"])
+        #expect(migrations == ["v1-buckets", "v2-rollup-pending", "v3-deferred-writes", "v4-product-prices", "v5-store-records", "v6-client-reports-by-minute", "v7-client-drops"])
         let applicationID = try queue.read { try Int32.fetchOne($0, sql: "PRAGMA application_id") }
         #expect(applicationID == 0x5053_4C49)
         _ = try SQLiteBucketStore(path: path)
