@@ -49,12 +49,12 @@ struct EventRecords: RecordSource {
             var warnings: [EventValidationError] = []
             do {
                 let event = try validator.event(fromRecord: bytes, warnings: &warnings)
-                return .event(event, warnings: warnings.map { RecordReject($0, index: position.index, line: position.line, kept: true) })
+                return .event(event, warnings: warnings.map { RecordReject($0, at: position, kept: true) })
             } catch {
-                return .rejected(RecordReject(error, index: position.index, line: position.line))
+                return .rejected(RecordReject(error, at: position))
             }
         case let .rejected(error, position):
-            return .rejected(RecordReject(error, index: position.index, line: position.line))
+            return .rejected(RecordReject(error, at: position))
         }
     }
 }

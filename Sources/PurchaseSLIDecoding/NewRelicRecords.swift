@@ -26,9 +26,10 @@ struct NewRelicRecords: RecordSource {
     }
 
     private static func decode(_ record: RecordFramer.Record, eventType: String, validator: EventValidator) -> DecodedRecord {
-        guard case let .bytes(bytes, position) = record else {
-            guard case let .rejected(error, position) = record else { preconditionFailure() }
-            return .rejected(RecordReject(error, index: position.index, line: position.line))
+        let (bytes, position): (UnsafeRawBufferPointer, RecordFramer.Position)
+        switch record {
+        case let .bytes(recordBytes, recordPosition): (bytes, position) = (recordBytes, recordPosition)
+        case let .rejected(error, position): return .rejected(RecordReject(error, at: position))
         }
         func reject(_ field: String, _ reason: String) -> DecodedRecord {
             .rejected(RecordReject(index: position.index, line: position.line, field: field, reason: reason))
@@ -52,7 +53,7 @@ struct NewRelicRecords: RecordSource {
                 members.filter { $0.key != "eventType" }, timestampMillis: nil, receivedMillis: validator.nowMillis,
                 identity: { value.canonicalText })
         } catch {
-            return .rejected(RecordReject(error, index: position.index, line: position.line))
+            return .rejected(RecordReject(error, at: position))
         }
         return AttributeMapping.decoded(validator.validate(raw), index: position.index, line: position.line)
     }

@@ -30,6 +30,11 @@ public struct RecordReject: Sendable, Hashable {
         self.init(index: index, line: line, field: error.field, reason: error.reason, kept: kept)
     }
 
+    /// The reject of a validation error at a framed record's position.
+    init(_ error: EventValidationError, at position: RecordFramer.Position, kept: Bool = false) {
+        self.init(error, index: position.index, line: position.line, kept: kept)
+    }
+
     /// `{"index": i, "field": "…", "reason": "…"}`, as the ingestion routes answer it.
     public var json: String {
         "{\"index\":\(index),\"field\":\(JSONText.quoted(field)),\"reason\":\(JSONText.quoted(reason))}"

@@ -95,15 +95,14 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
                     outcome.accepted += 1
                 }
                 for (minute, blob) in batch.clientReportBlobs(ofNew: isNew[batchIndex]) { state.reports[minute, default: []].append(blob) }
-                if isNew[batchIndex].contains(true), batch.clientDroppedEvents > 0 {
-                    state.clientDrops[receivedAtSeconds.floorDividedBy(60).quotient, default: 0] += Int64(batch.clientDroppedEvents)
-                }
                 for price in batch.prices where (state.prices[PriceKey(productID: price.productID, planID: price.planID)]?.seenMillis ?? .min)
                     <= price.seenMillis {
                     state.prices[PriceKey(productID: price.productID, planID: price.planID)] = price
                 }
             }
             if outcome.accepted > 0 { outcome.timeRange = earliest...latest }
+            let dropped = PreparedEvents.clientDroppedEvents(batches, isNew: isNew)
+            if dropped > 0 { state.clientDrops[receivedAtSeconds.floorDividedBy(60).quotient, default: 0] += Int64(dropped) }
             outcome.overflowed = state.values.takeOverflow()
             return outcome
         }
