@@ -7,6 +7,9 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The PostgreSQL store, for the targets that use it when the PostgreSQL trait is on.
+let postgresStore: Target.Dependency = .target(name: "PurchaseSLIPostgres", condition: .when(traits: ["PostgreSQL"]))
+
 let package = Package(
     name: "purchase-sli",
     // iOS 16 and its siblings for the SDK (Duration, Task.sleep(for:)); the service and CLI run on Linux.
@@ -15,6 +18,12 @@ let package = Package(
         .executable(name: "purchase-sli", targets: ["purchase-sli"]),
         // The client of apps and grant servers: Foundation only, for iOS, macOS and Linux.
         .library(name: "PurchaseSLIClient", targets: ["PurchaseSLIClient"]),
+    ],
+    // The PostgreSQL store (several serve nodes on one database) brings postgres-nio and with it a second
+    // copy of BoringSSL (swift-nio-ssl's), which would double a first build: it is built on request,
+    // `swift build -c release --traits PostgreSQL` (docs/postgresql.md).
+    traits: [
+        .trait(name: "PostgreSQL", description: "The PostgreSQL store: --db postgres://…, migrate, a leader lease for several serve nodes."),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -57,7 +66,7 @@ let package = Package(
             name: "PurchaseSLIPostgres",
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIStorage",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -106,7 +115,7 @@ let package = Package(
         .target(
             name: "PurchaseSLICLI",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLISimulation",
+                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", postgresStore, "PurchaseSLISimulation",
                 "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIAnalysis", "PurchaseSLIDashboards", "PurchaseSLIStores",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,23 +131,23 @@ let package = Package(
         // blocking the cooperative pool, the built executable.
         .target(
             name: "PurchaseSLITestSupport",
-            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/PurchaseSLITestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLIDecodingTests",
                     dependencies: ["PurchaseSLIDecoding", "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLITestSupport"],
                     swiftSettings: swiftSettings),
-        // A process that uses the SDK, for the client's tests to kill and start again.
-        .executableTarget(
-            name: "purchase-sli-client-probe", dependencies: ["PurchaseSLIClient"], path: "Tests/ClientProbe", swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchaseSLIClientTests",
             dependencies: ["PurchaseSLIClient", "PurchaseSLITestSupport", "PurchaseSLIGzip", "PurchaseSLICore", "PurchaseSLIStorage"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "PurchaseSLIStorageTests",
-                    dependencies: ["PurchaseSLITestSupport", "PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLICore"],
+                    dependencies: ["PurchaseSLITestSupport", "PurchaseSLIStorage", postgresStore, "PurchaseSLICore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PurchaseSLIAnalysisTests",
                     dependencies: ["PurchaseSLITestSupport", "PurchaseSLIAnalysis", "PurchaseSLICore"],
@@ -177,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "PurchaseSLICLITests",
             dependencies: [
-                "PurchaseSLITestSupport", "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLISimulation",
+                "PurchaseSLITestSupport", "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", postgresStore, "PurchaseSLISimulation",
                 "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIStores", "PurchaseSLIGzip",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -187,6 +196,15 @@ let package = Package(
         ),
     ]
 )
+
+// bench/client-sdk.sh's program, built only by that script (which sets PURCHASE_SLI_BENCH), so that no
+// benchmark is a product of the package.
+if Context.environment["PURCHASE_SLI_BENCH"] != nil {
+    package.targets.append(
+        .executableTarget(
+            name: "purchase-sli-client-bench", dependencies: ["PurchaseSLIClient", "PurchaseSLIGzip"], path: "bench/ClientBenchmark",
+            swiftSettings: swiftSettings))
+}
 
 // libFuzzer targets, built only by scripts/fuzz.sh (which sets PURCHASE_SLI_FUZZ and compiles with
 // -sanitize=fuzzer,address): each defines LLVMFuzzerTestOneInput and links libFuzzer's main.

@@ -9,10 +9,10 @@ cd "$(dirname "$0")/.."
 count=${COUNT:-200000}
 callers=${CALLERS:-64}
 queue=${QUEUE:-/tmp/purchase-sli-client-bench}
-# The probe reads the queue and the gzip encoder, which the SDK keeps internal.
-swift build -c release -Xswiftc -enable-testing --product purchase-sli-client-probe > "${TMPDIR:-/tmp}/client-sdk-build.log" 2>&1 \
+# PURCHASE_SLI_BENCH adds the benchmark's program to the package (Package.swift): it is no product of it.
+PURCHASE_SLI_BENCH=1 swift build -c release --product purchase-sli-client-bench > "${TMPDIR:-/tmp}/client-sdk-build.log" 2>&1 \
     || { cat "${TMPDIR:-/tmp}/client-sdk-build.log"; exit 1; }
 rm -rf "$queue"
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); queue on $(df -P "$(dirname "$queue")" | awk 'NR==2{print $1}')"
-.build/release/purchase-sli-client-probe bench http://127.0.0.1:9 "$queue" "$count" "$callers"
+.build/release/purchase-sli-client-bench "$queue" "$count" "$callers"
 rm -rf "$queue"

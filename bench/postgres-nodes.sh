@@ -7,7 +7,7 @@
 # (~2.1M events) ingested into both stores, `ingest` events/s and the 7-day success-rate query per product
 # per 5 minutes (whole command, median of 5) and `alerts --at`, whose outputs must be the same on both. Client, nodes and database
 # share this machine's cores.
-# Usage: DURATION=20s CONNECTIONS=16 EVENTS=8000000 bash bench/postgres-nodes.sh   (BIN=path: another build)
+# Usage: DURATION=20s CONNECTIONS=16 EVENTS=8000000 bash bench/postgres-nodes.sh   (BIN=path: another build, with the PostgreSQL trait)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${DURATION:-20s}
@@ -19,7 +19,8 @@ mkdir -p "$work"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq postgresql >/dev/null; }
 psql="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql"
-if [ -z "${BIN:-}" ]; then swift build -c release --product purchase-sli >/dev/null; fi
+# The PostgreSQL store is built with its trait only.
+if [ -z "${BIN:-}" ]; then swift build -c release --traits PostgreSQL --product purchase-sli >/dev/null; fi
 bin=${BIN:-.build/release/purchase-sli}
 
 cluster="$work/postgres"

@@ -3,8 +3,8 @@ import Foundation
 import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIDashboards
-import PurchaseSLIPostgres
 import PurchaseSLIRendering
+import PurchaseSLIStorage
 
 /// `purchase-sli demo`: the sample logs, end to end, for a newcomer.
 struct DemoCommand: AsyncParsableCommand {
@@ -19,7 +19,7 @@ struct DemoCommand: AsyncParsableCommand {
             event, prints the alert episodes the rules find in the sample logs and the path of index.html.
 
             Example:
-              swift build -c release && .build/release/purchase-sli demo
+              swift run purchase-sli demo
             """)
 
     @Option(help: ArgumentHelp("Directory of sample event files (*.ndjson.gz).", valueName: "dir"))
@@ -33,7 +33,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var policy: PolicyOptions
 
     func validate() throws {
-        if PostgresURL.isPostgres(db) {
+        if DatabaseAddress.isPostgres(db) {
             throw ValidationError("--db: demo makes a SQLite file of its own (replaced on each run); give it a path, not a PostgreSQL URL")
         }
     }

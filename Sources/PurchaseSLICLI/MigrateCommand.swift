@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+#if PostgreSQL
 import PurchaseSLIPostgres
+#endif
 import PurchaseSLIStorage
 
 /// `purchase-sli migrate`: copies a SQLite store into a PostgreSQL database.
@@ -13,7 +15,8 @@ struct MigrateCommand: ParsableCommand {
             are stored, the dedup memory (so that events sent again after the move still count once), prices, \
             the stores' notifications and the app's reports per transaction. The database must hold no \
             events yet; running migrate again with the same file copies nothing (the copy is recognized). Stop \
-            the serve writing the file first, and start the nodes on PostgreSQL after.
+            the serve writing the file first, and start the nodes on PostgreSQL after. Needs a build with \
+            PostgreSQL support: swift build -c release --traits PostgreSQL.
 
             Example:
               PURCHASE_SLI_DB='postgres://purchase_sli:PASSWORD@db.internal/purchase_sli' purchase-sli migrate --from purchase-sli.sqlite
@@ -31,32 +34,41 @@ struct MigrateCommand: ParsableCommand {
             guard FileManager.default.fileExists(atPath: from) else { throw CommandFailure(message: "--from: no database file at \(from)") }
             let location: StoreLocation
             do {
-                location = try StoreLocation(to ?? ProcessInfo.processInfo.environment["PURCHASE_SLI_DB"] ?? "")
+                location = try StoreLocation(to ?? ProcessInfo.processInfo.environment["PURCHASE_SLI_DB"] ?? "", source: "--to (or PURCHASE_SLI_DB)")
             } catch let error as ValidationError {
                 throw CommandFailure(message: error.message)
             }
-            guard case .postgres(let url) = location else {
-                throw CommandFailure(message: "--to (or PURCHASE_SLI_DB): expected a postgres:// URL to copy into")
-            }
-            let source = try SQLiteBucketStore(path: from)
-            let target = try PostgresBucketStore(url: url)
-            let summary: PostgresBucketStore.ImportSummary
-            do {
-                summary = try target.importStore(from: source, sourceName: from)
-            } catch let refused as PostgresBucketStore.ImportRefused {
-                throw CommandFailure(message: refused.description)
-            }
-            if summary.alreadyImported {
-                print("\(url) already holds this copy of \(from): nothing copied")
-                return
-            }
-            print("copied \(from) into \(url):")
-            for (name, count) in [
-                ("series", summary.series), ("bucket rows", summary.bucketRows), ("error rows", summary.errorRows),
-                ("eventIDs", summary.eventIDs), ("notifications", summary.notifications), ("report blobs", summary.reportBlobs),
-            ] {
-                print("  \(name.padding(toLength: 14, withPad: " ", startingAt: 0))\(count)")
+            switch location {
+            case .sqlite: throw CommandFailure(message: "--to (or PURCHASE_SLI_DB): expected a postgres:// URL to copy into")
+            #if PostgreSQL
+            case .postgres(let url): try copy(into: url)
+            #endif
             }
         }
     }
+
+    #if PostgreSQL
+    /// Copies `--from` into the database at `url` and prints what was copied.
+    private func copy(into url: PostgresURL) throws {
+        let source = try SQLiteBucketStore(path: from)
+        let target = try PostgresBucketStore(url: url)
+        let summary: PostgresBucketStore.ImportSummary
+        do {
+            summary = try target.importStore(from: source, sourceName: from)
+        } catch let refused as PostgresBucketStore.ImportRefused {
+            throw CommandFailure(message: refused.description)
+        }
+        if summary.alreadyImported {
+            print("\(url) already holds this copy of \(from): nothing copied")
+            return
+        }
+        print("copied \(from) into \(url):")
+        for (name, count) in [
+            ("series", summary.series), ("bucket rows", summary.bucketRows), ("error rows", summary.errorRows),
+            ("eventIDs", summary.eventIDs), ("notifications", summary.notifications), ("report blobs", summary.reportBlobs),
+        ] {
+            print("  \(name.padding(toLength: 14, withPad: " ", startingAt: 0))\(count)")
+        }
+    }
+    #endif
 }

@@ -7,8 +7,9 @@ public struct PurchaseSLICommand: AsyncParsableCommand {
         commandName: "purchase-sli",
         abstract: "Purchase SLIs for apps that sell in-app purchases: ingest events, query success rates, alert.",
         discussion: """
-            Events (one JSON object each, NDJSON or a JSON array, optionally gzip) are counted in SQLite \
-            time buckets by event time. See README.md for the event format.
+            Events (one JSON object each, NDJSON or a JSON array, optionally gzip) are counted in time \
+            buckets by event time, in a SQLite file (or a PostgreSQL database). See docs/event-format.md for \
+            the event format.
             """,
         version: "0.1.0",
         subcommands: [

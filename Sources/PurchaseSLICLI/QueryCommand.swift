@@ -40,7 +40,7 @@ struct QueryCommand: ParsableCommand {
               purchase-sli query --of charges --from now-1d --to now --by productID,currency --step 1h --where store=apple
 
             With --of charges the stores' charges and refunds of the range are counted instead (from their \
-            notifications, see README): charges, those the policy expects a grant for, granted, not granted \
+            notifications, see docs/store-notifications.md): charges, those the policy expects a grant for, granted, not granted \
             (past the grace time at --at with no grant), refunds, and the amounts per currency; by \
             \(ChargeCounts.Dimension.allCases.map(\.rawValue).joined(separator: ", ")).
             """)

@@ -4,7 +4,6 @@ import Logging
 import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIDashboards
-import PurchaseSLIPostgres
 import PurchaseSLIServer
 import PurchaseSLIStorage
 
@@ -26,7 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
             PURCHASE_SLI_RENDER_EVERY, PURCHASE_SLI_DASHBOARDS, PURCHASE_SLI_RENDER_RANGE, PURCHASE_SLI_BASE_URL, \
             PURCHASE_SLI_ROLLOUT_EVERY, PURCHASE_SLI_ROLLOUT_CANDIDATE, PURCHASE_SLI_ROLLOUT_BASELINE, \
             PURCHASE_SLI_ROLLOUT_NOTIFY, PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT. See \
-            README.md for the config keys.
+            docs/configuration.md for the config keys.
 
             With --render-every 5m the service renders the dashboards and the last week's review into --out \
             (default out) every 5 minutes and serves them at / (index.html) next to the API; --out alone \
@@ -144,7 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
             settings = try resolve(environment: environment)
             var storeConfiguration = try retention.configuration()
             storeConfiguration.fsyncEachCommit = true
-            store = try settings.db.open(configuration: storeConfiguration, logger: logger)
+            store = try settings.db.open(configuration: storeConfiguration, postgresLogger: logger)
         } catch let failure as CommandFailure {
             printError("error: \(failure.message)")
             throw ExitCode.failure
@@ -168,11 +167,11 @@ struct ServeCommand: AsyncParsableCommand {
             "rollout": "\(server.rolloutEverySeconds.map { "every \(TimeStep(seconds: $0)), candidate \(server.rolloutCandidate ?? "auto")" } ?? "off")",
             "pages": "\(server.pagesDirectory.map { directory in server.renderEverySeconds.map { "\(directory) at /, rendered every \(TimeStep(seconds: $0))" } ?? "\(directory) at /" } ?? "off")",
         ])
-        let lease: PostgresLeaderLease? = if case .postgres(let url) = settings.db { PostgresLeaderLease(url: url, logger: logger) } else { nil }
+        let leadership = settings.db.leadership(logger: logger)
         let app = buildApplication(
-            configuration: server, store: store, databasePath: settings.db.filePath, leadership: lease ?? SoleLeadership(), logger: logger)
+            configuration: server, store: store, databasePath: settings.db.filePath, leadership: leadership, logger: logger)
         try await app.runService()
-        await lease?.release()
+        await leadership.release()
         logger.info("purchase-sli serve stopped")
     }
 
@@ -220,7 +219,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let database: StoreLocation
         do {
-            database = try StoreLocation(db ?? environment["PURCHASE_SLI_DB"] ?? file?.database() ?? "purchase-sli.sqlite")
+            let (text, source) = if let db { (db, "--db") }
+                else if let db = environment["PURCHASE_SLI_DB"] { (db, "PURCHASE_SLI_DB") }
+                else if let db = try file?.database() { (db, "the config file's db") }
+                else { ("purchase-sli.sqlite", "--db") }
+            database = try StoreLocation(text, source: source)
         } catch let error as ValidationError {
             throw CommandFailure(message: error.message)
         }
@@ -282,7 +285,7 @@ struct ServeCommand: AsyncParsableCommand {
         return unused.compactMap { option, flag, variable, needs in
             Self.setting(option, flag, variable, environment).map { "\($0.name) has no effect without \(needs)" }
         } + (exposed ? ["listening on \(server.host) without read keys: anyone who can connect can query the counts, "
-            + "read the pages and the metrics; give --read-keys (see README, Security)"] : [])
+            + "read the pages and the metrics; give --read-keys (see docs/security.md)"] : [])
     }
 
     /// The level of PURCHASE_SLI_LOG_LEVEL in any letter case (`warn` for `warning`), info when it is not set.

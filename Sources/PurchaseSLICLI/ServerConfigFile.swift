@@ -8,7 +8,7 @@ struct ServerConfigFile {
     private let path: String
     private let settings: [String: Any]
 
-    /// The settings a config file may hold, with what each expects (for errors and the README).
+    /// The settings a config file may hold, with what each expects (for errors and docs/configuration.md).
     static let keys: [String: String] = [
         "db": "a SQLite path or a postgres:// URL", "host": "a string", "port": "a whole number 0–65535", "ingestKeys": "an array of strings", "readKeys": "an array of strings",
         "readRequestsPerSecond": "a number", "readBurst": "a number", "maximumQueryRows": "a whole number", "pruneEvery": "a whole number of minutes such as \"1h\"",

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import PurchaseSLICore
+#if PostgreSQL
 import PurchaseSLIPostgres
+#endif
 import PurchaseSLIDashboards
 import PurchaseSLIServer
 import PurchaseSLIStorage
@@ -16,12 +18,13 @@ struct StoreOptions: ParsableArguments {
     var db: String?
 
     func validate() throws {
-        _ = try location()
+        try exitingOnFailure { _ = try location() }
     }
 
     /// Where the store is: `--db`, else `PURCHASE_SLI_DB`, else `purchase-sli.sqlite`.
     func location() throws -> StoreLocation {
-        try StoreLocation(db ?? ProcessInfo.processInfo.environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite")
+        if let db { return try StoreLocation(db, source: "--db") }
+        return try StoreLocation(ProcessInfo.processInfo.environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite", source: "PURCHASE_SLI_DB")
     }
 
     /// Opens the store, turning a storage error into a one-line command failure.
@@ -33,31 +36,58 @@ struct StoreOptions: ParsableArguments {
 /// Where the store is: a SQLite file or a PostgreSQL database. Its description never shows a password.
 enum StoreLocation: CustomStringConvertible {
     case sqlite(path: String)
+    #if PostgreSQL
     case postgres(PostgresURL)
+    #endif
 
-    /// Parses `--db` or `PURCHASE_SLI_DB`: a `postgres://` URL, else a file path.
-    /// - Throws: `ValidationError` for a URL that does not parse (its password left out).
-    init(_ text: String) throws {
-        guard PostgresURL.isPostgres(text) else {
+    /// What a build without the PostgreSQL trait says of a `postgres://` URL.
+    static let postgresNotBuilt = "this purchase-sli was built without PostgreSQL support; build it with "
+        + "`swift build -c release --traits PostgreSQL` (docs/postgresql.md)"
+
+    /// Parses `--db`, `PURCHASE_SLI_DB` or the like, which `source` names in errors: a `postgres://` URL,
+    /// else a file path.
+    /// - Throws: `ValidationError` for a URL that does not parse (its password left out); a
+    ///   ``CommandFailure`` for any URL when the PostgreSQL store was not built.
+    init(_ text: String, source: String) throws {
+        guard DatabaseAddress.isPostgres(text) else {
             self = .sqlite(path: text)
             return
         }
+        #if PostgreSQL
         do {
             self = .postgres(try PostgresURL(text))
         } catch let error as PostgresURLError {
-            throw ValidationError("--db: \(error)")
+            throw ValidationError("\(source): \(error)")
         }
+        #else
+        throw CommandFailure(message: "\(source) names a PostgreSQL database, but \(Self.postgresNotBuilt)")
+        #endif
     }
 
-    /// Opens the store, turning a storage error into a one-line command failure.
-    func open(configuration: StoreConfiguration, logger: Logger = PostgresBucketStore.quietLogger) throws -> any BucketStore & StoreRecordStore {
+    /// Opens the store, turning a storage error into a one-line command failure. PostgreSQL's driver logs
+    /// to `postgresLogger` (warnings and above unless given).
+    func open(configuration: StoreConfiguration, postgresLogger: Logger? = nil) throws -> any BucketStore & StoreRecordStore {
         do {
             switch self {
             case .sqlite(let path): return try SQLiteBucketStore(path: path, configuration: configuration)
-            case .postgres(let url): return try PostgresBucketStore(url: url, configuration: configuration, logger: logger)
+            #if PostgreSQL
+            case .postgres(let url):
+                return try PostgresBucketStore(url: url, configuration: configuration, logger: postgresLogger ?? PostgresBucketStore.quietLogger)
+            #endif
             }
         } catch let error as StorageError {
             throw CommandFailure(message: error.description)
+        }
+    }
+
+    /// Which node of those sharing the store speaks for them: a PostgreSQL database's leader lease, or
+    /// this node alone for a SQLite file.
+    func leadership(logger: Logger) -> any StoreLeadership {
+        switch self {
+        case .sqlite: SoleLeadership()
+        #if PostgreSQL
+        case .postgres(let url): PostgresLeaderLease(url: url, logger: logger)
+        #endif
         }
     }
 
@@ -72,7 +102,9 @@ enum StoreLocation: CustomStringConvertible {
     var description: String {
         switch self {
         case .sqlite(let path): path
+        #if PostgreSQL
         case .postgres(let url): url.description
+        #endif
         }
     }
 }

@@ -16,8 +16,8 @@ extension DashboardContext {
             kinds: [.charge], fromMillis: (start - rule.ticketLookbackSeconds) * 1000, toMillis: atSeconds * 1000,
             receivedBy: atSeconds * 1000, rule: rule)
         guard !ledger.charges.isEmpty else {
-            return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see README, "
-                + "Store notifications, to send the App Store's and Google Play's notifications to serve.</p></section>"
+            return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see "
+                + "docs/store-notifications.md to send the App Store's and Google Play's notifications to serve.</p></section>"
         }
         let now = atSeconds * 1000, grace = rule.graceSeconds * 1000
         let steps = Int((atSeconds - start + step - 1) / step)

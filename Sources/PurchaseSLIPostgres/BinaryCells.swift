@@ -1,3 +1,4 @@
+#if PostgreSQL
 import PostgresNIO
 
 /// A row's integer and integer-array columns read in order straight from their binary cells.
@@ -61,3 +62,4 @@ struct BinaryCells {
         return values
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Dispatch
 import NIOCore
 import PurchaseSLIStorage
@@ -54,3 +55,4 @@ final class EventLoopTaskExecutor: TaskExecutor {
         eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Logging
 import PostgresNIO
 import PurchaseSLICore
@@ -149,3 +150,4 @@ extension PostgresBucketStore {
         stride(from: 0, to: elements.count, by: 20_000).map { elements[$0..<min(elements.count, $0 + 20_000)] }
     }
 }
+#endif

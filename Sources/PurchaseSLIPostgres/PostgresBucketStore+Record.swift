@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Logging
 import PostgresNIO
 public import PurchaseSLICore
@@ -472,3 +473,4 @@ struct AdmittedValue: Hashable {
     var key: WriterCache.DayDimension
     var text: String
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Logging
 import PostgresNIO
 public import PurchaseSLICore
@@ -175,3 +176,4 @@ extension PostgresBucketStore {
         }
     }
 }
+#endif

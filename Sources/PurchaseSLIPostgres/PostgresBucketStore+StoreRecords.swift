@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Logging
 import PostgresNIO
@@ -188,3 +189,4 @@ struct NotificationRow: Codable {
             receivedMillis: received_millis)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 public import Logging
 import PostgresNIO
 import PurchaseSLICore
@@ -172,3 +173,4 @@ struct PostgresFailure: Error, CustomStringConvertible {
         return "\(psql.code)"
     }
 }
+#endif

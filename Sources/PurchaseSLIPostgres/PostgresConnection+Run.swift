@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Logging
 import PostgresNIO
 
@@ -11,3 +12,4 @@ extension PostgresConnection {
         for try await _ in try await self.query(query, logger: logger) {}
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 public import Logging
 import PostgresNIO
 public import PurchaseSLIStorage
@@ -64,3 +65,4 @@ public actor PostgresLeaderLease: StoreLeadership {
         return opened
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Logging
 import PostgresNIO
 import PurchaseSLIStorage
@@ -127,3 +128,4 @@ enum PostgresSchema {
         }
     }
 }
+#endif

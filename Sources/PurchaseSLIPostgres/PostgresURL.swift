@@ -1,5 +1,7 @@
+#if PostgreSQL
 import Foundation
 import PostgresNIO
+import PurchaseSLIStorage
 
 /// Where a PostgreSQL store is: `postgres://user:password@host:port/database?sslmode=…` (or
 /// `postgresql://`), as libpq spells it. Its description never shows the password.
@@ -20,15 +22,10 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     /// The TLS modes libpq names that this store supports.
     public static let sslModes = ["disable", "prefer", "require", "verify-full"]
 
-    /// Whether `text` names a PostgreSQL store rather than a SQLite file.
-    public static func isPostgres(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
-    }
-
     /// Parses a URL.
     /// - Throws: ``PostgresURLError`` naming what is wrong (never repeating the password).
     public init(_ text: String) throws {
-        guard Self.isPostgres(text), let components = URLComponents(string: text) else {
+        guard DatabaseAddress.isPostgres(text), let components = URLComponents(string: text) else {
             throw PostgresURLError("expected postgres://user:password@host:port/database, got \(Self.redacted(text))")
         }
         guard let host = components.host, !host.isEmpty else { throw PostgresURLError("\(Self.redacted(text)) names no host") }
@@ -104,3 +101,4 @@ public struct PostgresURLError: Error, CustomStringConvertible {
 
     init(_ description: String) { self.description = description }
 }
+#endif

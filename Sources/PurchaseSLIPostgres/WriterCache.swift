@@ -1,3 +1,4 @@
+#if PostgreSQL
 /// What a node remembers of committed rows between its writes: dimension value ids, series ids, and the
 /// values and series admitted per day. All of it is immutable once committed (an id never changes, an
 /// admission holds for its day), so another node's writes cannot make it wrong, only incomplete: a miss
@@ -46,3 +47,4 @@ struct WriterCache: Sendable {
         admittedSeries = admittedSeries.filter { !days.contains($0.day) }
     }
 }
+#endif

@@ -46,7 +46,7 @@ public struct QueryOutput: Sendable {
                String(counts.conflicts), String(counts.serverErrors)]
     }
 
-    /// `{"from", "to", "step", "by", "rows": [...]}` as documented in the README.
+    /// `{"from", "to", "step", "by", "rows": [...]}` as documented in docs/http-api.md.
     public var json: String {
         jsonChunks(rowsPerChunk: max(1, rows.count)).joined()
     }

@@ -94,6 +94,6 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// What `rolloutNotifyURL` is posted as.
     public var rolloutNotifyFormat = RolloutNotificationFormat.slack
 
-    /// The defaults, listed in the README.
+    /// The defaults, listed in docs/configuration.md.
     public init() {}
 }

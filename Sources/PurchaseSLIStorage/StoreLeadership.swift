@@ -4,6 +4,9 @@ public protocol StoreLeadership: Sendable {
     /// Whether this node leads now, becoming the leader when no live node does. Never throws: a node
     /// that cannot tell (its database is unreachable) does not lead.
     func isLeader() async -> Bool
+
+    /// Gives the leadership up at graceful shutdown, so that another node leads at its next round.
+    func release() async
 }
 
 /// The only node of a store that no other process serves (SQLite, memory): it always leads.
@@ -13,4 +16,7 @@ public struct SoleLeadership: StoreLeadership {
 
     /// Always true.
     public func isLeader() async -> Bool { true }
+
+    /// Nothing to give up: no other node could lead.
+    public func release() async {}
 }

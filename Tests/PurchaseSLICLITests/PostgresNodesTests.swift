@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import PurchaseSLICore
 import PurchaseSLIPostgres
@@ -169,3 +170,4 @@ struct MigrateCommandTests {
         #expect(refused.termination == .exit(1) && refused.output.contains("already holds events"), "\(refused.output)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -133,3 +134,4 @@ extension ServerProcess {
         return false
     }
 }
+#endif

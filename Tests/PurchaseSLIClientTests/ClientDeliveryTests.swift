@@ -48,16 +48,23 @@ import Testing
 
     @Test("the client killed between finish and send: a new process sends what the first queued")
     func clientKilledBeforeSending() async throws {
-        let probe = try #require(builtProbe, "purchase-sli-client-probe is not built next to the tests")
         let server = try await ServeChild(database: directory.file("db.sqlite"))
-        let queue = directory.file("queue")
-        let recorder = try ChildProcess(probe, ["record", server.endpoint.absoluteString, queue, "300", "first"])
-        _ = try await recorder.firstMatch(of: "recorded 300")
-        await recorder.stop(SIGKILL)
+        let endpoint = server.endpoint
+        let queue = URL(fileURLWithPath: directory.file("queue"))
+        // A process of its own (an exit test: this test binary started again) records 300 purchases as an
+        // app would, every finish returned, and is killed before it sends anything.
+        await #expect(processExitsWith: .signal(SIGKILL)) { [endpoint = endpoint as URL, queue = queue as URL] in
+            let sli = try makeClient(endpoint: endpoint, directory: queue) { $0.sendInterval = .seconds(86_400) }
+            for index in 0..<300 {
+                await sli.begin(.purchase, productID: "probe_first").finish(.success(transactionID: "first-\(index)"))
+            }
+            kill(getpid(), SIGKILL)
+        }
         #expect(try server.counts(from: anHourAgo).isEmpty)
-        let sender = try ChildProcess(probe, ["send", server.endpoint.absoluteString, queue])
-        #expect(await sender.terminated() == .exit(0))
-        #expect(sender.output.contains("delivered 600"), "\(sender.output)")
+        // A client in this process, on the queue the killed one left, sends it all.
+        let sender = try makeClient(endpoint: endpoint, directory: queue)
+        #expect(try await drain(sender))
+        #expect(await sender.statistics.delivered == 600)
         let counts = try #require(server.counts(from: anHourAgo).first?.counts)
         #expect(counts.start == 300 && counts.success == 300 && counts.total == 600)
         await server.stop(SIGTERM)

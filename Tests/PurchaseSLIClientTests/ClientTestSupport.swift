@@ -59,9 +59,6 @@ struct ProbeError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The built `purchase-sli-client-probe`, next to the tests.
-let builtProbe: URL? = builtExecutable.map { $0.deletingLastPathComponent().appendingPathComponent("purchase-sli-client-probe") }
-
 /// A client on `endpoint` with a queue in `directory`, sending only when told (or at its threshold), and
 /// retrying fast.
 func makeClient(endpoint: URL, directory: URL, configure: (inout SLIConfiguration) -> Void = { _ in }) throws -> PurchaseSLI {

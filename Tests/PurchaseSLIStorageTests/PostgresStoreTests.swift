@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import PurchaseSLICore
 import PurchaseSLIPostgres
@@ -133,3 +134,4 @@ struct PostgresStoreTests {
         await second.release()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Logging
 import PostgresNIO
@@ -53,3 +54,4 @@ public enum TestPostgres {
         }
     }
 }
+#endif

@@ -1,6 +1,8 @@
 import Foundation
 import PurchaseSLICore
+#if PostgreSQL
 import PurchaseSLIPostgres
+#endif
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
 import Testing
@@ -47,6 +49,7 @@ struct Backend: Sendable, CustomTestStringConvertible {
     /// The in-memory reference.
     static let memory = Backend(name: "in memory") { StoreUnderTest(InMemoryBucketStore(configuration: $0)) }
 
+    #if PostgreSQL
     /// PostgreSQL, a new database per store on the server of ``PurchaseSLITestSupport/TestPostgres``.
     static let postgres = Backend(name: "PostgreSQL") { configuration in
         StoreUnderTest(try PostgresBucketStore(url: PostgresURL(try await TestPostgres.newDatabase()), configuration: configuration))
@@ -54,4 +57,9 @@ struct Backend: Sendable, CustomTestStringConvertible {
 
     /// Every backend the contract runs on (PostgreSQL when a test server is configured, and always in CI).
     static let all: [Backend] = [.sqlite, .sqliteFolding, .memory] + (TestPostgres.isEnabled ? [.postgres] : [])
+    #else
+    /// Every backend the contract runs on: PostgreSQL's tests need the PostgreSQL trait
+    /// (`swift test --traits PostgreSQL`).
+    static let all: [Backend] = [.sqlite, .sqliteFolding, .memory]
+    #endif
 }

@@ -1,5 +1,6 @@
 import Foundation
-@testable import PurchaseSLIClient
+import PurchaseSLIClient
+import PurchaseSLIGzip
 
 /// What bench/client-sdk.sh measures; every figure is printed with the baseline of the same run.
 struct ClientBenchmark {
@@ -54,18 +55,24 @@ struct ClientBenchmark {
         }
         report("SDK, \(callers) callers at once", events: 2 * attempts, seconds: manySeconds, baseline: baselineSeconds / Double(baselineEvents))
 
-        await many.queue.rotate()
-        let segments = await many.queue.segments()
-        var bytes = 0, events = 0, sent = 0
-        for segment in segments {
-            let lines = await many.queue.lines(of: segment)
+        // The queue as the SDK left it on disk: segment files of NDJSON lines, sent gzip-compressed in
+        // batches of up to maximumBatchEvents lines.
+        let queueDirectory = sdkConfiguration.queueDirectory
+        var bytes = 0, events = 0, sent = 0, segments = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: queueDirectory.path) where name.hasSuffix(".ndjson") {
+            let data = try Data(contentsOf: queueDirectory.appendingPathComponent(name))
+            let lines = data.split(separator: 0x0A)
+            segments += 1
+            bytes += data.count
             events += lines.count
-            bytes += (try? FileManager.default.attributesOfItem(atPath: segment.url.path)[.size] as? Int) ?? 0
-            sent += GzipEncoder.compress(Array(lines.joined(separator: "\n").utf8)).count
+            for start in stride(from: 0, to: lines.count, by: configuration.maximumBatchEvents) {
+                let batch = lines[start..<min(lines.count, start + configuration.maximumBatchEvents)]
+                sent += try GzipCompressor.compress(Array(batch.joined(separator: [0x0A]))).count
+            }
         }
         print(String(format: "on disk: %.0f bytes per event; sent (gzip, batches of up to %d): %.0f bytes per event; %d events in %d segments",
                      Double(bytes) / Double(max(events, 1)), configuration.maximumBatchEvents, Double(sent) / Double(max(events, 1)),
-                     events, segments.count))
+                     events, segments))
     }
 
     private func report(_ label: String, events: Int, seconds: Double, baseline secondsPerEvent: Double) {
