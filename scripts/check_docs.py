@@ -9,7 +9,7 @@ What is checked, in each Markdown file:
   a backslash goes on to the next), and the lines up to the next command or the block's end are what it
   prints, standard output and standard error together. In an expected line "…" stands for any text;
   a line that is "…" alone for any number of lines, none included. Trailing spaces are ignored. A
-  command shown without output must print nothing and exit 0.
+  command must exit 0 unless its output ends with "[exit N]", the status it must exit with.
 - A block fenced as ```sh, ```bash or ```shell that runs purchase-sli is an error unless the line just
   before the block is "<!-- not run: REASON -->" (a command that starts a server, needs a remote host or
   a secret): every other command the docs show is run here.
@@ -54,7 +54,7 @@ def blocks(path):
         while end < len(lines) and lines[end].strip() != "```":
             end += 1
         body = [line[len(indent):] if line.startswith(indent) else line for line in lines[start:end]]
-        yield start, info, body, before
+        yield start + 1, info, body, before
         index = end + 1
 
 
@@ -154,9 +154,10 @@ def environment(binary):
 
 
 def check_file(path, binary, scratch, demo):
-    """Checks one file; returns its failures as text."""
+    """Checks one file; returns its failures as text and how many commands it ran."""
     name = os.path.relpath(path, ROOT)
     failures = []
+    commands = 0
     directory = None
     for first_line, info, body, before in blocks(path):
         if info in ("sh", "bash", "shell"):
@@ -184,12 +185,17 @@ def check_file(path, binary, scratch, demo):
             actual = [line.rstrip() for line in run.stdout.split("\n")]
             while actual and not actual[-1]:
                 actual.pop()
-            if not expected and (actual or run.returncode != 0):
-                failures.append(f"{name}:{number}: `{command}` exited {run.returncode} and printed:\n" + "\n".join(actual))
-            elif expected and not matches(expected, actual):
+            status = re.fullmatch(r"\[exit (\d+)\]", expected[-1]) if expected else None
+            shown = expected[:-1] if status else expected
+            commands += 1
+            if run.returncode != (int(status.group(1)) if status else 0):
+                failures.append(f"{name}:{number}: `{command}` exited {run.returncode}"
+                                + (f", not {status.group(1)} as shown" if status else " (show [exit N] after its output if it should)")
+                                + " and printed:\n" + "\n".join(actual))
+            elif not matches(shown, actual):
                 failures.append(f"{name}:{number}: `{command}` printed what the docs do not show.\n--- the docs\n"
-                                + "\n".join(expected) + "\n--- the command\n" + "\n".join(actual))
-    return failures
+                                + "\n".join(shown) + "\n--- the command\n" + "\n".join(actual))
+    return failures, commands
 
 
 def main(arguments):
@@ -206,14 +212,15 @@ def main(arguments):
     with tempfile.TemporaryDirectory(prefix="purchase-sli-docs-") as scratch:
         demo = prepare_demo(binary, scratch)
         failures = []
-        checked = 0
+        commands = 0
         for path in files:
-            failures += check_file(path, binary, scratch, demo)
-            checked += 1
+            found, ran = check_file(path, binary, scratch, demo)
+            failures += found
+            commands += ran
     for failure in failures:
         print(failure + "\n")
-    print(f"docs: {checked} files checked, {len(failures)} examples differ")
-    return 1 if failures else 0
+    print(f"docs: {commands} commands of {len(files)} files run, {len(failures)} differ from what the docs show")
+    return 1 if failures or commands == 0 else 0
 
 
 if __name__ == "__main__":
