@@ -176,15 +176,19 @@ actor Uploader {
         return ceiling / 2 + ceiling / 2 * Double.random(in: 0...1)
     }
 
-    /// `Retry-After` as seconds or an HTTP date.
+    /// The longest `Retry-After` obeyed: a day (a server asking for more, or for Int.max seconds, which
+    /// a sleep cannot take, is asked again a day later).
+    static let longestRetryAfterSeconds = 86_400
+
+    /// `Retry-After` as seconds or an HTTP date, from 0 to ``longestRetryAfterSeconds``.
     static func retryAfter(_ value: String?) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value) { return .seconds(max(0, seconds)) }
+        if let seconds = Int(value) { return .seconds(min(max(0, seconds), longestRetryAfterSeconds)) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(0, Int(date.timeIntervalSinceNow * 1000)))
+        return .milliseconds(Int(min(max(0, date.timeIntervalSinceNow), Double(longestRetryAfterSeconds)) * 1000))
     }
 }

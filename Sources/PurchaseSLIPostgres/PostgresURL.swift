@@ -25,7 +25,9 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     /// Parses a URL.
     /// - Throws: ``PostgresURLError`` naming what is wrong (never repeating the password).
     public init(_ text: String) throws {
-        guard DatabaseAddress.isPostgres(text), let components = URLComponents(string: text) else {
+        guard DatabaseAddress.isPostgres(text), let components = URLComponents(string: text),
+              ["postgres", "postgresql"].contains(components.scheme?.lowercased()), text.contains("://")
+        else {
             throw PostgresURLError("expected postgres://user:password@host:port/database, got \(Self.redacted(text))")
         }
         guard let host = components.host, !host.isEmpty else { throw PostgresURLError("\(Self.redacted(text)) names no host") }
@@ -60,13 +62,12 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             + (sslMode == "prefer" ? "" : "?sslmode=\(sslMode)")
     }
 
-    /// `text` with anything between `://user:` and `@` replaced by `***`, for messages about a URL that
-    /// does not parse.
+    /// `text` for messages about a URL that does not parse: whatever stands between the scheme and the
+    /// last `@` (a user and password) is `…`, and parameters (libpq's `?password=` among them) are left out.
     static func redacted(_ text: String) -> String {
-        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@"),
-              let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
-        else { return text }
-        return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
+        let withoutParameters = text.firstIndex(of: "?").map { String(text[..<$0]) + "?…" } ?? text
+        guard let at = withoutParameters.lastIndex(of: "@") else { return withoutParameters }
+        return withoutParameters.prefix { $0 != ":" } + "://…" + withoutParameters[at...]
     }
 
     /// The TLS settings of `sslmode`: none for `disable`; else whether the server must speak TLS

@@ -40,8 +40,10 @@ public enum NumberText {
         return (value < 0 ? "−" : "") + String(result.reversed())
     }
 
-    /// An amount of money with two decimals and thousands separators, then its currency: "1,234.50 USD".
+    /// An amount of money with two decimals and thousands separators, then its currency: "1,234.50 USD";
+    /// past what whole cents can count (a store's price near Int64.max), in scientific notation.
     public static func money(_ amount: Double, currency: String) -> String {
+        guard amount.isFinite, abs(amount) < 1e15 else { return String(format: "%.2e", amount) + " " + currency }
         let cents = Int64((amount * 100).rounded())
         return "\(count(cents / 100)).\(String(format: "%02d", abs(cents % 100))) \(currency)"
     }

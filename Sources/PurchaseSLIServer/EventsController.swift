@@ -57,7 +57,7 @@ struct EventsController {
         // Everything that can refuse the request without its body comes first.
         let key = try authenticate(request, dialect)
         if let wait = limiter.take(for: key, now: Date().timeIntervalSince1970) {
-            throw IngestError.rateLimited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
+            throw IngestError.rateLimited(retryAfterSeconds: wait)
         }
         let singleObject = try dialect.readsSingleObject(contentType: request.headers[.contentType])
         let isGzip = try Self.isGzip(request.headers[values: .contentEncoding])

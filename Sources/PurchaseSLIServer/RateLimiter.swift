@@ -18,14 +18,15 @@ final class RateLimiter: Sendable {
         self.burst = burst
     }
 
-    /// Takes a token for `key` at time `now`; returns nil when allowed, else the seconds until a token is free.
-    func take(for key: String, now: Double) -> Double? {
+    /// Takes a token for `key` at time `now`; returns nil when allowed, else the whole seconds until a token
+    /// is free, a Retry-After: at least 1, at most a day, whatever the rate.
+    func take(for key: String, now: Double) -> Int? {
         buckets.withLock { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: burst, updatedAt: now)
             bucket.tokens = min(burst, bucket.tokens + max(0, now - bucket.updatedAt) * ratePerSecond)
             bucket.updatedAt = now
             defer { buckets[key] = bucket }
-            guard bucket.tokens >= 1 else { return (1 - bucket.tokens) / ratePerSecond }
+            guard bucket.tokens >= 1 else { return Int(min(max((1 - bucket.tokens) / ratePerSecond, 1), 86_400).rounded(.up)) }
             bucket.tokens -= 1
             return nil
         }

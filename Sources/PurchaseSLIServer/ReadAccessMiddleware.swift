@@ -28,7 +28,7 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
             reader = "address:" + Self.address(of: context)
         }
         if let wait = limiter.take(for: reader, now: Date().timeIntervalSince1970) {
-            throw ReadAccessError.rateLimited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
+            throw ReadAccessError.rateLimited(retryAfterSeconds: wait)
         }
         return try await next(request, context)
     }

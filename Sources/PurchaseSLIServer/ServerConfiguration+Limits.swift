@@ -25,9 +25,9 @@ extension ServerConfiguration {
         try Self.check("maximumEventsPerCommit", maximumEventsPerCommit, 1...10_000_000)
         try Self.check("idleTimeoutSeconds", Int(idleTimeoutSeconds), 1...86_400)
         try Self.check("bodyTimeoutSeconds", Int(bodyTimeoutSeconds), 1...86_400)
-        try Self.check("requestsPerSecondPerKey", requestsPerSecondPerKey, "a number above 0 and at most 1000000") { $0 > 0 && $0 <= 1e6 }
+        try Self.check("requestsPerSecondPerKey", requestsPerSecondPerKey, "a number from 0.001 to 1000000") { $0 >= 0.001 && $0 <= 1e6 }
         try Self.check("requestBurstPerKey", requestBurstPerKey, "a number from 1 to 1000000") { $0 >= 1 && $0 <= 1e6 }
-        try Self.check("readRequestsPerSecond", readRequestsPerSecond, "a number above 0 and at most 1000000") { $0 > 0 && $0 <= 1e6 }
+        try Self.check("readRequestsPerSecond", readRequestsPerSecond, "a number from 0.001 to 1000000") { $0 >= 0.001 && $0 <= 1e6 }
         try Self.check("readBurst", readBurst, "a number from 1 to 1000000") { $0 >= 1 && $0 <= 1e6 }
         try Self.check("maximumQueryRows", maximumQueryRows, 1...10_000_000)
         try Self.checkDuration("latenessLimit", latenessLimitMillis / 1000, "a duration from 1m to 366d", 60...366 * 86_400)

@@ -114,6 +114,11 @@ public struct AppStoreNotificationVerifier: Sendable {
         guard let signedDate = CompactJWS.decodeJSON(AppStorePayloads.SigningDate.self, from: jws.payload) else {
             throw .malformed("\(field): the JWS payload is not a JSON object with signedDate (milliseconds since 1970)")
         }
+        // The date of a payload not verified yet goes into the certificates' validation: outside what an
+        // X.509 time can hold (years 0000–9999, here from 1970) it would trap there.
+        guard AppStorePayloads.SigningDate.representable.contains(signedDate.signedDate) else {
+            throw .malformed("\(field): signedDate \(signedDate.signedDate) is not a time from 1970 to 9999 in milliseconds")
+        }
         let validationTime = Date(timeIntervalSince1970: Double(signedDate.signedDate) / 1000)
         let keys = try await verifiedChains.keys(for: chain, at: validationTime) { () async throws(StoreNotificationError) in
             try await verifyChain(chain, at: validationTime, field: field, signedDate: signedDate.signedDate)

@@ -17,6 +17,10 @@ enum AppStorePayloads {
     /// Any signed payload, read for its signing date before its signature is checked.
     struct SigningDate: Decodable {
         var signedDate: Int64
+
+        /// The signing times a certificate chain can be checked at: 1970-01-01 to 9999-12-31T23:59:59.999Z,
+        /// in milliseconds.
+        static let representable: ClosedRange<Int64> = 0...253_402_300_799_999
     }
 
     /// The notification.

@@ -83,7 +83,10 @@ import Testing
     /// Values that would stop or stall the service later (a rate of 0 refused every request from the third
     /// POST on, a timeout of 10¹¹ seconds overflowed) are refused at start, naming the key.
     @Test(arguments: [
-        (#"{"requestsPerSecondPerKey": 0}"#, [], "config requestsPerSecondPerKey: expected a number above 0"),
+        (#"{"requestsPerSecondPerKey": 0}"#, [], "config requestsPerSecondPerKey: expected a number from 0.001 to 1000000"),
+        // A rate this small made the second request's Retry-After overflow Int and trap.
+        (#"{"requestsPerSecondPerKey": 1e-300}"#, [], "config requestsPerSecondPerKey: expected a number from 0.001 to 1000000"),
+        (#"{"readRequestsPerSecond": 1e-300}"#, [], "config readRequestsPerSecond: expected a number from 0.001 to 1000000"),
         (#"{"requestBurstPerKey": 0.5}"#, [], "requestBurstPerKey: expected a number from 1"),
         (#"{"latenessLimit": "9999999999999d"}"#, [], "latenessLimit expects a duration"),
         (#"{"latenessLimit": "30d"}"#, [], "latenessLimit (30d) must not exceed --dedup-horizon (8d)"),

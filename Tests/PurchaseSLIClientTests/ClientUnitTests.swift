@@ -103,4 +103,15 @@ struct ClientUnitTests {
         #expect(await sli.waitingEvents == 10)
         await server.stop(SIGTERM)
     }
+
+    @Test("Retry-After: seconds or an HTTP date, obeyed up to a day (Int.max seconds once reached a sleep that cannot take it)", arguments: [
+        ("120", Duration.seconds(120)),
+        ("-5", Duration.seconds(0)),
+        ("9223372036854775807", Duration.seconds(86_400)),
+        ("Fri, 31 Dec 9999 23:59:59 GMT", Duration.seconds(86_400)),
+        ("Thu, 01 Jan 1970 00:00:00 GMT", Duration.seconds(0)),
+    ])
+    func retryAfter(_ header: String, _ expected: Duration) {
+        #expect(Uploader.retryAfter(header) == expected)
+    }
 }

@@ -12,6 +12,7 @@ import Testing
     @Test("a URL parses into its parts and prints without its password", arguments: [
         ("postgres://sli:s3cr%40t@db.internal:6432/purchases?sslmode=verify-full", "postgres://sli:***@db.internal:6432/purchases?sslmode=verify-full"),
         ("postgresql://sli:pw@db/", "postgres://sli:***@db:5432/sli"),
+        ("Postgres://sli:pw@db/x", "postgres://sli:***@db:5432/x"),
         ("postgres://sli@127.0.0.1/x?sslmode=disable", "postgres://sli@127.0.0.1:5432/x?sslmode=disable"),
     ])
     func parses(_ text: String, _ printed: String) throws {
@@ -23,6 +24,11 @@ import Testing
         ("postgres://:hunter2@db/x", "names no user"),
         ("postgres://sli:hunter2@db/x?sslmode=sometimes", "sslmode must be one of"),
         ("postgres://sli:hunter2@db/x?application_name=a", "unknown parameter application_name"),
+        // Once printed with the password: a scheme in capitals, a malformed one, libpq's password parameter.
+        ("POSTGRES://sli:hunter2@/x", "names no host"),
+        ("postgres:/sli:hunter2@db/x", "expected postgres://"),
+        ("postgresql:sli:hunter2@db/x", "expected postgres://"),
+        ("postgres://sli@db/x?password=hunter2", "unknown parameter password"),
     ])
     func refuses(_ text: String, _ message: String) {
         let error = #expect(throws: PostgresURLError.self) { try PostgresURL(text) }

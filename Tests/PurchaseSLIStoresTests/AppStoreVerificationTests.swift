@@ -77,6 +77,13 @@ struct AppStoreVerificationTests {
             Refusal(name: "a tampered payload", body: {
                 try trusted { try tampered(signed(chain).0) { $0.replacingOccurrences(of: "5d6c1e44", with: "5d6c1e45") } }
             }, status: 401, reason: "signedPayload: the signature"),
+            // An attacker's payload: its date reaches the chain's validation before any signature is checked.
+            Refusal(name: "a signedDate past year 9999", body: {
+                try trusted { try tampered(signed(chain).0) { $0.replacingOccurrences(of: "\"signedDate\":1795168962000", with: "\"signedDate\":253402300800000") } }
+            }, status: 400, reason: "signedDate 253402300800000 is not a time from 1970 to 9999"),
+            Refusal(name: "a signedDate of Int64.min", body: {
+                try trusted { try tampered(signed(chain).0) { $0.replacingOccurrences(of: "\"signedDate\":1795168962000", with: "\"signedDate\":\(Int64.min)") } }
+            }, status: 400, reason: "signedDate \(Int64.min) is not a time"),
             Refusal(name: "a tampered signed transaction in a validly signed notification", body: {
                 try trusted { try tamperedTransaction(signed(chain).0) }
             }, status: 401, reason: "data.signedTransactionInfo: the signature"),
