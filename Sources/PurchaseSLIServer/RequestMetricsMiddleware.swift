@@ -4,10 +4,6 @@ import Hummingbird
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
 
-    private static func route(_ path: String) -> String {
-        ["/v1/events", "/v1/query", "/healthz", "/readyz", "/metrics"].contains(path) ? path : "other"
-    }
-
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
@@ -18,12 +14,25 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         do {
             let response = try await next(request, context)
-            metrics.recordRequest(route: Self.route(request.uri.path), status: response.status.code, seconds: seconds())
+            metrics.recordRequest(route: RequestRoute.label(request.uri.path), status: response.status.code, seconds: seconds())
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            metrics.recordRequest(route: Self.route(request.uri.path), status: status, seconds: seconds())
+            metrics.recordRequest(route: RequestRoute.label(request.uri.path), status: status, seconds: seconds())
             throw error
         }
+    }
+}
+
+/// The `route` label of a request's metrics.
+enum RequestRoute {
+    /// The routes named in the metrics (New Relic's by its template, so that account ids add no series);
+    /// any other path, pages included, is `other`.
+    static func label(_ path: String) -> String {
+        if EventsController.isIngestionPath(path) { return path.hasPrefix("/v1/accounts/") ? "/v1/accounts/{accountID}/events" : path }
+        let named = [
+            "/v1/query", "/healthz", "/readyz", "/metrics", StoreNotificationsController.applePath, StoreNotificationsController.googlePath,
+        ]
+        return named.contains(path) ? path : "other"
     }
 }
