@@ -66,7 +66,8 @@ public struct AppStoreNotificationVerifier: Sendable {
             throw .malformed("signedPayload: the notification names no bundleId (in data, summary or externalPurchaseToken)")
         }
         guard bundleIDs.contains(bundleID) else {
-            throw .unknownApp("bundleId \(bundleID) is not one of the configured bundles (--apple-bundle-id): \(bundleIDs.sorted().joined(separator: ", "))")
+            // The configured bundles stay out of the answer: whoever sent this may not know them.
+            throw .unknownApp("bundleId \(bundleID) is not one of the configured bundles (--apple-bundle-id)")
         }
         var transaction: AppStorePayloads.Transaction?
         if let signed = notification.data?.signedTransactionInfo {

@@ -97,7 +97,8 @@ public struct GooglePlayNotificationDecoder: Sendable {
         }
         guard let packageName = notification.packageName else { throw .malformed("message.data: missing field packageName") }
         guard packageNames.contains(packageName) else {
-            throw .unknownApp("packageName \(packageName) is not one of the configured packages (--google-package): \(packageNames.sorted().joined(separator: ", "))")
+            // The configured packages stay out of the answer: whoever sent this may not know them.
+            throw .unknownApp("packageName \(packageName) is not one of the configured packages (--google-package)")
         }
         guard let eventMillis = notification.eventTimeMillis?.value else {
             throw .malformed("message.data: missing field eventTimeMillis")

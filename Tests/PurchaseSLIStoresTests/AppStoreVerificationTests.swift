@@ -109,6 +109,7 @@ struct AppStoreVerificationTests {
         let error = await #expect(throws: StoreNotificationError.self) { try await verifier.verify(body: body) }
         #expect(error?.httpStatus == refusal.status)
         #expect(error?.reason.contains(refusal.reason) == true, "\(error?.reason ?? "")")
+        #expect(error?.reason.contains("com.example.app") == false, "a refusal names no configured bundle: \(error?.reason ?? "")")
     }
 
     /// The body with its signed payload's JSON changed by `change` and re-encoded, the signature kept.

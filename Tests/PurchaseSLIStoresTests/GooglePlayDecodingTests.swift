@@ -56,5 +56,6 @@ struct GooglePlayDecodingTests {
         let error = #expect(throws: StoreNotificationError.self) { try decoder.decode(body: Array(body.utf8)) }
         #expect(error?.httpStatus == status)
         #expect(error?.reason.contains(field) == true, "\(error?.reason ?? "")")
+        #expect(error?.reason.contains("com.example.app") == false, "a refusal names no configured package: \(error?.reason ?? "")")
     }
 }
