@@ -25,9 +25,7 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     /// Parses a URL.
     /// - Throws: ``PostgresURLError`` naming what is wrong (never repeating the password).
     public init(_ text: String) throws {
-        guard DatabaseAddress.isPostgres(text), let components = URLComponents(string: text),
-              ["postgres", "postgresql"].contains(components.scheme?.lowercased()), text.contains("://")
-        else {
+        guard DatabaseAddress.isPostgres(text), text.contains("://"), let components = URLComponents(string: text) else {
             throw PostgresURLError("expected postgres://user:password@host:port/database, got \(Self.redacted(text))")
         }
         guard let host = components.host, !host.isEmpty else { throw PostgresURLError("\(Self.redacted(text)) names no host") }

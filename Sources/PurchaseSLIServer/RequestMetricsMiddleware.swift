@@ -30,9 +30,11 @@ enum RequestRoute {
     /// any other path, pages included, is `other`.
     static func label(_ path: String) -> String {
         if EventsController.isIngestionPath(path) { return path.hasPrefix("/v1/accounts/") ? "/v1/accounts/{accountID}/events" : path }
-        let named = [
-            "/v1/query", "/healthz", "/readyz", "/metrics", StoreNotificationsController.applePath, StoreNotificationsController.googlePath,
-        ]
-        return named.contains(path) ? path : "other"
+        return namedPaths.contains(path) ? path : "other"
     }
+
+    /// The other routes named by their path.
+    private static let namedPaths: Set<String> = [
+        "/v1/query", "/healthz", "/readyz", "/metrics", StoreNotificationsController.applePath, StoreNotificationsController.googlePath,
+    ]
 }
