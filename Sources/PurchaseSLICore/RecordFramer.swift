@@ -57,7 +57,11 @@ public struct RecordFramer {
     }
 
     /// Feeds the next chunk of input and emits every record it completes. O(chunk size).
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, emit: (Record) throws -> Void) rethrows {
+    ///
+    /// After `emit` throws, the framer is fed no more. Typed throws rather than `rethrows`: Swift 6.3
+    /// compiles a `rethrows` method that throws out of `Array.withUnsafeBytes` so that the error and the
+    /// method's `self` come back corrupt (a crash on the first record past a limit).
+    public mutating func feed<Failure: Error>(_ chunk: UnsafeRawBufferPointer, emit: (Record) throws(Failure) -> Void) throws(Failure) {
         var start = 0
         if mode == .undecided {
             start = try decideMode(chunk, emit: emit)
@@ -71,7 +75,7 @@ public struct RecordFramer {
     }
 
     /// Signals the end of input; emits the final unterminated record or a structural error.
-    public mutating func finish(emit: (Record) throws -> Void) rethrows {
+    public mutating func finish<Failure: Error>(emit: (Record) throws(Failure) -> Void) throws(Failure) {
         switch mode {
         case .undecided, .arrayEnded, .broken:
             return
@@ -90,7 +94,7 @@ public struct RecordFramer {
         tail = []
     }
 
-    private mutating func decideMode(_ chunk: UnsafeRawBufferPointer, emit: (Record) throws -> Void) rethrows -> Int {
+    private mutating func decideMode<Failure: Error>(_ chunk: UnsafeRawBufferPointer, emit: (Record) throws(Failure) -> Void) throws(Failure) -> Int {
         var offset = 0
         while offset < chunk.count {
             let byte = chunk[offset]
@@ -112,9 +116,9 @@ public struct RecordFramer {
         return offset
     }
 
-    private mutating func feedLines(
-        _ chunk: UnsafeRawBufferPointer, from start: Int, emit: (Record) throws -> Void
-    ) rethrows {
+    private mutating func feedLines<Failure: Error>(
+        _ chunk: UnsafeRawBufferPointer, from start: Int, emit: (Record) throws(Failure) -> Void
+    ) throws(Failure) {
         var lineStart = start
         var offset = start
         while offset < chunk.count {
@@ -153,12 +157,12 @@ public struct RecordFramer {
         return chunk.baseAddress!.distance(to: UnsafeRawPointer(found))
     }
 
-    private mutating func emitTail(_ emit: (Record) throws -> Void) rethrows {
+    private mutating func emitTail<Failure: Error>(_ emit: (Record) throws(Failure) -> Void) throws(Failure) {
         let record = tail
-        try record.withUnsafeBytes { try emitLine($0, emit) }
+        try record.span.withUnsafeBytes { (bytes) throws(Failure) in try emitLine(bytes, emit) }
     }
 
-    private mutating func emitLine(_ bytes: UnsafeRawBufferPointer, _ emit: (Record) throws -> Void) rethrows {
+    private mutating func emitLine<Failure: Error>(_ bytes: UnsafeRawBufferPointer, _ emit: (Record) throws(Failure) -> Void) throws(Failure) {
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
         if bytes.count > maximumRecordBytes {
             try rejectLong(emit)
@@ -169,15 +173,15 @@ public struct RecordFramer {
         try emit(.bytes(bytes, position))
     }
 
-    private mutating func rejectLong(_ emit: (Record) throws -> Void) rethrows {
+    private mutating func rejectLong<Failure: Error>(_ emit: (Record) throws(Failure) -> Void) throws(Failure) {
         let position = Position(line: mode == .lines ? line : recordLine, index: nextIndex)
         nextIndex += 1
         try emit(.rejected(.recordTooLong(limit: maximumRecordBytes), position))
     }
 
-    private mutating func feedArray(
-        _ chunk: UnsafeRawBufferPointer, from start: Int, emit: (Record) throws -> Void
-    ) rethrows {
+    private mutating func feedArray<Failure: Error>(
+        _ chunk: UnsafeRawBufferPointer, from start: Int, emit: (Record) throws(Failure) -> Void
+    ) throws(Failure) {
         var elementStart = start
         var offset = start
         while offset < chunk.count {
@@ -249,7 +253,7 @@ public struct RecordFramer {
 
     /// Rejects the element being read and every one after it as one record, and ignores the rest of
     /// the input: past a structural error, where elements end cannot be told.
-    private mutating func breakArray(_ what: String, onLine errorLine: Int, _ emit: (Record) throws -> Void) rethrows {
+    private mutating func breakArray<Failure: Error>(_ what: String, onLine errorLine: Int, _ emit: (Record) throws(Failure) -> Void) throws(Failure) {
         let position = Position(line: recordLine, index: nextIndex)
         mode = .broken
         tail = []
@@ -265,9 +269,9 @@ public struct RecordFramer {
                 + "were not read; fix them and send them again (events already counted are skipped as duplicates)")
     }
 
-    private mutating func finishElement(
-        _ chunk: UnsafeRawBufferPointer, _ range: Range<Int>, isLast: Bool, _ emit: (Record) throws -> Void
-    ) rethrows {
+    private mutating func finishElement<Failure: Error>(
+        _ chunk: UnsafeRawBufferPointer, _ range: Range<Int>, isLast: Bool, _ emit: (Record) throws(Failure) -> Void
+    ) throws(Failure) {
         defer {
             tail.removeAll(keepingCapacity: true)
             elementHasContent = false
@@ -292,7 +296,7 @@ public struct RecordFramer {
         } else {
             tail.append(contentsOf: chunk[range])
             let record = tail
-            try record.withUnsafeBytes { try emit(.bytes($0, position)) }
+            try record.span.withUnsafeBytes { (bytes) throws(Failure) in try emit(.bytes(bytes, position)) }
         }
     }
 }

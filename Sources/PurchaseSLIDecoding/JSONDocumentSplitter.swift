@@ -29,7 +29,7 @@ struct JSONDocumentSplitter {
     }
 
     /// Reads the next chunk, handing out every piece it completes.
-    mutating func feed(_ chunk: UnsafeRawBufferPointer, emit: (Piece) throws -> Void) rethrows {
+    mutating func feed<Failure: Error>(_ chunk: UnsafeRawBufferPointer, emit: (Piece) throws(Failure) -> Void) throws(Failure) {
         for byte in chunk {
             defer { if byte == 0x0A { line += 1 } }
             if depth == 0 {
@@ -65,7 +65,7 @@ struct JSONDocumentSplitter {
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 depth -= 1
                 if depth == 0 {
-                    if !isTooLong { try document.withUnsafeBytes { try emit(.document($0, line: documentLine)) } }
+                    if !isTooLong { try document.span.withUnsafeBytes { (bytes) throws(Failure) in try emit(.document(bytes, line: documentLine)) } }
                     document.removeAll(keepingCapacity: true)
                 }
             default: break
@@ -74,7 +74,7 @@ struct JSONDocumentSplitter {
     }
 
     /// Signals the end of input: a document left open is reported.
-    mutating func finish(emit: (Piece) throws -> Void) rethrows {
+    mutating func finish<Failure: Error>(emit: (Piece) throws(Failure) -> Void) throws(Failure) {
         if depth > 0, !isTooLong { try emit(.unterminated(line: documentLine)) }
         document = []
         depth = 0

@@ -155,6 +155,31 @@ struct EventDecoderTests {
         #expect(throws: DecodingFailure.self) { try Decoded(Array(compressed.dropLast(9)), format: .events) }
     }
 
+    @Test(
+        "limits: one record past the limit is an error in every format, plain or gzip, whether the records count or are ignored",
+        arguments: [
+            (EventFormat.events, #"{"eventID":"e","timestamp":"2025-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"start"}"#),
+            (.newRelic(eventType: "PurchaseSLI"), #"{"eventType":"PurchaseSLI"}"#),
+            (.newRelic(eventType: "PurchaseSLI"), #"{"eventType":"Other"}"#),
+            (.otlpLogs(eventName: "purchase_sli"), #"{"eventName":"purchase_sli"}"#),
+            (.otlpLogs(eventName: "purchase_sli"), "{}"),
+        ])
+    func recordLimitInEveryFormat(format: EventFormat, record: String) throws {
+        let records = Array(repeating: record, count: 5).joined(separator: ",")
+        let text = format == .otlpLogs(eventName: "purchase_sli")
+            ? #"{"resourceLogs":[{"scopeLogs":[{"logRecords":["# + records + "]}]}]}" : "[" + records + "]"
+        let limits = EventDecoder.Limits(maximumRecordBytes: 1 << 16, maximumRecords: 4)
+        for body in [Array(text.utf8), try GzipCompressor.compress(Array(text.utf8))] {
+            for chunkSize in [3, Int.max] {
+                #expect(throws: DecodingFailure.tooManyRecords(limit: 4)) {
+                    try Decoded(body, format: format, chunkSize: chunkSize, limits: limits)
+                }
+            }
+            let whole = EventDecoder.Limits(maximumRecordBytes: 1 << 16, maximumRecords: 5)
+            #expect(try Decoded(body, format: format, limits: whole).records == 5)
+        }
+    }
+
     @Test("the event format: NDJSON and arrays with rejects at their line, one object over several lines when allowed")
     func eventFormat() throws {
         let input = Array("\n{\"eventID\":\"a\",\"timestamp\":\"2025-11-14T09:30:00Z\",\"productID\":\"p\",\"actionType\":\"purchase\",\"resultType\":\"start\"}\n{\"eventID\":\"b\"}\n".utf8)

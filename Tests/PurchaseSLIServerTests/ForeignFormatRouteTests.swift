@@ -131,6 +131,33 @@ import Testing
         }
     }
 
+    @Test("one record past maximumEventsPerRequest: 413 on every ingestion route, plain or gzip, nothing stored, the next request served",
+          arguments: [
+            ("/v1/events", #"{"eventID":"e","productID":"p","actionType":"purchase","resultType":"start"}"#, false),
+            ("/v1/accounts/1/events", #"{"eventType":"PurchaseSLI","productID":"p","actionType":"purchase","resultType":"start"}"#, false),
+            ("/v1/accounts/1/events", #"{"eventType":"Other"}"#, false),
+            ("/v1/logs", #"{"eventName":"purchase_sli"}"#, true),
+            ("/v1/logs", "{}", true),
+          ])
+    func recordLimit(uri: String, record: String, isOTLP: Bool) async throws {
+        let app = makeApp(store: store) { $0.maximumEventsPerRequest = 10 }
+        let records = Array(repeating: record, count: 11).joined(separator: ",")
+        let body = isOTLP ? #"{"resourceLogs":[{"scopeLogs":[{"logRecords":["# + records + "]}]}]}" : "[" + records + "]"
+        try await app.test(.router) { client in
+            for gzip in [false, true] {
+                var headers: HTTPFields = [.contentType: "application/json"]
+                if gzip { headers[.contentEncoding] = "gzip" }
+                let bytes = gzip ? try GzipCompressor.compress(Array(body.utf8)) : Array(body.utf8)
+                try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: bytes)) { response in
+                    #expect(response.status == .contentTooLarge, "gzip: \(gzip)")
+                    #expect(String(buffer: response.body).contains("more than 10 events in one request"))
+                }
+            }
+            try await client.execute(uri: "/healthz", method: .get) { response in #expect(response.status == .ok) }
+        }
+        #expect(try countedEvents(store) == 0)
+    }
+
     @Test("a store that cannot commit: 503 with Retry-After on the New Relic and OTLP routes too")
     func unavailableStore() async throws {
         let app = makeApp(store: FullDiskStore(base: store))
