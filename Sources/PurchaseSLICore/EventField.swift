@@ -89,6 +89,10 @@ public struct RawEvent: Sendable, Hashable {
     /// The timestamp in milliseconds when the byte parser already read it (then `self[.timestamp]` is nil).
     public var timestampMillis: Int64?
 
+    /// The eventID a decoder computed from the record's content (``EventValidator/computedEventIDPrefix``
+    /// and a hash), taken when the record names no eventID of its own.
+    public var computedEventID: String?
+
     /// The first known field whose key appeared more than once, or nil. JSON leaves the meaning of a
     /// repeated key open (parsers keep the first, the last, or fail), so the validator rejects the event
     /// rather than guess which value the sender meant.

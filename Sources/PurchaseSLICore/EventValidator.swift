@@ -7,6 +7,8 @@ public struct EventValidator: Sendable {
     public static let maximumDescriptionLength = 1024
     /// How far ahead of ``now`` a timestamp may be before it is rejected as in the future.
     public static let defaultFutureTolerance: Int64 = 5 * 60 * 1000
+    /// How the eventIDs purchase-sli computes for records without one begin; no sender's id may.
+    public static let computedEventIDPrefix = "purchase-sli:"
 
     /// The current time in milliseconds since the epoch, against which future timestamps are judged.
     public var nowMillis: Int64
@@ -60,11 +62,7 @@ public struct EventValidator: Sendable {
             throw EventValidationError(
                 field: repeated.name, reason: "the key appears more than once in the event; send each field once")
         }
-        let eventID = try requiredString(raw, .eventID)
-        guard !eventID.isEmpty, eventID.utf8.count <= 128, Self.isValidEventID(eventID) else {
-            throw EventValidationError(
-                field: "eventID", reason: "expected 1–128 characters of A–Z a–z 0–9 . _ : -, got \(quoted(eventID))")
-        }
+        let eventID = try eventID(raw)
         let timestamp = try timestampMillis(raw)
         if timestamp > nowMillis + futureToleranceMillis {
             throw EventValidationError(
@@ -185,6 +183,24 @@ public struct EventValidator: Sendable {
                 reason: "expected an RFC 3339 time with offset, e.g. 2026-11-14T09:30:00Z, got \(quoted(text))")
         }
         return millis
+    }
+
+    /// The event's own eventID, else the one its decoder computed; an id of the sender's may not begin
+    /// with ``computedEventIDPrefix``, or a sender could claim the id of another sender's record.
+    private func eventID(_ raw: RawEvent) throws(EventValidationError) -> String {
+        if let computed = raw.computedEventID, raw[.eventID] == nil || raw[.eventID] == .null { return computed }
+        let eventID = try requiredString(raw, .eventID)
+        guard !eventID.isEmpty, eventID.utf8.count <= 128, Self.isValidEventID(eventID) else {
+            throw EventValidationError(
+                field: "eventID", reason: "expected 1–128 characters of A–Z a–z 0–9 . _ : -, got \(quoted(eventID))")
+        }
+        guard !eventID.hasPrefix(Self.computedEventIDPrefix) else {
+            throw EventValidationError(
+                field: "eventID",
+                reason: "eventIDs beginning with \(Self.computedEventIDPrefix) are reserved for the ids purchase-sli computes for "
+                    + "records that name none; send an id of your own (a UUID) or none, got \(quoted(eventID))")
+        }
+        return eventID
     }
 
     private func requiredString(_ raw: RawEvent, _ field: EventField) throws(EventValidationError) -> String {

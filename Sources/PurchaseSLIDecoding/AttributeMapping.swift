@@ -37,7 +37,7 @@ struct AttributeMapping {
         } else if raw[.timestamp] == nil {
             raw.timestampMillis = receivedMillis
         }
-        if raw[.eventID] == nil || raw[.eventID] == .null { raw[.eventID] = .string(Self.contentEventID(of: identity())) }
+        if raw[.eventID] == nil || raw[.eventID] == .null { raw.computedEventID = Self.contentEventID(of: identity()) }
         return raw
     }
 
@@ -50,13 +50,14 @@ struct AttributeMapping {
         return Int64((number < 1e11 ? number * 1000 : number).rounded())
     }
 
-    /// The eventID of a record that names none: `sha256:` and the first 32 hexadecimal digits of the
-    /// SHA-256 of its canonical text. A retried record counts once; two records alike in every
-    /// attribute, time included, count once too, which is why senders should name an eventID.
+    /// The eventID of a record that names none: `purchase-sli:sha256:` (a prefix no sender's id may take)
+    /// and the first 32 hexadecimal digits of the SHA-256 of its canonical text. A retried record counts
+    /// once; two records alike in every attribute, time included, count once too, which is why senders
+    /// should name an eventID.
     static func contentEventID(of identity: String) -> String {
         let digest = SHA256.hash(data: Array(identity.utf8))
         let hex = Array("0123456789abcdef".utf8)
-        var text = Array("sha256:".utf8)
+        var text = Array((EventValidator.computedEventIDPrefix + "sha256:").utf8)
         for byte in digest.prefix(16) {
             text.append(hex[Int(byte >> 4)])
             text.append(hex[Int(byte & 0x0F)])

@@ -16,6 +16,7 @@ struct EventsController {
     let logger: Logger
     private let keys: AccessKeys
     private let limiter: RateLimiter
+    private let retriedRecords = RetriedRecords()
 
     init(configuration: ServerConfiguration, committer: GroupCommitter, metrics: ServerMetrics, logger: Logger) {
         self.configuration = configuration
@@ -67,7 +68,9 @@ struct EventsController {
         }
         let body = try await collectBody(
             of: request, limit: configuration.maximumBodyBytes, timeoutSeconds: configuration.bodyTimeoutSeconds)
-        let decoded = try decode(body, dialect, isGzip: isGzip, singleObject: singleObject)
+        let receivedMillis = wallClockMillis()
+        var decoded = try decode(body, dialect, isGzip: isGzip, singleObject: singleObject, receivedMillis: receivedMillis)
+        retriedRecords.settle(&decoded.events, receivedMillis: receivedMillis)
         metrics.recordIgnored(decoded.ignored, format: dialect.name)
         guard !decoded.events.isEmpty else {
             metrics.record(accepted: 0, duplicates: 0, rejected: decoded.rejected)
@@ -95,14 +98,16 @@ struct EventsController {
         return answer(dialect, decoded, accepted: outcome.accepted, duplicates: outcome.duplicates)
     }
 
-    private func decode(_ body: [UInt8], _ dialect: IngestDialect, isGzip: Bool, singleObject: Bool) throws -> DecodedBatch {
+    private func decode(
+        _ body: [UInt8], _ dialect: IngestDialect, isGzip: Bool, singleObject: Bool, receivedMillis: Int64
+    ) throws -> DecodedBatch {
         // An OTLP request is one document, read whole: its limit is the body's, not a line's.
         let recordBytes = dialect.readsWholeDocuments ? configuration.maximumDecompressedBytes : configuration.maximumLineBytes
         let limits = EventDecoder.Limits(
             maximumRecordBytes: recordBytes, maximumRecords: configuration.maximumEventsPerRequest,
             maximumDecompressedBytes: min(
                 configuration.maximumDecompressedBytes, configuration.maximumCompressionRatio * max(body.count, 1)))
-        let validator = EventValidator(nowMillis: wallClockMillis(), maximumAgeMillis: configuration.latenessLimitMillis)
+        let validator = EventValidator(nowMillis: receivedMillis, maximumAgeMillis: configuration.latenessLimitMillis)
         let result = body.withUnsafeBytes { bytes in
             Result { () throws(DecodingFailure) in
                 try EventDecoder.decode(

@@ -63,7 +63,7 @@ struct EventDecoderTests {
         #expect(decoded.events[1].transactionID == "2000000123" && decoded.events[1].statusCode == 200)
         let retry = decoded.events[2]
         #expect(retry.resultType == .alreadyGranted && retry.statusCode == 409 && retry.planID == "monthly" && retry.groupID == "premium")
-        #expect(retry.eventID.hasPrefix("sha256:") && retry.eventID.count == 7 + 32)
+        #expect(retry.eventID.hasPrefix("purchase-sli:sha256:") && retry.eventID.count == 20 + 32)
         #expect(decoded.rejected == [RecordReject(index: 4, line: 9, field: "productID", reason: "required field is missing")])
         #expect(decoded.warnings.map(\.field) == ["statusCode"] && decoded.warnings[0].index == 5 && decoded.warnings[0].kept)
     }
@@ -96,6 +96,23 @@ struct EventDecoderTests {
         #expect(ids[0] != ids[2])
     }
 
+    @Test("no sender may claim a computed eventID: an id beginning with purchase-sli: is rejected in every format, the computed one taken",
+          arguments: [
+            (EventFormat.events, #"{"eventID":"%@","timestamp":"2025-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"start"}"#),
+            (.newRelic(eventType: "PurchaseSLI"), #"[{"eventType":"PurchaseSLI","eventID":"%@","timestamp":1763112600,"productID":"p","actionType":"purchase","resultType":"start"}]"#),
+            (.newRelic(eventType: "PurchaseSLI"), #"[{"eventType":"PurchaseSLI","uuid":"%@","timestamp":1763112600,"productID":"p","actionType":"purchase","resultType":"start"}]"#),
+            (.otlpLogs(eventName: "purchase_sli"), #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"eventName":"purchase_sli","timeUnixNano":"1763112600000000000","attributes":[{"key":"eventID","value":{"stringValue":"%@"}},{"key":"productID","value":{"stringValue":"p"}},{"key":"actionType","value":{"stringValue":"purchase"}},{"key":"resultType","value":{"stringValue":"start"}}]}]}]}]}"#),
+          ])
+    func computedIDsAreReserved(format: EventFormat, template: String) throws {
+        let claimed = try Decoded(Array(template.replacingOccurrences(of: "%@", with: "purchase-sli:sha256:0123456789abcdef0123456789abcdef").utf8), format: format)
+        #expect(claimed.events.isEmpty)
+        #expect(claimed.rejected.map(\.field) == ["eventID"])
+        #expect(claimed.rejected.first?.reason.contains("reserved for the ids purchase-sli computes") == true)
+        // The same prefix in another case, or inside an id, is an ordinary id of the sender's.
+        let own = try Decoded(Array(template.replacingOccurrences(of: "%@", with: "Purchase-SLI:sha256:1").utf8), format: format)
+        #expect(own.events.map(\.eventID) == ["Purchase-SLI:sha256:1"])
+    }
+
     @Test("OTLP logs: purchase SLI records by event name or event.name, resource attributes as appVersion, platform, osVersion", arguments: [1, 13, 4096, Int.max])
     func otlpDocument(chunkSize: Int) throws {
         let decoded = try Decoded(try sampleFormat("otlp-logs.json"), format: .otlpLogs(eventName: "purchase_sli"), chunkSize: chunkSize)
@@ -109,7 +126,7 @@ struct EventDecoderTests {
         // A record's own attribute wins over the resource's.
         #expect(decoded.events[1].eventID == "otlp-2" && decoded.events[1].appVersion == "5.3.1" && decoded.events[1].statusCode == 409)
         // observedTimeUnixNano when timeUnixNano is absent; a content hash when no eventID.
-        #expect(decoded.events[2].timestampMillis == 1_763_112_603_000 && decoded.events[2].eventID.hasPrefix("sha256:"))
+        #expect(decoded.events[2].timestampMillis == 1_763_112_603_000 && decoded.events[2].eventID.hasPrefix("purchase-sli:sha256:"))
         #expect(decoded.events[3].eventID == "otlp-5" && decoded.events[3].statusCode == nil)
         #expect(decoded.warnings.map { [String($0.index), $0.field] } == [["4", "statusCode"]])
         #expect(decoded.rejected.map { [String($0.index), $0.field] } == [["5", "resultType"]])

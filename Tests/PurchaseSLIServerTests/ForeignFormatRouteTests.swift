@@ -158,6 +158,33 @@ import Testing
         #expect(try countedEvents(store) == 0)
     }
 
+    @Test("a record without eventID and time counts once when retried seconds later; no sender can claim its computed id first")
+    func retriedRecordWithoutID() async throws {
+        let app = makeApp(store: store)
+        let failing = #"[{"eventType":"PurchaseSLI","productID":"coins_100","actionType":"purchase","resultType":"failure"}]"#
+        let claim = (0..<3).map {
+            #"{"eventID":"purchase-sli:sha256:\#($0)","productID":"coins_100","actionType":"purchase","resultType":"success"}"#
+        }.joined(separator: "\n")
+        let json: HTTPFields = [.contentType: "application/json"]
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"], body: ByteBuffer(string: claim)) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("reserved for the ids purchase-sli computes"))
+            }
+            for attempt in 0..<3 {
+                if attempt == 1 { try await Task.sleep(for: .milliseconds(1_100)) }  // the retry falls in another second
+                try await client.execute(uri: "/v1/accounts/1/events", method: .post, headers: json, body: ByteBuffer(string: failing)) { response in
+                    #expect(response.status == .ok)
+                    let answer = bodyJSON(response.body)
+                    #expect(answer["accepted"] as? Int == (attempt == 0 ? 1 : 0) && answer["duplicates"] as? Int == (attempt == 0 ? 0 : 1))
+                }
+            }
+        }
+        let now = Int64(Date().timeIntervalSince1970)
+        let counts = try #require(try store.counts(CountQuery(fromSeconds: now - 3600, toSeconds: now + 600)).first?.counts)
+        #expect(counts.total == 1 && counts.failure == 1 && counts.success == 0)
+    }
+
     @Test("a store that cannot commit: 503 with Retry-After on the New Relic and OTLP routes too")
     func unavailableStore() async throws {
         let app = makeApp(store: FullDiskStore(base: store))
