@@ -13,14 +13,33 @@ public struct DataFreshness: Sendable, Hashable {
     /// Events clients dropped unsent (their queues on disk were full), reported in the day before
     /// `atSeconds`: events the counts miss however fresh they are.
     public var clientDroppedEvents: Int64
+    /// Events counted in the same day, against which the dropped ones are weighed.
+    public var countedEvents: Int64
+
+    /// The share of a day's events (counted and dropped) that must be missing before the counts are
+    /// called incomplete: 0.1 %. Fewer drops change no rate on any page by more than that.
+    public static let incompleteShare = 0.001
 
     /// Creates a freshness record.
-    public init(atSeconds: Int64, newestEventSeconds: [String: Int64], staleAfterSeconds: Int64, clientDroppedEvents: Int64 = 0) {
+    public init(
+        atSeconds: Int64, newestEventSeconds: [String: Int64], staleAfterSeconds: Int64, clientDroppedEvents: Int64 = 0,
+        countedEvents: Int64 = 0
+    ) {
         self.atSeconds = atSeconds
         self.newestEventSeconds = newestEventSeconds
         self.staleAfterSeconds = staleAfterSeconds
         self.clientDroppedEvents = clientDroppedEvents
+        self.countedEvents = countedEvents
     }
+
+    /// The dropped events' share of the day's events, counted and dropped; 0 without either.
+    public var droppedShare: Double {
+        let total = Double(max(0, clientDroppedEvents)) + Double(max(0, countedEvents))
+        return total > 0 ? Double(max(0, clientDroppedEvents)) / total : 0
+    }
+
+    /// Whether the day's counts miss at least ``incompleteShare`` of its events.
+    public var isIncomplete: Bool { clientDroppedEvents > 0 && droppedShare >= Self.incompleteShare }
 
     /// The minute of the newest event of `action`, or of any action when nil.
     public func newestEvent(of action: String? = nil) -> Int64? {

@@ -1,4 +1,5 @@
 import Foundation
+import PurchaseSLICore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -18,8 +19,6 @@ actor Uploader {
         case stop(SLISendingStopped)
     }
 
-    /// The header that tells the service how many events this client dropped because its queue was full.
-    static let droppedHeader = "X-Purchase-SLI-Dropped-Events"
 
     private let configuration: SLIConfiguration
     private let queue: EventQueue
@@ -106,13 +105,14 @@ actor Uploader {
     }
 
     private func deliver(_ lines: [String]) async -> Delivery {
-        let dropped = queue.droppedCount
+        // More than one request may report go with the next batches.
+        let dropped = min(queue.droppedCount, DroppedEventsHeader.maximumPerRequest)
         var request = URLRequest(url: configuration.endpoint.appendingPathComponent("v1/events"))
         request.httpMethod = "POST"
         request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
         request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
         if let key = configuration.ingestKey { request.setValue(key, forHTTPHeaderField: "X-Ingest-Key") }
-        if dropped > 0 { request.setValue(String(dropped), forHTTPHeaderField: Self.droppedHeader) }
+        if dropped > 0 { request.setValue(String(dropped), forHTTPHeaderField: DroppedEventsHeader.name) }
         request.httpBody = Data(GzipEncoder.compress(Array(lines.joined(separator: "\n").utf8)))
         let data: Data, response: HTTPURLResponse
         do {

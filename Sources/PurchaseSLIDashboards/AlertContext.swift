@@ -93,8 +93,10 @@ public struct AlertContext: Sendable {
             }
         }
         let dropped = try (store as? any StoreRecordStore)?.clientDroppedEvents(fromMillis: (time - day) * 1000, toMillis: time * 1000) ?? 0
+        let counted = dropped > 0 ? try store.counts(CountQuery(fromSeconds: time - day, toSeconds: time)).first?.counts.total ?? 0 : 0
         return DataFreshness(
-            atSeconds: time, newestEventSeconds: newest, staleAfterSeconds: policy.lossOfSignalWindowSeconds, clientDroppedEvents: dropped)
+            atSeconds: time, newestEventSeconds: newest, staleAfterSeconds: policy.lossOfSignalWindowSeconds, clientDroppedEvents: dropped,
+            countedEvents: counted)
     }
 
     /// The report of a finding (or of an episode when `endsAt` is given).

@@ -31,9 +31,9 @@ public struct AlertSnapshot: Sendable {
     /// A banner saying clients dropped events unsent in the last day, or nothing: counts that miss events
     /// must not read as complete, however fresh they are.
     var incompleteBanner: HTML {
-        guard freshness.clientDroppedEvents > 0 else { return "" }
-        return "<div class=\"banner warn\"><strong>INCOMPLETE</strong> clients dropped \(NumberText.count(freshness.clientDroppedEvents)) "
-            + "events unsent in the day before \(RFC3339.format(seconds: freshness.atSeconds)): their queues on disk were full (offline "
+        guard freshness.isIncomplete else { return "" }
+        return "<div class=\"banner warn\"><strong>INCOMPLETE</strong> clients dropped \(FreshnessText.droppedEvents(freshness)) "
+            + "unsent in the day before \(RFC3339.format(seconds: freshness.atSeconds)): their queues on disk were full (offline "
             + "for long, or sending refused). The rates on this page miss those events; "
             + "<code>purchase_sli_client_dropped_events_total</code> counts them as they are reported.</div>"
     }

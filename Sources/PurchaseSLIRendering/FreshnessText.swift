@@ -12,11 +12,17 @@ public enum FreshnessText {
             + (action == nil ? incompleteness(freshness).map { " · " + $0 } ?? "" : "")
     }
 
-    /// "INCOMPLETE: clients dropped 1,234 events unsent in the day before …", or nil when none did.
+    /// "INCOMPLETE: clients dropped 1,234 events unsent in the day before … (2.1 % of its events)", or
+    /// nil when too few did to change a rate (``DataFreshness/isIncomplete``).
     public static func incompleteness(_ freshness: DataFreshness) -> String? {
-        guard freshness.clientDroppedEvents > 0 else { return nil }
-        return "INCOMPLETE: clients dropped \(NumberText.count(freshness.clientDroppedEvents)) events unsent in the day before "
+        guard freshness.isIncomplete else { return nil }
+        return "INCOMPLETE: clients dropped \(droppedEvents(freshness)) unsent in the day before "
             + "\(RFC3339.format(seconds: freshness.atSeconds)) (their queues on disk were full): the counts miss them"
+    }
+
+    /// "1,234 events (2.1 % of the day's events)": how many were dropped and what share they are.
+    public static func droppedEvents(_ freshness: DataFreshness) -> String {
+        "\(NumberText.count(freshness.clientDroppedEvents)) events (\(NumberText.percent(freshness.droppedShare)) of the day's events)"
     }
 
     /// "last event 3 min ago (2026-11-22T17:57:00Z)" or "no event before …", without a status word.

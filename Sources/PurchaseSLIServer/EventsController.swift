@@ -36,7 +36,7 @@ struct EventsController {
     }
 
     /// Events a client (the Swift SDK) dropped because its queue on disk was full, sent with its next batch.
-    static let droppedEventsField = HTTPField.Name("X-Purchase-SLI-Dropped-Events")!
+    static let droppedEventsField = HTTPField.Name(DroppedEventsHeader.name)!
 
     /// Whether `path` is one of the ingestion routes, which check ingest keys rather than read keys.
     static func isIngestionPath(_ path: String) -> Bool {
@@ -60,6 +60,12 @@ struct EventsController {
         if let wait = limiter.take(for: key, now: Date().timeIntervalSince1970) {
             throw IngestError.rateLimited(retryAfterSeconds: wait)
         }
+        let dropped: Int
+        do {
+            dropped = try DroppedEventsHeader.count(request.headers[Self.droppedEventsField])
+        } catch {
+            throw IngestError.badRequest("\(error.field): \(error.reason)")
+        }
         let singleObject = try dialect.readsSingleObject(contentType: request.headers[.contentType])
         let isGzip = try Self.isGzip(request.headers[values: .contentEncoding])
         try Self.checkTransferCodings(request.headers[values: .transferEncoding])
@@ -81,7 +87,6 @@ struct EventsController {
             throw IngestError.badRequest(
                 decoded.records == 0 ? "no events in the body" : "no valid event in the batch", rejected: decoded.rejected)
         }
-        let dropped = request.headers[Self.droppedEventsField].flatMap(Int.init).flatMap { (1...1_000_000_000).contains($0) ? $0 : nil } ?? 0
         let outcome: GroupCommitter.Outcome
         do {
             outcome = try await committer.commit(decoded.events, clientDroppedEvents: dropped)

@@ -71,9 +71,10 @@ import Testing
         let at = start + 86_400
         let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: at, rangeSeconds: 86_400)
         let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
-        let freshness = DataFreshness(atSeconds: at, newestEventSeconds: ["purchase": at - 60], staleAfterSeconds: 3600, clientDroppedEvents: dropped)
+        let freshness = DataFreshness(
+            atSeconds: at, newestEventSeconds: ["purchase": at - 60], staleAfterSeconds: 3600, clientDroppedEvents: dropped, countedEvents: 98_766)
         let page = try DashboardPage(definition: oncall, context: context, alerts: AlertSnapshot(firing: [], episodes: [], freshness: freshness))
             .document(navigation: [], generatedAtSeconds: at).rendered
-        #expect(page.contains("<strong>INCOMPLETE</strong> clients dropped 1,234 events unsent") == (dropped > 0))
+        #expect(page.contains("<strong>INCOMPLETE</strong> clients dropped 1,234 events (1.23 % of the day") == (dropped > 0))
     }
 }

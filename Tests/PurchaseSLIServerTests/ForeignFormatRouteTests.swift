@@ -230,4 +230,24 @@ import Testing
         let now = Int64(Date().timeIntervalSince1970) * 1000
         #expect(try store.clientDroppedEvents(fromMillis: now - 3_600_000, toMillis: now + 60_000) == 37)
     }
+
+    @Test("X-Purchase-SLI-Dropped-Events outside 0…10000 or not a decimal number: 400 naming the header, nothing stored",
+          arguments: ["10001", "1000000000", "-1", "+5", "1e3", "0x10", "", "37, 37", "99999999999999999999"])
+    func droppedEventsHeaderRefused(value: String) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        let app = makeApp(store: store)
+        var fields = ndjson
+        fields[HTTPField.Name("X-Purchase-SLI-Dropped-Events")!] = value
+        let headers = fields
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/events", method: .post, headers: headers, body: body([eventLine("d1")])) { response in
+                #expect(response.status == .badRequest)
+                let error = bodyJSON(response.body)["error"] as? String ?? ""
+                #expect(error.contains("X-Purchase-SLI-Dropped-Events: expected a whole number of events from 0 to 10000"), "\(error)")
+            }
+        }
+        #expect(try countedEvents(store) == 0)
+        #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 0)
+    }
 }
