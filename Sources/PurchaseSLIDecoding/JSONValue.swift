@@ -1,15 +1,14 @@
-import Foundation
 import PurchaseSLICore
 
-/// Any JSON value, as Foundation's `JSONDecoder` reads it: the records of formats whose structure is
-/// looser than the event format's (New Relic's flat objects, OTLP's nested documents).
-enum JSONValue: Decodable, Hashable {
+/// Any JSON value: the records of formats whose structure is looser than the event format's (New
+/// Relic's flat objects, OTLP's nested documents).
+enum JSONValue: Hashable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([JSONValue])
-    /// Members sorted by key (JSON objects have no order; a repeated key keeps one value).
+    /// Members sorted by key (JSON objects have no order; the parser refuses a repeated key).
     case object([Member])
 
     /// One member of an object.
@@ -18,41 +17,9 @@ enum JSONValue: Decodable, Hashable {
         var value: JSONValue
     }
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) throws {
-        if let object = try? decoder.container(keyedBy: Key.self) {
-            self = .object(try object.allKeys.map { Member(key: $0.stringValue, value: try object.decode(JSONValue.self, forKey: $0)) }
-                .sorted { $0.key < $1.key })
-            return
-        }
-        if var array = try? decoder.unkeyedContainer() {
-            var values: [JSONValue] = []
-            while !array.isAtEnd { values.append(try array.decode(JSONValue.self)) }
-            self = .array(values)
-            return
-        }
-        let value = try decoder.singleValueContainer()
-        if value.decodeNil() {
-            self = .null
-        } else if let bool = try? value.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let number = try? value.decode(Double.self) {
-            self = .number(number)
-        } else {
-            self = .string(try value.decode(String.self))
-        }
-    }
-
-    /// Parses one JSON text.
-    /// - Throws: Foundation's `DecodingError` for text that is not JSON (``syntaxMessage(_:)`` words it).
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    /// Parses one JSON text (``JSONValueParser``).
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+        try JSONValueParser.parse(bytes)
     }
 
     /// The value under `key` of an object; nil for a missing key or a value that is not an object.
@@ -84,14 +51,5 @@ enum JSONValue: Decodable, Hashable {
         case .array(let values): "[" + values.map(\.canonicalText).joined(separator: ",") + "]"
         case .object(let members): "{" + members.map { JSONText.quoted($0.key) + ":" + $0.value.canonicalText }.joined(separator: ",") + "}"
         }
-    }
-
-    /// What a JSON decoding error says, without Foundation's coding-path noise.
-    static func syntaxMessage(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return "not valid JSON: " + (underlying ?? context.debugDescription)
-        }
-        return "not valid JSON: \(error)"
     }
 }

@@ -38,7 +38,7 @@ struct NewRelicRecords: RecordSource {
         do {
             value = try JSONValue.parse(bytes)
         } catch {
-            return reject("json", JSONValue.syntaxMessage(error))
+            return reject("json", error.description)
         }
         guard case .object(let members) = value else { return reject("json", "expected a JSON object (a New Relic event)") }
         switch value["eventType"] {

@@ -52,7 +52,7 @@ struct OTLPLogRecords: RecordSource {
             do {
                 document = try JSONValue.parse(bytes)
             } catch {
-                try reject("json", JSONValue.syntaxMessage(error) + "; none of the document's log records was read", line: line)
+                try reject("json", error.description + "; none of the document's log records was read", line: line)
                 return
             }
             try takeDocument(document, line: line, emit)

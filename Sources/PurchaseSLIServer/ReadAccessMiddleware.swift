@@ -25,7 +25,7 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
             guard let key = keys.match(presented) else { throw ReadAccessError.unknownKey }
             reader = "key:" + key
         } else {
-            reader = "address:" + Self.address(of: context)
+            reader = "address:" + clientAddress(of: context)
         }
         if let wait = limiter.take(for: reader, now: Date().timeIntervalSince1970) {
             throw ReadAccessError.rateLimited(retryAfterSeconds: wait)
@@ -57,11 +57,6 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
         default:
             return nil
         }
-    }
-
-    private static func address(of context: Context) -> String {
-        guard let context = context as? any RemoteAddressRequestContext, let address = context.remoteAddress else { return "unknown" }
-        return address.ipAddress ?? "unknown"
     }
 }
 

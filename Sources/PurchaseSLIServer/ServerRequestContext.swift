@@ -13,3 +13,9 @@ struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
         remoteAddress = source.channel.remoteAddress
     }
 }
+
+/// The client's IP address as text, or `unknown` when the context does not know it.
+func clientAddress(of context: some RequestContext) -> String {
+    guard let context = context as? any RemoteAddressRequestContext, let address = context.remoteAddress else { return "unknown" }
+    return address.ipAddress ?? "unknown"
+}

@@ -23,6 +23,16 @@ struct StoreNotificationsController {
     let logger: Logger
     private let apple: Result<AppStoreNotificationVerifier, StoreNotificationError>
     private let google: GooglePlayNotificationDecoder
+    private let limiter = RateLimiter(ratePerSecond: Self.requestsPerSecondPerAddress, burst: Self.burstPerAddress)
+
+    /// Longest notification body read: an App Store notification (three JWS with their certificate
+    /// chains) is about 20 KB, a Pub/Sub push under 5 KB.
+    static let maximumBodyBytes = 256 << 10
+    /// Requests a second one client address may make to the notification routes, on average: more than
+    /// the stores send a busy app (their retries included), few enough that a flood costs little.
+    static let requestsPerSecondPerAddress = 50.0
+    /// Requests one address may make at once before the average applies.
+    static let burstPerAddress = 500.0
 
     init(configuration: ServerConfiguration, records: (any StoreRecordStore)?, metrics: ServerMetrics, logger: Logger) {
         self.configuration = configuration
@@ -36,21 +46,23 @@ struct StoreNotificationsController {
     }
 
     func addRoutes(to router: Router<some RequestContext>) {
-        router.post(RouterPath(Self.applePath)) { request, _ in
-            try await receive(request, store: .apple) { body throws(StoreNotificationError) in
+        router.post(RouterPath(Self.applePath)) { request, context in
+            try await receive(request, from: clientAddress(of: context), store: .apple) { () throws(StoreNotificationError) in
                 guard !configuration.appleBundleIDs.isEmpty else {
                     throw .unknownApp("no App Store bundle is configured: start serve with --apple-bundle-id")
                 }
-                return try await apple.get().verify(body: body)
+            } decode: { body throws(StoreNotificationError) in
+                try await apple.get().verify(body: body)
             }
         }
-        router.post(RouterPath(Self.googlePath)) { request, _ in
-            try await receive(request, store: .google) { body throws(StoreNotificationError) in
+        router.post(RouterPath(Self.googlePath)) { request, context in
+            try await receive(request, from: clientAddress(of: context), store: .google) { () throws(StoreNotificationError) in
                 guard !configuration.googlePackageNames.isEmpty else {
                     throw .unknownApp("no Play package is configured: start serve with --google-package")
                 }
                 try authenticatePush(request)
-                return try google.decode(body: body)
+            } decode: { body throws(StoreNotificationError) in
+                try google.decode(body: body)
             }
         }
     }
@@ -66,18 +78,28 @@ struct StoreNotificationsController {
         guard configuration.googlePushTokens.match(presented) != nil else { throw .unauthorized("unknown push token") }
     }
 
-    /// Reads the body, decodes it with `decode`, stores the notification, and answers.
+    /// Checks what it can without the body (the address's rate, `check`, the declared length), reads the
+    /// body, decodes it with `decode`, stores the notification, and answers.
     private func receive(
-        _ request: Request, store: Store, decode: ([UInt8]) async throws(StoreNotificationError) -> StoreNotification
+        _ request: Request, from address: String, store: Store, check: () throws(StoreNotificationError) -> Void,
+        decode: ([UInt8]) async throws(StoreNotificationError) -> StoreNotification
     ) async throws -> Response {
         guard let records else {
             throw IngestError.notImplemented("this store keeps no store notifications")
         }
-        let body = try await collectBody(of: request, limit: configuration.maximumBodyBytes, timeoutSeconds: configuration.bodyTimeoutSeconds)
+        if let wait = limiter.take(for: address, now: Date().timeIntervalSince1970) {
+            throw IngestError.rateLimited(retryAfterSeconds: wait)
+        }
+        let limit = min(Self.maximumBodyBytes, configuration.maximumBodyBytes)
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw IngestError.tooLarge("body of \(length) bytes exceeds the limit of \(limit) bytes for a store notification")
+        }
         let notification: StoreNotification
         do {
+            try check()
+            let body = try await collectBody(of: request, limit: limit, timeoutSeconds: configuration.bodyTimeoutSeconds)
             notification = try await decode(body)
-        } catch {
+        } catch let error as StoreNotificationError {
             metrics.recordNotification(store: store.rawValue, outcome: String(error.httpStatus))
             logger.warning("store notification refused", metadata: [
                 "store": "\(store.rawValue)", "status": "\(error.httpStatus)", "reason": "\(error.reason)",

@@ -14,4 +14,13 @@ import Testing
         #expect(limiter.take(for: "key", now: 0) == expected)
         #expect(limiter.take(for: "other", now: 0) == nil, "each key has a bucket of its own")
     }
+
+    @Test("memory follows the clients active lately: buckets full again are forgotten once thousands are kept")
+    func forgetsIdleClients() {
+        let limiter = RateLimiter(ratePerSecond: 2, burst: 1)
+        for address in 0..<5000 { #expect(limiter.take(for: "a\(address)", now: 0) == nil) }
+        for address in 0..<5000 { #expect(limiter.take(for: "b\(address)", now: 10) == nil) }
+        #expect(limiter.keptBuckets == 5000, "the first 5,000 were full again at t = 10 s and forgotten")
+        #expect(limiter.take(for: "b0", now: 10) == 1, "a client still limited keeps its bucket")
+    }
 }

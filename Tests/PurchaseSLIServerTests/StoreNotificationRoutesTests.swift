@@ -117,6 +117,33 @@ struct StoreNotificationRoutesTests {
         #expect(try stored.map(\.transactionID) == ["token-1"])
     }
 
+    @Test("checked before the body is read: a declared body over 256 KiB is 413, a Play push without its token 401; past its burst an address gets 429")
+    func refusedBeforeTheBody() async throws {
+        try await app().test(.router) { client in
+            for path in ["/v1/stores/apple/notifications", "/v1/stores/google/notifications?token=push-secret"] {
+                let headers: HTTPFields = [.contentLength: String(256 << 10 + 1)]
+                try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(repeating: 0x20, count: 256 << 10 + 1)) { response in
+                    #expect(response.status == .contentTooLarge, "\(path)")
+                    #expect(String(buffer: response.body).contains("for a store notification"))
+                }
+            }
+            // Tokens refill at 50 a second while the requests go: the first 429 comes after the burst of 500.
+            var served = 2
+            var limited: HTTPFields?
+            while limited == nil, served < 5000 {
+                try await client.execute(uri: "/v1/stores/google/notifications", method: .post, body: ByteBuffer(string: "{")) { response in
+                    if response.status == .tooManyRequests {
+                        limited = response.headers
+                    } else {
+                        #expect(response.status == .unauthorized && String(buffer: response.body).contains("missing push token"))
+                        served += 1
+                    }
+                }
+            }
+            #expect(served >= 500 && limited?[.retryAfter] == "1", "\(served) served")
+        }
+    }
+
     @Test("GET /v1/query?of=charges counts the stored charges and the grants the events reported; bad arguments are 400s naming them")
     func queryOfCharges() async throws {
         let now = Int64(Date().timeIntervalSince1970)
