@@ -11,6 +11,10 @@ import PurchaseSLICore
 struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let keys: AccessKeys
     let limiter: RateLimiter
+    let concurrency = ConcurrencyLimiter(limit: Self.maximumConcurrentReads)
+
+    /// Reads one key or address may have in progress at once; more are 429s.
+    static var maximumConcurrentReads: Int { 4 }
 
     init(configuration: ServerConfiguration) {
         keys = configuration.readKeys
@@ -30,7 +34,15 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
         if let wait = limiter.take(for: reader, now: Date().timeIntervalSince1970) {
             throw ReadAccessError.rateLimited(retryAfterSeconds: wait)
         }
-        return try await next(request, context)
+        guard let hold = concurrency.take(for: reader) else { throw ReadAccessError.tooManyAtOnce(Self.maximumConcurrentReads) }
+        var response = try await next(request, context)
+        // Held until the answer is written: a streamed answer does its work after the handler returns.
+        let body = response.body
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            defer { withExtendedLifetime(hold) {} }
+            try await body.write(writer)
+        }
+        return response
     }
 
     /// The health checks and ingestion (events in every format, and the stores' notifications, which authenticate
@@ -63,17 +75,18 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
 /// Why a read was refused: 401 with a Basic challenge, or 429 with `Retry-After`; the body is
 /// `{"error": "…"}`.
 struct ReadAccessError: HTTPResponseError {
-    private enum Kind { case missingKey, unknownKey, rateLimited(Int) }
+    private enum Kind { case missingKey, unknownKey, rateLimited(Int), tooManyAtOnce(Int) }
     private let kind: Kind
 
     static let missingKey = ReadAccessError(kind: .missingKey)
     static let unknownKey = ReadAccessError(kind: .unknownKey)
     static func rateLimited(retryAfterSeconds: Int) -> Self { Self(kind: .rateLimited(retryAfterSeconds)) }
+    static func tooManyAtOnce(_ limit: Int) -> Self { Self(kind: .tooManyAtOnce(limit)) }
 
     var status: HTTPResponse.Status {
         switch kind {
         case .missingKey, .unknownKey: .unauthorized
-        case .rateLimited: .tooManyRequests
+        case .rateLimited, .tooManyAtOnce: .tooManyRequests
         }
     }
 
@@ -82,6 +95,7 @@ struct ReadAccessError: HTTPResponseError {
         case .missingKey: "this server needs a read key: send Authorization: Bearer KEY, or the key as the password of HTTP Basic"
         case .unknownKey: "unknown read key"
         case .rateLimited(let seconds): "read rate limit exceeded; retry after \(seconds) s"
+        case .tooManyAtOnce(let limit): "\(limit) reads of this client are in progress already; retry when one has been answered"
         }
     }
 
@@ -90,6 +104,7 @@ struct ReadAccessError: HTTPResponseError {
         switch kind {
         case .missingKey, .unknownKey: headers[.wwwAuthenticate] = "Basic realm=\"purchase-sli\", charset=\"UTF-8\""
         case .rateLimited(let seconds): headers[.retryAfter] = String(seconds)
+        case .tooManyAtOnce: headers[.retryAfter] = "1"
         }
         let body = "{\"error\":" + JSONText.quoted(message) + "}"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))

@@ -24,3 +24,20 @@ import Testing
         #expect(limiter.take(for: "b0", now: 10) == 1, "a client still limited keeps its bucket")
     }
 }
+
+/// Reads in progress at once per client.
+@Suite struct ConcurrencyLimiterTests {
+    @Test("a client has at most its limit of requests in progress; a hold dropped gives its place back; clients are apart")
+    func holds() {
+        let limiter = ConcurrencyLimiter(limit: 2)
+        var holds = [limiter.take(for: "a"), limiter.take(for: "a")]
+        #expect(holds.allSatisfy { $0 != nil })
+        #expect(limiter.take(for: "a") == nil)
+        #expect(limiter.take(for: "b") != nil, "another client's places are its own")
+        holds.removeLast()
+        #expect(limiter.count(for: "a") == 1)
+        #expect(limiter.take(for: "a") != nil)
+        holds.removeAll()
+        #expect(limiter.count(for: "a") == 0)
+    }
+}
