@@ -64,7 +64,7 @@ struct ChargesCommand: ParsableCommand {
         if let storeName, Store(rawValue: storeName) == nil {
             throw ValidationError("--store: expected apple or google, got \"\(storeName)\".")
         }
-        _ = try range(nowSeconds: 0)
+        _ = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
     }
 
     private func range(nowSeconds: Int64) throws -> (from: Int64, to: Int64, at: Int64) {

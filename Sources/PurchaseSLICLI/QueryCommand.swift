@@ -77,7 +77,7 @@ struct QueryCommand: ParsableCommand {
 
     func validate() throws {
         if of == .charges {
-            _ = try makeChargeQuery(nowSeconds: 0)
+            _ = try makeChargeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
         } else {
             _ = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
             if at != nil { throw ValidationError("--at applies to --of charges.") }

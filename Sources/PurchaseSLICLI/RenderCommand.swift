@@ -36,7 +36,7 @@ struct RenderCommand: ParsableCommand {
     var range = "7d"
 
     func validate() throws {
-        _ = try parsedTimes(nowSeconds: 0)
+        _ = try parsedTimes(nowSeconds: Int64(Date().timeIntervalSince1970))
     }
 
     func run() throws {

@@ -38,7 +38,7 @@ struct ReportCommand: ParsableCommand {
     var out = "out"
 
     func validate() throws {
-        _ = try parsedWeek(nowSeconds: 0)
+        _ = try parsedWeek(nowSeconds: Int64(Date().timeIntervalSince1970))
     }
 
     func run() throws {

@@ -49,7 +49,7 @@ struct SimulateCommand: ParsableCommand {
         }
         guard (1...366).contains(days) else { throw ValidationError("--days must be from 1 to 366, got \(days).") }
         guard rate.isFinite, rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be above 0 and at most 10000 attempts a minute.") }
-        if let start, TimeArgument(start, nowSeconds: 0) == nil {
+        if let start, TimeArgument(start, nowSeconds: Int64(Date().timeIntervalSince1970)) == nil {
             throw ValidationError("--start: expected \(TimeArgument.forms), got \"\(start)\".")
         }
     }
