@@ -178,6 +178,7 @@ let package = Package(
                 "PurchaseSLITestSupport", "PurchaseSLIServer", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIGzip",
                 "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIDashboards", "PurchaseSLIStores",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],

@@ -24,6 +24,7 @@ public func buildApplication(
         onCommit: { outcome, requests, seconds in metrics.recordCommit(outcome, requests: requests, seconds: seconds) })
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+    router.add(middleware: UnexpectedErrorMiddleware(logger: logger))
     router.add(middleware: ReadAccessMiddleware(configuration: configuration))
     EventsController(configuration: configuration, committer: committer, metrics: metrics, logger: logger)
         .addRoutes(to: router)

@@ -1,7 +1,11 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import InMemoryLogging
+import Logging
+import PurchaseSLICore
 import PurchaseSLIServer
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
@@ -74,5 +78,36 @@ import Testing
             }
             try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
         }
+    }
+}
+
+/// An error no route answers itself (here a damaged database) is a 500 that says what failed, and is logged.
+@Suite struct UnexpectedErrorTests {
+    @Test("GET /v1/query over a damaged bucket: 500 with the store's reason in JSON, and an error in the log", arguments: ["events", "charges"])
+    func damagedBucket(of: String) async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("db.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        let now = Int64(Date().timeIntervalSince1970)
+        _ = try store.record([PurchaseEvent(eventID: "a", timestampMillis: (now - 120) * 1000, productID: "p", actionType: .purchase, resultType: .success)],
+                             receivedAtMillis: now * 1000)
+        let damage = { (db: Database) throws in
+            try db.execute(sql: "UPDATE bucket_minute SET series_counts = x'010305'")
+            try db.execute(sql: "DROP TABLE store_notification")
+        }
+        try DatabaseQueue(path: path).write(damage)
+        let logs = InMemoryLogHandler()
+        let app = buildApplication(
+            configuration: ServerConfiguration(), store: store, databasePath: path, logger: Logger(label: "test") { _ in logs })
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/query?of=\(of)&from=now-1h&to=now", method: .get) { response in
+                #expect(response.status == .internalServerError)
+                #expect(response.headers[.contentType] == "application/json")
+                let error = bodyJSON(response.body)["error"] as? String ?? ""
+                #expect(error.hasPrefix("the server could not answer: "), "\(error)")
+                if of == "events" { #expect(error.contains("the database is damaged") && error.contains("bucket_minute"), "\(error)") }
+            }
+        }
+        #expect(logs.entries.contains { $0.level == .error && $0.message.description == "request failed" })
     }
 }
