@@ -68,11 +68,11 @@ extension AlertNarrative {
     /// The command that lists the charges, and where the store shows each one.
     func chargeLookNext(_ charges: ChargeEvidence) -> String {
         var words = ["purchase-sli", "charges"]
-        if let database = report.databasePath { words += ["--db", database] }
+        if let database = report.databasePath { words += ShellWord.option("db", database) }
         words += [
             "--from", RFC3339.format(seconds: finding.time - charges.lookbackSeconds), "--to", RFC3339.format(seconds: finding.time),
-            "--at", RFC3339.format(seconds: finding.time), "--store", charges.store.rawValue, "--product", finding.labels.slice?.value ?? "", "--ungranted",
-        ]
+            "--at", RFC3339.format(seconds: finding.time), "--store", charges.store.rawValue,
+        ] + ShellWord.option("product", finding.labels.slice?.value ?? "") + ["--ungranted"]
         let lookup = charges.store == .apple
             ? "; each id: App Store Server API GET /inApps/v1/transactions/{transactionId}"
             : "; each token: Play Developer API purchases.products.get or purchases.subscriptionsv2.get"
@@ -82,12 +82,12 @@ extension AlertNarrative {
     /// The command that lists the refunds of a refund spike's window.
     var refundLookNext: String {
         var words = ["purchase-sli", "charges", "--refunds"]
-        if let database = report.databasePath { words += ["--db", database] }
+        if let database = report.databasePath { words += ShellWord.option("db", database) }
         let window = finding.spike?.windowSeconds ?? 86_400
         words += [
             "--from", RFC3339.format(seconds: finding.time - window), "--to", RFC3339.format(seconds: finding.time),
-            "--store", finding.labels.store ?? "", "--product", finding.labels.slice?.value ?? "",
-        ]
+            "--store", finding.labels.store ?? "",
+        ] + ShellWord.option("product", finding.labels.slice?.value ?? "")
         return TerminalText.sanitized(words.map(ShellWord.quoted).joined(separator: " "))
     }
 }

@@ -111,7 +111,7 @@ struct AlertNarrative {
         if let charges = finding.charges { return chargeLookNext(charges) }
         if finding.kind == .refundSpike { return refundLookNext }
         var words = ["purchase-sli", "query"]
-        if let database = report.databasePath { words += ["--db", database] }
+        if let database = report.databasePath { words += ShellWord.option("db", database) }
         words += [
             "--from", RFC3339.format(seconds: report.startsAt - (finding.rule?.longWindowSeconds ?? 3600)),
             "--to", RFC3339.format(seconds: report.endsAt ?? finding.time), "--where", "actionType=\(finding.labels.actionType)",

@@ -22,4 +22,10 @@ enum ShellWord {
         }
         return quoted + "'"
     }
+
+    /// `--name value`, or `--name=value` as one word when the value begins with `-`, which the command's
+    /// parser would read as an option of its own.
+    static func option(_ name: String, _ value: String) -> [String] {
+        value.hasPrefix("-") ? ["--\(name)=\(value)"] : ["--\(name)", value]
+    }
 }

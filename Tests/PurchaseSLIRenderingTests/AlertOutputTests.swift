@@ -123,6 +123,16 @@ private func report(_ text: String) -> AlertReport {
         #expect(words.contains("planID=\(slice)"), "\(words)")
     }
 
+    /// A database path that begins with `-` goes with its option as one word (`--db=-x`), or the
+    /// command's parser would read it as an option of its own.
+    @Test func lookNextKeepsAPathThatLooksLikeAnOption() async throws {
+        var alert = referenced()
+        alert.databasePath = "-data.sqlite"
+        let line = try #require(AlertOutput.text([alert], now: 1_794_650_400).split(separator: "\n").first { $0.contains("look next: ") })
+        let words = try await onDedicatedThread { try shellWords(String(line.split(separator: "look next: ", maxSplits: 1)[1])) }
+        #expect(words.prefix(3) == ["purchase-sli", "query", "--db=-data.sqlite"], "\(words)")
+    }
+
     /// Every output prints the command as code that copies exactly: run by `sh`, the slice value comes
     /// through literally (no command substitution, no word splitting), whatever it holds.
     @Test(arguments: hostile.filter { text in
