@@ -77,7 +77,10 @@ public enum AlertOutput {
             let labels = [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + finding.labels.pairs
                 + (report.owner.map { [("team", $0)] } ?? [])
             var fields = [
-                "\"labels\":{" + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted($0.1) }.joined(separator: ",") + "}",
+                // Label values come from the events (a product, a plan): no control or bidi character may
+                // reach the receivers' screens, as in every other output.
+                "\"labels\":{" + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted(TerminalText.sanitized($0.1)) }
+                    .joined(separator: ",") + "}",
                 "\"annotations\":{\"summary\":\(JSONText.quoted(narrative.summary)),"
                     + "\"description\":\(JSONText.quoted(narrative.allLines.joined(separator: "\n")))"
                     + (report.runbookURL.map { ",\"runbook_url\":\(JSONText.quoted($0))" } ?? "") + "}",
