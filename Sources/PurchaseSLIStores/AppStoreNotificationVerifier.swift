@@ -76,7 +76,7 @@ public struct AppStoreNotificationVerifier: Sendable {
         if let signed = notification.data?.signedRenewalInfo {
             _ = try await verify(signed, field: "data.signedRenewalInfo", as: AppStorePayloads.RenewalInfo.self)
         }
-        return StoreNotification(
+        let verified = StoreNotification(
             store: .apple, notificationID: notification.notificationUUID, environment: app?.environment ?? "Production",
             appID: bundleID, type: notification.notificationType, subtype: notification.subtype,
             kind: Self.kind(of: notification.notificationType), signedMillis: notification.signedDate,
@@ -85,7 +85,20 @@ public struct AppStoreNotificationVerifier: Sendable {
             price: transaction?.price.map { Double($0) / 1000 }, currency: transaction?.currency,
             appAccountToken: transaction?.appAccountToken.flatMap(AppAccountToken.normalized),
             revocationMillis: transaction?.revocationDate)
+        if let problem = verified.problem {
+            throw .malformed("signedPayload: \(Self.payloadNames[problem.field] ?? problem.field): \(problem.reason)")
+        }
+        return verified
     }
+
+    /// The payloads' names of the notification's fields, for errors.
+    private static let payloadNames = [
+        "notificationID": "notificationUUID", "appID": "bundleId", "type": "notificationType", "signedMillis": "signedDate",
+        "transactionID": "data.signedTransactionInfo.transactionId", "originalTransactionID": "data.signedTransactionInfo.originalTransactionId",
+        "productID": "data.signedTransactionInfo.productId", "purchaseMillis": "data.signedTransactionInfo.purchaseDate",
+        "price": "data.signedTransactionInfo.price", "currency": "data.signedTransactionInfo.currency",
+        "appAccountToken": "data.signedTransactionInfo.appAccountToken", "revocationMillis": "data.signedTransactionInfo.revocationDate",
+    ]
 
     /// What an App Store notification type means for reconciliation.
     static func kind(of type: String) -> StoreEventKind {

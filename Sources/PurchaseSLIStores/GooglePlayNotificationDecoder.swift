@@ -133,6 +133,9 @@ public struct GooglePlayNotificationDecoder: Sendable {
         if decoded.kind != .other, decoded.transactionID?.isEmpty ?? true {
             throw .malformed("message.data: the \(decoded.type) notification has no purchaseToken")
         }
+        if let problem = decoded.problem {
+            throw .malformed("message.data: \(Self.payloadNames[problem.field] ?? problem.field): \(problem.reason)")
+        }
         return decoded
     }
 
@@ -140,6 +143,12 @@ public struct GooglePlayNotificationDecoder: Sendable {
     static func subscriptionCode(of type: String) -> Int? {
         subscriptionTypes.first { "SUBSCRIPTION_\($0.value)" == type }?.key
     }
+
+    /// The push's names of the notification's fields, for errors.
+    private static let payloadNames = [
+        "notificationID": "messageId", "appID": "packageName", "signedMillis": "eventTimeMillis", "transactionID": "purchaseToken",
+        "originalTransactionID": "orderId", "productID": "sku or subscriptionId",
+    ]
 
     /// Play's subscription notification types by code.
     private static let subscriptionTypes: [Int: String] = [

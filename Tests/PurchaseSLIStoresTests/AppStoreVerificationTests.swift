@@ -96,6 +96,22 @@ struct AppStoreVerificationTests {
             Refusal(name: "a bundle not configured", body: {
                 try trusted { try StoreNotificationEncoder.appleBody(StoreNotificationFixtures.charge(bundle: "com.other.app"), chain: chain) }
             }, status: 403, reason: "com.other.app"),
+            // Validly signed, with fields no output may carry: checked after the signatures, named.
+            Refusal(name: "a NUL in the signed transaction's productId", body: {
+                var hostile = charge
+                hostile.productID = "coins\u{0}_100"
+                return try trusted { try StoreNotificationEncoder.appleBody(hostile, chain: chain) }
+            }, status: 400, reason: "data.signedTransactionInfo.productId: must not contain control characters"),
+            Refusal(name: "a price near Int64.max milliunits", body: {
+                var hostile = charge
+                hostile.price = 9e15
+                return try trusted { try StoreNotificationEncoder.appleBody(hostile, chain: chain) }
+            }, status: 400, reason: "data.signedTransactionInfo.price: expected a price of at most 1000000000"),
+            Refusal(name: "a purchaseDate past year 9999", body: {
+                var hostile = charge
+                hostile.purchaseMillis = 253_402_300_800_000
+                return try trusted { try StoreNotificationEncoder.appleBody(hostile, chain: chain) }
+            }, status: 400, reason: "data.signedTransactionInfo.purchaseDate: expected milliseconds since 1970 up to the year 9999"),
             Refusal(name: "a body that is not JSON", body: { try trusted { Array("signedPayload=abc".utf8) } }, status: 400, reason: "signedPayload"),
             Refusal(name: "a signedPayload that is not a JWS", body: { try trusted { Array("{\"signedPayload\":\"abc\"}".utf8) } },
                     status: 400, reason: "compact"),

@@ -51,6 +51,12 @@ struct GooglePlayDecodingTests {
                 + "\",\"messageId\":\"1\"}}", 400, "eventTimeMillis"),
             ("{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"1\",\"oneTimeProductNotification\":{\"notificationType\":1,\"sku\":\"x\"}}".utf8).base64EncodedString()
                 + "\",\"messageId\":\"1\"}}", 400, "purchaseToken"),
+            ("{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"1\",\"oneTimeProductNotification\":{\"notificationType\":1,\"sku\":\"coins\\u0000_100\",\"purchaseToken\":\"t\"}}".utf8).base64EncodedString()
+                + "\",\"messageId\":\"1\"}}", 400, "sku or subscriptionId: must not contain control characters"),
+            ("{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"9223372036854775807\",\"testNotification\":{}}".utf8).base64EncodedString()
+                + "\",\"messageId\":\"1\"}}", 400, "eventTimeMillis: expected milliseconds since 1970 up to the year 9999"),
+            ("{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"-1\",\"testNotification\":{}}".utf8).base64EncodedString()
+                + "\",\"messageId\":\"1\\n2\"}}", 400, "messageId: must not contain control characters"),
         ])
     func refused(body: String, status: Int, field: String) throws {
         let error = #expect(throws: StoreNotificationError.self) { try decoder.decode(body: Array(body.utf8)) }
