@@ -122,6 +122,9 @@ public struct AppStoreNotificationVerifier: Sendable {
         guard header.alg == "ES256" else {
             throw .untrusted("\(field): algorithm \(header.alg.map { "\"\($0)\"" } ?? "(none)") refused; the App Store signs with ES256")
         }
+        guard header.crit == nil else {
+            throw .untrusted("\(field): the JWS header names critical extensions (crit), which the App Store does not use and this verifier does not know")
+        }
         guard let chain = header.x5c, chain.count == 3 else {
             throw .untrusted("\(field): the JWS header must carry the x5c chain of 3 certificates (leaf, intermediate, root), got \(header.x5c?.count ?? 0)")
         }
@@ -171,7 +174,7 @@ public struct AppStoreNotificationVerifier: Sendable {
         } catch {
             throw .untrusted("\(field): the certificate chain could not be checked (\(error))")
         }
-        guard case .validCertificate = result else {
+        guard case .validCertificate(let validated) = result else {
             if case .couldNotValidate(let failures) = result, let failure = failures.first {
                 throw .untrusted("\(field): certificate chain refused at signedDate \(RFC3339.format(millis: signedDate)): \(failure.policyFailureReason)")
             }
@@ -179,9 +182,11 @@ public struct AppStoreNotificationVerifier: Sendable {
         }
         do {
             let key = try ES256PublicKey(certificate: certificates[0].serializeAsPEM().pemString)
-            return VerifiedChains.Entry(
-                validity: certificates.map(\.notValidBefore).max()!...certificates.map(\.notValidAfter).min()!,
-                keys: await JWTKeyCollection().add(ecdsa: key))
+            // The chain that was validated (leaf, intermediate, the trusted root), not the header's third
+            // certificate, which the validation may not have used: its dates are anyone's.
+            let (from, until) = (validated.map(\.notValidBefore).max(), validated.map(\.notValidAfter).min())
+            guard let from, let until, from <= until else { throw StoreNotificationError.untrusted("the certificates' validity periods do not overlap") }
+            return VerifiedChains.Entry(validity: from...until, keys: await JWTKeyCollection().add(ecdsa: key))
         } catch {
             throw .untrusted("\(field): the leaf certificate's key is not a P-256 key (\(error))")
         }

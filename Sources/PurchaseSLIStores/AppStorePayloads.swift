@@ -8,10 +8,17 @@ enum AppStorePayloads {
         var signedPayload: String
     }
 
-    /// A signed payload's header: the algorithm and the certificate chain.
+    /// A signed payload's header: the algorithm, the certificate chain, and whether it names critical
+    /// extensions (`crit`, RFC 7515 §4.1.11), which a verifier that does not know them must refuse.
     struct Header: Decodable {
         var alg: String?
         var x5c: [String]?
+        var crit: Present?
+    }
+
+    /// A member that is there, whatever its value.
+    struct Present: Decodable {
+        init(from decoder: any Decoder) throws {}
     }
 
     /// Any signed payload, read for its signing date before its signature is checked.

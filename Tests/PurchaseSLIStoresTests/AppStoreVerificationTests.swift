@@ -87,6 +87,16 @@ struct AppStoreVerificationTests {
             Refusal(name: "a tampered signed transaction in a validly signed notification", body: {
                 try trusted { try tamperedTransaction(signed(chain).0) }
             }, status: 401, reason: "data.signedTransactionInfo: the signature"),
+            Refusal(name: "a crit header", body: {
+                try trusted { try withHeader(signed(chain).0) { $0.replacingOccurrences(of: "{\"alg\"", with: "{\"crit\":[\"exp\"],\"exp\":1,\"alg\"") } }
+            }, status: 401, reason: "critical extensions"),
+            // The header's third certificate need not be the one validation uses (it finds the trusted
+            // root itself): one valid only in 2090 once trapped on the chain's validity span.
+            Refusal(name: "a third certificate valid only in 2090", body: {
+                let later = try AppStoreSigningChain(validity: Date(timeIntervalSince1970: 3.78e9)...Date(timeIntervalSince1970: 3.8e9))
+                let third = Data(later.rootDER).base64EncodedString(), own = Data(chain.rootDER).base64EncodedString()
+                return try trusted { try withHeader(signed(chain).0) { $0.replacingOccurrences(of: own, with: third) } }
+            }, status: 401, reason: "signedPayload: the signature"),
             Refusal(name: "alg none", body: { try trusted { try StoreNotificationEncoder.appleBody(charge, chain: chain, algorithm: "none") } },
                     status: 401, reason: "ES256"),
             Refusal(name: "alg HS256", body: { try trusted { try StoreNotificationEncoder.appleBody(charge, chain: chain, algorithm: "HS256") } },
@@ -147,6 +157,13 @@ struct AppStoreVerificationTests {
         parts[1] = base64URL(Array(payload.utf8))
         let changed = outer.replacingCharacters(in: start..<end, with: parts.joined(separator: "."))
         return Array("{\"signedPayload\":\"\(try chain.sign(Array(changed.utf8)))\"}".utf8)
+    }
+
+    /// The body with its JWS header changed (the signature kept, so it no longer verifies).
+    static func withHeader(_ body: [UInt8], _ change: (String) -> String) throws -> [UInt8] {
+        var parts = try signedPayload(of: body).split(separator: ".").map(String.init)
+        parts[0] = base64URL(Array(change(String(decoding: try #require(decodeBase64URL(parts[0])), as: UTF8.self)).utf8))
+        return Array("{\"signedPayload\":\"\(parts.joined(separator: "."))\"}".utf8)
     }
 
     static func signedPayload(of body: [UInt8]) throws -> String {
