@@ -9,11 +9,18 @@ enum YAMLDocument {
     /// The most values a policy or dashboard file may hold once its aliases are expanded.
     static let maximumValues = 100_000
 
+    /// Yams' default tags without YAML 1.1's base-60 numbers (`1:30`), whose conversion overflows and
+    /// traps on a long one (`1:0:0:0:0:0:0:0:0:0:0`), and without timestamps: both read as text, which
+    /// the policy's own checks then refuse where a number is expected.
+    private static let resolver = try! Resolver.default.removing(.timestamp)
+        .replacing(.int, with: "^(?:[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$")
+        .replacing(.float, with: #"^(?:[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"#)
+
     /// The file's first document as plain values; nil for an empty file.
     static func plainValues(_ yaml: String) throws -> Any? {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            root = try Yams.compose(yaml: yaml, Self.resolver)
         } catch {
             throw PolicyError(path: "(file)", reason: "not valid YAML: \(error)")
         }
