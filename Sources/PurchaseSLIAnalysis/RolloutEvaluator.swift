@@ -258,8 +258,9 @@ public struct RolloutEvaluator: Sendable {
                 let perSecond = state.candidateTrialsPerSecond(before: time)
                 // To the next whole minute: a time to look again, not a measurement.
                 let expectedBy = more.flatMap { more -> Int64? in
-                    guard perSecond > 0 else { return nil }
-                    let seconds = time + Int64((Double(more) / perSecond).rounded(.up))
+                    let wait = (Double(more) / perSecond).rounded(.up)
+                    guard perSecond > 0, wait.isFinite, wait < 1e11 else { return nil }  // past 3,000 years: unknown
+                    let seconds = time + Int64(wait)
                     return seconds + (60 - seconds.floorDividedBy(60).remainder) % 60
                 }
                 return .notYetConclusive(

@@ -283,8 +283,9 @@ package enum PolicyReader {
         for (key, keyPath) in [("minimumEffect", \SLOPolicy.RolloutRule.minimumEffect), ("maximumRegression", \.maximumRegression)] {
             guard let value = map[key] else { continue }
             let points = try number(value, at: "\(path).\(key)")
-            guard points > 0, points < 100 else {
-                throw PolicyError(path: "\(path).\(key)", reason: "expected percentage points above 0 and below 100, got \(value)")
+            // Below a hundredth of a point no rollout could ever show the difference.
+            guard points >= 0.01, points < 100 else {
+                throw PolicyError(path: "\(path).\(key)", reason: "expected percentage points from 0.01 to below 100, got \(value)")
             }
             rule[keyPath: keyPath] = points / 100
         }

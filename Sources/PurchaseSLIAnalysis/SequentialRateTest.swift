@@ -156,6 +156,7 @@ public enum SequentialRateTest {
         let null = badShare(share, nullRatio)
         let divergence = share * log(share / null) + (1 - share) * log((1 - share) / (1 - null))
         let perTrial = baselineRate / share * divergence
+        guard perTrial > 0 else { return nil }  // a divergence lost in rounding: no number of trials is known
         let ratios = alternatives(to: nullRatio, .better)
         // The identical candidate's own term, which the weight of one alternative among the grid dilutes.
         let needed = log(1 / alpha) + log(Double(ratios.count))
@@ -166,7 +167,9 @@ public enum SequentialRateTest {
             logLikelihood += Double(hour.candidateBad) * log(alternative / null)
                 + Double(hour.baselineBad) * log((1 - alternative) / (1 - null))
         }
-        return Int64(max(0, (needed - logLikelihood) / perTrial).rounded(.up))
+        // A vanishing divergence (a tiny regression allowed) asks for more trials than any app makes: unknown.
+        let trials = max(0, (needed - logLikelihood) / perTrial).rounded(.up)
+        return trials.isFinite && trials < 1e15 ? Int64(trials) : nil
     }
 
     /// π(r): the share of an hour's bad events expected on the candidate when its trials are `share` of

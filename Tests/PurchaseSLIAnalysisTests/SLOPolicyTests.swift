@@ -34,6 +34,7 @@ import Testing
         ("recoveryWindow: 0", "recoveryWindow", "above 0"),
         ("slices: [colour]", "slices[0]", "expected one of"),
         ("minimumValidEvents: 0", "minimumValidEvents", "whole number"),
+        ("rollout: {maximumRegression: 0.000001}", "rollout.maximumRegression", "from 0.01 to below 100"),
         // YAML 1.1's base-60 numbers are text here: a long one once overflowed in Yams and trapped.
         ("minimumValidEvents: 999999999999999999:0", "minimumValidEvents", "whole number"),
         ("minimumValidEvents: 1:0:0:0:0:0:0:0:0:0:0", "minimumValidEvents", "whole number"),

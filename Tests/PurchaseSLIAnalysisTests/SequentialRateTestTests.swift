@@ -68,4 +68,11 @@ import Testing
             Array(hours.prefix(hours.count / 2)), nullRatio: 2, baselineRate: 0.01, share: share, alpha: 0.05))
         #expect(later < estimate)
     }
+
+    /// A regression allowed so small that no app could make the trials to settle it: unknown, not a
+    /// number past Int64 (which trapped).
+    @Test(arguments: [1.000_000_1, 1.000_000_000_1, 1])
+    func trialsPastAnyAppAreUnknown(nullRatio: Double) {
+        #expect(SequentialRateTest.trialsToSettle([], nullRatio: nullRatio, baselineRate: 0.01, share: 0.5, alpha: 0.05) == nil)
+    }
 }
