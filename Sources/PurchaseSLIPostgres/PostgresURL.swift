@@ -34,6 +34,7 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         }
         self.host = host
         port = components.port ?? 5432
+        guard (1...65535).contains(port) else { throw PostgresURLError("\(Self.redacted(text)): the port must be from 1 to 65535, got \(port)") }
         username = user.removingPercentEncoding ?? user
         password = components.password.map { $0.removingPercentEncoding ?? $0 }
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path

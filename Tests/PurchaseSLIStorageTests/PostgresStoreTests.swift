@@ -23,6 +23,8 @@ import Testing
         ("postgres://sli:hunter2@/db", "names no host"),
         ("postgres://:hunter2@db/x", "names no user"),
         ("postgres://sli:hunter2@db/x?sslmode=sometimes", "sslmode must be one of"),
+        ("postgres://sli:hunter2@db:70000/x", "the port must be from 1 to 65535, got 70000"),
+        ("postgres://sli:hunter2@db:0/x", "the port must be from 1 to 65535, got 0"),
         ("postgres://sli:hunter2@db/x?application_name=a", "unknown parameter application_name"),
         // Once printed with the password: a scheme in capitals, a malformed one, libpq's password parameter.
         ("POSTGRES://sli:hunter2@/x", "names no host"),
