@@ -28,9 +28,25 @@ struct PageFiles: FileProvider {
     }
 
     /// The middleware that answers the requests no route matches with a page, when there is one.
-    func middleware<Context: RequestContext>(context: Context.Type = Context.self) -> FileMiddleware<Context, PageFiles> {
-        FileMiddleware(fileProvider: self, cacheControl: .init([(.textHtml, [.noCache])]), searchForIndexHtml: true)
-            .withAdditionalMediaType(MediaType(type: .text, subType: "html", parameter: ("charset", "utf-8")), mappedToFileExtension: "html")
+    func middleware<Context: RequestContext>(context: Context.Type = Context.self) -> WholePages<Context> {
+        WholePages(files: FileMiddleware(fileProvider: self, cacheControl: .init([(.textHtml, [.noCache])]), searchForIndexHtml: true)
+            .withAdditionalMediaType(MediaType(type: .text, subType: "html", parameter: ("charset", "utf-8")), mappedToFileExtension: "html"))
+    }
+
+    /// Pages whole, never a byte range: a page is a few hundred kilobytes, and `FileMiddleware` answers a
+    /// range past the end with 206 and a negative length, then cuts the connection. RFC 9110 lets a
+    /// server ignore `Range`; `Accept-Ranges: none` says it does.
+    struct WholePages<Context: RequestContext>: RouterMiddleware {
+        let files: FileMiddleware<Context, PageFiles>
+
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            var head = request.head
+            head.headerFields[.range] = nil
+            head.headerFields[.ifRange] = nil
+            var response = try await files.handle(Request(head: head, body: request.body), context: context, next: next)
+            if response.headers[.acceptRanges] != nil { response.headers[.acceptRanges] = "none" }
+            return response
+        }
     }
 
     /// The directory itself for `/` (the middleware then looks for its `index.html`), a page's file for
