@@ -214,10 +214,16 @@ if Context.environment["PURCHASE_SLI_FUZZ"] != nil {
         ("EventRecords", "PurchaseSLICore"), ("RFC3339", "PurchaseSLICore"), ("QueryArguments", "PurchaseSLICore"),
         ("GzipInflater", "PurchaseSLIGzip"), ("PolicyYAML", "PurchaseSLIAnalysis"),
         ("DashboardYAML", "PurchaseSLIDashboards"), ("BucketCodec", "PurchaseSLIStorage"),
+        ("NewRelic", "FuzzDecoding"), ("OTLP", "FuzzDecoding"), ("AppStoreJWS", "PurchaseSLIStores"), ("GooglePush", "PurchaseSLIStores"),
+        ("ConfigFile", "PurchaseSLICLI"), ("DroppedEventsHeader", "PurchaseSLICore"),
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/FuzzDriver"))
     package.targets.append(
         .target(name: "FuzzSupport", dependencies: ["FuzzDriver"], path: "Tests/Fuzz/FuzzSupport", swiftSettings: swiftSettings))
+    package.targets.append(
+        .target(
+            name: "FuzzDecoding", dependencies: ["FuzzSupport", "PurchaseSLIDecoding", "PurchaseSLIGzip"], path: "Tests/Fuzz/FuzzDecoding",
+            swiftSettings: swiftSettings))
     for (name, module) in fuzzTargets {
         package.targets.append(
             .executableTarget(

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzes what reads untrusted bytes with libFuzzer and AddressSanitizer: the event framer, parser and
-# validator, the gzip inflater, RFC 3339 times, query arguments, policy and dashboard YAML, and stored
-# bucket blobs. Each target runs for a bounded time, starting from the corpus committed under
-# Tests/Fuzz/Corpus/<target>; what it learns goes to .build-fuzz/corpus/<target>, never into the
-# repository. A crash, a trap or a violated property (Tests/Fuzz/<target>/<target>.swift says which)
-# keeps its input under .build-fuzz/artifacts and fails the script.
+# validator, New Relic and OTLP payloads, App Store notifications up to their certificate chain, Play
+# pushes, the serve config file, the dropped-events header, the gzip inflater, RFC 3339 times, query
+# arguments, policy and dashboard YAML, and stored bucket blobs. Each target runs for a bounded time,
+# starting from the corpus committed under Tests/Fuzz/Corpus/<target>; what it learns goes to
+# .build-fuzz/corpus/<target>, never into the repository. A crash, a trap or a violated property
+# (Tests/Fuzz/<target>/<target>.swift says which) keeps its input under .build-fuzz/artifacts and fails
+# the script.
 #
 #   scripts/fuzz.sh                         every target for 60 s
 #   scripts/fuzz.sh --seconds 600 EventRecords
@@ -13,7 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(EventRecords GzipInflater RFC3339 QueryArguments PolicyYAML DashboardYAML BucketCodec)
+all_targets=(EventRecords GzipInflater RFC3339 QueryArguments PolicyYAML DashboardYAML BucketCodec
+    NewRelic OTLP AppStoreJWS GooglePush ConfigFile DroppedEventsHeader)
 seconds=60
 merge=false
 targets=()
@@ -36,7 +39,7 @@ done
 # The longest input each target is given: a record, a policy file or a bucket is rarely longer.
 max_length() {
     case "$1" in
-        RFC3339) echo 64 ;;
+        RFC3339|DroppedEventsHeader) echo 64 ;;
         QueryArguments) echo 512 ;;
         BucketCodec) echo 2048 ;;
         *) echo 8192 ;;

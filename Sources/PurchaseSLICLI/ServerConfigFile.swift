@@ -29,10 +29,15 @@ struct ServerConfigFile {
     ]
 
     init(path: String) throws {
-        self.path = path
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure(message: "cannot read the config file \(path)")
         }
+        try self.init(data: data, path: path)
+    }
+
+    /// The settings of a file's content; `path` names the file in errors.
+    init(data: Data, path: String) throws {
+        self.path = path
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw CommandFailure(message: "\(path): expected a JSON object of settings")
         }

@@ -25,9 +25,10 @@ enum AppStorePayloads {
     struct SigningDate: Decodable {
         var signedDate: Int64
 
-        /// The signing times a certificate chain can be checked at: 1970-01-01 to 9999-12-31T23:59:59.999Z,
-        /// in milliseconds.
-        static let representable: ClosedRange<Int64> = 0...253_402_300_799_999
+        /// The signing times a certificate chain can be checked at: 1970-01-01 to 9999-12-31T23:59:59Z, in
+        /// milliseconds. A fraction of the last second is not: swift-certificates rounds it into the year
+        /// 10000 and traps (found by the AppStoreJWS fuzz target).
+        static let representable: ClosedRange<Int64> = 0...253_402_300_799_000
     }
 
     /// The notification.

@@ -140,7 +140,7 @@ public struct GooglePlayNotificationDecoder: Sendable {
     }
 
     /// The code of a subscription notification type (`SUBSCRIPTION_RENEWED` is 2), or nil.
-    static func subscriptionCode(of type: String) -> Int? {
+    public static func subscriptionCode(of type: String) -> Int? {
         subscriptionTypes.first { "SUBSCRIPTION_\($0.value)" == type }?.key
     }
 

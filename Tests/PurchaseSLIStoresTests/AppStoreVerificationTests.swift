@@ -81,6 +81,9 @@ struct AppStoreVerificationTests {
             Refusal(name: "a signedDate past year 9999", body: {
                 try trusted { try tampered(signed(chain).0) { $0.replacingOccurrences(of: "\"signedDate\":1795168962000", with: "\"signedDate\":253402300800000") } }
             }, status: 400, reason: "signedDate 253402300800000 is not a time from 1970 to 9999"),
+            Refusal(name: "a signedDate in the last second of year 9999", body: {
+                try trusted { try tampered(signed(chain).0) { $0.replacingOccurrences(of: "\"signedDate\":1795168962000", with: "\"signedDate\":253402300799999") } }
+            }, status: 400, reason: "signedDate 253402300799999 is not a time"),
             Refusal(name: "a signedDate of Int64.min", body: {
                 try trusted { try tampered(signed(chain).0) { $0.replacingOccurrences(of: "\"signedDate\":1795168962000", with: "\"signedDate\":\(Int64.min)") } }
             }, status: 400, reason: "signedDate \(Int64.min) is not a time"),
