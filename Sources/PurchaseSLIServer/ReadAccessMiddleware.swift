@@ -12,9 +12,12 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let keys: AccessKeys
     let limiter: RateLimiter
     let concurrency = ConcurrencyLimiter(limit: Self.maximumConcurrentReads)
+    let totalConcurrency = ConcurrencyLimiter(limit: Self.maximumConcurrentReadsInTotal)
 
     /// Reads one key or address may have in progress at once; more are 429s.
     static var maximumConcurrentReads: Int { 4 }
+    /// Reads all clients together may have in progress at once (many addresses are easy to come by).
+    static var maximumConcurrentReadsInTotal: Int { 16 }
 
     init(configuration: ServerConfiguration) {
         keys = configuration.readKeys
@@ -35,11 +38,12 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
             throw ReadAccessError.rateLimited(retryAfterSeconds: wait)
         }
         guard let hold = concurrency.take(for: reader) else { throw ReadAccessError.tooManyAtOnce(Self.maximumConcurrentReads) }
+        guard let totalHold = totalConcurrency.take(for: "") else { throw ReadAccessError.tooManyAtOnce(nil) }
         var response = try await next(request, context)
         // Held until the answer is written: a streamed answer does its work after the handler returns.
         let body = response.body
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
-            defer { withExtendedLifetime(hold) {} }
+            defer { withExtendedLifetime((hold, totalHold)) {} }
             try await body.write(writer)
         }
         return response
@@ -75,13 +79,14 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
 /// Why a read was refused: 401 with a Basic challenge, or 429 with `Retry-After`; the body is
 /// `{"error": "…"}`.
 struct ReadAccessError: HTTPResponseError {
-    private enum Kind { case missingKey, unknownKey, rateLimited(Int), tooManyAtOnce(Int) }
+    /// `tooManyAtOnce`: the client's limit, or nil for the limit of all clients together.
+    private enum Kind { case missingKey, unknownKey, rateLimited(Int), tooManyAtOnce(Int?) }
     private let kind: Kind
 
     static let missingKey = ReadAccessError(kind: .missingKey)
     static let unknownKey = ReadAccessError(kind: .unknownKey)
     static func rateLimited(retryAfterSeconds: Int) -> Self { Self(kind: .rateLimited(retryAfterSeconds)) }
-    static func tooManyAtOnce(_ limit: Int) -> Self { Self(kind: .tooManyAtOnce(limit)) }
+    static func tooManyAtOnce(_ limit: Int?) -> Self { Self(kind: .tooManyAtOnce(limit)) }
 
     var status: HTTPResponse.Status {
         switch kind {
@@ -95,7 +100,8 @@ struct ReadAccessError: HTTPResponseError {
         case .missingKey: "this server needs a read key: send Authorization: Bearer KEY, or the key as the password of HTTP Basic"
         case .unknownKey: "unknown read key"
         case .rateLimited(let seconds): "read rate limit exceeded; retry after \(seconds) s"
-        case .tooManyAtOnce(let limit): "\(limit) reads of this client are in progress already; retry when one has been answered"
+        case .tooManyAtOnce(let limit?): "\(limit) reads of this client are in progress already; retry when one has been answered"
+        case .tooManyAtOnce(nil): "the server is answering as many reads as it takes at once; retry in a second"
         }
     }
 
