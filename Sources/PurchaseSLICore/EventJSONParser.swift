@@ -16,12 +16,29 @@ public enum EventJSONParser {
         var scanner = JSONScanner(base: base, count: bytes.count)
         return try scanner.parseEventObject()
     }
+
+    /// Parses one flat object into its known fields and, besides, the values of `extraKeys` (nil where
+    /// absent; of a repeated one, the last): a New Relic event's `eventType` and `uuid`, at the cost of
+    /// the event format's own parsing.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, extraKeys: [String]) throws(JSONSyntaxError) -> (event: RawEvent, extras: [JSONFieldValue?]) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            throw JSONSyntaxError(offset: 0, message: "empty record")
+        }
+        var scanner = JSONScanner(base: base, count: bytes.count)
+        scanner.extraKeys = extraKeys.map { Array($0.utf8) }
+        scanner.extraValues = Array(repeating: nil, count: extraKeys.count)
+        let event = try scanner.parseEventObject()
+        return (event, scanner.extraValues)
+    }
 }
 
 struct JSONScanner {
     let base: UnsafePointer<UInt8>
     let count: Int
     var position = 0
+    /// Keys besides the known fields whose values are read, and their values.
+    var extraKeys: [[UInt8]] = []
+    var extraValues: [JSONFieldValue?] = []
 
     init(base: UnsafePointer<UInt8>, count: Int) {
         self.base = base
@@ -58,7 +75,9 @@ struct JSONScanner {
             while true {
                 skipWhitespace()
                 guard current == UInt8(ascii: "\"") else { throw fail("expected a key string") }
+                let keyStart = position
                 let field = try parseKey()
+                let extra = field == nil && !extraKeys.isEmpty ? try extraIndex(keyFrom: keyStart) : nil
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
                 position += 1
@@ -73,6 +92,8 @@ struct JSONScanner {
                 } else if let field {
                     if field == .timestamp { event.timestampMillis = nil }
                     event[field] = try parseFieldValue()
+                } else if let extra {
+                    extraValues[extra] = try parseFieldValue()
                 } else {
                     try skipValue()
                 }
@@ -89,6 +110,15 @@ struct JSONScanner {
         skipWhitespace()
         guard position == count else { throw fail("unexpected content after the event object") }
         return event
+    }
+
+    /// Which of ``extraKeys`` the key that starts at `start` (its opening quote) and ends before
+    /// `position` is, if any.
+    private func extraIndex(keyFrom start: Int) throws(JSONSyntaxError) -> Int? {
+        let key = UnsafeBufferPointer(start: base + start + 1, count: position - start - 2)
+        if !key.contains(UInt8(ascii: "\\")) { return extraKeys.firstIndex { $0.elementsEqual(key) } }
+        let name = Array(try decodeEscapedString(from: start + 1, to: position - 1).utf8)
+        return extraKeys.firstIndex(of: name)
     }
 
     /// Reads a key string and returns the known field it names, if any.

@@ -28,13 +28,22 @@ struct AttributeMapping {
         for member in attributes {
             if let field = Self.fieldsByName[member.key] { raw[field] = member.value.fieldValue }
         }
+        return try Self.completed(raw, timestampMillis: timestampMillis, receivedMillis: receivedMillis, identity: identity)
+    }
+
+    /// `raw` with the time and eventID that records of these formats take when they name none (see
+    /// ``rawEvent(_:timestampMillis:receivedMillis:identity:)``).
+    static func completed(
+        _ raw: RawEvent, timestampMillis: Int64?, receivedMillis: Int64, identity: () -> String
+    ) throws(EventValidationError) -> RawEvent {
+        var raw = raw
         if let timestampMillis {
             raw[.timestamp] = nil
             raw.timestampMillis = timestampMillis
         } else if case .number(let number)? = raw[.timestamp] {
             raw[.timestamp] = nil
             raw.timestampMillis = try Self.epochMillis(number)
-        } else if raw[.timestamp] == nil {
+        } else if raw[.timestamp] == nil, raw.timestampMillis == nil {
             raw.timestampMillis = receivedMillis
         }
         if raw[.eventID] == nil || raw[.eventID] == .null { raw.computedEventID = Self.contentEventID(of: identity()) }

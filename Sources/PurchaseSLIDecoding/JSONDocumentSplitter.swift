@@ -28,10 +28,18 @@ struct JSONDocumentSplitter {
         self.maximumDocumentBytes = maximumDocumentBytes
     }
 
-    /// Reads the next chunk, handing out every piece it completes.
+    /// Reads the next chunk, handing out every piece it completes. A document's bytes are copied a run
+    /// at a time (up to its end or the chunk's), not byte by byte.
     mutating func feed<Failure: Error>(_ chunk: UnsafeRawBufferPointer, emit: (Piece) throws(Failure) -> Void) throws(Failure) {
-        for byte in chunk {
-            defer { if byte == 0x0A { line += 1 } }
+        var runStart: Int?  // where the document's bytes in this chunk begin, while one is open
+        if depth > 0 { runStart = 0 }
+        var index = 0
+        while index < chunk.count {
+            let byte = chunk[index]
+            defer {
+                if byte == 0x0A { line += 1 }
+                index += 1
+            }
             if depth == 0 {
                 if isSkippingLine {
                     if byte == 0x0A { isSkippingLine = false }
@@ -45,15 +53,7 @@ struct JSONDocumentSplitter {
                 }
                 documentLine = line
                 isTooLong = false
-            }
-            if !isTooLong {
-                if document.count == maximumDocumentBytes {
-                    isTooLong = true
-                    document.removeAll()
-                    try emit(.tooLong(line: documentLine))
-                } else {
-                    document.append(byte)
-                }
+                runStart = index
             }
             if inString {
                 if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
@@ -65,11 +65,31 @@ struct JSONDocumentSplitter {
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 depth -= 1
                 if depth == 0 {
-                    if !isTooLong { try document.span.withUnsafeBytes { (bytes) throws(Failure) in try emit(.document(bytes, line: documentLine)) } }
+                    try keep(chunk, from: runStart ?? 0, to: index + 1, emit: emit)
+                    runStart = nil
+                    if !isTooLong {
+                        try document.span.withUnsafeBytes { (bytes) throws(Failure) in try emit(.document(bytes, line: documentLine)) }
+                    }
                     document.removeAll(keepingCapacity: true)
                 }
             default: break
             }
+        }
+        if let runStart, depth > 0 { try keep(chunk, from: runStart, to: chunk.count, emit: emit) }
+    }
+
+    /// Adds `chunk[from..<to]` to the open document, or, past the limit, drops the document and says so
+    /// once.
+    private mutating func keep<Failure: Error>(
+        _ chunk: UnsafeRawBufferPointer, from start: Int, to end: Int, emit: (Piece) throws(Failure) -> Void
+    ) throws(Failure) {
+        guard !isTooLong else { return }
+        if document.count + (end - start) > maximumDocumentBytes {
+            isTooLong = true
+            document.removeAll()
+            try emit(.tooLong(line: documentLine))
+        } else {
+            document.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<end]))
         }
     }
 

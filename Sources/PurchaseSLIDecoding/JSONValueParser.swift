@@ -1,15 +1,5 @@
 import PurchaseSLICore
 
-/// Why a text is not JSON (RFC 8259), and where.
-struct JSONSyntaxError: Error, Hashable, CustomStringConvertible {
-    /// What was wrong, e.g. `expected ':' after an object key`.
-    let reason: String
-    /// 0-based offset of the byte at fault.
-    let offset: Int
-
-    var description: String { "not valid JSON: \(reason) at byte \(offset)" }
-}
-
 /// Reads one JSON text into a ``JSONValue`` in one pass: time linear in the input, nesting at most
 /// ``maximumDepth`` (so neither a deep array nor a long one costs more than its bytes), strings checked
 /// as UTF-8, an object's repeated key refused rather than one of its values guessed at.
@@ -77,7 +67,7 @@ struct JSONValueParser {
         }
         members.sort { $0.key < $1.key }
         for position in members.indices.dropFirst() where members[position].key == members[position - 1].key {
-            throw JSONSyntaxError(reason: "the key \(JSONText.quoted(members[position].key)) appears more than once in an object", offset: index - 1)
+            throw JSONSyntaxError(offset: index - 1, message: "the key \(JSONText.quoted(members[position].key)) appears more than once in an object")
         }
         return .object(members)
     }
@@ -145,7 +135,7 @@ struct JSONValueParser {
 
     private func utf8(_ range: Range<Int>) throws(JSONSyntaxError) -> String {
         guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
-            throw JSONSyntaxError(reason: "a string that is not valid UTF-8", offset: range.lowerBound)
+            throw JSONSyntaxError(offset: range.lowerBound, message: "a string that is not valid UTF-8")
         }
         return text
     }
@@ -224,7 +214,7 @@ struct JSONValueParser {
         }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let number = Double(text), number.isFinite else {
-            throw JSONSyntaxError(reason: "a number too large for a double", offset: start)
+            throw JSONSyntaxError(offset: start, message: "a number too large for a double")
         }
         return number
     }
@@ -248,7 +238,7 @@ struct JSONValueParser {
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     private func failure(_ reason: String) -> JSONSyntaxError {
-        JSONSyntaxError(reason: reason, offset: index)
+        JSONSyntaxError(offset: index, message: reason)
     }
 
     /// A byte as an error names it: `'x'` when printable ASCII, else its hexadecimal value.

@@ -1,4 +1,5 @@
 import Foundation
+import PurchaseSLICore
 @testable import PurchaseSLIDecoding
 import Testing
 
@@ -53,21 +54,21 @@ struct JSONValueParserTests {
         #expect(throws: Never.self) { try Array(deepest.utf8).withUnsafeBytes { try JSONValueParser.parse($0) } }
         let deeper = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
         guard case .failure(let error) = parsed(deeper) else { Issue.record("65 levels read"); return }
-        #expect(error.description == "not valid JSON: nested deeper than 64 arrays and objects at byte 64")
+        #expect(error.description == "invalid JSON at byte 65: nested deeper than 64 arrays and objects")
         // An attacker's nesting costs one pass: 100,000 open brackets are refused at the 65th.
         guard case .failure(let deep) = parsed(String(repeating: "[", count: 100_000)) else { Issue.record("read"); return }
         #expect(deep.offset == 64)
     }
 
     @Test("errors name what was expected and the byte", arguments: [
-        ("[1,]", "unexpected ']' where a value was expected at byte 3"),
-        (#"{"a" 1}"#, "expected ':' after an object key at byte 5"),
-        ("\"a\tb\"", "a raw control character in a string (escape it) at byte 2"),
-        ("[1] 2", "unexpected content after the JSON value at byte 4"),
-        ("[1e999]", "a number too large for a double at byte 1"),
+        ("[1,]", "invalid JSON at byte 4: unexpected ']' where a value was expected"),
+        (#"{"a" 1}"#, "invalid JSON at byte 6: expected ':' after an object key"),
+        ("\"a\tb\"", "invalid JSON at byte 3: a raw control character in a string (escape it)"),
+        ("[1] 2", "invalid JSON at byte 5: unexpected content after the JSON value"),
+        ("[1e999]", "invalid JSON at byte 2: a number too large for a double"),
     ])
     func errors(text: String, message: String) {
         guard case .failure(let error) = parsed(text) else { Issue.record("\(text) read"); return }
-        #expect(error.description == "not valid JSON: " + message)
+        #expect(error.description == message)
     }
 }

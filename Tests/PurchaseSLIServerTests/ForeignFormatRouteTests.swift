@@ -111,7 +111,7 @@ import Testing
           arguments: [
             ("application/x-protobuf", "{}", nil, 415, 3, "http/json"),
             ("application/json", "{}", "", 401, 16, "missing ingest key"),
-            ("application/json", #"{"resourceLogs": ]}"#, "k1", 400, 3, "not valid JSON"),
+            ("application/json", #"{"resourceLogs": ]}"#, "k1", 400, 3, "invalid JSON at byte 18"),
             ("application/json", "[1,2]", "k1", 400, 3, "OTLP JSON document"),
           ] as [(String, String, String?, Int, Int, String)])
     func otlpRefusals(contentType: String, body: String, key: String?, status: Int, code: Int, message: String) async throws {
