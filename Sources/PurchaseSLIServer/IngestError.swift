@@ -9,7 +9,7 @@ import PurchaseSLIStorage
 public struct IngestError: HTTPResponseError, Sendable {
     private enum Kind: Sendable {
         case missingKey(hint: String), unknownKey
-        case rateLimited(retryAfterSeconds: Int)
+        case rateLimited(retryAfterSeconds: Int, of: String)
         case tooLarge(String)
         case unsupportedMediaType(String)
         case notImplemented(String)
@@ -26,7 +26,10 @@ public struct IngestError: HTTPResponseError, Sendable {
     static let unknownKey = IngestError(kind: .unknownKey)
     static let shuttingDown = IngestError(kind: .shuttingDown)
 
-    static func rateLimited(retryAfterSeconds: Int) -> Self { Self(kind: .rateLimited(retryAfterSeconds: retryAfterSeconds)) }
+    /// A client past its rate: `of` names it in the message (`this ingest key`).
+    static func rateLimited(retryAfterSeconds: Int, of client: String = "this ingest key") -> Self {
+        Self(kind: .rateLimited(retryAfterSeconds: retryAfterSeconds, of: client))
+    }
     static func tooLarge(_ reason: String) -> Self { Self(kind: .tooLarge(reason)) }
     static func unsupportedMediaType(_ reason: String) -> Self { Self(kind: .unsupportedMediaType(reason)) }
     static func notImplemented(_ reason: String) -> Self { Self(kind: .notImplemented(reason)) }
@@ -61,7 +64,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         switch kind {
         case .missingKey(let hint): "missing ingest key: \(hint)"
         case .unknownKey: "unknown ingest key"
-        case .rateLimited(let seconds): "rate limit of this ingest key exceeded; retry after \(seconds) s"
+        case .rateLimited(let seconds, let client): "rate limit of \(client) exceeded; retry after \(seconds) s"
         case .tooLarge(let reason), .unsupportedMediaType(let reason), .notImplemented(let reason), .badRequest(let reason, _): reason
         case .storeUnavailable(let reason): "the store cannot commit right now (\(reason)); nothing of this request was counted, retry later"
         case .storeUnanswered(let reason):
@@ -73,7 +76,7 @@ public struct IngestError: HTTPResponseError, Sendable {
 
     private var retryAfterSeconds: Int? {
         switch kind {
-        case .rateLimited(let seconds): seconds
+        case .rateLimited(let seconds, _): seconds
         case .storeUnavailable, .storeUnanswered, .shuttingDown: 5
         default: nil
         }

@@ -88,7 +88,7 @@ struct StoreNotificationsController {
             throw IngestError.notImplemented("this store keeps no store notifications")
         }
         if let wait = limiter.take(for: address, now: Date().timeIntervalSince1970) {
-            throw IngestError.rateLimited(retryAfterSeconds: wait)
+            throw IngestError.rateLimited(retryAfterSeconds: wait, of: "this address on the store notification routes")
         }
         let limit = min(Self.maximumBodyBytes, configuration.maximumBodyBytes)
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {

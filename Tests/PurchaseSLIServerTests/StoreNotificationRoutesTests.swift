@@ -134,6 +134,7 @@ struct StoreNotificationRoutesTests {
                 try await client.execute(uri: "/v1/stores/google/notifications", method: .post, body: ByteBuffer(string: "{")) { response in
                     if response.status == .tooManyRequests {
                         limited = response.headers
+                        #expect(String(buffer: response.body).contains("rate limit of this address on the store notification routes"))
                     } else {
                         #expect(response.status == .unauthorized && String(buffer: response.body).contains("missing push token"))
                         served += 1
