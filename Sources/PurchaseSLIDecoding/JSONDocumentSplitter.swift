@@ -31,18 +31,17 @@ struct JSONDocumentSplitter {
     /// Reads the next chunk, handing out every piece it completes. A document's bytes are copied a run
     /// at a time (up to its end or the chunk's), not byte by byte.
     mutating func feed<Failure: Error>(_ chunk: UnsafeRawBufferPointer, emit: (Piece) throws(Failure) -> Void) throws(Failure) {
+        let (quote, backslash, newline) = (UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(0x0A))
         var runStart: Int?  // where the document's bytes in this chunk begin, while one is open
         if depth > 0 { runStart = 0 }
         var index = 0
         while index < chunk.count {
             let byte = chunk[index]
-            defer {
-                if byte == 0x0A { line += 1 }
-                index += 1
-            }
+            index += 1
+            if byte == newline { line += 1 }
             if depth == 0 {
                 if isSkippingLine {
-                    if byte == 0x0A { isSkippingLine = false }
+                    if byte == newline { isSkippingLine = false }
                     continue
                 }
                 if JSONWhitespace.contains(byte) { continue }
@@ -53,19 +52,28 @@ struct JSONDocumentSplitter {
                 }
                 documentLine = line
                 isTooLong = false
-                runStart = index
+                runStart = index - 1
             }
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == backslash {
+                    escaped = true
+                } else if byte == quote {
+                    inString = false
+                } else {
+                    // The rest of a plain run of the string, at a byte's cost each.
+                    while index < chunk.count, chunk[index] != quote, chunk[index] != backslash, chunk[index] != newline { index += 1 }
+                }
                 continue
             }
             switch byte {
-            case UInt8(ascii: "\""): inString = true
+            case quote: inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 depth -= 1
                 if depth == 0 {
-                    try keep(chunk, from: runStart ?? 0, to: index + 1, emit: emit)
+                    try keep(chunk, from: runStart ?? 0, to: index, emit: emit)
                     runStart = nil
                     if !isTooLong {
                         try document.span.withUnsafeBytes { (bytes) throws(Failure) in try emit(.document(bytes, line: documentLine)) }

@@ -7,10 +7,10 @@ struct JSONValueParser {
     /// Deepest nesting of arrays and objects read; an OTLP export needs about 12.
     static let maximumDepth = 64
 
-    private let bytes: UnsafeRawBufferPointer
-    private var index = 0
+    let bytes: UnsafeRawBufferPointer
+    var index = 0
 
-    private init(_ bytes: UnsafeRawBufferPointer) {
+    init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
@@ -23,7 +23,7 @@ struct JSONValueParser {
         return value
     }
 
-    private mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         skipWhitespace()
         guard index < bytes.count else { throw failure("the input ended where a value was expected") }
         switch bytes[index] {
@@ -95,7 +95,7 @@ struct JSONValueParser {
         }
     }
 
-    private mutating func string() throws(JSONSyntaxError) -> String {
+    mutating func string() throws(JSONSyntaxError) -> String {
         index += 1  // the opening quote
         let start = index
         // The common case: no escape, so the string is its bytes.
@@ -133,8 +133,13 @@ struct JSONValueParser {
         throw failure("the input ended inside a string")
     }
 
+    /// The bytes of `range` as text. ASCII, the common case, is taken as it is (`String(validating:)`
+    /// looks up generic metadata on every call, most of the cost of a short string); anything else is
+    /// validated as UTF-8.
     private func utf8(_ range: Range<Int>) throws(JSONSyntaxError) -> String {
-        guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
+        if !slice.contains(where: { $0 >= 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        guard let text = String(validating: slice, as: UTF8.self) else {
             throw JSONSyntaxError(offset: range.lowerBound, message: "a string that is not valid UTF-8")
         }
         return text
@@ -231,13 +236,13 @@ struct JSONValueParser {
         while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count, JSONWhitespace.contains(bytes[index]) { index += 1 }
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    private func failure(_ reason: String) -> JSONSyntaxError {
+    func failure(_ reason: String) -> JSONSyntaxError {
         JSONSyntaxError(offset: index, message: reason)
     }
 

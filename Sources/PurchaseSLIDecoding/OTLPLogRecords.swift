@@ -48,52 +48,53 @@ struct OTLPLogRecords: RecordSource {
         case .unterminated(let line):
             try reject("json", "the input ended inside an OTLP document; none of its log records was read", line: line)
         case let .document(bytes, line):
-            let document: JSONValue
+            let export: OTLPExport
             do {
-                document = try JSONValue.parse(bytes)
+                export = try OTLPExport.read(bytes)
             } catch {
                 try reject("json", error.description + "; none of the document's log records was read", line: line)
                 return
             }
-            try takeDocument(document, line: line, emit)
+            try take(export, bytes: bytes, line: line, emit)
         }
     }
 
-    private mutating func takeDocument(_ document: JSONValue, line: Int, _ emit: (DecodedRecord) throws -> Void) throws {
-        guard case .array(let resourceLogs)? = document["resourceLogs"] else {
-            if document["resourceLogs"] == nil { return }  // an empty request: nothing to read
+    private mutating func take(
+        _ export: OTLPExport, bytes: UnsafeRawBufferPointer, line: Int, _ emit: (DecodedRecord) throws -> Void
+    ) throws {
+        switch export.resourceLogs {
+        case nil: return  // an empty request: nothing to read
+        case .failure?:
             try emit(.rejected(RecordReject(index: nextIndex, line: line, field: "resourceLogs", reason: "expected an array")))
             nextIndex += 1
-            return
-        }
-        for resourceLog in resourceLogs {
-            let resource = Self.attributes(resourceLog["resource"]?["attributes"])
-            let resourceMembers = resource.members.compactMap { member in
-                Self.resourceFields[member.key].map { JSONValue.Member(key: $0, value: member.value) }
-            }
-            guard case .array(let scopeLogs)? = resourceLog["scopeLogs"] else { continue }
-            for scopeLog in scopeLogs {
-                guard case .array(let records)? = scopeLog["logRecords"] else { continue }
-                for record in records {
-                    try emit(decode(record, resourceMembers: resourceMembers, resource: resourceLog["resource"], line: line))
+        case .success(let resourceLogs)?:
+            for resourceLog in resourceLogs {
+                let resource = Self.attributes(OTLPExport.Attributes(resourceLog.resource?["attributes"]))
+                let resourceMembers = resource.members.compactMap { member in
+                    Self.resourceFields[member.key].map { JSONValue.Member(key: $0, value: member.value) }
+                }
+                for record in resourceLog.records {
+                    try emit(decode(record, bytes: bytes, resourceMembers: resourceMembers, resource: resourceLog.resource, line: line))
                     nextIndex += 1
                 }
             }
         }
     }
 
-    private func decode(_ record: JSONValue, resourceMembers: [JSONValue.Member], resource: JSONValue?, line: Int) -> DecodedRecord {
+    private func decode(
+        _ record: OTLPExport.Record, bytes: UnsafeRawBufferPointer, resourceMembers: [JSONValue.Member], resource: JSONValue?, line: Int
+    ) -> DecodedRecord {
         func reject(_ field: String, _ reason: String) -> DecodedRecord {
             .rejected(RecordReject(index: nextIndex, line: line, field: field, reason: reason))
         }
-        let attributes = Self.attributes(record["attributes"])
-        let name: JSONValue? = record["eventName"].flatMap { $0 == .string("") ? nil : $0 }
+        let attributes = Self.attributes(record.attributes)
+        let name: JSONValue? = record.eventName.flatMap { $0 == .string("") ? nil : $0 }
             ?? attributes.members.last { $0.key == "event.name" }?.value
         // A record of another kind is not ours to judge, whatever its attributes hold.
         guard name == .string(eventName) else { return .ignored }
         if let problem = attributes.problem { return reject(problem.key, problem.reason) }
         let timestampMillis: Int64?
-        switch (Self.unixNanos(record["timeUnixNano"]), Self.unixNanos(record["observedTimeUnixNano"])) {
+        switch (Self.unixNanos(record.timeUnixNano), Self.unixNanos(record.observedTimeUnixNano)) {
         case (.failure(let problem), _): return reject("timeUnixNano", problem.reason)
         case (.success(let nanos?), _), (.success(nil), .success(let nanos?)): timestampMillis = nanos / 1_000_000
         case (.success(nil), _): timestampMillis = nil
@@ -102,7 +103,11 @@ struct OTLPLogRecords: RecordSource {
         do {
             raw = try Self.mapping.rawEvent(
                 resourceMembers + attributes.members, timestampMillis: timestampMillis, receivedMillis: validator.nowMillis,
-                identity: { record.canonicalText + (resource?.canonicalText ?? "") })
+                identity: {
+                    // Only for a record that names no id: the record's and the resource's whole content.
+                    let recordBytes = UnsafeRawBufferPointer(rebasing: bytes[record.bytes])
+                    return ((try? JSONValue.parse(recordBytes).canonicalText) ?? "") + (resource?.canonicalText ?? "")
+                })
         } catch {
             return .rejected(RecordReject(error, index: nextIndex, line: line))
         }
@@ -130,14 +135,14 @@ struct OTLPLogRecords: RecordSource {
     }
 
     /// A list of OTLP `KeyValue`s as members with plain JSON values, or the first problem.
-    private static func attributes(_ value: JSONValue?) -> (members: [JSONValue.Member], problem: (key: String, reason: String)?) {
-        guard case .array(let list)? = value else {
-            return ([], value == nil || value == .null ? nil : ("attributes", "expected an array of {\"key\", \"value\"}"))
+    private static func attributes(_ read: OTLPExport.Attributes) -> (members: [JSONValue.Member], problem: (key: String, reason: String)?) {
+        if let other = read.notAList {
+            return ([], other == .null ? nil : ("attributes", "expected an array of {\"key\", \"value\"}"))
         }
         var members: [JSONValue.Member] = []
-        for item in list {
-            guard case .string(let key)? = item["key"] else { return (members, ("attributes", "an attribute without a string key")) }
-            switch anyValue(item["value"]) {
+        for item in read.items {
+            guard case .string(let key)? = item.key else { return (members, ("attributes", "an attribute without a string key")) }
+            switch anyValue(item.value) {
             case .success(let value): members.append(JSONValue.Member(key: key, value: value))
             case .failure(let problem): return (members, (key, problem.reason))
             }
