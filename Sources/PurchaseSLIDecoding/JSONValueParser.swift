@@ -39,22 +39,55 @@ struct JSONValueParser {
     }
 
     private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        var members: [JSONValue.Member] = []
+        try self.members(depth: depth) { (key, parser) throws(JSONSyntaxError) in
+            members.append(JSONValue.Member(key: key, value: try parser.value(depth: depth)))
+        }
+        return .object(members.sorted { $0.key < $1.key })
+    }
+
+    private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        var values: [JSONValue] = []
+        try elements(depth: depth) { (parser) throws(JSONSyntaxError) in values.append(try parser.value(depth: depth)) }
+        return .array(values)
+    }
+
+    /// The members of the object at the parser (`{` next), each handed to `member` with the parser at its
+    /// value, which `member` must read; a repeated key is refused. - Returns: false, having read the value,
+    /// when it is not an object.
+    @discardableResult
+    mutating func members(depth: Int, _ member: (String, inout JSONValueParser) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+            try skipValue(depth: depth - 1)
+            return false
+        }
         guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) arrays and objects") }
         index += 1
-        var members: [JSONValue.Member] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object([])
+            return true
         }
+        // Keys seen: a list while few (most objects), a set past 16, so a large object costs no more than its keys.
+        var keys: [String] = []
+        var manyKeys: Set<String> = []
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a string key in an object") }
             let key = try string()
+            let isRepeated = keys.count < 16 ? keys.contains(key) : !manyKeys.insert(key).inserted
+            if isRepeated {
+                throw JSONSyntaxError(offset: index - 1, message: "the key \(JSONText.quoted(key)) appears more than once in an object")
+            }
+            if keys.count < 16 {
+                keys.append(key)
+                if keys.count == 16 { manyKeys = Set(keys) }
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':' after an object key") }
             index += 1
-            members.append(JSONValue.Member(key: key, value: try value(depth: depth)))
+            try member(key, &self)
             skipWhitespace()
             guard index < bytes.count else { throw failure("the input ended inside an object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -63,26 +96,27 @@ struct JSONValueParser {
             }
             guard bytes[index] == UInt8(ascii: "}") else { throw failure("expected ',' or '}' in an object") }
             index += 1
-            break
+            return true
         }
-        members.sort { $0.key < $1.key }
-        for position in members.indices.dropFirst() where members[position].key == members[position - 1].key {
-            throw JSONSyntaxError(offset: index - 1, message: "the key \(JSONText.quoted(members[position].key)) appears more than once in an object")
-        }
-        return .object(members)
     }
 
-    private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    /// The elements of the array at the parser, each handed to `element` with the parser at it, which
+    /// `element` must read. - Returns: false, having read the value, when it is not an array.
+    mutating func elements(depth: Int, _ element: (inout JSONValueParser) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else {
+            try skipValue(depth: depth - 1)
+            return false
+        }
         guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) arrays and objects") }
         index += 1
-        var values: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array([])
+            return true
         }
         while true {
-            values.append(try value(depth: depth))
+            try element(&self)
             skipWhitespace()
             guard index < bytes.count else { throw failure("the input ended inside an array") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -91,8 +125,13 @@ struct JSONValueParser {
             }
             guard bytes[index] == UInt8(ascii: "]") else { throw failure("expected ',' or ']' in an array") }
             index += 1
-            return .array(values)
+            return true
         }
+    }
+
+    /// Reads and checks the value at the parser, keeping nothing.
+    mutating func skipValue(depth: Int) throws(JSONSyntaxError) {
+        _ = try value(depth: depth)
     }
 
     mutating func string() throws(JSONSyntaxError) -> String {

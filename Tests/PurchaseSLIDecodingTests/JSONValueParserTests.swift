@@ -60,6 +60,15 @@ struct JSONValueParserTests {
         #expect(deep.offset == 64)
     }
 
+    @Test("an object of 20,000 keys is read, and a key repeated at its end is refused")
+    func manyKeys() {
+        let keys = (0..<20_000).map { "\"k\($0)\":\($0)" }
+        guard case .success(.object(let members)) = parsed("{" + keys.joined(separator: ",") + "}") else { Issue.record("not read"); return }
+        #expect(members.count == 20_000)
+        guard case .failure(let error) = parsed("{" + keys.joined(separator: ",") + ",\"k17\":0}") else { Issue.record("read"); return }
+        #expect(error.message == "the key \"k17\" appears more than once in an object")
+    }
+
     @Test("errors name what was expected and the byte", arguments: [
         ("[1,]", "invalid JSON at byte 4: unexpected ']' where a value was expected"),
         (#"{"a" 1}"#, "invalid JSON at byte 6: expected ':' after an object key"),
