@@ -4,31 +4,24 @@ import PurchaseSLICore
 /// Named attributes (a New Relic event's, an OTLP log record's) read as the fields of the event format:
 /// each attribute whose name is a field's (productID, planID, resultType, …) is that field, whatever
 /// else the record carries.
-struct AttributeMapping {
-    /// Attribute names read as a field when the field's own name is absent: `uuid`, New Relic's event
-    /// id, as the eventID.
-    let aliases: [String: EventField]
-
+enum AttributeMapping {
     private static let fieldsByName = Dictionary(uniqueKeysWithValues: EventField.allCases.map { ($0.name, $0) })
 
     /// The raw event of `attributes`, of which a later one wins over an earlier one of the same name.
     ///
     /// - The time is `timestampMillis` when given, else a `timestamp` attribute (epoch seconds or
     ///   milliseconds, or RFC 3339 text), else `receivedMillis`, as New Relic and OpenTelemetry take it.
-    /// - The eventID is the `eventID` attribute, else an alias, else the content hash of `identity` (the
-    ///   whole record's canonical text): ``contentEventID(of:)``.
+    /// - The eventID is the `eventID` attribute, else the content hash of `identity` (the whole record's
+    ///   canonical text): ``contentEventID(of:)``.
     /// - Throws: a `timestamp` number that is no epoch time.
-    func rawEvent(
+    static func rawEvent(
         _ attributes: [JSONValue.Member], timestampMillis: Int64?, receivedMillis: Int64, identity: () -> String
     ) throws(EventValidationError) -> RawEvent {
         var raw = RawEvent()
         for member in attributes {
-            if let field = aliases[member.key] { raw[field] = member.value.fieldValue }
-        }
-        for member in attributes {
             if let field = Self.fieldsByName[member.key] { raw[field] = member.value.fieldValue }
         }
-        return try Self.completed(raw, timestampMillis: timestampMillis, receivedMillis: receivedMillis, identity: identity)
+        return try completed(raw, timestampMillis: timestampMillis, receivedMillis: receivedMillis, identity: identity)
     }
 
     /// `raw` with the time and eventID that records of these formats take when they name none (see

@@ -13,7 +13,6 @@ struct OTLPLogRecords: RecordSource {
     let validator: EventValidator
     private var splitter: JSONDocumentSplitter
     private var nextIndex = 0
-    private static let mapping = AttributeMapping(aliases: [:])
     /// Resource attributes (OpenTelemetry's semantic conventions) read as fields of the event format.
     private static let resourceFields = ["service.version": "appVersion", "os.name": "platform", "os.version": "osVersion"]
 
@@ -101,7 +100,7 @@ struct OTLPLogRecords: RecordSource {
         }
         let raw: RawEvent
         do {
-            raw = try Self.mapping.rawEvent(
+            raw = try AttributeMapping.rawEvent(
                 resourceMembers + attributes.members, timestampMillis: timestampMillis, receivedMillis: validator.nowMillis,
                 identity: {
                     // Only for a record that names no id: the record's and the resource's whole content.
