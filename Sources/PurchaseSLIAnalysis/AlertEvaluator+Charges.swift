@@ -28,18 +28,19 @@ extension AlertEvaluator {
         var ungranted = [Ungranted](
             repeating: Ungranted(amounts: Array(repeating: (0, 0), count: ledger.currencies.count)), count: keyCount)
         let lookback = rule.ticketLookbackSeconds * 1000
-        let earliest = now - max(lookback, Self.playAcknowledgeMillis)
+        let playAcknowledgeMillis = SLOPolicy.ReconciliationRule.playAcknowledgeSeconds * 1000
+        let earliest = now - max(lookback, playAcknowledgeMillis)
         let overdue = ChargeLedger.slice(ledger.overdueCharges, from: earliest, through: graceEnded).indices
         var firingCount = 0
         for index in overdue {
             let facts = ledger.overdueFacts[index]
             guard facts.receivedMillis <= now, !facts.isGranted(by: now),
-                  facts.eventMillis >= now - (facts.isGoogle ? max(lookback, Self.playAcknowledgeMillis) : lookback)
+                  facts.eventMillis >= now - (facts.isGoogle ? max(lookback, playAcknowledgeMillis) : lookback)
             else { continue }
             firingCount += 1
             ungranted[facts.product].count += 1
             if ungranted[facts.product].oldest.count < 10 { ungranted[facts.product].oldest.append(ledger.overdueCharges[index]) }
-            if facts.isGoogle, now - facts.eventMillis >= Self.playAcknowledgeMillis - 86_400_000 { ungranted[facts.product].refundedSoon += 1 }
+            if facts.isGoogle, now - facts.eventMillis >= playAcknowledgeMillis - 86_400_000 { ungranted[facts.product].refundedSoon += 1 }
             if facts.currency >= 0 {
                 ungranted[facts.product].amounts[facts.currency].amount += facts.price
                 ungranted[facts.product].amounts[facts.currency].charges += 1
@@ -80,9 +81,6 @@ extension AlertEvaluator {
                 time: time, charges: evidence)
         }
     }
-
-    /// How long Play waits for a purchase to be acknowledged before it refunds it: 3 days.
-    static let playAcknowledgeMillis: Int64 = 3 * 86_400_000
 
     /// RefundSpike per store and product at `time`: refunds and revocations per charge over the last
     /// `refundWindow` of whole hours against the same window on each of the `refundBaselineDays` previous

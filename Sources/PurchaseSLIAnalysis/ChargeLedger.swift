@@ -71,18 +71,43 @@ public struct ChargeLedger: Sendable {
     /// A ledger with nothing in it.
     public static let empty = ChargeLedger(notifications: [], reports: [], rule: SLOPolicy.ReconciliationRule())
 
-    /// Joins the notifications with the reports. A charge reported twice (a notification resent under a
+    /// How far before a charge the app's events about it count (a start, a cancel, a pending purchase
+    /// approved later, a grant on a device whose clock runs late): a day.
+    public static let reportsBeforeChargeMillis: Int64 = 86_400_000
+    /// How far after a charge the app's events about it count (a grant retried at a later launch): 7 days.
+    public static let reportsAfterChargeMillis: Int64 = 7 * 86_400_000
+
+    /// Joins the notifications with the reports. A charge is granted by the first `success` or
+    /// `alreadyGranted` event of its product that names its transaction (Play's: its purchase token) from
+    /// ``reportsBeforeChargeMillis`` before the charge to ``reportsAfterChargeMillis`` after it, and
+    /// nothing else: an event of another product, or from outside that span, names another purchase. What
+    /// the app last reported about it comes from the same events, else from those naming the purchase's
+    /// account token. So a charge's reconciliation is the same whatever range a caller reads around it.
+    /// A charge reported twice (a notification resent under a
     /// new id, or fetched again from the history) counts once, as first received; so does a refund, however
     /// many notifications tell it (the App Store's REFUND and REVOKE of one transaction, Play's revoked
     /// subscription and its voided purchase). O(n log n).
     public init(notifications: [ReceivedNotification], reports: [ClientReport], rule: SLOPolicy.ReconciliationRule) {
-        var byTransaction: [String: ClientReport] = [:]
-        var byToken: [String: ClientReport] = [:]
+        var byTransaction: [String: [ClientReport]] = [:]
+        var byToken: [String: [ClientReport]] = [:]
         for report in reports {
             switch report.key {
-            case .transactionID(let id): byTransaction[id] = report
-            case .appAccountToken(let token): byToken[token] = report
+            case .transactionID(let id): byTransaction[id, default: []].append(report)
+            case .appAccountToken(let token): byToken[token, default: []].append(report)
             }
+        }
+        /// The reports among `candidates` about `notification`'s purchase (its product, its span), merged:
+        /// the first grant, the latest outcome.
+        func matching(_ candidates: [ClientReport]?, about notification: StoreNotification) -> ClientReport? {
+            let span = notification.eventMillis - Self.reportsBeforeChargeMillis...notification.eventMillis + Self.reportsAfterChargeMillis
+            var merged: ClientReport?
+            for report in candidates ?? [] where span.contains(report.lastMillis)
+                && (notification.productID == nil || notification.productID == report.productID) {
+                var own = report
+                if let grant = own.firstGrantMillis, !span.contains(grant) { own.firstGrantMillis = nil }
+                if merged == nil { merged = own } else { merged!.merge(own) }
+            }
+            return merged
         }
         struct ChargeKey: Hashable {
             var store: Store
@@ -101,10 +126,10 @@ public struct ChargeLedger: Sendable {
                 ? refunded.insert("\(notification.store.rawValue) \(notification.transactionID ?? "notification " + notification.notificationID)").inserted
                 : seen.insert(key).inserted
             guard isNew else { continue }
-            let byID = notification.transactionID.flatMap { byTransaction[$0] }
+            let byID = notification.transactionID.flatMap { matching(byTransaction[$0], about: notification) }
             let charge = Charge(
                 notification: notification, receivedMillis: received.receivedMillis, grantedMillis: byID?.firstGrantMillis,
-                report: byID ?? notification.appAccountToken.flatMap { byToken[$0] })
+                report: byID ?? notification.appAccountToken.flatMap { matching(byToken[$0], about: notification) })
             if notification.kind == .charge { charges.append(charge) } else { refunds.append(charge) }
         }
         // A refund without a product (Play's voided purchases) takes its charge's.

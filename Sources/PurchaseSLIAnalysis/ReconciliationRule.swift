@@ -32,6 +32,14 @@ extension SLOPolicy {
         /// Creates the default rule.
         public init() {}
 
+        /// How long Play waits for a purchase to be acknowledged before it refunds it: 3 days. A Play charge
+        /// stays alerted on that long.
+        public static let playAcknowledgeSeconds: Int64 = 3 * 86_400
+
+        /// How far back a charge can still be alerted on: the ticket lookback, or Play's acknowledgement
+        /// time when longer.
+        public var alertLookbackSeconds: Int64 { max(ticketLookbackSeconds, Self.playAcknowledgeSeconds) }
+
         /// Whether a charge of this type and environment must be granted by the app.
         public func expectsGrant(type: String, environment: String) -> Bool {
             grantExpectedFor.contains(type) && environments.contains(environment)

@@ -64,4 +64,22 @@ public struct ClientReport: Sendable, Hashable {
         lastStatusCode = other.lastStatusCode
         lastErrorDescription = other.lastErrorDescription
     }
+
+    /// `reports` in time order (ties by key, product and outcome, so that every store gives one order).
+    public static func byTime(_ reports: [ClientReport]) -> [ClientReport] {
+        reports.sorted { lhs, rhs in
+            (lhs.lastMillis, lhs.key.text, lhs.productID, lhs.lastResult.rawValue)
+                < (rhs.lastMillis, rhs.key.text, rhs.productID, rhs.lastResult.rawValue)
+        }
+    }
+}
+
+extension ClientReport.Key {
+    /// The id or token, prefixed by its kind: "transactionID 2000000123", "appAccountToken 6F1…".
+    public var text: String {
+        switch self {
+        case .transactionID(let id): "transactionID " + id
+        case .appAccountToken(let token): "appAccountToken " + token
+        }
+    }
 }

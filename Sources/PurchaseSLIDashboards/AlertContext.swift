@@ -56,11 +56,11 @@ public struct AlertContext: Sendable {
     }
 
     /// The stores' charges and refunds that evaluations in `[from, to)` can alert on (charged up to the
-    /// ticket lookback and the longest hold before `from`), joined with what the app reported about
+    /// alert lookback and the longest hold before `from`), joined with what the app reported about
     /// them; empty for a store that keeps no store notifications.
     public func chargeLedger(from: Int64, to: Int64) throws -> ChargeLedger {
         guard let records = store as? any StoreRecordStore else { return .empty }
-        let reach = policy.reconciliation.ticketLookbackSeconds + policy.longestHoldSeconds
+        let reach = policy.reconciliation.alertLookbackSeconds + policy.longestHoldSeconds
         return try records.ledger(kinds: [.charge, .refund], fromMillis: (from - reach) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
     }
 

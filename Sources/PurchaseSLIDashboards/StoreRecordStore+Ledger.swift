@@ -3,15 +3,9 @@ public import PurchaseSLICore
 public import PurchaseSLIStorage
 
 extension StoreRecordStore {
-    /// How far before a charge the app's reports about it are looked for (a start, a cancel, a pending
-    /// purchase approved later): a day.
-    public static var reportsBeforeChargeMillis: Int64 { 86_400_000 }
-    /// How far after a charge its grant is looked for (a grant retried at a later launch): 7 days.
-    public static var reportsAfterChargeMillis: Int64 { 7 * 86_400_000 }
-
     /// The notifications of `kinds` that happened in `[fromMillis, toMillis)` and were received by
     /// `receivedBy` (when given), joined with what the app's events reported about each transaction and
-    /// account token from a day before the range to 7 days after it. O(n log n + the reports of that span).
+    /// account token over the span around each charge that ``ChargeLedger`` matches. O(n log n + the reports of that span).
     public func ledger(
         kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64, receivedBy: Int64? = nil, rule: SLOPolicy.ReconciliationRule
     ) throws -> ChargeLedger {
@@ -23,7 +17,8 @@ extension StoreRecordStore {
             if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
         }
         let reports = try clientReports(
-            keys, fromMillis: fromMillis - Self.reportsBeforeChargeMillis, toMillis: toMillis + Self.reportsAfterChargeMillis)
+            keys, fromMillis: fromMillis - ChargeLedger.reportsBeforeChargeMillis,
+            toMillis: toMillis + ChargeLedger.reportsAfterChargeMillis + 1)
         return ChargeLedger(notifications: notifications, reports: reports, rule: rule)
     }
 

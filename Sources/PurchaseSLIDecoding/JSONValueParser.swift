@@ -102,6 +102,7 @@ struct JSONValueParser {
 
     /// The elements of the array at the parser, each handed to `element` with the parser at it, which
     /// `element` must read. - Returns: false, having read the value, when it is not an array.
+    @discardableResult
     mutating func elements(depth: Int, _ element: (inout JSONValueParser) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else {

@@ -70,13 +70,15 @@ extension PostgresBucketStore {
             return blobs
         }
         let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        var reports: [ClientReport.Key: ClientReport] = [:]
+        var reports: [ClientReport] = []
         for (minute, blob) in blobs {
             try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                try blob.withUnsafeReadableBytes { try ClientReportBlob.decode($0, minute: minute, wanted: wanted, into: &reports) }
+                try blob.withUnsafeReadableBytes {
+                    try ClientReportBlob.decode($0, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &reports)
+                }
             }
         }
-        return Array(reports.values)
+        return ClientReport.byTime(reports)
     }
 
     /// Charges and refunds of `[fromMillis, toMillis)` per step: the notifications of the range, and those

@@ -32,4 +32,15 @@ public struct SimulationParameters: Sendable, Hashable {
 
     /// End of the run (exclusive): attempts start before it; their later steps and late deliveries may fall after.
     public var endMillis: Int64 { startMillis + durationMillis }
+
+    /// A number below 1,000,000 that differs between runs of different parameters (FNV-1a of them): the
+    /// run's store transaction ids start from it, so that files of different runs (the sample logs'
+    /// scenarios, one after another) never share a transaction id while the same run stays reproducible.
+    var runTag: UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(scenario.rawValue) \(startMillis) \(days) \(seed) \(attemptsPerMinute)".utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return hash % 1_000_000
+    }
 }

@@ -43,8 +43,9 @@ struct TrafficGenerator {
         totalMinutes = Int64(max(parameters.days, 0)) * 1440
         random = SimulationRandom(seed: parameters.seed)
         storeSideRandom = SimulationRandom(seed: parameters.seed ^ 0x5354_4F52_4553)
-        lastTransaction = 2_000_000_400_000_000 + UInt64(random.below(100_000_000))
-        renewalTransactionBase = 2_000_000_100_000_000 + UInt64(random.below(100_000_000))
+        let runBase = 2_000_000_000_000_000 + parameters.runTag * 1_000_000_000
+        lastTransaction = runBase + 400_000_000 + UInt64(random.below(100_000_000))
+        renewalTransactionBase = runBase + 100_000_000 + UInt64(random.below(100_000_000))
         renewalTransactionCount = max(20, Int(min(meanRate, 1e6) * 20))
     }
 

@@ -89,11 +89,12 @@ package enum ClientReportBlob {
         }
     }
 
-    /// Merges the blob's reports of the keys `wanted` (by their hash) into `reports`.
+    /// Appends the blob's reports of the keys `wanted` (by their hash) whose time is in `range`
+    /// (milliseconds) to `reports`, each as stored (one event's, unless merged by an older table).
     /// - Throws: `CorruptBucketError` when the bytes are not such a blob.
     package static func decode(
-        _ bytes: UnsafeRawBufferPointer, minute: Int64, wanted: [Int64: ClientReport.Key],
-        into reports: inout [ClientReport.Key: ClientReport]
+        _ bytes: UnsafeRawBufferPointer, minute: Int64, wanted: [Int64: ClientReport.Key], in range: Range<Int64>,
+        into reports: inout [ClientReport]
     ) throws {
         var reader = VarintReader(bytes: bytes)
         let stringCount = try reader.count()
@@ -120,7 +121,7 @@ package enum ClientReportBlob {
             let last = minute &* 60_000 &+ Int64(offset)
             let product = try reader.next(), plan = try reader.next(), action = try reader.next()
             let result = try reader.next(), error = try reader.next()
-            guard let key = wanted[hash] else { continue }
+            guard let key = wanted[hash], range.contains(last) else { continue }
             guard status <= UInt64(UInt32.max) + 1 else { throw CorruptBucketError(detail: "a status of \(status)") }
             let report = ClientReport(
                 key: key, productID: try string(product), planID: plan == 0 ? nil : try string(plan - 1),
@@ -128,7 +129,7 @@ package enum ClientReportBlob {
                 lastResult: ResultType(rawValue: try string(result)) ?? .start,
                 lastStatusCode: status == 0 ? nil : Int(Int32(truncatingIfNeeded: status - 1)),
                 lastErrorDescription: error == 0 ? nil : try string(error - 1))
-            if reports[key] == nil { reports[key] = report } else { reports[key]!.merge(report) }
+            reports.append(report)
         }
         guard reader.isAtEnd else { throw CorruptBucketError(detail: "bytes after the last report") }
     }

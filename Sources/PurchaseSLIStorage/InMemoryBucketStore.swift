@@ -222,13 +222,15 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
             }
         }
         let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        var reports: [ClientReport.Key: ClientReport] = [:]
+        var reports: [ClientReport] = []
         for (minute, blobs) in minutes {
             for blob in blobs {
-                try blob.withUnsafeBytes { try ClientReportBlob.decode($0, minute: minute, wanted: wanted, into: &reports) }
+                try blob.withUnsafeBytes {
+                    try ClientReportBlob.decode($0, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &reports)
+                }
             }
         }
-        return Array(reports.values)
+        return ClientReport.byTime(reports)
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.

@@ -18,21 +18,22 @@ enum ClientReportRows {
         }
     }
 
-    /// What was reported about each of `keys` by events of `[fromMillis, toMillis)`, merged per key (the
-    /// earliest grant, the latest outcome). O(reports in the range).
+    /// What events of `[fromMillis, toMillis)` reported about each of `keys`, one report per event, by
+    /// time. O(reports in the range).
     static func fetch(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [ClientReport] {
         guard !keys.isEmpty else { return [] }
         let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        var reports: [ClientReport.Key: ClientReport] = [:]
+        var reports: [ClientReport] = []
         let statement = try RawStatement(db, sql: "SELECT minute, reports FROM client_report_minute WHERE minute >= ? AND minute < ?")
         defer { statement.reset() }
         statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
         while try statement.step() {
             try decoding(table: "client_report_minute", row: "minute \(statement.int64(0))") {
-                try ClientReportBlob.decode(statement.blob(1), minute: statement.int64(0), wanted: wanted, into: &reports)
+                try ClientReportBlob.decode(
+                    statement.blob(1), minute: statement.int64(0), wanted: wanted, in: fromMillis..<toMillis, into: &reports)
             }
         }
-        return Array(reports.values)
+        return ClientReport.byTime(reports)
     }
 }
 

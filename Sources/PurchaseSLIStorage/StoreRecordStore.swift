@@ -10,8 +10,8 @@ public protocol StoreRecordStore: Sendable {
     /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by their event time.
     func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification]
 
-    /// What the app's events of `[fromMillis, toMillis)` reported for each key that has a report, merged
-    /// per key (the earliest grant, the latest outcome).
+    /// What the app's events of `[fromMillis, toMillis)` reported about each of `keys`: one report per
+    /// event, in the order of ``ClientReport/byTime(_:)``: reconciliation picks each charge's own.
     func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport]
 
     /// Events clients dropped before sending them (their queue was full), as reported with the batches

@@ -67,6 +67,12 @@ struct ReconciliationTests {
         Case(name: "a charge notified hours after its grant is matched retroactively",
              charges: [charge("t1", at: 2.67, receivedAfter: 180)], reports: [report(.transactionID("t1"), .success, at: 3)],
              expected: [(200, nil)]),
+        Case(name: "a grant naming the transaction for another product grants nothing (a reused id names another purchase)",
+             charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .success, at: 3, product: "coins_500")],
+             expected: [(20, .ticket)]),
+        Case(name: "an 11-day-old grant naming the transaction grants nothing",
+             charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .success, at: 2.67 - 11 * 1440)],
+             expected: [(20, .ticket)]),
         Case(name: "a sandbox charge is not reconciled by default",
              charges: [charge("t1", at: 2.67, environment: "Sandbox")], reports: [], expected: [(30, nil)]),
         Case(name: "renewals are not expected to be granted by default",
@@ -98,6 +104,27 @@ struct ReconciliationTests {
             #expect(found.first?.severity == severity, "minute \(minute): \(found.map(\.severity))")
             #expect(found.count <= 1)
         }
+    }
+
+    @Test("a charge's grant: the first of its product naming it from a day before the charge to 7 days after, whatever else was read")
+    func grantSpan() {
+        let charges = (1...5).map { charge("t\($0)", at: 2) }
+        let reports = [
+            report(.transactionID("t1"), .success, at: 2 - 1440),  // a day before: its own
+            report(.transactionID("t2"), .success, at: 2 - 1441),  // before the span: another purchase
+            report(.transactionID("t3"), .success, at: 2 + 7 * 1440),  // 7 days after: its own
+            report(.transactionID("t4"), .success, at: 3 + 7 * 1440),  // after the span
+            report(.transactionID("t5"), .success, at: 1, product: "coins_500"), report(.transactionID("t5"), .alreadyGranted, at: 30),
+        ]
+        let ledger = ChargeLedger(notifications: charges, reports: reports, rule: SLOPolicy.ReconciliationRule())
+        #expect(ledger.charges.map(\.grantedMillis) == [at(2 - 1440), nil, at(2 + 7 * 1440), nil, at(30)])
+        // What the app last reported is of the same purchase too: the other product's success is not it.
+        #expect(ledger.charges[4].report?.lastResult == .alreadyGranted && ledger.charges[1].report == nil)
+        // Reports read over a wider range give the same ledger.
+        let wider = ChargeLedger(
+            notifications: charges, reports: reports + [report(.transactionID("t1"), .success, at: 2 - 30 * 1440)],
+            rule: SLOPolicy.ReconciliationRule())
+        #expect(wider.charges.map(\.grantedMillis) == ledger.charges.map(\.grantedMillis))
     }
 
     @Test("a renewal batch with only the first finished pages when the policy expects renewals to be granted")

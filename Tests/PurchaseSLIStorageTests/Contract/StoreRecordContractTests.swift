@@ -36,8 +36,9 @@ struct StoreRecordContractTests {
         #expect(try store.notifications(kinds: [], fromMillis: day.0, toMillis: day.1).isEmpty)
     }
 
-    @Test("per transaction id and account token: the earliest grant and the latest outcome, whatever the order", arguments: Backend.all)
-    func clientReportsMerge(_ backend: Backend) async throws {
+    @Test("per transaction id and account token: one report per event in time order, whatever order they were written in",
+          arguments: Backend.all)
+    func clientReportsPerEvent(_ backend: Backend) async throws {
         let store = try await backend.store().store
         let token = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"
         func attempt(_ id: String, _ result: ResultType, at time: String, transaction: String? = "t1") -> PurchaseEvent {
@@ -54,15 +55,19 @@ struct StoreRecordContractTests {
         // A resend (e1) beside a new event: only the new one reports.
         _ = try store.record([attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e3", .success, at: "2026-11-20T10:20:00Z")],
                              receivedAtMillis: receivedAt)
-        let reports = Dictionary(uniqueKeysWithValues: try store.clientReports(
-            [.transactionID("t1"), .appAccountToken(token), .transactionID("t9")], fromMillis: day.0, toMillis: day.1).map { ($0.key, $0) })
-        #expect(reports.count == 2)
-        let granted = try #require(reports[.transactionID("t1")])
-        #expect(granted.firstGrantMillis == RFC3339.parseMillis("2026-11-20T10:20:00Z"))
-        #expect(granted.lastResult == .alreadyGranted && granted.lastMillis == RFC3339.parseMillis("2026-11-20T10:30:00Z"))
-        #expect(granted.lastErrorDescription == nil && granted.productID == "coins_100")
-        let byToken = try #require(reports[.appAccountToken(token)])
-        #expect(byToken.lastResult == .cancel && byToken.firstGrantMillis == nil)
+        let reports = try store.clientReports(
+            [.transactionID("t1"), .appAccountToken(token), .transactionID("t9")], fromMillis: day.0, toMillis: day.1)
+        // One report per event (the resend of e1 not again), in time order; merging is the ledger's.
+        #expect(reports.map { "\($0.key.text) \($0.lastResult.rawValue) \(RFC3339.format(millis: $0.lastMillis))" } == [
+            "transactionID t1 start 2026-11-20T10:02:00Z", "transactionID t1 failure 2026-11-20T10:03:00Z",
+            "transactionID t1 success 2026-11-20T10:20:00Z", "transactionID t1 alreadyGranted 2026-11-20T10:30:00Z",
+            "appAccountToken \(token) start 2026-11-20T10:40:00Z", "appAccountToken \(token) cancel 2026-11-20T10:41:00Z",
+        ])
+        #expect(reports[2].firstGrantMillis == RFC3339.parseMillis("2026-11-20T10:20:00Z") && reports[1].firstGrantMillis == nil)
+        #expect(reports[1].lastErrorDescription == "grant timed out" && reports[1].lastStatusCode == 500 && reports[0].productID == "coins_100")
+        // The range is of the events' times, to the millisecond.
+        #expect(try store.clientReports([.transactionID("t1")], fromMillis: RFC3339.parseMillis("2026-11-20T10:02:00.001Z")!,
+                                        toMillis: RFC3339.parseMillis("2026-11-20T10:20:00Z")!).map(\.lastResult) == [.failure])
         #expect(try store.clientReports([.transactionID("t1")], fromMillis: day.1, toMillis: day.1 + 86_400_000).isEmpty)
         var failed = event("f1", at: "2026-11-20T11:00:00Z", result: .failure, status: 503, error: "verification failed: 503")
         (failed.transactionID, failed.planID) = ("t-failed", "coins-small")
