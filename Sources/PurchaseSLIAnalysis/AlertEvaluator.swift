@@ -1,17 +1,54 @@
 import PurchaseSLICore
 
-/// Turns minute series and an explicit evaluation time into the alerts that fire. Pure: it never reads
-/// the clock, and an evaluation at time T uses only minutes that end by T.
+/// Turns minute series and an explicit evaluation time into the alerts that fire, through a list of
+/// rules (``AlertRules/standard(for:)``). Pure: it never reads the clock, and an evaluation at time T uses
+/// only minutes that end by T.
 public struct AlertEvaluator: Sendable {
     /// The policy it applies.
     public let policy: SLOPolicy
-    /// The policy's ``SLOPolicy/rulesByUrgency``, derived once.
-    let rules: [SLOPolicy.BurnRateRule]
+    /// The rules it evaluates, one per kind.
+    public let rules: [any AlertRule]
 
-    /// Creates an evaluator for `policy`.
-    public init(policy: SLOPolicy) {
+    /// Creates an evaluator of `rules` (by default the standard ones) under `policy`.
+    public init(policy: SLOPolicy, rules: [any AlertRule]? = nil) {
         self.policy = policy
-        rules = policy.rulesByUrgency
+        self.rules = rules ?? AlertRules.standard(for: policy)
+    }
+
+    /// The longest hold of a rule: how far before T the findings that decide what fires at T lie.
+    public var longestHoldSeconds: Int64 { rules.map(\.holdSeconds).max() ?? 0 }
+
+    /// The span of minutes before a time T that the rules themselves read at T, plus a day, so that the
+    /// first event within it (where rules reaching back further wait) precedes what they need whenever
+    /// traffic has been flowing.
+    public var ruleReachSeconds: Int64 { (rules.map(\.reachSeconds).max() ?? 0) + 86_400 }
+
+    /// The span of minutes before T that evaluating the rules at T reads, and nothing before it: the rules'
+    /// reach, and before that what a rule reads of its own earlier findings (the page rules at each minute
+    /// of a ticket's long window). Because the rules at T see only `[T − history, T)`, `alerts --at T` and a
+    /// backtest through T agree whatever else either reads.
+    public var historySeconds: Int64 { ruleReachSeconds + (rules.map(\.pastFindingsSeconds).max() ?? 0) }
+
+    /// The span of minutes before T that deciding what fires at T reads: the rules' history of every
+    /// minute of the longest hold before T.
+    public var firingHistorySeconds: Int64 { historySeconds + longestHoldSeconds }
+
+    /// What the rules say at exactly `time`, before holds and covering: each rule reads the minutes of
+    /// `[time − ruleReach, time)` (and what it reads of the whole inputs is its own), with the spike
+    /// significance shared by every spike test made at this time (Bonferroni).
+    func instant(at time: Int64, inputs allInputs: AlertInputs, run: AlertRun) -> InstantEvaluation {
+        let inputs = allInputs.restricted(from: time - ruleReachSeconds, to: time)
+        let spikeTests = rules.reduce(0) { $0 + $1.spikeTestCount(in: inputs) }
+        let context = AlertRuleContext(
+            policy: policy, inputs: inputs, allInputs: allInputs, spikeSignificance: policy.spikes.significance / Double(max(1, spikeTests)),
+            reachSeconds: ruleReachSeconds, run: run)
+        var evaluation = InstantEvaluation(findings: [], recovered: [])
+        for rule in rules {
+            let outcome = rule.evaluate(at: time, in: context)
+            evaluation.findings += outcome.findings
+            evaluation.recovered.formUnion(outcome.recovered.map { AlertFinding.Identity(kind: rule.kind, labels: $0) })
+        }
+        return evaluation
     }
 
     /// The alerts firing at `time` (minute-aligned seconds), most urgent first.
@@ -21,14 +58,14 @@ public struct AlertEvaluator: Sendable {
     /// same or a higher severity and it fails at least `sliceMinimumRatio` times as often as the rest of its
     /// action, beyond chance (the exact rate test at `burnSignificance`), so a regression in one plan is not
     /// hidden in the average and an outage is not paged once per product. An alert keeps firing for its
-    /// hold (``SLOPolicy/holdSeconds(for:)``) after its rules go quiet, a page only until its series has
+    /// hold (``AlertRule/holdSeconds``) after its rules go quiet, a page only until its series has
     /// recovered. Equal to the firing set of ``episodes(from:to:stepSeconds:inputs:)`` at that minute.
     /// O(longest hold in minutes × series × rules).
     public func findings(at time: Int64, inputs: AlertInputs) -> [AlertFinding] {
-        let paged = PagedMinutes(evaluator: self, inputs: inputs)
-        var timeline = FiringTimeline(policy: policy)
-        for moment in stride(from: time - policy.longestHoldSeconds, through: time, by: 60) {
-            timeline.observe(instant(at: moment, inputs: inputs, paged: paged), at: moment)
+        let run = AlertRun()
+        var timeline = FiringTimeline(rules: rules)
+        for moment in stride(from: time - longestHoldSeconds, through: time, by: 60) {
+            timeline.observe(instant(at: moment, inputs: inputs, run: run), at: moment)
         }
         return timeline.firing(at: time)
     }
@@ -45,15 +82,15 @@ public struct AlertEvaluator: Sendable {
         // As far back as a timeline can be built from the inputs. The minutes before the inputs' start are
         // missing from the rules' history there, so a start found before `startSeconds + firingHistory`
         // may be cut short: a caller wanting to be sure reads further back.
-        let earliest = inputs.startSeconds + policy.longestHoldSeconds
-        let paged = PagedMinutes(evaluator: self, inputs: inputs)
+        let earliest = inputs.startSeconds + longestHoldSeconds
+        let run = AlertRun()
         var instants: [Int64: InstantEvaluation] = [:]
         var histories: [AlertFinding.Identity: FiringHistory] = [:]
         var pending = identities
         var span: Int64 = 6 * 3600
         while !pending.isEmpty {
             let from = max(earliest, min(time, time - span))
-            for episode in episodes(from: from, to: time + 60, stepSeconds: 60, inputs: inputs, paged: paged, instants: &instants)
+            for episode in episodes(from: from, to: time + 60, stepSeconds: 60, inputs: inputs, run: run, instants: &instants)
             where episode.endsAt == nil && pending.contains(episode.first.identity) && (episode.startsAt > from || from == earliest) {
                 histories[episode.first.identity] = FiringHistory(startsAt: episode.startsAt, severityChanges: episode.severityChanges)
                 pending.remove(episode.first.identity)
@@ -70,24 +107,23 @@ public struct AlertEvaluator: Sendable {
     public func episodes(from: Int64, to: Int64, stepSeconds: Int64, inputs: AlertInputs) -> [AlertEpisode] {
         var instants: [Int64: InstantEvaluation] = [:]
         return episodes(
-            from: from, to: to, stepSeconds: stepSeconds, inputs: inputs, paged: PagedMinutes(evaluator: self, inputs: inputs),
-            instants: &instants)
+            from: from, to: to, stepSeconds: stepSeconds, inputs: inputs, run: AlertRun(), instants: &instants)
     }
 
     /// ``episodes(from:to:stepSeconds:inputs:)`` with the instants already evaluated in `instants` (by
     /// minute), to which it adds those it evaluates.
     private func episodes(
-        from: Int64, to: Int64, stepSeconds: Int64, inputs: AlertInputs, paged: PagedMinutes,
+        from: Int64, to: Int64, stepSeconds: Int64, inputs: AlertInputs, run: AlertRun,
         instants: inout [Int64: InstantEvaluation]
     ) -> [AlertEpisode] {
         func instant(at moment: Int64) -> InstantEvaluation {
             if let known = instants[moment] { return known }
-            let evaluation = self.instant(at: moment, inputs: inputs, paged: paged)
+            let evaluation = self.instant(at: moment, inputs: inputs, run: run)
             instants[moment] = evaluation
             return evaluation
         }
-        var timeline = FiringTimeline(policy: policy)
-        for moment in stride(from: from - policy.longestHoldSeconds, to: from, by: Int(stepSeconds)) {
+        var timeline = FiringTimeline(rules: rules)
+        for moment in stride(from: from - longestHoldSeconds, to: from, by: Int(stepSeconds)) {
             timeline.observe(instant(at: moment), at: moment)
         }
         var open: [AlertFinding.Identity: AlertEpisode] = [:]

@@ -1,107 +1,55 @@
 public import PurchaseSLICore
 
-/// One alert that fires at an evaluation time, with the numbers that made it fire.
+/// One alert that fires at an evaluation time, with the evidence that made it fire.
 public struct AlertFinding: Sendable, Hashable {
-    /// The kinds of alert, named as in Alertmanager's `alertname`.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// The success rate burns the error budget faster than a rule allows.
-        case successRateBurn = "PurchaseSuccessRateBurn"
-        /// An action that normally has traffic has none.
-        case noEvents = "NoPurchaseEvents"
-        /// 409s per valid event far above their baseline (a retry loop double-sending receipts).
-        case alreadyGrantedSpike = "AlreadyGrantedSpike"
-        /// The cancel rate (cancels per valid event or cancel) far above its baseline (a payment-info detour that may have charged).
-        case cancelRateSpike = "CancelRateSpike"
-        /// Attempts without a terminal event far above their baseline (charged but maybe not granted).
-        case unfinishedPurchases = "UnfinishedPurchases"
-        /// Store charges that no grant event named within the grace time (money taken, nothing delivered).
-        case chargedNotGranted = "ChargedNotGranted"
-        /// Refunds and revocations per charge of a product far above its own previous days.
-        case refundSpike = "RefundSpike"
-    }
+    /// The kind of alert, named as in Alertmanager's `alertname`; each rule declares its own
+    /// (``AlertRule/kind``).
+    public struct Kind: RawRepresentable, Sendable, Hashable, Comparable {
+        /// The name: `PurchaseSuccessRateBurn`.
+        public let rawValue: String
 
-    /// The numbers of a spike: a count against its exposure, now and in the baseline.
-    public struct Spike: Sendable, Hashable {
-        /// What rate was tested, e.g. "cancels per valid event or cancel".
-        public var measure: String
-        /// The window tested, in seconds.
-        public var windowSeconds: Int64
-        /// 409s (or cancels) in the window.
-        public var observed: Int64
-        /// Valid events (or valid + cancel) in the window: the rate's denominator.
-        public var exposure: Int64
-        /// 409s (or cancels) in the baseline.
-        public var baselineObserved: Int64
-        /// The baseline's denominator.
-        public var baselineExposure: Int64
-        /// What the baseline is: "the same hour on the previous 3 days" or "the other app versions".
-        public var baseline: String
-        /// One-sided p-value of the exact conditional test (before correcting for the slices tested).
-        public var pValue: Double
+        /// The kind of this name.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
 
-        /// The window's rate.
-        public var rate: Double { exposure > 0 ? Double(observed) / Double(exposure) : 0 }
-        /// The baseline's rate.
-        public var baselineRate: Double { baselineExposure > 0 ? Double(baselineObserved) / Double(baselineExposure) : 0 }
+        /// By name.
+        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// Which alert this is.
     public var kind: Kind
     /// How urgent.
     public var severity: Severity
-    /// The action, and the slice for a slice alert.
+    /// The action, and the store and slice for a slice alert.
     public var labels: SeriesLabels
     /// The evaluation time (seconds since the epoch).
     public var time: Int64
-    /// The objective in force, for a burn alert.
-    public var objective: SLOPolicy.Objective?
-    /// The rule that fired (the most urgent one), for a burn alert.
-    public var rule: SLOPolicy.BurnRateRule?
-    /// Counts over the rule's long window (for a loss of signal: the window itself).
-    public var longWindow: OutcomeCounts
-    /// Counts over the rule's short window.
-    public var shortWindow: OutcomeCounts
-    /// The span the short window covered, in seconds: the rule's, widened on an action's thin traffic until it holds
-    /// the minimum valid events (to at most twice its length), or cut at the minute the series had last recovered.
-    public var shortWindowSeconds: Int64?
-    /// For a slice alert: the slice's share of the action's failures over the long window.
-    public var shareOfFailures: Double?
-    /// For a slice alert: the slices of other dimensions with (nearly) the same failures, folded into it (a
-    /// plan and the group it makes up nearly alone).
-    public var sameFailuresIn: [SeriesLabels.Slice] = []
-    /// For a loss of signal: the events expected in the window (the lesser of the same window a day
-    /// earlier and the average window of the day before) when the silence became unexpected.
-    public var expectedEvents: Int64?
-    /// For a loss of signal: how long the action has sent no event, in seconds.
-    public var silentSeconds: Int64?
-    /// For a loss of signal: the minute it started firing (the first at which the silence was unexpected).
-    public var firingSince: Int64?
-    /// For a spike: its statistics.
-    public var spike: Spike?
-    /// For charges not granted: the charges and what the app reported about them.
-    public var charges: ChargeEvidence?
+    /// What its rule found, typed by the rule.
+    public var evidence: any AlertEvidence
 
     /// Creates a finding.
-    public init(
-        kind: Kind, severity: Severity, labels: SeriesLabels, time: Int64, objective: SLOPolicy.Objective? = nil,
-        rule: SLOPolicy.BurnRateRule? = nil, longWindow: OutcomeCounts = OutcomeCounts(),
-        shortWindow: OutcomeCounts = OutcomeCounts(), shareOfFailures: Double? = nil, expectedEvents: Int64? = nil,
-        silentSeconds: Int64? = nil, firingSince: Int64? = nil, spike: Spike? = nil, charges: ChargeEvidence? = nil
-    ) {
+    public init(kind: Kind, severity: Severity, labels: SeriesLabels, time: Int64, evidence: any AlertEvidence) {
         self.kind = kind
         self.severity = severity
         self.labels = labels
         self.time = time
-        self.objective = objective
-        self.rule = rule
-        self.longWindow = longWindow
-        self.shortWindow = shortWindow
-        self.shareOfFailures = shareOfFailures
-        self.expectedEvents = expectedEvents
-        self.silentSeconds = silentSeconds
-        self.firingSince = firingSince
-        self.spike = spike
-        self.charges = charges
+        self.evidence = evidence
+    }
+
+    /// The evidence as the type its rule gives, or nil for another rule's.
+    public func evidence<Evidence: AlertEvidence>(as type: Evidence.Type) -> Evidence? { evidence as? Evidence }
+
+    public static func == (lhs: AlertFinding, rhs: AlertFinding) -> Bool {
+        (lhs.kind, lhs.severity, lhs.labels, lhs.time) == (rhs.kind, rhs.severity, rhs.labels, rhs.time) && lhs.evidence.isEqual(to: rhs.evidence)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(severity)
+        hasher.combine(labels)
+        hasher.combine(time)
+        evidence.hash(into: &hasher)
     }
 
     /// What makes two findings the same alert (for episodes and notifications): its kind and labels. Its
@@ -122,24 +70,13 @@ public struct AlertFinding: Sendable, Hashable {
         }
 
         public static func < (lhs: Identity, rhs: Identity) -> Bool {
-            if lhs.kind != rhs.kind { return lhs.kind.rawValue < rhs.kind.rawValue }
-            return lhs.labels < rhs.labels
+            lhs.kind != rhs.kind ? lhs.kind < rhs.kind : lhs.labels < rhs.labels
         }
     }
 
     /// Most urgent first, then by identity.
     public static func byUrgency(_ lhs: AlertFinding, _ rhs: AlertFinding) -> Bool {
         lhs.severity != rhs.severity ? lhs.severity > rhs.severity : lhs.identity < rhs.identity
-    }
-
-    /// Burn rate over the long window (error rate / error budget), or nil without enough traffic.
-    public var burnRateLong: Double? { objective?.burnRate(longWindow) }
-    /// Burn rate over the short window.
-    public var burnRateShort: Double? { objective?.burnRate(shortWindow) }
-    /// The rule's burn-rate threshold at the finding's time.
-    public var burnRateThreshold: Double? {
-        guard let rule, let objective else { return nil }
-        return rule.burnRate(for: objective, at: time)
     }
 }
 

@@ -29,6 +29,11 @@ public struct AlertInputs: Sendable {
         self.storeActivity = storeActivity
     }
 
+    /// The series of `labels`: an action's, or one of its slices', or nil when no event had them.
+    public func series(_ labels: SeriesLabels) -> MinuteSeries? {
+        labels.slice == nil ? actions[labels.actionType] : slices[labels.actionType]?.first { $0.labels == labels }
+    }
+
     /// The inputs a read of `[from, to)` alone would give: each series restricted to it, and only the
     /// series with an event there (a store answers no other). O(series × log minutes).
     public func restricted(from: Int64, to: Int64) -> AlertInputs {

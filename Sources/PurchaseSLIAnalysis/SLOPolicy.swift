@@ -236,44 +236,6 @@ public struct SLOPolicy: Sendable, Hashable {
         }
         return all + pages + rules.filter { $0.severity != .page }
     }
-
-    /// The span of minutes before a time T that the rules themselves read at T: the longest of a burn
-    /// rule's long window, a spike's window on each of its baseline days (for unfinished attempts, the
-    /// window that ended `unfinishedAfter` earlier), and loss of signal's window a day earlier; plus a day,
-    /// so that the first event within it (where rules reaching back further wait) precedes what they need
-    /// whenever traffic has been flowing.
-    public var ruleReachSeconds: Int64 {
-        let spikeReach = Int64(max(1, spikes.baselineDays)) * 86_400 + spikes.windowSeconds + spikes.unfinishedAfterSeconds
-        let longest = max(rules.map(\.longWindowSeconds).max() ?? 0, spikeReach, 86_400 + lossOfSignalWindowSeconds)
-        return longest + 86_400
-    }
-
-    /// The span of minutes before T that evaluating the rules at T reads, and nothing before it: the rules'
-    /// reach, and before a ticket's long window the reach of the page rules at each of its minutes (budget
-    /// spent while paged is taken out of tickets). Because the rules at T see only `[T − history, T)`,
-    /// `alerts --at T` and a backtest through T agree whatever else either reads.
-    public var historySeconds: Int64 {
-        ruleReachSeconds + (rules.filter { $0.severity == .ticket }.map(\.longWindowSeconds).max() ?? 0)
-    }
-
-    /// The span of minutes before T that deciding what fires at T reads: the rules' history of every
-    /// minute of the longest hold before T.
-    public var firingHistorySeconds: Int64 { historySeconds + longestHoldSeconds }
-
-    /// How long an alert of `kind` keeps firing after its rule last fired: keepFiringFor; for a spike, its
-    /// window as well (an alert about an hour's rate holds until an hour without evidence has passed, so a
-    /// thin spike that tests positive on and off is one alert); a loss of signal not at all (it lasts until
-    /// events flow), nor charges not granted (they last until the grant comes or the lookback passes).
-    public func holdSeconds(for kind: AlertFinding.Kind) -> Int64 {
-        switch kind {
-        case .noEvents, .chargedNotGranted: 0
-        case .successRateBurn, .refundSpike: keepFiringForSeconds
-        case .alreadyGrantedSpike, .cancelRateSpike, .unfinishedPurchases: keepFiringForSeconds + spikes.windowSeconds
-        }
-    }
-
-    /// The longest ``holdSeconds(for:)``: how far before T the findings that decide what fires at T lie.
-    public var longestHoldSeconds: Int64 { AlertFinding.Kind.allCases.map(holdSeconds).max() ?? keepFiringForSeconds }
 }
 
 /// How urgent an alert is.

@@ -16,14 +16,22 @@ public struct AlertContext: Sendable {
     /// The address of the page that shows the alerts (`https://…/oncall.html`), to which each report links
     /// with its anchor; nil without a base URL.
     public var alertPageURL: String?
+    /// The alert rules evaluated (``AlertRules/standard(for:)`` unless told).
+    public var rules: [any AlertRule]
 
-    /// Creates a context reading `store` under `policy`.
-    public init(store: any BucketStore, policy: SLOPolicy, databasePath: String? = nil, alertPageURL: String? = nil) {
+    /// Creates a context reading `store` under `policy`, evaluating `rules` (by default the standard ones).
+    public init(
+        store: any BucketStore, policy: SLOPolicy, databasePath: String? = nil, alertPageURL: String? = nil, rules: [any AlertRule]? = nil
+    ) {
         self.store = store
         self.policy = policy
         self.databasePath = databasePath
         self.alertPageURL = alertPageURL
+        self.rules = rules ?? AlertRules.standard(for: policy)
     }
+
+    /// The evaluator of the rules.
+    public var evaluator: AlertEvaluator { AlertEvaluator(policy: policy, rules: rules) }
 
     /// Minute series of every action and slice over `[from, to)`; each action's own series reaches back
     /// further, to the day before its last event before `from` (loss of signal lasts until events flow
@@ -48,7 +56,7 @@ public struct AlertContext: Sendable {
     public func storeActivity(from: Int64, to: Int64) throws -> StoreActivitySeries {
         guard let records = store as? any StoreRecordStore else { return .empty }
         let rule = policy.reconciliation
-        let start = from - policy.longestHoldSeconds - Int64(rule.refundBaselineDays) * 86_400 - rule.refundWindowSeconds - 3600
+        let start = from - evaluator.longestHoldSeconds - Int64(rule.refundBaselineDays) * 86_400 - rule.refundWindowSeconds - 3600
         let hourStart = start - start.floorDividedBy(3600).remainder
         return StoreActivitySeries(
             rows: try records.storeActivity(fromMillis: hourStart * 1000, toMillis: to * 1000, stepSeconds: 3600),
@@ -60,7 +68,7 @@ public struct AlertContext: Sendable {
     /// them; empty for a store that keeps no store notifications.
     public func chargeLedger(from: Int64, to: Int64) throws -> ChargeLedger {
         guard let records = store as? any StoreRecordStore else { return .empty }
-        let reach = policy.reconciliation.alertLookbackSeconds + policy.longestHoldSeconds
+        let reach = policy.reconciliation.alertLookbackSeconds + evaluator.longestHoldSeconds
         return try records.ledger(kinds: [.charge, .refund], fromMillis: (from - reach) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
     }
 
@@ -99,26 +107,33 @@ public struct AlertContext: Sendable {
             countedEvents: counted)
     }
 
-    /// The report of a finding (or of an episode when `endsAt` is given).
+    /// The report of a finding (or of an episode when `endsAt` is given), read at `time`.
     func report(
-        _ finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, severityChanges: [SeverityChange] = [], inputs: AlertInputs
+        _ finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, severityChanges: [SeverityChange] = [], at time: Int64,
+        inputs: AlertInputs
     ) throws -> AlertReport {
-        let window = finding.rule?.longWindowSeconds
-            ?? (finding.kind == .noEvents ? policy.lossOfSignalWindowSeconds : policy.spikes.windowSeconds)
-        let until = endsAt ?? finding.time
+        let evidence = finding.evidence
+        let window = evidence.windowSeconds
+        let until = endsAt ?? time
         var filters: [EventDimension: Set<String?>] = [.actionType: [finding.labels.actionType]]
         if let slice = finding.labels.slice { filters[slice.dimension] = [slice.value] }
-        // The reasons of what the alert is about: failures, or the cancels of a cancel spike.
-        var reasonFilters = filters
-        reasonFilters[.resultType] = [finding.kind == .cancelRateSpike ? ResultType.cancel.rawValue : ResultType.failure.rawValue]
-        // A 409 spike is not about errors; charges not granted list what the app reported for each.
-        let errors = [.alreadyGrantedSpike, .chargedNotGranted, .refundSpike].contains(finding.kind) ? [] : try store.errorCounts(CountQuery(
-            fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
+        var errors: [ErrorCountRow] = []
+        if let reason = evidence.explainedBy {
+            var reasonFilters = filters
+            reasonFilters[.resultType] = [reason.rawValue]
+            errors = try store.errorCounts(CountQuery(
+                fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
+        }
         var report = AlertReport(
             finding: finding, startsAt: startsAt, endsAt: endsAt,
             topErrors: errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) },
-            concentration: concentration(of: finding, window: window, until: until, inputs: inputs),
-            budgetRemaining: try budgetRemaining(of: finding, until: until, filters: filters), severityChanges: severityChanges)
+            concentration: evidence.namesConcentration
+                ? inputs.failureConcentration(in: finding.labels.actionType, last: window, before: until) : [],
+            budgetRemaining: try budgetRemaining(of: evidence.objective, until: until, filters: filters), severityChanges: severityChanges)
+        if endsAt == nil, let series = inputs.series(finding.labels) {
+            let seconds = policy.recoveryWindowSeconds
+            report.current = evidence.current(series.counts(last: seconds, before: time), over: seconds, of: finding)
+        }
         let objective = policy.objectives.first { $0.actionType == finding.labels.actionType }
         report.owner = objective?.owner
         report.runbookURL = objective?.runbookURL
@@ -127,31 +142,12 @@ public struct AlertContext: Sendable {
         return report
     }
 
-    /// The slices that hold a disproportionate share of the action's failures: at least 10 % of them and
-    /// at least 1.5 times their share of its valid events, largest share first.
-    private func concentration(
-        of finding: AlertFinding, window: Int64, until: Int64, inputs: AlertInputs
-    ) -> [(slice: SeriesLabels.Slice, share: Double)] {
-        guard finding.kind == .successRateBurn, finding.labels.slice == nil,
-              let overall = inputs.actions[finding.labels.actionType]
-        else { return [] }
-        let total = overall.counts(last: window, before: until)
-        guard total.failure > 0, total.valid > 0 else { return [] }
-        return (inputs.slices[finding.labels.actionType] ?? []).compactMap { series in
-            let counts = series.counts(last: window, before: until)
-            let failureShare = Double(counts.failure) / Double(total.failure)
-            let trafficShare = Double(counts.valid) / Double(total.valid)
-            return failureShare >= 0.1 && failureShare >= 1.5 * trafficShare
-                ? (slice: series.labels.slice!, share: failureShare) : nil
-        }.sorted { $0.share > $1.share }.prefix(4).map { $0 }
-    }
-
     /// 1 − failures / (error budget × valid) over the objective's window before `until` (for a calendar
     /// month, the month so far against the budget of its valid events so far).
     private func budgetRemaining(
-        of finding: AlertFinding, until: Int64, filters: [EventDimension: Set<String?>]
+        of objective: SLOPolicy.Objective?, until: Int64, filters: [EventDimension: Set<String?>]
     ) throws -> Double? {
-        guard let objective = finding.objective else { return nil }
+        guard let objective else { return nil }
         let counts = try store.counts(CountQuery(
             fromSeconds: objective.window.period(at: until).startSeconds, toSeconds: until, filters: filters)).first?.counts
         return counts.flatMap(objective.budgetSpent).map { 1 - $0 }

@@ -11,12 +11,15 @@ public struct AlertSnapshot: Sendable {
     public var episodes: [AlertReport]
     /// When the newest event of each action arrived, at the page's time.
     public var freshness: DataFreshness
+    /// The few words of each kind for chart bands (``AlertRule/shortName``).
+    public var shortNames: [AlertFinding.Kind: String]
 
-    /// Creates a snapshot.
-    public init(firing: [AlertReport], episodes: [AlertReport], freshness: DataFreshness) {
+    /// Creates a snapshot of alerts of `rules` (by default the standard ones).
+    public init(firing: [AlertReport], episodes: [AlertReport], freshness: DataFreshness, rules: [any AlertRule] = AlertRules.standard(for: .default)) {
         self.firing = firing
         self.episodes = episodes
         self.freshness = freshness
+        shortNames = Dictionary(rules.map { ($0.kind, $0.shortName) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A banner saying the data is stale or missing, or nothing when it is fresh: a page of old data
@@ -41,19 +44,6 @@ public struct AlertSnapshot: Sendable {
     /// Whether the newest event of every action is older than the loss-of-signal window.
     var alertsCannotSeeThePresent: Bool { freshness.isStale() }
 
-    /// A few words for an alert kind, to write on a chart band.
-    static func shortName(_ kind: AlertFinding.Kind) -> String {
-        switch kind {
-        case .successRateBurn: "burn"
-        case .noEvents: "no events"
-        case .alreadyGrantedSpike: "409 spike"
-        case .cancelRateSpike: "cancel spike"
-        case .unfinishedPurchases: "unfinished"
-        case .chargedNotGranted: "not granted"
-        case .refundSpike: "refunds"
-        }
-    }
-
     /// The episodes as chart bands, only those of `actionType` when given; overlapping episodes are one
     /// band (a page when any of them is) whose tooltip names each.
     func bands(for actionType: String?, until end: Int64) -> [TimeSeriesChart.Band] {
@@ -62,7 +52,7 @@ public struct AlertSnapshot: Sendable {
             return TimeSeriesChart.Band(
                 startSeconds: episode.startsAt, endSeconds: episode.endsAt ?? end,
                 label: "\(episode.severity.rawValue) \(episode.finding.kind.rawValue) \(labels)",
-                caption: "\(episode.severity.rawValue.uppercased()) \(Self.shortName(episode.finding.kind)) "
+                caption: "\(episode.severity.rawValue.uppercased()) \((shortNames[episode.finding.kind] ?? episode.finding.kind.rawValue)) "
                     + (episode.finding.labels.slice.map { $0.value ?? "(none)" } ?? episode.finding.labels.actionType),
                 isPage: episode.severity == .page)
         }.sorted { $0.startSeconds < $1.startSeconds }

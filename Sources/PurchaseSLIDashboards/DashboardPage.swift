@@ -25,14 +25,11 @@ public struct DashboardPage: Sendable {
         var charts: [HTML] = []
         for report in alerts.firing {
             let action = report.finding.labels.actionType
-            let metric: DashboardDefinition.ChartMetric? = switch report.finding.kind {
-            case .successRateBurn: .rate(.successRate)
-            case .alreadyGrantedSpike: .rate(.conflictRate)
-            case .cancelRateSpike: .rate(.cancelRate)
-            case .unfinishedPurchases: .rate(.unfinishedRate)
-            case .noEvents: .events
-            // The store's charges are not an event series: the alert's text lists them.
-            case .chargedNotGranted, .refundSpike: nil
+            // The evidence says what chart shows it (the store's charges are no event series: their text lists them).
+            let metric: DashboardDefinition.ChartMetric? = switch report.finding.evidence.chartMetric {
+            case .rate(let rate): .rate(rate)
+            case .events: .events
+            case nil: nil
             }
             guard let metric, charted.insert("\(action) \(metric)").inserted else { continue }
             charts.append(try recent.chartPanel(

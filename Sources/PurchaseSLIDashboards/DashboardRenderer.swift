@@ -1,4 +1,4 @@
-import PurchaseSLIAnalysis
+public import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIRendering
 import PurchaseSLIStorage
@@ -25,12 +25,17 @@ public struct DashboardRenderer: Sendable {
     public let context: DashboardContext
     /// What the pages link to, and whether they reload themselves.
     public let links: PageLinks
+    /// The alert rules the pages show (nil: the standard ones).
+    public let rules: [any AlertRule]?
 
-    /// Creates a renderer.
-    public init(definitions: [DashboardDefinition], context: DashboardContext, links: PageLinks = PageLinks()) {
+    /// Creates a renderer of the alerts of `rules` (by default the standard ones).
+    public init(
+        definitions: [DashboardDefinition], context: DashboardContext, links: PageLinks = PageLinks(), rules: [any AlertRule]? = nil
+    ) {
         self.definitions = definitions
         self.context = context
         self.links = links
+        self.rules = rules
     }
 
     /// Each dashboard, the weekly review of the last whole ISO week before the context's time, and
@@ -40,10 +45,11 @@ public struct DashboardRenderer: Sendable {
         // whichever wrote it) covers the range (its episodes shade the charts), the reviewed week (its
         // incidents), which may start before the range, and what fires at the page's time.
         let week = ISOWeek(containing: context.atSeconds).previous
-        let alertContext = links.alertContext(store: context.store, policy: context.policy, definitions: definitions)
+        let alertContext = links.alertContext(store: context.store, policy: context.policy, definitions: definitions, rules: rules)
         let reports = try alertContext.snapshotReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
         let alerts = AlertSnapshot(
-            firing: reports.firing, episodes: reports.episodes, freshness: try alertContext.freshness(at: context.atSeconds))
+            firing: reports.firing, episodes: reports.episodes, freshness: try alertContext.freshness(at: context.atSeconds),
+            rules: alertContext.rules)
         let weeklyReport = try WeeklyReport(week: week, store: context.store, policy: context.policy, episodes: alerts.episodes)
         let otherPages = [IndexPage.Entry(
             title: "Weekly review \(weeklyReport.week)", file: weeklyReport.fileName,

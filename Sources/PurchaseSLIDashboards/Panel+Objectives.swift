@@ -32,11 +32,10 @@ extension DashboardContext {
             case nil: "<span class=\"status ok\">OK</span>"
             }
             // While the action burns, the headline is the alert's own window and figure; else the last hour.
-            let burn = firing.first { $0.kind == .successRateBurn && $0.labels == SeriesLabels(actionType: action) }
-            let headline: (rate: Double?, caption: String) = burn.map { finding -> (rate: Double?, caption: String) in
-                let span = TimeStep(seconds: finding.shortWindowSeconds ?? finding.rule?.shortWindowSeconds ?? 3600)
-                return (finding.shortWindow.successRate,
-                        "success rate over the last \(span) (\(NumberText.count(finding.shortWindow.valid)) valid), as the alert reads")
+            let burn = firing.first { $0.labels == SeriesLabels(actionType: action) }?.evidence(as: BurnEvidence.self)
+            let headline: (rate: Double?, caption: String) = burn.map { burn -> (rate: Double?, caption: String) in
+                (burn.shortWindow.successRate, "success rate over the last \(TimeStep(seconds: burn.shortWindowSeconds)) "
+                    + "(\(NumberText.count(burn.shortWindow.valid)) valid), as the alert reads")
             } ?? (lastHour.successRate, "success rate, last hour (\(NumberText.count(lastHour.valid)) valid)")
             let rate = headline.rate
             // Coloured by what fires or fails now: a rate below the objective on thin traffic is not yet news;

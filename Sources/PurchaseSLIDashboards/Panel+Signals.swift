@@ -9,12 +9,9 @@ extension DashboardContext {
     /// previous days, marked where a spike alert fires.
     func signalsPanel(firing: [AlertFinding]) throws -> HTML {
         let spikes = policy.spikes
-        let metrics: [(RateMetric, AlertFinding.Kind, Int64)] = [
-            (.conflictRate, .alreadyGrantedSpike, 0), (.cancelRate, .cancelRateSpike, 0),
-            (.unfinishedRate, .unfinishedPurchases, spikes.unfinishedAfterSeconds),
-        ]
+        let metrics: [(RateMetric, Int64)] = [(.conflictRate, 0), (.cancelRate, 0), (.unfinishedRate, spikes.unfinishedAfterSeconds)]
         var rows: [HTML] = []
-        for (metric, kind, delay) in metrics {
+        for (metric, delay) in metrics {
             let end = atSeconds - delay
             let now = try counts(last: spikes.windowSeconds, before: end)
             var baseline: [String: OutcomeCounts] = [:]
@@ -28,7 +25,9 @@ extension DashboardContext {
             for action in Set(current.keys).union(baseline.keys).sorted() {
                 let counts = current[action] ?? OutcomeCounts()
                 let rate = metric.rate(counts), usual = baseline[action].flatMap(metric.rate)
-                let isFiring = firing.contains { $0.kind == kind && $0.labels.actionType == action }
+                // The alert that charts this metric of the action, if one fires.
+                let alert = firing.first { $0.evidence.chartMetric == .rate(metric) && $0.labels.actionType == action }
+                let isFiring = alert != nil
                 let ratio: String = switch (rate, usual) {
                 case let (value?, usual?) where usual > 0: String(format: "%.1f×", value / usual)
                 case (let value?, _) where value > 0: "new"
@@ -38,7 +37,7 @@ extension DashboardContext {
                 rows.append("<tr><td>\(action)</td><td class=\"text\">\(metric.title)</td>"
                     + "<td class=\"\(isFiring ? "bad" : "")\">\(NumberText.percent(rate)) <span class=\"meta\">(\(NumberText.count(count)) of \(NumberText.count(trials)))</span></td>"
                     + "<td>\(NumberText.percent(usual))</td><td>\(ratio)</td>"
-                    + "<td>\(isFiring ? "<span class=\"status warn\">\(kind.rawValue)</span>" as HTML : "")</td></tr>")
+                    + "<td>\(alert.map { "<span class=\"status warn\">\($0.kind.rawValue)</span>" as HTML } ?? "")</td></tr>")
             }
         }
         return """

@@ -12,8 +12,11 @@ public struct AlertReport: Sendable {
     public var endsAt: Int64?
     /// The most frequent error descriptions over the rule's long window, most first.
     public var topErrors: [(description: String, events: Int64)]
-    /// The slices with the largest shares of the failures over the long window.
-    public var concentration: [(slice: SeriesLabels.Slice, share: Double)]
+    /// The slices that hold far more of the failures over the alert's window than of its traffic, largest
+    /// share first.
+    public var concentration: [SliceShare]
+    /// How its series goes over the last minutes before the time it is read at, as its rule judges it.
+    public var current: AlertText?
     /// The share of the error budget left over the objective's window (negative when overspent).
     public var budgetRemaining: Double?
     /// Its severity from `startsAt`, and each change of it, in order (empty: the finding's all along).
@@ -33,7 +36,7 @@ public struct AlertReport: Sendable {
     /// Creates a report.
     public init(
         finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, topErrors: [(description: String, events: Int64)] = [],
-        concentration: [(slice: SeriesLabels.Slice, share: Double)] = [], budgetRemaining: Double? = nil,
+        concentration: [SliceShare] = [], budgetRemaining: Double? = nil,
         severityChanges: [SeverityChange] = []
     ) {
         self.severityChanges = severityChanges

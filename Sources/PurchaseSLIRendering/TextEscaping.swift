@@ -8,9 +8,10 @@ public enum TextEscaping: Sendable {
     /// cannot make links, images, emphasis or HTML.
     case markdown
     /// Slack mrkdwn: as for the terminal, `&`, `<`, `>` become entities, so event data cannot make
-    /// mentions (`<!channel>`, `<@U…>`) or links, and a zero-width space (U+200B) goes around `*`, `_`, `~`
-    /// and backticks and after `.` and `:`, so it cannot make bold, italics, strikes, code or bare links
-    /// either (Slack has no escape for those characters; the text looks the same).
+    /// mentions (`<!channel>`, `<@U…>`) or links, and the value goes in inline code, where Slack makes no
+    /// bold, italics, strikes or bare links (it has no escape for those characters); a backtick inside
+    /// becomes U+02CB (ˋ), so it cannot end the code. The value copies exactly (a version, a product),
+    /// with no invisible character inside.
     case slack
     /// HTML and SVG: as for the terminal, and `& < > " '` become character references (``HTML/escape(_:)``).
     case html
@@ -31,16 +32,20 @@ public enum TextEscaping: Sendable {
         case .html:
             return HTML.escape(safe)
         case .slack:
-            var escaped = ""
-            for character in Self.slackEntities(safe) {
-                if "*_~`".contains(character) {
-                    escaped += "\u{200B}\(character)\u{200B}"
-                } else {
-                    escaped.append(character)
-                    if ".:".contains(character) { escaped += "\u{200B}" }
-                }
-            }
-            return escaped
+            guard !safe.isEmpty else { return "" }
+            return "`" + Self.slackEntities(safe).replacingOccurrences(of: "`", with: "\u{02CB}") + "`"
+        }
+    }
+
+    /// Trusted text (the tool's own words and numbers) as this output's markup requires: entities in
+    /// Slack and HTML, as it is elsewhere; never a control or bidi character, in case a name came from
+    /// stored data.
+    public func escapeMarkup(_ text: String) -> String {
+        let safe = TerminalText.sanitized(text)
+        return switch self {
+        case .terminal, .markdown: safe
+        case .slack: Self.slackEntities(safe)
+        case .html: HTML.escape(safe)
         }
     }
 

@@ -133,7 +133,7 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
         let findings = evaluator.findings(at: minute(4500), inputs: regression)
         let page = findings.first { $0.severity == .page }
         #expect(page?.labels == SeriesLabels(actionType: "purchase", slice: .init(dimension: .planID, value: "pro-monthly")))
-        #expect(page?.shareOfFailures == 1)
+        #expect(page?.evidence(as: BurnEvidence.self)?.shareOfFailures == 1)
         #expect(!findings.contains { $0.labels.slice == nil && $0.severity == .page })
     }
 
@@ -179,7 +179,8 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
         let late = minute(days * 1440 - 1)
         let finding = evaluator.findings(at: late, inputs: dead).first
         #expect(finding?.kind == .noEvents && finding?.severity == .page)
-        #expect(finding?.firingSince == minute(4350) && finding?.silentSeconds == late - minute(4320))
+        let silence = finding?.evidence(as: SilenceEvidence.self)
+        #expect(silence?.firingSince == minute(4350) && silence?.silentSince == minute(4320))
         var resumed = rows
         resumed[days * 1440 - 10].counts = OutcomeCounts(start: 1, success: 1)
         let revived = AlertInputs(startSeconds: origin, endSeconds: minute(days * 1440), overall: resumed, sliceRows: [:])
@@ -217,7 +218,7 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
         let findings = evaluator.findings(at: minute(4500), inputs: inputs(overall, slices: [.planID: plans, .groupID: groups]))
         let slices = findings.filter { $0.labels.slice != nil }
         #expect(slices.map(\.labels.slice?.value) == ["pro-monthly"], "\(findings.map(\.labels))")
-        #expect(slices.first?.sameFailuresIn == [.init(dimension: .groupID, value: "premium")])
+        #expect(slices.first?.evidence(as: BurnEvidence.self)?.sameFailuresIn == [SeriesLabels.Slice(dimension: .groupID, value: "premium")])
     }
 }
 

@@ -137,9 +137,10 @@ struct ReconciliationTests {
         #expect(alert.severity == .page)
         #expect(alert.labels.pairs.map(\.0) == ["actionType", "store", "productID"])
         #expect(alert.labels.slice?.value == "pro_monthly")
-        #expect(alert.charges?.ungranted == 4)
-        #expect(alert.charges?.oldest.map { $0.notification.transactionID } == ["r1", "r2", "r3", "r4"])
-        #expect(alert.charges?.amounts == [ChargeEvidence.Amount(currency: "USD", amount: 4 * 0.99, charges: 4)])
+        let charges = alert.evidence(as: ChargeEvidence.self)
+        #expect(charges?.ungranted == 4)
+        #expect(charges?.oldest.map { $0.notification.transactionID } == ["r1", "r2", "r3", "r4"])
+        #expect(charges?.amounts == [ChargeEvidence.Amount(currency: "USD", amount: 4 * 0.99, charges: 4)])
     }
 
     @Test("the payment detour: the app's cancel is found by the account token it passed at purchase")
@@ -147,7 +148,7 @@ struct ReconciliationTests {
         let token = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"
         let found = firing(
             at: 20, charges: [charge("t1", at: 3.18, token: token)], reports: [report(.appAccountToken(token), .cancel, at: 2.18)])
-        let evidence = try #require(found.first { $0.kind == .chargedNotGranted }?.charges)
+        let evidence = try #require(found.first { $0.kind == .chargedNotGranted }?.evidence(as: ChargeEvidence.self))
         #expect(evidence.oldest.first?.report?.lastResult == .cancel)
         #expect(evidence.oldest.first?.report?.key == .appAccountToken(token))
     }

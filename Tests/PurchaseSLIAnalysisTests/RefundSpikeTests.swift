@@ -39,7 +39,7 @@ struct RefundSpikeTests {
         let finding = try #require(refundSpikes(Self.spiking, at: 8 * 24 + 12).first)
         #expect(finding.severity == .ticket)
         #expect(finding.labels == SeriesLabels(actionType: "purchase", store: "apple", slice: .init(dimension: .productID, value: "coins_100")))
-        let spike = try #require(finding.spike)
+        let spike = try #require(finding.evidence(as: RefundSpikeEvidence.self)?.spike)
         #expect(spike.observed == 24 + 1 && spike.exposure == 24 * 40)
         #expect(spike.baselineObserved == 7 * 3 && spike.baselineExposure == 7 * 24 * 40)
     }

@@ -81,10 +81,12 @@ extension SLOPolicyTests {
     /// the holds.
     @Test func theDefaultPolicyReadsTheSpansTheREADMEGives() {
         let day: Int64 = 86_400
-        #expect(SLOPolicy.default.ruleReachSeconds == 4 * day + 3600 + 600)
-        #expect(SLOPolicy.default.historySeconds == 7 * day + 3600 + 600)
-        #expect(SLOPolicy.default.firingHistorySeconds == 7 * day + 2 * 3600 + 40 * 60)
-        #expect(SLOPolicy.default.holdSeconds(for: .cancelRateSpike) == 90 * 60 && SLOPolicy.default.holdSeconds(for: .noEvents) == 0)
+        let evaluator = AlertEvaluator(policy: .default)
+        #expect(evaluator.ruleReachSeconds == 4 * day + 3600 + 600)
+        #expect(evaluator.historySeconds == 7 * day + 3600 + 600)
+        #expect(evaluator.firingHistorySeconds == 7 * day + 2 * 3600 + 40 * 60)
+        let holds = Dictionary(uniqueKeysWithValues: evaluator.rules.map { ($0.kind, $0.holdSeconds) })
+        #expect(holds[.cancelRateSpike] == 90 * 60 && holds[.noEvents] == 0 && holds[.chargedNotGranted] == 0 && holds[.successRateBurn] == 30 * 60)
     }
 
     @Test func windowsFastBurnAndRecoveryAreRead() throws {

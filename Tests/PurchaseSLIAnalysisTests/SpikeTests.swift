@@ -48,9 +48,9 @@ private let evaluator = AlertEvaluator(policy: .default)
         // 40 minutes in, 4.12.0's hour holds 220 409s for 300 purchases against 4.11.0's 0.21 per purchase.
         let during = evaluator.findings(at: minute(4440), inputs: inputs).filter { $0.kind == .alreadyGrantedSpike }
         #expect(during.map(\.labels) == [SeriesLabels(actionType: "purchase", slice: .init(dimension: .appVersion, value: "4.12.0"))])
-        #expect(during.first?.spike?.baseline == "the other app versions over the same window")
-        #expect(during.first?.spike?.measure == "409s (already granted) per successful purchase")
-        #expect((during.first?.spike?.pValue ?? 1) < 1e-6)
+        #expect(during.first?.evidence(as: AlreadyGrantedEvidence.self)?.spike.baseline == "the other app versions over the same window")
+        #expect(during.first?.evidence(as: AlreadyGrantedEvidence.self)?.spike.measure == "409s (already granted) per successful purchase")
+        #expect((during.first?.evidence(as: AlreadyGrantedEvidence.self)?.spike.pValue ?? 1) < 1e-6)
     }
 
     @Test func aProductWhoseCancelsJumpAgainstItsOwnPreviousDaysIsACancelRateSpike() {
@@ -61,7 +61,7 @@ private let evaluator = AlertEvaluator(policy: .default)
             startSeconds: origin, endSeconds: minute(minutes), overall: overall, sliceRows: [.productID: product + other])
         let spikes = evaluator.findings(at: minute(4430), inputs: inputs).filter { $0.kind == .cancelRateSpike }
         #expect(spikes.map(\.labels.slice?.value) == ["coins_500"])
-        #expect(spikes.first?.spike?.baseline == "the same window on the previous 3 days")
+        #expect(spikes.first?.evidence(as: CancelSpikeEvidence.self)?.spike.baseline == "the same window on the previous 3 days")
         #expect(evaluator.findings(at: minute(4390), inputs: inputs).filter { $0.kind == .cancelRateSpike }.isEmpty)
     }
 
@@ -98,7 +98,7 @@ extension SpikeTests {
         // The test looks at the window that ended 10 minutes ago: nothing yet at 4405, a spike by 4440.
         #expect(!evaluator.findings(at: minute(4405), inputs: inputs).contains { $0.kind == .unfinishedPurchases })
         let spike = evaluator.findings(at: minute(4440), inputs: inputs).first { $0.kind == .unfinishedPurchases }
-        #expect(spike?.spike?.observed == 600 && spike?.spike?.exposure == 3000)
-        #expect(spike?.spike?.baselineObserved == 0)
+        #expect(spike?.evidence(as: UnfinishedEvidence.self)?.spike.observed == 600 && spike?.evidence(as: UnfinishedEvidence.self)?.spike.exposure == 3000)
+        #expect(spike?.evidence(as: UnfinishedEvidence.self)?.spike.baselineObserved == 0)
     }
 }

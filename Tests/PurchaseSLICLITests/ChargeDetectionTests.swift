@@ -42,7 +42,7 @@ import Testing
         }
         let context = AlertContext(store: store, policy: .default)
         let end = start + 2 * 86_400
-        let inputs = try context.inputs(from: start - SLOPolicy.default.firingHistorySeconds, to: end)
+        let inputs = try context.inputs(from: start - AlertEvaluator(policy: .default).firingHistorySeconds, to: end)
         let episodes = AlertEvaluator(policy: .default).episodes(from: start, to: end, stepSeconds: 60, inputs: inputs)
             .filter { $0.first.kind == .chargedNotGranted }
         let reports = try episodes.first.map { try context.firingReports(at: $0.startsAt + 600) } ?? []

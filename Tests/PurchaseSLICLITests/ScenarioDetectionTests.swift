@@ -42,7 +42,7 @@ import Testing
         _ = try store.record(batch, receivedAtMillis: 0)
         let context = AlertContext(store: store, policy: .default)
         let end = start + Int64(days) * 86_400
-        let inputs = try context.inputs(from: start - SLOPolicy.default.firingHistorySeconds, to: end)
+        let inputs = try context.inputs(from: start - AlertEvaluator(policy: .default).firingHistorySeconds, to: end)
         let episodes = AlertEvaluator(policy: .default).episodes(from: start, to: end, stepSeconds: 60, inputs: inputs)
         return Backtest(
             episodes: episodes, onset: (IncidentSchedule(run).window?.lowerBound ?? start * 1000) / 1000, end: end,
@@ -146,7 +146,7 @@ import Testing
     /// of its own.
     private func liveMismatches(_ run: Backtest) throws -> (checked: Int, mismatches: [String]) {
         let evaluator = AlertEvaluator(policy: .default)
-        let history = SLOPolicy.default.firingHistorySeconds
+        let history = AlertEvaluator(policy: .default).firingHistorySeconds
         var checked = 0
         var mismatches: [String] = []
         for episode in run.episodes {

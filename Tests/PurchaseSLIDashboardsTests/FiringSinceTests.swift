@@ -40,7 +40,7 @@ import Testing
     }
 
     /// One purchase in four fails from a day after the data starts until `end`, further back than a live
-    /// evaluation reads (``SLOPolicy/firingHistorySeconds``): `alerts --at` and the pages, whose range
+    /// evaluation reads (``AlertEvaluator/firingHistorySeconds``): `alerts --at` and the pages, whose range
     /// starts 3 days before `end`, both walk back to the page's true start.
     @Test func anAlertFiringSinceBeforeWhatALiveEvaluationReadsIsWalkedBackToItsStart() async throws {
         // Ten seconds of evaluation: on a thread of its own, not one the rest of the suite waits for.
@@ -56,7 +56,7 @@ import Testing
     private static func walkBack() throws -> (onset: Int64, backtest: [AlertReport], live: [AlertReport], snapshot: [AlertReport]) {
         let policy = SLOPolicy.default
         let end: Int64 = 1_795_000_000 / 60 * 60
-        let onset = end - policy.firingHistorySeconds - 6 * 3600
+        let onset = end - AlertEvaluator(policy: policy).firingHistorySeconds - 6 * 3600
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("long.sqlite"))
         var events: [PurchaseEvent] = []

@@ -46,7 +46,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("calmed.sqlite"))
         let at = start + 86_400
-        let finding = AlertFinding(kind: .noEvents, severity: .ticket, labels: SeriesLabels(actionType: "purchase"), time: at)
+        let finding = AlertFinding(
+            kind: .noEvents, severity: .ticket, labels: SeriesLabels(actionType: "purchase"), time: at,
+            evidence: SilenceEvidence(windowSeconds: 1800, expectedEvents: 60, silentSince: at - 9000))
         let report = AlertReport(
             finding: finding, startsAt: at - 7200,
             severityChanges: [.init(atSeconds: at - 7200, severity: .ticket), .init(atSeconds: at - 5400, severity: .page),

@@ -18,12 +18,12 @@ private func report(_ text: String) -> AlertReport {
     let finding = AlertFinding(
         kind: .successRateBurn, severity: .page,
         labels: SeriesLabels(actionType: "purchase", slice: .init(dimension: .productID, value: text)),
-        time: 1_794_650_400, objective: objective, rule: SLOPolicy.default.rules[0],
-        longWindow: OutcomeCounts(success: 800, failure: 200), shortWindow: OutcomeCounts(success: 50, failure: 50),
-        shareOfFailures: 0.8)
+        time: 1_794_650_400, evidence: BurnEvidence(
+            objective: objective, rule: SLOPolicy.default.rules[0], threshold: 13.44, longWindow: OutcomeCounts(success: 800, failure: 200),
+            shortWindow: OutcomeCounts(success: 50, failure: 50), shortWindowSeconds: 300, shareOfFailures: 0.8))
     return AlertReport(
         finding: finding, startsAt: 1_794_649_200, topErrors: [(description: text, events: 180)],
-        concentration: [(slice: .init(dimension: .planID, value: text), share: 0.9)], budgetRemaining: 0.25)
+        concentration: [SliceShare(slice: .init(dimension: .planID, value: text), share: 0.9, trafficShare: 0.2)], budgetRemaining: 0.25)
 }
 
 @Suite struct AlertOutputTests {
@@ -166,14 +166,17 @@ private func report(_ text: String) -> AlertReport {
         #expect(!FileManager.default.fileExists(atPath: "/tmp/purchase-sli-pwned"))
     }
 
-    /// Slack shows event text as it is, never as markup: no bold, italics, strikes, code, links or mentions.
-    @Test func slackBreaksMarkupInEventText() {
+    /// Slack shows event text as it is, never as markup: each value is one inline code span (no bold,
+    /// italics, strikes, links or mentions there), a backtick inside cannot end it, and no invisible
+    /// character goes inside a value, so a version copied from Slack matches in `query --where`.
+    @Test func slackShowsEventTextAsCode() {
         let text = AlertOutput.slack([report("a```b *bold* ~strike~ _it_ https://evil.example x.example.com")], now: 1_794_650_400)
         let summary = String(text.split(separator: "\n")[0])
-        for markup in ["*bold*", "~strike~", "_it_", "```", "https://", "example.com"] {
-            #expect(!summary.contains(markup), "\(summary)")
-        }
-        #expect(summary.replacingOccurrences(of: "\u{200B}", with: "").contains("a```b *bold* ~strike~ _it_ https://evil.example x.example.com"))
+        #expect(summary.contains("productID=`a\u{02CB}\u{02CB}\u{02CB}b *bold* ~strike~ _it_ https://evil.example x.example.com`:"), "\(summary)")
+        #expect(summary.filter { $0 == "`" }.count == 2, "\(summary)")  // one value, the product: the action is a name of the tool
+        #expect(!text.contains("\u{200B}"))
+        let version = AlertOutput.slack([report("4.12.0")], now: 1_794_650_400)
+        #expect(version.contains("productID=`4.12.0`") && !version.contains("\u{200B}"))
     }
 
     @Test func slackAttachmentsAreColouredBySeverity() throws {

@@ -1,4 +1,5 @@
 import PurchaseSLIAnalysis
+import PurchaseSLICore
 import PurchaseSLIRendering
 import PurchaseSLIServer
 import Testing
@@ -7,7 +8,11 @@ import Testing
 /// been at `earlier` severities before.
 private func firing(_ action: String, _ severity: Severity = .page, since: Int64 = 0, earlier: [Severity] = []) -> AlertReport {
     AlertReport(
-        finding: AlertFinding(kind: .successRateBurn, severity: severity, labels: SeriesLabels(actionType: action), time: since * 60),
+        finding: AlertFinding(
+            kind: .successRateBurn, severity: severity, labels: SeriesLabels(actionType: action), time: since * 60,
+            evidence: BurnEvidence(
+                objective: nil, rule: SLOPolicy.default.rules[0], threshold: 13.44, longWindow: OutcomeCounts(failure: 10),
+                shortWindow: OutcomeCounts(failure: 10), shortWindowSeconds: 300)),
         startsAt: since * 60,
         severityChanges: (earlier + [severity]).enumerated().map { SeverityChange(atSeconds: (since + Int64($0.offset)) * 60, severity: $0.element) })
 }

@@ -5,7 +5,8 @@ import PurchaseSLICore
 /// paged is taken out of the windows of a ticket. Whether a page rule fires at a minute depends only on
 /// the minutes before it, so the answer is the same whenever it is asked.
 final class PagedMinutes {
-    private let evaluator: AlertEvaluator
+    private let test: BurnRateTest
+    private let reach: Int64
     private let series: [SeriesLabels: MinuteSeries]
     private var records: [SeriesLabels: Record] = [:]
 
@@ -20,8 +21,9 @@ final class PagedMinutes {
 
     /// Reads the series of `inputs`, whole: a page rule at a minute reads the hours before it, which may
     /// lie before the window a caller evaluates.
-    init(evaluator: AlertEvaluator, inputs: AlertInputs) {
-        self.evaluator = evaluator
+    init(test: BurnRateTest, inputs: AlertInputs, reach: Int64) {
+        self.test = test
+        self.reach = reach
         var series: [SeriesLabels: MinuteSeries] = [:]
         for action in inputs.actions.values { series[action.labels] = action }
         for slice in inputs.slices.values.joined() { series[slice.labels] = slice }
@@ -84,10 +86,9 @@ final class PagedMinutes {
         _ target: MinuteSeries, action: MinuteSeries, objective: SLOPolicy.Objective, from: Int64, to: Int64
     ) -> (minutes: [Int64], shortWindows: [Int64]) {
         var result: (minutes: [Int64], shortWindows: [Int64]) = ([], [])
-        let reach = evaluator.policy.ruleReachSeconds
         for minute in stride(from: from, to: to, by: 60) {
             guard let dataSince = action.firstEvent(from: minute - reach, to: minute),
-                  let rule = evaluator.burnFinding(
+                  let rule = test.burn(
                       target, action: target.labels == action.labels ? nil : action, objective: objective, at: minute,
                       dataSince: dataSince, pagesOnly: true)?.rule
             else { continue }

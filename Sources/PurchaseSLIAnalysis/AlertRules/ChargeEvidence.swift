@@ -33,7 +33,7 @@ public struct ChargeEvidence: Sendable, Hashable {
     /// Up to 10 of them, oldest first, with what the app reported.
     public var oldest: [ChargeLedger.Charge]
     /// The page window, in seconds: charges whose grace ended within it.
-    public var windowSeconds: Int64
+    public var pageWindowSeconds: Int64
     /// The product's charges of the page window.
     public var windowCharges: Int
     /// How many of them are ungranted.
@@ -48,7 +48,7 @@ public struct ChargeEvidence: Sendable, Hashable {
     /// Creates evidence.
     public init(
         store: Store, graceSeconds: Int64, lookbackSeconds: Int64, ungranted: Int, amounts: [Amount], oldest: [ChargeLedger.Charge],
-        windowSeconds: Int64, windowCharges: Int, windowUngranted: Int, storeWindowCharges: Int, storeWindowUngranted: Int,
+        pageWindowSeconds: Int64, windowCharges: Int, windowUngranted: Int, storeWindowCharges: Int, storeWindowUngranted: Int,
         refundedWithinADay: Int = 0
     ) {
         self.store = store
@@ -57,7 +57,7 @@ public struct ChargeEvidence: Sendable, Hashable {
         self.ungranted = ungranted
         self.amounts = amounts
         self.oldest = oldest
-        self.windowSeconds = windowSeconds
+        self.pageWindowSeconds = pageWindowSeconds
         self.windowCharges = windowCharges
         self.windowUngranted = windowUngranted
         self.storeWindowCharges = storeWindowCharges

@@ -1,0 +1,108 @@
+public import PurchaseSLICore
+
+extension AlertFinding.Kind {
+    /// 409s far above their baseline (a retry loop double-sending receipts).
+    public static let alreadyGrantedSpike = AlertFinding.Kind(rawValue: "AlreadyGrantedSpike")
+}
+
+/// AlreadyGrantedSpike: each action's 409s per valid event against the same window of the previous days,
+/// and each app version's 409s (of every action) per successful purchase against the other versions' over
+/// the same window. Phased releases make a new version's counts grow daily, so rates are compared; a
+/// version whose purchases each bring a 409 is named even when the total 409 count barely moves. A
+/// version's spike covers its actions'.
+public struct AlreadyGrantedSpikeRule: AlertRule {
+    /// The policy it applies.
+    public let policy: SLOPolicy
+    private var test: RateSpikeTest { RateSpikeTest(policy: policy) }
+
+    /// The rule of `policy`.
+    public init(policy: SLOPolicy) {
+        self.policy = policy
+    }
+
+    public var kind: AlertFinding.Kind { .alreadyGrantedSpike }
+    public var shortName: String { "409 spike" }
+    /// Held for keepFiringFor and its window: an alert about an hour's rate holds until an hour without
+    /// evidence has passed, so a thin spike that tests positive on and off is one alert.
+    public var holdSeconds: Int64 { policy.keepFiringForSeconds + policy.spikes.windowSeconds }
+    public var reachSeconds: Int64 { Int64(max(1, policy.spikes.baselineDays)) * 86_400 + policy.spikes.windowSeconds }
+
+    public func spikeTestCount(in inputs: AlertInputs) -> Int { inputs.actions.count + Self.versions(in: inputs).count }
+
+    public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
+        let inputs = context.inputs, window = policy.spikes.windowSeconds
+        var findings: [AlertFinding] = []
+        for action in inputs.actions.keys.sorted() {
+            guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds,
+                  let spike = test.spike(
+                    overall.counts(last: window, before: time), against: test.previousDays(overall, at: time, dataSince: dataSince),
+                    measure: RateSpikeTest.measure(.conflictRate), named: RateMetric.conflictRate.definition,
+                    units: ("409s", "valid events"), significance: context.spikeSignificance)
+            else { continue }
+            findings.append(AlertFinding(
+                kind: kind, severity: policy.spikes.severity, labels: overall.labels, time: time, evidence: AlreadyGrantedEvidence(spike: spike)))
+        }
+        var perVersion: [String: OutcomeCounts] = [:]
+        for (action, slices) in inputs.slices {
+            for series in slices where series.labels.slice?.dimension == .appVersion {
+                guard let version = series.labels.slice?.value else { continue }
+                let counts = series.counts(last: window, before: time)
+                var measured = OutcomeCounts(conflicts: counts.conflicts)
+                if action == ActionType.purchase.rawValue { measured.success = counts.success + counts.alreadyGranted }
+                perVersion[version, default: OutcomeCounts()] += measured
+            }
+        }
+        let all = perVersion.values.reduce(OutcomeCounts(), +)
+        for version in perVersion.keys.sorted() {
+            let now = perVersion[version]!
+            guard let spike = test.spike(
+                now, against: ([all - now], "the other app versions over the same window"), measure: { ($0.conflicts, $0.success) },
+                named: "409s (already granted) per successful purchase", units: ("409s", "successful purchases"),
+                significance: context.spikeSignificance)
+            else { continue }
+            findings.append(AlertFinding(
+                kind: kind, severity: policy.spikes.severity,
+                labels: SeriesLabels(actionType: ActionType.purchase.rawValue, slice: .init(dimension: .appVersion, value: version)),
+                time: time, evidence: AlreadyGrantedEvidence(spike: spike)))
+        }
+        return AlertRuleOutcome(findings: findings)
+    }
+
+    /// An action's 409 spike is covered by a version's: the version explains it.
+    public func isCovered(_ finding: AlertFinding, by firing: [AlertFinding]) -> Bool {
+        finding.labels.slice == nil && firing.contains { $0.kind == kind && $0.labels.slice != nil }
+    }
+
+    /// The 409s of a retry loop; a version's, of that version too.
+    public func causes(of finding: AlertFinding) -> Set<IncidentCause> {
+        Set([IncidentCause("409s")] + (finding.labels.slice.map { [IncidentCause.slice($0)] } ?? []))
+    }
+
+    /// The app versions with events in `inputs`.
+    private static func versions(in inputs: AlertInputs) -> Set<String?> {
+        Set(inputs.slices.values.joined().filter { $0.labels.slice?.dimension == .appVersion }.map { $0.labels.slice?.value })
+    }
+}
+
+/// What a 409 spike found.
+public struct AlreadyGrantedEvidence: AlertEvidence {
+    /// The spike's numbers.
+    public var spike: SpikeStatistics
+
+    public var windowSeconds: Int64 { spike.windowSeconds }
+    public var chartMetric: AlertChartMetric? { .rate(.conflictRate) }
+
+    public func summary(of alert: AlertFinding) -> AlertText { spike.summary("\(scope: alert.labels)") }
+    public func current(_ counts: OutcomeCounts, over seconds: Int64, of alert: AlertFinding) -> AlertText? {
+        spike.current(counts, over: seconds, measure: alert.labels.slice == nil ? RateSpikeTest.measure(.conflictRate) : { ($0.conflicts, $0.success + $0.alreadyGranted) })
+    }
+
+    public func details(of alert: AlertFinding) -> [AlertText] { [spike.countsLine] }
+
+    /// 409s carry no error: the query compares them by app version and action.
+    public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
+        var arguments = ["--from", RFC3339.format(seconds: from - spike.windowSeconds), "--to", RFC3339.format(seconds: to)]
+        if alert.labels.slice == nil { arguments += ["--where", "actionType=\(alert.labels.actionType)"] }
+        return LookNextCommand("query", arguments + ["--by", "appVersion,actionType"])
+    }
+}

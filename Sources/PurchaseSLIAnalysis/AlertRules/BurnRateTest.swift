@@ -1,0 +1,109 @@
+import PurchaseSLICore
+
+/// The multi-window burn-rate test of a series against its objective: which rule fires at a minute, and
+/// whether the series has recovered. Shared by ``SuccessRateBurnRule`` and the paged minutes it takes out
+/// of tickets.
+struct BurnRateTest: Sendable {
+    /// The policy in force.
+    let policy: SLOPolicy
+    /// Its rules, most urgent first (``SLOPolicy/rulesByUrgency``).
+    let rules: [SLOPolicy.BurnRateRule]
+
+    init(policy: SLOPolicy) {
+        self.policy = policy
+        rules = policy.rulesByUrgency
+    }
+
+    /// The most urgent rule firing for `series`, as evidence, or nil. A window with fewer than the minimum valid
+    /// events has no burn rate, so low traffic never fires (and zero traffic gives no NaN); the long
+    /// window's failures must exceed the error budget beyond chance (`burnSignificance`); a rule whose
+    /// long window reaches back before the action's first event (`dataSince`) waits until it does not,
+    /// so that a "3 day" window is never a few minutes of data. On thin traffic an action's short window
+    /// reaches back until it holds `minimumValidEvents`, to at most twice its length, so that an incident
+    /// at a few attempts a minute is still seen to go on. When the series (or,
+    /// for a slice, its `action`) has recovered (``hasRecovered(_:objective:at:)``) within a page rule's
+    /// short window, what came since must fire the rule on its own, so an incident that is over does not
+    /// page again from the failures its windows still hold. A ticket rule that fires is tried again
+    /// without the minutes its series or action was paged for (`paged` gives their counts from a time to
+    /// `time`): budget an incident spent while paged opens no ticket afterwards. With `pagesOnly`, only
+    /// the page rules are tried.
+    func burn(
+        _ series: MinuteSeries, action: MinuteSeries? = nil, objective: SLOPolicy.Objective, at time: Int64, dataSince: Int64,
+        pagesOnly: Bool = false, paged: ((MinuteSeries, Int64) -> OutcomeCounts)? = nil
+    ) -> BurnEvidence? {
+        var best: BurnEvidence?
+        for rule in rules where (best.map { $0.rule.severity < rule.severity } ?? true)
+            && (!pagesOnly || rule.severity == .page) && time - rule.longWindowSeconds >= dataSince {
+            let long = series.counts(last: rule.longWindowSeconds, before: time)
+            var shortStart = time - rule.shortWindowSeconds
+            var short = series.counts(from: shortStart, to: time)
+            if !rule.isExactTest, series.labels.slice == nil, short.valid < policy.minimumValidEvents {
+                // An action's thin traffic: the short window reaches back until it holds the minimum, at most to
+                // twice its length. (A slice's does not: a few events of one plan would page on their own.)
+                let widest = time - min(2 * rule.shortWindowSeconds, rule.longWindowSeconds)
+                shortStart = series.start(holdingValid: Int64(policy.minimumValidEvents), before: time, notBefore: widest) ?? widest
+                short = series.counts(from: shortStart, to: time)
+            }
+            guard fires(rule, objective: objective, long: long, short: short, at: time) else { continue }
+            if rule.severity == .page, let recovery = ([series] + (action.map { [$0] } ?? [])).compactMap({
+                lastRecovery($0, objective: objective, after: shortStart, through: time)
+            }).max() {
+                // What the short window held before the series (or its action) recovered may be the last
+                // incident's: what came since must fire on its own.
+                let since = series.counts(from: recovery, to: time)
+                guard fires(rule, objective: objective, long: rule.isExactTest ? since : long, short: since, at: time) else { continue }
+            }
+            var (reportedLong, reportedShort) = (long, short)
+            if rule.severity == .ticket, let paged {
+                reportedLong = long - paged(series, time - rule.longWindowSeconds)
+                reportedShort = short - paged(series, shortStart)
+                guard fires(rule, objective: objective, long: reportedLong, short: reportedShort, at: time) else { continue }
+            }
+            best = BurnEvidence(
+                objective: objective, rule: rule, threshold: rule.burnRate(for: objective, at: time), longWindow: reportedLong,
+                shortWindow: reportedShort, shortWindowSeconds: time - shortStart)
+        }
+        return best
+    }
+
+    /// Whether `rule` fires on these windows: enough valid events and failures in each, and either both
+    /// burn rates over the threshold with the long window's failures beyond the budget by chance, or (the
+    /// exact test) the window's failures beyond the threshold's error rate by chance.
+    private func fires(
+        _ rule: SLOPolicy.BurnRateRule, objective: SLOPolicy.Objective, long: OutcomeCounts, short: OutcomeCounts, at time: Int64
+    ) -> Bool {
+        guard long.valid >= policy.minimumValidEvents, short.valid >= policy.minimumValidEvents,
+              long.failure >= policy.minimumFailures, short.failure >= policy.minimumFailures,
+              let longBurn = objective.burnRate(long), let shortBurn = objective.burnRate(short)
+        else { return false }
+        let threshold = rule.burnRate(for: objective, at: time)
+        if rule.isExactTest {
+            let errorRate = threshold * objective.errorBudget
+            return errorRate < 1 && longBurn > threshold
+                && RateTest.binomialUpperTail(atLeast: long.failure, trials: long.valid, probability: errorRate) < policy.burnSignificance
+        }
+        return longBurn > threshold && shortBurn > threshold
+            && RateTest.binomialUpperTail(atLeast: long.failure, trials: long.valid, probability: objective.errorBudget)
+                < policy.burnSignificance
+    }
+
+    /// The latest minute in `(after, through]` at which `series` had recovered, or nil.
+    private func lastRecovery(_ series: MinuteSeries, objective: SLOPolicy.Objective, after: Int64, through: Int64) -> Int64? {
+        stride(from: through, to: after, by: -60).first { hasRecovered(series, objective: objective, at: $0) }
+    }
+
+    /// Whether `series` meets its objective again: its recovery window holds at least the minimum valid
+    /// events, burns the budget no faster than the objective allows, and its failures are below the error
+    /// rate of the lowest page threshold beyond chance (exact one-sided test, p < 0.05), which at 20
+    /// attempts a minute 15 minutes show and at 3 a minute they cannot (so a thin, steady 6 % does not
+    /// "recover" whenever a quarter of an hour happens to have no failure).
+    func hasRecovered(_ series: MinuteSeries, objective: SLOPolicy.Objective, at time: Int64) -> Bool {
+        let window = series.counts(last: policy.recoveryWindowSeconds, before: time)
+        guard window.valid >= policy.minimumValidEvents, let burn = objective.burnRate(window), burn <= 1 else { return false }
+        var lowest = Double.infinity
+        for rule in rules where rule.severity == .page { lowest = min(lowest, rule.burnRate(for: objective, at: time)) }
+        guard lowest.isFinite else { return false }
+        let pageErrorRate = min(1, lowest * objective.errorBudget)
+        return 1 - RateTest.binomialUpperTail(atLeast: window.failure + 1, trials: window.valid, probability: pageErrorRate) < 0.05
+    }
+}

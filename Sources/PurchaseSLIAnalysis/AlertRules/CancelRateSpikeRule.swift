@@ -1,0 +1,89 @@
+public import PurchaseSLICore
+
+extension AlertFinding.Kind {
+    /// Cancels far above their baseline (a payment-info detour that may have charged).
+    public static let cancelRateSpike = AlertFinding.Kind(rawValue: "CancelRateSpike")
+}
+
+/// CancelRateSpike: the cancel rate (cancels per valid event or cancel) of each product of each action
+/// against the product's own previous days, and of the action as a whole when no product spikes; a
+/// product's spike covers its action's.
+public struct CancelRateSpikeRule: AlertRule {
+    /// The policy it applies.
+    public let policy: SLOPolicy
+    private var test: RateSpikeTest { RateSpikeTest(policy: policy) }
+
+    /// The rule of `policy`.
+    public init(policy: SLOPolicy) {
+        self.policy = policy
+    }
+
+    public var kind: AlertFinding.Kind { .cancelRateSpike }
+    public var shortName: String { "cancel spike" }
+    /// Held for keepFiringFor and its window, as the other spikes.
+    public var holdSeconds: Int64 { policy.keepFiringForSeconds + policy.spikes.windowSeconds }
+    public var reachSeconds: Int64 { Int64(max(1, policy.spikes.baselineDays)) * 86_400 + policy.spikes.windowSeconds }
+
+    public func spikeTestCount(in inputs: AlertInputs) -> Int {
+        inputs.actions.keys.reduce(0) { total, action in
+            total + 1 + (inputs.slices[action] ?? []).filter { $0.labels.slice?.dimension == .productID }.count
+        }
+    }
+
+    public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
+        let inputs = context.inputs
+        var findings: [AlertFinding] = []
+        for action in inputs.actions.keys.sorted() {
+            guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds else { continue }
+            let series = (inputs.slices[action] ?? []).filter { $0.labels.slice?.dimension == .productID }
+            var products = series.compactMap { spike(of: $0, at: time, dataSince: dataSince, context: context) }
+            if products.isEmpty, let whole = spike(of: overall, at: time, dataSince: dataSince, context: context) {
+                products.append(whole)
+            }
+            findings += products
+        }
+        return AlertRuleOutcome(findings: findings)
+    }
+
+    private func spike(of series: MinuteSeries, at time: Int64, dataSince: Int64, context: AlertRuleContext) -> AlertFinding? {
+        guard let spike = test.spike(
+            series.counts(last: policy.spikes.windowSeconds, before: time), against: test.previousDays(series, at: time, dataSince: dataSince),
+            measure: RateSpikeTest.measure(.cancelRate), named: RateMetric.cancelRate.definition, units: ("cancels", "valid events and cancels"),
+            significance: context.spikeSignificance)
+        else { return nil }
+        return AlertFinding(kind: kind, severity: policy.spikes.severity, labels: series.labels, time: time, evidence: CancelSpikeEvidence(spike: spike))
+    }
+
+    /// An action's cancel spike is covered by one of its products'.
+    public func isCovered(_ finding: AlertFinding, by firing: [AlertFinding]) -> Bool {
+        finding.labels.slice == nil && firing.contains {
+            $0.kind == kind && $0.labels.slice != nil && $0.labels.actionType == finding.labels.actionType
+        }
+    }
+
+    /// A product's cancels (charges the detour left ungranted are the same incident); an action's.
+    public func causes(of finding: AlertFinding) -> Set<IncidentCause> {
+        [finding.labels.slice.map(IncidentCause.slice) ?? IncidentCause("cancels \(finding.labels.actionType)")]
+    }
+}
+
+/// What a cancel spike found.
+public struct CancelSpikeEvidence: AlertEvidence {
+    /// The spike's numbers.
+    public var spike: SpikeStatistics
+
+    public var windowSeconds: Int64 { spike.windowSeconds }
+    public var explainedBy: ResultType? { .cancel }
+    public var chartMetric: AlertChartMetric? { .rate(.cancelRate) }
+
+    public func summary(of alert: AlertFinding) -> AlertText { spike.summary("\(scope: alert.labels)") }
+    public func current(_ counts: OutcomeCounts, over seconds: Int64, of alert: AlertFinding) -> AlertText? {
+        spike.current(counts, over: seconds, measure: RateSpikeTest.measure(.cancelRate))
+    }
+
+    public func details(of alert: AlertFinding) -> [AlertText] { [spike.countsLine] }
+
+    public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
+        .query(of: alert.labels, from: from - spike.windowSeconds, to: to, ["--by", "productID,errorDescription"])
+    }
+}
