@@ -112,7 +112,7 @@ public struct AlertEvaluator: Sendable {
 
     /// ``episodes(from:to:stepSeconds:inputs:)`` with the instants already evaluated in `instants` (by
     /// minute), to which it adds those it evaluates.
-    private func episodes(
+    func episodes(
         from: Int64, to: Int64, stepSeconds: Int64, inputs: AlertInputs, run: AlertRun,
         instants: inout [Int64: InstantEvaluation]
     ) -> [AlertEpisode] {

@@ -125,18 +125,22 @@ extension WeeklyReport {
     }
 
     private var incidentsSection: HTML {
+        let incidents = self.incidents
         guard !incidents.isEmpty else { return "<section><h2>Incidents</h2><p class=\"muted\">No alert fired this week.</p></section>" }
         let rows = incidents.map { incident -> HTML in
             let severity = incident.severity
+            let alerts = alerts(of: incident).map { alert -> HTML in
+                "<strong>\(alert.kind)</strong> \(alert.labels)" + (alert.episodes > 1 ? " (\(alert.episodes) episodes)" : "")
+            }
             return "<tr><td><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span></td>"
-                + "<td class=\"text\">\(incident.finding.kind.rawValue)</td><td class=\"text\">\(labels(incident))</td>"
+                + "<td class=\"text\">\(incident.id ?? "")</td><td class=\"text\">\(HTML.joined(alerts, separator: "; "))</td>"
                 + "<td>\(RFC3339.format(seconds: incident.startsAt))</td>"
                 + "<td>\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing")</td>"
-                + "<td>\(NumberText.duration(duration(incident)))</td></tr>"
+                + "<td>\(NumberText.duration(incident.duration))</td></tr>"
         }
         return """
-            <section><h2>Incidents (alert episodes)</h2><div class="scroll"><table><tr><th>severity</th><th class="text">alert</th>\
-            <th class="text">labels</th><th>start</th><th>end</th><th>duration</th></tr>\(HTML.joined(rows))</table></div></section>
+            <section><h2>Incidents</h2><div class="scroll"><table><tr><th>severity</th><th class="text">incident</th>\
+            <th class="text">alerts</th><th>start</th><th>end</th><th>duration</th></tr>\(HTML.joined(rows))</table></div></section>
             """
     }
 

@@ -61,7 +61,7 @@ extension WeeklyReport {
             week: week, actions: actions, slices: slices, errors: try Self.errors(week, store: store),
             conflictTrend: try Self.conflictTrend(from: previousWeek.startSeconds, to: week.endSeconds, store: store),
             trendStepSeconds: Self.trendStepSeconds,
-            incidents: try episodes.map { Self.clipped($0, to: week) } ?? AlertContext(store: store, policy: policy).episodeReports(
+            episodes: try episodes.map { Self.clipped($0, to: week) } ?? AlertContext(store: store, policy: policy).episodeReports(
                 from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
             freshness: try AlertContext(store: store, policy: policy).freshness(at: week.endSeconds))
         moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy)

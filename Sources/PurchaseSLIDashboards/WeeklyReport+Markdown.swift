@@ -47,9 +47,10 @@ extension WeeklyReport {
         lines += ["", "## Incidents", ""]
         if incidents.isEmpty { lines.append("No alert fired this week.") }
         for incident in incidents {
-            lines.append("- **\(incident.severity.rawValue.uppercased())** \(incident.finding.kind.rawValue) "
-                + "\(escape(labels(incident))): \(RFC3339.format(seconds: incident.startsAt)) to "
-                + "\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing") (\(NumberText.duration(duration(incident))))")
+            let alerts = alerts(of: incident).map { "\($0.kind) \(escape($0.labels))" + ($0.episodes > 1 ? " (\($0.episodes) episodes)" : "") }
+            lines.append("- **\(incident.severity.rawValue.uppercased())** \(incident.id.map { "incident \($0): " } ?? "")"
+                + "\(alerts.joined(separator: "; ")): \(RFC3339.format(seconds: incident.startsAt)) to "
+                + "\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing") (\(NumberText.duration(incident.duration)))")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -59,13 +59,14 @@ extension WeeklyReport {
             let money: String = amounts.isEmpty ? "" : " (" + Self.money(amounts) + ")"
             sentences.append("Money at risk: \(ungranted) charge\(ungranted == 1 ? "" : "s") not granted\(money), \(refunds) refund\(refunds == 1 ? "" : "s").")
         }
-        let pages = incidents.filter { $0.severity == .page }
+        let incidents = self.incidents, pages = incidents.filter { $0.severity == .page }
         if incidents.isEmpty {
             sentences.append("No alert fired.")
         } else {
-            let longest = incidents.max { duration($0) < duration($1) }!
-            sentences.append("\(incidents.count) alert episode\(incidents.count == 1 ? "" : "s") (\(pages.count) page\(pages.count == 1 ? "" : "s")); "
-                + "the longest, \(longest.finding.kind.rawValue) on \(escaping.escape(labels(longest))), lasted \(NumberText.duration(duration(longest))).")
+            let longest = incidents.max { $0.duration < $1.duration }!
+            sentences.append("\(incidents.count) incident\(incidents.count == 1 ? "" : "s") (\(pages.count) paged) from \(episodes.count) alert "
+                + "episode\(episodes.count == 1 ? "" : "s"); the longest, \(longest.episodes[0].finding.kind.rawValue) on "
+                + "\(escaping.escape(labels(longest.episodes[0]))), lasted \(NumberText.duration(longest.duration)).")
         }
         if let top = errors.first {
             sentences.append("Top failure reason: \"\(escaping.escape(String(top.description.prefix(120))))\" "
@@ -84,13 +85,48 @@ extension WeeklyReport {
         return ("\(symbol) \(NumberText.points(change))", note, significant)
     }
 
-    /// How long an episode lasted within the week (to its end, or the end of the week).
-    func duration(_ incident: AlertReport) -> Int64 {
-        (incident.endsAt ?? week.endSeconds) - incident.startsAt
+    /// The week's incidents: its episodes grouped by the incident each belongs to, by start.
+    var incidents: [WeekIncident] {
+        var groups: [String: [AlertReport]] = [:], order: [String] = []
+        for (index, episode) in episodes.enumerated() {
+            let key = episode.incident?.id ?? "episode \(index)"
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(episode)
+        }
+        return order.map { WeekIncident(id: groups[$0]![0].incident?.id, episodes: groups[$0]!, weekEnd: week.endSeconds) }
+    }
+
+    /// "AlreadyGrantedSpike actionType=purchase, appVersion=4.12.0 (3 episodes); CancelRateSpike …" (unescaped).
+    func alerts(of incident: WeekIncident) -> [(kind: String, labels: String, episodes: Int)] {
+        var seen: [AlertFinding.Identity: Int] = [:], order: [AlertReport] = []
+        for episode in incident.episodes {
+            if seen[episode.finding.identity] == nil { order.append(episode) }
+            seen[episode.finding.identity, default: 0] += 1
+        }
+        return order.map { ($0.finding.kind.rawValue, labels($0), seen[$0.finding.identity]!) }
     }
 
     /// "actionType=purchase, planID=pro-monthly" for an episode (unescaped).
     func labels(_ incident: AlertReport) -> String {
         incident.finding.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
     }
+}
+
+/// One incident of the week: its episodes (cut to the week).
+struct WeekIncident {
+    /// Its id, nil for an episode evaluated without incidents.
+    var id: String?
+    /// Its episodes, by start.
+    var episodes: [AlertReport]
+    /// The end of the week, for one still firing.
+    var weekEnd: Int64
+
+    /// The highest severity its alerts reached.
+    var severity: Severity { episodes.map(\.severity).max() ?? .ticket }
+    /// When its first alert started (within the week).
+    var startsAt: Int64 { episodes.map(\.startsAt).min() ?? weekEnd }
+    /// When its last alert stopped, or nil while one fires at the week's end.
+    var endsAt: Int64? { episodes.contains { $0.endsAt == nil } ? nil : episodes.compactMap(\.endsAt).max() }
+    /// How long it lasted within the week.
+    var duration: Int64 { (endsAt ?? weekEnd) - startsAt }
 }

@@ -66,8 +66,8 @@ public struct WeeklyReport: Sendable {
     public var conflictTrend: [(actionType: String, values: [Double?])]
     /// The step of the trend.
     public var trendStepSeconds: Int64
-    /// The alert episodes that overlap the week, in order of start.
-    public var incidents: [AlertReport]
+    /// The alert episodes that overlap the week, in order of start, each with its incident.
+    public var episodes: [AlertReport]
     /// When each action's newest event of the week arrived, as seen at the week's end.
     public var freshness: DataFreshness
     /// Per store and product: charges of the week not granted by its end, and refunds, against the week

@@ -25,6 +25,7 @@ struct AlertNarrative {
                 "\($0.severity.rawValue) from \(RFC3339.format(seconds: $0.atSeconds))"
             }.joined(separator: ", "))
         }
+        if let incident = report.incident { lines.append(incidentLine(incident)) }
         lines += finding.evidence.details(of: finding).map { $0.rendered(escaping) }
         if let current = report.current { lines.append(current.rendered(escaping)) }
         if let remaining = report.budgetRemaining, let objective = finding.evidence.objective {
@@ -44,6 +45,20 @@ struct AlertNarrative {
             }.joined(separator: ", "))
         }
         return lines
+    }
+
+    /// "incident 20261102-1807-3fa2c1, with PurchaseSuccessRateBurn restore (page, resolved)": the incident and
+    /// its other alerts.
+    private func incidentLine(_ incident: Incident) -> String {
+        let others = incident.episodes.filter { $0.first.identity != finding.identity || $0.startsAt != report.startsAt }
+        guard !others.isEmpty else { return "incident \(incident.id)" }
+        return "incident \(incident.id), with " + others.map { episode in
+            let labels = episode.first.labels
+            let scope = labels.actionType + (labels.store.map { ", store=\($0)" } ?? "")
+                + (labels.slice.map { ", \($0.dimension.rawValue)=\(escaping.escape($0.value ?? "(none)"))" } ?? "")
+            return "\(episode.first.kind.rawValue) \(scope) (\(episode.severity.rawValue)"
+                + (episode.endsAt.map { ", ended \(RFC3339.format(seconds: $0))" } ?? "") + ")"
+        }.joined(separator: "; ")
     }
 
     /// The command that shows what is behind the alert, from its start to its end or the time it is read

@@ -24,7 +24,7 @@ public enum AlertOutput {
             return "  \(RFC3339.format(seconds: report.startsAt))  \(duration.padding(toLength: max(12, duration.count + 1), withPad: " ", startingAt: 0))"
                 + "\(report.severity.rawValue.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0))"
                 + "\(report.finding.kind.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0))\(labels)"
-                + (report.endsAt == nil ? "  (still firing)" : "")
+                + (report.endsAt == nil ? "  (still firing)" : "") + (report.incident.map { "  incident \($0.id)" } ?? "")
         }.joined(separator: "\n") + (reports.isEmpty ? "" : "\n")
     }
 
@@ -51,14 +51,16 @@ public enum AlertOutput {
         }.joined(separator: "\n\n") + "\n" + last
     }
 
-    /// The body of a Slack-compatible incoming webhook: a one-line `text` ("2 alerts: 1 page firing, 1
-    /// resolved") and one attachment per alert with the ``slack(_:now:freshness:)`` text of it, coloured by
+    /// The body of a Slack-compatible incoming webhook: a one-line `text` ("incident 20261102-1807-fef488:
+    /// 1 firing (1 page), 1 resolved" when the reports are one incident's) and one attachment per alert with the ``slack(_:now:freshness:)`` text of it, coloured by
     /// severity (red a page, amber a ticket, green resolved) as Slack and Mattermost show attachments.
     public static func slackWebhookJSON(_ reports: [AlertReport], now: Int64) -> String {
         let firing = reports.filter { $0.endsAt == nil }, pages = firing.filter { $0.severity == .page }
         var parts = ["\(firing.count) firing" + (pages.isEmpty ? "" : " (\(pages.count) page\(pages.count == 1 ? "" : "s"))")]
         if firing.count < reports.count { parts.append("\(reports.count - firing.count) resolved") }
-        let headline = "purchase-sli at \(RFC3339.format(seconds: now)): " + parts.joined(separator: ", ")
+        let incidents = Set(reports.compactMap { $0.incident?.id })
+        let incident = incidents.count == 1 && reports.allSatisfy { $0.incident != nil } ? "incident \(incidents.first!): " : ""
+        let headline = "purchase-sli at \(RFC3339.format(seconds: now)): " + incident + parts.joined(separator: ", ")
         let attachments = reports.map { report in
             let colour = report.endsAt != nil ? "#2eb67d" : report.severity == .page ? "#e01e5a" : "#ecb22e"
             let text = slack([report], now: now)
@@ -74,8 +76,9 @@ public enum AlertOutput {
         let alerts = reports.map { report -> String in
             let finding = report.finding
             let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
+            // `incident` lets Alertmanager group an incident's alerts into one notification (group_by: [incident]).
             let labels = [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + finding.labels.pairs
-                + (report.owner.map { [("team", $0)] } ?? [])
+                + (report.owner.map { [("team", $0)] } ?? []) + (report.incident.map { [("incident", $0.id)] } ?? [])
             var fields = [
                 // Label values come from the events (a product, a plan): no control or bidi character may
                 // reach the receivers' screens, as in every other output.

@@ -29,9 +29,19 @@ public struct AlertReport: Sendable {
     public var owner: String?
     /// The runbook of its action's objective, from the policy.
     public var runbookURL: String?
+    /// The incident it belongs to, with the other alerts of it.
+    public var incident: Incident?
 
-    /// The highest severity the alert reached since it started: what it is labelled with.
-    public var severity: Severity { severityChanges.map(\.severity).max().map { max($0, finding.severity) } ?? finding.severity }
+    /// What it is labelled with: while it fires, its severity now (a page that calmed to a ticket is a
+    /// ticket, in its text, its badge and its notifications alike); once over, the highest it reached,
+    /// unless ``resolvedSeverity`` says otherwise.
+    public var severity: Severity {
+        guard endsAt != nil else { return finding.severity }
+        return resolvedSeverity ?? severityChanges.map(\.severity).max().map { max($0, finding.severity) } ?? finding.severity
+    }
+    /// The severity a resolved notification keeps: the one its alert was sent with while firing, so that
+    /// the receiver resolves that alert.
+    public var resolvedSeverity: Severity?
 
     /// Creates a report.
     public init(

@@ -7,14 +7,22 @@ public enum AlertNotificationFormat: String, Sendable, Hashable, CaseIterable {
     /// A Slack-compatible incoming webhook: `{"text": …}` in Slack mrkdwn.
     case slack
 
-    /// The JSON body that posts `reports` evaluated at `time`, or nil when there is nothing worth posting.
-    ///
-    /// Alertmanager gets `[]` when no alert fires (harmless, and a wrong URL shows on a quiet day);
-    /// Slack gets nothing, so that a check every minute does not post "no alerts" every minute.
-    public func body(for reports: [AlertReport], at time: Int64) -> String? {
+    /// The JSON bodies that post `reports` evaluated at `time`: one array for Alertmanager (`[]` when no
+    /// alert fires: harmless, and a wrong URL shows on a quiet day; its `incident` label groups an
+    /// incident's alerts into one notification), one message per incident for Slack, so that one incident
+    /// is one notification, and none when nothing changed (a check every minute does not post "no alerts").
+    public func bodies(for reports: [AlertReport], at time: Int64) -> [String] {
         switch self {
-        case .alertmanager: AlertOutput.alertmanagerJSON(reports, now: time)
-        case .slack: reports.isEmpty ? nil : AlertOutput.slackWebhookJSON(reports, now: time)
+        case .alertmanager:
+            return [AlertOutput.alertmanagerJSON(reports, now: time)]
+        case .slack:
+            var groups: [String: [AlertReport]] = [:], order: [String] = []
+            for (index, report) in reports.enumerated() {
+                let key = report.incident?.id ?? "alert \(index)"
+                if groups[key] == nil { order.append(key) }
+                groups[key, default: []].append(report)
+            }
+            return order.map { AlertOutput.slackWebhookJSON(groups[$0]!, now: time) }
         }
     }
 

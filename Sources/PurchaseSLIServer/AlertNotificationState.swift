@@ -10,7 +10,9 @@ public import PurchaseSLIRendering
 /// every send, as Prometheus does. A change whose send failed stays pending and goes with the next send in
 /// its latest state: an alert that started and stopped before any send succeeded is sent once, resolved.
 /// Alerts are the same when their ``AlertFinding/identity`` is; one labelled with a new severity (a
-/// ticket that became a page: receivers route by severity) is a new alert, and the old one is resolved.
+/// ticket that became a page, or a page that calmed to a ticket: receivers route by severity) is a new
+/// alert, and the old one is resolved. A receiver sent each change once (a chat) gets with any change of
+/// an incident all of its alerts firing, so that the incident's message tells it whole.
 public struct AlertNotificationState: Sendable {
     /// Whether alerts that keep firing are sent at every evaluation, not only when they start.
     public let resendingFiring: Bool
@@ -42,6 +44,7 @@ public struct AlertNotificationState: Sendable {
         let current = Dictionary(firingNow.map { ($0.finding.identity, $0) }, uniquingKeysWith: { first, _ in first })
         for (identity, report) in firing where current[identity].map(Labelled.init) != Labelled(report) {
             var resolved = report
+            resolved.resolvedSeverity = report.severity
             resolved.endsAt = time
             pending[Labelled(report)] = resolved
         }
@@ -49,8 +52,10 @@ public struct AlertNotificationState: Sendable {
             pending[Labelled(report)] = report
         }
         firing = current
-        let sending = resendingFiring
-            ? pending.merging(current.values.map { (Labelled($0), $0) }) { _, latest in latest } : pending
+        let changedIncidents = Set(pending.values.compactMap(\.incident?.id))
+        let sending = pending.merging(current.values.filter { report in
+            resendingFiring || report.incident.map { changedIncidents.contains($0.id) } == true
+        }.map { (Labelled($0), $0) }) { _, latest in latest }
         return sending.values.sorted { lhs, rhs in
             (lhs.endsAt == nil) != (rhs.endsAt == nil) ? lhs.endsAt == nil
                 : lhs.severity != rhs.severity ? lhs.severity > rhs.severity : lhs.finding.identity < rhs.finding.identity

@@ -29,11 +29,11 @@ public struct WebhookSender: AlertNotificationSender {
     /// Whether firing alerts are re-sent at every evaluation (Alertmanager) or sent once (Slack).
     public var resendsFiring: Bool { format.resendsFiring }
 
-    /// POSTs the body ``AlertNotificationFormat/body(for:at:)`` makes, when it makes one.
+    /// POSTs the bodies ``AlertNotificationFormat/bodies(for:at:)`` makes: one for Alertmanager (which
+    /// groups an incident's alerts by their `incident` label), one per incident for a chat.
     /// - Throws: ``NotificationError`` naming the URL and the status, or the connection failure.
     public func send(_ reports: [AlertReport], evaluatedAt time: Int64) async throws {
-        guard let body = format.body(for: reports, at: time) else { return }
-        try await Self.post(body, to: url)
+        for body in format.bodies(for: reports, at: time) { try await Self.post(body, to: url) }
     }
 
     /// POSTs `body` as JSON to `url`; a post that takes over 10 seconds counts as failed.

@@ -68,7 +68,9 @@ func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received
             let alerts = (try? JSONSerialization.jsonObject(with: Data((posts.first?.body ?? "").utf8))) as? [[String: Any]]
             let labels = alerts?.first?["labels"] as? [String: String]
             #expect(alerts?.count == 1)
-            #expect(labels == ["alertname": "PurchaseSuccessRateBurn", "severity": "page", "actionType": "purchase"])
+            #expect(labels == [
+                "alertname": "PurchaseSuccessRateBurn", "severity": "page", "actionType": "purchase", "incident": "20261114-1202-fef488",
+            ])
             #expect(alerts?.first?["startsAt"] as? String == "2026-11-14T12:02:00Z" && alerts?.first?["endsAt"] == nil)
             #expect(posts.last?.body == "[]\n")
         }
@@ -84,7 +86,7 @@ func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received
             let posts = await received.posts
             #expect(posts.count == 1)
             let message = (try? JSONSerialization.jsonObject(with: Data((posts.first?.body ?? "").utf8))) as? [String: Any]
-            #expect(message?["text"] as? String == "purchase-sli at 2026-11-14T12:20:00Z: 1 firing (1 page)")
+            #expect(message?["text"] as? String == "purchase-sli at 2026-11-14T12:20:00Z: incident 20261114-1202-fef488: 1 firing (1 page)")
             let attachments = message?["attachments"] as? [[String: Any]] ?? []
             let text = attachments.first?["text"] as? String ?? ""
             #expect(attachments.count == 1 && attachments.first?["color"] as? String == "#e01e5a", "a page is red")

@@ -86,11 +86,11 @@ extension ReportCommandTests {
         try RenderCommand.parse(["--db", path, "--at", "2026-11-17T00:00:00Z", "--range", "7d", "--out", out]).run()
         let page = try String(contentsOfFile: out + "/report-2026-W46.html", encoding: .utf8)
         func episodes(_ text: String) -> String? {
-            text.range(of: #"\d+ alert episodes? \(\d+ pages?\); the longest, [^,]+, lasted [^.]+\."#, options: .regularExpression)
+            text.range(of: #"\d+ incidents? \(\d+ paged\) from \d+ alert episodes?; the longest, [^,]+, lasted [^.]+\."#, options: .regularExpression)
                 .map { String(text[$0]) }
         }
         let reported = try #require(episodes(markdown), "\(markdown)")
-        #expect(reported.hasPrefix("1 alert episode (1 page)"), "\(reported)")
+        #expect(reported.hasPrefix("1 incident (1 paged) from 1 alert episode"), "\(reported)")
         #expect(episodes(page) == reported)
     }
 }

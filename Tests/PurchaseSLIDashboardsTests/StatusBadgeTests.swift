@@ -40,8 +40,8 @@ import Testing
         #expect(try restoreCard(failing: false).hasPrefix("<span class=\"status ok\">OK</span>"))
     }
 
-    /// A page that calmed to a ticket is still labelled PAGE at the receiver and in the alert list: the
-    /// action's card says the same.
+    /// A page that calmed to a ticket is labelled TICKET, as its text says, at the receiver and in the alert
+    /// list: the action's card says the same.
     @Test func aCardTakesTheSeverityItsAlertIsLabelledWith() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("calmed.sqlite"))
@@ -60,8 +60,9 @@ import Testing
             alerts: AlertSnapshot(firing: [report], episodes: [report], freshness: DataFreshness(atSeconds: at, newestEventSeconds: [:], staleAfterSeconds: 3600))
         ).document(navigation: [], generatedAtSeconds: at).rendered
         let card = String(try #require(page.between("<div class=\"card\"><h3>purchase ", "</div></div>")))
-        #expect(card.hasPrefix("<span class=\"status bad\">PAGE</span>"), "\(card.prefix(120))")
-        #expect(page.contains("<span class=\"status bad\">PAGE</span> <strong>NoPurchaseEvents</strong>"))
+        #expect(card.hasPrefix("<span class=\"status warn\">TICKET</span>"), "\(card.prefix(120))")
+        #expect(page.contains("<span class=\"status warn\">TICKET</span> <strong>NoPurchaseEvents</strong>"))
+        #expect(!page.contains("<span class=\"status bad\">PAGE</span>"))
     }
 
     /// Events clients dropped unsent: the pages say the counts are incomplete, in a banner, however

@@ -37,11 +37,13 @@ private func run(_ steps: [[AlertReport]], resendingFiring: Bool = false, failin
 
 @Suite struct AlertNotificationStateTests {
     /// A ticket that becomes a page is one incident, but receivers route by severity: the page goes out as
-    /// a new alert and the ticket as resolved; when the page calms to a ticket it stays labelled a page.
+    /// a new alert and the ticket as resolved; when the page calms to a ticket, the ticket goes out and the
+    /// page is resolved (the label follows the severity the text says).
     @Test func aTicketThatBecomesAPageIsSentAsThePageWithTheTicketResolved() {
         #expect(run([[firing("purchase", .ticket)], [firing("purchase", .page, earlier: [.ticket])],
                      [firing("purchase", .ticket, earlier: [.ticket, .page])], []])
-            == [["purchase ticket"], ["purchase page", "purchase ticket resolved@2"], [], ["purchase page resolved@4"]])
+            == [["purchase ticket"], ["purchase page", "purchase ticket resolved@2"], ["purchase ticket", "purchase page resolved@3"],
+                ["purchase ticket resolved@4"]])
     }
 
     @Test func anAlertThatStartsFiringIsSentOnceAndNotAgainWhileItFiresUnchanged() {
@@ -83,5 +85,26 @@ private func run(_ steps: [[AlertReport]], resendingFiring: Bool = false, failin
     @Test func anEscalationFromTicketToPageIsANewAlertAndTheTicketResolves() {
         #expect(run([[firing("purchase", .ticket)], [firing("purchase", .page)]])
             == [["purchase ticket"], ["purchase page", "purchase ticket resolved@2"]])
+    }
+
+    /// For a chat (sent each change once), any change of an incident sends all of its alerts firing: its
+    /// message tells it whole; Slack gets one message per incident.
+    @Test func aChangeOfAnIncidentSendsItWholeOneMessagePerIncident() throws {
+        let outage = Incident(id: "20261114-1202-aaaaaa", episodes: [], causes: [])
+        let other = Incident(id: "20261114-1300-bbbbbb", episodes: [], causes: [])
+        func alert(_ action: String, _ severity: Severity, in incident: Incident) -> AlertReport {
+            var report = firing(action, severity)
+            report.incident = incident
+            return report
+        }
+        var state = AlertNotificationState(resendingFiring: false)
+        #expect(sent(state.reportsToSend(firing: [alert("purchase", .page, in: outage)], at: 60)) == ["purchase page"])
+        state.delivered()
+        let second = state.reportsToSend(
+            firing: [alert("purchase", .page, in: outage), alert("restore", .page, in: outage), alert("retry", .ticket, in: other)], at: 120)
+        #expect(sent(second) == ["purchase page", "restore page", "retry ticket"])
+        let bodies = AlertNotificationFormat.slack.bodies(for: second, at: 120)
+        #expect(bodies.count == 2 && bodies[0].contains("incident 20261114-1202-aaaaaa: 2 firing (2 pages)"), "\(bodies)")
+        #expect(AlertNotificationFormat.alertmanager.bodies(for: second, at: 120).count == 1)
     }
 }

@@ -1,0 +1,35 @@
+extension AlertEvaluator {
+    /// The incidents with an alert firing in `[from, to)` (evaluated every minute), each whole: alerts of
+    /// an incident that started before `from` are found by reading further back (6 hours, then twice as far
+    /// while an incident still reaches the start of what was read), so that an incident, its id and its
+    /// alerts' starts are the same whichever range a backtest or a live evaluation reads. `complete` is
+    /// false when the inputs ended before an incident's start could be found: read further back and ask
+    /// again. O(minutes read × series × rules).
+    public func incidents(
+        from: Int64, to: Int64, inputs: AlertInputs, grouping: IncidentGrouping
+    ) -> (incidents: [Incident], complete: Bool) {
+        let earliest = inputs.startSeconds + longestHoldSeconds
+        let run = AlertRun()
+        var instants: [Int64: InstantEvaluation] = [:]
+        var start = max(earliest, min(from, to - 6 * 3600))
+        while true {
+            // An alert whose evidence knows since when it fires (a loss of signal, from its last event) starts then.
+            let episodes = episodes(from: start, to: to, stepSeconds: 60, inputs: inputs, run: run, instants: &instants).map { episode in
+                guard let since = episode.first.evidence.firingSince, since < episode.startsAt else { return episode }
+                var known = episode
+                known.startsAt = since
+                known.severityChanges[0].atSeconds = since
+                return known
+            }
+            let incidents = grouping.incidents(of: episodes).filter { incident in
+                incident.episodes.contains { ($0.endsAt ?? .max) > from }
+            }
+            // An incident that reaches back to the start of what was read may have begun before it.
+            let reachesStart = incidents.contains { incident in
+                incident.episodes.contains { $0.startsAt <= start + grouping.reopenSeconds && $0.first.evidence.firingSince == nil }
+            }
+            guard reachesStart, start > earliest else { return (incidents, !reachesStart) }
+            start = max(earliest, start - max(6 * 3600, to - start))
+        }
+    }
+}
