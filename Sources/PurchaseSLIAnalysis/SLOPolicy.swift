@@ -99,7 +99,7 @@ public struct SLOPolicy: Sendable, Hashable {
     public var fastBurn: FastBurnRule? = FastBurnRule()
     /// A page stops once this many seconds before the evaluation hold at least `minimumValidEvents` valid
     /// events, a burn rate of at most 1 (the objective met again) and, beyond chance, a failure rate under
-    /// the lowest page threshold, even while a rule's short window still holds the incident: keepFiringFor
+    /// the fastest page threshold, even while a rule's short window still holds the incident: keepFiringFor
     /// holds an alert while an incident goes on, not after it.
     public var recoveryWindowSeconds: Int64 = 15 * 60
     /// Dimensions whose values are evaluated as slices of each action.

@@ -47,18 +47,26 @@ struct AlertNarrative {
         return lines
     }
 
-    /// "incident 20261102-1807-3fa2c1, with PurchaseSuccessRateBurn restore (page, resolved)": the incident and
-    /// its other alerts.
+    /// "incident 20261111-1149-6d6271: also fired 2026-11-12T03:31:00Z to 2026-11-12T05:39:00Z; with CancelRateSpike
+    /// purchase, productID=coins_500 (ticket, ended …)": the incident, the alert's other episodes in it and
+    /// its other alerts, each at its severity now (its highest once over).
     private func incidentLine(_ incident: Incident) -> String {
         let others = incident.episodes.filter { $0.first.identity != finding.identity || $0.startsAt != report.startsAt }
-        guard !others.isEmpty else { return "incident \(incident.id)" }
-        return "incident \(incident.id), with " + others.map { episode in
+        let again = others.filter { $0.first.identity == finding.identity }.map { episode in
+            "\(RFC3339.format(seconds: episode.startsAt)) to " + (episode.endsAt.map { RFC3339.format(seconds: $0) } ?? "now")
+        }
+        let alerts = others.filter { $0.first.identity != finding.identity }.map { episode in
             let labels = episode.first.labels
             let scope = labels.actionType + (labels.store.map { ", store=\($0)" } ?? "")
                 + (labels.slice.map { ", \($0.dimension.rawValue)=\(escaping.escape($0.value ?? "(none)"))" } ?? "")
-            return "\(episode.first.kind.rawValue) \(scope) (\(episode.severity.rawValue)"
-                + (episode.endsAt.map { ", ended \(RFC3339.format(seconds: $0))" } ?? "") + ")"
-        }.joined(separator: "; ")
+            let severity = episode.endsAt == nil ? episode.latest.severity : episode.severity
+            return "\(episode.first.kind.rawValue) \(scope) (\(severity.rawValue)"
+                + (episode.endsAt.map { ", ended \(RFC3339.format(seconds: $0))" } ?? ", firing") + ")"
+        }
+        var parts: [String] = []
+        if !again.isEmpty { parts.append("also fired " + again.joined(separator: " and ")) }
+        if !alerts.isEmpty { parts.append("with " + alerts.joined(separator: ", ")) }
+        return "incident \(incident.id)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
     }
 
     /// The command that shows what is behind the alert, from its start to its end or the time it is read

@@ -66,15 +66,15 @@ struct BurnRateTest: Sendable {
         return best
     }
 
-    /// Whether `rule` fires on these windows: enough valid events and failures in each, and either both
-    /// burn rates over the threshold with the long window's failures beyond the budget by chance, or (the
-    /// exact test) the window's failures beyond the threshold's error rate by chance.
+    /// Whether `rule` fires on these windows: enough failures in each, and either (the exact test) the
+    /// window's failures beyond the threshold's error rate by chance, which is its own guard against thin
+    /// traffic (5 failures of 6 at 2 attempts a minute page a hard outage in 3 minutes), or enough valid
+    /// events in each, both burn rates over the threshold, and the long window's failures beyond the
+    /// budget by chance.
     private func fires(
         _ rule: SLOPolicy.BurnRateRule, objective: SLOPolicy.Objective, long: OutcomeCounts, short: OutcomeCounts, at time: Int64
     ) -> Bool {
-        guard long.valid >= policy.minimumValidEvents, short.valid >= policy.minimumValidEvents,
-              long.failure >= policy.minimumFailures, short.failure >= policy.minimumFailures,
-              let longBurn = objective.burnRate(long), let shortBurn = objective.burnRate(short)
+        guard long.failure >= policy.minimumFailures, short.failure >= policy.minimumFailures, let longBurn = objective.burnRate(long)
         else { return false }
         let threshold = rule.burnRate(for: objective, at: time)
         if rule.isExactTest {
@@ -82,6 +82,8 @@ struct BurnRateTest: Sendable {
             return errorRate < 1 && longBurn > threshold
                 && RateTest.binomialUpperTail(atLeast: long.failure, trials: long.valid, probability: errorRate) < policy.burnSignificance
         }
+        guard long.valid >= policy.minimumValidEvents, short.valid >= policy.minimumValidEvents, let shortBurn = objective.burnRate(short)
+        else { return false }
         return longBurn > threshold && shortBurn > threshold
             && RateTest.binomialUpperTail(atLeast: long.failure, trials: long.valid, probability: objective.errorBudget)
                 < policy.burnSignificance
@@ -94,16 +96,17 @@ struct BurnRateTest: Sendable {
 
     /// Whether `series` meets its objective again: its recovery window holds at least the minimum valid
     /// events, burns the budget no faster than the objective allows, and its failures are below the error
-    /// rate of the lowest page threshold beyond chance (exact one-sided test, p < 0.05), which at 20
-    /// attempts a minute 15 minutes show and at 3 a minute they cannot (so a thin, steady 6 % does not
-    /// "recover" whenever a quarter of an hour happens to have no failure).
+    /// rate of the fastest page rule's threshold beyond chance (exact one-sided test, p < 0.05): no longer
+    /// failing the way a page is about. At the default 99 % that takes 21 valid events without a failure,
+    /// which 2 attempts a minute give within the 15 minutes, so a page ends within minutes of an outage's
+    /// end whatever the traffic; a slower burn that goes on fires its rule again from what came since.
     func hasRecovered(_ series: MinuteSeries, objective: SLOPolicy.Objective, at time: Int64) -> Bool {
         let window = series.counts(last: policy.recoveryWindowSeconds, before: time)
         guard window.valid >= policy.minimumValidEvents, let burn = objective.burnRate(window), burn <= 1 else { return false }
-        var lowest = Double.infinity
-        for rule in rules where rule.severity == .page { lowest = min(lowest, rule.burnRate(for: objective, at: time)) }
-        guard lowest.isFinite else { return false }
-        let pageErrorRate = min(1, lowest * objective.errorBudget)
+        var highest = -Double.infinity
+        for rule in rules where rule.severity == .page { highest = max(highest, rule.burnRate(for: objective, at: time)) }
+        guard highest.isFinite else { return false }
+        let pageErrorRate = min(1, highest * objective.errorBudget)
         return 1 - RateTest.binomialUpperTail(atLeast: window.failure + 1, trials: window.valid, probability: pageErrorRate) < 0.05
     }
 }
