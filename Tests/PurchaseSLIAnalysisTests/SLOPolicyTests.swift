@@ -82,9 +82,9 @@ extension SLOPolicyTests {
     @Test func theDefaultPolicyReadsTheSpansTheREADMEGives() {
         let day: Int64 = 86_400
         let evaluator = AlertEvaluator(policy: .default)
-        #expect(evaluator.ruleReachSeconds == 4 * day + 3600 + 600)
-        #expect(evaluator.historySeconds == 7 * day + 3600 + 600)
-        #expect(evaluator.firingHistorySeconds == 7 * day + 2 * 3600 + 40 * 60)
+        #expect(evaluator.ruleReachSeconds == 4 * day + 4 * 3600 + 600)
+        #expect(evaluator.historySeconds == 7 * day + 4 * 3600 + 600)
+        #expect(evaluator.firingHistorySeconds == 7 * day + 5 * 3600 + 40 * 60)
         let holds = Dictionary(uniqueKeysWithValues: evaluator.rules.map { ($0.kind, $0.holdSeconds) })
         #expect(holds[.cancelRateSpike] == 90 * 60 && holds[.noEvents] == 0 && holds[.chargedNotGranted] == 0 && holds[.successRateBurn] == 30 * 60)
     }

@@ -25,39 +25,53 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
     /// Held for keepFiringFor and its window: an alert about an hour's rate holds until an hour without
     /// evidence has passed, so a thin spike that tests positive on and off is one alert.
     public var holdSeconds: Int64 { policy.keepFiringForSeconds + policy.spikes.windowSeconds }
-    public var reachSeconds: Int64 { Int64(max(1, policy.spikes.baselineDays)) * 86_400 + policy.spikes.windowSeconds }
+    public var reachSeconds: Int64 {
+        Int64(max(1, policy.spikes.baselineDays)) * 86_400 + RateSpikeTest.widestWindows * policy.spikes.windowSeconds
+    }
 
     public func spikeTestCount(in inputs: AlertInputs) -> Int { inputs.actions.count + Self.versions(in: inputs).count }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
-        let inputs = context.inputs, window = policy.spikes.windowSeconds
+        let inputs = context.inputs
         var findings: [AlertFinding] = []
         for action in inputs.actions.keys.sorted() {
-            guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds,
-                  let spike = test.spike(
-                    overall.counts(last: window, before: time), against: test.previousDays(overall, at: time, dataSince: dataSince),
-                    measure: RateSpikeTest.measure(.conflictRate), named: RateMetric.conflictRate.definition,
-                    units: ("409s", "valid events"), significance: context.spikeSignificance)
+            guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds else { continue }
+            let window = test.window { overall.counts(last: $0, before: time).valid }
+            guard let spike = test.spike(
+                overall.counts(last: window, before: time), against: test.previousDays(overall, at: time, dataSince: dataSince, window: window),
+                measure: RateSpikeTest.measure(.conflictRate), named: RateMetric.conflictRate.definition,
+                units: ("409s", "valid events"), window: window, significance: context.spikeSignificance)
             else { continue }
             findings.append(AlertFinding(
                 kind: kind, severity: policy.spikes.severity, labels: overall.labels, time: time, evidence: AlreadyGrantedEvidence(spike: spike)))
         }
-        var perVersion: [String: OutcomeCounts] = [:]
-        for (action, slices) in inputs.slices {
-            for series in slices where series.labels.slice?.dimension == .appVersion {
-                guard let version = series.labels.slice?.value else { continue }
-                let counts = series.counts(last: window, before: time)
-                var measured = OutcomeCounts(conflicts: counts.conflicts)
-                if action == ActionType.purchase.rawValue { measured.success = counts.success + counts.alreadyGranted }
-                perVersion[version, default: OutcomeCounts()] += measured
+        /// Each version's 409s (of every action) and successful purchases over the `window` before the time.
+        func perVersion(_ window: Int64) -> [String: OutcomeCounts] {
+            var counted: [String: OutcomeCounts] = [:]
+            for (action, slices) in inputs.slices {
+                for series in slices where series.labels.slice?.dimension == .appVersion {
+                    guard let version = series.labels.slice?.value else { continue }
+                    let counts = series.counts(last: window, before: time)
+                    var measured = OutcomeCounts(conflicts: counts.conflicts)
+                    if action == ActionType.purchase.rawValue { measured.success = counts.success + counts.alreadyGranted }
+                    counted[version, default: OutcomeCounts()] += measured
+                }
             }
+            return counted
         }
-        let all = perVersion.values.reduce(OutcomeCounts(), +)
-        for version in perVersion.keys.sorted() {
-            let now = perVersion[version]!
+        var windows: [Int64: [String: OutcomeCounts]] = [:]
+        func counts(_ window: Int64) -> [String: OutcomeCounts] {
+            if let known = windows[window] { return known }
+            let counted = perVersion(window)
+            windows[window] = counted
+            return counted
+        }
+        for version in counts(policy.spikes.windowSeconds).keys.sorted() {
+            let window = test.window { counts($0)[version]?.success ?? 0 }
+            let now = counts(window)[version] ?? OutcomeCounts(), all = counts(window).values.reduce(OutcomeCounts(), +)
             guard let spike = test.spike(
                 now, against: ([all - now], "the other app versions over the same window"), measure: { ($0.conflicts, $0.success) },
-                named: "409s (already granted) per successful purchase", units: ("409s", "successful purchases"),
+                named: "409s (already granted) per successful purchase", units: ("409s", "successful purchases"), window: window,
                 significance: context.spikeSignificance)
             else { continue }
             findings.append(AlertFinding(

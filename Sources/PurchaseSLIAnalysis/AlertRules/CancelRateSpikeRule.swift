@@ -22,7 +22,9 @@ public struct CancelRateSpikeRule: AlertRule {
     public var shortName: String { "cancel spike" }
     /// Held for keepFiringFor and its window, as the other spikes.
     public var holdSeconds: Int64 { policy.keepFiringForSeconds + policy.spikes.windowSeconds }
-    public var reachSeconds: Int64 { Int64(max(1, policy.spikes.baselineDays)) * 86_400 + policy.spikes.windowSeconds }
+    public var reachSeconds: Int64 {
+        Int64(max(1, policy.spikes.baselineDays)) * 86_400 + RateSpikeTest.widestWindows * policy.spikes.windowSeconds
+    }
 
     public func spikeTestCount(in inputs: AlertInputs) -> Int {
         inputs.actions.keys.reduce(0) { total, action in
@@ -46,10 +48,11 @@ public struct CancelRateSpikeRule: AlertRule {
     }
 
     private func spike(of series: MinuteSeries, at time: Int64, dataSince: Int64, context: AlertRuleContext) -> AlertFinding? {
+        let window = test.window { RateMetric.cancelRate.badEvents(series.counts(last: $0, before: time)).trials }
         guard let spike = test.spike(
-            series.counts(last: policy.spikes.windowSeconds, before: time), against: test.previousDays(series, at: time, dataSince: dataSince),
+            series.counts(last: window, before: time), against: test.previousDays(series, at: time, dataSince: dataSince, window: window),
             measure: RateSpikeTest.measure(.cancelRate), named: RateMetric.cancelRate.definition, units: ("cancels", "valid events and cancels"),
-            significance: context.spikeSignificance)
+            window: window, significance: context.spikeSignificance)
         else { return nil }
         return AlertFinding(kind: kind, severity: policy.spikes.severity, labels: series.labels, time: time, evidence: CancelSpikeEvidence(spike: spike))
     }

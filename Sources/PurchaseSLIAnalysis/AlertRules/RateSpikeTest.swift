@@ -88,10 +88,24 @@ struct RateSpikeTest: Sendable {
         { counts in metric.badEvents(counts) }
     }
 
-    /// The same window on each of the previous `baselineDays` days; empty (so nothing is tested) until the
+    /// At most this many spike windows are read on thin traffic (``window(exposure:)``).
+    static let widestWindows: Int64 = 4
+
+    /// The window to test: the policy's, reaching back by whole windows (to at most ``widestWindows``)
+    /// while the exposure it holds (`exposure(window)`) is under the minimum count, so that a spike that goes
+    /// on through a night lull is still seen (4 409s an hour cannot reach 10; the last 3 hours can), as a
+    /// burn's short window reaches back on thin traffic. Traffic as usual keeps the policy's window.
+    func window(exposure: (Int64) -> Int64) -> Int64 {
+        let base = policy.spikes.windowSeconds
+        var window = base
+        while window < Self.widestWindows * base, exposure(window) < Int64(policy.spikes.minimumCount) { window += base }
+        return window
+    }
+
+    /// The same `window` on each of the previous `baselineDays` days; empty (so nothing is tested) until the
     /// data covers all of them.
-    func previousDays(_ series: MinuteSeries, at time: Int64, dataSince: Int64) -> ([OutcomeCounts], String) {
-        let days = max(1, policy.spikes.baselineDays), window = policy.spikes.windowSeconds
+    func previousDays(_ series: MinuteSeries, at time: Int64, dataSince: Int64, window: Int64) -> ([OutcomeCounts], String) {
+        let days = max(1, policy.spikes.baselineDays)
         guard time - Int64(days) * 86_400 - window >= dataSince else { return ([], "") }
         let windows = (1...days).map { day in series.counts(last: window, before: time - Int64(day) * 86_400) }
         return (windows, "the same window on the previous \(days) day\(days == 1 ? "" : "s")")
@@ -101,7 +115,7 @@ struct RateSpikeTest: Sendable {
     /// by `measure` over the policy's spike window.
     func spike(
         _ now: OutcomeCounts, against baseline: ([OutcomeCounts], String), measure: Measure, named name: String,
-        units: (events: String, exposure: String), significance: Double
+        units: (events: String, exposure: String), window: Int64, significance: Double
     ) -> SpikeStatistics? {
         let (observed, exposure) = measure(now)
         let windows = baseline.0.map { window in
@@ -110,7 +124,7 @@ struct RateSpikeTest: Sendable {
         }
         return spike(
             Sample(observed: observed, exposure: exposure), against: (windows, baseline.1), named: name, units: units,
-            windowSeconds: policy.spikes.windowSeconds, minimumCount: Int64(policy.spikes.minimumCount), significance: significance)
+            windowSeconds: window, minimumCount: Int64(policy.spikes.minimumCount), significance: significance)
     }
 
     /// A spike of `now` against the baseline's windows: at least `minimumCount`, `minimumRatio` times the

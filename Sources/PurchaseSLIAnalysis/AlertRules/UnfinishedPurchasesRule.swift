@@ -24,7 +24,8 @@ public struct UnfinishedPurchasesRule: AlertRule {
     /// Held for keepFiringFor and its window, as the other spikes.
     public var holdSeconds: Int64 { policy.keepFiringForSeconds + policy.spikes.windowSeconds }
     public var reachSeconds: Int64 {
-        Int64(max(1, policy.spikes.baselineDays)) * 86_400 + policy.spikes.windowSeconds + policy.spikes.unfinishedAfterSeconds
+        Int64(max(1, policy.spikes.baselineDays)) * 86_400 + RateSpikeTest.widestWindows * policy.spikes.windowSeconds
+            + policy.spikes.unfinishedAfterSeconds
     }
 
     public func spikeTestCount(in inputs: AlertInputs) -> Int { inputs.actions.count }
@@ -34,11 +35,13 @@ public struct UnfinishedPurchasesRule: AlertRule {
         let settled = time - policy.spikes.unfinishedAfterSeconds
         for action in context.inputs.actions.keys.sorted() {
             guard let overall = context.inputs.actions[action], let dataSince = overall.firstEventSeconds else { continue }
-            let window = overall.counts(last: policy.spikes.windowSeconds, before: settled)
+            let span = test.window { overall.counts(last: $0, before: settled).start }
+            let window = overall.counts(last: span, before: settled)
             let (unfinished, attempts) = RateMetric.unfinishedRate.badEvents(window)
             guard Double(unfinished) >= policy.spikes.unfinishedMinimumShare * Double(attempts), let spike = test.spike(
-                window, against: test.previousDays(overall, at: settled, dataSince: dataSince), measure: RateSpikeTest.measure(.unfinishedRate),
-                named: RateMetric.unfinishedRate.definition, units: ("unfinished attempts", "attempts"), significance: context.spikeSignificance)
+                window, against: test.previousDays(overall, at: settled, dataSince: dataSince, window: span),
+                measure: RateSpikeTest.measure(.unfinishedRate), named: RateMetric.unfinishedRate.definition,
+                units: ("unfinished attempts", "attempts"), window: span, significance: context.spikeSignificance)
             else { continue }
             findings.append(AlertFinding(
                 kind: kind, severity: policy.spikes.severity, labels: overall.labels, time: time,
