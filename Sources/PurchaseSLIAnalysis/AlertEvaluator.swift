@@ -70,37 +70,6 @@ public struct AlertEvaluator: Sendable {
         return timeline.firing(at: time)
     }
 
-    /// Since when each alert of `identities`, firing at `time`, fires and how its severity changed, as far
-    /// back as the inputs reach: its episode in a backtest ending at `time`.
-    ///
-    /// Backtests the 6 hours before `time`, then twice as far back while an alert fires all along (an
-    /// episode open at a backtest's first step may have started before it); each minute is evaluated once
-    /// for all of them. O(episode length × series × rules).
-    public func firingHistories(
-        _ identities: Set<AlertFinding.Identity>, at time: Int64, inputs: AlertInputs
-    ) -> [AlertFinding.Identity: FiringHistory] {
-        // As far back as a timeline can be built from the inputs. The minutes before the inputs' start are
-        // missing from the rules' history there, so a start found before `startSeconds + firingHistory`
-        // may be cut short: a caller wanting to be sure reads further back.
-        let earliest = inputs.startSeconds + longestHoldSeconds
-        let run = AlertRun()
-        var instants: [Int64: InstantEvaluation] = [:]
-        var histories: [AlertFinding.Identity: FiringHistory] = [:]
-        var pending = identities
-        var span: Int64 = 6 * 3600
-        while !pending.isEmpty {
-            let from = max(earliest, min(time, time - span))
-            for episode in episodes(from: from, to: time + 60, stepSeconds: 60, inputs: inputs, run: run, instants: &instants)
-            where episode.endsAt == nil && pending.contains(episode.first.identity) && (episode.startsAt > from || from == earliest) {
-                histories[episode.first.identity] = FiringHistory(startsAt: episode.startsAt, severityChanges: episode.severityChanges)
-                pending.remove(episode.first.identity)
-            }
-            guard from > earliest else { break }
-            span *= 2
-        }
-        return histories
-    }
-
     /// Evaluates every `step` in `[from, to)` and returns each alert episode once, in order of start, with
     /// its severity changes. Equal to repeated ``findings(at:inputs:)`` at those times when the step is
     /// one minute. O(steps × series × rules).
@@ -148,19 +117,5 @@ public struct AlertEvaluator: Sendable {
         return (closed + open.values).sorted {
             ($0.startsAt, $0.first.identity) < ($1.startsAt, $1.first.identity)
         }
-    }
-}
-
-/// Since when an alert fires, and how its severity changed meanwhile.
-public struct FiringHistory: Sendable, Hashable {
-    /// The minute it started firing (seconds since the epoch).
-    public var startsAt: Int64
-    /// Its severity from `startsAt`, and each change of it, in order.
-    public var severityChanges: [SeverityChange]
-
-    /// Creates a history.
-    public init(startsAt: Int64, severityChanges: [SeverityChange]) {
-        self.startsAt = startsAt
-        self.severityChanges = severityChanges
     }
 }

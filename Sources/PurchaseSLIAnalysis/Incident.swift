@@ -37,11 +37,6 @@ public struct Incident: Sendable, Hashable {
         let open = episodes.filter { $0.endsAt == nil }
         return open.isEmpty ? peakSeverity : open.map(\.latest.severity).max() ?? peakSeverity
     }
-    /// The minute it first reached its peak severity.
-    public var peakSeconds: Int64 {
-        episodes.compactMap { episode in episode.severityChanges.first { $0.severity == peakSeverity }?.atSeconds }.min() ?? startsAt
-    }
-
     /// The id of an incident whose first alert is `identity`, started at `startsAt`.
     static func id(startsAt: Int64, identity: AlertFinding.Identity) -> String {
         let time = RFC3339.format(seconds: startsAt)  // 2026-11-12T07:03:00Z

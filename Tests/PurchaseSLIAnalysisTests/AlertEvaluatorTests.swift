@@ -203,9 +203,11 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
             let firing = evaluator.findings(at: time, inputs: burning)
             let fromEpisodes = episodes.filter { $0.startsAt <= time && ($0.endsAt.map { time < $0 } ?? true) }
             #expect(Set(firing.map(\.identity)) == Set(fromEpisodes.map(\.first.identity)))
-            let histories = evaluator.firingHistories(Set(firing.map(\.identity)), at: time, inputs: burning)
+            // What a live evaluation at `time` finds of each firing alert's episode (its incident, walked back).
+            let live = evaluator.incidents(from: time, to: time + 60, inputs: burning, grouping: IncidentGrouping(rules: evaluator.rules))
+                .incidents.flatMap(\.episodes).filter { $0.endsAt == nil }
             for finding in firing {
-                let history = histories[finding.identity]
+                let history = live.first { $0.first.identity == finding.identity }
                 // An episode open at the backtest's start may have started earlier, as far back as the inputs go.
                 #expect(fromEpisodes.contains { episode in
                     episode.first.identity == finding.identity
