@@ -10,7 +10,8 @@ extension DashboardContext {
     /// alert's short window and figure while it burns, else the last hour's), the 1 h / 6 h / 24 h / 7 d
     /// success and burn rates, the error budget left, the trend, and a status (the most urgent alert firing
     /// for the action; else STALE or NO DATA when its newest event is older than the loss-of-signal
-    /// window; else BELOW OBJECTIVE when the last hour fails the objective beyond chance; only then OK).
+    /// window; else BELOW OBJECTIVE when the last hour fails the objective beyond chance; else UNDER
+    /// OBJECTIVE when it fails more than twice the error budget on too few events to tell; only then OK).
     func objectivesPanel(firing: [AlertFinding], freshness: DataFreshness) throws -> HTML {
         var windows: [Int64: [String: OutcomeCounts]] = [:]
         for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map { atSeconds - $0.window.period(at: atSeconds).startSeconds }) {
@@ -29,6 +30,9 @@ extension DashboardContext {
             case .ticket: "<span class=\"status warn\">TICKET</span>"
             case nil where !isFresh: "<span class=\"status none\">\(FreshnessText.status(freshness, action: action))</span>"
             case nil where failingNow: "<span class=\"status bad\">BELOW OBJECTIVE</span>"
+            // Far under the objective on too few events to be sure is not OK either: 81.8 % of 11 retries
+            // against 95 % reads as a warning, not green.
+            case nil where (objective.burnRate(lastHour) ?? 0) > 2: "<span class=\"status warn\">UNDER OBJECTIVE</span>"
             case nil: "<span class=\"status ok\">OK</span>"
             }
             // While the action burns, the headline is the alert's own window and figure; else the last hour.
