@@ -22,12 +22,9 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
 
     public var kind: AlertFinding.Kind { .alreadyGrantedSpike }
     public var shortName: String { "409 spike" }
-    /// Held for keepFiringFor and its window: an alert about an hour's rate holds until an hour without
-    /// evidence has passed, so a thin spike that tests positive on and off is one alert.
-    public var holdSeconds: Int64 { policy.keepFiringForSeconds + policy.spikes.windowSeconds }
-    public var reachSeconds: Int64 {
-        Int64(max(1, policy.spikes.baselineDays)) * 86_400 + RateSpikeTest.widestWindows * policy.spikes.windowSeconds
-    }
+    /// Held for keepFiringFor and its window, as every spike (``RateSpikeTest/holdSeconds``).
+    public var holdSeconds: Int64 { test.holdSeconds }
+    public var reachSeconds: Int64 { test.reachSeconds }
 
     public func spikeTestCount(in inputs: AlertInputs) -> Int { inputs.actions.count + Self.versions(in: inputs).count }
 

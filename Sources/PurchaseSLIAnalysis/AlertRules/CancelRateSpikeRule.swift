@@ -20,11 +20,9 @@ public struct CancelRateSpikeRule: AlertRule {
 
     public var kind: AlertFinding.Kind { .cancelRateSpike }
     public var shortName: String { "cancel spike" }
-    /// Held for keepFiringFor and its window, as the other spikes.
-    public var holdSeconds: Int64 { policy.keepFiringForSeconds + policy.spikes.windowSeconds }
-    public var reachSeconds: Int64 {
-        Int64(max(1, policy.spikes.baselineDays)) * 86_400 + RateSpikeTest.widestWindows * policy.spikes.windowSeconds
-    }
+    /// Held for keepFiringFor and its window, as every spike (``RateSpikeTest/holdSeconds``).
+    public var holdSeconds: Int64 { test.holdSeconds }
+    public var reachSeconds: Int64 { test.reachSeconds }
 
     public func spikeTestCount(in inputs: AlertInputs) -> Int {
         inputs.actions.keys.reduce(0) { total, action in

@@ -88,6 +88,13 @@ struct RateSpikeTest: Sendable {
         { counts in metric.badEvents(counts) }
     }
 
+    /// How long a spike alert holds: keepFiringFor and its window, so that an alert about an hour's rate
+    /// holds until an hour without evidence has passed and a thin spike that tests positive on and off is one alert.
+    var holdSeconds: Int64 { policy.keepFiringForSeconds + policy.spikes.windowSeconds }
+
+    /// How far back a spike test reads: its widest window on each baseline day.
+    var reachSeconds: Int64 { Int64(max(1, policy.spikes.baselineDays)) * 86_400 + Self.widestWindows * policy.spikes.windowSeconds }
+
     /// At most this many spike windows are read on thin traffic (``window(exposure:)``).
     static let widestWindows: Int64 = 4
 

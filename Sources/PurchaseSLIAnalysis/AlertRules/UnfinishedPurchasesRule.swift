@@ -21,12 +21,9 @@ public struct UnfinishedPurchasesRule: AlertRule {
 
     public var kind: AlertFinding.Kind { .unfinishedPurchases }
     public var shortName: String { "unfinished" }
-    /// Held for keepFiringFor and its window, as the other spikes.
-    public var holdSeconds: Int64 { policy.keepFiringForSeconds + policy.spikes.windowSeconds }
-    public var reachSeconds: Int64 {
-        Int64(max(1, policy.spikes.baselineDays)) * 86_400 + RateSpikeTest.widestWindows * policy.spikes.windowSeconds
-            + policy.spikes.unfinishedAfterSeconds
-    }
+    /// Held for keepFiringFor and its window, as every spike (``RateSpikeTest/holdSeconds``).
+    public var holdSeconds: Int64 { test.holdSeconds }
+    public var reachSeconds: Int64 { test.reachSeconds + policy.spikes.unfinishedAfterSeconds }
 
     public func spikeTestCount(in inputs: AlertInputs) -> Int { inputs.actions.count }
 
