@@ -101,6 +101,10 @@ public struct AlertText: Sendable, Hashable, ExpressibleByStringInterpolation, C
         public mutating func appendInterpolation(count: Int64) { pieces.append(.count(count)) }
         /// A count.
         public mutating func appendInterpolation(count: Int) { pieces.append(.count(Int64(count))) }
+        /// A count and its noun, singular for one ("1 409", "2 409s").
+        public mutating func appendInterpolation(count: Int64, of noun: CountedNoun) {
+            pieces += [.count(count), .words(" " + (count == 1 ? noun.one : noun.many))]
+        }
         /// A share as a percentage.
         public mutating func appendInterpolation(percent: Double?) { pieces.append(.percent(percent)) }
         /// A decimal number (a burn rate) with `digits` after the point.
@@ -134,5 +138,19 @@ public struct AlertText: Sendable, Hashable, ExpressibleByStringInterpolation, C
             appendLiteral("\(slice.dimension.rawValue)=")
             appendInterpolation(slice.value ?? "(none)")
         }
+    }
+}
+
+/// What a count counts, in the singular and the plural: ("409", "409s"), ("valid event", "valid events").
+public struct CountedNoun: Sendable, Hashable {
+    /// The noun for one.
+    public var one: String
+    /// The noun for any other count.
+    public var many: String
+
+    /// A noun with its plural.
+    public init(_ one: String, _ many: String) {
+        self.one = one
+        self.many = many
     }
 }

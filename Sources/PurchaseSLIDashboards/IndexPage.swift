@@ -31,14 +31,15 @@ public struct IndexPage: Sendable {
     public var alertPage = "oncall.html"
 
     /// Each firing alert, most urgent first, linked to its text on the alert page: severity, name, labels,
-    /// since when.
+    /// since when, its incident.
     private var firingList: HTML {
         HTML.joined(alerts.firing.map { report in
             let labels = report.finding.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
             let severity = report.severity
             return "<li><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> "
                 + "<a href=\"\(alertPage)#\(report.finding.identity.anchor)\">\(report.finding.kind.rawValue) \(labels)</a> "
-                + "since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration(context.atSeconds - report.startsAt)))</li>"
+                + "since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration(context.atSeconds - report.startsAt)))"
+                + (report.incident.map { " · incident \($0.id)" } ?? "") + "</li>"
         })
     }
 

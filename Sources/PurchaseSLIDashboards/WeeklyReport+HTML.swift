@@ -134,13 +134,13 @@ extension WeeklyReport {
             }
             return "<tr><td><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span></td>"
                 + "<td class=\"text\">\(incident.id ?? "")</td><td class=\"text\">\(HTML.joined(alerts, separator: "; "))</td>"
-                + "<td>\(RFC3339.format(seconds: incident.startsAt))</td>"
+                + "<td>\(RFC3339.format(seconds: incident.firstBadSeconds))</td><td>\(RFC3339.format(seconds: incident.startsAt))</td>"
                 + "<td>\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing")</td>"
                 + "<td>\(NumberText.duration(incident.duration))</td></tr>"
         }
         return """
             <section><h2>Incidents</h2><div class="scroll"><table><tr><th>severity</th><th class="text">incident</th>\
-            <th class="text">alerts</th><th>start</th><th>end</th><th>duration</th></tr>\(HTML.joined(rows))</table></div></section>
+            <th class="text">alerts</th><th>first bad minute</th><th>alerted</th><th>end</th><th>duration</th></tr>\(HTML.joined(rows))</table></div></section>
             """
     }
 

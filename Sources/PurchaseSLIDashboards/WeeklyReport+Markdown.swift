@@ -49,7 +49,8 @@ extension WeeklyReport {
         for incident in incidents {
             let alerts = alerts(of: incident).map { "\($0.kind) \(escape($0.labels))" + ($0.episodes > 1 ? " (\($0.episodes) episodes)" : "") }
             lines.append("- **\(incident.severity.rawValue.uppercased())** \(incident.id.map { "incident \($0): " } ?? "")"
-                + "\(alerts.joined(separator: "; ")): \(RFC3339.format(seconds: incident.startsAt)) to "
+                + "\(alerts.joined(separator: "; ")): bad from \(RFC3339.format(seconds: incident.firstBadSeconds)), alerted "
+                + "\(RFC3339.format(seconds: incident.startsAt)) to "
                 + "\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing") (\(NumberText.duration(incident.duration)))")
         }
         return lines.joined(separator: "\n") + "\n"

@@ -125,6 +125,8 @@ struct WeekIncident {
     var severity: Severity { episodes.map(\.severity).max() ?? .ticket }
     /// When its first alert started (within the week).
     var startsAt: Int64 { episodes.map(\.startsAt).min() ?? weekEnd }
+    /// When the trouble first showed in the events (``Incident/firstBadSeconds``), else its start.
+    var firstBadSeconds: Int64 { episodes.first?.incident.map { min($0.firstBadSeconds, startsAt) } ?? startsAt }
     /// When its last alert stopped, or nil while one fires at the week's end.
     var endsAt: Int64? { episodes.contains { $0.endsAt == nil } ? nil : episodes.compactMap(\.endsAt).max() }
     /// How long it lasted within the week.

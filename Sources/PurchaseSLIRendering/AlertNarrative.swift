@@ -47,9 +47,10 @@ struct AlertNarrative {
         return lines
     }
 
-    /// "incident 20261111-1149-6d6271: also fired 2026-11-12T03:31:00Z to 2026-11-12T05:39:00Z; with CancelRateSpike
-    /// purchase, productID=coins_500 (ticket, ended …)": the incident, the alert's other episodes in it and
-    /// its other alerts, each at its severity now (its highest once over).
+    /// "incident 20261111-1149-6d6271, first bad minute 2026-11-11T11:30:00Z: also fired 2026-11-12T03:31:00Z to
+    /// 2026-11-12T05:39:00Z; with CancelRateSpike purchase, productID=coins_500 (ticket, ended …)": the
+    /// incident, when the trouble first showed in the events, the alert's other episodes in it and its other
+    /// alerts, each at its severity now (its highest once over).
     private func incidentLine(_ incident: Incident) -> String {
         let others = incident.episodes.filter { $0.first.identity != finding.identity || $0.startsAt != report.startsAt }
         let again = others.filter { $0.first.identity == finding.identity }.map { episode in
@@ -66,7 +67,8 @@ struct AlertNarrative {
         var parts: [String] = []
         if !again.isEmpty { parts.append("also fired " + again.joined(separator: " and ")) }
         if !alerts.isEmpty { parts.append("with " + alerts.joined(separator: ", ")) }
-        return "incident \(incident.id)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
+        return "incident \(incident.id), first bad minute \(RFC3339.format(seconds: incident.firstBadSeconds))"
+            + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
     }
 
     /// The command that shows what is behind the alert, from its start to its end or the time it is read

@@ -37,7 +37,7 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
             guard let spike = test.spike(
                 overall.counts(last: window, before: time), against: test.previousDays(overall, at: time, dataSince: dataSince, window: window),
                 measure: RateSpikeTest.measure(.conflictRate), named: RateMetric.conflictRate.definition,
-                units: ("409s", "valid events"), window: window, significance: context.spikeSignificance)
+                units: (CountedNoun("409", "409s"), CountedNoun("valid event", "valid events")), window: window, significance: context.spikeSignificance)
             else { continue }
             findings.append(AlertFinding(
                 kind: kind, severity: policy.spikes.severity, labels: overall.labels, time: time, evidence: AlreadyGrantedEvidence(spike: spike)))
@@ -68,7 +68,7 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
             let now = counts(window)[version] ?? OutcomeCounts(), all = counts(window).values.reduce(OutcomeCounts(), +)
             guard let spike = test.spike(
                 now, against: ([all - now], "the other app versions over the same window"), measure: { ($0.conflicts, $0.success) },
-                named: "409s (already granted) per successful purchase", units: ("409s", "successful purchases"), window: window,
+                named: "409s (already granted) per successful purchase", units: (CountedNoun("409", "409s"), CountedNoun("successful purchase", "successful purchases")), window: window,
                 significance: context.spikeSignificance)
             else { continue }
             findings.append(AlertFinding(

@@ -49,7 +49,7 @@ public struct CancelRateSpikeRule: AlertRule {
         let window = test.window { RateMetric.cancelRate.badEvents(series.counts(last: $0, before: time)).trials }
         guard let spike = test.spike(
             series.counts(last: window, before: time), against: test.previousDays(series, at: time, dataSince: dataSince, window: window),
-            measure: RateSpikeTest.measure(.cancelRate), named: RateMetric.cancelRate.definition, units: ("cancels", "valid events and cancels"),
+            measure: RateSpikeTest.measure(.cancelRate), named: RateMetric.cancelRate.definition, units: (CountedNoun("cancel", "cancels"), CountedNoun("valid event or cancel", "valid events and cancels")),
             window: window, significance: context.spikeSignificance)
         else { return nil }
         return AlertFinding(kind: kind, severity: policy.spikes.severity, labels: series.labels, time: time, evidence: CancelSpikeEvidence(spike: spike))

@@ -117,8 +117,8 @@ public struct ChargedNotGrantedRule: AlertRule {
 
 extension ChargeEvidence: AlertEvidence {
     public var windowSeconds: Int64 { lookbackSeconds }
-    /// The oldest charge not granted.
-    public func firstBadSeconds(of alert: AlertFinding) -> Int64? { oldest.first.map { $0.eventMillis / 1000 } }
+    /// The minute of the oldest charge not granted.
+    public func firstBadSeconds(of alert: AlertFinding) -> Int64? { oldest.first.map { $0.eventMillis / 60_000 * 60 } }
 
     /// "coins_100: 3 App Store charges (29.97 USD) taken and not granted within 15 min: money charged, nothing delivered".
     public func summary(of alert: AlertFinding) -> AlertText {

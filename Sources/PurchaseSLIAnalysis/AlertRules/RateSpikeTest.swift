@@ -4,8 +4,8 @@ public import PurchaseSLICore
 public struct SpikeStatistics: Sendable, Hashable {
     /// What rate was tested, e.g. "cancels per valid event or cancel".
     public var measure: String
-    /// What is counted and what it is counted against, plural: ("409s", "successful purchases").
-    public var units: (events: String, exposure: String)
+    /// What is counted and what it is counted against: ("409", "409s") and ("successful purchase", "successful purchases").
+    public var units: (events: CountedNoun, exposure: CountedNoun)
     /// The window tested, in seconds.
     public var windowSeconds: Int64
     /// The events counted in the window.
@@ -54,16 +54,16 @@ public struct SpikeStatistics: Sendable, Hashable {
     /// last minutes, as `measure` counts them.
     func current(_ counts: OutcomeCounts, over seconds: Int64, measure: RateSpikeTest.Measure) -> AlertText {
         let (observed, exposure) = measure(counts)
-        guard exposure > 0 else { return "last \(duration: seconds): no \(words: units.exposure)" }
+        guard exposure > 0 else { return "last \(duration: seconds): no \(words: units.exposure.many)" }
         let rate = Double(observed) / Double(exposure)
         let state = rate <= 2 * baselineRate ? "back near the baseline" : "still above the baseline"
-        return "last \(duration: seconds): \(count: observed) \(words: units.events) and \(count: exposure) \(words: units.exposure) "
+        return "last \(duration: seconds): \(count: observed, of: units.events) and \(count: exposure, of: units.exposure) "
             + "(\(percent: rate)): \(words: state) (\(percent: baselineRate))"
     }
 
     /// "last 1 h: 19 409s and 18 successful purchases; the baseline: 3 and 2,000; exact one-sided test p = 1.7e-05".
     var countsLine: AlertText {
-        "last \(duration: windowSeconds): \(count: observed) \(words: units.events) and \(count: exposure) \(words: units.exposure); "
+        "last \(duration: windowSeconds): \(count: observed, of: units.events) and \(count: exposure, of: units.exposure); "
             + "the baseline: \(count: baselineObserved) and \(count: baselineExposure); exact one-sided test \(pValue: pValue)"
     }
 }
@@ -122,7 +122,7 @@ struct RateSpikeTest: Sendable {
     /// by `measure` over the policy's spike window.
     func spike(
         _ now: OutcomeCounts, against baseline: ([OutcomeCounts], String), measure: Measure, named name: String,
-        units: (events: String, exposure: String), window: Int64, significance: Double
+        units: (events: CountedNoun, exposure: CountedNoun), window: Int64, significance: Double
     ) -> SpikeStatistics? {
         let (observed, exposure) = measure(now)
         let windows = baseline.0.map { window in
@@ -139,7 +139,7 @@ struct RateSpikeTest: Sendable {
     /// outage's retries failing rather than answering 409, cannot make an ordinary day look like a spike),
     /// and the exact test against the windows summed below `significance`.
     func spike(
-        _ now: Sample, against baseline: ([Sample], String), named name: String, units: (events: String, exposure: String),
+        _ now: Sample, against baseline: ([Sample], String), named name: String, units: (events: CountedNoun, exposure: CountedNoun),
         windowSeconds: Int64, minimumCount: Int64, significance: Double
     ) -> SpikeStatistics? {
         let baselineObserved = baseline.0.reduce(0) { $0 + $1.observed }, baselineExposure = baseline.0.reduce(0) { $0 + $1.exposure }

@@ -42,7 +42,7 @@ public struct RefundSpikeRule: AlertRule {
             guard let spike = test.spike(
                 RateSpikeTest.Sample(observed: now.refunds, exposure: now.charges),
                 against: (baseline, "the same \(TimeStep(seconds: window)) on the previous \(days) day\(days == 1 ? "" : "s")"),
-                named: "\(key.store.displayName) refunds and revocations per charge", units: ("refunds and revocations", "charges"),
+                named: "\(key.store.displayName) refunds and revocations per charge", units: (CountedNoun("refund or revocation", "refunds and revocations"), CountedNoun("charge", "charges")),
                 windowSeconds: window, minimumCount: Int64(rule.refundMinimumCount), significance: significance)
             else { return nil }
             return AlertFinding(

@@ -141,6 +141,8 @@ public struct BurnEvidence: AlertEvidence {
     /// The span the short window covered, in seconds: the rule's, widened on an action's thin traffic until it holds
     /// the minimum valid events (to at most twice its length), or cut at the minute the series had last recovered.
     public var shortWindowSeconds: Int64
+    /// The first minute of the short window with a failure (its start when it is not known).
+    public var firstFailureSeconds: Int64?
     /// For a slice: its share of the action's failures over the long window.
     public var shareOfFailures: Double?
     /// For a slice: the slices of other dimensions with (nearly) the same failures, folded into it (a plan
@@ -150,7 +152,7 @@ public struct BurnEvidence: AlertEvidence {
     /// Creates evidence of `rule` firing on these windows (the short one spanning `shortWindowSeconds`).
     public init(
         objective: SLOPolicy.Objective?, rule: SLOPolicy.BurnRateRule, threshold: Double, longWindow: OutcomeCounts, shortWindow: OutcomeCounts,
-        shortWindowSeconds: Int64, shareOfFailures: Double? = nil, sameFailuresIn: [SeriesLabels.Slice] = []
+        shortWindowSeconds: Int64, firstFailureSeconds: Int64? = nil, shareOfFailures: Double? = nil, sameFailuresIn: [SeriesLabels.Slice] = []
     ) {
         self.objective = objective
         self.rule = rule
@@ -158,6 +160,7 @@ public struct BurnEvidence: AlertEvidence {
         self.longWindow = longWindow
         self.shortWindow = shortWindow
         self.shortWindowSeconds = shortWindowSeconds
+        self.firstFailureSeconds = firstFailureSeconds
         self.shareOfFailures = shareOfFailures
         self.sameFailuresIn = sameFailuresIn
     }
@@ -171,8 +174,8 @@ public struct BurnEvidence: AlertEvidence {
     public var explainedBy: ResultType? { .failure }
     public var chartMetric: AlertChartMetric? { .rate(.successRate) }
     public var namesConcentration: Bool { shareOfFailures == nil }
-    /// The short window's start.
-    public func firstBadSeconds(of alert: AlertFinding) -> Int64? { alert.time - shortWindowSeconds }
+    /// The short window's first minute with a failure.
+    public func firstBadSeconds(of alert: AlertFinding) -> Int64? { firstFailureSeconds ?? alert.time - shortWindowSeconds }
 
     public func summary(of alert: AlertFinding) -> AlertText {
         var text: AlertText = "\(scope: alert.labels): success rate \(percent: shortWindow.successRate) over the last "

@@ -38,7 +38,7 @@ public struct UnfinishedPurchasesRule: AlertRule {
             guard Double(unfinished) >= policy.spikes.unfinishedMinimumShare * Double(attempts), let spike = test.spike(
                 window, against: test.previousDays(overall, at: settled, dataSince: dataSince, window: span),
                 measure: RateSpikeTest.measure(.unfinishedRate), named: RateMetric.unfinishedRate.definition,
-                units: ("unfinished attempts", "attempts"), window: span, significance: context.spikeSignificance)
+                units: (CountedNoun("unfinished attempt", "unfinished attempts"), CountedNoun("attempt", "attempts")), window: span, significance: context.spikeSignificance)
             else { continue }
             findings.append(AlertFinding(
                 kind: kind, severity: policy.spikes.severity, labels: overall.labels, time: time,
