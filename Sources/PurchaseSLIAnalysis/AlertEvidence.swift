@@ -29,8 +29,9 @@ public protocol AlertEvidence: Sendable, Hashable {
     /// rule judges it ("last 15 min: success rate 99.2 % of 40 valid events: recovering"), or nil when the
     /// rule does not read events (charges, refunds).
     func current(_ counts: OutcomeCounts, over seconds: Int64, of alert: AlertFinding) -> AlertText?
-    /// The first minute the trouble shows in the events, as far as the evidence tells (the start of a
-    /// burn's short window, the oldest charge not granted, the first silent minute), else nil.
+    /// The first minute the trouble shows in the events, as far as the evidence tells (the first failure
+    /// in a burn's short window, the minute of the oldest charge not granted, the first silent minute),
+    /// else nil.
     func firstBadSeconds(of alert: AlertFinding) -> Int64?
 }
 

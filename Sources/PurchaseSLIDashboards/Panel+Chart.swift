@@ -21,19 +21,27 @@ extension DashboardContext {
             }
             keyed = Array(keyed.prefix(5)) + [(label: "other", steps: rest)]
         }
-        if dimension == .appVersion {  // oldest version first, as on the adoption chart: one colour per version
+        if keyed.isEmpty {  // no event over the range: the action's line at zero (a dead feed reads 0), over the whole range
+            keyed = [(label: actionType ?? "all events", steps: Array(repeating: OutcomeCounts(), count: data.steps))]
+        }
+        // By app version: oldest first, each version in its colour of the page (``versionColours()``), "other" in one left free.
+        let colours = dimension == .appVersion ? try versionColours() : [:]
+        if dimension == .appVersion {
             keyed.sort { $0.label == "other" ? false : $1.label == "other" ? true : $0.label.compare($1.label, options: .numeric) == .orderedAscending }
         }
+        let spareColour = (0..<6).first { colour in !keyed.contains { colours[$0.label] == colour } }
         let value: (OutcomeCounts) -> Double?
         let format: @Sendable (Double) -> String
         let yLabel: String
         var threshold: (value: Double, label: String)?
         var limits: ClosedRange<Double>?
+        var domain: ClosedRange<Double>?
         switch metric {
         case .events:
             value = { Double($0.valid) }
             format = { NumberText.count(Int64($0.rounded())) }
             yLabel = "valid events per \(NumberText.duration(step))"
+            if keyed.allSatisfy({ $0.steps.allSatisfy { $0.valid == 0 } }) { domain = 0...1 }  // none at all: an axis of 0 and 1
         case .rate(let rate):
             value = { rate.rate($0) }
             format = { NumberText.percent($0) }
@@ -45,8 +53,10 @@ extension DashboardContext {
         }
         let chart = TimeSeriesChart(
             startSeconds: data.start, stepSeconds: step,
-            series: keyed.map { TimeSeriesChart.Series(label: $0.label, values: $0.steps.map(value)) },
-            yLabel: yLabel, format: format, threshold: threshold, bands: bands, yLimits: limits ?? 0...Double.infinity)
+            series: keyed.map {
+                TimeSeriesChart.Series(label: $0.label, values: $0.steps.map(value), colour: dimension == .appVersion ? colours[$0.label] ?? spareColour : nil)
+            },
+            yLabel: yLabel, format: format, threshold: threshold, bands: bands, yDomain: domain, yLimits: limits ?? 0...Double.infinity)
         let heading = (title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
             + (dimension.map { " by \($0.rawValue)" } ?? "")) + ", per \(NumberText.duration(step))"
         return "<section class=\"card\"><h3>\(heading)</h3>\(chart.html)</section>"

@@ -8,10 +8,11 @@ extension DashboardContext {
 
     /// One card per action with an objective: the success rate against the objective (the firing burn
     /// alert's short window and figure while it burns, else the last hour's), the 1 h / 6 h / 24 h / 7 d
-    /// success and burn rates, the error budget left, the trend, and a status (the most urgent alert firing
-    /// for the action; else STALE or NO DATA when its newest event is older than the loss-of-signal
-    /// window; else BELOW OBJECTIVE when the last hour fails the objective beyond chance; else UNDER
-    /// OBJECTIVE when it fails more than twice the error budget on too few events to tell; only then OK).
+    /// success and burn rates, the error budget left, the trend, and a status (the most urgent burn alert
+    /// firing against the objective; else STALE or NO DATA when its newest event is older than the
+    /// loss-of-signal window; else BELOW OBJECTIVE when the last hour fails the objective beyond chance;
+    /// else UNDER OBJECTIVE when it fails more than twice the error budget on too few events to tell; only
+    /// then OK), with a badge for each other alert firing on the action ("PAGE: ChargedNotGranted").
     func objectivesPanel(firing: [AlertFinding], freshness: DataFreshness) throws -> HTML {
         var windows: [Int64: [String: OutcomeCounts]] = [:]
         for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map { atSeconds - $0.window.period(at: atSeconds).startSeconds }) {
@@ -20,7 +21,16 @@ extension DashboardContext {
         let trend = try series(step: defaultStepSeconds, groupBy: [.actionType])
         let cards = policy.objectives.map { objective -> HTML in
             let action = objective.actionType
-            let severity = firing.filter { $0.labels.actionType == action }.map(\.severity).max()
+            // The card's status is its objective's: the burn alerts spending its budget. Other alerts on the
+            // action (charges not granted, a cancel spike, a silence) are named beside it, so that a rate
+            // above the objective is not shown red for them, nor their page hidden.
+            let onAction = firing.filter { $0.labels.actionType == action }
+            let severity = onAction.filter { $0.evidence.objective?.actionType == action }.map(\.severity).max()
+            var others: [(kind: AlertFinding.Kind, severity: Severity)] = []
+            for alert in onAction.filter({ $0.evidence.objective?.actionType != action }).sorted(by: { $0.severity > $1.severity })
+            where !others.contains(where: { $0.kind == alert.kind }) {
+                others.append((alert.kind, alert.severity))
+            }
             let isFresh = !freshness.isStale(action)
             let lastHour = windows[3600]?[action] ?? OutcomeCounts()
             // Failing now beyond chance reads as such even when no rule fires (yet, or on thin traffic).
@@ -55,6 +65,9 @@ extension DashboardContext {
             let budgetCounts = windows[atSeconds - objective.window.period(at: atSeconds).startSeconds]?[action] ?? OutcomeCounts()
             let budgetLeft = objective.budgetSpent(budgetCounts).map { 1 - $0 }
             let spent: HTML = (budgetLeft ?? 0) < 0 ? " <span class=\"status warn\">BUDGET SPENT</span>" : ""
+            let otherAlerts = HTML.joined(others.map { other -> HTML in
+                " <span class=\"status \(other.severity == .page ? "bad" : "warn")\">\(other.severity.rawValue.uppercased()): \(other.kind.rawValue)</span>"
+            })
             let budget: HTML = budgetLeft.map { left in
                 "<p>error budget left over \(objective.window.description): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"
                     + "\(left >= 0 ? NumberText.percent(left) : "overspent by " + NumberText.percent(-left))</strong> "
@@ -64,7 +77,7 @@ extension DashboardContext {
                 values: (trend.byKey[[action]] ?? []).map(\.successRate), caption: "success rate per \(NumberText.duration(defaultStepSeconds))",
                 format: { NumberText.percent($0) }, higherIsWorse: false)
             return """
-                <div class="card"><h3>\(action) \(status)\(spent)</h3>
+                <div class="card"><h3>\(action) \(status)\(otherAlerts)\(spent)</h3>
                 <div class="big \(tone)">\(NumberText.percent(rate))</div>
                 <div class="meta">\(headline.caption) · objective \
                 \(NumberText.percent(objective.target)) over \(objective.window.description) · \

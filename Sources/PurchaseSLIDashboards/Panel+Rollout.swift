@@ -9,15 +9,17 @@ extension DashboardContext {
         let step = stepSeconds ?? defaultStepSeconds
         let data = try series(step: step, groupBy: [.appVersion])
         let totals = (0..<data.steps).map { index in data.byKey.values.reduce(Int64(0)) { $0 + $1[index].total } }
+        let colours = try versionColours()
         // The six busiest versions, oldest first.
-        let versions = data.byKey.sorted { $0.value.reduce(0) { $0 + $1.total } > $1.value.reduce(0) { $0 + $1.total } }
-            .prefix(6).sorted { ($0.key[0] ?? "").compare($1.key[0] ?? "", options: .numeric) == .orderedAscending }
+        let versions = data.byKey.filter { colours[$0.key[0] ?? "(none)"] != nil }
+            .sorted { colours[$0.key[0] ?? "(none)"]! < colours[$1.key[0] ?? "(none)"]! }
         let chart = TimeSeriesChart(
             startSeconds: data.start, stepSeconds: step,
             series: versions.map { key, steps in
                 TimeSeriesChart.Series(
                     label: key[0] ?? "(none)",
-                    values: steps.indices.map { totals[$0] > 0 ? Double(steps[$0].total) / Double(totals[$0]) : nil })
+                    values: steps.indices.map { totals[$0] > 0 ? Double(steps[$0].total) / Double(totals[$0]) : nil },
+                    colour: colours[key[0] ?? "(none)"])
             },
             yLabel: "share of events (%)", format: { NumberText.percent($0) }, yDomain: 0...1)
         return "<section class=\"card\"><h3>App version adoption: share of events per \(NumberText.duration(step))</h3>\(chart.html)</section>"
@@ -38,7 +40,8 @@ extension DashboardContext {
         } catch let failure as RolloutQuery.Failure {
             return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"
         }
-        let charts = policy.rollout.actions.map { successChart(inputs, action: $0) }
+        let colours = try versionColours()
+        let charts = policy.rollout.actions.map { successChart(inputs, action: $0, colours: colours) }
         return "<section class=\"card\"><h3>Rollout of \(candidate) against \(report.baseline)</h3>"
             + "\(RolloutOutput.html(report, minimumEffect: policy.rollout.minimumEffect))\(HTML.joined(charts))"
             + "\(RolloutOutput.historyHTML(report))</section>"
@@ -46,7 +49,7 @@ extension DashboardContext {
 
     /// The success rate of `action` on both versions over the compared hours, about 48 points, each with
     /// its 95 % interval shaded: a point of a handful of events shows as the wide guess it is.
-    private func successChart(_ inputs: RolloutInputs, action: String) -> HTML {
+    private func successChart(_ inputs: RolloutInputs, action: String, colours: [String: Int]) -> HTML {
         let hours = inputs.hourly[SeriesLabels(actionType: action)] ?? []
         let first = inputs.fromSeconds - inputs.fromSeconds.floorDividedBy(3600).remainder
         let span = max(3600, inputs.toSeconds - first)
@@ -65,7 +68,7 @@ extension DashboardContext {
                 label: label, values: points.map { $0.trials == 0 ? nil : Double($0.trials - $0.count) / Double($0.trials) },
                 intervals: points.map {
                     $0.trials == 0 ? nil : RolloutComparison.Side(count: $0.trials - $0.count, trials: $0.trials).interval
-                })
+                }, colour: colours[label])
         }
         let objective = policy.objectives.first { $0.actionType == action }
         let chart = TimeSeriesChart(
@@ -74,5 +77,16 @@ extension DashboardContext {
             yLabel: "\(action) success rate (%)", format: { NumberText.percent($0) },
             threshold: objective.map { ($0.target, "objective \(NumberText.percent($0.target))") }, yLimits: 0...1)
         return "<h4>\(action) success rate per \(NumberText.duration(step)), \(inputs.candidate) against \(inputs.baseline)</h4>\(chart.html)"
+    }
+
+    /// The colour of each app version on the page's charts: the six with the most events over the range,
+    /// oldest first, take the six colours in order, so that a version has the same colour on the adoption
+    /// chart, the rollout's and every chart by app version.
+    func versionColours() throws -> [String: Int] {
+        let totals = try store.counts(CountQuery(fromSeconds: fromSeconds, toSeconds: atSeconds, groupBy: [.appVersion]))
+            .reduce(into: [String: Int64]()) { $0[$1.key[0] ?? "(none)", default: 0] += $1.counts.total }
+        let busiest = totals.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6).map(\.key)
+            .sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+        return Dictionary(uniqueKeysWithValues: busiest.enumerated().map { ($1, $0) })
     }
 }

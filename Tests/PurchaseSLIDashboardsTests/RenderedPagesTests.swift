@@ -74,6 +74,18 @@ import Testing
         #expect(page.contains("<h3>Purchases by feature-flag variant</h3>") && page.contains("<td class=\"text\">storekit2</td>"))
     }
 
+    /// An app version has one colour on every chart of the rollout page: the adoption chart (oldest first),
+    /// the rollout's (candidate first) and the charts by app version.
+    @Test func aVersionHasOneColourOnEveryChart() throws {
+        let page = try #require(pages["rollout.html"])
+        var colours: [String: Set<String>] = [:]
+        for legend in page.matches(of: /<div class="legend">(.*?)<\/div>/) {
+            for item in legend.1.matches(of: /<i class="k([0-5])"><\/i>([0-9.]+)</) { colours[String(item.2), default: []].insert(String(item.1)) }
+        }
+        #expect(colours.keys.sorted() == ["4.11.0", "4.12.0"] && colours.values.allSatisfy { $0.count == 1 }, "\(colours)")
+        #expect(colours["4.11.0"] != colours["4.12.0"])
+    }
+
     @Test func chartLabelsStayInsideTheirCharts() throws {
         // A week ending at midnight puts the last day's label on the chart's right edge.
         let week = TimeSeriesChart(
@@ -81,13 +93,16 @@ import Testing
             series: [.init(label: "purchase", values: Array(repeating: 0.99, count: 7 * 24))],
             yLabel: "success rate (%)", format: { NumberText.percent($0) })
         for (name, page) in pages.merging(["chart": week.html.markup], uniquingKeysWith: { $1 }) {
-            let labels = page.matches(of: /<text x="([0-9.]+)" y="[0-9.]+" text-anchor="(start|middle|end)">([^<]*)<\/text>/)
-            #expect(!labels.isEmpty || name == "index.html", "\(name)")
-            for label in labels {
-                // About 6.5 px a character in 11 px system-ui; the charts are 960 wide.
-                let x = try #require(Double(label.1)), width = 6.5 * Double(label.3.count)
-                let (left, right) = label.2 == "end" ? (x - width, x) : label.2 == "middle" ? (x - width / 2, x + width / 2) : (x, x + width)
-                #expect(left >= 0 && right <= 960, "\(name): \"\(label.3)\" spans \(Int(left)) to \(Int(right))")
+            let charts = page.matches(of: /<svg class="(wide|narrow)" viewBox="0 0 ([0-9]+) [0-9]+"(.*?)<\/svg>/.dotMatchesNewlines())
+            #expect(!charts.isEmpty || name == "index.html", "\(name)")
+            for chart in charts {
+                // About 6.5 units a character in 11-unit system-ui on a wide chart, 9.5 in the phone's 16 units.
+                let (size, chartWidth) = (chart.1 == "wide" ? 6.5 : 9.5, try #require(Double(chart.2)))
+                for label in chart.3.matches(of: /<text x="([0-9.]+)" y="[0-9.]+" text-anchor="(start|middle|end)">([^<]*)<\/text>/) {
+                    let x = try #require(Double(label.1)), width = size * Double(label.3.count)
+                    let (left, right) = label.2 == "end" ? (x - width, x) : label.2 == "middle" ? (x - width / 2, x + width / 2) : (x, x + width)
+                    #expect(left >= 0 && right <= chartWidth, "\(name), \(chart.1): \"\(label.3)\" spans \(Int(left)) to \(Int(right))")
+                }
             }
         }
         #expect(week.html.markup.contains("text-anchor=\"end\">Nov 18</text>"))

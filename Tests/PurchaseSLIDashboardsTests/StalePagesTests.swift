@@ -16,13 +16,18 @@ import Testing
         let oncall = try #require(pages["oncall.html"])
         #expect(!oncall.contains("<span class=\"status ok\">OK</span>"), "an OK badge on five-day-old data")
         #expect(oncall.contains("<div class=\"banner warn\"><strong>STALE</strong> last event 5 d"))
-        // Each action pages for its loss of signal, or reads STALE where too little was expected to page.
+        // Each action's objective reads STALE; purchases page for their loss of signal, days on, named beside it.
         for action in ["purchase", "restore", "retry"] {
-            #expect(oncall.contains("<h3>\(action) <span class=\"status bad\">PAGE</span>")
-                    || oncall.contains("<h3>\(action) <span class=\"status none\">STALE</span>"), "\(action)")
+            #expect(oncall.contains("<h3>\(action) <span class=\"status none\">STALE</span>"), "\(action)")
         }
-        // The feed stopped: purchases page for the loss of signal, days on.
+        #expect(oncall.contains("<h3>purchase <span class=\"status none\">STALE</span> <span class=\"status bad\">PAGE: NoPurchaseEvents</span>"))
         #expect(oncall.contains("<strong>NoPurchaseEvents</strong> no purchase events at all for 5 d"))
+        // Its chart of the last 6 hours draws the silence: a line at 0 across the 6 hours, an axis of 0 and 1.
+        let chart = try #require(oncall.between("<h3>purchase: the last 6 h, per 1 min</h3>", "</section>"))
+        let wide = try #require(chart.between("<svg class=\"wide\"", "</svg>"))
+        #expect(wide.contains("<path class=\"series s0\" d=\"M"))
+        #expect(wide.matches(of: #/<text x="52.0" y="[0-9.]+" text-anchor="end">([^<]+)</text>/#).map { String($0.output.1) } == ["0", "1"])
+        #expect(wide.components(separatedBy: "class=\"hover\"").count - 1 == 360)
         let index = try #require(pages["index.html"])
         #expect(index.contains("STALE: last event 5 d"))
         let rollout = try #require(pages["rollout.html"])

@@ -14,8 +14,8 @@ import Testing
     private let start: Int64 = 1_794_614_400  // 2026-11-14T00:00:00Z
 
     /// The restore card of a day of restores at one a minute whose last 30 minutes fail every third
-    /// (`failing`) or never.
-    private func restoreCard(failing: Bool, failingMinutes: Set<Int> = []) throws -> String {
+    /// (`failing`) or never; with `firing`, the page shows those alerts instead of evaluating its own.
+    private func restoreCard(failing: Bool, failingMinutes: Set<Int> = [], firing: [AlertReport]? = nil) throws -> String {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("badge.sqlite"))
         let events = (0..<1440).map { minute in
@@ -26,8 +26,30 @@ import Testing
         }
         _ = try store.record(events, receivedAtMillis: 0)
         let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: start + 86_400, rangeSeconds: 86_400)
-        let page = try #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
+        let page: String
+        if let firing {
+            let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
+            let freshness = DataFreshness(atSeconds: start + 86_400, newestEventSeconds: ["restore": start + 86_400 - 60], staleAfterSeconds: 3600)
+            page = try DashboardPage(
+                definition: oncall, context: context, alerts: AlertSnapshot(firing: firing, episodes: firing, freshness: freshness)
+            ).document(navigation: [], generatedAtSeconds: start + 86_400).rendered
+        } else {
+            page = try #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
+        }
         return String(try #require(page.between("<div class=\"card\"><h3>restore ", "</div></div>")))
+    }
+
+    /// An alert on the action that spends no budget of its objective (charges not granted, a spike; here
+    /// the toy rule's) is named beside the objective's own status: a healthy rate reads OK and green, and
+    /// the page shows.
+    @Test func anotherAlertOnTheActionIsNamedBesideTheObjectivesStatus() throws {
+        let at = start + 86_400
+        let finding = AlertFinding(
+            kind: .restoreShare, severity: .page, labels: SeriesLabels(actionType: "restore"), time: at,
+            evidence: RestoreShareEvidence(restores: 60, all: 60))
+        let card = try restoreCard(failing: false, firing: [AlertReport(finding: finding, startsAt: at - 600)])
+        #expect(card.hasPrefix("<span class=\"status ok\">OK</span> <span class=\"status bad\">PAGE: RestoreShare</span>"), "\(card.prefix(160))")
+        #expect(card.contains("<div class=\"big ok\">"))
     }
 
     @Test func aThinActionFailingNowReadsBelowObjectiveNotOK() throws {
@@ -69,7 +91,7 @@ import Testing
             alerts: AlertSnapshot(firing: [report], episodes: [report], freshness: DataFreshness(atSeconds: at, newestEventSeconds: [:], staleAfterSeconds: 3600))
         ).document(navigation: [], generatedAtSeconds: at).rendered
         let card = String(try #require(page.between("<div class=\"card\"><h3>purchase ", "</div></div>")))
-        #expect(card.hasPrefix("<span class=\"status warn\">TICKET</span>"), "\(card.prefix(120))")
+        #expect(card.contains("<span class=\"status warn\">TICKET: NoPurchaseEvents</span>"), "\(card.prefix(120))")
         #expect(page.contains("<span class=\"status warn\">TICKET</span> <strong>NoPurchaseEvents</strong>"))
         #expect(!page.contains("<span class=\"status bad\">PAGE</span>"))
     }

@@ -37,7 +37,7 @@ enum Stylesheet {
         th:first-child,td:first-child,td.text,th.text{text-align:left}
         td.text{white-space:normal;overflow-wrap:break-word;max-width:520px}
         svg{display:block;width:100%;height:auto;overflow:visible}
-        .chart{overflow-x:auto;direction:rtl}.chart>svg{direction:ltr;min-width:640px}
+        .chart>svg.narrow{display:none}
         svg text{fill:var(--muted);font:11px system-ui,sans-serif}
         svg .grid-line{stroke:var(--line);stroke-width:1}
         svg .axis{stroke:var(--muted);stroke-width:1}
@@ -62,6 +62,7 @@ enum Stylesheet {
         footer{color:var(--muted);font-size:12px;border-top:1px solid var(--line)}
         @media (max-width:640px){body{font-size:13px}.big{font-size:22px}header,main,footer{padding:8px 10px}
         svg text{font-size:16px}svg text.band-label{font-size:14px}main{display:flex;flex-direction:column}
+        .chart>svg.wide{display:none}.chart>svg.narrow{display:block}
         main>.firing-first{order:-1}}
         @media print{:root{--bg:#fff;--fg:#000;--card:#fff}nav{display:none}.card,.alert,table{break-inside:avoid}
         .scroll{overflow:visible}svg .hover{display:none}}

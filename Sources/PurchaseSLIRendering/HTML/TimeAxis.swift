@@ -5,11 +5,11 @@ enum TimeAxis {
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Ticks between two times: every 1, 3, 6 or 12 hours, or every 1, 2, 7 or 28 days, whichever gives
-    /// at most about eight labels. Weekly ticks fall on Mondays, where ISO weeks start.
-    static func ticks(from start: Int64, to end: Int64) -> [(seconds: Int64, label: String)] {
+    /// at most about `atMost` labels (eight on a wide chart). Weekly ticks fall on Mondays, where ISO weeks start.
+    static func ticks(from start: Int64, to end: Int64, atMost: Int = 8) -> [(seconds: Int64, label: String)] {
         let span = max(1, end - start)
         let steps: [Int64] = [3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 2 * 86_400, 7 * 86_400, 28 * 86_400]
-        let step = steps.first { span / $0 <= 8 } ?? 28 * 86_400
+        let step = steps.first { span / $0 <= atMost } ?? 28 * 86_400
         let origin: Int64 = step % (7 * 86_400) == 0 ? 4 * 86_400 : 0  // 1970-01-05, a Monday
         var tick = (start - origin + step - 1).floorDividedBy(step).quotient * step + origin
         var ticks: [(Int64, String)] = []

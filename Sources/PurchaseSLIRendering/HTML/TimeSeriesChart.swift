@@ -14,13 +14,20 @@ public struct TimeSeriesChart: Sendable {
         /// Each step's interval, drawn as a bar through its point (empty: none), so a point made of a
         /// handful of events does not read as a fall.
         public var intervals: [ClosedRange<Double>?]
+        /// Which of the six colours it takes (nil: its position), so that one thing, an app version, has
+        /// one colour on every chart of a page.
+        public var colour: Int?
 
         /// Creates a series.
-        public init(label: String, values: [Double?], intervals: [ClosedRange<Double>?] = []) {
+        public init(label: String, values: [Double?], intervals: [ClosedRange<Double>?] = [], colour: Int? = nil) {
             self.label = label
             self.values = values
             self.intervals = intervals
+            self.colour = colour
         }
+
+        /// The colour class's number.
+        func colourIndex(at position: Int) -> Int { (colour ?? position) % 6 }
     }
 
     /// A shaded span of time, such as an alert episode.
@@ -82,49 +89,81 @@ public struct TimeSeriesChart: Sendable {
         self.yLimits = yLimits
     }
 
-    private static let width = 960.0, height = 240.0
-    private static let left = 58.0, right = 12.0, top = 10.0, bottom = 34.0
+    /// The size a chart is drawn at, in the SVG's own units, and what it holds.
+    private struct Layout {
+        var name: String
+        var width: Double, height: Double, left: Double, right: Double, top: Double, bottom: Double
+        /// The most time labels.
+        var timeLabels: Int
+        /// Where the time labels' baseline is, below the plot.
+        var timeLabelOffset: Double
+        /// Whether each step has a hover column with its values (a pointer's; phones have none).
+        var hover: Bool
+        /// About how wide a character of a band's name is, and the height of its line (the stylesheet's
+        /// 10 units wide, 14 on a phone).
+        var bandLabelCharacterWidth: Double, bandLabelLineHeight: Double
 
-    /// The chart: a legend, then the SVG.
+        static let wide = Layout(
+            name: "wide", width: 960, height: 240, left: 58, right: 12, top: 10, bottom: 34, timeLabels: 8, timeLabelOffset: 16, hover: true,
+            bandLabelCharacterWidth: 5.6, bandLabelLineHeight: 11)
+        /// For a phone: whole, with its y axis, its text at the stylesheet's 16 units (about 12 px on a
+        /// 390 px screen), so that nothing scrolls out of sight.
+        static let narrow = Layout(
+            name: "narrow", width: 480, height: 300, left: 92, right: 14, top: 10, bottom: 44, timeLabels: 4, timeLabelOffset: 22, hover: false,
+            bandLabelCharacterWidth: 7.8, bandLabelLineHeight: 15)
+    }
+
+    /// The chart: a legend, then the SVG, drawn wide for a screen and narrow for a phone (the stylesheet
+    /// shows the one that fits).
     public var html: HTML {
+        legend + "<div class=\"chart\">" + svg(.wide) + svg(.narrow) + "</div>"
+    }
+
+    private func svg(_ layout: Layout) -> HTML {
         let steps = series.map(\.values.count).max() ?? 0
-        let plotWidth = Self.width - Self.left - Self.right, plotHeight = Self.height - Self.top - Self.bottom
+        let plotWidth = layout.width - layout.left - layout.right, plotHeight = layout.height - layout.top - layout.bottom
         let domain = resolvedDomain
         let endSeconds = startSeconds + Int64(steps) * stepSeconds
         func x(_ seconds: Int64) -> Double {
-            Self.left + plotWidth * Double(seconds - startSeconds) / Double(max(1, endSeconds - startSeconds))
+            layout.left + plotWidth * Double(seconds - startSeconds) / Double(max(1, endSeconds - startSeconds))
         }
         func y(_ value: Double) -> Double {
             let clamped = min(max(value, domain.lowerBound), domain.upperBound)
-            return Self.top + plotHeight * (1 - (clamped - domain.lowerBound) / (domain.upperBound - domain.lowerBound))
+            return layout.top + plotHeight * (1 - (clamped - domain.lowerBound) / (domain.upperBound - domain.lowerBound))
         }
-        var svg: HTML = "<svg viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" aria-label=\"\(yLabel)\">"
+        var svg: HTML = "<svg class=\"\(layout.name)\" viewBox=\"0 0 \(Int(layout.width)) \(Int(layout.height))\" role=\"img\" aria-label=\"\(yLabel)\">"
+        var labelRows: [[ClosedRange<Double>]] = [[], []]
         for band in bands where band.endSeconds > startSeconds && band.startSeconds < endSeconds {
             let x0 = x(max(band.startSeconds, startSeconds)), x1 = x(min(band.endSeconds, endSeconds))
-            svg += "<rect class=\"band\(band.isPage ? "" : " ticket")\" x=\"\(number(x0))\" y=\"\(number(Self.top))\" "
+            svg += "<rect class=\"band\(band.isPage ? "" : " ticket")\" x=\"\(number(x0))\" y=\"\(number(layout.top))\" "
                 + "width=\"\(number(max(1.5, x1 - x0)))\" height=\"\(number(plotHeight))\"><title>\(lines(band.label.components(separatedBy: "\n")))</title></rect>"
-            // Named inside the plot: from the band's start, or up to its end when it lies in the right part.
-            let fromEnd = x0 > Self.width * 0.6
+            // Named inside the plot: from the band's start, or up to its end when it lies in the right part; on
+            // the first row where it overlaps no other band's name, else only in the band's tooltip.
+            let fromEnd = x0 > layout.width * 0.6
+            let width = Double(band.caption.count) * layout.bandLabelCharacterWidth
+            let extent = fromEnd ? (x1 - 2 - width)...(x1 - 2) : (x0 + 2)...(x0 + 2 + width)
+            guard let row = labelRows.indices.first(where: { row in !labelRows[row].contains { $0.overlaps(extent) } }) else { continue }
+            labelRows[row].append(extent)
             svg += "<text class=\"band-label\(band.isPage ? "" : " ticket")\" x=\"\(number(fromEnd ? x1 - 2 : x0 + 2))\" "
-                + "y=\"\(number(Self.top + 11))\" text-anchor=\"\(fromEnd ? "end" : "start")\">\(band.caption)</text>"
+                + "y=\"\(number(layout.top + layout.bandLabelLineHeight * Double(row + 1)))\" text-anchor=\"\(fromEnd ? "end" : "start")\">\(band.caption)</text>"
         }
-        for tick in Self.ticks(domain) {
-            svg += "<line class=\"grid-line\" x1=\"\(number(Self.left))\" x2=\"\(number(Self.width - Self.right))\" "
+        for tick in Self.ticks(domain, format: format) {
+            svg += "<line class=\"grid-line\" x1=\"\(number(layout.left))\" x2=\"\(number(layout.width - layout.right))\" "
                 + "y1=\"\(number(y(tick)))\" y2=\"\(number(y(tick)))\"/>"
-                + "<text x=\"\(number(Self.left - 6))\" y=\"\(number(y(tick) + 4))\" text-anchor=\"end\">\(format(tick))</text>"
+                + "<text x=\"\(number(layout.left - 6))\" y=\"\(number(y(tick) + 4))\" text-anchor=\"end\">\(format(tick))</text>"
         }
-        for tick in TimeAxis.ticks(from: startSeconds, to: endSeconds) {
+        for tick in TimeAxis.ticks(from: startSeconds, to: endSeconds, atMost: layout.timeLabels) {
             // A label centred on the last tick would run past the SVG's edge and be cut ("Nov 1" for Nov 18).
-            let anchor = x(tick.seconds) > Self.width - Self.right - 30 ? "end" : "middle"
+            let anchor = x(tick.seconds) > layout.width - layout.right - 30 ? "end" : "middle"
             svg += "<line class=\"axis\" x1=\"\(number(x(tick.seconds)))\" x2=\"\(number(x(tick.seconds)))\" "
-                + "y1=\"\(number(Self.height - Self.bottom))\" y2=\"\(number(Self.height - Self.bottom + 4))\"/>"
-                + "<text x=\"\(number(x(tick.seconds)))\" y=\"\(number(Self.height - Self.bottom + 16))\" text-anchor=\"\(anchor)\">\(tick.label)</text>"
+                + "y1=\"\(number(layout.height - layout.bottom))\" y2=\"\(number(layout.height - layout.bottom + 4))\"/>"
+                + "<text x=\"\(number(x(tick.seconds)))\" y=\"\(number(layout.height - layout.bottom + layout.timeLabelOffset))\" text-anchor=\"\(anchor)\">\(tick.label)</text>"
         }
-        svg += "<text x=\"\(number(Self.width - Self.right))\" y=\"\(number(Self.height - 4))\" text-anchor=\"end\">UTC</text>"
-        svg += "<text x=\"4\" y=\"\(number(Self.top + plotHeight / 2))\" transform=\"rotate(-90 10 \(number(Self.top + plotHeight / 2)))\" "
+        svg += "<text x=\"\(number(layout.width - layout.right))\" y=\"\(number(layout.height - 4))\" text-anchor=\"end\">UTC</text>"
+        svg += "<text x=\"4\" y=\"\(number(layout.top + plotHeight / 2))\" transform=\"rotate(-90 10 \(number(layout.top + plotHeight / 2)))\" "
             + "text-anchor=\"middle\">\(yLabel)</text>"
         if let threshold {
-            svg += "<line class=\"threshold\" x1=\"\(number(Self.left))\" x2=\"\(number(Self.width - Self.right))\" "
+            svg += "<line class=\"threshold\" x1=\"\(number(layout.left))\" x2=\"\(number(layout.width - layout.right))\" "
                 + "y1=\"\(number(y(threshold.value)))\" y2=\"\(number(y(threshold.value)))\"/>"
         }
         for (index, line) in series.enumerated() {
@@ -132,7 +171,7 @@ public struct TimeSeriesChart: Sendable {
             for (step, interval) in line.intervals.enumerated() {
                 guard let interval else { continue }
                 let middle = x(startSeconds + Int64(step) * stepSeconds + stepSeconds / 2)
-                svg += "<line class=\"interval s\(index % 6)\" x1=\"\(number(middle))\" x2=\"\(number(middle))\" "
+                svg += "<line class=\"interval s\(line.colourIndex(at: index))\" x1=\"\(number(middle))\" x2=\"\(number(middle))\" "
                     + "y1=\"\(number(y(interval.upperBound)))\" y2=\"\(number(y(interval.lowerBound)))\"/>"
             }
         }
@@ -144,24 +183,23 @@ public struct TimeSeriesChart: Sendable {
                 path += (drawing ? "L" : "M") + point
                 drawing = true
             }
-            if !path.isEmpty { svg += "<path class=\"series s\(index % 6)\" d=\"\(HTML(trusted: path))\"/>" }
+            if !path.isEmpty { svg += "<path class=\"series s\(line.colourIndex(at: index))\" d=\"\(HTML(trusted: path))\"/>" }
         }
-        for step in 0..<steps {
+        for step in 0..<steps where layout.hover {
             let time = startSeconds + Int64(step) * stepSeconds
             let values = series.map { line -> String in
                 guard line.values.indices.contains(step), let value = line.values[step] else { return "\(line.label): no data" }
                 guard line.intervals.indices.contains(step), let interval = line.intervals[step] else { return "\(line.label): \(format(value))" }
                 return "\(line.label): \(format(value)) (95 %: \(format(interval.lowerBound)) to \(format(interval.upperBound)))"
             }
-            svg += "<rect class=\"hover\" x=\"\(number(x(time)))\" y=\"\(number(Self.top))\" width=\"\(number(plotWidth / Double(steps)))\" "
+            svg += "<rect class=\"hover\" x=\"\(number(x(time)))\" y=\"\(number(layout.top))\" width=\"\(number(plotWidth / Double(steps)))\" "
                 + "height=\"\(number(plotHeight))\"><title>\(lines([RFC3339.format(seconds: time)] + values))</title></rect>"
         }
-        svg += "</svg>"
-        return legend + "<div class=\"chart\">" + svg + "</div>"
+        return svg + "</svg>"
     }
 
     private var legend: HTML {
-        var items = series.enumerated().map { index, line -> HTML in "<span><i class=\"k\(index % 6)\"></i>\(line.label)</span>" }
+        var items = series.enumerated().map { index, line -> HTML in "<span><i class=\"k\(line.colourIndex(at: index))\"></i>\(line.label)</span>" }
         if series.contains(where: { !$0.intervals.isEmpty }) { items.append("<span>bars: each point's 95 % interval</span>") }
         if let threshold { items.append("<span><i class=\"kt\"></i>\(threshold.label)</span>") }
         if !bands.isEmpty { items.append("<span><i class=\"kb\"></i>alert firing (named on the band)</span>") }
@@ -183,19 +221,24 @@ public struct TimeSeriesChart: Sendable {
         return lower < upper ? lower...upper : yLimits
     }
 
-    /// About five round values across the domain.
-    static func ticks(_ domain: ClosedRange<Double>) -> [Double] {
-        let span = domain.upperBound - domain.lowerBound
-        let raw = span / 4
-        let magnitude = pow(10, floor(log10(raw)))
-        let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
-        var ticks: [Double] = []
-        var tick = ceil(domain.lowerBound / step) * step
-        while tick <= domain.upperBound + step * 1e-9 {
-            ticks.append(tick == 0 ? 0 : tick)  // not "-0"
-            tick += step
+    /// About five round values across the domain, as few fewer as it takes for no two to read the same
+    /// once formatted (a count axis from 0 to 1 reads 0 and 1, not 0, 0, 1, 1, 1).
+    static func ticks(_ domain: ClosedRange<Double>, format: (Double) -> String) -> [Double] {
+        guard domain.upperBound > domain.lowerBound else { return [domain.lowerBound] }
+        var least = (domain.upperBound - domain.lowerBound) / 4
+        while true {
+            let magnitude = pow(10, floor(log10(least)))
+            let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= least } ?? least
+            var ticks: [Double] = []
+            var tick = ceil(domain.lowerBound / step) * step
+            while tick <= domain.upperBound + step * 1e-9 {
+                ticks.append(tick == 0 ? 0 : tick)  // not "-0"
+                tick += step
+            }
+            let labels = ticks.map(format)
+            if ticks.count <= 1 || Set(labels).count == labels.count { return ticks }
+            least = step * 1.01
         }
-        return ticks
     }
 
     /// Tooltip lines, each escaped (escaping turns a newline into U+FFFD), one per line.
