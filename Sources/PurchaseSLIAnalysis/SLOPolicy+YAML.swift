@@ -47,10 +47,10 @@ extension SLOPolicy {
         if let slices = document["slices"] {
             policy.slices = try PolicyReader.list(slices, at: "slices").enumerated().map { index, item in
                 let path = "slices[\(index)]"
-                guard let name = item as? String, let dimension = EventDimension(name: name), dimension.seriesIndex != nil,
-                      dimension != .actionType
+                guard let name = item as? String, let dimension = EventDimension(name: name), EventDimension.sliceDimensions.contains(dimension)
                 else {
-                    throw PolicyError(path: path, reason: "expected one of productID, planID, groupID, offerID, appVersion, platform, osVersion, variant, got \(item)")
+                    throw PolicyError(
+                        path: path, reason: "expected one of \(EventDimension.sliceDimensions.map(\.rawValue).joined(separator: ", ")), got \(item)")
                 }
                 return dimension
             }

@@ -1,4 +1,4 @@
-import GRDB
+package import GRDB
 import PurchaseSLICore
 
 /// The database schema as numbered migrations. A shipped migration is never edited: add a new one.
@@ -6,11 +6,9 @@ package enum Schema {
     /// `PRAGMA application_id` of a purchase-sli database ("PSLI").
     static let applicationID: Int32 = 0x5053_4C49
 
-    /// Stored codes of the dimensions; stable across releases, unlike enum order.
-    package static let dimensionCodes: [String: Int] = [
-        "actionType": 1, "productID": 2, "planID": 3, "groupID": 4, "offerID": 5, "appVersion": 6,
-        "platform": 7, "osVersion": 8, "variant": 9, "errorDescription": 10,
-    ]
+    /// Stored codes of the dimensions by name (``PurchaseSLICore/EventDimension/storageCode``).
+    package static let dimensionCodes: [String: Int] = Dictionary(
+        uniqueKeysWithValues: EventDimension.allCases.compactMap { dimension in dimension.storageCode.map { (dimension.rawValue, $0) } })
 
     /// The code under which `admitted_value` and `overflow` keep the series admitted per day (the series
     /// cap) and the events of those over it: one more "dimension", the combination of all of them.
@@ -19,12 +17,12 @@ package enum Schema {
     /// The names of the codes of `overflow` rows: the dimensions and `series`.
     package static let overflowNames = Dictionary(uniqueKeysWithValues: dimensionCodes.map { ($1, $0) } + [(seriesCode, "series")])
 
-    /// The columns of the series table, in ``PurchaseSLICore/EventDimension/seriesDimensions`` order.
-    static let seriesColumns = [
-        "action", "product", "plan", "grp", "offer", "app_version", "platform", "os_version", "variant",
-    ]
+    /// The columns of the series table, in ``PurchaseSLICore/EventDimension/seriesDimensions`` order (both stores').
+    package static let seriesColumns = EventDimension.seriesDimensions.map { $0.seriesColumn! }
 
-    /// The migrations, oldest first.
+    /// The migrations, oldest first. Each is written out as it shipped, never from the column lists the
+    /// code uses today, and never edited: `Tests/Fixtures/migrations/sqlite/` holds the SQL of each, which a
+    /// test compares.
     ///
     /// - `seen_second`: per event second, the sorted 64-bit hashes of the eventIDs counted (dedup).
     /// - `bucket_*`: per bucket start time, the counts of every series (``BucketCodec``).
@@ -37,7 +35,7 @@ package enum Schema {
     /// - `seen_pending`: per commit, the (second, hash) keys of the eventIDs it counted that `seen_second`
     ///   does not hold yet (``PendingSeenIDs``).
     /// - `client_drop`: per minute of receipt, the events clients reported dropping unsent.
-    static var migrator: DatabaseMigrator {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-buckets") { db in
             try db.execute(sql: "PRAGMA application_id = \(applicationID)")
@@ -50,8 +48,16 @@ package enum Schema {
                 );
                 CREATE TABLE series (
                     id INTEGER PRIMARY KEY,
-                    \(seriesColumns.map { "\($0) INTEGER NOT NULL" }.joined(separator: ",\n    ")),
-                    UNIQUE (\(seriesColumns.joined(separator: ", ")))
+                    action INTEGER NOT NULL,
+                    product INTEGER NOT NULL,
+                    plan INTEGER NOT NULL,
+                    grp INTEGER NOT NULL,
+                    offer INTEGER NOT NULL,
+                    app_version INTEGER NOT NULL,
+                    platform INTEGER NOT NULL,
+                    os_version INTEGER NOT NULL,
+                    variant INTEGER NOT NULL,
+                    UNIQUE (action, product, plan, grp, offer, app_version, platform, os_version, variant)
                 );
                 CREATE TABLE seen_second (
                     second INTEGER PRIMARY KEY,
@@ -74,13 +80,13 @@ package enum Schema {
                     PRIMARY KEY (day, dimension)
                 ) WITHOUT ROWID;
                 """)
-            for resolution in Resolution.allCases {
+            for resolution in ["minute", "hour", "day"] {
                 try db.execute(sql: """
-                    CREATE TABLE \(resolution.bucketTable) (
+                    CREATE TABLE bucket_\(resolution) (
                         time INTEGER PRIMARY KEY,
                         series_counts BLOB NOT NULL
                     );
-                    CREATE TABLE \(resolution.errorTable) (
+                    CREATE TABLE error_\(resolution) (
                         time INTEGER PRIMARY KEY,
                         error_counts BLOB NOT NULL
                     );

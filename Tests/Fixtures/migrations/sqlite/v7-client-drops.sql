@@ -1,0 +1,1 @@
+CREATE TABLE client_drop (minute INTEGER PRIMARY KEY, events INTEGER NOT NULL);
