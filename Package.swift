@@ -23,7 +23,7 @@ let package = Package(
     // copy of BoringSSL (swift-nio-ssl's), which makes a first optimized build about 45 % longer: it is built
     // on request, `swift build -c release --traits PostgreSQL` (docs/postgresql.md).
     traits: [
-        .trait(name: "PostgreSQL", description: "The PostgreSQL store: --db postgres://…, migrate, a leader lease for several serve nodes."),
+        .trait(name: "PostgreSQL", description: "The PostgreSQL store: --db postgres://…, migrate, a leader lease for several serve nodes.")
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -136,25 +136,30 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/PurchaseSLITestSupport", swiftSettings: swiftSettings),
-        .testTarget(name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip"],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "PurchaseSLIDecodingTests",
-                    dependencies: ["PurchaseSLIDecoding", "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLITestSupport"],
-                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PurchaseSLIDecodingTests",
+            dependencies: ["PurchaseSLIDecoding", "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLITestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchaseSLIClientTests",
             dependencies: ["PurchaseSLIClient", "PurchaseSLITestSupport", "PurchaseSLIGzip", "PurchaseSLICore", "PurchaseSLIStorage"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "PurchaseSLIStorageTests",
-                    dependencies: ["PurchaseSLITestSupport", "PurchaseSLIStorage", postgresStore, "PurchaseSLICore"],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "PurchaseSLIAnalysisTests",
-                    dependencies: ["PurchaseSLITestSupport", "PurchaseSLIAnalysis", "PurchaseSLICore"],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "PurchaseSLIRenderingTests",
-                    dependencies: ["PurchaseSLIRendering", "PurchaseSLIAnalysis", "PurchaseSLICore", "PurchaseSLITestSupport"],
-                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PurchaseSLIStorageTests",
+            dependencies: ["PurchaseSLITestSupport", "PurchaseSLIStorage", postgresStore, "PurchaseSLICore"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PurchaseSLIAnalysisTests",
+            dependencies: ["PurchaseSLITestSupport", "PurchaseSLIAnalysis", "PurchaseSLICore"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PurchaseSLIRenderingTests",
+            dependencies: ["PurchaseSLIRendering", "PurchaseSLIAnalysis", "PurchaseSLICore", "PurchaseSLITestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchaseSLIDashboardsTests",
             dependencies: [
@@ -170,8 +175,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "PurchaseSLISimulationTests", dependencies: ["PurchaseSLISimulation", "PurchaseSLICore"],
-                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PurchaseSLISimulationTests", dependencies: ["PurchaseSLISimulation", "PurchaseSLICore"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchaseSLIServerTests",
             dependencies: [

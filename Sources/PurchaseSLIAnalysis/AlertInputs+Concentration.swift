@@ -12,12 +12,15 @@ extension AlertInputs {
         var shares: [SliceShare] = []
         for series in slices[action] ?? [] {
             guard let slice = series.labels.slice else { continue }
-            let counts = series.counts(last: window, before: time), rest = total - counts
+            let counts = series.counts(last: window, before: time)
+            let rest = total - counts
             let failureShare = Double(counts.failure) / Double(total.failure)
             guard failureShare >= 0.1, counts.valid > 0, rest.valid > 0 else { continue }
-            let sliceRate = Double(counts.failure) / Double(counts.valid), restRate = Double(rest.failure) / Double(rest.valid)
-            guard sliceRate >= 1.5 * restRate, RateTest.poissonRateExcess(
-                observed: counts.failure, exposure: counts.valid, baselineObserved: rest.failure, baselineExposure: rest.valid) < 0.01
+            let sliceRate = Double(counts.failure) / Double(counts.valid)
+            let restRate = Double(rest.failure) / Double(rest.valid)
+            guard sliceRate >= 1.5 * restRate,
+                RateTest.poissonRateExcess(
+                    observed: counts.failure, exposure: counts.valid, baselineObserved: rest.failure, baselineExposure: rest.valid) < 0.01
             else { continue }
             shares.append(SliceShare(slice: slice, share: failureShare, trafficShare: Double(counts.valid) / Double(total.valid)))
         }

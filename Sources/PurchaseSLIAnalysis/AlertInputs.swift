@@ -54,8 +54,9 @@ public struct AlertInputs: Sendable {
         func series(_ rows: [CountRow]) -> CountSeries {
             CountSeries(rows: rows, startSeconds: startSeconds, stepSeconds: 60, stepCount: minuteCount)
         }
-        self.init(startSeconds: startSeconds, endSeconds: endSeconds, overall: series(overall),
-                  slices: sliceRows.mapValues(series))
+        self.init(
+            startSeconds: startSeconds, endSeconds: endSeconds, overall: series(overall),
+            slices: sliceRows.mapValues(series))
     }
 
     /// Builds the series from dense 1-minute series: `overall` grouped by `actionType` (which may start
@@ -67,7 +68,8 @@ public struct AlertInputs: Sendable {
         /// The minutes of `counts` from `start` up to `endSeconds`, padded with empty ones.
         func minutes(_ counts: [OutcomeCounts], from start: Int64) -> [OutcomeCounts] {
             let minuteCount = Int(max(0, (endSeconds - start) / 60))
-            return counts.count == minuteCount ? counts
+            return counts.count == minuteCount
+                ? counts
                 : Array(counts.prefix(minuteCount)) + Array(repeating: OutcomeCounts(), count: max(0, minuteCount - counts.count))
         }
         var actions: [String: MinuteSeries] = [:]

@@ -38,8 +38,9 @@ public struct ChargeCountQuery: Sendable, Hashable {
         }
         func dimension(_ name: Substring, _ argument: String) throws(QueryArgumentError) -> ChargeCounts.Dimension {
             guard let dimension = ChargeCounts.Dimension(rawValue: String(name)) else {
-                throw QueryArgumentError("\(argument): with charges expected one of "
-                    + "\(ChargeCounts.Dimension.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(name)\"")
+                throw QueryArgumentError(
+                    "\(argument): with charges expected one of "
+                        + "\(ChargeCounts.Dimension.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(name)\"")
             }
             return dimension
         }

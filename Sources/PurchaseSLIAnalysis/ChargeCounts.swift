@@ -64,7 +64,7 @@ public enum ChargeCounts {
         func row(for charge: ChargeLedger.Charge) -> Key? {
             let millis = charge.eventMillis
             guard millis >= fromSeconds * 1000, millis < toSeconds * 1000,
-                  filters.allSatisfy({ $0.value.contains($0.key.value(of: charge)) })
+                filters.allSatisfy({ $0.value.contains($0.key.value(of: charge)) })
             else { return nil }
             let time = stepSeconds.map { step in (millis / 1000).floorDividedBy(step).quotient * step }
             let key = Key(time: time, values: groupBy.map { $0.value(of: charge) })
@@ -74,7 +74,8 @@ public enum ChargeCounts {
         let at = atSeconds * 1000
         for charge in ledger.charges {
             guard let key = row(for: charge) else { continue }
-            let price = charge.notification.price, currency = charge.notification.currency
+            let price = charge.notification.price
+            let currency = charge.notification.currency
             rows[key]!.charges += 1
             if let price, let currency { rows[key]!.chargedAmounts[currency, default: 0] += price }
             if charge.isGranted(by: at) { rows[key]!.granted += 1 }

@@ -101,8 +101,10 @@ public struct ChargeLedger: Sendable {
         func matching(_ candidates: [ClientReport]?, about notification: StoreNotification) -> ClientReport? {
             let span = notification.eventMillis - Self.reportsBeforeChargeMillis...notification.eventMillis + Self.reportsAfterChargeMillis
             var merged: ClientReport?
-            for report in candidates ?? [] where span.contains(report.lastMillis)
-                && (notification.productID == nil || notification.productID == report.productID) {
+            for report in candidates ?? []
+            where span.contains(report.lastMillis)
+                && (notification.productID == nil || notification.productID == report.productID)
+            {
                 var own = report
                 if let grant = own.firstGrantMillis, !span.contains(grant) { own.firstGrantMillis = nil }
                 if merged == nil { merged = own } else { merged!.merge(own) }
@@ -117,13 +119,16 @@ public struct ChargeLedger: Sendable {
         var seen = Set<ChargeKey>()
         /// A transaction is refunded once; a refund without a transaction id is its notification.
         var refunded = Set<String>()
-        var charges: [Charge] = [], refunds: [Charge] = []
+        var charges: [Charge] = []
+        var refunds: [Charge] = []
         for received in notifications.sorted(by: { $0.receivedMillis < $1.receivedMillis }) {
             let notification = received.notification
             guard notification.kind != .other else { continue }
             let key = ChargeKey(store: notification.store, transactionID: notification.transactionID, millis: notification.eventMillis)
-            let isNew = notification.kind == .refund
-                ? refunded.insert("\(notification.store.rawValue) \(notification.transactionID ?? "notification " + notification.notificationID)").inserted
+            let isNew =
+                notification.kind == .refund
+                ? refunded.insert("\(notification.store.rawValue) \(notification.transactionID ?? "notification " + notification.notificationID)")
+                    .inserted
                 : seen.insert(key).inserted
             guard isNew else { continue }
             let byID = notification.transactionID.flatMap { matching(byTransaction[$0], about: notification) }
@@ -148,8 +153,10 @@ public struct ChargeLedger: Sendable {
         self.refunds = refunds.sorted { $0.eventMillis < $1.eventMillis }
         expectedCharges = self.charges.filter { rule.expectsGrant(type: $0.notification.type, environment: $0.notification.environment) }
         overdueCharges = expectedCharges.filter { !$0.isGranted(by: $0.eventMillis + grace) }
-        var positions: [ProductKey: Int] = [:], currencyPositions: [String: Int] = [:]
-        var keys: [ProductKey] = [], currencies: [String] = []
+        var positions: [ProductKey: Int] = [:]
+        var currencyPositions: [String: Int] = [:]
+        var keys: [ProductKey] = []
+        var currencies: [String] = []
         func facts(of charge: Charge) -> Facts {
             let key = ProductKey(store: charge.notification.store, productID: charge.productID)
             let product = positions[key] ?? keys.count
@@ -178,14 +185,16 @@ public struct ChargeLedger: Sendable {
     /// The charges of `sorted` made in `[from, to]` (milliseconds). O(log n).
     static func slice(_ sorted: [Charge], from: Int64, through to: Int64) -> ArraySlice<Charge> {
         func firstIndex(notBefore millis: Int64, after: Bool) -> Int {
-            var low = 0, high = sorted.count
+            var low = 0
+            var high = sorted.count
             while low < high {
                 let middle = (low + high) / 2
                 if sorted[middle].eventMillis < millis || (after && sorted[middle].eventMillis == millis) { low = middle + 1 } else { high = middle }
             }
             return low
         }
-        let start = firstIndex(notBefore: from, after: false), end = firstIndex(notBefore: to, after: true)
+        let start = firstIndex(notBefore: from, after: false)
+        let end = firstIndex(notBefore: to, after: true)
         return start < end ? sorted[start..<end] : []
     }
 }

@@ -37,7 +37,8 @@ public struct SeriesLabels: Sendable, Hashable, Comparable {
     }
 
     public static func < (lhs: SeriesLabels, rhs: SeriesLabels) -> Bool {
-        let left = lhs.pairs.map { "\($0.0)=\($0.1)" }, right = rhs.pairs.map { "\($0.0)=\($0.1)" }
+        let left = lhs.pairs.map { "\($0.0)=\($0.1)" }
+        let right = rhs.pairs.map { "\($0.0)=\($0.1)" }
         return left.lexicographicallyPrecedes(right)
     }
 }
@@ -92,7 +93,8 @@ public struct MinuteSeries: Sendable {
 
     /// Total counts over `[from, to)` (seconds, minute-aligned; clamped to the series). O(1).
     public func counts(from: Int64, to: Int64) -> OutcomeCounts {
-        let lower = index(from), upper = index(to)
+        let lower = index(from)
+        let upper = index(to)
         guard upper > lower else { return OutcomeCounts() }
         return prefix[upper] - prefix[lower]
     }
@@ -105,7 +107,8 @@ public struct MinuteSeries: Sendable {
     /// The latest minute M in `[notBefore, time)` such that `[M, time)` holds at least `minimum` valid
     /// events, or nil when even `[notBefore, time)` holds fewer. O(log minutes).
     public func start(holdingValid minimum: Int64, before time: Int64, notBefore: Int64) -> Int64? {
-        var lower = index(notBefore), upper = index(time)
+        var lower = index(notBefore)
+        var upper = index(time)
         let total = prefix[upper].valid
         guard total - prefix[lower].valid >= minimum else { return nil }
         // The largest prefix index whose valid events up to `time` are still at least `minimum`.
@@ -122,7 +125,8 @@ public struct MinuteSeries: Sendable {
     /// The first minute in `[from, to)` whose `count` (``OutcomeCounts/failure``, ``OutcomeCounts/total``) is
     /// not zero, or nil. O(log minutes).
     public func firstMinute(from: Int64, to: Int64, counting count: KeyPath<OutcomeCounts, Int64>) -> Int64? {
-        var lower = index(from), upper = index(to)
+        var lower = index(from)
+        var upper = index(to)
         let before = prefix[lower][keyPath: count]
         guard upper > lower, prefix[upper][keyPath: count] > before else { return nil }
         // The smallest prefix index past `lower` whose count exceeds `before`; its minute is one earlier.
@@ -135,7 +139,8 @@ public struct MinuteSeries: Sendable {
 
     /// The last minute before `time` with an event, or nil. O(log minutes).
     public func lastEvent(before time: Int64) -> Int64? {
-        var lower = index(startSeconds), upper = index(time)
+        var lower = index(startSeconds)
+        var upper = index(time)
         let total = prefix[upper].total
         guard upper > lower, prefix[lower].total < total else { return nil }
         // The largest prefix index whose total is still under `total`: its minute holds the last event.

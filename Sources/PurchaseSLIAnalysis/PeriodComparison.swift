@@ -37,7 +37,8 @@ public struct PeriodComparison: Sendable, Hashable {
         self.metric = metric
         self.current = metric.rate(current)
         self.previous = metric.rate(previous)
-        let now = metric.badEvents(current), before = metric.badEvents(previous)
+        let now = metric.badEvents(current)
+        let before = metric.badEvents(previous)
         currentTrials = now.trials
         previousTrials = before.trials
         guard now.trials >= minimumTrials, before.trials >= minimumTrials else { return }

@@ -49,7 +49,8 @@ public struct PhasedRelease: Sendable, Hashable {
         let present = hours.map { $0.platformEvents > 0 && Double($0.candidateEvents) >= Self.presenceShare * Double($0.platformEvents) }
         guard var start = present.firstIndex(of: true) else { return nil }
         var earlier: Range<Int64>?
-        var absentRun = 0, lastPresent = start
+        var absentRun = 0
+        var lastPresent = start
         for index in start..<hours.count {
             if present[index] {
                 if absentRun >= Self.gapHours {

@@ -6,7 +6,8 @@ enum ProportionTest {
     /// first group holds at least `count` of the `count + otherCount` events, given the group sizes.
     /// Summed from `count` upward with the hypergeometric terms' ratio until they no longer matter.
     static func fisherUpperTail(count: Int64, trials: Int64, otherCount: Int64, otherTrials: Int64) -> Double {
-        let population = trials + otherTrials, events = count + otherCount
+        let population = trials + otherTrials
+        let events = count + otherCount
         guard trials > 0, otherTrials > 0, events > 0, count > 0 else { return 1 }
         let highest = min(events, trials)
         guard count <= highest else { return 0 }
@@ -28,7 +29,9 @@ enum ProportionTest {
     /// The Wilson score interval of `count / trials` at the given z (1.96 for 95 %).
     static func wilsonInterval(count: Int64, trials: Int64, z: Double = 1.96) -> ClosedRange<Double> {
         guard trials > 0 else { return 0...1 }
-        let n = Double(trials), p = Double(count) / n, z2 = z * z
+        let n = Double(trials)
+        let p = Double(count) / n
+        let z2 = z * z
         let center = (p + z2 / (2 * n)) / (1 + z2 / n)
         let half = z * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot() / (1 + z2 / n)
         return max(0, center - half)...min(1, center + half)

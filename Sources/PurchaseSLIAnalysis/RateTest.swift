@@ -22,10 +22,12 @@ enum RateTest {
         guard k > 0 else { return 1 }
         guard k <= n, p > 0 else { return 0 }
         guard p < 1 else { return 1 }
-        let logP = log(p), logQ = log1p(-p)
+        let logP = log(p)
+        let logQ = log1p(-p)
         // `term` is the log of term i; `sum` adds the terms so far relative to `largest`, the largest of their logs.
         var term = logFactorial(n) - logFactorial(k) - logFactorial(n - k) + Double(k) * logP + Double(n - k) * logQ
-        var largest = term, sum = 0.0
+        var largest = term
+        var sum = 0.0
         for i in k...n {
             if term > largest {
                 sum *= exp(largest - term)

@@ -143,8 +143,10 @@ public struct RolloutEvaluator: Sendable {
             if detailed {
                 // Bounds of what a person reads: each action, and the slices that regressed or moved by the
                 // minimum effect.
-                for (index, state) in zip(comparisons.indices, states.filter { $0.hasTrials }) where comparisons[index].isTested
-                    && (state.labels.slice == nil || comparisons[index].isRegression || abs(comparisons[index].effect ?? 0) >= rule.minimumEffect) {
+                for (index, state) in zip(comparisons.indices, states.filter { $0.hasTrials })
+                where comparisons[index].isTested
+                    && (state.labels.slice == nil || comparisons[index].isRegression || abs(comparisons[index].effect ?? 0) >= rule.minimumEffect)
+                {
                     comparisons[index].effectInterval = state.effectInterval()
                 }
             }
@@ -156,7 +158,9 @@ public struct RolloutEvaluator: Sendable {
             let regressions = comparisons.filter(\.isRegression)
             if !regressions.isEmpty {
                 let verdict: RolloutReport.Verdict = regressions.contains { $0.metric.losesMoney } ? .rollback : .hold
-                let reasons = (regressions.filter(\.metric.losesMoney) + regressions.filter { !$0.metric.losesMoney }).map { RolloutReport.Reason.regression($0) }
+                let reasons = (regressions.filter(\.metric.losesMoney) + regressions.filter { !$0.metric.losesMoney }).map {
+                    RolloutReport.Reason.regression($0)
+                }
                 return Look(verdict: verdict, reasons: reasons, comparisons: comparisons, progress: progress)
             }
             let (verdict, reasons) = coverage(comparisons, at: time, confidence: progress?.confidence ?? rule.defaultConfidence, detailed: detailed)
@@ -228,11 +232,12 @@ public struct RolloutEvaluator: Sendable {
             let reasons = ordered.filter { detailed || blocking.contains($0) }.compactMap { action -> RolloutReport.Reason? in
                 let labels = SeriesLabels(actionType: action)
                 guard let comparison = comparisons.first(where: { $0.metric == .successRate && $0.slice == labels }),
-                      let index = states.firstIndex(where: { $0.metric == .successRate && $0.labels == labels })
+                    let index = states.firstIndex(where: { $0.metric == .successRate && $0.labels == labels })
                 else { return nil }
                 let alpha = 1 - confidence
                 if comparison.candidate.trials >= minimum, comparison.baseline.trials >= minimum, (ruledOutConfidence[action] ?? 0) < confidence,
-                   states[index].dropRuledOutPValue(points: rule.maximumRegression) < alpha {
+                    states[index].dropRuledOutPValue(points: rule.maximumRegression) < alpha
+                {
                     ruledOutConfidence[action] = confidence
                 }
                 let state = states[index]
@@ -240,7 +245,8 @@ public struct RolloutEvaluator: Sendable {
                 if (ruledOutConfidence[action] ?? 0) >= confidence {
                     // Ruled out at an earlier look, the bound of today's baseline rate may say more than
                     // allowed: then it is not given.
-                    let largest = detailed
+                    let largest =
+                        detailed
                         ? SequentialRateTest.bound(state.hours, direction: .better, alpha: alpha)
                             .map { max(0, ($0 - 1) * state.baselineRate) }.flatMap { $0 <= rule.maximumRegression ? $0 : nil }
                         : nil
@@ -253,7 +259,8 @@ public struct RolloutEvaluator: Sendable {
                 let settling = SequentialRateTest.trialsToSettle(
                     state.hours, nullRatio: nullRatio, baselineRate: state.baselineRate, share: state.candidateShare(before: time), alpha: alpha)
                 // Untested yet: at least the trials that make it tested.
-                let more = comparison.candidate.trials < minimum
+                let more =
+                    comparison.candidate.trials < minimum
                     ? max(minimum - comparison.candidate.trials, settling ?? 0) : settling
                 let perSecond = state.candidateTrialsPerSecond(before: time)
                 // To the next whole minute: a time to look again, not a measurement.
@@ -296,7 +303,8 @@ struct ComparisonState {
     }
 
     mutating func add(_ counts: RolloutInputs.HourCounts) {
-        let candidate = metric.badEvents(counts.candidate), baseline = metric.badEvents(counts.baseline)
+        let candidate = metric.badEvents(counts.candidate)
+        let baseline = metric.badEvents(counts.baseline)
         guard candidate.trials > 0 || baseline.trials > 0 else { return }
         let hour = SequentialRateTest.Hour(
             candidateBad: candidate.count, candidateTrials: candidate.trials, baselineBad: baseline.count, baselineTrials: baseline.trials)
@@ -390,6 +398,6 @@ struct ComparisonState {
         // Two one-sided bounds cross when the hours contradict each other (a ratio that changed during
         // the release): then no single interval describes it.
         guard lower <= upper else { return nil }
-        return metric.showsGoodShare ? -upper ... -lower : lower ... upper
+        return metric.showsGoodShare ? -upper ... -lower : lower...upper
     }
 }

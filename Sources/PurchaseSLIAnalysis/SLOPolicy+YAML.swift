@@ -155,7 +155,7 @@ package enum PolicyReader {
     package static func duration(_ value: Any, at path: String) throws -> Int64 {
         if let zero = value as? Int, zero == 0 { return 0 }
         guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % 60 == 0,
-              step.seconds <= longestDurationSeconds
+            step.seconds <= longestDurationSeconds
         else {
             throw PolicyError(path: path, reason: "expected a whole number of minutes such as 5m, 1h, 28d, at most 35d, got \(value)")
         }
@@ -177,13 +177,13 @@ package enum PolicyReader {
         var objective = SLOPolicy.Objective(actionType: action, target: target / 100, window: window)
         if let owner = map["owner"] {
             guard let text = owner as? String, !text.isEmpty, text.count <= 100,
-                  text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+                text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
             else { throw PolicyError(path: "\(path).owner", reason: "expected a team name of 1 to 100 printable characters, got \(owner)") }
             objective.owner = text
         }
         if let runbook = map["runbook"] {
             guard let text = runbook as? String, text.hasPrefix("https://") || text.hasPrefix("http://"), text.count > 8,
-                  text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"\"'<>`\\".unicodeScalars.contains($0) })
+                text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"\"'<>`\\".unicodeScalars.contains($0) })
             else { throw PolicyError(path: "\(path).runbook", reason: "expected an http or https URL, got \(runbook)") }
             objective.runbookURL = text
         }
@@ -194,7 +194,7 @@ package enum PolicyReader {
     static func sloWindow(_ value: Any, at path: String) throws -> SLOWindow {
         if let text = value as? String, text == "month" { return .calendarMonth }
         guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % 86_400 == 0,
-              step.seconds <= 366 * 86_400
+            step.seconds <= 366 * 86_400
         else {
             throw PolicyError(path: path, reason: "expected whole days up to 366d such as 7d, 28d, 30d, or month (the calendar month), got \(value)")
         }
@@ -218,8 +218,11 @@ package enum PolicyReader {
     static func spikeRule(_ value: Any, at path: String) throws -> SLOPolicy.SpikeRule {
         let map = try self.map(value, at: path)
         try refuseUnknownKeys(
-            map, known: ["window", "baselineDays", "minimumRatio", "minimumCount", "significance", "severity", "unfinishedAfter",
-                  "unfinishedMinimumShare"],
+            map,
+            known: [
+                "window", "baselineDays", "minimumRatio", "minimumCount", "significance", "severity", "unfinishedAfter",
+                "unfinishedMinimumShare",
+            ],
             at: path)
         var rule = SLOPolicy.SpikeRule()
         if let window = map["window"] { rule.windowSeconds = try duration(window, at: "\(path).window") }
@@ -298,12 +301,13 @@ package enum PolicyReader {
         var rule = SLOPolicy.ReconciliationRule()
         /// A list of upper-case tokens (notification types, environments).
         func names(_ value: Any, at path: String, example: String) throws -> Set<String> {
-            Set(try list(value, at: path).enumerated().map { index, item in
-                guard let name = item as? String, !name.isEmpty, name.count <= 64,
-                      name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0) })
-                else { throw PolicyError(path: "\(path)[\(index)]", reason: "expected a name such as \(example), got \(item)") }
-                return name
-            })
+            Set(
+                try list(value, at: path).enumerated().map { index, item in
+                    guard let name = item as? String, !name.isEmpty, name.count <= 64,
+                        name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0) })
+                    else { throw PolicyError(path: "\(path)[\(index)]", reason: "expected a name such as \(example), got \(item)") }
+                    return name
+                })
         }
         if let types = map["expectGrantFor"] {
             rule.grantExpectedFor = try names(types, at: "\(path).expectGrantFor", example: "ONE_TIME_CHARGE or SUBSCRIPTION_PURCHASED")

@@ -229,10 +229,11 @@ public struct SLOPolicy: Sendable, Hashable {
         let pages = rules.filter { $0.severity == .page }
         var all: [BurnRateRule] = []
         if let fastBurn, let fastest = pages.min(by: { $0.longWindowSeconds < $1.longWindowSeconds }) {
-            all.append(BurnRateRule(
-                severity: .page, longWindowSeconds: fastBurn.windowSeconds, shortWindowSeconds: fastBurn.windowSeconds,
-                budgetShare: fastest.budgetShare * Double(fastBurn.windowSeconds) / Double(fastest.longWindowSeconds),
-                isExactTest: true))
+            all.append(
+                BurnRateRule(
+                    severity: .page, longWindowSeconds: fastBurn.windowSeconds, shortWindowSeconds: fastBurn.windowSeconds,
+                    budgetShare: fastest.budgetShare * Double(fastBurn.windowSeconds) / Double(fastest.longWindowSeconds),
+                    isExactTest: true))
         }
         return all + pages + rules.filter { $0.severity != .page }
     }

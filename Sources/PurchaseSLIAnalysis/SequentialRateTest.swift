@@ -164,7 +164,8 @@ public enum SequentialRateTest {
         for hour in hours where hour.candidateTrials > 0 && hour.baselineTrials > 0 && hour.candidateBad + hour.baselineBad > 0 {
             let share = Double(hour.candidateTrials) / Double(hour.candidateTrials + hour.baselineTrials)
             let (alternative, null) = (badShare(share, 1), badShare(share, nullRatio))
-            logLikelihood += Double(hour.candidateBad) * log(alternative / null)
+            logLikelihood +=
+                Double(hour.candidateBad) * log(alternative / null)
                 + Double(hour.baselineBad) * log((1 - alternative) / (1 - null))
         }
         // A vanishing divergence (a tiny regression allowed) asks for more trials than any app makes: unknown.

@@ -31,7 +31,8 @@ public struct StoreActivitySeries: Sendable {
         let start = startSeconds - startSeconds.floorDividedBy(3600).remainder
         self.startSeconds = start
         let hours = Int(max(0, (endSeconds - start + 3599) / 3600))
-        var chargeHours: [Key: [Int64]] = [:], refundHours: [Key: [Int64]] = [:]
+        var chargeHours: [Key: [Int64]] = [:]
+        var refundHours: [Key: [Int64]] = [:]
         for row in rows where environments.contains(row.environment) && row.kind != .other {
             let hour = Int((row.timeSeconds - start).floorDividedBy(3600).quotient)
             guard (0..<hours).contains(hour) else { continue }

@@ -14,7 +14,11 @@ enum YAMLDocument {
     /// the policy's own checks then refuse where a number is expected.
     private static let resolver = try! Resolver.default.removing(.timestamp)
         .replacing(.int, with: "^(?:[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$")
-        .replacing(.float, with: #"^(?:[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"#)
+        .replacing(
+            .float,
+            with:
+                #"^(?:[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"#
+        )
 
     /// The file's first document as plain values; nil for an empty file.
     static func plainValues(_ yaml: String) throws -> Any? {

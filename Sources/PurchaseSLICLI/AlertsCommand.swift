@@ -38,7 +38,9 @@ struct AlertsCommand: AsyncParsableCommand {
 
     @OptionGroup var links: LinkOptions
 
-    @Option(help: ArgumentHelp("Directory of dashboard definitions: with --base-url, the alerts link to the page among them that shows alerts.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Directory of dashboard definitions: with --base-url, the alerts link to the page among them that shows alerts.", valueName: "dir"))
     var dashboards = "dashboards"
 
     @Option(help: ArgumentHelp("Evaluation time (default: now).", valueName: "time"))
@@ -56,9 +58,10 @@ struct AlertsCommand: AsyncParsableCommand {
     @Option(help: "Output format (backtests: text or json).")
     var format: Format = .text
 
-    @Option(help: ArgumentHelp(
-        "Also POST the alerts firing at --at to this URL: an Alertmanager's /api/v2/alerts or a Slack-compatible incoming webhook.",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Also POST the alerts firing at --at to this URL: an Alertmanager's /api/v2/alerts or a Slack-compatible incoming webhook.",
+            valueName: "url"))
     var notify: String?
 
     @Option(help: "What --notify posts to: alertmanager (an array of alerts, [] when none fires) or slack ({\"text\": …}, nothing when none fires).")
@@ -115,7 +118,8 @@ struct AlertsCommand: AsyncParsableCommand {
 
     private func backtestOutput(_ reports: [AlertReport], from: Int64, to: Int64) -> String {
         if format == .json { return AlertOutput.alertmanagerJSON(reports, now: to) }
-        let header = "backtest \(RFC3339.format(seconds: from)) to \(RFC3339.format(seconds: to)) every \(step): "
+        let header =
+            "backtest \(RFC3339.format(seconds: from)) to \(RFC3339.format(seconds: to)) every \(step): "
             + "\(reports.count) alert episode\(reports.count == 1 ? "" : "s")\n\n"
         return header + (reports.isEmpty ? "" : AlertOutput.text(reports, now: to))
     }

@@ -68,9 +68,11 @@ struct ChargesCommand: ParsableCommand {
     }
 
     private func range(nowSeconds: Int64) throws -> (from: Int64, to: Int64, at: Int64) {
-        let range = (try TimeArgument.minute(from, option: "from", nowSeconds: nowSeconds),
-                     try TimeArgument.minute(to, option: "to", nowSeconds: nowSeconds),
-                     try TimeArgument.minute(at, option: "at", nowSeconds: nowSeconds))
+        let range = (
+            try TimeArgument.minute(from, option: "from", nowSeconds: nowSeconds),
+            try TimeArgument.minute(to, option: "to", nowSeconds: nowSeconds),
+            try TimeArgument.minute(at, option: "at", nowSeconds: nowSeconds)
+        )
         guard range.0 < range.1 else { throw ValidationError("--from must be before --to.") }
         return range
     }
@@ -85,7 +87,8 @@ struct ChargesCommand: ParsableCommand {
             let ledger = try database.ledger(kinds: [refunds ? .refund : .charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule)
             let rows = (refunds ? ledger.refunds : ledger.charges).map { charge in
                 let expects = !refunds && rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment)
-                return ChargeListOutput.Row(charge: charge, expectsGrant: expects, isUngranted: !refunds && rule.isUngranted(charge, atMillis: at * 1000))
+                return ChargeListOutput.Row(
+                    charge: charge, expectsGrant: expects, isUngranted: !refunds && rule.isUngranted(charge, atMillis: at * 1000))
             }.filter { row in
                 (storeName.map { row.charge.notification.store.rawValue == $0 } ?? true)
                     && (product.map { row.charge.productID == $0 } ?? true)

@@ -56,7 +56,8 @@ struct DemoCommand: AsyncParsableCommand {
         if let (notifications, root) = try exitingOnFailure({ try storeNotifications() }) {
             print("   and the App Store notifications of \(notifications.joined(separator: ", ")), verified with the simulator's test root \(root)")
             try await IngestStoreCommand.parse(
-                ["--db", db, "--apple-root-ca", root, "--apple-bundle-id", SimulateCommand.bundleID] + notifications).run()
+                ["--db", db, "--apple-root-ca", root, "--apple-bundle-id", SimulateCommand.bundleID] + notifications
+            ).run()
         }
 
         let (at, text) = try exitingOnFailure { () -> (Int64, String) in
@@ -75,12 +76,16 @@ struct DemoCommand: AsyncParsableCommand {
             let report = try WeeklyReport(week: ISOWeek(containing: at).previous, store: store, policy: policy)
             // Backtest from a day after the first event, when the rules have data for their windows.
             let episodes = try AlertContext(store: store, policy: policy).episodeReports(from: first + 86_400, to: at, stepSeconds: 60)
-            let header = "3. the alert rules over the sample logs (\(RFC3339.format(seconds: first + 86_400)) to "
+            let header =
+                "3. the alert rules over the sample logs (\(RFC3339.format(seconds: first + 86_400)) to "
                 + "\(RFC3339.format(seconds: at))): \(episodes.count) alert episodes\n\n"
-            return (at, "2. rendered \(written.count) pages into \(pages.out)/ for the 7 days before \(RFC3339.format(seconds: at))\n"
-                + header + AlertOutput.episodeLines(episodes, now: at)
-                + "   (each with its full text: purchase-sli alerts --db \(db) --from \(RFC3339.format(seconds: first + 86_400)) "
-                + "--to \(RFC3339.format(seconds: at)))\n\n4. weekly review \(report.week): \(report.summary(escaping: .terminal))\n")
+            return (
+                at,
+                "2. rendered \(written.count) pages into \(pages.out)/ for the 7 days before \(RFC3339.format(seconds: at))\n"
+                    + header + AlertOutput.episodeLines(episodes, now: at)
+                    + "   (each with its full text: purchase-sli alerts --db \(db) --from \(RFC3339.format(seconds: first + 86_400)) "
+                    + "--to \(RFC3339.format(seconds: at)))\n\n4. weekly review \(report.week): \(report.summary(escaping: .terminal))\n"
+            )
         }
         print(text)
         print("open \(URL(fileURLWithPath: pages.out + "/index.html").standardizedFileURL.path) (the dashboards of \(RFC3339.format(seconds: at)))")

@@ -64,15 +64,18 @@ struct IngestCommand: ParsableCommand {
         let store = try store.openStore(configuration: retention.configuration())
         let started = Date()
         let nowMillis = Int64(started.timeIntervalSince1970 * 1000)
-        let eventFormat: EventFormat = switch format {
-        case .events: .events
-        case .newrelic: .newRelic(eventType: newRelicEventType)
-        case .otlp: .otlpLogs(eventName: otlpEventName)
-        }
+        let eventFormat: EventFormat =
+            switch format {
+            case .events: .events
+            case .newrelic: .newRelic(eventType: newRelicEventType)
+            case .otlp: .otlpLogs(eventName: otlpEventName)
+            }
         let ingester = EventFileIngester(
             format: eventFormat, validator: EventValidator(nowMillis: nowMillis), batchSize: 16_384, maximumRecordBytes: maxRecordBytes)
         var rejectReport = try rejects.map { try RejectReport(path: $0) }
-        var rejectedCount = 0, warningCount = 0, ignoredCount = 0
+        var rejectedCount = 0
+        var warningCount = 0
+        var ignoredCount = 0
         let writer = BatchWriter(store: store, receivedAtMillis: nowMillis)
         var failure: (any Error)?
         do {
@@ -84,13 +87,16 @@ struct IngestCommand: ParsableCommand {
                     if !quiet && shown <= 20 {
                         // Event text reaches the terminal only with its control and bidi characters marked.
                         // An OTLP record is named by its index; its line is where its request begins.
-                        let place = switch (format, reject.line) {
-                        case (.otlp, let line?): "\(name): record \(reject.index) (of the request on line \(line))"
-                        case (_, let line?): "\(name):\(line)"
-                        case (_, nil): "\(name): record \(reject.index)"
-                        }
-                        printError(TerminalText.sanitized("\(place): \(reject.field): \(reject.reason)"
-                            + (reject.kept ? " (left out; the event was counted)" : "")))
+                        let place =
+                            switch (format, reject.line) {
+                            case (.otlp, let line?): "\(name): record \(reject.index) (of the request on line \(line))"
+                            case (_, let line?): "\(name):\(line)"
+                            case (_, nil): "\(name): record \(reject.index)"
+                            }
+                        printError(
+                            TerminalText.sanitized(
+                                "\(place): \(reject.field): \(reject.reason)"
+                                    + (reject.kept ? " (left out; the event was counted)" : "")))
                     } else if !quiet && shown == 21 {
                         printError("… more are not shown\(rejects == nil ? "; use --rejects FILE for all" : "")")
                     }
@@ -115,7 +121,7 @@ struct RejectReport {
     private var pending = ""
 
     init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) , let handle = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
             throw CommandFailure(message: "cannot write --rejects file \(path)")
         }
         self.handle = handle
@@ -157,8 +163,9 @@ struct IngestSummary {
         if warnings > 0 { lines.append("warnings    \(warnings) optional fields left out (their events were counted)") }
         if ignored > 0 { lines.append("ignored     \(ignored) records of other kinds (not purchase SLIs)") }
         for (dimension, events) in outcome.overflowed.sorted(by: { $0.key < $1.key }) {
-            lines.append("overflow    \(dimension): \(events) events counted as \(EventDimension.overflowValue) "
-                + (dimension == "series" ? "(series cap: their action's __other__ series)" : "(cardinality cap)"))
+            lines.append(
+                "overflow    \(dimension): \(events) events counted as \(EventDimension.overflowValue) "
+                    + (dimension == "series" ? "(series cap: their action's __other__ series)" : "(cardinality cap)"))
         }
         let processed = Double(outcome.accepted + outcome.duplicates + rejected)
         let rate = seconds > 0 ? Int((processed / seconds).rounded()) : 0

@@ -59,7 +59,9 @@ struct IngestStoreCommand: AsyncParsableCommand {
         let google = GooglePlayNotificationDecoder(packageNames: Set(googlePackage))
         let database = try store.openStore(configuration: .default)
         let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
-        var stored = 0, duplicates = 0, refused = 0
+        var stored = 0
+        var duplicates = 0
+        var refused = 0
         var batch: [ReceivedNotification] = []
         /// Stores the verified notifications waiting, in one transaction.
         func commit() throws {

@@ -4,9 +4,10 @@ import PurchaseSLIDashboards
 /// `--base-url`: where the dashboards are served, so that alert text, Slack and Alertmanager link to the
 /// page that shows each alert.
 struct LinkOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Where the pages are served (e.g. https://sli.example.com): alert text, Slack and Alertmanager (generatorURL) link to the alert on the on-call page.",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Where the pages are served (e.g. https://sli.example.com): alert text, Slack and Alertmanager (generatorURL) link to the alert on the on-call page.",
+            valueName: "url"))
     var baseURL: String?
 
     func validate() throws {
@@ -23,7 +24,7 @@ struct LinkOptions: ParsableArguments {
     /// `text` without a trailing slash when it is an http(s) URL with a host and no query or fragment.
     static func normalized(_ text: String) -> String? {
         guard text.hasPrefix("https://") || text.hasPrefix("http://"),
-              text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"\"'<>`\\?#".unicodeScalars.contains($0) })
+            text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"\"'<>`\\?#".unicodeScalars.contains($0) })
         else { return nil }
         var trimmed = Substring(text)
         while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }

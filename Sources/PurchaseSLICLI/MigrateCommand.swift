@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import PurchaseSLIStorage
+
 #if PostgreSQL
 import PurchaseSLIPostgres
 #endif
-import PurchaseSLIStorage
 
 /// `purchase-sli migrate`: copies a SQLite store into a PostgreSQL database.
 struct MigrateCommand: ParsableCommand {
@@ -25,8 +26,9 @@ struct MigrateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The SQLite database file to copy.", valueName: "path"))
     var from: String
 
-    @Option(help: ArgumentHelp(
-        "The PostgreSQL database to copy into, postgres://user:password@host:port/database (default: PURCHASE_SLI_DB).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The PostgreSQL database to copy into, postgres://user:password@host:port/database (default: PURCHASE_SLI_DB).", valueName: "url"))
     var to: String?
 
     func run() throws {

@@ -13,7 +13,8 @@ public struct PurchaseSLICommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            DemoCommand.self, IngestCommand.self, IngestStoreCommand.self, QueryCommand.self, ChargesCommand.self, AlertsCommand.self, RolloutCommand.self, RenderCommand.self,
+            DemoCommand.self, IngestCommand.self, IngestStoreCommand.self, QueryCommand.self, ChargesCommand.self, AlertsCommand.self,
+            RolloutCommand.self, RenderCommand.self,
             ReportCommand.self, SimulateCommand.self, ServeCommand.self, MigrateCommand.self,
         ]
     )

@@ -56,9 +56,11 @@ struct QueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Dimensions to group by, comma-separated.", valueName: "dim,..."))
     var by: String?
 
-    @Option(name: .customLong("where"), help: ArgumentHelp(
-        "Keep only events whose dimension has this value; repeat for several values (OR within a dimension, AND across). DIM= matches events without a value.",
-        valueName: "dim=value"))
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp(
+            "Keep only events whose dimension has this value; repeat for several values (OR within a dimension, AND across). DIM= matches events without a value.",
+            valueName: "dim=value"))
     var filters: [String] = []
 
     @Option(help: ArgumentHelp("Group by aligned UTC time steps: a whole number of minutes, e.g. 5m, 1h, 1d.", valueName: "step"))

@@ -46,7 +46,8 @@ struct RenderCommand: ParsableCommand {
             let context = DashboardContext(
                 store: try store.openStore(), policy: try policy.load(directory: pages.dashboards), atSeconds: at, rangeSeconds: rangeSeconds)
             return try pages.render(
-                context: context, links: PageLinks(baseURL: links.baseURL.flatMap(LinkOptions.normalized), databasePath: try store.location().filePath),
+                context: context,
+                links: PageLinks(baseURL: links.baseURL.flatMap(LinkOptions.normalized), databasePath: try store.location().filePath),
                 generatedAtSeconds: now)
         }
         print("wrote \(written.joined(separator: ", ")); open \(pages.out)/index.html")

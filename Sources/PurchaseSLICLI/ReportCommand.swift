@@ -50,8 +50,9 @@ struct ReportCommand: ParsableCommand {
         let now = Int64(Date().timeIntervalSince1970)
         let week = try parsedWeek(nowSeconds: now)
         guard week.endSeconds <= now else {
-            throw CommandFailure(message: "--week \(week) is not over until \(RFC3339.format(seconds: week.endSeconds)); "
-                + "the last whole week is \(ISOWeek(containing: now).previous)")
+            throw CommandFailure(
+                message: "--week \(week) is not over until \(RFC3339.format(seconds: week.endSeconds)); "
+                    + "the last whole week is \(ISOWeek(containing: now).previous)")
         }
         let report = try WeeklyReport(week: week, store: try store.openStore(), policy: try policy.load())
         guard format == .html else { return report.markdown }

@@ -43,9 +43,10 @@ struct ServeCommand: AsyncParsableCommand {
             and what it carried goes with the next one.
             """)
 
-    @Option(help: ArgumentHelp(
-        "SQLite database file, or a PostgreSQL URL postgres://user:password@host:port/database?sslmode=require shared by several serve nodes (env PURCHASE_SLI_DB, which keeps a password out of the process list; default purchase-sli.sqlite).",
-        valueName: "path|url"))
+    @Option(
+        help: ArgumentHelp(
+            "SQLite database file, or a PostgreSQL URL postgres://user:password@host:port/database?sslmode=require shared by several serve nodes (env PURCHASE_SLI_DB, which keeps a password out of the process list; default purchase-sli.sqlite).",
+            valueName: "path|url"))
     var db: String?
 
     @Option(help: ArgumentHelp("Address to listen on (env PURCHASE_SLI_HOST; default 127.0.0.1).", valueName: "host"))
@@ -54,14 +55,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Port to listen on, 0 for any free port (env PURCHASE_SLI_PORT; default 8080).", valueName: "port"))
     var port: Int?
 
-    @Option(help: ArgumentHelp(
-        "File of accepted ingest keys, one per line, # comments (env PURCHASE_SLI_INGEST_KEYS; default: no key needed).",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "File of accepted ingest keys, one per line, # comments (env PURCHASE_SLI_INGEST_KEYS; default: no key needed).",
+            valueName: "file"))
     var ingestKeys: String?
 
-    @Option(help: ArgumentHelp(
-        "File of accepted read keys, as --ingest-keys (env PURCHASE_SLI_READ_KEYS; default: queries, pages and metrics are open to anyone who can connect).",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "File of accepted read keys, as --ingest-keys (env PURCHASE_SLI_READ_KEYS; default: queries, pages and metrics are open to anyone who can connect).",
+            valueName: "file"))
     var readKeys: String?
 
     @Option(help: ArgumentHelp("JSON file of server settings (env PURCHASE_SLI_CONFIG).", valueName: "file"))
@@ -71,31 +74,36 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Store notifications") var stores: StoreNotificationOptions
 
-    @Option(help: ArgumentHelp(
-        "Evaluate the alerts and POST what changes to this URL: an Alertmanager's /api/v2/alerts or a Slack-compatible incoming webhook (env PURCHASE_SLI_NOTIFY; default: alerts are not evaluated).",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Evaluate the alerts and POST what changes to this URL: an Alertmanager's /api/v2/alerts or a Slack-compatible incoming webhook (env PURCHASE_SLI_NOTIFY; default: alerts are not evaluated).",
+            valueName: "url"))
     var notify: String?
 
     @Option(help: "What --notify posts to: alertmanager or slack (env PURCHASE_SLI_NOTIFY_FORMAT; default alertmanager).")
     var notifyFormat: AlertNotificationFormat?
 
-    @Option(help: ArgumentHelp(
-        "Time between alert evaluations, a whole number of minutes (env PURCHASE_SLI_ALERTS_EVERY; default 1m).",
-        valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "Time between alert evaluations, a whole number of minutes (env PURCHASE_SLI_ALERTS_EVERY; default 1m).",
+            valueName: "duration"))
     var alertsEvery: String?
 
-    @Option(help: ArgumentHelp(
-        "SLO, alert, rollout and reconciliation policy (YAML) for --notify, --render-every, --rollout-every and the stores' notifications (env PURCHASE_SLI_POLICY; default slos.yaml of the dashboards directory when present, else the built-in defaults).",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "SLO, alert, rollout and reconciliation policy (YAML) for --notify, --render-every, --rollout-every and the stores' notifications (env PURCHASE_SLI_POLICY; default slos.yaml of the dashboards directory when present, else the built-in defaults).",
+            valueName: "file"))
     var policy: String?
 
-    @Option(help: ArgumentHelp(
-        "Serve this directory's pages at / (env PURCHASE_SLI_OUT; with --render-every default out).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Serve this directory's pages at / (env PURCHASE_SLI_OUT; with --render-every default out).", valueName: "dir"))
     var out: String?
 
-    @Option(help: ArgumentHelp(
-        "Render the dashboards and the last week's review into --out this often, a whole number of minutes (env PURCHASE_SLI_RENDER_EVERY; default: never).",
-        valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "Render the dashboards and the last week's review into --out this often, a whole number of minutes (env PURCHASE_SLI_RENDER_EVERY; default: never).",
+            valueName: "duration"))
     var renderEvery: String?
 
     @Option(help: ArgumentHelp("Dashboard definitions to render (env PURCHASE_SLI_DASHBOARDS; default dashboards).", valueName: "dir"))
@@ -104,31 +112,36 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How far back the rendered pages reach (env PURCHASE_SLI_RENDER_RANGE; default 7d).", valueName: "duration"))
     var renderRange: String?
 
-    @Option(help: ArgumentHelp(
-        "Check the phased release this often, a whole number of minutes, and post verdict changes (env PURCHASE_SLI_ROLLOUT_EVERY; default: never).",
-        valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "Check the phased release this often, a whole number of minutes, and post verdict changes (env PURCHASE_SLI_ROLLOUT_EVERY; default: never).",
+            valueName: "duration"))
     var rolloutEvery: String?
 
-    @Option(help: ArgumentHelp(
-        "The app version whose release --rollout-every checks, or auto for the newest with real traffic (env PURCHASE_SLI_ROLLOUT_CANDIDATE; default auto).",
-        valueName: "version"))
+    @Option(
+        help: ArgumentHelp(
+            "The app version whose release --rollout-every checks, or auto for the newest with real traffic (env PURCHASE_SLI_ROLLOUT_CANDIDATE; default auto).",
+            valueName: "version"))
     var candidate: String?
 
-    @Option(help: ArgumentHelp(
-        "The version --rollout-every compares with (env PURCHASE_SLI_ROLLOUT_BASELINE; default: the busiest other one).", valueName: "version"))
+    @Option(
+        help: ArgumentHelp(
+            "The version --rollout-every compares with (env PURCHASE_SLI_ROLLOUT_BASELINE; default: the busiest other one).", valueName: "version"))
     var baseline: String?
 
-    @Option(help: ArgumentHelp(
-        "POST rollout verdict changes to this URL (env PURCHASE_SLI_ROLLOUT_NOTIFY; default: --notify when it is Slack, else they are only logged).",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "POST rollout verdict changes to this URL (env PURCHASE_SLI_ROLLOUT_NOTIFY; default: --notify when it is Slack, else they are only logged).",
+            valueName: "url"))
     var rolloutNotify: String?
 
     @Option(help: "What --rollout-notify posts: slack or json (env PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT; default slack).")
     var rolloutNotifyFormat: RolloutNotificationFormat?
 
-    @Option(help: ArgumentHelp(
-        "Where the pages are reached from outside, e.g. https://sli.example.com (env PURCHASE_SLI_BASE_URL): alert text, Slack and Alertmanager (generatorURL) link to the alert on the on-call page.",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Where the pages are reached from outside, e.g. https://sli.example.com (env PURCHASE_SLI_BASE_URL): alert text, Slack and Alertmanager (generatorURL) link to the alert on the on-call page.",
+            valueName: "url"))
     var baseURL: String?
 
     func run() async throws {
@@ -150,23 +163,28 @@ struct ServeCommand: AsyncParsableCommand {
         }
         for warning in settings.warnings { logger.warning("\(warning)") }
         let server = settings.server
-        logger.info("purchase-sli serve starting", metadata: [
-            "address": "\(server.host):\(server.port)", "database": "\(settings.db)",
-            "ingestKeys": "\(server.ingestKeys.isEnabled ? "\(server.ingestKeys.count) accepted" : "none required")",
-            "readKeys": "\(server.readKeys.isEnabled ? "\(server.readKeys.count) accepted" : "none required (reads open)")",
-            "maximumBodyBytes": "\(server.maximumBodyBytes)", "maximumDecompressedBytes": "\(server.maximumDecompressedBytes)",
-            "maximumCompressionRatio": "\(server.maximumCompressionRatio)",
-            "maximumEventsPerRequest": "\(server.maximumEventsPerRequest)", "maximumLineBytes": "\(server.maximumLineBytes)",
-            "latenessLimit": "\(TimeStep(seconds: server.latenessLimitMillis / 1000))",
-            "newRelicEventType": "\(server.newRelicEventType)", "otlpEventName": "\(server.otlpEventName)",
-            "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
-            "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)", "bodyTimeoutSeconds": "\(server.bodyTimeoutSeconds)",
-            "alerts": "\(server.notifyURL.map { "every \(TimeStep(seconds: server.alertsEverySeconds)) to \($0.redacted) (\(server.notifyFormat))" } ?? "off")",
-            "appStore": "\(server.appleBundleIDs.isEmpty ? "off" : server.appleBundleIDs.sorted().joined(separator: ","))",
-            "googlePlay": "\(server.googlePackageNames.isEmpty ? "off" : server.googlePackageNames.sorted().joined(separator: ","))",
-            "rollout": "\(server.rolloutEverySeconds.map { "every \(TimeStep(seconds: $0)), candidate \(server.rolloutCandidate ?? "auto")" } ?? "off")",
-            "pages": "\(server.pagesDirectory.map { directory in server.renderEverySeconds.map { "\(directory) at /, rendered every \(TimeStep(seconds: $0))" } ?? "\(directory) at /" } ?? "off")",
-        ])
+        logger.info(
+            "purchase-sli serve starting",
+            metadata: [
+                "address": "\(server.host):\(server.port)", "database": "\(settings.db)",
+                "ingestKeys": "\(server.ingestKeys.isEnabled ? "\(server.ingestKeys.count) accepted" : "none required")",
+                "readKeys": "\(server.readKeys.isEnabled ? "\(server.readKeys.count) accepted" : "none required (reads open)")",
+                "maximumBodyBytes": "\(server.maximumBodyBytes)", "maximumDecompressedBytes": "\(server.maximumDecompressedBytes)",
+                "maximumCompressionRatio": "\(server.maximumCompressionRatio)",
+                "maximumEventsPerRequest": "\(server.maximumEventsPerRequest)", "maximumLineBytes": "\(server.maximumLineBytes)",
+                "latenessLimit": "\(TimeStep(seconds: server.latenessLimitMillis / 1000))",
+                "newRelicEventType": "\(server.newRelicEventType)", "otlpEventName": "\(server.otlpEventName)",
+                "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
+                "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)", "bodyTimeoutSeconds": "\(server.bodyTimeoutSeconds)",
+                "alerts":
+                    "\(server.notifyURL.map { "every \(TimeStep(seconds: server.alertsEverySeconds)) to \($0.redacted) (\(server.notifyFormat))" } ?? "off")",
+                "appStore": "\(server.appleBundleIDs.isEmpty ? "off" : server.appleBundleIDs.sorted().joined(separator: ","))",
+                "googlePlay": "\(server.googlePackageNames.isEmpty ? "off" : server.googlePackageNames.sorted().joined(separator: ","))",
+                "rollout":
+                    "\(server.rolloutEverySeconds.map { "every \(TimeStep(seconds: $0)), candidate \(server.rolloutCandidate ?? "auto")" } ?? "off")",
+                "pages":
+                    "\(server.pagesDirectory.map { directory in server.renderEverySeconds.map { "\(directory) at /, rendered every \(TimeStep(seconds: $0))" } ?? "\(directory) at /" } ?? "off")",
+            ])
         let leadership = settings.db.leadership(logger: logger)
         let app = buildApplication(
             configuration: server, store: store, databasePath: settings.db.filePath, leadership: leadership, logger: logger)
@@ -195,7 +213,9 @@ struct ServeCommand: AsyncParsableCommand {
             server.readKeys = keys
         }
         if let shared = server.readKeys.sharedKey(with: server.ingestKeys) {
-            throw CommandFailure(message: "the read keys hold an ingest key (\(shared.prefix(4))…): ingest keys ship inside apps and are public, so no read key may be one")
+            throw CommandFailure(
+                message:
+                    "the read keys hold an ingest key (\(shared.prefix(4))…): ingest keys ship inside apps and are public, so no read key may be one")
         }
         try resolveNotifications(&server, environment: environment)
         try stores.apply(to: &server, environment: environment)
@@ -212,17 +232,19 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(message: "\(Self.settingNames[error.key].map { "\($0) / " } ?? "")config \(error)")
         }
-        let lateness = server.latenessLimitMillis / 1000, horizon = try retention.configuration().dedupHorizonSeconds
+        let lateness = server.latenessLimitMillis / 1000
+        let horizon = try retention.configuration().dedupHorizonSeconds
         guard lateness <= horizon else {
-            throw CommandFailure(message: "latenessLimit (\(TimeStep(seconds: lateness))) must not exceed --dedup-horizon "
-                + "(\(TimeStep(seconds: horizon))): an event re-sent after its eventID is forgotten would count twice")
+            throw CommandFailure(
+                message: "latenessLimit (\(TimeStep(seconds: lateness))) must not exceed --dedup-horizon "
+                    + "(\(TimeStep(seconds: horizon))): an event re-sent after its eventID is forgotten would count twice")
         }
         let database: StoreLocation
         do {
-            let (text, source) = if let db { (db, "--db") }
-                else if let db = environment["PURCHASE_SLI_DB"] { (db, "PURCHASE_SLI_DB") }
-                else if let db = try file?.database() { (db, "the config file's db") }
-                else { ("purchase-sli.sqlite", "--db") }
+            let (text, source) =
+                if let db { (db, "--db") } else if let db = environment["PURCHASE_SLI_DB"] {
+                    (db, "PURCHASE_SLI_DB")
+                } else if let db = try file?.database() { (db, "the config file's db") } else { ("purchase-sli.sqlite", "--db") }
             database = try StoreLocation(text, source: source)
         } catch let error as ValidationError {
             throw CommandFailure(message: error.message)
@@ -263,8 +285,10 @@ struct ServeCommand: AsyncParsableCommand {
     private func ineffectiveSettings(_ server: ServerConfiguration, _ environment: [String: String]) -> [String] {
         var unused: [(String?, String, String, needs: String)] = []
         if server.notifyURL == nil {
-            unused += [(notifyFormat?.rawValue, "--notify-format", "PURCHASE_SLI_NOTIFY_FORMAT", "--notify"),
-                       (alertsEvery, "--alerts-every", "PURCHASE_SLI_ALERTS_EVERY", "--notify")]
+            unused += [
+                (notifyFormat?.rawValue, "--notify-format", "PURCHASE_SLI_NOTIFY_FORMAT", "--notify"),
+                (alertsEvery, "--alerts-every", "PURCHASE_SLI_ALERTS_EVERY", "--notify"),
+            ]
         }
         if server.renderEverySeconds == nil {
             unused.append((renderRange, "--render-range", "PURCHASE_SLI_RENDER_RANGE", "--render-every"))
@@ -276,16 +300,22 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         if server.rolloutEverySeconds == nil {
-            unused += [(candidate, "--candidate", "PURCHASE_SLI_ROLLOUT_CANDIDATE", "--rollout-every"),
-                       (baseline, "--baseline", "PURCHASE_SLI_ROLLOUT_BASELINE", "--rollout-every"),
-                       (rolloutNotify, "--rollout-notify", "PURCHASE_SLI_ROLLOUT_NOTIFY", "--rollout-every"),
-                       (rolloutNotifyFormat?.rawValue, "--rollout-notify-format", "PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT", "--rollout-every")]
+            unused += [
+                (candidate, "--candidate", "PURCHASE_SLI_ROLLOUT_CANDIDATE", "--rollout-every"),
+                (baseline, "--baseline", "PURCHASE_SLI_ROLLOUT_BASELINE", "--rollout-every"),
+                (rolloutNotify, "--rollout-notify", "PURCHASE_SLI_ROLLOUT_NOTIFY", "--rollout-every"),
+                (rolloutNotifyFormat?.rawValue, "--rollout-notify-format", "PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT", "--rollout-every"),
+            ]
         }
         let exposed = !server.readKeys.isEnabled && !["127.0.0.1", "::1", "localhost"].contains(server.host)
         return unused.compactMap { option, flag, variable, needs in
             Self.setting(option, flag, variable, environment).map { "\($0.name) has no effect without \(needs)" }
-        } + (exposed ? ["listening on \(server.host) without read keys: anyone who can connect can query the counts, "
-            + "read the pages and the metrics; give --read-keys (see docs/security.md)"] : [])
+        }
+            + (exposed
+                ? [
+                    "listening on \(server.host) without read keys: anyone who can connect can query the counts, "
+                        + "read the pages and the metrics; give --read-keys (see docs/security.md)"
+                ] : [])
     }
 
     /// The level of PURCHASE_SLI_LOG_LEVEL in any letter case (`warn` for `warning`), info when it is not set.
@@ -342,7 +372,8 @@ struct ServeCommand: AsyncParsableCommand {
             server.rolloutNotifyURL = url
         }
         if let (text, name) = Self.setting(
-            rolloutNotifyFormat?.rawValue, "--rollout-notify-format", "PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT", environment) {
+            rolloutNotifyFormat?.rawValue, "--rollout-notify-format", "PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT", environment)
+        {
             guard let format = RolloutNotificationFormat(rawValue: text) else {
                 throw CommandFailure(message: "\(name): expected slack or json, got \"\(text)\"")
             }
@@ -368,7 +399,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
             server.renderRangeSeconds = seconds
         }
-        server.pagesDirectory = out ?? environment["PURCHASE_SLI_OUT"] ?? server.pagesDirectory
+        server.pagesDirectory =
+            out ?? environment["PURCHASE_SLI_OUT"] ?? server.pagesDirectory
             ?? (server.renderEverySeconds != nil ? "out" : nil)
         if let (text, name) = Self.setting(baseURL, "--base-url", "PURCHASE_SLI_BASE_URL", environment) {
             guard let url = LinkOptions.normalized(text) else {

@@ -10,13 +10,16 @@ struct ServerConfigFile {
 
     /// The settings a config file may hold, with what each expects (for errors and docs/configuration.md).
     static let keys: [String: String] = [
-        "db": "a SQLite path or a postgres:// URL", "host": "a string", "port": "a whole number 0–65535", "ingestKeys": "an array of strings", "readKeys": "an array of strings",
-        "readRequestsPerSecond": "a number", "readBurst": "a number", "maximumQueryRows": "a whole number", "pruneEvery": "a whole number of minutes such as \"1h\"",
+        "db": "a SQLite path or a postgres:// URL", "host": "a string", "port": "a whole number 0–65535", "ingestKeys": "an array of strings",
+        "readKeys": "an array of strings",
+        "readRequestsPerSecond": "a number", "readBurst": "a number", "maximumQueryRows": "a whole number",
+        "pruneEvery": "a whole number of minutes such as \"1h\"",
         "maximumBodyBytes": "a whole number", "maximumDecompressedBytes": "a whole number",
         "maximumCompressionRatio": "a whole number", "maximumEventsPerRequest": "a whole number",
         "maximumLineBytes": "a whole number", "latenessLimit": "a duration such as \"8d\"",
         "newRelicEventType": "a string", "otlpEventName": "a string",
-        "requestsPerSecondPerKey": "a number", "requestBurstPerKey": "a number", "idleTimeoutSeconds": "a whole number", "bodyTimeoutSeconds": "a whole number",
+        "requestsPerSecondPerKey": "a number", "requestBurstPerKey": "a number", "idleTimeoutSeconds": "a whole number",
+        "bodyTimeoutSeconds": "a whole number",
         "maximumEventsPerCommit": "a whole number", "notify": "an http or https URL",
         "notifyFormat": "\"alertmanager\" or \"slack\"", "alertsEvery": "a whole number of minutes such as \"1m\"",
         "policy": "the path of a policy file (YAML)", "out": "the path of a directory",

@@ -28,8 +28,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Length of the run in days.")
     var days: Int = 3
 
-    @Option(help: ArgumentHelp(
-        "Start of the run: RFC 3339 time or UTC date (default: midnight UTC, --days days before today).", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "Start of the run: RFC 3339 time or UTC date (default: midnight UTC, --days days before today).", valueName: "time"))
     var start: String?
 
     @Option(help: "Seed of the random generator.")
@@ -38,9 +39,10 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Average purchase, restore and retry attempts per minute (events are about twice that).")
     var rate: Double = SimulationParameters.defaultAttemptsPerMinute
 
-    @Option(help: ArgumentHelp(
-        "Also write the App Store's server notification of each charge into this directory (apple-notifications.ndjson, signed by a test chain whose root is apple-test-root.pem).",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the App Store's server notification of each charge into this directory (apple-notifications.ndjson, signed by a test chain whose root is apple-test-root.pem).",
+            valueName: "dir"))
     var storeNotifications: String?
 
     func validate() throws {
@@ -56,7 +58,8 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         let nowSeconds = Int64(Date().timeIntervalSince1970)
-        let startSeconds = start.flatMap { TimeArgument($0, nowSeconds: nowSeconds)?.seconds }
+        let startSeconds =
+            start.flatMap { TimeArgument($0, nowSeconds: nowSeconds)?.seconds }
             ?? (nowSeconds - nowSeconds % 86_400 - Int64(days) * 86_400)
         let parameters = SimulationParameters(
             scenario: Scenario(rawValue: scenario)!, startMillis: startSeconds * 1000, days: days, seed: seed,
@@ -87,12 +90,14 @@ struct SimulateCommand: ParsableCommand {
             lines += try StoreNotificationEncoder.appleBody(SimulatedNotification.notification(of: charge, bundleID: Self.bundleID), chain: chain)
             lines.append(UInt8(ascii: "\n"))
         }
-        let notifications = directory + "/apple-notifications.ndjson", root = directory + "/apple-test-root.pem"
+        let notifications = directory + "/apple-notifications.ndjson"
+        let root = directory + "/apple-test-root.pem"
         guard FileManager.default.createFile(atPath: notifications, contents: Data(lines)),
-              FileManager.default.createFile(atPath: root, contents: Data(chain.rootPEM.utf8))
+            FileManager.default.createFile(atPath: root, contents: Data(chain.rootPEM.utf8))
         else { throw CommandFailure(message: "--store-notifications: cannot write into \(directory)") }
-        printError("wrote \(notifications) and \(root); store them with: purchase-sli ingest-store --apple-root-ca \(root) "
-            + "--apple-bundle-id \(Self.bundleID) \(notifications)")
+        printError(
+            "wrote \(notifications) and \(root); store them with: purchase-sli ingest-store --apple-root-ca \(root) "
+                + "--apple-bundle-id \(Self.bundleID) \(notifications)")
     }
 }
 

@@ -18,7 +18,8 @@ enum SimulatedNotification {
 
     /// 128 bits as a lowercase version-4 UUID.
     private static func uuidText(_ high: UInt64, _ low: UInt64) -> String {
-        let high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x4000, low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        let high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x4000
+        let low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         let hex = String(high, radix: 16).leftPadded(16) + String(low, radix: 16).leftPadded(16)
         let digits = Array(hex)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }.joined(separator: "-")

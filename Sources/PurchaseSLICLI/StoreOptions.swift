@@ -1,20 +1,24 @@
+// swift-format-ignore-file: AmbiguousTrailingClosureOverload
 import ArgumentParser
 import Foundation
 import Logging
 import PurchaseSLICore
-#if PostgreSQL
-import PurchaseSLIPostgres
-#endif
 import PurchaseSLIDashboards
 import PurchaseSLIServer
 import PurchaseSLIStorage
 
+#if PostgreSQL
+import PurchaseSLIPostgres
+#endif
+
 /// The `--db` option shared by every command that opens the store.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "SQLite database file, or a PostgreSQL URL postgres://user:password@host:port/database?sslmode=require (env PURCHASE_SLI_DB, "
-            + "which keeps a password out of the process list; default purchase-sli.sqlite).",
-        valueName: "path|url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "SQLite database file, or a PostgreSQL URL postgres://user:password@host:port/database?sslmode=require (env PURCHASE_SLI_DB, "
+                + "which keeps a password out of the process list; default purchase-sli.sqlite).",
+            valueName: "path|url"))
     var db: String?
 
     func validate() throws {
@@ -41,7 +45,8 @@ enum StoreLocation: CustomStringConvertible {
     #endif
 
     /// What a build without the PostgreSQL trait says of a `postgres://` URL.
-    static let postgresNotBuilt = "this purchase-sli was built without PostgreSQL support; build it with "
+    static let postgresNotBuilt =
+        "this purchase-sli was built without PostgreSQL support; build it with "
         + "`swift build -c release --traits PostgreSQL` (docs/postgresql.md)"
 
     /// Parses `--db`, `PURCHASE_SLI_DB` or the like, which `source` names in errors: a `postgres://` URL,
@@ -116,7 +121,8 @@ struct CommandFailure: Error, CustomStringConvertible {
 }
 
 /// Runs a command's work, turning a ``CommandFailure``, a storage error or an undelivered notification into
-/// `error: …` on standard error and exit code 1 (ArgumentParser would print usage for them).
+/// `error: …` on standard error and exit code 1 (ArgumentParser would print usage for them). The async
+/// overload of the same name is what `try await exitingOnFailure { … }` picks.
 func exitingOnFailure<Result>(_ work: () throws -> Result) throws -> Result {
     do {
         return try work()
@@ -152,7 +158,8 @@ struct RetentionOptions: ParsableArguments {
     @Option(help: "Distinct values counted per dimension per UTC day; more are counted as __other__.")
     var cardinalityCap: Int = StoreConfiguration.default.cardinalityCap
 
-    @Option(help: "Distinct series (combinations of dimension values) counted per UTC day; the events of more count in their action's __other__ series.")
+    @Option(
+        help: "Distinct series (combinations of dimension values) counted per UTC day; the events of more count in their action's __other__ series.")
     var seriesCap: Int = StoreConfiguration.default.seriesCap
 
     @Option(help: ArgumentHelp("How long an eventID is remembered for dedup (at least 8d).", valueName: "duration"))
@@ -167,9 +174,10 @@ struct RetentionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Keep day buckets this long before the newest event (forever if not given).", valueName: "duration"))
     var dayRetention: String?
 
-    @Option(help: ArgumentHelp(
-        "Keep the stores' notifications and the app's reports per transaction this long after they happened (at least 7d).",
-        valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep the stores' notifications and the app's reports per transaction this long after they happened (at least 7d).",
+            valueName: "duration"))
     var storeRetention: String = "90d"
 
     func validate() throws {

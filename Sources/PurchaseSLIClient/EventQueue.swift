@@ -49,7 +49,8 @@ final class EventQueue: @unchecked Sendable {
             return Segment(url: directory.appendingPathComponent(name), sequence: sequence)
         }.sorted { $0.sequence < $1.sequence }
         nextSequence = (closed.last?.sequence ?? 0) + 1
-        dropped = (try? String(contentsOf: directory.appendingPathComponent("dropped"), encoding: .utf8))
+        dropped =
+            (try? String(contentsOf: directory.appendingPathComponent("dropped"), encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
         for segment in closed {
             let data = (try? Data(contentsOf: segment.url)) ?? Data()
@@ -144,10 +145,11 @@ final class EventQueue: @unchecked Sendable {
         if lost > 0 {
             // A full or failing disk: the events are gone, and the service is told how many, as for a full queue.
             log?("purchase-sli: \(lost) events could not be written to \(directory.path); they are counted as dropped")
-            saveDropped(lock.withLock { () -> Int in
-                dropped += lost
-                return dropped
-            })
+            saveDropped(
+                lock.withLock { () -> Int in
+                    dropped += lost
+                    return dropped
+                })
         }
         enforceLimit()
         for item in batch { item.done() }
@@ -165,7 +167,8 @@ final class EventQueue: @unchecked Sendable {
             let segment = Segment(url: directory.appendingPathComponent(name), sequence: nextSequence)
             nextSequence += 1
             guard FileManager.default.createFile(atPath: segment.url.path, contents: nil),
-                  let handle = try? FileHandle(forWritingTo: segment.url) else { return false }
+                let handle = try? FileHandle(forWritingTo: segment.url)
+            else { return false }
             open = (handle, segment, 0, 0)
         }
         do {

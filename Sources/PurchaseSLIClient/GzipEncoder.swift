@@ -12,7 +12,8 @@ enum GzipEncoder {
         deflate(input, into: &writer)
         writer.writeLiteral(256)  // end of block
         writer.alignToByte()
-        let crc = CRC32.checksum(input), size = UInt32(truncatingIfNeeded: input.count)
+        let crc = CRC32.checksum(input)
+        let size = UInt32(truncatingIfNeeded: input.count)
         for value in [crc, size] {
             for shift in stride(from: 0, to: 32, by: 8) { writer.bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
         }
@@ -38,7 +39,8 @@ enum GzipEncoder {
             }
             var position = 0
             while position < count {
-                var bestLength = 0, bestDistance = 0
+                var bestLength = 0
+                var bestDistance = 0
                 if position + minimumMatch <= count {
                     var candidate = Int(head[hash(position)])
                     var chain = 0
@@ -122,9 +124,13 @@ private struct BitWriter {
     }
 
     // RFC 1951, 3.2.5: the base value and extra bits of each length (257–285) and distance (0–29) code.
-    private static let lengthBases = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
+    private static let lengthBases = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+    ]
     private static let lengthExtraBits = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    private static let distanceBases = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
+    private static let distanceBases = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+    ]
     private static let distanceExtraBits = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseSLICore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -18,7 +19,6 @@ actor Uploader {
         case retry(after: Duration)
         case stop(SLISendingStopped)
     }
-
 
     private let configuration: SLIConfiguration
     private let queue: EventQueue
@@ -114,7 +114,8 @@ actor Uploader {
         if let key = configuration.ingestKey { request.setValue(key, forHTTPHeaderField: "X-Ingest-Key") }
         if dropped > 0 { request.setValue(String(dropped), forHTTPHeaderField: DroppedEventsHeader.name) }
         request.httpBody = Data(GzipEncoder.compress(Array(lines.joined(separator: "\n").utf8)))
-        let data: Data, response: HTTPURLResponse
+        let data: Data
+        let response: HTTPURLResponse
         do {
             let (body, answer) = try await session.data(for: request)
             guard let http = answer as? HTTPURLResponse else { return .retry(after: backoff()) }

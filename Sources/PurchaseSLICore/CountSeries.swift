@@ -23,17 +23,20 @@ public struct CountSeries: Sendable, Hashable {
     /// `startSeconds`; rows outside are ignored. O(rows + groups × steps).
     public init(rows: [CountRow], startSeconds: Int64, stepSeconds: Int64, stepCount: Int) {
         var index: [[String?]: Int] = [:]
-        var keys: [[String?]] = [], counts: [[OutcomeCounts]] = []
+        var keys: [[String?]] = []
+        var counts: [[OutcomeCounts]] = []
         for row in rows {
             guard let time = row.timeSeconds, time >= startSeconds else { continue }
             let step = Int((time - startSeconds) / stepSeconds)
             guard step < stepCount else { continue }
-            let group = index[row.key] ?? {
-                keys.append(row.key)
-                counts.append(Array(repeating: OutcomeCounts(), count: stepCount))
-                index[row.key] = keys.count - 1
-                return keys.count - 1
-            }()
+            let group =
+                index[row.key]
+                ?? {
+                    keys.append(row.key)
+                    counts.append(Array(repeating: OutcomeCounts(), count: stepCount))
+                    index[row.key] = keys.count - 1
+                    return keys.count - 1
+                }()
             counts[group][step] += row.counts
         }
         self.init(startSeconds: startSeconds, stepSeconds: stepSeconds, keys: keys, counts: counts)

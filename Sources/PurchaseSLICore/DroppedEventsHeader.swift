@@ -14,7 +14,8 @@ public enum DroppedEventsHeader {
         guard let value else { return 0 }
         let utf8 = value.utf8
         if !utf8.isEmpty, utf8.count <= 9, utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-            let count = Int(value), count <= maximumPerRequest {
+            let count = Int(value), count <= maximumPerRequest
+        {
             return count
         }
         let shown = value.unicodeScalars.count > 40 ? String(value.unicodeScalars.prefix(40)) + "…" : value

@@ -32,16 +32,42 @@ public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
         case 5: if matches("price") { self = .price } else { return nil }
         case 6: if matches("planID") { self = .planID } else { return nil }
         case 7:
-            if matches("eventID") { self = .eventID } else if matches("groupID") { self = .groupID }
-            else if matches("offerID") { self = .offerID } else if matches("variant") { self = .variant } else { return nil }
+            if matches("eventID") {
+                self = .eventID
+            } else if matches("groupID") {
+                self = .groupID
+            } else if matches("offerID") {
+                self = .offerID
+            } else if matches("variant") {
+                self = .variant
+            } else {
+                return nil
+            }
         case 8: if matches("platform") { self = .platform } else if matches("currency") { self = .currency } else { return nil }
         case 9:
-            if matches("timestamp") { self = .timestamp } else if matches("productID") { self = .productID }
-            else if matches("osVersion") { self = .osVersion } else { return nil }
+            if matches("timestamp") {
+                self = .timestamp
+            } else if matches("productID") {
+                self = .productID
+            } else if matches("osVersion") {
+                self = .osVersion
+            } else {
+                return nil
+            }
         case 10:
-            if matches("actionType") { self = .actionType } else if matches("resultType") { self = .resultType }
-            else if matches("statusCode") { self = .statusCode } else if matches("appVersion") { self = .appVersion }
-            else if matches("durationMs") { self = .durationMs } else { return nil }
+            if matches("actionType") {
+                self = .actionType
+            } else if matches("resultType") {
+                self = .resultType
+            } else if matches("statusCode") {
+                self = .statusCode
+            } else if matches("appVersion") {
+                self = .appVersion
+            } else if matches("durationMs") {
+                self = .durationMs
+            } else {
+                return nil
+            }
         case 13: if matches("transactionID") { self = .transactionID } else { return nil }
         case 15: if matches("appAccountToken") { self = .appAccountToken } else { return nil }
         case 16: if matches("errorDescription") { self = .errorDescription } else { return nil }
@@ -84,7 +110,9 @@ public enum JSONFieldValue: Sendable, Hashable {
 ///
 /// Stored inline (no array), so parsing an event allocates only the strings it keeps.
 public struct RawEvent: Sendable, Hashable {
-    private var eventIDValue, timestampValue, productIDValue, planIDValue, groupIDValue, offerIDValue, actionTypeValue, resultTypeValue, statusCodeValue, appVersionValue, platformValue, osVersionValue, variantValue, transactionIDValue, durationMsValue, resultDescriptionValue, responseDescriptionValue, errorDescriptionValue, priceValue, currencyValue, appAccountTokenValue: JSONFieldValue?
+    private var eventIDValue, timestampValue, productIDValue, planIDValue, groupIDValue, offerIDValue, actionTypeValue, resultTypeValue,
+        statusCodeValue, appVersionValue, platformValue, osVersionValue, variantValue, transactionIDValue, durationMsValue, resultDescriptionValue,
+        responseDescriptionValue, errorDescriptionValue, priceValue, currencyValue, appAccountTokenValue: JSONFieldValue?
 
     /// The timestamp in milliseconds when the byte parser already read it (then `self[.timestamp]` is nil).
     public var timestampMillis: Int64?

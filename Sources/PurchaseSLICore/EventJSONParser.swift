@@ -20,7 +20,9 @@ public enum EventJSONParser {
     /// Parses one flat object into its known fields and, besides, the values of `extraKeys` (nil where
     /// absent; of a repeated one, the last): a New Relic event's `eventType` and `uuid`, at the cost of
     /// the event format's own parsing.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, extraKeys: [String]) throws(JSONSyntaxError) -> (event: RawEvent, extras: [JSONFieldValue?]) {
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, extraKeys: [String]
+    ) throws(JSONSyntaxError) -> (event: RawEvent, extras: [JSONFieldValue?]) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw JSONSyntaxError(offset: 0, message: "empty record")
         }
@@ -160,11 +162,21 @@ struct JSONScanner {
             return .string(String(decoding: buffer, as: UTF8.self))  // scanString validated the UTF-8
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return .number(try parseNumber())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
-        case UInt8(ascii: "["): try skipValue(); return .array
-        case UInt8(ascii: "{"): try skipValue(); return .object
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case UInt8(ascii: "["):
+            try skipValue()
+            return .array
+        case UInt8(ascii: "{"):
+            try skipValue()
+            return .object
         default: throw fail("expected a value")
         }
     }
@@ -172,7 +184,7 @@ struct JSONScanner {
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
         let length = literal.utf8CodeUnitCount
         guard count - position >= length,
-              memcmpEqual(base + position, literal.utf8Start, length)
+            memcmpEqual(base + position, literal.utf8Start, length)
         else { throw fail("invalid literal") }
         position += length
     }
@@ -194,11 +206,11 @@ struct JSONScanner {
                 guard position + 1 < count else { break }
                 switch base[position + 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     position += 2
                 case UInt8(ascii: "u"):
                     guard position + 6 <= count,
-                          (2..<6).allSatisfy({ hexValue(base[position + $0]) != nil })
+                        (2..<6).allSatisfy({ hexValue(base[position + $0]) != nil })
                     else { throw fail("invalid \\u escape") }
                     position += 6
                 default:
@@ -220,10 +232,12 @@ struct JSONScanner {
     /// may report a word falsely, which only sends it to the byte-by-byte loop; they never miss one.
     @inline(__always)
     private mutating func skipPlainASCII() {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         while position + 8 <= count {
             let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-            let quotes = word ^ (ones &* 0x22), backslashes = word ^ (ones &* 0x5C)
+            let quotes = word ^ (ones &* 0x22)
+            let backslashes = word ^ (ones &* 0x5C)
             let controls = (word &- ones &* 0x20) & ~word
             let special = (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | controls | word
             if special & highs != 0 { return }
@@ -235,15 +249,24 @@ struct JSONScanner {
     private func utf8SequenceLength(at index: Int) -> Int? {
         let lead = base[index]
         let length: Int
-        var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
+        case 0xE0:
+            length = 3
+            lower = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
+        case 0xED:
+            length = 3
+            upper = 0x9F
+        case 0xF0:
+            length = 4
+            lower = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
+        case 0xF4:
+            length = 4
+            upper = 0x8F
         default: return nil
         }
         guard index + length <= count else { return nil }

@@ -158,7 +158,8 @@ public struct EventValidator: Sendable {
     private func currency(_ raw: RawEvent) throws(EventValidationError) -> String? {
         guard let text = try optionalString(raw, .currency) else { return nil }
         guard text.utf8.count == 3, text.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
-            throw EventValidationError(field: "currency", reason: "expected an ISO 4217 code of three capital letters such as USD, got \(quoted(text))")
+            throw EventValidationError(
+                field: "currency", reason: "expected an ISO 4217 code of three capital letters such as USD, got \(quoted(text))")
         }
         return text
     }
@@ -251,8 +252,8 @@ public struct EventValidator: Sendable {
         guard let text = try optionalString(raw, field) else { return nil }
         let scalars = text.unicodeScalars
         guard text.utf8.count > Self.maximumDescriptionLength,
-              let cut = scalars.index(scalars.startIndex, offsetBy: Self.maximumDescriptionLength, limitedBy: scalars.endIndex),
-              cut != scalars.endIndex
+            let cut = scalars.index(scalars.startIndex, offsetBy: Self.maximumDescriptionLength, limitedBy: scalars.endIndex),
+            cut != scalars.endIndex
         else { return text }
         return String(scalars[..<cut])
     }

@@ -23,8 +23,9 @@ public struct ISOWeek: Sendable, Hashable, CustomStringConvertible {
     public init?(parsing text: String) {
         let parts = text.split(separator: "-W", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
-              (parts[0] + parts[1]).allSatisfy({ $0.isASCII && $0.isNumber }),
-              let year = Int(parts[0]), let week = Int(parts[1]), (1970...9999).contains(year), week >= 1 else { return nil }
+            (parts[0] + parts[1]).allSatisfy({ $0.isASCII && $0.isNumber }),
+            let year = Int(parts[0]), let week = Int(parts[1]), (1970...9999).contains(year), week >= 1
+        else { return nil }
         let start = (Self.mondayOfWeekOne(year) + Int64(week - 1) * 7) * 86_400
         let parsed = ISOWeek(containing: start)
         guard parsed.year == year, parsed.week == week else { return nil }

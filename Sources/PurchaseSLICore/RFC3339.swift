@@ -14,11 +14,11 @@ public enum RFC3339 {
     public static func parseMillis(bytes: UnsafeRawBufferPointer) -> Int64? {
         var reader = DigitReader(bytes: bytes)
         guard let year = reader.digits(4), reader.expect("-"), let month = reader.digits(2), reader.expect("-"),
-              let day = reader.digits(2), reader.expect(oneOf: "T", "t"), let hour = reader.digits(2),
-              reader.expect(":"), let minute = reader.digits(2), reader.expect(":"), let second = reader.digits(2)
+            let day = reader.digits(2), reader.expect(oneOf: "T", "t"), let hour = reader.digits(2),
+            reader.expect(":"), let minute = reader.digits(2), reader.expect(":"), let second = reader.digits(2)
         else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
-              hour <= 23, minute <= 59, second <= 60
+            hour <= 23, minute <= 59, second <= 60
         else { return nil }
         var millis = 0
         if reader.expect(".") {
@@ -34,7 +34,8 @@ public enum RFC3339 {
         if reader.expect(oneOf: "Z", "z") {
             offsetMinutes = 0
         } else if let sign = reader.sign(), let offsetHour = reader.digits(2), reader.expect(":"),
-                  let offsetMinute = reader.digits(2), offsetHour <= 23, offsetMinute <= 59 {
+            let offsetMinute = reader.digits(2), offsetHour <= 23, offsetMinute <= 59
+        {
             offsetMinutes = sign * (offsetHour * 60 + offsetMinute)
         } else {
             return nil
@@ -71,7 +72,9 @@ public enum RFC3339 {
     public static func format(seconds: Int64) -> String {
         let (days, secondOfDay) = seconds.floorDividedBy(86_400)
         let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
-        let hour = Int(secondOfDay / 3600), minute = Int(secondOfDay / 60 % 60), second = Int(secondOfDay % 60)
+        let hour = Int(secondOfDay / 3600)
+        let minute = Int(secondOfDay / 60 % 60)
+        let second = Int(secondOfDay % 60)
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))Z"
     }
 

@@ -87,8 +87,9 @@ public struct RecordFramer {
                 try emit(.rejected(Self.restNotRead(from: nextIndex, because: "the input ended before the array's ']'"), position))
                 nextIndex += 1
             } else {
-                try emit(.rejected(
-                    EventValidationError(field: "json", reason: "unterminated JSON array: input ended before ']'"), position))
+                try emit(
+                    .rejected(
+                        EventValidationError(field: "json", reason: "unterminated JSON array: input ended before ']'"), position))
             }
         }
         tail = []
@@ -190,8 +191,9 @@ public struct RecordFramer {
             if mode == .arrayEnded {
                 if byte != 0x20 && byte != 0x09 && byte != 0x0D && byte != 0x0A {
                     let position = Position(line: line, index: nextIndex)
-                    try emit(.rejected(
-                        EventValidationError(field: "json", reason: "unexpected content after the closing ']'"), position))
+                    try emit(
+                        .rejected(
+                            EventValidationError(field: "json", reason: "unexpected content after the closing ']'"), position))
                     mode = .broken
                     tail = []
                     return
@@ -208,7 +210,13 @@ public struct RecordFramer {
                         "a string not closed before a line break or control character", onLine: byte == 0x0A ? line - 1 : line, emit)
                     return
                 }
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
             } else {
                 switch byte {
                 case UInt8(ascii: "\""): inString = true
@@ -253,7 +261,8 @@ public struct RecordFramer {
 
     /// Rejects the element being read and every one after it as one record, and ignores the rest of
     /// the input: past a structural error, where elements end cannot be told.
-    private mutating func breakArray<Failure: Error>(_ what: String, onLine errorLine: Int, _ emit: (Record) throws(Failure) -> Void) throws(Failure) {
+    private mutating func breakArray<Failure: Error>(_ what: String, onLine errorLine: Int, _ emit: (Record) throws(Failure) -> Void) throws(Failure)
+    {
         let position = Position(line: recordLine, index: nextIndex)
         mode = .broken
         tail = []

@@ -18,7 +18,8 @@ public struct TimeArgument: Sendable, Hashable {
         } else if text.utf8.count == 10, let millis = RFC3339.parseMillis(text + "T00:00:00Z") {
             parsed = millis / 1000
         } else if text.hasPrefix("now-") || text.hasPrefix("-"), let step = TimeStep(parsing: String(text.drop { $0 != "-" }.dropFirst())),
-                  Self.supportedSeconds.contains(nowSeconds) {
+            Self.supportedSeconds.contains(nowSeconds)
+        {
             parsed = nowSeconds - step.seconds
         } else {
             return nil

@@ -43,7 +43,8 @@ extension AlertContext {
     /// minute, and every episode overlapping the range. Reads 3 more days when an incident reaches back to
     /// the start of `inputs`.
     private func incidents(from: Int64, to: Int64, inputs: AlertInputs) throws -> (firing: [AlertReport], episodes: [AlertReport]) {
-        let evaluator = evaluator, grouping = IncidentGrouping(rules: rules)
+        let evaluator = evaluator
+        let grouping = IncidentGrouping(rules: rules)
         var (incidents, complete) = evaluator.incidents(from: from, to: to, inputs: inputs, grouping: grouping)
         var read = inputs
         if !complete {

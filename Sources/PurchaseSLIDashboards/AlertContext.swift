@@ -41,9 +41,10 @@ public struct AlertContext: Sendable {
         let from = from - from.floorDividedBy(60).remainder
         let actionsFrom = try activityStart(before: from)
         let groupings = [[EventDimension.actionType]] + policy.slices.map { [.actionType, $0] }
-        let answers = try store.series(groupings.enumerated().map { index, grouping in
-            CountQuery(fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: grouping)
-        })
+        let answers = try store.series(
+            groupings.enumerated().map { index, grouping in
+                CountQuery(fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: grouping)
+            })
         let slices = Dictionary(zip(policy.slices, answers.dropFirst()), uniquingKeysWith: { first, _ in first })
         var inputs = AlertInputs(startSeconds: from, endSeconds: to, overall: answers[0], slices: slices)
         inputs.charges = try chargeLedger(from: from, to: to)
@@ -86,16 +87,20 @@ public struct AlertContext: Sendable {
     /// days that hold events first, then the minutes of each action's last such day.
     public func freshness(at time: Int64) throws -> DataFreshness {
         let day: Int64 = 86_400
-        let days = try store.series([CountQuery(
-            fromSeconds: time - Self.lossOfSignalReachSeconds, toSeconds: time, step: TimeStep(seconds: day),
-            groupBy: [.actionType])])[0]
+        let days = try store.series([
+            CountQuery(
+                fromSeconds: time - Self.lossOfSignalReachSeconds, toSeconds: time, step: TimeStep(seconds: day),
+                groupBy: [.actionType])
+        ])[0]
         var newest: [String: Int64] = [:]
         for (key, counts) in zip(days.keys, days.counts) {
             guard let action = key[0], let last = counts.lastIndex(where: { !$0.isEmpty }) else { continue }
             let dayStart = days.startSeconds + Int64(last) * day
-            let minutes = try store.series([CountQuery(
-                fromSeconds: dayStart, toSeconds: min(time, dayStart + day), step: TimeStep(seconds: 60),
-                groupBy: [.actionType], filters: [.actionType: [action]])])[0]
+            let minutes = try store.series([
+                CountQuery(
+                    fromSeconds: dayStart, toSeconds: min(time, dayStart + day), step: TimeStep(seconds: 60),
+                    groupBy: [.actionType], filters: [.actionType: [action]])
+            ])[0]
             if let lastMinute = minutes.counts.first?.lastIndex(where: { !$0.isEmpty }) {
                 newest[action] = minutes.startSeconds + Int64(lastMinute) * 60
             }
@@ -121,8 +126,9 @@ public struct AlertContext: Sendable {
         if let reason = evidence.explainedBy {
             var reasonFilters = filters
             reasonFilters[.resultType] = [reason.rawValue]
-            errors = try store.errorCounts(CountQuery(
-                fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
+            errors = try store.errorCounts(
+                CountQuery(
+                    fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
         }
         var report = AlertReport(
             finding: finding, startsAt: startsAt, endsAt: endsAt,
@@ -148,8 +154,10 @@ public struct AlertContext: Sendable {
         of objective: SLOPolicy.Objective?, until: Int64, filters: [EventDimension: Set<String?>]
     ) throws -> Double? {
         guard let objective else { return nil }
-        let counts = try store.counts(CountQuery(
-            fromSeconds: objective.window.period(at: until).startSeconds, toSeconds: until, filters: filters)).first?.counts
+        let counts = try store.counts(
+            CountQuery(
+                fromSeconds: objective.window.period(at: until).startSeconds, toSeconds: until, filters: filters)
+        ).first?.counts
         return counts.flatMap(objective.budgetSpent).map { 1 - $0 }
     }
 }

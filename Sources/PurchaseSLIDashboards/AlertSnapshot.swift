@@ -1,6 +1,6 @@
 public import PurchaseSLIAnalysis
-public import PurchaseSLIRendering
 import PurchaseSLICore
+public import PurchaseSLIRendering
 
 /// The alerts a page shows: those firing at its time, and every episode over its range (for the
 /// incident bands of its charts).
@@ -15,7 +15,8 @@ public struct AlertSnapshot: Sendable {
     public var shortNames: [AlertFinding.Kind: String]
 
     /// Creates a snapshot of alerts of `rules` (by default the standard ones).
-    public init(firing: [AlertReport], episodes: [AlertReport], freshness: DataFreshness, rules: [any AlertRule] = AlertRules.standard(for: .default)) {
+    public init(firing: [AlertReport], episodes: [AlertReport], freshness: DataFreshness, rules: [any AlertRule] = AlertRules.standard(for: .default))
+    {
         self.firing = firing
         self.episodes = episodes
         self.freshness = freshness

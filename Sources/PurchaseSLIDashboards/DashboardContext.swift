@@ -53,11 +53,16 @@ public struct DashboardContext: Sendable {
     ) throws -> (start: Int64, steps: Int, byKey: [[String?]: [OutcomeCounts]]) {
         let start = alignedStart(step: step)
         let steps = Int((atSeconds - start + step - 1) / step)
-        let answer = try store.series([CountQuery(
-            fromSeconds: start, toSeconds: atSeconds, step: TimeStep(seconds: step), groupBy: groupBy, filters: filters)])[0]
-        let byKey = Dictionary(zip(answer.keys, answer.counts.map { counts in
-            Array(counts.prefix(steps)) + Array(repeating: OutcomeCounts(), count: max(0, steps - counts.count))
-        }), uniquingKeysWith: { first, _ in first })
+        let answer = try store.series([
+            CountQuery(
+                fromSeconds: start, toSeconds: atSeconds, step: TimeStep(seconds: step), groupBy: groupBy, filters: filters)
+        ])[0]
+        let byKey = Dictionary(
+            zip(
+                answer.keys,
+                answer.counts.map { counts in
+                    Array(counts.prefix(steps)) + Array(repeating: OutcomeCounts(), count: max(0, steps - counts.count))
+                }), uniquingKeysWith: { first, _ in first })
         return (start, steps, byKey)
     }
 

@@ -14,9 +14,12 @@ extension DashboardDefinition {
             throw PolicyError(path: "title", reason: "required: the page title")
         }
         guard let file = document["file"] as? String, file.hasSuffix(".html"), file != "index.html",
-              file.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == ".") })
+            file.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == ".") })
         else {
-            throw PolicyError(path: "file", reason: "expected a file name of lowercase letters, digits and - ending in .html (not index.html), got \(document["file"] ?? "nothing")")
+            throw PolicyError(
+                path: "file",
+                reason:
+                    "expected a file name of lowercase letters, digits and - ending in .html (not index.html), got \(document["file"] ?? "nothing")")
         }
         let summary = document["summary"].map { "\($0)" } ?? ""
         guard let panelList = document["panels"] else { throw PolicyError(path: "panels", reason: "required: a list of panels") }
@@ -41,7 +44,9 @@ extension DashboardDefinition {
         }
         func action() throws -> String? {
             guard let action = try text("actionType") else { return nil }
-            guard ActionType.isValidToken(action) else { throw PolicyError(path: "\(path).actionType", reason: "expected an action such as purchase, got \(action)") }
+            guard ActionType.isValidToken(action) else {
+                throw PolicyError(path: "\(path).actionType", reason: "expected an action such as purchase, got \(action)")
+            }
             return action
         }
         func dimension(_ key: String, required: Bool) throws -> EventDimension? {
@@ -50,18 +55,24 @@ extension DashboardDefinition {
                 return nil
             }
             guard let dimension = EventDimension(name: name), dimension.seriesIndex != nil else {
-                throw PolicyError(path: "\(path).\(key)", reason: "expected one of \(EventDimension.seriesDimensions.map(\.rawValue).joined(separator: ", ")), got \(name)")
+                throw PolicyError(
+                    path: "\(path).\(key)",
+                    reason: "expected one of \(EventDimension.seriesDimensions.map(\.rawValue).joined(separator: ", ")), got \(name)")
             }
             return dimension
         }
         func step(_ key: String) throws -> Int64? {
             try map[key].map { value in
                 let seconds = try PolicyReader.duration(value, at: "\(path).\(key)")
-                guard seconds > 0 else { throw PolicyError(path: "\(path).\(key)", reason: "expected a duration above zero such as 5m or 1h, got \(value)") }
+                guard seconds > 0 else {
+                    throw PolicyError(path: "\(path).\(key)", reason: "expected a duration above zero such as 5m or 1h, got \(value)")
+                }
                 return seconds
             }
         }
-        func limit(_ fallback: Int) throws -> Int { try map["limit"].map { try PolicyReader.count($0, at: "\(path).limit", maximum: 1000) } ?? fallback }
+        func limit(_ fallback: Int) throws -> Int {
+            try map["limit"].map { try PolicyReader.count($0, at: "\(path).limit", maximum: 1000) } ?? fallback
+        }
         switch kind {
         case "objectives":
             try known([])
@@ -77,8 +88,9 @@ extension DashboardDefinition {
             return .reconciliation
         case "chart":
             try known(["title", "metric", "actionType", "by", "step"])
-            return .chart(title: try text("title"), metric: try chartMetric(map["metric"], at: "\(path).metric"),
-                          actionType: try action(), by: try dimension("by", required: false), stepSeconds: try step("step"))
+            return .chart(
+                title: try text("title"), metric: try chartMetric(map["metric"], at: "\(path).metric"),
+                actionType: try action(), by: try dimension("by", required: false), stepSeconds: try step("step"))
         case "table":
             try known(["title", "by", "actionType", "limit"])
             return .table(title: try text("title"), by: try dimension("by", required: true)!, actionType: try action(), limit: try limit(12))
@@ -95,7 +107,9 @@ extension DashboardDefinition {
     }
 
     private static func chartMetric(_ value: Any?, at path: String) throws -> ChartMetric {
-        guard let name = value as? String else { throw PolicyError(path: path, reason: "required: successRate, conflictRate, cancelRate, unfinishedRate or events") }
+        guard let name = value as? String else {
+            throw PolicyError(path: path, reason: "required: successRate, conflictRate, cancelRate, unfinishedRate or events")
+        }
         if name == "events" { return .events }
         guard let metric = RateMetric(rawValue: name) else {
             throw PolicyError(path: path, reason: "expected successRate, conflictRate, cancelRate, unfinishedRate or events, got \(name)")

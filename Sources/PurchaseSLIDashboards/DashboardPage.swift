@@ -1,5 +1,5 @@
-public import PurchaseSLIRendering
 import PurchaseSLICore
+public import PurchaseSLIRendering
 
 /// Turns a dashboard definition into a page: each panel read from the context, in order.
 public struct DashboardPage: Sendable {
@@ -26,15 +26,17 @@ public struct DashboardPage: Sendable {
         for report in alerts.firing {
             let action = report.finding.labels.actionType
             // The evidence says what chart shows it (the store's charges are no event series: their text lists them).
-            let metric: DashboardDefinition.ChartMetric? = switch report.finding.evidence.chartMetric {
-            case .rate(let rate): .rate(rate)
-            case .events: .events
-            case nil: nil
-            }
+            let metric: DashboardDefinition.ChartMetric? =
+                switch report.finding.evidence.chartMetric {
+                case .rate(let rate): .rate(rate)
+                case .events: .events
+                case nil: nil
+                }
             guard let metric, charted.insert("\(action) \(metric)").inserted else { continue }
-            charts.append(try recent.chartPanel(
-                title: "\(action): the last 6 h", metric: metric, actionType: action, by: nil, stepSeconds: 60,
-                bands: alerts.bands(for: action, until: context.atSeconds)))
+            charts.append(
+                try recent.chartPanel(
+                    title: "\(action): the last 6 h", metric: metric, actionType: action, by: nil, stepSeconds: 60,
+                    bands: alerts.bands(for: action, until: context.atSeconds)))
         }
         return "<section class=\"firing-first\"><h2>Alerts firing</h2>\(AlertOutput.html(alerts.firing, now: context.atSeconds))"
             + "\(HTML.joined(charts))</section>"
@@ -49,7 +51,8 @@ public struct DashboardPage: Sendable {
             finding.severity = report.severity
             return finding
         }
-        var body: HTML = alerts.staleBanner + alerts.incompleteBanner + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
+        var body: HTML =
+            alerts.staleBanner + alerts.incompleteBanner + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
         for panel in definition.panels {
             switch panel {
             case .objectives:

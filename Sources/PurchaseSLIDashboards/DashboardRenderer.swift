@@ -51,10 +51,13 @@ public struct DashboardRenderer: Sendable {
             firing: reports.firing, episodes: reports.episodes, freshness: try alertContext.freshness(at: context.atSeconds),
             rules: alertContext.rules)
         let weeklyReport = try WeeklyReport(week: week, store: context.store, policy: context.policy, episodes: alerts.episodes)
-        let otherPages = [IndexPage.Entry(
-            title: "Weekly review \(weeklyReport.week)", file: weeklyReport.fileName,
-            summary: "SLO attainment, week-over-week changes, incidents and a summary for the review notes (\(weeklyReport.dateRange)).")]
-        let navigation = [(title: "Index", href: "index.html")] + definitions.map { (title: $0.title, href: $0.file) }
+        let otherPages = [
+            IndexPage.Entry(
+                title: "Weekly review \(weeklyReport.week)", file: weeklyReport.fileName,
+                summary: "SLO attainment, week-over-week changes, incidents and a summary for the review notes (\(weeklyReport.dateRange)).")
+        ]
+        let navigation =
+            [(title: "Index", href: "index.html")] + definitions.map { (title: $0.title, href: $0.file) }
             + otherPages.map { (title: $0.title, href: $0.file) }
         func file(_ name: String, _ document: HTMLDocument) -> File {
             var document = document

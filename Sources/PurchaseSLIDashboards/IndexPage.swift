@@ -33,14 +33,15 @@ public struct IndexPage: Sendable {
     /// Each firing alert, most urgent first, linked to its text on the alert page: severity, name, labels,
     /// since when, its incident.
     private var firingList: HTML {
-        HTML.joined(alerts.firing.map { report in
-            let labels = report.finding.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
-            let severity = report.severity
-            return "<li><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> "
-                + "<a href=\"\(alertPage)#\(report.finding.identity.anchor)\">\(report.finding.kind.rawValue) \(labels)</a> "
-                + "since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration(context.atSeconds - report.startsAt)))"
-                + (report.incident.map { " · incident \($0.id)" } ?? "") + "</li>"
-        })
+        HTML.joined(
+            alerts.firing.map { report in
+                let labels = report.finding.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
+                let severity = report.severity
+                return "<li><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> "
+                    + "<a href=\"\(alertPage)#\(report.finding.identity.anchor)\">\(report.finding.kind.rawValue) \(labels)</a> "
+                    + "since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration(context.atSeconds - report.startsAt)))"
+                    + (report.incident.map { " · incident \($0.id)" } ?? "") + "</li>"
+            })
     }
 
     /// The page.
@@ -48,8 +49,10 @@ public struct IndexPage: Sendable {
         let pages = HTML.joined(entries.map { "<li><a href=\"\($0.file)\">\($0.title)</a> — \($0.summary)</li>" })
         let firing = alerts.firing
         let pageCount = firing.filter { $0.severity == .page }.count
-        let status: HTML = firing.isEmpty
-            ? (alerts.alertsCannotSeeThePresent ? alerts.staleBanner
+        let status: HTML =
+            firing.isEmpty
+            ? (alerts.alertsCannotSeeThePresent
+                ? alerts.staleBanner
                 : "<div class=\"banner\"><strong>No alert firing</strong> at \(RFC3339.format(seconds: context.atSeconds)).</div>")
             : "<div class=\"banner \(pageCount > 0 ? "bad" : "warn")\"><strong>\(firing.count) alert\(firing.count == 1 ? "" : "s") firing</strong> "
                 + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(RFC3339.format(seconds: context.atSeconds)):<ul>\(firingList)</ul></div>"

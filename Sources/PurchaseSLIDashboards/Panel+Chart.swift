@@ -27,7 +27,9 @@ extension DashboardContext {
         // By app version: oldest first, each version in its colour of the page (``versionColours()``), "other" in one left free.
         let colours = dimension == .appVersion ? try versionColours() : [:]
         if dimension == .appVersion {
-            keyed.sort { $0.label == "other" ? false : $1.label == "other" ? true : $0.label.compare($1.label, options: .numeric) == .orderedAscending }
+            keyed.sort {
+                $0.label == "other" ? false : $1.label == "other" ? true : $0.label.compare($1.label, options: .numeric) == .orderedAscending
+            }
         }
         let spareColour = (0..<6).first { colour in !keyed.contains { colours[$0.label] == colour } }
         let value: (OutcomeCounts) -> Double?
@@ -54,11 +56,13 @@ extension DashboardContext {
         let chart = TimeSeriesChart(
             startSeconds: data.start, stepSeconds: step,
             series: keyed.map {
-                TimeSeriesChart.Series(label: $0.label, values: $0.steps.map(value), colour: dimension == .appVersion ? colours[$0.label] ?? spareColour : nil)
+                TimeSeriesChart.Series(
+                    label: $0.label, values: $0.steps.map(value), colour: dimension == .appVersion ? colours[$0.label] ?? spareColour : nil)
             },
             yLabel: yLabel, format: format, threshold: threshold, bands: bands, yDomain: domain, yLimits: limits ?? 0...Double.infinity)
-        let heading = (title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
-            + (dimension.map { " by \($0.rawValue)" } ?? "")) + ", per \(NumberText.duration(step))"
+        let heading =
+            (title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
+                + (dimension.map { " by \($0.rawValue)" } ?? "")) + ", per \(NumberText.duration(step))"
         return "<section class=\"card\"><h3>\(heading)</h3>\(chart.html)</section>"
     }
 }

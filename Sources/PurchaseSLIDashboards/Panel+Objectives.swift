@@ -15,7 +15,8 @@ extension DashboardContext {
     /// then OK), with a badge for each other alert firing on the action ("PAGE: ChargedNotGranted").
     func objectivesPanel(firing: [AlertFinding], freshness: DataFreshness) throws -> HTML {
         var windows: [Int64: [String: OutcomeCounts]] = [:]
-        for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map { atSeconds - $0.window.period(at: atSeconds).startSeconds }) {
+        for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map { atSeconds - $0.window.period(at: atSeconds).startSeconds })
+        {
             windows[seconds] = try counts(last: seconds).reduce(into: [:]) { $0[$1.key[0] ?? ""] = $1.counts }
         }
         let trend = try series(step: defaultStepSeconds, groupBy: [.actionType])
@@ -35,27 +36,36 @@ extension DashboardContext {
             let lastHour = windows[3600]?[action] ?? OutcomeCounts()
             // Failing now beyond chance reads as such even when no rule fires (yet, or on thin traffic).
             let failingNow = isFresh && policy.missesObjectiveBeyondChance(lastHour, objective: objective)
-            let status: HTML = switch severity {
-            case .page: "<span class=\"status bad\">PAGE</span>"
-            case .ticket: "<span class=\"status warn\">TICKET</span>"
-            case nil where !isFresh: "<span class=\"status none\">\(FreshnessText.status(freshness, action: action))</span>"
-            case nil where failingNow: "<span class=\"status bad\">BELOW OBJECTIVE</span>"
-            // Far under the objective on too few events to be sure is not OK either: 81.8 % of 11 retries
-            // against 95 % reads as a warning, not green.
-            case nil where (objective.burnRate(lastHour) ?? 0) > 2: "<span class=\"status warn\">UNDER OBJECTIVE</span>"
-            case nil: "<span class=\"status ok\">OK</span>"
-            }
+            let status: HTML =
+                switch severity {
+                case .page: "<span class=\"status bad\">PAGE</span>"
+                case .ticket: "<span class=\"status warn\">TICKET</span>"
+                case nil where !isFresh: "<span class=\"status none\">\(FreshnessText.status(freshness, action: action))</span>"
+                case nil where failingNow: "<span class=\"status bad\">BELOW OBJECTIVE</span>"
+                // Far under the objective on too few events to be sure is not OK either: 81.8 % of 11 retries
+                // against 95 % reads as a warning, not green.
+                case nil where (objective.burnRate(lastHour) ?? 0) > 2: "<span class=\"status warn\">UNDER OBJECTIVE</span>"
+                case nil: "<span class=\"status ok\">OK</span>"
+                }
             // While the action burns, the headline is the alert's own window and figure; else the last hour.
             let burn = firing.first { $0.labels == SeriesLabels(actionType: action) }?.evidence(as: BurnEvidence.self)
-            let headline: (rate: Double?, caption: String) = burn.map { burn -> (rate: Double?, caption: String) in
-                (burn.shortWindow.successRate, "success rate over the last \(TimeStep(seconds: burn.shortWindowSeconds)) "
-                    + "(\(NumberText.count(burn.shortWindow.valid)) valid), as the alert reads")
-            } ?? (lastHour.successRate, "success rate, last hour (\(NumberText.count(lastHour.valid)) valid)")
+            let headline: (rate: Double?, caption: String) =
+                burn.map { burn -> (rate: Double?, caption: String) in
+                    (
+                        burn.shortWindow.successRate,
+                        "success rate over the last \(TimeStep(seconds: burn.shortWindowSeconds)) "
+                            + "(\(NumberText.count(burn.shortWindow.valid)) valid), as the alert reads"
+                    )
+                } ?? (lastHour.successRate, "success rate, last hour (\(NumberText.count(lastHour.valid)) valid)")
             let rate = headline.rate
             // Coloured by what fires or fails now: a rate below the objective on thin traffic is not yet news;
             // old data is not good news.
-            let tone = severity == .page || failingNow ? "bad" : severity == .ticket ? "warn"
-                : (rate ?? 0) >= objective.target && isFresh ? "ok" : ""
+            let tone =
+                severity == .page || failingNow
+                ? "bad"
+                : severity == .ticket
+                    ? "warn"
+                    : (rate ?? 0) >= objective.target && isFresh ? "ok" : ""
             let rows = Self.objectiveWindows.map { window -> HTML in
                 let counts = windows[window.seconds]?[action] ?? OutcomeCounts()
                 let burn = objective.burnRate(counts)
@@ -65,14 +75,16 @@ extension DashboardContext {
             let budgetCounts = windows[atSeconds - objective.window.period(at: atSeconds).startSeconds]?[action] ?? OutcomeCounts()
             let budgetLeft = objective.budgetSpent(budgetCounts).map { 1 - $0 }
             let spent: HTML = (budgetLeft ?? 0) < 0 ? " <span class=\"status warn\">BUDGET SPENT</span>" : ""
-            let otherAlerts = HTML.joined(others.map { other -> HTML in
-                " <span class=\"status \(other.severity == .page ? "bad" : "warn")\">\(other.severity.rawValue.uppercased()): \(other.kind.rawValue)</span>"
-            })
-            let budget: HTML = budgetLeft.map { left in
-                "<p>error budget left over \(objective.window.description): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"
-                    + "\(left >= 0 ? NumberText.percent(left) : "overspent by " + NumberText.percent(-left))</strong> "
-                    + IntervalBar(value: max(0, left), scale: 1, isBad: left < 0.25, caption: "error budget left").html + "</p>"
-            } ?? "<p class=\"muted\">no valid events over \(objective.window.description)</p>"
+            let otherAlerts = HTML.joined(
+                others.map { other -> HTML in
+                    " <span class=\"status \(other.severity == .page ? "bad" : "warn")\">\(other.severity.rawValue.uppercased()): \(other.kind.rawValue)</span>"
+                })
+            let budget: HTML =
+                budgetLeft.map { left in
+                    "<p>error budget left over \(objective.window.description): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"
+                        + "\(left >= 0 ? NumberText.percent(left) : "overspent by " + NumberText.percent(-left))</strong> "
+                        + IntervalBar(value: max(0, left), scale: 1, isBad: left < 0.25, caption: "error budget left").html + "</p>"
+                } ?? "<p class=\"muted\">no valid events over \(objective.window.description)</p>"
             let spark = Sparkline(
                 values: (trend.byKey[[action]] ?? []).map(\.successRate), caption: "success rate per \(NumberText.duration(defaultStepSeconds))",
                 format: { NumberText.percent($0) }, higherIsWorse: false)

@@ -7,7 +7,8 @@ extension DashboardContext {
     /// The stores' charges against the app's grants over the last day (per 15 minutes), and the charges
     /// ungranted now, oldest first, with their age and what the app last reported.
     func reconciliationPanel(limit: Int = 20) throws -> HTML {
-        let day: Int64 = 86_400, step: Int64 = 900
+        let day: Int64 = 86_400
+        let step: Int64 = 900
         let heading: HTML = "<h3>Store charges and grants, last 24 h</h3>"
         guard let records = store as? any StoreRecordStore else { return "" }
         let rule = policy.reconciliation
@@ -19,9 +20,11 @@ extension DashboardContext {
             return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see "
                 + "docs/store-notifications.md to send the App Store's and Google Play's notifications to serve.</p></section>"
         }
-        let now = atSeconds * 1000, grace = rule.graceSeconds * 1000
+        let now = atSeconds * 1000
+        let grace = rule.graceSeconds * 1000
         let steps = Int((atSeconds - start + step - 1) / step)
-        var charged = [Double?](repeating: 0, count: steps), missing = [Double?](repeating: 0, count: steps)
+        var charged = [Double?](repeating: 0, count: steps)
+        var missing = [Double?](repeating: 0, count: steps)
         for charge in ledger.expectedCharges where charge.eventMillis >= start * 1000 {
             let index = Int((charge.eventMillis / 1000 - start) / step)
             guard index < steps else { continue }
@@ -31,8 +34,10 @@ extension DashboardContext {
         }
         let chart = TimeSeriesChart(
             startSeconds: start, stepSeconds: step,
-            series: [.init(label: "charged (expecting a grant)", values: charged),
-                     .init(label: "not granted within \(NumberText.duration(rule.graceSeconds))", values: missing)],
+            series: [
+                .init(label: "charged (expecting a grant)", values: charged),
+                .init(label: "not granted within \(NumberText.duration(rule.graceSeconds))", values: missing),
+            ],
             yLabel: "charges per 15 min", format: { NumberText.count(Int64($0.rounded())) })
         let ungranted = ledger.overdueCharges.filter {
             $0.eventMillis >= now - rule.ticketLookbackSeconds * 1000 && rule.isUngranted($0, atMillis: now)
@@ -44,25 +49,28 @@ extension DashboardContext {
         let money = amounts.sorted { $0.key < $1.key }.map { NumberText.money($0.value, currency: $0.key) }.joined(separator: " + ")
         let rows = ungranted.prefix(limit).map { charge -> HTML in
             let notification = charge.notification
-            let report = charge.report.map { report -> String in
-                let offset = (report.lastMillis - charge.eventMillis) / 1000
-                return "\(report.lastResult.rawValue) \(NumberText.seconds(abs(offset))) \(offset < 0 ? "before" : "after")"
-                    + (report.lastErrorDescription.map { " (\(String($0.prefix(60))))" } ?? "")
-            } ?? "nothing"
-            return "<tr><td>\(RFC3339.format(seconds: charge.eventMillis / 1000))</td><td>\(NumberText.duration((now - charge.eventMillis) / 1000))</td>"
+            let report =
+                charge.report.map { report -> String in
+                    let offset = (report.lastMillis - charge.eventMillis) / 1000
+                    return "\(report.lastResult.rawValue) \(NumberText.seconds(abs(offset))) \(offset < 0 ? "before" : "after")"
+                        + (report.lastErrorDescription.map { " (\(String($0.prefix(60))))" } ?? "")
+                } ?? "nothing"
+            return
+                "<tr><td>\(RFC3339.format(seconds: charge.eventMillis / 1000))</td><td>\(NumberText.duration((now - charge.eventMillis) / 1000))</td>"
                 + "<td class=\"text\">\(notification.store.displayName)</td><td class=\"text\">\(charge.productID)</td>"
                 + "<td class=\"text\">\(notification.transactionID ?? "")</td>"
                 + "<td>\(notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "")</td>"
                 + "<td class=\"text\">\(report)</td></tr>"
         }
-        let table: HTML = ungranted.isEmpty
+        let table: HTML =
+            ungranted.isEmpty
             ? "<p>Every charge of the last \(NumberText.duration(rule.ticketLookbackSeconds)) past its grace time was granted.</p>"
             : """
-                <p class="bad"><strong>\(ungranted.count) charge\(ungranted.count == 1 ? "" : "s") not granted\(money.isEmpty ? "" : " (\(money))")</strong>, \
-                oldest first\(ungranted.count > limit ? " (the first \(limit))" : ""):</p>
-                <div class="scroll"><table><tr><th>charged</th><th>age</th><th class="text">store</th><th class="text">product</th>\
-                <th class="text">transaction</th><th>price</th><th class="text">the app last reported</th></tr>\(HTML.joined(Array(rows)))</table></div>
-                """
+            <p class="bad"><strong>\(ungranted.count) charge\(ungranted.count == 1 ? "" : "s") not granted\(money.isEmpty ? "" : " (\(money))")</strong>, \
+            oldest first\(ungranted.count > limit ? " (the first \(limit))" : ""):</p>
+            <div class="scroll"><table><tr><th>charged</th><th>age</th><th class="text">store</th><th class="text">product</th>\
+            <th class="text">transaction</th><th>price</th><th class="text">the app last reported</th></tr>\(HTML.joined(Array(rows)))</table></div>
+            """
         return "<section class=\"card\">\(heading)\(chart.html)\(table)</section>"
     }
 }

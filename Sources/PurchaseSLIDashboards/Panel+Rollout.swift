@@ -30,9 +30,11 @@ extension DashboardContext {
     func rolloutPanel(candidate: String?, baseline: String?) throws -> HTML {
         let query = RolloutQuery(store: store)
         guard let candidate = try candidate ?? query.newestVersion(from: fromSeconds, to: atSeconds) else {
-            return "<section class=\"card\"><h3>Rollout</h3><p class=\"muted\">Only one app version has events in the range: nothing to compare.</p></section>"
+            return
+                "<section class=\"card\"><h3>Rollout</h3><p class=\"muted\">Only one app version has events in the range: nothing to compare.</p></section>"
         }
-        let report: RolloutReport, inputs: RolloutInputs
+        let report: RolloutReport
+        let inputs: RolloutInputs
         do {
             inputs = try query.inputs(candidate: candidate, baseline: baseline, since: nil, end: atSeconds)
             report = RolloutEvaluator(policy: policy).evaluate(

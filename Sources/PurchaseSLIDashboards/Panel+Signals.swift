@@ -24,20 +24,23 @@ extension DashboardContext {
             let current = now.reduce(into: [String: OutcomeCounts]()) { $0[$1.key[0] ?? "", default: OutcomeCounts()] += $1.counts }
             for action in Set(current.keys).union(baseline.keys).sorted() {
                 let counts = current[action] ?? OutcomeCounts()
-                let rate = metric.rate(counts), usual = baseline[action].flatMap(metric.rate)
+                let rate = metric.rate(counts)
+                let usual = baseline[action].flatMap(metric.rate)
                 // The alert that charts this metric of the action, if one fires.
                 let alert = firing.first { $0.evidence.chartMetric == .rate(metric) && $0.labels.actionType == action }
                 let isFiring = alert != nil
-                let ratio: String = switch (rate, usual) {
-                case let (value?, usual?) where usual > 0: String(format: "%.1f×", value / usual)
-                case (let value?, _) where value > 0: "new"
-                default: "–"
-                }
+                let ratio: String =
+                    switch (rate, usual) {
+                    case let (value?, usual?) where usual > 0: String(format: "%.1f×", value / usual)
+                    case (let value?, _) where value > 0: "new"
+                    default: "–"
+                    }
                 let (count, trials) = metric.badEvents(counts)
-                rows.append("<tr><td>\(action)</td><td class=\"text\">\(metric.title)</td>"
-                    + "<td class=\"\(isFiring ? "bad" : "")\">\(NumberText.percent(rate)) <span class=\"meta\">(\(NumberText.count(count)) of \(NumberText.count(trials)))</span></td>"
-                    + "<td>\(NumberText.percent(usual))</td><td>\(ratio)</td>"
-                    + "<td>\(alert.map { "<span class=\"status warn\">\($0.kind.rawValue)</span>" as HTML } ?? "")</td></tr>")
+                rows.append(
+                    "<tr><td>\(action)</td><td class=\"text\">\(metric.title)</td>"
+                        + "<td class=\"\(isFiring ? "bad" : "")\">\(NumberText.percent(rate)) <span class=\"meta\">(\(NumberText.count(count)) of \(NumberText.count(trials)))</span></td>"
+                        + "<td>\(NumberText.percent(usual))</td><td>\(ratio)</td>"
+                        + "<td>\(alert.map { "<span class=\"status warn\">\($0.kind.rawValue)</span>" as HTML } ?? "")</td></tr>")
             }
         }
         return """

@@ -35,15 +35,18 @@ public struct RolloutQuery: Sendable {
         let baseline = try baseline ?? busiestOtherVersion(than: candidate, from: from, to: end)
         let versions: Set<String?> = [candidate, baseline]
         func rows(_ dimensions: [EventDimension]) throws -> [CountRow] {
-            try store.counts(CountQuery(
-                fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .actionType] + dimensions,
-                filters: [.appVersion: versions]))
+            try store.counts(
+                CountQuery(
+                    fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .actionType] + dimensions,
+                    filters: [.appVersion: versions]))
         }
         var inputs = RolloutInputs(
             candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actionRows: try rows([]),
             sliceRows: [.productID: try rows([.productID]), .planID: try rows([.planID])], release: release)
-        for row in try store.counts(CountQuery(
-            fromSeconds: from, toSeconds: end, groupBy: [.actionType, .variant], filters: [.appVersion: [candidate]])) {
+        for row in try store.counts(
+            CountQuery(
+                fromSeconds: from, toSeconds: end, groupBy: [.actionType, .variant], filters: [.appVersion: [candidate]]))
+        {
             inputs.candidateVariants[row.key[0] ?? "", default: [:]][row.key[1], default: OutcomeCounts()] += row.counts
         }
         inputs.prices = try store.prices()
@@ -53,8 +56,9 @@ public struct RolloutQuery: Sendable {
     /// The candidate's latest phased release over `[from, end)`: its events against all events of the
     /// platforms it has events on, hour by hour.
     private func phasedRelease(of candidate: String, from: Int64, to end: Int64) throws -> PhasedRelease? {
-        let rows = try store.counts(CountQuery(
-            fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .platform]))
+        let rows = try store.counts(
+            CountQuery(
+                fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .platform]))
         let platforms = Set(rows.filter { $0.key[0] == candidate && !$0.counts.isEmpty }.map { $0.key[1] })
         var hours: [Int64: PhasedRelease.Hour] = [:]
         for row in rows where platforms.contains(row.key[1]) {
@@ -72,9 +76,11 @@ public struct RolloutQuery: Sendable {
     /// there from the start (the release began before the range), the highest version number. A few
     /// stray events of an old version do not make it the candidate.
     public func newestVersion(from: Int64, to end: Int64) throws -> String? {
-        let rows = try store.counts(CountQuery(
-            fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion]))
-        var firstSeen: [String: Int64] = [:], events: [String: Int64] = [:]
+        let rows = try store.counts(
+            CountQuery(
+                fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion]))
+        var firstSeen: [String: Int64] = [:]
+        var events: [String: Int64] = [:]
         for row in rows where !row.counts.isEmpty {
             guard let version = row.key[0] ?? nil, let time = row.timeSeconds else { continue }
             firstSeen[version] = min(firstSeen[version] ?? time, time)
@@ -92,9 +98,10 @@ public struct RolloutQuery: Sendable {
 
     /// The start of the first hour with an event of `version` before `end`.
     private func firstHour(of version: String, before end: Int64) throws -> Int64 {
-        let rows = try store.counts(CountQuery(
-            fromSeconds: end - Self.appearanceLookbackSeconds, toSeconds: end, step: TimeStep(seconds: 3600),
-            filters: [.appVersion: [version]]))
+        let rows = try store.counts(
+            CountQuery(
+                fromSeconds: end - Self.appearanceLookbackSeconds, toSeconds: end, step: TimeStep(seconds: 3600),
+                filters: [.appVersion: [version]]))
         guard let first = rows.first(where: { !$0.counts.isEmpty })?.timeSeconds else {
             throw Failure(description: "no events of app version \(version) before \(RFC3339.format(seconds: end))")
         }
@@ -104,11 +111,13 @@ public struct RolloutQuery: Sendable {
     /// The other app version with the most events over the range.
     private func busiestOtherVersion(than candidate: String, from: Int64, to end: Int64) throws -> String {
         let rows = try store.counts(CountQuery(fromSeconds: from, toSeconds: end, groupBy: [.appVersion]))
-        guard let busiest = rows.filter({ $0.key[0] != nil && $0.key[0] != candidate })
-            .max(by: { $0.counts.total < $1.counts.total })?.key[0] ?? nil
+        guard
+            let busiest = rows.filter({ $0.key[0] != nil && $0.key[0] != candidate })
+                .max(by: { $0.counts.total < $1.counts.total })?.key[0] ?? nil
         else {
-            throw Failure(description: "no other app version has events from \(RFC3339.format(seconds: from)) "
-                + "to \(RFC3339.format(seconds: end)); name one with --baseline")
+            throw Failure(
+                description: "no other app version has events from \(RFC3339.format(seconds: from)) "
+                    + "to \(RFC3339.format(seconds: end)); name one with --baseline")
         }
         return busiest
     }

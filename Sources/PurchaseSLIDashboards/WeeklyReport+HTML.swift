@@ -5,7 +5,8 @@ public import PurchaseSLIRendering
 extension WeeklyReport {
     /// The report as a self-contained page.
     public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) -> HTMLDocument {
-        var body: HTML = freshness.isStale()
+        var body: HTML =
+            freshness.isStale()
             ? "<div class=\"banner warn\"><strong>\(FreshnessText.status(freshness))</strong> at the week's end: "
                 + "\(FreshnessText.sentence(freshness)); the week's last stretch has no data.</div>" : ""
         body += "<div class=\"banner\"><strong>Summary</strong><p>\(HTML(trusted: summary(escaping: .html)))</p></div>"
@@ -24,11 +25,12 @@ extension WeeklyReport {
     private var attainmentSection: HTML {
         let rows = actions.filter { $0.objective != nil }.map { action -> HTML in
             let spent = action.budgetSpent
-            let met: HTML = switch action.metObjective {
-            case true?: "<span class=\"status ok\">met</span>"
-            case false?: "<span class=\"status bad\">missed</span>"
-            case nil: "<span class=\"status none\">no data</span>"
-            }
+            let met: HTML =
+                switch action.metObjective {
+                case true?: "<span class=\"status ok\">met</span>"
+                case false?: "<span class=\"status bad\">missed</span>"
+                case nil: "<span class=\"status none\">no data</span>"
+                }
             return "<tr><td>\(action.actionType)</td><td>\(NumberText.percent(action.current.successRate))</td>"
                 + "<td>\(NumberText.percent(action.objective?.target))</td><td>\(met)</td>"
                 + "<td>\(NumberText.percent(spent)) \(IntervalBar(value: min(spent ?? 0, 1), scale: 1, isBad: (spent ?? 0) > 1, caption: "budget spent").html)</td>"
@@ -86,7 +88,8 @@ extension WeeklyReport {
     private var slicesSection: HTML {
         let rows = slices.prefix(20).map { slice -> HTML in
             let comparison = slice.successRate
-            return "<tr><td>\(slice.slice.actionType)</td><td class=\"text\">\(slice.slice.slice!.dimension.rawValue)=\(slice.slice.slice!.value ?? "")</td>"
+            return
+                "<tr><td>\(slice.slice.actionType)</td><td class=\"text\">\(slice.slice.slice!.dimension.rawValue)=\(slice.slice.slice!.value ?? "")</td>"
                 + "<td>\(NumberText.count(slice.current.valid))</td><td>\(NumberText.percent(comparison.current))</td>"
                 + "<td>\(NumberText.percent(comparison.previous))</td><td>\(arrow(comparison))</td></tr>"
         }
@@ -98,7 +101,9 @@ extension WeeklyReport {
     }
 
     private var errorsSection: HTML {
-        guard !errors.isEmpty else { return "<section><h2>Top failure reasons</h2><p class=\"muted\">No failure carried a description.</p></section>" }
+        guard !errors.isEmpty else {
+            return "<section><h2>Top failure reasons</h2><p class=\"muted\">No failure carried a description.</p></section>"
+        }
         let rows = errors.map { error -> HTML in
             let change = error.previous == 0 ? "new" : NumberText.signedPercent(Double(error.current) / Double(error.previous) - 1)
             return "<tr><td class=\"text\">\(error.description)</td><td>\(NumberText.count(error.current))</td>"

@@ -14,15 +14,18 @@ extension WeeklyReport {
             try store.counts(CountQuery(fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: groupBy))
                 .reduce(into: [:]) { $0[$1.key, default: OutcomeCounts()] += $1.counts }
         }
-        let thisWeek = try totals(week, [.actionType]), lastWeek = try totals(previousWeek, [.actionType])
+        let thisWeek = try totals(week, [.actionType])
+        let lastWeek = try totals(previousWeek, [.actionType])
         let objectiveActions = policy.objectives.map(\.actionType)
         let actionNames = Set(thisWeek.keys.compactMap { $0[0] ?? nil }).union(objectiveActions)
             .sorted { (objectiveActions.firstIndex(of: $0) ?? .max, $0) < (objectiveActions.firstIndex(of: $1) ?? .max, $1) }
         var actions = actionNames.map { action in
-            let current = thisWeek[[action]] ?? OutcomeCounts(), previous = lastWeek[[action]] ?? OutcomeCounts()
+            let current = thisWeek[[action]] ?? OutcomeCounts()
+            let previous = lastWeek[[action]] ?? OutcomeCounts()
             return ActionWeek(
                 actionType: action, objective: policy.objectives.first { $0.actionType == action }, current: current,
-                previous: previous, comparisons: RateMetric.allCases.map {
+                previous: previous,
+                comparisons: RateMetric.allCases.map {
                     PeriodComparison($0, current: current, previous: previous, minimumTrials: Self.minimumTrials)
                 })
         }
@@ -31,15 +34,18 @@ extension WeeklyReport {
         // with equal counts are both kept).
         var productCounts = Set<[OutcomeCounts]>()
         for dimension in [EventDimension.productID, .planID] {
-            let now = try totals(week, [.actionType, dimension]), before = try totals(previousWeek, [.actionType, dimension])
+            let now = try totals(week, [.actionType, dimension])
+            let before = try totals(previousWeek, [.actionType, dimension])
             for (key, current) in now.sorted(by: { ($0.key[1] ?? "") < ($1.key[1] ?? "") }) where key[1] != nil {
                 let counts = [thisWeek[[key[0]]] ?? OutcomeCounts(), current, before[key] ?? OutcomeCounts()]
                 if dimension == .productID { productCounts.insert(counts) } else if productCounts.contains(counts) { continue }
-                slices.append(SliceWeek(
-                    slice: SeriesLabels(actionType: key[0] ?? "", slice: .init(dimension: dimension, value: key[1])),
-                    current: current,
-                    successRate: PeriodComparison(.successRate, current: current, previous: before[key] ?? OutcomeCounts(),
-                                                  minimumTrials: Self.minimumTrials)))
+                slices.append(
+                    SliceWeek(
+                        slice: SeriesLabels(actionType: key[0] ?? "", slice: .init(dimension: dimension, value: key[1])),
+                        current: current,
+                        successRate: PeriodComparison(
+                            .successRate, current: current, previous: before[key] ?? OutcomeCounts(),
+                            minimumTrials: Self.minimumTrials)))
             }
         }
         // One correction over every comparison the report makes.
@@ -61,8 +67,9 @@ extension WeeklyReport {
             week: week, actions: actions, slices: slices, errors: try Self.errors(week, store: store),
             conflictTrend: try Self.conflictTrend(from: previousWeek.startSeconds, to: week.endSeconds, store: store),
             trendStepSeconds: Self.trendStepSeconds,
-            episodes: try episodes.map { Self.clipped($0, to: week) } ?? AlertContext(store: store, policy: policy).episodeReports(
-                from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
+            episodes: try episodes.map { Self.clipped($0, to: week) }
+                ?? AlertContext(store: store, policy: policy).episodeReports(
+                    from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
             freshness: try AlertContext(store: store, policy: policy).freshness(at: week.endSeconds))
         moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy)
     }
@@ -71,21 +78,26 @@ extension WeeklyReport {
     /// week's charges judged at its own end (a charge never granted counts in the week it was charged).
     private static func moneyAtRisk(_ week: ISOWeek, store: any BucketStore, policy: SLOPolicy) throws -> [MoneyAtRisk] {
         guard let records = store as? any StoreRecordStore else { return [] }
-        let rule = policy.reconciliation, previousWeek = week.previous
+        let rule = policy.reconciliation
+        let previousWeek = week.previous
         let ledger = try records.ledger(
             kinds: [.charge, .refund], fromMillis: previousWeek.startSeconds * 1000, toMillis: week.endSeconds * 1000,
             receivedBy: week.endSeconds * 1000, rule: rule)
         func rows(_ period: ISOWeek) -> [[String?]: ChargeCounts.Row] {
-            Dictionary(ChargeCounts.rows(
-                ledger: ledger, rule: rule, fromSeconds: period.startSeconds, toSeconds: period.endSeconds, stepSeconds: nil,
-                groupBy: [.store, .productID], atSeconds: period.endSeconds).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+            Dictionary(
+                ChargeCounts.rows(
+                    ledger: ledger, rule: rule, fromSeconds: period.startSeconds, toSeconds: period.endSeconds, stepSeconds: nil,
+                    groupBy: [.store, .productID], atSeconds: period.endSeconds
+                ).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         }
-        let now = rows(week), before = rows(previousWeek)
+        let now = rows(week)
+        let before = rows(previousWeek)
         var result: [MoneyAtRisk] = []
         for key in Set(now.keys).union(before.keys) {
             guard let store = key[0].flatMap(Store.init(rawValue:)), let product = key[1] ?? nil else { continue }
             let empty = ChargeCounts.Row(timeSeconds: nil, key: key)
-            let current = now[key] ?? empty, previous = before[key] ?? empty
+            let current = now[key] ?? empty
+            let previous = before[key] ?? empty
             let atRisk: Int64 = current.ungranted + current.refunds + previous.ungranted + previous.refunds
             if atRisk > 0 { result.append(MoneyAtRisk(store: store, productID: product, current: current, previous: previous)) }
         }
@@ -110,12 +122,15 @@ extension WeeklyReport {
 
     private static func errors(_ week: ISOWeek, store: any BucketStore) throws -> [ErrorWeek] {
         func count(_ period: ISOWeek) throws -> [String: Int64] {
-            try store.errorCounts(CountQuery(
-                fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: [.errorDescription],
-                filters: [.resultType: [ResultType.failure.rawValue]]))
-                .reduce(into: [:]) { $0[$1.key[0] ?? "", default: 0] += $1.events }
+            try store.errorCounts(
+                CountQuery(
+                    fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: [.errorDescription],
+                    filters: [.resultType: [ResultType.failure.rawValue]])
+            )
+            .reduce(into: [:]) { $0[$1.key[0] ?? "", default: 0] += $1.events }
         }
-        let now = try count(week), before = try count(week.previous)
+        let now = try count(week)
+        let before = try count(week.previous)
         return now.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(10)
             .map { ErrorWeek(description: $0.key, current: $0.value, previous: before[$0.key] ?? 0) }
     }
@@ -123,8 +138,10 @@ extension WeeklyReport {
     private static func conflictTrend(from: Int64, to: Int64, store: any BucketStore) throws -> [(actionType: String, values: [Double?])] {
         let steps = Int((to - from) / trendStepSeconds)
         var byAction: [String: [OutcomeCounts]] = [:]
-        for row in try store.counts(CountQuery(
-            fromSeconds: from, toSeconds: to, step: TimeStep(seconds: trendStepSeconds), groupBy: [.actionType])) {
+        for row in try store.counts(
+            CountQuery(
+                fromSeconds: from, toSeconds: to, step: TimeStep(seconds: trendStepSeconds), groupBy: [.actionType]))
+        {
             guard let time = row.timeSeconds else { continue }
             let index = Int((time - from) / trendStepSeconds)
             guard index >= 0, index < steps else { continue }

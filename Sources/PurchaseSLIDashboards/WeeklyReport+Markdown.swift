@@ -6,52 +6,66 @@ extension WeeklyReport {
     /// The report as Markdown for a wiki or a review document; event data cannot inject markup.
     public var markdown: String {
         let escape = TextEscaping.markdown.escape
-        var lines = ["# Weekly quality review \(week) (\(dateRange))", "",
-                     "At the week's end: " + TextEscaping.markdown.escape(FreshnessText.line(freshness)) + ".", "",
-                     summary(escaping: .markdown), "", "## SLO attainment", "",
-                     "| action | success rate | objective | met | budget spent | valid | vs \(week.previous) |", "|---|---:|---:|---|---:|---:|---|"]
+        var lines = [
+            "# Weekly quality review \(week) (\(dateRange))", "",
+            "At the week's end: " + TextEscaping.markdown.escape(FreshnessText.line(freshness)) + ".", "",
+            summary(escaping: .markdown), "", "## SLO attainment", "",
+            "| action | success rate | objective | met | budget spent | valid | vs \(week.previous) |", "|---|---:|---:|---|---:|---:|---|",
+        ]
         for action in actions where action.objective != nil {
             let met = action.metObjective.map { $0 ? "yes" : "**no**" } ?? "no data"
-            lines.append("| \(escape(action.actionType)) | \(NumberText.percent(action.current.successRate)) | "
-                + "\(NumberText.percent(action.objective?.target)) | \(met) | \(NumberText.percent(action.budgetSpent)) | "
-                + "\(NumberText.count(action.current.valid)) | \(change(action.comparisons[0])) |")
+            lines.append(
+                "| \(escape(action.actionType)) | \(NumberText.percent(action.current.successRate)) | "
+                    + "\(NumberText.percent(action.objective?.target)) | \(met) | \(NumberText.percent(action.budgetSpent)) | "
+                    + "\(NumberText.count(action.current.valid)) | \(change(action.comparisons[0])) |")
         }
         lines += ["", "## Week over week", "", "| action | rate | \(week) | \(week.previous) | change |", "|---|---|---:|---:|---|"]
         for action in actions {
             for comparison in action.comparisons {
-                lines.append("| \(escape(action.actionType)) | \(comparison.metric.title) | \(NumberText.percent(comparison.current)) | "
-                    + "\(NumberText.percent(comparison.previous)) | \(change(comparison)) |")
+                lines.append(
+                    "| \(escape(action.actionType)) | \(comparison.metric.title) | \(NumberText.percent(comparison.current)) | "
+                        + "\(NumberText.percent(comparison.previous)) | \(change(comparison)) |")
             }
         }
-        lines += ["", "## Products and plans (largest drops first)", "", "| action | slice | valid | success rate | \(week.previous) | change |",
-                  "|---|---|---:|---:|---:|---|"]
+        lines += [
+            "", "## Products and plans (largest drops first)", "", "| action | slice | valid | success rate | \(week.previous) | change |",
+            "|---|---|---:|---:|---:|---|",
+        ]
         for slice in slices.prefix(20) {
-            lines.append("| \(escape(slice.slice.actionType)) | \(slice.slice.slice!.dimension.rawValue)=\(escape(slice.slice.slice!.value ?? "")) | "
-                + "\(NumberText.count(slice.current.valid)) | \(NumberText.percent(slice.successRate.current)) | "
-                + "\(NumberText.percent(slice.successRate.previous)) | \(change(slice.successRate)) |")
+            lines.append(
+                "| \(escape(slice.slice.actionType)) | \(slice.slice.slice!.dimension.rawValue)=\(escape(slice.slice.slice!.value ?? "")) | "
+                    + "\(NumberText.count(slice.current.valid)) | \(NumberText.percent(slice.successRate.current)) | "
+                    + "\(NumberText.percent(slice.successRate.previous)) | \(change(slice.successRate)) |")
         }
         lines += ["", "## Top failure reasons", "", "| errorDescription | \(week) | \(week.previous) | change |", "|---|---:|---:|---:|"]
         for error in errors {
             let change = error.previous == 0 ? "new" : NumberText.signedPercent(Double(error.current) / Double(error.previous) - 1)
-            lines.append("| \(escape(String(error.description.prefix(160)))) | \(NumberText.count(error.current)) | \(NumberText.count(error.previous)) | \(change) |")
+            lines.append(
+                "| \(escape(String(error.description.prefix(160)))) | \(NumberText.count(error.current)) | \(NumberText.count(error.previous)) | \(change) |"
+            )
         }
         if !moneyAtRisk.isEmpty {
-            lines += ["", "## Money at risk", "", "Charges not granted by the week's end (of the types the policy expects a grant for) and refunds.", "",
-                      "| store | product | not granted | amount | refunds | refunded | \(week.previous): not granted | refunds |",
-                      "|---|---|---:|---|---:|---|---:|---:|"]
+            lines += [
+                "", "## Money at risk", "", "Charges not granted by the week's end (of the types the policy expects a grant for) and refunds.", "",
+                "| store | product | not granted | amount | refunds | refunded | \(week.previous): not granted | refunds |",
+                "|---|---|---:|---|---:|---|---:|---:|",
+            ]
             for row in moneyAtRisk {
-                lines.append("| \(row.store.displayName) | \(escape(row.productID)) | \(row.current.ungranted) | \(Self.money(row.current.ungrantedAmounts)) | "
-                    + "\(row.current.refunds) | \(Self.money(row.current.refundedAmounts)) | \(row.previous.ungranted) | \(row.previous.refunds) |")
+                lines.append(
+                    "| \(row.store.displayName) | \(escape(row.productID)) | \(row.current.ungranted) | \(Self.money(row.current.ungrantedAmounts)) | "
+                        + "\(row.current.refunds) | \(Self.money(row.current.refundedAmounts)) | \(row.previous.ungranted) | \(row.previous.refunds) |"
+                )
             }
         }
         lines += ["", "## Incidents", ""]
         if incidents.isEmpty { lines.append("No alert fired this week.") }
         for incident in incidents {
             let alerts = alerts(of: incident).map { "\($0.kind) \(escape($0.labels))" + ($0.episodes > 1 ? " (\($0.episodes) episodes)" : "") }
-            lines.append("- **\(incident.severity.rawValue.uppercased())** \(incident.id.map { "incident \($0): " } ?? "")"
-                + "\(alerts.joined(separator: "; ")): bad from \(RFC3339.format(seconds: incident.firstBadSeconds)), alerted "
-                + "\(RFC3339.format(seconds: incident.startsAt)) to "
-                + "\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing") (\(NumberText.duration(incident.duration)))")
+            lines.append(
+                "- **\(incident.severity.rawValue.uppercased())** \(incident.id.map { "incident \($0): " } ?? "")"
+                    + "\(alerts.joined(separator: "; ")): bad from \(RFC3339.format(seconds: incident.firstBadSeconds)), alerted "
+                    + "\(RFC3339.format(seconds: incident.startsAt)) to "
+                    + "\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing") (\(NumberText.duration(incident.duration)))")
         }
         return lines.joined(separator: "\n") + "\n"
     }

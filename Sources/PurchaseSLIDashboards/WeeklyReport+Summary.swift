@@ -11,8 +11,10 @@ extension WeeklyReport {
             let text = RFC3339.format(seconds: seconds)
             return (months[(Int(text.dropFirst(5).prefix(2)) ?? 1) - 1], Int(text.dropFirst(8).prefix(2)) ?? 1, text.prefix(4))
         }
-        let first = parts(week.startSeconds), last = parts(week.endSeconds - 86_400)
-        return first.month == last.month ? "\(first.month) \(first.day)–\(last.day), \(last.year)"
+        let first = parts(week.startSeconds)
+        let last = parts(week.endSeconds - 86_400)
+        return first.month == last.month
+            ? "\(first.month) \(first.day)–\(last.day), \(last.year)"
             : "\(first.month) \(first.day)–\(last.month) \(last.day), \(last.year)"
     }
 
@@ -31,7 +33,9 @@ extension WeeklyReport {
                 + "\(met ? "met" : "missed") \(NumberText.percent(objective.target)), "
                 + "\(NumberText.percent(action.budgetSpent)) of the error budget spent)"
         }
-        sentences.append("Week \(week) (\(dateRange)): success rates " + (attainment.isEmpty ? "not measured, no valid event" : attainment.joined(separator: "; ")) + ".")
+        sentences.append(
+            "Week \(week) (\(dateRange)): success rates " + (attainment.isEmpty ? "not measured, no valid event" : attainment.joined(separator: "; "))
+                + ".")
         let changes = actions.flatMap { action in
             action.comparisons.filter { $0.isSignificant(at: Self.significance) }.map { comparison in
                 "\(escaping.escape(action.actionType)) \(comparison.metric.title) \(comparison.isWorse ? "worsened" : "improved") "
@@ -48,7 +52,8 @@ extension WeeklyReport {
         } else {
             sentences.append("Significant changes from \(week.previous): " + (changes + worseSlices).joined(separator: "; ") + ".")
         }
-        var ungranted: Int64 = 0, refunds: Int64 = 0
+        var ungranted: Int64 = 0
+        var refunds: Int64 = 0
         var amounts: [String: Double] = [:]
         for row in moneyAtRisk {
             ungranted += row.current.ungranted
@@ -57,20 +62,24 @@ extension WeeklyReport {
         }
         if ungranted + refunds > 0 {
             let money: String = amounts.isEmpty ? "" : " (" + Self.money(amounts) + ")"
-            sentences.append("Money at risk: \(ungranted) charge\(ungranted == 1 ? "" : "s") not granted\(money), \(refunds) refund\(refunds == 1 ? "" : "s").")
+            sentences.append(
+                "Money at risk: \(ungranted) charge\(ungranted == 1 ? "" : "s") not granted\(money), \(refunds) refund\(refunds == 1 ? "" : "s").")
         }
-        let incidents = self.incidents, pages = incidents.filter { $0.severity == .page }
+        let incidents = self.incidents
+        let pages = incidents.filter { $0.severity == .page }
         if incidents.isEmpty {
             sentences.append("No alert fired.")
         } else {
             let longest = incidents.max { $0.duration < $1.duration }!
-            sentences.append("\(incidents.count) incident\(incidents.count == 1 ? "" : "s") (\(pages.count) paged) from \(episodes.count) alert "
-                + "episode\(episodes.count == 1 ? "" : "s"); the longest, \(longest.episodes[0].finding.kind.rawValue) on "
-                + "\(escaping.escape(labels(longest.episodes[0]))), lasted \(NumberText.duration(longest.duration)).")
+            sentences.append(
+                "\(incidents.count) incident\(incidents.count == 1 ? "" : "s") (\(pages.count) paged) from \(episodes.count) alert "
+                    + "episode\(episodes.count == 1 ? "" : "s"); the longest, \(longest.episodes[0].finding.kind.rawValue) on "
+                    + "\(escaping.escape(labels(longest.episodes[0]))), lasted \(NumberText.duration(longest.duration)).")
         }
         if let top = errors.first {
-            sentences.append("Top failure reason: \"\(escaping.escape(String(top.description.prefix(120))))\" "
-                + "(\(NumberText.count(top.current)), \(top.previous == 0 ? "new" : "\(NumberText.count(top.previous)) the week before")).")
+            sentences.append(
+                "Top failure reason: \"\(escaping.escape(String(top.description.prefix(120))))\" "
+                    + "(\(NumberText.count(top.current)), \(top.previous == 0 ? "new" : "\(NumberText.count(top.previous)) the week before")).")
         }
         return sentences.joined(separator: " ")
     }
@@ -87,7 +96,8 @@ extension WeeklyReport {
 
     /// The week's incidents: its episodes grouped by the incident each belongs to, by start.
     var incidents: [WeekIncident] {
-        var groups: [String: [AlertReport]] = [:], order: [String] = []
+        var groups: [String: [AlertReport]] = [:]
+        var order: [String] = []
         for (index, episode) in episodes.enumerated() {
             let key = episode.incident?.id ?? "episode \(index)"
             if groups[key] == nil { order.append(key) }
@@ -98,7 +108,8 @@ extension WeeklyReport {
 
     /// "AlreadyGrantedSpike actionType=purchase, appVersion=4.12.0 (3 episodes); CancelRateSpike …" (unescaped).
     func alerts(of incident: WeekIncident) -> [(kind: String, labels: String, episodes: Int)] {
-        var seen: [AlertFinding.Identity: Int] = [:], order: [AlertReport] = []
+        var seen: [AlertFinding.Identity: Int] = [:]
+        var order: [AlertReport] = []
         for episode in incident.episodes {
             if seen[episode.finding.identity] == nil { order.append(episode) }
             seen[episode.finding.identity, default: 0] += 1

@@ -41,7 +41,9 @@ struct OTLPLogRecords: RecordSource {
         }
         switch piece {
         case .tooLong(let line):
-            try reject("record", "an OTLP document longer than the limit of \(splitter.maximumDocumentBytes) bytes; none of its log records was read", line: line)
+            try reject(
+                "record", "an OTLP document longer than the limit of \(splitter.maximumDocumentBytes) bytes; none of its log records was read",
+                line: line)
         case .stray(let line):
             try reject("json", "expected an OTLP JSON document '{'; the rest of the line was not read", line: line)
         case .unterminated(let line):
@@ -87,7 +89,8 @@ struct OTLPLogRecords: RecordSource {
             .rejected(RecordReject(index: nextIndex, line: line, field: field, reason: reason))
         }
         let attributes = Self.attributes(record.attributes)
-        let name: JSONValue? = record.eventName.flatMap { $0 == .string("") ? nil : $0 }
+        let name: JSONValue? =
+            record.eventName.flatMap { $0 == .string("") ? nil : $0 }
             ?? attributes.members.last { $0.key == "event.name" }?.value
         // A record of another kind is not ours to judge, whatever its attributes hold.
         guard name == .string(eventName) else { return .ignored }
@@ -164,7 +167,9 @@ struct OTLPLogRecords: RecordSource {
         case ("arrayValue", _): return .success(.array([]))
         case ("kvlistValue", _): return .success(.object([]))
         default:
-            return .failure(DecodeProblem("expected an OTLP AnyValue such as {\"stringValue\": \"…\"}, got \(member.key) with \(member.value.fieldValue.typeName)"))
+            return .failure(
+                DecodeProblem(
+                    "expected an OTLP AnyValue such as {\"stringValue\": \"…\"}, got \(member.key) with \(member.value.fieldValue.typeName)"))
         }
     }
 }

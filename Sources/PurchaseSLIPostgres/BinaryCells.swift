@@ -49,10 +49,12 @@ struct BinaryCells {
     /// (or empty) `bigint` array without NULLs.
     private static func integers(_ bytes: inout ByteBuffer) -> [Int64]? {
         guard let (dimensions, hasNulls, element) = bytes.readMultipleIntegers(as: (Int32, Int32, UInt32).self),
-              hasNulls == 0, element == PostgresDataType.int8.rawValue else { return nil }
+            hasNulls == 0, element == PostgresDataType.int8.rawValue
+        else { return nil }
         if dimensions == 0 { return [] }
         guard dimensions == 1, let (count, _) = bytes.readMultipleIntegers(as: (Int32, Int32).self), count >= 0,
-              bytes.readableBytes == Int(count) * 12 else { return nil }
+            bytes.readableBytes == Int(count) * 12
+        else { return nil }
         var values: [Int64] = []
         values.reserveCapacity(Int(count))
         for _ in 0..<count {

@@ -36,13 +36,17 @@ extension PostgresBucketStore {
         for resolution in Resolution.allCases {
             let segments = [BucketSegment(resolution, from: 0, to: end)]
             try source.scanCounts(segments, selection: nil) { time, entries in
-                for entry in entries { counts[resolution, default: [:]][BucketKey(time: time, series: entry.series), default: OutcomeCounts()] += entry.counts }
+                for entry in entries {
+                    counts[resolution, default: [:]][BucketKey(time: time, series: entry.series), default: OutcomeCounts()] += entry.counts
+                }
             }
             try source.scanErrors(segments, selection: nil) { time, entries in
                 for entry in entries {
-                    errors[resolution, default: []].append((
-                        BucketKey(time: time, series: entry.series), Int16(ResultType.allCases.firstIndex(of: entry.result)!), entry.description,
-                        entry.events))
+                    errors[resolution, default: []].append(
+                        (
+                            BucketKey(time: time, series: entry.series), Int16(ResultType.allCases.firstIndex(of: entry.result)!), entry.description,
+                            entry.events
+                        ))
                 }
             }
         }
@@ -53,10 +57,14 @@ extension PostgresBucketStore {
         let drops = try source.clientDrops()
         let events = counts[.day, default: [:]].values.reduce(Int64(0)) { $0 + $1.total }
         // The eventIDs remembered, digested in any order: two stores of equal counts but other events differ.
-        let digest = dedup.keys.reduce(UInt64(0)) { $0 &+ Self.mixed(UInt64(bitPattern: $1.second) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: $1.hash)) }
-        let fingerprint = "events \(events), newest minute \(counts[.minute, default: [:]].keys.map(\.time).max() ?? 0), "
+        let digest = dedup.keys.reduce(UInt64(0)) {
+            $0 &+ Self.mixed(UInt64(bitPattern: $1.second) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: $1.hash))
+        }
+        let fingerprint =
+            "events \(events), newest minute \(counts[.minute, default: [:]].keys.map(\.time).max() ?? 0), "
             + "eventIDs \(dedup.keys.count) (digest \(String(digest, radix: 16))), notifications \(notifications.count), reports \(reports.count)"
-        let configuration = configuration, logger = logger
+        let configuration = configuration
+        let logger = logger
         let (counted, errorCounts) = (counts, errors)
         // A large store takes minutes to copy: the transaction may take an hour.
         return try inTransaction(timeout: .seconds(3600)) { connection in
@@ -71,8 +79,9 @@ extension PostgresBucketStore {
                 logger: logger
             ).decode(Bool.self) { holdsEvents = held }
             if holdsEvents {
-                throw ImportRefused(description: "the PostgreSQL database already holds events or notifications (from serve, ingest or a copy of "
-                    + "another store); migrate copies into an empty database, so that nothing is counted twice")
+                throw ImportRefused(
+                    description: "the PostgreSQL database already holds events or notifications (from serve, ingest or a copy of "
+                        + "another store); migrate copies into an empty database, so that nothing is counted twice")
             }
             var write = RecordWrite(batches: [], order: DedupOrder([]), configuration: configuration, known: WriterCache(), logger: logger)
             // Series: their values interned, then the series, each mapped from its id in the source.
@@ -100,7 +109,8 @@ extension PostgresBucketStore {
                         target[key.series].map { (BucketKey(time: key.time, series: $0), value) }
                     }, uniquingKeysWith: +)
                 for chunk in Self.chunked(Array(mapped)) {
-                    try await write.upsertCounts(Dictionary(uniqueKeysWithValues: chunk.map { ($0.key, $0.value) }), into: resolution.bucketTable, on: connection)
+                    try await write.upsertCounts(
+                        Dictionary(uniqueKeysWithValues: chunk.map { ($0.key, $0.value) }), into: resolution.bucketTable, on: connection)
                 }
                 summary.bucketRows += mapped.count
                 var errorRows: [ErrorKey: Int64] = [:]
@@ -110,25 +120,30 @@ extension PostgresBucketStore {
                     errorRows[ErrorKey(time: entry.key.time, series: series, result: entry.result, error: error), default: 0] += entry.events
                 }
                 for chunk in Self.chunked(Array(errorRows)) {
-                    try await write.upsertErrors(Dictionary(uniqueKeysWithValues: chunk.map { ($0.key, $0.value) }), into: resolution.errorTable, on: connection)
+                    try await write.upsertErrors(
+                        Dictionary(uniqueKeysWithValues: chunk.map { ($0.key, $0.value) }), into: resolution.errorTable, on: connection)
                 }
                 summary.errorRows += errorRows.count
             }
             for chunk in Self.chunked(dedup.keys.sorted { ($0.second, $0.hash) < ($1.second, $1.hash) }) {
-                try await connection.run("""
+                try await connection.run(
+                    """
                     INSERT INTO seen_event (second, hash) SELECT * FROM unnest(\(chunk.map(\.second)), \(chunk.map(\.hash))) ON CONFLICT DO NOTHING
                     """, logger: logger)
             }
             summary.eventIDs = dedup.keys.count
             if !dedup.days.isEmpty {
-                try await connection.run("""
+                try await connection.run(
+                    """
                     INSERT INTO seen_day (day, last_received)
                     SELECT * FROM unnest(\(dedup.days.map { Int32($0.day) }), \(dedup.days.map(\.lastReceived)))
                     ON CONFLICT (day) DO UPDATE SET last_received = greatest(seen_day.last_received, excluded.last_received)
                     """, logger: logger)
             }
             try await RecordWrite.upsertPrices(prices, on: connection, logger: logger)
-            for chunk in Self.chunked(notifications) { summary.notifications += try await Self.insert(Array(chunk), on: connection, logger: logger).count }
+            for chunk in Self.chunked(notifications) {
+                summary.notifications += try await Self.insert(Array(chunk), on: connection, logger: logger).count
+            }
             try await RecordWrite.appendReports(reports, on: connection, logger: logger)
             try await RecordWrite.addClientDrops(drops, on: connection, logger: logger)
             summary.reportBlobs = reports.count

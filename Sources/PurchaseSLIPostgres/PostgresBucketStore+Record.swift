@@ -8,7 +8,8 @@ extension PostgresBucketStore {
     /// Counts validated events, skipping duplicates (across nodes too), in one transaction.
     public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
         let order = DedupOrder(batches)
-        let configuration = configuration, logger = logger
+        let configuration = configuration
+        let logger = logger
         let receivedAtSeconds = receivedAtMillis.floorDividedBy(1000).quotient
         return try writer.withLock { cache in
             let known = cache
@@ -76,7 +77,8 @@ struct RecordWrite {
         var minutes: [Resolution: [BucketKey: OutcomeCounts]] = [:]
         var errors: [Resolution: [ErrorKey: Int64]] = [:]
         var days = Set<Int32>()
-        var earliest = Int64.max, latest = Int64.min
+        var earliest = Int64.max
+        var latest = Int64.min
         for (position, event) in newEvents.enumerated() {
             let batch = batches[event.batch]
             let second = batch.seconds[event.index]
@@ -103,7 +105,8 @@ struct RecordWrite {
             try await upsertErrors(errors[resolution] ?? [:], into: resolution.errorTable, on: connection)
         }
         let sortedDays = days.sorted()
-        try await connection.run("""
+        try await connection.run(
+            """
             INSERT INTO seen_day (day, last_received) SELECT d, \(receivedAtSeconds) FROM unnest(\(sortedDays)) AS d ORDER BY 1
             ON CONFLICT (day) DO UPDATE SET last_received = greatest(seen_day.last_received, excluded.last_received)
             """, logger: logger)
@@ -132,7 +135,9 @@ struct RecordWrite {
     /// (from this node or another) are new.
     private mutating func deduplicate(on connection: PostgresConnection, outcome: inout RecordOutcome) async throws {
         isNew = batches.map { [Bool](repeating: false, count: $0.events.count) }
-        var seconds: [Int64] = [], hashes: [Int64] = [], candidates: [DedupOrder.Key] = []
+        var seconds: [Int64] = []
+        var hashes: [Int64] = []
+        var candidates: [DedupOrder.Key] = []
         for key in order.keys {
             if let last = candidates.last, last.second == key.second, last.hash == key.hash {
                 outcome.duplicateIndexes.append(order.position(of: key))
@@ -143,7 +148,8 @@ struct RecordWrite {
             hashes.append(key.hash)
         }
         var inserted = Set<KeyPair>()
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             INSERT INTO seen_event (second, hash) SELECT * FROM unnest(\(seconds), \(hashes)) ORDER BY 1, 2
             ON CONFLICT DO NOTHING RETURNING second, hash
             """, logger: logger)
@@ -189,11 +195,15 @@ struct RecordWrite {
         }
         guard !unknown.isEmpty else { return events }
         try await takeAdmissionLock(on: connection)
-        let days = unknown.map(\.day), dimensions = unknown.map(\.dimension), texts = unknown.map(\.text)
-        for try await (day, dimension, text) in try await connection.query("""
+        let days = unknown.map(\.day)
+        let dimensions = unknown.map(\.dimension)
+        let texts = unknown.map(\.text)
+        for try await (day, dimension, text) in try await connection.query(
+            """
             SELECT day, dimension, value FROM admitted_value
             WHERE (day, dimension, value) IN (SELECT * FROM unnest(\(days), \(dimensions), \(texts)))
-            """, logger: logger).decode((Int32, Int16, String).self) {
+            """, logger: logger
+        ).decode((Int32, Int16, String).self) {
             additions.admittedValues[WriterCache.DayDimension(day: day, dimension: dimension), default: []].insert(text)
         }
         var counts: [WriterCache.DayDimension: Int] = [:]
@@ -220,7 +230,8 @@ struct RecordWrite {
             }
         }
         if !admitted.isEmpty {
-            try await connection.run("""
+            try await connection.run(
+                """
                 INSERT INTO admitted_value (day, dimension, value)
                 SELECT * FROM unnest(\(admitted.map(\.day)), \(admitted.map(\.dimension)), \(admitted.map(\.text))) ORDER BY 1, 2, 3
                 """, logger: logger)
@@ -235,16 +246,19 @@ struct RecordWrite {
         func isKnown(_ key: WriterCache.DaySeries) -> Bool {
             known.admittedSeries.contains(key) || additions.admittedSeries.contains(key)
         }
-        var unknown: [WriterCache.DaySeries] = [], listed = Set<WriterCache.DaySeries>()
+        var unknown: [WriterCache.DaySeries] = []
+        var listed = Set<WriterCache.DaySeries>()
         for (position, key) in keys.enumerated() {
             let daySeries = WriterCache.DaySeries(day: newEvents[position].day, series: ids[key]!)
             if !isKnown(daySeries), listed.insert(daySeries).inserted { unknown.append(daySeries) }
         }
         guard !unknown.isEmpty else { return ids }
         try await takeAdmissionLock(on: connection)
-        for try await (day, series) in try await connection.query("""
+        for try await (day, series) in try await connection.query(
+            """
             SELECT day, series FROM admitted_series WHERE (day, series) IN (SELECT * FROM unnest(\(unknown.map(\.day)), \(unknown.map(\.series))))
-            """, logger: logger).decode((Int32, Int64).self) {
+            """, logger: logger
+        ).decode((Int32, Int64).self) {
             additions.admittedSeries.insert(WriterCache.DaySeries(day: day, series: series))
         }
         var counts: [Int32: Int] = [:]
@@ -266,7 +280,8 @@ struct RecordWrite {
             admitted.append(daySeries)
         }
         if !admitted.isEmpty {
-            try await connection.run("""
+            try await connection.run(
+                """
                 INSERT INTO admitted_series (day, series) SELECT * FROM unnest(\(admitted.map(\.day)), \(admitted.map(\.series))) ORDER BY 1, 2
                 """, logger: logger)
         }
@@ -275,9 +290,11 @@ struct RecordWrite {
             Set((1..<EventDimension.seriesDimensions.count).map { WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue) }),
             on: connection)
         for position in overflowed {
-            keys[position] = [keys[position][0]] + (1..<EventDimension.seriesDimensions.count).map {
-                others[WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue)]!
-            }
+            keys[position] =
+                [keys[position][0]]
+                + (1..<EventDimension.seriesDimensions.count).map {
+                    others[WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue)]!
+                }
         }
         ids.merge(try await seriesIDs(Set(overflowed.map { keys[$0] }), on: connection)) { old, _ in old }
         return ids
@@ -304,13 +321,17 @@ struct RecordWrite {
         // insert as well would deadlock with it.
         try await takeAdmissionLock(on: connection)
         missing.sort { ($0.dimension, $0.text) < ($1.dimension, $1.text) }
-        let dimensions = missing.map(\.dimension), texts = missing.map(\.text)
-        try await connection.run("""
+        let dimensions = missing.map(\.dimension)
+        let texts = missing.map(\.text)
+        try await connection.run(
+            """
             INSERT INTO dimension_value (dimension, value) SELECT * FROM unnest(\(dimensions), \(texts)) ORDER BY 1, 2 ON CONFLICT DO NOTHING
             """, logger: logger)
-        for try await (id, dimension, text) in try await connection.query("""
+        for try await (id, dimension, text) in try await connection.query(
+            """
             SELECT id, dimension, value FROM dimension_value WHERE (dimension, value) IN (SELECT * FROM unnest(\(dimensions), \(texts)))
-            """, logger: logger).decode((Int64, Int16, String).self) {
+            """, logger: logger
+        ).decode((Int64, Int16, String).self) {
             let value = WriterCache.Value(dimension: dimension, text: text)
             ids[value] = id
             additions.valueIDs[value] = id
@@ -330,17 +351,19 @@ struct RecordWrite {
         missing.sort { $0.lexicographicallyPrecedes($1) }
         let columns = PostgresSchema.seriesColumns
         let arrays = columns.indices.map { column in missing.map { $0[column] } }
-        var insert = PostgresQuery(unsafeSQL: """
-            INSERT INTO series (\(columns.joined(separator: ", ")))
-            SELECT * FROM unnest(\(columns.indices.map { "$\($0 + 1)::bigint[]" }.joined(separator: ", "))) ORDER BY \(columns.indices.map { "\($0 + 1)" }.joined(separator: ", "))
-            ON CONFLICT DO NOTHING
-            """)
+        var insert = PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO series (\(columns.joined(separator: ", ")))
+                SELECT * FROM unnest(\(columns.indices.map { "$\($0 + 1)::bigint[]" }.joined(separator: ", "))) ORDER BY \(columns.indices.map { "\($0 + 1)" }.joined(separator: ", "))
+                ON CONFLICT DO NOTHING
+                """)
         for array in arrays { insert.binds.append(array) }
         try await connection.run(insert, logger: logger)
-        var select = PostgresQuery(unsafeSQL: """
-            SELECT id, \(columns.joined(separator: ", ")) FROM series
-            WHERE (\(columns.joined(separator: ", "))) IN (SELECT * FROM unnest(\(columns.indices.map { "$\($0 + 1)::bigint[]" }.joined(separator: ", "))))
-            """)
+        var select = PostgresQuery(
+            unsafeSQL: """
+                SELECT id, \(columns.joined(separator: ", ")) FROM series
+                WHERE (\(columns.joined(separator: ", "))) IN (SELECT * FROM unnest(\(columns.indices.map { "$\($0 + 1)::bigint[]" }.joined(separator: ", "))))
+                """)
         for array in arrays { select.binds.append(array) }
         for try await row in try await connection.query(select, logger: logger) {
             var cells = row.makeIterator()
@@ -362,11 +385,12 @@ struct RecordWrite {
             ("start", \.start), ("success", \.success), ("already_granted", \.alreadyGranted), ("failure", \.failure),
             ("cancel", \.cancel), ("pending", \.pending), ("conflicts", \.conflicts), ("server_errors", \.serverErrors),
         ]
-        var query = PostgresQuery(unsafeSQL: """
-            INSERT INTO \(table) AS b (time, series, \(counters.map(\.0).joined(separator: ", ")))
-            SELECT * FROM unnest(\((1...10).map { "$\($0)::bigint[]" }.joined(separator: ", "))) ORDER BY 1, 2
-            ON CONFLICT (time, series) DO UPDATE SET \(counters.map { "\($0.0) = b.\($0.0) + excluded.\($0.0)" }.joined(separator: ", "))
-            """)
+        var query = PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO \(table) AS b (time, series, \(counters.map(\.0).joined(separator: ", ")))
+                SELECT * FROM unnest(\((1...10).map { "$\($0)::bigint[]" }.joined(separator: ", "))) ORDER BY 1, 2
+                ON CONFLICT (time, series) DO UPDATE SET \(counters.map { "\($0.0) = b.\($0.0) + excluded.\($0.0)" }.joined(separator: ", "))
+                """)
         query.binds.append(sorted.map(\.key.time))
         query.binds.append(sorted.map(\.key.series))
         for (_, path) in counters { query.binds.append(sorted.map { $0.value[keyPath: path] }) }
@@ -375,12 +399,15 @@ struct RecordWrite {
 
     func upsertErrors(_ entries: [ErrorKey: Int64], into table: String, on connection: PostgresConnection) async throws {
         guard !entries.isEmpty else { return }
-        let sorted = entries.sorted { ($0.key.time, $0.key.series, $0.key.result, $0.key.error) < ($1.key.time, $1.key.series, $1.key.result, $1.key.error) }
-        var query = PostgresQuery(unsafeSQL: """
-            INSERT INTO \(table) AS e (time, series, result, error, events)
-            SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::bigint[], $5::bigint[]) ORDER BY 1, 2, 3, 4
-            ON CONFLICT (time, series, result, error) DO UPDATE SET events = e.events + excluded.events
-            """)
+        let sorted = entries.sorted {
+            ($0.key.time, $0.key.series, $0.key.result, $0.key.error) < ($1.key.time, $1.key.series, $1.key.result, $1.key.error)
+        }
+        var query = PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO \(table) AS e (time, series, result, error, events)
+                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::bigint[], $5::bigint[]) ORDER BY 1, 2, 3, 4
+                ON CONFLICT (time, series, result, error) DO UPDATE SET events = e.events + excluded.events
+                """)
         query.binds.append(sorted.map(\.key.time))
         query.binds.append(sorted.map(\.key.series))
         query.binds.append(sorted.map(\.key.result))
@@ -392,7 +419,8 @@ struct RecordWrite {
     private func recordOverflow(on connection: PostgresConnection, outcome: inout RecordOutcome) async throws {
         guard !overflow.isEmpty else { return }
         let sorted = overflow.sorted { ($0.key.day, $0.key.dimension) < ($1.key.day, $1.key.dimension) }
-        try await connection.run("""
+        try await connection.run(
+            """
             INSERT INTO overflow (day, dimension, events)
             SELECT * FROM unnest(\(sorted.map(\.key.day)), \(sorted.map(\.key.dimension)), \(sorted.map(\.value))) ORDER BY 1, 2
             ON CONFLICT (day, dimension) DO UPDATE SET events = overflow.events + excluded.events
@@ -414,7 +442,8 @@ struct RecordWrite {
     static func upsertPrices(_ prices: [ProductPrice], on connection: PostgresConnection, logger: Logger) async throws {
         guard !prices.isEmpty else { return }
         let prices = prices.sorted { ($0.productID, $0.planID ?? "") < ($1.productID, $1.planID ?? "") }
-        try await connection.run("""
+        try await connection.run(
+            """
             INSERT INTO product_price (product_id, plan_id, price, currency, seen_millis)
             SELECT * FROM unnest(\(prices.map(\.productID)), \(prices.map { $0.planID ?? "" }), \(prices.map(\.price)),
                 \(prices.map(\.currency)), \(prices.map(\.seenMillis))) ORDER BY 1, 2
@@ -432,7 +461,8 @@ struct RecordWrite {
     static func addClientDrops(_ drops: [(minute: Int64, events: Int64)], on connection: PostgresConnection, logger: Logger) async throws {
         let drops = drops.filter { $0.events > 0 }
         guard !drops.isEmpty else { return }
-        try await connection.run("""
+        try await connection.run(
+            """
             INSERT INTO client_drop (minute, events) SELECT * FROM unnest(\(drops.map(\.minute)), \(drops.map(\.events))) ORDER BY 1
             ON CONFLICT (minute) DO UPDATE SET events = client_drop.events + excluded.events
             """, logger: logger)
@@ -441,7 +471,8 @@ struct RecordWrite {
     /// Appends client report blobs.
     static func appendReports(_ blobs: [(minute: Int64, blob: [UInt8])], on connection: PostgresConnection, logger: Logger) async throws {
         guard !blobs.isEmpty else { return }
-        try await connection.run("""
+        try await connection.run(
+            """
             INSERT INTO client_report_minute (minute, reports)
             SELECT * FROM unnest(\(blobs.map(\.minute)), \(blobs.map { ByteBuffer(bytes: $0.blob) }))
             """, logger: logger)

@@ -34,39 +34,52 @@ extension PostgresBucketStore {
         // A row per bucket with its series' counts as arrays: a tenth of the cells a row per series
         // would take to decode (the server's aggregation costs less than the client's decoding).
         let columns = ["series", "start", "success", "already_granted", "failure", "cancel", "pending", "conflicts", "server_errors"]
-        try scan(segments, selection: selection, select: { resolution in
-            "SELECT b.time, " + columns.map { "array_agg(b.\($0))" }.joined(separator: ", ") + " FROM \(resolution.bucketTable) b"
-        }, groupedByTime: true, entries: { row, resolution in
-            var cells = BinaryCells(row)
-            let time = try cells.integer()
-            let arrays = try columns.map { _ in try cells.integers() }
-            guard arrays.allSatisfy({ $0.count == arrays[0].count }) else {
-                throw StorageError.damaged(
-                    table: resolution.bucketTable, row: "the rows of \(RFC3339.format(seconds: time))", detail: "arrays of unequal lengths")
-            }
-            return (time, arrays[0].indices.map { index in
-                var counts = OutcomeCounts()
-                (counts.start, counts.success, counts.alreadyGranted, counts.failure) = (arrays[1][index], arrays[2][index], arrays[3][index], arrays[4][index])
-                (counts.cancel, counts.pending, counts.conflicts, counts.serverErrors) = (arrays[5][index], arrays[6][index], arrays[7][index], arrays[8][index])
-                return SeriesCounts(series: arrays[0][index], counts: counts)
-            })
-        }, body)
+        try scan(
+            segments, selection: selection,
+            select: { resolution in
+                "SELECT b.time, " + columns.map { "array_agg(b.\($0))" }.joined(separator: ", ") + " FROM \(resolution.bucketTable) b"
+            }, groupedByTime: true,
+            entries: { row, resolution in
+                var cells = BinaryCells(row)
+                let time = try cells.integer()
+                let arrays = try columns.map { _ in try cells.integers() }
+                guard arrays.allSatisfy({ $0.count == arrays[0].count }) else {
+                    throw StorageError.damaged(
+                        table: resolution.bucketTable, row: "the rows of \(RFC3339.format(seconds: time))", detail: "arrays of unequal lengths")
+                }
+                return (
+                    time,
+                    arrays[0].indices.map { index in
+                        var counts = OutcomeCounts()
+                        (counts.start, counts.success, counts.alreadyGranted, counts.failure) = (
+                            arrays[1][index], arrays[2][index], arrays[3][index], arrays[4][index]
+                        )
+                        (counts.cancel, counts.pending, counts.conflicts, counts.serverErrors) = (
+                            arrays[5][index], arrays[6][index], arrays[7][index], arrays[8][index]
+                        )
+                        return SeriesCounts(series: arrays[0][index], counts: counts)
+                    }
+                )
+            }, body)
     }
 
     /// Calls `body` with the error rows of each bucket of the segments, as ``scanCounts(_:selection:_:)`` does.
     public func scanErrors(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
     ) throws {
-        try scan(segments, selection: selection, select: { resolution in
-            "SELECT b.time, b.series, b.result, v.value, b.events FROM \(resolution.errorTable) b JOIN dimension_value v ON v.id = b.error"
-        }, groupedByTime: false, entries: { row, resolution in
-            let (time, series, result, description, events) = try row.decode((Int64, Int64, Int16, String, Int64).self)
-            guard ResultType.allCases.indices.contains(Int(result)) else {
-                throw StorageError.damaged(
-                    table: resolution.errorTable, row: "the row of \(RFC3339.format(seconds: time))", detail: "result \(result)")
-            }
-            return (time, [SeriesErrorCount(series: series, result: ResultType.allCases[Int(result)], description: description, events: events)])
-        }, body)
+        try scan(
+            segments, selection: selection,
+            select: { resolution in
+                "SELECT b.time, b.series, b.result, v.value, b.events FROM \(resolution.errorTable) b JOIN dimension_value v ON v.id = b.error"
+            }, groupedByTime: false,
+            entries: { row, resolution in
+                let (time, series, result, description, events) = try row.decode((Int64, Int64, Int16, String, Int64).self)
+                guard ResultType.allCases.indices.contains(Int(result)) else {
+                    throw StorageError.damaged(
+                        table: resolution.errorTable, row: "the row of \(RFC3339.format(seconds: time))", detail: "result \(result)")
+                }
+                return (time, [SeriesErrorCount(series: series, result: ResultType.allCases[Int(result)], description: description, events: events)])
+            }, body)
     }
 
     /// Reads the rows `select` (whose table is `b`) gives for the segments and the selected series, a day
@@ -114,10 +127,12 @@ extension PostgresBucketStore {
         let logger = logger
         return try withConnection { connection in
             var prices: [ProductPrice] = []
-            for try await (product, plan, price, currency, seen) in try await connection.query("""
+            for try await (product, plan, price, currency, seen) in try await connection.query(
+                """
                 SELECT product_id, plan_id, price, currency, seen_millis FROM product_price
                 ORDER BY product_id COLLATE "C", plan_id COLLATE "C"
-                """, logger: logger).decode((String, String, Double, String, Int64).self) {
+                """, logger: logger
+            ).decode((String, String, Double, String, Int64).self) {
                 prices.append(ProductPrice(productID: product, planID: plan.isEmpty ? nil : plan, price: price, currency: currency, seenMillis: seen))
             }
             return prices
@@ -128,7 +143,8 @@ extension PostgresBucketStore {
     @discardableResult
     public func prune(nowMillis: Int64) throws -> DedupMemory {
         let nowSeconds = nowMillis.floorDividedBy(1000).quotient
-        let configuration = configuration, logger = logger
+        let configuration = configuration
+        let logger = logger
         return try writer.withLock { cache in
             let (memory, expired) = try inTransaction { connection in
                 var newest: Int64?
@@ -153,7 +169,8 @@ extension PostgresBucketStore {
                     "DELETE FROM seen_day WHERE last_received < \(nowSeconds - configuration.dedupHorizonSeconds) RETURNING day", logger: logger
                 ).decode(Int32.self) { expired.append(day) }
                 if !expired.isEmpty {
-                    try await connection.run("""
+                    try await connection.run(
+                        """
                         DELETE FROM seen_event s USING unnest(\(expired.map(Int64.init))) AS d(day)
                         WHERE s.second >= d.day * 86400 AND s.second < (d.day + 1) * 86400
                         """, logger: logger)

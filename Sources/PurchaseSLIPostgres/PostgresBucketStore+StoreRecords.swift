@@ -11,7 +11,8 @@ extension PostgresBucketStore {
         guard !notifications.isEmpty else { return NotificationOutcome(accepted: 0, duplicateIndexes: []) }
         let logger = logger
         let inserted = try inTransaction { connection in try await Self.insert(notifications, on: connection, logger: logger) }
-        var counted = Set<[String]>(), duplicates: [Int] = []
+        var counted = Set<[String]>()
+        var duplicates: [Int] = []
         for (index, received) in notifications.enumerated() {
             let key = [received.notification.store.rawValue, received.notification.notificationID]
             if inserted.contains(key), counted.insert(key).inserted { continue }
@@ -25,11 +26,13 @@ extension PostgresBucketStore {
         guard !notifications.isEmpty else { return [] }
         let rows = String(decoding: try JSONEncoder().encode(notifications.map(NotificationRow.init)), as: UTF8.self)
         var inserted = Set<[String]>()
-        for try await (store, id) in try await connection.query("""
+        for try await (store, id) in try await connection.query(
+            """
             INSERT INTO store_notification (\(unescaped: NotificationRow.columns))
             SELECT \(unescaped: NotificationRow.columns) FROM jsonb_to_recordset(\(rows)::jsonb) AS x(\(unescaped: NotificationRow.columnTypes))
             ON CONFLICT (store, notification_id) DO NOTHING RETURNING store, notification_id
-            """, logger: logger).decode((String, String).self) { inserted.insert([store, id]) }
+            """, logger: logger
+        ).decode((String, String).self) { inserted.insert([store, id]) }
         return inserted
     }
 
@@ -63,10 +66,12 @@ extension PostgresBucketStore {
         let logger = logger
         let blobs = try withConnection { connection in
             var blobs: [(Int64, ByteBuffer)] = []
-            for try await row in try await connection.query("""
+            for try await row in try await connection.query(
+                """
                 SELECT minute, reports FROM client_report_minute WHERE minute >= \(fromMillis.floorDividedBy(60_000).quotient)
                     AND minute < \(toMillis.floorDividedBy(60_000).quotient + 1) ORDER BY minute, part
-                """, logger: logger).decode((Int64, ByteBuffer).self) { blobs.append(row) }
+                """, logger: logger
+            ).decode((Int64, ByteBuffer).self) { blobs.append(row) }
             return blobs
         }
         let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
@@ -89,21 +94,25 @@ extension PostgresBucketStore {
             $0.append(toMillis)
         }
         let unknownProducts = Array(Set(inRange.filter { $0.notification.productID == nil }.compactMap(\.notification.transactionID))).sorted()
-        let charges = unknownProducts.isEmpty ? [] : try fetchNotifications(
-            where: "transaction_id = ANY($1) AND product_id IS NOT NULL AND NOT (event_millis >= $2 AND event_millis < $3 AND kind <> 'other')"
-        ) {
-            $0.append(unknownProducts)
-            $0.append(fromMillis)
-            $0.append(toMillis)
-        }
+        let charges =
+            unknownProducts.isEmpty
+            ? []
+            : try fetchNotifications(
+                where: "transaction_id = ANY($1) AND product_id IS NOT NULL AND NOT (event_millis >= $2 AND event_millis < $3 AND kind <> 'other')"
+            ) {
+                $0.append(unknownProducts)
+                $0.append(fromMillis)
+                $0.append(toMillis)
+            }
         return StoreActivityRow.rows(of: inRange + charges, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
     }
 
     private func fetchNotifications(where condition: String, binding bind: (inout PostgresBindings) -> Void) throws -> [ReceivedNotification] {
-        var query = PostgresQuery(unsafeSQL: """
-            SELECT \(NotificationRow.columns) FROM store_notification WHERE \(condition)
-            ORDER BY event_millis, store COLLATE "C", notification_id COLLATE "C"
-            """)
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT \(NotificationRow.columns) FROM store_notification WHERE \(condition)
+                ORDER BY event_millis, store COLLATE "C", notification_id COLLATE "C"
+                """)
         bind(&query.binds)
         let logger = logger
         return try withConnection { [query] connection in
@@ -173,10 +182,14 @@ struct NotificationRow: Codable {
     }
 
     init(_ row: PostgresRow) throws {
-        (store, notification_id, environment, app_id, type, subtype, kind, signed_millis, event_millis, received_millis, transaction_id,
-         original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis) = try row.decode(
-            (String, String, String, String, String, String?, String, Int64, Int64, Int64, String?, String?, String?, Int64?, Double?,
-             String?, String?, Int64?).self)
+        (
+            store, notification_id, environment, app_id, type, subtype, kind, signed_millis, event_millis, received_millis, transaction_id,
+            original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis
+        ) = try row.decode(
+            (
+                String, String, String, String, String, String?, String, Int64, Int64, Int64, String?, String?, String?, Int64?, Double?,
+                String?, String?, Int64?
+            ).self)
     }
 
     /// The notification, or nil for a store or kind this version does not know.

@@ -37,7 +37,9 @@ public actor PostgresLeaderLease: StoreLeadership {
             if leads { logger.notice("this node now leads: it sends alert notifications, renders pages, posts rollout verdicts and prunes") }
             return leads
         } catch {
-            if leads { logger.warning("this node no longer leads: its lease connection failed", metadata: ["error": "\(PostgresFailure.describe(error))"]) }
+            if leads {
+                logger.warning("this node no longer leads: its lease connection failed", metadata: ["error": "\(PostgresFailure.describe(error))"])
+            }
             leads = false
             let broken = connection
             connection = nil

@@ -86,10 +86,11 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
 
     /// A single connection's configuration for this URL.
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
-        let mode: PostgresConnection.Configuration.TLS = try tls.map {
-            let context = try NIOSSLContext(configuration: $0.configuration)
-            return $0.required ? .require(context) : .prefer(context)
-        } ?? .disable
+        let mode: PostgresConnection.Configuration.TLS =
+            try tls.map {
+                let context = try NIOSSLContext(configuration: $0.configuration)
+                return $0.required ? .require(context) : .prefer(context)
+            } ?? .disable
         return PostgresConnection.Configuration(host: host, port: port, username: username, password: password, database: database, tls: mode)
     }
 }

@@ -7,9 +7,10 @@ extension AlertFinding.Identity {
     public var anchor: String {
         let labels = self.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: "\u{1F}")
         let digest = SHA256.digest(Array("\(kind.rawValue)\u{1E}\(labels)".utf8)).prefix(6)
-        return "alert-\(kind.rawValue)-" + digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        return "alert-\(kind.rawValue)-"
+            + digest.map { byte in
+                let hex = String(byte, radix: 16)
+                return hex.count == 1 ? "0" + hex : hex
+            }.joined()
     }
 }

@@ -18,12 +18,16 @@ struct AlertNarrative {
     /// The details: since when, the evidence's numbers, the budget, where the failures are, the errors
     /// (then come ``lookNext`` and ``references``).
     var details: [String] {
-        var lines = ["since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration((report.endsAt ?? now) - report.startsAt)))"
-            + (report.endsAt.map { ", resolved \(RFC3339.format(seconds: $0))" } ?? "")]
+        var lines = [
+            "since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration((report.endsAt ?? now) - report.startsAt)))"
+                + (report.endsAt.map { ", resolved \(RFC3339.format(seconds: $0))" } ?? "")
+        ]
         if report.severityChanges.count > 1 {
-            lines.append("severity: " + report.severityChanges.map {
-                "\($0.severity.rawValue) from \(RFC3339.format(seconds: $0.atSeconds))"
-            }.joined(separator: ", "))
+            lines.append(
+                "severity: "
+                    + report.severityChanges.map {
+                        "\($0.severity.rawValue) from \(RFC3339.format(seconds: $0.atSeconds))"
+                    }.joined(separator: ", "))
         }
         if let incident = report.incident { lines.append(incidentLine(incident)) }
         lines += finding.evidence.details(of: finding).map { $0.rendered(escaping) }
@@ -34,15 +38,19 @@ struct AlertNarrative {
                     + (remaining >= 0 ? "\(NumberText.percent(remaining)) left" : "overspent by \(NumberText.percent(-remaining))"))
         }
         if !report.concentration.isEmpty {
-            lines.append("failures concentrate in: " + report.concentration.map {
-                "\($0.slice.dimension.rawValue)=\(escaping.escape($0.slice.value ?? "(none)")) (\(NumberText.percent($0.share)) of the "
-                    + "failures, \(NumberText.percent($0.trafficShare)) of the traffic)"
-            }.joined(separator: ", "))
+            lines.append(
+                "failures concentrate in: "
+                    + report.concentration.map {
+                        "\($0.slice.dimension.rawValue)=\(escaping.escape($0.slice.value ?? "(none)")) (\(NumberText.percent($0.share)) of the "
+                            + "failures, \(NumberText.percent($0.trafficShare)) of the traffic)"
+                    }.joined(separator: ", "))
         }
         if !report.topErrors.isEmpty {
-            lines.append("top errors: " + report.topErrors.map {
-                "\"\(escaping.escape(String($0.description.prefix(120))))\" (\(NumberText.count($0.events)))"
-            }.joined(separator: ", "))
+            lines.append(
+                "top errors: "
+                    + report.topErrors.map {
+                        "\"\(escaping.escape(String($0.description.prefix(120))))\" (\(NumberText.count($0.events)))"
+                    }.joined(separator: ", "))
         }
         return lines
     }
@@ -58,7 +66,8 @@ struct AlertNarrative {
         }
         let alerts = others.filter { $0.first.identity != finding.identity }.map { episode in
             let labels = episode.first.labels
-            let scope = labels.actionType + (labels.store.map { ", store=\($0)" } ?? "")
+            let scope =
+                labels.actionType + (labels.store.map { ", store=\($0)" } ?? "")
                 + (labels.slice.map { ", \($0.dimension.rawValue)=\(escaping.escape($0.value ?? "(none)"))" } ?? "")
             let severity = episode.endsAt == nil ? episode.latest.severity : episode.severity
             return "\(episode.first.kind.rawValue) \(scope) (\(severity.rawValue)"
@@ -101,8 +110,10 @@ struct AlertNarrative {
     /// Who owns the objective and where its runbook and the alert's dashboard page are, or nil when the
     /// policy names none and no base URL was given.
     var references: String? {
-        let parts = [report.owner.map { "owner: \(escaping.escape($0))" }, report.runbookURL.map { "runbook: \($0)" },
-                     report.pageURL.map { "dashboard: \($0)" }].compactMap { $0 }
+        let parts = [
+            report.owner.map { "owner: \(escaping.escape($0))" }, report.runbookURL.map { "runbook: \($0)" },
+            report.pageURL.map { "dashboard: \($0)" },
+        ].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 }

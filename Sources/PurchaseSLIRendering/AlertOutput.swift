@@ -7,11 +7,14 @@ public enum AlertOutput {
     /// For a person on call at a terminal: most urgent first, what and how bad on the first line; with
     /// `freshness`, a last line saying when the newest event arrived (STALE or NO DATA when it is old).
     public static func text(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil) -> String {
-        let alerts = reports.isEmpty ? "no alerts firing at \(RFC3339.format(seconds: now))\n" : reports.map { report in
-            let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
-            return ([label(report) + "  " + narrative.summary] + narrative.allLines.map { "      " + $0 })
-                .joined(separator: "\n")
-        }.joined(separator: "\n\n") + "\n"
+        let alerts =
+            reports.isEmpty
+            ? "no alerts firing at \(RFC3339.format(seconds: now))\n"
+            : reports.map { report in
+                let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
+                return ([label(report) + "  " + narrative.summary] + narrative.allLines.map { "      " + $0 })
+                    .joined(separator: "\n")
+            }.joined(separator: "\n\n") + "\n"
         return alerts + (freshness.map { (reports.isEmpty ? "" : "\n") + FreshnessText.line($0) + "\n" } ?? "")
     }
 
@@ -21,7 +24,8 @@ public enum AlertOutput {
             let end = report.endsAt ?? now
             let labels = report.finding.labels.pairs.map { "\($0.0)=\(TerminalText.sanitized($0.1))" }.joined(separator: ", ")
             let duration = NumberText.duration(end - report.startsAt)
-            return "  \(RFC3339.format(seconds: report.startsAt))  \(duration.padding(toLength: max(12, duration.count + 1), withPad: " ", startingAt: 0))"
+            return
+                "  \(RFC3339.format(seconds: report.startsAt))  \(duration.padding(toLength: max(12, duration.count + 1), withPad: " ", startingAt: 0))"
                 + "\(report.severity.rawValue.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0))"
                 + "\(report.finding.kind.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0))\(labels)"
                 + (report.endsAt == nil ? "  (still firing)" : "") + (report.incident.map { "  incident \($0.id)" } ?? "")
@@ -34,7 +38,8 @@ public enum AlertOutput {
         guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" + last }
         return reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .markdown, now: now)
-            return (["**\(label(report))** \(narrative.summary)"] + narrative.details.map { "- \($0)" }
+            return
+                (["**\(label(report))** \(narrative.summary)"] + narrative.details.map { "- \($0)" }
                 + ["- " + narrative.lookNextLine] + (narrative.references.map { ["- \($0)"] } ?? []))
                 .joined(separator: "\n")
         }.joined(separator: "\n\n") + "\n" + last
@@ -55,7 +60,8 @@ public enum AlertOutput {
     /// 1 firing (1 page), 1 resolved" when the reports are one incident's) and one attachment per alert with the ``slack(_:now:freshness:)`` text of it, coloured by
     /// severity (red a page, amber a ticket, green resolved) as Slack and Mattermost show attachments.
     public static func slackWebhookJSON(_ reports: [AlertReport], now: Int64) -> String {
-        let firing = reports.filter { $0.endsAt == nil }, pages = firing.filter { $0.severity == .page }
+        let firing = reports.filter { $0.endsAt == nil }
+        let pages = firing.filter { $0.severity == .page }
         var parts = ["\(firing.count) firing" + (pages.isEmpty ? "" : " (\(pages.count) page\(pages.count == 1 ? "" : "s"))")]
         if firing.count < reports.count { parts.append("\(reports.count - firing.count) resolved") }
         let incidents = Set(reports.compactMap { $0.incident?.id })
@@ -77,12 +83,14 @@ public enum AlertOutput {
             let finding = report.finding
             let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
             // `incident` lets Alertmanager group an incident's alerts into one notification (group_by: [incident]).
-            let labels = [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + finding.labels.pairs
+            let labels =
+                [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + finding.labels.pairs
                 + (report.owner.map { [("team", $0)] } ?? []) + (report.incident.map { [("incident", $0.id)] } ?? [])
             var fields = [
                 // Label values come from the events (a product, a plan): no control or bidi character may
                 // reach the receivers' screens, as in every other output.
-                "\"labels\":{" + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted(TerminalText.sanitized($0.1)) }
+                "\"labels\":{"
+                    + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted(TerminalText.sanitized($0.1)) }
                     .joined(separator: ",") + "}",
                 "\"annotations\":{\"summary\":\(JSONText.quoted(narrative.summary)),"
                     + "\"description\":\(JSONText.quoted(narrative.allLines.joined(separator: "\n")))"

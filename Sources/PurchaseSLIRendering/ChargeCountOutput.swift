@@ -43,7 +43,8 @@ public struct ChargeCountOutput: Sendable {
         guard !rows.isEmpty else {
             return "no store charges or refunds from \(RFC3339.format(seconds: fromSeconds)) to \(RFC3339.format(seconds: toSeconds))\n"
         }
-        let header = (hasStep ? ["time"] : []) + groupBy.map(\.rawValue)
+        let header =
+            (hasStep ? ["time"] : []) + groupBy.map(\.rawValue)
             + ["charges", "expecting grant", "granted", "not granted", "refunds", "charged", "not granted (amount)", "refunded"]
         let body = rows.map { row in
             (hasStep ? [RFC3339.format(seconds: row.timeSeconds ?? 0)] : []) + row.key.map { TerminalText.sanitized($0 ?? "-") }
@@ -73,8 +74,10 @@ public struct ChargeCountOutput: Sendable {
             var fields = hasStep ? ["\"time\":\"\(RFC3339.format(seconds: row.timeSeconds ?? 0))\""] : []
             fields += zip(groupBy, row.key).map { JSONText.quoted($0.rawValue) + ":" + ($1.map(JSONText.quoted) ?? "null") }
             fields += zip(Self.counterNames, counters(row)).map { "\"\($0)\":\($1)" }
-            fields += ["\"chargedAmounts\":" + amounts(row.chargedAmounts), "\"ungrantedAmounts\":" + amounts(row.ungrantedAmounts),
-                       "\"refundedAmounts\":" + amounts(row.refundedAmounts)]
+            fields += [
+                "\"chargedAmounts\":" + amounts(row.chargedAmounts), "\"ungrantedAmounts\":" + amounts(row.ungrantedAmounts),
+                "\"refundedAmounts\":" + amounts(row.refundedAmounts),
+            ]
             return "{" + fields.joined(separator: ",") + "}"
         }
         return "{\"from\":\"\(RFC3339.format(seconds: fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: toSeconds))\","
@@ -84,15 +87,21 @@ public struct ChargeCountOutput: Sendable {
 
     /// One line per row and currency of any amount (a row without amounts once).
     public var csv: String {
-        let header = (hasStep ? ["time"] : []) + groupBy.map(\.rawValue) + Self.counterNames
+        let header =
+            (hasStep ? ["time"] : []) + groupBy.map(\.rawValue) + Self.counterNames
             + ["currency", "chargedAmount", "ungrantedAmount", "refundedAmount"]
         var lines = [header.joined(separator: ",")]
         for row in rows {
             let head = (hasStep ? [RFC3339.format(seconds: row.timeSeconds ?? 0)] : []) + row.key.map { $0 ?? "" } + counters(row).map(String.init)
             let currencies = Set(row.chargedAmounts.keys).union(row.ungrantedAmounts.keys).union(row.refundedAmounts.keys).sorted()
             for currency in currencies.isEmpty ? [nil] : currencies.map(Optional.some) {
-                let money = currency.map { [$0, JSONText.number(row.chargedAmounts[$0] ?? 0), JSONText.number(row.ungrantedAmounts[$0] ?? 0),
-                                            JSONText.number(row.refundedAmounts[$0] ?? 0)] } ?? ["", "", "", ""]
+                let money =
+                    currency.map {
+                        [
+                            $0, JSONText.number(row.chargedAmounts[$0] ?? 0), JSONText.number(row.ungrantedAmounts[$0] ?? 0),
+                            JSONText.number(row.refundedAmounts[$0] ?? 0),
+                        ]
+                    } ?? ["", "", "", ""]
                 lines.append((head + money).map(QueryOutput.csvCell).joined(separator: ","))
             }
         }

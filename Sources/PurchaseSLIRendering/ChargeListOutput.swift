@@ -27,7 +27,8 @@ public enum ChargeListOutput {
         let header = ["time", "store", "product", "transaction", "price", "type", "granted", "the app last reported"]
         let lines = rows.map { row -> [String] in
             let notification = row.charge.notification
-            let granted = row.charge.grantedMillis.map { RFC3339.format(seconds: $0 / 1000) }
+            let granted =
+                row.charge.grantedMillis.map { RFC3339.format(seconds: $0 / 1000) }
                 ?? (row.isUngranted ? "NOT GRANTED" : row.expectsGrant ? "not yet" : "not expected")
             return [
                 RFC3339.format(seconds: notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
@@ -62,9 +63,10 @@ public enum ChargeListOutput {
             if let token = notification.appAccountToken { fields.append("\"appAccountToken\":" + JSONText.quoted(token)) }
             if let granted = row.charge.grantedMillis { fields.append("\"grantedAt\":\"\(RFC3339.format(millis: granted))\"") }
             if let report = row.charge.report {
-                fields.append("\"lastReported\":{\"resultType\":\"\(report.lastResult.rawValue)\",\"at\":\"\(RFC3339.format(millis: report.lastMillis))\""
-                    + (report.lastStatusCode.map { ",\"statusCode\":\($0)" } ?? "")
-                    + (report.lastErrorDescription.map { ",\"errorDescription\":" + JSONText.quoted($0) } ?? "") + "}")
+                fields.append(
+                    "\"lastReported\":{\"resultType\":\"\(report.lastResult.rawValue)\",\"at\":\"\(RFC3339.format(millis: report.lastMillis))\""
+                        + (report.lastStatusCode.map { ",\"statusCode\":\($0)" } ?? "")
+                        + (report.lastErrorDescription.map { ",\"errorDescription\":" + JSONText.quoted($0) } ?? "") + "}")
             }
             return "{" + fields.joined(separator: ",") + "}\n"
         }.joined()

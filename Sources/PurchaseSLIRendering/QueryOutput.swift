@@ -35,15 +35,19 @@ public struct QueryOutput: Sendable {
     }
 
     private var counterNames: [String] {
-        ["attempts", "success", "alreadyGranted", "failure", "cancel", "pending", "valid", "successRate", "cancelRate",
-         "count409", "count5xx"]
+        [
+            "attempts", "success", "alreadyGranted", "failure", "cancel", "pending", "valid", "successRate", "cancelRate",
+            "count409", "count5xx",
+        ]
     }
 
     private func counterValues(_ counts: OutcomeCounts) -> [String] {
         [counts.attempts, counts.success, counts.alreadyGranted, counts.failure, counts.cancel, counts.pending, counts.valid]
             .map(String.init)
-            + [counts.successRate.map(JSONText.number) ?? "null", RateMetric.cancelRate.rate(counts).map(JSONText.number) ?? "null",
-               String(counts.conflicts), String(counts.serverErrors)]
+            + [
+                counts.successRate.map(JSONText.number) ?? "null", RateMetric.cancelRate.rate(counts).map(JSONText.number) ?? "null",
+                String(counts.conflicts), String(counts.serverErrors),
+            ]
     }
 
     /// `{"from", "to", "step", "by", "rows": [...]}` as documented in docs/http-api.md.
@@ -55,7 +59,8 @@ public struct QueryOutput: Sendable {
     /// answer can be streamed without being held whole as text.
     public func jsonChunks(rowsPerChunk: Int) -> some Sequence<String> {
         let names = query.groupBy.map(\.rawValue)
-        let head = "{\"from\":\"\(RFC3339.format(seconds: query.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: query.toSeconds))\","
+        let head =
+            "{\"from\":\"\(RFC3339.format(seconds: query.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: query.toSeconds))\","
             + "\"step\":\(query.step.map { "\"\($0)\"" } ?? "null"),"
             + "\"by\":[\(names.map(JSONText.quoted).joined(separator: ","))],\"rows\":["
         let rows = rows
@@ -110,7 +115,8 @@ public struct QueryOutput: Sendable {
         }
         var body: [[String]] = []
         for row in rows {
-            var cells = (query.step != nil ? [RFC3339.format(seconds: row.timeSeconds!)] : [])
+            var cells =
+                (query.step != nil ? [RFC3339.format(seconds: row.timeSeconds!)] : [])
                 + row.key.map { TerminalText.sanitized($0 ?? "-") }
             cells.append(String(row.count))
             if let counts = row.counts {
@@ -150,12 +156,15 @@ public struct QueryOutput: Sendable {
 public enum TerminalText {
     /// `text` with control and bidirectional-override characters replaced by U+FFFD.
     public static func sanitized(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            let value = scalar.value
-            let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
-            let isBidi = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E
-                || value == 0x200F || value == 0x061C
-            return isControl || isBidi ? "\u{FFFD}" : scalar
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    let value = scalar.value
+                    let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
+                    let isBidi =
+                        (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E
+                        || value == 0x200F || value == 0x061C
+                    return isControl || isBidi ? "\u{FFFD}" : scalar
+                }))
     }
 }

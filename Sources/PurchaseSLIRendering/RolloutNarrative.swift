@@ -36,7 +36,8 @@ struct RolloutNarrative {
     private var flag: String {
         guard let suspect = report.suspectVariant else { return "the feature flag" }
         let variant = escaping.escape(suspect.variant)
-        let numbers = "\(escaping.escape(suspect.actionType)) \(suspect.metric.title) \(NumberText.percent(suspect.rate)) of "
+        let numbers =
+            "\(escaping.escape(suspect.actionType)) \(suspect.metric.title) \(NumberText.percent(suspect.rate)) of "
             + "\(NumberText.count(suspect.trials))"
         guard let others = suspect.othersRate else {
             return "the feature flag of variant \(variant) (all of \(candidate)'s events carry it; \(numbers))"
@@ -87,7 +88,8 @@ struct RolloutNarrative {
 
     /// The range compared, and where the phased release appears to be.
     var scope: String {
-        var text = "compared \(candidate) with \(baseline) over the same hours, \(RFC3339.format(seconds: report.fromSeconds)) "
+        var text =
+            "compared \(candidate) with \(baseline) over the same hours, \(RFC3339.format(seconds: report.fromSeconds)) "
             + "to \(RFC3339.format(seconds: report.toSeconds)); \(testedCount) comparisons tested, each valid however often it is checked"
         if let progress = report.progress {
             text += "; phased release day \(progress.day)"
@@ -96,7 +98,8 @@ struct RolloutNarrative {
                 if let share = progress.share { text += " (\(NumberText.percent(share)) of its platform's events over the last day)" }
             }
             if let earlier = progress.earlierRelease {
-                text += "; an earlier release of \(candidate) (\(RFC3339.format(seconds: earlier.lowerBound)) to "
+                text +=
+                    "; an earlier release of \(candidate) (\(RFC3339.format(seconds: earlier.lowerBound)) to "
                     + "\(RFC3339.format(seconds: earlier.upperBound))) is left out: --since compares from an earlier time"
             }
         }
@@ -117,7 +120,8 @@ struct RolloutNarrative {
 
     /// The comparison's numbers: both rates with their trials, the change and its bounds.
     func numbers(_ comparison: RolloutComparison) -> String {
-        var text = "\(NumberText.percent(comparison.candidate.rate)) of \(NumberText.count(comparison.candidate.trials)) "
+        var text =
+            "\(NumberText.percent(comparison.candidate.rate)) of \(NumberText.count(comparison.candidate.trials)) "
             + "on \(candidate) vs \(NumberText.percent(comparison.baseline.rate)) of "
             + "\(NumberText.count(comparison.baseline.trials)) on \(baseline)"
         if let effect = comparison.effect {
@@ -137,12 +141,14 @@ struct RolloutNarrative {
             if let excess = comparison.excessEvents, excess >= 1 { text += "; \(cost(comparison, excess: excess))" }
             return text
         case .ruledOut(let comparison, let largestDrop, let allowed, let confidence):
-            var text = "success rate of \(sliceName(comparison.slice)): \(numbers(comparison)); a drop of more than "
+            var text =
+                "success rate of \(sliceName(comparison.slice)): \(numbers(comparison)); a drop of more than "
                 + "\(NumberText.magnitude(allowed)) is ruled out with \(NumberText.percent(confidence)) confidence"
             if let largestDrop { text += " (the largest still possible: \(NumberText.magnitude(largestDrop)))" }
             return text
         case .notYetConclusive(let comparison, let allowed, let more, let expectedBy, let blocking):
-            var text = "\(sliceName(comparison.slice)): not yet conclusive (\(NumberText.count(comparison.candidate.trials)) events on "
+            var text =
+                "\(sliceName(comparison.slice)): not yet conclusive (\(NumberText.count(comparison.candidate.trials)) events on "
                 + "\(candidate)"
             if let more, more > 0 {
                 text += "; about \(NumberText.count(more)) more"

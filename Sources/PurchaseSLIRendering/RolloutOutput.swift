@@ -10,20 +10,28 @@ public enum RolloutOutput {
         let narrative = RolloutNarrative(report: report, escaping: .terminal)
         var lines = [narrative.headline, "  " + narrative.scope, "", "why:"]
         lines += narrative.reasons.map { "  - " + $0 }
-        let rows = [["", "metric", "slice", TerminalText.sanitized(report.candidate), TerminalText.sanitized(report.baseline),
-                     "change (points)", "p (corrected)"]]
+        let rows =
+            [
+                [
+                    "", "metric", "slice", TerminalText.sanitized(report.candidate), TerminalText.sanitized(report.baseline),
+                    "change (points)", "p (corrected)",
+                ]
+            ]
             + shownComparisons(report).map { comparison in
-                [comparison.isRegression ? "!" : "", comparison.metric.title, narrative.sliceName(comparison.slice),
-                 "\(NumberText.percent(comparison.candidate.rate)) of \(NumberText.count(comparison.candidate.trials))",
-                 "\(NumberText.percent(comparison.baseline.rate)) of \(NumberText.count(comparison.baseline.trials))",
-                 comparison.effect.map(NumberText.signed) ?? "n/a",
-                 comparison.adjustedPValue.map(NumberText.pValue) ?? "too few to test"]
+                [
+                    comparison.isRegression ? "!" : "", comparison.metric.title, narrative.sliceName(comparison.slice),
+                    "\(NumberText.percent(comparison.candidate.rate)) of \(NumberText.count(comparison.candidate.trials))",
+                    "\(NumberText.percent(comparison.baseline.rate)) of \(NumberText.count(comparison.baseline.trials))",
+                    comparison.effect.map(NumberText.signed) ?? "n/a",
+                    comparison.adjustedPValue.map(NumberText.pValue) ?? "too few to test",
+                ]
             }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         lines.append("")
         lines += rows.map { row in
-            String(("  " + zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
-                .reversed().drop { $0 == " " }.reversed())
+            String(
+                ("  " + zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+                    .reversed().drop { $0 == " " }.reversed())
         }
         let hidden = report.comparisons.count - rows.count + 1
         if hidden > 0 {
@@ -37,8 +45,11 @@ public enum RolloutOutput {
         let narrative = RolloutNarrative(report: report, escaping: .markdown)
         var lines = ["**\(narrative.headline)**", "", narrative.scope, ""]
         lines += narrative.reasons.map { "- " + $0 }
-        lines += ["", "| metric | slice | \(TextEscaping.markdown.escape(report.candidate)) | "
-            + "\(TextEscaping.markdown.escape(report.baseline)) | change | p (corrected) |", "|---|---|---|---|---|---|"]
+        lines += [
+            "",
+            "| metric | slice | \(TextEscaping.markdown.escape(report.candidate)) | "
+                + "\(TextEscaping.markdown.escape(report.baseline)) | change | p (corrected) |", "|---|---|---|---|---|---|",
+        ]
         lines += shownComparisons(report).map { comparison in
             let cells = [
                 (comparison.isRegression ? "**\(comparison.metric.title)**" : comparison.metric.title),
@@ -69,7 +80,8 @@ public enum RolloutOutput {
 
     /// A JSON webhook body: `{"previousVerdict": …, "rollout": …}`, the latter as ``json(_:)`` prints it.
     public static func webhookJSON(_ report: RolloutReport, previous: RolloutReport.Verdict?) -> String {
-        "{\"previousVerdict\":\(previous.map { "\"\($0.rawValue)\"" } ?? "null"),\"rollout\":" + json(report).trimmingCharacters(in: .newlines) + "}\n"
+        "{\"previousVerdict\":\(previous.map { "\"\($0.rawValue)\"" } ?? "null"),\"rollout\":" + json(report).trimmingCharacters(in: .newlines)
+            + "}\n"
     }
 
     /// `{"candidate", "baseline", "from", "to", "verdict", "reasons", "progress", "comparisons", "checks"}` with
@@ -82,9 +94,10 @@ public enum RolloutOutput {
         }
         let comparisons = report.comparisons.map { comparison in
             let slice = comparison.slice.pairs.map { JSONText.quoted($0.0) + ":" + JSONText.quoted($0.1) }.joined(separator: ",")
-            let interval = comparison.effectInterval.map {
-                "[\(JSONText.number($0.lowerBound)),\(JSONText.number($0.upperBound))]"
-            } ?? "null"
+            let interval =
+                comparison.effectInterval.map {
+                    "[\(JSONText.number($0.lowerBound)),\(JSONText.number($0.upperBound))]"
+                } ?? "null"
             return "{\"metric\":\"\(comparison.metric.rawValue)\",\"slice\":{\(slice)},"
                 + "\"candidate\":\(side(comparison.candidate)),\"baseline\":\(side(comparison.baseline)),"
                 + "\"pValue\":\(number(comparison.pValue)),\"adjustedPValue\":\(number(comparison.adjustedPValue)),"
@@ -105,9 +118,10 @@ public enum RolloutOutput {
     /// `{"step", "nextStep", "share", "day", "start", "earlierRelease": {"from", "to"} or null, "confidence"}`.
     private static func progress(_ progress: RolloutReport.Progress?) -> String {
         guard let progress else { return "null" }
-        let earlier = progress.earlierRelease.map {
-            "{\"from\":\"\(RFC3339.format(seconds: $0.lowerBound))\",\"to\":\"\(RFC3339.format(seconds: $0.upperBound))\"}"
-        } ?? "null"
+        let earlier =
+            progress.earlierRelease.map {
+                "{\"from\":\"\(RFC3339.format(seconds: $0.lowerBound))\",\"to\":\"\(RFC3339.format(seconds: $0.upperBound))\"}"
+            } ?? "null"
         return "{\"step\":\(progress.step.map(String.init) ?? "null"),\"nextStep\":\(progress.nextStep.map(String.init) ?? "null"),"
             + "\"share\":\(number(progress.share)),\"day\":\(progress.day),\"start\":\"\(RFC3339.format(seconds: progress.startSeconds))\","
             + "\"earlierRelease\":\(earlier),\"confidence\":\(JSONText.number(progress.confidence))}"

@@ -4,10 +4,12 @@ enum ShellWord {
     /// becomes `'\''`, and `''` goes between two backticks, which the shell reads as nothing, so that no
     /// value can end the Markdown or Slack code around a printed command).
     static func quoted(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
-            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                || "@%+=:,./_-".unicodeScalars.contains(scalar)
-        }
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy { scalar in
+                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || "@%+=:,./_-".unicodeScalars.contains(scalar)
+            }
         guard !plain else { return word }
         var quoted = "'"
         var previous: Character?

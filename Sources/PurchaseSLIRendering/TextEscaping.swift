@@ -56,4 +56,3 @@ public enum TextEscaping: Sendable {
             .replacingOccurrences(of: ">", with: "&gt;")
     }
 }
-

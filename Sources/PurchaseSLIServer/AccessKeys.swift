@@ -11,9 +11,10 @@ public struct AccessKeys: Sendable, Hashable {
 
     /// Keys from a file's text: one key per line; blank lines and lines starting with `#` are ignored.
     public init(fileContents: String) {
-        self.init(fileContents.split(whereSeparator: \.isNewline).map {
-            String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
-        }.filter { !$0.hasPrefix("#") })
+        self.init(
+            fileContents.split(whereSeparator: \.isNewline).map {
+                String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+            }.filter { !$0.hasPrefix("#") })
     }
 
     /// Whether any key is configured (otherwise every request is accepted).

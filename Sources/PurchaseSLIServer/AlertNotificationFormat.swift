@@ -16,7 +16,8 @@ public enum AlertNotificationFormat: String, Sendable, Hashable, CaseIterable {
         case .alertmanager:
             return [AlertOutput.alertmanagerJSON(reports, now: time)]
         case .slack:
-            var groups: [String: [AlertReport]] = [:], order: [String] = []
+            var groups: [String: [AlertReport]] = [:]
+            var order: [String] = []
             for (index, report) in reports.enumerated() {
                 let key = report.incident?.id ?? "alert \(index)"
                 if groups[key] == nil { order.append(key) }

@@ -53,11 +53,14 @@ public struct AlertNotificationState: Sendable {
         }
         firing = current
         let changedIncidents = Set(pending.values.compactMap(\.incident?.id))
-        let sending = pending.merging(current.values.filter { report in
-            resendingFiring || report.incident.map { changedIncidents.contains($0.id) } == true
-        }.map { (Labelled($0), $0) }) { _, latest in latest }
+        let sending = pending.merging(
+            current.values.filter { report in
+                resendingFiring || report.incident.map { changedIncidents.contains($0.id) } == true
+            }.map { (Labelled($0), $0) }
+        ) { _, latest in latest }
         return sending.values.sorted { lhs, rhs in
-            (lhs.endsAt == nil) != (rhs.endsAt == nil) ? lhs.endsAt == nil
+            (lhs.endsAt == nil) != (rhs.endsAt == nil)
+                ? lhs.endsAt == nil
                 : lhs.severity != rhs.severity ? lhs.severity > rhs.severity : lhs.finding.identity < rhs.finding.identity
         }
     }

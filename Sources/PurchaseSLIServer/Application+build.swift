@@ -1,8 +1,8 @@
 import Foundation
 public import Hummingbird
 public import Logging
-public import PurchaseSLIStorage
 import PurchaseSLIDashboards
+public import PurchaseSLIStorage
 import ServiceLifecycle
 
 /// Builds the ingestion service: routes, limits, metrics, the rendered pages at `/` when
@@ -42,9 +42,12 @@ public func buildApplication(
         router: router,
         server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "purchase-sli"),
-        services: [committer, RetentionPruner(
-            store: store, intervalSeconds: configuration.pruneEverySeconds, metrics: metrics, logger: logger, nowMillis: wallClockMillis,
-            leadership: leadership)]
+        services: [
+            committer,
+            RetentionPruner(
+                store: store, intervalSeconds: configuration.pruneEverySeconds, metrics: metrics, logger: logger, nowMillis: wallClockMillis,
+                leadership: leadership),
+        ]
             + alertNotifier(configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, logger: logger)
             + dashboardPublisher(configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, logger: logger)
             + rolloutNotifier(configuration: configuration, store: store, leadership: leadership, logger: logger),
@@ -57,10 +60,12 @@ private func alertNotifier(
     configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, leadership: any StoreLeadership, logger: Logger
 ) -> [any Service] {
     guard let url = configuration.notifyURL else { return [] }
-    return [AlertNotifier(
-        store: store, policy: configuration.alertPolicy, intervalSeconds: configuration.alertsEverySeconds,
-        sender: WebhookSender(url: url, format: configuration.notifyFormat), links: links(configuration, databasePath),
-        dashboards: configuration.dashboards, logger: logger, nowMillis: wallClockMillis, leadership: leadership)]
+    return [
+        AlertNotifier(
+            store: store, policy: configuration.alertPolicy, intervalSeconds: configuration.alertsEverySeconds,
+            sender: WebhookSender(url: url, format: configuration.notifyFormat), links: links(configuration, databasePath),
+            dashboards: configuration.dashboards, logger: logger, nowMillis: wallClockMillis, leadership: leadership)
+    ]
 }
 
 /// The dashboard publisher `configuration` asks for, if any.
@@ -68,12 +73,15 @@ private func dashboardPublisher(
     configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, leadership: any StoreLeadership, logger: Logger
 ) -> [any Service] {
     guard let directory = configuration.pagesDirectory, let interval = configuration.renderEverySeconds else { return [] }
-    let policy = configuration.alertPolicy, range = configuration.renderRangeSeconds
-    return [DashboardPublisher(
-        definitions: configuration.dashboards,
-        context: { DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range) },
-        directory: directory, intervalSeconds: interval, links: links(configuration, databasePath), logger: logger,
-        nowMillis: wallClockMillis, leadership: leadership)]
+    let policy = configuration.alertPolicy
+    let range = configuration.renderRangeSeconds
+    return [
+        DashboardPublisher(
+            definitions: configuration.dashboards,
+            context: { DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range) },
+            directory: directory, intervalSeconds: interval, links: links(configuration, databasePath), logger: logger,
+            nowMillis: wallClockMillis, leadership: leadership)
+    ]
 }
 
 /// The rollout notifier `configuration` asks for, if any: posting to `rolloutNotifyURL`, else to a Slack
@@ -83,16 +91,19 @@ private func rolloutNotifier(
 ) -> [any Service] {
     guard let interval = configuration.rolloutEverySeconds else { return [] }
     let pageURL = configuration.baseURL.map { "\($0)/\(DashboardDefinition.rolloutPage(in: configuration.dashboards))" }
-    let sender: RolloutWebhookSender? = if let url = configuration.rolloutNotifyURL {
-        RolloutWebhookSender(url: url, format: configuration.rolloutNotifyFormat, pageURL: pageURL)
-    } else if let url = configuration.notifyURL, configuration.notifyFormat == .slack {
-        RolloutWebhookSender(url: url, format: .slack, pageURL: pageURL)
-    } else {
-        nil
-    }
-    return [RolloutNotifier(
-        store: store, policy: configuration.alertPolicy, intervalSeconds: interval, candidate: configuration.rolloutCandidate,
-        baseline: configuration.rolloutBaseline, sender: sender, logger: logger, nowMillis: wallClockMillis, leadership: leadership)]
+    let sender: RolloutWebhookSender? =
+        if let url = configuration.rolloutNotifyURL {
+            RolloutWebhookSender(url: url, format: configuration.rolloutNotifyFormat, pageURL: pageURL)
+        } else if let url = configuration.notifyURL, configuration.notifyFormat == .slack {
+            RolloutWebhookSender(url: url, format: .slack, pageURL: pageURL)
+        } else {
+            nil
+        }
+    return [
+        RolloutNotifier(
+            store: store, policy: configuration.alertPolicy, intervalSeconds: interval, candidate: configuration.rolloutCandidate,
+            baseline: configuration.rolloutBaseline, sender: sender, logger: logger, nowMillis: wallClockMillis, leadership: leadership)
+    ]
 }
 
 /// What alert text and pages link to: the served pages under `baseURL`, and the database for "look next".

@@ -44,16 +44,19 @@ public struct DashboardPublisher: Service {
     /// Renders every page for `time` (minute-aligned; only events before it count) and writes them; a
     /// failure is logged, and the pages of the previous round stay in place.
     public func publish(at time: Int64, generatedAtSeconds: Int64) async {
-        let renderer = renderer(time), directory = directory
+        let renderer = renderer(time)
+        let directory = directory
         let started = nowMillis()
         do {
             let written = try await runBlocking {
                 try DashboardFiles.write(try renderer.render(generatedAtSeconds: generatedAtSeconds), to: directory)
             }
-            logger.info("dashboards rendered", metadata: [
-                "time": "\(RFC3339.format(seconds: time))", "pages": "\(written.count)", "directory": "\(directory)",
-                "milliseconds": "\(nowMillis() - started)",
-            ])
+            logger.info(
+                "dashboards rendered",
+                metadata: [
+                    "time": "\(RFC3339.format(seconds: time))", "pages": "\(written.count)", "directory": "\(directory)",
+                    "milliseconds": "\(nowMillis() - started)",
+                ])
         } catch {
             logger.error("dashboards not rendered", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
         }

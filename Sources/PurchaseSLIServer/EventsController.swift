@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 import Logging
+import NIOCore
 import PurchaseSLICore
 import PurchaseSLIDecoding
 
@@ -138,17 +138,29 @@ struct EventsController {
     /// The success answer in the dialect's shape.
     private func answer(_ dialect: IngestDialect, _ decoded: DecodedBatch, accepted: Int, duplicates: Int) -> Response {
         let rejected = "[" + decoded.rejected.map(\.json).joined(separator: ",") + "]"
-        let (status, json): (HTTPResponse.Status, String) = switch dialect {
-        case .events:
-            (.accepted, "{\"accepted\":\(accepted),\"duplicates\":\(duplicates),\"rejected\":\(rejected),\"warnings\":["
-                + decoded.warnings.map(\.json).joined(separator: ",") + "]}")
-        case .newRelic:
-            (.ok, "{\"success\":true,\"uuid\":\"\(UUID().uuidString.lowercased())\",\"accepted\":\(accepted),"
-                + "\"duplicates\":\(duplicates),\"ignored\":\(decoded.ignored),\"rejected\":\(rejected)}")
-        case .otlp:
-            (.ok, decoded.rejected.isEmpty ? "{}" : "{\"partialSuccess\":{\"rejectedLogRecords\":\"\(decoded.rejected.count)\","
-                + "\"errorMessage\":\(JSONText.quoted(IngestError.summary(of: decoded.rejected)))}}")
-        }
+        let (status, json): (HTTPResponse.Status, String) =
+            switch dialect {
+            case .events:
+                (
+                    .accepted,
+                    "{\"accepted\":\(accepted),\"duplicates\":\(duplicates),\"rejected\":\(rejected),\"warnings\":["
+                        + decoded.warnings.map(\.json).joined(separator: ",") + "]}"
+                )
+            case .newRelic:
+                (
+                    .ok,
+                    "{\"success\":true,\"uuid\":\"\(UUID().uuidString.lowercased())\",\"accepted\":\(accepted),"
+                        + "\"duplicates\":\(duplicates),\"ignored\":\(decoded.ignored),\"rejected\":\(rejected)}"
+                )
+            case .otlp:
+                (
+                    .ok,
+                    decoded.rejected.isEmpty
+                        ? "{}"
+                        : "{\"partialSuccess\":{\"rejectedLogRecords\":\"\(decoded.rejected.count)\","
+                            + "\"errorMessage\":\(JSONText.quoted(IngestError.summary(of: decoded.rejected)))}}"
+                )
+            }
         return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
     }
 

@@ -66,13 +66,15 @@ enum IngestDialect: Sendable {
             return true
         case (.otlp, "application/x-protobuf"):
             throw IngestError.unsupportedMediaType(
-                "OTLP protobuf is not supported here; send OTLP/HTTP JSON (Content-Type: application/json), e.g. OTEL_EXPORTER_OTLP_PROTOCOL=http/json")
+                "OTLP protobuf is not supported here; send OTLP/HTTP JSON (Content-Type: application/json), e.g. OTEL_EXPORTER_OTLP_PROTOCOL=http/json"
+            )
         default:
-            let expected = switch self {
-            case .events: "application/x-ndjson or application/json"
-            case .newRelic: "application/json"
-            case .otlp: "application/json (OTLP/HTTP JSON)"
-            }
+            let expected =
+                switch self {
+                case .events: "application/x-ndjson or application/json"
+                case .newRelic: "application/json"
+                case .otlp: "application/json (OTLP/HTTP JSON)"
+                }
             throw IngestError.unsupportedMediaType("Content-Type must be \(expected), got \(contentType.map { "\"\($0)\"" } ?? "none")")
         }
     }

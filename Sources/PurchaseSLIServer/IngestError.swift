@@ -8,7 +8,8 @@ import PurchaseSLIStorage
 /// OTLP routes the shape those protocols answer errors in.
 public struct IngestError: HTTPResponseError, Sendable {
     private enum Kind: Sendable {
-        case missingKey(hint: String), unknownKey
+        case missingKey(hint: String)
+        case unknownKey
         case rateLimited(retryAfterSeconds: Int, of: String)
         case tooLarge(String)
         case unsupportedMediaType(String)
@@ -92,13 +93,14 @@ public struct IngestError: HTTPResponseError, Sendable {
     func response(in dialect: IngestDialect) -> Response {
         let rejected: [RecordReject] = if case .badRequest(_, let rejected) = kind { rejected } else { [] }
         let rejectedJSON = rejected.isEmpty ? "" : ",\"rejected\":[" + rejected.map(\.json).joined(separator: ",") + "]"
-        let body = switch dialect {
-        case .events: "{\"error\":" + JSONText.quoted(message) + rejectedJSON + "}"
-        case .newRelic: "{\"success\":false,\"error\":" + JSONText.quoted(message) + rejectedJSON + "}"
-        case .otlp:
-            "{\"code\":\(rpcCode),\"message\":"
-                + JSONText.quoted(rejected.isEmpty ? message : message + ": " + Self.summary(of: rejected)) + "}"
-        }
+        let body =
+            switch dialect {
+            case .events: "{\"error\":" + JSONText.quoted(message) + rejectedJSON + "}"
+            case .newRelic: "{\"success\":false,\"error\":" + JSONText.quoted(message) + rejectedJSON + "}"
+            case .otlp:
+                "{\"code\":\(rpcCode),\"message\":"
+                    + JSONText.quoted(rejected.isEmpty ? message : message + ": " + Self.summary(of: rejected)) + "}"
+            }
         var headers: HTTPFields = [.contentType: "application/json"]
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))

@@ -29,8 +29,9 @@ struct PageFiles: FileProvider {
 
     /// The middleware that answers the requests no route matches with a page, when there is one.
     func middleware<Context: RequestContext>(context: Context.Type = Context.self) -> WholePages<Context> {
-        WholePages(files: FileMiddleware(fileProvider: self, cacheControl: .init([(.textHtml, [.noCache])]), searchForIndexHtml: true)
-            .withAdditionalMediaType(MediaType(type: .text, subType: "html", parameter: ("charset", "utf-8")), mappedToFileExtension: "html"))
+        WholePages(
+            files: FileMiddleware(fileProvider: self, cacheControl: .init([(.textHtml, [.noCache])]), searchForIndexHtml: true)
+                .withAdditionalMediaType(MediaType(type: .text, subType: "html", parameter: ("charset", "utf-8")), mappedToFileExtension: "html"))
     }
 
     /// Pages whole, never a byte range: a page is a few hundred kilobytes, and `FileMiddleware` answers a
@@ -60,7 +61,7 @@ struct PageFiles: FileProvider {
     func getAttributes(id: String) async throws -> FileAttributes? {
         let isDirectory = id == directory
         guard let info = try? await fileSystem.info(forFileAt: FilePath(id), infoAboutSymbolicLink: !isDirectory),
-              info.type == (isDirectory ? .directory : .regular)
+            info.type == (isDirectory ? .directory : .regular)
         else { return nil }
         return FileAttributes(
             isFolder: isDirectory, size: Int(info.size),
@@ -97,8 +98,8 @@ struct PageFiles: FileProvider {
     static func pageName(_ path: String) -> String? {
         let name = String(path.dropFirst())
         guard path.hasPrefix("/"), name.hasSuffix(".html"), name.count <= 64,
-              name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "." || $0 == "W") }),
-              !name.hasPrefix("."), !name.contains("..")
+            name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "." || $0 == "W") }),
+            !name.hasPrefix("."), !name.contains("..")
         else { return nil }
         return name
     }

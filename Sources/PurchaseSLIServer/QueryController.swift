@@ -42,7 +42,8 @@ struct QueryController {
             throw IngestError.badRequest(error.message)
         }
         query.maximumRows = maximumRows
-        let store = store, answer = query
+        let store = store
+        let answer = query
         let output: QueryOutput
         do {
             output = try await runBlocking {
@@ -56,12 +57,14 @@ struct QueryController {
         // Formatting 100,000 rows takes a core for a few hundred milliseconds: done off the cooperative
         // threads, a chunk at a time, so that three large answers do not keep /healthz waiting.
         let chunks = OffPoolIterator(output.jsonChunks(rowsPerChunk: 1000).makeIterator())
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
-            while let chunk = try await chunks.next() {
-                try await writer.write(ByteBuffer(string: chunk))
-            }
-            try await writer.finish(nil)
-        })
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody { writer in
+                while let chunk = try await chunks.next() {
+                    try await writer.write(ByteBuffer(string: chunk))
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// `of=charges`: the stores' charges and refunds counted per group, in one piece (a row per group and

@@ -67,7 +67,7 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
             return String(parts[1]).trimmingCharacters(in: .whitespaces)
         case "basic":
             guard let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
-                  let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+                let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
             else { return nil }
             return String(text[text.index(after: colon)...])
         default:
@@ -80,7 +80,11 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
 /// `{"error": "…"}`.
 struct ReadAccessError: HTTPResponseError {
     /// `tooManyAtOnce`: the client's limit, or nil for the limit of all clients together.
-    private enum Kind { case missingKey, unknownKey, rateLimited(Int), tooManyAtOnce(Int?) }
+    private enum Kind {
+        case missingKey, unknownKey
+        case rateLimited(Int)
+        case tooManyAtOnce(Int?)
+    }
     private let kind: Kind
 
     static let missingKey = ReadAccessError(kind: .missingKey)

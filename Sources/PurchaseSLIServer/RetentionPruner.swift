@@ -37,7 +37,8 @@ public struct RetentionPruner: Service {
     /// Prunes once (on a thread of its own: it deletes rows under the write lock) and records what the
     /// dedup memory holds; a failure is logged and tried again at the next interval.
     public func pruneOnce() async {
-        let store = store, now = nowMillis()
+        let store = store
+        let now = nowMillis()
         do {
             let memory = try await runBlocking { try store.prune(nowMillis: now) }
             metrics.recordDedupMemory(memory, atSeconds: now / 1000)

@@ -36,10 +36,11 @@ public struct RolloutWebhookSender: RolloutNotificationSender {
     /// POSTs the verdict.
     /// - Throws: ``NotificationError`` naming the URL and the status, or the connection failure.
     public func send(_ report: RolloutReport, previous: RolloutReport.Verdict?) async throws {
-        let body = switch format {
-        case .slack: RolloutOutput.slackJSON(report, previous: previous, pageURL: pageURL)
-        case .json: RolloutOutput.webhookJSON(report, previous: previous)
-        }
+        let body =
+            switch format {
+            case .slack: RolloutOutput.slackJSON(report, previous: previous, pageURL: pageURL)
+            case .json: RolloutOutput.webhookJSON(report, previous: previous)
+            }
         try await WebhookSender.post(body, to: url)
     }
 }

@@ -50,7 +50,8 @@ public struct RolloutNotifier: Service {
 
     /// Checks at once, then every interval after that check's time, until graceful shutdown.
     public func run() async throws {
-        try await runScheduledRounds(every: intervalSeconds, leadership: leadership, nowMillis: nowMillis, state: RolloutNotificationState()) { [self] millis, state in
+        try await runScheduledRounds(every: intervalSeconds, leadership: leadership, nowMillis: nowMillis, state: RolloutNotificationState()) {
+            [self] millis, state in
             await check(at: millis / 60_000 * 60, state: &state)
         }
     }

@@ -53,6 +53,8 @@ extension ServerConfiguration {
     }
 
     private static func checkDuration(_ key: String, _ seconds: Int64, _ expected: String, _ range: ClosedRange<Int64>) throws(InvalidSetting) {
-        guard range.contains(seconds) else { throw InvalidSetting(key: key, expected: expected, got: seconds > 0 ? "\(TimeStep(seconds: seconds))" : "\(seconds)s") }
+        guard range.contains(seconds) else {
+            throw InvalidSetting(key: key, expected: expected, got: seconds > 0 ? "\(TimeStep(seconds: seconds))" : "\(seconds)s")
+        }
     }
 }

@@ -2,8 +2,8 @@ import CoreMetrics
 import Foundation
 import Prometheus
 import PurchaseSLICore
-public import PurchaseSLIStorage
 import PurchaseSLIDecoding
+public import PurchaseSLIStorage
 
 /// The service's metrics, registered in a registry of its own (no global bootstrap, so every test and
 /// every app instance has separate counts) and exposed at `/metrics` in the Prometheus text format.
@@ -91,9 +91,11 @@ public final class ServerMetrics: Sendable {
 
     /// Records the latency of a request by route and status.
     func recordRequest(route: String, status: Int, seconds: Double) {
-        Timer(label: "purchase_sli_http_request_duration_seconds",
-              dimensions: [("route", route), ("status", String(status))], factory: factory)
-            .recordSeconds(seconds)
+        Timer(
+            label: "purchase_sli_http_request_duration_seconds",
+            dimensions: [("route", route), ("status", String(status))], factory: factory
+        )
+        .recordSeconds(seconds)
     }
 
     /// The Prometheus text exposition, with the store's size measured now (the last one measured when

@@ -101,9 +101,11 @@ struct StoreNotificationsController {
             notification = try await decode(body)
         } catch let error as StoreNotificationError {
             metrics.recordNotification(store: store.rawValue, outcome: String(error.httpStatus))
-            logger.warning("store notification refused", metadata: [
-                "store": "\(store.rawValue)", "status": "\(error.httpStatus)", "reason": "\(error.reason)",
-            ])
+            logger.warning(
+                "store notification refused",
+                metadata: [
+                    "store": "\(store.rawValue)", "status": "\(error.httpStatus)", "reason": "\(error.reason)",
+                ])
             return Self.response(status: error.httpStatus, json: "{\"error\":" + JSONText.quoted(error.reason) + "}")
         }
         let receivedAt = wallClockMillis()

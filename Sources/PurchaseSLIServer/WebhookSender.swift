@@ -21,7 +21,7 @@ public struct WebhookSender: AlertNotificationSender {
     /// The URL in `text` when it is an absolute http or https URL with a host, else nil.
     public static func webhookURL(_ text: String) -> URL? {
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
-              url.host?.isEmpty == false
+            url.host?.isEmpty == false
         else { return nil }
         return url
     }
@@ -43,7 +43,8 @@ public struct WebhookSender: AlertNotificationSender {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(body.utf8)
-        let answer: Data, response: URLResponse
+        let answer: Data
+        let response: URLResponse
         do {
             (answer, response) = try await URLSession.shared.data(for: request)
         } catch {

@@ -34,7 +34,8 @@ struct Client: Sendable {
             isStoreKit2 = random.chance(0.25)
         }
         let platformIndex = platformMix.pick(&random)
-        let osVersion = platformIndex == 2
+        let osVersion =
+            platformIndex == 2
             ? macVersions[macVersionMix.pick(&random)]
             : mobileVersions[mobileVersionMix.pick(&random)]
         return Client(

@@ -9,14 +9,20 @@ enum EventIDFormat {
             var shift: UInt64 = 64
             while shift > 0 {
                 shift -= 4
-                if shift == 28 || shift == 12 { buffer[position] = 0x2D; position += 1 }  // "-"
+                if shift == 28 || shift == 12 {
+                    buffer[position] = 0x2D
+                    position += 1
+                }  // "-"
                 buffer[position] = hexDigit(high >> shift)
                 position += 1
             }
             shift = 64
             while shift > 0 {
                 shift -= 4
-                if shift == 60 || shift == 44 { buffer[position] = 0x2D; position += 1 }
+                if shift == 60 || shift == 44 {
+                    buffer[position] = 0x2D
+                    position += 1
+                }
                 buffer[position] = hexDigit(low >> shift)
                 position += 1
             }

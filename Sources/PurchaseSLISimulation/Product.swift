@@ -26,19 +26,26 @@ struct Product: Sendable {
 
     /// The catalog, indexed by the constants above.
     static let all: [Product] = [
-        Product(productID: "coins_100", planID: "coins-small", groupID: nil, grantDescription: "granted 100 coins",
-                cancelRate: 0.05, offers: [], price: 0.99),
-        Product(productID: "coins_500", planID: "coins-medium", groupID: nil, grantDescription: "granted 500 coins",
-                cancelRate: 0.06, offers: [], price: 4.99),
-        Product(productID: "coins_1200", planID: "coins-large", groupID: nil, grantDescription: "granted 1200 coins",
-                cancelRate: 0.07, offers: [Offer(offerID: "promo-spring", probability: 0.12)], price: 9.99),
-        Product(productID: "premium_monthly", planID: "pro-monthly", groupID: "premium",
-                grantDescription: "entitlement premium active (monthly)", cancelRate: 0.075,
-                offers: [Offer(offerID: "intro-7d", probability: 0.22), Offer(offerID: "winback-50", probability: 0.12),
-                         Offer(offerID: "promo-spring", probability: 0.05)], price: 9.99),
-        Product(productID: "premium_yearly", planID: "pro-yearly", groupID: "premium",
-                grantDescription: "entitlement premium active (yearly)", cancelRate: 0.08,
-                offers: [Offer(offerID: "intro-7d", probability: 0.15), Offer(offerID: "winback-50", probability: 0.10)], price: 59.99),
+        Product(
+            productID: "coins_100", planID: "coins-small", groupID: nil, grantDescription: "granted 100 coins",
+            cancelRate: 0.05, offers: [], price: 0.99),
+        Product(
+            productID: "coins_500", planID: "coins-medium", groupID: nil, grantDescription: "granted 500 coins",
+            cancelRate: 0.06, offers: [], price: 4.99),
+        Product(
+            productID: "coins_1200", planID: "coins-large", groupID: nil, grantDescription: "granted 1200 coins",
+            cancelRate: 0.07, offers: [Offer(offerID: "promo-spring", probability: 0.12)], price: 9.99),
+        Product(
+            productID: "premium_monthly", planID: "pro-monthly", groupID: "premium",
+            grantDescription: "entitlement premium active (monthly)", cancelRate: 0.075,
+            offers: [
+                Offer(offerID: "intro-7d", probability: 0.22), Offer(offerID: "winback-50", probability: 0.12),
+                Offer(offerID: "promo-spring", probability: 0.05),
+            ], price: 9.99),
+        Product(
+            productID: "premium_yearly", planID: "pro-yearly", groupID: "premium",
+            grantDescription: "entitlement premium active (yearly)", cancelRate: 0.08,
+            offers: [Offer(offerID: "intro-7d", probability: 0.15), Offer(offerID: "winback-50", probability: 0.10)], price: 59.99),
     ]
 
     /// Which products purchases buy.

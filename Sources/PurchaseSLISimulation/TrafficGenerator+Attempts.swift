@@ -32,13 +32,15 @@ extension TrafficGenerator {
             return
         }
         if roll < cancelRate + Self.pendingRate {
-            emitTerminal(attempt, .pending, after: duration(median: 3200, sigma: 0.5),
-                         resultDescription: "Ask to Buy: waiting for approval")
+            emitTerminal(
+                attempt, .pending, after: duration(median: 3200, sigma: 0.5),
+                resultDescription: "Ask to Buy: waiting for approval")
             return
         }
         if let reason = incidentFailure(of: attempt, productIndex: productIndex)
             ?? (random.chance(Self.purchaseFailureRate)
-                ? FailureReason.drawPurchase(storeKit2: client.isStoreKit2, &random) : nil) {
+                ? FailureReason.drawPurchase(storeKit2: client.isStoreKit2, &random) : nil)
+        {
             let transactionID = reason.charged ? newTransactionID() : nil
             let end = emitFailure(attempt, reason, after: duration(median: 2400, sigma: 0.55), transactionID: transactionID)
             guard let transactionID else { return }
@@ -60,7 +62,8 @@ extension TrafficGenerator {
         }
         // 4.12.0's retry also runs during the purchase: the receipt goes to the server twice.
         let retryWins = random.chance(0.1)
-        let retryStart = retryWins
+        let retryStart =
+            retryWins
             ? startMillis + max(0, purchaseDuration - 300 - Int64(random.below(700)))
             : startMillis + purchaseDuration + 20 + Int64(random.below(300))
         let duplicate = Attempt(
@@ -161,8 +164,9 @@ extension TrafficGenerator {
         } else if random.chance(0.008) {
             emitFailure(attempt, FailureReason.drawServer(&random), after: elapsed, transactionID: transactionID)
         } else {
-            emitTerminal(attempt, .success, after: elapsed, statusCode: 200, transactionID: transactionID,
-                         resultDescription: "restored", responseDescription: "restored premium entitlement")
+            emitTerminal(
+                attempt, .success, after: elapsed, statusCode: 200, transactionID: transactionID,
+                resultDescription: "restored", responseDescription: "restored premium entitlement")
         }
     }
 
@@ -202,8 +206,9 @@ extension TrafficGenerator {
             let transactionID = String(renewalTransactionBase + UInt64(random.below(renewalTransactionCount)) * 13)
             let elapsed = duration(median: 300, sigma: 0.4)
             if index == 0 {
-                emitTerminal(attempt, .success, after: elapsed, statusCode: 200, transactionID: transactionID,
-                             resultDescription: "transaction finished", responseDescription: "renewal granted")
+                emitTerminal(
+                    attempt, .success, after: elapsed, statusCode: 200, transactionID: transactionID,
+                    resultDescription: "transaction finished", responseDescription: "renewal granted")
             } else if random.chance(0.55) {
                 emitFailure(attempt, .unfinishedRenewal, after: elapsed, transactionID: transactionID)
             }

@@ -10,19 +10,22 @@ extension TrafficGenerator {
     mutating func emitFailure(
         _ attempt: Attempt, _ reason: FailureReason, after elapsed: Int64, transactionID: String?
     ) -> Int64 {
-        emitTerminal(attempt, .failure, after: elapsed, statusCode: reason.statusCode, transactionID: transactionID,
-                     errorDescription: reason.errorDescription)
+        emitTerminal(
+            attempt, .failure, after: elapsed, statusCode: reason.statusCode, transactionID: transactionID,
+            errorDescription: reason.errorDescription)
     }
 
     mutating func emitSuccess(_ attempt: Attempt, after elapsed: Int64, transactionID: String) {
-        emitTerminal(attempt, .success, after: elapsed, statusCode: 200, transactionID: transactionID,
-                     resultDescription: attempt.action == .retry ? "transaction finished" : "purchased",
-                     responseDescription: attempt.product.grantDescription)
+        emitTerminal(
+            attempt, .success, after: elapsed, statusCode: 200, transactionID: transactionID,
+            resultDescription: attempt.action == .retry ? "transaction finished" : "purchased",
+            responseDescription: attempt.product.grantDescription)
     }
 
     mutating func emitConflict(_ attempt: Attempt, after elapsed: Int64, transactionID: String) {
-        emitTerminal(attempt, .alreadyGranted, after: elapsed, statusCode: 409, transactionID: transactionID,
-                     resultDescription: "transaction finished", responseDescription: "409 already granted")
+        emitTerminal(
+            attempt, .alreadyGranted, after: elapsed, statusCode: 409, transactionID: transactionID,
+            resultDescription: "transaction finished", responseDescription: "409 already granted")
     }
 
     /// Emits the attempt's terminal event `elapsed` ms after its start; returns the event's time.
@@ -58,9 +61,10 @@ extension TrafficGenerator {
     /// Records the store's charge of a purchase at `millis` (when the run records charges).
     mutating func recordCharge(_ attempt: Attempt, transactionID: String, at millis: Int64) {
         guard charges != nil, millis < parameters.endMillis else { return }
-        charges!.append(SimulatedCharge(
-            transactionID: transactionID, productID: attempt.product.productID, isSubscription: attempt.product.groupID != nil,
-            price: attempt.product.price, currency: "USD", chargedMillis: millis, appAccountToken: attempt.appAccountToken))
+        charges!.append(
+            SimulatedCharge(
+                transactionID: transactionID, productID: attempt.product.productID, isSubscription: attempt.product.groupID != nil,
+                price: attempt.product.price, currency: "USD", chargedMillis: millis, appAccountToken: attempt.appAccountToken))
     }
 
     /// A purchase's account token: a UUID made from the seed and the attempt's start (not drawn from the

@@ -2,8 +2,10 @@
 enum TrafficShape {
     /// Relative traffic at each full UTC hour: trough around 04:00, peak around 20:00 (about 4×).
     private static let hourly: [Double] = {
-        let raw = [0.90, 0.72, 0.56, 0.46, 0.40, 0.42, 0.50, 0.62, 0.75, 0.85, 0.92, 0.98,
-                   1.05, 1.10, 1.15, 1.20, 1.28, 1.38, 1.50, 1.60, 1.62, 1.50, 1.30, 1.10]
+        let raw = [
+            0.90, 0.72, 0.56, 0.46, 0.40, 0.42, 0.50, 0.62, 0.75, 0.85, 0.92, 0.98,
+            1.05, 1.10, 1.15, 1.20, 1.28, 1.38, 1.50, 1.60, 1.62, 1.50, 1.30, 1.10,
+        ]
         // The mean of a periodic piecewise-linear curve is the mean of its nodes.
         let mean = raw.reduce(0, +) / Double(raw.count)
         return raw.map { $0 / mean }

@@ -65,8 +65,10 @@ package enum BucketCodec {
     }
 
     private static func counterValues(_ counts: OutcomeCounts) -> [Int64] {
-        [counts.start, counts.success, counts.alreadyGranted, counts.failure, counts.cancel, counts.pending,
-         counts.conflicts, counts.serverErrors]
+        [
+            counts.start, counts.success, counts.alreadyGranted, counts.failure, counts.cancel, counts.pending,
+            counts.conflicts, counts.serverErrors,
+        ]
     }
 }
 
@@ -125,7 +127,8 @@ func mergeSorted<Element, Key: Comparable>(
 ) -> [Element] {
     var merged: [Element] = []
     merged.reserveCapacity(left.count + right.count)
-    var leftIndex = 0, rightIndex = 0
+    var leftIndex = 0
+    var rightIndex = 0
     while leftIndex < left.count || rightIndex < right.count {
         if rightIndex == right.count || (leftIndex < left.count && key(left[leftIndex]) < key(right[rightIndex])) {
             merged.append(left[leftIndex])

@@ -41,10 +41,12 @@ public struct BucketQueryEngine {
             throw StorageError.invalidQuery("errorDescription is answered by error counts, not outcome counts")
         }
         let plans = try queries.map(QueryPlan.init)
-        let union = try QueryPlan(CountQuery(
-            fromSeconds: plans.map(\.fromSeconds).min()!, toSeconds: plans.map(\.toSeconds).max()!, step: first.step))
+        let union = try QueryPlan(
+            CountQuery(
+                fromSeconds: plans.map(\.fromSeconds).min()!, toSeconds: plans.map(\.toSeconds).max()!, step: first.step))
         // Shared when that reads no more than the queries' own scans would together.
-        let shared = queries.allSatisfy { $0.step == first.step } && plans.allSatisfy(union.readsWholeBuckets(of:))
+        let shared =
+            queries.allSatisfy { $0.step == first.step } && plans.allSatisfy(union.readsWholeBuckets(of:))
             && union.toSeconds - union.fromSeconds <= plans.reduce(0) { $0 + $1.toSeconds - $1.fromSeconds }
         guard shared else {
             return try queries.map { try scanTogether([$0], answer: answer)[0] }
@@ -86,7 +88,7 @@ public struct BucketQueryEngine {
             let slot = stepSeconds.map { (time - plan.origin) / $0 } ?? 0
             for entry in entries {
                 guard let group = grouping.group(ofSeries: entry.series), grouping.results.contains(entry.result),
-                      allowed?.contains(entry.description) ?? true
+                    allowed?.contains(entry.description) ?? true
                 else { continue }
                 let cell = ErrorCell(
                     slot: slot, group: group, result: keepsResult ? entry.result : nil, error: keepsError ? entry.description : nil)

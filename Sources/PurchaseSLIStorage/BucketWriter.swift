@@ -111,7 +111,11 @@ struct BucketWriter {
         var coarser: [Int64: [Key: Value]] = [:]
         for (time, entries) in buckets {
             let start = resolution.bucketStart(time)
-            coarser[start, default: [:]].merge(entries) { var sum = $0; combine(&sum, $1); return sum }
+            coarser[start, default: [:]].merge(entries) {
+                var sum = $0
+                combine(&sum, $1)
+                return sum
+            }
         }
         return coarser
     }

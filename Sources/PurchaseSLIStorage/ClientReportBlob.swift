@@ -56,10 +56,12 @@ package enum ClientReportBlob {
         /// Adds what `event` reports about its transaction id, else its account token; nothing when it
         /// names neither.
         mutating func add(_ event: UnsafePointer<PurchaseEvent>) {
-            guard let key = event.pointee.transactionID.map(ClientReport.Key.transactionID)
-                ?? event.pointee.appAccountToken.map(ClientReport.Key.appAccountToken)
+            guard
+                let key = event.pointee.transactionID.map(ClientReport.Key.transactionID)
+                    ?? event.pointee.appAccountToken.map(ClientReport.Key.appAccountToken)
             else { return }
-            let millis = event.pointee.timestampMillis, result = event.pointee.resultType
+            let millis = event.pointee.timestampMillis
+            let result = event.pointee.resultType
             parts[millis.floorDividedBy(60_000).quotient, default: Part()].append(
                 hash: ClientReportBlob.hash(of: key), firstGrantMillis: result.isGrant ? millis : nil, lastMillis: millis,
                 status: event.pointee.statusCode, product: event.pointee.productID, plan: event.pointee.planID,
@@ -113,19 +115,27 @@ package enum ClientReportBlob {
         for _ in 0..<count {
             guard bytes.count - reader.position >= 8 else { throw CorruptBucketError(detail: "a key cut short") }
             var hashBits: UInt64 = 0
-            withUnsafeMutableBytes(of: &hashBits) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[reader.position..<reader.position + 8])) }
+            withUnsafeMutableBytes(of: &hashBits) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[reader.position..<reader.position + 8]))
+            }
             reader.position += 8
             let hash = Int64(bitPattern: UInt64(littleEndian: hashBits))
-            let grant = try reader.next(), offset = try reader.next(), status = try reader.next()
+            let grant = try reader.next()
+            let offset = try reader.next()
+            let status = try reader.next()
             guard offset < 60_000 else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
             let last = minute &* 60_000 &+ Int64(offset)
-            let product = try reader.next(), plan = try reader.next(), action = try reader.next()
-            let result = try reader.next(), error = try reader.next()
+            let product = try reader.next()
+            let plan = try reader.next()
+            let action = try reader.next()
+            let result = try reader.next()
+            let error = try reader.next()
             guard let key = wanted[hash], range.contains(last) else { continue }
             guard status <= UInt64(UInt32.max) + 1 else { throw CorruptBucketError(detail: "a status of \(status)") }
             let report = ClientReport(
                 key: key, productID: try string(product), planID: plan == 0 ? nil : try string(plan - 1),
-                actionType: try string(action), firstGrantMillis: grant == 0 ? nil : grant == 1 ? last : last &+ unzigzag(grant - 2), lastMillis: last,
+                actionType: try string(action), firstGrantMillis: grant == 0 ? nil : grant == 1 ? last : last &+ unzigzag(grant - 2),
+                lastMillis: last,
                 lastResult: ResultType(rawValue: try string(result)) ?? .start,
                 lastStatusCode: status == 0 ? nil : Int(Int32(truncatingIfNeeded: status - 1)),
                 lastErrorDescription: error == 0 ? nil : try string(error - 1))

@@ -72,7 +72,8 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
             }
             outcome.duplicates = outcome.duplicateIndexes.count
             outcome.duplicateIndexes.sort()
-            var earliest = Int64.max, latest = Int64.min
+            var earliest = Int64.max
+            var latest = Int64.min
             for (batchIndex, batch) in batches.enumerated() {
                 for (index, event) in batch.events.enumerated() where isNew[batchIndex][index] {
                     let day = batch.seconds[index].floorDividedBy(86_400).quotient
@@ -95,8 +96,10 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
                     outcome.accepted += 1
                 }
                 for (minute, blob) in batch.clientReportBlobs(ofNew: isNew[batchIndex]) { state.reports[minute, default: []].append(blob) }
-                for price in batch.prices where (state.prices[PriceKey(productID: price.productID, planID: price.planID)]?.seenMillis ?? .min)
-                    <= price.seenMillis {
+                for price in batch.prices
+                where (state.prices[PriceKey(productID: price.productID, planID: price.planID)]?.seenMillis ?? .min)
+                    <= price.seenMillis
+                {
                     state.prices[PriceKey(productID: price.productID, planID: price.planID)] = price
                 }
             }
@@ -138,10 +141,13 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         let buckets = state.withLock { state in
             segments.flatMap { segment in
                 (state.errors[segment.resolution] ?? [:]).filter { segment.contains($0.key) }.map { time, entries in
-                    (time, entries.filter { selection?.contains($0.key.series) ?? true }.map { key, events in
-                        SeriesErrorCount(
-                            series: key.series, result: key.result, description: state.values.text(of: key.error), events: events)
-                    })
+                    (
+                        time,
+                        entries.filter { selection?.contains($0.key.series) ?? true }.map { key, events in
+                            SeriesErrorCount(
+                                series: key.series, result: key.result, description: state.values.text(of: key.error), events: events)
+                        }
+                    )
                 }
             }
         }

@@ -76,7 +76,8 @@ struct InternCache {
     private mutating func valueID(forOverflowOf dimension: Int, statements: InternStatements) throws -> Int64 {
         let other = EventDimension.overflowValue
         if let id = valueIDs[dimension][other] { return id }
-        let id = try statements.existingValueID(other, dimension: dimension)
+        let id =
+            try statements.existingValueID(other, dimension: dimension)
             ?? statements.insertValue(other, dimension: dimension)
         valueIDs[dimension][other] = id
         return id

@@ -21,7 +21,8 @@ struct InternStatements {
         selectSeries = try RawStatement(
             db, sql: "SELECT id FROM series WHERE " + columns.map { "\($0) = ?" }.joined(separator: " AND "))
         insertSeriesStatement = try RawStatement(
-            db, sql: "INSERT INTO series (\(columns.joined(separator: ", "))) VALUES ("
+            db,
+            sql: "INSERT INTO series (\(columns.joined(separator: ", "))) VALUES ("
                 + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
     }
 

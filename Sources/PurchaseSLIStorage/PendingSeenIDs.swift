@@ -102,7 +102,8 @@ struct PendingSeenIDs {
                 table: "seen_pending", row: "the row of id \(rowID)", detail: "\(blob.count) bytes, not a whole number of 16-byte keys")
         }
         return stride(from: 0, to: blob.count, by: 16).map { offset in
-            Key(second: Int64(littleEndian: blob.loadUnaligned(fromByteOffset: offset, as: Int64.self)),
+            Key(
+                second: Int64(littleEndian: blob.loadUnaligned(fromByteOffset: offset, as: Int64.self)),
                 hash: Int64(littleEndian: blob.loadUnaligned(fromByteOffset: offset + 8, as: Int64.self)))
         }
     }

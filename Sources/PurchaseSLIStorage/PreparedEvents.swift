@@ -31,7 +31,9 @@ public struct PreparedEvents: Sendable {
     /// Computes the keys of `events`. O(n log n).
     public init(_ events: [PurchaseEvent]) {
         self.events = events
-        var seconds: [Int64] = [], eventIDHashes: [Int64] = [], seriesHashes: [UInt64] = []
+        var seconds: [Int64] = []
+        var eventIDHashes: [Int64] = []
+        var seriesHashes: [UInt64] = []
         var seriesValues: [SeriesValues] = []
         var prices: [PriceKey: ProductPrice] = [:]
         var reports = ClientReportBlob.Encoder()
@@ -52,7 +54,9 @@ public struct PreparedEvents: Sendable {
                 // not (a start, a cancel, a failure before the store charged), and is written only for them.
                 reports.add(event)
                 if let price = event.pointee.price, let currency = event.pointee.currency {
-                    let product = event.pointee.productID, plan = event.pointee.planID, millis = event.pointee.timestampMillis
+                    let product = event.pointee.productID
+                    let plan = event.pointee.planID
+                    let millis = event.pointee.timestampMillis
                     let key = PriceKey(productID: product, planID: plan)
                     if (prices[key]?.seenMillis ?? .min) <= millis {
                         prices[key] = ProductPrice(productID: product, planID: plan, price: price, currency: currency, seenMillis: millis)
@@ -124,16 +128,18 @@ package struct DedupOrder: Sendable {
         keys.reserveCapacity(batches.reduce(0) { $0 + $1.events.count })
         for (batchIndex, batch) in batches.enumerated() {
             for index in batch.order {
-                keys.append(Key(
-                    second: batch.seconds[Int(index)], hash: batch.eventIDHashes[Int(index)],
-                    batch: Int32(batchIndex), index: index))
+                keys.append(
+                    Key(
+                        second: batch.seconds[Int(index)], hash: batch.eventIDHashes[Int(index)],
+                        batch: Int32(batchIndex), index: index))
             }
         }
         if batches.count > 1 {
             keys.sort { ($0.second, $0.hash, $0.batch, $0.index) < ($1.second, $1.hash, $1.batch, $1.index) }
         }
         self.keys = keys
-        var offsets: [Int] = [], offset = 0
+        var offsets: [Int] = []
+        var offset = 0
         for batch in batches {
             offsets.append(offset)
             offset += batch.events.count

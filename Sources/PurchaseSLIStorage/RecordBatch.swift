@@ -25,7 +25,8 @@ struct RecordBatch {
         var minutes: [Int64: [Int64: OutcomeCounts]] = [:]
         var errors: [Int64: [ErrorCodec.Entry: Int64]] = [:]
         var days = Set<Int64>()
-        var earliest = Int64.max, latest = Int64.min
+        var earliest = Int64.max
+        var latest = Int64.min
         for (batchIndex, batch) in batches.enumerated() {
             // Through a pointer's `pointee` the events are read in place: a subscript would copy each one.
             try batch.events.withUnsafeBufferPointer { events in
@@ -117,10 +118,12 @@ struct RecordBatch {
     }
 
     private func markSeen(days: Set<Int64>, receivedAtSeconds: Int64, in db: Database) throws {
-        let upsert = try RawStatement(db, sql: """
-            INSERT INTO seen_day (day, last_received) VALUES (?, ?)
-            ON CONFLICT (day) DO UPDATE SET last_received = max(last_received, excluded.last_received)
-            """)
+        let upsert = try RawStatement(
+            db,
+            sql: """
+                INSERT INTO seen_day (day, last_received) VALUES (?, ?)
+                ON CONFLICT (day) DO UPDATE SET last_received = max(last_received, excluded.last_received)
+                """)
         for day in days {
             upsert.bind(day, receivedAtSeconds)
             try upsert.run()
@@ -130,11 +133,12 @@ struct RecordBatch {
     /// Keeps the latest price of each product and plan the batches carried.
     private func recordPrices(in db: Database) throws {
         for price in batches.flatMap(\.prices) {
-            try db.execute(sql: """
-                INSERT INTO product_price (product_id, plan_id, price, currency, seen_millis) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (product_id, plan_id) DO UPDATE SET price = excluded.price, currency = excluded.currency,
-                    seen_millis = excluded.seen_millis WHERE excluded.seen_millis >= product_price.seen_millis
-                """, arguments: [price.productID, price.planID ?? "", price.price, price.currency, price.seenMillis])
+            try db.execute(
+                sql: """
+                    INSERT INTO product_price (product_id, plan_id, price, currency, seen_millis) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (product_id, plan_id) DO UPDATE SET price = excluded.price, currency = excluded.currency,
+                        seen_millis = excluded.seen_millis WHERE excluded.seen_millis >= product_price.seen_millis
+                    """, arguments: [price.productID, price.planID ?? "", price.price, price.currency, price.seenMillis])
         }
     }
 
@@ -157,7 +161,8 @@ struct RecordBatch {
 extension [Int64] {
     /// Binary search in an ascending array. O(log n).
     func containsSorted(_ value: Int64) -> Bool {
-        var low = 0, high = count
+        var low = 0
+        var high = count
         while low < high {
             let middle = (low + high) / 2
             if self[middle] < value { low = middle + 1 } else { high = middle }
@@ -170,7 +175,8 @@ extension [Int64] {
         guard !isEmpty else { return other }
         var merged: [Int64] = []
         merged.reserveCapacity(count + other.count)
-        var left = 0, right = 0
+        var left = 0
+        var right = 0
         while left < count || right < other.count {
             if right == other.count || (left < count && self[left] <= other[right]) {
                 merged.append(self[left])

@@ -18,7 +18,9 @@ extension SQLiteBucketStore {
             while try pending.step() {
                 keys += try PendingSeenIDs.keys(in: pending.blob(1), rowID: pending.int64(0)).map { ($0.second, $0.hash) }
             }
-            let days = try Row.fetchAll(db, sql: "SELECT day, last_received FROM seen_day ORDER BY day").map { (day: $0[0] as Int64, lastReceived: $0[1] as Int64) }
+            let days = try Row.fetchAll(db, sql: "SELECT day, last_received FROM seen_day ORDER BY day").map {
+                (day: $0[0] as Int64, lastReceived: $0[1] as Int64)
+            }
             return (keys, days)
         }
     }

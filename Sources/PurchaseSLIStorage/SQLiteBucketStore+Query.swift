@@ -1,5 +1,5 @@
-public import PurchaseSLICore
 import GRDB
+public import PurchaseSLICore
 
 extension SQLiteBucketStore {
     /// Every series with its values of `dimensions`, from the `series` and `dimension_value` tables.
@@ -21,10 +21,13 @@ extension SQLiteBucketStore {
                 guard let id = values[0], (0...VarintReader.largestCount).contains(id), values.allSatisfy({ $0 != nil }) else {
                     throw StorageError.damaged(table: "series", row: "a series", detail: "an id or value id that is not a whole number in range")
                 }
-                stored.append(StoredSeries(id: id, values: positions.map { position in
-                    let valueID = values[position + 1]!
-                    return valueID == 0 ? nil : textOfID[valueID]
-                }))
+                stored.append(
+                    StoredSeries(
+                        id: id,
+                        values: positions.map { position in
+                            let valueID = values[position + 1]!
+                            return valueID == 0 ? nil : textOfID[valueID]
+                        }))
             }
             return stored
         }
@@ -64,8 +67,9 @@ extension SQLiteBucketStore {
                     guard entry.result < ResultType.allCases.count, let text = texts[entry.error] else {
                         throw CorruptBucketError(detail: "an error entry naming result \(entry.result) and description id \(entry.error)")
                     }
-                    entries.append(SeriesErrorCount(
-                        series: entry.series, result: ResultType.allCases[Int(entry.result)], description: text, events: events))
+                    entries.append(
+                        SeriesErrorCount(
+                            series: entry.series, result: ResultType.allCases[Int(entry.result)], description: text, events: events))
                 }
                 try body(time, entries)
             }
@@ -111,7 +115,7 @@ extension SQLiteBucketStore {
         while try pending.step() {
             let time = pending.int64(0)
             guard let resolution = segments.first(where: { $0.contains(time) })?.resolution,
-                  resolution != .minute || pending.int64(2) == 0
+                resolution != .minute || pending.int64(2) == 0
             else { continue }
             try decoding(table: "rollup_pending", row: "the row of \(RFC3339.format(seconds: time))") {
                 try body(resolution.bucketStart(time), pending.blob(1))

@@ -1,5 +1,5 @@
-public import PurchaseSLICore
 import GRDB
+public import PurchaseSLICore
 
 extension SQLiteBucketStore: StoreRecordStore {
     /// Stores verified notifications in one transaction, skipping those already stored.

@@ -1,5 +1,5 @@
-public import PurchaseSLICore
 import GRDB
+public import PurchaseSLICore
 import Synchronization
 
 /// The embedded default store: time buckets in one SQLite file in WAL mode.

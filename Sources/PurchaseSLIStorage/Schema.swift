@@ -39,124 +39,135 @@ package enum Schema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-buckets") { db in
             try db.execute(sql: "PRAGMA application_id = \(applicationID)")
-            try db.execute(sql: """
-                CREATE TABLE dimension_value (
-                    id INTEGER PRIMARY KEY,
-                    dimension INTEGER NOT NULL,
-                    value TEXT NOT NULL,
-                    UNIQUE (dimension, value)
-                );
-                CREATE TABLE series (
-                    id INTEGER PRIMARY KEY,
-                    action INTEGER NOT NULL,
-                    product INTEGER NOT NULL,
-                    plan INTEGER NOT NULL,
-                    grp INTEGER NOT NULL,
-                    offer INTEGER NOT NULL,
-                    app_version INTEGER NOT NULL,
-                    platform INTEGER NOT NULL,
-                    os_version INTEGER NOT NULL,
-                    variant INTEGER NOT NULL,
-                    UNIQUE (action, product, plan, grp, offer, app_version, platform, os_version, variant)
-                );
-                CREATE TABLE seen_second (
-                    second INTEGER PRIMARY KEY,
-                    hashes BLOB NOT NULL
-                );
-                CREATE TABLE seen_day (
-                    day INTEGER PRIMARY KEY,
-                    last_received INTEGER NOT NULL
-                );
-                CREATE TABLE admitted_value (
-                    day INTEGER NOT NULL,
-                    dimension INTEGER NOT NULL,
-                    value INTEGER NOT NULL,
-                    PRIMARY KEY (day, dimension, value)
-                ) WITHOUT ROWID;
-                CREATE TABLE overflow (
-                    day INTEGER NOT NULL,
-                    dimension INTEGER NOT NULL,
-                    events INTEGER NOT NULL,
-                    PRIMARY KEY (day, dimension)
-                ) WITHOUT ROWID;
-                """)
-            for resolution in ["minute", "hour", "day"] {
-                try db.execute(sql: """
-                    CREATE TABLE bucket_\(resolution) (
-                        time INTEGER PRIMARY KEY,
-                        series_counts BLOB NOT NULL
+            try db.execute(
+                sql: """
+                    CREATE TABLE dimension_value (
+                        id INTEGER PRIMARY KEY,
+                        dimension INTEGER NOT NULL,
+                        value TEXT NOT NULL,
+                        UNIQUE (dimension, value)
                     );
-                    CREATE TABLE error_\(resolution) (
-                        time INTEGER PRIMARY KEY,
-                        error_counts BLOB NOT NULL
+                    CREATE TABLE series (
+                        id INTEGER PRIMARY KEY,
+                        action INTEGER NOT NULL,
+                        product INTEGER NOT NULL,
+                        plan INTEGER NOT NULL,
+                        grp INTEGER NOT NULL,
+                        offer INTEGER NOT NULL,
+                        app_version INTEGER NOT NULL,
+                        platform INTEGER NOT NULL,
+                        os_version INTEGER NOT NULL,
+                        variant INTEGER NOT NULL,
+                        UNIQUE (action, product, plan, grp, offer, app_version, platform, os_version, variant)
                     );
+                    CREATE TABLE seen_second (
+                        second INTEGER PRIMARY KEY,
+                        hashes BLOB NOT NULL
+                    );
+                    CREATE TABLE seen_day (
+                        day INTEGER PRIMARY KEY,
+                        last_received INTEGER NOT NULL
+                    );
+                    CREATE TABLE admitted_value (
+                        day INTEGER NOT NULL,
+                        dimension INTEGER NOT NULL,
+                        value INTEGER NOT NULL,
+                        PRIMARY KEY (day, dimension, value)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE overflow (
+                        day INTEGER NOT NULL,
+                        dimension INTEGER NOT NULL,
+                        events INTEGER NOT NULL,
+                        PRIMARY KEY (day, dimension)
+                    ) WITHOUT ROWID;
                     """)
+            for resolution in ["minute", "hour", "day"] {
+                try db.execute(
+                    sql: """
+                        CREATE TABLE bucket_\(resolution) (
+                            time INTEGER PRIMARY KEY,
+                            series_counts BLOB NOT NULL
+                        );
+                        CREATE TABLE error_\(resolution) (
+                            time INTEGER PRIMARY KEY,
+                            error_counts BLOB NOT NULL
+                        );
+                        """)
             }
         }
         migrator.registerMigration("v2-rollup-pending") { db in
-            try db.execute(sql: """
-                CREATE TABLE rollup_pending (
-                    id INTEGER PRIMARY KEY,
-                    time INTEGER NOT NULL,
-                    series_counts BLOB NOT NULL,
-                    error_counts BLOB NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE rollup_pending (
+                        id INTEGER PRIMARY KEY,
+                        time INTEGER NOT NULL,
+                        series_counts BLOB NOT NULL,
+                        error_counts BLOB NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("v3-deferred-writes") { db in
-            try db.execute(sql: """
-                CREATE TABLE seen_pending (id INTEGER PRIMARY KEY AUTOINCREMENT, keys BLOB NOT NULL);
-                ALTER TABLE rollup_pending ADD COLUMN in_minute INTEGER NOT NULL DEFAULT 1;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE seen_pending (id INTEGER PRIMARY KEY AUTOINCREMENT, keys BLOB NOT NULL);
+                    ALTER TABLE rollup_pending ADD COLUMN in_minute INTEGER NOT NULL DEFAULT 1;
+                    """)
         }
         migrator.registerMigration("v4-product-prices") { db in
             // The latest price events carried per product and plan ('' for none): what a rollout's lost
             // purchases cost.
-            try db.execute(sql: """
-                CREATE TABLE product_price (
-                    product_id TEXT NOT NULL, plan_id TEXT NOT NULL, price REAL NOT NULL, currency TEXT NOT NULL,
-                    seen_millis INTEGER NOT NULL, PRIMARY KEY (product_id, plan_id)
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE product_price (
+                        product_id TEXT NOT NULL, plan_id TEXT NOT NULL, price REAL NOT NULL, currency TEXT NOT NULL,
+                        seen_millis INTEGER NOT NULL, PRIMARY KEY (product_id, plan_id)
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v5-store-records") { db in
             // The stores' notifications, one row each (deduplicated by the store's id), and per
             // transaction id or account token what the app's events reported: the two sides that
             // reconciliation joins.
-            try db.execute(sql: """
-                CREATE TABLE store_notification (
-                    store TEXT NOT NULL, notification_id TEXT NOT NULL, environment TEXT NOT NULL, app_id TEXT NOT NULL,
-                    type TEXT NOT NULL, subtype TEXT, kind TEXT NOT NULL, signed_millis INTEGER NOT NULL,
-                    event_millis INTEGER NOT NULL, received_millis INTEGER NOT NULL, transaction_id TEXT,
-                    original_transaction_id TEXT, product_id TEXT, purchase_millis INTEGER, price REAL, currency TEXT,
-                    app_account_token TEXT, revocation_millis INTEGER,
-                    PRIMARY KEY (store, notification_id)
-                ) WITHOUT ROWID;
-                CREATE INDEX store_notification_by_time ON store_notification (event_millis);
-                CREATE INDEX store_notification_by_transaction ON store_notification (transaction_id);
-                CREATE TABLE client_report (
-                    key_kind INTEGER NOT NULL, key TEXT NOT NULL, product_id TEXT NOT NULL, plan_id TEXT, action TEXT NOT NULL,
-                    first_grant_millis INTEGER, last_millis INTEGER NOT NULL, last_result TEXT NOT NULL, last_status INTEGER,
-                    last_error TEXT,
-                    PRIMARY KEY (key_kind, key)
-                ) WITHOUT ROWID;
-                CREATE INDEX client_report_by_time ON client_report (last_millis);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE store_notification (
+                        store TEXT NOT NULL, notification_id TEXT NOT NULL, environment TEXT NOT NULL, app_id TEXT NOT NULL,
+                        type TEXT NOT NULL, subtype TEXT, kind TEXT NOT NULL, signed_millis INTEGER NOT NULL,
+                        event_millis INTEGER NOT NULL, received_millis INTEGER NOT NULL, transaction_id TEXT,
+                        original_transaction_id TEXT, product_id TEXT, purchase_millis INTEGER, price REAL, currency TEXT,
+                        app_account_token TEXT, revocation_millis INTEGER,
+                        PRIMARY KEY (store, notification_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX store_notification_by_time ON store_notification (event_millis);
+                    CREATE INDEX store_notification_by_transaction ON store_notification (transaction_id);
+                    CREATE TABLE client_report (
+                        key_kind INTEGER NOT NULL, key TEXT NOT NULL, product_id TEXT NOT NULL, plan_id TEXT, action TEXT NOT NULL,
+                        first_grant_millis INTEGER, last_millis INTEGER NOT NULL, last_result TEXT NOT NULL, last_status INTEGER,
+                        last_error TEXT,
+                        PRIMARY KEY (key_kind, key)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX client_report_by_time ON client_report (last_millis);
+                    """)
         }
         migrator.registerMigration("v6-client-reports-by-minute") { db in
             // Appended per minute instead of kept per key: see ClientReportBlob.
-            try db.execute(sql: """
-                CREATE TABLE client_report_minute (
-                    minute INTEGER NOT NULL, part INTEGER NOT NULL, reports BLOB NOT NULL, PRIMARY KEY (minute, part)
-                ) WITHOUT ROWID
-                """)
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT key_kind, key, product_id, plan_id, action, first_grant_millis, last_millis, last_result, last_status, last_error
-                FROM client_report
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE client_report_minute (
+                        minute INTEGER NOT NULL, part INTEGER NOT NULL, reports BLOB NOT NULL, PRIMARY KEY (minute, part)
+                    ) WITHOUT ROWID
+                    """)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT key_kind, key, product_id, plan_id, action, first_grant_millis, last_millis, last_result, last_status, last_error
+                    FROM client_report
+                    """)
             var encoder = ClientReportBlob.Encoder()
             for report in rows.map({ row in
-                let kind: Int = row[0], key: String = row[1], result: String = row[7]
+                let kind: Int = row[0]
+                let key: String = row[1]
+                let result: String = row[7]
                 return ClientReport(
                     key: kind == 0 ? .transactionID(key) : .appAccountToken(key), productID: row[2], planID: row[3], actionType: row[4],
                     firstGrantMillis: row[5], lastMillis: row[6], lastResult: ResultType(rawValue: result) ?? .start,

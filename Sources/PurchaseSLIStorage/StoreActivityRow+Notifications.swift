@@ -37,7 +37,8 @@ extension StoreActivityRow {
         let step = max(1, stepSeconds) * 1000
         var rows: [StoreActivityRow: (count: Int64, amount: Double)] = [:]
         for notification in first.values {
-            let product = notification.productID
+            let product =
+                notification.productID
                 ?? notification.transactionID.flatMap { products[TransactionKey(store: notification.store, transactionID: $0)] }
             let key = StoreActivityRow(
                 timeSeconds: (notification.eventMillis - notification.eventMillis.floorDividedBy(step).remainder) / 1000,

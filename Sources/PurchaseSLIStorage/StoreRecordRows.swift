@@ -7,10 +7,12 @@ enum ClientReportRows {
     /// Appends blobs of ``ClientReportBlob/Encoder``, each as the next part of its minute.
     static func append(_ blobs: [(minute: Int64, blob: [UInt8])], in db: Database) throws {
         guard !blobs.isEmpty else { return }
-        let statement = try RawStatement(db, sql: """
-            INSERT INTO client_report_minute (minute, part, reports)
-            VALUES (?1, (SELECT coalesce(max(part), -1) + 1 FROM client_report_minute WHERE minute = ?1), ?2)
-            """)
+        let statement = try RawStatement(
+            db,
+            sql: """
+                INSERT INTO client_report_minute (minute, part, reports)
+                VALUES (?1, (SELECT coalesce(max(part), -1) + 1 FROM client_report_minute WHERE minute = ?1), ?2)
+                """)
         for (minute, blob) in blobs {
             statement.bind(minute, at: 1)
             statement.bind(copying: blob, at: 2)
@@ -42,13 +44,14 @@ enum StoreNotificationRows {
     /// Inserts the notifications not stored yet; returns the positions of those already stored (or
     /// repeated earlier in `notifications`).
     static func insert(_ notifications: [ReceivedNotification], in db: Database) throws -> [Int] {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO store_notification (store, notification_id, environment, app_id, type, subtype, kind, signed_millis,
-                event_millis, received_millis, transaction_id, original_transaction_id, product_id, purchase_millis, price,
-                currency, app_account_token, revocation_millis)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (store, notification_id) DO NOTHING
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO store_notification (store, notification_id, environment, app_id, type, subtype, kind, signed_millis,
+                    event_millis, received_millis, transaction_id, original_transaction_id, product_id, purchase_millis, price,
+                    currency, app_account_token, revocation_millis)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (store, notification_id) DO NOTHING
+                """)
         var duplicates: [Int] = []
         for (index, received) in notifications.enumerated() {
             let notification = received.notification
@@ -68,12 +71,15 @@ enum StoreNotificationRows {
     static func fetch(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [ReceivedNotification] {
         let kindList = kinds.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         guard !kindList.isEmpty else { return [] }
-        return try Row.fetchAll(db, sql: """
-            SELECT store, notification_id, environment, app_id, type, subtype, kind, signed_millis, received_millis, transaction_id,
-                original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis
-            FROM store_notification WHERE event_millis >= ? AND event_millis < ? AND kind IN (\(kindList))
-            ORDER BY event_millis, store, notification_id
-            """, arguments: [fromMillis, toMillis]).compactMap { row in
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT store, notification_id, environment, app_id, type, subtype, kind, signed_millis, received_millis, transaction_id,
+                    original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis
+                FROM store_notification WHERE event_millis >= ? AND event_millis < ? AND kind IN (\(kindList))
+                ORDER BY event_millis, store, notification_id
+                """, arguments: [fromMillis, toMillis]
+        ).compactMap { row in
             guard let store = Store(rawValue: row[0]), let kind = StoreEventKind(rawValue: row[6]) else { return nil }
             let notification = StoreNotification(
                 store: store, notificationID: row[1], environment: row[2], appID: row[3], type: row[4], subtype: row[5], kind: kind,
@@ -90,19 +96,22 @@ enum StoreNotificationRows {
     /// O(rows log rows).
     static func activity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64, in db: Database) throws -> [StoreActivityRow] {
         let step = max(1, stepSeconds) * 1000
-        return try Row.fetchAll(db, sql: """
-            WITH distinct_events AS (
-                SELECT store, environment, kind, type, currency, price, event_millis, min(notification_id),
-                    coalesce(product_id, (SELECT c.product_id FROM store_notification c WHERE c.transaction_id = n.transaction_id
-                        AND c.store = n.store AND c.product_id IS NOT NULL ORDER BY c.notification_id LIMIT 1)) AS product
-                FROM store_notification n
-                WHERE event_millis >= ? AND event_millis < ? AND kind != 'other'
-                GROUP BY store, kind, coalesce(transaction_id, notification_id), event_millis
-            )
-            SELECT (event_millis - ((event_millis % ?) + ?) % ?) / 1000, store, environment, product, kind, type, currency,
-                count(*), coalesce(sum(price), 0)
-            FROM distinct_events GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7
-            """, arguments: [fromMillis, toMillis, step, step, step]).compactMap { row in
+        return try Row.fetchAll(
+            db,
+            sql: """
+                WITH distinct_events AS (
+                    SELECT store, environment, kind, type, currency, price, event_millis, min(notification_id),
+                        coalesce(product_id, (SELECT c.product_id FROM store_notification c WHERE c.transaction_id = n.transaction_id
+                            AND c.store = n.store AND c.product_id IS NOT NULL ORDER BY c.notification_id LIMIT 1)) AS product
+                    FROM store_notification n
+                    WHERE event_millis >= ? AND event_millis < ? AND kind != 'other'
+                    GROUP BY store, kind, coalesce(transaction_id, notification_id), event_millis
+                )
+                SELECT (event_millis - ((event_millis % ?) + ?) % ?) / 1000, store, environment, product, kind, type, currency,
+                    count(*), coalesce(sum(price), 0)
+                FROM distinct_events GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7
+                """, arguments: [fromMillis, toMillis, step, step, step]
+        ).compactMap { row in
             guard let store = Store(rawValue: row[1]), let kind = StoreEventKind(rawValue: row[4]) else { return nil }
             return StoreActivityRow(
                 timeSeconds: row[0], store: store, environment: row[2], productID: row[3], kind: kind, type: row[5], currency: row[6],

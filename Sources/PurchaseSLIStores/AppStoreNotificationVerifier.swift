@@ -1,12 +1,13 @@
+import JWTKit
+public import PurchaseSLICore
+import SwiftASN1
+@_spi(FixedExpiryValidationTime) import X509
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JWTKit
-public import PurchaseSLICore
-import SwiftASN1
-@_spi(FixedExpiryValidationTime) import X509
 
 /// Verifies and decodes App Store Server Notifications V2 (`{"signedPayload": "<JWS>"}`).
 ///
@@ -60,7 +61,8 @@ public struct AppStoreNotificationVerifier: Sendable {
             throw .malformed("expected a JSON object {\"signedPayload\": \"<JWS>\"} as App Store Server Notifications V2 send")
         }
         let notification = try await verify(request.signedPayload, field: "signedPayload", as: AppStorePayloads.Notification.self)
-        let app = notification.data.map { AppStorePayloads.AppReference(bundleId: $0.bundleId, environment: $0.environment) }
+        let app =
+            notification.data.map { AppStorePayloads.AppReference(bundleId: $0.bundleId, environment: $0.environment) }
             ?? notification.summary ?? notification.externalPurchaseToken
         guard let bundleID = app?.bundleId else {
             throw .malformed("signedPayload: the notification names no bundleId (in data, summary or externalPurchaseToken)")
@@ -123,10 +125,12 @@ public struct AppStoreNotificationVerifier: Sendable {
             throw .untrusted("\(field): algorithm \(header.alg.map { "\"\($0)\"" } ?? "(none)") refused; the App Store signs with ES256")
         }
         guard header.crit == nil else {
-            throw .untrusted("\(field): the JWS header names critical extensions (crit), which the App Store does not use and this verifier does not know")
+            throw .untrusted(
+                "\(field): the JWS header names critical extensions (crit), which the App Store does not use and this verifier does not know")
         }
         guard let chain = header.x5c, chain.count == 3 else {
-            throw .untrusted("\(field): the JWS header must carry the x5c chain of 3 certificates (leaf, intermediate, root), got \(header.x5c?.count ?? 0)")
+            throw .untrusted(
+                "\(field): the JWS header must carry the x5c chain of 3 certificates (leaf, intermediate, root), got \(header.x5c?.count ?? 0)")
         }
         guard let signedDate = CompactJWS.decodeJSON(AppStorePayloads.SigningDate.self, from: jws.payload) else {
             throw .malformed("\(field): the JWS payload is not a JSON object with signedDate (milliseconds since 1970)")
@@ -176,16 +180,20 @@ public struct AppStoreNotificationVerifier: Sendable {
         }
         guard case .validCertificate(let validated) = result else {
             if case .couldNotValidate(let failures) = result, let failure = failures.first {
-                throw .untrusted("\(field): certificate chain refused at signedDate \(RFC3339.format(millis: signedDate)): \(failure.policyFailureReason)")
+                throw .untrusted(
+                    "\(field): certificate chain refused at signedDate \(RFC3339.format(millis: signedDate)): \(failure.policyFailureReason)")
             }
-            throw .untrusted("\(field): the certificate chain does not lead to a trusted root (Apple Root CA - G3, or those given with --apple-root-ca)")
+            throw .untrusted(
+                "\(field): the certificate chain does not lead to a trusted root (Apple Root CA - G3, or those given with --apple-root-ca)")
         }
         do {
             let key = try ES256PublicKey(certificate: certificates[0].serializeAsPEM().pemString)
             // The chain that was validated (leaf, intermediate, the trusted root), not the header's third
             // certificate, which the validation may not have used: its dates are anyone's.
             let (from, until) = (validated.map(\.notValidBefore).max(), validated.map(\.notValidAfter).min())
-            guard let from, let until, from <= until else { throw StoreNotificationError.untrusted("the certificates' validity periods do not overlap") }
+            guard let from, let until, from <= until else {
+                throw StoreNotificationError.untrusted("the certificates' validity periods do not overlap")
+            }
             return VerifiedChains.Entry(validity: from...until, keys: await JWTKeyCollection().add(ecdsa: key))
         } catch {
             throw .untrusted("\(field): the leaf certificate's key is not a P-256 key (\(error))")

@@ -1,11 +1,12 @@
 import Crypto
+import SwiftASN1
+import X509
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import SwiftASN1
-import X509
 
 /// A certificate chain shaped like the App Store's (root, an intermediate with Apple's WWDR marker, a
 /// leaf with the App Store signing marker) made on the spot, and the JWS it signs: for `simulate`'s
@@ -41,11 +42,21 @@ public struct AppStoreSigningChain: Sendable {
 
     /// Makes a chain valid over `validity` (every certificate), with `flaws`.
     public init(validity: ClosedRange<Date>, flaws: Flaws = Flaws()) throws {
-        let rootKey = P256.Signing.PrivateKey(), intermediateKey = P256.Signing.PrivateKey()
+        let rootKey = P256.Signing.PrivateKey()
+        let intermediateKey = P256.Signing.PrivateKey()
         leafKey = P256.Signing.PrivateKey()
-        let rootName = try DistinguishedName { CommonName("purchase-sli test root"); OrganizationName("purchase-sli") }
-        let intermediateName = try DistinguishedName { CommonName("purchase-sli test intermediate"); OrganizationName("purchase-sli") }
-        let leafName = try DistinguishedName { CommonName("purchase-sli test App Store signer"); OrganizationName("purchase-sli") }
+        let rootName = try DistinguishedName {
+            CommonName("purchase-sli test root")
+            OrganizationName("purchase-sli")
+        }
+        let intermediateName = try DistinguishedName {
+            CommonName("purchase-sli test intermediate")
+            OrganizationName("purchase-sli")
+        }
+        let leafName = try DistinguishedName {
+            CommonName("purchase-sli test App Store signer")
+            OrganizationName("purchase-sli")
+        }
         let marker = { (oid: ASN1ObjectIdentifier) in Certificate.Extension(oid: oid, critical: false, value: [0x05, 0x00]) }
         let root = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey), notValidBefore: validity.lowerBound,
@@ -113,8 +124,11 @@ public struct AppStoreSigningChain: Sendable {
         var encoded = Array(Data(bytes).base64EncodedString().utf8)
         while encoded.last == UInt8(ascii: "=") { encoded.removeLast() }
         for index in encoded.indices {
-            if encoded[index] == UInt8(ascii: "+") { encoded[index] = UInt8(ascii: "-") }
-            else if encoded[index] == UInt8(ascii: "/") { encoded[index] = UInt8(ascii: "_") }
+            if encoded[index] == UInt8(ascii: "+") {
+                encoded[index] = UInt8(ascii: "-")
+            } else if encoded[index] == UInt8(ascii: "/") {
+                encoded[index] = UInt8(ascii: "_")
+            }
         }
         return String(decoding: encoded, as: UTF8.self)
     }

@@ -1,9 +1,10 @@
+public import PurchaseSLICore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import PurchaseSLICore
 
 /// Decodes Google Play real-time developer notifications as a Pub/Sub push delivers them:
 /// `{"message": {"data": base64(JSON), "messageId", "publishTime"}, "subscription"}`.
@@ -128,7 +129,8 @@ public struct GooglePlayNotificationDecoder: Sendable {
             decoded.originalTransactionID = voided.orderId
             decoded.revocationMillis = eventMillis
         } else if notification.testNotification == nil {
-            throw .malformed("message.data: none of oneTimeProductNotification, subscriptionNotification, voidedPurchaseNotification, testNotification")
+            throw .malformed(
+                "message.data: none of oneTimeProductNotification, subscriptionNotification, voidedPurchaseNotification, testNotification")
         }
         if decoded.kind != .other, decoded.transactionID?.isEmpty ?? true {
             throw .malformed("message.data: the \(decoded.type) notification has no purchaseToken")

@@ -1,9 +1,10 @@
+public import PurchaseSLICore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import PurchaseSLICore
 
 /// Writes a ``StoreNotification`` as its store would post it: App Store Server Notifications V2 signed
 /// with an ``AppStoreSigningChain``, or a Pub/Sub push of a Play developer notification. What `simulate`
@@ -37,19 +38,25 @@ public enum StoreNotificationEncoder {
         let product = JSONText.quoted(notification.productID ?? "")
         let inner: String
         if notification.type == "VOIDED_PURCHASE" {
-            inner = "\"voidedPurchaseNotification\":{\"purchaseToken\":\(token),\"orderId\":\(JSONText.quoted(notification.originalTransactionID ?? "")),\"productType\":1,\"refundType\":1}"
+            inner =
+                "\"voidedPurchaseNotification\":{\"purchaseToken\":\(token),\"orderId\":\(JSONText.quoted(notification.originalTransactionID ?? "")),\"productType\":1,\"refundType\":1}"
         } else if notification.type.hasPrefix("ONE_TIME_PRODUCT_") {
             let code = notification.type == "ONE_TIME_PRODUCT_PURCHASED" ? 1 : 2
             inner = "\"oneTimeProductNotification\":{\"version\":\"1.0\",\"notificationType\":\(code),\"purchaseToken\":\(token),\"sku\":\(product)}"
         } else if notification.type.hasPrefix("SUBSCRIPTION_"),
-                  let code = GooglePlayNotificationDecoder.subscriptionCode(of: notification.type) {
-            inner = "\"subscriptionNotification\":{\"version\":\"1.0\",\"notificationType\":\(code),\"purchaseToken\":\(token),\"subscriptionId\":\(product)}"
+            let code = GooglePlayNotificationDecoder.subscriptionCode(of: notification.type)
+        {
+            inner =
+                "\"subscriptionNotification\":{\"version\":\"1.0\",\"notificationType\":\(code),\"purchaseToken\":\(token),\"subscriptionId\":\(product)}"
         } else {
             return nil
         }
-        let data = "{\"version\":\"1.0\",\"packageName\":\(JSONText.quoted(notification.appID)),\"eventTimeMillis\":\"\(notification.signedMillis)\",\(inner)}"
+        let data =
+            "{\"version\":\"1.0\",\"packageName\":\(JSONText.quoted(notification.appID)),\"eventTimeMillis\":\"\(notification.signedMillis)\",\(inner)}"
         let encoded = Data(data.utf8).base64EncodedString()
-        return Array(("{\"message\":{\"data\":\"\(encoded)\",\"messageId\":\(JSONText.quoted(notification.notificationID)),"
-            + "\"publishTime\":\"\(RFC3339.format(millis: notification.signedMillis))\"},\"subscription\":\(JSONText.quoted(subscription))}").utf8)
+        return Array(
+            ("{\"message\":{\"data\":\"\(encoded)\",\"messageId\":\(JSONText.quoted(notification.notificationID)),"
+                + "\"publishTime\":\"\(RFC3339.format(millis: notification.signedMillis))\"},\"subscription\":\(JSONText.quoted(subscription))}").utf8
+        )
     }
 }

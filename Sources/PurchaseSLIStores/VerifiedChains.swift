@@ -1,10 +1,11 @@
+import JWTKit
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JWTKit
-import Synchronization
 
 /// The `x5c` chains verified so far, with the span over which they hold: whether a chain leads to a
 /// trusted root with the App Store's markers does not depend on the time, only its certificates'

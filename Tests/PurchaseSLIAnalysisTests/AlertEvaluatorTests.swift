@@ -13,7 +13,8 @@ private func rows(
     action: String = "purchase", key: [String?]? = nil, valid: (Int) -> Int64 = { _ in 100 }, failures: (Int) -> Int64
 ) -> [CountRow] {
     (0..<minutes).map { index in
-        let bad = failures(index), all = valid(index)
+        let bad = failures(index)
+        let all = valid(index)
         return CountRow(
             timeSeconds: minute(index), key: key ?? [action],
             counts: OutcomeCounts(start: all, success: all - bad, failure: bad))
@@ -29,8 +30,10 @@ private let evaluator = AlertEvaluator(policy: .default)
 /// The minute index at which each episode started and ended, with its severity.
 private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, Int?)] {
     evaluator.episodes(from: minute(4320), to: minute(minutes), stepSeconds: 60, inputs: inputs).map { episode in
-        (episode.first.severity, episode.first.kind.rawValue, Int((episode.startsAt - origin) / 60),
-         episode.endsAt.map { Int(($0 - origin) / 60) })
+        (
+            episode.first.severity, episode.first.kind.rawValue, Int((episode.startsAt - origin) / 60),
+            episode.endsAt.map { Int(($0 - origin) / 60) }
+        )
     }
 }
 
@@ -136,8 +139,9 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
     @Test func aRegressionInOnePlanAlertsAsTheSliceWithItsShareOfTheFailures() {
         // Plan "pro-monthly" (5 % of traffic) fails 40 % from minute 4400; the action overall burns 2×: no page.
         let overall = rows { (4400...).contains($0) ? 2 : 0 }
-        let plans = rows(key: ["purchase", "pro-monthly"], valid: { _ in 5 }) { (4400...).contains($0) ? 2 : 0 }
-            + rows(key: ["purchase", "coins-small"], valid: { _ in 95 }) { _ in 0 }
+        let plans =
+            rows(key: ["purchase", "pro-monthly"], valid: { _ in 5 }, failures: { (4400...).contains($0) ? 2 : 0 })
+            + rows(key: ["purchase", "coins-small"], valid: { _ in 95 }, failures: { _ in 0 })
         let regression = inputs(overall, slices: [.planID: plans])
         let findings = evaluator.findings(at: minute(4500), inputs: regression)
         let page = findings.first { $0.severity == .page }
@@ -153,16 +157,17 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
         // no page for 4.11.0.
         let failing = { (index: Int) -> Int64 in index % 13 == 0 || index % 13 == 6 ? 1 : 0 }
         let main = rows(key: ["purchase", "4.11.0"], valid: { $0 % 5 < 3 ? 3 : 2 }, failures: failing)
-        let rest = rows(key: ["purchase", "4.10.2"], valid: { $0 % 4 == 0 ? 1 : 0 }) { _ in 0 }
+        let rest = rows(key: ["purchase", "4.10.2"], valid: { $0 % 4 == 0 ? 1 : 0 }, failures: { _ in 0 })
         let overall = rows(valid: { ($0 % 5 < 3 ? 3 : 2) + ($0 % 4 == 0 ? 1 : 0) }, failures: failing)
         let versions = inputs(overall, slices: [.appVersion: main + rest])
         let findings = evaluator.findings(at: minute(4400), inputs: versions)
         #expect(findings.map(\.labels) == [SeriesLabels(actionType: "purchase")] && findings.map(\.severity) == [.ticket])
         var withoutTest = SLOPolicy.default
         withoutTest.burnSignificance = 0.999
-        #expect(AlertEvaluator(policy: withoutTest).findings(at: minute(4400), inputs: versions).contains {
-            $0.severity == .page && $0.labels.slice?.value == "4.11.0"
-        })
+        #expect(
+            AlertEvaluator(policy: withoutTest).findings(at: minute(4400), inputs: versions).contains {
+                $0.severity == .page && $0.labels.slice?.value == "4.11.0"
+            })
     }
 
     @Test func anActionThatStopsSendingEventsIsALossOfSignal() {
@@ -176,14 +181,17 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
     /// never resolves by itself (it used to resolve when the day-earlier window fell silent too), still
     /// firing ten days on with the silence's length and its start; a new event ends it.
     @Test func aFeedThatStopsForGoodPagesUntilEventsFlowAgain() {
-        let days = 13, lastTrafficMinute = 4319
+        let days = 13
+        let lastTrafficMinute = 4319
         let rows = (0..<(days * 1440)).map { index in
-            CountRow(timeSeconds: minute(index), key: ["purchase"],
-                     counts: index <= lastTrafficMinute ? OutcomeCounts(start: 100, success: 100) : OutcomeCounts())
+            CountRow(
+                timeSeconds: minute(index), key: ["purchase"],
+                counts: index <= lastTrafficMinute ? OutcomeCounts(start: 100, success: 100) : OutcomeCounts())
         }
         let dead = AlertInputs(startSeconds: origin, endSeconds: minute(days * 1440), overall: rows, sliceRows: [:])
         let episodes = evaluator.episodes(from: minute(4320), to: minute(days * 1440), stepSeconds: 60, inputs: dead)
-        #expect(episodes.map { "\($0.first.kind.rawValue) \(($0.startsAt - origin) / 60) \($0.endsAt.map(String.init) ?? "open")" }
+        #expect(
+            episodes.map { "\($0.first.kind.rawValue) \(($0.startsAt - origin) / 60) \($0.endsAt.map(String.init) ?? "open")" }
                 == ["NoPurchaseEvents 4350 open"])
         let late = minute(days * 1440 - 1)
         let finding = evaluator.findings(at: late, inputs: dead).first
@@ -209,12 +217,13 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
             for finding in firing {
                 let history = live.first { $0.first.identity == finding.identity }
                 // An episode open at the backtest's start may have started earlier, as far back as the inputs go.
-                #expect(fromEpisodes.contains { episode in
-                    episode.first.identity == finding.identity
-                        && (episode.startsAt == history?.startsAt || episode.startsAt == minute(4320) && (history?.startsAt ?? 0) <= minute(4320))
-                        && episode.severityChanges.filter { $0.atSeconds <= time }.dropFirst().map(\.severity)
-                            == (history?.severityChanges ?? []).dropFirst().map(\.severity)
-                })
+                #expect(
+                    fromEpisodes.contains { episode in
+                        episode.first.identity == finding.identity
+                            && (episode.startsAt == history?.startsAt || episode.startsAt == minute(4320) && (history?.startsAt ?? 0) <= minute(4320))
+                            && episode.severityChanges.filter { $0.atSeconds <= time }.dropFirst().map(\.severity)
+                                == (history?.severityChanges ?? []).dropFirst().map(\.severity)
+                    })
             }
         }
     }
@@ -222,10 +231,12 @@ private func episodeMinutes(_ inputs: AlertInputs) -> [(Severity, String, Int, I
     /// A plan and the group it makes up nearly alone fail together: one slice alert, naming the other.
     @Test func slicesWithTheSameFailuresAreOneAlert() {
         let overall = rows { (4400...).contains($0) ? 2 : 0 }
-        let plans = rows(key: ["purchase", "pro-monthly"], valid: { _ in 5 }) { (4400...).contains($0) ? 2 : 0 }
-            + rows(key: ["purchase", "coins-small"], valid: { _ in 95 }) { _ in 0 }
-        let groups = rows(key: ["purchase", "premium"], valid: { _ in 6 }) { (4400...).contains($0) ? 2 : 0 }
-            + rows(key: ["purchase", "coins"], valid: { _ in 94 }) { _ in 0 }
+        let plans =
+            rows(key: ["purchase", "pro-monthly"], valid: { _ in 5 }, failures: { (4400...).contains($0) ? 2 : 0 })
+            + rows(key: ["purchase", "coins-small"], valid: { _ in 95 }, failures: { _ in 0 })
+        let groups =
+            rows(key: ["purchase", "premium"], valid: { _ in 6 }, failures: { (4400...).contains($0) ? 2 : 0 })
+            + rows(key: ["purchase", "coins"], valid: { _ in 94 }, failures: { _ in 0 })
         let findings = evaluator.findings(at: minute(4500), inputs: inputs(overall, slices: [.planID: plans, .groupID: groups]))
         let slices = findings.filter { $0.labels.slice != nil }
         #expect(slices.map(\.labels.slice?.value) == ["pro-monthly"], "\(findings.map(\.labels))")

@@ -7,28 +7,37 @@ private let ten: Int64 = 1_795_168_800
 
 @Suite("query --of charges: charges, grants, not granted, refunds and amounts per group")
 struct ChargeCountsTests {
-    private func charge(_ id: String, minute: Int64, product: String = "coins_100", type: String = "ONE_TIME_CHARGE", price: Double = 0.99) -> ReceivedNotification {
+    private func charge(
+        _ id: String, minute: Int64, product: String = "coins_100", type: String = "ONE_TIME_CHARGE", price: Double = 0.99
+    ) -> ReceivedNotification {
         let millis = (ten + minute * 60) * 1000
-        return ReceivedNotification(StoreNotification(
-            store: .apple, notificationID: "n-\(id)", environment: "Production", appID: "com.example.app", type: type, kind: .charge,
-            signedMillis: millis, transactionID: id, productID: product, purchaseMillis: millis, price: price, currency: "USD"), receivedMillis: millis)
+        return ReceivedNotification(
+            StoreNotification(
+                store: .apple, notificationID: "n-\(id)", environment: "Production", appID: "com.example.app", type: type, kind: .charge,
+                signedMillis: millis, transactionID: id, productID: product, purchaseMillis: millis, price: price, currency: "USD"),
+            receivedMillis: millis)
     }
 
     private func grant(_ id: String, minute: Int64, plan: String = "coins-small") -> ClientReport {
-        ClientReport(key: .transactionID(id), event: PurchaseEvent(
-            eventID: "e-\(id)", timestampMillis: (ten + minute * 60) * 1000, productID: "coins_100", planID: plan, actionType: .purchase,
-            resultType: .success))
+        ClientReport(
+            key: .transactionID(id),
+            event: PurchaseEvent(
+                eventID: "e-\(id)", timestampMillis: (ten + minute * 60) * 1000, productID: "coins_100", planID: plan, actionType: .purchase,
+                resultType: .success))
     }
 
     @Test("granted, not granted past the grace time, within it, not expected, refunded: each counted where it belongs")
     func countsPerProduct() throws {
-        let refund = ReceivedNotification(StoreNotification(
-            store: .apple, notificationID: "r1", environment: "Production", appID: "com.example.app", type: "REFUND", kind: .refund,
-            signedMillis: (ten + 50 * 60) * 1000, transactionID: "a", productID: "coins_100", price: 0.99, currency: "USD",
-            revocationMillis: (ten + 50 * 60) * 1000), receivedMillis: (ten + 50 * 60) * 1000)
+        let refund = ReceivedNotification(
+            StoreNotification(
+                store: .apple, notificationID: "r1", environment: "Production", appID: "com.example.app", type: "REFUND", kind: .refund,
+                signedMillis: (ten + 50 * 60) * 1000, transactionID: "a", productID: "coins_100", price: 0.99, currency: "USD",
+                revocationMillis: (ten + 50 * 60) * 1000), receivedMillis: (ten + 50 * 60) * 1000)
         let ledger = ChargeLedger(
-            notifications: [charge("a", minute: 0), charge("b", minute: 5), charge("c", minute: 55), charge("d", minute: 10, type: "DID_RENEW"),
-                            charge("e", minute: 20, product: "coins_500", price: 4.99), refund],
+            notifications: [
+                charge("a", minute: 0), charge("b", minute: 5), charge("c", minute: 55), charge("d", minute: 10, type: "DID_RENEW"),
+                charge("e", minute: 20, product: "coins_500", price: 4.99), refund,
+            ],
             reports: [grant("a", minute: 1)], rule: SLOPolicy.default.reconciliation)
         let rows = ChargeCounts.rows(
             ledger: ledger, rule: SLOPolicy.default.reconciliation, fromSeconds: ten, toSeconds: ten + 3600, stepSeconds: nil,

@@ -12,7 +12,8 @@ private func episode(
     return AlertEpisode(first: finding, startsAt: start * 60, endsAt: end.map { $0 * 60 })
 }
 
-private let purchase = SeriesLabels(actionType: "purchase"), restore = SeriesLabels(actionType: "restore")
+private let purchase = SeriesLabels(actionType: "purchase")
+private let restore = SeriesLabels(actionType: "restore")
 private let version = SeriesLabels(actionType: "purchase", slice: .init(dimension: .appVersion, value: "4.12.0"))
 private let product = SeriesLabels(actionType: "purchase", slice: .init(dimension: .productID, value: "coins_500"))
 private let charges = SeriesLabels(actionType: "purchase", store: "apple", slice: .init(dimension: .productID, value: "coins_500"))
@@ -29,26 +30,38 @@ struct IncidentGroupingTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "an outage pages purchase and restore: one incident",
-             episodes: [episode(.successRateBurn, purchase, from: 0, to: 60), episode(.successRateBurn, restore, from: 13, to: 116)],
-             expected: [[0, 1]]),
-        Case(name: "a 409 flood that goes quiet for a night lull of 1 h 24 min is one incident; 4 h later is another",
-             episodes: [episode(.alreadyGrantedSpike, version, from: 0, to: 100, severity: .ticket),
-                        episode(.alreadyGrantedSpike, version, from: 184, to: 300, severity: .ticket),
-                        episode(.alreadyGrantedSpike, version, from: 540, to: 600, severity: .ticket)],
-             expected: [[0, 1], [2]]),
-        Case(name: "a cancel spike and the charges its detour left ungranted: one incident",
-             episodes: [episode(.chargedNotGranted, charges, from: 0, to: nil), episode(.cancelRateSpike, product, from: 90, to: 184, severity: .ticket)],
-             expected: [[0, 1]]),
-        Case(name: "a cancel spike of another product at the same time is another incident",
-             episodes: [episode(.chargedNotGranted, charges, from: 0, to: nil), episode(.cancelRateSpike, otherProduct, from: 90, to: 184, severity: .ticket)],
-             expected: [[0], [1]]),
-        Case(name: "two outages apart in time are two incidents",
-             episodes: [episode(.successRateBurn, purchase, from: 0, to: 60), episode(.successRateBurn, restore, from: 61, to: 100)],
-             expected: [[0], [1]]),
-        Case(name: "a silence of purchases while restores burn: one outage",
-             episodes: [episode(.successRateBurn, restore, from: 0, to: 50), episode(.noEvents, purchase, from: 20, to: 80)],
-             expected: [[0, 1]]),
+        Case(
+            name: "an outage pages purchase and restore: one incident",
+            episodes: [episode(.successRateBurn, purchase, from: 0, to: 60), episode(.successRateBurn, restore, from: 13, to: 116)],
+            expected: [[0, 1]]),
+        Case(
+            name: "a 409 flood that goes quiet for a night lull of 1 h 24 min is one incident; 4 h later is another",
+            episodes: [
+                episode(.alreadyGrantedSpike, version, from: 0, to: 100, severity: .ticket),
+                episode(.alreadyGrantedSpike, version, from: 184, to: 300, severity: .ticket),
+                episode(.alreadyGrantedSpike, version, from: 540, to: 600, severity: .ticket),
+            ],
+            expected: [[0, 1], [2]]),
+        Case(
+            name: "a cancel spike and the charges its detour left ungranted: one incident",
+            episodes: [
+                episode(.chargedNotGranted, charges, from: 0, to: nil), episode(.cancelRateSpike, product, from: 90, to: 184, severity: .ticket),
+            ],
+            expected: [[0, 1]]),
+        Case(
+            name: "a cancel spike of another product at the same time is another incident",
+            episodes: [
+                episode(.chargedNotGranted, charges, from: 0, to: nil), episode(.cancelRateSpike, otherProduct, from: 90, to: 184, severity: .ticket),
+            ],
+            expected: [[0], [1]]),
+        Case(
+            name: "two outages apart in time are two incidents",
+            episodes: [episode(.successRateBurn, purchase, from: 0, to: 60), episode(.successRateBurn, restore, from: 61, to: 100)],
+            expected: [[0], [1]]),
+        Case(
+            name: "a silence of purchases while restores burn: one outage",
+            episodes: [episode(.successRateBurn, restore, from: 0, to: 50), episode(.noEvents, purchase, from: 20, to: 80)],
+            expected: [[0, 1]]),
     ]
 
     @Test("which alerts are one incident", arguments: cases)

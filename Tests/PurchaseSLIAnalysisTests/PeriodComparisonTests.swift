@@ -14,10 +14,12 @@ import Testing
     }
 
     @Test func twoSidedTestIsSymmetric() {
-        let up = PeriodComparison(.conflictRate, current: OutcomeCounts(success: 180, alreadyGranted: 20, conflicts: 20),
-                                  previous: OutcomeCounts(success: 195, alreadyGranted: 5, conflicts: 5), minimumTrials: 100)
-        let down = PeriodComparison(.conflictRate, current: OutcomeCounts(success: 195, alreadyGranted: 5, conflicts: 5),
-                                    previous: OutcomeCounts(success: 180, alreadyGranted: 20, conflicts: 20), minimumTrials: 100)
+        let up = PeriodComparison(
+            .conflictRate, current: OutcomeCounts(success: 180, alreadyGranted: 20, conflicts: 20),
+            previous: OutcomeCounts(success: 195, alreadyGranted: 5, conflicts: 5), minimumTrials: 100)
+        let down = PeriodComparison(
+            .conflictRate, current: OutcomeCounts(success: 195, alreadyGranted: 5, conflicts: 5),
+            previous: OutcomeCounts(success: 180, alreadyGranted: 20, conflicts: 20), minimumTrials: 100)
         #expect(up.isWorse && !down.isWorse)
         #expect(abs((up.pValue ?? 0) - (down.pValue ?? 1)) < 1e-12)
         // Twice the one-sided Fisher tail.
@@ -27,12 +29,15 @@ import Testing
 
     @Test func fewTrialsAreNotTestedAndHolmCorrects() {
         var comparisons = [
-            PeriodComparison(.successRate, current: OutcomeCounts(success: 40, failure: 10), previous: OutcomeCounts(success: 50),
-                             minimumTrials: 100),
-            PeriodComparison(.successRate, current: OutcomeCounts(success: 900, failure: 100), previous: OutcomeCounts(success: 1000),
-                             minimumTrials: 100),
-            PeriodComparison(.cancelRate, current: OutcomeCounts(success: 900, cancel: 100), previous: OutcomeCounts(success: 900, cancel: 95),
-                             minimumTrials: 100),
+            PeriodComparison(
+                .successRate, current: OutcomeCounts(success: 40, failure: 10), previous: OutcomeCounts(success: 50),
+                minimumTrials: 100),
+            PeriodComparison(
+                .successRate, current: OutcomeCounts(success: 900, failure: 100), previous: OutcomeCounts(success: 1000),
+                minimumTrials: 100),
+            PeriodComparison(
+                .cancelRate, current: OutcomeCounts(success: 900, cancel: 100), previous: OutcomeCounts(success: 900, cancel: 95),
+                minimumTrials: 100),
         ]
         #expect(comparisons[0].pValue == nil)
         PeriodComparison.correct(&comparisons)

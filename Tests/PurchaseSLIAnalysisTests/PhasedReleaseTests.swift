@@ -10,9 +10,10 @@ private func hours(_ shares: [Double]) -> [PhasedRelease.Hour] {
 }
 
 @Suite struct PhasedReleaseTests {
-    @Test(arguments: [
-        (0.009, 1), (0.013, 1), (0.015, 2), (0.03, 2), (0.04, 5), (0.07, 5), (0.15, 20), (0.33, 50), (0.8, 100), (1.0, 100),
-    ] as [(Double, Int)])
+    @Test(
+        arguments: [
+            (0.009, 1), (0.013, 1), (0.015, 2), (0.03, 2), (0.04, 5), (0.07, 5), (0.15, 20), (0.33, 50), (0.8, 100), (1.0, 100),
+        ] as [(Double, Int)])
     func theStepIsTheNearestOnALogScale(share: Double, step: Int) {
         #expect(PhasedRelease.nearestStep(toShare: share) == step)
     }
@@ -36,7 +37,8 @@ private func hours(_ shares: [Double]) -> [PhasedRelease.Hour] {
     /// A version seen for two days, gone for a day and a half, then released again: the release is the
     /// latest one, and the earlier one is named. A tester's stray events (under 0.1 %) start nothing.
     @Test func aReReleaseStartsAfterADayWithoutTheVersion() throws {
-        let shares = Array(repeating: 0.0005, count: 10) + Array(repeating: 0.01, count: 48) + Array(repeating: 0, count: 36)
+        let shares =
+            Array(repeating: 0.0005, count: 10) + Array(repeating: 0.01, count: 48) + Array(repeating: 0, count: 36)
             + Array(repeating: 0.01, count: 30)
         let release = try #require(PhasedRelease(hours: hours(shares)))
         #expect(release.startSeconds == 94 * 3600)

@@ -23,8 +23,10 @@ private func charge(
 
 /// The app's report of one event about a transaction (or a token).
 private func report(_ key: ClientReport.Key, _ result: ResultType, at minutes: Double, product: String = "coins_100") -> ClientReport {
-    ClientReport(key: key, event: PurchaseEvent(
-        eventID: "e-\(minutes)", timestampMillis: at(minutes), productID: product, actionType: .purchase, resultType: result))
+    ClientReport(
+        key: key,
+        event: PurchaseEvent(
+            eventID: "e-\(minutes)", timestampMillis: at(minutes), productID: product, actionType: .purchase, resultType: result))
 }
 
 /// What fires at `minutes` after ten o'clock.
@@ -49,51 +51,65 @@ struct ReconciliationTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "the grant came before the store's notification",
-             charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .success, at: 2.5)],
-             expected: [(20, nil), (300, nil)]),
-        Case(name: "the grant came within the grace time",
-             charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .success, at: 10)],
-             expected: [(20, nil)]),
-        Case(name: "a late grant resolves the charge",
-             charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .alreadyGranted, at: 40)],
-             expected: [(17, nil), (18, .ticket), (39, .ticket), (40, nil)]),
-        Case(name: "never granted: a ticket from the end of the grace time until the lookback passes",
-             charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .start, at: 2)],
-             expected: [(17, nil), (18, .ticket), (600, .ticket), (1440 + 2, .ticket), (1440 + 3, nil)]),
-        Case(name: "a charge notified hours later is matched retroactively and fires once it arrives",
-             charges: [charge("t1", at: 2.67, receivedAfter: 180)], reports: [],
-             expected: [(60, nil), (182, nil), (183, .ticket)]),
-        Case(name: "a charge notified hours after its grant is matched retroactively",
-             charges: [charge("t1", at: 2.67, receivedAfter: 180)], reports: [report(.transactionID("t1"), .success, at: 3)],
-             expected: [(200, nil)]),
-        Case(name: "a grant naming the transaction for another product grants nothing (a reused id names another purchase)",
-             charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .success, at: 3, product: "coins_500")],
-             expected: [(20, .ticket)]),
-        Case(name: "an 11-day-old grant naming the transaction grants nothing",
-             charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .success, at: 2.67 - 11 * 1440)],
-             expected: [(20, .ticket)]),
-        Case(name: "a sandbox charge is not reconciled by default",
-             charges: [charge("t1", at: 2.67, environment: "Sandbox")], reports: [], expected: [(30, nil)]),
-        Case(name: "renewals are not expected to be granted by default",
-             charges: (0..<5).map { charge("r\($0)", at: 2 + Double($0) * 0.1, type: "DID_RENEW") }, reports: [],
-             expected: [(30, nil)]),
-        Case(name: "a grant naming only the account token does not grant the charge",
-             charges: [charge("t1", at: 2.67, token: "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60")],
-             reports: [report(.appAccountToken("8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"), .success, at: 3)],
-             expected: [(20, .ticket)]),
-        Case(name: "3 of 20 charges of the hour ungranted (15 %) page",
-             charges: (0..<20).map { charge("c\($0)", at: Double($0)) },
-             reports: (3..<20).map { report(.transactionID("c\($0)"), .success, at: Double($0) + 0.5) },
-             expected: [(30, .page)]),
-        Case(name: "2 ungranted are below the page minimum of 3",
-             charges: (0..<20).map { charge("c\($0)", at: Double($0)) },
-             reports: (2..<20).map { report(.transactionID("c\($0)"), .success, at: Double($0) + 0.5) },
-             expected: [(30, .ticket)]),
-        Case(name: "3 of 100 (3 %) stay a ticket",
-             charges: (0..<100).map { charge("c\($0)", at: Double($0) * 0.5) },
-             reports: (3..<100).map { report(.transactionID("c\($0)"), .success, at: Double($0) * 0.5 + 0.2) },
-             expected: [(60, .ticket)]),
+        Case(
+            name: "the grant came before the store's notification",
+            charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .success, at: 2.5)],
+            expected: [(20, nil), (300, nil)]),
+        Case(
+            name: "the grant came within the grace time",
+            charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .success, at: 10)],
+            expected: [(20, nil)]),
+        Case(
+            name: "a late grant resolves the charge",
+            charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .alreadyGranted, at: 40)],
+            expected: [(17, nil), (18, .ticket), (39, .ticket), (40, nil)]),
+        Case(
+            name: "never granted: a ticket from the end of the grace time until the lookback passes",
+            charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .start, at: 2)],
+            expected: [(17, nil), (18, .ticket), (600, .ticket), (1440 + 2, .ticket), (1440 + 3, nil)]),
+        Case(
+            name: "a charge notified hours later is matched retroactively and fires once it arrives",
+            charges: [charge("t1", at: 2.67, receivedAfter: 180)], reports: [],
+            expected: [(60, nil), (182, nil), (183, .ticket)]),
+        Case(
+            name: "a charge notified hours after its grant is matched retroactively",
+            charges: [charge("t1", at: 2.67, receivedAfter: 180)], reports: [report(.transactionID("t1"), .success, at: 3)],
+            expected: [(200, nil)]),
+        Case(
+            name: "a grant naming the transaction for another product grants nothing (a reused id names another purchase)",
+            charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .success, at: 3, product: "coins_500")],
+            expected: [(20, .ticket)]),
+        Case(
+            name: "an 11-day-old grant naming the transaction grants nothing",
+            charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .success, at: 2.67 - 11 * 1440)],
+            expected: [(20, .ticket)]),
+        Case(
+            name: "a sandbox charge is not reconciled by default",
+            charges: [charge("t1", at: 2.67, environment: "Sandbox")], reports: [], expected: [(30, nil)]),
+        Case(
+            name: "renewals are not expected to be granted by default",
+            charges: (0..<5).map { charge("r\($0)", at: 2 + Double($0) * 0.1, type: "DID_RENEW") }, reports: [],
+            expected: [(30, nil)]),
+        Case(
+            name: "a grant naming only the account token does not grant the charge",
+            charges: [charge("t1", at: 2.67, token: "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60")],
+            reports: [report(.appAccountToken("8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"), .success, at: 3)],
+            expected: [(20, .ticket)]),
+        Case(
+            name: "3 of 20 charges of the hour ungranted (15 %) page",
+            charges: (0..<20).map { charge("c\($0)", at: Double($0)) },
+            reports: (3..<20).map { report(.transactionID("c\($0)"), .success, at: Double($0) + 0.5) },
+            expected: [(30, .page)]),
+        Case(
+            name: "2 ungranted are below the page minimum of 3",
+            charges: (0..<20).map { charge("c\($0)", at: Double($0)) },
+            reports: (2..<20).map { report(.transactionID("c\($0)"), .success, at: Double($0) + 0.5) },
+            expected: [(30, .ticket)]),
+        Case(
+            name: "3 of 100 (3 %) stay a ticket",
+            charges: (0..<100).map { charge("c\($0)", at: Double($0) * 0.5) },
+            reports: (3..<100).map { report(.transactionID("c\($0)"), .success, at: Double($0) * 0.5 + 0.2) },
+            expected: [(60, .ticket)]),
     ]
 
     @Test("what fires, minute by minute", arguments: cases)
@@ -132,7 +148,8 @@ struct ReconciliationTests {
         var policy = SLOPolicy.default
         policy.reconciliation.grantExpectedFor.insert("DID_RENEW")
         let renewals = (0..<5).map { charge("r\($0)", at: 2 + Double($0) * 0.01, type: "DID_RENEW", product: "pro_monthly") }
-        let found = firing(at: 20, charges: renewals, reports: [report(.transactionID("r0"), .success, at: 2.5, product: "pro_monthly")], policy: policy)
+        let found = firing(
+            at: 20, charges: renewals, reports: [report(.transactionID("r0"), .success, at: 2.5, product: "pro_monthly")], policy: policy)
         let alert = try #require(found.first { $0.kind == .chargedNotGranted })
         #expect(alert.severity == .page)
         #expect(alert.labels.pairs.map(\.0) == ["actionType", "store", "productID"])
@@ -155,7 +172,8 @@ struct ReconciliationTests {
 
     @Test("each product alerts on its own; one product over the share makes the store's others page too")
     func storeWideShare() {
-        let charges = (0..<10).map { charge("a\($0)", at: Double($0), product: "coins_100") }
+        let charges =
+            (0..<10).map { charge("a\($0)", at: Double($0), product: "coins_100") }
             + [charge("b0", at: 5, product: "coins_500")]
         // All of coins_100 ungranted; coins_500's one charge too: the store's 11 of 11.
         let found = firing(at: 30, charges: charges, reports: []).filter { $0.kind == .chargedNotGranted }

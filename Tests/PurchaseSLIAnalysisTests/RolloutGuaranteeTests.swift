@@ -56,7 +56,8 @@ private struct ReleaseSimulation {
 
     /// The inputs of `hours` hours from the release's start, drawn with `random`.
     func inputs(hours: Int, random: inout SplitMix) -> RolloutInputs {
-        var actionRows: [CountRow] = [], planRows: [CountRow] = []
+        var actionRows: [CountRow] = []
+        var planRows: [CountRow] = []
         var releaseHours: [PhasedRelease.Hour] = []
         for hour in 0..<hours {
             let time = Int64(hour) * 3600
@@ -109,7 +110,9 @@ private struct ReleaseSimulation {
         // Half a minute of work: on a thread of its own, not one the rest of the suite waits for.
         let (flagged, settledByDayThree, flips) = try await onDedicatedThread { () -> (Int, Int, [String]) in
             var random = SplitMix(seed: 12)
-            var flagged = 0, settledByDayThree = 0, flips: [String] = []
+            var flagged = 0
+            var settledByDayThree = 0
+            var flips: [String] = []
             for release in 0..<300 {
                 let report = evaluator.evaluate(ReleaseSimulation().inputs(hours: 7 * 24, random: &random))
                 if report.checks.contains(where: { $0.verdict == .hold || $0.verdict == .rollback }) { flagged += 1 }

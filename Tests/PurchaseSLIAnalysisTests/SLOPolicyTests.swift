@@ -90,17 +90,19 @@ extension SLOPolicyTests {
     }
 
     @Test func windowsFastBurnAndRecoveryAreRead() throws {
-        let policy = try SLOPolicy(yaml: """
-            objectives:
-              - {actionType: purchase, target: 99.5, window: month}
-              - {actionType: restore, target: 99, window: 7d}
-            fastBurn: off
-            recoveryWindow: 10m
-            """)
+        let policy = try SLOPolicy(
+            yaml: """
+                objectives:
+                  - {actionType: purchase, target: 99.5, window: month}
+                  - {actionType: restore, target: 99, window: 7d}
+                fastBurn: off
+                recoveryWindow: 10m
+                """)
         #expect(policy.objectives.map(\.window) == [.calendarMonth, .rolling(seconds: 7 * 86_400)])
         #expect(policy.fastBurn == nil && policy.recoveryWindowSeconds == 600)
         #expect(policy.rulesByUrgency == policy.rules)
-        #expect(try SLOPolicy(yaml: "fastBurn: {window: 5m}").rulesByUrgency.first
+        #expect(
+            try SLOPolicy(yaml: "fastBurn: {window: 5m}").rulesByUrgency.first
                 == .init(severity: .page, longWindowSeconds: 300, shortWindowSeconds: 300, budgetShare: 0.02 * 300 / 3600, isExactTest: true))
     }
 
@@ -123,15 +125,16 @@ extension SLOPolicyTests {
     }
 
     @Test func reconciliationSettingsAreRead() throws {
-        let policy = try SLOPolicy(yaml: """
-            reconciliation:
-              expectGrantFor: [DID_RENEW]
-              grantWithin: 1h
-              environments: [Production, Sandbox]
-              ticketLookback: 3d
-              page: {window: 2h, share: 0.1, minimum: 5}
-              refunds: {window: 6h, baselineDays: 3, minimumCount: 2}
-            """)
+        let policy = try SLOPolicy(
+            yaml: """
+                reconciliation:
+                  expectGrantFor: [DID_RENEW]
+                  grantWithin: 1h
+                  environments: [Production, Sandbox]
+                  ticketLookback: 3d
+                  page: {window: 2h, share: 0.1, minimum: 5}
+                  refunds: {window: 6h, baselineDays: 3, minimumCount: 2}
+                """)
         var expected = SLOPolicy.ReconciliationRule()
         expected.grantExpectedFor = ["DID_RENEW"]
         expected.graceSeconds = 3600
@@ -147,10 +150,11 @@ extension SLOPolicyTests {
     }
 
     @Test func anObjectiveNamesItsOwnerAndRunbook() throws {
-        let policy = try SLOPolicy(yaml: """
-            objectives:
-              - {actionType: purchase, target: 99, owner: payments-oncall, runbook: "https://runbooks.example.com/purchase"}
-            """)
+        let policy = try SLOPolicy(
+            yaml: """
+                objectives:
+                  - {actionType: purchase, target: 99, owner: payments-oncall, runbook: "https://runbooks.example.com/purchase"}
+                """)
         #expect(policy.objectives.first?.owner == "payments-oncall")
         #expect(policy.objectives.first?.runbookURL == "https://runbooks.example.com/purchase")
         for (yaml, path) in [

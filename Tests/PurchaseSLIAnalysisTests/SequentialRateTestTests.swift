@@ -8,17 +8,19 @@ import Testing
     /// time where the baseline fails 1 %, without noise.
     private func steady(hours: Int, share: Double, candidateRate: Double) -> [SequentialRateTest.Hour] {
         let candidate = 1_000 * share
-        return Array(repeating: SequentialRateTest.Hour(
-            candidateBad: Int64((candidate * candidateRate).rounded()), candidateTrials: Int64(candidate),
-            baselineBad: Int64(((1_000 - candidate) * 0.01).rounded()), baselineTrials: Int64(1_000 - candidate)), count: hours)
+        return Array(
+            repeating: SequentialRateTest.Hour(
+                candidateBad: Int64((candidate * candidateRate).rounded()), candidateTrials: Int64(candidate),
+                baselineBad: Int64(((1_000 - candidate) * 0.01).rounded()), baselineTrials: Int64(1_000 - candidate)), count: hours)
     }
 
     /// Evidence grows with the data in the direction of the truth and not against it.
-    @Test(arguments: [
-        // (candidate's failure rate, direction, null ratio, expect a small p-value)
-        (0.01, SequentialRateTest.Direction.worse, 1.0, false), (0.05, .worse, 1.0, true), (0.01, .better, 2.0, true),
-        (0.02, .better, 2.0, false), (0.03, .worse, 2.0, true), (0.015, .worse, 2.0, false),
-    ] as [(Double, SequentialRateTest.Direction, Double, Bool)])
+    @Test(
+        arguments: [
+            // (candidate's failure rate, direction, null ratio, expect a small p-value)
+            (0.01, SequentialRateTest.Direction.worse, 1.0, false), (0.05, .worse, 1.0, true), (0.01, .better, 2.0, true),
+            (0.02, .better, 2.0, false), (0.03, .worse, 2.0, true), (0.015, .worse, 2.0, false),
+        ] as [(Double, SequentialRateTest.Direction, Double, Bool)])
     func pValuesFollowTheTruth(rate: Double, direction: SequentialRateTest.Direction, nullRatio: Double, small: Bool) {
         let p = SequentialRateTest.pValue(steady(hours: 72, share: 0.1, candidateRate: rate), nullRatio: nullRatio, direction: direction)
         #expect((p < 0.001) == small, "p = \(p)")
@@ -64,8 +66,9 @@ import Testing
         let needed = Double(hours.count) * Double(hour.candidateTrials)
         #expect(abs(Double(estimate) - needed) <= 0.3 * needed, "estimated \(estimate), needed \(needed)")
         // What the first hours gave is taken off.
-        let later = try #require(SequentialRateTest.trialsToSettle(
-            Array(hours.prefix(hours.count / 2)), nullRatio: 2, baselineRate: 0.01, share: share, alpha: 0.05))
+        let later = try #require(
+            SequentialRateTest.trialsToSettle(
+                Array(hours.prefix(hours.count / 2)), nullRatio: 2, baselineRate: 0.01, share: share, alpha: 0.05))
         #expect(later < estimate)
     }
 

@@ -14,18 +14,21 @@ private func rows(
     _ key: [String?], valid: Int64, conflicts: (Int) -> Int64 = { _ in 0 }, cancels: (Int) -> Int64 = { _ in 0 }
 ) -> [CountRow] {
     (0..<minutes).map { index in
-        CountRow(timeSeconds: minute(index), key: key, counts: OutcomeCounts(
-            start: valid, success: valid - conflicts(index), alreadyGranted: conflicts(index), cancel: cancels(index),
-            conflicts: conflicts(index)))
+        CountRow(
+            timeSeconds: minute(index), key: key,
+            counts: OutcomeCounts(
+                start: valid, success: valid - conflicts(index), alreadyGranted: conflicts(index), cancel: cancels(index),
+                conflicts: conflicts(index)))
     }
 }
 
 private let evaluator = AlertEvaluator(policy: .default)
 
 @Suite struct SpikeTests {
-    @Test(arguments: [
-        (8, 10, 0.5, 56.0 / 1024), (0, 10, 0.5, 1.0), (11, 10, 0.5, 0.0), (10, 10, 0.5, 1.0 / 1024), (3, 20, 0.1, 0.3230732),
-    ] as [(Int64, Int64, Double, Double)])
+    @Test(
+        arguments: [
+            (8, 10, 0.5, 56.0 / 1024), (0, 10, 0.5, 1.0), (11, 10, 0.5, 0.0), (10, 10, 0.5, 1.0 / 1024), (3, 20, 0.1, 0.3230732),
+        ] as [(Int64, Int64, Double, Double)])
     func binomialUpperTailIsExact(atLeast: Int64, trials: Int64, probability: Double, expected: Double) {
         #expect(abs(RateTest.binomialUpperTail(atLeast: atLeast, trials: trials, probability: probability) - expected) < 1e-6)
     }
@@ -39,7 +42,8 @@ private let evaluator = AlertEvaluator(policy: .default)
         // 4.12.0 has 5 % of the purchases; from minute 4400 each of its purchases brings an extra retry that
         // ends in 409. The retry action's 409s barely move (20 a minute become 25).
         let purchases = rows(["purchase", "4.11.0"], valid: 95) + rows(["purchase", "4.12.0"], valid: 5)
-        let retries = rows(["retry", "4.11.0"], valid: 25, conflicts: { _ in 20 })
+        let retries =
+            rows(["retry", "4.11.0"], valid: 25, conflicts: { _ in 20 })
             + rows(["retry", "4.12.0"], valid: 1, conflicts: { $0 >= 4400 ? 5 : 1 })
         let overall = rows(["purchase"], valid: 100) + rows(["retry"], valid: 26, conflicts: { $0 >= 4400 ? 25 : 21 })
         let inputs = AlertInputs(
@@ -71,9 +75,12 @@ private let evaluator = AlertEvaluator(policy: .default)
         // ordinary again, is 2.5× the three previous days summed (30 %) but not twice any one of them.
         let overall = (0..<minutes).map { index in
             let aftermath = (4200..<4260).contains(index)
-            let valid: Int64 = aftermath ? 60 : 20, conflicts: Int64 = aftermath ? 0 : 15
-            return CountRow(timeSeconds: minute(index), key: ["retry"], counts: OutcomeCounts(
-                start: valid, success: valid - conflicts, alreadyGranted: conflicts, conflicts: conflicts))
+            let valid: Int64 = aftermath ? 60 : 20
+            let conflicts: Int64 = aftermath ? 0 : 15
+            return CountRow(
+                timeSeconds: minute(index), key: ["retry"],
+                counts: OutcomeCounts(
+                    start: valid, success: valid - conflicts, alreadyGranted: conflicts, conflicts: conflicts))
         }
         let inputs = AlertInputs(startSeconds: origin, endSeconds: minute(minutes), overall: overall, sliceRows: [:])
         #expect(!evaluator.findings(at: minute(4260 + 1440), inputs: inputs).contains { $0.kind == .alreadyGrantedSpike })
@@ -98,7 +105,9 @@ extension SpikeTests {
         // The test looks at the window that ended 10 minutes ago: nothing yet at 4405, a spike by 4440.
         #expect(!evaluator.findings(at: minute(4405), inputs: inputs).contains { $0.kind == .unfinishedPurchases })
         let spike = evaluator.findings(at: minute(4440), inputs: inputs).first { $0.kind == .unfinishedPurchases }
-        #expect(spike?.evidence(as: UnfinishedEvidence.self)?.spike.observed == 600 && spike?.evidence(as: UnfinishedEvidence.self)?.spike.exposure == 3000)
+        #expect(
+            spike?.evidence(as: UnfinishedEvidence.self)?.spike.observed == 600
+                && spike?.evidence(as: UnfinishedEvidence.self)?.spike.exposure == 3000)
         #expect(spike?.evidence(as: UnfinishedEvidence.self)?.spike.baselineObserved == 0)
     }
 }

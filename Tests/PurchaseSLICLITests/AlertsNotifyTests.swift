@@ -68,9 +68,10 @@ func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received
             let alerts = (try? JSONSerialization.jsonObject(with: Data((posts.first?.body ?? "").utf8))) as? [[String: Any]]
             let labels = alerts?.first?["labels"] as? [String: String]
             #expect(alerts?.count == 1)
-            #expect(labels == [
-                "alertname": "PurchaseSuccessRateBurn", "severity": "page", "actionType": "purchase", "incident": "20261114-1202-fef488",
-            ])
+            #expect(
+                labels == [
+                    "alertname": "PurchaseSuccessRateBurn", "severity": "page", "actionType": "purchase", "incident": "20261114-1202-fef488",
+                ])
             #expect(alerts?.first?["startsAt"] as? String == "2026-11-14T12:02:00Z" && alerts?.first?["endsAt"] == nil)
             #expect(posts.last?.body == "[]\n")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PurchaseSLITestSupport
+
 @testable import PurchaseSLICLI
 
 /// Runs a `purchase-sli` command line in-process and returns its exit code. An async command runs on the
@@ -23,7 +24,9 @@ func run(_ arguments: [String]) async throws -> Int32 {
 }
 
 /// One valid NDJSON event line.
-func eventLine(_ id: String, at time: String = "2026-11-14T09:30:00Z", product: String = "coins_100",
-               result: String = "success", extra: String = "") -> String {
+func eventLine(
+    _ id: String, at time: String = "2026-11-14T09:30:00Z", product: String = "coins_100",
+    result: String = "success", extra: String = ""
+) -> String {
     #"{"eventID":"\#(id)","timestamp":"\#(time)","productID":"\#(product)","actionType":"purchase","resultType":"\#(result)"\#(extra)}"#
 }

@@ -46,9 +46,11 @@ import Testing
         let episodes = AlertEvaluator(policy: .default).episodes(from: start, to: end, stepSeconds: 60, inputs: inputs)
             .filter { $0.first.kind == .chargedNotGranted }
         let reports = try episodes.first.map { try context.firingReports(at: $0.startsAt + 600) } ?? []
-        return (episodes, (IncidentSchedule(run).window?.lowerBound ?? start * 1000) / 1000,
-                AlertOutput.text(reports.filter { $0.finding.kind == .chargedNotGranted }, now: (episodes.first?.startsAt ?? 0) + 600),
-                store)
+        return (
+            episodes, (IncidentSchedule(run).window?.lowerBound ?? start * 1000) / 1000,
+            AlertOutput.text(reports.filter { $0.finding.kind == .chargedNotGranted }, now: (episodes.first?.startsAt ?? 0) + 600),
+            store
+        )
     }
 
     @Test("steady traffic, every charge granted within its grace time, raises no ChargedNotGranted")

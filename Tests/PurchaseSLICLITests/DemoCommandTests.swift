@@ -19,10 +19,13 @@ import Testing
         try FileManager.default.createDirectory(atPath: samples, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: root + "/sample-logs/paymentdetour.ndjson.gz", toPath: samples + "/paymentdetour.ndjson.gz")
         try FileManager.default.copyItem(atPath: root + "/sample-logs/store", toPath: samples + "/store")
-        let db = directory.file("demo.sqlite"), out = directory.file("out")
+        let db = directory.file("demo.sqlite")
+        let out = directory.file("out")
         try Data("stale".utf8).write(to: URL(fileURLWithPath: db))  // replaced, not appended to
-        try await DemoCommand.parse(["--samples", samples, "--db", db, "--out", out, "--dashboards", root + "/dashboards",
-                                     "--policy", root + "/dashboards/slos.yaml"]).run()
+        try await DemoCommand.parse([
+            "--samples", samples, "--db", db, "--out", out, "--dashboards", root + "/dashboards",
+            "--policy", root + "/dashboards/slos.yaml",
+        ]).run()
         let pages = Set(try FileManager.default.contentsOfDirectory(atPath: out))
         // The sample covers 2026-11-18 and 19 (W47): the last whole week before its end is W46.
         #expect(pages == ["index.html", "oncall.html", "rollout.html", "report-2026-W46.html"])

@@ -13,8 +13,9 @@ import Testing
     init() throws { directory = try TemporaryDirectory() }
 
     private func totals(_ db: String) throws -> OutcomeCounts {
-        let rows = try SQLiteBucketStore(path: db).counts(CountQuery(
-            fromSeconds: RFC3339.parseMillis("2026-01-01T00:00:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2027-01-01T00:00:00Z")! / 1000))
+        let rows = try SQLiteBucketStore(path: db).counts(
+            CountQuery(
+                fromSeconds: RFC3339.parseMillis("2026-01-01T00:00:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2027-01-01T00:00:00Z")! / 1000))
         return rows.first?.counts ?? OutcomeCounts()
     }
 
@@ -72,7 +73,8 @@ import Testing
         let db = directory.file("db.sqlite")
         _ = try SQLiteBucketStore(path: db)
         let file = try directory.write("three.ndjson", [eventLine("a"), eventLine("b"), eventLine("c")].joined(separator: "\n"))
-        let locked = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let locked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         async let holder: Void = onDedicatedThread {
             try DatabaseQueue(path: db).inTransaction(.immediate) { _ in
                 locked.signal()
@@ -125,14 +127,17 @@ import Testing
         let db = directory.file("db.sqlite")
         let rejects = directory.file("rejects.ndjson")
         let future = RFC3339.format(millis: Int64(Date().timeIntervalSince1970 * 1000) + 3_600_000)
-        let file = try directory.write("times.ndjson", [eventLine("old", at: "2019-03-01T00:00:00Z"), eventLine("future", at: future)].joined(separator: "\n"))
+        let file = try directory.write(
+            "times.ndjson", [eventLine("old", at: "2019-03-01T00:00:00Z"), eventLine("future", at: future)].joined(separator: "\n"))
         #expect(try await run(["ingest", "--db", db, "--rejects", rejects, "--quiet", file]) == 2)
         #expect(try String(contentsOfFile: rejects, encoding: .utf8).contains("timestamp in the future"))
     }
 
     @Test func reRunningAnInterruptedIngestGivesTheSameCounts() async throws {
         let db = directory.file("db.sqlite")
-        let lines = (0..<40_000).map { eventLine("e\($0)", at: RFC3339.format(seconds: 1_794_648_600 + Int64($0)), result: $0 % 10 == 0 ? "failure" : "success") }
+        let lines = (0..<40_000).map {
+            eventLine("e\($0)", at: RFC3339.format(seconds: 1_794_648_600 + Int64($0)), result: $0 % 10 == 0 ? "failure" : "success")
+        }
         let file = try directory.write("big.ndjson", lines.joined(separator: "\n"))
         // Simulate a kill after the first committed batch: commit the first 16,384 events, then run the whole file.
         let store = try SQLiteBucketStore(path: db)
@@ -155,13 +160,16 @@ import Testing
 
     /// Counts of the samples' week (November 2025) by result.
     private func counts(_ db: String) throws -> OutcomeCounts {
-        try SQLiteBucketStore(path: db).counts(CountQuery(
-            fromSeconds: RFC3339.parseMillis("2025-11-01T00:00:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2025-12-01T00:00:00Z")! / 1000))
-            .first?.counts ?? OutcomeCounts()
+        try SQLiteBucketStore(path: db).counts(
+            CountQuery(
+                fromSeconds: RFC3339.parseMillis("2025-11-01T00:00:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2025-12-01T00:00:00Z")! / 1000)
+        )
+        .first?.counts ?? OutcomeCounts()
     }
 
-    @Test("the samples of each format: events counted, the reject reported at its line, other kinds ignored, a rerun all duplicates",
-          arguments: [("newrelic", "newrelic-events.json", 9, "productID"), ("otlp", "otlp-logs.json", 1, "resultType")])
+    @Test(
+        "the samples of each format: events counted, the reject reported at its line, other kinds ignored, a rerun all duplicates",
+        arguments: [("newrelic", "newrelic-events.json", 9, "productID"), ("otlp", "otlp-logs.json", 1, "resultType")])
     func samples(format: String, file: String, rejectedLine: Int, rejectedField: String) async throws {
         let db = directory.file("db.sqlite")
         let rejects = directory.file("rejects.ndjson")
@@ -172,7 +180,8 @@ import Testing
         let reported = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
         #expect(reported.count == 2)  // the reject and the optional field left out
         #expect(reported.contains { $0.contains(#""kept":true"#) && $0.contains(#""field":"statusCode""#) })
-        #expect(reported.contains { $0.contains(#""line":\#(rejectedLine),"#) && $0.contains(#""field":"\#(rejectedField)""#) && !$0.contains("kept") })
+        #expect(
+            reported.contains { $0.contains(#""line":\#(rejectedLine),"#) && $0.contains(#""field":"\#(rejectedField)""#) && !$0.contains("kept") })
         // Again: every event is a duplicate, the one whose eventID is its content hash included.
         #expect(try await run(["ingest", "--db", db, "--format", format, "--quiet", path]) == 2)
         #expect(try counts(db) == counted)

@@ -10,9 +10,10 @@ import Testing
     init() throws { directory = try TemporaryDirectory() }
 
     private func totals(_ path: String) throws -> [CountRow] {
-        try SQLiteBucketStore(path: path).counts(CountQuery(
-            fromSeconds: RFC3339.parseMillis("2026-11-01T00:00:00Z")! / 1000,
-            toSeconds: RFC3339.parseMillis("2026-12-01T00:00:00Z")! / 1000, groupBy: [.actionType, .resultType]))
+        try SQLiteBucketStore(path: path).counts(
+            CountQuery(
+                fromSeconds: RFC3339.parseMillis("2026-11-01T00:00:00Z")! / 1000,
+                toSeconds: RFC3339.parseMillis("2026-12-01T00:00:00Z")! / 1000, groupBy: [.actionType, .resultType]))
     }
 
     /// Runs `purchase-sli ingest --quiet`, killing it with SIGKILL after `delay` seconds when one is given.
@@ -40,8 +41,9 @@ import Testing
 
         let killed = directory.file("killed.sqlite")
         for delay in [0.3, 0.8, 1.5] {
-            #expect(try await ingest(["--db", killed, file], killAfter: delay) == .signal(SIGKILL),
-                    "the run finished before the kill")
+            #expect(
+                try await ingest(["--db", killed, file], killAfter: delay) == .signal(SIGKILL),
+                "the run finished before the kill")
         }
         #expect(try await ingest(["--db", killed, file], killAfter: nil) == .exit(0))
         let expectedRows = try totals(expected)

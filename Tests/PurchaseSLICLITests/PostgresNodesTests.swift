@@ -14,8 +14,10 @@ struct PostgresNodesTests {
 
     init() {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let lines = TrafficSimulator(SimulationParameters(
-            scenario: .steady, startMillis: now - 86_400_000, days: 1, seed: 23, attemptsPerMinute: 8)).map(\.jsonLine)
+        let lines = TrafficSimulator(
+            SimulationParameters(
+                scenario: .steady, startMillis: now - 86_400_000, days: 1, seed: 23, attemptsPerMinute: 8)
+        ).map(\.jsonLine)
         batches = stride(from: 0, to: lines.count, by: 200).map { Array(lines[$0..<min(lines.count, $0 + 200)]) }
     }
 
@@ -117,8 +119,14 @@ struct PostgresNodesTests {
         _ = await leader.stop(signal: SIGKILL)
         // A fail-safe, not a measurement: the follower's next round comes within a minute.
         let tookOver = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask { _ = try await follower.child.firstMatch(of: "this node now leads"); return true }
-            group.addTask { try await Task.sleep(for: .seconds(240)); return false }
+            group.addTask {
+                _ = try await follower.child.firstMatch(of: "this node now leads")
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(240))
+                return false
+            }
             defer { group.cancelAll() }
             return try await group.next()!
         }
@@ -134,8 +142,12 @@ struct MigrateCommandTests {
     func roundTrip() async throws {
         let executable = try #require(builtExecutable, "purchase-sli is not built next to the tests")
         let directory = try TemporaryDirectory()
-        let samples = try directory.write("events.ndjson", TrafficSimulator(SimulationParameters(
-            scenario: .outage, startMillis: RFC3339.parseMillis("2026-11-10T00:00:00Z")!, days: 3, seed: 5, attemptsPerMinute: 6))
+        let samples = try directory.write(
+            "events.ndjson",
+            TrafficSimulator(
+                SimulationParameters(
+                    scenario: .outage, startMillis: RFC3339.parseMillis("2026-11-10T00:00:00Z")!, days: 3, seed: 5, attemptsPerMinute: 6)
+            )
             .map(\.jsonLine).joined(separator: "\n"))
         let sqlite = directory.file("source.sqlite")
         let ingested = try await ChildProcess.run(executable, ["ingest", "--db", sqlite, "--quiet", samples])
@@ -163,7 +175,8 @@ struct MigrateCommandTests {
         let resent = try await ChildProcess.run(executable, ["ingest", samples], environment: environment)
         #expect(resent.output.contains("accepted    0"), "\(resent.output)")
         // Into a database that holds events already, nothing is copied.
-        let other = try directory.write("other.ndjson", try String(contentsOfFile: samples, encoding: .utf8).replacingOccurrences(of: "\"eventID\":\"", with: "\"eventID\":\"x"))
+        let other = try directory.write(
+            "other.ndjson", try String(contentsOfFile: samples, encoding: .utf8).replacingOccurrences(of: "\"eventID\":\"", with: "\"eventID\":\"x"))
         let otherSQLite = directory.file("other.sqlite")
         _ = try await ChildProcess.run(executable, ["ingest", "--db", otherSQLite, "--quiet", other])
         let refused = try await ChildProcess.run(executable, ["migrate", "--from", otherSQLite], environment: environment)

@@ -126,7 +126,8 @@ extension ServerProcess {
         request.timeoutInterval = 60
         for _ in 0..<600 {
             if let (_, response) = try? await URLSession.shared.data(for: request),
-               (response as? HTTPURLResponse)?.statusCode == status {
+                (response as? HTTPURLResponse)?.statusCode == status
+            {
                 return true
             }
             try await Task.sleep(for: .milliseconds(200))

@@ -1,11 +1,11 @@
 import Foundation
 import PurchaseSLICore
+import PurchaseSLIRendering
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
 import Testing
 
 @testable import PurchaseSLICLI
-import PurchaseSLIRendering
 
 @Suite struct QueryCommandTests {
     let directory: TemporaryDirectory
@@ -13,14 +13,18 @@ import PurchaseSLIRendering
 
     @Test func jsonHasTheDocumentedShape() throws {
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        _ = try store.record([
-            PurchaseEvent(eventID: "1", timestampMillis: RFC3339.parseMillis("2026-11-14T09:31:00Z")!, productID: "coins_100",
-                          actionType: .purchase, resultType: .success),
-            PurchaseEvent(eventID: "2", timestampMillis: RFC3339.parseMillis("2026-11-14T09:36:00Z")!, productID: "coins_100",
-                          actionType: .purchase, resultType: .failure, statusCode: 503),
-            PurchaseEvent(eventID: "3", timestampMillis: RFC3339.parseMillis("2026-11-14T09:36:00Z")!, productID: "coins_100",
-                          actionType: .purchase, resultType: .cancel),
-        ], receivedAtMillis: 0)
+        _ = try store.record(
+            [
+                PurchaseEvent(
+                    eventID: "1", timestampMillis: RFC3339.parseMillis("2026-11-14T09:31:00Z")!, productID: "coins_100",
+                    actionType: .purchase, resultType: .success),
+                PurchaseEvent(
+                    eventID: "2", timestampMillis: RFC3339.parseMillis("2026-11-14T09:36:00Z")!, productID: "coins_100",
+                    actionType: .purchase, resultType: .failure, statusCode: 503),
+                PurchaseEvent(
+                    eventID: "3", timestampMillis: RFC3339.parseMillis("2026-11-14T09:36:00Z")!, productID: "coins_100",
+                    actionType: .purchase, resultType: .cancel),
+            ], receivedAtMillis: 0)
         let query = CountQuery(
             fromSeconds: RFC3339.parseMillis("2026-11-14T09:30:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2026-11-14T09:40:00Z")! / 1000,
             step: TimeStep(parsing: "5m"), groupBy: [.productID])

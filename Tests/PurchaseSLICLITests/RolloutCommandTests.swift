@@ -1,10 +1,10 @@
 import Foundation
 import PurchaseSLICore
+import PurchaseSLIDashboards
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
 import Testing
 
-import PurchaseSLIDashboards
 @testable import PurchaseSLICLI
 
 @Suite struct RolloutCommandTests {
@@ -24,11 +24,13 @@ import PurchaseSLIDashboards
             let secondDay = time >= start + 86_400_000
             let version = secondDay && index % 3 == 0 ? "5.0.0" : index % 4 == 1 ? "4.10.2" : "4.11.0"
             let plan = index % 2 == 0 ? "pro-monthly" : "pro-yearly"
-            let fails = version == "5.0.0" && plan == "pro-monthly" && index % (6 * failEvery) == 0
+            let fails =
+                version == "5.0.0" && plan == "pro-monthly" && index % (6 * failEvery) == 0
                 || baseFailEvery.map { index % $0 == 0 } ?? false
-            events.append(PurchaseEvent(
-                eventID: "e\(index)", timestampMillis: time, productID: "pro", planID: plan, actionType: .purchase,
-                resultType: fails ? .failure : .success, appVersion: version, errorDescription: fails ? "receipt rejected" : nil))
+            events.append(
+                PurchaseEvent(
+                    eventID: "e\(index)", timestampMillis: time, productID: "pro", planID: plan, actionType: .purchase,
+                    resultType: fails ? .failure : .success, appVersion: version, errorDescription: fails ? "receipt rejected" : nil))
         }
         _ = try store.record(events, receivedAtMillis: 0)
         return path
@@ -70,12 +72,15 @@ import PurchaseSLIDashboards
         let db = try makeStore(failEvery: 6)
         let store = try SQLiteBucketStore(path: db)
         let late = RFC3339.parseMillis("2026-11-15T20:00:00Z")!
-        _ = try store.record((0..<3).map {
-            PurchaseEvent(eventID: "old\($0)", timestampMillis: late + Int64($0) * 1000, productID: "pro", actionType: .purchase,
-                          resultType: .success, appVersion: "3.9.1")
-        }, receivedAtMillis: 0)
+        _ = try store.record(
+            (0..<3).map {
+                PurchaseEvent(
+                    eventID: "old\($0)", timestampMillis: late + Int64($0) * 1000, productID: "pro", actionType: .purchase,
+                    resultType: .success, appVersion: "3.9.1")
+            }, receivedAtMillis: 0)
         let query = RolloutQuery(store: store)
-        let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")! / 1000, end = RFC3339.parseMillis("2026-11-16T00:00:00Z")! / 1000
+        let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")! / 1000
+        let end = RFC3339.parseMillis("2026-11-16T00:00:00Z")! / 1000
         #expect(try query.newestVersion(from: start, to: end) == "5.0.0")
         // From the second day on every busy version is there from the start: the highest number.
         #expect(try query.newestVersion(from: start + 86_400, to: end) == "5.0.0")
@@ -105,7 +110,9 @@ import PurchaseSLIDashboards
         #expect(progress["step"] as? Int == 10 && progress["day"] as? Int == 1)
         let text = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17"]).output()
         #expect(text.contains("an earlier release of 5.0.0 (2026-11-14T00:00:00Z to 2026-11-15T00:00:00Z) is left out"), "\(text)")
-        let since = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--since", "2026-11-14", "--format", "json"])
+        let since = try RolloutCommand.parse([
+            "--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--since", "2026-11-14", "--format", "json",
+        ])
         let whole = try #require(try JSONSerialization.jsonObject(with: Data(try since.output().utf8)) as? [String: Any])
         #expect(whole["from"] as? String == "2026-11-14T00:00:00Z")
         #expect((whole["progress"] as? [String: Any])?["earlierRelease"] is NSNull, "nothing is left out")

@@ -9,7 +9,8 @@ import Testing
     private let report = RolloutReport(
         candidate: "<!channel> *5.0.0*", baseline: "4.11.0", fromSeconds: 1_794_700_800, toSeconds: 1_794_787_200,
         verdict: .rollback, reasons: [.noTraffic], comparisons: [],
-        progress: RolloutReport.Progress(step: 2, nextStep: 5, share: 0.021, day: 2, startSeconds: 1_794_700_800, earlierRelease: nil, confidence: 0.9))
+        progress: RolloutReport.Progress(
+            step: 2, nextStep: 5, share: 0.021, day: 2, startSeconds: 1_794_700_800, earlierRelease: nil, confidence: 0.9))
 
     @Test func slackGetsTheVerdictEscapedWithALinkToThePage() async throws {
         let report = report

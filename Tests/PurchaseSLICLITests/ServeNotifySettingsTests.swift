@@ -22,14 +22,18 @@ import Testing
 
     @Test func theOptionsOverrideTheEnvironmentWhichOverridesTheConfigFile() throws {
         let policy = try directory.write("policy.yaml", "keepFiringFor: 10m\n")
-        let config = try directory.write("config.json", """
+        let config = try directory.write(
+            "config.json",
+            """
             {"notify": "http://alertmanager:9093/api/v2/alerts", "notifyFormat": "slack", "alertsEvery": "5m", "policy": "\(policy)"}
             """)
         let fromFile = try resolve(["--config", config])
         #expect(fromFile.notifyURL?.absoluteString == "http://alertmanager:9093/api/v2/alerts")
         #expect(fromFile.notifyFormat == .slack && fromFile.alertsEverySeconds == 300 && fromFile.alertPolicy.keepFiringForSeconds == 600)
-        let environment = ["PURCHASE_SLI_NOTIFY": "https://hooks.example/x", "PURCHASE_SLI_ALERTS_EVERY": "2m",
-                           "PURCHASE_SLI_NOTIFY_FORMAT": "alertmanager"]
+        let environment = [
+            "PURCHASE_SLI_NOTIFY": "https://hooks.example/x", "PURCHASE_SLI_ALERTS_EVERY": "2m",
+            "PURCHASE_SLI_NOTIFY_FORMAT": "alertmanager",
+        ]
         let fromEnvironment = try resolve(["--config", config], environment: environment)
         #expect(fromEnvironment.notifyURL?.absoluteString == "https://hooks.example/x")
         #expect(fromEnvironment.notifyFormat == .alertmanager && fromEnvironment.alertsEverySeconds == 120)
@@ -38,7 +42,8 @@ import Testing
         // The base URL of the links loses its trailing slash, wherever it came from.
         let linked = try directory.write("linked.json", #"{"baseURL": "https://a.example/"}"#)
         #expect(try resolve(["--config", linked]).baseURL == "https://a.example")
-        #expect(try resolve(["--config", linked], environment: ["PURCHASE_SLI_BASE_URL": "https://b.example/sli/"]).baseURL == "https://b.example/sli")
+        #expect(
+            try resolve(["--config", linked], environment: ["PURCHASE_SLI_BASE_URL": "https://b.example/sli/"]).baseURL == "https://b.example/sli")
         #expect(try resolve(["--config", linked, "--base-url", "http://c.example"]).baseURL == "http://c.example")
     }
 
@@ -47,16 +52,23 @@ import Testing
             (["--notify", "ftp://x/"], [:], "--notify: expected an http or https URL"),
             ([], ["PURCHASE_SLI_NOTIFY": "ftp://x/"], "PURCHASE_SLI_NOTIFY: expected an http or https URL"),
             (["--notify", "http://x/", "--alerts-every", "90s"], [:], "--alerts-every: expected a whole number of minutes"),
-            ([], ["PURCHASE_SLI_NOTIFY": "http://x/", "PURCHASE_SLI_NOTIFY_FORMAT": "teams"],
-             "PURCHASE_SLI_NOTIFY_FORMAT: expected alertmanager or slack"),
+            (
+                [], ["PURCHASE_SLI_NOTIFY": "http://x/", "PURCHASE_SLI_NOTIFY_FORMAT": "teams"],
+                "PURCHASE_SLI_NOTIFY_FORMAT: expected alertmanager or slack"
+            ),
             ([], ["PURCHASE_SLI_PORT": "80800"], "PURCHASE_SLI_PORT: expected a port from 0 to 65535, got \"80800\""),
             (["--render-every", "0m"], [:], "--render-every: expected a whole number of minutes"),
             ([], ["PURCHASE_SLI_RENDER_RANGE": "soon"], "PURCHASE_SLI_RENDER_RANGE: expected a whole number of minutes"),
             ([], ["PURCHASE_SLI_INGEST_KEYS": directory.file("missing-keys")], "PURCHASE_SLI_INGEST_KEYS: cannot read"),
             ([], ["PURCHASE_SLI_READ_KEYS": directory.file("missing-keys")], "PURCHASE_SLI_READ_KEYS: cannot read the read keys file"),
             (["--read-keys", try directory.write("empty-keys", "# none yet\n")], [:], "--read-keys: the read keys file"),
-            (["--read-keys", try directory.write("read-keys", "app-key\nsecret\n"), "--ingest-keys", try directory.write("ingest-keys", "app-key\n")],
-             [:], "the read keys hold an ingest key"),
+            (
+                [
+                    "--read-keys", try directory.write("read-keys", "app-key\nsecret\n"), "--ingest-keys",
+                    try directory.write("ingest-keys", "app-key\n"),
+                ],
+                [:], "the read keys hold an ingest key"
+            ),
             (["--config", try directory.write("bad.json", #"{"alertsEvery": "1h30s"}"#)], [:], "alertsEvery expects a whole number of minutes"),
             (["--notify", "http://x/", "--policy", directory.file("missing.yaml")], [:], "cannot read the policy file"),
             (["--base-url", "sli.example.com"], [:], "--base-url: expected an http or https URL"),
@@ -82,24 +94,28 @@ import Testing
 
     /// Values that would stop or stall the service later (a rate of 0 refused every request from the third
     /// POST on, a timeout of 10¹¹ seconds overflowed) are refused at start, naming the key.
-    @Test(arguments: [
-        (#"{"requestsPerSecondPerKey": 0}"#, [], "config requestsPerSecondPerKey: expected a number from 0.001 to 1000000"),
-        // A rate this small made the second request's Retry-After overflow Int and trap.
-        (#"{"requestsPerSecondPerKey": 1e-300}"#, [], "config requestsPerSecondPerKey: expected a number from 0.001 to 1000000"),
-        (#"{"readRequestsPerSecond": 1e-300}"#, [], "config readRequestsPerSecond: expected a number from 0.001 to 1000000"),
-        (#"{"requestBurstPerKey": 0.5}"#, [], "requestBurstPerKey: expected a number from 1"),
-        (#"{"latenessLimit": "9999999999999d"}"#, [], "latenessLimit expects a duration"),
-        (#"{"latenessLimit": "30d"}"#, [], "latenessLimit (30d) must not exceed --dedup-horizon (8d)"),
-        (#"{"latenessLimit": "30s"}"#, [], "latenessLimit: expected a duration from 1m to 366d"),
-        (#"{"idleTimeoutSeconds": 100000000000}"#, [], "idleTimeoutSeconds: expected a whole number from 1 to 86400"),
-        (#"{"bodyTimeoutSeconds": 90000}"#, [], "bodyTimeoutSeconds: expected a whole number from 1 to 86400"),
-        (#"{"maximumBodyBytes": 900000000000}"#, [], "maximumBodyBytes: expected a whole number from 1 to 1073741824"),
-        (#"{"maximumCompressionRatio": 999999999}"#, [], "maximumCompressionRatio: expected a whole number from 1 to 100000"),
-        (#"{"maximumEventsPerCommit": 999999999}"#, [], "maximumEventsPerCommit: expected a whole number from 1"),
-        (#"{"renderRange": "36500d", "renderEvery": "5m"}"#, [], "renderRange: expected a whole number of minutes from 1h to 35d"),
-        (#"{}"#, ["--alerts-every", "36500d", "--notify", "http://x/"], "--alerts-every / PURCHASE_SLI_ALERTS_EVERY / config alertsEvery: expected"),
-        (#"{}"#, ["--render-range", "9999999999999d"], "--render-range: expected a whole number of minutes"),
-    ] as [(String, [String], String)])
+    @Test(
+        arguments: [
+            (#"{"requestsPerSecondPerKey": 0}"#, [], "config requestsPerSecondPerKey: expected a number from 0.001 to 1000000"),
+            // A rate this small made the second request's Retry-After overflow Int and trap.
+            (#"{"requestsPerSecondPerKey": 1e-300}"#, [], "config requestsPerSecondPerKey: expected a number from 0.001 to 1000000"),
+            (#"{"readRequestsPerSecond": 1e-300}"#, [], "config readRequestsPerSecond: expected a number from 0.001 to 1000000"),
+            (#"{"requestBurstPerKey": 0.5}"#, [], "requestBurstPerKey: expected a number from 1"),
+            (#"{"latenessLimit": "9999999999999d"}"#, [], "latenessLimit expects a duration"),
+            (#"{"latenessLimit": "30d"}"#, [], "latenessLimit (30d) must not exceed --dedup-horizon (8d)"),
+            (#"{"latenessLimit": "30s"}"#, [], "latenessLimit: expected a duration from 1m to 366d"),
+            (#"{"idleTimeoutSeconds": 100000000000}"#, [], "idleTimeoutSeconds: expected a whole number from 1 to 86400"),
+            (#"{"bodyTimeoutSeconds": 90000}"#, [], "bodyTimeoutSeconds: expected a whole number from 1 to 86400"),
+            (#"{"maximumBodyBytes": 900000000000}"#, [], "maximumBodyBytes: expected a whole number from 1 to 1073741824"),
+            (#"{"maximumCompressionRatio": 999999999}"#, [], "maximumCompressionRatio: expected a whole number from 1 to 100000"),
+            (#"{"maximumEventsPerCommit": 999999999}"#, [], "maximumEventsPerCommit: expected a whole number from 1"),
+            (#"{"renderRange": "36500d", "renderEvery": "5m"}"#, [], "renderRange: expected a whole number of minutes from 1h to 35d"),
+            (
+                #"{}"#, ["--alerts-every", "36500d", "--notify", "http://x/"],
+                "--alerts-every / PURCHASE_SLI_ALERTS_EVERY / config alertsEvery: expected"
+            ),
+            (#"{}"#, ["--render-range", "9999999999999d"], "--render-range: expected a whole number of minutes"),
+        ] as [(String, [String], String)])
     func senselessSettingsAreRefusedAtStartNamingTheKey(config: String, arguments: [String], message: String) throws {
         let file = try directory.write("config.json", config)
         #expect {
@@ -113,7 +129,9 @@ import Testing
     /// order; a Play package without a push token, an unreadable or bad root, are errors naming the key.
     @Test func storeNotificationSettingsAreResolved() throws {
         let root = packageRoot + "/certificates/AppleRootCA-G3.cer"
-        let config = try directory.write("stores.json", """
+        let config = try directory.write(
+            "stores.json",
+            """
             {"appleBundleIDs": ["com.example.a"], "appleRootCA": ["\(root)"], "googlePackages": ["com.example.g"],
              "googlePushTokens": ["push-secret"]}
             """)
@@ -146,7 +164,9 @@ import Testing
     /// and the options in that order; `auto` is the newest version.
     @Test func rolloutChecksAreResolved() throws {
         #expect(try resolve([]).rolloutEverySeconds == nil)
-        let config = try directory.write("rollout.json", """
+        let config = try directory.write(
+            "rollout.json",
+            """
             {"rolloutEvery": "2h", "rolloutCandidate": "5.0.0", "rolloutNotify": "http://hooks.example/r", "rolloutNotifyFormat": "json"}
             """)
         let fromFile = try resolve(["--config", config])
@@ -160,7 +180,10 @@ import Testing
         #expect(try resolve([], environment: ["PURCHASE_SLI_ROLLOUT_EVERY": "30m"]).rolloutEverySeconds == 1800)
         let cases: [([String], [String: String], String)] = [
             (["--rollout-every", "90s"], [:], "--rollout-every: expected a whole number of minutes"),
-            ([], ["PURCHASE_SLI_ROLLOUT_EVERY": "2d"], "--rollout-every / PURCHASE_SLI_ROLLOUT_EVERY / config rolloutEvery: expected a whole number of minutes from 1m to 1d"),
+            (
+                [], ["PURCHASE_SLI_ROLLOUT_EVERY": "2d"],
+                "--rollout-every / PURCHASE_SLI_ROLLOUT_EVERY / config rolloutEvery: expected a whole number of minutes from 1m to 1d"
+            ),
             (["--rollout-every", "1h", "--rollout-notify", "mailto:x"], [:], "--rollout-notify: expected an http or https URL"),
             ([], ["PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT": "teams"], "PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT: expected slack or json"),
             (["--rollout-every", "1h", "--candidate", "5.0.0", "--baseline", "5.0.0"], [:], "--baseline must differ from --candidate"),
@@ -179,16 +202,19 @@ import Testing
         let warnings: ([String], [String: String]) throws -> [String] = { arguments, environment in
             try ServeCommand.parse(arguments).resolve(environment: environment).warnings
         }
-        #expect(try warnings(["--render-range", "3d", "--alerts-every", "5m"], ["PURCHASE_SLI_DASHBOARDS": "boards"]) == [
-            "--alerts-every has no effect without --notify",
-            "--render-range has no effect without --render-every",
-            "PURCHASE_SLI_DASHBOARDS has no effect without --notify, --render-every, --rollout-every, --apple-bundle-id or --google-package",
-        ])
-        #expect(try warnings(["--policy", "p.yaml"], [:])
+        #expect(
+            try warnings(["--render-range", "3d", "--alerts-every", "5m"], ["PURCHASE_SLI_DASHBOARDS": "boards"]) == [
+                "--alerts-every has no effect without --notify",
+                "--render-range has no effect without --render-every",
+                "PURCHASE_SLI_DASHBOARDS has no effect without --notify, --render-every, --rollout-every, --apple-bundle-id or --google-package",
+            ])
+        #expect(
+            try warnings(["--policy", "p.yaml"], [:])
                 == ["--policy has no effect without --notify, --render-every, --rollout-every, --apple-bundle-id or --google-package"])
-        #expect(try warnings(["--candidate", "5.0.0", "--rollout-notify", "http://x/"], [:]) == [
-            "--candidate has no effect without --rollout-every", "--rollout-notify has no effect without --rollout-every",
-        ])
+        #expect(
+            try warnings(["--candidate", "5.0.0", "--rollout-notify", "http://x/"], [:]) == [
+                "--candidate has no effect without --rollout-every", "--rollout-notify has no effect without --rollout-every",
+            ])
         // Listening beyond this machine with reads open is allowed, and said.
         #expect(try warnings(["--host", "0.0.0.0"], [:]).first?.hasPrefix("listening on 0.0.0.0 without read keys") == true)
         let keys = try directory.write("read-keys", "secret\n")

@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PurchaseSLICore
 import PurchaseSLISimulation
 import PurchaseSLIStorage
 import PurchaseSLIStores
 import PurchaseSLITestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `purchase-sli serve` as a child process, talked to over HTTP.
 struct ServerProcess {
@@ -86,8 +87,9 @@ struct ServerProcess {
 
     private func counts(_ path: String) throws -> [CountRow] {
         let now = Int64(Date().timeIntervalSince1970)
-        return try SQLiteBucketStore(path: path).counts(CountQuery(
-            fromSeconds: now - 3 * 86_400, toSeconds: now + 3600, groupBy: [.actionType, .resultType]))
+        return try SQLiteBucketStore(path: path).counts(
+            CountQuery(
+                fromSeconds: now - 3 * 86_400, toSeconds: now + 3600, groupBy: [.actionType, .resultType]))
     }
 
     /// The counts the batches give when ingested directly, each exactly once.
@@ -125,7 +127,10 @@ struct ServerProcess {
             }
             let sent = unacknowledged.count
             unacknowledged = await postAll(server, indexes: unacknowledged, acknowledged: acknowledged)
-            if acknowledged.value == 0 { killer.cancel(); _ = await server.stop(signal: SIGKILL) }
+            if acknowledged.value == 0 {
+                killer.cancel()
+                _ = await server.stop(signal: SIGKILL)
+            }
             _ = await killer.result
             #expect(unacknowledged.count < sent || sent == 0, "the kill came before any batch was acknowledged")
         }
@@ -197,7 +202,10 @@ struct ServerProcess {
                 group.addTask { (index, await server.post(bodies[index], to: "/v1/stores/apple/notifications")) }
             }
             while let (index, status) = await group.next() {
-                if status == 200 { ok.append(index); acknowledged.increment() }
+                if status == 200 {
+                    ok.append(index)
+                    acknowledged.increment()
+                }
                 if let next = pending.popFirst() {
                     group.addTask { (next, await server.post(bodies[next], to: "/v1/stores/apple/notifications")) }
                 }
@@ -206,8 +214,9 @@ struct ServerProcess {
         }
         _ = await killer.result
         #expect(stored.count >= 5 && stored.count < bodies.count, "\(stored.count) acknowledged before the kill")
-        let afterKill = Set(try SQLiteBucketStore(path: database).notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
-            .map(\.notification.notificationID))
+        let afterKill = Set(
+            try SQLiteBucketStore(path: database).notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
+                .map(\.notification.notificationID))
         #expect(Set(stored.map { notifications[$0].notificationID }).isSubset(of: afterKill))
         // The store resends everything it did not see acknowledged (here: all of them): each is stored once.
         let restarted = try await ServerProcess(executable: executable, database: database, arguments: arguments)

@@ -15,9 +15,11 @@ struct ShownAlert: Hashable, CustomStringConvertible {
     /// The same alert without its look-next line and references (what differs with the database path or
     /// base URL a surface was given).
     var withoutLinks: ShownAlert {
-        ShownAlert(label: label, summary: summary, lines: lines.filter {
-            !$0.hasPrefix("look next:") && !$0.hasPrefix("owner:") && !$0.hasPrefix("runbook:") && !$0.hasPrefix("dashboard:")
-        })
+        ShownAlert(
+            label: label, summary: summary,
+            lines: lines.filter {
+                !$0.hasPrefix("look next:") && !$0.hasPrefix("owner:") && !$0.hasPrefix("runbook:") && !$0.hasPrefix("dashboard:")
+            })
     }
 
     /// `alerts --format text`: blocks of "PAGE  summary" and six-space-indented lines.
@@ -56,7 +58,8 @@ struct ShownAlert: Hashable, CustomStringConvertible {
     static func parse(alertmanager: String) throws -> [ShownAlert] {
         let alerts = try JSONSerialization.jsonObject(with: Data(alertmanager.utf8)) as? [[String: Any]] ?? []
         return alerts.map { alert in
-            let labels = alert["labels"] as? [String: String] ?? [:], annotations = alert["annotations"] as? [String: String] ?? [:]
+            let labels = alert["labels"] as? [String: String] ?? [:]
+            let annotations = alert["annotations"] as? [String: String] ?? [:]
             return ShownAlert(
                 label: (labels["severity"] ?? "").uppercased(), summary: annotations["summary"] ?? "",
                 lines: (annotations["description"] ?? "").components(separatedBy: "\n"))
@@ -65,7 +68,8 @@ struct ShownAlert: Hashable, CustomStringConvertible {
 
     /// The alert cards of a page: `<div class="alert SEVERITY" id="…"><p>badge <strong>KIND</strong> summary</p><ul><li>…`.
     static func parse(html: String) -> [ShownAlert] {
-        let card = #/<div class="alert (?<severity>page|ticket)" id="[^"]+"><p><span class="status [a-z]+">(?<label>[A-Z]+)</span> <strong>[A-Za-z]+</strong> (?<summary>.*?)</p><ul>(?<items>.*?)</ul></div>/#
+        let card =
+            #/<div class="alert (?<severity>page|ticket)" id="[^"]+"><p><span class="status [a-z]+">(?<label>[A-Z]+)</span> <strong>[A-Za-z]+</strong> (?<summary>.*?)</p><ul>(?<items>.*?)</ul></div>/#
         return html.matches(of: card).map { match in
             let items = String(match.output.items).components(separatedBy: "</li>").filter { !$0.isEmpty }
             return ShownAlert(

@@ -17,8 +17,9 @@ import Testing
         (["query", "--db", "postgres:/sli:hunter2@db/purchases", "--from", "2026-11-01", "--to", "2026-11-02"], [:], "expected postgres://"),
     ]
 
-    @Test("a postgres:// URL: refused with how to build PostgreSQL support, or (with the trait) its fault named; never its password",
-          arguments: commands)
+    @Test(
+        "a postgres:// URL: refused with how to build PostgreSQL support, or (with the trait) its fault named; never its password",
+        arguments: commands)
     func postgresURL(_ command: (arguments: [String], environment: [String: String], fault: String)) async throws {
         let executable = try #require(builtExecutable, "purchase-sli is not built next to the tests")
         let run = try await ChildProcess.run(executable, command.arguments, environment: command.environment, currentDirectory: packageRoot)

@@ -40,16 +40,23 @@ import Testing
     /// outage and the cancel spike, W46 the 409 flood (one incident across its night lulls).
     @Test(arguments: ["2026-W45", "2026-W46"])
     func theWeeklyReviewHasOneRowPerIncident(_ name: String) async throws {
-        let logs = try SampleLogs.get(), week = try #require(ISOWeek(parsing: name))
+        let logs = try SampleLogs.get()
+        let week = try #require(ISOWeek(parsing: name))
         let (review, backtest) = try await onDedicatedThread {
-            (try WeeklyReport(week: week, store: logs.store, policy: logs.policy).markdown,
-             try logs.context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60))
+            (
+                try WeeklyReport(week: week, store: logs.store, policy: logs.policy).markdown,
+                try logs.context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60)
+            )
         }
-        let rows = review.matches(of: #/\n- \*\*(?<severity>PAGE|TICKET)\*\* incident (?<id>[0-9a-f-]+): .*?: bad from (?<bad>\S+), alerted (?<start>\S+) to (?<end>[^(]+) \(/#)
-            .map { "\($0.output.severity) \($0.output.id) bad \($0.output.bad) from \($0.output.start) to \($0.output.end)" }
+        let rows = review.matches(
+            of:
+                #/\n- \*\*(?<severity>PAGE|TICKET)\*\* incident (?<id>[0-9a-f-]+): .*?: bad from (?<bad>\S+), alerted (?<start>\S+) to (?<end>[^(]+) \(/#
+        )
+        .map { "\($0.output.severity) \($0.output.id) bad \($0.output.bad) from \($0.output.start) to \($0.output.end)" }
         let incidents = Dictionary(grouping: backtest, by: { $0.incident?.id ?? "" })
         let expected = incidents.map { id, episodes in
-            let start = episodes.map(\.startsAt).min()!, end = episodes.contains { $0.endsAt == nil } ? nil : episodes.compactMap(\.endsAt).max()
+            let start = episodes.map(\.startsAt).min()!
+            let end = episodes.contains { $0.endsAt == nil } ? nil : episodes.compactMap(\.endsAt).max()
             let bad = min(episodes[0].incident?.firstBadSeconds ?? start, start)
             return "\(episodes.map(\.severity).max()!.rawValue.uppercased()) \(id) bad \(RFC3339.format(seconds: bad)) "
                 + "from \(RFC3339.format(seconds: start)) to \(end.map { RFC3339.format(seconds: $0) } ?? "still firing")"
@@ -81,7 +88,9 @@ import Testing
                 let attachments = (message["attachments"] as? [[String: Any]] ?? []).flatMap { ShownAlert.parse(slack: $0["text"] as? String ?? "") }
                 let id = try #require(incidents.keys.first { headline.contains("incident \($0): ") }, "\(headline)")
                 let pages = incidents[id]!.filter { $0.severity == .page }.count
-                #expect(headline.hasSuffix(": \(incidents[id]!.count) firing" + (pages == 0 ? "" : " (\(pages) page\(pages == 1 ? "" : "s"))")), "\(headline)")
+                #expect(
+                    headline.hasSuffix(": \(incidents[id]!.count) firing" + (pages == 0 ? "" : " (\(pages) page\(pages == 1 ? "" : "s"))")),
+                    "\(headline)")
                 #expect(Set(attachments) == Set(surfaces.text.filter { $0.line("incident ")?.hasPrefix("incident \(id),") == true }), "\(body)")
             }
         }
@@ -140,7 +149,8 @@ struct SampleIncident: Sendable, CustomStringConvertible {
         let peakSeverity = incident.peakSeverity
         let peaked = episodes.compactMap { $0.severityChanges.first { $0.severity == peakSeverity }?.atSeconds }.min() ?? incident.startsAt
         let peak = min(peaked + 300, (incident.endsAt ?? to) - 60)
-        var minutes: Set<Int64> = [incident.startsAt, peak], notified = minutes
+        var minutes: Set<Int64> = [incident.startsAt, peak]
+        var notified = minutes
         for episode in episodes {
             notified.insert(episode.startsAt)
             minutes.insert(episode.startsAt)
@@ -180,8 +190,13 @@ struct AlertSurfaces {
         slack = ShownAlert.parse(slack: AlertOutput.slack(reports, now: time, freshness: freshness))
         let json = AlertOutput.alertmanagerJSON(reports, now: time)
         alertmanager = try ShownAlert.parse(alertmanager: json)
-        alertmanagerLabels = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []).map { $0["labels"] as? [String: String] ?? [:] }
-        guard pages else { (oncall, index) = (nil, nil); return }
+        alertmanagerLabels = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []).map {
+            $0["labels"] as? [String: String] ?? [:]
+        }
+        guard pages else {
+            (oncall, index) = (nil, nil)
+            return
+        }
         let files = try DashboardRenderer(
             definitions: logs.definitions, context: DashboardContext(store: logs.store, policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
             links: PageLinks(databasePath: logs.database)
@@ -218,14 +233,21 @@ struct AlertSurfaces {
         #expect(cards.map(\.withoutLinks) == text.map(\.withoutLinks), "\(when): on-call page\n\(cards)\ntext\n\(text)")
         let pages = reports.filter { $0.severity == .page }.count
         #expect(
-            reports.isEmpty ? index.contains("<strong>No alert firing</strong>")
-                : index.contains("<strong>\(reports.count) alert\(reports.count == 1 ? "" : "s") firing</strong> (\(pages) page\(pages == 1 ? "" : "s"))"),
+            reports.isEmpty
+                ? index.contains("<strong>No alert firing</strong>")
+                : index.contains(
+                    "<strong>\(reports.count) alert\(reports.count == 1 ? "" : "s") firing</strong> (\(pages) page\(pages == 1 ? "" : "s"))"),
             "\(when): the index's banner")
-        let items = index.matches(of: #/<li><span class="status [a-z]+">(?<label>[A-Z]+)</span> <a href="oncall.html#(?<anchor>[^"]+)">.*? since (?<since>[0-9TZ:-]+) \([^)]*\)(?: · incident (?<incident>[0-9a-f-]+))?</li>/#)
-            .map { "\($0.output.label) \($0.output.anchor) \($0.output.since) \($0.output.incident ?? "none")" }
-        #expect(items == reports.map {
-            "\($0.severity.rawValue.uppercased()) \($0.finding.identity.anchor) \(RFC3339.format(seconds: $0.startsAt)) \($0.incident?.id ?? "none")"
-        }, "\(when): the index's list")
+        let items = index.matches(
+            of:
+                #/<li><span class="status [a-z]+">(?<label>[A-Z]+)</span> <a href="oncall.html#(?<anchor>[^"]+)">.*? since (?<since>[0-9TZ:-]+) \([^)]*\)(?: · incident (?<incident>[0-9a-f-]+))?</li>/#
+        )
+        .map { "\($0.output.label) \($0.output.anchor) \($0.output.since) \($0.output.incident ?? "none")" }
+        #expect(
+            items
+                == reports.map {
+                    "\($0.severity.rawValue.uppercased()) \($0.finding.identity.anchor) \(RFC3339.format(seconds: $0.startsAt)) \($0.incident?.id ?? "none")"
+                }, "\(when): the index's list")
     }
 }
 
@@ -249,13 +271,15 @@ struct SampleLogs: Sendable {
 struct SampleLogsTrait: SuiteTrait, TestScoping {
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let directory = try TemporaryDirectory()
-        let database = directory.file("samples.sqlite"), samples = packageRoot + "/sample-logs"
+        let database = directory.file("samples.sqlite")
+        let samples = packageRoot + "/sample-logs"
         let files = try FileManager.default.contentsOfDirectory(atPath: samples).filter { $0.hasSuffix(".ndjson.gz") }.sorted()
         try #require(try await run(["ingest", "--quiet", "--db", database] + files.map { samples + "/" + $0 }) == 0)
-        try #require(try await run([
-            "ingest-store", "--db", database, "--apple-root-ca", samples + "/store/apple-test-root.pem",
-            "--apple-bundle-id", SimulateCommand.bundleID, samples + "/store/apple-notifications.ndjson.gz",
-        ]) == 0)
+        try #require(
+            try await run([
+                "ingest-store", "--db", database, "--apple-root-ca", samples + "/store/apple-test-root.pem",
+                "--apple-bundle-id", SimulateCommand.bundleID, samples + "/store/apple-notifications.ndjson.gz",
+            ]) == 0)
         let logs = SampleLogs(
             database: database, store: try SQLiteBucketStore(path: database),
             policy: try SLOPolicy(yaml: String(contentsOfFile: packageRoot + "/dashboards/slos.yaml", encoding: .utf8)),

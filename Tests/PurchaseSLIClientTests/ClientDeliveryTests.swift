@@ -3,6 +3,7 @@ import PurchaseSLICore
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
 import Testing
+
 @testable import PurchaseSLIClient
 
 /// The SDK against a real `serve`: every event counted exactly once whatever fails on the way.

@@ -1,11 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PurchaseSLICore
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
+
 @testable import PurchaseSLIClient
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A `purchase-sli serve` child process on a SQLite file, which a test may kill and start again on the
 /// same port (the client's endpoint does not change).
@@ -85,7 +87,8 @@ func drain(_ sli: PurchaseSLI) async throws -> Bool {
 func numberedEvents(_ count: Int, prefix: String, products: Int = 1) -> [SLIEvent] {
     let time = Date(timeIntervalSinceNow: -60)
     return (0..<count).map { index in
-        SLIEvent(eventID: "\(prefix)-\(index)", timestamp: time, productID: "p\(index * products / count)", actionType: .purchase, resultType: .success)
+        SLIEvent(
+            eventID: "\(prefix)-\(index)", timestamp: time, productID: "p\(index * products / count)", actionType: .purchase, resultType: .success)
     }
 }
 

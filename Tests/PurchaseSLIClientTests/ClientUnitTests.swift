@@ -3,6 +3,7 @@ import PurchaseSLICore
 import PurchaseSLIGzip
 import PurchaseSLITestSupport
 import Testing
+
 @testable import PurchaseSLIClient
 
 @Suite("The SDK's parts: gzip, the event line, the StoreKit mapping, the queue on disk")
@@ -16,8 +17,9 @@ struct ClientUnitTests {
         return output
     }
 
-    @Test("gzip that zlib reads back byte for byte, and NDJSON events shrink to under a third",
-          arguments: [0, 1, 2, 3, 100, 70_000])
+    @Test(
+        "gzip that zlib reads back byte for byte, and NDJSON events shrink to under a third",
+        arguments: [0, 1, 2, 3, 100, 70_000])
     func gzipRoundTrip(size: Int) throws {
         var generator = SystemRandomNumberGenerator()
         let random = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -45,25 +47,33 @@ struct ClientUnitTests {
         #expect(parsed.event.errorDescription == "tab\there \u{2028}" && parsed.event.resultType == .alreadyGranted)
     }
 
-    @Test("StoreKit outcomes: Ask to Buy is pending, a 409 alreadyGranted, no answer status 0, cancels are cancels", arguments: [
-        (SLIOutcome(storeKit: .pending, grant: nil), SLIOutcome.pending),
-        (SLIOutcome(storeKit: .userCancelled, grant: nil), .cancel),
-        (SLIOutcome(storeKit: .success(verified: true, transactionID: "7"), grant: .status(200)), .success(transactionID: "7")),
-        (SLIOutcome(storeKit: .success(verified: true, transactionID: "7"), grant: .status(409)), .alreadyGranted(transactionID: "7")),
-        (SLIOutcome(storeKit: .success(verified: true, transactionID: "7"), grant: .status(500, description: "db down")),
-         .failure(error: "db down", statusCode: 500)),
-        (SLIOutcome(storeKit: .success(verified: true, transactionID: "7"), grant: .noResponse(error: "timed out")),
-         .failure(error: "timed out", statusCode: 0)),
-        (SLIOutcome(storeKit: .success(verified: false, transactionID: "7"), grant: .status(200)),
-         .failure(error: "StoreKit: the transaction's signature did not verify", statusCode: nil)),
-        (SLIOutcome(storeKitError: .userCancelled), .cancel),
-        (SLIOutcome(storeKitError: .networkError(code: -1009)), .failure(error: "StoreKitError.networkError (URLError -1009)", statusCode: 0)),
-        (SLIOutcome(storeKitError: .purchaseError("ineligibleForOffer")), .failure(error: "Product.PurchaseError.ineligibleForOffer")),
-        (SLIOutcome(skErrorCode: 2), .cancel),
-        (SLIOutcome(skErrorCode: 15), .cancel),
-        (SLIOutcome(skErrorCode: 7), .failure(error: "SKError.cloudServiceNetworkConnectionFailed (7)", statusCode: 0)),
-        (SLIOutcome(skErrorCode: 4), .failure(error: "SKError.paymentNotAllowed (4)")),
-    ])
+    @Test(
+        "StoreKit outcomes: Ask to Buy is pending, a 409 alreadyGranted, no answer status 0, cancels are cancels",
+        arguments: [
+            (SLIOutcome(storeKit: .pending, grant: nil), SLIOutcome.pending),
+            (SLIOutcome(storeKit: .userCancelled, grant: nil), .cancel),
+            (SLIOutcome(storeKit: .success(verified: true, transactionID: "7"), grant: .status(200)), .success(transactionID: "7")),
+            (SLIOutcome(storeKit: .success(verified: true, transactionID: "7"), grant: .status(409)), .alreadyGranted(transactionID: "7")),
+            (
+                SLIOutcome(storeKit: .success(verified: true, transactionID: "7"), grant: .status(500, description: "db down")),
+                .failure(error: "db down", statusCode: 500)
+            ),
+            (
+                SLIOutcome(storeKit: .success(verified: true, transactionID: "7"), grant: .noResponse(error: "timed out")),
+                .failure(error: "timed out", statusCode: 0)
+            ),
+            (
+                SLIOutcome(storeKit: .success(verified: false, transactionID: "7"), grant: .status(200)),
+                .failure(error: "StoreKit: the transaction's signature did not verify", statusCode: nil)
+            ),
+            (SLIOutcome(storeKitError: .userCancelled), .cancel),
+            (SLIOutcome(storeKitError: .networkError(code: -1009)), .failure(error: "StoreKitError.networkError (URLError -1009)", statusCode: 0)),
+            (SLIOutcome(storeKitError: .purchaseError("ineligibleForOffer")), .failure(error: "Product.PurchaseError.ineligibleForOffer")),
+            (SLIOutcome(skErrorCode: 2), .cancel),
+            (SLIOutcome(skErrorCode: 15), .cancel),
+            (SLIOutcome(skErrorCode: 7), .failure(error: "SKError.cloudServiceNetworkConnectionFailed (7)", statusCode: 0)),
+            (SLIOutcome(skErrorCode: 4), .failure(error: "SKError.paymentNotAllowed (4)")),
+        ])
     func storeKitMapping(outcome: SLIOutcome, expected: SLIOutcome) {
         #expect(outcome == expected)
     }
@@ -104,13 +114,15 @@ struct ClientUnitTests {
         await server.stop(SIGTERM)
     }
 
-    @Test("Retry-After: seconds or an HTTP date, obeyed up to a day (Int.max seconds once reached a sleep that cannot take it)", arguments: [
-        ("120", Duration.seconds(120)),
-        ("-5", Duration.seconds(0)),
-        ("9223372036854775807", Duration.seconds(86_400)),
-        ("Fri, 31 Dec 9999 23:59:59 GMT", Duration.seconds(86_400)),
-        ("Thu, 01 Jan 1970 00:00:00 GMT", Duration.seconds(0)),
-    ])
+    @Test(
+        "Retry-After: seconds or an HTTP date, obeyed up to a day (Int.max seconds once reached a sleep that cannot take it)",
+        arguments: [
+            ("120", Duration.seconds(120)),
+            ("-5", Duration.seconds(0)),
+            ("9223372036854775807", Duration.seconds(86_400)),
+            ("Fri, 31 Dec 9999 23:59:59 GMT", Duration.seconds(86_400)),
+            ("Thu, 01 Jan 1970 00:00:00 GMT", Duration.seconds(0)),
+        ])
     func retryAfter(_ header: String, _ expected: Duration) {
         #expect(Uploader.retryAfter(header) == expected)
     }

@@ -36,12 +36,14 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
     }
 
     @Test func readsEveryOptionalField() throws {
-        let event = try validate(record([
-            "planID": "\"coins-small\"", "groupID": "\"premium\"", "offerID": "\"intro-7d\"", "statusCode": "409",
-            "appVersion": "\"4.12.0\"", "platform": "\"iOS\"", "osVersion": "\"18.1\"", "variant": "\"storekit2\"",
-            "transactionID": "\"2000000123\"", "durationMs": "1234", "resultDescription": "\"ok\"",
-            "responseDescription": "\"already granted\"", "errorDescription": "null", "unknownField": "{\"a\":[1,2]}",
-        ])).get()
+        let event = try validate(
+            record([
+                "planID": "\"coins-small\"", "groupID": "\"premium\"", "offerID": "\"intro-7d\"", "statusCode": "409",
+                "appVersion": "\"4.12.0\"", "platform": "\"iOS\"", "osVersion": "\"18.1\"", "variant": "\"storekit2\"",
+                "transactionID": "\"2000000123\"", "durationMs": "1234", "resultDescription": "\"ok\"",
+                "responseDescription": "\"already granted\"", "errorDescription": "null", "unknownField": "{\"a\":[1,2]}",
+            ])
+        ).get()
         #expect(event.planID == "coins-small" && event.groupID == "premium" && event.offerID == "intro-7d")
         #expect(event.statusCode == 409 && event.isConflict && event.durationMs == 1234)
         #expect(event.appVersion == "4.12.0" && event.platform == "iOS" && event.osVersion == "18.1")
@@ -51,28 +53,29 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
     }
 
     /// Each case: the changed fields, the field reported, and a part of the reason.
-    @Test(arguments: [
-        (["eventID": nil], "eventID", "required field is missing"),
-        (["eventID": "null"], "eventID", "required field is null"),
-        (["eventID": "42"], "eventID", "expected a string, got a number"),
-        (["eventID": "\"\""], "eventID", "expected 1–128 characters"),
-        (["eventID": "\"has space\""], "eventID", "expected 1–128 characters"),
-        (["eventID": "\"" + String(repeating: "a", count: 129) + "\""], "eventID", "expected 1–128 characters"),
-        (["timestamp": nil], "timestamp", "required field is missing"),
-        (["timestamp": "\"2026-11-14 09:30:00\""], "timestamp", "expected an RFC 3339 time"),
-        (["timestamp": "\"2026-11-14T09:30:00\""], "timestamp", "expected an RFC 3339 time"),
-        (["timestamp": "\"2026-02-30T09:30:00Z\""], "timestamp", "expected an RFC 3339 time"),
-        (["timestamp": "1763112600"], "timestamp", "expected a string, got a number"),
-        (["timestamp": "\"2026-11-21T12:06:00Z\""], "timestamp", "timestamp in the future"),
-        (["productID": nil], "productID", "required field is missing"),
-        (["productID": "\"\""], "productID", "must not be empty"),
-        (["productID": "\"coins\\u0007\""], "productID", "control characters"),
-        (["productID": "\"" + String(repeating: "p", count: 256) + "\""], "productID", "longer than 255 characters"),
-        (["actionType": "\"buy now\""], "actionType", "expected purchase, restore, retry or a token"),
-        (["actionType": "\"9lives\""], "actionType", "expected purchase, restore, retry or a token"),
-        (["resultType": "\"ok\""], "resultType", "expected one of start, success, alreadyGranted"),
-        (["resultType": "\"Success\""], "resultType", "expected one of start, success, alreadyGranted"),
-    ] as [([String: String?], String, String)])
+    @Test(
+        arguments: [
+            (["eventID": nil], "eventID", "required field is missing"),
+            (["eventID": "null"], "eventID", "required field is null"),
+            (["eventID": "42"], "eventID", "expected a string, got a number"),
+            (["eventID": "\"\""], "eventID", "expected 1–128 characters"),
+            (["eventID": "\"has space\""], "eventID", "expected 1–128 characters"),
+            (["eventID": "\"" + String(repeating: "a", count: 129) + "\""], "eventID", "expected 1–128 characters"),
+            (["timestamp": nil], "timestamp", "required field is missing"),
+            (["timestamp": "\"2026-11-14 09:30:00\""], "timestamp", "expected an RFC 3339 time"),
+            (["timestamp": "\"2026-11-14T09:30:00\""], "timestamp", "expected an RFC 3339 time"),
+            (["timestamp": "\"2026-02-30T09:30:00Z\""], "timestamp", "expected an RFC 3339 time"),
+            (["timestamp": "1763112600"], "timestamp", "expected a string, got a number"),
+            (["timestamp": "\"2026-11-21T12:06:00Z\""], "timestamp", "timestamp in the future"),
+            (["productID": nil], "productID", "required field is missing"),
+            (["productID": "\"\""], "productID", "must not be empty"),
+            (["productID": "\"coins\\u0007\""], "productID", "control characters"),
+            (["productID": "\"" + String(repeating: "p", count: 256) + "\""], "productID", "longer than 255 characters"),
+            (["actionType": "\"buy now\""], "actionType", "expected purchase, restore, retry or a token"),
+            (["actionType": "\"9lives\""], "actionType", "expected purchase, restore, retry or a token"),
+            (["resultType": "\"ok\""], "resultType", "expected one of start, success, alreadyGranted"),
+            (["resultType": "\"Success\""], "resultType", "expected one of start, success, alreadyGranted"),
+        ] as [([String: String?], String, String)])
     func rejectsWithTheFieldAndReason(changes: [String: String?], field: String, reason: String) {
         switch validate(record(changes)) {
         case .success: Issue.record("expected \(field) to be rejected")
@@ -84,21 +87,22 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
 
     /// An optional field that is not valid is left out with a warning naming it; the event is kept, so
     /// a bad `planID` does not lose the purchase it describes.
-    @Test(arguments: [
-        (["planID": "\"" + String(repeating: "p", count: 256) + "\""], "planID", "longer than 255 characters"),
-        (["planID": "7"], "planID", "expected a string or null, got a number"),
-        (["statusCode": "99"], "statusCode", "expected 0 (no response) or a whole number from 100 to 599, got 99"),
-        (["statusCode": "600"], "statusCode", "from 0 to 599, got 600"),
-        (["statusCode": "200.5"], "statusCode", "expected a whole number"),
-        (["statusCode": "\"200\""], "statusCode", "expected a whole number or null, got a string"),
-        (["durationMs": "-1"], "durationMs", "from 0 to"),
-        (["durationMs": "true"], "durationMs", "got a boolean"),
-        (["appVersion": "\"" + String(repeating: "9", count: 65) + "\""], "appVersion", "longer than 64 characters"),
-        (["variant": "[]"], "variant", "got an array"),
-        (["transactionID": "\"" + String(repeating: "1", count: 129) + "\""], "transactionID", "longer than 128"),
-        (["errorDescription": "{}"], "errorDescription", "got an object"),
-        (["offerID": "\"intro\\u0007\"", "groupID": "\"premium\""], "offerID", "control characters"),
-    ] as [([String: String?], String, String)])
+    @Test(
+        arguments: [
+            (["planID": "\"" + String(repeating: "p", count: 256) + "\""], "planID", "longer than 255 characters"),
+            (["planID": "7"], "planID", "expected a string or null, got a number"),
+            (["statusCode": "99"], "statusCode", "expected 0 (no response) or a whole number from 100 to 599, got 99"),
+            (["statusCode": "600"], "statusCode", "from 0 to 599, got 600"),
+            (["statusCode": "200.5"], "statusCode", "expected a whole number"),
+            (["statusCode": "\"200\""], "statusCode", "expected a whole number or null, got a string"),
+            (["durationMs": "-1"], "durationMs", "from 0 to"),
+            (["durationMs": "true"], "durationMs", "got a boolean"),
+            (["appVersion": "\"" + String(repeating: "9", count: 65) + "\""], "appVersion", "longer than 64 characters"),
+            (["variant": "[]"], "variant", "got an array"),
+            (["transactionID": "\"" + String(repeating: "1", count: 129) + "\""], "transactionID", "longer than 128"),
+            (["errorDescription": "{}"], "errorDescription", "got an object"),
+            (["offerID": "\"intro\\u0007\"", "groupID": "\"premium\""], "offerID", "control characters"),
+        ] as [([String: String?], String, String)])
     func leavesOutAnInvalidOptionalFieldWithAWarning(changes: [String: String?], field: String, reason: String) throws {
         let validated = try validateWithWarnings(record(changes)).get()
         #expect(validated.warnings.map(\.field) == [field])
@@ -111,23 +115,25 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
 
     /// A price with its ISO 4217 currency is kept; a bad one is left out with a warning, and a price
     /// without a currency says nothing.
-    @Test(arguments: [
-        (["price": "9.99", "currency": "\"USD\""], 9.99, "USD", nil),
-        (["price": "0", "currency": "\"JPY\""], 0, "JPY", nil),
-        (["currency": "\"EUR\""], nil, "EUR", nil),
-        (["price": "9.99"], nil, nil, "price"),
-        (["price": "-1", "currency": "\"USD\""], nil, "USD", "price"),
-        (["price": "\"9.99\"", "currency": "\"USD\""], nil, "USD", "price"),
-        (["price": "2000000", "currency": "\"USD\""], nil, "USD", "price"),
-        (["price": "9.99", "currency": "\"usd\""], nil, nil, "currency"),
-        (["price": "9.99", "currency": "\"US$\""], nil, nil, "currency"),
-    ] as [([String: String?], Double?, String?, String?)])
+    @Test(
+        arguments: [
+            (["price": "9.99", "currency": "\"USD\""], 9.99, "USD", nil),
+            (["price": "0", "currency": "\"JPY\""], 0, "JPY", nil),
+            (["currency": "\"EUR\""], nil, "EUR", nil),
+            (["price": "9.99"], nil, nil, "price"),
+            (["price": "-1", "currency": "\"USD\""], nil, "USD", "price"),
+            (["price": "\"9.99\"", "currency": "\"USD\""], nil, "USD", "price"),
+            (["price": "2000000", "currency": "\"USD\""], nil, "USD", "price"),
+            (["price": "9.99", "currency": "\"usd\""], nil, nil, "currency"),
+            (["price": "9.99", "currency": "\"US$\""], nil, nil, "currency"),
+        ] as [([String: String?], Double?, String?, String?)])
     func readsAPriceWithItsCurrency(changes: [String: String?], price: Double?, currency: String?, warned: String?) throws {
         let validated = try validateWithWarnings(record(changes)).get()
         #expect(validated.event.price == price && validated.event.currency == currency)
         // A bad currency also leaves the price without one: both are named.
-        #expect(validated.warnings.map(\.field) == (warned == "currency" ? ["price", "currency"] : warned.map { [$0] } ?? []),
-                "\(validated.warnings)")
+        #expect(
+            validated.warnings.map(\.field) == (warned == "currency" ? ["price", "currency"] : warned.map { [$0] } ?? []),
+            "\(validated.warnings)")
         #expect(validated.event.productID == "coins_100")
     }
 
@@ -163,13 +169,15 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
     /// A repeated known key makes the event ambiguous (JSON parsers keep the first, the last, or fail):
     /// it is rejected naming the key; a repeated unknown key is ignored like the key itself.
     @Test func rejectsARepeatedKnownKeyNamingIt() throws {
-        let repeated = #"{"eventID":"a","timestamp":"2026-11-14T09:30:00Z","productID":"coins_100","actionType":"purchase","resultType":"failure","resultType":"success"}"#
+        let repeated =
+            #"{"eventID":"a","timestamp":"2026-11-14T09:30:00Z","productID":"coins_100","actionType":"purchase","resultType":"failure","resultType":"success"}"#
         guard case .failure(let error) = validate(repeated) else {
             Issue.record("a repeated resultType was accepted")
             return
         }
         #expect(error.field == "resultType" && error.reason.contains("appears more than once"))
-        let unknownTwice = #"{"eventID":"a","timestamp":"2026-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"success","x":1,"x":2}"#
+        let unknownTwice =
+            #"{"eventID":"a","timestamp":"2026-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"success","x":1,"x":2}"#
         #expect(try validate(unknownTwice).get().productID == "p")
     }
 

@@ -23,7 +23,8 @@ private func inflateAll(_ compressed: [UInt8], chunkSize: Int = 1 << 16, limit: 
     }
 
     @Test func inflatesConcatenatedMembers() throws {
-        let first = Array("{\"a\":1}\n".utf8), second = Array("{\"b\":2}\n".utf8)
+        let first = Array("{\"a\":1}\n".utf8)
+        let second = Array("{\"b\":2}\n".utf8)
         let joined = try GzipCompressor.compress(first) + GzipCompressor.compress(second)
         #expect(try inflateAll(joined) == first + second)
     }

@@ -21,7 +21,9 @@ import Testing
         #expect(ISOWeek(parsing: "2026-W01")?.previous.description == "2025-W52")
     }
 
-    @Test(arguments: ["2026-W54", "2025-W53", "2026-W00", "2026W46", "2026-w46", "26-W46", "2026-W4", "", "-999-W01", "+999-W01", "0999-W01", "2026-W+1"])
+    @Test(arguments: [
+        "2026-W54", "2025-W53", "2026-W00", "2026W46", "2026-w46", "26-W46", "2026-W4", "", "-999-W01", "+999-W01", "0999-W01", "2026-W+1",
+    ])
     func malformedWeeksAreRefused(text: String) {
         #expect(ISOWeek(parsing: text) == nil)
     }

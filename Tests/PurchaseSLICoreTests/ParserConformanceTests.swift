@@ -87,12 +87,14 @@ private let hostileStrings = [
     "\"line\\nbreak\"", "\"ünïcödé\"", "\"\\ud800\"", "\"\\udc00x\"", "\"\\ud83d\\u0041\"", "\"\\x41\"", "\"\\u12\"",
     "\"unterminated", "\"raw\ttab\"", "\"" + String(repeating: "x", count: 300) + "\"",
 ]
-private let hostileValues = hostileStrings + [
-    "0", "-0", "200", "409", "1e2", "2E+2", "4.09e2", "-1", "1.5", "12345678901234567890", "1e400", "01", "1.", ".5",
-    "-", "+1", "0x10", "NaN", "true", "false", "null", "nul", "[]", "[1,[2,{\"a\":null}]]", "{}", "{\"k\":{\"n\":[]}}",
-    "[1,]", "{\"a\"}", "[", "{", "TRUE",
-]
-private let validTemplate = #"{"eventID":"e-1","timestamp":"2026-11-14T09:30:00.250+01:00","productID":"coins_100","planID":"coins-small","actionType":"purchase","resultType":"alreadyGranted","statusCode":409,"durationMs":812,"errorDescription":"already granted","extra":{"nested":[1,2.5,"x",null,true]}}"#
+private let hostileValues =
+    hostileStrings + [
+        "0", "-0", "200", "409", "1e2", "2E+2", "4.09e2", "-1", "1.5", "12345678901234567890", "1e400", "01", "1.", ".5",
+        "-", "+1", "0x10", "NaN", "true", "false", "null", "nul", "[]", "[1,[2,{\"a\":null}]]", "{}", "{\"k\":{\"n\":[]}}",
+        "[1,]", "{\"a\"}", "[", "{", "TRUE",
+    ]
+private let validTemplate =
+    #"{"eventID":"e-1","timestamp":"2026-11-14T09:30:00.250+01:00","productID":"coins_100","planID":"coins-small","actionType":"purchase","resultType":"alreadyGranted","statusCode":409,"durationMs":812,"errorDescription":"already granted","extra":{"nested":[1,2.5,"x",null,true]}}"#
 
 @Suite struct ParserConformanceTests {
     @Test func agreesOnHostileValuesInEveryField() {
@@ -101,7 +103,8 @@ private let validTemplate = #"{"eventID":"e-1","timestamp":"2026-11-14T09:30:00.
                 var object = #"{"eventID":"e-1","timestamp":"2026-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"success""#
                 object += ",\"\(field)\":\(value)}"
                 if field == "eventID" || field == "timestamp" || field == "productID" || field == "actionType" || field == "resultType" {
-                    object = object.replacingOccurrences(of: "\"\(field)\":\"", with: "\"replaced\":\"", options: [], range: object.range(of: "\"\(field)\":\""))
+                    object = object.replacingOccurrences(
+                        of: "\"\(field)\":\"", with: "\"replaced\":\"", options: [], range: object.range(of: "\"\(field)\":\""))
                 }
                 expectSameVerdict(Array(object.utf8))
             }
@@ -151,8 +154,10 @@ private let validTemplate = #"{"eventID":"e-1","timestamp":"2026-11-14T09:30:00.
             for field in fields.shuffled(using: &generator) where Int.random(in: 0..<10, using: &generator) < 7 {
                 let value: String
                 switch field {
-                case "timestamp": value = ["\"2026-11-14T09:30:00Z\"", "\"2026-11-14T09:30:00.123-08:00\"", "\"bad\""].randomElement(using: &generator)!
-                case "resultType": value = ["\"success\"", "\"failure\"", "\"alreadyGranted\"", "\"start\"", "\"nope\""].randomElement(using: &generator)!
+                case "timestamp":
+                    value = ["\"2026-11-14T09:30:00Z\"", "\"2026-11-14T09:30:00.123-08:00\"", "\"bad\""].randomElement(using: &generator)!
+                case "resultType":
+                    value = ["\"success\"", "\"failure\"", "\"alreadyGranted\"", "\"start\"", "\"nope\""].randomElement(using: &generator)!
                 case "actionType": value = ["\"purchase\"", "\"retry\"", "\"restore\"", "\"x y\""].randomElement(using: &generator)!
                 case "statusCode", "durationMs": value = ["200", "409", "503", "99", "1.5", "null", "\"409\""].randomElement(using: &generator)!
                 default: value = hostileValues.randomElement(using: &generator)!

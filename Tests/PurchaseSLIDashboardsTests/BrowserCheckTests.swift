@@ -35,11 +35,11 @@ struct BrowserCheckTests {
         let directory = try TemporaryDirectory()
         let page = directory.file("bad.html")
         try """
-            <!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-AAAA'">
-            <style>p{color:red}</style></head>
-            <body><p>bad</p><img src="http://example.com/pixel.png" alt=""><img src="pixel.png" alt=""></body></html>
-            """.write(toFile: page, atomically: true, encoding: .utf8)
+        <!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-AAAA'">
+        <style>p{color:red}</style></head>
+        <body><p>bad</p><img src="http://example.com/pixel.png" alt=""><img src="pixel.png" alt=""></body></html>
+        """.write(toFile: page, atomically: true, encoding: .utf8)
         let (status, output) = try await run(["python3", "scripts/browser_check.py", "--screenshots", directory.file("shots"), page])
         #expect(status == 1, "\(output)")
         #expect(output.contains("FAIL bad (light): network request: http://example.com/pixel.png"), "\(output)")

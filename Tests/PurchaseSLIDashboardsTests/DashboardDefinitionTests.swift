@@ -16,44 +16,62 @@ import Testing
     }
 
     static let badDefinitions = [
-        BadDefinition(why: "an unknown panel kind", yaml: "title: T\nfile: t.html\npanels:\n  - objectives\n  - heatmap\n",
-                      path: "panels[1].kind", reason: "heatmap"),
-        BadDefinition(why: "a chart without a metric", yaml: "title: T\nfile: t.html\npanels:\n  - kind: chart\n    by: productID\n",
-                      path: "panels[0].metric", reason: "required"),
-        BadDefinition(why: "a chart of an unknown metric", yaml: "title: T\nfile: t.html\npanels:\n  - kind: chart\n    metric: revenue\n",
-                      path: "panels[0].metric", reason: "revenue"),
-        BadDefinition(why: "a table by something that is not a dimension",
-                      yaml: "title: T\nfile: t.html\npanels:\n  - signals\n  - kind: table\n    by: price\n",
-                      path: "panels[1].by", reason: "price"),
-        BadDefinition(why: "a table by a dimension that is not a series dimension",
-                      yaml: "title: T\nfile: t.html\npanels:\n  - kind: table\n    by: errorDescription\n",
-                      path: "panels[0].by", reason: "errorDescription"),
-        BadDefinition(why: "a chart step of zero", yaml: "title: T\nfile: t.html\npanels:\n  - kind: chart\n    metric: events\n    step: 0\n",
-                      path: "panels[0].step", reason: "above zero"),
-        BadDefinition(why: "a top-errors window of zero", yaml: "title: T\nfile: t.html\npanels:\n  - kind: topErrors\n    window: 0\n",
-                      path: "panels[0].window", reason: "above zero"),
-        BadDefinition(why: "a table without by", yaml: "title: T\nfile: t.html\npanels:\n  - kind: table\n",
-                      path: "panels[0].by", reason: "required"),
-        BadDefinition(why: "a file name that climbs out of the output directory",
-                      yaml: "title: T\nfile: ../etc/t.html\npanels: [objectives]\n", path: "file", reason: "../etc/t.html"),
-        BadDefinition(why: "a file name with a capital", yaml: "title: T\nfile: OnCall.html\npanels: [objectives]\n",
-                      path: "file", reason: "OnCall.html"),
-        BadDefinition(why: "a file that would replace the index", yaml: "title: T\nfile: index.html\npanels: [objectives]\n",
-                      path: "file", reason: "index.html"),
-        BadDefinition(why: "a file that is not HTML", yaml: "title: T\nfile: oncall.htm\npanels: [objectives]\n",
-                      path: "file", reason: "oncall.htm"),
-        BadDefinition(why: "an unknown top-level key", yaml: "title: T\nfile: t.html\ntheme: dark\npanels: [objectives]\n",
-                      path: "theme", reason: "unknown"),
-        BadDefinition(why: "an unknown panel option", yaml: "title: T\nfile: t.html\npanels:\n  - kind: topErrors\n    limt: 5\n",
-                      path: "panels[0].limt", reason: "unknown"),
-        BadDefinition(why: "an option of another kind", yaml: "title: T\nfile: t.html\npanels:\n  - kind: adoption\n    by: appVersion\n",
-                      path: "panels[0].by", reason: "unknown"),
-        BadDefinition(why: "an action that is not a token", yaml: "title: T\nfile: t.html\npanels:\n  - kind: table\n    by: planID\n    actionType: \"<b>\"\n",
-                      path: "panels[0].actionType", reason: "<b>"),
-        BadDefinition(why: "a step that is not a duration", yaml: "title: T\nfile: t.html\npanels:\n  - kind: adoption\n    step: often\n",
-                      path: "panels[0].step", reason: "often"),
-        BadDefinition(why: "a limit that is not a count", yaml: "title: T\nfile: t.html\npanels:\n  - kind: table\n    by: planID\n    limit: -3\n",
-                      path: "panels[0].limit", reason: "-3"),
+        BadDefinition(
+            why: "an unknown panel kind", yaml: "title: T\nfile: t.html\npanels:\n  - objectives\n  - heatmap\n",
+            path: "panels[1].kind", reason: "heatmap"),
+        BadDefinition(
+            why: "a chart without a metric", yaml: "title: T\nfile: t.html\npanels:\n  - kind: chart\n    by: productID\n",
+            path: "panels[0].metric", reason: "required"),
+        BadDefinition(
+            why: "a chart of an unknown metric", yaml: "title: T\nfile: t.html\npanels:\n  - kind: chart\n    metric: revenue\n",
+            path: "panels[0].metric", reason: "revenue"),
+        BadDefinition(
+            why: "a table by something that is not a dimension",
+            yaml: "title: T\nfile: t.html\npanels:\n  - signals\n  - kind: table\n    by: price\n",
+            path: "panels[1].by", reason: "price"),
+        BadDefinition(
+            why: "a table by a dimension that is not a series dimension",
+            yaml: "title: T\nfile: t.html\npanels:\n  - kind: table\n    by: errorDescription\n",
+            path: "panels[0].by", reason: "errorDescription"),
+        BadDefinition(
+            why: "a chart step of zero", yaml: "title: T\nfile: t.html\npanels:\n  - kind: chart\n    metric: events\n    step: 0\n",
+            path: "panels[0].step", reason: "above zero"),
+        BadDefinition(
+            why: "a top-errors window of zero", yaml: "title: T\nfile: t.html\npanels:\n  - kind: topErrors\n    window: 0\n",
+            path: "panels[0].window", reason: "above zero"),
+        BadDefinition(
+            why: "a table without by", yaml: "title: T\nfile: t.html\npanels:\n  - kind: table\n",
+            path: "panels[0].by", reason: "required"),
+        BadDefinition(
+            why: "a file name that climbs out of the output directory",
+            yaml: "title: T\nfile: ../etc/t.html\npanels: [objectives]\n", path: "file", reason: "../etc/t.html"),
+        BadDefinition(
+            why: "a file name with a capital", yaml: "title: T\nfile: OnCall.html\npanels: [objectives]\n",
+            path: "file", reason: "OnCall.html"),
+        BadDefinition(
+            why: "a file that would replace the index", yaml: "title: T\nfile: index.html\npanels: [objectives]\n",
+            path: "file", reason: "index.html"),
+        BadDefinition(
+            why: "a file that is not HTML", yaml: "title: T\nfile: oncall.htm\npanels: [objectives]\n",
+            path: "file", reason: "oncall.htm"),
+        BadDefinition(
+            why: "an unknown top-level key", yaml: "title: T\nfile: t.html\ntheme: dark\npanels: [objectives]\n",
+            path: "theme", reason: "unknown"),
+        BadDefinition(
+            why: "an unknown panel option", yaml: "title: T\nfile: t.html\npanels:\n  - kind: topErrors\n    limt: 5\n",
+            path: "panels[0].limt", reason: "unknown"),
+        BadDefinition(
+            why: "an option of another kind", yaml: "title: T\nfile: t.html\npanels:\n  - kind: adoption\n    by: appVersion\n",
+            path: "panels[0].by", reason: "unknown"),
+        BadDefinition(
+            why: "an action that is not a token", yaml: "title: T\nfile: t.html\npanels:\n  - kind: table\n    by: planID\n    actionType: \"<b>\"\n",
+            path: "panels[0].actionType", reason: "<b>"),
+        BadDefinition(
+            why: "a step that is not a duration", yaml: "title: T\nfile: t.html\npanels:\n  - kind: adoption\n    step: often\n",
+            path: "panels[0].step", reason: "often"),
+        BadDefinition(
+            why: "a limit that is not a count", yaml: "title: T\nfile: t.html\npanels:\n  - kind: table\n    by: planID\n    limit: -3\n",
+            path: "panels[0].limit", reason: "-3"),
         BadDefinition(why: "no title", yaml: "file: t.html\npanels: [objectives]\n", path: "title", reason: "required"),
         BadDefinition(why: "no panels", yaml: "title: T\nfile: t.html\n", path: "panels", reason: "required"),
         BadDefinition(why: "an empty panel list", yaml: "title: T\nfile: t.html\npanels: []\n", path: "panels", reason: "at least one"),
@@ -87,30 +105,34 @@ import Testing
         #expect(oncall.panels.contains(.topErrors(actionType: nil, windowSeconds: 86_400, limit: 10)))
         let rollout = try #require(definitions.first { $0.file == "rollout.html" })
         #expect(rollout.panels.contains(.rollout(candidate: nil, baseline: nil)))
-        #expect(rollout.panels.contains(.chart(
-            title: "409s per valid event per app version", metric: .rate(.conflictRate), actionType: nil, by: .appVersion, stepSeconds: nil)))
+        #expect(
+            rollout.panels.contains(
+                .chart(
+                    title: "409s per valid event per app version", metric: .rate(.conflictRate), actionType: nil, by: .appVersion, stepSeconds: nil)))
         #expect(Set(definitions.map(\.file)).count == definitions.count)
     }
 
     @Test func aPanelMayBeAKindAloneOrAMapping() throws {
-        let definition = try DashboardDefinition(yaml: """
-            title: Mine
-            file: mine-2.html
-            summary: what it is for
-            panels:
-              - alerts
-              - kind: chart
-                metric: events
-                step: 1h
-              - kind: topErrors
-                actionType: restore
-                window: 6h
-                limit: 3
-            """)
+        let definition = try DashboardDefinition(
+            yaml: """
+                title: Mine
+                file: mine-2.html
+                summary: what it is for
+                panels:
+                  - alerts
+                  - kind: chart
+                    metric: events
+                    step: 1h
+                  - kind: topErrors
+                    actionType: restore
+                    window: 6h
+                    limit: 3
+                """)
         #expect(definition.file == "mine-2.html" && definition.summary == "what it is for")
-        #expect(definition.panels == [
-            .alerts, .chart(title: nil, metric: .events, actionType: nil, by: nil, stepSeconds: 3600),
-            .topErrors(actionType: "restore", windowSeconds: 6 * 3600, limit: 3),
-        ])
+        #expect(
+            definition.panels == [
+                .alerts, .chart(title: nil, metric: .events, actionType: nil, by: nil, stepSeconds: 3600),
+                .topErrors(actionType: "restore", windowSeconds: 6 * 3600, limit: 3),
+            ])
     }
 }

@@ -84,11 +84,16 @@ enum OutageFixture {
         var time = start
         var index = 0
         while time < end {
-            defer { time += 12; index += 1 }
+            defer {
+                time += 12
+                index += 1
+            }
             let action: ActionType = index % 10 == 9 ? .restore : index % 10 == 8 ? .retry : .purchase
             let (product, plan) = products[index % 3]
             let version = time >= start + 86_400 && (index / 10) % 3 == 0 ? "4.12.0" : "4.11.0"
-            var result = ResultType.success, status: Int? = 200, error: String?
+            var result = ResultType.success
+            var status: Int? = 200
+            var error: String?
             if time >= outageStart && action != .retry {
                 (result, status, error) = (.failure, 503, "verification failed: 503 Service Unavailable")
             } else if action == .retry {
@@ -101,13 +106,15 @@ enum OutageFixture {
                 (result, status, error) = (.cancel, nil, "payment cancelled")
             }
             let variant = index % 2 == 0 ? "storekit2" : "storekit1"
-            events.append(PurchaseEvent(
-                eventID: "s\(index)", timestampMillis: time * 1000, productID: product, planID: plan,
-                actionType: action, resultType: .start, appVersion: version, platform: "iOS", variant: variant))
-            events.append(PurchaseEvent(
-                eventID: "r\(index)", timestampMillis: time * 1000 + 5000, productID: product, planID: plan,
-                actionType: action, resultType: result, statusCode: status, appVersion: version, platform: "iOS",
-                variant: variant, errorDescription: error))
+            events.append(
+                PurchaseEvent(
+                    eventID: "s\(index)", timestampMillis: time * 1000, productID: product, planID: plan,
+                    actionType: action, resultType: .start, appVersion: version, platform: "iOS", variant: variant))
+            events.append(
+                PurchaseEvent(
+                    eventID: "r\(index)", timestampMillis: time * 1000 + 5000, productID: product, planID: plan,
+                    actionType: action, resultType: result, statusCode: status, appVersion: version, platform: "iOS",
+                    variant: variant, errorDescription: error))
         }
         _ = try store.record(events, receivedAtMillis: end * 1000)
         return store

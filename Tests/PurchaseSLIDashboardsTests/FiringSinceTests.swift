@@ -62,10 +62,11 @@ import Testing
         var events: [PurchaseEvent] = []
         for (index, time) in stride(from: onset - 86_400, to: end, by: 20).enumerated() {
             let failed = time >= onset && index % 4 == 0
-            events.append(PurchaseEvent(
-                eventID: "e\(index)", timestampMillis: time * 1000, productID: "coins_100", planID: "coins-small",
-                actionType: .purchase, resultType: failed ? .failure : .success, statusCode: failed ? 503 : 200,
-                appVersion: "4.11.0", platform: "iOS", errorDescription: failed ? "verification failed: 503" : nil))
+            events.append(
+                PurchaseEvent(
+                    eventID: "e\(index)", timestampMillis: time * 1000, productID: "coins_100", planID: "coins-small",
+                    actionType: .purchase, resultType: failed ? .failure : .success, statusCode: failed ? 503 : 200,
+                    appVersion: "4.11.0", platform: "iOS", errorDescription: failed ? "verification failed: 503" : nil))
         }
         _ = try store.record(events, receivedAtMillis: end * 1000)
         let context = AlertContext(store: store, policy: policy)
@@ -73,6 +74,7 @@ import Testing
             onset,
             try context.episodeReports(from: onset - 3600, to: end + 60, stepSeconds: 60).filter { $0.endsAt == nil },
             try context.firingReports(at: end),
-            try context.snapshotReports(from: end - 3 * 86_400, at: end).firing)
+            try context.snapshotReports(from: end - 3 * 86_400, at: end).firing
+        )
     }
 }

@@ -99,7 +99,8 @@ extension Trait where Self == FixtureTrait {
         FixtureTrait { directory in
             let end = seconds("2026-11-16T12:00:00Z")
             let store = try SQLiteBucketStore(path: directory.file("hostile.sqlite"))
-            let corpus = hostileCorpus, count = corpus.count
+            let corpus = hostileCorpus
+            let count = corpus.count
             var events: [PurchaseEvent] = []
             var index = 0
             for time in stride(from: end - 86_400, to: end, by: 20) {
@@ -109,14 +110,15 @@ extension Trait where Self == FixtureTrait {
                 let outage = time >= end - 3600 && action == .purchase
                 let result: ResultType = outage || index % 50 == 3 ? .failure : index % 31 == 5 ? .cancel : .success
                 for (suffix, type) in [("s", ResultType.start), ("r", result)] {
-                    events.append(PurchaseEvent(
-                        eventID: "\(suffix)\(index)", timestampMillis: (time + (type == .start ? 0 : 4)) * 1000,
-                        productID: field(0), planID: field(1), groupID: field(2), offerID: field(3), actionType: action,
-                        resultType: type, statusCode: action == .retry && index % 2 == 0 ? 409 : nil,
-                        // The first value is also a version arriving in the second half of the day.
-                        appVersion: time >= end - 43_200 && index % 3 == 0 ? corpus[0] : field(4), platform: field(5),
-                        osVersion: field(6), variant: field(7),
-                        errorDescription: type == .start || result == .success ? nil : field(8)))
+                    events.append(
+                        PurchaseEvent(
+                            eventID: "\(suffix)\(index)", timestampMillis: (time + (type == .start ? 0 : 4)) * 1000,
+                            productID: field(0), planID: field(1), groupID: field(2), offerID: field(3), actionType: action,
+                            resultType: type, statusCode: action == .retry && index % 2 == 0 ? 409 : nil,
+                            // The first value is also a version arriving in the second half of the day.
+                            appVersion: time >= end - 43_200 && index % 3 == 0 ? corpus[0] : field(4), platform: field(5),
+                            osVersion: field(6), variant: field(7),
+                            errorDescription: type == .start || result == .success ? nil : field(8)))
                 }
             }
             _ = try store.record(events, receivedAtMillis: end * 1000)
@@ -124,8 +126,10 @@ extension Trait where Self == FixtureTrait {
             let everyDimension = DashboardDefinition(
                 title: "Every dimension", file: "every-dimension.html", summary: "a table and a chart of each",
                 panels: dimensions.flatMap { dimension -> [DashboardDefinition.Panel] in
-                    [.table(title: nil, by: dimension, actionType: nil, limit: 100),
-                     .chart(title: nil, metric: .rate(.successRate), actionType: "purchase", by: dimension, stepSeconds: nil)]
+                    [
+                        .table(title: nil, by: dimension, actionType: nil, limit: 100),
+                        .chart(title: nil, metric: .rate(.successRate), actionType: "purchase", by: dimension, stepSeconds: nil),
+                    ]
                 } + [.topErrors(actionType: nil, windowSeconds: 86_400, limit: 100), .rollout(candidate: corpus[0], baseline: corpus[1])])
             let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: end, rangeSeconds: 86_400)
             return RenderedFixture(store: store, pages: try renderPages(try shippedDefinitions() + [everyDimension], context: context))

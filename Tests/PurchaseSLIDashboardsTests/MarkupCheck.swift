@@ -44,7 +44,9 @@ enum MarkupCheck {
             while index < bytes.count {
                 switch bytes[index] {
                 case UInt8(ascii: "<"): tag()
-                case UInt8(ascii: ">"): fail("a raw > in text", at: index); index += 1
+                case UInt8(ascii: ">"):
+                    fail("a raw > in text", at: index)
+                    index += 1
                 case UInt8(ascii: "&"): index = reference(at: index)
                 default: index += 1
                 }
@@ -79,9 +81,20 @@ enum MarkupCheck {
             while true {
                 let spaceStart = cursor
                 while let next = byte(at: cursor), next == UInt8(ascii: " ") || next == UInt8(ascii: "\n") { cursor += 1 }
-                guard let next = byte(at: cursor) else { fail("<\(name) never ends", at: start); index = cursor; return }
-                if next == UInt8(ascii: ">") { cursor += 1; break }
-                if next == UInt8(ascii: "/"), byte(at: cursor + 1) == UInt8(ascii: ">") { selfClosing = true; cursor += 2; break }
+                guard let next = byte(at: cursor) else {
+                    fail("<\(name) never ends", at: start)
+                    index = cursor
+                    return
+                }
+                if next == UInt8(ascii: ">") {
+                    cursor += 1
+                    break
+                }
+                if next == UInt8(ascii: "/"), byte(at: cursor + 1) == UInt8(ascii: ">") {
+                    selfClosing = true
+                    cursor += 2
+                    break
+                }
                 let attributeStart = cursor
                 let attribute = word(from: &cursor)
                 guard attributeStart > spaceStart, !attribute.isEmpty else {
@@ -140,8 +153,9 @@ enum MarkupCheck {
         private func word(from cursor: inout Int) -> String {
             let start = cursor
             while let next = byte(at: cursor),
-                  (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(next | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next)
-                    || next == UInt8(ascii: "-") {
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(next | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next)
+                    || next == UInt8(ascii: "-")
+            {
                 cursor += 1
             }
             return String(decoding: bytes[start..<cursor], as: UTF8.self)
@@ -160,11 +174,12 @@ enum MarkupCheck {
         private static func isPageLink(_ value: String) -> Bool {
             if value.hasPrefix("https://") || value.hasPrefix("http://") { return !value.contains(" ") }
             let parts = value.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-            return parts[0].hasSuffix(".html") && parts[0].utf8.allSatisfy {
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-                    || $0 == UInt8(ascii: "W")  // the weekly review, report-2026-W46.html
-                    || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-            } && (parts.count == 1 || isAnchor(String(parts[1])))
+            return parts[0].hasSuffix(".html")
+                && parts[0].utf8.allSatisfy {
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                        || $0 == UInt8(ascii: "W")  // the weekly review, report-2026-W46.html
+                        || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+                } && (parts.count == 1 || isAnchor(String(parts[1])))
         }
 
         /// `alert-<Kind>-<12 hex digits>`, as ``AlertFinding/Identity/anchor`` writes.

@@ -57,9 +57,10 @@ import Testing
             for (window, label) in [(3600, "1 h"), (6 * 3600, "6 h"), (86_400, "24 h"), (7 * 86_400, "7 d")] as [(Int64, String)] {
                 let counts = try #require(try counts(from: context.atSeconds - window, to: context.atSeconds, action: action)[[]])
                 let rate = try #require(counts.successRate)
-                #expect(try row(label, in: card) == [
-                    label, NumberText.percent(rate), String(format: "%.1f×", (1 - rate) / (1 - target)), NumberText.count(counts.valid),
-                ], "\(action) \(label)")
+                #expect(
+                    try row(label, in: card) == [
+                        label, NumberText.percent(rate), String(format: "%.1f×", (1 - rate) / (1 - target)), NumberText.count(counts.valid),
+                    ], "\(action) \(label)")
             }
         }
         // While purchases burn, the big number is the alert's: its short window and figure, as its text says
@@ -79,9 +80,10 @@ import Testing
         let context = try OutageFixture.context(fixture.store, rangeSeconds: 3 * 86_400)
         let page = try #require(fixture.pages["oncall.html"])
         let panel = try #require(page.between("<h3>Top failure reasons, last 1 d</h3>", "</section>"))
-        let rows = try fixture.store.errorCounts(CountQuery(
-            fromSeconds: context.atSeconds - 86_400, toSeconds: context.atSeconds, groupBy: [.errorDescription],
-            filters: [.resultType: ["failure"]]))
+        let rows = try fixture.store.errorCounts(
+            CountQuery(
+                fromSeconds: context.atSeconds - 86_400, toSeconds: context.atSeconds, groupBy: [.errorDescription],
+                filters: [.resultType: ["failure"]]))
         #expect(rows.count == 3)
         for row in rows {
             let cells = try self.row(try #require(row.key[0] ?? nil), in: panel)

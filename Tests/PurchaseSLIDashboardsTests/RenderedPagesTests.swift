@@ -24,8 +24,9 @@ import Testing
             #expect(problems.isEmpty, "\(name): \(problems.prefix(5).joined(separator: "\n"))")
             #expect(page.components(separatedBy: "<svg").count == page.components(separatedBy: "</svg>").count, "\(name): an <svg> left open")
             #expect(page.range(of: #"=[0-9.]+/?>"#, options: .regularExpression) == nil, "\(name): an unquoted attribute value")
-            #expect(page.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;none&#39;; style-src &#39;sha256-"),
-                    "\(name)")
+            #expect(
+                page.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;none&#39;; style-src &#39;sha256-"),
+                "\(name)")
             #expect(!page.contains("\u{FFFD}"), "\(name): a character replaced by escaping, though the events hold none")
             #expect(page.range(of: "<script", options: .caseInsensitive) == nil, "\(name)")
             #expect(page.range(of: "http://", options: .caseInsensitive) == nil, "\(name)")
@@ -45,7 +46,10 @@ import Testing
         // The outage: the purchase objective pages, and so does the alert, naming what the failures said.
         #expect(page.contains("<h3>purchase <span class=\"status bad\">PAGE</span>"))
         let alerts = try #require(page.between("<h2>Alerts firing</h2>", "</section>"))
-        #expect(alerts.contains("<div class=\"alert page\" id=\"\(AlertFinding.Identity(kind: .successRateBurn, labels: SeriesLabels(actionType: "purchase")).anchor)\"><p><span class=\"status bad\">PAGE</span> <strong>PurchaseSuccessRateBurn</strong> purchase"))
+        #expect(
+            alerts.contains(
+                "<div class=\"alert page\" id=\"\(AlertFinding.Identity(kind: .successRateBurn, labels: SeriesLabels(actionType: "purchase")).anchor)\"><p><span class=\"status bad\">PAGE</span> <strong>PurchaseSuccessRateBurn</strong> purchase"
+            ))
         // Its action's last 6 hours at 1-minute steps, the episode named on its band; first on a phone.
         #expect(alerts.contains("<h3>purchase: the last 6 h, per 1 min</h3>") && alerts.contains("PAGE burn purchase</text>"))
         #expect(page.contains("<section class=\"firing-first\"><h2>Alerts firing</h2>"))
@@ -63,7 +67,9 @@ import Testing
         let page = try #require(pages["rollout.html"])
         #expect(page.contains("<h3>App version adoption: share of events per 15 min</h3>"))
         let rollout = try #require(page.between("<h3>Rollout of 4.12.0 against 4.11.0</h3>", "</section>"))
-        #expect(rollout.hasPrefix("<div class=\"banner bad\"><strong>ROLL BACK 4.12.0: purchases are lost on 4.12.0 that succeed on 4.11.0 (so far about "))
+        #expect(
+            rollout.hasPrefix(
+                "<div class=\"banner bad\"><strong>ROLL BACK 4.12.0: purchases are lost on 4.12.0 that succeed on 4.11.0 (so far about "))
         #expect(rollout.contains(" purchases failed that would have succeeded on 4.11.0)."))
         #expect(rollout.contains("success rate of purchase, planID=pro-monthly"))
         #expect(rollout.contains("<span class=\"status bad\">worse</span>"))
@@ -99,7 +105,8 @@ import Testing
                 // About 6.5 units a character in 11-unit system-ui on a wide chart, 9.5 in the phone's 16 units.
                 let (size, chartWidth) = (chart.1 == "wide" ? 6.5 : 9.5, try #require(Double(chart.2)))
                 for label in chart.3.matches(of: /<text x="([0-9.]+)" y="[0-9.]+" text-anchor="(start|middle|end)">([^<]*)<\/text>/) {
-                    let x = try #require(Double(label.1)), width = size * Double(label.3.count)
+                    let x = try #require(Double(label.1))
+                    let width = size * Double(label.3.count)
                     let (left, right) = label.2 == "end" ? (x - width, x) : label.2 == "middle" ? (x - width / 2, x + width / 2) : (x, x + width)
                     #expect(left >= 0 && right <= chartWidth, "\(name), \(chart.1): \"\(label.3)\" spans \(Int(left)) to \(Int(right))")
                 }
@@ -113,11 +120,15 @@ import Testing
         #expect(page.contains("<li><a href=\"oncall.html\">On-call</a>") && page.contains("<li><a href=\"rollout.html\">Rollout</a>"))
         #expect(page.contains("<div class=\"banner bad\"><strong>"))
         let status = try #require(page.between("<div class=\"banner bad\"><strong>", "</div>"))
-        #expect(status.range(of: #"^\d+ alerts? firing</strong> \([1-9]\d* pages?\) at 2026-11-16T12:17:00Z:<ul>"#,
-                              options: .regularExpression) != nil, "\(status)")
+        #expect(
+            status.range(
+                of: #"^\d+ alerts? firing</strong> \([1-9]\d* pages?\) at 2026-11-16T12:17:00Z:<ul>"#,
+                options: .regularExpression) != nil, "\(status)")
         // Each firing alert is named and linked to its text on the on-call page.
         let anchor = AlertFinding.Identity(kind: .successRateBurn, labels: SeriesLabels(actionType: "purchase")).anchor
-        #expect(status.contains("<span class=\"status bad\">PAGE</span> <a href=\"oncall.html#\(anchor)\">PurchaseSuccessRateBurn actionType=purchase</a> since "))
+        #expect(
+            status.contains(
+                "<span class=\"status bad\">PAGE</span> <a href=\"oncall.html#\(anchor)\">PurchaseSuccessRateBurn actionType=purchase</a> since "))
     }
 }
 
@@ -138,6 +149,9 @@ import Testing
     func theMarkupCheckCatches(_ markup: String, _ problem: String) {
         let problems = MarkupCheck.problems(in: "<!DOCTYPE html>" + markup)
         #expect(problems.contains { $0.contains(problem) }, "\(problems)")
-        #expect(MarkupCheck.problems(in: "<!DOCTYPE html><p class=\"a\">&lt;b&gt; &amp; &quot;c&#39;</p><svg viewBox=\"0 0 1 1\"><path d=\"M0,0\"/></svg>").isEmpty)
+        #expect(
+            MarkupCheck.problems(
+                in: "<!DOCTYPE html><p class=\"a\">&lt;b&gt; &amp; &quot;c&#39;</p><svg viewBox=\"0 0 1 1\"><path d=\"M0,0\"/></svg>"
+            ).isEmpty)
     }
 }

@@ -82,13 +82,16 @@ import Testing
             evidence: SilenceEvidence(windowSeconds: 1800, expectedEvents: 60, silentSince: at - 9000))
         let report = AlertReport(
             finding: finding, startsAt: at - 7200,
-            severityChanges: [.init(atSeconds: at - 7200, severity: .ticket), .init(atSeconds: at - 5400, severity: .page),
-                              .init(atSeconds: at - 1800, severity: .ticket)])
+            severityChanges: [
+                .init(atSeconds: at - 7200, severity: .ticket), .init(atSeconds: at - 5400, severity: .page),
+                .init(atSeconds: at - 1800, severity: .ticket),
+            ])
         let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: at, rangeSeconds: 86_400)
         let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
         let page = try DashboardPage(
             definition: oncall, context: context,
-            alerts: AlertSnapshot(firing: [report], episodes: [report], freshness: DataFreshness(atSeconds: at, newestEventSeconds: [:], staleAfterSeconds: 3600))
+            alerts: AlertSnapshot(
+                firing: [report], episodes: [report], freshness: DataFreshness(atSeconds: at, newestEventSeconds: [:], staleAfterSeconds: 3600))
         ).document(navigation: [], generatedAtSeconds: at).rendered
         let card = String(try #require(page.between("<div class=\"card\"><h3>purchase ", "</div></div>")))
         #expect(card.contains("<span class=\"status warn\">TICKET: NoPurchaseEvents</span>"), "\(card.prefix(120))")

@@ -23,9 +23,11 @@ struct RestoreShareRule: AlertRule {
         guard let restores = context.inputs.actions["restore"]?.counts(last: 3600, before: time) else { return AlertRuleOutcome() }
         let all = context.inputs.actions.values.reduce(OutcomeCounts()) { $0 + $1.counts(last: 3600, before: time) }
         guard all.valid > 0, Double(restores.valid) >= 0.05 * Double(all.valid) else { return AlertRuleOutcome() }
-        return AlertRuleOutcome(findings: [AlertFinding(
-            kind: kind, severity: .ticket, labels: SeriesLabels(actionType: "restore"), time: time,
-            evidence: RestoreShareEvidence(restores: restores.valid, all: all.valid))])
+        return AlertRuleOutcome(findings: [
+            AlertFinding(
+                kind: kind, severity: .ticket, labels: SeriesLabels(actionType: "restore"), time: time,
+                evidence: RestoreShareEvidence(restores: restores.valid, all: all.valid))
+        ])
     }
 
     func causes(of finding: AlertFinding) -> Set<IncidentCause> { [IncidentCause("restores")] }
@@ -71,6 +73,7 @@ struct ToyAlertRuleTests {
             .render(generatedAtSeconds: at)
         let oncall = try #require(files.first { $0.name == "oncall.html" }?.html)
         #expect(oncall.contains(Self.summary) == registered)
-        #expect(oncall.contains("id=\"\(AlertFinding.Identity(kind: .restoreShare, labels: SeriesLabels(actionType: "restore")).anchor)\"") == registered)
+        #expect(
+            oncall.contains("id=\"\(AlertFinding.Identity(kind: .restoreShare, labels: SeriesLabels(actionType: "restore")).anchor)\"") == registered)
     }
 }

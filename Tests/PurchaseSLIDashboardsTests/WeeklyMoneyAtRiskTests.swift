@@ -21,12 +21,14 @@ struct WeeklyMoneyAtRiskTests {
                 kind: .charge, signedMillis: RFC3339.parseMillis(time)!, transactionID: id, productID: product,
                 purchaseMillis: RFC3339.parseMillis(time)!, price: price, currency: "USD")
         }
-        var notifications = (0..<6).map { charge("t\($0)", "2026-11-18T10:0\($0):00Z") }
+        var notifications =
+            (0..<6).map { charge("t\($0)", "2026-11-18T10:0\($0):00Z") }
             + [charge("p1", "2026-11-11T10:00:00Z"), charge("c1", "2026-11-19T09:00:00Z", product: "coins_100", price: 0.99)]
-        notifications.append(StoreNotification(
-            store: .apple, notificationID: "refund", environment: "Production", appID: "com.example.app", type: "REFUND", kind: .refund,
-            signedMillis: RFC3339.parseMillis("2026-11-20T08:00:00Z")!, transactionID: "t0", productID: "coins_500", price: 4.99,
-            currency: "USD", revocationMillis: RFC3339.parseMillis("2026-11-20T08:00:00Z")!))
+        notifications.append(
+            StoreNotification(
+                store: .apple, notificationID: "refund", environment: "Production", appID: "com.example.app", type: "REFUND", kind: .refund,
+                signedMillis: RFC3339.parseMillis("2026-11-20T08:00:00Z")!, transactionID: "t0", productID: "coins_500", price: 4.99,
+                currency: "USD", revocationMillis: RFC3339.parseMillis("2026-11-20T08:00:00Z")!))
         _ = try store.record(notifications, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
         // t0…t3 and c1 granted; t4, t5 (this week) and p1 (the week before) never.
         let grants = ["t0", "t1", "t2", "t3", "c1"].enumerated().map { index, id in

@@ -70,7 +70,9 @@ struct EventDecoderTests {
 
     @Test("New Relic: a record without eventType is rejected; a configured type is the one counted")
     func newRelicEventType() throws {
-        let body = Array(#"[{"productID":"a","actionType":"purchase","resultType":"start","timestamp":1763112600},{"eventType":"Shop","eventID":"s1","productID":"a","actionType":"purchase","resultType":"start","timestamp":1763112600}]"#.utf8)
+        let body = Array(
+            #"[{"productID":"a","actionType":"purchase","resultType":"start","timestamp":1763112600},{"eventType":"Shop","eventID":"s1","productID":"a","actionType":"purchase","resultType":"start","timestamp":1763112600}]"#
+                .utf8)
         let decoded = try Decoded(body, format: .newRelic(eventType: "Shop"))
         #expect(decoded.rejected.map(\.field) == ["eventType"])
         #expect(decoded.events.map(\.eventID) == ["s1"])
@@ -78,7 +80,9 @@ struct EventDecoderTests {
 
     @Test("New Relic: a record without time takes the receiving clock's; a timestamp number that is no epoch time is rejected")
     func newRelicTimes() throws {
-        let body = Array(#"[{"eventType":"PurchaseSLI","eventID":"a","productID":"p","actionType":"purchase","resultType":"start"},{"eventType":"PurchaseSLI","eventID":"b","productID":"p","actionType":"purchase","resultType":"start","timestamp":-5}]"#.utf8)
+        let body = Array(
+            #"[{"eventType":"PurchaseSLI","eventID":"a","productID":"p","actionType":"purchase","resultType":"start"},{"eventType":"PurchaseSLI","eventID":"b","productID":"p","actionType":"purchase","resultType":"start","timestamp":-5}]"#
+                .utf8)
         let decoded = try Decoded(body, format: .newRelic(eventType: "PurchaseSLI"))
         #expect(decoded.events.map(\.timestampMillis) == [fixtureNow])
         #expect(decoded.rejected.map(\.field) == ["timestamp"] && decoded.rejected[0].reason.contains("epoch seconds or milliseconds"))
@@ -96,15 +100,29 @@ struct EventDecoderTests {
         #expect(ids[0] != ids[2])
     }
 
-    @Test("no sender may claim a computed eventID: an id beginning with purchase-sli: is rejected in every format, the computed one taken",
-          arguments: [
-            (EventFormat.events, #"{"eventID":"%@","timestamp":"2025-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"start"}"#),
-            (.newRelic(eventType: "PurchaseSLI"), #"[{"eventType":"PurchaseSLI","eventID":"%@","timestamp":1763112600,"productID":"p","actionType":"purchase","resultType":"start"}]"#),
-            (.newRelic(eventType: "PurchaseSLI"), #"[{"eventType":"PurchaseSLI","uuid":"%@","timestamp":1763112600,"productID":"p","actionType":"purchase","resultType":"start"}]"#),
-            (.otlpLogs(eventName: "purchase_sli"), #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"eventName":"purchase_sli","timeUnixNano":"1763112600000000000","attributes":[{"key":"eventID","value":{"stringValue":"%@"}},{"key":"productID","value":{"stringValue":"p"}},{"key":"actionType","value":{"stringValue":"purchase"}},{"key":"resultType","value":{"stringValue":"start"}}]}]}]}]}"#),
-          ])
+    @Test(
+        "no sender may claim a computed eventID: an id beginning with purchase-sli: is rejected in every format, the computed one taken",
+        arguments: [
+            (
+                EventFormat.events,
+                #"{"eventID":"%@","timestamp":"2025-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"start"}"#
+            ),
+            (
+                .newRelic(eventType: "PurchaseSLI"),
+                #"[{"eventType":"PurchaseSLI","eventID":"%@","timestamp":1763112600,"productID":"p","actionType":"purchase","resultType":"start"}]"#
+            ),
+            (
+                .newRelic(eventType: "PurchaseSLI"),
+                #"[{"eventType":"PurchaseSLI","uuid":"%@","timestamp":1763112600,"productID":"p","actionType":"purchase","resultType":"start"}]"#
+            ),
+            (
+                .otlpLogs(eventName: "purchase_sli"),
+                #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"eventName":"purchase_sli","timeUnixNano":"1763112600000000000","attributes":[{"key":"eventID","value":{"stringValue":"%@"}},{"key":"productID","value":{"stringValue":"p"}},{"key":"actionType","value":{"stringValue":"purchase"}},{"key":"resultType","value":{"stringValue":"start"}}]}]}]}]}"#
+            ),
+        ])
     func computedIDsAreReserved(format: EventFormat, template: String) throws {
-        let claimed = try Decoded(Array(template.replacingOccurrences(of: "%@", with: "purchase-sli:sha256:0123456789abcdef0123456789abcdef").utf8), format: format)
+        let claimed = try Decoded(
+            Array(template.replacingOccurrences(of: "%@", with: "purchase-sli:sha256:0123456789abcdef0123456789abcdef").utf8), format: format)
         #expect(claimed.events.isEmpty)
         #expect(claimed.rejected.map(\.field) == ["eventID"])
         #expect(claimed.rejected.first?.reason.contains("reserved for the ids purchase-sli computes") == true)
@@ -113,7 +131,9 @@ struct EventDecoderTests {
         #expect(own.events.map(\.eventID) == ["Purchase-SLI:sha256:1"])
     }
 
-    @Test("OTLP logs: purchase SLI records by event name or event.name, resource attributes as appVersion, platform, osVersion", arguments: [1, 13, 4096, Int.max])
+    @Test(
+        "OTLP logs: purchase SLI records by event name or event.name, resource attributes as appVersion, platform, osVersion",
+        arguments: [1, 13, 4096, Int.max])
     func otlpDocument(chunkSize: Int) throws {
         let decoded = try Decoded(try sampleFormat("otlp-logs.json"), format: .otlpLogs(eventName: "purchase_sli"), chunkSize: chunkSize)
         #expect(decoded.records == 6)
@@ -136,7 +156,11 @@ struct EventDecoderTests {
     func otlpJSONLines() throws {
         let document = try JSONSerialization.jsonObject(with: Data(try sampleFormat("otlp-logs.json")))
         let line = String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
-        let input = [line, "not json", #"{"resourceLogs": [ {"scopeLogs": [{"logRecords": [{"eventName": "purchase_sli", "attributes": [{"key": "productID", "value": {"kvlist": 1}}]}]}]}]}"#, line, #"{"resourceLogs": ["#].joined(separator: "\n")
+        let input = [
+            line, "not json",
+            #"{"resourceLogs": [ {"scopeLogs": [{"logRecords": [{"eventName": "purchase_sli", "attributes": [{"key": "productID", "value": {"kvlist": 1}}]}]}]}]}"#,
+            line, #"{"resourceLogs": ["#,
+        ].joined(separator: "\n")
         let decoded = try Decoded(Array(input.utf8), format: .otlpLogs(eventName: "purchase_sli"), chunkSize: 100)
         // The same records twice (the events are the same; duplicates are the store's to skip).
         #expect(decoded.events.count == 8)
@@ -144,13 +168,17 @@ struct EventDecoderTests {
         #expect(decoded.rejected[2].index == 7 && decoded.rejected[2].reason.contains("AnyValue"))
     }
 
-    @Test("gzip is read the same as plain, detected by its magic number", arguments: [EventFormat.events, .newRelic(eventType: "PurchaseSLI"), .otlpLogs(eventName: "purchase_sli")])
+    @Test(
+        "gzip is read the same as plain, detected by its magic number",
+        arguments: [EventFormat.events, .newRelic(eventType: "PurchaseSLI"), .otlpLogs(eventName: "purchase_sli")])
     func gzip(format: EventFormat) throws {
-        let plain: [UInt8] = switch format {
-        case .events: Array(#"{"eventID":"e1","timestamp":"2025-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"start"}"#.utf8)
-        case .newRelic: try sampleFormat("newrelic-events.json")
-        case .otlpLogs: try sampleFormat("otlp-logs.json")
-        }
+        let plain: [UInt8] =
+            switch format {
+            case .events:
+                Array(#"{"eventID":"e1","timestamp":"2025-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"start"}"#.utf8)
+            case .newRelic: try sampleFormat("newrelic-events.json")
+            case .otlpLogs: try sampleFormat("otlp-logs.json")
+            }
         let compressed = try GzipCompressor.compress(plain)
         let fromPlain = try Decoded(plain, format: format)
         #expect(!fromPlain.events.isEmpty)
@@ -160,7 +188,9 @@ struct EventDecoderTests {
 
     @Test("limits: records past the limit, gzip past its decompressed size, and a truncated stream are errors")
     func limits() throws {
-        let lines = (0..<5).map { #"{"eventID":"e\#($0)","timestamp":"2025-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"start"}"# }
+        let lines = (0..<5).map {
+            #"{"eventID":"e\#($0)","timestamp":"2025-11-14T09:30:00Z","productID":"p","actionType":"purchase","resultType":"start"}"#
+        }
         let body = Array(lines.joined(separator: "\n").utf8)
         #expect(throws: DecodingFailure.tooManyRecords(limit: 4)) {
             try Decoded(body, format: .events, limits: EventDecoder.Limits(maximumRecordBytes: 1024, maximumRecords: 4))
@@ -183,7 +213,8 @@ struct EventDecoderTests {
         ])
     func recordLimitInEveryFormat(format: EventFormat, record: String) throws {
         let records = Array(repeating: record, count: 5).joined(separator: ",")
-        let text = format == .otlpLogs(eventName: "purchase_sli")
+        let text =
+            format == .otlpLogs(eventName: "purchase_sli")
             ? #"{"resourceLogs":[{"scopeLogs":[{"logRecords":["# + records + "]}]}]}" : "[" + records + "]"
         let limits = EventDecoder.Limits(maximumRecordBytes: 1 << 16, maximumRecords: 4)
         for body in [Array(text.utf8), try GzipCompressor.compress(Array(text.utf8))] {
@@ -199,11 +230,15 @@ struct EventDecoderTests {
 
     @Test("the event format: NDJSON and arrays with rejects at their line, one object over several lines when allowed")
     func eventFormat() throws {
-        let input = Array("\n{\"eventID\":\"a\",\"timestamp\":\"2025-11-14T09:30:00Z\",\"productID\":\"p\",\"actionType\":\"purchase\",\"resultType\":\"start\"}\n{\"eventID\":\"b\"}\n".utf8)
+        let input = Array(
+            "\n{\"eventID\":\"a\",\"timestamp\":\"2025-11-14T09:30:00Z\",\"productID\":\"p\",\"actionType\":\"purchase\",\"resultType\":\"start\"}\n{\"eventID\":\"b\"}\n"
+                .utf8)
         let decoded = try Decoded(input, format: .events, chunkSize: 3)
         #expect(decoded.events.map(\.eventID) == ["a"])
         #expect(decoded.rejected == [RecordReject(index: 1, line: 3, field: "timestamp", reason: "required field is missing")])
-        let object = Array("{\n \"eventID\": \"a\",\n \"timestamp\": \"2025-11-14T09:30:00Z\",\n \"productID\": \"p\",\n \"actionType\": \"purchase\",\n \"resultType\": \"start\"\n}".utf8)
+        let object = Array(
+            "{\n \"eventID\": \"a\",\n \"timestamp\": \"2025-11-14T09:30:00Z\",\n \"productID\": \"p\",\n \"actionType\": \"purchase\",\n \"resultType\": \"start\"\n}"
+                .utf8)
         var decoder = EventDecoder(
             format: .events, validator: EventValidator(nowMillis: fixtureNow), limits: EventDecoder.Limits(maximumRecordBytes: 1024),
             compression: .none, singleObject: true)

@@ -10,7 +10,8 @@ let hostile = [
     "<!channel> <@U123> <https://evil.example|click>", "[click](https://evil.example) ![x](https://evil.example/x.png)",
     "**bold** _it_ `code` # heading | table", "\u{202E}gnp.exe\u{202C} \u{2066}x\u{2069}", "bell\u{07} esc\u{1B}[31m red\r\nnew line",
     "\"quotes\" \\ back\\slash </script><script>alert(1)</script>",
-    "plan$(touch /tmp/purchase-sli-pwned)`id`; touch /tmp/purchase-sli-pwned && echo 'it''s' | cat", "a```b``c`d *bold* ~strike~ _it_ https://evil.example x.example.com",
+    "plan$(touch /tmp/purchase-sli-pwned)`id`; touch /tmp/purchase-sli-pwned && echo 'it''s' | cat",
+    "a```b``c`d *bold* ~strike~ _it_ https://evil.example x.example.com",
 ]
 
 private func report(_ text: String) -> AlertReport {
@@ -18,7 +19,8 @@ private func report(_ text: String) -> AlertReport {
     let finding = AlertFinding(
         kind: .successRateBurn, severity: .page,
         labels: SeriesLabels(actionType: "purchase", slice: .init(dimension: .productID, value: text)),
-        time: 1_794_650_400, evidence: BurnEvidence(
+        time: 1_794_650_400,
+        evidence: BurnEvidence(
             objective: objective, rule: SLOPolicy.default.rules[0], threshold: 13.44, longWindow: OutcomeCounts(success: 800, failure: 200),
             shortWindow: OutcomeCounts(success: 50, failure: 50), shortWindowSeconds: 300, shareOfFailures: 0.8))
     return AlertReport(
@@ -36,7 +38,10 @@ private func report(_ text: String) -> AlertReport {
         }
         #expect(bad.isEmpty)
         #expect(output.hasPrefix("PAGE  purchase, productID="))
-        #expect(output.contains("success rate 50.0 % over the last 5m against the 99.0 % objective (80.0 % over 1h), burning the error budget 50.0× over 5m and 20.0× over 1h (threshold 13.4×)"), "\(output)")
+        #expect(
+            output.contains(
+                "success rate 50.0 % over the last 5m against the 99.0 % objective (80.0 % over 1h), burning the error budget 50.0× over 5m and 20.0× over 1h (threshold 13.4×)"
+            ), "\(output)")
     }
 
     @Test(arguments: hostile)
@@ -99,21 +104,26 @@ private func report(_ text: String) -> AlertReport {
         #expect((alert["labels"] as? [String: String])?["team"] == "payments-oncall")
         #expect((alert["annotations"] as? [String: String])?["runbook_url"] == "https://runbooks.example.com/purchases#burn")
         #expect((alert["generatorURL"] as? String)?.hasPrefix("https://sli.example.com/oncall.html#alert-PurchaseSuccessRateBurn-") == true)
-        let plain = try #require((try JSONSerialization.jsonObject(with: Data(AlertOutput.alertmanagerJSON([report("x")], now: 0).utf8))
-            as? [[String: Any]])?.first)
+        let plain = try #require(
+            (try JSONSerialization.jsonObject(with: Data(AlertOutput.alertmanagerJSON([report("x")], now: 0).utf8))
+                as? [[String: Any]])?.first)
         #expect(plain["generatorURL"] == nil && (plain["labels"] as? [String: String])?["team"] == nil)
     }
 
     @Test func theTextNamesTheOwnerRunbookAndPage() {
         let text = AlertOutput.text([referenced()], now: 1_794_650_400)
-        #expect(text.contains("owner: payments-oncall · runbook: https://runbooks.example.com/purchases#burn · dashboard: https://sli.example.com/oncall.html#alert-"))
+        #expect(
+            text.contains(
+                "owner: payments-oncall · runbook: https://runbooks.example.com/purchases#burn · dashboard: https://sli.example.com/oncall.html#alert-"
+            ))
     }
 
     /// The database path and the slice value are quoted for a POSIX shell: run by `sh`, the words are
     /// exactly the options, whatever spaces or quotes they hold.
-    @Test(arguments: hostile.filter { text in
-        !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x2069).contains($0.value) }
-    })
+    @Test(
+        arguments: hostile.filter { text in
+            !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x2069).contains($0.value) }
+        })
     func lookNextRunsAsPrintedInAShell(slice: String) async throws {
         var alert = referenced()
         alert.finding.labels = SeriesLabels(actionType: "purchase", slice: .init(dimension: .planID, value: slice))
@@ -136,9 +146,10 @@ private func report(_ text: String) -> AlertReport {
 
     /// Every output prints the command as code that copies exactly: run by `sh`, the slice value comes
     /// through literally (no command substitution, no word splitting), whatever it holds.
-    @Test(arguments: hostile.filter { text in
-        !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x2069).contains($0.value) }
-    })
+    @Test(
+        arguments: hostile.filter { text in
+            !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x2069).contains($0.value) }
+        })
     func everyOutputPrintsACommandThatPassesTheValueThroughLiterally(slice: String) async throws {
         var alert = referenced()
         alert.finding.labels = SeriesLabels(actionType: "purchase", slice: .init(dimension: .planID, value: slice))

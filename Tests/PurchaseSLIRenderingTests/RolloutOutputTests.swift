@@ -9,10 +9,16 @@ private func rollback(version: String, plan: String) -> RolloutReport {
     let counts: (OutcomeCounts, OutcomeCounts) = (OutcomeCounts(success: 180, failure: 20), OutcomeCounts(success: 1990, failure: 10))
     let inputs = RolloutInputs(
         candidate: version, baseline: "4.11.0", fromSeconds: 1_794_614_400, toSeconds: 1_794_700_800,
-        actionRows: [CountRow(timeSeconds: nil, key: [version, "purchase"], counts: counts.0),
-                     CountRow(timeSeconds: nil, key: ["4.11.0", "purchase"], counts: counts.1)],
-        sliceRows: [.planID: [CountRow(timeSeconds: nil, key: [version, "purchase", plan], counts: counts.0),
-                              CountRow(timeSeconds: nil, key: ["4.11.0", "purchase", plan], counts: counts.1)]])
+        actionRows: [
+            CountRow(timeSeconds: nil, key: [version, "purchase"], counts: counts.0),
+            CountRow(timeSeconds: nil, key: ["4.11.0", "purchase"], counts: counts.1),
+        ],
+        sliceRows: [
+            .planID: [
+                CountRow(timeSeconds: nil, key: [version, "purchase", plan], counts: counts.0),
+                CountRow(timeSeconds: nil, key: ["4.11.0", "purchase", plan], counts: counts.1),
+            ]
+        ])
     return RolloutEvaluator(policy: .default).evaluate(inputs)
 }
 
@@ -54,7 +60,9 @@ private func rollback(version: String, plan: String) -> RolloutReport {
     @Test func theHistoryFoldsRunsOfTheSameVerdict() throws {
         var report = rollback(version: "4.12.0", plan: "pro-monthly")
         let start: Int64 = 1_794_618_000
-        let verdicts: [(RolloutReport.Verdict, Int)] = [(.insufficientData, 1), (.insufficientData, 1), (.rollback, 1), (.rollback, 1), (.rollback, 2)]
+        let verdicts: [(RolloutReport.Verdict, Int)] = [
+            (.insufficientData, 1), (.insufficientData, 1), (.rollback, 1), (.rollback, 1), (.rollback, 2),
+        ]
         report.checks = verdicts.enumerated().map { hour, check in
             RolloutCheck(timeSeconds: start + Int64(hour) * 3600, step: check.1, verdict: check.0, reason: report.reasons.first)
         }

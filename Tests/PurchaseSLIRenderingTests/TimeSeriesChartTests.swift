@@ -30,7 +30,8 @@ import Testing
 
     @Test func aPhoneGetsTheWholeChartWithItsYAxis() throws {
         let html = chart().html.markup
-        let wide = try svg(html, "wide"), narrow = try svg(html, "narrow")
+        let wide = try svg(html, "wide")
+        let narrow = try svg(html, "narrow")
         #expect(yLabels(wide, left: 58) == yLabels(narrow, left: 92))
         #expect(yLabels(narrow, left: 92).contains("100.00 %"), "\(narrow.prefix(600))")
         // Hover columns are for a pointer: the wide one has one per step, the phone's none.

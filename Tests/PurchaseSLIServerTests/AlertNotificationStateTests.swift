@@ -40,15 +40,21 @@ private func run(_ steps: [[AlertReport]], resendingFiring: Bool = false, failin
     /// a new alert and the ticket as resolved; when the page calms to a ticket, the ticket goes out and the
     /// page is resolved (the label follows the severity the text says).
     @Test func aTicketThatBecomesAPageIsSentAsThePageWithTheTicketResolved() {
-        #expect(run([[firing("purchase", .ticket)], [firing("purchase", .page, earlier: [.ticket])],
-                     [firing("purchase", .ticket, earlier: [.ticket, .page])], []])
-            == [["purchase ticket"], ["purchase page", "purchase ticket resolved@2"], ["purchase ticket", "purchase page resolved@3"],
-                ["purchase ticket resolved@4"]])
+        #expect(
+            run([
+                [firing("purchase", .ticket)], [firing("purchase", .page, earlier: [.ticket])],
+                [firing("purchase", .ticket, earlier: [.ticket, .page])], [],
+            ])
+                == [
+                    ["purchase ticket"], ["purchase page", "purchase ticket resolved@2"], ["purchase ticket", "purchase page resolved@3"],
+                    ["purchase ticket resolved@4"],
+                ])
     }
 
     @Test func anAlertThatStartsFiringIsSentOnceAndNotAgainWhileItFiresUnchanged() {
-        #expect(run([[], [firing("purchase")], [firing("purchase")], [firing("purchase")]])
-            == [[], ["purchase page"], [], []])
+        #expect(
+            run([[], [firing("purchase")], [firing("purchase")], [firing("purchase")]])
+                == [[], ["purchase page"], [], []])
     }
 
     @Test func anAlertThatStopsFiringIsSentOnceAsResolvedAtTheFirstEvaluationWithoutIt() {
@@ -56,9 +62,11 @@ private func run(_ steps: [[AlertReport]], resendingFiring: Bool = false, failin
     }
 
     @Test func aFailedSendIsRetriedAtTheNextEvaluationWithWhatChangedSince() {
-        #expect(run([[firing("purchase")], [firing("purchase"), firing("retry")], [firing("retry")], [firing("retry")]],
-                    failing: [1, 2])
-            == [["purchase page"], ["purchase page", "retry page"], ["retry page", "purchase page resolved@3"], []])
+        #expect(
+            run(
+                [[firing("purchase")], [firing("purchase"), firing("retry")], [firing("retry")], [firing("retry")]],
+                failing: [1, 2])
+                == [["purchase page"], ["purchase page", "retry page"], ["retry page", "purchase page resolved@3"], []])
     }
 
     @Test func anAlertThatStartsAndStopsBeforeAnySendSucceedsIsSentOnceResolved() {
@@ -66,25 +74,32 @@ private func run(_ steps: [[AlertReport]], resendingFiring: Bool = false, failin
     }
 
     @Test func aResolutionNotDeliveredBeforeTheAlertFiresAgainGivesWayToTheFiringAlert() {
-        #expect(run([[firing("purchase")], [], [firing("purchase", since: 3)]], failing: [2])
-            == [["purchase page"], ["purchase page resolved@2"], ["purchase page"]])
+        #expect(
+            run([[firing("purchase")], [], [firing("purchase", since: 3)]], failing: [2])
+                == [["purchase page"], ["purchase page resolved@2"], ["purchase page"]])
     }
 
     @Test func forAlertmanagerEveryFiringAlertIsSentAtEveryEvaluationAndEachResolutionOnce() {
-        #expect(run([[firing("purchase")], [firing("purchase"), firing("retry", .ticket)], [firing("retry", .ticket)], [], []],
-                    resendingFiring: true)
-            == [["purchase page"], ["purchase page", "retry ticket"], ["retry ticket", "purchase page resolved@3"],
-                ["retry ticket resolved@4"], []])
+        #expect(
+            run(
+                [[firing("purchase")], [firing("purchase"), firing("retry", .ticket)], [firing("retry", .ticket)], [], []],
+                resendingFiring: true)
+                == [
+                    ["purchase page"], ["purchase page", "retry ticket"], ["retry ticket", "purchase page resolved@3"],
+                    ["retry ticket resolved@4"], [],
+                ])
     }
 
     @Test func firingAlertsComeFirstMostUrgentFirstThenResolvedOnes() {
-        #expect(run([[firing("restore", .ticket)], [firing("retry", .ticket), firing("purchase")]])
-            == [["restore ticket"], ["purchase page", "retry ticket", "restore ticket resolved@2"]])
+        #expect(
+            run([[firing("restore", .ticket)], [firing("retry", .ticket), firing("purchase")]])
+                == [["restore ticket"], ["purchase page", "retry ticket", "restore ticket resolved@2"]])
     }
 
     @Test func anEscalationFromTicketToPageIsANewAlertAndTheTicketResolves() {
-        #expect(run([[firing("purchase", .ticket)], [firing("purchase", .page)]])
-            == [["purchase ticket"], ["purchase page", "purchase ticket resolved@2"]])
+        #expect(
+            run([[firing("purchase", .ticket)], [firing("purchase", .page)]])
+                == [["purchase ticket"], ["purchase page", "purchase ticket resolved@2"]])
     }
 
     /// For a chat (sent each change once), any change of an incident sends all of its alerts firing: its

@@ -57,10 +57,11 @@ private final class RecordingSender: AlertNotificationSender, @unchecked Sendabl
                 failuresLeft -= 1
                 throw NotificationError.refused(URL(string: "http://receiver.test/hook")!, status: 503, answer: "busy")
             }
-            sends.append(reports.map { report in
-                "\(report.finding.kind.rawValue) \(report.finding.severity) since \(RFC3339.format(seconds: report.startsAt))"
-                    + (report.endsAt.map { " resolved \(RFC3339.format(seconds: $0))" } ?? "")
-            })
+            sends.append(
+                reports.map { report in
+                    "\(report.finding.kind.rawValue) \(report.finding.severity) since \(RFC3339.format(seconds: report.startsAt))"
+                        + (report.endsAt.map { " resolved \(RFC3339.format(seconds: $0))" } ?? "")
+                })
         }
     }
 }
@@ -79,28 +80,35 @@ private final class RecordingSender: AlertNotificationSender, @unchecked Sendabl
     private func notify(at times: [Int64], sender: RecordingSender) async -> [[String]] {
         let notifier = AlertNotifier(
             store: store, policy: .default, intervalSeconds: 60, sender: sender,
-            logger: Logger(label: "test") { _ in logs }, nowMillis: { Issue.record("the clock was read"); return 0 })
+            logger: Logger(label: "test") { _ in logs },
+            nowMillis: {
+                Issue.record("the clock was read")
+                return 0
+            })
         var state = AlertNotificationState(resendingFiring: sender.resendsFiring)
         for time in times { await notifier.notify(at: time, state: &state) }
         return sender.delivered
     }
 
     @Test func anOutageThatStartsAndEndsIsSentOnceFiringAndOnceResolved() async {
-        let sends = await notify(at: [at(11, 0), at(12, 20), at(12, 25), at(13, 30), at(13, 40)],
-                                 sender: RecordingSender(resendsFiring: false))
-        #expect(sends == [
-            ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"],
-            ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z resolved 2026-11-14T13:30:00Z"],
-        ])
+        let sends = await notify(
+            at: [at(11, 0), at(12, 20), at(12, 25), at(13, 30), at(13, 40)],
+            sender: RecordingSender(resendsFiring: false))
+        #expect(
+            sends == [
+                ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"],
+                ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z resolved 2026-11-14T13:30:00Z"],
+            ])
     }
 
     @Test func alertmanagerGetsTheFiringAlertAtEveryEvaluationAndTheResolutionOnce() async {
         let sends = await notify(at: [at(12, 20), at(12, 25), at(13, 30), at(13, 40)], sender: RecordingSender(resendsFiring: true))
-        #expect(sends == [
-            ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"],
-            ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"],
-            ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z resolved 2026-11-14T13:30:00Z"],
-        ])
+        #expect(
+            sends == [
+                ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"],
+                ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"],
+                ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z resolved 2026-11-14T13:30:00Z"],
+            ])
     }
 
     @Test func aFailedSendIsLoggedWithItsURLAndStatusAndRetriedAtTheNextEvaluation() async {

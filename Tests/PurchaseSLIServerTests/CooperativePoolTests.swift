@@ -93,8 +93,10 @@ private struct GatedStore: BucketStore {
         let app = makeApp(store: store, databasePath: directory.file("db.sqlite"))
         try await app.test(.router) { client in
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for uri in ["/v1/query?from=now-1h&to=now", "/v1/query?from=now-1d&to=now&by=productID",
-                            "/v1/query?from=now-1d&to=now&by=errorDescription", "/readyz"] {
+                for uri in [
+                    "/v1/query?from=now-1h&to=now", "/v1/query?from=now-1d&to=now&by=productID",
+                    "/v1/query?from=now-1d&to=now&by=errorDescription", "/readyz",
+                ] {
                     group.addTask {
                         try await client.execute(uri: uri, method: .get) { #expect($0.status == .ok, "\(uri)") }
                     }

@@ -24,8 +24,9 @@ import Testing
     private func recordOutage(endingAt end: Int64) throws {
         let events = (0..<720).map { index -> PurchaseEvent in
             let time = end - 7200 + Int64(index) * 10
-            return PurchaseEvent(eventID: "e\(index)", timestampMillis: time * 1000, productID: "coins_100", actionType: .purchase,
-                                 resultType: time >= end - 1200 ? .failure : .success, statusCode: time >= end - 1200 ? 503 : 200)
+            return PurchaseEvent(
+                eventID: "e\(index)", timestampMillis: time * 1000, productID: "coins_100", actionType: .purchase,
+                resultType: time >= end - 1200 ? .failure : .success, statusCode: time >= end - 1200 ? 503 : 200)
         }
         _ = try store.record(events, receivedAtMillis: end * 1000)
     }

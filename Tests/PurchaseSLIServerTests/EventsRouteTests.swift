@@ -40,7 +40,8 @@ import Testing
     @Test func acceptsGoodEventsBesideBadOnesAndCountsDuplicatesOnce() async throws {
         let app = makeApp(store: store)
         // A re-sent event is the same event: same eventID and timestamp.
-        let a = eventLine("a"), c = eventLine("c")
+        let a = eventLine("a")
+        let c = eventLine("c")
         try await app.test(.router) { client in
             let lines = [a, "not json", eventLine("b", result: "granted"), c, a]
             try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body(lines)) { response in
@@ -84,15 +85,16 @@ import Testing
     }
 
     /// Each case: a request the service must refuse whole, and the status and message it answers with.
-    @Test(arguments: [
-        ("empty body", [.contentType: "application/x-ndjson"], "", HTTPResponse.Status.badRequest, "no events"),
-        ("nothing valid", [.contentType: "application/x-ndjson"], "{}\nnot json", .badRequest, "no valid event"),
-        ("no content type", [:], "{}", .unsupportedMediaType, "Content-Type must be"),
-        ("text/plain", [.contentType: "text/plain"], "{}", .unsupportedMediaType, "got \"text/plain\""),
-        ("brotli", [.contentType: "application/x-ndjson", .contentEncoding: "br"], "{}", .unsupportedMediaType, "br is not supported"),
-        ("stacked gzip", [.contentType: "application/x-ndjson", .contentEncoding: "gzip, gzip"], "{}", .unsupportedMediaType, "stacked"),
-        ("not gzip", [.contentType: "application/x-ndjson", .contentEncoding: "gzip"], "{}", .badRequest, "not valid gzip"),
-    ] as [(String, HTTPFields, String, HTTPResponse.Status, String)])
+    @Test(
+        arguments: [
+            ("empty body", [.contentType: "application/x-ndjson"], "", HTTPResponse.Status.badRequest, "no events"),
+            ("nothing valid", [.contentType: "application/x-ndjson"], "{}\nnot json", .badRequest, "no valid event"),
+            ("no content type", [:], "{}", .unsupportedMediaType, "Content-Type must be"),
+            ("text/plain", [.contentType: "text/plain"], "{}", .unsupportedMediaType, "got \"text/plain\""),
+            ("brotli", [.contentType: "application/x-ndjson", .contentEncoding: "br"], "{}", .unsupportedMediaType, "br is not supported"),
+            ("stacked gzip", [.contentType: "application/x-ndjson", .contentEncoding: "gzip, gzip"], "{}", .unsupportedMediaType, "stacked"),
+            ("not gzip", [.contentType: "application/x-ndjson", .contentEncoding: "gzip"], "{}", .badRequest, "not valid gzip"),
+        ] as [(String, HTTPFields, String, HTTPResponse.Status, String)])
     func refusesMalformedRequests(name: String, headers: HTTPFields, text: String, status: HTTPResponse.Status, message: String) async throws {
         let app = makeApp(store: store)
         try await app.test(.router) { client in

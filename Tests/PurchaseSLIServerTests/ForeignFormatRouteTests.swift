@@ -39,7 +39,8 @@ import Testing
         let payload = Self.newRelicPayload()
         try await app.test(.router) { client in
             let uri = "/v1/accounts/1234567/events"
-            try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: payload)) { response in
+            try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: payload)) {
+                response in
                 #expect(response.status == .unauthorized)
                 let json = bodyJSON(response.body)
                 #expect(json["success"] as? Bool == false)
@@ -79,7 +80,8 @@ import Testing
                 + #"{"key":"actionType","value":{"stringValue":"purchase"}}"#
                 + (result.map { #",{"key":"resultType","value":{"stringValue":"\#($0)"}}"# } ?? "") + "]}"
         }
-        return #"{"resourceLogs":[{"resource":{"attributes":[{"key":"service.version","value":{"stringValue":"5.3.0"}}]},"scopeLogs":[{"logRecords":["#
+        return
+            #"{"resourceLogs":[{"resource":{"attributes":[{"key":"service.version","value":{"stringValue":"5.3.0"}}]},"scopeLogs":[{"logRecords":["#
             + record("o1", result: resultType) + "," + record("o2", result: nil)
             + #",{"timeUnixNano":"\#(nanos)","body":{"stringValue":"GET /health 200"}}]}]}]}"#
     }
@@ -107,13 +109,14 @@ import Testing
         #expect(byVersion.map(\.key) == [["5.3.0"]] && byVersion.first?.counts.success == 1)
     }
 
-    @Test("OTLP refusals in google.rpc.Status: protobuf 415, no key 401, not JSON 400; only retryable statuses ask to retry",
-          arguments: [
+    @Test(
+        "OTLP refusals in google.rpc.Status: protobuf 415, no key 401, not JSON 400; only retryable statuses ask to retry",
+        arguments: [
             ("application/x-protobuf", "{}", nil, 415, 3, "http/json"),
             ("application/json", "{}", "", 401, 16, "missing ingest key"),
             ("application/json", #"{"resourceLogs": ]}"#, "k1", 400, 3, "invalid JSON at byte 18"),
             ("application/json", "[1,2]", "k1", 400, 3, "OTLP JSON document"),
-          ] as [(String, String, String?, Int, Int, String)])
+        ] as [(String, String, String?, Int, Int, String)])
     func otlpRefusals(contentType: String, body: String, key: String?, status: Int, code: Int, message: String) async throws {
         let app = makeApp(store: store) { $0.ingestKeys = AccessKeys(["k1"]) }
         var fields: HTTPFields = [.contentType: contentType]
@@ -131,14 +134,15 @@ import Testing
         }
     }
 
-    @Test("one record past maximumEventsPerRequest: 413 on every ingestion route, plain or gzip, nothing stored, the next request served",
-          arguments: [
+    @Test(
+        "one record past maximumEventsPerRequest: 413 on every ingestion route, plain or gzip, nothing stored, the next request served",
+        arguments: [
             ("/v1/events", #"{"eventID":"e","productID":"p","actionType":"purchase","resultType":"start"}"#, false),
             ("/v1/accounts/1/events", #"{"eventType":"PurchaseSLI","productID":"p","actionType":"purchase","resultType":"start"}"#, false),
             ("/v1/accounts/1/events", #"{"eventType":"Other"}"#, false),
             ("/v1/logs", #"{"eventName":"purchase_sli"}"#, true),
             ("/v1/logs", "{}", true),
-          ])
+        ])
     func recordLimit(uri: String, record: String, isOTLP: Bool) async throws {
         let app = makeApp(store: store) { $0.maximumEventsPerRequest = 10 }
         let records = Array(repeating: record, count: 11).joined(separator: ",")
@@ -167,7 +171,9 @@ import Testing
         }.joined(separator: "\n")
         let json: HTTPFields = [.contentType: "application/json"]
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"], body: ByteBuffer(string: claim)) { response in
+            try await client.execute(
+                uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"], body: ByteBuffer(string: claim)
+            ) { response in
                 #expect(response.status == .badRequest)
                 #expect(String(buffer: response.body).contains("reserved for the ids purchase-sli computes"))
             }
@@ -231,8 +237,9 @@ import Testing
         #expect(try store.clientDroppedEvents(fromMillis: now - 3_600_000, toMillis: now + 60_000) == 37)
     }
 
-    @Test("X-Purchase-SLI-Dropped-Events outside 0…10000 or not a decimal number: 400 naming the header, nothing stored",
-          arguments: ["10001", "1000000000", "-1", "+5", "1e3", "0x10", "", "37, 37", "99999999999999999999"])
+    @Test(
+        "X-Purchase-SLI-Dropped-Events outside 0…10000 or not a decimal number: 400 naming the header, nothing stored",
+        arguments: ["10001", "1000000000", "-1", "+5", "1e3", "0x10", "", "37, 37", "99999999999999999999"])
     func droppedEventsHeaderRefused(value: String) async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))

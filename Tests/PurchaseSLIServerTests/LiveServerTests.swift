@@ -41,7 +41,8 @@ private func rawExchange(port: Int, request: String, seconds: Int) throws -> Str
 /// Whether `response` holds its headers and the whole body they announce.
 private func isComplete(_ response: String) -> Bool {
     guard let end = response.range(of: "\r\n\r\n") else { return false }
-    let length = response[..<end.lowerBound].split(separator: "\r\n")
+    let length =
+        response[..<end.lowerBound].split(separator: "\r\n")
         .first { $0.lowercased().hasPrefix("content-length:") }
         .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
     return response[end.upperBound...].utf8.count >= length

@@ -89,8 +89,9 @@ import Testing
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let now = Int64(Date().timeIntervalSince1970)
-        _ = try store.record([PurchaseEvent(eventID: "a", timestampMillis: (now - 120) * 1000, productID: "p", actionType: .purchase, resultType: .success)],
-                             receivedAtMillis: now * 1000)
+        _ = try store.record(
+            [PurchaseEvent(eventID: "a", timestampMillis: (now - 120) * 1000, productID: "p", actionType: .purchase, resultType: .success)],
+            receivedAtMillis: now * 1000)
         let damage = { (db: Database) throws in
             try db.execute(sql: "UPDATE bucket_minute SET series_counts = x'010305'")
             try db.execute(sql: "DROP TABLE store_notification")

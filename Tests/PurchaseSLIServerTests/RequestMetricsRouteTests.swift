@@ -1,5 +1,6 @@
-@testable import PurchaseSLIServer
 import Testing
+
+@testable import PurchaseSLIServer
 
 /// The `route` label of `purchase_sli_http_request_duration_seconds`: every ingestion and store route by
 /// name (they were all `other`), New Relic's by its template.

@@ -113,13 +113,14 @@ private final class RecordingRolloutSender: RolloutNotificationSender, @unchecke
             progress: RolloutReport.Progress(step: step, nextStep: nil, share: nil, day: 1, startSeconds: 0, earlierRelease: nil, confidence: 0.9))
     }
 
-    @Test(arguments: [
-        // (verdicts in turn, which are changes)
-        ([RolloutReport.Verdict.insufficientData, .insufficientData, .proceed, .proceed], [true, false, true, false]),
-        ([.proceed, .rollback, .rollback, .proceed], [true, true, false, true]),
-        ([.stale, .stale, .insufficientData], [false, false, true]),
-        ([.rollback, .stale, .rollback, .stale, .proceed], [true, false, false, false, true]),
-    ] as [([RolloutReport.Verdict], [Bool])])
+    @Test(
+        arguments: [
+            // (verdicts in turn, which are changes)
+            ([RolloutReport.Verdict.insufficientData, .insufficientData, .proceed, .proceed], [true, false, true, false]),
+            ([.proceed, .rollback, .rollback, .proceed], [true, true, false, true]),
+            ([.stale, .stale, .insufficientData], [false, false, true]),
+            ([.rollback, .stale, .rollback, .stale, .proceed], [true, false, false, false, true]),
+        ] as [([RolloutReport.Verdict], [Bool])])
     func eachChangeOnce(verdicts: [RolloutReport.Verdict], changes: [Bool]) {
         var state = RolloutNotificationState()
         let seen = verdicts.map { verdict -> Bool in

@@ -66,12 +66,14 @@ struct StoreNotificationRoutesTests {
             ("another root", 401, "trusted root"), ("another bundle", 403, "com.other.app"), ("not JSON", 400, "signedPayload"),
         ])
     func appleRefusals(case name: String, status: Int, reason: String) async throws {
-        let body: [UInt8] = switch name {
-        case "another root": try StoreNotificationEncoder.appleBody(
-            charge("t1"), chain: AppStoreSigningChain(validity: Date(timeIntervalSinceNow: -86_400)...Date(timeIntervalSinceNow: 86_400)))
-        case "another bundle": try StoreNotificationEncoder.appleBody(charge("t1", app: "com.other.app"), chain: Self.chain)
-        default: Array("hello".utf8)
-        }
+        let body: [UInt8] =
+            switch name {
+            case "another root":
+                try StoreNotificationEncoder.appleBody(
+                    charge("t1"), chain: AppStoreSigningChain(validity: Date(timeIntervalSinceNow: -86_400)...Date(timeIntervalSinceNow: 86_400)))
+            case "another bundle": try StoreNotificationEncoder.appleBody(charge("t1", app: "com.other.app"), chain: Self.chain)
+            default: Array("hello".utf8)
+            }
         try await app().test(.router) { client in
             try await client.execute(uri: "/v1/stores/apple/notifications", method: .post, body: ByteBuffer(bytes: body)) { response in
                 #expect(response.status.code == status)
@@ -117,12 +119,14 @@ struct StoreNotificationRoutesTests {
         #expect(try stored.map(\.transactionID) == ["token-1"])
     }
 
-    @Test("checked before the body is read: a declared body over 256 KiB is 413, a Play push without its token 401; past its burst an address gets 429")
+    @Test(
+        "checked before the body is read: a declared body over 256 KiB is 413, a Play push without its token 401; past its burst an address gets 429")
     func refusedBeforeTheBody() async throws {
         try await app().test(.router) { client in
             for path in ["/v1/stores/apple/notifications", "/v1/stores/google/notifications?token=push-secret"] {
                 let headers: HTTPFields = [.contentLength: String(256 << 10 + 1)]
-                try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(repeating: 0x20, count: 256 << 10 + 1)) { response in
+                try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(repeating: 0x20, count: 256 << 10 + 1)) {
+                    response in
                     #expect(response.status == .contentTooLarge, "\(path)")
                     #expect(String(buffer: response.body).contains("for a store notification"))
                 }

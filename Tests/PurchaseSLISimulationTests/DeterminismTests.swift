@@ -39,8 +39,9 @@ import Testing
         #expect(random.next() == 0x99EC_5F36_CB75_F2B4)
         #expect(random.next() == 0xBF6E_1F78_4956_452A)
         let first = TrafficSimulator(Fixtures.parameters(.steady, rate: 30, seed: 42)).first { _ in true }
-        #expect(first?.jsonLine == #"""
-            {"eventID":"42e09c05-36f8-4866-a647-650f08163e0f","timestamp":"2026-11-02T00:00:01.763Z","productID":"premium_monthly","planID":"pro-monthly","groupID":"premium","offerID":"winback-50","actionType":"purchase","resultType":"start","appVersion":"4.10.2","platform":"iOS","osVersion":"18.2","variant":"storekit1","price":9.99,"currency":"USD","appAccountToken":"ed4686cf-5695-4507-b007-64a2648fc854"}
-            """#)
+        #expect(
+            first?.jsonLine == #"""
+                {"eventID":"42e09c05-36f8-4866-a647-650f08163e0f","timestamp":"2026-11-02T00:00:01.763Z","productID":"premium_monthly","planID":"pro-monthly","groupID":"premium","offerID":"winback-50","actionType":"purchase","resultType":"start","appVersion":"4.10.2","platform":"iOS","osVersion":"18.2","variant":"storekit1","price":9.99,"currency":"USD","appAccountToken":"ed4686cf-5695-4507-b007-64a2648fc854"}
+                """#)
     }
 }

@@ -75,14 +75,17 @@ import Testing
         let majority = events.count { $0.appVersion == "4.11.0" }
         #expect(Double(majority) / Double(events.count) > 0.85)
         let errors = Set(events.compactMap(\.errorDescription))
-        #expect(errors.isSuperset(of: ["SKErrorDomain Code=2", "verification failed: 503 upstream timeout", "receipt missing",
-                                       "payment cancelled"]))
+        #expect(
+            errors.isSuperset(of: [
+                "SKErrorDomain Code=2", "verification failed: 503 upstream timeout", "receipt missing",
+                "payment cancelled",
+            ]))
     }
 
     private func isVersion4UUID(_ id: String) -> Bool {
         let parts = id.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.map(\.count) == [8, 4, 4, 4, 12],
-              parts.allSatisfy({ $0.allSatisfy { "0123456789abcdef".contains($0) } })
+            parts.allSatisfy({ $0.allSatisfy { "0123456789abcdef".contains($0) } })
         else { return false }
         return parts[2].first == "4" && "89ab".contains(parts[3].first!)
     }

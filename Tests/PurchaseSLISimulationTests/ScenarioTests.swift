@@ -140,8 +140,9 @@ import Testing
         #expect(oldVersion.failureRate < 0.015, "\(oldVersion.failureRate)")
         let newCoins = run.unique.filter { $0.appVersion == "4.12.0" && $0.productID.hasPrefix("coins") }
         #expect(newCoins.failureRate < 0.02)
-        #expect(run.unique.filter { $0.errorDescription == "StoreKit2 purchase: unknown product state" }
-            .allSatisfy { $0.appVersion == "4.12.0" && $0.planID == "pro-monthly" && $0.variant == "storekit2" })
+        #expect(
+            run.unique.filter { $0.errorDescription == "StoreKit2 purchase: unknown product state" }
+                .allSatisfy { $0.appVersion == "4.12.0" && $0.planID == "pro-monthly" && $0.variant == "storekit2" })
     }
 
     @Test func rolloutPhasesLastADayInLongRuns() {
@@ -171,7 +172,8 @@ import Testing
             #expect(!scenario.summary.isEmpty && !scenario.summary.contains("\n"))
             #expect(Scenario(rawValue: scenario.rawValue) == scenario)
         }
-        #expect(Scenario.allCases.map(\.rawValue)
-            == ["steady", "outage", "retry-409", "cancel-spike", "renewal-batch", "slow-burn", "rollout", "paymentdetour", "appcrash"])
+        #expect(
+            Scenario.allCases.map(\.rawValue)
+                == ["steady", "outage", "retry-409", "cancel-spike", "renewal-batch", "slow-burn", "rollout", "paymentdetour", "appcrash"])
     }
 }

@@ -50,7 +50,8 @@ extension Sequence<PurchaseEvent> {
 
     /// (success + alreadyGranted) / valid.
     var successRate: Double {
-        var good = 0, valid = 0
+        var good = 0
+        var valid = 0
         for event in self where event.resultType.isValid {
             valid += 1
             if event.resultType != .failure { good += 1 }

@@ -38,7 +38,8 @@ import Testing
         for event in run.unique where event.resultType == .start {
             perHour[Int(event.timestampMillis.floorDividedBy(86_400_000).remainder / Fixtures.hour)] += 1
         }
-        let evening = perHour[19] + perHour[20], night = perHour[3] + perHour[4]
+        let evening = perHour[19] + perHour[20]
+        let night = perHour[3] + perHour[4]
         let ratio = Double(evening) / Double(night)
         #expect((3.0...5.0).contains(ratio), "\(perHour)")
         #expect(perHour.firstIndex(of: perHour.max()!)! >= 18)
@@ -56,7 +57,10 @@ import Testing
 
     @Test func duplicatesAreExactCopiesSoonAfter() {
         var firstSeen: [String: PurchaseEvent] = [:]
-        var duplicates = 0, differing = 0, maximumDelay: Int64 = 0, newest: Int64 = 0
+        var duplicates = 0
+        var differing = 0
+        var maximumDelay: Int64 = 0
+        var newest: Int64 = 0
         for event in run.events {
             newest = max(newest, event.timestampMillis)
             if let earlier = firstSeen[event.eventID] {
@@ -75,7 +79,8 @@ import Testing
 
     @Test func someEventsArriveLate() {
         var newest = run.parameters.startMillis
-        var late = 0, hoursLate = 0
+        var late = 0
+        var hoursLate = 0
         for event in run.unique {
             let lag = newest - event.timestampMillis
             if lag > 60_000 { late += 1 }

@@ -50,7 +50,8 @@ import Testing
 
     @Test func aDamagedErrorBlobIsAnErrorNamingItsTable() throws {
         _ = try store.record([event("f", at: "2026-11-14T09:30:30Z", result: .failure, error: "timeout")], receivedAtMillis: receivedAt)
-        try overwrite("UPDATE error_minute SET error_counts = ? WHERE time = ?", [Data([0x01, 0x03, 0x01] + [UInt8](repeating: 0xFF, count: 10)), minute])
+        try overwrite(
+            "UPDATE error_minute SET error_counts = ? WHERE time = ?", [Data([0x01, 0x03, 0x01] + [UInt8](repeating: 0xFF, count: 10)), minute])
         let query = CountQuery(fromSeconds: minute, toSeconds: minute + 60, groupBy: [.errorDescription])
         let error = #expect(throws: StorageError.self) { try store.errorCounts(query) }
         #expect(error?.description.contains("error_minute") == true)

@@ -20,8 +20,9 @@ import Testing
             try migrator.migrate(queue, upTo: identifier)
             // GRDB's own statements (its transaction, its table of applied migrations, its checks) are not the migration's.
             let statements = recorder.take().filter { statement in
-                !statement.contains("grdb_migrations") && !["BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK", "PRAGMA FOREIGN_KEY"]
-                    .contains { statement.uppercased().hasPrefix($0) }
+                !statement.contains("grdb_migrations")
+                    && !["BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK", "PRAGMA FOREIGN_KEY"]
+                        .contains { statement.uppercased().hasPrefix($0) }
             }
             try expectFrozen(statements, named: identifier, in: "sqlite")
         }
@@ -38,8 +39,9 @@ func expectFrozen(_ statements: [String], named name: String, in backend: String
         Issue.record("the new migration \(name) has no fixture yet: its SQL is written to \(path), to commit", sourceLocation: sourceLocation)
         return
     }
-    #expect(sql == shipped, "migration \(name) no longer runs the SQL it shipped with (\(path)): add a new migration instead",
-            sourceLocation: sourceLocation)
+    #expect(
+        sql == shipped, "migration \(name) no longer runs the SQL it shipped with (\(path)): add a new migration instead",
+        sourceLocation: sourceLocation)
 }
 
 /// The statements a database ran, collected from its trace (on the database's own queue).

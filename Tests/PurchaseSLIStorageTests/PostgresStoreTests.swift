@@ -9,29 +9,36 @@ import Testing
 /// What only the PostgreSQL store does: its URL, migrations shared by nodes starting at once, a batch
 /// written by two nodes at once, the leader lease. (What every store does is in `Contract/`.)
 @Suite struct PostgresURLTests {
-    @Test("a URL parses into its parts and prints without its password", arguments: [
-        ("postgres://sli:s3cr%40t@db.internal:6432/purchases?sslmode=verify-full", "postgres://sli:***@db.internal:6432/purchases?sslmode=verify-full"),
-        ("postgresql://sli:pw@db/", "postgres://sli:***@db:5432/sli"),
-        ("Postgres://sli:pw@db/x", "postgres://sli:***@db:5432/x"),
-        ("postgres://sli@127.0.0.1/x?sslmode=disable", "postgres://sli@127.0.0.1:5432/x?sslmode=disable"),
-    ])
+    @Test(
+        "a URL parses into its parts and prints without its password",
+        arguments: [
+            (
+                "postgres://sli:s3cr%40t@db.internal:6432/purchases?sslmode=verify-full",
+                "postgres://sli:***@db.internal:6432/purchases?sslmode=verify-full"
+            ),
+            ("postgresql://sli:pw@db/", "postgres://sli:***@db:5432/sli"),
+            ("Postgres://sli:pw@db/x", "postgres://sli:***@db:5432/x"),
+            ("postgres://sli@127.0.0.1/x?sslmode=disable", "postgres://sli@127.0.0.1:5432/x?sslmode=disable"),
+        ])
     func parses(_ text: String, _ printed: String) throws {
         #expect(try PostgresURL(text).description == printed)
     }
 
-    @Test("a URL that does not parse is an error naming the problem, never repeating the password", arguments: [
-        ("postgres://sli:hunter2@/db", "names no host"),
-        ("postgres://:hunter2@db/x", "names no user"),
-        ("postgres://sli:hunter2@db/x?sslmode=sometimes", "sslmode must be one of"),
-        ("postgres://sli:hunter2@db:70000/x", "the port must be from 1 to 65535, got 70000"),
-        ("postgres://sli:hunter2@db:0/x", "the port must be from 1 to 65535, got 0"),
-        ("postgres://sli:hunter2@db/x?application_name=a", "unknown parameter application_name"),
-        // Once printed with the password: a scheme in capitals, a malformed one, libpq's password parameter.
-        ("POSTGRES://sli:hunter2@/x", "names no host"),
-        ("postgres:/sli:hunter2@db/x", "expected postgres://"),
-        ("postgresql:sli:hunter2@db/x", "expected postgres://"),
-        ("postgres://sli@db/x?password=hunter2", "unknown parameter password"),
-    ])
+    @Test(
+        "a URL that does not parse is an error naming the problem, never repeating the password",
+        arguments: [
+            ("postgres://sli:hunter2@/db", "names no host"),
+            ("postgres://:hunter2@db/x", "names no user"),
+            ("postgres://sli:hunter2@db/x?sslmode=sometimes", "sslmode must be one of"),
+            ("postgres://sli:hunter2@db:70000/x", "the port must be from 1 to 65535, got 70000"),
+            ("postgres://sli:hunter2@db:0/x", "the port must be from 1 to 65535, got 0"),
+            ("postgres://sli:hunter2@db/x?application_name=a", "unknown parameter application_name"),
+            // Once printed with the password: a scheme in capitals, a malformed one, libpq's password parameter.
+            ("POSTGRES://sli:hunter2@/x", "names no host"),
+            ("postgres:/sli:hunter2@db/x", "expected postgres://"),
+            ("postgresql:sli:hunter2@db/x", "expected postgres://"),
+            ("postgres://sli@db/x?password=hunter2", "unknown parameter password"),
+        ])
     func refuses(_ text: String, _ message: String) {
         let error = #expect(throws: PostgresURLError.self) { try PostgresURL(text) }
         #expect(error?.description.contains(message) == true, "\(error?.description ?? "")")
@@ -55,14 +62,16 @@ struct PostgresStoreTests {
         for store in stores {
             #expect(try store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt).accepted <= 1)
         }
-        #expect(try stores[1].counts(CountQuery(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z")))
-                    .first?.counts.total == 1)
+        #expect(
+            try stores[1].counts(CountQuery(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z")))
+                .first?.counts.total == 1)
     }
 
     @Test("the same batch written by two nodes at once counts once, and each node is told which events it counted; the size grows")
     func sameBatchOnTwoNodes() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
-        let first = try PostgresBucketStore(url: url), second = try PostgresBucketStore(url: url)
+        let first = try PostgresBucketStore(url: url)
+        let second = try PostgresBucketStore(url: url)
         let sizeBefore = try first.size()
         let events = mixedEvents(count: 2000)
         for round in 0..<5 {
@@ -130,7 +139,8 @@ struct PostgresStoreTests {
     func leaderLease() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
         _ = try PostgresBucketStore(url: url)
-        let first = PostgresLeaderLease(url: url, logger: .init(label: "first")), second = PostgresLeaderLease(url: url, logger: .init(label: "second"))
+        let first = PostgresLeaderLease(url: url, logger: .init(label: "first"))
+        let second = PostgresLeaderLease(url: url, logger: .init(label: "second"))
         #expect(await first.isLeader())
         #expect(await !second.isLeader())
         #expect(await first.isLeader(), "a leader stays the leader")

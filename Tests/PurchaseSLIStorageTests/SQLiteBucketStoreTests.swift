@@ -11,8 +11,10 @@ import Testing
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
-    private func total(_ store: SQLiteBucketStore, from: String = "2026-11-01T00:00:00Z", to: String = "2026-12-01T00:00:00Z",
-                       by: [EventDimension] = [], step: TimeStep? = nil) throws -> [CountRow] {
+    private func total(
+        _ store: SQLiteBucketStore, from: String = "2026-11-01T00:00:00Z", to: String = "2026-12-01T00:00:00Z",
+        by: [EventDimension] = [], step: TimeStep? = nil
+    ) throws -> [CountRow] {
         try store.counts(CountQuery(fromSeconds: seconds(from), toSeconds: seconds(to), step: step, groupBy: by))
     }
 
@@ -21,15 +23,18 @@ import Testing
         do {
             let store = try SQLiteBucketStore(path: path)
             let first = try store.record(
-                [event("a", at: "2026-11-14T09:30:00Z"), event("a", at: "2026-11-14T09:30:00Z"),
-                 event("b", at: "2026-11-14T09:31:00Z", result: .failure)],
+                [
+                    event("a", at: "2026-11-14T09:30:00Z"), event("a", at: "2026-11-14T09:30:00Z"),
+                    event("b", at: "2026-11-14T09:31:00Z", result: .failure),
+                ],
                 receivedAtMillis: receivedAt)
             #expect(first.accepted == 2 && first.duplicates == 1 && first.duplicateIndexes.count == 1)
             let second = try store.record([event("b", at: "2026-11-14T09:31:00Z", result: .failure)], receivedAtMillis: receivedAt)
             #expect(second.accepted == 0 && second.duplicates == 1 && second.duplicateIndexes == [0])
         }
         let reopened = try SQLiteBucketStore(path: path)
-        let third = try reopened.record([event("a", at: "2026-11-14T09:30:00Z"), event("c", at: "2026-11-14T09:32:00Z")], receivedAtMillis: receivedAt)
+        let third = try reopened.record(
+            [event("a", at: "2026-11-14T09:30:00Z"), event("c", at: "2026-11-14T09:32:00Z")], receivedAtMillis: receivedAt)
         #expect(third.accepted == 1 && third.duplicates == 1 && third.duplicateIndexes == [0])
         let counts = try total(reopened)[0].counts
         #expect(counts.success == 2 && counts.failure == 1 && counts.valid == 3)
@@ -48,8 +53,9 @@ import Testing
         #expect(rows.map(\.counts.total).reduce(0, +) == 10)
         // Admitted values stay admitted; the next day has room again.
         let rejected = Set((0..<5).map { "plan-\($0)" }).subtracting(admitted).sorted()
-        _ = try store.record([event("x", at: "2026-11-14T10:00:00Z", plan: admitted[0]), event("y", at: "2026-11-15T10:00:00Z", plan: rejected[0])],
-                             receivedAtMillis: receivedAt)
+        _ = try store.record(
+            [event("x", at: "2026-11-14T10:00:00Z", plan: admitted[0]), event("y", at: "2026-11-15T10:00:00Z", plan: rejected[0])],
+            receivedAtMillis: receivedAt)
         let report = try store.overflowReport()
         #expect(report.count == 1 && report[0].dimension == "planID" && report[0].events == 4)
         #expect(try total(store, by: [.planID]).first { $0.key == [rejected[0]] }?.counts.total == 1)
@@ -94,13 +100,16 @@ import Testing
             let plans = ["every-day", "day\(day)-a", "day\(day)-b"]
             _ = try store.record(plans.enumerated().map { event("\(day)-\($0)", at: date, plan: $1) }, receivedAtMillis: receivedAt)
         }
-        let byPlan = try store.counts(CountQuery(
-            fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-11-13T00:00:00Z"), groupBy: [.planID]))
+        let byPlan = try store.counts(
+            CountQuery(
+                fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-11-13T00:00:00Z"), groupBy: [.planID]))
         #expect(byPlan.first { $0.key == ["every-day"] }?.counts.total == 12)
         #expect(byPlan.count == 25 && byPlan.allSatisfy { $0.key != ["__other__"] })
         let (seriesRows, planValues) = try DatabaseQueue(path: path).read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM series")!,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM dimension_value WHERE value LIKE 'day%' OR value = 'every-day'")!)
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM series")!,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM dimension_value WHERE value LIKE 'day%' OR value = 'every-day'")!
+            )
         }
         #expect(seriesRows == 25 && planValues == 25)
     }
@@ -147,7 +156,11 @@ import Testing
         _ = try SQLiteBucketStore(path: path)
         let queue = try DatabaseQueue(path: path)
         let migrations = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(migrations == ["v1-buckets", "v2-rollup-pending", "v3-deferred-writes", "v4-product-prices", "v5-store-records", "v6-client-reports-by-minute", "v7-client-drops"])
+        #expect(
+            migrations == [
+                "v1-buckets", "v2-rollup-pending", "v3-deferred-writes", "v4-product-prices", "v5-store-records", "v6-client-reports-by-minute",
+                "v7-client-drops",
+            ])
         let applicationID = try queue.read { try Int32.fetchOne($0, sql: "PRAGMA application_id") }
         #expect(applicationID == 0x5053_4C49)
         _ = try SQLiteBucketStore(path: path)

@@ -26,7 +26,8 @@ struct StoreRecordTests {
         let first = notification("n1", at: "2026-11-20T10:02:40Z", transaction: "t1")
         do {
             let store = try SQLiteBucketStore(path: path)
-            let outcome = try store.record([first, first, notification("n2", at: "2026-11-20T10:03:00Z", transaction: "t2")], receivedAtMillis: receivedAt)
+            let outcome = try store.record(
+                [first, first, notification("n2", at: "2026-11-20T10:03:00Z", transaction: "t2")], receivedAtMillis: receivedAt)
             #expect(outcome.accepted == 2 && outcome.duplicateIndexes == [1])
         }
         let store = try SQLiteBucketStore(path: path)
@@ -45,7 +46,9 @@ struct StoreRecordTests {
         granted.transactionID = "t1"
         var started = event("s1", at: "2026-11-20T09:59:00Z", result: .start)
         started.appAccountToken = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"
-        func parts() throws -> Int { try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM client_report_minute") ?? -1 } }
+        func parts() throws -> Int {
+            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM client_report_minute") ?? -1 }
+        }
         _ = try store.record([granted, started], receivedAtMillis: receivedAt)
         let first = try parts()
         #expect(first == 2)
@@ -62,7 +65,9 @@ struct StoreRecordTests {
         _ = try store.record([failed], receivedAtMillis: receivedAt)
         let blob = try DatabaseQueue(path: path).read { try [UInt8](Data.fetchOne($0, sql: "SELECT reports FROM client_report_minute")!) }
         for cut in 0..<blob.count {
-            try DatabaseQueue(path: path).write { try $0.execute(sql: "UPDATE client_report_minute SET reports = ?", arguments: [Data(blob[..<cut])]) }
+            try DatabaseQueue(path: path).write {
+                try $0.execute(sql: "UPDATE client_report_minute SET reports = ?", arguments: [Data(blob[..<cut])])
+            }
             #expect(throws: StorageError.self) {
                 try store.clientReports([.transactionID("t1")], fromMillis: 0, toMillis: receivedAt)
             }
@@ -75,27 +80,31 @@ struct StoreRecordTests {
         _ = try SQLiteBucketStore(path: path)
         // The file as the version before wrote it: one report per key, and no migration v6 yet.
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
-                DROP TABLE client_report_minute;
-                DELETE FROM grdb_migrations WHERE identifier = 'v6-client-reports-by-minute';
-                CREATE TABLE client_report (
-                    key_kind INTEGER NOT NULL, key TEXT NOT NULL, product_id TEXT NOT NULL, plan_id TEXT, action TEXT NOT NULL,
-                    first_grant_millis INTEGER, last_millis INTEGER NOT NULL, last_result TEXT NOT NULL, last_status INTEGER,
-                    last_error TEXT, PRIMARY KEY (key_kind, key)
-                ) WITHOUT ROWID;
-                INSERT INTO client_report VALUES (0, 't1', 'coins_100', NULL, 'purchase', 1795168920000, 1795169000000, 'alreadyGranted', 409, NULL),
-                    (1, 'b5c1e2d4-0000-4000-8000-000000000001', 'coins_500', 'coins-medium', 'purchase', NULL, 1795168800000, 'cancel', NULL, 'payment cancelled');
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE client_report_minute;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v6-client-reports-by-minute';
+                    CREATE TABLE client_report (
+                        key_kind INTEGER NOT NULL, key TEXT NOT NULL, product_id TEXT NOT NULL, plan_id TEXT, action TEXT NOT NULL,
+                        first_grant_millis INTEGER, last_millis INTEGER NOT NULL, last_result TEXT NOT NULL, last_status INTEGER,
+                        last_error TEXT, PRIMARY KEY (key_kind, key)
+                    ) WITHOUT ROWID;
+                    INSERT INTO client_report VALUES (0, 't1', 'coins_100', NULL, 'purchase', 1795168920000, 1795169000000, 'alreadyGranted', 409, NULL),
+                        (1, 'b5c1e2d4-0000-4000-8000-000000000001', 'coins_500', 'coins-medium', 'purchase', NULL, 1795168800000, 'cancel', NULL, 'payment cancelled');
+                    """)
         }
         let store = try SQLiteBucketStore(path: path)
         let reports = try store.clientReports(
             [.transactionID("t1"), .appAccountToken("b5c1e2d4-0000-4000-8000-000000000001")], fromMillis: 0, toMillis: .max / 2)
-        #expect(Set(reports) == [
-            ClientReport(key: .transactionID("t1"), productID: "coins_100", planID: nil, actionType: "purchase", firstGrantMillis: 1_795_168_920_000,
-                         lastMillis: 1_795_169_000_000, lastResult: .alreadyGranted, lastStatusCode: 409, lastErrorDescription: nil),
-            ClientReport(key: .appAccountToken("b5c1e2d4-0000-4000-8000-000000000001"), productID: "coins_500", planID: "coins-medium",
-                         actionType: "purchase", firstGrantMillis: nil, lastMillis: 1_795_168_800_000, lastResult: .cancel, lastStatusCode: nil,
-                         lastErrorDescription: "payment cancelled"),
-        ])
+        #expect(
+            Set(reports) == [
+                ClientReport(
+                    key: .transactionID("t1"), productID: "coins_100", planID: nil, actionType: "purchase", firstGrantMillis: 1_795_168_920_000,
+                    lastMillis: 1_795_169_000_000, lastResult: .alreadyGranted, lastStatusCode: 409, lastErrorDescription: nil),
+                ClientReport(
+                    key: .appAccountToken("b5c1e2d4-0000-4000-8000-000000000001"), productID: "coins_500", planID: "coins-medium",
+                    actionType: "purchase", firstGrantMillis: nil, lastMillis: 1_795_168_800_000, lastResult: .cancel, lastStatusCode: nil,
+                    lastErrorDescription: "payment cancelled"),
+            ])
     }
 }

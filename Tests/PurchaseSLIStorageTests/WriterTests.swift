@@ -26,8 +26,9 @@ import Testing
         // Positions count across the batches: the stored "old" at 2, the second "a" at 3, the second "c" at 5.
         #expect(outcome.accepted == 3 && outcome.duplicates == 3 && outcome.duplicateIndexes == [2, 3, 5])
         #expect(outcome.timeRange == RFC3339.parseMillis("2026-11-14T09:30:00Z")!...RFC3339.parseMillis("2026-11-14T09:32:00Z")!)
-        let counts = try store.counts(CountQuery(
-            fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z")))[0].counts
+        let counts = try store.counts(
+            CountQuery(
+                fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z")))[0].counts
         #expect(counts.success == 3 && counts.failure == 1)
     }
 
@@ -35,7 +36,8 @@ import Testing
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let start = seconds("2026-11-14T00:00:00Z")
-        var largest = 0, next = 0
+        var largest = 0
+        var next = 0
         // 600 commits write about 17 MB of WAL frames; checkpoints after every ~4 MB let the WAL start over.
         for _ in 0..<600 {
             let events = (next..<next + 200).map { index in
@@ -61,16 +63,21 @@ import Testing
         // One commit per minute for 300 minutes, across midnight: the 256th commit rolls up the pending rows.
         for commit in 0..<300 {
             let minute = (start + Int64(commit) * 60) * 1000
-            _ = try store.record([
-                PurchaseEvent(eventID: "s\(commit)", timestampMillis: minute, productID: "coins_100",
-                              actionType: .purchase, resultType: .success),
-                PurchaseEvent(eventID: "f\(commit)", timestampMillis: minute + 1000, productID: "coins_\(commit % 3)",
-                              actionType: .purchase, resultType: .failure, errorDescription: "timeout \(commit % 2)"),
-            ], receivedAtMillis: receivedAt)
+            _ = try store.record(
+                [
+                    PurchaseEvent(
+                        eventID: "s\(commit)", timestampMillis: minute, productID: "coins_100",
+                        actionType: .purchase, resultType: .success),
+                    PurchaseEvent(
+                        eventID: "f\(commit)", timestampMillis: minute + 1000, productID: "coins_\(commit % 3)",
+                        actionType: .purchase, resultType: .failure, errorDescription: "timeout \(commit % 2)"),
+                ], receivedAtMillis: receivedAt)
             guard commit == 100 || commit == 299 else { continue }
             let (pending, hourBuckets) = try DatabaseQueue(path: path).read { db in
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending")!,
-                 try Int.fetchOne(db, sql: "SELECT count(*) FROM bucket_hour")!)
+                (
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending")!,
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM bucket_hour")!
+                )
             }
             if commit == 100 {
                 #expect(pending == 101 && hourBuckets == 0)
@@ -85,15 +92,18 @@ import Testing
                 let rows = try store.counts(query)
                 #expect(rows.reduce(0) { $0 + $1.counts.success } == events, "step \(String(describing: step))")
                 #expect(rows.reduce(0) { $0 + $1.counts.failure } == events, "step \(String(describing: step))")
-                let errors = try store.errorCounts(CountQuery(
-                    fromSeconds: query.fromSeconds, toSeconds: query.toSeconds, step: step, groupBy: [.errorDescription]))
+                let errors = try store.errorCounts(
+                    CountQuery(
+                        fromSeconds: query.fromSeconds, toSeconds: query.toSeconds, step: step, groupBy: [.errorDescription]))
                 #expect(errors.reduce(0) { $0 + $1.events } == events, "step \(String(describing: step))")
                 #expect(errors.filter { $0.key == ["timeout 0"] }.reduce(0) { $0 + $1.events } == (events + 1) / 2)
             }
-            let hourly = try store.counts(CountQuery(
-                fromSeconds: start, toSeconds: start + 6 * 3600, step: TimeStep(seconds: 3600)))
-            let minutely = try store.counts(CountQuery(
-                fromSeconds: start, toSeconds: start + 6 * 3600, step: TimeStep(seconds: 60)))
+            let hourly = try store.counts(
+                CountQuery(
+                    fromSeconds: start, toSeconds: start + 6 * 3600, step: TimeStep(seconds: 3600)))
+            let minutely = try store.counts(
+                CountQuery(
+                    fromSeconds: start, toSeconds: start + 6 * 3600, step: TimeStep(seconds: 60)))
             for row in hourly {
                 let minutes = minutely.filter { $0.timeSeconds! / 3600 == row.timeSeconds! / 3600 }
                 #expect(row.counts.total == minutes.reduce(0) { $0 + $1.counts.total })
@@ -107,23 +117,30 @@ import Testing
         configuration.hourRetentionSeconds = 86_400
         let store = try SQLiteBucketStore(path: path, configuration: configuration)
         // An old day, then today: fewer than 256 minutes, so everything is still pending before the prune.
-        let old = seconds("2026-11-01T10:00:00Z"), today = seconds("2026-11-14T10:00:00Z")
+        let old = seconds("2026-11-01T10:00:00Z")
+        let today = seconds("2026-11-14T10:00:00Z")
         for (index, time) in [old, old + 60, today, today + 60].enumerated() {
-            _ = try store.record([PurchaseEvent(
-                eventID: "e\(index)", timestampMillis: time * 1000, productID: "coins_100", actionType: .purchase,
-                resultType: .success)], receivedAtMillis: receivedAt)
+            _ = try store.record(
+                [
+                    PurchaseEvent(
+                        eventID: "e\(index)", timestampMillis: time * 1000, productID: "coins_100", actionType: .purchase,
+                        resultType: .success)
+                ], receivedAtMillis: receivedAt)
         }
         try store.prune(nowMillis: receivedAt)
         let (pending, oldHours, oldDays) = try DatabaseQueue(path: path).read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending")!,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM bucket_hour WHERE time < ?", arguments: [today - 86_400])!,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM bucket_day WHERE time < ?", arguments: [today - 86_400])!)
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending")!,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM bucket_hour WHERE time < ?", arguments: [today - 86_400])!,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM bucket_day WHERE time < ?", arguments: [today - 86_400])!
+            )
         }
         // The old hour is past its retention and gone for good; its day (kept forever) holds both events.
         #expect(pending == 0 && oldHours == 0 && oldDays == 1)
-        let byDay = try store.counts(CountQuery(
-            fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"),
-            step: TimeStep(seconds: 86_400)))
+        let byDay = try store.counts(
+            CountQuery(
+                fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"),
+                step: TimeStep(seconds: 86_400)))
         #expect(byDay.map(\.counts.success) == [2, 2])
     }
 
@@ -142,23 +159,27 @@ import Testing
         let start = seconds("2026-11-14T09:00:00Z")
         // A live hour first: 50 minutes of 60 events each (one a second), so minutes and seconds are full.
         for minute in 0..<50 {
-            _ = try store.record((0..<60).map { second in
-                PurchaseEvent(eventID: "live-\(minute)-\(second)", timestampMillis: (start + Int64(minute * 60 + second)) * 1000,
-                              productID: "coins_\(second)", actionType: .purchase, resultType: .success)
-            }, receivedAtMillis: receivedAt)
+            _ = try store.record(
+                (0..<60).map { second in
+                    PurchaseEvent(
+                        eventID: "live-\(minute)-\(second)", timestampMillis: (start + Int64(minute * 60 + second)) * 1000,
+                        productID: "coins_\(second)", actionType: .purchase, resultType: .success)
+                }, receivedAtMillis: receivedAt)
         }
         // Then the backlog: 40 batches, each holding one event in each of the 50 minutes (2,000 events
         // over the whole hour, filling three seconds of each minute), alternately through the two stores.
         var batches: [[PurchaseEvent]] = []
         for batch in 0..<40 {
-            batches.append((0..<50).map { minute in
-                PurchaseEvent(
-                    eventID: "backlog-\(batch)-\(minute)", timestampMillis: (start + Int64(minute * 60 + batch % 3)) * 1000 + 500,
-                    productID: "coins_\(minute % 7)", actionType: .purchase, resultType: batch % 4 == 0 ? .failure : .success,
-                    errorDescription: batch % 4 == 0 ? "timeout" : nil)
-            })
+            batches.append(
+                (0..<50).map { minute in
+                    PurchaseEvent(
+                        eventID: "backlog-\(batch)-\(minute)", timestampMillis: (start + Int64(minute * 60 + batch % 3)) * 1000 + 500,
+                        productID: "coins_\(minute % 7)", actionType: .purchase, resultType: batch % 4 == 0 ? .failure : .success,
+                        errorDescription: batch % 4 == 0 ? "timeout" : nil)
+                })
         }
-        var sawDeferredMinutes = false, sawPendingEventIDs = false
+        var sawDeferredMinutes = false
+        var sawPendingEventIDs = false
         for (index, batch) in batches.enumerated() {
             let outcome = try (index % 2 == 0 ? store : other).record(batch, receivedAtMillis: receivedAt)
             #expect(outcome.accepted == 50 && outcome.duplicates == 0, "batch \(index)")
@@ -166,8 +187,10 @@ import Testing
             let resent = try (index % 2 == 0 ? other : store).record(batches[index / 2], receivedAtMillis: receivedAt)
             #expect(resent.accepted == 0 && resent.duplicates == 50, "batch \(index / 2) re-sent after batch \(index)")
             let (deferredMinutes, pendingIDs) = try DatabaseQueue(path: path).read { db in
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending WHERE in_minute = 0")!,
-                 try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(keys)), 0) / 16 FROM seen_pending")!)
+                (
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending WHERE in_minute = 0")!,
+                    try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(keys)), 0) / 16 FROM seen_pending")!
+                )
             }
             sawDeferredMinutes = sawDeferredMinutes || deferredMinutes > 0
             sawPendingEventIDs = sawPendingEventIDs || pendingIDs > 0
@@ -177,8 +200,9 @@ import Testing
                 let rows = try store.counts(CountQuery(fromSeconds: start, toSeconds: start + 86_400, step: step))
                 #expect(rows.reduce(0) { $0 + $1.counts.total } == events, "step \(step) after batch \(index)")
                 #expect(rows.reduce(0) { $0 + $1.counts.failure } == failures, "step \(step) after batch \(index)")
-                let errors = try other.errorCounts(CountQuery(
-                    fromSeconds: start, toSeconds: start + 86_400, step: step, groupBy: [.errorDescription]))
+                let errors = try other.errorCounts(
+                    CountQuery(
+                        fromSeconds: start, toSeconds: start + 86_400, step: step, groupBy: [.errorDescription]))
                 #expect(errors.reduce(0) { $0 + $1.events } == failures, "step \(step) after batch \(index)")
             }
         }

@@ -7,7 +7,9 @@ import Testing
 struct AppStoreVerificationTests {
     static let chain = try! AppStoreSigningChain(validity: StoreNotificationFixtures.validity)
 
-    private func verifier(trusting chain: AppStoreSigningChain = chain, bundles: Set<String> = ["com.example.app"]) throws -> AppStoreNotificationVerifier {
+    private func verifier(
+        trusting chain: AppStoreSigningChain = chain, bundles: Set<String> = ["com.example.app"]
+    ) throws -> AppStoreNotificationVerifier {
         try AppStoreNotificationVerifier(rootCertificates: [chain.rootDER], bundleIDs: bundles)
     }
 
@@ -61,73 +63,124 @@ struct AppStoreVerificationTests {
         let trusted = { @Sendable (make: () throws -> [UInt8]) in (try make(), chain.rootDER) }
         let chargeMillis = Double(StoreNotificationFixtures.chargedMillis) / 1000
         return [
-            Refusal(name: "a chain of another root", body: {
-                try trusted { try StoreNotificationEncoder.appleBody(charge, chain: AppStoreSigningChain(validity: StoreNotificationFixtures.validity)) }
-            }, status: 401, reason: "trusted root"),
-            Refusal(name: "a leaf without the App Store marker", body: {
-                try signed(AppStoreSigningChain(validity: StoreNotificationFixtures.validity, flaws: .init(leafWithoutMarker: true)))
-            }, status: 401, reason: "1.2.840.113635.100.6.11.1"),
-            Refusal(name: "an intermediate without Apple's WWDR marker", body: {
-                try signed(AppStoreSigningChain(validity: StoreNotificationFixtures.validity, flaws: .init(intermediateWithoutMarker: true)))
-            }, status: 401, reason: "1.2.840.113635.100.6.2.1"),
-            Refusal(name: "a leaf expired before the signing date", body: {
-                let expired = Date(timeIntervalSince1970: chargeMillis - 86_400 * 30)...Date(timeIntervalSince1970: chargeMillis - 86_400)
-                return try signed(AppStoreSigningChain(validity: StoreNotificationFixtures.validity, flaws: .init(leafValidity: expired)))
-            }, status: 401, reason: "certificate chain refused"),
-            Refusal(name: "a tampered payload", body: {
-                try trusted { try tampered(signed(chain).0) { $0.replacingOccurrences(of: "5d6c1e44", with: "5d6c1e45") } }
-            }, status: 401, reason: "signedPayload: the signature"),
+            Refusal(
+                name: "a chain of another root",
+                body: {
+                    try trusted {
+                        try StoreNotificationEncoder.appleBody(charge, chain: AppStoreSigningChain(validity: StoreNotificationFixtures.validity))
+                    }
+                }, status: 401, reason: "trusted root"),
+            Refusal(
+                name: "a leaf without the App Store marker",
+                body: {
+                    try signed(AppStoreSigningChain(validity: StoreNotificationFixtures.validity, flaws: .init(leafWithoutMarker: true)))
+                }, status: 401, reason: "1.2.840.113635.100.6.11.1"),
+            Refusal(
+                name: "an intermediate without Apple's WWDR marker",
+                body: {
+                    try signed(AppStoreSigningChain(validity: StoreNotificationFixtures.validity, flaws: .init(intermediateWithoutMarker: true)))
+                }, status: 401, reason: "1.2.840.113635.100.6.2.1"),
+            Refusal(
+                name: "a leaf expired before the signing date",
+                body: {
+                    let expired = Date(timeIntervalSince1970: chargeMillis - 86_400 * 30)...Date(timeIntervalSince1970: chargeMillis - 86_400)
+                    return try signed(AppStoreSigningChain(validity: StoreNotificationFixtures.validity, flaws: .init(leafValidity: expired)))
+                }, status: 401, reason: "certificate chain refused"),
+            Refusal(
+                name: "a tampered payload",
+                body: {
+                    try trusted { try tampered(signed(chain).0) { $0.replacingOccurrences(of: "5d6c1e44", with: "5d6c1e45") } }
+                }, status: 401, reason: "signedPayload: the signature"),
             // An attacker's payload: its date reaches the chain's validation before any signature is checked.
-            Refusal(name: "a signedDate past year 9999", body: {
-                try trusted { try tampered(signed(chain).0) { $0.replacingOccurrences(of: "\"signedDate\":1795168962000", with: "\"signedDate\":253402300800000") } }
-            }, status: 400, reason: "signedDate 253402300800000 is not a time from 1970 to 9999"),
-            Refusal(name: "a signedDate in the last second of year 9999", body: {
-                try trusted { try tampered(signed(chain).0) { $0.replacingOccurrences(of: "\"signedDate\":1795168962000", with: "\"signedDate\":253402300799999") } }
-            }, status: 400, reason: "signedDate 253402300799999 is not a time"),
-            Refusal(name: "a signedDate of Int64.min", body: {
-                try trusted { try tampered(signed(chain).0) { $0.replacingOccurrences(of: "\"signedDate\":1795168962000", with: "\"signedDate\":\(Int64.min)") } }
-            }, status: 400, reason: "signedDate \(Int64.min) is not a time"),
-            Refusal(name: "a tampered signed transaction in a validly signed notification", body: {
-                try trusted { try tamperedTransaction(signed(chain).0) }
-            }, status: 401, reason: "data.signedTransactionInfo: the signature"),
-            Refusal(name: "a crit header", body: {
-                try trusted { try withHeader(signed(chain).0) { $0.replacingOccurrences(of: "{\"alg\"", with: "{\"crit\":[\"exp\"],\"exp\":1,\"alg\"") } }
-            }, status: 401, reason: "critical extensions"),
+            Refusal(
+                name: "a signedDate past year 9999",
+                body: {
+                    try trusted {
+                        try tampered(signed(chain).0) {
+                            $0.replacingOccurrences(of: "\"signedDate\":1795168962000", with: "\"signedDate\":253402300800000")
+                        }
+                    }
+                }, status: 400, reason: "signedDate 253402300800000 is not a time from 1970 to 9999"),
+            Refusal(
+                name: "a signedDate in the last second of year 9999",
+                body: {
+                    try trusted {
+                        try tampered(signed(chain).0) {
+                            $0.replacingOccurrences(of: "\"signedDate\":1795168962000", with: "\"signedDate\":253402300799999")
+                        }
+                    }
+                }, status: 400, reason: "signedDate 253402300799999 is not a time"),
+            Refusal(
+                name: "a signedDate of Int64.min",
+                body: {
+                    try trusted {
+                        try tampered(signed(chain).0) {
+                            $0.replacingOccurrences(of: "\"signedDate\":1795168962000", with: "\"signedDate\":\(Int64.min)")
+                        }
+                    }
+                }, status: 400, reason: "signedDate \(Int64.min) is not a time"),
+            Refusal(
+                name: "a tampered signed transaction in a validly signed notification",
+                body: {
+                    try trusted { try tamperedTransaction(signed(chain).0) }
+                }, status: 401, reason: "data.signedTransactionInfo: the signature"),
+            Refusal(
+                name: "a crit header",
+                body: {
+                    try trusted {
+                        try withHeader(signed(chain).0) { $0.replacingOccurrences(of: "{\"alg\"", with: "{\"crit\":[\"exp\"],\"exp\":1,\"alg\"") }
+                    }
+                }, status: 401, reason: "critical extensions"),
             // The header's third certificate need not be the one validation uses (it finds the trusted
             // root itself): one valid only in 2090 once trapped on the chain's validity span.
-            Refusal(name: "a third certificate valid only in 2090", body: {
-                let later = try AppStoreSigningChain(validity: Date(timeIntervalSince1970: 3.78e9)...Date(timeIntervalSince1970: 3.8e9))
-                let third = Data(later.rootDER).base64EncodedString(), own = Data(chain.rootDER).base64EncodedString()
-                return try trusted { try withHeader(signed(chain).0) { $0.replacingOccurrences(of: own, with: third) } }
-            }, status: 401, reason: "signedPayload: the signature"),
-            Refusal(name: "alg none", body: { try trusted { try StoreNotificationEncoder.appleBody(charge, chain: chain, algorithm: "none") } },
-                    status: 401, reason: "ES256"),
-            Refusal(name: "alg HS256", body: { try trusted { try StoreNotificationEncoder.appleBody(charge, chain: chain, algorithm: "HS256") } },
-                    status: 401, reason: "ES256"),
-            Refusal(name: "alg ES384", body: { try trusted { try StoreNotificationEncoder.appleBody(charge, chain: chain, algorithm: "ES384") } },
-                    status: 401, reason: "ES256"),
-            Refusal(name: "a bundle not configured", body: {
-                try trusted { try StoreNotificationEncoder.appleBody(StoreNotificationFixtures.charge(bundle: "com.other.app"), chain: chain) }
-            }, status: 403, reason: "com.other.app"),
+            Refusal(
+                name: "a third certificate valid only in 2090",
+                body: {
+                    let later = try AppStoreSigningChain(validity: Date(timeIntervalSince1970: 3.78e9)...Date(timeIntervalSince1970: 3.8e9))
+                    let third = Data(later.rootDER).base64EncodedString()
+                    let own = Data(chain.rootDER).base64EncodedString()
+                    return try trusted { try withHeader(signed(chain).0) { $0.replacingOccurrences(of: own, with: third) } }
+                }, status: 401, reason: "signedPayload: the signature"),
+            Refusal(
+                name: "alg none", body: { try trusted { try StoreNotificationEncoder.appleBody(charge, chain: chain, algorithm: "none") } },
+                status: 401, reason: "ES256"),
+            Refusal(
+                name: "alg HS256", body: { try trusted { try StoreNotificationEncoder.appleBody(charge, chain: chain, algorithm: "HS256") } },
+                status: 401, reason: "ES256"),
+            Refusal(
+                name: "alg ES384", body: { try trusted { try StoreNotificationEncoder.appleBody(charge, chain: chain, algorithm: "ES384") } },
+                status: 401, reason: "ES256"),
+            Refusal(
+                name: "a bundle not configured",
+                body: {
+                    try trusted { try StoreNotificationEncoder.appleBody(StoreNotificationFixtures.charge(bundle: "com.other.app"), chain: chain) }
+                }, status: 403, reason: "com.other.app"),
             // Validly signed, with fields no output may carry: checked after the signatures, named.
-            Refusal(name: "a NUL in the signed transaction's productId", body: {
-                var hostile = charge
-                hostile.productID = "coins\u{0}_100"
-                return try trusted { try StoreNotificationEncoder.appleBody(hostile, chain: chain) }
-            }, status: 400, reason: "data.signedTransactionInfo.productId: must not contain control characters"),
-            Refusal(name: "a price near Int64.max milliunits", body: {
-                var hostile = charge
-                hostile.price = 9e15
-                return try trusted { try StoreNotificationEncoder.appleBody(hostile, chain: chain) }
-            }, status: 400, reason: "data.signedTransactionInfo.price: expected a price of at most 1000000000"),
-            Refusal(name: "a purchaseDate past year 9999", body: {
-                var hostile = charge
-                hostile.purchaseMillis = 253_402_300_800_000
-                return try trusted { try StoreNotificationEncoder.appleBody(hostile, chain: chain) }
-            }, status: 400, reason: "data.signedTransactionInfo.purchaseDate: expected milliseconds since 1970 up to the year 9999"),
+            Refusal(
+                name: "a NUL in the signed transaction's productId",
+                body: {
+                    var hostile = charge
+                    hostile.productID = "coins\u{0}_100"
+                    return try trusted { try StoreNotificationEncoder.appleBody(hostile, chain: chain) }
+                }, status: 400, reason: "data.signedTransactionInfo.productId: must not contain control characters"),
+            Refusal(
+                name: "a price near Int64.max milliunits",
+                body: {
+                    var hostile = charge
+                    hostile.price = 9e15
+                    return try trusted { try StoreNotificationEncoder.appleBody(hostile, chain: chain) }
+                }, status: 400, reason: "data.signedTransactionInfo.price: expected a price of at most 1000000000"),
+            Refusal(
+                name: "a purchaseDate past year 9999",
+                body: {
+                    var hostile = charge
+                    hostile.purchaseMillis = 253_402_300_800_000
+                    return try trusted { try StoreNotificationEncoder.appleBody(hostile, chain: chain) }
+                }, status: 400, reason: "data.signedTransactionInfo.purchaseDate: expected milliseconds since 1970 up to the year 9999"),
             Refusal(name: "a body that is not JSON", body: { try trusted { Array("signedPayload=abc".utf8) } }, status: 400, reason: "signedPayload"),
-            Refusal(name: "a signedPayload that is not a JWS", body: { try trusted { Array("{\"signedPayload\":\"abc\"}".utf8) } },
-                    status: 400, reason: "compact"),
+            Refusal(
+                name: "a signedPayload that is not a JWS", body: { try trusted { Array("{\"signedPayload\":\"abc\"}".utf8) } },
+                status: 400, reason: "compact"),
         ]
     }()
 

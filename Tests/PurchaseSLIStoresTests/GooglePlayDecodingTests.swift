@@ -11,7 +11,8 @@ struct GooglePlayDecodingTests {
         let eventMillis = StoreNotificationFixtures.chargedMillis
         return StoreNotification(
             store: .google, notificationID: "1234567890123", environment: "Production", appID: "com.example.app", type: type, kind: kind,
-            signedMillis: eventMillis, transactionID: "opaque-token.AO-J1Oz", originalTransactionID: type == "VOIDED_PURCHASE" ? "GPA.3345-1234-5678-90123" : nil,
+            signedMillis: eventMillis, transactionID: "opaque-token.AO-J1Oz",
+            originalTransactionID: type == "VOIDED_PURCHASE" ? "GPA.3345-1234-5678-90123" : nil,
             productID: type == "VOIDED_PURCHASE" ? nil : product, purchaseMillis: kind == .charge ? eventMillis : nil,
             revocationMillis: kind == .refund ? eventMillis : nil)
     }
@@ -32,7 +33,9 @@ struct GooglePlayDecodingTests {
 
     @Test("a test notification is accepted as other")
     func testNotification() throws {
-        let data = Data("{\"version\":\"1.0\",\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"1795168960000\",\"testNotification\":{\"version\":\"1.0\"}}".utf8)
+        let data = Data(
+            "{\"version\":\"1.0\",\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"1795168960000\",\"testNotification\":{\"version\":\"1.0\"}}"
+                .utf8)
         let body = Array("{\"message\":{\"data\":\"\(data.base64EncodedString())\",\"messageId\":\"42\"},\"subscription\":\"s\"}".utf8)
         let decoded = try decoder.decode(body: body)
         #expect(decoded.kind == .other)
@@ -45,18 +48,41 @@ struct GooglePlayDecodingTests {
             ("{}", 400, "message"),
             ("{\"message\":{\"data\":\"e30=\"}}", 400, "messageId"),
             ("{\"message\":{\"data\":\"not base64!\",\"messageId\":\"1\"}}", 400, "base64"),
-            ("{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.other.app\",\"eventTimeMillis\":\"1\"}".utf8).base64EncodedString()
-                + "\",\"messageId\":\"1\"}}", 403, "com.other.app"),
-            ("{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.example.app\"}".utf8).base64EncodedString()
-                + "\",\"messageId\":\"1\"}}", 400, "eventTimeMillis"),
-            ("{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"1\",\"oneTimeProductNotification\":{\"notificationType\":1,\"sku\":\"x\"}}".utf8).base64EncodedString()
-                + "\",\"messageId\":\"1\"}}", 400, "purchaseToken"),
-            ("{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"1\",\"oneTimeProductNotification\":{\"notificationType\":1,\"sku\":\"coins\\u0000_100\",\"purchaseToken\":\"t\"}}".utf8).base64EncodedString()
-                + "\",\"messageId\":\"1\"}}", 400, "sku or subscriptionId: must not contain control characters"),
-            ("{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"9223372036854775807\",\"testNotification\":{}}".utf8).base64EncodedString()
-                + "\",\"messageId\":\"1\"}}", 400, "eventTimeMillis: expected milliseconds since 1970 up to the year 9999"),
-            ("{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"-1\",\"testNotification\":{}}".utf8).base64EncodedString()
-                + "\",\"messageId\":\"1\\n2\"}}", 400, "messageId: must not contain control characters"),
+            (
+                "{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.other.app\",\"eventTimeMillis\":\"1\"}".utf8).base64EncodedString()
+                    + "\",\"messageId\":\"1\"}}", 403, "com.other.app"
+            ),
+            (
+                "{\"message\":{\"data\":\"" + Data("{\"packageName\":\"com.example.app\"}".utf8).base64EncodedString()
+                    + "\",\"messageId\":\"1\"}}", 400, "eventTimeMillis"
+            ),
+            (
+                "{\"message\":{\"data\":\""
+                    + Data(
+                        "{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"1\",\"oneTimeProductNotification\":{\"notificationType\":1,\"sku\":\"x\"}}"
+                            .utf8
+                    ).base64EncodedString()
+                    + "\",\"messageId\":\"1\"}}", 400, "purchaseToken"
+            ),
+            (
+                "{\"message\":{\"data\":\""
+                    + Data(
+                        "{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"1\",\"oneTimeProductNotification\":{\"notificationType\":1,\"sku\":\"coins\\u0000_100\",\"purchaseToken\":\"t\"}}"
+                            .utf8
+                    ).base64EncodedString()
+                    + "\",\"messageId\":\"1\"}}", 400, "sku or subscriptionId: must not contain control characters"
+            ),
+            (
+                "{\"message\":{\"data\":\""
+                    + Data("{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"9223372036854775807\",\"testNotification\":{}}".utf8)
+                    .base64EncodedString()
+                    + "\",\"messageId\":\"1\"}}", 400, "eventTimeMillis: expected milliseconds since 1970 up to the year 9999"
+            ),
+            (
+                "{\"message\":{\"data\":\""
+                    + Data("{\"packageName\":\"com.example.app\",\"eventTimeMillis\":\"-1\",\"testNotification\":{}}".utf8).base64EncodedString()
+                    + "\",\"messageId\":\"1\\n2\"}}", 400, "messageId: must not contain control characters"
+            ),
         ])
     func refused(body: String, status: Int, field: String) throws {
         let error = #expect(throws: StoreNotificationError.self) { try decoder.decode(body: Array(body.utf8)) }

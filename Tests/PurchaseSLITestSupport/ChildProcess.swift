@@ -55,7 +55,8 @@ public final class ChildProcess: @unchecked Sendable {
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
         process.terminationHandler = { [self] process in
-            let ended: Termination = process.terminationReason == .exit
+            let ended: Termination =
+                process.terminationReason == .exit
                 ? .exit(process.terminationStatus) : .signal(process.terminationStatus)
             update { $0.termination = ended }
         }

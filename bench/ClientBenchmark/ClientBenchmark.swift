@@ -25,7 +25,9 @@ struct ClientBenchmark {
         }
         try handle.close()
         try FileManager.default.removeItem(at: baselineFile)
-        report("append + fsync per event (baseline)", events: baselineEvents, seconds: baselineSeconds, baseline: baselineSeconds / Double(baselineEvents))
+        report(
+            "append + fsync per event (baseline)", events: baselineEvents, seconds: baselineSeconds,
+            baseline: baselineSeconds / Double(baselineEvents))
 
         var sdkConfiguration = configuration
         sdkConfiguration.queueDirectory = directory.appendingPathComponent("one")
@@ -36,7 +38,8 @@ struct ClientBenchmark {
                 await one.begin(.purchase, productID: "coins_\(index % 5)", planID: "plan-\(index % 3)").finish(.success(transactionID: "t\(index)"))
             }
         }
-        report("SDK, one caller: begin + await finish", events: 2 * oneAttempts, seconds: oneSeconds, baseline: baselineSeconds / Double(baselineEvents))
+        report(
+            "SDK, one caller: begin + await finish", events: 2 * oneAttempts, seconds: oneSeconds, baseline: baselineSeconds / Double(baselineEvents))
 
         sdkConfiguration.queueDirectory = directory.appendingPathComponent("many")
         let many = try PurchaseSLI(sdkConfiguration)
@@ -58,7 +61,10 @@ struct ClientBenchmark {
         // The queue as the SDK left it on disk: segment files of NDJSON lines, sent gzip-compressed in
         // batches of up to maximumBatchEvents lines.
         let queueDirectory = sdkConfiguration.queueDirectory
-        var bytes = 0, events = 0, sent = 0, segments = 0
+        var bytes = 0
+        var events = 0
+        var sent = 0
+        var segments = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: queueDirectory.path) where name.hasSuffix(".ndjson") {
             let data = try Data(contentsOf: queueDirectory.appendingPathComponent(name))
             let lines = data.split(separator: 0x0A)
@@ -70,9 +76,11 @@ struct ClientBenchmark {
                 sent += try GzipCompressor.compress(Array(batch.joined(separator: [0x0A]))).count
             }
         }
-        print(String(format: "on disk: %.0f bytes per event; sent (gzip, batches of up to %d): %.0f bytes per event; %d events in %d segments",
-                     Double(bytes) / Double(max(events, 1)), configuration.maximumBatchEvents, Double(sent) / Double(max(events, 1)),
-                     events, segments))
+        print(
+            String(
+                format: "on disk: %.0f bytes per event; sent (gzip, batches of up to %d): %.0f bytes per event; %d events in %d segments",
+                Double(bytes) / Double(max(events, 1)), configuration.maximumBatchEvents, Double(sent) / Double(max(events, 1)),
+                events, segments))
     }
 
     private func report(_ label: String, events: Int, seconds: Double, baseline secondsPerEvent: Double) {

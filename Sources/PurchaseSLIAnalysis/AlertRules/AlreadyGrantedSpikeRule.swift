@@ -34,13 +34,16 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
         for action in inputs.actions.keys.sorted() {
             guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds else { continue }
             let window = test.window { overall.counts(last: $0, before: time).valid }
-            guard let spike = test.spike(
-                overall.counts(last: window, before: time), against: test.previousDays(overall, at: time, dataSince: dataSince, window: window),
-                measure: RateSpikeTest.measure(.conflictRate), named: RateMetric.conflictRate.definition,
-                units: (CountedNoun("409", "409s"), CountedNoun("valid event", "valid events")), window: window, significance: context.spikeSignificance)
+            guard
+                let spike = test.spike(
+                    overall.counts(last: window, before: time), against: test.previousDays(overall, at: time, dataSince: dataSince, window: window),
+                    measure: RateSpikeTest.measure(.conflictRate), named: RateMetric.conflictRate.definition,
+                    units: (CountedNoun("409", "409s"), CountedNoun("valid event", "valid events")), window: window,
+                    significance: context.spikeSignificance)
             else { continue }
-            findings.append(AlertFinding(
-                kind: kind, severity: policy.spikes.severity, labels: overall.labels, time: time, evidence: AlreadyGrantedEvidence(spike: spike)))
+            findings.append(
+                AlertFinding(
+                    kind: kind, severity: policy.spikes.severity, labels: overall.labels, time: time, evidence: AlreadyGrantedEvidence(spike: spike)))
         }
         /// Each version's 409s (of every action) and successful purchases over the `window` before the time.
         func perVersion(_ window: Int64) -> [String: OutcomeCounts] {
@@ -65,16 +68,20 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
         }
         for version in counts(policy.spikes.windowSeconds).keys.sorted() {
             let window = test.window { counts($0)[version]?.success ?? 0 }
-            let now = counts(window)[version] ?? OutcomeCounts(), all = counts(window).values.reduce(OutcomeCounts(), +)
-            guard let spike = test.spike(
-                now, against: ([all - now], "the other app versions over the same window"), measure: { ($0.conflicts, $0.success) },
-                named: "409s (already granted) per successful purchase", units: (CountedNoun("409", "409s"), CountedNoun("successful purchase", "successful purchases")), window: window,
-                significance: context.spikeSignificance)
+            let now = counts(window)[version] ?? OutcomeCounts()
+            let all = counts(window).values.reduce(OutcomeCounts(), +)
+            guard
+                let spike = test.spike(
+                    now, against: ([all - now], "the other app versions over the same window"), measure: { ($0.conflicts, $0.success) },
+                    named: "409s (already granted) per successful purchase",
+                    units: (CountedNoun("409", "409s"), CountedNoun("successful purchase", "successful purchases")), window: window,
+                    significance: context.spikeSignificance)
             else { continue }
-            findings.append(AlertFinding(
-                kind: kind, severity: policy.spikes.severity,
-                labels: SeriesLabels(actionType: ActionType.purchase.rawValue, slice: .init(dimension: .appVersion, value: version)),
-                time: time, evidence: AlreadyGrantedEvidence(spike: spike)))
+            findings.append(
+                AlertFinding(
+                    kind: kind, severity: policy.spikes.severity,
+                    labels: SeriesLabels(actionType: ActionType.purchase.rawValue, slice: .init(dimension: .appVersion, value: version)),
+                    time: time, evidence: AlreadyGrantedEvidence(spike: spike)))
         }
         return AlertRuleOutcome(findings: findings)
     }
@@ -105,7 +112,9 @@ public struct AlreadyGrantedEvidence: AlertEvidence {
 
     public func summary(of alert: AlertFinding) -> AlertText { spike.summary("\(scope: alert.labels)") }
     public func current(_ counts: OutcomeCounts, over seconds: Int64, of alert: AlertFinding) -> AlertText? {
-        spike.current(counts, over: seconds, measure: alert.labels.slice == nil ? RateSpikeTest.measure(.conflictRate) : { ($0.conflicts, $0.success + $0.alreadyGranted) })
+        spike.current(
+            counts, over: seconds,
+            measure: alert.labels.slice == nil ? RateSpikeTest.measure(.conflictRate) : { ($0.conflicts, $0.success + $0.alreadyGranted) })
     }
 
     public func details(of alert: AlertFinding) -> [AlertText] { [spike.countsLine] }

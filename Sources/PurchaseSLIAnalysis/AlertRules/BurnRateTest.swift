@@ -32,8 +32,10 @@ struct BurnRateTest: Sendable {
         pagesOnly: Bool = false, paged: ((MinuteSeries, Int64) -> OutcomeCounts)? = nil
     ) -> BurnEvidence? {
         var best: BurnEvidence?
-        for rule in rules where (best.map { $0.rule.severity < rule.severity } ?? true)
-            && (!pagesOnly || rule.severity == .page) && time - rule.longWindowSeconds >= dataSince {
+        for rule in rules
+        where (best.map { $0.rule.severity < rule.severity } ?? true)
+            && (!pagesOnly || rule.severity == .page) && time - rule.longWindowSeconds >= dataSince
+        {
             let long = series.counts(last: rule.longWindowSeconds, before: time)
             var shortStart = time - rule.shortWindowSeconds
             var short = series.counts(from: shortStart, to: time)
@@ -45,9 +47,11 @@ struct BurnRateTest: Sendable {
                 short = series.counts(from: shortStart, to: time)
             }
             guard fires(rule, objective: objective, long: long, short: short, at: time) else { continue }
-            if rule.severity == .page, let recovery = ([series] + (action.map { [$0] } ?? [])).compactMap({
-                lastRecovery($0, objective: objective, after: shortStart, through: time)
-            }).max() {
+            if rule.severity == .page,
+                let recovery = ([series] + (action.map { [$0] } ?? [])).compactMap({
+                    lastRecovery($0, objective: objective, after: shortStart, through: time)
+                }).max()
+            {
                 // What the short window held before the series (or its action) recovered may be the last
                 // incident's: what came since must fire on its own.
                 let since = series.counts(from: recovery, to: time)

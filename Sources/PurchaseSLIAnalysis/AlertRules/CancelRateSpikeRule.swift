@@ -47,19 +47,23 @@ public struct CancelRateSpikeRule: AlertRule {
 
     private func spike(of series: MinuteSeries, at time: Int64, dataSince: Int64, context: AlertRuleContext) -> AlertFinding? {
         let window = test.window { RateMetric.cancelRate.badEvents(series.counts(last: $0, before: time)).trials }
-        guard let spike = test.spike(
-            series.counts(last: window, before: time), against: test.previousDays(series, at: time, dataSince: dataSince, window: window),
-            measure: RateSpikeTest.measure(.cancelRate), named: RateMetric.cancelRate.definition, units: (CountedNoun("cancel", "cancels"), CountedNoun("valid event or cancel", "valid events and cancels")),
-            window: window, significance: context.spikeSignificance)
+        guard
+            let spike = test.spike(
+                series.counts(last: window, before: time), against: test.previousDays(series, at: time, dataSince: dataSince, window: window),
+                measure: RateSpikeTest.measure(.cancelRate), named: RateMetric.cancelRate.definition,
+                units: (CountedNoun("cancel", "cancels"), CountedNoun("valid event or cancel", "valid events and cancels")),
+                window: window, significance: context.spikeSignificance)
         else { return nil }
-        return AlertFinding(kind: kind, severity: policy.spikes.severity, labels: series.labels, time: time, evidence: CancelSpikeEvidence(spike: spike))
+        return AlertFinding(
+            kind: kind, severity: policy.spikes.severity, labels: series.labels, time: time, evidence: CancelSpikeEvidence(spike: spike))
     }
 
     /// An action's cancel spike is covered by one of its products'.
     public func isCovered(_ finding: AlertFinding, by firing: [AlertFinding]) -> Bool {
-        finding.labels.slice == nil && firing.contains {
-            $0.kind == kind && $0.labels.slice != nil && $0.labels.actionType == finding.labels.actionType
-        }
+        finding.labels.slice == nil
+            && firing.contains {
+                $0.kind == kind && $0.labels.slice != nil && $0.labels.actionType == finding.labels.actionType
+            }
     }
 
     /// A product's cancels (charges the detour left ungranted are the same incident); an action's.

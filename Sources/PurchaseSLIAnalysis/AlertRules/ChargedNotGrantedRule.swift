@@ -67,7 +67,7 @@ public struct ChargedNotGrantedRule: AlertRule {
         for index in overdue {
             let facts = ledger.overdueFacts[index]
             guard facts.receivedMillis <= now, !facts.isGranted(by: now),
-                  facts.eventMillis >= now - (facts.isGoogle ? max(lookback, playAcknowledgeMillis) : lookback)
+                facts.eventMillis >= now - (facts.isGoogle ? max(lookback, playAcknowledgeMillis) : lookback)
             else { continue }
             firingCount += 1
             ungranted[facts.product].count += 1
@@ -95,13 +95,17 @@ public struct ChargedNotGrantedRule: AlertRule {
         }
         let firing = ungranted.indices.filter { ungranted[$0].count > 0 }.sorted { ledger.productKeys[$0] < ledger.productKeys[$1] }
         return firing.map { position in
-            let found = ungranted[position], key = ledger.productKeys[position]
-            let window = windowCharges[position], store = storeWindow[key.store] ?? (0, 0)
+            let found = ungranted[position]
+            let key = ledger.productKeys[position]
+            let window = windowCharges[position]
+            let store = storeWindow[key.store] ?? (0, 0)
             let pages = breaches(window) || (window.ungranted > 0 && breaches(store)) || found.refundedSoon > 0
             let evidence = ChargeEvidence(
                 store: key.store, graceSeconds: rule.graceSeconds, lookbackSeconds: rule.ticketLookbackSeconds, ungranted: found.count,
                 amounts: found.amounts.indices.filter { found.amounts[$0].charges > 0 }
-                    .map { ChargeEvidence.Amount(currency: ledger.currencies[$0], amount: found.amounts[$0].amount, charges: found.amounts[$0].charges) }
+                    .map {
+                        ChargeEvidence.Amount(currency: ledger.currencies[$0], amount: found.amounts[$0].amount, charges: found.amounts[$0].charges)
+                    }
                     .sorted { ($0.amount, $1.currency) > ($1.amount, $0.currency) },
                 oldest: found.oldest,
                 pageWindowSeconds: rule.pageWindowSeconds, windowCharges: window.charges, windowUngranted: window.ungranted,
@@ -122,20 +126,23 @@ extension ChargeEvidence: AlertEvidence {
 
     /// "coins_100: 3 App Store charges (29.97 USD) taken and not granted within 15 min: money charged, nothing delivered".
     public func summary(of alert: AlertFinding) -> AlertText {
-        let money = amounts.isEmpty ? "" : " (" + AlertText.joined(amounts.map { "\(money: $0.amount, currency: $0.currency)" }, separator: " + ") + ")"
+        let money =
+            amounts.isEmpty ? "" : " (" + AlertText.joined(amounts.map { "\(money: $0.amount, currency: $0.currency)" }, separator: " + ") + ")"
         return "\(alert.labels.slice?.value ?? ""): \(count: ungranted) \(words: store.displayName) \(words: ungranted == 1 ? "charge" : "charges")"
             + money + " taken and not granted within \(duration: graceSeconds): money charged, nothing delivered"
     }
 
     /// The window's share, then each of the oldest charges with what the app reported about it.
     public func details(of alert: AlertFinding) -> [AlertText] {
-        var window: AlertText = "charges whose grace ended in the last \(duration: pageWindowSeconds): \(count: windowUngranted) of "
+        var window: AlertText =
+            "charges whose grace ended in the last \(duration: pageWindowSeconds): \(count: windowUngranted) of "
             + "\(count: windowCharges) not granted"
         if windowCharges > 0 { window = window + " (\(percent: Double(windowUngranted) / Double(windowCharges)))" }
         var lines = [window + "; all \(words: store.displayName) charges: \(count: storeWindowUngranted) of \(count: storeWindowCharges)"]
         if refundedWithinADay > 0 {
-            lines.append("\(count: refundedWithinADay) of them Play refunds automatically within a day: a purchase not acknowledged "
-                + "within 3 days is refunded (grant and acknowledge it now)")
+            lines.append(
+                "\(count: refundedWithinADay) of them Play refunds automatically within a day: a purchase not acknowledged "
+                    + "within 3 days is refunded (grant and acknowledge it now)")
         }
         lines.append("\(words: oldest.count < ungranted ? "the oldest \(oldest.count)" : "each"), with what the app last reported:")
         return lines + oldest.map(line)
@@ -156,16 +163,18 @@ extension ChargeEvidence: AlertEvidence {
             let offset = (report.lastMillis - notification.eventMillis) / 1000
             line = line + " \(seconds: abs(offset)) \(words: offset < 0 ? "before" : "after")"
             if case .appAccountToken = report.key { line = line + ", by appAccountToken" }
-            let meaning: String = switch report.lastResult {
-            case .cancel: ": the payment-detour pattern (the store charged after the app saw a cancel)"
-            case .start: " and nothing since: a crash or kill after the charge?"
-            case .pending: ": approved later (Ask to Buy); the app must grant it from Transaction.updates"
-            case .failure: ": the grant failed and was not retried"
-            case .success, .alreadyGranted: ", without naming this transaction"
-            }
+            let meaning: String =
+                switch report.lastResult {
+                case .cancel: ": the payment-detour pattern (the store charged after the app saw a cancel)"
+                case .start: " and nothing since: a crash or kill after the charge?"
+                case .pending: ": approved later (Ask to Buy); the app must grant it from Transaction.updates"
+                case .failure: ": the grant failed and was not retried"
+                case .success, .alreadyGranted: ", without naming this transaction"
+                }
             line = line + "\(words: meaning)"
         } else {
-            line = line + "no event of the app names it (by transactionID or appAccountToken): the attempt was never reported, "
+            line =
+                line + "no event of the app names it (by transactionID or appAccountToken): the attempt was never reported, "
                 + "or the app does not send these ids"
         }
         if notification.store == .google {
@@ -179,8 +188,10 @@ extension ChargeEvidence: AlertEvidence {
     public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
         LookNextCommand(
             "charges",
-            ["--from", RFC3339.format(seconds: to - lookbackSeconds), "--to", RFC3339.format(seconds: to), "--at", RFC3339.format(seconds: to),
-             "--store", store.rawValue, "--product=\(alert.labels.slice?.value ?? "")", "--ungranted"],
+            [
+                "--from", RFC3339.format(seconds: to - lookbackSeconds), "--to", RFC3339.format(seconds: to), "--at", RFC3339.format(seconds: to),
+                "--store", store.rawValue, "--product=\(alert.labels.slice?.value ?? "")", "--ungranted",
+            ],
             note: store == .apple
                 ? "each id: App Store Server API GET /inApps/v1/transactions/{transactionId}"
                 : "each token: Play Developer API purchases.products.get or purchases.subscriptionsv2.get")

@@ -28,9 +28,10 @@ public struct NoEventsRule: AlertRule {
     public var reachSeconds: Int64 { 86_400 + policy.lossOfSignalWindowSeconds }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
-        AlertRuleOutcome(findings: context.allInputs.actions.keys.sorted().compactMap { action in
-            silence(of: context.allInputs.actions[action]!, at: time)
-        })
+        AlertRuleOutcome(
+            findings: context.allInputs.actions.keys.sorted().compactMap { action in
+                silence(of: context.allInputs.actions[action]!, at: time)
+            })
     }
 
     private func silence(of series: MinuteSeries, at time: Int64) -> AlertFinding? {

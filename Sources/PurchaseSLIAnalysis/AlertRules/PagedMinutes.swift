@@ -43,7 +43,8 @@ final class PagedMinutes {
         var total = OutcomeCounts()
         var coveredUntil = from
         for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            let lower = max(span.lowerBound, coveredUntil), upper = min(span.upperBound, to)
+            let lower = max(span.lowerBound, coveredUntil)
+            let upper = min(span.upperBound, to)
             guard upper > lower else { continue }
             total += whole.counts(from: lower, to: upper)
             coveredUntil = upper
@@ -88,9 +89,9 @@ final class PagedMinutes {
         var result: (minutes: [Int64], shortWindows: [Int64]) = ([], [])
         for minute in stride(from: from, to: to, by: 60) {
             guard let dataSince = action.firstEvent(from: minute - reach, to: minute),
-                  let rule = test.burn(
-                      target, action: target.labels == action.labels ? nil : action, objective: objective, at: minute,
-                      dataSince: dataSince, pagesOnly: true)?.rule
+                let rule = test.burn(
+                    target, action: target.labels == action.labels ? nil : action, objective: objective, at: minute,
+                    dataSince: dataSince, pagesOnly: true)?.rule
             else { continue }
             result.minutes.append(minute)
             result.shortWindows.append(rule.shortWindowSeconds)
@@ -99,7 +100,8 @@ final class PagedMinutes {
     }
 
     private func firstIndex(in sorted: [Int64], notBefore value: Int64) -> Int {
-        var lower = 0, upper = sorted.count
+        var lower = 0
+        var upper = sorted.count
         while lower < upper {
             let middle = (lower + upper) / 2
             if sorted[middle] < value { lower = middle + 1 } else { upper = middle }

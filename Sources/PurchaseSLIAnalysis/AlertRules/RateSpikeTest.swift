@@ -31,7 +31,7 @@ public struct SpikeStatistics: Sendable, Hashable {
         (lhs.measure, lhs.units.events, lhs.units.exposure, lhs.windowSeconds, lhs.observed, lhs.exposure)
             == (rhs.measure, rhs.units.events, rhs.units.exposure, rhs.windowSeconds, rhs.observed, rhs.exposure)
             && (lhs.baselineObserved, lhs.baselineExposure, lhs.baseline, lhs.pValue)
-            == (rhs.baselineObserved, rhs.baselineExposure, rhs.baseline, rhs.pValue)
+                == (rhs.baselineObserved, rhs.baselineExposure, rhs.baseline, rhs.pValue)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -142,7 +142,8 @@ struct RateSpikeTest: Sendable {
         _ now: Sample, against baseline: ([Sample], String), named name: String, units: (events: CountedNoun, exposure: CountedNoun),
         windowSeconds: Int64, minimumCount: Int64, significance: Double
     ) -> SpikeStatistics? {
-        let baselineObserved = baseline.0.reduce(0) { $0 + $1.observed }, baselineExposure = baseline.0.reduce(0) { $0 + $1.exposure }
+        let baselineObserved = baseline.0.reduce(0) { $0 + $1.observed }
+        let baselineExposure = baseline.0.reduce(0) { $0 + $1.exposure }
         guard now.observed >= minimumCount, now.exposure > 0, baselineExposure > 0 else { return nil }
         let rate = Double(now.observed) / Double(now.exposure)
         let aboveEveryWindow = baseline.0.allSatisfy { window in

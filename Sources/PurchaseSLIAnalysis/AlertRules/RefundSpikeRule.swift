@@ -25,32 +25,38 @@ public struct RefundSpikeRule: AlertRule {
     public var reachSeconds: Int64 { 0 }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
-        let rule = policy.reconciliation, activity = context.allInputs.storeActivity
-        let end = time - time.floorDividedBy(3600).remainder, window = rule.refundWindowSeconds
+        let rule = policy.reconciliation
+        let activity = context.allInputs.storeActivity
+        let end = time - time.floorDividedBy(3600).remainder
+        let window = rule.refundWindowSeconds
         let days = max(1, rule.refundBaselineDays)
         guard end - Int64(days) * 86_400 - window >= activity.startSeconds else { return AlertRuleOutcome() }
         let keys = activity.keys
         let significance = policy.spikes.significance / Double(max(1, keys.count))
         let test = RateSpikeTest(policy: policy)
-        return AlertRuleOutcome(findings: keys.compactMap { key in
-            let now = activity.counts(key, from: end - window, to: end)
-            let baseline = (1...days).map { day in
-                let shifted = end - Int64(day) * 86_400
-                let counts = activity.counts(key, from: shifted - window, to: shifted)
-                return RateSpikeTest.Sample(observed: counts.refunds, exposure: counts.charges)
-            }
-            guard let spike = test.spike(
-                RateSpikeTest.Sample(observed: now.refunds, exposure: now.charges),
-                against: (baseline, "the same \(TimeStep(seconds: window)) on the previous \(days) day\(days == 1 ? "" : "s")"),
-                named: "\(key.store.displayName) refunds and revocations per charge", units: (CountedNoun("refund or revocation", "refunds and revocations"), CountedNoun("charge", "charges")),
-                windowSeconds: window, minimumCount: Int64(rule.refundMinimumCount), significance: significance)
-            else { return nil }
-            return AlertFinding(
-                kind: kind, severity: policy.spikes.severity,
-                labels: SeriesLabels(
-                    actionType: ActionType.purchase.rawValue, store: key.store.rawValue, slice: .init(dimension: .productID, value: key.productID)),
-                time: time, evidence: RefundSpikeEvidence(spike: spike))
-        })
+        return AlertRuleOutcome(
+            findings: keys.compactMap { key in
+                let now = activity.counts(key, from: end - window, to: end)
+                let baseline = (1...days).map { day in
+                    let shifted = end - Int64(day) * 86_400
+                    let counts = activity.counts(key, from: shifted - window, to: shifted)
+                    return RateSpikeTest.Sample(observed: counts.refunds, exposure: counts.charges)
+                }
+                guard
+                    let spike = test.spike(
+                        RateSpikeTest.Sample(observed: now.refunds, exposure: now.charges),
+                        against: (baseline, "the same \(TimeStep(seconds: window)) on the previous \(days) day\(days == 1 ? "" : "s")"),
+                        named: "\(key.store.displayName) refunds and revocations per charge",
+                        units: (CountedNoun("refund or revocation", "refunds and revocations"), CountedNoun("charge", "charges")),
+                        windowSeconds: window, minimumCount: Int64(rule.refundMinimumCount), significance: significance)
+                else { return nil }
+                return AlertFinding(
+                    kind: kind, severity: policy.spikes.severity,
+                    labels: SeriesLabels(
+                        actionType: ActionType.purchase.rawValue, store: key.store.rawValue, slice: .init(dimension: .productID, value: key.productID)
+                    ),
+                    time: time, evidence: RefundSpikeEvidence(spike: spike))
+            })
     }
 
     /// Refunds of a product.
@@ -69,9 +75,11 @@ public struct RefundSpikeEvidence: AlertEvidence {
 
     /// The command that lists the refunds of the window.
     public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
-        LookNextCommand("charges", [
-            "--refunds", "--from", RFC3339.format(seconds: alert.time - spike.windowSeconds), "--to", RFC3339.format(seconds: alert.time),
-            "--store", alert.labels.store ?? "", "--product=\(alert.labels.slice?.value ?? "")",
-        ])
+        LookNextCommand(
+            "charges",
+            [
+                "--refunds", "--from", RFC3339.format(seconds: alert.time - spike.windowSeconds), "--to", RFC3339.format(seconds: alert.time),
+                "--store", alert.labels.store ?? "", "--product=\(alert.labels.slice?.value ?? "")",
+            ])
     }
 }

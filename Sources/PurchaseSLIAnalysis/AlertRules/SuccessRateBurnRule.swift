@@ -32,11 +32,13 @@ public struct SuccessRateBurnRule: AlertRule {
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         let inputs = context.inputs
-        let paged = context.run.shared("\(kind.rawValue) paged minutes") { PagedMinutes(test: test, inputs: context.allInputs, reach: context.reachSeconds) }
+        let paged = context.run.shared("\(kind.rawValue) paged minutes") {
+            PagedMinutes(test: test, inputs: context.allInputs, reach: context.reachSeconds)
+        }
         var outcome = AlertRuleOutcome()
         for action in inputs.actions.keys.sorted() {
             guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds,
-                  let objective = policy.objectives.first(where: { $0.actionType == action })
+                let objective = policy.objectives.first(where: { $0.actionType == action })
             else { continue }
             let slices = inputs.slices[action] ?? []
             for series in [overall] + slices where test.hasRecovered(series, objective: objective, at: time) {
@@ -91,7 +93,7 @@ public struct SuccessRateBurnRule: AlertRule {
             // Twice the rest's error rate, and not by chance: a slice with most of the traffic (the app
             // version nearly everyone runs) against a rest with a handful of events is the action itself.
             guard sliceErrorRate >= policy.sliceMinimumRatio * restErrorRate,
-                  RateTest.poissonRateExcess(
+                RateTest.poissonRateExcess(
                     observed: burn.longWindow.failure, exposure: burn.longWindow.valid,
                     baselineObserved: rest.failure, baselineExposure: rest.valid) < policy.burnSignificance
             else { continue }
@@ -101,7 +103,8 @@ public struct SuccessRateBurnRule: AlertRule {
         // Most urgent first, then the narrowest (fewest valid events): each folds in the later ones whose
         // failures over its long window are within 10 % of its own.
         burning.sort { lhs, rhs in
-            lhs.burn.rule.severity != rhs.burn.rule.severity ? lhs.burn.rule.severity > rhs.burn.rule.severity
+            lhs.burn.rule.severity != rhs.burn.rule.severity
+                ? lhs.burn.rule.severity > rhs.burn.rule.severity
                 : (lhs.burn.longWindow.valid, lhs.series.labels) < (rhs.burn.longWindow.valid, rhs.series.labels)
         }
         var kept: [(burn: BurnEvidence, series: MinuteSeries)] = []
@@ -178,13 +181,16 @@ public struct BurnEvidence: AlertEvidence {
     public func firstBadSeconds(of alert: AlertFinding) -> Int64? { firstFailureSeconds ?? alert.time - shortWindowSeconds }
 
     public func summary(of alert: AlertFinding) -> AlertText {
-        var text: AlertText = "\(scope: alert.labels): success rate \(percent: shortWindow.successRate) over the last "
+        var text: AlertText =
+            "\(scope: alert.labels): success rate \(percent: shortWindow.successRate) over the last "
             + "\(step: shortWindowSeconds) against the \(percent: objective?.target) objective"
         if rule.isExactTest {
-            text = text + ", burning the error budget \(decimal: burnRateShort)×, beyond chance above the \(decimal: threshold)× "
+            text =
+                text + ", burning the error budget \(decimal: burnRateShort)×, beyond chance above the \(decimal: threshold)× "
                 + "threshold (a hard outage)"
         } else {
-            text = text + " (\(percent: longWindow.successRate) over \(step: rule.longWindowSeconds)), burning the error budget "
+            text =
+                text + " (\(percent: longWindow.successRate) over \(step: rule.longWindowSeconds)), burning the error budget "
                 + "\(decimal: burnRateShort)× over \(step: shortWindowSeconds) and \(decimal: burnRateLong)× over "
                 + "\(step: rule.longWindowSeconds) (threshold \(decimal: threshold)×)"
         }
@@ -195,10 +201,13 @@ public struct BurnEvidence: AlertEvidence {
     }
 
     public func details(of alert: AlertFinding) -> [AlertText] {
-        var lines: [AlertText] = rule.isExactTest
+        var lines: [AlertText] =
+            rule.isExactTest
             ? ["\(step: shortWindowSeconds): \(count: shortWindow.failure) of \(count: shortWindow.valid) valid events failed"]
-            : ["\(step: rule.longWindowSeconds): \(count: longWindow.failure) of \(count: longWindow.valid) valid events failed; "
-                + "\(step: shortWindowSeconds): \(count: shortWindow.failure) of \(count: shortWindow.valid)"]
+            : [
+                "\(step: rule.longWindowSeconds): \(count: longWindow.failure) of \(count: longWindow.valid) valid events failed; "
+                    + "\(step: shortWindowSeconds): \(count: shortWindow.failure) of \(count: shortWindow.valid)"
+            ]
         if !sameFailuresIn.isEmpty {
             lines.append("the same failures show in: " + AlertText.joined(sameFailuresIn.map { "\(slice: $0)" }, separator: ", "))
         }
@@ -208,11 +217,12 @@ public struct BurnEvidence: AlertEvidence {
     /// Recovering once the last minutes meet the objective; still failing while they burn past the threshold.
     public func current(_ counts: OutcomeCounts, over seconds: Int64, of alert: AlertFinding) -> AlertText? {
         guard counts.valid > 0, let objective else { return "last \(duration: seconds): no valid events" }
-        let state: String = switch objective.burnRate(counts) ?? 0 {
-        case ...1: "recovering (meets the objective)"
-        case ..<threshold: "better, still short of the objective"
-        default: "still failing"
-        }
+        let state: String =
+            switch objective.burnRate(counts) ?? 0 {
+            case ...1: "recovering (meets the objective)"
+            case ..<threshold: "better, still short of the objective"
+            default: "still failing"
+            }
         return "last \(duration: seconds): success rate \(percent: counts.successRate) of \(count: counts.valid) valid events: \(words: state)"
     }
 

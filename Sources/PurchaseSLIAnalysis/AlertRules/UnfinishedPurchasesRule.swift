@@ -35,14 +35,17 @@ public struct UnfinishedPurchasesRule: AlertRule {
             let span = test.window { overall.counts(last: $0, before: settled).start }
             let window = overall.counts(last: span, before: settled)
             let (unfinished, attempts) = RateMetric.unfinishedRate.badEvents(window)
-            guard Double(unfinished) >= policy.spikes.unfinishedMinimumShare * Double(attempts), let spike = test.spike(
-                window, against: test.previousDays(overall, at: settled, dataSince: dataSince, window: span),
-                measure: RateSpikeTest.measure(.unfinishedRate), named: RateMetric.unfinishedRate.definition,
-                units: (CountedNoun("unfinished attempt", "unfinished attempts"), CountedNoun("attempt", "attempts")), window: span, significance: context.spikeSignificance)
+            guard Double(unfinished) >= policy.spikes.unfinishedMinimumShare * Double(attempts),
+                let spike = test.spike(
+                    window, against: test.previousDays(overall, at: settled, dataSince: dataSince, window: span),
+                    measure: RateSpikeTest.measure(.unfinishedRate), named: RateMetric.unfinishedRate.definition,
+                    units: (CountedNoun("unfinished attempt", "unfinished attempts"), CountedNoun("attempt", "attempts")), window: span,
+                    significance: context.spikeSignificance)
             else { continue }
-            findings.append(AlertFinding(
-                kind: kind, severity: policy.spikes.severity, labels: overall.labels, time: time,
-                evidence: UnfinishedEvidence(spike: spike, settledSeconds: policy.spikes.unfinishedAfterSeconds)))
+            findings.append(
+                AlertFinding(
+                    kind: kind, severity: policy.spikes.severity, labels: overall.labels, time: time,
+                    evidence: UnfinishedEvidence(spike: spike, settledSeconds: policy.spikes.unfinishedAfterSeconds)))
         }
         return AlertRuleOutcome(findings: findings)
     }

@@ -9,15 +9,16 @@ extension AlertOutput {
         guard !reports.isEmpty else {
             return "<div class=\"banner\"><strong>No alert firing</strong> at \(RFC3339.format(seconds: now)).</div>"
         }
-        return HTML.joined(reports.map { report in
-            let narrative = AlertNarrative(report: report, escaping: .html, now: now)
-            let severity = report.severity
-            var lines = narrative.details.map { HTML(trusted: $0) } + [HTML(trusted: narrative.lookNextLine)]
-            if let owner = report.owner { lines.append("owner: \(owner)") }
-            if let runbook = report.runbookURL { lines.append("runbook: <a href=\"\(runbook)\" rel=\"noreferrer\">\(runbook)</a>") }
-            return "<div class=\"alert \(severity.rawValue)\" id=\"\(report.finding.identity.anchor)\"><p><span class=\"status "
-                + "\(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> <strong>\(report.finding.kind.rawValue)</strong> "
-                + "\(HTML(trusted: narrative.summary))</p><ul>\(HTML.joined(lines.map { "<li>\($0)</li>" }))</ul></div>"
-        })
+        return HTML.joined(
+            reports.map { report in
+                let narrative = AlertNarrative(report: report, escaping: .html, now: now)
+                let severity = report.severity
+                var lines = narrative.details.map { HTML(trusted: $0) } + [HTML(trusted: narrative.lookNextLine)]
+                if let owner = report.owner { lines.append("owner: \(owner)") }
+                if let runbook = report.runbookURL { lines.append("runbook: <a href=\"\(runbook)\" rel=\"noreferrer\">\(runbook)</a>") }
+                return "<div class=\"alert \(severity.rawValue)\" id=\"\(report.finding.identity.anchor)\"><p><span class=\"status "
+                    + "\(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> <strong>\(report.finding.kind.rawValue)</strong> "
+                    + "\(HTML(trusted: narrative.summary))</p><ul>\(HTML.joined(lines.map { "<li>\($0)</li>" }))</ul></div>"
+            })
     }
 }

@@ -26,7 +26,8 @@ public struct HTMLDocument: Sendable {
     }
 
     /// The policy: nothing may load or run but the page's own stylesheet, and images from `data:`.
-    static let contentSecurityPolicy = "default-src 'none'; style-src 'sha256-\(SHA256.base64Digest(Stylesheet.css))'; "
+    static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'sha256-\(SHA256.base64Digest(Stylesheet.css))'; "
         + "img-src data:; base-uri 'none'; form-action 'none'"
 
     /// The meta refresh element, or nothing.

@@ -7,13 +7,14 @@ extension RolloutOutput {
     /// regressed or whose change is at least the minimum effect.
     public static func html(_ report: RolloutReport, minimumEffect: Double) -> HTML {
         let narrative = RolloutNarrative(report: report, escaping: .html)
-        let tone = switch report.verdict {
-        case .rollback: "bad"
-        case .hold: "warn"
-        case .proceed: "ok"
-        case .insufficientData: "none"
-        case .stale: "warn"
-        }
+        let tone =
+            switch report.verdict {
+            case .rollback: "bad"
+            case .hold: "warn"
+            case .proceed: "ok"
+            case .insufficientData: "none"
+            case .stale: "warn"
+            }
         let reasonLimit = 5
         var reasons = HTML.joined(narrative.reasons.prefix(reasonLimit).map { "<li>\(HTML(trusted: $0))</li>" })
         if narrative.reasons.count > reasonLimit {
@@ -25,9 +26,11 @@ extension RolloutOutput {
         let scale = shown.flatMap { [$0.candidate.interval.upperBound, $0.baseline.interval.upperBound] }.max() ?? 1
         let rows = shown.map { comparison -> HTML in
             func bar(_ side: RolloutComparison.Side, bad: Bool) -> HTML {
-                IntervalBar(value: side.rate ?? 0, interval: side.interval, scale: scale, isBad: bad,
-                            caption: "\(NumberText.percent(side.rate)) of \(side.trials), 95 % interval "
-                                + "\(NumberText.percent(side.interval.lowerBound)) to \(NumberText.percent(side.interval.upperBound))").html
+                IntervalBar(
+                    value: side.rate ?? 0, interval: side.interval, scale: scale, isBad: bad,
+                    caption: "\(NumberText.percent(side.rate)) of \(side.trials), 95 % interval "
+                        + "\(NumberText.percent(side.interval.lowerBound)) to \(NumberText.percent(side.interval.upperBound))"
+                ).html
             }
             return "<tr><td>\(comparison.isRegression ? "<span class=\"status bad\">worse</span> " as HTML : "")\(comparison.metric.title)</td>"
                 + "<td class=\"text\">\(HTML(trusted: narrative.sliceName(comparison.slice)))</td>"
@@ -66,12 +69,13 @@ extension RolloutOutput {
         }
         let shown = 12
         let rows = runs.reversed().prefix(shown).map { run -> HTML in
-            let tone = switch run.check.verdict {
-            case .rollback: "bad"
-            case .hold, .stale: "warn"
-            case .proceed: "ok"
-            case .insufficientData: "none"
-            }
+            let tone =
+                switch run.check.verdict {
+                case .rollback: "bad"
+                case .hold, .stale: "warn"
+                case .proceed: "ok"
+                case .insufficientData: "none"
+                }
             // "2026-11-10 14:00 to 11-11 06:00" (UTC): short enough for a phone's column.
             let from = RFC3339.format(seconds: run.from).prefix(16).replacingOccurrences(of: "T", with: " ")
             let to = RFC3339.format(seconds: run.to).dropFirst(5).prefix(11).replacingOccurrences(of: "T", with: " ")

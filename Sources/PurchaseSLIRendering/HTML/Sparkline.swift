@@ -24,10 +24,15 @@ public struct Sparkline: Sendable {
         let present = values.compactMap { $0 }
         guard let low = present.min(), let high = present.max(), values.count > 1 else { return "<span class=\"muted\">–</span>" }
         let span = max(high - low, 1e-9)
-        var path = "", drawing = false
+        var path = ""
+        var drawing = false
         for (index, value) in values.enumerated() {
-            guard let value else { drawing = false; continue }
-            let x = 120 * Double(index) / Double(values.count - 1), y = 22 - 20 * (value - low) / span
+            guard let value else {
+                drawing = false
+                continue
+            }
+            let x = 120 * Double(index) / Double(values.count - 1)
+            let y = 22 - 20 * (value - low) / span
             path += (drawing ? "L" : "M") + String(format: "%.1f,%.1f", x, y)
             drawing = true
         }

@@ -23,7 +23,8 @@ enum TimeAxis {
     /// "Nov 14" at midnight or on a daily axis, else "06:00".
     static func label(_ seconds: Int64, daily: Bool) -> String {
         let text = RFC3339.format(seconds: seconds)  // 2026-11-14T06:00:00Z
-        let month = Int(text.dropFirst(5).prefix(2)) ?? 1, day = Int(text.dropFirst(8).prefix(2)) ?? 1
+        let month = Int(text.dropFirst(5).prefix(2)) ?? 1
+        let day = Int(text.dropFirst(8).prefix(2)) ?? 1
         let time = String(text.dropFirst(11).prefix(5))
         return daily || time == "00:00" ? "\(monthNames[month - 1]) \(day)" : time
     }

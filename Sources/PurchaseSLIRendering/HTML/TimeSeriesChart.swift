@@ -121,7 +121,8 @@ public struct TimeSeriesChart: Sendable {
 
     private func svg(_ layout: Layout) -> HTML {
         let steps = series.map(\.values.count).max() ?? 0
-        let plotWidth = layout.width - layout.left - layout.right, plotHeight = layout.height - layout.top - layout.bottom
+        let plotWidth = layout.width - layout.left - layout.right
+        let plotHeight = layout.height - layout.top - layout.bottom
         let domain = resolvedDomain
         let endSeconds = startSeconds + Int64(steps) * stepSeconds
         func x(_ seconds: Int64) -> Double {
@@ -131,11 +132,14 @@ public struct TimeSeriesChart: Sendable {
             let clamped = min(max(value, domain.lowerBound), domain.upperBound)
             return layout.top + plotHeight * (1 - (clamped - domain.lowerBound) / (domain.upperBound - domain.lowerBound))
         }
-        var svg: HTML = "<svg class=\"\(layout.name)\" viewBox=\"0 0 \(Int(layout.width)) \(Int(layout.height))\" role=\"img\" aria-label=\"\(yLabel)\">"
+        var svg: HTML =
+            "<svg class=\"\(layout.name)\" viewBox=\"0 0 \(Int(layout.width)) \(Int(layout.height))\" role=\"img\" aria-label=\"\(yLabel)\">"
         var labelRows: [[ClosedRange<Double>]] = [[], []]
         for band in bands where band.endSeconds > startSeconds && band.startSeconds < endSeconds {
-            let x0 = x(max(band.startSeconds, startSeconds)), x1 = x(min(band.endSeconds, endSeconds))
-            svg += "<rect class=\"band\(band.isPage ? "" : " ticket")\" x=\"\(number(x0))\" y=\"\(number(layout.top))\" "
+            let x0 = x(max(band.startSeconds, startSeconds))
+            let x1 = x(min(band.endSeconds, endSeconds))
+            svg +=
+                "<rect class=\"band\(band.isPage ? "" : " ticket")\" x=\"\(number(x0))\" y=\"\(number(layout.top))\" "
                 + "width=\"\(number(max(1.5, x1 - x0)))\" height=\"\(number(plotHeight))\"><title>\(lines(band.label.components(separatedBy: "\n")))</title></rect>"
             // Named inside the plot: from the band's start, or up to its end when it lies in the right part; on
             // the first row where it overlaps no other band's name, else only in the band's tooltip.
@@ -144,26 +148,31 @@ public struct TimeSeriesChart: Sendable {
             let extent = fromEnd ? (x1 - 2 - width)...(x1 - 2) : (x0 + 2)...(x0 + 2 + width)
             guard let row = labelRows.indices.first(where: { row in !labelRows[row].contains { $0.overlaps(extent) } }) else { continue }
             labelRows[row].append(extent)
-            svg += "<text class=\"band-label\(band.isPage ? "" : " ticket")\" x=\"\(number(fromEnd ? x1 - 2 : x0 + 2))\" "
+            svg +=
+                "<text class=\"band-label\(band.isPage ? "" : " ticket")\" x=\"\(number(fromEnd ? x1 - 2 : x0 + 2))\" "
                 + "y=\"\(number(layout.top + layout.bandLabelLineHeight * Double(row + 1)))\" text-anchor=\"\(fromEnd ? "end" : "start")\">\(band.caption)</text>"
         }
         for tick in Self.ticks(domain, format: format) {
-            svg += "<line class=\"grid-line\" x1=\"\(number(layout.left))\" x2=\"\(number(layout.width - layout.right))\" "
+            svg +=
+                "<line class=\"grid-line\" x1=\"\(number(layout.left))\" x2=\"\(number(layout.width - layout.right))\" "
                 + "y1=\"\(number(y(tick)))\" y2=\"\(number(y(tick)))\"/>"
                 + "<text x=\"\(number(layout.left - 6))\" y=\"\(number(y(tick) + 4))\" text-anchor=\"end\">\(format(tick))</text>"
         }
         for tick in TimeAxis.ticks(from: startSeconds, to: endSeconds, atMost: layout.timeLabels) {
             // A label centred on the last tick would run past the SVG's edge and be cut ("Nov 1" for Nov 18).
             let anchor = x(tick.seconds) > layout.width - layout.right - 30 ? "end" : "middle"
-            svg += "<line class=\"axis\" x1=\"\(number(x(tick.seconds)))\" x2=\"\(number(x(tick.seconds)))\" "
+            svg +=
+                "<line class=\"axis\" x1=\"\(number(x(tick.seconds)))\" x2=\"\(number(x(tick.seconds)))\" "
                 + "y1=\"\(number(layout.height - layout.bottom))\" y2=\"\(number(layout.height - layout.bottom + 4))\"/>"
                 + "<text x=\"\(number(x(tick.seconds)))\" y=\"\(number(layout.height - layout.bottom + layout.timeLabelOffset))\" text-anchor=\"\(anchor)\">\(tick.label)</text>"
         }
         svg += "<text x=\"\(number(layout.width - layout.right))\" y=\"\(number(layout.height - 4))\" text-anchor=\"end\">UTC</text>"
-        svg += "<text x=\"4\" y=\"\(number(layout.top + plotHeight / 2))\" transform=\"rotate(-90 10 \(number(layout.top + plotHeight / 2)))\" "
+        svg +=
+            "<text x=\"4\" y=\"\(number(layout.top + plotHeight / 2))\" transform=\"rotate(-90 10 \(number(layout.top + plotHeight / 2)))\" "
             + "text-anchor=\"middle\">\(yLabel)</text>"
         if let threshold {
-            svg += "<line class=\"threshold\" x1=\"\(number(layout.left))\" x2=\"\(number(layout.width - layout.right))\" "
+            svg +=
+                "<line class=\"threshold\" x1=\"\(number(layout.left))\" x2=\"\(number(layout.width - layout.right))\" "
                 + "y1=\"\(number(y(threshold.value)))\" y2=\"\(number(y(threshold.value)))\"/>"
         }
         for (index, line) in series.enumerated() {
@@ -171,14 +180,19 @@ public struct TimeSeriesChart: Sendable {
             for (step, interval) in line.intervals.enumerated() {
                 guard let interval else { continue }
                 let middle = x(startSeconds + Int64(step) * stepSeconds + stepSeconds / 2)
-                svg += "<line class=\"interval s\(line.colourIndex(at: index))\" x1=\"\(number(middle))\" x2=\"\(number(middle))\" "
+                svg +=
+                    "<line class=\"interval s\(line.colourIndex(at: index))\" x1=\"\(number(middle))\" x2=\"\(number(middle))\" "
                     + "y1=\"\(number(y(interval.upperBound)))\" y2=\"\(number(y(interval.lowerBound)))\"/>"
             }
         }
         for (index, line) in series.enumerated() {
-            var path = "", drawing = false
+            var path = ""
+            var drawing = false
             for (step, value) in line.values.enumerated() {
-                guard let value else { drawing = false; continue }
+                guard let value else {
+                    drawing = false
+                    continue
+                }
                 let point = "\(number(x(startSeconds + Int64(step) * stepSeconds + stepSeconds / 2)).markup),\(number(y(value)).markup)"
                 path += (drawing ? "L" : "M") + point
                 drawing = true
@@ -192,7 +206,8 @@ public struct TimeSeriesChart: Sendable {
                 guard line.intervals.indices.contains(step), let interval = line.intervals[step] else { return "\(line.label): \(format(value))" }
                 return "\(line.label): \(format(value)) (95 %: \(format(interval.lowerBound)) to \(format(interval.upperBound)))"
             }
-            svg += "<rect class=\"hover\" x=\"\(number(x(time)))\" y=\"\(number(layout.top))\" width=\"\(number(plotWidth / Double(steps)))\" "
+            svg +=
+                "<rect class=\"hover\" x=\"\(number(x(time)))\" y=\"\(number(layout.top))\" width=\"\(number(plotWidth / Double(steps)))\" "
                 + "height=\"\(number(plotHeight))\"><title>\(lines([RFC3339.format(seconds: time)] + values))</title></rect>"
         }
         return svg + "</svg>"
@@ -217,7 +232,8 @@ public struct TimeSeriesChart: Sendable {
         }
         let pad = max((high - low) * 0.08, abs(high) * 0.001, 1e-9)
         guard let yLimits else { return (low - pad)...(high + pad) }
-        let lower = max(low - pad, yLimits.lowerBound), upper = min(high + pad, yLimits.upperBound)
+        let lower = max(low - pad, yLimits.lowerBound)
+        let upper = min(high + pad, yLimits.upperBound)
         return lower < upper ? lower...upper : yLimits
     }
 

@@ -9,14 +9,14 @@ public func bucketCodecFuzzTarget(_ start: UnsafePointer<UInt8>?, _ count: Int) 
     if let entries = try? BucketCodec.decode(bytes) {
         let encoded = BucketCodec.encode(entries)
         guard let again = try? encoded.withUnsafeBytes({ try BucketCodec.decode($0) }),
-              again.map(\.series) == entries.map(\.series), again.map(\.counts) == entries.map(\.counts)
+            again.map(\.series) == entries.map(\.series), again.map(\.counts) == entries.map(\.counts)
         else { fuzzFailure("a decoded bucket of \(entries.count) entries did not survive re-encoding") }
         _ = try? BucketCodec.merge(bytes, adding: entries)
     }
     if let entries = try? ErrorCodec.decode(bytes) {
         let encoded = ErrorCodec.encode(entries)
         guard let again = try? encoded.withUnsafeBytes({ try ErrorCodec.decode($0) }),
-              again.map(\.entry) == entries.map(\.entry), again.map(\.events) == entries.map(\.events)
+            again.map(\.entry) == entries.map(\.entry), again.map(\.events) == entries.map(\.events)
         else { fuzzFailure("decoded errors of \(entries.count) entries did not survive re-encoding") }
         _ = try? ErrorCodec.merge(bytes, adding: entries)
     }

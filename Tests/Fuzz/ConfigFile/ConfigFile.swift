@@ -1,7 +1,8 @@
 import Foundation
 import FuzzSupport
-@testable import PurchaseSLICLI
 import PurchaseSLIServer
+
+@testable import PurchaseSLICLI
 
 /// A `serve --config` file of any content is settings or an error that names the file and a setting,
 /// never a trap; settings it accepts are ones `serve` then validates without a trap either.

@@ -7,7 +7,8 @@ import PurchaseSLICore
 public func droppedEventsHeaderFuzzTarget(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let value = FuzzInput(start, count).text
     let digits = value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-    let expected = (digits && (1...9).contains(value.utf8.count)) ? Int(value).flatMap { $0 <= DroppedEventsHeader.maximumPerRequest ? $0 : nil } : nil
+    let expected =
+        (digits && (1...9).contains(value.utf8.count)) ? Int(value).flatMap { $0 <= DroppedEventsHeader.maximumPerRequest ? $0 : nil } : nil
     do {
         let count = try DroppedEventsHeader.count(value)
         if count != expected { fuzzFailure("\(value.debugDescription) read as \(count), expected \(expected.map(String.init) ?? "an error")") }

@@ -23,7 +23,8 @@ public struct ForeignRecords: Equatable {
             format: format, validator: EventValidator(nowMillis: 1_795_000_000_000, maximumAgeMillis: 30 * 86_400_000),
             limits: EventDecoder.Limits(maximumRecordBytes: 4096, maximumRecords: 200, maximumDecompressedBytes: 1 << 20),
             compression: compression)
-        var outcomes: [String] = [], eventIDs: [String] = []
+        var outcomes: [String] = []
+        var eventIDs: [String] = []
         let take = { (record: DecodedRecord) in
             switch record {
             case let .event(event, warnings):

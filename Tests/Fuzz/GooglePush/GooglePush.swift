@@ -15,12 +15,15 @@ public func googlePushFuzzTarget(_ start: UnsafePointer<UInt8>?, _ count: Int) -
         if notification.appID != "com.example.app" { fuzzFailure("a notification of \(notification.appID) was taken") }
         if let problem = notification.problem { fuzzFailure("a notification with \(problem) was taken") }
         // Play's own shapes come back the same (the encoder writes an absent token or sku as "").
-        let playShape = ["VOIDED_PURCHASE", "ONE_TIME_PRODUCT_PURCHASED", "ONE_TIME_PRODUCT_CANCELED"].contains(notification.type)
+        let playShape =
+            ["VOIDED_PURCHASE", "ONE_TIME_PRODUCT_PURCHASED", "ONE_TIME_PRODUCT_CANCELED"].contains(notification.type)
             || GooglePlayNotificationDecoder.subscriptionCode(of: notification.type) != nil
-        let complete = notification.transactionID != nil
+        let complete =
+            notification.transactionID != nil
             && (notification.type == "VOIDED_PURCHASE" ? notification.originalTransactionID != nil : notification.productID != nil)
         if playShape, complete, let again = StoreNotificationEncoder.googleBody(notification), let decoded = try? decoder.decode(body: again),
-           decoded != notification {
+            decoded != notification
+        {
             fuzzFailure("\(notification) encoded and decoded is \(decoded)")
         }
     } catch {

@@ -10,9 +10,10 @@ public func queryArgumentsFuzzTarget(_ start: UnsafePointer<UInt8>?, _ count: In
     let nowSeconds: Int64 = 1_795_000_000
     _ = TimeStep(parsing: line(0) ?? "")
     _ = TimeArgument(line(0) ?? "", nowSeconds: nowSeconds)
-    guard let query = try? CountQuery(
-        from: line(0) ?? "", to: line(1) ?? "", by: line(2), filters: Array(lines.dropFirst(4)), step: line(3),
-        nowSeconds: nowSeconds)
+    guard
+        let query = try? CountQuery(
+            from: line(0) ?? "", to: line(1) ?? "", by: line(2), filters: Array(lines.dropFirst(4)), step: line(3),
+            nowSeconds: nowSeconds)
     else { return 0 }
     if query.fromSeconds >= query.toSeconds { fuzzFailure("accepted a query from \(query.fromSeconds) to \(query.toSeconds)") }
     if !TimeArgument.supportedSeconds.contains(query.fromSeconds) || !TimeArgument.supportedSeconds.contains(query.toSeconds) {

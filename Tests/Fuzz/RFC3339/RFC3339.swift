@@ -8,7 +8,8 @@ public func rfc3339FuzzTarget(_ start: UnsafePointer<UInt8>?, _ count: Int) -> C
     let input = FuzzInput(start, count)
     let fromBytes = RFC3339.parseMillis(bytes: input.bytes)
     if input.text.utf8.elementsEqual(input.bytes), RFC3339.parseMillis(input.text) != fromBytes {
-        fuzzFailure("text and bytes parse differently: \(String(describing: RFC3339.parseMillis(input.text))) against \(String(describing: fromBytes))")
+        fuzzFailure(
+            "text and bytes parse differently: \(String(describing: RFC3339.parseMillis(input.text))) against \(String(describing: fromBytes))")
     }
     if let millis = fromBytes {
         let formatted = RFC3339.format(millis: millis)

@@ -1,11 +1,12 @@
 import Foundation
 import PurchaseSLICore
-#if PostgreSQL
-import PurchaseSLIPostgres
-#endif
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
 import Testing
+
+#if PostgreSQL
+import PurchaseSLIPostgres
+#endif
 
 /// A store under the contract, with what keeps it alive (its directory).
 final class StoreUnderTest: @unchecked Sendable {

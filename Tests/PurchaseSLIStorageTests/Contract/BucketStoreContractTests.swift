@@ -16,8 +16,10 @@ struct BucketStoreContractTests {
     func countsEachEventIDOnce(_ backend: Backend) async throws {
         let store = try await backend.store().store
         let first = try store.record(
-            [[event("a", at: "2026-11-14T09:30:00Z"), event("a", at: "2026-11-14T09:30:00Z")],
-             [event("b", at: "2026-11-14T09:31:00Z", result: .failure), event("a", at: "2026-11-14T09:30:00Z")]],
+            [
+                [event("a", at: "2026-11-14T09:30:00Z"), event("a", at: "2026-11-14T09:30:00Z")],
+                [event("b", at: "2026-11-14T09:31:00Z", result: .failure), event("a", at: "2026-11-14T09:30:00Z")],
+            ],
             receivedAtMillis: receivedAt)
         #expect(first.accepted == 2 && first.duplicates == 2 && first.duplicateIndexes == [1, 3])
         #expect(first.timeRange == RFC3339.parseMillis("2026-11-14T09:30:00Z")!...RFC3339.parseMillis("2026-11-14T09:31:00Z")!)
@@ -47,22 +49,30 @@ struct BucketStoreContractTests {
         var events: [PurchaseEvent] = []
         for index in 0..<400 {
             let time = RFC3339.format(seconds: start + Int64(index * 97 % (4 * 3600)))
-            events.append(event("e\(index)", at: time, product: ["coins_100", "coins_500"][index % 2],
-                                result: [.start, .success, .failure, .alreadyGranted, .cancel][index % 5],
-                                status: index % 5 == 3 ? 409 : index % 10 == 2 ? 503 : nil))
+            events.append(
+                event(
+                    "e\(index)", at: time, product: ["coins_100", "coins_500"][index % 2],
+                    result: [.start, .success, .failure, .alreadyGranted, .cancel][index % 5],
+                    status: index % 5 == 3 ? 409 : index % 10 == 2 ? 503 : nil))
         }
         // In several commits, so that later ones add to buckets earlier ones wrote.
         for part in stride(from: 0, to: events.count, by: 50) {
             _ = try store.record(Array(events[part..<part + 50]), receivedAtMillis: receivedAt)
         }
-        let from = "2026-11-14T00:00:00Z", to = "2026-11-16T00:00:00Z"
+        let from = "2026-11-14T00:00:00Z"
+        let to = "2026-11-16T00:00:00Z"
         func sums(_ step: Int64) throws -> [String: OutcomeCounts] {
             try total(store, from: from, to: to, by: [.productID], step: TimeStep(seconds: step))
                 .reduce(into: [:]) { $0[$1.key[0]!, default: OutcomeCounts()] += $1.counts }
         }
-        let byMinute = try sums(60), byFiveMinutes = try sums(300), byHour = try sums(3600), byDay = try sums(86_400)
+        let byMinute = try sums(60)
+        let byFiveMinutes = try sums(300)
+        let byHour = try sums(3600)
+        let byDay = try sums(86_400)
         #expect(byMinute == byHour && byMinute == byDay && byMinute == byFiveMinutes)
-        #expect(byMinute["coins_100"]?.total == 200 && byMinute["coins_100"]?.conflicts == 40 && byMinute["coins_100"]?.serverErrors == 40 && byMinute["coins_500"]?.serverErrors == 0)
+        #expect(
+            byMinute["coins_100"]?.total == 200 && byMinute["coins_100"]?.conflicts == 40 && byMinute["coins_100"]?.serverErrors == 40
+                && byMinute["coins_500"]?.serverErrors == 0)
         let days = try total(store, from: from, to: to, step: TimeStep(seconds: 86_400))
         let beforeMidnight = events.filter { $0.timestampMillis < RFC3339.parseMillis("2026-11-15T00:00:00Z")! }.count
         #expect(days.map(\.timeSeconds) == [seconds("2026-11-14T00:00:00Z"), seconds("2026-11-15T00:00:00Z")])
@@ -88,8 +98,9 @@ struct BucketStoreContractTests {
         #expect(outcome.overflowed == ["planID": 4, "errorDescription": 4])
         let rows = try total(store, by: [.planID])
         #expect(rows.map(\.key) == [["__other__"], ["plan-0"], ["plan-1"], ["plan-2"]] && rows.map(\.counts.total) == [4, 2, 2, 2])
-        let errors = try store.errorCounts(CountQuery(
-            fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.errorDescription]))
+        let errors = try store.errorCounts(
+            CountQuery(
+                fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.errorDescription]))
         #expect(errors.map(\.key) == [["__other__"], ["error 0"], ["error 1"], ["error 2"]] && errors.map(\.events) == [4, 2, 2, 2])
         // Admitted values stay admitted; the next day has room again.
         let later = try store.record(
@@ -111,8 +122,11 @@ struct BucketStoreContractTests {
         #expect(byAction.map(\.key) == [["purchase"], ["restore"]] && byAction.map(\.counts.total) == [10, 2])
         #expect(byAction[0].counts.failure == 4)
         let byPlan = try total(store, by: [.actionType, .planID])
-        #expect(byPlan.map(\.key) == [["purchase", "__other__"], ["purchase", "plan-0"], ["purchase", "plan-1"], ["purchase", "plan-2"],
-                                      ["restore", "__other__"]])
+        #expect(
+            byPlan.map(\.key) == [
+                ["purchase", "__other__"], ["purchase", "plan-0"], ["purchase", "plan-1"], ["purchase", "plan-2"],
+                ["restore", "__other__"],
+            ])
         #expect(byPlan.map(\.counts.total) == [7, 1, 1, 1, 2])
         #expect(try store.record([event("n", at: "2026-11-15T09:30:00Z", plan: "plan-9")], receivedAtMillis: receivedAt).overflowed.isEmpty)
     }
@@ -120,12 +134,13 @@ struct BucketStoreContractTests {
     @Test("grouping and filters, absent values included; 409 and 5xx counted beside results", arguments: Backend.all)
     func groupsAndFilters(_ backend: Backend) async throws {
         let store = try await backend.store().store
-        _ = try store.record([
-            event("1", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .success, version: "4.11.0"),
-            event("2", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .failure, status: 503, version: "4.12.0"),
-            event("3", at: "2026-11-14T09:30:00Z", product: "coins_500", result: .alreadyGranted, status: 409, version: nil),
-            event("4", at: "2026-11-14T09:30:00Z", product: "coins_500", action: .retry, result: .failure, status: 409, version: "4.12.0"),
-        ], receivedAtMillis: receivedAt)
+        _ = try store.record(
+            [
+                event("1", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .success, version: "4.11.0"),
+                event("2", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .failure, status: 503, version: "4.12.0"),
+                event("3", at: "2026-11-14T09:30:00Z", product: "coins_500", result: .alreadyGranted, status: 409, version: nil),
+                event("4", at: "2026-11-14T09:30:00Z", product: "coins_500", action: .retry, result: .failure, status: 409, version: "4.12.0"),
+            ], receivedAtMillis: receivedAt)
         let byVersion = try total(store, by: [.appVersion])
         #expect(byVersion.map(\.key) == [[nil], ["4.11.0"], ["4.12.0"]])
         #expect(byVersion[2].counts.failure == 2 && byVersion[2].counts.serverErrors == 1 && byVersion[2].counts.conflicts == 1)
@@ -134,7 +149,8 @@ struct BucketStoreContractTests {
         #expect(filtered.map(\.key) == [["alreadyGranted"], ["failure"]] && filtered.map(\.counts.total) == [1, 1])
         #expect(try total(store, filters: [.productID: ["none"]]).isEmpty)
         let onlyFailures = try total(store, by: [.productID], filters: [.resultType: ["failure"]])
-        #expect(onlyFailures.map(\.key) == [["coins_100"], ["coins_500"]] && onlyFailures.allSatisfy { $0.counts.failure == 1 && $0.counts.total == 1 })
+        #expect(
+            onlyFailures.map(\.key) == [["coins_100"], ["coins_500"]] && onlyFailures.allSatisfy { $0.counts.failure == 1 && $0.counts.total == 1 })
     }
 
     @Test("error descriptions by group, most first, filtered by result and by description", arguments: Backend.all)
@@ -151,15 +167,23 @@ struct BucketStoreContractTests {
         let range = (seconds("2026-11-14T00:00:00Z"), seconds("2026-11-15T00:00:00Z"))
         let byError = try store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.errorDescription]))
         #expect(byError.map(\.key) == [["timeout"], ["payment cancelled"], ["receipt missing"]] && byError.map(\.events) == [6, 2, 1])
-        let hourly = try store.errorCounts(CountQuery(
-            fromSeconds: range.0, toSeconds: range.1, step: TimeStep(seconds: 3600), groupBy: [.productID, .errorDescription],
-            filters: [.productID: ["coins_500", "coins_100"]]))
-        #expect(hourly.map(\.timeSeconds) == [seconds("2026-11-14T09:00:00Z"), seconds("2026-11-14T09:00:00Z"),
-                                              seconds("2026-11-14T10:00:00Z"), seconds("2026-11-14T10:00:00Z")])
-        #expect(hourly.map(\.key) == [["coins_100", "timeout"], ["coins_500", "payment cancelled"],
-                                      ["coins_100", "receipt missing"], ["coins_500", "payment cancelled"]])
-        let onlyCancels = try store.errorCounts(CountQuery(
-            fromSeconds: range.0, toSeconds: range.1, groupBy: [.productID], filters: [.errorDescription: ["payment cancelled"]]))
+        let hourly = try store.errorCounts(
+            CountQuery(
+                fromSeconds: range.0, toSeconds: range.1, step: TimeStep(seconds: 3600), groupBy: [.productID, .errorDescription],
+                filters: [.productID: ["coins_500", "coins_100"]]))
+        #expect(
+            hourly.map(\.timeSeconds) == [
+                seconds("2026-11-14T09:00:00Z"), seconds("2026-11-14T09:00:00Z"),
+                seconds("2026-11-14T10:00:00Z"), seconds("2026-11-14T10:00:00Z"),
+            ])
+        #expect(
+            hourly.map(\.key) == [
+                ["coins_100", "timeout"], ["coins_500", "payment cancelled"],
+                ["coins_100", "receipt missing"], ["coins_500", "payment cancelled"],
+            ])
+        let onlyCancels = try store.errorCounts(
+            CountQuery(
+                fromSeconds: range.0, toSeconds: range.1, groupBy: [.productID], filters: [.errorDescription: ["payment cancelled"]]))
         #expect(onlyCancels.map(\.key) == [["coins_500"]] && onlyCancels[0].events == 2)
         let byResult = try store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.resultType, .errorDescription]))
         #expect(byResult.map(\.key) == [["failure", "timeout"], ["cancel", "payment cancelled"], ["failure", "receipt missing"]])
@@ -176,10 +200,12 @@ struct BucketStoreContractTests {
         #expect(memory.eventIDs == 2 && memory.seconds == 2)
         #expect(try store.record([old], receivedAtMillis: receivedAt).duplicates == 1)
         #expect(try total(store, from: "2026-11-10T09:00:00Z", to: "2026-11-10T10:00:00Z", step: TimeStep(seconds: 60)).isEmpty)
-        #expect(try total(store, from: "2026-11-10T09:00:00Z", to: "2026-11-10T10:00:00Z", step: TimeStep(seconds: 3600))
-                    .first?.counts.success == 1)
-        #expect(try total(store, from: "2026-11-14T09:00:00Z", to: "2026-11-14T10:00:00Z", step: TimeStep(seconds: 60))
-                    .first?.counts.success == 1)
+        #expect(
+            try total(store, from: "2026-11-10T09:00:00Z", to: "2026-11-10T10:00:00Z", step: TimeStep(seconds: 3600))
+                .first?.counts.success == 1)
+        #expect(
+            try total(store, from: "2026-11-14T09:00:00Z", to: "2026-11-14T10:00:00Z", step: TimeStep(seconds: 60))
+                .first?.counts.success == 1)
         #expect(try store.prune(nowMillis: receivedAt + 9 * 86_400_000) == DedupMemory(seconds: 0, eventIDs: 0))
         #expect(try store.record([old], receivedAtMillis: receivedAt + 9 * 86_400_000).accepted == 1)
     }
@@ -187,17 +213,22 @@ struct BucketStoreContractTests {
     @Test("the latest price of each product and plan, by event time", arguments: Backend.all)
     func prices(_ backend: Backend) async throws {
         let store = try await backend.store().store
-        func priced(_ id: String, _ time: String, _ product: String, _ plan: String?, _ price: Double?, _ currency: String? = "USD") -> PurchaseEvent {
+        func priced(_ id: String, _ time: String, _ product: String, _ plan: String?, _ price: Double?, _ currency: String? = "USD") -> PurchaseEvent
+        {
             var priced = event(id, at: time, product: product)
             (priced.planID, priced.price, priced.currency) = (plan, price, currency)
             return priced
         }
-        _ = try store.record([
-            priced("a", "2026-11-14T09:30:00Z", "pro", "monthly", 9.99), priced("b", "2026-11-14T09:00:00Z", "pro", "monthly", 8.99),
-            priced("c", "2026-11-14T09:00:00Z", "coins", nil, 0.99), priced("d", "2026-11-14T10:00:00Z", "coins", nil, nil),
-        ], receivedAtMillis: receivedAt)
-        _ = try store.record([priced("e", "2026-11-14T08:00:00Z", "pro", "monthly", 7.99),
-                              priced("f", "2026-11-14T11:00:00Z", "coins", nil, 1.09, "EUR")], receivedAtMillis: receivedAt)
+        _ = try store.record(
+            [
+                priced("a", "2026-11-14T09:30:00Z", "pro", "monthly", 9.99), priced("b", "2026-11-14T09:00:00Z", "pro", "monthly", 8.99),
+                priced("c", "2026-11-14T09:00:00Z", "coins", nil, 0.99), priced("d", "2026-11-14T10:00:00Z", "coins", nil, nil),
+            ], receivedAtMillis: receivedAt)
+        _ = try store.record(
+            [
+                priced("e", "2026-11-14T08:00:00Z", "pro", "monthly", 7.99),
+                priced("f", "2026-11-14T11:00:00Z", "coins", nil, 1.09, "EUR"),
+            ], receivedAtMillis: receivedAt)
         let prices = try store.prices().map { "\($0.productID) \($0.planID ?? "-") \($0.price) \($0.currency)" }
         #expect(prices == ["coins - 1.09 EUR", "pro monthly 9.99 USD"])
     }
@@ -213,8 +244,9 @@ struct BucketStoreContractTests {
         }
         let groupings: [[EventDimension]] = [[.actionType], [.actionType, .productID], [.planID], [.appVersion, .resultType]]
         let queries = groupings.map {
-            CountQuery(fromSeconds: seconds("2026-11-14T07:30:00Z"), toSeconds: seconds("2026-11-14T14:30:00Z"),
-                       step: TimeStep(seconds: 60), groupBy: $0, filters: [.actionType: ["purchase"]])
+            CountQuery(
+                fromSeconds: seconds("2026-11-14T07:30:00Z"), toSeconds: seconds("2026-11-14T14:30:00Z"),
+                step: TimeStep(seconds: 60), groupBy: $0, filters: [.actionType: ["purchase"]])
         }
         let together = try store.counts(queries)
         for (query, rows) in zip(queries, together) {
@@ -224,7 +256,8 @@ struct BucketStoreContractTests {
         for (query, dense) in zip(queries, try store.series(Array(queries.prefix(3)))) {
             let fromRows = CountSeries(rows: try store.counts(query), startSeconds: query.fromSeconds, stepSeconds: 60, stepCount: 420)
             #expect(dense.startSeconds == query.fromSeconds && dense.counts.allSatisfy { $0.count == 420 })
-            #expect(Dictionary(uniqueKeysWithValues: zip(dense.keys, dense.counts))
+            #expect(
+                Dictionary(uniqueKeysWithValues: zip(dense.keys, dense.counts))
                     == Dictionary(uniqueKeysWithValues: zip(fromRows.keys, fromRows.counts)), "\(query.groupBy)")
             #expect(dense.keys == dense.keys.sorted { $0.lexicographicallyPrecedes($1) { ($0 ?? "") < ($1 ?? "") } })
         }
@@ -243,8 +276,9 @@ struct BucketStoreContractTests {
         ]
         for (step, ranges) in rangeSets {
             let queries = ranges.enumerated().map { index, range in
-                CountQuery(fromSeconds: seconds("2026-11-14T\(range.0):00Z"), toSeconds: seconds("2026-11-14T\(range.1):00Z"),
-                           step: TimeStep(seconds: step), groupBy: groupings[index % groupings.count])
+                CountQuery(
+                    fromSeconds: seconds("2026-11-14T\(range.0):00Z"), toSeconds: seconds("2026-11-14T\(range.1):00Z"),
+                    step: TimeStep(seconds: step), groupBy: groupings[index % groupings.count])
             }
             for (query, rows) in zip(queries, try store.counts(queries)) {
                 #expect(rows == (try store.counts(query)), "\(step) s from \(query.fromSeconds) to \(query.toSeconds)")
@@ -272,7 +306,8 @@ struct BucketStoreContractTests {
             #expect(outcome == (try reference.record(halves, receivedAtMillis: receivedAt)))
             position += size
         }
-        let from = seconds("2026-11-13T20:00:00Z"), to = seconds("2026-11-16T04:00:00Z")
+        let from = seconds("2026-11-13T20:00:00Z")
+        let to = seconds("2026-11-16T04:00:00Z")
         // (Steps of 5 minutes and groupings by product alone are compared in the tests above.)
         let groupings: [[EventDimension]] = [[], [.actionType, .planID], [.appVersion, .resultType], [.offerID, .variant]]
         let filters: [[EventDimension: Set<String?>]] = [[:], [.appVersion: ["4.11.0", nil]], [.resultType: ["failure", "cancel"]]]
@@ -302,7 +337,8 @@ func mixedEvents(count: Int) -> [PurchaseEvent] {
 /// variant, some with prices and errors.
 func mixedEvents(count: Int, generator: inout SplitMix) -> [PurchaseEvent] {
     let start = seconds("2026-11-14T08:00:00Z")
-    let products = ["coins_100", "coins_500", "premium"], versions: [String?] = ["4.10.2", "4.11.0", nil]
+    let products = ["coins_100", "coins_500", "premium"]
+    let versions: [String?] = ["4.10.2", "4.11.0", nil]
     let results: [ResultType] = [.start, .success, .success, .failure, .cancel, .alreadyGranted, .pending]
     return (0..<count).map { index in
         let pick = generator.next()

@@ -24,82 +24,103 @@ struct StoreRecordContractTests {
         let store = try await backend.store().store
         let first = notification("n1", at: "2026-11-20T10:02:40Z", transaction: "t1")
         let refund = notification("n2", kind: .refund, at: "2026-11-20T12:00:00Z", transaction: "t1")
-        let outcome = try store.record([first, first, refund, notification("n3", at: "2026-11-21T10:00:00Z", transaction: "t3")],
-                                       receivedAtMillis: receivedAt)
+        let outcome = try store.record(
+            [first, first, refund, notification("n3", at: "2026-11-21T10:00:00Z", transaction: "t3")],
+            receivedAtMillis: receivedAt)
         #expect(outcome.accepted == 3 && outcome.duplicateIndexes == [1])
         #expect(try store.record([first], receivedAtMillis: receivedAt + 1).duplicateIndexes == [0])
         let read = try store.notifications(kinds: [.charge], fromMillis: day.0, toMillis: day.1)
         #expect(read == [ReceivedNotification(first, receivedMillis: receivedAt)])
         #expect(try store.notifications(kinds: [.refund], fromMillis: day.0, toMillis: day.1).map(\.notification) == [refund])
-        #expect(try store.notifications(kinds: [.charge, .refund], fromMillis: day.0, toMillis: day.1).map(\.notification.notificationID)
+        #expect(
+            try store.notifications(kinds: [.charge, .refund], fromMillis: day.0, toMillis: day.1).map(\.notification.notificationID)
                 == ["n1", "n2"])
         #expect(try store.notifications(kinds: [], fromMillis: day.0, toMillis: day.1).isEmpty)
     }
 
-    @Test("per transaction id and account token: one report per event in time order, whatever order they were written in",
-          arguments: Backend.all)
+    @Test(
+        "per transaction id and account token: one report per event in time order, whatever order they were written in",
+        arguments: Backend.all)
     func clientReportsPerEvent(_ backend: Backend) async throws {
         let store = try await backend.store().store
         let token = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"
         func attempt(_ id: String, _ result: ResultType, at time: String, transaction: String? = "t1") -> PurchaseEvent {
-            var made = event(id, at: time, result: result, status: result == .failure ? 500 : nil, error: result == .failure ? "grant timed out" : nil)
+            var made = event(
+                id, at: time, result: result, status: result == .failure ? 500 : nil, error: result == .failure ? "grant timed out" : nil)
             made.transactionID = transaction
             made.appAccountToken = token
             return made
         }
         _ = try store.record([attempt("e4", .alreadyGranted, at: "2026-11-20T10:30:00Z")], receivedAtMillis: receivedAt)
-        _ = try store.record([attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e2", .failure, at: "2026-11-20T10:03:00Z")],
-                             receivedAtMillis: receivedAt)
-        _ = try store.record([attempt("e6", .cancel, at: "2026-11-20T10:41:00Z", transaction: nil),
-                              attempt("e5", .start, at: "2026-11-20T10:40:00Z", transaction: nil)], receivedAtMillis: receivedAt)
+        _ = try store.record(
+            [attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e2", .failure, at: "2026-11-20T10:03:00Z")],
+            receivedAtMillis: receivedAt)
+        _ = try store.record(
+            [
+                attempt("e6", .cancel, at: "2026-11-20T10:41:00Z", transaction: nil),
+                attempt("e5", .start, at: "2026-11-20T10:40:00Z", transaction: nil),
+            ], receivedAtMillis: receivedAt)
         // A resend (e1) beside a new event: only the new one reports.
-        _ = try store.record([attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e3", .success, at: "2026-11-20T10:20:00Z")],
-                             receivedAtMillis: receivedAt)
+        _ = try store.record(
+            [attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e3", .success, at: "2026-11-20T10:20:00Z")],
+            receivedAtMillis: receivedAt)
         let reports = try store.clientReports(
             [.transactionID("t1"), .appAccountToken(token), .transactionID("t9")], fromMillis: day.0, toMillis: day.1)
         // One report per event (the resend of e1 not again), in time order; merging is the ledger's.
-        #expect(reports.map { "\($0.key.text) \($0.lastResult.rawValue) \(RFC3339.format(millis: $0.lastMillis))" } == [
-            "transactionID t1 start 2026-11-20T10:02:00Z", "transactionID t1 failure 2026-11-20T10:03:00Z",
-            "transactionID t1 success 2026-11-20T10:20:00Z", "transactionID t1 alreadyGranted 2026-11-20T10:30:00Z",
-            "appAccountToken \(token) start 2026-11-20T10:40:00Z", "appAccountToken \(token) cancel 2026-11-20T10:41:00Z",
-        ])
+        #expect(
+            reports.map { "\($0.key.text) \($0.lastResult.rawValue) \(RFC3339.format(millis: $0.lastMillis))" } == [
+                "transactionID t1 start 2026-11-20T10:02:00Z", "transactionID t1 failure 2026-11-20T10:03:00Z",
+                "transactionID t1 success 2026-11-20T10:20:00Z", "transactionID t1 alreadyGranted 2026-11-20T10:30:00Z",
+                "appAccountToken \(token) start 2026-11-20T10:40:00Z", "appAccountToken \(token) cancel 2026-11-20T10:41:00Z",
+            ])
         #expect(reports[2].firstGrantMillis == RFC3339.parseMillis("2026-11-20T10:20:00Z") && reports[1].firstGrantMillis == nil)
         #expect(reports[1].lastErrorDescription == "grant timed out" && reports[1].lastStatusCode == 500 && reports[0].productID == "coins_100")
         // The range is of the events' times, to the millisecond.
-        #expect(try store.clientReports([.transactionID("t1")], fromMillis: RFC3339.parseMillis("2026-11-20T10:02:00.001Z")!,
-                                        toMillis: RFC3339.parseMillis("2026-11-20T10:20:00Z")!).map(\.lastResult) == [.failure])
+        #expect(
+            try store.clientReports(
+                [.transactionID("t1")], fromMillis: RFC3339.parseMillis("2026-11-20T10:02:00.001Z")!,
+                toMillis: RFC3339.parseMillis("2026-11-20T10:20:00Z")!
+            ).map(\.lastResult) == [.failure])
         #expect(try store.clientReports([.transactionID("t1")], fromMillis: day.1, toMillis: day.1 + 86_400_000).isEmpty)
         var failed = event("f1", at: "2026-11-20T11:00:00Z", result: .failure, status: 503, error: "verification failed: 503")
         (failed.transactionID, failed.planID) = ("t-failed", "coins-small")
         _ = try store.record([failed], receivedAtMillis: receivedAt)
-        #expect(try store.clientReports([.transactionID("t-failed")], fromMillis: day.0, toMillis: day.1)
+        #expect(
+            try store.clientReports([.transactionID("t-failed")], fromMillis: day.0, toMillis: day.1)
                 == [ClientReport(key: .transactionID("t-failed"), event: failed)])
     }
 
     @Test("charges and refunds per step: a transaction told twice once, a refund without product takes its charge's", arguments: Backend.all)
     func storeActivity(_ backend: Backend) async throws {
         let store = try await backend.store().store
-        _ = try store.record([
-            notification("n1", at: "2026-11-20T10:02:00Z", transaction: "t1"),
-            notification("n1b", at: "2026-11-20T10:02:00Z", transaction: "t1"),  // the same charge, told again
-            notification("n2", at: "2026-11-20T10:40:00Z", transaction: "t2", product: "coins_500", price: 2.25),
-            notification("n3", at: "2026-11-20T11:10:00Z", transaction: nil, price: nil),
-            notification("n4", kind: .refund, at: "2026-11-20T11:20:00Z", transaction: "t2", product: nil, price: 2.25),
-            notification("n5", kind: .refund, at: "2026-11-20T11:20:00Z", transaction: "t2", product: nil, price: 2.25, type: "REVOKE"),
-            notification("n6", kind: .other, at: "2026-11-20T11:30:00Z", transaction: "t2"),
-            notification("n7", at: "2026-11-20T12:00:00Z", transaction: "t7"),
-        ], receivedAtMillis: receivedAt)
+        _ = try store.record(
+            [
+                notification("n1", at: "2026-11-20T10:02:00Z", transaction: "t1"),
+                notification("n1b", at: "2026-11-20T10:02:00Z", transaction: "t1"),  // the same charge, told again
+                notification("n2", at: "2026-11-20T10:40:00Z", transaction: "t2", product: "coins_500", price: 2.25),
+                notification("n3", at: "2026-11-20T11:10:00Z", transaction: nil, price: nil),
+                notification("n4", kind: .refund, at: "2026-11-20T11:20:00Z", transaction: "t2", product: nil, price: 2.25),
+                notification("n5", kind: .refund, at: "2026-11-20T11:20:00Z", transaction: "t2", product: nil, price: 2.25, type: "REVOKE"),
+                notification("n6", kind: .other, at: "2026-11-20T11:30:00Z", transaction: "t2"),
+                notification("n7", at: "2026-11-20T12:00:00Z", transaction: "t7"),
+            ], receivedAtMillis: receivedAt)
         let rows = try store.storeActivity(
             fromMillis: RFC3339.parseMillis("2026-11-20T10:00:00Z")!, toMillis: RFC3339.parseMillis("2026-11-20T12:00:00Z")!, stepSeconds: 3600)
-        #expect(rows.map { "\(RFC3339.format(seconds: $0.timeSeconds)) \($0.productID ?? "-") \($0.kind) \($0.type) \($0.currency ?? "-") \($0.count) \($0.amount)" }
-                == ["2026-11-20T10:00:00Z coins_100 charge ONE_TIME_CHARGE USD 1 0.5",
+        #expect(
+            rows.map {
+                "\(RFC3339.format(seconds: $0.timeSeconds)) \($0.productID ?? "-") \($0.kind) \($0.type) \($0.currency ?? "-") \($0.count) \($0.amount)"
+            }
+                == [
+                    "2026-11-20T10:00:00Z coins_100 charge ONE_TIME_CHARGE USD 1 0.5",
                     "2026-11-20T10:00:00Z coins_500 charge ONE_TIME_CHARGE USD 1 2.25",
                     "2026-11-20T11:00:00Z coins_100 charge ONE_TIME_CHARGE - 1 0.0",
-                    "2026-11-20T11:00:00Z coins_500 refund REFUND USD 1 2.25"])
+                    "2026-11-20T11:00:00Z coins_500 refund REFUND USD 1 2.25",
+                ])
     }
 
-    @Test("events clients dropped: stored with a batch that counts something new, not again with its resend, by time of receipt, pruned",
-          arguments: Backend.all)
+    @Test(
+        "events clients dropped: stored with a batch that counts something new, not again with its resend, by time of receipt, pruned",
+        arguments: Backend.all)
     func clientDrops(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.storeRecordRetentionSeconds = 30 * 86_400
@@ -126,14 +147,19 @@ struct StoreRecordContractTests {
         configuration.storeRecordRetentionSeconds = 30 * 86_400
         let store = try await backend.store(configuration).store
         _ = try store.record(
-            [notification("old", at: "2026-10-01T00:00:00Z", transaction: "t-old"), notification("new", at: "2026-11-20T00:00:00Z", transaction: "t-new")],
+            [
+                notification("old", at: "2026-10-01T00:00:00Z", transaction: "t-old"),
+                notification("new", at: "2026-11-20T00:00:00Z", transaction: "t-new"),
+            ],
             receivedAtMillis: receivedAt)
-        var old = event("e-old", at: "2026-10-01T00:00:00Z"), new = event("e-new", at: "2026-11-20T00:00:00Z")
+        var old = event("e-old", at: "2026-10-01T00:00:00Z")
+        var new = event("e-new", at: "2026-11-20T00:00:00Z")
         (old.transactionID, new.transactionID) = ("t-old", "t-new")
         _ = try store.record([old, new], receivedAtMillis: receivedAt)
         try store.prune(nowMillis: receivedAt)
         #expect(try store.notifications(kinds: [.charge], fromMillis: 0, toMillis: .max).map(\.notification.notificationID) == ["new"])
-        #expect(try store.clientReports([.transactionID("t-old"), .transactionID("t-new")], fromMillis: 0, toMillis: receivedAt).map(\.key)
+        #expect(
+            try store.clientReports([.transactionID("t-old"), .transactionID("t-new")], fromMillis: 0, toMillis: receivedAt).map(\.key)
                 == [.transactionID("t-new")])
     }
 }
