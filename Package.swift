@@ -124,7 +124,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "purchase-sli",
-            dependencies: ["PurchaseSLICLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "PurchaseSLICLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // What several test targets share: temporary directories, child processes awaited without

@@ -421,8 +421,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// The service's logger at `level`, through whatever handler the executable bootstrapped (standard error).
     private static func makeLogger(level: Logger.Level) -> Logger {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         var logger = Logger(label: "purchase-sli")
         logger.logLevel = level
         return logger
