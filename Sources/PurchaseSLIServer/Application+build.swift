@@ -1,6 +1,7 @@
 import Foundation
 public import Hummingbird
 public import Logging
+import NIOPosix
 import PurchaseSLIDashboards
 public import PurchaseSLIStorage
 import ServiceLifecycle
@@ -116,11 +117,27 @@ private func links(_ configuration: ServerConfiguration, _ databasePath: String?
     Int64(Date().timeIntervalSince1970 * 1000)
 }
 
-/// Runs blocking work (SQLite reads) off Swift's cooperative thread pool.
+/// Runs blocking work (store reads and commits, decoding, rendering) off Swift's cooperative thread pool,
+/// on ``BlockingWork/pool``: every blocking call of the service goes this one way.
 func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
+    try await BlockingWork.pool.runIfActive(work)
+}
+
+/// The threads `serve` runs its blocking work on: a pool of its own, bounded, so that a burst of work
+/// queues instead of starting threads without end, with room beyond the most reads all clients together
+/// may have in progress (``ReadAccessMiddleware/maximumConcurrentReadsInTotal``) so that slow reads never
+/// hold up ingestion, the health routes or the scheduled rounds. Started at first use; it lives as long as
+/// the process.
+enum BlockingWork {
+    /// Threads beyond the reads' limit.
+    static let sparedThreads = 8
+
+    /// The pool.
+    static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: ReadAccessMiddleware<ServerRequestContext>.maximumConcurrentReadsInTotal + sparedThreads)
+        pool.start()
+        return pool
+    }()
 }
 
 /// An iterator advanced with ``runBlocking(_:)``, one element per call: for sequences whose elements
@@ -132,7 +149,7 @@ final class OffPoolIterator<Base: IteratorProtocol>: @unchecked Sendable where B
     /// Wraps `base`.
     init(_ base: Base) { self.base = base }
 
-    /// The next element, made on a thread of the global dispatch pool.
+    /// The next element, made on a thread of ``BlockingWork/pool``.
     func next() async throws -> Base.Element? {
         try await runBlocking { self.base.next() }
     }
