@@ -349,7 +349,7 @@ struct RecordWrite {
         guard !missing.isEmpty else { return ids }
         try await takeAdmissionLock(on: connection)  // as for values, above
         missing.sort { $0.lexicographicallyPrecedes($1) }
-        let columns = PostgresSchema.seriesColumns
+        let columns = Schema.seriesColumns
         let arrays = columns.indices.map { column in missing.map { $0[column] } }
         var insert = PostgresQuery(
             unsafeSQL: """

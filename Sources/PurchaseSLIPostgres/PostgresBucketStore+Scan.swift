@@ -18,7 +18,7 @@ extension PostgresBucketStore {
                 ).decode((Int64, String).self) { texts[id] = value }
             }
             var series: [StoredSeries] = []
-            let columns = PostgresSchema.seriesColumns.joined(separator: ", ")
+            let columns = Schema.seriesColumns.joined(separator: ", ")
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: "SELECT id, \(columns) FROM series"), logger: logger) {
                 let ids = try row.map { try $0.decode(Int64.self) }
                 series.append(StoredSeries(id: ids[0], values: positions.map { ids[$0 + 1] == 0 ? nil : texts[ids[$0 + 1]] }))

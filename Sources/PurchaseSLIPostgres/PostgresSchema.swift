@@ -89,9 +89,6 @@ package enum PostgresSchema {
             "CREATE TABLE readiness (id smallint PRIMARY KEY, checks bigint NOT NULL)",
         ]
 
-    /// The series table's value id columns, in ``PurchaseSLICore/EventDimension/seriesDimensions`` order.
-    static let seriesColumns = Schema.seriesColumns
-
     /// Brings the schema up to date on `connection`, holding the migration lock meanwhile.
     /// - Throws: ``PurchaseSLIStorage/StorageError`` when the database holds other tables and no
     ///   purchase-sli schema, or was migrated by a newer version.

@@ -66,7 +66,7 @@ struct BurnRateTest: Sendable {
             best = BurnEvidence(
                 objective: objective, rule: rule, threshold: rule.burnRate(for: objective, at: time), longWindow: reportedLong,
                 shortWindow: reportedShort, shortWindowSeconds: time - shortStart,
-                firstFailureSeconds: series.firstMinute(from: shortStart, to: time, counting: \.failure) ?? shortStart)
+                firstFailureSeconds: series.firstMinute(from: shortStart, to: time, counting: \.failure))
         }
         return best
     }
