@@ -216,7 +216,7 @@ public struct SLOPolicy: Sendable, Hashable {
             BurnRateRule(severity: .ticket, longWindowSeconds: 86_400, shortWindowSeconds: 7200, budgetShare: 0.1),
             BurnRateRule(severity: .ticket, longWindowSeconds: 3 * 86_400, shortWindowSeconds: 6 * 3600, budgetShare: 0.1),
         ],
-        slices: [.productID, .planID, .groupID, .offerID, .appVersion, .variant],
+        slices: [.productID, .planID, .groupID, .offerID, .appVersion, .variant, .app],
         minimumValidEvents: 20,
         minimumFailures: 5,
         lossOfSignalWindowSeconds: 30 * 60,

@@ -67,7 +67,9 @@ struct StoreNotificationOptions: ParsableArguments {
     /// The bytes of each root certificate file; an error naming `setting` and the file it cannot read.
     static func certificates(at paths: [String], setting: String) throws -> [[UInt8]] {
         try paths.map { path in
-            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure(message: "\(setting): cannot read \(path)") }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure(message: "\(setting): cannot read the root certificate file \"\(path)\"")
+            }
             return [UInt8](data)
         }
     }

@@ -93,6 +93,7 @@ public final class PurchaseSLI: Sendable {
         event.platform = event.platform ?? configuration.platform
         event.osVersion = event.osVersion ?? configuration.osVersion
         event.variant = event.variant ?? configuration.variant
+        event.app = event.app ?? configuration.app
         return event
     }
 }

@@ -26,6 +26,9 @@ public struct SLIConfiguration: Sendable {
     public var maximumRetryDelay: Duration = .seconds(300)
     /// The app's version, platform, OS version and feature-flag cohort, set on every event.
     public var appVersion: String?, platform: String?, osVersion: String?, variant: String?
+    /// The app's bundle id, set on every event (the `app` dimension, so that one service can serve several
+    /// apps): the main bundle's identifier unless set otherwise.
+    public var app: String? = Bundle.main.bundleIdentifier
     /// Where the SDK tells what it did (a second finish ignored, records the service rejected); nil: silent.
     public var log: (@Sendable (String) -> Void)?
 

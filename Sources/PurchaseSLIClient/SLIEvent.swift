@@ -42,6 +42,8 @@ public struct SLIEvent: Sendable, Hashable {
     public var statusCode: Int?
     /// Where the event comes from.
     public var appVersion: String?, platform: String?, osVersion: String?, variant: String?
+    /// The app's bundle id (``SLIConfiguration/app`` when not set).
+    public var app: String?
     /// The store's transaction id; the UUID passed to the store as `appAccountToken`.
     public var transactionID: String?, appAccountToken: String?
     /// The attempt's duration so far, in milliseconds.
@@ -87,6 +89,7 @@ public struct SLIEvent: Sendable, Hashable {
         json.add("errorDescription", errorDescription)
         if let price, price.isFinite { json.addNumber("price", JSONText.number(price)) }
         json.add("currency", currency)
+        json.add("app", app)
         return json.closed
     }
 }

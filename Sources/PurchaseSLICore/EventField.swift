@@ -9,18 +9,21 @@ public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
     case eventID, timestamp, productID, planID, groupID, offerID, actionType, resultType, statusCode
     case appVersion, platform, osVersion, variant, transactionID, durationMs
     case resultDescription, responseDescription, errorDescription
-    case price, currency, appAccountToken
+    case price, currency, appAccountToken, app
 
     /// The field's JSON key.
     public var name: String { Self.names[rawValue] }
 
     public var description: String { name }
 
+    /// The dimension this field carries, or nil for a field that is not one (``EventDimension/field``).
+    public var dimension: EventDimension? { EventDimension.byField[rawValue] }
+
     private static let names = [
         "eventID", "timestamp", "productID", "planID", "groupID", "offerID", "actionType", "resultType", "statusCode",
         "appVersion", "platform", "osVersion", "variant", "transactionID", "durationMs",
         "resultDescription", "responseDescription", "errorDescription", "price", "currency",
-        "appAccountToken",
+        "appAccountToken", "app",
     ]
 
     /// Finds the field whose JSON key is exactly `key` (UTF-8 bytes). O(key length), no allocation.
@@ -29,6 +32,7 @@ public enum EventField: Int, Sendable, CaseIterable, CustomStringConvertible {
             name.utf8CodeUnitCount == key.count && memcmp(name.utf8Start, key.baseAddress!, key.count) == 0
         }
         switch key.count {
+        case 3: if matches("app") { self = .app } else { return nil }
         case 5: if matches("price") { self = .price } else { return nil }
         case 6: if matches("planID") { self = .planID } else { return nil }
         case 7:
@@ -112,7 +116,7 @@ public enum JSONFieldValue: Sendable, Hashable {
 public struct RawEvent: Sendable, Hashable {
     private var eventIDValue, timestampValue, productIDValue, planIDValue, groupIDValue, offerIDValue, actionTypeValue, resultTypeValue,
         statusCodeValue, appVersionValue, platformValue, osVersionValue, variantValue, transactionIDValue, durationMsValue, resultDescriptionValue,
-        responseDescriptionValue, errorDescriptionValue, priceValue, currencyValue, appAccountTokenValue: JSONFieldValue?
+        responseDescriptionValue, errorDescriptionValue, priceValue, currencyValue, appAccountTokenValue, appValue: JSONFieldValue?
 
     /// The timestamp in milliseconds when the byte parser already read it (then `self[.timestamp]` is nil).
     public var timestampMillis: Int64?
@@ -155,6 +159,7 @@ public struct RawEvent: Sendable, Hashable {
             case .price: priceValue
             case .currency: currencyValue
             case .appAccountToken: appAccountTokenValue
+            case .app: appValue
             }
         }
         set {
@@ -180,6 +185,7 @@ public struct RawEvent: Sendable, Hashable {
             case .price: priceValue = newValue
             case .currency: currencyValue = newValue
             case .appAccountToken: appAccountTokenValue = newValue
+            case .app: appValue = newValue
             }
         }
     }

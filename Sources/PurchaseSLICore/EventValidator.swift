@@ -78,7 +78,7 @@ public struct EventValidator: Sendable {
         }
         let productID = try requiredString(raw, .productID)
         guard !productID.isEmpty else { throw EventValidationError(field: "productID", reason: "must not be empty") }
-        try checkIdentifier(productID, .productID, maximumLength: 255)
+        try checkIdentifier(productID, .productID, maximumLength: EventDimension.productID.maximumLength)
 
         let actionText = try requiredString(raw, .actionType)
         guard ActionType.isValidToken(actionText) else {
@@ -91,38 +91,37 @@ public struct EventValidator: Sendable {
             throw EventValidationError(
                 field: "resultType", reason: "expected one of \(ResultType.spellings), got \(quoted(resultText))")
         }
-        /// An optional field's value, or nil with a warning when it is not valid.
-        func optional<Value>(_ read: () throws(EventValidationError) -> Value?) -> Value? {
+        var event = PurchaseEvent(
+            eventID: eventID, timestampMillis: timestamp, productID: productID, actionType: ActionType(rawValue: actionText),
+            resultType: resultType)
+        for field in EventField.allCases {
             do {
-                return try read()
+                try readOptional(field, of: raw, into: &event)
             } catch {
                 warnings.append(error)
-                return nil
             }
         }
-        return PurchaseEvent(
-            eventID: eventID,
-            timestampMillis: timestamp,
-            productID: productID,
-            planID: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .planID, maximumLength: 255) },
-            groupID: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .groupID, maximumLength: 255) },
-            offerID: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .offerID, maximumLength: 255) },
-            actionType: ActionType(rawValue: actionText),
-            resultType: resultType,
-            statusCode: optional { () throws(EventValidationError) in try statusCode(raw) },
-            appVersion: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .appVersion, maximumLength: 64) },
-            platform: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .platform, maximumLength: 64) },
-            osVersion: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .osVersion, maximumLength: 64) },
-            variant: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .variant, maximumLength: 64) },
-            transactionID: optional { () throws(EventValidationError) in try optionalIdentifier(raw, .transactionID, maximumLength: 128) },
-            durationMs: optional { () throws(EventValidationError) in try optionalInteger(raw, .durationMs, range: 0...(1 << 53)) },
-            resultDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .resultDescription) },
-            responseDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .responseDescription) },
-            errorDescription: optional { () throws(EventValidationError) in try optionalDescription(raw, .errorDescription) },
-            price: optional { () throws(EventValidationError) in try price(raw) },
-            currency: optional { () throws(EventValidationError) in try currency(raw) },
-            appAccountToken: optional { () throws(EventValidationError) in try appAccountToken(raw) }
-        )
+        return event
+    }
+
+    /// Sets an optional field of `event` from `raw`; an error when its value is not valid (the caller keeps
+    /// it as a warning and leaves the field out). Does nothing for the required fields, already read.
+    private func readOptional(_ field: EventField, of raw: RawEvent, into event: inout PurchaseEvent) throws(EventValidationError) {
+        switch field {
+        case .eventID, .timestamp, .productID, .actionType, .resultType: return
+        case .statusCode: event.statusCode = try statusCode(raw)
+        case .transactionID: event.transactionID = try optionalIdentifier(raw, .transactionID, maximumLength: 128)
+        case .durationMs: event.durationMs = try optionalInteger(raw, .durationMs, range: 0...(1 << 53))
+        case .resultDescription: event.resultDescription = try optionalDescription(raw, .resultDescription)
+        case .responseDescription: event.responseDescription = try optionalDescription(raw, .responseDescription)
+        case .errorDescription: event.errorDescription = try optionalDescription(raw, .errorDescription)
+        case .price: event.price = try price(raw)
+        case .currency: event.currency = try currency(raw)
+        case .appAccountToken: event.appAccountToken = try appAccountToken(raw)
+        case .planID, .groupID, .offerID, .appVersion, .platform, .osVersion, .variant, .app:
+            guard let dimension = field.dimension else { return }
+            event.setValue(try optionalIdentifier(raw, field, maximumLength: dimension.maximumLength), of: dimension)
+        }
     }
 
     /// A price from 0 to 1,000,000 with its currency; a price without a currency says nothing.

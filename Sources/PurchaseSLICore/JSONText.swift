@@ -29,34 +29,29 @@ public enum JSONText {
 }
 
 extension PurchaseEvent {
-    /// The event as one line of NDJSON in the event format v1 (absent fields are left out).
+    /// The event as one line of NDJSON in the event format v1, its fields in ``EventField`` order (absent
+    /// fields are left out).
     public var jsonLine: String {
-        var fields = [
-            "\"eventID\":" + JSONText.quoted(eventID),
-            "\"timestamp\":\"" + RFC3339.format(millis: timestampMillis) + "\"",
-            "\"productID\":" + JSONText.quoted(productID),
-        ]
-        func add(_ name: String, _ value: String?) {
-            if let value { fields.append("\"\(name)\":" + JSONText.quoted(value)) }
-        }
-        add("planID", planID)
-        add("groupID", groupID)
-        add("offerID", offerID)
-        add("actionType", actionType.rawValue)
-        add("resultType", resultType.rawValue)
-        if let statusCode { fields.append("\"statusCode\":\(statusCode)") }
-        add("appVersion", appVersion)
-        add("platform", platform)
-        add("osVersion", osVersion)
-        add("variant", variant)
-        add("transactionID", transactionID)
-        if let durationMs { fields.append("\"durationMs\":\(durationMs)") }
-        add("resultDescription", resultDescription)
-        add("responseDescription", responseDescription)
-        add("errorDescription", errorDescription)
-        if let price { fields.append("\"price\":" + JSONText.number(price)) }
-        add("currency", currency)
-        add("appAccountToken", appAccountToken)
+        let fields = EventField.allCases.compactMap { field in jsonValue(of: field).map { "\"\(field.name)\":" + $0 } }
         return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// The JSON text of one field's value, or nil when the event has none.
+    private func jsonValue(of field: EventField) -> String? {
+        switch field {
+        case .eventID: JSONText.quoted(eventID)
+        case .timestamp: "\"" + RFC3339.format(millis: timestampMillis) + "\""
+        case .statusCode: statusCode.map { String($0) }
+        case .durationMs: durationMs.map { String($0) }
+        case .transactionID: transactionID.map(JSONText.quoted)
+        case .resultDescription: resultDescription.map(JSONText.quoted)
+        case .responseDescription: responseDescription.map(JSONText.quoted)
+        case .price: price.map(JSONText.number)
+        case .currency: currency.map(JSONText.quoted)
+        case .appAccountToken: appAccountToken.map(JSONText.quoted)
+        case .productID, .planID, .groupID, .offerID, .actionType, .resultType, .appVersion, .platform, .osVersion, .variant,
+            .errorDescription, .app:
+            field.dimension.flatMap { value(of: $0) }.map(JSONText.quoted)
+        }
     }
 }

@@ -43,6 +43,8 @@ public struct PurchaseEvent: Sendable, Hashable {
     /// The UUID the app passed to the store when it started the purchase (StoreKit's `appAccountToken`),
     /// lowercase: what joins an attempt to the store's charge when the app never saw a transaction id.
     public var appAccountToken: String?
+    /// The app's bundle id (iOS) or package name (Android).
+    public var app: String?
 
     /// Creates an event; use ``EventValidator`` to make one from untrusted input.
     public init(
@@ -51,7 +53,7 @@ public struct PurchaseEvent: Sendable, Hashable {
         appVersion: String? = nil, platform: String? = nil, osVersion: String? = nil, variant: String? = nil,
         transactionID: String? = nil, durationMs: Int64? = nil, resultDescription: String? = nil,
         responseDescription: String? = nil, errorDescription: String? = nil, price: Double? = nil, currency: String? = nil,
-        appAccountToken: String? = nil
+        appAccountToken: String? = nil, app: String? = nil
     ) {
         self.eventID = eventID
         self.timestampMillis = timestampMillis
@@ -74,9 +76,10 @@ public struct PurchaseEvent: Sendable, Hashable {
         self.price = price
         self.currency = currency
         self.appAccountToken = appAccountToken
+        self.app = app
     }
 
-    /// The value of a series dimension, or nil when the event has none.
+    /// The value of a dimension, or nil when the event has none.
     public func value(of dimension: EventDimension) -> String? {
         switch dimension {
         case .actionType: actionType.rawValue
@@ -88,8 +91,26 @@ public struct PurchaseEvent: Sendable, Hashable {
         case .platform: platform
         case .osVersion: osVersion
         case .variant: variant
+        case .app: app
         case .resultType: resultType.rawValue
         case .errorDescription: errorDescription
+        }
+    }
+
+    /// Sets the value of one of the ``EventDimension/optionalSeriesDimensions`` or the error description;
+    /// the required ones (action, product, result) are set when the event is made.
+    public mutating func setValue(_ value: String?, of dimension: EventDimension) {
+        switch dimension {
+        case .planID: planID = value
+        case .groupID: groupID = value
+        case .offerID: offerID = value
+        case .appVersion: appVersion = value
+        case .platform: platform = value
+        case .osVersion: osVersion = value
+        case .variant: variant = value
+        case .app: app = value
+        case .errorDescription: errorDescription = value
+        case .actionType, .productID, .resultType: preconditionFailure("\(dimension) is required: set it when making the event")
         }
     }
 

@@ -31,6 +31,28 @@ package enum PostgresSchema {
         ),
         // Per minute of receipt, the events clients dropped unsent (their queue was full).
         (3, "client-drops", ["CREATE TABLE client_drop (minute bigint PRIMARY KEY, events bigint NOT NULL)"]),
+        // The app dimension (bundle id or package name): one more column of `series` and of its unique key,
+        // which replaces the nine-column one (named by PostgreSQL, so found by what it constrains). Existing
+        // series keep their ids and have no app (0).
+        (
+            4, "app-dimension",
+            [
+                "ALTER TABLE series ADD COLUMN app bigint NOT NULL DEFAULT 0",
+                """
+                DO $$
+                DECLARE nine_columns text;
+                BEGIN
+                    SELECT conname INTO STRICT nine_columns FROM pg_constraint WHERE conrelid = 'series'::regclass AND contype = 'u';
+                    EXECUTE format('ALTER TABLE series DROP CONSTRAINT %I', nine_columns);
+                END
+                $$
+                """,
+                """
+                ALTER TABLE series ADD CONSTRAINT series_dimensions_key
+                    UNIQUE (action, product, plan, grp, offer, app_version, platform, os_version, variant, app)
+                """,
+            ]
+        ),
     ]
 
     private static let version1: [String] =

@@ -16,8 +16,8 @@ struct InternCache {
         var ids: [String: Int64] = [:]
     }
 
-    private var valueIDs: [[String: Int64]] = Array(repeating: [:], count: Schema.seriesCode)
-    private var dayValues: [DayValues] = Array(repeating: DayValues(), count: Schema.seriesCode)
+    private var valueIDs: [[String: Int64]] = Array(repeating: [:], count: Schema.codeLimit)
+    private var dayValues: [DayValues] = Array(repeating: DayValues(), count: Schema.codeLimit)
     private var admitted: [DayDimension: Set<Int64>] = [:]
     private var seriesIDs: [SeriesKey: Int64] = [:]
     /// Per event day: series ids by the events' dimension values, for series none of whose values
@@ -161,9 +161,8 @@ struct InternCache {
 
 /// The dimension values of an event that make up its series.
 package struct SeriesValues: Sendable, Equatable {
-    var actionType: String
-    var productID: String
-    var planID, groupID, offerID, appVersion, platform, osVersion, variant: String?
+    /// The values in ``PurchaseSLICore/EventDimension/seriesDimensions`` order (nil when absent).
+    package let inSeriesDimensionOrder: [String?]
 
     init(_ event: PurchaseEvent) {
         self = withUnsafePointer(to: event) { SeriesValues(of: $0) }
@@ -171,35 +170,14 @@ package struct SeriesValues: Sendable, Equatable {
 
     /// The values of the event at `event`, read in place (passing `pointee` on would copy the whole event).
     init(of event: UnsafePointer<PurchaseEvent>) {
-        actionType = event.pointee.actionType.rawValue
-        productID = event.pointee.productID
-        planID = event.pointee.planID
-        groupID = event.pointee.groupID
-        offerID = event.pointee.offerID
-        appVersion = event.pointee.appVersion
-        platform = event.pointee.platform
-        osVersion = event.pointee.osVersion
-        variant = event.pointee.variant
-    }
-
-    /// The values in ``PurchaseSLICore/EventDimension/seriesDimensions`` order (nil when absent).
-    package var inSeriesDimensionOrder: [String?] {
-        [actionType, productID, planID, groupID, offerID, appVersion, platform, osVersion, variant]
+        inSeriesDimensionOrder = EventDimension.seriesDimensions.map { event.pointee.value(of: $0) }
     }
 
     /// FNV-1a over the values, each followed by a byte that UTF-8 never uses (0xFF, or 0xFE for an
     /// absent value).
     var hash: UInt64 {
         var hasher = FNV1a()
-        hasher.add(actionType)
-        hasher.add(productID)
-        hasher.add(planID)
-        hasher.add(groupID)
-        hasher.add(offerID)
-        hasher.add(appVersion)
-        hasher.add(platform)
-        hasher.add(osVersion)
-        hasher.add(variant)
+        for value in inSeriesDimensionOrder { hasher.add(value) }
         return hasher.state
     }
 }

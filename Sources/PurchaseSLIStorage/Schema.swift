@@ -14,6 +14,9 @@ package enum Schema {
     /// cap) and the events of those over it: one more "dimension", the combination of all of them.
     package static let seriesCode = 11
 
+    /// One more than the largest code (of a dimension or ``seriesCode``): the size of a table indexed by code.
+    package static let codeLimit = max(seriesCode, dimensionCodes.values.max()!) + 1
+
     /// The names of the codes of `overflow` rows: the dimensions and `series`.
     package static let overflowNames = Dictionary(uniqueKeysWithValues: dimensionCodes.map { ($1, $0) } + [(seriesCode, "series")])
 
@@ -181,6 +184,32 @@ package enum Schema {
         migrator.registerMigration("v7-client-drops") { db in
             // Per minute of receipt, the events clients dropped unsent (their queue was full).
             try db.execute(sql: "CREATE TABLE client_drop (minute INTEGER PRIMARY KEY, events INTEGER NOT NULL)")
+        }
+        migrator.registerMigration("v8-app-dimension") { db in
+            // The app dimension (bundle id or package name): one more column of `series` and of its unique key.
+            // SQLite cannot widen a constraint, so the table is rebuilt; every series keeps its id (the buckets
+            // refer to it) and has no app (0).
+            try db.execute(
+                sql: """
+                    CREATE TABLE series_with_app (
+                        id INTEGER PRIMARY KEY,
+                        action INTEGER NOT NULL,
+                        product INTEGER NOT NULL,
+                        plan INTEGER NOT NULL,
+                        grp INTEGER NOT NULL,
+                        offer INTEGER NOT NULL,
+                        app_version INTEGER NOT NULL,
+                        platform INTEGER NOT NULL,
+                        os_version INTEGER NOT NULL,
+                        variant INTEGER NOT NULL,
+                        app INTEGER NOT NULL DEFAULT 0,
+                        UNIQUE (action, product, plan, grp, offer, app_version, platform, os_version, variant, app)
+                    );
+                    INSERT INTO series_with_app (id, action, product, plan, grp, offer, app_version, platform, os_version, variant, app)
+                        SELECT id, action, product, plan, grp, offer, app_version, platform, os_version, variant, 0 FROM series;
+                    DROP TABLE series;
+                    ALTER TABLE series_with_app RENAME TO series;
+                    """)
         }
         return migrator
     }

@@ -17,14 +17,15 @@ import Testing
         let logged = Locked<[String]>([])
         let sli = try makeClient(endpoint: server.endpoint, directory: URL(fileURLWithPath: directory.file("queue"))) {
             $0.appVersion = "5.3.0"
+            $0.app = "com.example.coins"
             $0.log = { line in logged.withLock { $0.append(line) } }
         }
         let attempt = sli.begin(.purchase, productID: "coins_100", planID: "coins-small", appAccountToken: UUID())
         await attempt.finish(.alreadyGranted(transactionID: "2000000123"))
         await attempt.finish(.failure(error: "late", statusCode: 500))
         #expect(try await drain(sli))
-        let rows = try server.counts(from: anHourAgo, groupBy: [.appVersion, .planID])
-        #expect(rows.map(\.key) == [["5.3.0", "coins-small"]])
+        let rows = try server.counts(from: anHourAgo, groupBy: [.appVersion, .planID, .app])
+        #expect(rows.map(\.key) == [["5.3.0", "coins-small", "com.example.coins"]])
         #expect(rows.first?.counts.start == 1 && rows.first?.counts.alreadyGranted == 1 && rows.first?.counts.total == 2)
         #expect(logged.withLock { $0.contains { $0.contains("second finish") } })
         await server.stop(SIGTERM)
@@ -172,6 +173,6 @@ extension SLIEvent {
         (appVersion, platform, osVersion, variant) = (event.appVersion, event.platform, event.osVersion, event.variant)
         (transactionID, appAccountToken, durationMs) = (event.transactionID, event.appAccountToken, event.durationMs.map { Int($0) })
         (resultDescription, responseDescription, errorDescription) = (event.resultDescription, event.responseDescription, event.errorDescription)
-        (price, currency) = (event.price, event.currency)
+        (price, currency, app) = (event.price, event.currency, event.app)
     }
 }

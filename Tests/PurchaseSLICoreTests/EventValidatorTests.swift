@@ -42,14 +42,31 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
                 "appVersion": "\"4.12.0\"", "platform": "\"iOS\"", "osVersion": "\"18.1\"", "variant": "\"storekit2\"",
                 "transactionID": "\"2000000123\"", "durationMs": "1234", "resultDescription": "\"ok\"",
                 "responseDescription": "\"already granted\"", "errorDescription": "null", "unknownField": "{\"a\":[1,2]}",
+                "app": "\"com.example.coins\"",
             ])
         ).get()
+        #expect(event.app == "com.example.coins" && event.value(of: .app) == "com.example.coins")
         #expect(event.planID == "coins-small" && event.groupID == "premium" && event.offerID == "intro-7d")
         #expect(event.statusCode == 409 && event.isConflict && event.durationMs == 1234)
         #expect(event.appVersion == "4.12.0" && event.platform == "iOS" && event.osVersion == "18.1")
         #expect(event.variant == "storekit2" && event.transactionID == "2000000123")
         #expect(event.resultDescription == "ok" && event.responseDescription == "already granted")
         #expect(event.errorDescription == nil)
+    }
+
+    /// An event with every field set, written as JSON and validated again, is the same event: every field of
+    /// the format is both written and read (a field added to one but not the other breaks this).
+    @Test func anEventWithEveryFieldRoundTripsThroughItsJSONLine() throws {
+        let event = PurchaseEvent(
+            eventID: "e-1", timestampMillis: now - 1000, productID: "premium_monthly", planID: "pro-monthly", groupID: "premium",
+            offerID: "intro-7d", actionType: .restore, resultType: .alreadyGranted, statusCode: 409, appVersion: "4.12.0",
+            platform: "iOS", osVersion: "18.1", variant: "storekit2", transactionID: "2000000123", durationMs: 1234,
+            resultDescription: "granted before", responseDescription: "409 already granted", errorDescription: "already \"granted\"",
+            price: 9.99, currency: "USD", appAccountToken: "5f3b2c1a-7d4e-4f60-9a8b-0c1d2e3f4a5b", app: "com.example.coins")
+        let validated = try validateWithWarnings(event.jsonLine).get()
+        #expect(validated.warnings.isEmpty)
+        #expect(validated.event == event)
+        for field in EventField.allCases { #expect(event.jsonLine.contains("\"\(field.name)\":"), "\(field) is written") }
     }
 
     /// Each case: the changed fields, the field reported, and a part of the reason.
@@ -99,6 +116,8 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
             (["durationMs": "true"], "durationMs", "got a boolean"),
             (["appVersion": "\"" + String(repeating: "9", count: 65) + "\""], "appVersion", "longer than 64 characters"),
             (["variant": "[]"], "variant", "got an array"),
+            (["app": "\"" + String(repeating: "a", count: 256) + "\""], "app", "longer than 255 characters"),
+            (["app": "7"], "app", "expected a string or null, got a number"),
             (["transactionID": "\"" + String(repeating: "1", count: 129) + "\""], "transactionID", "longer than 128"),
             (["errorDescription": "{}"], "errorDescription", "got an object"),
             (["offerID": "\"intro\\u0007\"", "groupID": "\"premium\""], "offerID", "control characters"),
@@ -110,6 +129,7 @@ private func validate(_ text: String) -> Result<PurchaseEvent, EventValidationEr
         #expect(validated.event.productID == "coins_100" && validated.event.resultType == .success)
         #expect(validated.event.planID == nil && validated.event.statusCode == nil && validated.event.durationMs == nil)
         #expect(validated.event.appVersion == nil && validated.event.variant == nil && validated.event.errorDescription == nil)
+        #expect(validated.event.app == nil)
         if changes["groupID"] != nil { #expect(validated.event.groupID == "premium", "the valid fields beside it stay") }
     }
 

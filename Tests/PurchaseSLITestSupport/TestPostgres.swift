@@ -20,31 +20,34 @@ public enum TestPostgres {
     public static var isEnabled: Bool { serverURL != nil || isRequired }
 
     /// Creates a new, empty database on the test server and returns its URL (with the server's
-    /// credentials), so that each test starts from nothing; `statement`, if given, is run in it.
-    public static func newDatabase(creating statement: String? = nil) async throws -> String {
-        guard let serverURL, var components = URLComponents(string: serverURL), let host = components.host, let user = components.user else {
+    /// credentials), so that each test starts from nothing; `statements`, if any, are run in it.
+    public static func newDatabase(creating statements: String...) async throws -> String {
+        guard let serverURL, var components = URLComponents(string: serverURL) else { throw MissingServer() }
+        let name = "psli_test_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+        try await run(["CREATE DATABASE \(name)"], in: serverURL)
+        components.path = "/" + name
+        try await run(statements, in: components.string!)
+        return components.string!
+    }
+
+    /// Runs `statements` one after the other in the database at `url` (one of ``newDatabase(creating:)``).
+    public static func run(_ statements: [String], in url: String) async throws {
+        guard let components = URLComponents(string: url), let host = components.host, let user = components.user else {
             throw MissingServer()
         }
-        let name = "psli_test_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
-        func run(_ sql: String, in database: String) async throws {
-            let logger = Logger(label: "purchase-sli.tests.postgres")
-            let connection = try await PostgresConnection.connect(
-                configuration: .init(
-                    host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
-                    password: components.password?.removingPercentEncoding, database: database, tls: .disable),
-                id: 1, logger: logger)
-            do {
-                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
-                try await connection.close()
-            } catch {
-                try? await connection.close()
-                throw error
-            }
+        let logger = Logger(label: "purchase-sli.tests.postgres")
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(
+                host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
+                password: components.password?.removingPercentEncoding, database: String(components.path.dropFirst()), tls: .disable),
+            id: 1, logger: logger)
+        do {
+            for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
         }
-        try await run("CREATE DATABASE \(name)", in: String(components.path.dropFirst()))
-        if let statement { try await run(statement, in: name) }
-        components.path = "/" + name
-        return components.string!
     }
 
     /// The error of a PostgreSQL test run without a server.

@@ -17,7 +17,9 @@ public func configFileFuzzTarget(_ start: UnsafePointer<UInt8>?, _ count: Int) -
         _ = try file.policyPath()
         try configuration.validate()
     } catch let failure as CommandFailure {
-        let known = ServerConfigFile.keys.keys.contains { failure.message.contains("\"\($0)\"") || failure.message.contains(" \($0) ") }
+        let known = ServerConfigFile.keys.keys.contains {
+            failure.message.contains("\"\($0)\"") || failure.message.contains(" \($0) ") || failure.message.hasPrefix("fuzz.json: \($0): ")
+        }
         let general = ["fuzz.json: expected a JSON object", "fuzz.json: unknown setting"].contains { failure.message.hasPrefix($0) }
         guard failure.message.hasPrefix("fuzz.json: "), known || general else {
             fuzzFailure("an error that names no setting: \(failure.message)")
