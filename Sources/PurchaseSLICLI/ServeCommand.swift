@@ -148,7 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let settings: (server: ServerConfiguration, db: StoreLocation, warnings: [String])
         let logLevel: Logger.Level
-        let store: any BucketStore & StoreRecordStore
+        let store: any PurchaseStore
         let logger: Logger
         do {
             logLevel = try Self.logLevel(environment: environment)

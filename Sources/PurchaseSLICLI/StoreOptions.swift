@@ -32,7 +32,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store, turning a storage error into a one-line command failure.
-    func openStore(configuration: StoreConfiguration = .default) throws -> any BucketStore & StoreRecordStore {
+    func openStore(configuration: StoreConfiguration = .default) throws -> any PurchaseStore {
         try location().open(configuration: configuration)
     }
 }
@@ -71,7 +71,7 @@ enum StoreLocation: CustomStringConvertible {
 
     /// Opens the store, turning a storage error into a one-line command failure. PostgreSQL's driver logs
     /// to `postgresLogger` (warnings and above unless given).
-    func open(configuration: StoreConfiguration, postgresLogger: Logger? = nil) throws -> any BucketStore & StoreRecordStore {
+    func open(configuration: StoreConfiguration, postgresLogger: Logger? = nil) throws -> any PurchaseStore {
         do {
             switch self {
             case .sqlite(let path): return try SQLiteBucketStore(path: path, configuration: configuration)

@@ -8,7 +8,7 @@ public import PurchaseSLIStorage
 /// both evaluate through it (see `AlertContext+Evaluation.swift`).
 public struct AlertContext: Sendable {
     /// Where the counts are read.
-    public let store: any BucketStore
+    public let store: any PurchaseStore
     /// The SLOs and alert rules applied.
     public let policy: SLOPolicy
     /// The database file the reports' "look next" queries name (`--db`), or nil to leave it out.
@@ -21,7 +21,7 @@ public struct AlertContext: Sendable {
 
     /// Creates a context reading `store` under `policy`, evaluating `rules` (by default the standard ones).
     public init(
-        store: any BucketStore, policy: SLOPolicy, databasePath: String? = nil, alertPageURL: String? = nil, rules: [any AlertRule]? = nil
+        store: any PurchaseStore, policy: SLOPolicy, databasePath: String? = nil, alertPageURL: String? = nil, rules: [any AlertRule]? = nil
     ) {
         self.store = store
         self.policy = policy
@@ -55,22 +55,20 @@ public struct AlertContext: Sendable {
     /// The stores' hourly charges and refunds that refund spikes in `[from, to)` compare: back to the
     /// first baseline window of the earliest evaluation (held findings included).
     public func storeActivity(from: Int64, to: Int64) throws -> StoreActivitySeries {
-        guard let records = store as? any StoreRecordStore else { return .empty }
         let rule = policy.reconciliation
         let start = from - evaluator.longestHoldSeconds - Int64(rule.refundBaselineDays) * 86_400 - rule.refundWindowSeconds - 3600
         let hourStart = start - start.floorDividedBy(3600).remainder
         return StoreActivitySeries(
-            rows: try records.storeActivity(fromMillis: hourStart * 1000, toMillis: to * 1000, stepSeconds: 3600),
+            rows: try store.storeActivity(fromMillis: hourStart * 1000, toMillis: to * 1000, stepSeconds: 3600),
             startSeconds: hourStart, endSeconds: to, environments: rule.environments)
     }
 
     /// The stores' charges and refunds that evaluations in `[from, to)` can alert on (charged up to the
     /// alert lookback and the longest hold before `from`), joined with what the app reported about
-    /// them; empty for a store that keeps no store notifications.
+    /// them.
     public func chargeLedger(from: Int64, to: Int64) throws -> ChargeLedger {
-        guard let records = store as? any StoreRecordStore else { return .empty }
         let reach = policy.reconciliation.alertLookbackSeconds + evaluator.longestHoldSeconds
-        return try records.ledger(kinds: [.charge, .refund], fromMillis: (from - reach) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
+        return try store.ledger(kinds: [.charge, .refund], fromMillis: (from - reach) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
     }
 
     /// How far back a loss of signal is followed: the 35 days of minute buckets a store keeps by default.
@@ -105,7 +103,7 @@ public struct AlertContext: Sendable {
                 newest[action] = minutes.startSeconds + Int64(lastMinute) * 60
             }
         }
-        let dropped = try (store as? any StoreRecordStore)?.clientDroppedEvents(fromMillis: (time - day) * 1000, toMillis: time * 1000) ?? 0
+        let dropped = try store.clientDroppedEvents(fromMillis: (time - day) * 1000, toMillis: time * 1000)
         let counted = dropped > 0 ? try store.counts(CountQuery(fromSeconds: time - day, toSeconds: time)).first?.counts.total ?? 0 : 0
         return DataFreshness(
             atSeconds: time, newestEventSeconds: newest, staleAfterSeconds: policy.lossOfSignalWindowSeconds, clientDroppedEvents: dropped,

@@ -6,7 +6,7 @@ public import PurchaseSLIStorage
 /// through the ``BucketStore`` protocol; analysis gets explicit times, never the clock.
 public struct DashboardContext: Sendable {
     /// Where the buckets are.
-    public let store: any BucketStore
+    public let store: any PurchaseStore
     /// Objectives, alert rules, rollout thresholds.
     public let policy: SLOPolicy
     /// The page's time: only events before it count (minute-aligned seconds since the epoch).
@@ -15,7 +15,7 @@ public struct DashboardContext: Sendable {
     public let rangeSeconds: Int64
 
     /// Creates a context.
-    public init(store: any BucketStore, policy: SLOPolicy, atSeconds: Int64, rangeSeconds: Int64) {
+    public init(store: any PurchaseStore, policy: SLOPolicy, atSeconds: Int64, rangeSeconds: Int64) {
         self.store = store
         self.policy = policy
         self.atSeconds = atSeconds

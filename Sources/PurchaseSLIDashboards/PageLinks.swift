@@ -21,7 +21,7 @@ public struct PageLinks: Sendable, Hashable {
     /// The alert context of `store` and `policy` whose reports name the database and link to the page
     /// among `definitions` that shows alerts, evaluating `rules` (by default the standard ones).
     public func alertContext(
-        store: any BucketStore, policy: SLOPolicy, definitions: [DashboardDefinition], rules: [any AlertRule]? = nil
+        store: any PurchaseStore, policy: SLOPolicy, definitions: [DashboardDefinition], rules: [any AlertRule]? = nil
     ) -> AlertContext {
         AlertContext(
             store: store, policy: policy, databasePath: databasePath,

@@ -10,10 +10,9 @@ extension DashboardContext {
         let day: Int64 = 86_400
         let step: Int64 = 900
         let heading: HTML = "<h3>Store charges and grants, last 24 h</h3>"
-        guard let records = store as? any StoreRecordStore else { return "" }
         let rule = policy.reconciliation
         let start = (atSeconds - day).floorDividedBy(step).quotient * step
-        let ledger = try records.ledger(
+        let ledger = try store.ledger(
             kinds: [.charge], fromMillis: (start - rule.ticketLookbackSeconds) * 1000, toMillis: atSeconds * 1000,
             receivedBy: atSeconds * 1000, rule: rule)
         guard !ledger.charges.isEmpty else {

@@ -8,7 +8,7 @@ extension WeeklyReport {
     /// week under `policy`, or those of `episodes` that overlap the week, cut to it, when given (a
     /// backtest that covers the week, such as the 5-minute one that shades the dashboards' charts).
     /// Only events before the end of the week count.
-    public init(week: ISOWeek, store: any BucketStore, policy: SLOPolicy, episodes: [AlertReport]? = nil) throws {
+    public init(week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy, episodes: [AlertReport]? = nil) throws {
         let previousWeek = week.previous
         func totals(_ period: ISOWeek, _ groupBy: [EventDimension]) throws -> [[String?]: OutcomeCounts] {
             try store.counts(CountQuery(fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: groupBy))
@@ -76,11 +76,10 @@ extension WeeklyReport {
 
     /// Per store and product with charges not granted or refunds in `week` or the week before: each
     /// week's charges judged at its own end (a charge never granted counts in the week it was charged).
-    private static func moneyAtRisk(_ week: ISOWeek, store: any BucketStore, policy: SLOPolicy) throws -> [MoneyAtRisk] {
-        guard let records = store as? any StoreRecordStore else { return [] }
+    private static func moneyAtRisk(_ week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy) throws -> [MoneyAtRisk] {
         let rule = policy.reconciliation
         let previousWeek = week.previous
-        let ledger = try records.ledger(
+        let ledger = try store.ledger(
             kinds: [.charge, .refund], fromMillis: previousWeek.startSeconds * 1000, toMillis: week.endSeconds * 1000,
             receivedBy: week.endSeconds * 1000, rule: rule)
         func rows(_ period: ISOWeek) -> [[String?]: ChargeCounts.Row] {
@@ -120,7 +119,7 @@ extension WeeklyReport {
     /// Step of the 409 trend over the two weeks.
     static let trendStepSeconds: Int64 = 6 * 3600
 
-    private static func errors(_ week: ISOWeek, store: any BucketStore) throws -> [ErrorWeek] {
+    private static func errors(_ week: ISOWeek, store: any PurchaseStore) throws -> [ErrorWeek] {
         func count(_ period: ISOWeek) throws -> [String: Int64] {
             try store.errorCounts(
                 CountQuery(
@@ -135,7 +134,7 @@ extension WeeklyReport {
             .map { ErrorWeek(description: $0.key, current: $0.value, previous: before[$0.key] ?? 0) }
     }
 
-    private static func conflictTrend(from: Int64, to: Int64, store: any BucketStore) throws -> [(actionType: String, values: [Double?])] {
+    private static func conflictTrend(from: Int64, to: Int64, store: any PurchaseStore) throws -> [(actionType: String, values: [Double?])] {
         let steps = Int((to - from) / trendStepSeconds)
         var byAction: [String: [OutcomeCounts]] = [:]
         for row in try store.counts(

@@ -25,7 +25,7 @@ public struct AlertNotifier: Service {
     ///   - links: what the alert text links to (the page among `dashboards` that shows alerts) and names.
     ///   - nowMillis: the wall clock, read by ``run()`` only.
     public init(
-        store: any BucketStore, policy: SLOPolicy, intervalSeconds: Int64, sender: any AlertNotificationSender,
+        store: any PurchaseStore, policy: SLOPolicy, intervalSeconds: Int64, sender: any AlertNotificationSender,
         links: PageLinks = PageLinks(), dashboards: [DashboardDefinition] = [], logger: Logger,
         nowMillis: @escaping @Sendable () -> Int64, leadership: any StoreLeadership = SoleLeadership()
     ) {

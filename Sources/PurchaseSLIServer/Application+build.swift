@@ -16,7 +16,7 @@ import ServiceLifecycle
 ///   - databasePath: the SQLite store's file, named in the look-next commands of alert text and pages.
 ///   - leadership: which of the nodes sharing the store sends notifications, renders and prunes.
 public func buildApplication(
-    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?,
+    configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?,
     leadership: any StoreLeadership = SoleLeadership(), logger: Logger
 ) -> some ApplicationProtocol {
     let metrics = ServerMetrics(store: store as? any StoreSizeReporting)
@@ -30,7 +30,7 @@ public func buildApplication(
     EventsController(configuration: configuration, committer: committer, metrics: metrics, logger: logger)
         .addRoutes(to: router)
     StoreNotificationsController(
-        configuration: configuration, records: store as? any StoreRecordStore, metrics: metrics, logger: logger
+        configuration: configuration, records: store, metrics: metrics, logger: logger
     ).addRoutes(to: router)
     QueryController(store: store, maximumRows: configuration.maximumQueryRows, reconciliation: configuration.alertPolicy.reconciliation)
         .addRoutes(to: router)
@@ -58,7 +58,7 @@ public func buildApplication(
 
 /// The alert notifier `configuration` asks for, if any.
 private func alertNotifier(
-    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, leadership: any StoreLeadership, logger: Logger
+    configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?, leadership: any StoreLeadership, logger: Logger
 ) -> [any Service] {
     guard let url = configuration.notifyURL else { return [] }
     return [
@@ -71,7 +71,7 @@ private func alertNotifier(
 
 /// The dashboard publisher `configuration` asks for, if any.
 private func dashboardPublisher(
-    configuration: ServerConfiguration, store: any BucketStore, databasePath: String?, leadership: any StoreLeadership, logger: Logger
+    configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?, leadership: any StoreLeadership, logger: Logger
 ) -> [any Service] {
     guard let directory = configuration.pagesDirectory, let interval = configuration.renderEverySeconds else { return [] }
     let policy = configuration.alertPolicy
@@ -88,7 +88,7 @@ private func dashboardPublisher(
 /// The rollout notifier `configuration` asks for, if any: posting to `rolloutNotifyURL`, else to a Slack
 /// `notifyURL`, else logging only.
 private func rolloutNotifier(
-    configuration: ServerConfiguration, store: any BucketStore, leadership: any StoreLeadership, logger: Logger
+    configuration: ServerConfiguration, store: any PurchaseStore, leadership: any StoreLeadership, logger: Logger
 ) -> [any Service] {
     guard let interval = configuration.rolloutEverySeconds else { return [] }
     let pageURL = configuration.baseURL.map { "\($0)/\(DashboardDefinition.rolloutPage(in: configuration.dashboards))" }

@@ -11,7 +11,7 @@ import PurchaseSLIStorage
 /// Answers of events stream in pieces of 1,000 rows; a query that would answer more than `maximumRows` rows is
 /// a 400 that says how to narrow it.
 struct QueryController {
-    let store: any BucketStore
+    let store: any PurchaseStore
     let maximumRows: Int
     /// The rules that judge a charge granted or not, for `of=charges`.
     let reconciliation: SLOPolicy.ReconciliationRule
@@ -77,9 +77,8 @@ struct QueryController {
         } catch {
             throw IngestError.badRequest(error.message)
         }
-        guard let records = store as? any StoreRecordStore else { throw IngestError.badRequest("this store keeps no store notifications") }
         let rule = reconciliation
-        let output = try await runBlocking { ChargeCountOutput(query: query, rows: try records.chargeCounts(query, rule: rule)) }
+        let output = try await runBlocking { ChargeCountOutput(query: query, rows: try store.chargeCounts(query, rule: rule)) }
         guard output.rows.count <= maximumRows else {
             throw IngestError.badRequest(
                 "the answer has \(output.rows.count) rows, more than \(maximumRows); narrow it with a larger step, fewer by dimensions or a where")

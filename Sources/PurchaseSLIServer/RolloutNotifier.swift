@@ -12,7 +12,7 @@ public import ServiceLifecycle
 /// The loop reads the clock once per round, floors it to the minute and hands that time to
 /// ``check(at:state:)``, which tests call with times of their own.
 public struct RolloutNotifier: Service {
-    private let store: any BucketStore
+    private let store: any PurchaseStore
     private let policy: SLOPolicy
     private let intervalSeconds: Int64
     private let candidate: String?
@@ -33,7 +33,7 @@ public struct RolloutNotifier: Service {
     ///   - sender: where changes are posted; nil to log them only.
     ///   - nowMillis: the wall clock, read by ``run()`` only.
     public init(
-        store: any BucketStore, policy: SLOPolicy, intervalSeconds: Int64, candidate: String?, baseline: String?,
+        store: any PurchaseStore, policy: SLOPolicy, intervalSeconds: Int64, candidate: String?, baseline: String?,
         sender: (any RolloutNotificationSender)?, logger: Logger, nowMillis: @escaping @Sendable () -> Int64,
         leadership: any StoreLeadership = SoleLeadership()
     ) {

@@ -18,7 +18,7 @@ struct StoreNotificationsController {
     static let googlePath = "/v1/stores/google/notifications"
 
     let configuration: ServerConfiguration
-    let records: (any StoreRecordStore)?
+    let records: any StoreRecordStore
     let metrics: ServerMetrics
     let logger: Logger
     private let apple: Result<AppStoreNotificationVerifier, StoreNotificationError>
@@ -34,7 +34,7 @@ struct StoreNotificationsController {
     /// Requests one address may make at once before the average applies.
     static let burstPerAddress = 500.0
 
-    init(configuration: ServerConfiguration, records: (any StoreRecordStore)?, metrics: ServerMetrics, logger: Logger) {
+    init(configuration: ServerConfiguration, records: any StoreRecordStore, metrics: ServerMetrics, logger: Logger) {
         self.configuration = configuration
         self.records = records
         self.metrics = metrics
@@ -84,9 +84,6 @@ struct StoreNotificationsController {
         _ request: Request, from address: String, store: Store, check: () throws(StoreNotificationError) -> Void,
         decode: ([UInt8]) async throws(StoreNotificationError) -> StoreNotification
     ) async throws -> Response {
-        guard let records else {
-            throw IngestError.notImplemented("this store keeps no store notifications")
-        }
         if let wait = limiter.take(for: address, now: Date().timeIntervalSince1970) {
             throw IngestError.rateLimited(retryAfterSeconds: wait, of: "this address on the store notification routes")
         }

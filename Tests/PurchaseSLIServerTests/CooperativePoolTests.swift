@@ -42,7 +42,7 @@ private final class Gate: @unchecked Sendable {
 }
 
 /// The SQLite store, but every read and readiness check waits at `gate`.
-private struct GatedStore: BucketStore {
+private struct GatedStore: BucketStore, SQLiteRecordsForwarding {
     let base: SQLiteBucketStore
     let gate: Gate
 

@@ -11,7 +11,7 @@ import Synchronization
 
 /// A store whose batches fail to commit, as on a full disk, while reads still work and the readiness
 /// probe's one-page write still fits (as it may in the WAL's space), until `heal()` frees the disk.
-final class FullDiskStore: BucketStore, @unchecked Sendable {
+final class FullDiskStore: BucketStore, SQLiteRecordsForwarding, @unchecked Sendable {
     let base: SQLiteBucketStore
     private let isFull = Mutex(true)
 
@@ -35,6 +35,27 @@ final class FullDiskStore: BucketStore, @unchecked Sendable {
     func prices() throws -> [ProductPrice] { try base.prices() }
     func checkWritable() throws { try base.checkWritable() }
     func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }
+}
+
+/// A test store around the SQLite store: the stores' records go to it unchanged.
+protocol SQLiteRecordsForwarding: StoreRecordStore {
+    var base: SQLiteBucketStore { get }
+}
+
+extension SQLiteRecordsForwarding {
+    func record(_ notifications: [ReceivedNotification]) throws -> NotificationOutcome { try base.record(notifications) }
+    func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification] {
+        try base.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis)
+    }
+    func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
+        try base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)
+    }
+    func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
+        try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
+    }
+    func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
+        try base.storeActivity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
+    }
 }
 
 /// One valid event line, timestamped a minute ago so that it is neither late nor in the future.
@@ -65,7 +86,7 @@ func countedEvents(_ store: any BucketStore) throws -> Int64 {
 
 /// Builds the app on `store` with test-friendly defaults.
 func makeApp(
-    store: any BucketStore, databasePath: String? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
+    store: any PurchaseStore, databasePath: String? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
 ) -> some ApplicationProtocol {
     var configuration = ServerConfiguration()
     configuration.port = 0
