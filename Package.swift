@@ -78,9 +78,19 @@ let package = Package(
         ),
         .target(name: "PurchaseSLIRendering", dependencies: ["PurchaseSLICore", "PurchaseSLIAnalysis"], swiftSettings: swiftSettings),
         .target(
-            name: "PurchaseSLIDashboards",
+            name: "PurchaseSLIApplication",
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering",
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PurchaseSLIDashboards",
+            dependencies: [
+                "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIApplication",
             ],
             swiftSettings: swiftSettings
         ),
@@ -100,7 +110,7 @@ let package = Package(
             name: "PurchaseSLIServer",
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", "PurchaseSLIAnalysis",
-                "PurchaseSLIRendering", "PurchaseSLIDashboards", "PurchaseSLIStores",
+                "PurchaseSLIRendering", "PurchaseSLIApplication", "PurchaseSLIDashboards", "PurchaseSLIStores",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -116,7 +126,8 @@ let package = Package(
             name: "PurchaseSLICLI",
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", postgresStore, "PurchaseSLISimulation",
-                "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIAnalysis", "PurchaseSLIDashboards", "PurchaseSLIStores",
+                "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIAnalysis", "PurchaseSLIApplication", "PurchaseSLIDashboards",
+                "PurchaseSLIStores",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -166,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "PurchaseSLIDashboardsTests",
             dependencies: [
-                "PurchaseSLITestSupport", "PurchaseSLIDashboards", "PurchaseSLIRendering", "PurchaseSLIStorage",
+                "PurchaseSLITestSupport", "PurchaseSLIDashboards", "PurchaseSLIApplication", "PurchaseSLIRendering", "PurchaseSLIStorage",
                 "PurchaseSLIAnalysis", "PurchaseSLICore",
             ],
             swiftSettings: swiftSettings
@@ -185,7 +196,7 @@ let package = Package(
             name: "PurchaseSLIServerTests",
             dependencies: [
                 "PurchaseSLITestSupport", "PurchaseSLIServer", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIGzip",
-                "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIDashboards", "PurchaseSLIStores",
+                "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIApplication", "PurchaseSLIDashboards", "PurchaseSLIStores",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -197,7 +208,8 @@ let package = Package(
             name: "PurchaseSLICLITests",
             dependencies: [
                 "PurchaseSLITestSupport", "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", postgresStore, "PurchaseSLISimulation",
-                "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIStores", "PurchaseSLIGzip",
+                "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIApplication", "PurchaseSLIStores",
+                "PurchaseSLIGzip",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

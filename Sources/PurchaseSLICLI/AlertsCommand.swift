@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIRendering
-import PurchaseSLIServer
 
 /// `purchase-sli alerts`: the alerts firing at a time (optionally posted to an Alertmanager or a chat), or a
 /// backtest over a range.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 import PurchaseSLIStorage

@@ -1,5 +1,5 @@
 public import ArgumentParser
-public import PurchaseSLIServer
+public import PurchaseSLIApplication
 
 /// `--notify-format alertmanager|slack` of `alerts` and `serve`.
 extension AlertNotificationFormat: ExpressibleByArgument {}

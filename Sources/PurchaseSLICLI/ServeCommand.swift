@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIServer

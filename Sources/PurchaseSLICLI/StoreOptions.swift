@@ -1,7 +1,9 @@
 // swift-format-ignore-file: AmbiguousTrailingClosureOverload
+
 import ArgumentParser
 import Foundation
 import Logging
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIServer

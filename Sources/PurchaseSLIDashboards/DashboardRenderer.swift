@@ -1,4 +1,5 @@
 public import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 import PurchaseSLIStorage

@@ -1,4 +1,5 @@
 public import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
 public import PurchaseSLIStorage
 
 /// What rendered pages, and the alert text on them, point to, and whether the pages reload themselves.

@@ -1,4 +1,5 @@
 import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
 import PurchaseSLICore
 public import PurchaseSLIRendering
 

@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
 import PurchaseSLICore
 public import PurchaseSLIRendering
 

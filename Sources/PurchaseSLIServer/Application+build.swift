@@ -2,6 +2,7 @@ import Foundation
 public import Hummingbird
 public import Logging
 import NIOPosix
+import PurchaseSLIApplication
 import PurchaseSLIDashboards
 public import PurchaseSLIStorage
 import ServiceLifecycle
@@ -63,9 +64,10 @@ private func alertNotifier(
     guard let url = configuration.notifyURL else { return [] }
     return [
         AlertNotifier(
-            store: store, policy: configuration.alertPolicy, intervalSeconds: configuration.alertsEverySeconds,
-            sender: WebhookSender(url: url, format: configuration.notifyFormat), links: links(configuration, databasePath),
-            dashboards: configuration.dashboards, logger: logger, nowMillis: wallClockMillis, leadership: leadership)
+            context: links(configuration, databasePath).alertContext(
+                store: store, policy: configuration.alertPolicy, definitions: configuration.dashboards),
+            intervalSeconds: configuration.alertsEverySeconds, sender: WebhookSender(url: url, format: configuration.notifyFormat),
+            logger: logger, nowMillis: wallClockMillis, leadership: leadership)
     ]
 }
 
@@ -115,29 +117,6 @@ private func links(_ configuration: ServerConfiguration, _ databasePath: String?
 /// Milliseconds since the epoch on the wall clock (the server is a shell; analysis never reads it).
 @Sendable func wallClockMillis() -> Int64 {
     Int64(Date().timeIntervalSince1970 * 1000)
-}
-
-/// Runs blocking work (store reads and commits, decoding, rendering) off Swift's cooperative thread pool,
-/// on ``BlockingWork/pool``: every blocking call of the service goes this one way.
-func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await BlockingWork.pool.runIfActive(work)
-}
-
-/// The threads `serve` runs its blocking work on: a pool of its own, bounded, so that a burst of work
-/// queues instead of starting threads without end, with room beyond the most reads all clients together
-/// may have in progress (``ReadAccessMiddleware/maximumConcurrentReadsInTotal``) so that slow reads never
-/// hold up ingestion, the health routes or the scheduled rounds. Started at first use; it lives as long as
-/// the process.
-enum BlockingWork {
-    /// Threads beyond the reads' limit.
-    static let sparedThreads = 8
-
-    /// The pool.
-    static let pool: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: ReadAccessMiddleware<ServerRequestContext>.maximumConcurrentReadsInTotal + sparedThreads)
-        pool.start()
-        return pool
-    }()
 }
 
 /// An iterator advanced with ``runBlocking(_:)``, one element per call: for sequences whose elements

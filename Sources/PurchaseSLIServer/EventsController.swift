@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDecoding
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import PurchaseSLIApplication
 import PurchaseSLIStorage
 
 /// `GET /healthz` (the process answers), `GET /readyz` (the store commits) and `GET /metrics`.

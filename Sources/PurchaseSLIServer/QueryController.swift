@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIRendering

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PurchaseSLIApplication
 import PurchaseSLICore
 
 /// Who may read: with read keys configured, every request but the health checks (`/healthz`, `/readyz`)
@@ -16,8 +17,9 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Reads one key or address may have in progress at once; more are 429s.
     static var maximumConcurrentReads: Int { 4 }
-    /// Reads all clients together may have in progress at once (many addresses are easy to come by).
-    static var maximumConcurrentReadsInTotal: Int { 16 }
+    /// Reads all clients together may have in progress at once (many addresses are easy to come by): what
+    /// the blocking work's pool has room for (``PurchaseSLIApplication/BlockingWork/maximumConcurrentReads``).
+    static var maximumConcurrentReadsInTotal: Int { BlockingWork.maximumConcurrentReads }
 
     init(configuration: ServerConfiguration) {
         keys = configuration.readKeys

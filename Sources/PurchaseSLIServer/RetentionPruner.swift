@@ -1,4 +1,5 @@
 public import Logging
+import PurchaseSLIApplication
 import PurchaseSLICore
 public import PurchaseSLIStorage
 public import ServiceLifecycle

@@ -1,5 +1,6 @@
 public import Foundation
 public import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
 public import PurchaseSLIDashboards
 public import PurchaseSLIDecoding
 

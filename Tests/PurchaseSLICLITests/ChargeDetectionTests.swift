@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIRendering
@@ -72,7 +73,7 @@ import Testing
         // serve --notify's notifier posts it to Slack ten minutes in, since the episode's start.
         try await withReceiver { port, received in
             let notifier = AlertNotifier(
-                store: run.store, policy: .default, intervalSeconds: 60,
+                context: AlertContext(store: run.store, policy: .default), intervalSeconds: 60,
                 sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack),
                 logger: Logger(label: "test"), nowMillis: { 0 })
             var state = AlertNotificationState(resendingFiring: true)

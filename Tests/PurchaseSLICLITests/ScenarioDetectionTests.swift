@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIRendering
@@ -125,7 +126,7 @@ import Testing
         let episode = try #require(run.episodes.first { $0.first.kind == kind })
         try await withReceiver { port, received in
             let notifier = AlertNotifier(
-                store: run.context.store, policy: .default, intervalSeconds: 60,
+                context: AlertContext(store: run.context.store, policy: .default), intervalSeconds: 60,
                 sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/api/v2/alerts")!, format: .alertmanager),
                 logger: Logger(label: "test"), nowMillis: { 0 })
             var state = AlertNotificationState(resendingFiring: true)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIRendering
@@ -74,9 +75,9 @@ import Testing
     private func expectNotifications(_ logs: SampleLogs, at time: Int64, agreeWith surfaces: AlertSurfaces) async throws {
         try await withReceiver { port, received in
             let notifier = AlertNotifier(
-                store: logs.store, policy: logs.policy, intervalSeconds: 60,
-                sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack),
-                links: PageLinks(databasePath: logs.database), logger: quietLogger, nowMillis: { 0 })
+                context: AlertContext(store: logs.store, policy: logs.policy, databasePath: logs.database), intervalSeconds: 60,
+                sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack), logger: quietLogger,
+                nowMillis: { 0 })
             var state = AlertNotificationState(resendingFiring: false)
             await notifier.notify(at: time, state: &state)
             let bodies = await received.posts.map(\.body)

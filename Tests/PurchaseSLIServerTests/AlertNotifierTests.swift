@@ -4,6 +4,7 @@ import HummingbirdTesting
 import InMemoryLogging
 import Logging
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 import PurchaseSLIStorage
@@ -79,7 +80,7 @@ private final class RecordingSender: AlertNotificationSender, @unchecked Sendabl
     /// Evaluates at each of `times` in turn, as the service would, and returns what `sender` received.
     private func notify(at times: [Int64], sender: RecordingSender) async -> [[String]] {
         let notifier = AlertNotifier(
-            store: store, policy: .default, intervalSeconds: 60, sender: sender,
+            context: AlertContext(store: store, policy: .default), intervalSeconds: 60, sender: sender,
             logger: Logger(label: "test") { _ in logs },
             nowMillis: {
                 Issue.record("the clock was read")

@@ -2,6 +2,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIStorage
 import PurchaseSLITestSupport

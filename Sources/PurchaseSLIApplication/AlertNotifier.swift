@@ -1,7 +1,6 @@
 public import Logging
-public import PurchaseSLIAnalysis
+import PurchaseSLIAnalysis
 import PurchaseSLICore
-public import PurchaseSLIDashboards
 import PurchaseSLIRendering
 public import PurchaseSLIStorage
 public import ServiceLifecycle
@@ -21,15 +20,14 @@ public struct AlertNotifier: Service {
 
     /// Creates a notifier.
     /// - Parameters:
+    ///   - context: the store, the policy, and what the alert text names and links to.
     ///   - intervalSeconds: time between evaluations, a whole number of minutes.
-    ///   - links: what the alert text links to (the page among `dashboards` that shows alerts) and names.
     ///   - nowMillis: the wall clock, read by ``run()`` only.
     public init(
-        store: any PurchaseStore, policy: SLOPolicy, intervalSeconds: Int64, sender: any AlertNotificationSender,
-        links: PageLinks = PageLinks(), dashboards: [DashboardDefinition] = [], logger: Logger,
+        context: AlertContext, intervalSeconds: Int64, sender: any AlertNotificationSender, logger: Logger,
         nowMillis: @escaping @Sendable () -> Int64, leadership: any StoreLeadership = SoleLeadership()
     ) {
-        context = links.alertContext(store: store, policy: policy, definitions: dashboards)
+        self.context = context
         self.intervalSeconds = intervalSeconds
         self.sender = sender
         self.logger = logger

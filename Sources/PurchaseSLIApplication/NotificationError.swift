@@ -12,7 +12,7 @@ public struct NotificationError: Error, CustomStringConvertible, Sendable {
     /// Where the notifications were posted.
     public let url: URL
 
-    static func refused(_ url: URL, status: Int, answer: String) -> Self {
+    package static func refused(_ url: URL, status: Int, answer: String) -> Self {
         Self(kind: .refused(status: status, answer: answer), url: url)
     }
 

@@ -1,7 +1,6 @@
 public import Logging
 public import PurchaseSLIAnalysis
 import PurchaseSLICore
-import PurchaseSLIDashboards
 public import PurchaseSLIStorage
 public import ServiceLifecycle
 

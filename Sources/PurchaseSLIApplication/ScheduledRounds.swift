@@ -1,4 +1,4 @@
-import PurchaseSLIStorage
+package import PurchaseSLIStorage
 import ServiceLifecycle
 
 /// Runs `round` at once, then every `intervalSeconds` after the minute that round started in, until
@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// clock it started at (milliseconds) and the state the previous round left. A round runs only while
 /// this node leads the nodes sharing the store (``PurchaseSLIStorage/StoreLeadership``); a follower asks
 /// again at each of its rounds, so it takes over within one interval of the leader's end.
-func runScheduledRounds<State: Sendable>(
+package func runScheduledRounds<State: Sendable>(
     every intervalSeconds: Int64, leadership: any StoreLeadership, nowMillis: @escaping @Sendable () -> Int64, state: State,
     _ round: @escaping @Sendable (_ millis: Int64, _ state: inout State) async -> Void
 ) async throws {
