@@ -5,13 +5,15 @@ import PurchaseSLICore
 public enum ChargeCounts {
     /// What charges can be grouped by.
     public enum Dimension: String, Sendable, Hashable, CaseIterable {
-        case store, environment, productID, planID, type, currency
+        case store, environment, app, productID, planID, type, currency
 
-        /// The dimension's value for a charge (the plan is the app's, from its last report).
+        /// The dimension's value for a charge (the plan is the app's, from its last report; the app is the
+        /// notification's bundle id or package name, the value of the events' `app`).
         func value(of charge: ChargeLedger.Charge) -> String? {
             switch self {
             case .store: charge.notification.store.rawValue
             case .environment: charge.notification.environment
+            case .app: charge.notification.appID
             case .productID: charge.productID
             case .planID: charge.report?.planID
             case .type: charge.notification.type

@@ -45,6 +45,9 @@ struct ChargesCommand: ParsableCommand {
     @Option(name: .customLong("store"), help: ArgumentHelp("Only this store: apple or google.", valueName: "store"))
     var storeName: String?
 
+    @Option(help: ArgumentHelp("Only this app (its bundle id or package name).", valueName: "id"))
+    var app: String?
+
     @Option(help: ArgumentHelp("Only this product.", valueName: "id"))
     var product: String?
 
@@ -92,6 +95,7 @@ struct ChargesCommand: ParsableCommand {
                     charge: charge, expectsGrant: expects, isUngranted: !refunds && rule.isUngranted(charge, atMillis: at * 1000))
             }.filter { row in
                 (storeName.map { row.charge.notification.store.rawValue == $0 } ?? true)
+                    && (app.map { row.charge.notification.appID == $0 } ?? true)
                     && (product.map { row.charge.productID == $0 } ?? true)
                     && (transaction.map { row.charge.notification.transactionID == $0 } ?? true)
                     && (!ungranted || row.isUngranted)

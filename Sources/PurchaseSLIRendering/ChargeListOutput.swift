@@ -53,7 +53,8 @@ public enum ChargeListOutput {
             let notification = row.charge.notification
             var fields = [
                 "\"chargedAt\":\"\(RFC3339.format(millis: notification.eventMillis))\"", "\"store\":\"\(notification.store.rawValue)\"",
-                "\"environment\":" + JSONText.quoted(notification.environment), "\"productID\":" + JSONText.quoted(row.charge.productID),
+                "\"environment\":" + JSONText.quoted(notification.environment), "\"app\":" + JSONText.quoted(notification.appID),
+                "\"productID\":" + JSONText.quoted(row.charge.productID),
                 "\"type\":" + JSONText.quoted(notification.type), "\"expectsGrant\":\(row.expectsGrant)", "\"ungranted\":\(row.isUngranted)",
             ]
             if let id = notification.transactionID { fields.append("\"transactionID\":" + JSONText.quoted(id)) }

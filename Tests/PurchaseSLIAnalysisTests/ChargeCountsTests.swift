@@ -8,12 +8,13 @@ private let ten: Int64 = 1_795_168_800
 @Suite("query --of charges: charges, grants, not granted, refunds and amounts per group")
 struct ChargeCountsTests {
     private func charge(
-        _ id: String, minute: Int64, product: String = "coins_100", type: String = "ONE_TIME_CHARGE", price: Double = 0.99
+        _ id: String, minute: Int64, product: String = "coins_100", type: String = "ONE_TIME_CHARGE", price: Double = 0.99,
+        app: String = "com.example.app"
     ) -> ReceivedNotification {
         let millis = (ten + minute * 60) * 1000
         return ReceivedNotification(
             StoreNotification(
-                store: .apple, notificationID: "n-\(id)", environment: "Production", appID: "com.example.app", type: type, kind: .charge,
+                store: .apple, notificationID: "n-\(id)", environment: "Production", appID: app, type: type, kind: .charge,
                 signedMillis: millis, transactionID: id, productID: product, purchaseMillis: millis, price: price, currency: "USD"),
             receivedMillis: millis)
     }
@@ -61,5 +62,24 @@ struct ChargeCountsTests {
         #expect(rows.map(\.timeSeconds) == [ten, ten + 3600])
         #expect(rows.map(\.key) == [["coins-small"], ["coins-promo"]])
         #expect(rows.allSatisfy { $0.charges == 1 && $0.granted == 1 })
+    }
+
+    /// The app of a charge is its notification's bundle id or package name: the value the events' `app` carries.
+    @Test("per app: grouped and filtered by the notification's app")
+    func perApp() {
+        let ledger = ChargeLedger(
+            notifications: [
+                charge("a", minute: 0), charge("b", minute: 5, app: "com.example.premium"), charge("c", minute: 6, app: "com.example.premium"),
+            ],
+            reports: [grant("a", minute: 1)], rule: SLOPolicy.default.reconciliation)
+        let byApp = ChargeCounts.rows(
+            ledger: ledger, rule: SLOPolicy.default.reconciliation, fromSeconds: ten, toSeconds: ten + 3600, stepSeconds: nil,
+            groupBy: [.app], atSeconds: ten + 3600)
+        #expect(byApp.map(\.key) == [["com.example.app"], ["com.example.premium"]])
+        #expect(byApp.map(\.charges) == [1, 2] && byApp.map(\.granted) == [1, 0] && byApp.map(\.ungranted) == [0, 2])
+        let premium = ChargeCounts.rows(
+            ledger: ledger, rule: SLOPolicy.default.reconciliation, fromSeconds: ten, toSeconds: ten + 3600, stepSeconds: nil,
+            groupBy: [], filters: [.app: ["com.example.premium"]], atSeconds: ten + 3600)
+        #expect(premium.map(\.charges) == [2])
     }
 }

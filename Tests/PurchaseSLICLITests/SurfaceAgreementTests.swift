@@ -36,6 +36,30 @@ import Testing
         }
     }
 
+    /// The charges of the sample logs are one app's (the notifications' bundle id, the value of the events'
+    /// `app`): `charges --app` with it lists what `charges` lists, with another app nothing, and `query --of
+    /// charges --by app` counts them under it.
+    @Test func chargesPerApp() async throws {
+        let logs = try SampleLogs.get()
+        let executable = try #require(builtExecutable)
+        let range = ["--db", logs.database, "--from", "2026-11-01", "--to", "2026-12-01", "--at", "2026-12-01"]
+        func charges(_ extra: [String]) async throws -> String {
+            let (termination, output) = try await ChildProcess.run(executable, ["charges"] + range + extra)
+            #expect(termination == .exit(0), "\(output)")
+            return output
+        }
+        let all = try await charges(["--format", "json"])
+        #expect(all.split(separator: "\n").count > 100)
+        #expect(try await charges(["--format", "json", "--app", SimulateCommand.bundleID]) == all)
+        #expect(all.split(separator: "\n").allSatisfy { $0.contains(#""app":"\#(SimulateCommand.bundleID)""#) })
+        #expect(try await charges(["--app", "com.example.other"]) == "no store charges match\n")
+        let (termination, counted) = try await ChildProcess.run(
+            executable, ["query", "--of", "charges", "--by", "app", "--format", "csv"] + range)
+        #expect(termination == .exit(0), "\(counted)")
+        let rows = counted.split(separator: "\n").dropFirst()
+        #expect(rows.count == 1 && rows.first?.hasPrefix(SimulateCommand.bundleID + ",") == true, "\(counted)")
+    }
+
     /// The weekly review (`report --week`) has one row per incident of the week, as `alerts --from --to`
     /// over the week groups its episodes: id, peak severity, first bad minute, start and end. W45 holds the
     /// outage and the cancel spike, W46 the 409 flood (one incident across its night lulls).
