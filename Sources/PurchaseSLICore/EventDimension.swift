@@ -85,20 +85,17 @@ public enum EventDimension: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
-    /// The longest value an event may carry, in Unicode scalars (descriptions are truncated instead).
-    public var maximumLength: Int {
+    /// The longest value an event may carry for an identifier dimension, in Unicode scalars; nil for those
+    /// checked otherwise: the action (a token, ``ActionType/isValidToken(_:)``), the result (one of
+    /// ``ResultType``) and the error description (free text, truncated at
+    /// ``EventValidator/maximumDescriptionLength``).
+    public var maximumLength: Int? {
         switch self {
         case .productID, .planID, .groupID, .offerID, .app: 255
         case .appVersion, .platform, .osVersion, .variant: 64
-        case .actionType: 32
-        case .resultType: 32
-        case .errorDescription: 1024
+        case .actionType, .resultType, .errorDescription: nil
         }
     }
-
-    /// The series dimensions an event may leave out: validated as identifiers of at most ``maximumLength``
-    /// characters, and left out of the event with a warning when not valid.
-    public static let optionalSeriesDimensions = seriesDimensions.filter { $0 != .actionType && $0 != .productID }
 
     /// The dimension each event field carries, by ``EventField/rawValue`` (nil for the fields that are not one).
     static let byField: [EventDimension?] = EventField.allCases.map { field in allCases.first { $0.field == field } }

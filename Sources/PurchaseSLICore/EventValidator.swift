@@ -5,6 +5,8 @@
 public struct EventValidator: Sendable {
     /// Longest free-text description kept, in Unicode scalars; longer ones are truncated.
     public static let maximumDescriptionLength = 1024
+    /// The longest productID, in Unicode scalars (``EventDimension/maximumLength``).
+    static let productIDMaximumLength = EventDimension.productID.maximumLength!
     /// How far ahead of ``now`` a timestamp may be before it is rejected as in the future.
     public static let defaultFutureTolerance: Int64 = 5 * 60 * 1000
     /// How the eventIDs purchase-sli computes for records without one begin; no sender's id may.
@@ -78,7 +80,7 @@ public struct EventValidator: Sendable {
         }
         let productID = try requiredString(raw, .productID)
         guard !productID.isEmpty else { throw EventValidationError(field: "productID", reason: "must not be empty") }
-        try checkIdentifier(productID, .productID, maximumLength: EventDimension.productID.maximumLength)
+        try checkIdentifier(productID, .productID, maximumLength: Self.productIDMaximumLength)
 
         let actionText = try requiredString(raw, .actionType)
         guard ActionType.isValidToken(actionText) else {
@@ -119,8 +121,8 @@ public struct EventValidator: Sendable {
         case .currency: event.currency = try currency(raw)
         case .appAccountToken: event.appAccountToken = try appAccountToken(raw)
         case .planID, .groupID, .offerID, .appVersion, .platform, .osVersion, .variant, .app:
-            guard let dimension = field.dimension else { return }
-            event.setValue(try optionalIdentifier(raw, field, maximumLength: dimension.maximumLength), of: dimension)
+            guard let dimension = field.dimension, let maximumLength = dimension.maximumLength else { return }
+            event.setValue(try optionalIdentifier(raw, field, maximumLength: maximumLength), of: dimension)
         }
     }
 

@@ -97,8 +97,8 @@ public struct PurchaseEvent: Sendable, Hashable {
         }
     }
 
-    /// Sets the value of one of the ``EventDimension/optionalSeriesDimensions`` or the error description;
-    /// the required ones (action, product, result) are set when the event is made.
+    /// Sets the value of an optional dimension (every series dimension but the action and product, and the
+    /// error description); the required ones (action, product, result) are set when the event is made.
     public mutating func setValue(_ value: String?, of dimension: EventDimension) {
         switch dimension {
         case .planID: planID = value
