@@ -148,7 +148,13 @@ struct MigrateCommandTests {
                 SimulationParameters(
                     scenario: .outage, startMillis: RFC3339.parseMillis("2026-11-10T00:00:00Z")!, days: 3, seed: 5, attemptsPerMinute: 6)
             )
-            .map(\.jsonLine).joined(separator: "\n"))
+            .map { event in
+                // Two apps, so that the app dimension's series and values move too.
+                var event = event
+                event.app = event.productID.hasPrefix("coins") ? "com.example.coins" : "com.example.premium"
+                return event.jsonLine
+            }
+            .joined(separator: "\n"))
         let sqlite = directory.file("source.sqlite")
         let ingested = try await ChildProcess.run(executable, ["ingest", "--db", sqlite, "--quiet", samples])
         #expect(ingested.termination == .exit(0), "\(ingested.output)")
@@ -162,6 +168,7 @@ struct MigrateCommandTests {
             ["--from", "2026-11-10T07:13:00Z", "--to", "2026-11-12T19:41:00Z", "--by", "appVersion,resultType", "--step", "1h"],
             ["--from", "2026-11-11T00:00:00Z", "--to", "2026-11-11T06:00:00Z", "--by", "planID", "--step", "5m", "--format", "json"],
             ["--from", "2026-11-10T00:00:00Z", "--to", "2026-11-13T00:00:00Z", "--by", "errorDescription"],
+            ["--from", "2026-11-10T00:00:00Z", "--to", "2026-11-13T00:00:00Z", "--by", "app,resultType", "--where", "app=com.example.coins"],
         ]
         for arguments in queries {
             let fromSQLite = try await ChildProcess.run(executable, ["query", "--db", sqlite] + arguments)

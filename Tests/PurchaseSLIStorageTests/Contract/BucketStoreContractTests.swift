@@ -309,8 +309,10 @@ struct BucketStoreContractTests {
         let from = seconds("2026-11-13T20:00:00Z")
         let to = seconds("2026-11-16T04:00:00Z")
         // (Steps of 5 minutes and groupings by product alone are compared in the tests above.)
-        let groupings: [[EventDimension]] = [[], [.actionType, .planID], [.appVersion, .resultType], [.offerID, .variant]]
-        let filters: [[EventDimension: Set<String?>]] = [[:], [.appVersion: ["4.11.0", nil]], [.resultType: ["failure", "cancel"]]]
+        let groupings: [[EventDimension]] = [[], [.actionType, .planID], [.appVersion, .resultType], [.offerID, .variant], [.app, .productID]]
+        let filters: [[EventDimension: Set<String?>]] = [
+            [:], [.appVersion: ["4.11.0", nil]], [.resultType: ["failure", "cancel"]], [.app: ["com.example.coins", nil]],
+        ]
         let steps: [Int64?] = [nil, 60, 3600, 86_400]
         for step in steps.map({ $0.map { TimeStep(seconds: $0) } }) {
             for groupBy in groupings {
@@ -333,8 +335,8 @@ func mixedEvents(count: Int) -> [PurchaseEvent] {
     return mixedEvents(count: count, generator: &generator)
 }
 
-/// Events over a few days from `generator`: of every action, result, product, plan, version, offer and
-/// variant, some with prices and errors.
+/// Events over a few days from `generator`: of every action, result, product, plan, version, offer,
+/// variant and app, some with prices and errors.
 func mixedEvents(count: Int, generator: inout SplitMix) -> [PurchaseEvent] {
     let start = seconds("2026-11-14T08:00:00Z")
     let products = ["coins_100", "coins_500", "premium"]
@@ -349,6 +351,7 @@ func mixedEvents(count: Int, generator: inout SplitMix) -> [PurchaseEvent] {
             version: versions[index % 3], error: pick % 7 == 3 ? "error \((pick >> 16) % 50)" : nil)
         made.offerID = pick % 9 == 0 ? "offer-\(pick % 4)" : nil
         made.variant = pick % 5 == 0 ? "B" : "A"
+        made.app = pick % 3 == 0 ? nil : ["com.example.coins", "com.example.premium"][Int((pick >> 24) % 2)]
         if pick % 17 == 0 { (made.price, made.currency) = (Double(pick % 1000) / 100, "USD") }
         return made
     }
