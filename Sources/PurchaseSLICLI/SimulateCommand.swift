@@ -45,12 +45,24 @@ struct SimulateCommand: ParsableCommand {
             valueName: "dir"))
     var storeNotifications: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Name this app in every event (its bundle id or package name), and in the store notifications (default: none, and \(Self.bundleID) in the notifications).",
+            valueName: "id"))
+    var app: String?
+
     func validate() throws {
         guard Scenario(rawValue: scenario) != nil else {
             throw ValidationError("--scenario: expected one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(scenario)\".")
         }
         guard (1...366).contains(days) else { throw ValidationError("--days must be from 1 to 366, got \(days).") }
         guard rate.isFinite, rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be above 0 and at most 10000 attempts a minute.") }
+        if let app,
+            app.isEmpty || app.unicodeScalars.count > 255
+                || app.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        {
+            throw ValidationError("--app: expected a bundle id or package name of 1 to 255 characters without control characters, got \"\(app)\".")
+        }
         if let start, TimeArgument(start, nowSeconds: Int64(Date().timeIntervalSince1970)) == nil {
             throw ValidationError("--start: expected \(TimeArgument.forms), got \"\(start)\".")
         }
@@ -63,7 +75,7 @@ struct SimulateCommand: ParsableCommand {
             ?? (nowSeconds - nowSeconds % 86_400 - Int64(days) * 86_400)
         let parameters = SimulationParameters(
             scenario: Scenario(rawValue: scenario)!, startMillis: startSeconds * 1000, days: days, seed: seed,
-            attemptsPerMinute: rate)
+            attemptsPerMinute: rate, app: app)
         var output = BufferedOutput()
         for event in TrafficSimulator(parameters) {
             output.write(event.jsonLine)
@@ -87,7 +99,7 @@ struct SimulateCommand: ParsableCommand {
         let chain = try AppStoreSigningChain(validity: validity)
         var lines: [UInt8] = []
         for charge in simulator.storeCharges {
-            lines += try StoreNotificationEncoder.appleBody(SimulatedNotification.notification(of: charge, bundleID: Self.bundleID), chain: chain)
+            lines += try StoreNotificationEncoder.appleBody(SimulatedNotification.notification(of: charge, bundleID: bundleID), chain: chain)
             lines.append(UInt8(ascii: "\n"))
         }
         let notifications = directory + "/apple-notifications.ndjson"
@@ -97,8 +109,11 @@ struct SimulateCommand: ParsableCommand {
         else { throw CommandFailure(message: "--store-notifications: cannot write into \(directory)") }
         printError(
             "wrote \(notifications) and \(root); store them with: purchase-sli ingest-store --apple-root-ca \(root) "
-                + "--apple-bundle-id \(Self.bundleID) \(notifications)")
+                + "--apple-bundle-id \(bundleID) \(notifications)")
     }
+
+    /// The bundle id of the notifications: the app's, else ``bundleID``.
+    private var bundleID: String { app ?? Self.bundleID }
 }
 
 /// Standard output written in large blocks (print per line would dominate the run time).

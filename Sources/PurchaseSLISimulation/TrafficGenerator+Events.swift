@@ -55,7 +55,7 @@ extension TrafficGenerator {
             osVersion: attempt.client.osVersion, variant: attempt.client.variant,
             // A purchase knows what it costs; a restore or a retry charges nothing new.
             price: attempt.action == .purchase ? attempt.product.price : nil, currency: attempt.action == .purchase ? "USD" : nil,
-            appAccountToken: attempt.appAccountToken)
+            appAccountToken: attempt.appAccountToken, app: parameters.app)
     }
 
     /// Records the store's charge of a purchase at `millis` (when the run records charges).

@@ -32,6 +32,19 @@ import Testing
         #expect(Set(one.prefix(20)).isDisjoint(with: two.prefix(20)))
     }
 
+    /// `--app` names the app in every event and nothing else changes but the store's transaction ids, which
+    /// differ between apps as between runs; without an app the events are those of before (no `app`).
+    @Test func anAppIsNamedInEveryEventAndKeepsItsTransactionsApart() {
+        var withApp = Fixtures.parameters(.outage, rate: 5, seed: 3)
+        withApp.app = "com.example.coins"
+        let plain = Array(TrafficSimulator(Fixtures.parameters(.outage, rate: 5, seed: 3)).prefix(2000))
+        let named = Array(TrafficSimulator(withApp).prefix(2000))
+        #expect(plain.allSatisfy { $0.app == nil } && named.allSatisfy { $0.app == "com.example.coins" })
+        #expect(zip(plain, named).allSatisfy { $0.eventID == $1.eventID && $0.timestampMillis == $1.timestampMillis })
+        let transactions = (Set(plain.compactMap(\.transactionID)), Set(named.compactMap(\.transactionID)))
+        #expect(!transactions.0.isEmpty && transactions.0.isDisjoint(with: transactions.1))
+    }
+
     /// Pins the output so that a change of generator, platform or Swift version cannot go unnoticed.
     @Test func outputIsPinned() {
         var random = SimulationRandom(seed: 0)
