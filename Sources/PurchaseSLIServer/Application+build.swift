@@ -1,7 +1,6 @@
 import Foundation
 public import Hummingbird
 public import Logging
-import NIOPosix
 import PurchaseSLIApplication
 import PurchaseSLIDashboards
 public import PurchaseSLIStorage
