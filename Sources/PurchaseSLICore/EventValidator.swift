@@ -5,8 +5,6 @@
 public struct EventValidator: Sendable {
     /// Longest free-text description kept, in Unicode scalars; longer ones are truncated.
     public static let maximumDescriptionLength = 1024
-    /// The longest productID, in Unicode scalars (``EventDimension/maximumLength``).
-    static let productIDMaximumLength = EventDimension.productID.maximumLength!
     /// How far ahead of ``now`` a timestamp may be before it is rejected as in the future.
     public static let defaultFutureTolerance: Int64 = 5 * 60 * 1000
     /// How the eventIDs purchase-sli computes for records without one begin; no sender's id may.
@@ -80,7 +78,7 @@ public struct EventValidator: Sendable {
         }
         let productID = try requiredString(raw, .productID)
         guard !productID.isEmpty else { throw EventValidationError(field: "productID", reason: "must not be empty") }
-        try checkIdentifier(productID, .productID, maximumLength: Self.productIDMaximumLength)
+        try Self.checkIdentifier(productID, .productID, maximumLength: EventDimension.productID.maximumLength!)
 
         let actionText = try requiredString(raw, .actionType)
         guard ActionType.isValidToken(actionText) else {
@@ -227,11 +225,13 @@ public struct EventValidator: Sendable {
         _ raw: RawEvent, _ field: EventField, maximumLength: Int
     ) throws(EventValidationError) -> String? {
         guard let text = try optionalString(raw, field), !text.isEmpty else { return nil }
-        try checkIdentifier(text, field, maximumLength: maximumLength)
+        try Self.checkIdentifier(text, field, maximumLength: maximumLength)
         return text
     }
 
-    private func checkIdentifier(_ text: String, _ field: EventField, maximumLength: Int) throws(EventValidationError) {
+    /// Checks an identifier field's value: at most `maximumLength` Unicode scalars, no control characters;
+    /// the error names `field`.
+    public static func checkIdentifier(_ text: String, _ field: EventField, maximumLength: Int) throws(EventValidationError) {
         let isPrintableASCII = text.utf8.withContiguousStorageIfAvailable { bytes in
             bytes.count <= maximumLength && !bytes.contains { $0 < 0x20 || $0 >= 0x7F }
         }

@@ -119,14 +119,14 @@ struct RecordWrite {
         return outcome
     }
 
-    static let errorCode = Int16(Schema.dimensionCodes[EventDimension.errorDescription.rawValue]!)
+    static let errorCode = Int16(EventDimension.errorDescription.storageCode!)
 
     /// The codes of an event's capped values: its series dimensions, then its error description.
     private static let codes = (0..<EventDimension.seriesDimensions.count).map(code) + [errorCode]
 
     /// The stored code of the series dimension at `position`.
     static func code(_ position: Int) -> Int16 {
-        Int16(Schema.dimensionCodes[EventDimension.seriesDimensions[position].rawValue]!)
+        Int16(EventDimension.seriesDimensions[position].storageCode!)
     }
 
     // MARK: Dedup

@@ -8,7 +8,7 @@ extension PostgresBucketStore {
     /// Every series with its values of `dimensions`.
     public func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
         let positions = dimensions.map { $0.seriesIndex! }
-        let codes = dimensions.map { Int16(Schema.dimensionCodes[$0.rawValue]!) }
+        let codes = dimensions.map { Int16($0.storageCode!) }
         let logger = logger
         return try withConnection { connection in
             var texts: [Int64: String] = [:]

@@ -20,8 +20,8 @@ struct RecordBatch {
         var outcome = RecordOutcome()
         let isNew = try deduplicate(in: db, pending: &memory.pendingSeen, outcome: &outcome)
         let statements = try InternStatements(db)
-        let codes = EventDimension.seriesDimensions.map { Schema.dimensionCodes[$0.rawValue]! }
-        let errorCode = Schema.dimensionCodes["errorDescription"]!
+        let codes = EventDimension.seriesDimensions.map { $0.storageCode! }
+        let errorCode = EventDimension.errorDescription.storageCode!
         var minutes: [Int64: [Int64: OutcomeCounts]] = [:]
         var errors: [Int64: [ErrorCodec.Entry: Int64]] = [:]
         var days = Set<Int64>()

@@ -7,7 +7,7 @@ extension SQLiteBucketStore {
     public func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
         let positions = dimensions.map { $0.seriesIndex! }
         return try pool.read { db in
-            let codes = dimensions.map { Schema.dimensionCodes[$0.rawValue]! }
+            let codes = dimensions.map { $0.storageCode! }
             var textOfID: [Int64: String] = [:]
             if !codes.isEmpty {
                 let rows = try Row.fetchCursor(
@@ -56,7 +56,7 @@ extension SQLiteBucketStore {
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
     ) throws {
         try pool.read { db in
-            let code = Schema.dimensionCodes[EventDimension.errorDescription.rawValue]!
+            let code = EventDimension.errorDescription.storageCode!
             var texts: [Int64: String] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT id, value FROM dimension_value WHERE dimension = ?", arguments: [code])
             while let row = try rows.next() { texts[row[0]] = row[1] }

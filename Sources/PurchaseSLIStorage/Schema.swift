@@ -6,19 +6,18 @@ package enum Schema {
     /// `PRAGMA application_id` of a purchase-sli database ("PSLI").
     static let applicationID: Int32 = 0x5053_4C49
 
-    /// Stored codes of the dimensions by name (``PurchaseSLICore/EventDimension/storageCode``).
-    package static let dimensionCodes: [String: Int] = Dictionary(
-        uniqueKeysWithValues: EventDimension.allCases.compactMap { dimension in dimension.storageCode.map { (dimension.rawValue, $0) } })
-
     /// The code under which `admitted_value` and `overflow` keep the series admitted per day (the series
     /// cap) and the events of those over it: one more "dimension", the combination of all of them.
     package static let seriesCode = 11
 
-    /// One more than the largest code (of a dimension or ``seriesCode``): the size of a table indexed by code.
-    package static let codeLimit = max(seriesCode, dimensionCodes.values.max()!) + 1
+    /// One more than the largest code (of a dimension, ``PurchaseSLICore/EventDimension/storageCode``, or
+    /// ``seriesCode``): the size of a table indexed by code.
+    package static let codeLimit = max(seriesCode, EventDimension.allCases.compactMap(\.storageCode).max()!) + 1
 
     /// The names of the codes of `overflow` rows: the dimensions and `series`.
-    package static let overflowNames = Dictionary(uniqueKeysWithValues: dimensionCodes.map { ($1, $0) } + [(seriesCode, "series")])
+    package static let overflowNames = Dictionary(
+        uniqueKeysWithValues: EventDimension.allCases.compactMap { dimension in dimension.storageCode.map { ($0, dimension.rawValue) } }
+            + [(seriesCode, "series")])
 
     /// The columns of the series table, in ``PurchaseSLICore/EventDimension/seriesDimensions`` order (both stores').
     package static let seriesColumns = EventDimension.seriesDimensions.map { $0.seriesColumn! }
