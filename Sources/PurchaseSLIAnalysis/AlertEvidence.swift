@@ -82,6 +82,17 @@ public struct LookNextCommand: Sendable, Hashable {
         self.note = note
     }
 
+    /// The command read in one app's view of the store (nil: every app's): `query` gains
+    /// `--where app=…` and `charges` gains `--app …`, so that it shows what the alert counted.
+    public func scoped(toApp app: String?) -> LookNextCommand {
+        guard let app else { return self }
+        switch subcommand {
+        case "query": return LookNextCommand(subcommand, arguments + ["--where", "app=\(app)"], note: note)
+        case "charges": return LookNextCommand(subcommand, arguments + ["--app", app], note: note)
+        default: return self
+        }
+    }
+
     /// `query` over `[from, to]` of the alert's action and slice, with `extra` options.
     public static func query(of labels: SeriesLabels, from: Int64, to: Int64, _ extra: [String]) -> LookNextCommand {
         var arguments = ["--from", RFC3339.format(seconds: from), "--to", RFC3339.format(seconds: to), "--where", "actionType=\(labels.actionType)"]

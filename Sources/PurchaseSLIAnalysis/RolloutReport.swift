@@ -36,6 +36,8 @@ public struct RolloutReport: Sendable {
     /// On a rollback or hold, the candidate's feature-flag variant that fares worst on the first
     /// regression's metric and action: the flag to turn off.
     public var suspectVariant: VariantRate?
+    /// The app compared (one app's view of a store several apps write to), or nil for every app.
+    public var app: String?
 
     /// Creates a report.
     public init(

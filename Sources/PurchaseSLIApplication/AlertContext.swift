@@ -7,8 +7,13 @@ public import PurchaseSLIStorage
 /// call needs (top errors, where the failures concentrate, budget left). `alerts` and `serve --notify`
 /// both evaluate through it (see `AlertContext+Evaluation.swift`).
 public struct AlertContext: Sendable {
-    /// Where the counts are read.
+    /// Where the counts are read: the app's view of the store when evaluated for one app.
     public let store: any PurchaseStore
+    /// The app evaluated (``AppScopedStore``), or nil for every app; each report names it.
+    public let app: String?
+    /// The store of every app: clients report the events they dropped without naming an app, so the share
+    /// dropped is of every app's events.
+    private let everyApp: any PurchaseStore
     /// The SLOs and alert rules applied.
     public let policy: SLOPolicy
     /// The database file the reports' "look next" queries name (`--db`), or nil to leave it out.
@@ -19,11 +24,15 @@ public struct AlertContext: Sendable {
     /// The alert rules evaluated (``AlertRules/standard(for:)`` unless told).
     public var rules: [any AlertRule]
 
-    /// Creates a context reading `store` under `policy`, evaluating `rules` (by default the standard ones).
+    /// Creates a context reading `store` (only `app`'s series and notifications when given) under
+    /// `policy`, evaluating `rules` (by default the standard ones).
     public init(
-        store: any PurchaseStore, policy: SLOPolicy, databasePath: String? = nil, alertPageURL: String? = nil, rules: [any AlertRule]? = nil
+        store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, databasePath: String? = nil, alertPageURL: String? = nil,
+        rules: [any AlertRule]? = nil
     ) {
-        self.store = store
+        self.store = app.map { AppScopedStore(store, app: $0) } ?? store
+        self.app = app
+        self.everyApp = store
         self.policy = policy
         self.databasePath = databasePath
         self.alertPageURL = alertPageURL
@@ -103,8 +112,8 @@ public struct AlertContext: Sendable {
                 newest[action] = minutes.startSeconds + Int64(lastMinute) * 60
             }
         }
-        let dropped = try store.clientDroppedEvents(fromMillis: (time - day) * 1000, toMillis: time * 1000)
-        let counted = dropped > 0 ? try store.counts(CountQuery(fromSeconds: time - day, toSeconds: time)).first?.counts.total ?? 0 : 0
+        let dropped = try everyApp.clientDroppedEvents(fromMillis: (time - day) * 1000, toMillis: time * 1000)
+        let counted = dropped > 0 ? try everyApp.counts(CountQuery(fromSeconds: time - day, toSeconds: time)).first?.counts.total ?? 0 : 0
         return DataFreshness(
             atSeconds: time, newestEventSeconds: newest, staleAfterSeconds: policy.lossOfSignalWindowSeconds, clientDroppedEvents: dropped,
             countedEvents: counted)
@@ -142,6 +151,7 @@ public struct AlertContext: Sendable {
         report.owner = objective?.owner
         report.runbookURL = objective?.runbookURL
         report.databasePath = databasePath
+        report.app = app
         report.pageURL = alertPageURL.map { "\($0)#\(finding.identity.anchor)" }
         return report
     }

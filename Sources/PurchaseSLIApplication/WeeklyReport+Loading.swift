@@ -7,8 +7,11 @@ extension WeeklyReport {
     /// Reads the week and the week before from `store`; alert episodes are a 1-minute backtest of the
     /// week under `policy`, or those of `episodes` that overlap the week, cut to it, when given (a
     /// backtest that covers the week, such as the 5-minute one that shades the dashboards' charts).
-    /// Only events before the end of the week count.
-    public init(week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy, episodes: [AlertReport]? = nil) throws {
+    /// Only events before the end of the week count. With `app`, only that app's events and store
+    /// notifications are read.
+    public init(week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, episodes: [AlertReport]? = nil) throws {
+        let context = AlertContext(store: store, policy: policy, app: app)
+        let store = context.store
         let previousWeek = week.previous
         func totals(_ period: ISOWeek, _ groupBy: [EventDimension]) throws -> [[String?]: OutcomeCounts] {
             try store.counts(CountQuery(fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: groupBy))
@@ -68,10 +71,10 @@ extension WeeklyReport {
             conflictTrend: try Self.conflictTrend(from: previousWeek.startSeconds, to: week.endSeconds, store: store),
             trendStepSeconds: Self.trendStepSeconds,
             episodes: try episodes.map { Self.clipped($0, to: week) }
-                ?? AlertContext(store: store, policy: policy).episodeReports(
-                    from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
-            freshness: try AlertContext(store: store, policy: policy).freshness(at: week.endSeconds))
+                ?? context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
+            freshness: try context.freshness(at: week.endSeconds))
         moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy)
+        self.app = app
     }
 
     /// Per store and product with charges not granted or refunds in `week` or the week before: each

@@ -73,6 +73,8 @@ public struct WeeklyReport: Sendable {
     /// Per store and product: charges of the week not granted by its end, and refunds, against the week
     /// before; empty without store notifications.
     public var moneyAtRisk: [MoneyAtRisk] = []
+    /// The app reviewed (one app's view of a store several apps write to), or nil for every app.
+    public var app: String?
 
     /// One store's product: what the week left ungranted or refunded, and the week before.
     public struct MoneyAtRisk: Sendable {

@@ -34,6 +34,8 @@ struct AlertsCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @OptionGroup var app: AppOption
+
     @OptionGroup var policy: PolicyOptions
 
     @OptionGroup var links: LinkOptions
@@ -88,7 +90,7 @@ struct AlertsCommand: AsyncParsableCommand {
         let time = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
         let context = try exitingOnFailure {
             AlertContext(
-                store: try store.openStore(), policy: try policy.load(), databasePath: try store.location().filePath,
+                store: try store.openStore(), policy: try policy.load(), app: app.app, databasePath: try store.location().filePath,
                 alertPageURL: links.url(of: DashboardDefinition.alertPage(in: (try? DashboardFiles.load(directory: dashboards)) ?? [])))
         }
         guard from == nil else {

@@ -23,6 +23,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @OptionGroup var app: AppOption
+
     @OptionGroup var policy: PolicyOptions
 
     @OptionGroup var pages: PagesOptions
@@ -44,7 +46,8 @@ struct RenderCommand: ParsableCommand {
             let now = Int64(Date().timeIntervalSince1970)
             let (at, rangeSeconds) = try parsedTimes(nowSeconds: now)
             let context = DashboardContext(
-                store: try store.openStore(), policy: try policy.load(directory: pages.dashboards), atSeconds: at, rangeSeconds: rangeSeconds)
+                store: try store.openStore(), policy: try policy.load(directory: pages.dashboards), app: app.app, atSeconds: at,
+                rangeSeconds: rangeSeconds)
             return try pages.render(
                 context: context,
                 links: PageLinks(baseURL: links.baseURL.flatMap(LinkOptions.normalized), databasePath: try store.location().filePath),

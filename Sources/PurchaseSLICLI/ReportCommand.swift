@@ -27,6 +27,8 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @OptionGroup var app: AppOption
+
     @OptionGroup var policy: PolicyOptions
 
     @Option(help: ArgumentHelp("ISO week such as 2026-W46, or last (the last whole week).", valueName: "week"))
@@ -55,7 +57,7 @@ struct ReportCommand: ParsableCommand {
                 message: "--week \(week) is not over until \(RFC3339.format(seconds: week.endSeconds)); "
                     + "the last whole week is \(ISOWeek(containing: now).previous)")
         }
-        let report = try WeeklyReport(week: week, store: try store.openStore(), policy: try policy.load())
+        let report = try WeeklyReport(week: week, store: try store.openStore(), policy: try policy.load(), app: app.app)
         guard format == .html else { return report.markdown }
         let page = report.document(navigation: [(title: "Index", href: "index.html")], generatedAtSeconds: now)
         let written = try DashboardFiles.write([DashboardRenderer.File(name: report.fileName, html: page.rendered)], to: out)

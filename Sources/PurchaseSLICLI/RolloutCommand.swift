@@ -33,6 +33,8 @@ struct RolloutCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @OptionGroup var app: AppOption
+
     @OptionGroup var policy: PolicyOptions
 
     @Option(help: ArgumentHelp("The app version being released.", valueName: "version"))
@@ -63,10 +65,10 @@ struct RolloutCommand: ParsableCommand {
     func output() throws -> String {
         let policy = try self.policy.load()
         let (since, end) = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
-        let opened = try store.openStore()
-        let inputs = try RolloutQuery(store: opened).inputs(candidate: candidate, baseline: baseline, since: since, end: end)
-        let freshness = try AlertContext(store: opened, policy: policy).freshness(at: end)
-        let report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
+        let context = AlertContext(store: try store.openStore(), policy: policy, app: app.app)
+        let inputs = try RolloutQuery(store: context.store).inputs(candidate: candidate, baseline: baseline, since: since, end: end)
+        var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: try context.freshness(at: end))
+        report.app = app.app
         switch format {
         case .text: return RolloutOutput.text(report)
         case .markdown: return RolloutOutput.markdown(report)

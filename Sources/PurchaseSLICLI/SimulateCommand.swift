@@ -57,14 +57,7 @@ struct SimulateCommand: ParsableCommand {
         }
         guard (1...366).contains(days) else { throw ValidationError("--days must be from 1 to 366, got \(days).") }
         guard rate.isFinite, rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be above 0 and at most 10000 attempts a minute.") }
-        if let app {
-            do throws(EventValidationError) {
-                guard !app.isEmpty else { throw EventValidationError(field: "app", reason: "must not be empty") }
-                try EventValidator.checkIdentifier(app, .app, maximumLength: EventDimension.app.maximumLength!)
-            } catch {
-                throw ValidationError("--app: \(error.reason), got \"\(app)\".")
-            }
-        }
+        if let app { try AppOption.check(app) }
         if let start, TimeArgument(start, nowSeconds: Int64(Date().timeIntervalSince1970)) == nil {
             throw ValidationError("--start: expected \(TimeArgument.forms), got \"\(start)\".")
         }

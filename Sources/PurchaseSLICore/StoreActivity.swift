@@ -7,6 +7,8 @@ public struct StoreActivityRow: Sendable, Hashable {
     public var store: Store
     /// `Production` or `Sandbox`.
     public var environment: String
+    /// The app's bundle id or package name, as the notification gave it.
+    public var appID: String
     /// The product (a refund without one takes its charge's), or nil when unknown.
     public var productID: String?
     /// Charge or refund.
@@ -22,12 +24,14 @@ public struct StoreActivityRow: Sendable, Hashable {
 
     /// Creates a row.
     public init(
-        timeSeconds: Int64, store: Store, environment: String, productID: String?, kind: StoreEventKind, type: String, currency: String?,
+        timeSeconds: Int64, store: Store, environment: String, appID: String, productID: String?, kind: StoreEventKind, type: String,
+        currency: String?,
         count: Int64, amount: Double
     ) {
         self.timeSeconds = timeSeconds
         self.store = store
         self.environment = environment
+        self.appID = appID
         self.productID = productID
         self.kind = kind
         self.type = type

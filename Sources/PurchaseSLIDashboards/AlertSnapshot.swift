@@ -49,7 +49,7 @@ public struct AlertSnapshot: Sendable {
     /// band (a page when any of them is) whose tooltip names each.
     func bands(for actionType: String?, until end: Int64) -> [TimeSeriesChart.Band] {
         let spans = episodes.filter { actionType == nil || $0.finding.labels.actionType == actionType }.map { episode in
-            let labels = episode.finding.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
+            let labels = episode.labelPairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
             return TimeSeriesChart.Band(
                 startSeconds: episode.startsAt, endSeconds: episode.endsAt ?? end,
                 label: "\(episode.severity.rawValue) \(episode.finding.kind.rawValue) \(labels)",

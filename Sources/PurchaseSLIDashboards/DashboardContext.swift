@@ -5,22 +5,28 @@ public import PurchaseSLIStorage
 /// What every panel of a page reads: the store, the policy, the page's time and range. Queries go
 /// through the ``BucketStore`` protocol; analysis gets explicit times, never the clock.
 public struct DashboardContext: Sendable {
-    /// Where the buckets are.
-    public let store: any PurchaseStore
+    /// The store every app writes to.
+    public let everyApp: any PurchaseStore
+    /// The app the pages show (one app's view of the store: ``AppScopedStore``), or nil for every app.
+    public var app: String?
     /// Objectives, alert rules, rollout thresholds.
     public let policy: SLOPolicy
     /// The page's time: only events before it count (minute-aligned seconds since the epoch).
     public let atSeconds: Int64
     /// How far back the charts and tables reach.
-    public let rangeSeconds: Int64
+    public var rangeSeconds: Int64
 
-    /// Creates a context.
-    public init(store: any PurchaseStore, policy: SLOPolicy, atSeconds: Int64, rangeSeconds: Int64) {
-        self.store = store
+    /// Creates a context showing `app` (nil: every app) of `store`.
+    public init(store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, atSeconds: Int64, rangeSeconds: Int64) {
+        self.everyApp = store
+        self.app = app
         self.policy = policy
         self.atSeconds = atSeconds
         self.rangeSeconds = rangeSeconds
     }
+
+    /// Where the panels read: the app's view of the store, or the whole store.
+    public var store: any PurchaseStore { app.map { AppScopedStore(everyApp, app: $0) } ?? everyApp }
 
     /// Start of the range.
     public var fromSeconds: Int64 { atSeconds - rangeSeconds }

@@ -9,7 +9,7 @@ extension DashboardDefinition {
     /// - Throws: ``PolicyError`` naming the key at fault.
     public init(yaml: String) throws {
         let document = try PolicyReader.document(yaml)
-        try PolicyReader.refuseUnknownKeys(document, known: ["title", "file", "summary", "panels"], at: "")
+        try PolicyReader.refuseUnknownKeys(document, known: ["title", "file", "summary", "app", "panels"], at: "")
         guard let title = document["title"] as? String, !title.isEmpty else {
             throw PolicyError(path: "title", reason: "required: the page title")
         }
@@ -22,12 +22,26 @@ extension DashboardDefinition {
                     "expected a file name of lowercase letters, digits and - ending in .html (not index.html), got \(document["file"] ?? "nothing")")
         }
         let summary = document["summary"].map { "\($0)" } ?? ""
+        let app = try document["app"].map(Self.app)
         guard let panelList = document["panels"] else { throw PolicyError(path: "panels", reason: "required: a list of panels") }
         let panels = try PolicyReader.list(panelList, at: "panels").enumerated().map { index, item in
             try Self.panel(item, at: "panels[\(index)]")
         }
         guard !panels.isEmpty else { throw PolicyError(path: "panels", reason: "expected at least one panel") }
-        self.init(title: title, file: file, summary: summary, panels: panels)
+        self.init(title: title, file: file, summary: summary, app: app, panels: panels)
+    }
+
+    /// The `app` key: an app id as events carry it (``EventValidator/checkIdentifier(_:_:maximumLength:)``).
+    private static func app(_ value: Any) throws -> String {
+        guard let app = value as? String, !app.isEmpty else {
+            throw PolicyError(path: "app", reason: "expected the app's bundle id or package name, got \(value)")
+        }
+        do {
+            try EventValidator.checkIdentifier(app, .app, maximumLength: EventDimension.app.maximumLength ?? .max)
+        } catch {
+            throw PolicyError(path: "app", reason: error.reason)
+        }
+        return app
     }
 
     /// A panel: its kind alone (`- objectives`) or a mapping with `kind` and its options.

@@ -10,14 +10,18 @@ public struct DashboardDefinition: Sendable, Hashable {
     public var file: String
     /// One line under the title saying what the page is for.
     public var summary: String
+    /// The app the page shows, when it shows one app of a store several apps write to (`app:`), or nil
+    /// for the apps the pages are rendered for.
+    public var app: String?
     /// The panels, in order.
     public var panels: [Panel]
 
     /// Creates a definition.
-    public init(title: String, file: String, summary: String, panels: [Panel]) {
+    public init(title: String, file: String, summary: String, app: String? = nil, panels: [Panel]) {
         self.title = title
         self.file = file
         self.summary = summary
+        self.app = app
         self.panels = panels
     }
 

@@ -20,7 +20,8 @@ public struct DashboardPage: Sendable {
     /// The alerts firing, with their text, and for each action and metric they are about, its last 6 hours
     /// at 1-minute steps with the episodes named on the bands; on a phone the panel comes first.
     private func alertsPanel() throws -> HTML {
-        let recent = DashboardContext(store: context.store, policy: context.policy, atSeconds: context.atSeconds, rangeSeconds: 6 * 3600)
+        var recent = context
+        recent.rangeSeconds = 6 * 3600
         var charted = Set<String>()
         var charts: [HTML] = []
         for report in alerts.firing {
@@ -78,7 +79,7 @@ public struct DashboardPage: Sendable {
             }
         }
         return HTMLDocument(
-            title: definition.title,
+            title: definition.title + (context.app.map { " · \($0)" } ?? ""),
             subtitle: "\(RFC3339.format(seconds: context.fromSeconds)) to \(RFC3339.format(seconds: context.atSeconds)) "
                 + "(\(NumberText.duration(context.rangeSeconds))) · \(FreshnessText.line(alerts.freshness))",
             navigation: navigation, body: body, generatedAtSeconds: generatedAtSeconds)

@@ -39,19 +39,30 @@ public struct DashboardRenderer: Sendable {
         self.rules = rules
     }
 
-    /// Each dashboard, the weekly review of the last whole ISO week before the context's time, and
-    /// `index.html` linking them all.
+    /// Each dashboard (a definition with `app:` shows that app alone), the weekly review of the last whole
+    /// ISO week before the context's time, and `index.html` linking them all.
     public func render(generatedAtSeconds: Int64) throws -> [File] {
-        // One backtest at a minute's step (as `alerts` and `report` evaluate, so the review says the same
-        // whichever wrote it) covers the range (its episodes shade the charts), the reviewed week (its
+        // One backtest at a minute's step per app shown (as `alerts` and `report` evaluate, so the review says
+        // the same whichever wrote it) covers the range (its episodes shade the charts), the reviewed week (its
         // incidents), which may start before the range, and what fires at the page's time.
         let week = ISOWeek(containing: context.atSeconds).previous
-        let alertContext = links.alertContext(store: context.store, policy: context.policy, definitions: definitions, rules: rules)
-        let reports = try alertContext.snapshotReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
-        let alerts = AlertSnapshot(
-            firing: reports.firing, episodes: reports.episodes, freshness: try alertContext.freshness(at: context.atSeconds),
-            rules: alertContext.rules)
-        let weeklyReport = try WeeklyReport(week: week, store: context.store, policy: context.policy, episodes: alerts.episodes)
+        /// The pages that show `app`, the first of which with alerts its alert text links to.
+        func pages(of app: String?) -> [DashboardDefinition] { definitions.filter { ($0.app ?? context.app) == app } }
+        var snapshots: [String?: AlertSnapshot] = [:]
+        func alerts(of app: String?) throws -> AlertSnapshot {
+            if let known = snapshots[app] { return known }
+            let alertContext = links.alertContext(
+                store: context.everyApp, policy: context.policy, app: app, definitions: pages(of: app), rules: rules)
+            let reports = try alertContext.snapshotReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
+            let snapshot = AlertSnapshot(
+                firing: reports.firing, episodes: reports.episodes, freshness: try alertContext.freshness(at: context.atSeconds),
+                rules: alertContext.rules)
+            snapshots[app] = snapshot
+            return snapshot
+        }
+        let shown = try alerts(of: context.app)
+        let weeklyReport = try WeeklyReport(
+            week: week, store: context.everyApp, policy: context.policy, app: context.app, episodes: shown.episodes)
         let otherPages = [
             IndexPage.Entry(
                 title: "Weekly review \(weeklyReport.week)", file: weeklyReport.fileName,
@@ -66,13 +77,20 @@ public struct DashboardRenderer: Sendable {
             return File(name: name, html: document.rendered)
         }
         var files = try definitions.map { definition in
-            let page = DashboardPage(definition: definition, context: context, alerts: alerts)
+            var pageContext = context
+            pageContext.app = definition.app ?? context.app
+            let page = DashboardPage(definition: definition, context: pageContext, alerts: try alerts(of: pageContext.app))
             return file(definition.file, try page.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds))
         }
         files.append(file(weeklyReport.fileName, weeklyReport.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
-        let entries = definitions.map { IndexPage.Entry(title: $0.title, file: $0.file, summary: $0.summary) } + otherPages
-        var index = IndexPage(entries: entries, context: context, alerts: alerts)
-        index.alertPage = DashboardDefinition.alertPage(in: definitions)
+        let entries =
+            definitions.map { definition in
+                IndexPage.Entry(
+                    title: definition.title + ((definition.app ?? context.app).map { " · \($0)" } ?? ""), file: definition.file,
+                    summary: definition.summary)
+            } + otherPages
+        var index = IndexPage(entries: entries, context: context, alerts: shown)
+        index.alertPage = DashboardDefinition.alertPage(in: pages(of: context.app))
         files.append(file("index.html", index.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
         return files
     }

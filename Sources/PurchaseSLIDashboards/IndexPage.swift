@@ -35,7 +35,7 @@ public struct IndexPage: Sendable {
     private var firingList: HTML {
         HTML.joined(
             alerts.firing.map { report in
-                let labels = report.finding.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
+                let labels = report.labelPairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
                 let severity = report.severity
                 return "<li><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> "
                     + "<a href=\"\(alertPage)#\(report.finding.identity.anchor)\">\(report.finding.kind.rawValue) \(labels)</a> "

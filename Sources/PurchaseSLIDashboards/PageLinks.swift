@@ -19,13 +19,14 @@ public struct PageLinks: Sendable, Hashable {
         self.refreshSeconds = refreshSeconds
     }
 
-    /// The alert context of `store` and `policy` whose reports name the database and link to the page
-    /// among `definitions` that shows alerts, evaluating `rules` (by default the standard ones).
+    /// The alert context of `store` (`app`'s view of it when given) and `policy` whose reports name the
+    /// database and link to the page among `definitions` that shows alerts, evaluating `rules` (by default
+    /// the standard ones).
     public func alertContext(
-        store: any PurchaseStore, policy: SLOPolicy, definitions: [DashboardDefinition], rules: [any AlertRule]? = nil
+        store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, definitions: [DashboardDefinition], rules: [any AlertRule]? = nil
     ) -> AlertContext {
         AlertContext(
-            store: store, policy: policy, databasePath: databasePath,
+            store: store, policy: policy, app: app, databasePath: databasePath,
             alertPageURL: baseURL.map { "\($0)/\(DashboardDefinition.alertPage(in: definitions))" }, rules: rules)
     }
 }

@@ -14,7 +14,7 @@ extension WeeklyReport {
         body += attainmentSection + moneySection
         body += changesSection + slicesSection + errorsSection + trendSection + incidentsSection
         return HTMLDocument(
-            title: "Weekly quality review \(week)",
+            title: "Weekly quality review \(week)" + (app.map { " · \($0)" } ?? ""),
             subtitle: "\(dateRange) (\(RFC3339.format(seconds: week.startSeconds)) to \(RFC3339.format(seconds: week.endSeconds))), "
                 + "against \(week.previous.description) · at the week's end, \(FreshnessText.line(freshness))",
             navigation: navigation, body: body, generatedAtSeconds: generatedAtSeconds)

@@ -8,7 +8,7 @@ extension WeeklyReport {
     public var markdown: String {
         let escape = TextEscaping.markdown.escape
         var lines = [
-            "# Weekly quality review \(week) (\(dateRange))", "",
+            "# Weekly quality review \(week)" + (app.map { " · " + escape($0) } ?? "") + " (\(dateRange))", "",
             "At the week's end: " + TextEscaping.markdown.escape(FreshnessText.line(freshness)) + ".", "",
             summary(escaping: .markdown), "", "## SLO attainment", "",
             "| action | success rate | objective | met | budget spent | valid | vs \(week.previous) |", "|---|---:|---:|---|---:|---:|---|",

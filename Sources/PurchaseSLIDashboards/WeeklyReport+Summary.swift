@@ -35,7 +35,8 @@ extension WeeklyReport {
                 + "\(NumberText.percent(action.budgetSpent)) of the error budget spent)"
         }
         sentences.append(
-            "Week \(week) (\(dateRange)): success rates " + (attainment.isEmpty ? "not measured, no valid event" : attainment.joined(separator: "; "))
+            (app.map { "\(escaping.escape($0)), w" } ?? "W") + "eek \(week) (\(dateRange)): success rates "
+                + (attainment.isEmpty ? "not measured, no valid event" : attainment.joined(separator: "; "))
                 + ".")
         let changes = actions.flatMap { action in
             action.comparisons.filter { $0.isSignificant(at: Self.significance) }.map { comparison in
@@ -120,7 +121,7 @@ extension WeeklyReport {
 
     /// "actionType=purchase, planID=pro-monthly" for an episode (unescaped).
     func labels(_ incident: AlertReport) -> String {
-        incident.finding.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
+        incident.labelPairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
     }
 }
 

@@ -85,7 +85,7 @@ struct AlertNarrative {
     /// text (bidi controls shown as U+FFFD): each output puts it where its markup does not apply
     /// (``lookNextLine``).
     var lookNext: String {
-        let command = finding.evidence.lookNext(of: finding, from: report.startsAt, to: report.endsAt ?? now)
+        let command = finding.evidence.lookNext(of: finding, from: report.startsAt, to: report.endsAt ?? now).scoped(toApp: report.app)
         var words = ["purchase-sli", command.subcommand]
         if let database = report.databasePath { words += ShellWord.option("db", database) }
         words += command.arguments

@@ -12,7 +12,7 @@ public enum AlertOutput {
             ? "no alerts firing at \(RFC3339.format(seconds: now))\n"
             : reports.map { report in
                 let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
-                return ([label(report) + "  " + narrative.summary] + narrative.allLines.map { "      " + $0 })
+                return ([label(report) + app(of: report, .terminal) + "  " + narrative.summary] + narrative.allLines.map { "      " + $0 })
                     .joined(separator: "\n")
             }.joined(separator: "\n\n") + "\n"
         return alerts + (freshness.map { (reports.isEmpty ? "" : "\n") + FreshnessText.line($0) + "\n" } ?? "")
@@ -22,7 +22,7 @@ public enum AlertOutput {
     public static func episodeLines(_ reports: [AlertReport], now: Int64) -> String {
         reports.map { report in
             let end = report.endsAt ?? now
-            let labels = report.finding.labels.pairs.map { "\($0.0)=\(TerminalText.sanitized($0.1))" }.joined(separator: ", ")
+            let labels = report.labelPairs.map { "\($0.0)=\(TerminalText.sanitized($0.1))" }.joined(separator: ", ")
             let duration = NumberText.duration(end - report.startsAt)
             return
                 "  \(RFC3339.format(seconds: report.startsAt))  \(duration.padding(toLength: max(12, duration.count + 1), withPad: " ", startingAt: 0))"
@@ -39,7 +39,7 @@ public enum AlertOutput {
         return reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .markdown, now: now)
             return
-                (["**\(label(report))** \(narrative.summary)"] + narrative.details.map { "- \($0)" }
+                (["**\(label(report))**\(app(of: report, .markdown)) \(narrative.summary)"] + narrative.details.map { "- \($0)" }
                 + ["- " + narrative.lookNextLine] + (narrative.references.map { ["- \($0)"] } ?? []))
                 .joined(separator: "\n")
         }.joined(separator: "\n\n") + "\n" + last
@@ -51,7 +51,7 @@ public enum AlertOutput {
         guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" + last }
         return reports.map { report in
             let narrative = AlertNarrative(report: report, escaping: .slack, now: now)
-            return (["*\(label(report))* \(narrative.summary)"] + narrative.allLines.map { "• \($0)" })
+            return (["*\(label(report))*\(app(of: report, .slack)) \(narrative.summary)"] + narrative.allLines.map { "• \($0)" })
                 .joined(separator: "\n")
         }.joined(separator: "\n\n") + "\n" + last
     }
@@ -66,11 +66,13 @@ public enum AlertOutput {
         if firing.count < reports.count { parts.append("\(reports.count - firing.count) resolved") }
         let incidents = Set(reports.compactMap { $0.incident?.id })
         let incident = incidents.count == 1 && reports.allSatisfy { $0.incident != nil } ? "incident \(incidents.first!): " : ""
-        let headline = "purchase-sli at \(RFC3339.format(seconds: now)): " + incident + parts.joined(separator: ", ")
+        let apps = Set(reports.compactMap(\.app))
+        let scope = apps.count == 1 ? " (\(TextEscaping.slackEntities(TerminalText.sanitized(apps.first!))))" : ""
+        let headline = "purchase-sli\(scope) at \(RFC3339.format(seconds: now)): " + incident + parts.joined(separator: ", ")
         let attachments = reports.map { report in
             let colour = report.endsAt != nil ? "#2eb67d" : report.severity == .page ? "#e01e5a" : "#ecb22e"
             let text = slack([report], now: now)
-            let fallback = "\(label(report)) \(AlertNarrative(report: report, escaping: .slack, now: now).summary)"
+            let fallback = "\(label(report))\(app(of: report, .terminal)) \(AlertNarrative(report: report, escaping: .slack, now: now).summary)"
             return "{\"color\":\"\(colour)\",\"fallback\":\(JSONText.quoted(fallback)),\"text\":\(JSONText.quoted(text)),"
                 + "\"mrkdwn_in\":[\"text\"]}"
         }
@@ -84,7 +86,7 @@ public enum AlertOutput {
             let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
             // `incident` lets Alertmanager group an incident's alerts into one notification (group_by: [incident]).
             let labels =
-                [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + finding.labels.pairs
+                [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + report.labelPairs
                 + (report.owner.map { [("team", $0)] } ?? []) + (report.incident.map { [("incident", $0.id)] } ?? [])
             var fields = [
                 // Label values come from the events (a product, a plan): no control or bidi character may
@@ -106,5 +108,10 @@ public enum AlertOutput {
 
     private static func label(_ report: AlertReport) -> String {
         report.endsAt != nil ? "RESOLVED \(report.severity.rawValue.uppercased())" : report.severity.rawValue.uppercased()
+    }
+
+    /// " · com.example.app" after the label of a report evaluated for one app, else nothing.
+    private static func app(of report: AlertReport, _ escaping: TextEscaping) -> String {
+        report.app.map { " · " + escaping.escape($0) } ?? ""
     }
 }

@@ -31,6 +31,14 @@ public struct AlertReport: Sendable {
     public var runbookURL: String?
     /// The incident it belongs to, with the other alerts of it.
     public var incident: Incident?
+    /// The app it was evaluated for (`--app`: one app's view of a store several apps write to), or nil
+    /// for every app. Its labels, headline and look-next commands name it.
+    public var app: String?
+
+    /// Its labels as (name, value) pairs: the app when evaluated for one, then the finding's.
+    public var labelPairs: [(String, String)] {
+        (app.map { [("app", $0)] } ?? []) + finding.labels.pairs
+    }
 
     /// What it is labelled with: while it fires, its severity now (a page that calmed to a ticket is a
     /// ticket, in its text, its badge and its notifications alike); once over, the highest it reached,

@@ -89,7 +89,8 @@ struct RolloutNarrative {
     /// The range compared, and where the phased release appears to be.
     var scope: String {
         var text =
-            "compared \(candidate) with \(baseline) over the same hours, \(RFC3339.format(seconds: report.fromSeconds)) "
+            (report.app.map { "app \(escaping.escape($0)): " } ?? "")
+            + "compared \(candidate) with \(baseline) over the same hours, \(RFC3339.format(seconds: report.fromSeconds)) "
             + "to \(RFC3339.format(seconds: report.toSeconds)); \(testedCount) comparisons tested, each valid however often it is checked"
         if let progress = report.progress {
             text += "; phased release day \(progress.day)"

@@ -108,7 +108,8 @@ public enum RolloutOutput {
             "{\"time\":\"\(RFC3339.format(seconds: check.timeSeconds))\",\"step\":\(check.step.map(String.init) ?? "null"),"
                 + "\"verdict\":\"\(check.verdict.rawValue)\"}"
         }
-        return "{\"candidate\":\(JSONText.quoted(report.candidate)),\"baseline\":\(JSONText.quoted(report.baseline)),"
+        return "{" + (report.app.map { "\"app\":\(JSONText.quoted($0))," } ?? "")
+            + "\"candidate\":\(JSONText.quoted(report.candidate)),\"baseline\":\(JSONText.quoted(report.baseline)),"
             + "\"from\":\"\(RFC3339.format(seconds: report.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: report.toSeconds))\","
             + "\"verdict\":\"\(report.verdict.rawValue)\",\"reasons\":[\(narrative.reasons.map(JSONText.quoted).joined(separator: ","))],"
             + "\"progress\":\(progress(report.progress)),"

@@ -42,7 +42,8 @@ extension StoreActivityRow {
                 ?? notification.transactionID.flatMap { products[TransactionKey(store: notification.store, transactionID: $0)] }
             let key = StoreActivityRow(
                 timeSeconds: (notification.eventMillis - notification.eventMillis.floorDividedBy(step).remainder) / 1000,
-                store: notification.store, environment: notification.environment, productID: product, kind: notification.kind,
+                store: notification.store, environment: notification.environment, appID: notification.appID, productID: product,
+                kind: notification.kind,
                 type: notification.type, currency: notification.currency, count: 0, amount: 0)
             rows[key, default: (0, 0)].count += 1
             rows[key, default: (0, 0)].amount += notification.price ?? 0
@@ -53,7 +54,7 @@ extension StoreActivityRow {
             return row
         }.sorted { lhs, rhs in
             func fields(_ row: StoreActivityRow) -> [String?] {
-                [row.store.rawValue, row.environment, row.productID, row.kind.rawValue, row.type, row.currency]
+                [row.store.rawValue, row.environment, row.appID, row.productID, row.kind.rawValue, row.type, row.currency]
             }
             if lhs.timeSeconds != rhs.timeSeconds { return lhs.timeSeconds < rhs.timeSeconds }
             return fields(lhs).lexicographicallyPrecedes(fields(rhs)) { ($0 == nil && $1 != nil) || ($0 ?? "") < ($1 ?? "") && $1 != nil }

@@ -11,13 +11,15 @@ private func activity(refunds: (Int) -> Int64, environment: String = "Production
         let time = origin + Int64(hour) * 3600
         var rows = [
             StoreActivityRow(
-                timeSeconds: time, store: .apple, environment: environment, productID: "coins_100", kind: .charge, type: "ONE_TIME_CHARGE",
+                timeSeconds: time, store: .apple, environment: environment, appID: "com.example.app", productID: "coins_100", kind: .charge,
+                type: "ONE_TIME_CHARGE",
                 currency: "USD", count: 40, amount: 39.6)
         ]
         if refunds(hour) > 0 {
             rows.append(
                 StoreActivityRow(
-                    timeSeconds: time, store: .apple, environment: environment, productID: "coins_100", kind: .refund, type: "REFUND",
+                    timeSeconds: time, store: .apple, environment: environment, appID: "com.example.app", productID: "coins_100", kind: .refund,
+                    type: "REFUND",
                     currency: "USD", count: refunds(hour), amount: 0.99 * Double(refunds(hour))))
         }
         return rows

@@ -72,6 +72,11 @@ import Testing
         BadDefinition(
             why: "a limit that is not a count", yaml: "title: T\nfile: t.html\npanels:\n  - kind: table\n    by: planID\n    limit: -3\n",
             path: "panels[0].limit", reason: "-3"),
+        BadDefinition(
+            why: "an app with a control character", yaml: "title: T\nfile: t.html\napp: \"com.example\\u0007\"\npanels: [objectives]\n",
+            path: "app", reason: "control characters"),
+        BadDefinition(
+            why: "an app that is a list", yaml: "title: T\nfile: t.html\napp: [a, b]\npanels: [objectives]\n", path: "app", reason: "bundle id"),
         BadDefinition(why: "no title", yaml: "file: t.html\npanels: [objectives]\n", path: "title", reason: "required"),
         BadDefinition(why: "no panels", yaml: "title: T\nfile: t.html\n", path: "panels", reason: "required"),
         BadDefinition(why: "an empty panel list", yaml: "title: T\nfile: t.html\npanels: []\n", path: "panels", reason: "at least one"),

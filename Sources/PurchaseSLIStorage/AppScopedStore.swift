@@ -1,0 +1,94 @@
+public import PurchaseSLICore
+
+/// One app's view of a store that several apps write to: its queries see only the series whose events
+/// named `app` (their `app` field) and the store notifications of that bundle id or package name, so
+/// that alerts, pages and the weekly review read as if the app had a store of its own. Writes, prices,
+/// client reports (matched to charges by transaction) and pruning pass through to the store beneath.
+public struct AppScopedStore: PurchaseStore {
+    /// The store read.
+    public let base: any PurchaseStore
+    /// The app seen: the value of the events' `app` and of the notifications' app id.
+    public let app: String
+
+    /// The view of `app` in `base`.
+    public init(_ base: any PurchaseStore, app: String) {
+        self.base = base
+        self.app = app
+    }
+
+    // MARK: Buckets
+
+    /// Counts the events, whatever app they name: the view filters what is read, not what is written.
+    public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
+        try base.record(batches, receivedAtMillis: receivedAtMillis)
+    }
+
+    /// The stored series of the app.
+    public func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
+        try base.series(dimensions + [.app]).compactMap { series in
+            series.values.last == app ? StoredSeries(id: series.id, values: Array(series.values.dropLast())) : nil
+        }
+    }
+
+    /// The buckets' counts of the app's series among `selection`.
+    public func scanCounts(
+        _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void
+    ) throws {
+        let own = try ownSeries()
+        try base.scanCounts(segments, selection: selection ?? own) { time, entries in
+            try body(time, entries.filter { own.contains($0.series) })
+        }
+    }
+
+    /// The buckets' error counts of the app's series among `selection`.
+    public func scanErrors(
+        _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
+    ) throws {
+        let own = try ownSeries()
+        try base.scanErrors(segments, selection: selection ?? own) { time, entries in
+            try body(time, entries.filter { own.contains($0.series) })
+        }
+    }
+
+    /// The latest prices of every product (a product id names one product whichever app sells it).
+    public func prices() throws -> [ProductPrice] { try base.prices() }
+
+    /// Whether the store beneath takes a write now.
+    public func checkWritable() throws { try base.checkWritable() }
+
+    /// Prunes the store beneath.
+    @discardableResult
+    public func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }
+
+    /// The ids of the series whose events named the app.
+    private func ownSeries() throws -> SeriesSelection {
+        SeriesSelection(try base.series([.app]).lazy.filter { $0.values[0] == app }.map(\.id))
+    }
+
+    // MARK: Store record
+
+    /// Stores the notifications, whatever app they name.
+    public func record(_ notifications: [ReceivedNotification]) throws -> NotificationOutcome {
+        try base.record(notifications)
+    }
+
+    /// The app's notifications of `kinds` in `[fromMillis, toMillis)`.
+    public func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification] {
+        try base.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis).filter { $0.notification.appID == app }
+    }
+
+    /// What the events reported about `keys` (the keys come from the app's own charges).
+    public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
+        try base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)
+    }
+
+    /// Events clients dropped unsent, of every app: batches report their drops without naming an app.
+    public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
+        try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
+    }
+
+    /// The app's charges and refunds per step.
+    public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
+        try base.storeActivity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds).filter { $0.appID == app }
+    }
+}

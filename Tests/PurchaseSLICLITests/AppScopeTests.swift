@@ -1,0 +1,77 @@
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLIApplication
+import PurchaseSLICore
+import PurchaseSLIRendering
+import PurchaseSLISimulation
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+/// Two apps in one store, a purchase outage in one of them: `--app` (and a dashboard's `app:`) shows one
+/// app as if it had the store to itself, and every surface names it.
+@Suite struct AppScopeTests {
+    static let troubled = "com.example.premium"
+    static let calm = "com.example.coins"
+    static let from = RFC3339.parseMillis("2026-11-14T00:00:00Z")! / 1000
+    static let to = from + 86_400
+
+    /// A SQLite store holding a steady day of the calm app and the outage of the troubled one.
+    private func twoApps() throws -> (TemporaryDirectory, String) {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("apps.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        for (scenario, seed, app) in [(Scenario.steady, UInt64(1), Self.calm), (.outage, 2, Self.troubled)] {
+            var parameters = SimulationParameters(
+                scenario: scenario, startMillis: Self.from * 1000, days: 1, seed: seed, attemptsPerMinute: 20)
+            parameters.app = app
+            _ = try store.record(Array(TrafficSimulator(parameters)), receivedAtMillis: Self.to * 1000)
+        }
+        return (directory, path)
+    }
+
+    @Test func anAppsAlertsAreItsOwnAndNameIt() async throws {
+        let (directory, path) = try twoApps()
+        let (troubled, calm) = try await onDedicatedThread {
+            let store = try SQLiteBucketStore(path: path)
+            let policy = try SLOPolicy(yaml: String(contentsOfFile: packageRoot + "/dashboards/slos.yaml", encoding: .utf8))
+            func backtest(_ app: String) throws -> [AlertReport] {
+                try AlertContext(store: store, policy: policy, app: app, databasePath: path)
+                    .episodeReports(from: Self.from, to: Self.to, stepSeconds: 60)
+            }
+            return (try backtest(Self.troubled), try backtest(Self.calm))
+        }
+        #expect(calm.allSatisfy { $0.finding.kind != .successRateBurn }, "\(calm.map(\.finding.identity))")
+        let pages = troubled.filter { $0.finding.kind == .successRateBurn && $0.severity == .page }
+        #expect(Set(pages.map(\.finding.labels.actionType)).isSuperset(of: ["purchase", "restore"]))
+        #expect(troubled.allSatisfy { $0.app == Self.troubled })
+        let text = AlertOutput.text(pages, now: Self.to)
+        #expect(text.contains("RESOLVED PAGE · \(Self.troubled)  purchase"))
+        let lookNext = text.split(separator: "\n").filter { $0.contains("look next:") }
+        #expect(!lookNext.isEmpty && lookNext.allSatisfy { $0.contains("--where app=\(Self.troubled)") })
+        #expect(AlertOutput.alertmanagerJSON(pages, now: Self.to).contains(#""app":"\#(Self.troubled)","actionType":"purchase""#))
+        #expect(AlertOutput.slackWebhookJSON(pages, now: Self.to).contains("purchase-sli (\(Self.troubled)) at"))
+        _ = directory
+    }
+
+    @Test func theCommandsShowOneApp() async throws {
+        let executable = try #require(builtExecutable)
+        let (directory, path) = try twoApps()
+        let range = ["--from", "2026-11-14T00:00:00Z", "--to", "2026-11-15T00:00:00Z"]
+        let (status, alerts) = try await ChildProcess.run(executable, ["alerts", "--db", path, "--app", Self.troubled] + range)
+        #expect(status == .exit(0), "\(alerts)")
+        #expect(alerts.contains("PAGE · \(Self.troubled)  purchase"))
+        let (_, calm) = try await ChildProcess.run(executable, ["alerts", "--db", path, "--app", Self.calm] + range)
+        #expect(!calm.contains("PurchaseSuccessRateBurn") && !calm.contains("PAGE"), "\(calm)")
+        let out = directory.file("out")
+        let (rendered, written) = try await ChildProcess.run(
+            executable, ["render", "--db", path, "--app", Self.troubled, "--at", "2026-11-14T14:30:00Z", "--range", "1d", "--out", out],
+            currentDirectory: packageRoot)
+        #expect(rendered == .exit(0), "\(written)")
+        let page = try String(contentsOfFile: out + "/oncall.html", encoding: .utf8)
+        #expect(page.contains("<h1>On-call · \(Self.troubled)</h1>"))
+        #expect(page.contains("--where app=\(Self.troubled)"))
+        let (refused, error) = try await ChildProcess.run(executable, ["alerts", "--db", path, "--app", ""])
+        #expect(refused == .exit(64) && error.contains("--app: must not be empty"), "\(error)")
+    }
+}

@@ -1,0 +1,59 @@
+import PurchaseSLICore
+import PurchaseSLIStorage
+import Testing
+
+/// One app's view of each backend reads what the whole store answers for that app, and nothing of the
+/// other apps.
+@Suite("One app's view of a store")
+struct AppScopedStoreContractTests {
+    @Test("the view counts what the store counts filtered by app, for every grouping, step and filter", arguments: Backend.all)
+    func countsLikeTheFilter(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        _ = try store.record(mixedEvents(count: 2000), receivedAtMillis: receivedAt)
+        let app = "com.example.premium"
+        let view = AppScopedStore(store, app: app)
+        let from = seconds("2026-11-14T00:00:00Z")
+        let to = seconds("2026-11-16T00:00:00Z")
+        for step in [nil, 3600, 86_400].map({ $0.map { TimeStep(seconds: Int64($0)) } }) {
+            for groupBy: [EventDimension] in [[], [.actionType, .productID], [.appVersion, .resultType], [.app]] {
+                for filter: [EventDimension: Set<String?>] in [[:], [.actionType: ["purchase"]], [.app: ["com.example.coins"]]] {
+                    var query = CountQuery(fromSeconds: from, toSeconds: to, step: step, groupBy: groupBy, filters: filter)
+                    let seen = try view.counts(query)
+                    var filtered = query
+                    filtered.filters[.app] = filter[.app].map { $0.intersection([app]) } ?? [app]
+                    #expect(seen == (try store.counts(filtered)), "\(query)")
+                    query.groupBy = groupBy.filter { $0 != .resultType } + [.errorDescription]
+                    filtered.groupBy = query.groupBy
+                    #expect(try view.errorCounts(query) == (try store.errorCounts(filtered)), "\(query)")
+                }
+            }
+        }
+        let everyApp = try store.counts(CountQuery(fromSeconds: from, toSeconds: to)).first?.counts.valid ?? 0
+        let own = try view.counts(CountQuery(fromSeconds: from, toSeconds: to)).first?.counts.valid ?? 0
+        #expect(own > 0 && own < everyApp)
+        #expect(try view.series([.app]).allSatisfy { $0.values == [app] })
+    }
+
+    @Test("the view reads the store notifications and charges of its app alone", arguments: Backend.all)
+    func notificationsOfTheApp(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        func charge(_ id: String, app: String, price: Double) -> StoreNotification {
+            let time = RFC3339.parseMillis("2026-11-20T10:0\(id.suffix(1)):00Z")!
+            return StoreNotification(
+                store: .apple, notificationID: id, environment: "Production", appID: app, type: "ONE_TIME_CHARGE", kind: .charge,
+                signedMillis: time, transactionID: "t-\(id)", productID: "coins_100", purchaseMillis: time, price: price, currency: "USD")
+        }
+        _ = try store.record(
+            [
+                charge("n1", app: "com.example.coins", price: 1), charge("n2", app: "com.example.premium", price: 5),
+                charge("n3", app: "com.example.premium", price: 5),
+            ], receivedAtMillis: receivedAt)
+        let view = AppScopedStore(store, app: "com.example.premium")
+        let day = (RFC3339.parseMillis("2026-11-20T00:00:00Z")!, RFC3339.parseMillis("2026-11-21T00:00:00Z")!)
+        #expect(try view.notifications(kinds: [.charge], fromMillis: day.0, toMillis: day.1).map(\.notification.notificationID) == ["n2", "n3"])
+        let rows = try view.storeActivity(fromMillis: day.0, toMillis: day.1, stepSeconds: 86_400)
+        #expect(rows.map { "\($0.appID) \($0.count) \($0.amount)" } == ["com.example.premium 2 10.0"])
+        let all = try store.storeActivity(fromMillis: day.0, toMillis: day.1, stepSeconds: 86_400)
+        #expect(all.map { "\($0.appID) \($0.count)" } == ["com.example.coins 1", "com.example.premium 2"])
+    }
+}
