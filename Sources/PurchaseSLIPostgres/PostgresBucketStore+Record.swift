@@ -134,19 +134,9 @@ struct RecordWrite {
     /// Inserts the dedup keys of the batch's distinct events; those the database did not hold already
     /// (from this node or another) are new.
     private mutating func deduplicate(on connection: PostgresConnection, outcome: inout RecordOutcome) async throws {
-        isNew = batches.map { [Bool](repeating: false, count: $0.events.count) }
-        var seconds: [Int64] = []
-        var hashes: [Int64] = []
-        var candidates: [DedupOrder.Key] = []
-        for key in order.keys {
-            if let last = candidates.last, last.second == key.second, last.hash == key.hash {
-                outcome.duplicateIndexes.append(order.position(of: key))
-                continue
-            }
-            candidates.append(key)
-            seconds.append(key.second)
-            hashes.append(key.hash)
-        }
+        let candidates = order.distinctKeys()
+        let seconds = candidates.map(\.second)
+        let hashes = candidates.map(\.hash)
         var inserted = Set<KeyPair>()
         let rows = try await connection.query(
             """
@@ -154,14 +144,10 @@ struct RecordWrite {
             ON CONFLICT DO NOTHING RETURNING second, hash
             """, logger: logger)
         for try await (second, hash) in rows.decode((Int64, Int64).self) { inserted.insert(KeyPair(first: second, second: hash)) }
-        for key in candidates {
-            if inserted.contains(KeyPair(first: key.second, second: key.hash)) {
-                isNew[Int(key.batch)][Int(key.index)] = true
-            } else {
-                outcome.duplicateIndexes.append(order.position(of: key))
-            }
-        }
-        outcome.duplicateIndexes.sort()
+        // What the insert did not add, this node or another had stored.
+        let decision = order.decide { !inserted.contains(KeyPair(first: $0.second, second: $0.hash)) }
+        isNew = decision.isNew
+        outcome.duplicateIndexes = decision.duplicateIndexes
         outcome.duplicates = outcome.duplicateIndexes.count
         for (batchIndex, batch) in batches.enumerated() {
             for index in batch.events.indices where isNew[batchIndex][index] {
@@ -206,12 +192,17 @@ struct RecordWrite {
         ).decode((Int32, Int16, String).self) {
             additions.admittedValues[WriterCache.DayDimension(day: day, dimension: dimension), default: []].insert(text)
         }
-        var counts: [WriterCache.DayDimension: Int] = [:]
+        // The caps' rule decides, from each slot's count and the members among the values asked about.
+        var admission = CapAdmission<String>()
+        for slot in Set(unknown.map { Self.slot(day: $0.day, dimension: $0.dimension) as CapAdmission<String>.Slot }) {
+            admission.prime(slot, count: 0, members: [])
+        }
         let distinctDays = Array(Set(days)).sorted()
         for try await (day, dimension, count) in try await connection.query(
             "SELECT day, dimension, count(*) FROM admitted_value WHERE day = ANY(\(distinctDays)) GROUP BY 1, 2", logger: logger
         ).decode((Int32, Int16, Int64).self) {
-            counts[WriterCache.DayDimension(day: day, dimension: dimension)] = Int(count)
+            let members = additions.admittedValues[WriterCache.DayDimension(day: day, dimension: dimension)] ?? []
+            admission.prime(Self.slot(day: day, dimension: dimension), count: Int(count), members: members)
         }
         var admitted: [(day: Int32, dimension: Int16, text: String)] = []
         let capped = events.enumerated().map { position, values in
@@ -219,16 +210,20 @@ struct RecordWrite {
                 guard let value else { return nil }
                 let key = WriterCache.DayDimension(day: newEvents[position].day, dimension: codes[column])
                 if isKnown(value, key) { return value }
-                guard counts[key, default: 0] < configuration.cardinalityCap else {
-                    overflow[key, default: 0] += 1
+                switch admission.admit(value, in: Self.slot(day: key.day, dimension: key.dimension), cap: configuration.cardinalityCap, load: { [] })
+                {
+                case .admitted:
+                    return value
+                case .admitNow:
+                    additions.admittedValues[key, default: []].insert(value)
+                    admitted.append((key.day, key.dimension, value))
+                    return value
+                case .overflow:
                     return EventDimension.overflowValue
                 }
-                counts[key, default: 0] += 1
-                additions.admittedValues[key, default: []].insert(value)
-                admitted.append((key.day, key.dimension, value))
-                return value
             }
         }
+        addOverflow(admission.takeOverflow())
         if !admitted.isEmpty {
             try await connection.run(
                 """
@@ -261,24 +256,32 @@ struct RecordWrite {
         ).decode((Int32, Int64).self) {
             additions.admittedSeries.insert(WriterCache.DaySeries(day: day, series: series))
         }
-        var counts: [Int32: Int] = [:]
+        // The caps' rule decides, from each day's count of series (the series asked about that it admitted are
+        // known by now).
+        var admission = CapAdmission<Int64>()
+        let seriesCode = Int16(Schema.seriesCode)
+        for day in Set(unknown.map(\.day)) { admission.prime(Self.slot(day: day, dimension: seriesCode), count: 0, members: []) }
         for try await (day, count) in try await connection.query(
             "SELECT day, count(*) FROM admitted_series WHERE day = ANY(\(Array(Set(unknown.map(\.day))).sorted())) GROUP BY 1", logger: logger
-        ).decode((Int32, Int64).self) { counts[day] = Int(count) }
+        ).decode((Int32, Int64).self) { admission.prime(Self.slot(day: day, dimension: seriesCode), count: Int(count), members: []) }
         var admitted: [WriterCache.DaySeries] = []
         var overflowed: [Int] = []
         for (position, key) in keys.enumerated() {
             let daySeries = WriterCache.DaySeries(day: newEvents[position].day, series: ids[key]!)
             if isKnown(daySeries) { continue }
-            guard counts[daySeries.day, default: 0] < configuration.seriesCap else {
-                overflow[WriterCache.DayDimension(day: daySeries.day, dimension: Int16(Schema.seriesCode)), default: 0] += 1
-                overflowed.append(position)
+            switch admission.admit(
+                daySeries.series, in: Self.slot(day: daySeries.day, dimension: seriesCode), cap: configuration.seriesCap, load: { [] })
+            {
+            case .admitted:
                 continue
+            case .admitNow:
+                additions.admittedSeries.insert(daySeries)
+                admitted.append(daySeries)
+            case .overflow:
+                overflowed.append(position)
             }
-            counts[daySeries.day, default: 0] += 1
-            additions.admittedSeries.insert(daySeries)
-            admitted.append(daySeries)
         }
+        addOverflow(admission.takeOverflow())
         if !admitted.isEmpty {
             try await connection.run(
                 """
@@ -290,11 +293,9 @@ struct RecordWrite {
             Set((1..<EventDimension.seriesDimensions.count).map { WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue) }),
             on: connection)
         for position in overflowed {
-            keys[position] =
-                [keys[position][0]]
-                + (1..<EventDimension.seriesDimensions.count).map {
-                    others[WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue)]!
-                }
+            keys[position] = SeriesValues.overflowSeries(ofAction: keys[position][0]) {
+                others[WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue)]!
+            }
         }
         ids.merge(try await seriesIDs(Set(overflowed.map { keys[$0] }), on: connection)) { old, _ in old }
         return ids
@@ -414,6 +415,18 @@ struct RecordWrite {
         query.binds.append(sorted.map(\.key.error))
         query.binds.append(sorted.map(\.value))
         try await connection.run(query, logger: logger)
+    }
+
+    /// The caps' slot of a day and dimension code as the tables store them.
+    private static func slot<Key>(day: Int32, dimension: Int16) -> CapAdmission<Key>.Slot {
+        CapAdmission<Key>.Slot(day: Int64(day), dimension: Int(dimension))
+    }
+
+    /// Adds the events the caps counted under `__other__` to what the transaction stores.
+    private mutating func addOverflow<Key>(_ counts: [CapAdmission<Key>.Slot: Int]) {
+        for (slot, events) in counts {
+            overflow[WriterCache.DayDimension(day: Int32(slot.day), dimension: Int16(slot.dimension)), default: 0] += Int64(events)
+        }
     }
 
     private func recordOverflow(on connection: PostgresConnection, outcome: inout RecordOutcome) async throws {

@@ -57,21 +57,11 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         let configuration = configuration
         return state.withLock { state in
             var outcome = RecordOutcome()
-            let order = DedupOrder(batches)
-            var isNew = batches.map { [Bool](repeating: false, count: $0.events.count) }
-            var previous: (second: Int64, hash: Int64)?
-            for key in order.keys {
-                let repeated = previous.map { $0 == (key.second, key.hash) } ?? false
-                previous = (key.second, key.hash)
-                if repeated || state.seen[key.second]?.contains(key.hash) == true {
-                    outcome.duplicateIndexes.append(order.position(of: key))
-                } else {
-                    state.seen[key.second, default: []].insert(key.hash)
-                    isNew[Int(key.batch)][Int(key.index)] = true
-                }
-            }
+            let decision = DedupOrder(batches).decide { state.seen[$0.second]?.contains($0.hash) == true }
+            for key in decision.newKeys { state.seen[key.second, default: []].insert(key.hash) }
+            let isNew = decision.isNew
+            outcome.duplicateIndexes = decision.duplicateIndexes
             outcome.duplicates = outcome.duplicateIndexes.count
-            outcome.duplicateIndexes.sort()
             var earliest = Int64.max
             var latest = Int64.min
             for (batchIndex, batch) in batches.enumerated() {

@@ -5,11 +5,6 @@ import PurchaseSLICore
 /// cardinality cap. It mirrors committed rows; after a failed transaction it is emptied and refilled
 /// from the database on demand, and its ids are dropped once they exceed a few days' worth at the caps.
 struct InternCache {
-    private struct DayDimension: Hashable {
-        var day: Int64
-        var dimension: Int
-    }
-
     /// Per dimension code: the values admitted on `day`, the common case of a lookup.
     private struct DayValues {
         var day: Int64 = .min
@@ -18,15 +13,13 @@ struct InternCache {
 
     private var valueIDs: [[String: Int64]] = Array(repeating: [:], count: Schema.codeLimit)
     private var dayValues: [DayValues] = Array(repeating: DayValues(), count: Schema.codeLimit)
-    private var admitted: [DayDimension: Set<Int64>] = [:]
+    /// The value ids admitted per day and dimension code, and the series ids per day (``Schema/seriesCode``).
+    private var admitted = CapAdmission<Int64>()
     private var seriesIDs: [SeriesKey: Int64] = [:]
     /// Per event day: series ids by the events' dimension values, for series none of whose values
     /// overflowed, so the common case costs one lookup instead of one per dimension.
     private var seriesByValues: [Int64: [UInt64: [(values: SeriesValues, id: Int64)]]] = [:]
     private var overflowedEvents = 0
-
-    /// Events per dimension code counted under `__other__` since the last ``takeOverflow()``.
-    private var overflow: [DayDimension: Int] = [:]
 
     /// How many days' worth of value and series ids (at the caps) the cache keeps before it starts over
     /// (the database keeps every id; a miss costs one lookup).
@@ -49,28 +42,25 @@ struct InternCache {
             // grow with every day a long-running writer sees; past a few days' worth it starts over.
             if valueIDs[dimension].count > Self.daysOfIDsKept * cap { valueIDs[dimension].removeAll() }
         }
-        let key = DayDimension(day: day, dimension: dimension)
-        var admittedIDs = try admitted[key] ?? statements.admittedValues(day: day, dimension: dimension)
+        let slot = CapAdmission<Int64>.Slot(day: day, dimension: dimension)
         let knownID = try valueIDs[dimension][value] ?? statements.existingValueID(value, dimension: dimension)
-        if let knownID, admittedIDs.contains(knownID) {
-            valueIDs[dimension][value] = knownID
-            dayValues[dimension].ids[value] = knownID
-            admitted[key] = admittedIDs
-            return knownID
-        }
-        if admittedIDs.count >= cap {
-            admitted[key] = admittedIDs
-            overflow[key, default: 0] += 1
+        switch try admitted.decide(knownID, in: slot, cap: cap, load: { try statements.admittedValues(day: day, dimension: dimension) }) {
+        case .admitted:
+            break
+        case .admitNow:
+            let id = try knownID ?? statements.insertValue(value, dimension: dimension)
+            try statements.admit(id, day: day, dimension: dimension)
+            admitted.record(id, in: slot)
+            valueIDs[dimension][value] = id
+            dayValues[dimension].ids[value] = id
+            return id
+        case .overflow:
             overflowedEvents += 1
             return try valueID(forOverflowOf: dimension, statements: statements)
         }
-        let id = try knownID ?? statements.insertValue(value, dimension: dimension)
-        try statements.admit(id, day: day, dimension: dimension)
-        admittedIDs.insert(id)
-        admitted[key] = admittedIDs
-        valueIDs[dimension][value] = id
-        dayValues[dimension].ids[value] = id
-        return id
+        valueIDs[dimension][value] = knownID
+        dayValues[dimension].ids[value] = knownID
+        return knownID!
     }
 
     private mutating func valueID(forOverflowOf dimension: Int, statements: InternStatements) throws -> Int64 {
@@ -114,34 +104,33 @@ struct InternCache {
     private mutating func admittedSeriesID(
         _ key: SeriesKey, day: Int64, cap: Int, codes: [Int], statements: InternStatements
     ) throws -> Int64 {
-        let dayKey = DayDimension(day: day, dimension: Schema.seriesCode)
-        if admitted[dayKey] == nil {
+        let slot = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode)
+        if !admitted.isKnown(slot) {
             // A new day: forget what was admitted on days long past (the database keeps it, should a late
             // event need it), so the cache holds a few days' series, not every day's.
-            admitted = admitted.filter { $0.key.day >= day - 10 }
+            admitted.forget { $0 < day - 10 }
             if seriesIDs.count > Self.daysOfIDsKept * cap { seriesIDs.removeAll() }
         }
-        var admittedIDs = try admitted[dayKey] ?? statements.admittedValues(day: day, dimension: Schema.seriesCode)
-        defer { admitted[dayKey] = admittedIDs }
         let knownID = try seriesIDs[key] ?? statements.existingSeriesID(key)
-        if let knownID {
-            seriesIDs[key] = knownID
-            if admittedIDs.contains(knownID) { return knownID }
-        }
-        guard admittedIDs.count < cap else {
-            overflow[dayKey, default: 0] += 1
+        if let knownID { seriesIDs[key] = knownID }
+        switch try admitted.decide(knownID, in: slot, cap: cap, load: { try statements.admittedValues(day: day, dimension: Schema.seriesCode) }) {
+        case .admitted:
+            return knownID!
+        case .admitNow:
+            let id = try knownID ?? seriesID(key, statements: statements)
+            try statements.admit(id, day: day, dimension: Schema.seriesCode)
+            admitted.record(id, in: slot)
+            return id
+        case .overflow:
             overflowedEvents += 1
+            var others: [Int64] = []
+            for position in 1..<SeriesKey.count { others.append(try valueID(forOverflowOf: codes[position], statements: statements)) }
             var overflowKey = SeriesKey()
-            overflowKey[0] = key[0]
-            for position in 1..<SeriesKey.count {
-                overflowKey[position] = try valueID(forOverflowOf: codes[position], statements: statements)
+            for (position, id) in SeriesValues.overflowSeries(ofAction: key[0], other: { others[$0 - 1] }).enumerated() {
+                overflowKey[position] = id
             }
             return try seriesID(overflowKey, statements: statements)
         }
-        let id = try knownID ?? seriesID(key, statements: statements)
-        try statements.admit(id, day: day, dimension: Schema.seriesCode)
-        admittedIDs.insert(id)
-        return id
     }
 
     /// The id of a series, creating it on first sight.
@@ -154,8 +143,7 @@ struct InternCache {
 
     /// Returns and clears the overflow counts, as (day, dimension code, events).
     mutating func takeOverflow() -> [(day: Int64, dimension: Int, events: Int)] {
-        defer { overflow = [:] }
-        return overflow.map { (day: $0.key.day, dimension: $0.key.dimension, events: $0.value) }
+        admitted.takeOverflow().map { (day: $0.key.day, dimension: $0.key.dimension, events: $0.value) }
     }
 }
 
@@ -171,6 +159,13 @@ package struct SeriesValues: Sendable, Equatable {
     /// The values of the event at `event`, read in place (passing `pointee` on would copy the whole event).
     init(of event: UnsafePointer<PurchaseEvent>) {
         inSeriesDimensionOrder = EventDimension.seriesDimensions.map { event.pointee.value(of: $0) }
+    }
+
+    /// The series an event counts in when its day admits no more series: its action's overflow series,
+    /// the action (the first series dimension) kept and each other dimension's value `other(position)`
+    /// (its `__other__`), so that per-action totals stay exact.
+    package static func overflowSeries<Value>(ofAction action: Value, other: (Int) -> Value) -> [Value] {
+        [action] + (1..<EventDimension.seriesDimensions.count).map(other)
     }
 
     /// FNV-1a over the values, each followed by a byte that UTF-8 never uses (0xFF, or 0xFE for an

@@ -121,6 +121,8 @@ package struct DedupOrder: Sendable {
     package let keys: [Key]
     /// Per batch: the position of its first event among all the batches' events.
     private let offsets: [Int]
+    /// The events of all the batches.
+    private let total: Int
 
     /// Merges the batches' sorted keys. O(n log k) for k batches, as each batch is one sorted run.
     package init(_ batches: [PreparedEvents]) {
@@ -145,10 +147,54 @@ package struct DedupOrder: Sendable {
             offset += batch.events.count
         }
         self.offsets = offsets
+        total = offset
     }
 
     /// The position of `key`'s event among all the batches' events, in order (what a duplicate is named by).
     package func position(of key: Key) -> Int {
         offsets[Int(key.batch)] + Int(key.index)
+    }
+}
+
+/// Which events of a commit count: the dedup rule's answer (``DedupOrder/decide(isStored:)``).
+package struct DedupDecision: Sendable {
+    /// Per batch and event: whether it counts for the first time.
+    package var isNew: [[Bool]]
+    /// The positions of the duplicates among all the batches' events, ascending.
+    package var duplicateIndexes: [Int]
+    /// The keys of the new events, in dedup order: what the store adds to its dedup memory.
+    package var newKeys: [DedupOrder.Key]
+}
+
+extension DedupOrder {
+    /// The first event of each key (second, eventID hash) in the commit, in dedup order: the keys a store
+    /// looks up or inserts.
+    package func distinctKeys() -> [Key] {
+        var distinct: [Key] = []
+        for key in keys where distinct.last.map({ $0.second != key.second || $0.hash != key.hash }) ?? true { distinct.append(key) }
+        return distinct
+    }
+
+    /// The dedup rule every store applies: of the events with one key the first sent counts, unless the
+    /// store holds the key already (`isStored`, asked once per distinct key); every other is a duplicate.
+    /// O(n).
+    package func decide(isStored: (Key) throws -> Bool) rethrows -> DedupDecision {
+        var decision = DedupDecision(isNew: [], duplicateIndexes: [], newKeys: [])
+        decision.isNew = offsets.indices.map { batch in
+            [Bool](repeating: false, count: (batch + 1 < offsets.count ? offsets[batch + 1] : total) - offsets[batch])
+        }
+        var previous: Key?
+        for key in keys {
+            let repeated = previous.map { $0.second == key.second && $0.hash == key.hash } ?? false
+            previous = key
+            if try repeated || isStored(key) {
+                decision.duplicateIndexes.append(position(of: key))
+            } else {
+                decision.isNew[Int(key.batch)][Int(key.index)] = true
+                decision.newKeys.append(key)
+            }
+        }
+        decision.duplicateIndexes.sort()
+        return decision
     }
 }

@@ -56,7 +56,6 @@ struct RecordBatch {
             }
         }
         if outcome.accepted > 0 { outcome.timeRange = earliest...latest }
-        outcome.duplicateIndexes.sort()
         try BucketWriter(db: db, deferral: configuration.deferral).add(minutes: minutes, errors: errors)
         try markSeen(days: days, receivedAtSeconds: receivedAtSeconds, in: db)
         try recordOverflow(memory.intern.takeOverflow(), in: db, outcome: &outcome)
@@ -83,27 +82,24 @@ struct RecordBatch {
         var distinctSeconds: [Int64] = []
         for key in order where distinctSeconds.last != key.second { distinctSeconds.append(key.second) }
         var stored = try SeenEventIDs.load(seconds: distinctSeconds, from: db)
-        var isNew = batches.map { [Bool](repeating: false, count: $0.events.count) }
+        let decision = dedupOrder.decide { key in
+            stored[key.second]?.containsSorted(key.hash) == true || pending.contains(second: key.second, hash: key.hash)
+        }
+        outcome.duplicateIndexes = decision.duplicateIndexes
+        outcome.duplicates = decision.duplicateIndexes.count
         let writer = try SeenEventIDs.Writer(db)
         var added: [Int64] = []
         var deferred: [PendingSeenIDs.Key] = []
+        let newKeys = decision.newKeys
         var position = 0
-        while position < order.count {
-            let second = order[position].second
+        while position < newKeys.count {
+            let second = newKeys[position].second
             let existing = stored.removeValue(forKey: second) ?? []
             added.removeAll(keepingCapacity: true)
-            while position < order.count, order[position].second == second {
-                let key = order[position]
+            while position < newKeys.count, newKeys[position].second == second {
+                added.append(newKeys[position].hash)
                 position += 1
-                if added.last == key.hash || existing.containsSorted(key.hash) || pending.contains(second: second, hash: key.hash) {
-                    outcome.duplicates += 1
-                    outcome.duplicateIndexes.append(dedupOrder.position(of: key))
-                } else {
-                    added.append(key.hash)
-                    isNew[Int(key.batch)][Int(key.index)] = true
-                }
             }
-            guard !added.isEmpty else { continue }
             // Rewriting the second's row costs its existing hashes too: cheap for a new or thin second
             // (a live stream's), wasteful for a few events added to a full one (a backlog's), which are
             // kept pending until many commits' worth can be merged at once.
@@ -114,7 +110,7 @@ struct RecordBatch {
             }
         }
         try pending.append(deferred, in: db)
-        return isNew
+        return decision.isNew
     }
 
     private func markSeen(days: Set<Int64>, receivedAtSeconds: Int64, in db: Database) throws {

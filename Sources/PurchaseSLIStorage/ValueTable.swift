@@ -4,34 +4,21 @@ import PurchaseSLICore
 /// `cardinalityCap` values of each dimension count as themselves and later ones as `__other__`; the first
 /// `seriesCap` series count as themselves and later ones in their action's overflow series.
 struct ValueTable {
-    /// A day and what is admitted on it: a dimension's name, or `series`.
-    private struct Admission: Hashable {
-        var day: Int64
-        var name: String
-    }
-
     /// The error descriptions' ids, and their texts by id.
     private var errorIDs: [String: Int64] = [:]
     private var errorTexts: [String] = []
     /// Per series id: its values in ``PurchaseSLICore/EventDimension/seriesDimensions`` order.
     private(set) var series: [[String?]] = []
     private var seriesIDs: [[String?]: Int64] = [:]
-    private var admittedValues: [Admission: Set<String>] = [:]
-    private var admittedSeries: [Admission: Set<Int64>] = [:]
-    /// Events counted under `__other__` per dimension name (or `series`) since the last ``takeOverflow()``.
-    private var overflow: [String: Int] = [:]
+    /// The values admitted per day and dimension under the cardinality cap.
+    private var admittedValues = CapAdmission<String>()
+    /// The series admitted per day under the series cap.
+    private var admittedSeries = CapAdmission<Int64>()
 
-    /// `value` when it is admitted for `dimension` on `day` (admitting it while fewer than `cap` are),
-    /// else `__other__`.
+    /// `value` when it counts as itself for `dimension` on `day` under `cap`, else `__other__`.
     private mutating func admitted(_ value: String, _ dimension: EventDimension, day: Int64, cap: Int) -> String {
-        let key = Admission(day: day, name: dimension.rawValue)
-        if admittedValues[key]?.contains(value) == true { return value }
-        guard admittedValues[key, default: []].count < cap else {
-            overflow[dimension.rawValue, default: 0] += 1
-            return EventDimension.overflowValue
-        }
-        admittedValues[key, default: []].insert(value)
-        return value
+        let slot = CapAdmission<String>.Slot(day: day, dimension: dimension.storageCode!)
+        return admittedValues.admit(value, in: slot, cap: cap, load: { [] }) == .overflow ? EventDimension.overflowValue : value
     }
 
     /// The id of an error description as it counts on `day` under the cap.
@@ -52,15 +39,17 @@ struct ValueTable {
         let key = zip(dimensions, values.inSeriesDimensionOrder).map { dimension, value in
             value.map { admitted($0, dimension, day: day, cap: configuration.cardinalityCap) }
         }
-        let admission = Admission(day: day, name: "series")
-        if let id = seriesIDs[key], admittedSeries[admission]?.contains(id) == true { return id }
-        guard admittedSeries[admission, default: []].count < configuration.seriesCap else {
-            overflow["series", default: 0] += 1
-            return id(of: [key[0]] + repeatElement(EventDimension.overflowValue as String?, count: dimensions.count - 1))
+        let slot = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode)
+        switch admittedSeries.decide(seriesIDs[key], in: slot, cap: configuration.seriesCap, load: { [] }) {
+        case .admitted:
+            return seriesIDs[key]!
+        case .admitNow:
+            let id = id(of: key)
+            admittedSeries.record(id, in: slot)
+            return id
+        case .overflow:
+            return id(of: SeriesValues.overflowSeries(ofAction: key[0]) { _ in EventDimension.overflowValue })
         }
-        let id = id(of: key)
-        admittedSeries[admission, default: []].insert(id)
-        return id
     }
 
     private mutating func id(of key: [String?]) -> Int64 {
@@ -72,13 +61,14 @@ struct ValueTable {
 
     /// Forgets what was admitted on `day` (past the dedup horizon, as the other stores do).
     mutating func forgetAdmissions(day: Int64) {
-        admittedValues = admittedValues.filter { $0.key.day != day }
-        admittedSeries = admittedSeries.filter { $0.key.day != day }
+        admittedValues.forget { $0 == day }
+        admittedSeries.forget { $0 == day }
     }
 
-    /// Returns and clears the overflow counts.
+    /// Returns and clears the overflow counts, by dimension name (or `series`).
     mutating func takeOverflow() -> [String: Int] {
-        defer { overflow = [:] }
-        return overflow
+        let counts =
+            admittedValues.takeOverflow().map { ($0.key.dimension, $0.value) } + admittedSeries.takeOverflow().map { ($0.key.dimension, $0.value) }
+        return Dictionary(counts.map { (Schema.overflowNames[$0.0]!, $0.1) }, uniquingKeysWith: +)
     }
 }

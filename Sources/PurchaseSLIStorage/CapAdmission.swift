@@ -1,0 +1,95 @@
+/// The cardinality caps' rule, the one every backend's commit applies: on each UTC day a dimension admits
+/// the first `cap` distinct values it meets, each of which then counts as itself for the rest of the day,
+/// and a later value counts as `__other__`; the series cap admits the first series of each day the same
+/// way, a later series counting in its action's overflow series. The keys are what the backend names a
+/// value or a series by (its text, or its id).
+///
+/// What a day admitted is the backend's to keep: it tells a slot's admissions on first sight (all of them,
+/// or their number and those of the keys the commit asks about), applies ``decide(_:in:cap:load:)`` to
+/// each event's key, writes what was admitted now, and stores the overflow counts.
+package struct CapAdmission<Key: Hashable & Sendable>: Sendable {
+    /// A day and what is capped on it: a dimension's storage code, or ``Schema/seriesCode`` for series.
+    package struct Slot: Hashable, Sendable {
+        /// The UTC day (days since the epoch).
+        package var day: Int64
+        /// The dimension's code.
+        package var dimension: Int
+
+        /// Creates a slot.
+        package init(day: Int64, dimension: Int) {
+            self.day = day
+            self.dimension = dimension
+        }
+    }
+
+    /// What counts as itself in a slot.
+    package enum Decision: Sendable, Equatable {
+        /// The key was admitted before: it counts as itself.
+        case admitted
+        /// The slot has room: the key counts as itself once the caller records it (``record(_:in:)``).
+        case admitNow
+        /// The slot is full: the event counts under `__other__` (and is counted as overflowed).
+        case overflow
+    }
+
+    /// A slot's admissions as known: how many keys in all, and the keys known to be among them.
+    private struct Tally: Sendable {
+        var count: Int
+        var members: Set<Key>
+    }
+
+    private var tallies: [Slot: Tally] = [:]
+    /// Events counted under `__other__` per slot since the last ``takeOverflow()``.
+    private var overflow: [Slot: Int] = [:]
+
+    /// No slot known.
+    package init() {}
+
+    /// Whether the slot's admissions are known.
+    package func isKnown(_ slot: Slot) -> Bool { tallies[slot] != nil }
+
+    /// Tells the slot's admissions in storage: `count` keys in all, among them `members` (every one, or at
+    /// least each key the commit will ask about).
+    package mutating func prime(_ slot: Slot, count: Int, members: Set<Key>) {
+        tallies[slot] = Tally(count: max(count, members.count), members: members)
+    }
+
+    /// Whether `key` (nil: a value the backend has no id for yet, so never admitted) counts as itself in
+    /// `slot` under `cap`. A slot not known yet is primed with `load`'s keys, the slot's every admission
+    /// (`{ [] }` where the slot is primed beforehand, or where nothing but this value is the store).
+    package mutating func decide(_ key: Key?, in slot: Slot, cap: Int, load: () throws -> Set<Key>) rethrows -> Decision {
+        if tallies[slot] == nil {
+            let members = try load()
+            tallies[slot] = Tally(count: members.count, members: members)
+        }
+        if let key, tallies[slot]!.members.contains(key) { return .admitted }
+        guard tallies[slot]!.count < cap else {
+            overflow[slot, default: 0] += 1
+            return .overflow
+        }
+        return .admitNow
+    }
+
+    /// Records `key` as admitted in `slot` (after ``Decision/admitNow``).
+    package mutating func record(_ key: Key, in slot: Slot) {
+        if tallies[slot, default: Tally(count: 0, members: [])].members.insert(key).inserted { tallies[slot]!.count += 1 }
+    }
+
+    /// ``decide(_:in:cap:load:)`` for a key the backend already names, recording it when admitted now.
+    package mutating func admit(_ key: Key, in slot: Slot, cap: Int, load: () throws -> Set<Key>) rethrows -> Decision {
+        let decision = try decide(key, in: slot, cap: cap, load: load)
+        if decision == .admitNow { record(key, in: slot) }
+        return decision
+    }
+
+    /// Forgets the admissions of the days `isForgotten` says (storage keeps them, or has pruned them).
+    package mutating func forget(days isForgotten: (Int64) -> Bool) {
+        tallies = tallies.filter { !isForgotten($0.key.day) }
+    }
+
+    /// Returns and clears the events counted under `__other__`, per slot.
+    package mutating func takeOverflow() -> [Slot: Int] {
+        defer { overflow = [:] }
+        return overflow
+    }
+}
