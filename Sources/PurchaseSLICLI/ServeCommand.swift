@@ -92,6 +92,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Evaluate and notify the alerts of this app apart, as alerts --app does; repeat for each app (env PURCHASE_SLI_ALERT_APPS, comma-separated; default: every app's events together).",
+            valueName: "id"))
+    var alertApp: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
             "SLO, alert, rollout and reconciliation policy (YAML) for --notify, --render-every, --rollout-every and the stores' notifications (env PURCHASE_SLI_POLICY; default slos.yaml of the dashboards directory when present, else the built-in defaults).",
             valueName: "file"))
     var policy: String?
@@ -177,8 +183,7 @@ struct ServeCommand: AsyncParsableCommand {
                 "newRelicEventType": "\(server.newRelicEventType)", "otlpEventName": "\(server.otlpEventName)",
                 "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
                 "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)", "bodyTimeoutSeconds": "\(server.bodyTimeoutSeconds)",
-                "alerts":
-                    "\(server.notifyURL.map { "every \(TimeStep(seconds: server.alertsEverySeconds)) to \($0.redacted) (\(server.notifyFormat))" } ?? "off")",
+                "alerts": "\(alertsDescription(server))",
                 "appStore": "\(server.appleBundleIDs.isEmpty ? "off" : server.appleBundleIDs.sorted().joined(separator: ","))",
                 "googlePlay": "\(server.googlePackageNames.isEmpty ? "off" : server.googlePackageNames.sorted().joined(separator: ","))",
                 "rollout":
@@ -289,6 +294,7 @@ struct ServeCommand: AsyncParsableCommand {
             unused += [
                 (notifyFormat?.rawValue, "--notify-format", "PURCHASE_SLI_NOTIFY_FORMAT", "--notify"),
                 (alertsEvery, "--alerts-every", "PURCHASE_SLI_ALERTS_EVERY", "--notify"),
+                (alertApp.first, "--alert-app", "PURCHASE_SLI_ALERT_APPS", "--notify"),
             ]
         }
         if server.renderEverySeconds == nil {
@@ -330,6 +336,13 @@ struct ServeCommand: AsyncParsableCommand {
         return level
     }
 
+    /// What the start log says of alert notifications: off, or how often, where, and for which apps apart.
+    private func alertsDescription(_ server: ServerConfiguration) -> String {
+        guard let url = server.notifyURL else { return "off" }
+        let apps = server.alertApps.isEmpty ? "" : ", apart for \(server.alertApps.joined(separator: ","))"
+        return "every \(TimeStep(seconds: server.alertsEverySeconds)) to \(url.redacted) (\(server.notifyFormat))\(apps)"
+    }
+
     /// The alert notification settings of the environment and the options over those of the config file.
     private func resolveNotifications(_ server: inout ServerConfiguration, environment: [String: String]) throws {
         if let (text, name) = Self.setting(notify, "--notify", "PURCHASE_SLI_NOTIFY", environment) {
@@ -349,6 +362,20 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure(message: "\(name): expected a whole number of minutes such as 1m or 5m, got \"\(text)\"")
             }
             server.alertsEverySeconds = seconds
+        }
+        var source = "config alertApps"
+        if !alertApp.isEmpty {
+            (server.alertApps, source) = (alertApp, "--alert-app")
+        } else if let listed = environment["PURCHASE_SLI_ALERT_APPS"] {
+            let apps = listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            (server.alertApps, source) = (apps, "PURCHASE_SLI_ALERT_APPS")
+        }
+        for app in server.alertApps {
+            do {
+                try AppOption.check(app)
+            } catch let error as ValidationError {
+                throw CommandFailure(message: "\(source): \(error.message.dropFirst("--app: ".count))")
+            }
         }
     }
 

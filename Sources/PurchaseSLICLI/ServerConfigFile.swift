@@ -23,6 +23,7 @@ struct ServerConfigFile {
         "bodyTimeoutSeconds": "a whole number",
         "maximumEventsPerCommit": "a whole number", "notify": "an http or https URL",
         "notifyFormat": "\"alertmanager\" or \"slack\"", "alertsEvery": "a whole number of minutes such as \"1m\"",
+        "alertApps": "an array of app ids (bundle ids or package names)",
         "policy": "the path of a policy file (YAML)", "out": "the path of a directory",
         "renderEvery": "a whole number of minutes such as \"5m\"", "dashboards": "the path of a directory",
         "renderRange": "a whole number of minutes such as \"7d\"", "baseURL": "an http or https URL",
@@ -127,6 +128,7 @@ struct ServerConfigFile {
             guard let seconds = TimeStep.minutes(parsing: text) else { throw invalid("alertsEvery") }
             configuration.alertsEverySeconds = seconds
         }
+        if let apps = try value("alertApps", as: [String].self) { configuration.alertApps = apps }
         try applyStoreSettings(to: &configuration)
     }
 

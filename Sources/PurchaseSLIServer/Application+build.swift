@@ -61,13 +61,17 @@ private func alertNotifier(
     configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?, leadership: any StoreLeadership, logger: Logger
 ) -> [any Service] {
     guard let url = configuration.notifyURL else { return [] }
-    return [
-        AlertNotifier(
+    let apps: [String?] = configuration.alertApps.isEmpty ? [nil] : configuration.alertApps
+    return apps.map { app in
+        let pages = configuration.dashboards.filter { $0.app == app }
+        var appLogger = logger
+        if let app { appLogger[metadataKey: "app"] = "\(app)" }
+        return AlertNotifier(
             context: links(configuration, databasePath).alertContext(
-                store: store, policy: configuration.alertPolicy, definitions: configuration.dashboards),
+                store: store, policy: configuration.alertPolicy, app: app, definitions: pages.isEmpty ? configuration.dashboards : pages),
             intervalSeconds: configuration.alertsEverySeconds, sender: WebhookSender(url: url, format: configuration.notifyFormat),
-            logger: logger, nowMillis: wallClockMillis, leadership: leadership)
-    ]
+            logger: appLogger, nowMillis: wallClockMillis, leadership: leadership)
+    }
 }
 
 /// The dashboard publisher `configuration` asks for, if any.

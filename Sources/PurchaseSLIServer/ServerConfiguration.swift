@@ -58,6 +58,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var notifyFormat = AlertNotificationFormat.alertmanager
     /// Seconds between alert evaluations, a whole number of minutes.
     public var alertsEverySeconds: Int64 = 60
+    /// The apps whose alerts are evaluated and notified apart, each as `alerts --app` would (its own
+    /// objectives' budgets, baselines and incidents, its reports naming it); empty: every app's events
+    /// together.
+    public var alertApps: [String] = []
     /// The SLOs and alert rules evaluated (alerts and dashboards).
     public var alertPolicy = SLOPolicy.default
     /// Directory of rendered pages served at `/`; nil: no pages are served.

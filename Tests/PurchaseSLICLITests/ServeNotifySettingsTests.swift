@@ -45,6 +45,12 @@ import Testing
         #expect(
             try resolve(["--config", linked], environment: ["PURCHASE_SLI_BASE_URL": "https://b.example/sli/"]).baseURL == "https://b.example/sli")
         #expect(try resolve(["--config", linked, "--base-url", "http://c.example"]).baseURL == "http://c.example")
+        // The apps whose alerts are evaluated apart.
+        let apps = try directory.write("apps.json", #"{"notify": "http://x/", "alertApps": ["com.example.coins"]}"#)
+        #expect(try resolve(["--config", apps]).alertApps == ["com.example.coins"])
+        let listed = ["PURCHASE_SLI_ALERT_APPS": "com.example.coins, com.example.premium"]
+        #expect(try resolve(["--config", apps], environment: listed).alertApps == ["com.example.coins", "com.example.premium"])
+        #expect(try resolve(["--config", apps, "--alert-app", "com.example.x"], environment: listed).alertApps == ["com.example.x"])
     }
 
     @Test func aWrongValueIsAnErrorNamingTheOptionOrVariableItCameFrom() throws {
@@ -72,6 +78,12 @@ import Testing
             (["--config", try directory.write("bad.json", #"{"alertsEvery": "1h30s"}"#)], [:], "alertsEvery expects a whole number of minutes"),
             (["--notify", "http://x/", "--policy", directory.file("missing.yaml")], [:], "cannot read the policy file"),
             (["--base-url", "sli.example.com"], [:], "--base-url: expected an http or https URL"),
+            (["--notify", "http://x/", "--alert-app", "com.example\u{7}"], [:], "--alert-app: must not contain control characters"),
+            ([], ["PURCHASE_SLI_ALERT_APPS": "com.example.coins,\(String(repeating: "a", count: 300))"], "PURCHASE_SLI_ALERT_APPS: longer than"),
+            (
+                ["--config", try directory.write("bad-apps.json", #"{"alertApps": "com.example.coins"}"#)], [:],
+                "alertApps expects an array of app ids"
+            ),
             ([], ["PURCHASE_SLI_BASE_URL": "https://sli.example.com/?x=1"], "PURCHASE_SLI_BASE_URL: expected an http or https URL"),
             (["--config", try directory.write("bad-url.json", #"{"baseURL": "javascript:alert(1)"}"#)], [:], "baseURL expects an http or https URL"),
         ]

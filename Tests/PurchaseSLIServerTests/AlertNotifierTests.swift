@@ -67,6 +67,19 @@ private final class RecordingSender: AlertNotificationSender, @unchecked Sendabl
     }
 }
 
+/// Keeps the reports it is sent.
+private final class ReportCollector: AlertNotificationSender, @unchecked Sendable {
+    let resendsFiring = false
+    private let lock = NSLock()
+    private var received: [[AlertReport]] = []
+
+    var sends: [[AlertReport]] { lock.withLock { received } }
+
+    func send(_ reports: [AlertReport], evaluatedAt time: Int64) async throws {
+        lock.withLock { received.append(reports) }
+    }
+}
+
 @Suite struct AlertNotifierTests {
     let directory: TemporaryDirectory
     let store: SQLiteBucketStore
@@ -123,6 +136,37 @@ private final class RecordingSender: AlertNotificationSender, @unchecked Sendabl
 }
 
 extension AlertNotifierTests {
+    /// `serve --alert-app`: a notifier per app sends that app's alerts alone, each report naming the app.
+    @Test func aNotifierOfOneAppSendsItsAlertsAlone() async throws {
+        let shared = try SQLiteBucketStore(path: directory.file("apps.sqlite"))
+        // The outage's events as the premium app's, and the same traffic without failures as the coins app's.
+        let events = (0..<240).flatMap { minute in
+            (0..<20).flatMap { index in
+                let failing = (120..<150).contains(minute) && index % 2 == 0
+                return [("com.example.premium", failing), ("com.example.coins", false)].map { app, fails in
+                    PurchaseEvent(
+                        eventID: "\(app)-\(minute)-\(index)", timestampMillis: (tenOClock + Int64(minute) * 60 + Int64(index)) * 1000,
+                        productID: "coins_100", actionType: .purchase, resultType: fails ? .failure : .success, app: app)
+                }
+            }
+        }
+        _ = try shared.record(events, receivedAtMillis: 0)
+        var sent: [String: [[AlertReport]]] = [:]
+        for app in ["com.example.premium", "com.example.coins"] {
+            let sender = ReportCollector()
+            let notifier = AlertNotifier(
+                context: AlertContext(store: shared, policy: .default, app: app), intervalSeconds: 60, sender: sender,
+                logger: Logger(label: "test") { _ in logs }, nowMillis: { 0 })
+            var state = AlertNotificationState(resendingFiring: false)
+            for time in [at(11, 0), at(12, 20), at(13, 40)] { await notifier.notify(at: time, state: &state) }
+            sent[app] = sender.sends
+        }
+        #expect(sent["com.example.coins"]?.isEmpty == true)
+        let premium = try #require(sent["com.example.premium"])
+        #expect(premium.count == 2 && premium.allSatisfy { $0.count == 1 && $0[0].app == "com.example.premium" })
+        #expect(AlertOutput.alertmanagerJSON(premium[0], now: at(12, 20)).contains(#""app":"com.example.premium""#))
+    }
+
     /// (The limit only stops a hang; a machine busy with the rest of the suite can take a while.)
     @Test(.timeLimit(.minutes(10))) func theNotifierRunsAsAServiceOfTheAppAndStopsWithIt() async throws {
         let app = makeApp(store: store) { $0.notifyURL = URL(string: "http://127.0.0.1:1/hook") }
