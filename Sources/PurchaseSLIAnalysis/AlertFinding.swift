@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 /// One alert that fires at an evaluation time, with the evidence that made it fire.
 public struct AlertFinding: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 extension AlertInputs {
     /// The slices of `action` whose failure rate over the `window` seconds before `time` is at least 1.5 times

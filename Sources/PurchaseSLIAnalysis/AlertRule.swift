@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 /// One kind of alert: what it reads of the policy, how it finds alerts at a minute, how long they hold,
 /// which of them another alert of its kind covers, and what they share with alerts of other kinds. The

@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 /// Words of an alert, with each number, time and untrusted value marked, so that every output (terminal,
 /// Markdown, Slack, HTML, Alertmanager) formats and escapes them its own way: an alert rule writes its

@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 /// Alerts that share a cause and overlap in time, as one incident: the purchase and restore pages of one
 /// outage, a version's 409 flood across a night lull, a cancel spike and the charges its detour left

@@ -2,7 +2,7 @@ public import Foundation
 public import PurchaseSLIAnalysis
 public import PurchaseSLIApplication
 public import PurchaseSLIDashboards
-public import PurchaseSLIDecoding
+import PurchaseSLIDecoding
 
 /// Everything `purchase-sli serve` can be told: where to listen, which keys to accept, the limits that
 /// keep a service exposed to millions of phones fast and hard to abuse, and where to send alerts.

@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 extension AlertFinding.Kind {
     /// Store charges that no grant event named within the grace time (money taken, nothing delivered).

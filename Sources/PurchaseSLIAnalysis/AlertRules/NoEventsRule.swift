@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 extension AlertFinding.Kind {
     /// An action that normally has traffic has none.

@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 /// The numbers of a spike: a count against its exposure, now and in the baseline.
 public struct SpikeStatistics: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 extension AlertFinding.Kind {
     /// Refunds and revocations per charge of a product far above its own previous days.
