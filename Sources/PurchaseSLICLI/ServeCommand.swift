@@ -92,7 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Evaluate and notify the alerts of this app apart, as alerts --app does; repeat for each app (env PURCHASE_SLI_ALERT_APPS, comma-separated; default: every app's events together).",
+            "Evaluate and notify the alerts of this app apart, as alerts --app does; repeat for each app, as only those listed are evaluated (env PURCHASE_SLI_ALERT_APPS, comma-separated; default: every app's events together).",
             valueName: "id"))
     var alertApp: [String] = []
 
@@ -370,6 +370,8 @@ struct ServeCommand: AsyncParsableCommand {
             let apps = listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             (server.alertApps, source) = (apps, "PURCHASE_SLI_ALERT_APPS")
         }
+        var listed = Set<String>()
+        server.alertApps = server.alertApps.filter { listed.insert($0).inserted }
         for app in server.alertApps {
             do {
                 try AppOption.check(app)

@@ -31,6 +31,13 @@ public struct DashboardDefinition: Sendable, Hashable {
         definitions.first { $0.panels.contains(.alerts) }?.file ?? "oncall.html"
     }
 
+    /// The page alert text about `app` (nil: every app) links to: the first of `definitions` showing that
+    /// app (`app:` naming it) with the alerts, else the first without an `app:` that shows them.
+    public static func alertPage(in definitions: [DashboardDefinition], for app: String?) -> String {
+        let own = definitions.filter { $0.app == app }
+        return alertPage(in: own.contains { $0.panels.contains(.alerts) } ? own : definitions.filter { $0.app == nil })
+    }
+
     /// The file of the first of `definitions` with a rollout panel (`rollout.html` when none does): the
     /// page rollout notifications link to.
     public static func rolloutPage(in definitions: [DashboardDefinition]) -> String {

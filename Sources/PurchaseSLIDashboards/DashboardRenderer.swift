@@ -46,8 +46,15 @@ public struct DashboardRenderer: Sendable {
         // the same whichever wrote it) covers the range (its episodes shade the charts), the reviewed week (its
         // incidents), which may start before the range, and what fires at the page's time.
         let week = ISOWeek(containing: context.atSeconds).previous
-        /// The pages that show `app`, the first of which with alerts its alert text links to.
-        func pages(of app: String?) -> [DashboardDefinition] { definitions.filter { ($0.app ?? context.app) == app } }
+        /// The pages that show `app` as rendered (a definition without `app:` shows the context's), as
+        /// ``DashboardDefinition/alertPage(in:for:)`` reads them: the first with alerts is where its text links.
+        func pages(of app: String?) -> [DashboardDefinition] {
+            definitions.filter { ($0.app ?? context.app) == app }.map { page in
+                var shown = page
+                shown.app = app
+                return shown
+            }
+        }
         var snapshots: [String?: AlertSnapshot] = [:]
         func alerts(of app: String?) throws -> AlertSnapshot {
             if let known = snapshots[app] { return known }
@@ -90,7 +97,7 @@ public struct DashboardRenderer: Sendable {
                     summary: definition.summary)
             } + otherPages
         var index = IndexPage(entries: entries, context: context, alerts: shown)
-        index.alertPage = DashboardDefinition.alertPage(in: pages(of: context.app))
+        index.alertPage = DashboardDefinition.alertPage(in: pages(of: context.app), for: context.app)
         files.append(file("index.html", index.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
         return files
     }

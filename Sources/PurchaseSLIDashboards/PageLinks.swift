@@ -20,13 +20,13 @@ public struct PageLinks: Sendable, Hashable {
     }
 
     /// The alert context of `store` (`app`'s view of it when given) and `policy` whose reports name the
-    /// database and link to the page among `definitions` that shows alerts, evaluating `rules` (by default
-    /// the standard ones).
+    /// database and link to the page among `definitions` that shows the app's alerts
+    /// (``DashboardDefinition/alertPage(in:for:)``), evaluating `rules` (by default the standard ones).
     public func alertContext(
         store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, definitions: [DashboardDefinition], rules: [any AlertRule]? = nil
     ) -> AlertContext {
         AlertContext(
             store: store, policy: policy, app: app, databasePath: databasePath,
-            alertPageURL: baseURL.map { "\($0)/\(DashboardDefinition.alertPage(in: definitions))" }, rules: rules)
+            alertPageURL: baseURL.map { "\($0)/\(DashboardDefinition.alertPage(in: definitions, for: app))" }, rules: rules)
     }
 }

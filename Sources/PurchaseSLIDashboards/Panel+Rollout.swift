@@ -34,12 +34,13 @@ extension DashboardContext {
             return
                 "<section class=\"card\"><h3>Rollout</h3><p class=\"muted\">Only one app version has events in the range: nothing to compare.</p></section>"
         }
-        let report: RolloutReport
+        var report: RolloutReport
         let inputs: RolloutInputs
         do {
             inputs = try query.inputs(candidate: candidate, baseline: baseline, since: nil, end: atSeconds)
             report = RolloutEvaluator(policy: policy).evaluate(
-                inputs, freshness: try AlertContext(store: store, policy: policy).freshness(at: atSeconds))
+                inputs, freshness: try AlertContext(store: everyApp, policy: policy, app: app).freshness(at: atSeconds))
+            report.app = app
         } catch let failure as RolloutQuery.Failure {
             return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"
         }

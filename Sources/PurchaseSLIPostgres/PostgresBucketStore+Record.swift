@@ -290,10 +290,14 @@ struct RecordWrite {
         }
         guard !overflowed.isEmpty else { return ids }
         let others = try await intern(
-            Set((1..<EventDimension.seriesDimensions.count).map { WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue) }),
+            Set(
+                EventDimension.seriesDimensions.indices.filter { !SeriesValues.keptInOverflow.contains($0) }.map {
+                    WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue)
+                }),
             on: connection)
         for position in overflowed {
-            keys[position] = SeriesValues.overflowSeries(ofAction: keys[position][0]) {
+            let key = keys[position]
+            keys[position] = SeriesValues.overflowSeries(of: { key[$0] }) {
                 others[WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue)]!
             }
         }

@@ -67,7 +67,7 @@ public enum AlertOutput {
         let incidents = Set(reports.compactMap { $0.incident?.id })
         let incident = incidents.count == 1 && reports.allSatisfy { $0.incident != nil } ? "incident \(incidents.first!): " : ""
         let apps = Set(reports.compactMap(\.app))
-        let scope = apps.count == 1 ? " (\(TextEscaping.slackEntities(TerminalText.sanitized(apps.first!))))" : ""
+        let scope = apps.count == 1 ? " (\(TextEscaping.slack.escape(apps.first!)))" : ""
         let headline = "purchase-sli\(scope) at \(RFC3339.format(seconds: now)): " + incident + parts.joined(separator: ", ")
         let attachments = reports.map { report in
             let colour = report.endsAt != nil ? "#2eb67d" : report.severity == .page ? "#e01e5a" : "#ecb22e"

@@ -35,9 +35,11 @@ public struct AlertReport: Sendable {
     /// for every app. Its labels, headline and look-next commands name it.
     public var app: String?
 
-    /// Its labels as (name, value) pairs: the app when evaluated for one, then the finding's.
+    /// Its labels as (name, value) pairs: the app when evaluated for one (unless the finding is about an
+    /// `app` slice, which names it), then the finding's.
     public var labelPairs: [(String, String)] {
-        (app.map { [("app", $0)] } ?? []) + finding.labels.pairs
+        let named = finding.labels.slice?.dimension == .app
+        return (named ? [] : app.map { [("app", $0)] } ?? []) + finding.labels.pairs
     }
 
     /// What it is labelled with: while it fires, its severity now (a page that calmed to a ticket is a

@@ -63,12 +63,11 @@ private func alertNotifier(
     guard let url = configuration.notifyURL else { return [] }
     let apps: [String?] = configuration.alertApps.isEmpty ? [nil] : configuration.alertApps
     return apps.map { app in
-        let pages = configuration.dashboards.filter { $0.app == app }
         var appLogger = logger
         if let app { appLogger[metadataKey: "app"] = "\(app)" }
         return AlertNotifier(
             context: links(configuration, databasePath).alertContext(
-                store: store, policy: configuration.alertPolicy, app: app, definitions: pages.isEmpty ? configuration.dashboards : pages),
+                store: store, policy: configuration.alertPolicy, app: app, definitions: configuration.dashboards),
             intervalSeconds: configuration.alertsEverySeconds, sender: WebhookSender(url: url, format: configuration.notifyFormat),
             logger: appLogger, nowMillis: wallClockMillis, leadership: leadership)
     }

@@ -123,10 +123,12 @@ struct InternCache {
             return id
         case .overflow:
             overflowedEvents += 1
-            var others: [Int64] = []
-            for position in 1..<SeriesKey.count { others.append(try valueID(forOverflowOf: codes[position], statements: statements)) }
+            var others: [Int: Int64] = [:]
+            for position in 0..<SeriesKey.count where !SeriesValues.keptInOverflow.contains(position) {
+                others[position] = try valueID(forOverflowOf: codes[position], statements: statements)
+            }
             var overflowKey = SeriesKey()
-            for (position, id) in SeriesValues.overflowSeries(ofAction: key[0], other: { others[$0 - 1] }).enumerated() {
+            for (position, id) in SeriesValues.overflowSeries(of: { key[$0] }, other: { others[$0]! }).enumerated() {
                 overflowKey[position] = id
             }
             return try seriesID(overflowKey, statements: statements)
@@ -161,11 +163,15 @@ package struct SeriesValues: Sendable, Equatable {
         inSeriesDimensionOrder = EventDimension.seriesDimensions.map { event.pointee.value(of: $0) }
     }
 
-    /// The series an event counts in when its day admits no more series: its action's overflow series,
-    /// the action (the first series dimension) kept and each other dimension's value `other(position)`
-    /// (its `__other__`), so that per-action totals stay exact.
-    package static func overflowSeries<Value>(ofAction action: Value, other: (Int) -> Value) -> [Value] {
-        [action] + (1..<EventDimension.seriesDimensions.count).map(other)
+    /// The series dimensions an overflow series keeps: the action, so that each action's totals stay exact,
+    /// and the app, so that they stay exact in each app's view too (``AppScopedStore``).
+    package static let keptInOverflow = Set([EventDimension.actionType, .app].map { $0.seriesIndex! })
+
+    /// The series an event counts in when its day admits no more series: its action's (and app's) overflow
+    /// series, the event's value `key(position)` kept for the dimensions of ``keptInOverflow`` and each
+    /// other dimension's value `other(position)` (its `__other__`).
+    package static func overflowSeries<Value>(of key: (Int) -> Value, other: (Int) -> Value) -> [Value] {
+        EventDimension.seriesDimensions.indices.map { keptInOverflow.contains($0) ? key($0) : other($0) }
     }
 
     /// FNV-1a over the values, each followed by a byte that UTF-8 never uses (0xFF, or 0xFE for an

@@ -177,7 +177,7 @@ extension DedupOrder {
 
     /// The dedup rule every store applies: of the events with one key the first sent counts, unless the
     /// store holds the key already (`isStored`, asked once per distinct key); every other is a duplicate.
-    /// O(n).
+    /// O(n + d log d) for d duplicates.
     package func decide(isStored: (Key) throws -> Bool) rethrows -> DedupDecision {
         var decision = DedupDecision(isNew: [], duplicateIndexes: [], newKeys: [])
         decision.isNew = offsets.indices.map { batch in

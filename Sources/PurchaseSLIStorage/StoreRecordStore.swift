@@ -19,7 +19,7 @@ public protocol StoreRecordStore: Sendable {
     func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64
 
     /// Charges and refunds that happened in `[fromMillis, toMillis)`, counted per `stepSeconds` (aligned
-    /// to the epoch), store, environment, product, type and currency.
+    /// to the epoch), store, environment, app, product, type and currency.
     func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow]
 }
 

@@ -48,7 +48,7 @@ struct ValueTable {
             admittedSeries.record(id, in: slot)
             return id
         case .overflow:
-            return id(of: SeriesValues.overflowSeries(ofAction: key[0]) { _ in EventDimension.overflowValue })
+            return id(of: SeriesValues.overflowSeries(of: { key[$0] }, other: { _ in EventDimension.overflowValue }))
         }
     }
 

@@ -50,7 +50,7 @@ import Testing
         let lookNext = text.split(separator: "\n").filter { $0.contains("look next:") }
         #expect(!lookNext.isEmpty && lookNext.allSatisfy { $0.contains("--where app=\(Self.troubled)") })
         #expect(AlertOutput.alertmanagerJSON(pages, now: Self.to).contains(#""app":"\#(Self.troubled)","actionType":"purchase""#))
-        #expect(AlertOutput.slackWebhookJSON(pages, now: Self.to).contains("purchase-sli (\(Self.troubled)) at"))
+        #expect(AlertOutput.slackWebhookJSON(pages, now: Self.to).contains("purchase-sli (`\(Self.troubled)`) at"))
         _ = directory
     }
 

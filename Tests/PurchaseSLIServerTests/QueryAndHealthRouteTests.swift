@@ -101,7 +101,8 @@ import Testing
         let app = buildApplication(
             configuration: ServerConfiguration(), store: store, databasePath: path, logger: Logger(label: "test") { _ in logs })
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/query?of=\(of)&from=now-1h&to=now", method: .get) { response in
+            // 40 minutes: never a whole hour, which the query would read from the (undamaged) hour bucket.
+            try await client.execute(uri: "/v1/query?of=\(of)&from=now-40m&to=now", method: .get) { response in
                 #expect(response.status == .internalServerError)
                 #expect(response.headers[.contentType] == "application/json")
                 let error = bodyJSON(response.body)["error"] as? String ?? ""

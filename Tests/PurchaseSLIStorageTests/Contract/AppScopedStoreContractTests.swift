@@ -34,6 +34,25 @@ struct AppScopedStoreContractTests {
         #expect(try view.series([.app]).allSatisfy { $0.values == [app] })
     }
 
+    @Test("past the series cap each app's totals stay exact: overflow series keep the action and the app", arguments: Backend.all)
+    func exactPastTheSeriesCap(_ backend: Backend) async throws {
+        var configuration = StoreConfiguration.default
+        configuration.seriesCap = 60
+        let store = try await backend.store(configuration).store
+        let events = mixedEvents(count: 3000)
+        let outcome = try store.record(events, receivedAtMillis: receivedAt)
+        #expect((outcome.overflowed["series"] ?? 0) > 0)
+        for app in ["com.example.coins", "com.example.premium"] {
+            var expected: [String: OutcomeCounts] = [:]
+            for event in events where event.app == app {
+                expected[event.actionType.rawValue, default: OutcomeCounts()].add(event.resultType, statusCode: event.statusCode)
+            }
+            let rows = try AppScopedStore(store, app: app).counts(
+                CountQuery(fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-12-01T00:00:00Z"), groupBy: [.actionType]))
+            #expect(Dictionary(uniqueKeysWithValues: rows.map { ($0.key[0] ?? "", $0.counts) }) == expected, "\(app)")
+        }
+    }
+
     @Test("the view reads the store notifications and charges of its app alone", arguments: Backend.all)
     func notificationsOfTheApp(_ backend: Backend) async throws {
         let store = try await backend.store().store
