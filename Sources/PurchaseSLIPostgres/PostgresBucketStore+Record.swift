@@ -297,9 +297,8 @@ struct RecordWrite {
             on: connection)
         for position in overflowed {
             let key = keys[position]
-            keys[position] = SeriesValues.overflowSeries(of: { key[$0] }) {
-                others[WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue)]!
-            }
+            keys[position] = SeriesValues.overflowSeries(
+                of: { key[$0] }, other: { others[WriterCache.Value(dimension: Self.code($0), text: EventDimension.overflowValue)]! })
         }
         ids.merge(try await seriesIDs(Set(overflowed.map { keys[$0] }), on: connection)) { old, _ in old }
         return ids
