@@ -1,4 +1,5 @@
 import Foundation
+import PurchaseSLIApplication
 public import PurchaseSLICore
 public import PurchaseSLIStorage
 public import ServiceLifecycle
@@ -98,13 +99,11 @@ public final class GroupCommitter: Service, @unchecked Sendable {
         thread.start()
         try? await gracefulShutdown()
         stop()
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread { [self] in
-                condition.lock()
-                while !isStopped { condition.wait() }
-                condition.unlock()
-                done.resume()
-            }
+        // Waiting for the writer is blocking work like any other: on the service's pool, not a thread of its own.
+        try? await runBlocking { [self] in
+            condition.lock()
+            while !isStopped { condition.wait() }
+            condition.unlock()
         }
     }
 
