@@ -148,12 +148,45 @@ public struct AlertContext: Sendable {
             report.current = evidence.current(series.counts(last: seconds, before: time), over: seconds, of: finding)
         }
         let objective = policy.objectives.first { $0.actionType == finding.labels.actionType }
+        report.cost = try lostPurchases(
+            finding, from: min(startsAt, evidence.firstBadSeconds(of: finding) ?? startsAt), until: until, filters: filters)
         report.owner = objective?.owner
         report.runbookURL = objective?.runbookURL
         report.databasePath = databasePath
         report.app = app
         report.pageURL = alertPageURL.map { "\($0)#\(finding.identity.anchor)" }
         return report
+    }
+
+    /// Previous days whose same hours give the usual success rate a cost is measured against.
+    public static let costBaselineDays = 7
+
+    /// What the failures of a success-rate alert cost over `[from, until)` (the events of `filters`: its
+    /// action and slice), per product and plan against the action's usual rate: that of the same hours of
+    /// the ``costBaselineDays`` previous days (whole days further back for a stretch longer than a day, so
+    /// that no baseline overlaps it; the days without events not counted), or the objective's target when
+    /// those hold too few events. Priced for purchases only (a restore or a retry grants what was bought
+    /// before). Nil for other alerts.
+    private func lostPurchases(
+        _ finding: AlertFinding, from: Int64, until: Int64, filters: [EventDimension: Set<String?>]
+    ) throws -> LostPurchases? {
+        guard finding.evidence.chartMetric == .rate(.successRate), until > from else { return nil }
+        func counts(_ start: Int64, _ end: Int64, _ filters: [EventDimension: Set<String?>]) throws -> [LostPurchases.Product: OutcomeCounts] {
+            try store.counts(CountQuery(fromSeconds: start, toSeconds: end, groupBy: [.productID, .planID], filters: filters))
+                .reduce(into: [:]) { $0[LostPurchases.Product(productID: $1.key[0], planID: $1.key[1]), default: OutcomeCounts()] += $1.counts }
+        }
+        let action = finding.labels.actionType
+        let shift = (until - from + 86_399) / 86_400 * 86_400
+        var baseline: [LostPurchases.Product: OutcomeCounts] = [:]
+        var daysWithEvents = 0
+        for day in 1...Int64(Self.costBaselineDays) {
+            let earlier = try counts(from - day * shift, until - day * shift, [.actionType: [action]])
+            if earlier.values.contains(where: { $0.valid > 0 }) { daysWithEvents += 1 }
+            baseline.merge(earlier, uniquingKeysWith: +)
+        }
+        return LostPurchases.estimate(
+            window: try counts(from, until, filters), baseline: baseline, baselineDays: daysWithEvents * Int(shift / 86_400),
+            target: finding.evidence.objective?.target, prices: action == ActionType.purchase.rawValue ? try store.prices() : nil)
     }
 
     /// 1 − failures / (error budget × valid) over the objective's window before `until` (for a calendar

@@ -40,7 +40,9 @@ public struct IndexPage: Sendable {
                 return "<li><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> "
                     + "<a href=\"\(alertPage)#\(report.finding.identity.anchor)\">\(report.finding.kind.rawValue) \(labels)</a> "
                     + "since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration(context.atSeconds - report.startsAt)))"
-                    + (report.incident.map { " · incident \($0.id)" } ?? "") + "</li>"
+                    + (report.incident.map { " · incident \($0.id)" } ?? "")
+                    + (report.cost.map { " · cost so far \(HTML(trusted: $0.summary(of: report.finding.labels.actionType).rendered(.html)))" } ?? "")
+                    + "</li>"
             })
     }
 

@@ -37,6 +37,7 @@ struct AlertNarrative {
                 "error budget over \(objective.window): "
                     + (remaining >= 0 ? "\(NumberText.percent(remaining)) left" : "overspent by \(NumberText.percent(-remaining))"))
         }
+        if let cost = report.costText { lines.append(cost.rendered(escaping)) }
         if !report.concentration.isEmpty {
             lines.append(
                 "failures concentrate in: "

@@ -88,7 +88,9 @@ public enum AlertOutput {
             let labels =
                 [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + report.labelPairs
                 + (report.owner.map { [("team", $0)] } ?? []) + (report.incident.map { [("incident", $0.id)] } ?? [])
-            var fields = [
+            let runbook = report.runbookURL.map { ",\"runbook_url\":\(JSONText.quoted($0))" } ?? ""
+            let cost = report.costText.map { ",\"cost\":" + JSONText.quoted($0.rendered(.terminal)) } ?? ""
+            var fields: [String] = [
                 // Label values come from the events (a product, a plan): no control or bidi character may
                 // reach the receivers' screens, as in every other output.
                 "\"labels\":{"
@@ -96,7 +98,7 @@ public enum AlertOutput {
                     .joined(separator: ",") + "}",
                 "\"annotations\":{\"summary\":\(JSONText.quoted(narrative.summary)),"
                     + "\"description\":\(JSONText.quoted(narrative.allLines.joined(separator: "\n")))"
-                    + (report.runbookURL.map { ",\"runbook_url\":\(JSONText.quoted($0))" } ?? "") + "}",
+                    + runbook + cost + "}",
                 "\"startsAt\":\"\(RFC3339.format(seconds: report.startsAt))\"",
             ]
             if let endsAt = report.endsAt { fields.append("\"endsAt\":\"\(RFC3339.format(seconds: endsAt))\"") }
