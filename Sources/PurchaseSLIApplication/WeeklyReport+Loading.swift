@@ -67,7 +67,10 @@ extension WeeklyReport {
             (left.successRate.change ?? 0, left.slice) < (right.successRate.change ?? 0, right.slice)
         }
         self.init(
-            week: week, actions: actions, slices: slices, errors: try Self.errors(week, store: store),
+            week: week, actions: actions, slices: slices,
+            errors: try Self.errors(
+                week, store: store,
+                validEvents: (thisWeek.values.reduce(0) { $0 + $1.valid }, lastWeek.values.reduce(0) { $0 + $1.valid })),
             conflictTrend: try Self.conflictTrend(from: previousWeek.startSeconds, to: week.endSeconds, store: store),
             trendStepSeconds: Self.trendStepSeconds,
             episodes: try episodes.map { Self.clipped($0, to: week) }
@@ -122,7 +125,9 @@ extension WeeklyReport {
     /// Step of the 409 trend over the two weeks.
     static let trendStepSeconds: Int64 = 6 * 3600
 
-    private static func errors(_ week: ISOWeek, store: any PurchaseStore) throws -> [ErrorWeek] {
+    /// The failure reasons of the week: those that rose beyond chance against the week before (per valid
+    /// event, `validEvents` of each week) first, most significant first, then the most frequent; 10 in all.
+    private static func errors(_ week: ISOWeek, store: any PurchaseStore, validEvents: (Int64, Int64)) throws -> [ErrorWeek] {
         func count(_ period: ISOWeek) throws -> [String: Int64] {
             try store.errorCounts(
                 CountQuery(
@@ -133,8 +138,16 @@ extension WeeklyReport {
         }
         let now = try count(week)
         let before = try count(week.previous)
-        return now.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(10)
-            .map { ErrorWeek(description: $0.key, current: $0.value, previous: before[$0.key] ?? 0) }
+        var reasons = now.map { ErrorWeek(description: $0.key, current: $0.value, previous: before[$0.key] ?? 0) }
+        if validEvents.1 > 0 {
+            let pValues = RiseTest.adjustedPValues(reasons.map { ($0.current, $0.previous) }, trials: validEvents)
+            for index in reasons.indices { reasons[index].risePValue = pValues[index] }
+        }
+        return reasons.sorted { left, right in
+            if left.roseSignificantly != right.roseSignificantly { return left.roseSignificantly }
+            if left.roseSignificantly, left.risePValue != right.risePValue { return left.risePValue! < right.risePValue! }
+            return left.current != right.current ? left.current > right.current : left.description < right.description
+        }.prefix(10).map { $0 }
     }
 
     private static func conflictTrend(from: Int64, to: Int64, store: any PurchaseStore) throws -> [(actionType: String, values: [Double?])] {

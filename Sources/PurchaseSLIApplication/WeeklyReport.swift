@@ -47,7 +47,16 @@ public struct WeeklyReport: Sendable {
         public var current: Int64
         /// Failures the week before.
         public var previous: Int64
+        /// The adjusted p-value that it rose per valid event (``PurchaseSLIAnalysis/RiseTest``), or nil
+        /// without a week before to compare with.
+        public var risePValue: Double?
+
+        /// Whether it rose beyond chance.
+        public var roseSignificantly: Bool { (risePValue ?? 1) < WeeklyReport.significance }
     }
+
+    /// Whether the week before holds any event to compare with.
+    public var hasPreviousWeek: Bool { actions.contains { !$0.previous.isEmpty } }
 
     /// The significance level, after Holm's correction over all the report's comparisons.
     public static let significance = 0.01

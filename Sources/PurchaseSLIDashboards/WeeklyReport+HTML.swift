@@ -10,7 +10,10 @@ extension WeeklyReport {
             freshness.isStale()
             ? "<div class=\"banner warn\"><strong>\(FreshnessText.status(freshness))</strong> at the week's end: "
                 + "\(FreshnessText.sentence(freshness)); the week's last stretch has no data.</div>" : ""
-        body += "<div class=\"banner\"><strong>Summary</strong><p>\(HTML(trusted: summary(escaping: .html)))</p></div>"
+        // The box is only green for a week without alerts: amber with tickets, red with a page.
+        let severities = Set(episodes.map(\.severity))
+        let tone = severities.contains(.page) ? " bad" : severities.isEmpty ? "" : " warn"
+        body += "<div class=\"banner\(tone)\"><strong>Summary</strong><p>\(HTML(trusted: summary(escaping: .html)))</p></div>"
         body += attainmentSection + moneySection
         body += changesSection + slicesSection + errorsSection + trendSection + incidentsSection
         return HTMLDocument(
@@ -106,13 +109,16 @@ extension WeeklyReport {
             return "<section><h2>Top failure reasons</h2><p class=\"muted\">No failure carried a description.</p></section>"
         }
         let rows = errors.map { error -> HTML in
-            let change = error.previous == 0 ? "new" : NumberText.signedPercent(Double(error.current) / Double(error.previous) - 1)
+            let words = errorChange(error)
             return "<tr><td class=\"text\">\(error.description)</td><td>\(NumberText.count(error.current))</td>"
-                + "<td>\(NumberText.count(error.previous))</td><td class=\"\(error.current > 2 * error.previous ? "bad" : "")\">\(change)</td></tr>"
+                + "<td>\(NumberText.count(error.previous))</td><td class=\"\(error.roseSignificantly ? "bad" : "")\">\(words.change)</td>"
+                + "<td>\(words.note)</td></tr>"
         }
         return """
             <section><h2>Top failure reasons</h2><div class="scroll"><table><tr><th class="text">errorDescription</th>\
-            <th>\(week.description)</th><th>\(week.previous.description)</th><th>change</th></tr>\(HTML.joined(rows))</table></div></section>
+            <th>\(week.description)</th><th>\(week.previous.description)</th><th>change</th><th>rise</th></tr>\(HTML.joined(rows))</table></div>\
+            <p class="meta">Those that rose beyond chance first (per valid event, one-sided exact test, Holm-corrected, \
+            p &lt; \(String(WeeklyReport.significance))), then the most frequent.</p></section>
             """
     }
 

@@ -38,12 +38,16 @@ extension WeeklyReport {
                     + "\(NumberText.count(slice.current.valid)) | \(NumberText.percent(slice.successRate.current)) | "
                     + "\(NumberText.percent(slice.successRate.previous)) | \(change(slice.successRate)) |")
         }
-        lines += ["", "## Top failure reasons", "", "| errorDescription | \(week) | \(week.previous) | change |", "|---|---:|---:|---:|"]
+        lines += [
+            "", "## Top failure reasons", "",
+            "Those that rose beyond chance first (per valid event, one-sided exact test, Holm-corrected), then the most frequent.", "",
+            "| errorDescription | \(week) | \(week.previous) | change | rise |", "|---|---:|---:|---:|---|",
+        ]
         for error in errors {
-            let change = error.previous == 0 ? "new" : NumberText.signedPercent(Double(error.current) / Double(error.previous) - 1)
+            let words = errorChange(error)
             lines.append(
-                "| \(escape(String(error.description.prefix(160)))) | \(NumberText.count(error.current)) | \(NumberText.count(error.previous)) | \(change) |"
-            )
+                "| \(escape(String(error.description.prefix(160)))) | \(NumberText.count(error.current)) | \(NumberText.count(error.previous)) | "
+                    + "\(words.change) | \(words.note) |")
         }
         if !moneyAtRisk.isEmpty {
             lines += [

@@ -49,7 +49,9 @@ extension WeeklyReport {
                 "\(escaping.escape(slice.slice.actionType)) \(slice.slice.slice!.dimension.rawValue)=\(escaping.escape(slice.slice.slice!.value ?? ""))"
                     + " success rate \(NumberText.percent(slice.successRate.previous)) to \(NumberText.percent(slice.successRate.current))"
             }
-        if changes.isEmpty && worseSlices.isEmpty {
+        if !hasPreviousWeek {
+            sentences.append("No previous week (\(week.previous) holds no event) to compare with.")
+        } else if changes.isEmpty && worseSlices.isEmpty {
             sentences.append("No significant change from \(week.previous).")
         } else {
             sentences.append("Significant changes from \(week.previous): " + (changes + worseSlices).joined(separator: "; ") + ".")
@@ -79,11 +81,21 @@ extension WeeklyReport {
                     + "\(escaping.escape(labels(longest.episodes[0]))), lasted \(NumberText.duration(longest.duration)).")
         }
         if let top = errors.first {
+            let before =
+                !hasPreviousWeek ? "" : top.previous == 0 ? ", none the week before" : ", \(NumberText.count(top.previous)) the week before"
             sentences.append(
-                "Top failure reason: \"\(escaping.escape(String(top.description.prefix(120))))\" "
-                    + "(\(NumberText.count(top.current)), \(top.previous == 0 ? "new" : "\(NumberText.count(top.previous)) the week before")).")
+                "Top failure reason\(top.roseSignificantly ? ", the one that rose most" : ""): \"\(escaping.escape(String(top.description.prefix(120))))\" "
+                    + "(\(NumberText.count(top.current))\(before)).")
         }
         return sentences.joined(separator: " ")
+    }
+
+    /// A failure reason's change in words: "+367 %", "new" (none the week before), "–" without a week
+    /// before; and its note: the rise's p-value when significant, "n.s.", or nothing to compare with.
+    func errorChange(_ error: ErrorWeek) -> (change: String, note: String) {
+        guard hasPreviousWeek else { return ("–", "no previous week") }
+        let change = error.previous == 0 ? "new" : NumberText.signedPercent(Double(error.current) / Double(error.previous) - 1)
+        return (change, error.roseSignificantly ? NumberText.pValue(error.risePValue!) : "n.s.")
     }
 
     /// A change in words, for every format: "▼ −0.31 points", its note ("p = 0.002", "n.s.", "too few to
