@@ -31,6 +31,11 @@ public struct DashboardDefinition: Sendable, Hashable {
         definitions.first { $0.panels.contains(.alerts) }?.file ?? "oncall.html"
     }
 
+    /// The title of the page showing `app` (nil: every app): "On-call · com.example.premium".
+    public func title(showing app: String?) -> String {
+        title + (app.map { " · \($0)" } ?? "")
+    }
+
     /// The page alert text about `app` (nil: every app) links to: the first of `definitions` showing that
     /// app (`app:` naming it) with the alerts, else the first without an `app:` that shows them.
     public static func alertPage(in definitions: [DashboardDefinition], for app: String?) -> String {

@@ -79,7 +79,7 @@ public struct DashboardPage: Sendable {
             }
         }
         return HTMLDocument(
-            title: definition.title + (context.app.map { " · \($0)" } ?? ""),
+            title: definition.title(showing: context.app),
             subtitle: "\(RFC3339.format(seconds: context.fromSeconds)) to \(RFC3339.format(seconds: context.atSeconds)) "
                 + "(\(NumberText.duration(context.rangeSeconds))) · \(FreshnessText.line(alerts.freshness))",
             navigation: navigation, body: body, generatedAtSeconds: generatedAtSeconds)

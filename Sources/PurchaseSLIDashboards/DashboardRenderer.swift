@@ -93,7 +93,7 @@ public struct DashboardRenderer: Sendable {
         let entries =
             definitions.map { definition in
                 IndexPage.Entry(
-                    title: definition.title + ((definition.app ?? context.app).map { " · \($0)" } ?? ""), file: definition.file,
+                    title: definition.title(showing: definition.app ?? context.app), file: definition.file,
                     summary: definition.summary)
             } + otherPages
         var index = IndexPage(entries: entries, context: context, alerts: shown)

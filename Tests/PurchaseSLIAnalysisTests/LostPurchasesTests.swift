@@ -2,20 +2,6 @@ import PurchaseSLIAnalysis
 import PurchaseSLICore
 import Testing
 
-/// A small deterministic random number generator (SplitMix64).
-private struct Seeded {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func unit() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((mixed ^ (mixed >> 31)) >> 11) / Double(1 << 53)
-    }
-}
-
 private typealias Product = LostPurchases.Product
 
 private func counts(success: Int64, failure: Int64) -> OutcomeCounts {
@@ -39,7 +25,7 @@ private func price(_ product: String, _ amount: Double, _ currency: String, plan
         var covered = 0
         let runs = 400
         for seed in 0..<UInt64(runs) {
-            var random = Seeded(seed: seed)
+            var random = SplitMix(seed: seed)
             var window: [Product: OutcomeCounts] = [:]
             var baseline: [Product: OutcomeCounts] = [:]
             var truth = 0
