@@ -19,6 +19,8 @@ public protocol AlertEvidence: Sendable, Hashable {
     var chartMetric: AlertChartMetric? { get }
     /// The objective whose error budget it spends, or nil.
     var objective: SLOPolicy.Objective? { get }
+    /// How what it cost is counted, or nil when it cannot be told (no events arrive to count).
+    var costMeasure: AlertCostMeasure? { get }
     /// Whether the alert is about a whole action's failures, so that the slices they concentrate in are worth
     /// naming (only where a slice's share of failures exceeds its share of traffic).
     var namesConcentration: Bool { get }
@@ -42,6 +44,11 @@ extension AlertEvidence {
     public var chartMetric: AlertChartMetric? { nil }
     /// No objective.
     public var objective: SLOPolicy.Objective? { nil }
+    /// Lost successes for an alert about the rate of events; else nothing.
+    public var costMeasure: AlertCostMeasure? {
+        if case .rate = chartMetric { return .lostSuccesses }
+        return nil
+    }
     /// No concentration.
     public var namesConcentration: Bool { false }
     /// Walked back by the evaluator.

@@ -48,6 +48,8 @@ public struct LostPurchases: Sendable, Hashable {
     public var worth: [String: Double]
     /// Lost purchases of products without a known price, not in ``worth``.
     public var unpriced: Double
+    /// The variance of ``purchases``, which the interval is drawn from.
+    private var variance: Double
 
     /// The estimate for counts of `window` against `baseline` (the same hours of `baselineDays` previous
     /// days, summed), the objective's `target` (a rate in [0, 1]) standing in for a thin baseline, priced
@@ -130,10 +132,20 @@ public struct LostPurchases: Sendable, Hashable {
     private init(purchases: Double, variance: Double, basis: Basis, worth: [String: Double], unpriced: Double) {
         let margin = 1.96 * variance.squareRoot() + 0.5
         self.purchases = max(0, purchases)
+        self.variance = variance
         interval = max(0, purchases - margin)...max(0, purchases + margin)
         self.basis = basis
         self.worth = worth.filter { $0.value > 0 }
         self.unpriced = max(0, unpriced)
+    }
+
+    /// The estimate less `count` of its lost purchases worth `worth` that are counted elsewhere (charges
+    /// taken and not granted, whose failures it also counts), the interval kept as wide.
+    public func removing(_ count: Int, worth removed: [String: Double]) -> LostPurchases {
+        var worth = self.worth
+        for (currency, amount) in removed { worth[currency, default: 0] -= amount }
+        return LostPurchases(
+            purchases: purchases - Double(count), variance: variance, basis: basis, worth: worth.mapValues { max(0, $0) }, unpriced: unpriced)
     }
 
     /// The latest price of the product and plan, else the latest of the product under any plan.
@@ -159,16 +171,5 @@ extension LostPurchases {
             text = text + " (\(count: Int64(unpriced.rounded())) of them of products without a known price)"
         }
         return text
-    }
-
-    /// "cost so far: " and the ``summary(of:)`` of `action` against what: "(against the same hours of the
-    /// previous 7 days)"; "cost:" once the alert is over (`isOver`).
-    public func text(of action: String, isOver: Bool) -> AlertText {
-        let against: AlertText =
-            switch basis {
-            case .previousDays(let days): " (against the same hours of the previous \(count: days) days)"
-            case .objective(let target): " (against the \(percent: target) objective: the previous days hold too few events)"
-            }
-        return "\(words: isOver ? "cost" : "cost so far"): \(summary(of: action))" + against
     }
 }

@@ -57,7 +57,7 @@ extension AlertContext {
 
     /// Each episode of `incidents` as a report read at `time`, with its incident, and those firing at
     /// `time` most urgent first.
-    private func reports(of incidents: [Incident], at time: Int64, inputs: AlertInputs) throws -> (firing: [AlertReport], episodes: [AlertReport]) {
+    func reports(of incidents: [Incident], at time: Int64, inputs: AlertInputs) throws -> (firing: [AlertReport], episodes: [AlertReport]) {
         var episodes: [AlertReport] = []
         for incident in incidents {
             for episode in incident.episodes {
@@ -65,6 +65,7 @@ extension AlertContext {
                     episode.endsAt == nil ? episode.latest : episode.peak, startsAt: episode.startsAt, endsAt: episode.endsAt,
                     severityChanges: episode.severityChanges, at: time, inputs: inputs)
                 report.incident = incident
+                report.incidentURL = pagesURL.map { "\($0)/" + IncidentReport.fileName(ofID: incident.id, app: app) }
                 episodes.append(report)
             }
         }

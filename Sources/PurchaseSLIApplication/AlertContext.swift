@@ -1,5 +1,5 @@
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 import PurchaseSLIRendering
 public import PurchaseSLIStorage
 
@@ -21,6 +21,9 @@ public struct AlertContext: Sendable {
     /// The address of the page that shows the alerts (`https://…/oncall.html`), to which each report links
     /// with its anchor; nil without a base URL.
     public var alertPageURL: String?
+    /// The address of the directory the pages are published in (`https://…`), to which each report's
+    /// incident links (`incident-….html`); nil without a base URL.
+    public var pagesURL: String?
     /// The alert rules evaluated (``AlertRules/standard(for:)`` unless told).
     public var rules: [any AlertRule]
 
@@ -28,7 +31,7 @@ public struct AlertContext: Sendable {
     /// `policy`, evaluating `rules` (by default the standard ones).
     public init(
         store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, databasePath: String? = nil, alertPageURL: String? = nil,
-        rules: [any AlertRule]? = nil
+        pagesURL: String? = nil, rules: [any AlertRule]? = nil
     ) {
         self.store = app.map { AppScopedStore(store, app: $0) } ?? store
         self.app = app
@@ -36,6 +39,7 @@ public struct AlertContext: Sendable {
         self.policy = policy
         self.databasePath = databasePath
         self.alertPageURL = alertPageURL
+        self.pagesURL = pagesURL
         self.rules = rules ?? AlertRules.standard(for: policy)
     }
 
@@ -148,8 +152,9 @@ public struct AlertContext: Sendable {
             report.current = evidence.current(series.counts(last: seconds, before: time), over: seconds, of: finding)
         }
         let objective = policy.objectives.first { $0.actionType == finding.labels.actionType }
-        report.cost = try lostPurchases(
-            finding, from: min(startsAt, evidence.firstBadSeconds(of: finding) ?? startsAt), until: until, filters: filters)
+        report.cost = try cost(
+            of: finding, from: min(startsAt, evidence.firstBadSeconds(of: finding) ?? startsAt), until: until, filters: filters,
+            ledger: inputs.charges)
         report.owner = objective?.owner
         report.runbookURL = objective?.runbookURL
         report.databasePath = databasePath
@@ -161,21 +166,47 @@ public struct AlertContext: Sendable {
     /// Previous days whose same hours give the usual success rate a cost is measured against.
     public static let costBaselineDays = 7
 
-    /// What the failures of a success-rate alert cost over `[from, until)` (the events of `filters`: its
-    /// action and slice), per product and plan against the action's usual rate: that of the same hours of
-    /// the ``costBaselineDays`` previous days (whole days further back for a stretch longer than a day, so
-    /// that no baseline overlaps it; the days without events not counted), or the objective's target when
-    /// those hold too few events. Priced for purchases only (a restore or a retry grants what was bought
-    /// before). Nil for other alerts.
-    private func lostPurchases(
-        _ finding: AlertFinding, from: Int64, until: Int64, filters: [EventDimension: Set<String?>]
+    /// What an alert cost from `from` (its first bad minute) to `until`, as its evidence counts it
+    /// (``AlertEvidence/costMeasure``): the successes its action and slice (`filters`) lost, the charges it
+    /// names in full, or the refunds of its product in `ledger` over its window. Nil when nothing can be
+    /// told.
+    private func cost(
+        of finding: AlertFinding, from: Int64, until: Int64, filters: [EventDimension: Set<String?>], ledger: ChargeLedger
+    ) throws -> AlertCost? {
+        switch finding.evidence.costMeasure {
+        case .lostSuccesses:
+            return try lostPurchases(
+                of: finding.labels.actionType, from: from, until: until, filters: filters, target: finding.evidence.objective?.target
+            )
+            .map { AlertCost(lost: [finding.labels.actionType: $0]) }
+        case .ungrantedCharges(let tally):
+            return AlertCost(ungranted: tally)
+        case .refunds:
+            let start = (finding.time - finding.evidence.windowSeconds) * 1000
+            let refunds = ledger.refunds.filter { refund in
+                refund.eventMillis >= start && refund.eventMillis < until * 1000 && refund.notification.store.rawValue == finding.labels.store
+                    && refund.productID == finding.labels.slice?.value
+            }
+            return AlertCost(refunded: ChargeTally(refunds))
+        case nil:
+            return nil
+        }
+    }
+
+    /// What the failures of `action`'s events of `filters` (its slice) cost over `[from, until)`, per
+    /// product and plan against the action's usual rate: that of the same hours of the
+    /// ``costBaselineDays`` previous days (whole days further back for a stretch longer than a day, so
+    /// that no baseline overlaps it; the days without events not counted), or the objective's `target`
+    /// when those hold too few events. Priced for purchases only (a restore or a retry grants what was
+    /// bought before).
+    package func lostPurchases(
+        of action: String, from: Int64, until: Int64, filters: [EventDimension: Set<String?>], target: Double?
     ) throws -> LostPurchases? {
-        guard finding.evidence.chartMetric == .rate(.successRate), until > from else { return nil }
+        guard until > from else { return nil }
         func counts(_ start: Int64, _ end: Int64, _ filters: [EventDimension: Set<String?>]) throws -> [LostPurchases.Product: OutcomeCounts] {
             try store.counts(CountQuery(fromSeconds: start, toSeconds: end, groupBy: [.productID, .planID], filters: filters))
                 .reduce(into: [:]) { $0[LostPurchases.Product(productID: $1.key[0], planID: $1.key[1]), default: OutcomeCounts()] += $1.counts }
         }
-        let action = finding.labels.actionType
         let shift = (until - from + 86_399) / 86_400 * 86_400
         var baseline: [LostPurchases.Product: OutcomeCounts] = [:]
         var daysWithEvents = 0
@@ -186,7 +217,7 @@ public struct AlertContext: Sendable {
         }
         return LostPurchases.estimate(
             window: try counts(from, until, filters), baseline: baseline, baselineDays: daysWithEvents * Int(shift / 86_400),
-            target: finding.evidence.objective?.target, prices: action == ActionType.purchase.rawValue ? try store.prices() : nil)
+            target: target, prices: action == ActionType.purchase.rawValue ? try store.prices() : nil)
     }
 
     /// 1 − failures / (error budget × valid) over the objective's window before `until` (for a calendar

@@ -77,7 +77,52 @@ extension WeeklyReport {
                 ?? context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
             freshness: try context.freshness(at: week.endSeconds))
         moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy)
+        purchasesLost = try Self.purchasesLost(week, store: store, policy: policy)
+        for incident in self.episodes.compactMap(\.incident) where incidentCosts[incident.id] == nil {
+            incidentCosts[incident.id] = try context.cost(of: incident, at: week.endSeconds)
+        }
         self.app = app
+    }
+
+    /// The dimensions whose values ``purchasesLost`` ranks.
+    static let lossDimensions: [EventDimension] = [.productID, .planID, .offerID, .appVersion]
+
+    /// Per product, plan, offer and app version: the week's purchases that failed beyond the purchase
+    /// objective's allowance, priced per product and plan; those beyond chance, most first (none without a
+    /// purchase objective).
+    private static func purchasesLost(_ week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy) throws -> [SliceLoss] {
+        let purchase = ActionType.purchase.rawValue
+        guard let target = policy.objectives.first(where: { $0.actionType == purchase })?.target else { return [] }
+        let prices = try store.prices()
+        var losses: [SliceLoss] = []
+        for dimension in lossDimensions {
+            let groupBy = [EventDimension.productID, .planID] + ([.productID, .planID].contains(dimension) ? [] : [dimension])
+            let position = groupBy.firstIndex(of: dimension)!
+            let rows = try store.counts(
+                CountQuery(fromSeconds: week.startSeconds, toSeconds: week.endSeconds, groupBy: groupBy, filters: [.actionType: [purchase]]))
+            var byValue: [String?: [LostPurchases.Product: OutcomeCounts]] = [:]
+            for row in rows {
+                let product = LostPurchases.Product(productID: row.key[0], planID: row.key[1])
+                byValue[row.key[position], default: [:]][product, default: OutcomeCounts()] += row.counts
+            }
+            for (value, window) in byValue where value != nil {
+                // A plan sold as one product is the product's row again.
+                let counts = window.values.reduce(OutcomeCounts(), +)
+                if dimension == .planID, losses.contains(where: { $0.slice.dimension == .productID && $0.counts == counts }) { continue }
+                // Against the objective alone: no baseline, so the estimate is valid events × target − successes.
+                guard let lost = LostPurchases.estimate(window: window, baseline: [:], baselineDays: 0, target: target, prices: prices),
+                    lost.interval.lowerBound > 0
+                else { continue }
+                losses.append(
+                    SliceLoss(
+                        slice: SeriesLabels.Slice(dimension: dimension, value: value), counts: counts, lost: lost))
+            }
+        }
+        return losses.sorted {
+            ($0.lost.purchases, $1.slice.dimension.rawValue, $1.slice.value ?? "") > (
+                $1.lost.purchases, $0.slice.dimension.rawValue, $0.slice.value ?? ""
+            )
+        }
     }
 
     /// Per store and product with charges not granted or refunds in `week` or the week before: each

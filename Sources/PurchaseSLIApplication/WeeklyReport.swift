@@ -82,8 +82,23 @@ public struct WeeklyReport: Sendable {
     /// Per store and product: charges of the week not granted by its end, and refunds, against the week
     /// before; empty without store notifications.
     public var moneyAtRisk: [MoneyAtRisk] = []
+    /// What each incident of the week cost, by its id (``AlertContext/cost(of:at:)`` at the week's end).
+    public var incidentCosts: [String: AlertCost] = [:]
     /// The app reviewed (one app's view of a store several apps write to), or nil for every app.
     public var app: String?
+    /// The products, plans, offers and app versions whose purchases failed beyond what the purchase
+    /// objective allows, beyond chance (the lower bound of the estimate above zero), most lost first.
+    public var purchasesLost: [SliceLoss] = []
+
+    /// What one slice's purchase failures beyond the objective cost over the week.
+    public struct SliceLoss: Sendable {
+        /// The dimension and its value.
+        public var slice: SeriesLabels.Slice
+        /// Its purchases' counts over the week.
+        public var counts: OutcomeCounts
+        /// Purchases lost beyond the objective's allowance (valid events × target − successes), priced.
+        public var lost: LostPurchases
+    }
 
     /// One store's product: what the week left ungranted or refunded, and the week before.
     public struct MoneyAtRisk: Sendable {

@@ -91,7 +91,8 @@ struct AlertsCommand: AsyncParsableCommand {
         let context = try exitingOnFailure {
             AlertContext(
                 store: try store.openStore(), policy: try policy.load(), app: app.app, databasePath: try store.location().filePath,
-                alertPageURL: links.url(of: DashboardDefinition.alertPage(in: (try? DashboardFiles.load(directory: dashboards)) ?? [], for: app.app)))
+                alertPageURL: links.url(of: DashboardDefinition.alertPage(in: (try? DashboardFiles.load(directory: dashboards)) ?? [], for: app.app)),
+                pagesURL: links.baseURL.flatMap(LinkOptions.normalized))
         }
         guard from == nil else {
             let reports = try exitingOnFailure {

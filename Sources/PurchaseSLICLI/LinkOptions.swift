@@ -6,7 +6,7 @@ import PurchaseSLIDashboards
 struct LinkOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Where the pages are served (e.g. https://sli.example.com): alert text, Slack and Alertmanager (generatorURL) link to the alert on the on-call page.",
+            "Where the pages are served (e.g. https://sli.example.com): alert text, Slack and Alertmanager (generatorURL) link to the alert on the on-call page, and to its incident's report.",
             valueName: "url"))
     var baseURL: String?
 

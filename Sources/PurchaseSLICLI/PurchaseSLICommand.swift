@@ -15,7 +15,7 @@ public struct PurchaseSLICommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, IngestCommand.self, IngestStoreCommand.self, QueryCommand.self, ChargesCommand.self, AlertsCommand.self,
             RolloutCommand.self, RenderCommand.self,
-            ReportCommand.self, SimulateCommand.self, ServeCommand.self, MigrateCommand.self,
+            ReportCommand.self, IncidentCommand.self, SimulateCommand.self, ServeCommand.self, MigrateCommand.self,
         ]
     )
 

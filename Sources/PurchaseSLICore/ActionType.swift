@@ -18,6 +18,13 @@ public struct ActionType: RawRepresentable, Sendable, Hashable, Codable, CustomS
 
     public var description: String { rawValue }
 
+    /// Whether `lhs` comes before `rhs` where outputs list actions: the known ones in their order
+    /// (purchase, restore, retry), then the others by name.
+    public static func isListedBefore(_ lhs: String, _ rhs: String) -> Bool {
+        func position(_ action: String) -> Int { known.firstIndex(of: ActionType(rawValue: action)) ?? known.count }
+        return (position(lhs), lhs) < (position(rhs), rhs)
+    }
+
     /// Whether `token` matches `[a-zA-Z][a-zA-Z0-9_-]{0,31}`. O(n) in the token's length.
     public static func isValidToken(_ token: some StringProtocol) -> Bool {
         let bytes = token.utf8

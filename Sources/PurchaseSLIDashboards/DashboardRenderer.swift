@@ -40,7 +40,8 @@ public struct DashboardRenderer: Sendable {
     }
 
     /// Each dashboard (a definition with `app:` shows that app alone), the weekly review of the last whole
-    /// ISO week before the context's time, and `index.html` linking them all.
+    /// ISO week before the context's time, the report of each incident they show
+    /// (``PurchaseSLIApplication/IncidentReport/fileName(ofID:app:)``), and `index.html` linking them all.
     public func render(generatedAtSeconds: Int64) throws -> [File] {
         // One backtest at a minute's step per app shown (as `alerts` and `report` evaluate, so the review says
         // the same whichever wrote it) covers the range (its episodes shade the charts), the reviewed week (its
@@ -56,11 +57,25 @@ public struct DashboardRenderer: Sendable {
             }
         }
         var snapshots: [String?: AlertSnapshot] = [:]
+        var incidentPages: [String: HTMLDocument] = [:]
         func alerts(of app: String?) throws -> AlertSnapshot {
             if let known = snapshots[app] { return known }
             let alertContext = links.alertContext(
                 store: context.everyApp, policy: context.policy, app: app, definitions: pages(of: app), rules: rules)
-            let reports = try alertContext.snapshotReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
+            var reports = try alertContext.snapshotReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
+            // Each incident shown gets its report beside the pages, which its alerts link to.
+            func linked(_ report: AlertReport) throws -> AlertReport {
+                guard let incident = report.incident else { return report }
+                var report = report
+                let name = IncidentReport.fileName(ofID: incident.id, app: app)
+                if report.incidentURL == nil { report.incidentURL = name }
+                if incidentPages[name] == nil {
+                    incidentPages[name] = try alertContext.incidentReport(of: incident, at: context.atSeconds).document(
+                        navigation: [], generatedAtSeconds: generatedAtSeconds)
+                }
+                return report
+            }
+            reports = (try reports.firing.map(linked), try reports.episodes.map(linked))
             let snapshot = AlertSnapshot(
                 firing: reports.firing, episodes: reports.episodes, freshness: try alertContext.freshness(at: context.atSeconds),
                 rules: alertContext.rules)
@@ -90,6 +105,11 @@ public struct DashboardRenderer: Sendable {
             return file(definition.file, try page.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds))
         }
         files.append(file(weeklyReport.fileName, weeklyReport.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
+        for (name, document) in incidentPages.sorted(by: { $0.key < $1.key }) {
+            var page = document
+            page.navigation = navigation
+            files.append(file(name, page))
+        }
         let entries =
             definitions.map { definition in
                 IndexPage.Entry(

@@ -40,8 +40,11 @@ public struct IndexPage: Sendable {
                 return "<li><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> "
                     + "<a href=\"\(alertPage)#\(report.finding.identity.anchor)\">\(report.finding.kind.rawValue) \(labels)</a> "
                     + "since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration(context.atSeconds - report.startsAt)))"
-                    + (report.incident.map { " · incident \($0.id)" } ?? "")
-                    + (report.cost.map { " · cost so far \(HTML(trusted: $0.summary(of: report.finding.labels.actionType).rendered(.html)))" } ?? "")
+                    + (report.incident.map { incident in
+                        " · incident "
+                            + (report.incidentURL.map { HTML(trusted: "<a href=\"\(HTML.escape($0))\">\(incident.id)</a>") } ?? "\(incident.id)")
+                    } ?? "")
+                    + (report.cost.map { " · cost so far \(HTML(trusted: $0.summary().rendered(.html)))" } ?? "")
                     + "</li>"
             })
     }

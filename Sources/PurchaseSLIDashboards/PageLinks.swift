@@ -27,6 +27,7 @@ public struct PageLinks: Sendable, Hashable {
     ) -> AlertContext {
         AlertContext(
             store: store, policy: policy, app: app, databasePath: databasePath,
-            alertPageURL: baseURL.map { "\($0)/\(DashboardDefinition.alertPage(in: definitions, for: app))" }, rules: rules)
+            alertPageURL: baseURL.map { "\($0)/\(DashboardDefinition.alertPage(in: definitions, for: app))" }, pagesURL: baseURL,
+            rules: rules)
     }
 }

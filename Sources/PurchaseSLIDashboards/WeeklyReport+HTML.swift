@@ -14,7 +14,7 @@ extension WeeklyReport {
         let severities = Set(episodes.map(\.severity))
         let tone = severities.contains(.page) ? " bad" : severities.isEmpty ? "" : " warn"
         body += "<div class=\"banner\(tone)\"><strong>Summary</strong><p>\(HTML(trusted: summary(escaping: .html)))</p></div>"
-        body += attainmentSection + moneySection
+        body += attainmentSection + costSection + moneySection
         body += changesSection + slicesSection + errorsSection + trendSection + incidentsSection
         return HTMLDocument(
             title: "Weekly quality review \(week)" + (app.map { " · \($0)" } ?? ""),
@@ -46,6 +46,22 @@ extension WeeklyReport {
             \(HTML.joined(rows))</table></div><p class="meta">Budget spent: failures ÷ (error budget × valid events) \
             over the week; above 100 % the week alone overspent the budget.</p></section>
             """
+    }
+
+    /// What failures cost: the incidents together, and the slices whose purchases failed beyond the objective.
+    private var costSection: HTML {
+        let rows = purchasesLost.prefix(12).map { loss -> HTML in
+            "<tr><td class=\"text\">\(loss.slice.dimension.rawValue)=\(loss.slice.value ?? "")</td><td>\(NumberText.count(loss.counts.valid))</td>"
+                + "<td>\(NumberText.percent(loss.counts.successRate))</td><td>\(lostText(loss.lost))</td><td>\(Self.money(loss.lost.worth))</td></tr>"
+        }
+        let table: HTML =
+            rows.isEmpty
+            ? ""
+            : "<div class=\"scroll\"><table><tr><th class=\"text\">slice</th><th>valid</th><th>success rate</th>"
+                + "<th>purchases lost beyond the objective</th><th>worth</th></tr>\(HTML.joined(Array(rows)))</table></div>"
+                + "<p class=\"meta\">Per product, plan, offer and app version: valid purchase events × the objective − successes, "
+                + "with a 95 % interval, priced at each product's latest price; only slices whose interval is above zero.</p>"
+        return "<section><h2>What failures cost</h2><p>\(HTML(trusted: costSentence(escaping: .html)))</p>\(table)</section>"
     }
 
     /// Money at risk: per store and product, the charges not granted and the refunds, against the week before.
@@ -145,15 +161,24 @@ extension WeeklyReport {
                 "<strong>\(alert.kind)</strong> \(alert.labels)" + (alert.episodes > 1 ? " (\(alert.episodes) episodes)" : "")
             }
             return "<tr><td><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span></td>"
-                + "<td class=\"text\">\(incident.id ?? "")</td><td class=\"text\">\(HTML.joined(alerts, separator: "; "))</td>"
+                + "<td class=\"text\">\(incidentLink(incident))</td><td class=\"text\">\(HTML.joined(alerts, separator: "; "))</td>"
                 + "<td>\(RFC3339.format(seconds: incident.firstBadSeconds))</td><td>\(RFC3339.format(seconds: incident.startsAt))</td>"
                 + "<td>\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing")</td>"
-                + "<td>\(NumberText.duration(incident.duration))</td></tr>"
+                + "<td>\(NumberText.duration(incident.duration))</td>"
+                + "<td class=\"text\">\(HTML(trusted: incident.id.flatMap { incidentCosts[$0] }.map { $0.summary().rendered(.html) } ?? "–"))</td></tr>"
         }
         return """
             <section><h2>Incidents</h2><div class="scroll"><table><tr><th>severity</th><th class="text">incident</th>\
-            <th class="text">alerts</th><th>first bad minute</th><th>alerted</th><th>end</th><th>duration</th></tr>\(HTML.joined(rows))</table></div></section>
+            <th class="text">alerts</th><th>first bad minute</th><th>alerted</th><th>end</th><th>duration</th><th class="text">cost</th></tr>\
+            \(HTML.joined(rows))</table></div><p class="meta">Cost: purchases lost against the same hours of the previous 7 \
+            days (estimated), and charges not granted and refunds in full; each incident's id links to its report.</p></section>
             """
+    }
+
+    /// The incident's id, linked to its report when it has one.
+    private func incidentLink(_ incident: WeekIncident) -> HTML {
+        guard let id = incident.id else { return "" }
+        return incident.reportURL.map { "<a href=\"\($0)\">\(id)</a>" } ?? "\(id)"
     }
 
     /// ▲ or ▼ coloured by whether the change is better or worse, the change in points, and significance.

@@ -49,6 +49,17 @@ extension WeeklyReport {
                 "| \(escape(String(error.description.prefix(160)))) | \(NumberText.count(error.current)) | \(NumberText.count(error.previous)) | "
                     + "\(words.change) | \(words.note) |")
         }
+        lines += ["", "## What failures cost", "", costSentence(escaping: .markdown)]
+        if !purchasesLost.isEmpty {
+            lines += [
+                "", "| slice | valid | success rate | purchases lost beyond the objective | worth |", "|---|---:|---:|---:|---|",
+            ]
+            for loss in purchasesLost.prefix(12) {
+                lines.append(
+                    "| \(loss.slice.dimension.rawValue)=\(escape(loss.slice.value ?? "")) | \(NumberText.count(loss.counts.valid)) | "
+                        + "\(NumberText.percent(loss.counts.successRate)) | \(lostText(loss.lost)) | \(Self.money(loss.lost.worth)) |")
+            }
+        }
         if !moneyAtRisk.isEmpty {
             lines += [
                 "", "## Money at risk", "", "Charges not granted by the week's end (of the types the policy expects a grant for) and refunds.", "",
@@ -66,11 +77,14 @@ extension WeeklyReport {
         if incidents.isEmpty { lines.append("No alert fired this week.") }
         for incident in incidents {
             let alerts = alerts(of: incident).map { "\($0.kind) \(escape($0.labels))" + ($0.episodes > 1 ? " (\($0.episodes) episodes)" : "") }
+            let id = incident.id.map { id in incident.reportURL.map { "[\(id)](\($0))" } ?? id }
+            let cost = incident.id.flatMap { incidentCosts[$0] }.map { "; " + $0.text(isOver: incident.endsAt != nil).rendered(.markdown) } ?? ""
             lines.append(
-                "- **\(incident.severity.rawValue.uppercased())** \(incident.id.map { "incident \($0): " } ?? "")"
+                "- **\(incident.severity.rawValue.uppercased())** \(id.map { "incident \($0): " } ?? "")"
                     + "\(alerts.joined(separator: "; ")): bad from \(RFC3339.format(seconds: incident.firstBadSeconds)), alerted "
                     + "\(RFC3339.format(seconds: incident.startsAt)) to "
-                    + "\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing") (\(NumberText.duration(incident.duration)))")
+                    + "\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing") (\(NumberText.duration(incident.duration)))"
+                    + cost)
         }
         return lines.joined(separator: "\n") + "\n"
     }

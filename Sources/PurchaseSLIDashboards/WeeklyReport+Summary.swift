@@ -79,6 +79,8 @@ extension WeeklyReport {
                 "\(incidents.count) incident\(incidents.count == 1 ? "" : "s") (\(pages.count) paged) from \(episodes.count) alert "
                     + "episode\(episodes.count == 1 ? "" : "s"); the longest, \(longest.episodes[0].finding.kind.rawValue) on "
                     + "\(escaping.escape(labels(longest.episodes[0]))), lasted \(NumberText.duration(longest.duration)).")
+            let worth = incidentsWorth
+            if !worth.isEmpty { sentences.append("What the incidents cost: ≈ \(Self.money(worth)).") }
         }
         if let top = errors.first {
             let before =
@@ -106,6 +108,41 @@ extension WeeklyReport {
         let symbol = change > 0 ? "▲" : change < 0 ? "▼" : "="
         let note = comparison.adjustedPValue.map { significant ? NumberText.pValue($0) : "n.s." } ?? "too few to test"
         return ("\(symbol) \(NumberText.points(change))", note, significant)
+    }
+
+    /// "The incidents cost ≈ 1,390.20 USD (…). Purchases failed beyond the 99.0 % objective in 3 slices; most
+    /// in offerID=winback-50: ≈ 41 (30–52), ≈ 205.00 USD." (untrusted values escaped for `escaping`).
+    func costSentence(escaping: TextEscaping) -> String {
+        var sentences: [String] = []
+        let worth = incidentsWorth
+        sentences.append(
+            incidentCosts.isEmpty
+                ? "No incident."
+                : worth.isEmpty
+                    ? "The incidents cost nothing that can be priced."
+                    : "The incidents cost ≈ \(Self.money(worth)) together (purchases lost as estimated, charges in full).")
+        if let top = purchasesLost.first {
+            let target = actions.first { $0.actionType == ActionType.purchase.rawValue }?.objective?.target
+            sentences.append(
+                "Purchases failed beyond the \(NumberText.percent(target)) objective, beyond chance, in \(purchasesLost.count) "
+                    + "slice\(purchasesLost.count == 1 ? "" : "s") (products, plans, offers, app versions); the most in "
+                    + "\(top.slice.dimension.rawValue)=\(escaping.escape(top.slice.value ?? "")): \(lostText(top.lost))"
+                    + (top.lost.worth.isEmpty ? "" : ", ≈ \(Self.money(top.lost.worth))") + ".")
+        } else if actions.contains(where: { $0.actionType == ActionType.purchase.rawValue && $0.objective != nil }) {
+            sentences.append("No product, plan, offer or app version failed beyond the purchase objective beyond chance.")
+        }
+        return sentences.joined(separator: " ")
+    }
+
+    /// "≈ 41 (30–52)".
+    func lostText(_ lost: LostPurchases) -> String {
+        "≈ \(NumberText.count(Int64(lost.purchases.rounded()))) "
+            + "(\(NumberText.count(Int64(lost.interval.lowerBound.rounded())))–\(NumberText.count(Int64(lost.interval.upperBound.rounded()))))"
+    }
+
+    /// What the week's incidents cost together, per currency (each incident once).
+    var incidentsWorth: [String: Double] {
+        incidentCosts.values.reduce(into: [:]) { total, cost in total.merge(cost.worth, uniquingKeysWith: +) }
     }
 
     /// The week's incidents: its episodes grouped by the incident each belongs to, by start.
@@ -152,6 +189,8 @@ struct WeekIncident {
     var startsAt: Int64 { episodes.map(\.startsAt).min() ?? weekEnd }
     /// When the trouble first showed in the events (``Incident/firstBadSeconds``), else its start.
     var firstBadSeconds: Int64 { episodes.first?.incident.map { min($0.firstBadSeconds, startsAt) } ?? startsAt }
+    /// The address of its report, as its alerts link to it, or nil.
+    var reportURL: String? { episodes.lazy.compactMap(\.incidentURL).first }
     /// When its last alert stopped, or nil while one fires at the week's end.
     var endsAt: Int64? { episodes.contains { $0.endsAt == nil } ? nil : episodes.compactMap(\.endsAt).max() }
     /// How long it lasted within the week.

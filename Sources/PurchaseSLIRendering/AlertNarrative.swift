@@ -77,7 +77,8 @@ struct AlertNarrative {
         var parts: [String] = []
         if !again.isEmpty { parts.append("also fired " + again.joined(separator: " and ")) }
         if !alerts.isEmpty { parts.append("with " + alerts.joined(separator: ", ")) }
-        return "incident \(incident.id), first bad minute \(RFC3339.format(seconds: incident.firstBadSeconds))"
+        let id = escaping == .html ? report.incidentURL.map { "<a href=\"\(HTML.escape($0))\">\(incident.id)</a>" } ?? incident.id : incident.id
+        return "incident \(id), first bad minute \(RFC3339.format(seconds: incident.firstBadSeconds))"
             + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
     }
 
@@ -108,13 +109,20 @@ struct AlertNarrative {
     /// The details, the query to run next and the references, as lines.
     var allLines: [String] { details + [lookNextLine] + (references.map { [$0] } ?? []) }
 
-    /// Who owns the objective and where its runbook and the alert's dashboard page are, or nil when the
-    /// policy names none and no base URL was given.
+    /// Who owns the objective and where its runbook, the alert's dashboard page and its incident's report
+    /// are (HTML links the incident's id instead), or nil when the policy names none and no base URL was
+    /// given.
     var references: String? {
         let parts = [
             report.owner.map { "owner: \(escaping.escape($0))" }, report.runbookURL.map { "runbook: \($0)" },
             report.pageURL.map { "dashboard: \($0)" },
+            escaping == .html ? nil : report.incidentURL.map { "incident report: \($0)" },
         ].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
+}
+
+extension AlertReport {
+    /// The command that shows what is behind the alert, as its text prints it ("look next"), read at `now`.
+    public func lookNextCommand(now: Int64) -> String { AlertNarrative(report: self, escaping: .terminal, now: now).lookNext }
 }

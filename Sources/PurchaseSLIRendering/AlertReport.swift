@@ -19,13 +19,13 @@ public struct AlertReport: Sendable {
     public var current: AlertText?
     /// The share of the error budget left over the objective's window (negative when overspent).
     public var budgetRemaining: Double?
-    /// What its failures cost from the first bad minute to its end (or the time it is read at): the
-    /// purchases that would have succeeded at the usual rate, and their worth; nil for alerts that are not
-    /// about the success rate.
-    public var cost: LostPurchases?
+    /// What it cost from the first bad minute to its end (or the time it is read at): the purchases that
+    /// would have succeeded at the usual rate and their worth, or the charges or refunds it names in full;
+    /// nil when nothing can be told (a loss of signal).
+    public var cost: AlertCost?
 
     /// The line that says what it cost: "cost so far: ≈ 57 purchases (41–73) …", or "cost:" once it is over.
-    public var costText: AlertText? { cost?.text(of: finding.labels.actionType, isOver: endsAt != nil) }
+    public var costText: AlertText? { cost?.text(isOver: endsAt != nil) }
     /// Its severity from `startsAt`, and each change of it, in order (empty: the finding's all along).
     public var severityChanges: [SeverityChange]
     /// The database its "look next" query reads (`--db`), or nil to leave the option out.
@@ -38,6 +38,8 @@ public struct AlertReport: Sendable {
     public var runbookURL: String?
     /// The incident it belongs to, with the other alerts of it.
     public var incident: Incident?
+    /// The address of its incident's report (`incident-….html` beside the pages), or nil without pages.
+    public var incidentURL: String?
     /// The app it was evaluated for (`--app`: one app's view of a store several apps write to), or nil
     /// for every app. Its labels, headline and look-next commands name it.
     public var app: String?

@@ -41,13 +41,13 @@ import Testing
         }
         let page = try #require(
             reports.first { $0.finding.kind == .successRateBurn && $0.finding.labels == SeriesLabels(actionType: "purchase") })
-        let cost = try #require(page.cost)
+        let cost = try #require(page.cost?.lost["purchase"])
         #expect(cost.basis == .previousDays(7))
         #expect(cost.interval.contains(cost.purchases) && cost.interval.lowerBound > 0)
         #expect(abs(cost.purchases - Double(lostByOutage)) <= 0.2 * Double(lostByOutage), "\(cost) vs \(lostByOutage)")
         #expect((cost.worth["USD"] ?? 0) > cost.purchases, "coins cost 0.99 USD and more, subscriptions more: \(cost.worth)")
         let text = AlertOutput.text([page], now: page.endsAt ?? 0)
-        #expect(text.contains("cost: ≈ ") && text.contains("(against the same hours of the previous 7 days)"), "\(text)")
+        #expect(text.contains("cost: ≈ ") && text.contains("(estimated against the same hours of the previous 7 days)"), "\(text)")
         #expect(AlertOutput.alertmanagerJSON([page], now: page.endsAt ?? 0).contains(#""cost":"cost: ≈ "#))
     }
 }

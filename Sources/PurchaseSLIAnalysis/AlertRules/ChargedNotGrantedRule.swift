@@ -121,6 +121,10 @@ public struct ChargedNotGrantedRule: AlertRule {
 
 extension ChargeEvidence: AlertEvidence {
     public var windowSeconds: Int64 { lookbackSeconds }
+    /// The charges not granted, in full.
+    public var costMeasure: AlertCostMeasure? {
+        .ungrantedCharges(ChargeTally(count: ungranted, worth: Dictionary(amounts.map { ($0.currency, $0.amount) }, uniquingKeysWith: +)))
+    }
     /// The minute of the oldest charge not granted.
     public func firstBadSeconds(of alert: AlertFinding) -> Int64? { oldest.first.map { $0.eventMillis / 60_000 * 60 } }
 

@@ -69,6 +69,8 @@ public struct RefundSpikeEvidence: AlertEvidence {
     public var spike: SpikeStatistics
 
     public var windowSeconds: Int64 { spike.windowSeconds }
+    /// The refunds, in full.
+    public var costMeasure: AlertCostMeasure? { .refunds }
 
     public func summary(of alert: AlertFinding) -> AlertText { spike.summary("\(scope: alert.labels)") }
     public func details(of alert: AlertFinding) -> [AlertText] { [spike.countsLine] }

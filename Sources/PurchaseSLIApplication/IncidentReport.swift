@@ -1,0 +1,107 @@
+public import PurchaseSLIAnalysis
+public import PurchaseSLICore
+public import PurchaseSLIRendering
+
+/// A postmortem draft of one incident (`purchase-sli incident ID`): its timeline, what it did to each
+/// action, the slices that carried its failures, the top errors, what it cost, the charges it left
+/// ungranted and when each was granted, the refunds of charges taken during it, and its alerts with the
+/// commands to look next.
+public struct IncidentReport: Sendable {
+    /// One moment of the timeline.
+    public struct Moment: Sendable, Hashable {
+        /// When, in seconds since the epoch.
+        public var seconds: Int64
+        /// What happened: "first bad minute", "first alert", "page", "peak", "recovery", "resolved", or an
+        /// alert's own start, severity change or end.
+        public var label: String
+        /// The words that go with it.
+        public var text: AlertText
+    }
+
+    /// What the incident did to one action over its span.
+    public struct ActionImpact: Sendable {
+        /// The action.
+        public var actionType: String
+        /// The one slice its alerts were about, or nil for the whole action (or several slices).
+        public var scope: SeriesLabels.Slice?
+        /// Its counts from the first bad minute to the end (or the time read).
+        public var counts: OutcomeCounts
+        /// The slices that carried its failures beyond their share of traffic.
+        public var concentration: [SliceShare]
+        /// Its most frequent error descriptions of failures and cancels, with their counts.
+        public var topErrors: [(result: String, description: String, events: Int64)]
+
+        /// "purchase", or "purchase, productID=coins_500" for one slice.
+        public var heading: String {
+            actionType + (scope.map { ", \($0.dimension.rawValue)=\($0.value ?? "(none)")" } ?? "")
+        }
+    }
+
+    /// The incident.
+    public var incident: Incident
+    /// The app it is about, nil for every app.
+    public var app: String?
+    /// When it was read, in seconds since the epoch (its end, or now while it goes on).
+    public var readAtSeconds: Int64
+    /// The timeline, in order.
+    public var timeline: [Moment]
+    /// What it did to each action its alerts were about, purchase first.
+    public var impacts: [ActionImpact]
+    /// What it cost (``AlertContext/cost(of:at:)``).
+    public var cost: AlertCost
+    /// The charges of the products it named that were taken during it and not granted within the grace
+    /// time, with when each was granted (if it was), by charge time.
+    public var lateCharges: [ChargeLedger.Charge]
+    /// Refunds and revocations, within ``refundHorizonSeconds`` of their charge, of charges taken during it
+    /// (of the products it named, else of every product), by time.
+    public var refunds: [ChargeLedger.Charge]
+    /// Its alerts' episodes, each with its context and the command to look next.
+    public var alerts: [AlertReport]
+
+    /// How long after a charge taken during an incident a refund of it is counted: 14 days.
+    public static let refundHorizonSeconds: Int64 = 14 * 86_400
+
+    /// Whether its last alert has stopped.
+    public var isOver: Bool { incident.endsAt != nil }
+    /// The end of the span it covers: its end, or the time read.
+    public var untilSeconds: Int64 { incident.endsAt.map { min($0, readAtSeconds) } ?? readAtSeconds }
+}
+
+/// Why an incident report cannot be made.
+public struct IncidentLookupError: Error, CustomStringConvertible {
+    /// The message.
+    public var description: String
+}
+
+extension IncidentReport {
+    /// The file name of an incident's page: `incident-20261112-0703-3fa2c1.html`, and for one app's
+    /// incident `incident-20261112-0703-3fa2c1-com.example.app.html` (characters other than letters,
+    /// digits, `.`, `-` and `_` written as `_`).
+    public static func fileName(ofID id: String, app: String?) -> String {
+        let suffix = app.map { app in
+            "-"
+                + String(
+                    app.unicodeScalars.map {
+                        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-_".unicodeScalars.contains($0))
+                            ? Character($0) : "_"
+                    })
+        }
+        return "incident-\(id)\(suffix ?? "").html"
+    }
+
+    /// The minute an incident id names ("20261112-0703-3fa2c1" → 2026-11-12T07:03:00Z), or nil when `id` is
+    /// not spelled as the alerts show ids.
+    public static func startSeconds(ofID id: String) -> Int64? {
+        let parts = id.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 8, parts[1].count == 4, parts[2].count == 6,
+            parts[0].allSatisfy(\.isASCIIDigit), parts[1].allSatisfy(\.isASCIIDigit), parts[2].allSatisfy(\.isHexDigit)
+        else { return nil }
+        let (day, minute) = (Array(parts[0]), Array(parts[1]))
+        let text = "\(String(day[0..<4]))-\(String(day[4..<6]))-\(String(day[6..<8]))T\(String(minute[0..<2])):\(String(minute[2..<4])):00Z"
+        return RFC3339.parseMillis(text).map { $0 / 1000 }
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,82 @@
+import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
+import PurchaseSLICore
+public import PurchaseSLIRendering
+
+extension IncidentReport {
+    /// The report as a self-contained page.
+    public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) -> HTMLDocument {
+        let tone = incident.peakSeverity == .page ? "bad" : "warn"
+        var body: HTML =
+            "<div class=\"banner \(tone)\"><strong>\(incident.peakSeverity.rawValue.uppercased())\(isOver ? "" : " · ongoing")</strong>"
+            + "<p>\(spanText), from the first bad minute.</p><p>\(HTML(trusted: cost.text(isOver: isOver).rendered(.html)))</p></div>"
+        let moments = timeline.map { moment -> HTML in
+            "<tr><td>\(RFC3339.format(seconds: moment.seconds))</td><td class=\"text\">\(moment.label)</td>"
+                + "<td class=\"text\">\(HTML(trusted: moment.text.rendered(.html)))</td></tr>"
+        }
+        body +=
+            "<section><h2>Timeline</h2><div class=\"scroll\"><table><tr><th>time (UTC)</th><th class=\"text\">what</th><th class=\"text\"></th></tr>"
+            + HTML.joined(moments) + "</table></div></section>"
+        body += impactsSection + chargesSection
+        body += "<section><h2>Alerts</h2>\(AlertOutput.html(alerts, now: readAtSeconds))</section>"
+        return HTMLDocument(
+            title: title, subtitle: "postmortem draft · read at \(RFC3339.format(seconds: readAtSeconds))", navigation: navigation, body: body,
+            generatedAtSeconds: generatedAtSeconds)
+    }
+
+    private var impactsSection: HTML {
+        guard !impacts.isEmpty else {
+            return
+                "<section><h2>What it did</h2><p class=\"muted\">Its alerts were not about the rate of events (charges or refunds only).</p></section>"
+        }
+        let parts = impacts.map { impact -> HTML in
+            var part: HTML = "<h3>\(impact.heading)</h3><p>\(impactLine(impact))</p>"
+            if impact.concentration.isEmpty {
+                part += "<p class=\"muted\">No slice carried its failures beyond its share of traffic.</p>"
+            } else {
+                let rows = impact.concentration.map { share -> HTML in
+                    "<tr><td class=\"text\">\(share.slice.dimension.rawValue)=\(share.slice.value ?? "(none)")</td>"
+                        + "<td>\(NumberText.percent(share.share))</td><td>\(NumberText.percent(share.trafficShare))</td></tr>"
+                }
+                part +=
+                    "<div class=\"scroll\"><table><tr><th class=\"text\">slice</th><th>share of failures</th><th>share of traffic</th></tr>"
+                    + HTML.joined(rows) + "</table></div>"
+            }
+            if !impact.topErrors.isEmpty {
+                let rows = impact.topErrors.map { error -> HTML in
+                    "<tr><td class=\"text\">\(error.result)</td><td class=\"text\">\(String(error.description.prefix(120)))</td>"
+                        + "<td>\(NumberText.count(error.events))</td></tr>"
+                }
+                part +=
+                    "<div class=\"scroll\"><table><tr><th class=\"text\">result</th><th class=\"text\">error</th><th>events</th></tr>"
+                    + HTML.joined(rows) + "</table></div>"
+            }
+            return part
+        }
+        return "<section><h2>What it did</h2>\(HTML.joined(parts))</section>"
+    }
+
+    private var chargesSection: HTML {
+        func table(_ charges: [ChargeLedger.Charge], last: String, value: (ChargeLedger.Charge) -> HTML) -> HTML {
+            let rows = charges.map { charge -> HTML in
+                let notification = charge.notification
+                return "<tr><td class=\"text\">\(notification.transactionID ?? "(none)")</td><td class=\"text\">\(charge.productID)</td>"
+                    + "<td>\(RFC3339.format(millis: charge.eventMillis))</td>"
+                    + "<td>\(notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "–")</td>"
+                    + "<td class=\"text\">\(value(charge))</td></tr>"
+            }
+            return "<div class=\"scroll\"><table><tr><th class=\"text\">transaction</th><th class=\"text\">product</th><th>time</th>"
+                + "<th>amount</th><th class=\"text\">\(last)</th></tr>\(HTML.joined(rows))</table></div>"
+        }
+        let late: HTML =
+            lateCharges.isEmpty
+            ? "<p class=\"muted\">None of the products its alerts named.</p>"
+            : table(lateCharges, last: "granted") { charge in
+                charge.grantedMillis == nil ? "<span class=\"status bad\">not granted</span>" : "\(grantText(charge))"
+            }
+        let refunded: HTML =
+            refunds.isEmpty ? "<p class=\"muted\">None so far.</p>" : table(refunds, last: "type") { "\($0.notification.type)" }
+        return "<section><h2>Charges not granted in time</h2>\(late)</section>"
+            + "<section><h2>Refunds of charges taken during it (within 14 days)</h2>\(refunded)</section>"
+    }
+}

@@ -1,0 +1,106 @@
+import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
+import PurchaseSLICore
+import PurchaseSLIRendering
+
+extension IncidentReport {
+    /// The title: "Incident 20261112-0703-3fa2c1 · PAGE · over" (with the app when one).
+    public var title: String {
+        "Incident \(incident.id)" + (app.map { " · \($0)" } ?? "") + " · \(incident.peakSeverity.rawValue.uppercased())"
+            + (isOver ? "" : " · ongoing")
+    }
+
+    /// "2026-11-12T07:03:00Z to 2026-11-12T09:41:00Z (2 h 38 min)", or "… to now (…)" while it goes on.
+    public var spanText: String {
+        "\(RFC3339.format(seconds: incident.firstBadSeconds)) to "
+            + (incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "now, \(RFC3339.format(seconds: readAtSeconds))")
+            + " (\(NumberText.duration(untilSeconds - incident.firstBadSeconds)))"
+    }
+
+    /// The report as Markdown, a postmortem draft for a wiki; event data cannot inject markup.
+    public var markdown: String {
+        let escape = TextEscaping.markdown.escape
+        var lines = [
+            "# Incident \(incident.id)" + (app.map { " · " + escape($0) } ?? "") + " · \(incident.peakSeverity.rawValue.uppercased())"
+                + (isOver ? "" : " · ongoing"),
+            "", "- **span**: \(spanText), from the first bad minute",
+            "- **\(isOver ? "cost" : "cost so far")**: " + (cost.summary() + cost.basisText).rendered(.markdown),
+            "- **alerts**: \(alerts.count), read at \(RFC3339.format(seconds: readAtSeconds))",
+            "", "## Timeline", "", "| time (UTC) | what | |", "|---|---|---|",
+        ]
+        for moment in timeline {
+            lines.append("| \(RFC3339.format(seconds: moment.seconds)) | \(moment.label) | \(moment.text.rendered(.markdown)) |")
+        }
+        lines += ["", "## What it did", ""]
+        if impacts.isEmpty { lines.append("Its alerts were not about the rate of events (charges or refunds only).") }
+        for impact in impacts {
+            lines.append("### " + escape(impact.heading))
+            lines.append("")
+            lines.append(impactLine(impact))
+            if !impact.concentration.isEmpty {
+                lines += ["", "| slice | share of failures | share of traffic |", "|---|---:|---:|"]
+                for share in impact.concentration {
+                    lines.append(
+                        "| \(share.slice.dimension.rawValue)=\(escape(share.slice.value ?? "(none)")) | \(NumberText.percent(share.share)) | "
+                            + "\(NumberText.percent(share.trafficShare)) |")
+                }
+            } else {
+                lines += ["", "No slice carried its failures beyond its share of traffic."]
+            }
+            if !impact.topErrors.isEmpty {
+                lines += ["", "| result | error | events |", "|---|---|---:|"]
+                for error in impact.topErrors {
+                    lines.append("| \(escape(error.result)) | \(escape(String(error.description.prefix(120)))) | \(NumberText.count(error.events)) |")
+                }
+            }
+            lines.append("")
+        }
+        lines += chargesMarkdown
+        lines += ["", "## Alerts", "", AlertOutput.markdown(alerts, now: readAtSeconds)]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "4,210 attempts, 3,870 succeeded (91.9 %), 290 failed, 50 cancelled".
+    func impactLine(_ impact: ActionImpact) -> String {
+        let counts = impact.counts
+        let trials = counts.attempts > 0 ? counts.attempts : counts.valid
+        let rate = IncidentCourse.rate(counts, minimumTrials: 1)
+        return "\(NumberText.count(trials)) \(counts.attempts > 0 ? "attempts" : "valid events"), "
+            + "\(NumberText.count(counts.success + counts.alreadyGranted)) succeeded (\(NumberText.percent(rate))), "
+            + "\(NumberText.count(counts.failure)) failed, \(NumberText.count(counts.cancel)) cancelled, \(NumberText.count(counts.pending)) pending"
+    }
+
+    /// The charges left ungranted and the refunds, as Markdown sections.
+    private var chargesMarkdown: [String] {
+        var lines = ["## Charges not granted in time", ""]
+        if lateCharges.isEmpty {
+            lines.append("None of the products its alerts named.")
+        } else {
+            lines += ["| transaction | product | charged | amount | granted |", "|---|---|---|---:|---|"]
+            for charge in lateCharges { lines.append(row(charge, grant: true)) }
+        }
+        lines += ["", "## Refunds of charges taken during it (within 14 days)", ""]
+        if refunds.isEmpty {
+            lines.append("None so far.")
+        } else {
+            lines += ["| transaction | product | refunded | amount | type |", "|---|---|---|---:|---|"]
+            for refund in refunds { lines.append(row(refund, grant: false)) }
+        }
+        return lines
+    }
+
+    private func row(_ charge: ChargeLedger.Charge, grant: Bool) -> String {
+        let escape = TextEscaping.markdown.escape
+        let notification = charge.notification
+        let amount = notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "–"
+        let last = grant ? grantText(charge) : escape(notification.type)
+        return "| \(escape(notification.transactionID ?? "(none)")) | \(escape(charge.productID)) | "
+            + "\(RFC3339.format(millis: charge.eventMillis)) | \(amount) | \(last) |"
+    }
+
+    /// "2026-11-19T17:02:11Z (1 h 1 min later)", or "not granted".
+    func grantText(_ charge: ChargeLedger.Charge) -> String {
+        guard let granted = charge.grantedMillis else { return "not granted" }
+        return "\(RFC3339.format(millis: granted)) (\(NumberText.duration((granted - charge.eventMillis) / 1000)) later)"
+    }
+}

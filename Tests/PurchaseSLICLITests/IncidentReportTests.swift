@@ -1,0 +1,142 @@
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLIApplication
+import PurchaseSLICore
+import PurchaseSLIDashboards
+import PurchaseSLIRendering
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+@testable import PurchaseSLICLI
+
+/// `purchase-sli incident ID` on the sample logs' incidents as the demo shows them: the hard outage of
+/// 2026-11-02 and the payment detour of 2026-11-19, read as a person reads a postmortem draft.
+@Suite(.sampleLogs) struct IncidentReportTests {
+    /// The demo's time: what `demo` renders and evaluates at.
+    private let demoTime = RFC3339.parseMillis("2026-11-20T00:00:00Z")! / 1000
+
+    /// The backtest's incident whose first alert is `kind` on `labels`, as the demo evaluates it.
+    private func incident(_ kind: AlertFinding.Kind, from: String, to: String) async throws -> Incident {
+        let logs = try SampleLogs.get()
+        let (from, to) = (RFC3339.parseMillis(from)! / 1000, RFC3339.parseMillis(to)! / 1000)
+        let reports = try await onDedicatedThread { try logs.context.episodeReports(from: from, to: to, stepSeconds: 60) }
+        return try #require(reports.first { $0.finding.kind == kind }?.incident)
+    }
+
+    @Test func theOutagesReportHasItsTimelineItsErrorsAndWhatItCost() async throws {
+        let logs = try SampleLogs.get()
+        let outage = try await incident(.successRateBurn, from: "2026-11-02T12:00:00Z", to: "2026-11-03T00:00:00Z")
+        let report = try await onDedicatedThread { try logs.context.incidentReport(id: outage.id, at: demoTime) }
+        #expect(report.incident == outage)
+        // The timeline goes first bad minute ≤ first alert < peak < recovery ≤ resolved, each once.
+        func moment(_ label: String) throws -> Int64 {
+            let found = report.timeline.filter { $0.label == label }
+            try #require(found.count == 1, "\(label): \(report.timeline)")
+            return found[0].seconds
+        }
+        let (bad, alerted, peak, recovered, resolved) =
+            (try moment("first bad minute"), try moment("first alert"), try moment("peak"), try moment("recovery"), try moment("resolved"))
+        #expect(bad <= alerted && alerted < peak && peak < recovered && recovered <= resolved, "\(report.timeline)")
+        #expect(resolved == outage.endsAt && alerted == outage.startsAt)
+        // What it did: the purchases' top error is the outage's 503, in the report as in the store.
+        let purchase = try #require(report.impacts.first)
+        #expect(purchase.actionType == "purchase" && purchase.scope == nil)
+        #expect(purchase.topErrors.first?.description == "verification failed: 503 Service Unavailable")
+        let counted = try logs.store.counts(
+            CountQuery(fromSeconds: outage.firstBadSeconds, toSeconds: resolved, filters: [.actionType: ["purchase"]])
+        ).first?.counts
+        #expect(purchase.counts == counted)
+        // What it cost: the same estimate as the alert's own, the purchases lost priced in USD.
+        let lost = try #require(report.cost.lost["purchase"])
+        #expect(lost.purchases >= 50 && lost.interval.contains(lost.purchases) && (lost.worth["USD"] ?? 0) > lost.purchases)
+        #expect(report.alerts.count == 1 && report.alerts[0].cost?.lost["purchase"] == lost)
+        #expect(report.lateCharges.isEmpty && report.cost.ungranted == nil)
+        // Every format says it.
+        let markdown = report.markdown
+        for section in ["# Incident \(outage.id) · PAGE", "## Timeline", "## What it did", "## Charges not granted in time", "## Alerts"] {
+            #expect(markdown.contains(section), "\(section)")
+        }
+        #expect(markdown.contains("- **cost**: ≈ \(NumberText.count(Int64(lost.purchases.rounded()))) purchases"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        #expect(json["id"] as? String == outage.id && json["over"] as? Bool == true)
+        let cost = try #require(json["cost"] as? [String: Any])
+        let lostJSON = try #require((cost["lost"] as? [String: Any])?["purchase"] as? [String: Any])
+        #expect(lostJSON["low"] as? Double == lost.interval.lowerBound.rounded())
+        #expect((json["timeline"] as? [[String: Any]])?.count == report.timeline.count)
+    }
+
+    /// The payment detour: the charges its ChargedNotGranted alert names are counted in full, once, and
+    /// taken out of the purchases the cancel spike lost, since the app reported those attempts cancelled.
+    @Test func theDetoursChargesCountInFullAndOnce() async throws {
+        let logs = try SampleLogs.get()
+        let detour = try await incident(.chargedNotGranted, from: "2026-11-19T12:00:00Z", to: "2026-11-20T00:00:00Z")
+        #expect(Set(detour.episodes.map(\.first.kind)) == [.chargedNotGranted, .cancelRateSpike])
+        let (report, listed) = try await onDedicatedThread {
+            let report = try logs.context.incidentReport(id: detour.id, at: demoTime)
+            // What `charges --ungranted` lists for the product over the incident, charged during it.
+            let ledger = try logs.store.ledger(
+                kinds: [.charge], fromMillis: detour.firstBadSeconds * 1000, toMillis: demoTime * 1000, rule: logs.policy.reconciliation)
+            return (report, ledger.overdueCharges.filter { $0.productID == "coins_500" && !$0.isGranted(by: demoTime * 1000) })
+        }
+        let ungranted = try #require(report.cost.ungranted)
+        #expect(ungranted.count == listed.count && ungranted.count == report.lateCharges.filter { $0.grantedMillis == nil }.count)
+        #expect(abs((ungranted.worth["USD"] ?? 0) - Double(listed.count) * 4.99) < 0.01)
+        #expect(!report.isOver && report.title.hasSuffix("· ongoing"))
+        let impact = try #require(report.impacts.first)
+        #expect(impact.heading == "purchase, productID=coins_500")
+        // The cancelled-but-charged attempts are among the cancel spike's lost purchases: counted once.
+        let spike = try #require(report.alerts.first { $0.finding.kind == .cancelRateSpike })
+        let cancelled = report.lateCharges.filter { $0.grantedMillis == nil && $0.report?.lastResult == .cancel }.count
+        #expect(cancelled > 0)
+        let lost = try #require(report.cost.lost["purchase"])
+        let alone = try #require(
+            try await onDedicatedThread {
+                try logs.context.lostPurchases(
+                    of: "purchase", from: detour.firstBadSeconds, until: demoTime,
+                    filters: [.actionType: ["purchase"], .productID: ["coins_500"]], target: 0.99)
+            })
+        #expect(abs(lost.purchases - max(0, alone.purchases - Double(cancelled))) < 0.001, "\(lost) \(alone) \(cancelled)")
+        #expect(spike.cost?.lost["purchase"] != nil)
+        #expect(
+            report.cost.summary().rendered(.terminal).contains(
+                "charges taken and not granted, \(NumberText.money(ungranted.worth["USD"]!, currency: "USD")) (in full)"))
+    }
+
+    @Test(arguments: [
+        ("2026-11-02", "expected an incident id as the alerts show it"),
+        ("20261102-1803-000000", "no incident 20261102-1803-000000"),
+    ])
+    func anIDThatNamesNoIncidentIsAnErrorThatSaysSo(id: String, message: String) async throws {
+        let logs = try SampleLogs.get()
+        let executable = try #require(builtExecutable)
+        let (status, output) = try await ChildProcess.run(executable, ["incident", id, "--db", logs.database, "--at", "2026-11-20T00:00:00Z"])
+        #expect(status != .exit(0) && output.contains(message), "\(output)")
+    }
+
+    /// `render` writes each incident's report beside the pages, and every link to one leads to a file.
+    @Test func thePagesLinkToEachIncidentsReport() async throws {
+        let logs = try SampleLogs.get()
+        let directory = try TemporaryDirectory()
+        let out = directory.file("out")
+        #expect(
+            try await run([
+                "render", "--db", logs.database, "--dashboards", packageRoot + "/dashboards", "--out", out, "--at", "2026-11-20T00:00:00Z",
+            ]) == 0)
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: out))
+        let incidents = files.filter { $0.hasPrefix("incident-") }
+        #expect(incidents.contains("incident-20261119-1641-b5ce28.html"), "\(files.sorted())")
+        for page in files where page.hasSuffix(".html") {
+            let html = try String(contentsOfFile: out + "/" + page, encoding: .utf8)
+            for link in html.matches(of: #/href="(?<file>incident-[^"#]+)"/#) {
+                #expect(files.contains(String(link.output.file)), "\(page) links to \(link.output.file)")
+            }
+        }
+        let oncall = try String(contentsOfFile: out + "/oncall.html", encoding: .utf8)
+        #expect(oncall.contains("incident <a href=\"incident-20261119-1641-b5ce28.html\">20261119-1641-b5ce28</a>"))
+        let review = try String(contentsOfFile: out + "/report-2026-W46.html", encoding: .utf8)
+        #expect(review.contains("<a href=\"incident-20261111-0941-6d6271.html\">20261111-0941-6d6271</a>"))
+        let page = try String(contentsOfFile: out + "/incident-20261119-1641-b5ce28.html", encoding: .utf8)
+        #expect(page.contains("<h2>Charges not granted in time</h2>") && page.contains("not granted"))
+    }
+}
