@@ -16,10 +16,13 @@ public struct AlertInputs: Sendable {
     public var charges: ChargeLedger = .empty
     /// The stores' charges and refunds per hour, for refund spikes (empty without store notifications).
     public var storeActivity: StoreActivitySeries = .empty
+    /// Per action whose objective weighs events by revenue, the series it is judged on: its events weighted
+    /// by price (``RevenueWeights``), over the minutes of its own series.
+    public var weightedActions: [String: MinuteSeries] = [:]
 
     private init(
         startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]], charges: ChargeLedger,
-        storeActivity: StoreActivitySeries
+        storeActivity: StoreActivitySeries, weightedActions: [String: MinuteSeries]
     ) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
@@ -27,7 +30,12 @@ public struct AlertInputs: Sendable {
         self.slices = slices
         self.charges = charges
         self.storeActivity = storeActivity
+        self.weightedActions = weightedActions
     }
+
+    /// The series `action`'s objective is judged on: its revenue-weighted series when it has one, else its
+    /// own.
+    public func judgedSeries(of action: String) -> MinuteSeries? { weightedActions[action] ?? actions[action] }
 
     /// The series of `labels`: an action's, or one of its slices', or nil when no event had them.
     public func series(_ labels: SeriesLabels) -> MinuteSeries? {
@@ -44,7 +52,7 @@ public struct AlertInputs: Sendable {
         return AlertInputs(
             startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict),
             slices: slices.mapValues { $0.compactMap(restrict) }.filter { !$0.value.isEmpty }, charges: charges,
-            storeActivity: storeActivity)
+            storeActivity: storeActivity, weightedActions: weightedActions.compactMapValues(restrict))
     }
 
     /// Builds the series from count rows with a 1-minute step: `overall` grouped by `actionType`, and

@@ -26,7 +26,7 @@ extension SLOPolicy {
             known: [
                 "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "burnSignificance",
                 "sliceMinimumRatio", "keepFiringFor", "lossOfSignal", "spikes", "rollout", "fastBurn", "recoveryWindow",
-                "reconciliation",
+                "reconciliation", "reportingCurrency", "exchangeRates",
             ],
             at: "")
         var policy = SLOPolicy.default
@@ -88,6 +88,22 @@ extension SLOPolicy {
         }
         if let reconciliation = document["reconciliation"] {
             policy.reconciliation = try PolicyReader.reconciliationRule(reconciliation, at: "reconciliation")
+        }
+        if let currency = document["reportingCurrency"] {
+            policy.reportingCurrency = try PolicyReader.currency(currency, at: "reportingCurrency")
+        }
+        if let rates = document["exchangeRates"] {
+            for (code, rate) in try PolicyReader.map(rates, at: "exchangeRates").sorted(by: { $0.key < $1.key }) {
+                let currency = try PolicyReader.currency(code, at: "exchangeRates.\(code)")
+                let value = try PolicyReader.number(rate, at: "exchangeRates.\(code)")
+                guard value > 0 else {
+                    throw PolicyError(path: "exchangeRates.\(code)", reason: "expected units of the reporting currency above 0, got \(rate)")
+                }
+                policy.exchangeRates[currency] = value
+            }
+            guard policy.reportingCurrency != nil else {
+                throw PolicyError(path: "exchangeRates", reason: "rates convert to the reportingCurrency: give it too")
+            }
         }
         if let loss = document["lossOfSignal"] {
             let map = try PolicyReader.map(loss, at: "lossOfSignal")
@@ -164,7 +180,7 @@ package enum PolicyReader {
 
     static func objective(_ value: Any, at path: String) throws -> SLOPolicy.Objective {
         let map = try self.map(value, at: path)
-        try refuseUnknownKeys(map, known: ["actionType", "target", "window", "owner", "runbook"], at: path)
+        try refuseUnknownKeys(map, known: ["actionType", "target", "window", "owner", "runbook", "weight"], at: path)
         guard let action = map["actionType"] as? String, ActionType.isValidToken(action) else {
             throw PolicyError(path: "\(path).actionType", reason: "expected an action such as purchase, got \(map["actionType"] ?? "nothing")")
         }
@@ -187,7 +203,21 @@ package enum PolicyReader {
             else { throw PolicyError(path: "\(path).runbook", reason: "expected an http or https URL, got \(runbook)") }
             objective.runbookURL = text
         }
+        if let weight = map["weight"] {
+            guard let text = weight as? String, let parsed = SLOPolicy.ObjectiveWeight(rawValue: text) else {
+                throw PolicyError(path: "\(path).weight", reason: "expected events or revenue, got \(weight)")
+            }
+            objective.weight = parsed
+        }
         return objective
+    }
+
+    /// An ISO 4217 currency code: three capital letters.
+    static func currency(_ value: Any, at path: String) throws -> String {
+        guard let text = value as? String, text.utf8.count == 3, text.utf8.allSatisfy({ (65...90).contains($0) }) else {
+            throw PolicyError(path: path, reason: "expected an ISO 4217 currency code such as USD, got \(value)")
+        }
+        return text
     }
 
     /// A rolling window of whole days (`7d`, `28d`, `30d`) or `month` for the calendar month.

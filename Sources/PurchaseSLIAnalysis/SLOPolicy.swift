@@ -16,6 +16,8 @@ public struct SLOPolicy: Sendable, Hashable {
         public var owner: String?
         /// Where the runbook of its alerts is (an http or https URL): `runbook_url` in Alertmanager.
         public var runbookURL: String?
+        /// What each valid event counts for: one, or its product's price (``ObjectiveWeight``).
+        public var weight: ObjectiveWeight = .events
 
         /// Creates an objective.
         public init(actionType: String, target: Double, window: SLOWindow, owner: String? = nil, runbookURL: String? = nil) {
@@ -127,6 +129,22 @@ public struct SLOPolicy: Sendable, Hashable {
     public var rollout = RolloutRule()
     /// How store charges are reconciled with grants, and when that pages (``ReconciliationRule``).
     public var reconciliation = ReconciliationRule()
+    /// The currency revenue-weighted objectives count in (ISO 4217), or nil: the one currency the
+    /// products are priced in.
+    public var reportingCurrency: String?
+    /// Units of ``reportingCurrency`` one unit of each other currency is worth, for revenue-weighted
+    /// objectives: a product priced in a currency without a rate counts for nothing there (never an
+    /// unconverted amount).
+    public var exchangeRates: [String: Double] = [:]
+
+    /// What each valid event of an objective counts for.
+    public enum ObjectiveWeight: String, Sendable, Hashable, CaseIterable {
+        /// Every event alike: the error budget is a share of the events.
+        case events
+        /// Each event at its product's (and plan's) latest price: the error budget is the share of the
+        /// window's purchase revenue that failures may cost.
+        case revenue
+    }
 
     /// The test behind AlreadyGrantedSpike and CancelRateSpike: a rate over `windowSeconds` against its
     /// baseline, with an exact one-sided test, a minimum ratio and a minimum count.

@@ -63,7 +63,8 @@ extension AlertContext {
             for episode in incident.episodes {
                 var report = try report(
                     episode.endsAt == nil ? episode.latest : episode.peak, startsAt: episode.startsAt, endsAt: episode.endsAt,
-                    severityChanges: episode.severityChanges, at: time, inputs: inputs)
+                    firstBadSeconds: episode.first.evidence.firstBadSeconds(of: episode.first), severityChanges: episode.severityChanges,
+                    at: time, inputs: inputs)
                 report.incident = incident
                 report.incidentURL = pagesURL.map { "\($0)/" + IncidentReport.fileName(ofID: incident.id, app: app) }
                 episodes.append(report)

@@ -23,11 +23,13 @@ extension AlertContext {
         var span: Int64 = 86_400
         while true {
             let end = min(time, start + span)
+            // Evaluated through the minute read, as `alerts --at` evaluates it.
+            let through = end == time ? time + 60 : end
             var inputs = try self.inputs(from: start - evaluator.firingHistorySeconds, to: end)
-            var (incidents, complete) = evaluator.incidents(from: start, to: end, inputs: inputs, grouping: grouping)
+            var (incidents, complete) = evaluator.incidents(from: start, to: through, inputs: inputs, grouping: grouping)
             if !complete {
                 inputs = try self.inputs(from: inputs.startSeconds - 3 * 86_400, to: end)
-                incidents = evaluator.incidents(from: start, to: end, inputs: inputs, grouping: grouping).incidents
+                incidents = evaluator.incidents(from: start, to: through, inputs: inputs, grouping: grouping).incidents
             }
             guard let incident = incidents.first(where: { $0.id == id }) else {
                 let near = incidents.filter { abs($0.startsAt - start) <= 86_400 }.map(\.id)
@@ -40,7 +42,7 @@ extension AlertContext {
                 span *= 4
                 continue
             }
-            return try incidentReport(of: incident, evaluatedTo: end, at: time, inputs: inputs)
+            return try incidentReport(of: incident, at: time, inputs: inputs)
         }
     }
 
@@ -48,15 +50,14 @@ extension AlertContext {
     /// `time`.
     public func incidentReport(of incident: Incident, at time: Int64) throws -> IncidentReport {
         let from = min(incident.firstBadSeconds, incident.startsAt)
-        let end = min(time, (incident.endsAt ?? time) + 60)
-        let inputs = try self.inputs(from: from - evaluator.firingHistorySeconds, to: end)
-        return try incidentReport(of: incident, evaluatedTo: end, at: time, inputs: inputs)
+        let inputs = try self.inputs(from: from - evaluator.firingHistorySeconds, to: min(time, (incident.endsAt ?? time) + 60))
+        return try incidentReport(of: incident, at: time, inputs: inputs)
     }
 
-    /// The report of `incident`, its alerts evaluated to `end` from `inputs` (which cover it), read at
-    /// `time` (grants and refunds by then).
-    private func incidentReport(of incident: Incident, evaluatedTo end: Int64, at time: Int64, inputs: AlertInputs) throws -> IncidentReport {
-        let alerts = try reports(of: [incident], at: end - 60, inputs: inputs).episodes
+    /// The report of `incident` from `inputs` (which cover it to its end, or to `time` while it goes on),
+    /// read at `time` (grants and refunds by then).
+    private func incidentReport(of incident: Incident, at time: Int64, inputs: AlertInputs) throws -> IncidentReport {
+        let alerts = try reports(of: [incident], at: time, inputs: inputs).episodes
         let from = incident.firstBadSeconds
         let until = incident.endsAt.map { min($0, time) } ?? time
         let cost = try cost(of: incident, at: time)

@@ -60,9 +60,60 @@ public struct AlertContext: Sendable {
             })
         let slices = Dictionary(zip(policy.slices, answers.dropFirst()), uniquingKeysWith: { first, _ in first })
         var inputs = AlertInputs(startSeconds: from, endSeconds: to, overall: answers[0], slices: slices)
+        inputs.weightedActions = try weightedActions(from: actionsFrom, to: to)
         inputs.charges = try chargeLedger(from: from, to: to)
         inputs.storeActivity = try storeActivity(from: from, to: to)
         return inputs
+    }
+
+    /// The revenue weights of the policy's objectives weighted by revenue, or nil when it has none (or no
+    /// price is known to weigh by).
+    func revenueWeights() throws -> RevenueWeights? {
+        guard policy.objectives.contains(where: { $0.weight == .revenue }) else { return nil }
+        return RevenueWeights(prices: try store.prices(), policy: policy)
+    }
+
+    /// The revenue-weighted minute series of each action whose objective weighs by revenue, over
+    /// `[from, to)`: one read of its minutes per product and plan.
+    private func weightedActions(from: Int64, to: Int64) throws -> [String: MinuteSeries] {
+        let actions = policy.objectives.filter { $0.weight == .revenue }.map(\.actionType)
+        guard !actions.isEmpty, let weights = try revenueWeights() else { return [:] }
+        let series = try store.series([
+            CountQuery(
+                fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: [.actionType, .productID, .planID],
+                filters: [.actionType: Set(actions)])
+        ])[0]
+        var products: [String: [LostPurchases.Product: [OutcomeCounts]]] = [:]
+        for (key, counts) in zip(series.keys, series.counts) {
+            products[key[0] ?? "", default: [:]][LostPurchases.Product(productID: key[1], planID: key[2])] = counts
+        }
+        let minuteCount = Int(max(0, (to - series.startSeconds) / 60))
+        return Dictionary(
+            uniqueKeysWithValues: products.map { action, products in
+                (
+                    action,
+                    weights.weightedSeries(
+                        labels: SeriesLabels(actionType: action), startSeconds: series.startSeconds, minuteCount: minuteCount, products: products)
+                )
+            })
+    }
+
+    /// The counts `objective` is judged on over `[fromSeconds, toSeconds)` (the events of `filters`):
+    /// weighted by revenue when the objective says so and prices are known, else the events; nil without
+    /// any.
+    public func objectiveCounts(
+        _ objective: SLOPolicy.Objective, fromSeconds: Int64, toSeconds: Int64, filters: [EventDimension: Set<String?>]
+    ) throws
+        -> OutcomeCounts?
+    {
+        guard objective.weight == .revenue, let weights = try revenueWeights() else {
+            return try store.counts(CountQuery(fromSeconds: fromSeconds, toSeconds: toSeconds, filters: filters)).first?.counts
+        }
+        let rows = try store.counts(CountQuery(fromSeconds: fromSeconds, toSeconds: toSeconds, groupBy: [.productID, .planID], filters: filters))
+        guard !rows.isEmpty else { return nil }
+        return weights.weighted(
+            rows.reduce(into: [:]) { $0[LostPurchases.Product(productID: $1.key[0], planID: $1.key[1]), default: OutcomeCounts()] += $1.counts }
+        ).counts
     }
 
     /// The stores' hourly charges and refunds that refund spikes in `[from, to)` compare: back to the
@@ -123,10 +174,11 @@ public struct AlertContext: Sendable {
             countedEvents: counted)
     }
 
-    /// The report of a finding (or of an episode when `endsAt` is given), read at `time`.
+    /// The report of a finding (or of an episode when `endsAt` is given, whose first finding says when the
+    /// trouble showed: `firstBadSeconds`), read at `time`.
     func report(
-        _ finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, severityChanges: [SeverityChange] = [], at time: Int64,
-        inputs: AlertInputs
+        _ finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, firstBadSeconds: Int64? = nil, severityChanges: [SeverityChange] = [],
+        at time: Int64, inputs: AlertInputs
     ) throws -> AlertReport {
         let evidence = finding.evidence
         let window = evidence.windowSeconds
@@ -147,13 +199,14 @@ public struct AlertContext: Sendable {
             concentration: evidence.namesConcentration
                 ? inputs.failureConcentration(in: finding.labels.actionType, last: window, before: until) : [],
             budgetRemaining: try budgetRemaining(of: evidence.objective, until: until, filters: filters), severityChanges: severityChanges)
-        if endsAt == nil, let series = inputs.series(finding.labels) {
+        let judged = evidence.objective?.weight == .revenue && finding.labels.slice == nil
+        if endsAt == nil, let series = judged ? inputs.judgedSeries(of: finding.labels.actionType) : inputs.series(finding.labels) {
             let seconds = policy.recoveryWindowSeconds
             report.current = evidence.current(series.counts(last: seconds, before: time), over: seconds, of: finding)
         }
         let objective = policy.objectives.first { $0.actionType == finding.labels.actionType }
         report.cost = try cost(
-            of: finding, from: min(startsAt, evidence.firstBadSeconds(of: finding) ?? startsAt), until: until, filters: filters,
+            of: finding, from: min(startsAt, firstBadSeconds ?? evidence.firstBadSeconds(of: finding) ?? startsAt), until: until, filters: filters,
             ledger: inputs.charges)
         report.owner = objective?.owner
         report.runbookURL = objective?.runbookURL
@@ -226,10 +279,8 @@ public struct AlertContext: Sendable {
         of objective: SLOPolicy.Objective?, until: Int64, filters: [EventDimension: Set<String?>]
     ) throws -> Double? {
         guard let objective else { return nil }
-        let counts = try store.counts(
-            CountQuery(
-                fromSeconds: objective.window.period(at: until).startSeconds, toSeconds: until, filters: filters)
-        ).first?.counts
+        let counts = try objectiveCounts(
+            objective, fromSeconds: objective.window.period(at: until).startSeconds, toSeconds: until, filters: filters)
         return counts.flatMap(objective.budgetSpent).map { 1 - $0 }
     }
 }

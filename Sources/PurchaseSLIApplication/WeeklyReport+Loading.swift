@@ -22,15 +22,22 @@ extension WeeklyReport {
         let objectiveActions = policy.objectives.map(\.actionType)
         let actionNames = Set(thisWeek.keys.compactMap { $0[0] ?? nil }).union(objectiveActions)
             .sorted { (objectiveActions.firstIndex(of: $0) ?? .max, $0) < (objectiveActions.firstIndex(of: $1) ?? .max, $1) }
-        var actions = actionNames.map { action in
+        var actions = try actionNames.map { action in
             let current = thisWeek[[action]] ?? OutcomeCounts()
             let previous = lastWeek[[action]] ?? OutcomeCounts()
+            let objective = policy.objectives.first { $0.actionType == action }
+            let judged =
+                try objective.flatMap {
+                    $0.weight == .revenue
+                        ? try context.objectiveCounts(
+                            $0, fromSeconds: week.startSeconds, toSeconds: week.endSeconds, filters: [.actionType: [action]])
+                        : nil
+                } ?? current
             return ActionWeek(
-                actionType: action, objective: policy.objectives.first { $0.actionType == action }, current: current,
-                previous: previous,
+                actionType: action, objective: objective, current: current, previous: previous,
                 comparisons: RateMetric.allCases.map {
                     PeriodComparison($0, current: current, previous: previous, minimumTrials: Self.minimumTrials)
-                })
+                }, judged: judged)
         }
         var slices: [SliceWeek] = []
         // A plan sold as one product has the very same counts as the product: one row, not two (two plans

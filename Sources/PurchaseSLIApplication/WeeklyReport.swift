@@ -18,13 +18,17 @@ public struct WeeklyReport: Sendable {
         public var previous: OutcomeCounts
         /// Success, 409, cancel and unfinished rates, this week against the week before.
         public var comparisons: [PeriodComparison]
+        /// This week's counts as its objective judges them: weighted by price for an objective weighted by
+        /// revenue (``PurchaseSLIAnalysis/RevenueWeights``), else ``current``.
+        public var judged: OutcomeCounts
 
         /// Failures / (error budget × valid events) this week: 1 is the whole budget.
-        public var budgetSpent: Double? { objective?.budgetSpent(current) }
+        public var budgetSpent: Double? { objective?.budgetSpent(judged) }
 
-        /// Whether the week's success rate met the objective (nil without an objective or events).
+        /// Whether the week's success rate (of revenue, for an objective weighted by revenue) met the
+        /// objective (nil without an objective or events).
         public var metObjective: Bool? {
-            guard let objective, let rate = current.successRate else { return nil }
+            guard let objective, let rate = judged.successRate else { return nil }
             return rate >= objective.target
         }
     }

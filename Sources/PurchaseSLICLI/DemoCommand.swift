@@ -77,12 +77,15 @@ struct DemoCommand: AsyncParsableCommand {
             let report = try WeeklyReport(week: ISOWeek(containing: at).previous, store: store, policy: policy)
             // Backtest from a day after the first event, when the rules have data for their windows.
             let episodes = try AlertContext(store: store, policy: policy).episodeReports(from: first + 86_400, to: at, stepSeconds: 60)
+            let incidents = written.filter { ($0 as NSString).lastPathComponent.hasPrefix("incident-") }.count
+            let rendered =
+                "\(written.count - incidents) pages" + (incidents == 0 ? "" : " and \(incidents) incident report\(incidents == 1 ? "" : "s")")
             let header =
                 "3. the alert rules over the sample logs (\(RFC3339.format(seconds: first + 86_400)) to "
                 + "\(RFC3339.format(seconds: at))): \(episodes.count) alert episodes\n\n"
             return (
                 at,
-                "2. rendered \(written.count) pages into \(pages.out)/ for the 7 days before \(RFC3339.format(seconds: at))\n"
+                "2. rendered \(rendered) into \(pages.out)/ for the 7 days before \(RFC3339.format(seconds: at))\n"
                     + header + AlertOutput.episodeLines(episodes, now: at)
                     + "   (each with its full text: purchase-sli alerts --db \(db) --from \(RFC3339.format(seconds: first + 86_400)) "
                     + "--to \(RFC3339.format(seconds: at)))\n\n4. weekly review \(report.week): \(report.summary(escaping: .terminal))\n"

@@ -6,9 +6,9 @@ public import PurchaseSLIRendering
 extension IncidentReport {
     /// The report as a self-contained page.
     public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) -> HTMLDocument {
-        let tone = incident.peakSeverity == .page ? "bad" : "warn"
+        let tone = incident.severity == .page ? "bad" : "warn"
         var body: HTML =
-            "<div class=\"banner \(tone)\"><strong>\(incident.peakSeverity.rawValue.uppercased())\(isOver ? "" : " · ongoing")</strong>"
+            "<div class=\"banner \(tone)\"><strong>\(status)</strong>"
             + "<p>\(spanText), from the first bad minute.</p><p>\(HTML(trusted: cost.text(isOver: isOver).rendered(.html)))</p></div>"
         let moments = timeline.map { moment -> HTML in
             "<tr><td>\(RFC3339.format(seconds: moment.seconds))</td><td class=\"text\">\(moment.label)</td>"
@@ -58,15 +58,15 @@ extension IncidentReport {
 
     private var chargesSection: HTML {
         func table(_ charges: [ChargeLedger.Charge], last: String, value: (ChargeLedger.Charge) -> HTML) -> HTML {
+            // What a person acts on first (the id, whether granted, the amount), so that a phone shows it.
             let rows = charges.map { charge -> HTML in
                 let notification = charge.notification
-                return "<tr><td class=\"text\">\(notification.transactionID ?? "(none)")</td><td class=\"text\">\(charge.productID)</td>"
-                    + "<td>\(RFC3339.format(millis: charge.eventMillis))</td>"
+                return "<tr><td class=\"text\">\(notification.transactionID ?? "(none)")</td><td class=\"text\">\(value(charge))</td>"
                     + "<td>\(notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "–")</td>"
-                    + "<td class=\"text\">\(value(charge))</td></tr>"
+                    + "<td class=\"text\">\(charge.productID)</td><td>\(RFC3339.format(millis: charge.eventMillis))</td></tr>"
             }
-            return "<div class=\"scroll\"><table><tr><th class=\"text\">transaction</th><th class=\"text\">product</th><th>time</th>"
-                + "<th>amount</th><th class=\"text\">\(last)</th></tr>\(HTML.joined(rows))</table></div>"
+            return "<div class=\"scroll\"><table><tr><th class=\"text\">transaction</th><th class=\"text\">\(last)</th><th>amount</th>"
+                + "<th class=\"text\">product</th><th>time</th></tr>\(HTML.joined(rows))</table></div>"
         }
         let late: HTML =
             lateCharges.isEmpty

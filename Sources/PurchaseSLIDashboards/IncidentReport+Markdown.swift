@@ -4,10 +4,16 @@ import PurchaseSLICore
 import PurchaseSLIRendering
 
 extension IncidentReport {
-    /// The title: "Incident 20261112-0703-3fa2c1 · PAGE · over" (with the app when one).
-    public var title: String {
-        "Incident \(incident.id)" + (app.map { " · \($0)" } ?? "") + " · \(incident.peakSeverity.rawValue.uppercased())"
-            + (isOver ? "" : " · ongoing")
+    /// The title: "Incident 20261112-0703-3fa2c1 · com.example.app · TICKET · ongoing, paged" (the app
+    /// when one).
+    public var title: String { "Incident \(incident.id)" + (app.map { " · \($0)" } ?? "") + " · " + status }
+
+    /// "PAGE" once over (its highest severity); while it goes on, its severity now, "· ongoing", and
+    /// ", paged" when it paged before.
+    public var status: String {
+        guard !isOver else { return incident.peakSeverity.rawValue.uppercased() }
+        let paged = incident.peakSeverity == .page && incident.severity != .page
+        return "\(incident.severity.rawValue.uppercased()) · ongoing" + (paged ? ", paged" : "")
     }
 
     /// "2026-11-12T07:03:00Z to 2026-11-12T09:41:00Z (2 h 38 min)", or "… to now (…)" while it goes on.
@@ -21,8 +27,7 @@ extension IncidentReport {
     public var markdown: String {
         let escape = TextEscaping.markdown.escape
         var lines = [
-            "# Incident \(incident.id)" + (app.map { " · " + escape($0) } ?? "") + " · \(incident.peakSeverity.rawValue.uppercased())"
-                + (isOver ? "" : " · ongoing"),
+            "# Incident \(incident.id)" + (app.map { " · " + escape($0) } ?? "") + " · " + status,
             "", "- **span**: \(spanText), from the first bad minute",
             "- **\(isOver ? "cost" : "cost so far")**: " + (cost.summary() + cost.basisText).rendered(.markdown),
             "- **alerts**: \(alerts.count), read at \(RFC3339.format(seconds: readAtSeconds))",

@@ -1,4 +1,5 @@
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
@@ -18,6 +19,14 @@ extension DashboardContext {
         for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map { atSeconds - $0.window.period(at: atSeconds).startSeconds })
         {
             windows[seconds] = try counts(last: seconds).reduce(into: [:]) { $0[$1.key[0] ?? ""] = $1.counts }
+        }
+        // An objective weighted by revenue reads its action's counts weighted by price.
+        let judging = AlertContext(store: everyApp, policy: policy, app: app)
+        for objective in policy.objectives where objective.weight == .revenue {
+            for seconds in Array(windows.keys) {
+                windows[seconds]?[objective.actionType] = try judging.objectiveCounts(
+                    objective, fromSeconds: atSeconds - seconds, toSeconds: atSeconds, filters: [.actionType: [objective.actionType]])
+            }
         }
         let trend = try series(step: defaultStepSeconds, groupBy: [.actionType])
         let cards = policy.objectives.map { objective -> HTML in
@@ -56,7 +65,13 @@ extension DashboardContext {
                         "success rate over the last \(TimeStep(seconds: burn.shortWindowSeconds)) "
                             + "(\(NumberText.count(burn.shortWindow.valid)) valid), as the alert reads"
                     )
-                } ?? (lastHour.successRate, "success rate, last hour (\(NumberText.count(lastHour.valid)) valid)")
+                }
+                ?? (
+                    lastHour.successRate,
+                    objective.weight == .revenue
+                        ? "revenue success rate, last hour (\(NumberText.count(lastHour.valid)) effective valid)"
+                        : "success rate, last hour (\(NumberText.count(lastHour.valid)) valid)"
+                )
             let rate = headline.rate
             // Coloured by what fires or fails now: a rate below the objective on thin traffic is not yet news;
             // old data is not good news.
@@ -92,7 +107,7 @@ extension DashboardContext {
                 <div class="card"><h3>\(action) \(status)\(otherAlerts)\(spent)</h3>
                 <div class="big \(tone)">\(NumberText.percent(rate))</div>
                 <div class="meta">\(headline.caption) · objective \
-                \(NumberText.percent(objective.target)) over \(objective.window.description) · \
+                \(NumberText.percent(objective.target))\(objective.weight == .revenue ? " of revenue" : "") over \(objective.window.description) · \
                 \(FreshnessText.line(freshness, action: action))</div>
                 <table><tr><th>window</th><th>success rate</th><th>burn rate</th><th>valid</th></tr>\(HTML.joined(rows))</table>
                 \(budget)<div>\(spark.html) <span class="meta">\(NumberText.duration(rangeSeconds)) trend</span></div></div>

@@ -35,7 +35,8 @@ extension WeeklyReport {
                 case false?: "<span class=\"status bad\">missed</span>"
                 case nil: "<span class=\"status none\">no data</span>"
                 }
-            return "<tr><td>\(action.actionType)</td><td>\(NumberText.percent(action.current.successRate))</td>"
+            let byRevenue = action.objective?.weight == .revenue
+            return "<tr><td>\(action.actionType)</td><td>\(NumberText.percent(action.judged.successRate))\(byRevenue ? " of revenue" : "")</td>"
                 + "<td>\(NumberText.percent(action.objective?.target))</td><td>\(met)</td>"
                 + "<td>\(NumberText.percent(spent)) \(IntervalBar(value: min(spent ?? 0, 1), scale: 1, isBad: (spent ?? 0) > 1, caption: "budget spent").html)</td>"
                 + "<td>\(NumberText.count(action.current.valid))</td><td>\(arrow(action.comparisons[0]))</td></tr>"

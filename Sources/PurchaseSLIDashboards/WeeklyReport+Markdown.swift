@@ -16,7 +16,8 @@ extension WeeklyReport {
         for action in actions where action.objective != nil {
             let met = action.metObjective.map { $0 ? "yes" : "**no**" } ?? "no data"
             lines.append(
-                "| \(escape(action.actionType)) | \(NumberText.percent(action.current.successRate)) | "
+                "| \(escape(action.actionType)) | \(NumberText.percent(action.judged.successRate))"
+                    + "\(action.objective?.weight == .revenue ? " of revenue" : "") | "
                     + "\(NumberText.percent(action.objective?.target)) | \(met) | \(NumberText.percent(action.budgetSpent)) | "
                     + "\(NumberText.count(action.current.valid)) | \(change(action.comparisons[0])) |")
         }

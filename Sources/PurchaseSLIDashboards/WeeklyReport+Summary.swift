@@ -24,14 +24,14 @@ extension WeeklyReport {
     public func summary(escaping: TextEscaping) -> String {
         var sentences: [String] = []
         let attainment = actions.compactMap { action -> String? in
-            guard let objective = action.objective, let rate = action.current.successRate else { return nil }
-            let met = rate >= objective.target
+            guard let objective = action.objective, let rate = action.current.successRate, let met = action.metObjective else { return nil }
+            let byRevenue = objective.weight == .revenue ? " (\(NumberText.percent(action.judged.successRate)) of revenue)" : ""
             // A 409 counts as a success (the user has what they paid for) but says the flow sent twice: apart.
             let valid = Double(action.current.valid)
             return "\(escaping.escape(action.actionType)) \(NumberText.percent(rate)) of \(NumberText.count(action.current.valid)) "
                 + "(granted \(NumberText.percent(Double(action.current.success) / valid)), "
                 + "409 already granted \(NumberText.percent(Double(action.current.alreadyGranted) / valid)); "
-                + "\(met ? "met" : "missed") \(NumberText.percent(objective.target)), "
+                + "\(met ? "met" : "missed") \(NumberText.percent(objective.target))\(byRevenue), "
                 + "\(NumberText.percent(action.budgetSpent)) of the error budget spent)"
         }
         sentences.append(

@@ -53,6 +53,11 @@ import Testing
         ("reconciliation: {refunds: true}", "reconciliation.refunds", "expected a mapping"),
         ("reconciliation: {refunds: {window: 90m}}", "reconciliation.refunds.window", "whole hours"),
         ("reconciliation: {undo: true}", "reconciliation.undo", "unknown key"),
+        ("objectives: [{actionType: purchase, target: 99, weight: money}]", "objectives[0].weight", "expected events or revenue"),
+        ("reportingCurrency: usd", "reportingCurrency", "expected an ISO 4217 currency code"),
+        ("reportingCurrency: USD\nexchangeRates: {EUR: 0}", "exchangeRates.EUR", "above 0"),
+        ("reportingCurrency: USD\nexchangeRates: {euro: 1.1}", "exchangeRates.euro", "ISO 4217"),
+        ("exchangeRates: {EUR: 1.1}", "exchangeRates", "give it too"),
         ("objectives: [", "(file)", "not valid YAML"),
         // Found by the fuzzer: a key that is a list or mapping trapped inside Yams.
         ("? [a, b]\n: 1", "(file)", "a key that is not text"),

@@ -28,7 +28,10 @@ import Testing
         ]).run()
         let pages = Set(try FileManager.default.contentsOfDirectory(atPath: out))
         // The sample covers 2026-11-18 and 19 (W47): the last whole week before its end is W46.
-        #expect(pages == ["index.html", "oncall.html", "rollout.html", "report-2026-W46.html"])
+        #expect(
+            pages == [
+                "index.html", "oncall.html", "rollout.html", "report-2026-W46.html", "incident-20261119-1641-b5ce28.html",
+            ])
         let index = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         #expect(index.contains("2026-11-13T00:00:00Z to 2026-11-20T00:00:00Z"))
         let store = try SQLiteBucketStore(path: db)

@@ -50,8 +50,14 @@ import Testing
         // What it cost: the same estimate as the alert's own, the purchases lost priced in USD.
         let lost = try #require(report.cost.lost["purchase"])
         #expect(lost.purchases >= 50 && lost.interval.contains(lost.purchases) && (lost.worth["USD"] ?? 0) > lost.purchases)
-        #expect(report.alerts.count == 1 && report.alerts[0].cost?.lost["purchase"] == lost)
+        let alone = try #require(report.alerts.count == 1 ? report.alerts[0].cost?.lost["purchase"] : nil)
+        // The same estimate as the alert's own (summed in another order: equal to rounding).
+        #expect(abs(alone.purchases - lost.purchases) < 1e-6 && abs(alone.interval.upperBound - lost.interval.upperBound) < 1e-6)
         #expect(report.lateCharges.isEmpty && report.cost.ungranted == nil)
+        // Read while it goes on, the alert and its incident count from the same first bad minute.
+        let during = try await onDedicatedThread { try logs.context.incidentReport(id: outage.id, at: outage.startsAt + 38 * 60) }
+        let (incidentSoFar, alertSoFar) = (try #require(during.cost.lost["purchase"]), try #require(during.alerts.first?.cost?.lost["purchase"]))
+        #expect(!during.isOver && abs(incidentSoFar.purchases - alertSoFar.purchases) < 1e-6, "\(incidentSoFar) \(alertSoFar)")
         // Every format says it.
         let markdown = report.markdown
         for section in ["# Incident \(outage.id) · PAGE", "## Timeline", "## What it did", "## Charges not granted in time", "## Alerts"] {
@@ -82,7 +88,7 @@ import Testing
         let ungranted = try #require(report.cost.ungranted)
         #expect(ungranted.count == listed.count && ungranted.count == report.lateCharges.filter { $0.grantedMillis == nil }.count)
         #expect(abs((ungranted.worth["USD"] ?? 0) - Double(listed.count) * 4.99) < 0.01)
-        #expect(!report.isOver && report.title.hasSuffix("· ongoing"))
+        #expect(!report.isOver && report.title.hasSuffix(" · TICKET · ongoing, paged"), "\(report.title)")
         let impact = try #require(report.impacts.first)
         #expect(impact.heading == "purchase, productID=coins_500")
         // The cancelled-but-charged attempts are among the cancel spike's lost purchases: counted once.

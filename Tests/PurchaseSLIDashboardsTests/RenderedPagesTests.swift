@@ -14,8 +14,10 @@ import Testing
         pages = try RenderedFixture.get().pages
     }
 
-    @Test func everyDashboardAndTheIndexIsWritten() {
-        #expect(Set(pages.keys) == ["index.html", "oncall.html", "rollout.html", "report-2026-W46.html"])
+    @Test func everyDashboardTheIndexAndEachIncidentsReportIsWritten() {
+        #expect(Set(pages.keys.filter { !$0.hasPrefix("incident-") }) == ["index.html", "oncall.html", "rollout.html", "report-2026-W46.html"])
+        let incidents = Set(pages.values.flatMap { $0.matches(of: #/href="(incident-[0-9a-f-]+\.html)"/#).map { String($0.output.1) } })
+        #expect(!incidents.isEmpty && Set(pages.keys.filter { $0.hasPrefix("incident-") }) == incidents)
     }
 
     @Test func everyPageIsWellFormedSelfContainedAndSmall() throws {
@@ -100,7 +102,7 @@ import Testing
             yLabel: "success rate (%)", format: { NumberText.percent($0) })
         for (name, page) in pages.merging(["chart": week.html.markup], uniquingKeysWith: { $1 }) {
             let charts = page.matches(of: /<svg class="(wide|narrow)" viewBox="0 0 ([0-9]+) [0-9]+"(.*?)<\/svg>/.dotMatchesNewlines())
-            #expect(!charts.isEmpty || name == "index.html", "\(name)")
+            #expect(!charts.isEmpty || name == "index.html" || name.hasPrefix("incident-"), "\(name)")
             for chart in charts {
                 // About 6.5 units a character in 11-unit system-ui on a wide chart, 9.5 in the phone's 16 units.
                 let (size, chartWidth) = (chart.1 == "wide" ? 6.5 : 9.5, try #require(Double(chart.2)))

@@ -44,7 +44,7 @@ import Testing
             directory: pages, intervalSeconds: 60, logger: logger, nowMillis: { end * 1000 })
         await publisher.publish(at: end, generatedAtSeconds: end)
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: pages))
-        #expect(names == ["index.html", "oncall.html", "rollout.html", "report-2026-W45.html"])
+        #expect(names == ["index.html", "oncall.html", "rollout.html", "report-2026-W45.html", "incident-20261114-1142-fef488.html"])
         let oncall = try String(contentsOfFile: pages + "/oncall.html", encoding: .utf8)
         #expect(oncall.contains("2026-11-13T12:00:00Z to 2026-11-14T12:00:00Z"))
         #expect(oncall.contains("<span class=\"status bad\">PAGE</span>"), "the outage pages")

@@ -25,7 +25,7 @@ final class PagedMinutes {
         self.test = test
         self.reach = reach
         var series: [SeriesLabels: MinuteSeries] = [:]
-        for action in inputs.actions.values { series[action.labels] = action }
+        for action in inputs.actions.keys { if let judged = inputs.judgedSeries(of: action) { series[judged.labels] = judged } }
         for slice in inputs.slices.values.joined() { series[slice.labels] = slice }
         self.series = series
     }

@@ -10,7 +10,8 @@ extension AlertFinding.Kind {
 /// alerts only when it fails at least `sliceMinimumRatio` times as often as the rest of its action, beyond
 /// chance, and its action does not already alert at the same or a higher severity, so a regression in one
 /// plan is not hidden in the average and an outage is not paged once per product. A page stops as soon as
-/// its series has recovered.
+/// its series has recovered. An objective weighted by revenue is judged on its action's weighted series
+/// (``AlertInputs/judgedSeries(of:)``), without slices.
 public struct SuccessRateBurnRule: AlertRule {
     /// The policy it applies.
     public let policy: SLOPolicy
@@ -37,10 +38,13 @@ public struct SuccessRateBurnRule: AlertRule {
         }
         var outcome = AlertRuleOutcome()
         for action in inputs.actions.keys.sorted() {
-            guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds,
+            guard let overall = inputs.judgedSeries(of: action), let dataSince = overall.firstEventSeconds,
                 let objective = policy.objectives.first(where: { $0.actionType == action })
             else { continue }
-            let slices = inputs.slices[action] ?? []
+            // An objective weighted by revenue is judged on the action's revenue alone: a product's weight in
+            // it is its share of the money, so a cheap product failing costs little and alerts on its own no
+            // more than its money says.
+            let slices = objective.weight == .revenue ? [] : inputs.slices[action] ?? []
             for series in [overall] + slices where test.hasRecovered(series, objective: objective, at: time) {
                 outcome.recovered.insert(series.labels)
             }
@@ -180,9 +184,16 @@ public struct BurnEvidence: AlertEvidence {
     /// The short window's first minute with a failure.
     public func firstBadSeconds(of alert: AlertFinding) -> Int64? { firstFailureSeconds ?? alert.time - shortWindowSeconds }
 
+    /// Whether its objective weighs events by revenue: its rates are shares of revenue, its counts
+    /// effective events (``RevenueWeights``).
+    private var byRevenue: Bool { objective?.weight == .revenue }
+
+    /// "valid events", or "valid events (weighted by price, effective)".
+    private var validNoun: String { byRevenue ? "valid events (weighted by price, effective)" : "valid events" }
+
     public func summary(of alert: AlertFinding) -> AlertText {
         var text: AlertText =
-            "\(scope: alert.labels): success rate \(percent: shortWindow.successRate) over the last "
+            "\(scope: alert.labels): \(words: byRevenue ? "revenue success rate" : "success rate") \(percent: shortWindow.successRate) over the last "
             + "\(step: shortWindowSeconds) against the \(percent: objective?.target) objective"
         if rule.isExactTest {
             text =
@@ -203,9 +214,9 @@ public struct BurnEvidence: AlertEvidence {
     public func details(of alert: AlertFinding) -> [AlertText] {
         var lines: [AlertText] =
             rule.isExactTest
-            ? ["\(step: shortWindowSeconds): \(count: shortWindow.failure) of \(count: shortWindow.valid) valid events failed"]
+            ? ["\(step: shortWindowSeconds): \(count: shortWindow.failure) of \(count: shortWindow.valid) \(words: validNoun) failed"]
             : [
-                "\(step: rule.longWindowSeconds): \(count: longWindow.failure) of \(count: longWindow.valid) valid events failed; "
+                "\(step: rule.longWindowSeconds): \(count: longWindow.failure) of \(count: longWindow.valid) \(words: validNoun) failed; "
                     + "\(step: shortWindowSeconds): \(count: shortWindow.failure) of \(count: shortWindow.valid)"
             ]
         if !sameFailuresIn.isEmpty {
@@ -223,7 +234,9 @@ public struct BurnEvidence: AlertEvidence {
             case ..<threshold: "better, still short of the objective"
             default: "still failing"
             }
-        return "last \(duration: seconds): success rate \(percent: counts.successRate) of \(count: counts.valid) valid events: \(words: state)"
+        return
+            "last \(duration: seconds): \(words: byRevenue ? "revenue success rate" : "success rate") \(percent: counts.successRate) of "
+            + "\(count: counts.valid) \(words: validNoun): \(words: state)"
     }
 
     public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
