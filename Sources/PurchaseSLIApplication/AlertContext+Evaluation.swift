@@ -21,8 +21,32 @@ extension AlertContext {
     /// over `[from, time]` (as ``episodeReports(from:to:stepSeconds:)`` at a minute's step), from one
     /// backtest, each with its incident.
     public func snapshotReports(from: Int64, at time: Int64) throws -> (firing: [AlertReport], episodes: [AlertReport]) {
+        let reports = try snapshotAndIncidents(from: from, at: time, withReports: false)
+        return (reports.firing, reports.episodes)
+    }
+
+    /// ``snapshotReports(from:at:)`` and the report of each incident it shows, by id, read at `time` from
+    /// the same minutes where they cover it (``incidentReport(of:at:)``).
+    public func snapshotAndIncidentReports(
+        from: Int64, at time: Int64
+    ) throws -> (firing: [AlertReport], episodes: [AlertReport], incidents: [String: IncidentReport]) {
+        try snapshotAndIncidents(from: from, at: time, withReports: true)
+    }
+
+    private func snapshotAndIncidents(
+        from: Int64, at time: Int64, withReports: Bool
+    ) throws -> (firing: [AlertReport], episodes: [AlertReport], incidents: [String: IncidentReport]) {
         let inputs = try inputs(from: from - evaluator.firingHistorySeconds, to: time)
-        return try incidents(from: from, to: time + 60, inputs: inputs)
+        let found = try incidents(from: from, to: time + 60, inputs: inputs)
+        var reports: [String: IncidentReport] = [:]
+        if withReports {
+            for incident in found.episodes.compactMap(\.incident) where reports[incident.id] == nil {
+                let covered = found.read.startSeconds <= min(incident.firstBadSeconds, incident.startsAt) - evaluator.firingHistorySeconds
+                reports[incident.id] =
+                    try covered ? incidentReport(of: incident, at: time, inputs: found.read) : incidentReport(of: incident, at: time)
+            }
+        }
+        return (found.firing, found.episodes, reports)
     }
 
     /// A backtest: each alert episode over `[from, to)` evaluated every `stepSeconds`, in order of start,
@@ -40,9 +64,11 @@ extension AlertContext {
     }
 
     /// The reports of the incidents with an alert firing in `[from, to)`: the alerts firing at the last
-    /// minute, and every episode overlapping the range. Reads 3 more days when an incident reaches back to
-    /// the start of `inputs`.
-    private func incidents(from: Int64, to: Int64, inputs: AlertInputs) throws -> (firing: [AlertReport], episodes: [AlertReport]) {
+    /// minute, and every episode overlapping the range, and the inputs they were read from. Reads 3 more
+    /// days when an incident reaches back to the start of `inputs`.
+    private func incidents(
+        from: Int64, to: Int64, inputs: AlertInputs
+    ) throws -> (firing: [AlertReport], episodes: [AlertReport], read: AlertInputs) {
         let evaluator = evaluator
         let grouping = IncidentGrouping(rules: rules)
         var (incidents, complete) = evaluator.incidents(from: from, to: to, inputs: inputs, grouping: grouping)
@@ -52,7 +78,7 @@ extension AlertContext {
             incidents = evaluator.incidents(from: from, to: to, inputs: read, grouping: grouping).incidents
         }
         let reports = try reports(of: incidents, at: to - 60, inputs: read)
-        return (reports.firing, reports.episodes.filter { ($0.endsAt ?? .max) > from })
+        return (reports.firing, reports.episodes.filter { ($0.endsAt ?? .max) > from }, read)
     }
 
     /// Each episode of `incidents` as a report read at `time`, with its incident, and those firing at

@@ -56,7 +56,7 @@ extension AlertContext {
 
     /// The report of `incident` from `inputs` (which cover it to its end, or to `time` while it goes on),
     /// read at `time` (grants and refunds by then).
-    private func incidentReport(of incident: Incident, at time: Int64, inputs: AlertInputs) throws -> IncidentReport {
+    func incidentReport(of incident: Incident, at time: Int64, inputs: AlertInputs) throws -> IncidentReport {
         let alerts = try reports(of: [incident], at: time, inputs: inputs).episodes
         let from = incident.firstBadSeconds
         let until = incident.endsAt.map { min($0, time) } ?? time

@@ -62,25 +62,24 @@ public struct DashboardRenderer: Sendable {
             if let known = snapshots[app] { return known }
             let alertContext = links.alertContext(
                 store: context.everyApp, policy: context.policy, app: app, definitions: pages(of: app), rules: rules)
-            var reports = try alertContext.snapshotReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
+            let snapshot = try alertContext.snapshotAndIncidentReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
             // Each incident shown gets its report beside the pages, which its alerts link to.
-            func linked(_ report: AlertReport) throws -> AlertReport {
-                guard let incident = report.incident else { return report }
+            func linked(_ report: AlertReport) -> AlertReport {
+                guard let incident = report.incident, let incidentReport = snapshot.incidents[incident.id] else { return report }
                 var report = report
                 let name = IncidentReport.fileName(ofID: incident.id, app: app)
                 if report.incidentURL == nil { report.incidentURL = name }
                 if incidentPages[name] == nil {
-                    incidentPages[name] = try alertContext.incidentReport(of: incident, at: context.atSeconds).document(
-                        navigation: [], generatedAtSeconds: generatedAtSeconds)
+                    incidentPages[name] = incidentReport.document(navigation: [], generatedAtSeconds: generatedAtSeconds)
                 }
                 return report
             }
-            reports = (try reports.firing.map(linked), try reports.episodes.map(linked))
-            let snapshot = AlertSnapshot(
-                firing: reports.firing, episodes: reports.episodes, freshness: try alertContext.freshness(at: context.atSeconds),
+            let shown = AlertSnapshot(
+                firing: snapshot.firing.map(linked), episodes: snapshot.episodes.map(linked),
+                freshness: try alertContext.freshness(at: context.atSeconds),
                 rules: alertContext.rules)
-            snapshots[app] = snapshot
-            return snapshot
+            snapshots[app] = shown
+            return shown
         }
         let shown = try alerts(of: context.app)
         let weeklyReport = try WeeklyReport(
