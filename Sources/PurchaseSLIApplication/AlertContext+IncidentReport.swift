@@ -74,14 +74,24 @@ extension AlertContext {
             errorFilters[.resultType] = [ResultType.failure.rawValue, ResultType.cancel.rawValue]
             let errors = try store.errorCounts(
                 CountQuery(fromSeconds: from, toSeconds: until, groupBy: [.resultType, .errorDescription], filters: errorFilters))
-            impacts.append(
-                IncidentReport.ActionImpact(
-                    actionType: action, scope: slice, counts: counts,
-                    concentration: inputs.failureConcentration(in: action, last: until - from, before: until),
-                    topErrors: errors.prefix(5).map { (result: $0.key[0] ?? "", description: $0.key[1] ?? "", events: $0.events) }))
+            var impact = IncidentReport.ActionImpact(
+                actionType: action, scope: slice, counts: counts,
+                concentration: inputs.failureConcentration(in: action, last: until - from, before: until),
+                topErrors: errors.prefix(5).map { (result: $0.key[0] ?? "", description: $0.key[1] ?? "", events: $0.events) })
             if let series = inputs.series(SeriesLabels(actionType: action, slice: slice)) {
                 timeline += courseMoments(of: series, from: from, until: until, lost: cost.lost[action], counts: counts)
+                // About 60 steps from a quarter of its span (at least 30 minutes) before it to as long after.
+                let pad: Int64 = max(1800, (until - from) / 4)
+                let step: Int64 = max(60, ((until - from + 2 * pad) / 60 + 59) / 60 * 60)
+                let start: Int64 = max(series.startSeconds, (from - pad) - (from - pad).floorDividedBy(step).remainder)
+                let end: Int64 = min(time, until + pad)
+                impact.trendStartSeconds = start
+                impact.trendStepSeconds = step
+                impact.trend = stride(from: start, to: end, by: Int(step)).map { (stepStart: Int64) -> Double? in
+                    IncidentCourse.rate(series.counts(from: stepStart, to: min(stepStart + step, end)), minimumTrials: 1)
+                }
             }
+            impacts.append(impact)
         }
         let (lateCharges, refunds) = try charges(of: incident, from: from, until: until, at: time)
         return IncidentReport(

@@ -31,6 +31,14 @@ public struct IncidentReport: Sendable {
         /// Its most frequent error descriptions of failures and cancels, with their counts.
         public var topErrors: [(result: String, description: String, events: Int64)]
 
+        /// Its successes per attempt (per valid event where the events count no attempts) at each step of
+        /// ``trendStepSeconds`` from ``trendStartSeconds``: from before its first bad minute to after its end.
+        public var trend: [Double?] = []
+        /// The first step of ``trend``.
+        public var trendStartSeconds: Int64 = 0
+        /// The length of a step of ``trend``: a whole number of minutes, about 60 steps in all.
+        public var trendStepSeconds: Int64 = 60
+
         /// "purchase", or "purchase, productID=coins_500" for one slice.
         public var heading: String {
             actionType + (scope.map { ", \($0.dimension.rawValue)=\($0.value ?? "(none)")" } ?? "")

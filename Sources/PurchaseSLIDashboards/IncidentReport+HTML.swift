@@ -30,7 +30,7 @@ extension IncidentReport {
                 "<section><h2>What it did</h2><p class=\"muted\">Its alerts were not about the rate of events (charges or refunds only).</p></section>"
         }
         let parts = impacts.map { impact -> HTML in
-            var part: HTML = "<h3>\(impact.heading)</h3><p>\(impactLine(impact))</p>"
+            var part: HTML = "<h3>\(impact.heading)</h3><p>\(impactLine(impact))</p>" + chart(of: impact)
             if impact.concentration.isEmpty {
                 part += "<p class=\"muted\">No slice carried its failures beyond its share of traffic.</p>"
             } else {
@@ -54,6 +54,31 @@ extension IncidentReport {
             return part
         }
         return "<section><h2>What it did</h2>\(HTML.joined(parts))</section>"
+    }
+
+    /// The action's successes per attempt around the incident, its alerts shaded, its objective drawn.
+    private func chart(of impact: ActionImpact) -> HTML {
+        guard impact.trend.contains(where: { $0 != nil }) else { return "" }
+        // One band per stretch of one severity: a page that fell back to a ticket shows red, then amber.
+        let bands = alerts.filter { $0.finding.labels.actionType == impact.actionType || $0.finding.evidence.costMeasure != .lostSuccesses }
+            .flatMap { alert in
+                let changes =
+                    alert.severityChanges.isEmpty ? [SeverityChange(atSeconds: alert.startsAt, severity: alert.severity)] : alert.severityChanges
+                return changes.enumerated().map { index, change in
+                    let end = index + 1 < changes.count ? changes[index + 1].atSeconds : alert.endsAt ?? readAtSeconds
+                    let name = "\(change.severity.rawValue.uppercased()) \(alert.finding.kind.rawValue)"
+                    return TimeSeriesChart.Band(
+                        startSeconds: change.atSeconds, endSeconds: end, label: name, caption: index == 0 ? name : "",
+                        isPage: change.severity == .page)
+                }
+            }
+        let target = alerts.compactMap { $0.finding.evidence.objective }.first { $0.actionType == impact.actionType }?.target
+        let chart = TimeSeriesChart(
+            startSeconds: impact.trendStartSeconds, stepSeconds: impact.trendStepSeconds,
+            series: [.init(label: "successes per attempt", values: impact.trend)], yLabel: "success (%)", format: { NumberText.percent($0) },
+            threshold: target.map { ($0, "objective \(NumberText.percent($0))") }, bands: bands, yLimits: 0...1)
+        return "<p class=\"meta\">Successes per attempt every \(NumberText.duration(impact.trendStepSeconds)), "
+            + "its alerts shaded.</p>\(chart.html)"
     }
 
     private var chargesSection: HTML {

@@ -144,5 +144,9 @@ import Testing
         #expect(review.contains("<a href=\"incident-20261111-0941-6d6271.html\">20261111-0941-6d6271</a>"))
         let page = try String(contentsOfFile: out + "/incident-20261119-1641-b5ce28.html", encoding: .utf8)
         #expect(page.contains("<h2>Charges not granted in time</h2>") && page.contains("not granted"))
+        // Its chart shades the detour's page red (17:04 to 20:01) and its tickets amber, each alert named.
+        #expect(page.contains("<svg class=\"wide\""))
+        #expect(page.contains("<title>PAGE ChargedNotGranted</title>") && page.contains("<rect class=\"band\" "))
+        #expect(page.contains("<rect class=\"band ticket\" ") && page.contains("<title>TICKET CancelRateSpike</title>"))
     }
 }
