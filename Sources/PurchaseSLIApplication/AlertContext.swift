@@ -70,6 +70,7 @@ public struct AlertContext: Sendable {
     /// price is known to weigh by).
     func revenueWeights() throws -> RevenueWeights? {
         guard policy.objectives.contains(where: { $0.weight == .revenue }) else { return nil }
+        // The events' prices alone: what weighs an event is the same whatever time an evaluation reads.
         return RevenueWeights(prices: try store.prices(), policy: policy)
     }
 
@@ -270,7 +271,7 @@ public struct AlertContext: Sendable {
         }
         return LostPurchases.estimate(
             window: try counts(from, until, filters), baseline: baseline, baselineDays: daysWithEvents * Int(shift / 86_400),
-            target: target, prices: action == ActionType.purchase.rawValue ? try store.prices() : nil)
+            target: target, prices: action == ActionType.purchase.rawValue ? try store.knownPrices(before: until * 1000) : nil)
     }
 
     /// 1 − failures / (error budget × valid) over the objective's window before `until` (for a calendar

@@ -100,7 +100,7 @@ extension WeeklyReport {
     private static func purchasesLost(_ week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy) throws -> [SliceLoss] {
         let purchase = ActionType.purchase.rawValue
         guard let target = policy.objectives.first(where: { $0.actionType == purchase })?.target else { return [] }
-        let prices = try store.prices()
+        let prices = try store.knownPrices(before: week.endSeconds * 1000)
         var losses: [SliceLoss] = []
         for dimension in lossDimensions {
             let groupBy = [EventDimension.productID, .planID] + ([.productID, .planID].contains(dimension) ? [] : [dimension])
