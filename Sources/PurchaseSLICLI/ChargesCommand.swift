@@ -11,7 +11,7 @@ import PurchaseSLIStorage
 struct ChargesCommand: ParsableCommand {
     /// Output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, json
+        case table, json, csv
     }
 
     static let configuration = CommandConfiguration(
@@ -26,6 +26,7 @@ struct ChargesCommand: ParsableCommand {
             Examples:
               purchase-sli charges --from now-1d --to now --ungranted
               purchase-sli charges --from now-7d --to now --product coins_500 --format json
+              purchase-sli charges --from now-7d --to now --ungranted --format csv > make-whole.csv
               purchase-sli charges --from now-30d --to now --transaction 2000000471416079
               purchase-sli charges --from now-1d --to now --refunds --product coins_500
             """)
@@ -100,7 +101,11 @@ struct ChargesCommand: ParsableCommand {
                     && (transaction.map { row.charge.notification.transactionID == $0 } ?? true)
                     && (!ungranted || row.isUngranted)
             }
-            return format == .table ? ChargeListOutput.text(rows) : ChargeListOutput.jsonLines(rows)
+            switch format {
+            case .table: return ChargeListOutput.text(rows)
+            case .json: return ChargeListOutput.jsonLines(rows)
+            case .csv: return ChargeListOutput.csv(rows)
+            }
         }
         print(output, terminator: "")
     }

@@ -73,6 +73,30 @@ public enum ChargeListOutput {
         }.joined()
     }
 
+    /// The columns of ``csv(_:)``: what a grant server needs to grant a charge (store, transaction, product,
+    /// appAccountToken, price), then its state and what the app last reported.
+    public static let csvColumns = [
+        "store", "transactionID", "productID", "appAccountToken", "price", "currency", "chargedAt", "environment", "app", "type",
+        "expectsGrant", "ungranted", "grantedAt", "lastReported", "lastReportedAt",
+    ]
+
+    /// A header line of ``csvColumns``, then one line per charge, every cell safe to open in a
+    /// spreadsheet (``QueryOutput/csvCell(_:)``): the make-whole list of `charges --ungranted --format csv`.
+    public static func csv(_ rows: [Row]) -> String {
+        let lines = rows.map { row -> String in
+            let notification = row.charge.notification
+            let cells = [
+                notification.store.rawValue, notification.transactionID ?? "", row.charge.productID, notification.appAccountToken ?? "",
+                notification.price.map(JSONText.number) ?? "", notification.currency ?? "", RFC3339.format(millis: notification.eventMillis),
+                notification.environment, notification.appID, notification.type, "\(row.expectsGrant)", "\(row.isUngranted)",
+                row.charge.grantedMillis.map { RFC3339.format(millis: $0) } ?? "", row.charge.report?.lastResult.rawValue ?? "",
+                row.charge.report.map { RFC3339.format(millis: $0.lastMillis) } ?? "",
+            ]
+            return cells.map(QueryOutput.csvCell).joined(separator: ",")
+        }
+        return ([csvColumns.joined(separator: ",")] + lines).joined(separator: "\n") + "\n"
+    }
+
     /// "cancel at 2026-11-19T16:00:26Z" or "nothing".
     private static func report(_ report: ClientReport?) -> String {
         guard let report else { return "nothing" }
