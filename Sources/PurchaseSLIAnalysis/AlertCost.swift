@@ -82,17 +82,13 @@ public struct AlertCost: Sendable, Hashable {
         }
         var text = AlertText.joined(parts, separator: "; ")
         let priced = lost.values.filter { !$0.worth.isEmpty }.count + [ungranted, refunded].filter { !($0?.worth.isEmpty ?? true) }.count
-        if priced > 1 {
-            let amounts = worth.sorted { $0.key < $1.key }.map { AlertText("\(money: $0.value, currency: $0.key)") }
-            if !amounts.isEmpty { text = text + ": ≈ " + AlertText.joined(amounts, separator: " + ") + " in all" }
-        }
+        if priced > 1, let amounts = AlertText.amounts(worth) { text = text + ": ≈ " + amounts + " in all" }
         return text
     }
 
     /// ", 14.97 USD (in full)", or " (in full)" without a known price.
     private static func inFull(_ tally: ChargeTally) -> AlertText {
-        let amounts = tally.worth.sorted { $0.key < $1.key }.map { AlertText("\(money: $0.value, currency: $0.key)") }
-        return (amounts.isEmpty ? "" : ", " + AlertText.joined(amounts, separator: " + ")) + " (in full)"
+        (AlertText.amounts(tally.worth).map { ", " + $0 } ?? "") + " (in full)"
     }
 
     /// " (estimated against the same hours of the previous 7 days)": what the estimates were measured

@@ -66,6 +66,11 @@ public struct AlertText: Sendable, Hashable, ExpressibleByStringInterpolation, C
         }.joined()
     }
 
+    /// Amounts per currency, currencies in order, each to itself: "56.43 USD + 9,120.00 JPY"; nil for none.
+    public static func amounts(_ worth: [String: Double]) -> AlertText? {
+        worth.isEmpty ? nil : joined(worth.sorted { $0.key < $1.key }.map { "\(money: $0.value, currency: $0.key)" }, separator: " + ")
+    }
+
     /// Texts joined with a separator of the rule's words.
     public static func joined(_ texts: [AlertText], separator: String) -> AlertText {
         var pieces: [Piece] = []

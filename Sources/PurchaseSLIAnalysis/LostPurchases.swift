@@ -165,8 +165,7 @@ extension LostPurchases {
         var text: AlertText =
             "≈ \(count: lost) \(noun) "
             + "(\(count: Int64(interval.lowerBound.rounded()))–\(count: Int64(interval.upperBound.rounded()))) that would have succeeded"
-        let amounts = worth.sorted { $0.key < $1.key }.map { AlertText("\(money: $0.value, currency: $0.key)") }
-        if !amounts.isEmpty { text = text + ", ≈ " + AlertText.joined(amounts, separator: " + ") }
+        if let amounts = AlertText.amounts(worth) { text = text + ", ≈ " + amounts }
         if unpriced >= 0.5 {
             text = text + " (\(count: Int64(unpriced.rounded())) of them of products without a known price)"
         }

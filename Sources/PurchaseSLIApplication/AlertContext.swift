@@ -110,11 +110,16 @@ public struct AlertContext: Sendable {
         guard objective.weight == .revenue, let weights = try revenueWeights() else {
             return try store.counts(CountQuery(fromSeconds: fromSeconds, toSeconds: toSeconds, filters: filters)).first?.counts
         }
-        let rows = try store.counts(CountQuery(fromSeconds: fromSeconds, toSeconds: toSeconds, groupBy: [.productID, .planID], filters: filters))
-        guard !rows.isEmpty else { return nil }
-        return weights.weighted(
-            rows.reduce(into: [:]) { $0[LostPurchases.Product(productID: $1.key[0], planID: $1.key[1]), default: OutcomeCounts()] += $1.counts }
-        ).counts
+        let counts = try countsByProduct(from: fromSeconds, to: toSeconds, filters: filters)
+        return counts.isEmpty ? nil : weights.weighted(counts).counts
+    }
+
+    /// The counts of the events of `filters` over `[from, to)` per product and plan.
+    private func countsByProduct(
+        from: Int64, to: Int64, filters: [EventDimension: Set<String?>]
+    ) throws -> [LostPurchases.Product: OutcomeCounts] {
+        try store.counts(CountQuery(fromSeconds: from, toSeconds: to, groupBy: [.productID, .planID], filters: filters))
+            .reduce(into: [:]) { $0[LostPurchases.Product(productID: $1.key[0], planID: $1.key[1]), default: OutcomeCounts()] += $1.counts }
     }
 
     /// The stores' hourly charges and refunds that refund spikes in `[from, to)` compare: back to the
@@ -257,21 +262,20 @@ public struct AlertContext: Sendable {
         of action: String, from: Int64, until: Int64, filters: [EventDimension: Set<String?>], target: Double?
     ) throws -> LostPurchases? {
         guard until > from else { return nil }
-        func counts(_ start: Int64, _ end: Int64, _ filters: [EventDimension: Set<String?>]) throws -> [LostPurchases.Product: OutcomeCounts] {
-            try store.counts(CountQuery(fromSeconds: start, toSeconds: end, groupBy: [.productID, .planID], filters: filters))
-                .reduce(into: [:]) { $0[LostPurchases.Product(productID: $1.key[0], planID: $1.key[1]), default: OutcomeCounts()] += $1.counts }
-        }
         let shift = (until - from + 86_399) / 86_400 * 86_400
         var baseline: [LostPurchases.Product: OutcomeCounts] = [:]
         var daysWithEvents = 0
         for day in 1...Int64(Self.costBaselineDays) {
-            let earlier = try counts(from - day * shift, until - day * shift, [.actionType: [action]])
+            let earlier = try countsByProduct(from: from - day * shift, to: until - day * shift, filters: [.actionType: [action]])
             if earlier.values.contains(where: { $0.valid > 0 }) { daysWithEvents += 1 }
             baseline.merge(earlier, uniquingKeysWith: +)
         }
+        let window = try countsByProduct(from: from, to: until, filters: filters)
+        // Store charges price only what the events do not: read only when a product of the window needs them.
+        let prices =
+            action == ActionType.purchase.rawValue ? try store.knownPrices(before: until * 1000, for: Set(window.keys.map(\.productID))) : nil
         return LostPurchases.estimate(
-            window: try counts(from, until, filters), baseline: baseline, baselineDays: daysWithEvents * Int(shift / 86_400),
-            target: target, prices: action == ActionType.purchase.rawValue ? try store.knownPrices(before: until * 1000) : nil)
+            window: window, baseline: baseline, baselineDays: daysWithEvents * Int(shift / 86_400), target: target, prices: prices)
     }
 
     /// 1 − failures / (error budget × valid) over the objective's window before `until` (for a calendar

@@ -87,7 +87,7 @@ extension IncidentReport {
             let rows = charges.map { charge -> HTML in
                 let notification = charge.notification
                 return "<tr><td class=\"text\">\(notification.transactionID ?? "(none)")</td><td class=\"text\">\(value(charge))</td>"
-                    + "<td>\(notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "–")</td>"
+                    + "<td>\(amountText(charge))</td>"
                     + "<td class=\"text\">\(charge.productID)</td><td>\(RFC3339.format(millis: charge.eventMillis))</td></tr>"
             }
             return "<div class=\"scroll\"><table><tr><th class=\"text\">transaction</th><th class=\"text\">\(last)</th><th>amount</th>"

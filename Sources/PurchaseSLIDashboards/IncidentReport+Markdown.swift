@@ -97,10 +97,14 @@ extension IncidentReport {
     private func row(_ charge: ChargeLedger.Charge, grant: Bool) -> String {
         let escape = TextEscaping.markdown.escape
         let notification = charge.notification
-        let amount = notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "–"
         let last = grant ? grantText(charge) : escape(notification.type)
         return "| \(escape(notification.transactionID ?? "(none)")) | \(escape(charge.productID)) | "
-            + "\(RFC3339.format(millis: charge.eventMillis)) | \(amount) | \(last) |"
+            + "\(RFC3339.format(millis: charge.eventMillis)) | \(amountText(charge)) | \(last) |"
+    }
+
+    /// "4.99 USD", or "–" for a charge the store gave no price for.
+    func amountText(_ charge: ChargeLedger.Charge) -> String {
+        charge.notification.price.map { NumberText.money($0, currency: charge.notification.currency ?? "") } ?? "–"
     }
 
     /// "2026-11-19T17:02:11Z (1 h 1 min later)", or "not granted".
