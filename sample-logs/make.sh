@@ -12,6 +12,7 @@ simulate() { # name start days [simulate options]
         | gzip -n -9 > "sample-logs/$name.ndjson.gz"
     echo "sample-logs/$name.ndjson.gz: $(gzip -dc "sample-logs/$name.ndjson.gz" | wc -l) events"
 }
+simulate double-grant  2026-10-24 2
 simulate steady        2026-10-26 3
 simulate slow-burn     2026-10-29 3
 simulate outage        2026-11-01 3

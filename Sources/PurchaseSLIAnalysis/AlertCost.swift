@@ -9,6 +9,8 @@ public enum AlertCostMeasure: Sendable, Hashable {
     case ungrantedCharges(ChargeTally)
     /// The store refunds and revocations of its product, in full.
     case refunds
+    /// The grants it names that no charge paid for (granted again, or never charged), in full.
+    case unpaidGrants(ChargeTally)
 }
 
 /// Store charges or refunds counted in full: how many, and their amounts per currency.
@@ -45,23 +47,27 @@ public struct AlertCost: Sendable, Hashable {
     public var ungranted: ChargeTally?
     /// Refunds and revocations, in full; nil when the alert is not about refunds.
     public var refunded: ChargeTally?
+    /// Grants no charge paid for (double grants, grants without a charge), in full; nil when the alert is
+    /// not about grants.
+    public var givenAway: ChargeTally?
 
     /// A cost of these parts.
-    public init(lost: [String: LostPurchases] = [:], ungranted: ChargeTally? = nil, refunded: ChargeTally? = nil) {
+    public init(lost: [String: LostPurchases] = [:], ungranted: ChargeTally? = nil, refunded: ChargeTally? = nil, givenAway: ChargeTally? = nil) {
         self.lost = lost
         self.ungranted = ungranted
         self.refunded = refunded
+        self.givenAway = givenAway
     }
 
     /// Whether nothing is counted at all (no estimate could be made and no charge is named).
-    public var isEmpty: Bool { lost.isEmpty && ungranted == nil && refunded == nil }
+    public var isEmpty: Bool { lost.isEmpty && ungranted == nil && refunded == nil && givenAway == nil }
 
     /// The money per currency of every part: the estimated worth of lost purchases plus the charges and
     /// refunds in full.
     public var worth: [String: Double] {
         var total: [String: Double] = [:]
         for estimate in lost.values { total.merge(estimate.worth, uniquingKeysWith: +) }
-        for tally in [ungranted, refunded].compactMap({ $0 }) { total.merge(tally.worth, uniquingKeysWith: +) }
+        for tally in [ungranted, refunded, givenAway].compactMap({ $0 }) { total.merge(tally.worth, uniquingKeysWith: +) }
         return total.filter { $0.value > 0.005 }
     }
 
@@ -80,8 +86,14 @@ public struct AlertCost: Sendable, Hashable {
         if let refunded {
             parts.append("\(count: Int64(refunded.count)) \(words: refunded.count == 1 ? "refund" : "refunds")" + Self.inFull(refunded))
         }
+        if let givenAway {
+            parts.append(
+                "\(count: Int64(givenAway.count)) \(words: givenAway.count == 1 ? "grant" : "grants") given away (not paid for)"
+                    + Self.inFull(givenAway))
+        }
         var text = AlertText.joined(parts, separator: "; ")
-        let priced = lost.values.filter { !$0.worth.isEmpty }.count + [ungranted, refunded].filter { !($0?.worth.isEmpty ?? true) }.count
+        let priced =
+            lost.values.filter { !$0.worth.isEmpty }.count + [ungranted, refunded, givenAway].filter { !($0?.worth.isEmpty ?? true) }.count
         if priced > 1, let amounts = AlertText.amounts(worth) { text = text + ": ≈ " + amounts + " in all" }
         return text
     }

@@ -16,13 +16,15 @@ public struct AlertInputs: Sendable {
     public var charges: ChargeLedger = .empty
     /// The stores' charges and refunds per hour, for refund spikes (empty without store notifications).
     public var storeActivity: StoreActivitySeries = .empty
+    /// The app's grants joined with the stores' charges of their transactions (empty without grants).
+    public var grants: GrantAudit = .empty
     /// Per action whose objective weighs events by revenue, the series it is judged on: its events weighted
     /// by price (``RevenueWeights``), over the minutes of its own series.
     public var weightedActions: [String: MinuteSeries] = [:]
 
     private init(
         startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]], charges: ChargeLedger,
-        storeActivity: StoreActivitySeries, weightedActions: [String: MinuteSeries]
+        storeActivity: StoreActivitySeries, grants: GrantAudit, weightedActions: [String: MinuteSeries]
     ) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
@@ -30,6 +32,7 @@ public struct AlertInputs: Sendable {
         self.slices = slices
         self.charges = charges
         self.storeActivity = storeActivity
+        self.grants = grants
         self.weightedActions = weightedActions
     }
 
@@ -52,7 +55,7 @@ public struct AlertInputs: Sendable {
         return AlertInputs(
             startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict),
             slices: slices.mapValues { $0.compactMap(restrict) }.filter { !$0.value.isEmpty }, charges: charges,
-            storeActivity: storeActivity, weightedActions: weightedActions.compactMapValues(restrict))
+            storeActivity: storeActivity, grants: grants, weightedActions: weightedActions.compactMapValues(restrict))
     }
 
     /// Builds the series from count rows with a 1-minute step: `overall` grouped by `actionType`, and

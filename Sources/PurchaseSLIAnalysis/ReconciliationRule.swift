@@ -1,3 +1,5 @@
+public import PurchaseSLICore
+
 extension SLOPolicy {
     /// Which store charges expect a grant from the app's server, within how long, and when charges
     /// left ungranted open a ticket or page (`reconciliation` in `dashboards/slos.yaml`).
@@ -28,6 +30,14 @@ extension SLOPolicy {
         public var refundBaselineDays = 7
         /// The fewest refunds in the window that can spike.
         public var refundMinimumCount = 5
+
+        /// The stores whose notifications reach us for every charge the app grants (App Store Server
+        /// Notifications V2 with ONE_TIME_CHARGE, Play's one-time product and subscription notifications):
+        /// only their grants can be without a charge.
+        public var chargeNotifyingStores: Set<Store> = [.apple, .google]
+        /// How long after a grant the store's notification of its charge may come before the grant counts as
+        /// without one, in seconds (and the store must have delivered a charge notification since).
+        public var chargeWaitSeconds: Int64 = 3600
 
         /// Creates the default rule.
         public init() {}

@@ -327,7 +327,8 @@ package enum PolicyReader {
 
     static func reconciliationRule(_ value: Any, at path: String) throws -> SLOPolicy.ReconciliationRule {
         let map = try self.map(value, at: path)
-        try refuseUnknownKeys(map, known: ["expectGrantFor", "grantWithin", "environments", "ticketLookback", "page", "refunds"], at: path)
+        try refuseUnknownKeys(
+            map, known: ["expectGrantFor", "grantWithin", "environments", "ticketLookback", "page", "refunds", "grantsWithoutCharge"], at: path)
         var rule = SLOPolicy.ReconciliationRule()
         /// A list of upper-case tokens (notification types, environments).
         func names(_ value: Any, at path: String, example: String) throws -> Set<String> {
@@ -376,6 +377,24 @@ package enum PolicyReader {
             }
             if let days = refundsMap["baselineDays"] { rule.refundBaselineDays = try count(days, at: "\(refundsPath).baselineDays", maximum: 28) }
             if let minimum = refundsMap["minimumCount"] { rule.refundMinimumCount = try count(minimum, at: "\(refundsPath).minimumCount") }
+        }
+        if let uncharged = map["grantsWithoutCharge"] {
+            let unchargedPath = "\(path).grantsWithoutCharge"
+            let unchargedMap = try self.map(uncharged, at: unchargedPath)
+            try refuseUnknownKeys(unchargedMap, known: ["stores", "wait"], at: unchargedPath)
+            if let stores = unchargedMap["stores"] {
+                rule.chargeNotifyingStores = Set(
+                    try list(stores, at: "\(unchargedPath).stores").enumerated().map { index, item in
+                        guard let name = item as? String, let store = Store(rawValue: name) else {
+                            throw PolicyError(path: "\(unchargedPath).stores[\(index)]", reason: "expected apple or google, got \(item)")
+                        }
+                        return store
+                    })
+            }
+            if let wait = unchargedMap["wait"] {
+                rule.chargeWaitSeconds = try duration(wait, at: "\(unchargedPath).wait")
+                guard rule.chargeWaitSeconds > 0 else { throw PolicyError(path: "\(unchargedPath).wait", reason: "expected a duration above 0") }
+            }
         }
         return rule
     }

@@ -7,7 +7,8 @@ extension AlertContext {
     /// alerts were about (the union of their slices when all of one dimension, else the whole action),
     /// the charges its ChargedNotGranted alerts named that were taken in it and not granted by `time`, in
     /// full (and taken out of the purchases lost, when the app reported the attempt failed), and the
-    /// refunds of the products its refund alerts named, in full.
+    /// refunds of the products its refund alerts named, in full, and the grants its DoubleGrant and
+    /// GrantedWithoutCharge alerts named that were made in it, in full.
     public func cost(of incident: Incident, at time: Int64) throws -> AlertCost {
         let from = incident.firstBadSeconds
         let until = min(time, incident.endsAt ?? time)
@@ -51,7 +52,34 @@ extension AlertContext {
             cost.refunded = ChargeTally(
                 try readLedger().refunds.filter { refundKeys.contains(Self.chargeKey(store: $0.notification.store.rawValue, product: $0.productID)) })
         }
+        cost.givenAway = try givenAway(by: findings, from: from, until: until, at: time)
         return cost
+    }
+
+    /// The grants made in `[from, until)` that the grant alerts among `findings` count (repeats of the
+    /// products their DoubleGrant alerts named, grants without a charge at `time` of those their
+    /// GrantedWithoutCharge alerts named), each once; nil without such alerts.
+    private func givenAway(by findings: [AlertFinding], from: Int64, until: Int64, at time: Int64) throws -> ChargeTally? {
+        var keys: [AlertFinding.Kind: Set<String>] = [:]
+        for finding in findings {
+            guard case .unpaidGrants = finding.evidence.costMeasure else { continue }
+            keys[finding.kind, default: []].insert(Self.chargeKey(store: finding.labels.store, product: finding.labels.slice?.value))
+        }
+        guard !keys.isEmpty else { return nil }
+        let audit = try grantAudit(
+            from: from, to: time, ledger: try chargeLedger(from: from, to: time), activity: try storeActivity(from: from, to: time))
+        func named(_ grant: GrantAudit.Grant, by kind: AlertFinding.Kind) -> Bool {
+            keys[kind]?.contains(Self.chargeKey(store: grant.store?.rawValue, product: grant.record.productID)) ?? false
+        }
+        var grants = audit.repeats(from: from * 1000, through: until * 1000 - 1).map(\.grant).filter { named($0, by: .doubleGrant) }
+        if keys[.grantedWithoutCharge] != nil {
+            grants += audit.withoutCharge(from: from * 1000, through: until * 1000 - 1, at: time * 1000).filter {
+                named($0, by: .grantedWithoutCharge)
+            }
+        }
+        var worth: [String: Double] = [:]
+        for grant in Set(grants) { if let price = grant.worth { worth[price.currency, default: 0] += price.amount } }
+        return ChargeTally(count: Set(grants).count, worth: worth)
     }
 
     /// The events each action's alerts of `incident` were about (those whose cost is lost successes): the

@@ -63,6 +63,7 @@ public struct AlertContext: Sendable {
         inputs.weightedActions = try weightedActions(from: actionsFrom, to: to)
         inputs.charges = try chargeLedger(from: from, to: to)
         inputs.storeActivity = try storeActivity(from: from, to: to)
+        inputs.grants = try grantAudit(from: from, to: to, ledger: inputs.charges, activity: inputs.storeActivity)
         return inputs
     }
 
@@ -139,6 +140,17 @@ public struct AlertContext: Sendable {
     public func chargeLedger(from: Int64, to: Int64) throws -> ChargeLedger {
         let reach = policy.reconciliation.alertLookbackSeconds + evaluator.longestHoldSeconds
         return try store.ledger(kinds: [.charge, .refund], fromMillis: (from - reach) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
+    }
+
+    /// The app's grants that evaluations in `[from, to)` can alert on (made up to the ticket lookback and
+    /// the longest hold before `from`, and the grants a repeat repeats), joined with the charges of their
+    /// transactions; `ledger` tells when the stores' notifications arrived, `activity` which products they
+    /// charged (``storeActivity(from:to:)``).
+    public func grantAudit(from: Int64, to: Int64, ledger: ChargeLedger, activity: StoreActivitySeries) throws -> GrantAudit {
+        let reach = policy.reconciliation.ticketLookbackSeconds + evaluator.longestHoldSeconds
+        return try store.grantAudit(
+            fromMillis: (from - reach) * 1000 - GrantAudit.repeatSpanMillis, toMillis: to * 1000, ledger: ledger, activity: activity,
+            rule: policy.reconciliation)
     }
 
     /// How far back a loss of signal is followed: the 35 days of minute buckets a store keeps by default.
@@ -240,6 +252,8 @@ public struct AlertContext: Sendable {
             .map { AlertCost(lost: [finding.labels.actionType: $0]) }
         case .ungrantedCharges(let tally):
             return AlertCost(ungranted: tally)
+        case .unpaidGrants(let tally):
+            return AlertCost(givenAway: tally)
         case .refunds:
             let start = (finding.time - finding.evidence.windowSeconds) * 1000
             let refunds = ledger.refunds.filter { refund in

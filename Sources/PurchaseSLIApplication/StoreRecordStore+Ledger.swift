@@ -22,6 +22,17 @@ extension StoreRecordStore {
         return ChargeLedger(notifications: notifications, reports: reports, rule: rule)
     }
 
+    /// The grants the app's events of `[fromMillis, toMillis)` reported, joined with the charge
+    /// notifications naming their transactions (``GrantAudit``); `ledger` holds the charges of the time
+    /// around them and `activity` the stores' charges per product of the week before. O(grants log grants).
+    public func grantAudit(
+        fromMillis: Int64, toMillis: Int64, ledger: ChargeLedger, activity: StoreActivitySeries, rule: SLOPolicy.ReconciliationRule
+    ) throws -> GrantAudit {
+        let grants = try grants(fromMillis: fromMillis, toMillis: toMillis)
+        return GrantAudit(
+            grants: grants, charges: try charges(naming: Set(grants.map(\.transactionID))), ledger: ledger, activity: activity, rule: rule)
+    }
+
     /// The rows `query` counts of the stores' charges and refunds, grants judged by `rule`: what
     /// `query --of charges` and `GET /v1/query?of=charges` answer.
     public func chargeCounts(_ query: ChargeCountQuery, rule: SLOPolicy.ReconciliationRule) throws -> [ChargeCounts.Row] {

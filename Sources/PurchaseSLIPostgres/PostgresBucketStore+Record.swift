@@ -484,13 +484,15 @@ struct RecordWrite {
             """, logger: logger)
     }
 
-    /// Appends client report blobs.
-    static func appendReports(_ blobs: [(minute: Int64, blob: [UInt8])], on connection: PostgresConnection, logger: Logger) async throws {
-        guard !blobs.isEmpty else { return }
+    /// Appends client report parts (a part without grants is sent as an empty blob and stored as NULL).
+    static func appendReports(_ parts: [ClientReportMinute], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !parts.isEmpty else { return }
         try await connection.run(
             """
-            INSERT INTO client_report_minute (minute, reports)
-            SELECT * FROM unnest(\(blobs.map(\.minute)), \(blobs.map { ByteBuffer(bytes: $0.blob) }))
+            INSERT INTO client_report_minute (minute, reports, grants)
+            SELECT minute, reports, nullif(grants, ''::bytea)
+            FROM unnest(\(parts.map(\.minute)), \(parts.map { ByteBuffer(bytes: $0.reports) }), \(parts.map { ByteBuffer(bytes: $0.grants ?? []) }))
+                AS part (minute, reports, grants)
             """, logger: logger)
     }
 }

@@ -47,6 +47,13 @@ extension PostgresBucketStore {
         }
     }
 
+    /// The charge notifications naming any of `transactionIDs`, by event time, store and id.
+    public func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        guard !transactionIDs.isEmpty else { return [] }
+        let ids = transactionIDs.sorted()
+        return try fetchNotifications(where: "transaction_id = ANY($1) AND kind = 'charge'") { $0.append(ids) }
+    }
+
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.
     public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
         let logger = logger
@@ -84,6 +91,28 @@ extension PostgresBucketStore {
             }
         }
         return ClientReport.byTime(reports)
+    }
+
+    /// The grants events of `[fromMillis, toMillis)` reported, by time.
+    public func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
+        let logger = logger
+        let blobs = try withConnection { connection in
+            var blobs: [(Int64, ByteBuffer)] = []
+            for try await row in try await connection.query(
+                """
+                SELECT minute, grants FROM client_report_minute WHERE minute >= \(fromMillis.floorDividedBy(60_000).quotient)
+                    AND minute < \(toMillis.floorDividedBy(60_000).quotient + 1) AND grants IS NOT NULL ORDER BY minute, part
+                """, logger: logger
+            ).decode((Int64, ByteBuffer).self) { blobs.append(row) }
+            return blobs
+        }
+        var grants: [GrantRecord] = []
+        for (minute, blob) in blobs {
+            try decoding(table: "client_report_minute", row: "minute \(minute)") {
+                try blob.withUnsafeReadableBytes { try GrantBlob.decode($0, minute: minute, in: fromMillis..<toMillis, into: &grants) }
+            }
+        }
+        return GrantRecord.byTime(grants)
     }
 
     /// Charges and refunds of `[fromMillis, toMillis)` per step: the notifications of the range, and those

@@ -53,6 +53,8 @@ package enum PostgresSchema {
                 """,
             ]
         ),
+        // Beside each part of a minute's client reports, the grants of its events, by transaction id in full.
+        (5, "grants", ["ALTER TABLE client_report_minute ADD COLUMN grants bytea"]),
     ]
 
     private static let version1: [String] =

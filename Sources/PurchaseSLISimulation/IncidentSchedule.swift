@@ -41,6 +41,8 @@ public struct IncidentSchedule: Sendable, Hashable {
         case .rollout: window = start..<max(start, start + length)
         case .paymentDetour: window = bounded(nominal: 40 * Self.hour, duration: 3 * Self.hour)
         case .appCrash: window = bounded(nominal: 42 * Self.hour, duration: 2 * Self.hour)
+        case .doubleGrant: window = bounded(nominal: 40 * Self.hour, duration: 4 * Self.hour)
+        case .replayedReceipt: window = bounded(nominal: 42 * Self.hour, duration: 2 * Self.hour)
         }
     }
 

@@ -20,6 +20,10 @@ public enum Scenario: String, CaseIterable, Sendable {
     case paymentDetour = "paymentdetour"
     /// The app crashes after the store charged and before the grant.
     case appCrash = "appcrash"
+    /// The grant server grants a receipt the app's retry re-sends, where it should answer 409.
+    case doubleGrant = "double-grant"
+    /// Forged receipts of coins_1200 granted with transaction ids no store charged.
+    case replayedReceipt = "replayed-receipt"
 
     /// One line saying what happens and when (relative to the start), for help text and READMEs.
     public var summary: String {
@@ -40,6 +44,10 @@ public enum Scenario: String, CaseIterable, Sendable {
             "For 3 h from 40 h after start (1-day run: from 13 h 20 min), 25% of coins_500 purchases go to confirm payment details: the app reports cancel (\"payment cancelled\"), the App Store charges 40-90 s later, and nothing grants it."
         case .appCrash:
             "For 2 h from 42 h after start (1-day run: from 14 h), 4% of purchases crash the app after the App Store charged: a start, a charge, and no other event."
+        case .doubleGrant:
+            "For 4 h from 40 h after start (1-day run: from 13 h 20 min), the grant server lost its idempotency check: 10% of purchases time out on the app, whose retry re-sends the receipt seconds later and is granted again (200, not 409)."
+        case .replayedReceipt:
+            "For 2 h from 42 h after start (1-day run: from 14 h), a script replays forged coins_1200 receipts: about one grant a minute (a tenth of the rate) naming a transaction no store charged."
         case .rollout:
             "Phased release of 4.12.0 from the start: 1, 2, 5, 10, 20, 50, 100% of traffic a day (runs under 5 days: 5 equal phases); pro-monthly fails ~8% more on 4.12.0."
         }

@@ -58,6 +58,9 @@ extension TrafficGenerator {
         recordCharge(attempt, transactionID: transactionID, at: startMillis + purchaseDuration * 6 / 10)
         guard parameters.scenario == .retryConflicts, client.isNewVersion else {
             emitSuccess(attempt, after: purchaseDuration, transactionID: transactionID)
+            if parameters.scenario == .doubleGrant, schedule.isActive(at: startMillis), random.chance(0.10) {
+                grantAgain(attempt, transactionID: transactionID, after: startMillis + purchaseDuration)
+            }
             return
         }
         // 4.12.0's retry also runs during the purchase: the receipt goes to the server twice.
@@ -116,7 +119,7 @@ extension TrafficGenerator {
         case .renewalBatch:
             return productIndex == Product.premiumMonthly && schedule.isActive(at: attempt.startMillis)
                 && random.chance(0.05) ? .unfinishedRenewal : nil
-        case .steady, .retryConflicts, .cancelSpike, .paymentDetour, .appCrash:
+        case .steady, .retryConflicts, .cancelSpike, .paymentDetour, .appCrash, .doubleGrant, .replayedReceipt:
             return nil
         }
     }
@@ -139,7 +142,8 @@ extension TrafficGenerator {
         if roll < 0.75 {
             emitConflict(attempt, after: elapsed, transactionID: transactionID)
         } else if roll < 0.97 {
-            emitSuccess(attempt, after: elapsed, transactionID: transactionID)
+            // A first grant: a transaction charged minutes ago whose purchase never reached the server.
+            emitSuccess(attempt, after: elapsed, transactionID: lateGrantTransaction(of: attempt, grantedAt: startMillis + elapsed))
         } else {
             emitFailure(attempt, FailureReason.drawServer(&random), after: elapsed, transactionID: transactionID)
         }
@@ -207,12 +211,35 @@ extension TrafficGenerator {
             let elapsed = duration(median: 300, sigma: 0.4)
             if index == 0 {
                 emitTerminal(
-                    attempt, .success, after: elapsed, statusCode: 200, transactionID: transactionID,
+                    attempt, .success, after: elapsed, statusCode: 200,
+                    transactionID: lateGrantTransaction(of: attempt, grantedAt: at + elapsed),
                     resultDescription: "transaction finished", responseDescription: "renewal granted")
             } else if random.chance(0.55) {
                 emitFailure(attempt, .unfinishedRenewal, after: elapsed, transactionID: transactionID)
             }
             at += 10 + Int64(random.below(40))
         }
+    }
+
+    /// double-grant: the app saw the purchase's answer time out, and its retry re-sends the receipt 2 to 30 s
+    /// later; the grant server grants it again instead of answering 409.
+    mutating func grantAgain(_ purchase: Attempt, transactionID: String, after millis: Int64) {
+        let retry = Attempt(
+            product: purchase.product, offerID: purchase.offerID, action: .retry, client: purchase.client,
+            startMillis: millis + random.int(in: 2_000...30_000), deliveryDelay: purchase.deliveryDelay)
+        emitStart(retry)
+        emitSuccess(retry, after: duration(median: 380, sigma: 0.5), transactionID: transactionID)
+    }
+
+    /// replayed-receipt: a coins_1200 purchase whose receipt is forged (or replayed from elsewhere): the
+    /// server grants it, naming a transaction no store charged.
+    mutating func forgedPurchase(at startMillis: Int64) {
+        let client = Client.draw(newVersionShare: 0, &random)
+        let attempt = Attempt(
+            product: Product.all[Product.coins1200], offerID: nil, action: .purchase, client: client, startMillis: startMillis,
+            deliveryDelay: 0)
+        emitStart(attempt)
+        lastForgedTransaction += 1 + UInt64(random.below(40))
+        emitSuccess(attempt, after: duration(median: 900, sigma: 0.4), transactionID: String(lastForgedTransaction))
     }
 }

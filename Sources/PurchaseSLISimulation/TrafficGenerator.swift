@@ -28,6 +28,11 @@ struct TrafficGenerator {
     var storeSideRandom: SimulationRandom
     var queue = EventQueue()
     var lastTransaction: UInt64
+    /// The last transaction granted by a retry after a lost first answer (its own id space: drawing none
+    /// leaves every other id as it was).
+    var lastLateGrant: UInt64
+    /// The last transaction id a replayed or forged receipt names: one no store charged.
+    var lastForgedTransaction: UInt64
     let renewalTransactionBase: UInt64
     /// The store's charges so far when the run records them (``TrafficSimulator/storeCharges``), else nil.
     var charges: [SimulatedCharge]?
@@ -47,6 +52,8 @@ struct TrafficGenerator {
         lastTransaction = runBase + 400_000_000 + UInt64(random.below(100_000_000))
         renewalTransactionBase = runBase + 100_000_000 + UInt64(random.below(100_000_000))
         renewalTransactionCount = max(20, Int(min(meanRate, 1e6) * 20))
+        lastLateGrant = runBase + 300_000_000
+        lastForgedTransaction = runBase + 700_000_000
     }
 
     /// The next event in emission order, or nil at the end of the run.
@@ -74,6 +81,9 @@ struct TrafficGenerator {
             } else {
                 retry(by: client, at: startMillis)
             }
+        }
+        if parameters.scenario == .replayedReceipt, schedule.isActive(at: minuteStart) {
+            for _ in 0..<random.poisson(mean: mean * 0.1) { forgedPurchase(at: minuteStart + Int64(random.below(Int(Self.minuteMillis)))) }
         }
         if parameters.scenario == .renewalBatch, schedule.isActive(at: minuteStart) {
             for _ in 0..<random.poisson(mean: mean * 0.12) {
@@ -107,6 +117,15 @@ struct TrafficGenerator {
     mutating func newTransactionID() -> String {
         lastTransaction += 1 + UInt64(random.below(40))
         return String(lastTransaction)
+    }
+
+    /// A transaction the store charged minutes before `grantMillis` that a retry grants now (its first
+    /// answer was lost before the grant): its id, its charge recorded from the store-side stream.
+    mutating func lateGrantTransaction(of attempt: Attempt, grantedAt grantMillis: Int64) -> String {
+        lastLateGrant += 1
+        let transactionID = String(lastLateGrant)
+        onStoreSideStream { $0.recordCharge(attempt, transactionID: transactionID, at: grantMillis - $0.random.int(in: 60_000...600_000)) }
+        return transactionID
     }
 
     /// The id of an earlier transaction, as retries and restores re-send.

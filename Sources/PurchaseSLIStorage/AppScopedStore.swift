@@ -77,9 +77,19 @@ public struct AppScopedStore: PurchaseStore {
         try base.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis).filter { $0.notification.appID == app }
     }
 
+    /// The app's charges naming `transactionIDs`.
+    public func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        try base.charges(naming: transactionIDs).filter { $0.notification.appID == app }
+    }
+
     /// What the events reported about `keys` (the keys come from the app's own charges).
     public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
         try base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)
+    }
+
+    /// The grants the app's events reported.
+    public func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
+        try base.grants(fromMillis: fromMillis, toMillis: toMillis).filter { $0.app == app }
     }
 
     /// Events clients dropped unsent, of every app: batches report their drops without naming an app.

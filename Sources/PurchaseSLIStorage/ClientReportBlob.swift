@@ -23,17 +23,9 @@ package enum ClientReportBlob {
     struct Encoder {
         /// One minute's blob under construction.
         private struct Part {
-            var strings: [String] = []
-            var index: [String: UInt64] = [:]
+            var strings = BlobStrings()
             var records: [UInt8] = []
             var count = 0
-
-            mutating func id(_ text: String) -> UInt64 {
-                if let known = index[text] { return known }
-                index[text] = UInt64(strings.count)
-                strings.append(text)
-                return UInt64(strings.count - 1)
-            }
 
             /// Appends a record: the hash in 8 bytes; the time within its minute; the grant as "at that
             /// time" (an event's own report) or as its distance from it.
@@ -45,17 +37,23 @@ package enum ClientReportBlob {
                 appendVarint(firstGrantMillis.map { $0 == lastMillis ? 1 : 2 + zigzag($0 &- lastMillis) } ?? 0, to: &records)
                 appendVarint(UInt64(lastMillis.floorDividedBy(60_000).remainder), to: &records)
                 appendVarint(status.map { UInt64(UInt32(truncatingIfNeeded: $0)) + 1 } ?? 0, to: &records)
-                let ids: [UInt64] = [id(product), plan.map { id($0) + 1 } ?? 0, id(action), id(result), error.map { id($0) + 1 } ?? 0]
+                let ids: [UInt64] = [
+                    strings.id(product), strings.optionalID(plan), strings.id(action), strings.id(result), strings.optionalID(error),
+                ]
                 for stringID in ids { appendVarint(stringID, to: &records) }
                 count += 1
             }
         }
 
         private var parts: [Int64: Part] = [:]
+        private var grants: [Int64: GrantBlob.Part] = [:]
 
-        /// Adds what `event` reports about its transaction id, else its account token; nothing when it
-        /// names neither.
+        /// Adds what `event` reports about its transaction id, else its account token (nothing when it
+        /// names neither), and the grant it reports (``GrantBlob``).
         mutating func add(_ event: UnsafePointer<PurchaseEvent>) {
+            if event.pointee.grantedTransactionID != nil {
+                grants[event.pointee.timestampMillis.floorDividedBy(60_000).quotient, default: GrantBlob.Part()].add(event)
+            }
             guard
                 let key = event.pointee.transactionID.map(ClientReport.Key.transactionID)
                     ?? event.pointee.appAccountToken.map(ClientReport.Key.appAccountToken)
@@ -77,16 +75,11 @@ package enum ClientReportBlob {
         }
 
         /// The blobs, by minute.
-        func blobs() -> [(minute: Int64, blob: [UInt8])] {
+        func blobs() -> [ClientReportMinute] {
             parts.sorted { $0.key < $1.key }.map { minute, part in
-                var bytes: [UInt8] = []
-                appendVarint(UInt64(part.strings.count), to: &bytes)
-                for text in part.strings {
-                    appendVarint(UInt64(text.utf8.count), to: &bytes)
-                    bytes.append(contentsOf: text.utf8)
-                }
+                var bytes = part.strings.encoded()
                 appendVarint(UInt64(part.count), to: &bytes)
-                return (minute, bytes + part.records)
+                return ClientReportMinute(minute: minute, reports: bytes + part.records, grants: grants[minute]?.encoded())
             }
         }
     }
@@ -99,18 +92,7 @@ package enum ClientReportBlob {
         into reports: inout [ClientReport]
     ) throws {
         var reader = VarintReader(bytes: bytes)
-        let stringCount = try reader.count()
-        var ranges: [Range<Int>] = []
-        for _ in 0..<stringCount {
-            let length = Int(try reader.count())
-            guard length <= bytes.count - reader.position else { throw CorruptBucketError(detail: "a string cut short") }
-            ranges.append(reader.position..<reader.position + length)
-            reader.position += length
-        }
-        func string(_ id: UInt64) throws -> String {
-            guard id < UInt64(ranges.count) else { throw CorruptBucketError(detail: "a string id beyond the table") }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[ranges[Int(id)]]), as: UTF8.self)
-        }
+        let strings = try BlobStrings.Reader(&reader)
         let count = try reader.count()
         for _ in 0..<count {
             guard bytes.count - reader.position >= 8 else { throw CorruptBucketError(detail: "a key cut short") }
@@ -133,20 +115,33 @@ package enum ClientReportBlob {
             guard let key = wanted[hash], range.contains(last) else { continue }
             guard status <= UInt64(UInt32.max) + 1 else { throw CorruptBucketError(detail: "a status of \(status)") }
             let report = ClientReport(
-                key: key, productID: try string(product), planID: plan == 0 ? nil : try string(plan - 1),
-                actionType: try string(action), firstGrantMillis: grant == 0 ? nil : grant == 1 ? last : last &+ unzigzag(grant - 2),
+                key: key, productID: try strings.string(product), planID: try strings.optionalString(plan),
+                actionType: try strings.string(action), firstGrantMillis: grant == 0 ? nil : grant == 1 ? last : last &+ unzigzag(grant - 2),
                 lastMillis: last,
-                lastResult: ResultType(rawValue: try string(result)) ?? .start,
+                lastResult: ResultType(rawValue: try strings.string(result)) ?? .start,
                 lastStatusCode: status == 0 ? nil : Int(Int32(truncatingIfNeeded: status - 1)),
-                lastErrorDescription: error == 0 ? nil : try string(error - 1))
+                lastErrorDescription: try strings.optionalString(error))
             reports.append(report)
         }
         guard reader.isAtEnd else { throw CorruptBucketError(detail: "bytes after the last report") }
     }
 }
 
-/// A signed number as an unsigned one with small magnitudes small (0, -1, 1, -2… as 0, 1, 2, 3…).
-private func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+/// One stored part of a minute of client reports: the reports (``ClientReportBlob``) and the grants
+/// (``GrantBlob``) of one batch's events of that minute. Every grant names a transaction, so a minute with
+/// grants has reports.
+package struct ClientReportMinute: Sendable, Hashable {
+    /// The minute (since the epoch).
+    package var minute: Int64
+    /// The reports' blob.
+    package var reports: [UInt8]
+    /// The grants' blob, or nil when the part has none.
+    package var grants: [UInt8]?
 
-/// The inverse of ``zigzag(_:)``.
-private func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+    /// Creates a part.
+    package init(minute: Int64, reports: [UInt8], grants: [UInt8]? = nil) {
+        self.minute = minute
+        self.reports = reports
+        self.grants = grants
+    }
+}

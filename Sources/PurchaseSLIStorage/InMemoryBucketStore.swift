@@ -27,8 +27,8 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         var errors: [Resolution: [Int64: [ErrorKey: Int64]]] = [:]
         var prices: [PriceKey: ProductPrice] = [:]
         var notifications: [NotificationKey: ReceivedNotification] = [:]
-        /// Client report blobs per minute, in the order appended.
-        var reports: [Int64: [[UInt8]]] = [:]
+        /// Client report parts per minute, in the order appended.
+        var reports: [Int64: [ClientReportMinute]] = [:]
         /// Per minute of receipt, the events clients dropped unsent.
         var clientDrops: [Int64: Int64] = [:]
     }
@@ -85,7 +85,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
                     latest = max(latest, event.timestampMillis)
                     outcome.accepted += 1
                 }
-                for (minute, blob) in batch.clientReportBlobs(ofNew: isNew[batchIndex]) { state.reports[minute, default: []].append(blob) }
+                for part in batch.clientReportBlobs(ofNew: isNew[batchIndex]) { state.reports[part.minute, default: []].append(part) }
                 for price in batch.prices
                 where (state.prices[PriceKey(productID: price.productID, planID: price.planID)]?.seenMillis ?? .min)
                     <= price.seenMillis
@@ -209,6 +209,19 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         }
     }
 
+    /// The charge notifications naming any of `transactionIDs`, by event time.
+    public func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        state.withLock { state in
+            state.notifications.values.filter { received in
+                received.notification.kind == .charge && received.notification.transactionID.map(transactionIDs.contains) ?? false
+            }
+        }
+        .sorted {
+            ($0.notification.eventMillis, $0.notification.store.rawValue, $0.notification.notificationID)
+                < ($1.notification.eventMillis, $1.notification.store.rawValue, $1.notification.notificationID)
+        }
+    }
+
     /// What the app's events of `[fromMillis, toMillis)` reported for each of `keys`.
     public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
         guard !keys.isEmpty else { return [] }
@@ -219,14 +232,30 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         }
         let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
         var reports: [ClientReport] = []
-        for (minute, blobs) in minutes {
-            for blob in blobs {
-                try blob.withUnsafeBytes {
+        for (minute, parts) in minutes {
+            for part in parts {
+                try part.reports.withUnsafeBytes {
                     try ClientReportBlob.decode($0, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &reports)
                 }
             }
         }
         return ClientReport.byTime(reports)
+    }
+
+    /// The grants events of `[fromMillis, toMillis)` reported, by time.
+    public func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
+        let minutes = state.withLock { state in
+            state.reports.filter {
+                $0.key >= fromMillis.floorDividedBy(60_000).quotient && $0.key <= toMillis.floorDividedBy(60_000).quotient
+            }
+        }
+        var grants: [GrantRecord] = []
+        for (minute, parts) in minutes {
+            for grantBlob in parts.compactMap(\.grants) {
+                try grantBlob.withUnsafeBytes { try GrantBlob.decode($0, minute: minute, in: fromMillis..<toMillis, into: &grants) }
+            }
+        }
+        return GrantRecord.byTime(grants)
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.

@@ -19,11 +19,11 @@ public struct PreparedEvents: Sendable {
     let order: [Int32]
     /// The latest price the events carried for each product and plan.
     package let prices: [ProductPrice]
-    /// What the events reported about their transaction ids, else their account tokens, as blobs per
-    /// minute (``ClientReportBlob``): made here rather than by the single writer, which stores them as
+    /// What the events reported about their transaction ids, else their account tokens, and the grants
+    /// they reported, as blobs per minute (``ClientReportBlob``, ``GrantBlob``): made here rather than by the single writer, which stores them as
     /// they are when none of the batch's events is a duplicate (else it makes them again from the new
     /// ones: only events counted for the first time report).
-    let clientReportBlobs: [(minute: Int64, blob: [UInt8])]
+    let clientReportBlobs: [ClientReportMinute]
     /// Events the sender dropped before sending (its queue was full), reported with this batch: stored
     /// when the batch counts an event for the first time, so that a resent batch does not report them twice.
     public var clientDroppedEvents = 0
@@ -82,7 +82,7 @@ public struct PreparedEvents: Sendable {
     /// The client report blobs of the events counted for the first time (`isNew[index]`): those made
     /// while preparing when every event is new, else made again from the new ones (a resent batch
     /// reports nothing).
-    package func clientReportBlobs(ofNew isNew: [Bool]) -> [(minute: Int64, blob: [UInt8])] {
+    package func clientReportBlobs(ofNew isNew: [Bool]) -> [ClientReportMinute] {
         if !isNew.contains(false) { return clientReportBlobs }
         guard isNew.contains(true) else { return [] }
         var encoder = ClientReportBlob.Encoder()

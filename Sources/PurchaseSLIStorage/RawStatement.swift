@@ -31,6 +31,11 @@ struct RawStatement {
         }
     }
 
+    /// Binds NULL at `index`.
+    func bindNull(at index: Int32) {
+        sqlite3_bind_null(handle, index)
+    }
+
     /// Binds a copy of `blob` at `index` (an empty blob, not NULL, when it has no bytes).
     func bind(copying blob: [UInt8], at index: Int32) {
         guard !blob.isEmpty else {
@@ -75,6 +80,9 @@ struct RawStatement {
     func reset() { sqlite3_reset(handle) }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    /// Whether the column's value is NULL.
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
     /// Rows changed by the last statement of this connection.
     var changes: Int32 { sqlite3_changes(db.sqliteConnection) }

@@ -32,14 +32,17 @@ extension SQLiteBucketStore {
         }
     }
 
-    /// Every client report blob, by minute and part.
-    package func clientReportBlobs() throws -> [(minute: Int64, blob: [UInt8])] {
+    /// Every client report part, by minute and part.
+    package func clientReportBlobs() throws -> [ClientReportMinute] {
         try pool.read { db in
-            let select = try RawStatement(db, sql: "SELECT minute, reports FROM client_report_minute ORDER BY minute, part")
+            let select = try RawStatement(db, sql: "SELECT minute, reports, grants FROM client_report_minute ORDER BY minute, part")
             defer { select.reset() }
-            var blobs: [(minute: Int64, blob: [UInt8])] = []
-            while try select.step() { blobs.append((select.int64(0), [UInt8](select.blob(1)))) }
-            return blobs
+            var parts: [ClientReportMinute] = []
+            while try select.step() {
+                let grants = select.isNull(2) ? nil : [UInt8](select.blob(2))
+                parts.append(ClientReportMinute(minute: select.int64(0), reports: [UInt8](select.blob(1)), grants: grants))
+            }
+            return parts
         }
     }
 }

@@ -17,9 +17,20 @@ extension SQLiteBucketStore: StoreRecordStore {
         try pool.read { db in try StoreNotificationRows.fetch(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis, in: db) }
     }
 
+    /// The charge notifications naming any of `transactionIDs`, by event time.
+    public func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        guard !transactionIDs.isEmpty else { return [] }
+        return try pool.read { db in try StoreNotificationRows.fetchCharges(naming: transactionIDs, in: db) }
+    }
+
     /// What the app's events of `[fromMillis, toMillis)` reported for each key that has a report.
     public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
         try pool.read { db in try ClientReportRows.fetch(keys, fromMillis: fromMillis, toMillis: toMillis, in: db) }
+    }
+
+    /// The grants events of `[fromMillis, toMillis)` reported, by time.
+    public func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
+        try pool.read { db in try ClientReportRows.grants(fromMillis: fromMillis, toMillis: toMillis, in: db) }
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.

@@ -177,7 +177,12 @@ package enum Schema {
             }) {
                 encoder.add(report)
             }
-            try ClientReportRows.append(encoder.blobs(), in: db)
+            let insert = try RawStatement(db, sql: "INSERT INTO client_report_minute (minute, part, reports) VALUES (?, 0, ?)")
+            for part in encoder.blobs() {
+                insert.bind(part.minute, at: 1)
+                insert.bind(copying: part.reports, at: 2)
+                try insert.run()
+            }
             try db.execute(sql: "DROP TABLE client_report")
         }
         migrator.registerMigration("v7-client-drops") { db in
@@ -209,6 +214,10 @@ package enum Schema {
                     DROP TABLE series;
                     ALTER TABLE series_with_app RENAME TO series;
                     """)
+        }
+        migrator.registerMigration("v9-grants") { db in
+            // Beside each part of a minute's client reports, the grants of its events, by transaction id in full.
+            try db.execute(sql: "ALTER TABLE client_report_minute ADD COLUMN grants BLOB")
         }
         return migrator
     }

@@ -1,21 +1,23 @@
+import Foundation
 import GRDB
 import PurchaseSLICore
 
 /// The rows of `client_report_minute`: per minute of the app's events, a blob per prepared batch of what
 /// they reported per transaction id and account token (``ClientReportBlob``).
 enum ClientReportRows {
-    /// Appends blobs of ``ClientReportBlob/Encoder``, each as the next part of its minute.
-    static func append(_ blobs: [(minute: Int64, blob: [UInt8])], in db: Database) throws {
-        guard !blobs.isEmpty else { return }
+    /// Appends parts of ``ClientReportBlob/Encoder``, each as the next part of its minute.
+    static func append(_ parts: [ClientReportMinute], in db: Database) throws {
+        guard !parts.isEmpty else { return }
         let statement = try RawStatement(
             db,
             sql: """
-                INSERT INTO client_report_minute (minute, part, reports)
-                VALUES (?1, (SELECT coalesce(max(part), -1) + 1 FROM client_report_minute WHERE minute = ?1), ?2)
+                INSERT INTO client_report_minute (minute, part, reports, grants)
+                VALUES (?1, (SELECT coalesce(max(part), -1) + 1 FROM client_report_minute WHERE minute = ?1), ?2, ?3)
                 """)
-        for (minute, blob) in blobs {
-            statement.bind(minute, at: 1)
-            statement.bind(copying: blob, at: 2)
+        for part in parts {
+            statement.bind(part.minute, at: 1)
+            statement.bind(copying: part.reports, at: 2)
+            if let grants = part.grants { statement.bind(copying: grants, at: 3) } else { statement.bindNull(at: 3) }
             try statement.run()
         }
     }
@@ -36,6 +38,23 @@ enum ClientReportRows {
             }
         }
         return ClientReport.byTime(reports)
+    }
+}
+
+extension ClientReportRows {
+    /// The grants events of `[fromMillis, toMillis)` reported, by time. O(grants in the range).
+    static func grants(fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [GrantRecord] {
+        var grants: [GrantRecord] = []
+        let statement = try RawStatement(
+            db, sql: "SELECT minute, grants FROM client_report_minute WHERE minute >= ? AND minute < ? AND grants IS NOT NULL")
+        defer { statement.reset() }
+        statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
+        while try statement.step() {
+            try decoding(table: "client_report_minute", row: "minute \(statement.int64(0))") {
+                try GrantBlob.decode(statement.blob(1), minute: statement.int64(0), in: fromMillis..<toMillis, into: &grants)
+            }
+        }
+        return GrantRecord.byTime(grants)
     }
 }
 
@@ -71,14 +90,27 @@ enum StoreNotificationRows {
     static func fetch(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [ReceivedNotification] {
         let kindList = kinds.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         guard !kindList.isEmpty else { return [] }
-        return try Row.fetchAll(
+        return try fetch(
+            where: "event_millis >= ? AND event_millis < ? AND kind IN (\(kindList))", arguments: [fromMillis, toMillis], in: db)
+    }
+
+    /// The charge notifications naming any of `transactionIDs` (passed as one JSON array, read through
+    /// the transaction index), by event time.
+    static func fetchCharges(naming transactionIDs: Set<String>, in db: Database) throws -> [ReceivedNotification] {
+        let list = String(decoding: try JSONEncoder().encode(transactionIDs.sorted()), as: UTF8.self)
+        return try fetch(where: "transaction_id IN (SELECT value FROM json_each(?)) AND kind = 'charge'", arguments: [list], in: db)
+    }
+
+    /// The notifications `condition` selects, by event time.
+    private static func fetch(where condition: String, arguments: StatementArguments, in db: Database) throws -> [ReceivedNotification] {
+        try Row.fetchAll(
             db,
             sql: """
                 SELECT store, notification_id, environment, app_id, type, subtype, kind, signed_millis, received_millis, transaction_id,
                     original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis
-                FROM store_notification WHERE event_millis >= ? AND event_millis < ? AND kind IN (\(kindList))
+                FROM store_notification WHERE \(condition)
                 ORDER BY event_millis, store, notification_id
-                """, arguments: [fromMillis, toMillis]
+                """, arguments: arguments
         ).compactMap { row in
             guard let store = Store(rawValue: row[0]), let kind = StoreEventKind(rawValue: row[6]) else { return nil }
             let notification = StoreNotification(

@@ -10,9 +10,17 @@ public protocol StoreRecordStore: Sendable {
     /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by their event time.
     func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification]
 
+    /// The charge notifications naming any of `transactionIDs`, whatever their time, by event time: the
+    /// charges behind the app's grants.
+    func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification]
+
     /// What the app's events of `[fromMillis, toMillis)` reported about each of `keys`: one report per
     /// event, in the order of ``ClientReport/byTime(_:)``: reconciliation picks each charge's own.
     func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport]
+
+    /// The grants the app's events of `[fromMillis, toMillis)` reported (``GrantRecord``), by time: what
+    /// double grants and grants without a charge are found in.
+    func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord]
 
     /// Events clients dropped before sending them (their queue was full), as reported with the batches
     /// received in `[fromMillis, toMillis)`: what the counts miss.

@@ -50,6 +50,14 @@ extension SQLiteRecordsForwarding {
     func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
         try base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)
     }
+
+    func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        try base.charges(naming: transactionIDs)
+    }
+
+    func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
+        try base.grants(fromMillis: fromMillis, toMillis: toMillis)
+    }
     func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
         try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
     }

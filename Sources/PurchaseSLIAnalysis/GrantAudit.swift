@@ -1,0 +1,177 @@
+public import PurchaseSLICore
+
+/// The ledger read the other way round: from the grants the app reported to the store charges behind
+/// them. A transaction granted again (a second `success`, or a grant of another product) is a
+/// **double grant**, the failure the 409 "already granted" answer exists to prevent; a grant that no
+/// store charge names, once the store's notifications for its time are complete, is a **grant without a
+/// charge**: revenue given away, or a replayed or forged receipt. Built once per evaluation; what it says
+/// at a time depends only on the grants made and the notifications received by then.
+public struct GrantAudit: Sendable {
+    /// One grant, with the store it names and the store's charge of its transaction.
+    public struct Grant: Sendable, Hashable {
+        /// What the app reported.
+        public var record: GrantRecord
+        /// The store: its charge's, else the one of the event's platform; nil when neither tells.
+        public var store: Store?
+        /// The first charge notification of its transaction received, or nil.
+        public var charge: ReceivedNotification?
+
+        /// Its price: the store's charge's, else the event's; nil without one.
+        public var worth: (amount: Double, currency: String)? {
+            if let price = charge?.notification.price, let currency = charge?.notification.currency { return (price, currency) }
+            if let price = record.price, let currency = record.currency { return (price, currency) }
+            return nil
+        }
+
+        /// The store and product it is alerted on.
+        public var key: ChargeLedger.ProductKey? { store.map { ChargeLedger.ProductKey(store: $0, productID: record.productID) } }
+    }
+
+    /// A grant of a transaction that an earlier grant of it already granted.
+    public struct Repeat: Sendable, Hashable {
+        /// The repeated grant.
+        public var grant: Grant
+        /// The transaction's first grant.
+        public var first: GrantRecord
+        /// Whether it granted another product than the first grant (a receipt read for the wrong product).
+        public var isOtherProduct: Bool { grant.record.productID != first.productID }
+    }
+
+    /// How far apart two grants of one transaction count as a double grant: 7 days, the span in which
+    /// the app's events are matched to a charge (``ChargeLedger/reportsAfterChargeMillis``).
+    public static let repeatSpanMillis = ChargeLedger.reportsAfterChargeMillis
+
+    /// A grant that can count as without a charge: from when, and until when.
+    public struct Uncharged: Sendable, Hashable {
+        /// The grant.
+        public var grant: Grant
+        /// From when it counts (milliseconds): the policy's wait after the grant has passed and its store
+        /// has delivered a charge notification since.
+        public var fromMillis: Int64
+        /// Until when (milliseconds): its charge's receipt, or `Int64.max`.
+        public var untilMillis: Int64
+    }
+
+    /// Every grant, by time.
+    public let grants: [Grant]
+    /// The repeated grants, by time.
+    public let repeats: [Repeat]
+    /// The grants that count as without a charge at some time (``Uncharged``), by grant time: those of a
+    /// store the policy says notifies every charge, whose product that store charged in the
+    /// ``productEvidenceSeconds`` before (it notifies that product's charges), and whose charge did not
+    /// come before the store's notifications were seen arriving after the wait.
+    public let uncharged: [Uncharged]
+
+    /// An audit of nothing.
+    public static let empty = GrantAudit(grants: [], charges: [], ledger: .empty, activity: .empty, rule: SLOPolicy.ReconciliationRule())
+
+    /// How far before a grant the store must have notified a charge of its product for its notifications to
+    /// count as covering that product: 7 days.
+    public static let productEvidenceSeconds: Int64 = 7 * 86_400
+
+    /// Joins `grants` with `charges`, the store's charge notifications naming their transactions (of any
+    /// time: a grant is matched to its transaction's charge wherever it lies). `ledger` holds the charges
+    /// of the time around the grants (when each store's notifications arrived), `activity` the stores'
+    /// hourly charges per product of the week before them, and `rule` the stores and the wait of
+    /// grants without a charge. What counts at a time then depends only on what was received by then.
+    /// O(n log n).
+    public init(
+        grants: [GrantRecord], charges: [ReceivedNotification], ledger: ChargeLedger, activity: StoreActivitySeries,
+        rule: SLOPolicy.ReconciliationRule
+    ) {
+        var chargeOf: [String: ReceivedNotification] = [:]
+        for charge in charges.sorted(by: { $0.receivedMillis < $1.receivedMillis }) where charge.notification.kind == .charge {
+            guard let id = charge.notification.transactionID, chargeOf[id] == nil else { continue }
+            chargeOf[id] = charge
+        }
+        let joined = GrantRecord.byTime(grants).map { record in
+            let charge = chargeOf[record.transactionID]
+            return Grant(record: record, store: charge?.notification.store ?? Store(platform: record.platform), charge: charge)
+        }
+        self.grants = joined
+        var firstGrant: [String: GrantRecord] = [:]
+        var repeats: [Repeat] = []
+        for grant in joined {
+            let id = grant.record.transactionID
+            if let first = firstGrant[id], grant.record.millis - first.millis <= Self.repeatSpanMillis {
+                repeats.append(Repeat(grant: grant, first: first))
+            } else {
+                firstGrant[id] = grant.record
+            }
+        }
+        self.repeats = repeats
+        let receipts = Dictionary(grouping: ledger.charges, by: \.notification.store).mapValues { $0.map(\.receivedMillis).sorted() }
+        let wait = rule.chargeWaitSeconds * 1000
+        uncharged = joined.compactMap { grant in
+            guard let store = grant.store, rule.chargeNotifyingStores.contains(store), let received = receipts[store],
+                let arriving = Self.first(in: received, notBefore: grant.record.millis + wait)
+            else { return nil }
+            let until = grant.charge?.receivedMillis ?? .max
+            guard arriving < until else { return nil }
+            let seconds = grant.record.millis.floorDividedBy(1000).quotient
+            let key = StoreActivitySeries.Key(store: store, productID: grant.record.productID)
+            guard activity.counts(key, from: seconds - Self.productEvidenceSeconds, to: seconds + 1).charges > 0 else { return nil }
+            return Uncharged(grant: grant, fromMillis: arriving, untilMillis: until)
+        }
+    }
+
+    /// The first of `sorted` at or after `bound`, or nil. O(log n).
+    private static func first(in sorted: [Int64], notBefore bound: Int64) -> Int64? {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < bound { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count ? sorted[low] : nil
+    }
+
+    /// The grants of `[from, through]` (milliseconds) among `sorted`, by time. O(log n).
+    static func slice<Element>(_ sorted: [Element], millis: (Element) -> Int64, from: Int64, through: Int64) -> ArraySlice<Element> {
+        func firstIndex(after bound: Int64, inclusive: Bool) -> Int {
+            var low = 0
+            var high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                let value = millis(sorted[middle])
+                if value < bound || (!inclusive && value == bound) { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let start = firstIndex(after: from, inclusive: true)
+        let end = firstIndex(after: through, inclusive: false)
+        return start < end ? sorted[start..<end] : []
+    }
+}
+
+extension Store {
+    /// The store of an app platform: Apple's for iOS, iPadOS, macOS, tvOS, watchOS and visionOS; Google
+    /// Play for Android; nil for any other or none.
+    public init?(platform: String?) {
+        switch platform?.lowercased() {
+        case "ios", "ipados", "macos", "tvos", "watchos", "visionos": self = .apple
+        case "android": self = .google
+        default: return nil
+        }
+    }
+}
+
+extension GrantAudit {
+    /// The repeated grants made in `[from, through]` (milliseconds), by time. O(log n).
+    public func repeats(from: Int64, through: Int64) -> ArraySlice<Repeat> {
+        Self.slice(repeats, millis: \.grant.record.millis, from: from, through: through)
+    }
+
+    /// The grants made in `[from, through]` (milliseconds) among all, by time. O(log n).
+    public func grants(from: Int64, through: Int64) -> ArraySlice<Grant> {
+        Self.slice(grants, millis: \.record.millis, from: from, through: through)
+    }
+
+    /// The grants made in `[from, through]` (milliseconds) that are without a charge at `now`
+    /// (``uncharged``: the wait has passed and the store's notifications kept arriving, and no charge was
+    /// received by then). O(log n + such grants in the range).
+    public func withoutCharge(from: Int64, through: Int64, at now: Int64) -> [Grant] {
+        Self.slice(uncharged, millis: \.grant.record.millis, from: from, through: through).filter { $0.fromMillis <= now && now < $0.untilMillis }
+            .map(\.grant)
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLIApplication
+import PurchaseSLICore
+import PurchaseSLIRendering
+
+/// `purchase-sli grants`: the app's grants with the store charges behind them.
+struct GrantsCommand: ParsableCommand {
+    /// Output formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, json, csv
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "grants",
+        abstract: "List the grants of [from, to) with the store charge behind each: granted again, or without a charge.",
+        discussion: """
+            A grant is a success event of a purchase or retry that names its transactionID (a restore grants what \
+            was bought before and is not one). It is granted again when an earlier grant named the same \
+            transaction within 7 days (the grant server should have answered 409 already granted); it is \
+            without a charge, as of --at, when no store notification charged its transaction by then although \
+            the wait of reconciliation.grantsWithoutCharge has passed, its store is one that policy names, that \
+            store's notifications kept arriving after the wait, and the store charged its product in the 7 days \
+            before: revenue given away, or a replayed or forged receipt.
+
+            Examples:
+              purchase-sli grants --from now-1d --to now --double
+              purchase-sli grants --from now-1d --to now --uncharged --format csv > uncharged.csv
+              purchase-sli grants --from now-7d --to now --transaction 2000000471416079
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var policyOptions: PolicyOptions
+
+    @Option(help: ArgumentHelp("Start of the range of grant times (inclusive).", valueName: "time"))
+    var from: String
+
+    @Option(help: ArgumentHelp("End of the range (exclusive).", valueName: "time"))
+    var to: String
+
+    @Option(help: ArgumentHelp("Judge the charges as of this time (default: now).", valueName: "time"))
+    var at: String = "now"
+
+    @Option(name: .customLong("store"), help: ArgumentHelp("Only this store: apple or google.", valueName: "store"))
+    var storeName: String?
+
+    @Option(help: ArgumentHelp("Only this app (its bundle id or package name).", valueName: "id"))
+    var app: String?
+
+    @Option(help: ArgumentHelp("Only this product.", valueName: "id"))
+    var product: String?
+
+    @Option(help: ArgumentHelp("Only this transaction id (or Play purchase token).", valueName: "id"))
+    var transaction: String?
+
+    @Flag(help: "Only the grants of a transaction granted before.")
+    var double = false
+
+    @Flag(help: "Only the grants without a charge.")
+    var uncharged = false
+
+    @Option(help: "Output format.")
+    var format: Format = .table
+
+    func validate() throws {
+        if double, uncharged { throw ValidationError("--double and --uncharged list different grants: give one of them.") }
+        if let storeName, Store(rawValue: storeName) == nil {
+            throw ValidationError("--store: expected apple or google, got \"\(storeName)\".")
+        }
+        _ = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
+    }
+
+    private func range(nowSeconds: Int64) throws -> (from: Int64, to: Int64, at: Int64) {
+        let range = (
+            try TimeArgument.minute(from, option: "from", nowSeconds: nowSeconds),
+            try TimeArgument.minute(to, option: "to", nowSeconds: nowSeconds),
+            try TimeArgument.minute(at, option: "at", nowSeconds: nowSeconds)
+        )
+        guard range.0 < range.1 else { throw ValidationError("--from must be before --to.") }
+        return range
+    }
+
+    func run() throws {
+        let output = try exitingOnFailure { () throws -> String in
+            let (from, to, at) = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
+            let context = AlertContext(store: try store.openStore(), policy: try policyOptions.load(), app: app)
+            let rows = try context.grantList(from: from, to: to, at: at).filter { row in
+                (storeName.map { row.grant.store?.rawValue == $0 } ?? true) && (product.map { row.grant.record.productID == $0 } ?? true)
+                    && (transaction.map { row.grant.record.transactionID == $0 } ?? true) && (!double || row.repeatOf != nil)
+                    && (!uncharged || row.isWithoutCharge)
+            }
+            switch format {
+            case .table: return GrantListOutput.text(rows)
+            case .json: return GrantListOutput.jsonLines(rows)
+            case .csv: return GrantListOutput.csv(rows)
+            }
+        }
+        print(output, terminator: "")
+    }
+}

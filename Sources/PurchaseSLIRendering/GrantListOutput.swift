@@ -1,0 +1,86 @@
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+
+/// The app's grants with the charges behind them, for `purchase-sli grants`: a table for a terminal,
+/// JSON lines, or CSV.
+public enum GrantListOutput {
+    /// A table: time, store, product, transaction, action, app version, price, the charge, and what is wrong.
+    public static func text(_ rows: [GrantListRow]) -> String {
+        guard !rows.isEmpty else { return "no grants match\n" }
+        let header = ["time", "store", "product", "transaction", "action", "app version", "price", "charged", "problem"]
+        let lines = rows.map { row -> [String] in
+            let record = row.grant.record
+            return [
+                RFC3339.format(seconds: record.millis / 1000), row.grant.store?.rawValue ?? "?", record.productID, record.transactionID,
+                record.actionType.rawValue, record.appVersion ?? "", row.grant.worth.map { NumberText.money($0.amount, currency: $0.currency) } ?? "",
+                row.grant.charge.map { RFC3339.format(seconds: $0.notification.eventMillis / 1000) } ?? "no charge", problem(row),
+            ].map(TerminalText.sanitized)
+        }
+        let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }
+        let format = { (cells: [String]) in
+            zip(cells, widths).enumerated().map { index, cell in
+                index == cells.count - 1 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        let repeats = rows.filter { $0.repeatOf != nil }.count
+        let uncharged = rows.filter(\.isWithoutCharge).count
+        return ([format(header)] + lines.map(format)).joined(separator: "\n")
+            + "\n\(rows.count) grant\(rows.count == 1 ? "" : "s"): \(repeats) granted again, \(uncharged) without a charge\n"
+    }
+
+    /// "granted again (first 2026-11-19T16:03:44Z, event e-1)", "without a charge", or "".
+    private static func problem(_ row: GrantListRow) -> String {
+        if let first = row.repeatOf {
+            let product = first.productID == row.grant.record.productID ? "" : " as \(first.productID)"
+            return "granted again (first \(RFC3339.format(seconds: first.millis / 1000))\(product), event \(first.eventID))"
+        }
+        return row.isWithoutCharge ? "without a charge" : ""
+    }
+
+    /// One JSON object per line.
+    public static func jsonLines(_ rows: [GrantListRow]) -> String {
+        rows.map { row in
+            let record = row.grant.record
+            var fields = [
+                "\"grantedAt\":\"\(RFC3339.format(millis: record.millis))\"", "\"eventID\":" + JSONText.quoted(record.eventID),
+                "\"transactionID\":" + JSONText.quoted(record.transactionID), "\"productID\":" + JSONText.quoted(record.productID),
+                "\"actionType\":" + JSONText.quoted(record.actionType.rawValue),
+            ]
+            if let store = row.grant.store { fields.append("\"store\":\"\(store.rawValue)\"") }
+            if let version = record.appVersion { fields.append("\"appVersion\":" + JSONText.quoted(version)) }
+            if let app = record.app { fields.append("\"app\":" + JSONText.quoted(app)) }
+            if let worth = row.grant.worth {
+                fields.append("\"price\":\(JSONText.number(worth.amount)),\"currency\":" + JSONText.quoted(worth.currency))
+            }
+            if let charge = row.grant.charge { fields.append("\"chargedAt\":\"\(RFC3339.format(millis: charge.notification.eventMillis))\"") }
+            if let first = row.repeatOf {
+                fields.append(
+                    "\"grantedBefore\":{\"at\":\"\(RFC3339.format(millis: first.millis))\",\"eventID\":" + JSONText.quoted(first.eventID)
+                        + ",\"productID\":" + JSONText.quoted(first.productID) + "}")
+            }
+            fields.append("\"withoutCharge\":\(row.isWithoutCharge)")
+            return "{" + fields.joined(separator: ",") + "}\n"
+        }.joined()
+    }
+
+    /// The columns of ``csv(_:)``.
+    public static let csvColumns = [
+        "grantedAt", "store", "transactionID", "productID", "eventID", "actionType", "appVersion", "app", "price", "currency", "chargedAt",
+        "grantedBefore", "grantedBeforeEventID", "withoutCharge",
+    ]
+
+    /// A header line of ``csvColumns``, then one line per grant, every cell safe to open in a spreadsheet.
+    public static func csv(_ rows: [GrantListRow]) -> String {
+        let lines = rows.map { row -> String in
+            let record = row.grant.record
+            let worth = row.grant.worth
+            var cells: [String] = [RFC3339.format(millis: record.millis), row.grant.store?.rawValue ?? "", record.transactionID, record.productID]
+            cells += [record.eventID, record.actionType.rawValue, record.appVersion ?? "", record.app ?? ""]
+            cells += [worth.map { JSONText.number($0.amount) } ?? "", worth?.currency ?? ""]
+            cells.append(row.grant.charge.map { RFC3339.format(millis: $0.notification.eventMillis) } ?? "")
+            cells += [row.repeatOf.map { RFC3339.format(millis: $0.millis) } ?? "", row.repeatOf?.eventID ?? "", "\(row.isWithoutCharge)"]
+            return cells.map(QueryOutput.csvCell).joined(separator: ",")
+        }
+        return ([csvColumns.joined(separator: ",")] + lines).joined(separator: "\n") + "\n"
+    }
+}
