@@ -16,4 +16,7 @@ public struct GrantListRow: Sendable, Hashable {
         self.repeatOf = repeatOf
         self.isWithoutCharge = isWithoutCharge
     }
+
+    /// What it gave away, as an alert counts it (``GrantEvidence/Example/worth``).
+    public var worth: (amount: Double, currency: String)? { GrantEvidence.Example(grant: grant, first: repeatOf).worth }
 }

@@ -71,15 +71,19 @@ extension AlertContext {
         func named(_ grant: GrantAudit.Grant, by kind: AlertFinding.Kind) -> Bool {
             keys[kind]?.contains(Self.chargeKey(store: grant.store?.rawValue, product: grant.record.productID)) ?? false
         }
-        var grants = audit.repeats(from: from * 1000, through: until * 1000 - 1).map(\.grant).filter { named($0, by: .doubleGrant) }
+        var grants = audit.repeats(from: from * 1000, through: until * 1000 - 1).filter { named($0.grant, by: .doubleGrant) }
+            .map { GrantEvidence.Example(grant: $0.grant, first: $0.first) }
         if keys[.grantedWithoutCharge] != nil {
             grants += audit.withoutCharge(from: from * 1000, through: until * 1000 - 1, at: time * 1000).filter {
                 named($0, by: .grantedWithoutCharge)
             }
+            .map { GrantEvidence.Example(grant: $0, first: nil) }
         }
+        // A grant both granted again and without a charge counts once.
+        let counted = Dictionary(grants.map { ($0.grant.record.eventID, $0) }, uniquingKeysWith: { first, _ in first }).values
         var worth: [String: Double] = [:]
-        for grant in Set(grants) { if let price = grant.worth { worth[price.currency, default: 0] += price.amount } }
-        return ChargeTally(count: Set(grants).count, worth: worth)
+        for grant in counted { if let price = grant.worth { worth[price.currency, default: 0] += price.amount } }
+        return ChargeTally(count: counted.count, worth: worth)
     }
 
     /// The events each action's alerts of `incident` were about (those whose cost is lost successes): the

@@ -83,7 +83,7 @@ extension WeeklyReport {
             episodes: try episodes.map { Self.clipped($0, to: week) }
                 ?? context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
             freshness: try context.freshness(at: week.endSeconds))
-        moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy)
+        moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy, context: context)
         purchasesLost = try Self.purchasesLost(week, store: store, policy: policy)
         for incident in self.episodes.compactMap(\.incident) where incidentCosts[incident.id] == nil {
             incidentCosts[incident.id] = try context.cost(of: incident, at: week.endSeconds)
@@ -132,9 +132,10 @@ extension WeeklyReport {
         }
     }
 
-    /// Per store and product with charges not granted or refunds in `week` or the week before: each
-    /// week's charges judged at its own end (a charge never granted counts in the week it was charged).
-    private static func moneyAtRisk(_ week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy) throws -> [MoneyAtRisk] {
+    /// Per store and product with charges not granted, refunds or grants no charge paid for in `week` or
+    /// the week before: each week's charges and grants judged at its own end (a charge never granted counts
+    /// in the week it was charged, a grant in the week it was made).
+    private static func moneyAtRisk(_ week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy, context: AlertContext) throws -> [MoneyAtRisk] {
         let rule = policy.reconciliation
         let previousWeek = week.previous
         let ledger = try store.ledger(
@@ -147,19 +148,37 @@ extension WeeklyReport {
                     groupBy: [.store, .productID], atSeconds: period.endSeconds
                 ).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         }
+        func unpaid(_ period: ISOWeek) throws -> [[String?]: UnpaidGrants] {
+            var grants: [[String?]: UnpaidGrants] = [:]
+            for row in try context.grantList(from: period.startSeconds, to: period.endSeconds, at: period.endSeconds)
+            where row.repeatOf != nil || row.isWithoutCharge {
+                let key = [row.grant.store?.rawValue, row.grant.record.productID]
+                if row.repeatOf != nil {
+                    grants[key, default: UnpaidGrants()].grantedAgain += 1
+                } else {
+                    grants[key, default: UnpaidGrants()].withoutCharge += 1
+                }
+                if let worth = row.worth { grants[key, default: UnpaidGrants()].worth[worth.currency, default: 0] += worth.amount }
+            }
+            return grants
+        }
         let now = rows(week)
         let before = rows(previousWeek)
+        let unpaidNow = try unpaid(week)
+        let unpaidBefore = try unpaid(previousWeek)
         var result: [MoneyAtRisk] = []
-        for key in Set(now.keys).union(before.keys) {
+        for key in Set(now.keys).union(before.keys).union(unpaidNow.keys).union(unpaidBefore.keys) {
             guard let store = key[0].flatMap(Store.init(rawValue:)), let product = key[1] ?? nil else { continue }
             let empty = ChargeCounts.Row(timeSeconds: nil, key: key)
-            let current = now[key] ?? empty
-            let previous = before[key] ?? empty
-            let atRisk: Int64 = current.ungranted + current.refunds + previous.ungranted + previous.refunds
-            if atRisk > 0 { result.append(MoneyAtRisk(store: store, productID: product, current: current, previous: previous)) }
+            var row = MoneyAtRisk(store: store, productID: product, current: now[key] ?? empty, previous: before[key] ?? empty)
+            (row.unpaid, row.previousUnpaid) = (unpaidNow[key] ?? UnpaidGrants(), unpaidBefore[key] ?? UnpaidGrants())
+            let atRisk: Int64 =
+                row.current.ungranted + row.current.refunds + row.previous.ungranted + row.previous.refunds + row.unpaid.total
+                + row.previousUnpaid.total
+            if atRisk > 0 { result.append(row) }
         }
-        /// Most charges not granted and refunds first.
-        func weight(_ row: MoneyAtRisk) -> Int64 { row.current.ungranted + row.current.refunds }
+        /// Most charges not granted, refunds and grants not paid for first.
+        func weight(_ row: MoneyAtRisk) -> Int64 { row.current.ungranted + row.current.refunds + row.unpaid.total }
         return result.sorted { weight($0) != weight($1) ? weight($0) > weight($1) : $0.productID < $1.productID }
     }
 

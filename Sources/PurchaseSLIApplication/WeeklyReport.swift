@@ -104,7 +104,8 @@ public struct WeeklyReport: Sendable {
         public var lost: LostPurchases
     }
 
-    /// One store's product: what the week left ungranted or refunded, and the week before.
+    /// One store's product: what the week left ungranted or refunded, the grants no charge paid for, and
+    /// the week before.
     public struct MoneyAtRisk: Sendable {
         /// The store.
         public var store: Store
@@ -114,5 +115,23 @@ public struct WeeklyReport: Sendable {
         public var current: ChargeCounts.Row
         /// The week before's.
         public var previous: ChargeCounts.Row
+        /// This week's grants no charge paid for.
+        public var unpaid = UnpaidGrants()
+        /// The week before's.
+        public var previousUnpaid = UnpaidGrants()
+    }
+
+    /// Grants no charge paid for, as DoubleGrant and GrantedWithoutCharge count them: how many of each, and
+    /// their worth per currency.
+    public struct UnpaidGrants: Sendable, Hashable {
+        /// Grants of a transaction granted before.
+        public var grantedAgain: Int64 = 0
+        /// Grants no store charge names.
+        public var withoutCharge: Int64 = 0
+        /// What they gave away, per currency.
+        public var worth: [String: Double] = [:]
+
+        /// Both kinds together.
+        public var total: Int64 { grantedAgain + withoutCharge }
     }
 }

@@ -5,8 +5,9 @@ import PurchaseSLIRendering
 import PurchaseSLIStorage
 
 extension DashboardContext {
-    /// The stores' charges against the app's grants over the last day (per 15 minutes), and the charges
-    /// ungranted now, oldest first, with their age and what the app last reported.
+    /// The stores' charges against the app's grants over the last day (per 15 minutes), the charges
+    /// ungranted now, oldest first, with their age and what the app last reported, and the grants no
+    /// charge paid for (``grantsPanel(limit:)``).
     func reconciliationPanel(limit: Int = 20) throws -> HTML {
         let day: Int64 = 86_400
         let step: Int64 = 900
@@ -16,9 +17,10 @@ extension DashboardContext {
         let ledger = try store.ledger(
             kinds: [.charge], fromMillis: (start - rule.ticketLookbackSeconds) * 1000, toMillis: atSeconds * 1000,
             receivedBy: atSeconds * 1000, rule: rule)
+        let grants = try grantsPanel(limit: limit, storeNotifies: !ledger.charges.isEmpty)
         guard !ledger.charges.isEmpty else {
             return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see "
-                + "docs/store-notifications.md to send the App Store's and Google Play's notifications to serve.</p></section>"
+                + "docs/store-notifications.md to send the App Store's and Google Play's notifications to serve.</p>\(grants)</section>"
         }
         let now = atSeconds * 1000
         let grace = rule.graceSeconds * 1000
@@ -71,6 +73,43 @@ extension DashboardContext {
             <div class="scroll"><table><tr><th>charged</th><th>age</th><th class="text">store</th><th class="text">product</th>\
             <th class="text">transaction</th><th>price</th><th class="text">the app last reported</th></tr>\(HTML.joined(Array(rows)))</table></div>
             """
-        return "<section class=\"card\">\(heading)\(chart.html)\(table)</section>"
+        return "<section class=\"card\">\(heading)\(chart.html)\(table)\(grants)</section>"
+    }
+
+    /// The grants of the last day (the ticket lookback) that no charge paid for as of now, as DoubleGrant
+    /// and GrantedWithoutCharge count them: how many of each and their worth, then the newest first.
+    /// Without store notifications (`storeNotifies` false) no grant can be checked for its charge, and it says so.
+    private func grantsPanel(limit: Int, storeNotifies: Bool) throws -> HTML {
+        let lookback = policy.reconciliation.ticketLookbackSeconds
+        let unpaid = try AlertContext(store: everyApp, policy: policy, app: app).grantList(
+            from: atSeconds - lookback, to: atSeconds, at: atSeconds
+        ).filter { $0.repeatOf != nil || $0.isWithoutCharge }
+        let unchecked = "(without store charges, no grant can be checked for the charge behind it)"
+        guard !unpaid.isEmpty else {
+            return
+                "<p>No grant of the last \(NumberText.duration(lookback)) was granted again \(storeNotifies ? "or is without a charge" : unchecked).</p>"
+        }
+        var worth: [String: Double] = [:]
+        for row in unpaid { if let price = row.worth { worth[price.currency, default: 0] += price.amount } }
+        let money = worth.sorted { $0.key < $1.key }.map { NumberText.money($0.value, currency: $0.key) }.joined(separator: " + ")
+        let repeats = unpaid.filter { $0.repeatOf != nil }.count
+        let rows = unpaid.reversed().prefix(limit).map { row -> HTML in
+            let record = row.grant.record
+            let problem =
+                row.repeatOf.map { "granted again (first \(RFC3339.format(seconds: $0.millis / 1000)))" } ?? "no store charge names it"
+            return "<tr><td>\(RFC3339.format(seconds: record.millis / 1000))</td><td class=\"text\">\(row.grant.store?.displayName ?? "")</td>"
+                + "<td class=\"text\">\(record.productID)</td><td class=\"text\">\(record.transactionID)</td>"
+                + "<td class=\"text\">\(record.actionType.rawValue)</td><td class=\"text\">\(record.appVersion ?? "")</td>"
+                + "<td>\(row.worth.map { NumberText.money($0.amount, currency: $0.currency) } ?? "")</td><td class=\"text\">\(problem)</td></tr>"
+        }
+        return """
+            <p class="bad"><strong>\(repeats) grant\(repeats == 1 ? "" : "s") of a transaction granted before\
+            \(storeNotifies ? ", \(unpaid.count - repeats) without a charge" : "")\(money.isEmpty ? "" : " (\(money) given away)")</strong> \
+            in the last \(NumberText.duration(lookback))\(storeNotifies ? "" : " " + unchecked), newest first\
+            \(unpaid.count > limit ? " (the first \(limit))" : ""):</p>
+            <div class="scroll"><table><tr><th>granted</th><th class="text">store</th><th class="text">product</th>\
+            <th class="text">transaction</th><th class="text">action</th><th class="text">app version</th><th>price</th>\
+            <th class="text">problem</th></tr>\(HTML.joined(Array(rows)))</table></div>
+            """
     }
 }

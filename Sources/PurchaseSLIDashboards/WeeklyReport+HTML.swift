@@ -72,20 +72,24 @@ extension WeeklyReport {
             func change(_ now: Int64, _ before: Int64) -> String {
                 before == 0 ? (now == 0 ? "–" : "new") : NumberText.signedPercent(Double(now) / Double(before) - 1)
             }
-            let notGranted: HTML = row.current.ungranted > 0 ? "<td class=\"bad\">\(NumberText.count(row.current.ungranted))</td>" : "<td>0</td>"
+            func count(_ value: Int64) -> HTML { value > 0 ? "<td class=\"bad\">\(NumberText.count(value))</td>" : "<td>0</td>" }
+            let notGranted = count(row.current.ungranted)
             return """
                 <tr><td class="text">\(row.store.displayName)</td><td class="text">\(row.productID)</td>\(notGranted)\
                 <td>\(Self.money(row.current.ungrantedAmounts))</td><td>\(change(row.current.ungranted, row.previous.ungranted))</td>\
                 <td>\(NumberText.count(row.current.refunds))</td><td>\(Self.money(row.current.refundedAmounts))</td>\
-                <td>\(change(row.current.refunds, row.previous.refunds))</td></tr>
+                <td>\(change(row.current.refunds, row.previous.refunds))</td>\(count(row.unpaid.grantedAgain))\(count(row.unpaid.withoutCharge))\
+                <td>\(Self.money(row.unpaid.worth))</td><td>\(change(row.unpaid.total, row.previousUnpaid.total))</td></tr>
                 """
         }
         return """
             <section><h2>Money at risk</h2><div class="scroll"><table><tr><th class="text">store</th><th class="text">product</th>\
             <th>not granted</th><th>amount</th><th>vs \(week.previous.description)</th><th>refunds</th><th>refunded</th>\
+            <th>vs \(week.previous.description)</th><th>granted again</th><th>without a charge</th><th>given away</th>\
             <th>vs \(week.previous.description)</th></tr>\(HTML.joined(rows))</table></div>
             <p class="meta">Charges the store made this week that no success or alreadyGranted event named by the week's end \
-            (of the types the policy expects a grant for, past the grace time), and refunds and revocations.</p></section>
+            (of the types the policy expects a grant for, past the grace time), refunds and revocations, and the week's grants no \
+            charge paid for: a transaction granted again, or a grant no store charge names by the week's end.</p></section>
             """
     }
 

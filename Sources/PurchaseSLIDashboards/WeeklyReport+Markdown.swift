@@ -63,15 +63,19 @@ extension WeeklyReport {
         }
         if !moneyAtRisk.isEmpty {
             lines += [
-                "", "## Money at risk", "", "Charges not granted by the week's end (of the types the policy expects a grant for) and refunds.", "",
-                "| store | product | not granted | amount | refunds | refunded | \(week.previous): not granted | refunds |",
-                "|---|---|---:|---|---:|---|---:|---:|",
+                "", "## Money at risk", "",
+                "Charges not granted by the week's end (of the types the policy expects a grant for), refunds, and grants no charge paid "
+                    + "for (granted again, or without a charge).", "",
+                "| store | product | not granted | amount | refunds | refunded | granted again | without a charge | given away | "
+                    + "\(week.previous): not granted | refunds | grants not paid for |",
+                "|---|---|---:|---|---:|---|---:|---:|---|---:|---:|---:|",
             ]
             for row in moneyAtRisk {
                 lines.append(
                     "| \(row.store.displayName) | \(escape(row.productID)) | \(row.current.ungranted) | \(Self.money(row.current.ungrantedAmounts)) | "
-                        + "\(row.current.refunds) | \(Self.money(row.current.refundedAmounts)) | \(row.previous.ungranted) | \(row.previous.refunds) |"
-                )
+                        + "\(row.current.refunds) | \(Self.money(row.current.refundedAmounts)) | \(row.unpaid.grantedAgain) | "
+                        + "\(row.unpaid.withoutCharge) | \(Self.money(row.unpaid.worth)) | \(row.previous.ungranted) | \(row.previous.refunds) | "
+                        + "\(row.previousUnpaid.total) |")
             }
         }
         lines += ["", "## Incidents", ""]

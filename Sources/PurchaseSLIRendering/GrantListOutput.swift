@@ -12,8 +12,8 @@ public enum GrantListOutput {
             let record = row.grant.record
             return [
                 RFC3339.format(seconds: record.millis / 1000), row.grant.store?.rawValue ?? "?", record.productID, record.transactionID,
-                record.actionType.rawValue, record.appVersion ?? "", row.grant.worth.map { NumberText.money($0.amount, currency: $0.currency) } ?? "",
-                row.grant.charge.map { RFC3339.format(seconds: $0.notification.eventMillis / 1000) } ?? "no charge", problem(row),
+                record.actionType.rawValue, record.appVersion ?? "", row.worth.map { NumberText.money($0.amount, currency: $0.currency) } ?? "",
+                row.grant.charge.map { RFC3339.format(seconds: $0.notification.eventMillis / 1000) } ?? "not notified", problem(row),
             ].map(TerminalText.sanitized)
         }
         let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }
@@ -49,7 +49,7 @@ public enum GrantListOutput {
             if let store = row.grant.store { fields.append("\"store\":\"\(store.rawValue)\"") }
             if let version = record.appVersion { fields.append("\"appVersion\":" + JSONText.quoted(version)) }
             if let app = record.app { fields.append("\"app\":" + JSONText.quoted(app)) }
-            if let worth = row.grant.worth {
+            if let worth = row.worth {
                 fields.append("\"price\":\(JSONText.number(worth.amount)),\"currency\":" + JSONText.quoted(worth.currency))
             }
             if let charge = row.grant.charge { fields.append("\"chargedAt\":\"\(RFC3339.format(millis: charge.notification.eventMillis))\"") }
@@ -73,7 +73,7 @@ public enum GrantListOutput {
     public static func csv(_ rows: [GrantListRow]) -> String {
         let lines = rows.map { row -> String in
             let record = row.grant.record
-            let worth = row.grant.worth
+            let worth = row.worth
             var cells: [String] = [RFC3339.format(millis: record.millis), row.grant.store?.rawValue ?? "", record.transactionID, record.productID]
             cells += [record.eventID, record.actionType.rawValue, record.appVersion ?? "", record.app ?? ""]
             cells += [worth.map { JSONText.number($0.amount) } ?? "", worth?.currency ?? ""]

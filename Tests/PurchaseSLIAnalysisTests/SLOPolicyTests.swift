@@ -53,6 +53,9 @@ import Testing
         ("reconciliation: {refunds: true}", "reconciliation.refunds", "expected a mapping"),
         ("reconciliation: {refunds: {window: 90m}}", "reconciliation.refunds.window", "whole hours"),
         ("reconciliation: {undo: true}", "reconciliation.undo", "unknown key"),
+        ("reconciliation: {grantsWithoutCharge: {stores: [apple, amazon]}}", "reconciliation.grantsWithoutCharge.stores[1]", "apple or google"),
+        ("reconciliation: {grantsWithoutCharge: {wait: 0}}", "reconciliation.grantsWithoutCharge.wait", "above 0"),
+        ("reconciliation: {grantsWithoutCharge: {after: 1h}}", "reconciliation.grantsWithoutCharge.after", "unknown key"),
         ("objectives: [{actionType: purchase, target: 99, weight: money}]", "objectives[0].weight", "expected events or revenue"),
         ("reportingCurrency: usd", "reportingCurrency", "expected an ISO 4217 currency code"),
         ("reportingCurrency: USD\nexchangeRates: {EUR: 0}", "exchangeRates.EUR", "above 0"),
@@ -139,6 +142,7 @@ extension SLOPolicyTests {
                   ticketLookback: 3d
                   page: {window: 2h, share: 0.1, minimum: 5}
                   refunds: {window: 6h, baselineDays: 3, minimumCount: 2}
+                  grantsWithoutCharge: {stores: [google], wait: 2h}
                 """)
         var expected = SLOPolicy.ReconciliationRule()
         expected.grantExpectedFor = ["DID_RENEW"]
@@ -151,7 +155,10 @@ extension SLOPolicyTests {
         expected.refundWindowSeconds = 6 * 3600
         expected.refundBaselineDays = 3
         expected.refundMinimumCount = 2
+        expected.chargeNotifyingStores = [.google]
+        expected.chargeWaitSeconds = 7200
         #expect(policy.reconciliation == expected)
+        #expect(try SLOPolicy(yaml: "reconciliation: {grantsWithoutCharge: {stores: []}}").reconciliation.chargeNotifyingStores.isEmpty)
     }
 
     @Test func anObjectiveNamesItsOwnerAndRunbook() throws {

@@ -21,9 +21,15 @@ import Testing
 
     private let start = RFC3339.parseMillis("2026-11-09T00:00:00Z")! / 1000
 
-    /// The episodes of ChargedNotGranted over a 2-day run of `scenario` (events and notifications), the
-    /// incident's onset, the text of the first episode, and the store.
-    private func backtest(_ scenario: Scenario) throws -> (episodes: [AlertEpisode], onset: Int64, text: String, store: SQLiteBucketStore) {
+    /// The alerts of the ledger: charges not granted, transactions granted again, grants without a charge.
+    private static let ledgerKinds: Set<AlertFinding.Kind> = [.chargedNotGranted, .doubleGrant, .grantedWithoutCharge]
+
+    /// The episodes of the ledger's alerts over a 2-day run of `scenario` (events and notifications), the
+    /// incident's onset, the text of the first episode's kind ten minutes into it (and whether it is what
+    /// `alerts --at` reports then, since when the backtest says), and the store.
+    private func backtest(
+        _ scenario: Scenario
+    ) throws -> (episodes: [AlertEpisode], onset: Int64, text: String, agreesLive: Bool, store: SQLiteBucketStore) {
         let store = try SQLiteBucketStore(path: directory.file("\(scenario.rawValue).sqlite"))
         let run = SimulationParameters(scenario: scenario, startMillis: start * 1000, days: 2, seed: 3, attemptsPerMinute: 10)
         let simulator = TrafficSimulator(run)
@@ -45,16 +51,20 @@ import Testing
         let end = start + 2 * 86_400
         let inputs = try context.inputs(from: start - AlertEvaluator(policy: .default).firingHistorySeconds, to: end)
         let episodes = AlertEvaluator(policy: .default).episodes(from: start, to: end, stepSeconds: 60, inputs: inputs)
-            .filter { $0.first.kind == .chargedNotGranted }
-        let reports = try episodes.first.map { try context.firingReports(at: $0.startsAt + 600) } ?? []
+            .filter { Self.ledgerKinds.contains($0.first.kind) }
+        let time = (episodes.first?.startsAt ?? 0) + 600
+        let reports = try episodes.first.map { first in try context.firingReports(at: time).filter { $0.finding.kind == first.first.kind } } ?? []
+        let backtestFiring = Dictionary(
+            uniqueKeysWithValues: episodes.filter { $0.first.kind == episodes.first?.first.kind && $0.startsAt <= time && ($0.endsAt ?? .max) > time }
+                .map { ($0.first.identity, $0.startsAt) })
+        let live = Dictionary(uniqueKeysWithValues: reports.map { ($0.finding.identity, $0.startsAt) })
         return (
-            episodes, (IncidentSchedule(run).window?.lowerBound ?? start * 1000) / 1000,
-            AlertOutput.text(reports.filter { $0.finding.kind == .chargedNotGranted }, now: (episodes.first?.startsAt ?? 0) + 600),
-            store
+            episodes, (IncidentSchedule(run).window?.lowerBound ?? start * 1000) / 1000, AlertOutput.text(reports, now: time),
+            live == backtestFiring, store
         )
     }
 
-    @Test("steady traffic, every charge granted within its grace time, raises no ChargedNotGranted")
+    @Test("steady traffic, every charge granted once within its grace time, raises no alert of the ledger")
     func steadyRaisesNone() async throws {
         let run = try await onDedicatedThread { try self.backtest(.steady) }
         #expect(run.episodes.isEmpty, "\(run.episodes.map { "\($0.first.labels.pairs) \(RFC3339.format(seconds: $0.startsAt))" })")
@@ -69,6 +79,7 @@ import Testing
         #expect(run.text.contains("the app reported cancel"), "\(run.text)")
         #expect(run.text.contains("payment-detour pattern"), "\(run.text)")
         #expect(run.text.contains("USD"), "\(run.text)")
+        #expect(run.agreesLive)
 
         // serve --notify's notifier posts it to Slack ten minutes in, since the episode's start.
         try await withReceiver { port, received in
@@ -92,5 +103,34 @@ import Testing
         #expect(first.startsAt > run.onset && first.startsAt <= run.onset + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
         #expect(run.episodes.contains { $0.severity == .page })
         #expect(run.text.contains("the app reported start") && run.text.contains("nothing since"), "\(run.text)")
+    }
+
+    @Test("the double-grant bug: purchases granted again by their retry, detected within 20 minutes and paging, nothing else")
+    func doubleGrantDetected() async throws {
+        let run = try await onDedicatedThread { try self.backtest(.doubleGrant) }
+        let first = try #require(run.episodes.first)
+        #expect(first.startsAt > run.onset && first.startsAt <= run.onset + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
+        #expect(run.episodes.allSatisfy { $0.first.kind == .doubleGrant }, "\(run.episodes.map(\.first.kind))")
+        #expect(run.episodes.contains { $0.severity == .page })
+        #expect(run.text.contains("granted again") && run.text.contains("409 already granted"), "\(run.text)")
+        #expect(run.text.contains("and again") && run.text.contains("(retry,"), "\(run.text)")
+        #expect(run.text.contains("given away") && run.text.contains("USD"), "\(run.text)")
+        #expect(run.text.contains("purchase-sli grants") && run.text.contains("--double"), "\(run.text)")
+        #expect(run.agreesLive)
+    }
+
+    @Test("replayed receipts: coins_1200 grants no App Store charge names, detected after the wait, nothing else")
+    func replayedReceiptDetected() async throws {
+        let run = try await onDedicatedThread { try self.backtest(.replayedReceipt) }
+        let first = try #require(run.episodes.first)
+        let wait = SLOPolicy.default.reconciliation.chargeWaitSeconds
+        #expect(
+            first.startsAt > run.onset + wait && first.startsAt <= run.onset + wait + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
+        #expect(
+            run.episodes.allSatisfy { $0.first.kind == .grantedWithoutCharge && $0.first.labels.slice?.value == "coins_1200" },
+            "\(run.episodes.map { "\($0.first.kind) \($0.first.labels.pairs)" })")
+        #expect(run.text.contains("no App Store charge names it") && run.text.contains("replayed or forged receipt"), "\(run.text)")
+        #expect(run.text.contains("--uncharged"), "\(run.text)")
+        #expect(run.agreesLive)
     }
 }

@@ -323,5 +323,17 @@ struct IncidentCase: Sendable, CustomTestStringConvertible {
                 purchase(.groupID, "premium"), purchase(.variant, "storekit2"),
             ],
             mayPage: false),
+        // The grant server grants again 10 % of the purchases' receipts their retry re-sends: a ticket per
+        // product as its first repeat comes (the store told by the events' platform, no notification
+        // needed), and a page once the store's repeats of the last hour pass 5 %.
+        IncidentCase(
+            scenario: .doubleGrant, days: 2,
+            intended: [
+                IntendedAlert(
+                    kind: .doubleGrant, severity: .ticket, actionType: "purchase",
+                    slices: ["coins_100", "coins_500", "coins_1200", "premium_monthly", "premium_yearly"].map { slice(.productID, $0) },
+                    withinMinutes: 10)
+            ],
+            related: nil, mayPage: true),
     ]
 }

@@ -174,6 +174,9 @@ import Testing
         }
         #expect(
             Scenario.allCases.map(\.rawValue)
-                == ["steady", "outage", "retry-409", "cancel-spike", "renewal-batch", "slow-burn", "rollout", "paymentdetour", "appcrash"])
+                == [
+                    "steady", "outage", "retry-409", "cancel-spike", "renewal-batch", "slow-burn", "rollout", "paymentdetour", "appcrash",
+                    "double-grant", "replayed-receipt",
+                ])
     }
 }

@@ -18,6 +18,12 @@ public struct GrantEvidence: Sendable, Hashable {
         /// The first grant of its transaction (double grants only).
         public var first: GrantRecord?
 
+        /// An example of `grant`, which repeats `first` when given.
+        public init(grant: GrantAudit.Grant, first: GrantRecord?) {
+            self.grant = grant
+            self.first = first
+        }
+
         /// What it gave away: the grant's price (``GrantAudit/Grant/worth``), else the first grant's (a
         /// retry's event carries no price); nil without one.
         public var worth: (amount: Double, currency: String)? {
@@ -118,7 +124,7 @@ extension GrantEvidence: AlertEvidence {
             case .doubleGrant:
                 "grants of the last \(duration: pageWindowSeconds): \(count: Int64(windowProblems)) of \(count: Int64(windowGrants)) granted again"
             case .withoutCharge(let wait):
-                "grants of the \(duration: pageWindowSeconds) before the last \(duration: wait): \(count: Int64(windowProblems)) of "
+                "grants whose \(duration: wait) wait ended in the last \(duration: pageWindowSeconds): \(count: Int64(windowProblems)) of "
                     + "\(count: Int64(windowGrants)) without a charge"
             }
         if windowGrants > 0 { window = window + " (\(percent: Double(windowProblems) / Double(windowGrants)))" }

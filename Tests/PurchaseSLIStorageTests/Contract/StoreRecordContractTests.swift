@@ -90,6 +90,62 @@ struct StoreRecordContractTests {
                 == [ClientReport(key: .transactionID("t-failed"), event: failed)])
     }
 
+    @Test(
+        "grants: each success of a purchase or retry naming a transaction, in full, once however often its batch is resent; restores and other results are not",
+        arguments: Backend.all)
+    func grantsStored(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        func grant(
+            _ id: String, _ result: ResultType = .success, action: ActionType = .purchase, at time: String, transaction: String?
+        )
+            -> PurchaseEvent
+        {
+            var made = event(id, at: time, result: result, status: result == .success ? 200 : nil)
+            (made.actionType, made.transactionID, made.appVersion, made.platform, made.app) = (
+                action, transaction, "4.12.0", "iOS", "com.example.app"
+            )
+            (made.price, made.currency) = action == .purchase ? (4.99, "USD") : (nil, nil)
+            return made
+        }
+        let first = grant("g1", at: "2026-11-20T10:00:00.250Z", transaction: "2000000000000001")
+        let again = grant("g2", action: .retry, at: "2026-11-20T10:00:20Z", transaction: "2000000000000001")
+        _ = try store.record(
+            [first, grant("x1", .alreadyGranted, action: .retry, at: "2026-11-20T10:01:00Z", transaction: "2000000000000001")],
+            receivedAtMillis: receivedAt)
+        _ = try store.record(
+            [
+                again, grant("x2", action: .restore, at: "2026-11-20T10:02:00Z", transaction: "2000000000000002"),
+                grant("x3", .failure, at: "2026-11-20T10:03:00Z", transaction: "2000000000000003"),
+                grant("x4", at: "2026-11-20T10:04:00Z", transaction: nil),
+            ], receivedAtMillis: receivedAt)
+        // A resend of the first batch adds nothing.
+        _ = try store.record([first], receivedAtMillis: receivedAt + 60_000)
+        let grants = try store.grants(fromMillis: day.0, toMillis: day.1)
+        #expect(
+            grants == [
+                GrantRecord(
+                    eventID: "g1", transactionID: "2000000000000001", millis: RFC3339.parseMillis("2026-11-20T10:00:00.250Z")!,
+                    productID: "coins_100", planID: first.planID, actionType: .purchase, appVersion: "4.12.0", platform: "iOS",
+                    app: "com.example.app",
+                    price: 4.99, currency: "USD"),
+                GrantRecord(
+                    eventID: "g2", transactionID: "2000000000000001", millis: RFC3339.parseMillis("2026-11-20T10:00:20Z")!,
+                    productID: "coins_100", planID: again.planID, actionType: .retry, appVersion: "4.12.0", platform: "iOS", app: "com.example.app"),
+            ])
+        // The range is of the grants' times, to the millisecond.
+        #expect(
+            try store.grants(fromMillis: RFC3339.parseMillis("2026-11-20T10:00:00.251Z")!, toMillis: day.1).map(\.eventID) == ["g2"])
+        // The charges behind them, whatever their time; refunds and other transactions are not.
+        _ = try store.record(
+            [
+                notification("n1", at: "2026-11-12T09:59:58Z", transaction: "2000000000000001"),
+                notification("n2", kind: .refund, at: "2026-11-20T12:00:00Z", transaction: "2000000000000001"),
+                notification("n3", at: "2026-11-20T10:00:00Z", transaction: "2000000000000009"),
+            ], receivedAtMillis: receivedAt)
+        #expect(try store.charges(naming: ["2000000000000001", "2000000000000404"]).map(\.notification.notificationID) == ["n1"])
+        #expect(try store.charges(naming: []).isEmpty)
+    }
+
     @Test("charges and refunds per step: a transaction told twice once, a refund without product takes its charge's", arguments: Backend.all)
     func storeActivity(_ backend: Backend) async throws {
         let store = try await backend.store().store

@@ -1,0 +1,1 @@
+ALTER TABLE client_report_minute ADD COLUMN grants BLOB;
