@@ -34,26 +34,7 @@ struct ChargesCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var policyOptions: PolicyOptions
 
-    @Option(help: ArgumentHelp("Start of the range of charge times (inclusive).", valueName: "time"))
-    var from: String
-
-    @Option(help: ArgumentHelp("End of the range (exclusive).", valueName: "time"))
-    var to: String
-
-    @Option(help: ArgumentHelp("Judge the grants as of this time (default: now).", valueName: "time"))
-    var at: String = "now"
-
-    @Option(name: .customLong("store"), help: ArgumentHelp("Only this store: apple or google.", valueName: "store"))
-    var storeName: String?
-
-    @Option(help: ArgumentHelp("Only this app (its bundle id or package name).", valueName: "id"))
-    var app: String?
-
-    @Option(help: ArgumentHelp("Only this product.", valueName: "id"))
-    var product: String?
-
-    @Option(help: ArgumentHelp("Only this transaction id (or Play purchase token).", valueName: "id"))
-    var transaction: String?
+    @OptionGroup var list: LedgerListOptions
 
     @Flag(help: "Only the charges not granted past their grace time.")
     var ungranted = false
@@ -66,26 +47,12 @@ struct ChargesCommand: ParsableCommand {
 
     func validate() throws {
         if refunds, ungranted { throw ValidationError("--ungranted applies to charges, not to --refunds.") }
-        if let storeName, Store(rawValue: storeName) == nil {
-            throw ValidationError("--store: expected apple or google, got \"\(storeName)\".")
-        }
-        _ = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
-    }
-
-    private func range(nowSeconds: Int64) throws -> (from: Int64, to: Int64, at: Int64) {
-        let range = (
-            try TimeArgument.minute(from, option: "from", nowSeconds: nowSeconds),
-            try TimeArgument.minute(to, option: "to", nowSeconds: nowSeconds),
-            try TimeArgument.minute(at, option: "at", nowSeconds: nowSeconds)
-        )
-        guard range.0 < range.1 else { throw ValidationError("--from must be before --to.") }
-        return range
     }
 
     func run() throws {
         let output = try exitingOnFailure { () throws -> String in
             let nowSeconds = Int64(Date().timeIntervalSince1970)
-            let (from, to, at) = try range(nowSeconds: nowSeconds)
+            let (from, to, at) = try list.range(nowSeconds: nowSeconds)
             let policy = try policyOptions.load()
             let database = try store.openStore()
             let rule = policy.reconciliation
@@ -95,10 +62,10 @@ struct ChargesCommand: ParsableCommand {
                 return ChargeListOutput.Row(
                     charge: charge, expectsGrant: expects, isUngranted: !refunds && rule.isUngranted(charge, atMillis: at * 1000))
             }.filter { row in
-                (storeName.map { row.charge.notification.store.rawValue == $0 } ?? true)
-                    && (app.map { row.charge.notification.appID == $0 } ?? true)
-                    && (product.map { row.charge.productID == $0 } ?? true)
-                    && (transaction.map { row.charge.notification.transactionID == $0 } ?? true)
+                (list.storeName.map { row.charge.notification.store.rawValue == $0 } ?? true)
+                    && (list.app.map { row.charge.notification.appID == $0 } ?? true)
+                    && (list.product.map { row.charge.productID == $0 } ?? true)
+                    && (list.transaction.map { row.charge.notification.transactionID == $0 } ?? true)
                     && (!ungranted || row.isUngranted)
             }
             switch format {

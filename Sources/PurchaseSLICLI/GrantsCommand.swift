@@ -33,26 +33,7 @@ struct GrantsCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var policyOptions: PolicyOptions
 
-    @Option(help: ArgumentHelp("Start of the range of grant times (inclusive).", valueName: "time"))
-    var from: String
-
-    @Option(help: ArgumentHelp("End of the range (exclusive).", valueName: "time"))
-    var to: String
-
-    @Option(help: ArgumentHelp("Judge the charges as of this time (default: now).", valueName: "time"))
-    var at: String = "now"
-
-    @Option(name: .customLong("store"), help: ArgumentHelp("Only this store: apple or google.", valueName: "store"))
-    var storeName: String?
-
-    @Option(help: ArgumentHelp("Only this app (its bundle id or package name).", valueName: "id"))
-    var app: String?
-
-    @Option(help: ArgumentHelp("Only this product.", valueName: "id"))
-    var product: String?
-
-    @Option(help: ArgumentHelp("Only this transaction id (or Play purchase token).", valueName: "id"))
-    var transaction: String?
+    @OptionGroup var list: LedgerListOptions
 
     @Flag(help: "Only the grants of a transaction granted before.")
     var double = false
@@ -65,29 +46,15 @@ struct GrantsCommand: ParsableCommand {
 
     func validate() throws {
         if double, uncharged { throw ValidationError("--double and --uncharged list different grants: give one of them.") }
-        if let storeName, Store(rawValue: storeName) == nil {
-            throw ValidationError("--store: expected apple or google, got \"\(storeName)\".")
-        }
-        _ = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
-    }
-
-    private func range(nowSeconds: Int64) throws -> (from: Int64, to: Int64, at: Int64) {
-        let range = (
-            try TimeArgument.minute(from, option: "from", nowSeconds: nowSeconds),
-            try TimeArgument.minute(to, option: "to", nowSeconds: nowSeconds),
-            try TimeArgument.minute(at, option: "at", nowSeconds: nowSeconds)
-        )
-        guard range.0 < range.1 else { throw ValidationError("--from must be before --to.") }
-        return range
     }
 
     func run() throws {
         let output = try exitingOnFailure { () throws -> String in
-            let (from, to, at) = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
-            let context = AlertContext(store: try store.openStore(), policy: try policyOptions.load(), app: app)
+            let (from, to, at) = try list.range(nowSeconds: Int64(Date().timeIntervalSince1970))
+            let context = AlertContext(store: try store.openStore(), policy: try policyOptions.load(), app: list.app)
             let rows = try context.grantList(from: from, to: to, at: at).filter { row in
-                (storeName.map { row.grant.store?.rawValue == $0 } ?? true) && (product.map { row.grant.record.productID == $0 } ?? true)
-                    && (transaction.map { row.grant.record.transactionID == $0 } ?? true) && (!double || row.repeatOf != nil)
+                (list.storeName.map { row.grant.store?.rawValue == $0 } ?? true) && (list.product.map { row.grant.record.productID == $0 } ?? true)
+                    && (list.transaction.map { row.grant.record.transactionID == $0 } ?? true) && (!double || row.repeatOf != nil)
                     && (!uncharged || row.isWithoutCharge)
             }
             switch format {

@@ -34,17 +34,11 @@ public enum ChargeListOutput {
                 RFC3339.format(seconds: notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
                 notification.transactionID ?? "", notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "",
                 notification.type, granted, report(row.charge.report),
-            ].map(TerminalText.sanitized)
-        }
-        let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }
-        let format = { (cells: [String]) in
-            zip(cells, widths).enumerated().map { index, cell in
-                index == cells.count - 1 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
+            ]
         }
         let ungranted = rows.filter(\.isUngranted).count
-        return ([format(header)] + lines.map(format)).joined(separator: "\n")
-            + "\n\(rows.count) charge\(rows.count == 1 ? "" : "s"), \(ungranted) not granted past the grace time\n"
+        return TerminalTable.render(header: header, rows: lines)
+            + "\(rows.count) charge\(rows.count == 1 ? "" : "s"), \(ungranted) not granted past the grace time\n"
     }
 
     /// One JSON object per line.

@@ -14,18 +14,12 @@ public enum GrantListOutput {
                 RFC3339.format(seconds: record.millis / 1000), row.grant.store?.rawValue ?? "?", record.productID, record.transactionID,
                 record.actionType.rawValue, record.appVersion ?? "", row.worth.map { NumberText.money($0.amount, currency: $0.currency) } ?? "",
                 row.grant.charge.map { RFC3339.format(seconds: $0.notification.eventMillis / 1000) } ?? "not notified", problem(row),
-            ].map(TerminalText.sanitized)
-        }
-        let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }
-        let format = { (cells: [String]) in
-            zip(cells, widths).enumerated().map { index, cell in
-                index == cells.count - 1 ? cell.0 : cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
+            ]
         }
         let repeats = rows.filter { $0.repeatOf != nil }.count
         let uncharged = rows.filter(\.isWithoutCharge).count
-        return ([format(header)] + lines.map(format)).joined(separator: "\n")
-            + "\n\(rows.count) grant\(rows.count == 1 ? "" : "s"): \(repeats) granted again, \(uncharged) without a charge\n"
+        return TerminalTable.render(header: header, rows: lines)
+            + "\(rows.count) grant\(rows.count == 1 ? "" : "s"): \(repeats) granted again, \(uncharged) without a charge\n"
     }
 
     /// "granted again (first 2026-11-19T16:03:44Z, event e-1)", "without a charge", or "".

@@ -63,7 +63,7 @@ import Testing
     /// The weekly review (`report --week`) has one row per incident of the week, as `alerts --from --to`
     /// over the week groups its episodes: id, peak severity, first bad minute, start and end. W45 holds the
     /// outage and the cancel spike, W46 the 409 flood (one incident across its night lulls).
-    @Test(arguments: ["2026-W45", "2026-W46"])
+    @Test(arguments: ["2026-W43", "2026-W45", "2026-W46"])
     func theWeeklyReviewHasOneRowPerIncident(_ name: String) async throws {
         let logs = try SampleLogs.get()
         let week = try #require(ISOWeek(parsing: name))
@@ -88,9 +88,26 @@ import Testing
         }
         #expect(rows.sorted() == expected.sorted(), "\(review)")
         let kinds = Set(backtest.map(\.finding.kind))
-        let named = name == "2026-W45" ? [AlertFinding.Kind.successRateBurn, .cancelRateSpike] : [.alreadyGrantedSpike]
+        let named: [AlertFinding.Kind] =
+            switch name {
+            case "2026-W43": [.doubleGrant]
+            case "2026-W45": [.successRateBurn, .cancelRateSpike]
+            default: [.alreadyGrantedSpike]
+            }
         #expect(named.allSatisfy(kinds.contains), "\(kinds)")
         if name == "2026-W46" { #expect(backtest.filter { $0.finding.kind == .alreadyGrantedSpike }.count == 1, "one 409-flood row") }
+        if name == "2026-W43" {
+            // The money at risk counts per product the double grants the alerts counted at the week's end.
+            let atEnd = try await onDedicatedThread { try logs.context.firingReports(at: week.endSeconds) }
+            for report in atEnd where report.finding.kind == .doubleGrant {
+                let evidence = try #require(report.finding.evidence as? GrantEvidence)
+                let product = report.finding.labels.slice?.value ?? ""
+                #expect(
+                    review.contains("| App Store | \(product.replacing("_", with: "\\_")) | 0 | – | 0 | – | \(evidence.count) | 0 | "),
+                    "\(product): \(review)")
+            }
+            #expect(atEnd.filter { $0.finding.kind == .doubleGrant }.count == 5, "a DoubleGrant per product")
+        }
         #expect(review.contains("\(incidents.count) incident\(incidents.count == 1 ? "" : "s") ("), "\(review)")
     }
 
@@ -122,8 +139,22 @@ import Testing
     }
 
     /// What each ChargedNotGranted alert counts is what its look-next command (`charges … --ungranted`,
-    /// run as printed) lists as NOT GRANTED, and what the on-call page's reconciliation panel says.
+    /// run as printed) lists as NOT GRANTED, and what the on-call page's reconciliation panel says; what
+    /// each DoubleGrant or GrantedWithoutCharge alert counts is what its look-next command (`grants …
+    /// --double` or `--uncharged`) lists.
     private func expectCharges(_ surfaces: AlertSurfaces) async throws {
+        for alert in surfaces.text where alert.summary.contains("granted again") || alert.summary.contains("with no App Store charge") {
+            let counted = try #require(
+                alert.summary.firstMatch(of: #/: (\d+) (App Store transactions? granted again|grants? )/#).flatMap { Int($0.output.1) })
+            let command = try #require(alert.line("look next: ")?.dropFirst("look next: ".count).split(separator: ";").first)
+            let words = command.split(separator: " ").map(String.init)
+            #expect(words.first == "purchase-sli" && words.dropFirst().first == "grants", "\(command)")
+            let executable = try #require(builtExecutable)
+            let (termination, output) = try await ChildProcess.run(executable, Array(words.dropFirst()), currentDirectory: packageRoot)
+            #expect(termination == .exit(0), "\(output)")
+            let listed = output.split(separator: "\n").filter { $0.contains("  granted again (") || $0.hasSuffix("  without a charge") }
+            #expect(listed.count == counted, "\(command)\n\(output)")
+        }
         for alert in surfaces.text where alert.summary.contains("App Store charge") {
             let counted = try #require(alert.summary.firstMatch(of: #/: (\d+) App Store charges? /#).flatMap { Int($0.output.1) })
             let command = try #require(alert.line("look next: ")?.dropFirst("look next: ".count).split(separator: ";").first)
@@ -154,6 +185,7 @@ struct SampleIncident: Sendable, CustomStringConvertible {
         SampleIncident(name: "cancel spike", kind: .cancelRateSpike, from: seconds("2026-11-05T12:00:00Z"), to: seconds("2026-11-06T06:00:00Z")),
         SampleIncident(name: "409 flood", kind: .alreadyGrantedSpike, from: seconds("2026-11-11T06:00:00Z"), to: seconds("2026-11-13T12:00:00Z")),
         SampleIncident(name: "payment detour", kind: .chargedNotGranted, from: seconds("2026-11-19T12:00:00Z"), to: seconds("2026-11-20T00:00:00Z")),
+        SampleIncident(name: "double grant", kind: .doubleGrant, from: seconds("2026-10-25T12:00:00Z"), to: seconds("2026-10-26T00:00:00Z")),
     ]
 
     /// The minutes looked at: the incident's start, its peak (5 minutes after it reached its highest

@@ -31,11 +31,12 @@ public struct DoubleGrantRule: AlertRule {
         let audit = context.allInputs.grants
         let rule = policy.reconciliation
         let now = time * 1000
-        let found = audit.repeats(from: now - rule.ticketLookbackSeconds * 1000 + 1, through: now)
+        // Grants of [now − lookback, now): what `grants --from --to` lists for the same range.
+        let found = audit.repeats(from: now - rule.ticketLookbackSeconds * 1000, through: now - 1)
         guard !found.isEmpty else { return AlertRuleOutcome() }
-        let windowStart = now - rule.pageWindowSeconds * 1000 + 1
+        let windowStart = now - rule.pageWindowSeconds * 1000
         let builder = GrantFindingBuilder(
-            kind: kind, problem: .doubleGrant, rule: rule, time: time, windowGrants: audit.grants(from: windowStart, through: now),
+            kind: kind, problem: .doubleGrant, rule: rule, time: time, windowGrants: audit.grants(from: windowStart, through: now - 1),
             windowStart: windowStart)
         return AlertRuleOutcome(findings: builder.findings(found.map { GrantEvidence.Example(grant: $0.grant, first: $0.first) }))
     }
@@ -69,13 +70,13 @@ public struct GrantedWithoutChargeRule: AlertRule {
         let rule = policy.reconciliation
         guard !audit.uncharged.isEmpty else { return AlertRuleOutcome() }
         let now = time * 1000
-        let found = audit.withoutCharge(from: now - rule.ticketLookbackSeconds * 1000 + 1, through: now, at: now)
+        let found = audit.withoutCharge(from: now - rule.ticketLookbackSeconds * 1000, through: now - 1, at: now)
         guard !found.isEmpty else { return AlertRuleOutcome() }
         let windowEnd = now - rule.chargeWaitSeconds * 1000
-        let windowStart = windowEnd - rule.pageWindowSeconds * 1000 + 1
+        let windowStart = windowEnd - rule.pageWindowSeconds * 1000
         let builder = GrantFindingBuilder(
             kind: kind, problem: .withoutCharge(waitSeconds: rule.chargeWaitSeconds), rule: rule, time: time,
-            windowGrants: audit.grants(from: windowStart, through: windowEnd), windowStart: windowStart)
+            windowGrants: audit.grants(from: windowStart, through: windowEnd - 1), windowStart: windowStart)
         return AlertRuleOutcome(findings: builder.findings(found.map { GrantEvidence.Example(grant: $0, first: nil) }))
     }
 
