@@ -119,13 +119,14 @@ struct TrafficGenerator {
         return String(lastTransaction)
     }
 
-    /// A transaction the store charged minutes before `grantMillis` that a retry grants now (its first
-    /// answer was lost before the grant): its id, its charge recorded from the store-side stream.
+    /// A transaction the store charged 1 to 10 minutes before `grantMillis` that a retry grants now (its
+    /// purchase never reached the server): its id, its charge recorded. The delay comes from the id, not from
+    /// a random stream, which every other event draws from as before.
     mutating func lateGrantTransaction(of attempt: Attempt, grantedAt grantMillis: Int64) -> String {
         lastLateGrant += 1
-        let transactionID = String(lastLateGrant)
-        onStoreSideStream { $0.recordCharge(attempt, transactionID: transactionID, at: grantMillis - $0.random.int(in: 60_000...600_000)) }
-        return transactionID
+        let delay = 60_000 + Int64((lastLateGrant &* 0x9E37_79B9_7F4A_7C15) >> 40) % 540_000
+        recordCharge(attempt, transactionID: String(lastLateGrant), at: grantMillis - delay)
+        return String(lastLateGrant)
     }
 
     /// The id of an earlier transaction, as retries and restores re-send.
