@@ -184,17 +184,6 @@ public struct ChargeLedger: Sendable {
 
     /// The charges of `sorted` made in `[from, to]` (milliseconds). O(log n).
     static func slice(_ sorted: [Charge], from: Int64, through to: Int64) -> ArraySlice<Charge> {
-        func firstIndex(notBefore millis: Int64, after: Bool) -> Int {
-            var low = 0
-            var high = sorted.count
-            while low < high {
-                let middle = (low + high) / 2
-                if sorted[middle].eventMillis < millis || (after && sorted[middle].eventMillis == millis) { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-        let start = firstIndex(notBefore: from, after: false)
-        let end = firstIndex(notBefore: to, after: true)
-        return start < end ? sorted[start..<end] : []
+        sorted.timeSlice(millis: \.eventMillis, from: from, through: to)
     }
 }

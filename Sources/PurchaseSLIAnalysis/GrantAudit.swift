@@ -103,9 +103,10 @@ public struct GrantAudit: Sendable {
         let receipts = Dictionary(grouping: ledger.charges, by: \.notification.store).mapValues { $0.map(\.receivedMillis).sorted() }
         let wait = rule.chargeWaitSeconds * 1000
         uncharged = joined.compactMap { grant in
-            guard let store = grant.store, rule.chargeNotifyingStores.contains(store), let received = receipts[store],
-                let arriving = Self.first(in: received, notBefore: grant.record.millis + wait)
-            else { return nil }
+            guard let store = grant.store, rule.chargeNotifyingStores.contains(store), let received = receipts[store] else { return nil }
+            let next = received.firstIndex(millis: { $0 }, notBefore: grant.record.millis + wait)
+            guard next < received.count else { return nil }
+            let arriving = received[next]
             let until = grant.charge?.receivedMillis ?? .max
             guard arriving < until else { return nil }
             let seconds = grant.record.millis.floorDividedBy(1000).quotient
@@ -113,34 +114,6 @@ public struct GrantAudit: Sendable {
             guard activity.counts(key, from: seconds - Self.productEvidenceSeconds, to: seconds + 1).charges > 0 else { return nil }
             return Uncharged(grant: grant, fromMillis: arriving, untilMillis: until)
         }
-    }
-
-    /// The first of `sorted` at or after `bound`, or nil. O(log n).
-    private static func first(in sorted: [Int64], notBefore bound: Int64) -> Int64? {
-        var low = 0
-        var high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] < bound { low = middle + 1 } else { high = middle }
-        }
-        return low < sorted.count ? sorted[low] : nil
-    }
-
-    /// The grants of `[from, through]` (milliseconds) among `sorted`, by time. O(log n).
-    static func slice<Element>(_ sorted: [Element], millis: (Element) -> Int64, from: Int64, through: Int64) -> ArraySlice<Element> {
-        func firstIndex(after bound: Int64, inclusive: Bool) -> Int {
-            var low = 0
-            var high = sorted.count
-            while low < high {
-                let middle = (low + high) / 2
-                let value = millis(sorted[middle])
-                if value < bound || (!inclusive && value == bound) { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-        let start = firstIndex(after: from, inclusive: true)
-        let end = firstIndex(after: through, inclusive: false)
-        return start < end ? sorted[start..<end] : []
     }
 }
 
@@ -159,19 +132,19 @@ extension Store {
 extension GrantAudit {
     /// The repeated grants made in `[from, through]` (milliseconds), by time. O(log n).
     public func repeats(from: Int64, through: Int64) -> ArraySlice<Repeat> {
-        Self.slice(repeats, millis: \.grant.record.millis, from: from, through: through)
+        repeats.timeSlice(millis: \.grant.record.millis, from: from, through: through)
     }
 
     /// The grants made in `[from, through]` (milliseconds) among all, by time. O(log n).
     public func grants(from: Int64, through: Int64) -> ArraySlice<Grant> {
-        Self.slice(grants, millis: \.record.millis, from: from, through: through)
+        grants.timeSlice(millis: \.record.millis, from: from, through: through)
     }
 
     /// The grants made in `[from, through]` (milliseconds) that are without a charge at `now`
     /// (``uncharged``: the wait has passed and the store's notifications kept arriving, and no charge was
     /// received by then). O(log n + such grants in the range).
     public func withoutCharge(from: Int64, through: Int64, at now: Int64) -> [Grant] {
-        Self.slice(uncharged, millis: \.grant.record.millis, from: from, through: through).filter { $0.fromMillis <= now && now < $0.untilMillis }
+        uncharged.timeSlice(millis: \.grant.record.millis, from: from, through: through).filter { $0.fromMillis <= now && now < $0.untilMillis }
             .map(\.grant)
     }
 }

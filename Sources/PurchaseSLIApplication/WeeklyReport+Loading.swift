@@ -153,11 +153,9 @@ extension WeeklyReport {
             for row in try context.grantList(from: period.startSeconds, to: period.endSeconds, at: period.endSeconds)
             where row.repeatOf != nil || row.isWithoutCharge {
                 let key = [row.grant.store?.rawValue, row.grant.record.productID]
-                if row.repeatOf != nil {
-                    grants[key, default: UnpaidGrants()].grantedAgain += 1
-                } else {
-                    grants[key, default: UnpaidGrants()].withoutCharge += 1
-                }
+                // Counted as each alert counts it; its worth once.
+                if row.repeatOf != nil { grants[key, default: UnpaidGrants()].grantedAgain += 1 }
+                if row.isWithoutCharge { grants[key, default: UnpaidGrants()].withoutCharge += 1 }
                 if let worth = row.worth { grants[key, default: UnpaidGrants()].worth[worth.currency, default: 0] += worth.amount }
             }
             return grants

@@ -131,7 +131,7 @@ public struct WeeklyReport: Sendable {
         /// What they gave away, per currency.
         public var worth: [String: Double] = [:]
 
-        /// Both kinds together.
+        /// Both kinds together (a grant of both kinds counts twice).
         public var total: Int64 { grantedAgain + withoutCharge }
     }
 }
