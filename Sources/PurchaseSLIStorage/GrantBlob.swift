@@ -1,10 +1,12 @@
 package import PurchaseSLICore
 
 /// The grants a batch's events reported in one minute (``GrantRecord``), as one blob stored beside the
-/// minute's client reports: the strings the grants use (``BlobStrings``), a count, then per grant varints:
-/// its time within the minute, the string ids of event id, transaction, product, plan, action, app version,
-/// platform, app and currency, and its price in thousandths (zigzag, plus one; 0 without one). Unlike a
-/// report it names its transaction in full: a grant is found by what it names, not looked up by it.
+/// minute's client reports: the strings the grants share (``BlobStrings``), a count, then per grant: its
+/// time within the minute, its event id and transaction id written out (a varint length and the UTF-8
+/// bytes: each is its own, so a table would only add a lookup), the string ids of product, plan, action,
+/// app version, platform, app and currency, and its price in thousandths (zigzag, plus one; 0 without
+/// one), all varints. Unlike a report it names its transaction in full: a grant is found by what it
+/// names, not looked up by it.
 package enum GrantBlob {
     /// One minute's grants under construction.
     struct Part {
@@ -19,15 +21,23 @@ package enum GrantBlob {
         mutating func add(_ event: UnsafePointer<PurchaseEvent>) {
             guard let transactionID = event.pointee.grantedTransactionID else { return }
             appendVarint(UInt64(event.pointee.timestampMillis.floorDividedBy(60_000).remainder), to: &records)
-            let ids: [UInt64] = [
-                strings.id(event.pointee.eventID), strings.id(transactionID), strings.id(event.pointee.productID),
-                strings.optionalID(event.pointee.planID), strings.id(event.pointee.actionType.rawValue),
-                strings.optionalID(event.pointee.appVersion), strings.optionalID(event.pointee.platform),
-                strings.optionalID(event.pointee.app), strings.optionalID(event.pointee.currency),
-            ]
-            for id in ids { appendVarint(id, to: &records) }
+            appendInline(event.pointee.eventID)
+            appendInline(transactionID)
+            appendVarint(strings.id(event.pointee.productID), to: &records)
+            appendVarint(strings.optionalID(event.pointee.planID), to: &records)
+            appendVarint(strings.id(event.pointee.actionType.rawValue), to: &records)
+            appendVarint(strings.optionalID(event.pointee.appVersion), to: &records)
+            appendVarint(strings.optionalID(event.pointee.platform), to: &records)
+            appendVarint(strings.optionalID(event.pointee.app), to: &records)
+            appendVarint(strings.optionalID(event.pointee.currency), to: &records)
             appendVarint(event.pointee.price.map { zigzag(Int64(($0 * 1000).rounded())) + 1 } ?? 0, to: &records)
             count += 1
+        }
+
+        /// Appends `text` written out: its UTF-8 length as a varint, then its bytes.
+        private mutating func appendInline(_ text: String) {
+            appendVarint(UInt64(text.utf8.count), to: &records)
+            records.append(contentsOf: text.utf8)
         }
 
         /// The blob.
@@ -47,18 +57,27 @@ package enum GrantBlob {
         for _ in 0..<count {
             let offset = try reader.next()
             guard offset < 60_000 else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
+            /// A string written out in the record.
+            func inline() throws -> String {
+                let length = Int(try reader.count())
+                guard length <= bytes.count - reader.position else { throw CorruptBucketError(detail: "an id cut short") }
+                defer { reader.position += length }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[reader.position..<reader.position + length]), as: UTF8.self)
+            }
+            let eventID = try inline()
+            let transactionID = try inline()
             var ids: [UInt64] = []
-            for _ in 0..<9 { ids.append(try reader.next()) }
+            for _ in 0..<7 { ids.append(try reader.next()) }
             let price = try reader.next()
             let millis = minute &* 60_000 &+ Int64(offset)
             guard range.contains(millis) else { continue }
             grants.append(
                 GrantRecord(
-                    eventID: try strings.string(ids[0]), transactionID: try strings.string(ids[1]), millis: millis,
-                    productID: try strings.string(ids[2]), planID: try strings.optionalString(ids[3]),
-                    actionType: ActionType(rawValue: try strings.string(ids[4])), appVersion: try strings.optionalString(ids[5]),
-                    platform: try strings.optionalString(ids[6]), app: try strings.optionalString(ids[7]),
-                    price: price == 0 ? nil : Double(unzigzag(price - 1)) / 1000, currency: try strings.optionalString(ids[8])))
+                    eventID: eventID, transactionID: transactionID, millis: millis, productID: try strings.string(ids[0]),
+                    planID: try strings.optionalString(ids[1]), actionType: ActionType(rawValue: try strings.string(ids[2])),
+                    appVersion: try strings.optionalString(ids[3]), platform: try strings.optionalString(ids[4]),
+                    app: try strings.optionalString(ids[5]), price: price == 0 ? nil : Double(unzigzag(price - 1)) / 1000,
+                    currency: try strings.optionalString(ids[6])))
         }
         guard reader.isAtEnd else { throw CorruptBucketError(detail: "bytes after the last grant") }
     }
