@@ -149,16 +149,10 @@ extension WeeklyReport {
                 ).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         }
         func unpaid(_ period: ISOWeek) throws -> [[String?]: UnpaidGrants] {
-            var grants: [[String?]: UnpaidGrants] = [:]
-            for row in try context.grantList(from: period.startSeconds, to: period.endSeconds, at: period.endSeconds)
-            where row.repeatOf != nil || row.isWithoutCharge {
-                let key = [row.grant.store?.rawValue, row.grant.record.productID]
-                // Counted as each alert counts it; its worth once.
-                if row.repeatOf != nil { grants[key, default: UnpaidGrants()].grantedAgain += 1 }
-                if row.isWithoutCharge { grants[key, default: UnpaidGrants()].withoutCharge += 1 }
-                if let worth = row.worth { grants[key, default: UnpaidGrants()].worth[worth.currency, default: 0] += worth.amount }
-            }
-            return grants
+            Dictionary(
+                grouping: try context.grantList(from: period.startSeconds, to: period.endSeconds, at: period.endSeconds),
+                by: { [$0.grant.store?.rawValue, $0.grant.record.productID] }
+            ).mapValues(UnpaidGrants.init).filter { $0.value.total > 0 }
         }
         let now = rows(week)
         let before = rows(previousWeek)

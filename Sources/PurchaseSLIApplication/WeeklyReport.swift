@@ -133,5 +133,17 @@ public struct WeeklyReport: Sendable {
 
         /// Both kinds together (a grant of both kinds counts twice).
         public var total: Int64 { grantedAgain + withoutCharge }
+
+        /// None.
+        public init() {}
+
+        /// The grants of `rows` no charge paid for, counted as each alert counts them, each one's worth once.
+        public init(_ rows: some Sequence<GrantListRow>) {
+            for row in rows where row.repeatOf != nil || row.isWithoutCharge {
+                if row.repeatOf != nil { grantedAgain += 1 }
+                if row.isWithoutCharge { withoutCharge += 1 }
+                if let price = row.worth { worth[price.currency, default: 0] += price.amount }
+            }
+        }
     }
 }

@@ -89,10 +89,9 @@ extension DashboardContext {
             return
                 "<p>No grant of the last \(NumberText.duration(lookback)) was granted again \(storeNotifies ? "or is without a charge" : unchecked).</p>"
         }
-        var worth: [String: Double] = [:]
-        for row in unpaid { if let price = row.worth { worth[price.currency, default: 0] += price.amount } }
-        let money = worth.sorted { $0.key < $1.key }.map { NumberText.money($0.value, currency: $0.key) }.joined(separator: " + ")
-        let repeats = unpaid.filter { $0.repeatOf != nil }.count
+        let counts = WeeklyReport.UnpaidGrants(unpaid)
+        let money = counts.worth.sorted { $0.key < $1.key }.map { NumberText.money($0.value, currency: $0.key) }.joined(separator: " + ")
+        let repeats = counts.grantedAgain
         let rows = unpaid.reversed().prefix(limit).map { row -> HTML in
             let record = row.grant.record
             let problem =
@@ -104,7 +103,7 @@ extension DashboardContext {
         }
         return """
             <p class="bad"><strong>\(repeats) grant\(repeats == 1 ? "" : "s") of a transaction granted before\
-            \(storeNotifies ? ", \(unpaid.count - repeats) without a charge" : "")\(money.isEmpty ? "" : " (\(money) given away)")</strong> \
+            \(storeNotifies ? ", \(counts.withoutCharge) without a charge" : "")\(money.isEmpty ? "" : " (\(money) given away)")</strong> \
             in the last \(NumberText.duration(lookback))\(storeNotifies ? "" : " " + unchecked), newest first\
             \(unpaid.count > limit ? " (the first \(limit))" : ""):</p>
             <div class="scroll"><table><tr><th>granted</th><th class="text">store</th><th class="text">product</th>\
