@@ -21,10 +21,14 @@ public struct AlertInputs: Sendable {
     /// Per action whose objective weighs events by revenue, the series it is judged on: its events weighted
     /// by price (``RevenueWeights``), over the minutes of its own series.
     public var weightedActions: [String: MinuteSeries] = [:]
+    /// Each store's time-to-grant series (``GrantTimes/series(startSeconds:endSeconds:)``), empty without
+    /// the objective or store notifications.
+    public var grantTimeSeries: [Store: GrantTimes.StoreSeries] = [:]
 
     private init(
         startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]], charges: ChargeLedger,
-        storeActivity: StoreActivitySeries, grants: GrantAudit, weightedActions: [String: MinuteSeries]
+        storeActivity: StoreActivitySeries, grants: GrantAudit, weightedActions: [String: MinuteSeries],
+        grantTimeSeries: [Store: GrantTimes.StoreSeries]
     ) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
@@ -34,15 +38,21 @@ public struct AlertInputs: Sendable {
         self.storeActivity = storeActivity
         self.grants = grants
         self.weightedActions = weightedActions
+        self.grantTimeSeries = grantTimeSeries
     }
 
     /// The series `action`'s objective is judged on: its revenue-weighted series when it has one, else its
     /// own.
     public func judgedSeries(of action: String) -> MinuteSeries? { weightedActions[action] ?? actions[action] }
 
-    /// The series of `labels`: an action's, or one of its slices', or nil when no event had them.
+    /// The series of `labels`: an action's, or one of its slices', a store's time-to-grant series or one of
+    /// its slices', or nil when no event (or charge) had them.
     public func series(_ labels: SeriesLabels) -> MinuteSeries? {
-        labels.slice == nil ? actions[labels.actionType] : slices[labels.actionType]?.first { $0.labels == labels }
+        if let name = labels.store {
+            guard let store = Store(rawValue: name), let series = grantTimeSeries[store] else { return nil }
+            return labels.slice == nil ? series.overall : series.slices.first { $0.labels == labels }
+        }
+        return labels.slice == nil ? actions[labels.actionType] : slices[labels.actionType]?.first { $0.labels == labels }
     }
 
     /// The inputs a read of `[from, to)` alone would give: each series restricted to it, and only the
@@ -55,7 +65,10 @@ public struct AlertInputs: Sendable {
         return AlertInputs(
             startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict),
             slices: slices.mapValues { $0.compactMap(restrict) }.filter { !$0.value.isEmpty }, charges: charges,
-            storeActivity: storeActivity, grants: grants, weightedActions: weightedActions.compactMapValues(restrict))
+            storeActivity: storeActivity, grants: grants, weightedActions: weightedActions.compactMapValues(restrict),
+            grantTimeSeries: grantTimeSeries.compactMapValues { stored in
+                restrict(stored.overall).map { GrantTimes.StoreSeries(overall: $0, slices: stored.slices.compactMap(restrict)) }
+            })
     }
 
     /// Builds the series from count rows with a 1-minute step: `overall` grouped by `actionType`, and

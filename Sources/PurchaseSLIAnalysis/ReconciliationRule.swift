@@ -38,6 +38,8 @@ extension SLOPolicy {
         /// How long after a grant the store's notification of its charge may come before the grant counts as
         /// without one, in seconds (and the store must have delivered a charge notification since).
         public var chargeWaitSeconds: Int64 = 3600
+        /// The time-to-grant objective of the charges a grant is expected for, or nil for none.
+        public var timeToGrant: TimeToGrantObjective? = .standard
 
         /// Creates the default rule.
         public init() {}

@@ -328,7 +328,9 @@ package enum PolicyReader {
     static func reconciliationRule(_ value: Any, at path: String) throws -> SLOPolicy.ReconciliationRule {
         let map = try self.map(value, at: path)
         try refuseUnknownKeys(
-            map, known: ["expectGrantFor", "grantWithin", "environments", "ticketLookback", "page", "refunds", "grantsWithoutCharge"], at: path)
+            map,
+            known: ["expectGrantFor", "grantWithin", "environments", "ticketLookback", "page", "refunds", "grantsWithoutCharge", "timeToGrant"],
+            at: path)
         var rule = SLOPolicy.ReconciliationRule()
         /// A list of upper-case tokens (notification types, environments).
         func names(_ value: Any, at path: String, example: String) throws -> Set<String> {
@@ -396,7 +398,26 @@ package enum PolicyReader {
                 guard rule.chargeWaitSeconds > 0 else { throw PolicyError(path: "\(unchargedPath).wait", reason: "expected a duration above 0") }
             }
         }
+        if let timeToGrant = map["timeToGrant"] { rule.timeToGrant = try self.timeToGrant(timeToGrant, at: "\(path).timeToGrant") }
         return rule
+    }
+
+    /// `{target: 99, within: 60s, window: 28d, owner: …, runbook: …}`, or `off` (false) for none.
+    static func timeToGrant(_ value: Any, at path: String) throws -> SLOPolicy.TimeToGrantObjective? {
+        if let enabled = value as? Bool, !enabled { return nil }
+        if let text = value as? String, text == "off" { return nil }
+        var map = try self.map(value, at: path)
+        try refuseUnknownKeys(map, known: ["target", "within", "window", "owner", "runbook"], at: path)
+        var withinSeconds = SLOPolicy.TimeToGrantObjective.standard.withinSeconds
+        if let within = map.removeValue(forKey: "within") {
+            guard let text = within as? String, let step = TimeStep(parsing: text), step.seconds > 0, step.seconds <= 86_400 else {
+                throw PolicyError(path: "\(path).within", reason: "expected a duration from 1s to 1d such as 30s, 60s, 5m, got \(within)")
+            }
+            withinSeconds = step.seconds
+        }
+        if map["target"] == nil { map["target"] = SLOPolicy.TimeToGrantObjective.standard.objective.target * 100 }
+        map["actionType"] = ActionType.purchase.rawValue
+        return SLOPolicy.TimeToGrantObjective(objective: try objective(map, at: path), withinSeconds: withinSeconds)
     }
 
     static func rule(_ value: Any, at path: String) throws -> SLOPolicy.BurnRateRule {

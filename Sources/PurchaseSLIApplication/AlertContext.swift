@@ -64,6 +64,12 @@ public struct AlertContext: Sendable {
         inputs.charges = try chargeLedger(from: from, to: to)
         inputs.storeActivity = try storeActivity(from: from, to: to)
         inputs.grants = try grantAudit(from: from, to: to, ledger: inputs.charges, activity: inputs.storeActivity)
+        if let objective = policy.reconciliation.timeToGrant {
+            inputs.grantTimeSeries = GrantTimes(
+                ledger: inputs.charges, grants: inputs.grants.grants.lazy.map(\.record), withinSeconds: objective.withinSeconds
+            )
+            .series(startSeconds: from - chargeReachSeconds, endSeconds: to)
+        }
         return inputs
     }
 
@@ -138,9 +144,12 @@ public struct AlertContext: Sendable {
     /// alert lookback and the longest hold before `from`), joined with what the app reported about
     /// them.
     public func chargeLedger(from: Int64, to: Int64) throws -> ChargeLedger {
-        let reach = policy.reconciliation.alertLookbackSeconds + evaluator.longestHoldSeconds
-        return try store.ledger(kinds: [.charge, .refund], fromMillis: (from - reach) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
+        try store.ledger(kinds: [.charge, .refund], fromMillis: (from - chargeReachSeconds) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
     }
+
+    /// How far before an evaluation's first minute the charges it reads reach: the alert lookback and the
+    /// longest hold (the time-to-grant series start there too, whole minutes).
+    private var chargeReachSeconds: Int64 { policy.reconciliation.alertLookbackSeconds + evaluator.longestHoldSeconds }
 
     /// The app's grants that evaluations in `[from, to)` can alert on (made up to the ticket lookback and
     /// the longest hold before `from`, and the grants a repeat repeats), joined with the charges of their
@@ -216,7 +225,8 @@ public struct AlertContext: Sendable {
             topErrors: errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) },
             concentration: evidence.namesConcentration
                 ? inputs.failureConcentration(in: finding.labels.actionType, last: window, before: until) : [],
-            budgetRemaining: try budgetRemaining(of: evidence.objective, until: until, filters: filters), severityChanges: severityChanges)
+            budgetRemaining: try budgetRemaining(of: evidence.objective, labels: finding.labels, until: until, filters: filters),
+            severityChanges: severityChanges)
         let judged = evidence.objective?.weight == .revenue && finding.labels.slice == nil
         if endsAt == nil, let series = judged ? inputs.judgedSeries(of: finding.labels.actionType) : inputs.series(finding.labels) {
             let seconds = policy.recoveryWindowSeconds
@@ -226,8 +236,8 @@ public struct AlertContext: Sendable {
         report.cost = try cost(
             of: finding, from: min(startsAt, firstBadSeconds ?? evidence.firstBadSeconds(of: finding) ?? startsAt), until: until, filters: filters,
             ledger: inputs.charges)
-        report.owner = objective?.owner
-        report.runbookURL = objective?.runbookURL
+        report.owner = evidence.objective?.owner ?? objective?.owner
+        report.runbookURL = evidence.objective?.runbookURL ?? objective?.runbookURL
         report.databasePath = databasePath
         report.app = app
         report.pageURL = alertPageURL.map { "\($0)#\(finding.identity.anchor)" }
@@ -295,9 +305,12 @@ public struct AlertContext: Sendable {
     /// 1 − failures / (error budget × valid) over the objective's window before `until` (for a calendar
     /// month, the month so far against the budget of its valid events so far).
     private func budgetRemaining(
-        of objective: SLOPolicy.Objective?, until: Int64, filters: [EventDimension: Set<String?>]
+        of objective: SLOPolicy.Objective?, labels: SeriesLabels, until: Int64, filters: [EventDimension: Set<String?>]
     ) throws -> Double? {
         guard let objective else { return nil }
+        if let name = labels.store, let store = Store(rawValue: name) {
+            return try grantTimeBudgetRemaining(of: store, until: until)
+        }
         let counts = try objectiveCounts(
             objective, fromSeconds: objective.window.period(at: until).startSeconds, toSeconds: until, filters: filters)
         return counts.flatMap(objective.budgetSpent).map { 1 - $0 }

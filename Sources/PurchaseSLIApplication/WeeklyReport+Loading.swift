@@ -85,6 +85,14 @@ extension WeeklyReport {
             freshness: try context.freshness(at: week.endSeconds))
         moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy, context: context)
         purchasesLost = try Self.purchasesLost(week, store: store, policy: policy)
+        if let objective = policy.reconciliation.timeToGrant, let times = try context.grantTimes(from: previousWeek.startSeconds, to: week.endSeconds)
+        {
+            grantTimes = GrantTimesWeek(
+                objective: objective, rows: times.breakdown(from: week.startSeconds * 1000, to: week.endSeconds * 1000, at: week.endSeconds * 1000),
+                previous: times.summaries(from: previousWeek.startSeconds * 1000, to: week.startSeconds * 1000, at: week.startSeconds * 1000) {
+                    $0.store
+                })
+        }
         for incident in self.episodes.compactMap(\.incident) where incidentCosts[incident.id] == nil {
             incidentCosts[incident.id] = try context.cost(of: incident, at: week.endSeconds)
         }

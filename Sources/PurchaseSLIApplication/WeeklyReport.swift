@@ -93,6 +93,19 @@ public struct WeeklyReport: Sendable {
     /// The products, plans, offers and app versions whose purchases failed beyond what the purchase
     /// objective allows, beyond chance (the lower bound of the estimate above zero), most lost first.
     public var purchasesLost: [SliceLoss] = []
+    /// How long the week's charges took to be granted against the time-to-grant objective, nil without
+    /// the objective.
+    public var grantTimes: GrantTimesWeek?
+
+    /// The week's times to grant: per store, product and granting app version, and each store's previous week.
+    public struct GrantTimesWeek: Sendable {
+        /// The objective.
+        public var objective: SLOPolicy.TimeToGrantObjective
+        /// The week's charges (``GrantTimes/breakdown(from:to:at:)``), as known at its end.
+        public var rows: [GrantTimes.Row]
+        /// Each store's charges of the previous week, as known at its end.
+        public var previous: [Store: GrantTimes.Summary]
+    }
 
     /// What one slice's purchase failures beyond the objective cost over the week.
     public struct SliceLoss: Sendable {

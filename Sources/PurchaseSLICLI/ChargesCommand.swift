@@ -27,6 +27,7 @@ struct ChargesCommand: ParsableCommand {
               purchase-sli charges --from now-1d --to now --ungranted
               purchase-sli charges --from now-7d --to now --product coins_500 --format json
               purchase-sli charges --from now-7d --to now --ungranted --format csv > make-whole.csv
+              purchase-sli charges --from now-1d --to now --slow --store apple
               purchase-sli charges --from now-30d --to now --transaction 2000000471416079
               purchase-sli charges --from now-1d --to now --refunds --product coins_500
             """)
@@ -39,6 +40,12 @@ struct ChargesCommand: ParsableCommand {
     @Flag(help: "Only the charges not granted past their grace time.")
     var ungranted = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Only the charges granted later than the time-to-grant objective allows (reconciliation.timeToGrant's within, 60 s by default), or not at all.",
+            discussion: "A charge still inside that time and not granted yet is not listed."))
+    var slow = false
+
     @Flag(help: "List the refunds and revocations of [from, to) instead of the charges.")
     var refunds = false
 
@@ -47,6 +54,7 @@ struct ChargesCommand: ParsableCommand {
 
     func validate() throws {
         if refunds, ungranted { throw ValidationError("--ungranted applies to charges, not to --refunds.") }
+        if refunds, slow { throw ValidationError("--slow applies to charges, not to --refunds.") }
     }
 
     func run() throws {
@@ -56,6 +64,17 @@ struct ChargesCommand: ParsableCommand {
             let policy = try policyOptions.load()
             let database = try store.openStore()
             let rule = policy.reconciliation
+            if slow, rule.timeToGrant == nil {
+                throw ValidationError("--slow: the policy has no time-to-grant objective (reconciliation.timeToGrant is off).")
+            }
+            let withinMillis = (rule.timeToGrant?.withinSeconds ?? 0) * 1000
+            /// Granted later than the objective allows, or not by `at`, once its outcome is known by then (its
+            /// notification received, that time past the charge), as the objective counts it.
+            func isSlow(_ charge: ChargeLedger.Charge, expects: Bool) -> Bool {
+                guard expects, charge.eventMillis + withinMillis <= at * 1000, charge.receivedMillis <= at * 1000 else { return false }
+                guard let granted = charge.grantedMillis, granted <= at * 1000 else { return true }
+                return granted - charge.eventMillis > withinMillis
+            }
             let ledger = try database.ledger(kinds: [refunds ? .refund : .charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule)
             let rows = (refunds ? ledger.refunds : ledger.charges).map { charge in
                 let expects = !refunds && rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment)
@@ -66,7 +85,7 @@ struct ChargesCommand: ParsableCommand {
                     && (list.app.map { row.charge.notification.appID == $0 } ?? true)
                     && (list.product.map { row.charge.productID == $0 } ?? true)
                     && (list.transaction.map { row.charge.notification.transactionID == $0 } ?? true)
-                    && (!ungranted || row.isUngranted)
+                    && (!ungranted || row.isUngranted) && (!slow || isSlow(row.charge, expects: row.expectsGrant))
             }
             switch format {
             case .table: return ChargeListOutput.text(rows)

@@ -34,7 +34,8 @@ extension DashboardContext {
             // The card's status is its objective's: the burn alerts spending its budget. Other alerts on the
             // action (charges not granted, a cancel spike, a silence) are named beside it, so that a rate
             // above the objective is not shown red for them, nor their page hidden.
-            let onAction = firing.filter { $0.labels.actionType == action }
+            // Alerts about a store's records (its charges, their time to grant) have cards of their own.
+            let onAction = firing.filter { $0.labels.actionType == action && $0.labels.store == nil }
             let severity = onAction.filter { $0.evidence.objective?.actionType == action }.map(\.severity).max()
             var others: [(kind: AlertFinding.Kind, severity: Severity)] = []
             for alert in onAction.filter({ $0.evidence.objective?.actionType != action }).sorted(by: { $0.severity > $1.severity })
@@ -95,11 +96,8 @@ extension DashboardContext {
                     " <span class=\"status \(other.severity == .page ? "bad" : "warn")\">\(other.severity.rawValue.uppercased()): \(other.kind.rawValue)</span>"
                 })
             let budget: HTML =
-                budgetLeft.map { left in
-                    "<p>error budget left over \(objective.window.description): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"
-                        + "\(left >= 0 ? NumberText.percent(left) : "overspent by " + NumberText.percent(-left))</strong> "
-                        + IntervalBar(value: max(0, left), scale: 1, isBad: left < 0.25, caption: "error budget left").html + "</p>"
-                } ?? "<p class=\"muted\">no valid events over \(objective.window.description)</p>"
+                budgetLeft.map { Self.budgetLine(left: $0, window: objective.window) }
+                ?? "<p class=\"muted\">no valid events over \(objective.window.description)</p>"
             let spark = Sparkline(
                 values: (trend.byKey[[action]] ?? []).map(\.successRate), caption: "success rate per \(NumberText.duration(defaultStepSeconds))",
                 format: { NumberText.percent($0) }, higherIsWorse: false)
@@ -113,6 +111,13 @@ extension DashboardContext {
                 \(budget)<div>\(spark.html) <span class="meta">\(NumberText.duration(rangeSeconds)) trend</span></div></div>
                 """
         }
-        return "<section><h2>Objectives</h2><div class=\"grid\">\(HTML.joined(cards))</div></section>"
+        return "<section><h2>Objectives</h2><div class=\"grid\">\(HTML.joined(cards))\(try grantTimeCards(firing: firing))</div></section>"
+    }
+
+    /// "error budget left over 28 d: 72.1 %" (or "overspent by …") with its bar.
+    static func budgetLine(left: Double, window: SLOWindow) -> HTML {
+        "<p>error budget left over \(window.description): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"
+            + "\(left >= 0 ? NumberText.percent(left) : "overspent by " + NumberText.percent(-left))</strong> "
+            + IntervalBar(value: max(0, left), scale: 1, isBad: left < 0.25, caption: "error budget left").html + "</p>"
     }
 }

@@ -6,8 +6,8 @@ import PurchaseSLIStorage
 
 extension DashboardContext {
     /// The stores' charges against the app's grants over the last day (per 15 minutes), the charges
-    /// ungranted now, oldest first, with their age and what the app last reported, and the grants no
-    /// charge paid for (``grantsPanel(limit:)``).
+    /// ungranted now, oldest first, with their age and what the app last reported, how long charges took
+    /// to be granted (``grantTimesSection(limit:)``), and the grants no charge paid for (``grantsPanel(limit:)``).
     func reconciliationPanel(limit: Int = 20) throws -> HTML {
         let day: Int64 = 86_400
         let step: Int64 = 900
@@ -73,7 +73,7 @@ extension DashboardContext {
             <div class="scroll"><table><tr><th>charged</th><th>age</th><th class="text">store</th><th class="text">product</th>\
             <th class="text">transaction</th><th>price</th><th class="text">the app last reported</th></tr>\(HTML.joined(Array(rows)))</table></div>
             """
-        return "<section class=\"card\">\(heading)\(chart.html)\(table)\(grants)</section>"
+        return "<section class=\"card\">\(heading)\(chart.html)\(table)\(try grantTimesSection())\(grants)</section>"
     }
 
     /// The grants of the last day (the ticket lookback) that no charge paid for as of now, as DoubleGrant

@@ -28,7 +28,9 @@ public enum ChargeListOutput {
         let lines = rows.map { row -> [String] in
             let notification = row.charge.notification
             let granted =
-                row.charge.grantedMillis.map { RFC3339.format(seconds: $0 / 1000) }
+                row.charge.grantedMillis.map {
+                    RFC3339.format(seconds: $0 / 1000) + " (after \(NumberText.elapsed(millis: $0 - row.charge.eventMillis)))"
+                }
                 ?? (row.isUngranted ? "NOT GRANTED" : row.expectsGrant ? "not yet" : "not expected")
             return [
                 RFC3339.format(seconds: notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
@@ -56,7 +58,10 @@ public enum ChargeListOutput {
                 fields.append("\"price\":\(JSONText.number(price)),\"currency\":" + JSONText.quoted(currency))
             }
             if let token = notification.appAccountToken { fields.append("\"appAccountToken\":" + JSONText.quoted(token)) }
-            if let granted = row.charge.grantedMillis { fields.append("\"grantedAt\":\"\(RFC3339.format(millis: granted))\"") }
+            if let granted = row.charge.grantedMillis {
+                fields.append("\"grantedAt\":\"\(RFC3339.format(millis: granted))\"")
+                fields.append("\"timeToGrantSeconds\":\(JSONText.number(Double(max(0, granted - row.charge.eventMillis)) / 1000))")
+            }
             if let report = row.charge.report {
                 fields.append(
                     "\"lastReported\":{\"resultType\":\"\(report.lastResult.rawValue)\",\"at\":\"\(RFC3339.format(millis: report.lastMillis))\""
@@ -71,7 +76,7 @@ public enum ChargeListOutput {
     /// appAccountToken, price), then its state and what the app last reported.
     public static let csvColumns = [
         "store", "transactionID", "productID", "appAccountToken", "price", "currency", "chargedAt", "environment", "app", "type",
-        "expectsGrant", "ungranted", "grantedAt", "lastReported", "lastReportedAt",
+        "expectsGrant", "ungranted", "grantedAt", "lastReported", "lastReportedAt", "timeToGrantSeconds",
     ]
 
     /// A header line of ``csvColumns``, then one line per charge, every cell safe to open in a
@@ -79,12 +84,14 @@ public enum ChargeListOutput {
     public static func csv(_ rows: [Row]) -> String {
         let lines = rows.map { row -> String in
             let notification = row.charge.notification
-            let cells = [
+            let timeToGrant = row.charge.grantedMillis.map { JSONText.number(Double(max(0, $0 - row.charge.eventMillis)) / 1000) }
+            let cells: [String] = [
                 notification.store.rawValue, notification.transactionID ?? "", row.charge.productID, notification.appAccountToken ?? "",
                 notification.price.map(JSONText.number) ?? "", notification.currency ?? "", RFC3339.format(millis: notification.eventMillis),
                 notification.environment, notification.appID, notification.type, "\(row.expectsGrant)", "\(row.isUngranted)",
                 row.charge.grantedMillis.map { RFC3339.format(millis: $0) } ?? "", row.charge.report?.lastResult.rawValue ?? "",
                 row.charge.report.map { RFC3339.format(millis: $0.lastMillis) } ?? "",
+                timeToGrant ?? "",
             ]
             return cells.map(QueryOutput.csvCell).joined(separator: ",")
         }

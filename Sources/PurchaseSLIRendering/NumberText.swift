@@ -53,6 +53,17 @@ public enum NumberText {
         seconds < 60 ? "\(max(0, seconds)) s" : duration(seconds)
     }
 
+    /// A time from milliseconds, as precise as a person reads it: "0.9 s" under 10 s, "43 s" under a minute,
+    /// "4 min 12 s" under an hour, else as ``duration(_:)``.
+    public static func elapsed(millis: Int64) -> String {
+        let millis = max(0, millis)
+        if millis < 10_000 { return String(format: "%.1f s", Double(millis) / 1000) }
+        let seconds = millis / 1000
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s" }
+        return duration(seconds)
+    }
+
     /// A duration in minutes, hours and days: "45 min", "2 h 5 min", "3 d 4 h".
     public static func duration(_ seconds: Int64) -> String {
         let minutes = max(0, seconds) / 60

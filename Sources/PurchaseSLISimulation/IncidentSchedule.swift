@@ -43,6 +43,7 @@ public struct IncidentSchedule: Sendable, Hashable {
         case .appCrash: window = bounded(nominal: 42 * Self.hour, duration: 2 * Self.hour)
         case .doubleGrant: window = bounded(nominal: 40 * Self.hour, duration: 4 * Self.hour)
         case .replayedReceipt: window = bounded(nominal: 42 * Self.hour, duration: 2 * Self.hour)
+        case .slowGrantQueue: window = bounded(nominal: 40 * Self.hour, duration: 3 * Self.hour)
         }
     }
 

@@ -24,6 +24,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     case doubleGrant = "double-grant"
     /// Forged receipts of coins_1200 granted with transaction ids no store charged.
     case replayedReceipt = "replayed-receipt"
+    /// The grant server's queue backs up: purchases are granted minutes after the charge.
+    case slowGrantQueue = "slow-grant-queue"
 
     /// One line saying what happens and when (relative to the start), for help text and READMEs.
     public var summary: String {
@@ -48,6 +50,8 @@ public enum Scenario: String, CaseIterable, Sendable {
             "For 4 h from 40 h after start (1-day run: from 13 h 20 min), the grant server lost its idempotency check: 10% of purchases time out on the app, whose retry re-sends the receipt seconds later and is granted again (200, not 409)."
         case .replayedReceipt:
             "For 2 h from 42 h after start (1-day run: from 14 h), a script replays forged coins_1200 receipts: about one grant a minute (a tenth of the rate) naming a transaction no store charged."
+        case .slowGrantQueue:
+            "For 3 h from 40 h after start (1-day run: from 13 h 20 min), the grant server's queue backs up: 60% of purchases are granted 1-8 min after the App Store charged (the app shows \"processing\" meanwhile), within the 15 min a charge has before it counts as not granted."
         case .rollout:
             "Phased release of 4.12.0 from the start: 1, 2, 5, 10, 20, 50, 100% of traffic a day (runs under 5 days: 5 equal phases); pro-monthly fails ~8% more on 4.12.0."
         }

@@ -57,7 +57,7 @@ extension TrafficGenerator {
         let purchaseDuration = duration(median: 2200, sigma: 0.45)
         recordCharge(attempt, transactionID: transactionID, at: startMillis + purchaseDuration * 6 / 10)
         guard parameters.scenario == .retryConflicts, client.isNewVersion else {
-            emitSuccess(attempt, after: purchaseDuration, transactionID: transactionID)
+            emitSuccess(attempt, after: purchaseDuration + grantQueueDelay(at: startMillis), transactionID: transactionID)
             if parameters.scenario == .doubleGrant, schedule.isActive(at: startMillis), random.chance(0.10) {
                 grantAgain(attempt, transactionID: transactionID, after: startMillis + purchaseDuration)
             }
@@ -119,7 +119,7 @@ extension TrafficGenerator {
         case .renewalBatch:
             return productIndex == Product.premiumMonthly && schedule.isActive(at: attempt.startMillis)
                 && random.chance(0.05) ? .unfinishedRenewal : nil
-        case .steady, .retryConflicts, .cancelSpike, .paymentDetour, .appCrash, .doubleGrant, .replayedReceipt:
+        case .steady, .retryConflicts, .cancelSpike, .paymentDetour, .appCrash, .doubleGrant, .replayedReceipt, .slowGrantQueue:
             return nil
         }
     }
@@ -219,6 +219,13 @@ extension TrafficGenerator {
             }
             at += 10 + Int64(random.below(40))
         }
+    }
+
+    /// slow-grant-queue: how long a purchase's grant waits in the backed-up queue after the purchase (1 to 8
+    /// minutes for 60 % of purchases while the incident lasts; drawing nothing outside it).
+    mutating func grantQueueDelay(at startMillis: Int64) -> Int64 {
+        guard parameters.scenario == .slowGrantQueue, schedule.isActive(at: startMillis), random.chance(0.6) else { return 0 }
+        return random.int(in: 60_000...480_000)
     }
 
     /// double-grant: the app saw the purchase's answer time out, and its retry re-sends the receipt 2 to 30 s

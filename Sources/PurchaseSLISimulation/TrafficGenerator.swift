@@ -119,12 +119,14 @@ struct TrafficGenerator {
         return String(lastTransaction)
     }
 
-    /// A transaction the store charged 1 to 10 minutes before `grantMillis` that a retry grants now (its
-    /// purchase never reached the server): its id, its charge recorded. The delay comes from the id, not from
-    /// a random stream, which every other event draws from as before.
+    /// A transaction the store charged before `grantMillis` that a retry grants now (its purchase's own grant
+    /// request never reached the server): 5 to 45 s before for nine in ten (the app's retry loop), 1 to 10
+    /// minutes before for the rest (the next launch). Its id, its charge recorded. The delay comes from the
+    /// id, not from a random stream, which every other event draws from as before.
     mutating func lateGrantTransaction(of attempt: Attempt, grantedAt grantMillis: Int64) -> String {
         lastLateGrant += 1
-        let delay = 60_000 + Int64((lastLateGrant &* 0x9E37_79B9_7F4A_7C15) >> 40) % 540_000
+        let hash = Int64((lastLateGrant &* 0x9E37_79B9_7F4A_7C15) >> 40)
+        let delay = hash % 10 == 0 ? 60_000 + hash / 10 % 540_000 : 5_000 + hash / 10 % 40_000
         recordCharge(attempt, transactionID: String(lastLateGrant), at: grantMillis - delay)
         return String(lastLateGrant)
     }

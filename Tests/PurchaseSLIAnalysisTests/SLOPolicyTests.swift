@@ -56,6 +56,11 @@ import Testing
         ("reconciliation: {grantsWithoutCharge: {stores: [apple, amazon]}}", "reconciliation.grantsWithoutCharge.stores[1]", "apple or google"),
         ("reconciliation: {grantsWithoutCharge: {wait: 0}}", "reconciliation.grantsWithoutCharge.wait", "above 0"),
         ("reconciliation: {grantsWithoutCharge: {after: 1h}}", "reconciliation.grantsWithoutCharge.after", "unknown key"),
+        ("reconciliation: {timeToGrant: {within: 0s}}", "reconciliation.timeToGrant.within", "from 1s to 1d"),
+        ("reconciliation: {timeToGrant: {within: 2d}}", "reconciliation.timeToGrant.within", "from 1s to 1d"),
+        ("reconciliation: {timeToGrant: {target: 100}}", "reconciliation.timeToGrant.target", "below 100"),
+        ("reconciliation: {timeToGrant: {actionType: restore}}", "reconciliation.timeToGrant.actionType", "unknown key"),
+        ("reconciliation: {timeToGrant: {window: 5h}}", "reconciliation.timeToGrant.window", "whole days"),
         ("objectives: [{actionType: purchase, target: 99, weight: money}]", "objectives[0].weight", "expected events or revenue"),
         ("reportingCurrency: usd", "reportingCurrency", "expected an ISO 4217 currency code"),
         ("reportingCurrency: USD\nexchangeRates: {EUR: 0}", "exchangeRates.EUR", "above 0"),
@@ -159,6 +164,20 @@ extension SLOPolicyTests {
         expected.chargeWaitSeconds = 7200
         #expect(policy.reconciliation == expected)
         #expect(try SLOPolicy(yaml: "reconciliation: {grantsWithoutCharge: {stores: []}}").reconciliation.chargeNotifyingStores.isEmpty)
+    }
+
+    @Test("the time-to-grant objective: 99 % within 60 s by default, each key read, off turns it off")
+    func timeToGrant() throws {
+        #expect(SLOPolicy.default.reconciliation.timeToGrant == .standard)
+        #expect(SLOPolicy.TimeToGrantObjective.standard.withinSeconds == 60 && SLOPolicy.TimeToGrantObjective.standard.objective.target == 0.99)
+        let read = try #require(
+            try SLOPolicy(yaml: "reconciliation: {timeToGrant: {target: 97.5, within: 30s, window: 7d, owner: grants-team}}").reconciliation
+                .timeToGrant)
+        #expect(read.withinSeconds == 30 && read.objective.target == 0.975 && read.objective.window == .rolling(seconds: 7 * 86_400))
+        #expect(read.objective.owner == "grants-team" && read.objective.actionType == "purchase")
+        #expect(try SLOPolicy(yaml: "reconciliation: {timeToGrant: {within: 2m}}").reconciliation.timeToGrant?.objective.target == 0.99)
+        #expect(try SLOPolicy(yaml: "reconciliation: {timeToGrant: off}").reconciliation.timeToGrant == nil)
+        #expect(AlertRules.standard(for: .default).contains { $0.kind == .timeToGrantBurn })
     }
 
     @Test func anObjectiveNamesItsOwnerAndRunbook() throws {

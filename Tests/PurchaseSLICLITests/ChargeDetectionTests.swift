@@ -21,8 +21,9 @@ import Testing
 
     private let start = RFC3339.parseMillis("2026-11-09T00:00:00Z")! / 1000
 
-    /// The alerts of the ledger: charges not granted, transactions granted again, grants without a charge.
-    private static let ledgerKinds: Set<AlertFinding.Kind> = [.chargedNotGranted, .doubleGrant, .grantedWithoutCharge]
+    /// The alerts of the ledger: charges not granted, transactions granted again, grants without a charge,
+    /// charges granted late.
+    private static let ledgerKinds: Set<AlertFinding.Kind> = [.chargedNotGranted, .doubleGrant, .grantedWithoutCharge, .timeToGrantBurn]
 
     /// The episodes of the ledger's alerts over a 2-day run of `scenario` (events and notifications), the
     /// incident's onset, the text of the first episode's kind ten minutes into it (and whether it is what
@@ -132,5 +133,25 @@ import Testing
         #expect(run.text.contains("no App Store charge names it") && run.text.contains("replayed or forged receipt"), "\(run.text)")
         #expect(run.text.contains("--uncharged"), "\(run.text)")
         #expect(run.agreesLive)
+    }
+
+    @Test(
+        "a slow grant queue: purchases granted minutes after the charge page on time to grant within 20 minutes, before any charge counts as not granted"
+    )
+    func slowGrantQueueDetected() async throws {
+        let run = try await onDedicatedThread { try self.backtest(.slowGrantQueue) }
+        let first = try #require(run.episodes.first)
+        #expect(first.startsAt > run.onset && first.startsAt <= run.onset + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
+        #expect(
+            run.episodes.allSatisfy { $0.first.kind == .timeToGrantBurn && $0.first.labels.store == "apple" },
+            "\(run.episodes.map { "\($0.first.kind) \($0.first.labels.pairs)" })")
+        #expect(first.severity == .page && first.first.labels.slice == nil, "\(first.first.labels.pairs) \(first.severity)")
+        #expect(run.text.contains("purchase, store=apple: charges granted within 1 min"), "\(run.text)")
+        #expect(run.text.contains("were not granted within 1 min"), "\(run.text)")
+        #expect(run.text.contains("purchase-sli charges") && run.text.contains("--slow"), "\(run.text)")
+        #expect(run.agreesLive)
+        // The queue drained: the page ends within an hour of the incident's end.
+        let end = try #require(IncidentSchedule(SimulationParameters(scenario: .slowGrantQueue, startMillis: start * 1000, days: 2)).window)
+        #expect((first.endsAt ?? .max) <= end.upperBound / 1000 + 3600, "ended \(first.endsAt.map { RFC3339.format(seconds: $0) } ?? "never")")
     }
 }

@@ -114,4 +114,53 @@ struct BurnRateTest: Sendable {
         let pageErrorRate = min(1, highest * objective.errorBudget)
         return 1 - RateTest.binomialUpperTail(atLeast: window.failure + 1, trials: window.valid, probability: pageErrorRate) < 0.05
     }
+
+    /// The slices of an action (or store) that burn on their own, each with its series: failing at least `sliceMinimumRatio` times as
+    /// often as the rest of the action, beyond chance, each with its share of the action's failures.
+    /// Slices of different dimensions with (nearly) the same failures, a plan and the group it makes up
+    /// nearly alone, are one alert: the narrowest, naming the others in ``BurnEvidence/sameFailuresIn``.
+    func sliceBurns(
+        _ slices: [MinuteSeries], of overall: MinuteSeries, objective: SLOPolicy.Objective, at time: Int64, dataSince: Int64,
+        paged: @escaping (MinuteSeries, Int64) -> OutcomeCounts
+    ) -> [(burn: BurnEvidence, series: MinuteSeries)] {
+        var burning: [(burn: BurnEvidence, series: MinuteSeries)] = []
+        for slice in slices {
+            guard var burn = self.burn(slice, action: overall, objective: objective, at: time, dataSince: dataSince, paged: paged)
+            else { continue }
+            let actionWindow = overall.counts(last: burn.rule.longWindowSeconds, before: time)
+            let rest = actionWindow - slice.counts(last: burn.rule.longWindowSeconds, before: time)
+            let sliceErrorRate = 1 - (burn.longWindow.successRate ?? 1)
+            let restErrorRate = 1 - (rest.successRate ?? 1)
+            // Twice the rest's error rate, and not by chance: a slice with most of the traffic (the app
+            // version nearly everyone runs) against a rest with a handful of events is the action itself.
+            guard sliceErrorRate >= policy.sliceMinimumRatio * restErrorRate,
+                RateTest.poissonRateExcess(
+                    observed: burn.longWindow.failure, exposure: burn.longWindow.valid,
+                    baselineObserved: rest.failure, baselineExposure: rest.valid) < policy.burnSignificance
+            else { continue }
+            burn.shareOfFailures = actionWindow.failure > 0 ? Double(burn.longWindow.failure) / Double(actionWindow.failure) : nil
+            burning.append((burn, slice))
+        }
+        // Most urgent first, then the narrowest (fewest valid events): each folds in the later ones whose
+        // failures over its long window are within 10 % of its own.
+        burning.sort { lhs, rhs in
+            lhs.burn.rule.severity != rhs.burn.rule.severity
+                ? lhs.burn.rule.severity > rhs.burn.rule.severity
+                : (lhs.burn.longWindow.valid, lhs.series.labels) < (rhs.burn.longWindow.valid, rhs.series.labels)
+        }
+        var kept: [(burn: BurnEvidence, series: MinuteSeries)] = []
+        for candidate in burning {
+            if let index = kept.firstIndex(where: { keeper in
+                let window = keeper.burn.rule.longWindowSeconds
+                let own = keeper.series.counts(last: window, before: time).failure
+                let other = candidate.series.counts(last: window, before: time).failure
+                return Double(min(own, other)) >= 0.9 * Double(max(own, other))
+            }) {
+                kept[index].burn.sameFailuresIn.append(candidate.series.labels.slice!)
+            } else {
+                kept.append(candidate)
+            }
+        }
+        return kept
+    }
 }

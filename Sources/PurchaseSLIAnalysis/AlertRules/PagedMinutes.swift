@@ -21,13 +21,16 @@ final class PagedMinutes {
 
     /// Reads the series of `inputs`, whole: a page rule at a minute reads the hours before it, which may
     /// lie before the window a caller evaluates.
-    init(test: BurnRateTest, inputs: AlertInputs, reach: Int64) {
+    convenience init(test: BurnRateTest, inputs: AlertInputs, reach: Int64) {
+        self.init(
+            test: test, series: inputs.actions.keys.compactMap { inputs.judgedSeries(of: $0) } + Array(inputs.slices.values.joined()), reach: reach)
+    }
+
+    /// Reads `series` whole (each with its own labels).
+    init(test: BurnRateTest, series: [MinuteSeries], reach: Int64) {
         self.test = test
         self.reach = reach
-        var series: [SeriesLabels: MinuteSeries] = [:]
-        for action in inputs.actions.keys { if let judged = inputs.judgedSeries(of: action) { series[judged.labels] = judged } }
-        for slice in inputs.slices.values.joined() { series[slice.labels] = slice }
-        self.series = series
+        self.series = Dictionary(series.map { ($0.labels, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The counts of `slice` over the minutes of `[from, to)` that a page covered: for each minute M up to

@@ -78,53 +78,14 @@ public struct SuccessRateBurnRule: AlertRule {
         AlertFinding(kind: kind, severity: burn.rule.severity, labels: labels, time: time, evidence: burn)
     }
 
-    /// The slices of an action that burn on their own: failing at least `sliceMinimumRatio` times as
-    /// often as the rest of the action, beyond chance, each with its share of the action's failures.
-    /// Slices of different dimensions with (nearly) the same failures, a plan and the group it makes up
-    /// nearly alone, are one alert: the narrowest, naming the others in ``BurnEvidence/sameFailuresIn``.
+    /// The slices of an action that burn on their own (``BurnRateTest/sliceBurns(_:of:objective:at:dataSince:paged:)``).
     private func sliceFindings(
         _ slices: [MinuteSeries], of overall: MinuteSeries, objective: SLOPolicy.Objective, at time: Int64, dataSince: Int64,
         paged: @escaping (MinuteSeries, Int64) -> OutcomeCounts
     ) -> [AlertFinding] {
-        var burning: [(burn: BurnEvidence, series: MinuteSeries)] = []
-        for slice in slices {
-            guard var burn = test.burn(slice, action: overall, objective: objective, at: time, dataSince: dataSince, paged: paged)
-            else { continue }
-            let actionWindow = overall.counts(last: burn.rule.longWindowSeconds, before: time)
-            let rest = actionWindow - slice.counts(last: burn.rule.longWindowSeconds, before: time)
-            let sliceErrorRate = 1 - (burn.longWindow.successRate ?? 1)
-            let restErrorRate = 1 - (rest.successRate ?? 1)
-            // Twice the rest's error rate, and not by chance: a slice with most of the traffic (the app
-            // version nearly everyone runs) against a rest with a handful of events is the action itself.
-            guard sliceErrorRate >= policy.sliceMinimumRatio * restErrorRate,
-                RateTest.poissonRateExcess(
-                    observed: burn.longWindow.failure, exposure: burn.longWindow.valid,
-                    baselineObserved: rest.failure, baselineExposure: rest.valid) < policy.burnSignificance
-            else { continue }
-            burn.shareOfFailures = actionWindow.failure > 0 ? Double(burn.longWindow.failure) / Double(actionWindow.failure) : nil
-            burning.append((burn, slice))
+        test.sliceBurns(slices, of: overall, objective: objective, at: time, dataSince: dataSince, paged: paged).map {
+            finding($0.burn, labels: $0.series.labels, at: time)
         }
-        // Most urgent first, then the narrowest (fewest valid events): each folds in the later ones whose
-        // failures over its long window are within 10 % of its own.
-        burning.sort { lhs, rhs in
-            lhs.burn.rule.severity != rhs.burn.rule.severity
-                ? lhs.burn.rule.severity > rhs.burn.rule.severity
-                : (lhs.burn.longWindow.valid, lhs.series.labels) < (rhs.burn.longWindow.valid, rhs.series.labels)
-        }
-        var kept: [(burn: BurnEvidence, series: MinuteSeries)] = []
-        for candidate in burning {
-            if let index = kept.firstIndex(where: { keeper in
-                let window = keeper.burn.rule.longWindowSeconds
-                let own = keeper.series.counts(last: window, before: time).failure
-                let other = candidate.series.counts(last: window, before: time).failure
-                return Double(min(own, other)) >= 0.9 * Double(max(own, other))
-            }) {
-                kept[index].burn.sameFailuresIn.append(candidate.series.labels.slice!)
-            } else {
-                kept.append(candidate)
-            }
-        }
-        return kept.map { finding($0.burn, labels: $0.series.labels, at: time) }
     }
 }
 
@@ -155,6 +116,9 @@ public struct BurnEvidence: AlertEvidence {
     /// For a slice: the slices of other dimensions with (nearly) the same failures, folded into it (a plan
     /// and the group it makes up nearly alone).
     public var sameFailuresIn: [SeriesLabels.Slice] = []
+    /// For the time-to-grant objective: how soon a grant counts as on time, in seconds. Its events are the
+    /// store's charges, on time or not (``GrantTimes``), not the app's attempts.
+    public var grantedWithinSeconds: Int64?
 
     /// Creates evidence of `rule` firing on these windows (the short one spanning `shortWindowSeconds`).
     public init(
@@ -178,8 +142,8 @@ public struct BurnEvidence: AlertEvidence {
     public var burnRateShort: Double? { objective?.burnRate(shortWindow) }
 
     public var windowSeconds: Int64 { rule.longWindowSeconds }
-    public var explainedBy: ResultType? { .failure }
-    public var chartMetric: AlertChartMetric? { .rate(.successRate) }
+    public var explainedBy: ResultType? { grantedWithinSeconds == nil ? .failure : nil }
+    public var chartMetric: AlertChartMetric? { grantedWithinSeconds == nil ? .rate(.successRate) : nil }
     public var namesConcentration: Bool { shareOfFailures == nil }
     /// The short window's first minute with a failure.
     public func firstBadSeconds(of alert: AlertFinding) -> Int64? { firstFailureSeconds ?? alert.time - shortWindowSeconds }
@@ -188,12 +152,26 @@ public struct BurnEvidence: AlertEvidence {
     /// effective events (``RevenueWeights``).
     private var byRevenue: Bool { objective?.weight == .revenue }
 
-    /// "valid events", or "valid events (weighted by price, effective)".
-    private var validNoun: String { byRevenue ? "valid events (weighted by price, effective)" : "valid events" }
+    /// "valid events", "valid events (weighted by price, effective)", or "charges".
+    private var validNoun: String {
+        grantedWithinSeconds != nil ? "charges" : byRevenue ? "valid events (weighted by price, effective)" : "valid events"
+    }
+
+    /// What the rate is: "success rate", "revenue success rate", or "charges granted within 1 min".
+    private var rateNoun: AlertText {
+        if let within = grantedWithinSeconds { return "charges granted within \(seconds: within)" }
+        return byRevenue ? "revenue success rate" : "success rate"
+    }
+
+    /// What the failures are: "failed", or "were not granted within 1 min".
+    private var failedVerb: AlertText {
+        if let within = grantedWithinSeconds { return "were not granted within \(seconds: within)" }
+        return "failed"
+    }
 
     public func summary(of alert: AlertFinding) -> AlertText {
         var text: AlertText =
-            "\(scope: alert.labels): \(words: byRevenue ? "revenue success rate" : "success rate") \(percent: shortWindow.successRate) over the last "
+            "\(scope: alert.labels): " + rateNoun + " \(percent: shortWindow.successRate) over the last "
             + "\(step: shortWindowSeconds) against the \(percent: objective?.target) objective"
         if rule.isExactTest {
             text =
@@ -214,10 +192,10 @@ public struct BurnEvidence: AlertEvidence {
     public func details(of alert: AlertFinding) -> [AlertText] {
         var lines: [AlertText] =
             rule.isExactTest
-            ? ["\(step: shortWindowSeconds): \(count: shortWindow.failure) of \(count: shortWindow.valid) \(words: validNoun) failed"]
+            ? ["\(step: shortWindowSeconds): \(count: shortWindow.failure) of \(count: shortWindow.valid) \(words: validNoun) " + failedVerb]
             : [
-                "\(step: rule.longWindowSeconds): \(count: longWindow.failure) of \(count: longWindow.valid) \(words: validNoun) failed; "
-                    + "\(step: shortWindowSeconds): \(count: shortWindow.failure) of \(count: shortWindow.valid)"
+                "\(step: rule.longWindowSeconds): \(count: longWindow.failure) of \(count: longWindow.valid) \(words: validNoun) " + failedVerb
+                    + "; \(step: shortWindowSeconds): \(count: shortWindow.failure) of \(count: shortWindow.valid)"
             ]
         if !sameFailuresIn.isEmpty {
             lines.append("the same failures show in: " + AlertText.joined(sameFailuresIn.map { "\(slice: $0)" }, separator: ", "))
@@ -227,7 +205,9 @@ public struct BurnEvidence: AlertEvidence {
 
     /// Recovering once the last minutes meet the objective; still failing while they burn past the threshold.
     public func current(_ counts: OutcomeCounts, over seconds: Int64, of alert: AlertFinding) -> AlertText? {
-        guard counts.valid > 0, let objective else { return "last \(duration: seconds): no valid events" }
+        guard counts.valid > 0, let objective else {
+            return "last \(duration: seconds): no \(words: grantedWithinSeconds == nil ? "valid events" : "charges")"
+        }
         let state: String =
             switch objective.burnRate(counts) ?? 0 {
             case ...1: "recovering (meets the objective)"
@@ -235,11 +215,18 @@ public struct BurnEvidence: AlertEvidence {
             default: "still failing"
             }
         return
-            "last \(duration: seconds): \(words: byRevenue ? "revenue success rate" : "success rate") \(percent: counts.successRate) of "
+            "last \(duration: seconds): " + rateNoun + " \(percent: counts.successRate) of "
             + "\(count: counts.valid) \(words: validNoun): \(words: state)"
     }
 
     public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
-        .query(of: alert.labels, from: from - rule.longWindowSeconds, to: to, ["--by", "productID,errorDescription"])
+        if grantedWithinSeconds != nil, let store = alert.labels.store {
+            var arguments = [
+                "--from", RFC3339.format(seconds: from - rule.longWindowSeconds), "--to", RFC3339.format(seconds: to), "--store", store, "--slow",
+            ]
+            if let slice = alert.labels.slice, slice.dimension == .productID, let product = slice.value { arguments.append("--product=\(product)") }
+            return LookNextCommand("charges", arguments)
+        }
+        return .query(of: alert.labels, from: from - rule.longWindowSeconds, to: to, ["--by", "productID,errorDescription"])
     }
 }

@@ -1,0 +1,34 @@
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+
+extension AlertContext {
+    /// How long the charges made in `[from, to)` took to be granted, with the app versions that granted
+    /// them (grants read from a day before the charges to 7 days after, as ``ChargeLedger`` matches them),
+    /// or nil when the policy has no time-to-grant objective.
+    public func grantTimes(from: Int64, to: Int64) throws -> GrantTimes? {
+        guard let objective = policy.reconciliation.timeToGrant else { return nil }
+        let ledger = try store.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: policy.reconciliation)
+        let grants = try store.grants(
+            fromMillis: from * 1000 - ChargeLedger.reportsBeforeChargeMillis, toMillis: to * 1000 + ChargeLedger.reportsAfterChargeMillis)
+        return GrantTimes(ledger: ledger, grants: grants, withinSeconds: objective.withinSeconds)
+    }
+
+    /// The charges whose outcome may become known from `from` to `to` (charged from the objective's time
+    /// and an hour of notification delay before `from`), without app versions: what the objective's counts
+    /// over `[from, to)` read (``GrantTimes/decidedCounts(from:to:)``). Nil without the objective.
+    public func decidedGrantTimes(from: Int64, to: Int64) throws -> GrantTimes? {
+        guard let objective = policy.reconciliation.timeToGrant else { return nil }
+        let ledger = try store.ledger(
+            kinds: [.charge], fromMillis: (from - objective.withinSeconds - 3600) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
+        return GrantTimes(ledger: ledger, grants: [GrantRecord](), withinSeconds: objective.withinSeconds)
+    }
+
+    /// The share of the time-to-grant objective's error budget left for `chargingStore` at `until`: its
+    /// charges whose outcome was known in the objective's window so far.
+    func grantTimeBudgetRemaining(of chargingStore: Store, until: Int64) throws -> Double? {
+        guard let objective = policy.reconciliation.timeToGrant else { return nil }
+        let start = objective.objective.window.period(at: until).startSeconds
+        let counts = try decidedGrantTimes(from: start, to: until)?.decidedCounts(from: start * 1000, to: until * 1000)[chargingStore]
+        return counts.flatMap(objective.objective.budgetSpent).map { 1 - $0 }
+    }
+}

@@ -1,0 +1,118 @@
+import PurchaseSLIAnalysis
+import PurchaseSLIApplication
+import PurchaseSLICore
+import PurchaseSLIRendering
+
+extension DashboardContext {
+    /// How long the last day's charges took to be granted, against the time-to-grant objective: each
+    /// store, then its products and granting app versions with the most charges late first; empty
+    /// without the objective.
+    func grantTimesSection(limit: Int = 8) throws -> HTML {
+        guard let objective = policy.reconciliation.timeToGrant,
+            let times = try AlertContext(store: everyApp, policy: policy, app: app).grantTimes(from: atSeconds - 86_400, to: atSeconds)
+        else { return "" }
+        let heading: HTML = "<h4>Time to grant, last 24 h (objective: \(objective.text))</h4>"
+        let rows = times.breakdown(from: (atSeconds - 86_400) * 1000, to: atSeconds * 1000, at: atSeconds * 1000)
+        guard !rows.isEmpty else { return "\(heading)<p class=\"muted\">No charge expecting a grant whose time to grant is known yet.</p>" }
+        return heading + GrantTimesTable.html(rows, objective: objective, slicesPerStore: limit)
+    }
+}
+
+extension DashboardContext {
+    /// One card per store whose charges' time to grant is known over the objective's window: the share
+    /// granted on time in the last hour (the firing alert's short window while it burns) against the
+    /// time-to-grant objective, the 1 h / 6 h / 24 h / 7 d shares and burn rates, the error budget left,
+    /// and a status as an action's card has (the TimeToGrantBurn alert firing on the store; else BELOW
+    /// OBJECTIVE beyond chance, UNDER OBJECTIVE on too few charges to tell, OK). Empty without the objective.
+    func grantTimeCards(firing: [AlertFinding]) throws -> HTML {
+        guard let objective = policy.reconciliation.timeToGrant else { return "" }
+        let target = objective.objective
+        let budgetSeconds = atSeconds - target.window.period(at: atSeconds).startSeconds
+        let widest = max(budgetSeconds, Self.objectiveWindows.map(\.seconds).max() ?? 0)
+        guard let times = try AlertContext(store: everyApp, policy: policy, app: app).decidedGrantTimes(from: atSeconds - widest, to: atSeconds)
+        else { return "" }
+        func counts(last seconds: Int64) -> [Store: OutcomeCounts] { times.decidedCounts(from: (atSeconds - seconds) * 1000, to: atSeconds * 1000) }
+        let budgetCounts = counts(last: budgetSeconds)
+        let windows = Dictionary(uniqueKeysWithValues: Self.objectiveWindows.map { ($0.seconds, counts(last: $0.seconds)) })
+        let within = NumberText.elapsed(millis: objective.withinSeconds * 1000)
+        let cards = budgetCounts.keys.sorted().map { store -> HTML in
+            let labels = GrantTimes.labels(store: store)
+            let severity = firing.filter { $0.kind == .timeToGrantBurn && $0.labels == labels }.map(\.severity).max()
+            let lastHour = windows[3600]?[store] ?? OutcomeCounts()
+            let failingNow = policy.missesObjectiveBeyondChance(lastHour, objective: target)
+            let status: HTML =
+                switch severity {
+                case .page: "<span class=\"status bad\">PAGE</span>"
+                case .ticket: "<span class=\"status warn\">TICKET</span>"
+                case nil where lastHour.valid == 0: "<span class=\"status none\">NO CHARGES IN THE LAST HOUR</span>"
+                case nil where failingNow: "<span class=\"status bad\">BELOW OBJECTIVE</span>"
+                case nil where (target.burnRate(lastHour) ?? 0) > 2: "<span class=\"status warn\">UNDER OBJECTIVE</span>"
+                case nil: "<span class=\"status ok\">OK</span>"
+                }
+            let burn = firing.first { $0.kind == .timeToGrantBurn && $0.labels == labels }?.evidence(as: BurnEvidence.self)
+            let headline: (share: Double?, caption: String) =
+                burn.map {
+                    (
+                        $0.shortWindow.successRate,
+                        "granted within \(within) over the last \(TimeStep(seconds: $0.shortWindowSeconds)) "
+                            + "(\(NumberText.count($0.shortWindow.valid)) charges), as the alert reads"
+                    )
+                }
+                ?? (lastHour.successRate, "granted within \(within), last hour (\(NumberText.count(lastHour.valid)) charges)")
+            let tone = severity == .page || failingNow ? "bad" : severity == .ticket ? "warn" : (headline.share ?? 0) >= target.target ? "ok" : ""
+            let rows = Self.objectiveWindows.map { window -> HTML in
+                let counts = windows[window.seconds]?[store] ?? OutcomeCounts()
+                return "<tr><td>\(window.label)</td><td>\(NumberText.percent(counts.successRate))</td>"
+                    + "<td>\(target.burnRate(counts).map { String(format: "%.1f×", $0) } ?? "n/a")</td><td>\(NumberText.count(counts.valid))</td></tr>"
+            }
+            let budgetLeft = target.budgetSpent(budgetCounts[store] ?? OutcomeCounts()).map { 1 - $0 }
+            let budget: HTML = budgetLeft.map { Self.budgetLine(left: $0, window: target.window) } ?? ""
+            let spent: HTML = (budgetLeft ?? 0) < 0 ? " <span class=\"status warn\">BUDGET SPENT</span>" : ""
+            return """
+                <div class="card"><h3>time to grant, \(store.displayName) \(status)\(spent)</h3>
+                <div class="big \(tone)">\(NumberText.percent(headline.share))</div>
+                <div class="meta">\(headline.caption) · objective \(NumberText.percent(target.target)) within \(within) over \(target.window.description)</div>
+                <table><tr><th>window</th><th>within \(within)</th><th>burn rate</th><th>charges</th></tr>\(HTML.joined(rows))</table>\(budget)</div>
+                """
+        }
+        return HTML.joined(cards)
+    }
+}
+
+/// The table of time-to-grant rows the pages and the weekly review show.
+enum GrantTimesTable {
+    /// Each store's row and its first `slicesPerStore` slices: charges, the share on time (marked when
+    /// under the objective), charges late or not granted, median and 95th percentile.
+    static func html(_ rows: [GrantTimes.Row], objective: SLOPolicy.TimeToGrantObjective, slicesPerStore: Int) -> HTML {
+        let lines = shown(rows, slicesPerStore: slicesPerStore).map { row -> HTML in
+            let summary = row.summary
+            let share = NumberText.percent(summary.onTimeShare)
+            // Under the objective is marked; the store's row is what the objective judges.
+            let shareCell: HTML = (summary.onTimeShare ?? 1) < objective.objective.target ? "<td class=\"bad\">\(share)</td>" : "<td>\(share)</td>"
+            return "<tr><td class=\"text\">\(row.scopeText)</td>\(shareCell)<td>\(NumberText.count(Int64(summary.late)))</td>"
+                + "<td>\(summary.median?.text ?? "")</td><td>\(summary.p95?.text ?? "")</td><td>\(NumberText.count(Int64(summary.charges)))</td></tr>"
+        }
+        let within = NumberText.elapsed(millis: objective.withinSeconds * 1000)
+        return """
+            <div class="scroll"><table><tr><th class="text">charges of</th><th>granted within \(within)</th><th>late or not granted</th>\
+            <th>median</th><th>95th percentile</th><th>charges</th></tr>\
+            \(HTML.joined(lines))</table></div><p class="muted">A charge's app version is the granting event's: charges not granted \
+            have none. Slices are listed with the most charges late first.</p>
+            """
+    }
+
+    /// Each store's row and, under it, its first `slicesPerStore` slices with charges late (slices with
+    /// every charge on time say nothing the store's row does not).
+    static func shown(_ rows: [GrantTimes.Row], slicesPerStore: Int) -> [GrantTimes.Row] {
+        var shown: [GrantTimes.Row] = []
+        var slicesShown: [Store: Int] = [:]
+        for row in rows {
+            if row.slice != nil {
+                guard row.summary.late > 0, slicesShown[row.store, default: 0] < slicesPerStore else { continue }
+                slicesShown[row.store, default: 0] += 1
+            }
+            shown.append(row)
+        }
+        return shown
+    }
+}
