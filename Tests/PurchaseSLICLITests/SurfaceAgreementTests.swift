@@ -60,6 +60,42 @@ import Testing
         #expect(rows.count == 1 && rows.first?.hasPrefix(SimulateCommand.bundleID + ",") == true, "\(counted)")
     }
 
+    /// Time to grant tells one story: the weekly review's charges late or not granted, per store and per
+    /// product, are what `charges --slow` lists over the week at its end; the on-call page's last 24 h what
+    /// it lists over the day.
+    @Test func timeToGrantAgreesWithTheChargesListed() async throws {
+        let logs = try SampleLogs.get()
+        let executable = try #require(builtExecutable)
+        let week = try #require(ISOWeek(parsing: "2026-W47"))
+        let review = try await onDedicatedThread { try WeeklyReport(week: week, store: logs.store, policy: logs.policy) }
+        let times = try #require(review.grantTimes)
+        func slow(from: Int64, to: Int64, _ extra: [String] = []) async throws -> Int {
+            let (termination, output) = try await ChildProcess.run(
+                executable,
+                [
+                    "charges", "--db", logs.database, "--from", RFC3339.format(seconds: from), "--to", RFC3339.format(seconds: to), "--at",
+                    RFC3339.format(seconds: to), "--slow", "--format", "json",
+                ] + extra)
+            #expect(termination == .exit(0), "\(output)")
+            return output.split(separator: "\n").count
+        }
+        let apple = try #require(times.rows.first { $0.store == .apple && $0.slice == nil })
+        #expect(apple.summary.late > 20 && apple.summary.charges > 4000, "\(apple.summary)")
+        #expect(try await slow(from: week.startSeconds, to: week.endSeconds, ["--store", "apple"]) == apple.summary.late)
+        let coins = try #require(times.rows.first { $0.slice == .init(dimension: .productID, value: "coins_500") })
+        #expect(try await slow(from: week.startSeconds, to: week.endSeconds, ["--product", "coins_500"]) == coins.summary.late)
+        #expect(
+            review.markdown.contains(
+                "App Store: \(NumberText.percent(apple.summary.onTimeShare)) of \(NumberText.count(Int64(apple.summary.charges))) charges granted within 1 min"
+            ))
+
+        let end = try #require(RFC3339.parseMillis("2026-11-20T00:00:00Z")) / 1000
+        let page = try await onDedicatedThread { try AlertSurfaces(logs, at: end, pages: true).oncall ?? "" }
+        let late = try await slow(from: end - 86_400, to: end)
+        let shown = page.firstMatch(of: #/<td class="text">App Store \(all\)</td><td(?: class="bad")?>[^<]+</td><td>(?<late>[0-9,]+)</td>/#)
+        #expect(shown?.output.late == Substring(NumberText.count(Int64(late))), "\(late) late: \(page)")
+    }
+
     /// The weekly review (`report --week`) has one row per incident of the week, as `alerts --from --to`
     /// over the week groups its episodes: id, peak severity, first bad minute, start and end. W45 holds the
     /// outage and the cancel spike, W46 the 409 flood (one incident across its night lulls).

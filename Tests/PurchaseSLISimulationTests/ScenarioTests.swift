@@ -176,7 +176,7 @@ import Testing
             Scenario.allCases.map(\.rawValue)
                 == [
                     "steady", "outage", "retry-409", "cancel-spike", "renewal-batch", "slow-burn", "rollout", "paymentdetour", "appcrash",
-                    "double-grant", "replayed-receipt",
+                    "double-grant", "replayed-receipt", "slow-grant-queue",
                 ])
     }
 }
