@@ -13,6 +13,9 @@ public struct ChargeLedger: Sendable {
         public var grantedMillis: Int64?
         /// What the app last reported about it: by its transaction id, else by the purchase's account token.
         public var report: ClientReport?
+        /// When the app first reported a failure or a cancel of it (by its transaction id or the purchase's
+        /// account token), or nil: a user who saw an error before (or instead of) the grant.
+        public var firstTroubleMillis: Int64?
 
         /// When the store charged (or refunded), in milliseconds.
         public var eventMillis: Int64 { notification.eventMillis }
@@ -97,19 +100,21 @@ public struct ChargeLedger: Sendable {
             }
         }
         /// The reports among `candidates` about `notification`'s purchase (its product, its span), merged:
-        /// the first grant, the latest outcome.
-        func matching(_ candidates: [ClientReport]?, about notification: StoreNotification) -> ClientReport? {
+        /// the first grant, the latest outcome; and the first failure or cancel among them.
+        func matching(_ candidates: [ClientReport]?, about notification: StoreNotification) -> (report: ClientReport?, troubleMillis: Int64?) {
             let span = notification.eventMillis - Self.reportsBeforeChargeMillis...notification.eventMillis + Self.reportsAfterChargeMillis
             var merged: ClientReport?
+            var trouble: Int64?
             for report in candidates ?? []
             where span.contains(report.lastMillis)
                 && (notification.productID == nil || notification.productID == report.productID)
             {
                 var own = report
                 if let grant = own.firstGrantMillis, !span.contains(grant) { own.firstGrantMillis = nil }
+                if own.lastResult == .failure || own.lastResult == .cancel { trouble = min(trouble ?? own.lastMillis, own.lastMillis) }
                 if merged == nil { merged = own } else { merged!.merge(own) }
             }
-            return merged
+            return (merged, trouble)
         }
         struct ChargeKey: Hashable {
             var store: Store
@@ -131,10 +136,12 @@ public struct ChargeLedger: Sendable {
                     .inserted
                 : seen.insert(key).inserted
             guard isNew else { continue }
-            let byID = notification.transactionID.flatMap { matching(byTransaction[$0], about: notification) }
+            let byID = notification.transactionID.map { matching(byTransaction[$0], about: notification) }
+            let byToken = notification.appAccountToken.map { matching(byToken[$0], about: notification) }
+            let troubles = [byID?.troubleMillis, byToken?.troubleMillis].compactMap { $0 }
             let charge = Charge(
-                notification: notification, receivedMillis: received.receivedMillis, grantedMillis: byID?.firstGrantMillis,
-                report: byID ?? notification.appAccountToken.flatMap { matching(byToken[$0], about: notification) })
+                notification: notification, receivedMillis: received.receivedMillis, grantedMillis: byID?.report?.firstGrantMillis,
+                report: byID?.report ?? byToken?.report, firstTroubleMillis: troubles.min())
             if notification.kind == .charge { charges.append(charge) } else { refunds.append(charge) }
         }
         // A refund without a product (Play's voided purchases) takes its charge's.

@@ -30,6 +30,7 @@ extension AlertContext {
                 guard case .ungrantedCharges = finding.evidence.costMeasure else { return nil }
                 return Self.chargeKey(store: finding.labels.store, product: finding.labels.slice?.value)
             })
+        var ungrantedTransactions = Set<String>()
         if !ungrantedKeys.isEmpty {
             let grace = policy.reconciliation.graceSeconds * 1000
             let ungranted = try readLedger().expectedCharges.filter { charge in
@@ -37,6 +38,7 @@ extension AlertContext {
                     && charge.eventMillis + grace <= until * 1000 && charge.receivedMillis <= time * 1000 && !charge.isGranted(by: time * 1000)
             }
             cost.ungranted = ChargeTally(ungranted)
+            ungrantedTransactions = Set(ungranted.compactMap(\.notification.transactionID))
             // A charge whose attempt the app reported failed is among the failures the estimate counts.
             for (action, charges) in Dictionary(
                 grouping: ungranted.filter { [.cancel, .failure].contains($0.report?.lastResult) }, by: { $0.report?.actionType ?? "" })
@@ -49,8 +51,12 @@ extension AlertContext {
                 finding.evidence.costMeasure == .refunds ? Self.chargeKey(store: finding.labels.store, product: finding.labels.slice?.value) : nil
             })
         if !refundKeys.isEmpty {
+            // A refund of a charge already counted as taken and not granted gave that money back: counted once.
             cost.refunded = ChargeTally(
-                try readLedger().refunds.filter { refundKeys.contains(Self.chargeKey(store: $0.notification.store.rawValue, product: $0.productID)) })
+                try readLedger().refunds.filter {
+                    refundKeys.contains(Self.chargeKey(store: $0.notification.store.rawValue, product: $0.productID))
+                        && !ungrantedTransactions.contains($0.notification.transactionID ?? "")
+                })
         }
         cost.givenAway = try givenAway(by: findings, from: from, until: until, at: time)
         return cost

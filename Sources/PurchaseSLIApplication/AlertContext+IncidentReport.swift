@@ -160,7 +160,7 @@ extension AlertContext {
     /// `[from, until)` of the products its alerts named (of every product when they name none).
     private func charges(
         of incident: Incident, from: Int64, until: Int64, at time: Int64
-    ) throws -> (late: [ChargeLedger.Charge], refunds: [ChargeLedger.Charge]) {
+    ) throws -> (late: [ChargeLedger.Charge], refunds: [ChargeLedger.RefundCausation]) {
         let findings = incident.episodes.flatMap { [$0.first, $0.peak, $0.latest] }
         var named = Set<String>()
         var ungrantedProducts = Set<String>()
@@ -180,9 +180,9 @@ extension AlertContext {
             }
         var chargedAt: [String: Int64] = [:]
         for charge in during { if let id = charge.notification.transactionID { chargedAt[id] = charge.eventMillis } }
-        let refunds = ledger.refunds.filter { refund in
-            guard let id = refund.notification.transactionID, let charged = chargedAt[id] else { return false }
-            return refund.eventMillis <= charged + IncidentReport.refundHorizonSeconds * 1000
+        let refunds = ledger.refundCauses(rule: policy.reconciliation).filter { causation in
+            guard let id = causation.refund.notification.transactionID, let charged = chargedAt[id] else { return false }
+            return causation.refund.eventMillis <= charged + IncidentReport.refundHorizonSeconds * 1000
         }
         return (late, refunds)
     }

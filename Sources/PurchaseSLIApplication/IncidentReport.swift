@@ -62,7 +62,7 @@ public struct IncidentReport: Sendable {
     public var lateCharges: [ChargeLedger.Charge]
     /// Refunds and revocations, within ``refundHorizonSeconds`` of their charge, of charges taken during it
     /// (of the products it named, else of every product), by time.
-    public var refunds: [ChargeLedger.Charge]
+    public var refunds: [ChargeLedger.RefundCausation]
     /// Its alerts' episodes, each with its context and the command to look next.
     public var alerts: [AlertReport]
 

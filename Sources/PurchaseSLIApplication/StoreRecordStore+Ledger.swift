@@ -40,3 +40,23 @@ extension StoreRecordStore {
         return query.rows(ledger: ledger, rule: rule)
     }
 }
+
+extension StoreRecordStore {
+    /// The refunds (and revocations, voided purchases) that happened in `[fromMillis, toMillis)`, with the
+    /// charges of their transactions whatever their time, joined with what the app reported about each:
+    /// what ``ChargeLedger/refundCauses(rule:)`` reads.
+    public func refundLedger(fromMillis: Int64, toMillis: Int64, rule: SLOPolicy.ReconciliationRule) throws -> ChargeLedger {
+        let refunds = try notifications(kinds: [.refund], fromMillis: fromMillis, toMillis: toMillis)
+        let charges = try self.charges(naming: Set(refunds.compactMap(\.notification.transactionID)))
+        var keys = Set<ClientReport.Key>()
+        var earliest = fromMillis
+        for received in charges {
+            if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }
+            if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
+            earliest = min(earliest, received.notification.eventMillis)
+        }
+        let reports = try clientReports(
+            keys, fromMillis: earliest - ChargeLedger.reportsBeforeChargeMillis, toMillis: toMillis + ChargeLedger.reportsAfterChargeMillis + 1)
+        return ChargeLedger(notifications: refunds + charges, reports: reports, rule: rule)
+    }
+}

@@ -85,6 +85,12 @@ extension WeeklyReport {
             freshness: try context.freshness(at: week.endSeconds))
         moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy, context: context)
         purchasesLost = try Self.purchasesLost(week, store: store, policy: policy)
+        for (period, isCurrent) in [(week, true), (previousWeek, false)] {
+            let ledger = try store.refundLedger(
+                fromMillis: period.startSeconds * 1000, toMillis: period.endSeconds * 1000, rule: policy.reconciliation)
+            let tally = RefundTally(ledger.refundCauses(rule: policy.reconciliation))
+            if isCurrent { refunds.current = tally } else { refunds.previous = tally }
+        }
         if let objective = policy.reconciliation.timeToGrant, let times = try context.grantTimes(from: previousWeek.startSeconds, to: week.endSeconds)
         {
             grantTimes = GrantTimesWeek(

@@ -96,6 +96,8 @@ public struct WeeklyReport: Sendable {
     /// How long the week's charges took to be granted against the time-to-grant objective, nil without
     /// the objective.
     public var grantTimes: GrantTimesWeek?
+    /// The week's refunds by what their charges tell (``RefundCause``), and the previous week's.
+    public var refunds = (current: RefundTally(), previous: RefundTally())
 
     /// The week's times to grant: per store, product and granting app version, and each store's previous week.
     public struct GrantTimesWeek: Sendable {

@@ -75,12 +75,20 @@ struct ChargesCommand: ParsableCommand {
                 guard let granted = charge.grantedMillis, granted <= at * 1000 else { return true }
                 return granted - charge.eventMillis > withinMillis
             }
-            let ledger = try database.ledger(kinds: [refunds ? .refund : .charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule)
-            let rows = (refunds ? ledger.refunds : ledger.charges).map { charge in
-                let expects = !refunds && rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment)
-                return ChargeListOutput.Row(
-                    charge: charge, expectsGrant: expects, isUngranted: !refunds && rule.isUngranted(charge, atMillis: at * 1000))
-            }.filter { row in
+            let rows: [ChargeListOutput.Row]
+            if refunds {
+                // Each refund with the cause its charge (of whatever time) tells.
+                rows = try database.refundLedger(fromMillis: from * 1000, toMillis: to * 1000, rule: rule).refundCauses(rule: rule).map {
+                    ChargeListOutput.Row(charge: $0.refund, expectsGrant: false, isUngranted: false, refundCause: $0.cause)
+                }
+            } else {
+                rows = try database.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule).charges.map { charge in
+                    ChargeListOutput.Row(
+                        charge: charge, expectsGrant: rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment),
+                        isUngranted: rule.isUngranted(charge, atMillis: at * 1000))
+                }
+            }
+            let listed = rows.filter { row in
                 (list.storeName.map { row.charge.notification.store.rawValue == $0 } ?? true)
                     && (list.app.map { row.charge.notification.appID == $0 } ?? true)
                     && (list.product.map { row.charge.productID == $0 } ?? true)
@@ -88,9 +96,9 @@ struct ChargesCommand: ParsableCommand {
                     && (!ungranted || row.isUngranted) && (!slow || isSlow(row.charge, expects: row.expectsGrant))
             }
             switch format {
-            case .table: return ChargeListOutput.text(rows)
-            case .json: return ChargeListOutput.jsonLines(rows)
-            case .csv: return ChargeListOutput.csv(rows)
+            case .table: return ChargeListOutput.text(listed)
+            case .json: return ChargeListOutput.jsonLines(listed)
+            case .csv: return ChargeListOutput.csv(listed)
             }
         }
         print(output, terminator: "")

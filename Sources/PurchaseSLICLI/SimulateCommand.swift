@@ -93,8 +93,8 @@ struct SimulateCommand: ParsableCommand {
         let validity = from...until
         let chain = try AppStoreSigningChain(validity: validity)
         var lines: [UInt8] = []
-        for charge in simulator.storeCharges {
-            lines += try StoreNotificationEncoder.appleBody(SimulatedNotification.notification(of: charge, bundleID: bundleID), chain: chain)
+        for notification in SimulatedNotification.notifications(of: simulator.storeCharges, bundleID: bundleID) {
+            lines += try StoreNotificationEncoder.appleBody(notification, chain: chain)
             lines.append(UInt8(ascii: "\n"))
         }
         let notifications = directory + "/apple-notifications.ndjson"

@@ -16,6 +16,25 @@ enum SimulatedNotification {
             price: charge.price, currency: charge.currency, appAccountToken: charge.appAccountToken)
     }
 
+    /// The App Store's `REFUND` of a simulated charge it refunded, signed a minute after the refund, or nil.
+    static func refund(of charge: SimulatedCharge, bundleID: String) -> StoreNotification? {
+        guard let refunded = charge.refundedMillis else { return nil }
+        var notification = notification(of: charge, bundleID: bundleID)
+        let hash = UInt64(bitPattern: EventIDHash.hash("refund " + charge.transactionID))
+        notification.notificationID = uuidText(hash, hash &* 0x9E37_79B9_7F4A_7C15)
+        notification.type = "REFUND"
+        notification.subtype = nil
+        notification.kind = .refund
+        notification.signedMillis = refunded + 60_000
+        notification.revocationMillis = refunded
+        return notification
+    }
+
+    /// The run's App Store notifications: each charge's, and the refund of each charge refunded.
+    static func notifications(of charges: [SimulatedCharge], bundleID: String) -> [StoreNotification] {
+        charges.map { notification(of: $0, bundleID: bundleID) } + charges.compactMap { refund(of: $0, bundleID: bundleID) }
+    }
+
     /// 128 bits as a lowercase version-4 UUID.
     private static func uuidText(_ high: UInt64, _ low: UInt64) -> String {
         let high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x4000

@@ -99,8 +99,15 @@ extension IncidentReport {
             : table(lateCharges, last: "granted") { charge in
                 charge.grantedMillis == nil ? "<span class=\"status bad\">not granted</span>" : "\(grantText(charge))"
             }
+        let causes = Dictionary(refunds.map { ($0.refund.notification.notificationID, $0.cause) }, uniquingKeysWith: { first, _ in first })
         let refunded: HTML =
-            refunds.isEmpty ? "<p class=\"muted\">None so far.</p>" : table(refunds, last: "type") { "\($0.notification.type)" }
+            refunds.isEmpty
+            ? "<p class=\"muted\">None so far.</p>"
+            : "<p>\(refundSentence)</p>"
+                + table(refunds.map(\.refund), last: "cause") { refund in
+                    let cause = causes[refund.notification.notificationID] ?? .chargeNotKnown
+                    return cause.isOurs ? "<span class=\"status bad\">\(cause.rawValue)</span>" : "\(cause.rawValue)"
+                }
         return "<section><h2>Charges not granted in time</h2>\(late)</section>"
             + "<section><h2>Refunds of charges taken during it (within 14 days)</h2>\(refunded)</section>"
     }

@@ -15,15 +15,17 @@ extension IncidentReport {
                 + worth.sorted { $0.key < $1.key }.map { "\(JSONText.quoted($0.key)):\(JSONText.number(($0.value * 100).rounded() / 100))" }
                 .joined(separator: ",") + "}"
         }
-        func charges(_ list: [ChargeLedger.Charge]) -> String {
+        /// Each charge (or refund, with its cause) as an object.
+        func charges(_ list: [(charge: ChargeLedger.Charge, cause: RefundCause?)]) -> String {
             "["
-                + list.map { charge in
+                + list.map { charge, cause in
                     let notification = charge.notification
                     return "{\"store\":\(quoted(notification.store.rawValue)),\"transactionID\":\(quoted(notification.transactionID)),"
                         + "\"productID\":\(quoted(charge.productID)),\"type\":\(quoted(notification.type)),"
                         + "\"at\":\(quoted(RFC3339.format(millis: charge.eventMillis))),"
                         + "\"price\":\(notification.price.map(JSONText.number) ?? "null"),\"currency\":\(quoted(notification.currency)),"
-                        + "\"grantedAt\":\(quoted(charge.grantedMillis.map { RFC3339.format(millis: $0) }))}"
+                        + "\"grantedAt\":\(quoted(charge.grantedMillis.map { RFC3339.format(millis: $0) }))"
+                        + (cause.map { ",\"cause\":\(quoted($0.rawValue)),\"ours\":\($0.isOurs)" } ?? "") + "}"
                 }.joined(separator: ",") + "]"
         }
         let lost = cost.lost.sorted { ActionType.isListedBefore($0.key, $1.key) }.map { action, estimate in
@@ -69,7 +71,7 @@ extension IncidentReport {
             + "\"over\":\(isOver),\"firstBadMinute\":\(time(incident.firstBadSeconds)),\"startsAt\":\(time(incident.startsAt)),"
             + "\"endsAt\":\(time(incident.endsAt)),\"readAt\":\(time(readAtSeconds)),\"cost\":\(costJSON),"
             + "\"timeline\":[\(moments.joined(separator: ","))],\"actions\":[\(actions.joined(separator: ","))],"
-            + "\"chargesNotGrantedInTime\":\(charges(lateCharges)),\"refunds\":\(charges(refunds)),"
+            + "\"chargesNotGrantedInTime\":\(charges(lateCharges.map { ($0, nil) })),\"refunds\":\(charges(refunds.map { ($0.refund, $0.cause) })),"
             + "\"alerts\":[\(alertObjects.joined(separator: ","))]}\n"
     }
 }

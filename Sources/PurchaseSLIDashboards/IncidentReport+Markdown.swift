@@ -88,8 +88,8 @@ extension IncidentReport {
         if refunds.isEmpty {
             lines.append("None so far.")
         } else {
-            lines += ["| transaction | product | refunded | amount | type |", "|---|---|---|---:|---|"]
-            for refund in refunds { lines.append(row(refund, grant: false)) }
+            lines += [refundSentence, "", "| transaction | product | refunded | amount | type | cause |", "|---|---|---|---:|---|---|"]
+            for refund in refunds { lines.append(row(refund.refund, grant: false) + " \(refund.cause.rawValue) |") }
         }
         return lines
     }
@@ -100,6 +100,20 @@ extension IncidentReport {
         let last = grant ? grantText(charge) : escape(notification.type)
         return "| \(escape(notification.transactionID ?? "(none)")) | \(escape(charge.productID)) | "
             + "\(RFC3339.format(millis: charge.eventMillis)) | \(amountText(charge)) | \(last) |"
+    }
+
+    /// "3 refunds we caused (14.97 USD): 2 never granted, 1 granted late; 1 other refund (0.99 USD)."
+    var refundSentence: String {
+        let tally = RefundTally(refunds)
+        let ours = tally.ours
+        let causes = RefundCause.allCases.filter(\.isOurs).compactMap { cause in tally.byCause[cause].map { "\($0.count) \(cause.rawValue)" } }
+        let others = tally.others
+        func money(_ amounts: [String: Double]) -> String {
+            amounts.isEmpty
+                ? "" : " (" + amounts.sorted { $0.key < $1.key }.map { NumberText.money($0.value, currency: $0.key) }.joined(separator: " + ") + ")"
+        }
+        return "\(ours.count) refund\(ours.count == 1 ? "" : "s") we caused\(money(ours.amounts))"
+            + (causes.isEmpty ? "" : ": " + causes.joined(separator: ", ")) + "; \(others.count) other\(money(others.amounts))."
     }
 
     /// "4.99 USD", or "–" for a charge the store gave no price for.

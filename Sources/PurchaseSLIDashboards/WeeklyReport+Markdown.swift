@@ -78,6 +78,7 @@ extension WeeklyReport {
                         + "\(row.previousUnpaid.total) |")
             }
         }
+        lines += refundsMarkdown
         lines += grantTimesMarkdown
         lines += ["", "## Incidents", ""]
         if incidents.isEmpty { lines.append("No alert fired this week.") }

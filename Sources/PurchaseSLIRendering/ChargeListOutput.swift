@@ -12,31 +12,40 @@ public enum ChargeListOutput {
         public var expectsGrant: Bool
         /// Whether it is past its grace time at the listing's time with no grant.
         public var isUngranted: Bool
+        /// For a refund: what its charge tells of why it came.
+        public var refundCause: RefundCause?
 
         /// Creates a row.
-        public init(charge: ChargeLedger.Charge, expectsGrant: Bool, isUngranted: Bool) {
+        public init(charge: ChargeLedger.Charge, expectsGrant: Bool, isUngranted: Bool, refundCause: RefundCause? = nil) {
             self.charge = charge
             self.expectsGrant = expectsGrant
             self.isUngranted = isUngranted
+            self.refundCause = refundCause
         }
     }
 
     /// A table: time, store, product, transaction, price, grant, and the app's last report.
     public static func text(_ rows: [Row]) -> String {
         guard !rows.isEmpty else { return "no store charges match\n" }
-        let header = ["time", "store", "product", "transaction", "price", "type", "granted", "the app last reported"]
+        let causes = rows.contains { $0.refundCause != nil }
+        let header = ["time", "store", "product", "transaction", "price", "type", "granted", "the app last reported"] + (causes ? ["cause"] : [])
         let lines = rows.map { row -> [String] in
             let notification = row.charge.notification
             let granted =
                 row.charge.grantedMillis.map {
                     RFC3339.format(seconds: $0 / 1000) + " (after \(NumberText.elapsed(millis: $0 - row.charge.eventMillis)))"
                 }
-                ?? (row.isUngranted ? "NOT GRANTED" : row.expectsGrant ? "not yet" : "not expected")
+                ?? (row.isUngranted ? "NOT GRANTED" : row.expectsGrant ? "not yet" : row.refundCause != nil ? "never" : "not expected")
             return [
                 RFC3339.format(seconds: notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
                 notification.transactionID ?? "", notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "",
                 notification.type, granted, report(row.charge.report),
-            ]
+            ] + (causes ? [row.refundCause?.rawValue ?? ""] : [])
+        }
+        if causes {
+            let ours = rows.filter { $0.refundCause?.isOurs == true }.count
+            return TerminalTable.render(header: header, rows: lines)
+                + "\(rows.count) refund\(rows.count == 1 ? "" : "s"), \(ours) caused by us (never granted, granted after a failure or late)\n"
         }
         let ungranted = rows.filter(\.isUngranted).count
         return TerminalTable.render(header: header, rows: lines)
@@ -62,6 +71,7 @@ public enum ChargeListOutput {
                 fields.append("\"grantedAt\":\"\(RFC3339.format(millis: granted))\"")
                 fields.append("\"timeToGrantSeconds\":\(JSONText.number(Double(max(0, granted - row.charge.eventMillis)) / 1000))")
             }
+            if let cause = row.refundCause { fields.append("\"cause\":\"\(cause.rawValue)\",\"causedByUs\":\(cause.isOurs)") }
             if let report = row.charge.report {
                 fields.append(
                     "\"lastReported\":{\"resultType\":\"\(report.lastResult.rawValue)\",\"at\":\"\(RFC3339.format(millis: report.lastMillis))\""
@@ -76,7 +86,7 @@ public enum ChargeListOutput {
     /// appAccountToken, price), then its state and what the app last reported.
     public static let csvColumns = [
         "store", "transactionID", "productID", "appAccountToken", "price", "currency", "chargedAt", "environment", "app", "type",
-        "expectsGrant", "ungranted", "grantedAt", "lastReported", "lastReportedAt", "timeToGrantSeconds",
+        "expectsGrant", "ungranted", "grantedAt", "lastReported", "lastReportedAt", "timeToGrantSeconds", "refundCause",
     ]
 
     /// A header line of ``csvColumns``, then one line per charge, every cell safe to open in a
@@ -91,7 +101,7 @@ public enum ChargeListOutput {
                 notification.environment, notification.appID, notification.type, "\(row.expectsGrant)", "\(row.isUngranted)",
                 row.charge.grantedMillis.map { RFC3339.format(millis: $0) } ?? "", row.charge.report?.lastResult.rawValue ?? "",
                 row.charge.report.map { RFC3339.format(millis: $0.lastMillis) } ?? "",
-                timeToGrant ?? "",
+                timeToGrant ?? "", row.refundCause?.rawValue ?? "",
             ]
             return cells.map(QueryOutput.csvCell).joined(separator: ",")
         }

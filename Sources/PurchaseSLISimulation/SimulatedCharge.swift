@@ -14,4 +14,7 @@ public struct SimulatedCharge: Sendable, Hashable {
     public let chargedMillis: Int64
     /// The purchase's account token, as the app passed it.
     public let appAccountToken: String?
+    /// When the App Store refunded it, or nil: half the charges nothing grants (the payment detour's, the
+    /// app crash's) are refunded 2 to 8 hours after the charge, when the user asks for their money back.
+    public var refundedMillis: Int64?
 }

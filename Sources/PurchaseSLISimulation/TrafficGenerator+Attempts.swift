@@ -94,11 +94,12 @@ extension TrafficGenerator {
             guard random.chance(0.25) else { return false }
             let end = emitTerminal(
                 attempt, .cancel, after: duration(median: 6000, sigma: 0.6), errorDescription: "payment cancelled")
-            recordCharge(attempt, transactionID: newTransactionID(), at: end + 40_000 + Int64(random.below(50_000)))
+            recordCharge(attempt, transactionID: newTransactionID(), at: end + 40_000 + Int64(random.below(50_000)), neverGranted: true)
             return true
         case .appCrash:
             guard random.chance(0.04) else { return false }
-            recordCharge(attempt, transactionID: newTransactionID(), at: attempt.startMillis + duration(median: 1500, sigma: 0.4))
+            recordCharge(
+                attempt, transactionID: newTransactionID(), at: attempt.startMillis + duration(median: 1500, sigma: 0.4), neverGranted: true)
             return true
         default:
             return false

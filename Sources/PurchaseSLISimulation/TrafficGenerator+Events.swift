@@ -58,13 +58,18 @@ extension TrafficGenerator {
             appAccountToken: attempt.appAccountToken, app: parameters.app)
     }
 
-    /// Records the store's charge of a purchase at `millis` (when the run records charges).
-    mutating func recordCharge(_ attempt: Attempt, transactionID: String, at millis: Int64) {
+    /// Records the store's charge of a purchase at `millis` (when the run records charges). A charge
+    /// nothing will grant (`neverGranted`) is refunded half the time, 2 to 8 hours later within the run;
+    /// whether and when comes from the transaction id, not from a random stream.
+    mutating func recordCharge(_ attempt: Attempt, transactionID: String, at millis: Int64, neverGranted: Bool = false) {
         guard charges != nil, millis < parameters.endMillis else { return }
-        charges!.append(
-            SimulatedCharge(
-                transactionID: transactionID, productID: attempt.product.productID, isSubscription: attempt.product.groupID != nil,
-                price: attempt.product.price, currency: "USD", chargedMillis: millis, appAccountToken: attempt.appAccountToken))
+        var charge = SimulatedCharge(
+            transactionID: transactionID, productID: attempt.product.productID, isSubscription: attempt.product.groupID != nil,
+            price: attempt.product.price, currency: "USD", chargedMillis: millis, appAccountToken: attempt.appAccountToken)
+        let hash = (UInt64(transactionID) ?? 0) &* 0x9E37_79B9_7F4A_7C15
+        let refund = millis + 2 * Self.hourMillis + Int64(hash >> 34 % UInt64(6 * Self.hourMillis))
+        if neverGranted, hash >> 33 & 1 == 1, refund < parameters.endMillis { charge.refundedMillis = refund }
+        charges!.append(charge)
     }
 
     /// A purchase's account token: a UUID made from the seed and the attempt's start (not drawn from the

@@ -43,7 +43,7 @@ import Testing
             }
         }
         _ = try store.record(batch, receivedAtMillis: 0)
-        let notifications = simulator.storeCharges.map { SimulatedNotification.notification(of: $0, bundleID: SimulateCommand.bundleID) }
+        let notifications = SimulatedNotification.notifications(of: simulator.storeCharges, bundleID: SimulateCommand.bundleID)
         // Each notification is received by the end of the minute the App Store signed it in.
         for minute in Dictionary(grouping: notifications, by: { $0.signedMillis / 60_000 }).sorted(by: { $0.key < $1.key }) {
             _ = try store.record(minute.value, receivedAtMillis: (minute.key + 1) * 60_000)

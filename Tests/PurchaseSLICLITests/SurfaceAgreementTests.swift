@@ -96,6 +96,34 @@ import Testing
         #expect(shown?.output.late == Substring(NumberText.count(Int64(late))), "\(late) late: \(page)")
     }
 
+    /// Refunds we caused tell one story: the payment detour's charges, never granted, refunded hours later,
+    /// are counted so in the W47 review, listed so by `charges --refunds`, and named so in its incident report.
+    @Test func refundsWeCausedAgree() async throws {
+        let logs = try SampleLogs.get()
+        let executable = try #require(builtExecutable)
+        let week = try #require(ISOWeek(parsing: "2026-W47"))
+        let review = try await onDedicatedThread { try WeeklyReport(week: week, store: logs.store, policy: logs.policy) }
+        let ours = review.refunds.current.ours
+        #expect(ours.count >= 3 && review.refunds.current.byCause[.neverGranted]?.count == ours.count, "\(review.refunds.current)")
+        #expect(ours.amounts == ["USD": 4.99 * Double(ours.count)])
+        let (termination, output) = try await ChildProcess.run(
+            executable,
+            [
+                "charges", "--db", logs.database, "--from", RFC3339.format(seconds: week.startSeconds), "--to",
+                RFC3339.format(seconds: week.endSeconds), "--refunds", "--format", "json",
+            ])
+        #expect(termination == .exit(0), "\(output)")
+        let listed = output.split(separator: "\n")
+        #expect(listed.count == review.refunds.current.ours.count + review.refunds.current.others.count)
+        #expect(listed.filter { $0.contains(#""cause":"never granted","causedByUs":true"#) }.count == ours.count, "\(output)")
+        #expect(review.markdown.contains("| never granted | \(ours.count) | \(NumberText.money(4.99 * Double(ours.count), currency: "USD")) |"))
+
+        let (reportTermination, report) = try await ChildProcess.run(
+            executable, ["incident", "--db", logs.database, "20261119-1641-b5ce28", "--format", "json"])
+        #expect(reportTermination == .exit(0), "\(report)")
+        #expect(report.components(separatedBy: #""cause":"never granted","ours":true"#).count - 1 == ours.count, "\(report)")
+    }
+
     /// The weekly review (`report --week`) has one row per incident of the week, as `alerts --from --to`
     /// over the week groups its episodes: id, peak severity, first bad minute, start and end. W45 holds the
     /// outage and the cancel spike, W46 the 409 flood (one incident across its night lulls).
