@@ -60,3 +60,25 @@ extension StoreRecordStore {
         return ChargeLedger(notifications: refunds + charges, reports: reports, rule: rule)
     }
 }
+
+extension StoreRecordStore {
+    /// The answers the ledger supports to the App Store `CONSUMPTION_REQUEST` notifications received in
+    /// `[fromMillis, toMillis)` (``ConsumptionAnswer/drafts(requests:reports:rule:)``), from what the app
+    /// reported about each purchase by then.
+    public func consumptionAnswers(fromMillis: Int64, toMillis: Int64, rule: SLOPolicy.ReconciliationRule) throws -> [ConsumptionAnswer] {
+        // Signed before it was received, by up to Apple's last retry (72 hours): read from 4 days before.
+        let requests = try notifications(kinds: [.other], fromMillis: fromMillis - 4 * 86_400_000, toMillis: toMillis).filter {
+            $0.notification.type == ConsumptionAnswer.requestType && $0.receivedMillis >= fromMillis && $0.receivedMillis < toMillis
+        }
+        var keys = Set<ClientReport.Key>()
+        var earliest = fromMillis
+        for received in requests {
+            if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }
+            if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
+            earliest = min(earliest, received.notification.purchaseMillis ?? received.notification.signedMillis)
+        }
+        let reports = try clientReports(
+            keys, fromMillis: earliest - ChargeLedger.reportsBeforeChargeMillis, toMillis: toMillis + ChargeLedger.reportsAfterChargeMillis + 1)
+        return ConsumptionAnswer.drafts(requests: requests, reports: reports, rule: rule)
+    }
+}

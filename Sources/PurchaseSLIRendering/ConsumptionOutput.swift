@@ -1,0 +1,60 @@
+public import PurchaseSLIAnalysis
+import PurchaseSLICore
+
+/// The answers to the App Store's consumption requests, as `purchase-sli consumption` prints them.
+public enum ConsumptionOutput {
+    /// One answer and what became of it.
+    public struct Row: Sendable {
+        /// The drafted answer.
+        public var answer: ConsumptionAnswer
+        /// Its body as sent (or as it would be).
+        public var body: String
+        /// "not sent (dry run)", "sent: 202", "not sent: past the 12 h Apple allows", "failed: …".
+        public var outcome: String
+
+        /// Creates a row.
+        public init(answer: ConsumptionAnswer, body: String, outcome: String) {
+            self.answer = answer
+            self.body = body
+            self.outcome = outcome
+        }
+    }
+
+    /// Why the answer is what it is: "granted 2026-11-19T16:02:33Z", "the app last reported failure (HTTP
+    /// 503) at …", "the app last reported cancel at …", "nothing reported".
+    public static func reason(_ answer: ConsumptionAnswer) -> String {
+        if let granted = answer.grantedMillis { return "granted \(RFC3339.format(seconds: granted / 1000))" }
+        guard let report = answer.report else { return "no grant; the app reported nothing" }
+        let status = report.lastStatusCode.map { " (HTTP \($0))" } ?? ""
+        return "no grant; the app last reported \(report.lastResult.rawValue)\(status) at \(RFC3339.format(seconds: report.lastMillis / 1000))"
+    }
+
+    /// A table, then a count line.
+    public static func text(_ rows: [Row], now: Int64) -> String {
+        guard !rows.isEmpty else { return "no consumption request matches\n" }
+        let lines = rows.map { row -> [String] in
+            let answer = row.answer
+            let due = answer.answerByMillis <= now ? "OVERDUE" : RFC3339.format(seconds: answer.answerByMillis / 1000)
+            return [
+                RFC3339.format(seconds: answer.request.receivedMillis / 1000), answer.transactionID, answer.productID,
+                answer.deliveryStatus.rawValue, reason(answer), due, row.outcome,
+            ]
+        }
+        let header = ["requested", "transaction", "product", "deliveryStatus", "why", "answer by", "outcome"]
+        let undelivered = rows.filter { $0.answer.deliveryStatus != .delivered }.count
+        return TerminalTable.render(header: header, rows: lines)
+            + "\(rows.count) request\(rows.count == 1 ? "" : "s"), \(undelivered) not delivered\n"
+    }
+
+    /// One JSON object per line: the request, the body, the outcome.
+    public static func jsonLines(_ rows: [Row]) -> String {
+        rows.map { row in
+            let answer = row.answer
+            return "{\"requestedAt\":\"\(RFC3339.format(millis: answer.request.receivedMillis))\",\"transactionID\":"
+                + JSONText.quoted(answer.transactionID) + ",\"productID\":" + JSONText.quoted(answer.productID)
+                + ",\"app\":" + JSONText.quoted(answer.request.notification.appID)
+                + ",\"answerBy\":\"\(RFC3339.format(millis: answer.answerByMillis))\",\"why\":" + JSONText.quoted(reason(answer))
+                + ",\"body\":\(row.body),\"outcome\":" + JSONText.quoted(row.outcome) + "}\n"
+        }.joined()
+    }
+}
