@@ -30,9 +30,25 @@ enum SimulatedNotification {
         return notification
     }
 
-    /// The run's App Store notifications: each charge's, and the refund of each charge refunded.
+    /// The App Store's `CONSUMPTION_REQUEST` for a refunded consumable: the customer asked an hour before
+    /// the refund, and Apple asks the app what it delivered. Nil for a charge not refunded, or a subscription.
+    static func consumptionRequest(of charge: SimulatedCharge, bundleID: String) -> StoreNotification? {
+        guard let refunded = charge.refundedMillis, !charge.isSubscription else { return nil }
+        var notification = notification(of: charge, bundleID: bundleID)
+        let hash = UInt64(bitPattern: EventIDHash.hash("consumption " + charge.transactionID))
+        notification.notificationID = uuidText(hash, hash &* 0x9E37_79B9_7F4A_7C15)
+        notification.type = "CONSUMPTION_REQUEST"
+        notification.subtype = nil
+        notification.kind = .other
+        notification.signedMillis = max(charge.chargedMillis + 60_000, refunded - 3_600_000)
+        return notification
+    }
+
+    /// The run's App Store notifications: each charge's, and for each charge refunded, the consumption
+    /// request (of a consumable) and the refund.
     static func notifications(of charges: [SimulatedCharge], bundleID: String) -> [StoreNotification] {
-        charges.map { notification(of: $0, bundleID: bundleID) } + charges.compactMap { refund(of: $0, bundleID: bundleID) }
+        charges.map { notification(of: $0, bundleID: bundleID) } + charges.compactMap { consumptionRequest(of: $0, bundleID: bundleID) }
+            + charges.compactMap { refund(of: $0, bundleID: bundleID) }
     }
 
     /// 128 bits as a lowercase version-4 UUID.
