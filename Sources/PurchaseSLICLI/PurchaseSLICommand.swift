@@ -14,7 +14,7 @@ public struct PurchaseSLICommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, IngestCommand.self, IngestStoreCommand.self, QueryCommand.self, ChargesCommand.self, GrantsCommand.self,
-            ConsumptionCommand.self,
+            ConsumptionCommand.self, MakeWholeCommand.self,
             AlertsCommand.self,
             RolloutCommand.self, RenderCommand.self,
             ReportCommand.self, IncidentCommand.self, SimulateCommand.self, ServeCommand.self, MigrateCommand.self,

@@ -55,6 +55,18 @@ package enum PostgresSchema {
         ),
         // Beside each part of a minute's client reports, the grants of its events, by transaction id in full.
         (5, "grants", ["ALTER TABLE client_report_minute ADD COLUMN grants bytea"]),
+        // What the grant server answered for each charge of the make-whole list posted to it.
+        (
+            6, "make-whole",
+            [
+                """
+                CREATE TABLE make_whole_delivery (
+                    store text NOT NULL, transaction_id text NOT NULL, outcome text NOT NULL, status integer NOT NULL,
+                    detail text NOT NULL, attempts integer NOT NULL, last_attempt_millis bigint NOT NULL,
+                    PRIMARY KEY (store, transaction_id))
+                """
+            ]
+        ),
     ]
 
     private static let version1: [String] =

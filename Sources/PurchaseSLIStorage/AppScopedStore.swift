@@ -92,6 +92,14 @@ public struct AppScopedStore: PurchaseStore {
         try base.grants(fromMillis: fromMillis, toMillis: toMillis).filter { $0.app == app }
     }
 
+    /// Keeps the deliveries in the shared store (each names a transaction of one app).
+    public func record(_ deliveries: [MakeWholeDelivery]) throws { try base.record(deliveries) }
+
+    /// The deliveries kept for `transactionIDs` (transactions are the app's own).
+    public func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
+        try base.makeWholeDeliveries(naming: transactionIDs)
+    }
+
     /// Events clients dropped unsent, of every app: batches report their drops without naming an app.
     public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
         try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)

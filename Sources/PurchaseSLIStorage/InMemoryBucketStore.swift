@@ -31,6 +31,8 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         var reports: [Int64: [ClientReportMinute]] = [:]
         /// Per minute of receipt, the events clients dropped unsent.
         var clientDrops: [Int64: Int64] = [:]
+        /// What the grant server answered, per store and transaction.
+        var deliveries: [String: MakeWholeDelivery] = [:]
     }
 
     private struct ErrorKey: Hashable {
@@ -259,6 +261,21 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.
+    /// Keeps each delivery, replacing the one kept for its store and transaction.
+    public func record(_ deliveries: [MakeWholeDelivery]) throws {
+        state.withLock { state in
+            for delivery in deliveries { state.deliveries["\(delivery.store.rawValue) \(delivery.transactionID)"] = delivery }
+        }
+    }
+
+    /// The deliveries kept for `transactionIDs`, by store and transaction.
+    public func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
+        state.withLock { state in
+            state.deliveries.values.filter { transactionIDs.contains($0.transactionID) }
+                .sorted { ($0.store.rawValue, $0.transactionID) < ($1.store.rawValue, $1.transactionID) }
+        }
+    }
+
     public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
         state.withLock { state in
             state.clientDrops.reduce(0) { total, drop in total + (drop.key * 60_000 >= fromMillis && drop.key * 60_000 < toMillis ? drop.value : 0) }

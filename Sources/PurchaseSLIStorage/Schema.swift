@@ -219,6 +219,16 @@ package enum Schema {
             // Beside each part of a minute's client reports, the grants of its events, by transaction id in full.
             try db.execute(sql: "ALTER TABLE client_report_minute ADD COLUMN grants BLOB")
         }
+        migrator.registerMigration("v10-make-whole") { db in
+            // What the grant server answered for each charge of the make-whole list posted to it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE make_whole_delivery (
+                        store TEXT NOT NULL, transaction_id TEXT NOT NULL, outcome TEXT NOT NULL, status INTEGER NOT NULL,
+                        detail TEXT NOT NULL, attempts INTEGER NOT NULL, last_attempt_millis INTEGER NOT NULL,
+                        PRIMARY KEY (store, transaction_id)) WITHOUT ROWID
+                    """)
+        }
         return migrator
     }
 }

@@ -61,6 +61,10 @@ extension SQLiteRecordsForwarding {
     func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
         try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
     }
+    func record(_ deliveries: [MakeWholeDelivery]) throws { try base.record(deliveries) }
+    func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
+        try base.makeWholeDeliveries(naming: transactionIDs)
+    }
     func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
         try base.storeActivity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
     }

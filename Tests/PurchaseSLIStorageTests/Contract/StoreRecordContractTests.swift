@@ -90,6 +90,30 @@ struct StoreRecordContractTests {
                 == [ClientReport(key: .transactionID("t-failed"), event: failed)])
     }
 
+    @Test("make-whole deliveries: kept per store and transaction, the latest replacing the one before, read by transaction", arguments: Backend.all)
+    func makeWholeDeliveriesKept(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        func delivery(_ store: Store, _ id: String, _ outcome: MakeWholeDelivery.Outcome, status: Int, attempts: Int) -> MakeWholeDelivery {
+            MakeWholeDelivery(
+                store: store, transactionID: id, outcome: outcome, status: status, detail: "answer \(status) é", attempts: attempts,
+                lastAttemptMillis: 1_795_176_000_000 + Int64(attempts))
+        }
+        try store.record([
+            delivery(.apple, "2000000000000001", .failed, status: 503, attempts: 4),
+            delivery(.google, "2000000000000001", .delivered, status: 201, attempts: 1),
+            delivery(.apple, "2000000000000002", .refused, status: 422, attempts: 1),
+        ])
+        try store.record([delivery(.apple, "2000000000000001", .delivered, status: 201, attempts: 5)])
+        try store.record([MakeWholeDelivery]())
+        #expect(
+            try store.makeWholeDeliveries(naming: ["2000000000000001", "2000000000000009"]) == [
+                delivery(.apple, "2000000000000001", .delivered, status: 201, attempts: 5),
+                delivery(.google, "2000000000000001", .delivered, status: 201, attempts: 1),
+            ])
+        #expect(try store.makeWholeDeliveries(naming: ["2000000000000002"]).map(\.outcome) == [.refused])
+        #expect(try store.makeWholeDeliveries(naming: []).isEmpty)
+    }
+
     @Test(
         "grants: each success of a purchase or retry naming a transaction, in full, once however often its batch is resent; restores and other results are not",
         arguments: Backend.all)

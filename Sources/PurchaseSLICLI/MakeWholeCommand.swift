@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLIApplication
+import PurchaseSLICore
+import PurchaseSLIRendering
+
+/// `purchase-sli make-whole`: posts the charges not granted to the team's grant server, each once.
+struct MakeWholeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "make-whole",
+        abstract: "Post the charges of [from, to) not granted past their grace time (as of --at) to the team's grant server, so that it grants them.",
+        discussion: """
+            One POST per charge with what a grant server needs (store, transactionID, productID, app, \
+            appAccountToken, price, currency, chargedAt) as JSON and an Idempotency-Key header of its store \
+            and transaction, so that a server keeping the key grants it once however often it is posted. A \
+            charge is retried with exponential backoff (--retry-delay, doubling) while the server does not \
+            answer or answers 5xx, 408 or 429, up to --attempts times per run. Each outcome is kept in the \
+            database: a charge delivered (2xx), already granted (409) or refused (another 4xx) is not posted \
+            again; one that failed is posted again by the next run. Exits 1 when any charge was refused or \
+            failed. --dry-run lists what would be posted.
+
+            Examples:
+              purchase-sli make-whole --from now-1d --to now --url https://grants.example.com/make-whole
+              purchase-sli make-whole --from now-7d --to now --product coins_500 --url https://grants.example.com/make-whole --dry-run
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var policyOptions: PolicyOptions
+    @OptionGroup var list: LedgerListOptions
+
+    @Option(help: ArgumentHelp("The grant server's endpoint (http or https).", valueName: "url"))
+    var url: String
+
+    @Option(help: "Attempts per charge in this run (1 to 10).")
+    var attempts = 4
+
+    @Option(help: ArgumentHelp("The wait before the second attempt, doubling after (such as 1s, 5s).", valueName: "duration"))
+    var retryDelay = "1s"
+
+    @Flag(help: "List what would be posted, and post nothing.")
+    var dryRun = false
+
+    func validate() throws {
+        guard WebhookSender.webhookURL(url) != nil else { throw ValidationError("--url: expected an http or https URL, got \"\(url)\".") }
+        guard (1...10).contains(attempts) else { throw ValidationError("--attempts: expected 1 to 10, got \(attempts).") }
+        guard let step = TimeStep(parsing: retryDelay), step.seconds <= 60 else {
+            throw ValidationError("--retry-delay: expected a duration from 1s to 60s such as 1s, 5s, got \"\(retryDelay)\".")
+        }
+    }
+
+    func run() async throws {
+        let output = try await exitingOnFailure { () async throws -> String in
+            let (from, to, at) = try list.range(nowSeconds: Int64(Date().timeIntervalSince1970))
+            let rule = try policyOptions.load().reconciliation
+            let database = try store.openStore()
+            let ungranted = try database.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule).charges.filter {
+                charge in
+                rule.isUngranted(charge, atMillis: at * 1000) && (list.storeName.map { charge.notification.store.rawValue == $0 } ?? true)
+                    && (list.app.map { charge.notification.appID == $0 } ?? true) && (list.product.map { charge.productID == $0 } ?? true)
+                    && (list.transaction.map { charge.notification.transactionID == $0 } ?? true)
+            }
+            let kept = Dictionary(
+                try database.makeWholeDeliveries(naming: Set(ungranted.compactMap(\.notification.transactionID))).map {
+                    ("\($0.store.rawValue) \($0.transactionID)", $0)
+                }, uniquingKeysWith: { first, _ in first })
+            let poster = MakeWholePoster(
+                url: URL(string: url)!, maxAttempts: attempts, firstRetrySeconds: Double(TimeStep(parsing: retryDelay)!.seconds))
+            var rows: [MakeWholeOutput.Row] = []
+            for charge in ungranted {
+                let previous = kept[
+                    "\(charge.notification.store.rawValue) \(charge.notification.transactionID ?? charge.notification.notificationID)"]
+                if let previous, previous.outcome.isSettled {
+                    rows.append(MakeWholeOutput.Row(charge: charge, delivery: previous, postedNow: false))
+                } else if dryRun {
+                    rows.append(MakeWholeOutput.Row(charge: charge, delivery: previous, postedNow: false))
+                } else {
+                    let delivery = await poster.post(charge, previous: previous) { Int64(Date().timeIntervalSince1970 * 1000) }
+                    // Kept as soon as it is known: a run stopped halfway posts none of these again.
+                    try database.record([delivery])
+                    rows.append(MakeWholeOutput.Row(charge: charge, delivery: delivery, postedNow: true))
+                }
+            }
+            let text = MakeWholeOutput.text(rows, dryRun: dryRun)
+            let unsettled = rows.filter { $0.postedNow && !($0.delivery.map { $0.outcome == .delivered || $0.outcome == .alreadyGranted } ?? false) }
+            guard unsettled.isEmpty else {
+                print(text, terminator: "")
+                throw CommandFailure(message: "\(unsettled.count) charge\(unsettled.count == 1 ? "" : "s") not taken by the grant server")
+            }
+            return text
+        }
+        print(output, terminator: "")
+    }
+}
