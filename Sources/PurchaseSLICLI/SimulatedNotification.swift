@@ -19,13 +19,7 @@ enum SimulatedNotification {
     /// The App Store's `REFUND` of a simulated charge it refunded, signed a minute after the refund, or nil.
     static func refund(of charge: SimulatedCharge, bundleID: String) -> StoreNotification? {
         guard let refunded = charge.refundedMillis else { return nil }
-        var notification = notification(of: charge, bundleID: bundleID)
-        let hash = UInt64(bitPattern: EventIDHash.hash("refund " + charge.transactionID))
-        notification.notificationID = uuidText(hash, hash &* 0x9E37_79B9_7F4A_7C15)
-        notification.type = "REFUND"
-        notification.subtype = nil
-        notification.kind = .refund
-        notification.signedMillis = refunded + 60_000
+        var notification = later(charge, bundleID: bundleID, type: "REFUND", kind: .refund, signedMillis: refunded + 60_000)
         notification.revocationMillis = refunded
         return notification
     }
@@ -34,13 +28,23 @@ enum SimulatedNotification {
     /// the refund, and Apple asks the app what it delivered. Nil for a charge not refunded, or a subscription.
     static func consumptionRequest(of charge: SimulatedCharge, bundleID: String) -> StoreNotification? {
         guard let refunded = charge.refundedMillis, !charge.isSubscription else { return nil }
+        return later(
+            charge, bundleID: bundleID, type: "CONSUMPTION_REQUEST", kind: .other,
+            signedMillis: max(charge.chargedMillis + 60_000, refunded - 3_600_000))
+    }
+
+    /// A later notification of `type` about `charge`'s transaction, signed at `signedMillis`, its UUID
+    /// derived from the type and the transaction id.
+    private static func later(
+        _ charge: SimulatedCharge, bundleID: String, type: String, kind: StoreEventKind, signedMillis: Int64
+    ) -> StoreNotification {
         var notification = notification(of: charge, bundleID: bundleID)
-        let hash = UInt64(bitPattern: EventIDHash.hash("consumption " + charge.transactionID))
+        let hash = UInt64(bitPattern: EventIDHash.hash(type + " " + charge.transactionID))
         notification.notificationID = uuidText(hash, hash &* 0x9E37_79B9_7F4A_7C15)
-        notification.type = "CONSUMPTION_REQUEST"
+        notification.type = type
         notification.subtype = nil
-        notification.kind = .other
-        notification.signedMillis = max(charge.chargedMillis + 60_000, refunded - 3_600_000)
+        notification.kind = kind
+        notification.signedMillis = signedMillis
         return notification
     }
 

@@ -14,6 +14,11 @@ struct BurnRateTest: Sendable {
         rules = policy.rulesByUrgency
     }
 
+    /// How far back a burn reads: the longest rule window.
+    var reachSeconds: Int64 { policy.rules.map(\.longWindowSeconds).max() ?? 0 }
+    /// How far back the paged minutes a ticket leaves out reach: the longest ticket window.
+    var ticketReachSeconds: Int64 { policy.rules.filter { $0.severity == .ticket }.map(\.longWindowSeconds).max() ?? 0 }
+
     /// The most urgent rule firing for `series`, as evidence, or nil. A window with fewer than the minimum valid
     /// events has no burn rate, so low traffic never fires (and zero traffic gives no NaN); the long
     /// window's failures must exceed the error budget beyond chance (`burnSignificance`); a rule whose

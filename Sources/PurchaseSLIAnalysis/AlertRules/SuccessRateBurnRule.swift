@@ -26,10 +26,10 @@ public struct SuccessRateBurnRule: AlertRule {
     public var kind: AlertFinding.Kind { .successRateBurn }
     public var shortName: String { "burn" }
     public var holdSeconds: Int64 { policy.keepFiringForSeconds }
-    public var reachSeconds: Int64 { policy.rules.map(\.longWindowSeconds).max() ?? 0 }
+    public var reachSeconds: Int64 { test.reachSeconds }
     /// Budget spent while paged is taken out of a ticket's long window: the page rules are evaluated at
     /// each of its minutes.
-    public var pastFindingsSeconds: Int64 { policy.rules.filter { $0.severity == .ticket }.map(\.longWindowSeconds).max() ?? 0 }
+    public var pastFindingsSeconds: Int64 { test.ticketReachSeconds }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         let inputs = context.inputs

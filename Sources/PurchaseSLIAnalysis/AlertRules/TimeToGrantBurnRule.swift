@@ -25,9 +25,9 @@ public struct TimeToGrantBurnRule: AlertRule {
     public var kind: AlertFinding.Kind { .timeToGrantBurn }
     public var shortName: String { "time to grant" }
     public var holdSeconds: Int64 { policy.keepFiringForSeconds }
-    public var reachSeconds: Int64 { policy.rules.map(\.longWindowSeconds).max() ?? 0 }
+    public var reachSeconds: Int64 { test.reachSeconds }
     /// Budget spent while paged is taken out of a ticket's long window, as for the success rates.
-    public var pastFindingsSeconds: Int64 { policy.rules.filter { $0.severity == .ticket }.map(\.longWindowSeconds).max() ?? 0 }
+    public var pastFindingsSeconds: Int64 { test.ticketReachSeconds }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         var outcome = AlertRuleOutcome()
