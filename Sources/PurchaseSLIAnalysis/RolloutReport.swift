@@ -75,6 +75,21 @@ public struct VariantRate: Sendable, Hashable {
     /// Whether it is significantly worse than the other variants together (one-sided Fisher exact test,
     /// p < 0.01); false when it has no other.
     public var isSignificantlyWorse: Bool
+
+    /// Creates a variant's rate.
+    public init(
+        variant: String, metric: RateMetric, actionType: String, rate: Double, trials: Int64, othersRate: Double?, othersTrials: Int64,
+        isSignificantlyWorse: Bool
+    ) {
+        self.variant = variant
+        self.metric = metric
+        self.actionType = actionType
+        self.rate = rate
+        self.trials = trials
+        self.othersRate = othersRate
+        self.othersTrials = othersTrials
+        self.isSignificantlyWorse = isSignificantlyWorse
+    }
 }
 
 extension RolloutReport {

@@ -15,11 +15,12 @@ struct RolloutNarrative {
     var headline: String {
         switch report.verdict {
         case .rollback:
-            "ROLL BACK \(candidate): purchases are lost on \(candidate) that succeed on \(baseline)\(costClause). Turn \(flag) "
-                + "off for \(candidate) and pause its phased release in App Store Connect; resume with a fixed build."
+            "ROLL BACK \(candidate): purchases are lost on \(candidate) that succeed on \(baseline)\(costClause). "
+                + (suspectFlag.map { "Turn \($0) off for \(candidate) and pause" } ?? "Pause")
+                + " its phased release in App Store Connect; resume with a fixed build\(flagNote)."
         case .hold:
             "HOLD \(candidate): pause its phased release in App Store Connect and find out why before more users get it; "
-                + "purchases still succeed, but the flow misbehaves\(costClause)\(report.suspectVariant == nil ? "" : "; look first at \(flag)")."
+                + "purchases still succeed, but the flow misbehaves\(costClause)\(suspectFlag.map { "; look first at \($0)" } ?? flagNote)."
         case .proceed:
             "PROCEED with \(candidate): nothing is worse than on \(baseline); \(nextStepAdvice)."
         case .insufficientData:
@@ -30,23 +31,29 @@ struct RolloutNarrative {
         }
     }
 
-    /// The feature flag to turn off: the variant that is the candidate's only one, or that fares
-    /// significantly worse than its others, with the numbers; else the flag unnamed, with the variants'
-    /// numbers when they fare alike.
-    private var flag: String {
-        guard let suspect = report.suspectVariant else { return "the feature flag" }
+    /// The feature flag to turn off, named only when a variant explains the regression: the candidate's
+    /// only one, or one faring significantly worse than its others, with the numbers; else nil.
+    private var suspectFlag: String? {
+        guard let suspect = report.suspectVariant else { return nil }
         let variant = escaping.escape(suspect.variant)
-        let numbers =
-            "\(escaping.escape(suspect.actionType)) \(suspect.metric.title) \(NumberText.percent(suspect.rate)) of "
-            + "\(NumberText.count(suspect.trials))"
         guard let others = suspect.othersRate else {
-            return "the feature flag of variant \(variant) (all of \(candidate)'s events carry it; \(numbers))"
+            return "the feature flag of variant \(variant) (all of \(candidate)'s events carry it; \(variantNumbers(suspect)))"
         }
-        let otherNumbers = "\(NumberText.percent(others)) of \(NumberText.count(suspect.othersTrials))"
-        guard suspect.isSignificantlyWorse else {
-            return "the feature flag (its variants fare alike: \(numbers) on \(variant), \(otherNumbers) on the others)"
-        }
-        return "the feature flag of variant \(variant) (\(numbers) there, \(otherNumbers) on the other variants)"
+        guard suspect.isSignificantlyWorse else { return nil }
+        return "the feature flag of variant \(variant) (\(variantNumbers(suspect)) there, \(NumberText.percent(others)) of "
+            + "\(NumberText.count(suspect.othersTrials)) on the other variants)"
+    }
+
+    /// When the variants fare alike: " (no feature flag explains it: its variants fare alike: …)"; else nothing.
+    private var flagNote: String {
+        guard let suspect = report.suspectVariant, let others = suspect.othersRate, !suspect.isSignificantlyWorse else { return "" }
+        return " (no feature flag explains it: its variants fare alike, \(variantNumbers(suspect)) on \(escaping.escape(suspect.variant)), "
+            + "\(NumberText.percent(others)) of \(NumberText.count(suspect.othersTrials)) on the others)"
+    }
+
+    /// "purchase success rate 98.4 % of 1,619".
+    private func variantNumbers(_ suspect: VariantRate) -> String {
+        "\(escaping.escape(suspect.actionType)) \(suspect.metric.title) \(NumberText.percent(suspect.rate)) of \(NumberText.count(suspect.trials))"
     }
 
     /// What the regressions cost so far: the first losing one's excess events.

@@ -31,7 +31,41 @@ private func rollback(version: String, plan: String) -> RolloutReport {
         }
         #expect(bad.isEmpty)
         #expect(output.hasPrefix("ROLL BACK "))
-        #expect(output.contains("Turn the feature flag off"))
+        // No variant data: no flag to name, the phased release to pause.
+        #expect(output.contains("Pause its phased release in App Store Connect") && !output.contains("feature flag"))
+    }
+
+    /// The flag is named only when a variant explains the regression; variants that fare alike are said
+    /// not to, and the advice is the phased release alone.
+    @Test(arguments: [
+        (VariantRate?.none, "Pause its phased release", ["feature flag"]),
+        (
+            VariantRate(
+                variant: "storekit2", metric: .successRate, actionType: "purchase", rate: 0.962, trials: 2_400, othersRate: 0.997,
+                othersTrials: 600, isSignificantlyWorse: true),
+            "Turn the feature flag of variant storekit2 (purchase success rate 96.2 % of 2,400 there, 99.7 % of 600 on the other variants) off",
+            ["no feature flag explains it"]
+        ),
+        (
+            VariantRate(
+                variant: "storekit2", metric: .successRate, actionType: "purchase", rate: 0.984, trials: 1_619, othersRate: 0.987,
+                othersTrials: 78, isSignificantlyWorse: false),
+            "Pause its phased release in App Store Connect; resume with a fixed build (no feature flag explains it: its variants fare alike",
+            ["Turn the feature flag"]
+        ),
+        (
+            VariantRate(
+                variant: "storekit2", metric: .successRate, actionType: "purchase", rate: 0.962, trials: 2_400, othersRate: nil,
+                othersTrials: 0, isSignificantlyWorse: false),
+            "Turn the feature flag of variant storekit2 (all of 5.0.0's events carry it", ["fare alike"]
+        ),
+    ])
+    func theFlagIsNamedOnlyWhenAVariantExplainsIt(suspect: VariantRate?, says: String, neverSays: [String]) {
+        var report = rollback(version: "5.0.0", plan: "monthly")
+        report.suspectVariant = suspect
+        let output = RolloutOutput.text(report)
+        #expect(output.contains(says), "\(output)")
+        for words in neverSays { #expect(!output.contains(words), "\(output)") }
     }
 
     @Test(arguments: hostile)
