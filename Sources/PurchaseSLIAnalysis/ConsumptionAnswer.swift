@@ -62,10 +62,12 @@ public struct ConsumptionAnswer: Sendable, Hashable {
                 purchase.notification.kind = .charge
                 return purchase
             }, reports: reports, rule: rule)
+        var purchases: [String: ChargeLedger.Charge] = [:]
+        for purchase in ledger.charges { if let id = purchase.notification.transactionID, purchases[id] == nil { purchases[id] = purchase } }
         var answered = Set<String>()
         return asked.sorted { $0.receivedMillis < $1.receivedMillis }.compactMap { request in
             guard let id = request.notification.transactionID, answered.insert(id).inserted,
-                let purchase = ledger.charges.first(where: { $0.notification.transactionID == id })
+                let purchase = purchases[id]
             else { return nil }
             let status: DeliveryStatus
             if let granted = purchase.grantedMillis, granted <= request.receivedMillis {

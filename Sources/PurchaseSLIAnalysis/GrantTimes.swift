@@ -102,22 +102,16 @@ public struct GrantTimes: Sendable {
                 if onTime { minutes[key]![minute].success += 1 } else { minutes[key]![minute].failure += 1 }
             }
         }
+        // Every charge counts in its store's whole series, so each store with a slice has one.
         var result: [Store: StoreSeries] = [:]
-        for (labels, counts) in minutes {
-            guard let name = labels.store, let store = Store(rawValue: name) else { continue }
-            let series = MinuteSeries(labels: labels, startSeconds: startSeconds, minutes: counts)
-            if labels.slice == nil {
-                result[store, default: StoreSeries(overall: series)].overall = series
-            } else {
-                let empty = MinuteSeries(labels: Self.labels(store: store), startSeconds: startSeconds, minutes: [])
-                result[store, default: StoreSeries(overall: empty)].slices.append(series)
-            }
+        for store in Store.allCases {
+            guard let overall = minutes[Self.labels(store: store)] else { continue }
+            let slices = minutes.filter { $0.key.store == store.rawValue && $0.key.slice != nil }.sorted { $0.key < $1.key }
+            result[store] = StoreSeries(
+                overall: MinuteSeries(labels: Self.labels(store: store), startSeconds: startSeconds, minutes: overall),
+                slices: slices.map { MinuteSeries(labels: $0.key, startSeconds: startSeconds, minutes: $0.value) })
         }
-        return result.mapValues {
-            var sorted = $0
-            sorted.slices.sort { $0.labels < $1.labels }
-            return sorted
-        }
+        return result
     }
 
     /// The labels of a store's time-to-grant series (and of its slices).
