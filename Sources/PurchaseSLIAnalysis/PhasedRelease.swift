@@ -28,8 +28,18 @@ public struct PhasedRelease: Sendable, Hashable {
     /// A candidate below this share of its platforms' events in an hour is absent from it (a tester's
     /// stray events are not a release).
     public static let presenceShare = 0.001
-    /// This many hours absent in a row end a release: the next hour present starts another.
+    /// This many hours absent in a row end a release: the next hour present starts another. A candidate
+    /// absent this long before the evaluation time is gone (``isGone(at:)``).
     public static let gapHours = 24
+    /// A release whose share over a whole day falls below this fraction of the highest it had reached
+    /// collapsed: when the version climbs again from there, that day starts another release.
+    public static let collapseFraction = 0.1
+    /// A climb after a collapse: the share over a day at least this many times the collapsed day's, on at
+    /// least ``climbEvents`` events of the candidate (a phased release doubles its share at each step but
+    /// the last; a version users leave for a newer one never climbs back).
+    public static let climbFactor = 1.5
+    /// The fewest candidate events over the day a climb is read from.
+    public static let climbEvents: Int64 = 10
 
     /// The hours of the latest release, from its first, in time order.
     public let hours: [Hour]
@@ -38,35 +48,78 @@ public struct PhasedRelease: Sendable, Hashable {
     /// The hours of an earlier release of the same version, when one was seen before the latest
     /// (from its first hour to the end of its last).
     public let earlierRelease: Range<Int64>?
+    /// The start of the last hour the candidate was present in.
+    public let lastPresentSeconds: Int64
     /// The step each hour appears to be at (nil before the candidate is seen): the highest reached over
     /// settled windows, or the hour's own when higher (see ``settledWindowHours``).
     private let reachedSteps: [Int?]
 
     /// The latest release in `hours` (every hour with events on the candidate's platforms, in time
-    /// order): it starts at the first hour present after ``gapHours`` hours absent, or at the first hour
-    /// present. Nil when the candidate is present in no hour.
+    /// order). A release starts at the first hour present, and another one starts
+    /// - at the first hour present after ``gapHours`` hours absent, or
+    /// - at a collapse: the first hour from which a whole day's share is below ``collapseFraction`` of
+    ///   the highest settled share the release had reached, when the version later climbs to
+    ///   ``climbFactor`` times that day's share (a version pulled and released again, where one that
+    ///   stopped without coming back stays one release).
+    ///
+    /// Nil when the candidate is present in no hour.
     public init?(hours: [Hour]) {
         let present = hours.map { $0.platformEvents > 0 && Double($0.candidateEvents) >= Self.presenceShare * Double($0.platformEvents) }
-        guard var start = present.firstIndex(of: true) else { return nil }
+        guard var start = present.firstIndex(of: true), let last = present.lastIndex(of: true) else { return nil }
+        let days = DayShares(hours)
         var earlier: Range<Int64>?
         var absentRun = 0
         var lastPresent = start
-        for index in start..<hours.count {
+        var peak = 0.0
+        var index = start
+        while index < hours.count {
+            let time = hours[index].startSeconds
+            let presentBefore = lastPresent
             if present[index] {
                 if absentRun >= Self.gapHours {
                     earlier = hours[start].startSeconds..<(hours[lastPresent].startSeconds + 3600)
-                    start = index
+                    (start, peak) = (index, 0)
                 }
                 absentRun = 0
                 lastPresent = index
             } else {
                 absentRun += 1
             }
+            let threshold = peak * Self.collapseFraction
+            func isLow(_ hour: Int) -> Bool {
+                present[hour] && Double(hours[hour].candidateEvents) < threshold * Double(hours[hour].platformEvents)
+            }
+            // A day without the version at all is a gap, which the rule above ends.
+            if peak > 0, let day = days.share(from: time, to: time + 86_400, complete: true), day.events > 0, day.share < threshold,
+                days.climbs(after: time + 86_400, to: day.share * Self.climbFactor),
+                // The day's first hours may still be the old release's: the new one starts at its first
+                // hour present below the threshold.
+                let first = (index..<hours.count).prefix(while: { hours[$0].startSeconds < time + 86_400 }).first(where: isLow)
+            {
+                let oldEnd = (index..<first).last { present[$0] } ?? presentBefore
+                earlier = hours[start].startSeconds..<(hours[oldEnd].startSeconds + 3600)
+                (start, lastPresent, peak, absentRun, index) = (first, first, 0, 0, first + 1)
+                continue
+            }
+            // The share over the day up to this hour's end, once the release is old enough to settle it.
+            if time - hours[start].startSeconds >= Int64(Self.settledWindowHours - 1) * 3600,
+                let day = days.share(from: max(hours[start].startSeconds, time - 82_800), to: time + 3600)
+            {
+                peak = max(peak, day.share)
+            }
+            index += 1
         }
         let release = Array(hours[start...])
         self.hours = release
         earlierRelease = earlier
+        lastPresentSeconds = hours[last].startSeconds
         reachedSteps = Self.reachedSteps(release)
+    }
+
+    /// Whether the candidate is gone at `time`: absent for ``gapHours`` or more before it (its events
+    /// stopped, or fell below ``presenceShare`` of its platforms'), so no release of it is live.
+    public func isGone(at time: Int64) -> Bool {
+        time - (lastPresentSeconds + 3600) >= Int64(Self.gapHours) * 3600
     }
 
     /// A share read over fewer hours than this (the release's first hours) gives the step of its own
@@ -130,5 +183,63 @@ public struct PhasedRelease: Sendable, Hashable {
     /// The day of the release `time` falls on: 1 during its first 24 hours.
     public func day(at time: Int64) -> Int {
         Int(max(0, time - 1 - startSeconds) / 86_400) + 1
+    }
+}
+
+/// The candidate's share of its platforms' events over any range of hours, from running sums.
+private struct DayShares {
+    private let starts: [Int64]
+    /// Running sums: the candidate's and the platforms' events before each hour.
+    private let candidateSums: [Int64]
+    private let platformSums: [Int64]
+    /// For each hour, the highest share over a day ending with it (on ``PhasedRelease/climbEvents`` or
+    /// more), from that hour on.
+    private let laterHighest: [Double]
+
+    init(_ hours: [PhasedRelease.Hour]) {
+        starts = hours.map(\.startSeconds)
+        var (candidate, platform): ([Int64], [Int64]) = ([0], [0])
+        for hour in hours {
+            candidate.append(candidate.last! + hour.candidateEvents)
+            platform.append(platform.last! + hour.platformEvents)
+        }
+        (candidateSums, platformSums) = (candidate, platform)
+        var highest = [Double](repeating: 0, count: hours.count + 1)
+        for index in hours.indices.reversed() {
+            let end = hours[index].startSeconds + 3600
+            let (lower, upper) = (Self.firstIndex(in: starts, atOrAfter: end - 86_400), index + 1)
+            let events = candidate[upper] - candidate[lower]
+            let total = platform[upper] - platform[lower]
+            let share = events >= PhasedRelease.climbEvents && total > 0 ? Double(events) / Double(total) : 0
+            highest[index] = max(highest[index + 1], share)
+        }
+        laterHighest = highest
+    }
+
+    /// The share over the hours starting in `[from, to)`, nil without events; with `complete`, also nil
+    /// when the hours seen end before `to` (the day is not over yet).
+    func share(from: Int64, to: Int64, complete: Bool = false) -> (share: Double, events: Int64)? {
+        if complete, (starts.last ?? 0) + 3600 < to { return nil }
+        let (lower, upper) = (Self.firstIndex(in: starts, atOrAfter: from), Self.firstIndex(in: starts, atOrAfter: to))
+        let total = platformSums[upper] - platformSums[lower]
+        guard total > 0 else { return nil }
+        let events = candidateSums[upper] - candidateSums[lower]
+        return (Double(events) / Double(total), events)
+    }
+
+    /// Whether a day ending at or after `time` has a share of `share` or more.
+    func climbs(after time: Int64, to share: Double) -> Bool {
+        let index = Self.firstIndex(in: starts, atOrAfter: time - 3600)
+        return index < laterHighest.count - 1 && laterHighest[index] >= share
+    }
+
+    /// The index of the first start at or after `time` (the count when none is).
+    private static func firstIndex(in starts: [Int64], atOrAfter time: Int64) -> Int {
+        var (low, high) = (0, starts.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] < time { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

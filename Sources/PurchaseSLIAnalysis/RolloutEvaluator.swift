@@ -34,11 +34,14 @@ public struct RolloutEvaluator: Sendable {
         for hour in stride(from: firstHour, to: inputs.toSeconds, by: 3600) {
             run.add(hourStarting: hour)
             let end = min(hour + 3600, inputs.toSeconds)
-            let look = run.look(at: end, detailed: end == inputs.toSeconds)
+            var look = run.look(at: end, detailed: end == inputs.toSeconds)
+            if let release = inputs.release, release.isGone(at: end) { look.gone(release, checks: checks) }
             checks.append(RolloutCheck(timeSeconds: end, step: look.progress?.step, verdict: look.verdict, reason: look.reasons.first))
             if end == inputs.toSeconds { return report(look, inputs: inputs, freshness: freshness, checks: checks) }
         }
-        return report(run.look(at: inputs.toSeconds, detailed: true), inputs: inputs, freshness: freshness, checks: checks)
+        var look = run.look(at: inputs.toSeconds, detailed: true)
+        if let release = inputs.release, release.isGone(at: inputs.toSeconds) { look.gone(release, checks: checks) }
+        return report(look, inputs: inputs, freshness: freshness, checks: checks)
     }
 
     private func report(_ look: Look, inputs: RolloutInputs, freshness: DataFreshness?, checks: [RolloutCheck]) -> RolloutReport {
@@ -86,6 +89,17 @@ public struct RolloutEvaluator: Sendable {
         var reasons: [RolloutReport.Reason]
         var comparisons: [RolloutComparison]
         var progress: RolloutReport.Progress?
+
+        /// The candidate is gone: no verdict to act on, but what the data showed while it was live (its
+        /// regressions) is still said, after the last hourly check of its last hour present.
+        mutating func gone(_ release: PhasedRelease, checks: [RolloutCheck]) {
+            let lastSeen = release.lastPresentSeconds + 3600
+            let lastLive = checks.last { $0.timeSeconds <= lastSeen && $0.verdict != .gone }
+            verdict = .gone
+            reasons =
+                [.candidateGone(lastSeenSeconds: lastSeen, lastVerdict: lastLive)]
+                + reasons.filter { if case .regression = $0 { true } else { false } }
+        }
     }
 
     /// The evaluation of one range, hour by hour: each comparison's evidence grows as hours are added.

@@ -13,6 +13,9 @@ public struct RolloutReport: Sendable {
         /// The newest event is older than the rollout rule's `staleAfter`: the data says nothing of the
         /// present, so no verdict is given.
         case stale
+        /// The candidate has sent no events (or too few to count as present) for a day or more: no release
+        /// of it is live, so there is nothing to act on.
+        case gone
     }
 
     /// The candidate app version.
@@ -140,6 +143,9 @@ extension RolloutReport {
         case noTraffic
         /// No event arrived for this long before the evaluation time (nil: none at all).
         case staleData(newestEventSeconds: Int64?, ageSeconds: Int64?)
+        /// The candidate was last present in the hour ending at `lastSeenSeconds`; `lastVerdict` is what the
+        /// hourly check said then, while it was live.
+        indirect case candidateGone(lastSeenSeconds: Int64, lastVerdict: RolloutCheck?)
     }
 }
 

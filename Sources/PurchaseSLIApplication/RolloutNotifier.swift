@@ -21,13 +21,10 @@ public struct RolloutNotifier: Service {
     private let nowMillis: @Sendable () -> Int64
     private let leadership: any StoreLeadership
 
-    /// How far back the newest app version is looked for when the candidate is automatic.
-    public static let candidateLookbackSeconds: Int64 = 14 * 86_400
-
     /// Creates a notifier.
     /// - Parameters:
     ///   - candidate: the app version released, or nil for the newest one with real traffic over the last
-    ///     14 days (``RolloutQuery/newestVersion(from:to:)``).
+    ///     14 days (``RolloutQuery/candidate(_:at:)``).
     ///   - baseline: the version to compare with, or nil for the busiest other one.
     ///   - sender: where changes are posted; nil to log them only.
     ///   - nowMillis: the wall clock, read by ``run()`` only.
@@ -65,7 +62,7 @@ public struct RolloutNotifier: Service {
         do {
             report = try await runBlocking { () throws -> RolloutReport? in
                 let query = RolloutQuery(store: store)
-                guard let version = try candidate ?? query.newestVersion(from: time - Self.candidateLookbackSeconds, to: time) else {
+                guard let version = try query.candidate(candidate, at: time) else {
                     return nil
                 }
                 let inputs = try query.inputs(candidate: version, baseline: baseline, since: nil, end: time)

@@ -71,6 +71,17 @@ public struct RolloutQuery: Sendable {
         return PhasedRelease(hours: hours.values.sorted { $0.startSeconds < $1.startSeconds })
     }
 
+    /// How far back the newest app version is looked for when the candidate is automatic.
+    public static let candidateLookbackSeconds: Int64 = 14 * 86_400
+
+    /// The candidate a person or the configuration names, or for nil or `auto` the newest app version with
+    /// real traffic over the 14 days before `end` (``newestVersion(from:to:)``); nil when only one version
+    /// has any.
+    public func candidate(_ name: String?, at end: Int64) throws -> String? {
+        if let name, name != "auto" { return name }
+        return try newestVersion(from: end - Self.candidateLookbackSeconds, to: end)
+    }
+
     /// The newest app version over `[from, end)` among those with real traffic (at least 1 % of the
     /// events): the one first seen latest after the range's first hour, or, when every such version was
     /// there from the start (the release began before the range), the highest version number. A few

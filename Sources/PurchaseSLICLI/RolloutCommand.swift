@@ -27,6 +27,7 @@ struct RolloutCommand: ParsableCommand {
             thresholds are the rollout section of the policy.
 
             Examples:
+              purchase-sli rollout
               purchase-sli rollout --candidate 4.12.0
               purchase-sli rollout --candidate 4.12.0 --baseline 4.11.0 --at 2026-11-18T00:00:00Z --format json
             """)
@@ -37,8 +38,11 @@ struct RolloutCommand: ParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
-    @Option(help: ArgumentHelp("The app version being released.", valueName: "version"))
-    var candidate: String
+    @Option(
+        help: ArgumentHelp(
+            "The app version being released, or auto: the newest with at least 1 % of the events over the 14 days before --at.",
+            valueName: "version"))
+    var candidate: String = "auto"
 
     @Option(help: ArgumentHelp("The version to compare with (default: the busiest other version).", valueName: "version"))
     var baseline: String?
@@ -66,7 +70,13 @@ struct RolloutCommand: ParsableCommand {
         let policy = try self.policy.load()
         let (since, end) = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
         let context = AlertContext(store: try store.openStore(), policy: policy, app: app.app)
-        let inputs = try RolloutQuery(store: context.store).inputs(candidate: candidate, baseline: baseline, since: since, end: end)
+        let query = RolloutQuery(store: context.store)
+        guard let candidate = try query.candidate(candidate, at: end) else {
+            throw ValidationError(
+                "--candidate auto: no app version but one has 1 % of the events over the 14 days before \(RFC3339.format(seconds: end)); "
+                    + "name the version with --candidate")
+        }
+        let inputs = try query.inputs(candidate: candidate, baseline: baseline, since: since, end: end)
         var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: try context.freshness(at: end))
         report.app = app.app
         switch format {

@@ -28,7 +28,19 @@ struct RolloutNarrative {
         case .stale:
             "NO VERDICT on \(candidate): no recent events, so nothing here describes the release now; find out why events "
                 + "stopped arriving (the alerts page NoPurchaseEvents) before deciding."
+        case .gone:
+            "GONE \(candidate): it has sent no events for \(PhasedRelease.gapHours) hours or more while other versions did, so "
+                + "no release of it is live and there is nothing to proceed with or roll back\(lastLiveClause)."
         }
+    }
+
+    /// " (its last verdict while live, at 2026-11-18T00:00:00Z: rollback)", when the candidate is gone.
+    private var lastLiveClause: String {
+        for reason in report.reasons {
+            guard case .candidateGone(_, let last?) = reason else { continue }
+            return " (its last verdict while live, at \(RFC3339.format(seconds: last.timeSeconds)): \(last.verdict.rawValue))"
+        }
+        return ""
     }
 
     /// The feature flag to turn off, named only when a variant explains the regression: the candidate's
@@ -101,7 +113,9 @@ struct RolloutNarrative {
             + "to \(RFC3339.format(seconds: report.toSeconds)); \(testedCount) comparisons tested, each valid however often it is checked"
         if let progress = report.progress {
             text += "; phased release day \(progress.day)"
-            if let step = progress.step {
+            if let step = progress.step, report.verdict == .gone {
+                text += ", had appeared to reach \(step) %"
+            } else if let step = progress.step {
                 text += ", appears to be at \(step) %"
                 if let share = progress.share { text += " (\(NumberText.percent(share)) of its platform's events over the last day)" }
             }
@@ -173,6 +187,9 @@ struct RolloutNarrative {
         case .staleData(let newest, let age):
             guard let newest, let age else { return "no event at all before \(RFC3339.format(seconds: report.toSeconds))" }
             return "STALE: the newest event is \(NumberText.duration(age)) old (\(RFC3339.format(seconds: newest)))"
+        case .candidateGone(let lastSeen, _):
+            return "GONE: no events of \(candidate) (under \(NumberText.percent(PhasedRelease.presenceShare)) of its platforms' events "
+                + "each hour) since \(RFC3339.format(seconds: lastSeen)); a new release of it starts a new comparison"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import PurchaseSLIAnalysis
@@ -50,5 +51,34 @@ private func hours(_ shares: [Double]) -> [PhasedRelease.Hour] {
         let one = try #require(PhasedRelease(hours: hours(paused)))
         #expect(one.startSeconds == 0 && one.earlierRelease == nil)
         #expect(PhasedRelease(hours: hours(Array(repeating: 0.0005, count: 30))) == nil)
+    }
+
+    /// Two days of one version at a third of the traffic, then the same version from 1 % climbing by the
+    /// phased release's steps: once it has climbed, the release starts where the share collapsed (not at
+    /// the hour whose next day first falls low, which is still the old one's), and the old one is named.
+    /// Before the climb, and for a version users leave for a newer one, it stays one release.
+    @Test func aCollapseThenAClimbIsANewRelease() throws {
+        let old = Array(repeating: 0.35, count: 48)
+        let shares = old + Array(repeating: 0.01, count: 24) + Array(repeating: 0.02, count: 24) + Array(repeating: 0.05, count: 10)
+        let release = try #require(PhasedRelease(hours: hours(shares)))
+        #expect(release.startSeconds == 48 * 3600)
+        #expect(release.earlierRelease == Int64(0)..<Int64(48 * 3600))
+        #expect(release.step(at: 96 * 3600) == 2)
+
+        let beforeTheClimb = try #require(PhasedRelease(hours: hours(old + Array(repeating: 0.01, count: 30))))
+        #expect(beforeTheClimb.startSeconds == 0 && beforeTheClimb.earlierRelease == nil)
+
+        let declines = Array(repeating: 0.9, count: 48) + (0..<72).map { 0.9 * pow(0.95, Double($0)) } + Array(repeating: 0.02, count: 48)
+        let superseded = try #require(PhasedRelease(hours: hours(declines)))
+        #expect(superseded.startSeconds == 0 && superseded.earlierRelease == nil)
+    }
+
+    /// A version absent for a day or more before the evaluation time is gone; twenty hours is a quiet night.
+    @Test(arguments: [(20, false), (23, false), (24, true), (40, true)] as [(Int, Bool)])
+    func aVersionAbsentForADayIsGone(absentHours: Int, gone: Bool) throws {
+        let shares = Array(repeating: 0.05, count: 48) + Array(repeating: 0, count: absentHours)
+        let release = try #require(PhasedRelease(hours: hours(shares)))
+        #expect(release.lastPresentSeconds == 47 * 3600)
+        #expect(release.isGone(at: Int64(48 + absentHours) * 3600) == gone)
     }
 }

@@ -126,4 +126,59 @@ import Testing
         }
         #expect(throws: (any Error).self) { try RolloutCommand.parse(["--candidate", "1", "--baseline", "1"]) }
     }
+
+    /// Without --candidate the newest version is compared, as `serve --rollout-every` does; with one
+    /// version only there is nothing to pick, and the error says to name one.
+    @Test func theCandidateIsTheNewestVersionByDefault() throws {
+        let db = try makeStore(failEvery: 6)
+        let object = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try RolloutCommand.parse(["--db", db, "--at", "2026-11-16", "--format", "json"]).output().utf8))
+                as? [String: Any])
+        #expect(object["candidate"] as? String == "5.0.0" && object["verdict"] as? String == "rollback")
+        let text = try RolloutCommand.parse(["--db", db, "--candidate", "auto", "--at", "2026-11-16"]).output()
+        #expect(text.hasPrefix("ROLL BACK 5.0.0"), "\(text)")
+        let single = directory.file("single.sqlite")
+        _ = try SQLiteBucketStore(path: single).record(
+            [
+                PurchaseEvent(
+                    eventID: "a", timestampMillis: RFC3339.parseMillis("2026-11-14T01:00:00Z")!, productID: "pro", actionType: .purchase,
+                    resultType: .success, appVersion: "4.11.0")
+            ],
+            receivedAtMillis: 0)
+        #expect {
+            try RolloutCommand.parse(["--db", single, "--at", "2026-11-14T12:00:00Z"]).output()
+        } throws: { "\($0)".contains("--candidate auto: no app version but one") }
+    }
+
+    /// A candidate that stopped sending events a day ago is gone: no verdict to act on, with what it said
+    /// while live; while it was live it was rolled back.
+    @Test func aCandidateWithoutEventsForADayIsGone() throws {
+        let path = directory.file("gone.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")!
+        let events = (0..<12000).map { index in
+            let time = start + Int64(index) * 28_800
+            let version = index < 6000 && index % 3 == 0 ? "5.0.0" : "4.11.0"
+            let fails = version == "5.0.0" && index % 12 == 0
+            return PurchaseEvent(
+                eventID: "e\(index)", timestampMillis: time, productID: "pro", actionType: .purchase,
+                resultType: fails ? .failure : .success, appVersion: version, platform: "iOS")
+        }
+        _ = try store.record(events, receivedAtMillis: 0)
+        let live = try RolloutCommand.parse(["--db", path, "--at", "2026-11-16", "--format", "json"]).output()
+        #expect(live.contains("\"verdict\":\"rollback\""), "\(live)")
+        let text = try RolloutCommand.parse(["--db", path, "--at", "2026-11-17T12:00:00Z"]).output()
+        #expect(
+            text.hasPrefix(
+                "GONE 5.0.0: it has sent no events for 24 hours or more while other versions did, so no release of it is live and "
+                    + "there is nothing to proceed with or roll back (its last verdict while live, at 2026-11-16T00:00:00Z: rollback)."),
+            "\(text)")
+        #expect(text.contains("had appeared to reach") && !text.contains("appears to be at"), "\(text)")
+        let json = try RolloutCommand.parse(["--db", path, "--at", "2026-11-17T12:00:00Z", "--format", "json"]).output()
+        #expect(json.contains("\"verdict\":\"gone\""), "\(json)")
+        // Twenty-three hours after its last event it still has its verdict.
+        let night = try RolloutCommand.parse(["--db", path, "--at", "2026-11-16T23:00:00Z"]).output()
+        #expect(night.hasPrefix("ROLL BACK 5.0.0"), "\(night)")
+    }
 }

@@ -7,14 +7,7 @@ extension RolloutOutput {
     /// regressed or whose change is at least the minimum effect.
     public static func html(_ report: RolloutReport, minimumEffect: Double) -> HTML {
         let narrative = RolloutNarrative(report: report, escaping: .html)
-        let tone =
-            switch report.verdict {
-            case .rollback: "bad"
-            case .hold: "warn"
-            case .proceed: "ok"
-            case .insufficientData: "none"
-            case .stale: "warn"
-            }
+        let tone = self.tone(report.verdict)
         let reasonLimit = 5
         var reasons = HTML.joined(narrative.reasons.prefix(reasonLimit).map { "<li>\(HTML(trusted: $0))</li>" })
         if narrative.reasons.count > reasonLimit {
@@ -69,13 +62,7 @@ extension RolloutOutput {
         }
         let shown = 12
         let rows = runs.reversed().prefix(shown).map { run -> HTML in
-            let tone =
-                switch run.check.verdict {
-                case .rollback: "bad"
-                case .hold, .stale: "warn"
-                case .proceed: "ok"
-                case .insufficientData: "none"
-                }
+            let tone = self.tone(run.check.verdict)
             // "2026-11-10 14:00 to 11-11 06:00" (UTC): short enough for a phone's column.
             let from = RFC3339.format(seconds: run.from).prefix(16).replacingOccurrences(of: "T", with: " ")
             let to = RFC3339.format(seconds: run.to).dropFirst(5).prefix(11).replacingOccurrences(of: "T", with: " ")
@@ -88,5 +75,15 @@ extension RolloutOutput {
         return "<h4>The verdict over the release: \(report.checks.count) hourly checks</h4>"
             + "<div class=\"scroll\"><table><tr><th class=\"text\">checked (UTC)</th><th>step</th><th>verdict</th><th class=\"text\">why (at the first check)</th></tr>"
             + HTML.joined(rows) + "</table></div>\(more)"
+    }
+
+    /// The status class a verdict is shown with.
+    static func tone(_ verdict: RolloutReport.Verdict) -> String {
+        switch verdict {
+        case .rollback: "bad"
+        case .hold, .stale: "warn"
+        case .proceed: "ok"
+        case .insufficientData, .gone: "none"
+        }
     }
 }
