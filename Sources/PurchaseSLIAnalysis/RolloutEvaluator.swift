@@ -56,6 +56,7 @@ public struct RolloutEvaluator: Sendable {
         var report = RolloutReport(
             candidate: inputs.candidate, baseline: inputs.baseline, fromSeconds: inputs.fromSeconds, toSeconds: inputs.toSeconds,
             verdict: verdict, reasons: reasons, comparisons: look.comparisons, progress: look.progress, checks: checks)
+        report.platforms = inputs.platforms.sorted()
         if case .regression(let comparison) = reasons.first {
             report.suspectVariant = suspectVariant(comparison.metric, action: comparison.slice.actionType, inputs: inputs)
         }

@@ -30,6 +30,8 @@ public struct RolloutInputs: Sendable {
     public var release: PhasedRelease?
     /// Per action, the candidate's counts per feature-flag variant (nil: events without one).
     public var candidateVariants: [String: [String?: OutcomeCounts]] = [:]
+    /// The platforms the candidate has events on (iOS, Android, …): which stores release it.
+    public var platforms: Set<String> = []
     /// The latest price events carried per product and plan, for what lost purchases cost.
     public var prices: [ProductPrice] = []
 

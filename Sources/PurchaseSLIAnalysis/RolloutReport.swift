@@ -1,3 +1,5 @@
+public import PurchaseSLICore
+
 /// What `rollout` concludes about a candidate app version.
 public struct RolloutReport: Sendable {
     /// What to do with the phased release.
@@ -41,6 +43,10 @@ public struct RolloutReport: Sendable {
     public var suspectVariant: VariantRate?
     /// The app compared (one app's view of a store several apps write to), or nil for every app.
     public var app: String?
+    /// The platforms the candidate has events on, sorted: which stores release it.
+    public var platforms: [String] = []
+    /// What `serve` did to the stores' releases of this release of the candidate, oldest first.
+    public var actions: [RolloutAction] = []
 
     /// Creates a report.
     public init(

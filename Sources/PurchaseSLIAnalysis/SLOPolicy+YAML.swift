@@ -282,7 +282,11 @@ package enum PolicyReader {
     static func rolloutRule(_ value: Any, at path: String) throws -> SLOPolicy.RolloutRule {
         let map = try self.map(value, at: path)
         try refuseUnknownKeys(
-            map, known: ["minimumSamples", "significance", "minimumEffect", "maximumRegression", "actions", "staleAfter", "confidenceBeforeStep"],
+            map,
+            known: [
+                "minimumSamples", "significance", "minimumEffect", "maximumRegression", "actions", "staleAfter", "confidenceBeforeStep",
+                "pauseOn",
+            ],
             at: path)
         var rule = SLOPolicy.RolloutRule()
         if let actions = map["actions"] {
@@ -293,6 +297,15 @@ package enum PolicyReader {
                 return action
             }
             if rule.actions.isEmpty { throw PolicyError(path: "\(path).actions", reason: "expected at least one action") }
+        }
+        if let verdicts = map["pauseOn"] {
+            rule.pauseOn = Set(
+                try list(verdicts, at: "\(path).pauseOn").enumerated().map { index, item in
+                    guard let text = item as? String, let verdict = RolloutReport.Verdict(rawValue: text), [.rollback, .hold].contains(verdict) else {
+                        throw PolicyError(path: "\(path).pauseOn[\(index)]", reason: "expected rollback or hold, got \(item)")
+                    }
+                    return verdict
+                })
         }
         if let stale = map["staleAfter"] {
             rule.staleAfterSeconds = try duration(stale, at: "\(path).staleAfter")

@@ -192,6 +192,9 @@ public struct SLOPolicy: Sendable, Hashable {
         public var confidenceBeforeStep: [Int: Double] = [2: 0.8, 5: 0.9, 10: 0.95, 20: 0.95, 50: 0.99, 100: 0.99]
         /// The confidence asked when the step is not known (no platform share) or the release is at 100 %.
         public var defaultConfidence = 0.95
+        /// The verdicts on which `serve` pauses the App Store phased release and halts the Play staged
+        /// rollout, when it is set up to act (rollback by default; hold may be added).
+        public var pauseOn: Set<RolloutReport.Verdict> = [.rollback]
 
         /// The confidence asked before taking `step` (nil: step unknown or none left).
         public func confidence(beforeStep step: Int?) -> Double {

@@ -20,6 +20,7 @@ public struct RolloutNotifier: Service {
     private let logger: Logger
     private let nowMillis: @Sendable () -> Int64
     private let leadership: any StoreLeadership
+    private let actuator: RolloutActuator?
 
     /// Creates a notifier.
     /// - Parameters:
@@ -28,11 +29,13 @@ public struct RolloutNotifier: Service {
     ///   - baseline: the version to compare with, or nil for the busiest other one.
     ///   - sender: where changes are posted; nil to log them only.
     ///   - nowMillis: the wall clock, read by ``run()`` only.
+    ///   - actuator: what pauses the stores' releases on the verdicts the policy names; nil: nothing is acted on.
     public init(
         store: any PurchaseStore, policy: SLOPolicy, intervalSeconds: Int64, candidate: String?, baseline: String?,
         sender: (any RolloutNotificationSender)?, logger: Logger, nowMillis: @escaping @Sendable () -> Int64,
-        leadership: any StoreLeadership = SoleLeadership()
+        leadership: any StoreLeadership = SoleLeadership(), actuator: RolloutActuator? = nil
     ) {
+        self.actuator = actuator
         self.store = store
         self.policy = policy
         self.intervalSeconds = intervalSeconds
@@ -73,16 +76,24 @@ public struct RolloutNotifier: Service {
             logger.warning("rollout check failed", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
             return nil
         }
-        guard let report else {
+        guard var report else {
             logger.debug("rollout check: one app version only", metadata: ["time": "\(RFC3339.format(seconds: time))"])
             return nil
+        }
+        let news = await actuator?.act(on: report, verdicts: policy.rollout.pauseOn, at: time) ?? []
+        do {
+            let reportNow = report
+            report.actions = try await runBlocking { [store] in try store.rolloutActions(of: reportNow) }
+        } catch {
+            logger.warning("rollout actions could not be read", metadata: ["error": "\(error)"])
         }
         let (previous, isChange) = state.change(report)
         var metadata: Logger.Metadata = [
             "time": "\(RFC3339.format(seconds: time))", "candidate": "\(report.candidate)", "baseline": "\(report.baseline)",
             "verdict": "\(report.verdict.rawValue)", "step": "\(report.progress?.step.map { "\($0) %" } ?? "unknown")",
         ]
-        guard isChange else {
+        // A verdict that did not change is posted again only with news of what was done to a release.
+        guard isChange || !news.isEmpty else {
             logger.debug("rollout checked", metadata: metadata)
             return report
         }

@@ -30,7 +30,7 @@ public struct RolloutQuery: Sendable {
     public func inputs(candidate: String, baseline: String?, since: Int64?, end: Int64) throws -> RolloutInputs {
         let first = try firstHour(of: candidate, before: end)
         // From --since when given: the release a person names starts there.
-        let release = try phasedRelease(of: candidate, from: since ?? first, to: end)
+        let (release, platforms) = try phasedRelease(of: candidate, from: since ?? first, to: end)
         let from = since ?? release?.startSeconds ?? first
         let baseline = try baseline ?? busiestOtherVersion(than: candidate, from: from, to: end)
         let versions: Set<String?> = [candidate, baseline]
@@ -43,6 +43,7 @@ public struct RolloutQuery: Sendable {
         var inputs = RolloutInputs(
             candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actionRows: try rows([]),
             sliceRows: [.productID: try rows([.productID]), .planID: try rows([.planID])], release: release)
+        inputs.platforms = Set(platforms.compactMap { $0 })
         for row in try store.counts(
             CountQuery(
                 fromSeconds: from, toSeconds: end, groupBy: [.actionType, .variant], filters: [.appVersion: [candidate]]))
@@ -54,8 +55,8 @@ public struct RolloutQuery: Sendable {
     }
 
     /// The candidate's latest phased release over `[from, end)`: its events against all events of the
-    /// platforms it has events on, hour by hour.
-    private func phasedRelease(of candidate: String, from: Int64, to end: Int64) throws -> PhasedRelease? {
+    /// platforms it has events on, hour by hour; and those platforms.
+    private func phasedRelease(of candidate: String, from: Int64, to end: Int64) throws -> (PhasedRelease?, Set<String?>) {
         let rows = try store.counts(
             CountQuery(
                 fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .platform]))
@@ -68,7 +69,7 @@ public struct RolloutQuery: Sendable {
             if row.key[0] == candidate { hour.candidateEvents += row.counts.total }
             hours[time] = hour
         }
-        return PhasedRelease(hours: hours.values.sorted { $0.startSeconds < $1.startSeconds })
+        return (PhasedRelease(hours: hours.values.sorted { $0.startSeconds < $1.startSeconds }), platforms)
     }
 
     /// How far back the newest app version is looked for when the candidate is automatic.

@@ -79,6 +79,7 @@ struct RolloutCommand: ParsableCommand {
         let inputs = try query.inputs(candidate: candidate, baseline: baseline, since: since, end: end)
         var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: try context.freshness(at: end))
         report.app = app.app
+        report.actions = try context.store.rolloutActions(of: report)
         switch format {
         case .text: return RolloutOutput.text(report)
         case .markdown: return RolloutOutput.markdown(report)

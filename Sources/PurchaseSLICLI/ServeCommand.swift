@@ -75,6 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Store notifications") var stores: StoreNotificationOptions
 
+    @OptionGroup(title: "Acting on rollout verdicts (docs/rollout.md)") var actions: RolloutActionOptions
+
     @Option(
         help: ArgumentHelp(
             "Evaluate the alerts and POST what changes to this URL: an Alertmanager's /api/v2/alerts or a Slack-compatible incoming webhook (env PURCHASE_SLI_NOTIFY; default: alerts are not evaluated).",
@@ -157,10 +159,12 @@ struct ServeCommand: AsyncParsableCommand {
         let logLevel: Logger.Level
         let store: any PurchaseStore
         let logger: Logger
+        let controls: [any StoreReleaseControl]
         do {
             logLevel = try Self.logLevel(environment: environment)
             logger = Self.makeLogger(level: logLevel)
             settings = try resolve(environment: environment)
+            controls = try await RolloutActionOptions.controls(settings.server.rolloutActions)
             var storeConfiguration = try retention.configuration()
             storeConfiguration.fsyncEachCommit = true
             store = try settings.db.open(configuration: storeConfiguration, postgresLogger: logger)
@@ -188,12 +192,14 @@ struct ServeCommand: AsyncParsableCommand {
                 "googlePlay": "\(server.googlePackageNames.isEmpty ? "off" : server.googlePackageNames.sorted().joined(separator: ","))",
                 "rollout":
                     "\(server.rolloutEverySeconds.map { "every \(TimeStep(seconds: $0)), candidate \(server.rolloutCandidate ?? "auto")" } ?? "off")",
+                "rolloutActions": "\(server.rolloutActions.summary)",
                 "pages":
                     "\(server.pagesDirectory.map { directory in server.renderEverySeconds.map { "\(directory) at /, rendered every \(TimeStep(seconds: $0))" } ?? "\(directory) at /" } ?? "off")",
             ])
         let leadership = settings.db.leadership(logger: logger)
         let app = buildApplication(
-            configuration: server, store: store, databasePath: settings.db.filePath, leadership: leadership, logger: logger)
+            configuration: server, store: store, databasePath: settings.db.filePath, leadership: leadership, rolloutControls: controls,
+            logger: logger)
         try await app.runService()
         await leadership.release()
         logger.info("purchase-sli serve stopped")
@@ -227,6 +233,7 @@ struct ServeCommand: AsyncParsableCommand {
         try stores.apply(to: &server, environment: environment)
         try resolvePages(&server, environment: environment, file: file)
         try resolveRollout(&server, environment: environment)
+        try actions.apply(to: &server, environment: environment, file: file)
         if server.notifyURL != nil || server.renderEverySeconds != nil || server.rolloutEverySeconds != nil || server.takesStoreNotifications {
             // The reconciliation rules of a store's charges also judge GET /v1/query?of=charges.
             server.alertPolicy = try SLOPolicy.load(
@@ -305,6 +312,9 @@ struct ServeCommand: AsyncParsableCommand {
                 let needs = "--notify, --render-every, --rollout-every, --apple-bundle-id or --google-package"
                 unused += [(policy, "--policy", "PURCHASE_SLI_POLICY", needs), (dashboards, "--dashboards", "PURCHASE_SLI_DASHBOARDS", needs)]
             }
+        }
+        if server.rolloutEverySeconds == nil, server.rolloutActions.isConfigured {
+            unused.append(("set", "--asc-key-file / --play-service-account", "", "--rollout-every"))
         }
         if server.rolloutEverySeconds == nil {
             unused += [

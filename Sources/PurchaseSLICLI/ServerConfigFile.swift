@@ -31,7 +31,7 @@ struct ServerConfigFile {
         "rolloutBaseline": "an app version", "rolloutNotify": "an http or https URL", "rolloutNotifyFormat": "\"slack\" or \"json\"",
         "appleBundleIDs": "an array of bundle ids", "appleRootCA": "an array of paths of root certificates (PEM or DER)",
         "googlePackages": "an array of package names", "googlePushTokens": "an array of strings",
-    ]
+    ].merging(RolloutActionOptions.configKeys) { first, _ in first }
 
     init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -145,6 +145,11 @@ struct ServerConfigFile {
             guard keys.isEnabled else { throw invalid("googlePushTokens") }
             configuration.googlePushTokens = keys
         }
+    }
+
+    /// The string of `key`, if the file has it; an error naming the key when it is not a string.
+    func text(_ key: String) throws -> String? {
+        try value(key, as: String.self)
     }
 
     /// The `policy` file the config names, if any; `serve` reads it only when it notifies or renders.

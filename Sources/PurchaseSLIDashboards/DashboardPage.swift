@@ -53,7 +53,8 @@ public struct DashboardPage: Sendable {
             return finding
         }
         var body: HTML =
-            alerts.staleBanner + alerts.incompleteBanner + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
+            alerts.staleBanner + alerts.incompleteBanner + (try context.rolloutActionsBanner())
+            + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
         for panel in definition.panels {
             switch panel {
             case .objectives:

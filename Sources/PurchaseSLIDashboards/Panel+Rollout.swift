@@ -26,6 +26,11 @@ extension DashboardContext {
         return "<section class=\"card\"><h3>App version adoption: share of events per \(NumberText.duration(step))</h3>\(chart.html)</section>"
     }
 
+    /// What `serve` did to the stores' releases over the 7 days before the page's time, as a banner.
+    func rolloutActionsBanner() throws -> HTML {
+        RolloutOutput.actionsBanner(try store.rolloutActions(fromSeconds: atSeconds - 7 * 86_400).filter { $0.timeSeconds < atSeconds })
+    }
+
     /// The `rollout` verdict for the candidate (default: the newest version in the range) against the
     /// baseline (default: the busiest other version), from the candidate's first hour in the range.
     func rolloutPanel(candidate: String?, baseline: String?) throws -> HTML {
@@ -41,6 +46,7 @@ extension DashboardContext {
             report = RolloutEvaluator(policy: policy).evaluate(
                 inputs, freshness: try AlertContext(store: everyApp, policy: policy, app: app).freshness(at: atSeconds))
             report.app = app
+            report.actions = try store.rolloutActions(of: report)
         } catch let failure as RolloutQuery.Failure {
             return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"
         }

@@ -128,6 +128,51 @@ struct RolloutNarrative {
         return text
     }
 
+    /// One sentence per action `serve` took on the stores' releases: what was done, when, and how a person
+    /// resumes it once fixed (only a person resumes).
+    var actions: [String] {
+        report.actions.map { Self.sentence($0, escaping: escaping) }
+    }
+
+    /// What was done to one store's release, when, and how a person resumes it.
+    static func sentence(_ action: RolloutAction, escaping: TextEscaping) -> String {
+        do {
+            let version = escaping.escape(action.candidate)
+            let detail = escaping.escape(action.detail)
+            let when = RFC3339.format(seconds: action.timeSeconds)
+            let step = action.step.map { " at \($0) %" } ?? ""
+            let (store, release, resume) =
+                action.store == .apple
+                ? (
+                    "App Store", "phased release",
+                    "resume it in App Store Connect > Apps > the app > Distribution > \(version) > "
+                        + "Phased Release for Automatic Updates > Resume Phased Release once fixed, or release a fixed build"
+                )
+                : (
+                    "Google Play", "staged rollout",
+                    "resume it in Play Console > Test and release > the track > Releases > "
+                        + "Resume rollout once fixed, or roll out a fixed build"
+                )
+            switch action.outcome {
+            case .paused:
+                return "\(store): \(release) of \(version) \(action.store == .apple ? "paused" : "halted")\(step) at \(when) on the "
+                    + "\(action.verdict) verdict (\(detail)); \(resume)"
+            case .wouldPause:
+                return "DRY RUN, \(store): \(detail) (\(when), on the \(action.verdict) verdict); nothing was changed: "
+                    + "--rollout-actions live acts"
+            case .alreadyPaused:
+                return "\(store): \(detail) (checked at \(when)): left alone"
+            case .notInPhasedRelease:
+                return "\(store): left alone: \(detail) (checked at \(when))"
+            case .refused:
+                return "\(store): COULD NOT pause the \(release) of \(version) at \(when): \(detail); pause it by hand"
+            case .failed:
+                return "\(store): pausing the \(release) of \(version) failed at \(when) (attempt \(action.attempts)): \(detail); "
+                    + "tried again at the next check"
+            }
+        }
+    }
+
     /// One sentence per reason.
     var reasons: [String] {
         report.reasons.map(sentence)

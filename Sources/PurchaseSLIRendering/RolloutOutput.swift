@@ -8,7 +8,9 @@ public enum RolloutOutput {
     /// each action and every regressed slice.
     public static func text(_ report: RolloutReport) -> String {
         let narrative = RolloutNarrative(report: report, escaping: .terminal)
-        var lines = [narrative.headline, "  " + narrative.scope, "", "why:"]
+        var lines = [narrative.headline, "  " + narrative.scope]
+        if !narrative.actions.isEmpty { lines += ["", "done:"] + narrative.actions.map { "  - " + $0 } }
+        lines += ["", "why:"]
         lines += narrative.reasons.map { "  - " + $0 }
         let rows =
             [
@@ -44,6 +46,7 @@ public enum RolloutOutput {
     public static func markdown(_ report: RolloutReport) -> String {
         let narrative = RolloutNarrative(report: report, escaping: .markdown)
         var lines = ["**\(narrative.headline)**", "", narrative.scope, ""]
+        if !narrative.actions.isEmpty { lines += ["Done:"] + narrative.actions.map { "- " + $0 } + [""] }
         lines += narrative.reasons.map { "- " + $0 }
         lines += [
             "",
@@ -70,8 +73,9 @@ public enum RolloutOutput {
     public static func slackJSON(_ report: RolloutReport, previous: RolloutReport.Verdict?, pageURL: String?) -> String {
         let narrative = RolloutNarrative(report: report, escaping: .slack)
         var lines = ["*\(narrative.headline)*"]
-        if let previous { lines.append("(was \(previous.rawValue))") }
+        if let previous, previous != report.verdict { lines.append("(was \(previous.rawValue))") }
         lines.append("_\(narrative.scope)_")
+        lines += narrative.actions.map { "• *Done:* " + $0 }
         lines += narrative.reasons.prefix(5).map { "• " + $0 }
         if narrative.reasons.count > 5 { lines.append("• and \(narrative.reasons.count - 5) more") }
         if let pageURL { lines.append("<\(pageURL)|The rollout page>") }
@@ -112,8 +116,17 @@ public enum RolloutOutput {
             + "\"candidate\":\(JSONText.quoted(report.candidate)),\"baseline\":\(JSONText.quoted(report.baseline)),"
             + "\"from\":\"\(RFC3339.format(seconds: report.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: report.toSeconds))\","
             + "\"verdict\":\"\(report.verdict.rawValue)\",\"reasons\":[\(narrative.reasons.map(JSONText.quoted).joined(separator: ","))],"
-            + "\"progress\":\(progress(report.progress)),"
+            + "\"progress\":\(progress(report.progress)),\"platforms\":[\(report.platforms.map(JSONText.quoted).joined(separator: ","))],"
+            + "\"actions\":[\(zip(report.actions, narrative.actions).map(action).joined(separator: ","))],"
             + "\"comparisons\":[\n" + comparisons.joined(separator: ",\n") + "\n],\n\"checks\":[" + checks.joined(separator: ",") + "]}\n"
+    }
+
+    /// `{"store", "mode", "verdict", "outcome", "status", "detail", "step", "time", "attempts", "text"}`.
+    private static func action(_ action: RolloutAction, text: String) -> String {
+        "{\"store\":\"\(action.store.rawValue)\",\"mode\":\"\(action.isDryRun ? "dry-run" : "live")\",\"verdict\":\(JSONText.quoted(action.verdict)),"
+            + "\"outcome\":\"\(action.outcome.rawValue)\",\"status\":\(action.status),\"detail\":\(JSONText.quoted(action.detail)),"
+            + "\"step\":\(action.step.map(String.init) ?? "null"),\"time\":\"\(RFC3339.format(seconds: action.timeSeconds))\","
+            + "\"attempts\":\(action.attempts),\"text\":\(JSONText.quoted(text))}"
     }
 
     /// `{"step", "nextStep", "share", "day", "start", "earlierRelease": {"from", "to"} or null, "confidence"}`.

@@ -2,6 +2,7 @@ import Foundation
 public import Hummingbird
 public import Logging
 import PurchaseSLIApplication
+public import PurchaseSLICore
 import PurchaseSLIDashboards
 public import PurchaseSLIStorage
 import ServiceLifecycle
@@ -17,7 +18,7 @@ import ServiceLifecycle
 ///   - leadership: which of the nodes sharing the store sends notifications, renders and prunes.
 public func buildApplication(
     configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?,
-    leadership: any StoreLeadership = SoleLeadership(), logger: Logger
+    leadership: any StoreLeadership = SoleLeadership(), rolloutControls: [any StoreReleaseControl] = [], logger: Logger
 ) -> some ApplicationProtocol {
     let metrics = ServerMetrics(store: store as? any StoreSizeReporting)
     let committer = GroupCommitter(
@@ -51,7 +52,8 @@ public func buildApplication(
         ]
             + alertNotifier(configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, logger: logger)
             + dashboardPublisher(configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, logger: logger)
-            + rolloutNotifier(configuration: configuration, store: store, leadership: leadership, logger: logger),
+            + rolloutNotifier(
+                configuration: configuration, store: store, leadership: leadership, controls: rolloutControls, metrics: metrics, logger: logger),
         logger: logger
     )
 }
@@ -90,9 +92,10 @@ private func dashboardPublisher(
 }
 
 /// The rollout notifier `configuration` asks for, if any: posting to `rolloutNotifyURL`, else to a Slack
-/// `notifyURL`, else logging only.
+/// `notifyURL`, else logging only; acting through `controls` (none: nothing is acted on).
 private func rolloutNotifier(
-    configuration: ServerConfiguration, store: any PurchaseStore, leadership: any StoreLeadership, logger: Logger
+    configuration: ServerConfiguration, store: any PurchaseStore, leadership: any StoreLeadership, controls: [any StoreReleaseControl],
+    metrics: ServerMetrics, logger: Logger
 ) -> [any Service] {
     guard let interval = configuration.rolloutEverySeconds else { return [] }
     let pageURL = configuration.baseURL.map { "\($0)/\(DashboardDefinition.rolloutPage(in: configuration.dashboards))" }
@@ -107,7 +110,12 @@ private func rolloutNotifier(
     return [
         RolloutNotifier(
             store: store, policy: configuration.alertPolicy, intervalSeconds: interval, candidate: configuration.rolloutCandidate,
-            baseline: configuration.rolloutBaseline, sender: sender, logger: logger, nowMillis: wallClockMillis, leadership: leadership)
+            baseline: configuration.rolloutBaseline, sender: sender, logger: logger, nowMillis: wallClockMillis, leadership: leadership,
+            actuator: controls.isEmpty
+                ? nil
+                : RolloutActuator(
+                    controls: controls, dryRun: !configuration.rolloutActions.live, store: store, logger: logger,
+                    record: { metrics.record(rolloutAction: $0) }))
     ]
 }
 

@@ -98,6 +98,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var rolloutNotifyURL: URL?
     /// What `rolloutNotifyURL` is posted as.
     public var rolloutNotifyFormat = RolloutNotificationFormat.slack
+    /// Whether and how the rollout verdicts pause the stores' releases (off by default).
+    public var rolloutActions = RolloutActionSettings()
 
     /// The defaults, listed in docs/configuration.md.
     public init() {}

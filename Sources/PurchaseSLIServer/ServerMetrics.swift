@@ -44,6 +44,16 @@ public final class ServerMetrics: Sendable {
         prunedAt = CoreMetrics.Gauge(label: "purchase_sli_retention_applied_timestamp_seconds", factory: factory)
     }
 
+    /// Counts an attempt to act on a store's release: `purchase_sli_rollout_actions_total` by store, mode
+    /// and outcome.
+    func record(rolloutAction action: RolloutAction) {
+        Counter(
+            label: "purchase_sli_rollout_actions_total",
+            dimensions: [("store", action.store.rawValue), ("mode", action.isDryRun ? "dry-run" : "live"), ("outcome", action.outcome.rawValue)],
+            factory: factory
+        ).increment()
+    }
+
     /// Records what the dedup memory holds after a pruning, and when it ran.
     func recordDedupMemory(_ memory: DedupMemory, atSeconds: Int64) {
         dedupSeconds.record(memory.seconds)

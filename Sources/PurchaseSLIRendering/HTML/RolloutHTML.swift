@@ -1,5 +1,5 @@
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 
 extension RolloutOutput {
     /// The verdict as a banner (what to do with the phased release, and why) and the comparisons as a
@@ -13,6 +13,9 @@ extension RolloutOutput {
         if narrative.reasons.count > reasonLimit {
             reasons += "<li>and \(narrative.reasons.count - reasonLimit) more, marked in the table below</li>"
         }
+        let actions: HTML =
+            narrative.actions.isEmpty
+            ? "" : "<p><strong>Done:</strong></p><ul>\(HTML.joined(narrative.actions.map { "<li>\(HTML(trusted: $0))</li>" }))</ul>"
         let shown = report.comparisons.filter { comparison in
             comparison.slice.slice == nil || comparison.isRegression || abs(comparison.effect ?? 0) >= minimumEffect && comparison.isTested
         }
@@ -36,7 +39,7 @@ extension RolloutOutput {
         }
         return """
             <div class="banner \(tone)"><strong>\(HTML(trusted: narrative.headline))</strong>
-            <div class="meta">\(HTML(trusted: narrative.scope))</div><ul>\(reasons)</ul></div>
+            <div class="meta">\(HTML(trusted: narrative.scope))</div>\(actions)<ul>\(reasons)</ul></div>
             <div class="scroll"><table><tr><th>metric</th><th class="text">slice</th><th>\(report.candidate)</th><th></th>\
             <th>\(report.baseline)</th><th></th><th>change</th><th>p (Holm)</th></tr>\(HTML.joined(rows))</table></div>
             <p class="meta">Bars: each rate with its 95 % Wilson interval, on one scale. Shown: every action, and the \
@@ -75,6 +78,15 @@ extension RolloutOutput {
         return "<h4>The verdict over the release: \(report.checks.count) hourly checks</h4>"
             + "<div class=\"scroll\"><table><tr><th class=\"text\">checked (UTC)</th><th>step</th><th>verdict</th><th class=\"text\">why (at the first check)</th></tr>"
             + HTML.joined(rows) + "</table></div>\(more)"
+    }
+
+    /// A banner of what `serve` did to the stores' releases (for the on-call page), nothing without actions.
+    public static func actionsBanner(_ actions: [RolloutAction]) -> HTML {
+        guard !actions.isEmpty else { return "" }
+        let live = actions.contains { !$0.isDryRun && $0.outcome == .paused }
+        let items = HTML.joined(actions.map { "<li>\(HTML(trusted: RolloutNarrative.sentence($0, escaping: .html)))</li>" })
+        return "<div class=\"banner \(live ? "bad" : "warn")\"><strong>Store releases acted on by the rollout verdicts "
+            + "(last 7 days)</strong><ul>\(items)</ul></div>"
     }
 
     /// The status class a verdict is shown with.

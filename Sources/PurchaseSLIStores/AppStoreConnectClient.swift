@@ -1,0 +1,129 @@
+public import Foundation
+import JWTKit
+public import PurchaseSLICore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Pauses an App Store phased release through the App Store Connect API: finds the app's version
+/// (`GET /v1/apps/{id}/appStoreVersions` with its `appStoreVersionPhasedRelease`) and sets the phased
+/// release's state to `PAUSED` (`PATCH /v1/appStoreVersionPhasedReleases/{id}`). Each request carries a
+/// JWT signed ES256 with the team's API key (`kid` the key id, `typ` JWT; `iss` the issuer id, `iat`,
+/// `exp` 15 minutes later, `aud` `appstoreconnect-v1`), made anew for each request and never logged.
+public struct AppStoreConnectClient: StoreReleaseControl {
+    /// The App Store Connect API.
+    public static let productionURL = URL(string: "https://api.appstoreconnect.apple.com")!
+    /// The platforms the API knows, by the names events carry.
+    public static let platforms = ["iOS": "IOS", "iPadOS": "IOS", "macOS": "MAC_OS", "tvOS": "TV_OS", "visionOS": "VISION_OS"]
+
+    /// The App Store.
+    public let store = Store.apple
+    /// The app's Apple ID (the number in its App Store Connect URL).
+    public let appID: String
+    /// The platform of the version paused (`IOS`, `MAC_OS`, `TV_OS`, `VISION_OS`).
+    public let platform: String
+    /// The API's base URL.
+    public let baseURL: URL
+    /// The key's id and the issuer id from App Store Connect (Users and Access > Integrations).
+    public let keyID: String
+    public let issuerID: String
+    private let keys: JWTKeyCollection
+    private let call: StoreAPICall
+
+    /// A client signing with the `.p8` private key `keyPEM`.
+    /// - Throws: ``StoreReleaseControlError`` when it is not a P-256 private key in PEM.
+    public init(
+        keyPEM: String, keyID: String, issuerID: String, appID: String, platform: String = "IOS", baseURL: URL = productionURL,
+        retryDelaySeconds: Double = 1
+    ) async throws {
+        let key: ES256PrivateKey
+        do { key = try ES256PrivateKey(pem: keyPEM) } catch {
+            throw StoreReleaseControlError("the App Store Connect API key is not a P-256 private key in PEM (the .p8 file App Store Connect gives)")
+        }
+        (self.keyID, self.issuerID, self.appID, self.platform, self.baseURL) = (keyID, issuerID, appID, platform, baseURL)
+        call = StoreAPICall(retryDelaySeconds: retryDelaySeconds)
+        keys = await JWTKeyCollection().add(ecdsa: key, kid: JWKIdentifier(string: keyID))
+    }
+
+    /// The claims of a request's token.
+    struct Claims: JWTPayload {
+        var iss: IssuerClaim
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+        var aud: AudienceClaim
+
+        func verify(using algorithm: some JWTAlgorithm) async throws { try exp.verifyNotExpired() }
+    }
+
+    /// A token for requests made at `now`, valid 15 minutes (Apple takes at most 20).
+    public func token(now: Date = Date()) async throws -> String {
+        let claims = Claims(
+            iss: IssuerClaim(value: issuerID), iat: IssuedAtClaim(value: now), exp: ExpirationClaim(value: now.addingTimeInterval(900)),
+            aud: AudienceClaim(value: "appstoreconnect-v1"))
+        var header = JWTHeader()
+        header.typ = "JWT"
+        return try await keys.sign(claims, kid: JWKIdentifier(string: keyID), header: header)
+    }
+
+    /// Pauses the phased release of `version`: left alone when not found, not released in phases,
+    /// already paused, not started or complete; with `dryRun` only read.
+    public func pause(version: String, dryRun: Bool) async -> (outcome: RolloutAction.Outcome, status: Int, detail: String) {
+        var components = URLComponents(url: baseURL.appendingPathComponent("v1/apps/\(appID)/appStoreVersions"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "filter[versionString]", value: version), URLQueryItem(name: "filter[platform]", value: platform),
+            URLQueryItem(name: "include", value: "appStoreVersionPhasedRelease"), URLQueryItem(name: "limit", value: "1"),
+        ]
+        guard let listURL = components.url else { return (.refused, 0, "version \(version) cannot be put in a URL") }
+        let list = await call.send { .storeAPI("GET", listURL, token: try await token()) }
+        guard list.isSuccess else { return Self.failure(list, doing: "finding \(platform) version \(version) of app \(appID)") }
+        let found = Self.phasedRelease(in: list.body)
+        guard let found else {
+            return (.notInPhasedRelease, list.status, "App Store Connect has no \(platform) version \(version) of app \(appID)")
+        }
+        guard let id = found.id else { return (.notInPhasedRelease, list.status, "\(version) is not released in phases") }
+        let day = found.day.map { " on day \($0)" } ?? ""
+        switch found.state {
+        case "PAUSED": return (.alreadyPaused, list.status, "the phased release of \(version) was paused already\(day)")
+        case "COMPLETE": return (.notInPhasedRelease, list.status, "the phased release of \(version) is complete: every user has it")
+        case "ACTIVE": break
+        default: return (.notInPhasedRelease, list.status, "the phased release of \(version) is \(found.state ?? "in no state") (not started)")
+        }
+        let path = "v1/appStoreVersionPhasedReleases/\(id)"
+        if dryRun {
+            return (.wouldPause, list.status, "would PATCH /\(path) phasedReleaseState PAUSED (active\(day))")
+        }
+        let body = jsonBody(["data": ["type": "appStoreVersionPhasedReleases", "id": id, "attributes": ["phasedReleaseState": "PAUSED"]]])
+        let patch = await call.send { .storeAPI("PATCH", baseURL.appendingPathComponent(path), token: try await token(), body: body) }
+        guard patch.isSuccess else { return Self.failure(patch, doing: "pausing phased release \(id)") }
+        return (.paused, patch.status, "phased release \(id) of \(version) paused\(day)")
+    }
+
+    /// The version's phased release in a `GET …/appStoreVersions` answer: nil without a version; its id
+    /// (nil: none), state and day.
+    static func phasedRelease(in body: Data) -> (id: String?, state: String?, day: Int?)? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let version = (object["data"] as? [[String: Any]])?.first
+        else { return nil }
+        let relationship = (version["relationships"] as? [String: Any])?["appStoreVersionPhasedRelease"] as? [String: Any]
+        guard let id = (relationship?["data"] as? [String: Any])?["id"] as? String else { return (nil, nil, nil) }
+        let included = (object["included"] as? [[String: Any]] ?? []).first {
+            $0["type"] as? String == "appStoreVersionPhasedReleases" && $0["id"] as? String == id
+        }
+        let attributes = included?["attributes"] as? [String: Any]
+        return (id, attributes?["phasedReleaseState"] as? String, attributes?["currentDayNumber"] as? Int)
+    }
+
+    /// A failed call as an outcome: tried again later when transient, else refused.
+    static func failure(_ answer: StoreAPIAnswer, doing what: String) -> (outcome: RolloutAction.Outcome, status: Int, detail: String) {
+        (answer.isTransient ? .failed : .refused, answer.status, "\(what): \(answer.errorDescription)")
+    }
+}
+
+/// A store's release control that cannot be set up, with the reason.
+public struct StoreReleaseControlError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    init(_ description: String) { self.description = description }
+}
