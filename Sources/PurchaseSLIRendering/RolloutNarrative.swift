@@ -16,10 +16,13 @@ struct RolloutNarrative {
         switch report.verdict {
         case .rollback:
             "ROLL BACK \(candidate): purchases are lost on \(candidate) that succeed on \(baseline)\(costClause). "
-                + (suspectFlag.map { "Turn \($0) off for \(candidate) and pause" } ?? "Pause")
-                + " its phased release in App Store Connect; resume with a fixed build\(flagNote)."
+                + (pausedReleases.map { (suspectFlag.map { "Turn \($0) off for \(candidate); " } ?? "") + $0.prefix(1).uppercased() + $0.dropFirst() }
+                    ?? (suspectFlag.map { "Turn \($0) off for \(candidate) and pause" } ?? "Pause")
+                        + " its phased release in App Store Connect")
+                + "; resume with a fixed build\(flagNote)."
         case .hold:
-            "HOLD \(candidate): pause its phased release in App Store Connect and find out why before more users get it; "
+            "HOLD \(candidate): " + (pausedReleases.map { "\($0); " } ?? "pause its phased release in App Store Connect and ")
+                + "find out why before more users get it; "
                 + "purchases still succeed, but the flow misbehaves\(costClause)\(suspectFlag.map { "; look first at \($0)" } ?? flagNote)."
         case .proceed:
             "PROCEED with \(candidate): nothing is worse than on \(baseline); \(nextStepAdvice)."
@@ -32,6 +35,17 @@ struct RolloutNarrative {
             "GONE \(candidate): it has sent no events for \(PhasedRelease.gapHours) hours or more while other versions did, so "
                 + "no release of it is live and there is nothing to proceed with or roll back\(lastLiveClause)."
         }
+    }
+
+    /// "its App Store phased release is paused and its Google Play staged rollout halted" when `serve`
+    /// paused them (live, or found them paused already); nil when no store's release is.
+    private var pausedReleases: String? {
+        let paused = Set(report.actions.filter { !$0.isDryRun && ($0.outcome == .paused || $0.outcome == .alreadyPaused) }.map(\.store))
+        let parts = [
+            paused.contains(.apple) ? "its App Store phased release is paused" : nil,
+            paused.contains(.google) ? "\(paused.contains(.apple) ? "" : "its ")Google Play staged rollout halted" : nil,
+        ].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " and its ")
     }
 
     /// " (its last verdict while live, at 2026-11-18T00:00:00Z: rollback)", when the candidate is gone.

@@ -1,10 +1,15 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import Logging
 import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
+import PurchaseSLIRendering
+import PurchaseSLIServer
 import PurchaseSLIStorage
 import PurchaseSLIStores
+import PurchaseSLITestSupport
 import Testing
 
 /// The stores' release controls against local stand-ins of their APIs: the App Store phased release
@@ -175,5 +180,100 @@ import Testing
         #expect(await dry.act(on: report(.hold, platforms: []), verdicts: [.rollback, .hold], at: 100_800).map(\.isDryRun) == [true])
         let kept = try store.rolloutActions(fromSeconds: 0)
         #expect(kept.map(\.outcome) == [.paused, .paused, .paused] && kept.map(\.verdict) == ["rollback", "hold", "rollback"], "\(kept)")
+    }
+}
+
+/// End to end: a release ingested hour by hour through `serve`'s HTTP API while the rollout notifier
+/// `serve --rollout-every 1h` runs checks at each hour's end (the time handed to it rather than read
+/// from the clock), acting through the stand-ins of both stores' APIs.
+@Suite struct RolloutActionEndToEndTests {
+    /// 2026-11-14T00:00:00Z.
+    static let start: Int64 = 1_794_614_400
+
+    /// Records what Slack would be posted.
+    final class SlackRecorder: RolloutNotificationSender, @unchecked Sendable {
+        private let lock = NSLock()
+        private var texts: [String] = []
+        var posted: [String] { lock.withLock { texts } }
+
+        func send(_ report: RolloutReport, previous: RolloutReport.Verdict?) async throws {
+            let text = RolloutOutput.slackJSON(report, previous: previous, pageURL: nil)
+            lock.withLock { texts.append(text) }
+        }
+    }
+
+    /// Hour `hour`'s events: a purchase every 5 s on iOS and Android in turn; from the second day every
+    /// third is 5.0.0, whose pro-monthly purchases fail one time in twenty-four when `bad`; one in a hundred
+    /// fails elsewhere.
+    static func events(hour: Int, bad: Bool) -> String {
+        (0..<720).map { index in
+            let number = hour * 720 + index
+            let time = (start + Int64(hour) * 3600) * 1000 + Int64(index) * 5000
+            let version = hour >= 24 && number % 3 == 0 ? "5.0.0" : "4.11.0"
+            let plan = number % 2 == 0 ? "pro-monthly" : "pro-yearly"
+            let fails = bad && version == "5.0.0" && plan == "pro-monthly" && number % 144 == 0 || number % 100 == 1
+            let platform = number % 4 < 2 ? "iOS" : "Android"
+            return #"{"eventID":"e\#(number)","timestamp":"\#(RFC3339.format(millis: time))","productID":"pro","planID":"\#(plan)","#
+                + #""actionType":"purchase","resultType":"\#(fails ? "failure" : "success")","appVersion":"\#(version)","platform":"\#(platform)"}"#
+        }.joined(separator: "\n")
+    }
+
+    @Test(arguments: [(true, true), (false, true), (true, false)] as [(Bool, Bool)])
+    func aBadReleaseIsPausedOnceAtTheHourItsVerdictTurns(bad: Bool, live: Bool) async throws {
+        let apis = FakeStoreAPIs()
+        await apis.setAppleVersion("5.0.0", .init(id: "pr500", state: "ACTIVE", day: 1))
+        await apis.setPlayReleases([["name": "5.0.0", "versionCodes": ["500"], "status": "inProgress", "userFraction": 0.1]])
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteBucketStore(path: directory.file("serve.sqlite"))
+        let slack = SlackRecorder()
+        try await FakeStoreAPIs.serve(apis) { base in
+            let actuator = RolloutActuator(
+                controls: [try await RolloutActionTests.appStore(base), try await RolloutActionTests.play(base)], dryRun: !live, store: store,
+                logger: Logger(label: "test"))
+            let notifier = RolloutNotifier(
+                store: store, policy: .default, intervalSeconds: 3600, candidate: nil, baseline: nil, sender: slack, logger: Logger(label: "test"),
+                nowMillis: { 0 }, actuator: actuator)
+            var configuration = ServerConfiguration()
+            configuration.latenessLimitMillis = 400 * 86_400_000  // the release is in November 2026, whenever the test runs
+            let app = buildApplication(configuration: configuration, store: store, databasePath: nil, logger: Logger(label: "test"))
+            try await app.test(.live) { client in
+                var state = RolloutNotificationState()
+                var turned: Int?
+                for hour in 0..<48 {
+                    let response = try await client.execute(
+                        uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"],
+                        body: ByteBuffer(string: Self.events(hour: hour, bad: bad)))
+                    #expect(response.status == .accepted, "hour \(hour): \(String(buffer: response.body))")
+                    let report = await notifier.check(at: Self.start + Int64(hour + 1) * 3600, state: &state)
+                    if report?.verdict == .rollback, turned == nil { turned = hour }
+                    // Nothing is changed before the verdict turns; once it has, one pause and one halt.
+                    let changed = live && turned != nil ? 1 : 0
+                    #expect(await apis.count("PATCH", "pr500") == changed, "hour \(hour)")
+                    #expect(await apis.count("POST", ":commit") == changed, "hour \(hour)")
+                }
+                #expect(bad ? (turned ?? 0) > 24 : turned == nil, "the verdict turns after the first hour of 5.0.0: \(String(describing: turned))")
+                let reads = await apis.count("GET", "appStoreVersions")
+                #expect(bad ? reads == 1 : reads == 0, "each store is asked once, at the turn")
+                let posted = slack.posted.joined(separator: "\n")
+                if bad && live {
+                    #expect(await apis.appleVersions["5.0.0"]??.state == "PAUSED")
+                    #expect(await apis.playReleases.first?["status"] as? String == "halted")
+                    #expect(posted.contains("*Done:* App Store: phased release of `5.0.0` paused"), "\(posted)")
+                    #expect(posted.contains("Resume Phased Release once fixed"), "\(posted)")
+                    #expect(
+                        posted.contains(
+                            "Its App Store phased release is paused and its Google Play staged rollout halted; resume with a fixed build"),
+                        "\(posted)")
+                    #expect(posted.contains("*Done:* Google Play: staged rollout of `5.0.0` halted"), "\(posted)")
+                } else if bad {
+                    #expect(await apis.appleVersions["5.0.0"]??.state == "ACTIVE", "a dry run changes nothing")
+                    #expect(posted.contains("DRY RUN, App Store: `would PATCH /v1/appStoreVersionPhasedReleases/pr500"), "\(posted)")
+                } else {
+                    #expect(!posted.contains("Done:"), "\(posted)")
+                }
+                let kept = try store.rolloutActions(fromSeconds: 0)
+                #expect(kept.count == (bad ? 2 : 0) && kept.allSatisfy { $0.isDryRun == !live })
+            }
+        }
     }
 }
