@@ -15,6 +15,8 @@ import Testing
         #expect(policy.objectives == [.init(actionType: "purchase", target: 0.995, window: .rolling(seconds: 28 * 86_400))])
         #expect(policy.minimumValidEvents == 50 && policy.rules == SLOPolicy.default.rules)
         #expect(try SLOPolicy(yaml: "burnSignificance: 0.01").burnSignificance == 0.01)
+        #expect(try SLOPolicy(yaml: "rollout: {pauseOn: [rollback, hold]}").rollout.pauseOn == [.rollback, .hold])
+        #expect(SLOPolicy.default.rollout.pauseOn == [.rollback])
     }
 
     @Test(arguments: [
@@ -52,6 +54,7 @@ import Testing
         ("reconciliation: {page: {minimum: 0}}", "reconciliation.page.minimum", "whole number"),
         ("reconciliation: {refunds: true}", "reconciliation.refunds", "expected a mapping"),
         ("reconciliation: {refunds: {window: 90m}}", "reconciliation.refunds.window", "whole hours"),
+        ("rollout: {pauseOn: [rollback, proceed]}", "rollout.pauseOn[1]", "expected rollback or hold"),
         ("reconciliation: {undo: true}", "reconciliation.undo", "unknown key"),
         ("reconciliation: {grantsWithoutCharge: {stores: [apple, amazon]}}", "reconciliation.grantsWithoutCharge.stores[1]", "apple or google"),
         ("reconciliation: {grantsWithoutCharge: {wait: 0}}", "reconciliation.grantsWithoutCharge.wait", "above 0"),
