@@ -103,10 +103,12 @@ enum AppleReleasePlatforms {
 }
 
 extension StoreRecordStore {
-    /// What was done to the stores' releases of `report`'s release of its candidate (its app's), oldest first.
+    /// What was done to the stores' releases of `report`'s release of its candidate (its app's) by the
+    /// report's evaluation time, oldest first.
     public func rolloutActions(of report: RolloutReport) throws -> [RolloutAction] {
         try rolloutActions(fromSeconds: report.fromSeconds).filter {
             $0.candidate == report.candidate && $0.releaseStartSeconds == report.fromSeconds && $0.app == (report.app ?? "")
+                && $0.timeSeconds <= report.toSeconds
         }
     }
 }

@@ -19,11 +19,12 @@ struct RolloutNarrative {
                 + (pausedReleases.map { (suspectFlag.map { "Turn \($0) off for \(candidate); " } ?? "") + $0.prefix(1).uppercased() + $0.dropFirst() }
                     ?? (suspectFlag.map { "Turn \($0) off for \(candidate) and pause" } ?? "Pause")
                         + " its phased release in App Store Connect")
-                + "; resume with a fixed build\(flagNote)."
+                + "; resume with a fixed build\(flagNote)\(unpausedNote)."
         case .hold:
             "HOLD \(candidate): " + (pausedReleases.map { "\($0); " } ?? "pause its phased release in App Store Connect and ")
                 + "find out why before more users get it; "
-                + "purchases still succeed, but the flow misbehaves\(costClause)\(suspectFlag.map { "; look first at \($0)" } ?? flagNote)."
+                + "purchases still succeed, but the flow misbehaves\(costClause)\(suspectFlag.map { "; look first at \($0)" } ?? flagNote)"
+                + "\(unpausedNote)."
         case .proceed:
             "PROCEED with \(candidate): nothing is worse than on \(baseline); \(nextStepAdvice)."
         case .insufficientData:
@@ -46,6 +47,17 @@ struct RolloutNarrative {
             paused.contains(.google) ? "\(paused.contains(.apple) ? "" : "its ")Google Play staged rollout halted" : nil,
         ].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: " and its ")
+    }
+
+    /// "; its Google Play staged rollout could NOT be halted: halt it by hand" for each store whose live
+    /// action was refused or failed; else nothing.
+    private var unpausedNote: String {
+        let stores = Set(report.actions.filter { !$0.isDryRun && ($0.outcome == .refused || $0.outcome == .failed) }.map(\.store))
+        return stores.sorted().map { store in
+            store == .apple
+                ? "; its App Store phased release could NOT be paused: pause it by hand"
+                : "; its Google Play staged rollout could NOT be halted: halt it by hand"
+        }.joined()
     }
 
     /// " (its last verdict while live, at 2026-11-18T00:00:00Z: rollback)", when the candidate is gone.
@@ -179,7 +191,8 @@ struct RolloutNarrative {
             case .notInPhasedRelease:
                 return "\(store): left alone: \(detail) (checked at \(when))"
             case .refused:
-                return "\(store): COULD NOT pause the \(release) of \(version) at \(when): \(detail); pause it by hand"
+                let verb = action.store == .apple ? "pause" : "halt"
+                return "\(store): COULD NOT \(verb) the \(release) of \(version) at \(when): \(detail); \(verb) it by hand"
             case .failed:
                 return "\(store): pausing the \(release) of \(version) failed at \(when) (attempt \(action.attempts)): \(detail); "
                     + "tried again at the next check"

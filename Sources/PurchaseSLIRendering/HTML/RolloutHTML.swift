@@ -15,7 +15,9 @@ extension RolloutOutput {
         }
         let actions: HTML =
             narrative.actions.isEmpty
-            ? "" : "<p><strong>Done:</strong></p><ul>\(HTML.joined(narrative.actions.map { "<li>\(HTML(trusted: $0))</li>" }))</ul>"
+            ? ""
+            : "<div class=\"meta\"><strong>Done</strong></div><ul>\(HTML.joined(narrative.actions.map { "<li>\(HTML(trusted: $0))</li>" }))</ul>"
+                + "<div class=\"meta\"><strong>Why</strong></div>"
         let shown = report.comparisons.filter { comparison in
             comparison.slice.slice == nil || comparison.isRegression || abs(comparison.effect ?? 0) >= minimumEffect && comparison.isTested
         }
