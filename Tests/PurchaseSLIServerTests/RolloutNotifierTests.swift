@@ -106,6 +106,49 @@ private final class RecordingRolloutSender: RolloutNotificationSender, @unchecke
     }
 }
 
+/// A store control that records what it was asked and pauses.
+private final class PausingControl: StoreReleaseControl, @unchecked Sendable {
+    let store = Store.apple
+    private let lock = NSLock()
+    private var versions: [String] = []
+    var asked: [String] { lock.withLock { versions } }
+
+    func pause(version: String, dryRun: Bool) async -> (outcome: RolloutAction.Outcome, status: Int, detail: String) {
+        lock.withLock { versions.append(version) }
+        return (dryRun ? .wouldPause : .paused, 200, "phased release of \(version) paused")
+    }
+}
+
+extension RolloutNotifierTests {
+    /// The verdict that turns to rollback pauses the release once, logs it for the audit, counts it in
+    /// /metrics, and is posted with what was done; the checks after it act no more.
+    @Test func aRollbackPausesOnceAndIsAuditedCountedAndPosted() async throws {
+        let control = PausingControl()
+        let logs = InMemoryLogHandler()
+        let metrics = ServerMetrics(store: nil)
+        let sender = RecordingRolloutSender()
+        let logger = Logger(label: "test") { _ in logs }
+        let actuator = RolloutActuator(
+            controls: [control], dryRun: false, store: store, logger: logger, record: { metrics.record(rolloutAction: $0) })
+        let notifier = RolloutNotifier(
+            store: store, policy: .default, intervalSeconds: 3600, candidate: nil, baseline: nil, sender: sender, logger: logger,
+            nowMillis: { 0 }, actuator: actuator)
+        var state = RolloutNotificationState()
+        for time in stride(from: start + 86_400 + 3600, through: start + 3 * 86_400, by: 3600) {
+            await notifier.check(at: time, state: &state)
+        }
+        #expect(control.asked == ["5.0.0"])
+        let audit = try #require(logs.entries.first { $0.message.description == "rollout action" })
+        #expect(audit.level == .notice && audit.metadata["outcome"] == "paused" && audit.metadata["mode"] == "live")
+        let exposition = String(decoding: metrics.exposition(), as: UTF8.self)
+        let line = exposition.split(separator: "\n").first { $0.hasPrefix("purchase_sli_rollout_actions_total{") } ?? ""
+        #expect(
+            [#"store="apple""#, #"mode="live""#, #"outcome="paused""#].allSatisfy(line.contains) && line.hasSuffix(" 1"), "\(exposition)")
+        #expect(sender.delivered == ["5.0.0 none -> insufficient-data", "5.0.0 insufficient-data -> rollback"])
+        #expect(try store.rolloutActions(fromSeconds: 0).map(\.outcome) == [.paused])
+    }
+}
+
 @Suite struct RolloutNotificationStateTests {
     /// A report of `verdict` for `candidate` at `step`.
     private func report(_ candidate: String, _ verdict: RolloutReport.Verdict, step: Int? = 5) -> RolloutReport {
