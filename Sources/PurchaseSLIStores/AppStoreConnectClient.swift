@@ -1,5 +1,4 @@
 public import Foundation
-import JWTKit
 public import PurchaseSLICore
 
 #if canImport(FoundationNetworking)
@@ -26,9 +25,9 @@ public struct AppStoreConnectClient: StoreReleaseControl {
     /// The API's base URL.
     public let baseURL: URL
     /// The key's id and the issuer id from App Store Connect (Users and Access > Integrations).
-    public let keyID: String
-    public let issuerID: String
-    private let keys: JWTKeyCollection
+    public var keyID: String { key.keyID }
+    public var issuerID: String { key.issuerID }
+    private let key: AppleAPIKey
     private let call: StoreAPICall
 
     /// A client signing with the `.p8` private key `keyPEM`.
@@ -37,33 +36,16 @@ public struct AppStoreConnectClient: StoreReleaseControl {
         keyPEM: String, keyID: String, issuerID: String, appID: String, platform: String = "IOS", baseURL: URL = productionURL,
         retryDelaySeconds: Double = 1
     ) async throws {
-        let key: ES256PrivateKey
-        do { key = try ES256PrivateKey(pem: keyPEM) } catch {
+        guard let key = await AppleAPIKey(keyPEM: keyPEM, keyID: keyID, issuerID: issuerID) else {
             throw StoreReleaseControlError("the App Store Connect API key is not a P-256 private key in PEM (the .p8 file App Store Connect gives)")
         }
-        (self.keyID, self.issuerID, self.appID, self.platform, self.baseURL) = (keyID, issuerID, appID, platform, baseURL)
+        (self.key, self.appID, self.platform, self.baseURL) = (key, appID, platform, baseURL)
         call = StoreAPICall(retryDelaySeconds: retryDelaySeconds)
-        keys = await JWTKeyCollection().add(ecdsa: key, kid: JWKIdentifier(string: keyID))
-    }
-
-    /// The claims of a request's token.
-    struct Claims: JWTPayload {
-        var iss: IssuerClaim
-        var iat: IssuedAtClaim
-        var exp: ExpirationClaim
-        var aud: AudienceClaim
-
-        func verify(using algorithm: some JWTAlgorithm) async throws { try exp.verifyNotExpired() }
     }
 
     /// A token for requests made at `now`, valid 15 minutes (Apple takes at most 20).
     public func token(now: Date = Date()) async throws -> String {
-        let claims = Claims(
-            iss: IssuerClaim(value: issuerID), iat: IssuedAtClaim(value: now), exp: ExpirationClaim(value: now.addingTimeInterval(900)),
-            aud: AudienceClaim(value: "appstoreconnect-v1"))
-        var header = JWTHeader()
-        header.typ = "JWT"
-        return try await keys.sign(claims, kid: JWKIdentifier(string: keyID), header: header)
+        try await key.token(now: now, lifetime: 900)
     }
 
     /// Pauses the phased release of `version`: left alone when not found, not released in phases,

@@ -1,5 +1,4 @@
 public import Foundation
-import JWTKit
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -16,44 +15,25 @@ public struct AppStoreServerAPIClient: Sendable {
     /// The API's base URL.
     public let baseURL: URL
     /// The key's id and issuer id from App Store Connect, and the app's bundle id.
-    public let keyID: String
-    public let issuerID: String
+    public var keyID: String { key.keyID }
+    public var issuerID: String { key.issuerID }
     public let bundleID: String
-    private let keys: JWTKeyCollection
+    private let key: AppleAPIKey
 
     /// A client signing with the `.p8` private key `keyPEM`.
     /// - Throws: ``AppStoreServerAPIError/invalidKey(_:)`` when it is not a P-256 private key in PEM.
     public init(keyPEM: String, keyID: String, issuerID: String, bundleID: String, baseURL: URL) async throws(AppStoreServerAPIError) {
-        let key: ES256PrivateKey
-        do { key = try ES256PrivateKey(pem: keyPEM) } catch {
+        guard let key = await AppleAPIKey(keyPEM: keyPEM, keyID: keyID, issuerID: issuerID) else {
             throw .invalidKey("not a P-256 private key in PEM (the .p8 file App Store Connect gives)")
         }
-        self.keyID = keyID
-        self.issuerID = issuerID
+        self.key = key
         self.bundleID = bundleID
         self.baseURL = baseURL
-        keys = await JWTKeyCollection().add(ecdsa: key, kid: JWKIdentifier(string: keyID))
-    }
-
-    /// The claims of a request's token.
-    struct Claims: JWTPayload {
-        var iss: IssuerClaim
-        var iat: IssuedAtClaim
-        var exp: ExpirationClaim
-        var aud: AudienceClaim
-        var bid: String
-
-        func verify(using algorithm: some JWTAlgorithm) async throws { try exp.verifyNotExpired() }
     }
 
     /// A token for requests made at `now`, valid 5 minutes.
     public func token(now: Date = Date()) async throws -> String {
-        let claims = Claims(
-            iss: IssuerClaim(value: issuerID), iat: IssuedAtClaim(value: now), exp: ExpirationClaim(value: now.addingTimeInterval(300)),
-            aud: AudienceClaim(value: "appstoreconnect-v1"), bid: bundleID)
-        var header = JWTHeader()
-        header.typ = "JWT"
-        return try await keys.sign(claims, kid: JWKIdentifier(string: keyID), header: header)
+        try await key.token(now: now, lifetime: 300, bundleID: bundleID)
     }
 
     /// What the App Store answered: its HTTP status and body (Apple answers 202 Accepted with none).
