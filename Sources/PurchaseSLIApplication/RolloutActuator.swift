@@ -5,7 +5,7 @@ public import PurchaseSLIStorage
 
 /// Acts on rollout verdicts: when a candidate's verdict is one the policy pauses on (`rollout.pauseOn`,
 /// rollback by default), pauses its App Store phased release and halts its Play staged rollout through
-/// the stores' APIs, or with `dryRun` (the default) only reads their state and says what it would do.
+/// the stores' APIs, or with `dryRun` (serve's default) only reads their state and says what it would do.
 ///
 /// Safe by construction: it only ever pauses; each store's release is acted on once per release,
 /// verdict and mode (what was done is stored, so a restart or the next leader does not act again; a
