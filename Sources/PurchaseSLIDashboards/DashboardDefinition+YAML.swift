@@ -3,7 +3,7 @@ import PurchaseSLICore
 
 extension DashboardDefinition {
     /// The panel kinds a definition may use.
-    static let panelKinds = ["objectives", "alerts", "chart", "signals", "table", "topErrors", "adoption", "rollout", "reconciliation"]
+    static let panelKinds = ["objectives", "alerts", "chart", "signals", "table", "topErrors", "adoption", "rollout", "reconciliation", "budget"]
 
     /// Reads a definition from YAML (see `dashboards/oncall.yaml`).
     /// - Throws: ``PolicyError`` naming the key at fault.
@@ -100,6 +100,9 @@ extension DashboardDefinition {
         case "reconciliation":
             try known([])
             return .reconciliation
+        case "budget":
+            try known([])
+            return .budget
         case "chart":
             try known(["title", "metric", "actionType", "by", "step"])
             return .chart(

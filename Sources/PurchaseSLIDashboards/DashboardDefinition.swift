@@ -80,5 +80,8 @@ public struct DashboardDefinition: Sendable, Hashable {
         case rollout(candidate: String?, baseline: String?)
         /// The stores' charges against the app's grants over the last day, and the charges ungranted now.
         case reconciliation
+        /// Per objective, the error budget left day by day with its projection, and the attainment per
+        /// ISO week and calendar month.
+        case budget
     }
 }

@@ -77,6 +77,8 @@ public struct DashboardPage: Sendable {
                 body += try context.rolloutPanel(candidate: candidate, baseline: baseline)
             case .reconciliation:
                 body += try context.reconciliationPanel()
+            case .budget:
+                body += try context.budgetPanel()
             }
         }
         return HTMLDocument(

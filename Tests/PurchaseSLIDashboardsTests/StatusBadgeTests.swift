@@ -114,4 +114,25 @@ import Testing
             .document(navigation: [], generatedAtSeconds: at).rendered
         #expect(page.contains("<strong>INCOMPLETE</strong> clients dropped 1,234 events (1.23 % of the day") == (dropped > 0))
     }
+
+    /// The on-call page's burn-down: a day of restores failing one time in ten spends ten times the
+    /// budget, which stays spent at that burn; the week and month are missed; purchases have no events.
+    @Test func theBurnDownSaysWhatIsLeftAndWhenItRunsOut() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteBucketStore(path: directory.file("budget.sqlite"))
+        let events = (0..<1440).map { minute in
+            PurchaseEvent(
+                eventID: "r-\(minute)", timestampMillis: (start + Int64(minute) * 60) * 1000, productID: "premium_monthly",
+                actionType: .restore, resultType: minute % 10 == 0 ? .failure : .success)
+        }
+        _ = try store.record(events, receivedAtMillis: 0)
+        let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: start + 86_400, rangeSeconds: 86_400)
+        let page = try #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
+        let restore = String(try #require(page.between("<h3>restore: error budget over 28d</h3>", "</section>")))
+        #expect(restore.contains("Budget overspent by 900.00 %; at the last 7 days&#39; burn rate (10.0×) it stays spent over the window."), "\(restore)")
+        #expect(restore.contains("<td class=\"text\">2026-W46 <span class=\"meta\">so far</span></td><td>90.0 %</td><td>1,440</td><td><span class=\"status bad\">MISSED</span>"))
+        #expect(restore.contains("<td class=\"text\">2026-W45</td><td>n/a</td><td>0</td><td><span class=\"status none\">NO DATA</span>"))
+        let purchase = String(try #require(page.between("<h3>purchase: error budget over 28d</h3>", "</section>")))
+        #expect(purchase.contains("No valid events over the window: no budget to read."))
+    }
 }

@@ -1,0 +1,98 @@
+import PurchaseSLIAnalysis
+import PurchaseSLIApplication
+import PurchaseSLICore
+import PurchaseSLIRendering
+
+extension DashboardContext {
+    /// Days of budget history the burn-down shows.
+    static let burnDownDays = 28
+
+    /// Per objective, a card: its error budget left day by day over the last 28 days, carried on at the
+    /// last 7 days' burn rate to the day it runs out (within one window, or by the month's end), and its
+    /// attainment over each of the last 4 ISO weeks and 3 calendar months against the objective.
+    func budgetPanel() throws -> HTML {
+        let judging = AlertContext(store: everyApp, policy: policy, app: app)
+        let cards = try policy.objectives.map { objective -> HTML in
+            let earliest = objective.window.period(at: atSeconds - Int64(Self.burnDownDays) * 86_400).startSeconds
+            let hourly = try judging.objectiveSeries(
+                objective, fromSeconds: earliest - earliest.floorDividedBy(3600).remainder, toSeconds: atSeconds, stepSeconds: 3600)
+            let current = try judging.objectiveCounts(
+                objective, fromSeconds: objective.window.period(at: atSeconds).startSeconds, toSeconds: atSeconds,
+                filters: [.actionType: [objective.actionType]])
+            let burnDown = BudgetBurnDown(objective: objective, hourly: hourly, at: atSeconds, days: Self.burnDownDays, current: current)
+            return "<section class=\"card\"><h3>\(objective.actionType): error budget over \(objective.window.description)</h3>"
+                + "\(Self.burnDownChart(burnDown))<p>\(Self.burnDownSentence(burnDown, at: atSeconds))</p>"
+                + "<div class=\"scroll\">\(try attainmentTable(objective, judging: judging))</div></section>"
+        }
+        return "<section><h2>Error budget burn-down and attainment</h2>\(HTML.joined(cards))</section>"
+    }
+
+    /// The budget left per day, and the projection from the last point on.
+    private static func burnDownChart(_ burnDown: BudgetBurnDown) -> HTML {
+        let past = burnDown.points.map(\.left)
+        let projected = burnDown.projection.map(\.left)
+        let start = burnDown.points.first?.timeSeconds ?? 0
+        var series = [TimeSeriesChart.Series(label: "budget left", values: past + projected.map { _ in nil }, colour: 0)]
+        if !projected.isEmpty {
+            // Joined to the last point, so the dashes carry the line on.
+            let values = past.dropLast().map { _ in Double?.none } + [past.last ?? nil] + projected
+            series.append(TimeSeriesChart.Series(label: "at the last \(BudgetBurnDown.recentDays) d's burn rate", values: values, colour: 3))
+        }
+        return TimeSeriesChart(
+            startSeconds: start, stepSeconds: 86_400, series: series, yLabel: "error budget left (%)", format: { NumberText.percent($0) },
+            threshold: (0, "budget spent")
+        ).html
+    }
+
+    /// "Budget left 13.9 %; at the last 7 days' burn rate (1.1×) it runs out on 2026-11-29, in 12 d."
+    private static func burnDownSentence(_ burnDown: BudgetBurnDown, at time: Int64) -> String {
+        guard let left = burnDown.points.last?.left else { return "No valid events over the window: no budget to read." }
+        let now = left >= 0 ? "Budget left \(NumberText.percent(left))" : "Budget overspent by \(NumberText.percent(-left))"
+        guard let rate = burnDown.recentBurnRate else { return "\(now); no valid events over the last \(BudgetBurnDown.recentDays) days to project." }
+        let pace = "at the last \(BudgetBurnDown.recentDays) days' burn rate (\(String(format: "%.1f×", rate)))"
+        if let exhaustion = burnDown.exhaustionSeconds {
+            return "\(now); \(pace) it runs out on \(RFC3339.format(seconds: exhaustion).prefix(10)), in \(NumberText.duration(exhaustion - time))."
+        }
+        if left < 0 {
+            let recovers = burnDown.projection.first { ($0.left ?? -1) >= 0 }
+            return "\(now); \(pace) "
+                + (recovers.map { "it is back above zero on \(RFC3339.format(seconds: $0.timeSeconds).prefix(10))." }
+                    ?? "it stays spent over the window.")
+        }
+        let horizon = burnDown.objective.window == .calendarMonth ? "to the month's end" : "over the next \(burnDown.objective.window.description)"
+        return "\(now); \(pace) it lasts \(horizon)."
+    }
+
+    /// The success rate over each of the last 4 ISO weeks and 3 calendar months (UTC), the current one so
+    /// far, against the objective.
+    private func attainmentTable(_ objective: SLOPolicy.Objective, judging: AlertContext) throws -> HTML {
+        var periods: [(label: String, start: Int64, end: Int64)] = []
+        var week = ISOWeek(containing: atSeconds)
+        for _ in 0..<4 {
+            periods.append((week.description, week.startSeconds, min(week.endSeconds, atSeconds)))
+            week = week.previous
+        }
+        var month = SLOWindow.calendarMonth.period(at: atSeconds).startSeconds
+        for _ in 0..<3 {
+            let length = SLOWindow.calendarMonth.period(at: month).lengthSeconds
+            periods.append((String(RFC3339.format(seconds: month).prefix(7)), month, min(month + length, atSeconds)))
+            month = SLOWindow.calendarMonth.period(at: month - 86_400).startSeconds
+        }
+        let rows = try periods.map { period -> HTML in
+            let counts = try judging.objectiveCounts(
+                objective, fromSeconds: period.start, toSeconds: period.end, filters: [.actionType: [objective.actionType]])
+            let rate = counts?.successRate
+            let status: HTML =
+                switch rate {
+                case nil: "<span class=\"status none\">NO DATA</span>"
+                case let rate? where rate >= objective.target: "<span class=\"status ok\">MET</span>"
+                default: "<span class=\"status bad\">MISSED</span>"
+                }
+            let soFar: HTML = period.end == atSeconds ? " <span class=\"meta\">so far</span>" : ""
+            return "<tr><td class=\"text\">\(period.label)\(soFar)</td><td>\(NumberText.percent(rate))</td>"
+                + "<td>\(NumberText.count(counts?.valid ?? 0))</td><td>\(status)</td></tr>"
+        }
+        return "<table><tr><th class=\"text\">attainment</th><th>success rate</th><th>valid</th>"
+            + "<th>vs \(NumberText.percent(objective.target))</th></tr>\(HTML.joined(rows))</table>"
+    }
+}
