@@ -41,7 +41,9 @@ public struct BudgetBurnDown: Sendable, Hashable {
         let sums = HourlySums(hourly)
         points = (0...days).reversed().map { back in
             let end = time - Int64(back) * 86_400
-            let counts = back == 0 ? current ?? sums.counts(from: objective.window.period(at: end).startSeconds, to: end)
+            let counts =
+                back == 0
+                ? current ?? sums.counts(from: objective.window.period(at: end).startSeconds, to: end)
                 : sums.counts(from: objective.window.period(at: end).startSeconds, to: end)
             return Point(timeSeconds: end, left: objective.budgetSpent(counts).map { 1 - $0 })
         }

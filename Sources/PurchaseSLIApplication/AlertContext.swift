@@ -123,18 +123,24 @@ public struct AlertContext: Sendable {
 
     /// The counts `objective` is judged on per `stepSeconds` step (aligned to the epoch) of `[from, to)`,
     /// by step start: its action's events, weighted by price when it weighs revenue.
-    public func objectiveSeries(_ objective: SLOPolicy.Objective, fromSeconds: Int64, toSeconds: Int64, stepSeconds: Int64) throws -> [Int64: OutcomeCounts] {
+    public func objectiveSeries(
+        _ objective: SLOPolicy.Objective, fromSeconds: Int64, toSeconds: Int64, stepSeconds: Int64
+    ) throws -> [Int64: OutcomeCounts] {
         let filters: [EventDimension: Set<String?>] = [.actionType: [objective.actionType]]
         guard objective.weight == .revenue, let weights = try revenueWeights() else {
-            return try store.counts(CountQuery(fromSeconds: fromSeconds, toSeconds: toSeconds, step: TimeStep(seconds: stepSeconds), filters: filters))
-                .reduce(into: [:]) { $0[$1.timeSeconds ?? fromSeconds, default: OutcomeCounts()] += $1.counts }
+            return try store.counts(
+                CountQuery(fromSeconds: fromSeconds, toSeconds: toSeconds, step: TimeStep(seconds: stepSeconds), filters: filters)
+            )
+            .reduce(into: [:]) { $0[$1.timeSeconds ?? fromSeconds, default: OutcomeCounts()] += $1.counts }
         }
         let rows = try store.counts(
             CountQuery(
-                fromSeconds: fromSeconds, toSeconds: toSeconds, step: TimeStep(seconds: stepSeconds), groupBy: [.productID, .planID], filters: filters))
+                fromSeconds: fromSeconds, toSeconds: toSeconds, step: TimeStep(seconds: stepSeconds), groupBy: [.productID, .planID], filters: filters
+            ))
         var byStep: [Int64: [LostPurchases.Product: OutcomeCounts]] = [:]
         for row in rows {
-            byStep[row.timeSeconds ?? fromSeconds, default: [:]][LostPurchases.Product(productID: row.key[0], planID: row.key[1]), default: OutcomeCounts()] +=
+            byStep[row.timeSeconds ?? fromSeconds, default: [:]][
+                LostPurchases.Product(productID: row.key[0], planID: row.key[1]), default: OutcomeCounts()] +=
                 row.counts
         }
         return byStep.mapValues { weights.weighted($0).counts }

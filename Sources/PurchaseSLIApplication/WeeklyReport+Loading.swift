@@ -99,6 +99,7 @@ extension WeeklyReport {
                     $0.store
                 })
         }
+        attainmentHistory = try policy.objectives.map { ($0.actionType, try context.attainment($0, at: week.endSeconds)) }
         for incident in self.episodes.compactMap(\.incident) where incidentCosts[incident.id] == nil {
             incidentCosts[incident.id] = try context.cost(of: incident, at: week.endSeconds)
         }

@@ -96,6 +96,9 @@ public struct WeeklyReport: Sendable {
     /// How long the week's charges took to be granted against the time-to-grant objective, nil without
     /// the objective.
     public var grantTimes: GrantTimesWeek?
+    /// Per objective (by action), its attainment over the 4 ISO weeks and 3 calendar months up to the
+    /// week's end.
+    public var attainmentHistory: [(actionType: String, periods: [AttainmentPeriod])] = []
     /// The week's refunds by what their charges tell (``RefundCause``), and the previous week's.
     public var refunds = (current: RefundTally(), previous: RefundTally())
 

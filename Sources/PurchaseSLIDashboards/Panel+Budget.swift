@@ -66,33 +66,35 @@ extension DashboardContext {
     /// The success rate over each of the last 4 ISO weeks and 3 calendar months (UTC), the current one so
     /// far, against the objective.
     private func attainmentTable(_ objective: SLOPolicy.Objective, judging: AlertContext) throws -> HTML {
-        var periods: [(label: String, start: Int64, end: Int64)] = []
-        var week = ISOWeek(containing: atSeconds)
-        for _ in 0..<4 {
-            periods.append((week.description, week.startSeconds, min(week.endSeconds, atSeconds)))
-            week = week.previous
-        }
-        var month = SLOWindow.calendarMonth.period(at: atSeconds).startSeconds
-        for _ in 0..<3 {
-            let length = SLOWindow.calendarMonth.period(at: month).lengthSeconds
-            periods.append((String(RFC3339.format(seconds: month).prefix(7)), month, min(month + length, atSeconds)))
-            month = SLOWindow.calendarMonth.period(at: month - 86_400).startSeconds
-        }
-        let rows = try periods.map { period -> HTML in
-            let counts = try judging.objectiveCounts(
-                objective, fromSeconds: period.start, toSeconds: period.end, filters: [.actionType: [objective.actionType]])
-            let rate = counts?.successRate
+        AttainmentTable.html(try judging.attainment(objective, at: atSeconds))
+    }
+}
+
+/// The service-level report's table: a row per ISO week and calendar month, MET, MISSED or NO DATA.
+enum AttainmentTable {
+    static func html(_ periods: [AttainmentPeriod]) -> HTML {
+        let rows = periods.map { period -> HTML in
             let status: HTML =
-                switch rate {
+                switch period.met {
                 case nil: "<span class=\"status none\">NO DATA</span>"
-                case let rate? where rate >= objective.target: "<span class=\"status ok\">MET</span>"
-                default: "<span class=\"status bad\">MISSED</span>"
+                case true?: "<span class=\"status ok\">MET</span>"
+                case false?: "<span class=\"status bad\">MISSED</span>"
                 }
-            let soFar: HTML = period.end == atSeconds ? " <span class=\"meta\">so far</span>" : ""
-            return "<tr><td class=\"text\">\(period.label)\(soFar)</td><td>\(NumberText.percent(rate))</td>"
-                + "<td>\(NumberText.count(counts?.valid ?? 0))</td><td>\(status)</td></tr>"
+            let soFar: HTML = period.isPartial ? " <span class=\"meta\">so far</span>" : ""
+            return "<tr><td class=\"text\">\(period.label)\(soFar)</td><td>\(NumberText.percent(period.counts?.successRate))</td>"
+                + "<td>\(NumberText.count(period.counts?.valid ?? 0))</td><td>\(status)</td></tr>"
         }
         return "<table><tr><th class=\"text\">attainment</th><th>success rate</th><th>valid</th>"
-            + "<th>vs \(NumberText.percent(objective.target))</th></tr>\(HTML.joined(rows))</table>"
+            + "<th>vs \(NumberText.percent(periods.first?.target))</th></tr>\(HTML.joined(rows))</table>"
+    }
+
+    /// The same as Markdown lines, for `action`.
+    static func markdown(_ periods: [AttainmentPeriod], action: String) -> [String] {
+        ["| \(action) | success rate | valid | vs \(NumberText.percent(periods.first?.target)) |", "|---|---:|---:|---|"]
+            + periods.map { period in
+                let met = period.met.map { $0 ? "met" : "missed" } ?? "no data"
+                return "| \(period.label)\(period.isPartial ? " (so far)" : "") | \(NumberText.percent(period.counts?.successRate)) | "
+                    + "\(NumberText.count(period.counts?.valid ?? 0)) | \(met) |"
+            }
     }
 }

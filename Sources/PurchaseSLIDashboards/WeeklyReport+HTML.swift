@@ -14,7 +14,7 @@ extension WeeklyReport {
         let severities = Set(episodes.map(\.severity))
         let tone = severities.contains(.page) ? " bad" : severities.isEmpty ? "" : " warn"
         body += "<div class=\"banner\(tone)\"><strong>Summary</strong><p>\(HTML(trusted: summary(escaping: .html)))</p></div>"
-        body += attainmentSection + costSection + moneySection + refundsSection + grantTimesSection
+        body += attainmentSection + attainmentHistorySection + costSection + moneySection + refundsSection + grantTimesSection
         body += changesSection + slicesSection + errorsSection + trendSection + incidentsSection
         return HTMLDocument(
             title: "Weekly quality review \(week)" + (app.map { " · \($0)" } ?? ""),
@@ -47,6 +47,15 @@ extension WeeklyReport {
             \(HTML.joined(rows))</table></div><p class="meta">Budget spent: failures ÷ (error budget × valid events) \
             over the week; above 100 % the week alone overspent the budget.</p></section>
             """
+    }
+
+    /// Each objective over the last 4 ISO weeks and 3 calendar months, as a service-level report.
+    private var attainmentHistorySection: HTML {
+        guard !attainmentHistory.isEmpty else { return "" }
+        let tables = attainmentHistory.map { entry -> HTML in
+            "<div class=\"card\"><h3>\(entry.actionType)</h3><div class=\"scroll\">\(AttainmentTable.html(entry.periods))</div></div>"
+        }
+        return "<section><h2>Attainment by week and month</h2><div class=\"grid\">\(HTML.joined(tables))</div></section>"
     }
 
     /// What failures cost: the incidents together, and the slices whose purchases failed beyond the objective.

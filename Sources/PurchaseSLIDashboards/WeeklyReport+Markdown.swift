@@ -80,6 +80,10 @@ extension WeeklyReport {
         }
         lines += refundsMarkdown
         lines += grantTimesMarkdown
+        if !attainmentHistory.isEmpty {
+            lines += ["", "## Attainment by week and month"]
+            for entry in attainmentHistory { lines += [""] + AttainmentTable.markdown(entry.periods, action: entry.actionType) }
+        }
         lines += ["", "## Incidents", ""]
         if incidents.isEmpty { lines.append("No alert fired this week.") }
         for incident in incidents {
