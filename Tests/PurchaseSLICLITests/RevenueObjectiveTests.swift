@@ -92,6 +92,12 @@ import Testing
         #expect(abs((purchase.current.successRate ?? 0) - 0.988) < 0.001)
         #expect(purchase.metObjective == false && (purchase.budgetSpent ?? 0) > 3)
         #expect(report.markdown.contains("| purchase | \(NumberText.percent(revenueRate)) of revenue |"), "\(report.markdown)")
+        // The attainment by week and month judges revenue too: the week's row is the same figure, missed.
+        let history = try #require(report.attainmentHistory.first { $0.actionType == "purchase" }?.periods)
+        #expect(history.map(\.label) == ["2026-W47", "2026-W46", "2026-W45", "2026-W44", "2026-11", "2026-10", "2026-09"])
+        #expect(history[0].counts?.successRate == revenueRate && history[0].met == false && !history[0].isPartial)
+        #expect(history[4].isPartial && history[5].met == nil)
+        #expect(report.markdown.contains("| 2026-W47 | \(NumberText.percent(revenueRate)) | "), "\(report.markdown)")
     }
 
     /// Prices in two currencies need a reporting currency (and a rate for the other): never a sum of
