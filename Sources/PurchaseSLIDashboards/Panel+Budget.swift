@@ -34,12 +34,14 @@ extension DashboardContext {
         let start = burnDown.points.first?.timeSeconds ?? 0
         var series = [TimeSeriesChart.Series(label: "budget left", values: past + projected.map { _ in nil }, colour: 0)]
         if !projected.isEmpty {
-            // Joined to the last point, so the dashes carry the line on.
+            // Joined to the last point, so the projection carries the line on in its own colour.
             let values = past.dropLast().map { _ in Double?.none } + [past.last ?? nil] + projected
             series.append(TimeSeriesChart.Series(label: "at the last \(BudgetBurnDown.recentDays) d's burn rate", values: values, colour: 3))
         }
         return TimeSeriesChart(
-            startSeconds: start, stepSeconds: 86_400, series: series, yLabel: "error budget left (%)", format: { NumberText.percent($0) },
+            // Whole percents: an overspent budget reads −400 %, short enough for the axis.
+            startSeconds: start, stepSeconds: 86_400, series: series, yLabel: "error budget left (%)",
+            format: { String(format: "%.0f %%", $0 * 100).replacingOccurrences(of: "-", with: "−") },
             threshold: (0, "budget spent")
         ).html
     }
@@ -70,13 +72,13 @@ extension DashboardContext {
     }
 }
 
-/// The service-level report's table: a row per ISO week and calendar month, MET, MISSED or NO DATA.
+/// The service-level report's table: a row per ISO week and calendar month, MET, MISSED or NO EVENTS.
 enum AttainmentTable {
     static func html(_ periods: [AttainmentPeriod]) -> HTML {
         let rows = periods.map { period -> HTML in
             let status: HTML =
                 switch period.met {
-                case nil: "<span class=\"status none\">NO DATA</span>"
+                case nil: "<span class=\"status none\">NO EVENTS</span>"
                 case true?: "<span class=\"status ok\">MET</span>"
                 case false?: "<span class=\"status bad\">MISSED</span>"
                 }
@@ -92,7 +94,7 @@ enum AttainmentTable {
     static func markdown(_ periods: [AttainmentPeriod], action: String) -> [String] {
         ["| \(action) | success rate | valid | vs \(NumberText.percent(periods.first?.target)) |", "|---|---:|---:|---|"]
             + periods.map { period in
-                let met = period.met.map { $0 ? "met" : "missed" } ?? "no data"
+                let met = period.met.map { $0 ? "met" : "missed" } ?? "no events"
                 return "| \(period.label)\(period.isPartial ? " (so far)" : "") | \(NumberText.percent(period.counts?.successRate)) | "
                     + "\(NumberText.count(period.counts?.valid ?? 0)) | \(met) |"
             }
