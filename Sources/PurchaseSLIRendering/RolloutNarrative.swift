@@ -162,41 +162,39 @@ struct RolloutNarrative {
 
     /// What was done to one store's release, when, and how a person resumes it.
     static func sentence(_ action: RolloutAction, escaping: TextEscaping) -> String {
-        do {
-            let version = escaping.escape(action.candidate)
-            let detail = escaping.escape(action.detail)
-            let when = RFC3339.format(seconds: action.timeSeconds)
-            let step = action.step.map { " at \($0) %" } ?? ""
-            let (store, release, resume) =
-                action.store == .apple
-                ? (
-                    "App Store", "phased release",
-                    "resume it in App Store Connect > Apps > the app > Distribution > \(version) > "
-                        + "Phased Release for Automatic Updates > Resume Phased Release once fixed, or release a fixed build"
-                )
-                : (
-                    "Google Play", "staged rollout",
-                    "resume it in Play Console > Test and release > the track > Releases > "
-                        + "Resume rollout once fixed, or roll out a fixed build"
-                )
-            switch action.outcome {
-            case .paused:
-                return "\(store): \(release) of \(version) \(action.store == .apple ? "paused" : "halted")\(step) at \(when) on the "
-                    + "\(action.verdict) verdict (\(detail)); \(resume)"
-            case .wouldPause:
-                return "DRY RUN, \(store): \(detail) (\(when), on the \(action.verdict) verdict); nothing was changed: "
-                    + "--rollout-actions live acts"
-            case .alreadyPaused:
-                return "\(store): \(detail) (checked at \(when)): left alone"
-            case .notInPhasedRelease:
-                return "\(store): left alone: \(detail) (checked at \(when))"
-            case .refused:
-                let verb = action.store == .apple ? "pause" : "halt"
-                return "\(store): COULD NOT \(verb) the \(release) of \(version) at \(when): \(detail); \(verb) it by hand"
-            case .failed:
-                return "\(store): pausing the \(release) of \(version) failed at \(when) (attempt \(action.attempts)): \(detail); "
-                    + "tried again at the next check"
-            }
+        let version = escaping.escape(action.candidate)
+        let detail = escaping.escape(action.detail)
+        let when = RFC3339.format(seconds: action.timeSeconds)
+        let step = action.step.map { " at \($0) %" } ?? ""
+        let (store, release, resume) =
+            action.store == .apple
+            ? (
+                "App Store", "phased release",
+                "resume it in App Store Connect > Apps > the app > Distribution > \(version) > "
+                    + "Phased Release for Automatic Updates > Resume Phased Release once fixed, or release a fixed build"
+            )
+            : (
+                "Google Play", "staged rollout",
+                "resume it in Play Console > Test and release > the track > Releases > "
+                    + "Resume rollout once fixed, or roll out a fixed build"
+            )
+        switch action.outcome {
+        case .paused:
+            return "\(store): \(release) of \(version) \(action.store == .apple ? "paused" : "halted")\(step) at \(when) on the "
+                + "\(action.verdict) verdict (\(detail)); \(resume)"
+        case .wouldPause:
+            return "DRY RUN, \(store): \(detail) (\(when), on the \(action.verdict) verdict); nothing was changed: "
+                + "--rollout-actions live acts"
+        case .alreadyPaused:
+            return "\(store): \(detail) (checked at \(when)): left alone"
+        case .notInPhasedRelease:
+            return "\(store): left alone: \(detail) (checked at \(when))"
+        case .refused:
+            let verb = action.store == .apple ? "pause" : "halt"
+            return "\(store): COULD NOT \(verb) the \(release) of \(version) at \(when): \(detail); \(verb) it by hand"
+        case .failed:
+            return "\(store): pausing the \(release) of \(version) failed at \(when) (attempt \(action.attempts)): \(detail); "
+                + "tried again at the next check"
         }
     }
 
