@@ -24,6 +24,30 @@ public struct AlertInputs: Sendable {
     /// Each store's time-to-grant series (``GrantTimes/series(startSeconds:endSeconds:)``), empty without
     /// the objective or store notifications.
     public var grantTimeSeries: [Store: GrantTimes.StoreSeries] = [:]
+    /// The inputs with maintenance windows' minutes left out (``budgeted``), or nil when none are.
+    private var budgetView: BudgetView?
+
+    /// The inputs error budgets are judged on: these, with the minutes that maintenance windows leave out
+    /// of each action's budget emptied (``leaveOut(_:)``), in its series, its slices', its revenue-weighted
+    /// series and the time-to-grant series (purchases' charges). What the burn-rate rules read; the
+    /// spikes and the charges not granted read the inputs themselves.
+    public var budgeted: AlertInputs { budgetView?.inputs ?? self }
+
+    /// Leaves the minutes of `calendar`'s windows out of ``budgeted``. Call it once every series is set.
+    /// O(minutes × series) when a window touches the range.
+    public mutating func leaveOut(_ calendar: MaintenanceCalendar) {
+        budgetView = nil
+        let earliest = ([startSeconds] + (Array(actions.values) + Array(weightedActions.values) + grantTimeSeries.values.map(\.overall)).map(\.startSeconds)).min()
+        guard let earliest, !calendar.bands(from: earliest, to: endSeconds).isEmpty else { return }
+        budgetView = BudgetView(
+            inputs: AlertInputs(
+                startSeconds: startSeconds, endSeconds: endSeconds, actions: actions.mapValues(calendar.budgeted),
+                slices: slices.mapValues { $0.map(calendar.budgeted) }, charges: charges, storeActivity: storeActivity, grants: grants,
+                weightedActions: weightedActions.mapValues(calendar.budgeted),
+                grantTimeSeries: grantTimeSeries.mapValues {
+                    GrantTimes.StoreSeries(overall: calendar.budgeted($0.overall), slices: $0.slices.map(calendar.budgeted))
+                }))
+    }
 
     private init(
         startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]], charges: ChargeLedger,
@@ -39,6 +63,13 @@ public struct AlertInputs: Sendable {
         self.grants = grants
         self.weightedActions = weightedActions
         self.grantTimeSeries = grantTimeSeries
+    }
+
+    /// The budgeted inputs, shared by the copies of the inputs that hold them.
+    private final class BudgetView: Sendable {
+        let inputs: AlertInputs
+
+        init(inputs: AlertInputs) { self.inputs = inputs }
     }
 
     /// The series `action`'s objective is judged on: its revenue-weighted series when it has one, else its
@@ -62,13 +93,15 @@ public struct AlertInputs: Sendable {
             let restricted = series.restricted(from: from, to: to)
             return restricted.firstEventSeconds == nil ? nil : restricted
         }
-        return AlertInputs(
+        var restricted = AlertInputs(
             startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict),
             slices: slices.mapValues { $0.compactMap(restrict) }.filter { !$0.value.isEmpty }, charges: charges,
             storeActivity: storeActivity, grants: grants, weightedActions: weightedActions.compactMapValues(restrict),
             grantTimeSeries: grantTimeSeries.compactMapValues { stored in
                 restrict(stored.overall).map { GrantTimes.StoreSeries(overall: $0, slices: stored.slices.compactMap(restrict)) }
             })
+        restricted.budgetView = budgetView.map { BudgetView(inputs: $0.inputs.restricted(from: from, to: to)) }
+        return restricted
     }
 
     /// Builds the series from count rows with a 1-minute step: `overall` grouped by `actionType`, and

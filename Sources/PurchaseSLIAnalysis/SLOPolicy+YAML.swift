@@ -26,7 +26,7 @@ extension SLOPolicy {
             known: [
                 "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "burnSignificance",
                 "sliceMinimumRatio", "keepFiringFor", "lossOfSignal", "spikes", "rollout", "fastBurn", "recoveryWindow",
-                "reconciliation", "reportingCurrency", "exchangeRates",
+                "reconciliation", "reportingCurrency", "exchangeRates", "maintenance",
             ],
             at: "")
         var policy = SLOPolicy.default
@@ -103,6 +103,11 @@ extension SLOPolicy {
             }
             guard policy.reportingCurrency != nil else {
                 throw PolicyError(path: "exchangeRates", reason: "rates convert to the reportingCurrency: give it too")
+            }
+        }
+        if let maintenance = document["maintenance"] {
+            policy.maintenance = try PolicyReader.list(maintenance, at: "maintenance").enumerated().map { index, item in
+                try PolicyReader.maintenanceWindow(item, at: "maintenance[\(index)]", id: "policy-\(index + 1)")
             }
         }
         if let loss = document["lossOfSignal"] {

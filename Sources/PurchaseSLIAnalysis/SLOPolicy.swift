@@ -136,6 +136,9 @@ public struct SLOPolicy: Sendable, Hashable {
     /// objectives: a product priced in a currency without a rate counts for nothing there (never an
     /// unconverted amount).
     public var exchangeRates: [String: Double] = [:]
+    /// Planned work whose minutes are left out of error budgets and burn-rate alerts (``MaintenanceWindow``):
+    /// the policy's own (`maintenance:`); `purchase-sli maintenance add` stores more.
+    public var maintenance: [MaintenanceWindow] = []
 
     /// What each valid event of an objective counts for.
     public enum ObjectiveWeight: String, Sendable, Hashable, CaseIterable {

@@ -70,7 +70,29 @@ public struct AlertContext: Sendable {
             )
             .series(startSeconds: from - chargeReachSeconds, endSeconds: to)
         }
+        inputs.leaveOut(try maintenance())
         return inputs
+    }
+
+    /// The maintenance windows in force: the policy's and the stored ones, each for every app or for the
+    /// app evaluated (a window of one app cannot be taken out of every app's counts, so it is left out only
+    /// where that app is evaluated alone).
+    public func maintenance() throws -> MaintenanceCalendar {
+        MaintenanceCalendar((policy.maintenance + (try store.maintenanceWindows())).filter { $0.app.isEmpty || $0.app == app })
+    }
+
+    /// `read` over `[from, to)` less `read` over each stretch of it that maintenance leaves out of
+    /// `action`'s budget: what an objective is judged on.
+    private func leavingOutMaintenance<Key: Hashable>(
+        of action: String, from: Int64, to: Int64, _ read: (Int64, Int64) throws -> [Key: OutcomeCounts]
+    ) throws -> [Key: OutcomeCounts] {
+        var counts = try read(from, to)
+        for range in try maintenance().excludedRanges(of: action, from: from, to: to) {
+            for (key, excluded) in try read(range.lowerBound, range.upperBound) {
+                counts[key, default: OutcomeCounts()] = counts[key, default: OutcomeCounts()] - excluded
+            }
+        }
+        return counts
     }
 
     /// The revenue weights of the policy's objectives weighted by revenue, or nil when it has none (or no
@@ -107,43 +129,55 @@ public struct AlertContext: Sendable {
     }
 
     /// The counts `objective` is judged on over `[fromSeconds, toSeconds)` (the events of `filters`):
-    /// weighted by revenue when the objective says so and prices are known, else the events; nil without
-    /// any.
+    /// weighted by revenue when the objective says so and prices are known, else the events; the minutes
+    /// maintenance windows leave out of its action's budget not counted; nil without any event.
     public func objectiveCounts(
         _ objective: SLOPolicy.Objective, fromSeconds: Int64, toSeconds: Int64, filters: [EventDimension: Set<String?>]
     ) throws
         -> OutcomeCounts?
     {
         guard objective.weight == .revenue, let weights = try revenueWeights() else {
-            return try store.counts(CountQuery(fromSeconds: fromSeconds, toSeconds: toSeconds, filters: filters)).first?.counts
+            return try leavingOutMaintenance(of: objective.actionType, from: fromSeconds, to: toSeconds) { from, to in
+                try store.counts(CountQuery(fromSeconds: from, toSeconds: to, filters: filters)).first.map { [0: $0.counts] } ?? [:]
+            }[0]
         }
-        let counts = try countsByProduct(from: fromSeconds, to: toSeconds, filters: filters)
+        let counts = try leavingOutMaintenance(of: objective.actionType, from: fromSeconds, to: toSeconds) { from, to in
+            try countsByProduct(from: from, to: to, filters: filters)
+        }
         return counts.isEmpty ? nil : weights.weighted(counts).counts
     }
 
     /// The counts `objective` is judged on per `stepSeconds` step (aligned to the epoch) of `[from, to)`,
-    /// by step start: its action's events, weighted by price when it weighs revenue.
+    /// by step start: its action's events, weighted by price when it weighs revenue, without the minutes
+    /// maintenance windows leave out of its budget.
     public func objectiveSeries(
         _ objective: SLOPolicy.Objective, fromSeconds: Int64, toSeconds: Int64, stepSeconds: Int64
     ) throws -> [Int64: OutcomeCounts] {
         let filters: [EventDimension: Set<String?>] = [.actionType: [objective.actionType]]
-        guard objective.weight == .revenue, let weights = try revenueWeights() else {
-            return try store.counts(
-                CountQuery(fromSeconds: fromSeconds, toSeconds: toSeconds, step: TimeStep(seconds: stepSeconds), filters: filters)
+        let weights = objective.weight == .revenue ? try revenueWeights() : nil
+        let counts = try leavingOutMaintenance(of: objective.actionType, from: fromSeconds, to: toSeconds) { from, to in
+            try store.counts(
+                CountQuery(
+                    fromSeconds: from, toSeconds: to, step: TimeStep(seconds: stepSeconds), groupBy: weights == nil ? [] : [.productID, .planID],
+                    filters: filters)
             )
-            .reduce(into: [:]) { $0[$1.timeSeconds ?? fromSeconds, default: OutcomeCounts()] += $1.counts }
+            .reduce(into: [StepProduct: OutcomeCounts]()) { counts, row in
+                let product = weights == nil ? nil : LostPurchases.Product(productID: row.key[0], planID: row.key[1])
+                counts[StepProduct(step: row.timeSeconds ?? from, product: product), default: OutcomeCounts()] += row.counts
+            }
         }
-        let rows = try store.counts(
-            CountQuery(
-                fromSeconds: fromSeconds, toSeconds: toSeconds, step: TimeStep(seconds: stepSeconds), groupBy: [.productID, .planID], filters: filters
-            ))
-        var byStep: [Int64: [LostPurchases.Product: OutcomeCounts]] = [:]
-        for row in rows {
-            byStep[row.timeSeconds ?? fromSeconds, default: [:]][
-                LostPurchases.Product(productID: row.key[0], planID: row.key[1]), default: OutcomeCounts()] +=
-                row.counts
+        guard let weights else {
+            return counts.reduce(into: [:]) { $0[$1.key.step, default: OutcomeCounts()] += $1.value }
         }
-        return byStep.mapValues { weights.weighted($0).counts }
+        return Dictionary(grouping: counts, by: \.key.step).mapValues { products in
+            weights.weighted(Dictionary(products.compactMap { entry in entry.key.product.map { ($0, entry.value) } }, uniquingKeysWith: +)).counts
+        }
+    }
+
+    /// A step of a series and, weighted by revenue, a product and plan.
+    private struct StepProduct: Hashable {
+        var step: Int64
+        var product: LostPurchases.Product?
     }
 
     /// The counts of the events of `filters` over `[from, to)` per product and plan.

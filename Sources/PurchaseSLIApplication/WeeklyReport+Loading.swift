@@ -26,12 +26,10 @@ extension WeeklyReport {
             let current = thisWeek[[action]] ?? OutcomeCounts()
             let previous = lastWeek[[action]] ?? OutcomeCounts()
             let objective = policy.objectives.first { $0.actionType == action }
+            // Weighted by price where the objective says so, and without the minutes of maintenance windows.
             let judged =
                 try objective.flatMap {
-                    $0.weight == .revenue
-                        ? try context.objectiveCounts(
-                            $0, fromSeconds: week.startSeconds, toSeconds: week.endSeconds, filters: [.actionType: [action]])
-                        : nil
+                    try context.objectiveCounts($0, fromSeconds: week.startSeconds, toSeconds: week.endSeconds, filters: [.actionType: [action]])
                 } ?? current
             return ActionWeek(
                 actionType: action, objective: objective, current: current, previous: previous,
@@ -100,6 +98,16 @@ extension WeeklyReport {
                 })
         }
         attainmentHistory = try policy.objectives.map { ($0.actionType, try context.attainment($0, at: week.endSeconds)) }
+        maintenance = try context.maintenance().bands(from: week.startSeconds, to: week.endSeconds).map { band in
+            let actions = objectiveActions.filter(band.window.covers(action:))
+            let leftOut = try actions.isEmpty
+                ? OutcomeCounts()
+                : store.counts(
+                    CountQuery(
+                        fromSeconds: band.range.lowerBound, toSeconds: band.range.upperBound, filters: [.actionType: Set(actions.map { $0 })])
+                ).reduce(into: OutcomeCounts()) { $0 += $1.counts }
+            return MaintenanceWeek(band: band, leftOut: leftOut)
+        }
         for incident in self.episodes.compactMap(\.incident) where incidentCosts[incident.id] == nil {
             incidentCosts[incident.id] = try context.cost(of: incident, at: week.endSeconds)
         }

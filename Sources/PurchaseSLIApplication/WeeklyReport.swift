@@ -99,6 +99,17 @@ public struct WeeklyReport: Sendable {
     /// Per objective (by action), its attainment over the 4 ISO weeks and 3 calendar months up to the
     /// week's end.
     public var attainmentHistory: [(actionType: String, periods: [AttainmentPeriod])] = []
+    /// The maintenance windows' occurrences in the week, with what they left out of the budgets.
+    public var maintenance: [MaintenanceWeek] = []
+
+    /// One occurrence of a maintenance window in the week.
+    public struct MaintenanceWeek: Sendable {
+        /// The occurrence (clipped to the week) and its window.
+        public var band: MaintenanceCalendar.Band
+        /// The events of the actions with an objective it covers, left out of their budgets (before any
+        /// weighting by price).
+        public var leftOut: OutcomeCounts
+    }
     /// The week's refunds by what their charges tell (``RefundCause``), and the previous week's.
     public var refunds = (current: RefundTally(), previous: RefundTally())
 

@@ -20,15 +20,17 @@ extension DashboardContext {
                 objective, fromSeconds: objective.window.period(at: atSeconds).startSeconds, toSeconds: atSeconds,
                 filters: [.actionType: [objective.actionType]])
             let burnDown = BudgetBurnDown(objective: objective, hourly: hourly, at: atSeconds, days: Self.burnDownDays, current: current)
+            let maintenance = try maintenanceBands(
+                for: objective.actionType, from: burnDown.points.first?.timeSeconds ?? atSeconds, to: atSeconds)
             return "<section class=\"card\"><h3>\(objective.actionType): error budget over \(objective.window.description)</h3>"
-                + "\(Self.burnDownChart(burnDown))<p>\(Self.burnDownSentence(burnDown, at: atSeconds))</p>"
+                + "\(Self.burnDownChart(burnDown, maintenance: maintenance))<p>\(Self.burnDownSentence(burnDown, at: atSeconds))</p>"
                 + "<div class=\"scroll\">\(try attainmentTable(objective, judging: judging))</div></section>"
         }
         return "<section><h2>Error budget burn-down and attainment</h2>\(HTML.joined(cards))</section>"
     }
 
-    /// The budget left per day, and the projection from the last point on.
-    private static func burnDownChart(_ burnDown: BudgetBurnDown) -> HTML {
+    /// The budget left per day, and the projection from the last point on; `maintenance` shaded.
+    private static func burnDownChart(_ burnDown: BudgetBurnDown, maintenance: [TimeSeriesChart.Band]) -> HTML {
         let past = burnDown.points.map(\.left)
         let projected = burnDown.projection.map(\.left)
         let start = burnDown.points.first?.timeSeconds ?? 0
@@ -42,7 +44,7 @@ extension DashboardContext {
             // Whole percents: an overspent budget reads −400 %, short enough for the axis.
             startSeconds: start, stepSeconds: 86_400, series: series, yLabel: "error budget left (%)",
             format: { String(format: "%.0f %%", $0 * 100).replacingOccurrences(of: "-", with: "−") },
-            threshold: (0, "budget spent")
+            threshold: (0, "budget spent"), bands: maintenance
         ).html
     }
 

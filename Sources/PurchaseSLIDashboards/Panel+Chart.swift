@@ -6,7 +6,7 @@ import PurchaseSLIRendering
 extension DashboardContext {
     /// A time series of a metric over the range: one line for the action (or all events), or one per
     /// value of `by` (the five busiest, the rest as "other"), with the objective for success rates and
-    /// the alert episodes shaded.
+    /// the alert episodes and maintenance windows shaded.
     func chartPanel(
         title: String?, metric: DashboardDefinition.ChartMetric, actionType: String?, by dimension: EventDimension?,
         stepSeconds: Int64?, bands: [TimeSeriesChart.Band]
@@ -59,7 +59,8 @@ extension DashboardContext {
                 TimeSeriesChart.Series(
                     label: $0.label, values: $0.steps.map(value), colour: dimension == .appVersion ? colours[$0.label] ?? spareColour : nil)
             },
-            yLabel: yLabel, format: format, threshold: threshold, bands: bands, yDomain: domain, yLimits: limits ?? 0...Double.infinity)
+            yLabel: yLabel, format: format, threshold: threshold,
+            bands: bands + (try maintenanceBands(for: actionType, from: data.start, to: atSeconds)), yDomain: domain, yLimits: limits ?? 0...Double.infinity)
         let heading =
             (title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
                 + (dimension.map { " by \($0.rawValue)" } ?? "")) + ", per \(NumberText.duration(step))"

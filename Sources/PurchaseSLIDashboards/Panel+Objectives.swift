@@ -20,9 +20,15 @@ extension DashboardContext {
         {
             windows[seconds] = try counts(last: seconds).reduce(into: [:]) { $0[$1.key[0] ?? ""] = $1.counts }
         }
-        // An objective weighted by revenue reads its action's counts weighted by price.
+        // An objective weighted by revenue reads its action's counts weighted by price, one that maintenance
+        // touches its counts without the minutes left out.
         let judging = AlertContext(store: everyApp, policy: policy, app: app)
-        for objective in policy.objectives where objective.weight == .revenue {
+        let maintenance = try judging.maintenance()
+        let longest = windows.keys.max() ?? 0
+        for objective in policy.objectives
+        where objective.weight == .revenue
+            || !maintenance.excludedRanges(of: objective.actionType, from: atSeconds - longest, to: atSeconds).isEmpty
+        {
             for seconds in Array(windows.keys) {
                 windows[seconds]?[objective.actionType] = try judging.objectiveCounts(
                     objective, fromSeconds: atSeconds - seconds, toSeconds: atSeconds, filters: [.actionType: [objective.actionType]])
@@ -96,8 +102,12 @@ extension DashboardContext {
                     " <span class=\"status \(other.severity == .page ? "bad" : "warn")\">\(other.severity.rawValue.uppercased()): \(other.kind.rawValue)</span>"
                 })
             let budget: HTML =
-                budgetLeft.map { Self.budgetLine(left: $0, window: objective.window) }
-                ?? "<p class=\"muted\">no valid events over \(objective.window.description)</p>"
+                (budgetLeft.map { Self.budgetLine(left: $0, window: objective.window) }
+                    ?? "<p class=\"muted\">no valid events over \(objective.window.description)</p>")
+                + Self.maintenanceNote(
+                    maintenance.bands(from: objective.window.period(at: atSeconds).startSeconds, to: atSeconds).filter {
+                        $0.window.covers(action: action)
+                    })
             let spark = Sparkline(
                 values: (trend.byKey[[action]] ?? []).map(\.successRate), caption: "success rate per \(NumberText.duration(defaultStepSeconds))",
                 format: { NumberText.percent($0) }, higherIsWorse: false)
@@ -112,6 +122,18 @@ extension DashboardContext {
                 """
         }
         return "<section><h2>Objectives</h2><div class=\"grid\">\(HTML.joined(cards))\(try grantTimeCards(firing: firing))</div></section>"
+    }
+
+    /// "Maintenance left out of these figures: …" naming up to three of the windows' occurrences (newest
+    /// first), or nothing.
+    static func maintenanceNote(_ bands: [MaintenanceCalendar.Band]) -> HTML {
+        guard !bands.isEmpty else { return "" }
+        let named = bands.reversed().prefix(3).map { band in
+            "\(band.window.reason) (\(RFC3339.format(seconds: band.range.lowerBound).prefix(16).replacingOccurrences(of: "T", with: " ")) "
+                + "for \(NumberText.duration(band.range.upperBound - band.range.lowerBound)))"
+        }
+        let more = bands.count > 3 ? " and \(bands.count - 3) more" : ""
+        return "<p class=\"meta\">Maintenance left out of these figures: \(named.joined(separator: "; "))\(more)</p>"
     }
 
     /// "error budget left over 28 d: 72.1 %" (or "overspent by …") with its bar.

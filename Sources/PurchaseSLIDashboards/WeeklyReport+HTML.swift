@@ -14,7 +14,7 @@ extension WeeklyReport {
         let severities = Set(episodes.map(\.severity))
         let tone = severities.contains(.page) ? " bad" : severities.isEmpty ? "" : " warn"
         body += "<div class=\"banner\(tone)\"><strong>Summary</strong><p>\(HTML(trusted: summary(escaping: .html)))</p></div>"
-        body += attainmentSection + attainmentHistorySection + costSection + moneySection + refundsSection + grantTimesSection
+        body += attainmentSection + attainmentHistorySection + maintenanceSection + costSection + moneySection + refundsSection + grantTimesSection
         body += changesSection + slicesSection + errorsSection + trendSection + incidentsSection
         return HTMLDocument(
             title: "Weekly quality review \(week)" + (app.map { " · \($0)" } ?? ""),

@@ -84,6 +84,7 @@ extension WeeklyReport {
             lines += ["", "## Attainment by week and month"]
             for entry in attainmentHistory { lines += [""] + AttainmentTable.markdown(entry.periods, action: entry.actionType) }
         }
+        lines += maintenanceMarkdown
         lines += ["", "## Incidents", ""]
         if incidents.isEmpty { lines.append("No alert fired this week.") }
         for incident in incidents {

@@ -80,6 +80,17 @@ package enum PostgresSchema {
                 """
             ]
         ),
+        // Maintenance windows declared with `maintenance add` or POST /v1/maintenance.
+        (
+            8, "maintenance",
+            [
+                """
+                CREATE TABLE maintenance_window (
+                    id text NOT NULL PRIMARY KEY, app text NOT NULL, start_seconds bigint NOT NULL, end_seconds bigint NOT NULL,
+                    rrule text, actions text[] NOT NULL, reason text NOT NULL, created bigint)
+                """
+            ]
+        ),
     ]
 
     private static let version1: [String] =

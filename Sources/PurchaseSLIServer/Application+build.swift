@@ -36,6 +36,10 @@ public func buildApplication(
     QueryController(store: store, maximumRows: configuration.maximumQueryRows, reconciliation: configuration.alertPolicy.reconciliation)
         .addRoutes(to: router)
     HealthController(store: store, committer: committer, metrics: metrics).addRoutes(to: router)
+    MaintenanceController(
+        store: store, policyWindows: configuration.alertPolicy.maintenance, keysConfigured: configuration.readKeys.isEnabled,
+        maximumBodyBytes: configuration.maximumBodyBytes, bodyTimeoutSeconds: configuration.bodyTimeoutSeconds, logger: logger
+    ).addRoutes(to: router)
     if let directory = configuration.pagesDirectory {
         // Asked for only when no route matches: `/` is index.html, `/oncall.html` the on-call page.
         router.add(middleware: PageFiles(directory: directory, logger: logger).middleware())

@@ -14,6 +14,8 @@ public struct IngestError: HTTPResponseError, Sendable {
         case tooLarge(String)
         case unsupportedMediaType(String)
         case notImplemented(String)
+        case forbidden(String)
+        case notFound(String)
         case badRequest(String, rejected: [RecordReject])
         case bodyTimeout(seconds: Int64)
         case storeUnavailable(String)
@@ -34,6 +36,8 @@ public struct IngestError: HTTPResponseError, Sendable {
     static func tooLarge(_ reason: String) -> Self { Self(kind: .tooLarge(reason)) }
     static func unsupportedMediaType(_ reason: String) -> Self { Self(kind: .unsupportedMediaType(reason)) }
     static func notImplemented(_ reason: String) -> Self { Self(kind: .notImplemented(reason)) }
+    static func forbidden(_ reason: String) -> Self { Self(kind: .forbidden(reason)) }
+    static func notFound(_ reason: String) -> Self { Self(kind: .notFound(reason)) }
     static func badRequest(_ reason: String, rejected: [RecordReject] = []) -> Self {
         Self(kind: .badRequest(reason, rejected: rejected))
     }
@@ -54,6 +58,8 @@ public struct IngestError: HTTPResponseError, Sendable {
         case .tooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
         case .notImplemented: .notImplemented
+        case .forbidden: .forbidden
+        case .notFound: .notFound
         case .badRequest: .badRequest
         case .bodyTimeout: .requestTimeout
         case .storeUnavailable, .storeUnanswered, .shuttingDown: .serviceUnavailable
@@ -66,7 +72,9 @@ public struct IngestError: HTTPResponseError, Sendable {
         case .missingKey(let hint): "missing ingest key: \(hint)"
         case .unknownKey: "unknown ingest key"
         case .rateLimited(let seconds, let client): "rate limit of \(client) exceeded; retry after \(seconds) s"
-        case .tooLarge(let reason), .unsupportedMediaType(let reason), .notImplemented(let reason), .badRequest(let reason, _): reason
+        case .tooLarge(let reason), .unsupportedMediaType(let reason), .notImplemented(let reason), .badRequest(let reason, _),
+            .forbidden(let reason), .notFound(let reason):
+            reason
         case .storeUnavailable(let reason): "the store cannot commit right now (\(reason)); nothing of this request was counted, retry later"
         case .storeUnanswered(let reason):
             "the store did not answer (\(reason)); this request may or may not have been counted: retry later with the same eventIDs, which count once"

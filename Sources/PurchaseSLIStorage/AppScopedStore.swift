@@ -103,6 +103,20 @@ public struct AppScopedStore: PurchaseStore {
         try base.rolloutActions(fromSeconds: fromSeconds).filter { $0.app == app }
     }
 
+    /// Keeps the window in the shared store (it names its app, or none for every app).
+    public func record(_ window: MaintenanceWindow) throws { try base.record(window) }
+
+    /// The windows of the app and of every app.
+    public func maintenanceWindows() throws -> [MaintenanceWindow] {
+        try base.maintenanceWindows().filter { $0.app.isEmpty || $0.app == app }
+    }
+
+    /// Removes the window `id` when it is the app's or every app's.
+    public func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow? {
+        guard try maintenanceWindows().contains(where: { $0.id == id }) else { return nil }
+        return try base.removeMaintenanceWindow(id: id)
+    }
+
     /// The deliveries kept for `transactionIDs` (transactions are the app's own).
     public func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
         try base.makeWholeDeliveries(naming: transactionIDs)

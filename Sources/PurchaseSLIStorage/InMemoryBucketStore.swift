@@ -35,6 +35,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         var deliveries: [String: MakeWholeDelivery] = [:]
         /// What was done to the stores' releases, per action key.
         var rolloutActions: [String: RolloutAction] = [:]
+        var maintenance: [String: MaintenanceWindow] = [:]
     }
 
     private struct ErrorKey: Hashable {
@@ -288,6 +289,21 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         state.withLock { state in
             state.rolloutActions.values.filter { $0.timeSeconds >= fromSeconds }.sorted { ($0.timeSeconds, $0.key) < ($1.timeSeconds, $1.key) }
         }
+    }
+
+    /// Keeps the window, replacing one of the same id.
+    public func record(_ window: MaintenanceWindow) throws {
+        state.withLock { $0.maintenance[window.id] = window }
+    }
+
+    /// The windows kept, in order of first start.
+    public func maintenanceWindows() throws -> [MaintenanceWindow] {
+        state.withLock { $0.maintenance.values.sorted { ($0.startSeconds, $0.id) < ($1.startSeconds, $1.id) } }
+    }
+
+    /// Removes the window `id`.
+    public func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow? {
+        state.withLock { $0.maintenance.removeValue(forKey: id) }
     }
 
     public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {

@@ -240,6 +240,16 @@ package enum Schema {
                         PRIMARY KEY (store, app, candidate, release_start, verdict, dry_run)) WITHOUT ROWID
                     """)
         }
+        migrator.registerMigration("v12-maintenance") { db in
+            // Maintenance windows declared with `maintenance add` or POST /v1/maintenance; actions are joined
+            // by U+001F.
+            try db.execute(
+                sql: """
+                    CREATE TABLE maintenance_window (
+                        id TEXT NOT NULL PRIMARY KEY, app TEXT NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, rrule TEXT,
+                        actions TEXT NOT NULL, reason TEXT NOT NULL, created INTEGER) WITHOUT ROWID
+                    """)
+        }
         return migrator
     }
 }

@@ -42,6 +42,15 @@ public protocol StoreRecordStore: Sendable {
 
     /// The actions last tried at or after `fromSeconds`, oldest first.
     func rolloutActions(fromSeconds: Int64) throws -> [RolloutAction]
+
+    /// Keeps a maintenance window declared by a person, replacing one of the same id.
+    func record(_ window: MaintenanceWindow) throws
+
+    /// The maintenance windows kept, in order of first start.
+    func maintenanceWindows() throws -> [MaintenanceWindow]
+
+    /// Removes the window `id`, and gives it back; nil when none has that id.
+    func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow?
 }
 
 extension StoreRecordStore {

@@ -64,6 +64,9 @@ extension SQLiteRecordsForwarding {
     func record(_ deliveries: [MakeWholeDelivery]) throws { try base.record(deliveries) }
     func record(_ action: RolloutAction) throws { try base.record(action) }
     func rolloutActions(fromSeconds: Int64) throws -> [RolloutAction] { try base.rolloutActions(fromSeconds: fromSeconds) }
+    func record(_ window: MaintenanceWindow) throws { try base.record(window) }
+    func maintenanceWindows() throws -> [MaintenanceWindow] { try base.maintenanceWindows() }
+    func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow? { try base.removeMaintenanceWindow(id: id) }
     func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
         try base.makeWholeDeliveries(naming: transactionIDs)
     }

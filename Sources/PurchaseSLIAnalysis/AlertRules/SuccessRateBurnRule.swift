@@ -32,9 +32,10 @@ public struct SuccessRateBurnRule: AlertRule {
     public var pastFindingsSeconds: Int64 { test.ticketReachSeconds }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
-        let inputs = context.inputs
+        // Maintenance windows' minutes are left out of what a burn reads (``AlertInputs/budgeted``).
+        let inputs = context.inputs.budgeted
         let paged = context.run.shared("\(kind.rawValue) paged minutes") {
-            PagedMinutes(test: test, inputs: context.allInputs, reach: context.reachSeconds)
+            PagedMinutes(test: test, inputs: context.allInputs.budgeted, reach: context.reachSeconds)
         }
         var outcome = AlertRuleOutcome()
         for action in inputs.actions.keys.sorted() {

@@ -34,10 +34,11 @@ public struct TimeToGrantBurnRule: AlertRule {
         guard let objective = policy.reconciliation.timeToGrant else { return outcome }
         let paged = context.run.shared("\(kind.rawValue) paged minutes") {
             PagedMinutes(
-                test: test, series: context.allInputs.grantTimeSeries.values.flatMap { [$0.overall] + $0.slices }, reach: context.reachSeconds)
+                test: test, series: context.allInputs.budgeted.grantTimeSeries.values.flatMap { [$0.overall] + $0.slices }, reach: context.reachSeconds)
         }
-        for store in context.inputs.grantTimeSeries.keys.sorted() {
-            guard let series = context.inputs.grantTimeSeries[store], let dataSince = series.overall.firstEventSeconds else { continue }
+        let inputs = context.inputs.budgeted
+        for store in inputs.grantTimeSeries.keys.sorted() {
+            guard let series = inputs.grantTimeSeries[store], let dataSince = series.overall.firstEventSeconds else { continue }
             let overall = series.overall
             for labels in ([overall] + series.slices).filter({ test.hasRecovered($0, objective: objective.objective, at: time) }).map(\.labels) {
                 outcome.recovered.insert(labels)

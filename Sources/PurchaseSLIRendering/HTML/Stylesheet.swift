@@ -2,10 +2,10 @@
 enum Stylesheet {
     static let css = """
         :root{--bg:#fff;--fg:#1b1f24;--muted:#5b6470;--line:#d8dde3;--card:#f6f8fa;--ok:#1a7f37;--warn:#9a6700;\
-        --bad:#cf222e;--band:rgba(207,34,46,.12);--band-ticket:rgba(154,103,0,.12);--s0:#0969da;--s1:#8250df;--s2:#bc4c00;\
+        --bad:#cf222e;--band:rgba(207,34,46,.12);--band-ticket:rgba(154,103,0,.12);--band-maintenance:rgba(87,96,106,.16);--s0:#0969da;--s1:#8250df;--s2:#bc4c00;\
         --s3:#1a7f37;--s4:#cf222e;--s5:#57606a;color-scheme:light dark}
         @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9aa5b1;--line:#30363d;--card:#161b22;\
-        --ok:#3fb950;--warn:#d29922;--bad:#f85149;--band:rgba(248,81,73,.18);--band-ticket:rgba(210,153,34,.16);\
+        --ok:#3fb950;--warn:#d29922;--bad:#f85149;--band:rgba(248,81,73,.18);--band-ticket:rgba(210,153,34,.16);--band-maintenance:rgba(139,148,158,.2);\
         --s0:#58a6ff;--s1:#bc8cff;--s2:#ffa657;--s3:#3fb950;--s4:#ff7b72;--s5:#8b949e}}
         *{box-sizing:border-box}
         body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
@@ -48,8 +48,8 @@ enum Stylesheet {
         svg .f4{fill:var(--s4)}svg .f5{fill:var(--s5)}svg .fbad{fill:var(--bad)}svg .fok{fill:var(--ok)}svg .fmuted{fill:var(--line)}
         svg .interval{stroke-width:7;stroke-linecap:round;opacity:.22}
         svg .threshold{stroke:var(--bad);stroke-width:1.2;stroke-dasharray:5 4}
-        svg .band{fill:var(--band)}svg .band.ticket{fill:var(--band-ticket)}
-        svg text.band-label{fill:var(--bad);font-size:10px}svg text.band-label.ticket{fill:var(--warn)}
+        svg .band{fill:var(--band)}svg .band.ticket{fill:var(--band-ticket)}svg .band.maintenance{fill:var(--band-maintenance)}
+        svg text.band-label{fill:var(--bad);font-size:10px}svg text.band-label.ticket{fill:var(--warn)}svg text.band-label.maintenance{fill:var(--muted)}
         svg .hover{fill:transparent}svg .hover:hover{fill:rgba(127,127,127,.12)}
         svg .whisker{stroke:var(--fg);stroke-width:1.2}
         .spark{width:120px;height:24px;display:inline-block;vertical-align:middle}
@@ -58,7 +58,7 @@ enum Stylesheet {
         .legend i{display:inline-block;width:10px;height:3px;vertical-align:middle;margin-right:4px}
         .legend .k0{background:var(--s0)}.legend .k1{background:var(--s1)}.legend .k2{background:var(--s2)}
         .legend .k3{background:var(--s3)}.legend .k4{background:var(--s4)}.legend .k5{background:var(--s5)}
-        .legend .kt{background:var(--bad)}.legend .kb{background:var(--band);height:10px}
+        .legend .kt{background:var(--bad)}.legend .kb{background:var(--band);height:10px}.legend .km{background:var(--band-maintenance);height:10px}
         footer{color:var(--muted);font-size:12px;border-top:1px solid var(--line)}
         @media (max-width:640px){body{font-size:13px}.big{font-size:22px}header,main,footer{padding:8px 10px}
         svg text{font-size:16px}svg text.band-label{font-size:14px}main{display:flex;flex-direction:column}

@@ -2,7 +2,7 @@ import Foundation
 import PurchaseSLICore
 
 /// A time-series line chart as inline SVG: one line per series (gaps where a value is missing), an
-/// optional threshold line (the SLO), shaded bands (incidents), axes with units and UTC times, and one
+/// optional threshold line (the SLO), shaded bands (alert episodes, maintenance windows), axes with units and UTC times, and one
 /// hover column per time step whose tooltip lists every series' value (SVG `<title>`, no script).
 public struct TimeSeriesChart: Sendable {
     /// One line.
@@ -30,7 +30,7 @@ public struct TimeSeriesChart: Sendable {
         func colourIndex(at position: Int) -> Int { (colour ?? position) % 6 }
     }
 
-    /// A shaded span of time, such as an alert episode.
+    /// A shaded span of time: an alert episode, or a maintenance window.
     public struct Band: Sendable {
         /// Start, in seconds since the epoch.
         public var startSeconds: Int64
@@ -42,15 +42,21 @@ public struct TimeSeriesChart: Sendable {
         public var caption: String
         /// Pages are shaded red, tickets amber.
         public var isPage: Bool
+        /// A maintenance window (its minutes left out of the budget): shaded grey, named at the plot's foot.
+        public var isMaintenance: Bool
 
         /// Creates a band.
-        public init(startSeconds: Int64, endSeconds: Int64, label: String, caption: String, isPage: Bool) {
+        public init(startSeconds: Int64, endSeconds: Int64, label: String, caption: String, isPage: Bool, isMaintenance: Bool = false) {
             self.startSeconds = startSeconds
             self.endSeconds = endSeconds
             self.label = label
             self.caption = caption
             self.isPage = isPage
+            self.isMaintenance = isMaintenance
         }
+
+        /// The band's class: `band`, `band ticket` or `band maintenance` (and its label's likewise).
+        var kindClass: String { isMaintenance ? " maintenance" : isPage ? "" : " ticket" }
     }
 
     /// Start of the first step, in seconds since the epoch.
@@ -135,22 +141,32 @@ public struct TimeSeriesChart: Sendable {
         var svg: HTML =
             "<svg class=\"\(layout.name)\" viewBox=\"0 0 \(Int(layout.width)) \(Int(layout.height))\" role=\"img\" aria-label=\"\(yLabel)\">"
         var labelRows: [[ClosedRange<Double>]] = [[], []]
+        var footRow: [ClosedRange<Double>] = []
         for band in bands where band.endSeconds > startSeconds && band.startSeconds < endSeconds {
             let x0 = x(max(band.startSeconds, startSeconds))
             let x1 = x(min(band.endSeconds, endSeconds))
             svg +=
-                "<rect class=\"band\(band.isPage ? "" : " ticket")\" x=\"\(number(x0))\" y=\"\(number(layout.top))\" "
+                "<rect class=\"band\(band.kindClass)\" x=\"\(number(x0))\" y=\"\(number(layout.top))\" "
                 + "width=\"\(number(max(1.5, x1 - x0)))\" height=\"\(number(plotHeight))\"><title>\(lines(band.label.components(separatedBy: "\n")))</title></rect>"
             // Named inside the plot: from the band's start, or up to its end when it lies in the right part; on
             // the first row where it overlaps no other band's name, else only in the band's tooltip.
             let fromEnd = x0 > layout.width * 0.6
             let width = Double(band.caption.count) * layout.bandLabelCharacterWidth
             let extent = fromEnd ? (x1 - 2 - width)...(x1 - 2) : (x0 + 2)...(x0 + 2 + width)
-            guard let row = labelRows.indices.first(where: { row in !labelRows[row].contains { $0.overlaps(extent) } }) else { continue }
-            labelRows[row].append(extent)
+            let baseline: Double
+            if band.isMaintenance {
+                // Maintenance is named on the plot's last line, apart from the alerts' names at its top.
+                guard !footRow.contains(where: { $0.overlaps(extent) }) else { continue }
+                footRow.append(extent)
+                baseline = layout.top + plotHeight - 4
+            } else {
+                guard let row = labelRows.indices.first(where: { row in !labelRows[row].contains { $0.overlaps(extent) } }) else { continue }
+                labelRows[row].append(extent)
+                baseline = layout.top + layout.bandLabelLineHeight * Double(row + 1)
+            }
             svg +=
-                "<text class=\"band-label\(band.isPage ? "" : " ticket")\" x=\"\(number(fromEnd ? x1 - 2 : x0 + 2))\" "
-                + "y=\"\(number(layout.top + layout.bandLabelLineHeight * Double(row + 1)))\" text-anchor=\"\(fromEnd ? "end" : "start")\">\(band.caption)</text>"
+                "<text class=\"band-label\(band.kindClass)\" x=\"\(number(fromEnd ? x1 - 2 : x0 + 2))\" "
+                + "y=\"\(number(baseline))\" text-anchor=\"\(fromEnd ? "end" : "start")\">\(band.caption)</text>"
         }
         for tick in Self.ticks(domain, format: format) {
             svg +=
@@ -217,7 +233,10 @@ public struct TimeSeriesChart: Sendable {
         var items = series.enumerated().map { index, line -> HTML in "<span><i class=\"k\(line.colourIndex(at: index))\"></i>\(line.label)</span>" }
         if series.contains(where: { !$0.intervals.isEmpty }) { items.append("<span>bars: each point's 95 % interval</span>") }
         if let threshold { items.append("<span><i class=\"kt\"></i>\(threshold.label)</span>") }
-        if !bands.isEmpty { items.append("<span><i class=\"kb\"></i>alert firing (named on the band)</span>") }
+        if bands.contains(where: { !$0.isMaintenance }) { items.append("<span><i class=\"kb\"></i>alert firing (named on the band)</span>") }
+        if bands.contains(where: \.isMaintenance) {
+            items.append("<span><i class=\"km\"></i>maintenance (left out of the error budget)</span>")
+        }
         return "<div class=\"legend\">\(HTML.joined(items))</div>"
     }
 

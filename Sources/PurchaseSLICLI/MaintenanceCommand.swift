@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLICore
+import PurchaseSLIRendering
+
+/// `purchase-sli maintenance`: declares, lists and removes maintenance windows.
+struct MaintenanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "maintenance",
+        abstract: "Declare planned work whose minutes are left out of error budgets and burn-rate alerts.",
+        discussion: """
+            Inside a window the chosen actions' minutes count for no objective: burn-rate alerts (pages and \
+            tickets), budget bars, burn-down and attainment leave them out. Spikes of 409s and cancels, \
+            unfinished purchases and charges not granted still alert: money is money. Windows live in the \
+            database (or in the policy's maintenance: list); serve reads them at each evaluation, and a window \
+            added for a past stretch corrects the budgets from then on. See docs/alerting.md.
+            """,
+        subcommands: [Add.self, List.self, Remove.self])
+
+    /// `maintenance add`.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Declare a maintenance window (one-off, recurring, or a correction after the fact).",
+            discussion: """
+                Examples:
+                  purchase-sli maintenance add --from 2026-12-01T02:00:00Z --to 2026-12-01T04:00:00Z --reason "App Store maintenance (Apple notice)"
+                  purchase-sli maintenance add --from 2026-11-01T03:00:00Z --duration 30m --rrule "FREQ=WEEKLY;BYDAY=SU" --actions purchase,restore --reason "weekly grant-server deploy"
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(help: ArgumentHelp("When it starts (\(TimeArgument.forms)).", valueName: "time"))
+        var from: String
+
+        @Option(help: ArgumentHelp("When it ends (give this or --duration).", valueName: "time"))
+        var to: String?
+
+        @Option(help: ArgumentHelp("How long each occurrence lasts, such as 30m or 2h (give this or --to).", valueName: "duration"))
+        var duration: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "When it comes back: an iCalendar RRULE with FREQ=DAILY|WEEKLY|MONTHLY, INTERVAL, BYDAY (weekly), COUNT or UNTIL.",
+                valueName: "rule"))
+        var rrule: String?
+
+        @Option(help: ArgumentHelp("The actions it leaves out, comma-separated (default: every action).", valueName: "list"))
+        var actions: String?
+
+        @Option(help: ArgumentHelp("Why: shown on the pages, in the weekly review and in the list.", valueName: "text"))
+        var reason: String
+
+        @Option(help: ArgumentHelp("Only this app's budgets (default: every app's).", valueName: "id"))
+        var app: String?
+
+        func validate() throws {
+            if let app { try AppOption.check(app) }
+        }
+
+        func run() throws {
+            let output = try exitingOnFailure { () throws -> String in
+                let now = Int64(Date().timeIntervalSince1970)
+                let declaration = MaintenanceDeclaration(
+                    from: from, to: to, duration: duration, rrule: rrule,
+                    actions: actions.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }, reason: reason,
+                    app: app)
+                let window: MaintenanceWindow
+                do {
+                    window = try declaration.window(id: MaintenanceWindow.newID(), createdSeconds: now, source: .stored, nowSeconds: now)
+                } catch let error as MaintenanceWindowError {
+                    throw CommandFailure(message: "--\(error.field.split(separator: "[").first ?? ""): \(error.reason)")
+                }
+                try store.openStore().record(window)
+                return MaintenanceOutput.text([window])
+                    + (window.isCorrection
+                        ? "a correction: budgets and burn-rate alerts leave it out from now on (alerts already sent stay sent)\n" : "")
+            }
+            print(output, terminator: "")
+        }
+    }
+
+    /// `maintenance list`.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the maintenance windows: the policy's and those added.",
+            discussion: """
+                Examples:
+                  purchase-sli maintenance list
+                  purchase-sli maintenance list --format json
+                """)
+
+        /// Output formats.
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case table, json
+        }
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var policyOptions: PolicyOptions
+
+        @Option(help: "Output format.")
+        var format: Format = .table
+
+        func run() throws {
+            let output = try exitingOnFailure { () throws -> String in
+                let windows = MaintenanceCalendar(try policyOptions.load().maintenance + (try store.openStore().maintenanceWindows())).windows
+                return format == .json ? MaintenanceOutput.json(windows) : MaintenanceOutput.text(windows)
+            }
+            print(output, terminator: "")
+        }
+    }
+
+    /// `maintenance remove`.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a maintenance window added before (the policy's are removed from its file).",
+            discussion: """
+                Example:
+                  purchase-sli maintenance remove mw-3f2a9c01
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: ArgumentHelp("The window's id, as maintenance list shows it.", valueName: "id"))
+        var id: String
+
+        func run() throws {
+            let output = try exitingOnFailure { () throws -> String in
+                guard let removed = try store.openStore().removeMaintenanceWindow(id: id) else {
+                    throw CommandFailure(
+                        message: id.hasPrefix("policy-")
+                            ? "\(id) is declared in the policy file: remove it there" : "no maintenance window \(id) (maintenance list shows them)")
+                }
+                return "removed \(removed.id): \(removed.reason)\n"
+            }
+            print(output, terminator: "")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// A maintenance window as a person declares it, in the policy file, on the command line or in the JSON of
+/// `POST /v1/maintenance`: times and durations as text, read into a ``MaintenanceWindow`` with each error
+/// naming its field.
+public struct MaintenanceDeclaration: Sendable, Hashable, Codable {
+    /// When it starts (``TimeArgument``: RFC 3339, a UTC date, `now`, `now-2h`).
+    public var from: String
+    /// When it ends; give this or ``duration``.
+    public var to: String?
+    /// How long each occurrence lasts (`2h`, `30m`); give this or ``to``.
+    public var duration: String?
+    /// When it comes back (``RecurrenceRule``), e.g. `FREQ=WEEKLY;BYDAY=SU`.
+    public var rrule: String?
+    /// The actions it leaves out; none: every action.
+    public var actions: [String]?
+    /// Why.
+    public var reason: String
+    /// The app it concerns; none: every app (or the one a scoped store serves).
+    public var app: String?
+
+    /// Creates a declaration.
+    public init(
+        from: String, to: String? = nil, duration: String? = nil, rrule: String? = nil, actions: [String]? = nil, reason: String,
+        app: String? = nil
+    ) {
+        self.from = from
+        self.to = to
+        self.duration = duration
+        self.rrule = rrule
+        self.actions = actions
+        self.reason = reason
+        self.app = app
+    }
+
+    /// The window declared, checked (``MaintenanceWindow/validated()``); relative times are read against
+    /// `nowSeconds`.
+    /// - Throws: ``MaintenanceWindowError`` naming the field at fault.
+    public func window(id: String, createdSeconds: Int64?, source: MaintenanceWindow.Source, nowSeconds: Int64) throws -> MaintenanceWindow {
+        guard let start = TimeArgument(from, nowSeconds: nowSeconds) else {
+            throw MaintenanceWindowError(field: "from", "expected \(TimeArgument.forms), got \(from)")
+        }
+        let end: Int64
+        switch (to, duration) {
+        case (let to?, nil):
+            guard let parsed = TimeArgument(to, nowSeconds: nowSeconds) else {
+                throw MaintenanceWindowError(field: "to", "expected \(TimeArgument.forms), got \(to)")
+            }
+            end = parsed.seconds
+        case (nil, let duration?):
+            guard let step = TimeStep(parsing: duration) else {
+                throw MaintenanceWindowError(field: "duration", "expected a duration such as 30m, 2h or 1d, got \(duration)")
+            }
+            end = start.seconds + step.seconds
+        case (nil, nil):
+            throw MaintenanceWindowError(field: "to", "give the end (to) or the length (duration)")
+        case (.some, .some):
+            throw MaintenanceWindowError(field: "duration", "give to or duration, not both")
+        }
+        let recurrence: RecurrenceRule?
+        do {
+            recurrence = try rrule.map(RecurrenceRule.init(parsing:))
+        } catch let error as RecurrenceRuleError {
+            throw MaintenanceWindowError(field: "rrule", error.description)
+        }
+        return try MaintenanceWindow(
+            id: id, app: app ?? "", startSeconds: start.seconds, endSeconds: end, recurrence: recurrence, actions: actions ?? [], reason: reason,
+            createdSeconds: createdSeconds, source: source
+        ).validated()
+    }
+}

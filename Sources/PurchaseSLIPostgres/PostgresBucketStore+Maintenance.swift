@@ -1,0 +1,56 @@
+#if PostgreSQL
+import Logging
+import PostgresNIO
+public import PurchaseSLICore
+import PurchaseSLIStorage
+
+extension PostgresBucketStore {
+    /// Keeps the window, replacing one of the same id: one statement.
+    public func record(_ window: MaintenanceWindow) throws {
+        let logger = logger
+        try withConnection { connection in
+            try await connection.run(
+                """
+                INSERT INTO maintenance_window (id, app, start_seconds, end_seconds, rrule, actions, reason, created)
+                VALUES (\(window.id), \(window.app), \(window.startSeconds), \(window.endSeconds), \(window.recurrence?.description),
+                    \(window.actions), \(window.reason), \(window.createdSeconds))
+                ON CONFLICT (id) DO UPDATE SET app = excluded.app, start_seconds = excluded.start_seconds,
+                    end_seconds = excluded.end_seconds, rrule = excluded.rrule, actions = excluded.actions, reason = excluded.reason,
+                    created = excluded.created
+                """, logger: logger)
+        }
+    }
+
+    /// The windows kept, in order of first start.
+    public func maintenanceWindows() throws -> [MaintenanceWindow] {
+        let logger = logger
+        return try withConnection { connection in
+            var windows: [MaintenanceWindow] = []
+            let rows = try await connection.query(
+                """
+                SELECT id, app, start_seconds, end_seconds, rrule, actions, reason, created FROM maintenance_window
+                ORDER BY start_seconds, id COLLATE "C"
+                """, logger: logger)
+            for try await row in rows {
+                let (id, app, start, end, rrule, actions, reason, created) = try row.decode(
+                    (String, String, Int64, Int64, String?, [String], String, Int64?).self)
+                windows.append(
+                    MaintenanceWindow(
+                        id: id, app: app, startSeconds: start, endSeconds: end, recurrence: try rrule.map(RecurrenceRule.init(parsing:)),
+                        actions: actions, reason: reason, createdSeconds: created))
+            }
+            return windows
+        }
+    }
+
+    /// Removes the window `id`.
+    public func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow? {
+        guard let window = try maintenanceWindows().first(where: { $0.id == id }) else { return nil }
+        let logger = logger
+        try withConnection { connection in
+            try await connection.run("DELETE FROM maintenance_window WHERE id = \(id)", logger: logger)
+        }
+        return window
+    }
+}
+#endif

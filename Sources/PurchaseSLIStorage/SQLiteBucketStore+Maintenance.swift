@@ -1,0 +1,44 @@
+import GRDB
+public import PurchaseSLICore
+
+extension SQLiteBucketStore {
+    /// Keeps the window, replacing one of the same id.
+    public func record(_ window: MaintenanceWindow) throws {
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO maintenance_window (id, app, start, end, rrule, actions, reason, created)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    window.id, window.app, window.startSeconds, window.endSeconds, window.recurrence?.description,
+                    window.actions.joined(separator: String(Self.actionSeparator)), window.reason, window.createdSeconds,
+                ])
+        }
+    }
+
+    /// The windows kept, in order of first start.
+    public func maintenanceWindows() throws -> [MaintenanceWindow] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, app, start, end, rrule, actions, reason, created FROM maintenance_window ORDER BY start, id"
+            ).map { row in
+                let actions: String = row[5]
+                return MaintenanceWindow(
+                    id: row[0], app: row[1], startSeconds: row[2], endSeconds: row[3],
+                    recurrence: try (row[4] as String?).map(RecurrenceRule.init(parsing:)),
+                    actions: actions.isEmpty ? [] : actions.split(separator: Self.actionSeparator, omittingEmptySubsequences: false).map(String.init), reason: row[6], createdSeconds: row[7])
+            }
+        }
+    }
+
+    /// Removes the window `id`.
+    public func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow? {
+        guard let window = try maintenanceWindows().first(where: { $0.id == id }) else { return nil }
+        try pool.write { db in try db.execute(sql: "DELETE FROM maintenance_window WHERE id = ?", arguments: [id]) }
+        return window
+    }
+
+    /// What joins a window's actions in their column (no action name holds it).
+    private static let actionSeparator: Character = "\u{1F}"
+}
