@@ -54,16 +54,12 @@ struct MaintenanceCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Only this app's budgets (default: every app's).", valueName: "id"))
         var app: String?
 
-        func validate() throws {
-            if let app { try AppOption.check(app) }
-        }
-
         func run() throws {
             let output = try exitingOnFailure { () throws -> String in
                 let now = Int64(Date().timeIntervalSince1970)
                 let declaration = MaintenanceDeclaration(
                     from: from, to: to, duration: duration, rrule: rrule,
-                    actions: actions.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }, reason: reason,
+                    actions: actions.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) } }, reason: reason,
                     app: app)
                 let window: MaintenanceWindow
                 do {

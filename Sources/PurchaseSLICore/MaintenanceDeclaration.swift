@@ -55,6 +55,14 @@ public struct MaintenanceDeclaration: Sendable, Hashable, Codable {
         case (.some, .some):
             throw MaintenanceWindowError(field: "duration", "give to or duration, not both")
         }
+        if let app {
+            do throws(EventValidationError) {
+                guard !app.isEmpty else { throw EventValidationError(field: "app", reason: "must not be empty") }
+                try EventValidator.checkIdentifier(app, .app, maximumLength: EventDimension.app.maximumLength!)
+            } catch {
+                throw MaintenanceWindowError(field: "app", error.reason)
+            }
+        }
         let recurrence: RecurrenceRule?
         do {
             recurrence = try rrule.map(RecurrenceRule.init(parsing:))

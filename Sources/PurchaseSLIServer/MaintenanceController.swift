@@ -41,17 +41,10 @@ struct MaintenanceController {
             declaration = try JSONDecoder().decode(MaintenanceDeclaration.self, from: Data(body))
         } catch let DecodingError.keyNotFound(key, _) {
             throw IngestError.badRequest("\(key.stringValue): required field is missing")
-        } catch let DecodingError.typeMismatch(_, context) {
+        } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
             throw IngestError.badRequest("\(Self.path(context)): \(context.debugDescription)")
         } catch {
             throw IngestError.badRequest("expected a JSON object such as {\"from\":\"2026-12-01T02:00:00Z\",\"to\":\"2026-12-01T04:00:00Z\",\"reason\":\"…\"}")
-        }
-        if let app = declaration.app {
-            do throws(EventValidationError) {
-                try EventValidator.checkIdentifier(app, .app, maximumLength: EventDimension.app.maximumLength!)
-            } catch {
-                throw IngestError.badRequest("app: \(error.reason)")
-            }
         }
         let now = wallClockMillis() / 1000
         let window: MaintenanceWindow

@@ -10,6 +10,21 @@ import Testing
         #expect(try SLOPolicy(yaml: "") == .default)
     }
 
+    @Test func maintenanceWindowsOfThePolicyAreReadWithTheirOwnIDs() throws {
+        let policy = try SLOPolicy(
+            yaml: """
+                maintenance:
+                  - {from: 2026-12-01T02:00:00Z, to: 2026-12-01T04:00:00Z, actions: [purchase, restore], reason: "App Store maintenance"}
+                  - {from: 2026-11-01T03:00:00Z, duration: 30m, rrule: "FREQ=WEEKLY;BYDAY=SU", reason: weekly deploy, app: com.example.coins}
+                """)
+        #expect(policy.maintenance.map(\.id) == ["policy-1", "policy-2"])
+        #expect(policy.maintenance.allSatisfy { $0.source == .policy && $0.createdSeconds == nil })
+        let once = policy.maintenance[0]
+        #expect(once.endSeconds - once.startSeconds == 7200 && once.actions == ["purchase", "restore"] && once.recurrence == nil && once.app.isEmpty)
+        let weekly = policy.maintenance[1]
+        #expect(weekly.durationSeconds == 1800 && weekly.recurrence?.description == "FREQ=WEEKLY;BYDAY=SU" && weekly.app == "com.example.coins")
+    }
+
     @Test func keysLeftOutKeepTheirDefaults() throws {
         let policy = try SLOPolicy(yaml: "objectives:\n  - {actionType: purchase, target: 99.5}\nminimumValidEvents: 50\n")
         #expect(policy.objectives == [.init(actionType: "purchase", target: 0.995, window: .rolling(seconds: 28 * 86_400))])
@@ -74,6 +89,12 @@ import Testing
         ("? [a, b]\n: 1", "(file)", "a key that is not text"),
         ("spikes:\n  ? {window: 1h}\n  : 3", "spikes", "a key that is not text"),
         ("minimumValidEvents: 5\nminimumValidEvents: 6", "(file)", "duplicated key(s): 'minimumValidEvents'"),
+        ("maintenance: [{from: 2026-12-01T02:00:00Z, to: 2026-12-01T04:00:00Z}]", "maintenance[0].reason", "is missing"),
+        ("maintenance: [{from: now, duration: 2h, reason: x}]", "maintenance[0].from", "a fixed time"),
+        ("maintenance: [{from: 2026-12-01T02:00:00Z, reason: x}]", "maintenance[0].to", "give the end (to) or the length (duration)"),
+        ("maintenance: [{from: 2026-12-01T02:00:00Z, duration: 2h, rrule: FREQ=HOURLY, reason: x}]", "maintenance[0].rrule", "DAILY, WEEKLY"),
+        ("maintenance: [{from: 2026-12-01T02:00:00Z, duration: 2h, actions: [purchase, 3], reason: x}]", "maintenance[0].actions[1]", "an action"),
+        ("maintenance: [{from: 2026-12-01T02:00:00Z, duration: 2h, reason: x, kind: planned}]", "maintenance[0].kind", "unknown key"),
     ])
     func namesTheKeyAtFault(yaml: String, path: String, reason: String) {
         let error = #expect(throws: PolicyError.self) { try SLOPolicy(yaml: yaml) }

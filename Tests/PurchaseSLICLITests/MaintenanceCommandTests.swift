@@ -1,0 +1,65 @@
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+/// `purchase-sli maintenance add|list|remove` as a person runs them, and what they change: `alerts` quiet
+/// inside the window, the on-call page shading it and naming it beside the budget.
+@Suite struct MaintenanceCommandTests {
+    @Test func aWindowAddedSilencesTheBurnAndShowsOnThePagesUntilRemoved() async throws {
+        let executable = try #require(builtExecutable)
+        let directory = try TemporaryDirectory()
+        let path = directory.file("db.sqlite")
+        try await onDedicatedThread { _ = try SQLiteBucketStore(path: path).record(MaintenanceAlertTests.events(), receivedAtMillis: 0) }
+        let at = ["--at", "2026-11-19T12:30:00Z"]
+        let (_, before) = try await ChildProcess.run(executable, ["alerts", "--db", path] + at)
+        #expect(before.contains("PAGE") && before.contains("purchase: success rate"), "\(before)")
+
+        let (added, addOutput) = try await ChildProcess.run(
+            executable,
+            [
+                "maintenance", "add", "--db", path, "--from", "2026-11-19T11:50:00Z", "--to", "2026-11-19T13:30:00Z", "--actions", "purchase",
+                "--reason", "receipt-verification migration",
+            ])
+        #expect(added == .exit(0), "\(addOutput)")
+        let id = try #require(addOutput.split(separator: "\n").dropFirst().first?.split(separator: " ").first.map(String.init))
+        #expect(id.hasPrefix("mw-") && addOutput.contains("a correction: budgets and burn-rate alerts leave it out from now on"), "\(addOutput)")
+
+        let (_, after) = try await ChildProcess.run(executable, ["alerts", "--db", path] + at)
+        #expect(!after.contains("PAGE") && !after.contains("purchase: success rate"), "\(after)")
+        #expect(after.contains("TICKET") && after.contains("TICKET  retry: 409s (already granted)"), "the 409 spike still fires: \(after)")
+
+        let out = directory.file("out")
+        let (rendered, written) = try await ChildProcess.run(
+            executable, ["render", "--db", path, "--at", "2026-11-19T14:00:00Z", "--range", "1d", "--out", out], currentDirectory: packageRoot)
+        #expect(rendered == .exit(0), "\(written)")
+        let page = try String(contentsOfFile: out + "/oncall.html", encoding: .utf8)
+        #expect(page.contains("<rect class=\"band maintenance\""))
+        #expect(page.contains("MAINTENANCE receipt-verification migration</text>"))
+        #expect(page.contains("Maintenance left out of these figures: receipt-verification migration (2026-11-19 11:50 for 1 h 40 min)"))
+
+        let (_, listed) = try await ChildProcess.run(executable, ["maintenance", "list", "--db", path, "--format", "json"])
+        #expect(listed.contains(#""id":"\#(id)","from":"2026-11-19T11:50:00Z","to":"2026-11-19T13:30:00Z","rrule":null,"actions":["purchase"]"#), "\(listed)")
+        let (removed, removeOutput) = try await ChildProcess.run(executable, ["maintenance", "remove", "--db", path, id])
+        #expect(removed == .exit(0) && removeOutput == "removed \(id): receipt-verification migration\n", "\(removeOutput)")
+        let (_, again) = try await ChildProcess.run(executable, ["alerts", "--db", path] + at)
+        #expect(again.contains("PAGE  purchase: success rate"), "removed, the burn is back: \(again)")
+    }
+
+    @Test(arguments: [
+        (["--from", "2026-12-01T02:00:00Z", "--reason", "x"], "--to: give the end (to) or the length (duration)"),
+        (["--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--rrule", "FREQ=WEEKLY;BYDAY=FUN", "--reason", "x"], "--rrule: BYDAY takes"),
+        (["--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--actions", "purchase,,restore", "--reason", "x"], "--actions: must name an action"),
+        (["--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--app", "", "--reason", "x"], "--app: must not be empty"),
+    ])
+    func aBadWindowIsRefusedNamingTheOption(_ arguments: [String], _ message: String) async throws {
+        let executable = try #require(builtExecutable)
+        let directory = try TemporaryDirectory()
+        let path = directory.file("db.sqlite")
+        let (status, output) = try await ChildProcess.run(executable, ["maintenance", "add", "--db", path] + arguments)
+        #expect(status == .exit(1) && output.contains("error: " + message), "\(output)")
+        let (_, listed) = try await ChildProcess.run(executable, ["maintenance", "list", "--db", path])
+        #expect(listed == "no maintenance window\n")
+    }
+}
