@@ -1,5 +1,5 @@
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 
 extension AlertContext {
     /// How long the charges made in `[from, to)` took to be granted, with the app versions that granted
@@ -28,7 +28,16 @@ extension AlertContext {
     func grantTimeBudgetRemaining(of chargingStore: Store, until: Int64) throws -> Double? {
         guard let objective = policy.reconciliation.timeToGrant else { return nil }
         let start = objective.objective.window.period(at: until).startSeconds
-        let counts = try decidedGrantTimes(from: start, to: until)?.decidedCounts(from: start * 1000, to: until * 1000)[chargingStore]
+        guard let times = try decidedGrantTimes(from: start, to: until) else { return nil }
+        let counts = try grantTimeCounts(times, from: start, to: until)[chargingStore]
         return counts.flatMap(objective.objective.budgetSpent).map { 1 - $0 }
+    }
+
+    /// The time-to-grant objective's counts per store over `[from, to)` (``GrantTimes/decidedCounts(from:to:)``),
+    /// without the minutes maintenance windows leave out of purchases' budgets: what its budget is judged on.
+    public func grantTimeCounts(_ times: GrantTimes, from: Int64, to: Int64) throws -> [Store: OutcomeCounts] {
+        try leavingOutMaintenance(of: ActionType.purchase.rawValue, from: from, to: to) { from, to in
+            times.decidedCounts(from: from * 1000, to: to * 1000)
+        }
     }
 }

@@ -83,7 +83,7 @@ public struct AlertContext: Sendable {
 
     /// `read` over `[from, to)` less `read` over each stretch of it that maintenance leaves out of
     /// `action`'s budget: what an objective is judged on.
-    private func leavingOutMaintenance<Key: Hashable>(
+    func leavingOutMaintenance<Key: Hashable>(
         of action: String, from: Int64, to: Int64, _ read: (Int64, Int64) throws -> [Key: OutcomeCounts]
     ) throws -> [Key: OutcomeCounts] {
         var counts = try read(from, to)

@@ -30,6 +30,9 @@ struct MaintenanceCommand: ParsableCommand {
 
         @OptionGroup var store: StoreOptions
 
+        @Option(help: ArgumentHelp("Its name, to remove it by (letters, digits, '.', '_', '-'; default: mw- and 8 hex digits).", valueName: "id"))
+        var id: String?
+
         @Option(help: ArgumentHelp("When it starts (\(TimeArgument.forms)).", valueName: "time"))
         var from: String
 
@@ -58,7 +61,7 @@ struct MaintenanceCommand: ParsableCommand {
             let output = try exitingOnFailure { () throws -> String in
                 let now = Int64(Date().timeIntervalSince1970)
                 let declaration = MaintenanceDeclaration(
-                    from: from, to: to, duration: duration, rrule: rrule,
+                    id: id, from: from, to: to, duration: duration, rrule: rrule,
                     actions: actions.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) } }, reason: reason,
                     app: app)
                 let window: MaintenanceWindow
@@ -67,7 +70,11 @@ struct MaintenanceCommand: ParsableCommand {
                 } catch let error as MaintenanceWindowError {
                     throw CommandFailure(message: "--\(error.field.split(separator: "[").first ?? ""): \(error.reason)")
                 }
-                try store.openStore().record(window)
+                let database = try store.openStore()
+                guard try !database.maintenanceWindows().contains(where: { $0.id == window.id }) else {
+                    throw CommandFailure(message: "--id: a window named \(window.id) exists; remove it first (maintenance remove \(window.id))")
+                }
+                try database.record(window)
                 return MaintenanceOutput.text([window])
                     + (window.isCorrection
                         ? "a correction: budgets and burn-rate alerts leave it out from now on (alerts already sent stay sent)\n" : "")

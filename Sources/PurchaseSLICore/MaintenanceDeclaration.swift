@@ -2,6 +2,8 @@
 /// `POST /v1/maintenance`: times and durations as text, read into a ``MaintenanceWindow`` with each error
 /// naming its field.
 public struct MaintenanceDeclaration: Sendable, Hashable, Codable {
+    /// Its name (letters, digits, `.`, `_`, `-`, at most 64, not `policy-…`), or none for a new `mw-…` one.
+    public var id: String?
     /// When it starts (``TimeArgument``: RFC 3339, a UTC date, `now`, `now-2h`).
     public var from: String
     /// When it ends; give this or ``duration``.
@@ -19,9 +21,10 @@ public struct MaintenanceDeclaration: Sendable, Hashable, Codable {
 
     /// Creates a declaration.
     public init(
-        from: String, to: String? = nil, duration: String? = nil, rrule: String? = nil, actions: [String]? = nil, reason: String,
+        id: String? = nil, from: String, to: String? = nil, duration: String? = nil, rrule: String? = nil, actions: [String]? = nil, reason: String,
         app: String? = nil
     ) {
+        self.id = id
         self.from = from
         self.to = to
         self.duration = duration
@@ -31,10 +34,15 @@ public struct MaintenanceDeclaration: Sendable, Hashable, Codable {
         self.app = app
     }
 
-    /// The window declared, checked (``MaintenanceWindow/validated()``); relative times are read against
-    /// `nowSeconds`.
+    /// The window declared, named ``id`` or else `id`, checked (``MaintenanceWindow/validated()``);
+    /// relative times are read against `nowSeconds`.
     /// - Throws: ``MaintenanceWindowError`` naming the field at fault.
-    public func window(id: String, createdSeconds: Int64?, source: MaintenanceWindow.Source, nowSeconds: Int64) throws -> MaintenanceWindow {
+    public func window(id newID: String, createdSeconds: Int64?, source: MaintenanceWindow.Source, nowSeconds: Int64) throws -> MaintenanceWindow {
+        if let id {
+            guard (1...64).contains(id.utf8.count), id.utf8.allSatisfy({ $0.isASCIIIdentifierByte }), !id.hasPrefix("policy-") else {
+                throw MaintenanceWindowError(field: "id", "expected 1 to 64 letters, digits, '.', '_' or '-' (not policy-…), got \(id)")
+            }
+        }
         guard let start = TimeArgument(from, nowSeconds: nowSeconds) else {
             throw MaintenanceWindowError(field: "from", "expected \(TimeArgument.forms), got \(from)")
         }
@@ -70,8 +78,15 @@ public struct MaintenanceDeclaration: Sendable, Hashable, Codable {
             throw MaintenanceWindowError(field: "rrule", error.description)
         }
         return try MaintenanceWindow(
-            id: id, app: app ?? "", startSeconds: start.seconds, endSeconds: end, recurrence: recurrence, actions: actions ?? [], reason: reason,
+            id: id ?? newID, app: app ?? "", startSeconds: start.seconds, endSeconds: end, recurrence: recurrence, actions: actions ?? [], reason: reason,
             createdSeconds: createdSeconds, source: source
         ).validated()
+    }
+}
+
+extension UInt8 {
+    /// A letter, digit, `.`, `_` or `-`: what a window's id may hold.
+    fileprivate var isASCIIIdentifierByte: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || self == 0x2E || self == 0x5F || self == 0x2D
     }
 }

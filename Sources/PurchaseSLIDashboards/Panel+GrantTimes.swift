@@ -29,11 +29,12 @@ extension DashboardContext {
         let target = objective.objective
         let budgetSeconds = atSeconds - target.window.period(at: atSeconds).startSeconds
         let widest = max(budgetSeconds, Self.objectiveWindows.map(\.seconds).max() ?? 0)
-        guard let times = try AlertContext(store: everyApp, policy: policy, app: app).decidedGrantTimes(from: atSeconds - widest, to: atSeconds)
-        else { return "" }
-        func counts(last seconds: Int64) -> [Store: OutcomeCounts] { times.decidedCounts(from: (atSeconds - seconds) * 1000, to: atSeconds * 1000) }
-        let budgetCounts = counts(last: budgetSeconds)
-        let windows = Dictionary(uniqueKeysWithValues: Self.objectiveWindows.map { ($0.seconds, counts(last: $0.seconds)) })
+        let judging = AlertContext(store: everyApp, policy: policy, app: app)
+        guard let times = try judging.decidedGrantTimes(from: atSeconds - widest, to: atSeconds) else { return "" }
+        // Without the minutes maintenance leaves out of purchases' budgets, as the alerts read them.
+        func counts(last seconds: Int64) throws -> [Store: OutcomeCounts] { try judging.grantTimeCounts(times, from: atSeconds - seconds, to: atSeconds) }
+        let budgetCounts = try counts(last: budgetSeconds)
+        let windows = Dictionary(uniqueKeysWithValues: try Self.objectiveWindows.map { ($0.seconds, try counts(last: $0.seconds)) })
         let within = NumberText.elapsed(millis: objective.withinSeconds * 1000)
         let cards = budgetCounts.keys.sorted().map { store -> HTML in
             let labels = GrantTimes.labels(store: store)

@@ -54,7 +54,12 @@ struct MaintenanceController {
             throw IngestError.badRequest(error.description)
         }
         let store = store
-        try await runBlocking { try store.record(window) }
+        let added = try await runBlocking {
+            guard try !store.maintenanceWindows().contains(where: { $0.id == window.id }) else { return false }
+            try store.record(window)
+            return true
+        }
+        guard added else { throw IngestError.conflict("a window named \(window.id) exists; DELETE /v1/maintenance/\(window.id) first") }
         logger.notice(
             "maintenance window declared",
             metadata: ["id": "\(window.id)", "from": "\(RFC3339.format(seconds: window.startSeconds))", "reason": "\(window.reason)"])

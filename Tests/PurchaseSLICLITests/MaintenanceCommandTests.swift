@@ -39,6 +39,11 @@ import Testing
         #expect(page.contains("MAINTENANCE receipt-verification migration</text>"))
         #expect(page.contains("Maintenance left out of these figures: receipt-verification migration (2026-11-19 11:50 for 1 h 40 min)"))
 
+        let named = ["maintenance", "add", "--db", path, "--id", "apple-2026-12", "--from", "2026-12-01", "--duration", "1h", "--reason", "Apple"]
+        #expect(try await ChildProcess.run(executable, named).0 == .exit(0))
+        let (secondAdd, duplicate) = try await ChildProcess.run(executable, named)
+        #expect(secondAdd == .exit(1) && duplicate.contains("error: --id: a window named apple-2026-12 exists; remove it first"), "\(duplicate)")
+        #expect(try await ChildProcess.run(executable, ["maintenance", "remove", "--db", path, "apple-2026-12"]).0 == .exit(0))
         let (_, listed) = try await ChildProcess.run(executable, ["maintenance", "list", "--db", path, "--format", "json"])
         #expect(listed.contains(#""id":"\#(id)","from":"2026-11-19T11:50:00Z","to":"2026-11-19T13:30:00Z","rrule":null,"actions":["purchase"]"#), "\(listed)")
         let (removed, removeOutput) = try await ChildProcess.run(executable, ["maintenance", "remove", "--db", path, id])
@@ -52,6 +57,7 @@ import Testing
         (["--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--rrule", "FREQ=WEEKLY;BYDAY=FUN", "--reason", "x"], "--rrule: BYDAY takes"),
         (["--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--actions", "purchase,,restore", "--reason", "x"], "--actions: must name an action"),
         (["--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--app", "", "--reason", "x"], "--app: must not be empty"),
+        (["--id", "nightly deploy", "--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--reason", "x"], "--id: expected 1 to 64 letters"),
     ])
     func aBadWindowIsRefusedNamingTheOption(_ arguments: [String], _ message: String) async throws {
         let executable = try #require(builtExecutable)

@@ -46,6 +46,13 @@ import Testing
                 #expect(windows.last?["rrule"] as? String == "FREQ=WEEKLY;BYDAY=SU")
             }
             try await client.execute(uri: "/v1/maintenance", method: .get) { #expect($0.status == .unauthorized, "listing needs the key too") }
+            let named = #"{"id":"apple-2026-12","from":"2026-12-01T02:00:00Z","duration":"1h","reason":"Apple's notice"}"#
+            try await client.execute(uri: "/v1/maintenance", method: .post, headers: key, body: json(named)) { #expect($0.status == .created) }
+            try await client.execute(uri: "/v1/maintenance", method: .post, headers: key, body: json(named)) { response in
+                #expect(response.status == .conflict)
+                #expect(bodyJSON(response.body)["error"] as? String == "a window named apple-2026-12 exists; DELETE /v1/maintenance/apple-2026-12 first")
+            }
+            try await client.execute(uri: "/v1/maintenance/apple-2026-12", method: .delete, headers: key) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/maintenance/policy-1", method: .delete, headers: key) { response in
                 #expect(response.status == .notFound)
                 #expect(bodyJSON(response.body)["error"] as? String == "policy-1 is declared in the policy file: remove it there")
@@ -63,6 +70,7 @@ import Testing
         (#"{"from":"2026-12-01T02:00:00Z","duration":"2h","rrule":"FREQ=DAILY;BYDAY=MO","reason":"x"}"#, "rrule: BYDAY is understood with FREQ=WEEKLY only"),
         (#"{"from":"2026-12-01T02:00:00Z","duration":"2h","reason":"x","app":""}"#, "app: must not be empty"),
         ("[1]", "expected a JSON object such as"),
+        (#"{"id":"policy-1","from":"2026-12-01T02:00:00Z","duration":"2h","reason":"x"}"#, "id: expected 1 to 64 letters"),
     ])
     func aBadDeclarationNamesItsFieldAndStoresNothing(_ body: String, _ message: String) async throws {
         let app = makeApp(store: store) { $0.readKeys = AccessKeys(["read-secret"]) }
