@@ -1,0 +1,3 @@
+CREATE TABLE maintenance_window (
+    id TEXT NOT NULL PRIMARY KEY, app TEXT NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, rrule TEXT,
+    actions TEXT NOT NULL, reason TEXT NOT NULL, created INTEGER) WITHOUT ROWID;
