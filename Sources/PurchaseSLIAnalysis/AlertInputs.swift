@@ -37,7 +37,9 @@ public struct AlertInputs: Sendable {
     /// O(minutes × series) when a window touches the range.
     public mutating func leaveOut(_ calendar: MaintenanceCalendar) {
         budgetView = nil
-        let earliest = ([startSeconds] + (Array(actions.values) + Array(weightedActions.values) + grantTimeSeries.values.map(\.overall)).map(\.startSeconds)).min()
+        let earliest =
+            ([startSeconds] + (Array(actions.values) + Array(weightedActions.values) + grantTimeSeries.values.map(\.overall)).map(\.startSeconds))
+            .min()
         guard let earliest, !calendar.bands(from: earliest, to: endSeconds).isEmpty else { return }
         budgetView = BudgetView(
             inputs: AlertInputs(

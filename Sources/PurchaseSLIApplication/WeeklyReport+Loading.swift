@@ -100,7 +100,8 @@ extension WeeklyReport {
         attainmentHistory = try policy.objectives.map { ($0.actionType, try context.attainment($0, at: week.endSeconds)) }
         maintenance = try context.maintenance().bands(from: week.startSeconds, to: week.endSeconds).map { band in
             let actions = objectiveActions.filter(band.window.covers(action:))
-            let leftOut = try actions.isEmpty
+            let leftOut =
+                try actions.isEmpty
                 ? OutcomeCounts()
                 : store.counts(
                     CountQuery(

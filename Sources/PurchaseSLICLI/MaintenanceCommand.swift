@@ -62,7 +62,9 @@ struct MaintenanceCommand: ParsableCommand {
                 let now = Int64(Date().timeIntervalSince1970)
                 let declaration = MaintenanceDeclaration(
                     id: id, from: from, to: to, duration: duration, rrule: rrule,
-                    actions: actions.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) } }, reason: reason,
+                    actions: actions.map {
+                        $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+                    }, reason: reason,
                     app: app)
                 let window: MaintenanceWindow
                 do {

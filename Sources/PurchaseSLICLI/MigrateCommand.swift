@@ -14,8 +14,9 @@ struct MigrateCommand: ParsableCommand {
         discussion: """
             Copies, in one transaction, the series, the minute, hour and day buckets and error counts as they \
             are stored, the dedup memory (so that events sent again after the move still count once), prices, \
-            the stores' notifications and the app's reports per transaction. The database must hold no \
-            events yet; running migrate again with the same file copies nothing (the copy is recognized). Stop \
+            the stores' notifications and the app's reports per transaction; then the maintenance windows and \
+            the rollout actions, each replacing one kept under its name. The database must hold no \
+            events yet; running migrate again with the same file copies nothing new (the copy is recognized). Stop \
             the serve writing the file first, and start the nodes on PostgreSQL after. Needs a build with \
             PostgreSQL support: swift build -c release --traits PostgreSQL.
 
@@ -60,6 +61,11 @@ struct MigrateCommand: ParsableCommand {
         } catch let refused as PostgresBucketStore.ImportRefused {
             throw CommandFailure(message: refused.description)
         }
+        // Declared by people and acted on by serve: kept by name, so a second run replaces them with themselves.
+        let windows = try source.maintenanceWindows()
+        for window in windows { try target.record(window) }
+        let actions = try source.rolloutActions(fromSeconds: 0)
+        for action in actions { try target.record(action) }
         if summary.alreadyImported {
             print("\(url) already holds this copy of \(from): nothing copied")
             return
@@ -68,8 +74,9 @@ struct MigrateCommand: ParsableCommand {
         for (name, count) in [
             ("series", summary.series), ("bucket rows", summary.bucketRows), ("error rows", summary.errorRows),
             ("eventIDs", summary.eventIDs), ("notifications", summary.notifications), ("report blobs", summary.reportBlobs),
+            ("maintenance", windows.count), ("rollout actions", actions.count),
         ] {
-            print("  \(name.padding(toLength: 14, withPad: " ", startingAt: 0))\(count)")
+            print("  \(name.padding(toLength: 16, withPad: " ", startingAt: 0))\(count)")
         }
     }
     #endif

@@ -78,7 +78,8 @@ public struct MaintenanceDeclaration: Sendable, Hashable, Codable {
             throw MaintenanceWindowError(field: "rrule", error.description)
         }
         return try MaintenanceWindow(
-            id: id ?? newID, app: app ?? "", startSeconds: start.seconds, endSeconds: end, recurrence: recurrence, actions: actions ?? [], reason: reason,
+            id: id ?? newID, app: app ?? "", startSeconds: start.seconds, endSeconds: end, recurrence: recurrence, actions: actions ?? [],
+            reason: reason,
             createdSeconds: createdSeconds, source: source
         ).validated()
     }

@@ -62,7 +62,9 @@ public struct MaintenanceWindow: Sendable, Hashable {
     /// - Throws: ``MaintenanceWindowError`` naming the field.
     public func validated() throws -> MaintenanceWindow {
         guard RFC3339.representableSeconds.contains(startSeconds) else { throw MaintenanceWindowError(field: "from", "is out of range") }
-        guard endSeconds > startSeconds else { throw MaintenanceWindowError(field: "to", "must be after from (\(RFC3339.format(seconds: startSeconds)))") }
+        guard endSeconds > startSeconds else {
+            throw MaintenanceWindowError(field: "to", "must be after from (\(RFC3339.format(seconds: startSeconds)))")
+        }
         guard durationSeconds <= 366 * 86_400 else { throw MaintenanceWindowError(field: "to", "must be within a year of from") }
         if let recurrence {
             let period: Int64 =
@@ -72,10 +74,13 @@ public struct MaintenanceWindow: Sendable, Hashable {
                 case .monthly: 28 * 86_400
                 }
             guard durationSeconds <= period else {
-                throw MaintenanceWindowError(field: "duration", "an occurrence must end before the next one can start (\(period / 3600) h apart at least)")
+                throw MaintenanceWindowError(
+                    field: "duration", "an occurrence must end before the next one can start (\(period / 3600) h apart at least)")
             }
         }
-        guard !reason.allSatisfy({ $0 == " " }) else { throw MaintenanceWindowError(field: "reason", "must say why (an announced outage, a migration)") }
+        guard !reason.allSatisfy({ $0 == " " }) else {
+            throw MaintenanceWindowError(field: "reason", "must say why (an announced outage, a migration)")
+        }
         guard reason.count <= 500 else { throw MaintenanceWindowError(field: "reason", "must be at most 500 characters") }
         if let empty = actions.firstIndex(where: \.isEmpty) { throw MaintenanceWindowError(field: "actions[\(empty)]", "must name an action") }
         return self

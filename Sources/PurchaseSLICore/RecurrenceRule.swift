@@ -79,7 +79,8 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     /// `20261231T235959Z` or `20261231` (the whole day), in seconds.
     private static func untilSeconds(_ text: String) -> Int64? {
         let digits = text.filter(\.isNumber)
-        guard text.count == 8 || (text.count == 16 && text.hasSuffix("Z") && Array(text)[8] == "T"), digits.count == text.count - (text.count == 8 ? 0 : 2)
+        guard text.count == 8 || (text.count == 16 && text.hasSuffix("Z") && Array(text)[8] == "T"),
+            digits.count == text.count - (text.count == 8 ? 0 : 2)
         else { return nil }
         let stamp =
             text.count == 8

@@ -22,4 +22,23 @@ extension DashboardContext {
                 caption: "MAINTENANCE \(window.reason)", isPage: false, isMaintenance: true)
         }
     }
+
+    /// A banner naming each maintenance window in progress at the page's time or starting within a day:
+    /// what a person on call must know before reading a quiet page as a healthy one. Empty without any.
+    func maintenanceBanner() throws -> HTML {
+        let bands = try maintenance().bands(from: atSeconds, to: atSeconds + 86_400)
+        guard !bands.isEmpty else { return "" }
+        let items = bands.map { band -> HTML in
+            let window = band.window
+            let actions = window.actions.isEmpty ? "every action" : window.actions.joined(separator: ", ")
+            let end = window.occurrences(from: band.range.lowerBound, to: band.range.upperBound).first?.upperBound ?? band.range.upperBound
+            let when =
+                band.range.lowerBound <= atSeconds
+                ? "in progress until \(RFC3339.format(seconds: end))"
+                : "from \(RFC3339.format(seconds: band.range.lowerBound)) to \(RFC3339.format(seconds: end))"
+            return "<li><strong>\(window.reason)</strong> (\(window.id)) \(when): \(actions) left out of the budgets and burn-rate alerts</li>"
+        }
+        return "<div class=\"banner none\"><strong>Maintenance</strong><ul>\(HTML.joined(items))</ul>"
+            + "<p class=\"meta\">Spikes, loss of signal and charges not granted still alert.</p></div>"
+    }
 }

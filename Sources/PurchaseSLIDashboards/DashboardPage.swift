@@ -53,7 +53,7 @@ public struct DashboardPage: Sendable {
             return finding
         }
         var body: HTML =
-            alerts.staleBanner + alerts.incompleteBanner + (try context.rolloutActionsBanner())
+            alerts.staleBanner + alerts.incompleteBanner + (try context.maintenanceBanner()) + (try context.rolloutActionsBanner())
             + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
         for panel in definition.panels {
             switch panel {

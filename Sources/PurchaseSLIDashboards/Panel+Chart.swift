@@ -60,7 +60,8 @@ extension DashboardContext {
                     label: $0.label, values: $0.steps.map(value), colour: dimension == .appVersion ? colours[$0.label] ?? spareColour : nil)
             },
             yLabel: yLabel, format: format, threshold: threshold,
-            bands: bands + (try maintenanceBands(for: actionType, from: data.start, to: atSeconds)), yDomain: domain, yLimits: limits ?? 0...Double.infinity)
+            bands: bands + (try maintenanceBands(for: actionType, from: data.start, to: atSeconds)), yDomain: domain,
+            yLimits: limits ?? 0...Double.infinity)
         let heading =
             (title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
                 + (dimension.map { " by \($0.rawValue)" } ?? "")) + ", per \(NumberText.duration(step))"

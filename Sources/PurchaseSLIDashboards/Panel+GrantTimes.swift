@@ -32,7 +32,9 @@ extension DashboardContext {
         let judging = AlertContext(store: everyApp, policy: policy, app: app)
         guard let times = try judging.decidedGrantTimes(from: atSeconds - widest, to: atSeconds) else { return "" }
         // Without the minutes maintenance leaves out of purchases' budgets, as the alerts read them.
-        func counts(last seconds: Int64) throws -> [Store: OutcomeCounts] { try judging.grantTimeCounts(times, from: atSeconds - seconds, to: atSeconds) }
+        func counts(last seconds: Int64) throws -> [Store: OutcomeCounts] {
+            try judging.grantTimeCounts(times, from: atSeconds - seconds, to: atSeconds)
+        }
         let budgetCounts = try counts(last: budgetSeconds)
         let windows = Dictionary(uniqueKeysWithValues: try Self.objectiveWindows.map { ($0.seconds, try counts(last: $0.seconds)) })
         let within = NumberText.elapsed(millis: objective.withinSeconds * 1000)

@@ -50,6 +50,9 @@ extension DashboardContext {
             }
             let isFresh = !freshness.isStale(action)
             let lastHour = windows[3600]?[action] ?? OutcomeCounts()
+            // Inside a maintenance window the figures leave out what happens now: never shown as OK.
+            let inMaintenance = !maintenance.excludedRanges(of: action, from: atSeconds - 60, to: atSeconds).isEmpty
+            let hourTouched = !maintenance.excludedRanges(of: action, from: atSeconds - 3600, to: atSeconds).isEmpty
             // Failing now beyond chance reads as such even when no rule fires (yet, or on thin traffic).
             let failingNow = isFresh && policy.missesObjectiveBeyondChance(lastHour, objective: objective)
             let status: HTML =
@@ -57,6 +60,7 @@ extension DashboardContext {
                 case .page: "<span class=\"status bad\">PAGE</span>"
                 case .ticket: "<span class=\"status warn\">TICKET</span>"
                 case nil where !isFresh: "<span class=\"status none\">\(FreshnessText.status(freshness, action: action))</span>"
+                case nil where inMaintenance: "<span class=\"status none\">MAINTENANCE</span>"
                 case nil where failingNow: "<span class=\"status bad\">BELOW OBJECTIVE</span>"
                 // Far under the objective on too few events to be sure is not OK either: 81.8 % of 11 retries
                 // against 95 % reads as a warning, not green.
@@ -75,9 +79,9 @@ extension DashboardContext {
                 }
                 ?? (
                     lastHour.successRate,
-                    objective.weight == .revenue
-                        ? "revenue success rate, last hour (\(NumberText.count(lastHour.valid)) effective valid)"
-                        : "success rate, last hour (\(NumberText.count(lastHour.valid)) valid)"
+                    (objective.weight == .revenue ? "revenue success rate, last hour" : "success rate, last hour")
+                        + (hourTouched ? " outside maintenance" : "")
+                        + " (\(NumberText.count(lastHour.valid))\(objective.weight == .revenue ? " effective" : "") valid)"
                 )
             let rate = headline.rate
             // Coloured by what fires or fails now: a rate below the objective on thin traffic is not yet news;
@@ -87,7 +91,7 @@ extension DashboardContext {
                 ? "bad"
                 : severity == .ticket
                     ? "warn"
-                    : (rate ?? 0) >= objective.target && isFresh ? "ok" : ""
+                    : (rate ?? 0) >= objective.target && isFresh && !inMaintenance ? "ok" : ""
             let rows = Self.objectiveWindows.map { window -> HTML in
                 let counts = windows[window.seconds]?[action] ?? OutcomeCounts()
                 let burn = objective.burnRate(counts)

@@ -12,7 +12,8 @@ extension WeeklyReport {
             let window = entry.band.window
             return [
                 RFC3339.format(seconds: entry.band.range.lowerBound), RFC3339.format(seconds: entry.band.range.upperBound),
-                escaping.escape(window.reason) + (window.isCorrection ? " (correction, declared \(RFC3339.format(seconds: window.createdSeconds ?? 0).prefix(10)))" : ""),
+                escaping.escape(window.reason)
+                    + (window.isCorrection ? " (correction, declared \(RFC3339.format(seconds: window.createdSeconds ?? 0).prefix(10)))" : ""),
                 window.actions.isEmpty ? "every action" : window.actions.map(escaping.escape).joined(separator: ", "),
                 NumberText.count(entry.leftOut.valid), NumberText.count(entry.leftOut.failure),
             ]
@@ -22,9 +23,13 @@ extension WeeklyReport {
     /// "Maintenance windows": the week's occurrences, what each left out of the budgets; nothing without one.
     var maintenanceSection: HTML {
         guard !maintenance.isEmpty else { return "" }
-        let header = HTML.joined(Self.maintenanceHeader.enumerated().map { index, name -> HTML in "<th\(index < 4 ? " class=\"text\"" : "")>\(name)</th>" })
+        let header = HTML.joined(
+            Self.maintenanceHeader.enumerated().map { index, name -> HTML in "<th\(index < 4 ? " class=\"text\"" : "")>\(name)</th>" })
         let rows = maintenanceRows(escaping: .html).map { cells -> HTML in
-            "<tr>" + HTML.joined(cells.enumerated().map { index, cell -> HTML in "<td\(index < 4 ? " class=\"text\"" : "")>\(HTML(trusted: cell))</td>" }) + "</tr>"
+            "<tr>"
+                + HTML.joined(
+                    cells.enumerated().map { index, cell -> HTML in "<td\(index < 4 ? " class=\"text\"" : "")>\(HTML(trusted: cell))</td>" })
+                + "</tr>"
         }
         return "<section><h2>Maintenance windows</h2><div class=\"scroll\"><table><tr>\(header)</tr>\(HTML.joined(rows))</table></div>"
             + "<p class=\"meta\">Their minutes count for no objective: attainment, budgets and burn-rate alerts leave them out "
@@ -34,7 +39,10 @@ extension WeeklyReport {
     /// The same as a Markdown table; nothing without one.
     var maintenanceMarkdown: [String] {
         guard !maintenance.isEmpty else { return [] }
-        return ["", "## Maintenance windows", "", "| " + Self.maintenanceHeader.joined(separator: " | ") + " |", "|" + String(repeating: "---|", count: 6)]
+        return [
+            "", "## Maintenance windows", "", "| " + Self.maintenanceHeader.joined(separator: " | ") + " |",
+            "|" + String(repeating: "---|", count: 6),
+        ]
             + maintenanceRows(escaping: .markdown).map { "| " + $0.joined(separator: " | ") + " |" }
     }
 }

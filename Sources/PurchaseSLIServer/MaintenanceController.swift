@@ -44,7 +44,8 @@ struct MaintenanceController {
         } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
             throw IngestError.badRequest("\(Self.path(context)): \(context.debugDescription)")
         } catch {
-            throw IngestError.badRequest("expected a JSON object such as {\"from\":\"2026-12-01T02:00:00Z\",\"to\":\"2026-12-01T04:00:00Z\",\"reason\":\"…\"}")
+            throw IngestError.badRequest(
+                "expected a JSON object such as {\"from\":\"2026-12-01T02:00:00Z\",\"to\":\"2026-12-01T04:00:00Z\",\"reason\":\"…\"}")
         }
         let now = wallClockMillis() / 1000
         let window: MaintenanceWindow

@@ -27,7 +27,8 @@ extension SQLiteBucketStore {
                 return MaintenanceWindow(
                     id: row[0], app: row[1], startSeconds: row[2], endSeconds: row[3],
                     recurrence: try (row[4] as String?).map(RecurrenceRule.init(parsing:)),
-                    actions: actions.isEmpty ? [] : actions.split(separator: Self.actionSeparator, omittingEmptySubsequences: false).map(String.init), reason: row[6], createdSeconds: row[7])
+                    actions: actions.isEmpty ? [] : actions.split(separator: Self.actionSeparator, omittingEmptySubsequences: false).map(String.init),
+                    reason: row[6], createdSeconds: row[7])
             }
         }
     }

@@ -18,9 +18,13 @@ import Testing
             try window("b", from: 1790, to: 2401),  // every action, overlapping a: to 00:41
             try window("c", from: 7200, to: 7260, actions: ["restore"]),
         ])
-        let ranges = calendar.excludedRanges(of: "purchase", from: origin, to: origin + 86_400).map { ($0.lowerBound - origin, $0.upperBound - origin) }
+        let ranges = calendar.excludedRanges(of: "purchase", from: origin, to: origin + 86_400).map {
+            ($0.lowerBound - origin, $0.upperBound - origin)
+        }
         #expect(ranges.map(\.0) == [600] && ranges.map(\.1) == [2460])
-        let restore = calendar.excludedRanges(of: "restore", from: origin + 1800, to: origin + 86_400).map { ($0.lowerBound - origin, $0.upperBound - origin) }
+        let restore = calendar.excludedRanges(of: "restore", from: origin + 1800, to: origin + 86_400).map {
+            ($0.lowerBound - origin, $0.upperBound - origin)
+        }
         #expect(restore.map(\.0) == [1800, 7200] && restore.map(\.1) == [2460, 7260])
         #expect(calendar.excludedRanges(of: "retry", from: origin + 3600, to: origin + 7200).isEmpty)
     }

@@ -120,7 +120,9 @@ import Testing
         #expect(without.maintenance.isEmpty && with.maintenance.count == 1)
         #expect(with.maintenance.first?.leftOut.failure == 600 && with.maintenance.first?.leftOut.valid == 600)
         #expect(with.document(navigation: [], generatedAtSeconds: 0).rendered.contains("receipt &lt;migration&gt; (correction, declared 2026-11-19)"))
-        #expect(with.markdown.contains("| 2026-11-19T12:00:00Z | 2026-11-19T13:00:00Z | receipt \\<migration\\> (correction, declared 2026-11-19) | purchase | 600 | 600 |"))
+        #expect(
+            with.markdown.contains(
+                "| 2026-11-19T12:00:00Z | 2026-11-19T13:00:00Z | receipt \\<migration\\> (correction, declared 2026-11-19) | purchase | 600 | 600 |"))
         #expect(!without.markdown.contains("Maintenance windows"))
     }
 }

@@ -30,6 +30,13 @@ import Testing
         #expect(!after.contains("PAGE") && !after.contains("purchase: success rate"), "\(after)")
         #expect(after.contains("TICKET") && after.contains("TICKET  retry: 409s (already granted)"), "the 409 spike still fires: \(after)")
 
+        let (_, duringPage) = try await ChildProcess.run(
+            executable, ["render", "--db", path, "--at", "2026-11-19T12:30:00Z", "--range", "1d", "--out", directory.file("during")],
+            currentDirectory: packageRoot)
+        let during = try String(contentsOfFile: directory.file("during") + "/oncall.html", encoding: .utf8)
+        #expect(
+            during.contains("<strong>receipt-verification migration</strong> (\(id)) in progress until 2026-11-19T13:30:00Z: purchase left out"),
+            "\(duringPage)")
         let out = directory.file("out")
         let (rendered, written) = try await ChildProcess.run(
             executable, ["render", "--db", path, "--at", "2026-11-19T14:00:00Z", "--range", "1d", "--out", out], currentDirectory: packageRoot)
@@ -37,6 +44,7 @@ import Testing
         let page = try String(contentsOfFile: out + "/oncall.html", encoding: .utf8)
         #expect(page.contains("<rect class=\"band maintenance\""))
         #expect(page.contains("MAINTENANCE receipt-verification migration</text>"))
+        #expect(!page.contains("in progress until"), "over at 14:00")
         #expect(page.contains("Maintenance left out of these figures: receipt-verification migration (2026-11-19 11:50 for 1 h 40 min)"))
 
         let named = ["maintenance", "add", "--db", path, "--id", "apple-2026-12", "--from", "2026-12-01", "--duration", "1h", "--reason", "Apple"]
@@ -45,7 +53,9 @@ import Testing
         #expect(secondAdd == .exit(1) && duplicate.contains("error: --id: a window named apple-2026-12 exists; remove it first"), "\(duplicate)")
         #expect(try await ChildProcess.run(executable, ["maintenance", "remove", "--db", path, "apple-2026-12"]).0 == .exit(0))
         let (_, listed) = try await ChildProcess.run(executable, ["maintenance", "list", "--db", path, "--format", "json"])
-        #expect(listed.contains(#""id":"\#(id)","from":"2026-11-19T11:50:00Z","to":"2026-11-19T13:30:00Z","rrule":null,"actions":["purchase"]"#), "\(listed)")
+        #expect(
+            listed.contains(#""id":"\#(id)","from":"2026-11-19T11:50:00Z","to":"2026-11-19T13:30:00Z","rrule":null,"actions":["purchase"]"#),
+            "\(listed)")
         let (removed, removeOutput) = try await ChildProcess.run(executable, ["maintenance", "remove", "--db", path, id])
         #expect(removed == .exit(0) && removeOutput == "removed \(id): receipt-verification migration\n", "\(removeOutput)")
         let (_, again) = try await ChildProcess.run(executable, ["alerts", "--db", path] + at)
@@ -55,7 +65,10 @@ import Testing
     @Test(arguments: [
         (["--from", "2026-12-01T02:00:00Z", "--reason", "x"], "--to: give the end (to) or the length (duration)"),
         (["--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--rrule", "FREQ=WEEKLY;BYDAY=FUN", "--reason", "x"], "--rrule: BYDAY takes"),
-        (["--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--actions", "purchase,,restore", "--reason", "x"], "--actions: must name an action"),
+        (
+            ["--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--actions", "purchase,,restore", "--reason", "x"],
+            "--actions: must name an action"
+        ),
         (["--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--app", "", "--reason", "x"], "--app: must not be empty"),
         (["--id", "nightly deploy", "--from", "2026-12-01T02:00:00Z", "--duration", "2h", "--reason", "x"], "--id: expected 1 to 64 letters"),
     ])

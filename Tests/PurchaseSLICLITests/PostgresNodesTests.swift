@@ -158,6 +158,14 @@ struct MigrateCommandTests {
         let sqlite = directory.file("source.sqlite")
         let ingested = try await ChildProcess.run(executable, ["ingest", "--db", sqlite, "--quiet", samples])
         #expect(ingested.termination == .exit(0), "\(ingested.output)")
+        let declared = try await ChildProcess.run(
+            executable,
+            [
+                "maintenance", "add", "--db", sqlite, "--id", "nightly", "--from", "2026-11-10T03:00:00Z", "--duration", "30m", "--rrule",
+                "FREQ=DAILY",
+                "--reason", "nightly batch",
+            ])
+        #expect(declared.termination == .exit(0), "\(declared.output)")
         let url = try await TestPostgres.newDatabase()
         let environment = ["PURCHASE_SLI_DB": url]
         let migrated = try await ChildProcess.run(executable, ["migrate", "--from", sqlite], environment: environment)
@@ -176,6 +184,9 @@ struct MigrateCommandTests {
             #expect(fromSQLite.termination == .exit(0) && fromPostgres.termination == .exit(0), "\(fromPostgres.output)")
             #expect(fromPostgres.output == fromSQLite.output, "\(arguments)")
         }
+        let windows = try await ChildProcess.run(executable, ["maintenance", "list", "--format", "json"], environment: environment)
+        #expect(windows.output == (try await ChildProcess.run(executable, ["maintenance", "list", "--db", sqlite, "--format", "json"]).output))
+        #expect(windows.output.contains(#""id":"nightly""#) && migrated.output.contains("maintenance     1"), "\(windows.output)")
         let again = try await ChildProcess.run(executable, ["migrate", "--from", sqlite], environment: environment)
         #expect(again.termination == .exit(0) && again.output.contains("nothing copied"), "\(again.output)")
         // The events sent again after the move are recognized: the dedup memory moved with the counts.

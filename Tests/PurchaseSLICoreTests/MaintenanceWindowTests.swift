@@ -81,16 +81,34 @@ import Testing
     @Test(arguments: [
         (MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", reason: "x"), "to: give the end (to) or the length (duration)"),
         (MaintenanceDeclaration(from: "tomorrow", to: "2026-12-01", reason: "x"), "from: expected \(TimeArgument.forms), got tomorrow"),
-        (MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", to: "2026-12-01T01:00:00Z", reason: "x"), "to: must be after from (2026-12-01T02:00:00Z)"),
-        (MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", to: "2026-12-02", duration: "1h", reason: "x"), "duration: give to or duration, not both"),
-        (MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "soon", reason: "x"), "duration: expected a duration such as 30m, 2h or 1d, got soon"),
-        (MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "2h", rrule: "FREQ=YEARLY", reason: "x"), "rrule: FREQ must be DAILY, WEEKLY or MONTHLY, got YEARLY"),
+        (
+            MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", to: "2026-12-01T01:00:00Z", reason: "x"),
+            "to: must be after from (2026-12-01T02:00:00Z)"
+        ),
+        (
+            MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", to: "2026-12-02", duration: "1h", reason: "x"),
+            "duration: give to or duration, not both"
+        ),
+        (
+            MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "soon", reason: "x"),
+            "duration: expected a duration such as 30m, 2h or 1d, got soon"
+        ),
+        (
+            MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "2h", rrule: "FREQ=YEARLY", reason: "x"),
+            "rrule: FREQ must be DAILY, WEEKLY or MONTHLY, got YEARLY"
+        ),
         (
             MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "2d", rrule: "FREQ=DAILY", reason: "x"),
             "duration: an occurrence must end before the next one can start (24 h apart at least)"
         ),
-        (MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "2h", reason: "  "), "reason: must say why (an announced outage, a migration)"),
-        (MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "2h", actions: ["purchase", ""], reason: "x"), "actions[1]: must name an action"),
+        (
+            MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "2h", reason: "  "),
+            "reason: must say why (an announced outage, a migration)"
+        ),
+        (
+            MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "2h", actions: ["purchase", ""], reason: "x"),
+            "actions[1]: must name an action"
+        ),
     ])
     func aDeclarationNotUnderstoodNamesItsField(_ declaration: MaintenanceDeclaration, _ message: String) {
         do {

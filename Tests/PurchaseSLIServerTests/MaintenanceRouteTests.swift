@@ -50,7 +50,8 @@ import Testing
             try await client.execute(uri: "/v1/maintenance", method: .post, headers: key, body: json(named)) { #expect($0.status == .created) }
             try await client.execute(uri: "/v1/maintenance", method: .post, headers: key, body: json(named)) { response in
                 #expect(response.status == .conflict)
-                #expect(bodyJSON(response.body)["error"] as? String == "a window named apple-2026-12 exists; DELETE /v1/maintenance/apple-2026-12 first")
+                #expect(
+                    bodyJSON(response.body)["error"] as? String == "a window named apple-2026-12 exists; DELETE /v1/maintenance/apple-2026-12 first")
             }
             try await client.execute(uri: "/v1/maintenance/apple-2026-12", method: .delete, headers: key) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/maintenance/policy-1", method: .delete, headers: key) { response in
@@ -66,8 +67,14 @@ import Testing
     @Test(arguments: [
         (#"{"from":"2026-12-01T02:00:00Z","reason":"x"}"#, "to: give the end (to) or the length (duration)"),
         (#"{"from":"2026-12-01T02:00:00Z","duration":"2h"}"#, "reason: required field is missing"),
-        (#"{"from":"2026-12-01T02:00:00Z","duration":"2h","reason":"x","actions":"purchase"}"#, "actions: Expected to decode Array<Any> but found a string instead."),
-        (#"{"from":"2026-12-01T02:00:00Z","duration":"2h","rrule":"FREQ=DAILY;BYDAY=MO","reason":"x"}"#, "rrule: BYDAY is understood with FREQ=WEEKLY only"),
+        (
+            #"{"from":"2026-12-01T02:00:00Z","duration":"2h","reason":"x","actions":"purchase"}"#,
+            "actions: Expected to decode Array<Any> but found a string instead."
+        ),
+        (
+            #"{"from":"2026-12-01T02:00:00Z","duration":"2h","rrule":"FREQ=DAILY;BYDAY=MO","reason":"x"}"#,
+            "rrule: BYDAY is understood with FREQ=WEEKLY only"
+        ),
         (#"{"from":"2026-12-01T02:00:00Z","duration":"2h","reason":"x","app":""}"#, "app: must not be empty"),
         ("[1]", "expected a JSON object such as"),
         (#"{"id":"policy-1","from":"2026-12-01T02:00:00Z","duration":"2h","reason":"x"}"#, "id: expected 1 to 64 letters"),

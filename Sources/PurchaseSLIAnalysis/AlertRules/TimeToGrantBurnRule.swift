@@ -34,7 +34,8 @@ public struct TimeToGrantBurnRule: AlertRule {
         guard let objective = policy.reconciliation.timeToGrant else { return outcome }
         let paged = context.run.shared("\(kind.rawValue) paged minutes") {
             PagedMinutes(
-                test: test, series: context.allInputs.budgeted.grantTimeSeries.values.flatMap { [$0.overall] + $0.slices }, reach: context.reachSeconds)
+                test: test, series: context.allInputs.budgeted.grantTimeSeries.values.flatMap { [$0.overall] + $0.slices },
+                reach: context.reachSeconds)
         }
         let inputs = context.inputs.budgeted
         for store in inputs.grantTimeSeries.keys.sorted() {
