@@ -33,6 +33,23 @@ enum YAMLDocument {
         return try reader.plainValue(root, at: "")
     }
 
+    /// Every document of a stream (`---` between them) as plain values, the values of all of them counted
+    /// against ``maximumValues``; an empty document is nil.
+    static func allPlainValues(_ yaml: String) throws -> [Any?] {
+        var reader = Reader()
+        var documents: [Any?] = []
+        do {
+            for root in try Yams.compose_all(yaml: yaml, Self.resolver) {
+                documents.append(try reader.plainValue(root, at: ""))
+            }
+        } catch let error as PolicyError {
+            throw error
+        } catch {
+            throw PolicyError(path: "(file)", reason: "not valid YAML: \(error)")
+        }
+        return documents
+    }
+
     /// Converts nodes depth first, counting the values made.
     private struct Reader {
         let constructor = Constructor.default

@@ -15,7 +15,7 @@ public struct PurchaseSLICommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, IngestCommand.self, IngestStoreCommand.self, QueryCommand.self, ChargesCommand.self, GrantsCommand.self,
             ConsumptionCommand.self, MakeWholeCommand.self,
-            AlertsCommand.self, MaintenanceCommand.self,
+            AlertsCommand.self, MaintenanceCommand.self, SLOCommand.self,
             RolloutCommand.self, RenderCommand.self,
             ReportCommand.self, IncidentCommand.self, SimulateCommand.self, ServeCommand.self, MigrateCommand.self,
         ]
