@@ -36,6 +36,7 @@ public func buildApplication(
     QueryController(store: store, maximumRows: configuration.maximumQueryRows, reconciliation: configuration.alertPolicy.reconciliation)
         .addRoutes(to: router)
     HealthController(store: store, committer: committer, metrics: metrics).addRoutes(to: router)
+    SLOMetricsController(store: store, configuration: configuration).addRoutes(to: router)
     MaintenanceController(
         store: store, policyWindows: configuration.alertPolicy.maintenance, keysConfigured: configuration.readKeys.isEnabled,
         maximumBodyBytes: configuration.maximumBodyBytes, bodyTimeoutSeconds: configuration.bodyTimeoutSeconds, logger: logger

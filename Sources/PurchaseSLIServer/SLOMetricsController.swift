@@ -1,0 +1,100 @@
+import Hummingbird
+import Prometheus
+import PurchaseSLIAnalysis
+import PurchaseSLIApplication
+import PurchaseSLICore
+import PurchaseSLIStorage
+import Synchronization
+
+/// `GET /metrics/slo`: each objective's SLI as Prometheus series, so that Grafana charts them next to the
+/// team's other services (`dashboards/grafana/purchase-sli.json`): per action and window the valid and good
+/// events, the success ratio and the burn rate; per action the target, the error budget left and whether
+/// maintenance covers it; per alert kind and severity the alerts firing. Evaluated at the last whole minute
+/// (the counts `alerts --at` and the pages read), once a minute however many scrape it (and again when a
+/// maintenance window is added or removed). Bounded: the
+/// policy's objectives × its rules' windows, and the rules' kinds × two severities (× the apps of
+/// `alertApps`, labelled `app`; empty for every app's events together).
+final class SLOMetricsController: Sendable {
+    let store: any PurchaseStore
+    let policy: SLOPolicy
+    let apps: [String?]
+    /// The last exposition, the minute it was made at and the stored maintenance windows it knew.
+    private let cache = Mutex<(minute: Int64, windows: [MaintenanceWindow], exposition: [UInt8])?>(nil)
+
+    init(store: any PurchaseStore, configuration: ServerConfiguration) {
+        self.store = store
+        policy = configuration.alertPolicy
+        apps = configuration.alertApps.isEmpty ? [nil] : configuration.alertApps.map { $0 }
+    }
+
+    func addRoutes(to router: Router<some RequestContext>) {
+        router.get("/metrics/slo") { [self] _, _ in
+            let minute = wallClockMillis() / 60_000 * 60
+            let exposition = try await runBlocking { try self.exposition(at: minute) }
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: exposition)))
+        }
+    }
+
+    /// The exposition at `minute`, made once per minute (and again when a maintenance window was added
+    /// or removed since).
+    func exposition(at minute: Int64) throws -> [UInt8] {
+        let windows = try store.maintenanceWindows()
+        if let cached = cache.withLock({ $0 }), cached.minute == minute, cached.windows == windows { return cached.exposition }
+        let registry = PrometheusCollectorRegistry()
+        for app in apps {
+            let snapshot = try AlertContext(store: store, policy: policy, app: app).sloSnapshot(at: minute)
+            Self.register(snapshot, app: app ?? "", in: registry)
+        }
+        registry.makeGauge(name: "purchase_sli_slo_evaluation_timestamp_seconds", help: "The whole minute the SLI series were evaluated at")
+            .set(to: Double(minute))
+        let exposition = registry.emitToBuffer()
+        cache.withLock { $0 = (minute, windows, exposition) }
+        return exposition
+    }
+
+    /// One app's series.
+    private static func register(_ snapshot: SLOSnapshot, app: String, in registry: PrometheusCollectorRegistry) {
+        for state in snapshot.objectives {
+            let action = state.objective.actionType
+            registry.makeGauge(
+                name: "purchase_sli_slo_target_ratio", labels: [("app", app), ("action", action)], help: "The objective's success-rate target"
+            )
+            .set(to: state.objective.target)
+            registry.makeGauge(
+                name: "purchase_sli_slo_maintenance", labels: [("app", app), ("action", action)],
+                help: "1 while a maintenance window leaves the action's minutes out of its budget"
+            ).set(to: state.inMaintenance ? 1 : 0)
+            if let left = state.budgetRemaining {
+                registry.makeGauge(
+                    name: "purchase_sli_slo_error_budget_remaining_ratio", labels: [("app", app), ("action", action)],
+                    help: "The share of the error budget left over the objective's window (negative: overspent)"
+                ).set(to: left)
+            }
+            for (window, counts) in state.windows {
+                let labels = [("app", app), ("action", action), ("window", window)]
+                registry.makeGauge(
+                    name: "purchase_sli_slo_valid_events", labels: labels,
+                    help: "Valid events over the window (weighted by price for a revenue objective), maintenance left out"
+                ).set(to: Double(counts.valid))
+                registry.makeGauge(name: "purchase_sli_slo_good_events", labels: labels, help: "Successes and 409 already granted over the window")
+                    .set(to: Double(counts.valid - counts.failure))
+                if let rate = counts.successRate {
+                    registry.makeGauge(name: "purchase_sli_slo_success_ratio", labels: labels, help: "Good over valid events over the window")
+                        .set(to: rate)
+                }
+                if let burn = state.objective.burnRate(counts) {
+                    registry.makeGauge(name: "purchase_sli_slo_burn_rate", labels: labels, help: "Error rate over the window / error budget")
+                        .set(to: burn)
+                }
+            }
+        }
+        for (kind, severity, count) in snapshot.firing {
+            registry.makeGauge(
+                name: "purchase_sli_alerts_firing", labels: [("app", app), ("alertname", kind), ("severity", severity.rawValue)],
+                help: "Alerts of the kind firing at the severity"
+            ).set(to: Double(count))
+        }
+    }
+}
