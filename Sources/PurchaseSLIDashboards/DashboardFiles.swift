@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseSLIAnalysis
+import PurchaseSLIRendering
 
 /// Reading dashboard definitions from a directory and writing rendered pages to one.
 public enum DashboardFiles {
@@ -35,13 +36,19 @@ public enum DashboardFiles {
         return definitions
     }
 
-    /// Writes each file into `directory` (created when missing); returns the paths written.
+    /// Writes each file into `directory` (created when missing), with the CSV of each of its tables
+    /// (``TableCSV``); returns the paths of the pages written.
     public static func write(_ files: [DashboardRenderer.File], to directory: String) throws -> [String] {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             return try files.map { file in
                 let path = directory + "/" + file.name
-                try Data(file.html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                // Each table's numbers (each chart's too) as a CSV file beside the page, linked after it.
+                let (html, tables) = TableCSV.attach(to: file.html, pageName: file.name)
+                for table in tables {
+                    try Data(table.text.utf8).write(to: URL(fileURLWithPath: directory + "/" + table.name), options: .atomic)
+                }
+                try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
                 return path
             }
         } catch {

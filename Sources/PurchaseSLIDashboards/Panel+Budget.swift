@@ -85,10 +85,11 @@ enum AttainmentTable {
                 case false?: "<span class=\"status bad\">MISSED</span>"
                 }
             let soFar: HTML = period.isPartial ? " <span class=\"meta\">so far</span>" : ""
-            return "<tr><td class=\"text\">\(period.label)\(soFar)</td><td>\(NumberText.percent(period.counts?.successRate))</td>"
-                + "<td>\(NumberText.count(period.counts?.valid ?? 0))</td><td>\(status)</td></tr>"
+            return "<tr><td class=\"text\">\(period.label)\(soFar)</td>"
+                + "<td\(DashboardContext.dataValue(period.counts?.successRate.map { $0 * 100 }))>\(NumberText.percent(period.counts?.successRate))</td>"
+                + "<td data-value=\"\(period.counts?.valid ?? 0)\">\(NumberText.count(period.counts?.valid ?? 0))</td><td>\(status)</td></tr>"
         }
-        return "<table><tr><th class=\"text\">attainment</th><th>success rate</th><th>valid</th>"
+        return "<table><tr><th class=\"text\">attainment</th><th data-value=\"success rate (%)\">success rate</th><th>valid</th>"
             + "<th>vs \(NumberText.percent(periods.first?.target))</th></tr>\(HTML.joined(rows))</table>"
     }
 

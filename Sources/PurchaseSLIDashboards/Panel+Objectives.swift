@@ -95,8 +95,11 @@ extension DashboardContext {
             let rows = Self.objectiveWindows.map { window -> HTML in
                 let counts = windows[window.seconds]?[action] ?? OutcomeCounts()
                 let burn = objective.burnRate(counts)
-                return "<tr><td>\(window.label)</td><td>\(NumberText.percent(counts.successRate))</td>"
-                    + "<td>\(burn.map { String(format: "%.1f×", $0) } ?? "n/a")</td><td>\(NumberText.count(counts.valid))</td></tr>"
+                // The unformatted numbers go with the cells, for the table's CSV (``TableCSV``).
+                return
+                    "<tr><td>\(window.label)</td><td\(Self.dataValue(counts.successRate.map { $0 * 100 }))>\(NumberText.percent(counts.successRate))</td>"
+                    + "<td\(Self.dataValue(burn))>\(burn.map { String(format: "%.1f×", $0) } ?? "n/a")</td>"
+                    + "<td data-value=\"\(counts.valid)\">\(NumberText.count(counts.valid))</td></tr>"
             }
             let budgetCounts = windows[atSeconds - objective.window.period(at: atSeconds).startSeconds]?[action] ?? OutcomeCounts()
             let budgetLeft = objective.budgetSpent(budgetCounts).map { 1 - $0 }
@@ -121,7 +124,7 @@ extension DashboardContext {
                 <div class="meta">\(headline.caption) · objective \
                 \(NumberText.percent(objective.target))\(objective.weight == .revenue ? " of revenue" : "") over \(objective.window.description) · \
                 \(FreshnessText.line(freshness, action: action))</div>
-                <table><tr><th>window</th><th>success rate</th><th>burn rate</th><th>valid</th></tr>\(HTML.joined(rows))</table>
+                <table><tr><th>window</th><th data-value="success rate (%)">success rate</th><th>burn rate</th><th>valid</th></tr>\(HTML.joined(rows))</table>
                 \(budget)<div>\(spark.html) <span class="meta">\(NumberText.duration(rangeSeconds)) trend</span></div></div>
                 """
         }
@@ -138,6 +141,11 @@ extension DashboardContext {
         }
         let more = bands.count > 3 ? " and \(bands.count - 3) more" : ""
         return "<p class=\"meta\">Maintenance left out of these figures: \(named.joined(separator: "; "))\(more)</p>"
+    }
+
+    /// ` data-value="99.31"`: a cell's unformatted number for its table's CSV; empty without one.
+    static func dataValue(_ value: Double?) -> HTML {
+        value.map { HTML(trusted: " data-value=\"\(String($0))\"") } ?? ""
     }
 
     /// "error budget left over 28 d: 72.1 %" (or "overspent by …") with its bar.

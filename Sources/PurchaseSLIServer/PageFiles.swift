@@ -5,7 +5,8 @@ import NIOPosix
 import _NIOFileSystem
 
 /// The rendered pages of one directory, for Hummingbird's `FileMiddleware`: `/` is its `index.html`,
-/// `/oncall.html` its file of that name. Only regular `.html` files directly in the directory are served
+/// `/oncall.html` its file of that name. Only regular `.html` and `.csv` files (the pages' tables) directly in
+/// the directory are served
 /// (names of lowercase letters, digits, `-` and the `W` of a weekly review), so a database, a keys file,
 /// a subdirectory or a symbolic link kept beside them (`passwd.html` → `/etc/passwd`) is never handed
 /// out. Files are opened without following a link and streamed in chunks on NIO's thread pool, off the
@@ -31,7 +32,8 @@ struct PageFiles: FileProvider {
     func middleware<Context: RequestContext>(context: Context.Type = Context.self) -> WholePages<Context> {
         WholePages(
             files: FileMiddleware(fileProvider: self, cacheControl: .init([(.textHtml, [.noCache])]), searchForIndexHtml: true)
-                .withAdditionalMediaType(MediaType(type: .text, subType: "html", parameter: ("charset", "utf-8")), mappedToFileExtension: "html"))
+                .withAdditionalMediaType(MediaType(type: .text, subType: "html", parameter: ("charset", "utf-8")), mappedToFileExtension: "html")
+                .withAdditionalMediaType(MediaType(type: .text, subType: "csv", parameter: ("charset", "utf-8")), mappedToFileExtension: "csv"))
     }
 
     /// Pages whole, never a byte range: a page is a few hundred kilobytes, and `FileMiddleware` answers a
@@ -94,10 +96,10 @@ struct PageFiles: FileProvider {
         }
     }
 
-    /// The file a path asks for, or nil when it is not a page of the directory.
+    /// The file a path asks for, or nil when it is not a page (or a page's CSV) of the directory.
     static func pageName(_ path: String) -> String? {
         let name = String(path.dropFirst())
-        guard path.hasPrefix("/"), name.hasSuffix(".html"), name.count <= 64,
+        guard path.hasPrefix("/"), name.hasSuffix(".html") || name.hasSuffix(".csv"), name.count <= 64,
             name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "." || $0 == "W") }),
             !name.hasPrefix("."), !name.contains("..")
         else { return nil }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A strict reading of a rendered page, stricter than HTML itself: every `<` starts an element our code
 /// writes (or `<!DOCTYPE html>` at the top), every attribute is one our code writes and has a
-/// double-quoted value, `href` is a relative `.html` file (with an alert anchor) or a policy's runbook URL, elements close in order (`meta` is void, SVG
+/// double-quoted value, `href` is a relative `.html` or `.csv` file (with an alert anchor) or a policy's runbook URL, elements close in order (`meta` is void, SVG
 /// elements may self-close), and text and attribute values hold no raw `<` or `>` and no `&` other than the
 /// references ``PurchaseSLIRendering/HTML/escape(_:)`` writes. Event text that escaped escaping breaks one
 /// of these rules, whatever it says.
@@ -10,13 +10,13 @@ enum MarkupCheck {
     /// Every element our pages use.
     static let elements: Set<String> = [
         "html", "head", "meta", "title", "style", "body", "header", "nav", "main", "footer", "section", "h1", "h2",
-        "h3", "h4", "p", "div", "span", "strong", "i", "a", "ul", "li", "table", "tr", "th", "td", "code",
+        "h3", "h4", "p", "div", "span", "strong", "i", "a", "ul", "li", "table", "tr", "th", "td", "code", "details", "summary",
         "svg", "rect", "line", "path", "text",
     ]
     /// Every attribute our pages use.
     static let attributes: Set<String> = [
         "lang", "charset", "http-equiv", "content", "name", "href", "class", "viewBox", "role", "aria-label",
-        "x", "y", "x1", "x2", "y1", "y2", "width", "height", "d", "text-anchor", "transform", "id", "rel",
+        "x", "y", "x1", "x2", "y1", "y2", "width", "height", "d", "text-anchor", "transform", "id", "rel", "data-value", "download",
     ]
     fileprivate static let voidElements: Set<String> = ["meta"]
     fileprivate static let references: Set<String> = ["amp", "lt", "gt", "quot", "#39"]
@@ -174,7 +174,7 @@ enum MarkupCheck {
         private static func isPageLink(_ value: String) -> Bool {
             if value.hasPrefix("https://") || value.hasPrefix("http://") { return !value.contains(" ") }
             let parts = value.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-            return parts[0].hasSuffix(".html")
+            return (parts[0].hasSuffix(".html") || parts[0].hasSuffix(".csv"))
                 && parts[0].utf8.allSatisfy {
                     (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                         || $0 == UInt8(ascii: "W")  // the weekly review, report-2026-W46.html

@@ -133,9 +133,12 @@ import Testing
             restore.contains("Budget overspent by 900.00 %; at the last 7 days&#39; burn rate (10.0×) it stays spent over the window."), "\(restore)")
         #expect(
             restore.contains(
-                "<td class=\"text\">2026-W46 <span class=\"meta\">so far</span></td><td>90.0 %</td><td>1,440</td><td><span class=\"status bad\">MISSED</span>"
+                "<td class=\"text\">2026-W46 <span class=\"meta\">so far</span></td><td data-value=\"90.0\">90.0 %</td><td data-value=\"1440\">1,440</td>"
+                    + "<td><span class=\"status bad\">MISSED</span>"
             ))
-        #expect(restore.contains("<td class=\"text\">2026-W45</td><td>n/a</td><td>0</td><td><span class=\"status none\">NO EVENTS</span>"))
+        #expect(
+            restore.contains(
+                "<td class=\"text\">2026-W45</td><td>n/a</td><td data-value=\"0\">0</td><td><span class=\"status none\">NO EVENTS</span>"))
         let purchase = String(try #require(page.between("<h3>purchase: error budget over 28d</h3>", "</section>")))
         #expect(purchase.contains("No valid events over the window: no budget to read."))
     }

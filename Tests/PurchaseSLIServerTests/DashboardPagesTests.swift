@@ -43,8 +43,13 @@ import Testing
             context: { [store] in DashboardContext(store: store, policy: .default, atSeconds: $0, rangeSeconds: 86_400) },
             directory: pages, intervalSeconds: 60, logger: logger, nowMillis: { end * 1000 })
         await publisher.publish(at: end, generatedAtSeconds: end)
-        let names = Set(try FileManager.default.contentsOfDirectory(atPath: pages))
-        #expect(names == ["index.html", "oncall.html", "rollout.html", "report-2026-W45.html", "incident-20261114-1142-fef488.html"])
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: pages))
+        #expect(
+            Set(files.filter { $0.hasSuffix(".html") }) == [
+                "index.html", "oncall.html", "rollout.html", "report-2026-W45.html", "incident-20261114-1142-fef488.html",
+            ])
+        // Each page's tables as CSV beside it.
+        #expect(files.contains { $0.hasPrefix("oncall-1-") && $0.hasSuffix(".csv") } && files.contains { $0.hasPrefix("report-2026-W45-1-") })
         let oncall = try String(contentsOfFile: pages + "/oncall.html", encoding: .utf8)
         #expect(oncall.contains("2026-11-13T12:00:00Z to 2026-11-14T12:00:00Z"))
         #expect(oncall.contains("<span class=\"status bad\">PAGE</span>"), "the outage pages")
@@ -61,6 +66,7 @@ import Testing
         try FileManager.default.copyItem(atPath: directory.file("db.sqlite"), toPath: pages + "/db.sqlite")
         try FileManager.default.createDirectory(atPath: pages + "/sub", withIntermediateDirectories: true)
         try Data("sub".utf8).write(to: URL(fileURLWithPath: pages + "/sub/index.html"))
+        try Data("window,valid\r\n1 h,158\r\n".utf8).write(to: URL(fileURLWithPath: pages + "/oncall-1-purchase.csv"))
         let app = makeApp(store: store) { $0.pagesDirectory = pages }
         try await app.test(.router) { client in
             try await client.execute(uri: "/", method: .get) { response in
@@ -76,6 +82,10 @@ import Testing
             try await client.execute(uri: "/oncall.html", method: .head) { response in
                 #expect(response.status == .ok)
                 #expect(response.body.readableBytes == 0)
+            }
+            try await client.execute(uri: "/oncall-1-purchase.csv", method: .get) { response in
+                #expect(String(buffer: response.body) == "window,valid\r\n1 h,158\r\n")
+                #expect(response.headers[.contentType] == "text/csv; charset=utf-8")
             }
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/missing.html", method: .get) { #expect($0.status == .notFound) }

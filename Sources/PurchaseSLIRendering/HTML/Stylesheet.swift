@@ -30,7 +30,7 @@ enum Stylesheet {
         .banner strong{font-size:16px}
         .alert{border-left:4px solid var(--warn);padding:6px 10px;margin:8px 0;background:var(--card);border-radius:4px}
         .alert.page{border-color:var(--bad)}.alert p{margin:2px 0}.alert ul{margin:4px 0;padding-left:18px}
-        .scroll{overflow-x:auto}
+        .scroll{overflow-x:auto}p.csv{margin:2px 0 8px;font-size:12px;text-align:right}details.chart-data summary{font-size:12px;color:var(--muted);cursor:pointer}details.chart-data table{font-size:12px}details.chart-data+p.csv{margin-top:-18px}
         table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
         th,td{padding:4px 8px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
         th{font-weight:600;color:var(--muted);font-size:12px}

@@ -120,9 +120,39 @@ public struct TimeSeriesChart: Sendable {
     }
 
     /// The chart: a legend, then the SVG, drawn wide for a screen and narrow for a phone (the stylesheet
-    /// shows the one that fits).
+    /// shows the one that fits), then its numbers folded away as a table (which the pages also write as CSV,
+    /// ``TableCSV``).
     public var html: HTML {
-        legend + "<div class=\"chart\">" + svg(.wide) + svg(.narrow) + "</div>"
+        legend + "<div class=\"chart\">" + svg(.wide) + svg(.narrow) + "</div>" + dataTable
+    }
+
+    /// Each step's values (and intervals) as a table: a time column, a column per series.
+    private var dataTable: HTML {
+        let steps = series.map(\.values.count).max() ?? 0
+        var header: [HTML] = ["<th class=\"text\">time (UTC)</th>"]
+        for line in series {
+            header.append("<th>\(line.label) \(yLabel)</th>")
+            if !line.intervals.isEmpty { header += ["<th>\(line.label) 95 % low</th>", "<th>\(line.label) 95 % high</th>"] }
+        }
+        // A chart in percent (its axis says "(%)") charts fractions: its numbers are written as percents.
+        let scale = yLabel.hasSuffix("(%)") ? 100.0 : 1
+        func cell(_ value: Double?) -> HTML {
+            guard let value else { return "<td></td>" }
+            return "<td data-value=\"\(String(value * scale))\">\(format(value))</td>"
+        }
+        let rows = (0..<steps).map { step -> HTML in
+            var cells: [HTML] = ["<td class=\"text\">\(RFC3339.format(seconds: startSeconds + Int64(step) * stepSeconds))</td>"]
+            for line in series {
+                cells.append(cell(line.values.indices.contains(step) ? line.values[step] : nil))
+                if !line.intervals.isEmpty {
+                    let interval = line.intervals.indices.contains(step) ? line.intervals[step] : nil
+                    cells += [cell(interval?.lowerBound), cell(interval?.upperBound)]
+                }
+            }
+            return "<tr>\(HTML.joined(cells))</tr>"
+        }
+        return "<details class=\"chart-data\"><summary>Data</summary><div class=\"scroll\"><table><tr>\(HTML.joined(header))</tr>"
+            + "\(HTML.joined(rows))</table></div></details>"
     }
 
     private func svg(_ layout: Layout) -> HTML {
