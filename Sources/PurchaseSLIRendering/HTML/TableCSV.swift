@@ -32,7 +32,7 @@ public enum TableCSV {
                 output += fold
                 rest = rest.dropFirst(fold.count)
             }
-            output += "<p class=\"csv\"><a href=\"\(name)\" download>CSV</a></p>"
+            output += "<p class=\"csv\"><a href=\"\(name)\" download=\"\(name)\">CSV</a></p>"
         }
         return (output + rest, files)
     }
