@@ -54,14 +54,16 @@ public struct DashboardContext: Sendable {
     /// Per-step counts over the range grouped by `groupBy`: for each key, one `OutcomeCounts` per step.
     /// Steps are whole and aligned to `step`, so the first may begin before the range: for totals over
     /// the range, use ``counts(last:before:groupBy:filters:)``.
+    /// With `shift`, the steps are those `shift` seconds earlier (the same hours of the week before), still
+    /// given from the range's start.
     func series(
-        step: Int64, groupBy: [EventDimension], filters: [EventDimension: Set<String?>] = [:]
+        step: Int64, groupBy: [EventDimension], filters: [EventDimension: Set<String?>] = [:], shiftedBy shift: Int64 = 0
     ) throws -> (start: Int64, steps: Int, byKey: [[String?]: [OutcomeCounts]]) {
         let start = alignedStart(step: step)
         let steps = Int((atSeconds - start + step - 1) / step)
         let answer = try store.series([
             CountQuery(
-                fromSeconds: start, toSeconds: atSeconds, step: TimeStep(seconds: step), groupBy: groupBy, filters: filters)
+                fromSeconds: start - shift, toSeconds: atSeconds - shift, step: TimeStep(seconds: step), groupBy: groupBy, filters: filters)
         ])[0]
         let byKey = Dictionary(
             zip(

@@ -104,10 +104,22 @@ extension DashboardDefinition {
             try known([])
             return .budget
         case "chart":
-            try known(["title", "metric", "actionType", "by", "step"])
+            try known(["title", "metric", "actionType", "by", "step", "overlay"])
+            let by = try dimension("by", required: false)
+            var overlay = false
+            if let value = map["overlay"] {
+                guard let text = value as? String, text == "previousWeek" || text == "none" else {
+                    throw PolicyError(path: "\(path).overlay", reason: "expected previousWeek or none, got \(value)")
+                }
+                guard text == "none" || by == nil else {
+                    throw PolicyError(
+                        path: "\(path).overlay", reason: "a chart by \(by?.rawValue ?? "") has a line per value: overlay a chart without by")
+                }
+                overlay = text == "previousWeek"
+            }
             return .chart(
                 title: try text("title"), metric: try chartMetric(map["metric"], at: "\(path).metric"),
-                actionType: try action(), by: try dimension("by", required: false), stepSeconds: try step("step"))
+                actionType: try action(), by: by, stepSeconds: try step("step"), overlayPreviousWeek: overlay)
         case "table":
             try known(["title", "by", "actionType", "limit"])
             return .table(title: try text("title"), by: try dimension("by", required: true)!, actionType: try action(), limit: try limit(12))

@@ -66,7 +66,8 @@ public struct DashboardDefinition: Sendable, Hashable {
         case alerts
         /// A time series over the page's range, one line per value of `by` (or one for all), with the
         /// objective and the alert episodes shaded.
-        case chart(title: String?, metric: ChartMetric, actionType: String?, by: EventDimension?, stepSeconds: Int64?)
+        case chart(
+            title: String?, metric: ChartMetric, actionType: String?, by: EventDimension?, stepSeconds: Int64?, overlayPreviousWeek: Bool = false)
         /// Per action: the 409, cancel and unfinished rates of the last hour against the same hour of
         /// the previous days.
         case signals

@@ -61,9 +61,9 @@ public struct DashboardPage: Sendable {
                 body += try context.objectivesPanel(firing: firing, freshness: alerts.freshness)
             case .alerts:
                 body += try alertsPanel()
-            case let .chart(title, metric, actionType, by, step):
+            case let .chart(title, metric, actionType, by, step, overlay):
                 body += try context.chartPanel(
-                    title: title, metric: metric, actionType: actionType, by: by, stepSeconds: step,
+                    title: title, metric: metric, actionType: actionType, by: by, stepSeconds: step, overlayPreviousWeek: overlay,
                     bands: alerts.bands(for: actionType, until: context.atSeconds))
             case .signals:
                 body += try context.signalsPanel(firing: firing)

@@ -6,10 +6,12 @@ import PurchaseSLIRendering
 extension DashboardContext {
     /// A time series of a metric over the range: one line for the action (or all events), or one per
     /// value of `by` (the five busiest, the rest as "other"), with the objective for success rates and
-    /// the alert episodes and maintenance windows shaded.
+    /// the alert episodes and maintenance windows shaded, each app version's release and each store release
+    /// paused marked (``releaseMarkers(from:to:)``); with `overlayPreviousWeek`, the same hours of the week
+    /// before as a dashed line (a chart without `by`).
     func chartPanel(
         title: String?, metric: DashboardDefinition.ChartMetric, actionType: String?, by dimension: EventDimension?,
-        stepSeconds: Int64?, bands: [TimeSeriesChart.Band]
+        stepSeconds: Int64?, overlayPreviousWeek: Bool = false, bands: [TimeSeriesChart.Band]
     ) throws -> HTML {
         let step = stepSeconds ?? defaultStepSeconds
         let data = try series(step: step, groupBy: dimension.map { [$0] } ?? [], filters: actionFilter(actionType))
@@ -53,15 +55,23 @@ extension DashboardContext {
                 threshold = (objective.target, "objective \(NumberText.percent(objective.target))")
             }
         }
-        let chart = TimeSeriesChart(
+        var lines = keyed.map {
+            TimeSeriesChart.Series(
+                label: $0.label, values: $0.steps.map(value), colour: dimension == .appVersion ? colours[$0.label] ?? spareColour : nil)
+        }
+        if overlayPreviousWeek, dimension == nil {
+            let week = try series(step: step, groupBy: [], filters: actionFilter(actionType), shiftedBy: 7 * 86_400)
+            let steps = week.byKey.values.first ?? Array(repeating: OutcomeCounts(), count: data.steps)
+            lines.append(
+                TimeSeriesChart.Series(label: "\(lines.first?.label ?? "") a week before", values: steps.map(value), colour: 0, isDashed: true))
+        }
+        var chart = TimeSeriesChart(
             startSeconds: data.start, stepSeconds: step,
-            series: keyed.map {
-                TimeSeriesChart.Series(
-                    label: $0.label, values: $0.steps.map(value), colour: dimension == .appVersion ? colours[$0.label] ?? spareColour : nil)
-            },
+            series: lines,
             yLabel: yLabel, format: format, threshold: threshold,
             bands: bands + (try maintenanceBands(for: actionType, from: data.start, to: atSeconds)), yDomain: domain,
             yLimits: limits ?? 0...Double.infinity)
+        chart.markers = try releaseMarkers(from: data.start, to: atSeconds)
         let heading =
             (title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
                 + (dimension.map { " by \($0.rawValue)" } ?? "")) + ", per \(NumberText.duration(step))"

@@ -14,7 +14,7 @@ extension DashboardContext {
         // The six busiest versions, oldest first.
         let versions = data.byKey.filter { colours[$0.key[0] ?? "(none)"] != nil }
             .sorted { colours[$0.key[0] ?? "(none)"]! < colours[$1.key[0] ?? "(none)"]! }
-        let chart = TimeSeriesChart(
+        var chart = TimeSeriesChart(
             startSeconds: data.start, stepSeconds: step,
             series: versions.map { key, steps in
                 TimeSeriesChart.Series(
@@ -23,6 +23,7 @@ extension DashboardContext {
                     colour: colours[key[0] ?? "(none)"])
             },
             yLabel: "share of events (%)", format: { NumberText.percent($0) }, yDomain: 0...1)
+        chart.markers = try releaseMarkers(from: data.start, to: atSeconds)
         return "<section class=\"card\"><h3>App version adoption: share of events per \(NumberText.duration(step))</h3>\(chart.html)</section>"
     }
 
@@ -51,7 +52,9 @@ extension DashboardContext {
             return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"
         }
         let colours = try versionColours()
-        let charts = policy.rollout.actions.map { successChart(inputs, action: $0, colours: colours) }
+        // The steps the release appears to reach and the pauses of the store releases are marked.
+        let pauses = try pauseMarkers(from: inputs.fromSeconds, to: atSeconds)
+        let charts = policy.rollout.actions.map { successChart(inputs, action: $0, colours: colours, pauses: pauses) }
         return "<section class=\"card\"><h3>Rollout of \(candidate) against \(report.baseline)</h3>"
             + "\(RolloutOutput.html(report, minimumEffect: policy.rollout.minimumEffect))\(HTML.joined(charts))"
             + "\(RolloutOutput.historyHTML(report))</section>"
@@ -59,7 +62,7 @@ extension DashboardContext {
 
     /// The success rate of `action` on both versions over the compared hours, about 48 points, each with
     /// its 95 % interval shaded: a point of a handful of events shows as the wide guess it is.
-    private func successChart(_ inputs: RolloutInputs, action: String, colours: [String: Int]) -> HTML {
+    private func successChart(_ inputs: RolloutInputs, action: String, colours: [String: Int], pauses: [TimeSeriesChart.Marker]) -> HTML {
         let hours = inputs.hourly[SeriesLabels(actionType: action)] ?? []
         let first = inputs.fromSeconds - inputs.fromSeconds.floorDividedBy(3600).remainder
         let span = max(3600, inputs.toSeconds - first)
@@ -81,11 +84,12 @@ extension DashboardContext {
                 }, colour: colours[label])
         }
         let objective = policy.objectives.first { $0.actionType == action }
-        let chart = TimeSeriesChart(
+        var chart = TimeSeriesChart(
             startSeconds: first, stepSeconds: step,
             series: [series(inputs.candidate, \.candidate), series(inputs.baseline, \.baseline)],
             yLabel: "\(action) success rate (%)", format: { NumberText.percent($0) },
             threshold: objective.map { ($0.target, "objective \(NumberText.percent($0.target))") }, yLimits: 0...1)
+        chart.markers = (inputs.release.map { Self.stepMarkers($0, candidate: inputs.candidate) } ?? []) + pauses
         return "<h4>\(action) success rate per \(NumberText.duration(step)), \(inputs.candidate) against \(inputs.baseline)</h4>\(chart.html)"
     }
 

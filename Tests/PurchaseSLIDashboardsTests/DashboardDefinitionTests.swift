@@ -82,6 +82,13 @@ import Testing
         BadDefinition(why: "an empty panel list", yaml: "title: T\nfile: t.html\npanels: []\n", path: "panels", reason: "at least one"),
         BadDefinition(why: "panels that are not a list", yaml: "title: T\nfile: t.html\npanels: objectives\n", path: "panels", reason: ""),
         BadDefinition(why: "text that is not YAML", yaml: "title: [T\n", path: "(file)", reason: "YAML"),
+        BadDefinition(
+            why: "an overlay of a chart by a dimension",
+            yaml: "title: T\nfile: t.html\npanels:\n  - {kind: chart, metric: successRate, by: productID, overlay: previousWeek}\n",
+            path: "panels[0].overlay", reason: "overlay a chart without by"),
+        BadDefinition(
+            why: "an overlay that is not one", yaml: "title: T\nfile: t.html\npanels:\n  - {kind: chart, metric: events, overlay: lastYear}\n",
+            path: "panels[0].overlay", reason: "expected previousWeek or none, got lastYear"),
     ]
 
     @Test(arguments: badDefinitions)
@@ -108,6 +115,11 @@ import Testing
         #expect(oncall.panels.first == .objectives && oncall.panels.contains(.alerts) && oncall.panels.contains(.signals))
         #expect(oncall.panels.contains(.table(title: nil, by: .productID, actionType: "purchase", limit: 12)))
         #expect(oncall.panels.contains(.topErrors(actionType: nil, windowSeconds: 86_400, limit: 10)))
+        #expect(
+            oncall.panels.contains(
+                .chart(
+                    title: "Purchase success rate, with the objective and alert episodes shaded", metric: .rate(.successRate), actionType: "purchase",
+                    by: nil, stepSeconds: nil, overlayPreviousWeek: true)))
         let rollout = try #require(definitions.first { $0.file == "rollout.html" })
         #expect(rollout.panels.contains(.rollout(candidate: nil, baseline: nil)))
         #expect(

@@ -80,7 +80,13 @@ import Testing
         let (page, files) = TableCSV.attach(to: html, pageName: "report-2026-W47.html")
         #expect(files.map(\.name) == ["report-2026-W47-1-top-failure-reasons-more.csv", "report-2026-W47-2-chart.csv"])
         #expect(files.first?.text == "reason,share (%)\r\n\"'=HYPERLINK(\"\"http://evil\"\")\",12.5\r\n\"a, \"\"b\"\" <c>\",-4.4\r\n")
-        #expect(page.contains("</table><p class=\"csv\"><a href=\"report-2026-W47-1-top-failure-reasons-more.csv\" download=\"report-2026-W47-1-top-failure-reasons-more.csv\">CSV</a></p></div>"))
-        #expect(page.contains("</table></div></details><p class=\"csv\"><a href=\"report-2026-W47-2-chart.csv\" download=\"report-2026-W47-2-chart.csv\">CSV</a></p></section>"))
+        #expect(
+            page.contains(
+                "</table><p class=\"csv\"><a href=\"report-2026-W47-1-top-failure-reasons-more.csv\" download=\"report-2026-W47-1-top-failure-reasons-more.csv\">CSV</a></p></div>"
+            ))
+        #expect(
+            page.contains(
+                "</table></div></details><p class=\"csv\"><a href=\"report-2026-W47-2-chart.csv\" download=\"report-2026-W47-2-chart.csv\">CSV</a></p></section>"
+            ))
     }
 }

@@ -41,7 +41,8 @@ enum Stylesheet {
         svg text{fill:var(--muted);font:11px system-ui,sans-serif}
         svg .grid-line{stroke:var(--line);stroke-width:1}
         svg .axis{stroke:var(--muted);stroke-width:1}
-        svg .series{fill:none;stroke-width:1.8;stroke-linejoin:round}
+        svg .series{fill:none;stroke-width:1.8;stroke-linejoin:round}svg .series.dashed{stroke-dasharray:5 4;opacity:.6}\
+        svg line.marker{stroke:var(--muted);stroke-width:1;stroke-dasharray:3 3}svg text.marker-label{fill:var(--muted);font-size:10px}
         svg .s0{stroke:var(--s0)}svg .s1{stroke:var(--s1)}svg .s2{stroke:var(--s2)}svg .s3{stroke:var(--s3)}
         svg .s4{stroke:var(--s4)}svg .s5{stroke:var(--s5)}
         svg .f0{fill:var(--s0)}svg .f1{fill:var(--s1)}svg .f2{fill:var(--s2)}svg .f3{fill:var(--s3)}
@@ -58,10 +59,11 @@ enum Stylesheet {
         .legend i{display:inline-block;width:10px;height:3px;vertical-align:middle;margin-right:4px}
         .legend .k0{background:var(--s0)}.legend .k1{background:var(--s1)}.legend .k2{background:var(--s2)}
         .legend .k3{background:var(--s3)}.legend .k4{background:var(--s4)}.legend .k5{background:var(--s5)}
-        .legend .kt{background:var(--bad)}.legend .kb{background:var(--band);height:10px}.legend .km{background:var(--band-maintenance);height:10px}
+        .legend .kt{background:var(--bad)}.legend .kb{background:var(--band);height:10px}.legend .km{background:var(--band-maintenance);height:10px}\
+        .legend .kr{width:2px;height:12px;background:var(--muted)}.legend i.dashed{opacity:.5}
         footer{color:var(--muted);font-size:12px;border-top:1px solid var(--line)}
         @media (max-width:640px){body{font-size:13px}.big{font-size:22px}header,main,footer{padding:8px 10px}
-        svg text{font-size:16px}svg text.band-label{font-size:14px}main{display:flex;flex-direction:column}
+        svg text{font-size:16px}svg text.band-label{font-size:14px}svg text.marker-label{font-size:14px}main{display:flex;flex-direction:column}
         .chart>svg.wide{display:none}.chart>svg.narrow{display:block}
         main>.firing-first{order:-1}}
         @media print{:root{--bg:#fff;--fg:#000;--card:#fff}nav{display:none}.card,.alert,table{break-inside:avoid}

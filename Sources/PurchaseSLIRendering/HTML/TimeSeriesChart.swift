@@ -17,13 +17,16 @@ public struct TimeSeriesChart: Sendable {
         /// Which of the six colours it takes (nil: its position), so that one thing, an app version, has
         /// one colour on every chart of a page.
         public var colour: Int?
+        /// Drawn dashed: a comparison (the same hours of the week before), not the data itself.
+        public var isDashed: Bool
 
         /// Creates a series.
-        public init(label: String, values: [Double?], intervals: [ClosedRange<Double>?] = [], colour: Int? = nil) {
+        public init(label: String, values: [Double?], intervals: [ClosedRange<Double>?] = [], colour: Int? = nil, isDashed: Bool = false) {
             self.label = label
             self.values = values
             self.intervals = intervals
             self.colour = colour
+            self.isDashed = isDashed
         }
 
         /// The colour class's number.
@@ -59,6 +62,23 @@ public struct TimeSeriesChart: Sendable {
         var kindClass: String { isMaintenance ? " maintenance" : isPage ? "" : " ticket" }
     }
 
+    /// A moment marked with a vertical line: a version reaching 1 % of its platform, a store's release paused.
+    public struct Marker: Sendable, Hashable {
+        /// When, in seconds since the epoch.
+        public var timeSeconds: Int64
+        /// The short name written by the line ("4.12.0 1 %").
+        public var caption: String
+        /// What happened, for the tooltip.
+        public var label: String
+
+        /// Creates a marker.
+        public init(timeSeconds: Int64, caption: String, label: String) {
+            self.timeSeconds = timeSeconds
+            self.caption = caption
+            self.label = label
+        }
+    }
+
     /// Start of the first step, in seconds since the epoch.
     public var startSeconds: Int64
     /// Width of each step, in seconds.
@@ -77,6 +97,8 @@ public struct TimeSeriesChart: Sendable {
     public var yDomain: ClosedRange<Double>?
     /// Bounds the default y range may not cross (0 to 1 for rates).
     public var yLimits: ClosedRange<Double>?
+    /// Moments marked with a vertical line (releases, pauses).
+    public var markers: [Marker] = []
 
     /// Creates a chart.
     public init(
@@ -198,6 +220,21 @@ public struct TimeSeriesChart: Sendable {
                 "<text class=\"band-label\(band.kindClass)\" x=\"\(number(fromEnd ? x1 - 2 : x0 + 2))\" "
                 + "y=\"\(number(baseline))\" text-anchor=\"\(fromEnd ? "end" : "start")\">\(band.caption)</text>"
         }
+        var markerRight = -Double.infinity
+        for marker in markers.sorted(by: { $0.timeSeconds < $1.timeSeconds })
+        where marker.timeSeconds >= startSeconds && marker.timeSeconds < endSeconds {
+            let position = x(marker.timeSeconds)
+            svg +=
+                "<line class=\"marker\" x1=\"\(number(position))\" x2=\"\(number(position))\" y1=\"\(number(layout.top))\" "
+                + "y2=\"\(number(layout.top + plotHeight))\"><title>\(marker.label)</title></line>"
+            // Named up the line from its foot, unless the last name would overlap it.
+            guard position - markerRight > layout.bandLabelLineHeight else { continue }
+            markerRight = position
+            let foot = layout.top + plotHeight - 4
+            svg +=
+                "<text class=\"marker-label\" x=\"\(number(position - 3))\" y=\"\(number(foot))\" "
+                + "transform=\"rotate(-90 \(number(position - 3)) \(number(foot)))\">\(marker.caption)</text>"
+        }
         for tick in Self.ticks(domain, format: format) {
             svg +=
                 "<line class=\"grid-line\" x1=\"\(number(layout.left))\" x2=\"\(number(layout.width - layout.right))\" "
@@ -243,7 +280,9 @@ public struct TimeSeriesChart: Sendable {
                 path += (drawing ? "L" : "M") + point
                 drawing = true
             }
-            if !path.isEmpty { svg += "<path class=\"series s\(line.colourIndex(at: index))\" d=\"\(HTML(trusted: path))\"/>" }
+            if !path.isEmpty {
+                svg += "<path class=\"series s\(line.colourIndex(at: index))\(line.isDashed ? " dashed" : "")\" d=\"\(HTML(trusted: path))\"/>"
+            }
         }
         for step in 0..<steps where layout.hover {
             let time = startSeconds + Int64(step) * stepSeconds
@@ -260,10 +299,15 @@ public struct TimeSeriesChart: Sendable {
     }
 
     private var legend: HTML {
-        var items = series.enumerated().map { index, line -> HTML in "<span><i class=\"k\(line.colourIndex(at: index))\"></i>\(line.label)</span>" }
+        var items = series.enumerated().map { index, line -> HTML in
+            "<span><i class=\"k\(line.colourIndex(at: index))\(line.isDashed ? " dashed" : "")\"></i>\(line.label)</span>"
+        }
         if series.contains(where: { !$0.intervals.isEmpty }) { items.append("<span>bars: each point's 95 % interval</span>") }
         if let threshold { items.append("<span><i class=\"kt\"></i>\(threshold.label)</span>") }
         if bands.contains(where: { !$0.isMaintenance }) { items.append("<span><i class=\"kb\"></i>alert firing (named on the band)</span>") }
+        if markers.contains(where: { $0.timeSeconds >= startSeconds }) {
+            items.append("<span><i class=\"kr\"></i>releases (1 %), steps, pauses</span>")
+        }
         if bands.contains(where: \.isMaintenance) {
             items.append("<span><i class=\"km\"></i>maintenance (left out of the error budget)</span>")
         }
