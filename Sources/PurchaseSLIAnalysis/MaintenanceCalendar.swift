@@ -30,7 +30,7 @@ public struct MaintenanceCalendar: Sendable, Hashable {
             })
     }
 
-    /// The minutes of `[from, to)` left out of any action's budget, merged: what a chart shades.
+    /// Each occurrence of each window overlapping `[from, to)`, clipped to it, by start: what a chart shades.
     public func bands(from: Int64, to: Int64) -> [Band] {
         windows.flatMap { window in
             window.occurrences(from: from, to: to).map { Band(range: max(from, $0.lowerBound)..<min(to, $0.upperBound), window: window) }

@@ -6,9 +6,9 @@ import PurchaseSLICore
 /// window: `28d` rolling, or `1M` calendar from the first of a month UTC), and per burn-rate rule an
 /// AlertCondition (`burnrate`, `gte` the rule's threshold for that window, `lookbackWindow` the long window,
 /// `alertAfter` the short one) with its AlertPolicy notifying the severity's AlertNotificationTarget (`page`,
-/// `ticket`). One Service, `purchases`, holds them. What OpenSLO has no field for (the budget share, the
-/// owner, the runbook, the weight, the fast exact test) rides in `purchase-sli.dev/…` annotations, so that
-/// an export read back is the same policy.
+/// `ticket`). One Service, `purchases`, holds them. What OpenSLO has no field for (the exact budget share
+/// beside the rounded threshold, the owner, the runbook, the weight, the fast exact test) rides in
+/// `purchase-sli.dev/…` annotations, so that an export read back is the same policy.
 public enum OpenSLO {
     /// The metric source type of the SLIs purchase-sli measures.
     public static let metricSourceType = "purchase-sli"
@@ -91,7 +91,7 @@ public enum OpenSLO {
             documents.append(
                 document(
                     kind: "AlertCondition", name: name,
-                    annotations: [("budgetShare", percent(rule.budgetShare)), ("shortWindow", "\(TimeStep(seconds: rule.shortWindowSeconds))")],
+                    annotations: [("budgetShare", percent(rule.budgetShare))],
                     spec: [
                         "description: "
                             + scalar(

@@ -206,7 +206,7 @@ public enum OpenSLOImport {
             }
             return ("month", OpenSLO.monthSecondsForThresholds)
         }
-        guard rolling, let unit = duration.last, let count = Int64(duration.dropLast()), count > 0, unit == "d" || unit == "w" else {
+        guard rolling, let unit = duration.last, let count = Int64(duration.dropLast()), (1...366).contains(count), unit == "d" || unit == "w" else {
             throw slo.failure(
                 "spec.timeWindow[0].duration",
                 "expected a rolling window of days or weeks (28d, 4w) or a calendar month (1M, isRolling: false), got \(duration)")
@@ -243,7 +243,7 @@ public enum OpenSLOImport {
     }
 
     /// A burn-rate condition as a rule: `lookbackWindow` the long window, `alertAfter` (or the
-    /// `shortWindow` annotation) the short one, and the budget share the threshold spends over the long
+    /// the short one, and the budget share the threshold spends over the long
     /// window (or the `budgetShare` annotation).
     private static func rule(
         _ spec: [String: Any], annotations: Document, field: String, in document: Document, windowSeconds: Int64
@@ -259,23 +259,22 @@ public enum OpenSLOImport {
         }
         func duration(_ key: String) throws -> Int64 {
             let text = condition[key] as? String ?? ""
-            if text.hasSuffix("w"), let weeks = Int64(text.dropLast()) { return weeks * 7 * 86_400 }
             guard let step = TimeStep(parsing: text), !text.hasSuffix("M") else {
                 throw document.failure("\(field).condition.\(key)", "expected minutes, hours or days such as 5m, 1h, 3d, got \(text)")
             }
             return step.seconds
         }
         let long = try duration("lookbackWindow")
-        let short = try annotations.annotation("shortWindow").flatMap { TimeStep(parsing: $0)?.seconds } ?? (try duration("alertAfter"))
-        let share: Double
-        if let annotated = annotations.annotation("budgetShare"), let percent = Double(annotated) {
-            share = percent
-        } else {
-            guard let threshold = (condition["threshold"] as? Double) ?? (condition["threshold"] as? Int).map(Double.init), threshold > 0 else {
-                throw document.failure("\(field).condition.threshold", "expected a burn rate above 0")
-            }
-            // To 6 decimals: the same rule read from SLOs of 28 and 30 days is one rule, not two a bit apart.
-            share = (threshold * Double(long) / Double(windowSeconds) * 100 * 1_000_000).rounded() / 1_000_000
+        let short = try duration("alertAfter")
+        guard let threshold = (condition["threshold"] as? Double) ?? (condition["threshold"] as? Int).map(Double.init), threshold > 0 else {
+            throw document.failure("\(field).condition.threshold", "expected a burn rate above 0")
+        }
+        // To 6 decimals: the same rule read from SLOs of 28 and 30 days is one rule, not two a bit apart.
+        var share = (threshold * Double(long) / Double(windowSeconds) * 100 * 1_000_000).rounded() / 1_000_000
+        // The exact share an export wrote, while the threshold still says it (within the threshold's 4
+        // decimals); a threshold edited since wins.
+        if let annotated = annotations.annotation("budgetShare").flatMap(Double.init), abs(annotated - share) <= max(0.001, annotated * 0.001) {
+            share = annotated
         }
         do {
             return try PolicyReader.rule(

@@ -72,11 +72,9 @@ struct MaintenanceCommand: ParsableCommand {
                 } catch let error as MaintenanceWindowError {
                     throw CommandFailure(message: "--\(error.field.split(separator: "[").first ?? ""): \(error.reason)")
                 }
-                let database = try store.openStore()
-                guard try !database.maintenanceWindows().contains(where: { $0.id == window.id }) else {
+                guard try store.openStore().add(window) else {
                     throw CommandFailure(message: "--id: a window named \(window.id) exists; remove it first (maintenance remove \(window.id))")
                 }
-                try database.record(window)
                 return MaintenanceOutput.text([window])
                     + (window.isCorrection
                         ? "a correction: budgets and burn-rate alerts leave it out from now on (alerts already sent stay sent)\n" : "")
@@ -136,7 +134,7 @@ struct MaintenanceCommand: ParsableCommand {
                         message: id.hasPrefix("policy-")
                             ? "\(id) is declared in the policy file: remove it there" : "no maintenance window \(id) (maintenance list shows them)")
                 }
-                return "removed \(removed.id): \(removed.reason)\n"
+                return "removed \(removed.id): \(TerminalText.sanitized(removed.reason))\n"
             }
             print(output, terminator: "")
         }

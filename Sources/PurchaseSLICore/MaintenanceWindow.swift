@@ -54,7 +54,7 @@ public struct MaintenanceWindow: Sendable, Hashable {
     /// Its occurrences that overlap `[from, to)`, each as `[start, end)` (not clipped), in order.
     public func occurrences(from: Int64, to: Int64) -> [Range<Int64>] {
         guard let recurrence else { return startSeconds < to && endSeconds > from ? [startSeconds..<endSeconds] : [] }
-        return recurrence.starts(first: startSeconds, before: to).map { $0..<($0 + durationSeconds) }.filter { $0.upperBound > from }
+        return recurrence.starts(first: startSeconds, notBefore: from - durationSeconds + 1, before: to).map { $0..<($0 + durationSeconds) }
     }
 
     /// Checks what a person declared: an end after the start, no longer than a year (each occurrence no
@@ -66,6 +66,7 @@ public struct MaintenanceWindow: Sendable, Hashable {
             throw MaintenanceWindowError(field: "to", "must be after from (\(RFC3339.format(seconds: startSeconds)))")
         }
         guard durationSeconds <= 366 * 86_400 else { throw MaintenanceWindowError(field: "to", "must be within a year of from") }
+        guard RFC3339.representableSeconds.contains(endSeconds) else { throw MaintenanceWindowError(field: "to", "is out of range") }
         if let recurrence {
             let period: Int64 =
                 switch recurrence.frequency {
@@ -78,11 +79,13 @@ public struct MaintenanceWindow: Sendable, Hashable {
                     field: "duration", "an occurrence must end before the next one can start (\(period / 3600) h apart at least)")
             }
         }
-        guard !reason.allSatisfy({ $0 == " " }) else {
+        guard !reason.allSatisfy(\.isWhitespace) else {
             throw MaintenanceWindowError(field: "reason", "must say why (an announced outage, a migration)")
         }
         guard reason.count <= 500 else { throw MaintenanceWindowError(field: "reason", "must be at most 500 characters") }
-        if let empty = actions.firstIndex(where: \.isEmpty) { throw MaintenanceWindowError(field: "actions[\(empty)]", "must name an action") }
+        if let bad = actions.firstIndex(where: { !ActionType.isValidToken($0) }) {
+            throw MaintenanceWindowError(field: "actions[\(bad)]", "must name an action such as purchase, got \"\(actions[bad])\"")
+        }
         return self
     }
 }

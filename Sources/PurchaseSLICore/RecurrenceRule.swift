@@ -102,27 +102,37 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         return parts.joined(separator: ";")
     }
 
-    /// The start of each occurrence from `firstSeconds` (the first one) in order, up to the first at or
-    /// after `beforeSeconds`, the rule's count or its end. O(occurrences before `beforeSeconds`).
-    public func starts(first firstSeconds: Int64, before beforeSeconds: Int64) -> [Int64] {
-        var starts: [Int64] = []
-        let (firstDay, timeOfDay) = firstSeconds.floorDividedBy(86_400)
+    /// The start of each occurrence in order, from `firstSeconds` (always the first, as RFC 5545's DTSTART
+    /// is, whatever BYDAY says) up to the first at or after `beforeSeconds`, the rule's count or its end;
+    /// only those at or after `notBefore` are returned. Without a count the walk starts a period before
+    /// `notBefore`, so a rule begun years ago costs what the range holds.
+    public func starts(first firstSeconds: Int64, notBefore: Int64 = .min, before beforeSeconds: Int64) -> [Int64] {
         let last = min(beforeSeconds - 1, untilSeconds ?? .max)
+        guard firstSeconds <= last else { return [] }
+        var starts = firstSeconds >= notBefore ? [firstSeconds] : []
+        var counted = 1
+        let (firstDay, timeOfDay) = firstSeconds.floorDividedBy(86_400)
+        // Whole days between the first start and the walk's start (none with a count, which counts them all).
+        let skippedDays = count == nil && notBefore > firstSeconds ? max(0, (notBefore - firstSeconds) / 86_400 - 7 * Int64(interval)) : 0
+        /// Takes `start` when it is after the first; false once past the end or the count.
         func keep(_ start: Int64) -> Bool {
-            guard start <= last, count.map({ starts.count < $0 }) ?? true else { return false }
-            if start >= firstSeconds { starts.append(start) }
+            guard start <= last, count.map({ counted < $0 }) ?? true else { return false }
+            if start > firstSeconds {
+                counted += 1
+                if start >= notBefore { starts.append(start) }
+            }
             return true
         }
         switch frequency {
         case .daily:
-            var day = firstDay
+            var day = firstDay + skippedDays / Int64(interval) * Int64(interval)
             while keep(day * 86_400 + timeOfDay) { day += Int64(interval) }
         case .weekly:
             let monday = firstDay - (firstDay + 3).floorDividedBy(7).remainder
             let days = weekdays.isEmpty ? [Int(firstDay - monday)] : weekdays
-            var week = monday
+            var week = monday + skippedDays / (7 * Int64(interval)) * 7 * Int64(interval)
             weeks: while true {
-                // A day of the first week before the first occurrence is passed over (`keep` goes on).
+                // A day of the first week before the first start is passed over (`keep` goes on).
                 for day in days where !keep((week + Int64(day)) * 86_400 + timeOfDay) { break weeks }
                 week += Int64(7 * interval)
             }

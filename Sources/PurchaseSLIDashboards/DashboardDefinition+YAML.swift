@@ -115,6 +115,9 @@ extension DashboardDefinition {
                     throw PolicyError(
                         path: "\(path).overlay", reason: "a chart by \(by?.rawValue ?? "") has a line per value: overlay a chart without by")
                 }
+                if text == "previousWeek", let seconds = try step("step"), (7 * 86_400) % seconds != 0 {
+                    throw PolicyError(path: "\(path).step", reason: "a step the week divides (5m, 1h, 1d…) lines the week before up with this one")
+                }
                 overlay = text == "previousWeek"
             }
             return .chart(

@@ -45,6 +45,12 @@ public enum DashboardFiles {
                 let path = directory + "/" + file.name
                 // Each table's numbers (each chart's too) as a CSV file beside the page, linked after it.
                 let (html, tables) = TableCSV.attach(to: file.html, pageName: file.name)
+                // An earlier rendering's tables that this one has not (serve renders every minute): removed.
+                let names = Set(tables.map(\.name))
+                for stale in try FileManager.default.contentsOfDirectory(atPath: directory)
+                where TableCSV.isFile(stale, of: file.name) && !names.contains(stale) {
+                    try FileManager.default.removeItem(atPath: directory + "/" + stale)
+                }
                 for table in tables {
                     try Data(table.text.utf8).write(to: URL(fileURLWithPath: directory + "/" + table.name), options: .atomic)
                 }

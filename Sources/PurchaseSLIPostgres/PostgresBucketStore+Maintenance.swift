@@ -21,6 +21,23 @@ extension PostgresBucketStore {
         }
     }
 
+    /// Keeps the window unless one of its id is kept: one statement.
+    public func add(_ window: MaintenanceWindow) throws -> Bool {
+        let logger = logger
+        return try withConnection { connection in
+            var inserted = false
+            let rows = try await connection.query(
+                """
+                INSERT INTO maintenance_window (id, app, start_seconds, end_seconds, rrule, actions, reason, created)
+                VALUES (\(window.id), \(window.app), \(window.startSeconds), \(window.endSeconds), \(window.recurrence?.description),
+                    \(window.actions), \(window.reason), \(window.createdSeconds))
+                ON CONFLICT (id) DO NOTHING RETURNING id
+                """, logger: logger)
+            for try await _ in rows { inserted = true }
+            return inserted
+        }
+    }
+
     /// The windows kept, in order of first start.
     public func maintenanceWindows() throws -> [MaintenanceWindow] {
         let logger = logger

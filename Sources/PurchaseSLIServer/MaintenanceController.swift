@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import PurchaseSLIAnalysis
@@ -10,7 +11,9 @@ import PurchaseSLIStorage
 /// `/v1/maintenance`: `GET` lists the maintenance windows (the policy's and the stored ones, as `purchase-sli
 /// maintenance list --format json`), `POST` declares one (a JSON ``MaintenanceDeclaration``; 201 with it),
 /// `DELETE /v1/maintenance/{id}` removes a stored one. Behind the read keys like every read; declaring and
-/// removing need read keys to be configured at all, since a window silences burn-rate alerts.
+/// removing need read keys to be configured at all, since a window silences burn-rate alerts, and are
+/// refused from another site's page (a JSON body only, no `Sec-Fetch-Site: cross-site`), since a browser
+/// resends the key it keeps for the pages.
 struct MaintenanceController {
     let store: any PurchaseStore
     /// The policy's own windows, listed with the stored ones.
@@ -24,7 +27,10 @@ struct MaintenanceController {
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/v1/maintenance") { _, _ in try await list() }
         router.post("/v1/maintenance") { request, _ in try await declare(request) }
-        router.delete("/v1/maintenance/{id}") { _, context in try await remove(context.parameters.get("id") ?? "") }
+        router.delete("/v1/maintenance/{id}") { request, context in
+            try refuseCrossSite(request)
+            return try await remove(context.parameters.get("id") ?? "")
+        }
     }
 
     private func list() async throws -> Response {
@@ -35,6 +41,12 @@ struct MaintenanceController {
 
     private func declare(_ request: Request) async throws -> Response {
         try requireKeys()
+        try refuseCrossSite(request)
+        // JSON only: a browser sends it cross-site only after a CORS preflight this server never grants, so a
+        // page elsewhere cannot post a form that declares a window with the key a browser keeps for the pages.
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            throw IngestError.unsupportedMediaType("expected Content-Type: application/json")
+        }
         let body = try await collectBody(of: request, limit: min(maximumBodyBytes, 64 << 10), timeoutSeconds: bodyTimeoutSeconds)
         let declaration: MaintenanceDeclaration
         do {
@@ -55,11 +67,7 @@ struct MaintenanceController {
             throw IngestError.badRequest(error.description)
         }
         let store = store
-        let added = try await runBlocking {
-            guard try !store.maintenanceWindows().contains(where: { $0.id == window.id }) else { return false }
-            try store.record(window)
-            return true
-        }
+        let added = try await runBlocking { try store.add(window) }
         guard added else { throw IngestError.conflict("a window named \(window.id) exists; DELETE /v1/maintenance/\(window.id) first") }
         logger.notice(
             "maintenance window declared",
@@ -82,6 +90,13 @@ struct MaintenanceController {
     private func requireKeys() throws {
         guard keysConfigured else {
             throw IngestError.forbidden("declaring or removing maintenance windows needs read keys (serve --read-keys); none is configured")
+        }
+    }
+
+    /// Refuses a request a browser says another site made (`Sec-Fetch-Site: cross-site`).
+    private func refuseCrossSite(_ request: Request) throws {
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" {
+            throw IngestError.forbidden("a request another site's page made cannot change maintenance windows")
         }
     }
 

@@ -99,7 +99,7 @@ struct PageFiles: FileProvider {
     /// The file a path asks for, or nil when it is not a page (or a page's CSV) of the directory.
     static func pageName(_ path: String) -> String? {
         let name = String(path.dropFirst())
-        guard path.hasPrefix("/"), name.hasSuffix(".html") || name.hasSuffix(".csv"), name.count <= 64,
+        guard path.hasPrefix("/"), name.hasSuffix(".html") || name.hasSuffix(".csv"), name.count <= 128,
             name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "." || $0 == "W") }),
             !name.hasPrefix("."), !name.contains("..")
         else { return nil }

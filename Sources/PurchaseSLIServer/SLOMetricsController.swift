@@ -10,8 +10,9 @@ import Synchronization
 /// team's other services (`dashboards/grafana/purchase-sli.json`): per action and window the valid and good
 /// events, the success ratio and the burn rate; per action the target, the error budget left and whether
 /// maintenance covers it; per alert kind and severity the alerts firing. Evaluated at the last whole minute
-/// (the counts `alerts --at` and the pages read), once a minute however many scrape it (and again when a
-/// maintenance window is added or removed). Bounded: the
+/// (the counts `alerts --at` and the pages read), kept for the minute so that scrapes within it share one
+/// evaluation (two arriving together at its start may each make it; made again when a maintenance window
+/// is added or removed). Bounded: the
 /// policy's objectives × its rules' windows, and the rules' kinds × two severities (× the apps of
 /// `alertApps`, labelled `app`; empty for every app's events together).
 final class SLOMetricsController: Sendable {

@@ -106,6 +106,9 @@ public struct AppScopedStore: PurchaseStore {
     /// Keeps the window in the shared store (it names its app, or none for every app).
     public func record(_ window: MaintenanceWindow) throws { try base.record(window) }
 
+    /// Keeps the window in the shared store unless one of its id is kept (of any app).
+    public func add(_ window: MaintenanceWindow) throws -> Bool { try base.add(window) }
+
     /// The windows of the app and of every app.
     public func maintenanceWindows() throws -> [MaintenanceWindow] {
         try base.maintenanceWindows().filter { $0.app.isEmpty || $0.app == app }

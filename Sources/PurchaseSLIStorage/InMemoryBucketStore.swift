@@ -296,6 +296,15 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         state.withLock { $0.maintenance[window.id] = window }
     }
 
+    /// Keeps the window unless one of its id is kept.
+    public func add(_ window: MaintenanceWindow) throws -> Bool {
+        state.withLock { state in
+            guard state.maintenance[window.id] == nil else { return false }
+            state.maintenance[window.id] = window
+            return true
+        }
+    }
+
     /// The windows kept, in order of first start.
     public func maintenanceWindows() throws -> [MaintenanceWindow] {
         state.withLock { $0.maintenance.values.sorted { ($0.startSeconds, $0.id) < ($1.startSeconds, $1.id) } }

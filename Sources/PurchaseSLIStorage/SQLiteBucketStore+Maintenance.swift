@@ -17,6 +17,22 @@ extension SQLiteBucketStore {
         }
     }
 
+    /// Keeps the window unless one of its id is kept.
+    public func add(_ window: MaintenanceWindow) throws -> Bool {
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO maintenance_window (id, app, start, end, rrule, actions, reason, created)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    window.id, window.app, window.startSeconds, window.endSeconds, window.recurrence?.description,
+                    window.actions.joined(separator: String(Self.actionSeparator)), window.reason, window.createdSeconds,
+                ])
+            return db.changesCount == 1
+        }
+    }
+
     /// The windows kept, in order of first start.
     public func maintenanceWindows() throws -> [MaintenanceWindow] {
         try pool.read { db in

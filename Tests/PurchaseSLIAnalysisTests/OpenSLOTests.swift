@@ -128,6 +128,8 @@ import Testing
         ),
         ("apiVersion: openslo/v1\nkind: Service", "apiVersion: openslo/v2alpha\nkind: Service", "document 1: apiVersion: expected openslo/v1"),
         ("kind: Service", "kind: Dashboard", "document 1: kind: expected one of"),
+        ("duration: 4w", "duration: 999999999999999d", "spec.timeWindow[0].duration: expected a rolling window of days or weeks"),
+        ("lookbackWindow: 3d, alertAfter: 6h", "lookbackWindow: 99999999999999w, alertAfter: 6h", "condition.lookbackWindow: expected minutes"),
     ])
     func whatThePolicyCannotSayIsRefusedNamingTheField(_ original: String, _ replacement: String, _ message: String) {
         let text = Self.handWritten.replacingOccurrences(of: original, with: replacement)
@@ -138,6 +140,14 @@ import Testing
         } catch {
             #expect("\(error)".hasPrefix("checkout.yaml, ") && "\(error)".contains(message), "\(error)")
         }
+    }
+
+    @Test func aThresholdEditedSinceTheExportWinsOverItsAnnotation() throws {
+        let policy = try SLOPolicy(yaml: "objectives: [{actionType: purchase, target: 99}]")
+        let edited = OpenSLO.documents(of: policy).replacingOccurrences(of: "threshold: 13.44", with: "threshold: 26.88")
+        let read = try OpenSLOImport.policy(from: [("edited.yaml", edited)])
+        #expect(read.rules.first { $0.longWindowSeconds == 3600 }?.budgetShare == 0.04)
+        #expect(read.rules.first { $0.longWindowSeconds == 3 * 86_400 }?.budgetShare == 0.1, "the unedited keep their exact share")
     }
 
     @Test func sloWithDifferentRulesAreRefused() throws {

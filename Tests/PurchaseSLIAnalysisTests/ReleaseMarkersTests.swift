@@ -42,6 +42,17 @@ import Testing
         #expect(reaches.allSatisfy { $0.platform == "iOS" && $0.version == "4.12.0" }, "a thin platform's hours tell nothing")
     }
 
+    @Test func aQuietDayOrAGapInTheDataMarksNoVersionAgain() {
+        var hours = counts(hours: 96) { $0 >= 30 ? 0.02 : 0 }
+        // Hours 50 to 79: thin traffic (30 events), then hours 80 to 84 missing.
+        for hour in 50..<80 {
+            hours[origin + Int64(hour) * 3600] = [.init(platform: "iOS", version: "4.12.0"): 1, .init(platform: "iOS", version: "4.11.0"): 29]
+        }
+        for hour in 80..<85 { hours[origin + Int64(hour) * 3600] = nil }
+        let reaches = ReleaseMarkers.reaches(hours: hours, from: origin + day, to: origin + 4 * day)
+        #expect(reaches.map { Int(($0.timeSeconds - origin) / 3600) } == [30])
+    }
+
     @Test func onlyReachesInTheRangeAreReturned() {
         let reaches = ReleaseMarkers.reaches(hours: counts(hours: 96) { $0 >= 30 ? 0.02 : 0 }, from: origin + 31 * 3600, to: origin + 4 * day)
         #expect(reaches.isEmpty)

@@ -33,6 +33,10 @@ import Testing
         Recurrence(
             rule: "FREQ=MONTHLY;COUNT=4", first: "2026-10-31T01:00:00Z", before: "2028-01-01T00:00:00Z",
             starts: ["2026-10-31T01:00:00Z", "2026-12-31T01:00:00Z", "2027-01-31T01:00:00Z", "2027-03-31T01:00:00Z"]),
+        // The first start is the first occurrence even on a day BYDAY leaves out (RFC 5545's DTSTART).
+        Recurrence(
+            rule: "FREQ=WEEKLY;BYDAY=SU;COUNT=3", first: "2026-11-04T03:00:00Z", before: "2027-01-01T00:00:00Z",
+            starts: ["2026-11-04T03:00:00Z", "2026-11-08T03:00:00Z", "2026-11-15T03:00:00Z"]),
         Recurrence(
             rule: "FREQ=WEEKLY;BYDAY=SU;UNTIL=20261115", first: "2026-11-01T03:00:00Z", before: "2027-01-01T00:00:00Z",
             starts: ["2026-11-01T03:00:00Z", "2026-11-08T03:00:00Z", "2026-11-15T03:00:00Z"]),
@@ -41,7 +45,12 @@ import Testing
     @Test(arguments: recurrences)
     func occurrencesStartWhereTheRuleSays(_ recurrence: Recurrence) throws {
         let rule = try RecurrenceRule(parsing: recurrence.rule)
-        #expect(times(rule.starts(first: seconds(recurrence.first), before: seconds(recurrence.before))) == recurrence.starts)
+        let all = rule.starts(first: seconds(recurrence.first), before: seconds(recurrence.before))
+        #expect(times(all) == recurrence.starts)
+        // Asked from a later time, the walk skips ahead and finds the same occurrences from there.
+        for from in all {
+            #expect(rule.starts(first: seconds(recurrence.first), notBefore: from, before: seconds(recurrence.before)) == all.filter { $0 >= from })
+        }
         // Written out and read back, it is the same rule.
         #expect(try RecurrenceRule(parsing: rule.description) == rule)
     }
@@ -65,6 +74,13 @@ import Testing
         } catch {
             #expect("\(error)" == reason)
         }
+    }
+
+    @Test func aDailyRuleBegunIn1970ReadsTodayWithoutWalkingEveryDay() throws {
+        let rule = try RecurrenceRule(parsing: "FREQ=DAILY;INTERVAL=3")
+        let from = seconds("2026-11-27T00:00:00Z")
+        let starts = rule.starts(first: 0, notBefore: from, before: from + 10 * 86_400)
+        #expect(starts.count == 4 && starts.allSatisfy { $0 >= from && $0 % (3 * 86_400) == 0 }, "\(times(starts))")
     }
 
     @Test func aRecurringWindowOverlapsARangeWithEachOccurrenceWhole() throws {
@@ -107,7 +123,7 @@ import Testing
         ),
         (
             MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "2h", actions: ["purchase", ""], reason: "x"),
-            "actions[1]: must name an action"
+            "actions[1]: must name an action such as purchase, got \"\""
         ),
     ])
     func aDeclarationNotUnderstoodNamesItsField(_ declaration: MaintenanceDeclaration, _ message: String) {

@@ -52,7 +52,9 @@ import Testing
         // The overlay's numbers are the week before's: on day 1, 1 of 120 failed an hour.
         _ = try DashboardFiles.write(pages.map { DashboardRenderer.File(name: $0.key, html: $0.value) }, to: directory.file("out"))
         let name = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: directory.file("out")).first { $0.contains("purchase-success-rate") })
+            try FileManager.default.contentsOfDirectory(atPath: directory.file("out")).first {
+                $0.hasPrefix("oncall.table-") && $0.contains("purchase-success-rate-with")
+            })
         let rows = try String(contentsOfFile: directory.file("out/" + name), encoding: .utf8).split(separator: "\r\n").map {
             $0.split(separator: ",").map(String.init)
         }

@@ -38,7 +38,7 @@ import Testing
         #expect(charts >= 3 && (fixture.pages["oncall.html"] ?? "").components(separatedBy: "<details class=\"chart-data\">").count - 1 == charts)
 
         // The objectives card of purchases: the windows' counts, unformatted.
-        let card = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasPrefix("oncall-1-purchase") })
+        let card = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasPrefix("oncall.table-1-purchase") })
         let table = try rows(directory.file(card))
         #expect(table.first == ["window", "success rate (%)", "burn rate", "valid"])
         let day = try #require(
@@ -69,6 +69,19 @@ import Testing
         #expect(compared >= 280)
     }
 
+    @Test func aRenderingRemovesTheTablesThePageNoLongerHasAndNoOtherPages() throws {
+        let directory = try TemporaryDirectory()
+        func page(_ headings: [String]) -> String {
+            headings.map { "<h3>\($0) <span class=\"status bad\">PAGE</span></h3><table><tr><td>1</td></tr></table>" }.joined()
+        }
+        _ = try DashboardFiles.write(
+            [.init(name: "oncall.html", html: page(["purchase", "restore"])), .init(name: "oncall-eu.html", html: page(["purchase"]))],
+            to: directory.path)
+        _ = try DashboardFiles.write([.init(name: "oncall.html", html: page(["purchase"]))], to: directory.path)
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".csv") })
+        #expect(files == ["oncall.table-1-purchase.csv", "oncall-eu.table-1-purchase.csv"], "a status is not part of the name")
+    }
+
     @Test func cellsAreUnescapedQuotedAndNeverAFormula() {
         let html = """
             <h3>Top failure reasons &amp; more</h3><div class="scroll"><table><tr><th>reason</th><th data-value="share (%)">share</th></tr>
@@ -78,15 +91,15 @@ import Testing
             <tr><th>time</th></tr></table></div></details></section>
             """
         let (page, files) = TableCSV.attach(to: html, pageName: "report-2026-W47.html")
-        #expect(files.map(\.name) == ["report-2026-W47-1-top-failure-reasons-more.csv", "report-2026-W47-2-chart.csv"])
+        #expect(files.map(\.name) == ["report-2026-W47.table-1-top-failure-reasons-more.csv", "report-2026-W47.table-2-chart.csv"])
         #expect(files.first?.text == "reason,share (%)\r\n\"'=HYPERLINK(\"\"http://evil\"\")\",12.5\r\n\"a, \"\"b\"\" <c>\",-4.4\r\n")
         #expect(
             page.contains(
-                "</table><p class=\"csv\"><a href=\"report-2026-W47-1-top-failure-reasons-more.csv\" download=\"report-2026-W47-1-top-failure-reasons-more.csv\">CSV</a></p></div>"
+                "</table><p class=\"csv\"><a href=\"report-2026-W47.table-1-top-failure-reasons-more.csv\" download=\"report-2026-W47.table-1-top-failure-reasons-more.csv\">CSV</a></p></div>"
             ))
         #expect(
             page.contains(
-                "</table></div></details><p class=\"csv\"><a href=\"report-2026-W47-2-chart.csv\" download=\"report-2026-W47-2-chart.csv\">CSV</a></p></section>"
+                "</table></div></details><p class=\"csv\"><a href=\"report-2026-W47.table-2-chart.csv\" download=\"report-2026-W47.table-2-chart.csv\">CSV</a></p></section>"
             ))
     }
 }

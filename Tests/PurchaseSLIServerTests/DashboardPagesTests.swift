@@ -49,7 +49,8 @@ import Testing
                 "index.html", "oncall.html", "rollout.html", "report-2026-W45.html", "incident-20261114-1142-fef488.html",
             ])
         // Each page's tables as CSV beside it.
-        #expect(files.contains { $0.hasPrefix("oncall-1-") && $0.hasSuffix(".csv") } && files.contains { $0.hasPrefix("report-2026-W45-1-") })
+        #expect(
+            files.contains { $0.hasPrefix("oncall.table-1-") && $0.hasSuffix(".csv") } && files.contains { $0.hasPrefix("report-2026-W45.table-1-") })
         let oncall = try String(contentsOfFile: pages + "/oncall.html", encoding: .utf8)
         #expect(oncall.contains("2026-11-13T12:00:00Z to 2026-11-14T12:00:00Z"))
         #expect(oncall.contains("<span class=\"status bad\">PAGE</span>"), "the outage pages")
@@ -66,7 +67,7 @@ import Testing
         try FileManager.default.copyItem(atPath: directory.file("db.sqlite"), toPath: pages + "/db.sqlite")
         try FileManager.default.createDirectory(atPath: pages + "/sub", withIntermediateDirectories: true)
         try Data("sub".utf8).write(to: URL(fileURLWithPath: pages + "/sub/index.html"))
-        try Data("window,valid\r\n1 h,158\r\n".utf8).write(to: URL(fileURLWithPath: pages + "/oncall-1-purchase.csv"))
+        try Data("window,valid\r\n1 h,158\r\n".utf8).write(to: URL(fileURLWithPath: pages + "/oncall.table-1-purchase.csv"))
         let app = makeApp(store: store) { $0.pagesDirectory = pages }
         try await app.test(.router) { client in
             try await client.execute(uri: "/", method: .get) { response in
@@ -83,7 +84,7 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(response.body.readableBytes == 0)
             }
-            try await client.execute(uri: "/oncall-1-purchase.csv", method: .get) { response in
+            try await client.execute(uri: "/oncall.table-1-purchase.csv", method: .get) { response in
                 #expect(String(buffer: response.body) == "window,valid\r\n1 h,158\r\n")
                 #expect(response.headers[.contentType] == "text/csv; charset=utf-8")
             }

@@ -91,6 +91,25 @@ import Testing
         #expect(try store.maintenanceWindows().isEmpty)
     }
 
+    /// A browser keeps the key for the pages and sends it with another site's form: a form's body
+    /// (text/plain) and a request the browser says is cross-site are refused, and nothing is stored.
+    @Test func anotherSitesPageCannotDeclareOrRemoveAWindow() async throws {
+        try store.record(MaintenanceWindow(id: "mw-1", startSeconds: 1_795_000_000, endSeconds: 1_795_003_600, reason: "kept"))
+        let app = makeApp(store: store) { $0.readKeys = AccessKeys(["read-secret"]) }
+        let form = #"{"from":"now","duration":"7d","reason":"x","p":"="}"#
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/maintenance", method: .post, headers: [.authorization: "Bearer read-secret", .contentType: "text/plain"], body: json(form)
+            ) { #expect($0.status == .unsupportedMediaType) }
+            let crossSite: HTTPFields = [
+                .authorization: "Bearer read-secret", .contentType: "application/json", HTTPField.Name("Sec-Fetch-Site")!: "cross-site",
+            ]
+            try await client.execute(uri: "/v1/maintenance", method: .post, headers: crossSite, body: json(form)) { #expect($0.status == .forbidden) }
+            try await client.execute(uri: "/v1/maintenance/mw-1", method: .delete, headers: crossSite) { #expect($0.status == .forbidden) }
+        }
+        #expect(try store.maintenanceWindows().map(\.id) == ["mw-1"])
+    }
+
     @Test func withoutReadKeysNoWindowCanBeDeclaredOrRemoved() async throws {
         try store.record(MaintenanceWindow(id: "mw-1", startSeconds: 1_795_000_000, endSeconds: 1_795_003_600, reason: "kept"))
         let app = makeApp(store: store)

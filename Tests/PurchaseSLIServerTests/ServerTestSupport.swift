@@ -65,6 +65,7 @@ extension SQLiteRecordsForwarding {
     func record(_ action: RolloutAction) throws { try base.record(action) }
     func rolloutActions(fromSeconds: Int64) throws -> [RolloutAction] { try base.rolloutActions(fromSeconds: fromSeconds) }
     func record(_ window: MaintenanceWindow) throws { try base.record(window) }
+    func add(_ window: MaintenanceWindow) throws -> Bool { try base.add(window) }
     func maintenanceWindows() throws -> [MaintenanceWindow] { try base.maintenanceWindows() }
     func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow? { try base.removeMaintenanceWindow(id: id) }
     func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {

@@ -6,14 +6,15 @@ import Foundation
 public enum TableCSV {
     /// A CSV file to write beside a page.
     public struct File: Sendable, Hashable {
-        /// Its name: the page's, the table's number and its heading (lowercase letters, digits and `-`).
+        /// Its name: the page's, `.table-`, the table's number and its heading (lowercase letters, digits and
+        /// `-`).
         public var name: String
         /// RFC 4180 text, CRLF line ends.
         public var text: String
     }
 
     /// `html` with a "CSV" link after each table, and the files the links name. `pageName` is the page's
-    /// file name (`oncall.html`); the files are `oncall-1-objectives.csv` and so on.
+    /// file name (`oncall.html`); the files are `oncall.table-1-purchase.csv` and so on (``isFile(_:of:)``).
     public static func attach(to html: String, pageName: String) -> (html: String, files: [File]) {
         let base = pageName.hasSuffix(".html") ? String(pageName.dropLast(5)) : pageName
         var output = ""
@@ -115,16 +116,25 @@ public enum TableCSV {
         return output + rest
     }
 
-    /// The text of the last `<h2>` or `<h3>` of `markup`, or "table".
+    /// Whether `name` is a table's CSV of the page `pageName` (one written for an earlier rendering too).
+    public static func isFile(_ name: String, of pageName: String) -> Bool {
+        let base = pageName.hasSuffix(".html") ? String(pageName.dropLast(5)) : pageName
+        return name.hasPrefix(base + ".table-") && name.hasSuffix(".csv")
+    }
+
+    /// The text of the last `<h2>` or `<h3>` of `markup` without its status badges (so that a table keeps its
+    /// file name when its status changes), or "table".
     private static func lastHeading(in markup: String) -> String {
         let candidates = ["<h3", "<h2"].compactMap { markup.range(of: $0, options: .backwards) }
         guard let start = candidates.max(by: { $0.lowerBound < $1.lowerBound }),
             let close = markup[start.upperBound...].range(of: "</h")
         else { return "table" }
-        return plainText(markup[start.upperBound..<close.lowerBound].drop { $0 != ">" }.dropFirst())
+        let heading = String(markup[start.upperBound..<close.lowerBound].drop { $0 != ">" }.dropFirst())
+            .replacingOccurrences(of: "<span class=\"status[^\"]*\">[^<]*</span>", with: "", options: .regularExpression)
+        return plainText(Substring(heading))
     }
 
-    /// `oncall-3-purchase-by-productid-worst-first.csv`: at most 64 characters, the names `serve` hands out.
+    /// `oncall.table-3-purchase-by-productid-worst-first.csv`: at most 64 characters, the names `serve` hands out.
     static func fileName(base: String, number: Int, heading: String) -> String {
         var slug = ""
         for character in heading.lowercased() {
@@ -134,7 +144,7 @@ public enum TableCSV {
                 slug.append("-")
             }
         }
-        let prefix = "\(base)-\(number)-"
+        let prefix = "\(base).table-\(number)-"
         let room = max(0, 64 - 4 - prefix.count)
         let trimmed = String(slug.trimmingCharacters(in: ["-"]).prefix(room)).trimmingCharacters(in: ["-"])
         return prefix + (trimmed.isEmpty ? "table" : trimmed) + ".csv"

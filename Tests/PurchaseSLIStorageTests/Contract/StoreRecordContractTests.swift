@@ -154,9 +154,13 @@ struct StoreRecordContractTests {
         once.reason = "App Store outage (Apple's notice)"
         try store.record(once)
         #expect(try store.maintenanceWindows() == [once, weekly])
+        var taken = weekly
+        taken.reason = "another declaration of the same id"
+        #expect(try store.add(taken) == false && store.maintenanceWindows().last == weekly, "a declaration never replaces a window")
+        #expect(try store.add(MaintenanceWindow(id: "mw-0000000c", startSeconds: 1_796_000_000, endSeconds: 1_796_000_600, reason: "new")))
         #expect(try store.removeMaintenanceWindow(id: "mw-0000000b") == once)
         #expect(try store.removeMaintenanceWindow(id: "mw-0000000b") == nil)
-        #expect(try store.maintenanceWindows() == [weekly])
+        #expect(try store.maintenanceWindows().map(\.id) == ["mw-0000000a", "mw-0000000c"])
     }
 
     @Test(
