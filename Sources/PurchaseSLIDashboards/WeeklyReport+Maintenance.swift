@@ -24,17 +24,20 @@ extension WeeklyReport {
     var maintenanceSection: HTML {
         guard !maintenance.isEmpty else { return "" }
         let header = HTML.joined(
-            Self.maintenanceHeader.enumerated().map { index, name -> HTML in "<th\(index < 4 ? " class=\"text\"" : "")>\(name)</th>" })
+            Self.maintenanceHeader.enumerated().map { index, name -> HTML in "<th\(Self.textClass(index))>\(name)</th>" })
         let rows = maintenanceRows(escaping: .html).map { cells -> HTML in
             "<tr>"
                 + HTML.joined(
-                    cells.enumerated().map { index, cell -> HTML in "<td\(index < 4 ? " class=\"text\"" : "")>\(HTML(trusted: cell))</td>" })
+                    cells.enumerated().map { index, cell -> HTML in "<td\(Self.textClass(index))>\(HTML(trusted: cell))</td>" })
                 + "</tr>"
         }
         return "<section><h2>Maintenance windows</h2><div class=\"scroll\"><table><tr>\(header)</tr>\(HTML.joined(rows))</table></div>"
             + "<p class=\"meta\">Their minutes count for no objective: attainment, budgets and burn-rate alerts leave them out "
             + "(the spikes and charges not granted do not).</p></section>"
     }
+
+    /// ` class="text"` for the columns of text (from, to, reason, actions), left-aligned.
+    private static func textClass(_ column: Int) -> HTML { column < 4 ? " class=\"text\"" : "" }
 
     /// The same as a Markdown table; nothing without one.
     var maintenanceMarkdown: [String] {

@@ -119,7 +119,9 @@ import Testing
         #expect(purchase(without)?.metObjective == false && purchase(with)?.metObjective == true)
         #expect(without.maintenance.isEmpty && with.maintenance.count == 1)
         #expect(with.maintenance.first?.leftOut.failure == 600 && with.maintenance.first?.leftOut.valid == 600)
-        #expect(with.document(navigation: [], generatedAtSeconds: 0).rendered.contains("receipt &lt;migration&gt; (correction, declared 2026-11-19)"))
+        let page = with.document(navigation: [], generatedAtSeconds: 0).rendered
+        #expect(page.contains("<td class=\"text\">2026-11-19T12:00:00Z</td><td class=\"text\">2026-11-19T13:00:00Z</td>"))
+        #expect(page.contains("<td class=\"text\">receipt &lt;migration&gt; (correction, declared 2026-11-19)</td>"))
         #expect(
             with.markdown.contains(
                 "| 2026-11-19T12:00:00Z | 2026-11-19T13:00:00Z | receipt \\<migration\\> (correction, declared 2026-11-19) | purchase | 600 | 600 |"))
