@@ -170,13 +170,14 @@ struct RolloutNarrative {
             action.store == .apple
             ? (
                 "App Store", "phased release",
-                "resume it in App Store Connect > Apps > the app > Distribution > \(version) > "
-                    + "Phased Release for Automatic Updates > Resume Phased Release once fixed, or release a fixed build"
+                // The menu path's ">" are markup in HTML and Slack: written as each output requires.
+                escaping.escapeMarkup("resume it in App Store Connect > Apps > the app > Distribution > ") + version
+                    + escaping.escapeMarkup(" > Phased Release for Automatic Updates > Resume Phased Release once fixed, or release a fixed build")
             )
             : (
                 "Google Play", "staged rollout",
-                "resume it in Play Console > Test and release > the track > Releases > "
-                    + "Resume rollout once fixed, or roll out a fixed build"
+                escaping.escapeMarkup(
+                    "resume it in Play Console > Test and release > the track > Releases > Resume rollout once fixed, or roll out a fixed build")
             )
         switch action.outcome {
         case .paused:

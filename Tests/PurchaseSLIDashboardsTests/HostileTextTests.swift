@@ -125,6 +125,20 @@ extension Trait where Self == FixtureTrait {
                 }
             }
             _ = try store.record(events, receivedAtMillis: end * 1000)
+            // Text people declare: maintenance of retries (one in progress, one the day before, each reason from
+            // the corpus) and a paused release of the hostile version, on the banners, cards, bands, markers
+            // and the weekly review.
+            for (offset, reason) in corpus.enumerated() {
+                let start = offset % 2 == 0 ? end - 1800 : end - 86_400 + Int64(offset) * 600
+                try store.record(
+                    MaintenanceWindow(
+                        id: "mw-\(offset)", startSeconds: start, endSeconds: start + 3600, actions: ["retry"], reason: reason,
+                        createdSeconds: end - 60))
+            }
+            try store.record(
+                RolloutAction(
+                    store: .apple, app: "", candidate: corpus[0], releaseStartSeconds: end - 43_200, verdict: "rollback", isDryRun: false,
+                    outcome: .paused, status: 200, detail: corpus[5], step: 2, timeSeconds: end - 7200, attempts: 1))
             let dimensions: [EventDimension] = [.productID, .planID, .groupID, .offerID, .appVersion, .platform, .osVersion, .variant]
             let everyDimension = DashboardDefinition(
                 title: "Every dimension", file: "every-dimension.html", summary: "a table and a chart of each",
