@@ -20,8 +20,10 @@ public enum TableCSV {
         var output = ""
         var files: [File] = []
         var rest = Substring(html)
+        // The heading in force: the last one before the table, looked for only in what came since the last table.
+        var heading = "table"
         while let start = rest.range(of: "<table"), let end = rest[start.upperBound...].range(of: "</table>") {
-            let heading = lastHeading(in: output + rest[..<start.lowerBound])
+            heading = lastHeading(in: rest[..<start.lowerBound]) ?? heading
             let table = rest[start.lowerBound..<end.upperBound]
             let name = fileName(base: base, number: files.count + 1, heading: heading)
             files.append(File(name: name, text: csv(rows(of: table))))
@@ -123,12 +125,12 @@ public enum TableCSV {
     }
 
     /// The text of the last `<h2>` or `<h3>` of `markup` without its status badges (so that a table keeps its
-    /// file name when its status changes), or "table".
-    private static func lastHeading(in markup: String) -> String {
+    /// file name when its status changes), or nil.
+    private static func lastHeading(in markup: Substring) -> String? {
         let candidates = ["<h3", "<h2"].compactMap { markup.range(of: $0, options: .backwards) }
         guard let start = candidates.max(by: { $0.lowerBound < $1.lowerBound }),
             let close = markup[start.upperBound...].range(of: "</h")
-        else { return "table" }
+        else { return nil }
         let heading = String(markup[start.upperBound..<close.lowerBound].drop { $0 != ">" }.dropFirst())
             .replacingOccurrences(of: "<span class=\"status[^\"]*\">[^<]*</span>", with: "", options: .regularExpression)
         return plainText(Substring(heading))
