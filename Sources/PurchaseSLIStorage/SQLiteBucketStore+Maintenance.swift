@@ -4,25 +4,20 @@ public import PurchaseSLICore
 extension SQLiteBucketStore {
     /// Keeps the window, replacing one of the same id.
     public func record(_ window: MaintenanceWindow) throws {
-        try pool.write { db in
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO maintenance_window (id, app, start, end, rrule, actions, reason, created)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    window.id, window.app, window.startSeconds, window.endSeconds, window.recurrence?.description,
-                    window.actions.joined(separator: String(Self.actionSeparator)), window.reason, window.createdSeconds,
-                ])
-        }
+        _ = try insert(window, onConflict: "REPLACE")
     }
 
     /// Keeps the window unless one of its id is kept.
     public func add(_ window: MaintenanceWindow) throws -> Bool {
+        try insert(window, onConflict: "IGNORE")
+    }
+
+    /// Inserts the window, `INSERT OR REPLACE` or `INSERT OR IGNORE`; whether a row was written.
+    private func insert(_ window: MaintenanceWindow, onConflict: String) throws -> Bool {
         try pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT OR IGNORE INTO maintenance_window (id, app, start, end, rrule, actions, reason, created)
+                    INSERT OR \(onConflict) INTO maintenance_window (id, app, start, end, rrule, actions, reason, created)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
