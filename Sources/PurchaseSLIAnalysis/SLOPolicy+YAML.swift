@@ -26,7 +26,7 @@ extension SLOPolicy {
             known: [
                 "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "burnSignificance",
                 "sliceMinimumRatio", "keepFiringFor", "lossOfSignal", "spikes", "rollout", "fastBurn", "recoveryWindow",
-                "reconciliation", "reportingCurrency", "exchangeRates", "maintenance",
+                "reconciliation", "reportingCurrency", "exchangeRates", "maintenance", "timeZone",
             ],
             at: "")
         var policy = SLOPolicy.default
@@ -104,6 +104,12 @@ extension SLOPolicy {
             guard policy.reportingCurrency != nil else {
                 throw PolicyError(path: "exchangeRates", reason: "rates convert to the reportingCurrency: give it too")
             }
+        }
+        if let zone = document["timeZone"] {
+            guard let name = zone as? String, !name.isEmpty, name.utf8.count <= 64, !name.contains(where: \.isWhitespace) else {
+                throw PolicyError(path: "timeZone", reason: "expected a time zone such as Europe/Berlin, UTC or +05:30, got \(zone)")
+            }
+            policy.timeZone = name
         }
         if let maintenance = document["maintenance"] {
             policy.maintenance = try PolicyReader.list(maintenance, at: "maintenance").enumerated().map { index, item in

@@ -139,6 +139,10 @@ public struct SLOPolicy: Sendable, Hashable {
     /// Planned work whose minutes are left out of error budgets and burn-rate alerts (``MaintenanceWindow``):
     /// the policy's own (`maintenance:`); `purchase-sli maintenance add` stores more.
     public var maintenance: [MaintenanceWindow] = []
+    /// The time zone pages, text and the weekly review are written in (an IANA name such as `Europe/Berlin`,
+    /// or `UTC`, or a fixed offset such as `+05:30`), or nil: UTC. `--time-zone` overrides it; JSON stays UTC,
+    /// and so do alert evaluation and calendar-month budgets.
+    public var timeZone: String?
 
     /// What each valid event of an objective counts for.
     public enum ObjectiveWeight: String, Sendable, Hashable, CaseIterable {

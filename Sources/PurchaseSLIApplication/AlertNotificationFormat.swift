@@ -1,3 +1,4 @@
+public import PurchaseSLICore
 public import PurchaseSLIRendering
 
 /// What alert notifications are posted to, and so the body they are posted as.
@@ -11,7 +12,8 @@ public enum AlertNotificationFormat: String, Sendable, Hashable, CaseIterable {
     /// alert fires: harmless, and a wrong URL shows on a quiet day; its `incident` label groups an
     /// incident's alerts into one notification), one message per incident for Slack, so that one incident
     /// is one notification, and none when nothing changed (a check every minute does not post "no alerts").
-    public func bodies(for reports: [AlertReport], at time: Int64) -> [String] {
+    /// Slack text writes times in `zone`; Alertmanager's JSON stays UTC.
+    public func bodies(for reports: [AlertReport], at time: Int64, zone: TimeZoneOffsets = .utc) -> [String] {
         switch self {
         case .alertmanager:
             return [AlertOutput.alertmanagerJSON(reports, now: time)]
@@ -23,7 +25,7 @@ public enum AlertNotificationFormat: String, Sendable, Hashable, CaseIterable {
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(report)
             }
-            return order.map { AlertOutput.slackWebhookJSON(groups[$0]!, now: time) }
+            return order.map { AlertOutput.slackWebhookJSON(groups[$0]!, now: time, zone: zone) }
         }
     }
 

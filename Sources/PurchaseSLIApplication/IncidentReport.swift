@@ -65,6 +65,8 @@ public struct IncidentReport: Sendable {
     public var refunds: [ChargeLedger.RefundCausation]
     /// Its alerts' episodes, each with its context and the command to look next.
     public var alerts: [AlertReport]
+    /// The zone its text and pages write times in (its JSON stays UTC).
+    public var zone: TimeZoneOffsets = .utc
 
     /// How long after a charge taken during an incident a refund of it is counted: 14 days.
     public static let refundHorizonSeconds: Int64 = 14 * 86_400

@@ -1,7 +1,7 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLICore
 
-/// An objective's success rate over one ISO week or calendar month (UTC), against its target: the
+/// An objective's success rate over one ISO week or calendar month (in a zone), against its target: the
 /// service-level report's row.
 public struct AttainmentPeriod: Sendable, Hashable {
     /// "2026-W46" or "2026-11".
@@ -21,19 +21,20 @@ public struct AttainmentPeriod: Sendable, Hashable {
 }
 
 extension AlertContext {
-    /// The last `weeks` ISO weeks and `months` calendar months up to `time` (UTC), each newest first,
-    /// weeks before months: the current ones so far.
-    public func attainment(_ objective: SLOPolicy.Objective, at time: Int64, weeks: Int = 4, months: Int = 3) throws -> [AttainmentPeriod] {
+    /// The last `weeks` ISO weeks and `months` calendar months up to `time`, their boundaries in `zone`, each
+    /// newest first, weeks before months: the current ones so far.
+    public func attainment(
+        _ objective: SLOPolicy.Objective, at time: Int64, weeks: Int = 4, months: Int = 3, zone: TimeZoneOffsets = .utc
+    ) throws -> [AttainmentPeriod] {
         var periods: [(label: String, start: Int64, end: Int64)] = []
-        var week = ISOWeek(containing: time - 1)
+        var week = ISOWeek(containing: time - 1, in: zone)
         for _ in 0..<weeks {
             periods.append((week.description, week.startSeconds, week.endSeconds))
             week = week.previous
         }
-        var month = SLOWindow.calendarMonth.period(at: time - 1).startSeconds
-        for _ in 0..<months {
-            periods.append((String(RFC3339.format(seconds: month).prefix(7)), month, month + SLOWindow.calendarMonth.period(at: month).lengthSeconds))
-            month = SLOWindow.calendarMonth.period(at: month - 86_400).startSeconds
+        for back in 0..<months {
+            let start = zone.startOfMonth(-back, monthsAfter: time - 1)
+            periods.append((zone.month(start), start, zone.startOfMonth(1 - back, monthsAfter: time - 1)))
         }
         return try periods.map { period in
             let end = min(period.end, time)

@@ -1,5 +1,6 @@
 public import Foundation
 public import PurchaseSLIAnalysis
+public import PurchaseSLICore
 import PurchaseSLIRendering
 
 /// What rollout verdicts are posted as.
@@ -25,12 +26,15 @@ public struct RolloutWebhookSender: RolloutNotificationSender {
     public let format: RolloutNotificationFormat
     /// The served rollout page, linked from Slack text, when known.
     public let pageURL: String?
+    /// The zone Slack text writes times in (JSON stays UTC).
+    public let zone: TimeZoneOffsets
 
     /// Creates a sender.
-    public init(url: URL, format: RolloutNotificationFormat, pageURL: String? = nil) {
+    public init(url: URL, format: RolloutNotificationFormat, pageURL: String? = nil, zone: TimeZoneOffsets = .utc) {
         self.url = url
         self.format = format
         self.pageURL = pageURL
+        self.zone = zone
     }
 
     /// POSTs the verdict.
@@ -38,7 +42,7 @@ public struct RolloutWebhookSender: RolloutNotificationSender {
     public func send(_ report: RolloutReport, previous: RolloutReport.Verdict?) async throws {
         let body =
             switch format {
-            case .slack: RolloutOutput.slackJSON(report, previous: previous, pageURL: pageURL)
+            case .slack: RolloutOutput.slackJSON(report, previous: previous, pageURL: pageURL, zone: zone)
             case .json: RolloutOutput.webhookJSON(report, previous: previous)
             }
         try await WebhookSender.post(body, to: url)

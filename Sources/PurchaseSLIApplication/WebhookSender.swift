@@ -1,4 +1,5 @@
 public import Foundation
+public import PurchaseSLICore
 public import PurchaseSLIRendering
 
 #if canImport(FoundationNetworking)
@@ -11,11 +12,14 @@ public struct WebhookSender: AlertNotificationSender {
     public let url: URL
     /// The receiver's kind, which sets the body.
     public let format: AlertNotificationFormat
+    /// The zone Slack text writes times in.
+    public let zone: TimeZoneOffsets
 
     /// Creates a sender posting to `url`; a post that takes over 10 seconds counts as failed.
-    public init(url: URL, format: AlertNotificationFormat) {
+    public init(url: URL, format: AlertNotificationFormat, zone: TimeZoneOffsets = .utc) {
         self.url = url
         self.format = format
+        self.zone = zone
     }
 
     /// The URL in `text` when it is an absolute http or https URL with a host, else nil.
@@ -33,7 +37,7 @@ public struct WebhookSender: AlertNotificationSender {
     /// groups an incident's alerts by their `incident` label), one per incident for a chat.
     /// - Throws: ``NotificationError`` naming the URL and the status, or the connection failure.
     public func send(_ reports: [AlertReport], evaluatedAt time: Int64) async throws {
-        for body in format.bodies(for: reports, at: time) { try await Self.post(body, to: url) }
+        for body in format.bodies(for: reports, at: time, zone: zone) { try await Self.post(body, to: url) }
     }
 
     /// POSTs `body` as JSON to `url`; a post that takes over 10 seconds counts as failed.

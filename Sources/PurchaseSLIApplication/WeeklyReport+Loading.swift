@@ -97,7 +97,7 @@ extension WeeklyReport {
                     $0.store
                 })
         }
-        attainmentHistory = try policy.objectives.map { ($0.actionType, try context.attainment($0, at: week.endSeconds)) }
+        attainmentHistory = try policy.objectives.map { ($0.actionType, try context.attainment($0, at: week.endSeconds, zone: week.zone)) }
         maintenance = try context.maintenance().bands(from: week.startSeconds, to: week.endSeconds).map { band in
             let actions = objectiveActions.filter(band.window.covers(action:))
             let leftOut =

@@ -67,8 +67,10 @@ public struct WeeklyReport: Sendable {
     /// Fewest trials each week needs for a change to be tested.
     public static let minimumTrials: Int64 = 100
 
-    /// The week reviewed.
+    /// The week reviewed, in the zone whose Mondays bound it.
     public var week: ISOWeek
+    /// The zone the review is written in: the week's.
+    public var zone: TimeZoneOffsets { week.zone }
     /// Each action, those with an objective first.
     public var actions: [ActionWeek]
     /// Products and plans of each action, worst change of success rate first.

@@ -38,6 +38,8 @@ struct AlertsCommand: AsyncParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
+    @OptionGroup var timeZone: TimeZoneOption
+
     @OptionGroup var links: LinkOptions
 
     @Option(
@@ -88,9 +90,11 @@ struct AlertsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let time = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
+        let loaded = try exitingOnFailure { try policy.load() }
+        let zone = try exitingOnFailure { try timeZone.zone(loaded) }
         let context = try exitingOnFailure {
             AlertContext(
-                store: try store.openStore(), policy: try policy.load(), app: app.app, databasePath: try store.location().filePath,
+                store: try store.openStore(), policy: loaded, app: app.app, databasePath: try store.location().filePath,
                 alertPageURL: links.url(of: DashboardDefinition.alertPage(in: (try? DashboardFiles.load(directory: dashboards)) ?? [], for: app.app)),
                 pagesURL: links.baseURL.flatMap(LinkOptions.normalized))
         }
@@ -98,33 +102,33 @@ struct AlertsCommand: AsyncParsableCommand {
             let reports = try exitingOnFailure {
                 try context.episodeReports(from: time.0, to: time.1, stepSeconds: TimeStep.minutes(parsing: step)!)
             }
-            print(backtestOutput(reports, from: time.0, to: time.1), terminator: "")
+            print(backtestOutput(reports, from: time.0, to: time.1, zone: zone), terminator: "")
             return
         }
         let (reports, freshness) = try exitingOnFailure { (try context.firingReports(at: time.1), try context.freshness(at: time.1)) }
-        print(output(reports, at: time.1, freshness: freshness), terminator: "")
+        print(output(reports, at: time.1, freshness: freshness, zone: zone), terminator: "")
         if let url = try notificationURL() {
             try await exitingOnFailure {
-                try await WebhookSender(url: url, format: notifyFormat ?? .alertmanager).send(reports, evaluatedAt: time.1)
+                try await WebhookSender(url: url, format: notifyFormat ?? .alertmanager, zone: zone).send(reports, evaluatedAt: time.1)
             }
         }
     }
 
-    private func output(_ reports: [AlertReport], at time: Int64, freshness: DataFreshness) -> String {
+    private func output(_ reports: [AlertReport], at time: Int64, freshness: DataFreshness, zone: TimeZoneOffsets) -> String {
         switch format {
-        case .text: AlertOutput.text(reports, now: time, freshness: freshness)
-        case .markdown: AlertOutput.markdown(reports, now: time, freshness: freshness)
-        case .slack: AlertOutput.slack(reports, now: time, freshness: freshness)
+        case .text: AlertOutput.text(reports, now: time, freshness: freshness, zone: zone)
+        case .markdown: AlertOutput.markdown(reports, now: time, freshness: freshness, zone: zone)
+        case .slack: AlertOutput.slack(reports, now: time, freshness: freshness, zone: zone)
         case .json: AlertOutput.alertmanagerJSON(reports, now: time)
         }
     }
 
-    private func backtestOutput(_ reports: [AlertReport], from: Int64, to: Int64) -> String {
+    private func backtestOutput(_ reports: [AlertReport], from: Int64, to: Int64, zone: TimeZoneOffsets) -> String {
         if format == .json { return AlertOutput.alertmanagerJSON(reports, now: to) }
         let header =
-            "backtest \(RFC3339.format(seconds: from)) to \(RFC3339.format(seconds: to)) every \(step): "
+            "backtest \(zone.timestamp(from)) to \(zone.timestamp(to)) every \(step): "
             + "\(reports.count) alert episode\(reports.count == 1 ? "" : "s")\n\n"
-        return header + (reports.isEmpty ? "" : AlertOutput.text(reports, now: to))
+        return header + (reports.isEmpty ? "" : AlertOutput.text(reports, now: to, zone: zone))
     }
 
     /// The `--notify` URL, checked.

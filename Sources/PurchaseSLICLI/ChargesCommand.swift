@@ -34,6 +34,7 @@ struct ChargesCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var policyOptions: PolicyOptions
+    @OptionGroup var timeZone: TimeZoneOption
 
     @OptionGroup var list: LedgerListOptions
 
@@ -96,7 +97,7 @@ struct ChargesCommand: ParsableCommand {
                     && (!ungranted || row.isUngranted) && (!slow || isSlow(row.charge, expects: row.expectsGrant))
             }
             switch format {
-            case .table: return ChargeListOutput.text(listed)
+            case .table: return ChargeListOutput.text(listed, zone: try timeZone.zone(policy))
             case .json: return ChargeListOutput.jsonLines(listed)
             case .csv: return ChargeListOutput.csv(listed)
             }

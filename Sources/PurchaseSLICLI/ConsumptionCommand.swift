@@ -42,6 +42,7 @@ struct ConsumptionCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var policyOptions: PolicyOptions
+    @OptionGroup var timeZone: TimeZoneOption
 
     @Option(help: ArgumentHelp("Start of the range (inclusive): when the request was received.", valueName: "time"))
     var from: String
@@ -132,7 +133,8 @@ struct ConsumptionCommand: AsyncParsableCommand {
                 }
                 rows.append(ConsumptionOutput.Row(answer: answer, body: body, outcome: outcome))
             }
-            let text = format == .json ? ConsumptionOutput.jsonLines(rows) : ConsumptionOutput.text(rows, now: nowMillis)
+            let text =
+                format == .json ? ConsumptionOutput.jsonLines(rows) : ConsumptionOutput.text(rows, now: nowMillis, zone: try timeZone.zone(policy))
             guard failed == 0 else {
                 print(text, terminator: "")
                 throw CommandFailure(message: "\(failed) answer\(failed == 1 ? "" : "s") not taken by the App Store")

@@ -33,6 +33,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
+    @OptionGroup var timeZone: TimeZoneOption
+
     func validate() throws {
         if DatabaseAddress.isPostgres(db) {
             throw ValidationError("--db: demo makes a SQLite file of its own (replaced on each run); give it a path, not a PostgreSQL URL")
@@ -64,6 +66,7 @@ struct DemoCommand: AsyncParsableCommand {
         let (at, text) = try exitingOnFailure { () -> (Int64, String) in
             let store = try StoreLocation.sqlite(path: db).open(configuration: .default)
             let policy = try self.policy.load(directory: pages.dashboards)
+            let zone = try timeZone.zone(policy)
             let now = Int64(Date().timeIntervalSince1970)
             // The end of the hour of the newest event is the sample logs' "now", whatever the clock says.
             let days = try store.counts(CountQuery(fromSeconds: 0, toSeconds: Self.farFuture, step: TimeStep(seconds: 86_400)))
@@ -72,9 +75,9 @@ struct DemoCommand: AsyncParsableCommand {
             }
             let hours = try store.counts(CountQuery(fromSeconds: lastDay, toSeconds: lastDay + 86_400, step: TimeStep(seconds: 3600)))
             let at = (hours.last(where: { !$0.counts.isEmpty })?.timeSeconds ?? lastDay) + 3600
-            let context = DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * 86_400)
+            let context = DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * 86_400, zone: zone)
             let written = try pages.render(context: context, links: PageLinks(databasePath: db), generatedAtSeconds: now)
-            let report = try WeeklyReport(week: ISOWeek(containing: at).previous, store: store, policy: policy)
+            let report = try WeeklyReport(week: ISOWeek(containing: at, in: zone).previous, store: store, policy: policy)
             // Backtest from a day after the first event, when the rules have data for their windows.
             let episodes = try AlertContext(store: store, policy: policy).episodeReports(from: first + 86_400, to: at, stepSeconds: 60)
             let incidents = written.filter { ($0 as NSString).lastPathComponent.hasPrefix("incident-") }.count
@@ -86,7 +89,7 @@ struct DemoCommand: AsyncParsableCommand {
             return (
                 at,
                 "2. rendered \(rendered) into \(pages.out)/ for the 7 days before \(RFC3339.format(seconds: at))\n"
-                    + header + AlertOutput.episodeLines(episodes, now: at)
+                    + header + AlertOutput.episodeLines(episodes, now: at, zone: zone)
                     + "   (each with its full text: purchase-sli alerts --db \(db) --from \(RFC3339.format(seconds: first + 86_400)) "
                     + "--to \(RFC3339.format(seconds: at)))\n\n4. weekly review \(report.week): \(report.summary(escaping: .terminal))\n"
             )

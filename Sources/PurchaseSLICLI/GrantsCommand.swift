@@ -32,6 +32,7 @@ struct GrantsCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var policyOptions: PolicyOptions
+    @OptionGroup var timeZone: TimeZoneOption
 
     @OptionGroup var list: LedgerListOptions
 
@@ -51,14 +52,15 @@ struct GrantsCommand: ParsableCommand {
     func run() throws {
         let output = try exitingOnFailure { () throws -> String in
             let (from, to, at) = try list.range(nowSeconds: Int64(Date().timeIntervalSince1970))
-            let context = AlertContext(store: try store.openStore(), policy: try policyOptions.load(), app: list.app)
+            let policy = try policyOptions.load()
+            let context = AlertContext(store: try store.openStore(), policy: policy, app: list.app)
             let rows = try context.grantList(from: from, to: to, at: at).filter { row in
                 (list.storeName.map { row.grant.store?.rawValue == $0 } ?? true) && (list.product.map { row.grant.record.productID == $0 } ?? true)
                     && (list.transaction.map { row.grant.record.transactionID == $0 } ?? true) && (!double || row.repeatOf != nil)
                     && (!uncharged || row.isWithoutCharge)
             }
             switch format {
-            case .table: return GrantListOutput.text(rows)
+            case .table: return GrantListOutput.text(rows, zone: try timeZone.zone(policy))
             case .json: return GrantListOutput.jsonLines(rows)
             case .csv: return GrantListOutput.csv(rows)
             }

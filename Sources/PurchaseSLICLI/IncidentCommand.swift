@@ -37,6 +37,8 @@ struct IncidentCommand: ParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
+    @OptionGroup var timeZone: TimeZoneOption
+
     @Argument(help: ArgumentHelp("The incident's id, as the alerts show it.", valueName: "id"))
     var id: String
 
@@ -64,14 +66,15 @@ struct IncidentCommand: ParsableCommand {
     func output() throws -> String {
         let now = Int64(Date().timeIntervalSince1970)
         let time = try TimeArgument.minute(at ?? "now", option: "at", nowSeconds: now)
-        let context = AlertContext(
-            store: try store.openStore(), policy: try policy.load(), app: app.app, databasePath: try store.location().filePath)
-        let report: IncidentReport
+        let loaded = try policy.load()
+        let context = AlertContext(store: try store.openStore(), policy: loaded, app: app.app, databasePath: try store.location().filePath)
+        var report: IncidentReport
         do {
             report = try context.incidentReport(id: id, at: time)
         } catch let error as IncidentLookupError {
             throw CommandFailure(message: error.description)
         }
+        report.zone = try timeZone.zone(loaded)
         switch format {
         case .markdown: return report.markdown
         case .json: return report.json
@@ -79,7 +82,8 @@ struct IncidentCommand: ParsableCommand {
             let page = report.document(navigation: [(title: "Index", href: "index.html")], generatedAtSeconds: now)
             let written = try DashboardFiles.write(
                 [DashboardRenderer.File(name: IncidentReport.fileName(ofID: report.incident.id, app: report.app), html: page.rendered)], to: out)
-            return "\(report.title): \(report.spanText)\n\(report.cost.text(isOver: report.isOver).rendered(.terminal))\n\nwrote \(written[0])\n"
+            return
+                "\(report.title): \(report.spanText)\n\(report.cost.text(isOver: report.isOver).rendered(.terminal, zone: report.zone))\n\nwrote \(written[0])\n"
         }
     }
 }

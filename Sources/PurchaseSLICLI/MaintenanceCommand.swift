@@ -100,14 +100,16 @@ struct MaintenanceCommand: ParsableCommand {
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var policyOptions: PolicyOptions
+        @OptionGroup var timeZone: TimeZoneOption
 
         @Option(help: "Output format.")
         var format: Format = .table
 
         func run() throws {
             let output = try exitingOnFailure { () throws -> String in
-                let windows = MaintenanceCalendar(try policyOptions.load().maintenance + (try store.openStore().maintenanceWindows())).windows
-                return format == .json ? MaintenanceOutput.json(windows) : MaintenanceOutput.text(windows)
+                let policy = try policyOptions.load()
+                let windows = MaintenanceCalendar(policy.maintenance + (try store.openStore().maintenanceWindows())).windows
+                return format == .json ? MaintenanceOutput.json(windows) : MaintenanceOutput.text(windows, zone: try timeZone.zone(policy))
             }
             print(output, terminator: "")
         }

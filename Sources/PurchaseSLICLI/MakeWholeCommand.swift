@@ -27,6 +27,7 @@ struct MakeWholeCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var policyOptions: PolicyOptions
+    @OptionGroup var timeZone: TimeZoneOption
     @OptionGroup var list: LedgerListOptions
 
     @Option(help: ArgumentHelp("The grant server's endpoint (http or https).", valueName: "url"))
@@ -52,7 +53,8 @@ struct MakeWholeCommand: AsyncParsableCommand {
     func run() async throws {
         let output = try await exitingOnFailure { () async throws -> String in
             let (from, to, at) = try list.range(nowSeconds: Int64(Date().timeIntervalSince1970))
-            let rule = try policyOptions.load().reconciliation
+            let policy = try policyOptions.load()
+            let rule = policy.reconciliation
             let database = try store.openStore()
             let ungranted = try database.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule).charges.filter {
                 charge in
@@ -81,7 +83,7 @@ struct MakeWholeCommand: AsyncParsableCommand {
                     rows.append(MakeWholeOutput.Row(charge: charge, delivery: delivery, postedNow: true))
                 }
             }
-            let text = MakeWholeOutput.text(rows, dryRun: dryRun)
+            let text = MakeWholeOutput.text(rows, dryRun: dryRun, zone: try timeZone.zone(policy))
             let unsettled = rows.filter { $0.postedNow && !($0.delivery.map { $0.outcome == .delivered || $0.outcome == .alreadyGranted } ?? false) }
             guard unsettled.isEmpty else {
                 print(text, terminator: "")

@@ -77,6 +77,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
+    @OptionGroup var timeZone: TimeZoneOption
+
     func validate() throws {
         if of == .charges {
             _ = try makeChargeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
@@ -89,14 +91,16 @@ struct QueryCommand: ParsableCommand {
     func run() throws {
         if of == .charges { return try runCharges() }
         let query = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
-        let output = try exitingOnFailure {
+        let (output, zone) = try exitingOnFailure {
             let store = try store.openStore()
-            return query.isAboutErrors
+            let output =
+                query.isAboutErrors
                 ? QueryOutput(query: query, errorRows: try store.errorCounts(query))
                 : QueryOutput(query: query, rows: try store.counts(query))
+            return (output, try timeZone.zone(try policy.load()))
         }
         switch format {
-        case .table: print(output.table, terminator: "")
+        case .table: print(output.table(zone: zone), terminator: "")
         case .json: print(output.json)
         case .csv: print(output.csv, terminator: "")
         }
@@ -113,13 +117,16 @@ struct QueryCommand: ParsableCommand {
 
     /// `--of charges`: the stores' charges and refunds counted per group.
     private func runCharges() throws {
-        let output = try exitingOnFailure { () throws -> ChargeCountOutput in
+        let (output, zone) = try exitingOnFailure { () throws -> (ChargeCountOutput, TimeZoneOffsets) in
             let query = try makeChargeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
-            let rule = try policy.load().reconciliation
-            return ChargeCountOutput(query: query, rows: try store.openStore().chargeCounts(query, rule: rule))
+            let policy = try policy.load()
+            return (
+                ChargeCountOutput(query: query, rows: try store.openStore().chargeCounts(query, rule: policy.reconciliation)),
+                try timeZone.zone(policy)
+            )
         }
         switch format {
-        case .table: print(output.table, terminator: "")
+        case .table: print(output.table(zone: zone), terminator: "")
         case .json: print(output.json)
         case .csv: print(output.csv, terminator: "")
         }

@@ -29,6 +29,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var pages: PagesOptions
 
+    @OptionGroup var timeZone: TimeZoneOption
+
     @OptionGroup var links: LinkOptions
 
     @Option(help: ArgumentHelp("End of the range: only events before it count.", valueName: "time"))
@@ -45,9 +47,10 @@ struct RenderCommand: ParsableCommand {
         let written = try exitingOnFailure {
             let now = Int64(Date().timeIntervalSince1970)
             let (at, rangeSeconds) = try parsedTimes(nowSeconds: now)
+            let loaded = try policy.load(directory: pages.dashboards)
             let context = DashboardContext(
-                store: try store.openStore(), policy: try policy.load(directory: pages.dashboards), app: app.app, atSeconds: at,
-                rangeSeconds: rangeSeconds)
+                store: try store.openStore(), policy: loaded, app: app.app, atSeconds: at, rangeSeconds: rangeSeconds,
+                zone: try timeZone.zone(loaded))
             return try pages.render(
                 context: context,
                 links: PageLinks(baseURL: links.baseURL.flatMap(LinkOptions.normalized), databasePath: try store.location().filePath),

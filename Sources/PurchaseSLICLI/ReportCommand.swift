@@ -31,7 +31,9 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
-    @Option(help: ArgumentHelp("ISO week such as 2026-W46, or last (the last whole week).", valueName: "week"))
+    @OptionGroup var timeZone: TimeZoneOption
+
+    @Option(help: ArgumentHelp("ISO week such as 2026-W46, or last (the last whole week), from Monday 00:00 in --time-zone.", valueName: "week"))
     var week = "last"
 
     @Option(help: "Output format.")
@@ -41,7 +43,7 @@ struct ReportCommand: ParsableCommand {
     var out = "out"
 
     func validate() throws {
-        _ = try parsedWeek(nowSeconds: Int64(Date().timeIntervalSince1970))
+        _ = try parsedWeek(nowSeconds: Int64(Date().timeIntervalSince1970), zone: .utc)
     }
 
     func run() throws {
@@ -51,22 +53,24 @@ struct ReportCommand: ParsableCommand {
     /// The Markdown, or the summary and the path of the page written.
     func output() throws -> String {
         let now = Int64(Date().timeIntervalSince1970)
-        let week = try parsedWeek(nowSeconds: now)
+        let loaded = try policy.load()
+        let zone = try timeZone.zone(loaded)
+        let week = try parsedWeek(nowSeconds: now, zone: zone)
         guard week.endSeconds <= now else {
             throw CommandFailure(
-                message: "--week \(week) is not over until \(RFC3339.format(seconds: week.endSeconds)); "
-                    + "the last whole week is \(ISOWeek(containing: now).previous)")
+                message: "--week \(week) is not over until \(zone.timestamp(week.endSeconds)); "
+                    + "the last whole week is \(ISOWeek(containing: now, in: zone).previous)")
         }
-        let report = try WeeklyReport(week: week, store: try store.openStore(), policy: try policy.load(), app: app.app)
+        let report = try WeeklyReport(week: week, store: try store.openStore(), policy: loaded, app: app.app)
         guard format == .html else { return report.markdown }
         let page = report.document(navigation: [(title: "Index", href: "index.html")], generatedAtSeconds: now)
         let written = try DashboardFiles.write([DashboardRenderer.File(name: report.fileName, html: page.rendered)], to: out)
         return "\(report.summary(escaping: .terminal))\n\nwrote \(written[0])\n"
     }
 
-    private func parsedWeek(nowSeconds: Int64) throws -> ISOWeek {
-        if week == "last" { return ISOWeek(containing: nowSeconds).previous }
-        guard let parsed = ISOWeek(parsing: week) else {
+    private func parsedWeek(nowSeconds: Int64, zone: TimeZoneOffsets) throws -> ISOWeek {
+        if week == "last" { return ISOWeek(containing: nowSeconds, in: zone).previous }
+        guard let parsed = ISOWeek(parsing: week, in: zone) else {
             throw ValidationError("--week: expected an ISO week such as 2026-W46, or last, got \"\(week)\".")
         }
         return parsed

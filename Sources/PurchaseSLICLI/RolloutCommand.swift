@@ -38,6 +38,8 @@ struct RolloutCommand: ParsableCommand {
 
     @OptionGroup var policy: PolicyOptions
 
+    @OptionGroup var timeZone: TimeZoneOption
+
     @Option(
         help: ArgumentHelp(
             "The app version being released, or auto: the newest with at least 1 % of the events over the 14 days before --at.",
@@ -68,12 +70,13 @@ struct RolloutCommand: ParsableCommand {
     /// The verdict in the chosen format.
     func output() throws -> String {
         let policy = try self.policy.load()
+        let zone = try timeZone.zone(policy)
         let (since, end) = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
         let context = AlertContext(store: try store.openStore(), policy: policy, app: app.app)
         let query = RolloutQuery(store: context.store)
         guard let candidate = try query.candidate(candidate, at: end) else {
             throw ValidationError(
-                "--candidate auto: no app version but one has 1 % of the events over the 14 days before \(RFC3339.format(seconds: end)); "
+                "--candidate auto: no app version but one has 1 % of the events over the 14 days before \(zone.timestamp(end)); "
                     + "name the version with --candidate")
         }
         let inputs = try query.inputs(candidate: candidate, baseline: baseline, since: since, end: end)
@@ -81,8 +84,8 @@ struct RolloutCommand: ParsableCommand {
         report.app = app.app
         report.actions = try context.store.rolloutActions(of: report)
         switch format {
-        case .text: return RolloutOutput.text(report)
-        case .markdown: return RolloutOutput.markdown(report)
+        case .text: return RolloutOutput.text(report, zone: zone)
+        case .markdown: return RolloutOutput.markdown(report, zone: zone)
         case .json: return RolloutOutput.json(report)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseSLIAnalysis
+import PurchaseSLICore
 
 extension SLOPolicy {
     /// The policy in the YAML file at `path`; without a path, `slos.yaml` of the dashboards `directory`
@@ -13,7 +14,9 @@ extension SLOPolicy {
             throw CommandFailure(message: "cannot read the policy file \(path)")
         }
         do {
-            return try SLOPolicy(yaml: text)
+            let policy = try SLOPolicy(yaml: text)
+            if let zone = policy.timeZone { _ = try TimeZoneOffsets.resolving(zone, source: "\(path): timeZone") }
+            return policy
         } catch let error as PolicyError {
             throw CommandFailure(message: "\(path): \(error)")
         }

@@ -105,6 +105,13 @@ struct ServeCommand: AsyncParsableCommand {
     var policy: String?
 
     @Option(
+        name: .customLong("time-zone"),
+        help: ArgumentHelp(
+            "Write the pages' and Slack text's times in this zone, as --time-zone of render does (env PURCHASE_SLI_TIME_ZONE; default: the policy's timeZone, else UTC; JSON stays UTC).",
+            valueName: "zone"))
+    var timeZone: String?
+
+    @Option(
         help: ArgumentHelp(
             "Serve this directory's pages at / (env PURCHASE_SLI_OUT; with --render-every default out).", valueName: "dir"))
     var out: String?
@@ -239,6 +246,11 @@ struct ServeCommand: AsyncParsableCommand {
             server.alertPolicy = try SLOPolicy.load(
                 path: policy ?? environment["PURCHASE_SLI_POLICY"] ?? file?.policyPath(),
                 directory: dashboards ?? environment["PURCHASE_SLI_DASHBOARDS"] ?? file?.dashboardsPath() ?? "dashboards")
+        }
+        if let name = timeZone ?? environment["PURCHASE_SLI_TIME_ZONE"] {
+            server.timeZone = try TimeZoneOffsets.resolving(name, source: "--time-zone / PURCHASE_SLI_TIME_ZONE")
+        } else if let name = server.alertPolicy.timeZone {
+            server.timeZone = try TimeZoneOffsets.resolving(name, source: "the policy's timeZone")
         }
         do {
             try server.validate()

@@ -1,41 +1,45 @@
-/// An ISO 8601 week (`2026-W46`): Monday 00:00 UTC to the next Monday.
+/// An ISO 8601 week (`2026-W46`): Monday 00:00 to the next Monday, in UTC or a time zone.
 public struct ISOWeek: Sendable, Hashable, CustomStringConvertible {
     /// The ISO week-numbering year.
     public let year: Int
     /// The week, 1 to 52 or 53.
     public let week: Int
-    /// Monday 00:00 UTC of the week, in seconds since the epoch.
+    /// Monday 00:00 of the week in its zone, in seconds since the epoch.
     public let startSeconds: Int64
+    /// The next Monday 00:00 in its zone (a week with a change of offset is an hour shorter or longer).
+    public let endSeconds: Int64
+    /// The zone whose Mondays bound the week.
+    public let zone: TimeZoneOffsets
 
-    /// The week that holds `seconds`.
-    public init(containing seconds: Int64) {
-        let day = seconds.floorDividedBy(86_400).quotient
+    /// The week that holds `seconds` in `zone`.
+    public init(containing seconds: Int64, in zone: TimeZoneOffsets = .utc) {
+        let day = zone.localSeconds(seconds).floorDividedBy(86_400).quotient
         let monday = day - (day + 3).floorDividedBy(7).remainder  // 1970-01-01 was a Thursday
         let thursday = monday + 3
         let year = Self.civilYear(ofDay: thursday)
         let firstMonday = Self.mondayOfWeekOne(year)
         self.year = year
+        self.zone = zone
         week = Int((monday - firstMonday) / 7) + 1
-        startSeconds = monday * 86_400
+        startSeconds = zone.utcSeconds(ofLocal: monday * 86_400)
+        endSeconds = zone.utcSeconds(ofLocal: (monday + 7) * 86_400)
     }
 
-    /// Parses `2026-W46`; nil when malformed or past the year's last week.
-    public init?(parsing text: String) {
+    /// Parses `2026-W46` as a week of `zone`; nil when malformed or past the year's last week.
+    public init?(parsing text: String, in zone: TimeZoneOffsets = .utc) {
         let parts = text.split(separator: "-W", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
             (parts[0] + parts[1]).allSatisfy({ $0.isASCII && $0.isNumber }),
             let year = Int(parts[0]), let week = Int(parts[1]), (1970...9999).contains(year), week >= 1
         else { return nil }
-        let start = (Self.mondayOfWeekOne(year) + Int64(week - 1) * 7) * 86_400
-        let parsed = ISOWeek(containing: start)
+        let start = zone.utcSeconds(ofLocal: (Self.mondayOfWeekOne(year) + Int64(week - 1) * 7) * 86_400)
+        let parsed = ISOWeek(containing: start, in: zone)
         guard parsed.year == year, parsed.week == week else { return nil }
         self = parsed
     }
 
-    /// The end of the week (the next Monday 00:00 UTC).
-    public var endSeconds: Int64 { startSeconds + 7 * 86_400 }
     /// The week before.
-    public var previous: ISOWeek { ISOWeek(containing: startSeconds - 86_400) }
+    public var previous: ISOWeek { ISOWeek(containing: startSeconds - 1, in: zone) }
     /// `2026-W46`.
     public var description: String { "\(year)-W\(week < 10 ? "0" : "")\(week)" }
 

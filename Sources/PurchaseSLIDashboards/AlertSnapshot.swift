@@ -25,19 +25,19 @@ public struct AlertSnapshot: Sendable {
 
     /// A banner saying the data is stale or missing, or nothing when it is fresh: a page of old data
     /// must not read as a healthy present.
-    var staleBanner: HTML {
+    func staleBanner(zone: TimeZoneOffsets) -> HTML {
         guard alertsCannotSeeThePresent else { return "" }
         return "<div class=\"banner warn\"><strong>\(FreshnessText.status(freshness))</strong> "
-            + "\(FreshnessText.sentence(freshness)): no alert can fire on events that do not arrive, so nothing on this page "
+            + "\(FreshnessText.sentence(freshness, zone: zone)): no alert can fire on events that do not arrive, so nothing on this page "
             + "says how purchases go now.</div>"
     }
 
     /// A banner saying clients dropped events unsent in the last day, or nothing: counts that miss events
     /// must not read as complete, however fresh they are.
-    var incompleteBanner: HTML {
+    func incompleteBanner(zone: TimeZoneOffsets) -> HTML {
         guard freshness.isIncomplete else { return "" }
         return "<div class=\"banner warn\"><strong>INCOMPLETE</strong> clients dropped \(FreshnessText.droppedEvents(freshness)) "
-            + "unsent in the day before \(RFC3339.format(seconds: freshness.atSeconds)): their queues on disk were full (offline "
+            + "unsent in the day before \(zone.timestamp(freshness.atSeconds)): their queues on disk were full (offline "
             + "for long, or sending refused). The rates on this page miss those events; "
             + "<code>purchase_sli_client_dropped_events_total</code> counts them as they are reported.</div>"
     }

@@ -17,8 +17,8 @@ extension DashboardContext {
             let actions = window.actions.isEmpty ? "every action" : window.actions.joined(separator: ", ")
             return TimeSeriesChart.Band(
                 startSeconds: band.range.lowerBound, endSeconds: band.range.upperBound,
-                label: "maintenance \(window.id): \(window.reason)\n\(RFC3339.format(seconds: band.range.lowerBound)) to "
-                    + "\(RFC3339.format(seconds: band.range.upperBound)), \(actions) left out of the error budget",
+                label: "maintenance \(window.id): \(window.reason)\n\(zone.timestamp(band.range.lowerBound)) to "
+                    + "\(zone.timestamp(band.range.upperBound)), \(actions) left out of the error budget",
                 caption: "MAINTENANCE \(window.reason)", isPage: false, isMaintenance: true)
         }
     }
@@ -34,8 +34,8 @@ extension DashboardContext {
             let end = window.occurrences(from: band.range.lowerBound, to: band.range.upperBound).first?.upperBound ?? band.range.upperBound
             let when =
                 band.range.lowerBound <= atSeconds
-                ? "in progress until \(RFC3339.format(seconds: end))"
-                : "from \(RFC3339.format(seconds: band.range.lowerBound)) to \(RFC3339.format(seconds: end))"
+                ? "in progress until \(zone.timestamp(end))"
+                : "from \(zone.timestamp(band.range.lowerBound)) to \(zone.timestamp(end))"
             return "<li><strong>\(window.reason)</strong> (\(window.id)) \(when): \(actions) left out of the budgets and burn-rate alerts</li>"
         }
         return "<div class=\"banner none\"><strong>Maintenance</strong><ul>\(HTML.joined(items))</ul>"

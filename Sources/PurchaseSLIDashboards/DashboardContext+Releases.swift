@@ -30,7 +30,7 @@ extension DashboardContext {
                 timeSeconds: reach.timeSeconds, caption: "\(reach.version)\(platform) 1 %",
                 label:
                     "\(reach.version) reached \(NumberText.percent(reach.share)) of\(platform.isEmpty ? " all" : platform) events in the hour from "
-                    + RFC3339.format(seconds: reach.timeSeconds))
+                    + zone.timestamp(reach.timeSeconds))
         }
     }
 
@@ -40,13 +40,13 @@ extension DashboardContext {
             TimeSeriesChart.Marker(
                 timeSeconds: action.timeSeconds, caption: "\(action.candidate) paused",
                 label: "\(action.store.displayName) release of \(action.candidate) paused by the \(action.verdict) verdict at "
-                    + RFC3339.format(seconds: action.timeSeconds))
+                    + zone.timestamp(action.timeSeconds))
         }
     }
 
     /// A marker at each hour the candidate's phased release appears to reach a step higher than any before
     /// ("4.12.0 at 5 %"): an hour's own share may read higher and fall back, a step reached stays.
-    static func stepMarkers(_ release: PhasedRelease, candidate: String) -> [TimeSeriesChart.Marker] {
+    func stepMarkers(_ release: PhasedRelease, candidate: String) -> [TimeSeriesChart.Marker] {
         var highest = 0
         var markers: [TimeSeriesChart.Marker] = []
         for hour in release.hours {
@@ -55,7 +55,7 @@ extension DashboardContext {
                 markers.append(
                     TimeSeriesChart.Marker(
                         timeSeconds: hour.startSeconds, caption: "\(candidate) at \(step) %",
-                        label: "\(candidate) appears to be at the phased release's \(step) % step from \(RFC3339.format(seconds: hour.startSeconds))")
+                        label: "\(candidate) appears to be at the phased release's \(step) % step from \(zone.timestamp(hour.startSeconds))")
                 )
             }
         }

@@ -1,5 +1,5 @@
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 public import PurchaseSLIStorage
 
 /// What every panel of a page reads: the store, the policy, the page's time and range. Queries go
@@ -15,14 +15,19 @@ public struct DashboardContext: Sendable {
     public let atSeconds: Int64
     /// How far back the charts and tables reach.
     public var rangeSeconds: Int64
+    /// The zone times are written in, and whose midnights a daily step starts at.
+    public var zone: TimeZoneOffsets
 
     /// Creates a context showing `app` (nil: every app) of `store`.
-    public init(store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, atSeconds: Int64, rangeSeconds: Int64) {
+    public init(
+        store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, atSeconds: Int64, rangeSeconds: Int64, zone: TimeZoneOffsets = .utc
+    ) {
         self.everyApp = store
         self.app = app
         self.policy = policy
         self.atSeconds = atSeconds
         self.rangeSeconds = rangeSeconds
+        self.zone = zone
     }
 
     /// Where the panels read: the app's view of the store, or the whole store.
@@ -37,9 +42,11 @@ public struct DashboardContext: Sendable {
         rangeSeconds <= 86_400 ? 300 : rangeSeconds <= 3 * 86_400 ? 900 : rangeSeconds <= 14 * 86_400 ? 3600 : 86_400
     }
 
-    /// The step-aligned start of the range for `step`, so that every step is whole.
+    /// The step-aligned start of the range for `step`, so that every step is whole: a step of a day or
+    /// more starts at a local midnight (then runs in whole 24 hours).
     func alignedStart(step: Int64) -> Int64 {
-        fromSeconds.floorDividedBy(step).quotient * step
+        guard step >= 86_400, !zone.isUTC else { return fromSeconds.floorDividedBy(step).quotient * step }
+        return zone.startOfDay(containing: fromSeconds)
     }
 
     /// Counts over `[to − window, to)` grouped by `groupBy`, filtered.

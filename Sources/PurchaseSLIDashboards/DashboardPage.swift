@@ -39,7 +39,7 @@ public struct DashboardPage: Sendable {
                     title: "\(action): the last 6 h", metric: metric, actionType: action, by: nil, stepSeconds: 60,
                     bands: alerts.bands(for: action, until: context.atSeconds)))
         }
-        return "<section class=\"firing-first\"><h2>Alerts firing</h2>\(AlertOutput.html(alerts.firing, now: context.atSeconds))"
+        return "<section class=\"firing-first\"><h2>Alerts firing</h2>\(AlertOutput.html(alerts.firing, now: context.atSeconds, zone: context.zone))"
             + "\(HTML.joined(charts))</section>"
     }
 
@@ -53,7 +53,8 @@ public struct DashboardPage: Sendable {
             return finding
         }
         var body: HTML =
-            alerts.staleBanner + alerts.incompleteBanner + (try context.maintenanceBanner()) + (try context.rolloutActionsBanner())
+            alerts.staleBanner(zone: context.zone) + alerts.incompleteBanner(zone: context.zone) + (try context.maintenanceBanner())
+            + (try context.rolloutActionsBanner())
             + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
         for panel in definition.panels {
             switch panel {
@@ -83,8 +84,8 @@ public struct DashboardPage: Sendable {
         }
         return HTMLDocument(
             title: definition.title(showing: context.app),
-            subtitle: "\(RFC3339.format(seconds: context.fromSeconds)) to \(RFC3339.format(seconds: context.atSeconds)) "
-                + "(\(NumberText.duration(context.rangeSeconds))) · \(FreshnessText.line(alerts.freshness))",
-            navigation: navigation, body: body, generatedAtSeconds: generatedAtSeconds)
+            subtitle: "\(context.zone.timestamp(context.fromSeconds)) to \(context.zone.timestamp(context.atSeconds)) "
+                + "(\(NumberText.duration(context.rangeSeconds))) · \(FreshnessText.line(alerts.freshness, zone: context.zone))",
+            navigation: navigation, body: body, generatedAtSeconds: generatedAtSeconds, zone: context.zone)
     }
 }

@@ -46,7 +46,7 @@ public struct DashboardRenderer: Sendable {
         // One backtest at a minute's step per app shown (as `alerts` and `report` evaluate, so the review says
         // the same whichever wrote it) covers the range (its episodes shade the charts), the reviewed week (its
         // incidents), which may start before the range, and what fires at the page's time.
-        let week = ISOWeek(containing: context.atSeconds).previous
+        let week = ISOWeek(containing: context.atSeconds, in: context.zone).previous
         /// The pages that show `app` as rendered (a definition without `app:` shows the context's), as
         /// ``DashboardDefinition/alertPage(in:for:)`` reads them: the first with alerts is where its text links.
         func pages(of app: String?) -> [DashboardDefinition] {
@@ -70,7 +70,9 @@ public struct DashboardRenderer: Sendable {
                 let name = IncidentReport.fileName(ofID: incident.id, app: app)
                 if report.incidentURL == nil { report.incidentURL = name }
                 if incidentPages[name] == nil {
-                    incidentPages[name] = incidentReport.document(navigation: [], generatedAtSeconds: generatedAtSeconds)
+                    var written = incidentReport
+                    written.zone = context.zone
+                    incidentPages[name] = written.document(navigation: [], generatedAtSeconds: generatedAtSeconds)
                 }
                 return report
             }

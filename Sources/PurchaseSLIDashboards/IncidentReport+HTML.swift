@@ -9,19 +9,19 @@ extension IncidentReport {
         let tone = incident.severity == .page ? "bad" : "warn"
         var body: HTML =
             "<div class=\"banner \(tone)\"><strong>\(status)</strong>"
-            + "<p>\(spanText), from the first bad minute.</p><p>\(HTML(trusted: cost.text(isOver: isOver).rendered(.html)))</p></div>"
+            + "<p>\(spanText), from the first bad minute.</p><p>\(HTML(trusted: cost.text(isOver: isOver).rendered(.html, zone: zone)))</p></div>"
         let moments = timeline.map { moment -> HTML in
-            "<tr><td>\(RFC3339.format(seconds: moment.seconds))</td><td class=\"text\">\(moment.label)</td>"
-                + "<td class=\"text\">\(HTML(trusted: moment.text.rendered(.html)))</td></tr>"
+            "<tr><td>\(zone.timestamp(moment.seconds))</td><td class=\"text\">\(moment.label)</td>"
+                + "<td class=\"text\">\(HTML(trusted: moment.text.rendered(.html, zone: zone)))</td></tr>"
         }
         body +=
-            "<section><h2>Timeline</h2><div class=\"scroll\"><table><tr><th>time (UTC)</th><th class=\"text\">what</th><th class=\"text\"></th></tr>"
+            "<section><h2>Timeline</h2><div class=\"scroll\"><table><tr><th>time (\(zone.shortName))</th><th class=\"text\">what</th><th class=\"text\"></th></tr>"
             + HTML.joined(moments) + "</table></div></section>"
         body += impactsSection + chargesSection
-        body += "<section><h2>Alerts</h2>\(AlertOutput.html(alerts, now: readAtSeconds))</section>"
+        body += "<section><h2>Alerts</h2>\(AlertOutput.html(alerts, now: readAtSeconds, zone: zone))</section>"
         return HTMLDocument(
-            title: title, subtitle: "postmortem draft · read at \(RFC3339.format(seconds: readAtSeconds))", navigation: navigation, body: body,
-            generatedAtSeconds: generatedAtSeconds)
+            title: title, subtitle: "postmortem draft · read at \(zone.timestamp(readAtSeconds))", navigation: navigation, body: body,
+            generatedAtSeconds: generatedAtSeconds, zone: zone)
     }
 
     private var impactsSection: HTML {
@@ -76,7 +76,7 @@ extension IncidentReport {
         let chart = TimeSeriesChart(
             startSeconds: impact.trendStartSeconds, stepSeconds: impact.trendStepSeconds,
             series: [.init(label: "successes per attempt", values: impact.trend)], yLabel: "success (%)", format: { NumberText.percent($0) },
-            threshold: target.map { ($0, "objective \(NumberText.percent($0))") }, bands: bands, yLimits: 0...1)
+            threshold: target.map { ($0, "objective \(NumberText.percent($0))") }, bands: bands, yLimits: 0...1, zone: zone)
         return "<p class=\"meta\">Successes per attempt every \(NumberText.duration(impact.trendStepSeconds)), "
             + "its alerts shaded.</p>\(chart.html)"
     }
@@ -88,7 +88,7 @@ extension IncidentReport {
                 let notification = charge.notification
                 return "<tr><td class=\"text\">\(notification.transactionID ?? "(none)")</td><td class=\"text\">\(value(charge))</td>"
                     + "<td>\(amountText(charge))</td>"
-                    + "<td class=\"text\">\(charge.productID)</td><td>\(RFC3339.format(millis: charge.eventMillis))</td></tr>"
+                    + "<td class=\"text\">\(charge.productID)</td><td>\(zone.timestamp((charge.eventMillis) / 1000))</td></tr>"
             }
             return "<div class=\"scroll\"><table><tr><th class=\"text\">transaction</th><th class=\"text\">\(last)</th><th>amount</th>"
                 + "<th class=\"text\">product</th><th>time</th></tr>\(HTML.joined(rows))</table></div>"

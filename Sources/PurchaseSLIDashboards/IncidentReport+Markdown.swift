@@ -18,8 +18,8 @@ extension IncidentReport {
 
     /// "2026-11-12T07:03:00Z to 2026-11-12T09:41:00Z (2 h 38 min)", or "… to now (…)" while it goes on.
     public var spanText: String {
-        "\(RFC3339.format(seconds: incident.firstBadSeconds)) to "
-            + (incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "now, \(RFC3339.format(seconds: readAtSeconds))")
+        "\(zone.timestamp(incident.firstBadSeconds)) to "
+            + (incident.endsAt.map { zone.timestamp($0) } ?? "now, \(zone.timestamp(readAtSeconds))")
             + " (\(NumberText.duration(untilSeconds - incident.firstBadSeconds)))"
     }
 
@@ -29,12 +29,12 @@ extension IncidentReport {
         var lines = [
             "# Incident \(incident.id)" + (app.map { " · " + escape($0) } ?? "") + " · " + status,
             "", "- **span**: \(spanText), from the first bad minute",
-            "- **\(isOver ? "cost" : "cost so far")**: " + (cost.summary() + cost.basisText).rendered(.markdown),
-            "- **alerts**: \(alerts.count), read at \(RFC3339.format(seconds: readAtSeconds))",
-            "", "## Timeline", "", "| time (UTC) | what | |", "|---|---|---|",
+            "- **\(isOver ? "cost" : "cost so far")**: " + (cost.summary() + cost.basisText).rendered(.markdown, zone: zone),
+            "- **alerts**: \(alerts.count), read at \(zone.timestamp(readAtSeconds))",
+            "", "## Timeline", "", "| time (\(zone.shortName)) | what | |", "|---|---|---|",
         ]
         for moment in timeline {
-            lines.append("| \(RFC3339.format(seconds: moment.seconds)) | \(moment.label) | \(moment.text.rendered(.markdown)) |")
+            lines.append("| \(zone.timestamp(moment.seconds)) | \(moment.label) | \(moment.text.rendered(.markdown, zone: zone)) |")
         }
         lines += ["", "## What it did", ""]
         if impacts.isEmpty { lines.append("Its alerts were not about the rate of events (charges or refunds only).") }
@@ -99,7 +99,7 @@ extension IncidentReport {
         let notification = charge.notification
         let last = grant ? grantText(charge) : escape(notification.type)
         return "| \(escape(notification.transactionID ?? "(none)")) | \(escape(charge.productID)) | "
-            + "\(RFC3339.format(millis: charge.eventMillis)) | \(amountText(charge)) | \(last) |"
+            + "\(zone.timestamp((charge.eventMillis) / 1000)) | \(amountText(charge)) | \(last) |"
     }
 
     /// "3 refunds we caused (14.97 USD): 2 never granted, 1 granted late; 1 other refund (0.99 USD)."
@@ -124,6 +124,6 @@ extension IncidentReport {
     /// "2026-11-19T17:02:11Z (1 h 1 min later)", or "not granted".
     func grantText(_ charge: ChargeLedger.Charge) -> String {
         guard let granted = charge.grantedMillis else { return "not granted" }
-        return "\(RFC3339.format(millis: granted)) (\(NumberText.duration((granted - charge.eventMillis) / 1000)) later)"
+        return "\(zone.timestamp((granted) / 1000)) (\(NumberText.duration((granted - charge.eventMillis) / 1000)) later)"
     }
 }

@@ -39,12 +39,12 @@ public struct IndexPage: Sendable {
                 let severity = report.severity
                 return "<li><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> "
                     + "<a href=\"\(alertPage)#\(report.finding.identity.anchor)\">\(report.finding.kind.rawValue) \(labels)</a> "
-                    + "since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration(context.atSeconds - report.startsAt)))"
+                    + "since \(context.zone.timestamp(report.startsAt)) (\(NumberText.duration(context.atSeconds - report.startsAt)))"
                     + (report.incident.map { incident in
                         " · incident "
                             + (report.incidentURL.map { HTML(trusted: "<a href=\"\(HTML.escape($0))\">\(incident.id)</a>") } ?? "\(incident.id)")
                     } ?? "")
-                    + (report.cost.map { " · cost so far \(HTML(trusted: $0.summary().rendered(.html)))" } ?? "")
+                    + (report.cost.map { " · cost so far \(HTML(trusted: $0.summary().rendered(.html, zone: context.zone)))" } ?? "")
                     + "</li>"
             })
     }
@@ -57,15 +57,15 @@ public struct IndexPage: Sendable {
         let status: HTML =
             firing.isEmpty
             ? (alerts.alertsCannotSeeThePresent
-                ? alerts.staleBanner
-                : "<div class=\"banner\"><strong>No alert firing</strong> at \(RFC3339.format(seconds: context.atSeconds)).</div>")
+                ? alerts.staleBanner(zone: context.zone)
+                : "<div class=\"banner\"><strong>No alert firing</strong> at \(context.zone.timestamp(context.atSeconds)).</div>")
             : "<div class=\"banner \(pageCount > 0 ? "bad" : "warn")\"><strong>\(firing.count) alert\(firing.count == 1 ? "" : "s") firing</strong> "
-                + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(RFC3339.format(seconds: context.atSeconds)):<ul>\(firingList)</ul></div>"
+                + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(context.zone.timestamp(context.atSeconds)):<ul>\(firingList)</ul></div>"
         return HTMLDocument(
             title: "purchase-sli dashboards",
-            subtitle: "\(RFC3339.format(seconds: context.fromSeconds)) to \(RFC3339.format(seconds: context.atSeconds)) "
-                + "(\(NumberText.duration(context.rangeSeconds))) · \(FreshnessText.line(alerts.freshness))",
-            navigation: navigation, body: status + alerts.incompleteBanner + "<section><h2>Pages</h2><ul>\(pages)</ul></section>",
-            generatedAtSeconds: generatedAtSeconds)
+            subtitle: "\(context.zone.timestamp(context.fromSeconds)) to \(context.zone.timestamp(context.atSeconds)) "
+                + "(\(NumberText.duration(context.rangeSeconds))) · \(FreshnessText.line(alerts.freshness, zone: context.zone))",
+            navigation: navigation, body: status + alerts.incompleteBanner(zone: context.zone) + "<section><h2>Pages</h2><ul>\(pages)</ul></section>",
+            generatedAtSeconds: generatedAtSeconds, zone: context.zone)
     }
 }

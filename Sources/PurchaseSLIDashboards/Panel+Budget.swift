@@ -23,14 +23,14 @@ extension DashboardContext {
             let maintenance = try maintenanceBands(
                 for: objective.actionType, from: burnDown.points.first?.timeSeconds ?? atSeconds, to: atSeconds)
             return "<section class=\"card\"><h3>\(objective.actionType): error budget over \(objective.window.description)</h3>"
-                + "\(Self.burnDownChart(burnDown, maintenance: maintenance))<p>\(Self.burnDownSentence(burnDown, at: atSeconds))</p>"
+                + "\(burnDownChart(burnDown, maintenance: maintenance))<p>\(burnDownSentence(burnDown, at: atSeconds))</p>"
                 + "<div class=\"scroll\">\(try attainmentTable(objective, judging: judging))</div></section>"
         }
         return "<section><h2>Error budget burn-down and attainment</h2>\(HTML.joined(cards))</section>"
     }
 
     /// The budget left per day, and the projection from the last point on; `maintenance` shaded.
-    private static func burnDownChart(_ burnDown: BudgetBurnDown, maintenance: [TimeSeriesChart.Band]) -> HTML {
+    private func burnDownChart(_ burnDown: BudgetBurnDown, maintenance: [TimeSeriesChart.Band]) -> HTML {
         let past = burnDown.points.map(\.left)
         let projected = burnDown.projection.map(\.left)
         let start = burnDown.points.first?.timeSeconds ?? 0
@@ -44,33 +44,33 @@ extension DashboardContext {
             // Whole percents: an overspent budget reads −400 %, short enough for the axis.
             startSeconds: start, stepSeconds: 86_400, series: series, yLabel: "error budget left (%)",
             format: { String(format: "%.0f %%", $0 * 100).replacingOccurrences(of: "-", with: "−") },
-            threshold: (0, "budget spent"), bands: maintenance
+            threshold: (0, "budget spent"), bands: maintenance, zone: zone
         ).html
     }
 
     /// "Budget left 13.9 %; at the last 7 days' burn rate (1.1×) it runs out on 2026-11-29, in 12 d."
-    private static func burnDownSentence(_ burnDown: BudgetBurnDown, at time: Int64) -> String {
+    private func burnDownSentence(_ burnDown: BudgetBurnDown, at time: Int64) -> String {
         guard let left = burnDown.points.last?.left else { return "No valid events over the window: no budget to read." }
         let now = left >= 0 ? "Budget left \(NumberText.percent(left))" : "Budget overspent by \(NumberText.percent(-left))"
         guard let rate = burnDown.recentBurnRate else { return "\(now); no valid events over the last \(BudgetBurnDown.recentDays) days to project." }
         let pace = "at the last \(BudgetBurnDown.recentDays) days' burn rate (\(String(format: "%.1f×", rate)))"
         if let exhaustion = burnDown.exhaustionSeconds {
-            return "\(now); \(pace) it runs out on \(RFC3339.format(seconds: exhaustion).prefix(10)), in \(NumberText.duration(exhaustion - time))."
+            return "\(now); \(pace) it runs out on \(zone.date(exhaustion)), in \(NumberText.duration(exhaustion - time))."
         }
         if left < 0 {
             let recovers = burnDown.projection.first { ($0.left ?? -1) >= 0 }
             return "\(now); \(pace) "
-                + (recovers.map { "it is back above zero on \(RFC3339.format(seconds: $0.timeSeconds).prefix(10))." }
+                + (recovers.map { "it is back above zero on \(zone.date($0.timeSeconds))." }
                     ?? "it stays spent over the window.")
         }
         let horizon = burnDown.objective.window == .calendarMonth ? "to the month's end" : "over the next \(burnDown.objective.window.description)"
         return "\(now); \(pace) it lasts \(horizon)."
     }
 
-    /// The success rate over each of the last 4 ISO weeks and 3 calendar months (UTC), the current one so
+    /// The success rate over each of the last 4 ISO weeks and 3 calendar months (in the page's zone), the current one so
     /// far, against the objective.
     private func attainmentTable(_ objective: SLOPolicy.Objective, judging: AlertContext) throws -> HTML {
-        AttainmentTable.html(try judging.attainment(objective, at: atSeconds))
+        AttainmentTable.html(try judging.attainment(objective, at: atSeconds, zone: zone))
     }
 }
 

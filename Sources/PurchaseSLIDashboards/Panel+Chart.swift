@@ -70,7 +70,7 @@ extension DashboardContext {
             series: lines,
             yLabel: yLabel, format: format, threshold: threshold,
             bands: bands + (try maintenanceBands(for: actionType, from: data.start, to: atSeconds)), yDomain: domain,
-            yLimits: limits ?? 0...Double.infinity)
+            yLimits: limits ?? 0...Double.infinity, zone: zone)
         chart.markers = try releaseMarkers(from: data.start, to: atSeconds)
         let heading =
             (title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"

@@ -111,7 +111,7 @@ extension DashboardContext {
             let budget: HTML =
                 (budgetLeft.map { Self.budgetLine(left: $0, window: objective.window) }
                     ?? "<p class=\"muted\">no valid events over \(objective.window.description)</p>")
-                + Self.maintenanceNote(
+                + maintenanceNote(
                     maintenance.bands(from: objective.window.period(at: atSeconds).startSeconds, to: atSeconds).filter {
                         $0.window.covers(action: action)
                     })
@@ -123,7 +123,7 @@ extension DashboardContext {
                 <div class="big \(tone)">\(NumberText.percent(rate))</div>
                 <div class="meta">\(headline.caption) · objective \
                 \(NumberText.percent(objective.target))\(objective.weight == .revenue ? " of revenue" : "") over \(objective.window.description) · \
-                \(FreshnessText.line(freshness, action: action))</div>
+                \(FreshnessText.line(freshness, action: action, zone: zone))</div>
                 <table><tr><th>window</th><th data-value="success rate (%)">success rate</th><th>burn rate</th><th>valid</th></tr>\(HTML.joined(rows))</table>
                 \(budget)<div>\(spark.html) <span class="meta">\(NumberText.duration(rangeSeconds)) trend</span></div></div>
                 """
@@ -133,10 +133,10 @@ extension DashboardContext {
 
     /// "Maintenance left out of these figures: …" naming up to three of the windows' occurrences (newest
     /// first), or nothing.
-    static func maintenanceNote(_ bands: [MaintenanceCalendar.Band]) -> HTML {
+    func maintenanceNote(_ bands: [MaintenanceCalendar.Band]) -> HTML {
         guard !bands.isEmpty else { return "" }
         let named = bands.reversed().prefix(3).map { band in
-            "\(band.window.reason) (\(RFC3339.format(seconds: band.range.lowerBound).prefix(16).replacingOccurrences(of: "T", with: " ")) "
+            "\(band.window.reason) (\(zone.minute(band.range.lowerBound)) "
                 + "for \(NumberText.duration(band.range.upperBound - band.range.lowerBound)))"
         }
         let more = bands.count > 3 ? " and \(bands.count - 3) more" : ""

@@ -40,7 +40,7 @@ extension DashboardContext {
                 .init(label: "charged (expecting a grant)", values: charged),
                 .init(label: "not granted within \(NumberText.duration(rule.graceSeconds))", values: missing),
             ],
-            yLabel: "charges per 15 min", format: { NumberText.count(Int64($0.rounded())) })
+            yLabel: "charges per 15 min", format: { NumberText.count(Int64($0.rounded())) }, zone: zone)
         let ungranted = ledger.overdueCharges.filter {
             $0.eventMillis >= now - rule.ticketLookbackSeconds * 1000 && rule.isUngranted($0, atMillis: now)
         }
@@ -58,7 +58,7 @@ extension DashboardContext {
                         + (report.lastErrorDescription.map { " (\(String($0.prefix(60))))" } ?? "")
                 } ?? "nothing"
             return
-                "<tr><td>\(RFC3339.format(seconds: charge.eventMillis / 1000))</td><td>\(NumberText.duration((now - charge.eventMillis) / 1000))</td>"
+                "<tr><td>\(zone.timestamp(charge.eventMillis / 1000))</td><td>\(NumberText.duration((now - charge.eventMillis) / 1000))</td>"
                 + "<td class=\"text\">\(notification.store.displayName)</td><td class=\"text\">\(charge.productID)</td>"
                 + "<td class=\"text\">\(notification.transactionID ?? "")</td>"
                 + "<td>\(notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "")</td>"
@@ -95,8 +95,8 @@ extension DashboardContext {
         let rows = unpaid.reversed().prefix(limit).map { row -> HTML in
             let record = row.grant.record
             let problem =
-                row.repeatOf.map { "granted again (first \(RFC3339.format(seconds: $0.millis / 1000)))" } ?? "no store charge names it"
-            return "<tr><td>\(RFC3339.format(seconds: record.millis / 1000))</td><td class=\"text\">\(row.grant.store?.displayName ?? "")</td>"
+                row.repeatOf.map { "granted again (first \(zone.timestamp($0.millis / 1000)))" } ?? "no store charge names it"
+            return "<tr><td>\(zone.timestamp(record.millis / 1000))</td><td class=\"text\">\(row.grant.store?.displayName ?? "")</td>"
                 + "<td class=\"text\">\(record.productID)</td><td class=\"text\">\(record.transactionID)</td>"
                 + "<td class=\"text\">\(record.actionType.rawValue)</td><td class=\"text\">\(record.appVersion ?? "")</td>"
                 + "<td>\(row.worth.map { NumberText.money($0.amount, currency: $0.currency) } ?? "")</td><td class=\"text\">\(problem)</td></tr>"

@@ -22,14 +22,14 @@ extension DashboardContext {
                     values: steps.indices.map { totals[$0] > 0 ? Double(steps[$0].total) / Double(totals[$0]) : nil },
                     colour: colours[key[0] ?? "(none)"])
             },
-            yLabel: "share of events (%)", format: { NumberText.percent($0) }, yDomain: 0...1)
+            yLabel: "share of events (%)", format: { NumberText.percent($0) }, yDomain: 0...1, zone: zone)
         chart.markers = try releaseMarkers(from: data.start, to: atSeconds)
         return "<section class=\"card\"><h3>App version adoption: share of events per \(NumberText.duration(step))</h3>\(chart.html)</section>"
     }
 
     /// What `serve` did to the stores' releases over the 7 days before the page's time, as a banner.
     func rolloutActionsBanner() throws -> HTML {
-        RolloutOutput.actionsBanner(try store.rolloutActions(fromSeconds: atSeconds - 7 * 86_400).filter { $0.timeSeconds < atSeconds })
+        RolloutOutput.actionsBanner(try store.rolloutActions(fromSeconds: atSeconds - 7 * 86_400).filter { $0.timeSeconds < atSeconds }, zone: zone)
     }
 
     /// The `rollout` verdict for the candidate (default: the newest version in the range) against the
@@ -56,8 +56,8 @@ extension DashboardContext {
         let pauses = try pauseMarkers(from: inputs.fromSeconds, to: atSeconds)
         let charts = policy.rollout.actions.map { successChart(inputs, action: $0, colours: colours, pauses: pauses) }
         return "<section class=\"card\"><h3>Rollout of \(candidate) against \(report.baseline)</h3>"
-            + "\(RolloutOutput.html(report, minimumEffect: policy.rollout.minimumEffect))\(HTML.joined(charts))"
-            + "\(RolloutOutput.historyHTML(report))</section>"
+            + "\(RolloutOutput.html(report, minimumEffect: policy.rollout.minimumEffect, zone: zone))\(HTML.joined(charts))"
+            + "\(RolloutOutput.historyHTML(report, zone: zone))</section>"
     }
 
     /// The success rate of `action` on both versions over the compared hours, about 48 points, each with
@@ -88,8 +88,8 @@ extension DashboardContext {
             startSeconds: first, stepSeconds: step,
             series: [series(inputs.candidate, \.candidate), series(inputs.baseline, \.baseline)],
             yLabel: "\(action) success rate (%)", format: { NumberText.percent($0) },
-            threshold: objective.map { ($0.target, "objective \(NumberText.percent($0.target))") }, yLimits: 0...1)
-        chart.markers = (inputs.release.map { Self.stepMarkers($0, candidate: inputs.candidate) } ?? []) + pauses
+            threshold: objective.map { ($0.target, "objective \(NumberText.percent($0.target))") }, yLimits: 0...1, zone: zone)
+        chart.markers = (inputs.release.map { stepMarkers($0, candidate: inputs.candidate) } ?? []) + pauses
         return "<h4>\(action) success rate per \(NumberText.duration(step)), \(inputs.candidate) against \(inputs.baseline)</h4>\(chart.html)"
     }
 

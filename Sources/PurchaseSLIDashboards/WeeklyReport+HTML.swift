@@ -9,7 +9,7 @@ extension WeeklyReport {
         var body: HTML =
             freshness.isStale()
             ? "<div class=\"banner warn\"><strong>\(FreshnessText.status(freshness))</strong> at the week's end: "
-                + "\(FreshnessText.sentence(freshness)); the week's last stretch has no data.</div>" : ""
+                + "\(FreshnessText.sentence(freshness, zone: zone)); the week's last stretch has no data.</div>" : ""
         // The box is only green for a week without alerts: amber with tickets, red with a page.
         let severities = Set(episodes.map(\.severity))
         let tone = severities.contains(.page) ? " bad" : severities.isEmpty ? "" : " warn"
@@ -18,9 +18,9 @@ extension WeeklyReport {
         body += changesSection + slicesSection + errorsSection + trendSection + incidentsSection
         return HTMLDocument(
             title: "Weekly quality review \(week)" + (app.map { " · \($0)" } ?? ""),
-            subtitle: "\(dateRange) (\(RFC3339.format(seconds: week.startSeconds)) to \(RFC3339.format(seconds: week.endSeconds))), "
-                + "against \(week.previous.description) · at the week's end, \(FreshnessText.line(freshness))",
-            navigation: navigation, body: body, generatedAtSeconds: generatedAtSeconds)
+            subtitle: "\(dateRange) (\(zone.timestamp(week.startSeconds)) to \(zone.timestamp(week.endSeconds))), "
+                + "against \(week.previous.description) · at the week's end, \(FreshnessText.line(freshness, zone: zone))",
+            navigation: navigation, body: body, generatedAtSeconds: generatedAtSeconds, zone: zone)
     }
 
     /// The file name of the page: `report-2026-W46.html`.
@@ -159,7 +159,7 @@ extension WeeklyReport {
             let chart = TimeSeriesChart(
                 startSeconds: week.previous.startSeconds, stepSeconds: trendStepSeconds,
                 series: [TimeSeriesChart.Series(label: trend.actionType, values: trend.values)],
-                yLabel: "409 rate (%)", format: { NumberText.percent($0) }, yLimits: 0...1)
+                yLabel: "409 rate (%)", format: { NumberText.percent($0) }, yLimits: 0...1, zone: zone)
             return "<div class=\"card\"><h3>\(trend.actionType)</h3>\(chart.html)</div>"
         }
         return "<section><h2>409s per valid event, per \(NumberText.duration(trendStepSeconds)), \(week.previous.description) "
@@ -176,10 +176,10 @@ extension WeeklyReport {
             }
             return "<tr><td><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span></td>"
                 + "<td class=\"text\">\(incidentLink(incident))</td><td class=\"text\">\(HTML.joined(alerts, separator: "; "))</td>"
-                + "<td>\(RFC3339.format(seconds: incident.firstBadSeconds))</td><td>\(RFC3339.format(seconds: incident.startsAt))</td>"
-                + "<td>\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing")</td>"
+                + "<td>\(zone.timestamp(incident.firstBadSeconds))</td><td>\(zone.timestamp(incident.startsAt))</td>"
+                + "<td>\(incident.endsAt.map { zone.timestamp($0) } ?? "still firing")</td>"
                 + "<td>\(NumberText.duration(incident.duration))</td>"
-                + "<td class=\"text\">\(HTML(trusted: incident.id.flatMap { incidentCosts[$0] }.map { $0.summary().rendered(.html) } ?? "–"))</td></tr>"
+                + "<td class=\"text\">\(HTML(trusted: incident.id.flatMap { incidentCosts[$0] }.map { $0.summary().rendered(.html, zone: zone) } ?? "–"))</td></tr>"
         }
         return """
             <section><h2>Incidents</h2><div class="scroll"><table><tr><th>severity</th><th class="text">incident</th>\

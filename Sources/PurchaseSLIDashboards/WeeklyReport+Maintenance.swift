@@ -11,9 +11,9 @@ extension WeeklyReport {
         maintenance.map { entry in
             let window = entry.band.window
             return [
-                RFC3339.format(seconds: entry.band.range.lowerBound), RFC3339.format(seconds: entry.band.range.upperBound),
+                zone.timestamp(entry.band.range.lowerBound), zone.timestamp(entry.band.range.upperBound),
                 escaping.escape(window.reason)
-                    + (window.isCorrection ? " (correction, declared \(RFC3339.format(seconds: window.createdSeconds ?? 0).prefix(10)))" : ""),
+                    + (window.isCorrection ? " (correction, declared \(zone.date(window.createdSeconds ?? 0)))" : ""),
                 window.actions.isEmpty ? "every action" : window.actions.map(escaping.escape).joined(separator: ", "),
                 NumberText.count(entry.leftOut.valid), NumberText.count(entry.leftOut.failure),
             ]

@@ -9,7 +9,7 @@ extension WeeklyReport {
         let escape = TextEscaping.markdown.escape
         var lines = [
             "# Weekly quality review \(week)" + (app.map { " · " + escape($0) } ?? "") + " (\(dateRange))", "",
-            "At the week's end: " + TextEscaping.markdown.escape(FreshnessText.line(freshness)) + ".", "",
+            "At the week's end: " + TextEscaping.markdown.escape(FreshnessText.line(freshness, zone: zone)) + ".", "",
             summary(escaping: .markdown), "", "## SLO attainment", "",
             "| action | success rate | objective | met | budget spent | valid | vs \(week.previous) |", "|---|---:|---:|---|---:|---:|---|",
         ]
@@ -90,12 +90,13 @@ extension WeeklyReport {
         for incident in incidents {
             let alerts = alerts(of: incident).map { "\($0.kind) \(escape($0.labels))" + ($0.episodes > 1 ? " (\($0.episodes) episodes)" : "") }
             let id = incident.id.map { id in incident.reportURL.map { "[\(id)](\($0))" } ?? id }
-            let cost = incident.id.flatMap { incidentCosts[$0] }.map { "; " + $0.text(isOver: incident.endsAt != nil).rendered(.markdown) } ?? ""
+            let cost =
+                incident.id.flatMap { incidentCosts[$0] }.map { "; " + $0.text(isOver: incident.endsAt != nil).rendered(.markdown, zone: zone) } ?? ""
             lines.append(
                 "- **\(incident.severity.rawValue.uppercased())** \(id.map { "incident \($0): " } ?? "")"
-                    + "\(alerts.joined(separator: "; ")): bad from \(RFC3339.format(seconds: incident.firstBadSeconds)), alerted "
-                    + "\(RFC3339.format(seconds: incident.startsAt)) to "
-                    + "\(incident.endsAt.map { RFC3339.format(seconds: $0) } ?? "still firing") (\(NumberText.duration(incident.duration)))"
+                    + "\(alerts.joined(separator: "; ")): bad from \(zone.timestamp(incident.firstBadSeconds)), alerted "
+                    + "\(zone.timestamp(incident.startsAt)) to "
+                    + "\(incident.endsAt.map { zone.timestamp($0) } ?? "still firing") (\(NumberText.duration(incident.duration)))"
                     + cost)
         }
         return lines.joined(separator: "\n") + "\n"

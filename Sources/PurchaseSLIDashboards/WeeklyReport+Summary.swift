@@ -5,15 +5,15 @@ import PurchaseSLICore
 public import PurchaseSLIRendering
 
 extension WeeklyReport {
-    /// "Nov 9–15, 2026" for the week.
+    /// "Nov 9–15, 2026" for the week, its days in its zone.
     public var dateRange: String {
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func parts(_ seconds: Int64) -> (month: String, day: Int, year: Substring) {
-            let text = RFC3339.format(seconds: seconds)
+            let text = zone.date(seconds)
             return (months[(Int(text.dropFirst(5).prefix(2)) ?? 1) - 1], Int(text.dropFirst(8).prefix(2)) ?? 1, text.prefix(4))
         }
         let first = parts(week.startSeconds)
-        let last = parts(week.endSeconds - 86_400)
+        let last = parts(week.endSeconds - 1)
         return first.month == last.month
             ? "\(first.month) \(first.day)–\(last.day), \(last.year)"
             : "\(first.month) \(first.day)–\(last.month) \(last.day), \(last.year)"

@@ -9,35 +9,37 @@ struct AlertNarrative {
     let escaping: TextEscaping
     /// The time the report is read at, for "since … (22 min)" and the end of the look-next range.
     let now: Int64
+    /// The zone its times are written in (the look-next command's stay UTC, as typed).
+    let zone: TimeZoneOffsets
 
     var finding: AlertFinding { report.finding }
 
     /// One line saying what is broken and how badly.
-    var summary: String { finding.evidence.summary(of: finding).rendered(escaping) }
+    var summary: String { finding.evidence.summary(of: finding).rendered(escaping, zone: zone) }
 
     /// The details: since when, the evidence's numbers, the budget, where the failures are, the errors
     /// (then come ``lookNext`` and ``references``).
     var details: [String] {
         var lines = [
-            "since \(RFC3339.format(seconds: report.startsAt)) (\(NumberText.duration((report.endsAt ?? now) - report.startsAt)))"
-                + (report.endsAt.map { ", resolved \(RFC3339.format(seconds: $0))" } ?? "")
+            "since \(zone.timestamp(report.startsAt)) (\(NumberText.duration((report.endsAt ?? now) - report.startsAt)))"
+                + (report.endsAt.map { ", resolved \(zone.timestamp($0))" } ?? "")
         ]
         if report.severityChanges.count > 1 {
             lines.append(
                 "severity: "
                     + report.severityChanges.map {
-                        "\($0.severity.rawValue) from \(RFC3339.format(seconds: $0.atSeconds))"
+                        "\($0.severity.rawValue) from \(zone.timestamp($0.atSeconds))"
                     }.joined(separator: ", "))
         }
         if let incident = report.incident { lines.append(incidentLine(incident)) }
-        lines += finding.evidence.details(of: finding).map { $0.rendered(escaping) }
-        if let current = report.current { lines.append(current.rendered(escaping)) }
+        lines += finding.evidence.details(of: finding).map { $0.rendered(escaping, zone: zone) }
+        if let current = report.current { lines.append(current.rendered(escaping, zone: zone)) }
         if let remaining = report.budgetRemaining, let objective = finding.evidence.objective {
             lines.append(
                 "error budget over \(objective.window): "
                     + (remaining >= 0 ? "\(NumberText.percent(remaining)) left" : "overspent by \(NumberText.percent(-remaining))"))
         }
-        if let cost = report.costText { lines.append(cost.rendered(escaping)) }
+        if let cost = report.costText { lines.append(cost.rendered(escaping, zone: zone)) }
         if !report.concentration.isEmpty {
             lines.append(
                 "failures concentrate in: "
@@ -63,7 +65,7 @@ struct AlertNarrative {
     private func incidentLine(_ incident: Incident) -> String {
         let others = incident.episodes.filter { $0.first.identity != finding.identity || $0.startsAt != report.startsAt }
         let again = others.filter { $0.first.identity == finding.identity }.map { episode in
-            "\(RFC3339.format(seconds: episode.startsAt)) to " + (episode.endsAt.map { RFC3339.format(seconds: $0) } ?? "now")
+            "\(zone.timestamp(episode.startsAt)) to " + (episode.endsAt.map { zone.timestamp($0) } ?? "now")
         }
         let alerts = others.filter { $0.first.identity != finding.identity }.map { episode in
             let labels = episode.first.labels
@@ -72,13 +74,13 @@ struct AlertNarrative {
                 + (labels.slice.map { ", \($0.dimension.rawValue)=\(escaping.escape($0.value ?? "(none)"))" } ?? "")
             let severity = episode.endsAt == nil ? episode.latest.severity : episode.severity
             return "\(episode.first.kind.rawValue) \(scope) (\(severity.rawValue)"
-                + (episode.endsAt.map { ", ended \(RFC3339.format(seconds: $0))" } ?? ", firing") + ")"
+                + (episode.endsAt.map { ", ended \(zone.timestamp($0))" } ?? ", firing") + ")"
         }
         var parts: [String] = []
         if !again.isEmpty { parts.append("also fired " + again.joined(separator: " and ")) }
         if !alerts.isEmpty { parts.append("with " + alerts.joined(separator: ", ")) }
         let id = escaping == .html ? report.incidentURL.map { "<a href=\"\(HTML.escape($0))\">\(incident.id)</a>" } ?? incident.id : incident.id
-        return "incident \(id), first bad minute \(RFC3339.format(seconds: incident.firstBadSeconds))"
+        return "incident \(id), first bad minute \(zone.timestamp(incident.firstBadSeconds))"
             + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
     }
 
@@ -124,5 +126,5 @@ struct AlertNarrative {
 
 extension AlertReport {
     /// The command that shows what is behind the alert, as its text prints it ("look next"), read at `now`.
-    public func lookNextCommand(now: Int64) -> String { AlertNarrative(report: self, escaping: .terminal, now: now).lookNext }
+    public func lookNextCommand(now: Int64) -> String { AlertNarrative(report: self, escaping: .terminal, now: now, zone: .utc).lookNext }
 }

@@ -1,31 +1,31 @@
 import Foundation
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 
 /// Alert reports as terminal text, Markdown, Slack mrkdwn, or Alertmanager v2 JSON.
 public enum AlertOutput {
     /// For a person on call at a terminal: most urgent first, what and how bad on the first line; with
     /// `freshness`, a last line saying when the newest event arrived (STALE or NO DATA when it is old).
-    public static func text(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil) -> String {
+    public static func text(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil, zone: TimeZoneOffsets = .utc) -> String {
         let alerts =
             reports.isEmpty
-            ? "no alerts firing at \(RFC3339.format(seconds: now))\n"
+            ? "no alerts firing at \(zone.timestamp(now))\n"
             : reports.map { report in
-                let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
+                let narrative = AlertNarrative(report: report, escaping: .terminal, now: now, zone: zone)
                 return ([label(report) + app(of: report, .terminal) + "  " + narrative.summary] + narrative.allLines.map { "      " + $0 })
                     .joined(separator: "\n")
             }.joined(separator: "\n\n") + "\n"
-        return alerts + (freshness.map { (reports.isEmpty ? "" : "\n") + FreshnessText.line($0) + "\n" } ?? "")
+        return alerts + (freshness.map { (reports.isEmpty ? "" : "\n") + FreshnessText.line($0, zone: zone) + "\n" } ?? "")
     }
 
     /// One line per episode for a terminal: start, duration, severity, alert and labels, in order.
-    public static func episodeLines(_ reports: [AlertReport], now: Int64) -> String {
+    public static func episodeLines(_ reports: [AlertReport], now: Int64, zone: TimeZoneOffsets = .utc) -> String {
         reports.map { report in
             let end = report.endsAt ?? now
             let labels = report.labelPairs.map { "\($0.0)=\(TerminalText.sanitized($0.1))" }.joined(separator: ", ")
             let duration = NumberText.duration(end - report.startsAt)
             return
-                "  \(RFC3339.format(seconds: report.startsAt))  \(duration.padding(toLength: max(12, duration.count + 1), withPad: " ", startingAt: 0))"
+                "  \(zone.timestamp(report.startsAt))  \(duration.padding(toLength: max(12, duration.count + 1), withPad: " ", startingAt: 0))"
                 + "\(report.severity.rawValue.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0))"
                 + "\(report.finding.kind.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0))\(labels)"
                 + (report.endsAt == nil ? "  (still firing)" : "") + (report.incident.map { "  incident \($0.id)" } ?? "")
@@ -33,11 +33,11 @@ public enum AlertOutput {
     }
 
     /// Markdown, for a ticket or a chat that renders it; event data cannot inject markup.
-    public static func markdown(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil) -> String {
-        let last = freshness.map { "\n_" + TextEscaping.markdown.escape(FreshnessText.line($0)) + "_\n" } ?? ""
-        guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" + last }
+    public static func markdown(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil, zone: TimeZoneOffsets = .utc) -> String {
+        let last = freshness.map { "\n_" + TextEscaping.markdown.escape(FreshnessText.line($0, zone: zone)) + "_\n" } ?? ""
+        guard !reports.isEmpty else { return "No alerts firing at \(zone.timestamp(now)).\n" + last }
         return reports.map { report in
-            let narrative = AlertNarrative(report: report, escaping: .markdown, now: now)
+            let narrative = AlertNarrative(report: report, escaping: .markdown, now: now, zone: zone)
             return
                 (["**\(label(report))**\(app(of: report, .markdown)) \(narrative.summary)"] + narrative.details.map { "- \($0)" }
                 + ["- " + narrative.lookNextLine] + (narrative.references.map { ["- \($0)"] } ?? []))
@@ -46,11 +46,11 @@ public enum AlertOutput {
     }
 
     /// Slack mrkdwn; event data cannot mention anyone or make links.
-    public static func slack(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil) -> String {
-        let last = freshness.map { "\n_" + TextEscaping.slackEntities(FreshnessText.line($0)) + "_\n" } ?? ""
-        guard !reports.isEmpty else { return "No alerts firing at \(RFC3339.format(seconds: now)).\n" + last }
+    public static func slack(_ reports: [AlertReport], now: Int64, freshness: DataFreshness? = nil, zone: TimeZoneOffsets = .utc) -> String {
+        let last = freshness.map { "\n_" + TextEscaping.slackEntities(FreshnessText.line($0, zone: zone)) + "_\n" } ?? ""
+        guard !reports.isEmpty else { return "No alerts firing at \(zone.timestamp(now)).\n" + last }
         return reports.map { report in
-            let narrative = AlertNarrative(report: report, escaping: .slack, now: now)
+            let narrative = AlertNarrative(report: report, escaping: .slack, now: now, zone: zone)
             return (["*\(label(report))*\(app(of: report, .slack)) \(narrative.summary)"] + narrative.allLines.map { "• \($0)" })
                 .joined(separator: "\n")
         }.joined(separator: "\n\n") + "\n" + last
@@ -59,7 +59,7 @@ public enum AlertOutput {
     /// The body of a Slack-compatible incoming webhook: a one-line `text` ("incident 20261102-1807-fef488:
     /// 1 firing (1 page), 1 resolved" when the reports are one incident's) and one attachment per alert with the ``slack(_:now:freshness:)`` text of it, coloured by
     /// severity (red a page, amber a ticket, green resolved) as Slack and Mattermost show attachments.
-    public static func slackWebhookJSON(_ reports: [AlertReport], now: Int64) -> String {
+    public static func slackWebhookJSON(_ reports: [AlertReport], now: Int64, zone: TimeZoneOffsets = .utc) -> String {
         let firing = reports.filter { $0.endsAt == nil }
         let pages = firing.filter { $0.severity == .page }
         var parts = ["\(firing.count) firing" + (pages.isEmpty ? "" : " (\(pages.count) page\(pages.count == 1 ? "" : "s"))")]
@@ -68,11 +68,12 @@ public enum AlertOutput {
         let incident = incidents.count == 1 && reports.allSatisfy { $0.incident != nil } ? "incident \(incidents.first!): " : ""
         let apps = Set(reports.compactMap(\.app))
         let scope = apps.count == 1 ? " (\(TextEscaping.slack.escape(apps.first!)))" : ""
-        let headline = "purchase-sli\(scope) at \(RFC3339.format(seconds: now)): " + incident + parts.joined(separator: ", ")
+        let headline = "purchase-sli\(scope) at \(zone.timestamp(now)): " + incident + parts.joined(separator: ", ")
         let attachments = reports.map { report in
             let colour = report.endsAt != nil ? "#2eb67d" : report.severity == .page ? "#e01e5a" : "#ecb22e"
-            let text = slack([report], now: now)
-            let fallback = "\(label(report))\(app(of: report, .terminal)) \(AlertNarrative(report: report, escaping: .slack, now: now).summary)"
+            let text = slack([report], now: now, zone: zone)
+            let fallback =
+                "\(label(report))\(app(of: report, .terminal)) \(AlertNarrative(report: report, escaping: .slack, now: now, zone: zone).summary)"
             return "{\"color\":\"\(colour)\",\"fallback\":\(JSONText.quoted(fallback)),\"text\":\(JSONText.quoted(text)),"
                 + "\"mrkdwn_in\":[\"text\"]}"
         }
@@ -83,7 +84,7 @@ public enum AlertOutput {
     public static func alertmanagerJSON(_ reports: [AlertReport], now: Int64) -> String {
         let alerts = reports.map { report -> String in
             let finding = report.finding
-            let narrative = AlertNarrative(report: report, escaping: .terminal, now: now)
+            let narrative = AlertNarrative(report: report, escaping: .terminal, now: now, zone: .utc)
             // `incident` lets Alertmanager group an incident's alerts into one notification (group_by: [incident]).
             let labels =
                 [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + report.labelPairs

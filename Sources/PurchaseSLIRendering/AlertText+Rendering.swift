@@ -1,23 +1,23 @@
 import Foundation
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 
 extension AlertText {
     /// The text for an output: numbers and times formatted as everywhere (``NumberText``), values from
     /// events escaped by `escaping`, the rule's words as they are (only as each markup requires: entities in
-    /// Slack and HTML).
-    public func rendered(_ escaping: TextEscaping) -> String {
+    /// Slack and HTML); times in `zone`.
+    public func rendered(_ escaping: TextEscaping, zone: TimeZoneOffsets = .utc) -> String {
         pieces.map { piece in
             switch piece {
             case .value(let value): escaping.escape(value)
             case .money(let amount, let currency): escaping.escapeMarkup(NumberText.money(amount, currency: "")) + escaping.escape(currency)
-            default: escaping.escapeMarkup(Self.plain(piece))
+            default: escaping.escapeMarkup(Self.plain(piece, zone: zone))
             }
         }.joined()
     }
 
     /// A piece that is not a value, formatted.
-    private static func plain(_ piece: Piece) -> String {
+    private static func plain(_ piece: Piece, zone: TimeZoneOffsets) -> String {
         switch piece {
         case .words(let text), .value(let text): text
         case .count(let value): NumberText.count(value)
@@ -26,7 +26,7 @@ extension AlertText {
         case .duration(let seconds): NumberText.duration(seconds)
         case .seconds(let seconds): NumberText.seconds(seconds)
         case .step(let seconds): TimeStep(seconds: seconds).description
-        case .time(let seconds): RFC3339.format(seconds: seconds)
+        case .time(let seconds): zone.timestamp(seconds)
         case .money(let amount, let currency): NumberText.money(amount, currency: currency)
         case .pValue(let value): NumberText.pValue(value)
         }

@@ -1,5 +1,5 @@
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 
 /// `query --of charges` as a table, JSON or CSV: per group, charges, those expecting a grant, granted,
 /// not granted, refunds, and the amounts per currency.
@@ -39,15 +39,15 @@ public struct ChargeCountOutput: Sendable {
     }
 
     /// Aligned columns for the terminal.
-    public var table: String {
+    public func table(zone: TimeZoneOffsets = .utc) -> String {
         guard !rows.isEmpty else {
-            return "no store charges or refunds from \(RFC3339.format(seconds: fromSeconds)) to \(RFC3339.format(seconds: toSeconds))\n"
+            return "no store charges or refunds from \(zone.timestamp(fromSeconds)) to \(zone.timestamp(toSeconds))\n"
         }
         let header =
             (hasStep ? ["time"] : []) + groupBy.map(\.rawValue)
             + ["charges", "expecting grant", "granted", "not granted", "refunds", "charged", "not granted (amount)", "refunded"]
         let body = rows.map { row in
-            (hasStep ? [RFC3339.format(seconds: row.timeSeconds ?? 0)] : []) + row.key.map { TerminalText.sanitized($0 ?? "-") }
+            (hasStep ? [zone.timestamp(row.timeSeconds ?? 0)] : []) + row.key.map { TerminalText.sanitized($0 ?? "-") }
                 + counters(row).map(String.init)
                 + [Self.money(row.chargedAmounts), Self.money(row.ungrantedAmounts), Self.money(row.refundedAmounts)]
         }
@@ -62,7 +62,7 @@ public struct ChargeCountOutput: Sendable {
             return String(joined.reversed().drop { $0 == " " }.reversed())
         }
         return ([line(header)] + body.map(line)).joined(separator: "\n")
-            + "\n(not granted: expecting a grant, past the grace time at \(RFC3339.format(seconds: atSeconds)), no grant)\n"
+            + "\n(not granted: expecting a grant, past the grace time at \(zone.timestamp(atSeconds)), no grant)\n"
     }
 
     /// `{"from", "to", "at", "by", "rows": [{…, "charges", …, "chargedAmounts": {"USD": 9.99}}]}`.

@@ -1,5 +1,5 @@
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 
 /// Store charges with their grants and what the app reported, for `purchase-sli charges`: a table for
 /// a terminal, or JSON lines.
@@ -25,7 +25,7 @@ public enum ChargeListOutput {
     }
 
     /// A table: time, store, product, transaction, price, grant, and the app's last report.
-    public static func text(_ rows: [Row]) -> String {
+    public static func text(_ rows: [Row], zone: TimeZoneOffsets = .utc) -> String {
         guard !rows.isEmpty else { return "no store charges match\n" }
         let causes = rows.contains { $0.refundCause != nil }
         let header = ["time", "store", "product", "transaction", "price", "type", "granted", "the app last reported"] + (causes ? ["cause"] : [])
@@ -33,13 +33,13 @@ public enum ChargeListOutput {
             let notification = row.charge.notification
             let granted =
                 row.charge.grantedMillis.map {
-                    RFC3339.format(seconds: $0 / 1000) + " (after \(NumberText.elapsed(millis: $0 - row.charge.eventMillis)))"
+                    zone.timestamp($0 / 1000) + " (after \(NumberText.elapsed(millis: $0 - row.charge.eventMillis)))"
                 }
                 ?? (row.isUngranted ? "NOT GRANTED" : row.expectsGrant ? "not yet" : row.refundCause != nil ? "never" : "not expected")
             return [
-                RFC3339.format(seconds: notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
+                zone.timestamp(notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
                 notification.transactionID ?? "", notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "",
-                notification.type, granted, report(row.charge.report),
+                notification.type, granted, report(row.charge.report, zone: zone),
             ] + (causes ? [row.refundCause?.rawValue ?? ""] : [])
         }
         if causes {
@@ -109,10 +109,10 @@ public enum ChargeListOutput {
     }
 
     /// "cancel at 2026-11-19T16:00:26Z" or "nothing".
-    private static func report(_ report: ClientReport?) -> String {
+    private static func report(_ report: ClientReport?, zone: TimeZoneOffsets) -> String {
         guard let report else { return "nothing" }
         let status = report.lastStatusCode.map { " (HTTP \($0))" } ?? ""
         let error = report.lastErrorDescription.map { " \"\(String($0.prefix(60)))\"" } ?? ""
-        return "\(report.lastResult.rawValue)\(status)\(error) at \(RFC3339.format(seconds: report.lastMillis / 1000))"
+        return "\(report.lastResult.rawValue)\(status)\(error) at \(zone.timestamp(report.lastMillis / 1000))"
     }
 }

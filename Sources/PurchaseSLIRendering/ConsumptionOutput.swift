@@ -1,5 +1,5 @@
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 
 /// The answers to the App Store's consumption requests, as `purchase-sli consumption` prints them.
 public enum ConsumptionOutput {
@@ -22,22 +22,22 @@ public enum ConsumptionOutput {
 
     /// Why the answer is what it is: "granted 2026-11-19T16:02:33Z", "the app last reported failure (HTTP
     /// 503) at …", "the app last reported cancel at …", "nothing reported".
-    public static func reason(_ answer: ConsumptionAnswer) -> String {
-        if let granted = answer.grantedMillis { return "granted \(RFC3339.format(seconds: granted / 1000))" }
+    public static func reason(_ answer: ConsumptionAnswer, zone: TimeZoneOffsets = .utc) -> String {
+        if let granted = answer.grantedMillis { return "granted \(zone.timestamp(granted / 1000))" }
         guard let report = answer.report else { return "no grant; the app reported nothing" }
         let status = report.lastStatusCode.map { " (HTTP \($0))" } ?? ""
-        return "no grant; the app last reported \(report.lastResult.rawValue)\(status) at \(RFC3339.format(seconds: report.lastMillis / 1000))"
+        return "no grant; the app last reported \(report.lastResult.rawValue)\(status) at \(zone.timestamp(report.lastMillis / 1000))"
     }
 
     /// A table, then a count line.
-    public static func text(_ rows: [Row], now: Int64) -> String {
+    public static func text(_ rows: [Row], now: Int64, zone: TimeZoneOffsets = .utc) -> String {
         guard !rows.isEmpty else { return "no consumption request matches\n" }
         let lines = rows.map { row -> [String] in
             let answer = row.answer
-            let due = answer.answerByMillis <= now ? "OVERDUE" : RFC3339.format(seconds: answer.answerByMillis / 1000)
+            let due = answer.answerByMillis <= now ? "OVERDUE" : zone.timestamp(answer.answerByMillis / 1000)
             return [
-                RFC3339.format(seconds: answer.request.receivedMillis / 1000), answer.transactionID, answer.productID,
-                answer.deliveryStatus.rawValue, reason(answer), due, row.outcome,
+                zone.timestamp(answer.request.receivedMillis / 1000), answer.transactionID, answer.productID,
+                answer.deliveryStatus.rawValue, reason(answer, zone: zone), due, row.outcome,
             ]
         }
         let header = ["requested", "transaction", "product", "deliveryStatus", "why", "answer by", "outcome"]

@@ -1,23 +1,23 @@
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 
 /// The words for how recent the data is, the same in every output.
 public enum FreshnessText {
     /// "last event 3 min ago (2026-11-22T17:57:00Z)", with "STALE: " before it when the data is stale,
     /// or "NO DATA: no event before …" when there is none; for the whole feed, "· INCOMPLETE: …" after it
     /// when clients dropped events unsent.
-    public static func line(_ freshness: DataFreshness, action: String? = nil) -> String {
+    public static func line(_ freshness: DataFreshness, action: String? = nil, zone: TimeZoneOffsets = .utc) -> String {
         let status = status(freshness, action: action)
-        return (status == "OK" ? "" : status + ": ") + sentence(freshness, action: action)
-            + (action == nil ? incompleteness(freshness).map { " · " + $0 } ?? "" : "")
+        return (status == "OK" ? "" : status + ": ") + sentence(freshness, action: action, zone: zone)
+            + (action == nil ? incompleteness(freshness, zone: zone).map { " · " + $0 } ?? "" : "")
     }
 
     /// "INCOMPLETE: clients dropped 1,234 events unsent in the day before … (2.1 % of its events)", or
     /// nil when too few did to change a rate (``DataFreshness/isIncomplete``).
-    public static func incompleteness(_ freshness: DataFreshness) -> String? {
+    public static func incompleteness(_ freshness: DataFreshness, zone: TimeZoneOffsets = .utc) -> String? {
         guard freshness.isIncomplete else { return nil }
         return "INCOMPLETE: clients dropped \(droppedEvents(freshness)) unsent in the day before "
-            + "\(RFC3339.format(seconds: freshness.atSeconds)) (their queues on disk were full): the counts miss them"
+            + "\(zone.timestamp(freshness.atSeconds)) (their queues on disk were full): the counts miss them"
     }
 
     /// "1,234 events (2.1 % of the day's events)": how many were dropped and what share they are.
@@ -26,12 +26,12 @@ public enum FreshnessText {
     }
 
     /// "last event 3 min ago (2026-11-22T17:57:00Z)" or "no event before …", without a status word.
-    public static func sentence(_ freshness: DataFreshness, action: String? = nil) -> String {
+    public static func sentence(_ freshness: DataFreshness, action: String? = nil, zone: TimeZoneOffsets = .utc) -> String {
         let what = "\(action.map { "\(TerminalText.sanitized($0)) " } ?? "")event"
         guard let newest = freshness.newestEvent(of: action), let age = freshness.age(of: action) else {
-            return "no \(what) before \(RFC3339.format(seconds: freshness.atSeconds))"
+            return "no \(what) before \(zone.timestamp(freshness.atSeconds))"
         }
-        return "last \(what) \(age < 60 ? "under a minute" : NumberText.duration(age)) ago (\(RFC3339.format(seconds: newest)))"
+        return "last \(what) \(age < 60 ? "under a minute" : NumberText.duration(age)) ago (\(zone.timestamp(newest)))"
     }
 
     /// The status word of `action` when no alert fires for it: OK, STALE or NO DATA.

@@ -1,19 +1,19 @@
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 
 /// The app's grants with the charges behind them, for `purchase-sli grants`: a table for a terminal,
 /// JSON lines, or CSV.
 public enum GrantListOutput {
     /// A table: time, store, product, transaction, action, app version, price, the charge, and what is wrong.
-    public static func text(_ rows: [GrantListRow]) -> String {
+    public static func text(_ rows: [GrantListRow], zone: TimeZoneOffsets = .utc) -> String {
         guard !rows.isEmpty else { return "no grants match\n" }
         let header = ["time", "store", "product", "transaction", "action", "app version", "price", "charged", "problem"]
         let lines = rows.map { row -> [String] in
             let record = row.grant.record
             return [
-                RFC3339.format(seconds: record.millis / 1000), row.grant.store?.rawValue ?? "?", record.productID, record.transactionID,
+                zone.timestamp(record.millis / 1000), row.grant.store?.rawValue ?? "?", record.productID, record.transactionID,
                 record.actionType.rawValue, record.appVersion ?? "", row.worth.map { NumberText.money($0.amount, currency: $0.currency) } ?? "",
-                row.grant.charge.map { RFC3339.format(seconds: $0.notification.eventMillis / 1000) } ?? "not notified", problem(row),
+                row.grant.charge.map { zone.timestamp($0.notification.eventMillis / 1000) } ?? "not notified", problem(row, zone: zone),
             ]
         }
         let repeats = rows.filter { $0.repeatOf != nil }.count
@@ -23,10 +23,10 @@ public enum GrantListOutput {
     }
 
     /// "granted again (first 2026-11-19T16:03:44Z, event e-1)", "without a charge", or "".
-    private static func problem(_ row: GrantListRow) -> String {
+    private static func problem(_ row: GrantListRow, zone: TimeZoneOffsets) -> String {
         if let first = row.repeatOf {
             let product = first.productID == row.grant.record.productID ? "" : " as \(first.productID)"
-            return "granted again (first \(RFC3339.format(seconds: first.millis / 1000))\(product), event \(first.eventID))"
+            return "granted again (first \(zone.timestamp(first.millis / 1000))\(product), event \(first.eventID))"
         }
         return row.isWithoutCharge ? "without a charge" : ""
     }

@@ -4,11 +4,11 @@ public import PurchaseSLICore
 /// answers.
 public enum MaintenanceOutput {
     /// A table (id, first start, end, repeats, actions, app, reason), or a line saying there is none.
-    public static func text(_ windows: [MaintenanceWindow]) -> String {
+    public static func text(_ windows: [MaintenanceWindow], zone: TimeZoneOffsets = .utc) -> String {
         guard !windows.isEmpty else { return "no maintenance window\n" }
         let rows = windows.map { window in
             [
-                window.id, RFC3339.format(seconds: window.startSeconds), RFC3339.format(seconds: window.endSeconds),
+                window.id, zone.timestamp(window.startSeconds), zone.timestamp(window.endSeconds),
                 window.recurrence?.description ?? "once", window.actions.isEmpty ? "every action" : window.actions.joined(separator: ","),
                 window.app.isEmpty ? "every app" : window.app, window.reason + (window.isCorrection ? " (correction)" : ""),
             ]

@@ -21,13 +21,13 @@ public enum MakeWholeOutput {
     }
 
     /// A table, then a count line.
-    public static func text(_ rows: [Row], dryRun: Bool) -> String {
+    public static func text(_ rows: [Row], dryRun: Bool, zone: TimeZoneOffsets = .utc) -> String {
         guard !rows.isEmpty else { return "no charge not granted matches\n" }
         let lines = rows.map { row -> [String] in
             let notification = row.charge.notification
             let outcome: String
             if let delivery = row.delivery {
-                let when = RFC3339.format(seconds: delivery.lastAttemptMillis / 1000)
+                let when = zone.timestamp(delivery.lastAttemptMillis / 1000)
                 let status = delivery.status == 0 ? "no answer" : "HTTP \(delivery.status)"
                 outcome =
                     (row.postedNow ? "" : "earlier: ") + "\(delivery.outcome.rawValue) (\(status), \(delivery.attempts) attempt"
@@ -37,7 +37,7 @@ public enum MakeWholeOutput {
                 outcome = dryRun ? "would post" : "not posted"
             }
             return [
-                RFC3339.format(seconds: notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
+                zone.timestamp(notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
                 notification.transactionID ?? "", notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "",
                 outcome,
             ]

@@ -108,7 +108,7 @@ public struct QueryOutput: Sendable {
     }
 
     /// Aligned columns for the terminal; rates in percent.
-    public var table: String {
+    public func table(zone: TimeZoneOffsets = .utc) -> String {
         var header = (query.step != nil ? ["time"] : []) + query.groupBy.map(\.rawValue) + ["events"]
         if hasCounters {
             header += ["attempts", "success", "409s", "failure", "cancel", "pending", "success rate"]
@@ -116,7 +116,7 @@ public struct QueryOutput: Sendable {
         var body: [[String]] = []
         for row in rows {
             var cells =
-                (query.step != nil ? [RFC3339.format(seconds: row.timeSeconds!)] : [])
+                (query.step != nil ? [zone.timestamp(row.timeSeconds!)] : [])
                 + row.key.map { TerminalText.sanitized($0 ?? "-") }
             cells.append(String(row.count))
             if let counts = row.counts {
@@ -127,7 +127,7 @@ public struct QueryOutput: Sendable {
             body.append(cells)
         }
         guard !body.isEmpty else {
-            return "no events from \(RFC3339.format(seconds: query.fromSeconds)) to \(RFC3339.format(seconds: query.toSeconds))\n"
+            return "no events from \(zone.timestamp(query.fromSeconds)) to \(zone.timestamp(query.toSeconds))\n"
         }
         let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max()! }
         let numericFrom = header.count - (hasCounters ? 8 : 1)

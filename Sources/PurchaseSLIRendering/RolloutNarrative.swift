@@ -6,6 +6,8 @@ import PurchaseSLICore
 struct RolloutNarrative {
     let report: RolloutReport
     let escaping: TextEscaping
+    /// The zone its times are written in.
+    let zone: TimeZoneOffsets
 
     private var candidate: String { escaping.escape(report.candidate) }
     private var baseline: String { escaping.escape(report.baseline) }
@@ -64,7 +66,7 @@ struct RolloutNarrative {
     private var lastLiveClause: String {
         for reason in report.reasons {
             guard case .candidateGone(_, let last?) = reason else { continue }
-            return " (its last verdict while live, at \(RFC3339.format(seconds: last.timeSeconds)): \(last.verdict.rawValue))"
+            return " (its last verdict while live, at \(zone.timestamp(last.timeSeconds)): \(last.verdict.rawValue))"
         }
         return ""
     }
@@ -135,8 +137,8 @@ struct RolloutNarrative {
     var scope: String {
         var text =
             (report.app.map { "app \(escaping.escape($0)): " } ?? "")
-            + "compared \(candidate) with \(baseline) over the same hours, \(RFC3339.format(seconds: report.fromSeconds)) "
-            + "to \(RFC3339.format(seconds: report.toSeconds)); \(testedCount) comparisons tested, each valid however often it is checked"
+            + "compared \(candidate) with \(baseline) over the same hours, \(zone.timestamp(report.fromSeconds)) "
+            + "to \(zone.timestamp(report.toSeconds)); \(testedCount) comparisons tested, each valid however often it is checked"
         if let progress = report.progress {
             text += "; phased release day \(progress.day)"
             if let step = progress.step, report.verdict == .gone {
@@ -147,8 +149,8 @@ struct RolloutNarrative {
             }
             if let earlier = progress.earlierRelease {
                 text +=
-                    "; an earlier release of \(candidate) (\(RFC3339.format(seconds: earlier.lowerBound)) to "
-                    + "\(RFC3339.format(seconds: earlier.upperBound))) is left out: --since compares from an earlier time"
+                    "; an earlier release of \(candidate) (\(zone.timestamp(earlier.lowerBound)) to "
+                    + "\(zone.timestamp(earlier.upperBound))) is left out: --since compares from an earlier time"
             }
         }
         return text
@@ -157,14 +159,14 @@ struct RolloutNarrative {
     /// One sentence per action `serve` took on the stores' releases: what was done, when, and how a person
     /// resumes it once fixed (only a person resumes).
     var actions: [String] {
-        report.actions.map { Self.sentence($0, escaping: escaping) }
+        report.actions.map { Self.sentence($0, escaping: escaping, zone: zone) }
     }
 
     /// What was done to one store's release, when, and how a person resumes it.
-    static func sentence(_ action: RolloutAction, escaping: TextEscaping) -> String {
+    static func sentence(_ action: RolloutAction, escaping: TextEscaping, zone: TimeZoneOffsets) -> String {
         let version = escaping.escape(action.candidate)
         let detail = escaping.escape(action.detail)
-        let when = RFC3339.format(seconds: action.timeSeconds)
+        let when = zone.timestamp(action.timeSeconds)
         let step = action.step.map { " at \($0) %" } ?? ""
         let (store, release, resume) =
             action.store == .apple
@@ -246,7 +248,7 @@ struct RolloutNarrative {
             if let more, more > 0 {
                 text += "; about \(NumberText.count(more)) more"
                 if let expectedBy, expectedBy - report.toSeconds <= 30 * 86_400 {
-                    text += " expected by \(RFC3339.format(seconds: expectedBy)) at the current rate"
+                    text += " expected by \(zone.timestamp(expectedBy)) at the current rate"
                 } else {
                     text += expectedBy == nil ? " needed" : " needed, over a month away at the current rate"
                 }
@@ -256,11 +258,11 @@ struct RolloutNarrative {
         case .noTraffic:
             return "the baseline has too few events of the actions that carry the purchase flow to compare with"
         case .staleData(let newest, let age):
-            guard let newest, let age else { return "no event at all before \(RFC3339.format(seconds: report.toSeconds))" }
-            return "STALE: the newest event is \(NumberText.duration(age)) old (\(RFC3339.format(seconds: newest)))"
+            guard let newest, let age else { return "no event at all before \(zone.timestamp(report.toSeconds))" }
+            return "STALE: the newest event is \(NumberText.duration(age)) old (\(zone.timestamp(newest)))"
         case .candidateGone(let lastSeen, _):
             return "GONE: no events of \(candidate) (under \(NumberText.percent(PhasedRelease.presenceShare)) of its platforms' events "
-                + "each hour) since \(RFC3339.format(seconds: lastSeen)); a new release of it starts a new comparison"
+                + "each hour) since \(zone.timestamp(lastSeen)); a new release of it starts a new comparison"
         }
     }
 }

@@ -1,13 +1,13 @@
 import Foundation
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 
 /// A rollout verdict as terminal text, Markdown, or JSON.
 public enum RolloutOutput {
     /// For the release manager at a terminal: the verdict and what to do, why, then the comparisons of
     /// each action and every regressed slice.
-    public static func text(_ report: RolloutReport) -> String {
-        let narrative = RolloutNarrative(report: report, escaping: .terminal)
+    public static func text(_ report: RolloutReport, zone: TimeZoneOffsets = .utc) -> String {
+        let narrative = RolloutNarrative(report: report, escaping: .terminal, zone: zone)
         var lines = [narrative.headline, "  " + narrative.scope]
         if !narrative.actions.isEmpty { lines += ["", "done:"] + narrative.actions.map { "  - " + $0 } }
         lines += ["", "why:"]
@@ -43,8 +43,8 @@ public enum RolloutOutput {
     }
 
     /// Markdown, for a release ticket or chat; event data cannot inject markup.
-    public static func markdown(_ report: RolloutReport) -> String {
-        let narrative = RolloutNarrative(report: report, escaping: .markdown)
+    public static func markdown(_ report: RolloutReport, zone: TimeZoneOffsets = .utc) -> String {
+        let narrative = RolloutNarrative(report: report, escaping: .markdown, zone: zone)
         var lines = ["**\(narrative.headline)**", "", narrative.scope, ""]
         if !narrative.actions.isEmpty { lines += ["Done:"] + narrative.actions.map { "- " + $0 } + [""] }
         lines += narrative.reasons.map { "- " + $0 }
@@ -70,8 +70,9 @@ public enum RolloutOutput {
     /// A Slack incoming-webhook body for a verdict that follows `previous`: the headline in bold, what it
     /// was before, the range and step, up to five reasons, and a link to the rollout page; event data
     /// cannot format, mention or link.
-    public static func slackJSON(_ report: RolloutReport, previous: RolloutReport.Verdict?, pageURL: String?) -> String {
-        let narrative = RolloutNarrative(report: report, escaping: .slack)
+    public static func slackJSON(_ report: RolloutReport, previous: RolloutReport.Verdict?, pageURL: String?, zone: TimeZoneOffsets = .utc) -> String
+    {
+        let narrative = RolloutNarrative(report: report, escaping: .slack, zone: zone)
         var lines = ["*\(narrative.headline)*"]
         if let previous, previous != report.verdict { lines.append("(was \(previous.rawValue))") }
         lines.append("_\(narrative.scope)_")
@@ -91,7 +92,7 @@ public enum RolloutOutput {
     /// `{"candidate", "baseline", "from", "to", "verdict", "reasons", "progress", "comparisons", "checks"}` with
     /// every comparison and the verdict of every hourly check.
     public static func json(_ report: RolloutReport) -> String {
-        let narrative = RolloutNarrative(report: report, escaping: .terminal)
+        let narrative = RolloutNarrative(report: report, escaping: .terminal, zone: .utc)
         func side(_ side: RolloutComparison.Side) -> String {
             "{\"count\":\(side.count),\"trials\":\(side.trials),\"rate\":\(number(side.rate)),"
                 + "\"interval\":[\(JSONText.number(side.interval.lowerBound)),\(JSONText.number(side.interval.upperBound))]}"

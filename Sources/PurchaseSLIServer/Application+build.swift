@@ -75,7 +75,8 @@ private func alertNotifier(
         return AlertNotifier(
             context: links(configuration, databasePath).alertContext(
                 store: store, policy: configuration.alertPolicy, app: app, definitions: configuration.dashboards),
-            intervalSeconds: configuration.alertsEverySeconds, sender: WebhookSender(url: url, format: configuration.notifyFormat),
+            intervalSeconds: configuration.alertsEverySeconds,
+            sender: WebhookSender(url: url, format: configuration.notifyFormat, zone: configuration.timeZone),
             logger: appLogger, nowMillis: wallClockMillis, leadership: leadership)
     }
 }
@@ -87,10 +88,11 @@ private func dashboardPublisher(
     guard let directory = configuration.pagesDirectory, let interval = configuration.renderEverySeconds else { return [] }
     let policy = configuration.alertPolicy
     let range = configuration.renderRangeSeconds
+    let zone = configuration.timeZone
     return [
         DashboardPublisher(
             definitions: configuration.dashboards,
-            context: { DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range) },
+            context: { DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range, zone: zone) },
             directory: directory, intervalSeconds: interval, links: links(configuration, databasePath), logger: logger,
             nowMillis: wallClockMillis, leadership: leadership)
     ]
@@ -106,9 +108,9 @@ private func rolloutNotifier(
     let pageURL = configuration.baseURL.map { "\($0)/\(DashboardDefinition.rolloutPage(in: configuration.dashboards))" }
     let sender: RolloutWebhookSender? =
         if let url = configuration.rolloutNotifyURL {
-            RolloutWebhookSender(url: url, format: configuration.rolloutNotifyFormat, pageURL: pageURL)
+            RolloutWebhookSender(url: url, format: configuration.rolloutNotifyFormat, pageURL: pageURL, zone: configuration.timeZone)
         } else if let url = configuration.notifyURL, configuration.notifyFormat == .slack {
-            RolloutWebhookSender(url: url, format: .slack, pageURL: pageURL)
+            RolloutWebhookSender(url: url, format: .slack, pageURL: pageURL, zone: configuration.timeZone)
         } else {
             nil
         }

@@ -1,6 +1,7 @@
 public import Foundation
 public import PurchaseSLIAnalysis
 public import PurchaseSLIApplication
+public import PurchaseSLICore
 public import PurchaseSLIDashboards
 import PurchaseSLIDecoding
 
@@ -64,6 +65,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var alertApps: [String] = []
     /// The SLOs and alert rules evaluated (alerts and dashboards).
     public var alertPolicy = SLOPolicy.default
+    /// The zone pages and Slack text write times in (`--time-zone`, else the policy's `timeZone`); JSON stays UTC.
+    public var timeZone = TimeZoneOffsets.utc
     /// Directory of rendered pages served at `/`; nil: no pages are served.
     public var pagesDirectory: String?
     /// Seconds between renderings of the dashboards into `pagesDirectory`, a whole number of minutes;

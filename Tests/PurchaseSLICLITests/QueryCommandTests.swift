@@ -102,6 +102,6 @@ import Testing
         let rows = [CountRow(timeSeconds: nil, key: ["a,\"b\"\u{1B}[31m\u{202E}"], counts: OutcomeCounts(success: 1))]
         let output = QueryOutput(query: query, rows: rows)
         #expect(output.csv.contains("\"a,\"\"b\"\"\u{FFFD}[31m\u{FFFD}\""))
-        #expect(!output.table.contains("\u{1B}") && !output.table.contains("\u{202E}"))
+        #expect(!output.table().contains("\u{1B}") && !output.table().contains("\u{202E}"))
     }
 }

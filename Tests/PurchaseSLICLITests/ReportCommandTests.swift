@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseSLICore
+import PurchaseSLIRendering
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
 import Testing
@@ -48,6 +49,23 @@ import Testing
         let page = try String(contentsOfFile: out + "/report-2026-W46.html", encoding: .utf8)
         #expect(page.contains("<h1>Weekly quality review 2026-W46</h1>"))
         #expect(page.contains("receipt &lt;b&gt;rejected&lt;/b&gt;"))
+    }
+
+    /// In Asia/Tokyo, 2026-W46 runs from 2026-11-08T15:00Z to 2026-11-15T15:00Z: its attainment is the
+    /// store's counts over those hours (it holds 9 hours of W45's better purchases), not the UTC week's.
+    @Test func aWeekInAZoneIsItsMondayToMonday() throws {
+        let db = try makeStore()
+        let markdown = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown", "--time-zone", "Asia/Tokyo"]).output()
+        func successRate(from: String, to: String) throws -> String {
+            let rows = try SQLiteBucketStore(path: db).counts(
+                CountQuery(fromSeconds: RFC3339.parseMillis(from)! / 1000, toSeconds: RFC3339.parseMillis(to)! / 1000, groupBy: [.actionType]))
+            return NumberText.percent(try #require(rows.first?.counts.successRate))
+        }
+        let tokyo = try successRate(from: "2026-11-09T00:00:00+09:00", to: "2026-11-16T00:00:00+09:00")
+        let utc = try successRate(from: "2026-11-09T00:00:00Z", to: "2026-11-16T00:00:00Z")
+        #expect(tokyo != utc)
+        #expect(markdown.contains("| purchase | \(tokyo) | 99.0 % |"), "\(markdown)")
+        #expect(markdown.contains("+09:00"))
     }
 
     @Test func aWeekNotOverYetIsRefused() throws {

@@ -23,7 +23,7 @@ struct ChargeCountOutputTests {
 
     @Test("the table lines up the counts and amounts, with no trailing spaces")
     func table() throws {
-        let lines = try output().table.split(separator: "\n")
+        let lines = try output().table().split(separator: "\n")
         #expect(lines[0].hasPrefix("productID  charges  expecting grant  granted  not granted  refunds"))
         #expect(lines[1].contains("501") && lines[1].contains("130") && lines[1].hasSuffix("648.70 USD"))
         #expect(lines.allSatisfy { !$0.hasSuffix(" ") })

@@ -1,17 +1,17 @@
 import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 
 extension AlertOutput {
     /// The alerts as HTML blocks, most urgent first, each with its anchor (``AlertFinding/Identity/anchor``):
     /// severity and summary, then the details (since when, counts, budget, slices, top errors), the query
     /// to run next, and the owner and runbook link; or a line saying none fire.
-    public static func html(_ reports: [AlertReport], now: Int64) -> HTML {
+    public static func html(_ reports: [AlertReport], now: Int64, zone: TimeZoneOffsets = .utc) -> HTML {
         guard !reports.isEmpty else {
-            return "<div class=\"banner\"><strong>No alert firing</strong> at \(RFC3339.format(seconds: now)).</div>"
+            return "<div class=\"banner\"><strong>No alert firing</strong> at \(zone.timestamp(now)).</div>"
         }
         return HTML.joined(
             reports.map { report in
-                let narrative = AlertNarrative(report: report, escaping: .html, now: now)
+                let narrative = AlertNarrative(report: report, escaping: .html, now: now, zone: zone)
                 let severity = report.severity
                 var lines = narrative.details.map { HTML(trusted: $0) } + [HTML(trusted: narrative.lookNextLine)]
                 if let owner = report.owner { lines.append("owner: \(owner)") }

@@ -5,8 +5,8 @@ extension RolloutOutput {
     /// The verdict as a banner (what to do with the phased release, and why) and the comparisons as a
     /// table with each rate's 95 % interval drawn: every action, and the products and plans that
     /// regressed or whose change is at least the minimum effect.
-    public static func html(_ report: RolloutReport, minimumEffect: Double) -> HTML {
-        let narrative = RolloutNarrative(report: report, escaping: .html)
+    public static func html(_ report: RolloutReport, minimumEffect: Double, zone: TimeZoneOffsets = .utc) -> HTML {
+        let narrative = RolloutNarrative(report: report, escaping: .html, zone: zone)
         let tone = self.tone(report.verdict)
         let reasonLimit = 5
         var reasons = HTML.joined(narrative.reasons.prefix(reasonLimit).map { "<li>\(HTML(trusted: $0))</li>" })
@@ -52,9 +52,9 @@ extension RolloutOutput {
 
     /// The verdict over the release, one row per run of hourly checks that said the same at the same step,
     /// newest first: when it said what, and why.
-    public static func historyHTML(_ report: RolloutReport) -> HTML {
+    public static func historyHTML(_ report: RolloutReport, zone: TimeZoneOffsets = .utc) -> HTML {
         guard let first = report.checks.first else { return "" }
-        let narrative = RolloutNarrative(report: report, escaping: .html)
+        let narrative = RolloutNarrative(report: report, escaping: .html, zone: zone)
         var runs: [(from: Int64, to: Int64, check: RolloutCheck)] = []
         var previousEnd = first.timeSeconds - 3600
         for check in report.checks {
@@ -68,9 +68,9 @@ extension RolloutOutput {
         let shown = 12
         let rows = runs.reversed().prefix(shown).map { run -> HTML in
             let tone = self.tone(run.check.verdict)
-            // "2026-11-10 14:00 to 11-11 06:00" (UTC): short enough for a phone's column.
-            let from = RFC3339.format(seconds: run.from).prefix(16).replacingOccurrences(of: "T", with: " ")
-            let to = RFC3339.format(seconds: run.to).dropFirst(5).prefix(11).replacingOccurrences(of: "T", with: " ")
+            // "2026-11-10 14:00 to 11-11 06:00": short enough for a phone's column.
+            let from = zone.minute(run.from)
+            let to = String(zone.minute(run.to).dropFirst(5))
             return "<tr><td class=\"text\">\(from) to \(to)</td>"
                 + "<td>\(run.check.step.map { "\($0) %" } ?? "n/a")</td>"
                 + "<td><span class=\"status \(tone)\">\(run.check.verdict.rawValue)</span></td>"
@@ -78,15 +78,15 @@ extension RolloutOutput {
         }
         let more: HTML = runs.count > shown ? "<p class=\"meta\">\(runs.count - shown) earlier changes not shown.</p>" : ""
         return "<h4>The verdict over the release: \(report.checks.count) hourly checks</h4>"
-            + "<div class=\"scroll\"><table><tr><th class=\"text\">checked (UTC)</th><th>step</th><th>verdict</th><th class=\"text\">why (at the first check)</th></tr>"
+            + "<div class=\"scroll\"><table><tr><th class=\"text\">checked (\(zone.shortName))</th><th>step</th><th>verdict</th><th class=\"text\">why (at the first check)</th></tr>"
             + HTML.joined(rows) + "</table></div>\(more)"
     }
 
     /// A banner of what `serve` did to the stores' releases (for the on-call page), nothing without actions.
-    public static func actionsBanner(_ actions: [RolloutAction]) -> HTML {
+    public static func actionsBanner(_ actions: [RolloutAction], zone: TimeZoneOffsets = .utc) -> HTML {
         guard !actions.isEmpty else { return "" }
         let live = actions.contains { !$0.isDryRun && $0.outcome == .paused }
-        let items = HTML.joined(actions.map { "<li>\(HTML(trusted: RolloutNarrative.sentence($0, escaping: .html)))</li>" })
+        let items = HTML.joined(actions.map { "<li>\(HTML(trusted: RolloutNarrative.sentence($0, escaping: .html, zone: zone)))</li>" })
         return "<div class=\"banner \(live ? "bad" : "warn")\"><strong>Store releases acted on by the rollout verdicts "
             + "(last 7 days)</strong><ul>\(items)</ul></div>"
     }

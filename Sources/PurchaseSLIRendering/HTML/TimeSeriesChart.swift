@@ -1,8 +1,8 @@
 import Foundation
-import PurchaseSLICore
+public import PurchaseSLICore
 
 /// A time-series line chart as inline SVG: one line per series (gaps where a value is missing), an
-/// optional threshold line (the SLO), shaded bands (alert episodes, maintenance windows), axes with units and UTC times, and one
+/// optional threshold line (the SLO), shaded bands (alert episodes, maintenance windows), axes with units and times in a zone, and one
 /// hover column per time step whose tooltip lists every series' value (SVG `<title>`, no script).
 public struct TimeSeriesChart: Sendable {
     /// One line.
@@ -99,12 +99,14 @@ public struct TimeSeriesChart: Sendable {
     public var yLimits: ClosedRange<Double>?
     /// Moments marked with a vertical line (releases, pauses).
     public var markers: [Marker] = []
+    /// The zone of the time axis, the tooltips and the Data table.
+    public var zone: TimeZoneOffsets
 
     /// Creates a chart.
     public init(
         startSeconds: Int64, stepSeconds: Int64, series: [Series], yLabel: String,
         format: @escaping @Sendable (Double) -> String, threshold: (value: Double, label: String)? = nil,
-        bands: [Band] = [], yDomain: ClosedRange<Double>? = nil, yLimits: ClosedRange<Double>? = nil
+        bands: [Band] = [], yDomain: ClosedRange<Double>? = nil, yLimits: ClosedRange<Double>? = nil, zone: TimeZoneOffsets = .utc
     ) {
         self.startSeconds = startSeconds
         self.stepSeconds = stepSeconds
@@ -115,6 +117,7 @@ public struct TimeSeriesChart: Sendable {
         self.bands = bands
         self.yDomain = yDomain
         self.yLimits = yLimits
+        self.zone = zone
     }
 
     /// The size a chart is drawn at, in the SVG's own units, and what it holds.
@@ -151,7 +154,7 @@ public struct TimeSeriesChart: Sendable {
     /// Each step's values (and intervals) as a table: a time column, a column per series.
     private var dataTable: HTML {
         let steps = series.map(\.values.count).max() ?? 0
-        var header: [HTML] = ["<th class=\"text\">time (UTC)</th>"]
+        var header: [HTML] = ["<th class=\"text\">time (\(zone.shortName))</th>"]
         for line in series {
             header.append("<th>\(line.label) \(yLabel)</th>")
             if !line.intervals.isEmpty { header += ["<th>\(line.label) 95 % low</th>", "<th>\(line.label) 95 % high</th>"] }
@@ -163,7 +166,7 @@ public struct TimeSeriesChart: Sendable {
             return "<td data-value=\"\(String(value * scale))\">\(format(value))</td>"
         }
         let rows = (0..<steps).map { step -> HTML in
-            var cells: [HTML] = ["<td class=\"text\">\(RFC3339.format(seconds: startSeconds + Int64(step) * stepSeconds))</td>"]
+            var cells: [HTML] = ["<td class=\"text\">\(zone.timestamp(startSeconds + Int64(step) * stepSeconds))</td>"]
             for line in series {
                 cells.append(cell(line.values.indices.contains(step) ? line.values[step] : nil))
                 if !line.intervals.isEmpty {
@@ -241,7 +244,7 @@ public struct TimeSeriesChart: Sendable {
                 + "y1=\"\(number(y(tick)))\" y2=\"\(number(y(tick)))\"/>"
                 + "<text x=\"\(number(layout.left - 6))\" y=\"\(number(y(tick) + 4))\" text-anchor=\"end\">\(format(tick))</text>"
         }
-        for tick in TimeAxis.ticks(from: startSeconds, to: endSeconds, atMost: layout.timeLabels) {
+        for tick in TimeAxis.ticks(from: startSeconds, to: endSeconds, atMost: layout.timeLabels, in: zone) {
             // A label centred on the last tick would run past the SVG's edge and be cut ("Nov 1" for Nov 18).
             let anchor = x(tick.seconds) > layout.width - layout.right - 30 ? "end" : "middle"
             svg +=
@@ -249,7 +252,7 @@ public struct TimeSeriesChart: Sendable {
                 + "y1=\"\(number(layout.height - layout.bottom))\" y2=\"\(number(layout.height - layout.bottom + 4))\"/>"
                 + "<text x=\"\(number(x(tick.seconds)))\" y=\"\(number(layout.height - layout.bottom + layout.timeLabelOffset))\" text-anchor=\"\(anchor)\">\(tick.label)</text>"
         }
-        svg += "<text x=\"\(number(layout.width - layout.right))\" y=\"\(number(layout.height - 4))\" text-anchor=\"end\">UTC</text>"
+        svg += "<text x=\"\(number(layout.width - layout.right))\" y=\"\(number(layout.height - 4))\" text-anchor=\"end\">\(zone.shortName)</text>"
         svg +=
             "<text x=\"4\" y=\"\(number(layout.top + plotHeight / 2))\" transform=\"rotate(-90 10 \(number(layout.top + plotHeight / 2)))\" "
             + "text-anchor=\"middle\">\(yLabel)</text>"
@@ -293,7 +296,7 @@ public struct TimeSeriesChart: Sendable {
             }
             svg +=
                 "<rect class=\"hover\" x=\"\(number(x(time)))\" y=\"\(number(layout.top))\" width=\"\(number(plotWidth / Double(steps)))\" "
-                + "height=\"\(number(plotHeight))\"><title>\(lines([RFC3339.format(seconds: time)] + values))</title></rect>"
+                + "height=\"\(number(plotHeight))\"><title>\(lines([zone.timestamp(time)] + values))</title></rect>"
         }
         return svg + "</svg>"
     }

@@ -1,0 +1,64 @@
+import Foundation
+import PurchaseSLICore
+
+extension TimeZoneOffsets {
+    /// The last time whose offset is looked up: 2100-01-01. Later times keep the offset in force then.
+    private static let horizon = Date(timeIntervalSince1970: 4_102_444_800)
+
+    /// The zone `name` names: `UTC`, a fixed offset (`+05:30`, `-03:00`), or an IANA name from the system's
+    /// time zone database (`Europe/Berlin`) with its every change of offset from 1970 to 2100; nil when
+    /// none is known by that name.
+    static func named(_ name: String) -> TimeZoneOffsets? {
+        if name == "UTC" || name == "Etc/UTC" || name == "Z" { return .utc }
+        if let offset = fixedOffset(name) { return TimeZoneOffsets(identifier: name, initialOffsetSeconds: offset) }
+        // Foundation also accepts abbreviations and "GMT+1"-like names, whose meaning varies: only area/location names.
+        guard name.contains("/"), let zone = TimeZone(identifier: name) else { return nil }
+        var changes: [Change] = []
+        var date = Date(timeIntervalSince1970: 0)
+        while let next = zone.nextDaylightSavingTimeTransition(after: date), next < horizon {
+            changes.append(Change(atSeconds: Int64(next.timeIntervalSince1970), offsetSeconds: Int64(zone.secondsFromGMT(for: next))))
+            date = next
+        }
+        return TimeZoneOffsets(
+            identifier: name, initialOffsetSeconds: Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: 0))), changes: changes)
+    }
+
+    /// The zone `name` names, or a ``CommandFailure`` saying what `source` (`--time-zone`, `slos.yaml: timeZone`)
+    /// should hold, with the known name it most likely meant.
+    static func resolving(_ name: String, source: String) throws -> TimeZoneOffsets {
+        if let zone = named(name) { return zone }
+        let lowered = name.lowercased()
+        let known = TimeZone.knownTimeZoneIdentifiers
+        let likely =
+            known.first { $0.lowercased() == lowered }
+            ?? known.first { $0.lowercased().hasSuffix("/" + (lowered.split(separator: "/").last ?? "")) }
+            ?? known.min { editDistance($0.lowercased(), lowered) < editDistance($1.lowercased(), lowered) }
+            .flatMap { editDistance($0.lowercased(), lowered) <= 2 ? $0 : nil }
+        throw CommandFailure(
+            message: "\(source): unknown time zone \"\(name)\": expected an IANA name such as Europe/Berlin, UTC, or an offset such as +05:30"
+                + (likely.map { " (did you mean \($0)?)" } ?? ""))
+    }
+
+    /// The Levenshtein distance of two names (their typos), O(n·m).
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8)
+        let b = Array(b.utf8)
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// The seconds east of UTC of `+HH:MM` or `-HH:MM`, as RFC 3339 reads an offset; nil for anything else.
+    private static func fixedOffset(_ text: String) -> Int64? {
+        guard text.utf8.count == 6, text.first == "+" || text.first == "-",
+            let millis = RFC3339.parseMillis("1970-01-02T00:00:00" + text)
+        else { return nil }
+        return 86_400 - millis / 1000
+    }
+}
