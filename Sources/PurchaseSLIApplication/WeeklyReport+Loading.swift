@@ -239,12 +239,14 @@ extension WeeklyReport {
 
     private static func conflictTrend(from: Int64, to: Int64, store: any PurchaseStore) throws -> [(actionType: String, values: [Double?])] {
         let steps = Int((to - from) / trendStepSeconds)
+        // The store aligns steps to UTC; a week of a zone starts at its midnight: read steps that divide
+        // both (whole hours, or quarter hours for a zone such as +05:30) and add them up from `from`.
+        let readStep: Int64 = from % 3600 == 0 ? 3600 : 900
         var byAction: [String: [OutcomeCounts]] = [:]
         for row in try store.counts(
-            CountQuery(
-                fromSeconds: from, toSeconds: to, step: TimeStep(seconds: trendStepSeconds), groupBy: [.actionType]))
+            CountQuery(fromSeconds: from, toSeconds: to, step: TimeStep(seconds: readStep), groupBy: [.actionType]))
         {
-            guard let time = row.timeSeconds else { continue }
+            guard let time = row.timeSeconds, time >= from else { continue }
             let index = Int((time - from) / trendStepSeconds)
             guard index >= 0, index < steps else { continue }
             byAction[row.key[0] ?? "", default: Array(repeating: OutcomeCounts(), count: steps)][index] += row.counts

@@ -15,7 +15,7 @@ public struct DashboardContext: Sendable {
     public let atSeconds: Int64
     /// How far back the charts and tables reach.
     public var rangeSeconds: Int64
-    /// The zone times are written in, and whose midnights a daily step starts at.
+    /// The zone times are written in (steps stay aligned to UTC, as the store aligns them).
     public var zone: TimeZoneOffsets
 
     /// Creates a context showing `app` (nil: every app) of `store`.
@@ -42,11 +42,9 @@ public struct DashboardContext: Sendable {
         rangeSeconds <= 86_400 ? 300 : rangeSeconds <= 3 * 86_400 ? 900 : rangeSeconds <= 14 * 86_400 ? 3600 : 86_400
     }
 
-    /// The step-aligned start of the range for `step`, so that every step is whole: a step of a day or
-    /// more starts at a local midnight (then runs in whole 24 hours).
+    /// The step-aligned start of the range for `step`, so that every step is whole.
     func alignedStart(step: Int64) -> Int64 {
-        guard step >= 86_400, !zone.isUTC else { return fromSeconds.floorDividedBy(step).quotient * step }
-        return zone.startOfDay(containing: fromSeconds)
+        fromSeconds.floorDividedBy(step).quotient * step
     }
 
     /// Counts over `[to − window, to)` grouped by `groupBy`, filtered.
