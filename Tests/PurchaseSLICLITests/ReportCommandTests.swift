@@ -1,4 +1,6 @@
 import Foundation
+import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 import PurchaseSLIStorage
@@ -66,6 +68,27 @@ import Testing
         #expect(tokyo != utc)
         #expect(markdown.contains("| purchase | \(tokyo) | 99.0 % |"), "\(markdown)")
         #expect(markdown.contains("+09:00"))
+    }
+
+    /// The 409 trend's 6-hour steps start at the zone's Monday midnight, not at the store's UTC steps: in
+    /// Tokyo, 2026-W45 starts at 2026-11-01T15:00Z, and only its first 6 hours answered 409.
+    @Test func theTrendOfAWeekInAZoneStepsFromItsMonday() throws {
+        let path = directory.file("trend.sqlite")
+        let start = RFC3339.parseMillis("2026-11-01T12:00:00Z")! / 1000
+        let conflicts = (start + 3 * 3600)..<(start + 9 * 3600)
+        let events = (0..<(15 * 144)).map { index -> PurchaseEvent in
+            let time = start + Int64(index) * 600
+            return PurchaseEvent(
+                eventID: "t\(index)", timestampMillis: time * 1000, productID: "coins", actionType: .retry,
+                resultType: conflicts.contains(time) ? .alreadyGranted : .success)
+        }
+        _ = try SQLiteBucketStore(path: path).record(events, receivedAtMillis: 0)
+        let tokyo = try TimeZoneOffsets.resolving("Asia/Tokyo", source: "test")
+        let week = try #require(ISOWeek(parsing: "2026-W46", in: tokyo))
+        let report = try WeeklyReport(week: week, store: SQLiteBucketStore(path: path), policy: .default, episodes: [])
+        let trend = try #require(report.conflictTrend.first { $0.actionType == "retry" }?.values)
+        #expect(trend.count == 56)
+        #expect(trend[0] == 1 && trend[1] == 0, "\(trend.prefix(3))")
     }
 
     @Test func aWeekNotOverYetIsRefused() throws {
