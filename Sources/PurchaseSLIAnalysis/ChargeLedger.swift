@@ -74,11 +74,10 @@ public struct ChargeLedger: Sendable {
     /// A ledger with nothing in it.
     public static let empty = ChargeLedger(notifications: [], reports: [], rule: SLOPolicy.ReconciliationRule())
 
-    /// How far before a charge the app's events about it count (a start, a cancel, a pending purchase
-    /// approved later, a grant on a device whose clock runs late): a day.
-    public static let reportsBeforeChargeMillis: Int64 = 86_400_000
-    /// How far after a charge the app's events about it count (a grant retried at a later launch): 7 days.
-    public static let reportsAfterChargeMillis: Int64 = 7 * 86_400_000
+    /// How far before a charge the app's events about it count: ``ClientReport/reportsBeforeChargeMillis``.
+    public static let reportsBeforeChargeMillis = ClientReport.reportsBeforeChargeMillis
+    /// How far after a charge the app's events about it count: ``ClientReport/reportsAfterChargeMillis``.
+    public static let reportsAfterChargeMillis = ClientReport.reportsAfterChargeMillis
 
     /// Joins the notifications with the reports. A charge is granted by the first `success` or
     /// `alreadyGranted` event of its product that names its transaction (Play's: its purchase token) from

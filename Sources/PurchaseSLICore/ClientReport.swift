@@ -1,6 +1,22 @@
 /// What an app's events said about one store transaction (named by `transactionID`) or one purchase
 /// attempt (named by `appAccountToken`): the first grant, and the latest outcome reported.
 public struct ClientReport: Sendable, Hashable {
+    /// How far before a charge the app's events about it count (a start, a cancel, a pending purchase
+    /// approved later, a grant on a device whose clock runs late): a day.
+    public static let reportsBeforeChargeMillis: Int64 = 86_400_000
+    /// How far after a charge the app's events about it count (a grant retried at a later launch): 7 days.
+    public static let reportsAfterChargeMillis: Int64 = 7 * 86_400_000
+    /// How long after it happened a report may still meet a charge not stored yet: such a charge happened
+    /// at most 157 hours ago (the App Store's last retry of a notification; Play's come sooner) and reaches
+    /// reports a day before it, so a report older than about 7.5 days meets only charges already stored; 9
+    /// days leave a margin. The stores keep older reports only for the charges they hold.
+    public static let settleAfterMillis: Int64 = 9 * 86_400_000
+
+    /// The charge times whose reports fall in `range` (milliseconds): a charge from 7 days before the range
+    /// to a day after it.
+    public static func chargeTimes(reaching range: Range<Int64>) -> Range<Int64> {
+        range.lowerBound - reportsAfterChargeMillis..<range.upperBound + reportsBeforeChargeMillis
+    }
     /// How the events named what they report on.
     public enum Key: Sendable, Hashable {
         /// StoreKit's transaction id or Play's purchase token.

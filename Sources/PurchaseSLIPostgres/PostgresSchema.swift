@@ -91,6 +91,11 @@ package enum PostgresSchema {
                 """
             ]
         ),
+        // The minute up to which the app's reports are settled (`settleClientReports`): one row.
+        (
+            9, "report-settlement",
+            ["CREATE TABLE client_report_settled (id smallint PRIMARY KEY CHECK (id = 0), before_minute bigint NOT NULL)"]
+        ),
     ]
 
     private static let version1: [String] =

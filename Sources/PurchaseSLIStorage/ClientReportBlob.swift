@@ -127,6 +127,46 @@ package enum ClientReportBlob {
     }
 }
 
+extension ClientReportBlob {
+    /// The blob with only the reports whose key hash is in `kept` (its string table as it was) and how many
+    /// it holds, or nil when it keeps them all. O(reports).
+    /// - Throws: `CorruptBucketError` when the bytes are not such a blob.
+    package static func keeping(_ bytes: UnsafeRawBufferPointer, hashes kept: Set<Int64>) throws -> (blob: [UInt8], count: Int)? {
+        var reader = VarintReader(bytes: bytes)
+        _ = try BlobStrings.Reader(&reader)
+        let header = reader.position
+        let count = try reader.count()
+        var records: [UInt8] = []
+        var keptCount: UInt64 = 0
+        for _ in 0..<count {
+            let start = reader.position
+            guard bytes.count - start >= 8 else { throw CorruptBucketError(detail: "a key cut short") }
+            var hashBits: UInt64 = 0
+            withUnsafeMutableBytes(of: &hashBits) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<start + 8])) }
+            reader.position += 8
+            for _ in 0..<8 { _ = try reader.next() }
+            guard kept.contains(Int64(bitPattern: UInt64(littleEndian: hashBits))) else { continue }
+            records += bytes[start..<reader.position]
+            keptCount += 1
+        }
+        guard reader.isAtEnd else { throw CorruptBucketError(detail: "bytes after the last report") }
+        guard keptCount < count else { return nil }
+        var blob = Array(bytes[0..<header])
+        appendVarint(keptCount, to: &blob)
+        return (blob + records, Int(keptCount))
+    }
+
+    /// The stored hashes of the transaction ids and account tokens of `notifications`.
+    package static func hashes(naming notifications: some Sequence<(transactionID: String?, appAccountToken: String?)>) -> Set<Int64> {
+        var hashes = Set<Int64>()
+        for named in notifications {
+            if let id = named.transactionID { hashes.insert(hash(of: .transactionID(id))) }
+            if let token = named.appAccountToken { hashes.insert(hash(of: .appAccountToken(token))) }
+        }
+        return hashes
+    }
+}
+
 /// One stored part of a minute of client reports: the reports (``ClientReportBlob``) and the grants
 /// (``GrantBlob``) of one batch's events of that minute. Every grant names a transaction, so a minute with
 /// grants has reports.

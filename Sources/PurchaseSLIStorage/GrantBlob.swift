@@ -2,8 +2,9 @@ package import PurchaseSLICore
 
 /// The grants a batch's events reported in one minute (``GrantRecord``), as one blob stored beside the
 /// minute's client reports: the strings the grants share (``BlobStrings``), a count, then per grant: its
-/// time within the minute, its event id and transaction id written out (a varint length and the UTF-8
-/// bytes: each is its own, so a table would only add a lookup), the string ids of product, plan, action,
+/// time within the minute, its event id and transaction id written out (``CompactID``: a UUID in 16 bytes,
+/// a decimal id as a number, else its length and UTF-8 bytes: each is its own, so a table would only add a
+/// lookup), the string ids of product, plan, action,
 /// app version, platform, app and currency, and its price in thousandths (zigzag, plus one; 0 without
 /// one), all varints. Unlike a report it names its transaction in full: a grant is found by what it
 /// names, not looked up by it.
@@ -21,8 +22,8 @@ package enum GrantBlob {
         mutating func add(_ event: UnsafePointer<PurchaseEvent>) {
             guard let transactionID = event.pointee.grantedTransactionID else { return }
             appendVarint(UInt64(event.pointee.timestampMillis.floorDividedBy(60_000).remainder), to: &records)
-            appendInline(event.pointee.eventID)
-            appendInline(transactionID)
+            CompactID.append(event.pointee.eventID, to: &records)
+            CompactID.append(transactionID, to: &records)
             appendVarint(strings.id(event.pointee.productID), to: &records)
             appendVarint(strings.optionalID(event.pointee.planID), to: &records)
             appendVarint(strings.id(event.pointee.actionType.rawValue), to: &records)
@@ -32,12 +33,6 @@ package enum GrantBlob {
             appendVarint(strings.optionalID(event.pointee.currency), to: &records)
             appendVarint(event.pointee.price.map { zigzag(Int64(($0 * 1000).rounded())) + 1 } ?? 0, to: &records)
             count += 1
-        }
-
-        /// Appends `text` written out: its UTF-8 length as a varint, then its bytes.
-        private mutating func appendInline(_ text: String) {
-            appendVarint(UInt64(text.utf8.count), to: &records)
-            records.append(contentsOf: text.utf8)
         }
 
         /// The blob.
@@ -57,15 +52,8 @@ package enum GrantBlob {
         for _ in 0..<count {
             let offset = try reader.next()
             guard offset < 60_000 else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
-            /// A string written out in the record.
-            func inline() throws -> String {
-                let length = Int(try reader.count())
-                guard length <= bytes.count - reader.position else { throw CorruptBucketError(detail: "an id cut short") }
-                defer { reader.position += length }
-                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[reader.position..<reader.position + length]), as: UTF8.self)
-            }
-            let eventID = try inline()
-            let transactionID = try inline()
+            let eventID = try CompactID.read(&reader)
+            let transactionID = try CompactID.read(&reader)
             var ids: [UInt64] = []
             for _ in 0..<7 { ids.append(try reader.next()) }
             let price = try reader.next()

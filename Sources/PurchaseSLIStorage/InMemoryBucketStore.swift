@@ -29,6 +29,8 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         var notifications: [NotificationKey: ReceivedNotification] = [:]
         /// Client report parts per minute, in the order appended.
         var reports: [Int64: [ClientReportMinute]] = [:]
+        /// The minute the reports are settled up to (``ClientReportSettlement``), nil before the first.
+        var reportsSettledBefore: Int64?
         /// Per minute of receipt, the events clients dropped unsent.
         var clientDrops: [Int64: Int64] = [:]
         /// What the grant server answered, per store and transaction.
@@ -164,7 +166,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
     public func prune(nowMillis: Int64) throws -> DedupMemory {
         let nowSeconds = nowMillis.floorDividedBy(1000).quotient
         let configuration = configuration
-        return state.withLock { state in
+        return try state.withLock { state in
             if let newest = state.buckets[.minute]?.keys.max() {
                 let retentions: [(Resolution, Int64?)] = [
                     (.minute, configuration.minuteRetentionSeconds), (.hour, configuration.hourRetentionSeconds),
@@ -180,12 +182,36 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
                 state.values.forgetAdmissions(day: day)
                 state.lastReceived[day] = nil
             }
+            try Self.settleReports(before: (nowSeconds - configuration.reportSettleSeconds).floorDividedBy(60).quotient, in: &state)
             let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
             state.notifications = state.notifications.filter { $0.value.notification.eventMillis >= before }
             state.reports = state.reports.filter { $0.key >= before.floorDividedBy(60_000).quotient }
             state.clientDrops = state.clientDrops.filter { $0.key >= before.floorDividedBy(60_000).quotient }
             return DedupMemory(seconds: Int64(state.seen.count), eventIDs: Int64(state.seen.values.reduce(0) { $0 + $1.count }))
         }
+    }
+
+    /// Cuts the reports of the minutes from the last settled one to `before` down to those of the charges
+    /// stored in the span they reach, a day at a time, as the SQLite store does.
+    private static func settleReports(before: Int64, in state: inout State) throws {
+        guard let from = state.reportsSettledBefore ?? state.reports.keys.min(), from < before else { return }
+        var start = from
+        while start < before {
+            let end = min(before, start + 1440)
+            let span = ClientReport.chargeTimes(reaching: start * 60_000..<end * 60_000)
+            let kept = ClientReportBlob.hashes(
+                naming: state.notifications.values.map(\.notification).filter { span.contains($0.eventMillis) }.map {
+                    (transactionID: $0.transactionID, appAccountToken: $0.appAccountToken)
+                })
+            for minute in state.reports.keys where minute >= start && minute < end {
+                state.reports[minute] = try state.reports[minute]!.compactMap { part in
+                    guard let cut = try part.reports.withUnsafeBytes({ try ClientReportBlob.keeping($0, hashes: kept) }) else { return part }
+                    return cut.count == 0 && part.grants == nil ? nil : ClientReportMinute(minute: minute, reports: cut.blob, grants: part.grants)
+                }
+            }
+            start = end
+        }
+        state.reportsSettledBefore = before
     }
 
     // MARK: The stores' record

@@ -99,7 +99,8 @@ public final class SQLiteBucketStore: BucketStore {
 
     /// Drops buckets past their retention (relative to the newest minute bucket), eventIDs past the
     /// dedup horizon, and store notifications and client reports past theirs (both relative to
-    /// `nowMillis`, the receiving clock). Pending rollups are folded into the
+    /// `nowMillis`, the receiving clock), and settles the client reports past ``StoreConfiguration/reportSettleSeconds``
+    /// (``ClientReportSettlement``). Pending rollups are folded into the
     /// hour and day buckets first, so that none of them outlives the buckets it belongs to, and pending
     /// eventIDs into `seen_second`.
     /// - Returns: what the dedup memory holds afterwards.
@@ -141,6 +142,7 @@ public final class SQLiteBucketStore: BucketStore {
             try db.execute(sql: "DELETE FROM seen_day WHERE day = ?", arguments: [day])
         }
         let storeRecordsBefore = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
+        try ClientReportSettlement.settle(before: (nowSeconds - configuration.reportSettleSeconds).floorDividedBy(60).quotient, in: db)
         try db.execute(sql: "DELETE FROM store_notification WHERE event_millis < ?", arguments: [storeRecordsBefore])
         try db.execute(sql: "DELETE FROM client_report_minute WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(60_000).quotient])
         try db.execute(sql: "DELETE FROM client_drop WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(60_000).quotient])

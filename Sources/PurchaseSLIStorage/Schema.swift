@@ -250,6 +250,10 @@ package enum Schema {
                         actions TEXT NOT NULL, reason TEXT NOT NULL, created INTEGER) WITHOUT ROWID
                     """)
         }
+        migrator.registerMigration("v13-report-settlement") { db in
+            // The minute up to which the app's reports are settled (`ClientReportSettlement`): one row.
+            try db.execute(sql: "CREATE TABLE client_report_settled (id INTEGER PRIMARY KEY CHECK (id = 0), before_minute INTEGER NOT NULL)")
+        }
         return migrator
     }
 }

@@ -1,3 +1,5 @@
+import PurchaseSLICore
+
 /// Limits and retention of a bucket store.
 public struct StoreConfiguration: Sendable, Hashable {
     /// Distinct values admitted per dimension per UTC day; later values count under `__other__`.
@@ -16,6 +18,10 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// Store notifications and the app's reports on transactions older than this (by when they happened,
     /// against the receiving clock) are dropped, in seconds.
     public var storeRecordRetentionSeconds: Int64 = 90 * 86_400
+    /// The app's reports older than this (by when they happened, against the receiving clock) are kept only
+    /// when a stored notification names their transaction or account token within the span a charge
+    /// reaches (``ClientReport/settleAfterMillis``); their grants stay for ``storeRecordRetentionSeconds``.
+    public var reportSettleSeconds: Int64 = ClientReport.settleAfterMillis / 1000
     /// SQLite page cache per connection, in KiB.
     public var cacheSizeKiB: Int
     /// Whether each commit is fsynced before it returns (`synchronous = FULL`), so that it survives a

@@ -164,6 +164,73 @@ struct StoreRecordContractTests {
     }
 
     @Test(
+        "reports past 9 days stay only for the charges stored in the span they reach; their grants stay, and settling twice changes nothing",
+        arguments: Backend.all)
+    func reportsSettle(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        let token = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"  // the notifications' account token
+        func attempt(_ id: String, _ result: ResultType, at time: String, transaction: String?, token: String? = nil) -> PurchaseEvent {
+            var made = event(id, at: time, result: result, status: result == .success ? 200 : nil)
+            (made.transactionID, made.appAccountToken) = (transaction, token)
+            return made
+        }
+        let received = RFC3339.parseMillis("2026-11-21T00:00:00Z")!
+        _ = try store.record(
+            [
+                attempt("c1", .start, at: "2026-11-01T09:59:00Z", transaction: nil, token: token),
+                attempt("c2", .success, at: "2026-11-01T10:00:00Z", transaction: "t-charged"),
+                attempt("c3", .alreadyGranted, at: "2026-11-05T10:00:00Z", transaction: "t-charged"),
+                attempt("u1", .success, at: "2026-11-01T10:00:30Z", transaction: "t-uncharged"),
+                attempt("l1", .success, at: "2026-11-01T10:01:00Z", transaction: "t-late-charge"),
+                attempt("r1", .failure, at: "2026-11-19T10:00:00Z", transaction: "t-recent"),
+            ], receivedAtMillis: received)
+        // The charge of t-charged; one of t-late-charge more than 7 days after its report, out of its reach.
+        _ = try store.record(
+            [
+                notification("n1", at: "2026-11-01T09:59:30Z", transaction: "t-charged"),
+                notification("n2", at: "2026-11-09T10:02:00Z", transaction: "t-late-charge"),
+            ],
+            receivedAtMillis: received)
+        let keys: Set<ClientReport.Key> = [
+            .transactionID("t-charged"), .transactionID("t-uncharged"), .transactionID("t-late-charge"), .transactionID("t-recent"),
+            .appAccountToken(token),
+        ]
+        let range = (RFC3339.parseMillis("2026-10-30T00:00:00Z")!, received)
+        #expect(try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).count == 6)
+        _ = try store.prune(nowMillis: received)
+        let settled = try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).map { "\($0.key.text) \($0.lastResult.rawValue)" }
+        #expect(
+            settled == [
+                "appAccountToken \(token) start", "transactionID t-charged success", "transactionID t-charged alreadyGranted",
+                "transactionID t-recent failure",
+            ])
+        #expect(try store.grants(fromMillis: range.0, toMillis: range.1).map(\.eventID) == ["c2", "u1", "l1"])
+        _ = try store.prune(nowMillis: received + 3_600_000)
+        #expect(try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).map { "\($0.key.text) \($0.lastResult.rawValue)" } == settled)
+    }
+
+    /// Grants write UUIDs and decimal ids compactly: every shape of id reads back exactly as sent.
+    @Test("grants: event and transaction ids read back exactly, whatever their shape", arguments: Backend.all)
+    func grantIDsReadBackExactly(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        let ids = [
+            "9b825964-86ce-4385-952b-015481e15515", "9B825964-86CE-4385-952B-015481E15515", "9b825964-86CE-4385-952b-015481e15515",
+            "9b82596486ce4385952b015481e15515", "9b825964-86ce-4385-952b-015481e1551g", "2036651470292976", "0", "0123",
+            "9999999999999999999", "18446744073709551616", "GPA.3372-1234-5678-90123", "tx-ü", "12345678-1234-1234-1234-123456789012",
+            String(repeating: "x", count: 16_381), "",
+        ]
+        let events = ids.enumerated().map { index, id -> PurchaseEvent in
+            var made = event(id, at: "2026-11-20T10:00:\(index < 10 ? "0" : "")\(index)Z", result: .success, status: 200)
+            made.transactionID = ids[ids.count - 1 - index]
+            return made
+        }
+        _ = try store.record(events, receivedAtMillis: receivedAt)
+        let grants = try store.grants(fromMillis: day.0, toMillis: day.1)
+        #expect(grants.map(\.eventID) == ids)
+        #expect(grants.map(\.transactionID) == ids.reversed())
+    }
+
+    @Test(
         "grants: each success of a purchase or retry naming a transaction, in full, once however often its batch is resent; restores and other results are not",
         arguments: Backend.all)
     func grantsStored(_ backend: Backend) async throws {

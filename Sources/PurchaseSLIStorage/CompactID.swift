@@ -1,0 +1,106 @@
+/// An id (an event id, a transaction id) written in a blob as compactly as its shape allows, read back
+/// exactly: a canonical UUID, all lower or all upper case, as 16 bytes; a decimal number without a leading
+/// zero (App Store transaction ids) as a varint; anything else as its UTF-8 length and bytes. The first
+/// varint says which: a length, or one of the four largest numbers of two varint bytes, which no id's
+/// length reached before (ids are 128 bytes at most), so blobs written before the compact shapes read as
+/// they did; a longer id is written after a marker of its own.
+enum CompactID {
+    /// The markers: an id of 16,380 bytes or more (its length follows), and the compact shapes.
+    private static let long: UInt64 = 16_380
+    private static let lowercaseUUID: UInt64 = 16_381
+    private static let uppercaseUUID: UInt64 = 16_382
+    private static let decimal: UInt64 = 16_383
+    private static let lowerDigits = Array("0123456789abcdef".utf8)
+    private static let upperDigits = Array("0123456789ABCDEF".utf8)
+
+    /// Appends `text` to `bytes` in its most compact shape.
+    static func append(_ text: String, to bytes: inout [UInt8]) {
+        let utf8 = Array(text.utf8)
+        if let value = decimalValue(utf8) {
+            appendVarint(decimal, to: &bytes)
+            appendVarint(value, to: &bytes)
+        } else if let (raw, isUppercase) = uuidBytes(utf8) {
+            appendVarint(isUppercase ? uppercaseUUID : lowercaseUUID, to: &bytes)
+            bytes.append(contentsOf: raw)
+        } else {
+            if utf8.count >= long { appendVarint(long, to: &bytes) }
+            appendVarint(UInt64(utf8.count), to: &bytes)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    /// Reads an id `append` wrote (or a length and bytes, as older blobs hold).
+    /// - Throws: `CorruptBucketError` when the bytes end early.
+    static func read(_ reader: inout VarintReader) throws -> String {
+        var head = try reader.next()
+        switch head {
+        case decimal:
+            return String(try reader.next())
+        case lowercaseUUID, uppercaseUUID:
+            guard reader.bytes.count - reader.position >= 16 else { throw CorruptBucketError(detail: "a UUID cut short") }
+            defer { reader.position += 16 }
+            let digits = head == uppercaseUUID ? upperDigits : lowerDigits
+            var text: [UInt8] = []
+            text.reserveCapacity(36)
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+                let byte = reader.bytes[reader.position + index]
+                text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            }
+            return String(decoding: text, as: UTF8.self)
+        default:
+            if head == long { head = try reader.next() }
+            guard head <= UInt64(reader.bytes.count - reader.position) else { throw CorruptBucketError(detail: "an id cut short") }
+            let length = Int(head)
+            defer { reader.position += length }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[reader.position..<reader.position + length]), as: UTF8.self)
+        }
+    }
+
+    /// The value of a decimal number of 1 to 19 digits without a leading zero ("0" alone included), else nil.
+    private static func decimalValue(_ utf8: [UInt8]) -> UInt64? {
+        guard (1...19).contains(utf8.count), utf8.count == 1 || utf8[0] != UInt8(ascii: "0") else { return nil }
+        var value: UInt64 = 0
+        for byte in utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + UInt64(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// The 16 bytes of a canonical UUID (8-4-4-4-12 hex digits) whose letters are all lower or all upper case,
+    /// and which case; nil for anything else.
+    private static func uuidBytes(_ utf8: [UInt8]) -> ([UInt8], Bool)? {
+        guard utf8.count == 36 else { return nil }
+        var raw: [UInt8] = []
+        raw.reserveCapacity(16)
+        var lower = false
+        var upper = false
+        var pending: UInt8?
+        for (index, byte) in utf8.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let nibble: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"):
+                nibble = byte - UInt8(ascii: "a") + 10
+                lower = true
+            case UInt8(ascii: "A")...UInt8(ascii: "F"):
+                nibble = byte - UInt8(ascii: "A") + 10
+                upper = true
+            default: return nil
+            }
+            if let high = pending {
+                raw.append(high << 4 | nibble)
+                pending = nil
+            } else {
+                pending = nibble
+            }
+        }
+        guard !(lower && upper) else { return nil }
+        return (raw, upper)
+    }
+}

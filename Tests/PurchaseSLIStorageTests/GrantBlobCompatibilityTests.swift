@@ -1,0 +1,32 @@
+import Foundation
+import GRDB
+import PurchaseSLICore
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+/// Grants stored before ids were written compactly (each id as its length and bytes) read as they did.
+@Suite struct GrantBlobCompatibilityTests {
+    @Test func grantsWrittenWithIDsInFullStillRead() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("old.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        let minute = RFC3339.parseMillis("2026-11-20T10:00:00Z")! / 60_000
+        func inline(_ text: String) -> [UInt8] { [UInt8(text.utf8.count)] + Array(text.utf8) }
+        // Strings "coins_100" and "purchase"; one grant 250 ms into the minute: event id, transaction id in full,
+        // product 0, no plan, action 1, no version, platform, app or currency, no price.
+        let strings: [UInt8] = [2] + inline("coins_100") + inline("purchase")
+        let record: [UInt8] =
+            [0xFA, 0x01] + inline("9b825964-86ce-4385-952b-015481e15515") + inline("2036651470292976") + [0, 0, 1, 0, 0, 0, 0, 0]
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(
+                sql: "INSERT INTO client_report_minute (minute, part, reports, grants) VALUES (?, 0, ?, ?)",
+                arguments: [minute, Data([0, 0]), Data(strings + [1] + record)])
+        }
+        let grants = try store.grants(fromMillis: minute * 60_000, toMillis: (minute + 1) * 60_000)
+        #expect(grants.map(\.eventID) == ["9b825964-86ce-4385-952b-015481e15515"])
+        #expect(grants.map(\.transactionID) == ["2036651470292976"])
+        #expect(grants.map(\.millis) == [minute * 60_000 + 250])
+        #expect(grants.map(\.productID) == ["coins_100"] && grants.map(\.actionType) == [.purchase])
+    }
+}
