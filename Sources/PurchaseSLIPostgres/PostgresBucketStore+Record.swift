@@ -112,7 +112,7 @@ struct RecordWrite {
             """, logger: logger)
         try await recordOverflow(on: connection, outcome: &outcome)
         try await recordPrices(on: connection)
-        try await recordReports(on: connection)
+        try await recordReports(on: connection, receivedAtSeconds: receivedAtSeconds)
         try await Self.addClientDrops(
             [(receivedAtSeconds.floorDividedBy(60).quotient, Int64(PreparedEvents.clientDroppedEvents(batches, isNew: isNew)))],
             on: connection, logger: logger)
@@ -469,8 +469,10 @@ struct RecordWrite {
     }
 
     /// Appends what the new events reported per transaction and account token.
-    private func recordReports(on connection: PostgresConnection) async throws {
-        try await Self.appendReports(batches.indices.flatMap { batches[$0].clientReportBlobs(ofNew: isNew[$0]) }, on: connection, logger: logger)
+    private func recordReports(on connection: PostgresConnection, receivedAtSeconds: Int64) async throws {
+        try await Self.appendReports(
+            batches.indices.flatMap { batches[$0].clientReportBlobs(ofNew: isNew[$0], receivedSeconds: receivedAtSeconds) }, on: connection,
+            logger: logger)
     }
 
     /// Adds to each minute's events dropped by clients.
@@ -489,10 +491,12 @@ struct RecordWrite {
         guard !parts.isEmpty else { return }
         try await connection.run(
             """
-            INSERT INTO client_report_minute (minute, reports, grants)
-            SELECT minute, reports, nullif(grants, ''::bytea)
-            FROM unnest(\(parts.map(\.minute)), \(parts.map { ByteBuffer(bytes: $0.reports) }), \(parts.map { ByteBuffer(bytes: $0.grants ?? []) }))
-                AS part (minute, reports, grants)
+            INSERT INTO client_report_minute (minute, reports, grants, received)
+            SELECT minute, reports, nullif(grants, ''::bytea), received
+            FROM unnest(
+                \(parts.map(\.minute)), \(parts.map { ByteBuffer(bytes: $0.reports) }), \(parts.map { ByteBuffer(bytes: $0.grants ?? []) }),
+                \(parts.map(\.receivedSeconds))
+            ) AS part (minute, reports, grants, received)
             """, logger: logger)
     }
 }

@@ -178,8 +178,7 @@ extension PostgresBucketStore {
                     try await connection.run("DELETE FROM admitted_series WHERE day = ANY(\(expired))", logger: logger)
                 }
                 let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
-                try await connection.settleClientReports(
-                    before: (nowSeconds - configuration.reportSettleSeconds).floorDividedBy(60).quotient, logger: logger)
+                try await connection.settleClientReports(receivedBefore: nowSeconds - configuration.reportSettleSeconds, logger: logger)
                 try await connection.run("DELETE FROM store_notification WHERE event_millis < \(before)", logger: logger)
                 try await connection.run(
                     "DELETE FROM client_report_minute WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)

@@ -6,57 +6,68 @@ import PurchaseSLICore
 import PurchaseSLIStorage
 
 extension PostgresConnection {
-    /// Settles the app's reports of the minutes from the last settled one (else the oldest stored) to
-    /// `before`, a day at a time, as the SQLite store does: each minute's reports cut down to those a stored
+    /// Settles the app's reports received from the last settled time (else the first receipt) to `before`,
+    /// a day of receipts at a time, as the SQLite store does: each part's reports cut down to those a stored
     /// notification names within the span its charge reaches; a part left with neither reports nor grants
-    /// goes. `client_report_settled` remembers the minute settled up to.
-    func settleClientReports(before: Int64, logger: Logger) async throws {
+    /// goes. `client_report_settled` remembers the receipt time settled up to.
+    func settleClientReports(receivedBefore before: Int64, logger: Logger) async throws {
         var from: Int64?
-        for try await minute in try await query("SELECT before_minute FROM client_report_settled", logger: logger).decode(Int64.self) {
-            from = minute
+        for try await time in try await query("SELECT received_before FROM client_report_settled", logger: logger).decode(Int64.self) {
+            from = time
         }
         if from == nil {
-            for try await minute in try await query("SELECT min(minute) FROM client_report_minute", logger: logger).decode(Int64?.self) {
-                from = minute
+            for try await time in try await query("SELECT min(received) FROM client_report_minute", logger: logger).decode(Int64?.self) {
+                from = time
             }
         }
         guard var start = from, start < before else { return }
         while start < before {
-            let end = min(before, start + 1440)
-            try await settleClientReports(start..<end, logger: logger)
+            let end = min(before, start + 86_400)
+            try await settleClientReports(received: start..<end, logger: logger)
             start = end
         }
         try await run(
             """
-            INSERT INTO client_report_settled (id, before_minute) VALUES (0, \(before))
-                ON CONFLICT (id) DO UPDATE SET before_minute = excluded.before_minute
+            INSERT INTO client_report_settled (id, received_before) VALUES (0, \(before))
+                ON CONFLICT (id) DO UPDATE SET received_before = excluded.received_before
             """, logger: logger)
     }
 
-    /// Cuts the reports of `minutes` down to those of the charges stored in the span they reach.
-    private func settleClientReports(_ minutes: Range<Int64>, logger: Logger) async throws {
-        let span = ClientReport.chargeTimes(reaching: minutes.lowerBound * 60_000..<minutes.upperBound * 60_000)
-        var named: [(transactionID: String?, appAccountToken: String?)] = []
+    /// Cuts the reports of the parts received in `received` down to those of the charges stored in the span
+    /// their minutes reach.
+    private func settleClientReports(received: Range<Int64>, logger: Logger) async throws {
+        var parts: [(minute: Int64, part: Int64, reports: ByteBuffer, hasGrants: Bool)] = []
         for try await row in try await query(
             """
-            SELECT transaction_id, app_account_token FROM store_notification
-                WHERE event_millis >= \(span.lowerBound) AND event_millis < \(span.upperBound)
+            SELECT minute, part, reports, grants IS NOT NULL FROM client_report_minute
+                WHERE received >= \(received.lowerBound) AND received < \(received.upperBound)
             """, logger: logger
-        ).decode((String?, String?).self) { named.append((transactionID: row.0, appAccountToken: row.1)) }
-        let kept = ClientReportBlob.hashes(naming: named)
+        ).decode((Int64, Int64, ByteBuffer, Bool).self) { parts.append((row.0, row.1, row.2, row.3)) }
+        var keptByDay: [Int64: Set<Int64>] = [:]
         var updated: [(minute: Int64, part: Int64, reports: ByteBuffer)] = []
         var removed: [(minute: Int64, part: Int64)] = []
-        for try await (minute, part, reports, hasGrants) in try await query(
-            """
-            SELECT minute, part, reports, grants IS NOT NULL FROM client_report_minute
-                WHERE minute >= \(minutes.lowerBound) AND minute < \(minutes.upperBound)
-            """, logger: logger
-        ).decode((Int64, Int64, ByteBuffer, Bool).self) {
-            let cut = try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                try reports.withUnsafeReadableBytes { try ClientReportBlob.keeping($0, hashes: kept) }
+        for part in parts {
+            let day = part.minute.floorDividedBy(1440).quotient
+            if keptByDay[day] == nil {
+                let span = ClientReport.chargeTimes(reaching: day * 86_400_000..<(day + 1) * 86_400_000)
+                var named: [(transactionID: String?, appAccountToken: String?)] = []
+                for try await row in try await query(
+                    """
+                    SELECT transaction_id, app_account_token FROM store_notification
+                        WHERE event_millis >= \(span.lowerBound) AND event_millis < \(span.upperBound)
+                    """, logger: logger
+                ).decode((String?, String?).self) { named.append((transactionID: row.0, appAccountToken: row.1)) }
+                keptByDay[day] = ClientReportBlob.hashes(naming: named)
+            }
+            let cut = try decoding(table: "client_report_minute", row: "minute \(part.minute)") {
+                try part.reports.withUnsafeReadableBytes { try ClientReportBlob.keeping($0, hashes: keptByDay[day]!) }
             }
             guard let cut else { continue }
-            if cut.count == 0 && !hasGrants { removed.append((minute, part)) } else { updated.append((minute, part, ByteBuffer(bytes: cut.blob))) }
+            if cut.count == 0 && !part.hasGrants {
+                removed.append((part.minute, part.part))
+            } else {
+                updated.append((part.minute, part.part, ByteBuffer(bytes: cut.blob)))
+            }
         }
         if !removed.isEmpty {
             try await run(

@@ -91,10 +91,17 @@ package enum PostgresSchema {
                 """
             ]
         ),
-        // The minute up to which the app's reports are settled (`settleClientReports`): one row.
+        // When each part of the app's reports was received (those stored before count as received now), and
+        // the receipt time up to which they are settled (`settleClientReports`): one row.
         (
             9, "report-settlement",
-            ["CREATE TABLE client_report_settled (id smallint PRIMARY KEY CHECK (id = 0), before_minute bigint NOT NULL)"]
+            [
+                "ALTER TABLE client_report_minute ADD COLUMN received bigint",
+                "UPDATE client_report_minute SET received = extract(epoch FROM now())::bigint",
+                "ALTER TABLE client_report_minute ALTER COLUMN received SET NOT NULL",
+                "CREATE INDEX client_report_by_receipt ON client_report_minute (received)",
+                "CREATE TABLE client_report_settled (id smallint PRIMARY KEY CHECK (id = 0), received_before bigint NOT NULL)",
+            ]
         ),
     ]
 

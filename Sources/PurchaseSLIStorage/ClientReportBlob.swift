@@ -177,11 +177,15 @@ package struct ClientReportMinute: Sendable, Hashable {
     package var reports: [UInt8]
     /// The grants' blob, or nil when the part has none.
     package var grants: [UInt8]?
+    /// When its batch was received (seconds since the epoch): a part is settled 9 days after that and after
+    /// its minute (``ClientReport/settleAfterMillis``), so a file read today is settled 9 days from now.
+    package var receivedSeconds: Int64
 
     /// Creates a part.
-    package init(minute: Int64, reports: [UInt8], grants: [UInt8]? = nil) {
+    package init(minute: Int64, reports: [UInt8], grants: [UInt8]? = nil, receivedSeconds: Int64 = 0) {
         self.minute = minute
         self.reports = reports
         self.grants = grants
+        self.receivedSeconds = receivedSeconds
     }
 }

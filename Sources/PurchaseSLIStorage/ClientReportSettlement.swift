@@ -1,62 +1,82 @@
-import Foundation
 import GRDB
 import PurchaseSLICore
 
-/// Settling the app's reports in SQLite: past ``StoreConfiguration/reportSettleSeconds`` a report can only
-/// meet a charge already stored, so each minute's reports are cut down to those a stored notification
-/// names within the span its charge reaches (``ClientReport/chargeTimes(reaching:)``); grants stay.
-/// `client_report_settled` remembers the minute settled up to, so each minute is read once.
+/// Settling the app's reports in SQLite: 9 days after a part was received (and so after its events
+/// happened, ``ClientReport/settleAfterMillis``) its reports can only meet a charge already stored, so they
+/// are cut down to those a stored notification names within the span its charge reaches
+/// (``ClientReport/chargeTimes(reaching:)``); grants stay. `client_report_settled` remembers the receipt time
+/// settled up to, so each part is read once.
 enum ClientReportSettlement {
-    /// Settles the minutes from the last settled one (else the oldest stored) to `before`, a day at a time.
-    /// O(reports of those minutes + the notifications their charges span).
-    static func settle(before: Int64, in db: Database) throws {
+    /// Settles the parts received from the last settled time (else the first receipt) to `before`, a day of
+    /// receipts at a time. O(reports of those parts + the notifications their charges span).
+    static func settle(receivedBefore before: Int64, in db: Database) throws {
         guard
-            let from = try Int64.fetchOne(db, sql: "SELECT before_minute FROM client_report_settled")
-                ?? Int64.fetchOne(db, sql: "SELECT min(minute) FROM client_report_minute"),
+            let from = try Int64.fetchOne(db, sql: "SELECT received_before FROM client_report_settled")
+                ?? Int64.fetchOne(db, sql: "SELECT min(received) FROM client_report_minute"),
             from < before
         else { return }
         var start = from
         while start < before {
-            let end = min(before, start + 1440)
-            try settle(start..<end, in: db)
+            let end = min(before, start + 86_400)
+            try settle(received: start..<end, in: db)
             start = end
         }
         try db.execute(
-            sql:
-                "INSERT INTO client_report_settled (id, before_minute) VALUES (0, ?) ON CONFLICT (id) DO UPDATE SET before_minute = excluded.before_minute",
+            sql: """
+                INSERT INTO client_report_settled (id, received_before) VALUES (0, ?)
+                    ON CONFLICT (id) DO UPDATE SET received_before = excluded.received_before
+                """,
             arguments: [before])
     }
 
-    /// Cuts the reports of `minutes` down to those of the charges stored in the span they reach.
-    private static func settle(_ minutes: Range<Int64>, in db: Database) throws {
-        let span = ClientReport.chargeTimes(reaching: minutes.lowerBound * 60_000..<minutes.upperBound * 60_000)
-        let named = try Row.fetchAll(
-            db, sql: "SELECT transaction_id, app_account_token FROM store_notification WHERE event_millis >= ? AND event_millis < ?",
-            arguments: [span.lowerBound, span.upperBound]
-        ).map { (transactionID: $0[0] as String?, appAccountToken: $0[1] as String?) }
-        let kept = ClientReportBlob.hashes(naming: named)
-        var changed: [(minute: Int64, part: Int64, reports: [UInt8], isEmpty: Bool)] = []
+    /// Cuts the reports of the parts received in `received` down to those of the charges stored in the span
+    /// their minutes reach; a part left with neither reports nor grants goes.
+    private static func settle(received: Range<Int64>, in db: Database) throws {
+        var keptByDay: [Int64: Set<Int64>] = [:]
+        /// The hashes of what the notifications name whose charges reach the reports of `day` (of event time).
+        func kept(_ day: Int64) throws -> Set<Int64> {
+            if let known = keptByDay[day] { return known }
+            let span = ClientReport.chargeTimes(reaching: day * 86_400_000..<(day + 1) * 86_400_000)
+            let named = try Row.fetchAll(
+                db, sql: "SELECT transaction_id, app_account_token FROM store_notification WHERE event_millis >= ? AND event_millis < ?",
+                arguments: [span.lowerBound, span.upperBound]
+            ).map { (transactionID: $0[0] as String?, appAccountToken: $0[1] as String?) }
+            let hashes = ClientReportBlob.hashes(naming: named)
+            keptByDay[day] = hashes
+            return hashes
+        }
+        var changed: [(row: ClientReportMinute, part: Int64)] = []
         let select = try RawStatement(
-            db, sql: "SELECT minute, part, reports, grants IS NOT NULL FROM client_report_minute WHERE minute >= ? AND minute < ?")
+            db, sql: "SELECT minute, part, reports, grants, received FROM client_report_minute WHERE received >= ? AND received < ?")
         defer { select.reset() }
-        select.bind(minutes.lowerBound, minutes.upperBound)
+        select.bind(received.lowerBound, received.upperBound)
         while try select.step() {
             let minute = select.int64(0)
             try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                if let cut = try ClientReportBlob.keeping(select.blob(2), hashes: kept) {
-                    changed.append((minute, select.int64(1), cut.blob, cut.count == 0 && select.int64(3) == 0))
-                }
+                guard let cut = try ClientReportBlob.keeping(select.blob(2), hashes: kept(minute.floorDividedBy(1440).quotient)) else { return }
+                let grants = select.isNull(3) ? nil : Array(select.blob(3))
+                changed.append(
+                    (
+                        ClientReportMinute(
+                            minute: minute, reports: cut.count == 0 && grants == nil ? [] : cut.blob, grants: grants, receivedSeconds: select.int64(4)
+                        ),
+                        select.int64(1)
+                    ))
             }
         }
-        // A part left with neither reports nor grants goes; the others keep their grants.
-        for row in changed {
-            if row.isEmpty {
-                try db.execute(sql: "DELETE FROM client_report_minute WHERE minute = ? AND part = ?", arguments: [row.minute, row.part])
-            } else {
-                try db.execute(
-                    sql: "UPDATE client_report_minute SET reports = ? WHERE minute = ? AND part = ?",
-                    arguments: [Data(row.reports), row.minute, row.part])
-            }
+        // A part is written again rather than shrunk in place: at the table's end, the parts settled together
+        // share pages, and the pages they leave are reused.
+        let insert = try RawStatement(
+            db, sql: "INSERT INTO client_report_minute (minute, part, reports, grants, received) VALUES (?, ?, ?, ?, ?)")
+        for (row, part) in changed {
+            try db.execute(sql: "DELETE FROM client_report_minute WHERE minute = ? AND part = ?", arguments: [row.minute, part])
+            guard !row.reports.isEmpty else { continue }
+            insert.bind(row.minute, at: 1)
+            insert.bind(part, at: 2)
+            insert.bind(copying: row.reports, at: 3)
+            if let grants = row.grants { insert.bind(copying: grants, at: 4) } else { insert.bindNull(at: 4) }
+            insert.bind(row.receivedSeconds, at: 5)
+            try insert.run()
         }
     }
 }

@@ -29,7 +29,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         var notifications: [NotificationKey: ReceivedNotification] = [:]
         /// Client report parts per minute, in the order appended.
         var reports: [Int64: [ClientReportMinute]] = [:]
-        /// The minute the reports are settled up to (``ClientReportSettlement``), nil before the first.
+        /// The receipt time the reports are settled up to (``ClientReportSettlement``), nil before the first.
         var reportsSettledBefore: Int64?
         /// Per minute of receipt, the events clients dropped unsent.
         var clientDrops: [Int64: Int64] = [:]
@@ -92,7 +92,9 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
                     latest = max(latest, event.timestampMillis)
                     outcome.accepted += 1
                 }
-                for part in batch.clientReportBlobs(ofNew: isNew[batchIndex]) { state.reports[part.minute, default: []].append(part) }
+                for part in batch.clientReportBlobs(ofNew: isNew[batchIndex], receivedSeconds: receivedAtSeconds) {
+                    state.reports[part.minute, default: []].append(part)
+                }
                 for price in batch.prices
                 where (state.prices[PriceKey(productID: price.productID, planID: price.planID)]?.seenMillis ?? .min)
                     <= price.seenMillis
@@ -182,7 +184,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
                 state.values.forgetAdmissions(day: day)
                 state.lastReceived[day] = nil
             }
-            try Self.settleReports(before: (nowSeconds - configuration.reportSettleSeconds).floorDividedBy(60).quotient, in: &state)
+            try Self.settleReports(receivedBefore: nowSeconds - configuration.reportSettleSeconds, in: &state)
             let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
             state.notifications = state.notifications.filter { $0.value.notification.eventMillis >= before }
             state.reports = state.reports.filter { $0.key >= before.floorDividedBy(60_000).quotient }
@@ -191,25 +193,28 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         }
     }
 
-    /// Cuts the reports of the minutes from the last settled one to `before` down to those of the charges
-    /// stored in the span they reach, a day at a time, as the SQLite store does.
-    private static func settleReports(before: Int64, in state: inout State) throws {
-        guard let from = state.reportsSettledBefore ?? state.reports.keys.min(), from < before else { return }
-        var start = from
-        while start < before {
-            let end = min(before, start + 1440)
-            let span = ClientReport.chargeTimes(reaching: start * 60_000..<end * 60_000)
-            let kept = ClientReportBlob.hashes(
-                naming: state.notifications.values.map(\.notification).filter { span.contains($0.eventMillis) }.map {
-                    (transactionID: $0.transactionID, appAccountToken: $0.appAccountToken)
-                })
-            for minute in state.reports.keys where minute >= start && minute < end {
-                state.reports[minute] = try state.reports[minute]!.compactMap { part in
-                    guard let cut = try part.reports.withUnsafeBytes({ try ClientReportBlob.keeping($0, hashes: kept) }) else { return part }
-                    return cut.count == 0 && part.grants == nil ? nil : ClientReportMinute(minute: minute, reports: cut.blob, grants: part.grants)
+    /// Cuts the reports of the parts received from the last settled time to `before` down to those of the
+    /// charges stored in the span their minutes reach, as the SQLite store does.
+    private static func settleReports(receivedBefore before: Int64, in state: inout State) throws {
+        let from = state.reportsSettledBefore ?? state.reports.values.joined().map(\.receivedSeconds).min() ?? before
+        guard from < before else { return }
+        var keptByDay: [Int64: Set<Int64>] = [:]
+        for minute in state.reports.keys {
+            state.reports[minute] = try state.reports[minute]!.compactMap { part in
+                guard part.receivedSeconds >= from, part.receivedSeconds < before else { return part }
+                let day = minute.floorDividedBy(1440).quotient
+                if keptByDay[day] == nil {
+                    let span = ClientReport.chargeTimes(reaching: day * 86_400_000..<(day + 1) * 86_400_000)
+                    keptByDay[day] = ClientReportBlob.hashes(
+                        naming: state.notifications.values.map(\.notification).filter { span.contains($0.eventMillis) }.map {
+                            (transactionID: $0.transactionID, appAccountToken: $0.appAccountToken)
+                        })
                 }
+                guard let cut = try part.reports.withUnsafeBytes({ try ClientReportBlob.keeping($0, hashes: keptByDay[day]!) }) else { return part }
+                var settled = part
+                settled.reports = cut.blob
+                return cut.count == 0 && part.grants == nil ? nil : settled
             }
-            start = end
         }
         state.reportsSettledBefore = before
     }

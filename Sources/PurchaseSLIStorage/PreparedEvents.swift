@@ -81,15 +81,19 @@ public struct PreparedEvents: Sendable {
 
     /// The client report blobs of the events counted for the first time (`isNew[index]`): those made
     /// while preparing when every event is new, else made again from the new ones (a resent batch
-    /// reports nothing).
-    package func clientReportBlobs(ofNew isNew: [Bool]) -> [ClientReportMinute] {
-        if !isNew.contains(false) { return clientReportBlobs }
+    /// reports nothing), received at `receivedSeconds`.
+    package func clientReportBlobs(ofNew isNew: [Bool], receivedSeconds: Int64) -> [ClientReportMinute] {
         guard isNew.contains(true) else { return [] }
-        var encoder = ClientReportBlob.Encoder()
-        events.withUnsafeBufferPointer { events in
-            for index in events.indices where isNew[index] { encoder.add(events.baseAddress! + index) }
+        var parts = clientReportBlobs
+        if isNew.contains(false) {
+            var encoder = ClientReportBlob.Encoder()
+            events.withUnsafeBufferPointer { events in
+                for index in events.indices where isNew[index] { encoder.add(events.baseAddress! + index) }
+            }
+            parts = encoder.blobs()
         }
-        return encoder.blobs()
+        for index in parts.indices { parts[index].receivedSeconds = receivedSeconds }
+        return parts
     }
 
     /// A product and plan, whose latest price is kept.

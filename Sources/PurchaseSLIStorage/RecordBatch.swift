@@ -62,7 +62,7 @@ struct RecordBatch {
         try recordPrices(in: db)
         // Only what the events counted for the first time reported: a resent batch appends nothing.
         for (batchIndex, batch) in batches.enumerated() {
-            try ClientReportRows.append(batch.clientReportBlobs(ofNew: isNew[batchIndex]), in: db)
+            try ClientReportRows.append(batch.clientReportBlobs(ofNew: isNew[batchIndex], receivedSeconds: receivedAtSeconds), in: db)
         }
         let dropped = PreparedEvents.clientDroppedEvents(batches, isNew: isNew)
         if dropped > 0 {

@@ -35,12 +35,13 @@ extension SQLiteBucketStore {
     /// Every client report part, by minute and part.
     package func clientReportBlobs() throws -> [ClientReportMinute] {
         try pool.read { db in
-            let select = try RawStatement(db, sql: "SELECT minute, reports, grants FROM client_report_minute ORDER BY minute, part")
+            let select = try RawStatement(db, sql: "SELECT minute, reports, grants, received FROM client_report_minute ORDER BY minute, part")
             defer { select.reset() }
             var parts: [ClientReportMinute] = []
             while try select.step() {
                 let grants = select.isNull(2) ? nil : [UInt8](select.blob(2))
-                parts.append(ClientReportMinute(minute: select.int64(0), reports: [UInt8](select.blob(1)), grants: grants))
+                parts.append(
+                    ClientReportMinute(minute: select.int64(0), reports: [UInt8](select.blob(1)), grants: grants, receivedSeconds: select.int64(3)))
             }
             return parts
         }

@@ -142,7 +142,7 @@ public final class SQLiteBucketStore: BucketStore {
             try db.execute(sql: "DELETE FROM seen_day WHERE day = ?", arguments: [day])
         }
         let storeRecordsBefore = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
-        try ClientReportSettlement.settle(before: (nowSeconds - configuration.reportSettleSeconds).floorDividedBy(60).quotient, in: db)
+        try ClientReportSettlement.settle(receivedBefore: nowSeconds - configuration.reportSettleSeconds, in: db)
         try db.execute(sql: "DELETE FROM store_notification WHERE event_millis < ?", arguments: [storeRecordsBefore])
         try db.execute(sql: "DELETE FROM client_report_minute WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(60_000).quotient])
         try db.execute(sql: "DELETE FROM client_drop WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(60_000).quotient])

@@ -252,7 +252,23 @@ package enum Schema {
         }
         migrator.registerMigration("v13-report-settlement") { db in
             // The minute up to which the app's reports are settled (`ClientReportSettlement`): one row.
-            try db.execute(sql: "CREATE TABLE client_report_settled (id INTEGER PRIMARY KEY CHECK (id = 0), before_minute INTEGER NOT NULL)")
+            // The receipt time up to which the app's reports are settled (`ClientReportSettlement`): one row.
+            try db.execute(sql: "CREATE TABLE client_report_settled (id INTEGER PRIMARY KEY CHECK (id = 0), received_before INTEGER NOT NULL)")
+            // Parts of a few kilobytes: in a WITHOUT ROWID table all but the first kilobyte of each went to an
+            // overflow page of its own, mostly empty (a settled part fills 55 % of its pages; 75 % with rowids).
+            // Each part now says when it was received; those stored before count as received now, so none is
+            // settled before 9 days have passed.
+            try db.execute(
+                sql: """
+                    CREATE TABLE client_report_part (
+                        minute INTEGER NOT NULL, part INTEGER NOT NULL, reports BLOB NOT NULL, grants BLOB, received INTEGER NOT NULL,
+                        PRIMARY KEY (minute, part));
+                    INSERT INTO client_report_part (minute, part, reports, grants, received)
+                        SELECT minute, part, reports, grants, CAST(strftime('%s', 'now') AS INTEGER) FROM client_report_minute ORDER BY minute, part;
+                    DROP TABLE client_report_minute;
+                    ALTER TABLE client_report_part RENAME TO client_report_minute;
+                    CREATE INDEX client_report_by_receipt ON client_report_minute (received)
+                    """)
         }
         return migrator
     }

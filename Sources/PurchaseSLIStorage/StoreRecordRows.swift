@@ -5,19 +5,20 @@ import PurchaseSLICore
 /// The rows of `client_report_minute`: per minute of the app's events, a blob per prepared batch of what
 /// they reported per transaction id and account token (``ClientReportBlob``).
 enum ClientReportRows {
-    /// Appends parts of ``ClientReportBlob/Encoder``, each as the next part of its minute.
+    /// Appends parts of ``ClientReportBlob/Encoder``, each as the next part of its minute, with its receipt time.
     static func append(_ parts: [ClientReportMinute], in db: Database) throws {
         guard !parts.isEmpty else { return }
         let statement = try RawStatement(
             db,
             sql: """
-                INSERT INTO client_report_minute (minute, part, reports, grants)
-                VALUES (?1, (SELECT coalesce(max(part), -1) + 1 FROM client_report_minute WHERE minute = ?1), ?2, ?3)
+                INSERT INTO client_report_minute (minute, part, reports, grants, received)
+                VALUES (?1, (SELECT coalesce(max(part), -1) + 1 FROM client_report_minute WHERE minute = ?1), ?2, ?3, ?4)
                 """)
         for part in parts {
             statement.bind(part.minute, at: 1)
             statement.bind(copying: part.reports, at: 2)
             if let grants = part.grants { statement.bind(copying: grants, at: 3) } else { statement.bindNull(at: 3) }
+            statement.bind(part.receivedSeconds, at: 4)
             try statement.run()
         }
     }

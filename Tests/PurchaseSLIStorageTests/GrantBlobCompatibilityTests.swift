@@ -20,8 +20,8 @@ import Testing
             [0xFA, 0x01] + inline("9b825964-86ce-4385-952b-015481e15515") + inline("2036651470292976") + [0, 0, 1, 0, 0, 0, 0, 0]
         try DatabaseQueue(path: path).write { db in
             try db.execute(
-                sql: "INSERT INTO client_report_minute (minute, part, reports, grants) VALUES (?, 0, ?, ?)",
-                arguments: [minute, Data([0, 0]), Data(strings + [1] + record)])
+                sql: "INSERT INTO client_report_minute (minute, part, reports, grants, received) VALUES (?, 0, ?, ?, ?)",
+                arguments: [minute, Data([0, 0]), Data(strings + [1] + record), minute * 60])
         }
         let grants = try store.grants(fromMillis: minute * 60_000, toMillis: (minute + 1) * 60_000)
         #expect(grants.map(\.eventID) == ["9b825964-86ce-4385-952b-015481e15515"])

@@ -164,7 +164,7 @@ struct StoreRecordContractTests {
     }
 
     @Test(
-        "reports past 9 days stay only for the charges stored in the span they reach; their grants stay, and settling twice changes nothing",
+        "reports received 9 days ago stay only for the charges stored in the span they reach; their grants stay, a file read today waits, settling twice changes nothing",
         arguments: Backend.all)
     func reportsSettle(_ backend: Backend) async throws {
         let store = try await backend.store().store
@@ -174,39 +174,45 @@ struct StoreRecordContractTests {
             (made.transactionID, made.appAccountToken) = (transaction, token)
             return made
         }
-        let received = RFC3339.parseMillis("2026-11-21T00:00:00Z")!
+        let live = RFC3339.parseMillis("2026-11-02T00:00:00Z")!
+        let now = RFC3339.parseMillis("2026-11-21T00:00:00Z")!
         _ = try store.record(
             [
                 attempt("c1", .start, at: "2026-11-01T09:59:00Z", transaction: nil, token: token),
                 attempt("c2", .success, at: "2026-11-01T10:00:00Z", transaction: "t-charged"),
-                attempt("c3", .alreadyGranted, at: "2026-11-05T10:00:00Z", transaction: "t-charged"),
                 attempt("u1", .success, at: "2026-11-01T10:00:30Z", transaction: "t-uncharged"),
                 attempt("l1", .success, at: "2026-11-01T10:01:00Z", transaction: "t-late-charge"),
-                attempt("r1", .failure, at: "2026-11-19T10:00:00Z", transaction: "t-recent"),
-            ], receivedAtMillis: received)
+            ], receivedAtMillis: live)
+        _ = try store.record(
+            [attempt("c3", .alreadyGranted, at: "2026-11-05T10:00:00Z", transaction: "t-charged")], receivedAtMillis: live + 4 * 86_400_000)
+        // Read from a file today: events of the same days, not settled until 9 days from now.
+        _ = try store.record([attempt("f1", .failure, at: "2026-11-01T11:00:00Z", transaction: "t-file")], receivedAtMillis: now)
         // The charge of t-charged; one of t-late-charge more than 7 days after its report, out of its reach.
         _ = try store.record(
             [
                 notification("n1", at: "2026-11-01T09:59:30Z", transaction: "t-charged"),
                 notification("n2", at: "2026-11-09T10:02:00Z", transaction: "t-late-charge"),
             ],
-            receivedAtMillis: received)
+            receivedAtMillis: live)
         let keys: Set<ClientReport.Key> = [
-            .transactionID("t-charged"), .transactionID("t-uncharged"), .transactionID("t-late-charge"), .transactionID("t-recent"),
+            .transactionID("t-charged"), .transactionID("t-uncharged"), .transactionID("t-late-charge"), .transactionID("t-file"),
             .appAccountToken(token),
         ]
-        let range = (RFC3339.parseMillis("2026-10-30T00:00:00Z")!, received)
+        let range = (RFC3339.parseMillis("2026-10-30T00:00:00Z")!, now)
         #expect(try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).count == 6)
-        _ = try store.prune(nowMillis: received)
+        _ = try store.prune(nowMillis: now)
         let settled = try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).map { "\($0.key.text) \($0.lastResult.rawValue)" }
         #expect(
             settled == [
-                "appAccountToken \(token) start", "transactionID t-charged success", "transactionID t-charged alreadyGranted",
-                "transactionID t-recent failure",
+                "appAccountToken \(token) start", "transactionID t-charged success", "transactionID t-file failure",
+                "transactionID t-charged alreadyGranted",
             ])
         #expect(try store.grants(fromMillis: range.0, toMillis: range.1).map(\.eventID) == ["c2", "u1", "l1"])
-        _ = try store.prune(nowMillis: received + 3_600_000)
+        _ = try store.prune(nowMillis: now + 3_600_000)
         #expect(try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).map { "\($0.key.text) \($0.lastResult.rawValue)" } == settled)
+        // Nine days after the file was read, its report goes too.
+        _ = try store.prune(nowMillis: now + 10 * 86_400_000)
+        #expect(try store.clientReports([.transactionID("t-file")], fromMillis: range.0, toMillis: range.1).isEmpty)
     }
 
     /// Grants write UUIDs and decimal ids compactly: every shape of id reads back exactly as sent.
