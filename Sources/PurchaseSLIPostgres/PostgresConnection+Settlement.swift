@@ -34,40 +34,49 @@ extension PostgresConnection {
     }
 
     /// Cuts the reports of the parts received in `received` down to those of the charges stored in the span
-    /// their minutes reach.
+    /// their minutes reach, a day of event time at a time (parts stored before receipt times were kept all
+    /// count as received at the upgrade: one receipt day may hold months of them).
     private func settleClientReports(received: Range<Int64>, logger: Logger) async throws {
-        var parts: [(minute: Int64, part: Int64, reports: ByteBuffer, hasGrants: Bool)] = []
+        var bounds: (Int64, Int64)?
         for try await row in try await query(
+            """
+            SELECT min(minute), max(minute) FROM client_report_minute
+                WHERE received >= \(received.lowerBound) AND received < \(received.upperBound)
+            """, logger: logger
+        ).decode((Int64?, Int64?).self) {
+            if let first = row.0, let last = row.1 { bounds = (first, last) }
+        }
+        guard let (first, last) = bounds else { return }
+        for day in first.floorDividedBy(1440).quotient...last.floorDividedBy(1440).quotient {
+            try await settleClientReports(received: received, day: day, logger: logger)
+        }
+    }
+
+    /// Settles the parts received in `received` whose minutes are of event day `day`.
+    private func settleClientReports(received: Range<Int64>, day: Int64, logger: Logger) async throws {
+        let span = ClientReport.chargeTimes(reaching: day * 86_400_000..<(day + 1) * 86_400_000)
+        var named: [(transactionID: String?, appAccountToken: String?)] = []
+        for try await row in try await query(
+            """
+            SELECT transaction_id, app_account_token FROM store_notification
+                WHERE event_millis >= \(span.lowerBound) AND event_millis < \(span.upperBound)
+            """, logger: logger
+        ).decode((String?, String?).self) { named.append((transactionID: row.0, appAccountToken: row.1)) }
+        let kept = ClientReportBlob.hashes(naming: named)
+        var updated: [(minute: Int64, part: Int64, reports: ByteBuffer)] = []
+        var removed: [(minute: Int64, part: Int64)] = []
+        for try await (minute, part, reports, hasGrants) in try await query(
             """
             SELECT minute, part, reports, grants IS NOT NULL FROM client_report_minute
                 WHERE received >= \(received.lowerBound) AND received < \(received.upperBound)
+                    AND minute >= \(day * 1440) AND minute < \((day + 1) * 1440)
             """, logger: logger
-        ).decode((Int64, Int64, ByteBuffer, Bool).self) { parts.append((row.0, row.1, row.2, row.3)) }
-        var keptByDay: [Int64: Set<Int64>] = [:]
-        var updated: [(minute: Int64, part: Int64, reports: ByteBuffer)] = []
-        var removed: [(minute: Int64, part: Int64)] = []
-        for part in parts {
-            let day = part.minute.floorDividedBy(1440).quotient
-            if keptByDay[day] == nil {
-                let span = ClientReport.chargeTimes(reaching: day * 86_400_000..<(day + 1) * 86_400_000)
-                var named: [(transactionID: String?, appAccountToken: String?)] = []
-                for try await row in try await query(
-                    """
-                    SELECT transaction_id, app_account_token FROM store_notification
-                        WHERE event_millis >= \(span.lowerBound) AND event_millis < \(span.upperBound)
-                    """, logger: logger
-                ).decode((String?, String?).self) { named.append((transactionID: row.0, appAccountToken: row.1)) }
-                keptByDay[day] = ClientReportBlob.hashes(naming: named)
-            }
-            let cut = try decoding(table: "client_report_minute", row: "minute \(part.minute)") {
-                try part.reports.withUnsafeReadableBytes { try ClientReportBlob.keeping($0, hashes: keptByDay[day]!) }
+        ).decode((Int64, Int64, ByteBuffer, Bool).self) {
+            let cut = try decoding(table: "client_report_minute", row: "minute \(minute)") {
+                try reports.withUnsafeReadableBytes { try ClientReportBlob.keeping($0, hashes: kept) }
             }
             guard let cut else { continue }
-            if cut.count == 0 && !part.hasGrants {
-                removed.append((part.minute, part.part))
-            } else {
-                updated.append((part.minute, part.part, ByteBuffer(bytes: cut.blob)))
-            }
+            if cut.count == 0 && !hasGrants { removed.append((minute, part)) } else { updated.append((minute, part, ByteBuffer(bytes: cut.blob))) }
         }
         if !removed.isEmpty {
             try await run(

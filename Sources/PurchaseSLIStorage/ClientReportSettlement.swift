@@ -30,38 +30,46 @@ enum ClientReportSettlement {
     }
 
     /// Cuts the reports of the parts received in `received` down to those of the charges stored in the span
-    /// their minutes reach; a part left with neither reports nor grants goes.
+    /// their minutes reach, a day of event time at a time (parts stored before receipt times were kept all
+    /// count as received at the upgrade: one receipt day may hold months of them).
     private static func settle(received: Range<Int64>, in db: Database) throws {
-        var keptByDay: [Int64: Set<Int64>] = [:]
-        /// The hashes of what the notifications name whose charges reach the reports of `day` (of event time).
-        func kept(_ day: Int64) throws -> Set<Int64> {
-            if let known = keptByDay[day] { return known }
-            let span = ClientReport.chargeTimes(reaching: day * 86_400_000..<(day + 1) * 86_400_000)
-            let named = try Row.fetchAll(
-                db, sql: "SELECT transaction_id, app_account_token FROM store_notification WHERE event_millis >= ? AND event_millis < ?",
-                arguments: [span.lowerBound, span.upperBound]
-            ).map { (transactionID: $0[0] as String?, appAccountToken: $0[1] as String?) }
-            let hashes = ClientReportBlob.hashes(naming: named)
-            keptByDay[day] = hashes
-            return hashes
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT min(minute), max(minute) FROM client_report_minute WHERE received >= ? AND received < ?",
+                arguments: [received.lowerBound, received.upperBound]),
+            let first: Int64 = row[0], let last: Int64 = row[1]
+        else { return }
+        for day in first.floorDividedBy(1440).quotient...last.floorDividedBy(1440).quotient {
+            try settle(received: received, day: day, in: db)
         }
+    }
+
+    /// Settles the parts received in `received` whose minutes are of event day `day`; a part left with neither
+    /// reports nor grants goes.
+    private static func settle(received: Range<Int64>, day: Int64, in db: Database) throws {
+        let span = ClientReport.chargeTimes(reaching: day * 86_400_000..<(day + 1) * 86_400_000)
+        let named = try Row.fetchAll(
+            db, sql: "SELECT transaction_id, app_account_token FROM store_notification WHERE event_millis >= ? AND event_millis < ?",
+            arguments: [span.lowerBound, span.upperBound]
+        ).map { (transactionID: $0[0] as String?, appAccountToken: $0[1] as String?) }
+        let kept = ClientReportBlob.hashes(naming: named)
         var changed: [(row: ClientReportMinute, part: Int64)] = []
         let select = try RawStatement(
-            db, sql: "SELECT minute, part, reports, grants, received FROM client_report_minute WHERE received >= ? AND received < ?")
+            db,
+            sql: """
+                SELECT minute, part, reports, grants, received FROM client_report_minute
+                    WHERE received >= ? AND received < ? AND minute >= ? AND minute < ?
+                """)
         defer { select.reset() }
-        select.bind(received.lowerBound, received.upperBound)
+        select.bind(received.lowerBound, received.upperBound, day * 1440, (day + 1) * 1440)
         while try select.step() {
             let minute = select.int64(0)
             try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                guard let cut = try ClientReportBlob.keeping(select.blob(2), hashes: kept(minute.floorDividedBy(1440).quotient)) else { return }
+                guard let cut = try ClientReportBlob.keeping(select.blob(2), hashes: kept) else { return }
                 let grants = select.isNull(3) ? nil : Array(select.blob(3))
+                let reports = cut.count == 0 && grants == nil ? [] : cut.blob
                 changed.append(
-                    (
-                        ClientReportMinute(
-                            minute: minute, reports: cut.count == 0 && grants == nil ? [] : cut.blob, grants: grants, receivedSeconds: select.int64(4)
-                        ),
-                        select.int64(1)
-                    ))
+                    (ClientReportMinute(minute: minute, reports: reports, grants: grants, receivedSeconds: select.int64(4)), select.int64(1)))
             }
         }
         // A part is written again rather than shrunk in place: at the table's end, the parts settled together

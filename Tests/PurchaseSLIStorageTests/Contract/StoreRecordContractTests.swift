@@ -178,6 +178,8 @@ struct StoreRecordContractTests {
         let now = RFC3339.parseMillis("2026-11-21T00:00:00Z")!
         _ = try store.record(
             [
+                // The day before the charge, of another event day than the rest of the batch.
+                attempt("c0", .start, at: "2026-10-31T23:59:00Z", transaction: "t-charged"),
                 attempt("c1", .start, at: "2026-11-01T09:59:00Z", transaction: nil, token: token),
                 attempt("c2", .success, at: "2026-11-01T10:00:00Z", transaction: "t-charged"),
                 attempt("u1", .success, at: "2026-11-01T10:00:30Z", transaction: "t-uncharged"),
@@ -199,12 +201,12 @@ struct StoreRecordContractTests {
             .appAccountToken(token),
         ]
         let range = (RFC3339.parseMillis("2026-10-30T00:00:00Z")!, now)
-        #expect(try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).count == 6)
+        #expect(try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).count == 7)
         _ = try store.prune(nowMillis: now)
         let settled = try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).map { "\($0.key.text) \($0.lastResult.rawValue)" }
         #expect(
             settled == [
-                "appAccountToken \(token) start", "transactionID t-charged success", "transactionID t-file failure",
+                "transactionID t-charged start", "appAccountToken \(token) start", "transactionID t-charged success", "transactionID t-file failure",
                 "transactionID t-charged alreadyGranted",
             ])
         #expect(try store.grants(fromMillis: range.0, toMillis: range.1).map(\.eventID) == ["c2", "u1", "l1"])
