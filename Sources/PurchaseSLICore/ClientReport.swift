@@ -12,10 +12,10 @@ public struct ClientReport: Sendable, Hashable {
     /// days leave a margin. The stores keep older reports only for the charges they hold.
     public static let settleAfterMillis: Int64 = 9 * 86_400_000
 
-    /// The charge times whose reports fall in `range` (milliseconds): a charge from 7 days before the range
-    /// to a day after it.
-    public static func chargeTimes(reaching range: Range<Int64>) -> Range<Int64> {
-        range.lowerBound - reportsAfterChargeMillis..<range.upperBound + reportsBeforeChargeMillis
+    /// The charge times (milliseconds) whose reports fall on UTC day `day` (days since the epoch): a charge
+    /// from 7 days before the day to a day after it.
+    public static func chargeTimes(reachingDay day: Int64) -> Range<Int64> {
+        day * 86_400_000 - reportsAfterChargeMillis..<(day + 1) * 86_400_000 + reportsBeforeChargeMillis
     }
     /// How the events named what they report on.
     public enum Key: Sendable, Hashable {

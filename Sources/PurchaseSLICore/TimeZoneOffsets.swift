@@ -69,16 +69,6 @@ public struct TimeZoneOffsets: Sendable, Hashable, CustomStringConvertible {
         }?.atSeconds ?? local - offsetSeconds(at: local)
     }
 
-    /// The start (UTC) of the local day that holds `seconds`.
-    public func startOfDay(containing seconds: Int64) -> Int64 {
-        utcSeconds(ofLocal: localSeconds(seconds).floorDividedBy(86_400).quotient * 86_400)
-    }
-
-    /// The start (UTC) of the local day `days` days after the one that holds `seconds` (before, when negative).
-    public func startOfDay(_ days: Int64, daysAfter seconds: Int64) -> Int64 {
-        utcSeconds(ofLocal: (localSeconds(seconds).floorDividedBy(86_400).quotient + days) * 86_400)
-    }
-
     /// The start (UTC) of the local calendar month `months` months after the one that holds `seconds`.
     public func startOfMonth(_ months: Int = 0, monthsAfter seconds: Int64) -> Int64 {
         let date = RFC3339.civilDate(daysSinceEpoch: Int(localSeconds(seconds).floorDividedBy(86_400).quotient))
@@ -113,17 +103,11 @@ extension TimeZoneOffsets {
     /// `2026-11`: the local year and month.
     public func month(_ seconds: Int64) -> String { String(RFC3339.format(seconds: localSeconds(seconds)).prefix(7)) }
 
-    /// `19:40`: the local time of day.
-    public func clock(_ seconds: Int64) -> String { String(RFC3339.format(seconds: localSeconds(seconds)).dropFirst(11).prefix(5)) }
-
-    /// "UTC", or "Europe/Berlin (UTC+01:00)" with the offset at `seconds` (and the other it takes between
-    /// `seconds` and `until`, "UTC+01:00/+02:00"), for a page's footer.
-    public func name(at seconds: Int64, until end: Int64? = nil) -> String {
+    /// "UTC", or "Europe/Berlin (UTC+01:00)" with the offset at `seconds`, for a page's footer.
+    public func name(at seconds: Int64) -> String {
         guard !isUTC else { return "UTC" }
-        let first = offsetSeconds(at: seconds)
-        let last = offsetSeconds(at: end ?? seconds)
-        let offsets = first == last ? Self.offsetText(first) : Self.offsetText(first) + "/" + Self.offsetText(last)
-        return identifier.hasPrefix("+") || identifier.hasPrefix("-") ? "UTC" + offsets : "\(identifier) (UTC\(offsets))"
+        let offset = Self.offsetText(offsetSeconds(at: seconds))
+        return identifier.hasPrefix("+") || identifier.hasPrefix("-") ? "UTC" + offset : "\(identifier) (UTC\(offset))"
     }
 
     /// `+01:00`, `-03:30`, `+00:00`.

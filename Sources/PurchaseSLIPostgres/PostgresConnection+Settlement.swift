@@ -54,7 +54,7 @@ extension PostgresConnection {
 
     /// Settles the parts received in `received` whose minutes are of event day `day`.
     private func settleClientReports(received: Range<Int64>, day: Int64, logger: Logger) async throws {
-        let span = ClientReport.chargeTimes(reaching: day * 86_400_000..<(day + 1) * 86_400_000)
+        let span = ClientReport.chargeTimes(reachingDay: day)
         var named: [(transactionID: String?, appAccountToken: String?)] = []
         for try await row in try await query(
             """

@@ -47,7 +47,7 @@ enum ClientReportSettlement {
     /// Settles the parts received in `received` whose minutes are of event day `day`; a part left with neither
     /// reports nor grants goes.
     private static func settle(received: Range<Int64>, day: Int64, in db: Database) throws {
-        let span = ClientReport.chargeTimes(reaching: day * 86_400_000..<(day + 1) * 86_400_000)
+        let span = ClientReport.chargeTimes(reachingDay: day)
         let named = try Row.fetchAll(
             db, sql: "SELECT transaction_id, app_account_token FROM store_notification WHERE event_millis >= ? AND event_millis < ?",
             arguments: [span.lowerBound, span.upperBound]

@@ -204,7 +204,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
                 guard part.receivedSeconds >= from, part.receivedSeconds < before else { return part }
                 let day = minute.floorDividedBy(1440).quotient
                 if keptByDay[day] == nil {
-                    let span = ClientReport.chargeTimes(reaching: day * 86_400_000..<(day + 1) * 86_400_000)
+                    let span = ClientReport.chargeTimes(reachingDay: day)
                     keptByDay[day] = ClientReportBlob.hashes(
                         naming: state.notifications.values.map(\.notification).filter { span.contains($0.eventMillis) }.map {
                             (transactionID: $0.transactionID, appAccountToken: $0.appAccountToken)

@@ -28,11 +28,10 @@ import Testing
         let time = Self.seconds("2026-11-02T18:40:00Z")
         #expect(TimeZoneOffsets.utc.timestamp(time) == "2026-11-02T18:40:00Z")
         #expect(Self.berlin.minute(time) == "2026-11-02 19:40")
-        #expect(Self.berlin.clock(Self.seconds("2026-11-02T23:10:00Z")) == "00:10")
         #expect(Self.berlin.date(Self.seconds("2026-11-02T23:10:00Z")) == "2026-11-03")
         #expect(Self.berlin.month(Self.seconds("2026-10-31T23:10:00Z")) == "2026-11")
         #expect(Self.berlin.name(at: time) == "Europe/Berlin (UTC+01:00)")
-        #expect(Self.berlin.name(at: Self.seconds("2026-10-20T00:00:00Z"), until: time) == "Europe/Berlin (UTC+02:00/+01:00)")
+        #expect(Self.berlin.name(at: Self.seconds("2026-10-20T00:00:00Z")) == "Europe/Berlin (UTC+02:00)")
         #expect(TimeZoneOffsets(identifier: "-03:30", initialOffsetSeconds: -12_600).timestamp(time) == "2026-11-02T15:10:00-03:30")
     }
 
@@ -48,15 +47,15 @@ import Testing
     }
 
     @Test func daysAndMonthsFollowTheLocalCalendar() {
-        let changeDay = Self.seconds("2026-03-29T12:00:00Z")
-        #expect(Self.berlin.startOfDay(containing: changeDay) == Self.seconds("2026-03-28T23:00:00Z"))
+        let startOfDay = { (day: String) in Self.berlin.utcSeconds(ofLocal: Self.seconds(day + "T00:00:00Z")) }
+        #expect(startOfDay("2026-03-29") == Self.seconds("2026-03-28T23:00:00Z"))
         // The day the clocks go forward is 23 hours long.
-        #expect(Self.berlin.startOfDay(1, daysAfter: changeDay) - Self.berlin.startOfDay(containing: changeDay) == 23 * 3600)
-        #expect(Self.berlin.startOfDay(containing: Self.seconds("2026-11-02T23:30:00Z")) == Self.seconds("2026-11-02T23:00:00Z"))
+        #expect(startOfDay("2026-03-30") - startOfDay("2026-03-29") == 23 * 3600)
+        #expect(startOfDay("2026-11-03") == Self.seconds("2026-11-02T23:00:00Z"))
         #expect(Self.berlin.startOfMonth(monthsAfter: Self.seconds("2026-10-31T23:30:00Z")) == Self.seconds("2026-10-31T23:00:00Z"))
         #expect(Self.berlin.startOfMonth(-1, monthsAfter: Self.seconds("2026-01-10T00:00:00Z")) == Self.seconds("2025-11-30T23:00:00Z"))
         #expect(Self.berlin.startOfMonth(1, monthsAfter: Self.seconds("2026-12-10T00:00:00Z")) == Self.seconds("2026-12-31T23:00:00Z"))
-        #expect(TimeZoneOffsets.utc.startOfDay(containing: Self.seconds("2026-11-02T23:30:00Z")) == Self.seconds("2026-11-02T00:00:00Z"))
+        #expect(TimeZoneOffsets.utc.utcSeconds(ofLocal: Self.seconds("2026-11-02T00:00:00Z")) == Self.seconds("2026-11-02T00:00:00Z"))
     }
 
     /// An ISO week of a zone runs from its Monday midnight to the next: an hour short over the change forward.
