@@ -27,18 +27,20 @@ public struct GrantAudit: Sendable {
         public var key: ChargeLedger.ProductKey? { store.map { ChargeLedger.ProductKey(store: $0, productID: record.productID) } }
     }
 
-    /// A grant of a transaction that an earlier grant of it already granted.
+    /// A grant of a transaction that a grant of the ``repeatSpanMillis`` before it already granted.
     public struct Repeat: Sendable, Hashable {
         /// The repeated grant.
         public var grant: Grant
-        /// The transaction's first grant.
+        /// The transaction's first grant within the span before it.
         public var first: GrantRecord
         /// Whether it granted another product than the first grant (a receipt read for the wrong product).
         public var isOtherProduct: Bool { grant.record.productID != first.productID }
     }
 
     /// How far apart two grants of one transaction count as a double grant: 7 days, the span in which
-    /// the app's events are matched to a charge (``ChargeLedger/reportsAfterChargeMillis``).
+    /// the app's events are matched to a charge (``ChargeLedger/reportsAfterChargeMillis``). Whether a
+    /// grant repeats depends only on the grants of this span before it, so an audit read from any time
+    /// at least this span before a grant says the same of it.
     public static let repeatSpanMillis = ChargeLedger.reportsAfterChargeMillis
 
     /// A grant that can count as without a charge: from when, and until when.
@@ -52,8 +54,10 @@ public struct GrantAudit: Sendable {
         public var untilMillis: Int64
     }
 
-    /// Every grant, by time.
+    /// Every grant audited, by time.
     public let grants: [Grant]
+    /// The grants of the ``repeatSpanMillis`` before them, by time: read to find repeats, not audited.
+    public let earlier: [GrantRecord]
     /// The repeated grants, by time.
     public let repeats: [Repeat]
     /// The grants that count as without a charge at some time (``Uncharged``), by grant time: those of a
@@ -70,14 +74,15 @@ public struct GrantAudit: Sendable {
     public static let productEvidenceSeconds: Int64 = 7 * 86_400
 
     /// Joins `grants` with `charges`, the store's charge notifications naming their transactions (of any
-    /// time: a grant is matched to its transaction's charge wherever it lies). `ledger` holds the charges
-    /// of the time around the grants (when each store's notifications arrived), `activity` the stores'
-    /// hourly charges per product of the week before them, and `rule` the stores and the wait of
+    /// time: a grant is matched to its transaction's charge wherever it lies); `earlier` are the grants of
+    /// the ``repeatSpanMillis`` before them, read only to find which of `grants` repeat one. `ledger` holds
+    /// the charges of the time around the grants (when each store's notifications arrived), `activity` the
+    /// stores' hourly charges per product of the week before them, and `rule` the stores and the wait of
     /// grants without a charge. What counts at a time then depends only on what was received by then.
     /// O(n log n).
     public init(
-        grants: [GrantRecord], charges: [ReceivedNotification], ledger: ChargeLedger, activity: StoreActivitySeries,
-        rule: SLOPolicy.ReconciliationRule
+        grants: [GrantRecord], earlier: [GrantRecord] = [], charges: [ReceivedNotification], ledger: ChargeLedger,
+        activity: StoreActivitySeries, rule: SLOPolicy.ReconciliationRule
     ) {
         var chargeOf: [String: ReceivedNotification] = [:]
         for charge in charges.sorted(by: { $0.receivedMillis < $1.receivedMillis }) where charge.notification.kind == .charge {
@@ -89,17 +94,8 @@ public struct GrantAudit: Sendable {
             return Grant(record: record, store: charge?.notification.store ?? Store(platform: record.platform), charge: charge)
         }
         self.grants = joined
-        var firstGrant: [String: GrantRecord] = [:]
-        var repeats: [Repeat] = []
-        for grant in joined {
-            let id = grant.record.transactionID
-            if let first = firstGrant[id], grant.record.millis - first.millis <= Self.repeatSpanMillis {
-                repeats.append(Repeat(grant: grant, first: first))
-            } else {
-                firstGrant[id] = grant.record
-            }
-        }
-        self.repeats = repeats
+        self.earlier = GrantRecord.byTime(earlier)
+        repeats = Self.repeats(of: joined, after: self.earlier)
         let receipts = Dictionary(grouping: ledger.charges, by: \.notification.store).mapValues { $0.map(\.receivedMillis).sorted() }
         let wait = rule.chargeWaitSeconds * 1000
         uncharged = joined.compactMap { grant in
@@ -114,6 +110,34 @@ public struct GrantAudit: Sendable {
             guard activity.counts(key, from: seconds - Self.productEvidenceSeconds, to: seconds + 1).charges > 0 else { return nil }
             return Uncharged(grant: grant, fromMillis: arriving, untilMillis: until)
         }
+    }
+}
+
+extension GrantAudit {
+    /// Every grant read, by time: ``earlier``, then those audited.
+    public var records: some Collection<GrantRecord> {
+        (0..<(earlier.count + grants.count)).lazy.map { [earlier, grants] in $0 < earlier.count ? earlier[$0] : grants[$0 - earlier.count].record }
+    }
+
+    /// The grants of `grants` (by time) whose transaction a grant of the ``repeatSpanMillis`` before
+    /// it granted, among `earlier` (by time, all before `grants`) and `grants`, each with the earliest
+    /// such grant. O(n) dictionary operations: a transaction's grants are chained from its latest back.
+    static func repeats(of grants: [Grant], after earlier: [GrantRecord]) -> [Repeat] {
+        func record(_ index: Int) -> GrantRecord { index < earlier.count ? earlier[index] : grants[index - earlier.count].record }
+        var latest: [String: Int] = [:]
+        latest.reserveCapacity(earlier.count + grants.count)
+        var previous: [Int] = []
+        previous.reserveCapacity(earlier.count + grants.count)
+        var repeats: [Repeat] = []
+        for index in 0..<(earlier.count + grants.count) {
+            let grant = record(index)
+            let last = latest.updateValue(index, forKey: grant.transactionID)
+            previous.append(last ?? -1)
+            guard index >= earlier.count, var first = last, grant.millis - record(first).millis <= repeatSpanMillis else { continue }
+            while previous[first] >= 0, grant.millis - record(previous[first]).millis <= repeatSpanMillis { first = previous[first] }
+            repeats.append(Repeat(grant: grants[index - earlier.count], first: record(first)))
+        }
+        return repeats
     }
 }
 

@@ -7,14 +7,17 @@ extension AlertContext {
     /// what `serve --notify` sends.
     ///
     /// Reads what the rules and their holds need (``AlertEvaluator/firingHistorySeconds``), the same minutes
-    /// a backtest through `time` gives them, then the hours before `time` that the incidents of the alerts
-    /// firing reach back to (``AlertEvaluator/incidents(from:to:inputs:grouping:)``); 3 more days only for an
-    /// incident already going at the start of what was read.
+    /// a backtest through `time` gives them (the grants only of the minutes evaluated, the longest hold
+    /// before `time`: a grant alert at a minute reads the grants of its lookback); when an alert fires, all
+    /// of them, then the hours before `time` that the incidents of the alerts firing reach back to
+    /// (``AlertEvaluator/incidents(from:to:inputs:grouping:)``); 3 more days only for an incident already
+    /// going at the start of what was read.
     public func firingReports(at time: Int64) throws -> [AlertReport] {
         let evaluator = evaluator
-        let inputs = try inputs(from: time - evaluator.firingHistorySeconds, to: time)
-        guard !evaluator.findings(at: time, inputs: inputs).isEmpty else { return [] }
-        return try incidents(from: time, to: time + 60, inputs: inputs).firing
+        let from = time - evaluator.firingHistorySeconds
+        let firing = try inputs(from: from, to: time, grantsEvaluatedFrom: time)
+        guard !evaluator.findings(at: time, inputs: firing).isEmpty else { return [] }
+        return try incidents(from: time, to: time + 60, inputs: try inputs(from: from, to: time)).firing
     }
 
     /// What a page shows: the alerts firing at `time` (as ``firingReports(at:)``) and every alert episode

@@ -8,9 +8,17 @@ extension AlertContext {
     public func grantTimes(from: Int64, to: Int64) throws -> GrantTimes? {
         guard let objective = policy.reconciliation.timeToGrant else { return nil }
         let ledger = try store.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: policy.reconciliation)
-        let grants = try store.grants(
-            fromMillis: from * 1000 - ChargeLedger.reportsBeforeChargeMillis, toMillis: to * 1000 + ChargeLedger.reportsAfterChargeMillis)
+        let grants = try grants(
+            granting: ledger, fromMillis: from * 1000 - ChargeLedger.reportsBeforeChargeMillis,
+            toMillis: to * 1000 + ChargeLedger.reportsAfterChargeMillis)
         return GrantTimes(ledger: ledger, grants: grants, withinSeconds: objective.withinSeconds)
+    }
+
+    /// The grants of `[fromMillis, toMillis)` naming the charges of `ledger` that the app granted, by
+    /// time: where ``GrantTimes`` finds the app version that granted each (the others are not read).
+    func grants(granting ledger: ChargeLedger, fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
+        let granted = Set(ledger.expectedCharges.compactMap { $0.grantedMillis == nil ? nil : $0.notification.transactionID })
+        return granted.isEmpty ? [] : try store.grants(fromMillis: fromMillis, toMillis: toMillis, naming: granted)
     }
 
     /// The charges whose outcome may become known from `from` to `to` (charged from the objective's time

@@ -48,8 +48,9 @@ public struct AlertContext: Sendable {
 
     /// Minute series of every action and slice over `[from, to)`; each action's own series reaches back
     /// further, to the day before its last event before `from` (loss of signal lasts until events flow
-    /// again), at most ``lossOfSignalReachSeconds`` back.
-    public func inputs(from: Int64, to: Int64) throws -> AlertInputs {
+    /// again), at most ``lossOfSignalReachSeconds`` back. The grants audited are those evaluations from
+    /// `grantsEvaluatedFrom` on can alert on (by default from `from`, as every other input).
+    public func inputs(from: Int64, to: Int64, grantsEvaluatedFrom: Int64? = nil) throws -> AlertInputs {
         // One read of the minute buckets for the action and every slice dimension, from a whole minute.
         let from = from - from.floorDividedBy(60).remainder
         let actionsFrom = try activityStart(before: from)
@@ -63,12 +64,13 @@ public struct AlertContext: Sendable {
         inputs.weightedActions = try weightedActions(from: actionsFrom, to: to)
         inputs.charges = try chargeLedger(from: from, to: to)
         inputs.storeActivity = try storeActivity(from: from, to: to)
-        inputs.grants = try grantAudit(from: from, to: to, ledger: inputs.charges, activity: inputs.storeActivity)
+        inputs.grants = try grantAudit(
+            from: max(from, grantsEvaluatedFrom ?? from), to: to, ledger: inputs.charges, activity: inputs.storeActivity)
         if let objective = policy.reconciliation.timeToGrant {
-            inputs.grantTimeSeries = GrantTimes(
-                ledger: inputs.charges, grants: inputs.grants.grants.lazy.map(\.record), withinSeconds: objective.withinSeconds
-            )
-            .series(startSeconds: from - chargeReachSeconds, endSeconds: to)
+            let chargesFrom = (from - chargeReachSeconds) * 1000
+            let grants = try grants(granting: inputs.charges, fromMillis: chargesFrom - ChargeLedger.reportsBeforeChargeMillis, toMillis: to * 1000)
+            inputs.grantTimeSeries = GrantTimes(ledger: inputs.charges, grants: grants, withinSeconds: objective.withinSeconds)
+                .series(startSeconds: from - chargeReachSeconds, endSeconds: to)
         }
         inputs.leaveOut(try maintenance())
         return inputs
@@ -217,7 +219,7 @@ public struct AlertContext: Sendable {
     public func grantAudit(from: Int64, to: Int64, ledger: ChargeLedger, activity: StoreActivitySeries) throws -> GrantAudit {
         let reach = policy.reconciliation.ticketLookbackSeconds + evaluator.longestHoldSeconds
         return try store.grantAudit(
-            fromMillis: (from - reach) * 1000 - GrantAudit.repeatSpanMillis, toMillis: to * 1000, ledger: ledger, activity: activity,
+            fromMillis: (from - reach) * 1000, toMillis: to * 1000, ledger: ledger, activity: activity,
             rule: policy.reconciliation)
     }
 

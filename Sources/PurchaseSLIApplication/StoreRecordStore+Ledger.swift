@@ -23,14 +23,20 @@ extension StoreRecordStore {
     }
 
     /// The grants the app's events of `[fromMillis, toMillis)` reported, joined with the charge
-    /// notifications naming their transactions (``GrantAudit``); `ledger` holds the charges of the time
-    /// around them and `activity` the stores' charges per product of the week before. O(grants log grants).
+    /// notifications naming their transactions, and those of the ``GrantAudit/repeatSpanMillis`` before
+    /// them that they may repeat (``GrantAudit``); `ledger` holds the charges of the time around them and
+    /// `activity` the stores' charges per product of the week before. O(grants log grants).
     public func grantAudit(
         fromMillis: Int64, toMillis: Int64, ledger: ChargeLedger, activity: StoreActivitySeries, rule: SLOPolicy.ReconciliationRule
     ) throws -> GrantAudit {
         let grants = try grants(fromMillis: fromMillis, toMillis: toMillis)
+        let transactions = Set(grants.map(\.transactionID))
+        // Before them, only the grants of their transactions: what a repeat can repeat.
+        let earlier =
+            transactions.isEmpty
+            ? [] : try self.grants(fromMillis: fromMillis - GrantAudit.repeatSpanMillis, toMillis: fromMillis, naming: transactions)
         return GrantAudit(
-            grants: grants, charges: try charges(naming: Set(grants.map(\.transactionID))), ledger: ledger, activity: activity, rule: rule)
+            grants: grants, earlier: earlier, charges: try charges(naming: transactions), ledger: ledger, activity: activity, rule: rule)
     }
 
     /// The rows `query` counts of the stores' charges and refunds, grants judged by `rule`: what

@@ -2,6 +2,8 @@
 public enum JSONText {
     /// `text` as a JSON string literal, with quotes, escaping `"`, `\`, control characters, and U+2028/9.
     public static func quoted(_ text: String) -> String {
+        // Most text needs no escape (ids, names): one copy.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 < 0x7F }) { return "\"" + text + "\"" }
         var output = "\""
         output.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
@@ -18,6 +20,16 @@ public enum JSONText {
             }
         }
         return output + "\""
+    }
+
+    /// `texts` as a JSON array of string literals (``quoted(_:)``), in their order.
+    public static func array(_ texts: some Sequence<String>) -> String {
+        var output = "["
+        for text in texts {
+            if output.utf8.count > 1 { output += "," }
+            output += quoted(text)
+        }
+        return output + "]"
     }
 
     /// A JSON number for a double: integers without a fraction, `null` when not finite.

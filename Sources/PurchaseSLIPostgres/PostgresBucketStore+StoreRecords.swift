@@ -50,7 +50,7 @@ extension PostgresBucketStore {
     /// The charge notifications naming any of `transactionIDs`, by event time, store and id.
     public func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
         guard !transactionIDs.isEmpty else { return [] }
-        let ids = transactionIDs.sorted()
+        let ids = Array(transactionIDs)
         return try fetchNotifications(where: "transaction_id = ANY($1) AND kind = 'charge'") { $0.append(ids) }
     }
 
@@ -93,8 +93,8 @@ extension PostgresBucketStore {
         return ClientReport.byTime(reports)
     }
 
-    /// The grants events of `[fromMillis, toMillis)` reported, by time.
-    public func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
+    /// The grants events of `[fromMillis, toMillis)` reported, by time (of `transactionIDs` when given).
+    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord] {
         let logger = logger
         let blobs = try withConnection { connection in
             var blobs: [(Int64, ByteBuffer)] = []
@@ -107,9 +107,12 @@ extension PostgresBucketStore {
             return blobs
         }
         var grants: [GrantRecord] = []
+        let wanted = transactionIDs.map(GrantBlob.Transactions.init)
         for (minute, blob) in blobs {
             try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                try blob.withUnsafeReadableBytes { try GrantBlob.decode($0, minute: minute, in: fromMillis..<toMillis, into: &grants) }
+                try blob.withUnsafeReadableBytes {
+                    try GrantBlob.decode($0, minute: minute, in: fromMillis..<toMillis, naming: wanted, into: &grants)
+                }
             }
         }
         return GrantRecord.byTime(grants)

@@ -88,8 +88,8 @@ public struct AppScopedStore: PurchaseStore {
     }
 
     /// The grants the app's events reported.
-    public func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
-        try base.grants(fromMillis: fromMillis, toMillis: toMillis).filter { $0.app == app }
+    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord] {
+        try base.grants(fromMillis: fromMillis, toMillis: toMillis, naming: transactionIDs).filter { $0.app == app }
     }
 
     /// Keeps the deliveries in the shared store (each names a transaction of one app).

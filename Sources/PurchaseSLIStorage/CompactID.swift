@@ -29,6 +29,44 @@ enum CompactID {
         }
     }
 
+    /// A 64-bit FNV-1a hash of the bytes `append` writes for `text`: equal ids, equal fingerprints, so a
+    /// blob's id can be told apart from a wanted one without being read (``skip(_:)``).
+    static func fingerprint(of text: String) -> UInt64 {
+        var bytes: [UInt8] = []
+        append(text, to: &bytes)
+        return bytes.withUnsafeBytes { fingerprint(of: $0) }
+    }
+
+    private static func fingerprint(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
+    /// Moves `reader` past an id `append` wrote, without reading it; returns its ``fingerprint(of:)``.
+    /// - Throws: `CorruptBucketError` when the bytes end early.
+    @discardableResult
+    static func skip(_ reader: inout VarintReader) throws -> UInt64 {
+        let start = reader.position
+        try skipBytes(&reader)
+        return fingerprint(of: UnsafeRawBufferPointer(rebasing: reader.bytes[start..<reader.position]))
+    }
+
+    private static func skipBytes(_ reader: inout VarintReader) throws {
+        var head = try reader.next()
+        switch head {
+        case decimal:
+            _ = try reader.next()
+        case lowercaseUUID, uppercaseUUID:
+            guard reader.bytes.count - reader.position >= 16 else { throw CorruptBucketError(detail: "a UUID cut short") }
+            reader.position += 16
+        default:
+            if head == long { head = try reader.next() }
+            guard head <= UInt64(reader.bytes.count - reader.position) else { throw CorruptBucketError(detail: "an id cut short") }
+            reader.position += Int(head)
+        }
+    }
+
     /// Reads an id `append` wrote (or a length and bytes, as older blobs hold).
     /// - Throws: `CorruptBucketError` when the bytes end early.
     static func read(_ reader: inout VarintReader) throws -> String {

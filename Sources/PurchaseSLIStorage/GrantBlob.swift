@@ -43,29 +43,54 @@ package enum GrantBlob {
         }
     }
 
-    /// Appends the blob's grants whose time is in `range` (milliseconds) to `grants`.
+    /// The transactions whose grants a read wants, with the ``CompactID/fingerprint(of:)`` of each: a
+    /// blob's other grants are skipped without reading their ids.
+    package struct Transactions: Sendable {
+        let ids: Set<String>
+        let fingerprints: Set<UInt64>
+
+        /// Those of `ids`.
+        package init(_ ids: Set<String>) {
+            self.ids = ids
+            fingerprints = Set(ids.map(CompactID.fingerprint(of:)))
+        }
+    }
+
+    /// Appends the blob's grants whose time is in `range` (milliseconds) to `grants`; only those of
+    /// `transactions`, when given (the others are skipped unread).
     /// - Throws: `CorruptBucketError` when the bytes are not such a blob.
-    package static func decode(_ bytes: UnsafeRawBufferPointer, minute: Int64, in range: Range<Int64>, into grants: inout [GrantRecord]) throws {
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, minute: Int64, in range: Range<Int64>, naming transactions: Transactions? = nil,
+        into grants: inout [GrantRecord]
+    ) throws {
         var reader = VarintReader(bytes: bytes)
         let strings = try BlobStrings.Reader(&reader)
         let count = try reader.count()
         for _ in 0..<count {
             let offset = try reader.next()
             guard offset < 60_000 else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
-            let eventID = try CompactID.read(&reader)
-            let transactionID = try CompactID.read(&reader)
-            var ids: [UInt64] = []
-            for _ in 0..<7 { ids.append(try reader.next()) }
-            let price = try reader.next()
             let millis = minute &* 60_000 &+ Int64(offset)
-            guard range.contains(millis) else { continue }
+            let eventIDPosition = reader.position
+            try CompactID.skip(&reader)
+            let transactionPosition = reader.position
+            let fingerprint = try CompactID.skip(&reader)
+            let isWanted = transactions?.fingerprints.contains(fingerprint) ?? true
+            let (product, plan, action) = (try reader.next(), try reader.next(), try reader.next())
+            let (version, platform, app, currency) = (try reader.next(), try reader.next(), try reader.next(), try reader.next())
+            let price = try reader.next()
+            guard isWanted, range.contains(millis) else { continue }
+            var idReader = reader
+            idReader.position = transactionPosition
+            let transactionID = try CompactID.read(&idReader)
+            guard transactions?.ids.contains(transactionID) ?? true else { continue }
+            idReader.position = eventIDPosition
             grants.append(
                 GrantRecord(
-                    eventID: eventID, transactionID: transactionID, millis: millis, productID: try strings.string(ids[0]),
-                    planID: try strings.optionalString(ids[1]), actionType: ActionType(rawValue: try strings.string(ids[2])),
-                    appVersion: try strings.optionalString(ids[3]), platform: try strings.optionalString(ids[4]),
-                    app: try strings.optionalString(ids[5]), price: price == 0 ? nil : Double(unzigzag(price - 1)) / 1000,
-                    currency: try strings.optionalString(ids[6])))
+                    eventID: try CompactID.read(&idReader), transactionID: transactionID, millis: millis, productID: try strings.string(product),
+                    planID: try strings.optionalString(plan), actionType: ActionType(rawValue: try strings.string(action)),
+                    appVersion: try strings.optionalString(version), platform: try strings.optionalString(platform),
+                    app: try strings.optionalString(app), price: price == 0 ? nil : Double(unzigzag(price - 1)) / 1000,
+                    currency: try strings.optionalString(currency)))
         }
         guard reader.isAtEnd else { throw CorruptBucketError(detail: "bytes after the last grant") }
     }

@@ -279,16 +279,17 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
     }
 
     /// The grants events of `[fromMillis, toMillis)` reported, by time.
-    public func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
+    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord] {
         let minutes = state.withLock { state in
             state.reports.filter {
                 $0.key >= fromMillis.floorDividedBy(60_000).quotient && $0.key <= toMillis.floorDividedBy(60_000).quotient
             }
         }
         var grants: [GrantRecord] = []
+        let wanted = transactionIDs.map(GrantBlob.Transactions.init)
         for (minute, parts) in minutes {
             for grantBlob in parts.compactMap(\.grants) {
-                try grantBlob.withUnsafeBytes { try GrantBlob.decode($0, minute: minute, in: fromMillis..<toMillis, into: &grants) }
+                try grantBlob.withUnsafeBytes { try GrantBlob.decode($0, minute: minute, in: fromMillis..<toMillis, naming: wanted, into: &grants) }
             }
         }
         return GrantRecord.byTime(grants)

@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 public import PurchaseSLICore
 
@@ -32,7 +31,7 @@ extension SQLiteBucketStore {
                 sql: """
                     SELECT store, transaction_id, outcome, status, detail, attempts, last_attempt_millis FROM make_whole_delivery
                     WHERE transaction_id IN (SELECT value FROM json_each(?)) ORDER BY store, transaction_id
-                    """, arguments: [String(decoding: try JSONEncoder().encode(transactionIDs.sorted()), as: UTF8.self)]
+                    """, arguments: [JSONText.array(transactionIDs)]
             ).compactMap { row in
                 guard let store = Store(rawValue: row[0]), let outcome = MakeWholeDelivery.Outcome(rawValue: row[2]) else { return nil }
                 return MakeWholeDelivery(

@@ -28,9 +28,9 @@ extension SQLiteBucketStore: StoreRecordStore {
         try pool.read { db in try ClientReportRows.fetch(keys, fromMillis: fromMillis, toMillis: toMillis, in: db) }
     }
 
-    /// The grants events of `[fromMillis, toMillis)` reported, by time.
-    public func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
-        try pool.read { db in try ClientReportRows.grants(fromMillis: fromMillis, toMillis: toMillis, in: db) }
+    /// The grants events of `[fromMillis, toMillis)` reported, by time (of `transactionIDs` when given).
+    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord] {
+        try pool.read { db in try ClientReportRows.grants(fromMillis: fromMillis, toMillis: toMillis, naming: transactionIDs, in: db) }
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.

@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 import PurchaseSLICore
 
@@ -44,15 +43,16 @@ enum ClientReportRows {
 
 extension ClientReportRows {
     /// The grants events of `[fromMillis, toMillis)` reported, by time. O(grants in the range).
-    static func grants(fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [GrantRecord] {
+    static func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?, in db: Database) throws -> [GrantRecord] {
         var grants: [GrantRecord] = []
+        let wanted = transactionIDs.map(GrantBlob.Transactions.init)
         let statement = try RawStatement(
             db, sql: "SELECT minute, grants FROM client_report_minute WHERE minute >= ? AND minute < ? AND grants IS NOT NULL")
         defer { statement.reset() }
         statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
         while try statement.step() {
             try decoding(table: "client_report_minute", row: "minute \(statement.int64(0))") {
-                try GrantBlob.decode(statement.blob(1), minute: statement.int64(0), in: fromMillis..<toMillis, into: &grants)
+                try GrantBlob.decode(statement.blob(1), minute: statement.int64(0), in: fromMillis..<toMillis, naming: wanted, into: &grants)
             }
         }
         return GrantRecord.byTime(grants)
@@ -98,8 +98,8 @@ enum StoreNotificationRows {
     /// The charge notifications naming any of `transactionIDs` (passed as one JSON array, read through
     /// the transaction index), by event time.
     static func fetchCharges(naming transactionIDs: Set<String>, in db: Database) throws -> [ReceivedNotification] {
-        let list = String(decoding: try JSONEncoder().encode(transactionIDs.sorted()), as: UTF8.self)
-        return try fetch(where: "transaction_id IN (SELECT value FROM json_each(?)) AND kind = 'charge'", arguments: [list], in: db)
+        try fetch(
+            where: "transaction_id IN (SELECT value FROM json_each(?)) AND kind = 'charge'", arguments: [JSONText.array(transactionIDs)], in: db)
     }
 
     /// The notifications `condition` selects, by event time.

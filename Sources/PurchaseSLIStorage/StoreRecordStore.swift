@@ -18,9 +18,10 @@ public protocol StoreRecordStore: Sendable {
     /// event, in the order of ``ClientReport/byTime(_:)``: reconciliation picks each charge's own.
     func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport]
 
-    /// The grants the app's events of `[fromMillis, toMillis)` reported (``GrantRecord``), by time: what
-    /// double grants and grants without a charge are found in.
-    func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord]
+    /// The grants the app's events of `[fromMillis, toMillis)` reported (``GrantRecord``), by time, of the
+    /// transactions `transactionIDs` holds (of every one when nil): what double grants and grants without
+    /// a charge are found in.
+    func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord]
 
     /// Events clients dropped before sending them (their queue was full), as reported with the batches
     /// received in `[fromMillis, toMillis)`: what the counts miss.
@@ -61,6 +62,11 @@ extension StoreRecordStore {
     /// Stores notifications received at one time; see ``record(_:)-([ReceivedNotification])``.
     public func record(_ notifications: [StoreNotification], receivedAtMillis: Int64) throws -> NotificationOutcome {
         try record(notifications.map { ReceivedNotification($0, receivedMillis: receivedAtMillis) })
+    }
+
+    /// Every grant the app's events of `[fromMillis, toMillis)` reported, by time.
+    public func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
+        try grants(fromMillis: fromMillis, toMillis: toMillis, naming: nil)
     }
 }
 

@@ -43,6 +43,20 @@ import Testing
         #expect(audit.repeats(from: Self.granted + Self.minute + 1, through: Self.granted + 3 * Self.minute).map(\.grant.record.eventID) == ["g3"])
     }
 
+    @Test("repeats: each grant is judged on the 7 days before it alone, wherever the audit was read from")
+    func repeatsWithinTheSpanBeforeEach() {
+        let day: Int64 = 1440
+        let chain = [Self.grant("a", after: 0), Self.grant("b", after: 5 * day), Self.grant("c", after: 9 * day)]
+        let whole = GrantAudit(grants: chain, charges: [], ledger: .empty, activity: .empty, rule: SLOPolicy.ReconciliationRule())
+        #expect(whole.repeats.map { "\($0.grant.record.eventID) of \($0.first.eventID)" } == ["b of a", "c of b"])
+        // Read from after the first grant: the third still repeats the second, as the whole audit says.
+        let later = GrantAudit(
+            grants: [chain[2]], earlier: [chain[1]], charges: [], ledger: .empty, activity: .empty, rule: SLOPolicy.ReconciliationRule())
+        #expect(later.repeats.map { "\($0.grant.record.eventID) of \($0.first.eventID)" } == ["c of b"])
+        #expect(later.grants.map(\.record.eventID) == ["c"])
+        #expect(later.records.map(\.eventID) == ["b", "c"])
+    }
+
     /// One grant at 12:00 (iOS, coins_100) judged at a time; the store's other charges: coins_100 a day
     /// before (the store notifies the product) and one received at 13:01 (its notifications kept arriving
     /// after the hour's wait), unless the case changes them.

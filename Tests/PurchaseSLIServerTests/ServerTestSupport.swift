@@ -55,8 +55,8 @@ extension SQLiteRecordsForwarding {
         try base.charges(naming: transactionIDs)
     }
 
-    func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
-        try base.grants(fromMillis: fromMillis, toMillis: toMillis)
+    func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord] {
+        try base.grants(fromMillis: fromMillis, toMillis: toMillis, naming: transactionIDs)
     }
     func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
         try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
