@@ -8,10 +8,12 @@ extension AlertEvaluator {
     public func incidents(
         from: Int64, to: Int64, inputs: AlertInputs, grouping: IncidentGrouping
     ) -> (incidents: [Incident], complete: Bool) {
-        let earliest = inputs.startSeconds + longestHoldSeconds
+        let earliest = inputs.evaluableFromSeconds + longestHoldSeconds
+        // Inputs that hold less than the first walk reads cannot say.
+        guard earliest <= Self.walkStart(from: from, to: to) || inputs.evaluableFromSeconds == inputs.startSeconds else { return ([], false) }
         let run = AlertRun()
         var instants: [Int64: InstantEvaluation] = [:]
-        var start = max(earliest, min(from, to - 6 * 3600))
+        var start = max(earliest, Self.walkStart(from: from, to: to))
         while true {
             // An alert whose evidence knows since when it fires (a loss of signal, from its last event) starts then.
             let episodes = episodes(from: start, to: to, stepSeconds: 60, inputs: inputs, run: run, instants: &instants).map { episode in
@@ -29,7 +31,14 @@ extension AlertEvaluator {
                 incident.episodes.contains { $0.startsAt <= start + grouping.reopenSeconds && $0.first.evidence.firingSince == nil }
             }
             guard reachesStart, start > earliest else { return (incidents, !reachesStart) }
-            start = max(earliest, start - max(6 * 3600, to - start))
+            start = max(earliest, start - max(Self.walkSeconds, to - start))
         }
     }
+
+    /// How far before the end of a range the incidents' walk reads at first: 6 hours.
+    static let walkSeconds: Int64 = 6 * 3600
+
+    /// The first minute the incidents' walk over `[from, to)` evaluates, before it reads further back
+    /// (``incidents(from:to:inputs:grouping:)``): the range, and at least its last 6 hours.
+    public static func walkStart(from: Int64, to: Int64) -> Int64 { min(from, to - walkSeconds) }
 }

@@ -18,6 +18,12 @@ public struct AlertInputs: Sendable {
     public var storeActivity: StoreActivitySeries = .empty
     /// The app's grants joined with the stores' charges of their transactions (empty without grants).
     public var grants: GrantAudit = .empty
+    /// The first minute whose evaluation ``grants`` holds all the grants of, when it holds only those
+    /// that evaluations from there on alert on; nil when it holds those of every minute.
+    public var grantsEvaluableFromSeconds: Int64?
+    /// The first minute the inputs can be evaluated at with all a rule reads: the start, or later when
+    /// ``grants`` holds less (the incidents' walk back stops there, and says it stopped short).
+    public var evaluableFromSeconds: Int64 { max(startSeconds, grantsEvaluableFromSeconds ?? startSeconds) }
     /// Per action whose objective weighs events by revenue, the series it is judged on: its events weighted
     /// by price (``RevenueWeights``), over the minutes of its own series.
     public var weightedActions: [String: MinuteSeries] = [:]

@@ -15,9 +15,9 @@ extension AlertContext {
     public func firingReports(at time: Int64) throws -> [AlertReport] {
         let evaluator = evaluator
         let from = time - evaluator.firingHistorySeconds
-        let firing = try inputs(from: from, to: time, grantsEvaluatedFrom: time)
-        guard !evaluator.findings(at: time, inputs: firing).isEmpty else { return [] }
-        return try incidents(from: time, to: time + 60, inputs: try inputs(from: from, to: time)).firing
+        let inputs = try inputs(from: from, to: time, grantsEvaluatedFrom: time)
+        guard !evaluator.findings(at: time, inputs: inputs).isEmpty else { return [] }
+        return try incidents(from: time, to: time + 60, inputs: inputs).firing
     }
 
     /// What a page shows: the alerts firing at `time` (as ``firingReports(at:)``) and every alert episode
@@ -39,12 +39,13 @@ extension AlertContext {
     private func snapshotAndIncidents(
         from: Int64, at time: Int64, withReports: Bool
     ) throws -> (firing: [AlertReport], episodes: [AlertReport], incidents: [String: IncidentReport]) {
-        let inputs = try inputs(from: from - evaluator.firingHistorySeconds, to: time)
+        let inputs = try inputs(
+            from: from - evaluator.firingHistorySeconds, to: time, grantsEvaluatedFrom: AlertEvaluator.walkStart(from: from, to: time + 60))
         let found = try incidents(from: from, to: time + 60, inputs: inputs)
         var reports: [String: IncidentReport] = [:]
         if withReports {
             for incident in found.episodes.compactMap(\.incident) where reports[incident.id] == nil {
-                let covered = found.read.startSeconds <= min(incident.firstBadSeconds, incident.startsAt) - evaluator.firingHistorySeconds
+                let covered = found.read.evaluableFromSeconds <= min(incident.firstBadSeconds, incident.startsAt) - evaluator.firingHistorySeconds
                 reports[incident.id] =
                     try covered ? incidentReport(of: incident, at: time, inputs: found.read) : incidentReport(of: incident, at: time)
             }
@@ -59,7 +60,9 @@ extension AlertContext {
     /// backtest says the same of a minute whatever its start. O(steps × series × rules).
     public func episodeReports(from: Int64, to: Int64, stepSeconds: Int64) throws -> [AlertReport] {
         let evaluator = evaluator
-        let inputs = try inputs(from: from - evaluator.firingHistorySeconds, to: to)
+        let inputs = try inputs(
+            from: from - evaluator.firingHistorySeconds, to: to,
+            grantsEvaluatedFrom: stepSeconds == 60 ? AlertEvaluator.walkStart(from: from, to: to) : from)
         if stepSeconds == 60 { return try incidents(from: from, to: to, inputs: inputs).episodes }
         let episodes = evaluator.episodes(from: from, to: to, stepSeconds: stepSeconds, inputs: inputs)
         let incidents = IncidentGrouping(rules: rules).incidents(of: episodes)
@@ -67,8 +70,9 @@ extension AlertContext {
     }
 
     /// The reports of the incidents with an alert firing in `[from, to)`: the alerts firing at the last
-    /// minute, and every episode overlapping the range, and the inputs they were read from. Reads 3 more
-    /// days when an incident reaches back to the start of `inputs`.
+    /// minute, and every episode overlapping the range, and the inputs they were read from. When an
+    /// incident reaches back to the first minute `inputs` can be evaluated at, reads the grants of every
+    /// minute of them (when they held fewer), then 3 more days.
     private func incidents(
         from: Int64, to: Int64, inputs: AlertInputs
     ) throws -> (firing: [AlertReport], episodes: [AlertReport], read: AlertInputs) {
@@ -76,8 +80,12 @@ extension AlertContext {
         let grouping = IncidentGrouping(rules: rules)
         var (incidents, complete) = evaluator.incidents(from: from, to: to, inputs: inputs, grouping: grouping)
         var read = inputs
+        if !complete, read.evaluableFromSeconds > read.startSeconds {
+            read = try self.inputs(from: read.startSeconds, to: read.endSeconds)
+            (incidents, complete) = evaluator.incidents(from: from, to: to, inputs: read, grouping: grouping)
+        }
         if !complete {
-            read = try self.inputs(from: inputs.startSeconds - 3 * 86_400, to: inputs.endSeconds)
+            read = try self.inputs(from: read.startSeconds - 3 * 86_400, to: read.endSeconds)
             incidents = evaluator.incidents(from: from, to: to, inputs: read, grouping: grouping).incidents
         }
         let reports = try reports(of: incidents, at: to - 60, inputs: read)

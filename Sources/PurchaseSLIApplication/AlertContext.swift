@@ -66,6 +66,8 @@ public struct AlertContext: Sendable {
         inputs.storeActivity = try storeActivity(from: from, to: to)
         inputs.grants = try grantAudit(
             from: max(from, grantsEvaluatedFrom ?? from), to: to, ledger: inputs.charges, activity: inputs.storeActivity)
+        // The audit holds the grants that evaluations from a hold before its start alert on.
+        inputs.grantsEvaluableFromSeconds = grantsEvaluatedFrom.map { max(from, $0) - evaluator.longestHoldSeconds }
         if let objective = policy.reconciliation.timeToGrant {
             let chargesFrom = (from - chargeReachSeconds) * 1000
             let grants = try grants(granting: inputs.charges, fromMillis: chargesFrom - ChargeLedger.reportsBeforeChargeMillis, toMillis: to * 1000)

@@ -95,11 +95,21 @@ enum StoreNotificationRows {
             where: "event_millis >= ? AND event_millis < ? AND kind IN (\(kindList))", arguments: [fromMillis, toMillis], in: db)
     }
 
-    /// The charge notifications naming any of `transactionIDs` (passed as one JSON array, read through
-    /// the transaction index), by event time.
+    /// The charge notifications naming any of `transactionIDs` (passed as JSON arrays of 20,000, read
+    /// through the transaction index: SQLite's list of a million ids went to a temporary file), by event
+    /// time.
     static func fetchCharges(naming transactionIDs: Set<String>, in db: Database) throws -> [ReceivedNotification] {
-        try fetch(
-            where: "transaction_id IN (SELECT value FROM json_each(?)) AND kind = 'charge'", arguments: [JSONText.array(transactionIDs)], in: db)
+        let ids = Array(transactionIDs)
+        let parts = try stride(from: 0, to: ids.count, by: 20_000).map { start in
+            try fetch(
+                where: "transaction_id IN (SELECT value FROM json_each(?)) AND kind = 'charge'",
+                arguments: [JSONText.array(ids[start..<min(ids.count, start + 20_000)])], in: db)
+        }
+        guard parts.count > 1 else { return parts.first ?? [] }
+        return parts.joined().sorted {
+            ($0.notification.eventMillis, $0.notification.store.rawValue, $0.notification.notificationID)
+                < ($1.notification.eventMillis, $1.notification.store.rawValue, $1.notification.notificationID)
+        }
     }
 
     /// The notifications `condition` selects, by event time.
