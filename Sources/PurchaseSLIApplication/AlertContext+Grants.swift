@@ -5,14 +5,32 @@ extension AlertContext {
     /// The grants made in `[from, to)`, judged as of `time` the way the DoubleGrant and GrantedWithoutCharge
     /// alerts judge them: what `purchase-sli grants` lists.
     public func grantList(from: Int64, to: Int64, at time: Int64) throws -> [GrantListRow] {
+        try grantList(from: from, to: to, at: time, unpaidOnly: false)
+    }
+
+    /// The grants of ``grantList(from:to:at:)`` granted again or without a charge: what the weekly review
+    /// counts. O(grants read + such grants log them).
+    public func unpaidGrantList(from: Int64, to: Int64, at time: Int64) throws -> [GrantListRow] {
+        try grantList(from: from, to: to, at: time, unpaidOnly: true)
+    }
+
+    private func grantList(from: Int64, to: Int64, at time: Int64, unpaidOnly: Bool) throws -> [GrantListRow] {
         let end = max(to, time)
         let audit = try grantAudit(
             from: from, to: end, ledger: try chargeLedger(from: from, to: end), activity: try storeActivity(from: from, to: end))
-        let repeated = Dictionary(
-            audit.repeats(from: from * 1000, through: to * 1000 - 1).map { ($0.grant.record.eventID, $0.first) },
-            uniquingKeysWith: { first, _ in first })
-        let uncharged = Set(audit.withoutCharge(from: from * 1000, through: to * 1000 - 1, at: time * 1000).map(\.record.eventID))
-        return audit.grants(from: from * 1000, through: to * 1000 - 1).map { grant in
+        let repeats = audit.repeats(from: from * 1000, through: to * 1000 - 1)
+        let repeated = Dictionary(repeats.map { ($0.grant.record.eventID, $0.first) }, uniquingKeysWith: { first, _ in first })
+        let withoutCharge = audit.withoutCharge(from: from * 1000, through: to * 1000 - 1, at: time * 1000)
+        let uncharged = Set(withoutCharge.map(\.record.eventID))
+        let listed: [GrantAudit.Grant]
+        if unpaidOnly {
+            // Each once, by time as the audit orders them.
+            let unpaid = Dictionary((repeats.map(\.grant) + withoutCharge).map { ($0.record.eventID, $0) }, uniquingKeysWith: { first, _ in first })
+            listed = GrantRecord.byTime(unpaid.values.map(\.record)).compactMap { unpaid[$0.eventID] }
+        } else {
+            listed = Array(audit.grants(from: from * 1000, through: to * 1000 - 1))
+        }
+        return listed.map { grant in
             GrantListRow(grant: grant, repeatOf: repeated[grant.record.eventID], isWithoutCharge: uncharged.contains(grant.record.eventID))
         }
     }

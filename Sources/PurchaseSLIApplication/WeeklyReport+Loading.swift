@@ -174,7 +174,7 @@ extension WeeklyReport {
         }
         func unpaid(_ period: ISOWeek) throws -> [[String?]: UnpaidGrants] {
             Dictionary(
-                grouping: try context.grantList(from: period.startSeconds, to: period.endSeconds, at: period.endSeconds),
+                grouping: try context.unpaidGrantList(from: period.startSeconds, to: period.endSeconds, at: period.endSeconds),
                 by: { [$0.grant.store?.rawValue, $0.grant.record.productID] }
             ).mapValues(UnpaidGrants.init).filter { $0.value.total > 0 }
         }

@@ -81,9 +81,8 @@ extension DashboardContext {
     /// Without store notifications (`storeNotifies` false) no grant can be checked for its charge, and it says so.
     private func grantsPanel(limit: Int, storeNotifies: Bool) throws -> HTML {
         let lookback = policy.reconciliation.ticketLookbackSeconds
-        let unpaid = try AlertContext(store: everyApp, policy: policy, app: app).grantList(
-            from: atSeconds - lookback, to: atSeconds, at: atSeconds
-        ).filter { $0.repeatOf != nil || $0.isWithoutCharge }
+        let unpaid = try AlertContext(store: everyApp, policy: policy, app: app).unpaidGrantList(
+            from: atSeconds - lookback, to: atSeconds, at: atSeconds)
         let unchecked = "(without store charges, no grant can be checked for the charge behind it)"
         guard !unpaid.isEmpty else {
             return
