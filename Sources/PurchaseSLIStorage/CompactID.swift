@@ -37,6 +37,15 @@ enum CompactID {
         return bytes.withUnsafeBytes { fingerprint(of: $0) }
     }
 
+    /// The fingerprint of `text` written as blobs before the compact shapes held it: its length and bytes.
+    static func fingerprintInFull(of text: String) -> UInt64 {
+        let utf8 = Array(text.utf8)
+        var bytes: [UInt8] = []
+        if utf8.count >= long { appendVarint(long, to: &bytes) }
+        appendVarint(UInt64(utf8.count), to: &bytes)
+        return (bytes + utf8).withUnsafeBytes { fingerprint(of: $0) }
+    }
+
     private static func fingerprint(of bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }

@@ -49,10 +49,10 @@ package enum GrantBlob {
         let ids: Set<String>
         let fingerprints: Set<UInt64>
 
-        /// Those of `ids`.
+        /// Those of `ids`, as written now or in full (as older blobs hold them).
         package init(_ ids: Set<String>) {
             self.ids = ids
-            fingerprints = Set(ids.map(CompactID.fingerprint(of:)))
+            fingerprints = Set(ids.map(CompactID.fingerprint(of:)) + ids.map(CompactID.fingerprintInFull(of:)))
         }
     }
 

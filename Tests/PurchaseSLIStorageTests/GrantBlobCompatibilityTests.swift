@@ -28,5 +28,8 @@ import Testing
         #expect(grants.map(\.transactionID) == ["2036651470292976"])
         #expect(grants.map(\.millis) == [minute * 60_000 + 250])
         #expect(grants.map(\.productID) == ["coins_100"] && grants.map(\.actionType) == [.purchase])
+        // Found by its transaction too, though written in full rather than as a number.
+        let named = try store.grants(fromMillis: minute * 60_000, toMillis: (minute + 1) * 60_000, naming: ["2036651470292976"])
+        #expect(named.map(\.eventID) == ["9b825964-86ce-4385-952b-015481e15515"])
     }
 }
