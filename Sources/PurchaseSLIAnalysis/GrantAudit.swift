@@ -56,8 +56,6 @@ public struct GrantAudit: Sendable {
 
     /// Every grant audited, by time.
     public let grants: [Grant]
-    /// The grants of the ``repeatSpanMillis`` before them, by time: read to find repeats, not audited.
-    public let earlier: [GrantRecord]
     /// The repeated grants, by time.
     public let repeats: [Repeat]
     /// The grants that count as without a charge at some time (``Uncharged``), by grant time: those of a
@@ -94,8 +92,7 @@ public struct GrantAudit: Sendable {
             return Grant(record: record, store: charge?.notification.store ?? Store(platform: record.platform), charge: charge)
         }
         self.grants = joined
-        self.earlier = GrantRecord.byTime(earlier)
-        repeats = Self.repeats(of: joined, after: self.earlier)
+        repeats = Self.repeats(of: joined, after: GrantRecord.byTime(earlier))
         let receipts = Dictionary(grouping: ledger.charges, by: \.notification.store).mapValues { $0.map(\.receivedMillis).sorted() }
         let wait = rule.chargeWaitSeconds * 1000
         uncharged = joined.compactMap { grant in
@@ -114,11 +111,6 @@ public struct GrantAudit: Sendable {
 }
 
 extension GrantAudit {
-    /// Every grant read, by time: ``earlier``, then those audited.
-    public var records: some Collection<GrantRecord> {
-        (0..<(earlier.count + grants.count)).lazy.map { [earlier, grants] in $0 < earlier.count ? earlier[$0] : grants[$0 - earlier.count].record }
-    }
-
     /// The grants of `grants` (by time) whose transaction a grant of the ``repeatSpanMillis`` before
     /// it granted, among `earlier` (by time, all before `grants`) and `grants`, each with the earliest
     /// such grant. O(n) dictionary operations: a transaction's grants are chained from its latest back.

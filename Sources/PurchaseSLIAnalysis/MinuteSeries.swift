@@ -124,15 +124,15 @@ public struct MinuteSeries: Sendable {
 
     /// The first minute in `[from, to)` whose `count` (``OutcomeCounts/failure``, ``OutcomeCounts/total``) is
     /// not zero, or nil. O(log minutes).
-    public func firstMinute(from: Int64, to: Int64, counting count: KeyPath<OutcomeCounts, Int64>) -> Int64? {
+    public func firstMinute(from: Int64, to: Int64, counting count: (OutcomeCounts) -> Int64) -> Int64? {
         var lower = index(from)
         var upper = index(to)
-        let before = prefix[lower][keyPath: count]
-        guard upper > lower, prefix[upper][keyPath: count] > before else { return nil }
+        let before = count(prefix[lower])
+        guard upper > lower, count(prefix[upper]) > before else { return nil }
         // The smallest prefix index past `lower` whose count exceeds `before`; its minute is one earlier.
         while lower + 1 < upper {
             let middle = (lower + upper) / 2
-            if prefix[middle][keyPath: count] > before { upper = middle } else { lower = middle }
+            if count(prefix[middle]) > before { upper = middle } else { lower = middle }
         }
         return originSeconds + Int64(upper - 1) * 60
     }

@@ -82,10 +82,11 @@ public struct ClientReport: Sendable, Hashable {
     }
 
     /// `reports` in time order (ties by key, product and outcome, so that every store gives one order).
+    /// O(n log n); the keys' text is built only for reports of the same millisecond.
     public static func byTime(_ reports: [ClientReport]) -> [ClientReport] {
         reports.sorted { lhs, rhs in
-            (lhs.lastMillis, lhs.key.text, lhs.productID, lhs.lastResult.rawValue)
-                < (rhs.lastMillis, rhs.key.text, rhs.productID, rhs.lastResult.rawValue)
+            guard lhs.lastMillis == rhs.lastMillis else { return lhs.lastMillis < rhs.lastMillis }
+            return (lhs.key.text, lhs.productID, lhs.lastResult.rawValue) < (rhs.key.text, rhs.productID, rhs.lastResult.rawValue)
         }
     }
 }

@@ -45,7 +45,10 @@ public struct GrantRecord: Sendable, Hashable {
     /// `grants` by time, then transaction and event id: one order whatever the store.
     /// O(n) when they are in that order already (as a store reads them), else O(n log n).
     public static func byTime(_ grants: [GrantRecord]) -> [GrantRecord] {
-        func precedes(_ a: GrantRecord, _ b: GrantRecord) -> Bool { (a.millis, a.transactionID, a.eventID) < (b.millis, b.transactionID, b.eventID) }
+        func precedes(_ a: GrantRecord, _ b: GrantRecord) -> Bool {
+            guard a.millis == b.millis else { return a.millis < b.millis }
+            return (a.transactionID, a.eventID) < (b.transactionID, b.eventID)
+        }
         if zip(grants, grants.dropFirst()).allSatisfy({ !precedes($1, $0) }) { return grants }
         return grants.sorted(by: precedes)
     }
