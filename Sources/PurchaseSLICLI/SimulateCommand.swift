@@ -51,7 +51,16 @@ struct SimulateCommand: ParsableCommand {
             valueName: "id"))
     var app: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Names of products, builds, OS releases and offers: \(Catalog.allCases.map(\.rawValue).joined(separator: ", ")) (the same traffic under a large catalog's names: each product as 40 SKUs, each older app version in 16 builds, each OS version in 6 releases, each offer in 8 campaigns; tens of thousands of series).",
+            valueName: "name"))
+    var catalog: String = Catalog.standard.rawValue
+
     func validate() throws {
+        guard Catalog(rawValue: catalog) != nil else {
+            throw ValidationError("--catalog: expected one of \(Catalog.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(catalog)\".")
+        }
         guard Scenario(rawValue: scenario) != nil else {
             throw ValidationError("--scenario: expected one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(scenario)\".")
         }
@@ -70,7 +79,7 @@ struct SimulateCommand: ParsableCommand {
             ?? (nowSeconds - nowSeconds % 86_400 - Int64(days) * 86_400)
         let parameters = SimulationParameters(
             scenario: Scenario(rawValue: scenario)!, startMillis: startSeconds * 1000, days: days, seed: seed,
-            attemptsPerMinute: rate, app: app)
+            attemptsPerMinute: rate, app: app, catalog: Catalog(rawValue: catalog)!)
         var output = BufferedOutput()
         for event in TrafficSimulator(parameters) {
             output.write(event.jsonLine)

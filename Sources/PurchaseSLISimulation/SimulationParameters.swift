@@ -16,11 +16,13 @@ public struct SimulationParameters: Sendable, Hashable {
     public var attemptsPerMinute: Double
     /// The app every event names (its bundle id or package name), or nil for events that name none.
     public var app: String?
+    /// The names of products, builds, OS releases and offers the events carry.
+    public var catalog: Catalog
 
     /// Creates parameters; `attemptsPerMinute` below zero or not finite counts as zero.
     public init(
         scenario: Scenario = .steady, startMillis: Int64, days: Int = 7, seed: UInt64 = 1,
-        attemptsPerMinute: Double = defaultAttemptsPerMinute, app: String? = nil
+        attemptsPerMinute: Double = defaultAttemptsPerMinute, app: String? = nil, catalog: Catalog = .standard
     ) {
         self.scenario = scenario
         self.startMillis = startMillis
@@ -28,6 +30,7 @@ public struct SimulationParameters: Sendable, Hashable {
         self.seed = seed
         self.attemptsPerMinute = attemptsPerMinute
         self.app = app
+        self.catalog = catalog
     }
 
     /// The length of the run in milliseconds (zero for a run of no days).
@@ -39,10 +42,12 @@ public struct SimulationParameters: Sendable, Hashable {
     /// A number below 1,000,000 that differs between runs of different parameters (FNV-1a of them): the
     /// run's store transaction ids start from it, so that files of different runs (the sample logs'
     /// scenarios, one after another) never share a transaction id while the same run stays reproducible.
-    /// Runs of different apps differ too; a run without an app keeps the tag it had before apps.
+    /// Runs of different apps and catalogs differ too; a run without an app under the standard catalog keeps
+    /// the tag it had before apps.
     var runTag: UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in ("\(scenario.rawValue) \(startMillis) \(days) \(seed) \(attemptsPerMinute)" + (app.map { " \($0)" } ?? "")).utf8 {
+        let tail = (app.map { " \($0)" } ?? "") + (catalog == .standard ? "" : " \(catalog.rawValue)")
+        for byte in ("\(scenario.rawValue) \(startMillis) \(days) \(seed) \(attemptsPerMinute)" + tail).utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
         return hash % 1_000_000

@@ -47,12 +47,13 @@ extension TrafficGenerator {
     }
 
     mutating func event(_ attempt: Attempt, _ result: ResultType, at millis: Int64) -> PurchaseEvent {
-        PurchaseEvent(
+        let labels = parameters.catalog.labels(of: attempt, seed: parameters.seed)
+        return PurchaseEvent(
             eventID: EventIDFormat.uuid(high: random.next(), low: random.next()), timestampMillis: millis,
-            productID: attempt.product.productID, planID: attempt.product.planID, groupID: attempt.product.groupID,
-            offerID: attempt.offerID, actionType: attempt.action, resultType: result,
-            appVersion: attempt.client.appVersion, platform: attempt.client.platform,
-            osVersion: attempt.client.osVersion, variant: attempt.client.variant,
+            productID: labels.productID, planID: labels.planID, groupID: attempt.product.groupID,
+            offerID: labels.offerID, actionType: attempt.action, resultType: result,
+            appVersion: labels.appVersion, platform: attempt.client.platform,
+            osVersion: labels.osVersion, variant: attempt.client.variant,
             // A purchase knows what it costs; a restore or a retry charges nothing new.
             price: attempt.action == .purchase ? attempt.product.price : nil, currency: attempt.action == .purchase ? "USD" : nil,
             appAccountToken: attempt.appAccountToken, app: parameters.app)
@@ -64,7 +65,8 @@ extension TrafficGenerator {
     mutating func recordCharge(_ attempt: Attempt, transactionID: String, at millis: Int64, neverGranted: Bool = false) {
         guard charges != nil, millis < parameters.endMillis else { return }
         var charge = SimulatedCharge(
-            transactionID: transactionID, productID: attempt.product.productID, isSubscription: attempt.product.groupID != nil,
+            transactionID: transactionID, productID: parameters.catalog.labels(of: attempt, seed: parameters.seed).productID,
+            isSubscription: attempt.product.groupID != nil,
             price: attempt.product.price, currency: "USD", chargedMillis: millis, appAccountToken: attempt.appAccountToken)
         let hash = (UInt64(transactionID) ?? 0) &* 0x9E37_79B9_7F4A_7C15
         let refund = millis + 2 * Self.hourMillis + Int64(hash >> 34 % UInt64(6 * Self.hourMillis))

@@ -45,6 +45,33 @@ import Testing
         #expect(!transactions.0.isEmpty && transactions.0.isDisjoint(with: transactions.1))
     }
 
+    @Test("the wide catalog: the standard run's traffic under many more names (SKUs, builds, OS releases, campaigns)")
+    func aWideCatalogRenamesTheSameTraffic() {
+        var wide = Fixtures.parameters(.rollout, rate: 20, seed: 3)
+        wide.catalog = .wide
+        let standard = Array(TrafficSimulator(Fixtures.parameters(.rollout, rate: 20, seed: 3)))
+        let renamed = Array(TrafficSimulator(wide))
+        #expect(standard.count == renamed.count && standard.count > 10_000)
+        #expect(
+            zip(standard, renamed).allSatisfy { plain, named in
+                plain.eventID == named.eventID && plain.timestampMillis == named.timestampMillis && plain.resultType == named.resultType
+                    && named.productID.hasPrefix(plain.productID + "_t") && named.planID?.hasPrefix((plain.planID ?? "") + "-t") == true
+                    && named.osVersion?.hasPrefix((plain.osVersion ?? "") + ".") == true && (plain.offerID == nil) == (named.offerID == nil)
+                    && (plain.appVersion == "4.12.0") == (named.appVersion == "4.12.0")
+            })
+        // Many more series than the standard catalog's.
+        func series(_ events: [PurchaseEvent]) -> Int {
+            Set(
+                events.map {
+                    "\($0.productID) \($0.planID ?? "") \($0.offerID ?? "") \($0.appVersion ?? "") \($0.osVersion ?? "") \($0.platform ?? "")"
+                }
+            ).count
+        }
+        #expect(series(renamed) > 20 * series(standard))
+        #expect(Set(renamed.map(\.productID)).count == 5 * 40)
+        #expect(Set(standard.compactMap(\.transactionID)).isDisjoint(with: renamed.compactMap(\.transactionID)))
+    }
+
     /// Pins the output so that a change of generator, platform or Swift version cannot go unnoticed.
     @Test func outputIsPinned() {
         var random = SimulationRandom(seed: 0)
