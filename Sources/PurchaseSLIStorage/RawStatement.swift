@@ -84,6 +84,18 @@ struct RawStatement {
     /// Whether the column's value is NULL.
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
+    /// The column's text, or nil when it is NULL.
+    func text(_ column: Int32) -> String? {
+        guard let characters = sqlite3_column_text(handle, column) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: characters, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+    }
+
+    /// The column's integer, or nil when it is NULL.
+    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+
+    /// The column's number, or nil when it is NULL.
+    func double(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, column) }
+
     /// Rows changed by the last statement of this connection.
     var changes: Int32 { sqlite3_changes(db.sqliteConnection) }
 }

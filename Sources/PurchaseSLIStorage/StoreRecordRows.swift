@@ -91,8 +91,7 @@ enum StoreNotificationRows {
     static func fetch(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [ReceivedNotification] {
         let kindList = kinds.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         guard !kindList.isEmpty else { return [] }
-        return try fetch(
-            where: "event_millis >= ? AND event_millis < ? AND kind IN (\(kindList))", arguments: [fromMillis, toMillis], in: db)
+        return try fetch(where: "event_millis >= ? AND event_millis < ? AND kind IN (\(kindList))", in: db) { $0.bind(fromMillis, toMillis) }
     }
 
     /// The charge notifications naming any of `transactionIDs` (passed as JSON arrays of 20,000, read
@@ -101,9 +100,9 @@ enum StoreNotificationRows {
     static func fetchCharges(naming transactionIDs: Set<String>, in db: Database) throws -> [ReceivedNotification] {
         let ids = Array(transactionIDs)
         let parts = try stride(from: 0, to: ids.count, by: 20_000).map { start in
-            try fetch(
-                where: "transaction_id IN (SELECT value FROM json_each(?)) AND kind = 'charge'",
-                arguments: [JSONText.array(ids[start..<min(ids.count, start + 20_000)])], in: db)
+            try fetch(where: "transaction_id IN (SELECT value FROM json_each(?)) AND kind = 'charge'", in: db) {
+                $0.bind(text: JSONText.array(ids[start..<min(ids.count, start + 20_000)]), at: 1)
+            }
         }
         guard parts.count > 1 else { return parts.first ?? [] }
         return parts.joined().sorted {
@@ -112,24 +111,34 @@ enum StoreNotificationRows {
         }
     }
 
-    /// The notifications `condition` selects, by event time.
-    private static func fetch(where condition: String, arguments: StatementArguments, in db: Database) throws -> [ReceivedNotification] {
-        try Row.fetchAll(
+    /// The notifications `condition` selects (its parameters bound by `bind`), by event time. Read through
+    /// the C API: GRDB's rows took 10 µs a notification.
+    private static func fetch(
+        where condition: String, in db: Database, binding bind: (RawStatement) -> Void
+    ) throws -> [ReceivedNotification] {
+        let statement = try RawStatement(
             db,
             sql: """
                 SELECT store, notification_id, environment, app_id, type, subtype, kind, signed_millis, received_millis, transaction_id,
                     original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis
                 FROM store_notification WHERE \(condition)
                 ORDER BY event_millis, store, notification_id
-                """, arguments: arguments
-        ).compactMap { row in
-            guard let store = Store(rawValue: row[0]), let kind = StoreEventKind(rawValue: row[6]) else { return nil }
+                """)
+        defer { statement.reset() }
+        bind(statement)
+        var found: [ReceivedNotification] = []
+        while try statement.step() {
+            guard let store = statement.text(0).flatMap(Store.init(rawValue:)), let kind = statement.text(6).flatMap(StoreEventKind.init(rawValue:))
+            else { continue }
             let notification = StoreNotification(
-                store: store, notificationID: row[1], environment: row[2], appID: row[3], type: row[4], subtype: row[5], kind: kind,
-                signedMillis: row[7], transactionID: row[9], originalTransactionID: row[10], productID: row[11],
-                purchaseMillis: row[12], price: row[13], currency: row[14], appAccountToken: row[15], revocationMillis: row[16])
-            return ReceivedNotification(notification, receivedMillis: row[8])
+                store: store, notificationID: statement.text(1) ?? "", environment: statement.text(2) ?? "", appID: statement.text(3) ?? "",
+                type: statement.text(4) ?? "", subtype: statement.text(5), kind: kind, signedMillis: statement.int64(7),
+                transactionID: statement.text(9), originalTransactionID: statement.text(10), productID: statement.text(11),
+                purchaseMillis: statement.optionalInt64(12), price: statement.double(13), currency: statement.text(14),
+                appAccountToken: statement.text(15), revocationMillis: statement.optionalInt64(16))
+            found.append(ReceivedNotification(notification, receivedMillis: statement.int64(8)))
         }
+        return found
     }
 
     /// Charges and refunds of `[fromMillis, toMillis)` counted per step and key, each transaction's
