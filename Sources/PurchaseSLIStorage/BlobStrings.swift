@@ -2,13 +2,25 @@
 /// string once, as a varint length and its UTF-8 bytes, after a varint count; records refer to them by position.
 struct BlobStrings {
     private var strings: [String] = []
+    /// The positions by string, once the table outgrows ``scannedCount``.
     private var index: [String: UInt64] = [:]
+    /// Up to this many strings are found by comparing each (a minute's few product, version and platform
+    /// names, most of them small strings compared in two words): cheaper than hashing.
+    private static let scannedCount = 16
 
     /// The position of `text`, added when new.
     mutating func id(_ text: String) -> UInt64 {
-        if let known = index[text] { return known }
-        index[text] = UInt64(strings.count)
+        if strings.count <= Self.scannedCount {
+            if let known = strings.firstIndex(of: text) { return UInt64(known) }
+        } else if let known = index[text] {
+            return known
+        }
         strings.append(text)
+        if strings.count == Self.scannedCount + 1 {
+            index = Dictionary(uniqueKeysWithValues: strings.enumerated().map { ($0.element, UInt64($0.offset)) })
+        } else if strings.count > Self.scannedCount + 1 {
+            index[text] = UInt64(strings.count - 1)
+        }
         return UInt64(strings.count - 1)
     }
 

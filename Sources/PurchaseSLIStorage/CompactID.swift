@@ -15,14 +15,14 @@ enum CompactID {
 
     /// Appends `text` to `bytes` in its most compact shape.
     static func append(_ text: String, to bytes: inout [UInt8]) {
-        let utf8 = Array(text.utf8)
-        if let value = decimalValue(utf8) {
-            appendVarint(decimal, to: &bytes)
-            appendVarint(value, to: &bytes)
-        } else if let (raw, isUppercase) = uuidBytes(utf8) {
-            appendVarint(isUppercase ? uppercaseUUID : lowercaseUUID, to: &bytes)
-            bytes.append(contentsOf: raw)
-        } else {
+        var text = text
+        text.withUTF8 { utf8 in
+            if let value = decimalValue(utf8) {
+                appendVarint(decimal, to: &bytes)
+                appendVarint(value, to: &bytes)
+                return
+            }
+            if appendUUID(utf8, to: &bytes) { return }
             if utf8.count >= long { appendVarint(long, to: &bytes) }
             appendVarint(UInt64(utf8.count), to: &bytes)
             bytes.append(contentsOf: utf8)
@@ -105,7 +105,7 @@ enum CompactID {
     }
 
     /// The value of a decimal number of 1 to 19 digits without a leading zero ("0" alone included), else nil.
-    private static func decimalValue(_ utf8: [UInt8]) -> UInt64? {
+    private static func decimalValue(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt64? {
         guard (1...19).contains(utf8.count), utf8.count == 1 || utf8[0] != UInt8(ascii: "0") else { return nil }
         var value: UInt64 = 0
         for byte in utf8 {
@@ -115,39 +115,37 @@ enum CompactID {
         return value
     }
 
-    /// The 16 bytes of a canonical UUID (8-4-4-4-12 hex digits) whose letters are all lower or all upper case,
-    /// and which case; nil for anything else.
-    private static func uuidBytes(_ utf8: [UInt8]) -> ([UInt8], Bool)? {
-        guard utf8.count == 36 else { return nil }
-        var raw: [UInt8] = []
-        raw.reserveCapacity(16)
+    /// Appends the marker of its case and the 16 bytes of a canonical UUID (8-4-4-4-12 hex digits) whose
+    /// letters are all lower or all upper case, and returns true; appends nothing for anything else.
+    private static func appendUUID(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) -> Bool {
+        guard utf8.count == 36 else { return false }
+        var raw: (UInt64, UInt64) = (0, 0)
         var lower = false
         var upper = false
-        var pending: UInt8?
+        var nibbles = 0
         for (index, byte) in utf8.enumerated() {
             if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
+                guard byte == UInt8(ascii: "-") else { return false }
                 continue
             }
-            let nibble: UInt8
+            let nibble: UInt64
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = UInt64(byte - UInt8(ascii: "0"))
             case UInt8(ascii: "a")...UInt8(ascii: "f"):
-                nibble = byte - UInt8(ascii: "a") + 10
+                nibble = UInt64(byte - UInt8(ascii: "a") + 10)
                 lower = true
             case UInt8(ascii: "A")...UInt8(ascii: "F"):
-                nibble = byte - UInt8(ascii: "A") + 10
+                nibble = UInt64(byte - UInt8(ascii: "A") + 10)
                 upper = true
-            default: return nil
+            default: return false
             }
-            if let high = pending {
-                raw.append(high << 4 | nibble)
-                pending = nil
-            } else {
-                pending = nibble
-            }
+            if nibbles < 16 { raw.0 = raw.0 << 4 | nibble } else { raw.1 = raw.1 << 4 | nibble }
+            nibbles += 1
         }
-        guard !(lower && upper) else { return nil }
-        return (raw, upper)
+        guard !(lower && upper) else { return false }
+        appendVarint(upper ? uppercaseUUID : lowercaseUUID, to: &bytes)
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: raw.0 >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: raw.1 >> UInt64(shift))) }
+        return true
     }
 }
