@@ -214,15 +214,14 @@ public struct AlertContext: Sendable {
     /// longest hold (the time-to-grant series start there too, whole minutes).
     private var chargeReachSeconds: Int64 { policy.reconciliation.alertLookbackSeconds + evaluator.longestHoldSeconds }
 
-    /// The app's grants that evaluations in `[from, to)` can alert on (made up to the ticket lookback and
-    /// the longest hold before `from`, and the grants a repeat repeats), joined with the charges of their
-    /// transactions; `ledger` tells when the stores' notifications arrived, `activity` which products they
-    /// charged (``storeActivity(from:to:)``).
+    /// The app's grants that evaluations in `[from, to)` can alert on (made up to the longest hold and the
+    /// ticket lookback, or the page window after the wait when longer, before `from`, and the grants a
+    /// repeat repeats), joined with the charges of their transactions; `ledger` tells when the stores'
+    /// notifications arrived, `activity` which products they charged (``storeActivity(from:to:)``).
     public func grantAudit(from: Int64, to: Int64, ledger: ChargeLedger, activity: StoreActivitySeries) throws -> GrantAudit {
-        let reach = policy.reconciliation.ticketLookbackSeconds + evaluator.longestHoldSeconds
-        return try store.grantAudit(
-            fromMillis: (from - reach) * 1000, toMillis: to * 1000, ledger: ledger, activity: activity,
-            rule: policy.reconciliation)
+        let rule = policy.reconciliation
+        let reach = max(rule.ticketLookbackSeconds, rule.chargeWaitSeconds + rule.pageWindowSeconds) + evaluator.longestHoldSeconds
+        return try store.grantAudit(fromMillis: (from - reach) * 1000, toMillis: to * 1000, ledger: ledger, activity: activity, rule: rule)
     }
 
     /// How far back a loss of signal is followed: the 35 days of minute buckets a store keeps by default.
