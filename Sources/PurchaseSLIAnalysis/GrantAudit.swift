@@ -113,21 +113,28 @@ public struct GrantAudit: Sendable {
 extension GrantAudit {
     /// The grants of `grants` (by time) whose transaction a grant of the ``repeatSpanMillis`` before
     /// it granted, among `earlier` (by time, all before `grants`) and `grants`, each with the earliest
-    /// such grant. O(n) dictionary operations: a transaction's grants are chained from its latest back.
+    /// such grant. O(n): each transaction's grants are chained, and its earliest within the span only
+    /// moves forward (a receipt replayed thousands of times costs no more than as many first grants).
     static func repeats(of grants: [Grant], after earlier: [GrantRecord]) -> [Repeat] {
         func record(_ index: Int) -> GrantRecord { index < earlier.count ? earlier[index] : grants[index - earlier.count].record }
-        var latest: [String: Int] = [:]
-        latest.reserveCapacity(earlier.count + grants.count)
-        var previous: [Int] = []
-        previous.reserveCapacity(earlier.count + grants.count)
+        let count = earlier.count + grants.count
+        var chains: [String: (earliest: Int, latest: Int)] = [:]
+        chains.reserveCapacity(count)
+        var next = [Int](repeating: -1, count: count)
         var repeats: [Repeat] = []
-        for index in 0..<(earlier.count + grants.count) {
+        for index in 0..<count {
             let grant = record(index)
-            let last = latest.updateValue(index, forKey: grant.transactionID)
-            previous.append(last ?? -1)
-            guard index >= earlier.count, var first = last, grant.millis - record(first).millis <= repeatSpanMillis else { continue }
-            while previous[first] >= 0, grant.millis - record(previous[first]).millis <= repeatSpanMillis { first = previous[first] }
-            repeats.append(Repeat(grant: grants[index - earlier.count], first: record(first)))
+            guard var chain = chains[grant.transactionID] else {
+                chains[grant.transactionID] = (index, index)
+                continue
+            }
+            next[chain.latest] = index
+            chain.latest = index
+            while grant.millis - record(chain.earliest).millis > repeatSpanMillis { chain.earliest = next[chain.earliest] }
+            chains[grant.transactionID] = chain
+            if index >= earlier.count, chain.earliest != index {
+                repeats.append(Repeat(grant: grants[index - earlier.count], first: record(chain.earliest)))
+            }
         }
         return repeats
     }
