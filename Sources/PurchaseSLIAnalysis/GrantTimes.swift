@@ -62,20 +62,15 @@ public struct GrantTimes: Sendable {
     /// The expected charges of `ledger` (as ``ChargeLedger`` matched their grants), each with the app
     /// version of the first of `grants` (by time) that names its transaction.
     public init(ledger: ChargeLedger, grants: some Sequence<GrantRecord>, withinSeconds: Int64) {
-        let expected = ledger.expectedCharges
-        var versions: [String: String?] = Dictionary(
-            expected.compactMap { $0.grantedMillis == nil ? nil : $0.notification.transactionID.map { ($0, nil) } },
-            uniquingKeysWith: { first, _ in first })
-        if !versions.isEmpty {
-            for grant in grants {
-                guard let version = grant.appVersion, case .some(.none) = versions[grant.transactionID] else { continue }
-                versions[grant.transactionID] = version
-            }
+        var versions: [String: String] = [:]
+        for grant in grants {
+            guard let version = grant.appVersion, versions[grant.transactionID] == nil else { continue }
+            versions[grant.transactionID] = version
         }
-        charges = expected.map { charge in
+        charges = ledger.expectedCharges.map { charge in
             Charge(
                 store: charge.notification.store, productID: charge.productID,
-                appVersion: charge.grantedMillis == nil ? nil : charge.notification.transactionID.flatMap { versions[$0] ?? nil },
+                appVersion: charge.grantedMillis == nil ? nil : charge.notification.transactionID.flatMap { versions[$0] },
                 chargedMillis: charge.eventMillis, receivedMillis: charge.receivedMillis, grantedMillis: charge.grantedMillis)
         }
         self.withinSeconds = withinSeconds

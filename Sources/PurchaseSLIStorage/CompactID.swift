@@ -23,14 +23,19 @@ enum CompactID {
                 return
             }
             if appendUUID(utf8, to: &bytes) { return }
-            if utf8.count >= long { appendVarint(long, to: &bytes) }
-            appendVarint(UInt64(utf8.count), to: &bytes)
-            bytes.append(contentsOf: utf8)
+            appendInFull(utf8, to: &bytes)
         }
     }
 
+    /// Appends `utf8` as an id in full: its length (after the marker of a long one) and its bytes.
+    private static func appendInFull(_ utf8: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        if utf8.count >= long { appendVarint(long, to: &bytes) }
+        appendVarint(UInt64(utf8.count), to: &bytes)
+        bytes.append(contentsOf: utf8)
+    }
+
     /// A 64-bit FNV-1a hash of the bytes `append` writes for `text`: equal ids, equal fingerprints, so a
-    /// blob's id can be told apart from a wanted one without being read (``skip(_:)``).
+    /// blob's id can be told apart from a wanted one without being read (``fingerprint(skipping:)``).
     static func fingerprint(of text: String) -> UInt64 {
         var bytes: [UInt8] = []
         append(text, to: &bytes)
@@ -39,11 +44,9 @@ enum CompactID {
 
     /// The fingerprint of `text` written as blobs before the compact shapes held it: its length and bytes.
     static func fingerprintInFull(of text: String) -> UInt64 {
-        let utf8 = Array(text.utf8)
         var bytes: [UInt8] = []
-        if utf8.count >= long { appendVarint(long, to: &bytes) }
-        appendVarint(UInt64(utf8.count), to: &bytes)
-        return (bytes + utf8).withUnsafeBytes { fingerprint(of: $0) }
+        appendInFull(text.utf8, to: &bytes)
+        return bytes.withUnsafeBytes { fingerprint(of: $0) }
     }
 
     private static func fingerprint(of bytes: UnsafeRawBufferPointer) -> UInt64 {
@@ -52,16 +55,17 @@ enum CompactID {
         return hash
     }
 
-    /// Moves `reader` past an id `append` wrote, without reading it; returns its ``fingerprint(of:)``.
+    /// Moves `reader` past an id `append` wrote, without reading it, and returns its ``fingerprint(of:)``.
     /// - Throws: `CorruptBucketError` when the bytes end early.
-    @discardableResult
-    static func skip(_ reader: inout VarintReader) throws -> UInt64 {
+    static func fingerprint(skipping reader: inout VarintReader) throws -> UInt64 {
         let start = reader.position
-        try skipBytes(&reader)
+        try skip(&reader)
         return fingerprint(of: UnsafeRawBufferPointer(rebasing: reader.bytes[start..<reader.position]))
     }
 
-    private static func skipBytes(_ reader: inout VarintReader) throws {
+    /// Moves `reader` past an id `append` wrote, without reading it.
+    /// - Throws: `CorruptBucketError` when the bytes end early.
+    static func skip(_ reader: inout VarintReader) throws {
         var head = try reader.next()
         switch head {
         case decimal:

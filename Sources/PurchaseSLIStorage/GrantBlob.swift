@@ -73,8 +73,12 @@ package enum GrantBlob {
             let eventIDPosition = reader.position
             try CompactID.skip(&reader)
             let transactionPosition = reader.position
-            let fingerprint = try CompactID.skip(&reader)
-            let isWanted = transactions?.fingerprints.contains(fingerprint) ?? true
+            var isWanted = true
+            if let transactions {
+                isWanted = transactions.fingerprints.contains(try CompactID.fingerprint(skipping: &reader))
+            } else {
+                try CompactID.skip(&reader)
+            }
             let (product, plan, action) = (try reader.next(), try reader.next(), try reader.next())
             let (version, platform, app, currency) = (try reader.next(), try reader.next(), try reader.next(), try reader.next())
             let price = try reader.next()
