@@ -116,24 +116,34 @@ extension GrantAudit {
     /// such grant. O(n): each transaction's grants are chained, and its earliest within the span only
     /// moves forward (a receipt replayed thousands of times costs no more than as many first grants).
     static func repeats(of grants: [Grant], after earlier: [GrantRecord]) -> [Repeat] {
-        func record(_ index: Int) -> GrantRecord { index < earlier.count ? earlier[index] : grants[index - earlier.count].record }
         let count = earlier.count + grants.count
+        // Times apart from the records: the walk reads them often and copies no record.
+        var millis: [Int64] = []
+        millis.reserveCapacity(count)
+        millis += earlier.lazy.map(\.millis)
+        millis += grants.lazy.map(\.record.millis)
         var chains: [String: (earliest: Int, latest: Int)] = [:]
         chains.reserveCapacity(count)
         var next = [Int](repeating: -1, count: count)
-        var repeats: [Repeat] = []
-        for index in 0..<count {
-            let grant = record(index)
-            guard var chain = chains[grant.transactionID] else {
-                chains[grant.transactionID] = (index, index)
-                continue
+        /// Adds grant `index` to its transaction's chain (new when `latest` is -1); returns the chain's
+        /// earliest grant within the span before it.
+        func extend(_ chain: inout (earliest: Int, latest: Int), with index: Int) -> Int {
+            guard chain.latest >= 0 else {
+                chain.latest = index
+                return index
             }
             next[chain.latest] = index
             chain.latest = index
-            while grant.millis - record(chain.earliest).millis > repeatSpanMillis { chain.earliest = next[chain.earliest] }
-            chains[grant.transactionID] = chain
-            if index >= earlier.count, chain.earliest != index {
-                repeats.append(Repeat(grant: grants[index - earlier.count], first: record(chain.earliest)))
+            while millis[index] - millis[chain.earliest] > repeatSpanMillis { chain.earliest = next[chain.earliest] }
+            return chain.earliest
+        }
+        var repeats: [Repeat] = []
+        for index in 0..<count {
+            let transactionID = index < earlier.count ? earlier[index].transactionID : grants[index - earlier.count].record.transactionID
+            let earliest = extend(&chains[transactionID, default: (index, -1)], with: index)
+            if index >= earlier.count, earliest != index {
+                let first = earliest < earlier.count ? earlier[earliest] : grants[earliest - earlier.count].record
+                repeats.append(Repeat(grant: grants[index - earlier.count], first: first))
             }
         }
         return repeats

@@ -110,13 +110,18 @@ public struct RolloutEvaluator: Sendable {
         var states: [ComparisonState]
         /// The highest confidence with which each action's drop was ruled out at a look so far.
         var ruledOutConfidence: [String: Double] = [:]
-        private let byHour: [SeriesLabels: [Int64: RolloutInputs.HourCounts]]
+        /// Each state's hours with counts, by time, and how many of them the hours added so far passed.
+        private let stateHours: [[RolloutInputs.HourCounts]]
+        private var passed: [Int]
 
         init(evaluator: RolloutEvaluator, inputs: RolloutInputs) {
             self.evaluator = evaluator
             self.inputs = inputs
-            byHour = inputs.hourly.mapValues { Dictionary($0.map { ($0.startSeconds, $0) }, uniquingKeysWith: { first, _ in first }) }
+            // In report order from the start: each look then only moves its regressions first.
             states = Self.uniqueSlices(inputs).flatMap { labels in RateMetric.allCases.map { ComparisonState(metric: $0, labels: labels) } }
+                .sorted { Self.reportOrder($0.labels, $0.metric, $1.labels, $1.metric) }
+            stateHours = states.map { inputs.hourly[$0.labels] ?? [] }
+            passed = Array(repeating: 0, count: states.count)
         }
 
         /// The slices in label order, without a slice whose counts equal one of another dimension of the
@@ -136,7 +141,11 @@ public struct RolloutEvaluator: Sendable {
         /// Adds the hour starting at `start` to every comparison.
         mutating func add(hourStarting start: Int64) {
             for index in states.indices {
-                if let counts = byHour[states[index].labels]?[start] { states[index].add(counts) }
+                let hours = stateHours[index]
+                while passed[index] < hours.count, hours[passed[index]].startSeconds < start { passed[index] += 1 }
+                guard passed[index] < hours.count, hours[passed[index]].startSeconds == start else { continue }
+                states[index].add(hours[passed[index]])
+                passed[index] += 1
             }
         }
 
@@ -168,7 +177,8 @@ public struct RolloutEvaluator: Sendable {
             for index in comparisons.indices where comparisons[index].isRegression && comparisons[index].metric == .successRate {
                 comparisons[index].lostAmounts = Self.lostAmounts(of: comparisons[index], among: comparisons, prices: inputs.prices)
             }
-            comparisons.sort(by: Self.reportOrder)
+            // Regressions first, each part in the states' report order (``reportOrder(_:_:_:_:)``).
+            comparisons = comparisons.filter(\.isRegression) + comparisons.filter { !$0.isRegression }
             let progress = self.progress(at: time)
             let regressions = comparisons.filter(\.isRegression)
             if !regressions.isEmpty {
@@ -208,13 +218,13 @@ public struct RolloutEvaluator: Sendable {
             }
         }
 
-        private static func reportOrder(_ left: RolloutComparison, _ right: RolloutComparison) -> Bool {
-            if left.isRegression != right.isRegression { return left.isRegression }
-            if left.slice != right.slice {
-                return left.slice.slice == nil && right.slice.slice != nil
-                    || (left.slice.slice == nil) == (right.slice.slice == nil) && left.slice < right.slice
+        /// The order a report lists comparisons in after its regressions: each action's whole first, then the
+        /// slices, by labels; within one, the metrics in ``RateMetric`` order.
+        private static func reportOrder(_ left: SeriesLabels, _ leftMetric: RateMetric, _ right: SeriesLabels, _ rightMetric: RateMetric) -> Bool {
+            if left != right {
+                return left.slice == nil && right.slice != nil || (left.slice == nil) == (right.slice == nil) && left < right
             }
-            return RateMetric.allCases.firstIndex(of: left.metric)! < RateMetric.allCases.firstIndex(of: right.metric)!
+            return RateMetric.allCases.firstIndex(of: leftMetric)! < RateMetric.allCases.firstIndex(of: rightMetric)!
         }
 
         private func progress(at time: Int64) -> RolloutReport.Progress? {

@@ -47,14 +47,12 @@ public struct RolloutInputs: Sendable {
         self.fromSeconds = fromSeconds
         self.toSeconds = toSeconds
         self.release = release
-        var hourly: [SeriesLabels: [Int64: HourCounts]] = [:]
+        var hourly: [SeriesLabels: [HourCounts]] = [:]
         func add(_ row: CountRow, _ labels: SeriesLabels) {
             let version = row.key[0]
             guard version == candidate || version == baseline else { return }
             let hour = row.timeSeconds ?? fromSeconds - fromSeconds.floorDividedBy(3600).remainder
-            var entry = hourly[labels]?[hour] ?? HourCounts(startSeconds: hour)
-            if version == candidate { entry.candidate += row.counts } else { entry.baseline += row.counts }
-            hourly[labels, default: [:]][hour] = entry
+            Self.merge(row.counts, isCandidate: version == candidate, hour: hour, into: &hourly[labels, default: []])
         }
         for row in actionRows { add(row, SeriesLabels(actionType: row.key[1] ?? "")) }
         for (dimension, rows) in sliceRows {
@@ -63,9 +61,21 @@ public struct RolloutInputs: Sendable {
                 add(row, SeriesLabels(actionType: row.key[1] ?? "", slice: .init(dimension: dimension, value: row.key[2])))
             }
         }
-        self.hourly = hourly.mapValues { $0.values.sorted { $0.startSeconds < $1.startSeconds } }
+        self.hourly = hourly
         counts = self.hourly.mapValues { hours in
             hours.reduce((candidate: OutcomeCounts(), baseline: OutcomeCounts())) { ($0.candidate + $1.candidate, $0.baseline + $1.baseline) }
         }
+    }
+
+    /// Adds `counts` to the side of `hour` in `hours` (by time): rows come by time, so mostly to the last
+    /// hour or a new one after it.
+    private static func merge(_ counts: OutcomeCounts, isCandidate: Bool, hour: Int64, into hours: inout [HourCounts]) {
+        var position = hours.count
+        while position > 0, hours[position - 1].startSeconds > hour { position -= 1 }
+        if position == 0 || hours[position - 1].startSeconds < hour {
+            hours.insert(HourCounts(startSeconds: hour), at: position)
+            position += 1
+        }
+        if isCandidate { hours[position - 1].candidate += counts } else { hours[position - 1].baseline += counts }
     }
 }

@@ -123,7 +123,14 @@ public enum SequentialRateTest {
     public static func bound(_ hours: [Hour], direction: Direction, alpha: Double) -> Double? {
         let target = log(1 / alpha)
         func rejected(_ logRatio: Double) -> Bool {
-            evidence(hours, nullRatio: exp(logRatio), direction: direction).peakLog >= target
+            // The peak only grows: the first hour that reaches the target decides (most of a bisection's
+            // rejected ratios are rejected well before the last hour).
+            var evidence = Evidence(nullRatio: exp(logRatio), direction: direction)
+            for hour in hours {
+                evidence.add(hour)
+                if evidence.peakLog >= target { return true }
+            }
+            return false
         }
         // Rejection holds below the bound for `.worse` and above it for `.better`.
         var (low, high) = (log(1e-3), log(1e3))

@@ -34,15 +34,16 @@ public struct RolloutQuery: Sendable {
         let from = since ?? release?.startSeconds ?? first
         let baseline = try baseline ?? busiestOtherVersion(than: candidate, from: from, to: end)
         let versions: Set<String?> = [candidate, baseline]
-        func rows(_ dimensions: [EventDimension]) throws -> [CountRow] {
-            try store.counts(
+        // The actions' hours, and their products' and plans', in one scan of the buckets.
+        let rows = try store.counts(
+            [[], [EventDimension.productID], [.planID]].map { dimensions in
                 CountQuery(
                     fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .actionType] + dimensions,
-                    filters: [.appVersion: versions]))
-        }
+                    filters: [.appVersion: versions])
+            })
         var inputs = RolloutInputs(
-            candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actionRows: try rows([]),
-            sliceRows: [.productID: try rows([.productID]), .planID: try rows([.planID])], release: release)
+            candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actionRows: rows[0],
+            sliceRows: [.productID: rows[1], .planID: rows[2]], release: release)
         inputs.platforms = Set(platforms.compactMap { $0 })
         for row in try store.counts(
             CountQuery(

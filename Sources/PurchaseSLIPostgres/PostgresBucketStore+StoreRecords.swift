@@ -49,9 +49,21 @@ extension PostgresBucketStore {
 
     /// The charge notifications naming any of `transactionIDs`, by event time, store and id.
     public func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
-        guard !transactionIDs.isEmpty else { return [] }
+        guard !transactionIDs.isEmpty, try holdsCharges() else { return [] }
         let ids = Array(transactionIDs)
         return try fetchNotifications(where: "transaction_id = ANY($1) AND kind = 'charge'") { $0.append(ids) }
+    }
+
+    /// Whether any charge notification is stored: without one (events alone), none is looked up by id.
+    private func holdsCharges() throws -> Bool {
+        let logger = logger
+        return try withConnection { connection in
+            var holds = false
+            for try await exists in try await connection.query(
+                "SELECT EXISTS (SELECT 1 FROM store_notification WHERE kind = 'charge')", logger: logger
+            ).decode(Bool.self) { holds = exists }
+            return holds
+        }
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.
@@ -106,16 +118,14 @@ extension PostgresBucketStore {
             ).decode((Int64, ByteBuffer).self) { blobs.append(row) }
             return blobs
         }
-        var grants: [GrantRecord] = []
+        var grants = GrantsByTime()
         let wanted = transactionIDs.map(GrantBlob.Transactions.init)
         for (minute, blob) in blobs {
             try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                try blob.withUnsafeReadableBytes {
-                    try GrantBlob.decode($0, minute: minute, in: fromMillis..<toMillis, naming: wanted, into: &grants)
-                }
+                try blob.withUnsafeReadableBytes { try grants.decode($0, minute: minute, in: fromMillis..<toMillis, naming: wanted) }
             }
         }
-        return GrantRecord.byTime(grants)
+        return grants.sorted()
     }
 
     /// Charges and refunds of `[fromMillis, toMillis)` per step: the notifications of the range, and those

@@ -34,19 +34,22 @@ enum CompactID {
         bytes.append(contentsOf: utf8)
     }
 
-    /// A 64-bit FNV-1a hash of the bytes `append` writes for `text`: equal ids, equal fingerprints, so a
-    /// blob's id can be told apart from a wanted one without being read (``fingerprint(skipping:)``).
-    static func fingerprint(of text: String) -> UInt64 {
+    /// The 64-bit FNV-1a hashes of the bytes `append` writes for each of `ids`, and of the bytes blobs
+    /// held before the compact shapes (length and bytes): equal ids, equal fingerprints, so a blob's id can
+    /// be told apart from a wanted one without being read (``fingerprint(skipping:)``). One buffer for all.
+    static func fingerprints(of ids: some Collection<String>) -> Set<UInt64> {
+        var fingerprints = Set<UInt64>(minimumCapacity: 2 * ids.count)
         var bytes: [UInt8] = []
-        append(text, to: &bytes)
-        return bytes.withUnsafeBytes { fingerprint(of: $0) }
-    }
-
-    /// The fingerprint of `text` written as blobs before the compact shapes held it: its length and bytes.
-    static func fingerprintInFull(of text: String) -> UInt64 {
-        var bytes: [UInt8] = []
-        appendInFull(text.utf8, to: &bytes)
-        return bytes.withUnsafeBytes { fingerprint(of: $0) }
+        bytes.reserveCapacity(64)
+        for id in ids {
+            bytes.removeAll(keepingCapacity: true)
+            append(id, to: &bytes)
+            fingerprints.insert(bytes.withUnsafeBytes { fingerprint(of: $0) })
+            bytes.removeAll(keepingCapacity: true)
+            appendInFull(id.utf8, to: &bytes)
+            fingerprints.insert(bytes.withUnsafeBytes { fingerprint(of: $0) })
+        }
+        return fingerprints
     }
 
     private static func fingerprint(of bytes: UnsafeRawBufferPointer) -> UInt64 {
@@ -55,7 +58,7 @@ enum CompactID {
         return hash
     }
 
-    /// Moves `reader` past an id `append` wrote, without reading it, and returns its ``fingerprint(of:)``.
+    /// Moves `reader` past an id `append` wrote, without reading it, and returns its fingerprint (``fingerprints(of:)``).
     /// - Throws: `CorruptBucketError` when the bytes end early.
     static func fingerprint(skipping reader: inout VarintReader) throws -> UInt64 {
         let start = reader.position
@@ -91,14 +94,23 @@ enum CompactID {
             guard reader.bytes.count - reader.position >= 16 else { throw CorruptBucketError(detail: "a UUID cut short") }
             defer { reader.position += 16 }
             let digits = head == uppercaseUUID ? upperDigits : lowerDigits
-            var text: [UInt8] = []
-            text.reserveCapacity(36)
-            for index in 0..<16 {
-                if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-                let byte = reader.bytes[reader.position + index]
-                text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
-            }
-            return String(decoding: text, as: UTF8.self)
+            let bytes = UnsafeRawBufferPointer(rebasing: reader.bytes[reader.position..<reader.position + 16])
+            // Written in place: one allocation an id (a read decodes two ids a grant).
+            return String(
+                unsafeUninitializedCapacity: 36,
+                initializingUTF8With: { text in
+                    var written = 0
+                    for (index, byte) in bytes.enumerated() {
+                        if index == 4 || index == 6 || index == 8 || index == 10 {
+                            text[written] = UInt8(ascii: "-")
+                            written += 1
+                        }
+                        text[written] = digits[Int(byte >> 4)]
+                        text[written + 1] = digits[Int(byte & 0x0F)]
+                        written += 2
+                    }
+                    return written
+                })
         default:
             if head == long { head = try reader.next() }
             guard head <= UInt64(reader.bytes.count - reader.position) else { throw CorruptBucketError(detail: "an id cut short") }

@@ -285,14 +285,14 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
                 $0.key >= fromMillis.floorDividedBy(60_000).quotient && $0.key <= toMillis.floorDividedBy(60_000).quotient
             }
         }
-        var grants: [GrantRecord] = []
+        var grants = GrantsByTime()
         let wanted = transactionIDs.map(GrantBlob.Transactions.init)
-        for (minute, parts) in minutes {
+        for (minute, parts) in minutes.sorted(by: { $0.key < $1.key }) {
             for grantBlob in parts.compactMap(\.grants) {
-                try grantBlob.withUnsafeBytes { try GrantBlob.decode($0, minute: minute, in: fromMillis..<toMillis, naming: wanted, into: &grants) }
+                try grantBlob.withUnsafeBytes { try grants.decode($0, minute: minute, in: fromMillis..<toMillis, naming: wanted) }
             }
         }
-        return GrantRecord.byTime(grants)
+        return grants.sorted()
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.

@@ -44,18 +44,18 @@ enum ClientReportRows {
 extension ClientReportRows {
     /// The grants events of `[fromMillis, toMillis)` reported, by time. O(grants in the range).
     static func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?, in db: Database) throws -> [GrantRecord] {
-        var grants: [GrantRecord] = []
+        var grants = GrantsByTime()
         let wanted = transactionIDs.map(GrantBlob.Transactions.init)
         let statement = try RawStatement(
-            db, sql: "SELECT minute, grants FROM client_report_minute WHERE minute >= ? AND minute < ? AND grants IS NOT NULL")
+            db, sql: "SELECT minute, grants FROM client_report_minute WHERE minute >= ? AND minute < ? AND grants IS NOT NULL ORDER BY minute")
         defer { statement.reset() }
         statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
         while try statement.step() {
             try decoding(table: "client_report_minute", row: "minute \(statement.int64(0))") {
-                try GrantBlob.decode(statement.blob(1), minute: statement.int64(0), in: fromMillis..<toMillis, naming: wanted, into: &grants)
+                try grants.decode(statement.blob(1), minute: statement.int64(0), in: fromMillis..<toMillis, naming: wanted)
             }
         }
-        return GrantRecord.byTime(grants)
+        return grants.sorted()
     }
 }
 
@@ -98,6 +98,8 @@ enum StoreNotificationRows {
     /// through the transaction index: SQLite's list of a million ids went to a temporary file), by event
     /// time.
     static func fetchCharges(naming transactionIDs: Set<String>, in db: Database) throws -> [ReceivedNotification] {
+        // Without a charge stored (events alone, no store notifications) none is looked up by id.
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM store_notification WHERE kind = 'charge')") == true else { return [] }
         let ids = Array(transactionIDs)
         let parts = try stride(from: 0, to: ids.count, by: 20_000).map { start in
             try fetch(where: "transaction_id IN (SELECT value FROM json_each(?)) AND kind = 'charge'", in: db) {

@@ -243,6 +243,38 @@ struct StoreRecordContractTests {
         }
     }
 
+    /// Reads sort each minute's grants and rely on minutes coming in order: batches written late, out of
+    /// time order, across minutes and within one, still read by time (and then transaction and event id).
+    @Test("grants: read by time whatever order their batches were written in", arguments: Backend.all)
+    func grantsReadByTime(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        func grant(_ id: String, at time: String, transaction: String) -> PurchaseEvent {
+            var made = event(id, at: time, result: .success, status: 200)
+            made.transactionID = transaction
+            return made
+        }
+        let batches = [
+            [
+                grant("e5", at: "2026-11-20T10:02:40Z", transaction: "2000000000000005"),
+                grant("e1", at: "2026-11-20T10:00:30Z", transaction: "2000000000000001"),
+            ],
+            [
+                grant("e4", at: "2026-11-20T10:02:10Z", transaction: "2000000000000004"),
+                grant("e6", at: "2026-11-20T10:02:40Z", transaction: "2000000000000003"),
+            ],
+            [
+                grant("e3", at: "2026-11-20T10:01:59.999Z", transaction: "2000000000000003"),
+                grant("e2", at: "2026-11-20T10:00:05Z", transaction: "2000000000000002"),
+            ],
+        ]
+        for (index, batch) in batches.enumerated() { _ = try store.record(batch, receivedAtMillis: receivedAt + Int64(index) * 1000) }
+        #expect(try store.grants(fromMillis: day.0, toMillis: day.1).map(\.eventID) == ["e2", "e1", "e3", "e4", "e6", "e5"])
+        let named = try store.grants(fromMillis: day.0, toMillis: day.1, naming: ["2000000000000003", "2000000000000001"])
+        #expect(named.map(\.eventID) == ["e1", "e3", "e6"])
+        // No charge stored yet: none is found by its transaction.
+        #expect(try store.charges(naming: ["2000000000000001"]).isEmpty)
+    }
+
     @Test(
         "grants: each success of a purchase or retry naming a transaction, in full, once however often its batch is resent; restores and other results are not",
         arguments: Backend.all)
