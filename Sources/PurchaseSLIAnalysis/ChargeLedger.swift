@@ -125,7 +125,9 @@ public struct ChargeLedger: Sendable {
         var refunded = Set<String>()
         var charges: [Charge] = []
         var refunds: [Charge] = []
-        for received in notifications.sorted(by: { $0.receivedMillis < $1.receivedMillis }) {
+        // In the order received; the notifications (some twenty strings each) are not copied to sort them.
+        for position in notifications.indices.sorted(by: { notifications[$0].receivedMillis < notifications[$1].receivedMillis }) {
+            let received = notifications[position]
             let notification = received.notification
             guard notification.kind != .other else { continue }
             let key = ChargeKey(store: notification.store, transactionID: notification.transactionID, millis: notification.eventMillis)
@@ -147,16 +149,15 @@ public struct ChargeLedger: Sendable {
         let productByTransaction = Dictionary(
             charges.compactMap { charge in charge.notification.transactionID.map { ($0, charge.notification.productID) } },
             uniquingKeysWith: { first, _ in first })
-        refunds = refunds.map { refund in
-            var filled = refund
-            if filled.notification.productID == nil, let id = filled.notification.transactionID {
-                filled.notification.productID = productByTransaction[id] ?? nil
-            }
-            return filled
+        for index in refunds.indices where refunds[index].notification.productID == nil {
+            if let id = refunds[index].notification.transactionID { refunds[index].notification.productID = productByTransaction[id] ?? nil }
         }
         let grace = rule.graceSeconds * 1000
-        self.charges = charges.sorted { $0.eventMillis < $1.eventMillis }
-        self.refunds = refunds.sorted { $0.eventMillis < $1.eventMillis }
+        // Sorted in place: a sorted copy would retain every string of every charge.
+        charges.sort { $0.eventMillis < $1.eventMillis }
+        refunds.sort { $0.eventMillis < $1.eventMillis }
+        self.charges = charges
+        self.refunds = refunds
         expectedCharges = self.charges.filter { rule.expectsGrant(type: $0.notification.type, environment: $0.notification.environment) }
         overdueCharges = expectedCharges.filter { !$0.isGranted(by: $0.eventMillis + grace) }
         var positions: [ProductKey: Int] = [:]

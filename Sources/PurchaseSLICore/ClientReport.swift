@@ -81,17 +81,31 @@ public struct ClientReport: Sendable, Hashable {
         lastErrorDescription = other.lastErrorDescription
     }
 
-    /// `reports` in time order (ties by key, product and outcome, so that every store gives one order).
-    /// O(n log n); the keys' text is built only for reports of the same millisecond.
+    /// `reports` in time order (ties by key as ``Key/text`` orders them, product and outcome, so that every
+    /// store gives one order). O(n log n), O(n) when already in order.
     public static func byTime(_ reports: [ClientReport]) -> [ClientReport] {
-        reports.sorted { lhs, rhs in
+        func precedes(_ lhs: ClientReport, _ rhs: ClientReport) -> Bool {
             guard lhs.lastMillis == rhs.lastMillis else { return lhs.lastMillis < rhs.lastMillis }
-            return (lhs.key.text, lhs.productID, lhs.lastResult.rawValue) < (rhs.key.text, rhs.productID, rhs.lastResult.rawValue)
+            if lhs.key != rhs.key { return lhs.key.precedes(rhs.key) }
+            return (lhs.productID, lhs.lastResult.rawValue) < (rhs.productID, rhs.lastResult.rawValue)
         }
+        if zip(reports, reports.dropFirst()).allSatisfy({ !precedes($1, $0) }) { return reports }
+        return reports.sorted(by: precedes)
     }
 }
 
 extension ClientReport.Key {
+    /// Whether this key's ``text`` sorts before `other`'s, without building either: account tokens
+    /// ("appAccountToken …") before transactions ("transactionID …"), then by the id (the prefix, ending
+    /// in a space, changes no comparison of what follows it).
+    func precedes(_ other: ClientReport.Key) -> Bool {
+        switch (self, other) {
+        case (.appAccountToken(let left), .appAccountToken(let right)), (.transactionID(let left), .transactionID(let right)): left < right
+        case (.appAccountToken, .transactionID): true
+        case (.transactionID, .appAccountToken): false
+        }
+    }
+
     /// The id or token, prefixed by its kind: "transactionID 2000000123", "appAccountToken 6F1…".
     public var text: String {
         switch self {

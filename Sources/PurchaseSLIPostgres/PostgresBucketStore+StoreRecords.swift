@@ -94,15 +94,17 @@ extension PostgresBucketStore {
             return blobs
         }
         let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        var reports: [ClientReport] = []
+        var reports = RecordsByTime(order: ClientReport.byTime)
         for (minute, blob) in blobs {
             try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                try blob.withUnsafeReadableBytes {
-                    try ClientReportBlob.decode($0, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &reports)
+                try blob.withUnsafeReadableBytes { bytes in
+                    try reports.append(minute: minute) {
+                        try ClientReportBlob.decode(bytes, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &$0)
+                    }
                 }
             }
         }
-        return ClientReport.byTime(reports)
+        return reports.sorted()
     }
 
     /// The grants events of `[fromMillis, toMillis)` reported, by time (of `transactionIDs` when given).
@@ -118,11 +120,15 @@ extension PostgresBucketStore {
             ).decode((Int64, ByteBuffer).self) { blobs.append(row) }
             return blobs
         }
-        var grants = GrantsByTime()
+        var grants = RecordsByTime(order: GrantRecord.byTime)
         let wanted = transactionIDs.map(GrantBlob.Transactions.init)
         for (minute, blob) in blobs {
             try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                try blob.withUnsafeReadableBytes { try grants.decode($0, minute: minute, in: fromMillis..<toMillis, naming: wanted) }
+                try blob.withUnsafeReadableBytes { bytes in
+                    try grants.append(minute: minute) {
+                        try GrantBlob.decode(bytes, minute: minute, in: fromMillis..<toMillis, naming: wanted, into: &$0)
+                    }
+                }
             }
         }
         return grants.sorted()

@@ -99,36 +99,3 @@ package enum GrantBlob {
         guard reader.isAtEnd else { throw CorruptBucketError(detail: "bytes after the last grant") }
     }
 }
-
-/// Grants decoded minute after minute, by time: each minute's are sorted when the next minute's begin,
-/// so reading blobs by minute ends sorted (a sort of the whole read moved every record, with its strings).
-package struct GrantsByTime {
-    private var grants: [GrantRecord] = []
-    private var minute: Int64?
-    private var minuteStart = 0
-
-    /// An empty read.
-    package init() {}
-
-    /// Adds the grants of a blob of `minute` (``GrantBlob/decode(_:minute:in:naming:into:)``).
-    package mutating func decode(
-        _ bytes: UnsafeRawBufferPointer, minute: Int64, in range: Range<Int64>, naming transactions: GrantBlob.Transactions?
-    ) throws {
-        if minute != self.minute {
-            sortLastMinute()
-            (self.minute, minuteStart) = (minute, grants.count)
-        }
-        try GrantBlob.decode(bytes, minute: minute, in: range, naming: transactions, into: &grants)
-    }
-
-    /// The grants read, by time (``GrantRecord/byTime(_:)``; blobs read out of minute order are sorted whole).
-    package mutating func sorted() -> [GrantRecord] {
-        sortLastMinute()
-        return GrantRecord.byTime(grants)
-    }
-
-    private mutating func sortLastMinute() {
-        guard grants.count - minuteStart > 1 else { return }
-        grants.replaceSubrange(minuteStart..., with: GrantRecord.byTime(Array(grants[minuteStart...])))
-    }
-}

@@ -267,15 +267,17 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
             }
         }
         let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        var reports: [ClientReport] = []
-        for (minute, parts) in minutes {
+        var reports = RecordsByTime(order: ClientReport.byTime)
+        for (minute, parts) in minutes.sorted(by: { $0.key < $1.key }) {
             for part in parts {
-                try part.reports.withUnsafeBytes {
-                    try ClientReportBlob.decode($0, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &reports)
+                try part.reports.withUnsafeBytes { bytes in
+                    try reports.append(minute: minute) {
+                        try ClientReportBlob.decode(bytes, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &$0)
+                    }
                 }
             }
         }
-        return ClientReport.byTime(reports)
+        return reports.sorted()
     }
 
     /// The grants events of `[fromMillis, toMillis)` reported, by time.
@@ -285,11 +287,15 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
                 $0.key >= fromMillis.floorDividedBy(60_000).quotient && $0.key <= toMillis.floorDividedBy(60_000).quotient
             }
         }
-        var grants = GrantsByTime()
+        var grants = RecordsByTime(order: GrantRecord.byTime)
         let wanted = transactionIDs.map(GrantBlob.Transactions.init)
         for (minute, parts) in minutes.sorted(by: { $0.key < $1.key }) {
             for grantBlob in parts.compactMap(\.grants) {
-                try grantBlob.withUnsafeBytes { try grants.decode($0, minute: minute, in: fromMillis..<toMillis, naming: wanted) }
+                try grantBlob.withUnsafeBytes { bytes in
+                    try grants.append(minute: minute) {
+                        try GrantBlob.decode(bytes, minute: minute, in: fromMillis..<toMillis, naming: wanted, into: &$0)
+                    }
+                }
             }
         }
         return grants.sorted()

@@ -27,32 +27,37 @@ enum ClientReportRows {
     static func fetch(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [ClientReport] {
         guard !keys.isEmpty else { return [] }
         let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        var reports: [ClientReport] = []
-        let statement = try RawStatement(db, sql: "SELECT minute, reports FROM client_report_minute WHERE minute >= ? AND minute < ?")
+        var reports = RecordsByTime(order: ClientReport.byTime)
+        let statement = try RawStatement(db, sql: "SELECT minute, reports FROM client_report_minute WHERE minute >= ? AND minute < ? ORDER BY minute")
         defer { statement.reset() }
         statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
         while try statement.step() {
-            try decoding(table: "client_report_minute", row: "minute \(statement.int64(0))") {
-                try ClientReportBlob.decode(
-                    statement.blob(1), minute: statement.int64(0), wanted: wanted, in: fromMillis..<toMillis, into: &reports)
+            let minute = statement.int64(0)
+            try decoding(table: "client_report_minute", row: "minute \(minute)") {
+                try reports.append(minute: minute) {
+                    try ClientReportBlob.decode(statement.blob(1), minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &$0)
+                }
             }
         }
-        return ClientReport.byTime(reports)
+        return reports.sorted()
     }
 }
 
 extension ClientReportRows {
     /// The grants events of `[fromMillis, toMillis)` reported, by time. O(grants in the range).
     static func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?, in db: Database) throws -> [GrantRecord] {
-        var grants = GrantsByTime()
+        var grants = RecordsByTime(order: GrantRecord.byTime)
         let wanted = transactionIDs.map(GrantBlob.Transactions.init)
         let statement = try RawStatement(
             db, sql: "SELECT minute, grants FROM client_report_minute WHERE minute >= ? AND minute < ? AND grants IS NOT NULL ORDER BY minute")
         defer { statement.reset() }
         statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
         while try statement.step() {
-            try decoding(table: "client_report_minute", row: "minute \(statement.int64(0))") {
-                try grants.decode(statement.blob(1), minute: statement.int64(0), in: fromMillis..<toMillis, naming: wanted)
+            let minute = statement.int64(0)
+            try decoding(table: "client_report_minute", row: "minute \(minute)") {
+                try grants.append(minute: minute) {
+                    try GrantBlob.decode(statement.blob(1), minute: minute, in: fromMillis..<toMillis, naming: wanted, into: &$0)
+                }
             }
         }
         return grants.sorted()
