@@ -154,10 +154,19 @@ extension Store {
     /// The store of an app platform: Apple's for iOS, iPadOS, macOS, tvOS, watchOS and visionOS; Google
     /// Play for Android; nil for any other or none.
     public init?(platform: String?) {
-        switch platform?.lowercased() {
-        case "ios", "ipados", "macos", "tvos", "watchos", "visionos": self = .apple
-        case "android": self = .google
-        default: return nil
+        guard let platform else { return nil }
+        /// Whether `platform` is `name` (lower case ASCII) in any case: its bytes compared with the ASCII case
+        /// bit set, which a grant audit does for every grant (no other text lowercases to these names).
+        func isNamed(_ name: StaticString) -> Bool {
+            name.utf8CodeUnitCount == platform.utf8.count
+                && name.withUTF8Buffer { name in zip(name, platform.utf8).allSatisfy { $0 == $1 | 0x20 } }
+        }
+        if ["ios", "ipados", "macos", "tvos", "watchos", "visionos"].contains(where: isNamed) {
+            self = .apple
+        } else if isNamed("android") {
+            self = .google
+        } else {
+            return nil
         }
     }
 }
