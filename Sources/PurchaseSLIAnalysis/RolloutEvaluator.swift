@@ -178,9 +178,9 @@ public struct RolloutEvaluator: Sendable {
                 comparisons[index].lostAmounts = Self.lostAmounts(of: comparisons[index], among: comparisons, prices: inputs.prices)
             }
             // Regressions first, each part in the states' report order (``reportOrder(_:_:_:_:)``).
-            comparisons = comparisons.filter(\.isRegression) + comparisons.filter { !$0.isRegression }
-            let progress = self.progress(at: time)
             let regressions = comparisons.filter(\.isRegression)
+            comparisons = regressions + comparisons.filter { !$0.isRegression }
+            let progress = self.progress(at: time)
             if !regressions.isEmpty {
                 let verdict: RolloutReport.Verdict = regressions.contains { $0.metric.losesMoney } ? .rollback : .hold
                 let reasons = (regressions.filter(\.metric.losesMoney) + regressions.filter { !$0.metric.losesMoney }).map {
