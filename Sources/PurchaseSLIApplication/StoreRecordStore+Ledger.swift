@@ -31,10 +31,12 @@ extension StoreRecordStore {
     ) throws -> GrantAudit {
         let grants = try grants(fromMillis: fromMillis, toMillis: toMillis)
         let transactions = Set(grants.map(\.transactionID))
-        // Before them, only the grants of their transactions: what a repeat can repeat.
+        // Before them, only the grants of their transactions that a repeat can repeat: those of the grants
+        // of the span's first ``GrantAudit/repeatSpanMillis`` (a later grant's span lies within the grants read).
+        let repeating = Set(grants.prefix { $0.millis - fromMillis < GrantAudit.repeatSpanMillis }.map(\.transactionID))
         let earlier =
-            transactions.isEmpty
-            ? [] : try self.grants(fromMillis: fromMillis - GrantAudit.repeatSpanMillis, toMillis: fromMillis, naming: transactions)
+            repeating.isEmpty
+            ? [] : try self.grants(fromMillis: fromMillis - GrantAudit.repeatSpanMillis, toMillis: fromMillis, naming: repeating)
         return GrantAudit(
             grants: grants, earlier: earlier, charges: try charges(naming: transactions), ledger: ledger, activity: activity, rule: rule)
     }
