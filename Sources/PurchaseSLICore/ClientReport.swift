@@ -89,9 +89,7 @@ public struct ClientReport: Sendable, Hashable {
             if lhs.key != rhs.key { return lhs.key.precedes(rhs.key) }
             return (lhs.productID, lhs.lastResult.rawValue) < (rhs.productID, rhs.lastResult.rawValue)
         }
-        // By index: zipped pairs would copy every record twice.
-        if reports.indices.dropFirst().allSatisfy({ !precedes(reports[$0], reports[$0 - 1]) }) { return reports }
-        return reports.sorted(by: precedes)
+        return reports.sortedUnlessInOrder(by: precedes)
     }
 }
 

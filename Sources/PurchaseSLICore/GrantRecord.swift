@@ -49,9 +49,7 @@ public struct GrantRecord: Sendable, Hashable {
             guard a.millis == b.millis else { return a.millis < b.millis }
             return (a.transactionID, a.eventID) < (b.transactionID, b.eventID)
         }
-        // By index: zipped pairs would copy every record twice.
-        if grants.indices.dropFirst().allSatisfy({ !precedes(grants[$0], grants[$0 - 1]) }) { return grants }
-        return grants.sorted(by: precedes)
+        return grants.sortedUnlessInOrder(by: precedes)
     }
 }
 

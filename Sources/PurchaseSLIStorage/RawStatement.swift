@@ -94,7 +94,7 @@ struct RawStatement {
     func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
 
     /// The column's number, or nil when it is NULL.
-    func double(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, column) }
+    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, column) }
 
     /// Rows changed by the last statement of this connection.
     var changes: Int32 { sqlite3_changes(db.sqliteConnection) }

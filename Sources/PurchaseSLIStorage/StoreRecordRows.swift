@@ -141,7 +141,7 @@ enum StoreNotificationRows {
                 store: store, notificationID: statement.text(1) ?? "", environment: statement.text(2) ?? "", appID: statement.text(3) ?? "",
                 type: statement.text(4) ?? "", subtype: statement.text(5), kind: kind, signedMillis: statement.int64(7),
                 transactionID: statement.text(9), originalTransactionID: statement.text(10), productID: statement.text(11),
-                purchaseMillis: statement.optionalInt64(12), price: statement.double(13), currency: statement.text(14),
+                purchaseMillis: statement.optionalInt64(12), price: statement.optionalDouble(13), currency: statement.text(14),
                 appAccountToken: statement.text(15), revocationMillis: statement.optionalInt64(16))
             found.append(ReceivedNotification(notification, receivedMillis: statement.int64(8)))
         }
