@@ -90,25 +90,21 @@ public struct ChargeLedger: Sendable {
     /// many notifications tell it (the App Store's REFUND and REVOKE of one transaction, Play's revoked
     /// subscription and its voided purchase). O(n log n).
     public init(notifications: [ReceivedNotification], reports: [ClientReport], rule: SLOPolicy.ReconciliationRule) {
-        var byTransaction: [String: [ClientReport]] = [:]
-        var byToken: [String: [ClientReport]] = [:]
-        for report in reports {
-            switch report.key {
-            case .transactionID(let id): byTransaction[id, default: []].append(report)
-            case .appAccountToken(let token): byToken[token, default: []].append(report)
-            }
-        }
-        /// The reports among `candidates` about `notification`'s purchase (its product, its span), merged:
-        /// the first grant, the latest outcome; and the first failure or cancel among them.
-        func matching(_ candidates: [ClientReport]?, about notification: StoreNotification) -> (report: ClientReport?, troubleMillis: Int64?) {
+        let chains = ReportChains(reports)
+        /// The reports of `key` about `notification`'s purchase (its product, its span), merged: the first
+        /// grant, the latest outcome; and the first failure or cancel among them.
+        func matching(_ key: ClientReport.Key, about notification: StoreNotification) -> (report: ClientReport?, troubleMillis: Int64?) {
             let span = notification.eventMillis - Self.reportsBeforeChargeMillis...notification.eventMillis + Self.reportsAfterChargeMillis
             var merged: ClientReport?
             var trouble: Int64?
-            for report in candidates ?? []
-            where span.contains(report.lastMillis)
-                && (notification.productID == nil || notification.productID == report.productID)
-            {
-                var own = report
+            var index = chains.first(of: key)
+            while let position = index {
+                index = chains.next(after: position)
+                guard
+                    span.contains(reports[position].lastMillis)
+                        && (notification.productID == nil || notification.productID == reports[position].productID)
+                else { continue }
+                var own = reports[position]
                 if let grant = own.firstGrantMillis, !span.contains(grant) { own.firstGrantMillis = nil }
                 if own.lastResult == .failure || own.lastResult == .cancel { trouble = min(trouble ?? own.lastMillis, own.lastMillis) }
                 if merged == nil { merged = own } else { merged!.merge(own) }
@@ -123,39 +119,44 @@ public struct ChargeLedger: Sendable {
         var seen = Set<ChargeKey>()
         /// A transaction is refunded once; a refund without a transaction id is its notification.
         var refunded = Set<String>()
-        var charges: [Charge] = []
-        var refunds: [Charge] = []
-        // In the order received; the notifications (some twenty strings each) are not copied to sort them.
+        // The positions of the notifications kept, in the order received: the first of each charge and refund.
+        var kept: [Int] = []
         for position in notifications.indices.sorted(by: { notifications[$0].receivedMillis < notifications[$1].receivedMillis }) {
-            let received = notifications[position]
-            let notification = received.notification
+            let notification = notifications[position].notification
             guard notification.kind != .other else { continue }
-            let key = ChargeKey(store: notification.store, transactionID: notification.transactionID, millis: notification.eventMillis)
             let isNew =
                 notification.kind == .refund
                 ? refunded.insert("\(notification.store.rawValue) \(notification.transactionID ?? "notification " + notification.notificationID)")
                     .inserted
-                : seen.insert(key).inserted
-            guard isNew else { continue }
-            let byID = notification.transactionID.map { matching(byTransaction[$0], about: notification) }
-            let byToken = notification.appAccountToken.map { matching(byToken[$0], about: notification) }
+                : seen.insert(ChargeKey(store: notification.store, transactionID: notification.transactionID, millis: notification.eventMillis))
+                    .inserted
+            if isNew { kept.append(position) }
+        }
+        // A refund without a product (Play's voided purchases) takes its charge's: the first received.
+        var productByTransaction: [String: String?] = [:]
+        if kept.contains(where: { notifications[$0].notification.kind == .refund && notifications[$0].notification.productID == nil }) {
+            for position in kept where notifications[position].notification.kind == .charge {
+                let notification = notifications[position].notification
+                if let id = notification.transactionID, productByTransaction[id] == nil { productByTransaction[id] = notification.productID }
+            }
+        }
+        // Joined by event time, ties as received (the notifications, some twenty strings each, are not moved to sort them).
+        var charges: [Charge] = []
+        var refunds: [Charge] = []
+        for position in kept.sorted(by: { notifications[$0].notification.eventMillis < notifications[$1].notification.eventMillis }) {
+            var notification = notifications[position].notification
+            let byID = notification.transactionID.map { matching(.transactionID($0), about: notification) }
+            let byToken = notification.appAccountToken.map { matching(.appAccountToken($0), about: notification) }
             let troubles = [byID?.troubleMillis, byToken?.troubleMillis].compactMap { $0 }
+            if notification.kind == .refund, notification.productID == nil, let id = notification.transactionID {
+                notification.productID = productByTransaction[id] ?? nil
+            }
             let charge = Charge(
-                notification: notification, receivedMillis: received.receivedMillis, grantedMillis: byID?.report?.firstGrantMillis,
+                notification: notification, receivedMillis: notifications[position].receivedMillis, grantedMillis: byID?.report?.firstGrantMillis,
                 report: byID?.report ?? byToken?.report, firstTroubleMillis: troubles.min())
             if notification.kind == .charge { charges.append(charge) } else { refunds.append(charge) }
         }
-        // A refund without a product (Play's voided purchases) takes its charge's.
-        let productByTransaction = Dictionary(
-            charges.compactMap { charge in charge.notification.transactionID.map { ($0, charge.notification.productID) } },
-            uniquingKeysWith: { first, _ in first })
-        for index in refunds.indices where refunds[index].notification.productID == nil {
-            if let id = refunds[index].notification.transactionID { refunds[index].notification.productID = productByTransaction[id] ?? nil }
-        }
         let grace = rule.graceSeconds * 1000
-        // Sorted in place: a sorted copy would retain every string of every charge.
-        charges.sort { $0.eventMillis < $1.eventMillis }
-        refunds.sort { $0.eventMillis < $1.eventMillis }
         self.charges = charges
         self.refunds = refunds
         expectedCharges = self.charges.filter { rule.expectsGrant(type: $0.notification.type, environment: $0.notification.environment) }
@@ -192,5 +193,37 @@ public struct ChargeLedger: Sendable {
     /// The charges of `sorted` made in `[from, to]` (milliseconds). O(log n).
     static func slice(_ sorted: [Charge], from: Int64, through to: Int64) -> ArraySlice<Charge> {
         sorted.timeSlice(millis: \.eventMillis, from: from, through: to)
+    }
+}
+
+/// Where each key's reports lie among a list of reports, in the list's order, without an array per key:
+/// the first position of each key and, for each position, the next of its key.
+private struct ReportChains {
+    private var ends: [ClientReport.Key: (first: Int, last: Int)] = [:]
+    private var successors: [Int]
+
+    /// The chains of `reports`. O(n).
+    init(_ reports: [ClientReport]) {
+        successors = Array(repeating: -1, count: reports.count)
+        ends.reserveCapacity(reports.count)
+        for index in reports.indices {
+            let previous = Self.replaceLast(&ends[reports[index].key, default: (first: index, last: -1)], with: index)
+            if previous >= 0 { successors[previous] = index }
+        }
+    }
+
+    /// The first position of `key`'s reports, or nil without any.
+    func first(of key: ClientReport.Key) -> Int? { ends[key]?.first }
+
+    /// The position of the next report of the key of the report at `position`, or nil after its last.
+    func next(after position: Int) -> Int? {
+        let next = successors[position]
+        return next >= 0 ? next : nil
+    }
+
+    /// Makes `index` the last of a chain, giving back the one before it (-1 when it is the first).
+    private static func replaceLast(_ end: inout (first: Int, last: Int), with index: Int) -> Int {
+        defer { end.last = index }
+        return end.last
     }
 }

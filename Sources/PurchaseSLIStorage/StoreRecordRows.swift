@@ -103,8 +103,17 @@ enum StoreNotificationRows {
     /// through the transaction index: SQLite's list of a million ids went to a temporary file), by event
     /// time.
     static func fetchCharges(naming transactionIDs: Set<String>, in db: Database) throws -> [ReceivedNotification] {
-        // Without a charge stored (events alone, no store notifications) none is looked up by id.
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM store_notification WHERE kind = 'charge')") == true else { return [] }
+        // A charge looked up by id costs some five read in turn: when the charges stored are fewer than five
+        // times the ids, each is read and kept when it names one (counted no further than that); without a
+        // charge stored (events alone, no store notifications) none is looked up.
+        let scanLimit = transactionIDs.count * 5
+        let stored =
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM (SELECT 1 FROM store_notification WHERE kind = 'charge' LIMIT ?)", arguments: [scanLimit + 1]) ?? 0
+        guard stored > 0 else { return [] }
+        if stored <= scanLimit {
+            return try fetch(where: "kind = 'charge'", in: db) { _ in }.filter { $0.notification.transactionID.map(transactionIDs.contains) ?? false }
+        }
         let ids = Array(transactionIDs)
         let parts = try stride(from: 0, to: ids.count, by: 20_000).map { start in
             try fetch(where: "transaction_id IN (SELECT value FROM json_each(?)) AND kind = 'charge'", in: db) {

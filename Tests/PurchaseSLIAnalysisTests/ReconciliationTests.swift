@@ -238,4 +238,34 @@ struct ReconciliationTests {
         let ledger = ChargeLedger(notifications: [charge("t1", at: 2.67), resent], reports: [], rule: SLOPolicy.default.reconciliation)
         #expect(ledger.charges.count == 1)
     }
+
+    @Test(
+        "charges by event time, ties as received; of one charge told twice the first received is kept; a refund takes the first received charge's product"
+    )
+    func orderAndFirstReceived() {
+        func told(
+            _ id: String, transaction: String, at minutes: Double, receivedAfter: Double, product: String? = "coins_100"
+        )
+            -> ReceivedNotification
+        {
+            var notification = charge(transaction, at: minutes, receivedAfter: receivedAfter)
+            notification.notification.notificationID = id
+            notification.notification.productID = product
+            return notification
+        }
+        var refund = told("r", transaction: "t1", at: 60, receivedAfter: 1, product: nil)
+        refund.notification.kind = .refund
+        refund.notification.type = "REFUND"
+        let ledger = ChargeLedger(
+            notifications: [
+                told("a", transaction: "t1", at: 0, receivedAfter: 5), told("z", transaction: "t2", at: 0, receivedAfter: 1),
+                told("c", transaction: "t1", at: 30, receivedAfter: -28, product: "coins_500"), refund,
+                told("e", transaction: "t1", at: 0, receivedAfter: 3),
+            ],
+            reports: [report(.transactionID("t1"), .success, at: 0.5)], rule: SLOPolicy.default.reconciliation)
+        // "e" tells "a"'s charge again and was received first; "c" (another charge of t1) was received before both.
+        #expect(ledger.charges.map(\.notification.notificationID) == ["z", "e", "c"])
+        #expect(ledger.charges.map(\.grantedMillis) == [nil, at(0.5), nil])
+        #expect(ledger.refunds.map(\.productID) == ["coins_500"])
+    }
 }

@@ -331,6 +331,29 @@ struct StoreRecordContractTests {
         #expect(try store.charges(naming: []).isEmpty)
     }
 
+    @Test(
+        "charges naming transactions: the same answer for a few ids among many charges as for many ids, by time then notification id",
+        arguments: Backend.all)
+    func chargesNamingFewOrMany(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        // 30 charges of 15 transactions, two per minute (told twice under two ids), and a refund of each.
+        let minutes = (0..<15).map { String(format: "2026-11-20T10:%02d:00Z", 14 - $0) }
+        let charges = (0..<15).flatMap { index in
+            [
+                notification("c\(index)b", at: minutes[index], transaction: "t\(index)"),
+                notification("c\(index)a", at: minutes[index], transaction: "t\(index)"),
+                notification("r\(index)", kind: .refund, at: minutes[index], transaction: "t\(index)"),
+            ]
+        }
+        _ = try store.record(charges, receivedAtMillis: receivedAt)
+        // One id among 30 charges is looked up; ten are read with every charge.
+        #expect(try store.charges(naming: ["t3", "t404"]).map(\.notification.notificationID) == ["c3a", "c3b"])
+        let many = Set((0..<10).map { "t\($0)" })
+        #expect(
+            try store.charges(naming: many).map(\.notification.notificationID)
+                == (0..<10).reversed().flatMap { ["c\($0)a", "c\($0)b"] })
+    }
+
     @Test("charges and refunds per step: a transaction told twice once, a refund without product takes its charge's", arguments: Backend.all)
     func storeActivity(_ backend: Backend) async throws {
         let store = try await backend.store().store
