@@ -72,8 +72,8 @@ extension AlertContext {
             keys[finding.kind, default: []].insert(Self.chargeKey(store: finding.labels.store, product: finding.labels.slice?.value))
         }
         guard !keys.isEmpty else { return nil }
-        let audit = try grantAudit(
-            from: from, to: time, ledger: try chargeLedger(from: from, to: time), activity: try storeActivity(from: from, to: time))
+        let read = try storeRecord(from: from, to: time)
+        let audit = try grantAudit(from: from, to: time, ledger: read.charges, activity: read.activity)
         func named(_ grant: GrantAudit.Grant, by kind: AlertFinding.Kind) -> Bool {
             keys[kind]?.contains(Self.chargeKey(store: grant.store?.rawValue, product: grant.record.productID)) ?? false
         }

@@ -62,8 +62,7 @@ public struct AlertContext: Sendable {
         let slices = Dictionary(zip(policy.slices, answers.dropFirst()), uniquingKeysWith: { first, _ in first })
         var inputs = AlertInputs(startSeconds: from, endSeconds: to, overall: answers[0], slices: slices)
         inputs.weightedActions = try weightedActions(from: actionsFrom, to: to)
-        inputs.charges = try chargeLedger(from: from, to: to)
-        inputs.storeActivity = try storeActivity(from: from, to: to)
+        (inputs.charges, inputs.storeActivity) = try storeRecord(from: from, to: to)
         inputs.grants = try grantAudit(
             from: max(from, grantsEvaluatedFrom ?? from), to: to, ledger: inputs.charges, activity: inputs.storeActivity)
         // The audit holds the grants that evaluations from a hold before its start alert on.
@@ -192,22 +191,28 @@ public struct AlertContext: Sendable {
             .reduce(into: [:]) { $0[LostPurchases.Product(productID: $1.key[0], planID: $1.key[1]), default: OutcomeCounts()] += $1.counts }
     }
 
-    /// The stores' hourly charges and refunds that refund spikes in `[from, to)` compare: back to the
-    /// first baseline window of the earliest evaluation (held findings included).
-    public func storeActivity(from: Int64, to: Int64) throws -> StoreActivitySeries {
+    /// What evaluations in `[from, to)` read of the stores' notifications, from one read of them: the
+    /// charges and refunds they can alert on (charged up to the alert lookback and the longest hold before
+    /// `from`) joined with what the app reported about them, and the hourly charges and refunds that refund
+    /// spikes compare (back to the first baseline window of the earliest evaluation, held findings
+    /// included), counted as ``PurchaseSLIStorage/StoreRecordStore/storeActivity(fromMillis:toMillis:stepSeconds:)`` counts them.
+    public func storeRecord(from: Int64, to: Int64) throws -> (charges: ChargeLedger, activity: StoreActivitySeries) {
         let rule = policy.reconciliation
         let start = from - evaluator.longestHoldSeconds - Int64(rule.refundBaselineDays) * 86_400 - rule.refundWindowSeconds - 3600
         let hourStart = start - start.floorDividedBy(3600).remainder
-        return StoreActivitySeries(
-            rows: try store.storeActivity(fromMillis: hourStart * 1000, toMillis: to * 1000, stepSeconds: 3600),
+        let (activityFrom, chargesFrom, toMillis) = (hourStart * 1000, (from - chargeReachSeconds) * 1000, to * 1000)
+        let read = try store.notifications(kinds: [.charge, .refund], fromMillis: min(activityFrom, chargesFrom), toMillis: toMillis)
+        func since(_ millis: Int64) -> [ReceivedNotification] {
+            millis <= min(activityFrom, chargesFrom) ? read : read.filter { $0.notification.eventMillis >= millis }
+        }
+        let counted = since(activityFrom)
+        // A charge or refund told without a product takes its transaction's, whatever told it and when.
+        let unnamed = Set(counted.filter { $0.notification.productID == nil }.compactMap(\.notification.transactionID))
+        let products = unnamed.isEmpty ? [] : try store.notificationsWithProduct(naming: unnamed)
+        let activity = StoreActivitySeries(
+            rows: StoreActivityRow.rows(of: counted + products, fromMillis: activityFrom, toMillis: toMillis, stepSeconds: 3600),
             startSeconds: hourStart, endSeconds: to, environments: rule.environments)
-    }
-
-    /// The stores' charges and refunds that evaluations in `[from, to)` can alert on (charged up to the
-    /// alert lookback and the longest hold before `from`), joined with what the app reported about
-    /// them.
-    public func chargeLedger(from: Int64, to: Int64) throws -> ChargeLedger {
-        try store.ledger(kinds: [.charge, .refund], fromMillis: (from - chargeReachSeconds) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
+        return (try store.ledger(of: since(chargesFrom), fromMillis: chargesFrom, toMillis: toMillis, rule: rule), activity)
     }
 
     /// How far before an evaluation's first minute the charges it reads reach: the alert lookback and the
@@ -217,7 +222,7 @@ public struct AlertContext: Sendable {
     /// The app's grants that evaluations in `[from, to)` can alert on (made up to the longest hold and the
     /// ticket lookback, or the page window after the wait when longer, before `from`, and the grants a
     /// repeat repeats), joined with the charges of their transactions; `ledger` tells when the stores'
-    /// notifications arrived, `activity` which products they charged (``storeActivity(from:to:)``).
+    /// notifications arrived, `activity` which products they charged (``storeRecord(from:to:)``).
     public func grantAudit(from: Int64, to: Int64, ledger: ChargeLedger, activity: StoreActivitySeries) throws -> GrantAudit {
         let rule = policy.reconciliation
         let reach = max(rule.ticketLookbackSeconds, rule.chargeWaitSeconds + rule.pageWindowSeconds) + evaluator.longestHoldSeconds

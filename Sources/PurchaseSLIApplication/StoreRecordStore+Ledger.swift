@@ -11,6 +11,14 @@ extension StoreRecordStore {
     ) throws -> ChargeLedger {
         var notifications = try self.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis)
         if let receivedBy { notifications.removeAll { $0.receivedMillis > receivedBy } }
+        return try ledger(of: notifications, fromMillis: fromMillis, toMillis: toMillis, rule: rule)
+    }
+
+    /// `notifications`, those of `[fromMillis, toMillis)` read, joined with what the app's events reported
+    /// about them: see ``ledger(kinds:fromMillis:toMillis:receivedBy:rule:)``.
+    public func ledger(
+        of notifications: [ReceivedNotification], fromMillis: Int64, toMillis: Int64, rule: SLOPolicy.ReconciliationRule
+    ) throws -> ChargeLedger {
         var keys = Set<ClientReport.Key>()
         for received in notifications {
             if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }

@@ -54,6 +54,13 @@ extension PostgresBucketStore {
         return try fetchNotifications(where: "transaction_id = ANY($1) AND kind = 'charge'") { $0.append(ids) }
     }
 
+    /// The notifications of any kind naming any of `transactionIDs` with a product, by event time, store and id.
+    public func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        guard !transactionIDs.isEmpty else { return [] }
+        let ids = Array(transactionIDs)
+        return try fetchNotifications(where: "transaction_id = ANY($1) AND product_id IS NOT NULL") { $0.append(ids) }
+    }
+
     /// Whether any charge notification is stored: without one (events alone), none is looked up by id.
     private func holdsCharges() throws -> Bool {
         let logger = logger

@@ -82,6 +82,11 @@ public struct AppScopedStore: PurchaseStore {
         try base.charges(naming: transactionIDs).filter { $0.notification.appID == app }
     }
 
+    /// The notifications naming `transactionIDs` with a product, of any app: a transaction is one app's.
+    public func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        try base.notificationsWithProduct(naming: transactionIDs)
+    }
+
     /// What the events reported about `keys` (the keys come from the app's own charges).
     public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
         try base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)

@@ -258,6 +258,19 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         }
     }
 
+    /// The notifications of any kind naming any of `transactionIDs` with a product, by event time.
+    public func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        state.withLock { state in
+            state.notifications.values.filter { received in
+                received.notification.productID != nil && received.notification.transactionID.map(transactionIDs.contains) ?? false
+            }
+        }
+        .sorted {
+            ($0.notification.eventMillis, $0.notification.store.rawValue, $0.notification.notificationID)
+                < ($1.notification.eventMillis, $1.notification.store.rawValue, $1.notification.notificationID)
+        }
+    }
+
     /// What the app's events of `[fromMillis, toMillis)` reported for each of `keys`.
     public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
         guard !keys.isEmpty else { return [] }

@@ -23,6 +23,12 @@ extension SQLiteBucketStore: StoreRecordStore {
         return try pool.read { db in try StoreNotificationRows.fetchCharges(naming: transactionIDs, in: db) }
     }
 
+    /// The notifications of any kind naming any of `transactionIDs` with a product, by event time.
+    public func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        guard !transactionIDs.isEmpty else { return [] }
+        return try pool.read { db in try StoreNotificationRows.fetchWithProduct(naming: transactionIDs, in: db) }
+    }
+
     /// What the app's events of `[fromMillis, toMillis)` reported for each key that has a report.
     public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
         try pool.read { db in try ClientReportRows.fetch(keys, fromMillis: fromMillis, toMillis: toMillis, in: db) }

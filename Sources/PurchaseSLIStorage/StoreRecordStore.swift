@@ -14,6 +14,11 @@ public protocol StoreRecordStore: Sendable {
     /// charges behind the app's grants.
     func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification]
 
+    /// The notifications of any kind naming any of `transactionIDs` with a product, whatever their time, by
+    /// event time: where a charge or refund told without a product finds its own (the one of the smallest
+    /// notification id, ``StoreActivityRow``).
+    func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification]
+
     /// What the app's events of `[fromMillis, toMillis)` reported about each of `keys`: one report per
     /// event, in the order of ``ClientReport/byTime(_:)``: reconciliation picks each charge's own.
     func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport]

@@ -54,6 +54,9 @@ extension SQLiteRecordsForwarding {
     func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
         try base.charges(naming: transactionIDs)
     }
+    func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        try base.notificationsWithProduct(naming: transactionIDs)
+    }
 
     func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord] {
         try base.grants(fromMillis: fromMillis, toMillis: toMillis, naming: transactionIDs)

@@ -354,6 +354,21 @@ struct StoreRecordContractTests {
                 == (0..<10).reversed().flatMap { ["c\($0)a", "c\($0)b"] })
     }
 
+    @Test("notifications with a product naming transactions: of any kind and time, by time then id", arguments: Backend.all)
+    func notificationsWithProduct(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        _ = try store.record(
+            [
+                notification("n1", at: "2026-10-01T10:00:00Z", transaction: "t1"),
+                notification("n2", kind: .refund, at: "2026-11-20T12:00:00Z", transaction: "t1", product: nil),
+                notification("n3", kind: .other, at: "2026-11-20T11:00:00Z", transaction: "t1", product: "gems_10"),
+                notification("n4", at: "2026-11-20T10:00:00Z", transaction: "t2"),
+                notification("n5", kind: .refund, at: "2026-11-20T10:00:00Z", transaction: "t3"),
+            ], receivedAtMillis: receivedAt)
+        #expect(try store.notificationsWithProduct(naming: ["t1", "t3", "t404"]).map(\.notification.notificationID) == ["n1", "n5", "n3"])
+        #expect(try store.notificationsWithProduct(naming: []).isEmpty)
+    }
+
     @Test("charges and refunds per step: a transaction told twice once, a refund without product takes its charge's", arguments: Backend.all)
     func storeActivity(_ backend: Backend) async throws {
         let store = try await backend.store().store
