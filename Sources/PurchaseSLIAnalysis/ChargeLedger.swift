@@ -143,6 +143,7 @@ public struct ChargeLedger: Sendable {
         // Joined by event time, ties as received (the notifications, some twenty strings each, are not moved to sort them).
         var charges: [Charge] = []
         var refunds: [Charge] = []
+        charges.reserveCapacity(kept.count)
         for position in kept.sorted(by: { notifications[$0].notification.eventMillis < notifications[$1].notification.eventMillis }) {
             var notification = notifications[position].notification
             let byID = notification.transactionID.map { matching(.transactionID($0), about: notification) }
@@ -159,7 +160,9 @@ public struct ChargeLedger: Sendable {
         let grace = rule.graceSeconds * 1000
         self.charges = charges
         self.refunds = refunds
-        expectedCharges = self.charges.filter { rule.expectsGrant(type: $0.notification.type, environment: $0.notification.environment) }
+        // Filtered copies only where some are left out: a charge is some hundreds of bytes and twenty strings.
+        func expected(_ charge: Charge) -> Bool { rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment) }
+        expectedCharges = charges.allSatisfy(expected) ? charges : charges.filter(expected)
         overdueCharges = expectedCharges.filter { !$0.isGranted(by: $0.eventMillis + grace) }
         var positions: [ProductKey: Int] = [:]
         var currencyPositions: [String: Int] = [:]
