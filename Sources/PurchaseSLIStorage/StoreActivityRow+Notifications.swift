@@ -38,12 +38,14 @@ extension StoreActivityRow {
             }
         }
         var products: [TransactionKey: (notificationID: String, productID: String)] = [:]
-        for received in notifications where !unnamed.isEmpty {
-            let notification = received.notification
-            guard let transaction = notification.transactionID, let product = notification.productID else { continue }
-            let key = TransactionKey(store: notification.store, transactionID: transaction)
-            guard unnamed.contains(key), products[key].map({ notification.notificationID < $0.notificationID }) ?? true else { continue }
-            products[key] = (notification.notificationID, product)
+        if !unnamed.isEmpty {
+            for received in notifications {
+                let notification = received.notification
+                guard let transaction = notification.transactionID, let product = notification.productID else { continue }
+                let key = TransactionKey(store: notification.store, transactionID: transaction)
+                guard unnamed.contains(key), products[key].map({ notification.notificationID < $0.notificationID }) ?? true else { continue }
+                products[key] = (notification.notificationID, product)
+            }
         }
         let step = max(1, stepSeconds) * 1000
         var rows: [StoreActivityRow: (count: Int64, amount: Double)] = [:]
