@@ -205,12 +205,8 @@ public struct AlertContext: Sendable {
         func since(_ millis: Int64) -> [ReceivedNotification] {
             millis <= min(activityFrom, chargesFrom) ? read : read.filter { $0.notification.eventMillis >= millis }
         }
-        let counted = since(activityFrom)
-        // A charge or refund told without a product takes its transaction's, whatever told it and when.
-        let unnamed = Set(counted.filter { $0.notification.productID == nil }.compactMap(\.notification.transactionID))
-        let products = unnamed.isEmpty ? [] : try store.notificationsWithProduct(naming: unnamed)
         let activity = StoreActivitySeries(
-            rows: StoreActivityRow.rows(of: counted + products, fromMillis: activityFrom, toMillis: toMillis, stepSeconds: 3600),
+            rows: try store.storeActivity(of: since(activityFrom), fromMillis: activityFrom, toMillis: toMillis, stepSeconds: 3600),
             startSeconds: hourStart, endSeconds: to, environments: rule.environments)
         return (try store.ledger(of: since(chargesFrom), fromMillis: chargesFrom, toMillis: toMillis, rule: rule), activity)
     }

@@ -148,18 +148,7 @@ extension PostgresBucketStore {
             $0.append(fromMillis)
             $0.append(toMillis)
         }
-        let unknownProducts = Array(Set(inRange.filter { $0.notification.productID == nil }.compactMap(\.notification.transactionID))).sorted()
-        let charges =
-            unknownProducts.isEmpty
-            ? []
-            : try fetchNotifications(
-                where: "transaction_id = ANY($1) AND product_id IS NOT NULL AND NOT (event_millis >= $2 AND event_millis < $3 AND kind <> 'other')"
-            ) {
-                $0.append(unknownProducts)
-                $0.append(fromMillis)
-                $0.append(toMillis)
-            }
-        return StoreActivityRow.rows(of: inRange + charges, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
+        return try storeActivity(of: inRange, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
     }
 
     private func fetchNotifications(where condition: String, binding bind: (inout PostgresBindings) -> Void) throws -> [ReceivedNotification] {

@@ -69,6 +69,17 @@ extension StoreRecordStore {
         try record(notifications.map { ReceivedNotification($0, receivedMillis: receivedAtMillis) })
     }
 
+    /// The charges and refunds among `notifications` (of any span that holds `[fromMillis, toMillis)`)
+    /// counted per step as ``storeActivity(fromMillis:toMillis:stepSeconds:)`` counts them: one told
+    /// without a product takes its transaction's, looked up whatever told it and when.
+    package func storeActivity(
+        of notifications: [ReceivedNotification], fromMillis: Int64, toMillis: Int64, stepSeconds: Int64
+    ) throws -> [StoreActivityRow] {
+        let unnamed = Set(notifications.filter { $0.notification.productID == nil }.compactMap(\.notification.transactionID))
+        let products = unnamed.isEmpty ? [] : try notificationsWithProduct(naming: unnamed)
+        return StoreActivityRow.rows(of: notifications + products, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
+    }
+
     /// Every grant the app's events of `[fromMillis, toMillis)` reported, by time.
     public func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
         try grants(fromMillis: fromMillis, toMillis: toMillis, naming: nil)
