@@ -88,7 +88,7 @@ public struct GrantAudit: Sendable {
             chargeOf[id] = charge
         }
         let joined = GrantRecord.byTime(grants).map { record in
-            let charge = chargeOf[record.transactionID]
+            let charge = chargeOf.isEmpty ? nil : chargeOf[record.transactionID]
             return Grant(record: record, store: charge?.notification.store ?? Store(platform: record.platform), charge: charge)
         }
         self.grants = joined
@@ -115,15 +115,25 @@ extension GrantAudit {
     /// it granted, among `earlier` (by time, all before `grants`) and `grants`, each with the earliest
     /// such grant. O(n): each transaction's grants are chained, and its earliest within the span only
     /// moves forward (a receipt replayed thousands of times costs no more than as many first grants).
-    static func repeats(of grants: [Grant], after earlier: [GrantRecord]) -> [Repeat] {
+    /// `hashing` keys the chains (the ids' own hash; a test makes ids meet).
+    package static func repeats(
+        of grants: [Grant], after earlier: [GrantRecord], hashing: (String) -> Int = { $0.hashValue }
+    ) -> [Repeat] {
         let count = earlier.count + grants.count
         // Times apart from the records: the walk reads them often and copies no record.
         var millis: [Int64] = []
         millis.reserveCapacity(count)
         millis += earlier.lazy.map(\.millis)
         millis += grants.lazy.map(\.record.millis)
-        var chains: [String: (earliest: Int, latest: Int)] = [:]
+        func transactionID(at index: Int) -> String {
+            index < earlier.count ? earlier[index].transactionID : grants[index - earlier.count].record.transactionID
+        }
+        // Chains keyed by the hash of their transaction id: a dictionary of ids compares ids along each
+        // probe (most are of one length, compared byte by byte), one of hashes compares numbers. An id whose
+        // hash another id's chain holds (checked on every hit) has its chain by id.
+        var chains: [Int: (earliest: Int, latest: Int)] = [:]
         chains.reserveCapacity(count)
+        var collided: [String: (earliest: Int, latest: Int)] = [:]
         var next = [Int](repeating: -1, count: count)
         /// Adds grant `index` to its transaction's chain (new when `latest` is -1); returns the chain's
         /// earliest grant within the span before it.
@@ -137,13 +147,22 @@ extension GrantAudit {
             while millis[index] - millis[chain.earliest] > repeatSpanMillis { chain.earliest = next[chain.earliest] }
             return chain.earliest
         }
+        /// Adds grant `index`, of transaction `id`, to its chain; returns the chain's earliest grant within the span.
+        func add(_ index: Int, id: String) -> Int {
+            let hash = hashing(id)
+            if let held = chains[hash], transactionID(at: held.latest) != id {
+                return extend(&collided[id, default: (index, -1)], with: index)
+            }
+            return extend(&chains[hash, default: (index, -1)], with: index)
+        }
+        for index in earlier.indices { _ = add(index, id: earlier[index].transactionID) }
         var repeats: [Repeat] = []
-        for index in 0..<count {
-            let transactionID = index < earlier.count ? earlier[index].transactionID : grants[index - earlier.count].record.transactionID
-            let earliest = extend(&chains[transactionID, default: (index, -1)], with: index)
-            if index >= earlier.count, earliest != index {
+        for offset in grants.indices {
+            let index = earlier.count + offset
+            let earliest = add(index, id: grants[offset].record.transactionID)
+            if earliest != index {
                 let first = earliest < earlier.count ? earlier[earliest] : grants[earliest - earlier.count].record
-                repeats.append(Repeat(grant: grants[index - earlier.count], first: first))
+                repeats.append(Repeat(grant: grants[offset], first: first))
             }
         }
         return repeats

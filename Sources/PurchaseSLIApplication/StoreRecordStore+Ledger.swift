@@ -38,15 +38,15 @@ extension StoreRecordStore {
         fromMillis: Int64, toMillis: Int64, ledger: ChargeLedger, activity: StoreActivitySeries, rule: SLOPolicy.ReconciliationRule
     ) throws -> GrantAudit {
         let grants = try grants(fromMillis: fromMillis, toMillis: toMillis)
-        let transactions = Set(grants.map(\.transactionID))
         // Before them, only the grants of their transactions that a repeat can repeat: those of the grants
         // of the span's first ``GrantAudit/repeatSpanMillis`` (a later grant's span lies within the grants read).
         let repeating = Set(grants.prefix { $0.millis - fromMillis < GrantAudit.repeatSpanMillis }.map(\.transactionID))
         let earlier =
             repeating.isEmpty
             ? [] : try self.grants(fromMillis: fromMillis - GrantAudit.repeatSpanMillis, toMillis: fromMillis, naming: repeating)
-        return GrantAudit(
-            grants: grants, earlier: earlier, charges: try charges(naming: transactions), ledger: ledger, activity: activity, rule: rule)
+        // Without a charge stored (events alone), no transaction is named to look one up.
+        let charges = try holdsCharges() ? self.charges(naming: Set(grants.map(\.transactionID))) : []
+        return GrantAudit(grants: grants, earlier: earlier, charges: charges, ledger: ledger, activity: activity, rule: rule)
     }
 
     /// The rows `query` counts of the stores' charges and refunds, grants judged by `rule`: what

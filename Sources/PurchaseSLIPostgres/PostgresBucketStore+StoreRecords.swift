@@ -62,7 +62,7 @@ extension PostgresBucketStore {
     }
 
     /// Whether any charge notification is stored: without one (events alone), none is looked up by id.
-    private func holdsCharges() throws -> Bool {
+    public func holdsCharges() throws -> Bool {
         let logger = logger
         return try withConnection { connection in
             var holds = false

@@ -245,6 +245,11 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         }
     }
 
+    /// Whether any charge notification is stored.
+    public func holdsCharges() throws -> Bool {
+        state.withLock { state in state.notifications.values.contains { $0.notification.kind == .charge } }
+    }
+
     /// The charge notifications naming any of `transactionIDs`, by event time.
     public func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
         state.withLock { state in

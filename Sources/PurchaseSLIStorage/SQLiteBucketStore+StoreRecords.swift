@@ -23,6 +23,11 @@ extension SQLiteBucketStore: StoreRecordStore {
         return try pool.read { db in try StoreNotificationRows.fetchCharges(naming: transactionIDs, in: db) }
     }
 
+    /// Whether any charge notification is stored.
+    public func holdsCharges() throws -> Bool {
+        try pool.read { db in try StoreNotificationRows.holdsCharges(in: db) }
+    }
+
     /// The notifications of any kind naming any of `transactionIDs` with a product, by event time.
     public func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
         guard !transactionIDs.isEmpty else { return [] }

@@ -99,6 +99,11 @@ enum StoreNotificationRows {
         return try fetch(where: "event_millis >= ? AND event_millis < ? AND kind IN (\(kindList))", in: db) { $0.bind(fromMillis, toMillis) }
     }
 
+    /// Whether any charge notification is stored.
+    static func holdsCharges(in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM store_notification WHERE kind = 'charge')") ?? false
+    }
+
     /// The charge notifications naming any of `transactionIDs`, by event time.
     static func fetchCharges(naming transactionIDs: Set<String>, in db: Database) throws -> [ReceivedNotification] {
         // A charge looked up by id costs about as much as one read in turn (measured: 8 and 7 µs): when the

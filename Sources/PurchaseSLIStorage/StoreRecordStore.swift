@@ -14,6 +14,10 @@ public protocol StoreRecordStore: Sendable {
     /// charges behind the app's grants.
     func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification]
 
+    /// Whether any charge notification is stored: without one (events alone, no store notifications) a
+    /// grant audit looks no charge up and names no transaction to ``charges(naming:)``.
+    func holdsCharges() throws -> Bool
+
     /// The notifications of any kind naming any of `transactionIDs` with a product, whatever their time, by
     /// event time: where a charge or refund told without a product finds its own (the one of the smallest
     /// notification id, ``StoreActivityRow``).

@@ -56,6 +56,37 @@ import Testing
         #expect(later.grants.map(\.record.eventID) == ["c"])
     }
 
+    /// How a test keys the repeats' chains: by the ids' own hash, one hash for all, or by their length.
+    enum ChainHashing: String, CaseIterable, Sendable {
+        case own, oneForAll, byLength
+
+        func hash(_ id: String) -> Int {
+            switch self {
+            case .own: id.hashValue
+            case .oneForAll: 0
+            case .byLength: id.count
+            }
+        }
+    }
+
+    @Test(
+        "repeats: found by transaction whatever the ids' hashes, ids whose hashes meet each in a chain of its own", arguments: ChainHashing.allCases)
+    func repeatsWhateverTheHashes(hashing: ChainHashing) {
+        let day: Int64 = 1440
+        let earlier = [Self.grant("e2", transaction: "t22", after: -8 * day), Self.grant("e1", transaction: "t1", after: -2 * day)]
+        let grants = [
+            Self.grant("a", transaction: "t1"), Self.grant("b", transaction: "t2"), Self.grant("c", transaction: "t22", after: 1),
+            Self.grant("d", transaction: "t2", after: 2), Self.grant("e", transaction: "t3", after: 3),
+            Self.grant("g", transaction: "t22", after: 2 * day), Self.grant("f", transaction: "t1", after: 6 * day),
+        ]
+        let audit = GrantAudit(grants: grants, earlier: earlier, charges: [], ledger: .empty, activity: .empty, rule: SLOPolicy.ReconciliationRule())
+        let found = GrantAudit.repeats(of: audit.grants, after: earlier, hashing: hashing.hash)
+        #expect(found == audit.repeats)
+        // t1: a repeats e1, and f repeats a (e1 is more than 7 days before f); t2: d repeats b; t22: g repeats
+        // c (e2 is more than 7 days before c); t3 once.
+        #expect(found.map { "\($0.grant.record.eventID) of \($0.first.eventID)" } == ["a of e1", "d of b", "g of c", "f of a"])
+    }
+
     /// One grant at 12:00 (iOS, coins_100) judged at a time; the store's other charges: coins_100 a day
     /// before (the store notifies the product) and one received at 13:01 (its notifications kept arriving
     /// after the hour's wait), unless the case changes them.

@@ -54,6 +54,7 @@ extension SQLiteRecordsForwarding {
     func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
         try base.charges(naming: transactionIDs)
     }
+    func holdsCharges() throws -> Bool { try base.holdsCharges() }
     func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
         try base.notificationsWithProduct(naming: transactionIDs)
     }

@@ -354,6 +354,21 @@ struct StoreRecordContractTests {
                 == (0..<10).reversed().flatMap { ["c\($0)a", "c\($0)b"] })
     }
 
+    @Test("holds charges: not with events alone nor with refunds and other notifications, once a charge is stored", arguments: Backend.all)
+    func holdsCharges(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        #expect(try !store.holdsCharges())
+        _ = try store.record([event("e1", at: "2026-11-20T10:00:00Z", result: .success, status: 200)], receivedAtMillis: receivedAt)
+        _ = try store.record(
+            [
+                notification("r1", kind: .refund, at: "2026-11-20T10:00:00Z", transaction: "t1"),
+                notification("o1", kind: .other, at: "2026-11-20T10:00:00Z", transaction: "t1"),
+            ], receivedAtMillis: receivedAt)
+        #expect(try !store.holdsCharges())
+        _ = try store.record([notification("c1", at: "2026-11-20T10:00:00Z", transaction: "t1")], receivedAtMillis: receivedAt)
+        #expect(try store.holdsCharges())
+    }
+
     @Test("notifications with a product naming transactions: of any kind and time, by time then id", arguments: Backend.all)
     func notificationsWithProduct(_ backend: Backend) async throws {
         let store = try await backend.store().store
