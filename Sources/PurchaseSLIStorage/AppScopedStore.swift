@@ -82,8 +82,7 @@ public struct AppScopedStore: PurchaseStore {
         try base.charges(naming: transactionIDs).filter { $0.notification.appID == app }
     }
 
-    /// Whether any charge of any app is stored: a transaction of another app finds none of this app's
-    /// (``charges(naming:)``).
+    /// Whether any charge is stored, of any app: those then looked up are this app's alone (``charges(naming:)``).
     public func holdsCharges() throws -> Bool { try base.holdsCharges() }
 
     /// The notifications naming `transactionIDs` with a product, of any app: a transaction is one app's.
