@@ -17,7 +17,7 @@ extension AlertContext {
     /// The grants of `[fromMillis, toMillis)` naming the charges of `ledger` that the app granted, by
     /// time: where ``GrantTimes`` finds the app version that granted each (the others are not read).
     func grants(granting ledger: ChargeLedger, fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
-        let granted = Set(ledger.expectedCharges.compactMap { $0.grantedMillis == nil ? nil : $0.notification.transactionID })
+        let granted = ledger.expectedCharges.compactMap { $0.grantedMillis == nil ? nil : $0.notification.transactionID }
         return granted.isEmpty ? [] : try store.grants(fromMillis: fromMillis, toMillis: toMillis, naming: granted)
     }
 

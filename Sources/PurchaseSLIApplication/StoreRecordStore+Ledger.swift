@@ -40,7 +40,7 @@ extension StoreRecordStore {
         let grants = try grants(fromMillis: fromMillis, toMillis: toMillis)
         // Before them, only the grants of their transactions that a repeat can repeat: those of the grants
         // of the span's first ``GrantAudit/repeatSpanMillis`` (a later grant's span lies within the grants read).
-        let repeating = Set(grants.prefix { $0.millis - fromMillis < GrantAudit.repeatSpanMillis }.map(\.transactionID))
+        let repeating = grants.prefix { $0.millis - fromMillis < GrantAudit.repeatSpanMillis }.map(\.transactionID)
         let earlier =
             repeating.isEmpty
             ? [] : try self.grants(fromMillis: fromMillis - GrantAudit.repeatSpanMillis, toMillis: fromMillis, naming: repeating)

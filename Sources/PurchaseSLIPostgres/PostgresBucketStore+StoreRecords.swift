@@ -115,7 +115,7 @@ extension PostgresBucketStore {
     }
 
     /// The grants events of `[fromMillis, toMillis)` reported, by time (of `transactionIDs` when given).
-    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord] {
+    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord] {
         let logger = logger
         let blobs = try withConnection { connection in
             var blobs: [(Int64, ByteBuffer)] = []

@@ -96,7 +96,7 @@ public struct AppScopedStore: PurchaseStore {
     }
 
     /// The grants the app's events reported.
-    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord] {
+    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord] {
         try base.grants(fromMillis: fromMillis, toMillis: toMillis, naming: transactionIDs).filter { $0.app == app }
     }
 

@@ -34,22 +34,20 @@ enum CompactID {
         bytes.append(contentsOf: utf8)
     }
 
-    /// The 64-bit FNV-1a hashes of the bytes `append` writes for each of `ids`, and of the bytes blobs
-    /// held before the compact shapes (length and bytes): equal ids, equal fingerprints, so a blob's id can
-    /// be told apart from a wanted one without being read (``fingerprint(skipping:)``). One buffer for all.
-    static func fingerprints(of ids: some Collection<String>) -> Set<UInt64> {
-        var fingerprints = Set<UInt64>(minimumCapacity: 2 * ids.count)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(64)
-        for id in ids {
-            bytes.removeAll(keepingCapacity: true)
-            append(id, to: &bytes)
-            fingerprints.insert(bytes.withUnsafeBytes { fingerprint(of: $0) })
-            bytes.removeAll(keepingCapacity: true)
-            appendInFull(id.utf8, to: &bytes)
-            fingerprints.insert(bytes.withUnsafeBytes { fingerprint(of: $0) })
+    /// The 64-bit FNV-1a hashes of the bytes `append` writes for `id` and of the bytes blobs held before
+    /// the compact shapes (length and bytes), each passed to `body` (once when the two are the same bytes):
+    /// equal ids, equal fingerprints, so a blob's id can be told apart from a wanted one without being read
+    /// (``fingerprint(skipping:)``). `bytes` is a buffer to reuse.
+    static func fingerprints(of id: String, using bytes: inout [UInt8], _ body: (UInt64) -> Void) {
+        bytes.removeAll(keepingCapacity: true)
+        append(id, to: &bytes)
+        let compact = bytes.count
+        appendInFull(id.utf8, to: &bytes)
+        bytes.withUnsafeBytes { written in
+            let shapes = (UnsafeRawBufferPointer(rebasing: written[..<compact]), UnsafeRawBufferPointer(rebasing: written[compact...]))
+            body(fingerprint(of: shapes.0))
+            if !shapes.0.elementsEqual(shapes.1) { body(fingerprint(of: shapes.1)) }
         }
-        return fingerprints
     }
 
     private static func fingerprint(of bytes: UnsafeRawBufferPointer) -> UInt64 {

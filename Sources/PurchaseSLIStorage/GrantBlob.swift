@@ -43,16 +43,48 @@ package enum GrantBlob {
         }
     }
 
-    /// The transactions whose grants a read wants, with the ``CompactID/fingerprints(of:)`` of each: a
-    /// blob's other grants are skipped without reading their ids.
+    /// The transactions whose grants a read wants, found by the fingerprints of the shapes their ids may be
+    /// stored in (``CompactID/fingerprints(of:using:_:)``): a blob's other grants are skipped without reading
+    /// their ids, and an id read is checked against the wanted ids of its fingerprint alone (no set of the
+    /// ids themselves is built: hashing and comparing a million ids cost more than the read).
     package struct Transactions: Sendable {
-        let ids: Set<String>
-        let fingerprints: Set<UInt64>
+        private let ids: [String]
+        /// The position in `ids` of an id of each fingerprint.
+        private let positions: [UInt64: Int]
+        /// The positions of the further ids of a fingerprint that another id holds in `positions`.
+        private let sharing: [UInt64: [Int]]
 
-        /// Those of `ids`, as written now or in full (as older blobs hold them).
-        package init(_ ids: Set<String>) {
+        /// Those of `ids` (in any order, an id perhaps more than once), as written now or in full (as
+        /// older blobs hold them).
+        package init(_ ids: [String]) {
             self.ids = ids
-            fingerprints = CompactID.fingerprints(of: ids)
+            var positions: [UInt64: Int] = [:]
+            positions.reserveCapacity(2 * ids.count)
+            var sharing: [UInt64: [Int]] = [:]
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(64)
+            for index in ids.indices {
+                CompactID.fingerprints(of: ids[index], using: &bytes) { fingerprint in
+                    guard let held = positions[fingerprint] else {
+                        positions[fingerprint] = index
+                        return
+                    }
+                    if ids[held] != ids[index], !(sharing[fingerprint]?.contains { ids[$0] == ids[index] } ?? false) {
+                        sharing[fingerprint, default: []].append(index)
+                    }
+                }
+            }
+            self.positions = positions
+            self.sharing = sharing
+        }
+
+        /// Whether an id stored under `fingerprint` may be wanted (``contains(_:fingerprint:)`` tells).
+        func mayContain(fingerprint: UInt64) -> Bool { positions[fingerprint] != nil }
+
+        /// Whether `id`, stored under `fingerprint`, is wanted.
+        func contains(_ id: String, fingerprint: UInt64) -> Bool {
+            guard let held = positions[fingerprint] else { return false }
+            return ids[held] == id || (sharing[fingerprint]?.contains { ids[$0] == id } ?? false)
         }
     }
 
@@ -73,12 +105,9 @@ package enum GrantBlob {
             let eventIDPosition = reader.position
             try CompactID.skip(&reader)
             let transactionPosition = reader.position
-            var isWanted = true
-            if let transactions {
-                isWanted = transactions.fingerprints.contains(try CompactID.fingerprint(skipping: &reader))
-            } else {
-                try CompactID.skip(&reader)
-            }
+            var fingerprint: UInt64 = 0
+            if transactions != nil { fingerprint = try CompactID.fingerprint(skipping: &reader) } else { try CompactID.skip(&reader) }
+            let isWanted = transactions?.mayContain(fingerprint: fingerprint) ?? true
             let (product, plan, action) = (try reader.next(), try reader.next(), try reader.next())
             let (version, platform, app, currency) = (try reader.next(), try reader.next(), try reader.next(), try reader.next())
             let price = try reader.next()
@@ -86,7 +115,7 @@ package enum GrantBlob {
             var idReader = reader
             idReader.position = transactionPosition
             let transactionID = try CompactID.read(&idReader)
-            guard transactions?.ids.contains(transactionID) ?? true else { continue }
+            guard transactions?.contains(transactionID, fingerprint: fingerprint) ?? true else { continue }
             idReader.position = eventIDPosition
             grants.append(
                 GrantRecord(

@@ -299,7 +299,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
     }
 
     /// The grants events of `[fromMillis, toMillis)` reported, by time.
-    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord] {
+    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord] {
         let minutes = state.withLock { state in
             state.reports.filter {
                 $0.key >= fromMillis.floorDividedBy(60_000).quotient && $0.key <= toMillis.floorDividedBy(60_000).quotient

@@ -40,7 +40,7 @@ extension SQLiteBucketStore: StoreRecordStore {
     }
 
     /// The grants events of `[fromMillis, toMillis)` reported, by time (of `transactionIDs` when given).
-    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord] {
+    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord] {
         try pool.read { db in try ClientReportRows.grants(fromMillis: fromMillis, toMillis: toMillis, naming: transactionIDs, in: db) }
     }
 

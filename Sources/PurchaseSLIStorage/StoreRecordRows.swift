@@ -45,7 +45,7 @@ enum ClientReportRows {
 
 extension ClientReportRows {
     /// The grants events of `[fromMillis, toMillis)` reported, by time. O(grants in the range).
-    static func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?, in db: Database) throws -> [GrantRecord] {
+    static func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?, in db: Database) throws -> [GrantRecord] {
         var grants = RecordsByTime(order: GrantRecord.byTime)
         let wanted = transactionIDs.map(GrantBlob.Transactions.init)
         let statement = try RawStatement(

@@ -28,9 +28,9 @@ public protocol StoreRecordStore: Sendable {
     func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport]
 
     /// The grants the app's events of `[fromMillis, toMillis)` reported (``GrantRecord``), by time, of the
-    /// transactions `transactionIDs` holds (of every one when nil): what double grants and grants without
-    /// a charge are found in.
-    func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord]
+    /// transactions `transactionIDs` names (in any order, one perhaps more than once; of every one when
+    /// nil): what double grants and grants without a charge are found in.
+    func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord]
 
     /// Events clients dropped before sending them (their queue was full), as reported with the batches
     /// received in `[fromMillis, toMillis)`: what the counts miss.

@@ -59,7 +59,7 @@ extension SQLiteRecordsForwarding {
         try base.notificationsWithProduct(naming: transactionIDs)
     }
 
-    func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: Set<String>?) throws -> [GrantRecord] {
+    func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord] {
         try base.grants(fromMillis: fromMillis, toMillis: toMillis, naming: transactionIDs)
     }
     func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {

@@ -236,9 +236,13 @@ struct StoreRecordContractTests {
         let grants = try store.grants(fromMillis: day.0, toMillis: day.1)
         #expect(grants.map(\.eventID) == ids)
         #expect(grants.map(\.transactionID) == ids.reversed())
-        // Read by the transactions named: each shape found as written, no other (a case or a digit apart).
-        for wanted in [["9B825964-86CE-4385-952B-015481E15515", "0123"], ["2036651470292976", "", "tx-ü"], ["missing", "00"]] {
-            let named = try store.grants(fromMillis: day.0, toMillis: day.1, naming: Set(wanted)).map(\.transactionID)
+        // Read by the transactions named: each shape found as written, no other (a case or a digit apart), an
+        // id named twice once.
+        for wanted in [
+            ["9B825964-86CE-4385-952B-015481E15515", "0123"], ["2036651470292976", "", "tx-ü"], ["missing", "00"],
+            ["0", "GPA.3372-1234-5678-90123", "0"],
+        ] {
+            let named = try store.grants(fromMillis: day.0, toMillis: day.1, naming: wanted).map(\.transactionID)
             #expect(named == ids.reversed().filter(Set(wanted).contains), "naming \(wanted)")
         }
     }
