@@ -54,7 +54,9 @@ public struct GrantAudit: Sendable {
         public var untilMillis: Int64
     }
 
-    /// Every grant audited, by time.
+    /// The grants audited, by time: every grant of the span read, or, in an audit of repeats alone (read
+    /// while no charge is stored, when no grant can be without one), those the repeats and the grants
+    /// they repeat, and every grant of the windows around them that their alerts count.
     public let grants: [Grant]
     /// The repeated grants, by time.
     public let repeats: [Repeat]

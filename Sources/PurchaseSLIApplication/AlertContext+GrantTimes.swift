@@ -18,7 +18,7 @@ extension AlertContext {
     /// time: where ``GrantTimes`` finds the app version that granted each (the others are not read).
     func grants(granting ledger: ChargeLedger, fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
         let granted = ledger.expectedCharges.compactMap { $0.grantedMillis == nil ? nil : $0.notification.transactionID }
-        return granted.isEmpty ? [] : try store.grants(fromMillis: fromMillis, toMillis: toMillis, naming: granted)
+        return granted.isEmpty ? [] : try store.grants(fromMillis: fromMillis, toMillis: toMillis, of: .transactions(granted))
     }
 
     /// The charges whose outcome may become known from `from` to `to` (charged from the objective's time

@@ -17,7 +17,8 @@ extension AlertContext {
     private func grantList(from: Int64, to: Int64, at time: Int64, unpaidOnly: Bool) throws -> [GrantListRow] {
         let end = max(to, time)
         let read = try storeRecord(from: from, to: end)
-        let audit = try grantAudit(from: from, to: end, ledger: read.charges, activity: read.activity)
+        // An unpaid list reads repeats and grants without a charge alone.
+        let audit = try grantAudit(from: from, to: end, ledger: read.charges, activity: read.activity, complete: !unpaidOnly)
         let repeats = audit.repeats(from: from * 1000, through: to * 1000 - 1)
         let repeated = Dictionary(repeats.map { ($0.grant.record.eventID, $0.first) }, uniquingKeysWith: { first, _ in first })
         let withoutCharge = audit.withoutCharge(from: from * 1000, through: to * 1000 - 1, at: time * 1000)

@@ -218,11 +218,16 @@ public struct AlertContext: Sendable {
     /// The app's grants that evaluations in `[from, to)` can alert on (made up to the longest hold and the
     /// ticket lookback, or the page window after the wait when longer, before `from`, and the grants a
     /// repeat repeats), joined with the charges of their transactions; `ledger` tells when the stores'
-    /// notifications arrived, `activity` which products they charged (``storeRecord(from:to:)``).
-    public func grantAudit(from: Int64, to: Int64, ledger: ChargeLedger, activity: StoreActivitySeries) throws -> GrantAudit {
+    /// notifications arrived, `activity` which products they charged (``storeRecord(from:to:)``). Every
+    /// grant of the span when `complete`, else perhaps only those the alerts read
+    /// (``PurchaseSLIStorage/StoreRecordStore/grantAudit(fromMillis:toMillis:ledger:activity:rule:complete:)``).
+    public func grantAudit(
+        from: Int64, to: Int64, ledger: ChargeLedger, activity: StoreActivitySeries, complete: Bool = false
+    ) throws -> GrantAudit {
         let rule = policy.reconciliation
         let reach = max(rule.ticketLookbackSeconds, rule.chargeWaitSeconds + rule.pageWindowSeconds) + evaluator.longestHoldSeconds
-        return try store.grantAudit(fromMillis: (from - reach) * 1000, toMillis: to * 1000, ledger: ledger, activity: activity, rule: rule)
+        return try store.grantAudit(
+            fromMillis: (from - reach) * 1000, toMillis: to * 1000, ledger: ledger, activity: activity, rule: rule, complete: complete)
     }
 
     /// How far back a loss of signal is followed: the 35 days of minute buckets a store keeps by default.

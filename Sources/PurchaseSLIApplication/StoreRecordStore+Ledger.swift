@@ -33,20 +33,65 @@ extension StoreRecordStore {
     /// The grants the app's events of `[fromMillis, toMillis)` reported, joined with the charge
     /// notifications naming their transactions, and those of the ``GrantAudit/repeatSpanMillis`` before
     /// them that they may repeat (``GrantAudit``); `ledger` holds the charges of the time around them and
-    /// `activity` the stores' charges per product of the week before. O(grants log grants).
+    /// `activity` the stores' charges per product of the week before. Unless `complete`, when no charge is
+    /// stored (no grant can be without one) the audit holds only the grants its alerts and lists read:
+    /// the repeats, the grants they repeat, and every grant of `rule`'s page window before each repeat
+    /// and its ticket lookback after (``repeatAudit(fromMillis:toMillis:ledger:activity:rule:)``).
+    /// O(grants log grants).
     public func grantAudit(
-        fromMillis: Int64, toMillis: Int64, ledger: ChargeLedger, activity: StoreActivitySeries, rule: SLOPolicy.ReconciliationRule
+        fromMillis: Int64, toMillis: Int64, ledger: ChargeLedger, activity: StoreActivitySeries, rule: SLOPolicy.ReconciliationRule,
+        complete: Bool = false
     ) throws -> GrantAudit {
+        let charged = try holdsCharges()
+        guard complete || charged else {
+            return try repeatAudit(fromMillis: fromMillis, toMillis: toMillis, ledger: ledger, activity: activity, rule: rule)
+        }
         let grants = try grants(fromMillis: fromMillis, toMillis: toMillis)
         // Before them, only the grants of their transactions that a repeat can repeat: those of the grants
         // of the span's first ``GrantAudit/repeatSpanMillis`` (a later grant's span lies within the grants read).
         let repeating = grants.prefix { $0.millis - fromMillis < GrantAudit.repeatSpanMillis }.map(\.transactionID)
         let earlier =
             repeating.isEmpty
-            ? [] : try self.grants(fromMillis: fromMillis - GrantAudit.repeatSpanMillis, toMillis: fromMillis, naming: repeating)
+            ? [] : try self.grants(fromMillis: fromMillis - GrantAudit.repeatSpanMillis, toMillis: fromMillis, of: .transactions(repeating))
         // Without a charge stored (events alone), no transaction is named to look one up.
-        let charges = try holdsCharges() ? self.charges(naming: Set(grants.map(\.transactionID))) : []
+        let charges = charged ? try self.charges(naming: Set(grants.map(\.transactionID))) : []
         return GrantAudit(grants: grants, earlier: earlier, charges: charges, ledger: ledger, activity: activity, rule: rule)
+    }
+
+    /// The audit of ``grantAudit(fromMillis:toMillis:ledger:activity:rule:complete:)`` without charges to
+    /// join, from the grants' fingerprints first (``GrantFingerprint/repeating(_:fromMillis:spanMillis:)``):
+    /// whole grants are read only of the transactions that may repeat (over the span before each such
+    /// grant) and of the windows around those grants that a DoubleGrant alert counts (every grant of the
+    /// page window before an evaluation that finds one, which can be up to the ticket lookback after it).
+    /// Its repeats and its grants of those windows are those of the complete audit.
+    private func repeatAudit(
+        fromMillis: Int64, toMillis: Int64, ledger: ChargeLedger, activity: StoreActivitySeries, rule: SLOPolicy.ReconciliationRule
+    ) throws -> GrantAudit {
+        let span = GrantAudit.repeatSpanMillis
+        let found = GrantFingerprint.repeating(
+            try grantFingerprints(fromMillis: fromMillis - span, toMillis: toMillis), fromMillis: fromMillis, spanMillis: span)
+        guard let firstTime = found.times.first else {
+            return GrantAudit(grants: [], charges: [], ledger: ledger, activity: activity, rule: rule)
+        }
+        let transactions = try grants(fromMillis: firstTime - span, toMillis: toMillis, of: .fingerprints(found.fingerprints))
+        var windows: [Range<Int64>] = []
+        for time in found.times {
+            let window = max(fromMillis, time - rule.pageWindowSeconds * 1000)..<min(toMillis, time + rule.ticketLookbackSeconds * 1000)
+            if let last = windows.last, window.lowerBound <= last.upperBound {
+                windows[windows.count - 1] = last.lowerBound..<max(last.upperBound, window.upperBound)
+            } else {
+                windows.append(window)
+            }
+        }
+        var grants = try windows.flatMap { try self.grants(fromMillis: $0.lowerBound, toMillis: $0.upperBound) }
+        // The transactions' grants outside the windows (those inside were read with them); both by time.
+        var window = 0
+        grants += transactions.filter { grant in
+            while window < windows.count, windows[window].upperBound <= grant.millis { window += 1 }
+            return grant.millis >= fromMillis && !(window < windows.count && windows[window].contains(grant.millis))
+        }
+        return GrantAudit(
+            grants: grants, earlier: transactions.filter { $0.millis < fromMillis }, charges: [], ledger: ledger, activity: activity, rule: rule)
     }
 
     /// The rows `query` counts of the stores' charges and refunds, grants judged by `rule`: what

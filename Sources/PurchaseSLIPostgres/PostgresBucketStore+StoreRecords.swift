@@ -114,8 +114,25 @@ extension PostgresBucketStore {
         return reports.sorted()
     }
 
-    /// The grants events of `[fromMillis, toMillis)` reported, by time (of `transactionIDs` when given).
-    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord] {
+    /// The grants events of `[fromMillis, toMillis)` reported, by time, those of `selection`.
+    public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord] {
+        try GrantBlob.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection) {
+            try forEachGrantBlob(fromMillis: fromMillis, toMillis: toMillis, $0)
+        }
+    }
+
+    /// The time and transaction fingerprint of each grant events of `[fromMillis, toMillis)` reported.
+    public func grantFingerprints(fromMillis: Int64, toMillis: Int64) throws -> [GrantFingerprint] {
+        try GrantBlob.fingerprints(fromMillis: fromMillis, toMillis: toMillis) {
+            try forEachGrantBlob(fromMillis: fromMillis, toMillis: toMillis, $0)
+        }
+    }
+
+    /// Calls `body` with each minute of `[fromMillis, toMillis)` that holds grants and each of its grant
+    /// blobs, by minute, from one query; a damaged blob's error names its row.
+    private func forEachGrantBlob(
+        fromMillis: Int64, toMillis: Int64, _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         let logger = logger
         let blobs = try withConnection { connection in
             var blobs: [(Int64, ByteBuffer)] = []
@@ -127,18 +144,11 @@ extension PostgresBucketStore {
             ).decode((Int64, ByteBuffer).self) { blobs.append(row) }
             return blobs
         }
-        var grants = RecordsByTime(order: GrantRecord.byTime)
-        let wanted = transactionIDs.map(GrantBlob.Transactions.init)
         for (minute, blob) in blobs {
             try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                try blob.withUnsafeReadableBytes { bytes in
-                    try grants.append(minute: minute) {
-                        try GrantBlob.decode(bytes, minute: minute, in: fromMillis..<toMillis, naming: wanted, into: &$0)
-                    }
-                }
+                try blob.withUnsafeReadableBytes { try body(minute, $0) }
             }
         }
-        return grants.sorted()
     }
 
     /// Charges and refunds of `[fromMillis, toMillis)` per step: the notifications of the range, and those

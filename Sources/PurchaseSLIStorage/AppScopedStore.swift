@@ -96,8 +96,14 @@ public struct AppScopedStore: PurchaseStore {
     }
 
     /// The grants the app's events reported.
-    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord] {
-        try base.grants(fromMillis: fromMillis, toMillis: toMillis, naming: transactionIDs).filter { $0.app == app }
+    public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord] {
+        try base.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection).filter { $0.app == app }
+    }
+
+    /// The fingerprints of every app's grants: more than the app's, which serves to find the app's
+    /// transactions granted more than once (those then read are the app's grants alone).
+    public func grantFingerprints(fromMillis: Int64, toMillis: Int64) throws -> [GrantFingerprint] {
+        try base.grantFingerprints(fromMillis: fromMillis, toMillis: toMillis)
     }
 
     /// Keeps the deliveries in the shared store (each names a transaction of one app).

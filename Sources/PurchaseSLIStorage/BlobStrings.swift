@@ -56,6 +56,17 @@ struct BlobStrings {
             }
         }
 
+        /// Moves `reader` past a table without reading its strings.
+        /// - Throws: `CorruptBucketError` when a string is cut short.
+        static func skip(_ reader: inout VarintReader) throws {
+            let count = try reader.count()
+            for _ in 0..<count {
+                let length = Int(try reader.count())
+                guard length <= reader.bytes.count - reader.position else { throw CorruptBucketError(detail: "a string cut short") }
+                reader.position += length
+            }
+        }
+
         /// The string at position `id`.
         func string(_ id: UInt64) throws -> String {
             guard id < UInt64(ranges.count) else { throw CorruptBucketError(detail: "a string id beyond the table") }

@@ -34,20 +34,13 @@ enum CompactID {
         bytes.append(contentsOf: utf8)
     }
 
-    /// The 64-bit FNV-1a hashes of the bytes `append` writes for `id` and of the bytes blobs held before
-    /// the compact shapes (length and bytes), each passed to `body` (once when the two are the same bytes):
-    /// equal ids, equal fingerprints, so a blob's id can be told apart from a wanted one without being read
-    /// (``fingerprint(skipping:)``). `bytes` is a buffer to reuse.
-    static func fingerprints(of id: String, using bytes: inout [UInt8], _ body: (UInt64) -> Void) {
+    /// The 64-bit FNV-1a hash of the bytes `append` writes for `id`: equal ids, equal fingerprints, however
+    /// a blob stored them (``fingerprint(skipping:using:)``), so a blob's id can be told apart from a wanted
+    /// one without being read. `bytes` is a buffer to reuse.
+    static func fingerprint(of id: String, using bytes: inout [UInt8]) -> UInt64 {
         bytes.removeAll(keepingCapacity: true)
         append(id, to: &bytes)
-        let compact = bytes.count
-        appendInFull(id.utf8, to: &bytes)
-        bytes.withUnsafeBytes { written in
-            let shapes = (UnsafeRawBufferPointer(rebasing: written[..<compact]), UnsafeRawBufferPointer(rebasing: written[compact...]))
-            body(fingerprint(of: shapes.0))
-            if !shapes.0.elementsEqual(shapes.1) { body(fingerprint(of: shapes.1)) }
-        }
+        return bytes.withUnsafeBytes { fingerprint(of: $0) }
     }
 
     private static func fingerprint(of bytes: UnsafeRawBufferPointer) -> UInt64 {
@@ -56,12 +49,30 @@ enum CompactID {
         return hash
     }
 
-    /// Moves `reader` past an id `append` wrote, without reading it, and returns its fingerprint (``fingerprints(of:)``).
+    /// Moves `reader` past an id a blob holds, without reading it, and returns its fingerprint
+    /// (``fingerprint(of:using:)``): of its bytes as stored, or, for an id stored in full that `append`
+    /// now writes compactly (as blobs held every id before the compact shapes), of the compact bytes,
+    /// written to `bytes`.
     /// - Throws: `CorruptBucketError` when the bytes end early.
-    static func fingerprint(skipping reader: inout VarintReader) throws -> UInt64 {
+    static func fingerprint(skipping reader: inout VarintReader, using bytes: inout [UInt8]) throws -> UInt64 {
         let start = reader.position
+        let head = try reader.next()
+        let textStart = reader.position
+        reader.position = start
         try skip(&reader)
-        return fingerprint(of: UnsafeRawBufferPointer(rebasing: reader.bytes[start..<reader.position]))
+        let stored = UnsafeRawBufferPointer(rebasing: reader.bytes[start..<reader.position])
+        // Markers and long ids are as `append` writes them; so is an id in full of no compact shape (only
+        // a decimal of up to 19 digits and a UUID of 36 characters have one).
+        guard head <= 19 || head == 36 else { return fingerprint(of: stored) }
+        let text = UnsafeRawBufferPointer(rebasing: reader.bytes[textStart..<reader.position]).assumingMemoryBound(to: UInt8.self)
+        bytes.removeAll(keepingCapacity: true)
+        if let value = decimalValue(text) {
+            appendVarint(decimal, to: &bytes)
+            appendVarint(value, to: &bytes)
+        } else if !appendUUID(text, to: &bytes) {
+            return fingerprint(of: stored)
+        }
+        return bytes.withUnsafeBytes { fingerprint(of: $0) }
     }
 
     /// Moves `reader` past an id `append` wrote, without reading it.

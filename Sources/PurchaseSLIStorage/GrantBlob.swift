@@ -43,39 +43,51 @@ package enum GrantBlob {
         }
     }
 
-    /// The transactions whose grants a read wants, found by the fingerprints of the shapes their ids may be
-    /// stored in (``CompactID/fingerprints(of:using:_:)``): a blob's other grants are skipped without reading
-    /// their ids, and an id read is checked against the wanted ids of its fingerprint alone (no set of the
-    /// ids themselves is built: hashing and comparing a million ids cost more than the read).
-    package struct Transactions: Sendable {
+    /// The transactions whose grants a read wants (``GrantSelection``), found by their ids' fingerprints
+    /// (``CompactID/fingerprint(of:using:)``): a blob's other grants are skipped without reading their ids,
+    /// and an id read is checked against the wanted ids of its fingerprint alone (no set of the ids
+    /// themselves is built: hashing and comparing a million ids cost more than the read).
+    struct Transactions: Sendable {
         private let ids: [String]
-        /// The position in `ids` of an id of each fingerprint.
+        /// The position in `ids` of an id of each fingerprint; -1 for a fingerprint wanted whatever its id.
         private let positions: [UInt64: Int]
         /// The positions of the further ids of a fingerprint that another id holds in `positions`.
         private let sharing: [UInt64: [Int]]
 
-        /// Those of `ids` (in any order, an id perhaps more than once), as written now or in full (as
-        /// older blobs hold them).
-        package init(_ ids: [String]) {
+        /// The transactions `selection` names; nil when it names every one.
+        init?(_ selection: GrantSelection) {
+            switch selection {
+            case .every: return nil
+            case .transactions(let ids): self.init(ids)
+            case .fingerprints(let fingerprints):
+                self.init(ids: [], positions: Dictionary(uniqueKeysWithValues: fingerprints.lazy.map { ($0, -1) }), sharing: [:])
+            }
+        }
+
+        private init(ids: [String], positions: [UInt64: Int], sharing: [UInt64: [Int]]) {
             self.ids = ids
+            self.positions = positions
+            self.sharing = sharing
+        }
+
+        /// Those of `ids` (in any order, an id perhaps more than once).
+        private init(_ ids: [String]) {
             var positions: [UInt64: Int] = [:]
-            positions.reserveCapacity(2 * ids.count)
+            positions.reserveCapacity(ids.count)
             var sharing: [UInt64: [Int]] = [:]
             var bytes: [UInt8] = []
             bytes.reserveCapacity(64)
             for index in ids.indices {
-                CompactID.fingerprints(of: ids[index], using: &bytes) { fingerprint in
-                    guard let held = positions[fingerprint] else {
-                        positions[fingerprint] = index
-                        return
-                    }
-                    if ids[held] != ids[index], !(sharing[fingerprint]?.contains { ids[$0] == ids[index] } ?? false) {
-                        sharing[fingerprint, default: []].append(index)
-                    }
+                let fingerprint = CompactID.fingerprint(of: ids[index], using: &bytes)
+                guard let held = positions[fingerprint] else {
+                    positions[fingerprint] = index
+                    continue
+                }
+                if ids[held] != ids[index], !(sharing[fingerprint]?.contains { ids[$0] == ids[index] } ?? false) {
+                    sharing[fingerprint, default: []].append(index)
                 }
             }
-            self.positions = positions
-            self.sharing = sharing
+            self.init(ids: ids, positions: positions, sharing: sharing)
         }
 
         /// Whether an id stored under `fingerprint` may be wanted (``contains(_:fingerprint:)`` tells).
@@ -84,29 +96,83 @@ package enum GrantBlob {
         /// Whether `id`, stored under `fingerprint`, is wanted.
         func contains(_ id: String, fingerprint: UInt64) -> Bool {
             guard let held = positions[fingerprint] else { return false }
-            return ids[held] == id || (sharing[fingerprint]?.contains { ids[$0] == id } ?? false)
+            return held < 0 || ids[held] == id || (sharing[fingerprint]?.contains { ids[$0] == id } ?? false)
         }
+    }
+
+    /// A store's blobs of grants: calls its argument with each minute that holds grants in a span and each
+    /// of that minute's blobs, by minute.
+    package typealias Blobs = ((Int64, UnsafeRawBufferPointer) throws -> Void) throws -> Void
+
+    /// The grants of `blobs` made in `[fromMillis, toMillis)`, those of `selection`, by time.
+    package static func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection, in blobs: Blobs) throws -> [GrantRecord] {
+        var grants = RecordsByTime(order: GrantRecord.byTime)
+        let wanted = Transactions(selection)
+        try blobs { minute, bytes in
+            try grants.append(minute: minute) { try decode(bytes, minute: minute, in: fromMillis..<toMillis, naming: wanted, into: &$0) }
+        }
+        return grants.sorted()
+    }
+
+    /// The time and transaction fingerprint of each grant of `blobs` made in `[fromMillis, toMillis)`.
+    package static func fingerprints(fromMillis: Int64, toMillis: Int64, in blobs: Blobs) throws -> [GrantFingerprint] {
+        var fingerprints: [GrantFingerprint] = []
+        var buffer: [UInt8] = []
+        try blobs { minute, bytes in
+            try self.fingerprints(bytes, minute: minute, in: fromMillis..<toMillis, using: &buffer, into: &fingerprints)
+        }
+        return fingerprints
+    }
+
+    /// Appends the time and transaction fingerprint of each of the blob's grants whose time is in `range`
+    /// (milliseconds) to `grants`, reading no id and no string. `bytes` is a buffer to reuse.
+    /// - Throws: `CorruptBucketError` when the bytes are not such a blob.
+    private static func fingerprints(
+        _ bytes: UnsafeRawBufferPointer, minute: Int64, in range: Range<Int64>, using buffer: inout [UInt8],
+        into grants: inout [GrantFingerprint]
+    ) throws {
+        var reader = VarintReader(bytes: bytes)
+        try BlobStrings.Reader.skip(&reader)
+        let count = try reader.count()
+        for _ in 0..<count {
+            let millis = try time(&reader, minute: minute)
+            try CompactID.skip(&reader)
+            let fingerprint = try CompactID.fingerprint(skipping: &reader, using: &buffer)
+            for _ in 0..<8 { _ = try reader.next() }
+            if range.contains(millis) { grants.append(GrantFingerprint(millis: millis, transaction: fingerprint)) }
+        }
+        guard reader.isAtEnd else { throw CorruptBucketError(detail: "bytes after the last grant") }
+    }
+
+    /// Reads a grant's time, `minute` and the offset into it the blob holds.
+    private static func time(_ reader: inout VarintReader, minute: Int64) throws -> Int64 {
+        let offset = try reader.next()
+        guard offset < 60_000 else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
+        return minute &* 60_000 &+ Int64(offset)
     }
 
     /// Appends the blob's grants whose time is in `range` (milliseconds) to `grants`; only those of
     /// `transactions`, when given (the others are skipped unread).
     /// - Throws: `CorruptBucketError` when the bytes are not such a blob.
-    package static func decode(
+    private static func decode(
         _ bytes: UnsafeRawBufferPointer, minute: Int64, in range: Range<Int64>, naming transactions: Transactions? = nil,
         into grants: inout [GrantRecord]
     ) throws {
         var reader = VarintReader(bytes: bytes)
         let strings = try BlobStrings.Reader(&reader)
         let count = try reader.count()
+        var buffer: [UInt8] = []
         for _ in 0..<count {
-            let offset = try reader.next()
-            guard offset < 60_000 else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
-            let millis = minute &* 60_000 &+ Int64(offset)
+            let millis = try time(&reader, minute: minute)
             let eventIDPosition = reader.position
             try CompactID.skip(&reader)
             let transactionPosition = reader.position
             var fingerprint: UInt64 = 0
-            if transactions != nil { fingerprint = try CompactID.fingerprint(skipping: &reader) } else { try CompactID.skip(&reader) }
+            if transactions != nil {
+                fingerprint = try CompactID.fingerprint(skipping: &reader, using: &buffer)
+            } else {
+                try CompactID.skip(&reader)
+            }
             let isWanted = transactions?.mayContain(fingerprint: fingerprint) ?? true
             let (product, plan, action) = (try reader.next(), try reader.next(), try reader.next())
             let (version, platform, app, currency) = (try reader.next(), try reader.next(), try reader.next(), try reader.next())

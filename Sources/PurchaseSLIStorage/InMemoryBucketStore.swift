@@ -298,25 +298,31 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         return reports.sorted()
     }
 
-    /// The grants events of `[fromMillis, toMillis)` reported, by time.
-    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord] {
+    /// The grants events of `[fromMillis, toMillis)` reported, by time, those of `selection`.
+    public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord] {
+        try GrantBlob.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection) {
+            try forEachGrantBlob(fromMillis: fromMillis, toMillis: toMillis, $0)
+        }
+    }
+
+    /// The time and transaction fingerprint of each grant events of `[fromMillis, toMillis)` reported.
+    public func grantFingerprints(fromMillis: Int64, toMillis: Int64) throws -> [GrantFingerprint] {
+        try GrantBlob.fingerprints(fromMillis: fromMillis, toMillis: toMillis) {
+            try forEachGrantBlob(fromMillis: fromMillis, toMillis: toMillis, $0)
+        }
+    }
+
+    /// Calls `body` with each minute of `[fromMillis, toMillis)` that holds grants and each of its grant
+    /// blobs, by minute.
+    private func forEachGrantBlob(fromMillis: Int64, toMillis: Int64, _ body: (Int64, UnsafeRawBufferPointer) throws -> Void) throws {
         let minutes = state.withLock { state in
             state.reports.filter {
                 $0.key >= fromMillis.floorDividedBy(60_000).quotient && $0.key <= toMillis.floorDividedBy(60_000).quotient
             }
         }
-        var grants = RecordsByTime(order: GrantRecord.byTime)
-        let wanted = transactionIDs.map(GrantBlob.Transactions.init)
         for (minute, parts) in minutes.sorted(by: { $0.key < $1.key }) {
-            for grantBlob in parts.compactMap(\.grants) {
-                try grantBlob.withUnsafeBytes { bytes in
-                    try grants.append(minute: minute) {
-                        try GrantBlob.decode(bytes, minute: minute, in: fromMillis..<toMillis, naming: wanted, into: &$0)
-                    }
-                }
-            }
+            for grantBlob in parts.compactMap(\.grants) { try grantBlob.withUnsafeBytes { try body(minute, $0) } }
         }
-        return grants.sorted()
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.

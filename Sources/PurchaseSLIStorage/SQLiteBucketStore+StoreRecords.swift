@@ -39,9 +39,14 @@ extension SQLiteBucketStore: StoreRecordStore {
         try pool.read { db in try ClientReportRows.fetch(keys, fromMillis: fromMillis, toMillis: toMillis, in: db) }
     }
 
-    /// The grants events of `[fromMillis, toMillis)` reported, by time (of `transactionIDs` when given).
-    public func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord] {
-        try pool.read { db in try ClientReportRows.grants(fromMillis: fromMillis, toMillis: toMillis, naming: transactionIDs, in: db) }
+    /// The grants events of `[fromMillis, toMillis)` reported, by time, those of `selection`.
+    public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord] {
+        try pool.read { db in try ClientReportRows.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection, in: db) }
+    }
+
+    /// The time and transaction fingerprint of each grant events of `[fromMillis, toMillis)` reported.
+    public func grantFingerprints(fromMillis: Int64, toMillis: Int64) throws -> [GrantFingerprint] {
+        try pool.read { db in try ClientReportRows.grantFingerprints(fromMillis: fromMillis, toMillis: toMillis, in: db) }
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.

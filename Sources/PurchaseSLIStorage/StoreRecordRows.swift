@@ -44,23 +44,34 @@ enum ClientReportRows {
 }
 
 extension ClientReportRows {
-    /// The grants events of `[fromMillis, toMillis)` reported, by time. O(grants in the range).
-    static func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?, in db: Database) throws -> [GrantRecord] {
-        var grants = RecordsByTime(order: GrantRecord.byTime)
-        let wanted = transactionIDs.map(GrantBlob.Transactions.init)
+    /// The grants events of `[fromMillis, toMillis)` reported, by time, those of `selection`. O(grants in the range).
+    static func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection, in db: Database) throws -> [GrantRecord] {
+        try GrantBlob.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection) {
+            try forEachGrantBlob(fromMillis: fromMillis, toMillis: toMillis, in: db, $0)
+        }
+    }
+
+    /// The time and transaction fingerprint of each grant events of `[fromMillis, toMillis)` reported.
+    /// O(grants in the range).
+    static func grantFingerprints(fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [GrantFingerprint] {
+        try GrantBlob.fingerprints(fromMillis: fromMillis, toMillis: toMillis) {
+            try forEachGrantBlob(fromMillis: fromMillis, toMillis: toMillis, in: db, $0)
+        }
+    }
+
+    /// Calls `body` with each minute of `[fromMillis, toMillis)` that holds grants and its grant blob, by
+    /// minute; a damaged blob's error names its row.
+    private static func forEachGrantBlob(
+        fromMillis: Int64, toMillis: Int64, in db: Database, _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         let statement = try RawStatement(
             db, sql: "SELECT minute, grants FROM client_report_minute WHERE minute >= ? AND minute < ? AND grants IS NOT NULL ORDER BY minute")
         defer { statement.reset() }
         statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
         while try statement.step() {
             let minute = statement.int64(0)
-            try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                try grants.append(minute: minute) {
-                    try GrantBlob.decode(statement.blob(1), minute: minute, in: fromMillis..<toMillis, naming: wanted, into: &$0)
-                }
-            }
+            try decoding(table: "client_report_minute", row: "minute \(minute)") { try body(minute, statement.blob(1)) }
         }
-        return grants.sorted()
     }
 }
 

@@ -27,10 +27,14 @@ public protocol StoreRecordStore: Sendable {
     /// event, in the order of ``ClientReport/byTime(_:)``: reconciliation picks each charge's own.
     func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport]
 
-    /// The grants the app's events of `[fromMillis, toMillis)` reported (``GrantRecord``), by time, of the
-    /// transactions `transactionIDs` names (in any order, one perhaps more than once; of every one when
-    /// nil): what double grants and grants without a charge are found in.
-    func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord]
+    /// The grants the app's events of `[fromMillis, toMillis)` reported (``GrantRecord``), by time, those of
+    /// `selection`: what double grants and grants without a charge are found in.
+    func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord]
+
+    /// The time and transaction fingerprint of each grant the app's events of `[fromMillis, toMillis)`
+    /// reported, in no particular order: where a grant audit finds the transactions granted more than once
+    /// before it reads their grants in full.
+    func grantFingerprints(fromMillis: Int64, toMillis: Int64) throws -> [GrantFingerprint]
 
     /// Events clients dropped before sending them (their queue was full), as reported with the batches
     /// received in `[fromMillis, toMillis)`: what the counts miss.
@@ -86,7 +90,7 @@ extension StoreRecordStore {
 
     /// Every grant the app's events of `[fromMillis, toMillis)` reported, by time.
     public func grants(fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
-        try grants(fromMillis: fromMillis, toMillis: toMillis, naming: nil)
+        try grants(fromMillis: fromMillis, toMillis: toMillis, of: .every)
     }
 }
 

@@ -59,8 +59,11 @@ extension SQLiteRecordsForwarding {
         try base.notificationsWithProduct(naming: transactionIDs)
     }
 
-    func grants(fromMillis: Int64, toMillis: Int64, naming transactionIDs: [String]?) throws -> [GrantRecord] {
-        try base.grants(fromMillis: fromMillis, toMillis: toMillis, naming: transactionIDs)
+    func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord] {
+        try base.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection)
+    }
+    func grantFingerprints(fromMillis: Int64, toMillis: Int64) throws -> [GrantFingerprint] {
+        try base.grantFingerprints(fromMillis: fromMillis, toMillis: toMillis)
     }
     func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
         try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)

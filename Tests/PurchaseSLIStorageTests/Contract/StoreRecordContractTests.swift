@@ -242,9 +242,18 @@ struct StoreRecordContractTests {
             ["9B825964-86CE-4385-952B-015481E15515", "0123"], ["2036651470292976", "", "tx-ü"], ["missing", "00"],
             ["0", "GPA.3372-1234-5678-90123", "0"],
         ] {
-            let named = try store.grants(fromMillis: day.0, toMillis: day.1, naming: wanted).map(\.transactionID)
+            let named = try store.grants(fromMillis: day.0, toMillis: day.1, of: .transactions(wanted)).map(\.transactionID)
             #expect(named == ids.reversed().filter(Set(wanted).contains), "naming \(wanted)")
         }
+        // Their fingerprints: one a grant, each id its own, and each finds its grant alone.
+        let fingerprints = try store.grantFingerprints(fromMillis: day.0, toMillis: day.1).sorted { $0.millis < $1.millis }
+        #expect(fingerprints.map(\.millis) == grants.map(\.millis))
+        #expect(Set(fingerprints.map(\.transaction)).count == ids.count)
+        for (fingerprint, id) in zip(fingerprints, ids.reversed()) {
+            let found = try store.grants(fromMillis: day.0, toMillis: day.1, of: .fingerprints([fingerprint.transaction]))
+            #expect(found.map(\.transactionID) == [id])
+        }
+        #expect(try store.grantFingerprints(fromMillis: day.0, toMillis: grants[1].millis).map(\.millis) == [grants[0].millis])
     }
 
     /// Reads sort each minute's grants and rely on minutes coming in order: batches written late, out of
@@ -273,7 +282,7 @@ struct StoreRecordContractTests {
         ]
         for (index, batch) in batches.enumerated() { _ = try store.record(batch, receivedAtMillis: receivedAt + Int64(index) * 1000) }
         #expect(try store.grants(fromMillis: day.0, toMillis: day.1).map(\.eventID) == ["e2", "e1", "e3", "e4", "e6", "e5"])
-        let named = try store.grants(fromMillis: day.0, toMillis: day.1, naming: ["2000000000000003", "2000000000000001"])
+        let named = try store.grants(fromMillis: day.0, toMillis: day.1, of: .transactions(["2000000000000003", "2000000000000001"]))
         #expect(named.map(\.eventID) == ["e1", "e3", "e6"])
         // No charge stored yet: none is found by its transaction.
         #expect(try store.charges(naming: ["2000000000000001"]).isEmpty)
