@@ -99,7 +99,7 @@ public struct AlertInputs: Sendable {
     public func restricted(from: Int64, to: Int64) -> AlertInputs {
         func restrict(_ series: MinuteSeries) -> MinuteSeries? {
             let restricted = series.restricted(from: from, to: to)
-            return restricted.firstEventSeconds == nil ? nil : restricted
+            return restricted.hasEvents ? restricted : nil
         }
         var restricted = AlertInputs(
             startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict),

@@ -153,6 +153,9 @@ public struct MinuteSeries: Sendable {
 
     /// The first minute with an event, or nil when the series is empty.
     public var firstEventSeconds: Int64? { firstEvent(from: startSeconds, to: endSeconds) }
+
+    /// Whether any minute it covers holds an event (``firstEventSeconds`` is not nil). O(1).
+    public var hasEvents: Bool { counts(from: startSeconds, to: endSeconds).total > 0 }
 }
 
 extension OutcomeCounts {

@@ -15,6 +15,15 @@ enum RateTest {
         return binomialUpperTail(atLeast: observed, trials: total, probability: p)
     }
 
+    /// P(X ≤ k) for X ~ Binomial(n, p): P(Y ≥ n − k) for Y = n − X ~ Binomial(n, 1 − p)
+    /// (``binomialUpperTail(atLeast:trials:probability:)``). For k below the mode (few failures against a
+    /// high error rate, a series that has recovered) that sums a handful of terms from k down, where
+    /// 1 − P(X ≥ k + 1) sums every term from k up to past the mode.
+    static func binomialLowerTail(atMost k: Int64, trials n: Int64, probability p: Double) -> Double {
+        guard k >= 0 else { return 0 }
+        return binomialUpperTail(atLeast: n - k, trials: n, probability: 1 - p)
+    }
+
     /// P(X ≥ k) for X ~ Binomial(n, p). Sums the terms from k up; past the mode (about n·p) each term is
     /// smaller than the one before by a shrinking ratio, so the sum stops once the rest of the tail is below
     /// 1e-16 of it: O(n·p − k) plus O(√(n·p)) terms rather than O(n − k).

@@ -33,6 +33,17 @@ private let evaluator = AlertEvaluator(policy: .default)
         #expect(abs(RateTest.binomialUpperTail(atLeast: atLeast, trials: trials, probability: probability) - expected) < 1e-6)
     }
 
+    /// P(X ≤ k) equals 1 − P(X ≥ k + 1) at both ends and past the mode, to rounding.
+    @Test(
+        arguments: [
+            (0, 10, 0.5), (2, 10, 0.5), (10, 10, 0.5), (11, 10, 0.5), (-1, 10, 0.5), (3, 1000, 0.144), (140, 1000, 0.144),
+            (200, 1000, 0.144), (0, 21, 0.144), (5, 300, 1.0), (5, 300, 0.0),
+        ] as [(Int64, Int64, Double)])
+    func binomialLowerTailIsTheUpperTailsComplement(atMost: Int64, trials: Int64, probability: Double) {
+        let complement = 1 - RateTest.binomialUpperTail(atLeast: atMost + 1, trials: trials, probability: probability)
+        #expect(abs(RateTest.binomialLowerTail(atMost: atMost, trials: trials, probability: probability) - complement) < 1e-9)
+    }
+
     @Test func equalRatesAreNotSignificant() {
         let p = RateTest.poissonRateExcess(observed: 50, exposure: 1000, baselineObserved: 150, baselineExposure: 3000)
         #expect(p > 0.3 && p < 0.7)

@@ -117,7 +117,7 @@ struct BurnRateTest: Sendable {
         for rule in rules where rule.severity == .page { highest = max(highest, rule.burnRate(for: objective, at: time)) }
         guard highest.isFinite else { return false }
         let pageErrorRate = min(1, highest * objective.errorBudget)
-        return 1 - RateTest.binomialUpperTail(atLeast: window.failure + 1, trials: window.valid, probability: pageErrorRate) < 0.05
+        return RateTest.binomialLowerTail(atMost: window.failure, trials: window.valid, probability: pageErrorRate) < 0.05
     }
 
     /// The slices of an action (or store) that burn on their own, each with its series: failing at least `sliceMinimumRatio` times as
