@@ -138,6 +138,7 @@ package enum GrantBlob {
             let millis = try time(&reader, minute: minute)
             try CompactID.skip(&reader)
             let fingerprint = try CompactID.fingerprint(skipping: &reader, using: &buffer)
+            // Past the string ids of product, plan, action, app version, platform, app and currency, and the price.
             for _ in 0..<8 { _ = try reader.next() }
             if range.contains(millis) { grants.append(GrantFingerprint(millis: millis, transaction: fingerprint)) }
         }
@@ -155,7 +156,7 @@ package enum GrantBlob {
     /// `transactions`, when given (the others are skipped unread).
     /// - Throws: `CorruptBucketError` when the bytes are not such a blob.
     private static func decode(
-        _ bytes: UnsafeRawBufferPointer, minute: Int64, in range: Range<Int64>, naming transactions: Transactions? = nil,
+        _ bytes: UnsafeRawBufferPointer, minute: Int64, in range: Range<Int64>, naming transactions: Transactions?,
         into grants: inout [GrantRecord]
     ) throws {
         var reader = VarintReader(bytes: bytes)
