@@ -156,7 +156,7 @@ let package = Package(
             ],
             path: "Tests/PurchaseSLITestSupport", swiftSettings: swiftSettings),
         .testTarget(
-            name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip"],
+            name: "PurchaseSLICoreTests", dependencies: ["PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLITestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchaseSLIDecodingTests",
@@ -236,9 +236,15 @@ if Context.environment["PURCHASE_SLI_BENCH"] != nil {
             swiftSettings: swiftSettings))
 }
 
-// libFuzzer targets, built only by scripts/fuzz.sh (which sets PURCHASE_SLI_FUZZ and compiles with
-// -sanitize=fuzzer,address): each defines LLVMFuzzerTestOneInput and links libFuzzer's main.
+// libFuzzer targets, built only by scripts/fuzz.sh (which sets PURCHASE_SLI_FUZZ): each defines
+// LLVMFuzzerTestOneInput and links libFuzzer's main. The package's own Swift modules are compiled with
+// -sanitize=fuzzer,address (coverage to guide the fuzzer, AddressSanitizer), the dependencies as in a
+// debug build: a build of the fuzz targets reuses theirs from the tests' build in the same scratch path.
 if Context.environment["PURCHASE_SLI_FUZZ"] != nil {
+    let sanitizers = ["-sanitize=fuzzer,address"]
+    for target in package.targets where target.type != .test && target.swiftSettings != nil {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(sanitizers)]
+    }
     let fuzzTargets: [(name: String, module: Target.Dependency)] = [
         ("EventRecords", "PurchaseSLICore"), ("RFC3339", "PurchaseSLICore"), ("QueryArguments", "PurchaseSLICore"),
         ("GzipInflater", "PurchaseSLIGzip"), ("PolicyYAML", "PurchaseSLIAnalysis"),
@@ -248,15 +254,18 @@ if Context.environment["PURCHASE_SLI_FUZZ"] != nil {
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/FuzzDriver"))
     package.targets.append(
-        .target(name: "FuzzSupport", dependencies: ["FuzzDriver"], path: "Tests/Fuzz/FuzzSupport", swiftSettings: swiftSettings))
+        .target(
+            name: "FuzzSupport", dependencies: ["FuzzDriver"], path: "Tests/Fuzz/FuzzSupport",
+            swiftSettings: swiftSettings + [.unsafeFlags(sanitizers)]))
     package.targets.append(
         .target(
             name: "FuzzDecoding", dependencies: ["FuzzSupport", "PurchaseSLIDecoding", "PurchaseSLIGzip"], path: "Tests/Fuzz/FuzzDecoding",
-            swiftSettings: swiftSettings))
+            swiftSettings: swiftSettings + [.unsafeFlags(sanitizers)]))
     for (name, module) in fuzzTargets {
         package.targets.append(
             .executableTarget(
                 name: "Fuzz\(name)", dependencies: ["FuzzSupport", module], path: "Tests/Fuzz/\(name)",
-                swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])]))
+                swiftSettings: swiftSettings + [.unsafeFlags(sanitizers + ["-parse-as-library"])],
+                linkerSettings: [.unsafeFlags(sanitizers)]))
     }
 }

@@ -2,7 +2,8 @@
 # Fuzzes what reads untrusted bytes with libFuzzer and AddressSanitizer: the event framer, parser and
 # validator, New Relic and OTLP payloads, App Store notifications up to their certificate chain, Play
 # pushes, the serve config file, the dropped-events header, the gzip inflater, RFC 3339 times, query
-# arguments, policy and dashboard YAML, and stored bucket blobs. Each target runs for a bounded time,
+# arguments, policy and dashboard YAML, and stored bucket blobs (the package's own modules instrumented,
+# its dependencies built as for the tests: Package.swift). Each target runs for a bounded time,
 # starting from the corpus committed under Tests/Fuzz/Corpus/<target>; what it learns goes to
 # .build-fuzz/corpus/<target>, never into the repository. A crash, a trap or a violated property
 # (Tests/Fuzz/<target>/<target>.swift says which) keeps its input under .build-fuzz/artifacts and fails
@@ -11,6 +12,8 @@
 #   scripts/fuzz.sh                         every target for 60 s
 #   scripts/fuzz.sh --seconds 600 EventRecords
 #   scripts/fuzz.sh --merge EventRecords    adds what the working corpus covers anew to the committed one
+#   scripts/fuzz.sh --build-path .build     builds in the tests' scratch path, reusing their dependencies
+#                                           (CI; the next `swift build` compiles the package's modules again)
 #   .build-fuzz/debug/FuzzEventRecords .build-fuzz/artifacts/EventRecords-crash-…   replays one input
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,13 +22,15 @@ all_targets=(EventRecords GzipInflater RFC3339 QueryArguments PolicyYAML Dashboa
     NewRelic OTLP AppStoreJWS GooglePush ConfigFile DroppedEventsHeader)
 seconds=60
 merge=false
+build=.build-fuzz
 targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds=$2; shift 2 ;;
         --merge) merge=true; shift ;;
-        -h|--help) sed -n '2,14p' "$0" | cut -c3-; exit 0 ;;
-        -*) echo "fuzz.sh: unknown option $1 (expected --seconds N, --merge or target names)" >&2; exit 2 ;;
+        --build-path) build=$2; shift 2 ;;
+        -h|--help) sed -n '2,17p' "$0" | cut -c3-; exit 0 ;;
+        -*) echo "fuzz.sh: unknown option $1 (expected --seconds N, --merge, --build-path DIR or target names)" >&2; exit 2 ;;
         *)
             if [[ " ${all_targets[*]} " != *" $1 "* ]]; then
                 echo "fuzz.sh: unknown target $1; expected one of: ${all_targets[*]}" >&2
@@ -48,9 +53,9 @@ max_length() {
 
 scratch=.build-fuzz
 for target in "${targets[@]}"; do
-    PURCHASE_SLI_FUZZ=1 swift build --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address \
-        --product "Fuzz$target" 2>&1 | grep -E "error:|warning: no .async.|Build of product" | sort -u || true
-    test -x "$scratch/debug/Fuzz$target" || { echo "fuzz.sh: Fuzz$target did not build" >&2; exit 1; }
+    PURCHASE_SLI_FUZZ=1 swift build --scratch-path "$build" --product "Fuzz$target" 2>&1 \
+        | grep -E "error:|warning: no .async.|Build of product" | sort -u || true
+    test -x "$build/debug/Fuzz$target" || { echo "fuzz.sh: Fuzz$target did not build" >&2; exit 1; }
 done
 
 # Swift's own backtracer reads the stack in a way AddressSanitizer reports as a fault of its own;
@@ -64,12 +69,12 @@ for target in "${targets[@]}"; do
     work="$scratch/corpus/$target"
     mkdir -p "$work" "$seeds"
     if $merge; then
-        "$scratch/debug/Fuzz$target" -merge=1 -max_len="$(max_length "$target")" "$seeds" "$work" 2>&1 | tail -1
+        "$build/debug/Fuzz$target" -merge=1 -max_len="$(max_length "$target")" "$seeds" "$work" 2>&1 | tail -1
         continue
     fi
     log="$scratch/artifacts/$target.log"
     echo "== $target: ${seconds} s, from $(ls "$seeds" | wc -l) committed inputs"
-    if "$scratch/debug/Fuzz$target" -max_total_time="$seconds" -max_len="$(max_length "$target")" -timeout=10 \
+    if "$build/debug/Fuzz$target" -max_total_time="$seconds" -max_len="$(max_length "$target")" -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$target-" \
         "$work" "$seeds" > "$log" 2>&1; then
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
@@ -86,6 +91,6 @@ $merge && exit 0
 echo
 printf '%s\n' "${summary[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
-    echo "replay an input with: $scratch/debug/Fuzz<target> INPUT; make it a regression test" >&2
+    echo "replay an input with: $build/debug/Fuzz<target> INPUT; make it a regression test" >&2
     exit 1
 fi

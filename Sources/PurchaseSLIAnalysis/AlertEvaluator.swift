@@ -46,7 +46,7 @@ public struct AlertEvaluator: Sendable {
         for rule in rules {
             let outcome = rule.evaluate(at: time, in: context)
             evaluation.findings += outcome.findings
-            evaluation.recovered.formUnion(outcome.recovered.map { AlertFinding.Identity(kind: rule.kind, labels: $0) })
+            if !outcome.recovered.isEmpty { evaluation.recovered.append((rule.kind, outcome.recovered)) }
         }
         return evaluation
     }

@@ -43,11 +43,12 @@ extension AlertRule {
 public struct AlertRuleOutcome: Sendable {
     /// The alerts its conditions find now.
     public var findings: [AlertFinding]
-    /// The series that have recovered now: pages of this rule held for them stop at once.
-    public var recovered: Set<SeriesLabels>
+    /// The series that have recovered now: pages of this rule held for them stop at once. A list, looked
+    /// through only for the rare page held, rather than a set every evaluation would hash.
+    public var recovered: [SeriesLabels]
 
     /// Creates an outcome.
-    public init(findings: [AlertFinding] = [], recovered: Set<SeriesLabels> = []) {
+    public init(findings: [AlertFinding] = [], recovered: [SeriesLabels] = []) {
         self.findings = findings
         self.recovered = recovered
     }

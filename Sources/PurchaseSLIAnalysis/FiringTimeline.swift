@@ -2,7 +2,12 @@
 /// recovered (their pages held stop for good).
 struct InstantEvaluation {
     var findings: [AlertFinding]
-    var recovered: Set<AlertFinding.Identity>
+    var recovered: [(kind: AlertFinding.Kind, labels: [SeriesLabels])]
+
+    /// Whether the series and kind of `identity` had recovered.
+    func hasRecovered(_ identity: AlertFinding.Identity) -> Bool {
+        recovered.contains { $0.kind == identity.kind && $0.labels.contains(identity.labels) }
+    }
 }
 
 /// Which alerts fire over time: what the rules said at each moment, kept firing for their rule's hold
@@ -25,11 +30,11 @@ struct FiringTimeline {
 
     /// Records the instant evaluation of `time`.
     mutating func observe(_ instant: InstantEvaluation, at time: Int64) {
-        for key in latest.keys where key.severity == .page && instant.recovered.contains(key.identity) {
+        for key in latest.keys where key.severity == .page && instant.hasRecovered(key.identity) {
             latest[key] = nil
         }
         for finding in instant.findings { latest[Key(identity: finding.identity, severity: finding.severity)] = finding }
-        latest = latest.filter { isActive($0.value, at: time) }
+        for (key, finding) in latest where !isActive(finding, at: time) { latest[key] = nil }
     }
 
     private func isActive(_ finding: AlertFinding, at time: Int64) -> Bool {

@@ -51,10 +51,39 @@ public struct MinuteSeries: Sendable {
     public let startSeconds: Int64
     /// The minute after the last one covered.
     public let endSeconds: Int64
-    /// The minute of `prefix[0]`: a restriction shares its series' sums and covers fewer of them.
+    /// The minute of the sums' first entry: a restriction shares its series' sums and covers fewer of them.
     private let originSeconds: Int64
-    /// prefix[i] = counts of the first i minutes from `originSeconds`.
-    private let prefix: [OutcomeCounts]
+    /// The sums, shared by the series and its restrictions (one reference to copy).
+    private let sums: Sums
+
+    /// Running totals from `originSeconds`: `counts[i]` those of the first i minutes, and `valid[i]` their
+    /// valid events and failures alone, four minutes to a cache line where `counts` holds one: what the
+    /// burn-rate tests read at every minute of every series (``validCounts(from:to:)``).
+    private final class Sums: Sendable {
+        let counts: [OutcomeCounts]
+        let valid: [ValidTally]
+
+        init(minutes: [OutcomeCounts]) {
+            var running = OutcomeCounts()
+            var counts = [running]
+            var valid = [ValidTally(valid: 0, failure: 0)]
+            counts.reserveCapacity(minutes.count + 1)
+            valid.reserveCapacity(minutes.count + 1)
+            for minute in minutes {
+                running += minute
+                counts.append(running)
+                valid.append(ValidTally(valid: running.valid, failure: running.failure))
+            }
+            self.counts = counts
+            self.valid = valid
+        }
+    }
+
+    /// Running totals of valid events and failures.
+    private struct ValidTally {
+        var valid: Int64
+        var failure: Int64
+    }
 
     /// Builds the series from per-minute counts, `minutes[i]` being the minute at `startSeconds + 60 i`.
     public init(labels: SeriesLabels, startSeconds: Int64, minutes: [OutcomeCounts]) {
@@ -62,14 +91,7 @@ public struct MinuteSeries: Sendable {
         self.startSeconds = startSeconds
         endSeconds = startSeconds + Int64(minutes.count) * 60
         originSeconds = startSeconds
-        var running = OutcomeCounts()
-        var prefix = [running]
-        prefix.reserveCapacity(minutes.count + 1)
-        for counts in minutes {
-            running += counts
-            prefix.append(running)
-        }
-        self.prefix = prefix
+        sums = Sums(minutes: minutes)
     }
 
     private init(restricting series: MinuteSeries, startSeconds: Int64, endSeconds: Int64) {
@@ -77,7 +99,7 @@ public struct MinuteSeries: Sendable {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
         originSeconds = series.originSeconds
-        prefix = series.prefix
+        sums = series.sums
     }
 
     /// The same series covering only `[from, to)` (minute-aligned) of what it covers; shares its sums. O(1).
@@ -96,7 +118,7 @@ public struct MinuteSeries: Sendable {
         let lower = index(from)
         let upper = index(to)
         guard upper > lower else { return OutcomeCounts() }
-        return prefix[upper] - prefix[lower]
+        return sums.counts[upper] - sums.counts[lower]
     }
 
     /// Total counts over the `seconds` before `time`.
@@ -104,17 +126,36 @@ public struct MinuteSeries: Sendable {
         counts(from: time - seconds, to: time)
     }
 
+    /// The valid events of `[from, to)` alone (clamped to the series), read from denser sums than
+    /// ``counts(from:to:)``: their failures as ``OutcomeCounts/failure`` and the rest as
+    /// ``OutcomeCounts/success``, so that `valid`, `failure` and `successRate` equal those of
+    /// ``counts(from:to:)`` and every other count is zero. What a burn-rate test reads at every minute. O(1).
+    public func validCounts(from: Int64, to: Int64) -> OutcomeCounts {
+        let lower = index(from)
+        let upper = index(to)
+        guard upper > lower else { return OutcomeCounts() }
+        let (upperSums, lowerSums) = (sums.valid[upper], sums.valid[lower])
+        let (valid, failure) = (upperSums.valid - lowerSums.valid, upperSums.failure - lowerSums.failure)
+        return OutcomeCounts(success: valid - failure, failure: failure)
+    }
+
+    /// ``validCounts(from:to:)`` over the `seconds` before `time`.
+    public func validCounts(last seconds: Int64, before time: Int64) -> OutcomeCounts {
+        validCounts(from: time - seconds, to: time)
+    }
+
     /// The latest minute M in `[notBefore, time)` such that `[M, time)` holds at least `minimum` valid
     /// events, or nil when even `[notBefore, time)` holds fewer. O(log minutes).
     public func start(holdingValid minimum: Int64, before time: Int64, notBefore: Int64) -> Int64? {
+        let validPrefix = sums.valid
         var lower = index(notBefore)
         var upper = index(time)
-        let total = prefix[upper].valid
-        guard total - prefix[lower].valid >= minimum else { return nil }
+        let total = validPrefix[upper].valid
+        guard total - validPrefix[lower].valid >= minimum else { return nil }
         // The largest prefix index whose valid events up to `time` are still at least `minimum`.
         while lower < upper {
             let middle = (lower + upper + 1) / 2
-            if total - prefix[middle].valid >= minimum { lower = middle } else { upper = middle - 1 }
+            if total - validPrefix[middle].valid >= minimum { lower = middle } else { upper = middle - 1 }
         }
         return originSeconds + Int64(lower) * 60
     }
@@ -125,6 +166,7 @@ public struct MinuteSeries: Sendable {
     /// The first minute in `[from, to)` whose `count` (``OutcomeCounts/failure``, ``OutcomeCounts/total``) is
     /// not zero, or nil. O(log minutes).
     public func firstMinute(from: Int64, to: Int64, counting count: (OutcomeCounts) -> Int64) -> Int64? {
+        let prefix = sums.counts
         var lower = index(from)
         var upper = index(to)
         let before = count(prefix[lower])
@@ -139,6 +181,7 @@ public struct MinuteSeries: Sendable {
 
     /// The last minute before `time` with an event, or nil. O(log minutes).
     public func lastEvent(before time: Int64) -> Int64? {
+        let prefix = sums.counts
         var lower = index(startSeconds)
         var upper = index(time)
         let total = prefix[upper].total

@@ -36,21 +36,36 @@ extension GrantFingerprint {
     }
 
     /// The grants of `grants` that may repeat an earlier one of at most `spanMillis` before them, among
-    /// those at or after `fromMillis` (``Repeating``): walked by time, each grant's latest predecessor of
-    /// its fingerprint is the one a dictionary last kept. O(n) for grants nearly by time (as a store reads
-    /// them, by minute), O(n log n) at worst.
+    /// those at or after `fromMillis` (``Repeating``). The grants are parted by their fingerprint's top
+    /// bits (a fingerprint is a hash: the parts come out even, a few dozen grants each), each part sorted
+    /// by fingerprint and time where it fits in cache: a grant's latest predecessor of its fingerprint is
+    /// the grant before it. O(n) but for the parts' sorting, with no table of every fingerprint.
     public static func repeating(_ grants: [GrantFingerprint], fromMillis: Int64, spanMillis: Int64) -> Repeating {
-        let byTime = grants.sorted { $0.millis < $1.millis }
-        var latest: [UInt64: Int64] = [:]
-        latest.reserveCapacity(byTime.count)
-        var found = Repeating(fingerprints: [], times: [])
-        for grant in byTime {
-            guard let before = latest.updateValue(grant.millis, forKey: grant.transaction), grant.millis >= fromMillis,
-                grant.millis - before <= spanMillis
-            else { continue }
-            found.fingerprints.insert(grant.transaction)
-            found.times.append(grant.millis)
+        let partBits = max(1, min(16, Int.bitWidth - (grants.count / 32).leadingZeroBitCount))
+        let shift = UInt64(UInt64.bitWidth - partBits)
+        var partStarts = [Int](repeating: 0, count: (1 << partBits) + 1)
+        for grant in grants { partStarts[Int(grant.transaction >> shift) + 1] += 1 }
+        for part in 0..<(1 << partBits) { partStarts[part + 1] += partStarts[part] }
+        var parted = grants
+        var next = partStarts
+        for grant in grants {
+            let part = Int(grant.transaction >> shift)
+            parted[next[part]] = grant
+            next[part] += 1
         }
+        var found = Repeating(fingerprints: [], times: [])
+        for part in 0..<(1 << partBits) where partStarts[part + 1] - partStarts[part] > 1 {
+            let range = partStarts[part]..<partStarts[part + 1]
+            parted[range].sort { ($0.transaction, $0.millis) < ($1.transaction, $1.millis) }
+            for index in range.dropFirst() {
+                let (before, grant) = (parted[index - 1], parted[index])
+                guard grant.transaction == before.transaction, grant.millis >= fromMillis, grant.millis - before.millis <= spanMillis
+                else { continue }
+                found.fingerprints.insert(grant.transaction)
+                found.times.append(grant.millis)
+            }
+        }
+        found.times.sort()
         return found
     }
 }

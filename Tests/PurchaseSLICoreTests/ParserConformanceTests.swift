@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseSLICore
+import PurchaseSLITestSupport
 import Testing
 
 /// Foundation's reading of an event object: `JSONSerialization` into the same known-field representation.
@@ -69,18 +70,6 @@ extension Result {
     }
 }
 
-/// SplitMix64, so the generated corpus is the same on every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private let hostileStrings = [
     "\"coins_100\"", "\"\"", "\"a\\\"b\"", "\"back\\\\slash\"", "\"\\/\"", "\"tab\\there\"", "\"\\u00e9t\\u00E9\"",
     "\"\\ud83d\\ude00 smile\"", "\"😀 raw\"", "\"<script>alert(1)</script>\"", "\"\\u0000nul\"", "\"\\u202Ertl\"",
@@ -147,7 +136,7 @@ private let validTemplate =
     }
 
     @Test func agreesOnGeneratedEvents() {
-        var generator = SeededGenerator(state: 42)
+        var generator = SeededGenerator(seed: 42)
         let fields = EventField.allCases.map(\.name)
         for _ in 0..<2000 {
             var parts: [String] = []
@@ -170,7 +159,7 @@ private let validTemplate =
     }
 
     @Test func agreesOnMutatedRecords() {
-        var generator = SeededGenerator(state: 7)
+        var generator = SeededGenerator(seed: 7)
         let template = Array(validTemplate.utf8)
         let replacements: [UInt8] = Array("{}[]\",:\\ 0e-.tnu".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF]
         for _ in 0..<3000 {

@@ -1,4 +1,5 @@
 import PurchaseSLIStorage
+import PurchaseSLITestSupport
 import Testing
 
 /// Which fingerprints may repeat: two grants of one fingerprint at most the span apart, the later at or
@@ -34,5 +35,50 @@ import Testing
             test.grants.map { GrantFingerprint(millis: $0.0, transaction: $0.1) }, fromMillis: Self.from, spanMillis: Self.span)
         #expect(found.fingerprints == test.fingerprints)
         #expect(found.times == test.times)
+    }
+}
+
+/// `repeating` on many grants against the plain walk by time with a dictionary of each fingerprint's
+/// latest grant: equal on sizes from none to thousands, with fingerprints that share their top bits (one
+/// part) and repeats at, within and just beyond the span.
+@Suite struct GrantFingerprintRepeatingTests {
+    static func byDictionary(_ grants: [GrantFingerprint], fromMillis: Int64, spanMillis: Int64) -> (fingerprints: Set<UInt64>, times: [Int64]) {
+        var latest: [UInt64: Int64] = [:]
+        var found: (fingerprints: Set<UInt64>, times: [Int64]) = ([], [])
+        for grant in grants.sorted(by: { $0.millis < $1.millis }) {
+            guard let before = latest.updateValue(grant.millis, forKey: grant.transaction), grant.millis >= fromMillis,
+                grant.millis - before <= spanMillis
+            else { continue }
+            found.fingerprints.insert(grant.transaction)
+            found.times.append(grant.millis)
+        }
+        return found
+    }
+
+    @Test(arguments: [0, 1, 2, 31, 64, 1_000, 20_000])
+    func equalsTheWalkByTime(count: Int) {
+        var generator = SeededGenerator(seed: UInt64(count) + 11)
+        let span: Int64 = 10_000
+        var grants: [GrantFingerprint] = []
+        for index in 0..<count {
+            let millis = Int64(index) * 100 + Int64.random(in: 0..<100, using: &generator)
+            // Every fourth grant shares its top 20 bits with the one before: many in one part.
+            let fingerprint =
+                index % 4 == 3 ? (grants[index - 1].transaction & ~0xFFF) | UInt64.random(in: 0...0xFFF, using: &generator) : generator.next()
+            grants.append(GrantFingerprint(millis: millis, transaction: fingerprint))
+        }
+        for _ in 0..<(count / 10) {
+            // A repeat within, at or just beyond the span of a random earlier grant.
+            let earlier = grants[Int.random(in: 0..<count, using: &generator)]
+            let gap = [0, 1, span / 2, span, span + 1].randomElement(using: &generator)!
+            grants.append(GrantFingerprint(millis: earlier.millis + gap, transaction: earlier.transaction))
+        }
+        grants.shuffle(using: &generator)
+        let from = Int64(count) * 20
+        let found = GrantFingerprint.repeating(grants, fromMillis: from, spanMillis: span)
+        let expected = Self.byDictionary(grants, fromMillis: from, spanMillis: span)
+        #expect(found.fingerprints == expected.fingerprints)
+        #expect(found.times == expected.times)
+        #expect(count < 1_000 || found.times.count > count / 40)
     }
 }

@@ -98,7 +98,11 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
 
     /// The app versions with events in `inputs`.
     private static func versions(in inputs: AlertInputs) -> Set<String?> {
-        Set(inputs.slices.values.joined().filter { $0.labels.slice?.dimension == .appVersion }.map { $0.labels.slice?.value })
+        var versions = Set<String?>()
+        for slices in inputs.slices.values {
+            for series in slices where series.labels.slice?.dimension == .appVersion { versions.insert(series.labels.slice?.value) }
+        }
+        return versions
     }
 }
 

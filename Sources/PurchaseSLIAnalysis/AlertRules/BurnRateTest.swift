@@ -41,15 +41,17 @@ struct BurnRateTest: Sendable {
         where (best.map { $0.rule.severity < rule.severity } ?? true)
             && (!pagesOnly || rule.severity == .page) && time - rule.longWindowSeconds >= dataSince
         {
-            let long = series.counts(last: rule.longWindowSeconds, before: time)
+            // Decided on the windows' valid events and failures alone (``MinuteSeries/validCounts(from:to:)``);
+            // the evidence of a rule that fires holds their whole counts.
+            let long = series.validCounts(last: rule.longWindowSeconds, before: time)
             var shortStart = time - rule.shortWindowSeconds
-            var short = series.counts(from: shortStart, to: time)
+            var short = series.validCounts(from: shortStart, to: time)
             if !rule.isExactTest, series.labels.slice == nil, short.valid < policy.minimumValidEvents {
                 // An action's thin traffic: the short window reaches back until it holds the minimum, at most to
                 // twice its length. (A slice's does not: a few events of one plan would page on their own.)
                 let widest = time - min(2 * rule.shortWindowSeconds, rule.longWindowSeconds)
                 shortStart = series.start(holdingValid: Int64(policy.minimumValidEvents), before: time, notBefore: widest) ?? widest
-                short = series.counts(from: shortStart, to: time)
+                short = series.validCounts(from: shortStart, to: time)
             }
             guard fires(rule, objective: objective, long: long, short: short, at: time) else { continue }
             if rule.severity == .page,
@@ -59,13 +61,13 @@ struct BurnRateTest: Sendable {
             {
                 // What the short window held before the series (or its action) recovered may be the last
                 // incident's: what came since must fire on its own.
-                let since = series.counts(from: recovery, to: time)
+                let since = series.validCounts(from: recovery, to: time)
                 guard fires(rule, objective: objective, long: rule.isExactTest ? since : long, short: since, at: time) else { continue }
             }
-            var (reportedLong, reportedShort) = (long, short)
+            var (reportedLong, reportedShort) = (series.counts(last: rule.longWindowSeconds, before: time), series.counts(from: shortStart, to: time))
             if rule.severity == .ticket, let paged {
-                reportedLong = long - paged(series, time - rule.longWindowSeconds)
-                reportedShort = short - paged(series, shortStart)
+                reportedLong = reportedLong - paged(series, time - rule.longWindowSeconds)
+                reportedShort = reportedShort - paged(series, shortStart)
                 guard fires(rule, objective: objective, long: reportedLong, short: reportedShort, at: time) else { continue }
             }
             best = BurnEvidence(
@@ -111,7 +113,7 @@ struct BurnRateTest: Sendable {
     /// which 2 attempts a minute give within the 15 minutes, so a page ends within minutes of an outage's
     /// end whatever the traffic; a slower burn that goes on fires its rule again from what came since.
     func hasRecovered(_ series: MinuteSeries, objective: SLOPolicy.Objective, at time: Int64) -> Bool {
-        let window = series.counts(last: policy.recoveryWindowSeconds, before: time)
+        let window = series.validCounts(last: policy.recoveryWindowSeconds, before: time)
         guard window.valid >= policy.minimumValidEvents, let burn = objective.burnRate(window), burn <= 1 else { return false }
         var highest = -Double.infinity
         for rule in rules where rule.severity == .page { highest = max(highest, rule.burnRate(for: objective, at: time)) }

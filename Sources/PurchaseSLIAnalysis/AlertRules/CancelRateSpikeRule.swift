@@ -26,7 +26,7 @@ public struct CancelRateSpikeRule: AlertRule {
 
     public func spikeTestCount(in inputs: AlertInputs) -> Int {
         inputs.actions.keys.reduce(0) { total, action in
-            total + 1 + (inputs.slices[action] ?? []).filter { $0.labels.slice?.dimension == .productID }.count
+            total + 1 + (inputs.slices[action] ?? []).count { $0.labels.slice?.dimension == .productID }
         }
     }
 

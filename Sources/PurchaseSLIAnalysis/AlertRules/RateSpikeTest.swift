@@ -119,12 +119,15 @@ struct RateSpikeTest: Sendable {
     }
 
     /// A spike of `now` against the baseline's windows (the previous days, or the other versions), counted
-    /// by `measure` over the policy's spike window.
+    /// by `measure` over the policy's spike window. The baseline is read only when `now` holds the minimum
+    /// count a spike needs (most series at most minutes do not).
     func spike(
-        _ now: OutcomeCounts, against baseline: ([OutcomeCounts], String), measure: Measure, named name: String,
+        _ now: OutcomeCounts, against readBaseline: @autoclosure () -> ([OutcomeCounts], String), measure: Measure, named name: String,
         units: (events: CountedNoun, exposure: CountedNoun), window: Int64, significance: Double
     ) -> SpikeStatistics? {
         let (observed, exposure) = measure(now)
+        guard observed >= Int64(policy.spikes.minimumCount), exposure > 0 else { return nil }
+        let baseline = readBaseline()
         let windows = baseline.0.map { window in
             let (observed, exposure) = measure(window)
             return Sample(observed: observed, exposure: exposure)

@@ -47,7 +47,7 @@ public struct SuccessRateBurnRule: AlertRule {
             // more than its money says.
             let slices = objective.weight == .revenue ? [] : inputs.slices[action] ?? []
             for series in [overall] + slices where test.hasRecovered(series, objective: objective, at: time) {
-                outcome.recovered.insert(series.labels)
+                outcome.recovered.append(series.labels)
             }
             let ticketWindows = { (series: MinuteSeries, from: Int64) in
                 paged.excludedCounts(of: series, action: overall, objective: objective, from: from, to: time)

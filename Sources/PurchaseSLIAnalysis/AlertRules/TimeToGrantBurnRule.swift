@@ -41,9 +41,7 @@ public struct TimeToGrantBurnRule: AlertRule {
         for store in inputs.grantTimeSeries.keys.sorted() {
             guard let series = inputs.grantTimeSeries[store], let dataSince = series.overall.firstEventSeconds else { continue }
             let overall = series.overall
-            for labels in ([overall] + series.slices).filter({ test.hasRecovered($0, objective: objective.objective, at: time) }).map(\.labels) {
-                outcome.recovered.insert(labels)
-            }
+            outcome.recovered += ([overall] + series.slices).filter { test.hasRecovered($0, objective: objective.objective, at: time) }.map(\.labels)
             let ticketWindows = { (slice: MinuteSeries, from: Int64) in
                 paged.excludedCounts(of: slice, action: overall, objective: objective.objective, from: from, to: time)
             }
