@@ -242,9 +242,6 @@ if Context.environment["PURCHASE_SLI_BENCH"] != nil {
 // debug build: a build of the fuzz targets reuses theirs from the tests' build in the same scratch path.
 if Context.environment["PURCHASE_SLI_FUZZ"] != nil {
     let sanitizers = ["-sanitize=fuzzer,address"]
-    for target in package.targets where target.type != .test && target.swiftSettings != nil {
-        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(sanitizers)]
-    }
     let fuzzTargets: [(name: String, module: Target.Dependency)] = [
         ("EventRecords", "PurchaseSLICore"), ("RFC3339", "PurchaseSLICore"), ("QueryArguments", "PurchaseSLICore"),
         ("GzipInflater", "PurchaseSLIGzip"), ("PolicyYAML", "PurchaseSLIAnalysis"),
@@ -254,18 +251,19 @@ if Context.environment["PURCHASE_SLI_FUZZ"] != nil {
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/FuzzDriver"))
     package.targets.append(
-        .target(
-            name: "FuzzSupport", dependencies: ["FuzzDriver"], path: "Tests/Fuzz/FuzzSupport",
-            swiftSettings: swiftSettings + [.unsafeFlags(sanitizers)]))
+        .target(name: "FuzzSupport", dependencies: ["FuzzDriver"], path: "Tests/Fuzz/FuzzSupport", swiftSettings: swiftSettings))
     package.targets.append(
         .target(
             name: "FuzzDecoding", dependencies: ["FuzzSupport", "PurchaseSLIDecoding", "PurchaseSLIGzip"], path: "Tests/Fuzz/FuzzDecoding",
-            swiftSettings: swiftSettings + [.unsafeFlags(sanitizers)]))
+            swiftSettings: swiftSettings))
     for (name, module) in fuzzTargets {
         package.targets.append(
             .executableTarget(
                 name: "Fuzz\(name)", dependencies: ["FuzzSupport", module], path: "Tests/Fuzz/\(name)",
-                swiftSettings: swiftSettings + [.unsafeFlags(sanitizers + ["-parse-as-library"])],
-                linkerSettings: [.unsafeFlags(sanitizers)]))
+                swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])], linkerSettings: [.unsafeFlags(sanitizers)]))
+    }
+    // Every Swift module of the package, the fuzz targets' own included (not the C driver or the tests).
+    for target in package.targets where target.type != .test && target.swiftSettings != nil {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(sanitizers)]
     }
 }
