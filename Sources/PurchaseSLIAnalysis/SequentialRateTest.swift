@@ -59,12 +59,31 @@ public enum SequentialRateTest {
         }
     }
 
+    /// What an hour tells the test: the candidate's share of its trials, its bad events and both sides'
+    /// bad events together; nil for an hour without trials on a side or without bad events, which says
+    /// nothing.
+    struct Informative {
+        let share: Double
+        let candidateBad: Double
+        let bad: Double
+
+        init?(_ hour: Hour) {
+            let bad = hour.candidateBad + hour.baselineBad
+            guard hour.candidateTrials > 0, hour.baselineTrials > 0, bad > 0 else { return nil }
+            share = Double(hour.candidateTrials) / Double(hour.candidateTrials + hour.baselineTrials)
+            candidateBad = Double(hour.candidateBad)
+            self.bad = Double(bad)
+        }
+    }
+
     /// The evidence against one null ratio in one direction, gathered hour by hour: the mixture
-    /// martingale's largest value so far. Adding an hour costs a few logarithms per alternative.
+    /// martingale's largest value so far. Adding an hour costs a logarithm per alternative.
     public struct Evidence: Sendable {
         /// The null ratio tested.
         public let nullRatio: Double
         private let ratios: [Double]
+        /// log(alternative / null ratio) of each alternative.
+        private let logMultiples: [Double]
         private var logLikelihoods: [Double]
         /// The log of the martingale's largest value so far (0 before any evidence).
         public private(set) var peakLog = 0.0
@@ -73,29 +92,38 @@ public enum SequentialRateTest {
         public init(nullRatio: Double, direction: Direction) {
             self.nullRatio = nullRatio
             ratios = SequentialRateTest.alternatives(to: nullRatio, direction)
+            logMultiples = ratios.map { log($0 / nullRatio) }
             logLikelihoods = [Double](repeating: 0, count: ratios.count)
         }
 
         /// Adds an hour's counts; an hour without trials on a side or without bad events says nothing.
         public mutating func add(_ hour: Hour) {
-            let bad = hour.candidateBad + hour.baselineBad
-            guard hour.candidateTrials > 0, hour.baselineTrials > 0, bad > 0 else { return }
-            let share = Double(hour.candidateTrials) / Double(hour.candidateTrials + hour.baselineTrials)
-            let nullShare = badShare(share, nullRatio)
-            let (candidate, other) = (Double(hour.candidateBad), Double(hour.baselineBad))
+            if let informative = Informative(hour) { add(informative) }
+        }
+
+        /// Adds an informative hour. With π(x) = s·x / D(x), D(x) = 1 − s + s·x, the log-likelihood ratio
+        /// of alternative a against null r for c of the hour's k bad events on the candidate is
+        /// c·log(a/r) + k·(log D(r) − log D(a)).
+        mutating func add(_ hour: Informative) {
+            let share = hour.share
+            let nullLog = log(1 - share + share * nullRatio)
             // Plain buffer loops: this runs for every hour of every comparison at every look.
             var largest = -Double.infinity
             ratios.withUnsafeBufferPointer { ratios in
-                logLikelihoods.withUnsafeMutableBufferPointer { sums in
-                    var index = 0
-                    while index < ratios.count {
-                        let alternative = badShare(share, ratios[index])
-                        sums[index] += candidate * log(alternative / nullShare) + other * log((1 - alternative) / (1 - nullShare))
-                        largest = max(largest, sums[index])
-                        index += 1
+                logMultiples.withUnsafeBufferPointer { logMultiples in
+                    logLikelihoods.withUnsafeMutableBufferPointer { sums in
+                        var index = 0
+                        while index < ratios.count {
+                            sums[index] +=
+                                hour.candidateBad * logMultiples[index] + hour.bad * (nullLog - log(1 - share + share * ratios[index]))
+                            largest = max(largest, sums[index])
+                            index += 1
+                        }
                     }
                 }
             }
+            // The mixture's log is at most its largest term: the peak cannot rise when that term does not.
+            guard largest > peakLog else { return }
             var sum = 0.0
             for value in logLikelihoods { sum += exp(value - largest) }
             peakLog = max(peakLog, largest + log(sum / Double(ratios.count)))
@@ -122,11 +150,13 @@ public enum SequentialRateTest {
     /// the smallest ratio it is shown to stay below (nil when no ratio up to 1,000 is).
     public static func bound(_ hours: [Hour], direction: Direction, alpha: Double) -> Double? {
         let target = log(1 / alpha)
+        // Each of the bisection's 16 walks reads only the hours that say something.
+        let informative = hours.compactMap(Informative.init)
         func rejected(_ logRatio: Double) -> Bool {
             // The peak only grows: the first hour that reaches the target decides (most of a bisection's
             // rejected ratios are rejected well before the last hour).
             var evidence = Evidence(nullRatio: exp(logRatio), direction: direction)
-            for hour in hours {
+            for hour in informative {
                 evidence.add(hour)
                 if evidence.peakLog >= target { return true }
             }

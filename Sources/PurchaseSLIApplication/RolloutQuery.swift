@@ -30,20 +30,25 @@ public struct RolloutQuery: Sendable {
     public func inputs(candidate: String, baseline: String?, since: Int64?, end: Int64) throws -> RolloutInputs {
         let first = try firstHour(of: candidate, before: end)
         // From --since when given: the release a person names starts there.
-        let (release, platforms) = try phasedRelease(of: candidate, from: since ?? first, to: end)
-        let from = since ?? release?.startSeconds ?? first
-        let baseline = try baseline ?? busiestOtherVersion(than: candidate, from: from, to: end)
-        let versions: Set<String?> = [candidate, baseline]
-        // The actions' hours, and their products' and plans', in one scan of the buckets.
+        let start = since ?? first
+        // The phased release's hours and both versions' hours per action, product and plan in one scan
+        // of the buckets from `start`; the compared range starts at the release, within it. Without a
+        // named baseline, the busiest other version from `start` (day buckets) is read with the candidate
+        // and checked against the busiest from the release's start: read again only when they differ.
+        // (Without one there, none is there from the release's start either: that is told below.)
+        let guess = baseline ?? (try? busiestOtherVersion(than: candidate, from: start, to: end))
         let rows = try store.counts(
-            [[], [EventDimension.productID], [.planID]].map { dimensions in
-                CountQuery(
-                    fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .actionType] + dimensions,
-                    filters: [.appVersion: versions])
-            })
+            [phaseQuery(from: start, to: end)] + (guess.map { versionQueries(candidate, $0, from: start, to: end) } ?? []))
+        let (release, platforms) = Self.phasedRelease(of: candidate, rows: rows[0])
+        let from = since ?? release?.startSeconds ?? first
+        // Rows start on whole hours, and `from` is one unless it is `start` itself.
+        let sinceRelease = rows.map { rows in rows.filter { ($0.timeSeconds ?? from) >= from } }
+        let baseline = try baseline ?? Self.busiestOtherVersion(than: candidate, rows: sinceRelease[0], from: from, to: end)
+        let versionRows =
+            baseline == guess ? Array(sinceRelease.dropFirst()) : try store.counts(versionQueries(candidate, baseline, from: from, to: end))
         var inputs = RolloutInputs(
-            candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actionRows: rows[0],
-            sliceRows: [.productID: rows[1], .planID: rows[2]], release: release)
+            candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actionRows: versionRows[0],
+            sliceRows: [.productID: versionRows[1], .planID: versionRows[2]], release: release)
         inputs.platforms = Set(platforms.compactMap { $0 })
         for row in try store.counts(
             CountQuery(
@@ -55,12 +60,23 @@ public struct RolloutQuery: Sendable {
         return inputs
     }
 
-    /// The candidate's latest phased release over `[from, end)`: its events against all events of the
-    /// platforms it has events on, hour by hour; and those platforms.
-    private func phasedRelease(of candidate: String, from: Int64, to end: Int64) throws -> (PhasedRelease?, Set<String?>) {
-        let rows = try store.counts(
+    /// Every version's events per platform, hour by hour: the phased release's share.
+    private func phaseQuery(from: Int64, to end: Int64) -> CountQuery {
+        CountQuery(fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .platform])
+    }
+
+    /// The two versions' hourly counts per action, per action and product, and per action and plan.
+    private func versionQueries(_ candidate: String, _ baseline: String, from: Int64, to end: Int64) -> [CountQuery] {
+        [[], [EventDimension.productID], [.planID]].map { dimensions in
             CountQuery(
-                fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .platform]))
+                fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .actionType] + dimensions,
+                filters: [.appVersion: [candidate, baseline]])
+        }
+    }
+
+    /// The candidate's latest phased release in hourly `rows` keyed `[appVersion, platform]`: its events
+    /// against all events of the platforms it has events on, hour by hour; and those platforms.
+    private static func phasedRelease(of candidate: String, rows: [CountRow]) -> (PhasedRelease?, Set<String?>) {
         let platforms = Set(rows.filter { $0.key[0] == candidate && !$0.counts.isEmpty }.map { $0.key[1] })
         var hours: [Int64: PhasedRelease.Hour] = [:]
         for row in rows where platforms.contains(row.key[1]) {
@@ -109,25 +125,39 @@ public struct RolloutQuery: Sendable {
         return busy.keys.max { $0.compare($1, options: .numeric) == .orderedAscending }
     }
 
-    /// The start of the first hour with an event of `version` before `end`.
+    /// The start of the first hour with an event of `version` before `end`: the first day with one from
+    /// the day buckets, then its hours.
     private func firstHour(of version: String, before end: Int64) throws -> Int64 {
-        let rows = try store.counts(
-            CountQuery(
-                fromSeconds: end - Self.appearanceLookbackSeconds, toSeconds: end, step: TimeStep(seconds: 3600),
-                filters: [.appVersion: [version]]))
-        guard let first = rows.first(where: { !$0.counts.isEmpty })?.timeSeconds else {
+        let lookback = end - Self.appearanceLookbackSeconds
+        let filters: [EventDimension: Set<String?>] = [.appVersion: [version]]
+        let days = try store.counts(
+            CountQuery(fromSeconds: lookback, toSeconds: end, step: TimeStep(seconds: 86_400), filters: filters))
+        guard let day = days.first(where: { !$0.counts.isEmpty })?.timeSeconds else {
             throw Failure(description: "no events of app version \(version) before \(RFC3339.format(seconds: end))")
         }
-        return max(first, end - Self.appearanceLookbackSeconds)
+        let dayStart = max(day, lookback)
+        let hours = try store.counts(
+            CountQuery(
+                fromSeconds: dayStart, toSeconds: min(day + 86_400, end), step: TimeStep(seconds: 3600), filters: filters))
+        let first = hours.first { !$0.counts.isEmpty }?.timeSeconds ?? dayStart
+        return max(first, lookback)
     }
 
-    /// The other app version with the most events over the range.
+    /// The other app version with the most events over the range (day buckets mostly).
     private func busiestOtherVersion(than candidate: String, from: Int64, to end: Int64) throws -> String {
-        let rows = try store.counts(CountQuery(fromSeconds: from, toSeconds: end, groupBy: [.appVersion]))
-        guard
-            let busiest = rows.filter({ $0.key[0] != nil && $0.key[0] != candidate })
-                .max(by: { $0.counts.total < $1.counts.total })?.key[0] ?? nil
-        else {
+        try Self.busiestOtherVersion(
+            than: candidate, rows: store.counts(CountQuery(fromSeconds: from, toSeconds: end, groupBy: [.appVersion])), from: from, to: end)
+    }
+
+    /// The other app version with the most events in `rows` (keyed `[appVersion, …]`), the first in
+    /// version order among equals.
+    private static func busiestOtherVersion(than candidate: String, rows: [CountRow], from: Int64, to end: Int64) throws -> String {
+        var events: [String: Int64] = [:]
+        for row in rows {
+            guard let version = row.key[0] ?? nil, version != candidate else { continue }
+            events[version, default: 0] += row.counts.total
+        }
+        guard let busiest = events.sorted(by: { $0.key < $1.key }).max(by: { $0.value < $1.value })?.key else {
             throw Failure(
                 description: "no other app version has events from \(RFC3339.format(seconds: from)) "
                     + "to \(RFC3339.format(seconds: end)); name one with --baseline")

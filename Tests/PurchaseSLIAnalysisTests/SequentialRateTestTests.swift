@@ -1,4 +1,5 @@
 import Foundation
+import PurchaseSLITestSupport
 import Testing
 
 @testable import PurchaseSLIAnalysis
@@ -46,6 +47,40 @@ import Testing
             widths.append(log(upper / lower))
         }
         #expect(widths[0] > widths[1] && widths[1] > widths[2], "\(widths)")
+    }
+
+    /// The evidence after each hour is the mixture of the binomial likelihood ratios written out from
+    /// π(r) = s·r / (s·r + 1 − s), its peak so far, on seeded hours from a sliver of a share to nearly all
+    /// of it, with and without bad events, in both directions and at null ratios below and above 1.
+    @Test(arguments: [(0.2, SequentialRateTest.Direction.worse), (1, .worse), (3, .worse), (0.5, .better), (1.4, .better), (40, .better)])
+    func evidenceIsTheMixtureOfBinomialLikelihoodRatios(nullRatio: Double, direction: SequentialRateTest.Direction) {
+        var generator = SeededGenerator(seed: 7)
+        func share(_ ratio: Double, _ share: Double) -> Double { share * ratio / (share * ratio + 1 - share) }
+        let alternatives = SequentialRateTest.alternatives(to: nullRatio, direction)
+        var sums = [Double](repeating: 0, count: alternatives.count)
+        var peak = 0.0
+        var evidence = SequentialRateTest.Evidence(nullRatio: nullRatio, direction: direction)
+        // Stretches of 100 hours where the candidate fails about 4, 1/4, 1, 10 and 1/20 times as often.
+        for (hourIndex, candidateShareOfBad) in ([4, 0.25, 1, 10, 0.05] as [Double]).flatMap { Array(repeating: $0, count: 100) }.enumerated() {
+            let trials = Int64.random(in: 0...5_000, using: &generator)
+            let candidateTrials = [0, 1, trials / 1_000, trials / 2, trials - 1, trials][hourIndex % 6]
+            let candidateBad = Int64.random(in: 0...Int64(Double(candidateTrials) / 20 * candidateShareOfBad), using: &generator)
+            let baselineBad = Int64.random(in: 0...max(0, (trials - candidateTrials) / 20), using: &generator)
+            let hour = SequentialRateTest.Hour(
+                candidateBad: candidateBad, candidateTrials: candidateTrials, baselineBad: baselineBad, baselineTrials: trials - candidateTrials)
+            evidence.add(hour)
+            guard candidateTrials > 0, trials > candidateTrials, candidateBad + baselineBad > 0 else { continue }
+            let s = Double(candidateTrials) / Double(trials)
+            let null = share(nullRatio, s)
+            for (index, ratio) in alternatives.enumerated() {
+                let alternative = share(ratio, s)
+                sums[index] += Double(candidateBad) * log(alternative / null) + Double(baselineBad) * log((1 - alternative) / (1 - null))
+            }
+            let largest = sums.max()!
+            peak = max(peak, largest + log(sums.reduce(0) { $0 + exp($1 - largest) } / Double(sums.count)))
+            #expect(abs(evidence.peakLog - peak) <= 1e-9 * max(1, peak), "\(evidence.peakLog) against \(peak)")
+        }
+        #expect(peak > 0, "no stretch gave evidence: the mixture was not compared")
     }
 
     /// Without bad events on either side there is no evidence either way.

@@ -119,6 +119,36 @@ import Testing
         #expect((whole["progress"] as? [String: Any])?["earlierRelease"] is NSNull, "nothing is left out")
     }
 
+    /// The baseline is the busiest other version from the re-release on, not over the whole span: 4.10.0
+    /// leads over the three days, 4.11.0 once 5.0.0 is back, and the counts compared are 4.11.0's.
+    @Test func theBaselineIsTheBusiestSinceTheReRelease() throws {
+        let path = directory.file("rerelease-baseline.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")!
+        let events = (0..<9000).map { index in
+            let (day, tenth) = (index / 3000, index % 10)
+            let version =
+                switch day {
+                case 0: tenth == 0 ? "5.0.0" : "4.10.0"
+                case 1: "4.10.0"
+                default: tenth == 0 ? "5.0.0" : tenth < 7 ? "4.11.0" : "4.10.0"
+                }
+            return PurchaseEvent(
+                eventID: "e\(index)", timestampMillis: start + Int64(index) * 28_800, productID: "pro", actionType: .purchase,
+                resultType: .success, appVersion: version, platform: "iOS")
+        }
+        _ = try store.record(events, receivedAtMillis: 0)
+        let command = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(try command.output().utf8)) as? [String: Any])
+        #expect(object["from"] as? String == "2026-11-16T00:00:00Z")
+        #expect(object["baseline"] as? String == "4.11.0")
+        let comparisons = try #require(object["comparisons"] as? [[String: Any]])
+        let purchase = try #require(
+            comparisons.first { $0["metric"] as? String == "successRate" && $0["slice"] as? [String: String] == ["actionType": "purchase"] })
+        #expect((purchase["baseline"] as? [String: Any])?["trials"] as? Int == 1800)
+        #expect((purchase["candidate"] as? [String: Any])?["trials"] as? Int == 300)
+    }
+
     @Test func anUnknownCandidateIsAnError() throws {
         let db = try makeStore(failEvery: 6)
         #expect(throws: RolloutQuery.Failure.self) {
