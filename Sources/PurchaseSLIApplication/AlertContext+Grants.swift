@@ -14,11 +14,28 @@ extension AlertContext {
         try grantList(from: from, to: to, at: time, unpaidOnly: true)
     }
 
+    /// The ``unpaidGrantList(from:to:at:)`` of each of `periods` (seconds), each judged as of its end, from
+    /// one read of the store over them all: the weekly review's two weeks read once. A period's list is
+    /// the one it would have alone: its repeats look back the same span, and a charge that arrived after
+    /// its end does not pay for its grants.
+    public func unpaidGrantLists(of periods: [Range<Int64>]) throws -> [[GrantListRow]] {
+        guard let from = periods.map(\.lowerBound).min(), let to = periods.map(\.upperBound).max() else { return [] }
+        let read = try storeRecord(from: from, to: to)
+        let audit = try grantAudit(from: from, to: to, ledger: read.charges, activity: read.activity)
+        return periods.map { Self.grantList(of: audit, from: $0.lowerBound, to: $0.upperBound, at: $0.upperBound, unpaidOnly: true) }
+    }
+
     private func grantList(from: Int64, to: Int64, at time: Int64, unpaidOnly: Bool) throws -> [GrantListRow] {
         let end = max(to, time)
         let read = try storeRecord(from: from, to: end)
         // An unpaid list reads repeats and grants without a charge alone.
         let audit = try grantAudit(from: from, to: end, ledger: read.charges, activity: read.activity, complete: !unpaidOnly)
+        return Self.grantList(of: audit, from: from, to: to, at: time, unpaidOnly: unpaidOnly)
+    }
+
+    /// The grants of `audit` made in `[from, to)` as of `time`: all, or only those granted again or
+    /// without a charge.
+    private static func grantList(of audit: GrantAudit, from: Int64, to: Int64, at time: Int64, unpaidOnly: Bool) -> [GrantListRow] {
         let repeats = audit.repeats(from: from * 1000, through: to * 1000 - 1)
         let repeated = Dictionary(repeats.map { ($0.grant.record.eventID, $0.first) }, uniquingKeysWith: { first, _ in first })
         let withoutCharge = audit.withoutCharge(from: from * 1000, through: to * 1000 - 1, at: time * 1000)

@@ -172,16 +172,14 @@ extension WeeklyReport {
                     groupBy: [.store, .productID], atSeconds: period.endSeconds
                 ).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         }
-        func unpaid(_ period: ISOWeek) throws -> [[String?]: UnpaidGrants] {
-            Dictionary(
-                grouping: try context.unpaidGrantList(from: period.startSeconds, to: period.endSeconds, at: period.endSeconds),
-                by: { [$0.grant.store?.rawValue, $0.grant.record.productID] }
-            ).mapValues(UnpaidGrants.init).filter { $0.value.total > 0 }
+        // Both weeks' grants granted again or without a charge, from one read of the store.
+        let unpaid = try context.unpaidGrantLists(of: [week, previousWeek].map { $0.startSeconds..<$0.endSeconds }).map { list in
+            Dictionary(grouping: list, by: { [$0.grant.store?.rawValue, $0.grant.record.productID] }).mapValues(UnpaidGrants.init)
+                .filter { $0.value.total > 0 }
         }
         let now = rows(week)
         let before = rows(previousWeek)
-        let unpaidNow = try unpaid(week)
-        let unpaidBefore = try unpaid(previousWeek)
+        let (unpaidNow, unpaidBefore) = (unpaid[0], unpaid[1])
         var result: [MoneyAtRisk] = []
         for key in Set(now.keys).union(before.keys).union(unpaidNow.keys).union(unpaidBefore.keys) {
             guard let store = key[0].flatMap(Store.init(rawValue:)), let product = key[1] ?? nil else { continue }

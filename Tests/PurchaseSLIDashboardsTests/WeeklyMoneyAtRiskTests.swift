@@ -50,4 +50,46 @@ struct WeeklyMoneyAtRiskTests {
         let page = report.document(navigation: [], generatedAtSeconds: 0).rendered
         #expect(page.contains("<h2>Money at risk</h2>") && page.contains("9.98 USD"))
     }
+
+    /// The review reads both weeks' unpaid grants at once; each week's list is the one it has alone: a
+    /// grant whose charge arrived only after its week still counts there, repeats within and across the
+    /// weeks' boundary are found where they were made.
+    @Test("both weeks' unpaid grants from one read are each week's own")
+    func bothWeeksUnpaidGrantsAreEachWeeksOwn() throws {
+        let store = try SQLiteBucketStore(path: directory.file("unpaid.sqlite"))
+        func charge(_ id: String, _ time: String) -> StoreNotification {
+            StoreNotification(
+                store: .apple, notificationID: "n-\(id)", environment: "Production", appID: "com.example.app", type: "ONE_TIME_CHARGE",
+                kind: .charge, signedMillis: RFC3339.parseMillis(time)!, transactionID: id, productID: "coins_500",
+                purchaseMillis: RFC3339.parseMillis(time)!, price: 4.99, currency: "USD")
+        }
+        // (transaction, charged at, charge received at): late's charge arrives after its week.
+        for (id, time, received) in [
+            ("paid", "2026-11-14T09:00:00Z", "2026-11-14T09:01:00Z"), ("other", "2026-11-15T11:00:00Z", "2026-11-15T12:00:00Z"),
+            ("late", "2026-11-15T10:00:00Z", "2026-11-17T08:00:00Z"),
+        ] {
+            _ = try store.record([charge(id, time)], receivedAtMillis: RFC3339.parseMillis(received)!)
+        }
+        // (transaction, granted at): twice within the week before, twice across the weeks' boundary.
+        let grants = [
+            ("paid", "2026-11-14T09:00:05Z"), ("other", "2026-11-15T11:00:05Z"), ("late", "2026-11-15T10:00:05Z"),
+            ("again", "2026-11-12T10:00:00Z"), ("again", "2026-11-12T10:05:00Z"), ("across", "2026-11-15T23:30:00Z"),
+            ("across", "2026-11-16T00:30:00Z"),
+        ].enumerated().map { index, grant in
+            var event = PurchaseEvent(
+                eventID: "g\(index)", timestampMillis: RFC3339.parseMillis(grant.1)!, productID: "coins_500", actionType: .purchase,
+                resultType: .success, platform: "iOS")
+            event.transactionID = grant.0
+            return event
+        }
+        _ = try store.record(grants, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
+        let context = AlertContext(store: store, policy: .default)
+        let weeks = [ISOWeek(containing: seconds("2026-11-18T12:00:00Z")), ISOWeek(containing: seconds("2026-11-11T12:00:00Z"))]
+        let together = try context.unpaidGrantLists(of: weeks.map { $0.startSeconds..<$0.endSeconds })
+        let alone = try weeks.map { try context.unpaidGrantList(from: $0.startSeconds, to: $0.endSeconds, at: $0.endSeconds) }
+        #expect(together == alone)
+        #expect(together.map { $0.map(\.grant.record.eventID) } == [["g6"], ["g4", "g2"]])
+        #expect(together[1].map(\.isWithoutCharge) == [false, true] && together[1][0].repeatOf?.eventID == "g3")
+        #expect(together[0][0].repeatOf?.eventID == "g5")
+    }
 }
