@@ -5,31 +5,11 @@ extension SQLiteBucketStore {
     /// Every series with its values of `dimensions`, from the `series` and `dimension_value` tables.
     /// - Throws: ``StorageError/damaged(table:row:detail:)`` for an id that is not a whole number in range.
     public func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
-        let positions = dimensions.map { $0.seriesIndex! }
-        return try pool.read { db in
-            let codes = dimensions.map { $0.storageCode! }
-            var textOfID: [Int64: String] = [:]
-            if !codes.isEmpty {
-                let rows = try Row.fetchCursor(
-                    db, sql: "SELECT id, value FROM dimension_value WHERE dimension IN (\(codes.map(String.init).joined(separator: ",")))")
-                while let row = try rows.next() { textOfID[row[0]] = row[1] }
+        try pool.read { db in
+            try catalog.withLock { catalog in
+                try catalog.extend(db)
+                return catalog.stored(dimensions)
             }
-            var stored: [StoredSeries] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, \(Schema.seriesColumns.joined(separator: ", ")) FROM series")
-            while let row = try rows.next() {
-                let values = (0...Schema.seriesColumns.count).map { row[$0] as Int64? }
-                guard let id = values[0], (0...VarintReader.largestCount).contains(id), values.allSatisfy({ $0 != nil }) else {
-                    throw StorageError.damaged(table: "series", row: "a series", detail: "an id or value id that is not a whole number in range")
-                }
-                stored.append(
-                    StoredSeries(
-                        id: id,
-                        values: positions.map { position in
-                            let valueID = values[position + 1]!
-                            return valueID == 0 ? nil : textOfID[valueID]
-                        }))
-            }
-            return stored
         }
     }
 

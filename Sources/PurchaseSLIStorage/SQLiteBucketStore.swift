@@ -13,6 +13,8 @@ public final class SQLiteBucketStore: BucketStore {
     public let configuration: StoreConfiguration
     let pool: DatabasePool
     let memory: Mutex<WriterMemory>
+    /// The series and dimension values read so far (``series(_:)``).
+    let catalog = Mutex(SeriesCatalog())
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     /// - Throws: ``StorageError`` when the file is not a purchase-sli database, was written by a newer

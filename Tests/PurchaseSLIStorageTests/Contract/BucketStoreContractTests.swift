@@ -131,6 +131,23 @@ struct BucketStoreContractTests {
         #expect(try store.record([event("n", at: "2026-11-15T09:30:00Z", plan: "plan-9")], receivedAtMillis: receivedAt).overflowed.isEmpty)
     }
 
+    @Test("the series listed after more events are recorded hold the new series and values", arguments: Backend.all)
+    func seriesListedAgainHoldTheNewOnes(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        func listed(_ dimensions: [EventDimension]) throws -> Set<[String?]> { Set(try store.series(dimensions).map(\.values)) }
+        _ = try store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
+        #expect(try listed([.productID, .planID]) == [["coins_100", "coins-small"]])
+        // A new product with a known plan, a known product without a plan, and an error description.
+        _ = try store.record(
+            [
+                event("b", at: "2026-11-14T09:31:00Z", product: "coins_500"), event("c", at: "2026-11-14T09:32:00Z", plan: nil),
+                event("d", at: "2026-11-14T09:33:00Z", result: .failure, version: "4.12.0", error: "timeout"),
+            ], receivedAtMillis: receivedAt)
+        #expect(try listed([.productID, .planID]) == [["coins_100", "coins-small"], ["coins_500", "coins-small"], ["coins_100", nil]])
+        #expect(try listed([.appVersion]) == [["4.11.0"], ["4.12.0"]])
+        #expect(try store.series([.planID]).count == 4, "one per series: the new version's is one more")
+    }
+
     @Test("grouping and filters, absent values included; 409 and 5xx counted beside results", arguments: Backend.all)
     func groupsAndFilters(_ backend: Backend) async throws {
         let store = try await backend.store().store
