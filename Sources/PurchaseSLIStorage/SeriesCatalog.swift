@@ -9,19 +9,23 @@ struct SeriesCatalog {
     private var series: [(id: Int64, valueIDs: [Int64])] = []
     /// The text of each dimension value id.
     private var textOfID: [Int64: String] = [:]
-    private var lastValueID: Int64 = 0
+    /// The largest value id read; nil before the first read, which reads every row (a damaged id too).
+    private var lastValueID: Int64?
 
     /// Adds the rows inserted since the last read.
     mutating func extend(_ db: Database) throws {
-        let values = try Row.fetchCursor(db, sql: "SELECT id, value FROM dimension_value WHERE id > ?", arguments: [lastValueID])
+        let values = try Row.fetchCursor(
+            db, sql: "SELECT id, value FROM dimension_value" + (lastValueID == nil ? "" : " WHERE id > ?"),
+            arguments: StatementArguments(lastValueID.map { [$0] } ?? []))
         while let row = try values.next() {
             let id: Int64 = row[0]
             textOfID[id] = row[1]
-            lastValueID = max(lastValueID, id)
+            lastValueID = max(lastValueID ?? id, id)
         }
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT id, \(Schema.seriesColumns.joined(separator: ", ")) FROM series WHERE id > ? ORDER BY id",
-            arguments: [series.last?.id ?? -1])
+            db,
+            sql: "SELECT id, \(Schema.seriesColumns.joined(separator: ", ")) FROM series" + (series.isEmpty ? "" : " WHERE id > ?") + " ORDER BY id",
+            arguments: StatementArguments(series.last.map { [$0.id] } ?? []))
         while let row = try rows.next() {
             let values = (0...Schema.seriesColumns.count).map { row[$0] as Int64? }
             guard let id = values[0], (0...VarintReader.largestCount).contains(id), values.allSatisfy({ $0 != nil }) else {
