@@ -19,7 +19,7 @@ public struct BucketQueryEngine {
 
     /// The rows of each query: sorted by time, then key.
     public func counts(_ queries: [CountQuery]) throws -> [[CountRow]] {
-        try scanTogether(queries) { accumulator, grouping, query in accumulator.rows(grouping: grouping, query: query) }
+        try scanTogether(queries, asSeries: false) { accumulator, grouping, query in accumulator.rows(grouping: grouping, query: query) }
     }
 
     /// Each query (every one needs a step) as a dense series.
@@ -27,14 +27,14 @@ public struct BucketQueryEngine {
         if let query = queries.first(where: { $0.step == nil || $0.groupsByResult }) {
             throw StorageError.invalidQuery("a series needs a step and no resultType grouping, got \(query.groupBy)")
         }
-        return try scanTogether(queries) { accumulator, grouping, query in accumulator.series(grouping: grouping, query: query) }
+        return try scanTogether(queries, asSeries: true) { accumulator, grouping, query in accumulator.series(grouping: grouping, query: query) }
     }
 
     /// Scans the buckets once for queries with the same step, over the union of their ranges (else one
     /// query at a time), each query taking the buckets of its own range, and turns each query's sums into
-    /// its answer.
+    /// its answer (summed `asSeries`, dense per group, or per time step read).
     private func scanTogether<Answer>(
-        _ queries: [CountQuery], answer: (CountAccumulator, SeriesGrouping, CountQuery) -> Answer
+        _ queries: [CountQuery], asSeries: Bool, answer: (CountAccumulator, SeriesGrouping, CountQuery) -> Answer
     ) throws -> [Answer] {
         guard let first = queries.first else { return [] }
         if queries.contains(where: \.isAboutErrors) {
@@ -49,22 +49,29 @@ public struct BucketQueryEngine {
             queries.allSatisfy { $0.step == first.step } && plans.allSatisfy(union.readsWholeBuckets(of:))
             && union.toSeconds - union.fromSeconds <= plans.reduce(0) { $0 + $1.toSeconds - $1.fromSeconds }
         guard shared else {
-            return try queries.map { try scanTogether([$0], answer: answer)[0] }
+            return try queries.map { try scanTogether([$0], asSeries: asSeries, answer: answer)[0] }
         }
         let groupings = try SeriesGrouping.make(for: queries.map { ($0.groupBy, $0.filters) }, from: store)
-        var accumulators = zip(groupings, plans).map { grouping, plan in
-            CountAccumulator(stepSeconds: first.step?.seconds, origin: plan.origin, groupCount: grouping.groupKeys.count)
+        var accumulators = queries.indices.map { index in
+            let (plan, groupCount) = (plans[index], groupings[index].groupKeys.count)
+            return asSeries
+                ? CountAccumulator(series: queries[index], origin: plan.origin, groupCount: groupCount)
+                : CountAccumulator(stepSeconds: first.step?.seconds, origin: plan.origin, groupCount: groupCount)
         }
+        var reading: [Int] = []
         try store.scanCounts(union.segments, selection: SeriesGrouping.selection(of: groupings)) { time, entries in
-            let reading = plans.indices.filter { plans[$0].fromSeconds <= time && time < plans[$0].toSeconds }
-            var cells = reading.map { accumulators[$0].takeCells(at: time) }
+            reading.removeAll(keepingCapacity: true)
+            for index in plans.indices where plans[index].fromSeconds <= time && time < plans[index].toSeconds {
+                reading.append(index)
+                accumulators[index].beginStep(at: time)
+            }
             for entry in entries {
-                for (slot, index) in reading.enumerated() {
-                    if let group = groupings[index].group(ofSeries: entry.series) { cells[slot][Int(group)] += entry.counts }
+                for index in reading {
+                    if let group = groupings[index].group(ofSeries: entry.series) { accumulators[index].add(entry.counts, to: group) }
                 }
             }
-            for (slot, index) in reading.enumerated() {
-                accumulators[index].putCells(cells[slot], at: time)
+            for index in reading {
+                accumulators[index].endStep()
                 if let limit = queries[index].maximumRows, accumulators[index].rowCount > limit {
                     throw StorageError.tooManyRows(limit: limit, groups: groupings[index].groupKeys.count, query: queries[index])
                 }

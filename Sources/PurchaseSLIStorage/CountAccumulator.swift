@@ -1,33 +1,81 @@
 import PurchaseSLICore
 
-/// Sums bucket entries into (time step, group) cells: one dense array of groups per time step.
+/// Sums bucket entries into (time step, group) cells, one time step at a time: for rows, a dense array of
+/// groups per step read; for a series, a dense array of steps per group with an entry (what the answer
+/// is, so nothing is allocated per step nor copied at the end).
 struct CountAccumulator {
     let stepSeconds: Int64?
     let origin: Int64
     let groupCount: Int
+    /// For rows: the cells of each time step read, by step.
     private var slots: [Int64: [OutcomeCounts]] = [:]
+    /// Whether it sums a series (else rows).
+    private var isSeries = false
+    /// For a series: per group, the counts of each of `stepCount` steps (empty until the group has an entry).
+    private var columns: [[OutcomeCounts]] = []
+    private var stepCount = 0
+    /// The step being read, and for rows its cells.
+    private var currentSlot: Int64 = 0
+    private var currentCells: [OutcomeCounts] = []
+    /// For a series: whether each step has been read (for ``rowCount``).
+    private var stepsRead: [Bool] = []
     /// The rows the answer may hold so far: a cell per group in each time step read.
     private(set) var rowCount = 0
 
+    /// An accumulator of rows: time steps as read.
     init(stepSeconds: Int64?, origin: Int64, groupCount: Int) {
         self.stepSeconds = stepSeconds
         self.origin = origin
         self.groupCount = groupCount
     }
 
+    /// An accumulator of `query`'s series (it has a step): the steps from the one holding its start to
+    /// the one holding its end.
+    init(series query: CountQuery, origin: Int64, groupCount: Int) {
+        let step = query.step?.seconds ?? 60
+        self.init(stepSeconds: step, origin: origin, groupCount: groupCount)
+        stepCount = Int((Resolution.minute.bucketStart(query.toSeconds + 59) - origin + step - 1) / step)
+        isSeries = true
+        columns = Array(repeating: [], count: groupCount)
+        stepsRead = Array(repeating: false, count: stepCount)
+    }
+
     private func slot(of time: Int64) -> Int64 {
         stepSeconds.map { (time - origin) / $0 } ?? 0
     }
 
-    /// Removes and returns the cells of the time step holding `time`, to be added to and put back.
-    mutating func takeCells(at time: Int64) -> [OutcomeCounts] {
-        if let cells = slots.removeValue(forKey: slot(of: time)) { return cells }
-        rowCount += groupCount
-        return Array(repeating: OutcomeCounts(), count: groupCount)
+    /// Starts adding the entries of a bucket at `time`.
+    mutating func beginStep(at time: Int64) {
+        currentSlot = slot(of: time)
+        if isSeries {
+            if currentSlot >= 0 && currentSlot < stepCount && !stepsRead[Int(currentSlot)] {
+                stepsRead[Int(currentSlot)] = true
+                rowCount += groupCount
+            }
+        } else if let cells = slots.removeValue(forKey: currentSlot) {
+            currentCells = cells
+        } else {
+            rowCount += groupCount
+            currentCells = Array(repeating: OutcomeCounts(), count: groupCount)
+        }
     }
 
-    mutating func putCells(_ cells: [OutcomeCounts], at time: Int64) {
-        slots[slot(of: time)] = cells
+    /// Adds an entry's counts to `group` in the step begun.
+    mutating func add(_ counts: OutcomeCounts, to group: Int32) {
+        guard isSeries else {
+            currentCells[Int(group)] += counts
+            return
+        }
+        guard currentSlot >= 0 && currentSlot < stepCount else { return }
+        if columns[Int(group)].isEmpty { columns[Int(group)] = Array(repeating: OutcomeCounts(), count: stepCount) }
+        columns[Int(group)][Int(currentSlot)] += counts
+    }
+
+    /// Ends the step begun.
+    mutating func endStep() {
+        guard !isSeries else { return }
+        slots[currentSlot] = currentCells
+        currentCells = []
     }
 
     /// The answer rows, sorted by time and then by key; one row per result type when grouped by it.
@@ -60,26 +108,16 @@ struct CountAccumulator {
     }
 
     /// The sums as dense series from the step holding `query.fromSeconds` to the one holding its end:
-    /// groups in key order, those without any event left out.
+    /// groups in key order, those without any event left out. Needs an accumulator made for `query`'s series.
     func series(grouping: SeriesGrouping, query: CountQuery) -> CountSeries {
-        let step = stepSeconds ?? 60
-        let stepCount = Int((Resolution.minute.bucketStart(query.toSeconds + 59) - origin + step - 1) / step)
         let keyTexts = grouping.groupKeys
-        var counts = Array(repeating: [OutcomeCounts](), count: keyTexts.count)
-        var seen = Array(repeating: false, count: keyTexts.count)
-        for (slot, cells) in slots where slot >= 0 && slot < stepCount {
-            for group in cells.indices {
-                let kept = Self.keeping(grouping.results, of: cells[group])
-                guard !kept.isEmpty else { continue }
-                if !seen[group] {
-                    counts[group] = Array(repeating: OutcomeCounts(), count: stepCount)
-                    seen[group] = true
-                }
-                counts[group][Int(slot)] = kept
-            }
+        var kept = columns
+        if grouping.results.count < ResultType.allCases.count {
+            for group in kept.indices { kept[group] = kept[group].map { Self.keeping(grouping.results, of: $0) } }
         }
-        let order = keyTexts.indices.filter { seen[$0] }.sorted { Self.precedes(keyTexts[$0], keyTexts[$1]) }
-        return CountSeries(startSeconds: origin, stepSeconds: step, keys: order.map { keyTexts[$0] }, counts: order.map { counts[$0] })
+        let order = keyTexts.indices.filter { kept[$0].contains { !$0.isEmpty } }.sorted { Self.precedes(keyTexts[$0], keyTexts[$1]) }
+        return CountSeries(
+            startSeconds: origin, stepSeconds: stepSeconds ?? 60, keys: order.map { keyTexts[$0] }, counts: order.map { kept[$0] })
     }
 
     /// Key order: value by value, absent values first.
