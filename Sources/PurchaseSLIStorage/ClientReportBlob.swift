@@ -79,7 +79,9 @@ package enum ClientReportBlob {
             parts.sorted { $0.key < $1.key }.map { minute, part in
                 var bytes = part.strings.encoded()
                 appendVarint(UInt64(part.count), to: &bytes)
-                return ClientReportMinute(minute: minute, reports: bytes + part.records, grants: grants[minute]?.encoded())
+                let grants = grants[minute]
+                return ClientReportMinute(
+                    minute: minute, reports: bytes + part.records, grants: grants?.encoded(), grantFingerprints: grants?.fingerprints)
             }
         }
     }
@@ -177,15 +179,19 @@ package struct ClientReportMinute: Sendable, Hashable {
     package var reports: [UInt8]
     /// The grants' blob, or nil when the part has none.
     package var grants: [UInt8]?
+    /// The grants' times and fingerprints (``GrantFingerprintBlob``), or nil when not made: a part read
+    /// back from a store, which keeps them apart (SQLite) or not at all.
+    package var grantFingerprints: [UInt8]?
     /// When its batch was received (seconds since the epoch): a part is settled 9 days after that and after
     /// its minute (``ClientReport/settleAfterMillis``), so a file read today is settled 9 days from now.
     package var receivedSeconds: Int64
 
     /// Creates a part.
-    package init(minute: Int64, reports: [UInt8], grants: [UInt8]? = nil, receivedSeconds: Int64 = 0) {
+    package init(minute: Int64, reports: [UInt8], grants: [UInt8]? = nil, grantFingerprints: [UInt8]? = nil, receivedSeconds: Int64 = 0) {
         self.minute = minute
         self.reports = reports
         self.grants = grants
+        self.grantFingerprints = grantFingerprints
         self.receivedSeconds = receivedSeconds
     }
 }

@@ -43,7 +43,8 @@ enum CompactID {
         return bytes.withUnsafeBytes { fingerprint(of: $0) }
     }
 
-    private static func fingerprint(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+    /// The fingerprint of an id `append` wrote as `bytes` (``fingerprint(of:using:)``).
+    static func fingerprint(of bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return hash

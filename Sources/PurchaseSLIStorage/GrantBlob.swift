@@ -13,6 +13,8 @@ package enum GrantBlob {
     struct Part {
         private var strings = BlobStrings()
         private var records: [UInt8] = []
+        /// The grants' times and fingerprints (``GrantFingerprintBlob``).
+        private(set) var fingerprints: [UInt8] = []
         private var count = 0
 
         /// Whether it holds no grant.
@@ -21,9 +23,13 @@ package enum GrantBlob {
         /// Appends the grant of `event`, if it reports one.
         mutating func add(_ event: UnsafePointer<PurchaseEvent>) {
             guard let transactionID = event.pointee.grantedTransactionID else { return }
-            appendVarint(UInt64(event.pointee.timestampMillis.floorDividedBy(60_000).remainder), to: &records)
+            let offset = event.pointee.timestampMillis.floorDividedBy(60_000).remainder
+            appendVarint(UInt64(offset), to: &records)
             CompactID.append(event.pointee.eventID, to: &records)
+            let transactionStart = records.count
             CompactID.append(transactionID, to: &records)
+            let fingerprint = records.withUnsafeBytes { CompactID.fingerprint(of: UnsafeRawBufferPointer(rebasing: $0[transactionStart...])) }
+            GrantFingerprintBlob.append(offset: offset, fingerprint: fingerprint, to: &fingerprints)
             appendVarint(strings.id(event.pointee.productID), to: &records)
             appendVarint(strings.optionalID(event.pointee.planID), to: &records)
             appendVarint(strings.id(event.pointee.actionType.rawValue), to: &records)
@@ -127,7 +133,7 @@ package enum GrantBlob {
     /// Appends the time and transaction fingerprint of each of the blob's grants whose time is in `range`
     /// (milliseconds) to `grants`, reading no id and no string. `bytes` is a buffer to reuse.
     /// - Throws: `CorruptBucketError` when the bytes are not such a blob.
-    private static func fingerprints(
+    static func fingerprints(
         _ bytes: UnsafeRawBufferPointer, minute: Int64, in range: Range<Int64>, using buffer: inout [UInt8],
         into grants: inout [GrantFingerprint]
     ) throws {

@@ -4,7 +4,9 @@ import PurchaseSLICore
 /// The rows of `client_report_minute`: per minute of the app's events, a blob per prepared batch of what
 /// they reported per transaction id and account token (``ClientReportBlob``).
 enum ClientReportRows {
-    /// Appends parts of ``ClientReportBlob/Encoder``, each as the next part of its minute, with its receipt time.
+    /// Appends parts of ``ClientReportBlob/Encoder``, each as the next part of its minute, with its receipt
+    /// time, and their grants' fingerprints (``GrantFingerprintBlob``, made from the grants when the part
+    /// came without them) to `grant_fingerprint_minute`.
     static func append(_ parts: [ClientReportMinute], in db: Database) throws {
         guard !parts.isEmpty else { return }
         let statement = try RawStatement(
@@ -13,12 +15,23 @@ enum ClientReportRows {
                 INSERT INTO client_report_minute (minute, part, reports, grants, received)
                 VALUES (?1, (SELECT coalesce(max(part), -1) + 1 FROM client_report_minute WHERE minute = ?1), ?2, ?3, ?4)
                 """)
+        let fingerprints = try RawStatement(
+            db,
+            sql: """
+                INSERT INTO grant_fingerprint_minute (minute, part, fingerprints)
+                VALUES (?1, (SELECT coalesce(max(part), -1) + 1 FROM grant_fingerprint_minute WHERE minute = ?1), ?2)
+                """)
         for part in parts {
             statement.bind(part.minute, at: 1)
             statement.bind(copying: part.reports, at: 2)
             if let grants = part.grants { statement.bind(copying: grants, at: 3) } else { statement.bindNull(at: 3) }
             statement.bind(part.receivedSeconds, at: 4)
             try statement.run()
+            guard let grants = part.grants else { continue }
+            let blob = try part.grantFingerprints ?? grants.withUnsafeBytes { try GrantFingerprintBlob.make(fromGrants: $0, minute: part.minute) }
+            fingerprints.bind(part.minute, at: 1)
+            fingerprints.bind(copying: blob, at: 2)
+            try fingerprints.run()
         }
     }
 
@@ -54,9 +67,17 @@ extension ClientReportRows {
     /// The time and transaction fingerprint of each grant events of `[fromMillis, toMillis)` reported.
     /// O(grants in the range).
     static func grantFingerprints(fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [GrantFingerprint] {
-        try GrantBlob.fingerprints(fromMillis: fromMillis, toMillis: toMillis) {
-            try forEachGrantBlob(fromMillis: fromMillis, toMillis: toMillis, in: db, $0)
+        var fingerprints: [GrantFingerprint] = []
+        let statement = try RawStatement(db, sql: "SELECT minute, fingerprints FROM grant_fingerprint_minute WHERE minute >= ? AND minute < ?")
+        defer { statement.reset() }
+        statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
+        while try statement.step() {
+            let minute = statement.int64(0)
+            try decoding(table: "grant_fingerprint_minute", row: "minute \(minute)") {
+                try GrantFingerprintBlob.decode(statement.blob(1), minute: minute, in: fromMillis..<toMillis, into: &fingerprints)
+            }
         }
+        return fingerprints
     }
 
     /// Calls `body` with each minute of `[fromMillis, toMillis)` that holds grants and its grant blob, by

@@ -5,12 +5,14 @@ import PurchaseSLIStorage
 import PurchaseSLITestSupport
 import Testing
 
-/// Grants stored before ids were written compactly (each id as its length and bytes) read as they did.
+/// Grants stored before ids were written compactly (each id as its length and bytes), and before their
+/// fingerprints were kept apart (migration `v14-grant-fingerprints`), read as they did.
 @Suite struct GrantBlobCompatibilityTests {
     @Test func grantsWrittenWithIDsInFullStillRead() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("old.sqlite")
-        let store = try SQLiteBucketStore(path: path)
+        let old = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(old, upTo: "v13-report-settlement")
         let minute = RFC3339.parseMillis("2026-11-20T10:00:00Z")! / 60_000
         func inline(_ text: String) -> [UInt8] { [UInt8(text.utf8.count)] + Array(text.utf8) }
         // Strings "coins_100" and "purchase"; one grant 250 ms into the minute: event id, transaction id in full,
@@ -20,13 +22,15 @@ import Testing
             [0xFA, 0x01] + inline("9b825964-86ce-4385-952b-015481e15515") + inline("2036651470292976") + [0, 0, 1, 0, 0, 0, 0, 0]
         // The next minute, one with a UUID transaction id in full (upper case).
         let uuidRecord: [UInt8] = [0x0A] + inline("e-old-2") + inline("9B825964-86CE-4385-952B-015481E15515") + [0, 0, 1, 0, 0, 0, 0, 0]
-        try DatabaseQueue(path: path).write { db in
+        try old.write { db in
             for (row, bytes) in [(minute, strings + [1] + record), (minute + 1, strings + [1] + uuidRecord)] {
                 try db.execute(
                     sql: "INSERT INTO client_report_minute (minute, part, reports, grants, received) VALUES (?, 0, ?, ?, ?)",
                     arguments: [row, Data([0, 0]), Data(bytes), row * 60])
             }
         }
+        try old.close()
+        let store = try SQLiteBucketStore(path: path)
         let grants = try store.grants(fromMillis: minute * 60_000, toMillis: (minute + 1) * 60_000)
         #expect(grants.map(\.eventID) == ["9b825964-86ce-4385-952b-015481e15515"])
         #expect(grants.map(\.transactionID) == ["2036651470292976"])
@@ -36,10 +40,10 @@ import Testing
         let named = try store.grants(fromMillis: minute * 60_000, toMillis: (minute + 1) * 60_000, of: .transactions(["2036651470292976"]))
         #expect(named.map(\.eventID) == ["9b825964-86ce-4385-952b-015481e15515"])
         // Each id's fingerprint is that of the same id written now (a number, a UUID's 16 bytes): a repeat
-        // across the two is found.
+        // across the two is found. The new grants are a second part of a minute the migration filled.
         let again = ["2036651470292976", "9B825964-86CE-4385-952B-015481E15515"].enumerated().map { index, transaction in
             var event = PurchaseEvent(
-                eventID: "e-new-\(index)", timestampMillis: (minute + 2) * 60_000 + Int64(index), productID: "coins_100", planID: nil,
+                eventID: "e-new-\(index)", timestampMillis: (minute + 1) * 60_000 + 20_000 + Int64(index), productID: "coins_100", planID: nil,
                 actionType: .purchase, resultType: .success, statusCode: 200, appVersion: nil)
             event.transactionID = transaction
             return event

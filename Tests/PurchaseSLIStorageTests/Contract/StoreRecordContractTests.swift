@@ -448,7 +448,7 @@ struct StoreRecordContractTests {
         #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 7)
     }
 
-    @Test("pruning drops notifications and reports past their retention, keeping the rest", arguments: Backend.all)
+    @Test("pruning drops notifications, reports and grants past their retention, keeping the rest", arguments: Backend.all)
     func pruned(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.storeRecordRetentionSeconds = 30 * 86_400
@@ -468,5 +468,8 @@ struct StoreRecordContractTests {
         #expect(
             try store.clientReports([.transactionID("t-old"), .transactionID("t-new")], fromMillis: 0, toMillis: receivedAt).map(\.key)
                 == [.transactionID("t-new")])
+        // Their grants, and the grants' fingerprints that the repeat audit reads, as well.
+        #expect(try store.grants(fromMillis: 0, toMillis: receivedAt).map(\.eventID) == ["e-new"])
+        #expect(try store.grantFingerprints(fromMillis: 0, toMillis: receivedAt).map(\.millis) == [new.timestampMillis])
     }
 }
