@@ -48,6 +48,9 @@ package struct CapAdmission<Key: Hashable & Sendable>: Sendable {
     /// Whether the slot's admissions are known.
     package func isKnown(_ slot: Slot) -> Bool { tallies[slot] != nil }
 
+    /// Whether the slot is known to hold `cap` admissions or more: a key not among them overflows.
+    package func isFull(_ slot: Slot, cap: Int) -> Bool { (tallies[slot]?.count ?? 0) >= cap }
+
     /// Tells the slot's admissions in storage: `count` keys in all, among them `members` (every one, or at
     /// least each key the commit will ask about).
     package mutating func prime(_ slot: Slot, count: Int, members: Set<Key>) {

@@ -20,6 +20,15 @@ struct InternCache {
     /// overflowed, so the common case costs one lookup instead of one per dimension.
     private var seriesByValues: [Int64: [UInt64: [(values: SeriesValues, id: Int64)]]] = [:]
     private var overflowedEvents = 0
+    /// The keys of the series admitted on the latest few days (all of a day's, in storage and since):
+    /// once a day is full, a series none of these is overflows without a lookup of its id.
+    private var admittedSeriesKeys: [Int64: Set<SeriesKey>] = [:]
+    /// Per series position, the id of `__other__` of its dimension (0 where an overflow series keeps the
+    /// event's value), once an event has overflowed.
+    private var overflowValueIDs: [Int64]?
+
+    /// How many days' admitted series keys are kept (the days events arrive for: today, yesterday's late ones).
+    private static let daysOfAdmittedKeysKept = 3
 
     /// How many days' worth of value and series ids (at the caps) the cache keeps before it starts over
     /// (the database keeps every id; a miss costs one lookup).
@@ -110,28 +119,47 @@ struct InternCache {
             // event need it), so the cache holds a few days' series, not every day's.
             admitted.forget { $0 < day - 10 }
             if seriesIDs.count > Self.daysOfIDsKept * cap { seriesIDs.removeAll() }
+            let series = try statements.admittedSeries(day: day)
+            admitted.prime(slot, count: series.count, members: Set(series.map(\.id)))
+            if admittedSeriesKeys.count >= Self.daysOfAdmittedKeysKept, let oldest = admittedSeriesKeys.keys.min() {
+                admittedSeriesKeys[oldest] = nil
+            }
+            admittedSeriesKeys[day] = Set(series.compactMap(\.key))
         }
-        let knownID = try seriesIDs[key] ?? statements.existingSeriesID(key)
-        if let knownID { seriesIDs[key] = knownID }
-        switch try admitted.decide(knownID, in: slot, cap: cap, load: { try statements.admittedValues(day: day, dimension: Schema.seriesCode) }) {
+        var knownID = seriesIDs[key]
+        // Past the cap only a series admitted today counts as itself: one whose key is not among today's
+        // (when they are kept) overflows, and looking its id up would change nothing.
+        let mayCountAsItself =
+            !admitted.isFull(slot, cap: cap) || (admittedSeriesKeys[day].map { $0.contains(key) } ?? true)
+        if knownID == nil, mayCountAsItself {
+            knownID = try statements.existingSeriesID(key)
+            if let knownID { seriesIDs[key] = knownID }
+        }
+        switch admitted.decide(knownID, in: slot, cap: cap, load: { [] }) {
         case .admitted:
             return knownID!
         case .admitNow:
             let id = try knownID ?? seriesID(key, statements: statements)
             try statements.admit(id, day: day, dimension: Schema.seriesCode)
             admitted.record(id, in: slot)
+            admittedSeriesKeys[day]?.insert(key)
             return id
         case .overflow:
             overflowedEvents += 1
-            var others: [Int: Int64] = [:]
-            for position in 0..<SeriesKey.count where !SeriesValues.keptInOverflow.contains(position) {
-                others[position] = try valueID(forOverflowOf: codes[position], statements: statements)
-            }
+            let others = try overflowValueIDs ?? makeOverflowValueIDs(codes: codes, statements: statements)
+            overflowValueIDs = others
             var overflowKey = SeriesKey()
-            for (position, id) in SeriesValues.overflowSeries(of: { key[$0] }, other: { others[$0]! }).enumerated() {
+            for (position, id) in SeriesValues.overflowSeries(of: { key[$0] }, other: { others[$0] }).enumerated() {
                 overflowKey[position] = id
             }
             return try seriesID(overflowKey, statements: statements)
+        }
+    }
+
+    /// Per series position, the id of `__other__` of its dimension; 0 where an overflow series keeps the value.
+    private mutating func makeOverflowValueIDs(codes: [Int], statements: InternStatements) throws -> [Int64] {
+        try (0..<SeriesKey.count).map { position in
+            SeriesValues.keptInOverflow.contains(position) ? 0 : try valueID(forOverflowOf: codes[position], statements: statements)
         }
     }
 

@@ -7,6 +7,7 @@ struct InternStatements {
     private let selectAdmitted: RawStatement
     private let insertAdmitted: RawStatement
     private let selectSeries: RawStatement
+    private let selectAdmittedSeries: RawStatement
     private let insertSeriesStatement: RawStatement
     private let db: Database
 
@@ -20,6 +21,10 @@ struct InternStatements {
         let columns = Schema.seriesColumns
         selectSeries = try RawStatement(
             db, sql: "SELECT id FROM series WHERE " + columns.map { "\($0) = ?" }.joined(separator: " AND "))
+        selectAdmittedSeries = try RawStatement(
+            db,
+            sql: "SELECT a.value, " + columns.map { "s.\($0)" }.joined(separator: ", ")
+                + " FROM admitted_value a LEFT JOIN series s ON s.id = a.value WHERE a.day = ? AND a.dimension = \(Schema.seriesCode)")
         insertSeriesStatement = try RawStatement(
             db,
             sql: "INSERT INTO series (\(columns.joined(separator: ", "))) VALUES ("
@@ -46,6 +51,19 @@ struct InternStatements {
         var ids = Set<Int64>()
         while try selectAdmitted.step() { ids.insert(selectAdmitted.int64(0)) }
         return ids
+    }
+
+    /// The series admitted on `day`, with their keys (nil for an id the `series` table lacks).
+    func admittedSeries(day: Int64) throws -> [(id: Int64, key: SeriesKey?)] {
+        defer { selectAdmittedSeries.reset() }
+        selectAdmittedSeries.bind(day)
+        var series: [(id: Int64, key: SeriesKey?)] = []
+        while try selectAdmittedSeries.step() {
+            var key = SeriesKey()
+            for index in 0..<SeriesKey.count { key[index] = selectAdmittedSeries.int64(Int32(index + 1)) }
+            series.append((selectAdmittedSeries.int64(0), selectAdmittedSeries.isNull(1) ? nil : key))
+        }
+        return series
     }
 
     func admit(_ id: Int64, day: Int64, dimension: Int) throws {

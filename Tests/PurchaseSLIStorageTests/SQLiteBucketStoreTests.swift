@@ -85,6 +85,39 @@ import Testing
         #expect(try store.overflowReport().map(\.dimension) == ["series"])
     }
 
+    /// Once a day is full, the writer tells an admitted series from one past the cap by the day's admitted
+    /// series it holds (read from the file when it starts): each event of a series past the cap counts as
+    /// overflowed, in every batch; a series admitted earlier that day, by this writer or one before it,
+    /// counts as itself; a series first seen on another day overflows.
+    @Test func aFullDaysDecisionsHoldAcrossBatchesAndWriters() throws {
+        var configuration = StoreConfiguration.default
+        configuration.seriesCap = 3
+        let path = directory.file("db.sqlite")
+        func purchase(_ id: String, plan: String, on day: String = "2026-11-14") -> PurchaseEvent {
+            event(id, at: "\(day)T09:30:00Z", plan: plan)
+        }
+        do {
+            let store = try SQLiteBucketStore(path: path, configuration: configuration)
+            _ = try store.record([purchase("d0", plan: "plan-9", on: "2026-11-13")], receivedAtMillis: receivedAt)
+            let first = try store.record(
+                ["plan-0", "plan-1", "plan-2", "plan-3", "plan-9"].enumerated().map { purchase("a\($0.offset)", plan: $0.element) },
+                receivedAtMillis: receivedAt)
+            #expect(first.overflowed == ["series": 2])
+            let second = try store.record(
+                [purchase("b0", plan: "plan-3"), purchase("b1", plan: "plan-3"), purchase("b2", plan: "plan-0")], receivedAtMillis: receivedAt)
+            #expect(second.overflowed == ["series": 2])
+        }
+        let store = try SQLiteBucketStore(path: path, configuration: configuration)
+        let third = try store.record(
+            [purchase("c0", plan: "plan-1"), purchase("c1", plan: "plan-3"), purchase("c2", plan: "plan-9")], receivedAtMillis: receivedAt)
+        #expect(third.overflowed == ["series": 2])
+        let byPlan = try total(store, from: "2026-11-14T00:00:00Z", to: "2026-11-15T00:00:00Z", by: [.planID])
+        #expect(byPlan.map(\.key) == [["__other__"], ["plan-0"], ["plan-1"], ["plan-2"]])
+        #expect(byPlan.map(\.counts.total) == [6, 2, 2, 1])
+        let seriesRows = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM series") }
+        #expect(seriesRows == 5, "plan-9 of the day before, the 3 admitted, and the overflow series")
+    }
+
     /// A writer that runs for many days keeps only a few days' worth of ids in memory: past that it
     /// starts over, and the ids it looks up again are the same rows (no series or value twice).
     @Test func idsLookedUpAgainAfterTheCacheStartsOverAreTheSameRows() throws {
