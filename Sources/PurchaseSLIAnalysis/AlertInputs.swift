@@ -126,33 +126,49 @@ public struct AlertInputs: Sendable {
 
     /// Builds the series from dense 1-minute series: `overall` grouped by `actionType` (which may start
     /// before `startSeconds`, for loss of signal), and `slices[dimension]` grouped by `actionType` and that
-    /// dimension. O(minutes × series).
-    public init(startSeconds: Int64, endSeconds: Int64, overall: CountSeries, slices sliceSeries: [EventDimension: CountSeries]) {
+    /// dimension. The series' running sums are written over the counts handed over when nothing else holds
+    /// them. O(minutes × series).
+    public init(
+        startSeconds: Int64, endSeconds: Int64, overall: consuming CountSeries, slices sliceSeries: consuming [EventDimension: CountSeries]
+    ) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
         /// The minutes of `counts` from `start` up to `endSeconds`, padded with empty ones.
-        func minutes(_ counts: [OutcomeCounts], from start: Int64) -> [OutcomeCounts] {
+        func minutes(_ counts: consuming [OutcomeCounts], from start: Int64) -> [OutcomeCounts] {
             let minuteCount = Int(max(0, (endSeconds - start) / 60))
-            return counts.count == minuteCount
-                ? counts
-                : Array(counts.prefix(minuteCount)) + Array(repeating: OutcomeCounts(), count: max(0, minuteCount - counts.count))
+            if counts.count > minuteCount {
+                counts.removeLast(counts.count - minuteCount)
+            } else if counts.count < minuteCount {
+                counts.append(contentsOf: repeatElement(OutcomeCounts(), count: minuteCount - counts.count))
+            }
+            return counts
         }
         var actions: [String: MinuteSeries] = [:]
-        for (key, counts) in zip(overall.keys, overall.counts) {
-            let labels = SeriesLabels(actionType: key[0] ?? "")
+        for index in overall.keys.indices {
+            let labels = SeriesLabels(actionType: overall.keys[index][0] ?? "")
             actions[labels.actionType] = MinuteSeries(
-                labels: labels, startSeconds: overall.startSeconds, minutes: minutes(counts, from: overall.startSeconds))
+                labels: labels, startSeconds: overall.startSeconds, minutes: minutes(Self.take(&overall.counts[index]), from: overall.startSeconds))
         }
         var slices: [String: [MinuteSeries]] = [:]
-        for (dimension, series) in sliceSeries.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        for dimension in sliceSeries.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            var series = sliceSeries.removeValue(forKey: dimension)!
             // Events without a value for the dimension (no offer, say) are not a slice of their own.
-            for (key, counts) in zip(series.keys, series.counts) where key[1] != nil {
-                let labels = SeriesLabels(actionType: key[0] ?? "", slice: .init(dimension: dimension, value: key[1]))
+            for index in series.keys.indices where series.keys[index][1] != nil {
+                let labels = SeriesLabels(actionType: series.keys[index][0] ?? "", slice: .init(dimension: dimension, value: series.keys[index][1]))
                 slices[labels.actionType, default: []].append(
-                    MinuteSeries(labels: labels, startSeconds: series.startSeconds, minutes: minutes(counts, from: series.startSeconds)))
+                    MinuteSeries(
+                        labels: labels, startSeconds: series.startSeconds,
+                        minutes: minutes(Self.take(&series.counts[index]), from: series.startSeconds)))
             }
         }
         self.actions = actions
         self.slices = slices.mapValues { $0.sorted { $0.labels < $1.labels } }
+    }
+
+    /// `counts`, left empty: its owner gives it up, so that what is taken can be changed in place.
+    private static func take(_ counts: inout [OutcomeCounts]) -> [OutcomeCounts] {
+        let taken = counts
+        counts = []
+        return taken
     }
 }

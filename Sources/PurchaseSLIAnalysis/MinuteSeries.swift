@@ -56,26 +56,32 @@ public struct MinuteSeries: Sendable {
     /// The sums, shared by the series and its restrictions (one reference to copy).
     private let sums: Sums
 
-    /// Running totals from `originSeconds`: `counts[i]` those of the first i minutes, and `valid[i]` their
-    /// valid events and failures alone, four minutes to a cache line where `counts` holds one: what the
-    /// burn-rate tests read at every minute of every series (``validCounts(from:to:)``).
+    /// Running totals from `originSeconds`: ``counts(through:)`` those of the first i minutes, and `valid[i]`
+    /// their valid events and failures alone, four minutes to a cache line where `counts` holds one: what
+    /// the burn-rate tests read at every minute of every series (``validCounts(from:to:)``).
     private final class Sums: Sendable {
-        let counts: [OutcomeCounts]
+        /// `running[i]`: the totals of the first i + 1 minutes (those of none are zero, not stored), summed
+        /// in place in the minutes handed over, so that no second array of a series' size is written.
+        let running: [OutcomeCounts]
         let valid: [ValidTally]
 
-        init(minutes: [OutcomeCounts]) {
-            var running = OutcomeCounts()
-            var counts = [running]
+        init(minutes: consuming [OutcomeCounts]) {
             var valid = [ValidTally(valid: 0, failure: 0)]
-            counts.reserveCapacity(minutes.count + 1)
             valid.reserveCapacity(minutes.count + 1)
-            for minute in minutes {
-                running += minute
-                counts.append(running)
-                valid.append(ValidTally(valid: running.valid, failure: running.failure))
+            var total = OutcomeCounts()
+            for index in minutes.indices {
+                total += minutes[index]
+                minutes[index] = total
+                valid.append(ValidTally(valid: total.valid, failure: total.failure))
             }
-            self.counts = counts
+            running = minutes
             self.valid = valid
+        }
+
+        /// The totals of the first `count` minutes.
+        @inline(__always)
+        func counts(through count: Int) -> OutcomeCounts {
+            count == 0 ? OutcomeCounts() : running[count - 1]
         }
     }
 
@@ -85,8 +91,9 @@ public struct MinuteSeries: Sendable {
         var failure: Int64
     }
 
-    /// Builds the series from per-minute counts, `minutes[i]` being the minute at `startSeconds + 60 i`.
-    public init(labels: SeriesLabels, startSeconds: Int64, minutes: [OutcomeCounts]) {
+    /// Builds the series from per-minute counts, `minutes[i]` being the minute at `startSeconds + 60 i`: its
+    /// running sums are written over the minutes handed over when nothing else holds them (else over a copy).
+    public init(labels: SeriesLabels, startSeconds: Int64, minutes: consuming [OutcomeCounts]) {
         self.labels = labels
         self.startSeconds = startSeconds
         endSeconds = startSeconds + Int64(minutes.count) * 60
@@ -118,7 +125,7 @@ public struct MinuteSeries: Sendable {
         let lower = index(from)
         let upper = index(to)
         guard upper > lower else { return OutcomeCounts() }
-        return sums.counts[upper] - sums.counts[lower]
+        return sums.counts(through: upper) - sums.counts(through: lower)
     }
 
     /// Total counts over the `seconds` before `time`.
@@ -166,30 +173,30 @@ public struct MinuteSeries: Sendable {
     /// The first minute in `[from, to)` whose `count` (``OutcomeCounts/failure``, ``OutcomeCounts/total``) is
     /// not zero, or nil. O(log minutes).
     public func firstMinute(from: Int64, to: Int64, counting count: (OutcomeCounts) -> Int64) -> Int64? {
-        let prefix = sums.counts
+        let sums = sums
         var lower = index(from)
         var upper = index(to)
-        let before = count(prefix[lower])
-        guard upper > lower, count(prefix[upper]) > before else { return nil }
+        let before = count(sums.counts(through: lower))
+        guard upper > lower, count(sums.counts(through: upper)) > before else { return nil }
         // The smallest prefix index past `lower` whose count exceeds `before`; its minute is one earlier.
         while lower + 1 < upper {
             let middle = (lower + upper) / 2
-            if count(prefix[middle]) > before { upper = middle } else { lower = middle }
+            if count(sums.counts(through: middle)) > before { upper = middle } else { lower = middle }
         }
         return originSeconds + Int64(upper - 1) * 60
     }
 
     /// The last minute before `time` with an event, or nil. O(log minutes).
     public func lastEvent(before time: Int64) -> Int64? {
-        let prefix = sums.counts
+        let sums = sums
         var lower = index(startSeconds)
         var upper = index(time)
-        let total = prefix[upper].total
-        guard upper > lower, prefix[lower].total < total else { return nil }
+        let total = sums.counts(through: upper).total
+        guard upper > lower, sums.counts(through: lower).total < total else { return nil }
         // The largest prefix index whose total is still under `total`: its minute holds the last event.
         while lower + 1 < upper {
             let middle = (lower + upper) / 2
-            if prefix[middle].total < total { lower = middle } else { upper = middle }
+            if sums.counts(through: middle).total < total { lower = middle } else { upper = middle }
         }
         return originSeconds + Int64(lower) * 60
     }

@@ -55,12 +55,19 @@ public struct AlertContext: Sendable {
         let from = from - from.floorDividedBy(60).remainder
         let actionsFrom = try activityStart(before: from)
         let groupings = [[EventDimension.actionType]] + policy.slices.map { [.actionType, $0] }
-        let answers = try store.series(
+        // Events without a value of a slice dimension are no slice: not read.
+        var answers = try store.series(
             groupings.enumerated().map { index, grouping in
-                CountQuery(fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: grouping)
+                CountQuery(
+                    fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: grouping,
+                    requiredValues: Set(grouping.dropFirst()))
             })
-        let slices = Dictionary(zip(policy.slices, answers.dropFirst()), uniquingKeysWith: { first, _ in first })
-        var inputs = AlertInputs(startSeconds: from, endSeconds: to, overall: answers[0], slices: slices)
+        // The answers handed over whole, so that the inputs' running sums are written over their counts.
+        let overall = answers.removeFirst()
+        var slices: [EventDimension: CountSeries] = [:]
+        for (dimension, answer) in zip(policy.slices, answers) where slices[dimension] == nil { slices[dimension] = answer }
+        answers.removeAll()
+        var inputs = AlertInputs(startSeconds: from, endSeconds: to, overall: consume overall, slices: consume slices)
         inputs.weightedActions = try weightedActions(from: actionsFrom, to: to)
         (inputs.charges, inputs.storeActivity) = try storeRecord(from: from, to: to)
         inputs.grants = try grantAudit(
@@ -249,15 +256,20 @@ public struct AlertContext: Sendable {
                 fromSeconds: time - Self.lossOfSignalReachSeconds, toSeconds: time, step: TimeStep(seconds: day),
                 groupBy: [.actionType])
         ])[0]
-        var newest: [String: Int64] = [:]
+        // The minutes of each action's last day with events, in one read.
+        var actions: [String] = []
+        var minuteQueries: [CountQuery] = []
         for (key, counts) in zip(days.keys, days.counts) {
             guard let action = key[0], let last = counts.lastIndex(where: { !$0.isEmpty }) else { continue }
             let dayStart = days.startSeconds + Int64(last) * day
-            let minutes = try store.series([
+            actions.append(action)
+            minuteQueries.append(
                 CountQuery(
                     fromSeconds: dayStart, toSeconds: min(time, dayStart + day), step: TimeStep(seconds: 60),
-                    groupBy: [.actionType], filters: [.actionType: [action]])
-            ])[0]
+                    groupBy: [.actionType], filters: [.actionType: [action]]))
+        }
+        var newest: [String: Int64] = [:]
+        for (action, minutes) in zip(actions, try store.series(minuteQueries)) {
             if let lastMinute = minutes.counts.first?.lastIndex(where: { !$0.isEmpty }) {
                 newest[action] = minutes.startSeconds + Int64(lastMinute) * 60
             }

@@ -10,6 +10,9 @@ public struct CountQuery: Sendable, Hashable {
     public var groupBy: [EventDimension]
     /// Only events whose dimension has one of these values count; `nil` in the set matches absent values.
     public var filters: [EventDimension: Set<String?>]
+    /// Only events with a value of each of these dimensions count: a query of slices leaves out the
+    /// events that have no value to slice by without reading them (``filters`` names the values kept).
+    public var requiredValues: Set<EventDimension>
     /// The most rows (time steps with data × groups) the answer may hold, or nil for no limit: the
     /// service refuses a query that would need more rather than build it in memory.
     public var maximumRows: Int?
@@ -17,13 +20,14 @@ public struct CountQuery: Sendable, Hashable {
     /// Creates a query.
     public init(
         fromSeconds: Int64, toSeconds: Int64, step: TimeStep? = nil, groupBy: [EventDimension] = [],
-        filters: [EventDimension: Set<String?>] = [:]
+        filters: [EventDimension: Set<String?>] = [:], requiredValues: Set<EventDimension> = []
     ) {
         self.fromSeconds = fromSeconds
         self.toSeconds = toSeconds
         self.step = step
         self.groupBy = groupBy
         self.filters = filters
+        self.requiredValues = requiredValues
     }
 
     /// Whether `resultType` is among the grouping dimensions (each row then counts one result type).

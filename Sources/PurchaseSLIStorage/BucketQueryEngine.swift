@@ -51,7 +51,7 @@ public struct BucketQueryEngine {
         guard shared else {
             return try queries.map { try scanTogether([$0], asSeries: asSeries, answer: answer)[0] }
         }
-        let groupings = try SeriesGrouping.make(for: queries.map { ($0.groupBy, $0.filters) }, from: store)
+        let groupings = try SeriesGrouping.make(for: queries, from: store)
         var accumulators = queries.indices.map { index in
             let (plan, groupCount) = (plans[index], groupings[index].groupKeys.count)
             return asSeries
@@ -86,7 +86,7 @@ public struct BucketQueryEngine {
     public func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] {
         let plan = try QueryPlan(query)
         let stepSeconds = query.step?.seconds
-        let grouping = try SeriesGrouping.make(for: [(query.groupBy, query.filters)], from: store)[0]
+        let grouping = try SeriesGrouping.make(for: [query], from: store)[0]
         let allowed = query.filters[.errorDescription]
         let keepsError = query.groupBy.contains(.errorDescription)
         let keepsResult = query.groupBy.contains(.resultType)

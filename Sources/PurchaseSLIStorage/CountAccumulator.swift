@@ -85,10 +85,14 @@ struct CountAccumulator {
         let keyTexts = grouping.groupKeys
         let groupOrder = keyTexts.indices.sorted { Self.precedes(keyTexts[$0], keyTexts[$1]) }
         var rows: [CountRow] = []
+        // Sized first (a row per cell with events; by result type, at least that): months of hours are
+        // written once rather than copied as the answer grows.
+        rows.reserveCapacity(slots.values.reduce(0) { total, cells in total + cells.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) } })
+        var slotRows: [CountRow] = []
         for slot in slots.keys.sorted() {
             let cells = slots[slot]!
             let time = stepSeconds.map { origin + slot * $0 }
-            var slotRows: [CountRow] = []
+            slotRows.removeAll(keepingCapacity: true)
             for group in groupOrder {
                 let filtered = Self.keeping(grouping.results, of: cells[group])
                 if query.groupsByResult {
@@ -102,7 +106,7 @@ struct CountAccumulator {
                 }
             }
             if query.groupsByResult { slotRows.sort { Self.precedes($0.key, $1.key) } }
-            rows += slotRows
+            rows.append(contentsOf: slotRows)
         }
         return rows
     }

@@ -4,7 +4,7 @@
 /// minute in milliseconds (2 bytes) and its transaction id's fingerprint (8 bytes), little-endian.
 enum GrantFingerprintBlob {
     /// The bytes per grant.
-    private static let width = 10
+    static let width = 10
 
     /// Appends a grant `offset` milliseconds into its minute, of transaction fingerprint `fingerprint`.
     static func append(offset: Int64, fingerprint: UInt64, to bytes: inout [UInt8]) {

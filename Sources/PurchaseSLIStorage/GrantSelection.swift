@@ -36,11 +36,39 @@ extension GrantFingerprint {
     }
 
     /// The grants of `grants` that may repeat an earlier one of at most `spanMillis` before them, among
-    /// those at or after `fromMillis` (``Repeating``). The grants are parted by their fingerprint's top
-    /// bits (a fingerprint is a hash: the parts come out even, a few dozen grants each), each part sorted
-    /// by fingerprint and time where it fits in cache: a grant's latest predecessor of its fingerprint is
-    /// the grant before it. O(n) but for the parts' sorting, with no table of every fingerprint.
+    /// those at or after `fromMillis` (``Repeating``). When those are few (an evaluation of the latest
+    /// minutes against two weeks of grants), the grants whose fingerprint none of them has are left out
+    /// first, by a bitmap of their fingerprints (``sharingFingerprints(with:fromMillis:)``). The grants
+    /// are parted by their fingerprint's top bits (a fingerprint is a hash: the parts come out even, a
+    /// few dozen grants each), each part sorted by fingerprint and time where it fits in cache: a grant's
+    /// latest predecessor of its fingerprint is the grant before it. O(n) but for the parts' sorting,
+    /// with no table of every fingerprint.
     public static func repeating(_ grants: [GrantFingerprint], fromMillis: Int64, spanMillis: Int64) -> Repeating {
+        let laterCount = grants.reduce(0) { $0 + ($1.millis >= fromMillis ? 1 : 0) }
+        guard laterCount * 4 < grants.count else { return repeatingAmong(grants, fromMillis: fromMillis, spanMillis: spanMillis) }
+        return repeatingAmong(
+            sharingFingerprints(with: laterCount, of: grants, fromMillis: fromMillis), fromMillis: fromMillis, spanMillis: spanMillis)
+    }
+
+    /// The grants of `grants` whose fingerprint may be that of one of the `laterCount` grants at or after
+    /// `fromMillis` (those grants among them): a bitmap of 32 bits or more per such grant, indexed by
+    /// the fingerprints' low bits, lets through every grant that shares one and about one in 32 others.
+    private static func sharingFingerprints(with laterCount: Int, of grants: [GrantFingerprint], fromMillis: Int64) -> [GrantFingerprint] {
+        let bits = max(12, min(28, Int.bitWidth - (laterCount * 32).leadingZeroBitCount))
+        let mask = UInt64(1) << UInt64(bits) - 1
+        var bitmap = [UInt64](repeating: 0, count: 1 << (bits - 6))
+        for grant in grants where grant.millis >= fromMillis {
+            let bit = grant.transaction & mask
+            bitmap[Int(bit >> 6)] |= 1 << (bit & 63)
+        }
+        return grants.filter { grant in
+            let bit = grant.transaction & mask
+            return bitmap[Int(bit >> 6)] & (1 << (bit & 63)) != 0
+        }
+    }
+
+    /// ``repeating(_:fromMillis:spanMillis:)`` over every grant of `grants`.
+    private static func repeatingAmong(_ grants: [GrantFingerprint], fromMillis: Int64, spanMillis: Int64) -> Repeating {
         let partBits = max(1, min(16, Int.bitWidth - (grants.count / 32).leadingZeroBitCount))
         let shift = UInt64(UInt64.bitWidth - partBits)
         var partStarts = [Int](repeating: 0, count: (1 << partBits) + 1)

@@ -8,7 +8,7 @@ struct SeriesGrouping {
     private var groupOfLargeSeries: [Int64: Int32] = [:]
     /// Per group: the values of the grouping dimensions (resultType and errorDescription excluded).
     private(set) var groupKeys: [[String?]] = []
-    /// Whether a filter on a series dimension leaves series out.
+    /// Whether a filter or a required value of a series dimension leaves series out.
     private(set) var filtersSeries = false
     /// The result types that pass the filters.
     let results: Set<ResultType>
@@ -17,14 +17,12 @@ struct SeriesGrouping {
     private static let denseLimit: Int64 = 1 << 24
 
     /// The groupings of several queries, from one read of the stored series.
-    static func make(
-        for queries: [(groupBy: [EventDimension], filters: [EventDimension: Set<String?>])], from store: any BucketStore
-    ) throws -> [SeriesGrouping] {
+    static func make(for queries: [CountQuery], from store: any BucketStore) throws -> [SeriesGrouping] {
         let needed = EventDimension.seriesDimensions.filter { dimension in
-            queries.contains { $0.groupBy.contains(dimension) || $0.filters[dimension] != nil }
+            queries.contains { $0.groupBy.contains(dimension) || $0.filters[dimension] != nil || $0.requiredValues.contains(dimension) }
         }
         let stored = try store.series(needed)
-        return queries.map { SeriesGrouping(stored, dimensions: needed, groupBy: $0.groupBy, filters: $0.filters) }
+        return queries.map { SeriesGrouping(stored, dimensions: needed, query: $0) }
     }
 
     /// The series any of `groupings` counts, or nil when one of them counts every series.
@@ -38,19 +36,18 @@ struct SeriesGrouping {
         return SeriesSelection(ids)
     }
 
-    private init(
-        _ stored: [StoredSeries], dimensions: [EventDimension], groupBy: [EventDimension],
-        filters: [EventDimension: Set<String?>]
-    ) {
-        results = Set(ResultType.allCases.filter { filters[.resultType]?.contains($0.rawValue) ?? true })
-        let keyPositions = groupBy.compactMap { dimension in dimension.seriesIndex.map { _ in dimensions.firstIndex(of: dimension)! } }
-        let filterPositions = filters.compactMap { dimension, allowed in
-            dimension.seriesIndex.map { _ in (position: dimensions.firstIndex(of: dimension)!, allowed: allowed) }
-        }
-        filtersSeries = !filterPositions.isEmpty
+    private init(_ stored: [StoredSeries], dimensions: [EventDimension], query: CountQuery) {
+        results = Set(ResultType.allCases.filter { query.filters[.resultType]?.contains($0.rawValue) ?? true })
+        let position = { (dimension: EventDimension) in dimension.seriesIndex.map { _ in dimensions.firstIndex(of: dimension)! } }
+        let keyPositions = query.groupBy.compactMap(position)
+        let filterPositions = query.filters.compactMap { dimension, allowed in position(dimension).map { (position: $0, allowed: allowed) } }
+        let requiredPositions = query.requiredValues.compactMap(position)
+        filtersSeries = !filterPositions.isEmpty || !requiredPositions.isEmpty
         var groupIndex: [[String?]: Int32] = [:]
         for series in stored {
-            let passes = filterPositions.allSatisfy { $0.allowed.contains(series.values[$0.position]) }
+            let passes =
+                filterPositions.allSatisfy { $0.allowed.contains(series.values[$0.position]) }
+                && requiredPositions.allSatisfy { series.values[$0] != nil }
             let key = keyPositions.map { series.values[$0] }
             var group: Int32 = -1
             if passes, let known = groupIndex[key] {

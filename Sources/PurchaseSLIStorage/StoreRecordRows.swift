@@ -67,10 +67,18 @@ extension ClientReportRows {
     /// The time and transaction fingerprint of each grant events of `[fromMillis, toMillis)` reported.
     /// O(grants in the range).
     static func grantFingerprints(fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [GrantFingerprint] {
+        let (fromMinute, toMinute) = (fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
+        // Sized first (the blobs' lengths are in their rows' headers): two weeks of grants are read into
+        // one array rather than copied as it grows.
+        let size =
+            try Int.fetchOne(
+                db, sql: "SELECT sum(length(fingerprints)) FROM grant_fingerprint_minute WHERE minute >= ? AND minute < ?",
+                arguments: [fromMinute, toMinute]) ?? 0
         var fingerprints: [GrantFingerprint] = []
+        fingerprints.reserveCapacity(size / GrantFingerprintBlob.width)
         let statement = try RawStatement(db, sql: "SELECT minute, fingerprints FROM grant_fingerprint_minute WHERE minute >= ? AND minute < ?")
         defer { statement.reset() }
-        statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
+        statement.bind(fromMinute, toMinute)
         while try statement.step() {
             let minute = statement.int64(0)
             try decoding(table: "grant_fingerprint_minute", row: "minute \(minute)") {

@@ -168,6 +168,19 @@ struct BucketStoreContractTests {
         let onlyFailures = try total(store, by: [.productID], filters: [.resultType: ["failure"]])
         #expect(
             onlyFailures.map(\.key) == [["coins_100"], ["coins_500"]] && onlyFailures.allSatisfy { $0.counts.failure == 1 && $0.counts.total == 1 })
+        // A required value leaves out the events without one, alone or with other queries and filters.
+        let range = (seconds("2026-11-14T09:00:00Z"), seconds("2026-11-14T10:00:00Z"))
+        let versioned = CountQuery(
+            fromSeconds: range.0, toSeconds: range.1, step: TimeStep(seconds: 60), groupBy: [.actionType, .appVersion], requiredValues: [.appVersion])
+        var purchases = versioned
+        (purchases.groupBy, purchases.filters) = ([.productID], [.actionType: ["purchase"]])
+        let every = CountQuery(fromSeconds: range.0, toSeconds: range.1, step: TimeStep(seconds: 60), groupBy: [.actionType])
+        let answers = try store.series([every, versioned, purchases])
+        #expect(answers[0].keys == [["purchase"], ["retry"]] && answers[0].counts[0][30].total == 3)
+        #expect(answers[1].keys == [["purchase", "4.11.0"], ["purchase", "4.12.0"], ["retry", "4.12.0"]])
+        #expect(answers[1].counts.map { $0[30].total } == [1, 1, 1])
+        #expect(answers[2].keys == [["coins_100"]] && answers[2].counts[0][30].total == 2, "coins_500's purchase has no version")
+        #expect(try store.counts(versioned).map(\.counts.total).reduce(0, +) == 3)
     }
 
     @Test("error descriptions by group, most first, filtered by result and by description", arguments: Backend.all)
