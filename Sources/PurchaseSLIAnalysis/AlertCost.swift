@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 /// How an alert's cost is counted, as its evidence says (``AlertEvidence/costMeasure``).
 public enum AlertCostMeasure: Sendable, Hashable {

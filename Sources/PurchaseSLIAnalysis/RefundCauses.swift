@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 /// Why a refund came, as far as the ledger tells: what happened to the charge it gave back. The first
 /// three are refunds we caused.

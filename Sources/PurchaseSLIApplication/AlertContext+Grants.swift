@@ -1,5 +1,5 @@
 public import PurchaseSLIAnalysis
-public import PurchaseSLICore
+import PurchaseSLICore
 
 extension AlertContext {
     /// The grants made in `[from, to)`, judged as of `time` the way the DoubleGrant and GrantedWithoutCharge
