@@ -57,7 +57,7 @@ public struct MinuteSeries: Sendable {
     private let sums: Sums
 
     /// Running totals from `originSeconds`: ``counts(through:)`` those of the first i minutes, and `valid[i]`
-    /// their valid events and failures alone, four minutes to a cache line where `counts` holds one: what
+    /// their valid events and failures alone, four minutes to a cache line where `running` holds one: what
     /// the burn-rate tests read at every minute of every series (``validCounts(from:to:)``).
     private final class Sums: Sendable {
         /// `running[i]`: the totals of the first i + 1 minutes (those of none are zero, not stored), summed

@@ -37,8 +37,8 @@ extension GrantFingerprint {
 
     /// The grants of `grants` that may repeat an earlier one of at most `spanMillis` before them, among
     /// those at or after `fromMillis` (``Repeating``). When those are few (an evaluation of the latest
-    /// minutes against two weeks of grants), the grants whose fingerprint none of them has are left out
-    /// first, by a bitmap of their fingerprints (``sharingFingerprints(with:fromMillis:)``). The grants
+    /// minutes against days of grants), the grants whose fingerprint none of them has are left out first,
+    /// by a bitmap of their fingerprints (``sharingFingerprints(with:of:fromMillis:)``). The grants
     /// are parted by their fingerprint's top bits (a fingerprint is a hash: the parts come out even, a
     /// few dozen grants each), each part sorted by fingerprint and time where it fits in cache: a grant's
     /// latest predecessor of its fingerprint is the grant before it. O(n) but for the parts' sorting,
@@ -51,8 +51,9 @@ extension GrantFingerprint {
     }
 
     /// The grants of `grants` whose fingerprint may be that of one of the `laterCount` grants at or after
-    /// `fromMillis` (those grants among them): a bitmap of 32 bits or more per such grant, indexed by
-    /// the fingerprints' low bits, lets through every grant that shares one and about one in 32 others.
+    /// `fromMillis` (those grants among them): a bitmap of about 32 bits per such grant (2^12 to 2^28 bits),
+    /// indexed by the fingerprints' low bits, lets through every grant that shares one and about one in
+    /// 32 others.
     private static func sharingFingerprints(with laterCount: Int, of grants: [GrantFingerprint], fromMillis: Int64) -> [GrantFingerprint] {
         let bits = max(12, min(28, Int.bitWidth - (laterCount * 32).leadingZeroBitCount))
         let mask = UInt64(1) << UInt64(bits) - 1

@@ -68,7 +68,7 @@ extension ClientReportRows {
     /// O(grants in the range).
     static func grantFingerprints(fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [GrantFingerprint] {
         let (fromMinute, toMinute) = (fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
-        // Sized first (the blobs' lengths are in their rows' headers): two weeks of grants are read into
+        // Sized first (the blobs' lengths are in their rows' headers): days of grants are read into
         // one array rather than copied as it grows.
         let size =
             try Int.fetchOne(
