@@ -179,9 +179,9 @@ public struct RolloutEvaluator: Sendable {
             }
             // Regressions first, each part in the states' report order (``reportOrder(_:_:_:_:)``).
             let regressions = comparisons.filter(\.isRegression)
-            comparisons = regressions + comparisons.filter { !$0.isRegression }
             let progress = self.progress(at: time)
             if !regressions.isEmpty {
+                comparisons = regressions + comparisons.filter { !$0.isRegression }
                 let verdict: RolloutReport.Verdict = regressions.contains { $0.metric.losesMoney } ? .rollback : .hold
                 let reasons = (regressions.filter(\.metric.losesMoney) + regressions.filter { !$0.metric.losesMoney }).map {
                     RolloutReport.Reason.regression($0)

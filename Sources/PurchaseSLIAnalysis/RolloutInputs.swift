@@ -35,47 +35,63 @@ public struct RolloutInputs: Sendable {
     /// The latest price events carried per product and plan, for what lost purchases cost.
     public var prices: [ProductPrice] = []
 
-    /// Builds the inputs from count rows of hourly steps keyed `[appVersion, actionType]` (`actionRows`)
-    /// and `[appVersion, actionType, dimension]` (`sliceRows[dimension]`); rows of other versions are
-    /// ignored, a row without a time counts in the hour the range starts in.
+    /// Builds the inputs from hourly series keyed `[appVersion, actionType]` (`actions`) and
+    /// `[appVersion, actionType, dimension]` (`slices[dimension]`), all with the same steps: the hours
+    /// from the one holding `fromSeconds` count; other versions' groups are ignored.
     public init(
         candidate: String, baseline: String, fromSeconds: Int64, toSeconds: Int64,
-        actionRows: [CountRow], sliceRows: [EventDimension: [CountRow]], release: PhasedRelease? = nil
+        actions: CountSeries, slices: [EventDimension: CountSeries], release: PhasedRelease? = nil
     ) {
         self.candidate = candidate
         self.baseline = baseline
         self.fromSeconds = fromSeconds
         self.toSeconds = toSeconds
         self.release = release
-        var hourly: [SeriesLabels: [HourCounts]] = [:]
-        func add(_ row: CountRow, _ labels: SeriesLabels) {
-            let version = row.key[0]
-            guard version == candidate || version == baseline else { return }
-            let hour = row.timeSeconds ?? fromSeconds - fromSeconds.floorDividedBy(3600).remainder
-            Self.merge(row.counts, isCandidate: version == candidate, hour: hour, into: &hourly[labels, default: []])
-        }
-        for row in actionRows { add(row, SeriesLabels(actionType: row.key[1] ?? "")) }
-        for (dimension, rows) in sliceRows {
-            // Events without a value (no plan: a consumable) are not a slice of their own.
-            for row in rows where row.key[2] != nil {
-                add(row, SeriesLabels(actionType: row.key[1] ?? "", slice: .init(dimension: dimension, value: row.key[2])))
+        // Both sides of each action or slice, step by step from the first hour counted.
+        let firstHour = fromSeconds - fromSeconds.floorDividedBy(3600).remainder
+        var dense: [SeriesLabels: [HourCounts]] = [:]
+        func add(_ series: CountSeries, labels: ([String?]) -> SeriesLabels?) {
+            let skipped = max(0, Int((firstHour - series.startSeconds + series.stepSeconds - 1) / series.stepSeconds))
+            let firstStart = series.startSeconds + Int64(skipped) * series.stepSeconds
+            for (key, column) in zip(series.keys, series.counts) where skipped < column.count {
+                guard key[0] == candidate || key[0] == baseline, let labels = labels(key) else { continue }
+                let isCandidate = key[0] == candidate
+                let count = column.count - skipped
+                dense[labels, default: (0..<count).map { HourCounts(startSeconds: firstStart + Int64($0) * series.stepSeconds) }]
+                    .withUnsafeMutableBufferPointer { hours in
+                        for step in 0..<min(count, hours.count) {
+                            if isCandidate { hours[step].candidate += column[skipped + step] } else { hours[step].baseline += column[skipped + step] }
+                        }
+                    }
             }
         }
-        self.hourly = hourly
-        counts = self.hourly.mapValues { hours in
+        add(actions) { SeriesLabels(actionType: $0[1] ?? "") }
+        for (dimension, series) in slices {
+            // Events without a value (no plan: a consumable) are not a slice of their own.
+            add(series) { key in key[2].map { SeriesLabels(actionType: key[1] ?? "", slice: .init(dimension: dimension, value: $0)) } }
+        }
+        hourly = dense.mapValues { hours in hours.filter { !$0.candidate.isEmpty || !$0.baseline.isEmpty } }
+        counts = hourly.mapValues { hours in
             hours.reduce((candidate: OutcomeCounts(), baseline: OutcomeCounts())) { ($0.candidate + $1.candidate, $0.baseline + $1.baseline) }
         }
     }
 
-    /// Adds `counts` to the side of `hour` in `hours` (by time): rows come by time, so mostly to the last
-    /// hour or a new one after it.
-    private static func merge(_ counts: OutcomeCounts, isCandidate: Bool, hour: Int64, into hours: inout [HourCounts]) {
-        var position = hours.count
-        while position > 0, hours[position - 1].startSeconds > hour { position -= 1 }
-        if position == 0 || hours[position - 1].startSeconds < hour {
-            hours.insert(HourCounts(startSeconds: hour), at: position)
-            position += 1
+    /// Builds the inputs from count rows of hourly steps keyed `[appVersion, actionType]` (`actionRows`)
+    /// and `[appVersion, actionType, dimension]` (`sliceRows[dimension]`), as
+    /// ``init(candidate:baseline:fromSeconds:toSeconds:actions:slices:release:)`` does from series; a
+    /// row without a time counts in the hour the range starts in, rows outside the range are ignored.
+    public init(
+        candidate: String, baseline: String, fromSeconds: Int64, toSeconds: Int64,
+        actionRows: [CountRow], sliceRows: [EventDimension: [CountRow]], release: PhasedRelease? = nil
+    ) {
+        let firstHour = fromSeconds - fromSeconds.floorDividedBy(3600).remainder
+        let stepCount = Int((toSeconds - firstHour + 3599) / 3600)
+        func series(_ rows: [CountRow]) -> CountSeries {
+            let timed = rows.map { CountRow(timeSeconds: $0.timeSeconds ?? firstHour, key: $0.key, counts: $0.counts) }
+            return CountSeries(rows: timed, startSeconds: firstHour, stepSeconds: 3600, stepCount: stepCount)
         }
-        if isCandidate { hours[position - 1].candidate += counts } else { hours[position - 1].baseline += counts }
+        self.init(
+            candidate: candidate, baseline: baseline, fromSeconds: fromSeconds, toSeconds: toSeconds, actions: series(actionRows),
+            slices: sliceRows.mapValues(series), release: release)
     }
 }

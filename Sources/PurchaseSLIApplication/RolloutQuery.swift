@@ -37,18 +37,17 @@ public struct RolloutQuery: Sendable {
         // and checked against the busiest from the release's start: read again only when they differ.
         // (Without one there, none is there from the release's start either: that is told below.)
         let guess = baseline ?? (try? busiestOtherVersion(than: candidate, from: start, to: end))
-        let rows = try store.counts(
+        let series = try store.series(
             [phaseQuery(from: start, to: end)] + (guess.map { versionQueries(candidate, $0, from: start, to: end) } ?? []))
-        let (release, platforms) = Self.phasedRelease(of: candidate, rows: rows[0])
+        let (release, platforms) = Self.phasedRelease(of: candidate, series: series[0])
         let from = since ?? release?.startSeconds ?? first
-        // Rows start on whole hours, and `from` is one unless it is `start` itself.
-        let sinceRelease = rows.map { rows in rows.filter { ($0.timeSeconds ?? from) >= from } }
-        let baseline = try baseline ?? Self.busiestOtherVersion(than: candidate, rows: sinceRelease[0], from: from, to: end)
-        let versionRows =
-            baseline == guess ? Array(sinceRelease.dropFirst()) : try store.counts(versionQueries(candidate, baseline, from: from, to: end))
+        // The hours from the one holding `from` (a whole hour unless it is `start` itself).
+        let fromHour = from - from.floorDividedBy(3600).remainder
+        let baseline = try baseline ?? Self.busiest(than: candidate, events: Self.eventsPerVersion(series[0], from: fromHour), from: from, to: end)
+        let versions = baseline == guess ? Array(series.dropFirst()) : try store.series(versionQueries(candidate, baseline, from: from, to: end))
         var inputs = RolloutInputs(
-            candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actionRows: versionRows[0],
-            sliceRows: [.productID: versionRows[1], .planID: versionRows[2]], release: release)
+            candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actions: versions[0],
+            slices: [.productID: versions[1], .planID: versions[2]], release: release)
         inputs.platforms = Set(platforms.compactMap { $0 })
         for row in try store.counts(
             CountQuery(
@@ -74,19 +73,33 @@ public struct RolloutQuery: Sendable {
         }
     }
 
-    /// The candidate's latest phased release in hourly `rows` keyed `[appVersion, platform]`: its events
-    /// against all events of the platforms it has events on, hour by hour; and those platforms.
-    private static func phasedRelease(of candidate: String, rows: [CountRow]) -> (PhasedRelease?, Set<String?>) {
-        let platforms = Set(rows.filter { $0.key[0] == candidate && !$0.counts.isEmpty }.map { $0.key[1] })
-        var hours: [Int64: PhasedRelease.Hour] = [:]
-        for row in rows where platforms.contains(row.key[1]) {
-            guard let time = row.timeSeconds else { continue }
-            var hour = hours[time] ?? PhasedRelease.Hour(startSeconds: time, candidateEvents: 0, platformEvents: 0)
-            hour.platformEvents += row.counts.total
-            if row.key[0] == candidate { hour.candidateEvents += row.counts.total }
-            hours[time] = hour
+    /// The candidate's latest phased release in the hourly `series` keyed `[appVersion, platform]`: its
+    /// events against all events of the platforms it has events on, hour by hour; and those platforms.
+    private static func phasedRelease(of candidate: String, series: CountSeries) -> (PhasedRelease?, Set<String?>) {
+        let platforms = Set(
+            zip(series.keys, series.counts).filter { key, column in key[0] == candidate && column.contains { !$0.isEmpty } }.map { $0.0[1] })
+        let groups = series.keys.indices.filter { platforms.contains(series.keys[$0][1]) }
+        var hours: [PhasedRelease.Hour] = []
+        for step in series.counts.first.map(\.indices) ?? 0..<0 {
+            var hour = PhasedRelease.Hour(startSeconds: series.startSeconds + Int64(step) * series.stepSeconds, candidateEvents: 0, platformEvents: 0)
+            for group in groups {
+                let events = series.counts[group][step].total
+                hour.platformEvents += events
+                if series.keys[group][0] == candidate { hour.candidateEvents += events }
+            }
+            if hour.platformEvents > 0 { hours.append(hour) }
         }
-        return (PhasedRelease(hours: hours.values.sorted { $0.startSeconds < $1.startSeconds }), platforms)
+        return (PhasedRelease(hours: hours), platforms)
+    }
+
+    /// Each version's events in the hourly `series` keyed `[appVersion, …]`, from the step starting at `from`.
+    private static func eventsPerVersion(_ series: CountSeries, from: Int64) -> [String?: Int64] {
+        let skipped = max(0, Int((from - series.startSeconds) / series.stepSeconds))
+        var events: [String?: Int64] = [:]
+        for (key, column) in zip(series.keys, series.counts) {
+            events[key[0], default: 0] += column.dropFirst(skipped).reduce(0) { $0 + $1.total }
+        }
+        return events
     }
 
     /// How far back the newest app version is looked for when the candidate is automatic.
@@ -145,19 +158,17 @@ public struct RolloutQuery: Sendable {
 
     /// The other app version with the most events over the range (day buckets mostly).
     private func busiestOtherVersion(than candidate: String, from: Int64, to end: Int64) throws -> String {
-        try Self.busiestOtherVersion(
-            than: candidate, rows: store.counts(CountQuery(fromSeconds: from, toSeconds: end, groupBy: [.appVersion])), from: from, to: end)
+        var events: [String?: Int64] = [:]
+        for row in try store.counts(CountQuery(fromSeconds: from, toSeconds: end, groupBy: [.appVersion])) {
+            events[row.key[0], default: 0] += row.counts.total
+        }
+        return try Self.busiest(than: candidate, events: events, from: from, to: end)
     }
 
-    /// The other app version with the most events in `rows` (keyed `[appVersion, …]`), the first in
-    /// version order among equals.
-    private static func busiestOtherVersion(than candidate: String, rows: [CountRow], from: Int64, to end: Int64) throws -> String {
-        var events: [String: Int64] = [:]
-        for row in rows {
-            guard let version = row.key[0] ?? nil, version != candidate else { continue }
-            events[version, default: 0] += row.counts.total
-        }
-        guard let busiest = events.sorted(by: { $0.key < $1.key }).max(by: { $0.value < $1.value })?.key else {
+    /// The other app version with the most `events`, the first in version order among equals.
+    private static func busiest(than candidate: String, events: [String?: Int64], from: Int64, to end: Int64) throws -> String {
+        let others = events.compactMap { version, events in version.flatMap { $0 == candidate || events == 0 ? nil : ($0, events) } }
+        guard let busiest = others.sorted(by: { $0.0 < $1.0 }).max(by: { $0.1 < $1.1 })?.0 else {
             throw Failure(
                 description: "no other app version has events from \(RFC3339.format(seconds: from)) "
                     + "to \(RFC3339.format(seconds: end)); name one with --baseline")

@@ -41,6 +41,7 @@ public struct OutcomeCounts: Sendable, Hashable, Codable {
     }
 
     /// Adds another set of counts.
+    @inlinable
     public static func += (lhs: inout OutcomeCounts, rhs: OutcomeCounts) {
         lhs.start += rhs.start
         lhs.success += rhs.success
@@ -53,6 +54,7 @@ public struct OutcomeCounts: Sendable, Hashable, Codable {
     }
 
     /// The sum of two sets of counts.
+    @inlinable
     public static func + (lhs: OutcomeCounts, rhs: OutcomeCounts) -> OutcomeCounts {
         var sum = lhs
         sum += rhs
@@ -60,6 +62,7 @@ public struct OutcomeCounts: Sendable, Hashable, Codable {
     }
 
     /// The count of one result type.
+    @inlinable
     public subscript(result: ResultType) -> Int64 {
         get {
             switch result {
@@ -84,12 +87,15 @@ public struct OutcomeCounts: Sendable, Hashable, Codable {
     }
 
     /// All events counted.
+    @inlinable
     public var total: Int64 { start + success + alreadyGranted + failure + cancel + pending }
     /// Attempts: `start` events.
     public var attempts: Int64 { start }
     /// success + alreadyGranted + failure: the success-rate denominator.
+    @inlinable
     public var valid: Int64 { success + alreadyGranted + failure }
     /// Whether nothing was counted.
+    @inlinable
     public var isEmpty: Bool { total == 0 }
 
     /// (success + alreadyGranted) / valid, or nil when there is no valid event.

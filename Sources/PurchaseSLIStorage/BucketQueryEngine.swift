@@ -58,16 +58,21 @@ public struct BucketQueryEngine {
                 ? CountAccumulator(series: queries[index], origin: plan.origin, groupCount: groupCount)
                 : CountAccumulator(stepSeconds: first.step?.seconds, origin: plan.origin, groupCount: groupCount)
         }
+        let fanOut = SeriesFanOut(groupings)
         var reading: [Int] = []
+        var isReading = [Bool](repeating: false, count: queries.count)
         try store.scanCounts(union.segments, selection: SeriesGrouping.selection(of: groupings)) { time, entries in
             reading.removeAll(keepingCapacity: true)
-            for index in plans.indices where plans[index].fromSeconds <= time && time < plans[index].toSeconds {
-                reading.append(index)
-                accumulators[index].beginStep(at: time)
+            for index in plans.indices {
+                isReading[index] = plans[index].fromSeconds <= time && time < plans[index].toSeconds
+                if isReading[index] {
+                    reading.append(index)
+                    accumulators[index].beginStep(at: time)
+                }
             }
             for entry in entries {
-                for index in reading {
-                    if let group = groupings[index].group(ofSeries: entry.series) { accumulators[index].add(entry.counts, to: group) }
+                fanOut.forEachTarget(ofSeries: entry.series) { target in
+                    if isReading[target.query] { accumulators[target.query].add(entry.counts, to: target.group) }
                 }
             }
             for index in reading {

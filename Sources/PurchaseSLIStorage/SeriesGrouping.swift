@@ -68,6 +68,9 @@ struct SeriesGrouping {
         }
     }
 
+    /// How many series ids are mapped through the dense array (from 0).
+    var denseSeriesCount: Int { groupOfSeries.count }
+
     /// The group `series` counts in, or nil when it is filtered out or unknown.
     func group(ofSeries series: Int64) -> Int32? {
         let group: Int32

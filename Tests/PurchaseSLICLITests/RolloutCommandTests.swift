@@ -59,6 +59,22 @@ import Testing
 
     /// Three days of a candidate failing as often as the baseline (1 %, 9,000 events on it): a drop of
     /// more than a point is ruled out; half a day in, with 1,500 events, it is not yet.
+    /// A `--since` within an hour: its events from then on count, not only those of the whole hours after it
+    /// (5.0.0 makes 62 purchases from 10:30 to 12:00 of the second day, 41 of them after 11:00).
+    @Test func aSinceWithinAnHourCountsThatHoursRest() throws {
+        let db = try makeStore(failEvery: 6)
+        let command = try RolloutCommand.parse([
+            "--db", db, "--candidate", "5.0.0", "--baseline", "4.11.0", "--since", "2026-11-15T10:30:00Z", "--at", "2026-11-15T12:00:00Z",
+            "--format", "json",
+        ])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(try command.output().utf8)) as? [String: Any])
+        #expect(object["from"] as? String == "2026-11-15T10:30:00Z")
+        let comparisons = try #require(object["comparisons"] as? [[String: Any]])
+        let purchase = try #require(
+            comparisons.first { $0["metric"] as? String == "successRate" && $0["slice"] as? [String: String] == ["actionType": "purchase"] })
+        #expect((purchase["candidate"] as? [String: Any])?["trials"] as? Int == 62)
+    }
+
     @Test func aHealthyCandidateProceeds() throws {
         let db = try makeStore(failEvery: 1_000_000, days: 4, perDay: 9000, baseFailEvery: 97)
         let text = try RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--at", "2026-11-18"]).output()
