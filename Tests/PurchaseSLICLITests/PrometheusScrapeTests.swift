@@ -45,7 +45,7 @@ struct PrometheusScrapeTests {
         let server = try ChildProcess(executable, ["serve", "--port", "0", "--db", database])
         let listening = try await server.firstMatch(of: #"listening on 127\.0\.0\.1:[0-9]+"#)
         let port = try #require(Int(listening.split(separator: ":").last!))
-        let webPort = try freeTCPPort()
+        let webPort = try TCPPort.free()
         let configuration = try directory.write(
             "prometheus.yml",
             """
@@ -116,20 +116,4 @@ struct PrometheusScrapeTests {
         Issue.record("\(expression): \(last)")
         return []
     }
-}
-
-/// A TCP port free on 127.0.0.1 now: one the kernel gave a socket bound to port 0, closed again.
-private func freeTCPPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-    }
-    guard bound else { throw CocoaError(.fileReadUnknown) }
-    return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -17,10 +17,12 @@ final class ServeChild: @unchecked Sendable {
     private(set) var port = 0
     private var child: ChildProcess?
 
-    /// Starts `serve --db database` with `arguments` besides, on a free port.
+    /// Starts `serve --db database` with `arguments` besides, on a free port (``TCPPort/free()``: one
+    /// that no other test takes while this service is stopped).
     init(database: String, arguments: [String] = []) async throws {
         self.database = database
         self.arguments = arguments
+        port = try TCPPort.free()
         try await start()
     }
 
@@ -31,8 +33,7 @@ final class ServeChild: @unchecked Sendable {
     func start() async throws {
         guard let executable = builtExecutable else { throw ProbeError("purchase-sli is not built next to the tests") }
         let child = try ChildProcess(executable, ["serve", "--db", database, "--port", String(port)] + arguments)
-        let listening = try await child.firstMatch(of: #"listening on 127\.0\.0\.1:[0-9]+"#)
-        port = Int(listening.split(separator: ":").last!)!
+        _ = try await child.firstMatch(of: #"listening on 127\.0\.0\.1:\#(port)\b"#)
         self.child = child
     }
 

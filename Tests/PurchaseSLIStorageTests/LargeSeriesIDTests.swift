@@ -30,8 +30,10 @@ private struct RenumberedStore: BucketStore {
         try base.scanErrors(segments, selection: nil) { time, entries in
             try body(
                 time,
-                entries.map { SeriesErrorCount(series: Self.renumbered($0.series), result: $0.result, description: $0.description, events: $0.events) }
-                    .filter { selection?.contains($0.series) ?? true })
+                entries.map {
+                    SeriesErrorCount(series: Self.renumbered($0.series), result: $0.result, description: $0.description, events: $0.events)
+                }
+                .filter { selection?.contains($0.series) ?? true })
         }
     }
 
