@@ -207,7 +207,14 @@ struct ServeCommand: AsyncParsableCommand {
         let app = buildApplication(
             configuration: server, store: store, databasePath: settings.db.filePath, leadership: leadership, rolloutControls: controls,
             logger: logger)
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            await leadership.release()
+            guard let message = ListenFailure.message(for: error, host: server.host, port: server.port) else { throw error }
+            printError("error: \(message)")
+            throw ExitCode.failure
+        }
         await leadership.release()
         logger.info("purchase-sli serve stopped")
     }

@@ -58,6 +58,8 @@ public struct DashboardPublisher: Service {
                     "time": "\(RFC3339.format(seconds: time))", "pages": "\(written.count)", "directory": "\(directory)",
                     "milliseconds": "\(nowMillis() - started)",
                 ])
+        } catch is CancellationError {
+            // The service is stopping: the pages of the previous round stay in place.
         } catch {
             logger.error("dashboards not rendered", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
         }

@@ -44,6 +44,8 @@ public struct RetentionPruner: Service {
             let memory = try await runBlocking { try store.prune(nowMillis: now) }
             metrics.recordDedupMemory(memory, atSeconds: now / 1000)
             logger.info("retention applied", metadata: ["dedupSeconds": "\(memory.seconds)", "dedupEventIDs": "\(memory.eventIDs)"])
+        } catch is CancellationError {
+            // The service is stopping (or failed to start): nothing went wrong with the store.
         } catch {
             logger.error("retention not applied", metadata: ["error": "\(error)"])
         }

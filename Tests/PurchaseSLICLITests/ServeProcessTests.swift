@@ -165,6 +165,26 @@ struct ServerProcess {
     }
 }
 
+/// `serve` on an address another service holds.
+@Suite struct ServeAddressInUseTests {
+    let directory: TemporaryDirectory
+    init() throws { directory = try TemporaryDirectory() }
+
+    /// A second `serve` on the port of a running one says the port is taken and how to choose another,
+    /// and exits 1, the running one untouched.
+    @Test func aTakenPortIsSaidPlainly() async throws {
+        let executable = try #require(builtExecutable, "purchase-sli is not built next to the tests")
+        let first = try await ServerProcess(executable: executable, database: directory.file("first.sqlite"))
+        let second = try ChildProcess(executable, ["serve", "--port", String(first.port), "--db", directory.file("second.sqlite")])
+        #expect(await second.terminated() == .exit(1))
+        #expect(second.output.contains("error: 127.0.0.1:\(first.port) is already in use"), "\(second.output)")
+        #expect(second.output.contains("choose another port with --port or PURCHASE_SLI_PORT"))
+        #expect(!second.output.contains("retention not applied"), "\(second.output)")
+        #expect(await first.post([]) != nil)
+        #expect(await first.stop(signal: SIGTERM) == .exit(0))
+    }
+}
+
 /// App Store notifications posted to a `serve` child process killed with SIGKILL under load.
 @Suite struct ServeNotificationKillTests {
     let directory: TemporaryDirectory
