@@ -48,8 +48,10 @@ final class SLOMetricsController: Sendable {
             let snapshot = try AlertContext(store: store, policy: policy, app: app).sloSnapshot(at: minute)
             Self.register(snapshot, app: app ?? "", in: registry)
         }
-        registry.makeGauge(name: "purchase_sli_slo_evaluation_timestamp_seconds", help: "The whole minute the SLI series were evaluated at")
-            .set(to: Double(minute))
+        Self.gauge(
+            "purchase_sli_slo_evaluation_timestamp_seconds", labels: [], help: "The whole minute the SLI series were evaluated at", in: registry
+        )
+        .set(to: Double(minute))
         let exposition = registry.emitToBuffer()
         cache.withLock { $0 = (minute, windows, exposition) }
         return exposition
@@ -59,43 +61,48 @@ final class SLOMetricsController: Sendable {
     private static func register(_ snapshot: SLOSnapshot, app: String, in registry: PrometheusCollectorRegistry) {
         for state in snapshot.objectives {
             let action = state.objective.actionType
-            registry.makeGauge(
-                name: "purchase_sli_slo_target_ratio", labels: [("app", app), ("action", action)], help: "The objective's success-rate target"
+            Self.gauge(
+                "purchase_sli_slo_target_ratio", labels: [("app", app), ("action", action)], help: "The objective's success-rate target", in: registry
             )
             .set(to: state.objective.target)
-            registry.makeGauge(
-                name: "purchase_sli_slo_maintenance", labels: [("app", app), ("action", action)],
-                help: "1 while a maintenance window leaves the action's minutes out of its budget"
+            Self.gauge(
+                "purchase_sli_slo_maintenance", labels: [("app", app), ("action", action)],
+                help: "1 while a maintenance window leaves the action's minutes out of its budget", in: registry
             ).set(to: state.inMaintenance ? 1 : 0)
             if let left = state.budgetRemaining {
-                registry.makeGauge(
-                    name: "purchase_sli_slo_error_budget_remaining_ratio", labels: [("app", app), ("action", action)],
-                    help: "The share of the error budget left over the objective's window (negative: overspent)"
+                Self.gauge(
+                    "purchase_sli_slo_error_budget_remaining_ratio", labels: [("app", app), ("action", action)],
+                    help: "The share of the error budget left over the objective's window (negative: overspent)", in: registry
                 ).set(to: left)
             }
             for (window, counts) in state.windows {
                 let labels = [("app", app), ("action", action), ("window", window)]
-                registry.makeGauge(
-                    name: "purchase_sli_slo_valid_events", labels: labels,
-                    help: "Valid events over the window (weighted by price for a revenue objective), maintenance left out"
+                Self.gauge(
+                    "purchase_sli_slo_valid_events", labels: labels,
+                    help: "Valid events over the window (weighted by price for a revenue objective), maintenance left out", in: registry
                 ).set(to: Double(counts.valid))
-                registry.makeGauge(name: "purchase_sli_slo_good_events", labels: labels, help: "Successes and 409 already granted over the window")
+                Self.gauge("purchase_sli_slo_good_events", labels: labels, help: "Successes and 409 already granted over the window", in: registry)
                     .set(to: Double(counts.valid - counts.failure))
                 if let rate = counts.successRate {
-                    registry.makeGauge(name: "purchase_sli_slo_success_ratio", labels: labels, help: "Good over valid events over the window")
+                    Self.gauge("purchase_sli_slo_success_ratio", labels: labels, help: "Good over valid events over the window", in: registry)
                         .set(to: rate)
                 }
                 if let burn = state.objective.burnRate(counts) {
-                    registry.makeGauge(name: "purchase_sli_slo_burn_rate", labels: labels, help: "Error rate over the window / error budget")
+                    Self.gauge("purchase_sli_slo_burn_rate", labels: labels, help: "Error rate over the window / error budget", in: registry)
                         .set(to: burn)
                 }
             }
         }
         for (kind, severity, count) in snapshot.firing {
-            registry.makeGauge(
-                name: "purchase_sli_alerts_firing", labels: [("app", app), ("alertname", kind), ("severity", severity.rawValue)],
-                help: "Alerts of the kind firing at the severity"
+            Self.gauge(
+                "purchase_sli_alerts_firing", labels: [("app", app), ("alertname", kind), ("severity", severity.rawValue)],
+                help: "Alerts of the kind firing at the severity", in: registry
             ).set(to: Double(count))
         }
+    }
+
+    /// The gauge `name` (written whole, unit included) with `labels` and `help` in `registry`.
+    private static func gauge(_ name: String, labels: [(String, String)], help: String, in registry: PrometheusCollectorRegistry) -> Gauge {
+        registry.makeGauge(descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help), labels: labels)
     }
 }
