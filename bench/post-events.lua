@@ -1,7 +1,10 @@
 -- wrk script: POSTs pre-built gzip NDJSON bodies (bench/make-bodies.py) to /v1/events, each thread its
 -- own share of the bodies in turn, and counts the responses by status. With PARTS=n and PART=k (0-based)
 -- this wrk takes only the k-th of n shares, so that n wrk processes can load n nodes with distinct bodies.
+-- TARGET and CONTENT_TYPE post elsewhere (bench/serve-vs-influxdb.sh: line protocol to InfluxDB's /write).
 local bodies_path = os.getenv("BODIES")
+local target = os.getenv("TARGET") or "/v1/events"
+local content_type = os.getenv("CONTENT_TYPE") or "application/x-ndjson"
 local parts = tonumber(os.getenv("PARTS") or "1")
 local part = tonumber(os.getenv("PART") or "0")
 local threads = {}
@@ -32,14 +35,14 @@ function init(args)
    next_body = 1
    status_counts = {}
    wrk.method = "POST"
-   wrk.headers["Content-Type"] = "application/x-ndjson"
+   wrk.headers["Content-Type"] = content_type
    wrk.headers["Content-Encoding"] = "gzip"
 end
 
 function request()
    local body = bodies[next_body]
    next_body = next_body % #bodies + 1
-   return wrk.format(nil, "/v1/events", nil, body)
+   return wrk.format(nil, target, nil, body)
 end
 
 function response(status, headers, body)
