@@ -168,27 +168,17 @@ public struct PhasedRelease: Sendable, Hashable {
 
     /// The step the release appears to be at by `time`: the highest reached in its hours before `time`.
     public func step(at time: Int64) -> Int? {
-        let end = firstHour(startingAtOrAfter: time)
+        let end = hours.firstIndex(millis: \.startSeconds, notBefore: time)
         return end == 0 ? nil : reachedSteps[end - 1]
     }
 
     /// The candidate's share of its platforms' events over the day before `time` (since the start, on
     /// the first day), nil without events.
     public func share(at time: Int64) -> Double? {
-        let day = hours[firstHour(startingAtOrAfter: time - 86_400)..<firstHour(startingAtOrAfter: time)]
+        let day = hours[
+            hours.firstIndex(millis: \.startSeconds, notBefore: time - 86_400)..<hours.firstIndex(millis: \.startSeconds, notBefore: time)]
         let platform = day.reduce(0) { $0 + $1.platformEvents }
         return platform == 0 ? nil : Double(day.reduce(0) { $0 + $1.candidateEvents }) / Double(platform)
-    }
-
-    /// The index of the first hour starting at or after `time` (the count when none does), by bisection:
-    /// a rollout looks at every hour of the release.
-    private func firstHour(startingAtOrAfter time: Int64) -> Int {
-        var (low, high) = (0, hours.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if hours[middle].startSeconds < time { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     /// The day of the release `time` falls on: 1 during its first 24 hours.

@@ -59,23 +59,18 @@ public struct BucketQueryEngine {
                 : CountAccumulator(stepSeconds: first.step?.seconds, origin: plan.origin, groupCount: groupCount)
         }
         let fanOut = SeriesFanOut(groupings)
-        var reading: [Int] = []
         var isReading = [Bool](repeating: false, count: queries.count)
         try store.scanCounts(union.segments, selection: SeriesGrouping.selection(of: groupings)) { time, entries in
-            reading.removeAll(keepingCapacity: true)
             for index in plans.indices {
                 isReading[index] = plans[index].fromSeconds <= time && time < plans[index].toSeconds
-                if isReading[index] {
-                    reading.append(index)
-                    accumulators[index].beginStep(at: time)
-                }
+                if isReading[index] { accumulators[index].beginStep(at: time) }
             }
             for entry in entries {
                 fanOut.forEachTarget(ofSeries: entry.series) { target in
                     if isReading[target.query] { accumulators[target.query].add(entry.counts, to: target.group) }
                 }
             }
-            for index in reading {
+            for index in plans.indices where isReading[index] {
                 accumulators[index].endStep()
                 if let limit = queries[index].maximumRows, accumulators[index].rowCount > limit {
                     throw StorageError.tooManyRows(limit: limit, groups: groupings[index].groupKeys.count, query: queries[index])
