@@ -49,6 +49,14 @@ public struct RolloutComparison: Sendable, Hashable {
     /// Whether the candidate is significantly and materially worse.
     public var isRegression = false
 
+    /// A comparison of `candidate` with `baseline`, not yet tested.
+    public init(metric: RateMetric, slice: SeriesLabels, candidate: Side, baseline: Side) {
+        self.metric = metric
+        self.slice = slice
+        self.candidate = candidate
+        self.baseline = baseline
+    }
+
     /// Whether both sides had enough trials to be tested.
     public var isTested: Bool { pValue != nil }
 }

@@ -7,27 +7,35 @@ public import PurchaseSLIStorage
 /// rollback by default), pauses its App Store phased release and halts its Play staged rollout through
 /// the stores' APIs, or with `dryRun` (serve's default) only reads their state and says what it would do.
 ///
-/// Safe by construction: it only ever pauses; each store's release is acted on once per release,
-/// verdict and mode (what was done is stored, so a restart or the next leader does not act again; a
-/// failure is tried again at the next check); every attempt goes to the audit log (`rollout action`, at
-/// notice) and to `record` (the metrics).
+/// Safe by construction: it only ever pauses, and only a release the store itself says is in progress
+/// (``StoreReleaseControl/releasesInProgress()``); live, it waits for a person's confirmation
+/// (`rollout confirm ID`) unless `requiresConfirmation` is off, because the verdict rests on events that
+/// any holder of the public ingest key can send. Each store's release is acted on once per release, verdict
+/// and mode (what was done is stored, so a restart or the next leader does not act again; a failure is
+/// tried again at the next check); every attempt goes to the audit log (`rollout action`, at notice, with
+/// the evidence) and to `record` (the metrics).
 public struct RolloutActuator: Sendable {
     /// The stores' release controls configured.
     public let controls: [any StoreReleaseControl]
     /// Whether it only reads and says what it would do.
     public let dryRun: Bool
+    /// Whether a live action waits for a person's confirmation.
+    public let requiresConfirmation: Bool
     private let store: any StoreRecordStore
     private let logger: Logger
     private let record: @Sendable (RolloutAction) -> Void
 
     /// Creates an actuator.
-    /// - Parameter record: told of every attempt (the metrics).
+    /// - Parameters:
+    ///   - requiresConfirmation: whether a live action waits for `rollout confirm` (the default).
+    ///   - record: told of every attempt (the metrics).
     public init(
-        controls: [any StoreReleaseControl], dryRun: Bool, store: any StoreRecordStore, logger: Logger,
+        controls: [any StoreReleaseControl], dryRun: Bool, requiresConfirmation: Bool = true, store: any StoreRecordStore, logger: Logger,
         record: @escaping @Sendable (RolloutAction) -> Void = { _ in }
     ) {
         self.controls = controls
         self.dryRun = dryRun
+        self.requiresConfirmation = requiresConfirmation
         self.store = store
         self.logger = logger
         self.record = record
@@ -44,17 +52,32 @@ public struct RolloutActuator: Sendable {
         return stores
     }
 
+    /// What each configured store has in release now; a store that could not be read is logged and left
+    /// out of ``StoreReleases/read``.
+    public func releasesInProgress() async -> StoreReleases {
+        var releases = StoreReleases()
+        for control in controls {
+            do {
+                releases.read[control.store] = try await control.releasesInProgress()
+            } catch {
+                logger.warning("the store's releases could not be read", metadata: ["store": "\(control.store.rawValue)", "error": "\(error)"])
+            }
+        }
+        return releases
+    }
+
     /// Acts on `report` at `time` (seconds) when its verdict is among `verdicts`: for each configured store
-    /// releasing the candidate that has no settled action for this release, verdict and mode yet. Returns
-    /// the actions whose outcome is news (not the same as last time).
-    public func act(on report: RolloutReport, verdicts: Set<RolloutReport.Verdict>, at time: Int64) async -> [RolloutAction] {
+    /// releasing the candidate that has no settled action for this release, verdict and mode yet, and whose
+    /// `releases` (when read) include the candidate's. Returns the actions whose outcome is news (not the
+    /// same as last time).
+    public func act(
+        on report: RolloutReport, verdicts: Set<RolloutReport.Verdict>, releases: StoreReleases, at time: Int64
+    ) async -> [RolloutAction] {
         guard verdicts.contains(report.verdict) else { return [] }
         let stores = Self.stores(releasing: report.platforms)
         let kept: [String: RolloutAction]
         do {
-            let store = self.store
-            let start = report.fromSeconds
-            kept = Dictionary(try await runBlocking { try store.rolloutActions(fromSeconds: start) }.map { ($0.key, $0) }) { _, last in last }
+            kept = Dictionary(try await store.rolloutActions(fromSecondsAsync: report.fromSeconds).map { ($0.key, $0) }) { _, last in last }
         } catch {
             logger.error("rollout action not taken: its record could not be read", metadata: ["error": "\(error)"])
             return []
@@ -67,13 +90,12 @@ public struct RolloutActuator: Sendable {
                 timeSeconds: time, attempts: 1)
             let previous = kept[action.key]
             if let previous, previous.outcome.isSettled { continue }
-            (action.outcome, action.status, action.detail) = await control.pause(version: report.candidate, dryRun: dryRun)
+            (action.outcome, action.status, action.detail) = await attempt(control, report: report, releases: releases, previous: previous)
             action.attempts += previous?.attempts ?? 0
             audit(action)
             record(action)
             do {
-                let store = self.store
-                try await runBlocking { [action] in try store.record(action) }
+                try await store.recordAsync(action)
             } catch {
                 logger.error("rollout action not stored: it may be tried again", metadata: ["error": "\(error)"])
             }
@@ -82,10 +104,50 @@ public struct RolloutActuator: Sendable {
         return news
     }
 
-    /// The audit log's line: what was done, to which release, and what the store answered.
+    /// One attempt on one store: left alone when the store's releases say the candidate is not in
+    /// release; read only in a dry run, or live while no person has confirmed; else paused, with the
+    /// evidence and the confirmation in the detail.
+    private func attempt(
+        _ control: any StoreReleaseControl, report: RolloutReport, releases: StoreReleases, previous: RolloutAction?
+    ) async -> (RolloutAction.Outcome, Int, String) {
+        if let inRelease = releases.read[control.store], !inRelease.contains(where: { $0.isRelease(of: report.candidate) }) {
+            let names = inRelease.map(\.name)
+            return (
+                .notInPhasedRelease, 0,
+                "\(control.store.displayName) has no release of \(report.candidate) in progress "
+                    + "(in progress: \(names.isEmpty ? "none" : names.joined(separator: ", ")))"
+            )
+        }
+        if dryRun { return await control.pause(version: report.candidate, dryRun: true) }
+        let confirmation = previous.flatMap { $0.outcome == .confirmed ? $0.detail : nil }
+        if requiresConfirmation, confirmation == nil {
+            let read = await control.pause(version: report.candidate, dryRun: true)
+            guard read.outcome == .wouldPause else { return read }
+            return (.awaitingConfirmation, read.status, "\(read.detail); \(Self.evidence(report))")
+        }
+        let done = await control.pause(version: report.candidate, dryRun: false)
+        return (done.outcome, done.status, "\(done.detail); \(Self.evidence(report)); \(confirmation ?? "automatic (rolloutConfirm none)")")
+    }
+
+    /// What the action rests on, for its record: the verdict, the compared range, and the first regression
+    /// with both sides' counts.
+    static func evidence(_ report: RolloutReport) -> String {
+        var text =
+            "evidence: the \(report.verdict.rawValue) verdict on \(report.candidate) against \(report.baseline) from "
+            + "\(RFC3339.format(seconds: report.fromSeconds)) to \(RFC3339.format(seconds: report.toSeconds))"
+        if let regression = report.comparisons.first(where: \.isRegression) {
+            let slice = regression.slice.slice.map { " \($0.dimension.rawValue) \($0.value ?? "none")" } ?? ""
+            text +=
+                ", \(regression.metric.rawValue) of \(regression.slice.actionType)\(slice): \(regression.candidate.count) of "
+                + "\(regression.candidate.trials) on the candidate against \(regression.baseline.count) of \(regression.baseline.trials)"
+        }
+        return text + " (events sent with the ingest key)"
+    }
+
+    /// The audit log's line: what was done, to which release, on what evidence, and what the store answered.
     private func audit(_ action: RolloutAction) {
         let metadata: Logger.Metadata = [
-            "store": "\(action.store.rawValue)", "candidate": "\(action.candidate)", "verdict": "\(action.verdict)",
+            "id": "\(action.id)", "store": "\(action.store.rawValue)", "candidate": "\(action.candidate)", "verdict": "\(action.verdict)",
             "mode": "\(action.isDryRun ? "dry-run" : "live")", "outcome": "\(action.outcome.rawValue)", "status": "\(action.status)",
             "detail": "\(action.detail)", "attempts": "\(action.attempts)", "app": "\(action.app)",
         ]
@@ -95,6 +157,20 @@ public struct RolloutActuator: Sendable {
             logger.notice("rollout action", metadata: metadata)
         }
     }
+}
+
+/// What the configured stores say they have in release, by store: only the stores that answered.
+public struct StoreReleases: Sendable {
+    /// Each store that answered, with its releases in progress or paused.
+    public var read: [Store: [StoreRelease]] = [:]
+
+    /// The releases of the stores in `read`.
+    public init(read: [Store: [StoreRelease]] = [:]) {
+        self.read = read
+    }
+
+    /// Every release read.
+    public var all: [StoreRelease] { read.values.flatMap { $0 } }
 }
 
 /// The platform names (lower case) of apps the App Store releases.
@@ -110,5 +186,15 @@ extension StoreRecordStore {
             $0.candidate == report.candidate && $0.releaseStartSeconds == report.fromSeconds && $0.app == (report.app ?? "")
                 && $0.timeSeconds <= report.toSeconds
         }
+    }
+
+    /// ``rolloutActions(fromSeconds:)`` off the cooperative pool.
+    func rolloutActions(fromSecondsAsync seconds: Int64) async throws -> [RolloutAction] {
+        try await runBlocking { [self] in try rolloutActions(fromSeconds: seconds) }
+    }
+
+    /// ``record(_:)-(RolloutAction)`` off the cooperative pool.
+    func recordAsync(_ action: RolloutAction) async throws {
+        try await runBlocking { [self] in try record(action) }
     }
 }

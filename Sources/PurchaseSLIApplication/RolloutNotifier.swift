@@ -24,8 +24,9 @@ public struct RolloutNotifier: Service {
 
     /// Creates a notifier.
     /// - Parameters:
-    ///   - candidate: the app version released, or nil for the newest one with real traffic over the last
-    ///     14 days (``RolloutQuery/candidate(_:at:)``).
+    ///   - candidate: the app version released, or nil for the one a store set up in `actuator` has in
+    ///     release, else the newest one with real traffic over the last 14 days
+    ///     (``RolloutQuery/candidate(_:at:releases:)``).
     ///   - baseline: the version to compare with, or nil for the busiest other one.
     ///   - sender: where changes are posted; nil to log them only.
     ///   - nowMillis: the wall clock, read by ``run()`` only.
@@ -61,11 +62,14 @@ public struct RolloutNotifier: Service {
     @discardableResult
     public func check(at time: Int64, state: inout RolloutNotificationState) async -> RolloutReport? {
         let (store, policy, candidate, baseline) = (store, policy, candidate, baseline)
+        // What the stores have in release, asked each round: the candidate and any action rest on it, not
+        // on the versions events name.
+        let releases = await actuator?.releasesInProgress() ?? StoreReleases()
         let report: RolloutReport?
         do {
             report = try await runBlocking { () throws -> RolloutReport? in
                 let query = RolloutQuery(store: store)
-                guard let version = try query.candidate(candidate, at: time) else {
+                guard let version = try query.candidate(candidate, at: time, releases: releases.all) else {
                     return nil
                 }
                 let inputs = try query.inputs(candidate: version, baseline: baseline, since: nil, end: time)
@@ -80,7 +84,7 @@ public struct RolloutNotifier: Service {
             logger.debug("rollout check: one app version only", metadata: ["time": "\(RFC3339.format(seconds: time))"])
             return nil
         }
-        let news = await actuator?.act(on: report, verdicts: policy.rollout.pauseOn, at: time) ?? []
+        let news = await actuator?.act(on: report, verdicts: policy.rollout.pauseOn, releases: releases, at: time) ?? []
         do {
             let reportNow = report
             report.actions = try await runBlocking { [store] in try store.rolloutActions(of: reportNow) }

@@ -1,6 +1,6 @@
 import Foundation
 public import PurchaseSLIAnalysis
-import PurchaseSLICore
+public import PurchaseSLICore
 public import PurchaseSLIStorage
 
 /// Reads what a rollout comparison needs from a store: which versions, since when, and their counts.
@@ -105,12 +105,19 @@ public struct RolloutQuery: Sendable {
     /// How far back the newest app version is looked for when the candidate is automatic.
     public static let candidateLookbackSeconds: Int64 = 14 * 86_400
 
-    /// The candidate a person or the configuration names, or for nil or `auto` the newest app version with
-    /// real traffic over the 14 days before `end` (``newestVersion(from:to:)``); nil when only one version
-    /// has any.
-    public func candidate(_ name: String?, at end: Int64) throws -> String? {
+    /// The candidate a person or the configuration names; for nil or `auto`, the newest app version with
+    /// events over the 14 days before `end` that one of the stores' `releases` is (the store's word, which
+    /// no client can forge), else the newest app version with real traffic (``newestVersion(from:to:)``);
+    /// nil when only one version has any.
+    public func candidate(_ name: String?, at end: Int64, releases: [StoreRelease] = []) throws -> String? {
         if let name, name != "auto" { return name }
-        return try newestVersion(from: end - Self.candidateLookbackSeconds, to: end)
+        let from = end - Self.candidateLookbackSeconds
+        if !releases.isEmpty {
+            let seen = try versionsSeen(from: from, to: end).events.keys
+            let released = seen.filter { version in releases.contains { $0.isRelease(of: version) } }
+            if let newest = released.max(by: { $0.compare($1, options: .numeric) == .orderedAscending }) { return newest }
+        }
+        return try newestVersion(from: from, to: end)
     }
 
     /// The newest app version over `[from, end)` among those with real traffic (at least 1 % of the
@@ -118,9 +125,21 @@ public struct RolloutQuery: Sendable {
     /// there from the start (the release began before the range), the highest version number. A few
     /// stray events of an old version do not make it the candidate.
     public func newestVersion(from: Int64, to end: Int64) throws -> String? {
-        let rows = try store.counts(
-            CountQuery(
-                fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion]))
+        let (firstSeen, events, start) = try versionsSeen(from: from, to: end)
+        let total = events.values.reduce(0, +)
+        let busy = firstSeen.filter { 100 * (events[$0.key] ?? 0) >= total }
+        guard busy.count > 1, let start else { return nil }
+        let released = busy.filter { $0.value > start }
+        guard released.isEmpty else {
+            return released.max { $0.value != $1.value ? $0.value < $1.value : $0.key.compare($1.key, options: .numeric) == .orderedAscending }?.key
+        }
+        return busy.keys.max { $0.compare($1, options: .numeric) == .orderedAscending }
+    }
+
+    /// The app versions with events over `[from, end)`: the hour each was first seen, its events, and the
+    /// first hour with any event (nil: none).
+    private func versionsSeen(from: Int64, to end: Int64) throws -> (firstSeen: [String: Int64], events: [String: Int64], start: Int64?) {
+        let rows = try store.counts(CountQuery(fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion]))
         var firstSeen: [String: Int64] = [:]
         var events: [String: Int64] = [:]
         for row in rows where !row.counts.isEmpty {
@@ -128,14 +147,7 @@ public struct RolloutQuery: Sendable {
             firstSeen[version] = min(firstSeen[version] ?? time, time)
             events[version, default: 0] += row.counts.total
         }
-        let total = events.values.reduce(0, +)
-        let busy = firstSeen.filter { 100 * (events[$0.key] ?? 0) >= total }
-        guard busy.count > 1, let start = rows.first?.timeSeconds else { return nil }
-        let released = busy.filter { $0.value > start }
-        guard released.isEmpty else {
-            return released.max { $0.value != $1.value ? $0.value < $1.value : $0.key.compare($1.key, options: .numeric) == .orderedAscending }?.key
-        }
-        return busy.keys.max { $0.compare($1, options: .numeric) == .orderedAscending }
+        return (firstSeen, events, rows.first?.timeSeconds)
     }
 
     /// The start of the first hour with an event of `version` before `end`: the first day with one from

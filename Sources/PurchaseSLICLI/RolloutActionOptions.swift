@@ -14,6 +14,12 @@ struct RolloutActionOptions: ParsableArguments {
             valueName: "mode"))
     var rolloutActions: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "required (default): a live action waits until a person runs `purchase-sli rollout confirm ID` (the verdict rests on events any holder of the public ingest key can send); none: act on the verdict alone, only where apps do not hold the ingest keys (env PURCHASE_SLI_ROLLOUT_CONFIRM).",
+            valueName: "required|none"))
+    var rolloutConfirm: String?
+
     @Option(help: ArgumentHelp("App Store Connect API key (.p8) file (env PURCHASE_SLI_ASC_KEY_FILE).", valueName: "file"))
     var ascKeyFile: String?
 
@@ -58,6 +64,7 @@ struct RolloutActionOptions: ParsableArguments {
     private var settings: [(value: String?, flag: String, variable: String, key: String)] {
         [
             (rolloutActions, "--rollout-actions", "PURCHASE_SLI_ROLLOUT_ACTIONS", "rolloutActions"),
+            (rolloutConfirm, "--rollout-confirm", "PURCHASE_SLI_ROLLOUT_CONFIRM", "rolloutConfirm"),
             (ascKeyFile, "--asc-key-file", "PURCHASE_SLI_ASC_KEY_FILE", "ascKeyFile"),
             (ascKeyID, "--asc-key-id", "PURCHASE_SLI_ASC_KEY_ID", "ascKeyID"),
             (ascIssuerID, "--asc-issuer-id", "PURCHASE_SLI_ASC_ISSUER_ID", "ascIssuerID"),
@@ -74,7 +81,7 @@ struct RolloutActionOptions: ParsableArguments {
 
     /// The config file's keys for these settings, with what each expects.
     static let configKeys = [
-        "rolloutActions": "\"dry-run\" or \"live\"", "ascKeyFile": "the path of a .p8 file", "ascKeyID": "a string",
+        "rolloutActions": "\"dry-run\" or \"live\"", "rolloutConfirm": "\"required\" or \"none\"", "ascKeyFile": "the path of a .p8 file", "ascKeyID": "a string",
         "ascIssuerID": "a string", "ascAppID": "a string", "ascPlatform": "IOS, MAC_OS, TV_OS or VISION_OS",
         "ascURL": "an http or https URL", "playServiceAccount": "the path of a JSON key file", "playPackage": "a string",
         "playTrack": "a string", "playURL": "an http or https URL", "playTokenURL": "an http or https URL",
@@ -96,6 +103,12 @@ struct RolloutActionOptions: ParsableArguments {
         if let (mode, name) = found["rolloutActions"] {
             guard ["dry-run", "live"].contains(mode) else { throw CommandFailure(message: "\(name): expected dry-run or live, got \"\(mode)\"") }
             actions.live = mode == "live"
+        }
+        if let (confirm, name) = found["rolloutConfirm"] {
+            guard ["required", "none"].contains(confirm) else {
+                throw CommandFailure(message: "\(name): expected required or none, got \"\(confirm)\"")
+            }
+            actions.requiresConfirmation = confirm == "required"
         }
         func url(_ key: String) throws -> URL? {
             guard let (text, name) = found[key] else { return nil }

@@ -30,7 +30,9 @@ struct RolloutCommand: ParsableCommand {
               purchase-sli rollout
               purchase-sli rollout --candidate 4.12.0
               purchase-sli rollout --candidate 4.12.0 --baseline 4.11.0 --at 2026-11-18T00:00:00Z --format json
-            """)
+              purchase-sli rollout confirm 3fa2c19b07d1
+            """,
+        subcommands: [RolloutConfirmCommand.self])
 
     @OptionGroup var store: StoreOptions
 

@@ -352,6 +352,12 @@ struct ServeCommand: AsyncParsableCommand {
                     "listening on \(server.host) without read keys: anyone who can connect can query the counts, "
                         + "read the pages and the metrics; give --read-keys (see docs/security.md)"
                 ] : [])
+            + (server.rolloutActions.isConfigured && server.rolloutActions.live && !server.rolloutActions.requiresConfirmation
+                ? [
+                    "--rollout-actions live with --rollout-confirm none: a verdict alone pauses the stores' releases, and anyone "
+                        + "holding an ingest key can send the events it rests on; keep it only where apps hold no ingest key "
+                        + "(see docs/rollout.md)"
+                ] : [])
     }
 
     /// The level of PURCHASE_SLI_LOG_LEVEL in any letter case (`warn` for `warning`), info when it is not set.

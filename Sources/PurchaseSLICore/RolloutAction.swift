@@ -17,9 +17,16 @@ public struct RolloutAction: Sendable, Hashable {
         case refused
         /// No answer, a 5xx, or 429 through every retry: tried again at the next check.
         case failed
+        /// Live, the release found in progress and the verdict asking for it, but a person has not confirmed
+        /// yet (`rolloutConfirm` required, the default): nothing was changed; `rollout confirm ID` lets the
+        /// next check act.
+        case awaitingConfirmation = "awaiting-confirmation"
+        /// A person confirmed an action that was awaiting confirmation (the detail says who and when): the
+        /// next check acts.
+        case confirmed
 
-        /// Whether it is settled: everything but `failed` (which is tried again).
-        public var isSettled: Bool { self != .failed }
+        /// Whether it is settled: everything but `failed` (tried again) and `confirmed` (acted on next).
+        public var isSettled: Bool { self != .failed && self != .confirmed }
     }
 
     /// The store whose release it concerns.
@@ -66,6 +73,14 @@ public struct RolloutAction: Sendable, Hashable {
     public var key: String {
         "\(store.rawValue) \(app) \(candidate) \(releaseStartSeconds) \(verdict) \(isDryRun)"
     }
+
+    /// A short name of ``key`` that a person types (`rollout confirm 3fa2c19b07d1`): 12 hexadecimal digits
+    /// of its stable hash, the same on every node and run.
+    public var id: String {
+        let hash = UInt64(bitPattern: EventIDHash.hash(key, prefix: "rollout-action "))
+        let digits = String(hash, radix: 16)
+        return String((String(repeating: "0", count: 16 - digits.count) + digits).prefix(12))
+    }
 }
 
 /// A store's control over a release in progress: the App Store Connect API's phased release, or the
@@ -73,6 +88,11 @@ public struct RolloutAction: Sendable, Hashable {
 public protocol StoreReleaseControl: Sendable {
     /// The store it controls.
     var store: Store { get }
+    /// The releases the store has in progress or paused (an App Store phased release `ACTIVE` or `PAUSED`, a
+    /// Play release `inProgress` or `halted` on the track), as the store itself says: what a rollout
+    /// candidate is taken from when a store is set up, since events are the app users' to forge.
+    /// - Throws: ``StoreReleaseReadError`` when the store could not be asked or did not answer.
+    func releasesInProgress() async throws(StoreReleaseReadError) -> [StoreRelease]
     /// Pauses the release of `version` (with `dryRun`, only reads its state and says what it would do).
     /// Never throws: every failure is an outcome with the HTTP status and the store's answer.
     func pause(version: String, dryRun: Bool) async -> (outcome: RolloutAction.Outcome, status: Int, detail: String)

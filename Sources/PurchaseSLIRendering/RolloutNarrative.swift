@@ -198,6 +198,13 @@ struct RolloutNarrative {
         case .failed:
             return "\(store): pausing the \(release) of \(version) failed at \(when) (attempt \(action.attempts)): \(detail); "
                 + "tried again at the next check"
+        case .awaitingConfirmation:
+            let verb = action.store == .apple ? "pause" : "halt"
+            return "\(store): AWAITING CONFIRMATION to \(verb) the \(release) of \(version)\(step) on the \(action.verdict) verdict "
+                + "(\(when)): nothing changes until a person confirms (purchase-sli rollout confirm \(action.id)); \(detail)"
+        case .confirmed:
+            let verb = action.store == .apple ? "pauses" : "halts"
+            return "\(store): \(detail); serve's next rollout check \(verb) the \(release) of \(version)"
         }
     }
 

@@ -121,7 +121,8 @@ private func rolloutNotifier(
             actuator: controls.isEmpty
                 ? nil
                 : RolloutActuator(
-                    controls: controls, dryRun: !configuration.rolloutActions.live, store: store, logger: logger,
+                    controls: controls, dryRun: !configuration.rolloutActions.live,
+                    requiresConfirmation: configuration.rolloutActions.requiresConfirmation, store: store, logger: logger,
                     record: { metrics.record(rolloutAction: $0) }))
     ]
 }

@@ -41,6 +41,10 @@ public struct RolloutActionSettings: Sendable, Hashable {
 
     /// Whether it acts (pauses, halts); false: a dry run that reads the state and says what it would do.
     public var live = false
+    /// Whether a live action waits for a person's confirmation (`rollout confirm ID`): the default, since a
+    /// verdict rests on events that any holder of the public ingest key can send. Off (`rolloutConfirm
+    /// none`) only where no one but the team can send events.
+    public var requiresConfirmation = true
     /// The App Store's settings, nil: the App Store is left alone.
     public var appStore: AppStoreConnect?
     /// Google Play's settings, nil: Play is left alone.
@@ -71,7 +75,8 @@ public struct RolloutActionSettings: Sendable, Hashable {
         return controls
     }
 
-    /// A few words for the startup log (no secret): "dry run: App Store app 123 (IOS), Play com.example on production".
+    /// A few words for the startup log (no secret): "dry run: App Store app 123 (IOS), Play com.example on
+    /// production", "live, each action confirmed by a person: …".
     public var summary: String {
         guard isConfigured else { return "off" }
         let stores =
@@ -79,6 +84,7 @@ public struct RolloutActionSettings: Sendable, Hashable {
                 appStore.map { "App Store app \($0.appID) (\($0.platform))" },
                 googlePlay.map { "Play \($0.packageName) on \($0.track)" },
             ].compactMap { $0 }
-        return "\(live ? "live" : "dry run"): " + stores.joined(separator: ", ")
+        let mode = live ? (requiresConfirmation ? "live, each action confirmed by a person" : "live, without confirmation") : "dry run"
+        return "\(mode): " + stores.joined(separator: ", ")
     }
 }

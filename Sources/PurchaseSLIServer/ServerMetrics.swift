@@ -61,11 +61,12 @@ public final class ServerMetrics: Sendable {
         prunedAt.record(atSeconds)
     }
 
-    /// Counts a request's outcome: accepted and duplicate events, and rejects by field.
+    /// Counts a request's outcome: accepted and duplicate events, and rejects by field (a field of the
+    /// formats by name, any other `other`: ``RecordReject/metricField``).
     func record(accepted: Int, duplicates: Int, rejected: [RecordReject]) {
         if accepted > 0 { self.accepted.increment(by: accepted) }
         if duplicates > 0 { self.duplicates.increment(by: duplicates) }
-        for (field, count) in Dictionary(grouping: rejected, by: \.field).mapValues(\.count) {
+        for (field, count) in Dictionary(grouping: rejected, by: \.metricField).mapValues(\.count) {
             Counter(label: "purchase_sli_events_rejected_total", dimensions: [("field", field)], factory: factory)
                 .increment(by: count)
         }

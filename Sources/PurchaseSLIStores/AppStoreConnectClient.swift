@@ -28,7 +28,7 @@ public struct AppStoreConnectClient: StoreReleaseControl {
     public var keyID: String { key.keyID }
     public var issuerID: String { key.issuerID }
     private let key: AppleAPIKey
-    private let call: StoreAPICall
+    let call: StoreAPICall
 
     /// A client signing with the `.p8` private key `keyPEM`.
     /// - Throws: ``StoreReleaseControlError`` when it is not a P-256 private key in PEM.
@@ -98,7 +98,20 @@ public struct AppStoreConnectClient: StoreReleaseControl {
 
     /// A failed call as an outcome: tried again later when transient, else refused.
     static func failure(_ answer: StoreAPIAnswer, doing what: String) -> (outcome: RolloutAction.Outcome, status: Int, detail: String) {
-        (answer.isTransient ? .failed : .refused, answer.status, "\(what): \(answer.errorDescription)")
+        StoreActionFailure(answer, doing: what).outcome
+    }
+}
+
+/// A store call that failed, as what an action records: tried again later when transient, else refused.
+struct StoreActionFailure: Error {
+    /// The outcome, the last HTTP status (0: none) and what was asked and answered.
+    var outcome: (outcome: RolloutAction.Outcome, status: Int, detail: String)
+    /// What was asked and what the store answered.
+    var detail: String { outcome.detail }
+
+    /// The failure of `answer` to the call that was `doing` something.
+    init(_ answer: StoreAPIAnswer, doing what: String) {
+        outcome = (answer.isTransient ? .failed : .refused, answer.status, "\(what): \(answer.errorDescription)")
     }
 }
 

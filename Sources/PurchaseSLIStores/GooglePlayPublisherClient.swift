@@ -74,9 +74,25 @@ public struct GooglePlayPublisherClient: StoreReleaseControl {
                 iat: IssuedAtClaim(value: now), exp: ExpirationClaim(value: now.addingTimeInterval(3600))))
     }
 
-    /// Halts the staged rollout of `version` on the track: left alone when the track has no release of
-    /// it in progress or halted already; with `dryRun` only read (and the edit deleted).
-    public func pause(version: String, dryRun: Bool) async -> (outcome: RolloutAction.Outcome, status: Int, detail: String) {
+    /// An edit opened on the track: the access token, the edits' URL, the edit's id and track URL, and the
+    /// track as read in it.
+    struct TrackEdit: Sendable {
+        var token: String
+        var edits: URL
+        var editID: String
+        var trackBody = Data()
+        var status = 0
+
+        /// The edit's URL, and the track's in it.
+        var edit: URL { edits.appendingPathComponent(editID) }
+        var trackURL: URL
+        /// The track as Play answered it (a JSON object).
+        var track: [String: Any] { (try? JSONSerialization.jsonObject(with: trackBody) as? [String: Any]) ?? [:] }
+    }
+
+    /// Gets an access token, opens an edit and reads the track in it; a failure as an outcome (the edit,
+    /// when one was opened, deleted).
+    func openTrack() async -> Result<TrackEdit, StoreActionFailure> {
         let tokenAnswer = await call.send { [self] in
             var request = URLRequest(url: tokenURL, timeoutInterval: 30)
             request.httpMethod = "POST"
@@ -86,41 +102,75 @@ public struct GooglePlayPublisherClient: StoreReleaseControl {
         }
         guard tokenAnswer.isSuccess,
             let token = (try? JSONSerialization.jsonObject(with: tokenAnswer.body) as? [String: Any])?["access_token"] as? String
-        else { return AppStoreConnectClient.failure(tokenAnswer, doing: "getting an access token for \(clientEmail)") }
+        else { return .failure(StoreActionFailure(tokenAnswer, doing: "getting an access token for \(clientEmail)")) }
         let edits = baseURL.appendingPathComponent("androidpublisher/v3/applications/\(packageName)/edits")
         let insert = await call.send { .storeAPI("POST", edits, token: token, body: Data("{}".utf8)) }
         guard insert.isSuccess, let editID = (try? JSONSerialization.jsonObject(with: insert.body) as? [String: Any])?["id"] as? String else {
-            return AppStoreConnectClient.failure(insert, doing: "opening an edit of \(packageName)")
+            return .failure(StoreActionFailure(insert, doing: "opening an edit of \(packageName)"))
         }
-        let edit = edits.appendingPathComponent(editID)
+        let trackURL = edits.appendingPathComponent(editID).appendingPathComponent("tracks/\(track)")
+        var opened = TrackEdit(token: token, edits: edits, editID: editID, trackURL: trackURL)
+        let get = await call.send { .storeAPI("GET", trackURL, token: token) }
+        guard get.isSuccess, (try? JSONSerialization.jsonObject(with: get.body) as? [String: Any]) != nil else {
+            await abandon(opened)
+            return .failure(StoreActionFailure(get, doing: "reading track \(track) of \(packageName)"))
+        }
+        (opened.trackBody, opened.status) = (get.body, get.status)
+        return .success(opened)
+    }
+
+    /// Deletes an edit that changes nothing.
+    func abandon(_ edit: TrackEdit) async {
+        _ = await StoreAPICall(attempts: 1).send { .storeAPI("DELETE", edit.edit, token: edit.token) }
+    }
+
+    /// The track's releases in progress or halted, as Play names them (the edit is read, then deleted).
+    public func releasesInProgress() async throws(StoreReleaseReadError) -> [StoreRelease] {
+        let opened: TrackEdit
+        switch await openTrack() {
+        case .success(let edit): opened = edit
+        case .failure(let failure): throw StoreReleaseReadError(failure.detail)
+        }
+        await abandon(opened)
+        return (opened.track["releases"] as? [[String: Any]] ?? []).compactMap { release in
+            guard let name = release["name"] as? String, let status = release["status"] as? String, ["inProgress", "halted"].contains(status)
+            else { return nil }
+            return StoreRelease(store: .google, name: name, isPaused: status == "halted")
+        }
+    }
+
+    /// Halts the staged rollout of `version` on the track: left alone when the track has no release of
+    /// it in progress or halted already; with `dryRun` only read (and the edit deleted).
+    public func pause(version: String, dryRun: Bool) async -> (outcome: RolloutAction.Outcome, status: Int, detail: String) {
+        let opened: TrackEdit
+        switch await openTrack() {
+        case .success(let edit): opened = edit
+        case .failure(let failure): return failure.outcome
+        }
         /// Deletes the edit (nothing to change, or a failure) and returns `result`.
         func abandon(_ result: (RolloutAction.Outcome, Int, String)) async -> (outcome: RolloutAction.Outcome, status: Int, detail: String) {
-            _ = await StoreAPICall(attempts: 1).send { .storeAPI("DELETE", edit, token: token) }
+            await self.abandon(opened)
             return result
         }
-        let trackURL = edit.appendingPathComponent("tracks/\(track)")
-        let get = await call.send { .storeAPI("GET", trackURL, token: token) }
-        guard get.isSuccess, var object = try? JSONSerialization.jsonObject(with: get.body) as? [String: Any] else {
-            return await abandon(AppStoreConnectClient.failure(get, doing: "reading track \(track) of \(packageName)"))
-        }
+        var object = opened.track
         var releases = object["releases"] as? [[String: Any]] ?? []
         let matching = releases.indices.filter { Self.names(releases[$0], version) }
         guard let index = matching.first(where: { releases[$0]["status"] as? String == "inProgress" }) else {
             if matching.contains(where: { releases[$0]["status"] as? String == "halted" }) {
-                return await abandon((.alreadyPaused, get.status, "the staged rollout of \(version) on \(track) was halted already"))
+                return await abandon((.alreadyPaused, opened.status, "the staged rollout of \(version) on \(track) was halted already"))
             }
-            return await abandon((.notInPhasedRelease, get.status, "track \(track) has no staged rollout of \(version) in progress"))
+            return await abandon((.notInPhasedRelease, opened.status, "track \(track) has no staged rollout of \(version) in progress"))
         }
         let fraction = (releases[index]["userFraction"] as? Double).map { " at \(Int(($0 * 100).rounded())) % of users" } ?? ""
         if dryRun {
-            return await abandon((.wouldPause, get.status, "would set release \(version) on \(track) to halted\(fraction) and commit the edit"))
+            return await abandon((.wouldPause, opened.status, "would set release \(version) on \(track) to halted\(fraction) and commit the edit"))
         }
         releases[index]["status"] = "halted"
         object["releases"] = releases
         let body = jsonBody(object)
-        let update = await call.send { .storeAPI("PUT", trackURL, token: token, body: body) }
+        let update = await call.send { .storeAPI("PUT", opened.trackURL, token: opened.token, body: body) }
         guard update.isSuccess else { return await abandon(AppStoreConnectClient.failure(update, doing: "halting \(version) on \(track)")) }
-        let commit = await call.send { .storeAPI("POST", edits.appendingPathComponent("\(editID):commit"), token: token) }
+        let commit = await call.send { .storeAPI("POST", opened.edits.appendingPathComponent("\(opened.editID):commit"), token: opened.token) }
         guard commit.isSuccess else { return await abandon(AppStoreConnectClient.failure(commit, doing: "committing the edit")) }
         return (.paused, commit.status, "staged rollout of \(version) on \(track) halted\(fraction)")
     }
@@ -129,6 +179,6 @@ public struct GooglePlayPublisherClient: StoreReleaseControl {
     /// ("4.12.0 (412)", "412 (4.12.0)").
     static func names(_ release: [String: Any], _ version: String) -> Bool {
         guard let name = release["name"] as? String else { return false }
-        return name == version || name.split { !($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }.contains { $0 == version }
+        return StoreRelease.names(name, version)
     }
 }

@@ -35,6 +35,8 @@ actor FakeStoreAPIs {
     private var edits: [String: [[String: any Sendable]]] = [:]
     private var editCount = 0
     private var issuedTokens: Set<String> = []
+    /// How many times every version was listed (a read of the releases in progress, not of one version).
+    private(set) var releaseListings = 0
     /// Every request, "METHOD path", in order.
     private(set) var requests: [String] = []
     /// The JSON bodies of the PATCHes and PUTs, in order.
@@ -181,9 +183,15 @@ actor FakeStoreAPIs {
         guard app == Self.appID else {
             return (404, #"{"errors":[{"status":"404","code":"NOT_FOUND","title":"The specified resource does not exist"}]}"#)
         }
-        guard let version = query["filter[versionString]"], query["filter[platform]"] == "IOS",
-            query["include"] == "appStoreVersionPhasedRelease", let entry = appleVersions[version]
-        else { return (200, #"{"data":[],"links":{"self":"x"}}"#) }
+        guard query["filter[platform]"] == "IOS", query["include"] == "appStoreVersionPhasedRelease" else {
+            return (200, #"{"data":[],"links":{"self":"x"}}"#)
+        }
+        // Without a version asked for: every version (newest first), each with its phased release.
+        guard let version = query["filter[versionString]"] else {
+            releaseListings += 1
+            return (200, Self.versionsJSON(appleVersions.sorted { $0.key > $1.key }.map { ($0.key, $0.value) }))
+        }
+        guard let entry = appleVersions[version] else { return (200, #"{"data":[],"links":{"self":"x"}}"#) }
         guard let release = entry else {
             return (
                 200,
@@ -194,6 +202,19 @@ actor FakeStoreAPIs {
             200,
             #"{"data":[{"type":"appStoreVersions","id":"v\#(version)","attributes":{"versionString":"\#(version)","platform":"IOS","appStoreState":"READY_FOR_SALE"},"relationships":{"appStoreVersionPhasedRelease":{"data":{"type":"appStoreVersionPhasedReleases","id":"\#(release.id)"}}}}],"included":[{"type":"appStoreVersionPhasedReleases","id":"\#(release.id)","attributes":{"phasedReleaseState":"\#(release.state)","startDate":"2026-11-13T00:00:00Z","totalPauseDuration":0,"currentDayNumber":\#(release.day)}}]}"#
         )
+    }
+
+    /// A `GET …/appStoreVersions` answer listing `versions` with their phased releases.
+    static func versionsJSON(_ versions: [(version: String, release: PhasedRelease?)]) -> String {
+        let data = versions.map { version, release in
+            #"{"type":"appStoreVersions","id":"v\#(version)","attributes":{"versionString":"\#(version)","platform":"IOS"},"#
+                + #""relationships":{"appStoreVersionPhasedRelease":{"data":"#
+                + (release.map { #"{"type":"appStoreVersionPhasedReleases","id":"\#($0.id)"}"# } ?? "null") + "}}}"
+        }
+        let included = versions.compactMap(\.release).map {
+            #"{"type":"appStoreVersionPhasedReleases","id":"\#($0.id)","attributes":{"phasedReleaseState":"\#($0.state)","currentDayNumber":\#($0.day)}}"#
+        }
+        return #"{"data":["# + data.joined(separator: ",") + #"],"included":["# + included.joined(separator: ",") + "]}"
     }
 
     private func applePatch(id: String, body: Data) -> (Int, String) {

@@ -140,6 +140,10 @@ import Testing
             self.outcomes = outcomes
         }
 
+        func releasesInProgress() async throws(StoreReleaseReadError) -> [StoreRelease] {
+            [StoreRelease(store: store, name: store == .apple ? "4.12.0" : "4.12.0 (412)", isPaused: false)]
+        }
+
         func pause(version: String, dryRun: Bool) async -> (outcome: RolloutAction.Outcome, status: Int, detail: String) {
             lock.withLock {
                 calls.append((version, dryRun))
@@ -156,30 +160,90 @@ import Testing
         return report
     }
 
+    /// What both stores say they have in release.
+    let releases = StoreReleases(read: [
+        .apple: [StoreRelease(store: .apple, name: "4.12.0", isPaused: false)],
+        .google: [StoreRelease(store: .google, name: "4.12.0 (412)", isPaused: false)],
+    ])
+
     @Test func eachReleaseIsActedOnOncePerVerdictAndMode() async throws {
         let store = InMemoryBucketStore()
         let apple = Control(.apple, [.failed, .paused])
         let google = Control(.google, [.paused])
-        let actuator = RolloutActuator(controls: [apple, google], dryRun: false, store: store, logger: Logger(label: "test"))
+        let actuator = RolloutActuator(
+            controls: [apple, google], dryRun: false, requiresConfirmation: false, store: store, logger: Logger(label: "test"))
         // Only the App Store releases an iOS-only candidate; a hold is not among the verdicts acted on.
-        #expect(await actuator.act(on: report(.hold, platforms: ["iOS"]), verdicts: [.rollback], at: 90_000).isEmpty)
-        let first = await actuator.act(on: report(.rollback, platforms: ["iOS", "iPadOS"]), verdicts: [.rollback], at: 90_000)
+        #expect(await actuator.act(on: report(.hold, platforms: ["iOS"]), verdicts: [.rollback], releases: releases, at: 90_000).isEmpty)
+        let first = await actuator.act(on: report(.rollback, platforms: ["iOS", "iPadOS"]), verdicts: [.rollback], releases: releases, at: 90_000)
         #expect(first.map(\.outcome) == [.failed] && google.calls.isEmpty)
         // The failure is tried again at the next check; then it is settled and left alone.
-        let second = await actuator.act(on: report(.rollback, platforms: ["iOS"]), verdicts: [.rollback], at: 93_600)
+        let second = await actuator.act(on: report(.rollback, platforms: ["iOS"]), verdicts: [.rollback], releases: releases, at: 93_600)
         #expect(second.map(\.outcome) == [.paused] && second.first?.attempts == 2)
-        #expect(await actuator.act(on: report(.rollback, platforms: ["iOS"]), verdicts: [.rollback], at: 97_200).isEmpty)
+        #expect(await actuator.act(on: report(.rollback, platforms: ["iOS"]), verdicts: [.rollback], releases: releases, at: 97_200).isEmpty)
         #expect(apple.calls.count == 2 && apple.calls.allSatisfy { $0 == ("4.12.0", false) })
         // A restart (a new actuator over the same store) does not act again; a re-release does.
-        let restarted = RolloutActuator(controls: [apple, google], dryRun: false, store: store, logger: Logger(label: "test"))
-        #expect(await restarted.act(on: report(.rollback, platforms: ["iOS"]), verdicts: [.rollback], at: 100_800).isEmpty)
-        let again = await restarted.act(on: report(.rollback, platforms: ["Android"], start: 200_000), verdicts: [.rollback], at: 210_000)
+        let restarted = RolloutActuator(
+            controls: [apple, google], dryRun: false, requiresConfirmation: false, store: store, logger: Logger(label: "test"))
+        #expect(await restarted.act(on: report(.rollback, platforms: ["iOS"]), verdicts: [.rollback], releases: releases, at: 100_800).isEmpty)
+        let again = await restarted.act(on: report(.rollback, platforms: ["Android"], start: 200_000), verdicts: [.rollback], releases: releases, at: 210_000)
         #expect(again.map(\.store) == [.google] && apple.calls.count == 2)
         // A dry run is kept apart: turning it live later still acts.
         let dry = RolloutActuator(controls: [apple], dryRun: true, store: store, logger: Logger(label: "test"))
-        #expect(await dry.act(on: report(.hold, platforms: []), verdicts: [.rollback, .hold], at: 100_800).map(\.isDryRun) == [true])
+        #expect(await dry.act(on: report(.hold, platforms: []), verdicts: [.rollback, .hold], releases: releases, at: 100_800).map(\.isDryRun) == [true])
         let kept = try store.rolloutActions(fromSeconds: 0)
         #expect(kept.map(\.outcome) == [.paused, .paused, .paused] && kept.map(\.verdict) == ["rollback", "hold", "rollback"], "\(kept)")
+    }
+}
+
+extension RolloutActuatorTests {
+    /// Live and by default, the store is only read until a person confirms; the confirmation and the evidence
+    /// are in the record of the pause that follows, and an action is confirmed once.
+    @Test func aLiveActionWaitsForAPersonsConfirmation() async throws {
+        let store = InMemoryBucketStore()
+        let apple = Control(.apple, [.wouldPause, .paused])
+        let actuator = RolloutActuator(controls: [apple], dryRun: false, store: store, logger: Logger(label: "test"))
+        var rollback = report(.rollback, platforms: ["iOS"])
+        rollback.comparisons = [
+            RolloutComparison(
+                metric: .successRate, slice: SeriesLabels(actionType: "purchase"), candidate: .init(count: 60, trials: 100),
+                baseline: .init(count: 99, trials: 100))
+        ]
+        rollback.comparisons[0].isRegression = true
+        let waiting = await actuator.act(on: rollback, verdicts: [.rollback], releases: releases, at: 90_000)
+        #expect(waiting.map(\.outcome) == [.awaitingConfirmation] && apple.calls.map(\.dryRun) == [true], "only read: \(apple.calls)")
+        let id = try #require(waiting.first?.id)
+        #expect(waiting.first?.detail.contains("evidence: the rollback verdict on 4.12.0 against 4.11.0") == true, "\(waiting)")
+        #expect(waiting.first?.detail.contains("successRate of purchase: 60 of 100 on the candidate against 99 of 100") == true)
+        // Awaiting is settled: the checks after it neither read nor act.
+        #expect(await actuator.act(on: rollback, verdicts: [.rollback], releases: releases, at: 93_600).isEmpty && apple.calls.count == 1)
+        let confirmation = RolloutConfirmation(store: store)
+        #expect(throws: RolloutConfirmation.Failure.self) { try confirmation.confirm(id: "000000000000", by: "Ana", atSeconds: 94_000) }
+        #expect(throws: RolloutConfirmation.Failure.self) { try confirmation.confirm(id: id, by: " \u{0}\u{202E} ", atSeconds: 94_000) }
+        let confirmed = try confirmation.confirm(id: id.uppercased(), by: "Ana (release manager)", atSeconds: 94_000)
+        #expect(confirmed.outcome == .confirmed && confirmed.id == id)
+        let paused = await actuator.act(on: rollback, verdicts: [.rollback], releases: releases, at: 97_200)
+        #expect(paused.map(\.outcome) == [.paused] && apple.calls.last?.dryRun == false)
+        let detail = paused.first?.detail ?? ""
+        #expect(detail.contains("confirmed by Ana (release manager) at 1970-01-02T02:06:40Z") && detail.contains("evidence: "), "\(detail)")
+        do {
+            _ = try confirmation.confirm(id: id, by: "Ana", atSeconds: 98_000)
+            Issue.record("a paused action was confirmed again")
+        } catch {
+            #expect("\(error)".contains("does not await confirmation: it is paused"), "\(error)")
+        }
+    }
+
+    /// A candidate the store has no release of (a version only events name) is left alone without a call
+    /// to the store, and the record names what the store does have in release.
+    @Test func aVersionTheStoreDoesNotReleaseIsLeftAlone() async throws {
+        let store = InMemoryBucketStore()
+        let apple = Control(.apple, [])
+        let actuator = RolloutActuator(controls: [apple], dryRun: false, requiresConfirmation: false, store: store, logger: Logger(label: "test"))
+        var forged = report(.rollback, platforms: ["iOS"])
+        forged.candidate = "99.0.0"
+        let done = await actuator.act(on: forged, verdicts: [.rollback], releases: releases, at: 90_000)
+        #expect(done.map(\.outcome) == [.notInPhasedRelease] && apple.calls.isEmpty)
+        #expect(done.first?.detail == "App Store has no release of 99.0.0 in progress (in progress: 4.12.0)")
     }
 }
 
@@ -228,8 +292,8 @@ import Testing
         let slack = SlackRecorder()
         try await FakeStoreAPIs.serve(apis) { base in
             let actuator = RolloutActuator(
-                controls: [try await RolloutActionTests.appStore(base), try await RolloutActionTests.play(base)], dryRun: !live, store: store,
-                logger: Logger(label: "test"))
+                controls: [try await RolloutActionTests.appStore(base), try await RolloutActionTests.play(base)], dryRun: !live,
+                requiresConfirmation: false, store: store, logger: Logger(label: "test"))
             let notifier = RolloutNotifier(
                 store: store, policy: .default, intervalSeconds: 3600, candidate: nil, baseline: nil, sender: slack, logger: Logger(label: "test"),
                 nowMillis: { 0 }, actuator: actuator)
@@ -252,8 +316,9 @@ import Testing
                     #expect(await apis.count("POST", ":commit") == changed, "hour \(hour)")
                 }
                 #expect(bad ? (turned ?? 0) > 24 : turned == nil, "the verdict turns after the first hour of 5.0.0: \(String(describing: turned))")
-                let reads = await apis.count("GET", "appStoreVersions")
-                #expect(bad ? reads == 1 : reads == 0, "each store is asked once, at the turn")
+                let reads = await apis.count("GET", "appStoreVersions") - (await apis.releaseListings)
+                #expect(bad ? reads == 1 : reads == 0, "each store is asked once for the version, at the turn")
+                #expect(await apis.releaseListings == 48, "the releases in progress are read at every check")
                 let posted = slack.posted.joined(separator: "\n")
                 if bad && live {
                     #expect(await apis.appleVersions["5.0.0"]??.state == "PAUSED")
@@ -273,6 +338,65 @@ import Testing
                 }
                 let kept = try store.rolloutActions(fromSeconds: 0)
                 #expect(kept.count == (bad ? 2 : 0) && kept.allSatisfy { $0.isDryRun == !live })
+            }
+        }
+    }
+
+    /// 100 events an hour of a forged newer version, every purchase failing, sent with the same ingest key.
+    static func forgedEvents(hour: Int) -> String {
+        (0..<100).map { index in
+            let time = (start + Int64(hour) * 3600) * 1000 + Int64(index) * 30_000
+            return #"{"eventID":"f\#(hour)-\#(index)","timestamp":"\#(RFC3339.format(millis: time))","productID":"pro","planID":"pro-monthly","#
+                + #""actionType":"purchase","resultType":"failure","appVersion":"6.0.0","platform":"iOS"}"#
+        }.joined(separator: "\n")
+    }
+
+    /// Forged events can neither choose the candidate nor pause a release alone: the candidate is the version
+    /// the stores have in release (not the forged 6.0.0, newer and failing), and live, the turn to rollback
+    /// only reads the stores until a person confirms; the next check then pauses and halts, the records
+    /// naming who confirmed.
+    @Test func forgedEventsNeitherChooseTheCandidateNorPauseAlone() async throws {
+        let apis = FakeStoreAPIs()
+        await apis.setAppleVersion("5.0.0", .init(id: "pr500", state: "ACTIVE", day: 1))
+        await apis.setPlayReleases([["name": "5.0.0 (500)", "versionCodes": ["500"], "status": "inProgress", "userFraction": 0.1]])
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteBucketStore(path: directory.file("serve.sqlite"))
+        let slack = SlackRecorder()
+        try await FakeStoreAPIs.serve(apis) { base in
+            let actuator = RolloutActuator(
+                controls: [try await RolloutActionTests.appStore(base), try await RolloutActionTests.play(base)], dryRun: false, store: store,
+                logger: Logger(label: "test"))
+            let notifier = RolloutNotifier(
+                store: store, policy: .default, intervalSeconds: 3600, candidate: nil, baseline: nil, sender: slack, logger: Logger(label: "test"),
+                nowMillis: { 0 }, actuator: actuator)
+            var configuration = ServerConfiguration()
+            configuration.latenessLimitMillis = 400 * 86_400_000
+            let app = buildApplication(configuration: configuration, store: store, databasePath: nil, logger: Logger(label: "test"))
+            try await app.test(.live) { client in
+                var state = RolloutNotificationState()
+                var candidates: Set<String> = []
+                for hour in 0..<48 {
+                    let body = Self.events(hour: hour, bad: true) + (hour >= 30 ? "\n" + Self.forgedEvents(hour: hour) : "")
+                    let response = try await client.execute(
+                        uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"], body: ByteBuffer(string: body))
+                    #expect(response.status == .accepted)
+                    if let report = await notifier.check(at: Self.start + Int64(hour + 1) * 3600, state: &state) { candidates.insert(report.candidate) }
+                }
+                #expect(candidates == ["5.0.0"], "the stores' release is the candidate: \(candidates)")
+                let (patches, commits) = (await apis.count("PATCH", "pr500"), await apis.count("POST", ":commit"))
+                #expect(patches == 0 && commits == 0, "nothing changed without a person")
+                let waiting = try store.rolloutActions(fromSeconds: 0)
+                #expect(waiting.map(\.outcome) == [.awaitingConfirmation, .awaitingConfirmation] && waiting.allSatisfy { $0.candidate == "5.0.0" })
+                let posted = slack.posted.joined(separator: "\n")
+                #expect(posted.contains("AWAITING CONFIRMATION to pause the phased release of `5.0.0`"), "\(posted)")
+                #expect(posted.contains("purchase-sli rollout confirm \(waiting[0].id)"), "\(posted)")
+                for action in waiting { _ = try RolloutConfirmation(store: store).confirm(id: action.id, by: "Ana", atSeconds: Self.start + 48 * 3600) }
+                _ = await notifier.check(at: Self.start + 49 * 3600, state: &state)
+                let (patched, committed) = (await apis.count("PATCH", "pr500"), await apis.count("POST", ":commit"))
+                #expect(patched == 1 && committed == 1)
+                #expect(await apis.appleVersions["5.0.0"]??.state == "PAUSED")
+                let done = try store.rolloutActions(fromSeconds: 0)
+                #expect(done.map(\.outcome) == [.paused, .paused] && done.allSatisfy { $0.detail.contains("confirmed by Ana at ") }, "\(done)")
             }
         }
     }

@@ -35,7 +35,14 @@ import Testing
             "PURCHASE_SLI_PLAY_SERVICE_ACCOUNT": playFile, "PURCHASE_SLI_PLAY_PACKAGE": "com.example.app", "PURCHASE_SLI_ROLLOUT_ACTIONS": "live",
         ]
         let both = try resolve(["--rollout-every", "1h"] + apple, environment: environment)
-        #expect(both.rolloutActions.summary == "live: App Store app 1234567890 (IOS), Play com.example.app on production")
+        #expect(
+            both.rolloutActions.summary
+                == "live, each action confirmed by a person: App Store app 1234567890 (IOS), Play com.example.app on production")
+        // Without confirmation, on the verdict alone: said at start, with why it is unsafe where apps hold ingest keys.
+        let unconfirmed = try ServeCommand.parse(["--rollout-every", "1h", "--rollout-confirm", "none"] + apple)
+            .resolve(environment: environment)
+        #expect(unconfirmed.server.rolloutActions.summary.hasPrefix("live, without confirmation: "))
+        #expect(unconfirmed.warnings.contains { $0.hasPrefix("--rollout-actions live with --rollout-confirm none: a verdict alone pauses") })
         let config = try directory.write(
             "config.json", #"{"rolloutActions": "live", "playServiceAccount": "\#(playFile)", "playPackage": "com.example.x", "playTrack": "beta"}"#)
         let fromFile = try resolve(["--config", config, "--rollout-actions", "dry-run"])
@@ -50,6 +57,7 @@ import Testing
             (["--asc-key-file", "KEY", "--asc-key-id", "A"], "acting on App Store releases needs --asc-issuer-id, --asc-app-id as well"),
             (["--play-package", "com.example.app"], "acting on Google Play releases needs --play-service-account as well"),
             (["--rollout-actions", "yes"], #"--rollout-actions: expected dry-run or live, got "yes""#),
+            (["--rollout-confirm", "no"], #"--rollout-confirm: expected required or none, got "no""#),
             (["--play-service-account", "/nonexistent.json", "--play-package", "p"], "--play-service-account: cannot read /nonexistent.json"),
             (
                 ["--asc-key-file", "KEY", "--asc-key-id", "A", "--asc-issuer-id", "I", "--asc-app-id", "1", "--asc-platform", "ANDROID"],

@@ -109,6 +109,55 @@ import Testing
         #expect(byVersion.map(\.key) == [["5.3.0"]] && byVersion.first?.counts.success == 1)
     }
 
+    @Test("a rejected OTLP attribute's key never becomes a metric label: 200 distinct keys, one `other` series")
+    func rejectedAttributeKeysAreNotLabels() async throws {
+        let app = makeApp(store: store) { $0.ingestKeys = AccessKeys(["k1"]) }
+        let nanos = (Int64(Date().timeIntervalSince1970) - 60) * 1_000_000_000
+        // Each record names a key of its own, with a value OTLP does not have, a NUL and a bidi override among them.
+        let records = (0..<200).map { index in
+            #"{"timeUnixNano":"\#(nanos)","eventName":"purchase_sli","attributes":[{"key":"k\#(index)\u0000\u202e\#(String(repeating: "x", count: 300))","value":{"mapValue":1}}]}"#
+        }
+        let valid =
+            #"{"timeUnixNano":"\#(nanos)","eventName":"purchase_sli","attributes":[{"key":"eventID","value":{"stringValue":"ok"}},"#
+            + #"{"key":"productID","value":{"stringValue":"coins_100"}},{"key":"actionType","value":{"stringValue":"purchase"}},"#
+            + #"{"key":"resultType","value":{"stringValue":"success"}}]}"#
+        let body = #"{"resourceLogs":[{"scopeLogs":[{"logRecords":["# + (records + [valid]).joined(separator: ",") + "]}]}]}"
+        let headers: HTTPFields = [.contentType: "application/json", HTTPField.Name("X-Ingest-Key")!: "k1"]
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/logs", method: .post, headers: headers, body: ByteBuffer(string: body)) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                let partial = try #require(bodyJSON(response.body)["partialSuccess"] as? [String: Any])
+                #expect(partial["rejectedLogRecords"] as? String == "200")
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let rejected = String(buffer: response.body).split(separator: "\n").filter { $0.hasPrefix("purchase_sli_events_rejected_total{") }
+                #expect(rejected == [#"purchase_sli_events_rejected_total{field="other"} 200"#])
+            }
+        }
+    }
+
+    @Test(
+        "the decoders' own field names are labelled by name, not as `other`",
+        arguments: [
+            ("/v1/events", "{oops}", "json"),
+            ("/v1/logs", #"{"resourceLogs":3}"#, "resourceLogs"),
+            ("/v1/logs", #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"x","eventName":"purchase_sli"}]}]}]}"#, "timeUnixNano"),
+            ("/v1/logs", #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"eventName":"purchase_sli","attributes":5}]}]}]}"#, "attributes"),
+            ("/v1/accounts/1/events", #"[{"timestamp":1}]"#, "eventType"),
+            ("/v1/events", #"{"eventID":"a","timestamp":"2026-11-29T00:00:00Z","actionType":"purchase","resultType":"success"}"#, "productID"),
+        ])
+    func decoderFieldsKeepTheirLabel(uri: String, body: String, field: String) async throws {
+        let app = makeApp(store: store)
+        try await app.test(.router) { client in
+            try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body)) { _ in }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains(#"purchase_sli_events_rejected_total{field="\#(field)"} 1"#), "\(text)")
+                #expect(!text.contains(#"purchase_sli_events_rejected_total{field="other"}"#))
+            }
+        }
+    }
+
     @Test(
         "OTLP refusals in google.rpc.Status: protobuf 415, no key 401, not JSON 400; only retryable statuses ask to retry",
         arguments: [

@@ -113,6 +113,10 @@ private final class PausingControl: StoreReleaseControl, @unchecked Sendable {
     private var versions: [String] = []
     var asked: [String] { lock.withLock { versions } }
 
+    func releasesInProgress() async throws(StoreReleaseReadError) -> [StoreRelease] {
+        throw StoreReleaseReadError("the stand-in lists no releases")
+    }
+
     func pause(version: String, dryRun: Bool) async -> (outcome: RolloutAction.Outcome, status: Int, detail: String) {
         lock.withLock { versions.append(version) }
         return (dryRun ? .wouldPause : .paused, 200, "phased release of \(version) paused")
@@ -129,7 +133,8 @@ extension RolloutNotifierTests {
         let sender = RecordingRolloutSender()
         let logger = Logger(label: "test") { _ in logs }
         let actuator = RolloutActuator(
-            controls: [control], dryRun: false, store: store, logger: logger, record: { metrics.record(rolloutAction: $0) })
+            controls: [control], dryRun: false, requiresConfirmation: false, store: store, logger: logger,
+            record: { metrics.record(rolloutAction: $0) })
         let notifier = RolloutNotifier(
             store: store, policy: .default, intervalSeconds: 3600, candidate: nil, baseline: nil, sender: sender, logger: logger,
             nowMillis: { 0 }, actuator: actuator)

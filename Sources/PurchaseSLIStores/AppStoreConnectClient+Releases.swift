@@ -1,0 +1,42 @@
+public import Foundation
+public import PurchaseSLICore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension AppStoreConnectClient {
+    /// The app's versions on the platform whose phased release is `ACTIVE` or `PAUSED`, as App Store
+    /// Connect lists them (`GET /v1/apps/{id}/appStoreVersions` with their `appStoreVersionPhasedRelease`,
+    /// the 10 latest).
+    public func releasesInProgress() async throws(StoreReleaseReadError) -> [StoreRelease] {
+        var components = URLComponents(url: baseURL.appendingPathComponent("v1/apps/\(appID)/appStoreVersions"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "filter[platform]", value: platform), URLQueryItem(name: "include", value: "appStoreVersionPhasedRelease"),
+            URLQueryItem(name: "limit", value: "10"),
+        ]
+        guard let listURL = components.url else { throw StoreReleaseReadError("app \(appID) cannot be put in a URL") }
+        let list = await call.send { .storeAPI("GET", listURL, token: try await token()) }
+        guard list.isSuccess else {
+            throw StoreReleaseReadError("listing the \(platform) versions of app \(appID): \(list.errorDescription)")
+        }
+        return Self.phasedReleases(in: list.body)
+    }
+
+    /// The versions of a `GET …/appStoreVersions` answer whose phased release is active or paused.
+    static func phasedReleases(in body: Data) -> [StoreRelease] {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
+        let included = object["included"] as? [[String: Any]] ?? []
+        return (object["data"] as? [[String: Any]] ?? []).compactMap { version in
+            guard let name = (version["attributes"] as? [String: Any])?["versionString"] as? String else { return nil }
+            let relationship = (version["relationships"] as? [String: Any])?["appStoreVersionPhasedRelease"] as? [String: Any]
+            guard let id = (relationship?["data"] as? [String: Any])?["id"] as? String else { return nil }
+            let phased = included.first { $0["type"] as? String == "appStoreVersionPhasedReleases" && $0["id"] as? String == id }
+            switch (phased?["attributes"] as? [String: Any])?["phasedReleaseState"] as? String {
+            case "ACTIVE": return StoreRelease(store: .apple, name: name, isPaused: false)
+            case "PAUSED": return StoreRelease(store: .apple, name: name, isPaused: true)
+            default: return nil
+            }
+        }
+    }
+}
