@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 BUNDLE = "com.example.purchasesli"
@@ -128,7 +129,7 @@ class Replay:
 
     def run_all(self):
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
-                     self.cpu_and_memory, self.postgres_urls, self.smaller]:
+                     self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.smaller]:
             case()
         self.alive("serve still up after every case")
 
@@ -253,6 +254,106 @@ class Replay:
             self.check(f"8 --db {url.replace('SECRETPW', '…')}", result.returncode != 0 and "SECRETPW" not in result.stdout + result.stderr,
                        f"exit {result.returncode}: {result.stderr.strip()[:120]!r}")
 
+    def metric_labels(self):
+        """Issue 60.1. OTLP records rejected for attributes of 5,000 distinct keys (NUL and U+202E in them): /metrics
+        gains one `other` series, not one per key."""
+        nanos = str(int((time.time() - 60) * 1e9))
+        for batch in range(5):
+            records = [{"timeUnixNano": nanos, "eventName": "purchase_sli",
+                        "attributes": [{"key": f"k{batch}-{i}\u0000\u202e" + "x" * 300, "value": {"mapValue": 1}}]} for i in range(1000)]
+            self.request("POST", "/v1/logs", json.dumps({"resourceLogs": [{"scopeLogs": [{"logRecords": records}]}]}),
+                         {"Content-Type": "application/json"})
+        code, _, text = self.request("GET", "/metrics")
+        labels = sorted({line.split('field="')[1].split('"')[0] for line in text.splitlines()
+                         if line.startswith("purchase_sli_events_rejected_total{")})
+        self.check("60.1 5,000 distinct rejected OTLP attribute keys", code == 200 and "other" in labels and len(labels) <= 30
+                   and "\u202e" not in text and len(text) < 500_000, f"{code}, {len(text)} bytes, field labels {labels}")
+        self.alive("60.1 serve up")
+
+    def forged_rollout(self):
+        """Issue 60.2. 5,400 events back-dated 3 h with the public ingest key (the candidate half failing, the previous
+        version all successes) and a forged newer version, against `serve --rollout-actions live` and a stand-in of
+        App Store Connect with 5.0.0 in phased release: nothing is paused; the action awaits a person; the forged
+        version is not the candidate; once `rollout confirm` names the action, the next check pauses 5.0.0."""
+        asc = FakeAppStoreConnect()
+        key = os.path.join(self.work, "asc.p8")
+        generated = subprocess.run(f"openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out {key}",
+                                   shell=True, capture_output=True, text=True)
+        if generated.returncode != 0:
+            self.check("60.2 an App Store Connect key made with openssl", False, generated.stderr.strip()[:140])
+            return
+        keys = os.path.join(self.work, "ingest-keys.txt")
+        with open(keys, "w") as file:
+            file.write("public-app-key\n")
+        database = os.path.join(self.work, "rollout.sqlite")
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        arguments = [self.binary, "serve", "--db", database, "--port", str(port), "--ingest-keys", keys, "--rollout-every", "1h",
+                     "--rollout-actions", "live", "--asc-key-file", key, "--asc-key-id", "ABC123DEFG", "--asc-issuer-id", "issuer",
+                     "--asc-app-id", "123", "--asc-url", asc.url]
+        log_path = os.path.join(self.work, "rollout-serve.log")
+
+        def serve_once(work, audited=True):
+            """Starts serve (which checks the rollout at once), runs `work(port)`, waits for a check's audit line when
+            `audited`, stops it."""
+            with open(log_path, "w") as log:
+                process = subprocess.Popen(arguments, stdout=log, stderr=subprocess.STDOUT)
+                try:
+                    for _ in range(300):
+                        try:
+                            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5)
+                            break
+                        except OSError:
+                            time.sleep(0.1)
+                    work(port)
+                    for _ in range(600 if audited else 0):
+                        with open(log_path) as text:
+                            if "rollout action" in text.read() or process.poll() is not None:
+                                break
+                        time.sleep(0.1)
+                finally:
+                    process.send_signal(signal.SIGTERM)
+                    process.wait(timeout=20)
+            with open(log_path) as text:
+                return text.read()
+
+        def forge(port):
+            now = int(time.time()) // 60 * 60
+            lines = []
+            for index in range(5400):
+                seconds = now - 3 * 3600 + index * 2
+                version = "4.11.0" if index % 2 == 0 else "5.0.0"
+                result = "failure" if version == "5.0.0" and index % 4 == 1 else "success"
+                lines.append({"eventID": f"forged-{index}", "timestamp": rfc3339(seconds), "productID": "coins_500", "actionType": "purchase",
+                              "resultType": result, "appVersion": version, "platform": "iOS"})
+            lines += [{"eventID": f"newer-{index}", "timestamp": rfc3339(now - 3600 + index * 10), "productID": "coins_500",
+                       "actionType": "purchase", "resultType": "failure", "appVersion": "9.9.9", "platform": "iOS"} for index in range(300)]
+            for start in range(0, len(lines), 1000):
+                body = "\n".join(json.dumps(line) for line in lines[start:start + 1000])
+                request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/events", data=body.encode(), method="POST",
+                                                 headers={"Content-Type": "application/x-ndjson", "X-Ingest-Key": "public-app-key"})
+                urllib.request.urlopen(request, timeout=60).read()
+
+        try:
+            serve_once(forge, audited=False)
+            log = serve_once(lambda port: None)
+            self.check("60.2 forged events pause nothing", asc.patches == [], f"PATCHes: {asc.patches}")
+            audit = [line for line in log.splitlines() if "rollout action" in line]
+            self.check("60.2 the action awaits a person, for the store's release", any("outcome=awaiting-confirmation" in line
+                       and "candidate=5.0.0" in line for line in audit) and not any("9.9.9" in line for line in audit),
+                       audit[0][:200] if audit else "no audit line")
+            ids = [part.split("=", 1)[1] for line in audit for part in line.split() if part.startswith("id=")]
+            if not ids:
+                return
+            confirmed = subprocess.run([self.binary, "rollout", "confirm", ids[0], "--db", database, "--by", "replay"],
+                                       capture_output=True, text=True, timeout=60)
+            self.check("60.2 rollout confirm ID", confirmed.returncode == 0, (confirmed.stdout + confirmed.stderr).strip()[:140])
+            serve_once(lambda port: None)
+            self.check("60.2 the confirmed action pauses at the next check", asc.patches == ["pr500"], f"PATCHes: {asc.patches}")
+        finally:
+            asc.stop()
+
     def smaller(self):
         """9. The smaller findings."""
         result = subprocess.run([self.binary, "charges", "--db", self.database, "--from", "now-1d", "--to", "now"],
@@ -275,6 +376,49 @@ class Replay:
                 db.execute(f"UPDATE {table} SET series_counts = x'010305'")
         self.expect("9 query over a damaged bucket", "GET", f"/v1/query?from=now-1d&to={rfc3339(time.time() + 3600)}&step=1m", status=500,
                     contains="the database is damaged")
+
+
+class FakeAppStoreConnect:
+    """A stand-in of the App Store Connect API on a free port: version 5.0.0 of app 123 in an active phased release
+    (pr500); records each PATCH of a phased release. Tokens are not checked (the Swift tests check them)."""
+
+    def __init__(self):
+        import http.server
+        fake = self
+        self.patches, self.state = [], "ACTIVE"
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def answer(self, body):
+                data = json.dumps(body).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):
+                version = {"type": "appStoreVersions", "id": "v500", "attributes": {"versionString": "5.0.0", "platform": "IOS"},
+                           "relationships": {"appStoreVersionPhasedRelease": {"data": {"type": "appStoreVersionPhasedReleases", "id": "pr500"}}}}
+                phased = {"type": "appStoreVersionPhasedReleases", "id": "pr500",
+                          "attributes": {"phasedReleaseState": fake.state, "currentDayNumber": 2}}
+                asked = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query).get("filter[versionString]", ["5.0.0"])[0]
+                self.answer({"data": [version], "included": [phased]} if asked == "5.0.0" else {"data": []})
+
+            def do_PATCH(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                fake.patches.append(self.path.rsplit("/", 1)[1])
+                fake.state = "PAUSED"
+                self.answer({"data": {"type": "appStoreVersionPhasedReleases", "id": "pr500", "attributes": {"phasedReleaseState": "PAUSED"}}})
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
 
 
 def rfc3339(seconds):

@@ -122,9 +122,9 @@ public enum RolloutOutput {
             + "\"comparisons\":[\n" + comparisons.joined(separator: ",\n") + "\n],\n\"checks\":[" + checks.joined(separator: ",") + "]}\n"
     }
 
-    /// `{"store", "mode", "verdict", "outcome", "status", "detail", "step", "time", "attempts", "text"}`.
+    /// `{"id", "store", "mode", "verdict", "outcome", "status", "detail", "step", "time", "attempts", "text"}`.
     private static func action(_ action: RolloutAction, text: String) -> String {
-        "{\"store\":\"\(action.store.rawValue)\",\"mode\":\"\(action.isDryRun ? "dry-run" : "live")\",\"verdict\":\(JSONText.quoted(action.verdict)),"
+        "{\"id\":\"\(action.id)\",\"store\":\"\(action.store.rawValue)\",\"mode\":\"\(action.isDryRun ? "dry-run" : "live")\",\"verdict\":\(JSONText.quoted(action.verdict)),"
             + "\"outcome\":\"\(action.outcome.rawValue)\",\"status\":\(action.status),\"detail\":\(JSONText.quoted(action.detail)),"
             + "\"step\":\(action.step.map(String.init) ?? "null"),\"time\":\"\(RFC3339.format(seconds: action.timeSeconds))\","
             + "\"attempts\":\(action.attempts),\"text\":\(JSONText.quoted(text))}"
