@@ -81,7 +81,8 @@ struct RolloutActionOptions: ParsableArguments {
 
     /// The config file's keys for these settings, with what each expects.
     static let configKeys = [
-        "rolloutActions": "\"dry-run\" or \"live\"", "rolloutConfirm": "\"required\" or \"none\"", "ascKeyFile": "the path of a .p8 file", "ascKeyID": "a string",
+        "rolloutActions": "\"dry-run\" or \"live\"", "rolloutConfirm": "\"required\" or \"none\"", "ascKeyFile": "the path of a .p8 file",
+        "ascKeyID": "a string",
         "ascIssuerID": "a string", "ascAppID": "a string", "ascPlatform": "IOS, MAC_OS, TV_OS or VISION_OS",
         "ascURL": "an http or https URL", "playServiceAccount": "the path of a JSON key file", "playPackage": "a string",
         "playTrack": "a string", "playURL": "an http or https URL", "playTokenURL": "an http or https URL",

@@ -40,6 +40,8 @@ struct RolloutConfirmCommand: ParsableCommand {
             }
         }
         let verb = action.store == .apple ? "pauses the App Store phased release" : "halts the Google Play staged rollout"
-        print("confirmed \(action.id): serve's next rollout check \(verb) of \(TerminalText.sanitized(action.candidate)) (the \(action.verdict) verdict)")
+        print(
+            "confirmed \(action.id): serve's next rollout check \(verb) of \(TerminalText.sanitized(action.candidate)) (the \(action.verdict) verdict)"
+        )
     }
 }

@@ -185,11 +185,13 @@ import Testing
         let restarted = RolloutActuator(
             controls: [apple, google], dryRun: false, requiresConfirmation: false, store: store, logger: Logger(label: "test"))
         #expect(await restarted.act(on: report(.rollback, platforms: ["iOS"]), verdicts: [.rollback], releases: releases, at: 100_800).isEmpty)
-        let again = await restarted.act(on: report(.rollback, platforms: ["Android"], start: 200_000), verdicts: [.rollback], releases: releases, at: 210_000)
+        let again = await restarted.act(
+            on: report(.rollback, platforms: ["Android"], start: 200_000), verdicts: [.rollback], releases: releases, at: 210_000)
         #expect(again.map(\.store) == [.google] && apple.calls.count == 2)
         // A dry run is kept apart: turning it live later still acts.
         let dry = RolloutActuator(controls: [apple], dryRun: true, store: store, logger: Logger(label: "test"))
-        #expect(await dry.act(on: report(.hold, platforms: []), verdicts: [.rollback, .hold], releases: releases, at: 100_800).map(\.isDryRun) == [true])
+        #expect(
+            await dry.act(on: report(.hold, platforms: []), verdicts: [.rollback, .hold], releases: releases, at: 100_800).map(\.isDryRun) == [true])
         let kept = try store.rolloutActions(fromSeconds: 0)
         #expect(kept.map(\.outcome) == [.paused, .paused, .paused] && kept.map(\.verdict) == ["rollback", "hold", "rollback"], "\(kept)")
     }
@@ -380,7 +382,9 @@ extension RolloutActuatorTests {
                     let response = try await client.execute(
                         uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"], body: ByteBuffer(string: body))
                     #expect(response.status == .accepted)
-                    if let report = await notifier.check(at: Self.start + Int64(hour + 1) * 3600, state: &state) { candidates.insert(report.candidate) }
+                    if let report = await notifier.check(at: Self.start + Int64(hour + 1) * 3600, state: &state) {
+                        candidates.insert(report.candidate)
+                    }
                 }
                 #expect(candidates == ["5.0.0"], "the stores' release is the candidate: \(candidates)")
                 let (patches, commits) = (await apis.count("PATCH", "pr500"), await apis.count("POST", ":commit"))
@@ -390,7 +394,9 @@ extension RolloutActuatorTests {
                 let posted = slack.posted.joined(separator: "\n")
                 #expect(posted.contains("AWAITING CONFIRMATION to pause the phased release of `5.0.0`"), "\(posted)")
                 #expect(posted.contains("purchase-sli rollout confirm \(waiting[0].id)"), "\(posted)")
-                for action in waiting { _ = try RolloutConfirmation(store: store).confirm(id: action.id, by: "Ana", atSeconds: Self.start + 48 * 3600) }
+                for action in waiting {
+                    _ = try RolloutConfirmation(store: store).confirm(id: action.id, by: "Ana", atSeconds: Self.start + 48 * 3600)
+                }
                 _ = await notifier.check(at: Self.start + 49 * 3600, state: &state)
                 let (patched, committed) = (await apis.count("PATCH", "pr500"), await apis.count("POST", ":commit"))
                 #expect(patched == 1 && committed == 1)
