@@ -47,6 +47,27 @@ public struct RolloutReport: Sendable {
     public var platforms: [String] = []
     /// What `serve` did to the stores' releases of this release of the candidate, oldest first.
     public var actions: [RolloutAction] = []
+    /// How the candidate's events over the compared range arrived, when read (`serve`'s checks): a bulk of
+    /// late ones (``PurchaseSLICore/LateArrival/isBulk(late:of:)``) is not acted on without a person.
+    public var arrivals: Arrivals?
+
+    /// The candidate's events over the compared range, and those of them that arrived through the HTTP API
+    /// an hour or more after their time (``PurchaseSLICore/LateArrival``).
+    public struct Arrivals: Sendable, Hashable {
+        /// The candidate's events counted over the range.
+        public var events: Int64
+        /// Those that arrived late.
+        public var late: Int64
+
+        /// Creates the arrivals.
+        public init(events: Int64, late: Int64) {
+            self.events = events
+            self.late = late
+        }
+
+        /// Whether the late ones are a bulk arrival: a backlog replayed, or events written after the fact.
+        public var isBulk: Bool { LateArrival.isBulk(late: late, of: events) }
+    }
 
     /// Creates a report.
     public init(

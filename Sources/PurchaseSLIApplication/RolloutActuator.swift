@@ -120,7 +120,8 @@ public struct RolloutActuator: Sendable {
         }
         if dryRun { return await control.pause(version: report.candidate, dryRun: true) }
         let confirmation = previous.flatMap { $0.outcome == .confirmed ? $0.detail : nil }
-        if requiresConfirmation, confirmation == nil {
+        // A bulk of late events is never acted on alone, whatever the setting: a person looks first.
+        if requiresConfirmation || report.arrivals?.isBulk == true, confirmation == nil {
             let read = await control.pause(version: report.candidate, dryRun: true)
             guard read.outcome == .wouldPause else { return read }
             return (.awaitingConfirmation, read.status, "\(read.detail); \(Self.evidence(report))")
@@ -140,6 +141,11 @@ public struct RolloutActuator: Sendable {
             text +=
                 ", \(regression.metric.rawValue) of \(regression.slice.actionType)\(slice): \(regression.candidate.count) of "
                 + "\(regression.candidate.trials) on the candidate against \(regression.baseline.count) of \(regression.baseline.trials)"
+        }
+        if let arrivals = report.arrivals, arrivals.late > 0 {
+            text +=
+                "; \(arrivals.late) of the candidate's \(arrivals.events) events arrived an hour or more after their time"
+                + (arrivals.isBulk ? " (a bulk: never acted on without a person)" : "")
         }
         return text + " (events sent with the ingest key)"
     }

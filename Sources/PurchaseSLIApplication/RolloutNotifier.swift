@@ -74,7 +74,9 @@ public struct RolloutNotifier: Service {
                 }
                 let inputs = try query.inputs(candidate: version, baseline: baseline, since: nil, end: time)
                 let freshness = try AlertContext(store: store, policy: policy).freshness(at: time)
-                return RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
+                var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
+                report.arrivals = try query.arrivals(of: report)
+                return report
             }
         } catch {
             logger.warning("rollout check failed", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])

@@ -136,6 +136,20 @@ public struct RolloutQuery: Sendable {
         return busy.keys.max { $0.compare($1, options: .numeric) == .orderedAscending }
     }
 
+    /// How `report`'s candidate's events over its range arrived: all of them, and those that came through
+    /// the HTTP API an hour or more late.
+    public func arrivals(of report: RolloutReport) throws -> RolloutReport.Arrivals {
+        let (from, to) = (report.fromSeconds, report.toSeconds)
+        let events = try store.counts(CountQuery(fromSeconds: from, toSeconds: to, filters: [.appVersion: [report.candidate]]))
+            .reduce(0) { $0 + $1.counts.total }
+        let candidateSeries = Set(try store.series([.appVersion]).filter { $0.values[0] == report.candidate }.map(\.id))
+        // The hours that hold the range: a late event of the range's first hour counts in full.
+        let late = try store.lateArrivals(fromSeconds: from.floorDividedBy(3600).quotient * 3600, toSeconds: to).reduce(Int64(0)) {
+            $0 + (candidateSeries.contains($1.series) ? $1.events : 0)
+        }
+        return RolloutReport.Arrivals(events: events, late: late)
+    }
+
     /// The app versions with events over `[from, end)`: the hour each was first seen, its events, and the
     /// first hour with any event (nil: none).
     private func versionsSeen(from: Int64, to end: Int64) throws -> (firstSeen: [String: Int64], events: [String: Int64], start: Int64?) {

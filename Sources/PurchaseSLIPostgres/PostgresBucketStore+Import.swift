@@ -55,6 +55,7 @@ extension PostgresBucketStore {
         let notifications = try source.notifications(kinds: Set(StoreEventKind.allCases), fromMillis: .min / 2, toMillis: .max / 2)
         let reports = try source.clientReportBlobs()
         let drops = try source.clientDrops()
+        let late = try source.lateArrivals(fromSeconds: .min / 2, toSeconds: .max / 2)
         let events = counts[.day, default: [:]].values.reduce(Int64(0)) { $0 + $1.total }
         // The eventIDs remembered, digested in any order: two stores of equal counts but other events differ.
         let digest = dedup.keys.reduce(UInt64(0)) {
@@ -146,6 +147,7 @@ extension PostgresBucketStore {
             }
             try await RecordWrite.appendReports(reports, on: connection, logger: logger)
             try await RecordWrite.addClientDrops(drops, on: connection, logger: logger)
+            try await RecordWrite.addLateArrivals(late, on: connection, logger: logger)
             summary.reportBlobs = reports.count
             try await connection.run(
                 "INSERT INTO imported_store (fingerprint, source) VALUES (\(fingerprint), \(sourceName))", logger: logger)

@@ -77,12 +77,16 @@ struct RecordWrite {
         var minutes: [Resolution: [BucketKey: OutcomeCounts]] = [:]
         var errors: [Resolution: [ErrorKey: Int64]] = [:]
         var days = Set<Int32>()
+        var late: [BucketKey: Int64] = [:]
         var earliest = Int64.max
         var latest = Int64.min
         for (position, event) in newEvents.enumerated() {
             let batch = batches[event.batch]
             let second = batch.seconds[event.index]
             let series = seriesIDs[seriesKeys[position]]!
+            if batch.tracksLateArrivals, LateArrival.isLate(eventSeconds: second, receivedSeconds: receivedAtSeconds) {
+                late[BucketKey(time: Resolution.hour.bucketStart(second), series: series), default: 0] += 1
+            }
             let resultType = batch.events[event.index].resultType
             let error = capped[position].last!.map { valueIDs[WriterCache.Value(dimension: Self.errorCode, text: $0)]! }
             for resolution in Resolution.allCases {
@@ -116,7 +120,20 @@ struct RecordWrite {
         try await Self.addClientDrops(
             [(receivedAtSeconds.floorDividedBy(60).quotient, Int64(PreparedEvents.clientDroppedEvents(batches, isNew: isNew)))],
             on: connection, logger: logger)
+        try await Self.addLateArrivals(late.map { LateArrivalCount(hour: $0.key.time, series: $0.key.series, events: $0.value) },
+            on: connection, logger: logger)
         return outcome
+    }
+
+    /// Adds to each hour and series its late arrivals, in one statement.
+    static func addLateArrivals(_ counts: [LateArrivalCount], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !counts.isEmpty else { return }
+        try await connection.run(
+            """
+            INSERT INTO late_arrival (hour, series, events)
+            SELECT * FROM unnest(\(counts.map(\.hour)), \(counts.map(\.series)), \(counts.map(\.events))) ORDER BY 1, 2
+            ON CONFLICT (hour, series) DO UPDATE SET events = late_arrival.events + excluded.events
+            """, logger: logger)
     }
 
     static let errorCode = Int16(EventDimension.errorDescription.storageCode!)

@@ -122,6 +122,18 @@ extension PostgresBucketStore {
         }
     }
 
+    /// The late arrivals of each series and hour in `[fromSeconds, toSeconds)`.
+    public func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
+        let logger = logger
+        return try withConnection { connection in
+            var counts: [LateArrivalCount] = []
+            for try await (hour, series, events) in try await connection.query(
+                "SELECT hour, series, events FROM late_arrival WHERE hour >= \(fromSeconds) AND hour < \(toSeconds)", logger: logger
+            ).decode((Int64, Int64, Int64).self) { counts.append(LateArrivalCount(hour: hour, series: series, events: events)) }
+            return counts
+        }
+    }
+
     /// The latest price of each product and plan, by product then plan (bytewise, as SQLite orders).
     public func prices() throws -> [ProductPrice] {
         let logger = logger
@@ -183,6 +195,7 @@ extension PostgresBucketStore {
                 try await connection.run(
                     "DELETE FROM client_report_minute WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
                 try await connection.run("DELETE FROM client_drop WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
+                try await connection.run("DELETE FROM late_arrival WHERE hour < \(before.floorDividedBy(1000).quotient)", logger: logger)
                 var memory = DedupMemory(seconds: 0, eventIDs: 0)
                 for try await (seconds, eventIDs) in try await connection.query(
                     "SELECT count(DISTINCT second), count(*) FROM seen_event", logger: logger

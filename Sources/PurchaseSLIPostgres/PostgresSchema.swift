@@ -103,6 +103,14 @@ package enum PostgresSchema {
                 "CREATE TABLE client_report_settled (id smallint PRIMARY KEY CHECK (id = 0), received_before bigint NOT NULL)",
             ]
         ),
+        // Per hour of event time and series, the events that reached serve an hour or more after their time
+        // (LateArrival): what a live rollout action must not rest on alone.
+        (
+            10, "late-arrivals",
+            [
+                "CREATE TABLE late_arrival (hour bigint NOT NULL, series bigint NOT NULL, events bigint NOT NULL, PRIMARY KEY (hour, series))"
+            ]
+        ),
     ]
 
     private static let version1: [String] =

@@ -16,19 +16,22 @@ import ServiceLifecycle
 /// - Parameters:
 ///   - databasePath: the SQLite store's file, named in the look-next commands of alert text and pages.
 ///   - leadership: which of the nodes sharing the store sends notifications, renders and prunes.
+///   - receivingClock: the time events are received at (milliseconds): their lateness, the dedup horizon.
+///     The wall clock but in tests that replay days of traffic as it arrives.
 public func buildApplication(
     configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?,
-    leadership: any StoreLeadership = SoleLeadership(), rolloutControls: [any StoreReleaseControl] = [], logger: Logger
+    leadership: any StoreLeadership = SoleLeadership(), rolloutControls: [any StoreReleaseControl] = [],
+    receivingClock: @escaping @Sendable () -> Int64 = wallClockMillis, logger: Logger
 ) -> some ApplicationProtocol {
     let metrics = ServerMetrics(store: store as? any StoreSizeReporting)
     let committer = GroupCommitter(
-        store: store, maximumEventsPerCommit: configuration.maximumEventsPerCommit, nowMillis: wallClockMillis,
+        store: store, maximumEventsPerCommit: configuration.maximumEventsPerCommit, nowMillis: receivingClock,
         onCommit: { outcome, requests, seconds in metrics.recordCommit(outcome, requests: requests, seconds: seconds) })
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     router.add(middleware: UnexpectedErrorMiddleware(logger: logger))
     router.add(middleware: ReadAccessMiddleware(configuration: configuration))
-    EventsController(configuration: configuration, committer: committer, metrics: metrics, logger: logger)
+    EventsController(configuration: configuration, committer: committer, metrics: metrics, nowMillis: receivingClock, logger: logger)
         .addRoutes(to: router)
     StoreNotificationsController(
         configuration: configuration, records: store, metrics: metrics, logger: logger
@@ -133,7 +136,7 @@ private func links(_ configuration: ServerConfiguration, _ databasePath: String?
 }
 
 /// Milliseconds since the epoch on the wall clock (the server is a shell; analysis never reads it).
-@Sendable func wallClockMillis() -> Int64 {
+@Sendable public func wallClockMillis() -> Int64 {
     Int64(Date().timeIntervalSince1970 * 1000)
 }
 

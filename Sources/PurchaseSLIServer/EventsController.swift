@@ -15,14 +15,20 @@ struct EventsController {
     let committer: GroupCommitter
     let metrics: ServerMetrics
     let logger: Logger
+    /// The receiving clock (milliseconds).
+    let nowMillis: @Sendable () -> Int64
     private let keys: AccessKeys
     private let limiter: RateLimiter
     private let retriedRecords = RetriedRecords()
 
-    init(configuration: ServerConfiguration, committer: GroupCommitter, metrics: ServerMetrics, logger: Logger) {
+    init(
+        configuration: ServerConfiguration, committer: GroupCommitter, metrics: ServerMetrics, nowMillis: @escaping @Sendable () -> Int64,
+        logger: Logger
+    ) {
         self.configuration = configuration
         self.committer = committer
         self.metrics = metrics
+        self.nowMillis = nowMillis
         self.logger = logger
         keys = configuration.ingestKeys
         limiter = RateLimiter(ratePerSecond: configuration.requestsPerSecondPerKey, burst: configuration.requestBurstPerKey)
@@ -75,7 +81,7 @@ struct EventsController {
         }
         let body = try await collectBody(
             of: request, limit: configuration.maximumBodyBytes, timeoutSeconds: configuration.bodyTimeoutSeconds)
-        let receivedMillis = wallClockMillis()
+        let receivedMillis = nowMillis()
         // Decoding costs CPU in proportion to the body (up to its decompressed limit): off the cooperative threads.
         var decoded = try await runBlocking { [self] in
             try decode(body, dialect, isGzip: isGzip, singleObject: singleObject, receivedMillis: receivedMillis)

@@ -64,6 +64,8 @@ public final class GroupCommitter: Service, @unchecked Sendable {
     public func commit(_ events: [PurchaseEvent], clientDroppedEvents: Int = 0) async throws -> Outcome {
         var prepared = PreparedEvents(events)
         prepared.clientDroppedEvents = clientDroppedEvents
+        // Events from the HTTP API: a bulk of late ones is told apart before a rollout action rests on it.
+        prepared.tracksLateArrivals = true
         defer { withExtendedLifetime(events) {} }
         return try await withCheckedThrowingContinuation { continuation in
             condition.lock()

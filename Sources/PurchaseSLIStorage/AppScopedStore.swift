@@ -50,6 +50,12 @@ public struct AppScopedStore: PurchaseStore {
         }
     }
 
+    /// The late arrivals of the app's series.
+    public func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
+        let own = try ownSeries()
+        return try base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds).filter { own.contains($0.series) }
+    }
+
     /// The latest prices of every product (a product id names one product whichever app sells it).
     public func prices() throws -> [ProductPrice] { try base.prices() }
 

@@ -30,6 +30,10 @@ public protocol BucketStore: Sendable {
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
     ) throws
 
+    /// The events of each series and hour in `[fromSeconds, toSeconds)` (event time) that arrived late
+    /// through the HTTP API (``PreparedEvents/tracksLateArrivals``), in no particular order.
+    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount]
+
     /// The latest price events carried for each product and plan, by product then plan.
     func prices() throws -> [ProductPrice]
 

@@ -33,6 +33,8 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         var reportsSettledBefore: Int64?
         /// Per minute of receipt, the events clients dropped unsent.
         var clientDrops: [Int64: Int64] = [:]
+        /// Per hour of event time and series, the events that arrived late through the HTTP API.
+        var lateArrivals: [Int64: [Int64: Int64]] = [:]
         /// What the grant server answered, per store and transaction.
         var deliveries: [String: MakeWholeDelivery] = [:]
         /// What was done to the stores' releases, per action key.
@@ -76,6 +78,9 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
                     let day = batch.seconds[index].floorDividedBy(86_400).quotient
                     state.lastReceived[day] = max(state.lastReceived[day] ?? .min, receivedAtSeconds)
                     let series = state.values.seriesID(of: batch.seriesValues[index], day: day, configuration: configuration)
+                    if batch.tracksLateArrivals, LateArrival.isLate(eventSeconds: batch.seconds[index], receivedSeconds: receivedAtSeconds) {
+                        state.lateArrivals[Resolution.hour.bucketStart(batch.seconds[index]), default: [:]][series, default: 0] += 1
+                    }
                     let error = event.errorDescription.map {
                         state.values.valueID($0, dimension: .errorDescription, day: day, cap: configuration.cardinalityCap)
                     }
@@ -153,6 +158,15 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
         for (time, entries) in buckets { try body(time, entries) }
     }
 
+    /// The late arrivals of each series and hour in `[fromSeconds, toSeconds)`.
+    public func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
+        state.withLock { state in
+            state.lateArrivals.filter { $0.key >= fromSeconds && $0.key < toSeconds }.flatMap { hour, series in
+                series.map { LateArrivalCount(hour: hour, series: $0.key, events: $0.value) }
+            }
+        }
+    }
+
     /// The latest price of each product and plan.
     public func prices() throws -> [ProductPrice] {
         state.withLock { state in
@@ -189,6 +203,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
             state.notifications = state.notifications.filter { $0.value.notification.eventMillis >= before }
             state.reports = state.reports.filter { $0.key >= before.floorDividedBy(60_000).quotient }
             state.clientDrops = state.clientDrops.filter { $0.key >= before.floorDividedBy(60_000).quotient }
+            state.lateArrivals = state.lateArrivals.filter { $0.key >= before.floorDividedBy(1000).quotient }
             return DedupMemory(seconds: Int64(state.seen.count), eventIDs: Int64(state.seen.values.reduce(0) { $0 + $1.count }))
         }
     }

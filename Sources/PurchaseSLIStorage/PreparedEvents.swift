@@ -27,6 +27,10 @@ public struct PreparedEvents: Sendable {
     /// Events the sender dropped before sending (its queue was full), reported with this batch: stored
     /// when the batch counts an event for the first time, so that a resent batch does not report them twice.
     public var clientDroppedEvents = 0
+    /// Whether the events came through the HTTP API, where a late arrival is kept per series and hour
+    /// (``BucketStore/lateArrivals(fromSeconds:toSeconds:)``): a live rollout action does not rest on a
+    /// bulk of them. Files an operator ingests are old by nature and are not.
+    public var tracksLateArrivals = false
 
     /// Computes the keys of `events`. O(n log n).
     public init(_ events: [PurchaseEvent]) {

@@ -25,6 +25,7 @@ struct RecordBatch {
         var minutes: [Int64: [Int64: OutcomeCounts]] = [:]
         var errors: [Int64: [ErrorCodec.Entry: Int64]] = [:]
         var days = Set<Int64>()
+        var late: [LateKey: Int64] = [:]
         var earliest = Int64.max
         var latest = Int64.min
         for (batchIndex, batch) in batches.enumerated() {
@@ -39,6 +40,9 @@ struct RecordBatch {
                         of: batch.seriesValues[index], hash: batch.seriesHashes[index], day: day,
                         caps: (configuration.cardinalityCap, configuration.seriesCap), codes: codes, statements: statements)
                     let minute = Resolution.minute.bucketStart(second)
+                    if batch.tracksLateArrivals, LateArrival.isLate(eventSeconds: second, receivedSeconds: receivedAtSeconds) {
+                        late[LateKey(hour: Resolution.hour.bucketStart(second), series: series), default: 0] += 1
+                    }
                     let resultType = event.pointee.resultType
                     minutes[minute, default: [:]][series, default: OutcomeCounts()].add(
                         resultType, statusCode: event.pointee.statusCode)
@@ -64,6 +68,20 @@ struct RecordBatch {
         for (batchIndex, batch) in batches.enumerated() {
             try ClientReportRows.append(batch.clientReportBlobs(ofNew: isNew[batchIndex], receivedSeconds: receivedAtSeconds), in: db)
         }
+        if !late.isEmpty {
+            let upsert = try RawStatement(
+                db,
+                sql: """
+                    INSERT INTO late_arrival (hour, series, events) VALUES (?, ?, ?)
+                    ON CONFLICT (hour, series) DO UPDATE SET events = events + excluded.events
+                    """)
+            for (key, events) in late {
+                upsert.bind(key.hour, at: 1)
+                upsert.bind(key.series, at: 2)
+                upsert.bind(events, at: 3)
+                try upsert.run()
+            }
+        }
         let dropped = PreparedEvents.clientDroppedEvents(batches, isNew: isNew)
         if dropped > 0 {
             try db.execute(
@@ -71,6 +89,12 @@ struct RecordBatch {
                 arguments: [receivedAtSeconds.floorDividedBy(60).quotient, dropped])
         }
         return outcome
+    }
+
+    /// An hour of event time and a series, under which late arrivals are counted.
+    private struct LateKey: Hashable {
+        var hour: Int64
+        var series: Int64
     }
 
     /// Marks, per batch and event, whether it is counted for the first time, records the positions of

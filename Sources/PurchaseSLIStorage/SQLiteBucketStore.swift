@@ -149,6 +149,7 @@ public final class SQLiteBucketStore: BucketStore {
         try db.execute(sql: "DELETE FROM client_report_minute WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(60_000).quotient])
         try db.execute(sql: "DELETE FROM grant_fingerprint_minute WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(60_000).quotient])
         try db.execute(sql: "DELETE FROM client_drop WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(60_000).quotient])
+        try db.execute(sql: "DELETE FROM late_arrival WHERE hour < ?", arguments: [storeRecordsBefore.floorDividedBy(1000).quotient])
         let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(hashes)), 0) / 8 FROM seen_second")
         return DedupMemory(seconds: row?[0] ?? 0, eventIDs: row?[1] ?? 0)
     }

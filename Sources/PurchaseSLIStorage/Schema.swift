@@ -297,6 +297,16 @@ package enum Schema {
                 try insert.run()
             }
         }
+        migrator.registerMigration("v15-late-arrivals") { db in
+            // Per hour of event time and series, the events that reached serve an hour or more after their
+            // time (LateArrival): what a live rollout action must not rest on alone.
+            try db.execute(
+                sql: """
+                    CREATE TABLE late_arrival (
+                        hour INTEGER NOT NULL, series INTEGER NOT NULL, events INTEGER NOT NULL, PRIMARY KEY (hour, series)
+                    ) WITHOUT ROWID
+                    """)
+        }
         return migrator
     }
 }

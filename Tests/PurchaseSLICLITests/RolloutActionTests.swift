@@ -301,11 +301,15 @@ extension RolloutActuatorTests {
                 nowMillis: { 0 }, actuator: actuator)
             var configuration = ServerConfiguration()
             configuration.latenessLimitMillis = 400 * 86_400_000  // the release is in November 2026, whenever the test runs
-            let app = buildApplication(configuration: configuration, store: store, databasePath: nil, logger: Logger(label: "test"))
+            // Each hour's events arrive by its end, as a live stream's do: none is late.
+            let clock = SimulatedClock()
+            let app = buildApplication(
+                configuration: configuration, store: store, databasePath: nil, receivingClock: clock.millis, logger: Logger(label: "test"))
             try await app.test(.live) { client in
                 var state = RolloutNotificationState()
                 var turned: Int?
                 for hour in 0..<48 {
+                    clock.set((Self.start + Int64(hour + 1) * 3600) * 1000 - 1)
                     let response = try await client.execute(
                         uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"],
                         body: ByteBuffer(string: Self.events(hour: hour, bad: bad)))
@@ -406,4 +410,55 @@ extension RolloutActuatorTests {
             }
         }
     }
+
+    /// The same bad release replayed at once, 47 hours of events sent an hour or more after their time (a
+    /// backlog, or events written after the fact): even acting without confirmation, the bulk of late events
+    /// waits for a person, and the record says how many were late.
+    @Test func aBulkOfLateEventsWaitsForAPersonEvenWithoutConfirmation() async throws {
+        let apis = FakeStoreAPIs()
+        await apis.setAppleVersion("5.0.0", .init(id: "pr500", state: "ACTIVE", day: 1))
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteBucketStore(path: directory.file("serve.sqlite"))
+        try await FakeStoreAPIs.serve(apis) { base in
+            let actuator = RolloutActuator(
+                controls: [try await RolloutActionTests.appStore(base)], dryRun: false, requiresConfirmation: false, store: store,
+                logger: Logger(label: "test"))
+            let notifier = RolloutNotifier(
+                store: store, policy: .default, intervalSeconds: 3600, candidate: nil, baseline: nil, sender: nil, logger: Logger(label: "test"),
+                nowMillis: { 0 }, actuator: actuator)
+            var configuration = ServerConfiguration()
+            configuration.latenessLimitMillis = 400 * 86_400_000
+            let clock = SimulatedClock()
+            clock.set((Self.start + 48 * 3600) * 1000)
+            let app = buildApplication(
+                configuration: configuration, store: store, databasePath: nil, receivingClock: clock.millis, logger: Logger(label: "test"))
+            try await app.test(.live) { client in
+                for hour in 0..<48 {
+                    let response = try await client.execute(
+                        uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"],
+                        body: ByteBuffer(string: Self.events(hour: hour, bad: true)))
+                    #expect(response.status == .accepted)
+                }
+            }
+            var state = RolloutNotificationState()
+            let report = await notifier.check(at: Self.start + 48 * 3600, state: &state)
+            #expect(report?.verdict == .rollback && report?.arrivals?.isBulk == true, "\(String(describing: report?.arrivals))")
+            #expect(await apis.count("PATCH", "pr500") == 0, "a bulk of late events changes nothing alone")
+            let kept = try store.rolloutActions(fromSeconds: 0)
+            #expect(kept.map(\.outcome) == [.awaitingConfirmation], "\(kept)")
+            #expect(kept.first?.detail.contains("events arrived an hour or more after their time (a bulk: never acted on without a person)") == true)
+        }
+    }
+}
+
+/// A receiving clock a test sets.
+final class SimulatedClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now: Int64 = 0
+
+    /// Sets the time, in milliseconds.
+    func set(_ millis: Int64) { lock.withLock { now = millis } }
+
+    /// The time, in milliseconds.
+    var millis: @Sendable () -> Int64 { { [self] in lock.withLock { now } } }
 }

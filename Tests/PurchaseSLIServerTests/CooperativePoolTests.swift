@@ -64,6 +64,9 @@ private struct GatedStore: BucketStore, SQLiteRecordsForwarding {
         try base.scanErrors(segments, selection: selection, body)
     }
 
+    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
+        try base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds)
+    }
     func prices() throws -> [ProductPrice] { try base.prices() }
 
     func checkWritable() throws {

@@ -32,6 +32,9 @@ final class FullDiskStore: BucketStore, SQLiteRecordsForwarding, @unchecked Send
     func scanErrors(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void) throws {
         try base.scanErrors(segments, selection: selection, body)
     }
+    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
+        try base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds)
+    }
     func prices() throws -> [ProductPrice] { try base.prices() }
     func checkWritable() throws { try base.checkWritable() }
     func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }

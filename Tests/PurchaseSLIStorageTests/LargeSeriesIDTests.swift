@@ -37,6 +37,11 @@ private struct RenumberedStore: BucketStore {
         }
     }
 
+    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
+        try base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds).map {
+            LateArrivalCount(hour: $0.hour, series: Self.renumbered($0.series), events: $0.events)
+        }
+    }
     func prices() throws -> [ProductPrice] { try base.prices() }
     func checkWritable() throws { try base.checkWritable() }
     func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }

@@ -42,6 +42,35 @@ struct BucketStoreContractTests {
         #expect(rows[0].counts.failure == 1 && rows[1].counts.success == 1)
     }
 
+    @Test(
+        "late arrivals through the HTTP API are kept per hour and series, each event once; files ingested and prompt events are not",
+        arguments: Backend.all)
+    func lateArrivalsPerHourAndSeries(_ backend: Backend) async throws {
+        let store = try await backend.store().store
+        let received = RFC3339.parseMillis("2026-11-14T12:00:00Z")!
+        func api(_ events: [PurchaseEvent]) -> PreparedEvents {
+            var prepared = PreparedEvents(events)
+            prepared.tracksLateArrivals = true
+            return prepared
+        }
+        let late = [
+            event("l1", at: "2026-11-14T09:10:00Z", version: "5.0.0"), event("l2", at: "2026-11-14T09:50:00Z", version: "5.0.0"),
+            event("l3", at: "2026-11-14T10:59:59Z", version: "4.11.0"),
+        ]
+        // 59 minutes late is prompt; a file of the same old events ingested by an operator is not tracked.
+        let prompt = event("p1", at: "2026-11-14T11:00:01Z", version: "5.0.0")
+        _ = try store.record([api(late + [prompt])], receivedAtMillis: received)
+        _ = try store.record([api(late)], receivedAtMillis: received + 60_000)
+        _ = try store.record([PreparedEvents([event("f1", at: "2026-11-14T09:20:00Z", version: "5.0.0")])], receivedAtMillis: received)
+        let versions = Dictionary(uniqueKeysWithValues: try store.series([.appVersion]).map { ($0.id, $0.values[0] ?? "") })
+        let counts = try store.lateArrivals(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"))
+        let byHour = Dictionary(grouping: counts) { "\(RFC3339.format(seconds: $0.hour)) \(versions[$0.series] ?? "?")" }.mapValues {
+            $0.reduce(0) { $0 + $1.events }
+        }
+        #expect(byHour == ["2026-11-14T09:00:00Z 5.0.0": 2, "2026-11-14T10:00:00Z 4.11.0": 1], "\(byHour)")
+        #expect(try store.lateArrivals(fromSeconds: seconds("2026-11-14T10:00:00Z"), toSeconds: seconds("2026-11-14T11:00:00Z")).count == 1)
+    }
+
     @Test("minute, hour and day buckets agree across midnight, at every step and unaligned edge", arguments: Backend.all)
     func rollupsAcrossMidnight(_ backend: Backend) async throws {
         let store = try await backend.store().store
