@@ -1,0 +1,3 @@
+CREATE TABLE late_arrival (
+    hour INTEGER NOT NULL, series INTEGER NOT NULL, events INTEGER NOT NULL, PRIMARY KEY (hour, series)
+) WITHOUT ROWID;
