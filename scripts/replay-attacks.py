@@ -351,6 +351,16 @@ class Replay:
             self.check("60.2 rollout confirm ID", confirmed.returncode == 0, (confirmed.stdout + confirmed.stderr).strip()[:140])
             serve_once(lambda port: None)
             self.check("60.2 the confirmed action pauses at the next check", asc.patches == ["pr500"], f"PATCHes: {asc.patches}")
+            # Acting on the verdict alone (--rollout-confirm none), the same back-dated bulk still waits for a person.
+            asc.patches, asc.state = [], "ACTIVE"
+            arguments[arguments.index(database)] = os.path.join(self.work, "rollout-unconfirmed.sqlite")
+            arguments += ["--rollout-confirm", "none"]
+            serve_once(forge, audited=False)
+            log = serve_once(lambda port: None)
+            audit = [line for line in log.splitlines() if "rollout action" in line]
+            self.check("60.2 --rollout-confirm none: a bulk of back-dated events pauses nothing", asc.patches == [] and any(
+                "outcome=awaiting-confirmation" in line and "a bulk: never acted on without a person" in line for line in audit),
+                f"PATCHes: {asc.patches}; {audit[0][-220:] if audit else 'no audit line'}")
         finally:
             asc.stop()
 
