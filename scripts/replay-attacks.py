@@ -10,7 +10,9 @@ Exits 1 when any case fails. Standard library only."""
 
 import argparse
 import base64
+import csv
 import gzip
+import io
 import json
 import os
 import signal
@@ -128,7 +130,7 @@ class Replay:
 
     def run_all(self):
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
-                     self.cpu_and_memory, self.postgres_urls, self.smaller]:
+                     self.cpu_and_memory, self.postgres_urls, self.grapheme_escaping, self.smaller]:
             case()
         self.alive("serve still up after every case")
 
@@ -253,6 +255,67 @@ class Replay:
             self.check(f"8 --db {url.replace('SECRETPW', '…')}", result.returncode != 0 and "SECRETPW" not in result.stdout + result.stderr,
                        f"exit {result.returncode}: {result.stderr.strip()[:120]!r}")
 
+    def grapheme_escaping(self):
+        """Issue 60, 3. A prepended mark (U+0600) or a combining one (U+0301) joined to a special character makes one
+        Swift Character that is not that character: sent with the ingest key (public), such ids must still come out inert
+        in the served pages, their CSV files, `query --format csv` and the alerts' Markdown and Slack look-next commands."""
+        pwned = os.path.join(self.work, "pwned")
+        product = "\u0600<meta http-equiv=refresh content=0;url=https://evil.example/>"
+        formula = "=\u0301HYPERLINK(\"https://evil.example\")"
+        plans = ["\u0600``\u0600`` $(touch " + pwned + ")", "'\u0301; touch " + pwned + "; '\u0301"]
+        now = int(time.time())
+        events = []
+        # Every purchase of the two products fails over the last 30 minutes: a page, whose alert names them.
+        for i in range(1200):
+            at = now - 1800 + i * 1.5
+            fields = {"productID": [product, formula][i % 2], "planID": plans[i // 2 % 2], "actionType": "purchase"}
+            events.append({"eventID": f"grapheme-s{i}", "timestamp": rfc3339(at), "resultType": "start", **fields})
+            events.append({"eventID": f"grapheme-f{i}", "timestamp": rfc3339(at + 1), "resultType": "failure",
+                           "errorDescription": ["-\ufe0f2+3", "@\u0301SUM(1)", "+\u200dSUM(1)", product][i % 4], **fields})
+        for start in range(0, len(events), 1000):
+            body = "\n".join(json.dumps(event) for event in events[start:start + 1000])
+            self.expect(f"60.3 post {min(1000, len(events) - start)} events with joined marks", "POST", "/v1/events", body,
+                        {"Content-Type": "application/x-ndjson"}, status=202)
+        dashboards = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dashboards")
+        result = subprocess.run([self.binary, "render", "--db", self.database, "--dashboards", dashboards, "--out", self.pages, "--range", "1d"],
+                                capture_output=True, text=True, timeout=300)
+        self.check("60.3 render the pages", result.returncode == 0, f"exit {result.returncode}: {(result.stdout + result.stderr).strip()[:140]!r}")
+        code, _, page = self.request("GET", "/oncall.html")
+        self.check("60.3 oncall.html shows the <meta> product as text",
+                   code == 200 and "\u0600&lt;meta http-equiv=refresh content=0;url=https://evil.example/&gt;" in page
+                   and page.count("<meta") == 4 and "content=0;url" not in page, f"{code}, {page.count('<meta')} <meta, {len(page)} chars")
+        served = [name for name in sorted(os.listdir(self.pages)) if name.endswith(".csv")]
+        cells = []
+        for name in served:
+            code, _, text = self.request("GET", "/" + name)
+            cells += [cell for row in csv.reader(io.StringIO(text)) for cell in row] if code == 200 else [f"={name}: {code}"]
+        self.check("60.3 the pages' CSV files quote every formula", served and not [c for c in cells if c[:1] in "=+-@" and not is_number(c)],
+                   f"{len(served)} files, {len(cells)} cells, formulas: {[c for c in cells if c[:1] in '=+-@' and not is_number(c)][:3]}")
+        result = subprocess.run([self.binary, "query", "--db", self.database, "--from", "now-1h", "--to", rfc3339(now + 3600), "--by",
+                                 "productID,errorDescription", "--format", "csv"], capture_output=True, text=True, timeout=60)
+        rows = list(csv.reader(io.StringIO(result.stdout)))
+        formulas = [cell for row in rows for cell in row if cell[:1] in "=+-@"]
+        self.check("60.3 query --format csv quotes every formula", result.returncode == 0 and len(rows) > 4 and not formulas,
+                   f"exit {result.returncode}, {len(rows)} rows, formulas: {formulas[:3]}")
+        for form, start, end in [("markdown", "look next: `` ", " ``"), ("slack", "look next: ```", "```")]:
+            result = subprocess.run([self.binary, "alerts", "--db", self.database, "--format", form], capture_output=True, text=True, timeout=120)
+            lines = [line for line in result.stdout.split("\n") if start in line and line.endswith(end)]
+            commands = [line.split(start, 1)[1][:-len(end)] for line in lines]
+            if form == "slack":
+                commands = [c.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") for c in commands]
+            closed = [c for c in commands if "``" in c]
+            words = [subprocess.run(["/bin/sh", "-c", "printf '%s\\0' " + c], capture_output=True, timeout=30).stdout.decode().split("\0")
+                     for c in commands]
+            literal = all(any(f"planID={plan}" in w for plan in plans) for w in words)
+            self.check(f"60.3 alerts --format {form}: the look-next code holds and runs the values literally",
+                       result.returncode in (0, 1) and commands and not closed and literal and not os.path.exists(pwned),
+                       f"exit {result.returncode}, {len(commands)} commands, closing early: {closed[:1]}, literal: {literal}")
+            prose = "\n".join(line for line in result.stdout.split("\n") if start not in line)
+            raw = "<" in prose.replace("\\<", "") if form == "markdown" else "<" in prose
+            self.check(f"60.3 alerts --format {form}: no raw < in the text", not raw and product[1:].replace("<", "") in prose.replace("\\", ""),
+                       f"{len(prose)} chars")
+        self.alive("60.3 serve up")
+
     def smaller(self):
         """9. The smaller findings."""
         result = subprocess.run([self.binary, "charges", "--db", self.database, "--from", "now-1d", "--to", "now"],
@@ -275,6 +338,15 @@ class Replay:
                 db.execute(f"UPDATE {table} SET series_counts = x'010305'")
         self.expect("9 query over a damaged bucket", "GET", f"/v1/query?from=now-1d&to={rfc3339(time.time() + 3600)}&step=1m", status=500,
                     contains="the database is damaged")
+
+
+def is_number(text):
+    """Whether a CSV cell is a plain decimal number (the pages' data values)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return all(c in "0123456789+-.eE" for c in text)
 
 
 def rfc3339(seconds):

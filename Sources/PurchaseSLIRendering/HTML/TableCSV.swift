@@ -15,36 +15,41 @@ public enum TableCSV {
 
     /// `html` with a "CSV" link after each table, and the files the links name. `pageName` is the page's
     /// file name (`oncall.html`); the files are `oncall.table-1-purchase.csv` and so on (``isFile(_:of:)``).
+    /// The markup is read Unicode scalar by scalar, as a browser reads it: event text that starts with a
+    /// combining mark makes one `Character` with the `>` before it, and text that ends with a prepended
+    /// mark one with the `<` after it, which a search by `Character` would miss.
     public static func attach(to html: String, pageName: String) -> (html: String, files: [File]) {
         let base = pageName.hasSuffix(".html") ? String(pageName.dropLast(5)) : pageName
         var output = ""
         var files: [File] = []
-        var rest = Substring(html)
+        var rest = html.unicodeScalars[...]
         // The heading in force: the last one before the table, looked for only in what came since the last table.
         var heading = "table"
-        while let start = rest.range(of: "<table"), let end = rest[start.upperBound...].range(of: "</table>") {
+        while let start = rest.firstRange(of: "<table".unicodeScalars),
+            let end = rest[start.upperBound...].firstRange(of: "</table>".unicodeScalars)
+        {
             heading = lastHeading(in: rest[..<start.lowerBound]) ?? heading
-            let table = rest[start.lowerBound..<end.upperBound]
             let name = fileName(base: base, number: files.count + 1, heading: heading)
-            files.append(File(name: name, text: csv(rows(of: table))))
-            output += rest[..<end.upperBound]
+            files.append(File(name: name, text: csv(rows(of: rest[start.lowerBound..<end.upperBound]))))
+            output.unicodeScalars.append(contentsOf: rest[..<end.upperBound])
             rest = rest[end.upperBound...]
             // A chart's data table is folded away: its link goes after the fold, where it shows.
             let fold = "</div></details>"
-            if rest.hasPrefix(fold) {
+            if rest.starts(with: fold.unicodeScalars) {
                 output += fold
-                rest = rest.dropFirst(fold.count)
+                rest = rest.dropFirst(fold.unicodeScalars.count)
             }
             output += "<p class=\"csv\"><a href=\"\(name)\" download=\"\(name)\">CSV</a></p>"
         }
-        return (output + rest, files)
+        output.unicodeScalars.append(contentsOf: rest)
+        return (output, files)
     }
 
     /// The cells of each row of a table's markup.
-    static func rows(of table: Substring) -> [[String]] {
-        table.components(separatedBy: "<tr").dropFirst().map { row in
+    static func rows(of table: Substring.UnicodeScalarView) -> [[String]] {
+        table.split(separator: "<tr".unicodeScalars, omittingEmptySubsequences: false).dropFirst().map { row in
             var cells: [String] = []
-            var rest = Substring(row)
+            var rest = row
             while let cell = nextCell(in: rest) {
                 cells.append(cell.value)
                 rest = cell.rest
@@ -54,60 +59,67 @@ public enum TableCSV {
     }
 
     /// The next `<td>` or `<th>` of `text`: its value and what follows it.
-    private static func nextCell(in text: Substring) -> (value: String, rest: Substring)? {
-        guard let open = [text.range(of: "<td"), text.range(of: "<th")].compactMap({ $0 }).min(by: { $0.lowerBound < $1.lowerBound }),
-            let tagEnd = text[open.upperBound...].firstIndex(of: ">")
-        else { return nil }
+    private static func nextCell(in text: Substring.UnicodeScalarView) -> (value: String, rest: Substring.UnicodeScalarView)? {
+        guard let open = firstRange(of: ["<td", "<th"], in: text), let tagEnd = text[open.upperBound...].firstIndex(of: ">") else {
+            return nil
+        }
         let tag = text[open.lowerBound..<tagEnd]
-        let closing = text[open.lowerBound...].hasPrefix("<td") ? "</td>" : "</th>"
-        guard let close = text[tagEnd...].range(of: closing) else { return nil }
+        let closing = text[open.lowerBound...].starts(with: "<td".unicodeScalars) ? "</td>" : "</th>"
+        guard let close = text[tagEnd...].firstRange(of: closing.unicodeScalars) else { return nil }
         let content = text[text.index(after: tagEnd)..<close.lowerBound]
         let value = attribute("data-value", of: tag) ?? plainText(content)
         return (value, text[close.upperBound...])
     }
 
+    /// The first place in `text` where one of `needles` starts, or nil.
+    private static func firstRange(of needles: [String], in text: Substring.UnicodeScalarView) -> Range<String.Index>? {
+        needles.compactMap { text.firstRange(of: $0.unicodeScalars) }.min { $0.lowerBound < $1.lowerBound }
+    }
+
     /// The value of `name="…"` in a tag, unescaped, or nil.
-    private static func attribute(_ name: String, of tag: Substring) -> String? {
-        guard let start = tag.range(of: " \(name)=\""), let end = tag[start.upperBound...].firstIndex(of: "\"") else { return nil }
+    private static func attribute(_ name: String, of tag: Substring.UnicodeScalarView) -> String? {
+        guard let start = tag.firstRange(of: " \(name)=\"".unicodeScalars), let end = tag[start.upperBound...].firstIndex(of: "\"")
+        else { return nil }
         return unescaped(tag[start.upperBound..<end])
     }
 
     /// Markup without its tags, entities unescaped, white space collapsed.
-    static func plainText(_ markup: Substring) -> String {
-        var text = ""
+    static func plainText(_ markup: Substring.UnicodeScalarView) -> String {
+        var text = String.UnicodeScalarView()
         var inTag = false
-        for character in markup {
-            if character == "<" {
+        for scalar in markup {
+            if scalar == "<" {
                 inTag = true
-            } else if character == ">" {
+            } else if scalar == ">" {
                 inTag = false
             } else if !inTag {
-                text.append(character)
+                text.append(scalar)
             }
         }
-        return unescaped(Substring(text)).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return unescaped(text[...]).unicodeScalars.split(whereSeparator: \.properties.isWhitespace).map { String(Substring($0)) }
+            .joined(separator: " ")
     }
 
     /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;` and numeric references as their characters.
-    private static func unescaped(_ text: Substring) -> String {
+    private static func unescaped(_ text: Substring.UnicodeScalarView) -> String {
         var output = ""
         var rest = text
         while let ampersand = rest.firstIndex(of: "&") {
-            output += rest[..<ampersand]
+            output.unicodeScalars.append(contentsOf: rest[..<ampersand])
             guard let semicolon = rest[ampersand...].prefix(12).firstIndex(of: ";") else {
                 output += "&"
                 rest = rest[rest.index(after: ampersand)...]
                 continue
             }
-            let entity = rest[rest.index(after: ampersand)..<semicolon]
-            let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " "][String(entity)]
+            let entity = String(Substring(rest[rest.index(after: ampersand)..<semicolon]))
+            let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " "][entity]
             var scalar: Unicode.Scalar?
             if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
                 scalar = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
             } else if entity.hasPrefix("#") {
                 scalar = UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init)
             }
-            if let replacement = named ?? scalar.map({ String(Character($0)) }) {
+            if let replacement = named ?? scalar.map({ String($0) }) {
                 output += replacement
                 rest = rest[rest.index(after: semicolon)...]
             } else {
@@ -115,7 +127,8 @@ public enum TableCSV {
                 rest = rest[rest.index(after: ampersand)...]
             }
         }
-        return output + rest
+        output.unicodeScalars.append(contentsOf: rest)
+        return output
     }
 
     /// Whether `name` is a table's CSV of the page `pageName` (one written for an earlier rendering too).
@@ -126,14 +139,13 @@ public enum TableCSV {
 
     /// The text of the last `<h2>` or `<h3>` of `markup` without its status badges (so that a table keeps its
     /// file name when its status changes), or nil.
-    private static func lastHeading(in markup: Substring) -> String? {
-        let candidates = ["<h3", "<h2"].compactMap { markup.range(of: $0, options: .backwards) }
-        guard let start = candidates.max(by: { $0.lowerBound < $1.lowerBound }),
-            let close = markup[start.upperBound...].range(of: "</h")
-        else { return nil }
-        let heading = String(markup[start.upperBound..<close.lowerBound].drop { $0 != ">" }.dropFirst())
+    private static func lastHeading(in markup: Substring.UnicodeScalarView) -> String? {
+        var start: Range<String.Index>?
+        while let next = firstRange(of: ["<h2", "<h3"], in: markup[(start?.upperBound ?? markup.startIndex)...]) { start = next }
+        guard let start, let close = markup[start.upperBound...].firstRange(of: "</h".unicodeScalars) else { return nil }
+        let heading = String(Substring(markup[start.upperBound..<close.lowerBound].drop { $0 != ">" }.dropFirst()))
             .replacingOccurrences(of: "<span class=\"status[^\"]*\">[^<]*</span>", with: "", options: .regularExpression)
-        return plainText(Substring(heading))
+        return plainText(heading.unicodeScalars[...])
     }
 
     /// `oncall.table-3-purchase-by-productid-worst-first.csv`: at most 64 characters, the names `serve` hands out.
@@ -152,16 +164,23 @@ public enum TableCSV {
         return prefix + (trimmed.isEmpty ? "table" : trimmed) + ".csv"
     }
 
-    /// RFC 4180 text of `rows`; a cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@` and not a
-    /// number) is prefixed with `'`, so a hostile error description cannot run in Excel.
+    /// RFC 4180 text of `rows`; a cell a spreadsheet would run as a formula (its first Unicode scalar `=`,
+    /// `+`, `-`, `@`, a tab or a carriage return, ``CSVText/startsFormula(_:)``, and not a plain number) is
+    /// prefixed with `'`, so a hostile error description cannot run in Excel.
     static func csv(_ rows: [[String]]) -> String {
         rows.map { row in
             row.map { cell -> String in
                 var value = cell
-                if let first = value.first, "=+-@\t\r".contains(first), Double(value) == nil { value = "'" + value }
-                guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-                return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                if CSVText.startsFormula(value), !isPlainNumber(value) { value = "'" + value }
+                guard value.containsScalar(in: ",\"\n\r".unicodeScalars) else { return value }
+                return CSVText.quoted(value)
             }.joined(separator: ",")
         }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Whether `text` is a number as the pages write one (`-4.4`, `1e-05`): ASCII digits, signs, a point
+    /// and an exponent only, and a `Double` (so not `-inf`, `-nan` or a hexadecimal float).
+    private static func isPlainNumber(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { "0123456789+-.eE".unicodeScalars.contains($0) } && Double(text) != nil
     }
 }
