@@ -265,17 +265,26 @@ class Replay:
         plans = ["\u0600``\u0600`` $(touch " + pwned + ")", "'\u0301; touch " + pwned + "; '\u0301"]
         now = int(time.time())
         events = []
-        # Every purchase of the two products fails over the last 30 minutes: a page, whose alert names them.
+        # Every purchase of the two products fails over the last 30 minutes, beside ten times as many that succeed:
+        # a page for one of the plans, whose alert names it and quotes it in the command to look next.
+        for i in range(12000):
+            at = now - 1800 + i * 0.15
+            fields = {"productID": "coins_100", "planID": "small", "actionType": "purchase"}
+            events.append({"eventID": f"grapheme-ok-s{i}", "timestamp": rfc3339(at), "resultType": "start", **fields})
+            events.append({"eventID": f"grapheme-ok-f{i}", "timestamp": rfc3339(at + 1), "resultType": "success", **fields})
         for i in range(1200):
             at = now - 1800 + i * 1.5
             fields = {"productID": [product, formula][i % 2], "planID": plans[i // 2 % 2], "actionType": "purchase"}
             events.append({"eventID": f"grapheme-s{i}", "timestamp": rfc3339(at), "resultType": "start", **fields})
             events.append({"eventID": f"grapheme-f{i}", "timestamp": rfc3339(at + 1), "resultType": "failure",
                            "errorDescription": ["-\ufe0f2+3", "@\u0301SUM(1)", "+\u200dSUM(1)", product][i % 4], **fields})
+        answers = []
         for start in range(0, len(events), 1000):
             body = "\n".join(json.dumps(event) for event in events[start:start + 1000])
-            self.expect(f"60.3 post {min(1000, len(events) - start)} events with joined marks", "POST", "/v1/events", body,
-                        {"Content-Type": "application/x-ndjson"}, status=202)
+            code, _, text = self.request("POST", "/v1/events", body, {"Content-Type": "application/x-ndjson"})
+            answers.append((code, json.loads(text).get("accepted") if code == 202 else text[:100]))
+        self.check(f"60.3 post {len(events)} events with joined marks", all(code == 202 for code, _ in answers) and
+                   sum(accepted for _, accepted in answers) == len(events), f"{answers[:2]}")
         dashboards = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dashboards")
         result = subprocess.run([self.binary, "render", "--db", self.database, "--dashboards", dashboards, "--out", self.pages, "--range", "1d"],
                                 capture_output=True, text=True, timeout=300)
@@ -283,19 +292,21 @@ class Replay:
         code, _, page = self.request("GET", "/oncall.html")
         self.check("60.3 oncall.html shows the <meta> product as text",
                    code == 200 and "\u0600&lt;meta http-equiv=refresh content=0;url=https://evil.example/&gt;" in page
-                   and page.count("<meta") == 4 and "content=0;url" not in page, f"{code}, {page.count('<meta')} <meta, {len(page)} chars")
+                   and page.count("<meta") == 4, f"{code}, {page.count('<meta')} <meta, {len(page)} chars")
         served = [name for name in sorted(os.listdir(self.pages)) if name.endswith(".csv")]
         cells = []
         for name in served:
             code, _, text = self.request("GET", "/" + name)
             cells += [cell for row in csv.reader(io.StringIO(text)) for cell in row] if code == 200 else [f"={name}: {code}"]
-        self.check("60.3 the pages' CSV files quote every formula", served and not [c for c in cells if c[:1] in "=+-@" and not is_number(c)],
-                   f"{len(served)} files, {len(cells)} cells, formulas: {[c for c in cells if c[:1] in '=+-@' and not is_number(c)][:3]}")
+        formulas = [cell for cell in cells if cell[:1] and cell[:1] in "=+-@" and not is_number(cell)]
+        self.check("60.3 the pages' CSV files quote every formula", served and any(cell.startswith("'=\u0301HYPERLINK(") for cell in cells)
+                   and not formulas, f"{len(served)} files, {len(cells)} cells, formulas: {formulas[:3]}")
         result = subprocess.run([self.binary, "query", "--db", self.database, "--from", "now-1h", "--to", rfc3339(now + 3600), "--by",
                                  "productID,errorDescription", "--format", "csv"], capture_output=True, text=True, timeout=60)
         rows = list(csv.reader(io.StringIO(result.stdout)))
-        formulas = [cell for row in rows for cell in row if cell[:1] in "=+-@"]
-        self.check("60.3 query --format csv quotes every formula", result.returncode == 0 and len(rows) > 4 and not formulas,
+        formulas = [cell for row in rows for cell in row if cell[:1] and cell[:1] in "=+-@"]
+        self.check("60.3 query --format csv quotes every formula", result.returncode == 0 and len(rows) > 4 and not formulas
+                   and any(cell.startswith("'=\u0301HYPERLINK(") for row in rows for cell in row),
                    f"exit {result.returncode}, {len(rows)} rows, formulas: {formulas[:3]}")
         for form, start, end in [("markdown", "look next: `` ", " ``"), ("slack", "look next: ```", "```")]:
             result = subprocess.run([self.binary, "alerts", "--db", self.database, "--format", form], capture_output=True, text=True, timeout=120)
@@ -311,9 +322,11 @@ class Replay:
                        result.returncode in (0, 1) and commands and not closed and literal and not os.path.exists(pwned),
                        f"exit {result.returncode}, {len(commands)} commands, closing early: {closed[:1]}, literal: {literal}")
             prose = "\n".join(line for line in result.stdout.split("\n") if start not in line)
-            raw = "<" in prose.replace("\\<", "") if form == "markdown" else "<" in prose
-            self.check(f"60.3 alerts --format {form}: no raw < in the text", not raw and product[1:].replace("<", "") in prose.replace("\\", ""),
-                       f"{len(prose)} chars")
+            if form == "markdown":
+                raw, shown = "<" in prose.replace("\\<", ""), prose.replace("\\", "")
+            else:
+                raw, shown = "<" in prose, prose.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+            self.check(f"60.3 alerts --format {form}: no raw < in the text, the product shown", not raw and product in shown, f"{len(prose)} chars")
         self.alive("60.3 serve up")
 
     def smaller(self):
