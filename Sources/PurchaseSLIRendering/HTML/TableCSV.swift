@@ -15,85 +15,103 @@ public enum TableCSV {
 
     /// `html` with a "CSV" link after each table, and the files the links name. `pageName` is the page's
     /// file name (`oncall.html`); the files are `oncall.table-1-purchase.csv` and so on (``isFile(_:of:)``).
-    /// The markup is read Unicode scalar by scalar, as a browser reads it: event text that starts with a
-    /// combining mark makes one `Character` with the `>` before it, and text that ends with a prepended
-    /// mark one with the `<` after it, which a search by `Character` would miss.
+    ///
+    /// The markup is read as UTF-8 bytes: everything it is cut at (`<`, `>`, `"`, `&`, `;`) is ASCII, so a
+    /// byte of it is a whole Unicode scalar, as a browser reads it. (Event text that starts with a combining
+    /// mark makes one `Character` with the `>` before it, and text that ends with a prepended mark one with
+    /// the `<` after it, which a search by `Character` would miss.)
     public static func attach(to html: String, pageName: String) -> (html: String, files: [File]) {
         let base = pageName.hasSuffix(".html") ? String(pageName.dropLast(5)) : pageName
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(html.utf8.count + 1024)
         var files: [File] = []
-        var rest = html.unicodeScalars[...]
+        let bytes = Array(html.utf8)
+        var rest = bytes[...]
         // The heading in force: the last one before the table, looked for only in what came since the last table.
         var heading = "table"
-        while let start = rest.firstRange(of: "<table".unicodeScalars),
-            let end = rest[start.upperBound...].firstRange(of: "</table>".unicodeScalars)
-        {
+        while let start = firstRange(of: "<table", in: rest), let end = firstRange(of: "</table>", in: rest[start.upperBound...]) {
             heading = lastHeading(in: rest[..<start.lowerBound]) ?? heading
             let name = fileName(base: base, number: files.count + 1, heading: heading)
             files.append(File(name: name, text: csv(rows(of: rest[start.lowerBound..<end.upperBound]))))
-            output.unicodeScalars.append(contentsOf: rest[..<end.upperBound])
+            output += rest[..<end.upperBound]
             rest = rest[end.upperBound...]
             // A chart's data table is folded away: its link goes after the fold, where it shows.
-            let fold = "</div></details>"
-            if rest.starts(with: fold.unicodeScalars) {
+            let fold = "</div></details>".utf8
+            if rest.starts(with: fold) {
                 output += fold
-                rest = rest.dropFirst(fold.unicodeScalars.count)
+                rest = rest.dropFirst(fold.count)
             }
-            output += "<p class=\"csv\"><a href=\"\(name)\" download=\"\(name)\">CSV</a></p>"
+            output += "<p class=\"csv\"><a href=\"\(name)\" download=\"\(name)\">CSV</a></p>".utf8
         }
-        output.unicodeScalars.append(contentsOf: rest)
-        return (output, files)
+        output += rest
+        return (String(decoding: output, as: UTF8.self), files)
+    }
+
+    /// The first place `needle` (ASCII) starts in `text`, or nil. O(n·m).
+    private static func firstRange(of needle: StaticString, in text: ArraySlice<UInt8>) -> Range<Int>? {
+        let needle = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        var from = text.startIndex
+        while let start = text[from...].firstIndex(of: needle[0]) {
+            guard text.endIndex - start >= needle.count else { return nil }
+            if text[start..<start + needle.count].elementsEqual(needle) { return start..<start + needle.count }
+            from = start + 1
+        }
+        return nil
     }
 
     /// The cells of each row of a table's markup.
-    static func rows(of table: Substring.UnicodeScalarView) -> [[String]] {
-        table.split(separator: "<tr".unicodeScalars, omittingEmptySubsequences: false).dropFirst().map { row in
+    static func rows(of table: ArraySlice<UInt8>) -> [[String]] {
+        var rows: [[String]] = []
+        var rest = table
+        guard let first = firstRange(of: "<tr", in: rest) else { return [] }
+        rest = rest[first.upperBound...]
+        while !rest.isEmpty {
+            let next = firstRange(of: "<tr", in: rest)
+            var row = rest[..<(next?.lowerBound ?? rest.endIndex)]
             var cells: [String] = []
-            var rest = row
-            while let cell = nextCell(in: rest) {
+            while let cell = nextCell(in: row) {
                 cells.append(cell.value)
-                rest = cell.rest
+                row = cell.rest
             }
-            return cells
+            rows.append(cells)
+            rest = rest[(next?.upperBound ?? rest.endIndex)...]
         }
+        return rows
     }
 
     /// The next `<td>` or `<th>` of `text`: its value and what follows it.
-    private static func nextCell(in text: Substring.UnicodeScalarView) -> (value: String, rest: Substring.UnicodeScalarView)? {
-        guard let open = firstRange(of: ["<td", "<th"], in: text), let tagEnd = text[open.upperBound...].firstIndex(of: ">") else {
+    private static func nextCell(in text: ArraySlice<UInt8>) -> (value: String, rest: ArraySlice<UInt8>)? {
+        let opens = [firstRange(of: "<td", in: text), firstRange(of: "<th", in: text)].compactMap { $0 }
+        guard let open = opens.min(by: { $0.lowerBound < $1.lowerBound }),
+            let tagEnd = text[open.upperBound...].firstIndex(of: UInt8(ascii: ">"))
+        else { return nil }
+        let tag = text[open.lowerBound..<tagEnd]
+        let isData = text[open.lowerBound + 2] == UInt8(ascii: "d")
+        guard let close = isData ? firstRange(of: "</td>", in: text[tagEnd...]) : firstRange(of: "</th>", in: text[tagEnd...]) else {
             return nil
         }
-        let tag = text[open.lowerBound..<tagEnd]
-        let closing = text[open.lowerBound...].starts(with: "<td".unicodeScalars) ? "</td>" : "</th>"
-        guard let close = text[tagEnd...].firstRange(of: closing.unicodeScalars) else { return nil }
-        let content = text[text.index(after: tagEnd)..<close.lowerBound]
-        let value = attribute("data-value", of: tag) ?? plainText(content)
+        let value = attribute(of: tag) ?? plainText(text[(tagEnd + 1)..<close.lowerBound])
         return (value, text[close.upperBound...])
     }
 
-    /// The first place in `text` where one of `needles` starts, or nil.
-    private static func firstRange(of needles: [String], in text: Substring.UnicodeScalarView) -> Range<String.Index>? {
-        needles.compactMap { text.firstRange(of: $0.unicodeScalars) }.min { $0.lowerBound < $1.lowerBound }
-    }
-
-    /// The value of `name="…"` in a tag, unescaped, or nil.
-    private static func attribute(_ name: String, of tag: Substring.UnicodeScalarView) -> String? {
-        guard let start = tag.firstRange(of: " \(name)=\"".unicodeScalars), let end = tag[start.upperBound...].firstIndex(of: "\"")
+    /// The value of ` data-value="…"` in a tag, unescaped, or nil.
+    private static func attribute(of tag: ArraySlice<UInt8>) -> String? {
+        guard let start = firstRange(of: " data-value=\"", in: tag), let end = tag[start.upperBound...].firstIndex(of: UInt8(ascii: "\""))
         else { return nil }
         return unescaped(tag[start.upperBound..<end])
     }
 
-    /// Markup without its tags, entities unescaped, white space collapsed.
-    static func plainText(_ markup: Substring.UnicodeScalarView) -> String {
-        var text = String.UnicodeScalarView()
+    /// Markup without its tags, entities unescaped, white space (any Unicode scalar that is) collapsed.
+    static func plainText(_ markup: ArraySlice<UInt8>) -> String {
+        var text: [UInt8] = []
         var inTag = false
-        for scalar in markup {
-            if scalar == "<" {
+        for byte in markup {
+            if byte == UInt8(ascii: "<") {
                 inTag = true
-            } else if scalar == ">" {
+            } else if byte == UInt8(ascii: ">") {
                 inTag = false
             } else if !inTag {
-                text.append(scalar)
+                text.append(byte)
             }
         }
         return unescaped(text[...]).unicodeScalars.split(whereSeparator: \.properties.isWhitespace).map { String(Substring($0)) }
@@ -101,17 +119,17 @@ public enum TableCSV {
     }
 
     /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;` and numeric references as their characters.
-    private static func unescaped(_ text: Substring.UnicodeScalarView) -> String {
+    private static func unescaped(_ text: ArraySlice<UInt8>) -> String {
         var output = ""
         var rest = text
-        while let ampersand = rest.firstIndex(of: "&") {
-            output.unicodeScalars.append(contentsOf: rest[..<ampersand])
-            guard let semicolon = rest[ampersand...].prefix(12).firstIndex(of: ";") else {
+        while let ampersand = rest.firstIndex(of: UInt8(ascii: "&")) {
+            output += String(decoding: rest[..<ampersand], as: UTF8.self)
+            guard let semicolon = rest[ampersand...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
                 output += "&"
-                rest = rest[rest.index(after: ampersand)...]
+                rest = rest[(ampersand + 1)...]
                 continue
             }
-            let entity = String(Substring(rest[rest.index(after: ampersand)..<semicolon]))
+            let entity = String(decoding: rest[(ampersand + 1)..<semicolon], as: UTF8.self)
             let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " "][entity]
             var scalar: Unicode.Scalar?
             if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
@@ -121,14 +139,13 @@ public enum TableCSV {
             }
             if let replacement = named ?? scalar.map({ String($0) }) {
                 output += replacement
-                rest = rest[rest.index(after: semicolon)...]
+                rest = rest[(semicolon + 1)...]
             } else {
                 output += "&"
-                rest = rest[rest.index(after: ampersand)...]
+                rest = rest[(ampersand + 1)...]
             }
         }
-        output.unicodeScalars.append(contentsOf: rest)
-        return output
+        return output + String(decoding: rest, as: UTF8.self)
     }
 
     /// Whether `name` is a table's CSV of the page `pageName` (one written for an earlier rendering too).
@@ -139,13 +156,20 @@ public enum TableCSV {
 
     /// The text of the last `<h2>` or `<h3>` of `markup` without its status badges (so that a table keeps its
     /// file name when its status changes), or nil.
-    private static func lastHeading(in markup: Substring.UnicodeScalarView) -> String? {
-        var start: Range<String.Index>?
-        while let next = firstRange(of: ["<h2", "<h3"], in: markup[(start?.upperBound ?? markup.startIndex)...]) { start = next }
-        guard let start, let close = markup[start.upperBound...].firstRange(of: "</h".unicodeScalars) else { return nil }
-        let heading = String(Substring(markup[start.upperBound..<close.lowerBound].drop { $0 != ">" }.dropFirst()))
+    private static func lastHeading(in markup: ArraySlice<UInt8>) -> String? {
+        var start: Range<Int>?
+        while let next = [
+            firstRange(of: "<h2", in: markup[(start?.upperBound ?? markup.startIndex)...]),
+            firstRange(of: "<h3", in: markup[(start?.upperBound ?? markup.startIndex)...]),
+        ].compactMap({ $0 })
+            .min(by: { $0.lowerBound < $1.lowerBound })
+        {
+            start = next
+        }
+        guard let start, let close = firstRange(of: "</h", in: markup[start.upperBound...]) else { return nil }
+        let heading = String(decoding: markup[start.upperBound..<close.lowerBound].drop { $0 != UInt8(ascii: ">") }.dropFirst(), as: UTF8.self)
             .replacingOccurrences(of: "<span class=\"status[^\"]*\">[^<]*</span>", with: "", options: .regularExpression)
-        return plainText(heading.unicodeScalars[...])
+        return plainText(Array(heading.utf8)[...])
     }
 
     /// `oncall.table-3-purchase-by-productid-worst-first.csv`: at most 64 characters, the names `serve` hands out.
