@@ -10,7 +10,9 @@ Exits 1 when any case fails. Standard library only."""
 
 import argparse
 import base64
+import csv
 import gzip
+import io
 import json
 import os
 import signal
@@ -129,7 +131,8 @@ class Replay:
 
     def run_all(self):
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
-                     self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.smaller]:
+                     self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.grapheme_escaping,
+                     self.smaller]:
             case()
         self.alive("serve still up after every case")
 
@@ -363,6 +366,79 @@ class Replay:
                 f"PATCHes: {asc.patches}; {audit[0][-220:] if audit else 'no audit line'}")
         finally:
             asc.stop()
+    def grapheme_escaping(self):
+        """Issue 60, 3. A prepended mark (U+0600) or a combining one (U+0301) joined to a special character makes one
+        Swift Character that is not that character: sent with the ingest key (public), such ids must still come out inert
+        in the served pages, their CSV files, `query --format csv` and the alerts' Markdown and Slack look-next commands."""
+        pwned = os.path.join(self.work, "pwned")
+        product = "\u0600<meta http-equiv=refresh content=0;url=https://evil.example/>"
+        formula = "=\u0301HYPERLINK(\"https://evil.example\")"
+        plans = ["\u0600``\u0600`` $(touch " + pwned + ")", "'\u0301; touch " + pwned + "; '\u0301"]
+        now = int(time.time())
+        events = []
+        # Every purchase of the two products fails over the last 30 minutes, beside ten times as many that succeed:
+        # a page for one of the plans, whose alert names it and quotes it in the command to look next.
+        for i in range(12000):
+            at = now - 1800 + i * 0.15
+            fields = {"productID": "coins_100", "planID": "small", "actionType": "purchase"}
+            events.append({"eventID": f"grapheme-ok-s{i}", "timestamp": rfc3339(at), "resultType": "start", **fields})
+            events.append({"eventID": f"grapheme-ok-f{i}", "timestamp": rfc3339(at + 1), "resultType": "success", **fields})
+        for i in range(1200):
+            at = now - 1800 + i * 1.5
+            fields = {"productID": [product, formula][i % 2], "planID": plans[i // 2 % 2], "actionType": "purchase"}
+            events.append({"eventID": f"grapheme-s{i}", "timestamp": rfc3339(at), "resultType": "start", **fields})
+            events.append({"eventID": f"grapheme-f{i}", "timestamp": rfc3339(at + 1), "resultType": "failure",
+                           "errorDescription": ["-\ufe0f2+3", "@\u0301SUM(1)", "+\u200dSUM(1)", product][i % 4], **fields})
+        answers = []
+        for start in range(0, len(events), 1000):
+            body = "\n".join(json.dumps(event) for event in events[start:start + 1000])
+            code, _, text = self.request("POST", "/v1/events", body, {"Content-Type": "application/x-ndjson"})
+            answers.append((code, json.loads(text).get("accepted") if code == 202 else text[:100]))
+        self.check(f"60.3 post {len(events)} events with joined marks", all(code == 202 for code, _ in answers) and
+                   sum(accepted for _, accepted in answers) == len(events), f"{answers[:2]}")
+        dashboards = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dashboards")
+        result = subprocess.run([self.binary, "render", "--db", self.database, "--dashboards", dashboards, "--out", self.pages, "--range", "1d"],
+                                capture_output=True, text=True, timeout=300)
+        self.check("60.3 render the pages", result.returncode == 0, f"exit {result.returncode}: {(result.stdout + result.stderr).strip()[:140]!r}")
+        code, _, page = self.request("GET", "/oncall.html")
+        self.check("60.3 oncall.html shows the <meta> product as text",
+                   code == 200 and "\u0600&lt;meta http-equiv=refresh content=0;url=https://evil.example/&gt;" in page
+                   and page.count("<meta") == 4, f"{code}, {page.count('<meta')} <meta, {len(page)} chars")
+        served = [name for name in sorted(os.listdir(self.pages)) if name.endswith(".csv")]
+        cells = []
+        for name in served:
+            code, _, text = self.request("GET", "/" + name)
+            cells += [cell for row in csv.reader(io.StringIO(text)) for cell in row] if code == 200 else [f"={name}: {code}"]
+        formulas = [cell for cell in cells if cell[:1] and cell[:1] in "=+-@" and not is_number(cell)]
+        self.check("60.3 the pages' CSV files quote every formula", served and any(cell.startswith("'=\u0301HYPERLINK(") for cell in cells)
+                   and not formulas, f"{len(served)} files, {len(cells)} cells, formulas: {formulas[:3]}")
+        result = subprocess.run([self.binary, "query", "--db", self.database, "--from", "now-1h", "--to", rfc3339(now + 3600), "--by",
+                                 "productID,errorDescription", "--format", "csv"], capture_output=True, text=True, timeout=60)
+        rows = list(csv.reader(io.StringIO(result.stdout)))
+        formulas = [cell for row in rows for cell in row if cell[:1] and cell[:1] in "=+-@"]
+        self.check("60.3 query --format csv quotes every formula", result.returncode == 0 and len(rows) > 4 and not formulas
+                   and any(cell.startswith("'=\u0301HYPERLINK(") for row in rows for cell in row),
+                   f"exit {result.returncode}, {len(rows)} rows, formulas: {formulas[:3]}")
+        for form, start, end in [("markdown", "look next: `` ", " ``"), ("slack", "look next: ```", "```")]:
+            result = subprocess.run([self.binary, "alerts", "--db", self.database, "--format", form], capture_output=True, text=True, timeout=120)
+            lines = [line for line in result.stdout.split("\n") if start in line and line.endswith(end)]
+            commands = [line.split(start, 1)[1][:-len(end)] for line in lines]
+            if form == "slack":
+                commands = [c.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") for c in commands]
+            closed = [c for c in commands if "``" in c]
+            words = [subprocess.run(["/bin/sh", "-c", "printf '%s\\0' " + c], capture_output=True, timeout=30).stdout.decode().split("\0")
+                     for c in commands]
+            literal = all(any(f"planID={plan}" in w for plan in plans) for w in words)
+            self.check(f"60.3 alerts --format {form}: the look-next code holds and runs the values literally",
+                       result.returncode in (0, 1) and commands and not closed and literal and not os.path.exists(pwned),
+                       f"exit {result.returncode}, {len(commands)} commands, closing early: {closed[:1]}, literal: {literal}")
+            prose = "\n".join(line for line in result.stdout.split("\n") if start not in line)
+            if form == "markdown":
+                raw, shown = "<" in prose.replace("\\<", ""), prose.replace("\\", "")
+            else:
+                raw, shown = "<" in prose, prose.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+            self.check(f"60.3 alerts --format {form}: no raw < in the text, the product shown", not raw and product in shown, f"{len(prose)} chars")
+        self.alive("60.3 serve up")
 
     def smaller(self):
         """9. The smaller findings."""
@@ -429,6 +505,15 @@ class FakeAppStoreConnect:
 
     def stop(self):
         self.server.shutdown()
+
+
+def is_number(text):
+    """Whether a CSV cell is a plain decimal number (the pages' data values)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return all(c in "0123456789+-.eE" for c in text)
 
 
 def rfc3339(seconds):

@@ -141,30 +141,15 @@ public struct QueryOutput: Sendable {
     }
 
     /// A cell as RFC 4180 writes it, made safe to open in a spreadsheet (OWASP's CSV injection advice):
-    /// control and bidi characters become U+FFFD, and a cell that starts with `=`, `+`, `-` or `@` (a
-    /// formula to Excel, LibreOffice and Sheets) gets a leading `'` and quotes. None of the numbers and
-    /// times written here start with those characters, so only event data is changed.
+    /// control and bidi characters become U+FFFD (a tab or a carriage return included, so they start no
+    /// formula), and a cell whose first Unicode scalar is `=`, `+`, `-` or `@` (a formula to Excel,
+    /// LibreOffice and Sheets), whatever combines with it, gets a leading `'` and quotes
+    /// (``CSVText/startsFormula(_:)``). None of the numbers and times written here start with those
+    /// characters, so only event data is changed.
     public static func csvCell(_ text: String) -> String {
         var cell = TerminalText.sanitized(text)
-        if let first = cell.first, "=+-@".contains(first) { cell = "'" + cell }
-        guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "'" }) else { return cell }
-        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}
-
-/// Text safe to print on a terminal: control and bidirectional-override characters become U+FFFD.
-public enum TerminalText {
-    /// `text` with control and bidirectional-override characters replaced by U+FFFD.
-    public static func sanitized(_ text: String) -> String {
-        String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.map { scalar in
-                    let value = scalar.value
-                    let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
-                    let isBidi =
-                        (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E
-                        || value == 0x200F || value == 0x061C
-                    return isControl || isBidi ? "\u{FFFD}" : scalar
-                }))
+        if CSVText.startsFormula(cell) { cell = "'" + cell }
+        guard cell.containsScalar(in: ",\"'".unicodeScalars) else { return cell }
+        return CSVText.quoted(cell)
     }
 }

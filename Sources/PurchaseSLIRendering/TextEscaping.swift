@@ -1,11 +1,9 @@
-import Foundation
-
 /// How untrusted text (ids and descriptions from events) is made safe for each output, in one place.
 public enum TextEscaping: Sendable {
     /// A terminal: control and bidirectional-override characters become U+FFFD.
     case terminal
-    /// Markdown: as for the terminal, and Markdown's punctuation is backslash-escaped, so event data
-    /// cannot make links, images, emphasis or HTML.
+    /// Markdown: as for the terminal, and Markdown's punctuation is backslash-escaped (each scalar, so
+    /// no mark combined with it hides one), so event data cannot make links, images, emphasis or HTML.
     case markdown
     /// Slack mrkdwn: as for the terminal, `&`, `<`, `>` become entities, so event data cannot make
     /// mentions (`<!channel>`, `<@U…>`) or links, and the value goes in inline code, where Slack makes no
@@ -23,17 +21,12 @@ public enum TextEscaping: Sendable {
         case .terminal:
             return safe
         case .markdown:
-            var escaped = ""
-            for character in safe {
-                if "\\`*_{}[]()#+-.!|<>~&\"'".contains(character) { escaped.append("\\") }
-                escaped.append(character)
-            }
-            return escaped
+            return safe.replacingScalars { Self.markdownPunctuation.contains($0) ? "\\" + String($0) : nil }
         case .html:
             return HTML.escape(safe)
         case .slack:
             guard !safe.isEmpty else { return "" }
-            return "`" + Self.slackEntities(safe).replacingOccurrences(of: "`", with: "\u{02CB}") + "`"
+            return "`" + Self.slackEntities(safe, backtick: "\u{02CB}") + "`"
         }
     }
 
@@ -49,10 +42,20 @@ public enum TextEscaping: Sendable {
         }
     }
 
+    /// What Markdown may read as markup: each is backslash-escaped in event text.
+    private static let markdownPunctuation = "\\`*_{}[]()#+-.!|<>~&\"'".unicodeScalars
+
     /// `text` with `&`, `<` and `>` as the entities Slack requires (it shows them as the characters,
-    /// also inside code).
-    static func slackEntities(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+    /// also inside code), and each backtick as `backtick` when one is given; Unicode scalar by scalar.
+    static func slackEntities(_ text: String, backtick: String? = nil) -> String {
+        text.replacingScalars { scalar in
+            switch scalar {
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "`": backtick
+            default: nil
+            }
+        }
     }
 }

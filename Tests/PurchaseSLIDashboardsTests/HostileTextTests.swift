@@ -22,6 +22,11 @@ let hostileCorpus = [
     "&lt;script&gt;",
     "</style><style>body{display:none}</style>",
     "<img src=x onerror=alert(1)>",
+    // A prepended mark (U+0600) before a special character, or a combining one (U+0301) after it, makes one
+    // Character of the two; the page is read by scalar, so they must be escaped as the plain ones are.
+    "\u{0600}<meta http-equiv=refresh content=0;url=https://evil.example/>",
+    "=\u{0301}HYPERLINK(\"https://evil.example\")",
+    "\"\u{0301}><svg onload=alert(1)>\u{0600}<b\u{0301}>",
 ]
 
 /// The corpus in every free-text and id field that reaches a page (productID, planID, groupID, offerID,
@@ -49,6 +54,29 @@ let hostileCorpus = [
             #expect(page.range(of: "href=\"javascript", options: .caseInsensitive) == nil, "\(name)")
             #expect(page.components(separatedBy: "<style>").count == 2 && page.components(separatedBy: "</style>").count == 2, "\(name)")
             #expect(page.components(separatedBy: "<title>").count == page.components(separatedBy: "</title>").count, "\(name)")
+        }
+    }
+
+    /// A mark that makes one `Character` with the `<` beside it escapes nothing: the on-call page shows the
+    /// `<meta>` refresh of a product as text (a browser would follow it), no page holds a `<meta` of its own
+    /// beyond the shell's, and the tables' CSV files quote the formula whose `=` carries an accent.
+    @Test func aPrependedOrCombiningMarkEscapesNothing() throws {
+        let refresh = "\u{0600}<meta http-equiv=refresh content=0;url=https://evil.example/>"
+        let oncall = try #require(pages["oncall.html"])
+        #expect(oncall.utf8.firstRange(of: HTML.escape(refresh).utf8) != nil, "the on-call page does not show the product")
+        #expect(oncall.utf8.firstRange(of: "\u{0600}&lt;meta http-equiv=refresh content=0;url=https://evil.example/&gt;".utf8) != nil)
+        for (name, page) in pages {
+            // The shell's: charset, Content-Security-Policy, viewport, referrer (no refresh asked for here).
+            #expect(page.utf8.split(separator: "<meta".utf8, omittingEmptySubsequences: false).count == 5, "\(name)")
+            #expect(page.utf8.firstRange(of: "<svg onload".utf8) == nil && page.utf8.firstRange(of: "<b\u{0301}".utf8) == nil, "\(name)")
+        }
+        let every = try #require(pages["every-dimension.html"])
+        let files = TableCSV.attach(to: every, pageName: "every-dimension.html").files
+        #expect(files.contains { $0.text.utf8.firstRange(of: "\n\"'=\u{0301}HYPERLINK(".utf8) != nil })
+        for file in files {
+            for start in ["\n=", ",=", "\n\"=", ",\"="] {
+                #expect(file.text.utf8.firstRange(of: start.utf8) == nil, "\(file.name): a cell starts with =")
+            }
         }
     }
 

@@ -12,6 +12,10 @@ let hostile = [
     "\"quotes\" \\ back\\slash </script><script>alert(1)</script>",
     "plan$(touch /tmp/purchase-sli-pwned)`id`; touch /tmp/purchase-sli-pwned && echo 'it''s' | cat",
     "a```b``c`d *bold* ~strike~ _it_ https://evil.example x.example.com",
+    // A prepended mark (U+0600) before a special, or a combining one (U+0301) after it, makes one Character of the
+    // two: escaping goes by Unicode scalar, so these are escaped as the plain ones are.
+    "\u{0600}<!channel> \u{0600}<https://evil.example|click>\u{0301} \u{0600}<img src=x onerror=alert(1)>\u{0301} a |\u{0301} b",
+    "'\u{0301}; touch /tmp/purchase-sli-pwned; '\u{0301} \u{0600}``\u{0600}`` $(touch /tmp/purchase-sli-pwned)",
 ]
 
 private func report(_ text: String) -> AlertReport {
@@ -49,6 +53,7 @@ private func report(_ text: String) -> AlertReport {
         let output = AlertOutput.slack([report(text)], now: 1_794_650_400)
         #expect(!output.contains("<!channel>") && !output.contains("<@U123>") && !output.contains("<https://"))
         #expect(!output.contains("<script>"))
+        #expect(!output.unicodeScalars.contains("<") && !output.unicodeScalars.contains(">"), "\(output)")
     }
 
     @Test(arguments: hostile)
@@ -60,6 +65,7 @@ private func report(_ text: String) -> AlertReport {
         let output = lines.filter { !$0.hasPrefix("- look next: ") }.joined(separator: "\n")
         #expect(!output.contains("](https://") && !output.contains("![x]") && !output.contains("<script>"))
         #expect(!output.contains("**bold**"))
+        #expect(!hasUnescapedScalar(output.replacingOccurrences(of: "**PAGE**", with: ""), of: "<>[]|`"), "\(output)")
         #expect(output.hasPrefix("**PAGE** purchase, productID="))
     }
 
@@ -164,13 +170,14 @@ private func report(_ text: String) -> AlertReport {
             // A Markdown code span: no escaping inside, delimited by two backticks the command never holds.
             String(try #require(markdown.split(separator: "`` ", maxSplits: 1).last).dropLast(3)),
             // A Slack code block: only the three entities Slack requires, shown by Slack as the characters.
-            try #require(slack.split(separator: "```").dropFirst().first).replacingOccurrences(of: "&lt;", with: "<")
-                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&"),
+            String(try #require(slack.split(separator: "```").dropFirst().first)).replacingScalarRuns([("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")]),
             try htmlText(try #require(html.split(separator: "<code>").last?.split(separator: "</code>").first)),
             String(try #require(description.split(separator: "\n").first { $0.hasPrefix("look next: ") }).dropFirst(11)),
         ]
+        // The Markdown code span is closed only at its end: no value holds two backticks in a row.
+        #expect(!hasTwoBackticks(markdown.dropFirst("- look next: ``".count).dropLast(2)), "\(markdown)")
         for command in commands {
-            #expect(!command.contains("``") && !command.contains("\u{200B}"), "\(command)")
+            #expect(!hasTwoBackticks(command) && !command.unicodeScalars.contains("\u{200B}"), "\(command)")
             let words = try await onDedicatedThread { try shellWords(command) }
             #expect(words.contains("planID=\(slice)"), "\(command) gave \(words)")
         }
@@ -203,11 +210,10 @@ private func report(_ text: String) -> AlertReport {
     }
 }
 
-/// `text` of an HTML element with the character references ``HTML/escape(_:)`` writes turned back.
+/// `text` of an HTML element with the character references ``HTML/escape(_:)`` writes turned back, Unicode scalar
+/// by scalar (as a browser reads them; Foundation's `replacingOccurrences` misses `&#39;` before a combining mark).
 private func htmlText(_ text: some StringProtocol) throws -> String {
-    String(text).replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-        .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-        .replacingOccurrences(of: "&amp;", with: "&")
+    String(text).replacingScalarRuns([("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")])
 }
 
 /// The words `sh` makes of `command` (printed NUL-separated by `printf`). Blocks: call it on a thread of

@@ -75,7 +75,9 @@ private func rollback(version: String, plan: String) -> RolloutReport {
         #expect(output.hasPrefix("**ROLL BACK 5\\.0\\.0:"))
         // One table row per shown comparison: the pipe in the plan cannot add a column.
         for row in output.split(separator: "\n") where row.hasPrefix("| success rate") {
-            #expect(row.filter { $0 == "|" }.count - row.components(separatedBy: "\\|").count + 1 == 7, "\(row)")
+            let pipes = row.unicodeScalars.filter { $0 == "|" }.count
+            let escaped = zip(row.unicodeScalars, row.unicodeScalars.dropFirst()).filter { $0 == "\\" && $1 == "|" }.count
+            #expect(pipes - escaped == 7, "\(row)")
         }
     }
 

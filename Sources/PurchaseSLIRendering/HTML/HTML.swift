@@ -41,21 +41,19 @@ public struct HTML: Sendable, Hashable, ExpressibleByStringInterpolation, Custom
 
     /// `text` with `& < > " '` replaced by character references: safe in element content, in quoted
     /// attribute values, and in SVG text alike. Control and bidirectional-override characters become
-    /// U+FFFD, as in the terminal.
+    /// U+FFFD, as in the terminal. Unicode scalar by scalar, as a browser reads them: a prepended or
+    /// combining mark beside a `<` makes one `Character` with it, never one scalar.
     public static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in TerminalText.sanitized(text) {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
+        TerminalText.sanitized(text).replacingScalars { scalar in
+            switch scalar {
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            default: nil
             }
         }
-        return escaped
     }
 
     /// Builds markup: literals as written, `String`s escaped, `HTML` as is, numbers as text.

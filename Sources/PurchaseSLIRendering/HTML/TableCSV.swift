@@ -15,107 +15,137 @@ public enum TableCSV {
 
     /// `html` with a "CSV" link after each table, and the files the links name. `pageName` is the page's
     /// file name (`oncall.html`); the files are `oncall.table-1-purchase.csv` and so on (``isFile(_:of:)``).
+    ///
+    /// The markup is read as UTF-8 bytes: everything it is cut at (`<`, `>`, `"`, `&`, `;`) is ASCII, so a
+    /// byte of it is a whole Unicode scalar, as a browser reads it. (Event text that starts with a combining
+    /// mark makes one `Character` with the `>` before it, and text that ends with a prepended mark one with
+    /// the `<` after it, which a search by `Character` would miss.)
     public static func attach(to html: String, pageName: String) -> (html: String, files: [File]) {
         let base = pageName.hasSuffix(".html") ? String(pageName.dropLast(5)) : pageName
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(html.utf8.count + 1024)
         var files: [File] = []
-        var rest = Substring(html)
+        let bytes = Array(html.utf8)
+        var rest = bytes[...]
         // The heading in force: the last one before the table, looked for only in what came since the last table.
         var heading = "table"
-        while let start = rest.range(of: "<table"), let end = rest[start.upperBound...].range(of: "</table>") {
+        while let start = firstRange(of: "<table", in: rest), let end = firstRange(of: "</table>", in: rest[start.upperBound...]) {
             heading = lastHeading(in: rest[..<start.lowerBound]) ?? heading
-            let table = rest[start.lowerBound..<end.upperBound]
             let name = fileName(base: base, number: files.count + 1, heading: heading)
-            files.append(File(name: name, text: csv(rows(of: table))))
+            files.append(File(name: name, text: csv(rows(of: rest[start.lowerBound..<end.upperBound]))))
             output += rest[..<end.upperBound]
             rest = rest[end.upperBound...]
             // A chart's data table is folded away: its link goes after the fold, where it shows.
-            let fold = "</div></details>"
-            if rest.hasPrefix(fold) {
+            let fold = "</div></details>".utf8
+            if rest.starts(with: fold) {
                 output += fold
                 rest = rest.dropFirst(fold.count)
             }
-            output += "<p class=\"csv\"><a href=\"\(name)\" download=\"\(name)\">CSV</a></p>"
+            output += "<p class=\"csv\"><a href=\"\(name)\" download=\"\(name)\">CSV</a></p>".utf8
         }
-        return (output + rest, files)
+        output += rest
+        return (String(decoding: output, as: UTF8.self), files)
+    }
+
+    /// The first place `needle` (ASCII) starts in `text`, or nil. O(n·m).
+    private static func firstRange(of needle: StaticString, in text: ArraySlice<UInt8>) -> Range<Int>? {
+        let needle = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        var from = text.startIndex
+        while let start = text[from...].firstIndex(of: needle[0]) {
+            guard text.endIndex - start >= needle.count else { return nil }
+            if text[start..<start + needle.count].elementsEqual(needle) { return start..<start + needle.count }
+            from = start + 1
+        }
+        return nil
     }
 
     /// The cells of each row of a table's markup.
-    static func rows(of table: Substring) -> [[String]] {
-        table.components(separatedBy: "<tr").dropFirst().map { row in
+    static func rows(of table: ArraySlice<UInt8>) -> [[String]] {
+        var rows: [[String]] = []
+        var rest = table
+        guard let first = firstRange(of: "<tr", in: rest) else { return [] }
+        rest = rest[first.upperBound...]
+        while !rest.isEmpty {
+            let next = firstRange(of: "<tr", in: rest)
+            var row = rest[..<(next?.lowerBound ?? rest.endIndex)]
             var cells: [String] = []
-            var rest = Substring(row)
-            while let cell = nextCell(in: rest) {
+            while let cell = nextCell(in: row) {
                 cells.append(cell.value)
-                rest = cell.rest
+                row = cell.rest
             }
-            return cells
+            rows.append(cells)
+            rest = rest[(next?.upperBound ?? rest.endIndex)...]
         }
+        return rows
     }
 
     /// The next `<td>` or `<th>` of `text`: its value and what follows it.
-    private static func nextCell(in text: Substring) -> (value: String, rest: Substring)? {
-        guard let open = [text.range(of: "<td"), text.range(of: "<th")].compactMap({ $0 }).min(by: { $0.lowerBound < $1.lowerBound }),
-            let tagEnd = text[open.upperBound...].firstIndex(of: ">")
+    private static func nextCell(in text: ArraySlice<UInt8>) -> (value: String, rest: ArraySlice<UInt8>)? {
+        let opens = [firstRange(of: "<td", in: text), firstRange(of: "<th", in: text)].compactMap { $0 }
+        guard let open = opens.min(by: { $0.lowerBound < $1.lowerBound }),
+            let tagEnd = text[open.upperBound...].firstIndex(of: UInt8(ascii: ">"))
         else { return nil }
         let tag = text[open.lowerBound..<tagEnd]
-        let closing = text[open.lowerBound...].hasPrefix("<td") ? "</td>" : "</th>"
-        guard let close = text[tagEnd...].range(of: closing) else { return nil }
-        let content = text[text.index(after: tagEnd)..<close.lowerBound]
-        let value = attribute("data-value", of: tag) ?? plainText(content)
+        let isData = text[open.lowerBound + 2] == UInt8(ascii: "d")
+        guard let close = isData ? firstRange(of: "</td>", in: text[tagEnd...]) : firstRange(of: "</th>", in: text[tagEnd...]) else {
+            return nil
+        }
+        let value = attribute(of: tag) ?? plainText(text[(tagEnd + 1)..<close.lowerBound])
         return (value, text[close.upperBound...])
     }
 
-    /// The value of `name="…"` in a tag, unescaped, or nil.
-    private static func attribute(_ name: String, of tag: Substring) -> String? {
-        guard let start = tag.range(of: " \(name)=\""), let end = tag[start.upperBound...].firstIndex(of: "\"") else { return nil }
+    /// The value of ` data-value="…"` in a tag, unescaped, or nil.
+    private static func attribute(of tag: ArraySlice<UInt8>) -> String? {
+        guard let start = firstRange(of: " data-value=\"", in: tag), let end = tag[start.upperBound...].firstIndex(of: UInt8(ascii: "\""))
+        else { return nil }
         return unescaped(tag[start.upperBound..<end])
     }
 
-    /// Markup without its tags, entities unescaped, white space collapsed.
-    static func plainText(_ markup: Substring) -> String {
-        var text = ""
+    /// Markup without its tags, entities unescaped, white space (any Unicode scalar that is) collapsed.
+    static func plainText(_ markup: ArraySlice<UInt8>) -> String {
+        var text: [UInt8] = []
         var inTag = false
-        for character in markup {
-            if character == "<" {
+        for byte in markup {
+            if byte == UInt8(ascii: "<") {
                 inTag = true
-            } else if character == ">" {
+            } else if byte == UInt8(ascii: ">") {
                 inTag = false
             } else if !inTag {
-                text.append(character)
+                text.append(byte)
             }
         }
-        return unescaped(Substring(text)).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return unescaped(text[...]).unicodeScalars.split(whereSeparator: \.properties.isWhitespace).map { String(Substring($0)) }
+            .joined(separator: " ")
     }
 
     /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;` and numeric references as their characters.
-    private static func unescaped(_ text: Substring) -> String {
+    private static func unescaped(_ text: ArraySlice<UInt8>) -> String {
         var output = ""
         var rest = text
-        while let ampersand = rest.firstIndex(of: "&") {
-            output += rest[..<ampersand]
-            guard let semicolon = rest[ampersand...].prefix(12).firstIndex(of: ";") else {
+        while let ampersand = rest.firstIndex(of: UInt8(ascii: "&")) {
+            output += String(decoding: rest[..<ampersand], as: UTF8.self)
+            guard let semicolon = rest[ampersand...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
                 output += "&"
-                rest = rest[rest.index(after: ampersand)...]
+                rest = rest[(ampersand + 1)...]
                 continue
             }
-            let entity = rest[rest.index(after: ampersand)..<semicolon]
-            let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " "][String(entity)]
+            let entity = String(decoding: rest[(ampersand + 1)..<semicolon], as: UTF8.self)
+            let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " "][entity]
             var scalar: Unicode.Scalar?
             if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
                 scalar = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
             } else if entity.hasPrefix("#") {
                 scalar = UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init)
             }
-            if let replacement = named ?? scalar.map({ String(Character($0)) }) {
+            if let replacement = named ?? scalar.map({ String($0) }) {
                 output += replacement
-                rest = rest[rest.index(after: semicolon)...]
+                rest = rest[(semicolon + 1)...]
             } else {
                 output += "&"
-                rest = rest[rest.index(after: ampersand)...]
+                rest = rest[(ampersand + 1)...]
             }
         }
-        return output + rest
+        return output + String(decoding: rest, as: UTF8.self)
     }
 
     /// Whether `name` is a table's CSV of the page `pageName` (one written for an earlier rendering too).
@@ -126,14 +156,20 @@ public enum TableCSV {
 
     /// The text of the last `<h2>` or `<h3>` of `markup` without its status badges (so that a table keeps its
     /// file name when its status changes), or nil.
-    private static func lastHeading(in markup: Substring) -> String? {
-        let candidates = ["<h3", "<h2"].compactMap { markup.range(of: $0, options: .backwards) }
-        guard let start = candidates.max(by: { $0.lowerBound < $1.lowerBound }),
-            let close = markup[start.upperBound...].range(of: "</h")
-        else { return nil }
-        let heading = String(markup[start.upperBound..<close.lowerBound].drop { $0 != ">" }.dropFirst())
+    private static func lastHeading(in markup: ArraySlice<UInt8>) -> String? {
+        var start: Range<Int>?
+        while let next = [
+            firstRange(of: "<h2", in: markup[(start?.upperBound ?? markup.startIndex)...]),
+            firstRange(of: "<h3", in: markup[(start?.upperBound ?? markup.startIndex)...]),
+        ].compactMap({ $0 })
+            .min(by: { $0.lowerBound < $1.lowerBound })
+        {
+            start = next
+        }
+        guard let start, let close = firstRange(of: "</h", in: markup[start.upperBound...]) else { return nil }
+        let heading = String(decoding: markup[start.upperBound..<close.lowerBound].drop { $0 != UInt8(ascii: ">") }.dropFirst(), as: UTF8.self)
             .replacingOccurrences(of: "<span class=\"status[^\"]*\">[^<]*</span>", with: "", options: .regularExpression)
-        return plainText(Substring(heading))
+        return plainText(Array(heading.utf8)[...])
     }
 
     /// `oncall.table-3-purchase-by-productid-worst-first.csv`: at most 64 characters, the names `serve` hands out.
@@ -152,16 +188,23 @@ public enum TableCSV {
         return prefix + (trimmed.isEmpty ? "table" : trimmed) + ".csv"
     }
 
-    /// RFC 4180 text of `rows`; a cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@` and not a
-    /// number) is prefixed with `'`, so a hostile error description cannot run in Excel.
+    /// RFC 4180 text of `rows`; a cell a spreadsheet would run as a formula (its first Unicode scalar `=`,
+    /// `+`, `-`, `@`, a tab or a carriage return, ``CSVText/startsFormula(_:)``, and not a plain number) is
+    /// prefixed with `'`, so a hostile error description cannot run in Excel.
     static func csv(_ rows: [[String]]) -> String {
         rows.map { row in
             row.map { cell -> String in
                 var value = cell
-                if let first = value.first, "=+-@\t\r".contains(first), Double(value) == nil { value = "'" + value }
-                guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-                return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                if CSVText.startsFormula(value), !isPlainNumber(value) { value = "'" + value }
+                guard value.containsScalar(in: ",\"\n\r".unicodeScalars) else { return value }
+                return CSVText.quoted(value)
             }.joined(separator: ",")
         }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Whether `text` is a number as the pages write one (`-4.4`, `1e-05`): ASCII digits, signs, a point
+    /// and an exponent only, and a `Double` (so not `-inf`, `-nan` or a hexadecimal float).
+    private static func isPlainNumber(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { "0123456789+-.eE".unicodeScalars.contains($0) } && Double(text) != nil
     }
 }
