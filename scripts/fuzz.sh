@@ -49,6 +49,7 @@ max_length() {
         RecurrenceRule) echo 320 ;;
         QueryArguments) echo 512 ;;
         BucketCodec) echo 2048 ;;
+        OpenSLO) echo 16384 ;;
         *) echo 8192 ;;
     esac
 }
