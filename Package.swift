@@ -247,7 +247,8 @@ if Context.environment["PURCHASE_SLI_FUZZ"] != nil {
         ("GzipInflater", "PurchaseSLIGzip"), ("PolicyYAML", "PurchaseSLIAnalysis"),
         ("DashboardYAML", "PurchaseSLIDashboards"), ("BucketCodec", "PurchaseSLIStorage"),
         ("NewRelic", "FuzzDecoding"), ("OTLP", "FuzzDecoding"), ("AppStoreJWS", "PurchaseSLIStores"), ("GooglePush", "PurchaseSLIStores"),
-        ("ConfigFile", "PurchaseSLICLI"), ("DroppedEventsHeader", "PurchaseSLICore"),
+        ("ConfigFile", "PurchaseSLICLI"), ("DroppedEventsHeader", "PurchaseSLICore"), ("MaintenanceBody", "PurchaseSLIAnalysis"),
+        ("OpenSLO", "PurchaseSLIAnalysis"), ("RecurrenceRule", "PurchaseSLICore"),
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/FuzzDriver"))
     package.targets.append(

@@ -2,7 +2,8 @@
 # Fuzzes what reads untrusted bytes with libFuzzer and AddressSanitizer: the event framer, parser and
 # validator, New Relic and OTLP payloads, App Store notifications up to their certificate chain, Play
 # pushes, the serve config file, the dropped-events header, the gzip inflater, RFC 3339 times, query
-# arguments, policy and dashboard YAML, and stored bucket blobs (the package's own modules instrumented,
+# arguments, policy and dashboard YAML, OpenSLO documents, maintenance bodies and their RRULEs, and stored
+# bucket blobs (the package's own modules instrumented,
 # its dependencies built as for the tests: Package.swift). Each target runs for a bounded time,
 # starting from the corpus committed under Tests/Fuzz/Corpus/<target>; what it learns goes to
 # .build-fuzz/corpus/<target>, never into the repository. A crash, a trap or a violated property
@@ -19,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 all_targets=(EventRecords GzipInflater RFC3339 QueryArguments PolicyYAML DashboardYAML BucketCodec
-    NewRelic OTLP AppStoreJWS GooglePush ConfigFile DroppedEventsHeader)
+    NewRelic OTLP AppStoreJWS GooglePush ConfigFile DroppedEventsHeader MaintenanceBody OpenSLO RecurrenceRule)
 seconds=60
 merge=false
 build=.build-fuzz
@@ -45,8 +46,10 @@ done
 max_length() {
     case "$1" in
         RFC3339|DroppedEventsHeader) echo 64 ;;
+        RecurrenceRule) echo 320 ;;
         QueryArguments) echo 512 ;;
         BucketCodec) echo 2048 ;;
+        OpenSLO) echo 16384 ;;
         *) echo 8192 ;;
     esac
 }

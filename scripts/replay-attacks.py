@@ -132,7 +132,7 @@ class Replay:
     def run_all(self):
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
                      self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.grapheme_escaping,
-                     self.smaller]:
+                     self.maintenance_and_inputs, self.smaller]:
             case()
         self.alive("serve still up after every case")
 
@@ -439,6 +439,97 @@ class Replay:
                 raw, shown = "<" in prose, prose.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
             self.check(f"60.3 alerts --format {form}: no raw < in the text, the product shown", not raw and product in shown, f"{len(prose)} chars")
         self.alive("60.3 serve up")
+    def maintenance_and_inputs(self):
+        """Issue 60, 5-7. Maintenance windows need an admin key and cannot silence paging for good; slo import and
+        --time-zone refuse bad input at once. A serve of its own, with read, admin and ingest keys."""
+        keys = {}
+        for kind in ["read", "admin", "ingest"]:
+            keys[kind] = os.path.join(self.work, f"{kind}-keys.txt")
+            with open(keys[kind], "w") as file:
+                file.write(f"replay-{kind}\n")
+        refused = subprocess.run([self.binary, "serve", "--db", os.path.join(self.work, "refused.sqlite"), "--port", "0",
+                                  "--admin-keys", keys["ingest"], "--ingest-keys", keys["ingest"]], capture_output=True, text=True, timeout=60)
+        self.check("5 an admin key that is an ingest key refused at start", refused.returncode != 0 and "admin keys hold an ingest key" in refused.stderr,
+                   f"exit {refused.returncode}: {refused.stderr.strip()[:100]!r}")
+        config = os.path.join(self.work, "maintenance-config.json")
+        with open(config, "w") as file:
+            json.dump({"readRequestsPerSecond": 1000, "readBurst": 1000}, file)
+        database = os.path.join(self.work, "maintenance.sqlite")
+        main_port = self.port
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        server = subprocess.Popen([self.binary, "serve", "--db", database, "--port", str(self.port), "--config", config,
+                                   "--read-keys", keys["read"], "--admin-keys", keys["admin"], "--ingest-keys", keys["ingest"]],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(300):
+                try:
+                    if self.request("GET", "/healthz")[0] == 200:
+                        break
+                except OSError:
+                    time.sleep(0.1)
+            self.maintenance_cases(database)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+            self.port = main_port
+        self.input_cases(database)
+
+    def maintenance_cases(self, database):
+        def key(kind):
+            return {"Authorization": f"Bearer replay-{kind}", "Content-Type": "application/json"}
+        def body(**fields):
+            return json.dumps({"from": "2030-12-01T02:00:00Z", "duration": "1h", "reason": "replay"} | fields)
+        for kind, status in [("read", 403), ("ingest", 401), ("none", 401)]:
+            headers = key(kind) if kind != "none" else {"Content-Type": "application/json"}
+            self.expect(f"5 POST /v1/maintenance with {kind} key refused", "POST", "/v1/maintenance", body(), headers, status=status)
+        self.expect("5 GET /v1/maintenance with the read key", "GET", "/v1/maintenance", headers=key("read"), status=200)
+        code, text = self.expect("5 POST /v1/maintenance with the admin key", "POST", "/v1/maintenance", body(id="replay-1"), key("admin"), status=201)
+        self.expect("5 DELETE with the read key refused", "DELETE", "/v1/maintenance/replay-1", headers=key("read"), status=403)
+        self.expect("5 DELETE with the admin key", "DELETE", "/v1/maintenance/replay-1", headers=key("admin"), status=200)
+        for rule, duration in [("FREQ=DAILY", "1d"), ("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU", "1d"), ("FREQ=MONTHLY", "28d")]:
+            self.expect(f"5 {rule} for {duration} refused", "POST", "/v1/maintenance", body(rrule=rule, duration=duration, force=True), key("admin"),
+                        status=400, contains="each occurrence must end before the next one starts")
+        self.expect("5 2 days a week (29 % of 28 days) refused", "POST", "/v1/maintenance", body(rrule="FREQ=WEEKLY", duration="2d"), key("admin"),
+                    status=422, contains="at most 25 % of any 28 days")
+        self.expect("5 a reason of NUL refused", "POST", "/v1/maintenance", body(reason="\u0000 nul"), key("admin"), status=400,
+                    contains="reason: must be printable text")
+        self.expect("5 a reason of zero-width spaces refused", "POST", "/v1/maintenance", body(reason="\u200b\u200b"), key("admin"), status=400,
+                    contains="reason: must say why")
+        # Windows at the same hour count once in the share: the cap is what stops them.
+        huge = body(**{"from": "1970-01-01T02:00:00Z", "rrule": "FREQ=DAILY;COUNT=9223372036854775807"})
+        codes = [self.request("POST", "/v1/maintenance", huge, key("admin"))[0] for _ in range(200)]
+        self.check("5 200 windows of COUNT=Int64.max from 1970 kept", codes == [201] * 200, f"{sorted(set(codes))}")
+        self.expect("5 the 201st window refused", "POST", "/v1/maintenance", huge, key("admin"), status=409, contains="the most (200)")
+        started = time.monotonic()
+        result = subprocess.run([self.binary, "alerts", "--db", database, "--at", "2026-11-29T12:00:00Z"], capture_output=True, text=True, timeout=120)
+        seconds = time.monotonic() - started
+        self.check("5 alerts --at with 200 windows begun in 1970", result.returncode == 0 and seconds < 5,
+                   f"exit {result.returncode} in {seconds:.2f} s")
+
+    def input_cases(self, database):
+        broken = os.path.join(self.work, "broken.openslo.yaml")
+        with open(broken, "w") as file:
+            file.write("apiVersion: openslo/v1\nkind: Service\nmetadata: {name: shop}\n---\nkind: SLO\nmetadata: {name: [unclosed\n")
+        result = subprocess.run([self.binary, "slo", "import", broken], capture_output=True, text=True, timeout=60)
+        self.check("6 slo import with a syntax error in document 2", result.returncode == 1 and "document 2, line" in result.stderr
+                   and result.stdout == "", f"exit {result.returncode}: {result.stderr.strip()[:120]!r}")
+        deep = os.path.join(self.work, "deep.openslo.yaml")
+        with open(deep, "w") as file:
+            file.write("[" * 10000 + "]" * 10000 + "\n")
+        result = subprocess.run([self.binary, "slo", "import", deep], capture_output=True, text=True, timeout=60)
+        self.check("6 slo import of 10,000 nested lists", result.returncode == 1 and "not valid YAML" in result.stderr,
+                   f"exit {result.returncode}: {result.stderr.strip()[:120]!r}")
+        started = time.monotonic()
+        result = subprocess.run([self.binary, "alerts", "--db", database, "--at", "2026-11-29T12:00:00Z", "--time-zone", "Europe/" * 17000],
+                                capture_output=True, text=True, timeout=60)
+        seconds = time.monotonic() - started
+        self.check("7 --time-zone of 119 KB refused at once", result.returncode == 1 and "at most 64 bytes" in result.stderr and seconds < 2,
+                   f"exit {result.returncode} in {seconds:.2f} s: {result.stderr.strip()[:100]!r}")
 
     def smaller(self):
         """9. The smaller findings."""

@@ -21,12 +21,14 @@ enum YAMLDocument {
         )
 
     /// The file's first document as plain values; nil for an empty file.
+    /// - Throws: ``PolicyError`` naming the line and column of a syntax error (nesting deeper than libyaml's
+    ///   1,000 levels included).
     static func plainValues(_ yaml: String) throws -> Any? {
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml, Self.resolver)
         } catch {
-            throw PolicyError(path: "(file)", reason: "not valid YAML: \(error)")
+            throw syntaxError(error, document: nil)
         }
         guard let root else { return nil }
         var reader = Reader()
@@ -34,20 +36,53 @@ enum YAMLDocument {
     }
 
     /// Every document of a stream (`---` between them) as plain values, the values of all of them counted
-    /// against ``maximumValues``; an empty document is nil.
+    /// against ``maximumValues``; an empty document is nil. A syntax error anywhere fails the whole stream,
+    /// naming its document (from 1), line and column: none of the documents before it is returned (Yams'
+    /// `compose_all` would end the sequence there without a word).
     static func allPlainValues(_ yaml: String) throws -> [Any?] {
         var reader = Reader()
         var documents: [Any?] = []
+        let parser: Parser
         do {
-            for root in try Yams.compose_all(yaml: yaml, Self.resolver) {
-                documents.append(try reader.plainValue(root, at: ""))
-            }
-        } catch let error as PolicyError {
-            throw error
+            parser = try Parser(yaml: yaml, resolver: Self.resolver)
         } catch {
-            throw PolicyError(path: "(file)", reason: "not valid YAML: \(error)")
+            throw syntaxError(error, document: 1)
         }
-        return documents
+        while true {
+            let root: Node?
+            do {
+                root = try parser.nextRoot()
+            } catch {
+                throw syntaxError(error, document: documents.count + 1)
+            }
+            guard let root else { return documents }
+            documents.append(try reader.plainValue(root, at: ""))
+        }
+    }
+
+    /// A YAML syntax error as `document N, line L, column C: not valid YAML: what` (the document only in a
+    /// stream of several).
+    private static func syntaxError(_ error: any Error, document: Int?) -> PolicyError {
+        let place: (line: Int, column: Int)?
+        let problem: String
+        switch error as? YamlError {
+        case .scanner(let context, let text, let mark, _), .parser(let context, let text, let mark, _),
+            .composer(let context, let text, let mark, _):
+            place = (mark.line, mark.column)
+            problem = context.map { "\($0.text) (line \($0.mark.line), column \($0.mark.column)): \(text)" } ?? text
+        case .reader(let text, let offset?, _, let yaml):
+            let before = yaml.prefix(offset)
+            let lineStart = before.lastIndex(where: \.isNewline).map { before.index(after: $0) } ?? before.startIndex
+            place = (before.count(where: \.isNewline) + 1, before.distance(from: lineStart, to: before.endIndex) + 1)
+            problem = text
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            place = (context.mark.line, context.mark.column)
+            problem = "duplicated key(s): " + duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        default:
+            (place, problem) = (nil, "\(error)")
+        }
+        let parts = [document.map { "document \($0)" }, place.map { "line \($0.line), column \($0.column)" }].compactMap(\.self)
+        return PolicyError(path: parts.isEmpty ? "(file)" : parts.joined(separator: ", "), reason: "not valid YAML: \(problem)")
     }
 
     /// Converts nodes depth first, counting the values made.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
@@ -23,12 +24,17 @@ struct MaintenanceCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Declare a maintenance window (one-off, recurring, or a correction after the fact).",
             discussion: """
+                A recurrence whose occurrences would run into each other is refused; so are more than \
+                \(MaintenanceScheduling.maximumStoredWindows) windows kept, and, without --force, windows that together \
+                (with the policy's) cover more than \(MaintenanceScheduling.maximumSharePercent) % of any 28 days.
+
                 Examples:
                   purchase-sli maintenance add --from 2026-12-01T02:00:00Z --to 2026-12-01T04:00:00Z --reason "App Store maintenance (Apple notice)"
                   purchase-sli maintenance add --from 2026-11-01T03:00:00Z --duration 30m --rrule "FREQ=WEEKLY;BYDAY=SU" --actions purchase,restore --reason "weekly grant-server deploy"
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var policyOptions: PolicyOptions
 
         @Option(help: ArgumentHelp("Its name, to remove it by (letters, digits, '.', '_', '-'; default: mw- and 8 hex digits).", valueName: "id"))
         var id: String?
@@ -57,6 +63,9 @@ struct MaintenanceCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Only this app's budgets (default: every app's).", valueName: "id"))
         var app: String?
 
+        @Flag(help: "Keep it even though maintenance would cover more than the most allowed of some 28 days.")
+        var force = false
+
         func run() throws {
             let output = try exitingOnFailure { () throws -> String in
                 let now = Int64(Date().timeIntervalSince1970)
@@ -65,15 +74,18 @@ struct MaintenanceCommand: ParsableCommand {
                     actions: actions.map {
                         $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
                     }, reason: reason,
-                    app: app)
+                    app: app, force: force)
+                let scheduling = MaintenanceScheduling(store: try store.openStore(), policyWindows: try policyOptions.load().maintenance)
                 let window: MaintenanceWindow
                 do {
-                    window = try declaration.window(id: MaintenanceWindow.newID(), createdSeconds: now, source: .stored, nowSeconds: now)
+                    window = try scheduling.declare(declaration, id: MaintenanceWindow.newID(), nowSeconds: now)
                 } catch let error as MaintenanceWindowError {
                     throw CommandFailure(message: "--\(error.field.split(separator: "[").first ?? ""): \(error.reason)")
-                }
-                guard try store.openStore().add(window) else {
-                    throw CommandFailure(message: "--id: a window named \(window.id) exists; remove it first (maintenance remove \(window.id))")
+                } catch let refusal as MaintenanceRefusal {
+                    if let id = refusal.takenID {
+                        throw CommandFailure(message: "--id: a window named \(id) exists; remove it first (maintenance remove \(id))")
+                    }
+                    throw CommandFailure(message: refusal.isOverridable ? "\(refusal) (--force declares it anyway)" : refusal.description)
                 }
                 return MaintenanceOutput.text([window])
                     + (window.isCorrection

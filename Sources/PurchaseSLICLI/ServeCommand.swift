@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
 
             Settings come from the defaults, then --config FILE (JSON), then the environment, then the \
             options. Environment: PURCHASE_SLI_DB, PURCHASE_SLI_HOST, PURCHASE_SLI_PORT, \
-            PURCHASE_SLI_INGEST_KEYS and PURCHASE_SLI_READ_KEYS (keys files), PURCHASE_SLI_CONFIG, PURCHASE_SLI_LOG_LEVEL \
+            PURCHASE_SLI_INGEST_KEYS, PURCHASE_SLI_READ_KEYS and PURCHASE_SLI_ADMIN_KEYS (keys files), PURCHASE_SLI_CONFIG, PURCHASE_SLI_LOG_LEVEL \
             (trace, debug, info, notice, warning, error, critical), PURCHASE_SLI_NOTIFY, \
             PURCHASE_SLI_NOTIFY_FORMAT, PURCHASE_SLI_ALERTS_EVERY, PURCHASE_SLI_POLICY, PURCHASE_SLI_OUT, \
             PURCHASE_SLI_RENDER_EVERY, PURCHASE_SLI_DASHBOARDS, PURCHASE_SLI_RENDER_RANGE, PURCHASE_SLI_BASE_URL, \
@@ -67,6 +67,12 @@ struct ServeCommand: AsyncParsableCommand {
             "File of accepted read keys, as --ingest-keys (env PURCHASE_SLI_READ_KEYS; default: queries, pages and metrics are open to anyone who can connect).",
             valueName: "file"))
     var readKeys: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "File of accepted admin keys, as --ingest-keys: they declare and remove maintenance windows over HTTP and read as read keys do (env PURCHASE_SLI_ADMIN_KEYS; default: no window can be declared or removed over HTTP).",
+            valueName: "file"))
+    var adminKeys: String?
 
     @Option(help: ArgumentHelp("JSON file of server settings (env PURCHASE_SLI_CONFIG).", valueName: "file"))
     var config: String?
@@ -187,6 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
                 "address": "\(server.host):\(server.port)", "database": "\(settings.db)",
                 "ingestKeys": "\(server.ingestKeys.isEnabled ? "\(server.ingestKeys.count) accepted" : "none required")",
                 "readKeys": "\(server.readKeys.isEnabled ? "\(server.readKeys.count) accepted" : "none required (reads open)")",
+                "adminKeys": "\(server.adminKeys.isEnabled ? "\(server.adminKeys.count) accepted" : "none")",
                 "maximumBodyBytes": "\(server.maximumBodyBytes)", "maximumDecompressedBytes": "\(server.maximumDecompressedBytes)",
                 "maximumCompressionRatio": "\(server.maximumCompressionRatio)",
                 "maximumEventsPerRequest": "\(server.maximumEventsPerRequest)", "maximumLineBytes": "\(server.maximumLineBytes)",
@@ -238,10 +245,16 @@ struct ServeCommand: AsyncParsableCommand {
         if let keys = try Self.keys(readKeys, "--read-keys", "PURCHASE_SLI_READ_KEYS", "read", environment) {
             server.readKeys = keys
         }
-        if let shared = server.readKeys.sharedKey(with: server.ingestKeys) {
-            throw CommandFailure(
-                message:
-                    "the read keys hold an ingest key (\(shared.prefix(4))…): ingest keys ship inside apps and are public, so no read key may be one")
+        if let keys = try Self.keys(adminKeys, "--admin-keys", "PURCHASE_SLI_ADMIN_KEYS", "admin", environment) {
+            server.adminKeys = keys
+        }
+        for (keys, kind) in [(server.readKeys, "read"), (server.adminKeys, "admin")] {
+            if let shared = keys.sharedKey(with: server.ingestKeys) {
+                throw CommandFailure(
+                    message:
+                        "the \(kind) keys hold an ingest key (\(shared.prefix(4))…): ingest keys ship inside apps and are public, so no \(kind) key may be one"
+                )
+            }
         }
         try resolveNotifications(&server, environment: environment)
         try stores.apply(to: &server, environment: environment)

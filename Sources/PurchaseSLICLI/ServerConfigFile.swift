@@ -12,7 +12,7 @@ struct ServerConfigFile {
     /// The settings a config file may hold, with what each expects (for errors and docs/configuration.md).
     static let keys: [String: String] = [
         "db": "a SQLite path or a postgres:// URL", "host": "a string", "port": "a whole number 0–65535", "ingestKeys": "an array of strings",
-        "readKeys": "an array of strings",
+        "readKeys": "an array of strings", "adminKeys": "an array of strings",
         "readRequestsPerSecond": "a number", "readBurst": "a number", "maximumQueryRows": "a whole number",
         "pruneEvery": "a whole number of minutes such as \"1h\"",
         "maximumBodyBytes": "a whole number", "maximumDecompressedBytes": "a whole number",
@@ -60,6 +60,7 @@ struct ServerConfigFile {
         }
         if let keys = try value("ingestKeys", as: [String].self) { configuration.ingestKeys = AccessKeys(keys) }
         if let keys = try value("readKeys", as: [String].self) { configuration.readKeys = AccessKeys(keys) }
+        if let keys = try value("adminKeys", as: [String].self) { configuration.adminKeys = AccessKeys(keys) }
         if let rate = try value("readRequestsPerSecond", as: Double.self) { configuration.readRequestsPerSecond = rate }
         if let burst = try value("readBurst", as: Double.self) { configuration.readBurst = burst }
         if let rows = try whole("maximumQueryRows") { configuration.maximumQueryRows = rows }

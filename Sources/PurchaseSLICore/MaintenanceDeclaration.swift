@@ -18,11 +18,14 @@ public struct MaintenanceDeclaration: Sendable, Hashable, Codable {
     public var reason: String
     /// The app it concerns; none: every app (or the one a scoped store serves).
     public var app: String?
+    /// Whether to keep it even though maintenance would cover more than the most allowed of some 28 days
+    /// (`MaintenanceScheduling` checks); a recurrence whose occurrences run into each other is never kept.
+    public var force: Bool?
 
     /// Creates a declaration.
     public init(
         id: String? = nil, from: String, to: String? = nil, duration: String? = nil, rrule: String? = nil, actions: [String]? = nil, reason: String,
-        app: String? = nil
+        app: String? = nil, force: Bool? = nil
     ) {
         self.id = id
         self.from = from
@@ -32,6 +35,7 @@ public struct MaintenanceDeclaration: Sendable, Hashable, Codable {
         self.actions = actions
         self.reason = reason
         self.app = app
+        self.force = force
     }
 
     /// The window declared, named ``id`` or else `id`, checked (``MaintenanceWindow/validated()``);

@@ -57,8 +57,9 @@ public struct MaintenanceWindow: Sendable, Hashable {
         return recurrence.starts(first: startSeconds, notBefore: from - durationSeconds + 1, before: to).map { $0..<($0 + durationSeconds) }
     }
 
-    /// Checks what a person declared: an end after the start, no longer than a year (each occurrence no
-    /// longer than its period), a reason, and times the format can write.
+    /// Checks what a person declared: an end after the start, no longer than a year, each occurrence of a
+    /// recurrence ending before the next one starts (``RecurrenceRule/smallestGapSeconds(first:)``), a
+    /// reason of printable text, and times the format can write.
     /// - Throws: ``MaintenanceWindowError`` naming the field.
     public func validated() throws -> MaintenanceWindow {
         guard RFC3339.representableSeconds.contains(startSeconds) else { throw MaintenanceWindowError(field: "from", "is out of range") }
@@ -67,21 +68,13 @@ public struct MaintenanceWindow: Sendable, Hashable {
         }
         guard durationSeconds <= 366 * 86_400 else { throw MaintenanceWindowError(field: "to", "must be within a year of from") }
         guard RFC3339.representableSeconds.contains(endSeconds) else { throw MaintenanceWindowError(field: "to", "is out of range") }
-        if let recurrence {
-            let period: Int64 =
-                switch recurrence.frequency {
-                case .daily: Int64(recurrence.interval) * 86_400
-                case .weekly: recurrence.weekdays.count > 1 ? 86_400 : Int64(recurrence.interval) * 7 * 86_400
-                case .monthly: 28 * 86_400
-                }
-            guard durationSeconds <= period else {
-                throw MaintenanceWindowError(
-                    field: "duration", "an occurrence must end before the next one can start (\(period / 3600) h apart at least)")
-            }
+        if let recurrence, let gap = recurrence.smallestGapSeconds(first: startSeconds), durationSeconds >= gap {
+            throw MaintenanceWindowError(
+                field: "duration",
+                "each occurrence must end before the next one starts: \(recurrence) starts two occurrences "
+                    + "\(TimeStep(seconds: gap)) apart, and each lasts \(TimeStep(seconds: durationSeconds))")
         }
-        guard !reason.allSatisfy(\.isWhitespace) else {
-            throw MaintenanceWindowError(field: "reason", "must say why (an announced outage, a migration)")
-        }
+        try Self.checkPrintable(reason)
         guard reason.count <= 500 else { throw MaintenanceWindowError(field: "reason", "must be at most 500 characters") }
         if let bad = actions.firstIndex(where: { !ActionType.isValidToken($0) }) {
             throw MaintenanceWindowError(field: "actions[\(bad)]", "must name an action such as purchase, got \"\(actions[bad])\"")
@@ -107,6 +100,21 @@ public struct MaintenanceWindowError: Error, Sendable, Hashable, CustomStringCon
 }
 
 extension MaintenanceWindow {
+    /// Refuses a reason with no printable text (only spaces, control or format characters such as U+200B)
+    /// or with a control character other than tab and line breaks (NUL, escape sequences).
+    static func checkPrintable(_ reason: String) throws {
+        if let control = reason.unicodeScalars.first(where: { $0.properties.generalCategory == .control && !"\t\n\r".unicodeScalars.contains($0) }) {
+            let code = String(control.value, radix: 16, uppercase: true)
+            throw MaintenanceWindowError(
+                field: "reason", "must be printable text, got the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)"
+            )
+        }
+        let invisible: Set<Unicode.GeneralCategory> = [.control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator]
+        guard reason.unicodeScalars.contains(where: { !invisible.contains($0.properties.generalCategory) && !$0.properties.isWhitespace }) else {
+            throw MaintenanceWindowError(field: "reason", "must say why (an announced outage, a migration)")
+        }
+    }
+
     /// A new stored window's id: `mw-` and 8 random hex digits.
     public static func newID() -> String {
         let digits = String(UInt32.random(in: 0...UInt32.max), radix: 16)

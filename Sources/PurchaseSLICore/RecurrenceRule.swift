@@ -22,11 +22,18 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     /// The last time an occurrence may start (seconds, inclusive); nil: no limit.
     public var untilSeconds: Int64?
 
+    /// The longest rule text read, in bytes (every part given once with BYDAY listing all seven days
+    /// needs under 100).
+    public static let maximumLength = 256
+
     private static let dayNames = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 
     /// Parses an RRULE value such as `FREQ=WEEKLY;BYDAY=SU` (an `RRULE:` prefix is allowed).
     /// - Throws: ``RecurrenceRuleError`` naming the part that is not understood.
     public init(parsing text: String) throws {
+        guard text.utf8.count <= Self.maximumLength else {
+            throw RecurrenceRuleError("expected at most \(Self.maximumLength) bytes, got \(text.utf8.count)")
+        }
         var body = Substring(text.filter { $0 != " " })
         if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
         var parts: [String: String] = [:]
@@ -104,52 +111,112 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
 
     /// The start of each occurrence in order, from `firstSeconds` (always the first, as RFC 5545's DTSTART
     /// is, whatever BYDAY says) up to the first at or after `beforeSeconds`, the rule's count or its end;
-    /// only those at or after `notBefore` are returned. Without a count the walk starts a period before
-    /// `notBefore`, so a rule begun years ago costs what the range holds.
+    /// only those at or after `notBefore` are returned. The walk starts at the occurrence `notBefore` falls
+    /// in, found arithmetically, and a COUNT is honoured by each occurrence's index, so a rule begun years
+    /// ago (or with a COUNT of billions) costs what `[notBefore, beforeSeconds)` holds. Times RFC 3339
+    /// cannot write (before year 0, after 9999) have no occurrence.
     public func starts(first firstSeconds: Int64, notBefore: Int64 = .min, before beforeSeconds: Int64) -> [Int64] {
-        let last = min(beforeSeconds - 1, untilSeconds ?? .max)
-        guard firstSeconds <= last else { return [] }
+        guard beforeSeconds > .min else { return [] }
+        let last = min(beforeSeconds - 1, untilSeconds ?? .max, RFC3339.representableSeconds.upperBound)
+        guard RFC3339.representableSeconds.contains(firstSeconds), firstSeconds <= last, notBefore <= last else { return [] }
         var starts = firstSeconds >= notBefore ? [firstSeconds] : []
-        var counted = 1
-        let (firstDay, timeOfDay) = firstSeconds.floorDividedBy(86_400)
-        // Whole days between the first start and the walk's start (none with a count, which counts them all).
-        let skippedDays = count == nil && notBefore > firstSeconds ? max(0, (notBefore - firstSeconds) / 86_400 - 7 * Int64(interval)) : 0
-        /// Takes `start` when it is after the first; false once past the end or the count.
-        func keep(_ start: Int64) -> Bool {
-            guard start <= last, count.map({ counted < $0 }) ?? true else { return false }
-            if start > firstSeconds {
-                counted += 1
-                if start >= notBefore { starts.append(start) }
-            }
+        let limit = count.map(Int64.init) ?? .max
+        // Where the walk may start: no occurrence after the first starts before it.
+        let from = max(notBefore, firstSeconds)
+        /// Takes the occurrence of index `index` (the first is 0) starting at `start`; false once past the end or the count.
+        func keep(index: Int64, start: Int64?) -> Bool {
+            guard let start, index < limit, start <= last else { return false }
+            if start >= notBefore { starts.append(start) }
             return true
         }
+        let (firstDay, timeOfDay) = firstSeconds.floorDividedBy(86_400)
         switch frequency {
         case .daily:
-            var day = firstDay + skippedDays / Int64(interval) * Int64(interval)
-            while keep(day * 86_400 + timeOfDay) { day += Int64(interval) }
+            let step = Int64(interval) * 86_400
+            var index = max(1, (from - firstSeconds) / step)
+            while keep(index: index, start: Self.adding(firstSeconds, index, times: step)) { index += 1 }
         case .weekly:
-            let monday = firstDay - (firstDay + 3).floorDividedBy(7).remainder
-            let days = weekdays.isEmpty ? [Int(firstDay - monday)] : weekdays
-            var week = monday + skippedDays / (7 * Int64(interval)) * 7 * Int64(interval)
-            weeks: while true {
-                // A day of the first week before the first start is passed over (`keep` goes on).
-                for day in days where !keep((week + Int64(day)) * 86_400 + timeOfDay) { break weeks }
-                week += Int64(7 * interval)
+            let firstWeekday = Int((firstDay + 3).floorDividedBy(7).remainder)
+            let monday = firstDay - Int64(firstWeekday)
+            let days = weekdays.isEmpty ? [firstWeekday] : weekdays
+            let cycleDays = 7 * Int64(interval)
+            // The first week holds the days after the first start's; each later cycle every day of `days`.
+            let firstWeek = days.filter { $0 > firstWeekday }
+            let perCycle = Int64(days.count)
+            if from < (monday + cycleDays) * 86_400 + timeOfDay {
+                for (offset, day) in firstWeek.enumerated()
+                where !keep(index: 1 + Int64(offset), start: (monday + Int64(day)) * 86_400 + timeOfDay) {
+                    return starts
+                }
+            }
+            var cycle = max(1, (from - (monday * 86_400 + timeOfDay)) / (cycleDays * 86_400))
+            while true {
+                let week = monday + cycle * cycleDays
+                let before = 1 + Int64(firstWeek.count) + (cycle - 1) * perCycle
+                for (offset, day) in days.enumerated() where !keep(index: before + Int64(offset), start: (week + Int64(day)) * 86_400 + timeOfDay) {
+                    return starts
+                }
+                cycle += 1
             }
         case .monthly:
             let first = RFC3339.civilDate(daysSinceEpoch: Int(firstDay))
-            var month = first.year * 12 + first.month - 1
+            let firstMonth = Int64(first.year) * 12 + Int64(first.month) - 1
+            let fromDate = RFC3339.civilDate(daysSinceEpoch: Int(from.floorDividedBy(86_400).quotient))
+            let fromMonth = Int64(fromDate.year) * 12 + Int64(fromDate.month) - 1
+            var step = max(1, (fromMonth - firstMonth) / Int64(interval))
+            var index = count == nil ? 0 : monthsHolding(day: first.day, firstMonth: firstMonth, before: step)
             while true {
-                let (year, monthOfYear) = (month / 12, month % 12 + 1)
-                month += interval
-                guard first.day <= RFC3339.daysInMonth(year: year, month: monthOfYear) else {
-                    if Int64(RFC3339.daysSinceEpoch(year: year, month: monthOfYear, day: 1)) * 86_400 > last { break }
-                    continue
-                }
-                if !keep(Int64(RFC3339.daysSinceEpoch(year: year, month: monthOfYear, day: first.day)) * 86_400 + timeOfDay) { break }
+                let month = firstMonth + step * Int64(interval)
+                let (year, monthOfYear) = (Int(month / 12), Int(month % 12) + 1)
+                step += 1
+                let monthStart = Int64(RFC3339.daysSinceEpoch(year: year, month: monthOfYear, day: 1)) * 86_400
+                guard monthStart <= last else { break }
+                guard first.day <= RFC3339.daysInMonth(year: year, month: monthOfYear) else { continue }
+                if !keep(index: index, start: monthStart + Int64(first.day - 1) * 86_400 + timeOfDay) { break }
+                index += 1
             }
         }
         return starts
+    }
+
+    /// `base + index × step`, or nil when it overflows.
+    private static func adding(_ base: Int64, _ index: Int64, times step: Int64) -> Int64? {
+        let (product, overflow) = index.multipliedReportingOverflow(by: step)
+        let (sum, overflowAgain) = base.addingReportingOverflow(product)
+        return overflow || overflowAgain ? nil : sum
+    }
+
+    /// How many of the months `firstMonth + k × interval`, `k` in `0..<steps`, have day `day`: the index of
+    /// the occurrence of step `steps`. Which months have a day repeats every 400 years (4,800 months), so at
+    /// most two such cycles are looked at, and none for days every month has.
+    private func monthsHolding(day: Int, firstMonth: Int64, before steps: Int64) -> Int64 {
+        guard day > 28 else { return steps }
+        func holds(_ step: Int64) -> Bool {
+            let month = firstMonth + step * Int64(interval)
+            return day <= RFC3339.daysInMonth(year: Int(month / 12), month: Int(month % 12) + 1)
+        }
+        var divisor = Int64(4_800)
+        var other = Int64(interval)
+        while other != 0 { (divisor, other) = (other, divisor % other) }
+        let cycle = 4_800 / divisor
+        let perCycle = Int64((0..<cycle).count(where: holds))
+        return steps / cycle * perCycle + Int64((0..<steps % cycle).count(where: holds))
+    }
+
+    /// The shortest time between the starts of two consecutive occurrences when `firstSeconds` is the first,
+    /// or nil when there is at most one: the longest an occurrence may last without running into the next.
+    /// Looks at the first 8 years' occurrences (a weekly rule's first weeks and a monthly rule's short months
+    /// among them).
+    public func smallestGapSeconds(first firstSeconds: Int64) -> Int64? {
+        let reach: Int64 =
+            switch frequency {
+            case .daily: 2 * Int64(interval) * 86_400 + 1
+            case .weekly: (3 * 7 * Int64(interval) + 7) * 86_400
+            case .monthly: (8 * 12 * Int64(interval) + 2) * 31 * 86_400
+            }
+        let (before, overflow) = firstSeconds.addingReportingOverflow(reach)
+        let starts = self.starts(first: firstSeconds, before: overflow ? .max : before)
+        return zip(starts, starts.dropFirst()).map { $1 - $0 }.min()
     }
 }
 

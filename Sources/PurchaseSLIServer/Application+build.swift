@@ -41,7 +41,7 @@ public func buildApplication(
     HealthController(store: store, committer: committer, metrics: metrics).addRoutes(to: router)
     SLOMetricsController(store: store, configuration: configuration).addRoutes(to: router)
     MaintenanceController(
-        store: store, policyWindows: configuration.alertPolicy.maintenance, keysConfigured: configuration.readKeys.isEnabled,
+        store: store, policyWindows: configuration.alertPolicy.maintenance, adminKeys: configuration.adminKeys,
         maximumBodyBytes: configuration.maximumBodyBytes, bodyTimeoutSeconds: configuration.bodyTimeoutSeconds, logger: logger
     ).addRoutes(to: router)
     if let directory = configuration.pagesDirectory {

@@ -17,6 +17,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         case forbidden(String)
         case notFound(String)
         case conflict(String)
+        case unprocessable(String)
         case badRequest(String, rejected: [RecordReject])
         case bodyTimeout(seconds: Int64)
         case storeUnavailable(String)
@@ -40,6 +41,7 @@ public struct IngestError: HTTPResponseError, Sendable {
     static func forbidden(_ reason: String) -> Self { Self(kind: .forbidden(reason)) }
     static func notFound(_ reason: String) -> Self { Self(kind: .notFound(reason)) }
     static func conflict(_ reason: String) -> Self { Self(kind: .conflict(reason)) }
+    static func unprocessable(_ reason: String) -> Self { Self(kind: .unprocessable(reason)) }
     static func badRequest(_ reason: String, rejected: [RecordReject] = []) -> Self {
         Self(kind: .badRequest(reason, rejected: rejected))
     }
@@ -63,6 +65,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         case .forbidden: .forbidden
         case .notFound: .notFound
         case .conflict: .conflict
+        case .unprocessable: .unprocessableContent
         case .badRequest: .badRequest
         case .bodyTimeout: .requestTimeout
         case .storeUnavailable, .storeUnanswered, .shuttingDown: .serviceUnavailable
@@ -76,7 +79,7 @@ public struct IngestError: HTTPResponseError, Sendable {
         case .unknownKey: "unknown ingest key"
         case .rateLimited(let seconds, let client): "rate limit of \(client) exceeded; retry after \(seconds) s"
         case .tooLarge(let reason), .unsupportedMediaType(let reason), .notImplemented(let reason), .badRequest(let reason, _),
-            .forbidden(let reason), .notFound(let reason), .conflict(let reason):
+            .forbidden(let reason), .notFound(let reason), .conflict(let reason), .unprocessable(let reason):
             reason
         case .storeUnavailable(let reason): "the store cannot commit right now (\(reason)); nothing of this request was counted, retry later"
         case .storeUnanswered(let reason):

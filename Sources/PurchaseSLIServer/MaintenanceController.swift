@@ -10,16 +10,19 @@ import PurchaseSLIStorage
 
 /// `/v1/maintenance`: `GET` lists the maintenance windows (the policy's and the stored ones, as `purchase-sli
 /// maintenance list --format json`), `POST` declares one (a JSON ``MaintenanceDeclaration``; 201 with it),
-/// `DELETE /v1/maintenance/{id}` removes a stored one. Behind the read keys like every read; declaring and
-/// removing need read keys to be configured at all, since a window silences burn-rate alerts, and are
-/// refused from another site's page (a JSON body only, no `Sec-Fetch-Site: cross-site`), since a browser
-/// resends the key it keeps for the pages.
+/// `DELETE /v1/maintenance/{id}` removes a stored one. Listing is behind the read keys like every read;
+/// declaring and removing need an admin key (`serve --admin-keys`), since a window silences burn-rate
+/// alerts: a read key (the one Prometheus scrapes with) only lists, and without admin keys no window is
+/// declared or removed over HTTP (the `maintenance` command works on the store). Both are refused from
+/// another site's page (a JSON body only, no `Sec-Fetch-Site: cross-site`), since a browser resends the
+/// key it keeps for the pages. A declaration is checked by ``MaintenanceScheduling`` (400 naming the
+/// field, 409 beyond the most windows kept or for a taken id, 422 beyond the share of 28 days).
 struct MaintenanceController {
     let store: any PurchaseStore
     /// The policy's own windows, listed with the stored ones.
     let policyWindows: [MaintenanceWindow]
-    /// Whether read keys are configured (the middleware has checked the request's).
-    let keysConfigured: Bool
+    /// The keys that may declare and remove windows.
+    let adminKeys: AccessKeys
     let maximumBodyBytes: Int
     let bodyTimeoutSeconds: Int64
     let logger: Logger
@@ -28,6 +31,7 @@ struct MaintenanceController {
         router.get("/v1/maintenance") { _, _ in try await list() }
         router.post("/v1/maintenance") { request, _ in try await declare(request) }
         router.delete("/v1/maintenance/{id}") { request, context in
+            try requireAdmin(request)
             try refuseCrossSite(request)
             return try await remove(context.parameters.get("id") ?? "")
         }
@@ -40,7 +44,7 @@ struct MaintenanceController {
     }
 
     private func declare(_ request: Request) async throws -> Response {
-        try requireKeys()
+        try requireAdmin(request)
         try refuseCrossSite(request)
         // JSON only: a browser sends it cross-site only after a CORS preflight this server never grants, so a
         // page elsewhere cannot post a form that declares a window with the key a browser keeps for the pages.
@@ -60,15 +64,17 @@ struct MaintenanceController {
                 "expected a JSON object such as {\"from\":\"2026-12-01T02:00:00Z\",\"to\":\"2026-12-01T04:00:00Z\",\"reason\":\"…\"}")
         }
         let now = wallClockMillis() / 1000
+        let scheduling = MaintenanceScheduling(store: store, policyWindows: policyWindows)
         let window: MaintenanceWindow
         do {
-            window = try declaration.window(id: MaintenanceWindow.newID(), createdSeconds: now, source: .stored, nowSeconds: now)
+            window = try await runBlocking { try scheduling.declare(declaration, id: MaintenanceWindow.newID(), nowSeconds: now) }
         } catch let error as MaintenanceWindowError {
             throw IngestError.badRequest(error.description)
+        } catch let refusal as MaintenanceRefusal {
+            if let id = refusal.takenID { throw IngestError.conflict("a window named \(id) exists; DELETE /v1/maintenance/\(id) first") }
+            throw refusal.isOverridable
+                ? IngestError.unprocessable("\(refusal); send \"force\": true to declare it anyway") : IngestError.conflict(refusal.description)
         }
-        let store = store
-        let added = try await runBlocking { try store.add(window) }
-        guard added else { throw IngestError.conflict("a window named \(window.id) exists; DELETE /v1/maintenance/\(window.id) first") }
         logger.notice(
             "maintenance window declared",
             metadata: ["id": "\(window.id)", "from": "\(RFC3339.format(seconds: window.startSeconds))", "reason": "\(window.reason)"])
@@ -76,7 +82,6 @@ struct MaintenanceController {
     }
 
     private func remove(_ id: String) async throws -> Response {
-        try requireKeys()
         let store = store
         guard let removed = try await runBlocking({ try store.removeMaintenanceWindow(id: id) }) else {
             throw IngestError.notFound(
@@ -86,10 +91,17 @@ struct MaintenanceController {
         return Self.json(.ok, MaintenanceOutput.json(removed) + "\n")
     }
 
-    /// Refuses a change while no read key is configured: anyone could otherwise silence the alerts.
-    private func requireKeys() throws {
-        guard keysConfigured else {
-            throw IngestError.forbidden("declaring or removing maintenance windows needs read keys (serve --read-keys); none is configured")
+    /// Refuses a change unless the request presents an admin key: without admin keys configured, every one
+    /// (a server on 127.0.0.1 is reached by any local process and, through DNS rebinding, by web pages).
+    private func requireAdmin(_ request: Request) throws {
+        guard adminKeys.isEnabled else {
+            throw IngestError.forbidden(
+                "declaring or removing maintenance windows needs an admin key (serve --admin-keys); none is configured "
+                    + "(purchase-sli maintenance works on the database)")
+        }
+        guard let presented = ReadAccessMiddleware<ServerRequestContext>.presentedKey(request), adminKeys.match(presented) != nil else {
+            throw IngestError.forbidden(
+                "declaring or removing maintenance windows needs an admin key (Authorization: Bearer KEY); a read key only lists them")
         }
     }
 

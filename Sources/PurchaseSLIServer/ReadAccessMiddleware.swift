@@ -6,11 +6,12 @@ import PurchaseSLICore
 /// Who may read: with read keys configured, every request but the health checks (`/healthz`, `/readyz`)
 /// and ingestion (`POST /v1/events` and the New Relic and OTLP routes, which check ingest keys) must present one, as
 /// `Authorization: Bearer KEY` or, from a browser, HTTP Basic with the key as the password (any user
-/// name); a request without one gets 401 and a Basic challenge, so a browser asks for it. Each key (or,
+/// name); an admin key reads too. A request without one gets 401 and a Basic challenge, so a browser asks for it. Each key (or,
 /// without read keys, each client address) may make ``ServerConfiguration/readRequestsPerSecond`` reads a
 /// second on average, so a few expensive queries cannot starve the service.
 struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let keys: AccessKeys
+    let adminKeys: AccessKeys
     let limiter: RateLimiter
     let concurrency = ConcurrencyLimiter(limit: Self.maximumConcurrentReads)
     let totalConcurrency = ConcurrencyLimiter(limit: Self.maximumConcurrentReadsInTotal)
@@ -23,6 +24,7 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
 
     init(configuration: ServerConfiguration) {
         keys = configuration.readKeys
+        adminKeys = configuration.adminKeys
         limiter = RateLimiter(ratePerSecond: configuration.readRequestsPerSecond, burst: configuration.readBurst)
     }
 
@@ -31,7 +33,7 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
         let reader: String
         if keys.isEnabled {
             guard let presented = Self.presentedKey(request) else { throw ReadAccessError.missingKey }
-            guard let key = keys.match(presented) else { throw ReadAccessError.unknownKey }
+            guard let key = keys.match(presented) ?? adminKeys.match(presented) else { throw ReadAccessError.unknownKey }
             reader = "key:" + key
         } else {
             reader = "address:" + clientAddress(of: context)

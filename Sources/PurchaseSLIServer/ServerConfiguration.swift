@@ -16,6 +16,9 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var ingestKeys = AccessKeys([])
     /// Accepted read keys (queries, pages, metrics); none means reads are open to anyone who can connect.
     public var readKeys = AccessKeys([])
+    /// Accepted admin keys: they declare and remove maintenance windows (`POST` and `DELETE
+    /// /v1/maintenance`), and read as a read key does; none means no window can be declared over HTTP.
+    public var adminKeys = AccessKeys([])
     /// Read requests per second each read key (or, without read keys, each client address) may make on
     /// average.
     public var readRequestsPerSecond: Double = 10

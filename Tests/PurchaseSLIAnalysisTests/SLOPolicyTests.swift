@@ -84,11 +84,11 @@ import Testing
         ("reportingCurrency: USD\nexchangeRates: {EUR: 0}", "exchangeRates.EUR", "above 0"),
         ("reportingCurrency: USD\nexchangeRates: {euro: 1.1}", "exchangeRates.euro", "ISO 4217"),
         ("exchangeRates: {EUR: 1.1}", "exchangeRates", "give it too"),
-        ("objectives: [", "(file)", "not valid YAML"),
+        ("objectives: [", "line 2, column 1", "not valid YAML"),
         // Found by the fuzzer: a key that is a list or mapping trapped inside Yams.
         ("? [a, b]\n: 1", "(file)", "a key that is not text"),
         ("spikes:\n  ? {window: 1h}\n  : 3", "spikes", "a key that is not text"),
-        ("minimumValidEvents: 5\nminimumValidEvents: 6", "(file)", "duplicated key(s): 'minimumValidEvents'"),
+        ("minimumValidEvents: 5\nminimumValidEvents: 6", "line 1, column 1", "duplicated key(s): 'minimumValidEvents'"),
         ("maintenance: [{from: 2026-12-01T02:00:00Z, to: 2026-12-01T04:00:00Z}]", "maintenance[0].reason", "is missing"),
         ("maintenance: [{from: now, duration: 2h, reason: x}]", "maintenance[0].from", "a fixed time"),
         ("maintenance: [{from: 2026-12-01T02:00:00Z, reason: x}]", "maintenance[0].to", "give the end (to) or the length (duration)"),

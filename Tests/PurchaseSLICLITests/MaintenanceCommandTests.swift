@@ -81,4 +81,33 @@ import Testing
         let (_, listed) = try await ChildProcess.run(executable, ["maintenance", "list", "--db", path])
         #expect(listed == "no maintenance window\n")
     }
+
+    /// The command checks what the route checks (one validator): a weekly window of 2 days is more than a
+    /// quarter of 28 days and needs --force; a recurrence running into itself and a reason of NUL are
+    /// refused even with it.
+    @Test func theShareOfTwentyEightDaysNeedsForceAndBadWindowsAreRefused() async throws {
+        let executable = try #require(builtExecutable)
+        let directory = try TemporaryDirectory()
+        let path = directory.file("db.sqlite")
+        let weekly =
+            ["maintenance", "add", "--db", path, "--policy", directory.file("none.yaml"), "--from", "2030-12-01", "--duration", "2d"]
+            + ["--rrule", "FREQ=WEEKLY", "--reason", "weekly deploys"]
+        try "{}\n".write(toFile: directory.file("none.yaml"), atomically: true, encoding: .utf8)
+        let (refused, refusal) = try await ChildProcess.run(executable, weekly)
+        #expect(
+            refused == .exit(1)
+                && refusal.contains("(29 %); at most 25 % of any 28 days may be maintenance without force (--force declares it anyway)"), "\(refusal)"
+        )
+        let (forced, output) = try await ChildProcess.run(executable, weekly + ["--force"])
+        #expect(forced == .exit(0), "\(output)")
+        let daily = ["maintenance", "add", "--db", path, "--from", "2030-12-01", "--duration", "1d", "--rrule", "FREQ=DAILY", "--force"]
+        let (overlapping, overlap) = try await ChildProcess.run(executable, daily + ["--reason", "always"])
+        #expect(overlapping == .exit(1) && overlap.contains("error: --duration: each occurrence must end before the next one starts"), "\(overlap)")
+        let (nul, nulRefusal) = try await ChildProcess.run(
+            executable, ["maintenance", "add", "--db", path, "--from", "2030-12-01", "--duration", "1h", "--reason", "\u{7F} \u{1B}"])
+        #expect(nul == .exit(1) && nulRefusal.contains("error: --reason: must be printable text, got the control character U+007F"), "\(nulRefusal)")
+        let (_, listed) = try await ChildProcess.run(
+            executable, ["maintenance", "list", "--db", path, "--policy", directory.file("none.yaml"), "--format", "json"])
+        #expect(listed.components(separatedBy: "\"id\":").count == 2, "only the forced window is kept: \(listed)")
+    }
 }

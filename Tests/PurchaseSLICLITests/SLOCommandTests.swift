@@ -54,4 +54,38 @@ import Testing
                 "error: \(file), document 1 (SLO latency): spec.budgetingMethod: expected Occurrences (purchase-sli counts events), got Timeslices"),
             "\(output)")
     }
+
+    /// A syntax error in the second document fails the whole import, naming the document, line and column;
+    /// nothing is printed as the policy (the documents before it included).
+    @Test func aSyntaxErrorInAnyDocumentFailsTheWholeImport() async throws {
+        let executable = try #require(builtExecutable)
+        let directory = try TemporaryDirectory()
+        let (_, exported) = try await ChildProcess.run(
+            executable, ["slo", "export", "--format", "openslo", "--policy", packageRoot + "/dashboards/slos.yaml"])
+        var documents = exported.components(separatedBy: "\n---\n")
+        try #require(documents.count >= 3 && !documents[0].isEmpty, "\(exported)")
+        documents[1] += "\nbroken: {unclosed: [1, 2\n"
+        let text = documents.joined(separator: "\n---\n")
+        let brokenLine = text.prefix(upTo: try #require(text.range(of: "broken: {unclosed")).lowerBound).count(where: { $0 == "\n" }) + 1
+        let file = try directory.write("broken.yaml", text)
+        let (status, output) = try await ChildProcess.run(executable, ["slo", "import", file])
+        #expect(status == .exit(1), "\(output)")
+        let place = try #require(output.firstMatch(of: #/document (\d+), line (\d+), column (\d+): not valid YAML: /#), "\(output)")
+        #expect(place.1 == "2" && (brokenLine...brokenLine + 2).contains(Int(place.2) ?? 0), "line \(brokenLine): \(output)")
+        #expect(output.contains("error: \(file): document 2, line "), "\(output)")
+        #expect(!output.contains("objectives:"), "nothing is imported: \(output)")
+        let whole = try directory.write("whole.yaml", exported)
+        #expect(try await ChildProcess.run(executable, ["slo", "import", whole]).0 == .exit(0), "the same documents unbroken import")
+    }
+
+    /// Nesting deeper than the YAML reader's 1,000 levels is a syntax error with its place, not "nothing to read".
+    @Test func aDeeplyNestedFileIsRefusedWithItsPlace() async throws {
+        let executable = try #require(builtExecutable)
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("deep.yaml", String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n")
+        let (status, output) = try await ChildProcess.run(executable, ["slo", "import", file])
+        #expect(status == .exit(1), "\(output)")
+        #expect(output.contains("error: \(file): document 1, line 1, column "), "\(output)")
+        #expect(output.contains("not valid YAML") && !output.contains("nothing to read"), "\(output)")
+    }
 }

@@ -75,6 +75,16 @@ import Testing
                 ],
                 [:], "the read keys hold an ingest key"
             ),
+            (
+                [
+                    "--admin-keys", try directory.write("admin-keys", "admin\napp-key\n"), "--ingest-keys",
+                    try directory.write("ingest-keys-2", "app-key\n"),
+                ],
+                [:], "the admin keys hold an ingest key (app-…): ingest keys ship inside apps and are public, so no admin key may be one"
+            ),
+            ([], ["PURCHASE_SLI_ADMIN_KEYS": directory.file("missing-keys")], "PURCHASE_SLI_ADMIN_KEYS: cannot read the admin keys file"),
+            (["--config", try directory.write("bad-admin.json", #"{"adminKeys": "admin"}"#)], [:], "adminKeys expects an array of strings"),
+            ([], ["PURCHASE_SLI_TIME_ZONE": String(repeating: "Europe/", count: 20_000)], "a time zone name is at most 64 bytes"),
             (["--config", try directory.write("bad.json", #"{"alertsEvery": "1h30s"}"#)], [:], "alertsEvery expects a whole number of minutes"),
             (["--notify", "http://x/", "--policy", directory.file("missing.yaml")], [:], "cannot read the policy file"),
             (["--base-url", "sli.example.com"], [:], "--base-url: expected an http or https URL"),

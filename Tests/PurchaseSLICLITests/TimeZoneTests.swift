@@ -44,6 +44,12 @@ import Testing
         let (_, json) = try await ChildProcess.run(
             executable, ["alerts", "--db", path, "--format", "json", "--time-zone", "Europe/Berlin"] + Self.range)
         #expect(json.contains("\"startsAt\":\"2026-11-14T") && !json.contains("+01:00"), "\(json)")
+        // A name longer than any zone's is refused at once, without a suggestion.
+        let (long, refusal) = try await ChildProcess.run(
+            executable, ["alerts", "--db", path, "--time-zone", String(repeating: "Europe/Berlin", count: 10_000)] + Self.range)
+        #expect(
+            long == .exit(1) && refusal.contains("--time-zone: a time zone name is at most 64 bytes (the longest IANA name has 32), got 130000"),
+            "\(refusal)")
         _ = directory
     }
 

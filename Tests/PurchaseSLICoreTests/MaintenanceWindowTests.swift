@@ -115,7 +115,7 @@ import Testing
         ),
         (
             MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "2d", rrule: "FREQ=DAILY", reason: "x"),
-            "duration: an occurrence must end before the next one can start (24 h apart at least)"
+            "duration: each occurrence must end before the next one starts: FREQ=DAILY starts two occurrences 1d apart, and each lasts 2d"
         ),
         (
             MaintenanceDeclaration(from: "2026-12-01T02:00:00Z", duration: "2h", reason: "  "),

@@ -81,7 +81,7 @@ import Testing
         BadDefinition(why: "no panels", yaml: "title: T\nfile: t.html\n", path: "panels", reason: "required"),
         BadDefinition(why: "an empty panel list", yaml: "title: T\nfile: t.html\npanels: []\n", path: "panels", reason: "at least one"),
         BadDefinition(why: "panels that are not a list", yaml: "title: T\nfile: t.html\npanels: objectives\n", path: "panels", reason: ""),
-        BadDefinition(why: "text that is not YAML", yaml: "title: [T\n", path: "(file)", reason: "YAML"),
+        BadDefinition(why: "text that is not YAML", yaml: "title: [T\n", path: "line 2, column 1", reason: "YAML"),
         BadDefinition(
             why: "an overlay of a chart by a dimension",
             yaml: "title: T\nfile: t.html\npanels:\n  - {kind: chart, metric: successRate, by: productID, overlay: previousWeek}\n",

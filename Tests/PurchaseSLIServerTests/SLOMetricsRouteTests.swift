@@ -23,7 +23,10 @@ import Testing
                 resultType: time >= now - 2400 ? .failure : .success, errorDescription: nil)
         }
         _ = try store.record(events, receivedAtMillis: 0)
-        let app = makeApp(store: store) { $0.readKeys = AccessKeys(["read-secret"]) }
+        let app = makeApp(store: store) {
+            $0.readKeys = AccessKeys(["read-secret"])
+            $0.adminKeys = AccessKeys(["admin-secret"])
+        }
         let key: HTTPFields = [.authorization: "Bearer read-secret"]
         try await app.test(.router) { client in
             func exposition() async throws -> String {
@@ -39,7 +42,7 @@ import Testing
             try await client.execute(uri: "/metrics/slo", method: .get) { #expect($0.status == .unauthorized) }
             let declaration = #"{"from":"now-45m","duration":"2h","actions":["purchase"],"reason":"verification migration"}"#
             try await client.execute(
-                uri: "/v1/maintenance", method: .post, headers: [.authorization: "Bearer read-secret", .contentType: "application/json"],
+                uri: "/v1/maintenance", method: .post, headers: [.authorization: "Bearer admin-secret", .contentType: "application/json"],
                 body: ByteBuffer(string: declaration)
             ) { #expect($0.status == .created) }
             let quiet = try await exposition()
