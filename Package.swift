@@ -45,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -82,10 +83,24 @@ let package = Package(
             swiftSettings: optimizedSwiftSettings
         ),
         .target(name: "PurchaseSLIRendering", dependencies: ["PurchaseSLICore", "PurchaseSLIAnalysis"], swiftSettings: swiftSettings),
+        // The one outbound HTTP client (async-http-client): redirects off, credentials to the configured
+        // origin only, timeouts and retries in one place.
+        .target(
+            name: "PurchaseSLIOutbound",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PurchaseSLIApplication",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering",
+                "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIOutbound",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -103,7 +118,7 @@ let package = Package(
         .target(
             name: "PurchaseSLIStores",
             dependencies: [
-                "PurchaseSLICore",
+                "PurchaseSLICore", "PurchaseSLIOutbound",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -115,7 +130,7 @@ let package = Package(
             name: "PurchaseSLIServer",
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", "PurchaseSLIAnalysis",
-                "PurchaseSLIRendering", "PurchaseSLIApplication", "PurchaseSLIDashboards", "PurchaseSLIStores",
+                "PurchaseSLIRendering", "PurchaseSLIApplication", "PurchaseSLIDashboards", "PurchaseSLIStores", "PurchaseSLIOutbound",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -132,7 +147,7 @@ let package = Package(
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", postgresStore, "PurchaseSLISimulation",
                 "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIAnalysis", "PurchaseSLIApplication", "PurchaseSLIDashboards",
-                "PurchaseSLIStores",
+                "PurchaseSLIStores", "PurchaseSLIOutbound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -202,6 +217,7 @@ let package = Package(
             dependencies: [
                 "PurchaseSLITestSupport", "PurchaseSLIServer", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIGzip",
                 "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIApplication", "PurchaseSLIDashboards", "PurchaseSLIStores",
+                "PurchaseSLIOutbound",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -214,7 +230,7 @@ let package = Package(
             dependencies: [
                 "PurchaseSLITestSupport", "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", postgresStore, "PurchaseSLISimulation",
                 "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIApplication", "PurchaseSLIStores",
-                "PurchaseSLIGzip",
+                "PurchaseSLIGzip", "PurchaseSLIOutbound",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
