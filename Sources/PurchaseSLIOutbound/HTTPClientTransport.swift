@@ -122,6 +122,9 @@ struct TransportError: Error, CustomStringConvertible {
             description = "the connection closed before the answer ended"
         case is NIOTooManyBytesError:
             description = "an answer over \(maximumBytes) bytes"
+        case let error as IOError:
+            // A refused connection is tried until the connect timeout, then reported as the last error.
+            description = error.errnoCode == ECONNREFUSED ? "connection refused" : String(cString: strerror(error.errnoCode))
         case let error as NIOConnectionError:
             if error.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
                 description = "connection refused"
