@@ -24,9 +24,10 @@ let package = Package(
         // The client of apps and grant servers: Foundation only, for iOS, macOS and Linux.
         .library(name: "PurchaseSLIClient", targets: ["PurchaseSLIClient"]),
     ],
-    // The PostgreSQL store (several serve nodes on one database) brings postgres-nio and with it a second
-    // copy of BoringSSL (swift-nio-ssl's), which makes a first optimized build about 45 % longer: it is built
-    // on request, `swift build -c release --traits PostgreSQL` (docs/postgresql.md).
+    // The PostgreSQL store (several serve nodes on one database) brings postgres-nio: it is built on request,
+    // `swift build -c release --traits PostgreSQL` (docs/postgresql.md). The second copy of BoringSSL
+    // (swift-nio-ssl's) that once made the trait cost a first optimized build about 45 % more is in every
+    // build now: async-http-client, the outbound client, needs swift-nio-ssl too.
     traits: [
         .trait(name: "PostgreSQL", description: "The PostgreSQL store: --db postgres://…, migrate, a leader lease for several serve nodes.")
     ],
