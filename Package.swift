@@ -24,9 +24,10 @@ let package = Package(
         // The client of apps and grant servers: Foundation only, for iOS, macOS and Linux.
         .library(name: "PurchaseSLIClient", targets: ["PurchaseSLIClient"]),
     ],
-    // The PostgreSQL store (several serve nodes on one database) brings postgres-nio and with it a second
-    // copy of BoringSSL (swift-nio-ssl's), which makes a first optimized build about 45 % longer: it is built
-    // on request, `swift build -c release --traits PostgreSQL` (docs/postgresql.md).
+    // The PostgreSQL store (several serve nodes on one database) brings postgres-nio: it is built on request,
+    // `swift build -c release --traits PostgreSQL` (docs/postgresql.md). The second copy of BoringSSL
+    // (swift-nio-ssl's) that once made the trait cost a first optimized build about 45 % more is in every
+    // build now: async-http-client, the outbound client, needs swift-nio-ssl too.
     traits: [
         .trait(name: "PostgreSQL", description: "The PostgreSQL store: --db postgres://…, migrate, a leader lease for several serve nodes.")
     ],
@@ -45,6 +46,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -82,10 +84,24 @@ let package = Package(
             swiftSettings: optimizedSwiftSettings
         ),
         .target(name: "PurchaseSLIRendering", dependencies: ["PurchaseSLICore", "PurchaseSLIAnalysis"], swiftSettings: swiftSettings),
+        // The one outbound HTTP client (async-http-client): redirects off, credentials to the configured
+        // origin only, timeouts and retries in one place.
+        .target(
+            name: "PurchaseSLIOutbound",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PurchaseSLIApplication",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering",
+                "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIOutbound",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -103,7 +119,7 @@ let package = Package(
         .target(
             name: "PurchaseSLIStores",
             dependencies: [
-                "PurchaseSLICore",
+                "PurchaseSLICore", "PurchaseSLIOutbound",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -115,7 +131,7 @@ let package = Package(
             name: "PurchaseSLIServer",
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", "PurchaseSLIAnalysis",
-                "PurchaseSLIRendering", "PurchaseSLIApplication", "PurchaseSLIDashboards", "PurchaseSLIStores",
+                "PurchaseSLIRendering", "PurchaseSLIApplication", "PurchaseSLIDashboards", "PurchaseSLIStores", "PurchaseSLIOutbound",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -132,7 +148,7 @@ let package = Package(
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", postgresStore, "PurchaseSLISimulation",
                 "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIAnalysis", "PurchaseSLIApplication", "PurchaseSLIDashboards",
-                "PurchaseSLIStores",
+                "PurchaseSLIStores", "PurchaseSLIOutbound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -202,6 +218,7 @@ let package = Package(
             dependencies: [
                 "PurchaseSLITestSupport", "PurchaseSLIServer", "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIGzip",
                 "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIApplication", "PurchaseSLIDashboards", "PurchaseSLIStores",
+                "PurchaseSLIOutbound",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -214,7 +231,7 @@ let package = Package(
             dependencies: [
                 "PurchaseSLITestSupport", "PurchaseSLICLI", "PurchaseSLICore", "PurchaseSLIStorage", postgresStore, "PurchaseSLISimulation",
                 "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIApplication", "PurchaseSLIStores",
-                "PurchaseSLIGzip",
+                "PurchaseSLIGzip", "PurchaseSLIOutbound",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

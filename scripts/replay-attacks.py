@@ -12,6 +12,7 @@ import argparse
 import base64
 import csv
 import gzip
+import http.server
 import io
 import json
 import os
@@ -132,7 +133,7 @@ class Replay:
     def run_all(self):
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
                      self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.grapheme_escaping,
-                     self.maintenance_and_inputs, self.smaller]:
+                     self.maintenance_and_inputs, self.smaller, self.outbound_redirects]:
             case()
         self.alive("serve still up after every case")
 
@@ -555,12 +556,91 @@ class Replay:
                     contains="the database is damaged")
 
 
+    def outbound_redirects(self):
+        """Issue 60, item 4: no outbound call follows a redirect or sends its credentials to another origin, and
+        make-whole settles a charge only on the documented answer (a 2xx whose JSON names the transaction)."""
+        store = os.path.join(self.work, "store")
+        database = os.path.join(self.work, "make-whole.sqlite")
+        # The simulated App Store charges without their events: every one is owed (not granted).
+        subprocess.run([self.binary, "ingest-store", "--db", database, "--apple-bundle-id", BUNDLE, "--apple-root-ca",
+                        os.path.join(store, "apple-test-root.pem"), os.path.join(store, "apple-notifications.ndjson")],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        window = ["--db", database, "--from", "2020-01-01", "--to", rfc3339(time.time() + 86400), "--attempts", "1"]
+        other, other_seen = loopback_server(lambda handler: (201, {"Content-Type": "application/json"}, b'{"transactionID":"any"}'))
+        try:
+            for status in [301, 302, 303, 307, 308]:
+                target = f"http://127.0.0.1:{other.server_port}"
+                redirecting, seen = loopback_server(lambda handler, status=status: (status, {"Location": target + handler.path}, b""))
+                try:
+                    url = f"http://127.0.0.1:{redirecting.server_port}/grants"
+                    dry = subprocess.run([self.binary, "make-whole", *window, "--url", url, "--dry-run"], capture_output=True, text=True, timeout=60)
+                    self.check(f"60.4 make-whole --dry-run, grant server answering {status}", dry.returncode == 0 and not seen,
+                               f"exit {dry.returncode}, {len(seen)} requests: {dry.stdout.strip().splitlines()[-1:]!r}")
+                    sent = subprocess.run([self.binary, "make-whole", *window, "--url", url], capture_output=True, text=True, timeout=120)
+                    output = sent.stdout + sent.stderr
+                    self.check(f"60.4 make-whole --url answering {status}: not delivered, no request to the redirect's target",
+                               sent.returncode == 1 and f"answered {status} (redirect to {target}/…): redirects are not followed" in output
+                               and " 0 taken" in output and seen and not other_seen,
+                               f"exit {sent.returncode}, {len(seen)} posts, {len(other_seen)} at the target: {output.strip().splitlines()[-1:]!r}")
+                    again = subprocess.run([self.binary, "make-whole", *window, "--url", url, "--dry-run"], capture_output=True, text=True, timeout=60)
+                    self.check(f"60.4 after {status} every charge is still owed", "earlier: failed" in again.stdout and "would post again" in again.stdout
+                               and "delivered" not in again.stdout, f"{again.stdout.strip().splitlines()[-1:]!r}")
+                    alerts = subprocess.run([self.binary, "alerts", "--db", self.database, "--notify", f"http://127.0.0.1:{redirecting.server_port}/api/v2/alerts"],
+                                            capture_output=True, text=True, timeout=120)
+                    self.check(f"60.4 alerts --notify to Alertmanager answering {status}: not delivered",
+                               alerts.returncode != 0 and "redirects are not followed" in alerts.stderr and not other_seen,
+                               f"exit {alerts.returncode}: {alerts.stderr.strip()[-140:]!r}")
+                finally:
+                    redirecting.shutdown()
+            for body in [b"", b"{}", b"<html>captive portal</html>", b'{"transactionID":"someone-else"}']:
+                empty, _ = loopback_server(lambda handler, body=body: (200, {"Content-Type": "application/json"}, body))
+                try:
+                    sent = subprocess.run([self.binary, "make-whole", *window, "--url", f"http://127.0.0.1:{empty.server_port}/grants"],
+                                          capture_output=True, text=True, timeout=120)
+                    output = sent.stdout + sent.stderr
+                    self.check(f"60.4 make-whole: a 200 with body {body[:30]!r} settles nothing",
+                               sent.returncode == 1 and "without naming the transaction" in output and " 0 taken" in output,
+                               f"exit {sent.returncode}: {output.strip().splitlines()[-1:]!r}")
+                finally:
+                    empty.shutdown()
+        finally:
+            other.shutdown()
+
+
+def loopback_server(answer):
+    """A threaded HTTP server on a free loopback port answering every request with answer(handler) -> (status,
+    headers, body); returns it (shut it down after) and the list of (method, path, headers) it was sent."""
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def answer_any(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            if length:
+                self.rfile.read(length)
+            seen.append((self.command, self.path, dict(self.headers)))
+            status, headers, body = answer(self)
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = answer_any
+
+        def log_message(self, *arguments):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, seen
+
+
 class FakeAppStoreConnect:
     """A stand-in of the App Store Connect API on a free port: version 5.0.0 of app 123 in an active phased release
     (pr500); records each PATCH of a phased release. Tokens are not checked (the Swift tests check them)."""
 
     def __init__(self):
-        import http.server
         fake = self
         self.patches, self.state = [], "ACTIVE"
 

@@ -1,6 +1,7 @@
 public import Foundation
 public import PurchaseSLIAnalysis
 public import PurchaseSLICore
+public import PurchaseSLIOutbound
 import PurchaseSLIRendering
 
 /// What rollout verdicts are posted as.
@@ -28,13 +29,18 @@ public struct RolloutWebhookSender: RolloutNotificationSender {
     public let pageURL: String?
     /// The zone Slack text writes times in (JSON stays UTC).
     public let zone: TimeZoneOffsets
+    /// What carries the posts.
+    public let transport: any OutboundTransport
 
-    /// Creates a sender.
-    public init(url: URL, format: RolloutNotificationFormat, pageURL: String? = nil, zone: TimeZoneOffsets = .utc) {
+    /// Creates a sender posting over `transport`.
+    public init(
+        url: URL, format: RolloutNotificationFormat, pageURL: String? = nil, zone: TimeZoneOffsets = .utc, transport: any OutboundTransport
+    ) {
         self.url = url
         self.format = format
         self.pageURL = pageURL
         self.zone = zone
+        self.transport = transport
     }
 
     /// POSTs the verdict.
@@ -45,7 +51,7 @@ public struct RolloutWebhookSender: RolloutNotificationSender {
             case .slack: RolloutOutput.slackJSON(report, previous: previous, pageURL: pageURL, zone: zone)
             case .json: RolloutOutput.webhookJSON(report, previous: previous)
             }
-        try await WebhookSender.post(body, to: url)
+        try await WebhookSender.post(body, to: url, over: transport)
     }
 }
 

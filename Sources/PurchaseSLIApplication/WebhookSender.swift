@@ -1,10 +1,7 @@
 public import Foundation
 public import PurchaseSLICore
+public import PurchaseSLIOutbound
 public import PurchaseSLIRendering
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Posts alert reports to an Alertmanager or a Slack-compatible incoming webhook, as JSON over HTTP.
 public struct WebhookSender: AlertNotificationSender {
@@ -14,12 +11,15 @@ public struct WebhookSender: AlertNotificationSender {
     public let format: AlertNotificationFormat
     /// The zone Slack text writes times in.
     public let zone: TimeZoneOffsets
+    /// What carries the posts.
+    public let transport: any OutboundTransport
 
-    /// Creates a sender posting to `url`; a post that takes over 10 seconds counts as failed.
-    public init(url: URL, format: AlertNotificationFormat, zone: TimeZoneOffsets = .utc) {
+    /// Creates a sender posting to `url` over `transport`; a post that takes over 10 seconds counts as failed.
+    public init(url: URL, format: AlertNotificationFormat, zone: TimeZoneOffsets = .utc, transport: any OutboundTransport) {
         self.url = url
         self.format = format
         self.zone = zone
+        self.transport = transport
     }
 
     /// The URL in `text` when it is an absolute http or https URL with a host, else nil.
@@ -37,38 +37,21 @@ public struct WebhookSender: AlertNotificationSender {
     /// groups an incident's alerts by their `incident` label), one per incident for a chat.
     /// - Throws: ``NotificationError`` naming the URL and the status, or the connection failure.
     public func send(_ reports: [AlertReport], evaluatedAt time: Int64) async throws {
-        for body in format.bodies(for: reports, at: time, zone: zone) { try await Self.post(body, to: url) }
+        for body in format.bodies(for: reports, at: time, zone: zone) { try await Self.post(body, to: url, over: transport) }
     }
 
-    /// POSTs `body` as JSON to `url`; a post that takes over 10 seconds counts as failed.
+    /// POSTs `body` as JSON to `url` over `transport`, once; a post that takes over 10 seconds counts as
+    /// failed, and so does a redirect (never followed: a 3xx is not delivered).
     /// - Throws: ``NotificationError`` naming the URL and the status, or the connection failure.
-    static func post(_ body: String, to url: URL) async throws {
-        var request = URLRequest(url: url, timeoutInterval: 10)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(body.utf8)
-        let answer: Data
-        let response: URLResponse
-        do {
-            (answer, response) = try await URLSession.shared.data(for: request)
-        } catch {
-            throw NotificationError.unreachable(url, reason: Self.reason(error))
+    static func post(_ body: String, to url: URL, over transport: any OutboundTransport) async throws {
+        let http = OutboundHTTP(peer: "the webhook", baseURL: url, transport: transport, timeout: .seconds(10))
+        let answer = await http.send("POST", url, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
+        if let failure = answer.failure {
+            if let status = failure.redirectStatus { throw NotificationError.refused(url, status: status, answer: failure.description) }
+            throw NotificationError.unreachable(url, reason: failure.description)
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
-            throw NotificationError.refused(url, status: status, answer: String(decoding: answer.prefix(400), as: UTF8.self))
-        }
-    }
-
-    /// A few words for a connection failure.
-    private static func reason(_ error: any Error) -> String {
-        switch (error as? URLError)?.code {
-        case .cannotConnectToHost?: "connection refused"
-        case .timedOut?: "no answer within the timeout"
-        case .cannotFindHost?, .dnsLookupFailed?: "host not found"
-        case .networkConnectionLost?: "connection lost"
-        case .secureConnectionFailed?, .serverCertificateUntrusted?: "TLS handshake failed"
-        default: error.localizedDescription
+        guard answer.isSuccess else {
+            throw NotificationError.refused(url, status: answer.status, answer: String(decoding: answer.body.prefix(400), as: UTF8.self))
         }
     }
 }

@@ -4,6 +4,7 @@ import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
+import PurchaseSLIOutbound
 import PurchaseSLIRendering
 
 /// `purchase-sli alerts`: the alerts firing at a time (optionally posted to an Alertmanager or a chat), or a
@@ -109,7 +110,10 @@ struct AlertsCommand: AsyncParsableCommand {
         print(output(reports, at: time.1, freshness: freshness, zone: zone), terminator: "")
         if let url = try notificationURL() {
             try await exitingOnFailure {
-                try await WebhookSender(url: url, format: notifyFormat ?? .alertmanager, zone: zone).send(reports, evaluatedAt: time.1)
+                try await HTTPClientTransport.withTransport { transport in
+                    try await WebhookSender(url: url, format: notifyFormat ?? .alertmanager, zone: zone, transport: transport)
+                        .send(reports, evaluatedAt: time.1)
+                }
             }
         }
     }

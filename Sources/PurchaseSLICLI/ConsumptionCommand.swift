@@ -3,6 +3,7 @@ import Foundation
 import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
+import PurchaseSLIOutbound
 import PurchaseSLIRendering
 import PurchaseSLIStores
 
@@ -109,29 +110,8 @@ struct ConsumptionCommand: AsyncParsableCommand {
             let (from, to) = try range(nowSeconds: nowMillis / 1000)
             let policy = try policyOptions.load()
             let answers = try store.openStore().consumptionAnswers(fromMillis: from * 1000, toMillis: to * 1000, rule: policy.reconciliation)
-            let client = send ? try await makeClient() : nil
-            var rows: [ConsumptionOutput.Row] = []
-            var failed = 0
-            for answer in answers {
-                let body = answer.body(sampleContentProvided: sampleContentProvided)
-                var outcome = "not sent (dry run)"
-                if let client {
-                    if answer.request.notification.appID != client.bundleID {
-                        outcome = "not sent: another app's (\(answer.request.notification.appID))"
-                    } else if answer.answerByMillis <= nowMillis {
-                        outcome = "not sent: past the 12 h Apple allows"
-                    } else {
-                        do {
-                            let reply = try await client.sendConsumption(transactionID: answer.transactionID, body: body)
-                            outcome = reply.isAccepted ? "sent: \(reply.status)" : "refused: \(reply.status) \(reply.body)"
-                            if !reply.isAccepted { failed += 1 }
-                        } catch {
-                            outcome = "failed: \(error)"
-                            failed += 1
-                        }
-                    }
-                }
-                rows.append(ConsumptionOutput.Row(answer: answer, body: body, outcome: outcome))
+            let (rows, failed) = try await HTTPClientTransport.withTransport { transport in
+                await answerEach(answers, client: send ? try await makeClient(transport: transport) : nil, nowMillis: nowMillis)
             }
             let text =
                 format == .json ? ConsumptionOutput.jsonLines(rows) : ConsumptionOutput.text(rows, now: nowMillis, zone: try timeZone.zone(policy))
@@ -144,8 +124,38 @@ struct ConsumptionCommand: AsyncParsableCommand {
         print(output, terminator: "")
     }
 
-    /// The client of the key the options name.
-    private func makeClient() async throws -> AppStoreServerAPIClient {
+    /// Sends each answer with `client` (nil: a dry run) and says what became of it; how many failed.
+    private func answerEach(
+        _ answers: [ConsumptionAnswer], client: AppStoreServerAPIClient?, nowMillis: Int64
+    ) async -> (rows: [ConsumptionOutput.Row], failed: Int) {
+        var rows: [ConsumptionOutput.Row] = []
+        var failed = 0
+        for answer in answers {
+            let body = answer.body(sampleContentProvided: sampleContentProvided)
+            var outcome = "not sent (dry run)"
+            if let client {
+                if answer.request.notification.appID != client.bundleID {
+                    outcome = "not sent: another app's (\(answer.request.notification.appID))"
+                } else if answer.answerByMillis <= nowMillis {
+                    outcome = "not sent: past the 12 h Apple allows"
+                } else {
+                    do {
+                        let reply = try await client.sendConsumption(transactionID: answer.transactionID, body: body)
+                        outcome = reply.isAccepted ? "sent: \(reply.status)" : "refused: \(reply.status) \(reply.body)"
+                        if !reply.isAccepted { failed += 1 }
+                    } catch {
+                        outcome = "failed: \(error)"
+                        failed += 1
+                    }
+                }
+            }
+            rows.append(ConsumptionOutput.Row(answer: answer, body: body, outcome: outcome))
+        }
+        return (rows, failed)
+    }
+
+    /// The client of the key the options name, calling over `transport`.
+    private func makeClient(transport: any OutboundTransport) async throws -> AppStoreServerAPIClient {
         guard let keyFile, let keyID, let issuerID, let bundleID else { throw CommandFailure(message: "--send needs the key's options") }
         guard let pem = FileManager.default.contents(atPath: keyFile) else { throw CommandFailure(message: "--key-file: cannot read \"\(keyFile)\"") }
         let base =
@@ -153,7 +163,8 @@ struct ConsumptionCommand: AsyncParsableCommand {
             ?? (environment == .production ? AppStoreServerAPIClient.productionURL : AppStoreServerAPIClient.sandboxURL)
         do {
             return try await AppStoreServerAPIClient(
-                keyPEM: String(decoding: pem, as: UTF8.self), keyID: keyID, issuerID: issuerID, bundleID: bundleID, baseURL: base)
+                keyPEM: String(decoding: pem, as: UTF8.self), keyID: keyID, issuerID: issuerID, bundleID: bundleID, baseURL: base,
+                transport: transport)
         } catch {
             throw CommandFailure(message: "--key-file: \(error)")
         }

@@ -3,6 +3,7 @@ import Foundation
 import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
+import PurchaseSLIOutbound
 import PurchaseSLIRendering
 
 /// `purchase-sli make-whole`: posts the charges not granted to the team's grant server, each once.
@@ -16,9 +17,10 @@ struct MakeWholeCommand: AsyncParsableCommand {
             and transaction, so that a server keeping the key grants it once however often it is posted. A \
             charge is retried with exponential backoff (--retry-delay, doubling) while the server does not \
             answer or answers 5xx, 408 or 429, up to --attempts times per run. Each outcome is kept in the \
-            database: a charge delivered (2xx), already granted (409) or refused (another 4xx) is not posted \
-            again; one that failed is posted again by the next run. Exits 1 when any charge was refused or \
-            failed. --dry-run lists what would be posted.
+            database: a charge delivered (a 2xx whose JSON body names it: {"transactionID": "…"}), already \
+            granted (409) or refused (another 4xx) is not posted again; one that failed (no answer, a 5xx, a \
+            redirect, which is never followed, or a 2xx without that body) is posted again by the next run. \
+            Exits 1 when any charge was refused or failed. --dry-run lists what would be posted.
 
             Examples:
               purchase-sli make-whole --from now-1d --to now --url https://grants.example.com/make-whole
@@ -66,27 +68,40 @@ struct MakeWholeCommand: AsyncParsableCommand {
                 try database.makeWholeDeliveries(naming: Set(ungranted.compactMap(\.notification.transactionID))).map {
                     ("\($0.store.rawValue) \($0.transactionID)", $0)
                 }, uniquingKeysWith: { first, _ in first })
-            let poster = MakeWholePoster(
-                url: URL(string: url)!, maxAttempts: attempts, firstRetrySeconds: Double(TimeStep(parsing: retryDelay)!.seconds))
-            var rows: [MakeWholeOutput.Row] = []
-            for charge in ungranted {
-                let previous = kept[
-                    "\(charge.notification.store.rawValue) \(charge.notification.transactionID ?? charge.notification.notificationID)"]
-                if let previous, previous.outcome.isSettled {
-                    rows.append(MakeWholeOutput.Row(charge: charge, delivery: previous, postedNow: false))
-                } else if dryRun {
-                    rows.append(MakeWholeOutput.Row(charge: charge, delivery: previous, postedNow: false))
-                } else {
-                    let delivery = await poster.post(charge, previous: previous) { Int64(Date().timeIntervalSince1970 * 1000) }
-                    // Kept as soon as it is known: a run stopped halfway posts none of these again.
-                    try database.record([delivery])
-                    rows.append(MakeWholeOutput.Row(charge: charge, delivery: delivery, postedNow: true))
+            let rows = try await HTTPClientTransport.withTransport { transport in
+                let poster = MakeWholePoster(
+                    url: URL(string: url)!, maxAttempts: attempts, firstRetrySeconds: Double(TimeStep(parsing: retryDelay)!.seconds),
+                    transport: transport)
+                var rows: [MakeWholeOutput.Row] = []
+                for charge in ungranted {
+                    let previous = kept[
+                        "\(charge.notification.store.rawValue) \(charge.notification.transactionID ?? charge.notification.notificationID)"]
+                    if let previous, previous.outcome.isSettled {
+                        rows.append(MakeWholeOutput.Row(charge: charge, delivery: previous, postedNow: false))
+                    } else if dryRun {
+                        rows.append(MakeWholeOutput.Row(charge: charge, delivery: previous, postedNow: false))
+                    } else {
+                        let delivery = await poster.post(charge, previous: previous) { Int64(Date().timeIntervalSince1970 * 1000) }
+                        // Kept as soon as it is known: a run stopped halfway posts none of these again.
+                        try database.record([delivery])
+                        rows.append(MakeWholeOutput.Row(charge: charge, delivery: delivery, postedNow: true))
+                    }
                 }
+                return rows
             }
             let text = MakeWholeOutput.text(rows, dryRun: dryRun, zone: try timeZone.zone(policy))
             let unsettled = rows.filter { $0.postedNow && !($0.delivery.map { $0.outcome == .delivered || $0.outcome == .alreadyGranted } ?? false) }
             guard unsettled.isEmpty else {
                 print(text, terminator: "")
+                // Why each was not taken (a redirect, a 2xx without the expected body, no answer), once per reason.
+                var reasons: [String] = []
+                for row in unsettled {
+                    if let detail = row.delivery?.detail, !detail.isEmpty, !reasons.contains(detail) { reasons.append(detail) }
+                }
+                for reason in reasons.prefix(3) {
+                    let printable = reason.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(300)
+                    printError("  " + String(String.UnicodeScalarView(printable)))
+                }
                 throw CommandFailure(message: "\(unsettled.count) charge\(unsettled.count == 1 ? "" : "s") not taken by the grant server")
             }
             return text

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PurchaseSLICore
+import PurchaseSLIOutbound
 import PurchaseSLIServer
 import PurchaseSLIStores
 
@@ -156,10 +157,10 @@ struct RolloutActionOptions: ParsableArguments {
     }
 
     /// Checks that each configured key can sign (a bad key is an error at start, not at 3 a.m.) and
-    /// returns the controls.
-    static func controls(_ settings: RolloutActionSettings) async throws -> [any StoreReleaseControl] {
+    /// returns the controls, calling over `transport`.
+    static func controls(_ settings: RolloutActionSettings, transport: any OutboundTransport) async throws -> [any StoreReleaseControl] {
         do {
-            return try await settings.controls()
+            return try await settings.controls(transport: transport)
         } catch let error as StoreReleaseControlError {
             throw CommandFailure(message: "--asc-key-file / --play-service-account: \(error.description)")
         }

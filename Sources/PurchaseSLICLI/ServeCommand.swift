@@ -5,6 +5,7 @@ import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
+import PurchaseSLIOutbound
 import PurchaseSLIServer
 import PurchaseSLIStorage
 
@@ -173,11 +174,14 @@ struct ServeCommand: AsyncParsableCommand {
         let store: any PurchaseStore
         let logger: Logger
         let controls: [any StoreReleaseControl]
+        // Every outbound call (notifications, the stores' APIs): run as the first service of the group, so
+        // it is shut down last, after the services that call through it.
+        let outbound = HTTPClientTransport()
         do {
             logLevel = try Self.logLevel(environment: environment)
             logger = Self.makeLogger(level: logLevel)
             settings = try resolve(environment: environment)
-            controls = try await RolloutActionOptions.controls(settings.server.rolloutActions)
+            controls = try await RolloutActionOptions.controls(settings.server.rolloutActions, transport: outbound)
             var storeConfiguration = try retention.configuration()
             storeConfiguration.fsyncEachCommit = true
             store = try settings.db.open(configuration: storeConfiguration, postgresLogger: logger)
@@ -213,7 +217,7 @@ struct ServeCommand: AsyncParsableCommand {
         let leadership = settings.db.leadership(logger: logger)
         let app = buildApplication(
             configuration: server, store: store, databasePath: settings.db.filePath, leadership: leadership, rolloutControls: controls,
-            logger: logger)
+            outbound: outbound, logger: logger)
         do {
             try await app.runService()
         } catch {

@@ -4,8 +4,9 @@ public import Logging
 import PurchaseSLIApplication
 public import PurchaseSLICore
 import PurchaseSLIDashboards
+public import PurchaseSLIOutbound
 public import PurchaseSLIStorage
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// Builds the ingestion service: routes, limits, metrics, the rendered pages at `/` when
 /// `configuration.pagesDirectory` is set, and as services the group committer, the alert notifier when
@@ -18,10 +19,13 @@ import ServiceLifecycle
 ///   - leadership: which of the nodes sharing the store sends notifications, renders and prunes.
 ///   - receivingClock: the time events are received at (milliseconds): their lateness, the dedup horizon.
 ///     The wall clock but in tests that replay days of traffic as it arrives.
+///   - outbound: what the notifiers post over (the rollout controls are given theirs); the first of the
+///     application's services, so that it is shut down after those that call through it.
 public func buildApplication(
     configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?,
     leadership: any StoreLeadership = SoleLeadership(), rolloutControls: [any StoreReleaseControl] = [],
-    receivingClock: @escaping @Sendable () -> Int64 = wallClockMillis, logger: Logger
+    receivingClock: @escaping @Sendable () -> Int64 = wallClockMillis, outbound: any OutboundTransport & Service = HTTPClientTransport(),
+    logger: Logger
 ) -> some ApplicationProtocol {
     let metrics = ServerMetrics(store: store as? any StoreSizeReporting)
     let committer = GroupCommitter(
@@ -53,22 +57,26 @@ public func buildApplication(
         server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "purchase-sli"),
         services: [
+            outbound,
             committer,
             RetentionPruner(
                 store: store, intervalSeconds: configuration.pruneEverySeconds, metrics: metrics, logger: logger, nowMillis: wallClockMillis,
                 leadership: leadership),
         ]
-            + alertNotifier(configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, logger: logger)
+            + alertNotifier(
+                configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, outbound: outbound, logger: logger)
             + dashboardPublisher(configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, logger: logger)
             + rolloutNotifier(
-                configuration: configuration, store: store, leadership: leadership, controls: rolloutControls, metrics: metrics, logger: logger),
+                configuration: configuration, store: store, leadership: leadership, controls: rolloutControls, outbound: outbound, metrics: metrics,
+                logger: logger),
         logger: logger
     )
 }
 
 /// The alert notifier `configuration` asks for, if any.
 private func alertNotifier(
-    configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?, leadership: any StoreLeadership, logger: Logger
+    configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?, leadership: any StoreLeadership,
+    outbound: any OutboundTransport, logger: Logger
 ) -> [any Service] {
     guard let url = configuration.notifyURL else { return [] }
     let apps: [String?] = configuration.alertApps.isEmpty ? [nil] : configuration.alertApps
@@ -79,7 +87,7 @@ private func alertNotifier(
             context: links(configuration, databasePath).alertContext(
                 store: store, policy: configuration.alertPolicy, app: app, definitions: configuration.dashboards),
             intervalSeconds: configuration.alertsEverySeconds,
-            sender: WebhookSender(url: url, format: configuration.notifyFormat, zone: configuration.timeZone),
+            sender: WebhookSender(url: url, format: configuration.notifyFormat, zone: configuration.timeZone, transport: outbound),
             logger: appLogger, nowMillis: wallClockMillis, leadership: leadership)
     }
 }
@@ -105,15 +113,16 @@ private func dashboardPublisher(
 /// `notifyURL`, else logging only; acting through `controls` (none: nothing is acted on).
 private func rolloutNotifier(
     configuration: ServerConfiguration, store: any PurchaseStore, leadership: any StoreLeadership, controls: [any StoreReleaseControl],
-    metrics: ServerMetrics, logger: Logger
+    outbound: any OutboundTransport, metrics: ServerMetrics, logger: Logger
 ) -> [any Service] {
     guard let interval = configuration.rolloutEverySeconds else { return [] }
     let pageURL = configuration.baseURL.map { "\($0)/\(DashboardDefinition.rolloutPage(in: configuration.dashboards))" }
     let sender: RolloutWebhookSender? =
         if let url = configuration.rolloutNotifyURL {
-            RolloutWebhookSender(url: url, format: configuration.rolloutNotifyFormat, pageURL: pageURL, zone: configuration.timeZone)
+            RolloutWebhookSender(
+                url: url, format: configuration.rolloutNotifyFormat, pageURL: pageURL, zone: configuration.timeZone, transport: outbound)
         } else if let url = configuration.notifyURL, configuration.notifyFormat == .slack {
-            RolloutWebhookSender(url: url, format: .slack, pageURL: pageURL, zone: configuration.timeZone)
+            RolloutWebhookSender(url: url, format: .slack, pageURL: pageURL, zone: configuration.timeZone, transport: outbound)
         } else {
             nil
         }

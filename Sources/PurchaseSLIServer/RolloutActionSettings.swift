@@ -1,5 +1,6 @@
 public import Foundation
 public import PurchaseSLICore
+public import PurchaseSLIOutbound
 import PurchaseSLIStores
 
 /// How `serve` acts on rollout verdicts: off unless a store is set up; then a dry run unless `live`.
@@ -56,21 +57,22 @@ public struct RolloutActionSettings: Sendable, Hashable {
     /// The defaults: off.
     public init() {}
 
-    /// The stores' release controls; `retryDelaySeconds` is the wait before a call that failed is tried again.
+    /// The stores' release controls, calling over `transport`; `retryDelaySeconds` is the wait before a
+    /// call that failed is tried again.
     /// - Throws: ``StoreReleaseControlError`` when a key cannot sign.
-    public func controls(retryDelaySeconds: Double = 1) async throws -> [any StoreReleaseControl] {
+    public func controls(transport: any OutboundTransport, retryDelaySeconds: Double = 1) async throws -> [any StoreReleaseControl] {
         var controls: [any StoreReleaseControl] = []
         if let apple = appStore {
             controls.append(
                 try await AppStoreConnectClient(
                     keyPEM: apple.keyPEM, keyID: apple.keyID, issuerID: apple.issuerID, appID: apple.appID, platform: apple.platform,
-                    baseURL: apple.baseURL, retryDelaySeconds: retryDelaySeconds))
+                    baseURL: apple.baseURL, transport: transport, retryDelaySeconds: retryDelaySeconds))
         }
         if let play = googlePlay {
             controls.append(
                 try await GooglePlayPublisherClient(
                     serviceAccountJSON: play.serviceAccountJSON, packageName: play.packageName, track: play.track, baseURL: play.baseURL,
-                    tokenURL: play.tokenURL, retryDelaySeconds: retryDelaySeconds))
+                    tokenURL: play.tokenURL, transport: transport, retryDelaySeconds: retryDelaySeconds))
         }
         return controls
     }

@@ -1,10 +1,6 @@
 public import Foundation
 public import PurchaseSLICore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension AppStoreConnectClient {
     /// The app's versions on the platform whose phased release is `ACTIVE` or `PAUSED`, as App Store
     /// Connect lists them (`GET /v1/apps/{id}/appStoreVersions` with their `appStoreVersionPhasedRelease`,
@@ -16,7 +12,7 @@ extension AppStoreConnectClient {
             URLQueryItem(name: "limit", value: "10"),
         ]
         guard let listURL = components.url else { throw StoreReleaseReadError("app \(appID) cannot be put in a URL") }
-        let list = await call.send { .storeAPI("GET", listURL, token: try await token()) }
+        let list = await call.send("GET", listURL) { try await token() }
         guard list.isSuccess else {
             throw StoreReleaseReadError("listing the \(platform) versions of app \(appID): \(list.errorDescription)")
         }

@@ -1,9 +1,6 @@
 public import Foundation
 public import PurchaseSLICore
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+public import PurchaseSLIOutbound
 
 /// Pauses an App Store phased release through the App Store Connect API: finds the app's version
 /// (`GET /v1/apps/{id}/appStoreVersions` with its `appStoreVersionPhasedRelease`) and sets the phased
@@ -30,17 +27,20 @@ public struct AppStoreConnectClient: StoreReleaseControl {
     private let key: AppleAPIKey
     let call: StoreAPICall
 
-    /// A client signing with the `.p8` private key `keyPEM`.
+    /// A client signing with the `.p8` private key `keyPEM`, calling over `transport`; a call that failed
+    /// is tried again after `retryDelaySeconds` (doubling).
     /// - Throws: ``StoreReleaseControlError`` when it is not a P-256 private key in PEM.
     public init(
         keyPEM: String, keyID: String, issuerID: String, appID: String, platform: String = "IOS", baseURL: URL = productionURL,
-        retryDelaySeconds: Double = 1
+        transport: any OutboundTransport, retryDelaySeconds: Double = 1
     ) async throws {
         guard let key = await AppleAPIKey(keyPEM: keyPEM, keyID: keyID, issuerID: issuerID) else {
             throw StoreReleaseControlError("the App Store Connect API key is not a P-256 private key in PEM (the .p8 file App Store Connect gives)")
         }
         (self.key, self.appID, self.platform, self.baseURL) = (key, appID, platform, baseURL)
-        call = StoreAPICall(retryDelaySeconds: retryDelaySeconds)
+        call = StoreAPICall(
+            peer: "App Store Connect", baseURL: baseURL, transport: transport,
+            retry: .storeAPI(firstDelay: .milliseconds(Int64(max(0, retryDelaySeconds) * 1000))))
     }
 
     /// A token for requests made at `now`, valid 15 minutes (Apple takes at most 20).
@@ -57,7 +57,7 @@ public struct AppStoreConnectClient: StoreReleaseControl {
             URLQueryItem(name: "include", value: "appStoreVersionPhasedRelease"), URLQueryItem(name: "limit", value: "1"),
         ]
         guard let listURL = components.url else { return (.refused, 0, "version \(version) cannot be put in a URL") }
-        let list = await call.send { .storeAPI("GET", listURL, token: try await token()) }
+        let list = await call.send("GET", listURL) { try await token() }
         guard list.isSuccess else { return Self.failure(list, doing: "finding \(platform) version \(version) of app \(appID)") }
         let found = Self.phasedRelease(in: list.body)
         guard let found else {
@@ -76,7 +76,7 @@ public struct AppStoreConnectClient: StoreReleaseControl {
             return (.wouldPause, list.status, "would PATCH /\(path) phasedReleaseState PAUSED (active\(day))")
         }
         let body = jsonBody(["data": ["type": "appStoreVersionPhasedReleases", "id": id, "attributes": ["phasedReleaseState": "PAUSED"]]])
-        let patch = await call.send { .storeAPI("PATCH", baseURL.appendingPathComponent(path), token: try await token(), body: body) }
+        let patch = await call.send("PATCH", baseURL.appendingPathComponent(path), body: body) { try await token() }
         guard patch.isSuccess else { return Self.failure(patch, doing: "pausing phased release \(id)") }
         return (.paused, patch.status, "phased release \(id) of \(version) paused\(day)")
     }
@@ -108,6 +108,11 @@ struct StoreActionFailure: Error {
     var outcome: (outcome: RolloutAction.Outcome, status: Int, detail: String)
     /// What was asked and what the store answered.
     var detail: String { outcome.detail }
+
+    /// The failure `outcome`.
+    init(outcome: (outcome: RolloutAction.Outcome, status: Int, detail: String)) {
+        self.outcome = outcome
+    }
 
     /// The failure of `answer` to the call that was `doing` something.
     init(_ answer: StoreAPIAnswer, doing what: String) {

@@ -1,8 +1,5 @@
 public import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+public import PurchaseSLIOutbound
 
 /// An App Store Server API key and where it calls: what signs the requests' JWTs (ES256 with the key's id
 /// in `kid`, `typ` JWT; claims `iss` the issuer id, `iat`, `exp` 5 minutes later, `aud`
@@ -19,16 +16,24 @@ public struct AppStoreServerAPIClient: Sendable {
     public var issuerID: String { key.issuerID }
     public let bundleID: String
     private let key: AppleAPIKey
+    private let call: StoreAPICall
 
-    /// A client signing with the `.p8` private key `keyPEM`.
+    /// A client signing with the `.p8` private key `keyPEM`, calling over `transport`; a call that failed
+    /// is tried again after `retryDelaySeconds` (doubling).
     /// - Throws: ``AppStoreServerAPIError/invalidKey(_:)`` when it is not a P-256 private key in PEM.
-    public init(keyPEM: String, keyID: String, issuerID: String, bundleID: String, baseURL: URL) async throws(AppStoreServerAPIError) {
+    public init(
+        keyPEM: String, keyID: String, issuerID: String, bundleID: String, baseURL: URL, transport: any OutboundTransport,
+        retryDelaySeconds: Double = 1
+    ) async throws(AppStoreServerAPIError) {
         guard let key = await AppleAPIKey(keyPEM: keyPEM, keyID: keyID, issuerID: issuerID) else {
             throw .invalidKey("not a P-256 private key in PEM (the .p8 file App Store Connect gives)")
         }
         self.key = key
         self.bundleID = bundleID
         self.baseURL = baseURL
+        call = StoreAPICall(
+            peer: "the App Store Server API", baseURL: baseURL, transport: transport,
+            retry: .storeAPI(firstDelay: .milliseconds(Int64(max(0, retryDelaySeconds) * 1000))))
     }
 
     /// A token for requests made at `now`, valid 5 minutes.
@@ -47,23 +52,19 @@ public struct AppStoreServerAPIClient: Sendable {
     }
 
     /// *Send Consumption Information*: `PUT /inApps/v2/transactions/consumption/{transactionId}` with the
-    /// `ConsumptionRequest` JSON `body`; a call that takes over 30 seconds fails.
-    /// - Throws: ``AppStoreServerAPIError/unreachable(_:)`` when no answer came.
+    /// `ConsumptionRequest` JSON `body`; a call that takes over 30 seconds fails, and one that got no
+    /// answer, a 401, 429 or a 5xx is tried again (``OutboundRetry/storeAPI(firstDelay:)``). The token goes
+    /// to the API's origin only; a redirect is not followed.
+    /// - Throws: ``AppStoreServerAPIError/unreachable(_:)`` when no answer came, or the answer was a redirect.
     public func sendConsumption(transactionID: String, body: String) async throws -> Answer {
         guard let id = transactionID.addingPercentEncoding(withAllowedCharacters: .alphanumerics), !id.isEmpty else {
             throw AppStoreServerAPIError.unreachable("transaction id \"\(transactionID)\" cannot name a path")
         }
-        var request = URLRequest(url: baseURL.appendingPathComponent("inApps/v2/transactions/consumption/\(id)"), timeoutInterval: 30)
-        request.httpMethod = "PUT"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer \(try await token())", forHTTPHeaderField: "Authorization")
-        request.httpBody = Data(body.utf8)
-        do {
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: String(decoding: data.prefix(400), as: UTF8.self))
-        } catch {
-            throw AppStoreServerAPIError.unreachable("\(request.url?.host ?? "the App Store Server API"): \(error.localizedDescription)")
+        let answer = await call.send("PUT", baseURL.appendingPathComponent("inApps/v2/transactions/consumption/\(id)"), body: Data(body.utf8)) {
+            try await token()
         }
+        if let failure = answer.failure { throw AppStoreServerAPIError.unreachable(failure) }
+        return Answer(status: answer.status, body: String(decoding: answer.body.prefix(400), as: UTF8.self))
     }
 }
 
@@ -71,13 +72,13 @@ public struct AppStoreServerAPIClient: Sendable {
 public enum AppStoreServerAPIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The private key is not one it can sign with.
     case invalidKey(String)
-    /// No answer came.
+    /// No usable answer came: none at all, or a redirect (never followed).
     case unreachable(String)
 
     public var description: String {
         switch self {
         case .invalidKey(let reason): "App Store Server API key: \(reason)"
-        case .unreachable(let reason): "App Store Server API unreachable: \(reason)"
+        case .unreachable(let reason): reason
         }
     }
 }

@@ -1,10 +1,7 @@
 public import Foundation
 import JWTKit
 public import PurchaseSLICore
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+public import PurchaseSLIOutbound
 
 /// Halts a Google Play staged rollout through the Android Publisher API, in one edit: `edits.insert`,
 /// `edits.tracks.get` of the track, `edits.tracks.update` with the candidate's release `halted`, and
@@ -28,13 +25,17 @@ public struct GooglePlayPublisherClient: StoreReleaseControl {
     /// The service account's email.
     public let clientEmail: String
     private let keys: JWTKeyCollection
+    /// The API's calls, retried; the deletion of an abandoned edit, tried once; the token endpoint's.
     private let call: StoreAPICall
+    private let callOnce: StoreAPICall
+    private let tokenCall: OutboundHTTP
 
-    /// A client for the service account whose JSON key file holds `serviceAccountJSON`.
+    /// A client for the service account whose JSON key file holds `serviceAccountJSON`, calling over
+    /// `transport`; a call that failed is tried again after `retryDelaySeconds` (doubling).
     /// - Throws: ``StoreReleaseControlError`` naming what the key file lacks.
     public init(
         serviceAccountJSON: Data, packageName: String, track: String = "production", baseURL: URL = productionURL, tokenURL: URL? = nil,
-        retryDelaySeconds: Double = 1
+        transport: any OutboundTransport, retryDelaySeconds: Double = 1
     ) async throws {
         guard let object = try? JSONSerialization.jsonObject(with: serviceAccountJSON) as? [String: Any] else {
             throw StoreReleaseControlError("the Google Play service account key is not JSON (the key file the Cloud console gives)")
@@ -50,7 +51,10 @@ public struct GooglePlayPublisherClient: StoreReleaseControl {
             throw StoreReleaseControlError("the Google Play service account's private_key is not an RSA private key in PEM")
         }
         (self.packageName, self.track, self.baseURL, self.tokenURL, clientEmail) = (packageName, track, baseURL, endpoint, email)
-        call = StoreAPICall(retryDelaySeconds: retryDelaySeconds)
+        let retry = OutboundRetry.storeAPI(firstDelay: .milliseconds(Int64(max(0, retryDelaySeconds) * 1000)))
+        call = StoreAPICall(peer: "the Android Publisher API", baseURL: baseURL, transport: transport, retry: retry)
+        callOnce = StoreAPICall(peer: "the Android Publisher API", baseURL: baseURL, transport: transport, retry: .once)
+        tokenCall = OutboundHTTP(peer: "Google's token endpoint", baseURL: endpoint, transport: transport, timeout: .seconds(30), retry: retry)
         keys = await JWTKeyCollection().add(
             rsa: key, digestAlgorithm: .sha256, kid: (object["private_key_id"] as? String).map(JWKIdentifier.init(string:)))
     }
@@ -93,24 +97,28 @@ public struct GooglePlayPublisherClient: StoreReleaseControl {
     /// Gets an access token, opens an edit and reads the track in it; a failure as an outcome (the edit,
     /// when one was opened, deleted).
     func openTrack() async -> Result<TrackEdit, StoreActionFailure> {
-        let tokenAnswer = await call.send { [self] in
-            var request = URLRequest(url: tokenURL, timeoutInterval: 30)
-            request.httpMethod = "POST"
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(try await assertion())".utf8)
-            return request
+        let form: Data
+        do {
+            form = Data("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(try await assertion())".utf8)
+        } catch {
+            return .failure(
+                StoreActionFailure(
+                    outcome: (.failed, 0, "getting an access token for \(clientEmail): the assertion could not be signed: \(error)")))
         }
+        // The assertion goes in the body, to the token endpoint's origin only (no redirect is followed).
+        let tokenAnswer = StoreAPIAnswer(
+            await tokenCall.send("POST", tokenURL, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form))
         guard tokenAnswer.isSuccess,
             let token = (try? JSONSerialization.jsonObject(with: tokenAnswer.body) as? [String: Any])?["access_token"] as? String
         else { return .failure(StoreActionFailure(tokenAnswer, doing: "getting an access token for \(clientEmail)")) }
         let edits = baseURL.appendingPathComponent("androidpublisher/v3/applications/\(packageName)/edits")
-        let insert = await call.send { .storeAPI("POST", edits, token: token, body: Data("{}".utf8)) }
+        let insert = await call.send("POST", edits, body: Data("{}".utf8)) { token }
         guard insert.isSuccess, let editID = (try? JSONSerialization.jsonObject(with: insert.body) as? [String: Any])?["id"] as? String else {
             return .failure(StoreActionFailure(insert, doing: "opening an edit of \(packageName)"))
         }
         let trackURL = edits.appendingPathComponent(editID).appendingPathComponent("tracks/\(track)")
         var opened = TrackEdit(token: token, edits: edits, editID: editID, trackURL: trackURL)
-        let get = await call.send { .storeAPI("GET", trackURL, token: token) }
+        let get = await call.send("GET", trackURL) { token }
         guard get.isSuccess, (try? JSONSerialization.jsonObject(with: get.body) as? [String: Any]) != nil else {
             await abandon(opened)
             return .failure(StoreActionFailure(get, doing: "reading track \(track) of \(packageName)"))
@@ -119,9 +127,10 @@ public struct GooglePlayPublisherClient: StoreReleaseControl {
         return .success(opened)
     }
 
-    /// Deletes an edit that changes nothing.
+    /// Deletes an edit that changes nothing (tried once).
     func abandon(_ edit: TrackEdit) async {
-        _ = await StoreAPICall(attempts: 1).send { .storeAPI("DELETE", edit.edit, token: edit.token) }
+        let token = edit.token
+        _ = await callOnce.send("DELETE", edit.edit) { token }
     }
 
     /// The track's releases in progress or halted, as Play names them (the edit is read, then deleted).
@@ -168,9 +177,10 @@ public struct GooglePlayPublisherClient: StoreReleaseControl {
         releases[index]["status"] = "halted"
         object["releases"] = releases
         let body = jsonBody(object)
-        let update = await call.send { .storeAPI("PUT", opened.trackURL, token: opened.token, body: body) }
+        let token = opened.token
+        let update = await call.send("PUT", opened.trackURL, body: body) { token }
         guard update.isSuccess else { return await abandon(AppStoreConnectClient.failure(update, doing: "halting \(version) on \(track)")) }
-        let commit = await call.send { .storeAPI("POST", opened.edits.appendingPathComponent("\(opened.editID):commit"), token: opened.token) }
+        let commit = await call.send("POST", opened.edits.appendingPathComponent("\(opened.editID):commit")) { token }
         guard commit.isSuccess else { return await abandon(AppStoreConnectClient.failure(commit, doing: "committing the edit")) }
         return (.paused, commit.status, "staged rollout of \(version) on \(track) halted\(fraction)")
     }

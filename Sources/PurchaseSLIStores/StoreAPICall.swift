@@ -1,25 +1,27 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import PurchaseSLIOutbound
 
 /// What a store's API answered: the HTTP status (0: no answer) and the body.
 struct StoreAPIAnswer: Sendable {
     var status: Int
     var body: Data
-    /// Why no answer came, when none did.
+    /// Why the answer cannot be used (no answer, a redirect, a URL of another origin), if so.
     var failure: String?
+    /// Whether trying again later may help: no answer, 408, 429 or a 5xx; never a redirect.
+    var isTransient: Bool
+
+    /// What ``OutboundHTTP`` returned.
+    init(_ answer: OutboundAnswer) {
+        (status, body, failure, isTransient) = (answer.status, answer.body, answer.failure?.description, answer.isTransient)
+    }
 
     /// Whether it is a 2xx.
-    var isSuccess: Bool { (200..<300).contains(status) }
-    /// Whether trying again later may help: no answer, 429 or a 5xx.
-    var isTransient: Bool { status == 0 || status == 429 || status >= 500 }
+    var isSuccess: Bool { failure == nil && (200..<300).contains(status) }
 
     /// The store's error in a few words: Apple's `errors[0]` (status, code, title, detail), Google's
     /// `error` (code, status, message), else the start of the body.
     var errorDescription: String {
-        if let failure { return "no answer: \(failure)" }
+        if let failure { return failure }
         let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
         if let apple = (object?["errors"] as? [[String: Any]])?.first {
             let parts = [apple["code"], apple["title"], apple["detail"]].compactMap { $0 as? String }
@@ -34,55 +36,26 @@ struct StoreAPIAnswer: Sendable {
     }
 }
 
-/// One call to a store's API, tried again on no answer or a 5xx after `retryDelaySeconds` (doubling),
-/// on 429 after its `Retry-After` (at most 30 seconds), and on a first 401 at once with a new token, up
-/// to `attempts` times in all.
+/// Calls to one store API origin through ``OutboundHTTP``: JSON, a bearer token made anew for each
+/// attempt and sent to that origin only, 30 seconds a call, retried as ``OutboundRetry/storeAPI(firstDelay:)``
+/// says (a first 401 at once with a new token, a 429 after its `Retry-After`, no answer, 408 or a 5xx
+/// with a doubling delay), no redirect followed.
 struct StoreAPICall: Sendable {
-    /// Calls in all, the first included.
-    var attempts = 3
-    /// The wait before the first retry of a call that got no answer or a 5xx.
-    var retryDelaySeconds = 1.0
+    /// The client bound to the API's origin.
+    let http: OutboundHTTP
 
-    /// Sends what `request` makes (called anew for each attempt: a fresh token each time).
-    func send(_ request: @Sendable () async throws -> URLRequest) async -> StoreAPIAnswer {
-        var answer = StoreAPIAnswer(status: 0, body: Data(), failure: "not sent")
-        var delay = retryDelaySeconds
-        for attempt in 1...max(1, attempts) {
-            do {
-                let (data, response) = try await URLSession.shared.data(for: try await request())
-                let http = response as? HTTPURLResponse
-                answer = StoreAPIAnswer(status: http?.statusCode ?? 0, body: data, failure: nil)
-                // A 401 is tried once more at once, with a new token (one that expired on the way, or a clock
-                // that ran ahead).
-                if answer.status == 401, attempt == 1, attempts > 1 { continue }
-                guard answer.isTransient, attempt < attempts else { return answer }
-                if answer.status == 429, let after = http?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init) {
-                    try? await Task.sleep(for: .seconds(min(30, max(0, after))))
-                    continue
-                }
-            } catch {
-                answer = StoreAPIAnswer(status: 0, body: Data(), failure: error.localizedDescription)
-                guard attempt < attempts else { return answer }
-            }
-            try? await Task.sleep(for: .seconds(delay))
-            delay *= 2
-        }
-        return answer
+    /// Calls of `peer` at the origin of `baseURL`, over `transport`.
+    init(peer: String, baseURL: URL, transport: any OutboundTransport, retry: OutboundRetry) {
+        http = OutboundHTTP(peer: peer, baseURL: baseURL, transport: transport, timeout: .seconds(30), retry: retry)
     }
-}
 
-extension URLRequest {
-    /// A request of `method` to `url` with a bearer token and, when given, a JSON body.
-    static func storeAPI(_ method: String, _ url: URL, token: String, body: Data? = nil) -> URLRequest {
-        var request = URLRequest(url: url, timeoutInterval: 30)
-        request.httpMethod = method
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = body
-        }
-        return request
+    /// Sends `method` to `url` with a bearer token from `token` (asked anew for each attempt) and, when
+    /// given, a JSON body.
+    func send(_ method: String, _ url: URL, body: Data? = nil, token: @escaping @Sendable () async throws -> String) async -> StoreAPIAnswer {
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        return StoreAPIAnswer(
+            await http.send(method, url, headers: headers, body: body) { [("Authorization", "Bearer \(try await token())")] })
     }
 }
 

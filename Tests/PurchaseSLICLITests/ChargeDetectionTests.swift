@@ -4,6 +4,7 @@ import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
+import PurchaseSLIOutbound
 import PurchaseSLIRendering
 import PurchaseSLIServer
 import PurchaseSLISimulation
@@ -84,16 +85,18 @@ import Testing
 
         // serve --notify's notifier posts it to Slack ten minutes in, since the episode's start.
         try await withReceiver { port, received in
-            let notifier = AlertNotifier(
-                context: AlertContext(store: run.store, policy: .default), intervalSeconds: 60,
-                sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack),
-                logger: Logger(label: "test"), nowMillis: { 0 })
-            var state = AlertNotificationState(resendingFiring: true)
-            await notifier.notify(at: first.startsAt + 600, state: &state)
-            let body = await received.posts.first?.body ?? ""
-            #expect(body.contains("App Store charges") && body.contains("not granted within 15 min"), "\(body)")
-            #expect(body.contains("payment-detour pattern"), "\(body)")
-            #expect(body.contains("purchase-sli charges"), "\(body)")
+            try await HTTPClientTransport.withTransport { transport in
+                let notifier = AlertNotifier(
+                    context: AlertContext(store: run.store, policy: .default), intervalSeconds: 60,
+                    sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack, transport: transport),
+                    logger: Logger(label: "test"), nowMillis: { 0 })
+                var state = AlertNotificationState(resendingFiring: true)
+                await notifier.notify(at: first.startsAt + 600, state: &state)
+                let body = await received.posts.first?.body ?? ""
+                #expect(body.contains("App Store charges") && body.contains("not granted within 15 min"), "\(body)")
+                #expect(body.contains("payment-detour pattern"), "\(body)")
+                #expect(body.contains("purchase-sli charges"), "\(body)")
+            }
         }
     }
 

@@ -120,6 +120,30 @@ import Testing
             ])
     }
 
+    @Test("--send follows no redirect: the bearer token never reaches the other origin, and the answer is a failure", arguments: redirectStatuses)
+    func sendFollowsNoRedirect(status: Int) async throws {
+        let keyFile = try directory.write("AuthKey_ABC123DEFG.p8", P256.Signing.PrivateKey().pemRepresentation)
+        let executable = try #require(builtExecutable)
+        try await withRedirect(status) { called, other, calledSent, otherSent in
+            let (termination, output) = try await ChildProcess.run(
+                executable,
+                ["consumption"] + range + [
+                    "--send", "--customer-consented", "--key-file", keyFile, "--key-id", "ABC123DEFG", "--issuer-id",
+                    "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id", "com.example.app", "--api-url", called.absoluteString,
+                ])
+            #expect(termination == .exit(1), "\(output)")
+            #expect(
+                output.contains(
+                    "failed: the App Store Server API answered \(status) (redirect to \(other.absoluteString)/…): redirects are not followed"),
+                "\(output)")
+            #expect(output.contains("3 answers not taken by the App Store"), "\(output)")
+            let calls = await calledSent.all
+            #expect(calls.count == 3 && calls.allSatisfy { $0.headers["authorization"]?.hasPrefix("Bearer ") == true }, "one PUT each, not retried")
+            let reached = await otherSent.all.map(\.line)
+            #expect(reached.isEmpty, "the other origin got \(reached): a bearer token")
+        }
+    }
+
     @Test("--send without the customer's consent or a key is refused before anything is read")
     func sendNeedsConsentAndAKey() async throws {
         let executable = try #require(builtExecutable)

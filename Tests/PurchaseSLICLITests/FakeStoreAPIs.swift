@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import JWTKit
 import Logging
+import PurchaseSLIOutbound
 import Testing
 import _CryptoExtras
 
@@ -70,8 +71,10 @@ actor FakeStoreAPIs {
 
     // MARK: Serving
 
-    /// Runs the fake APIs on a free port for `body`.
-    static func serve(_ apis: FakeStoreAPIs, _ body: @escaping @Sendable (_ baseURL: URL) async throws -> Void) async throws {
+    /// Runs the fake APIs on a free port for `body`, with a transport to call them over.
+    static func serve(
+        _ apis: FakeStoreAPIs, _ body: @escaping @Sendable (_ baseURL: URL, _ transport: HTTPClientTransport) async throws -> Void
+    ) async throws {
         let router = Router()
         router.on("/v1/apps/:app/appStoreVersions", method: .get) { request, context in
             try await apis.answer(request, route: "asc list", body: nil) { await apis.appleList(request, app: context.parameters.get("app") ?? "") }
@@ -115,7 +118,8 @@ actor FakeStoreAPIs {
         logger.logLevel = .warning
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
         try await app.test(.live) { client in
-            try await body(URL(string: "http://127.0.0.1:\(try #require(client.port))")!)
+            let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
+            try await HTTPClientTransport.withTransport { transport in try await body(base, transport) }
         }
     }
 
@@ -136,6 +140,7 @@ actor FakeStoreAPIs {
             scripted[route] = queue
             var response = Self.error(next.status, google: google, code: Self.code(next.status), message: "scripted \(next.status)")
             if let after = next.headers["Retry-After"] { response.headers[.retryAfter] = after }
+            if let location = next.headers["Location"] { response.headers[.location] = location }
             return response
         }
         let (status, json) = await handle()
@@ -242,7 +247,10 @@ actor FakeStoreAPIs {
         if var queue = scripted["play token"], !queue.isEmpty {
             let next = queue.removeFirst()
             scripted["play token"] = queue
-            return Self.json(next.status, #"{"error":"temporarily_unavailable"}"#)
+            var response = Self.json(next.status, #"{"error":"temporarily_unavailable"}"#)
+            if let after = next.headers["Retry-After"] { response.headers[.retryAfter] = after }
+            if let location = next.headers["Location"] { response.headers[.location] = location }
+            return response
         }
         let fields = Dictionary(
             form.split(separator: "&").map { pair -> (String, String) in

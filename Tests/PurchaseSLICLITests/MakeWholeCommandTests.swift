@@ -35,19 +35,21 @@ import Testing
     func postsEachChargeUntilSettled() async throws {
         let received = GrantServerLog()
         let router = Router()
-        router.post("grants") { request, _ -> HTTPResponse.Status in
+        router.post("grants") { request, _ -> Response in
             let body = String(buffer: try await request.body.collect(upTo: 1 << 16))
             let key = request.headers.first { $0.name.canonicalName == "idempotency-key" }?.value ?? ""
             let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] ?? [:]
             guard json["productID"] as? String == "coins_500", json["price"] as? Double == 4.99, json["currency"] as? String == "USD",
                 json["appAccountToken"] != nil, key == "apple:" + (json["transactionID"] as? String ?? "")
-            else { return .badRequest }
+            else { return Response(status: .badRequest) }
             let tries = await received.add(key)
             switch key {
-            case "apple:2000000000000001": return tries == 1 ? .serviceUnavailable : .created
-            case "apple:2000000000000002": return .conflict
-            case "apple:2000000000000003": return .unprocessableContent
-            default: return .serviceUnavailable
+            case "apple:2000000000000001":
+                // Granted: 201 naming the transaction, the answer make-whole takes as delivered.
+                return tries == 1 ? Response(status: .serviceUnavailable) : jsonResponse(201, #"{"transactionID":"2000000000000001"}"#)
+            case "apple:2000000000000002": return Response(status: .conflict)
+            case "apple:2000000000000003": return Response(status: .unprocessableContent)
+            default: return Response(status: .serviceUnavailable)
             }
         }
         var logger = Logger(label: "grant-server")
@@ -79,6 +81,68 @@ import Testing
             ])
     }
 
+    /// `make-whole` for the first charge alone, posting to `url`: how it ended and what it printed.
+    private func postFirstCharge(to url: URL) async throws -> (termination: ChildProcess.Termination, output: String) {
+        try await ChildProcess.run(
+            try #require(builtExecutable),
+            [
+                "make-whole", "--db", db, "--from", "now-3h", "--to", "now", "--transaction", "2000000000000001", "--url",
+                url.appendingPathComponent("grants").absoluteString, "--attempts", "3", "--retry-delay", "1s",
+            ])
+    }
+
+    /// What is kept of the first charge's delivery: "outcome status attempts".
+    private func firstChargeKept() throws -> [String] {
+        try SQLiteBucketStore(path: db).makeWholeDeliveries(naming: ["2000000000000001"]).map {
+            "\($0.outcome.rawValue) \($0.status) \($0.attempts)"
+        }
+    }
+
+    @Test(
+        "a redirect is not followed: the charge stays owed and is posted again by the next run; the other origin gets nothing",
+        arguments: redirectStatuses)
+    func aRedirectLeavesTheChargeOwed(status: Int) async throws {
+        try await withRedirect(status) { called, other, calledSent, otherSent in
+            for run in 1...2 {
+                let (termination, output) = try await postFirstCharge(to: called)
+                #expect(termination == .exit(1), "run \(run): \(output)")
+                #expect(output.contains("failed (HTTP \(status), \(run) attempt"), "run \(run): \(output)")
+                #expect(
+                    output.contains("the grant server answered \(status) (redirect to \(other.absoluteString)/…): redirects are not followed"),
+                    "\(output)")
+                #expect(output.contains("1 charge not granted; posted 1 now, 0 taken"), "\(output)")
+            }
+            #expect(try firstChargeKept() == ["failed \(status) 2"], "one post per run: a redirect is not retried")
+            #expect(await calledSent.all.map(\.line) == ["POST /grants", "POST /grants"])
+            let reached = await otherSent.all.map(\.line)
+            #expect(reached.isEmpty, "the other origin got \(reached) with the Idempotency-Key")
+        }
+    }
+
+    @Test(
+        "a success without the documented body (JSON naming the transaction) leaves the charge owed; the answer that has it settles it",
+        arguments: [
+            (200, ""), (201, "{}"), (200, "<html>Welcome to the captive portal</html>"), (201, #"{"transactionID":"2000000000000009"}"#), (204, ""),
+        ])
+    func aSuccessWithoutTheBodyIsNotDelivered(status: Int, body: String) async throws {
+        let answers = Answers([(status, body), (201, #"{"transactionID":"2000000000000001","granted":true}"#)])
+        let answer: LiveAnswer = { _, _ in
+            let (status, body) = await answers.next()
+            return jsonResponse(status, body)
+        }
+        try await withLiveServer(answer: answer) { base, sent in
+            let (first, firstOutput) = try await postFirstCharge(to: base)
+            #expect(first == .exit(1), "\(firstOutput)")
+            #expect(firstOutput.contains("failed (HTTP \(status), 1 attempt"), "\(firstOutput)")
+            #expect(firstOutput.contains("the grant server answered \(status) without naming the transaction"), "\(firstOutput)")
+            #expect(try firstChargeKept() == ["failed \(status) 1"])
+            let (second, secondOutput) = try await postFirstCharge(to: base)
+            #expect(second == .exit(0) && secondOutput.contains("delivered (HTTP 201, 2 attempts"), "\(secondOutput)")
+            #expect(try firstChargeKept() == ["delivered 201 2"])
+            #expect(await sent.all.count == 2)
+        }
+    }
+
     @Test("a dry run lists what it would post and posts nothing")
     func dryRunPostsNothing() async throws {
         let executable = try #require(builtExecutable)
@@ -88,6 +152,13 @@ import Testing
         #expect(output.components(separatedBy: "would post").count - 1 == 4 && output.contains("posted 0 now"), "\(output)")
         #expect(try SQLiteBucketStore(path: db).makeWholeDeliveries(naming: ["2000000000000001"]).isEmpty)
     }
+}
+
+/// A grant server's answers (status, body), in turn.
+private actor Answers {
+    private var answers: [(Int, String)]
+    init(_ answers: [(Int, String)]) { self.answers = answers }
+    func next() -> (Int, String) { answers.count > 1 ? answers.removeFirst() : answers[0] }
 }
 
 /// How often the grant server was posted each key.

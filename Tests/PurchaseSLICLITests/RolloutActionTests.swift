@@ -5,6 +5,7 @@ import Logging
 import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
+import PurchaseSLIOutbound
 import PurchaseSLIRendering
 import PurchaseSLIServer
 import PurchaseSLIStorage
@@ -15,16 +16,16 @@ import Testing
 /// The stores' release controls against local stand-ins of their APIs: the App Store phased release
 /// paused, the Play staged rollout halted, each only when in progress, with the stores' errors.
 @Suite struct RolloutActionTests {
-    static func appStore(_ baseURL: URL) async throws -> AppStoreConnectClient {
+    static func appStore(_ baseURL: URL, _ transport: any OutboundTransport) async throws -> AppStoreConnectClient {
         try await AppStoreConnectClient(
             keyPEM: FakeStoreAPIs.applePEM, keyID: FakeStoreAPIs.keyID, issuerID: FakeStoreAPIs.issuerID, appID: FakeStoreAPIs.appID,
-            baseURL: baseURL, retryDelaySeconds: 0.01)
+            baseURL: baseURL, transport: transport, retryDelaySeconds: 0.01)
     }
 
-    static func play(_ baseURL: URL) async throws -> GooglePlayPublisherClient {
+    static func play(_ baseURL: URL, _ transport: any OutboundTransport) async throws -> GooglePlayPublisherClient {
         try await GooglePlayPublisherClient(
             serviceAccountJSON: FakeStoreAPIs.serviceAccountJSON(tokenURL: baseURL.appendingPathComponent("token").absoluteString),
-            packageName: "com.example.app", baseURL: baseURL, retryDelaySeconds: 0.01)
+            packageName: "com.example.app", baseURL: baseURL, transport: transport, retryDelaySeconds: 0.01)
     }
 
     /// The releases of a Play track whose 4.12.0 is rolling out to 5 % of users.
@@ -38,8 +39,8 @@ import Testing
         await apis.setAppleVersion("4.12.0", .init(id: "pr412", state: "ACTIVE", day: 2))
         await apis.setAppleVersion("4.11.0", .init(id: "pr411", state: "COMPLETE", day: 7))
         await apis.setAppleVersion("4.10.0", nil)
-        try await FakeStoreAPIs.serve(apis) { base in
-            let client = try await Self.appStore(base)
+        try await FakeStoreAPIs.serve(apis) { base, transport in
+            let client = try await Self.appStore(base, transport)
             let dry = await client.pause(version: "4.12.0", dryRun: true)
             #expect(
                 dry.outcome == .wouldPause
@@ -75,19 +76,57 @@ import Testing
         let apis = FakeStoreAPIs()
         await apis.setAppleVersion("4.12.0", .init(id: "pr412", state: "ACTIVE", day: 3))
         await apis.script("asc patch", statuses.map { ($0, $0 == 429 ? ["Retry-After": "1"] : [:]) })
-        try await FakeStoreAPIs.serve(apis) { base in
-            let result = await try Self.appStore(base).pause(version: "4.12.0", dryRun: false)
+        try await FakeStoreAPIs.serve(apis) { base, transport in
+            let result = try await Self.appStore(base, transport).pause(version: "4.12.0", dryRun: false)
             #expect(result.outcome == outcome && result.status == status, "\(result)")
             #expect(result.detail.contains(detail), "\(result.detail)")
             #expect(await apis.count("PATCH", "pr412") == (outcome == .refused ? 1 : min(3, statuses.count + 1)))
         }
     }
 
+    /// A redirect from either store's API is refused (a person must look), never followed: the token
+    /// (App Store Connect's JWT, Play's access token, the service account's signed assertion) reaches no
+    /// other origin.
+    @Test(arguments: redirectStatuses)
+    func aRedirectFromAStoreIsRefusedAndNotFollowed(status: Int) async throws {
+        let answer: LiveAnswer = { _, _ in jsonResponse(200, "{}") }
+        try await withLiveServer(answer: answer) { other, otherSent in
+            let apis = FakeStoreAPIs()
+            await apis.setAppleVersion("4.12.0", .init(id: "pr412", state: "ACTIVE", day: 3))
+            await apis.setPlayReleases(Self.stagedRollout)
+            let location = ["Location": other.appendingPathComponent("elsewhere").absoluteString]
+            await apis.script("asc patch", [(status, location)])
+            await apis.script("play token", [(status, location)])
+            await apis.script("play get", [(status, location)])
+            try await FakeStoreAPIs.serve(apis) { base, transport in
+                let apple = try await Self.appStore(base, transport).pause(version: "4.12.0", dryRun: false)
+                #expect(apple.outcome == .refused && apple.status == status, "\(apple)")
+                #expect(
+                    apple.detail
+                        == "pausing phased release pr412: App Store Connect answered \(status) (redirect to \(other.absoluteString)/…): redirects are not followed"
+                )
+                #expect(await apis.count("PATCH", "pr412") == 1, "not tried again")
+                let play = try await Self.play(base, transport)
+                let token = await play.pause(version: "4.12.0", dryRun: false)
+                #expect(
+                    token.outcome == .refused
+                        && token.detail.hasSuffix(
+                            "Google's token endpoint answered \(status) (redirect to \(other.absoluteString)/…): redirects are not followed"),
+                    "\(token)")
+                let track = await play.pause(version: "4.12.0", dryRun: false)
+                #expect(track.outcome == .refused && track.detail.contains("the Android Publisher API answered \(status)"), "\(track)")
+                #expect(await apis.playReleases[1]["status"] as? String == "inProgress", "nothing was changed")
+            }
+            let reached = await otherSent.all.map(\.line)
+            #expect(reached.isEmpty, "the other origin got \(reached)")
+        }
+    }
+
     @Test func thePlayStagedRolloutIsHaltedInOneEdit() async throws {
         let apis = FakeStoreAPIs()
         await apis.setPlayReleases(Self.stagedRollout)
-        try await FakeStoreAPIs.serve(apis) { base in
-            let client = try await Self.play(base)
+        try await FakeStoreAPIs.serve(apis) { base, transport in
+            let client = try await Self.play(base, transport)
             let dry = await client.pause(version: "4.12.0", dryRun: true)
             #expect(
                 dry.outcome == .wouldPause && dry.detail == "would set release 4.12.0 on production to halted at 5 % of users and commit the edit")
@@ -113,8 +152,8 @@ import Testing
         await apis.setPlayReleases(Self.stagedRollout)
         await apis.script("play commit", [(409, [:])])
         await apis.script("play token", [(503, [:]), (503, [:]), (503, [:])])
-        try await FakeStoreAPIs.serve(apis) { base in
-            let client = try await Self.play(base)
+        try await FakeStoreAPIs.serve(apis) { base, transport in
+            let client = try await Self.play(base, transport)
             let down = await client.pause(version: "4.12.0", dryRun: false)
             #expect(down.outcome == .failed && down.status == 503 && down.detail.hasPrefix("getting an access token for purchase-sli@"), "\(down)")
             let refused = await client.pause(version: "4.12.0", dryRun: false)
@@ -292,10 +331,10 @@ extension RolloutActuatorTests {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("serve.sqlite"))
         let slack = SlackRecorder()
-        try await FakeStoreAPIs.serve(apis) { base in
+        try await FakeStoreAPIs.serve(apis) { base, transport in
             let actuator = RolloutActuator(
-                controls: [try await RolloutActionTests.appStore(base), try await RolloutActionTests.play(base)], dryRun: !live,
-                requiresConfirmation: false, store: store, logger: Logger(label: "test"))
+                controls: [try await RolloutActionTests.appStore(base, transport), try await RolloutActionTests.play(base, transport)],
+                dryRun: !live, requiresConfirmation: false, store: store, logger: Logger(label: "test"))
             let notifier = RolloutNotifier(
                 store: store, policy: .default, intervalSeconds: 3600, candidate: nil, baseline: nil, sender: slack, logger: Logger(label: "test"),
                 nowMillis: { 0 }, actuator: actuator)
@@ -368,9 +407,9 @@ extension RolloutActuatorTests {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("serve.sqlite"))
         let slack = SlackRecorder()
-        try await FakeStoreAPIs.serve(apis) { base in
+        try await FakeStoreAPIs.serve(apis) { base, transport in
             let actuator = RolloutActuator(
-                controls: [try await RolloutActionTests.appStore(base), try await RolloutActionTests.play(base)], dryRun: false, store: store,
+                controls: [try await RolloutActionTests.appStore(base, transport), try await RolloutActionTests.play(base, transport)], dryRun: false, store: store,
                 logger: Logger(label: "test"))
             let notifier = RolloutNotifier(
                 store: store, policy: .default, intervalSeconds: 3600, candidate: nil, baseline: nil, sender: slack, logger: Logger(label: "test"),
@@ -419,9 +458,9 @@ extension RolloutActuatorTests {
         await apis.setAppleVersion("5.0.0", .init(id: "pr500", state: "ACTIVE", day: 1))
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("serve.sqlite"))
-        try await FakeStoreAPIs.serve(apis) { base in
+        try await FakeStoreAPIs.serve(apis) { base, transport in
             let actuator = RolloutActuator(
-                controls: [try await RolloutActionTests.appStore(base)], dryRun: false, requiresConfirmation: false, store: store,
+                controls: [try await RolloutActionTests.appStore(base, transport)], dryRun: false, requiresConfirmation: false, store: store,
                 logger: Logger(label: "test"))
             let notifier = RolloutNotifier(
                 store: store, policy: .default, intervalSeconds: 3600, candidate: nil, baseline: nil, sender: nil, logger: Logger(label: "test"),

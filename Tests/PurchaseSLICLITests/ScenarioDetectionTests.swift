@@ -4,6 +4,7 @@ import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
+import PurchaseSLIOutbound
 import PurchaseSLIRendering
 import PurchaseSLIServer
 import PurchaseSLISimulation
@@ -125,19 +126,21 @@ import Testing
         let run = try await onDedicatedThread { try self.backtest(scenario, days: 2, rate: 30, historyDays: 3) }
         let episode = try #require(run.episodes.first { $0.first.kind == kind })
         try await withReceiver { port, received in
-            let notifier = AlertNotifier(
-                context: AlertContext(store: run.context.store, policy: .default), intervalSeconds: 60,
-                sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/api/v2/alerts")!, format: .alertmanager),
-                logger: Logger(label: "test"), nowMillis: { 0 })
-            var state = AlertNotificationState(resendingFiring: true)
-            await notifier.notify(at: episode.startsAt + 600, state: &state)
-            let posts = await received.posts
-            let alerts = (try? JSONSerialization.jsonObject(with: Data((posts.first?.body ?? "").utf8))) as? [[String: Any]] ?? []
-            let names = alerts.compactMap { ($0["labels"] as? [String: String])?["alertname"] }
-            #expect(names.contains(kind.rawValue), "posted: \(posts.map(\.body))")
-            #expect(
-                alerts.first { ($0["labels"] as? [String: String])?["alertname"] == kind.rawValue }?["startsAt"] as? String
-                    == RFC3339.format(seconds: episode.startsAt))
+            try await HTTPClientTransport.withTransport { transport in
+                let notifier = AlertNotifier(
+                    context: AlertContext(store: run.context.store, policy: .default), intervalSeconds: 60,
+                    sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/api/v2/alerts")!, format: .alertmanager, transport: transport),
+                    logger: Logger(label: "test"), nowMillis: { 0 })
+                var state = AlertNotificationState(resendingFiring: true)
+                await notifier.notify(at: episode.startsAt + 600, state: &state)
+                let posts = await received.posts
+                let alerts = (try? JSONSerialization.jsonObject(with: Data((posts.first?.body ?? "").utf8))) as? [[String: Any]] ?? []
+                let names = alerts.compactMap { ($0["labels"] as? [String: String])?["alertname"] }
+                #expect(names.contains(kind.rawValue), "posted: \(posts.map(\.body))")
+                #expect(
+                    alerts.first { ($0["labels"] as? [String: String])?["alertname"] == kind.rawValue }?["startsAt"] as? String
+                        == RFC3339.format(seconds: episode.startsAt))
+            }
         }
     }
 

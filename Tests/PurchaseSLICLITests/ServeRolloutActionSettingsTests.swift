@@ -1,4 +1,5 @@
 import Foundation
+import PurchaseSLIOutbound
 import PurchaseSLIServer
 import PurchaseSLITestSupport
 import Testing
@@ -30,7 +31,7 @@ import Testing
         let dry = try resolve(["--rollout-every", "1h"] + apple)
         #expect(dry.rolloutActions.summary == "dry run: App Store app 1234567890 (IOS)")
         #expect(dry.rolloutActions.appStore?.keyPEM == FakeStoreAPIs.applePEM)
-        #expect(try await RolloutActionOptions.controls(dry.rolloutActions).map(\.store) == [.apple])
+        #expect(try await RolloutActionOptions.controls(dry.rolloutActions, transport: HTTPClientTransport()).map(\.store) == [.apple])
         let environment = [
             "PURCHASE_SLI_PLAY_SERVICE_ACCOUNT": playFile, "PURCHASE_SLI_PLAY_PACKAGE": "com.example.app", "PURCHASE_SLI_ROLLOUT_ACTIONS": "live",
         ]
@@ -78,7 +79,8 @@ import Testing
         let bad = try directory.write("bad.p8", "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n")
         let settings = try resolve(["--asc-key-file", bad, "--asc-key-id", "A", "--asc-issuer-id", "I", "--asc-app-id", "1"]).rolloutActions
         await #expect {
-            try await RolloutActionOptions.controls(settings)
+            // Nothing is sent: the transport opens nothing until a request.
+            try await RolloutActionOptions.controls(settings, transport: HTTPClientTransport())
         } throws: { "\($0)".contains("not a P-256 private key in PEM") }
     }
 }

@@ -4,6 +4,7 @@ import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
+import PurchaseSLIOutbound
 import PurchaseSLIRendering
 import PurchaseSLIServer
 import PurchaseSLIStorage
@@ -179,25 +180,31 @@ import Testing
     /// incident and counting its alerts, its attachments the alerts of `alerts --format slack`.
     private func expectNotifications(_ logs: SampleLogs, at time: Int64, agreeWith surfaces: AlertSurfaces) async throws {
         try await withReceiver { port, received in
-            let notifier = AlertNotifier(
-                context: AlertContext(store: logs.store, policy: logs.policy, databasePath: logs.database), intervalSeconds: 60,
-                sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack), logger: quietLogger,
-                nowMillis: { 0 })
-            var state = AlertNotificationState(resendingFiring: false)
-            await notifier.notify(at: time, state: &state)
-            let bodies = await received.posts.map(\.body)
-            let incidents = Dictionary(grouping: surfaces.reports, by: { $0.incident?.id ?? "" })
-            #expect(bodies.count == incidents.count, "\(RFC3339.format(seconds: time)): \(bodies.count) messages for \(incidents.count) incidents")
-            for body in bodies {
-                let message = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] ?? [:]
-                let headline = message["text"] as? String ?? ""
-                let attachments = (message["attachments"] as? [[String: Any]] ?? []).flatMap { ShownAlert.parse(slack: $0["text"] as? String ?? "") }
-                let id = try #require(incidents.keys.first { headline.contains("incident \($0): ") }, "\(headline)")
-                let pages = incidents[id]!.filter { $0.severity == .page }.count
+            try await HTTPClientTransport.withTransport { transport in
+                let notifier = AlertNotifier(
+                    context: AlertContext(store: logs.store, policy: logs.policy, databasePath: logs.database), intervalSeconds: 60,
+                    sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack, transport: transport),
+                    logger: quietLogger,
+                    nowMillis: { 0 })
+                var state = AlertNotificationState(resendingFiring: false)
+                await notifier.notify(at: time, state: &state)
+                let bodies = await received.posts.map(\.body)
+                let incidents = Dictionary(grouping: surfaces.reports, by: { $0.incident?.id ?? "" })
                 #expect(
-                    headline.hasSuffix(": \(incidents[id]!.count) firing" + (pages == 0 ? "" : " (\(pages) page\(pages == 1 ? "" : "s"))")),
-                    "\(headline)")
-                #expect(Set(attachments) == Set(surfaces.text.filter { $0.line("incident ")?.hasPrefix("incident \(id),") == true }), "\(body)")
+                    bodies.count == incidents.count, "\(RFC3339.format(seconds: time)): \(bodies.count) messages for \(incidents.count) incidents")
+                for body in bodies {
+                    let message = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] ?? [:]
+                    let headline = message["text"] as? String ?? ""
+                    let attachments = (message["attachments"] as? [[String: Any]] ?? []).flatMap {
+                        ShownAlert.parse(slack: $0["text"] as? String ?? "")
+                    }
+                    let id = try #require(incidents.keys.first { headline.contains("incident \($0): ") }, "\(headline)")
+                    let pages = incidents[id]!.filter { $0.severity == .page }.count
+                    #expect(
+                        headline.hasSuffix(": \(incidents[id]!.count) firing" + (pages == 0 ? "" : " (\(pages) page\(pages == 1 ? "" : "s"))")),
+                        "\(headline)")
+                    #expect(Set(attachments) == Set(surfaces.text.filter { $0.line("incident ")?.hasPrefix("incident \(id),") == true }), "\(body)")
+                }
             }
         }
     }
