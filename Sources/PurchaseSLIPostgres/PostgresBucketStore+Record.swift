@@ -120,7 +120,8 @@ struct RecordWrite {
         try await Self.addClientDrops(
             [(receivedAtSeconds.floorDividedBy(60).quotient, Int64(PreparedEvents.clientDroppedEvents(batches, isNew: isNew)))],
             on: connection, logger: logger)
-        try await Self.addLateArrivals(late.map { LateArrivalCount(hour: $0.key.time, series: $0.key.series, events: $0.value) },
+        try await Self.addLateArrivals(
+            late.map { LateArrivalCount(hour: $0.key.time, series: $0.key.series, events: $0.value) },
             on: connection, logger: logger)
         return outcome
     }

@@ -409,7 +409,8 @@ extension RolloutActuatorTests {
         let slack = SlackRecorder()
         try await FakeStoreAPIs.serve(apis) { base, transport in
             let actuator = RolloutActuator(
-                controls: [try await RolloutActionTests.appStore(base, transport), try await RolloutActionTests.play(base, transport)], dryRun: false, store: store,
+                controls: [try await RolloutActionTests.appStore(base, transport), try await RolloutActionTests.play(base, transport)], dryRun: false,
+                store: store,
                 logger: Logger(label: "test"))
             let notifier = RolloutNotifier(
                 store: store, policy: .default, intervalSeconds: 3600, candidate: nil, baseline: nil, sender: slack, logger: Logger(label: "test"),
