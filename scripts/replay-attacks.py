@@ -133,7 +133,7 @@ class Replay:
     def run_all(self):
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
                      self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.grapheme_escaping,
-                     self.maintenance_and_inputs, self.smaller, self.outbound_redirects]:
+                     self.maintenance_and_inputs, self.outbound_redirects, self.smaller]:
             case()
         self.alive("serve still up after every case")
 
