@@ -47,6 +47,30 @@ struct ClientUnitTests {
         #expect(parsed.event.errorDescription == "tab\there \u{2028}" && parsed.event.resultType == .alreadyGranted)
     }
 
+    @Test("the SDK writes every field of the event format under the registry's key, and each reads back as set")
+    func everyKeyRoundTrips() throws {
+        var event = SLIEvent(
+            eventID: "e-2", timestamp: Date(timeIntervalSince1970: 1_763_112_600), productID: "pro", actionType: .purchase, resultType: .failure)
+        (event.planID, event.groupID, event.offerID, event.statusCode) = ("pro-monthly", "group-1", "winback", 503)
+        (event.appVersion, event.platform, event.osVersion, event.variant) = ("4.12.0", "iOS", "18.1", "storekit2")
+        (event.app, event.transactionID, event.appAccountToken) = ("com.example.app", "2000000812345678", "9b1f0c7e-5d43-4a8e-b7a2-0f6d2c1e8a55")
+        (event.durationMs, event.resultDescription, event.responseDescription, event.errorDescription) = (1840, "r", "s", "e")
+        (event.price, event.currency) = (4.99, "USD")
+        var line = event.jsonLine
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == Set(EventField.allCases.map(\.name)), "keys the server does not read, or fields the SDK cannot send")
+        let parsed = try line.withUTF8 { try EventValidator(nowMillis: 1_763_200_000_000).validate(record: UnsafeRawBufferPointer($0)).get() }
+        #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
+        let read = parsed.event
+        #expect([read.planID, read.groupID, read.offerID] == ["pro-monthly", "group-1", "winback"])
+        #expect(
+            [read.appVersion, read.platform, read.osVersion, read.variant, read.app] == ["4.12.0", "iOS", "18.1", "storekit2", "com.example.app"])
+        #expect([read.transactionID, read.appAccountToken] == ["2000000812345678", "9b1f0c7e-5d43-4a8e-b7a2-0f6d2c1e8a55"])
+        #expect([read.resultDescription, read.responseDescription, read.errorDescription] == ["r", "s", "e"])
+        #expect(read.statusCode == 503 && read.durationMs == 1840 && read.price == 4.99 && read.currency == "USD")
+        #expect(read.actionType.rawValue == "purchase" && read.resultType == .failure && read.timestampMillis == 1_763_112_600_000)
+    }
+
     @Test(
         "StoreKit outcomes: Ask to Buy is pending, a 409 alreadyGranted, no answer status 0, cancels are cancels",
         arguments: [
