@@ -21,14 +21,9 @@ extension AppStoreConnectClient {
 
     /// The versions of a `GET …/appStoreVersions` answer whose phased release is active or paused.
     static func phasedReleases(in body: Data) -> [StoreRelease] {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
-        let included = object["included"] as? [[String: Any]] ?? []
-        return (object["data"] as? [[String: Any]] ?? []).compactMap { version in
-            guard let name = (version["attributes"] as? [String: Any])?["versionString"] as? String else { return nil }
-            let relationship = (version["relationships"] as? [String: Any])?["appStoreVersionPhasedRelease"] as? [String: Any]
-            guard let id = (relationship?["data"] as? [String: Any])?["id"] as? String else { return nil }
-            let phased = included.first { $0["type"] as? String == "appStoreVersionPhasedReleases" && $0["id"] as? String == id }
-            switch (phased?["attributes"] as? [String: Any])?["phasedReleaseState"] as? String {
+        versions(in: body).compactMap { name, phased in
+            guard let name else { return nil }
+            switch phased.state {
             case "ACTIVE": return StoreRelease(store: .apple, name: name, isPaused: false)
             case "PAUSED": return StoreRelease(store: .apple, name: name, isPaused: true)
             default: return nil

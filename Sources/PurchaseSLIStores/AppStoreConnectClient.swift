@@ -84,16 +84,22 @@ public struct AppStoreConnectClient: StoreReleaseControl {
     /// The version's phased release in a `GET …/appStoreVersions` answer: nil without a version; its id
     /// (nil: none), state and day.
     static func phasedRelease(in body: Data) -> (id: String?, state: String?, day: Int?)? {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-            let version = (object["data"] as? [[String: Any]])?.first
-        else { return nil }
-        let relationship = (version["relationships"] as? [String: Any])?["appStoreVersionPhasedRelease"] as? [String: Any]
-        guard let id = (relationship?["data"] as? [String: Any])?["id"] as? String else { return (nil, nil, nil) }
-        let included = (object["included"] as? [[String: Any]] ?? []).first {
-            $0["type"] as? String == "appStoreVersionPhasedReleases" && $0["id"] as? String == id
+        versions(in: body).first?.phased
+    }
+
+    /// Each version of a `GET …/appStoreVersions` answer, in order: its version string, and its phased
+    /// release's id (nil: none), state and day.
+    static func versions(in body: Data) -> [(name: String?, phased: (id: String?, state: String?, day: Int?))] {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
+        let included = object["included"] as? [[String: Any]] ?? []
+        return (object["data"] as? [[String: Any]] ?? []).map { version in
+            let name = (version["attributes"] as? [String: Any])?["versionString"] as? String
+            let relationship = (version["relationships"] as? [String: Any])?["appStoreVersionPhasedRelease"] as? [String: Any]
+            guard let id = (relationship?["data"] as? [String: Any])?["id"] as? String else { return (name, (nil, nil, nil)) }
+            let phased = included.first { $0["type"] as? String == "appStoreVersionPhasedReleases" && $0["id"] as? String == id }
+            let attributes = phased?["attributes"] as? [String: Any]
+            return (name, (id, attributes?["phasedReleaseState"] as? String, attributes?["currentDayNumber"] as? Int))
         }
-        let attributes = included?["attributes"] as? [String: Any]
-        return (id, attributes?["phasedReleaseState"] as? String, attributes?["currentDayNumber"] as? Int)
     }
 
     /// A failed call as an outcome: tried again later when transient, else refused.

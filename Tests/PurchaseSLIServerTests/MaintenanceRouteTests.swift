@@ -33,6 +33,19 @@ import Testing
 
     private func json(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
 
+    /// Posts `body` with the admin key: a 400 whose error starts with `message`, and nothing stored.
+    private func expectRefused(_ body: String, _ message: String) async throws {
+        let app = makeApp(store: store) { withKeys(&$0) }
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/maintenance", method: .post, headers: key, body: json(body)) { response in
+                #expect(response.status == .badRequest)
+                let error = bodyJSON(response.body)["error"] as? String ?? ""
+                #expect(error.hasPrefix(message), "\(error)")
+            }
+        }
+        #expect(try store.maintenanceWindows().isEmpty)
+    }
+
     @Test func aWindowIsDeclaredListedWithThePolicysAndRemoved() async throws {
         let policy = try SLOPolicy(yaml: "maintenance: [{from: 2026-12-06T03:00:00Z, duration: 30m, rrule: 'FREQ=WEEKLY;BYDAY=SU', reason: deploy}]")
         let app = makeApp(store: store) {
@@ -89,15 +102,7 @@ import Testing
         (#"{"id":"policy-1","from":"2026-12-01T02:00:00Z","duration":"2h","reason":"x"}"#, "id: expected 1 to 64 letters"),
     ])
     func aBadDeclarationNamesItsFieldAndStoresNothing(_ body: String, _ message: String) async throws {
-        let app = makeApp(store: store) { withKeys(&$0) }
-        try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/maintenance", method: .post, headers: key, body: json(body)) { response in
-                #expect(response.status == .badRequest)
-                let error = bodyJSON(response.body)["error"] as? String ?? ""
-                #expect(error.hasPrefix(message), "\(error)")
-            }
-        }
-        #expect(try store.maintenanceWindows().isEmpty)
+        try await expectRefused(body, message)
     }
 
     /// A browser keeps the key for the pages and sends it with another site's form: a form's body
@@ -202,15 +207,7 @@ import Testing
         (#"{"from":"2030-12-01T02:00:00Z","duration":"1h","reason":"x","force":"yes"}"#, "force: "),
     ])
     func aWindowThatSilencesTooMuchOrSaysNothingIsRefused(_ body: String, _ message: String) async throws {
-        let app = makeApp(store: store) { withKeys(&$0) }
-        try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/maintenance", method: .post, headers: key, body: json(body)) { response in
-                #expect(response.status == .badRequest)
-                let error = bodyJSON(response.body)["error"] as? String ?? ""
-                #expect(error.hasPrefix(message), "\(error)")
-            }
-        }
-        #expect(try store.maintenanceWindows().isEmpty)
+        try await expectRefused(body, message)
     }
 
     /// More than a quarter of some 28 days is refused with 422 unless forced; the 201st window with 409.
