@@ -17,12 +17,10 @@ let postgresStore: Target.Dependency = .target(name: "PurchaseSLIPostgres", cond
 
 let package = Package(
     name: "purchase-sli",
-    // iOS 16 and its siblings for the SDK (Duration, Task.sleep(for:)); the service and CLI run on Linux.
-    platforms: [.macOS(.v14), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    // The service and CLI run on Linux (and macOS for development).
+    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "purchase-sli", targets: ["purchase-sli"]),
-        // The client of apps and grant servers: Foundation only, for iOS, macOS and Linux.
-        .library(name: "PurchaseSLIClient", targets: ["PurchaseSLIClient"]),
     ],
     // The PostgreSQL store (several serve nodes on one database) brings postgres-nio: it is built on request,
     // `swift build -c release --traits PostgreSQL` (docs/postgresql.md). The second copy of BoringSSL
@@ -32,6 +30,9 @@ let package = Package(
         .trait(name: "PostgreSQL", description: "The PostgreSQL store: --db postgres://…, migrate, a leader lease for several serve nodes.")
     ],
     dependencies: [
+        // The Swift SDK, a package of its own that apps add by version (sdk/purchase-sli-swift/Package.swift):
+        // here for its tests against the service and its benchmark.
+        .package(path: "sdk/purchase-sli-swift"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -51,8 +52,6 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "PurchaseSLICore", swiftSettings: optimizedSwiftSettings),
-        // Foundation and PurchaseSLICore (pure Swift, no package) only.
-        .target(name: "PurchaseSLIClient", dependencies: ["PurchaseSLICore"], swiftSettings: swiftSettings),
         .target(name: "PurchaseSLIGzip", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // The one decoding pipeline of the HTTP routes and `ingest`: gzip, framing, the formats, validation.
         .target(
@@ -180,7 +179,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchaseSLIClientTests",
-            dependencies: ["PurchaseSLIClient", "PurchaseSLITestSupport", "PurchaseSLIGzip", "PurchaseSLICore", "PurchaseSLIStorage"],
+            dependencies: [
+                .product(name: "PurchaseSLIClient", package: "purchase-sli-swift"), "PurchaseSLITestSupport", "PurchaseSLIGzip",
+                "PurchaseSLICore", "PurchaseSLIStorage",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -249,7 +251,8 @@ let package = Package(
 if Context.environment["PURCHASE_SLI_BENCH"] != nil {
     package.targets.append(
         .executableTarget(
-            name: "purchase-sli-client-bench", dependencies: ["PurchaseSLIClient", "PurchaseSLIGzip"], path: "bench/ClientBenchmark",
+            name: "purchase-sli-client-bench", dependencies: [.product(name: "PurchaseSLIClient", package: "purchase-sli-swift"), "PurchaseSLIGzip"],
+            path: "bench/ClientBenchmark",
             swiftSettings: swiftSettings))
 }
 

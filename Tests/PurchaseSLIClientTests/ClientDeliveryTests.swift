@@ -120,7 +120,7 @@ import Testing
         for event in events { await sli.record(event) }
         let dropped = sli.droppedEvents
         let waiting = await sli.waitingEvents
-        #expect(dropped > DroppedEventsHeader.maximumPerRequest && dropped + waiting == 12_000)
+        #expect(dropped > PurchaseSLIClient.DroppedEventsHeader.maximumPerRequest && dropped + waiting == 12_000)
         try await server.start()
         #expect(try await drain(sli))
         // The newest events arrived, the oldest did not: products p0… are missing, the last ones whole.
@@ -168,7 +168,7 @@ extension SLIEvent {
         self.init(
             eventID: event.eventID, timestamp: Date(timeIntervalSince1970: Double(event.timestampMillis) / 1000),
             productID: event.productID, actionType: SLIAction(rawValue: event.actionType.rawValue),
-            resultType: event.resultType)
+            resultType: SLIResultType(rawValue: event.resultType.rawValue)!)
         (planID, groupID, offerID, statusCode) = (event.planID, event.groupID, event.offerID, event.statusCode)
         (appVersion, platform, osVersion, variant) = (event.appVersion, event.platform, event.osVersion, event.variant)
         (transactionID, appAccountToken, durationMs) = (event.transactionID, event.appAccountToken, event.durationMs.map { Int($0) })

@@ -71,6 +71,25 @@ struct ClientUnitTests {
         #expect(read.actionType.rawValue == "purchase" && read.resultType == .failure && read.timestampMillis == 1_763_112_600_000)
     }
 
+    @Test("the SDK's own copy of the wire format is the service's: result types, the dropped-events header, text and times")
+    func wireFormatMatchesTheService() throws {
+        #expect(SLIResultType.allCases.map(\.rawValue) == ResultType.allCases.map(\.rawValue))
+        #expect(PurchaseSLIClient.DroppedEventsHeader.name == PurchaseSLICore.DroppedEventsHeader.name)
+        #expect(PurchaseSLIClient.DroppedEventsHeader.maximumPerRequest == PurchaseSLICore.DroppedEventsHeader.maximumPerRequest)
+        // Every escape class of JSON text, scalars JavaScript takes for line breaks, and a grapheme of several scalars.
+        let texts = ["plain", "quote \" back \\ slash", "tab\tline\nreturn\r", "\u{0}\u{1f}\u{7f}", "\u{2028}\u{2029}", "e\u{301} 👩‍👩‍👧 ﷽"]
+        let times: [Int64] = [0, 1_763_112_600_001, 1_763_112_600_999, 1_763_199_999_500, 951_782_400_123]
+        for (text, millis) in zip(texts, times + [1_763_112_600_010]) {
+            var event = SLIEvent(
+                eventID: "e-\(millis)", timestamp: Date(timeIntervalSince1970: Double(millis) / 1000 + 0.0004), productID: "pro",
+                actionType: .purchase, resultType: .failure)
+            event.errorDescription = text
+            var line = event.jsonLine
+            let parsed = try line.withUTF8 { try EventValidator(nowMillis: 1_763_200_000_000).validate(record: UnsafeRawBufferPointer($0)).get() }
+            #expect(parsed.event.errorDescription == text && parsed.event.timestampMillis == millis, "\(line)")
+        }
+    }
+
     @Test(
         "StoreKit outcomes: Ask to Buy is pending, a 409 alreadyGranted, no answer status 0, cancels are cancels",
         arguments: [

@@ -1,5 +1,4 @@
 import Foundation
-import PurchaseSLICore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -192,4 +191,13 @@ actor Uploader {
         guard let date = formatter.date(from: value) else { return nil }
         return .milliseconds(Int(min(max(0, date.timeIntervalSinceNow), Double(longestRetryAfterSeconds)) * 1000))
     }
+}
+
+/// The header with which the SDK reports the events its full queue dropped, sent with the next batch (the
+/// service's `DroppedEventsHeader`; a test holds the two to one name and limit).
+enum DroppedEventsHeader {
+    /// `X-Purchase-SLI-Dropped-Events`.
+    static let name = "X-Purchase-SLI-Dropped-Events"
+    /// Most events one request reports; more go with the batches after it.
+    static let maximumPerRequest = 10_000
 }

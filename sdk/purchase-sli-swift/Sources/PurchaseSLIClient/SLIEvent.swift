@@ -1,5 +1,4 @@
 public import Foundation
-public import PurchaseSLICore
 
 /// What an attempt was doing: `purchase`, `restore`, `retry`, or another token of the app's.
 public struct SLIAction: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
@@ -18,9 +17,21 @@ public struct SLIAction: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let retry: SLIAction = "retry"
 }
 
-/// The outcome types of the event format: `start`, `success`, `alreadyGranted`, `failure`, `cancel`,
-/// `pending` (the service's own type).
-public typealias SLIResultType = ResultType
+/// The outcome types of the event format (`resultType`): one step of an attempt.
+public enum SLIResultType: String, Sendable, Hashable, CaseIterable {
+    /// An attempt began.
+    case start
+    /// The grant server granted the purchase.
+    case success
+    /// The grant server answered 409: granted before; counted as a success.
+    case alreadyGranted
+    /// The attempt failed (store error, verification, the grant server's status or no answer).
+    case failure
+    /// The user cancelled (or the store reported a cancel).
+    case cancel
+    /// Waiting for approval (Ask to Buy, a bank's confirmation): neither success nor failure.
+    case pending
+}
 
 /// One event of the event format (v1), as the SDK queues and sends it. Apps record attempts
 /// (``PurchaseSLI/begin(_:productID:planID:groupID:offerID:appAccountToken:)``); a grant server or an
@@ -69,7 +80,7 @@ public struct SLIEvent: Sendable, Hashable {
     var jsonLine: String {
         var json = JSONObjectWriter()
         json.add("eventID", eventID)
-        json.add("timestamp", RFC3339.format(millis: Int64((timestamp.timeIntervalSince1970 * 1000).rounded(.down))))
+        json.add("timestamp", timestamp.formatted(Self.timestampStyle))
         json.add("productID", productID)
         json.add("planID", planID)
         json.add("groupID", groupID)
@@ -87,10 +98,18 @@ public struct SLIEvent: Sendable, Hashable {
         json.add("resultDescription", resultDescription)
         json.add("responseDescription", responseDescription)
         json.add("errorDescription", errorDescription)
-        if let price, price.isFinite { json.addNumber("price", JSONText.number(price)) }
+        if let price, price.isFinite { json.addNumber("price", Self.jsonNumber(price)) }
         json.add("currency", currency)
         json.add("app", app)
         return json.closed
+    }
+
+    /// RFC 3339 in UTC with milliseconds (truncated), as the service reads `timestamp`.
+    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(secondsFromGMT: 0)!)
+
+    /// A finite number as JSON: whole numbers without a fraction.
+    private static func jsonNumber(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }
 
@@ -101,7 +120,7 @@ struct JSONObjectWriter {
 
     mutating func add(_ key: String, _ value: String?) {
         guard let value else { return }
-        addRaw(key, JSONText.quoted(value))
+        addRaw(key, Self.quoted(value))
     }
 
     mutating func add(_ key: String, _ value: Int?) {
@@ -118,4 +137,25 @@ struct JSONObjectWriter {
     }
 
     var closed: String { text + "}" }
+
+    /// `text` as a JSON string literal: quotes, backslashes and control characters escaped, and U+2028,
+    /// U+2029 and DEL as `\u` escapes (some JavaScript readers take them for line breaks).
+    static func quoted(_ text: String) -> String {
+        var output = "\""
+        output.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
+    }
 }
