@@ -15,10 +15,17 @@ public final class PurchaseAttempt: Sendable {
     /// Records how the attempt ended, and returns once the event is on disk. A second finish is
     /// ignored (and logged): an attempt has one outcome.
     public func finish(_ outcome: SLIOutcome, responseDescription: String? = nil) async {
+        await finish(outcome, responseDescription: responseDescription, transactionID: nil)
+    }
+
+    /// Records how the attempt ended; the terminal event names `transactionID` (when the outcome names none)
+    /// besides what the start named.
+    func finish(_ outcome: SLIOutcome, responseDescription: String? = nil, transactionID knownTransactionID: String?) async {
         let isFirst = finished.withLock { done in
             defer { done = true }
             return !done
         }
+        sli.attemptsInFlight.end(start.eventID)
         guard isFirst else {
             sli.configuration.log?("purchase-sli: a second finish (\(outcome)) of the attempt \(start.eventID) for \(start.productID) was ignored")
             return
@@ -29,9 +36,10 @@ public final class PurchaseAttempt: Sendable {
         event.resultType = outcome.resultType
         event.durationMs = max(0, Int((event.timestamp.timeIntervalSince(start.timestamp) * 1000).rounded()))
         event.responseDescription = responseDescription
+        event.transactionID = knownTransactionID ?? start.transactionID
         switch outcome {
         case .success(let transactionID), .alreadyGranted(let transactionID):
-            event.transactionID = transactionID
+            event.transactionID = transactionID ?? event.transactionID
             if case .alreadyGranted = outcome { event.statusCode = 409 }
         case let .failure(error, statusCode):
             (event.errorDescription, event.statusCode) = (error, statusCode)

@@ -14,6 +14,8 @@ public final class PurchaseSLI: Sendable {
     /// The configuration it was made with.
     public let configuration: SLIConfiguration
     let queue: EventQueue
+    /// The attempts begun and not finished.
+    let attemptsInFlight = AttemptsInFlight()
     private let uploader: Uploader
     private let loop: Task<Void, Never>
 
@@ -41,6 +43,17 @@ public final class PurchaseSLI: Sendable {
         var start = SLIEvent(productID: productID, actionType: action, resultType: .start)
         (start.planID, start.groupID, start.offerID) = (planID, groupID, offerID)
         start.appAccountToken = appAccountToken?.uuidString.lowercased()
+        return begin(start: start, tracked: true)
+    }
+
+    /// Records `start` and returns its attempt; a `tracked` attempt covers the transactions StoreKit
+    /// delivers for its product or appAccountToken until it finishes (``TransactionRecorder`` leaves them to it).
+    func begin(start: SLIEvent, tracked: Bool) -> PurchaseAttempt {
+        if tracked {
+            attemptsInFlight.begin(
+                start.eventID, productID: start.productID, appAccountToken: start.appAccountToken.flatMap(UUID.init(uuidString:)),
+                at: start.timestamp)
+        }
         queue.append([stamped(start).jsonLine]) { [uploader] in Task { await uploader.recorded(1) } }
         return PurchaseAttempt(sli: self, start: start)
     }

@@ -15,6 +15,9 @@ public struct SLIAction: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let restore: SLIAction = "restore"
     /// Sending a transaction again (an unfinished one found at launch, a retried grant).
     public static let retry: SLIAction = "retry"
+    /// A transaction StoreKit delivered outside a purchase call (`Transaction.updates`): Ask to Buy
+    /// approved, a purchase on another device, an offer code redeemed, a renewal completed in the background.
+    public static let update: SLIAction = "update"
 }
 
 /// The outcome types of the event format (`resultType`): one step of an attempt.

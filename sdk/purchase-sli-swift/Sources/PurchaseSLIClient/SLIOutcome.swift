@@ -11,6 +11,14 @@ public enum SLIOutcome: Sendable, Hashable {
     /// Waiting for approval (Ask to Buy, a bank's confirmation): not a failure.
     case pending
 
+    /// Whether the grant server granted the purchase (now or before): the transaction may be finished.
+    public var isGrant: Bool {
+        switch self {
+        case .success, .alreadyGranted: true
+        case .failure, .cancel, .pending: false
+        }
+    }
+
     var resultType: SLIResultType {
         switch self {
         case .success: .success

@@ -1,6 +1,6 @@
 #if canImport(StoreKit)
 import Foundation
-import StoreKit
+public import StoreKit
 
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 extension StoreKitPurchaseResult {
