@@ -20,7 +20,7 @@ let package = Package(
     // The service and CLI run on Linux (and macOS for development).
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "purchase-sli", targets: ["purchase-sli"]),
+        .executable(name: "purchase-sli", targets: ["purchase-sli"])
     ],
     // The PostgreSQL store (several serve nodes on one database) brings postgres-nio: it is built on request,
     // `swift build -c release --traits PostgreSQL` (docs/postgresql.md). The second copy of BoringSSL

@@ -73,7 +73,9 @@ struct StoreKitObservationTests {
     @Test("unfinished at launch: every renewal of the pile is sent, not only the first; the ones not granted are retried next time")
     func unfinishedRenewalsAreAllRetried() async throws {
         let pile = (1...5).map { StoreTransaction(id: UInt64(300 + $0), productID: "premium.monthly", purchaseDate: Date(), reason: .renewal) }
-        store.answers = [301: .status(200), 302: .status(409), 303: .status(500, description: "db down"), 304: .status(200), 305: .noResponse(error: "timed out")]
+        store.answers = [
+            301: .status(200), 302: .status(409), 303: .status(500, description: "db down"), 304: .status(200), 305: .noResponse(error: "timed out"),
+        ]
         let recorder = TransactionRecorder(sli: sli)
         let launch = await recorder.handleAll(store.deliveries(pile), from: .unfinished)
         #expect(launch == TransactionPass(granted: 3, notGranted: 2, skipped: 0))
@@ -205,7 +207,8 @@ func queuedEvents(_ sli: PurchaseSLI) async throws -> [PurchaseEvent] {
     var events: [PurchaseEvent] = []
     for segment in await sli.queue.segments() {
         for var line in await sli.queue.lines(of: segment) {
-            events.append(try line.withUTF8 { try EventValidator(nowMillis: wallClockMillis()).validate(record: UnsafeRawBufferPointer($0)).get().event })
+            events.append(
+                try line.withUTF8 { try EventValidator(nowMillis: wallClockMillis()).validate(record: UnsafeRawBufferPointer($0)).get().event })
         }
     }
     return events

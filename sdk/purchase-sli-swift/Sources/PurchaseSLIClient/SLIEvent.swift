@@ -79,8 +79,9 @@ public struct SLIEvent: Sendable, Hashable {
         self.resultType = resultType
     }
 
-    /// The event as one line of NDJSON (no line break).
-    var jsonLine: String {
+    /// The event as one line of NDJSON in the event format v1 (no line break): what the SDK queues and
+    /// sends, and what `purchase-sli ingest` reads from a file.
+    public var jsonLine: String {
         var json = JSONObjectWriter()
         json.add("eventID", eventID)
         json.add("timestamp", timestamp.formatted(Self.timestampStyle))
