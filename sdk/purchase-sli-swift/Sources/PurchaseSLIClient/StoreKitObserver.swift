@@ -30,7 +30,9 @@ public final class StoreKitObserver: Sendable {
     private let recorder: TransactionRecorder
     private let grant: Grant
     private let revoked: @Sendable (Transaction) async -> Void
-    private let tasks = Locked<[Task<Void, Never>]>([])
+    /// The observing tasks, and whether ``start()`` started its two. The tasks hold no reference to the
+    /// observer, so that it stops when the app lets it go.
+    private let tasks = Locked((started: false, running: [Task<Void, Never>]()))
 
     /// An observer recording to `sli`; `grant` asks the app's grant server, `revoked` takes back what
     /// the store refunded or revoked (revocations are not attempts: they are not recorded).
@@ -42,11 +44,18 @@ public final class StoreKitObserver: Sendable {
 
     deinit { stop() }
 
-    /// Sends the unfinished transactions again and listens to `Transaction.updates` until ``stop()``.
+    /// Sends the unfinished transactions again and listens to `Transaction.updates` until ``stop()`` (or
+    /// until the observer is let go); a second call does nothing.
     public func start() {
-        let listening = Task { [recorder] in _ = await recorder.handleAll(Transaction.updates.map(self.delivery), from: .updates) }
-        let retrying = Task { _ = await self.retryUnfinished() }
-        tasks.withLock { $0 += [listening, retrying] }
+        let (recorder, grant, revoked) = (recorder, grant, revoked)
+        tasks.withLock { tasks in
+            guard !tasks.started else { return }
+            tasks.started = true
+            tasks.running += [
+                Task { _ = await recorder.handleAll(Transaction.updates.map { Self.delivery($0, grant, revoked) }, from: .updates) },
+                Task { _ = await recorder.handleAll(Transaction.unfinished.map { Self.delivery($0, grant, revoked) }, from: .unfinished) },
+            ]
+        }
     }
 
     /// Sends every unfinished transaction again (`Transaction.unfinished`), each recorded as a `retry`
@@ -54,23 +63,25 @@ public final class StoreKitObserver: Sendable {
     /// - Returns: how many were granted, not granted, skipped.
     @discardableResult
     public func retryUnfinished() async -> TransactionPass {
-        await recorder.handleAll(Transaction.unfinished.map(delivery), from: .unfinished)
+        let (grant, revoked) = (grant, revoked)
+        return await recorder.handleAll(Transaction.unfinished.map { Self.delivery($0, grant, revoked) }, from: .unfinished)
     }
 
     /// Stops observing.
     public func stop() {
-        for task in tasks.withLock({ $0 }) { task.cancel() }
+        for task in tasks.withLock({ $0.running }) { task.cancel() }
     }
 
     /// A delivery of StoreKit's verification result: the transaction as a plain value, the app's grant
-    /// and StoreKit's finish.
-    @Sendable func delivery(_ result: VerificationResult<Transaction>) -> DeliveredTransaction {
+    /// and revocation handler, and StoreKit's finish.
+    static func delivery(
+        _ result: VerificationResult<Transaction>, _ grant: @escaping Grant, _ revoked: @escaping @Sendable (Transaction) async -> Void
+    ) -> DeliveredTransaction {
         let transaction = result.unsafePayloadValue
         var value = StoreTransaction(transaction)
         if case .unverified = result { value.isVerified = false }
         return DeliveredTransaction(
-            value, grant: { [grant] in await grant(transaction) }, finish: { await transaction.finish() },
-            revoked: { [revoked] in await revoked(transaction) })
+            value, grant: { await grant(transaction) }, finish: { await transaction.finish() }, revoked: { await revoked(transaction) })
     }
 }
 
@@ -86,27 +97,30 @@ extension StoreKitObserver {
         appAccountToken: @escaping @Sendable () async -> UUID = { UUID() },
         purchase: @escaping @Sendable (PurchaseIntent, UUID) async throws -> Product.PurchaseResult
     ) {
-        let task = Task { [recorder] in
+        let (recorder, grant, revoked) = (recorder, grant, revoked)
+        let task = Task {
             for await intent in PurchaseIntent.intents {
                 let token = await appAccountToken()
                 var offerID: String?
                 if #available(iOS 18.0, macOS 15.0, *) { offerID = intent.offer?.id }
                 _ = await recorder.handleIntent(productID: intent.product.id, offerID: offerID, appAccountToken: token) {
                     do {
-                        return self.intentResult(try await purchase(intent, token))
+                        return Self.intentResult(try await purchase(intent, token), grant, revoked)
                     } catch {
                         return StoreKitErrorCase(error).map(IntentPurchaseResult.failed) ?? .failedOtherwise(String(describing: error))
                     }
                 }
             }
         }
-        tasks.withLock { $0.append(task) }
+        tasks.withLock { $0.running.append(task) }
     }
 
     /// StoreKit's purchase result as the recorder takes it.
-    private func intentResult(_ result: Product.PurchaseResult) -> IntentPurchaseResult {
+    private static func intentResult(
+        _ result: Product.PurchaseResult, _ grant: @escaping Grant, _ revoked: @escaping @Sendable (Transaction) async -> Void
+    ) -> IntentPurchaseResult {
         switch result {
-        case .success(let verification): .success(delivery(verification))
+        case .success(let verification): .success(delivery(verification, grant, revoked))
         case .userCancelled: .userCancelled
         case .pending: .pending
         @unknown default: .pending
