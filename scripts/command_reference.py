@@ -24,10 +24,17 @@ def run(binary, arguments):
 
 
 def commands(binary):
-    """The subcommands' names and abstracts, in the order the binary lists them."""
-    description = json.loads(run(binary, ["--experimental-dump-help"]))["command"]
-    return [(sub["commandName"], sub.get("abstract", "")) for sub in description.get("subcommands", [])
-            if sub["commandName"] != "help" and sub.get("shouldDisplay", True)]
+    """The commands' paths (a subcommand's with its parent's name: ["charges", "write-off"]) and abstracts,
+    each command followed by its own subcommands, in the order the binary lists them."""
+    def walk(description, path):
+        found = []
+        for sub in description.get("subcommands", []):
+            if sub["commandName"] == "help" or not sub.get("shouldDisplay", True):
+                continue
+            found.append((path + [sub["commandName"]], sub.get("abstract", "")))
+            found += walk(sub, path + [sub["commandName"]])
+        return found
+    return walk(json.loads(run(binary, ["--experimental-dump-help"]))["command"], [])
 
 
 def reference(binary):
@@ -41,10 +48,10 @@ def reference(binary):
         "Every command's `--help`, as this version prints it. [commands.md](commands.md) shows each at work.",
         "",
     ]
-    lines += [f"- [`{name}`](#{name}): {abstract}" for name, abstract in listed]
+    lines += [f"{'  ' * (len(path) - 1)}- [`{' '.join(path)}`](#{'-'.join(path)}): {abstract}" for path, abstract in listed]
     lines += ["", "## purchase-sli", "", "```text", run(binary, ["--help"]).rstrip(), "```", ""]
-    for name, _ in listed:
-        lines += [f"## {name}", "", "```text", run(binary, [name, "--help"]).rstrip(), "```", ""]
+    for path, _ in listed:
+        lines += [f"## {' '.join(path)}", "", "```text", run(binary, path + ["--help"]).rstrip(), "```", ""]
     return "\n".join(line.rstrip() for line in lines)
 
 

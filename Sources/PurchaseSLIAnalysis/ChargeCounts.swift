@@ -83,7 +83,7 @@ public enum ChargeCounts {
             if charge.isGranted(by: at) { rows[key]!.granted += 1 }
             guard rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment) else { continue }
             rows[key]!.expectingGrant += 1
-            if rule.isUngranted(charge, atMillis: at) {
+            if rule.isOwed(charge, atMillis: at) {
                 rows[key]!.ungranted += 1
                 if let price, let currency { rows[key]!.ungrantedAmounts[currency, default: 0] += price }
             }

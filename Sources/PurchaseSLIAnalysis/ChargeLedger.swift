@@ -16,6 +16,8 @@ public struct ChargeLedger: Sendable {
         /// When the app first reported a failure or a cancel of it (by its transaction id or the purchase's
         /// account token), or nil: a user who saw an error before (or instead of) the grant.
         public var firstTroubleMillis: Int64?
+        /// What settled it other than a grant (a refund, make-whole, a write-off), whenever that happened, or nil.
+        public var settlement: ChargeSettlement?
 
         /// When the store charged (or refunded), in milliseconds.
         public var eventMillis: Int64 { notification.eventMillis }
@@ -23,6 +25,10 @@ public struct ChargeLedger: Sendable {
         public var productID: String { notification.productID ?? report?.productID ?? "(unknown product)" }
         /// Whether a grant was recorded by `millis`.
         public func isGranted(by millis: Int64) -> Bool { grantedMillis.map { $0 <= millis } ?? false }
+        /// Its settlement, when known by `millis`.
+        public func settlement(by millis: Int64) -> ChargeSettlement? { settlement.flatMap { $0.millis <= millis ? $0 : nil } }
+        /// Whether it is owed at `millis`: neither granted nor settled by then.
+        public func isOwed(at millis: Int64) -> Bool { !isGranted(by: millis) && settlement(by: millis) == nil }
     }
 
     /// The charges the policy expects a grant for, by charge time.
@@ -51,8 +57,8 @@ public struct ChargeLedger: Sendable {
 
     /// What the evaluator's minute loop reads of a charge, flat: no string is touched per charge and minute.
     struct Facts {
-        /// When charged, received and granted (`Int64.max`: never), in milliseconds.
-        var eventMillis, receivedMillis, grantedMillis: Int64
+        /// When charged, received, granted and settled otherwise (`Int64.max`: never), in milliseconds.
+        var eventMillis, receivedMillis, grantedMillis, settledMillis: Int64
         /// Whether Google Play charged it.
         var isGoogle: Bool
         /// The position of its store and product in ``productKeys``.
@@ -62,6 +68,8 @@ public struct ChargeLedger: Sendable {
         var currency: Int
 
         func isGranted(by millis: Int64) -> Bool { grantedMillis <= millis }
+        /// Whether it is owed at `millis`: neither granted nor settled by then.
+        func isOwed(at millis: Int64) -> Bool { grantedMillis > millis && settledMillis > millis }
     }
 
     /// The currencies of the expected charges.
@@ -88,8 +96,13 @@ public struct ChargeLedger: Sendable {
     /// A charge reported twice (a notification resent under a
     /// new id, or fetched again from the history) counts once, as first received; so does a refund, however
     /// many notifications tell it (the App Store's REFUND and REVOKE of one transaction, Play's revoked
-    /// subscription and its voided purchase). O(n log n).
-    public init(notifications: [ReceivedNotification], reports: [ClientReport], rule: SLOPolicy.ReconciliationRule) {
+    /// subscription and its voided purchase). Each charge's ``Charge/settlement`` is the earliest of
+    /// `settlements` (``ChargeSettlement/byCharge(refunds:deliveries:)``, read for the charges whatever their
+    /// time) and the refunds among `notifications` naming it. O(n log n).
+    public init(
+        notifications: [ReceivedNotification], reports: [ClientReport], rule: SLOPolicy.ReconciliationRule,
+        settlements: [String: ChargeSettlement] = [:]
+    ) {
         let chains = ReportChains(reports)
         /// The reports of `key` about `notification`'s purchase (its product, its span), merged: the first
         /// grant, the latest outcome; and the first failure or cancel among them.
@@ -140,6 +153,12 @@ public struct ChargeLedger: Sendable {
                 if let id = notification.transactionID, productByTransaction[id] == nil { productByTransaction[id] = notification.productID }
             }
         }
+        let ownRefunds = ChargeSettlement.byCharge(refunds: kept.map { notifications[$0] }, deliveries: [])
+        func settlement(of notification: StoreNotification) -> ChargeSettlement? {
+            guard notification.kind == .charge, let id = notification.transactionID else { return nil }
+            let key = ChargeSettlement.key(store: notification.store, transactionID: id)
+            return [settlements[key], ownRefunds[key]].compactMap { $0 }.min { $0.millis < $1.millis }
+        }
         // Joined by event time, ties as received (the notifications, some twenty strings each, are not moved to sort them).
         var charges: [Charge] = []
         var refunds: [Charge] = []
@@ -154,7 +173,7 @@ public struct ChargeLedger: Sendable {
             }
             let charge = Charge(
                 notification: notification, receivedMillis: notifications[position].receivedMillis, grantedMillis: byID?.report?.firstGrantMillis,
-                report: byID?.report ?? byToken?.report, firstTroubleMillis: troubles.min())
+                report: byID?.report ?? byToken?.report, firstTroubleMillis: troubles.min(), settlement: settlement(of: notification))
             if notification.kind == .charge { charges.append(charge) } else { refunds.append(charge) }
         }
         let grace = rule.graceSeconds * 1000
@@ -163,7 +182,7 @@ public struct ChargeLedger: Sendable {
         // Filtered copies only where some are left out: a charge is some hundreds of bytes and twenty strings.
         func expected(_ charge: Charge) -> Bool { rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment) }
         expectedCharges = charges.allSatisfy(expected) ? charges : charges.filter(expected)
-        overdueCharges = expectedCharges.filter { !$0.isGranted(by: $0.eventMillis + grace) }
+        overdueCharges = expectedCharges.filter { $0.isOwed(at: $0.eventMillis + grace) }
         var positions: [ProductKey: Int] = [:]
         var currencyPositions: [String: Int] = [:]
         var keys: [ProductKey] = []
@@ -185,6 +204,7 @@ public struct ChargeLedger: Sendable {
             }
             return Facts(
                 eventMillis: charge.eventMillis, receivedMillis: charge.receivedMillis, grantedMillis: charge.grantedMillis ?? .max,
+                settledMillis: charge.settlement?.millis ?? .max,
                 isGoogle: charge.notification.store == .google, product: product, price: charge.notification.price ?? 0, currency: currency)
         }
         expectedFacts = expectedCharges.map(facts(of:))

@@ -57,11 +57,11 @@ extension SLOPolicy {
             grantExpectedFor.contains(type) && environments.contains(environment)
         }
 
-        /// Whether `charge` is ungranted at `millis`: a grant is expected, its grace time is over, and no
-        /// grant was recorded by then.
-        public func isUngranted(_ charge: ChargeLedger.Charge, atMillis millis: Int64) -> Bool {
+        /// Whether `charge` is owed at `millis`: a grant is expected, its grace time is over, and by then it
+        /// was neither granted nor settled otherwise (refunded, made whole, written off).
+        public func isOwed(_ charge: ChargeLedger.Charge, atMillis millis: Int64) -> Bool {
             expectsGrant(type: charge.notification.type, environment: charge.notification.environment)
-                && charge.eventMillis + graceSeconds * 1000 <= millis && !charge.isGranted(by: millis)
+                && charge.eventMillis + graceSeconds * 1000 <= millis && charge.isOwed(at: millis)
         }
     }
 }

@@ -35,7 +35,7 @@ extension AlertContext {
             let grace = policy.reconciliation.graceSeconds * 1000
             let ungranted = try readLedger().expectedCharges.filter { charge in
                 ungrantedKeys.contains(Self.chargeKey(store: charge.notification.store.rawValue, product: charge.productID))
-                    && charge.eventMillis + grace <= until * 1000 && charge.receivedMillis <= time * 1000 && !charge.isGranted(by: time * 1000)
+                    && charge.eventMillis + grace <= until * 1000 && charge.receivedMillis <= time * 1000 && charge.isOwed(at: time * 1000)
             }
             cost.ungranted = ChargeTally(ungranted)
             ungrantedTransactions = Set(ungranted.compactMap(\.notification.transactionID))

@@ -176,6 +176,7 @@ extension AlertContext {
             .map { charge in
                 var charge = charge
                 if !charge.isGranted(by: time * 1000) { charge.grantedMillis = nil }
+                charge.settlement = charge.settlement(by: time * 1000)
                 return charge
             }
         var chargedAt: [String: Int64] = [:]

@@ -25,10 +25,7 @@ public struct RolloutConfirmation: Sendable {
     /// - Throws: ``Failure`` when no action has that id, it does not await confirmation, or `person` is
     ///   not a printable name of at most ``maximumNameLength`` characters.
     public func confirm(id: String, by person: String, atSeconds seconds: Int64) throws -> RolloutAction {
-        let name = person.trimmingWhitespace
-        guard !name.isEmpty, name.unicodeScalars.count <= Self.maximumNameLength,
-            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
-        else {
+        guard let name = PersonText.cleaned(person, maximum: Self.maximumNameLength) else {
             throw Failure(description: "--by: expected a person's name of 1 to \(Self.maximumNameLength) printable characters")
         }
         let actions = try store.rolloutActions(fromSeconds: 0)
@@ -49,16 +46,5 @@ public struct RolloutConfirmation: Sendable {
         confirmed.timeSeconds = seconds
         try store.record(confirmed)
         return confirmed
-    }
-}
-
-extension String {
-    /// The text without leading and trailing white space (Unicode's `White_Space`).
-    fileprivate var trimmingWhitespace: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-        else { return "" }
-        return String(scalars[first...last])
     }
 }

@@ -27,7 +27,17 @@ extension StoreRecordStore {
         let reports = try clientReports(
             keys, fromMillis: fromMillis - ChargeLedger.reportsBeforeChargeMillis,
             toMillis: toMillis + ChargeLedger.reportsAfterChargeMillis + 1)
-        return ChargeLedger(notifications: notifications, reports: reports, rule: rule)
+        let charged = Set(notifications.lazy.filter { $0.notification.kind == .charge }.compactMap(\.notification.transactionID))
+        return ChargeLedger(notifications: notifications, reports: reports, rule: rule, settlements: try chargeSettlements(naming: charged))
+    }
+
+    /// What settled the charges of `transactionIDs` other than a grant, whatever its time (the refunds
+    /// naming them, what make-whole delivered and write-offs), by ``ChargeSettlement/key(store:transactionID:)``:
+    /// a charge read for any range is owed or settled alike.
+    public func chargeSettlements(naming transactionIDs: Set<String>) throws -> [String: ChargeSettlement] {
+        guard !transactionIDs.isEmpty else { return [:] }
+        return ChargeSettlement.byCharge(
+            refunds: try notifications(of: .refund, naming: transactionIDs), deliveries: try makeWholeDeliveries(naming: transactionIDs))
     }
 
     /// The grants the app's events of `[fromMillis, toMillis)` reported, joined with the charge
@@ -54,7 +64,7 @@ extension StoreRecordStore {
             repeating.isEmpty
             ? [] : try self.grants(fromMillis: fromMillis - GrantAudit.repeatSpanMillis, toMillis: fromMillis, of: .transactions(repeating))
         // Without a charge stored (events alone), no transaction is named to look one up.
-        let charges = charged ? try self.charges(naming: Set(grants.map(\.transactionID))) : []
+        let charges = charged ? try notifications(of: .charge, naming: Set(grants.map(\.transactionID))) : []
         return GrantAudit(grants: grants, earlier: earlier, charges: charges, ledger: ledger, activity: activity, rule: rule)
     }
 
@@ -108,7 +118,7 @@ extension StoreRecordStore {
     /// what ``ChargeLedger/refundCauses(rule:)`` reads.
     public func refundLedger(fromMillis: Int64, toMillis: Int64, rule: SLOPolicy.ReconciliationRule) throws -> ChargeLedger {
         let refunds = try notifications(kinds: [.refund], fromMillis: fromMillis, toMillis: toMillis)
-        let charges = try self.charges(naming: Set(refunds.compactMap(\.notification.transactionID)))
+        let charges = try notifications(of: .charge, naming: Set(refunds.compactMap(\.notification.transactionID)))
         var keys = Set<ClientReport.Key>()
         var earliest = fromMillis
         for received in charges {

@@ -7,21 +7,31 @@ import PurchaseSLIDashboards
 import PurchaseSLIRendering
 import PurchaseSLIStorage
 
-/// `purchase-sli charges`: the stores' charges with their grants and what the app reported.
+/// `purchase-sli charges`: the stores' charges, listed (the default) or written off.
 struct ChargesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "charges",
+        abstract: "List the stores' charges with their grant and what the app reported (the default), or write one off.",
+        subcommands: [ChargesListCommand.self, ChargeWriteOffCommand.self], defaultSubcommand: ChargesListCommand.self)
+}
+
+/// `purchase-sli charges [list]`: the stores' charges with their grants and what the app reported.
+struct ChargesListCommand: ParsableCommand {
     /// Output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case table, json, csv
     }
 
     static let configuration = CommandConfiguration(
-        commandName: "charges",
+        commandName: "list",
         abstract: "List the stores' charges of [from, to) with their grant and what the app last reported about each.",
         discussion: """
             A charge is granted once an event with resultType success or alreadyGranted names its transactionID; \
-            it is ungranted when the policy (reconciliation in slos.yaml) expects a grant for its type and none \
-            came within the grace time by --at. What the app last reported is found by the transactionID, else \
-            by the appAccountToken the app passed to the store.
+            it is owed (what --ungranted lists) when the policy (reconciliation in slos.yaml) expects a grant for \
+            its type, none came within the grace time by --at, and nothing else settled it by then: the store did \
+            not refund or revoke it, make-whole did not deliver it, nobody wrote it off (`charges write-off`). \
+            What the app last reported is found by the transactionID, else by the appAccountToken the app passed \
+            to the store.
 
             Examples:
               purchase-sli charges --from now-1d --to now --ungranted
@@ -38,7 +48,7 @@ struct ChargesCommand: ParsableCommand {
 
     @OptionGroup var list: LedgerListOptions
 
-    @Flag(help: "Only the charges not granted past their grace time.")
+    @Flag(help: "Only the charges owed: not granted past their grace time, nor refunded, made whole or written off.")
     var ungranted = false
 
     @Flag(
@@ -60,8 +70,9 @@ struct ChargesCommand: ParsableCommand {
 
     func run() throws {
         let output = try exitingOnFailure { () throws -> String in
-            let nowSeconds = Int64(Date().timeIntervalSince1970)
-            let (from, to, at) = try list.range(nowSeconds: nowSeconds)
+            let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
+            let (from, to, atSeconds) = try list.range(nowSeconds: nowMillis / 1000)
+            let at = list.judgedMillis(atSeconds: atSeconds, nowMillis: nowMillis)
             let policy = try policyOptions.load()
             let database = try store.openStore()
             let rule = policy.reconciliation
@@ -72,21 +83,21 @@ struct ChargesCommand: ParsableCommand {
             /// Granted later than the objective allows, or not by `at`, once its outcome is known by then (its
             /// notification received, that time past the charge), as the objective counts it.
             func isSlow(_ charge: ChargeLedger.Charge, expects: Bool) -> Bool {
-                guard expects, charge.eventMillis + withinMillis <= at * 1000, charge.receivedMillis <= at * 1000 else { return false }
-                guard let granted = charge.grantedMillis, granted <= at * 1000 else { return true }
+                guard expects, charge.eventMillis + withinMillis <= at, charge.receivedMillis <= at else { return false }
+                guard let granted = charge.grantedMillis, granted <= at else { return true }
                 return granted - charge.eventMillis > withinMillis
             }
             let rows: [ChargeListOutput.Row]
             if refunds {
                 // Each refund with the cause its charge (of whatever time) tells.
                 rows = try database.refundLedger(fromMillis: from * 1000, toMillis: to * 1000, rule: rule).refundCauses(rule: rule).map {
-                    ChargeListOutput.Row(charge: $0.refund, expectsGrant: false, isUngranted: false, refundCause: $0.cause)
+                    ChargeListOutput.Row(charge: $0.refund, expectsGrant: false, isOwed: false, refundCause: $0.cause)
                 }
             } else {
                 rows = try database.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule).charges.map { charge in
                     ChargeListOutput.Row(
                         charge: charge, expectsGrant: rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment),
-                        isUngranted: rule.isUngranted(charge, atMillis: at * 1000))
+                        isOwed: rule.isOwed(charge, atMillis: at), settlement: charge.settlement(by: at))
                 }
             }
             let listed = rows.filter { row in
@@ -94,7 +105,7 @@ struct ChargesCommand: ParsableCommand {
                     && (list.app.map { row.charge.notification.appID == $0 } ?? true)
                     && (list.product.map { row.charge.productID == $0 } ?? true)
                     && (list.transaction.map { row.charge.notification.transactionID == $0 } ?? true)
-                    && (!ungranted || row.isUngranted) && (!slow || isSlow(row.charge, expects: row.expectsGrant))
+                    && (!ungranted || row.isOwed) && (!slow || isSlow(row.charge, expects: row.expectsGrant))
             }
             switch format {
             case .table: return ChargeListOutput.text(listed, zone: try timeZone.zone(policy))

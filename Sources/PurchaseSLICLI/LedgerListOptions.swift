@@ -34,6 +34,11 @@ struct LedgerListOptions: ParsableArguments {
         _ = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
     }
 
+    /// The millisecond the listing judges at: `nowMillis` itself when `--at` is `now` (a grant, refund,
+    /// delivery or write-off of a moment ago counts), else the start of `--at`'s minute (`atSeconds`), as
+    /// an alert evaluated at that minute judges.
+    func judgedMillis(atSeconds: Int64, nowMillis: Int64) -> Int64 { at == "now" ? nowMillis : atSeconds * 1000 }
+
     /// `--from`, `--to` and `--at` in seconds, read against `nowSeconds`.
     /// - Throws: `ValidationError` naming the option that is not a time, or when `--from` is not before `--to`.
     func range(nowSeconds: Int64) throws -> (from: Int64, to: Int64, at: Int64) {

@@ -54,13 +54,15 @@ struct MakeWholeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = try await exitingOnFailure { () async throws -> String in
-            let (from, to, at) = try list.range(nowSeconds: Int64(Date().timeIntervalSince1970))
+            let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
+            let (from, to, atSeconds) = try list.range(nowSeconds: nowMillis / 1000)
+            let at = list.judgedMillis(atSeconds: atSeconds, nowMillis: nowMillis)
             let policy = try policyOptions.load()
             let rule = policy.reconciliation
             let database = try store.openStore()
             let ungranted = try database.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule).charges.filter {
                 charge in
-                rule.isUngranted(charge, atMillis: at * 1000) && (list.storeName.map { charge.notification.store.rawValue == $0 } ?? true)
+                rule.isOwed(charge, atMillis: at) && (list.storeName.map { charge.notification.store.rawValue == $0 } ?? true)
                     && (list.app.map { charge.notification.appID == $0 } ?? true) && (list.product.map { charge.productID == $0 } ?? true)
                     && (list.transaction.map { charge.notification.transactionID == $0 } ?? true)
             }

@@ -11,6 +11,9 @@ public struct MakeWholeDelivery: Sendable, Hashable {
         case refused
         /// No answer, or a 5xx, through every retry: it is tried again next time.
         case failed
+        /// A person wrote the charge off, with the reason in ``MakeWholeDelivery/detail``
+        /// (`purchase-sli charges write-off`): no longer owed, never posted.
+        case writtenOff = "written-off"
 
         /// Whether it is settled: delivered, already granted, or refused (not posted again).
         public var isSettled: Bool { self != .failed }

@@ -97,7 +97,7 @@ extension IncidentReport {
             lateCharges.isEmpty
             ? "<p class=\"muted\">None of the products its alerts named.</p>"
             : table(lateCharges, last: "granted") { charge in
-                charge.grantedMillis == nil ? "<span class=\"status bad\">not granted</span>" : "\(grantText(charge))"
+                charge.grantedMillis == nil && charge.settlement == nil ? "<span class=\"status bad\">not granted</span>" : "\(grantText(charge))"
             }
         let causes = Dictionary(refunds.map { ($0.refund.notification.notificationID, $0.cause) }, uniquingKeysWith: { first, _ in first })
         let refunded: HTML =

@@ -25,6 +25,9 @@ extension IncidentReport {
                         + "\"at\":\(quoted(RFC3339.format(millis: charge.eventMillis))),"
                         + "\"price\":\(notification.price.map(JSONText.number) ?? "null"),\"currency\":\(quoted(notification.currency)),"
                         + "\"grantedAt\":\(quoted(charge.grantedMillis.map { RFC3339.format(millis: $0) }))"
+                        + (charge.settlement.map {
+                            ",\"settlement\":{\"kind\":\(quoted($0.kind.rawValue)),\"at\":\(quoted(RFC3339.format(millis: $0.millis)))}"
+                        } ?? "")
                         + (cause.map { ",\"cause\":\(quoted($0.rawValue)),\"ours\":\($0.isOurs)" } ?? "") + "}"
                 }.joined(separator: ",") + "]"
         }

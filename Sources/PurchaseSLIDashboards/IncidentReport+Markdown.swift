@@ -121,9 +121,11 @@ extension IncidentReport {
         charge.notification.price.map { NumberText.money($0, currency: charge.notification.currency ?? "") } ?? "–"
     }
 
-    /// "2026-11-19T17:02:11Z (1 h 1 min later)", or "not granted".
+    /// "2026-11-19T17:02:11Z (1 h 1 min later)", "refunded 2026-11-19T19:22:10Z, never granted", or "not granted".
     func grantText(_ charge: ChargeLedger.Charge) -> String {
-        guard let granted = charge.grantedMillis else { return "not granted" }
+        guard let granted = charge.grantedMillis else {
+            return charge.settlement.map { "\($0.kind.rawValue) \(zone.timestamp($0.millis / 1000)), never granted" } ?? "not granted"
+        }
         return "\(zone.timestamp((granted) / 1000)) (\(NumberText.duration((granted - charge.eventMillis) / 1000)) later)"
     }
 }

@@ -42,7 +42,7 @@ extension DashboardContext {
             ],
             yLabel: "charges per 15 min", format: { NumberText.count(Int64($0.rounded())) }, zone: zone)
         let ungranted = ledger.overdueCharges.filter {
-            $0.eventMillis >= now - rule.ticketLookbackSeconds * 1000 && rule.isUngranted($0, atMillis: now)
+            $0.eventMillis >= now - rule.ticketLookbackSeconds * 1000 && rule.isOwed($0, atMillis: now)
         }
         var amounts: [String: Double] = [:]
         for charge in ungranted {

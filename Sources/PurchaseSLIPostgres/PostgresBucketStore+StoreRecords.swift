@@ -48,10 +48,13 @@ extension PostgresBucketStore {
     }
 
     /// The charge notifications naming any of `transactionIDs`, by event time, store and id.
-    public func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
-        guard !transactionIDs.isEmpty, try holdsCharges() else { return [] }
+    public func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        guard !transactionIDs.isEmpty, try kind != .charge || holdsCharges() else { return [] }
         let ids = Array(transactionIDs)
-        return try fetchNotifications(where: "transaction_id = ANY($1) AND kind = 'charge'") { $0.append(ids) }
+        return try fetchNotifications(where: "transaction_id = ANY($1) AND kind = $2") {
+            $0.append(ids)
+            $0.append(kind.rawValue)
+        }
     }
 
     /// The notifications of any kind naming any of `transactionIDs` with a product, by event time, store and id.

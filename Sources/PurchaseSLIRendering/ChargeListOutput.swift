@@ -4,22 +4,27 @@ public import PurchaseSLICore
 /// Store charges with their grants and what the app reported, for `purchase-sli charges`: a table for
 /// a terminal, or JSON lines.
 public enum ChargeListOutput {
-    /// One charge as listed: the charge, and whether it counts as ungranted at the listing's time.
+    /// One charge as listed: the charge, and its state at the listing's time.
     public struct Row: Sendable {
         /// The charge and the app's side of it.
         public var charge: ChargeLedger.Charge
         /// Whether the policy expects a grant for it.
         public var expectsGrant: Bool
-        /// Whether it is past its grace time at the listing's time with no grant.
-        public var isUngranted: Bool
+        /// Whether it is owed at the listing's time: past its grace time, neither granted nor settled.
+        public var isOwed: Bool
+        /// What settled it other than a grant by the listing's time (a refund, make-whole, a write-off), or nil.
+        public var settlement: ChargeSettlement?
         /// For a refund: what its charge tells of why it came.
         public var refundCause: RefundCause?
 
         /// Creates a row.
-        public init(charge: ChargeLedger.Charge, expectsGrant: Bool, isUngranted: Bool, refundCause: RefundCause? = nil) {
+        public init(
+            charge: ChargeLedger.Charge, expectsGrant: Bool, isOwed: Bool, settlement: ChargeSettlement? = nil, refundCause: RefundCause? = nil
+        ) {
             self.charge = charge
             self.expectsGrant = expectsGrant
-            self.isUngranted = isUngranted
+            self.isOwed = isOwed
+            self.settlement = settlement
             self.refundCause = refundCause
         }
     }
@@ -35,7 +40,8 @@ public enum ChargeListOutput {
                 row.charge.grantedMillis.map {
                     zone.timestamp($0 / 1000) + " (after \(NumberText.elapsed(millis: $0 - row.charge.eventMillis)))"
                 }
-                ?? (row.isUngranted ? "NOT GRANTED" : row.expectsGrant ? "not yet" : row.refundCause != nil ? "never" : "not expected")
+                ?? row.settlement.map { "\($0.kind.rawValue) \(zone.timestamp($0.millis / 1000)), never granted" }
+                ?? (row.isOwed ? "NOT GRANTED" : row.expectsGrant ? "not yet" : row.refundCause != nil ? "never" : "not expected")
             return [
                 zone.timestamp(notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
                 notification.transactionID ?? "", notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "",
@@ -47,9 +53,11 @@ public enum ChargeListOutput {
             return TerminalTable.render(header: header, rows: lines)
                 + "\(rows.count) refund\(rows.count == 1 ? "" : "s"), \(ours) caused by us (never granted, granted after a failure or late)\n"
         }
-        let ungranted = rows.filter(\.isUngranted).count
+        let owed = rows.filter(\.isOwed).count
+        let settled = rows.filter { $0.charge.grantedMillis == nil && $0.settlement != nil }.count
         return TerminalTable.render(header: header, rows: lines)
-            + "\(rows.count) charge\(rows.count == 1 ? "" : "s"), \(ungranted) not granted past the grace time\n"
+            + "\(rows.count) charge\(rows.count == 1 ? "" : "s"), \(owed) owed (not granted past the grace time)"
+            + (settled > 0 ? ", \(settled) settled without a grant (refunded, made whole or written off)" : "") + "\n"
     }
 
     /// One JSON object per line.
@@ -60,7 +68,7 @@ public enum ChargeListOutput {
                 "\"chargedAt\":\"\(RFC3339.format(millis: notification.eventMillis))\"", "\"store\":\"\(notification.store.rawValue)\"",
                 "\"environment\":" + JSONText.quoted(notification.environment), "\"app\":" + JSONText.quoted(notification.appID),
                 "\"productID\":" + JSONText.quoted(row.charge.productID),
-                "\"type\":" + JSONText.quoted(notification.type), "\"expectsGrant\":\(row.expectsGrant)", "\"ungranted\":\(row.isUngranted)",
+                "\"type\":" + JSONText.quoted(notification.type), "\"expectsGrant\":\(row.expectsGrant)", "\"owed\":\(row.isOwed)",
             ]
             if let id = notification.transactionID { fields.append("\"transactionID\":" + JSONText.quoted(id)) }
             if let price = notification.price, let currency = notification.currency {
@@ -70,6 +78,11 @@ public enum ChargeListOutput {
             if let granted = row.charge.grantedMillis {
                 fields.append("\"grantedAt\":\"\(RFC3339.format(millis: granted))\"")
                 fields.append("\"timeToGrantSeconds\":\(JSONText.number(Double(max(0, granted - row.charge.eventMillis)) / 1000))")
+            }
+            if let settlement = row.settlement {
+                fields.append(
+                    "\"settlement\":{\"kind\":\"\(settlement.kind.rawValue)\",\"at\":\"\(RFC3339.format(millis: settlement.millis))\",\"detail\":"
+                        + JSONText.quoted(settlement.detail) + "}")
             }
             if let cause = row.refundCause { fields.append("\"cause\":\"\(cause.rawValue)\",\"causedByUs\":\(cause.isOurs)") }
             if let report = row.charge.report {
@@ -86,7 +99,7 @@ public enum ChargeListOutput {
     /// appAccountToken, price), then its state and what the app last reported.
     public static let csvColumns = [
         "store", "transactionID", "productID", "appAccountToken", "price", "currency", "chargedAt", "environment", "app", "type",
-        "expectsGrant", "ungranted", "grantedAt", "lastReported", "lastReportedAt", "timeToGrantSeconds", "refundCause",
+        "expectsGrant", "owed", "grantedAt", "lastReported", "lastReportedAt", "timeToGrantSeconds", "refundCause", "settlement", "settledAt",
     ]
 
     /// A header line of ``csvColumns``, then one line per charge, every cell safe to open in a
@@ -98,10 +111,11 @@ public enum ChargeListOutput {
             let cells: [String] = [
                 notification.store.rawValue, notification.transactionID ?? "", row.charge.productID, notification.appAccountToken ?? "",
                 notification.price.map(JSONText.number) ?? "", notification.currency ?? "", RFC3339.format(millis: notification.eventMillis),
-                notification.environment, notification.appID, notification.type, "\(row.expectsGrant)", "\(row.isUngranted)",
+                notification.environment, notification.appID, notification.type, "\(row.expectsGrant)", "\(row.isOwed)",
                 row.charge.grantedMillis.map { RFC3339.format(millis: $0) } ?? "", row.charge.report?.lastResult.rawValue ?? "",
                 row.charge.report.map { RFC3339.format(millis: $0.lastMillis) } ?? "",
-                timeToGrant ?? "", row.refundCause?.rawValue ?? "",
+                timeToGrant ?? "", row.refundCause?.rawValue ?? "", row.settlement?.kind.rawValue ?? "",
+                row.settlement.map { RFC3339.format(millis: $0.millis) } ?? "",
             ]
             return cells.map(QueryOutput.csvCell).joined(separator: ",")
         }

@@ -1,11 +1,11 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLICore
 
-/// What `purchase-sli make-whole` did with each charge not granted.
+/// What `purchase-sli make-whole` did with each charge owed (not granted, refunded or written off).
 public enum MakeWholeOutput {
     /// One charge and its delivery.
     public struct Row: Sendable {
-        /// The charge not granted.
+        /// The charge owed.
         public var charge: ChargeLedger.Charge
         /// What the grant server answered (this run, or kept from an earlier one), or nil: never posted.
         public var delivery: MakeWholeDelivery?
@@ -22,7 +22,7 @@ public enum MakeWholeOutput {
 
     /// A table, then a count line.
     public static func text(_ rows: [Row], dryRun: Bool, zone: TimeZoneOffsets = .utc) -> String {
-        guard !rows.isEmpty else { return "no charge not granted matches\n" }
+        guard !rows.isEmpty else { return "no charge owed matches\n" }
         let lines = rows.map { row -> [String] in
             let notification = row.charge.notification
             let outcome: String
@@ -45,7 +45,7 @@ public enum MakeWholeOutput {
         let posted = rows.filter(\.postedNow)
         let delivered = posted.filter { $0.delivery?.outcome == .delivered || $0.delivery?.outcome == .alreadyGranted }.count
         return TerminalTable.render(header: ["charged", "store", "product", "transaction", "price", "make-whole"], rows: lines)
-            + "\(rows.count) charge\(rows.count == 1 ? "" : "s") not granted; posted \(posted.count) now, \(delivered) taken"
+            + "\(rows.count) charge\(rows.count == 1 ? "" : "s") owed; posted \(posted.count) now, \(delivered) taken"
             + (dryRun ? " (dry run)" : "") + "\n"
     }
 }

@@ -84,11 +84,11 @@ public struct AppScopedStore: PurchaseStore {
     }
 
     /// The app's charges naming `transactionIDs`.
-    public func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
-        try base.charges(naming: transactionIDs).filter { $0.notification.appID == app }
+    public func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        try base.notifications(of: kind, naming: transactionIDs).filter { $0.notification.appID == app }
     }
 
-    /// Whether any charge is stored, of any app: those then looked up are this app's alone (``charges(naming:)``).
+    /// Whether any charge is stored, of any app: those then looked up are this app's alone (``notifications(of:naming:)``).
     public func holdsCharges() throws -> Bool { try base.holdsCharges() }
 
     /// The notifications naming `transactionIDs` with a product, of any app: a transaction is one app's.

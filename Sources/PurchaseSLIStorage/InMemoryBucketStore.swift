@@ -266,10 +266,10 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore {
     }
 
     /// The charge notifications naming any of `transactionIDs`, by event time.
-    public func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+    public func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
         state.withLock { state in
             state.notifications.values.filter { received in
-                received.notification.kind == .charge && received.notification.transactionID.map(transactionIDs.contains) ?? false
+                received.notification.kind == kind && received.notification.transactionID.map(transactionIDs.contains) ?? false
             }
         }
         .sorted {

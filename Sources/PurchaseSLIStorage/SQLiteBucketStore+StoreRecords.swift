@@ -18,9 +18,9 @@ extension SQLiteBucketStore: StoreRecordStore {
     }
 
     /// The charge notifications naming any of `transactionIDs`, by event time.
-    public func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+    public func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
         guard !transactionIDs.isEmpty else { return [] }
-        return try pool.read { db in try StoreNotificationRows.fetchCharges(naming: transactionIDs, in: db) }
+        return try pool.read { db in try StoreNotificationRows.fetch(kind, naming: transactionIDs, in: db) }
     }
 
     /// Whether any charge notification is stored.

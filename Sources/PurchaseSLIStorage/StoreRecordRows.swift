@@ -144,20 +144,22 @@ enum StoreNotificationRows {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM store_notification WHERE kind = 'charge')") ?? false
     }
 
-    /// The charge notifications naming any of `transactionIDs`, by event time.
-    static func fetchCharges(naming transactionIDs: Set<String>, in db: Database) throws -> [ReceivedNotification] {
-        // A charge looked up by id costs about as much as one read in turn (measured: 8 and 7 µs): when the
-        // charges stored are no more than the ids, each is read and kept when it names one (counted no further
-        // than that); without a charge stored (events alone, no store notifications) none is looked up.
+    /// The notifications of `kind` naming any of `transactionIDs`, by event time.
+    static func fetch(_ kind: StoreEventKind, naming transactionIDs: Set<String>, in db: Database) throws -> [ReceivedNotification] {
+        // A notification looked up by id costs about as much as one read in turn (measured for charges: 8 and
+        // 7 µs): when those of the kind stored are no more than the ids, each is read and kept when it names
+        // one (counted no further than that); without one stored (events alone, no store notifications) none
+        // is looked up. The kind is one of the enum's own words, never a caller's text.
+        let condition = "kind = '\(kind.rawValue)'"
         let scanLimit = transactionIDs.count
         let stored =
             try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM (SELECT 1 FROM store_notification WHERE kind = 'charge' LIMIT ?)", arguments: [scanLimit + 1]) ?? 0
+                db, sql: "SELECT count(*) FROM (SELECT 1 FROM store_notification WHERE \(condition) LIMIT ?)", arguments: [scanLimit + 1]) ?? 0
         guard stored > 0 else { return [] }
         if stored <= scanLimit {
-            return try fetch(where: "kind = 'charge'", in: db) { _ in }.filter { $0.notification.transactionID.map(transactionIDs.contains) ?? false }
+            return try fetch(where: condition, in: db) { _ in }.filter { $0.notification.transactionID.map(transactionIDs.contains) ?? false }
         }
-        return try fetch(naming: transactionIDs, where: "kind = 'charge'", in: db)
+        return try fetch(naming: transactionIDs, where: condition, in: db)
     }
 
     /// The notifications of any kind naming any of `transactionIDs` with a product, by event time.

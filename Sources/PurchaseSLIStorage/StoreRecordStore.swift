@@ -10,12 +10,12 @@ public protocol StoreRecordStore: Sendable {
     /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by their event time.
     func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification]
 
-    /// The charge notifications naming any of `transactionIDs`, whatever their time, by event time: the
-    /// charges behind the app's grants.
-    func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification]
+    /// The notifications of `kind` naming any of `transactionIDs`, whatever their time, by event time: the
+    /// charges behind the app's grants, the refunds that settled charges read for another range.
+    func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) throws -> [ReceivedNotification]
 
     /// Whether any charge notification is stored: without one (events alone, no store notifications) a
-    /// grant audit looks no charge up and names no transaction to ``charges(naming:)``.
+    /// grant audit looks no charge up and names no transaction to ``notifications(of:naming:)``.
     func holdsCharges() throws -> Bool
 
     /// The notifications of any kind naming any of `transactionIDs` with a product, whatever their time, by

@@ -72,8 +72,9 @@ import Testing
         #expect((json["timeline"] as? [[String: Any]])?.count == report.timeline.count)
     }
 
-    /// The payment detour: the charges its ChargedNotGranted alert names are counted in full, once, and
-    /// taken out of the purchases the cancel spike lost, since the app reported those attempts cancelled.
+    /// The payment detour: the charges its ChargedNotGranted alert names and still owed (not refunded
+    /// since) are counted in full, once, and taken out of the purchases the cancel spike lost, since the app
+    /// reported those attempts cancelled.
     @Test func theDetoursChargesCountInFullAndOnce() async throws {
         let logs = try SampleLogs.get()
         let detour = try await incident(.chargedNotGranted, from: "2026-11-19T12:00:00Z", to: "2026-11-20T00:00:00Z")
@@ -83,17 +84,18 @@ import Testing
             // What `charges --ungranted` lists for the product over the incident, charged during it.
             let ledger = try logs.store.ledger(
                 kinds: [.charge], fromMillis: detour.firstBadSeconds * 1000, toMillis: demoTime * 1000, rule: logs.policy.reconciliation)
-            return (report, ledger.overdueCharges.filter { $0.productID == "coins_500" && !$0.isGranted(by: demoTime * 1000) })
+            return (report, ledger.overdueCharges.filter { $0.productID == "coins_500" && $0.isOwed(at: demoTime * 1000) })
         }
         let ungranted = try #require(report.cost.ungranted)
-        #expect(ungranted.count == listed.count && ungranted.count == report.lateCharges.filter { $0.grantedMillis == nil }.count)
+        let owed = report.lateCharges.filter { $0.isOwed(at: demoTime * 1000) }
+        #expect(ungranted.count == listed.count && ungranted.count == owed.count)
         #expect(abs((ungranted.worth["USD"] ?? 0) - Double(listed.count) * 4.99) < 0.01)
         #expect(!report.isOver && report.title.hasSuffix(" · TICKET · ongoing, paged"), "\(report.title)")
         let impact = try #require(report.impacts.first)
         #expect(impact.heading == "purchase, productID=coins_500")
         // The cancelled-but-charged attempts are among the cancel spike's lost purchases: counted once.
         let spike = try #require(report.alerts.first { $0.finding.kind == .cancelRateSpike })
-        let cancelled = report.lateCharges.filter { $0.grantedMillis == nil && $0.report?.lastResult == .cancel }.count
+        let cancelled = owed.filter { $0.report?.lastResult == .cancel }.count
         #expect(cancelled > 0)
         let lost = try #require(report.cost.lost["purchase"])
         let alone = try #require(

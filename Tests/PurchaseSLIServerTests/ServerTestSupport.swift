@@ -54,8 +54,8 @@ extension SQLiteRecordsForwarding {
         try base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)
     }
 
-    func charges(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
-        try base.charges(naming: transactionIDs)
+    func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+        try base.notifications(of: kind, naming: transactionIDs)
     }
     func holdsCharges() throws -> Bool { try base.holdsCharges() }
     func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {

@@ -66,7 +66,7 @@ public struct ChargedNotGrantedRule: AlertRule {
         var firingCount = 0
         for index in overdue {
             let facts = ledger.overdueFacts[index]
-            guard facts.receivedMillis <= now, !facts.isGranted(by: now),
+            guard facts.receivedMillis <= now, facts.isOwed(at: now),
                 facts.eventMillis >= now - (facts.isGoogle ? max(lookback, playAcknowledgeMillis) : lookback)
             else { continue }
             firingCount += 1
@@ -84,7 +84,7 @@ public struct ChargedNotGrantedRule: AlertRule {
         for index in ChargeLedger.slice(ledger.expectedCharges, from: windowStart, through: graceEnded).indices {
             let facts = ledger.expectedFacts[index]
             guard facts.receivedMillis <= now else { continue }
-            let missing = facts.isGranted(by: now) ? 0 : 1
+            let missing = facts.isOwed(at: now) ? 1 : 0
             windowCharges[facts.product].charges += 1
             windowCharges[facts.product].ungranted += missing
             storeWindow[ledger.productKeys[facts.product].store, default: (0, 0)].charges += 1

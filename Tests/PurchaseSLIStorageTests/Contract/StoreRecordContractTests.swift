@@ -285,7 +285,7 @@ struct StoreRecordContractTests {
         let named = try store.grants(fromMillis: day.0, toMillis: day.1, of: .transactions(["2000000000000003", "2000000000000001"]))
         #expect(named.map(\.eventID) == ["e1", "e3", "e6"])
         // No charge stored yet: none is found by its transaction.
-        #expect(try store.charges(naming: ["2000000000000001"]).isEmpty)
+        #expect(try store.notifications(of: .charge, naming: ["2000000000000001"]).isEmpty)
     }
 
     @Test(
@@ -340,8 +340,10 @@ struct StoreRecordContractTests {
                 notification("n2", kind: .refund, at: "2026-11-20T12:00:00Z", transaction: "2000000000000001"),
                 notification("n3", at: "2026-11-20T10:00:00Z", transaction: "2000000000000009"),
             ], receivedAtMillis: receivedAt)
-        #expect(try store.charges(naming: ["2000000000000001", "2000000000000404"]).map(\.notification.notificationID) == ["n1"])
-        #expect(try store.charges(naming: []).isEmpty)
+        #expect(try store.notifications(of: .charge, naming: ["2000000000000001", "2000000000000404"]).map(\.notification.notificationID) == ["n1"])
+        #expect(try store.notifications(of: .charge, naming: []).isEmpty)
+        // The refunds of a transaction, whatever their time: what settles a charge read for another range.
+        #expect(try store.notifications(of: .refund, naming: ["2000000000000001", "2000000000000009"]).map(\.notification.notificationID) == ["n2"])
     }
 
     @Test(
@@ -360,11 +362,13 @@ struct StoreRecordContractTests {
         }
         _ = try store.record(charges, receivedAtMillis: receivedAt)
         // One id among 30 charges is looked up; ten are read with every charge.
-        #expect(try store.charges(naming: ["t3", "t404"]).map(\.notification.notificationID) == ["c3a", "c3b"])
+        #expect(try store.notifications(of: .charge, naming: ["t3", "t404"]).map(\.notification.notificationID) == ["c3a", "c3b"])
         let many = Set((0..<10).map { "t\($0)" })
         #expect(
-            try store.charges(naming: many).map(\.notification.notificationID)
+            try store.notifications(of: .charge, naming: many).map(\.notification.notificationID)
                 == (0..<10).reversed().flatMap { ["c\($0)a", "c\($0)b"] })
+        #expect(try store.notifications(of: .refund, naming: ["t3", "t404"]).map(\.notification.notificationID) == ["r3"])
+        #expect(try store.notifications(of: .refund, naming: many).map(\.notification.notificationID) == (0..<10).reversed().map { "r\($0)" })
     }
 
     @Test("holds charges: not with events alone nor with refunds and other notifications, once a charge is stored", arguments: Backend.all)
