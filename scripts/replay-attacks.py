@@ -133,7 +133,7 @@ class Replay:
     def run_all(self):
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
                      self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.grapheme_escaping,
-                     self.maintenance_and_inputs, self.outbound_redirects, self.smaller]:
+                     self.maintenance_and_inputs, self.charge_write_off, self.outbound_redirects, self.smaller]:
             case()
         self.alive("serve still up after every case")
 
@@ -531,6 +531,24 @@ class Replay:
         seconds = time.monotonic() - started
         self.check("7 --time-zone of 119 KB refused at once", result.returncode == 1 and "at most 64 bytes" in result.stderr and seconds < 2,
                    f"exit {result.returncode} in {seconds:.2f} s: {result.stderr.strip()[:100]!r}")
+
+    def charge_write_off(self):
+        """Issue 62. `charges write-off` settles a charge for good: only someone with the database can run it (no
+        route does it, whatever the key), and its reason and name are printable text it shows as typed."""
+        for kind, headers in [("none", {}), ("ingest", {"X-Ingest-Key": "replay-ingest"}), ("read", {"Authorization": "Bearer replay-read"})]:
+            code, _, _ = self.request("POST", "/v1/charges/write-off", json.dumps({"transactionID": "2000000000000001"}),
+                                   headers | {"Content-Type": "application/json"})
+            self.check(f"62 no write-off route ({kind} key)", code in (401, 403, 404), f"HTTP {code}")
+        base = [self.binary, "charges", "write-off", "--db", self.database, "--store", "apple"]
+        for name, extra, expected in [
+            ("an unknown transaction", ["2000000000000404", "--reason", "replay"], "no App Store charge of transaction 2000000000000404"),
+            ("a reason with U+202E", ["2000000000000404", "--reason", "ok\u202egnp.exe"], "--reason: expected why"),
+            ("a name with a line break", ["2000000000000404", "--reason", "ok", "--by", "Ana\nwrote off everything"], "--by: expected"),
+            ("a reason of 301 characters", ["2000000000000404", "--reason", "x" * 301], "--reason: expected why"),
+        ]:
+            result = subprocess.run(base + extra, capture_output=True, text=True, timeout=60)
+            self.check(f"62 write-off of {name} refused", result.returncode == 1 and expected in result.stderr,
+                       f"exit {result.returncode}: {result.stderr.strip()[:100]!r}")
 
     def smaller(self):
         """9. The smaller findings."""
