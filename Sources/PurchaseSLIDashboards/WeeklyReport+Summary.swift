@@ -154,7 +154,9 @@ extension WeeklyReport {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(episode)
         }
-        return order.map { WeekIncident(id: groups[$0]![0].incident?.id, episodes: groups[$0]!, weekEnd: week.endSeconds) }
+        return order.map {
+            WeekIncident(id: groups[$0]![0].incident?.id, episodes: groups[$0]!, weekStart: week.startSeconds, weekEnd: week.endSeconds)
+        }
     }
 
     /// "AlreadyGrantedSpike actionType=purchase, appVersion=4.12.0 (3 episodes); CancelRateSpike …" (unescaped).
@@ -180,11 +182,12 @@ struct WeekIncident {
     var id: String?
     /// Its episodes, by start.
     var episodes: [AlertReport]
-    /// The end of the week, for one still firing.
-    var weekEnd: Int64
+    /// The week's start and end (the end also for one still firing).
+    var weekStart: Int64, weekEnd: Int64
 
-    /// The highest severity its alerts reached.
-    var severity: Severity { episodes.map(\.severity).max() ?? .ticket }
+    /// The highest severity its alerts reached within the week (a page before the week's end counts even
+    /// when the alert is a ticket by then; one of the week before does not).
+    var severity: Severity { episodes.map { $0.peakSeverity(from: weekStart, until: weekEnd) }.max() ?? .ticket }
     /// When its first alert started (within the week).
     var startsAt: Int64 { episodes.map(\.startsAt).min() ?? weekEnd }
     /// When the trouble first showed in the events (``Incident/firstBadSeconds``), else its start.

@@ -58,6 +58,15 @@ public struct AlertReport: Sendable {
         guard endsAt != nil else { return finding.severity }
         return resolvedSeverity ?? severityChanges.map(\.severity).max().map { max($0, finding.severity) } ?? finding.severity
     }
+    /// The highest severity it had in `[from, until)` (a week): the one in effect at `from` and every
+    /// change before `until`; the finding's all along when it never changed. A page on Sunday afternoon
+    /// counts in that week even while the alert goes on as a ticket into the next.
+    public func peakSeverity(from: Int64, until: Int64) -> Severity {
+        guard !severityChanges.isEmpty else { return finding.severity }
+        let atStart = severityChanges.last { $0.atSeconds <= from }.map { [$0.severity] } ?? []
+        let during = severityChanges.filter { $0.atSeconds > from && $0.atSeconds < until }.map(\.severity)
+        return (atStart + during).max() ?? finding.severity
+    }
     /// The severity a resolved notification keeps: the one its alert was sent with while firing, so that
     /// the receiver resolves that alert.
     public var resolvedSeverity: Severity?

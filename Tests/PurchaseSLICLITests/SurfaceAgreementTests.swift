@@ -61,6 +61,19 @@ import Testing
         #expect(rows.count == 1 && rows.first?.hasPrefix(SimulateCommand.bundleID + ",") == true, "\(counted)")
     }
 
+    /// A page counts in the week it happened: the DoubleGrant incident 20261025-1601-cbf2d5 paged from 16:30
+    /// on Sunday 2026-10-25 (W43) and went on as a ticket into W44: W43's review says it paged, W44's does not.
+    @Test func aPageCountsInTheWeekItHappened() async throws {
+        let logs = try SampleLogs.get()
+        for (week, paged) in [("2026-W43", "1 incident (1 paged)"), ("2026-W44", "1 incident (0 paged)")] {
+            let review = try await onDedicatedThread {
+                try WeeklyReport(week: try #require(ISOWeek(parsing: week)), store: logs.store, policy: logs.policy)
+            }
+            let summary = review.summary(escaping: .terminal)
+            #expect(summary.contains(paged), "\(week): \(summary)")
+        }
+    }
+
     /// Time to grant tells one story: the weekly review's charges late or not granted, per store and per
     /// product, are what `charges --slow` lists over the week at its end; the on-call page's last 24 h what
     /// it lists over the day.
