@@ -96,7 +96,8 @@ public struct ChargeLedger: Sendable {
     /// A charge reported twice (a notification resent under a
     /// new id, or fetched again from the history) counts once, as first received; so does a refund, however
     /// many notifications tell it (the App Store's REFUND and REVOKE of one transaction, Play's revoked
-    /// subscription and its voided purchase). Each charge's ``Charge/settlement`` is the earliest of
+    /// subscription and its voided purchase). A family member's share of a purchase
+    /// (``StoreNotification/isFamilyShared``) is neither. Each charge's ``Charge/settlement`` is the earliest of
     /// `settlements` (``ChargeSettlement/byCharge(refunds:deliveries:)``, read for the charges whatever their
     /// time) and the refunds among `notifications` naming it. O(n log n).
     public init(
@@ -136,7 +137,8 @@ public struct ChargeLedger: Sendable {
         var kept: [Int] = []
         for position in notifications.indices.sorted(by: { notifications[$0].receivedMillis < notifications[$1].receivedMillis }) {
             let notification = notifications[position].notification
-            guard notification.kind != .other else { continue }
+            // A family member's share moved no money: neither a charge nor a refund.
+            guard notification.kind != .other, !notification.isFamilyShared else { continue }
             let isNew =
                 notification.kind == .refund
                 ? refunded.insert("\(notification.store.rawValue) \(notification.transactionID ?? "notification " + notification.notificationID)")

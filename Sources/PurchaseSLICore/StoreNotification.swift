@@ -64,13 +64,17 @@ public struct StoreNotification: Sendable, Hashable {
     public var appAccountToken: String?
     /// When the purchase was refunded or revoked, in milliseconds.
     public var revocationMillis: Int64?
+    /// Whether the transaction is a family member's share of another's purchase (Apple's
+    /// `inAppOwnershipType` `FAMILY_SHARED`): no money changed hands, so it is neither a charge nor a refund
+    /// (a REVOKE of it ends the sharing), and a family member's grant of it is not a grant without a charge.
+    public var isFamilyShared: Bool
 
     /// Creates a notification.
     public init(
         store: Store, notificationID: String, environment: String, appID: String, type: String, subtype: String? = nil,
         kind: StoreEventKind, signedMillis: Int64, transactionID: String? = nil, originalTransactionID: String? = nil,
         productID: String? = nil, purchaseMillis: Int64? = nil, price: Double? = nil, currency: String? = nil,
-        appAccountToken: String? = nil, revocationMillis: Int64? = nil
+        appAccountToken: String? = nil, revocationMillis: Int64? = nil, isFamilyShared: Bool = false
     ) {
         self.store = store
         self.notificationID = notificationID
@@ -88,6 +92,7 @@ public struct StoreNotification: Sendable, Hashable {
         self.currency = currency
         self.appAccountToken = appAccountToken
         self.revocationMillis = revocationMillis
+        self.isFamilyShared = isFamilyShared
     }
 
     /// When what it reports happened: the refund's or revocation's time, the charge's, else the signature's.

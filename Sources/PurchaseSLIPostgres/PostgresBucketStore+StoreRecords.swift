@@ -157,7 +157,7 @@ extension PostgresBucketStore {
     /// Charges and refunds of `[fromMillis, toMillis)` per step: the notifications of the range, and those
     /// that give a refund without a product its charge's.
     public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
-        let inRange = try fetchNotifications(where: "event_millis >= $1 AND event_millis < $2 AND kind <> 'other'") {
+        let inRange = try fetchNotifications(where: "event_millis >= $1 AND event_millis < $2 AND kind <> 'other' AND NOT family_shared") {
             $0.append(fromMillis)
             $0.append(toMillis)
         }
@@ -202,18 +202,20 @@ struct NotificationRow: Codable {
     var currency: String?
     var app_account_token: String?
     var revocation_millis: Int64?
+    var family_shared: Bool
 
     /// The columns, in the order of the properties.
     static let columns = """
         store, notification_id, environment, app_id, type, subtype, kind, signed_millis, event_millis, received_millis, transaction_id,
-        original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis
+        original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis, family_shared
         """
 
     /// The columns with their types, for `jsonb_to_recordset`.
     static let columnTypes = """
         store text, notification_id text, environment text, app_id text, type text, subtype text, kind text, signed_millis bigint,
         event_millis bigint, received_millis bigint, transaction_id text, original_transaction_id text, product_id text,
-        purchase_millis bigint, price double precision, currency text, app_account_token text, revocation_millis bigint
+        purchase_millis bigint, price double precision, currency text, app_account_token text, revocation_millis bigint,
+        family_shared boolean
         """
 
     init(_ received: ReceivedNotification) {
@@ -236,16 +238,17 @@ struct NotificationRow: Codable {
         currency = notification.currency
         app_account_token = notification.appAccountToken
         revocation_millis = notification.revocationMillis
+        family_shared = notification.isFamilyShared
     }
 
     init(_ row: PostgresRow) throws {
         (
             store, notification_id, environment, app_id, type, subtype, kind, signed_millis, event_millis, received_millis, transaction_id,
-            original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis
+            original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis, family_shared
         ) = try row.decode(
             (
                 String, String, String, String, String, String?, String, Int64, Int64, Int64, String?, String?, String?, Int64?, Double?,
-                String?, String?, Int64?
+                String?, String?, Int64?, Bool
             ).self)
     }
 
@@ -257,7 +260,7 @@ struct NotificationRow: Codable {
                 store: store, notificationID: notification_id, environment: environment, appID: app_id, type: type, subtype: subtype,
                 kind: kind, signedMillis: signed_millis, transactionID: transaction_id, originalTransactionID: original_transaction_id,
                 productID: product_id, purchaseMillis: purchase_millis, price: price, currency: currency, appAccountToken: app_account_token,
-                revocationMillis: revocation_millis),
+                revocationMillis: revocation_millis, isFamilyShared: family_shared),
             receivedMillis: received_millis)
     }
 }

@@ -111,6 +111,8 @@ package enum PostgresSchema {
                 "CREATE TABLE late_arrival (hour bigint NOT NULL, series bigint NOT NULL, events bigint NOT NULL, PRIMARY KEY (hour, series))"
             ]
         ),
+        // Whether a notification's transaction is a family member's share (StoreNotification.isFamilyShared).
+        (11, "family-shared", ["ALTER TABLE store_notification ADD COLUMN family_shared boolean NOT NULL DEFAULT false"]),
     ]
 
     private static let version1: [String] =

@@ -307,6 +307,10 @@ package enum Schema {
                     ) WITHOUT ROWID
                     """)
         }
+        migrator.registerMigration("v16-family-shared") { db in
+            // Whether a notification's transaction is a family member's share (StoreNotification.isFamilyShared).
+            try db.execute(sql: "ALTER TABLE store_notification ADD COLUMN family_shared INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

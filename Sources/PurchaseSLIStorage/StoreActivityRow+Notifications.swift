@@ -1,7 +1,7 @@
 package import PurchaseSLICore
 
 extension StoreActivityRow {
-    /// The charges and refunds among `notifications` that happened in `[fromMillis, toMillis)`, counted
+    /// The charges and refunds among `notifications` (not a family member's share) that happened in `[fromMillis, toMillis)`, counted
     /// per step (aligned to the epoch) and key as the stores' SQL does: a transaction's charge (or refund)
     /// told several times at the same time counts once, as told by its notification of the smallest id;
     /// a refund without a product takes its charge's (from any of `notifications`). Sorted by step, then
@@ -22,7 +22,9 @@ extension StoreActivityRow {
         var first: [Told: Int] = [:]
         for index in notifications.indices {
             let notification = notifications[index].notification
-            guard notification.kind != .other, notification.eventMillis >= fromMillis, notification.eventMillis < toMillis else { continue }
+            guard notification.kind != .other, !notification.isFamilyShared, notification.eventMillis >= fromMillis,
+                notification.eventMillis < toMillis
+            else { continue }
             let told = Told(
                 store: notification.store, kind: notification.kind,
                 transaction: notification.transactionID ?? notification.notificationID, eventMillis: notification.eventMillis)

@@ -113,8 +113,8 @@ enum StoreNotificationRows {
             sql: """
                 INSERT INTO store_notification (store, notification_id, environment, app_id, type, subtype, kind, signed_millis,
                     event_millis, received_millis, transaction_id, original_transaction_id, product_id, purchase_millis, price,
-                    currency, app_account_token, revocation_millis)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    currency, app_account_token, revocation_millis, family_shared)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (store, notification_id) DO NOTHING
                 """)
         var duplicates: [Int] = []
@@ -125,7 +125,7 @@ enum StoreNotificationRows {
                 notification.type, notification.subtype, notification.kind.rawValue, notification.signedMillis,
                 notification.eventMillis, received.receivedMillis, notification.transactionID, notification.originalTransactionID,
                 notification.productID, notification.purchaseMillis, notification.price, notification.currency,
-                notification.appAccountToken, notification.revocationMillis,
+                notification.appAccountToken, notification.revocationMillis, notification.isFamilyShared,
             ])
             if db.changesCount == 0 { duplicates.append(index) }
         }
@@ -193,7 +193,7 @@ enum StoreNotificationRows {
             db,
             sql: """
                 SELECT store, notification_id, environment, app_id, type, subtype, kind, signed_millis, received_millis, transaction_id,
-                    original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis
+                    original_transaction_id, product_id, purchase_millis, price, currency, app_account_token, revocation_millis, family_shared
                 FROM store_notification WHERE \(condition)
                 ORDER BY event_millis, store, notification_id
                 """)
@@ -208,13 +208,13 @@ enum StoreNotificationRows {
                 type: statement.text(4) ?? "", subtype: statement.text(5), kind: kind, signedMillis: statement.int64(7),
                 transactionID: statement.text(9), originalTransactionID: statement.text(10), productID: statement.text(11),
                 purchaseMillis: statement.optionalInt64(12), price: statement.optionalDouble(13), currency: statement.text(14),
-                appAccountToken: statement.text(15), revocationMillis: statement.optionalInt64(16))
+                appAccountToken: statement.text(15), revocationMillis: statement.optionalInt64(16), isFamilyShared: statement.int64(17) != 0)
             found.append(ReceivedNotification(notification, receivedMillis: statement.int64(8)))
         }
         return found
     }
 
-    /// Charges and refunds of `[fromMillis, toMillis)` counted per step and key, each transaction's
+    /// Charges and refunds of `[fromMillis, toMillis)` (not a family member's share) counted per step and key, each transaction's
     /// charge (or refund) once, as told by its notification of the smallest id (SQLite takes the bare
     /// columns of an aggregate query from the row `min()` picks); a refund without a product takes its
     /// charge's. The same answer as ``PurchaseSLICore/StoreActivityRow/rows(of:fromMillis:toMillis:stepSeconds:)``.
@@ -229,7 +229,7 @@ enum StoreNotificationRows {
                         coalesce(product_id, (SELECT c.product_id FROM store_notification c WHERE c.transaction_id = n.transaction_id
                             AND c.store = n.store AND c.product_id IS NOT NULL ORDER BY c.notification_id LIMIT 1)) AS product
                     FROM store_notification n
-                    WHERE event_millis >= ? AND event_millis < ? AND kind != 'other'
+                    WHERE event_millis >= ? AND event_millis < ? AND kind != 'other' AND family_shared = 0
                     GROUP BY store, kind, coalesce(transaction_id, notification_id), event_millis
                 )
                 SELECT (event_millis - ((event_millis % ?) + ?) % ?) / 1000, store, environment, app_id, product, kind, type, currency,

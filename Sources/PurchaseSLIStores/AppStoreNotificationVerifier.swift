@@ -86,7 +86,7 @@ public struct AppStoreNotificationVerifier: Sendable {
             productID: transaction?.productId, purchaseMillis: transaction?.purchaseDate,
             price: transaction?.price.map { Double($0) / 1000 }, currency: transaction?.currency,
             appAccountToken: transaction?.appAccountToken.flatMap(AppAccountToken.normalized),
-            revocationMillis: transaction?.revocationDate)
+            revocationMillis: transaction?.revocationDate, isFamilyShared: transaction?.inAppOwnershipType == "FAMILY_SHARED")
         if let problem = verified.problem {
             throw .malformed("signedPayload: \(Self.payloadNames[problem.field] ?? problem.field): \(problem.reason)")
         }

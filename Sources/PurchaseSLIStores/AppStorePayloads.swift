@@ -68,6 +68,7 @@ enum AppStorePayloads {
         var currency: String?
         var appAccountToken: String?
         var revocationDate: Int64?
+        var inAppOwnershipType: String?
         var signedDate: Int64?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {}

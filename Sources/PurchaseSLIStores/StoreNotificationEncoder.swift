@@ -19,7 +19,7 @@ public enum StoreNotificationEncoder {
                 productId: notification.productID, purchaseDate: notification.purchaseMillis,
                 price: notification.price.map { Int64(($0 * 1000).rounded()) }, currency: notification.currency,
                 appAccountToken: notification.appAccountToken, revocationDate: notification.revocationMillis,
-                signedDate: notification.signedMillis)
+                inAppOwnershipType: notification.isFamilyShared ? "FAMILY_SHARED" : nil, signedDate: notification.signedMillis)
             signedTransaction = try chain.sign(Array(JSONEncoder().encode(transaction)), algorithm: algorithm)
         }
         let payload = AppStorePayloads.Notification(

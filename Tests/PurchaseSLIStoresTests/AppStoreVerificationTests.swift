@@ -28,6 +28,15 @@ struct AppStoreVerificationTests {
         #expect(received == sent)
     }
 
+    @Test("a transaction's inAppOwnershipType FAMILY_SHARED is a family member's share; without it, not")
+    func familyShared() async throws {
+        var sent = StoreNotificationFixtures.charge()
+        sent.isFamilyShared = true
+        #expect(try await verifier().verify(body: StoreNotificationEncoder.appleBody(sent, chain: Self.chain)).isFamilyShared)
+        sent.isFamilyShared = false
+        #expect(try await !verifier().verify(body: StoreNotificationEncoder.appleBody(sent, chain: Self.chain)).isFamilyShared)
+    }
+
     @Test("the price in milliunits becomes currency units, and the account token small letters")
     func priceAndToken() async throws {
         var sent = StoreNotificationFixtures.charge()

@@ -36,6 +36,13 @@ struct StoreRecordContractTests {
             try store.notifications(kinds: [.charge, .refund], fromMillis: day.0, toMillis: day.1).map(\.notification.notificationID)
                 == ["n1", "n2"])
         #expect(try store.notifications(kinds: [], fromMillis: day.0, toMillis: day.1).isEmpty)
+        // A family member's share is kept as such, and left out of the store activity (no money moved).
+        var shared = notification("n4", at: "2026-11-20T11:00:00Z", transaction: "t4")
+        shared.isFamilyShared = true
+        _ = try store.record([shared], receivedAtMillis: receivedAt)
+        #expect(try store.notifications(of: .charge, naming: ["t4"]).map(\.notification) == [shared])
+        let activity = try store.storeActivity(fromMillis: day.0, toMillis: day.1, stepSeconds: 86_400)
+        #expect(activity.filter { $0.kind == .charge }.map(\.count).reduce(0, +) == 1, "\(activity)")
     }
 
     @Test(
