@@ -14,8 +14,9 @@ struct MigrateCommand: ParsableCommand {
         discussion: """
             Copies, in one transaction, the series, the minute, hour and day buckets and error counts as they \
             are stored, the dedup memory (so that events sent again after the move still count once), prices, \
-            the stores' notifications and the app's reports per transaction; then the maintenance windows and \
-            the rollout actions, each replacing one kept under its name. The database must hold no \
+            the stores' notifications and the app's reports per transaction; then the maintenance windows, \
+            the rollout actions and what settled charges (make-whole's deliveries, write-offs), each replacing \
+            one kept under its name. The database must hold no \
             events yet; running migrate again with the same file copies nothing new (the copy is recognized). Stop \
             the serve writing the file first, and start the nodes on PostgreSQL after. Needs a build with \
             PostgreSQL support: swift build -c release --traits PostgreSQL.
@@ -66,6 +67,10 @@ struct MigrateCommand: ParsableCommand {
         for window in windows { try target.record(window) }
         let actions = try source.rolloutActions(fromSeconds: 0)
         for action in actions { try target.record(action) }
+        // What settled charges (make-whole's deliveries, people's write-offs): facts a charge's state rests on.
+        let charged = try source.notifications(kinds: [.charge], fromMillis: .min, toMillis: .max).compactMap(\.notification.transactionID)
+        let settlements = try source.makeWholeDeliveries(naming: Set(charged))
+        try target.record(settlements)
         if summary.alreadyImported {
             print("\(url) already holds this copy of \(from): nothing copied")
             return
@@ -74,7 +79,7 @@ struct MigrateCommand: ParsableCommand {
         for (name, count) in [
             ("series", summary.series), ("bucket rows", summary.bucketRows), ("error rows", summary.errorRows),
             ("eventIDs", summary.eventIDs), ("notifications", summary.notifications), ("report blobs", summary.reportBlobs),
-            ("maintenance", windows.count), ("rollout actions", actions.count),
+            ("maintenance", windows.count), ("rollout actions", actions.count), ("settlements", settlements.count),
         ] {
             print("  \(name.padding(toLength: 16, withPad: " ", startingAt: 0))\(count)")
         }

@@ -166,6 +166,18 @@ struct MigrateCommandTests {
                 "--reason", "nightly batch",
             ])
         #expect(declared.termination == .exit(0), "\(declared.output)")
+        // A charge nobody granted, written off by a person: a fact the charge's state rests on, which moves too.
+        _ = try SQLiteBucketStore(path: sqlite).record(
+            [
+                StoreNotification(
+                    store: .apple, notificationID: "charge-1", environment: "Production", appID: "com.example.coins", type: "ONE_TIME_CHARGE",
+                    kind: .charge, signedMillis: RFC3339.parseMillis("2026-11-11T10:00:00Z")!, transactionID: "2000000000000001",
+                    productID: "coins_500", purchaseMillis: RFC3339.parseMillis("2026-11-11T10:00:00Z")!, price: 4.99, currency: "USD")
+            ], receivedAtMillis: RFC3339.parseMillis("2026-11-11T10:00:01Z")!)
+        let wroteOff = try await ChildProcess.run(
+            executable,
+            ["charges", "write-off", "2000000000000001", "--db", sqlite, "--store", "apple", "--reason", "refunded by support", "--by", "Ana"])
+        #expect(wroteOff.termination == .exit(0), "\(wroteOff.output)")
         let url = try await TestPostgres.newDatabase()
         let environment = ["PURCHASE_SLI_DB": url]
         let migrated = try await ChildProcess.run(executable, ["migrate", "--from", sqlite], environment: environment)
@@ -187,6 +199,11 @@ struct MigrateCommandTests {
         let windows = try await ChildProcess.run(executable, ["maintenance", "list", "--format", "json"], environment: environment)
         #expect(windows.output == (try await ChildProcess.run(executable, ["maintenance", "list", "--db", sqlite, "--format", "json"]).output))
         #expect(windows.output.contains(#""id":"nightly""#) && migrated.output.contains("maintenance     1"), "\(windows.output)")
+        let settled = try await ChildProcess.run(
+            executable, ["charges", "write-off", "2000000000000001", "--store", "apple", "--reason", "again"], environment: environment)
+        #expect(
+            settled.termination == .exit(1) && settled.output.contains("settled already: written off")
+                && settled.output.contains("(by Ana: refunded by support)") && migrated.output.contains("settlements     1"), "\(settled.output)")
         let again = try await ChildProcess.run(executable, ["migrate", "--from", sqlite], environment: environment)
         #expect(again.termination == .exit(0) && again.output.contains("nothing copied"), "\(again.output)")
         // The events sent again after the move are recognized: the dedup memory moved with the counts.
