@@ -8,7 +8,9 @@ public protocol AlertEvidence: Sendable, Hashable {
     /// The numbers behind it, a line each (the common lines, since when, budget and errors, are added by
     /// the outputs).
     func details(of alert: AlertFinding) -> [AlertText]
-    /// The command that shows the events or charges behind it over `[from, to]` (seconds).
+    /// The command that shows what it counted, run as printed: the events of its span `[from, to]` (seconds:
+    /// from the first minute it counted, ``AlertFinding/time`` less ``windowSeconds`` or earlier, to its end
+    /// or the time read), or the charges or grants its evidence counted before `alert.time`, judged then.
     func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand
     /// The window it judged, in seconds before the finding's time: where its top errors are read.
     var windowSeconds: Int64 { get }

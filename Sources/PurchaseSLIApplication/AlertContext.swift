@@ -292,21 +292,20 @@ public struct AlertContext: Sendable {
         let until = endsAt ?? time
         var filters: [EventDimension: Set<String?>] = [.actionType: [finding.labels.actionType]]
         if let slice = finding.labels.slice { filters[slice.dimension] = [slice.value] }
-        var errors: [ErrorCountRow] = []
-        if let reason = evidence.explainedBy {
-            var reasonFilters = filters
-            reasonFilters[.resultType] = [reason.rawValue]
-            errors = try store.errorCounts(
-                CountQuery(
-                    fromSeconds: min(startsAt, until - window), toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
-        }
         var report = AlertReport(
             finding: finding, startsAt: startsAt, endsAt: endsAt,
-            topErrors: errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) },
             concentration: evidence.namesConcentration
                 ? inputs.failureConcentration(in: finding.labels.actionType, last: window, before: until) : [],
             budgetRemaining: try budgetRemaining(of: evidence.objective, labels: finding.labels, until: until, filters: filters),
             severityChanges: severityChanges)
+        report.firstBadSeconds = firstBadSeconds ?? evidence.firstBadSeconds(of: finding)
+        if let reason = evidence.explainedBy {
+            var reasonFilters = filters
+            reasonFilters[.resultType] = [reason.rawValue]
+            let errors = try store.errorCounts(
+                CountQuery(fromSeconds: report.countedFromSeconds, toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
+            report.topErrors = errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) }
+        }
         let judged = evidence.objective?.weight == .revenue && finding.labels.slice == nil
         if endsAt == nil, let series = judged ? inputs.judgedSeries(of: finding.labels.actionType) : inputs.series(finding.labels) {
             let seconds = policy.recoveryWindowSeconds
@@ -314,7 +313,7 @@ public struct AlertContext: Sendable {
         }
         let objective = policy.objectives.first { $0.actionType == finding.labels.actionType }
         report.cost = try cost(
-            of: finding, from: min(startsAt, firstBadSeconds ?? evidence.firstBadSeconds(of: finding) ?? startsAt), until: until, filters: filters,
+            of: finding, from: min(startsAt, report.firstBadSeconds ?? startsAt), until: until, filters: filters,
             ledger: inputs.charges)
         report.owner = evidence.objective?.owner ?? objective?.owner
         report.runbookURL = evidence.objective?.runbookURL ?? objective?.runbookURL

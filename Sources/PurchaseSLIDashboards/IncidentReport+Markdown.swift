@@ -65,14 +65,15 @@ extension IncidentReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// "4,210 attempts, 3,870 succeeded (91.9 %), 290 failed, 50 cancelled".
+    /// "162 attempts: 58 succeeded, 96 failed, 8 cancelled, 0 pending; success rate 37.7 % of 154 valid events":
+    /// the outcomes of its attempts (of its events where they count no attempts), then the success rate as
+    /// every surface defines it, (success + alreadyGranted) / valid.
     func impactLine(_ impact: ActionImpact) -> String {
         let counts = impact.counts
-        let trials = counts.attempts > 0 ? counts.attempts : counts.valid
-        let rate = IncidentCourse.rate(counts, minimumTrials: 1)
-        return "\(NumberText.count(trials)) \(counts.attempts > 0 ? "attempts" : "valid events"), "
-            + "\(NumberText.count(counts.success + counts.alreadyGranted)) succeeded (\(NumberText.percent(rate))), "
-            + "\(NumberText.count(counts.failure)) failed, \(NumberText.count(counts.cancel)) cancelled, \(NumberText.count(counts.pending)) pending"
+        return "\(NumberText.count(counts.attempts > 0 ? counts.attempts : counts.valid + counts.cancel + counts.pending)) "
+            + "\(counts.attempts > 0 ? "attempts" : "events"): \(NumberText.count(counts.success + counts.alreadyGranted)) succeeded, "
+            + "\(NumberText.count(counts.failure)) failed, \(NumberText.count(counts.cancel)) cancelled, \(NumberText.count(counts.pending)) pending; "
+            + "success rate \(NumberText.percent(counts.successRate)) of \(NumberText.count(counts.valid)) valid events"
     }
 
     /// The charges left ungranted and the refunds, as Markdown sections.

@@ -84,12 +84,13 @@ struct AlertNarrative {
             + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
     }
 
-    /// The command that shows what is behind the alert, from its start to its end or the time it is read
-    /// at, on the database it was evaluated on, quoted so that it runs as printed in a POSIX shell. Plain
+    /// The command that shows what the alert counted, from the first minute it counted
+    /// (``AlertReport/countedFromSeconds``) to its end or the time it is read at, on the database it was
+    /// evaluated on, quoted so that it runs as printed in a POSIX shell. Plain
     /// text (bidi controls shown as U+FFFD): each output puts it where its markup does not apply
     /// (``lookNextLine``).
     var lookNext: String {
-        let command = finding.evidence.lookNext(of: finding, from: report.startsAt, to: report.endsAt ?? now).scoped(toApp: report.app)
+        let command = finding.evidence.lookNext(of: finding, from: report.countedFromSeconds, to: report.endsAt ?? now).scoped(toApp: report.app)
         var words = ["purchase-sli", command.subcommand]
         if let database = report.databasePath { words += ShellWord.option("db", database) }
         words += command.arguments

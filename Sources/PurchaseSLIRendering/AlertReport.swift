@@ -10,8 +10,11 @@ public struct AlertReport: Sendable {
     public var startsAt: Int64
     /// When it stopped (backtests), or nil while it fires.
     public var endsAt: Int64?
-    /// The most frequent error descriptions over the rule's long window, most first.
+    /// The most frequent error descriptions of its span (``countedFromSeconds`` to its end or the time read),
+    /// most first: what its look-next command lists.
     public var topErrors: [(description: String, events: Int64)]
+    /// The first minute the trouble showed in the events, as its first finding's evidence tells, or nil.
+    public var firstBadSeconds: Int64?
     /// The slices that hold far more of the failures over the alert's window than of its traffic, largest
     /// share first.
     public var concentration: [SliceShare]
@@ -43,6 +46,12 @@ public struct AlertReport: Sendable {
     /// The app it was evaluated for (`--app`: one app's view of a store several apps write to), or nil
     /// for every app. Its labels, headline and look-next commands name it.
     public var app: String?
+
+    /// The first minute of its span: the earliest of its start, its first bad minute and the start of the
+    /// window its finding's evidence counted. Its top errors and look-next command read from here.
+    public var countedFromSeconds: Int64 {
+        min(startsAt, firstBadSeconds ?? startsAt, finding.time - finding.evidence.windowSeconds)
+    }
 
     /// Its labels as (name, value) pairs: the app when evaluated for one (unless the finding is about an
     /// `app` slice, which names it), then the finding's.

@@ -125,7 +125,7 @@ public struct AlreadyGrantedEvidence: AlertEvidence {
 
     /// 409s carry no error: the query compares them by app version and action.
     public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
-        var arguments = ["--from", RFC3339.format(seconds: from - spike.windowSeconds), "--to", RFC3339.format(seconds: to)]
+        var arguments = ["--from", RFC3339.format(seconds: from), "--to", RFC3339.format(seconds: to)]
         if alert.labels.slice == nil { arguments += ["--where", "actionType=\(alert.labels.actionType)"] }
         return LookNextCommand("query", arguments + ["--by", "appVersion,actionType"])
     }

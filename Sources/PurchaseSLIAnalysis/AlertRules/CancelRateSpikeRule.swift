@@ -89,6 +89,6 @@ public struct CancelSpikeEvidence: AlertEvidence {
     public func details(of alert: AlertFinding) -> [AlertText] { [spike.countsLine] }
 
     public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
-        .query(of: alert.labels, from: from - spike.windowSeconds, to: to, ["--by", "productID,errorDescription"])
+        .query(of: alert.labels, from: from, to: to, ["--where", "resultType=cancel", "--by", "productID,errorDescription"])
     }
 }

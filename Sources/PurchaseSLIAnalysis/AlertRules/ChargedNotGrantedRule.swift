@@ -187,13 +187,14 @@ extension ChargeEvidence: AlertEvidence {
         return line
     }
 
-    /// The command that lists the charges the alert counts (the lookback before its time), and where the
-    /// store shows each one.
+    /// The command that lists the charges the alert counts (the lookback before its time, judged then), and
+    /// where the store shows each one.
     public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
         LookNextCommand(
             "charges",
             [
-                "--from", RFC3339.format(seconds: to - lookbackSeconds), "--to", RFC3339.format(seconds: to), "--at", RFC3339.format(seconds: to),
+                "--from", RFC3339.format(seconds: alert.time - lookbackSeconds), "--to", RFC3339.format(seconds: alert.time), "--at",
+                RFC3339.format(seconds: alert.time),
                 "--store", store.rawValue, "--product=\(alert.labels.slice?.value ?? "")", "--ungranted",
             ],
             note: store == .apple

@@ -166,13 +166,15 @@ extension GrantEvidence: AlertEvidence {
         return line
     }
 
-    /// The command that lists the grants the alert counts, and where the store tells whether a
-    /// transaction exists.
+    /// The command that lists the grants the alert counts (the lookback before its time, judged then: a
+    /// resolved alert's are those its highest finding counted, not the empty day after its last), and where
+    /// the store tells whether a transaction exists.
     public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
         LookNextCommand(
             "grants",
             [
-                "--from", RFC3339.format(seconds: to - lookbackSeconds), "--to", RFC3339.format(seconds: to), "--at", RFC3339.format(seconds: to),
+                "--from", RFC3339.format(seconds: alert.time - lookbackSeconds), "--to", RFC3339.format(seconds: alert.time), "--at",
+                RFC3339.format(seconds: alert.time),
                 "--store", store.rawValue, "--product=\(alert.labels.slice?.value ?? "")", problem == .doubleGrant ? "--double" : "--uncharged",
             ],
             note: store == .apple

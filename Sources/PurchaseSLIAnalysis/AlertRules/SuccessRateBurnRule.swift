@@ -142,7 +142,9 @@ public struct BurnEvidence: AlertEvidence {
     /// Burn rate over the short window.
     public var burnRateShort: Double? { objective?.burnRate(shortWindow) }
 
-    public var windowSeconds: Int64 { rule.longWindowSeconds }
+    /// The span its counts cover: the rule's long window, or the short one where thin traffic widened it past
+    /// that (a hard outage's exact test counts the short window only).
+    public var windowSeconds: Int64 { max(rule.longWindowSeconds, shortWindowSeconds) }
     public var explainedBy: ResultType? { grantedWithinSeconds == nil ? .failure : nil }
     public var chartMetric: AlertChartMetric? { grantedWithinSeconds == nil ? .rate(.successRate) : nil }
     public var namesConcentration: Bool { shareOfFailures == nil }
@@ -220,14 +222,20 @@ public struct BurnEvidence: AlertEvidence {
             + "\(count: counts.valid) \(words: validNoun): \(words: state)"
     }
 
+    /// The failures of its span by product and error; for the time to grant, the charges its window counted
+    /// late, judged at its time (a charge whose notification came after its time to grant had passed counts
+    /// when it came, and is listed only when it was charged in the range).
     public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
-        if grantedWithinSeconds != nil, let store = alert.labels.store {
+        if let within = grantedWithinSeconds, let store = alert.labels.store {
+            // A charge counts at the minute its outcome is known, `within` after it was charged (or when its
+            // notification arrived, if later): the charges of the window are those charged `within` before it.
             var arguments = [
-                "--from", RFC3339.format(seconds: from - rule.longWindowSeconds), "--to", RFC3339.format(seconds: to), "--store", store, "--slow",
+                "--from", RFC3339.format(seconds: alert.time - windowSeconds - within), "--to", RFC3339.format(seconds: alert.time), "--at",
+                RFC3339.format(seconds: alert.time), "--store", store, "--slow",
             ]
             if let slice = alert.labels.slice, slice.dimension == .productID, let product = slice.value { arguments.append("--product=\(product)") }
             return LookNextCommand("charges", arguments)
         }
-        return .query(of: alert.labels, from: from - rule.longWindowSeconds, to: to, ["--by", "productID,errorDescription"])
+        return .query(of: alert.labels, from: from, to: to, ["--where", "resultType=failure", "--by", "productID,errorDescription"])
     }
 }

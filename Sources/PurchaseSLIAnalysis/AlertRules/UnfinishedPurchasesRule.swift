@@ -74,6 +74,6 @@ public struct UnfinishedEvidence: AlertEvidence {
     }
 
     public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
-        .query(of: alert.labels, from: from - windowSeconds, to: to, ["--by", "productID,appVersion"])
+        .query(of: alert.labels, from: from, to: to, ["--by", "productID,appVersion"])
     }
 }
