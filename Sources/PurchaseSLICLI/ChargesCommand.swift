@@ -97,7 +97,9 @@ struct ChargesCommand: ParsableCommand {
                     && (!ungranted || row.isUngranted) && (!slow || isSlow(row.charge, expects: row.expectsGrant))
             }
             switch format {
-            case .table: return ChargeListOutput.text(listed, zone: try timeZone.zone(policy))
+            case .table:
+                let coverage = try AlertContext(store: database, policy: policy, app: list.app).storeCoverage(from: from, to: to, readAt: at)
+                return ChargeListOutput.text(listed, zone: try timeZone.zone(policy), coverage: coverage)
             case .json: return ChargeListOutput.jsonLines(listed)
             case .csv: return ChargeListOutput.csv(listed)
             }

@@ -93,4 +93,23 @@ import Testing
         #expect(card.contains("error budget left over 28d (2 days of data)"), "\(card)")
         #expect(page.contains("error budget left over 28d (27 days of data)"), "\(page)")
     }
+
+    /// `charges` and `grants` over a range without notifications say so after their table, and over one
+    /// partly covered say what is.
+    @Test func theListsSayWhatTheyRestOn() async throws {
+        let logs = try SampleLogs.get()
+        let executable = try #require(builtExecutable)
+        func run(_ arguments: [String]) async throws -> String {
+            let (termination, output) = try await ChildProcess.run(executable, arguments + ["--db", logs.database, "--at", "2026-11-20T00:00:00Z"])
+            #expect(termination == .exit(0), "\(output)")
+            return output
+        }
+        let before = ["--from", "2026-11-01T00:00:00Z", "--to", "2026-11-08T00:00:00Z"]
+        #expect(try await run(["charges"] + before) == "no store charges match\nNo store notifications for this period.\n")
+        #expect(try await run(["grants", "--uncharged"] + before) == "no grants match\nNo store notifications for this period.\n")
+        let partly = try await run(["charges", "--from", "2026-11-17T00:00:00Z", "--to", "2026-11-18T06:00:00Z", "--slow"])
+        #expect(partly.hasSuffix("\nApp Store notifications cover only 2026-11-18 00:00 to 2026-11-18 06:00 of this period.\n"), "\(partly)")
+        let covered = try await run(["charges", "--from", "2026-11-19T16:00:00Z", "--to", "2026-11-19T17:00:00Z", "--ungranted"])
+        #expect(!covered.contains("notifications"), "\(covered)")
+    }
 }
