@@ -296,7 +296,6 @@ public struct AlertContext: Sendable {
             finding: finding, startsAt: startsAt, endsAt: endsAt,
             concentration: evidence.namesConcentration
                 ? inputs.failureConcentration(in: finding.labels.actionType, last: window, before: until) : [],
-            budgetRemaining: try budgetRemaining(of: evidence.objective, labels: finding.labels, until: until, filters: filters),
             severityChanges: severityChanges)
         report.firstBadSeconds = firstBadSeconds ?? evidence.firstBadSeconds(of: finding)
         if let reason = evidence.explainedBy {
@@ -306,6 +305,7 @@ public struct AlertContext: Sendable {
                 CountQuery(fromSeconds: report.countedFromSeconds, toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
             report.topErrors = errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) }
         }
+        (report.budgetRemaining, report.budgetBasis) = try budget(of: evidence.objective, labels: finding.labels, until: until, filters: filters)
         let judged = evidence.objective?.weight == .revenue && finding.labels.slice == nil
         if endsAt == nil, let series = judged ? inputs.judgedSeries(of: finding.labels.actionType) : inputs.series(finding.labels) {
             let seconds = policy.recoveryWindowSeconds
@@ -382,16 +382,20 @@ public struct AlertContext: Sendable {
     }
 
     /// 1 − failures / (error budget × valid) over the objective's window before `until` (for a calendar
-    /// month, the month so far against the budget of its valid events so far).
-    private func budgetRemaining(
+    /// month, the month so far against the budget of its valid events so far), and how much of the window
+    /// holds its data: days with events, or for a store's time to grant the stretches its notifications cover.
+    private func budget(
         of objective: SLOPolicy.Objective?, labels: SeriesLabels, until: Int64, filters: [EventDimension: Set<String?>]
-    ) throws -> Double? {
-        guard let objective else { return nil }
+    ) throws -> (remaining: Double?, basis: BudgetBasis?) {
+        guard let objective else { return (nil, nil) }
+        let start = objective.window.period(at: until).startSeconds
         if let name = labels.store, let store = Store(rawValue: name) {
-            return try grantTimeBudgetRemaining(of: store, until: until)
+            let remaining = try grantTimeBudgetRemaining(of: store, until: until)
+            let basis = try storeCoverage(from: start, to: until).budgetBasis(of: store, window: objective.window, windowStart: start)
+            return (remaining, remaining == nil ? nil : basis)
         }
-        let counts = try objectiveCounts(
-            objective, fromSeconds: objective.window.period(at: until).startSeconds, toSeconds: until, filters: filters)
-        return counts.flatMap(objective.budgetSpent).map { 1 - $0 }
+        let counts = try objectiveCounts(objective, fromSeconds: start, toSeconds: until, filters: filters)
+        guard let remaining = counts.flatMap(objective.budgetSpent).map({ 1 - $0 }) else { return (nil, nil) }
+        return (remaining, try eventBudgetBasis(of: labels.actionType, window: objective.window, windowStart: start, until: until))
     }
 }

@@ -4,8 +4,8 @@ public import PurchaseSLIRendering
 
 /// A postmortem draft of one incident (`purchase-sli incident ID`): its timeline, what it did to each
 /// action, the slices that carried its failures, the top errors, what it cost, the charges it left
-/// ungranted and when each was granted, the refunds of charges taken during it, and its alerts with the
-/// commands to look next.
+/// ungranted and when each was granted, the refunds of charges taken during it (with what store data they
+/// rest on), and its alerts with the commands to look next.
 public struct IncidentReport: Sendable {
     /// One moment of the timeline.
     public struct Moment: Sendable, Hashable {
@@ -65,6 +65,9 @@ public struct IncidentReport: Sendable {
     public var refunds: [ChargeLedger.RefundCausation]
     /// Its alerts' episodes, each with its context and the command to look next.
     public var alerts: [AlertReport]
+    /// What the stores' notifications cover of its span (first bad minute to its end), as known when read:
+    /// what its charges not granted, refunds and store costs rest on.
+    public var storeCoverage: StoreCoverage
     /// The zone its text and pages write times in (its JSON stays UTC).
     public var zone: TimeZoneOffsets = .utc
 

@@ -80,7 +80,8 @@ extension WeeklyReport {
             trendStepSeconds: Self.trendStepSeconds,
             episodes: try episodes.map { Self.clipped($0, to: week) }
                 ?? context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
-            freshness: try context.freshness(at: week.endSeconds))
+            freshness: try context.freshness(at: week.endSeconds),
+            storeCoverage: try Self.storeCoverage(of: week, context: context))
         moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy, context: context)
         purchasesLost = try Self.purchasesLost(week, store: store, policy: policy)
         for (period, isCurrent) in [(week, true), (previousWeek, false)] {
@@ -113,6 +114,16 @@ extension WeeklyReport {
             incidentCosts[incident.id] = try context.cost(of: incident, at: week.endSeconds)
         }
         self.app = app
+    }
+
+    /// What the stores' notifications cover of `week` and of the week before, from one read, as known at
+    /// the week's end.
+    private static func storeCoverage(of week: ISOWeek, context: AlertContext) throws -> (current: StoreCoverage, previous: StoreCoverage) {
+        let previous = week.previous
+        let both = try context.storeCoverage(from: previous.startSeconds, to: week.endSeconds)
+        return (
+            both.restricted(from: week.startSeconds, to: week.endSeconds), both.restricted(from: previous.startSeconds, to: previous.endSeconds)
+        )
     }
 
     /// The dimensions whose values ``purchasesLost`` ranks.

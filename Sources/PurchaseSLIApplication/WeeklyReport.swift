@@ -114,6 +114,9 @@ public struct WeeklyReport: Sendable {
     }
     /// The week's refunds by what their charges tell (``RefundCause``), and the previous week's.
     public var refunds = (current: RefundTally(), previous: RefundTally())
+    /// What the stores' notifications cover of the week and of the week before, as known at the week's end:
+    /// what its money at risk, refunds and times to grant rest on (``PurchaseSLIAnalysis/StoreCoverage``).
+    public var storeCoverage: (current: StoreCoverage, previous: StoreCoverage)
 
     /// The week's times to grant: per store, product and granting app version, and each store's previous week.
     public struct GrantTimesWeek: Sendable {

@@ -108,7 +108,9 @@ struct ChargesListCommand: ParsableCommand {
                     && (!ungranted || row.isOwed) && (!slow || isSlow(row.charge, expects: row.expectsGrant))
             }
             switch format {
-            case .table: return ChargeListOutput.text(listed, zone: try timeZone.zone(policy))
+            case .table:
+                let coverage = try AlertContext(store: database, policy: policy, app: list.app).storeCoverage(from: from, to: to, readAt: at)
+                return ChargeListOutput.text(listed, zone: try timeZone.zone(policy), coverage: coverage)
             case .json: return ChargeListOutput.jsonLines(listed)
             case .csv: return ChargeListOutput.csv(listed)
             }

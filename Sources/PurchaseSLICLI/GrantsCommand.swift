@@ -60,7 +60,9 @@ struct GrantsCommand: ParsableCommand {
                     && (!uncharged || row.isWithoutCharge)
             }
             switch format {
-            case .table: return GrantListOutput.text(rows, zone: try timeZone.zone(policy))
+            case .table:
+                return GrantListOutput.text(
+                    rows, zone: try timeZone.zone(policy), coverage: try context.storeCoverage(from: from, to: to, readAt: at))
             case .json: return GrantListOutput.jsonLines(rows)
             case .csv: return GrantListOutput.csv(rows)
             }

@@ -95,20 +95,21 @@ extension IncidentReport {
         }
         let late: HTML =
             lateCharges.isEmpty
-            ? "<p class=\"muted\">None of the products its alerts named.</p>"
+            ? "<p class=\"muted\">\(noLateChargesText)</p>"
             : table(lateCharges, last: "granted") { charge in
                 charge.grantedMillis == nil && charge.settlement == nil ? "<span class=\"status bad\">not granted</span>" : "\(grantText(charge))"
             }
         let causes = Dictionary(refunds.map { ($0.refund.notification.notificationID, $0.cause) }, uniquingKeysWith: { first, _ in first })
         let refunded: HTML =
             refunds.isEmpty
-            ? "<p class=\"muted\">None so far.</p>"
+            ? "<p class=\"muted\">\(noRefundsText)</p>"
             : "<p>\(refundSentence)</p>"
                 + table(refunds.map(\.refund), last: "cause") { refund in
                     let cause = causes[refund.notification.notificationID] ?? .chargeNotKnown
                     return cause.isOurs ? "<span class=\"status bad\">\(cause.rawValue)</span>" : "\(cause.rawValue)"
                 }
-        return "<section><h2>Charges not granted in time</h2>\(late)</section>"
-            + "<section><h2>Refunds of charges taken during it (within 14 days)</h2>\(refunded)</section>"
+        let coverage: HTML = partialCoverageLine.map { "<p class=\"coverage\">\($0)</p>" } ?? ""
+        return "<section><h2>Charges not granted in time</h2>\(coverage)\(late)</section>"
+            + "<section><h2>Refunds of charges taken during it (within 14 days)</h2>\(coverage)\(refunded)</section>"
     }
 }

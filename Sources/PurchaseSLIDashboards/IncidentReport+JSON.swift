@@ -6,7 +6,8 @@ import PurchaseSLIRendering
 extension IncidentReport {
     /// The report as one JSON object (times RFC 3339 UTC, amounts per currency, never summed across
     /// currencies): `{"id", "app", "severity", "over", "firstBadMinute", "startsAt", "endsAt", "readAt",
-    /// "cost", "timeline", "actions", "chargesNotGrantedInTime", "refunds", "alerts"}`.
+    /// "cost", "timeline", "actions", "chargesNotGrantedInTime", "refunds", "storeCoverage", "alerts"}`; `storeCoverage` (``PurchaseSLIAnalysis/StoreCoverage``)
+    /// says what of its span the stores' notifications cover, which the charges and refunds rest on.
     public var json: String {
         func quoted(_ text: String?) -> String { text.map(JSONText.quoted) ?? "null" }
         func time(_ seconds: Int64?) -> String { quoted(seconds.map { RFC3339.format(seconds: $0) }) }
@@ -75,6 +76,7 @@ extension IncidentReport {
             + "\"endsAt\":\(time(incident.endsAt)),\"readAt\":\(time(readAtSeconds)),\"cost\":\(costJSON),"
             + "\"timeline\":[\(moments.joined(separator: ","))],\"actions\":[\(actions.joined(separator: ","))],"
             + "\"chargesNotGrantedInTime\":\(charges(lateCharges.map { ($0, nil) })),\"refunds\":\(charges(refunds.map { ($0.refund, $0.cause) })),"
+            + "\"storeCoverage\":\(storeCoverage.json(period: "this incident's span")),"
             + "\"alerts\":[\(alertObjects.joined(separator: ","))]}\n"
     }
 }

@@ -76,18 +76,37 @@ extension IncidentReport {
             + "success rate \(NumberText.percent(counts.successRate)) of \(NumberText.count(counts.valid)) valid events"
     }
 
-    /// The charges left ungranted and the refunds, as Markdown sections.
+    /// "App Store notifications cover only … of this incident's span." or "No store notifications for this
+    /// incident's span.": what its store sections rest on, nil when the notifications cover all of it.
+    var storeCoverageLine: String? { StoreCoverageText.line(storeCoverage, period: "this incident's span", zone: zone) }
+
+    /// ``storeCoverageLine`` when the notifications cover part of the span: the line its store sections
+    /// start with (with none, their "unknown" says it).
+    var partialCoverageLine: String? { storeCoverage.isEmpty ? nil : storeCoverageLine }
+
+    /// What the section of charges not granted says when it lists none: that none were, or that it cannot
+    /// be told without notifications.
+    var noLateChargesText: String {
+        storeCoverage.isEmpty ? "Unknown: no store notifications for this incident's span." : "None of the products its alerts named."
+    }
+
+    /// What the section of refunds says when it lists none.
+    var noRefundsText: String { storeCoverage.isEmpty ? "Unknown: no store notifications for this incident's span." : "None so far." }
+
+    /// The charges left ungranted and the refunds, as Markdown sections, each after the line on what store
+    /// data it rests on when the notifications do not cover the whole span.
     private var chargesMarkdown: [String] {
-        var lines = ["## Charges not granted in time", ""]
+        let coverage = partialCoverageLine.map { [$0, ""] } ?? []
+        var lines = ["## Charges not granted in time", ""] + coverage
         if lateCharges.isEmpty {
-            lines.append("None of the products its alerts named.")
+            lines.append(noLateChargesText)
         } else {
             lines += ["| transaction | product | charged | amount | granted |", "|---|---|---|---:|---|"]
             for charge in lateCharges { lines.append(row(charge, grant: true)) }
         }
-        lines += ["", "## Refunds of charges taken during it (within 14 days)", ""]
+        lines += ["", "## Refunds of charges taken during it (within 14 days)", ""] + coverage
         if refunds.isEmpty {
-            lines.append("None so far.")
+            lines.append(noRefundsText)
         } else {
             lines += [refundSentence, "", "| transaction | product | refunded | amount | type | cause |", "|---|---|---|---:|---|---|"]
             for refund in refunds { lines.append(row(refund.refund, grant: false) + " \(refund.cause.rawValue) |") }

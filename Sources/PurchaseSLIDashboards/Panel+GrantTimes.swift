@@ -7,13 +7,18 @@ extension DashboardContext {
     /// How long the last day's charges took to be granted, against the time-to-grant objective: each
     /// store, then its products and granting app versions with the most charges late first; empty
     /// without the objective.
-    func grantTimesSection(limit: Int = 8) throws -> HTML {
+    /// Its note on what notifications the day has is the panel's (`coverage`), not repeated.
+    func grantTimesSection(coverage: StoreCoverage, limit: Int = 8) throws -> HTML {
         guard let objective = policy.reconciliation.timeToGrant,
             let times = try AlertContext(store: everyApp, policy: policy, app: app).grantTimes(from: atSeconds - 86_400, to: atSeconds)
         else { return "" }
         let heading: HTML = "<h4>Time to grant, last 24 h (objective: \(objective.text))</h4>"
         let rows = times.breakdown(from: (atSeconds - 86_400) * 1000, to: atSeconds * 1000, at: atSeconds * 1000)
-        guard !rows.isEmpty else { return "\(heading)<p class=\"muted\">No charge expecting a grant whose time to grant is known yet.</p>" }
+        guard !rows.isEmpty else {
+            let none =
+                coverage.isEmpty ? "No store notifications for the last 24 h." : "No charge expecting a grant whose time to grant is known yet."
+            return "\(heading)<p class=\"muted\">\(none)</p>"
+        }
         return heading + GrantTimesTable.html(rows, objective: objective, slicesPerStore: limit)
     }
 }
@@ -36,6 +41,7 @@ extension DashboardContext {
             try judging.grantTimeCounts(times, from: atSeconds - seconds, to: atSeconds)
         }
         let budgetCounts = try counts(last: budgetSeconds)
+        let coverage = try judging.storeCoverage(from: atSeconds - budgetSeconds, to: atSeconds)
         let windows = Dictionary(uniqueKeysWithValues: try Self.objectiveWindows.map { ($0.seconds, try counts(last: $0.seconds)) })
         let within = NumberText.elapsed(millis: objective.withinSeconds * 1000)
         let cards = budgetCounts.keys.sorted().map { store -> HTML in
@@ -69,7 +75,8 @@ extension DashboardContext {
                     + "<td>\(target.burnRate(counts).map { String(format: "%.1f×", $0) } ?? "n/a")</td><td>\(NumberText.count(counts.valid))</td></tr>"
             }
             let budgetLeft = target.budgetSpent(budgetCounts[store] ?? OutcomeCounts()).map { 1 - $0 }
-            let budget: HTML = budgetLeft.map { Self.budgetLine(left: $0, window: target.window) } ?? ""
+            let basis = coverage.budgetBasis(of: store, window: target.window, windowStart: atSeconds - budgetSeconds)
+            let budget: HTML = budgetLeft.map { Self.budgetLine(left: $0, window: target.window, basis: basis) } ?? ""
             let spent: HTML = (budgetLeft ?? 0) < 0 ? " <span class=\"status warn\">BUDGET SPENT</span>" : ""
             return """
                 <div class="card"><h3>time to grant, \(store.displayName) \(status)\(spent)</h3>
@@ -79,6 +86,14 @@ extension DashboardContext {
                 """
         }
         return HTML.joined(cards)
+    }
+}
+
+extension DashboardContext {
+    /// "App Store notifications cover only … of the last 24 h." as a muted paragraph, or nothing when
+    /// they cover all of it (``StoreCoverageText``).
+    func coverageNote(_ coverage: StoreCoverage, period: String) -> HTML {
+        StoreCoverageText.line(coverage, period: period, zone: zone).map { "<p class=\"muted coverage\">\($0)</p>" } ?? ""
     }
 }
 

@@ -35,7 +35,7 @@ extension DashboardContext {
             }
         }
         let trend = try series(step: defaultStepSeconds, groupBy: [.actionType])
-        let cards = policy.objectives.map { objective -> HTML in
+        let cards = try policy.objectives.map { objective -> HTML in
             let action = objective.actionType
             // The card's status is its objective's: the burn alerts spending its budget. Other alerts on the
             // action (charges not granted, a cancel spike, a silence) are named beside it, so that a rate
@@ -109,7 +109,11 @@ extension DashboardContext {
                     " <span class=\"status \(other.severity == .page ? "bad" : "warn")\">\(other.severity.rawValue.uppercased()): \(other.kind.rawValue)</span>"
                 })
             let budget: HTML =
-                (budgetLeft.map { Self.budgetLine(left: $0, window: objective.window) }
+                (try budgetLeft.map {
+                    let start = objective.window.period(at: atSeconds).startSeconds
+                    let basis = try judging.eventBudgetBasis(of: action, window: objective.window, windowStart: start, until: atSeconds)
+                    return Self.budgetLine(left: $0, window: objective.window, basis: basis)
+                }
                     ?? "<p class=\"muted\">no valid events over \(objective.window.description)</p>")
                 + maintenanceNote(
                     maintenance.bands(from: objective.window.period(at: atSeconds).startSeconds, to: atSeconds).filter {
@@ -148,9 +152,10 @@ extension DashboardContext {
         value.map { HTML(trusted: " data-value=\"\(String($0))\"") } ?? ""
     }
 
-    /// "error budget left over 28 d: 72.1 %" (or "overspent by …") with its bar.
-    static func budgetLine(left: Double, window: SLOWindow) -> HTML {
-        "<p>error budget left over \(window.description): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"
+    /// "error budget left over 28d: 72.1 %" (or "overspent by …") with its bar; "over 28d (2 days of data)"
+    /// when its data holds less of the window than all of it.
+    static func budgetLine(left: Double, window: SLOWindow, basis: BudgetBasis? = nil) -> HTML {
+        "<p>error budget left over \(StoreCoverageText.window(window, basis: basis)): <strong class=\"\(left < 0 ? "bad" : left < 0.25 ? "warn" : "ok")\">"
             + "\(left >= 0 ? NumberText.percent(left) : "overspent by " + NumberText.percent(-left))</strong> "
             + IntervalBar(value: max(0, left), scale: 1, isBad: left < 0.25, caption: "error budget left").html + "</p>"
     }

@@ -7,7 +7,7 @@ import PurchaseSLIStorage
 extension DashboardContext {
     /// The stores' charges against the app's grants over the last day (per 15 minutes), the charges
     /// ungranted now, oldest first, with their age and what the app last reported, how long charges took
-    /// to be granted (``grantTimesSection(limit:)``), and the grants no charge paid for (``grantsPanel(limit:)``).
+    /// to be granted (``grantTimesSection(coverage:limit:)``), what the day's notifications cover when not all of it, and the grants no charge paid for (``grantsPanel(limit:)``).
     func reconciliationPanel(limit: Int = 20) throws -> HTML {
         let day: Int64 = 86_400
         let step: Int64 = 900
@@ -22,6 +22,7 @@ extension DashboardContext {
             return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see "
                 + "docs/store-notifications.md to send the App Store's and Google Play's notifications to serve.</p>\(grants)</section>"
         }
+        let coverage = try AlertContext(store: everyApp, policy: policy, app: app).storeCoverage(from: atSeconds - day, to: atSeconds)
         let now = atSeconds * 1000
         let grace = rule.graceSeconds * 1000
         let steps = Int((atSeconds - start + step - 1) / step)
@@ -65,15 +66,18 @@ extension DashboardContext {
                 + "<td class=\"text\">\(report)</td></tr>"
         }
         let table: HTML =
-            ungranted.isEmpty
-            ? "<p>Every charge of the last \(NumberText.duration(rule.ticketLookbackSeconds)) past its grace time was granted.</p>"
-            : """
-            <p class="bad"><strong>\(ungranted.count) charge\(ungranted.count == 1 ? "" : "s") not granted\(money.isEmpty ? "" : " (\(money))")</strong>, \
-            oldest first\(ungranted.count > limit ? " (the first \(limit))" : ""):</p>
-            <div class="scroll"><table><tr><th>charged</th><th>age</th><th class="text">store</th><th class="text">product</th>\
-            <th class="text">transaction</th><th>price</th><th class="text">the app last reported</th></tr>\(HTML.joined(Array(rows)))</table></div>
-            """
-        return "<section class=\"card\">\(heading)\(chart.html)\(table)\(try grantTimesSection())\(grants)</section>"
+            ungranted.isEmpty && coverage.isEmpty
+            ? "<p class=\"muted\">No store notifications for the last \(NumberText.duration(rule.ticketLookbackSeconds)): whether charges were granted is unknown.</p>"
+            : ungranted.isEmpty
+                ? "<p>Every charge of the last \(NumberText.duration(rule.ticketLookbackSeconds)) past its grace time was granted.</p>"
+                : """
+                <p class="bad"><strong>\(ungranted.count) charge\(ungranted.count == 1 ? "" : "s") not granted\(money.isEmpty ? "" : " (\(money))")</strong>, \
+                oldest first\(ungranted.count > limit ? " (the first \(limit))" : ""):</p>
+                <div class="scroll"><table><tr><th>charged</th><th>age</th><th class="text">store</th><th class="text">product</th>\
+                <th class="text">transaction</th><th>price</th><th class="text">the app last reported</th></tr>\(HTML.joined(Array(rows)))</table></div>
+                """
+        return "<section class=\"card\">\(heading)\(coverageNote(coverage, period: "the last 24 h"))\(chart.html)\(table)"
+            + "\(try grantTimesSection(coverage: coverage))\(grants)</section>"
     }
 
     /// The grants of the last day (the ticket lookback) that no charge paid for as of now, as DoubleGrant

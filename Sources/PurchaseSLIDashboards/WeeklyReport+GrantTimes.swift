@@ -26,18 +26,25 @@ extension WeeklyReport {
     var grantTimesSection: HTML {
         guard let grantTimes else { return "" }
         guard !grantTimes.rows.isEmpty else {
-            return "<section><h2>Time to grant</h2><p class=\"muted\">No store charge expecting a grant this week.</p></section>"
+            return "<section><h2>Time to grant</h2><p class=\"muted\">\(noGrantTimesText)</p></section>"
         }
         let sentences = grantTimes.storeSentences(previousWeek: week.previous.description).map { "<p>\($0)</p>" as HTML }
-        return "<section><h2>Time to grant</h2>\(HTML.joined(sentences))"
+        return "<section><h2>Time to grant</h2>\(storeCoverageHTML)\(HTML.joined(sentences))"
             + GrantTimesTable.html(grantTimes.rows, objective: grantTimes.objective, slicesPerStore: GrantTimesWeek.slicesPerStore) + "</section>"
+    }
+
+    /// What the section says without a charge to time: that there was none, or, without notifications,
+    /// that it cannot be told.
+    var noGrantTimesText: String {
+        storeCoverage.current.isEmpty ? "Unknown: no store notifications for this week." : "No store charge expecting a grant this week."
     }
 
     /// The same as Markdown lines.
     var grantTimesMarkdown: [String] {
         guard let grantTimes else { return [] }
         var lines = ["", "## Time to grant", ""]
-        guard !grantTimes.rows.isEmpty else { return lines + ["No store charge expecting a grant this week."] }
+        guard !grantTimes.rows.isEmpty else { return lines + [noGrantTimesText] }
+        lines += storeCoverageMarkdown
         let escape = TextEscaping.markdown.escape
         // The sentences hold the tool's own words and numbers only (no event value).
         lines += grantTimes.storeSentences(previousWeek: week.previous.description).flatMap { [$0, ""] }

@@ -74,25 +74,33 @@ extension WeeklyReport {
         return "<section><h2>What failures cost</h2><p>\(HTML(trusted: costSentence(escaping: .html)))</p>\(table)</section>"
     }
 
-    /// Money at risk: per store and product, the charges not granted and the refunds, against the week before.
+    /// Money at risk: per store and product, the charges not granted and the refunds, against the week before,
+    /// after what the stores' notifications cover of both weeks when not all (only that without a figure).
     private var moneySection: HTML {
-        guard !moneyAtRisk.isEmpty else { return "" }
+        guard !moneyAtRisk.isEmpty else {
+            return storeCoverageLines.isEmpty ? "" : "<section><h2>Money at risk</h2>\(storeCoverageHTML)</section>"
+        }
         let rows = moneyAtRisk.map { row -> HTML in
+            // A week without store notifications has no count to compare: "no data", not 0 or "new".
             func change(_ now: Int64, _ before: Int64) -> String {
-                before == 0 ? (now == 0 ? "–" : "new") : NumberText.signedPercent(Double(now) / Double(before) - 1)
+                storeFigure(
+                    storeFigure(before == 0 ? (now == 0 ? "–" : "new") : NumberText.signedPercent(Double(now) / Double(before) - 1)), previous: true)
             }
-            func count(_ value: Int64) -> HTML { value > 0 ? "<td class=\"bad\">\(NumberText.count(value))</td>" : "<td>0</td>" }
+            func count(_ value: Int64, fromStore: Bool = true) -> HTML {
+                guard !fromStore || !storeCoverage.current.isEmpty else { return "<td>no data</td>" }
+                return value > 0 ? "<td class=\"bad\">\(NumberText.count(value))</td>" : "<td>0</td>"
+            }
             let notGranted = count(row.current.ungranted)
             return """
                 <tr><td class="text">\(row.store.displayName)</td><td class="text">\(row.productID)</td>\(notGranted)\
                 <td>\(Self.money(row.current.ungrantedAmounts))</td><td>\(change(row.current.ungranted, row.previous.ungranted))</td>\
-                <td>\(NumberText.count(row.current.refunds))</td><td>\(Self.money(row.current.refundedAmounts))</td>\
-                <td>\(change(row.current.refunds, row.previous.refunds))</td>\(count(row.unpaid.grantedAgain))\(count(row.unpaid.withoutCharge))\
+                <td>\(storeFigure(NumberText.count(row.current.refunds)))</td><td>\(Self.money(row.current.refundedAmounts))</td>\
+                <td>\(change(row.current.refunds, row.previous.refunds))</td>\(count(row.unpaid.grantedAgain, fromStore: false))\(count(row.unpaid.withoutCharge))\
                 <td>\(Self.money(row.unpaid.worth))</td><td>\(change(row.unpaid.total, row.previousUnpaid.total))</td></tr>
                 """
         }
         return """
-            <section><h2>Money at risk</h2><div class="scroll"><table><tr><th class="text">store</th><th class="text">product</th>\
+            <section><h2>Money at risk</h2>\(storeCoverageHTML)<div class="scroll"><table><tr><th class="text">store</th><th class="text">product</th>\
             <th>not granted</th><th>amount</th><th>vs \(week.previous.description)</th><th>refunds</th><th>refunded</th>\
             <th>vs \(week.previous.description)</th><th>granted again</th><th>without a charge</th><th>given away</th>\
             <th>vs \(week.previous.description)</th></tr>\(HTML.joined(rows))</table></div>

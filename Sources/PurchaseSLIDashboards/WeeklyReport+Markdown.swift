@@ -61,21 +61,25 @@ extension WeeklyReport {
                         + "\(NumberText.percent(loss.counts.successRate)) | \(lostText(loss.lost)) | \(Self.money(loss.lost.worth)) |")
             }
         }
+        if moneyAtRisk.isEmpty, !storeCoverageLines.isEmpty {
+            lines += ["", "## Money at risk", ""] + storeCoverageMarkdown.dropLast()
+        }
         if !moneyAtRisk.isEmpty {
-            lines += [
-                "", "## Money at risk", "",
-                "Charges not granted by the week's end (of the types the policy expects a grant for), refunds, and grants no charge paid "
-                    + "for (granted again, or without a charge).", "",
-                "| store | product | not granted | amount | refunds | refunded | granted again | without a charge | given away | "
-                    + "\(week.previous): not granted | refunds | grants not paid for |",
-                "|---|---|---:|---|---:|---|---:|---:|---|---:|---:|---:|",
-            ]
+            lines +=
+                ["", "## Money at risk", ""] + storeCoverageMarkdown + [
+                    "Charges not granted by the week's end (of the types the policy expects a grant for), refunds, and grants no charge paid "
+                        + "for (granted again, or without a charge).", "",
+                    "| store | product | not granted | amount | refunds | refunded | granted again | without a charge | given away | "
+                        + "\(week.previous): not granted | refunds | grants not paid for |",
+                    "|---|---|---:|---|---:|---|---:|---:|---|---:|---:|---:|",
+                ]
             for row in moneyAtRisk {
                 lines.append(
-                    "| \(row.store.displayName) | \(escape(row.productID)) | \(row.current.ungranted) | \(Self.money(row.current.ungrantedAmounts)) | "
-                        + "\(row.current.refunds) | \(Self.money(row.current.refundedAmounts)) | \(row.unpaid.grantedAgain) | "
-                        + "\(row.unpaid.withoutCharge) | \(Self.money(row.unpaid.worth)) | \(row.previous.ungranted) | \(row.previous.refunds) | "
-                        + "\(row.previousUnpaid.total) |")
+                    "| \(row.store.displayName) | \(escape(row.productID)) | \(storeFigure("\(row.current.ungranted)")) | "
+                        + "\(Self.money(row.current.ungrantedAmounts)) | \(storeFigure("\(row.current.refunds)")) | "
+                        + "\(Self.money(row.current.refundedAmounts)) | \(row.unpaid.grantedAgain) | \(storeFigure("\(row.unpaid.withoutCharge)")) | "
+                        + "\(Self.money(row.unpaid.worth)) | \(storeFigure("\(row.previous.ungranted)", previous: true)) | "
+                        + "\(storeFigure("\(row.previous.refunds)", previous: true)) | \(row.previousUnpaid.total) |")
             }
         }
         lines += refundsMarkdown

@@ -18,7 +18,8 @@ extension WeeklyReport {
     var refundSentence: String {
         let (ours, before, others) = (refunds.current.ours, refunds.previous.ours, refunds.current.others)
         return "\(ours.count) refund\(ours.count == 1 ? "" : "s") we caused\(Self.moneyInParentheses(ours.amounts)) this week, "
-            + "\(before.count)\(Self.moneyInParentheses(before.amounts)) in \(week.previous); \(others.count) other refund"
+            + storeFigure("\(before.count)\(Self.moneyInParentheses(before.amounts))", previous: true) + " in \(week.previous); "
+            + "\(others.count) other refund"
             + "\(others.count == 1 ? "" : "s")\(Self.moneyInParentheses(others.amounts)) (a charge granted in time, one no grant is expected "
             + "for, or one the stores' notifications do not hold)."
     }
@@ -31,11 +32,11 @@ extension WeeklyReport {
         guard refunds.current != RefundTally() || refunds.previous != RefundTally() else { return "" }
         let rows = refundRows.map { row -> HTML in
             "<tr><td class=\"text\">\(row.cause)</td><td>\(NumberText.count(Int64(row.current.count)))</td>"
-                + "<td>\(Self.money(row.current.amounts))</td><td>\(NumberText.count(Int64(row.previous.count)))</td>"
+                + "<td>\(Self.money(row.current.amounts))</td><td>\(storeFigure(NumberText.count(Int64(row.previous.count)), previous: true))</td>"
                 + "<td>\(Self.money(row.previous.amounts))</td></tr>"
         }
         return """
-            <section><h2>Refunds we caused</h2><p>\(refundSentence)</p><div class="scroll"><table><tr><th class="text">cause</th>\
+            <section><h2>Refunds we caused</h2>\(storeCoverageHTML)<p>\(refundSentence)</p><div class="scroll"><table><tr><th class="text">cause</th>\
             <th>\(week.description)</th><th>amount</th><th>\(week.previous.description)</th><th>amount</th></tr>\(HTML.joined(rows))</table></div></section>
             """
     }
@@ -44,10 +45,13 @@ extension WeeklyReport {
     var refundsMarkdown: [String] {
         guard refunds.current != RefundTally() || refunds.previous != RefundTally() else { return [] }
         return [
-            "", "## Refunds we caused", "", refundSentence, "", "| cause | \(week) | amount | \(week.previous) | amount |", "|---|---:|---|---:|---|",
+            "", "## Refunds we caused", "",
+        ] + storeCoverageMarkdown + [
+            refundSentence, "", "| cause | \(week) | amount | \(week.previous) | amount |", "|---|---:|---|---:|---|",
         ]
             + refundRows.map { row in
-                "| \(row.cause) | \(row.current.count) | \(Self.money(row.current.amounts)) | \(row.previous.count) | \(Self.money(row.previous.amounts)) |"
+                "| \(row.cause) | \(row.current.count) | \(Self.money(row.current.amounts)) | \(storeFigure("\(row.previous.count)", previous: true)) | "
+                    + "\(Self.money(row.previous.amounts)) |"
             }
     }
 }

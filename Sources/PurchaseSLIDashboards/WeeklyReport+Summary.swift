@@ -69,6 +69,9 @@ extension WeeklyReport {
             sentences.append(
                 "Money at risk: \(ungranted) charge\(ungranted == 1 ? "" : "s") not granted\(money), \(refunds) refund\(refunds == 1 ? "" : "s").")
         }
+        if let coverage = StoreCoverageText.sentence(storeCoverage.current, period: "this week", zone: zone) {
+            sentences.append("Store figures: \(coverage).")
+        }
         let incidents = self.incidents
         let pages = incidents.filter { $0.severity == .page }
         if incidents.isEmpty {

@@ -36,7 +36,7 @@ struct AlertNarrative {
         if let current = report.current { lines.append(current.rendered(escaping, zone: zone)) }
         if let remaining = report.budgetRemaining, let objective = finding.evidence.objective {
             lines.append(
-                "error budget over \(objective.window): "
+                "error budget over \(StoreCoverageText.window(objective.window, basis: report.budgetBasis)): "
                     + (remaining >= 0 ? "\(NumberText.percent(remaining)) left" : "overspent by \(NumberText.percent(-remaining))"))
         }
         if let cost = report.costText { lines.append(cost.rendered(escaping, zone: zone)) }

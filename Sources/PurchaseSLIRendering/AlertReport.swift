@@ -22,6 +22,8 @@ public struct AlertReport: Sendable {
     public var current: AlertText?
     /// The share of the error budget left over the objective's window (negative when overspent).
     public var budgetRemaining: Double?
+    /// How much of the objective's window the budget rests on; said when partial ("2 days of data").
+    public var budgetBasis: BudgetBasis?
     /// What it cost from the first bad minute to its end (or the time it is read at): the purchases that
     /// would have succeeded at the usual rate and their worth, or the charges or refunds it names in full;
     /// nil when nothing can be told (a loss of signal).

@@ -29,8 +29,14 @@ public enum ChargeListOutput {
         }
     }
 
-    /// A table: time, store, product, transaction, price, grant, and the app's last report.
-    public static func text(_ rows: [Row], zone: TimeZoneOffsets = .utc) -> String {
+    /// A table: time, store, product, transaction, price, grant, and the app's last report; then, when the
+    /// stores' notifications do not cover the whole range listed (`coverage`), what they do cover.
+    public static func text(_ rows: [Row], zone: TimeZoneOffsets = .utc, coverage: StoreCoverage? = nil) -> String {
+        table(rows, zone: zone) + (coverage.flatMap { StoreCoverageText.line($0, zone: zone) }.map { $0 + "\n" } ?? "")
+    }
+
+    /// The table and its count line.
+    private static func table(_ rows: [Row], zone: TimeZoneOffsets) -> String {
         guard !rows.isEmpty else { return "no store charges match\n" }
         let causes = rows.contains { $0.refundCause != nil }
         let header = ["time", "store", "product", "transaction", "price", "type", "granted", "the app last reported"] + (causes ? ["cause"] : [])

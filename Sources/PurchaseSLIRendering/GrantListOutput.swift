@@ -4,8 +4,14 @@ public import PurchaseSLICore
 /// The app's grants with the charges behind them, for `purchase-sli grants`: a table for a terminal,
 /// JSON lines, or CSV.
 public enum GrantListOutput {
-    /// A table: time, store, product, transaction, action, app version, price, the charge, and what is wrong.
-    public static func text(_ rows: [GrantListRow], zone: TimeZoneOffsets = .utc) -> String {
+    /// A table: time, store, product, transaction, action, app version, price, the charge, and what is wrong;
+    /// then, when the stores' notifications do not cover the whole range listed (`coverage`), what they do cover.
+    public static func text(_ rows: [GrantListRow], zone: TimeZoneOffsets = .utc, coverage: StoreCoverage? = nil) -> String {
+        table(rows, zone: zone) + (coverage.flatMap { StoreCoverageText.line($0, zone: zone) }.map { $0 + "\n" } ?? "")
+    }
+
+    /// The table and its count line.
+    private static func table(_ rows: [GrantListRow], zone: TimeZoneOffsets) -> String {
         guard !rows.isEmpty else { return "no grants match\n" }
         let header = ["time", "store", "product", "transaction", "action", "app version", "price", "charged", "problem"]
         let lines = rows.map { row -> [String] in
