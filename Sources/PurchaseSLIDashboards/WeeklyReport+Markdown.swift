@@ -67,7 +67,8 @@ extension WeeklyReport {
         if !moneyAtRisk.isEmpty {
             lines +=
                 ["", "## Money at risk", ""] + storeCoverageMarkdown + [
-                    "Charges not granted by the week's end (of the types the policy expects a grant for), refunds, and grants no charge paid "
+                    "Charges owed at the week's end (of the types the policy expects a grant for: neither granted nor refunded, made whole or "
+                        + "written off), refunds, and grants no charge paid "
                         + "for (granted again, or without a charge).", "",
                     "| store | product | not granted | amount | refunds | refunded | granted again | without a charge | given away | "
                         + "\(week.previous): not granted | refunds | grants not paid for |",
