@@ -16,17 +16,9 @@ import Testing
     /// The demo's time: what `demo` renders and evaluates at.
     private let demoTime = RFC3339.parseMillis("2026-11-20T00:00:00Z")! / 1000
 
-    /// The backtest's incident whose first alert is `kind` on `labels`, as the demo evaluates it.
-    private func incident(_ kind: AlertFinding.Kind, from: String, to: String) async throws -> Incident {
-        let logs = try SampleLogs.get()
-        let (from, to) = (RFC3339.parseMillis(from)! / 1000, RFC3339.parseMillis(to)! / 1000)
-        let reports = try await onDedicatedThread { try logs.context.episodeReports(from: from, to: to, stepSeconds: 60) }
-        return try #require(reports.first { $0.finding.kind == kind }?.incident)
-    }
-
     @Test func theOutagesReportHasItsTimelineItsErrorsAndWhatItCost() async throws {
         let logs = try SampleLogs.get()
-        let outage = try await incident(.successRateBurn, from: "2026-11-02T12:00:00Z", to: "2026-11-03T00:00:00Z")
+        let outage = try await SampleLogs.get().incident(.successRateBurn, from: "2026-11-02T12:00:00Z", to: "2026-11-03T00:00:00Z")
         let report = try await onDedicatedThread { try logs.context.incidentReport(id: outage.id, at: demoTime) }
         #expect(report.incident == outage)
         // The timeline goes first bad minute ≤ first alert < peak < recovery ≤ resolved, each once.
@@ -77,7 +69,7 @@ import Testing
     /// reported those attempts cancelled.
     @Test func theDetoursChargesCountInFullAndOnce() async throws {
         let logs = try SampleLogs.get()
-        let detour = try await incident(.chargedNotGranted, from: "2026-11-19T12:00:00Z", to: "2026-11-20T00:00:00Z")
+        let detour = try await SampleLogs.get().incident(.chargedNotGranted, from: "2026-11-19T12:00:00Z", to: "2026-11-20T00:00:00Z")
         #expect(Set(detour.episodes.map(\.first.kind)) == [.chargedNotGranted, .cancelRateSpike])
         let (report, listed) = try await onDedicatedThread {
             let report = try logs.context.incidentReport(id: detour.id, at: demoTime)

@@ -16,18 +16,10 @@ import Testing
     /// The demo's time.
     private let demoTime = RFC3339.parseMillis("2026-11-20T00:00:00Z")! / 1000
 
-    /// The first incident whose first alert is `kind` between `from` and `to`, as the demo evaluates it.
-    private func incident(_ kind: AlertFinding.Kind, from: String, to: String) async throws -> Incident {
-        let logs = try SampleLogs.get()
-        let (from, to) = (RFC3339.parseMillis(from)! / 1000, RFC3339.parseMillis(to)! / 1000)
-        let reports = try await onDedicatedThread { try logs.context.episodeReports(from: from, to: to, stepSeconds: 60) }
-        return try #require(reports.first { $0.finding.kind == kind }?.incident)
-    }
-
     /// The outage of 11-02: its charges not granted and its refunds are unknown, in every format.
     @Test func theOutageOf1102HasNoStoreNotifications() async throws {
         let logs = try SampleLogs.get()
-        let outage = try await incident(.successRateBurn, from: "2026-11-02T12:00:00Z", to: "2026-11-03T00:00:00Z")
+        let outage = try await SampleLogs.get().incident(.successRateBurn, from: "2026-11-02T12:00:00Z", to: "2026-11-03T00:00:00Z")
         let report = try await onDedicatedThread { try logs.context.incidentReport(id: outage.id, at: demoTime) }
         #expect(report.storeCoverage.isEmpty && report.storeCoverage.stores == [.apple])
         let markdown = report.markdown
@@ -46,7 +38,7 @@ import Testing
     /// The payment detour of 11-19 lies within the notifications: nothing is added, and the JSON says whole.
     @Test func theDetourOf1119IsFullyCovered() async throws {
         let logs = try SampleLogs.get()
-        let detour = try await incident(.chargedNotGranted, from: "2026-11-19T12:00:00Z", to: "2026-11-20T00:00:00Z")
+        let detour = try await SampleLogs.get().incident(.chargedNotGranted, from: "2026-11-19T12:00:00Z", to: "2026-11-20T00:00:00Z")
         let report = try await onDedicatedThread { try logs.context.incidentReport(id: detour.id, at: demoTime) }
         #expect(report.storeCoverage.isWhole)
         #expect(!report.markdown.contains("notifications cover") && !report.markdown.contains("no store notifications"))

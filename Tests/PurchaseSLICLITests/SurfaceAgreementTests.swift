@@ -412,6 +412,13 @@ struct SampleLogs: Sendable {
     @TaskLocal static var current: SampleLogs?
 
     static func get() throws -> SampleLogs { try #require(current, "the suite has no .sampleLogs trait") }
+
+    /// The backtest's first incident whose first alert is `kind` between `from` and `to`, as the demo evaluates it.
+    func incident(_ kind: AlertFinding.Kind, from: String, to: String) async throws -> Incident {
+        let (from, to) = (RFC3339.parseMillis(from)! / 1000, RFC3339.parseMillis(to)! / 1000)
+        let reports = try await onDedicatedThread { try context.episodeReports(from: from, to: to, stepSeconds: 60) }
+        return try #require(reports.first { $0.finding.kind == kind }?.incident)
+    }
 }
 
 /// Ingests the sample logs into a temporary database once for a suite, removed after it.
