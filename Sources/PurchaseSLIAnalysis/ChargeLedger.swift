@@ -67,7 +67,6 @@ public struct ChargeLedger: Sendable {
         var price: Double
         var currency: Int
 
-        func isGranted(by millis: Int64) -> Bool { grantedMillis <= millis }
         /// Whether it is owed at `millis`: neither granted nor settled by then.
         func isOwed(at millis: Int64) -> Bool { grantedMillis > millis && settledMillis > millis }
     }
