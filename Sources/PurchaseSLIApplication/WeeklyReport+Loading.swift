@@ -82,6 +82,7 @@ extension WeeklyReport {
                 ?? context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
             freshness: try context.freshness(at: week.endSeconds),
             storeCoverage: try Self.storeCoverage(of: week, context: context))
+        daysWithEvents = (try Self.daysWithEvents(week, store: store), try Self.daysWithEvents(previousWeek, store: store))
         moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy, context: context)
         purchasesLost = try Self.purchasesLost(week, store: store, policy: policy)
         for (period, isCurrent) in [(week, true), (previousWeek, false)] {
@@ -114,6 +115,20 @@ extension WeeklyReport {
             incidentCosts[incident.id] = try context.cost(of: incident, at: week.endSeconds)
         }
         self.app = app
+    }
+
+    /// How many of `week`'s days (in its zone) hold at least one event, from one read of its hourly totals.
+    private static func daysWithEvents(_ week: ISOWeek, store: any PurchaseStore) throws -> Int {
+        let hour: Int64 = 3600
+        let series = try store.series([
+            CountQuery(fromSeconds: week.startSeconds, toSeconds: week.endSeconds, step: TimeStep(seconds: hour), groupBy: [])
+        ])[0]
+        var days = Set<Int64>()
+        for (index, counts) in (series.counts.first ?? []).enumerated() where !counts.isEmpty {
+            let start = series.startSeconds + Int64(index) * hour
+            if start >= week.startSeconds, start < week.endSeconds { days.insert((start - week.startSeconds) / 86_400) }
+        }
+        return days.count
     }
 
     /// What the stores' notifications cover of `week` and of the week before, from one read, as known at

@@ -112,6 +112,12 @@ public struct WeeklyReport: Sendable {
         /// weighting by price).
         public var leftOut: OutcomeCounts
     }
+    /// How many of the week's 7 days, and of the week before's, hold at least one event: a week whose data
+    /// starts or ends inside it is partial, and its counts are not compared as if it were whole.
+    public var daysWithEvents = (current: 7, previous: 7)
+    /// Whether the week before holds events on fewer than its 7 days (the data starts inside it) while it
+    /// holds some: its counts are not compared with this week's.
+    public var previousWeekIsPartial: Bool { hasPreviousWeek && daysWithEvents.previous < 7 }
     /// The week's refunds by what their charges tell (``RefundCause``), and the previous week's.
     public var refunds = (current: RefundTally(), previous: RefundTally())
     /// What the stores' notifications cover of the week and of the week before, as known at the week's end:

@@ -49,6 +49,13 @@ extension WeeklyReport {
                 "\(escaping.escape(slice.slice.actionType)) \(slice.slice.slice!.dimension.rawValue)=\(escaping.escape(slice.slice.slice!.value ?? ""))"
                     + " success rate \(NumberText.percent(slice.successRate.previous)) to \(NumberText.percent(slice.successRate.current))"
             }
+        if daysWithEvents.current < 7 {
+            sentences.append("This week holds events on \(daysWithEvents.current) of its 7 days.")
+        }
+        if previousWeekIsPartial {
+            sentences.append(
+                "\(week.previous) holds events on \(daysWithEvents.previous) of its 7 days: its counts are not compared with this week's.")
+        }
         if !hasPreviousWeek {
             sentences.append("No previous week (\(week.previous) holds no event) to compare with.")
         } else if changes.isEmpty && worseSlices.isEmpty {
@@ -96,11 +103,16 @@ extension WeeklyReport {
     }
 
     /// A failure reason's change in words: "+367 %", "new" (none the week before), "–" without a week
-    /// before; and its note: the rise's p-value when significant, "n.s.", or nothing to compare with.
+    /// before or beside a partial one; and its note: the rise's p-value when significant, "n.s.", or
+    /// nothing to compare with.
     func errorChange(_ error: ErrorWeek) -> (change: String, note: String) {
         guard hasPreviousWeek else { return ("–", "no previous week") }
+        let note = error.roseSignificantly ? NumberText.pValue(error.risePValue!) : "n.s."
+        // A count of a few days of the week before is no baseline for a whole week's (+1100 %); the rise,
+        // tested per valid event, still holds.
+        guard !previousWeekIsPartial else { return ("– (\(week.previous): \(daysWithEvents.previous) of 7 days)", note) }
         let change = error.previous == 0 ? "new" : NumberText.signedPercent(Double(error.current) / Double(error.previous) - 1)
-        return (change, error.roseSignificantly ? NumberText.pValue(error.risePValue!) : "n.s.")
+        return (change, note)
     }
 
     /// A change in words, for every format: "▼ −0.31 points", its note ("p = 0.002", "n.s.", "too few to

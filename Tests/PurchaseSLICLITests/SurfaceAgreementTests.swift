@@ -74,6 +74,23 @@ import Testing
         }
     }
 
+    /// A week whose data starts inside it is partial: the sample logs begin on Saturday 2026-10-24, so W43
+    /// holds events on 2 of its 7 days; W44 says so and does not compare its failure counts with them
+    /// (no "+233 %"); W45, beside a whole W44, compares as before.
+    @Test func aPartialWeekIsNotComparedAsIfWhole() async throws {
+        let logs = try SampleLogs.get()
+        func review(_ week: String) async throws -> WeeklyReport {
+            try await onDedicatedThread { try WeeklyReport(week: try #require(ISOWeek(parsing: week)), store: logs.store, policy: logs.policy) }
+        }
+        let (w43, w44, w45) = (try await review("2026-W43"), try await review("2026-W44"), try await review("2026-W45"))
+        #expect(w43.daysWithEvents.current == 2 && w43.summary(escaping: .terminal).contains("This week holds events on 2 of its 7 days."))
+        #expect(w44.daysWithEvents == (7, 2) && w44.previousWeekIsPartial)
+        #expect(w44.summary(escaping: .terminal).contains("2026-W43 holds events on 2 of its 7 days: its counts are not compared with this week's."))
+        #expect(!w44.errors.isEmpty && w44.markdown.contains("| – (2026-W43: 2 of 7 days) |"), "\(w44.markdown)")
+        #expect(!w45.previousWeekIsPartial && !w45.summary(escaping: .terminal).contains("of its 7 days"))
+        #expect(!w45.markdown.contains("of 7 days"))
+    }
+
     /// Time to grant tells one story: the weekly review's charges late or not granted, per store and per
     /// product, are what `charges --slow` lists over the week at its end; the on-call page's last 24 h what
     /// it lists over the day.
