@@ -53,7 +53,7 @@ public final class StoreKitObserver: Sendable {
             tasks.started = true
             tasks.running += [
                 Task { _ = await recorder.handleAll(Transaction.updates.map { Self.delivery($0, grant, revoked) }, from: .updates) },
-                Task { _ = await recorder.handleAll(Transaction.unfinished.map { Self.delivery($0, grant, revoked) }, from: .unfinished) },
+                Task { _ = await Self.retryUnfinished(recorder, grant, revoked) },
             ]
         }
     }
@@ -63,8 +63,14 @@ public final class StoreKitObserver: Sendable {
     /// - Returns: how many were granted, not granted, skipped.
     @discardableResult
     public func retryUnfinished() async -> TransactionPass {
-        let (grant, revoked) = (grant, revoked)
-        return await recorder.handleAll(Transaction.unfinished.map { Self.delivery($0, grant, revoked) }, from: .unfinished)
+        await Self.retryUnfinished(recorder, grant, revoked)
+    }
+
+    /// ``retryUnfinished()`` without the observer, for its own tasks (which hold no reference to it).
+    private static func retryUnfinished(
+        _ recorder: TransactionRecorder, _ grant: @escaping Grant, _ revoked: @escaping @Sendable (Transaction) async -> Void
+    ) async -> TransactionPass {
+        await recorder.handleAll(Transaction.unfinished.map { delivery($0, grant, revoked) }, from: .unfinished)
     }
 
     /// Stops observing.
