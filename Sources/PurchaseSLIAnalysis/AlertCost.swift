@@ -14,7 +14,7 @@ public enum AlertCostMeasure: Sendable, Hashable {
 }
 
 /// Store charges or refunds counted in full: how many, and their amounts per currency.
-public struct ChargeTally: Sendable, Hashable {
+public struct ChargeTally: Sendable, Hashable, Codable {
     /// How many.
     public var count: Int
     /// Their amounts per currency (charges the store gave a price for).
@@ -40,7 +40,7 @@ public struct ChargeTally: Sendable, Hashable {
 /// succeeded at the usual rate (estimated, with an interval), and the money charged and not delivered or
 /// refunded (counted in full, charge by charge). Amounts stay per currency: they are never summed across
 /// currencies.
-public struct AlertCost: Sendable, Hashable {
+public struct AlertCost: Sendable, Hashable, Codable {
     /// Lost successes per action (purchase, restore, retry), estimated.
     public var lost: [String: LostPurchases]
     /// Charges taken and not granted, in full; nil when the alert is not about charges.

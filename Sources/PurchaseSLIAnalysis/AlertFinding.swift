@@ -4,7 +4,7 @@ import PurchaseSLICore
 public struct AlertFinding: Sendable, Hashable {
     /// The kind of alert, named as in Alertmanager's `alertname`; each rule declares its own
     /// (``AlertRule/kind``).
-    public struct Kind: RawRepresentable, Sendable, Hashable, Comparable {
+    public struct Kind: RawRepresentable, Sendable, Hashable, Comparable, Codable {
         /// The name: `PurchaseSuccessRateBurn`.
         public let rawValue: String
 
@@ -120,7 +120,7 @@ public struct AlertEpisode: Sendable, Hashable {
 }
 
 /// The severity an alert fires at from a time on.
-public struct SeverityChange: Sendable, Hashable {
+public struct SeverityChange: Sendable, Hashable, Codable {
     /// When (seconds since the epoch).
     public var atSeconds: Int64
     /// The severity from then on.

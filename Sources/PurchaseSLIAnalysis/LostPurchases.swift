@@ -11,9 +11,9 @@ public import PurchaseSLICore
 /// baseline holds too few, its valid events times the objective's target. The interval adds the binomial
 /// noise of what would have happened (n × p × (1 − p)) to the uncertainty of the rate itself
 /// (n² × p × (1 − p) / baseline attempts), per product, normally approximated.
-public struct LostPurchases: Sendable, Hashable {
+public struct LostPurchases: Sendable, Hashable, Codable {
     /// Where the usual rate came from.
-    public enum Basis: Sendable, Hashable {
+    public enum Basis: Sendable, Hashable, Codable {
         /// The same hours of this many previous days.
         case previousDays(Int)
         /// The objective's target, the baseline holding too few events.
@@ -21,7 +21,7 @@ public struct LostPurchases: Sendable, Hashable {
     }
 
     /// A product and plan, as counted.
-    public struct Product: Sendable, Hashable {
+    public struct Product: Sendable, Hashable, Codable {
         /// The product.
         public var productID: String?
         /// The plan.

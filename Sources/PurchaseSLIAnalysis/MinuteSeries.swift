@@ -1,7 +1,7 @@
 public import PurchaseSLICore
 
 /// Which events a series counts: an action, optionally narrowed to one value of one slice dimension.
-public struct SeriesLabels: Sendable, Hashable, Comparable {
+public struct SeriesLabels: Sendable, Hashable, Comparable, Codable {
     /// The action.
     public var actionType: String
     /// The slice dimension and its value (nil value: events without one), or nil for the whole action.
@@ -10,7 +10,7 @@ public struct SeriesLabels: Sendable, Hashable, Comparable {
     public var store: String?
 
     /// One value of one dimension.
-    public struct Slice: Sendable, Hashable {
+    public struct Slice: Sendable, Hashable, Codable {
         /// The dimension.
         public var dimension: EventDimension
         /// The value, or nil for events that have none.

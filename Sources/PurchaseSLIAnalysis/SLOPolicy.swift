@@ -268,7 +268,7 @@ public struct SLOPolicy: Sendable, Hashable {
 }
 
 /// How urgent an alert is.
-public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable, Codable {
     /// Someone must act now.
     case page
     /// Someone must look today.

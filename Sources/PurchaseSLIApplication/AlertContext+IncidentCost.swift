@@ -1,19 +1,46 @@
 public import PurchaseSLIAnalysis
 import PurchaseSLICore
 
+/// An incident's figures read at a time: its cost, when each loss of it happened, and the charges it
+/// left that are still owed (nil when it is not about charges).
+public struct IncidentFigures: Sendable, Hashable {
+    /// What it cost (``AlertContext/figures(of:at:)``).
+    public var cost: AlertCost
+    /// When each loss of ``cost`` happened.
+    public var losses: LossTimeline
+    /// The charges not granted in time that are still owed.
+    public var owed: ChargeTally?
+}
+
 extension AlertContext {
-    /// What `incident` cost from its first bad minute to its end (or `time`, while it goes on), each loss
-    /// counted once however many of its alerts saw it: per action, the successes lost by the events its
-    /// alerts were about (the union of their slices when all of one dimension, else the whole action),
-    /// the charges its ChargedNotGranted alerts named that were taken in it and not granted by `time`, in
-    /// full (and taken out of the purchases lost, when the app reported the attempt failed), and the
-    /// refunds of the products its refund alerts named, in full, and the grants its DoubleGrant and
-    /// GrantedWithoutCharge alerts named that were made in it, in full.
+    /// What `incident` cost from its first bad minute to its end (or `time`, while it goes on):
+    /// ``figures(of:at:)``'s cost.
     public func cost(of incident: Incident, at time: Int64) throws -> AlertCost {
-        let from = incident.firstBadSeconds
-        let until = min(time, incident.endsAt ?? time)
-        let findings = incident.episodes.flatMap { [$0.first, $0.peak, $0.latest] }
+        try figures(of: IncidentCostScope(incident), at: time).cost
+    }
+
+    /// The record of `incident` read at `time`: its figures (``figures(of:at:)``) and the status they give.
+    public func record(of incident: Incident, at time: Int64) throws -> IncidentRecord {
+        let figures = try figures(of: IncidentCostScope(incident), at: time)
+        return IncidentRecord(
+            incident: incident, app: app, readAtSeconds: time, cost: figures.cost, losses: figures.losses, owed: figures.owed)
+    }
+
+    /// What an incident of `scope` cost from its first bad minute to its end (or `time`, while it goes on),
+    /// each loss counted once however many of its alerts saw it, and when each loss happened: per action,
+    /// the successes lost by the events its alerts were about, spread over the quarter hours as their
+    /// failures were; the charges of the products its ChargedNotGranted alerts named that were taken in it,
+    /// not granted within the grace, and by `time` neither granted nor made whole (still owed, refunded or
+    /// written off), in full at their charge (and taken out of the purchases lost, when the app reported
+    /// the attempt failed); the refunds of the products its refund alerts named, in full at their refund;
+    /// and the grants its DoubleGrant and GrantedWithoutCharge alerts named that were made in it, in full
+    /// at their grant. What is known at `time` only: a later grant, refund or settlement changes them.
+    public func figures(of scope: IncidentCostScope, at time: Int64) throws -> IncidentFigures {
+        let from = scope.fromSeconds
+        let until = scope.until(at: time)
         var cost = AlertCost()
+        var losses = LossTimeline()
+        var owed: ChargeTally?
         var ledger: ChargeLedger?
         func readLedger() throws -> ChargeLedger {
             if let ledger { return ledger }
@@ -21,23 +48,23 @@ extension AlertContext {
             ledger = read
             return read
         }
-        for (action, filters) in Self.eventScopes(of: incident) {
+        for (action, events) in scope.lostSuccesses {
             let target = policy.objectives.first { $0.actionType == action }?.target
-            if let lost = try lostPurchases(of: action, from: from, until: until, filters: filters, target: target) { cost.lost[action] = lost }
+            if let lost = try lostPurchases(of: action, from: from, until: until, filters: events.filters(of: action), target: target) {
+                cost.lost[action] = lost
+            }
         }
-        let ungrantedKeys = Set(
-            findings.compactMap { finding -> String? in
-                guard case .ungrantedCharges = finding.evidence.costMeasure else { return nil }
-                return Self.chargeKey(store: finding.labels.store, product: finding.labels.slice?.value)
-            })
         var ungrantedTransactions = Set<String>()
-        if !ungrantedKeys.isEmpty {
+        if !scope.ungrantedCharges.isEmpty {
             let grace = policy.reconciliation.graceSeconds * 1000
             let ungranted = try readLedger().expectedCharges.filter { charge in
-                ungrantedKeys.contains(Self.chargeKey(store: charge.notification.store.rawValue, product: charge.productID))
-                    && charge.eventMillis + grace <= until * 1000 && charge.receivedMillis <= time * 1000 && charge.isOwed(at: time * 1000)
+                scope.ungrantedCharges.contains(.init(store: charge.notification.store.rawValue, product: charge.productID))
+                    && charge.eventMillis + grace <= until * 1000 && charge.receivedMillis <= time * 1000 && !charge.isGranted(by: time * 1000)
+                    && charge.settlement(by: time * 1000)?.kind != .madeWhole
             }
             cost.ungranted = ChargeTally(ungranted)
+            owed = ChargeTally(ungranted.filter { $0.isOwed(at: time * 1000) })
+            for charge in ungranted { losses.addCounted(atMillis: charge.eventMillis, worth: ChargeTally([charge]).worth) }
             ungrantedTransactions = Set(ungranted.compactMap(\.notification.transactionID))
             // A charge whose attempt the app reported failed is among the failures the estimate counts.
             for (action, charges) in Dictionary(
@@ -46,66 +73,64 @@ extension AlertContext {
                 if let lost = cost.lost[action] { cost.lost[action] = lost.removing(charges.count, worth: ChargeTally(charges).worth) }
             }
         }
-        let refundKeys = Set(
-            findings.compactMap { finding -> String? in
-                finding.evidence.costMeasure == .refunds ? Self.chargeKey(store: finding.labels.store, product: finding.labels.slice?.value) : nil
-            })
-        if !refundKeys.isEmpty {
-            // A refund of a charge already counted as taken and not granted gave that money back: counted once.
-            cost.refunded = ChargeTally(
-                try readLedger().refunds.filter {
-                    refundKeys.contains(Self.chargeKey(store: $0.notification.store.rawValue, product: $0.productID))
-                        && !ungrantedTransactions.contains($0.notification.transactionID ?? "")
-                })
+        for (action, lost) in cost.lost {
+            guard let events = scope.lostSuccesses[action] else { continue }
+            losses.spread(
+                lostSuccesses: lost.purchases, worth: lost.worth,
+                by: try failuresByQuarterHour(from: from, until: until, filters: events.filters(of: action)))
         }
-        cost.givenAway = try givenAway(by: findings, from: from, until: until, at: time)
-        return cost
+        if !scope.refunds.isEmpty {
+            // A refund of a charge already counted as taken and not granted gave that money back: counted once.
+            let refunds = try readLedger().refunds.filter {
+                scope.refunds.contains(.init(store: $0.notification.store.rawValue, product: $0.productID))
+                    && !ungrantedTransactions.contains($0.notification.transactionID ?? "")
+            }
+            cost.refunded = ChargeTally(refunds)
+            for refund in refunds { losses.addCounted(atMillis: refund.eventMillis, worth: ChargeTally([refund]).worth) }
+        }
+        if let given = try givenAway(by: scope, from: from, until: until, at: time) {
+            cost.givenAway = given.tally
+            for grant in given.grants { losses.addCounted(atMillis: grant.grant.record.millis, worth: grant.worth.map { [$0.currency: $0.amount] } ?? [:]) }
+        }
+        return IncidentFigures(cost: cost, losses: losses, owed: owed)
     }
 
-    /// The grants made in `[from, until)` that the grant alerts among `findings` count (repeats of the
-    /// products their DoubleGrant alerts named, grants without a charge at `time` of those their
-    /// GrantedWithoutCharge alerts named), each once; nil without such alerts.
-    private func givenAway(by findings: [AlertFinding], from: Int64, until: Int64, at time: Int64) throws -> ChargeTally? {
-        var keys: [AlertFinding.Kind: Set<String>] = [:]
-        for finding in findings {
-            guard case .unpaidGrants = finding.evidence.costMeasure else { continue }
-            keys[finding.kind, default: []].insert(Self.chargeKey(store: finding.labels.store, product: finding.labels.slice?.value))
+    /// The failures and cancels of the events of `filters` in each quarter hour of `[from, until)`: what
+    /// lost successes are spread by.
+    private func failuresByQuarterHour(
+        from: Int64, until: Int64, filters: [EventDimension: Set<String?>]
+    ) throws -> [(startSeconds: Int64, weight: Double)] {
+        guard until > from else { return [] }
+        let step = LossTimeline.stepSeconds
+        let series = try store.series([CountQuery(fromSeconds: from, toSeconds: until, step: TimeStep(seconds: step), groupBy: [], filters: filters)])[0]
+        return (series.counts.first ?? []).enumerated().map { index, counts in
+            (max(from, series.startSeconds + Int64(index) * step), Double(counts.failure + counts.cancel))
         }
-        guard !keys.isEmpty else { return nil }
+    }
+
+    /// The grants made in `[from, until)` that `scope`'s grant alerts count (repeats of the products its
+    /// DoubleGrant alerts named, grants without a charge at `time` of those its GrantedWithoutCharge alerts
+    /// named), each once, and their tally; nil without such alerts.
+    private func givenAway(
+        by scope: IncidentCostScope, from: Int64, until: Int64, at time: Int64
+    ) throws -> (tally: ChargeTally, grants: [GrantEvidence.Example])? {
+        guard !scope.doubleGrants.isEmpty || !scope.grantsWithoutCharge.isEmpty else { return nil }
         let read = try storeRecord(from: from, to: time)
         let audit = try grantAudit(from: from, to: time, ledger: read.charges, activity: read.activity)
-        func named(_ grant: GrantAudit.Grant, by kind: AlertFinding.Kind) -> Bool {
-            keys[kind]?.contains(Self.chargeKey(store: grant.store?.rawValue, product: grant.record.productID)) ?? false
-        }
-        var grants = audit.repeats(from: from * 1000, through: until * 1000 - 1).filter { named($0.grant, by: .doubleGrant) }
+        func key(_ grant: GrantAudit.Grant) -> IncidentCostScope.ChargeKey { .init(store: grant.store?.rawValue, product: grant.record.productID) }
+        var grants = audit.repeats(from: from * 1000, through: until * 1000 - 1).filter { scope.doubleGrants.contains(key($0.grant)) }
             .map { GrantEvidence.Example(grant: $0.grant, first: $0.first) }
-        if keys[.grantedWithoutCharge] != nil {
+        if !scope.grantsWithoutCharge.isEmpty {
             grants += audit.withoutCharge(from: from * 1000, through: until * 1000 - 1, at: time * 1000).filter {
-                named($0, by: .grantedWithoutCharge)
+                scope.grantsWithoutCharge.contains(key($0))
             }
             .map { GrantEvidence.Example(grant: $0, first: nil) }
         }
         // A grant both granted again and without a charge counts once.
-        let counted = Dictionary(grants.map { ($0.grant.record.eventID, $0) }, uniquingKeysWith: { first, _ in first }).values
+        var seen = Set<String>()
+        let counted = grants.filter { seen.insert($0.grant.record.eventID).inserted }
         var worth: [String: Double] = [:]
         for grant in counted { if let price = grant.worth { worth[price.currency, default: 0] += price.amount } }
-        return ChargeTally(count: counted.count, worth: worth)
+        return (ChargeTally(count: counted.count, worth: worth), counted)
     }
-
-    /// The events each action's alerts of `incident` were about (those whose cost is lost successes): the
-    /// union of their slices when all are of one dimension, else the whole action.
-    static func eventScopes(of incident: Incident) -> [String: [EventDimension: Set<String?>]] {
-        let findings = incident.episodes.flatMap { [$0.first, $0.peak, $0.latest] }.filter { $0.evidence.costMeasure == .lostSuccesses }
-        return Dictionary(grouping: findings, by: \.labels.actionType).mapValues { alerts in
-            let slices = Set(alerts.map(\.labels.slice))
-            var filters: [EventDimension: Set<String?>] = [.actionType: [alerts[0].labels.actionType]]
-            if let dimension = slices.first??.dimension, slices.allSatisfy({ $0?.dimension == dimension }) {
-                filters[dimension] = Set(slices.compactMap { $0?.value })
-            }
-            return filters
-        }
-    }
-
-    /// A store and product, as charges are matched to the alerts that name them.
-    private static func chargeKey(store: String?, product: String?) -> String { "\(store ?? "")\u{1F}\(product ?? "")" }
 }

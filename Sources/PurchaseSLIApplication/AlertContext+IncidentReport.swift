@@ -63,7 +63,8 @@ extension AlertContext {
         let cost = try cost(of: incident, at: time)
         var impacts: [IncidentReport.ActionImpact] = []
         var timeline = incidentMoments(incident)
-        for (action, scope) in Self.eventScopes(of: incident).sorted(by: { ActionType.isListedBefore($0.key, $1.key) }) {
+        for (action, events) in IncidentCostScope(incident).lostSuccesses.sorted(by: { ActionType.isListedBefore($0.key, $1.key) }) {
+            let scope = events.filters(of: action)
             // One slice is shown as such; several are shown as the whole action.
             let slice = scope.first { $0.key != .actionType }.flatMap {
                 $0.value.count == 1 ? SeriesLabels.Slice(dimension: $0.key, value: $0.value.first!) : nil

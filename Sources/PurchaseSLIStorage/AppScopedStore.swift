@@ -154,4 +154,24 @@ public struct AppScopedStore: PurchaseStore {
     public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
         try base.storeActivity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds).filter { $0.appID == app }
     }
+
+    // MARK: Incidents
+
+    /// Keeps the records in the shared store (each names its app).
+    public func save(_ incidents: [StoredIncident]) throws { try base.save(incidents) }
+
+    /// The app's records (whatever `app` asks: the view sees its own only).
+    public func incidents(app _: String?, fromSeconds: Int64, toSeconds: Int64, statuses: Set<String>?) throws -> [StoredIncident] {
+        try base.incidents(app: app, fromSeconds: fromSeconds, toSeconds: toSeconds, statuses: statuses)
+    }
+
+    /// Acknowledges the app's record `id` (whatever `app` names: the view acts on its own only).
+    public func acknowledge(app _: String, id: String, _ acknowledgement: IncidentAcknowledgement) throws -> Bool {
+        try base.acknowledge(app: app, id: id, acknowledgement)
+    }
+
+    /// Removes the app's records a rebuild no longer finds (whatever `app` names).
+    public func removeIncidents(app _: String, startingFrom fromSeconds: Int64, to toSeconds: Int64, keeping: Set<String>) throws -> Int {
+        try base.removeIncidents(app: app, startingFrom: fromSeconds, to: toSeconds, keeping: keeping)
+    }
 }

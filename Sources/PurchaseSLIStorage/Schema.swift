@@ -311,6 +311,19 @@ package enum Schema {
             // Whether a notification's transaction is a family member's share (StoreNotification.isFamilyShared).
             try db.execute(sql: "ALTER TABLE store_notification ADD COLUMN family_shared INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v17-incidents") { db in
+            // One record per app ("" for every app) and incident id (IncidentRecordStore): its figures as a
+            // JSON document of a few kilobytes (a rowid table: no overflow page per row), the acknowledgement
+            // beside them so that a rebuild keeps it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE incident (
+                        app TEXT NOT NULL, id TEXT NOT NULL, start INTEGER NOT NULL, end INTEGER, status TEXT NOT NULL,
+                        read_at INTEGER NOT NULL, document TEXT NOT NULL, ack_owner TEXT, ack_note TEXT, ack_at INTEGER,
+                        UNIQUE (app, id));
+                    CREATE INDEX incident_by_start ON incident (start);
+                    """)
+        }
         return migrator
     }
 }

@@ -41,7 +41,7 @@ final class FullDiskStore: BucketStore, SQLiteRecordsForwarding, @unchecked Send
 }
 
 /// A test store around the SQLite store: the stores' records go to it unchanged.
-protocol SQLiteRecordsForwarding: StoreRecordStore {
+protocol SQLiteRecordsForwarding: StoreRecordStore, IncidentRecordStore {
     var base: SQLiteBucketStore { get }
 }
 
@@ -83,6 +83,16 @@ extension SQLiteRecordsForwarding {
     }
     func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
         try base.storeActivity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
+    }
+    func save(_ incidents: [StoredIncident]) throws { try base.save(incidents) }
+    func incidents(app: String?, fromSeconds: Int64, toSeconds: Int64, statuses: Set<String>?) throws -> [StoredIncident] {
+        try base.incidents(app: app, fromSeconds: fromSeconds, toSeconds: toSeconds, statuses: statuses)
+    }
+    func acknowledge(app: String, id: String, _ acknowledgement: IncidentAcknowledgement) throws -> Bool {
+        try base.acknowledge(app: app, id: id, acknowledgement)
+    }
+    func removeIncidents(app: String, startingFrom fromSeconds: Int64, to toSeconds: Int64, keeping: Set<String>) throws -> Int {
+        try base.removeIncidents(app: app, startingFrom: fromSeconds, to: toSeconds, keeping: keeping)
     }
 }
 

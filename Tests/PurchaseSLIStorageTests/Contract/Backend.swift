@@ -10,10 +10,10 @@ import PurchaseSLIPostgres
 
 /// A store under the contract, with what keeps it alive (its directory).
 final class StoreUnderTest: @unchecked Sendable {
-    let store: any BucketStore & StoreRecordStore
+    let store: any PurchaseStore
     private let directory: TemporaryDirectory?
 
-    init(_ store: any BucketStore & StoreRecordStore, directory: TemporaryDirectory? = nil) {
+    init(_ store: any PurchaseStore, directory: TemporaryDirectory? = nil) {
         self.store = store
         self.directory = directory
     }
