@@ -88,6 +88,18 @@ public struct IncidentRecord: Sendable, Hashable, Codable {
         status = Self.status(endsAt: incident.endsAt, owed: owed, at: readAtSeconds)
     }
 
+    /// The record with its figures taken again at `time` from its stored scope, its alerts as they were:
+    /// what a resolved incident's record becomes as grants, refunds and settlements arrive.
+    public func retaken(cost: AlertCost, losses: LossTimeline, owed: ChargeTally?, at time: Int64) -> IncidentRecord {
+        var record = self
+        record.cost = cost
+        record.losses = losses
+        record.owed = owed
+        record.readAtSeconds = time
+        record.status = Self.status(endsAt: endsAt, owed: owed, at: time)
+        return record
+    }
+
     /// Open while an alert fires; resolved while a charge is owed or an alert could still fire again and
     /// continue it; settled after.
     public static func status(endsAt: Int64?, owed: ChargeTally?, at time: Int64) -> Status {

@@ -3,11 +3,23 @@ import PurchaseSLICore
 import PurchaseSLIRendering
 
 extension AlertContext {
-    /// The report of incident `id` (as the alerts show it) read at `time`: its alerts evaluated from the
-    /// minute the id names, a day at first and four times as far while it still fires at the end of what
-    /// was read, up to `time`. Throws ``IncidentLookupError`` for an id not spelled as alerts show them or
-    /// naming no incident.
+    /// The report of incident `id` (as the alerts show it) read at `time` (``incident(id:at:)``). Throws
+    /// ``IncidentLookupError`` for an id not spelled as alerts show them or naming no incident.
     public func incidentReport(id: String, at time: Int64) throws -> IncidentReport {
+        let (incident, inputs) = try incidentAndInputs(id: id, at: time)
+        return try incidentReport(of: incident, at: time, inputs: inputs)
+    }
+
+    /// Incident `id` (as the alerts show it) as an evaluation to `time` finds it: its alerts evaluated from
+    /// the minute the id names, a day at first and four times as far while it still fires at the end of
+    /// what was read, up to `time`. Throws ``IncidentLookupError`` for an id not spelled as alerts show
+    /// them or naming no incident.
+    public func incident(id: String, at time: Int64) throws -> Incident {
+        try incidentAndInputs(id: id, at: time).incident
+    }
+
+    /// ``incident(id:at:)`` and the inputs it was found in (which cover it to its end, or to `time`).
+    private func incidentAndInputs(id: String, at time: Int64) throws -> (incident: Incident, inputs: AlertInputs) {
         guard let start = IncidentReport.startSeconds(ofID: id) else {
             throw IncidentLookupError(
                 description: "incident \"\(id)\": expected an id as the alerts show it, like 20261112-0703-3fa2c1 "
@@ -42,7 +54,7 @@ extension AlertContext {
                 span *= 4
                 continue
             }
-            return try incidentReport(of: incident, at: time, inputs: inputs)
+            return (incident, inputs)
         }
     }
 

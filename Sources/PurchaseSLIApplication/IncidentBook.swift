@@ -1,0 +1,98 @@
+public import PurchaseSLIAnalysis
+public import PurchaseSLICore
+import PurchaseSLIStorage
+
+/// The incidents' records of the app an ``AlertContext`` evaluates (or of every app): taken from the
+/// alerts' evaluation and kept in the store, so that their figures are facts every surface reads. `serve`
+/// updates them each minute (``update(with:at:)``), `incidents --rebuild` takes them again from the events
+/// (``rebuild(from:at:)``); both take a record the same way (``AlertContext/record(of:at:)``), so a stored
+/// record equals its rebuild at the same time.
+public struct IncidentBook: Sendable {
+    /// Why an incident could not be acknowledged.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What is wrong and what to do.
+        public let description: String
+    }
+
+    /// The longest owner and note, in Unicode scalars.
+    public static let maximumOwnerLength = 200
+    public static let maximumNoteLength = 1000
+
+    private let context: AlertContext
+
+    /// The book of `context`'s app, in its store.
+    public init(context: AlertContext) {
+        self.context = context
+    }
+
+    private var app: String { context.app ?? "" }
+
+    /// Takes at `time` the records of `incidents` (those an evaluation at `time` found firing) and of every
+    /// kept record still open or resolved: an open one no longer firing is looked up again to find its end;
+    /// a resolved one has its figures taken again from its scope. Keeps them all; returns them by start.
+    public func update(with incidents: [Incident], at time: Int64) throws -> [IncidentRecord] {
+        var records: [String: IncidentRecord] = [:]
+        for incident in incidents where records[incident.id] == nil { records[incident.id] = try context.record(of: incident, at: time) }
+        let unsettled = try context.store.incidents(
+            app: app, fromSeconds: .min, toSeconds: time + 60, statuses: [IncidentRecord.Status.open.rawValue, IncidentRecord.Status.resolved.rawValue])
+        for stored in unsettled where records[stored.id] == nil {
+            let kept = try IncidentRecord(stored: stored)
+            if kept.status == .open {
+                records[kept.id] = try context.record(of: context.incident(id: kept.id, at: time), at: time)
+            } else {
+                let figures = try context.figures(of: kept.scope, at: time)
+                records[kept.id] = kept.retaken(cost: figures.cost, losses: figures.losses, owed: figures.owed, at: time)
+            }
+        }
+        let sorted = records.values.sorted { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
+        try context.store.save(sorted.map { try $0.stored() })
+        return sorted
+    }
+
+    /// Takes again from the events the records of every incident with an alert firing from `from` to
+    /// `time` (evaluated every minute, as `alerts --at` evaluates), read at `time`; keeps them (their
+    /// acknowledgements kept) and removes the kept records that started in that range that it no longer
+    /// finds. Returns the records, by start, and how many were removed.
+    public func rebuild(from: Int64, at time: Int64) throws -> (records: [IncidentRecord], removed: Int) {
+        let incidents = try context.episodeReports(from: from, to: time + 60, stepSeconds: 60).compactMap(\.incident)
+        var records: [String: IncidentRecord] = [:]
+        for incident in incidents where records[incident.id] == nil { records[incident.id] = try context.record(of: incident, at: time) }
+        let sorted = records.values.sorted { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
+        try context.store.save(sorted.map { try $0.stored() })
+        let removed = try context.store.removeIncidents(app: app, startingFrom: from, to: time + 60, keeping: Set(records.keys))
+        return (try self.records(from: from, to: time + 60).filter { records[$0.id] != nil }, removed)
+    }
+
+    /// The kept records reaching into `[from, to)` of `statuses` (nil: any), by start.
+    public func records(from: Int64, to: Int64, statuses: Set<IncidentRecord.Status>? = nil) throws -> [IncidentRecord] {
+        try context.store.incidents(app: app, fromSeconds: from, toSeconds: to, statuses: statuses.map { Set($0.map(\.rawValue)) })
+            .map(IncidentRecord.init(stored:))
+    }
+
+    /// The kept record of incident `id`, or nil.
+    public func record(id: String) throws -> IncidentRecord? {
+        guard let start = IncidentReport.startSeconds(ofID: id) else { return nil }
+        return try context.store.incident(app: app, id: id, startSeconds: start).map(IncidentRecord.init(stored:))
+    }
+
+    /// Keeps that `owner` took incident `id` on at `time`, saying `note`; returns its record.
+    /// - Throws: ``Failure`` when no record of `id` is kept, or the owner or note is not printable text of
+    ///   the allowed length.
+    public func acknowledge(id: String, owner: String, note: String, at time: Int64) throws -> IncidentRecord {
+        guard let owner = PersonText.cleaned(owner, maximum: Self.maximumOwnerLength) else {
+            throw Failure(description: "owner: expected who takes it on, 1 to \(Self.maximumOwnerLength) printable characters")
+        }
+        // A note may be left out; one given is held to the same rule as a name.
+        let blank = note.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+        guard let note = blank ? "" : PersonText.cleaned(note, maximum: Self.maximumNoteLength) else {
+            throw Failure(description: "note: expected at most \(Self.maximumNoteLength) printable characters on one line")
+        }
+        let acknowledgement = IncidentAcknowledgement(owner: owner, note: note, atSeconds: time)
+        guard try context.store.acknowledge(app: app, id: id, acknowledgement), let record = try record(id: id) else {
+            throw Failure(
+                description: "no incident \(id) is kept" + (context.app.map { " for app \($0)" } ?? "")
+                    + " (see `purchase-sli incidents`; `purchase-sli incidents --rebuild` takes them from the events)")
+        }
+        return record
+    }
+}
