@@ -92,17 +92,19 @@ extension AlertContext {
         return (reports.firing, reports.episodes.filter { ($0.endsAt ?? .max) > from }, read)
     }
 
-    /// Each episode of `incidents` as a report read at `time`, with its incident, and those firing at
-    /// `time` most urgent first.
+    /// Each episode of `incidents` as a report read at `time`, with its incident and the incident's record
+    /// taken at `time` (``record(of:at:)``, once per incident), and those firing at `time` most urgent first.
     func reports(of incidents: [Incident], at time: Int64, inputs: AlertInputs) throws -> (firing: [AlertReport], episodes: [AlertReport]) {
         var episodes: [AlertReport] = []
         for incident in incidents {
+            let record = try record(of: incident, at: time)
             for episode in incident.episodes {
                 var report = try report(
                     episode.endsAt == nil ? episode.latest : episode.peak, startsAt: episode.startsAt, endsAt: episode.endsAt,
                     firstBadSeconds: episode.first.evidence.firstBadSeconds(of: episode.first), severityChanges: episode.severityChanges,
                     at: time, inputs: inputs)
                 report.incident = incident
+                report.incidentRecord = record
                 report.incidentURL = pagesURL.map { "\($0)/" + IncidentReport.fileName(ofID: incident.id, app: app) }
                 episodes.append(report)
             }

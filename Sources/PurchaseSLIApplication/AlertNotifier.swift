@@ -56,7 +56,12 @@ public struct AlertNotifier: Service {
             logger.error("alert evaluation failed", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
             return
         }
-        let reports = state.reportsToSend(firing: firing, at: time)
+        let records = await updateRecords(firing: firing, at: time)
+        let reports = state.reportsToSend(firing: firing, at: time).map { report in
+            var report = report
+            report.incidentRecord = report.incident.flatMap { records[$0.id] }
+            return report
+        }
         guard !reports.isEmpty else { return }
         let resolved = reports.filter { $0.endsAt != nil }.count
         var metadata: Logger.Metadata = [
@@ -73,6 +78,20 @@ public struct AlertNotifier: Service {
             }
             metadata["error"] = "\(error)"
             logger.warning("alert notifications not delivered; retrying at the next evaluation", metadata: metadata)
+        }
+    }
+
+    /// Keeps the records of the incidents firing at `time` (taken with their reports) and takes again those
+    /// still open or resolved (``IncidentBook/update(with:at:)``), by id; a failure is logged and the notifications go out without
+    /// them.
+    private func updateRecords(firing: [AlertReport], at time: Int64) async -> [String: IncidentRecord] {
+        let book = IncidentBook(context: context)
+        do {
+            let records = try await runBlocking { try book.update(with: firing.compactMap(\.incidentRecord), at: time) }
+            return Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        } catch {
+            logger.error("incident records not updated", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
+            return [:]
         }
     }
 }

@@ -27,18 +27,22 @@ public struct IncidentBook: Sendable {
 
     private var app: String { context.app ?? "" }
 
-    /// Takes at `time` the records of `incidents` (those an evaluation at `time` found firing) and of every
-    /// kept record still open or resolved: an open one no longer firing is looked up again to find its end;
-    /// a resolved one has its figures taken again from its scope. Keeps them all; returns them by start.
-    public func update(with incidents: [Incident], at time: Int64) throws -> [IncidentRecord] {
-        var records: [String: IncidentRecord] = [:]
-        for incident in incidents where records[incident.id] == nil { records[incident.id] = try context.record(of: incident, at: time) }
+    /// Keeps `records` (those of the incidents an evaluation at `time` found firing, taken at `time`) and
+    /// takes again every kept record still open or resolved: an open one no longer firing is looked up again
+    /// to find its end; a resolved one has its figures taken again from its scope. Returns them all by start.
+    public func update(with records: [IncidentRecord], at time: Int64) throws -> [IncidentRecord] {
+        var records = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let unsettled = try context.store.incidents(
             app: app, fromSeconds: .min, toSeconds: time + 60, statuses: [IncidentRecord.Status.open.rawValue, IncidentRecord.Status.resolved.rawValue])
+        for stored in unsettled where records[stored.id] != nil { records[stored.id]?.acknowledgement = stored.acknowledgement }
         for stored in unsettled where records[stored.id] == nil {
             let kept = try IncidentRecord(stored: stored)
             if kept.status == .open {
-                records[kept.id] = try context.record(of: context.incident(id: kept.id, at: time), at: time)
+                // Events pruned or a policy changed since: kept as it was rather than lost.
+                guard let incident = try? context.incident(id: kept.id, at: time) else { continue }
+                var ended = try context.record(of: incident, at: time)
+                ended.acknowledgement = kept.acknowledgement
+                records[kept.id] = ended
             } else {
                 let figures = try context.figures(of: kept.scope, at: time)
                 records[kept.id] = kept.retaken(cost: figures.cost, losses: figures.losses, owed: figures.owed, at: time)
@@ -54,9 +58,8 @@ public struct IncidentBook: Sendable {
     /// acknowledgements kept) and removes the kept records that started in that range that it no longer
     /// finds. Returns the records, by start, and how many were removed.
     public func rebuild(from: Int64, at time: Int64) throws -> (records: [IncidentRecord], removed: Int) {
-        let incidents = try context.episodeReports(from: from, to: time + 60, stepSeconds: 60).compactMap(\.incident)
-        var records: [String: IncidentRecord] = [:]
-        for incident in incidents where records[incident.id] == nil { records[incident.id] = try context.record(of: incident, at: time) }
+        let taken = try context.episodeReports(from: from, to: time + 60, stepSeconds: 60).compactMap(\.incidentRecord)
+        let records = Dictionary(taken.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let sorted = records.values.sorted { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
         try context.store.save(sorted.map { try $0.stored() })
         let removed = try context.store.removeIncidents(app: app, startingFrom: from, to: time + 60, keeping: Set(records.keys))

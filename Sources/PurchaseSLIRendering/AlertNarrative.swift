@@ -40,6 +40,7 @@ struct AlertNarrative {
                     + (remaining >= 0 ? "\(NumberText.percent(remaining)) left" : "overspent by \(NumberText.percent(-remaining))"))
         }
         if let cost = report.costText { lines.append(cost.rendered(escaping, zone: zone)) }
+        if let acknowledged = report.incidentRecord?.acknowledgementText { lines.append(acknowledged.rendered(escaping, zone: zone)) }
         if !report.concentration.isEmpty {
             lines.append(
                 "failures concentrate in: "

@@ -29,8 +29,10 @@ public struct AlertReport: Sendable {
     /// nil when nothing can be told (a loss of signal).
     public var cost: AlertCost?
 
-    /// The line that says what it cost: "cost so far: ≈ 57 purchases (41–73) …", or "cost:" once it is over.
-    public var costText: AlertText? { cost?.text(isOver: endsAt != nil) }
+    /// The line that says what it cost: its incident's (``IncidentRecord/costText``), counted once for all
+    /// the incident's alerts, with the charges still owed; without a record, its own ("cost so far: ≈ 57
+    /// purchases (41–73) …", or "cost:" once it is over).
+    public var costText: AlertText? { incidentRecord.map { $0.costText } ?? cost?.text(isOver: endsAt != nil) }
     /// Its severity from `startsAt`, and each change of it, in order (empty: the finding's all along).
     public var severityChanges: [SeverityChange]
     /// The database its "look next" query reads (`--db`), or nil to leave the option out.
@@ -43,6 +45,9 @@ public struct AlertReport: Sendable {
     public var runbookURL: String?
     /// The incident it belongs to, with the other alerts of it.
     public var incident: Incident?
+    /// Its incident's record as kept when it was sent (``IncidentRecord``): the incident's cost and the
+    /// charges still owed, which its text shows; nil where no record is kept.
+    public var incidentRecord: IncidentRecord?
     /// The address of its incident's report (`incident-….html` beside the pages), or nil without pages.
     public var incidentURL: String?
     /// The app it was evaluated for (`--app`: one app's view of a store several apps write to), or nil
