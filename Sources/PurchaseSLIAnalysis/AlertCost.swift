@@ -83,7 +83,8 @@ public struct AlertCost: Sendable, Hashable, Codable {
                 "\(count: Int64(ungranted.count)) \(words: ungranted.count == 1 ? "charge" : "charges") taken and not granted"
                     + Self.inFull(ungranted))
         }
-        if let refunded {
+        // Refunds of charges already counted as not granted are in that count: none beside them is not said.
+        if let refunded, refunded.count > 0 || ungranted == nil {
             parts.append("\(count: Int64(refunded.count)) \(words: refunded.count == 1 ? "refund" : "refunds")" + Self.inFull(refunded))
         }
         if let givenAway {

@@ -82,7 +82,7 @@ public struct LostPurchases: Sendable, Hashable, Codable {
         var variance = 0.0
         var worth: [String: Double] = [:]
         var unpriced = 0.0
-        for (product, counts) in window where trials(counts) > 0 {
+        for (product, counts) in Self.byProduct(window) where trials(counts) > 0 {
             let own = baseline[product].flatMap { own in trials(own) >= minimumBaselineEvents ? rate(own).map { ($0, trials(own)) } : nil }
             let (usual, events) = own ?? actionRate
             add(
@@ -98,12 +98,19 @@ public struct LostPurchases: Sendable, Hashable, Codable {
         var variance = 0.0
         var worth: [String: Double] = [:]
         var unpriced = 0.0
-        for (product, counts) in window where counts.valid > 0 {
+        for (product, counts) in byProduct(window) where counts.valid > 0 {
             add(
                 trials: Double(counts.valid), rate: target, rateEvents: 0, good: counts.success + counts.alreadyGranted,
                 price: prices.map { latestPrice(of: product, among: $0) }, to: &purchases, &variance, &worth, &unpriced)
         }
         return LostPurchases(purchases: purchases, variance: variance, basis: .objective(target), worth: worth, unpriced: unpriced)
+    }
+
+    /// `window`'s products in the order of their ids and plans: the sums of an estimate are made in one
+    /// order, so that the same counts give the same figure to the last digit (a stored record equals its
+    /// rebuild).
+    private static func byProduct(_ window: [Product: OutcomeCounts]) -> [(key: Product, value: OutcomeCounts)] {
+        window.sorted { ($0.key.productID ?? "", $0.key.planID ?? "") < ($1.key.productID ?? "", $1.key.planID ?? "") }
     }
 
     /// Adds one product's expected successes less its actual ones, their variance (what would have

@@ -48,7 +48,7 @@ extension AlertContext {
             ledger = read
             return read
         }
-        for (action, events) in scope.lostSuccesses {
+        for (action, events) in scope.lostSuccesses.sorted(by: { $0.key < $1.key }) {
             let target = policy.objectives.first { $0.actionType == action }?.target
             if let lost = try lostPurchases(of: action, from: from, until: until, filters: events.filters(of: action), target: target) {
                 cost.lost[action] = lost
@@ -73,7 +73,8 @@ extension AlertContext {
                 if let lost = cost.lost[action] { cost.lost[action] = lost.removing(charges.count, worth: ChargeTally(charges).worth) }
             }
         }
-        for (action, lost) in cost.lost {
+        // In one order, so that the same losses sum to the same figures to the last digit.
+        for (action, lost) in cost.lost.sorted(by: { $0.key < $1.key }) {
             guard let events = scope.lostSuccesses[action] else { continue }
             losses.spread(
                 lostSuccesses: lost.purchases, worth: lost.worth,
@@ -90,7 +91,9 @@ extension AlertContext {
         }
         if let given = try givenAway(by: scope, from: from, until: until, at: time) {
             cost.givenAway = given.tally
-            for grant in given.grants { losses.addCounted(atMillis: grant.grant.record.millis, worth: grant.worth.map { [$0.currency: $0.amount] } ?? [:]) }
+            for grant in given.grants {
+                losses.addCounted(atMillis: grant.grant.record.millis, worth: grant.worth.map { [$0.currency: $0.amount] } ?? [:])
+            }
         }
         return IncidentFigures(cost: cost, losses: losses, owed: owed)
     }
@@ -102,7 +105,8 @@ extension AlertContext {
     ) throws -> [(startSeconds: Int64, weight: Double)] {
         guard until > from else { return [] }
         let step = LossTimeline.stepSeconds
-        let series = try store.series([CountQuery(fromSeconds: from, toSeconds: until, step: TimeStep(seconds: step), groupBy: [], filters: filters)])[0]
+        let series = try store.series([CountQuery(fromSeconds: from, toSeconds: until, step: TimeStep(seconds: step), groupBy: [], filters: filters)]
+        )[0]
         return (series.counts.first ?? []).enumerated().map { index, counts in
             (max(from, series.startSeconds + Int64(index) * step), Double(counts.failure + counts.cancel))
         }

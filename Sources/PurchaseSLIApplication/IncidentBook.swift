@@ -1,5 +1,6 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLICore
+public import PurchaseSLIRendering
 import PurchaseSLIStorage
 
 /// The incidents' records of the app an ``AlertContext`` evaluates (or of every app): taken from the
@@ -33,7 +34,8 @@ public struct IncidentBook: Sendable {
     public func update(with records: [IncidentRecord], at time: Int64) throws -> [IncidentRecord] {
         var records = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let unsettled = try context.store.incidents(
-            app: app, fromSeconds: .min, toSeconds: time + 60, statuses: [IncidentRecord.Status.open.rawValue, IncidentRecord.Status.resolved.rawValue])
+            app: app, fromSeconds: .min, toSeconds: time + 60,
+            statuses: [IncidentRecord.Status.open.rawValue, IncidentRecord.Status.resolved.rawValue])
         for stored in unsettled where records[stored.id] != nil { records[stored.id]?.acknowledgement = stored.acknowledgement }
         for stored in unsettled where records[stored.id] == nil {
             let kept = try IncidentRecord(stored: stored)
@@ -54,12 +56,17 @@ public struct IncidentBook: Sendable {
     }
 
     /// Takes again from the events the records of every incident with an alert firing from `from` to
-    /// `time` (evaluated every minute, as `alerts --at` evaluates), read at `time`; keeps them (their
-    /// acknowledgements kept) and removes the kept records that started in that range that it no longer
-    /// finds. Returns the records, by start, and how many were removed.
+    /// `time` (evaluated every minute, as `alerts --at` evaluates), read at `time`, and keeps them
+    /// (``keep(_:from:through:)``). Returns the records, by start, and how many were removed.
     public func rebuild(from: Int64, at time: Int64) throws -> (records: [IncidentRecord], removed: Int) {
-        let taken = try context.episodeReports(from: from, to: time + 60, stepSeconds: 60).compactMap(\.incidentRecord)
-        let records = Dictionary(taken.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        try keep(context.episodeReports(from: from, to: time + 60, stepSeconds: 60), from: from, through: time)
+    }
+
+    /// Keeps the records that `reports` (an evaluation of every minute from `from` through `time`) carry,
+    /// their acknowledgements kept, and removes the kept records that started in that range but are not
+    /// among them. Returns the records, by start, and how many were removed.
+    public func keep(_ reports: [AlertReport], from: Int64, through time: Int64) throws -> (records: [IncidentRecord], removed: Int) {
+        let records = Dictionary(reports.compactMap(\.incidentRecord).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let sorted = records.values.sorted { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
         try context.store.save(sorted.map { try $0.stored() })
         let removed = try context.store.removeIncidents(app: app, startingFrom: from, to: time + 60, keeping: Set(records.keys))

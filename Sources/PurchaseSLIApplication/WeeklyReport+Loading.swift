@@ -111,8 +111,12 @@ extension WeeklyReport {
                 ).reduce(into: OutcomeCounts()) { $0 += $1.counts }
             return MaintenanceWeek(band: band, leftOut: leftOut)
         }
-        for incident in self.episodes.compactMap(\.incident) where incidentCosts[incident.id] == nil {
-            incidentCosts[incident.id] = try context.cost(of: incident, at: week.endSeconds)
+        // The kept record of each incident (its figures as last taken), else the one taken with its alerts.
+        let book = IncidentBook(context: context)
+        for report in self.episodes {
+            guard let incident = report.incident, incidentRecords[incident.id] == nil else { continue }
+            incidentRecords[incident.id] =
+                try book.record(id: incident.id) ?? report.incidentRecord ?? context.record(of: incident, at: week.endSeconds)
         }
         self.app = app
     }

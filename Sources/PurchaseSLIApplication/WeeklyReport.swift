@@ -88,8 +88,10 @@ public struct WeeklyReport: Sendable {
     /// Per store and product: charges of the week not granted by its end, and refunds, against the week
     /// before; empty without store notifications.
     public var moneyAtRisk: [MoneyAtRisk] = []
-    /// What each incident of the week cost, by its id (``AlertContext/cost(of:at:)`` at the week's end).
-    public var incidentCosts: [String: AlertCost] = [:]
+    /// The record of each incident of the week, by its id: the one kept (``IncidentBook``), else the one
+    /// taken with its alerts at the week's end. What each cost in all, and the week's share of it
+    /// (``costShare(ofIncident:)``).
+    public var incidentRecords: [String: IncidentRecord] = [:]
     /// The app reviewed (one app's view of a store several apps write to), or nil for every app.
     public var app: String?
     /// The products, plans, offers and app versions whose purchases failed beyond what the purchase
@@ -185,5 +187,17 @@ public struct WeeklyReport: Sendable {
                 if let price = row.worth { worth[price.currency, default: 0] += price.amount }
             }
         }
+    }
+
+    /// The losses of incident `id` that happened in the week (``LossTimeline/share(from:to:)``): an incident
+    /// spanning weeks counts in each with its part; nil for an incident not of the week.
+    public func costShare(ofIncident id: String) -> LossTimeline.Step? {
+        incidentRecords[id]?.losses.share(from: week.startSeconds, to: week.endSeconds)
+    }
+
+    /// What the week's incidents cost in the week, per currency: each incident's share of the week, once.
+    public var incidentsWorth: [String: Double] {
+        incidentRecords.keys.reduce(into: [:]) { total, id in total.merge(costShare(ofIncident: id)?.worth ?? [:], uniquingKeysWith: +) }
+            .filter { $0.value >= 0.005 }
     }
 }

@@ -75,11 +75,14 @@ struct DemoCommand: AsyncParsableCommand {
             }
             let hours = try store.counts(CountQuery(fromSeconds: lastDay, toSeconds: lastDay + 86_400, step: TimeStep(seconds: 3600)))
             let at = (hours.last(where: { !$0.counts.isEmpty })?.timeSeconds ?? lastDay) + 3600
+            // Backtest from a day after the first event, when the rules have data for their windows; the
+            // incidents' records are kept as `serve` would have kept them, for the pages and the review to read.
+            let alertContext = AlertContext(store: store, policy: policy)
+            let episodes = try alertContext.episodeReports(from: first + 86_400, to: at, stepSeconds: 60)
+            _ = try IncidentBook(context: alertContext).keep(episodes, from: first + 86_400, through: at - 60)
             let context = DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * 86_400, zone: zone)
             let written = try pages.render(context: context, links: PageLinks(databasePath: db), generatedAtSeconds: now)
             let report = try WeeklyReport(week: ISOWeek(containing: at, in: zone).previous, store: store, policy: policy)
-            // Backtest from a day after the first event, when the rules have data for their windows.
-            let episodes = try AlertContext(store: store, policy: policy).episodeReports(from: first + 86_400, to: at, stepSeconds: 60)
             let incidents = written.filter { ($0 as NSString).lastPathComponent.hasPrefix("incident-") }.count
             let rendered =
                 "\(written.count - incidents) pages" + (incidents == 0 ? "" : " and \(incidents) incident report\(incidents == 1 ? "" : "s")")

@@ -187,7 +187,7 @@ extension WeeklyReport {
                 + "<td>\(zone.timestamp(incident.firstBadSeconds))</td><td>\(zone.timestamp(incident.startsAt))</td>"
                 + "<td>\(incident.endsAt.map { zone.timestamp($0) } ?? "still firing")</td>"
                 + "<td>\(NumberText.duration(incident.duration))</td>"
-                + "<td class=\"text\">\(HTML(trusted: incident.id.flatMap { incidentCosts[$0] }.map { $0.summary().rendered(.html, zone: zone) } ?? "–"))</td></tr>"
+                + "<td class=\"text\">\(HTML(trusted: incidentCostText(ofIncident: incident.id).map { $0.rendered(.html, zone: zone) } ?? "–"))</td></tr>"
         }
         return """
             <section><h2>Incidents</h2><div class="scroll"><table><tr><th>severity</th><th class="text">incident</th>\

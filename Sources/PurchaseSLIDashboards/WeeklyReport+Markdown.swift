@@ -96,7 +96,7 @@ extension WeeklyReport {
             let alerts = alerts(of: incident).map { "\($0.kind) \(escape($0.labels))" + ($0.episodes > 1 ? " (\($0.episodes) episodes)" : "") }
             let id = incident.id.map { id in incident.reportURL.map { "[\(id)](\($0))" } ?? id }
             let cost =
-                incident.id.flatMap { incidentCosts[$0] }.map { "; " + $0.text(isOver: incident.endsAt != nil).rendered(.markdown, zone: zone) } ?? ""
+                incidentCostText(ofIncident: incident.id).map { "; " + $0.rendered(.markdown, zone: zone) } ?? ""
             lines.append(
                 "- **\(incident.severity.rawValue.uppercased())** \(id.map { "incident \($0): " } ?? "")"
                     + "\(alerts.joined(separator: "; ")): bad from \(zone.timestamp(incident.firstBadSeconds)), alerted "

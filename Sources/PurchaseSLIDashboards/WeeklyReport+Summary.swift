@@ -131,7 +131,7 @@ extension WeeklyReport {
         var sentences: [String] = []
         let worth = incidentsWorth
         sentences.append(
-            incidentCosts.isEmpty
+            incidentRecords.isEmpty
                 ? "No incident."
                 : worth.isEmpty
                     ? "The incidents cost nothing that can be priced."
@@ -155,9 +155,14 @@ extension WeeklyReport {
             + "(\(NumberText.count(Int64(lost.interval.lowerBound.rounded())))–\(NumberText.count(Int64(lost.interval.upperBound.rounded()))))"
     }
 
-    /// What the week's incidents cost together, per currency (each incident once).
-    var incidentsWorth: [String: Double] {
-        incidentCosts.values.reduce(into: [:]) { total, cost in total.merge(cost.worth, uniquingKeysWith: +) }
+    /// "incident cost: … (this week: ≈ 120.00 USD)": incident `id`'s cost in all, and the week's share when
+    /// part of it fell in another week; nil without a record.
+    func incidentCostText(ofIncident id: String?) -> AlertText? {
+        guard let id, let record = incidentRecords[id], let text = record.costText else { return nil }
+        let share = costShare(ofIncident: id)?.worth ?? [:]
+        let total = record.losses.total.worth
+        guard share != total else { return text }
+        return text + " (\(words: "this week"): " + (AlertText.amounts(share).map { "≈ " + $0 } ?? "nothing priced") + ")"
     }
 
     /// The week's incidents: its episodes grouped by the incident each belongs to, by start.

@@ -48,6 +48,6 @@ import Testing
         #expect((cost.worth["USD"] ?? 0) > cost.purchases, "coins cost 0.99 USD and more, subscriptions more: \(cost.worth)")
         let text = AlertOutput.text([page], now: page.endsAt ?? 0)
         #expect(text.contains("cost: ≈ ") && text.contains("(estimated against the same hours of the previous 7 days)"), "\(text)")
-        #expect(AlertOutput.alertmanagerJSON([page], now: page.endsAt ?? 0).contains(#""cost":"cost: ≈ "#))
+        #expect(AlertOutput.alertmanagerJSON([page], now: page.endsAt ?? 0).contains(#""cost":"incident cost: ≈ "#))
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+import PurchaseSLIAnalysis
+import PurchaseSLIApplication
+import PurchaseSLICore
+import PurchaseSLIRendering
+import PurchaseSLIStorage
+import PurchaseSLITestSupport
+import Testing
+
+@testable import PurchaseSLICLI
+
+/// An incident is a stored record that `serve` keeps minute by minute and `incidents --rebuild` takes
+/// again from the events, equal at the same time; its figures are facts that only events change, and a
+/// week counts the part of its losses that happened in it.
+@Suite(.sampleLogs) struct IncidentRecordTests {
+    /// The payment-info detour of 2026-11-19 (CancelRateSpike, then ChargedNotGranted of coins_500).
+    static let detour = "20261119-1641-b5ce28"
+    /// The purchase success-rate burn of 2026-11-02, 18:02 to 18:55.
+    static let burn = "20261102-1802-fef488"
+    /// The double grants of 2026-10-25, 16:00 to 19:40, which went on as a ticket into W44.
+    static let doubleGrant = "20261025-1601-cbf2d5"
+
+    @Test("what serve keeps, minute by minute, is what a rebuild takes from the events at the same time")
+    func theStoredRecordEqualsItsRebuild() async throws {
+        let logs = try SampleLogs.get()
+        let notifier = AlertNotifier(
+            context: logs.context, intervalSeconds: 60, sender: DiscardingSender(), logger: Logger(label: "test"), nowMillis: { 0 })
+        var state = AlertNotificationState(resendingFiring: false)
+        let book = IncidentBook(context: logs.context)
+        // The purchase burn of 2026-11-02, 18:02 to 18:55: firing, just over, and past the 3 hours in which
+        // it could have fired again as the same incident.
+        let steps: [(time: String, status: IncidentRecord.Status)] = [
+            ("2026-11-02T18:05:00Z", .open), ("2026-11-02T18:30:00Z", .open), ("2026-11-02T19:00:00Z", .resolved),
+            ("2026-11-02T22:00:00Z", .settled),
+        ]
+        for step in steps {
+            await notifier.notify(at: seconds(step.time), state: &state)
+            let kept = try await onDedicatedThread { try book.record(id: Self.burn) }
+            #expect(kept?.status == step.status, "\(step.time)")
+            #expect(kept?.readAtSeconds == seconds(step.time) || step.status == .settled, "updated each round until settled")
+        }
+        let end = seconds(steps.last!.time)
+        let kept = try await onDedicatedThread { try book.records(from: seconds("2026-11-02T00:00:00Z"), to: end + 60) }
+        let rebuilt = try await onDedicatedThread { try book.rebuild(from: seconds("2026-11-02T00:00:00Z"), at: end).records }
+        #expect(rebuilt.map(\.id) == [Self.burn] && kept.map(\.id) == [Self.burn])
+        let documents = (try kept.map { try $0.stored().document }, try rebuilt.map { try $0.stored().document })
+        #expect(kept == rebuilt, "\(documents.0) \(documents.1)")
+    }
+
+    @Test("the detour's record: 20 charges not granted in time, 99.80 USD; 15 still owed, 74.85 USD (5 refunded)")
+    func theDetourOwesWhatWasNotRefunded() async throws {
+        let logs = try SampleLogs.get()
+        let incident = try await logs.incident(.cancelRateSpike, from: "2026-11-19T16:00:00Z", to: "2026-11-20T00:01:00Z")
+        let record = try await onDedicatedThread { try logs.context.record(of: incident, at: seconds("2026-11-20T00:00:00Z")) }
+        #expect(record.id == Self.detour)
+        #expect(record.cost.ungranted?.count == 20 && record.cost.ungranted?.worth["USD"].map { abs($0 - 99.80) < 0.005 } == true)
+        #expect(record.owed?.count == 15 && record.owed?.worth["USD"].map { abs($0 - 74.85) < 0.005 } == true)
+        #expect(record.costText?.rendered(.terminal).hasSuffix("; 15 charges still owed, 74.85 USD") == true)
+        // The charges happened from 16:25 on: every one in the loss timeline, at its quarter hour.
+        #expect(record.losses.total.counted == 20)
+        #expect(record.losses.steps.first.map { $0.startSeconds >= seconds("2026-11-19T16:15:00Z") } == true)
+    }
+
+    @Test("a week counts the losses that happened in it: the double grants of 10-25 cost 487.42 USD in W43, none in W44")
+    func aLossCountsInTheWeekItHappened() async throws {
+        let logs = try SampleLogs.get()
+        func review(_ week: String) async throws -> WeeklyReport {
+            try await onDedicatedThread { try WeeklyReport(week: try #require(ISOWeek(parsing: week)), store: logs.store, policy: logs.policy) }
+        }
+        let (w43, w44) = (try await review("2026-W43"), try await review("2026-W44"))
+        let record = try #require(w43.incidentRecords[Self.doubleGrant])
+        #expect(record.cost.givenAway?.count == 58)
+        #expect(w43.costShare(ofIncident: Self.doubleGrant)?.worth["USD"].map { abs($0 - 487.42) < 0.005 } == true)
+        #expect(w44.incidentRecords[Self.doubleGrant] != nil, "it went on into W44")
+        #expect(w44.costShare(ofIncident: Self.doubleGrant)?.counted == 0)
+        #expect((w44.costShare(ofIncident: Self.doubleGrant)?.worth ?? [:]).isEmpty)
+        #expect(w44.markdown.contains("(this week: nothing priced)"), "\(w44.markdown)")
+    }
+}
+
+/// A sender that takes every notification and keeps none.
+private struct DiscardingSender: AlertNotificationSender {
+    var resendsFiring: Bool { false }
+    func send(_ reports: [AlertReport], evaluatedAt time: Int64) async throws {}
+}
+
+/// Seconds since the epoch of an RFC 3339 time.
+private func seconds(_ text: String) -> Int64 { RFC3339.parseMillis(text)! / 1000 }
