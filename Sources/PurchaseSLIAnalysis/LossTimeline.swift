@@ -14,19 +14,23 @@ public struct LossTimeline: Sendable, Hashable, Codable {
         public var worth: [String: Double]
         /// Successes lost, estimated (purchases, restores and retries).
         public var lostSuccesses: Double
+        /// Those of ``lostSuccesses`` that no price is known for (restores, retries, products never priced):
+        /// not in ``worth``, and said so wherever the worth is summed.
+        public var unpriced: Double
         /// Charges not granted, refunds and grants given away, counted in full.
         public var counted: Int
 
         /// A step of these losses.
-        public init(startSeconds: Int64, worth: [String: Double] = [:], lostSuccesses: Double = 0, counted: Int = 0) {
+        public init(startSeconds: Int64, worth: [String: Double] = [:], lostSuccesses: Double = 0, unpriced: Double = 0, counted: Int = 0) {
             self.startSeconds = startSeconds
             self.worth = worth
             self.lostSuccesses = lostSuccesses
+            self.unpriced = unpriced
             self.counted = counted
         }
 
         /// Whether it holds no loss at all.
-        var isEmpty: Bool { worth.values.allSatisfy { abs($0) < 0.000_5 } && abs(lostSuccesses) < 0.000_5 && counted == 0 }
+        var isEmpty: Bool { worth.values.allSatisfy { abs($0) < 0.000_5 } && abs(lostSuccesses) < 0.000_5 && abs(unpriced) < 0.000_5 && counted == 0 }
     }
 
     /// A quarter hour.
@@ -43,14 +47,17 @@ public struct LossTimeline: Sendable, Hashable, Codable {
         add(Step(startSeconds: millis.floorDividedBy(1000).quotient, worth: worth, counted: 1))
     }
 
-    /// Spreads an estimate of `lostSuccesses` worth `worth` over quarter hours in proportion to `weights`
-    /// (each quarter hour's failures, by start); nothing is added when the weights sum to zero.
-    public mutating func spread(lostSuccesses: Double, worth: [String: Double], by weights: [(startSeconds: Int64, weight: Double)]) {
+    /// Spreads an estimate of `lostSuccesses` worth `worth` (`unpriced` of them of no known price) over
+    /// quarter hours in proportion to `weights` (each quarter hour's failures, by start); nothing is added
+    /// when the weights sum to zero.
+    public mutating func spread(
+        lostSuccesses: Double, worth: [String: Double], unpriced: Double, by weights: [(startSeconds: Int64, weight: Double)]
+    ) {
         let total = weights.reduce(0) { $0 + max(0, $1.weight) }
         guard total > 0 else { return }
         for (start, weight) in weights where weight > 0 {
             let share = weight / total
-            add(Step(startSeconds: start, worth: worth.mapValues { $0 * share }, lostSuccesses: lostSuccesses * share))
+            add(Step(startSeconds: start, worth: worth.mapValues { $0 * share }, lostSuccesses: lostSuccesses * share, unpriced: unpriced * share))
         }
     }
 
@@ -60,6 +67,7 @@ public struct LossTimeline: Sendable, Hashable, Codable {
         for step in steps where step.startSeconds >= fromSeconds && step.startSeconds < toSeconds {
             sum.worth.merge(step.worth, uniquingKeysWith: +)
             sum.lostSuccesses += step.lostSuccesses
+            sum.unpriced += step.unpriced
             sum.counted += step.counted
         }
         sum.worth = sum.worth.filter { abs($0.value) >= 0.005 }
@@ -87,6 +95,7 @@ public struct LossTimeline: Sendable, Hashable, Codable {
     private mutating func merge(_ step: Step, into index: Int) {
         steps[index].worth.merge(step.worth, uniquingKeysWith: +)
         steps[index].lostSuccesses += step.lostSuccesses
+        steps[index].unpriced += step.unpriced
         steps[index].counted += step.counted
     }
 }

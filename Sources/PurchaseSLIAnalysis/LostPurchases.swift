@@ -175,6 +175,10 @@ extension LostPurchases {
         if let amounts = AlertText.amounts(worth) { text = text + ", ≈ " + amounts }
         if unpriced >= 0.5 {
             text = text + " (\(count: Int64(unpriced.rounded())) of them of products without a known price)"
+        } else if worth.isEmpty, lost > 0, action == ActionType.retry.rawValue {
+            text = text + " (not priced: a retry sends again what was charged before, and may be one of many of one charge)"
+        } else if worth.isEmpty, lost > 0, action == ActionType.restore.rawValue {
+            text = text + " (not priced: a restore grants what was bought before)"
         }
         return text
     }

@@ -77,7 +77,7 @@ extension AlertContext {
         for (action, lost) in cost.lost.sorted(by: { $0.key < $1.key }) {
             guard let events = scope.lostSuccesses[action] else { continue }
             losses.spread(
-                lostSuccesses: lost.purchases, worth: lost.worth,
+                lostSuccesses: lost.purchases, worth: lost.worth, unpriced: action == ActionType.purchase.rawValue ? lost.unpriced : lost.purchases,
                 by: try failuresByQuarterHour(from: from, until: until, filters: events.filters(of: action)))
         }
         if !scope.refunds.isEmpty {

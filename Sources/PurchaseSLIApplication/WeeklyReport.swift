@@ -195,6 +195,12 @@ public struct WeeklyReport: Sendable {
         incidentRecords[id]?.losses.share(from: week.startSeconds, to: week.endSeconds)
     }
 
+    /// The successes the week's incidents lost in the week that no price is known for (restores, retries,
+    /// products never priced): not in ``incidentsWorth``, and said so beside it.
+    public var incidentsUnpriced: Double {
+        incidentRecords.keys.reduce(0) { $0 + (costShare(ofIncident: $1)?.unpriced ?? 0) }
+    }
+
     /// What the week's incidents cost in the week, per currency: each incident's share of the week, once.
     public var incidentsWorth: [String: Double] {
         incidentRecords.keys.reduce(into: [:]) { total, id in total.merge(costShare(ofIncident: id)?.worth ?? [:], uniquingKeysWith: +) }

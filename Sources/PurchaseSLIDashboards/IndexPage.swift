@@ -44,7 +44,8 @@ public struct IndexPage: Sendable {
                         " · incident "
                             + (report.incidentURL.map { HTML(trusted: "<a href=\"\(HTML.escape($0))\">\(incident.id)</a>") } ?? "\(incident.id)")
                     } ?? "")
-                    + (report.cost.map { " · cost so far \(HTML(trusted: $0.summary().rendered(.html, zone: context.zone)))" } ?? "")
+                    + (report.costText.map { " · \(HTML(trusted: $0.rendered(.html, zone: context.zone)))" } ?? "")
+                    + (report.incidentRecord?.acknowledgementText.map { " · \(HTML(trusted: $0.rendered(.html, zone: context.zone)))" } ?? "")
                     + "</li>"
             })
     }

@@ -91,6 +91,9 @@ extension WeeklyReport {
                     + "\(escaping.escape(labels(longest.episodes[0]))), lasted \(NumberText.duration(longest.duration)).")
             let worth = incidentsWorth
             if !worth.isEmpty { sentences.append("What the incidents cost: ≈ \(Self.money(worth)).") }
+            if incidentsUnpriced >= 0.5 {
+                sentences.append("Not priced: ≈ \(NumberText.count(Int64(incidentsUnpriced.rounded()))) lost restores, retries and purchases.")
+            }
         }
         if let top = errors.first {
             let before =
@@ -136,6 +139,11 @@ extension WeeklyReport {
                 : worth.isEmpty
                     ? "The incidents cost nothing that can be priced."
                     : "The incidents cost ≈ \(Self.money(worth)) together (purchases lost as estimated, charges in full).")
+        if !incidentRecords.isEmpty, incidentsUnpriced >= 0.5 {
+            sentences.append(
+                "Not in that sum: ≈ \(NumberText.count(Int64(incidentsUnpriced.rounded()))) lost restores, retries and purchases of "
+                    + "products without a known price.")
+        }
         if let top = purchasesLost.first {
             let target = actions.first { $0.actionType == ActionType.purchase.rawValue }?.objective?.target
             sentences.append(

@@ -402,7 +402,7 @@ struct AlertSurfaces {
             "\(when): the index's banner")
         let items = index.matches(
             of:
-                #/<li><span class="status [a-z]+">(?<label>[A-Z]+)</span> <a href="oncall.html#(?<anchor>[^"]+)">.*? since (?<since>[0-9TZ:-]+) \([^)]*\)(?: · incident (?:<a href="[^"]+">)?(?<incident>[0-9a-f-]+)(?:</a>)?)?(?: · cost so far (?<cost>[^<]+))?</li>/#
+                #/<li><span class="status [a-z]+">(?<label>[A-Z]+)</span> <a href="oncall.html#(?<anchor>[^"]+)">.*? since (?<since>[0-9TZ:-]+) \([^)]*\)(?: · incident (?:<a href="[^"]+">)?(?<incident>[0-9a-f-]+)(?:</a>)?)?(?: · (?<cost>incident cost[^<]+))?</li>/#
         )
         .map { "\($0.output.label) \($0.output.anchor) \($0.output.since) \($0.output.incident ?? "none") \($0.output.cost ?? "no cost")" }
         #expect(
@@ -410,8 +410,8 @@ struct AlertSurfaces {
                 == reports.map { report in
                     "\(report.severity.rawValue.uppercased()) \(report.finding.identity.anchor) \(RFC3339.format(seconds: report.startsAt)) "
                         + "\(report.incident?.id ?? "none") "
-                        + (report.cost.map { $0.summary().rendered(.html) } ?? "no cost")
-                }, "\(when): the index's list (with the cost)")
+                        + (report.costText.map { $0.rendered(.html) } ?? "no cost")
+                }, "\(when): the index's list (with the incident's cost)")
     }
 }
 
