@@ -15,8 +15,8 @@ struct MigrateCommand: ParsableCommand {
             Copies, in one transaction, the series, the minute, hour and day buckets and error counts as they \
             are stored, the dedup memory (so that events sent again after the move still count once), prices, \
             the stores' notifications and the app's reports per transaction; then the maintenance windows, \
-            the rollout actions and what settled charges (make-whole's deliveries, write-offs), each replacing \
-            one kept under its name. The database must hold no \
+            the rollout actions, what settled charges (make-whole's deliveries, write-offs) and the incidents' \
+            records with their acknowledgements, each replacing one kept under its name. The database must hold no \
             events yet; running migrate again with the same file copies nothing new (the copy is recognized). Stop \
             the serve writing the file first, and start the nodes on PostgreSQL after. Needs a build with \
             PostgreSQL support: swift build -c release --traits PostgreSQL.
@@ -71,6 +71,14 @@ struct MigrateCommand: ParsableCommand {
         let charged = try source.notifications(kinds: [.charge], fromMillis: .min, toMillis: .max).compactMap(\.notification.transactionID)
         let settlements = try source.makeWholeDeliveries(naming: Set(charged))
         try target.record(settlements)
+        // The incidents' records, and who took each on: saved figures keep no acknowledgement, so it follows.
+        let incidents = try source.incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil)
+        try target.save(incidents)
+        for incident in incidents {
+            if let acknowledgement = incident.acknowledgement {
+                _ = try target.acknowledge(app: incident.app, id: incident.id, acknowledgement)
+            }
+        }
         if summary.alreadyImported {
             print("\(url) already holds this copy of \(from): nothing copied")
             return
@@ -80,6 +88,7 @@ struct MigrateCommand: ParsableCommand {
             ("series", summary.series), ("bucket rows", summary.bucketRows), ("error rows", summary.errorRows),
             ("eventIDs", summary.eventIDs), ("notifications", summary.notifications), ("report blobs", summary.reportBlobs),
             ("maintenance", windows.count), ("rollout actions", actions.count), ("settlements", settlements.count),
+            ("incidents", incidents.count),
         ] {
             print("  \(name.padding(toLength: 16, withPad: " ", startingAt: 0))\(count)")
         }

@@ -113,6 +113,20 @@ package enum PostgresSchema {
         ),
         // Whether a notification's transaction is a family member's share (StoreNotification.isFamilyShared).
         (11, "family-shared", ["ALTER TABLE store_notification ADD COLUMN family_shared boolean NOT NULL DEFAULT false"]),
+        // One record per app ("" for every app) and incident id (IncidentRecordStore): its figures as a JSON
+        // document (TOASTed when long), the acknowledgement beside them so that a rebuild keeps it.
+        (
+            12, "incidents",
+            [
+                """
+                CREATE TABLE incident (
+                    app text NOT NULL, id text NOT NULL, start_seconds bigint NOT NULL, end_seconds bigint, status text NOT NULL,
+                    read_at bigint NOT NULL, document text NOT NULL, ack_owner text, ack_note text, ack_at bigint,
+                    PRIMARY KEY (app, id))
+                """,
+                "CREATE INDEX incident_by_start ON incident (start_seconds)",
+            ]
+        ),
     ]
 
     private static let version1: [String] =
