@@ -72,7 +72,9 @@ extension AlertContext {
         let alerts = try reports(of: [incident], at: time, inputs: inputs).episodes
         let from = incident.firstBadSeconds
         let until = incident.endsAt.map { min($0, time) } ?? time
-        let cost = try cost(of: incident, at: time)
+        var record = try record(of: incident, at: time)
+        record.acknowledgement = try IncidentBook(context: self).record(id: incident.id)?.acknowledgement
+        let cost = record.cost
         var impacts: [IncidentReport.ActionImpact] = []
         var timeline = incidentMoments(incident)
         for (action, events) in IncidentCostScope(incident).lostSuccesses.sorted(by: { ActionType.isListedBefore($0.key, $1.key) }) {
@@ -111,7 +113,7 @@ extension AlertContext {
             incident: incident, app: app, readAtSeconds: time,
             // By time; at one minute, in the order found (the first bad minute before the first alert).
             timeline: timeline.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }.map(\.element),
-            impacts: impacts, cost: cost, lateCharges: lateCharges, refunds: refunds, alerts: alerts,
+            impacts: impacts, record: record, lateCharges: lateCharges, refunds: refunds, alerts: alerts,
             storeCoverage: try storeCoverage(from: from, to: until, readAt: time))
     }
 

@@ -55,8 +55,11 @@ public struct IncidentReport: Sendable {
     public var timeline: [Moment]
     /// What it did to each action its alerts were about, purchase first.
     public var impacts: [ActionImpact]
-    /// What it cost (``AlertContext/cost(of:at:)``).
-    public var cost: AlertCost
+    /// Its record read at ``readAtSeconds`` (``AlertContext/record(of:at:)``, with the acknowledgement kept):
+    /// its status, its cost, the charges still owed.
+    public var record: IncidentRecord
+    /// What it cost (its record's).
+    public var cost: AlertCost { record.cost }
     /// The charges of the products it named that were taken during it and not granted within the grace
     /// time, with when each was granted (if it was), by charge time.
     public var lateCharges: [ChargeLedger.Charge]

@@ -9,7 +9,9 @@ extension IncidentReport {
         let tone = incident.severity == .page ? "bad" : "warn"
         var body: HTML =
             "<div class=\"banner \(tone)\"><strong>\(status)</strong>"
-            + "<p>\(spanText), from the first bad minute.</p><p>\(HTML(trusted: cost.text(isOver: isOver).rendered(.html, zone: zone)))</p></div>"
+            + "<p>\(spanText), from the first bad minute.</p><p>\(HTML(trusted: cost.text(isOver: isOver).rendered(.html, zone: zone)))</p>"
+            + (record.owedText.map { "<p>\(HTML(trusted: $0.rendered(.html, zone: zone)))</p>" } ?? "")
+            + (record.acknowledgementText.map { "<p>\(HTML(trusted: $0.rendered(.html, zone: zone)))</p>" } ?? "") + "</div>"
         let moments = timeline.map { moment -> HTML in
             "<tr><td>\(zone.timestamp(moment.seconds))</td><td class=\"text\">\(moment.label)</td>"
                 + "<td class=\"text\">\(HTML(trusted: moment.text.rendered(.html, zone: zone)))</td></tr>"

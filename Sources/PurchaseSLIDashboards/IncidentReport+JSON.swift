@@ -6,7 +6,7 @@ import PurchaseSLIRendering
 extension IncidentReport {
     /// The report as one JSON object (times RFC 3339 UTC, amounts per currency, never summed across
     /// currencies): `{"id", "app", "severity", "over", "firstBadMinute", "startsAt", "endsAt", "readAt",
-    /// "cost", "timeline", "actions", "chargesNotGrantedInTime", "refunds", "storeCoverage", "alerts"}`; `storeCoverage` (``PurchaseSLIAnalysis/StoreCoverage``)
+    /// "status", "cost", "owed", "acknowledgement", "timeline", "actions", "chargesNotGrantedInTime", "refunds", "storeCoverage", "alerts"}`; `storeCoverage` (``PurchaseSLIAnalysis/StoreCoverage``)
     /// says what of its span the stores' notifications cover, which the charges and refunds rest on.
     public var json: String {
         func quoted(_ text: String?) -> String { text.map(JSONText.quoted) ?? "null" }
@@ -73,7 +73,11 @@ extension IncidentReport {
         }
         return "{\"id\":\(quoted(incident.id)),\"app\":\(quoted(app)),\"severity\":\(quoted(incident.peakSeverity.rawValue)),"
             + "\"over\":\(isOver),\"firstBadMinute\":\(time(incident.firstBadSeconds)),\"startsAt\":\(time(incident.startsAt)),"
-            + "\"endsAt\":\(time(incident.endsAt)),\"readAt\":\(time(readAtSeconds)),\"cost\":\(costJSON),"
+            + "\"endsAt\":\(time(incident.endsAt)),\"readAt\":\(time(readAtSeconds)),\"status\":\(quoted(record.status.rawValue)),"
+            + "\"cost\":\(costJSON),\"owed\":\(tally(record.owed)),\"acknowledgement\":"
+            + (record.acknowledgement.map {
+                "{\"owner\":\(quoted($0.owner)),\"note\":\(quoted($0.note)),\"at\":\(time($0.atSeconds))}"
+            } ?? "null") + ","
             + "\"timeline\":[\(moments.joined(separator: ","))],\"actions\":[\(actions.joined(separator: ","))],"
             + "\"chargesNotGrantedInTime\":\(charges(lateCharges.map { ($0, nil) })),\"refunds\":\(charges(refunds.map { ($0.refund, $0.cause) })),"
             + "\"storeCoverage\":\(storeCoverage.json(period: "this incident's span")),"

@@ -30,6 +30,10 @@ extension IncidentReport {
             "# Incident \(incident.id)" + (app.map { " · " + escape($0) } ?? "") + " · " + status,
             "", "- **span**: \(spanText), from the first bad minute",
             "- **\(isOver ? "cost" : "cost so far")**: " + (cost.summary() + cost.basisText).rendered(.markdown, zone: zone),
+        ]
+        if let owed = record.owedText { lines.append("- **owed**: " + owed.rendered(.markdown, zone: zone)) }
+        if let acknowledged = record.acknowledgementText { lines.append("- **owner**: " + acknowledged.rendered(.markdown, zone: zone)) }
+        lines += [
             "- **alerts**: \(alerts.count), read at \(zone.timestamp(readAtSeconds))",
             "", "## Timeline", "", "| time (\(zone.shortName)) | what | |", "|---|---|---|",
         ]
