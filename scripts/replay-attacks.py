@@ -133,7 +133,8 @@ class Replay:
     def run_all(self):
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
                      self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.grapheme_escaping,
-                     self.maintenance_and_inputs, self.charge_write_off, self.outbound_redirects, self.smaller]:
+                     self.maintenance_and_inputs, self.charge_write_off, self.incident_acknowledgements, self.outbound_redirects,
+                     self.smaller]:
             case()
         self.alive("serve still up after every case")
 
@@ -549,6 +550,89 @@ class Replay:
             result = subprocess.run(base + extra, capture_output=True, text=True, timeout=60)
             self.check(f"62 write-off of {name} refused", result.returncode == 1 and expected in result.stderr,
                        f"exit {result.returncode}: {result.stderr.strip()[:100]!r}")
+
+    def incident_acknowledgements(self):
+        """Issue 62. An incident's records are read with a read key (GET /v1/incidents); only an admin key acknowledges
+        one (POST /v1/incidents/ID/acknowledge), with an owner and note of printable text on one line, and the id is
+        checked before the store is read. A serve of its own on the payment detour of the sample logs, its records
+        rebuilt, with read, admin and ingest keys."""
+        samples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sample-logs")
+        database = os.path.join(self.work, "incidents.sqlite")
+        subprocess.run([self.binary, "ingest", "--quiet", "--db", database, os.path.join(samples, "paymentdetour.ndjson.gz")],
+                       stdout=subprocess.DEVNULL, check=True, timeout=300)
+        subprocess.run([self.binary, "ingest-store", "--db", database, "--apple-root-ca", os.path.join(samples, "store", "apple-test-root.pem"),
+                        "--apple-bundle-id", BUNDLE, os.path.join(samples, "store", "apple-notifications.ndjson.gz")],
+                       stdout=subprocess.DEVNULL, check=True, timeout=300)
+        subprocess.run([self.binary, "incidents", "--db", database, "--rebuild", "--from", "2026-11-19T12:00:00Z", "--at", "2026-11-20T00:00:00Z"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, timeout=600)
+        listed = json.loads(subprocess.run([self.binary, "incidents", "--db", database, "--from", "2026-11-19T12:00:00Z", "--at",
+                                            "2026-11-20T00:00:00Z", "--format", "json"], capture_output=True, text=True, check=True).stdout)
+        self.check("62 the detour's record rebuilt", len(listed["incidents"]) > 0, f"{[i['id'] for i in listed['incidents']]}")
+        if not listed["incidents"]:
+            return
+        incident = listed["incidents"][0]["id"]
+        keys = {}
+        for kind in ["read", "admin", "ingest"]:
+            keys[kind] = os.path.join(self.work, f"incident-{kind}-keys.txt")
+            with open(keys[kind], "w") as file:
+                file.write(f"replay-incident-{kind}\n")
+        main_port = self.port
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        server = subprocess.Popen([self.binary, "serve", "--db", database, "--port", str(self.port), "--read-keys", keys["read"],
+                                   "--admin-keys", keys["admin"], "--ingest-keys", keys["ingest"]],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(300):
+                try:
+                    if self.request("GET", "/healthz")[0] == 200:
+                        break
+                except OSError:
+                    time.sleep(0.1)
+            self.incident_cases(incident)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+            self.port = main_port
+
+    def incident_cases(self, incident):
+        def key(kind):
+            return {"Content-Type": "application/json"} | ({"Authorization": f"Bearer replay-incident-{kind}"} if kind != "none" else {})
+        path = f"/v1/incidents/{incident}/acknowledge"
+        owner = json.dumps({"owner": "Ana (payments on-call)", "note": "replay"})
+        rng = "from=2026-11-19T12:00:00Z&to=2026-11-20T00:01:00Z"
+        self.expect("62 GET /v1/incidents without a key refused", "GET", f"/v1/incidents?{rng}", status=401)
+        self.expect("62 GET /v1/incidents with the ingest key refused", "GET", f"/v1/incidents?{rng}", headers=key("ingest"), status=401)
+        self.expect("62 GET /v1/incidents with the read key", "GET", f"/v1/incidents?{rng}", headers=key("read"), status=200, contains=incident)
+        for kind, status in [("none", 401), ("ingest", 401), ("read", 403)]:
+            self.expect(f"62 acknowledge with {kind} key refused", "POST", path, owner, key(kind), status=status)
+        self.expect("62 acknowledge from another site's page refused", "POST", path, owner, key("admin") | {"Sec-Fetch-Site": "cross-site"},
+                    status=403)
+        self.expect("62 acknowledge as a form (text/plain) refused", "POST", path, owner, key("admin") | {"Content-Type": "text/plain"},
+                    status=415)
+        for name, body, expected in [
+            ("an owner with U+202E", {"owner": "Ana\u202egnp.exe"}, "owner: expected"),
+            ("an owner with a line break", {"owner": "Ana\nacknowledged by everyone"}, "owner: expected"),
+            ("a note of 1,001 characters", {"owner": "Ana", "note": "x" * 1001}, "note: expected at most 1000"),
+            ("a note with NUL", {"owner": "Ana", "note": "\u0000"}, "note: expected"),
+            ("no owner", {"note": "replay"}, "owner: required field is missing"),
+        ]:
+            self.expect(f"62 acknowledge with {name} refused", "POST", path, json.dumps(body), key("admin"), status=400, contains=expected)
+        self.expect("62 acknowledge of a body of 1 MB refused", "POST", path, json.dumps({"owner": "Ana", "note": "x" * (1 << 20)}), key("admin"),
+                    status=413)
+        for name, bad in [("a path-like id", "..%2F..%2Fetc%2Fpasswd"), ("an id of 10,000 characters", "2" * 10000),
+                          ("an id with SQL", "20261119-1641-b5ce28'%20OR%201=1--")]:
+            self.expect(f"62 acknowledge of {name} refused", "POST", f"/v1/incidents/{bad}/acknowledge", owner, key("admin"),
+                        status=400, contains="id: expected an incident id")
+        self.expect("62 acknowledge of an unknown incident", "POST", "/v1/incidents/20261119-1642-000000/acknowledge", owner, key("admin"),
+                    status=404, contains="no incident 20261119-1642-000000 is kept")
+        self.expect("62 acknowledge with the admin key", "POST", path, owner, key("admin"), status=200, contains='"owner":"Ana (payments on-call)"')
+        self.expect("62 the owner listed with the read key", "GET", f"/v1/incidents?{rng}", headers=key("read"), status=200,
+                    contains='"owner":"Ana (payments on-call)"')
 
     def smaller(self):
         """9. The smaller findings."""

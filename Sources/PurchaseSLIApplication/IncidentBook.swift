@@ -11,13 +11,22 @@ import PurchaseSLIStorage
 public struct IncidentBook: Sendable {
     /// Why an incident could not be acknowledged.
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The input at fault (`owner`, `note`), or nil when it is the incident: no record of it is kept.
+        public let field: String?
         /// What is wrong and what to do.
-        public let description: String
+        public let reason: String
+
+        /// "owner: expected …", or the reason alone.
+        public var description: String { field.map { "\($0): \(reason)" } ?? reason }
     }
 
     /// The longest owner and note, in Unicode scalars.
     public static let maximumOwnerLength = 200
     public static let maximumNoteLength = 1000
+
+    /// The range `incidents` and `GET /v1/incidents` list when none is given: the 30 days before `time`,
+    /// through its minute.
+    public static func listedRange(at time: Int64) -> (from: Int64, to: Int64) { (time - 30 * 86_400, time + 60) }
 
     private let context: AlertContext
 
@@ -90,17 +99,18 @@ public struct IncidentBook: Sendable {
     ///   the allowed length.
     public func acknowledge(id: String, owner: String, note: String, at time: Int64) throws -> IncidentRecord {
         guard let owner = PersonText.cleaned(owner, maximum: Self.maximumOwnerLength) else {
-            throw Failure(description: "owner: expected who takes it on, 1 to \(Self.maximumOwnerLength) printable characters")
+            throw Failure(field: "owner", reason: "expected who takes it on, 1 to \(Self.maximumOwnerLength) printable characters")
         }
         // A note may be left out; one given is held to the same rule as a name.
         let blank = note.unicodeScalars.allSatisfy(\.properties.isWhitespace)
         guard let note = blank ? "" : PersonText.cleaned(note, maximum: Self.maximumNoteLength) else {
-            throw Failure(description: "note: expected at most \(Self.maximumNoteLength) printable characters on one line")
+            throw Failure(field: "note", reason: "expected at most \(Self.maximumNoteLength) printable characters on one line")
         }
         let acknowledgement = IncidentAcknowledgement(owner: owner, note: note, atSeconds: time)
         guard try context.store.acknowledge(app: app, id: id, acknowledgement), let record = try record(id: id) else {
             throw Failure(
-                description: "no incident \(id) is kept" + (context.app.map { " for app \($0)" } ?? "")
+                field: nil,
+                reason: "no incident \(id) is kept" + (context.app.map { " for app \($0)" } ?? "")
                     + " (see `purchase-sli incidents`; `purchase-sli incidents --rebuild` takes them from the events)")
         }
         return record

@@ -17,7 +17,7 @@ public struct PurchaseSLICommand: AsyncParsableCommand {
             ConsumptionCommand.self, MakeWholeCommand.self,
             AlertsCommand.self, MaintenanceCommand.self, SLOCommand.self,
             RolloutCommand.self, RenderCommand.self,
-            ReportCommand.self, IncidentCommand.self, SimulateCommand.self, ServeCommand.self, MigrateCommand.self,
+            ReportCommand.self, IncidentCommand.self, IncidentsCommand.self, SimulateCommand.self, ServeCommand.self, MigrateCommand.self,
         ]
     )
 

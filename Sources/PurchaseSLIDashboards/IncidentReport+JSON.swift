@@ -6,16 +6,13 @@ import PurchaseSLIRendering
 extension IncidentReport {
     /// The report as one JSON object (times RFC 3339 UTC, amounts per currency, never summed across
     /// currencies): `{"id", "app", "severity", "over", "firstBadMinute", "startsAt", "endsAt", "readAt",
-    /// "status", "cost", "owed", "acknowledgement", "timeline", "actions", "chargesNotGrantedInTime", "refunds", "storeCoverage", "alerts"}`; `storeCoverage` (``PurchaseSLIAnalysis/StoreCoverage``)
+    /// "status", "cost", "owed", "acknowledgement", "timeline", "actions", "chargesNotGrantedInTime", "refunds", "storeCoverage",
+    /// "alerts"}`; `cost` as
+    /// ``PurchaseSLIAnalysis/AlertCost/json(isOver:)`` writes it, as `incidents --format json` does; `storeCoverage` (``PurchaseSLIAnalysis/StoreCoverage``)
     /// says what of its span the stores' notifications cover, which the charges and refunds rest on.
     public var json: String {
         func quoted(_ text: String?) -> String { text.map(JSONText.quoted) ?? "null" }
         func time(_ seconds: Int64?) -> String { quoted(seconds.map { RFC3339.format(seconds: $0) }) }
-        func money(_ worth: [String: Double]) -> String {
-            "{"
-                + worth.sorted { $0.key < $1.key }.map { "\(JSONText.quoted($0.key)):\(JSONText.number(($0.value * 100).rounded() / 100))" }
-                .joined(separator: ",") + "}"
-        }
         /// Each charge (or refund, with its cause) as an object.
         func charges(_ list: [(charge: ChargeLedger.Charge, cause: RefundCause?)]) -> String {
             "["
@@ -32,20 +29,7 @@ extension IncidentReport {
                         + (cause.map { ",\"cause\":\(quoted($0.rawValue)),\"ours\":\($0.isOurs)" } ?? "") + "}"
                 }.joined(separator: ",") + "]"
         }
-        let lost = cost.lost.sorted { ActionType.isListedBefore($0.key, $1.key) }.map { action, estimate in
-            let basis: String =
-                switch estimate.basis {
-                case .previousDays(let days): "{\"previousDays\":\(days)}"
-                case .objective(let target): "{\"objective\":\(JSONText.number(target))}"
-                }
-            return "\(JSONText.quoted(action)):{\"purchases\":\(JSONText.number((estimate.purchases * 10).rounded() / 10)),"
-                + "\"low\":\(JSONText.number(estimate.interval.lowerBound.rounded())),\"high\":\(JSONText.number(estimate.interval.upperBound.rounded())),"
-                + "\"basis\":\(basis),\"worth\":\(money(estimate.worth))}"
-        }
-        func tally(_ tally: ChargeTally?) -> String { tally.map { "{\"count\":\($0.count),\"worth\":\(money($0.worth))}" } ?? "null" }
-        let costJSON =
-            "{\"lost\":{\(lost.joined(separator: ","))},\"ungranted\":\(tally(cost.ungranted)),\"refunded\":\(tally(cost.refunded)),"
-            + "\"worth\":\(money(cost.worth)),\"text\":\(quoted(cost.text(isOver: isOver).rendered(.terminal)))}"
+        let costJSON = cost.json(isOver: isOver)
         let moments = timeline.map {
             "{\"at\":\(time($0.seconds)),\"what\":\(quoted($0.label)),\"text\":\(quoted($0.text.rendered(.terminal)))}"
         }
@@ -74,10 +58,8 @@ extension IncidentReport {
         return "{\"id\":\(quoted(incident.id)),\"app\":\(quoted(app)),\"severity\":\(quoted(incident.peakSeverity.rawValue)),"
             + "\"over\":\(isOver),\"firstBadMinute\":\(time(incident.firstBadSeconds)),\"startsAt\":\(time(incident.startsAt)),"
             + "\"endsAt\":\(time(incident.endsAt)),\"readAt\":\(time(readAtSeconds)),\"status\":\(quoted(record.status.rawValue)),"
-            + "\"cost\":\(costJSON),\"owed\":\(tally(record.owed)),\"acknowledgement\":"
-            + (record.acknowledgement.map {
-                "{\"owner\":\(quoted($0.owner)),\"note\":\(quoted($0.note)),\"at\":\(time($0.atSeconds))}"
-            } ?? "null") + ","
+            + "\"cost\":\(costJSON),\"owed\":\(record.owed.map(\.json) ?? "null"),\"acknowledgement\":"
+            + (record.acknowledgement?.json ?? "null") + ","
             + "\"timeline\":[\(moments.joined(separator: ","))],\"actions\":[\(actions.joined(separator: ","))],"
             + "\"chargesNotGrantedInTime\":\(charges(lateCharges.map { ($0, nil) })),\"refunds\":\(charges(refunds.map { ($0.refund, $0.cause) })),"
             + "\"storeCoverage\":\(storeCoverage.json(period: "this incident's span")),"

@@ -45,7 +45,17 @@ public func buildApplication(
     HealthController(store: store, committer: committer, metrics: metrics).addRoutes(to: router)
     SLOMetricsController(store: store, configuration: configuration).addRoutes(to: router)
     MaintenanceController(
-        store: store, policyWindows: configuration.alertPolicy.maintenance, adminKeys: configuration.adminKeys,
+        store: store, policyWindows: configuration.alertPolicy.maintenance,
+        admin: AdminAccess(
+            keys: configuration.adminKeys, change: "declaring or removing maintenance windows", readKeyMay: "a read key only lists them",
+            offline: "purchase-sli maintenance works on the database"),
+        maximumBodyBytes: configuration.maximumBodyBytes, bodyTimeoutSeconds: configuration.bodyTimeoutSeconds, logger: logger
+    ).addRoutes(to: router)
+    IncidentsController(
+        store: store, policy: configuration.alertPolicy, links: links(configuration, databasePath), definitions: configuration.dashboards,
+        admin: AdminAccess(
+            keys: configuration.adminKeys, change: "acknowledging incidents", readKeyMay: "a read key only lists them",
+            offline: "purchase-sli incidents acknowledge works on the database"),
         maximumBodyBytes: configuration.maximumBodyBytes, bodyTimeoutSeconds: configuration.bodyTimeoutSeconds, logger: logger
     ).addRoutes(to: router)
     if let directory = configuration.pagesDirectory {

@@ -21,8 +21,8 @@ struct MaintenanceController {
     let store: any PurchaseStore
     /// The policy's own windows, listed with the stored ones.
     let policyWindows: [MaintenanceWindow]
-    /// The keys that may declare and remove windows.
-    let adminKeys: AccessKeys
+    /// Who may declare and remove windows.
+    let admin: AdminAccess
     let maximumBodyBytes: Int
     let bodyTimeoutSeconds: Int64
     let logger: Logger
@@ -31,8 +31,7 @@ struct MaintenanceController {
         router.get("/v1/maintenance") { _, _ in try await list() }
         router.post("/v1/maintenance") { request, _ in try await declare(request) }
         router.delete("/v1/maintenance/{id}") { request, context in
-            try requireAdmin(request)
-            try refuseCrossSite(request)
+            try admin.check(request)
             return try await remove(context.parameters.get("id") ?? "")
         }
     }
@@ -44,13 +43,8 @@ struct MaintenanceController {
     }
 
     private func declare(_ request: Request) async throws -> Response {
-        try requireAdmin(request)
-        try refuseCrossSite(request)
-        // JSON only: a browser sends it cross-site only after a CORS preflight this server never grants, so a
-        // page elsewhere cannot post a form that declares a window with the key a browser keeps for the pages.
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
-            throw IngestError.unsupportedMediaType("expected Content-Type: application/json")
-        }
+        try admin.check(request)
+        try admin.requireJSON(request)
         let body = try await collectBody(of: request, limit: min(maximumBodyBytes, 64 << 10), timeoutSeconds: bodyTimeoutSeconds)
         let declaration: MaintenanceDeclaration
         do {
@@ -89,27 +83,6 @@ struct MaintenanceController {
         }
         logger.notice("maintenance window removed", metadata: ["id": "\(removed.id)", "reason": "\(removed.reason)"])
         return Self.json(.ok, MaintenanceOutput.json(removed) + "\n")
-    }
-
-    /// Refuses a change unless the request presents an admin key: without admin keys configured, every one
-    /// (a server on 127.0.0.1 is reached by any local process and, through DNS rebinding, by web pages).
-    private func requireAdmin(_ request: Request) throws {
-        guard adminKeys.isEnabled else {
-            throw IngestError.forbidden(
-                "declaring or removing maintenance windows needs an admin key (serve --admin-keys); none is configured "
-                    + "(purchase-sli maintenance works on the database)")
-        }
-        guard let presented = ReadAccessMiddleware<ServerRequestContext>.presentedKey(request), adminKeys.match(presented) != nil else {
-            throw IngestError.forbidden(
-                "declaring or removing maintenance windows needs an admin key (Authorization: Bearer KEY); a read key only lists them")
-        }
-    }
-
-    /// Refuses a request a browser says another site made (`Sec-Fetch-Site: cross-site`).
-    private func refuseCrossSite(_ request: Request) throws {
-        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" {
-            throw IngestError.forbidden("a request another site's page made cannot change maintenance windows")
-        }
     }
 
     private static func path(_ context: DecodingError.Context) -> String {
