@@ -13,7 +13,7 @@ import Testing
 /// An incident is a stored record that `serve` keeps minute by minute and `incidents --rebuild` takes
 /// again from the events, equal at the same time; its figures are facts that only events change, and a
 /// week counts the part of its losses that happened in it.
-@Suite(.sampleLogs) struct IncidentRecordTests {
+@Suite(.sampleLogs, .serialized) struct IncidentRecordTests {
     /// The payment-info detour of 2026-11-19 (CancelRateSpike, then ChargedNotGranted of coins_500).
     static let detour = "20261119-1641-b5ce28"
     /// The purchase success-rate burn of 2026-11-02, 18:02 to 18:55.
@@ -76,6 +76,45 @@ import Testing
         #expect(w44.costShare(ofIncident: Self.doubleGrant)?.counted == 0)
         #expect((w44.costShare(ofIncident: Self.doubleGrant)?.worth ?? [:]).isEmpty)
         #expect(w44.markdown.contains("(this week: nothing priced)"), "\(w44.markdown)")
+    }
+
+    @Test("one incident, one cost: the purchase burn of 11-02 costs the same on every surface")
+    func oneIncidentHasOneCostOnEverySurface() async throws {
+        let logs = try SampleLogs.get()
+        let executable = try #require(builtExecutable)
+        func run(_ arguments: [String]) async throws -> String {
+            let (termination, output) = try await ChildProcess.run(executable, arguments + ["--db", logs.database])
+            #expect(termination == .exit(0), "\(arguments): \(output)")
+            return output
+        }
+        let record = try await onDedicatedThread {
+            try logs.context.record(
+                of: try logs.context.incident(id: Self.burn, at: seconds("2026-11-03T00:00:00Z")), at: seconds("2026-11-03T00:00:00Z"))
+        }
+        let cost = try #require(record.costText).rendered(.terminal)
+        #expect(cost.hasPrefix("incident cost: ≈ 92 purchases (84–100) that would have succeeded, ≈ 979.41 USD"), "\(cost)")
+        // The backtest's alert text, the incident report, the list of records and the weekly review.
+        let alerts = try await run(["alerts", "--from", "2026-11-02T18:00:00Z", "--to", "2026-11-02T20:00:00Z"])
+        #expect(alerts.contains(cost), "\(alerts)")
+        let report = try await run(["incident", Self.burn, "--at", "2026-11-03T00:00:00Z"])
+        #expect(report.contains("- **cost**: " + cost.dropFirst("incident cost: ".count)), "\(report)")
+        // Rebuilt in a copy: the records kept in the suite's database are the notifier's.
+        let directory = try TemporaryDirectory()
+        let copy = directory.file("copy.sqlite")
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: logs.database + suffix) {
+            try FileManager.default.copyItem(atPath: logs.database + suffix, toPath: copy + suffix)
+        }
+        let (termination, listed) = try await ChildProcess.run(
+            executable,
+            ["incidents", "--rebuild", "--from", "2026-11-02T00:00:00Z", "--at", "2026-11-03T00:00:00Z", "--format", "json", "--db", copy])
+        #expect(termination == .exit(0), "\(listed)")
+        // After the line that says what was rebuilt.
+        let json = try #require(listed.split(separator: "\n").last { $0.hasPrefix("{") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let listedCost = try #require((object["incidents"] as? [[String: Any]])?.first?["cost"] as? [String: Any])
+        #expect((listedCost["worth"] as? [String: Double])?["USD"] == 979.41, "\(listedCost)")
+        let review = try await run(["report", "--week", "2026-W45", "--format", "markdown"])
+        #expect(review.contains("incident 20261102-1802-fef488: PurchaseSuccessRateBurn actionType=purchase: bad from") && review.contains(cost))
     }
 }
 
