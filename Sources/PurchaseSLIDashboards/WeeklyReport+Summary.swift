@@ -164,13 +164,13 @@ extension WeeklyReport {
     }
 
     /// "incident cost: … (this week: ≈ 120.00 USD)": incident `id`'s cost in all, and the week's share when
-    /// part of it fell in another week; nil without a record.
+    /// part of it fell in another week ("none of it this week" when all did); nil without a record.
     func incidentCostText(ofIncident id: String?) -> AlertText? {
         guard let id, let record = incidentRecords[id], let text = record.costText else { return nil }
-        let share = costShare(ofIncident: id)?.worth ?? [:]
-        let total = record.losses.total.worth
-        guard share != total else { return text }
-        return text + " (\(words: "this week"): " + (AlertText.amounts(share).map { "≈ " + $0 } ?? "nothing priced") + ")"
+        let share = costShare(ofIncident: id) ?? LossTimeline.Step(startSeconds: week.startSeconds)
+        guard share.worth != record.losses.total.worth else { return text }
+        if share.worth.isEmpty, share.counted == 0, share.lostSuccesses < 0.5 { return text + " (\(words: "none of it this week"))" }
+        return text + " (\(words: "this week"): " + (AlertText.amounts(share.worth).map { "≈ " + $0 } ?? "nothing priced") + ")"
     }
 
     /// The week's incidents: its episodes grouped by the incident each belongs to, by start.

@@ -75,7 +75,7 @@ import Testing
         #expect(w44.incidentRecords[Self.doubleGrant] != nil, "it went on into W44")
         #expect(w44.costShare(ofIncident: Self.doubleGrant)?.counted == 0)
         #expect((w44.costShare(ofIncident: Self.doubleGrant)?.worth ?? [:]).isEmpty)
-        #expect(w44.markdown.contains("(this week: nothing priced)"), "\(w44.markdown)")
+        #expect(w44.markdown.contains("(none of it this week)"), "\(w44.markdown)")
     }
 
     @Test("one incident, one cost: the purchase burn of 11-02 costs the same on every surface")
