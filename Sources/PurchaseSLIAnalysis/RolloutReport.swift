@@ -47,6 +47,9 @@ public struct RolloutReport: Sendable {
     public var platforms: [String] = []
     /// What `serve` did to the stores' releases of this release of the candidate, oldest first.
     public var actions: [RolloutAction] = []
+    /// The kept records of the incidents whose alerts named the candidate version, by start: what the
+    /// regression cost, the one figure the alerts, the incident report and the weekly review show too.
+    public var incidents: [IncidentRecord] = []
     /// How the candidate's events over the compared range arrived, when read (`serve`'s checks): a bulk of
     /// late ones (``PurchaseSLICore/LateArrival/isBulk(late:of:)``) is not acted on without a person.
     public var arrivals: Arrivals?

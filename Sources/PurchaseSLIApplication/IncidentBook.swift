@@ -88,6 +88,14 @@ public struct IncidentBook: Sendable {
             .map(IncidentRecord.init(stored:))
     }
 
+    /// The kept records reaching into `[from, to)` whose alerts named app version `version` (an
+    /// `appVersion` slice), by start: the incidents of a release.
+    public func records(naming version: String, from: Int64, to: Int64) throws -> [IncidentRecord] {
+        try records(from: from, to: to).filter { record in
+            record.alerts.contains { $0.labels.slice?.dimension == .appVersion && $0.labels.slice?.value == version }
+        }
+    }
+
     /// The kept record of incident `id`, or nil.
     public func record(id: String) throws -> IncidentRecord? {
         guard let start = IncidentReport.startSeconds(ofID: id) else { return nil }

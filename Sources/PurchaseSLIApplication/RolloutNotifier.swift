@@ -76,6 +76,8 @@ public struct RolloutNotifier: Service {
                 let freshness = try AlertContext(store: store, policy: policy).freshness(at: time)
                 var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
                 report.arrivals = try query.arrivals(of: report)
+                report.incidents = try IncidentBook(context: AlertContext(store: store, policy: policy)).records(
+                    naming: version, from: report.fromSeconds, to: time + 60)
                 return report
             }
         } catch {

@@ -85,6 +85,7 @@ struct RolloutCommand: ParsableCommand {
         var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: try context.freshness(at: end))
         report.app = app.app
         report.actions = try context.store.rolloutActions(of: report)
+        report.incidents = try IncidentBook(context: context).records(naming: candidate, from: report.fromSeconds, to: end + 60)
         switch format {
         case .text: return RolloutOutput.text(report, zone: zone)
         case .markdown: return RolloutOutput.markdown(report, zone: zone)

@@ -48,6 +48,8 @@ extension DashboardContext {
                 inputs, freshness: try AlertContext(store: everyApp, policy: policy, app: app).freshness(at: atSeconds))
             report.app = app
             report.actions = try store.rolloutActions(of: report)
+            report.incidents = try IncidentBook(context: AlertContext(store: everyApp, policy: policy, app: app)).records(
+                naming: candidate, from: report.fromSeconds, to: atSeconds + 60)
         } catch let failure as RolloutQuery.Failure {
             return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"
         }

@@ -213,6 +213,17 @@ struct RolloutNarrative {
         report.reasons.map(sentence)
     }
 
+    /// One sentence per incident whose alerts named the candidate, from its record: "incident
+    /// 20261117-1726-086dbf (settled): incident cost: ≈ 5 purchases (0–15) …".
+    var incidents: [String] {
+        report.incidents.map { record in
+            var text = "incident \(record.id) (\(record.status.rawValue))"
+            if let cost = record.costText { text += ": " + cost.rendered(escaping, zone: zone) }
+            if let acknowledged = record.acknowledgementText { text += "; " + acknowledged.rendered(escaping, zone: zone) }
+            return text
+        }
+    }
+
     /// "purchase" or "purchase, planID=pro_monthly".
     func sliceName(_ labels: SeriesLabels) -> String {
         labels.pairs.dropFirst().reduce(escaping.escape(labels.actionType)) { text, pair in

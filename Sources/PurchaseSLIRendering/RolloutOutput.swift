@@ -12,6 +12,9 @@ public enum RolloutOutput {
         if !narrative.actions.isEmpty { lines += ["", "done:"] + narrative.actions.map { "  - " + $0 } }
         lines += ["", "why:"]
         lines += narrative.reasons.map { "  - " + $0 }
+        if !narrative.incidents.isEmpty {
+            lines += ["", "incidents on \(TerminalText.sanitized(report.candidate)):"] + narrative.incidents.map { "  - " + $0 }
+        }
         let rows =
             [
                 [
@@ -48,6 +51,7 @@ public enum RolloutOutput {
         var lines = ["**\(narrative.headline)**", "", narrative.scope, ""]
         if !narrative.actions.isEmpty { lines += ["Done:"] + narrative.actions.map { "- " + $0 } + [""] }
         lines += narrative.reasons.map { "- " + $0 }
+        if !narrative.incidents.isEmpty { lines += ["", "Incidents:"] + narrative.incidents.map { "- " + $0 } }
         lines += [
             "",
             "| metric | slice | \(TextEscaping.markdown.escape(report.candidate)) | "
@@ -79,6 +83,7 @@ public enum RolloutOutput {
         lines += narrative.actions.map { "• *Done:* " + $0 }
         lines += narrative.reasons.prefix(5).map { "• " + $0 }
         if narrative.reasons.count > 5 { lines.append("• and \(narrative.reasons.count - 5) more") }
+        lines += narrative.incidents.map { "• " + $0 }
         if let pageURL { lines.append("<\(pageURL)|The rollout page>") }
         return "{\"text\":\(JSONText.quoted(lines.joined(separator: "\n")))}\n"
     }
@@ -89,8 +94,10 @@ public enum RolloutOutput {
             + "}\n"
     }
 
-    /// `{"candidate", "baseline", "from", "to", "verdict", "reasons", "progress", "comparisons", "checks"}` with
-    /// every comparison and the verdict of every hourly check.
+    /// `{"candidate", "baseline", "from", "to", "verdict", "reasons", "progress", "platforms", "actions",
+    /// "incidents", "comparisons", "checks"}` with every comparison and the verdict of every hourly check;
+    /// `incidents` are the records of the incidents whose alerts named the candidate, as
+    /// ``IncidentListOutput/json(_:)`` writes them.
     public static func json(_ report: RolloutReport) -> String {
         let narrative = RolloutNarrative(report: report, escaping: .terminal, zone: .utc)
         func side(_ side: RolloutComparison.Side) -> String {
@@ -119,6 +126,7 @@ public enum RolloutOutput {
             + "\"verdict\":\"\(report.verdict.rawValue)\",\"reasons\":[\(narrative.reasons.map(JSONText.quoted).joined(separator: ","))],"
             + "\"progress\":\(progress(report.progress)),\"platforms\":[\(report.platforms.map(JSONText.quoted).joined(separator: ","))],"
             + "\"actions\":[\(zip(report.actions, narrative.actions).map(action).joined(separator: ","))],"
+            + "\"incidents\":[\(report.incidents.map(IncidentListOutput.json).joined(separator: ","))],"
             + "\"comparisons\":[\n" + comparisons.joined(separator: ",\n") + "\n],\n\"checks\":[" + checks.joined(separator: ",") + "]}\n"
     }
 

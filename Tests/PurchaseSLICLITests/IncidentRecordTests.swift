@@ -116,6 +116,34 @@ import Testing
         let review = try await run(["report", "--week", "2026-W45", "--format", "markdown"])
         #expect(review.contains("incident 20261102-1802-fef488: PurchaseSuccessRateBurn actionType=purchase: bad from") && review.contains(cost))
     }
+
+    @Test("the rollout of 4.12.0 names the incidents its alerts had, each with its record's cost")
+    func theRolloutNamesTheIncidentsOfItsCandidate() async throws {
+        let logs = try SampleLogs.get()
+        let executable = try #require(builtExecutable)
+        let directory = try TemporaryDirectory()
+        let copy = directory.file("copy.sqlite")
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: logs.database + suffix) {
+            try FileManager.default.copyItem(atPath: logs.database + suffix, toPath: copy + suffix)
+        }
+        let at = ["--at", "2026-11-20T00:00:00Z", "--db", copy]
+        let (rebuilt, _) = try await ChildProcess.run(executable, ["incidents", "--rebuild", "--from", "2026-11-10T00:00:00Z"] + at)
+        #expect(rebuilt == .exit(0))
+        let (termination, text) = try await ChildProcess.run(executable, ["rollout"] + at)
+        #expect(termination == .exit(0), "\(text)")
+        let records = try await onDedicatedThread {
+            try IncidentBook(context: AlertContext(store: try SQLiteBucketStore(path: copy), policy: logs.policy)).records(
+                naming: "4.12.0", from: seconds("2026-11-10T00:00:00Z"), to: seconds("2026-11-20T00:01:00Z"))
+        }
+        #expect(records.map(\.id) == ["20261111-0941-6d6271", "20261117-1726-086dbf"])
+        for record in records {
+            let line = "  - incident \(record.id) (\(record.status.rawValue)): " + (record.costText?.rendered(.terminal) ?? "")
+            #expect(text.contains(line), "\(line)\n\(text)")
+        }
+        let (_, json) = try await ChildProcess.run(executable, ["rollout", "--format", "json"] + at)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect((object["incidents"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == records.map(\.id))
+    }
 }
 
 /// A sender that takes every notification and keeps none.

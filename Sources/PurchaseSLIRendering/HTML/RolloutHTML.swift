@@ -18,6 +18,10 @@ extension RolloutOutput {
             ? ""
             : "<div class=\"meta\"><strong>Done</strong></div><ul>\(HTML.joined(narrative.actions.map { "<li>\(HTML(trusted: $0))</li>" }))</ul>"
                 + "<div class=\"meta\"><strong>Why</strong></div>"
+        let incidents: HTML =
+            narrative.incidents.isEmpty
+            ? ""
+            : "<div class=\"meta\"><strong>Incidents</strong></div><ul>\(HTML.joined(narrative.incidents.map { "<li>\(HTML(trusted: $0))</li>" }))</ul>"
         let shown = report.comparisons.filter { comparison in
             comparison.slice.slice == nil || comparison.isRegression || abs(comparison.effect ?? 0) >= minimumEffect && comparison.isTested
         }
@@ -41,7 +45,7 @@ extension RolloutOutput {
         }
         return """
             <div class="banner \(tone)"><strong>\(HTML(trusted: narrative.headline))</strong>
-            <div class="meta">\(HTML(trusted: narrative.scope))</div>\(actions)<ul>\(reasons)</ul></div>
+            <div class="meta">\(HTML(trusted: narrative.scope))</div>\(actions)<ul>\(reasons)</ul>\(incidents)</div>
             <div class="scroll"><table><tr><th>metric</th><th class="text">slice</th><th>\(report.candidate)</th><th></th>\
             <th>\(report.baseline)</th><th></th><th>change</th><th>p (Holm)</th></tr>\(HTML.joined(rows))</table></div>
             <p class="meta">Bars: each rate with its 95 % Wilson interval, on one scale. Shown: every action, and the \
