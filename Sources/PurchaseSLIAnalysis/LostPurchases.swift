@@ -48,6 +48,8 @@ public struct LostPurchases: Sendable, Hashable, Codable {
     public var worth: [String: Double]
     /// Lost purchases of products without a known price, not in ``worth``.
     public var unpriced: Double
+    /// Whether the products were priced at all (purchases are; restores and retries are not).
+    public var isPriced: Bool
     /// The variance of ``purchases``, which the interval is drawn from.
     private var variance: Double
 
@@ -89,7 +91,7 @@ public struct LostPurchases: Sendable, Hashable, Codable {
                 trials: Double(trials(counts)), rate: usual, rateEvents: events, good: counts.success + counts.alreadyGranted,
                 price: prices.map { latestPrice(of: product, among: $0) }, to: &purchases, &variance, &worth, &unpriced)
         }
-        return LostPurchases(purchases: purchases, variance: variance, basis: basis, worth: worth, unpriced: unpriced)
+        return LostPurchases(purchases: purchases, variance: variance, basis: basis, worth: worth, unpriced: unpriced, isPriced: prices != nil)
     }
 
     /// The estimate against the objective's `target`, per valid event.
@@ -103,7 +105,8 @@ public struct LostPurchases: Sendable, Hashable, Codable {
                 trials: Double(counts.valid), rate: target, rateEvents: 0, good: counts.success + counts.alreadyGranted,
                 price: prices.map { latestPrice(of: product, among: $0) }, to: &purchases, &variance, &worth, &unpriced)
         }
-        return LostPurchases(purchases: purchases, variance: variance, basis: .objective(target), worth: worth, unpriced: unpriced)
+        return LostPurchases(
+            purchases: purchases, variance: variance, basis: .objective(target), worth: worth, unpriced: unpriced, isPriced: prices != nil)
     }
 
     /// `window`'s products in the order of their ids and plans: the sums of an estimate are made in one
@@ -136,7 +139,8 @@ public struct LostPurchases: Sendable, Hashable, Codable {
 
     /// An estimate of `purchases` with `variance`, its 95 % interval normally approximated (half an event
     /// wider each side, for the counts' discreteness), nothing below zero.
-    private init(purchases: Double, variance: Double, basis: Basis, worth: [String: Double], unpriced: Double) {
+    private init(purchases: Double, variance: Double, basis: Basis, worth: [String: Double], unpriced: Double, isPriced: Bool) {
+        self.isPriced = isPriced
         let margin = 1.96 * variance.squareRoot() + 0.5
         self.purchases = max(0, purchases)
         self.variance = variance
@@ -152,7 +156,8 @@ public struct LostPurchases: Sendable, Hashable, Codable {
         var worth = self.worth
         for (currency, amount) in removed { worth[currency, default: 0] -= amount }
         return LostPurchases(
-            purchases: purchases - Double(count), variance: variance, basis: basis, worth: worth.mapValues { max(0, $0) }, unpriced: unpriced)
+            purchases: purchases - Double(count), variance: variance, basis: basis, worth: worth.mapValues { max(0, $0) }, unpriced: unpriced,
+            isPriced: isPriced)
     }
 
     /// The latest price of the product and plan, else the latest of the product under any plan.
@@ -175,6 +180,8 @@ extension LostPurchases {
         if let amounts = AlertText.amounts(worth) { text = text + ", ≈ " + amounts }
         if unpriced >= 0.5 {
             text = text + " (\(count: Int64(unpriced.rounded())) of them of products without a known price)"
+        } else if worth.isEmpty, lost > 0, isPriced {
+            text = text + " (worth nothing net: the products that did better than usual are worth as much or more)"
         } else if worth.isEmpty, lost > 0, action == ActionType.retry.rawValue {
             text = text + " (not priced: a retry sends again what was charged before, and may be one of many of one charge)"
         } else if worth.isEmpty, lost > 0, action == ActionType.restore.rawValue {
