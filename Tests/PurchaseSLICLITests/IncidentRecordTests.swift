@@ -24,8 +24,8 @@ import Testing
     @Test("what serve keeps, minute by minute, is what a rebuild takes from the events at the same time")
     func theStoredRecordEqualsItsRebuild() async throws {
         let logs = try SampleLogs.get()
-        let notifier = AlertNotifier(
-            context: logs.context, intervalSeconds: 60, sender: DiscardingSender(), logger: Logger(label: "test"), nowMillis: { 0 })
+        let sender = RecordingSender()
+        let notifier = AlertNotifier(context: logs.context, intervalSeconds: 60, sender: sender, logger: Logger(label: "test"), nowMillis: { 0 })
         var state = AlertNotificationState(resendingFiring: false)
         let book = IncidentBook(context: logs.context)
         // The purchase burn of 2026-11-02, 18:02 to 18:55: firing, just over, and past the 3 hours in which
@@ -39,7 +39,18 @@ import Testing
             let kept = try await onDedicatedThread { try book.record(id: Self.burn) }
             #expect(kept?.status == step.status, "\(step.time)")
             #expect(kept?.readAtSeconds == seconds(step.time) || step.status == .settled, "updated each round until settled")
+            if step.status == .open, kept?.acknowledgement == nil {
+                // A person takes it on while it fires: kept through every later round, and in the notifications.
+                _ = try await onDedicatedThread {
+                    try book.acknowledge(id: Self.burn, owner: "ana", note: "grant server restarted", at: seconds("2026-11-02T18:10:00Z"))
+                }
+            }
         }
+        // The resolved notification carries the final figures and who took it on.
+        let resolved = try #require(await sender.sent.last { $0.endsAt != nil }, "no resolved notification")
+        #expect(resolved.incidentRecord?.status == .resolved && resolved.incidentRecord?.acknowledgement?.owner == "ana")
+        let text = AlertOutput.text([resolved], now: seconds("2026-11-02T19:00:00Z"))
+        #expect(text.contains("incident cost: ≈ ") && text.contains("acknowledged by ana at 2026-11-02T18:10:00Z: grant server restarted"), "\(text)")
         let end = seconds(steps.last!.time)
         let kept = try await onDedicatedThread { try book.records(from: seconds("2026-11-02T00:00:00Z"), to: end + 60) }
         let rebuilt = try await onDedicatedThread { try book.rebuild(from: seconds("2026-11-02T00:00:00Z"), at: end).records }
@@ -146,10 +157,11 @@ import Testing
     }
 }
 
-/// A sender that takes every notification and keeps none.
-private struct DiscardingSender: AlertNotificationSender {
-    var resendsFiring: Bool { false }
-    func send(_ reports: [AlertReport], evaluatedAt time: Int64) async throws {}
+/// A sender that keeps every report it is given, in order.
+private actor RecordingSender: AlertNotificationSender {
+    private(set) var sent: [AlertReport] = []
+    nonisolated var resendsFiring: Bool { false }
+    func send(_ reports: [AlertReport], evaluatedAt time: Int64) async throws { sent += reports }
 }
 
 /// Seconds since the epoch of an RFC 3339 time.
