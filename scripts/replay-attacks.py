@@ -457,12 +457,18 @@ class Replay:
         with open(config, "w") as file:
             json.dump({"readRequestsPerSecond": 1000, "readBurst": 1000}, file)
         database = os.path.join(self.work, "maintenance.sqlite")
+        self.with_keyed_server(database, keys, ["--config", config], lambda: self.maintenance_cases(database))
+        self.input_cases(database)
+
+    def with_keyed_server(self, database, keys, extra, cases):
+        """Runs `cases` against a serve of its own on `database` with the read, admin and ingest key files of
+        `keys` (and `extra` arguments), on a free port, stopped after."""
         main_port = self.port
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        server = subprocess.Popen([self.binary, "serve", "--db", database, "--port", str(self.port), "--config", config,
-                                   "--read-keys", keys["read"], "--admin-keys", keys["admin"], "--ingest-keys", keys["ingest"]],
+        server = subprocess.Popen([self.binary, "serve", "--db", database, "--port", str(self.port)] + extra
+                                  + ["--read-keys", keys["read"], "--admin-keys", keys["admin"], "--ingest-keys", keys["ingest"]],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             for _ in range(300):
@@ -471,7 +477,7 @@ class Replay:
                         break
                 except OSError:
                     time.sleep(0.1)
-            self.maintenance_cases(database)
+            cases()
         finally:
             server.send_signal(signal.SIGTERM)
             try:
@@ -479,7 +485,6 @@ class Replay:
             except subprocess.TimeoutExpired:
                 server.kill()
             self.port = main_port
-        self.input_cases(database)
 
     def maintenance_cases(self, database):
         def key(kind):
@@ -576,28 +581,7 @@ class Replay:
             keys[kind] = os.path.join(self.work, f"incident-{kind}-keys.txt")
             with open(keys[kind], "w") as file:
                 file.write(f"replay-incident-{kind}\n")
-        main_port = self.port
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        server = subprocess.Popen([self.binary, "serve", "--db", database, "--port", str(self.port), "--read-keys", keys["read"],
-                                   "--admin-keys", keys["admin"], "--ingest-keys", keys["ingest"]],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(300):
-                try:
-                    if self.request("GET", "/healthz")[0] == 200:
-                        break
-                except OSError:
-                    time.sleep(0.1)
-            self.incident_cases(incident)
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-            self.port = main_port
+        self.with_keyed_server(database, keys, [], lambda: self.incident_cases(incident))
 
     def incident_cases(self, incident):
         def key(kind):
