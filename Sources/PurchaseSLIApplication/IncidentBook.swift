@@ -39,7 +39,8 @@ public struct IncidentBook: Sendable {
 
     /// Keeps `records` (those of the incidents an evaluation at `time` found firing, taken at `time`) and
     /// takes again every kept record still open or resolved: an open one no longer firing is looked up again
-    /// to find its end; a resolved one has its figures taken again from its scope. Returns them all by start.
+    /// to find its end (removed when no longer found, as a rebuild removes it); a resolved one has its
+    /// figures taken again from its scope. Returns them all by start.
     public func update(with records: [IncidentRecord], at time: Int64) throws -> [IncidentRecord] {
         var records = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let unsettled = try context.store.incidents(
@@ -49,8 +50,17 @@ public struct IncidentBook: Sendable {
         for stored in unsettled where records[stored.id] == nil {
             let kept = try IncidentRecord(stored: stored)
             if kept.status == .open {
-                // Events pruned or a policy changed since: kept as it was rather than lost.
-                guard let incident = try? context.incident(id: kept.id, at: time) else { continue }
+                let incident: Incident
+                do {
+                    incident = try context.incident(id: kept.id, at: time)
+                } catch is IncidentLookupError {
+                    // Joined to an earlier incident by a later alert, or its events pruned: no longer found,
+                    // removed as a rebuild would remove it (and not looked up again every round).
+                    let sameSecond = try context.store.incidents(app: app, fromSeconds: kept.startsAt, toSeconds: kept.startsAt + 1, statuses: nil)
+                    _ = try context.store.removeIncidents(
+                        app: app, startingFrom: kept.startsAt, to: kept.startsAt + 1, keeping: Set(sameSecond.map(\.id)).subtracting([kept.id]))
+                    continue
+                }
                 var ended = try context.record(of: incident, at: time)
                 ended.acknowledgement = kept.acknowledgement
                 records[kept.id] = ended

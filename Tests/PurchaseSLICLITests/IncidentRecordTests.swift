@@ -155,6 +155,26 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect((object["incidents"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == records.map(\.id))
     }
+
+    @Test("an open record the alerts no longer find (joined to another incident, its events pruned) is removed, not looked up every round")
+    func anOpenRecordNoLongerFoundIsRemoved() async throws {
+        let logs = try SampleLogs.get()
+        let book = IncidentBook(context: logs.context)
+        let time = seconds("2026-11-02T20:00:00Z")
+        try await onDedicatedThread {
+            let incident = try logs.context.incident(id: Self.burn, at: time)
+            var orphan = try logs.context.record(of: incident, at: seconds("2026-11-02T18:30:00Z"))
+            #expect(orphan.status == .resolved || orphan.status == .open)
+            orphan.id = "20261102-1802-000000"
+            orphan.endsAt = nil
+            orphan.status = .open
+            try logs.store.save([try orphan.stored()])
+            #expect(try book.record(id: orphan.id) != nil)
+            let updated = try book.update(with: [], at: time)
+            #expect(!updated.contains { $0.id == orphan.id })
+            #expect(try book.record(id: orphan.id) == nil, "removed")
+        }
+    }
 }
 
 /// A sender that keeps every report it is given, in order.
