@@ -72,7 +72,8 @@ extension AlertContext {
         let alerts = try reports(of: [incident], at: time, inputs: inputs).episodes
         let from = incident.firstBadSeconds
         let until = incident.endsAt.map { min($0, time) } ?? time
-        var record = try record(of: incident, at: time)
+        // Its alerts' reports carry its record, taken at `time`.
+        var record = try alerts.first?.incidentRecord ?? record(of: incident, at: time)
         record.acknowledgement = try IncidentBook(context: self).record(id: incident.id)?.acknowledgement
         let cost = record.cost
         var impacts: [IncidentReport.ActionImpact] = []
