@@ -13,12 +13,6 @@ public struct IncidentFigures: Sendable, Hashable {
 }
 
 extension AlertContext {
-    /// What `incident` cost from its first bad minute to its end (or `time`, while it goes on):
-    /// ``figures(of:at:)``'s cost.
-    public func cost(of incident: Incident, at time: Int64) throws -> AlertCost {
-        try figures(of: IncidentCostScope(incident), at: time).cost
-    }
-
     /// The record of `incident` read at `time`: its figures (``figures(of:at:)``) and the status they give.
     public func record(of incident: Incident, at time: Int64) throws -> IncidentRecord {
         let figures = try figures(of: IncidentCostScope(incident), at: time)
