@@ -82,13 +82,19 @@ public struct IncidentBook: Sendable {
     }
 
     /// Keeps the records that `reports` (an evaluation of every minute from `from` through `time`) carry,
-    /// their acknowledgements kept, and removes the kept records that started in that range but are not
-    /// among them. Returns the records, by start, and how many were removed.
+    /// their acknowledgements kept, and removes the kept records not settled that started in that range but
+    /// are not among them (a settled one is final, whatever the events still kept say). Returns the records,
+    /// by start, and how many were removed.
     public func keep(_ reports: [AlertReport], from: Int64, through time: Int64) throws -> (records: [IncidentRecord], removed: Int) {
         let records = Dictionary(reports.compactMap(\.incidentRecord).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let sorted = records.values.sorted { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
         try context.store.save(sorted.map { try $0.stored() })
-        let removed = try context.store.removeIncidents(app: app, startingFrom: from, to: time + 60, keeping: Set(records.keys))
+        // A settled record is final: one the evaluation no longer finds (its events past their retention, an
+        // alert of an older policy) is kept, not removed.
+        let settled = try context.store.incidents(
+            app: app, fromSeconds: from, toSeconds: time + 60, statuses: [IncidentRecord.Status.settled.rawValue])
+        let removed = try context.store.removeIncidents(
+            app: app, startingFrom: from, to: time + 60, keeping: Set(records.keys).union(settled.map(\.id)))
         return (try self.records(from: from, to: time + 60).filter { records[$0.id] != nil }, removed)
     }
 

@@ -175,6 +175,28 @@ import Testing
             #expect(try book.record(id: orphan.id) == nil, "removed")
         }
     }
+
+    @Test("a rebuild keeps a settled record it no longer finds (its events past their retention) and removes an unsettled one")
+    func aRebuildKeepsSettledRecords() async throws {
+        let logs = try SampleLogs.get()
+        let book = IncidentBook(context: logs.context)
+        let time = seconds("2026-11-03T00:00:00Z")
+        try await onDedicatedThread {
+            let found = try logs.context.record(of: try logs.context.incident(id: Self.burn, at: time), at: time)
+            #expect(found.status == .settled)
+            var settled = found
+            settled.id = "20261102-1802-aaaaaa"
+            var resolved = found
+            resolved.id = "20261102-1802-bbbbbb"
+            resolved.status = .resolved
+            try logs.store.save([try settled.stored(), try resolved.stored()])
+            let rebuilt = try book.rebuild(from: seconds("2026-11-02T12:00:00Z"), at: time)
+            #expect(rebuilt.removed == 1 && rebuilt.records.map(\.id) == [Self.burn])
+            #expect(try book.record(id: settled.id) != nil, "a settled record is final")
+            #expect(try book.record(id: resolved.id) == nil)
+            #expect(try logs.store.removeIncidents(app: "", startingFrom: found.startsAt, to: found.startsAt + 1, keeping: [Self.burn]) == 1)
+        }
+    }
 }
 
 /// A sender that keeps every report it is given, in order.
