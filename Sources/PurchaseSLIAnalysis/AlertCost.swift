@@ -116,8 +116,9 @@ public struct AlertCost: Sendable, Hashable, Codable {
         return against.isEmpty ? "" : " (estimated against " + AlertText.joined(against, separator: " and ") + ")"
     }
 
-    /// "cost so far: " and the ``summary()`` and ``basisText``; "cost:" once the alert is over (`isOver`).
-    public func text(isOver: Bool) -> AlertText {
-        "\(words: isOver ? "cost" : "cost so far"): " + summary() + basisText
+    /// "cost so far: " and the ``summary()`` and ``basisText``; "cost:" once the alert is over (`isOver`);
+    /// `whose` before it ("incident cost so far:").
+    public func text(isOver: Bool, whose: String = "") -> AlertText {
+        "\(words: whose + (isOver ? "cost" : "cost so far")): " + summary() + basisText
     }
 }

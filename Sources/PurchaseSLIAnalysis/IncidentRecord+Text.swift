@@ -5,8 +5,10 @@ extension IncidentRecord {
     /// "incident cost:" once its alerts stopped; nil when nothing can be counted (a loss of signal).
     public var costText: AlertText? {
         guard !cost.isEmpty || owedText != nil else { return nil }
-        var text: AlertText = "\(words: status == .open ? "incident cost so far" : "incident cost"): "
-        text = text + (cost.isEmpty ? "nothing counted" : cost.summary() + cost.basisText)
+        var text: AlertText =
+            cost.isEmpty
+            ? "\(words: status == .open ? "incident cost so far" : "incident cost"): nothing counted"
+            : cost.text(isOver: status != .open, whose: "incident ")
         if let owedText { text = text + "; " + owedText }
         return text
     }

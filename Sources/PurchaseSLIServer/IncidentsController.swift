@@ -50,7 +50,7 @@ struct IncidentsController {
         }
         let book = self.book(app: app)
         let records = try await runBlocking { try book.records(from: from, to: to, statuses: statuses) }
-        return Self.json(.ok, IncidentListOutput.json(records, from: from, to: to, statuses: statuses, app: app))
+        return Response.json(.ok, IncidentListOutput.json(records, from: from, to: to, statuses: statuses, app: app))
     }
 
     private func acknowledge(_ request: Request, id: String) async throws -> Response {
@@ -62,16 +62,10 @@ struct IncidentsController {
         try admin.requireJSON(request)
         let body = try await collectBody(
             of: request, limit: min(maximumBodyBytes, Self.maximumAcknowledgementBytes), timeoutSeconds: bodyTimeoutSeconds)
-        let given: Acknowledgement
-        do {
-            given = try JSONDecoder().decode(Acknowledgement.self, from: Data(body))
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw IngestError.badRequest("\(key.stringValue): required field is missing")
-        } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
-            throw IngestError.badRequest("\(context.codingPath.map(\.stringValue).joined(separator: ".")): expected a string")
-        } catch {
-            throw IngestError.badRequest("expected a JSON object such as {\"owner\":\"Ana (payments on-call)\",\"note\":\"grant server fixed\"}")
-        }
+        let given = try JSONRequestBody.decode(
+            Acknowledgement.self, from: body,
+            example: "{\"owner\":\"Ana (payments on-call)\",\"note\":\"grant server fixed\"}",
+            typeMismatch: { path, _ in "\(path): expected a string" })
         let book = self.book(app: app)
         let now = wallClockMillis() / 1000
         let record: IncidentRecord
@@ -83,7 +77,7 @@ struct IncidentsController {
         }
         logger.notice(
             "incident acknowledged", metadata: ["id": "\(record.id)", "owner": "\(record.acknowledgement?.owner ?? "")"])
-        return Self.json(.ok, IncidentListOutput.json(record) + "\n")
+        return Response.json(.ok, IncidentListOutput.json(record) + "\n")
     }
 
     /// The body of an acknowledgement.
@@ -115,9 +109,5 @@ struct IncidentsController {
             throw IngestError.badRequest("\(name): expected \(TimeArgument.forms)")
         }
         return time.seconds - time.seconds.floorDividedBy(60).remainder
-    }
-
-    private static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 }

@@ -39,24 +39,17 @@ struct MaintenanceController {
     private func list() async throws -> Response {
         let store = store
         let stored = try await runBlocking { try store.maintenanceWindows() }
-        return Self.json(.ok, MaintenanceOutput.json(MaintenanceCalendar(policyWindows + stored).windows))
+        return Response.json(.ok, MaintenanceOutput.json(MaintenanceCalendar(policyWindows + stored).windows))
     }
 
     private func declare(_ request: Request) async throws -> Response {
         try admin.check(request)
         try admin.requireJSON(request)
         let body = try await collectBody(of: request, limit: min(maximumBodyBytes, 64 << 10), timeoutSeconds: bodyTimeoutSeconds)
-        let declaration: MaintenanceDeclaration
-        do {
-            declaration = try JSONDecoder().decode(MaintenanceDeclaration.self, from: Data(body))
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw IngestError.badRequest("\(key.stringValue): required field is missing")
-        } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
-            throw IngestError.badRequest("\(Self.path(context)): \(context.debugDescription)")
-        } catch {
-            throw IngestError.badRequest(
-                "expected a JSON object such as {\"from\":\"2026-12-01T02:00:00Z\",\"to\":\"2026-12-01T04:00:00Z\",\"reason\":\"…\"}")
-        }
+        let declaration = try JSONRequestBody.decode(
+            MaintenanceDeclaration.self, from: body,
+            example: "{\"from\":\"2026-12-01T02:00:00Z\",\"to\":\"2026-12-01T04:00:00Z\",\"reason\":\"…\"}",
+            typeMismatch: { path, context in "\(path): \(context.debugDescription)" })
         let now = wallClockMillis() / 1000
         let scheduling = MaintenanceScheduling(store: store, policyWindows: policyWindows)
         let window: MaintenanceWindow
@@ -72,7 +65,7 @@ struct MaintenanceController {
         logger.notice(
             "maintenance window declared",
             metadata: ["id": "\(window.id)", "from": "\(RFC3339.format(seconds: window.startSeconds))", "reason": "\(window.reason)"])
-        return Self.json(.created, MaintenanceOutput.json(window) + "\n")
+        return Response.json(.created, MaintenanceOutput.json(window) + "\n")
     }
 
     private func remove(_ id: String) async throws -> Response {
@@ -82,14 +75,6 @@ struct MaintenanceController {
                 id.hasPrefix("policy-") ? "\(id) is declared in the policy file: remove it there" : "no maintenance window \(id)")
         }
         logger.notice("maintenance window removed", metadata: ["id": "\(removed.id)", "reason": "\(removed.reason)"])
-        return Self.json(.ok, MaintenanceOutput.json(removed) + "\n")
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-    }
-
-    private static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        return Response.json(.ok, MaintenanceOutput.json(removed) + "\n")
     }
 }

@@ -111,10 +111,7 @@ import Testing
         #expect(report.contains("- **cost**: " + cost.dropFirst("incident cost: ".count)), "\(report)")
         // Rebuilt in a copy: the records kept in the suite's database are the notifier's.
         let directory = try TemporaryDirectory()
-        let copy = directory.file("copy.sqlite")
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: logs.database + suffix) {
-            try FileManager.default.copyItem(atPath: logs.database + suffix, toPath: copy + suffix)
-        }
+        let copy = try logs.copiedDatabase(in: directory)
         let (termination, listed) = try await ChildProcess.run(
             executable,
             ["incidents", "--rebuild", "--from", "2026-11-02T00:00:00Z", "--at", "2026-11-03T00:00:00Z", "--format", "json", "--db", copy])
@@ -133,10 +130,7 @@ import Testing
         let logs = try SampleLogs.get()
         let executable = try #require(builtExecutable)
         let directory = try TemporaryDirectory()
-        let copy = directory.file("copy.sqlite")
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: logs.database + suffix) {
-            try FileManager.default.copyItem(atPath: logs.database + suffix, toPath: copy + suffix)
-        }
+        let copy = try logs.copiedDatabase(in: directory)
         let at = ["--at", "2026-11-20T00:00:00Z", "--db", copy]
         let (rebuilt, _) = try await ChildProcess.run(executable, ["incidents", "--rebuild", "--from", "2026-11-10T00:00:00Z"] + at)
         #expect(rebuilt == .exit(0))

@@ -16,16 +16,6 @@ import Testing
     /// The double grants of 10-25 on the App Store, 16:00 to 19:40.
     static let doubleGrant = "20261025-1601-cbf2d5"
 
-    /// A copy of the sample logs' database in `directory`.
-    private func copiedDatabase(in directory: TemporaryDirectory) throws -> String {
-        let logs = try SampleLogs.get()
-        let copy = directory.file("incidents.sqlite")
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: logs.database + suffix) {
-            try FileManager.default.copyItem(atPath: logs.database + suffix, toPath: copy + suffix)
-        }
-        return copy
-    }
-
     /// Runs `incidents` with `arguments` on `database`; what it printed, after checking it exited 0.
     private func incidents(_ arguments: [String], on database: String) async throws -> String {
         let (termination, output) = try await ChildProcess.run(try #require(builtExecutable), ["incidents"] + arguments + ["--db", database])
@@ -36,7 +26,7 @@ import Testing
     @Test("before a rebuild none is kept and the list says how to take them; --rebuild takes the detour and the double grants with their figures")
     func rebuildThenList() async throws {
         let directory = try TemporaryDirectory()
-        let database = try copiedDatabase(in: directory)
+        let database = try SampleLogs.get().copiedDatabase(in: directory)
         let at = ["--at", Self.demoTime]
         let empty = try await incidents(at, on: database)
         #expect(
@@ -85,7 +75,7 @@ import Testing
     @Test("--status keeps the records of the statuses named, repeated or comma-separated; an unknown one is refused naming --status")
     func statusFilters() async throws {
         let directory = try TemporaryDirectory()
-        let database = try copiedDatabase(in: directory)
+        let database = try SampleLogs.get().copiedDatabase(in: directory)
         let range = ["--from", "2026-10-25T00:00:00Z", "--at", "2026-10-27T00:00:00Z"]
         _ = try await incidents(range + ["--rebuild"], on: database)
         let all = try await incidents(range + ["--format", "csv"], on: database)
@@ -107,7 +97,7 @@ import Testing
     @Test("acknowledge keeps the owner and note, the list shows the owner and a rebuild keeps them; a bad owner or note is refused naming it")
     func acknowledgeThenList() async throws {
         let directory = try TemporaryDirectory()
-        let database = try copiedDatabase(in: directory)
+        let database = try SampleLogs.get().copiedDatabase(in: directory)
         let executable = try #require(builtExecutable)
         let range = ["--from", "2026-11-19T12:00:00Z", "--at", Self.demoTime]
         _ = try await incidents(range + ["--rebuild"], on: database)

@@ -430,6 +430,15 @@ struct SampleLogs: Sendable {
 
     static func get() throws -> SampleLogs { try #require(current, "the suite has no .sampleLogs trait") }
 
+    /// A copy of the database in `directory`, for a test that writes to it (incident records).
+    func copiedDatabase(in directory: TemporaryDirectory) throws -> String {
+        let copy = directory.file("copy.sqlite")
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: database + suffix) {
+            try FileManager.default.copyItem(atPath: database + suffix, toPath: copy + suffix)
+        }
+        return copy
+    }
+
     /// The backtest's first incident whose first alert is `kind` between `from` and `to`, as the demo evaluates it.
     func incident(_ kind: AlertFinding.Kind, from: String, to: String) async throws -> Incident {
         let (from, to) = (RFC3339.parseMillis(from)! / 1000, RFC3339.parseMillis(to)! / 1000)
