@@ -45,8 +45,14 @@ public struct AlertCost: Sendable, Hashable, Codable {
     public var lost: [String: LostPurchases]
     /// Charges taken and not granted, in full; nil when the alert is not about charges.
     public var ungranted: ChargeTally?
+    /// Transactions retried and never granted (a renewal or a purchase charged and not delivered, however
+    /// often retried), each once at its product's price; nil when the cost is not about retries.
+    public var retriedNotGranted: ChargeTally?
     /// Refunds and revocations, in full; nil when the alert is not about refunds.
     public var refunded: ChargeTally?
+    /// The refunds the alert saw that gave back charges never granted: not in ``refunded``, as those
+    /// charges are counted as taken and not granted (by this incident or another); nil when none.
+    public var refundsOfChargesNeverGranted: Int?
     /// Grants no charge paid for (double grants, grants without a charge), in full; nil when the alert is
     /// not about grants.
     public var givenAway: ChargeTally?
@@ -60,14 +66,14 @@ public struct AlertCost: Sendable, Hashable, Codable {
     }
 
     /// Whether nothing is counted at all (no estimate could be made and no charge is named).
-    public var isEmpty: Bool { lost.isEmpty && ungranted == nil && refunded == nil && givenAway == nil }
+    public var isEmpty: Bool { lost.isEmpty && ungranted == nil && retriedNotGranted == nil && refunded == nil && givenAway == nil }
 
     /// The money per currency of every part: the estimated worth of lost purchases plus the charges and
     /// refunds in full.
     public var worth: [String: Double] {
         var total: [String: Double] = [:]
         for estimate in lost.values { total.merge(estimate.worth, uniquingKeysWith: +) }
-        for tally in [ungranted, refunded, givenAway].compactMap({ $0 }) { total.merge(tally.worth, uniquingKeysWith: +) }
+        for tally in [ungranted, retriedNotGranted, refunded, givenAway].compactMap({ $0 }) { total.merge(tally.worth, uniquingKeysWith: +) }
         return total.filter { $0.value > 0.005 }
     }
 
@@ -83,9 +89,23 @@ public struct AlertCost: Sendable, Hashable, Codable {
                 "\(count: Int64(ungranted.count)) \(words: ungranted.count == 1 ? "charge" : "charges") taken and not granted"
                     + Self.inFull(ungranted))
         }
+        if let retriedNotGranted, retriedNotGranted.count > 0 {
+            parts.append(
+                "\(count: Int64(retriedNotGranted.count)) \(words: retriedNotGranted.count == 1 ? "transaction" : "transactions") "
+                    + "retried and never granted" + Self.inFull(retriedNotGranted))
+        }
         // Refunds of charges already counted as not granted are in that count: none beside them is not said.
-        if let refunded, refunded.count > 0 || ungranted == nil {
-            parts.append("\(count: Int64(refunded.count)) \(words: refunded.count == 1 ? "refund" : "refunds")" + Self.inFull(refunded))
+        let neverGranted = refundsOfChargesNeverGranted ?? 0
+        if let refunded, refunded.count == 0, neverGranted > 0 {
+            parts.append(
+                "\(count: Int64(neverGranted)) \(words: neverGranted == 1 ? "refund" : "refunds"), all of charges never granted "
+                    + "(counted as charges taken and not granted, not twice)")
+        } else if let refunded, refunded.count > 0 || ungranted == nil {
+            var part: AlertText = "\(count: Int64(refunded.count)) \(words: refunded.count == 1 ? "refund" : "refunds")" + Self.inFull(refunded)
+            if neverGranted > 0 {
+                part = part + " beside \(count: Int64(neverGranted)) of charges never granted (counted as charges taken and not granted)"
+            }
+            parts.append(part)
         }
         if let givenAway {
             parts.append(
@@ -94,7 +114,8 @@ public struct AlertCost: Sendable, Hashable, Codable {
         }
         var text = AlertText.joined(parts, separator: "; ")
         let priced =
-            lost.values.filter { !$0.worth.isEmpty }.count + [ungranted, refunded, givenAway].filter { !($0?.worth.isEmpty ?? true) }.count
+            lost.values.filter { !$0.worth.isEmpty }.count
+            + [ungranted, retriedNotGranted, refunded, givenAway].filter { !($0?.worth.isEmpty ?? true) }.count
         if priced > 1, let amounts = AlertText.amounts(worth) { text = text + ": ≈ " + amounts + " in all" }
         return text
     }

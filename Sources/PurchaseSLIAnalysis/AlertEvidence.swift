@@ -33,6 +33,10 @@ public protocol AlertEvidence: Sendable, Hashable {
     /// rule judges it ("last 15 min: success rate 99.2 % of 40 valid events: recovering"), or nil when the
     /// rule does not read events (charges, refunds).
     func current(_ counts: OutcomeCounts, over seconds: Int64, of alert: AlertFinding) -> AlertText?
+    /// How many of what it counts had piled up by its time (charges not granted, grants no charge paid
+    /// for), or nil for a rate: of an episode's findings at its highest severity, the one with the most is
+    /// the one a resolved alert shows.
+    var pileCount: Int? { get }
     /// The first minute the trouble shows in the events, as far as the evidence tells (the first failure
     /// in a burn's short window, the minute of the oldest charge not granted, the first silent minute),
     /// else nil.
@@ -57,6 +61,8 @@ extension AlertEvidence {
     public var firingSince: Int64? { nil }
     /// Not told.
     public func current(_ counts: OutcomeCounts, over seconds: Int64, of alert: AlertFinding) -> AlertText? { nil }
+    /// A rate: nothing piles up.
+    public var pileCount: Int? { nil }
     /// Not known.
     public func firstBadSeconds(of alert: AlertFinding) -> Int64? { nil }
 

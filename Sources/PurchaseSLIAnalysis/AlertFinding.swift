@@ -85,7 +85,8 @@ public struct AlertFinding: Sendable, Hashable {
 public struct AlertEpisode: Sendable, Hashable {
     /// The finding at the episode's first step.
     public var first: AlertFinding
-    /// The first finding at the episode's highest severity.
+    /// The first finding at the episode's highest severity, or of those the one whose evidence counts the
+    /// most (``AlertEvidence/pileCount``): what a resolved alert shows.
     public var peak: AlertFinding
     /// The finding at the episode's latest step.
     public var latest: AlertFinding
@@ -111,7 +112,11 @@ public struct AlertEpisode: Sendable, Hashable {
         if finding.severity != severityChanges.last?.severity {
             severityChanges.append(SeverityChange(atSeconds: time, severity: finding.severity))
         }
-        if finding.severity > peak.severity { peak = finding }
+        if finding.severity > peak.severity
+            || (finding.severity == peak.severity && (finding.evidence.pileCount ?? 0) > (peak.evidence.pileCount ?? 0))
+        {
+            peak = finding
+        }
         latest = finding
     }
 

@@ -42,9 +42,11 @@ public struct LossTimeline: Sendable, Hashable, Codable {
     /// A timeline without loss.
     public init() { steps = [] }
 
-    /// Adds a loss counted in full (a charge, a refund, a grant) that happened at `millis`.
-    public mutating func addCounted(atMillis millis: Int64, worth: [String: Double]) {
-        add(Step(startSeconds: millis.floorDividedBy(1000).quotient, worth: worth, counted: 1))
+    /// Adds a loss counted in full (a charge, a refund, a grant, a transaction retried and never granted)
+    /// that happened at `millis`, worth `worth`, or unpriced when it has no known price and `isPriced` is
+    /// false (counted among ``Step/unpriced``).
+    public mutating func addCounted(atMillis millis: Int64, worth: [String: Double], isPriced: Bool = true) {
+        add(Step(startSeconds: millis.floorDividedBy(1000).quotient, worth: worth, unpriced: isPriced ? 0 : 1, counted: 1))
     }
 
     /// Spreads an estimate of `lostSuccesses` worth `worth` (`unpriced` of them of no known price) over

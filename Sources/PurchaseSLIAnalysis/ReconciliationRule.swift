@@ -14,10 +14,12 @@ extension SLOPolicy {
         public var graceSeconds: Int64 = 15 * 60
         /// The store environments reconciled (`Production`, `Sandbox`).
         public var environments: Set<String> = ["Production"]
-        /// How far back an ungranted charge keeps its ticket open, in seconds (the weekly review counts
-        /// every one until the store transactions' retention ends).
+        /// How far back a firing ChargedNotGranted alert counts the charges still owed, and the grant
+        /// alerts their grants, in seconds (a charge stays owed after it, in the ledger and its incident's
+        /// record, until an event settles it).
         public var ticketLookbackSeconds: Int64 = 86_400
-        /// The window of charges (by the end of their grace) whose ungranted share may page, in seconds.
+        /// The window of charges (by the end of their grace) whose ungranted share may page, in seconds;
+        /// ChargedNotGranted fires while a charge of it goes ungranted.
         public var pageWindowSeconds: Int64 = 3600
         /// The share of the window's charges (of a product, or of all of a store's) that, when ungranted, pages.
         public var pageShare = 0.05

@@ -1,5 +1,6 @@
 public import PurchaseSLIAnalysis
 import PurchaseSLICore
+import PurchaseSLIStorage
 
 /// An incident's figures read at a time: its cost, when each loss of it happened, and the charges it
 /// left that are still owed (nil when it is not about charges).
@@ -26,7 +27,10 @@ extension AlertContext {
     /// failures were; the charges of the products its ChargedNotGranted alerts named that were taken in it,
     /// not granted within the grace, and by `time` neither granted nor made whole (still owed, refunded or
     /// written off), in full at their charge (and taken out of the purchases lost, when the app reported
-    /// the attempt failed); the refunds of the products its refund alerts named, in full at their refund;
+    /// the attempt failed); the transactions its retry alerts' events retried and never granted, each once at
+    /// its product's price (``retriedNotGranted(filters:from:until:at:purchasesEstimated:counted:)``); the refunds of the products its refund alerts named, from a refund window
+    /// before its first bad minute (what the alert counted), but those of charges never granted (counted as
+    /// charges not granted), in full at their refund;
     /// and the grants its DoubleGrant and GrantedWithoutCharge alerts named that were made in it, in full
     /// at their grant. What is known at `time` only: a later grant, refund or settlement changes them.
     public func figures(of scope: IncidentCostScope, at time: Int64) throws -> IncidentFigures {
@@ -48,7 +52,7 @@ extension AlertContext {
                 cost.lost[action] = lost
             }
         }
-        var ungrantedTransactions = Set<String>()
+        var countedCharges = Set<Int64>()
         if !scope.ungrantedCharges.isEmpty {
             let grace = policy.reconciliation.graceSeconds * 1000
             let ungranted = try readLedger().expectedCharges.filter { charge in
@@ -59,7 +63,7 @@ extension AlertContext {
             cost.ungranted = ChargeTally(ungranted)
             owed = ChargeTally(ungranted.filter { $0.isOwed(at: time * 1000) })
             for charge in ungranted { losses.addCounted(atMillis: charge.eventMillis, worth: ChargeTally([charge]).worth) }
-            ungrantedTransactions = Set(ungranted.compactMap(\.notification.transactionID))
+            countedCharges = Set(ungranted.compactMap { $0.notification.transactionID.map { ClientReportBlob.hash(of: .transactionID($0)) } })
             // A charge whose attempt the app reported failed is among the failures the estimate counts.
             for (action, charges) in Dictionary(
                 grouping: ungranted.filter { [.cancel, .failure].contains($0.report?.lastResult) }, by: { $0.report?.actionType ?? "" })
@@ -67,20 +71,41 @@ extension AlertContext {
                 if let lost = cost.lost[action] { cost.lost[action] = lost.removing(charges.count, worth: ChargeTally(charges).worth) }
             }
         }
+        let retry = ActionType.retry.rawValue
+        if let events = scope.lostSuccesses[retry],
+            let retried = try retriedNotGranted(
+                filters: events.filters(of: retry), from: from, until: until, at: time,
+                purchasesEstimated: cost.lost[ActionType.purchase.rawValue] != nil, counted: countedCharges)
+        {
+            cost.retriedNotGranted = retried.tally
+            for transaction in retried.transactions {
+                losses.addCounted(
+                    atMillis: transaction.firstFailureMillis, worth: transaction.price.map { [$0.currency: $0.price] } ?? [:],
+                    isPriced: transaction.price != nil)
+            }
+        }
         // In one order, so that the same losses sum to the same figures to the last digit.
         for (action, lost) in cost.lost.sorted(by: { $0.key < $1.key }) {
             guard let events = scope.lostSuccesses[action] else { continue }
+            // Lost retries are not priced; their transactions are, when counted (each once, above).
+            let unpriced =
+                action == ActionType.purchase.rawValue ? lost.unpriced : action == retry && cost.retriedNotGranted != nil ? 0 : lost.purchases
             losses.spread(
-                lostSuccesses: lost.purchases, worth: lost.worth, unpriced: action == ActionType.purchase.rawValue ? lost.unpriced : lost.purchases,
+                lostSuccesses: lost.purchases, worth: lost.worth, unpriced: unpriced,
                 by: try failuresByQuarterHour(from: from, until: until, filters: events.filters(of: action)))
         }
         if !scope.refunds.isEmpty {
-            // A refund of a charge already counted as taken and not granted gave that money back: counted once.
-            let refunds = try readLedger().refunds.filter {
-                scope.refunds.contains(.init(store: $0.notification.store.rawValue, product: $0.productID))
-                    && !ungrantedTransactions.contains($0.notification.transactionID ?? "")
-            }
+            // A refund alert counts the refunds of its window, which starts a window before it fires: so does
+            // its cost. A refund of a charge never granted gave back money counted already as a charge taken
+            // and not granted (by this incident's or another's ChargedNotGranted alert): counted once, there.
+            let refundsFrom = from - policy.reconciliation.refundWindowSeconds
+            let seen = try store.refundLedger(fromMillis: refundsFrom * 1000, toMillis: until * 1000, rule: policy.reconciliation)
+                .refundCauses(rule: policy.reconciliation)
+                .filter { scope.refunds.contains(.init(store: $0.refund.notification.store.rawValue, product: $0.refund.productID)) }
+            let refunds = seen.filter { $0.cause != .neverGranted }.map(\.refund)
             cost.refunded = ChargeTally(refunds)
+            let neverGranted = seen.count - refunds.count
+            cost.refundsOfChargesNeverGranted = neverGranted > 0 ? neverGranted : nil
             for refund in refunds { losses.addCounted(atMillis: refund.eventMillis, worth: ChargeTally([refund]).worth) }
         }
         if let given = try givenAway(by: scope, from: from, until: until, at: time) {

@@ -312,9 +312,7 @@ public struct AlertContext: Sendable {
             report.current = evidence.current(series.counts(last: seconds, before: time), over: seconds, of: finding)
         }
         let objective = policy.objectives.first { $0.actionType == finding.labels.actionType }
-        report.cost = try cost(
-            of: finding, from: min(startsAt, report.firstBadSeconds ?? startsAt), until: until, filters: filters,
-            ledger: inputs.charges)
+        report.cost = try cost(of: finding, from: min(startsAt, report.firstBadSeconds ?? startsAt), until: until, filters: filters)
         report.owner = evidence.objective?.owner ?? objective?.owner
         report.runbookURL = evidence.objective?.runbookURL ?? objective?.runbookURL
         report.databasePath = databasePath
@@ -328,11 +326,8 @@ public struct AlertContext: Sendable {
 
     /// What an alert cost from `from` (its first bad minute) to `until`, as its evidence counts it
     /// (``AlertEvidence/costMeasure``): the successes its action and slice (`filters`) lost, the charges it
-    /// names in full, or the refunds of its product in `ledger` over its window. Nil when nothing can be
-    /// told.
-    private func cost(
-        of finding: AlertFinding, from: Int64, until: Int64, filters: [EventDimension: Set<String?>], ledger: ChargeLedger
-    ) throws -> AlertCost? {
+    /// names in full, or the refunds of its product over its window. Nil when nothing can be told.
+    private func cost(of finding: AlertFinding, from: Int64, until: Int64, filters: [EventDimension: Set<String?>]) throws -> AlertCost? {
         switch finding.evidence.costMeasure {
         case .lostSuccesses:
             return try lostPurchases(
@@ -344,12 +339,16 @@ public struct AlertContext: Sendable {
         case .unpaidGrants(let tally):
             return AlertCost(givenAway: tally)
         case .refunds:
+            // As an incident counts them (``figures(of:at:)``): a refund of a charge never granted is counted
+            // as that charge, not again.
             let start = (finding.time - finding.evidence.windowSeconds) * 1000
-            let refunds = ledger.refunds.filter { refund in
-                refund.eventMillis >= start && refund.eventMillis < until * 1000 && refund.notification.store.rawValue == finding.labels.store
-                    && refund.productID == finding.labels.slice?.value
-            }
-            return AlertCost(refunded: ChargeTally(refunds))
+            let seen = try store.refundLedger(fromMillis: start, toMillis: until * 1000, rule: policy.reconciliation)
+                .refundCauses(rule: policy.reconciliation)
+                .filter { $0.refund.notification.store.rawValue == finding.labels.store && $0.refund.productID == finding.labels.slice?.value }
+            let refunds = seen.filter { $0.cause != .neverGranted }.map(\.refund)
+            var cost = AlertCost(refunded: ChargeTally(refunds))
+            cost.refundsOfChargesNeverGranted = seen.count > refunds.count ? seen.count - refunds.count : nil
+            return cost
         case nil:
             return nil
         }

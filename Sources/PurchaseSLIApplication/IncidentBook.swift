@@ -1,5 +1,5 @@
 public import PurchaseSLIAnalysis
-public import PurchaseSLICore
+import PurchaseSLICore
 public import PurchaseSLIRendering
 import PurchaseSLIStorage
 

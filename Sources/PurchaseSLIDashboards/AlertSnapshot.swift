@@ -42,6 +42,37 @@ public struct AlertSnapshot: Sendable {
             + "<code>purchase_sli_client_dropped_events_total</code> counts them as they are reported.</div>"
     }
 
+    /// One report of each incident whose alerts stopped while charges it counted are still owed (its record
+    /// resolved, not settled), oldest first: nothing fires, but the money is not back.
+    var owing: [AlertReport] {
+        var seen = Set<String>()
+        return episodes.filter { report in
+            guard let record = report.incidentRecord, record.status == .resolved, (record.owed?.count ?? 0) > 0,
+                !firing.contains(where: { $0.incident?.id == record.id })
+            else { return false }
+            return seen.insert(record.id).inserted
+        }
+    }
+
+    /// A banner naming each incident still owing charges ("incident 20261119-1641-b5ce28, resolved
+    /// 2026-11-19 20:16 UTC: 15 charges still owed, 74.85 USD"), with the command that lists them, or
+    /// nothing: an alert resolved is not money delivered.
+    func owingBanner(zone: TimeZoneOffsets) -> HTML {
+        let owing = owing
+        guard !owing.isEmpty else { return "" }
+        let items = owing.compactMap { report -> HTML? in
+            guard let record = report.incidentRecord, let owed = record.owedText else { return nil }
+            let id: HTML = report.incidentURL.map { HTML(trusted: "<a href=\"\(HTML.escape($0))\">\(record.id)</a>") } ?? "\(record.id)"
+            let resolved = record.endsAt.map { ", resolved \(zone.timestamp($0))" } ?? ""
+            return "<li>incident \(id)\(resolved): \(HTML(trusted: owed.rendered(.html, zone: zone)))"
+                + (record.acknowledgementText.map { " · \(HTML(trusted: $0.rendered(.html, zone: zone)))" } ?? "") + "</li>"
+        }
+        return
+            "<div class=\"banner warn\"><strong>STILL OWED</strong> \(owing.count == 1 ? "an incident whose alerts stopped" : "incidents whose alerts stopped") "
+            + "with charges nobody has granted, refunded or written off yet (list them: <code>purchase-sli charges --ungranted</code>; "
+            + "grant them: <code>purchase-sli make-whole</code>):<ul>\(HTML.joined(items))</ul></div>"
+    }
+
     /// Whether the newest event of every action is older than the loss-of-signal window.
     var alertsCannotSeeThePresent: Bool { freshness.isStale() }
 

@@ -40,6 +40,7 @@ public struct DashboardPage: Sendable {
                     bands: alerts.bands(for: action, until: context.atSeconds)))
         }
         return "<section class=\"firing-first\"><h2>Alerts firing</h2>\(AlertOutput.html(alerts.firing, now: context.atSeconds, zone: context.zone))"
+            + alerts.owingBanner(zone: context.zone)
             + "\(HTML.joined(charts))</section>"
     }
 

@@ -8,10 +8,11 @@ extension IncidentReport {
     /// when one).
     public var title: String { "Incident \(incident.id)" + (app.map { " · \($0)" } ?? "") + " · " + status }
 
-    /// "PAGE" once over (its highest severity); while it goes on, its severity now, "· ongoing", and
-    /// ", paged" when it paged before.
+    /// "PAGE · resolved" once its alerts stopped (its highest severity, and its record's status: resolved
+    /// while charges are still owed or it may go on, then settled); while it goes on, its severity now,
+    /// "· ongoing", and ", paged" when it paged before.
     public var status: String {
-        guard !isOver else { return incident.peakSeverity.rawValue.uppercased() }
+        guard !isOver else { return incident.peakSeverity.rawValue.uppercased() + " · " + record.status.rawValue }
         let paged = incident.peakSeverity == .page && incident.severity != .page
         return "\(incident.severity.rawValue.uppercased()) · ongoing" + (paged ? ", paged" : "")
     }

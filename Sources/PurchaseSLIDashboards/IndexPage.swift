@@ -66,7 +66,9 @@ public struct IndexPage: Sendable {
             title: "purchase-sli dashboards",
             subtitle: "\(context.zone.timestamp(context.fromSeconds)) to \(context.zone.timestamp(context.atSeconds)) "
                 + "(\(NumberText.duration(context.rangeSeconds))) · \(FreshnessText.line(alerts.freshness, zone: context.zone))",
-            navigation: navigation, body: status + alerts.incompleteBanner(zone: context.zone) + "<section><h2>Pages</h2><ul>\(pages)</ul></section>",
+            navigation: navigation,
+            body: status + alerts.owingBanner(zone: context.zone) + alerts.incompleteBanner(zone: context.zone)
+                + "<section><h2>Pages</h2><ul>\(pages)</ul></section>",
             generatedAtSeconds: generatedAtSeconds, zone: context.zone)
     }
 }

@@ -92,6 +92,28 @@ extension PostgresBucketStore {
     /// What the app's events of `[fromMillis, toMillis)` reported for each of `keys`.
     public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
         guard !keys.isEmpty else { return [] }
+        let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
+        var reports = RecordsByTime(order: ClientReport.byTime)
+        try forEachReportBlob(fromMillis: fromMillis, toMillis: toMillis) { minute, bytes in
+            try reports.append(minute: minute) {
+                try ClientReportBlob.decode(bytes, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &$0)
+            }
+        }
+        return reports.sorted()
+    }
+
+    /// The outcome of every event of `[fromMillis, toMillis)` that named a transaction or account token.
+    public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) throws -> [ReportedOutcome] {
+        var outcomes: [ReportedOutcome] = []
+        try forEachReportBlob(fromMillis: fromMillis, toMillis: toMillis) { minute, bytes in
+            try ClientReportBlob.decodeOutcomes(bytes, minute: minute, in: fromMillis..<toMillis, keyHashes: keyHashes, into: &outcomes)
+        }
+        return outcomes
+    }
+
+    /// Calls `body` with each report blob of the minutes of `[fromMillis, toMillis)`, by minute, from one
+    /// query; a damaged blob's error names its row.
+    private func forEachReportBlob(fromMillis: Int64, toMillis: Int64, _ body: (Int64, UnsafeRawBufferPointer) throws -> Void) throws {
         let logger = logger
         let blobs = try withConnection { connection in
             var blobs: [(Int64, ByteBuffer)] = []
@@ -103,18 +125,11 @@ extension PostgresBucketStore {
             ).decode((Int64, ByteBuffer).self) { blobs.append(row) }
             return blobs
         }
-        let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        var reports = RecordsByTime(order: ClientReport.byTime)
         for (minute, blob) in blobs {
             try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                try blob.withUnsafeReadableBytes { bytes in
-                    try reports.append(minute: minute) {
-                        try ClientReportBlob.decode(bytes, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &$0)
-                    }
-                }
+                try blob.withUnsafeReadableBytes { try body(minute, $0) }
             }
         }
-        return reports.sorted()
     }
 
     /// The grants events of `[fromMillis, toMillis)` reported, by time, those of `selection`.

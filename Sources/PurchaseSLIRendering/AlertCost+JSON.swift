@@ -4,8 +4,9 @@ import PurchaseSLICore
 extension AlertCost {
     /// The cost as one JSON object, amounts per currency rounded to the cent and never summed across
     /// currencies: `{"lost": {ACTION: {"purchases", "low", "high", "unpriced", "basis", "worth"}},
-    /// "ungranted", "refunded", "givenAway" (each `{"count", "worth"}` or null when the cost is not about
-    /// them), "worth" (every part's money), "text" (``text(isOver:)`` for a terminal)}`. `basis` is
+    /// "ungranted", "retriedNotGranted", "refunded", "givenAway" (each `{"count", "worth"}` or null when the cost is not about
+    /// them), "refundsOfChargesNeverGranted" (the refunds left out of "refunded" as their charges count as
+    /// not granted, or null), "worth" (every part's money), "text" (``text(isOver:)`` for a terminal)}`. `basis` is
     /// `{"previousDays": N}` or `{"objective": TARGET}`; `unpriced` counts the lost purchases of products
     /// without a known price, which no `worth` holds.
     public func json(isOver: Bool) -> String {
@@ -21,6 +22,7 @@ extension AlertCost {
         }
         func tally(_ tally: ChargeTally?) -> String { tally.map(\.json) ?? "null" }
         return "{\"lost\":{\(lost.joined(separator: ","))},\"ungranted\":\(tally(ungranted)),\"refunded\":\(tally(refunded)),"
+            + "\"retriedNotGranted\":\(tally(retriedNotGranted)),\"refundsOfChargesNeverGranted\":\(refundsOfChargesNeverGranted.map(String.init) ?? "null"),"
             + "\"givenAway\":\(tally(givenAway)),\"worth\":\(Self.json(worth: worth)),"
             + "\"text\":\(JSONText.quoted(text(isOver: isOver).rendered(.terminal)))}"
     }

@@ -101,6 +101,13 @@ public struct AppScopedStore: PurchaseStore {
         try base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)
     }
 
+    /// The outcomes of the events about the app's products: reports keep no app, and a product id names
+    /// one product whichever app sells it.
+    public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) throws -> [ReportedOutcome] {
+        let products = Set(try series([.productID]).compactMap { $0.values.first ?? nil })
+        return try base.reportedOutcomes(fromMillis: fromMillis, toMillis: toMillis, keyHashes: keyHashes).filter { products.contains($0.productID) }
+    }
+
     /// The grants the app's events reported.
     public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord] {
         try base.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection).filter { $0.app == app }

@@ -93,6 +93,57 @@ package enum ClientReportBlob {
         _ bytes: UnsafeRawBufferPointer, minute: Int64, wanted: [Int64: ClientReport.Key], in range: Range<Int64>,
         into reports: inout [ClientReport]
     ) throws {
+        try forEachRecord(bytes, minute: minute) { record, strings in
+            guard let key = wanted[record.hash], range.contains(record.lastMillis) else { return }
+            guard record.status <= UInt64(UInt32.max) + 1 else { throw CorruptBucketError(detail: "a status of \(record.status)") }
+            reports.append(
+                ClientReport(
+                    key: key, productID: try strings.string(record.product), planID: try strings.optionalString(record.plan),
+                    actionType: try strings.string(record.action), firstGrantMillis: record.firstGrantMillis, lastMillis: record.lastMillis,
+                    lastResult: ResultType(rawValue: try strings.string(record.result)) ?? .start,
+                    lastStatusCode: record.status == 0 ? nil : Int(Int32(truncatingIfNeeded: record.status - 1)),
+                    lastErrorDescription: try strings.optionalString(record.error)))
+        }
+    }
+
+    /// Appends the outcome of every report of the blob whose time is in `range` (milliseconds) to
+    /// `outcomes`, by the hash of its key, only those of `keyHashes` when given.
+    /// - Throws: `CorruptBucketError` when the bytes are not such a blob.
+    package static func decodeOutcomes(
+        _ bytes: UnsafeRawBufferPointer, minute: Int64, in range: Range<Int64>, keyHashes: Set<Int64>?, into outcomes: inout [ReportedOutcome]
+    ) throws {
+        try forEachRecord(bytes, minute: minute) { record, strings in
+            guard range.contains(record.lastMillis), keyHashes?.contains(record.hash) ?? true else { return }
+            outcomes.append(
+                ReportedOutcome(
+                    keyHash: record.hash, productID: try strings.string(record.product), planID: try strings.optionalString(record.plan),
+                    actionType: try strings.string(record.action), result: ResultType(rawValue: try strings.string(record.result)) ?? .start,
+                    millis: record.lastMillis, firstGrantMillis: record.firstGrantMillis))
+        }
+    }
+
+    /// One record of a blob as stored: its key's hash, its times, its status, and the string ids of its
+    /// product, plan, action, result and error.
+    private struct Record {
+        var hash: Int64
+        var grant: UInt64
+        var lastMillis: Int64
+        var status: UInt64
+        var product: UInt64
+        var plan: UInt64
+        var action: UInt64
+        var result: UInt64
+        var error: UInt64
+
+        /// The grant's time: none, this record's time, or its distance from it.
+        var firstGrantMillis: Int64? { grant == 0 ? nil : grant == 1 ? lastMillis : lastMillis &+ unzigzag(grant - 2) }
+    }
+
+    /// Calls `body` with each record of the blob of `minute`, in order, and the blob's strings.
+    /// - Throws: `CorruptBucketError` when the bytes are not such a blob.
+    private static func forEachRecord(
+        _ bytes: UnsafeRawBufferPointer, minute: Int64, _ body: (Record, BlobStrings.Reader) throws -> Void
+    ) throws {
         var reader = VarintReader(bytes: bytes)
         let strings = try BlobStrings.Reader(&reader)
         let count = try reader.count()
@@ -108,22 +159,10 @@ package enum ClientReportBlob {
             let offset = try reader.next()
             let status = try reader.next()
             guard offset < 60_000 else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
-            let last = minute &* 60_000 &+ Int64(offset)
-            let product = try reader.next()
-            let plan = try reader.next()
-            let action = try reader.next()
-            let result = try reader.next()
-            let error = try reader.next()
-            guard let key = wanted[hash], range.contains(last) else { continue }
-            guard status <= UInt64(UInt32.max) + 1 else { throw CorruptBucketError(detail: "a status of \(status)") }
-            let report = ClientReport(
-                key: key, productID: try strings.string(product), planID: try strings.optionalString(plan),
-                actionType: try strings.string(action), firstGrantMillis: grant == 0 ? nil : grant == 1 ? last : last &+ unzigzag(grant - 2),
-                lastMillis: last,
-                lastResult: ResultType(rawValue: try strings.string(result)) ?? .start,
-                lastStatusCode: status == 0 ? nil : Int(Int32(truncatingIfNeeded: status - 1)),
-                lastErrorDescription: try strings.optionalString(error))
-            reports.append(report)
+            let record = Record(
+                hash: hash, grant: grant, lastMillis: minute &* 60_000 &+ Int64(offset), status: status, product: try reader.next(),
+                plan: try reader.next(), action: try reader.next(), result: try reader.next(), error: try reader.next())
+            try body(record, strings)
         }
         guard reader.isAtEnd else { throw CorruptBucketError(detail: "bytes after the last report") }
     }

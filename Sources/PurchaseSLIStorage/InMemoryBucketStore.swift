@@ -301,23 +301,37 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, IncidentR
     /// What the app's events of `[fromMillis, toMillis)` reported for each of `keys`.
     public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
         guard !keys.isEmpty else { return [] }
+        let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
+        var reports = RecordsByTime(order: ClientReport.byTime)
+        for (minute, part) in reportParts(fromMillis: fromMillis, toMillis: toMillis) {
+            try part.reports.withUnsafeBytes { bytes in
+                try reports.append(minute: minute) {
+                    try ClientReportBlob.decode(bytes, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &$0)
+                }
+            }
+        }
+        return reports.sorted()
+    }
+
+    /// The outcome of every event of `[fromMillis, toMillis)` that named a transaction or account token.
+    public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) throws -> [ReportedOutcome] {
+        var outcomes: [ReportedOutcome] = []
+        for (minute, part) in reportParts(fromMillis: fromMillis, toMillis: toMillis) {
+            try part.reports.withUnsafeBytes {
+                try ClientReportBlob.decodeOutcomes($0, minute: minute, in: fromMillis..<toMillis, keyHashes: keyHashes, into: &outcomes)
+            }
+        }
+        return outcomes
+    }
+
+    /// The report parts of the minutes of `[fromMillis, toMillis)`, by minute.
+    private func reportParts(fromMillis: Int64, toMillis: Int64) -> [(minute: Int64, part: ClientReportMinute)] {
         let minutes = state.withLock { state in
             state.reports.filter {
                 $0.key >= fromMillis.floorDividedBy(60_000).quotient && $0.key <= toMillis.floorDividedBy(60_000).quotient
             }
         }
-        let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        var reports = RecordsByTime(order: ClientReport.byTime)
-        for (minute, parts) in minutes.sorted(by: { $0.key < $1.key }) {
-            for part in parts {
-                try part.reports.withUnsafeBytes { bytes in
-                    try reports.append(minute: minute) {
-                        try ClientReportBlob.decode(bytes, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &$0)
-                    }
-                }
-            }
-        }
-        return reports.sorted()
+        return minutes.sorted { $0.key < $1.key }.flatMap { minute, parts in parts.map { (minute, $0) } }
     }
 
     /// The grants events of `[fromMillis, toMillis)` reported, by time, those of `selection`.

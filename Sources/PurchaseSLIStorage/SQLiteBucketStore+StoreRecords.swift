@@ -39,6 +39,11 @@ extension SQLiteBucketStore: StoreRecordStore {
         try pool.read { db in try ClientReportRows.fetch(keys, fromMillis: fromMillis, toMillis: toMillis, in: db) }
     }
 
+    /// The outcome of every event of `[fromMillis, toMillis)` that named a transaction or account token.
+    public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) throws -> [ReportedOutcome] {
+        try pool.read { db in try ClientReportRows.outcomes(fromMillis: fromMillis, toMillis: toMillis, keyHashes: keyHashes, in: db) }
+    }
+
     /// The grants events of `[fromMillis, toMillis)` reported, by time, those of `selection`.
     public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord] {
         try pool.read { db in try ClientReportRows.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection, in: db) }

@@ -41,18 +41,36 @@ enum ClientReportRows {
         guard !keys.isEmpty else { return [] }
         let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
         var reports = RecordsByTime(order: ClientReport.byTime)
+        try forEachReportBlob(fromMillis: fromMillis, toMillis: toMillis, in: db) { minute, blob in
+            try reports.append(minute: minute) {
+                try ClientReportBlob.decode(blob, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &$0)
+            }
+        }
+        return reports.sorted()
+    }
+
+    /// The outcome of every event of `[fromMillis, toMillis)` that named a transaction or account token.
+    /// O(reports in the range).
+    static func outcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?, in db: Database) throws -> [ReportedOutcome] {
+        var outcomes: [ReportedOutcome] = []
+        try forEachReportBlob(fromMillis: fromMillis, toMillis: toMillis, in: db) { minute, blob in
+            try ClientReportBlob.decodeOutcomes(blob, minute: minute, in: fromMillis..<toMillis, keyHashes: keyHashes, into: &outcomes)
+        }
+        return outcomes
+    }
+
+    /// Calls `body` with each report blob of the minutes of `[fromMillis, toMillis)`, by minute; a damaged
+    /// blob's error names its row.
+    private static func forEachReportBlob(
+        fromMillis: Int64, toMillis: Int64, in db: Database, _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         let statement = try RawStatement(db, sql: "SELECT minute, reports FROM client_report_minute WHERE minute >= ? AND minute < ? ORDER BY minute")
         defer { statement.reset() }
         statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
         while try statement.step() {
             let minute = statement.int64(0)
-            try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                try reports.append(minute: minute) {
-                    try ClientReportBlob.decode(statement.blob(1), minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &$0)
-                }
-            }
+            try decoding(table: "client_report_minute", row: "minute \(minute)") { try body(minute, statement.blob(1)) }
         }
-        return reports.sorted()
     }
 }
 

@@ -27,6 +27,12 @@ public protocol StoreRecordStore: Sendable {
     /// event, in the order of ``ClientReport/byTime(_:)``: reconciliation picks each charge's own.
     func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport]
 
+    /// The outcome of every event of `[fromMillis, toMillis)` that named a transaction or account token,
+    /// by its key's hash (``ReportedOutcome``), only those of `keyHashes` when given, in no particular
+    /// order: where the transactions an outage left ungranted are counted. The stores keep them as long as
+    /// the reports (9 days after receipt, then only those of the charges they hold).
+    func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) throws -> [ReportedOutcome]
+
     /// The grants the app's events of `[fromMillis, toMillis)` reported (``GrantRecord``), by time, those of
     /// `selection`: what double grants and grants without a charge are found in.
     func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord]

@@ -64,13 +64,17 @@ struct ReconciliationTests {
             charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .alreadyGranted, at: 40)],
             expected: [(17, nil), (18, .ticket), (39, .ticket), (40, nil)]),
         Case(
-            name: "never granted: a ticket from the end of the grace time until the lookback passes",
+            name: "never granted: a ticket from the end of the grace time while no grant comes for the page window (1 h), then owed, not alerted",
             charges: [charge("t1", at: 2.67)], reports: [report(.transactionID("t1"), .start, at: 2)],
-            expected: [(17, nil), (18, .ticket), (600, .ticket), (1440 + 2, .ticket), (1440 + 3, nil)]),
+            expected: [(17, nil), (18, .ticket), (77, .ticket), (78, nil), (600, nil)]),
         Case(
-            name: "a charge notified hours later is matched retroactively and fires once it arrives",
+            name: "a new charge ungranted fires again, counting the one still owed",
+            charges: [charge("t1", at: 2.67), charge("t2", at: 300)], reports: [],
+            expected: [(77, .ticket), (78, nil), (314, nil), (315, .ticket), (374, .ticket), (375, nil)]),
+        Case(
+            name: "a charge notified hours later is matched retroactively and fires once it arrives, for the page window",
             charges: [charge("t1", at: 2.67, receivedAfter: 180)], reports: [],
-            expected: [(60, nil), (182, nil), (183, .ticket)]),
+            expected: [(60, nil), (182, nil), (183, .ticket), (242, .ticket), (243, nil)]),
         Case(
             name: "a charge notified hours after its grant is matched retroactively",
             charges: [charge("t1", at: 2.67, receivedAfter: 180)], reports: [report(.transactionID("t1"), .success, at: 3)],
@@ -120,6 +124,16 @@ struct ReconciliationTests {
             #expect(found.first?.severity == severity, "minute \(minute): \(found.map(\.severity))")
             #expect(found.count <= 1)
         }
+    }
+
+    @Test("firing again for a new charge, the alert counts the charges still owed from the ticket lookback, oldest first")
+    func refiringCountsWhatIsStillOwed() throws {
+        let charges = [charge("t1", at: 2.67), charge("t2", at: 300)]
+        let found = firing(at: 330, charges: charges, reports: []).filter { $0.kind == .chargedNotGranted }
+        let evidence = try #require(found.first?.evidence(as: ChargeEvidence.self))
+        #expect(evidence.ungranted == 2)
+        #expect(evidence.oldest.map { $0.notification.transactionID } == ["t1", "t2"])
+        #expect(evidence.windowUngranted == 1 && evidence.windowCharges == 1)
     }
 
     @Test("a charge's grant: the first of its product naming it from a day before the charge to 7 days after, whatever else was read")

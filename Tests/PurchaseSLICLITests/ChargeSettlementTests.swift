@@ -56,15 +56,43 @@ import Testing
         #expect(table.contains("\(owed) owed (not granted past the grace time), \(settled) settled without a grant"), "\(table)")
     }
 
-    @Test("the ChargedNotGranted alert counts what is owed: 15 App Store charges, 74.85 USD, once the refunds came")
+    @Test(
+        "the ChargedNotGranted alert counts what is owed (19 at its last minute, the first refund out); it resolves an hour after the last new charge went ungranted; the incident's record holds the 15 still owed, 74.85 USD, once the refunds came"
+    )
     func chargedNotGrantedCountsWhatIsOwed() async throws {
         let logs = try SampleLogs.get()
-        let reports = try await onDedicatedThread { try logs.context.firingReports(at: RFC3339.parseMillis("2026-11-20T00:00:00Z")! / 1000) }
+        let last = try await onDedicatedThread { try logs.context.firingReports(at: RFC3339.parseMillis("2026-11-19T20:15:00Z")! / 1000) }
         let evidence = try #require(
-            reports.first { $0.finding.kind == .chargedNotGranted }?.finding.evidence as? ChargeEvidence, "ChargedNotGranted fires")
-        #expect(evidence.ungranted == 15)
-        #expect(evidence.amounts.map { "\(NumberText.money($0.amount, currency: $0.currency)) \($0.charges)" } == ["74.85 USD 15"])
-        #expect(!evidence.oldest.contains { Self.refunded.contains($0.notification.transactionID ?? "") })
+            last.first { $0.finding.kind == .chargedNotGranted }?.finding.evidence as? ChargeEvidence, "ChargedNotGranted fires")
+        #expect(evidence.ungranted == 19)
+        #expect(evidence.amounts.map { "\(NumberText.money($0.amount, currency: $0.currency)) \($0.charges)" } == ["94.81 USD 19"])
+        #expect(!evidence.oldest.contains { $0.notification.transactionID == Self.refunded[0] })
+        // The last charge went ungranted at 19:00 (its grace ended 19:15): the cause stopped, the charges stay owed.
+        let after = try await onDedicatedThread { try logs.context.firingReports(at: RFC3339.parseMillis("2026-11-19T20:16:00Z")! / 1000) }
+        #expect(!after.contains { $0.finding.kind == .chargedNotGranted })
+        let midnight = RFC3339.parseMillis("2026-11-20T00:00:00Z")! / 1000
+        let record = try await onDedicatedThread {
+            try logs.context.record(of: try logs.context.incident(id: "20261119-1641-b5ce28", at: midnight), at: midnight)
+        }
+        #expect(record.status == .resolved && record.endsAt == RFC3339.parseMillis("2026-11-19T20:16:00Z")! / 1000)
+        #expect(record.owedText?.rendered(.terminal) == "15 charges still owed, 74.85 USD")
+    }
+
+    @Test(
+        "the refund spike of 11-20 counts its window's refunds, from a day before it fires: the 5 of the detour's charges never granted, which the detour counts already, are named, not counted twice"
+    )
+    func aRefundOfAChargeNeverGrantedIsCountedOnce() async throws {
+        let logs = try SampleLogs.get()
+        let time = RFC3339.parseMillis("2026-11-22T00:00:00Z")! / 1000
+        let record = try await onDedicatedThread {
+            try logs.context.record(of: try logs.context.incident(id: "20261120-1800-1366dc", at: time), at: time)
+        }
+        #expect(record.alerts.map(\.kind) == [.refundSpike])
+        #expect(record.cost.refunded == ChargeTally(count: 0, worth: [:]) && record.cost.refundsOfChargesNeverGranted == 5)
+        #expect(record.cost.worth.isEmpty && record.losses.steps.allSatisfy { $0.worth.isEmpty })
+        #expect(
+            record.cost.summary().rendered(.terminal)
+                == "5 refunds, all of charges never granted (counted as charges taken and not granted, not twice)")
     }
 }
 

@@ -37,11 +37,16 @@ import Testing
         let store = try SQLiteBucketStore(path: db)
         let total = try store.counts(CountQuery(fromSeconds: 1_795_046_400, toSeconds: 1_795_219_200)).first?.counts.total
         #expect((total ?? 0) > 5_000)
-        // Every notification verified with the sample's test root and stored; the detour's charges fire.
+        // Every notification verified with the sample's test root and stored; the detour's charges fired
+        // until 20:16 and are still owed at the end: the on-call page says so.
         let notifications = try store.notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
         #expect(notifications.count > 4000)
         let oncall = try String(contentsOfFile: out + "/oncall.html", encoding: .utf8)
-        #expect(oncall.contains("<strong>ChargedNotGranted</strong> coins_500"))
+        #expect(oncall.contains("<strong>STILL OWED</strong>"))
+        #expect(
+            oncall.contains(
+                "incident <a href=\"incident-20261119-1641-b5ce28.html\">20261119-1641-b5ce28</a>, resolved 2026-11-19T20:16:00Z: "
+                    + "15 charges still owed, 74.85 USD"))
     }
 
     @Test func aMissingSampleDirectoryIsAnError() async {

@@ -199,6 +199,3 @@ private actor RecordingSender: AlertNotificationSender {
     nonisolated var resendsFiring: Bool { false }
     func send(_ reports: [AlertReport], evaluatedAt time: Int64) async throws { sent += reports }
 }
-
-/// Seconds since the epoch of an RFC 3339 time.
-private func seconds(_ text: String) -> Int64 { RFC3339.parseMillis(text)! / 1000 }

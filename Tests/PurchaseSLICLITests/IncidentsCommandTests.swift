@@ -39,7 +39,9 @@ import Testing
             ), "\(table)")
         let rows = table.split(separator: "\n").map(String.init)
         let detour = try #require(rows.first { $0.hasPrefix(Self.detour) }, "\(table)")
-        #expect(detour.contains("2026-11-19T16:41:00Z") && detour.contains("firing") && detour.contains("purchase: coins_500"), "\(detour)")
+        #expect(
+            detour.contains("2026-11-19T16:41:00Z") && detour.contains("resolved  PAGE") && detour.contains("2026-11-19T20:16:00Z")
+                && detour.contains("purchase: coins_500"), "\(detour)")
         #expect(detour.contains("15 charges, 74.85 USD"), "\(detour)")
         let doubleGrant = try #require(rows.first { $0.hasPrefix(Self.doubleGrant) }, "\(table)")
         #expect(doubleGrant.contains("PAGE, paged 2026-10-25T16:"), "\(doubleGrant)")
@@ -50,7 +52,8 @@ import Testing
         #expect(object["from"] as? String == "2026-10-21T00:00:00Z" && object["to"] as? String == "2026-11-20T00:01:00Z")
         let records = try #require(object["incidents"] as? [[String: Any]])
         let detourJSON = try #require(records.first { $0["id"] as? String == Self.detour })
-        #expect(detourJSON["status"] as? String == "open" && detourJSON["endsAt"] is NSNull)
+        // Its alerts stopped when no new charge went ungranted; it stays resolved, not settled, while 15 are owed.
+        #expect(detourJSON["status"] as? String == "resolved" && detourJSON["endsAt"] as? String == "2026-11-19T20:16:00Z")
         let owed = try #require(detourJSON["owed"] as? [String: Any])
         #expect(owed["count"] as? Int == 15 && (owed["worth"] as? [String: Double])?["USD"] == 74.85, "\(owed)")
         let grantsJSON = try #require(records.first { $0["id"] as? String == Self.doubleGrant })
@@ -67,7 +70,7 @@ import Testing
         #expect(csv.count == records.count + 1)
         #expect(
             csv.contains {
-                $0.hasPrefix("\(Self.detour),,open,page,2026-11-19T17:04:00Z,2026-11-19T16:41:00Z,,purchase,coins_500,")
+                $0.hasPrefix("\(Self.detour),,resolved,page,2026-11-19T17:04:00Z,2026-11-19T16:41:00Z,2026-11-19T20:16:00Z,purchase,coins_500,")
                     && $0.contains(",15,74.85 USD,,")
             })
     }

@@ -290,6 +290,3 @@ func shellWords(_ line: String) -> [String] {
     }
     return words + (word.map { [$0] } ?? [])
 }
-
-/// Seconds since the epoch of an RFC 3339 time.
-private func seconds(_ text: String) -> Int64 { RFC3339.parseMillis(text)! / 1000 }

@@ -482,4 +482,4 @@ private let quietLogger: Logger = {
 }()
 
 /// Seconds since the epoch of an RFC 3339 time.
-private func seconds(_ text: String) -> Int64 { RFC3339.parseMillis(text)! / 1000 }
+func seconds(_ text: String) -> Int64 { RFC3339.parseMillis(text)! / 1000 }

@@ -53,6 +53,9 @@ extension SQLiteRecordsForwarding {
     func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
         try base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)
     }
+    func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) throws -> [ReportedOutcome] {
+        try base.reportedOutcomes(fromMillis: fromMillis, toMillis: toMillis, keyHashes: keyHashes)
+    }
 
     func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
         try base.notifications(of: kind, naming: transactionIDs)

@@ -18,7 +18,7 @@ public struct ChargedNotGrantedRule: AlertRule {
 
     public var kind: AlertFinding.Kind { .chargedNotGranted }
     public var shortName: String { "not granted" }
-    /// It lasts until the grant comes or the lookback passes, no longer.
+    /// It lasts while new charges go ungranted (or a Play charge awaits its refund), no longer.
     public var holdSeconds: Int64 { 0 }
     /// It reads the ledger, not the minute series.
     public var reachSeconds: Int64 { 0 }
@@ -33,12 +33,15 @@ public struct ChargedNotGrantedRule: AlertRule {
         Set([IncidentCause.outage(of: finding.labels.actionType)] + (finding.labels.slice.map { [IncidentCause.slice($0)] } ?? []))
     }
 
-    /// ChargedNotGranted per store and product at `time`: a ticket while any charge the policy expects a
-    /// grant for is past its grace with no grant (charged within the ticket lookback, and known to the
-    /// store's notifications by then); a page when, among the charges whose grace ended within the page
-    /// window, more than `pageShare` of the product's, or of all the store's, are ungranted, and at
-    /// least `pageMinimum` of them. A Play charge stays ticketed until Play refunds it (3 days unless the
-    /// purchase is acknowledged, which a grant does) and pages in its last day.
+    /// ChargedNotGranted per store and product at `time`: it fires while charges keep going ungranted,
+    /// that is while a charge the policy expects a grant for became owed within the page window (its grace
+    /// ended then, or its notification came then) and has no grant; it counts every charge of the ticket
+    /// lookback still owed. Once no new charge goes ungranted it resolves: the charges still owed stay
+    /// owed (the ledger's facts, the incident's record), not alerted on. A page when, among the charges
+    /// whose grace ended within the page window, more than `pageShare` of the product's, or of all the
+    /// store's, are ungranted, and at least `pageMinimum` of them. A Play charge is different: Play
+    /// refunds it 3 days after the charge unless the purchase is acknowledged (which a grant does), so
+    /// each keeps its product's ticket firing until then and pages in its last day.
     /// O(charges in the page window + overdue charges in the lookback).
     private func findings(at time: Int64, ledger: ChargeLedger) -> [AlertFinding] {
         guard !ledger.overdueCharges.isEmpty else { return [] }
@@ -47,10 +50,12 @@ public struct ChargedNotGrantedRule: AlertRule {
         let graceEnded = now - rule.graceSeconds * 1000
         let windowStart = graceEnded - rule.pageWindowSeconds * 1000
         let keyCount = ledger.productKeys.count
-        /// A product's charges not granted: how many, the oldest 10, the amounts per currency position,
+        /// A product's charges not granted: how many, how many became owed within the page window (their
+        /// grace ended, or their notification came, then), the oldest 10, the amounts per currency position,
         /// those Play refunds within a day.
         struct Ungranted {
             var count = 0
+            var newlyOwed = 0
             var oldest: [ChargeLedger.Charge] = []
             var amounts: [(amount: Double, charges: Int)]
             var refundedSoon = 0
@@ -63,6 +68,8 @@ public struct ChargedNotGrantedRule: AlertRule {
         let playAcknowledgeMillis = SLOPolicy.ReconciliationRule.playAcknowledgeSeconds * 1000
         let earliest = now - max(lookback, playAcknowledgeMillis)
         let overdue = ChargeLedger.slice(ledger.overdueCharges, from: earliest, through: graceEnded).indices
+        let newSince = now - rule.pageWindowSeconds * 1000
+        let graceMillis = rule.graceSeconds * 1000
         var firingCount = 0
         for index in overdue {
             let facts = ledger.overdueFacts[index]
@@ -71,6 +78,7 @@ public struct ChargedNotGrantedRule: AlertRule {
             else { continue }
             firingCount += 1
             ungranted[facts.product].count += 1
+            if max(facts.eventMillis + graceMillis, facts.receivedMillis) > newSince { ungranted[facts.product].newlyOwed += 1 }
             if ungranted[facts.product].oldest.count < 10 { ungranted[facts.product].oldest.append(ledger.overdueCharges[index]) }
             if facts.isGoogle, now - facts.eventMillis >= playAcknowledgeMillis - 86_400_000 { ungranted[facts.product].refundedSoon += 1 }
             if facts.currency >= 0 {
@@ -93,7 +101,9 @@ public struct ChargedNotGrantedRule: AlertRule {
         func breaches(_ counts: (charges: Int, ungranted: Int)) -> Bool {
             counts.ungranted >= rule.pageMinimum && Double(counts.ungranted) > rule.pageShare * Double(counts.charges)
         }
-        let firing = ungranted.indices.filter { ungranted[$0].count > 0 }.sorted { ledger.productKeys[$0] < ledger.productKeys[$1] }
+        let firing = ungranted.indices
+            .filter { ungranted[$0].newlyOwed > 0 || (ungranted[$0].count > 0 && ledger.productKeys[$0].store == .google) }
+            .sorted { ledger.productKeys[$0] < ledger.productKeys[$1] }
         return firing.map { position in
             let found = ungranted[position]
             let key = ledger.productKeys[position]
@@ -121,6 +131,8 @@ public struct ChargedNotGrantedRule: AlertRule {
 
 extension ChargeEvidence: AlertEvidence {
     public var windowSeconds: Int64 { lookbackSeconds }
+    /// The charges not granted.
+    public var pileCount: Int? { ungranted }
     /// The charges not granted, in full.
     public var costMeasure: AlertCostMeasure? {
         .ungrantedCharges(ChargeTally(count: ungranted, worth: Dictionary(amounts.map { ($0.currency, $0.amount) }, uniquingKeysWith: +)))

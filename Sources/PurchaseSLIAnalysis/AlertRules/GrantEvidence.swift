@@ -90,6 +90,8 @@ public struct GrantEvidence: Sendable, Hashable {
 
 extension GrantEvidence: AlertEvidence {
     public var windowSeconds: Int64 { lookbackSeconds }
+    /// The grants counted.
+    public var pileCount: Int? { count }
     /// The grants no charge paid for, in full.
     public var costMeasure: AlertCostMeasure? {
         .unpaidGrants(ChargeTally(count: count, worth: Dictionary(amounts.map { ($0.currency, $0.amount) }, uniquingKeysWith: +)))

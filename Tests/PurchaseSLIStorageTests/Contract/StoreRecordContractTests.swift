@@ -95,6 +95,23 @@ struct StoreRecordContractTests {
         #expect(
             try store.clientReports([.transactionID("t-failed")], fromMillis: day.0, toMillis: day.1)
                 == [ClientReport(key: .transactionID("t-failed"), event: failed)])
+        // Every event's outcome, by its key's hash, whoever asks: what retried transactions are counted from.
+        let outcomes = try store.reportedOutcomes(fromMillis: day.0, toMillis: day.1, keyHashes: nil)
+        let t1 = ClientReportBlob.hash(of: .transactionID("t1"))
+        #expect(
+            outcomes.sorted { $0.millis < $1.millis }.map { "\($0.keyHash == t1 ? "t1" : "other") \($0.result.rawValue)" } == [
+                "t1 start", "t1 failure", "t1 success", "t1 alreadyGranted", "other start", "other cancel", "other failure",
+            ])
+        #expect(
+            outcomes.first { $0.keyHash == ClientReportBlob.hash(of: .transactionID("t-failed")) }
+                == ReportedOutcome(
+                    keyHash: ClientReportBlob.hash(of: .transactionID("t-failed")), productID: "coins_100", planID: "coins-small",
+                    actionType: "purchase", result: .failure, millis: RFC3339.parseMillis("2026-11-20T11:00:00Z")!, firstGrantMillis: nil))
+        #expect(outcomes.first { $0.result == .success }?.firstGrantMillis == RFC3339.parseMillis("2026-11-20T10:20:00Z"))
+        #expect(try store.reportedOutcomes(fromMillis: day.1, toMillis: day.1 + 86_400_000, keyHashes: nil).isEmpty)
+        // Only the keys asked for, when asked.
+        #expect(try store.reportedOutcomes(fromMillis: day.0, toMillis: day.1, keyHashes: [t1]).count == 4)
+        #expect(try store.reportedOutcomes(fromMillis: day.0, toMillis: day.1, keyHashes: []).isEmpty)
     }
 
     @Test("make-whole deliveries: kept per store and transaction, the latest replacing the one before, read by transaction", arguments: Backend.all)
