@@ -193,7 +193,8 @@ class Replay:
         self.expect("4 price 9.2e18 left out with a warning", "POST", "/v1/events", json.dumps(event), {"Content-Type": "application/json"},
                     status=202, contains='"warnings":[{"index":0,"field":"price"')
         result = subprocess.run([self.binary, "alerts", "--db", self.database], capture_output=True, text=True, timeout=120)
-        self.check("4 alerts on the store", result.returncode in (0, 1), f"exit {result.returncode}")
+        # 0 all clear, 2 firing, 3 unknown (docs/commands.md#alerts): a judgement, never an error (1).
+        self.check("4 alerts on the store", result.returncode in (0, 2, 3), f"exit {result.returncode}: {result.stderr.strip()[:120]!r}")
 
     def claimed_ids(self):
         """5. Events sent first under the computed id of another's record; a record without id and time retried."""
@@ -515,7 +516,7 @@ class Replay:
         started = time.monotonic()
         result = subprocess.run([self.binary, "alerts", "--db", database, "--at", "2026-11-29T12:00:00Z"], capture_output=True, text=True, timeout=120)
         seconds = time.monotonic() - started
-        self.check("5 alerts --at with 200 windows begun in 1970", result.returncode == 0 and seconds < 5,
+        self.check("5 alerts --at with 200 windows begun in 1970", result.returncode in (0, 2, 3) and seconds < 5,
                    f"exit {result.returncode} in {seconds:.2f} s")
 
     def input_cases(self, database):
@@ -674,7 +675,7 @@ class Replay:
                     alerts = subprocess.run([self.binary, "alerts", "--db", self.database, "--notify", f"http://127.0.0.1:{redirecting.server_port}/api/v2/alerts"],
                                             capture_output=True, text=True, timeout=120)
                     self.check(f"60.4 alerts --notify to Alertmanager answering {status}: not delivered",
-                               alerts.returncode != 0 and "redirects are not followed" in alerts.stderr and not other_seen,
+                               alerts.returncode == 1 and "redirects are not followed" in alerts.stderr and not other_seen,
                                f"exit {alerts.returncode}: {alerts.stderr.strip()[-140:]!r}")
                 finally:
                     redirecting.shutdown()

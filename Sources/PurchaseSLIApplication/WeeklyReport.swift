@@ -117,6 +117,8 @@ public struct WeeklyReport: Sendable {
     /// How many of the week's 7 days, and of the week before's, hold at least one event: a week whose data
     /// starts or ends inside it is partial, and its counts are not compared as if it were whole.
     public var daysWithEvents = (current: 7, previous: 7)
+    /// Whether the week holds no event at all: nothing in it could be judged, no alert could fire.
+    public var holdsNoEvent: Bool { daysWithEvents.current == 0 }
     /// Whether the week before holds events on fewer than its 7 days (the data starts inside it) while it
     /// holds some: its counts are not compared with this week's.
     public var previousWeekIsPartial: Bool { hasPreviousWeek && daysWithEvents.previous < 7 }

@@ -31,6 +31,8 @@ struct AlertsCommand: AsyncParsableCommand {
               purchase-sli alerts --notify http://alertmanager:9093/api/v2/alerts
               purchase-sli alerts --notify https://hooks.slack.com/services/T/B/X --notify-format slack
               purchase-sli alerts --from 2026-11-01 --to 2026-11-04 --step 1m --format text   # backtest
+
+            \(HealthExitCode.help) A backtest (--from) exits 0 whatever fired.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -116,6 +118,7 @@ struct AlertsCommand: AsyncParsableCommand {
                 }
             }
         }
+        if let code = HealthExitCode.of(firing: reports, freshness: freshness) { throw code }
     }
 
     private func output(_ reports: [AlertReport], at time: Int64, freshness: DataFreshness, zone: TimeZoneOffsets) -> String {

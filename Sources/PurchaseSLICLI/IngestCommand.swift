@@ -61,7 +61,7 @@ struct IngestCommand: ParsableCommand {
     }
 
     private func ingest() throws {
-        let store = try store.openStore(configuration: retention.configuration())
+        let store = try store.openOrCreateStore(configuration: retention.configuration())
         let started = Date()
         let nowMillis = Int64(started.timeIntervalSince1970 * 1000)
         let eventFormat: EventFormat =

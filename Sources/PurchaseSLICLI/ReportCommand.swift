@@ -23,6 +23,9 @@ struct ReportCommand: ParsableCommand {
             Examples:
               purchase-sli report --week 2026-W46
               purchase-sli report --week last --format markdown > review.md
+
+            Exit status: 0 the review was written; 3 unknown: the week holds no event, so nothing was judged \
+            (the review says so); 1 an error (a missing database, a week not over yet); 64 a usage error.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -47,11 +50,13 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        print(try exitingOnFailure(output), terminator: "")
+        let (text, holdsNoEvent) = try exitingOnFailure(output)
+        print(text, terminator: "")
+        if holdsNoEvent { throw HealthExitCode.unknown }
     }
 
-    /// The Markdown, or the summary and the path of the page written.
-    func output() throws -> String {
+    /// The Markdown, or the summary and the path of the page written; whether the week holds no event.
+    func output() throws -> (text: String, holdsNoEvent: Bool) {
         let now = Int64(Date().timeIntervalSince1970)
         let loaded = try policy.load()
         let zone = try timeZone.zone(loaded)
@@ -62,10 +67,10 @@ struct ReportCommand: ParsableCommand {
                     + "the last whole week is \(ISOWeek(containing: now, in: zone).previous)")
         }
         let report = try WeeklyReport(week: week, store: try store.openStore(), policy: loaded, app: app.app)
-        guard format == .html else { return report.markdown }
+        guard format == .html else { return (report.markdown, report.holdsNoEvent) }
         let page = report.document(navigation: [(title: "Index", href: "index.html")], generatedAtSeconds: now)
         let written = try DashboardFiles.write([DashboardRenderer.File(name: report.fileName, html: page.rendered)], to: out)
-        return "\(report.summary(escaping: .terminal))\n\nwrote \(written[0])\n"
+        return ("\(report.summary(escaping: .terminal))\n\nwrote \(written[0])\n", report.holdsNoEvent)
     }
 
     private func parsedWeek(nowSeconds: Int64, zone: TimeZoneOffsets) throws -> ISOWeek {

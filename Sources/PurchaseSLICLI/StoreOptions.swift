@@ -33,8 +33,29 @@ struct StoreOptions: ParsableArguments {
         return try StoreLocation(ProcessInfo.processInfo.environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite", source: "PURCHASE_SLI_DB")
     }
 
-    /// Opens the store, turning a storage error into a one-line command failure.
+    /// What named the store: the option, the environment variable, or the default.
+    private var locationSource: String {
+        if db != nil { return "--db" }
+        return ProcessInfo.processInfo.environment["PURCHASE_SLI_DB"] == nil ? "the default --db" : "PURCHASE_SLI_DB"
+    }
+
+    /// Opens the store to read, or change, what it holds, turning a storage error into a one-line command
+    /// failure. A SQLite file that does not exist is refused, never created: a mistyped path would read as
+    /// a store without events, and a store without events as all clear.
     func openStore(configuration: StoreConfiguration = .default) throws -> any PurchaseStore {
+        let location = try location()
+        if let path = location.filePath, !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure(
+                message: "\(locationSource): no database at \(path): nothing to read. Ingest events into it first "
+                    + "(`purchase-sli ingest FILE --db \(path)`, or the samples: `purchase-sli demo --db \(path)`), or name the "
+                    + "database that holds them with --db or PURCHASE_SLI_DB")
+        }
+        return try location.open(configuration: configuration)
+    }
+
+    /// Opens the store to write events, notifications or windows into, creating a SQLite file that does not
+    /// exist yet.
+    func openOrCreateStore(configuration: StoreConfiguration = .default) throws -> any PurchaseStore {
         try location().open(configuration: configuration)
     }
 }

@@ -176,7 +176,10 @@ extension WeeklyReport {
 
     private var incidentsSection: HTML {
         let incidents = self.incidents
-        guard !incidents.isEmpty else { return "<section><h2>Incidents</h2><p class=\"muted\">No alert fired this week.</p></section>" }
+        guard !incidents.isEmpty else {
+            return
+                "<section><h2>Incidents</h2><p class=\"muted\">\(holdsNoEvent ? "No alert could fire: the week holds no event." : "No alert fired this week.")</p></section>"
+        }
         let rows = incidents.map { incident -> HTML in
             let severity = incident.severity
             let alerts = alerts(of: incident).map { alert -> HTML in

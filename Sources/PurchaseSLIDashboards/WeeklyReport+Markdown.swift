@@ -91,7 +91,7 @@ extension WeeklyReport {
         }
         lines += maintenanceMarkdown
         lines += ["", "## Incidents", ""]
-        if incidents.isEmpty { lines.append("No alert fired this week.") }
+        if incidents.isEmpty { lines.append(holdsNoEvent ? "No alert could fire: the week holds no event." : "No alert fired this week.") }
         for incident in incidents {
             let alerts = alerts(of: incident).map { "\($0.kind) \(escape($0.labels))" + ($0.episodes > 1 ? " (\($0.episodes) episodes)" : "") }
             let id = incident.id.map { id in incident.reportURL.map { "[\(id)](\($0))" } ?? id }

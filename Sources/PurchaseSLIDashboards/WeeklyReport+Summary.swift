@@ -82,7 +82,7 @@ extension WeeklyReport {
         let incidents = self.incidents
         let pages = incidents.filter { $0.severity == .page }
         if incidents.isEmpty {
-            sentences.append("No alert fired.")
+            sentences.append(holdsNoEvent ? "No alert could fire: the week holds no event." : "No alert fired.")
         } else {
             let longest = incidents.max { $0.duration < $1.duration }!
             sentences.append(

@@ -33,7 +33,7 @@ import Testing
 
     @Test func markdownSaysWhatChangedAndEscapes() throws {
         let db = try makeStore()
-        let markdown = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown"]).output()
+        let markdown = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown"]).output().text
         #expect(markdown.hasPrefix("# Weekly quality review 2026-W46 (Nov 9–15, 2026)"))
         // W46: 101 of 1008 plan-b purchases fail (1 in 10), W45: 11 of 1008 (index % 100 == 1, odd indexes).
         #expect(markdown.contains("purchase success rate worsened from"), "\(markdown)")
@@ -46,7 +46,7 @@ import Testing
     @Test func htmlIsWrittenToOut() throws {
         let db = try makeStore()
         let out = directory.file("out")
-        let text = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--out", out]).output()
+        let text = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--out", out]).output().text
         #expect(text.contains("wrote \(out)/report-2026-W46.html"))
         let page = try String(contentsOfFile: out + "/report-2026-W46.html", encoding: .utf8)
         #expect(page.contains("<h1>Weekly quality review 2026-W46</h1>"))
@@ -57,7 +57,7 @@ import Testing
     /// store's counts over those hours (it holds 9 hours of W45's better purchases), not the UTC week's.
     @Test func aWeekInAZoneIsItsMondayToMonday() throws {
         let db = try makeStore()
-        let markdown = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown", "--time-zone", "Asia/Tokyo"]).output()
+        let markdown = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown", "--time-zone", "Asia/Tokyo"]).output().text
         func successRate(from: String, to: String) throws -> String {
             let rows = try SQLiteBucketStore(path: db).counts(
                 CountQuery(fromSeconds: RFC3339.parseMillis(from)! / 1000, toSeconds: RFC3339.parseMillis(to)! / 1000, groupBy: [.actionType]))
@@ -93,7 +93,7 @@ import Testing
 
     @Test func aWeekNotOverYetIsRefused() throws {
         let db = try makeStore()
-        #expect(throws: CommandFailure.self) { try ReportCommand.parse(["--db", db, "--week", "2099-W10"]).output() }
+        #expect(throws: CommandFailure.self) { try ReportCommand.parse(["--db", db, "--week", "2099-W10"]).output().text }
     }
 
     @Test(arguments: ["2026-W60", "W46", "yesterday"])
@@ -122,7 +122,7 @@ extension ReportCommandTests {
             }
         }
         _ = try store.record(events, receivedAtMillis: 0)
-        let markdown = try ReportCommand.parse(["--db", path, "--week", "2026-W46", "--format", "markdown"]).output()
+        let markdown = try ReportCommand.parse(["--db", path, "--week", "2026-W46", "--format", "markdown"]).output().text
         let out = directory.file("pages")
         try RenderCommand.parse(["--db", path, "--at", "2026-11-17T00:00:00Z", "--range", "7d", "--out", out]).run()
         let page = try String(contentsOfFile: out + "/report-2026-W46.html", encoding: .utf8)
