@@ -139,7 +139,7 @@ public struct LostPurchases: Sendable, Hashable, Codable {
 
     /// An estimate of `purchases` with `variance`, its 95 % interval normally approximated (half an event
     /// wider each side, for the counts' discreteness), nothing below zero.
-    private init(purchases: Double, variance: Double, basis: Basis, worth: [String: Double], unpriced: Double, isPriced: Bool) {
+    init(purchases: Double, variance: Double, basis: Basis, worth: [String: Double], unpriced: Double, isPriced: Bool) {
         self.isPriced = isPriced
         let margin = 1.96 * variance.squareRoot() + 0.5
         self.purchases = max(0, purchases)
@@ -174,8 +174,10 @@ extension LostPurchases {
     public func summary(of action: String) -> AlertText {
         let lost = Int64(purchases.rounded())
         let noun = action == ActionType.retry.rawValue ? (lost == 1 ? "retry" : "retries") : lost == 1 ? action : action + "s"
+        // An action the events validated is the product's own word, not a value to set apart.
+        let nounText: AlertText = ActionType(rawValue: action) != nil ? "\(words: noun)" : "\(noun)"
         var text: AlertText =
-            "≈ \(count: lost) \(noun) "
+            "≈ \(count: lost) " + nounText + " "
             + "(\(count: Int64(interval.lowerBound.rounded()))–\(count: Int64(interval.upperBound.rounded()))) that would have succeeded"
         if let amounts = AlertText.amounts(worth) { text = text + ", ≈ " + amounts }
         if unpriced >= 0.5 {

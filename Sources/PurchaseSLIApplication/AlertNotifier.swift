@@ -17,16 +17,22 @@ public struct AlertNotifier: Service {
     private let logger: Logger
     private let nowMillis: @Sendable () -> Int64
     private let leadership: any StoreLeadership
+    private let deliveries: NotificationDeliveries?
+    private let receiverHost: String
 
     /// Creates a notifier.
     /// - Parameters:
     ///   - context: the store, the policy, and what the alert text names and links to.
     ///   - intervalSeconds: time between evaluations, a whole number of minutes.
     ///   - nowMillis: the wall clock, read by ``run()`` only.
+    ///   - deliveries: where each delivery's outcome is recorded, as the `alerts` receiver at `receiverHost`.
     public init(
         context: AlertContext, intervalSeconds: Int64, sender: any AlertNotificationSender, logger: Logger,
-        nowMillis: @escaping @Sendable () -> Int64, leadership: any StoreLeadership = SoleLeadership()
+        nowMillis: @escaping @Sendable () -> Int64, leadership: any StoreLeadership = SoleLeadership(),
+        deliveries: NotificationDeliveries? = nil, receiverHost: String = ""
     ) {
+        self.deliveries = deliveries
+        self.receiverHost = receiverHost
         self.context = context
         self.intervalSeconds = intervalSeconds
         self.sender = sender
@@ -70,9 +76,14 @@ public struct AlertNotifier: Service {
         do {
             try await sender.send(reports, evaluatedAt: time)
             state.delivered()
+            deliveries?.record(receiver: "alerts", host: receiverHost, atSeconds: time, failure: nil)
             logger.info("alert notifications sent", metadata: metadata)
         } catch {
-            if let failure = error as? NotificationError {
+            let failure = error as? NotificationError
+            deliveries?.record(
+                receiver: "alerts", host: receiverHost, atSeconds: time,
+                failure: failure.map { $0.status.map { "HTTP \($0)" } ?? "no answer" } ?? "not sent")
+            if let failure {
                 metadata["url"] = "\(failure.url.redacted)"
                 metadata["status"] = "\(failure.status.map(String.init) ?? "no answer")"
             }

@@ -1,4 +1,5 @@
 public import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
 import PurchaseSLICore
 public import PurchaseSLIRendering
 
@@ -13,6 +14,8 @@ public struct AlertSnapshot: Sendable {
     public var freshness: DataFreshness
     /// The few words of each kind for chart bands (``AlertRule/shortName``).
     public var shortNames: [AlertFinding.Kind: String]
+    /// The notification receivers failing every delivery (`serve`'s pages only).
+    public var deliveryFailures: [NotificationDeliveries.Receiver] = []
 
     /// Creates a snapshot of alerts of `rules` (by default the standard ones).
     public init(firing: [AlertReport], episodes: [AlertReport], freshness: DataFreshness, rules: [any AlertRule] = AlertRules.standard(for: .default))
@@ -21,6 +24,15 @@ public struct AlertSnapshot: Sendable {
         self.episodes = episodes
         self.freshness = freshness
         shortNames = Dictionary(rules.map { ($0.kind, $0.shortName) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A banner saying that a receiver has failed every notification for a while, so the alerts on the page
+    /// reached nobody through it, or nothing.
+    func deliveryBanner(zone: TimeZoneOffsets) -> HTML {
+        guard !deliveryFailures.isEmpty else { return "" }
+        let failures = deliveryFailures.map { HTML.escape($0.failingText(zone: zone)) }.joined(separator: "; ")
+        return "<div class=\"banner bad\"><strong>NOBODY NOTIFIED</strong> \(failures): what fires here is not reaching on-call. "
+            + "Check the receiver; <code>purchase_sli_<wbr>notifications_<wbr>total</code> counts the failures.</div>"
     }
 
     /// A banner saying the data is stale or missing, or nothing when it is fresh: a page of old data

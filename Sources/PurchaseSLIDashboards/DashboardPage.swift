@@ -39,7 +39,8 @@ public struct DashboardPage: Sendable {
                     title: "\(action): the last 6 h", metric: metric, actionType: action, by: nil, stepSeconds: 60,
                     bands: alerts.bands(for: action, until: context.atSeconds)))
         }
-        return "<section class=\"firing-first\"><h2>Alerts firing</h2>\(AlertOutput.html(alerts.firing, now: context.atSeconds, zone: context.zone))"
+        return "<section class=\"firing-first\"><h2>Alerts firing</h2>\(alerts.deliveryBanner(zone: context.zone))"
+            + "\(AlertOutput.html(alerts.firing, now: context.atSeconds, zone: context.zone))"
             + alerts.owingBanner(zone: context.zone)
             + "\(HTML.joined(charts))</section>"
     }

@@ -1,5 +1,5 @@
 public import PurchaseSLIAnalysis
-import PurchaseSLIApplication
+public import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 import PurchaseSLIStorage
@@ -28,6 +28,9 @@ public struct DashboardRenderer: Sendable {
     public let links: PageLinks
     /// The alert rules the pages show (nil: the standard ones).
     public let rules: [any AlertRule]?
+    /// The notification receivers that have failed every delivery for a while (``NotificationDeliveries``):
+    /// the index and the alert page say that nobody was notified.
+    public var deliveryFailures: [NotificationDeliveries.Receiver] = []
 
     /// Creates a renderer of the alerts of `rules` (by default the standard ones).
     public init(
@@ -76,10 +79,11 @@ public struct DashboardRenderer: Sendable {
                 }
                 return report
             }
-            let shown = AlertSnapshot(
+            var shown = AlertSnapshot(
                 firing: snapshot.firing.map(linked), episodes: snapshot.episodes.map(linked),
                 freshness: try alertContext.freshness(at: context.atSeconds),
                 rules: alertContext.rules)
+            shown.deliveryFailures = deliveryFailures
             snapshots[app] = shown
             return shown
         }

@@ -67,7 +67,8 @@ public struct IndexPage: Sendable {
             subtitle: "\(context.zone.timestamp(context.fromSeconds)) to \(context.zone.timestamp(context.atSeconds)) "
                 + "(\(NumberText.duration(context.rangeSeconds))) · \(FreshnessText.line(alerts.freshness, zone: context.zone))",
             navigation: navigation,
-            body: status + alerts.owingBanner(zone: context.zone) + alerts.incompleteBanner(zone: context.zone)
+            body: alerts.deliveryBanner(zone: context.zone) + status + alerts.owingBanner(zone: context.zone)
+                + alerts.incompleteBanner(zone: context.zone)
                 + "<section><h2>Pages</h2><ul>\(pages)</ul></section>",
             generatedAtSeconds: generatedAtSeconds, zone: context.zone)
     }

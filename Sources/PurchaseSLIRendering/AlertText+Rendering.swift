@@ -10,7 +10,11 @@ extension AlertText {
         pieces.map { piece in
             switch piece {
             case .value(let value): escaping.escape(value)
-            case .money(let amount, let currency): escaping.escapeMarkup(NumberText.money(amount, currency: "")) + escaping.escape(currency)
+            // An ISO 4217 code (three capitals) is no markup anywhere; another currency string is a value.
+            case .money(let amount, let currency):
+                escaping.escapeMarkup(NumberText.money(amount, currency: ""))
+                    + (currency.count == 3 && currency.allSatisfy { $0.isASCII && $0.isUppercase }
+                        ? escaping.escapeMarkup(currency) : escaping.escape(currency))
             default: escaping.escapeMarkup(Self.plain(piece, zone: zone))
             }
         }.joined()

@@ -1,7 +1,7 @@
 import Foundation
 public import Hummingbird
 public import Logging
-import PurchaseSLIApplication
+public import PurchaseSLIApplication
 public import PurchaseSLICore
 import PurchaseSLIDashboards
 public import PurchaseSLIOutbound
@@ -21,13 +21,17 @@ public import ServiceLifecycle
 ///     The wall clock but in tests that replay days of traffic as it arrives.
 ///   - outbound: what the notifiers post over (the rollout controls are given theirs); the first of the
 ///     application's services, so that it is shut down after those that call through it.
+///   - deliveries: where the notification receivers' answers are kept (`/metrics`, `/readyz`, the pages);
+///     made here when `configuration.notifyURL` is set and none is given.
 public func buildApplication(
     configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?,
     leadership: any StoreLeadership = SoleLeadership(), rolloutControls: [any StoreReleaseControl] = [],
     receivingClock: @escaping @Sendable () -> Int64 = wallClockMillis, outbound: any OutboundTransport & Service = HTTPClientTransport(),
-    logger: Logger
+    deliveries: NotificationDeliveries? = nil, logger: Logger
 ) -> some ApplicationProtocol {
     let metrics = ServerMetrics(store: store as? any StoreSizeReporting)
+    let deliveries = deliveries ?? configuration.notifyURL.map { _ in NotificationDeliveries() }
+    deliveries?.onRecord(metrics.recordNotificationDelivery)
     let committer = GroupCommitter(
         store: store, maximumEventsPerCommit: configuration.maximumEventsPerCommit, nowMillis: receivingClock,
         onCommit: { outcome, requests, seconds in metrics.recordCommit(outcome, requests: requests, seconds: seconds) })
@@ -42,7 +46,7 @@ public func buildApplication(
     ).addRoutes(to: router)
     QueryController(store: store, maximumRows: configuration.maximumQueryRows, reconciliation: configuration.alertPolicy.reconciliation)
         .addRoutes(to: router)
-    HealthController(store: store, committer: committer, metrics: metrics).addRoutes(to: router)
+    HealthController(store: store, committer: committer, metrics: metrics, deliveries: deliveries).addRoutes(to: router)
     SLOMetricsController(store: store, configuration: configuration).addRoutes(to: router)
     MaintenanceController(
         store: store, policyWindows: configuration.alertPolicy.maintenance,
@@ -74,8 +78,11 @@ public func buildApplication(
                 leadership: leadership),
         ]
             + alertNotifier(
-                configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, outbound: outbound, logger: logger)
-            + dashboardPublisher(configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, logger: logger)
+                configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, outbound: outbound,
+                deliveries: deliveries, logger: logger)
+            + dashboardPublisher(
+                configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, deliveries: deliveries, logger: logger
+            )
             + rolloutNotifier(
                 configuration: configuration, store: store, leadership: leadership, controls: rolloutControls, outbound: outbound, metrics: metrics,
                 logger: logger),
@@ -86,7 +93,7 @@ public func buildApplication(
 /// The alert notifier `configuration` asks for, if any.
 private func alertNotifier(
     configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?, leadership: any StoreLeadership,
-    outbound: any OutboundTransport, logger: Logger
+    outbound: any OutboundTransport, deliveries: NotificationDeliveries?, logger: Logger
 ) -> [any Service] {
     guard let url = configuration.notifyURL else { return [] }
     let apps: [String?] = configuration.alertApps.isEmpty ? [nil] : configuration.alertApps
@@ -98,13 +105,14 @@ private func alertNotifier(
                 store: store, policy: configuration.alertPolicy, app: app, definitions: configuration.dashboards),
             intervalSeconds: configuration.alertsEverySeconds,
             sender: WebhookSender(url: url, format: configuration.notifyFormat, zone: configuration.timeZone, transport: outbound),
-            logger: appLogger, nowMillis: wallClockMillis, leadership: leadership)
+            logger: appLogger, nowMillis: wallClockMillis, leadership: leadership, deliveries: deliveries, receiverHost: url.host ?? "?")
     }
 }
 
 /// The dashboard publisher `configuration` asks for, if any.
 private func dashboardPublisher(
-    configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?, leadership: any StoreLeadership, logger: Logger
+    configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?, leadership: any StoreLeadership,
+    deliveries: NotificationDeliveries?, logger: Logger
 ) -> [any Service] {
     guard let directory = configuration.pagesDirectory, let interval = configuration.renderEverySeconds else { return [] }
     let policy = configuration.alertPolicy
@@ -115,7 +123,7 @@ private func dashboardPublisher(
             definitions: configuration.dashboards,
             context: { DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range, zone: zone) },
             directory: directory, intervalSeconds: interval, links: links(configuration, databasePath), logger: logger,
-            nowMillis: wallClockMillis, leadership: leadership)
+            nowMillis: wallClockMillis, leadership: leadership, deliveries: deliveries)
     ]
 }
 

@@ -1,5 +1,5 @@
 public import Logging
-import PurchaseSLIApplication
+public import PurchaseSLIApplication
 import PurchaseSLICore
 public import PurchaseSLIDashboards
 public import PurchaseSLIStorage
@@ -12,6 +12,7 @@ public import ServiceLifecycle
 /// ``publish(at:generatedAtSeconds:)``, which tests call with times of their own.
 public struct DashboardPublisher: Service {
     private let renderer: @Sendable (Int64) -> DashboardRenderer
+    private let deliveries: NotificationDeliveries?
     private let directory: String
     private let intervalSeconds: Int64
     private let logger: Logger
@@ -23,8 +24,9 @@ public struct DashboardPublisher: Service {
     public init(
         definitions: [DashboardDefinition], context: @escaping @Sendable (Int64) -> DashboardContext, directory: String,
         intervalSeconds: Int64, links: PageLinks = PageLinks(), logger: Logger, nowMillis: @escaping @Sendable () -> Int64,
-        leadership: any StoreLeadership = SoleLeadership()
+        leadership: any StoreLeadership = SoleLeadership(), deliveries: NotificationDeliveries? = nil
     ) {
+        self.deliveries = deliveries
         var links = links
         links.refreshSeconds = intervalSeconds
         renderer = { [links] in DashboardRenderer(definitions: definitions, context: context($0), links: links) }
@@ -45,7 +47,9 @@ public struct DashboardPublisher: Service {
     /// Renders every page for `time` (minute-aligned; only events before it count) and writes them; a
     /// failure is logged, and the pages of the previous round stay in place.
     public func publish(at time: Int64, generatedAtSeconds: Int64) async {
-        let renderer = renderer(time)
+        var shown = renderer(time)
+        shown.deliveryFailures = deliveries?.failing(at: generatedAtSeconds) ?? []
+        let renderer = shown
         let directory = directory
         let started = nowMillis()
         do {

@@ -7,6 +7,8 @@ struct HealthController {
     let store: any BucketStore
     let committer: GroupCommitter
     let metrics: ServerMetrics
+    /// What the notification receivers answered, or nil when `serve` notifies no one.
+    let deliveries: NotificationDeliveries?
 
     /// After a failed commit, the service is not ready for this long unless a commit succeeds meanwhile.
     static let failureHoldSeconds: Int64 = 30
@@ -24,7 +26,10 @@ struct HealthController {
     }
 
     /// Ready when the store commits: no batch failed to commit in the last ``failureHoldSeconds`` (unless
-    /// one succeeded since) and a probe write commits now, so a full disk reads as not ready.
+    /// one succeeded since) and a probe write commits now, so a full disk reads as not ready. A receiver
+    /// that has failed every notification for 5 minutes is said in the body ("ready to ingest; NOTIFYING
+    /// NOBODY: …", without the receiver's host: anyone may ask), with the status still 200: an orchestrator would take a not-ready node out of traffic,
+    /// and stopping ingestion would not bring the receiver back.
     private func ready() async throws -> Response {
         if let failure = committer.recentFailure(withinSeconds: Self.failureHoldSeconds, nowMillis: wallClockMillis()) {
             throw IngestError.storeUnavailable("the last commit failed: \(failure)")
@@ -32,7 +37,11 @@ struct HealthController {
         let store = store
         do {
             try await runBlocking { try store.checkWritable() }
-            return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
+            let failing = deliveries?.failing(at: wallClockMillis() / 1000) ?? []
+            let text =
+                failing.isEmpty
+                ? "ready\n" : "ready to ingest; NOTIFYING NOBODY: " + failing.map { $0.failingText(namingHost: false) }.joined(separator: "; ") + "\n"
+            return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         } catch {
             throw IngestError.storeUnavailable("\(error)")
         }

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import Prometheus
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDecoding
 public import PurchaseSLIStorage
@@ -52,6 +53,23 @@ public final class ServerMetrics: Sendable {
             dimensions: [("store", action.store.rawValue), ("mode", action.isDryRun ? "dry-run" : "live"), ("outcome", action.outcome.rawValue)],
             factory: factory
         ).increment()
+    }
+
+    /// Counts a delivery to a notification receiver (`purchase_sli_notifications_total` by receiver and
+    /// outcome) and sets when it last succeeded and, while it fails, since when
+    /// (`purchase_sli_notification_last_success_timestamp_seconds`,
+    /// `purchase_sli_notification_failing_since_timestamp_seconds`, 0 once it delivers again). The receiver
+    /// is `alerts` or `rollout`, named by the service.
+    func recordNotificationDelivery(_ receiver: NotificationDeliveries.Receiver, delivered: Bool) {
+        let name = [("receiver", receiver.name)]
+        Counter(label: "purchase_sli_notifications_total", dimensions: name + [("outcome", delivered ? "delivered" : "failed")], factory: factory)
+            .increment()
+        if let success = receiver.lastSuccessSeconds {
+            CoreMetrics.Gauge(label: "purchase_sli_notification_last_success_timestamp_seconds", dimensions: name, factory: factory)
+                .record(success)
+        }
+        CoreMetrics.Gauge(label: "purchase_sli_notification_failing_since_timestamp_seconds", dimensions: name, factory: factory)
+            .record(receiver.failingSinceSeconds ?? 0)
     }
 
     /// Records what the dedup memory holds after a pruning, and when it ran.

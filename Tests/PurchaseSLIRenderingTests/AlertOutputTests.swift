@@ -1,9 +1,10 @@
 import Foundation
-import PurchaseSLIAnalysis
 import PurchaseSLICore
 import PurchaseSLIRendering
 import PurchaseSLITestSupport
 import Testing
+
+@testable import PurchaseSLIAnalysis
 
 /// Strings an attacker could put in event fields, aimed at each output.
 let hostile = [
@@ -228,4 +229,20 @@ private func shellWords(_ command: String) throws -> [String] {
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return String(decoding: data, as: UTF8.self).split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+}
+
+/// Slack and Markdown set apart only values from the events: the product's own words and a currency code
+/// read as plain text; a currency that is no ISO code is a value.
+@Suite struct PlainWordsTests {
+    @Test("a cost in Slack and Markdown: no code span around \"purchases\" or \"USD\"; one around a strange currency")
+    func costWordsArePlain() {
+        let lost = LostPurchases(purchases: 14, variance: 9, basis: .previousDays(7), worth: ["USD": 130.31], unpriced: 0, isPriced: true)
+        for escaping in [TextEscaping.slack, .markdown] {
+            let text = lost.summary(of: "purchase").rendered(escaping)
+            #expect(
+                text.hasPrefix("≈ 14 purchases (") && text.hasSuffix(" that would have succeeded, ≈ 130.31 USD") && !text.contains("`"), "\(text)")
+        }
+        let strange: AlertText = "\(money: 1, currency: "U*SD")"
+        #expect(strange.rendered(.slack).contains("`U*SD`"), "\(strange.rendered(.slack))")
+    }
 }

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIServer
 import PurchaseSLIStorage
@@ -127,12 +128,13 @@ func countedEvents(_ store: any BucketStore) throws -> Int64 {
 
 /// Builds the app on `store` with test-friendly defaults.
 func makeApp(
-    store: any PurchaseStore, databasePath: String? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
+    store: any PurchaseStore, databasePath: String? = nil, deliveries: NotificationDeliveries? = nil,
+    configure: (inout ServerConfiguration) -> Void = { _ in }
 ) -> some ApplicationProtocol {
     var configuration = ServerConfiguration()
     configuration.port = 0
     configure(&configuration)
     var logger = Logger(label: "purchase-sli-tests")
     logger.logLevel = .warning
-    return buildApplication(configuration: configuration, store: store, databasePath: databasePath, logger: logger)
+    return buildApplication(configuration: configuration, store: store, databasePath: databasePath, deliveries: deliveries, logger: logger)
 }

@@ -1,0 +1,85 @@
+public import PurchaseSLICore
+import Synchronization
+
+/// What each receiver of `serve`'s notifications answered lately (the alert receiver of `--notify`, the
+/// rollout receiver of `--rollout-notify`): how often it was tried and failed, when it last took one, and
+/// since when it has failed every attempt. `/metrics`, `/readyz` and the served pages read it, so that a
+/// notification nobody received is never silent.
+public final class NotificationDeliveries: Sendable {
+    /// One receiver's record.
+    public struct Receiver: Sendable, Hashable {
+        /// Its name: `alerts` or `rollout` (set by the service, never from a request).
+        public var name: String
+        /// Where it is, for people: the host of its URL (no path, no query: a webhook's path holds its secret).
+        public var host: String
+        /// Deliveries tried.
+        public var attempts = 0
+        /// Deliveries that failed.
+        public var failures = 0
+        /// When a delivery last succeeded (seconds since the epoch), or nil.
+        public var lastSuccessSeconds: Int64?
+        /// When the failures since the last success began, or nil while the last delivery succeeded.
+        public var failingSinceSeconds: Int64?
+        /// What the last failure was ("HTTP 503", "no answer: connection refused").
+        public var lastFailure: String?
+
+        /// Whether every delivery has failed for at least `seconds` before `now`.
+        public func hasFailed(forAtLeast seconds: Int64, at now: Int64) -> Bool {
+            failingSinceSeconds.map { now - $0 >= seconds } ?? false
+        }
+    }
+
+    /// How long a receiver may fail every delivery before `/readyz` and the pages say nobody was notified:
+    /// 5 minutes, a few evaluations.
+    public static let failingAfterSeconds: Int64 = 300
+
+    private let state = Mutex<(receivers: [String: Receiver], observers: [@Sendable (Receiver, Bool) -> Void])>(([:], []))
+
+    /// A record of no delivery.
+    public init() {}
+
+    /// Tells `observe` each outcome recorded from now on (the metrics), with the receiver after it.
+    public func onRecord(_ observe: @escaping @Sendable (_ receiver: Receiver, _ delivered: Bool) -> Void) {
+        state.withLock { $0.observers.append(observe) }
+    }
+
+    /// Records a delivery to `receiver` (at `host`) at `seconds`: delivered, or failed with `failure`.
+    public func record(receiver name: String, host: String, atSeconds seconds: Int64, failure: String?) {
+        let (receiver, observers) = state.withLock { state in
+            var receiver = state.receivers[name] ?? Receiver(name: name, host: host)
+            receiver.host = host
+            receiver.attempts += 1
+            if let failure {
+                receiver.failures += 1
+                receiver.lastFailure = failure
+                if receiver.failingSinceSeconds == nil { receiver.failingSinceSeconds = seconds }
+            } else {
+                receiver.lastSuccessSeconds = seconds
+                receiver.failingSinceSeconds = nil
+            }
+            state.receivers[name] = receiver
+            return (receiver, state.observers)
+        }
+        for observe in observers { observe(receiver, failure == nil) }
+    }
+
+    /// Every receiver tried, by name.
+    public var receivers: [Receiver] { state.withLock { $0.receivers.values.sorted { $0.name < $1.name } } }
+
+    /// The receivers that have failed every delivery for ``failingAfterSeconds`` or more at `now`.
+    public func failing(at now: Int64) -> [Receiver] {
+        receivers.filter { $0.hasFailed(forAtLeast: Self.failingAfterSeconds, at: now) }
+    }
+}
+
+extension NotificationDeliveries.Receiver {
+    /// "the alert receiver (alertmanager.example.com) has failed every delivery since 2026-11-02T18:02:00Z
+    /// (HTTP 503); nobody was notified through it since 2026-11-02T17:40:00Z"; without its host for a reader
+    /// without a key (`/readyz`).
+    public func failingText(zone: TimeZoneOffsets = .utc, namingHost: Bool = true) -> String {
+        let since = failingSinceSeconds.map { zone.timestamp($0) } ?? "?"
+        let last = lastSuccessSeconds.map { "nobody was notified through it since \(zone.timestamp($0))" } ?? "it has taken no notification yet"
+        return "the \(name == "alerts" ? "alert" : name) receiver" + (namingHost ? " (\(host))" : "") + " has failed every delivery since \(since)"
+            + (lastFailure.map { " (\($0))" } ?? "") + "; \(last)"
+    }
+}
