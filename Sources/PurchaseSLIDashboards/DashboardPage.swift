@@ -58,7 +58,12 @@ public struct DashboardPage: Sendable {
             alerts.staleBanner(zone: context.zone) + alerts.incompleteBanner(zone: context.zone) + (try context.maintenanceBanner())
             + (try context.rolloutActionsBanner())
             + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
-        for panel in definition.panels {
+        // What fires comes first at every width, then the objectives and the rest in the definition's order.
+        func isAlerts(_ panel: DashboardDefinition.Panel) -> Bool {
+            if case .alerts = panel { return true }
+            return false
+        }
+        for panel in definition.panels.filter(isAlerts) + definition.panels.filter({ !isAlerts($0) }) {
             switch panel {
             case .objectives:
                 body += try context.objectivesPanel(firing: firing, freshness: alerts.freshness)

@@ -47,17 +47,22 @@ extension DashboardContext {
         let cards = budgetCounts.keys.sorted().map { store -> HTML in
             let labels = GrantTimes.labels(store: store)
             let severity = firing.filter { $0.kind == .timeToGrantBurn && $0.labels == labels }.map(\.severity).max()
+            // The store's charges not granted are late too (they cover its time-to-grant alert): named here.
+            var others: [(kind: AlertFinding.Kind, severity: Severity)] = []
+            for alert in firing.filter({ $0.kind == .chargedNotGranted && $0.labels.store == store.rawValue }).sorted(by: {
+                $0.severity > $1.severity
+            })
+            where !others.contains(where: { $0.kind == alert.kind }) {
+                others.append((alert.kind, alert.severity))
+            }
             let lastHour = windows[3600]?[store] ?? OutcomeCounts()
             let failingNow = policy.missesObjectiveBeyondChance(lastHour, objective: target)
-            let status: HTML =
-                switch severity {
-                case .page: "<span class=\"status bad\">PAGE</span>"
-                case .ticket: "<span class=\"status warn\">TICKET</span>"
-                case nil where lastHour.valid == 0: "<span class=\"status none\">NO CHARGES IN THE LAST HOUR</span>"
-                case nil where failingNow: "<span class=\"status bad\">BELOW OBJECTIVE</span>"
-                case nil where (target.burnRate(lastHour) ?? 0) > 2: "<span class=\"status warn\">UNDER OBJECTIVE</span>"
-                case nil: "<span class=\"status ok\">OK</span>"
-                }
+            let budgetLeft = target.budgetSpent(budgetCounts[store] ?? OutcomeCounts()).map { 1 - $0 }
+            let quiet: HTML? =
+                if lastHour.valid == 0 { "<span class=\"status none\">NO CHARGES IN THE LAST HOUR</span>" } else if failingNow {
+                    "<span class=\"status bad\">BELOW OBJECTIVE</span>"
+                } else if (target.burnRate(lastHour) ?? 0) > 2 { "<span class=\"status warn\">UNDER OBJECTIVE</span>" } else { nil }
+            let (status, alsoFiring) = Self.cardStatus(own: severity, others: others, quiet: quiet, budgetSpent: (budgetLeft ?? 0) < 0)
             let burn = firing.first { $0.kind == .timeToGrantBurn && $0.labels == labels }?.evidence(as: BurnEvidence.self)
             let headline: (share: Double?, caption: String) =
                 burn.map {
@@ -68,18 +73,18 @@ extension DashboardContext {
                     )
                 }
                 ?? (lastHour.successRate, "granted within \(within), last hour (\(NumberText.count(lastHour.valid)) charges)")
-            let tone = severity == .page || failingNow ? "bad" : severity == .ticket ? "warn" : (headline.share ?? 0) >= target.target ? "ok" : ""
+            let tone =
+                severity == .page || failingNow
+                ? "bad" : severity == .ticket ? "warn" : (headline.share ?? 0) >= target.target && others.isEmpty ? "ok" : ""
             let rows = Self.objectiveWindows.map { window -> HTML in
                 let counts = windows[window.seconds]?[store] ?? OutcomeCounts()
                 return "<tr><td>\(window.label)</td><td>\(NumberText.percent(counts.successRate))</td>"
                     + "<td>\(target.burnRate(counts).map { String(format: "%.1f×", $0) } ?? "n/a")</td><td>\(NumberText.count(counts.valid))</td></tr>"
             }
-            let budgetLeft = target.budgetSpent(budgetCounts[store] ?? OutcomeCounts()).map { 1 - $0 }
             let basis = coverage.budgetBasis(of: store, window: target.window, windowStart: atSeconds - budgetSeconds)
             let budget: HTML = budgetLeft.map { Self.budgetLine(left: $0, window: target.window, basis: basis) } ?? ""
-            let spent: HTML = (budgetLeft ?? 0) < 0 ? " <span class=\"status warn\">BUDGET SPENT</span>" : ""
             return """
-                <div class="card"><h3>time to grant, \(store.displayName) \(status)\(spent)</h3>
+                <div class="card"><h3>time to grant, \(store.displayName) \(status)</h3>\(alsoFiring)
                 <div class="big \(tone)">\(NumberText.percent(headline.share))</div>
                 <div class="meta">\(headline.caption) · objective \(NumberText.percent(target.target)) within \(within) over \(target.window.description)</div>
                 <table><tr><th>window</th><th>within \(within)</th><th>burn rate</th><th>charges</th></tr>\(HTML.joined(rows))</table>\(budget)</div>

@@ -40,11 +40,13 @@ extension DashboardContext {
             // The card's status is its objective's: the burn alerts spending its budget. Other alerts on the
             // action (charges not granted, a cancel spike, a silence) are named beside it, so that a rate
             // above the objective is not shown red for them, nor their page hidden.
-            // Alerts about a store's records (its charges, their time to grant) have cards of their own.
-            let onAction = firing.filter { $0.labels.actionType == action && $0.labels.store == nil }
-            let severity = onAction.filter { $0.evidence.objective?.actionType == action }.map(\.severity).max()
+            // Alerts about a store's records (its charges, their time to grant) have cards of their own too.
+            // The store's alerts on the action (its charges not granted) are named too, never shown as OK beside.
+            let onAction = firing.filter { $0.labels.actionType == action }
+            let severity = onAction.filter { $0.labels.store == nil && $0.evidence.objective?.actionType == action }.map(\.severity).max()
             var others: [(kind: AlertFinding.Kind, severity: Severity)] = []
-            for alert in onAction.filter({ $0.evidence.objective?.actionType != action }).sorted(by: { $0.severity > $1.severity })
+            for alert in onAction.filter({ $0.labels.store != nil || $0.evidence.objective?.actionType != action })
+                .sorted(by: { $0.severity > $1.severity })
             where !others.contains(where: { $0.kind == alert.kind }) {
                 others.append((alert.kind, alert.severity))
             }
@@ -55,18 +57,16 @@ extension DashboardContext {
             let hourTouched = !maintenance.excludedRanges(of: action, from: atSeconds - 3600, to: atSeconds).isEmpty
             // Failing now beyond chance reads as such even when no rule fires (yet, or on thin traffic).
             let failingNow = isFresh && policy.missesObjectiveBeyondChance(lastHour, objective: objective)
-            let status: HTML =
-                switch severity {
-                case .page: "<span class=\"status bad\">PAGE</span>"
-                case .ticket: "<span class=\"status warn\">TICKET</span>"
-                case nil where !isFresh: "<span class=\"status none\">\(FreshnessText.status(freshness, action: action))</span>"
-                case nil where inMaintenance: "<span class=\"status none\">MAINTENANCE</span>"
-                case nil where failingNow: "<span class=\"status bad\">BELOW OBJECTIVE</span>"
+            let budgetCounts = windows[atSeconds - objective.window.period(at: atSeconds).startSeconds]?[action] ?? OutcomeCounts()
+            let budgetLeft = objective.budgetSpent(budgetCounts).map { 1 - $0 }
+            let quiet: HTML? =
+                if !isFresh { "<span class=\"status none\">\(FreshnessText.status(freshness, action: action))</span>" } else if inMaintenance {
+                    "<span class=\"status none\">MAINTENANCE</span>"
+                } else if failingNow { "<span class=\"status bad\">BELOW OBJECTIVE</span>" }
                 // Far under the objective on too few events to be sure is not OK either: 81.8 % of 11 retries
                 // against 95 % reads as a warning, not green.
-                case nil where (objective.burnRate(lastHour) ?? 0) > 2: "<span class=\"status warn\">UNDER OBJECTIVE</span>"
-                case nil: "<span class=\"status ok\">OK</span>"
-                }
+                else if (objective.burnRate(lastHour) ?? 0) > 2 { "<span class=\"status warn\">UNDER OBJECTIVE</span>" } else { nil }
+            let (status, alsoFiring) = Self.cardStatus(own: severity, others: others, quiet: quiet, budgetSpent: (budgetLeft ?? 0) < 0)
             // While the action burns, the headline is the alert's own window and figure; else the last hour.
             let burn = firing.first { $0.labels == SeriesLabels(actionType: action) }?.evidence(as: BurnEvidence.self)
             let headline: (rate: Double?, caption: String) =
@@ -91,7 +91,8 @@ extension DashboardContext {
                 ? "bad"
                 : severity == .ticket
                     ? "warn"
-                    : (rate ?? 0) >= objective.target && isFresh && !inMaintenance ? "ok" : ""
+                    // Never green while another alert fires on the action: the rate is not the whole story.
+                    : (rate ?? 0) >= objective.target && isFresh && !inMaintenance && others.isEmpty ? "ok" : ""
             let rows = Self.objectiveWindows.map { window -> HTML in
                 let counts = windows[window.seconds]?[action] ?? OutcomeCounts()
                 let burn = objective.burnRate(counts)
@@ -101,13 +102,6 @@ extension DashboardContext {
                     + "<td\(Self.dataValue(burn))>\(burn.map { String(format: "%.1f×", $0) } ?? "n/a")</td>"
                     + "<td data-value=\"\(counts.valid)\">\(NumberText.count(counts.valid))</td></tr>"
             }
-            let budgetCounts = windows[atSeconds - objective.window.period(at: atSeconds).startSeconds]?[action] ?? OutcomeCounts()
-            let budgetLeft = objective.budgetSpent(budgetCounts).map { 1 - $0 }
-            let spent: HTML = (budgetLeft ?? 0) < 0 ? " <span class=\"status warn\">BUDGET SPENT</span>" : ""
-            let otherAlerts = HTML.joined(
-                others.map { other -> HTML in
-                    " <span class=\"status \(other.severity == .page ? "bad" : "warn")\">\(other.severity.rawValue.uppercased()): \(other.kind.rawValue)</span>"
-                })
             let budget: HTML =
                 (try budgetLeft.map {
                     let start = objective.window.period(at: atSeconds).startSeconds
@@ -123,7 +117,7 @@ extension DashboardContext {
                 values: (trend.byKey[[action]] ?? []).map(\.successRate), caption: "success rate per \(NumberText.duration(defaultStepSeconds))",
                 format: { NumberText.percent($0) }, higherIsWorse: false)
             return """
-                <div class="card"><h3>\(action) \(status)\(otherAlerts)\(spent)</h3>
+                <div class="card"><h3>\(action) \(status)</h3>\(alsoFiring)
                 <div class="big \(tone)">\(NumberText.percent(rate))</div>
                 <div class="meta">\(headline.caption) · objective \
                 \(NumberText.percent(objective.target))\(objective.weight == .revenue ? " of revenue" : "") over \(objective.window.description) · \
@@ -133,6 +127,38 @@ extension DashboardContext {
                 """
         }
         return "<section><h2>Objectives</h2><div class=\"grid\">\(HTML.joined(cards))\(try grantTimeCards(firing: firing))</div></section>"
+    }
+
+    /// A card's one status: its own alert's severity (PAGE, TICKET); else the most urgent other alert firing
+    /// on what it measures ("PAGE: ChargedNotGranted": a rate above its objective is no all-clear while
+    /// money is not delivered); else `quiet` (stale, maintenance, below objective); else BUDGET SPENT when
+    /// the budget is spent; else OK. The other alerts the status does not name are listed under it.
+    static func cardStatus(
+        own: Severity?, others: [(kind: AlertFinding.Kind, severity: Severity)], quiet: HTML?, budgetSpent: Bool
+    ) -> (status: HTML, alsoFiring: HTML) {
+        func badge(_ severity: Severity, _ text: String) -> HTML {
+            "<span class=\"status \(severity == .page ? "bad" : "warn")\">\(text)</span>"
+        }
+        var unnamed = others
+        let status: HTML
+        if let own {
+            status = badge(own, own.rawValue.uppercased())
+        } else if let top = others.first {
+            status = badge(top.severity, "\(top.severity.rawValue.uppercased()): \(top.kind.rawValue)")
+            unnamed.removeFirst()
+        } else if let quiet {
+            status = quiet
+        } else if budgetSpent {
+            status = "<span class=\"status warn\">BUDGET SPENT</span>"
+        } else {
+            status = "<span class=\"status ok\">OK</span>"
+        }
+        let also: HTML =
+            unnamed.isEmpty
+            ? ""
+            : "<p class=\"meta\">also firing: "
+                + HTML.joined(unnamed.map { "\($0.kind.rawValue) (\($0.severity.rawValue))" }, separator: ", ") + "</p>"
+        return (status, also)
     }
 
     /// "Maintenance left out of these figures: …" naming up to three of the windows' occurrences (newest

@@ -17,7 +17,8 @@ enum Stylesheet {
         .muted,.meta{color:var(--muted)}.meta{font-size:12px}
         .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:12px}
         .card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:10px 12px;min-width:0}
-        .card h3{margin-top:0}
+        .card h3{margin-top:0}.card table{font-size:13px}.card th,.card td{padding:3px 4px}.card th{white-space:normal}
+        .alert,.banner{overflow-wrap:anywhere}
         .big{font-size:26px;font-weight:600;font-variant-numeric:tabular-nums}
         .ok{color:var(--ok)}.warn{color:var(--warn)}.bad{color:var(--bad)}
         .status{display:inline-block;border-radius:4px;padding:1px 7px;font-weight:600;font-size:12px;color:var(--bg)}
