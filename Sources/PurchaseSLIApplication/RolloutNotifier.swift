@@ -21,6 +21,8 @@ public struct RolloutNotifier: Service {
     private let nowMillis: @Sendable () -> Int64
     private let leadership: any StoreLeadership
     private let actuator: RolloutActuator?
+    private let deliveries: NotificationDeliveries?
+    private let receiverHost: String
 
     /// Creates a notifier.
     /// - Parameters:
@@ -31,11 +33,15 @@ public struct RolloutNotifier: Service {
     ///   - sender: where changes are posted; nil to log them only.
     ///   - nowMillis: the wall clock, read by ``run()`` only.
     ///   - actuator: what pauses the stores' releases on the verdicts the policy names; nil: nothing is acted on.
+    ///   - deliveries: where each post's outcome is recorded, as the `rollout` receiver at `receiverHost`.
     public init(
         store: any PurchaseStore, policy: SLOPolicy, intervalSeconds: Int64, candidate: String?, baseline: String?,
         sender: (any RolloutNotificationSender)?, logger: Logger, nowMillis: @escaping @Sendable () -> Int64,
-        leadership: any StoreLeadership = SoleLeadership(), actuator: RolloutActuator? = nil
+        leadership: any StoreLeadership = SoleLeadership(), actuator: RolloutActuator? = nil,
+        deliveries: NotificationDeliveries? = nil, receiverHost: String = ""
     ) {
+        self.deliveries = deliveries
+        self.receiverHost = receiverHost
         self.actuator = actuator
         self.store = store
         self.policy = policy
@@ -114,8 +120,13 @@ public struct RolloutNotifier: Service {
         do {
             try await sender.send(report, previous: previous)
             state.deliveredChange()
+            deliveries?.record(receiver: "rollout", host: receiverHost, atSeconds: time, failure: nil)
             logger.info("rollout verdict sent", metadata: metadata)
         } catch {
+            let failure = error as? NotificationError
+            deliveries?.record(
+                receiver: "rollout", host: receiverHost, atSeconds: time,
+                failure: failure.map { $0.status.map { "HTTP \($0)" } ?? "no answer" } ?? "not sent")
             metadata["error"] = "\(error)"
             logger.warning("rollout verdict not delivered; retrying at the next check", metadata: metadata)
         }

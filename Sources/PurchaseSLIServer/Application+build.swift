@@ -30,7 +30,8 @@ public func buildApplication(
     deliveries: NotificationDeliveries? = nil, logger: Logger
 ) -> some ApplicationProtocol {
     let metrics = ServerMetrics(store: store as? any StoreSizeReporting)
-    let deliveries = deliveries ?? configuration.notifyURL.map { _ in NotificationDeliveries() }
+    let deliveries =
+        deliveries ?? (configuration.notifyURL != nil || configuration.rolloutNotifyURL != nil ? NotificationDeliveries() : nil)
     deliveries?.onRecord(metrics.recordNotificationDelivery)
     let committer = GroupCommitter(
         store: store, maximumEventsPerCommit: configuration.maximumEventsPerCommit, nowMillis: receivingClock,
@@ -85,6 +86,7 @@ public func buildApplication(
             )
             + rolloutNotifier(
                 configuration: configuration, store: store, leadership: leadership, controls: rolloutControls, outbound: outbound, metrics: metrics,
+                deliveries: deliveries,
                 logger: logger),
         logger: logger
     )
@@ -131,7 +133,7 @@ private func dashboardPublisher(
 /// `notifyURL`, else logging only; acting through `controls` (none: nothing is acted on).
 private func rolloutNotifier(
     configuration: ServerConfiguration, store: any PurchaseStore, leadership: any StoreLeadership, controls: [any StoreReleaseControl],
-    outbound: any OutboundTransport, metrics: ServerMetrics, logger: Logger
+    outbound: any OutboundTransport, metrics: ServerMetrics, deliveries: NotificationDeliveries?, logger: Logger
 ) -> [any Service] {
     guard let interval = configuration.rolloutEverySeconds else { return [] }
     let pageURL = configuration.baseURL.map { "\($0)/\(DashboardDefinition.rolloutPage(in: configuration.dashboards))" }
@@ -153,7 +155,8 @@ private func rolloutNotifier(
                 : RolloutActuator(
                     controls: controls, dryRun: !configuration.rolloutActions.live,
                     requiresConfirmation: configuration.rolloutActions.requiresConfirmation, store: store, logger: logger,
-                    record: { metrics.record(rolloutAction: $0) }))
+                    record: { metrics.record(rolloutAction: $0) }),
+            deliveries: deliveries, receiverHost: (configuration.rolloutNotifyURL ?? configuration.notifyURL)?.host ?? "?")
     ]
 }
 

@@ -81,19 +81,28 @@ private final class RecordingRolloutSender: RolloutNotificationSender, @unchecke
         #expect(sender.delivered == ["5.0.0 none -> insufficient-data", "5.0.0 insufficient-data -> rollback"])
     }
 
-    /// A send that fails is logged and tried again at the next check; nothing is lost or sent twice.
+    /// A send that fails is logged, recorded as the `rollout` receiver's failure, and tried again at the
+    /// next check; nothing is lost or sent twice.
     @Test func aFailedSendIsRetriedAtTheNextCheck() async throws {
         let sender = RecordingRolloutSender(failing: 1)
         let logs = InMemoryLogHandler()
-        let notifier = notifier(sender, logs: logs)
+        let deliveries = NotificationDeliveries()
+        let notifier = RolloutNotifier(
+            store: store, policy: .default, intervalSeconds: 3600, candidate: nil, baseline: nil, sender: sender,
+            logger: Logger(label: "test") { _ in logs }, nowMillis: { 0 }, deliveries: deliveries, receiverHost: "hooks.slack.test")
         var state = RolloutNotificationState()
         let late = start + 3 * 86_400
         await notifier.check(at: late, state: &state)
         #expect(sender.delivered.isEmpty)
         #expect(logs.entries.contains { $0.level == .warning && $0.message.description.contains("not delivered") })
+        #expect(
+            deliveries.receivers.map { "\($0.name) \($0.host) \($0.failures) \($0.failingSinceSeconds == late)" } == [
+                "rollout hooks.slack.test 1 true"
+            ])
         await notifier.check(at: late, state: &state)
         await notifier.check(at: late, state: &state)
         #expect(sender.delivered == ["5.0.0 none -> rollback"])
+        #expect(deliveries.receivers.first?.failingSinceSeconds == nil && deliveries.receivers.first?.lastSuccessSeconds == late)
     }
 
     /// Without a receiver each change is logged with the versions, the verdict and the step.
