@@ -7,9 +7,9 @@ import PurchaseSLIStorage
 struct RetriedTransaction {
     /// When its first retry failed in the incident (milliseconds).
     var firstFailureMillis: Int64
-    /// Its product, as its latest failed retry named it.
+    /// Its product, as its first failed retry named it.
     var productID: String
-    /// Its plan, as its latest failed retry named it.
+    /// Its plan, as its first failed retry named it.
     var planID: String?
     /// Its product's and plan's known price, else its product's, or nil.
     var price: ProductPrice?
@@ -46,10 +46,10 @@ extension AlertContext {
             guard outcome.millis >= from * 1000 else { continue }
             if outcome.actionType == ActionType.purchase.rawValue { purchased.insert(outcome.keyHash) }
             guard outcome.actionType == retry, outcome.result == .failure, matches(outcome) else { continue }
-            var transaction = failed[outcome.keyHash] ?? RetriedTransaction(firstFailureMillis: outcome.millis, productID: outcome.productID)
-            transaction.firstFailureMillis = min(transaction.firstFailureMillis, outcome.millis)
-            (transaction.productID, transaction.planID) = (outcome.productID, outcome.planID)
-            failed[outcome.keyHash] = transaction
+            // The outcomes come in no particular order: the first failure names the product and plan.
+            if let known = failed[outcome.keyHash], known.firstFailureMillis <= outcome.millis { continue }
+            failed[outcome.keyHash] = RetriedTransaction(
+                firstFailureMillis: outcome.millis, productID: outcome.productID, planID: outcome.planID)
         }
         if time > until, !failed.isEmpty {
             for outcome in try store.reportedOutcomes(fromMillis: until * 1000, toMillis: time * 1000, keyHashes: Set(failed.keys))
