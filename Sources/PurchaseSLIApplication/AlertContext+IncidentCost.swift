@@ -98,15 +98,12 @@ extension AlertContext {
             // A refund alert counts the refunds of its window, which starts a window before it fires: so does
             // its cost. A refund of a charge never granted gave back money counted already as a charge taken
             // and not granted (by this incident's or another's ChargedNotGranted alert): counted once, there.
-            let refundsFrom = from - policy.reconciliation.refundWindowSeconds
-            let seen = try store.refundLedger(fromMillis: refundsFrom * 1000, toMillis: until * 1000, rule: policy.reconciliation)
-                .refundCauses(rule: policy.reconciliation)
-                .filter { scope.refunds.contains(.init(store: $0.refund.notification.store.rawValue, product: $0.refund.productID)) }
-            let refunds = seen.filter { $0.cause != .neverGranted }.map(\.refund)
-            cost.refunded = ChargeTally(refunds)
-            let neverGranted = seen.count - refunds.count
-            cost.refundsOfChargesNeverGranted = neverGranted > 0 ? neverGranted : nil
-            for refund in refunds { losses.addCounted(atMillis: refund.eventMillis, worth: ChargeTally([refund]).worth) }
+            let counted = try countedRefunds(from: from - policy.reconciliation.refundWindowSeconds, until: until) {
+                scope.refunds.contains(.init(store: $0.notification.store.rawValue, product: $0.productID))
+            }
+            cost.refunded = ChargeTally(counted.refunds)
+            cost.refundsOfChargesNeverGranted = counted.ofChargesNeverGranted
+            for refund in counted.refunds { losses.addCounted(atMillis: refund.eventMillis, worth: ChargeTally([refund]).worth) }
         }
         if let given = try givenAway(by: scope, from: from, until: until, at: time) {
             cost.givenAway = given.tally
@@ -115,6 +112,18 @@ extension AlertContext {
             }
         }
         return IncidentFigures(cost: cost, losses: losses, owed: owed)
+    }
+
+    /// The refunds of `[from, until)` that `isCounted` keeps, as a refund alert's cost counts them: those of
+    /// charges never granted left out (counted as charges taken and not granted) and their number, nil for
+    /// none.
+    func countedRefunds(
+        from: Int64, until: Int64, where isCounted: (ChargeLedger.Charge) -> Bool
+    ) throws -> (refunds: [ChargeLedger.Charge], ofChargesNeverGranted: Int?) {
+        let seen = try store.refundLedger(fromMillis: from * 1000, toMillis: until * 1000, rule: policy.reconciliation)
+            .refundCauses(rule: policy.reconciliation).filter { isCounted($0.refund) }
+        let refunds = seen.filter { $0.cause != .neverGranted }.map(\.refund)
+        return (refunds, seen.count > refunds.count ? seen.count - refunds.count : nil)
     }
 
     /// The failures and cancels of the events of `filters` in each quarter hour of `[from, until)`: what

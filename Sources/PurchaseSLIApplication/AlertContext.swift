@@ -341,13 +341,11 @@ public struct AlertContext: Sendable {
         case .refunds:
             // As an incident counts them (``figures(of:at:)``): a refund of a charge never granted is counted
             // as that charge, not again.
-            let start = (finding.time - finding.evidence.windowSeconds) * 1000
-            let seen = try store.refundLedger(fromMillis: start, toMillis: until * 1000, rule: policy.reconciliation)
-                .refundCauses(rule: policy.reconciliation)
-                .filter { $0.refund.notification.store.rawValue == finding.labels.store && $0.refund.productID == finding.labels.slice?.value }
-            let refunds = seen.filter { $0.cause != .neverGranted }.map(\.refund)
-            var cost = AlertCost(refunded: ChargeTally(refunds))
-            cost.refundsOfChargesNeverGranted = seen.count > refunds.count ? seen.count - refunds.count : nil
+            let counted = try countedRefunds(from: finding.time - finding.evidence.windowSeconds, until: until) {
+                $0.notification.store.rawValue == finding.labels.store && $0.productID == finding.labels.slice?.value
+            }
+            var cost = AlertCost(refunded: ChargeTally(counted.refunds))
+            cost.refundsOfChargesNeverGranted = counted.ofChargesNeverGranted
             return cost
         case nil:
             return nil

@@ -79,11 +79,8 @@ public struct AlertNotifier: Service {
             deliveries?.record(receiver: "alerts", host: receiverHost, atSeconds: time, failure: nil)
             logger.info("alert notifications sent", metadata: metadata)
         } catch {
-            let failure = error as? NotificationError
-            deliveries?.record(
-                receiver: "alerts", host: receiverHost, atSeconds: time,
-                failure: failure.map { $0.status.map { "HTTP \($0)" } ?? "no answer" } ?? "not sent")
-            if let failure {
+            deliveries?.record(receiver: "alerts", host: receiverHost, atSeconds: time, error: error)
+            if let failure = error as? NotificationError {
                 metadata["url"] = "\(failure.url.redacted)"
                 metadata["status"] = "\(failure.status.map(String.init) ?? "no answer")"
             }

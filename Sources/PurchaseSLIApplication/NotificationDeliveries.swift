@@ -63,6 +63,13 @@ public final class NotificationDeliveries: Sendable {
         for observe in observers { observe(receiver, failure == nil) }
     }
 
+    /// Records a delivery to `receiver` (at `host`) at `seconds` that failed with `error`: its status ("HTTP
+    /// 503"), "no answer" when the receiver could not be reached, or "not sent" for any other error.
+    public func record(receiver name: String, host: String, atSeconds seconds: Int64, error: any Error) {
+        let failure = (error as? NotificationError).map { $0.status.map { "HTTP \($0)" } ?? "no answer" } ?? "not sent"
+        record(receiver: name, host: host, atSeconds: seconds, failure: failure)
+    }
+
     /// Every receiver tried, by name.
     public var receivers: [Receiver] { state.withLock { $0.receivers.values.sorted { $0.name < $1.name } } }
 

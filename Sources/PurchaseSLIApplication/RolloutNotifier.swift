@@ -123,10 +123,7 @@ public struct RolloutNotifier: Service {
             deliveries?.record(receiver: "rollout", host: receiverHost, atSeconds: time, failure: nil)
             logger.info("rollout verdict sent", metadata: metadata)
         } catch {
-            let failure = error as? NotificationError
-            deliveries?.record(
-                receiver: "rollout", host: receiverHost, atSeconds: time,
-                failure: failure.map { $0.status.map { "HTTP \($0)" } ?? "no answer" } ?? "not sent")
+            deliveries?.record(receiver: "rollout", host: receiverHost, atSeconds: time, error: error)
             metadata["error"] = "\(error)"
             logger.warning("rollout verdict not delivered; retrying at the next check", metadata: metadata)
         }
