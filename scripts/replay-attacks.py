@@ -134,6 +134,7 @@ class Replay:
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
                      self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.grapheme_escaping,
                      self.maintenance_and_inputs, self.charge_write_off, self.incident_acknowledgements, self.outbound_redirects,
+                     self.notification_fallbacks,
                      self.smaller]:
             case()
         self.alive("serve still up after every case")
@@ -692,6 +693,57 @@ class Replay:
                     empty.shutdown()
         finally:
             other.shutdown()
+
+    def notification_fallbacks(self):
+        """Issue 63: serve's heartbeat and fallbacks. Alertmanager answering 302: the heartbeat's post is not
+        delivered and not re-sent to the redirect's target; the fallback gets nothing before 5 minutes of failures;
+        /metrics labels the receivers with the service's own words only, whatever events an ingest key sends."""
+        other, other_seen = loopback_server(lambda handler: (200, {}, b""))
+        redirecting, seen = loopback_server(lambda handler: (302, {"Location": f"http://127.0.0.1:{other.server_port}{handler.path}"}, b""))
+        fallback, fallback_seen = loopback_server(lambda handler: (200, {}, b"ok"))
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        database = os.path.join(self.work, "notify.sqlite")
+        log_path = os.path.join(self.work, "notify-serve.log")
+        try:
+            with open(log_path, "w") as log:
+                process = subprocess.Popen(
+                    [self.binary, "serve", "--db", database, "--port", str(port), "--notify",
+                     f"http://127.0.0.1:{redirecting.server_port}/api/v2/alerts", "--notify-heartbeat", "--notify-fallback",
+                     f"http://127.0.0.1:{fallback.server_port}/hooks/SECRET"], stdout=log, stderr=subprocess.STDOUT)
+                try:
+                    for _ in range(300):
+                        if seen:
+                            break
+                        time.sleep(0.1)
+                    now = int(time.time()) - 30
+                    body = "\n".join(json.dumps({"eventID": f"n{index}", "timestamp": rfc3339(now), "productID": "coins\u202e",
+                                                 "actionType": "purchase", "resultType": "failure", "errorDescription": "x\u0000"})
+                                     for index in range(50))
+                    urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/v1/events", data=body.encode(), method="POST",
+                                                                  headers={"Content-Type": "application/x-ndjson"}), timeout=30)
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as response:
+                        metrics = response.read().decode()
+                finally:
+                    process.send_signal(signal.SIGTERM)
+                    process.wait(timeout=20)
+            labels = sorted({line.split('receiver="')[1].split('"')[0] for line in metrics.splitlines() if 'receiver="' in line})
+            heartbeat = [path for (_, path, _) in seen]
+            self.check("63 --notify-heartbeat to an Alertmanager answering 302: posted once at start, the redirect not followed",
+                       heartbeat[:1] == ["/api/v2/alerts"] and not other_seen, f"{len(seen)} posts, {len(other_seen)} at the target")
+            self.check("63 a failing receiver's fallback gets nothing before 5 minutes of failures", not fallback_seen,
+                       f"{len(fallback_seen)} posts to the fallback")
+            self.check("63 /metrics labels receivers with the service's own words", labels == ["alerts"]
+                       and 'purchase_sli_notifications_total{receiver="alerts",outcome="failed"}' in metrics and "\u202e" not in metrics,
+                       f"receiver labels {labels}")
+            with open(log_path) as text:
+                logged = text.read()
+            self.check("63 the fallback's secret path is never logged", "SECRET" not in logged and "/hooks/" not in logged,
+                       f"{len(logged)} bytes of log")
+        finally:
+            for server in [other, redirecting, fallback]:
+                server.shutdown()
 
 
 def loopback_server(answer):

@@ -13,12 +13,19 @@ public struct WebhookSender: AlertNotificationSender {
     public let zone: TimeZoneOffsets
     /// What carries the posts.
     public let transport: any OutboundTransport
+    /// The always-firing alert every post to Alertmanager carries, or nil.
+    public let heartbeat: AlertHeartbeat?
 
-    /// Creates a sender posting to `url` over `transport`; a post that takes over 10 seconds counts as failed.
-    public init(url: URL, format: AlertNotificationFormat, zone: TimeZoneOffsets = .utc, transport: any OutboundTransport) {
+    /// Creates a sender posting to `url` over `transport`, with `heartbeat` (Alertmanager only) at every
+    /// evaluation; a post that takes over 10 seconds counts as failed.
+    public init(
+        url: URL, format: AlertNotificationFormat, zone: TimeZoneOffsets = .utc, heartbeat: AlertHeartbeat? = nil,
+        transport: any OutboundTransport
+    ) {
         self.url = url
         self.format = format
         self.zone = zone
+        self.heartbeat = format == .alertmanager ? heartbeat : nil
         self.transport = transport
     }
 
@@ -33,11 +40,21 @@ public struct WebhookSender: AlertNotificationSender {
     /// Whether firing alerts are re-sent at every evaluation (Alertmanager) or sent once (Slack).
     public var resendsFiring: Bool { format.resendsFiring }
 
+    /// Whether it posts at every evaluation: with a heartbeat.
+    public var sendsEveryRound: Bool { heartbeat != nil }
+
     /// POSTs the bodies ``AlertNotificationFormat/bodies(for:at:)`` makes: one for Alertmanager (which
     /// groups an incident's alerts by their `incident` label), one per incident for a chat.
     /// - Throws: ``NotificationError`` naming the URL and the status, or the connection failure.
     public func send(_ reports: [AlertReport], evaluatedAt time: Int64) async throws {
-        for body in format.bodies(for: reports, at: time, zone: zone) { try await Self.post(body, to: url, over: transport) }
+        try await send(reports, evaluatedAt: time, rerouting: nil)
+    }
+
+    /// POSTs the reports as ``send(_:evaluatedAt:)`` does, a chat's first message opened by `rerouting`.
+    public func send(_ reports: [AlertReport], evaluatedAt time: Int64, rerouting: AlertRerouting?) async throws {
+        for body in format.bodies(for: reports, at: time, zone: zone, heartbeat: heartbeat, rerouting: rerouting) {
+            try await Self.post(body, to: url, over: transport)
+        }
     }
 
     /// POSTs `body` as JSON to `url` over `transport`, once; a post that takes over 10 seconds counts as

@@ -23,7 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
             options. Environment: PURCHASE_SLI_DB, PURCHASE_SLI_HOST, PURCHASE_SLI_PORT, \
             PURCHASE_SLI_INGEST_KEYS, PURCHASE_SLI_READ_KEYS and PURCHASE_SLI_ADMIN_KEYS (keys files), PURCHASE_SLI_CONFIG, PURCHASE_SLI_LOG_LEVEL \
             (trace, debug, info, notice, warning, error, critical), PURCHASE_SLI_NOTIFY, \
-            PURCHASE_SLI_NOTIFY_FORMAT, PURCHASE_SLI_ALERTS_EVERY, PURCHASE_SLI_POLICY, PURCHASE_SLI_OUT, \
+            PURCHASE_SLI_NOTIFY_FORMAT, PURCHASE_SLI_NOTIFY_FALLBACKS, PURCHASE_SLI_NOTIFY_FALLBACK_FORMAT, \
+            PURCHASE_SLI_NOTIFY_HEARTBEAT, PURCHASE_SLI_ALERTS_EVERY, PURCHASE_SLI_POLICY, PURCHASE_SLI_OUT, \
             PURCHASE_SLI_RENDER_EVERY, PURCHASE_SLI_DASHBOARDS, PURCHASE_SLI_RENDER_RANGE, PURCHASE_SLI_BASE_URL, \
             PURCHASE_SLI_ROLLOUT_EVERY, PURCHASE_SLI_ROLLOUT_CANDIDATE, PURCHASE_SLI_ROLLOUT_BASELINE, \
             PURCHASE_SLI_ROLLOUT_NOTIFY, PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT. See \
@@ -42,7 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
             over the events it holds) and posts alerts that start firing and, once, those that stop \
             (resolved); to an Alertmanager it also re-sends every firing alert at each evaluation, as \
             Prometheus does, so that Alertmanager does not resolve them itself. A post that fails is logged \
-            and what it carried goes with the next one.
+            and what it carried goes with the next one. Once --notify has failed every delivery for 5 \
+            minutes the alerts go to --notify-fallback as well (by default --rollout-notify when it is a \
+            Slack webhook), until it answers again; /metrics, /readyz and the pages say so. With \
+            --notify-heartbeat every post to Alertmanager carries the always-firing PurchaseSLIWatchdog alert, \
+            as Prometheus' Watchdog, so that a dead man's switch notices a dead collector.
             """)
 
     @Option(
@@ -92,6 +97,21 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "What --notify posts to: alertmanager or slack (env PURCHASE_SLI_NOTIFY_FORMAT; default alertmanager).")
     var notifyFormat: AlertNotificationFormat?
+
+    @Option(
+        help: ArgumentHelp(
+            "Where the alerts go while --notify has failed every delivery for 5 minutes, opened by a word saying so; repeat for several (env PURCHASE_SLI_NOTIFY_FALLBACKS, comma-separated; default: --rollout-notify when it is a Slack webhook of its own, else none).",
+            valueName: "url"))
+    var notifyFallback: [String] = []
+
+    @Option(help: "What --notify-fallback posts to: slack or alertmanager (env PURCHASE_SLI_NOTIFY_FALLBACK_FORMAT; default slack).")
+    var notifyFallbackFormat: AlertNotificationFormat?
+
+    @Flag(
+        help:
+            "Post the always-firing PurchaseSLIWatchdog alert to the Alertmanager of --notify at every evaluation, for a dead man's switch (env PURCHASE_SLI_NOTIFY_HEARTBEAT=true)."
+    )
+    var notifyHeartbeat = false
 
     @Option(
         help: ArgumentHelp(
@@ -306,6 +326,7 @@ struct ServeCommand: AsyncParsableCommand {
         "port": "--port / PURCHASE_SLI_PORT", "alertsEvery": "--alerts-every / PURCHASE_SLI_ALERTS_EVERY",
         "renderEvery": "--render-every / PURCHASE_SLI_RENDER_EVERY", "renderRange": "--render-range / PURCHASE_SLI_RENDER_RANGE",
         "rolloutEvery": "--rollout-every / PURCHASE_SLI_ROLLOUT_EVERY",
+        "notifyHeartbeat": "--notify-heartbeat / PURCHASE_SLI_NOTIFY_HEARTBEAT",
     ]
 
     /// The keys of the file the option or variable names, or nil when neither is given; an error naming
@@ -338,6 +359,9 @@ struct ServeCommand: AsyncParsableCommand {
                 (notifyFormat?.rawValue, "--notify-format", "PURCHASE_SLI_NOTIFY_FORMAT", "--notify"),
                 (alertsEvery, "--alerts-every", "PURCHASE_SLI_ALERTS_EVERY", "--notify"),
                 (alertApp.first, "--alert-app", "PURCHASE_SLI_ALERT_APPS", "--notify"),
+                (notifyFallback.first, "--notify-fallback", "PURCHASE_SLI_NOTIFY_FALLBACKS", "--notify"),
+                (notifyFallbackFormat?.rawValue, "--notify-fallback-format", "PURCHASE_SLI_NOTIFY_FALLBACK_FORMAT", "--notify"),
+                (notifyHeartbeat ? "set" : nil, "--notify-heartbeat", "PURCHASE_SLI_NOTIFY_HEARTBEAT", "--notify"),
             ]
         }
         if server.renderEverySeconds == nil {
@@ -392,7 +416,10 @@ struct ServeCommand: AsyncParsableCommand {
     private func alertsDescription(_ server: ServerConfiguration) -> String {
         guard let url = server.notifyURL else { return "off" }
         let apps = server.alertApps.isEmpty ? "" : ", apart for \(server.alertApps.joined(separator: ","))"
+        let fallbacks = server.alertFallbacks.map { "\($0.url.redacted) (\($0.format))" }.joined(separator: ", ")
         return "every \(TimeStep(seconds: server.alertsEverySeconds)) to \(url.redacted) (\(server.notifyFormat))\(apps)"
+            + (server.notifyHeartbeat ? " with the PurchaseSLIWatchdog heartbeat" : "")
+            + (fallbacks.isEmpty ? "" : "; while it fails, also to \(fallbacks)")
     }
 
     /// The alert notification settings of the environment and the options over those of the config file.
@@ -408,6 +435,37 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure(message: "\(name): expected alertmanager or slack, got \"\(text)\"")
             }
             server.notifyFormat = format
+        }
+        if !notifyFallback.isEmpty || environment["PURCHASE_SLI_NOTIFY_FALLBACKS"] != nil {
+            let (texts, name) =
+                notifyFallback.isEmpty
+                ? (
+                    environment["PURCHASE_SLI_NOTIFY_FALLBACKS"]!.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+                    "PURCHASE_SLI_NOTIFY_FALLBACKS"
+                )
+                : (notifyFallback, "--notify-fallback")
+            server.notifyFallbackURLs = try texts.map { text in
+                guard let url = WebhookSender.webhookURL(text) else {
+                    throw CommandFailure(message: "\(name): expected an http or https URL, got \"\(text)\"")
+                }
+                return url
+            }
+        }
+        if let (text, name) = Self.setting(
+            notifyFallbackFormat?.rawValue, "--notify-fallback-format", "PURCHASE_SLI_NOTIFY_FALLBACK_FORMAT", environment)
+        {
+            guard let format = AlertNotificationFormat(rawValue: text) else {
+                throw CommandFailure(message: "\(name): expected slack or alertmanager, got \"\(text)\"")
+            }
+            server.notifyFallbackFormat = format
+        }
+        if notifyHeartbeat {
+            server.notifyHeartbeat = true
+        } else if let text = environment["PURCHASE_SLI_NOTIFY_HEARTBEAT"] {
+            guard let on = ["true": true, "false": false][text.lowercased()] else {
+                throw CommandFailure(message: "PURCHASE_SLI_NOTIFY_HEARTBEAT: expected true or false, got \"\(text)\"")
+            }
+            server.notifyHeartbeat = on
         }
         if let (text, name) = Self.setting(alertsEvery, "--alerts-every", "PURCHASE_SLI_ALERTS_EVERY", environment) {
             guard let seconds = TimeStep.minutes(parsing: text) else {

@@ -22,7 +22,9 @@ struct ServerConfigFile {
         "requestsPerSecondPerKey": "a number", "requestBurstPerKey": "a number", "idleTimeoutSeconds": "a whole number",
         "bodyTimeoutSeconds": "a whole number",
         "maximumEventsPerCommit": "a whole number", "notify": "an http or https URL",
-        "notifyFormat": "\"alertmanager\" or \"slack\"", "alertsEvery": "a whole number of minutes such as \"1m\"",
+        "notifyFormat": "\"alertmanager\" or \"slack\"", "notifyFallbacks": "an array of http or https URLs",
+        "notifyFallbackFormat": "\"slack\" or \"alertmanager\"", "notifyHeartbeat": "true or false",
+        "alertsEvery": "a whole number of minutes such as \"1m\"",
         "alertApps": "an array of app ids (bundle ids or package names)",
         "policy": "the path of a policy file (YAML)", "out": "the path of a directory",
         "renderEvery": "a whole number of minutes such as \"5m\"", "dashboards": "the path of a directory",
@@ -98,6 +100,19 @@ struct ServerConfigFile {
             guard let format = AlertNotificationFormat(rawValue: text) else { throw invalid("notifyFormat") }
             configuration.notifyFormat = format
         }
+        if let texts = try value("notifyFallbacks", as: [String].self) {
+            configuration.notifyFallbackURLs = try texts.enumerated().map { index, text in
+                guard let url = WebhookSender.webhookURL(text) else {
+                    throw CommandFailure(message: "\(path): notifyFallbacks[\(index)] expects an http or https URL, got \"\(text)\"")
+                }
+                return url
+            }
+        }
+        if let text = try value("notifyFallbackFormat", as: String.self) {
+            guard let format = AlertNotificationFormat(rawValue: text) else { throw invalid("notifyFallbackFormat") }
+            configuration.notifyFallbackFormat = format
+        }
+        if let on = try value("notifyHeartbeat", as: Bool.self) { configuration.notifyHeartbeat = on }
         if let directory = try value("out", as: String.self) { configuration.pagesDirectory = directory }
         if let text = try value("baseURL", as: String.self) {
             guard let url = LinkOptions.normalized(text) else { throw invalid("baseURL") }

@@ -14,8 +14,8 @@ public struct AlertSnapshot: Sendable {
     public var freshness: DataFreshness
     /// The few words of each kind for chart bands (``AlertRule/shortName``).
     public var shortNames: [AlertFinding.Kind: String]
-    /// The notification receivers failing every delivery (`serve`'s pages only).
-    public var deliveryFailures: [NotificationDeliveries.Receiver] = []
+    /// The notification receivers failing every delivery, each with its stand-in (`serve`'s pages only).
+    public var deliveryOutages: [NotificationDeliveries.Outage] = []
 
     /// Creates a snapshot of alerts of `rules` (by default the standard ones).
     public init(firing: [AlertReport], episodes: [AlertReport], freshness: DataFreshness, rules: [any AlertRule] = AlertRules.standard(for: .default))
@@ -26,13 +26,18 @@ public struct AlertSnapshot: Sendable {
         shortNames = Dictionary(rules.map { ($0.kind, $0.shortName) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// A banner saying that a receiver has failed every notification for a while, so the alerts on the page
-    /// reached nobody through it, or nothing.
+    /// A banner saying that a receiver has failed every notification for a while: red NOBODY NOTIFIED when
+    /// the alerts on the page reached nobody through it, amber ALERTS REROUTED when a fallback took them;
+    /// or nothing.
     func deliveryBanner(zone: TimeZoneOffsets) -> HTML {
-        guard !deliveryFailures.isEmpty else { return "" }
-        let failures = deliveryFailures.map { HTML.escape($0.failingText(zone: zone)) }.joined(separator: "; ")
-        return "<div class=\"banner bad\"><strong>NOBODY NOTIFIED</strong> \(failures): what fires here is not reaching on-call. "
-            + "Check the receiver; <code>purchase_sli_<wbr>notifications_<wbr>total</code> counts the failures.</div>"
+        guard !deliveryOutages.isEmpty else { return "" }
+        let failures = deliveryOutages.map { $0.text(zone: zone) }.joined(separator: "; ")
+        let check: HTML = "Check the receiver; <code>purchase_sli_<wbr>notifications_<wbr>total</code> counts the failures.</div>"
+        if deliveryOutages.allSatisfy({ $0.standIn != nil }) {
+            return "<div class=\"banner warn\"><strong>ALERTS REROUTED</strong> \(failures): on-call hears of what fires here only "
+                + "through the fallback. " + check
+        }
+        return "<div class=\"banner bad\"><strong>NOBODY NOTIFIED</strong> \(failures): what fires here is not reaching on-call. " + check
     }
 
     /// A banner saying the data is stale or missing, or nothing when it is fresh: a page of old data

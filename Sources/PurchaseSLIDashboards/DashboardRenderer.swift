@@ -28,9 +28,10 @@ public struct DashboardRenderer: Sendable {
     public let links: PageLinks
     /// The alert rules the pages show (nil: the standard ones).
     public let rules: [any AlertRule]?
-    /// The notification receivers that have failed every delivery for a while (``NotificationDeliveries``):
-    /// the index and the alert page say that nobody was notified.
-    public var deliveryFailures: [NotificationDeliveries.Receiver] = []
+    /// The notification receivers that have failed every delivery for a while, each with its stand-in
+    /// (``NotificationDeliveries/outages(at:)``): the index and the alert page say that nobody was notified,
+    /// or through which fallback.
+    public var deliveryOutages: [NotificationDeliveries.Outage] = []
 
     /// Creates a renderer of the alerts of `rules` (by default the standard ones).
     public init(
@@ -83,7 +84,7 @@ public struct DashboardRenderer: Sendable {
                 firing: snapshot.firing.map(linked), episodes: snapshot.episodes.map(linked),
                 freshness: try alertContext.freshness(at: context.atSeconds),
                 rules: alertContext.rules)
-            shown.deliveryFailures = deliveryFailures
+            shown.deliveryOutages = deliveryOutages
             snapshots[app] = shown
             return shown
         }

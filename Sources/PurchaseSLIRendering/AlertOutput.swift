@@ -59,7 +59,9 @@ public enum AlertOutput {
     /// The body of a Slack-compatible incoming webhook: a one-line `text` ("incident 20261102-1807-fef488:
     /// 1 firing (1 page), 1 resolved" when the reports are one incident's) and one attachment per alert with the ``slack(_:now:freshness:)`` text of it, coloured by
     /// severity (red a page, amber a ticket, green resolved) as Slack and Mattermost show attachments.
-    public static func slackWebhookJSON(_ reports: [AlertReport], now: Int64, zone: TimeZoneOffsets = .utc) -> String {
+    /// With `preface` (a fallback's word on why it gets the alerts, as Slack mrkdwn) the message opens with it.
+    public static func slackWebhookJSON(_ reports: [AlertReport], now: Int64, zone: TimeZoneOffsets = .utc, preface: String? = nil) -> String {
+        guard !reports.isEmpty else { return "{\"text\":\(JSONText.quoted(preface ?? "No alerts firing at \(zone.timestamp(now))."))}\n" }
         let firing = reports.filter { $0.endsAt == nil }
         let pages = firing.filter { $0.severity == .page }
         var parts = ["\(firing.count) firing" + (pages.isEmpty ? "" : " (\(pages.count) page\(pages.count == 1 ? "" : "s"))")]
@@ -68,7 +70,8 @@ public enum AlertOutput {
         let incident = incidents.count == 1 && reports.allSatisfy { $0.incident != nil } ? "incident \(incidents.first!): " : ""
         let apps = Set(reports.compactMap(\.app))
         let scope = apps.count == 1 ? " (\(TextEscaping.slack.escape(apps.first!)))" : ""
-        let headline = "purchase-sli\(scope) at \(zone.timestamp(now)): " + incident + parts.joined(separator: ", ")
+        let headline =
+            (preface.map { $0 + "\n" } ?? "") + "purchase-sli\(scope) at \(zone.timestamp(now)): " + incident + parts.joined(separator: ", ")
         let attachments = reports.map { report in
             let colour = report.endsAt != nil ? "#2eb67d" : report.severity == .page ? "#e01e5a" : "#ecb22e"
             let text = slack([report], now: now, zone: zone)
@@ -80,32 +83,35 @@ public enum AlertOutput {
         return "{\"text\":\(JSONText.quoted(headline)),\"attachments\":[\(attachments.joined(separator: ","))]}\n"
     }
 
-    /// An array of Alertmanager v2 alerts, to POST to `/api/v2/alerts` as is.
-    public static func alertmanagerJSON(_ reports: [AlertReport], now: Int64) -> String {
-        let alerts = reports.map { report -> String in
-            let finding = report.finding
-            let narrative = AlertNarrative(report: report, escaping: .terminal, now: now, zone: .utc)
-            // `incident` lets Alertmanager group an incident's alerts into one notification (group_by: [incident]).
-            let labels =
-                [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + report.labelPairs
-                + (report.owner.map { [("team", $0)] } ?? []) + (report.incident.map { [("incident", $0.id)] } ?? [])
-            let runbook = report.runbookURL.map { ",\"runbook_url\":\(JSONText.quoted($0))" } ?? ""
-            let cost = report.costText.map { ",\"cost\":" + JSONText.quoted($0.rendered(.terminal)) } ?? ""
-            var fields: [String] = [
-                // Label values come from the events (a product, a plan): no control or bidi character may
-                // reach the receivers' screens, as in every other output.
-                "\"labels\":{"
-                    + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted(TerminalText.sanitized($0.1)) }
-                    .joined(separator: ",") + "}",
-                "\"annotations\":{\"summary\":\(JSONText.quoted(narrative.summary)),"
-                    + "\"description\":\(JSONText.quoted(narrative.allLines.joined(separator: "\n")))"
-                    + runbook + cost + "}",
-                "\"startsAt\":\"\(RFC3339.format(seconds: report.startsAt))\"",
-            ]
-            if let endsAt = report.endsAt { fields.append("\"endsAt\":\"\(RFC3339.format(seconds: endsAt))\"") }
-            if let pageURL = report.pageURL { fields.append("\"generatorURL\":\(JSONText.quoted(pageURL))") }
-            return "{" + fields.joined(separator: ",") + "}"
-        }
+    /// An array of Alertmanager v2 alerts, to POST to `/api/v2/alerts` as is; with `heartbeat`, its
+    /// always-firing alert first.
+    public static func alertmanagerJSON(_ reports: [AlertReport], now: Int64, heartbeat: AlertHeartbeat? = nil) -> String {
+        let alerts =
+            (heartbeat.map { [$0.alertmanagerJSON(now: now)] } ?? [])
+            + reports.map { report -> String in
+                let finding = report.finding
+                let narrative = AlertNarrative(report: report, escaping: .terminal, now: now, zone: .utc)
+                // `incident` lets Alertmanager group an incident's alerts into one notification (group_by: [incident]).
+                let labels =
+                    [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + report.labelPairs
+                    + (report.owner.map { [("team", $0)] } ?? []) + (report.incident.map { [("incident", $0.id)] } ?? [])
+                let runbook = report.runbookURL.map { ",\"runbook_url\":\(JSONText.quoted($0))" } ?? ""
+                let cost = report.costText.map { ",\"cost\":" + JSONText.quoted($0.rendered(.terminal)) } ?? ""
+                var fields: [String] = [
+                    // Label values come from the events (a product, a plan): no control or bidi character may
+                    // reach the receivers' screens, as in every other output.
+                    "\"labels\":{"
+                        + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted(TerminalText.sanitized($0.1)) }
+                        .joined(separator: ",") + "}",
+                    "\"annotations\":{\"summary\":\(JSONText.quoted(narrative.summary)),"
+                        + "\"description\":\(JSONText.quoted(narrative.allLines.joined(separator: "\n")))"
+                        + runbook + cost + "}",
+                    "\"startsAt\":\"\(RFC3339.format(seconds: report.startsAt))\"",
+                ]
+                if let endsAt = report.endsAt { fields.append("\"endsAt\":\"\(RFC3339.format(seconds: endsAt))\"") }
+                if let pageURL = report.pageURL { fields.append("\"generatorURL\":\(JSONText.quoted(pageURL))") }
+                return "{" + fields.joined(separator: ",") + "}"
+            }
         return "[" + alerts.joined(separator: ",\n") + "]\n"
     }
 

@@ -47,7 +47,7 @@ public enum TextEscaping: Sendable {
 
     /// `text` with `&`, `<` and `>` as the entities Slack requires (it shows them as the characters,
     /// also inside code), and each backtick as `backtick` when one is given; Unicode scalar by scalar.
-    static func slackEntities(_ text: String, backtick: String? = nil) -> String {
+    public static func slackEntities(_ text: String, backtick: String? = nil) -> String {
         text.replacingScalars { scalar in
             switch scalar {
             case "&": "&amp;"

@@ -5,6 +5,7 @@ public import PurchaseSLIApplication
 public import PurchaseSLICore
 import PurchaseSLIDashboards
 public import PurchaseSLIOutbound
+import PurchaseSLIRendering
 public import PurchaseSLIStorage
 public import ServiceLifecycle
 
@@ -102,12 +103,21 @@ private func alertNotifier(
     return apps.map { app in
         var appLogger = logger
         if let app { appLogger[metadataKey: "app"] = "\(app)" }
+        let context = links(configuration, databasePath).alertContext(
+            store: store, policy: configuration.alertPolicy, app: app, definitions: configuration.dashboards)
         return AlertNotifier(
-            context: links(configuration, databasePath).alertContext(
-                store: store, policy: configuration.alertPolicy, app: app, definitions: configuration.dashboards),
-            intervalSeconds: configuration.alertsEverySeconds,
-            sender: WebhookSender(url: url, format: configuration.notifyFormat, zone: configuration.timeZone, transport: outbound),
-            logger: appLogger, nowMillis: wallClockMillis, leadership: leadership, deliveries: deliveries, receiverHost: url.host ?? "?")
+            context: context, intervalSeconds: configuration.alertsEverySeconds,
+            sender: WebhookSender(
+                url: url, format: configuration.notifyFormat, zone: configuration.timeZone,
+                heartbeat: configuration.notifyHeartbeat
+                    ? AlertHeartbeat(intervalSeconds: configuration.alertsEverySeconds, app: app, pageURL: context.alertPageURL) : nil,
+                transport: outbound),
+            logger: appLogger, nowMillis: wallClockMillis, leadership: leadership, deliveries: deliveries, receiverHost: url.host ?? "?",
+            fallbacks: configuration.alertFallbacks.enumerated().map { index, fallback in
+                AlertReceiver(
+                    name: index == 0 ? "alerts-fallback" : "alerts-fallback-\(index + 1)", host: fallback.url.host ?? "?",
+                    sender: WebhookSender(url: fallback.url, format: fallback.format, zone: configuration.timeZone, transport: outbound))
+            })
     }
 }
 

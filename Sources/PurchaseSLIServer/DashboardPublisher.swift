@@ -48,7 +48,7 @@ public struct DashboardPublisher: Service {
     /// failure is logged, and the pages of the previous round stay in place.
     public func publish(at time: Int64, generatedAtSeconds: Int64) async {
         var shown = renderer(time)
-        shown.deliveryFailures = deliveries?.failing(at: generatedAtSeconds) ?? []
+        shown.deliveryOutages = deliveries?.outages(at: generatedAtSeconds) ?? []
         let renderer = shown
         let directory = directory
         let started = nowMillis()

@@ -28,8 +28,9 @@ struct HealthController {
     /// Ready when the store commits: no batch failed to commit in the last ``failureHoldSeconds`` (unless
     /// one succeeded since) and a probe write commits now, so a full disk reads as not ready. A receiver
     /// that has failed every notification for 5 minutes is said in the body ("ready to ingest; NOTIFYING
-    /// NOBODY: …", without the receiver's host: anyone may ask), with the status still 200: an orchestrator would take a not-ready node out of traffic,
-    /// and stopping ingestion would not bring the receiver back.
+    /// NOBODY: …", or "ready; ALERTS REROUTED: …" while a fallback takes its alerts; without the hosts: anyone
+    /// may ask), with the status still 200: an orchestrator would take a not-ready node out of traffic, and
+    /// stopping ingestion would not bring the receiver back.
     private func ready() async throws -> Response {
         if let failure = committer.recentFailure(withinSeconds: Self.failureHoldSeconds, nowMillis: wallClockMillis()) {
             throw IngestError.storeUnavailable("the last commit failed: \(failure)")
@@ -37,10 +38,12 @@ struct HealthController {
         let store = store
         do {
             try await runBlocking { try store.checkWritable() }
-            let failing = deliveries?.failing(at: wallClockMillis() / 1000) ?? []
+            let outages = deliveries?.outages(at: wallClockMillis() / 1000) ?? []
+            let said = outages.map { $0.text(namingHost: false) }.joined(separator: "; ")
             let text =
-                failing.isEmpty
-                ? "ready\n" : "ready to ingest; NOTIFYING NOBODY: " + failing.map { $0.failingText(namingHost: false) }.joined(separator: "; ") + "\n"
+                outages.isEmpty
+                ? "ready\n"
+                : outages.allSatisfy { $0.standIn != nil } ? "ready; ALERTS REROUTED: \(said)\n" : "ready to ingest; NOTIFYING NOBODY: \(said)\n"
             return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         } catch {
             throw IngestError.storeUnavailable("\(error)")

@@ -40,6 +40,11 @@ extension ServerConfiguration {
         if let rolloutEverySeconds {
             try Self.checkDuration("rolloutEvery", rolloutEverySeconds, "a whole number of minutes from 1m to 1d", 60...86_400)
         }
+        if notifyHeartbeat, notifyFormat != .alertmanager {
+            throw InvalidSetting(
+                key: "notifyHeartbeat", expected: "false unless notifyFormat is alertmanager (a chat would get a message every minute)",
+                got: "true")
+        }
     }
 
     private static func check(_ key: String, _ value: Int, _ range: ClosedRange<Int>) throws(InvalidSetting) {

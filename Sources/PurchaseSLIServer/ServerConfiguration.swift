@@ -60,6 +60,14 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var notifyURL: URL?
     /// What `notifyURL` is, and so what is posted to it.
     public var notifyFormat = AlertNotificationFormat.alertmanager
+    /// Where the alerts go while `notifyURL` has failed every delivery for 5 minutes; empty: to
+    /// `rolloutNotifyURL` when that is a Slack webhook of its own (``alertFallbacks``).
+    public var notifyFallbackURLs: [URL] = []
+    /// What `notifyFallbackURLs` are.
+    public var notifyFallbackFormat = AlertNotificationFormat.slack
+    /// Whether every post to the Alertmanager of `notifyURL` carries the always-firing `PurchaseSLIWatchdog`
+    /// alert, and a post goes at every evaluation.
+    public var notifyHeartbeat = false
     /// Seconds between alert evaluations, a whole number of minutes.
     public var alertsEverySeconds: Int64 = 60
     /// The apps whose alerts are evaluated and notified apart, each as `alerts --app` would (its own
@@ -109,4 +117,12 @@ public struct ServerConfiguration: Sendable, Hashable {
 
     /// The defaults, listed in docs/configuration.md.
     public init() {}
+
+    /// The receivers that take the alerts while `notifyURL` fails, with their formats: `notifyFallbackURLs`,
+    /// else the rollout receiver when it is a Slack webhook other than `notifyURL` (a channel people read).
+    public var alertFallbacks: [(url: URL, format: AlertNotificationFormat)] {
+        if !notifyFallbackURLs.isEmpty { return notifyFallbackURLs.map { ($0, notifyFallbackFormat) } }
+        guard let rollout = rolloutNotifyURL, rolloutNotifyFormat == .slack, rollout != notifyURL else { return [] }
+        return [(rollout, .slack)]
+    }
 }

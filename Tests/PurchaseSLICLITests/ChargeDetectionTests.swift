@@ -90,7 +90,7 @@ import Testing
                     context: AlertContext(store: run.store, policy: .default), intervalSeconds: 60,
                     sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack, transport: transport),
                     logger: Logger(label: "test"), nowMillis: { 0 })
-                var state = AlertNotificationState(resendingFiring: true)
+                var state = notifier.initialState
                 await notifier.notify(at: first.startsAt + 600, state: &state)
                 let body = await received.posts.first?.body ?? ""
                 #expect(body.contains("App Store charges") && body.contains("not granted within 15 min"), "\(body)")

@@ -18,7 +18,7 @@ import Testing
         let notifier = AlertNotifier(
             context: logs.context, intervalSeconds: 60, sender: UnreachableSender(), logger: Logger(label: "test"), nowMillis: { 0 },
             deliveries: deliveries, receiverHost: "alertmanager.test")
-        var state = AlertNotificationState(resendingFiring: true)
+        var state = notifier.initialState
         for minute in ["18:05", "18:10", "18:20"] { await notifier.notify(at: seconds("2026-11-02T\(minute):00Z"), state: &state) }
         let receiver = try #require(deliveries.receivers.first)
         #expect(receiver.attempts == 3 && receiver.failures == 3 && receiver.failingSinceSeconds == seconds("2026-11-02T18:05:00Z"))
@@ -27,7 +27,7 @@ import Testing
         var renderer = DashboardRenderer(
             definitions: logs.definitions, context: DashboardContext(store: logs.store, policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
             links: PageLinks(databasePath: logs.database))
-        renderer.deliveryFailures = deliveries.failing(at: time)
+        renderer.deliveryOutages = deliveries.outages(at: time)
         let shown = renderer
         let files = try await onDedicatedThread { try shown.render(generatedAtSeconds: time) }
         let said =

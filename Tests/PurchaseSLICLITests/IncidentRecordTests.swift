@@ -26,7 +26,7 @@ import Testing
         let logs = try SampleLogs.get()
         let sender = RecordingSender()
         let notifier = AlertNotifier(context: logs.context, intervalSeconds: 60, sender: sender, logger: Logger(label: "test"), nowMillis: { 0 })
-        var state = AlertNotificationState(resendingFiring: false)
+        var state = notifier.initialState
         let book = IncidentBook(context: logs.context)
         // The purchase burn of 2026-11-02, 18:02 to 18:55: firing, just over, and past the 3 hours in which
         // it could have fired again as the same incident.

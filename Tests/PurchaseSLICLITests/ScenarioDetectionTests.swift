@@ -131,7 +131,7 @@ import Testing
                     context: AlertContext(store: run.context.store, policy: .default), intervalSeconds: 60,
                     sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/api/v2/alerts")!, format: .alertmanager, transport: transport),
                     logger: Logger(label: "test"), nowMillis: { 0 })
-                var state = AlertNotificationState(resendingFiring: true)
+                var state = notifier.initialState
                 await notifier.notify(at: episode.startsAt + 600, state: &state)
                 let posts = await received.posts
                 let alerts = (try? JSONSerialization.jsonObject(with: Data((posts.first?.body ?? "").utf8))) as? [[String: Any]] ?? []

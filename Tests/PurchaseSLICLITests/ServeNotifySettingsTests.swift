@@ -53,6 +53,31 @@ import Testing
         #expect(try resolve(["--config", apps, "--alert-app", "com.example.x"], environment: listed).alertApps == ["com.example.x"])
     }
 
+    /// The alerts' fallbacks: those given, else the rollout receiver when it is a Slack webhook of its own.
+    @Test func theFallbacksAreThoseGivenElseTheRolloutSlackWebhook() throws {
+        let alertmanager = ["--notify", "http://alertmanager:9093/api/v2/alerts"]
+        #expect(try resolve(alertmanager).alertFallbacks.isEmpty)
+        let rollout = ["--rollout-every", "1h", "--rollout-notify", "https://hooks.slack.com/services/T/B/R"]
+        #expect(
+            try resolve(alertmanager + rollout).alertFallbacks.map { "\($0.url) \($0.format)" } == ["https://hooks.slack.com/services/T/B/R slack"])
+        #expect(try resolve(alertmanager + rollout + ["--rollout-notify-format", "json"]).alertFallbacks.isEmpty, "JSON is for machines")
+        let given = try resolve(
+            alertmanager + rollout + [
+                "--notify-fallback", "https://hooks.slack.com/services/T/B/F", "--notify-fallback", "http://am-2:9093/api/v2/alerts",
+                "--notify-fallback-format", "alertmanager", "--notify-heartbeat",
+            ])
+        #expect(
+            given.alertFallbacks.map { "\($0.url) \($0.format)" } == [
+                "https://hooks.slack.com/services/T/B/F alertmanager", "http://am-2:9093/api/v2/alerts alertmanager",
+            ])
+        #expect(given.notifyHeartbeat)
+        let file = try directory.write(
+            "fallbacks.json", #"{"notify": "http://x/", "notifyFallbacks": ["https://hooks.slack.com/services/T/B/F"], "notifyHeartbeat": true}"#)
+        let fromFile = try resolve(["--config", file])
+        #expect(fromFile.notifyFallbackURLs.map(\.absoluteString) == ["https://hooks.slack.com/services/T/B/F"] && fromFile.notifyHeartbeat)
+        #expect(try resolve(["--config", file], environment: ["PURCHASE_SLI_NOTIFY_HEARTBEAT": "false"]).notifyHeartbeat == false)
+    }
+
     @Test func aWrongValueIsAnErrorNamingTheOptionOrVariableItCameFrom() throws {
         let cases: [([String], [String: String], String)] = [
             (["--notify", "ftp://x/"], [:], "--notify: expected an http or https URL"),
@@ -96,6 +121,24 @@ import Testing
             ),
             ([], ["PURCHASE_SLI_BASE_URL": "https://sli.example.com/?x=1"], "PURCHASE_SLI_BASE_URL: expected an http or https URL"),
             (["--config", try directory.write("bad-url.json", #"{"baseURL": "javascript:alert(1)"}"#)], [:], "baseURL expects an http or https URL"),
+            (["--notify", "http://x/", "--notify-fallback", "hooks.slack.com/x"], [:], "--notify-fallback: expected an http or https URL"),
+            (
+                ["--notify", "http://x/"], ["PURCHASE_SLI_NOTIFY_FALLBACKS": "https://a.example/x, mailto:b@c"],
+                "PURCHASE_SLI_NOTIFY_FALLBACKS: expected an http or https URL, got \"mailto:b@c\""
+            ),
+            (
+                ["--config", try directory.write("bad-fallback.json", #"{"notify": "http://x/", "notifyFallbacks": ["https://a/", "b"]}"#)], [:],
+                "notifyFallbacks[1] expects an http or https URL, got \"b\""
+            ),
+            (
+                ["--notify", "http://x/"], ["PURCHASE_SLI_NOTIFY_FALLBACK_FORMAT": "teams"],
+                "PURCHASE_SLI_NOTIFY_FALLBACK_FORMAT: expected slack or alertmanager"
+            ),
+            (
+                ["--notify", "http://x/", "--notify-format", "slack", "--notify-heartbeat"], [:],
+                "--notify-heartbeat / PURCHASE_SLI_NOTIFY_HEARTBEAT / config notifyHeartbeat: expected false unless notifyFormat is alertmanager"
+            ),
+            (["--notify", "http://x/"], ["PURCHASE_SLI_NOTIFY_HEARTBEAT": "yes"], "PURCHASE_SLI_NOTIFY_HEARTBEAT: expected true or false"),
         ]
         for (arguments, environment, message) in cases {
             #expect {

@@ -220,7 +220,7 @@ import Testing
                     sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack, transport: transport),
                     logger: quietLogger,
                     nowMillis: { 0 })
-                var state = AlertNotificationState(resendingFiring: false)
+                var state = notifier.initialState
                 await notifier.notify(at: time, state: &state)
                 let bodies = await received.posts.map(\.body)
                 let incidents = Dictionary(grouping: surfaces.reports, by: { $0.incident?.id ?? "" })

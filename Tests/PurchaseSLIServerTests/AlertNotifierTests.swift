@@ -99,7 +99,7 @@ private final class ReportCollector: AlertNotificationSender, @unchecked Sendabl
                 Issue.record("the clock was read")
                 return 0
             })
-        var state = AlertNotificationState(resendingFiring: sender.resendsFiring)
+        var state = notifier.initialState
         for time in times { await notifier.notify(at: time, state: &state) }
         return sender.delivered
     }
@@ -157,7 +157,7 @@ extension AlertNotifierTests {
             let notifier = AlertNotifier(
                 context: AlertContext(store: shared, policy: .default, app: app), intervalSeconds: 60, sender: sender,
                 logger: Logger(label: "test") { _ in logs }, nowMillis: { 0 })
-            var state = AlertNotificationState(resendingFiring: false)
+            var state = notifier.initialState
             for time in [at(11, 0), at(12, 20), at(13, 40)] { await notifier.notify(at: time, state: &state) }
             sent[app] = sender.sends
         }

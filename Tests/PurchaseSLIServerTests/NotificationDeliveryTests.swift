@@ -40,6 +40,20 @@ import Testing
                 #expect(lines.contains("purchase_sli_notification_last_success_timestamp_seconds{receiver=\"alerts\"} \(now - 1200).0"), "\(lines)")
                 #expect(lines.contains("purchase_sli_notification_failing_since_timestamp_seconds{receiver=\"alerts\"} \(now - 600).0"), "\(lines)")
             }
+            // A fallback that took the alerts since: rerouted, not nobody.
+            deliveries.record(receiver: "alerts-fallback", host: "hooks.slack.test", standsInFor: "alerts", atSeconds: now - 30, failure: nil)
+            try await client.execute(uri: "/readyz", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.hasPrefix("ready; ALERTS REROUTED: the alert receiver has failed every delivery since"), "\(text)")
+                #expect(
+                    text.hasSuffix("its alerts go to the alert fallback instead, last delivered at \(RFC3339.format(seconds: now - 30))\n"), "\(text)"
+                )
+                #expect(!text.contains("hooks.slack.test") && !text.contains("alertmanager.test"), "no host for a reader without a key")
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let lines = String(buffer: response.body)
+                #expect(lines.contains(#"purchase_sli_notifications_total{receiver="alerts-fallback",outcome="delivered"} 1"#), "\(lines)")
+            }
             deliveries.record(receiver: "alerts", host: "alertmanager.test", atSeconds: now, failure: nil)
             try await client.execute(uri: "/readyz", method: .get) { #expect(String(buffer: $0.body) == "ready\n") }
         }
