@@ -10,8 +10,9 @@ counts as a failure:
     stylesheet or script from anywhere, not even from disk);
   - any console message of level error, any uncaught exception (a Content-Security-Policy violation,
     such as a stylesheet whose hash does not match, is logged as a console error);
-  - a page that does not load, or a phone view wider than the phone (the page itself, not a table or chart
-    that scrolls inside its own box);
+  - a page that does not load, or a page wider than its view (the page itself, not a table or chart that
+    scrolls inside its own box);
+  - chart labels drawn over each other, a box that cuts off its content, objectives above the firing alerts;
   - a word of a table cell (up to 24 characters) broken across lines, as when a column is squeezed.
 It saves a full-page PNG per page and view into DIR (default: out/screenshots), named PREFIXPAGE-VIEW.png.
 
@@ -66,6 +67,42 @@ BROKEN_WORDS = r"""(() => {
     }
   }
   return [...new Set(broken)].slice(0, 10);
+})()"""
+
+
+# What a person would see as broken at this width (issue 63): chart labels drawn over each other, a box
+# whose content is cut off (overflow hidden or clip, content wider than the box), a page that scrolls
+# sideways (a table or chart may scroll inside its own box), and objectives shown above the firing
+# alerts. Returns a list of sentences.
+LAYOUT = r"""(() => {
+  const problems = [];
+  const name = el => el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\s+/).join(".") : "");
+  for (const svg of document.querySelectorAll("svg")) {
+    const labels = [...svg.querySelectorAll("text")].map(text => [text.textContent.trim(), text.getBoundingClientRect()])
+      .filter(([words, box]) => words && box.width > 0 && box.height > 0);
+    for (let i = 0; i < labels.length; i++) {
+      for (let j = i + 1; j < labels.length; j++) {
+        const [a, p] = labels[i], [b, q] = labels[j];
+        const width = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+        const height = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+        if (width > 1 && height > 1 && width * height > 4) problems.push(`chart labels overlap: "${a}" and "${b}"`);
+      }
+    }
+  }
+  for (const element of document.querySelectorAll("body *")) {
+    if (element.closest("svg")) continue;
+    const overflow = getComputedStyle(element).overflowX;
+    if ((overflow === "hidden" || overflow === "clip") && element.scrollWidth > element.clientWidth + 1) {
+      problems.push(`${name(element)} cuts off its content (${element.scrollWidth} px in ${element.clientWidth} px): "${element.textContent.trim().slice(0, 60)}"`);
+    }
+  }
+  const width = document.documentElement.scrollWidth;
+  if (width > window.innerWidth + 1) problems.push(`the page scrolls sideways: ${width} px wide in a ${window.innerWidth} px window`);
+  const headings = [...document.querySelectorAll("h2")];
+  const top = title => headings.find(h => h.textContent.trim() === title)?.getBoundingClientRect().top;
+  const alerts = top("Alerts firing"), objectives = top("Objectives");
+  if (alerts !== undefined && objectives !== undefined && objectives < alerts) problems.push("the objectives are shown above the firing alerts");
+  return [...new Set(problems)].slice(0, 10);
 })()"""
 
 
@@ -270,10 +307,11 @@ def check_page(devtools, path, directory, prefix, timeout):
         broken = devtools.call("Runtime.evaluate", {"expression": BROKEN_WORDS, "returnByValue": True}, session)
         for word in broken.get("result", {}).get("value") or []:
             problems.append(f"{name} ({view}): a word broken across lines in a table cell: {word!r}")
+        layout = devtools.call("Runtime.evaluate", {"expression": LAYOUT, "returnByValue": True}, session)
+        for problem in layout.get("result", {}).get("value") or []:
+            problems.append(f"{name} ({view}): {problem}")
         metrics = devtools.call("Page.getLayoutMetrics", session=session)
         content = metrics.get("cssContentSize") or metrics["contentSize"]
-        if mobile and content["width"] > width + 1:
-            problems.append(f"{name} ({view}): the page is {content['width']:.0f} px wide on a {width} px phone")
         shot = devtools.call("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
             "clip": {"x": 0, "y": 0, "width": width, "height": min(content["height"], 16384), "scale": 1},

@@ -4,6 +4,10 @@ public import PurchaseSLICore
 /// days, and, at the burn rate of the last ``recentDays`` days, how it goes on and the day it runs out.
 /// Pure: a function of hourly counts and the evaluation time.
 ///
+/// A day whose window holds less than ``minimumDataSeconds`` of data (the first day of a new install, or
+/// of a new action) has no point: a 28-day budget judged on a few hours of restores swings to −140 % on one
+/// failure, which says nothing of the objective.
+///
 /// The budget left over a window is `1 − budget spent` (``SLOPolicy/Objective/budgetSpent(_:)``): the
 /// share of the failures the objective allows over the window's valid events not yet spent. The
 /// projection assumes the next days look like the last ``recentDays``: as many valid events an hour, at the
@@ -20,6 +24,9 @@ public struct BudgetBurnDown: Sendable, Hashable {
     /// Days of the recent past whose burn rate the projection carries on.
     public static let recentDays = 7
 
+    /// The data a window must hold for its budget to be drawn: a day.
+    public static let minimumDataSeconds: Int64 = 86_400
+
     /// The objective.
     public let objective: SLOPolicy.Objective
     /// The budget left at the evaluation time and at each day before it, oldest first.
@@ -31,6 +38,9 @@ public struct BudgetBurnDown: Sendable, Hashable {
     public let recentBurnRate: Double?
     /// The first projected day end with the budget spent, nil when it lasts (or is spent already).
     public let exhaustionSeconds: Int64?
+    /// Day ends left without a point because their window held less than ``minimumDataSeconds`` of data
+    /// (though it held valid events).
+    public let pointsWithTooLittleData: Int
 
     /// The burn-down of `objective` at `time` over the `days` days before it, from `hourly`: counts per
     /// hour start covering those days and one window before them (missing hours had no events). The
@@ -39,17 +49,22 @@ public struct BudgetBurnDown: Sendable, Hashable {
     public init(objective: SLOPolicy.Objective, hourly: [Int64: OutcomeCounts], at time: Int64, days: Int, current: OutcomeCounts? = nil) {
         self.objective = objective
         let sums = HourlySums(hourly)
+        let firstData = hourly.filter { $0.value.valid > 0 }.keys.min() ?? time
+        var tooLittle = 0
         points = (0...days).reversed().map { back in
             let end = time - Int64(back) * 86_400
-            let counts =
-                back == 0
-                ? current ?? sums.counts(from: objective.window.period(at: end).startSeconds, to: end)
-                : sums.counts(from: objective.window.period(at: end).startSeconds, to: end)
+            let start = objective.window.period(at: end).startSeconds
+            let counts = back == 0 ? current ?? sums.counts(from: start, to: end) : sums.counts(from: start, to: end)
+            guard end - max(start, firstData) >= Self.minimumDataSeconds else {
+                if counts.valid > 0 { tooLittle += 1 }
+                return Point(timeSeconds: end, left: nil)
+            }
             return Point(timeSeconds: end, left: objective.budgetSpent(counts).map { 1 - $0 })
         }
+        pointsWithTooLittleData = tooLittle
         let recent = sums.counts(from: time - Int64(Self.recentDays) * 86_400, to: time)
         recentBurnRate = objective.burnRate(recent)
-        guard let rate = recentBurnRate else {
+        guard let rate = recentBurnRate, points.last?.left != nil else {
             (projection, exhaustionSeconds) = ([], nil)
             return
         }

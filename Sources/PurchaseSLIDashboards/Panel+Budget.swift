@@ -22,7 +22,11 @@ extension DashboardContext {
             let burnDown = BudgetBurnDown(objective: objective, hourly: hourly, at: atSeconds, days: Self.burnDownDays, current: current)
             let maintenance = try maintenanceBands(
                 for: objective.actionType, from: burnDown.points.first?.timeSeconds ?? atSeconds, to: atSeconds)
-            return "<section class=\"card\"><h3>\(objective.actionType): error budget over \(objective.window.description)</h3>"
+            let basis = try judging.eventBudgetBasis(
+                of: objective.actionType, window: objective.window, windowStart: objective.window.period(at: atSeconds).startSeconds,
+                until: atSeconds)
+            return
+                "<section class=\"card\"><h3>\(objective.actionType): error budget over \(StoreCoverageText.window(objective.window, basis: basis))</h3>"
                 + "\(burnDownChart(burnDown, maintenance: maintenance))<p>\(burnDownSentence(burnDown, at: atSeconds))</p>"
                 + "<div class=\"scroll\">\(try attainmentTable(objective, judging: judging))</div></section>"
         }
@@ -49,8 +53,18 @@ extension DashboardContext {
     }
 
     /// "Budget left 13.9 %; at the last 7 days' burn rate (1.1×) it runs out on 2026-11-29, in 12 d."
+    /// A line that starts late says why: "The line starts once its window holds a day of data."
     private func burnDownSentence(_ burnDown: BudgetBurnDown, at time: Int64) -> String {
-        guard let left = burnDown.points.last?.left else { return "No valid events over the window: no budget to read." }
+        let late = burnDown.pointsWithTooLittleData > 0 ? " The line starts once its window holds a day of data." : ""
+        return burnDownState(burnDown, at: time) + late
+    }
+
+    /// What the budget is and where it goes, in a sentence.
+    private func burnDownState(_ burnDown: BudgetBurnDown, at time: Int64) -> String {
+        guard let left = burnDown.points.last?.left else {
+            return burnDown.pointsWithTooLittleData > 0
+                ? "Its window holds under a day of data: too little to judge a budget." : "No valid events over the window: no budget to read."
+        }
         let now = left >= 0 ? "Budget left \(NumberText.percent(left))" : "Budget overspent by \(NumberText.percent(-left))"
         guard let rate = burnDown.recentBurnRate else { return "\(now); no valid events over the last \(BudgetBurnDown.recentDays) days to project." }
         let pace = "at the last \(BudgetBurnDown.recentDays) days' burn rate (\(String(format: "%.1f×", rate)))"

@@ -46,6 +46,17 @@ import Testing
         #expect(abs(exact.points.last?.left ?? 1) < 1e-9 && exact.points.dropLast().last?.left == burnDown.points.dropLast().last?.left)
     }
 
+    /// Data that began 18 hours before a day's end leaves that day without a point (one failure would read
+    /// as the budget overspent many times); the next day, a whole day in, has one.
+    @Test func aWindowWithUnderADayOfDataHasNoPoint() {
+        let all = Self.hourly { _ in 3 }
+        let hourly = all.filter { $0.key >= Self.at - 18 * 3600 - 86_400 }
+        let burnDown = BudgetBurnDown(objective: Self.objective, hourly: hourly, at: Self.at, days: 28)
+        #expect(burnDown.points.last.map { abs(($0.left ?? 0) + 2) < 1e-9 } == true, "a whole day and 18 h at 3×: spent 3 times")
+        #expect(burnDown.points.dropLast().last?.left == nil && burnDown.pointsWithTooLittleData == 1)
+        #expect(burnDown.points.dropLast(2).allSatisfy { $0.left == nil })
+    }
+
     /// A calendar month's budget is projected to the month's end: at 1.5× from the 20th of a 30-day month
     /// whose first 12 days burnt 0.5×, it is spent exactly at the end of the 24th and overspent on the 26th.
     @Test func aCalendarMonthIsProjectedToItsEnd() {

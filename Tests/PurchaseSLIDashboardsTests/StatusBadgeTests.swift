@@ -128,7 +128,7 @@ import Testing
         _ = try store.record(events, receivedAtMillis: 0)
         let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: start + 86_400, rangeSeconds: 86_400)
         let page = try #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
-        let restore = String(try #require(page.between("<h3>restore: error budget over 28d</h3>", "</section>")))
+        let restore = String(try #require(page.between("<h3>restore: error budget over 28d (1 day of data)</h3>", "</section>")))
         #expect(
             restore.contains("Budget overspent by 900.00 %; at the last 7 days&#39; burn rate (10.0×) it stays spent over the window."), "\(restore)")
         #expect(
@@ -139,7 +139,7 @@ import Testing
         #expect(
             restore.contains(
                 "<td class=\"text\">2026-W45</td><td>n/a</td><td data-value=\"0\">0</td><td><span class=\"status none\">NO EVENTS</span>"))
-        let purchase = String(try #require(page.between("<h3>purchase: error budget over 28d</h3>", "</section>")))
+        let purchase = String(try #require(page.between("<h3>purchase: error budget over 28d (no data)</h3>", "</section>")))
         #expect(purchase.contains("No valid events over the window: no budget to read."))
     }
 }

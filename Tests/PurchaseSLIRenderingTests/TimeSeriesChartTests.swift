@@ -21,19 +21,23 @@ import Testing
         try #require(html.between("<svg class=\"\(name)\"", "</svg>"))
     }
 
-    /// The y axis's labels of an SVG whose plot starts at `left`.
-    private func yLabels(_ svg: Substring, left: Int) -> [String] {
-        svg.matches(of: try! Regex("<text x=\"\(left - 6).0\" y=\"[0-9.]+\" text-anchor=\"end\">([^<]+)</text>")).map {
-            String($0.output[1].substring ?? "")
-        }
+    /// The y axis's labels of an SVG (right-aligned at the plot's left edge, the zone's name left out),
+    /// and where they end.
+    private func yLabels(_ svg: Substring) -> (labels: [String], right: Double?) {
+        let found = svg.matches(of: try! Regex("<text x=\"([0-9.]+)\" y=\"[0-9.]+\" text-anchor=\"end\">([^<]+)</text>")).map {
+            (Double($0.output[1].substring ?? "") ?? 0, String($0.output[2].substring ?? ""))
+        }.filter { $0.1 != "UTC" }
+        return (found.map(\.1), found.first?.0)
     }
 
     @Test func aPhoneGetsTheWholeChartWithItsYAxis() throws {
         let html = chart().html.markup
         let wide = try svg(html, "wide")
         let narrow = try svg(html, "narrow")
-        #expect(yLabels(wide, left: 58) == yLabels(narrow, left: 92))
-        #expect(yLabels(narrow, left: 92).contains("100.00 %"), "\(narrow.prefix(600))")
+        #expect(yLabels(wide).labels == yLabels(narrow).labels)
+        #expect(yLabels(narrow).labels.contains("100.00 %"), "\(narrow.prefix(600))")
+        // Room on the left for "100.00 %" beside the axis's name, at the phone's 16-unit text.
+        #expect((yLabels(narrow).right ?? 0) >= 22 + 8 * 9.7 && (yLabels(wide).right ?? 0) >= 16 + 8 * 6.7, "\(narrow.prefix(600))")
         // Hover columns are for a pointer: the wide one has one per step, the phone's none.
         #expect(wide.components(separatedBy: "class=\"hover\"").count - 1 == 360)
         #expect(!narrow.contains("class=\"hover\""))
@@ -68,6 +72,24 @@ import Testing
             #expect(svg.contains("<title>episode 20</title>"))
             let rows = Set(svg.matches(of: #/<text class="band-label ticket" x="[0-9.]+" y="([0-9.]+)"/#).map { String($0.output.1) })
             #expect(rows.count == 2)
+        }
+    }
+
+    /// A release on the plot's first minute is named on the right of its line, not over the y axis's labels;
+    /// the first time label starts at the axis, and none runs into the next.
+    @Test func labelsAtThePlotsLeftEdgeStayInsideIt() throws {
+        var chart = chart()
+        chart.markers = [TimeSeriesChart.Marker(timeSeconds: start, caption: "4.12.0 at 2 %", label: "4.12.0 reached 2 %")]
+        let html = chart.html.markup
+        for name in ["wide", "narrow"] {
+            let svg = try svg(html, name)
+            let left = try #require(yLabels(svg).right) + 6
+            let marker = try #require(svg.firstMatch(of: #/<text class="marker-label" x="([0-9.]+)"/#).flatMap { Double($0.output.1) })
+            #expect(marker > left + 3, "\(name): the marker's name at \(marker), the plot from \(left)")
+            let times = svg.matches(of: #/<text x="([0-9.]+)" y="[0-9.]+" text-anchor="(start|middle)">([^<]+)</text>/#).map {
+                (x: Double($0.output.1) ?? 0, anchor: String($0.output.2))
+            }
+            #expect(times.first.map { $0.anchor == "start" && abs($0.x - left) < 0.1 } == true, "\(name): \(times)")
         }
     }
 }

@@ -133,15 +133,26 @@ public struct TimeSeriesChart: Sendable {
         /// About how wide a character of a band's name is, and the height of its line (the stylesheet's
         /// 10 units wide, 14 on a phone).
         var bandLabelCharacterWidth: Double, bandLabelLineHeight: Double
+        /// About how wide a character of an axis label is at most (the stylesheet's 11 units, 16 on a
+        /// phone), and the height of the y axis's name written up the left edge.
+        var axisCharacterWidth: Double, yLabelHeight: Double
 
         static let wide = Layout(
             name: "wide", width: 960, height: 240, left: 58, right: 12, top: 10, bottom: 34, timeLabels: 8, timeLabelOffset: 16, hover: true,
-            bandLabelCharacterWidth: 5.6, bandLabelLineHeight: 11)
+            bandLabelCharacterWidth: 5.6, bandLabelLineHeight: 11, axisCharacterWidth: 6.7, yLabelHeight: 16)
         /// For a phone: whole, with its y axis, its text at the stylesheet's 16 units (about 12 px on a
         /// 390 px screen), so that nothing scrolls out of sight.
         static let narrow = Layout(
-            name: "narrow", width: 480, height: 300, left: 92, right: 14, top: 10, bottom: 44, timeLabels: 4, timeLabelOffset: 22, hover: false,
-            bandLabelCharacterWidth: 7.8, bandLabelLineHeight: 15)
+            name: "narrow", width: 480, height: 310, left: 92, right: 14, top: 10, bottom: 54, timeLabels: 4, timeLabelOffset: 22, hover: false,
+            bandLabelCharacterWidth: 7.8, bandLabelLineHeight: 15, axisCharacterWidth: 9.7, yLabelHeight: 22)
+
+        /// The layout with room on the left for the y axis's name and its widest label (`characters` long):
+        /// an overspent budget's "−100 %" must not run into "error budget left (%)".
+        func fitting(tickLabelCharacters characters: Int) -> Layout {
+            var fitted = self
+            fitted.left = max(left, yLabelHeight + Double(characters) * axisCharacterWidth + 8)
+            return fitted
+        }
     }
 
     /// The chart: a legend, then the SVG, drawn wide for a screen and narrow for a phone (the stylesheet
@@ -180,11 +191,13 @@ public struct TimeSeriesChart: Sendable {
             + "\(HTML.joined(rows))</table></div></details>"
     }
 
-    private func svg(_ layout: Layout) -> HTML {
+    private func svg(_ standard: Layout) -> HTML {
         let steps = series.map(\.values.count).max() ?? 0
+        let domain = resolvedDomain
+        let yTicks = Self.ticks(domain, format: format)
+        let layout = standard.fitting(tickLabelCharacters: yTicks.map { format($0).count }.max() ?? 0)
         let plotWidth = layout.width - layout.left - layout.right
         let plotHeight = layout.height - layout.top - layout.bottom
-        let domain = resolvedDomain
         let endSeconds = startSeconds + Int64(steps) * stepSeconds
         func x(_ seconds: Int64) -> Double {
             layout.left + plotWidth * Double(seconds - startSeconds) / Double(max(1, endSeconds - startSeconds))
@@ -230,27 +243,40 @@ public struct TimeSeriesChart: Sendable {
             svg +=
                 "<line class=\"marker\" x1=\"\(number(position))\" x2=\"\(number(position))\" y1=\"\(number(layout.top))\" "
                 + "y2=\"\(number(layout.top + plotHeight))\"><title>\(marker.label)</title></line>"
-            // Named up the line from its foot, unless the last name would overlap it.
-            guard position - markerRight > layout.bandLabelLineHeight else { continue }
-            markerRight = position
+            // Named up the line from its foot, on its left (on its right when the y axis's labels are there),
+            // unless the last name would overlap it.
+            let side = position - layout.left > layout.bandLabelLineHeight + 2 ? position - 3 : position + 3 + layout.bandLabelLineHeight
+            guard side - markerRight > layout.bandLabelLineHeight + 2 else { continue }
+            markerRight = side
             let foot = layout.top + plotHeight - 4
             svg +=
-                "<text class=\"marker-label\" x=\"\(number(position - 3))\" y=\"\(number(foot))\" "
-                + "transform=\"rotate(-90 \(number(position - 3)) \(number(foot)))\">\(marker.caption)</text>"
+                "<text class=\"marker-label\" x=\"\(number(side))\" y=\"\(number(foot))\" "
+                + "transform=\"rotate(-90 \(number(side)) \(number(foot)))\">\(marker.caption)</text>"
         }
-        for tick in Self.ticks(domain, format: format) {
+        for tick in yTicks {
             svg +=
                 "<line class=\"grid-line\" x1=\"\(number(layout.left))\" x2=\"\(number(layout.width - layout.right))\" "
                 + "y1=\"\(number(y(tick)))\" y2=\"\(number(y(tick)))\"/>"
                 + "<text x=\"\(number(layout.left - 6))\" y=\"\(number(y(tick) + 4))\" text-anchor=\"end\">\(format(tick))</text>"
         }
+        var labelledUpTo = -Double.infinity
         for tick in TimeAxis.ticks(from: startSeconds, to: endSeconds, atMost: layout.timeLabels, in: zone) {
-            // A label centred on the last tick would run past the SVG's edge and be cut ("Nov 1" for Nov 18).
-            let anchor = x(tick.seconds) > layout.width - layout.right - 30 ? "end" : "middle"
+            // A label centred on the last tick would run past the SVG's edge and be cut ("Nov 1" for Nov 18);
+            // one centred on the first would run into the y axis's lowest label. A label that would overlap
+            // the one before it is left out (its tick stays).
+            let position = x(tick.seconds)
+            let width = Double(tick.label.count) * layout.axisCharacterWidth
+            let (anchor, from) =
+                position > layout.width - layout.right - 30
+                ? ("end", position - width) : position < layout.left + 30 ? ("start", position) : ("middle", position - width / 2)
             svg +=
-                "<line class=\"axis\" x1=\"\(number(x(tick.seconds)))\" x2=\"\(number(x(tick.seconds)))\" "
+                "<line class=\"axis\" x1=\"\(number(position))\" x2=\"\(number(position))\" "
                 + "y1=\"\(number(layout.height - layout.bottom))\" y2=\"\(number(layout.height - layout.bottom + 4))\"/>"
-                + "<text x=\"\(number(x(tick.seconds)))\" y=\"\(number(layout.height - layout.bottom + layout.timeLabelOffset))\" text-anchor=\"\(anchor)\">\(tick.label)</text>"
+            guard from > labelledUpTo + 4 else { continue }
+            labelledUpTo = from + width
+            svg +=
+                "<text x=\"\(number(position))\" y=\"\(number(layout.height - layout.bottom + layout.timeLabelOffset))\" "
+                + "text-anchor=\"\(anchor)\">\(tick.label)</text>"
         }
         svg += "<text x=\"\(number(layout.width - layout.right))\" y=\"\(number(layout.height - 4))\" text-anchor=\"end\">\(zone.shortName)</text>"
         svg +=
