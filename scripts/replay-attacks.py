@@ -134,7 +134,7 @@ class Replay:
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
                      self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.grapheme_escaping,
                      self.maintenance_and_inputs, self.charge_write_off, self.incident_acknowledgements, self.outbound_redirects,
-                     self.notification_fallbacks,
+                     self.notification_fallbacks, self.rollout_act_redirect,
                      self.smaller]:
             case()
         self.alive("serve still up after every case")
@@ -744,6 +744,31 @@ class Replay:
         finally:
             for server in [other, redirecting, fallback]:
                 server.shutdown()
+
+    def rollout_act_redirect(self):
+        """Issue 63: `rollout --act` reads the store through the same client as serve: App Store Connect answering 302
+        sends nothing on to the redirect's target (no token), and nothing is paused."""
+        key = os.path.join(self.work, "AuthKey.p8")
+        generated = subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key],
+                                   capture_output=True, timeout=30)
+        if generated.returncode != 0:
+            self.check("63 rollout --act against a redirecting App Store Connect", False, "openssl could not make a P-256 key")
+            return
+        other, other_seen = loopback_server(lambda handler: (200, {"Content-Type": "application/json"}, b'{"data":[]}'))
+        redirecting, seen = loopback_server(
+            lambda handler: (302, {"Location": f"http://127.0.0.1:{other.server_port}{handler.path}"}, b""))
+        try:
+            run = subprocess.run([self.binary, "rollout", "--act", "--db", self.database, "--candidate", "9.9.9", "--baseline", "1.0.0",
+                                  "--asc-key-file", key, "--asc-key-id", "ABC123DEFG", "--asc-issuer-id", "issuer", "--asc-app-id", "1",
+                                  "--asc-url", f"http://127.0.0.1:{redirecting.server_port}"], capture_output=True, text=True, timeout=120)
+            output = run.stdout + run.stderr
+            self.check("63 rollout --act against App Store Connect answering 302: asked, not followed, no token sent on",
+                       seen and not other_seen and "302" in output and not any(path.startswith("/v1/appStoreVersionPhasedReleases")
+                                                                                for (method, path, _) in seen if method == "PATCH"),
+                       f"exit {run.returncode}, {len(seen)} requests, {len(other_seen)} at the target: {output.strip()[-160:]!r}")
+        finally:
+            other.shutdown()
+            redirecting.shutdown()
 
 
 def loopback_server(answer):

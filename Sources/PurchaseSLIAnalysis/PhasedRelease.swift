@@ -1,12 +1,19 @@
 import Foundation
+public import PurchaseSLICore
 
 /// An App Store phased release as the events show it: hour by hour, the candidate's share of the events
 /// of its platforms, read against Apple's steps (1, 2, 5, 10, 20, 50, 100 % of automatic-update users,
 /// a day each). Users who update by hand come on top of the step, so the share is what the release
 /// *appears* to be at.
 public struct PhasedRelease: Sendable, Hashable {
-    /// Apple's steps, in percent of automatic-update users, one a day.
-    public static let steps = [1, 2, 5, 10, 20, 50, 100]
+    /// Apple's steps, in percent of automatic-update users, one a day (``StoreRelease/appleSteps``).
+    public static let steps = StoreRelease.appleSteps
+
+    /// The step Apple's schedule puts a phased release at on its `day` (1 %, 2 %, 5 %, 10 %, 20 %, 50 %,
+    /// then 100 % from day 7), if it was never paused.
+    public static func scheduledStep(onDay day: Int) -> Int {
+        steps[min(max(day, 1), steps.count) - 1]
+    }
 
     /// An hour's events: the candidate's, and all of its platforms'.
     public struct Hour: Sendable, Hashable {

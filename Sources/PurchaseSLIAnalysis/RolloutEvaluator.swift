@@ -231,11 +231,14 @@ public struct RolloutEvaluator: Sendable {
             guard let release = inputs.release else { return nil }
             let step = release.step(at: time)
             let next = step.flatMap(PhasedRelease.nextStep(after:))
-            return RolloutReport.Progress(
+            var progress = RolloutReport.Progress(
                 step: step, nextStep: next, share: release.share(at: time), day: release.day(at: time),
                 // An earlier release is left out only when the comparison starts after it.
                 startSeconds: inputs.fromSeconds, earlierRelease: inputs.fromSeconds >= release.startSeconds ? release.earlierRelease : nil,
                 confidence: evaluator.policy.rollout.confidence(beforeStep: next))
+            progress.releaseStartSeconds = release.startSeconds
+            progress.followsAppleSchedule = !inputs.platforms.isEmpty && Store.releasing(platforms: Array(inputs.platforms)) == [.apple]
+            return progress
         }
 
         /// Without regressions: whether each action with an objective and baseline traffic has ruled out

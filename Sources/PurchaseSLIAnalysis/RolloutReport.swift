@@ -45,6 +45,9 @@ public struct RolloutReport: Sendable {
     public var app: String?
     /// The platforms the candidate has events on, sorted: which stores release it.
     public var platforms: [String] = []
+    /// The candidate's releases as the stores set up reported them at the evaluation (none when no store is
+    /// set up, or it could not be read).
+    public var storeReleases: [StoreRelease] = []
     /// What `serve` did to the stores' releases of this release of the candidate, oldest first.
     public var actions: [RolloutAction] = []
     /// The kept records of the incidents whose alerts named the candidate version, by start: what the
@@ -128,7 +131,9 @@ public struct VariantRate: Sendable, Hashable {
 extension RolloutReport {
     /// Where the phased release appears to be at the evaluation time.
     public struct Progress: Sendable, Hashable {
-        /// The step (percent) it appears to have reached, nil before the candidate has events.
+        /// The step (percent) its events' share appears to have reached, nil before the candidate has events:
+        /// the users exposed, those who update by hand included, which sets the confidence asked before the
+        /// next step. What the store's schedule says is ``RolloutReport/position``.
         public var step: Int?
         /// The step a proceed verdict clears it for, nil once at 100 %.
         public var nextStep: Int?
@@ -142,6 +147,11 @@ extension RolloutReport {
         public var earlierRelease: Range<Int64>?
         /// The confidence with which a drop must be ruled out before the next step.
         public var confidence: Double
+        /// The release's first hour (the day count starts there).
+        public var releaseStartSeconds: Int64?
+        /// Whether the App Store releases the candidate (its events' platforms are Apple's only), so that
+        /// Apple's 7-day schedule applies.
+        public var followsAppleSchedule = false
 
         /// Creates a progress record.
         public init(
@@ -176,6 +186,65 @@ extension RolloutReport {
         /// The candidate was last present in the hour ending at `lastSeenSeconds`; `lastVerdict` is what the
         /// hourly check said then, while it was live.
         indirect case candidateGone(lastSeenSeconds: Int64, lastVerdict: RolloutCheck?)
+    }
+}
+
+extension RolloutReport {
+    /// Where the release stands, as best known: what a store said of it (when one is set up and was read),
+    /// else Apple's schedule by its day (an App Store release), else nothing but the events' share.
+    public struct Position: Sendable, Hashable {
+        /// Where the figure comes from.
+        public enum Source: Sendable, Hashable {
+            /// App Store Connect's phased release, on its day.
+            case appStoreConnect(day: Int)
+            /// The Play Console's staged rollout.
+            case playConsole
+            /// Apple's schedule for the release's day, counted from its first events (unpaused).
+            case appleSchedule(day: Int)
+        }
+
+        /// Where the figure comes from.
+        public var source: Source
+        /// The share of users it reaches, in percent; nil when the store did not say.
+        public var percent: Double?
+        /// The next step of an App Store release (nil at 100 %, or for Play, whose steps a person sets).
+        public var nextPercent: Int?
+        /// Whether the store says it is paused (App Store) or halted (Play).
+        public var isPaused: Bool
+        /// The days of Apple's 30-day pause limit left, for a paused App Store release whose pauses the store
+        /// counted.
+        public var pauseDaysLeft: Int?
+        /// When it reaches every automatic-update user (the start of Apple's day 7), for an App Store release
+        /// still advancing and not there yet; nil otherwise.
+        public var reachesEveryoneSeconds: Int64?
+
+        /// Whether it reaches everyone the store gives it to: 100 %.
+        public var isComplete: Bool { (percent ?? 0) >= 100 }
+    }
+
+    /// The candidate's releases as the stores set up said at the evaluation (an App Store phased release, a
+    /// Play staged rollout), and so ``position``.
+    public var position: Position? {
+        if let release = storeReleases.first(where: { $0.store == .apple && $0.dayNumber != nil }), let day = release.dayNumber {
+            let step = PhasedRelease.scheduledStep(onDay: day)
+            return Position(
+                source: .appStoreConnect(day: day), percent: Double(step), nextPercent: PhasedRelease.nextStep(after: step),
+                isPaused: release.isPaused,
+                pauseDaysLeft: release.isPaused ? release.pausedDays.map { max(0, StoreRelease.applePauseLimitDays - $0) } : nil,
+                // Apple's day 7 is the whole: it begins within 7 − day days.
+                reachesEveryoneSeconds: release.isPaused || day >= 7 ? nil : toSeconds + Int64(7 - day) * 86_400)
+        }
+        if let release = storeReleases.first(where: { $0.store == .google }) {
+            return Position(
+                source: .playConsole, percent: release.percent, nextPercent: nil, isPaused: release.isPaused, pauseDaysLeft: nil,
+                reachesEveryoneSeconds: nil)
+        }
+        guard let progress, progress.followsAppleSchedule, let start = progress.releaseStartSeconds else { return nil }
+        let step = PhasedRelease.scheduledStep(onDay: progress.day)
+        let everyone = start + 6 * 86_400
+        return Position(
+            source: .appleSchedule(day: progress.day), percent: Double(step), nextPercent: PhasedRelease.nextStep(after: step),
+            isPaused: false, pauseDaysLeft: nil, reachesEveryoneSeconds: everyone > toSeconds ? everyone : nil)
     }
 }
 

@@ -41,17 +41,6 @@ public struct RolloutActuator: Sendable {
         self.record = record
     }
 
-    /// The stores that release an app on `platforms` (events' platform names; none known: every store).
-    public static func stores(releasing platforms: [String]) -> Set<Store> {
-        guard !platforms.isEmpty else { return Set(Store.allCases) }
-        var stores: Set<Store> = []
-        for platform in platforms {
-            if AppleReleasePlatforms.names.contains(platform.lowercased()) { stores.insert(.apple) }
-            if platform.lowercased() == "android" { stores.insert(.google) }
-        }
-        return stores
-    }
-
     /// What each configured store has in release now; a store that could not be read is logged and left
     /// out of ``StoreReleases/read``.
     public func releasesInProgress() async -> StoreReleases {
@@ -74,7 +63,7 @@ public struct RolloutActuator: Sendable {
         on report: RolloutReport, verdicts: Set<RolloutReport.Verdict>, releases: StoreReleases, at time: Int64
     ) async -> [RolloutAction] {
         guard verdicts.contains(report.verdict) else { return [] }
-        let stores = Self.stores(releasing: report.platforms)
+        let stores = Store.releasing(platforms: report.platforms)
         let kept: [String: RolloutAction]
         do {
             kept = Dictionary(try await store.rolloutActions(fromSecondsAsync: report.fromSeconds).map { ($0.key, $0) }) { _, last in last }
@@ -86,7 +75,7 @@ public struct RolloutActuator: Sendable {
         for control in controls where stores.contains(control.store) {
             var action = RolloutAction(
                 store: control.store, app: report.app ?? "", candidate: report.candidate, releaseStartSeconds: report.fromSeconds,
-                verdict: report.verdict.rawValue, isDryRun: dryRun, outcome: .failed, status: 0, detail: "", step: report.progress?.step,
+                verdict: report.verdict.rawValue, isDryRun: dryRun, outcome: .failed, status: 0, detail: "", step: Self.step(of: report),
                 timeSeconds: time, attempts: 1)
             let previous = kept[action.key]
             if let previous, previous.outcome.isSettled { continue }
@@ -128,6 +117,12 @@ public struct RolloutActuator: Sendable {
         }
         let done = await control.pause(version: report.candidate, dryRun: false)
         return (done.outcome, done.status, "\(done.detail); \(Self.evidence(report)); \(confirmation ?? "automatic (rolloutConfirm none)")")
+    }
+
+    /// The step the release is at, for the action's record: as the store reports it (or by Apple's
+    /// schedule), else as the events' share suggests.
+    static func step(of report: RolloutReport) -> Int? {
+        report.position?.percent.map { Int($0.rounded()) } ?? report.progress?.step
     }
 
     /// What the action rests on, for its record: the verdict, the compared range, and the first regression
@@ -177,11 +172,6 @@ public struct StoreReleases: Sendable {
 
     /// Every release read.
     public var all: [StoreRelease] { read.values.flatMap { $0 } }
-}
-
-/// The platform names (lower case) of apps the App Store releases.
-enum AppleReleasePlatforms {
-    static let names: Set<String> = ["ios", "ipados", "macos", "tvos", "visionos", "watchos"]
 }
 
 extension StoreRecordStore {

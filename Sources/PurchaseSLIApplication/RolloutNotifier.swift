@@ -81,6 +81,7 @@ public struct RolloutNotifier: Service {
                 let inputs = try query.inputs(candidate: version, baseline: baseline, since: nil, end: time)
                 let freshness = try AlertContext(store: store, policy: policy).freshness(at: time)
                 var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
+                report.storeReleases = releases.all.filter { $0.isRelease(of: version) }
                 report.arrivals = try query.arrivals(of: report)
                 report.incidents = try IncidentBook(context: AlertContext(store: store, policy: policy)).records(
                     naming: version, from: report.fromSeconds, to: time + 60)

@@ -1,13 +1,16 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
+import PurchaseSLIOutbound
 import PurchaseSLIRendering
+import PurchaseSLIServer
 
 /// `purchase-sli rollout`: should the phased release of an app version go on?
-struct RolloutCommand: ParsableCommand {
+struct RolloutCommand: AsyncParsableCommand {
     /// Output formats of `rollout`.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, markdown, json
@@ -26,10 +29,21 @@ struct RolloutCommand: ParsableCommand {
             step asks; insufficient-data (WAIT) otherwise; stale (no verdict) on data hours old. The \
             thresholds are the rollout section of the policy.
 
+            With a store set up (--asc-key-file … or --play-service-account …, or their environment \
+            variables) the text says where the store has the release (App Store Connect's day and share, a \
+            pause and the days left of Apple's 30-day limit; Play's user fraction). With --act it also does \
+            what `serve --rollout-every` does on the verdicts the policy's rollout.pauseOn names, through the \
+            same code: a dry run by default (reads the release and says what it would do); \
+            --rollout-actions live records an action awaiting `rollout confirm ID`, and pauses once confirmed \
+            (or at once with --rollout-confirm none). Live acting rests on the verdict now: --at must be \
+            within the last hour.
+
             Examples:
               purchase-sli rollout
               purchase-sli rollout --candidate 4.12.0
               purchase-sli rollout --candidate 4.12.0 --baseline 4.11.0 --at 2026-11-18T00:00:00Z --format json
+              purchase-sli rollout --act --asc-key-file AuthKey_ABC123DEFG.p8 --asc-key-id ABC123DEFG \\
+                --asc-issuer-id 57246542-96fe-1a63-e053-0824d011072a --asc-app-id 1234567890
               purchase-sli rollout confirm 3fa2c19b07d1
             """,
         subcommands: [RolloutConfirmCommand.self])
@@ -60,32 +74,79 @@ struct RolloutCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: Format = .text
 
+    @Flag(
+        help:
+            "Act on the verdict as serve does: pause the store's release when the policy's rollout.pauseOn names the verdict (a dry run unless --rollout-actions live)."
+    )
+    var act = false
+
+    @OptionGroup(title: "The stores' releases (docs/rollout.md)") var actions: RolloutActionOptions
+
     func validate() throws {
         if candidate == baseline { throw ValidationError("--baseline must differ from --candidate.") }
         _ = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
     }
 
-    func run() throws {
-        print(try exitingOnFailure(output), terminator: "")
+    func run() async throws {
+        print(try await exitingOnFailure(output), terminator: "")
     }
 
-    /// The verdict in the chosen format.
-    func output() throws -> String {
+    /// The verdict in the chosen format; with a store set up, where the store has the release, and with
+    /// `--act`, what was done to it.
+    func output() async throws -> String {
         let policy = try self.policy.load()
         let zone = try timeZone.zone(policy)
-        let (since, end) = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
+        let now = Int64(Date().timeIntervalSince1970)
+        let (since, end) = try times(nowSeconds: now)
+        var server = ServerConfiguration()
+        try actions.apply(to: &server, environment: ProcessInfo.processInfo.environment, file: nil)
+        let settings = server.rolloutActions
+        if act, !settings.isConfigured {
+            throw CommandFailure(
+                message: "--act needs a store to act on: --asc-key-file, --asc-key-id, --asc-issuer-id and --asc-app-id, or "
+                    + "--play-service-account and --play-package (or their environment variables; docs/rollout.md)")
+        }
+        if act, settings.live, end < now - 3600 {
+            throw CommandFailure(message: "--act with --rollout-actions live acts on the verdict now: --at must be within the last hour")
+        }
         let context = AlertContext(store: try store.openStore(), policy: policy, app: app.app)
+        return try await HTTPClientTransport.withTransport { transport in
+            let actuator =
+                settings.isConfigured
+                ? RolloutActuator(
+                    controls: try await RolloutActionOptions.controls(settings, transport: transport), dryRun: !settings.live,
+                    requiresConfirmation: settings.requiresConfirmation, store: context.store, logger: Logger(label: "purchase-sli"))
+                : nil
+            let releases = await actuator?.releasesInProgress() ?? StoreReleases()
+            var report = try verdict(context: context, releases: releases, since: since, end: end, zone: zone)
+            if act, let actuator {
+                _ = await actuator.act(on: report, verdicts: policy.rollout.pauseOn, releases: releases, at: end)
+                report.actions = try context.store.rolloutActions(of: report)
+            }
+            return render(report, zone: zone)
+        }
+    }
+
+    /// The verdict at `end` of the candidate (the one a store has in release when one was read), with the
+    /// stores' releases of it and what was done to them so far.
+    private func verdict(context: AlertContext, releases: StoreReleases, since: Int64?, end: Int64, zone: TimeZoneOffsets) throws -> RolloutReport {
         let query = RolloutQuery(store: context.store)
-        guard let candidate = try query.candidate(candidate, at: end) else {
+        guard let candidate = try query.candidate(candidate, at: end, releases: releases.all) else {
             throw ValidationError(
                 "--candidate auto: no app version but one has 1 % of the events over the 14 days before \(zone.timestamp(end)); "
                     + "name the version with --candidate")
         }
         let inputs = try query.inputs(candidate: candidate, baseline: baseline, since: since, end: end)
-        var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: try context.freshness(at: end))
+        var report = RolloutEvaluator(policy: context.policy).evaluate(inputs, freshness: try context.freshness(at: end))
         report.app = app.app
+        report.storeReleases = releases.all.filter { $0.isRelease(of: candidate) }
         report.actions = try context.store.rolloutActions(of: report)
         report.incidents = try IncidentBook(context: context).records(naming: candidate, from: report.fromSeconds, to: end + 60)
+        return report
+    }
+
+    /// `report` in the chosen format.
+    private func render(_ report: RolloutReport, zone: TimeZoneOffsets) -> String {
         switch format {
         case .text: return RolloutOutput.text(report, zone: zone)
         case .markdown: return RolloutOutput.markdown(report, zone: zone)

@@ -9,13 +9,42 @@ public struct StoreRelease: Sendable, Hashable {
     public var name: String
     /// Whether it is paused (App Store `PAUSED`) or halted (Play `halted`) rather than advancing.
     public var isPaused: Bool
+    /// The App Store phased release's day (`currentDayNumber`, 1 to 7: 1, 2, 5, 10, 20, 50, 100 % of
+    /// automatic-update users), nil for Play or when not given.
+    public var dayNumber: Int?
+    /// The days the App Store phased release has been paused in all (`totalPauseDuration`; Apple allows
+    /// ``applePauseLimitDays``), nil for Play or when not given.
+    public var pausedDays: Int?
+    /// The share of users a Play staged rollout reaches (`userFraction`, 0 to 1), nil for the App Store or
+    /// when not given.
+    public var userFraction: Double?
+
+    /// The days an App Store phased release may be paused in all.
+    public static let applePauseLimitDays = 30
 
     /// Creates a release.
-    public init(store: Store, name: String, isPaused: Bool) {
+    public init(
+        store: Store, name: String, isPaused: Bool, dayNumber: Int? = nil, pausedDays: Int? = nil, userFraction: Double? = nil
+    ) {
         self.store = store
         self.name = name
         self.isPaused = isPaused
+        self.dayNumber = dayNumber
+        self.pausedDays = pausedDays
+        self.userFraction = userFraction
     }
+
+    /// The share of users it reaches, in percent, as the store says: the App Store's step for its day,
+    /// Play's user fraction; nil when the store did not say.
+    public var percent: Double? {
+        switch store {
+        case .apple: dayNumber.map { Double(Self.appleSteps[min(max($0, 1), Self.appleSteps.count) - 1]) }
+        case .google: userFraction.map { $0 * 100 }
+        }
+    }
+
+    /// Apple's phased release steps, in percent of automatic-update users, one a day.
+    public static let appleSteps = [1, 2, 5, 10, 20, 50, 100]
 
     /// Whether this is the release of the app version `version` (as events carry it): the App Store's
     /// version string is the version itself; a Play release's name is it or holds it as a word.
@@ -40,5 +69,21 @@ public struct StoreReleaseReadError: Error, Sendable, Hashable, CustomStringConv
     /// Creates an error.
     public init(_ description: String) {
         self.description = description
+    }
+}
+
+extension Store {
+    /// The platform names (lower case) of apps the App Store releases.
+    public static let applePlatforms: Set<String> = ["ios", "ipados", "macos", "tvos", "visionos", "watchos"]
+
+    /// The stores that release an app on `platforms` (events' platform names; none known: every store).
+    public static func releasing(platforms: [String]) -> Set<Store> {
+        guard !platforms.isEmpty else { return Set(Store.allCases) }
+        var stores: Set<Store> = []
+        for platform in platforms {
+            if applePlatforms.contains(platform.lowercased()) { stores.insert(.apple) }
+            if platform.lowercased() == "android" { stores.insert(.google) }
+        }
+        return stores
     }
 }

@@ -44,8 +44,9 @@ extension DashboardContext {
         }
     }
 
-    /// A marker at each hour the candidate's phased release appears to reach a step higher than any before
-    /// ("4.12.0 at 5 %"): an hour's own share may read higher and fall back, a step reached stays.
+    /// A marker at each hour the candidate's events reach the share of a step higher than any before
+    /// ("4.12.0 events ≈ 5 %"): an hour's own share may read higher and fall back, a step reached stays. The
+    /// events' share, not the store's schedule: users who update by hand add to it.
     func stepMarkers(_ release: PhasedRelease, candidate: String) -> [TimeSeriesChart.Marker] {
         var highest = 0
         var markers: [TimeSeriesChart.Marker] = []
@@ -54,8 +55,9 @@ extension DashboardContext {
                 highest = step
                 markers.append(
                     TimeSeriesChart.Marker(
-                        timeSeconds: hour.startSeconds, caption: "\(candidate) at \(step) %",
-                        label: "\(candidate) appears to be at the phased release's \(step) % step from \(zone.timestamp(hour.startSeconds))")
+                        timeSeconds: hour.startSeconds, caption: "\(candidate) events ≈ \(step) %",
+                        label: "\(candidate)'s events reach about \(step) % of its platform's from \(zone.timestamp(hour.startSeconds)) "
+                            + "(users who update by hand come on top of the store's step)")
                 )
             }
         }

@@ -30,7 +30,8 @@ struct RolloutNarrative {
         case .proceed:
             "PROCEED with \(candidate): nothing is worse than on \(baseline); \(nextStepAdvice)."
         case .insufficientData:
-            "WAIT on \(candidate): not enough seen yet to rule out a drop of the purchase flow; \(holdStepAdvice) and check again later."
+            "WAIT on \(candidate): not enough seen yet to rule out a drop of the purchase flow; "
+                + (tooLateAdvice ?? "\(holdStepAdvice) and check again later.")
         case .stale:
             "NO VERDICT on \(candidate): no recent events, so nothing here describes the release now; find out why events "
                 + "stopped arriving (the alerts page NoPurchaseEvents) before deciding."
@@ -122,15 +123,97 @@ struct RolloutNarrative {
         }
     }
 
+    /// What a PROCEED lets happen next, by where the release stands.
     private var nextStepAdvice: String {
-        guard let progress = report.progress, let step = progress.step else { return "let the phased release continue" }
-        guard let next = progress.nextStep else { return "the release appears to be at 100 %" }
-        return "it is safe to take the next step of the phased release (it appears to be at \(step) %: \(step) % → \(next) %)"
+        guard let position = report.position else {
+            guard let step = report.progress?.step else { return "let the release continue" }
+            return "it is safe to take the release's next step (its events appear to be at \(step) % of its platform's)"
+        }
+        if position.isComplete { return "it reaches everyone already (100 %): keep the feature flag at hand" }
+        let at = position.percent.map(Self.percent) ?? "its current share"
+        switch position.source {
+        case .playConsole:
+            return position.isPaused
+                ? "resume its staged rollout in the Play Console (halted at \(at))"
+                : "you may raise its staged rollout in the Play Console from \(at)"
+        case .appStoreConnect(let day), .appleSchedule(let day):
+            if position.isPaused { return "resume its phased release in App Store Connect (paused on day \(day), at \(at))" }
+            return "let the phased release go on: day \(day + 1) takes it from \(at) to \(position.nextPercent.map { "\($0) %" } ?? "100 %")"
+        }
     }
 
+    /// What a WAIT asks of the release meanwhile, by where it stands.
     private var holdStepAdvice: String {
-        guard let step = report.progress?.step else { return "keep the phased release at its current step" }
-        return "keep the phased release at \(step) % (pause it in App Store Connect if it would advance first)"
+        guard let position = report.position else {
+            guard let step = report.progress?.step else { return "keep the release at its current step" }
+            return "keep the release where it is (its events appear to be at \(step) % of its platform's)"
+        }
+        if position.isComplete {
+            return "it reaches everyone already (100 %), so pausing no longer keeps users from it: keep the feature flag at hand"
+        }
+        let at = position.percent.map(Self.percent) ?? "its current share"
+        switch position.source {
+        case .playConsole:
+            return position.isPaused ? "keep its staged rollout halted (at \(at))" : "keep its staged rollout at \(at)"
+        case .appStoreConnect(let day), .appleSchedule(let day):
+            if position.isPaused { return "keep it paused at \(at)\(pauseLimitClause(position))" }
+            return "keep the phased release at \(at) (pause it in App Store Connect before day \(day + 1) takes it to "
+                + "\(position.nextPercent.map { "\($0) %" } ?? "100 %"))"
+        }
+    }
+
+    /// When a blocking comparison needs more events than arrive before the release reaches everyone: the
+    /// WAIT's advice then (pause to gain time, or decide without the evidence); else nil.
+    private var tooLateAdvice: String? {
+        guard let position = report.position, let everyone = position.reachesEveryoneSeconds else { return nil }
+        let late = report.reasons.contains { reason in
+            guard case .notYetConclusive(_, _, let more, let expectedBy, true) = reason, (more ?? 0) > 0 else { return false }
+            return (expectedBy ?? .max) > everyone
+        }
+        guard late, let at = position.percent.map(Self.percent) else { return nil }
+        return "at the current rate that takes longer than the release has: it reaches everyone by \(zone.timestamp(everyone)). "
+            + "Pause it in App Store Connect to hold it at \(at) while the evidence grows (Apple allows \(StoreRelease.applePauseLimitDays) "
+            + "days of pauses in all), or decide without it; check again later."
+    }
+
+    /// "; paused 4 days in all: 26 days left of Apple's 30-day limit, after which the release goes on" when
+    /// App Store Connect counted the pauses; else nothing.
+    private func pauseLimitClause(_ position: RolloutReport.Position) -> String {
+        guard let left = position.pauseDaysLeft else { return "" }
+        return "; \(left) day\(left == 1 ? "" : "s") left of Apple's \(StoreRelease.applePauseLimitDays)-day pause limit, after which "
+            + "the release goes on"
+    }
+
+    /// "5 %", "33.3 %".
+    private static func percent(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) %" : String(format: "%.1f %%", value)
+    }
+
+    /// Where the release stands and where that comes from: "App Store phased release day 3 of 7 (App Store
+    /// Connect): 5 % of automatic-update users", "phased release day 3: 5 % of automatic-update users on
+    /// Apple's schedule (…)", "Google Play staged rollout at 20 % of users (Play Console)"; with the events'
+    /// share beside it, which users who update by hand add to.
+    private func positionText(_ progress: RolloutReport.Progress) -> String {
+        let share = progress.share.map { "; its events are \(NumberText.percent($0)) of its platform's over the last day" } ?? ""
+        guard let position = report.position else {
+            guard let step = progress.step else { return "release day \(progress.day)" }
+            return "release day \(progress.day), its events appear to be at \(step) %"
+                + (progress.share.map { " (\(NumberText.percent($0)) of its platform's events over the last day)" } ?? "")
+        }
+        let at = position.percent.map(Self.percent) ?? "an unknown share"
+        switch position.source {
+        case .appStoreConnect(let day):
+            return "App Store phased release day \(day) of 7 (App Store Connect): \(at) of automatic-update users"
+                + (position.isPaused ? ", PAUSED\(pauseLimitClause(position))" : "") + share + " (users who update by hand come on top)"
+        case .playConsole:
+            return "Google Play staged rollout \(position.isPaused ? "HALTED at" : "at") \(at) of users (Play Console)" + share
+        case .appleSchedule(let day):
+            let schedule =
+                day > 7
+                ? "past Apple's 7 days: \(at) of automatic-update users unless it was paused"
+                : "\(at) of automatic-update users on Apple's schedule (1, 2, 5, 10, 20, 50, 100 % over 7 days, unless paused)"
+            return "phased release day \(day): " + schedule + share + " (users who update by hand come on top)"
+        }
     }
 
     /// The range compared, and where the phased release appears to be.
@@ -140,12 +223,10 @@ struct RolloutNarrative {
             + "compared \(candidate) with \(baseline) over the same hours, \(zone.timestamp(report.fromSeconds)) "
             + "to \(zone.timestamp(report.toSeconds)); \(testedCount) comparisons tested, each valid however often it is checked"
         if let progress = report.progress {
-            text += "; phased release day \(progress.day)"
             if let step = progress.step, report.verdict == .gone {
-                text += ", had appeared to reach \(step) %"
-            } else if let step = progress.step {
-                text += ", appears to be at \(step) %"
-                if let share = progress.share { text += " (\(NumberText.percent(share)) of its platform's events over the last day)" }
+                text += "; release day \(progress.day), its events had appeared to reach \(step) %"
+            } else {
+                text += "; " + positionText(progress)
             }
             if let earlier = progress.earlierRelease {
                 text +=
@@ -267,6 +348,9 @@ struct RolloutNarrative {
                 text += "; about \(NumberText.count(more)) more"
                 if let expectedBy, expectedBy - report.toSeconds <= 30 * 86_400 {
                     text += " expected by \(zone.timestamp(expectedBy)) at the current rate"
+                    if let everyone = report.position?.reachesEveryoneSeconds, expectedBy > everyone {
+                        text += ", after the release reaches everyone (\(zone.timestamp(everyone)))"
+                    }
                 } else {
                     text += expectedBy == nil ? " needed" : " needed, over a month away at the current rate"
                 }

@@ -94,8 +94,8 @@ public enum RolloutOutput {
             + "}\n"
     }
 
-    /// `{"candidate", "baseline", "from", "to", "verdict", "reasons", "progress", "platforms", "actions",
-    /// "incidents", "comparisons", "checks"}` with every comparison and the verdict of every hourly check;
+    /// `{"candidate", "baseline", "from", "to", "verdict", "reasons", "progress", "position", "platforms",
+    /// "actions", "incidents", "comparisons", "checks"}` with every comparison and the verdict of every hourly check;
     /// `incidents` are the records of the incidents whose alerts named the candidate, as
     /// ``IncidentListOutput/json(_:)`` writes them.
     public static func json(_ report: RolloutReport) -> String {
@@ -124,7 +124,7 @@ public enum RolloutOutput {
             + "\"candidate\":\(JSONText.quoted(report.candidate)),\"baseline\":\(JSONText.quoted(report.baseline)),"
             + "\"from\":\"\(RFC3339.format(seconds: report.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: report.toSeconds))\","
             + "\"verdict\":\"\(report.verdict.rawValue)\",\"reasons\":[\(narrative.reasons.map(JSONText.quoted).joined(separator: ","))],"
-            + "\"progress\":\(progress(report.progress)),\"platforms\":[\(report.platforms.map(JSONText.quoted).joined(separator: ","))],"
+            + "\"progress\":\(progress(report.progress)),\"position\":\(position(report.position)),\"platforms\":[\(report.platforms.map(JSONText.quoted).joined(separator: ","))],"
             + "\"actions\":[\(zip(report.actions, narrative.actions).map(action).joined(separator: ","))],"
             + "\"incidents\":[\(report.incidents.map(IncidentListOutput.json).joined(separator: ","))],"
             + "\"comparisons\":[\n" + comparisons.joined(separator: ",\n") + "\n],\n\"checks\":[" + checks.joined(separator: ",") + "]}\n"
@@ -148,6 +148,23 @@ public enum RolloutOutput {
         return "{\"step\":\(progress.step.map(String.init) ?? "null"),\"nextStep\":\(progress.nextStep.map(String.init) ?? "null"),"
             + "\"share\":\(number(progress.share)),\"day\":\(progress.day),\"start\":\"\(RFC3339.format(seconds: progress.startSeconds))\","
             + "\"earlierRelease\":\(earlier),\"confidence\":\(JSONText.number(progress.confidence))}"
+    }
+
+    /// `{"source": "app-store-connect" | "play-console" | "apple-schedule", "day", "percent", "nextPercent",
+    /// "paused", "pauseDaysLeft", "reachesEveryone"}`: where the release stands, as the store said or by
+    /// Apple's schedule; null when neither is known.
+    private static func position(_ position: RolloutReport.Position?) -> String {
+        guard let position else { return "null" }
+        let (source, day): (String, Int?) =
+            switch position.source {
+            case .appStoreConnect(let day): ("app-store-connect", day)
+            case .playConsole: ("play-console", nil)
+            case .appleSchedule(let day): ("apple-schedule", day)
+            }
+        return "{\"source\":\"\(source)\",\"day\":\(day.map(String.init) ?? "null"),\"percent\":\(number(position.percent)),"
+            + "\"nextPercent\":\(position.nextPercent.map(String.init) ?? "null"),\"paused\":\(position.isPaused),"
+            + "\"pauseDaysLeft\":\(position.pauseDaysLeft.map(String.init) ?? "null"),"
+            + "\"reachesEveryone\":\(position.reachesEveryoneSeconds.map { "\"\(RFC3339.format(seconds: $0))\"" } ?? "null")}"
     }
 
     /// Each action's comparisons and every regression: what a person needs to see.

@@ -22,12 +22,9 @@ extension AppStoreConnectClient {
     /// The versions of a `GET …/appStoreVersions` answer whose phased release is active or paused.
     static func phasedReleases(in body: Data) -> [StoreRelease] {
         versions(in: body).compactMap { name, phased in
-            guard let name else { return nil }
-            switch phased.state {
-            case "ACTIVE": return StoreRelease(store: .apple, name: name, isPaused: false)
-            case "PAUSED": return StoreRelease(store: .apple, name: name, isPaused: true)
-            default: return nil
-            }
+            guard let name, phased.state == "ACTIVE" || phased.state == "PAUSED" else { return nil }
+            return StoreRelease(
+                store: .apple, name: name, isPaused: phased.state == "PAUSED", dayNumber: phased.day, pausedDays: phased.pausedDays)
         }
     }
 }

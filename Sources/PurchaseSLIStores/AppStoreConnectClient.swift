@@ -82,23 +82,29 @@ public struct AppStoreConnectClient: StoreReleaseControl {
     }
 
     /// The version's phased release in a `GET …/appStoreVersions` answer: nil without a version; its id
-    /// (nil: none), state and day.
-    static func phasedRelease(in body: Data) -> (id: String?, state: String?, day: Int?)? {
+    /// (nil: none), state, day and days paused.
+    static func phasedRelease(in body: Data) -> (id: String?, state: String?, day: Int?, pausedDays: Int?)? {
         versions(in: body).first?.phased
     }
 
     /// Each version of a `GET …/appStoreVersions` answer, in order: its version string, and its phased
-    /// release's id (nil: none), state and day.
-    static func versions(in body: Data) -> [(name: String?, phased: (id: String?, state: String?, day: Int?))] {
+    /// release's id (nil: none), state, day (`currentDayNumber`) and days paused in all (`totalPauseDuration`).
+    static func versions(in body: Data) -> [(name: String?, phased: (id: String?, state: String?, day: Int?, pausedDays: Int?))] {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
         let included = object["included"] as? [[String: Any]] ?? []
         return (object["data"] as? [[String: Any]] ?? []).map { version in
             let name = (version["attributes"] as? [String: Any])?["versionString"] as? String
             let relationship = (version["relationships"] as? [String: Any])?["appStoreVersionPhasedRelease"] as? [String: Any]
-            guard let id = (relationship?["data"] as? [String: Any])?["id"] as? String else { return (name, (nil, nil, nil)) }
+            guard let id = (relationship?["data"] as? [String: Any])?["id"] as? String else { return (name, (nil, nil, nil, nil)) }
             let phased = included.first { $0["type"] as? String == "appStoreVersionPhasedReleases" && $0["id"] as? String == id }
             let attributes = phased?["attributes"] as? [String: Any]
-            return (name, (id, attributes?["phasedReleaseState"] as? String, attributes?["currentDayNumber"] as? Int))
+            return (
+                name,
+                (
+                    id, attributes?["phasedReleaseState"] as? String, attributes?["currentDayNumber"] as? Int,
+                    attributes?["totalPauseDuration"] as? Int
+                )
+            )
         }
     }
 

@@ -144,7 +144,7 @@ public struct GooglePlayPublisherClient: StoreReleaseControl {
         return (opened.track["releases"] as? [[String: Any]] ?? []).compactMap { release in
             guard let name = release["name"] as? String, let status = release["status"] as? String, ["inProgress", "halted"].contains(status)
             else { return nil }
-            return StoreRelease(store: .google, name: name, isPaused: status == "halted")
+            return StoreRelease(store: .google, name: name, isPaused: status == "halted", userFraction: release["userFraction"] as? Double)
         }
     }
 

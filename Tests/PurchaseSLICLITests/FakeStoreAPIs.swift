@@ -27,6 +27,8 @@ actor FakeStoreAPIs {
         var id: String
         var state: String
         var day: Int
+        /// `totalPauseDuration`: the days paused in all.
+        var pausedDays = 0
     }
 
     /// The App Store's versions (version string → phased release, nil: released without phases).
@@ -205,7 +207,7 @@ actor FakeStoreAPIs {
         }
         return (
             200,
-            #"{"data":[{"type":"appStoreVersions","id":"v\#(version)","attributes":{"versionString":"\#(version)","platform":"IOS","appStoreState":"READY_FOR_SALE"},"relationships":{"appStoreVersionPhasedRelease":{"data":{"type":"appStoreVersionPhasedReleases","id":"\#(release.id)"}}}}],"included":[{"type":"appStoreVersionPhasedReleases","id":"\#(release.id)","attributes":{"phasedReleaseState":"\#(release.state)","startDate":"2026-11-13T00:00:00Z","totalPauseDuration":0,"currentDayNumber":\#(release.day)}}]}"#
+            #"{"data":[{"type":"appStoreVersions","id":"v\#(version)","attributes":{"versionString":"\#(version)","platform":"IOS","appStoreState":"READY_FOR_SALE"},"relationships":{"appStoreVersionPhasedRelease":{"data":{"type":"appStoreVersionPhasedReleases","id":"\#(release.id)"}}}}],"included":[{"type":"appStoreVersionPhasedReleases","id":"\#(release.id)","attributes":{"phasedReleaseState":"\#(release.state)","startDate":"2026-11-13T00:00:00Z","totalPauseDuration":\#(release.pausedDays),"currentDayNumber":\#(release.day)}}]}"#
         )
     }
 
@@ -217,7 +219,7 @@ actor FakeStoreAPIs {
                 + (release.map { #"{"type":"appStoreVersionPhasedReleases","id":"\#($0.id)"}"# } ?? "null") + "}}}"
         }
         let included = versions.compactMap(\.release).map {
-            #"{"type":"appStoreVersionPhasedReleases","id":"\#($0.id)","attributes":{"phasedReleaseState":"\#($0.state)","currentDayNumber":\#($0.day)}}"#
+            #"{"type":"appStoreVersionPhasedReleases","id":"\#($0.id)","attributes":{"phasedReleaseState":"\#($0.state)","currentDayNumber":\#($0.day),"totalPauseDuration":\#($0.pausedDays)}}"#
         }
         return #"{"data":["# + data.joined(separator: ",") + #"],"included":["# + included.joined(separator: ",") + "]}"
     }
@@ -231,7 +233,7 @@ actor FakeStoreAPIs {
         guard data?["type"] as? String == "appStoreVersionPhasedReleases", data?["id"] as? String == id,
             let state = (data?["attributes"] as? [String: Any])?["phasedReleaseState"] as? String
         else { return (400, #"{"errors":[{"status":"400","code":"PARAMETER_ERROR.INVALID","title":"A parameter has an invalid value"}]}"#) }
-        appleVersions[version] = PhasedRelease(id: id, state: state, day: release.day)
+        appleVersions[version] = PhasedRelease(id: id, state: state, day: release.day, pausedDays: release.pausedDays)
         return (
             200,
             #"{"data":{"type":"appStoreVersionPhasedReleases","id":"\#(id)","attributes":{"phasedReleaseState":"\#(state)","currentDayNumber":\#(release.day)}}}"#

@@ -37,10 +37,10 @@ import Testing
         return path
     }
 
-    @Test func jsonNamesTheRegressedPlanAndTheDefaults() throws {
+    @Test func jsonNamesTheRegressedPlanAndTheDefaults() async throws {
         let db = try makeStore(failEvery: 6)
-        let command = try RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--at", "2026-11-16", "--format", "json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(try command.output().utf8)) as? [String: Any])
+        let command = try await RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--at", "2026-11-16", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(try await command.output().utf8)) as? [String: Any])
         #expect(object["candidate"] as? String == "5.0.0")
         #expect(object["baseline"] as? String == "4.11.0")  // the busiest other version
         #expect(object["from"] as? String == "2026-11-15T00:00:00Z")  // the candidate's first hour
@@ -61,13 +61,13 @@ import Testing
     /// more than a point is ruled out; half a day in, with 1,500 events, it is not yet.
     /// A `--since` within an hour: its events from then on count, not only those of the whole hours after it
     /// (5.0.0 makes 62 purchases from 10:30 to 12:00 of the second day, 41 of them after 11:00).
-    @Test func aSinceWithinAnHourCountsThatHoursRest() throws {
+    @Test func aSinceWithinAnHourCountsThatHoursRest() async throws {
         let db = try makeStore(failEvery: 6)
-        let command = try RolloutCommand.parse([
+        let command = try await RolloutCommand.parse([
             "--db", db, "--candidate", "5.0.0", "--baseline", "4.11.0", "--since", "2026-11-15T10:30:00Z", "--at", "2026-11-15T12:00:00Z",
             "--format", "json",
         ])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(try command.output().utf8)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(try await command.output().utf8)) as? [String: Any])
         #expect(object["from"] as? String == "2026-11-15T10:30:00Z")
         let comparisons = try #require(object["comparisons"] as? [[String: Any]])
         let purchase = try #require(
@@ -75,17 +75,18 @@ import Testing
         #expect((purchase["candidate"] as? [String: Any])?["trials"] as? Int == 62)
     }
 
-    @Test func aHealthyCandidateProceeds() throws {
+    @Test func aHealthyCandidateProceeds() async throws {
         let db = try makeStore(failEvery: 1_000_000, days: 4, perDay: 9000, baseFailEvery: 97)
-        let text = try RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--at", "2026-11-18"]).output()
+        let text = try await RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--at", "2026-11-18"]).output()
         #expect(text.hasPrefix("PROCEED with 5.0.0: nothing is worse than on 4.11.0"), "\(text)")
         #expect(text.contains("a drop of more than 1.00 points is ruled out with"), "\(text)")
-        let earlier = try RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--baseline", "4.10.2", "--at", "2026-11-15T12:00:00Z"]).output()
+        let earlier = try await RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--baseline", "4.10.2", "--at", "2026-11-15T12:00:00Z"])
+            .output()
         #expect(earlier.hasPrefix("WAIT on 5.0.0"), "\(earlier)")
         #expect(earlier.contains("purchase: not yet conclusive ("), "\(earlier)")
     }
 
-    @Test func theNewestVersionIsTheReleasedOneNotAStrayOldOne() throws {
+    @Test func theNewestVersionIsTheReleasedOneNotAStrayOldOne() async throws {
         let db = try makeStore(failEvery: 6)
         let store = try SQLiteBucketStore(path: db)
         let late = RFC3339.parseMillis("2026-11-15T20:00:00Z")!
@@ -106,7 +107,7 @@ import Testing
 
     /// 5.0.0 on the first day, gone on the second, released again on the third: without --since the
     /// comparison starts at the re-release and says that the earlier one is left out.
-    @Test func aReReleaseIsNotMixedWithTheEarlierOne() throws {
+    @Test func aReReleaseIsNotMixedWithTheEarlierOne() async throws {
         let path = directory.file("rerelease.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")!
@@ -119,25 +120,25 @@ import Testing
                 appVersion: version, platform: "iOS")
         }
         _ = try store.record(events, receivedAtMillis: 0)
-        let command = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(try command.output().utf8)) as? [String: Any])
+        let command = try await RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(try await command.output().utf8)) as? [String: Any])
         #expect(object["from"] as? String == "2026-11-16T00:00:00Z")
         let progress = try #require(object["progress"] as? [String: Any])
         #expect(progress["earlierRelease"] as? [String: String] == ["from": "2026-11-14T00:00:00Z", "to": "2026-11-15T00:00:00Z"])
         #expect(progress["step"] as? Int == 10 && progress["day"] as? Int == 1)
-        let text = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17"]).output()
+        let text = try await RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17"]).output()
         #expect(text.contains("an earlier release of 5.0.0 (2026-11-14T00:00:00Z to 2026-11-15T00:00:00Z) is left out"), "\(text)")
-        let since = try RolloutCommand.parse([
+        let since = try await RolloutCommand.parse([
             "--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--since", "2026-11-14", "--format", "json",
         ])
-        let whole = try #require(try JSONSerialization.jsonObject(with: Data(try since.output().utf8)) as? [String: Any])
+        let whole = try #require(try JSONSerialization.jsonObject(with: Data(try await since.output().utf8)) as? [String: Any])
         #expect(whole["from"] as? String == "2026-11-14T00:00:00Z")
         #expect((whole["progress"] as? [String: Any])?["earlierRelease"] is NSNull, "nothing is left out")
     }
 
     /// The baseline is the busiest other version from the re-release on, not over the whole span: 4.10.0
     /// leads over the three days, 4.11.0 once 5.0.0 is back, and the counts compared are 4.11.0's.
-    @Test func theBaselineIsTheBusiestSinceTheReRelease() throws {
+    @Test func theBaselineIsTheBusiestSinceTheReRelease() async throws {
         let path = directory.file("rerelease-baseline.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")!
@@ -154,8 +155,8 @@ import Testing
                 resultType: .success, appVersion: version, platform: "iOS")
         }
         _ = try store.record(events, receivedAtMillis: 0)
-        let command = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(try command.output().utf8)) as? [String: Any])
+        let command = try await RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(try await command.output().utf8)) as? [String: Any])
         #expect(object["from"] as? String == "2026-11-16T00:00:00Z")
         #expect(object["baseline"] as? String == "4.11.0")
         let comparisons = try #require(object["comparisons"] as? [[String: Any]])
@@ -165,24 +166,24 @@ import Testing
         #expect((purchase["candidate"] as? [String: Any])?["trials"] as? Int == 300)
     }
 
-    @Test func anUnknownCandidateIsAnError() throws {
+    @Test func anUnknownCandidateIsAnError() async throws {
         let db = try makeStore(failEvery: 6)
-        #expect(throws: RolloutQuery.Failure.self) {
-            try RolloutCommand.parse(["--db", db, "--candidate", "9.9.9", "--at", "2026-11-16"]).output()
+        await #expect(throws: RolloutQuery.Failure.self) {
+            try await RolloutCommand.parse(["--db", db, "--candidate", "9.9.9", "--at", "2026-11-16"]).output()
         }
         #expect(throws: (any Error).self) { try RolloutCommand.parse(["--candidate", "1", "--baseline", "1"]) }
     }
 
     /// Without --candidate the newest version is compared, as `serve --rollout-every` does; with one
     /// version only there is nothing to pick, and the error says to name one.
-    @Test func theCandidateIsTheNewestVersionByDefault() throws {
+    @Test func theCandidateIsTheNewestVersionByDefault() async throws {
         let db = try makeStore(failEvery: 6)
         let object = try #require(
             try JSONSerialization.jsonObject(
-                with: Data(try RolloutCommand.parse(["--db", db, "--at", "2026-11-16", "--format", "json"]).output().utf8))
+                with: Data(try await RolloutCommand.parse(["--db", db, "--at", "2026-11-16", "--format", "json"]).output().utf8))
                 as? [String: Any])
         #expect(object["candidate"] as? String == "5.0.0" && object["verdict"] as? String == "rollback")
-        let text = try RolloutCommand.parse(["--db", db, "--candidate", "auto", "--at", "2026-11-16"]).output()
+        let text = try await RolloutCommand.parse(["--db", db, "--candidate", "auto", "--at", "2026-11-16"]).output()
         #expect(text.hasPrefix("ROLL BACK 5.0.0"), "\(text)")
         let single = directory.file("single.sqlite")
         _ = try SQLiteBucketStore(path: single).record(
@@ -192,14 +193,14 @@ import Testing
                     resultType: .success, appVersion: "4.11.0")
             ],
             receivedAtMillis: 0)
-        #expect {
-            try RolloutCommand.parse(["--db", single, "--at", "2026-11-14T12:00:00Z"]).output()
+        await #expect {
+            try await RolloutCommand.parse(["--db", single, "--at", "2026-11-14T12:00:00Z"]).output()
         } throws: { "\($0)".contains("--candidate auto: no app version but one") }
     }
 
     /// A candidate that stopped sending events a day ago is gone: no verdict to act on, with what it said
     /// while live; while it was live it was rolled back.
-    @Test func aCandidateWithoutEventsForADayIsGone() throws {
+    @Test func aCandidateWithoutEventsForADayIsGone() async throws {
         let path = directory.file("gone.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")!
@@ -212,19 +213,19 @@ import Testing
                 resultType: fails ? .failure : .success, appVersion: version, platform: "iOS")
         }
         _ = try store.record(events, receivedAtMillis: 0)
-        let live = try RolloutCommand.parse(["--db", path, "--at", "2026-11-16", "--format", "json"]).output()
+        let live = try await RolloutCommand.parse(["--db", path, "--at", "2026-11-16", "--format", "json"]).output()
         #expect(live.contains("\"verdict\":\"rollback\""), "\(live)")
-        let text = try RolloutCommand.parse(["--db", path, "--at", "2026-11-17T12:00:00Z"]).output()
+        let text = try await RolloutCommand.parse(["--db", path, "--at", "2026-11-17T12:00:00Z"]).output()
         #expect(
             text.hasPrefix(
                 "GONE 5.0.0: it has sent no events for 24 hours or more while other versions did, so no release of it is live and "
                     + "there is nothing to proceed with or roll back (its last verdict while live, at 2026-11-16T00:00:00Z: rollback)."),
             "\(text)")
         #expect(text.contains("had appeared to reach") && !text.contains("appears to be at"), "\(text)")
-        let json = try RolloutCommand.parse(["--db", path, "--at", "2026-11-17T12:00:00Z", "--format", "json"]).output()
+        let json = try await RolloutCommand.parse(["--db", path, "--at", "2026-11-17T12:00:00Z", "--format", "json"]).output()
         #expect(json.contains("\"verdict\":\"gone\""), "\(json)")
         // Twenty-three hours after its last event it still has its verdict.
-        let night = try RolloutCommand.parse(["--db", path, "--at", "2026-11-16T23:00:00Z"]).output()
+        let night = try await RolloutCommand.parse(["--db", path, "--at", "2026-11-16T23:00:00Z"]).output()
         #expect(night.hasPrefix("ROLL BACK 5.0.0"), "\(night)")
     }
 }
