@@ -39,7 +39,7 @@ import Testing
 
     @Test func jsonNamesTheRegressedPlanAndTheDefaults() async throws {
         let db = try makeStore(failEvery: 6)
-        let command = try await RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--at", "2026-11-16", "--format", "json"])
+        let command = try RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--at", "2026-11-16", "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(try await command.output().utf8)) as? [String: Any])
         #expect(object["candidate"] as? String == "5.0.0")
         #expect(object["baseline"] as? String == "4.11.0")  // the busiest other version
@@ -63,7 +63,7 @@ import Testing
     /// (5.0.0 makes 62 purchases from 10:30 to 12:00 of the second day, 41 of them after 11:00).
     @Test func aSinceWithinAnHourCountsThatHoursRest() async throws {
         let db = try makeStore(failEvery: 6)
-        let command = try await RolloutCommand.parse([
+        let command = try RolloutCommand.parse([
             "--db", db, "--candidate", "5.0.0", "--baseline", "4.11.0", "--since", "2026-11-15T10:30:00Z", "--at", "2026-11-15T12:00:00Z",
             "--format", "json",
         ])
@@ -120,7 +120,7 @@ import Testing
                 appVersion: version, platform: "iOS")
         }
         _ = try store.record(events, receivedAtMillis: 0)
-        let command = try await RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
+        let command = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(try await command.output().utf8)) as? [String: Any])
         #expect(object["from"] as? String == "2026-11-16T00:00:00Z")
         let progress = try #require(object["progress"] as? [String: Any])
@@ -128,7 +128,7 @@ import Testing
         #expect(progress["step"] as? Int == 10 && progress["day"] as? Int == 1)
         let text = try await RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17"]).output()
         #expect(text.contains("an earlier release of 5.0.0 (2026-11-14T00:00:00Z to 2026-11-15T00:00:00Z) is left out"), "\(text)")
-        let since = try await RolloutCommand.parse([
+        let since = try RolloutCommand.parse([
             "--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--since", "2026-11-14", "--format", "json",
         ])
         let whole = try #require(try JSONSerialization.jsonObject(with: Data(try await since.output().utf8)) as? [String: Any])
@@ -155,7 +155,7 @@ import Testing
                 resultType: .success, appVersion: version, platform: "iOS")
         }
         _ = try store.record(events, receivedAtMillis: 0)
-        let command = try await RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
+        let command = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(try await command.output().utf8)) as? [String: Any])
         #expect(object["from"] as? String == "2026-11-16T00:00:00Z")
         #expect(object["baseline"] as? String == "4.11.0")
