@@ -51,6 +51,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "CMallocTuning"),
         .target(name: "PurchaseSLICore", swiftSettings: optimizedSwiftSettings),
         .target(name: "PurchaseSLIGzip", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // The one decoding pipeline of the HTTP routes and `ingest`: gzip, framing, the formats, validation.
@@ -131,6 +132,7 @@ let package = Package(
             dependencies: [
                 "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", "PurchaseSLIAnalysis",
                 "PurchaseSLIRendering", "PurchaseSLIApplication", "PurchaseSLIDashboards", "PurchaseSLIStores", "PurchaseSLIOutbound",
+                "CMallocTuning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -49,7 +49,7 @@ def main(url, key_file, rate, batch, resend_percent, totals_file):
     signal.signal(signal.SIGTERM, stop)
     target = urllib.parse.urlsplit(url)
     totals = {"requests": 0, "accepted": 0, "duplicates": 0, "rejected": 0, "resent_batches": 0,
-              "resent_not_duplicate": 0, "retries": 0}
+              "resent_not_duplicate": 0, "retries": 0, "server_errors": 0}
     sent = []  # bodies already acknowledged, for re-sending
     interval = batch / rate
     next_time = time.monotonic()
@@ -70,6 +70,8 @@ def main(url, key_file, rate, batch, resend_percent, totals_file):
                 if response.status == 202:
                     break
                 totals["retries"] += 1
+                if response.status >= 500:
+                    totals["server_errors"] += 1
                 time.sleep(0.5)
             except (OSError, http.client.HTTPException):
                 totals["retries"] += 1

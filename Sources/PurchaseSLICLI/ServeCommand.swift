@@ -48,6 +48,10 @@ struct ServeCommand: AsyncParsableCommand {
             Slack webhook), until it answers again; /metrics, /readyz and the pages say so. With \
             --notify-heartbeat every post to Alertmanager carries the always-firing PurchaseSLIWatchdog alert, \
             as Prometheus' Watchdog, so that a dead man's switch notices a dead collector.
+
+            Memory stays flat over a long run: serve caps glibc's malloc arenas at 2 (MALLOC_ARENA_MAX in \
+            the environment takes precedence) and hands free memory back to the system every minute; \
+            /metrics has process_resident_memory_bytes and process_open_fds.
             """)
 
     @Option(
@@ -189,6 +193,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
+        // Before any thread starts: memory that stays flat over a long run (issue 64).
+        let arenas = ProcessMemory.limitArenas(environment: environment)
         let settings: (server: ServerConfiguration, db: StoreLocation, warnings: [String])
         let logLevel: Logger.Level
         let store: any PurchaseStore
@@ -231,6 +237,8 @@ struct ServeCommand: AsyncParsableCommand {
                 "rollout":
                     "\(server.rolloutEverySeconds.map { "every \(TimeStep(seconds: $0)), candidate \(server.rolloutCandidate ?? "auto")" } ?? "off")",
                 "rolloutActions": "\(server.rolloutActions.summary)",
+                "mallocArenas":
+                    "\(arenas.map(String.init) ?? environment["MALLOC_ARENA_MAX"].map { "\($0) (MALLOC_ARENA_MAX)" } ?? "the C library's")",
                 "pages":
                     "\(server.pagesDirectory.map { directory in server.renderEverySeconds.map { "\(directory) at /, rendered every \(TimeStep(seconds: $0))" } ?? "\(directory) at /" } ?? "off")",
             ])

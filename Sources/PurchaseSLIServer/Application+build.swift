@@ -78,6 +78,7 @@ public func buildApplication(
             RetentionPruner(
                 store: store, intervalSeconds: configuration.pruneEverySeconds, metrics: metrics, logger: logger, nowMillis: wallClockMillis,
                 leadership: leadership),
+            MemoryTrimmer(intervalSeconds: 60, logger: logger),
         ]
             + alertNotifier(
                 configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, outbound: outbound,

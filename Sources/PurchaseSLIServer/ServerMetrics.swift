@@ -134,6 +134,6 @@ public final class ServerMetrics: Sendable {
             databaseBytes.record(size.databaseBytes)
             if let wal = size.walBytes { walBytes.record(wal) }
         }
-        return registry.emitToBuffer()
+        return registry.emitToBuffer() + Array(ProcessStatistics.exposition().utf8)
     }
 }
