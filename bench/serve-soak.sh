@@ -4,7 +4,8 @@
 # minute, the rollout checked every minute, App Store notifications verified and stored, under steady
 # traffic: RATE events/s (default 20) in bodies of 20, 1 body in 50 sent again (all duplicates), a query
 # every 5 s, a signed App Store notification every 2 s. Every minute it samples each server's resident
-# memory (and its peak over the minute, read every 5 s), open files, CPU and database size; at the end it checks that the database counts exactly the
+# memory (read every 5 s: the minute's low, between its jobs, and its peak), open files, CPU and database
+# size; at the end it checks that the database counts exactly the
 # events acknowledged as accepted and that no request got a 5xx, and writes a table and a plot.
 #
 # Variants run side by side in the same run (each its own server, database, port and clients), so that
@@ -12,7 +13,8 @@
 #   product   the build as shipped (BIN, default: build this checkout)
 #   before    BASELINE_BIN, when given (an earlier build)
 #   arena2    the earlier build (BASELINE_BIN, else BIN) with MALLOC_ARENA_MAX=2 in its environment: the
-#             operator's workaround, the baseline the product's own fix is measured against
+#             operator's workaround, the baseline the product's own fix is measured against (arenaN: N)
+#   product4  the build as shipped with MALLOC_ARENA_MAX=4 (productN: N arenas instead of serve's own 2)
 # VARIANTS picks among them (default "product arena2", plus "before" with BASELINE_BIN).
 # With POSTGRES_URL (a server whose user may create databases) each variant stores in a database of its own
 # on it instead of SQLite.
@@ -66,11 +68,13 @@ for variant in $variants; do
     variant_bin=$bin
     environment=()
     case $variant in
-        arena2) environment=(MALLOC_ARENA_MAX=2) && variant_bin=${BASELINE_BIN:-$bin} ;;
+        arena[0-9]*) environment=("MALLOC_ARENA_MAX=${variant#arena}") && variant_bin=${BASELINE_BIN:-$bin} ;;
+        product[0-9]*) environment=("MALLOC_ARENA_MAX=${variant#product}") ;;
         before) variant_bin=${BASELINE_BIN:?BASELINE_BIN names the earlier build} ;;
     esac
     if [ -n "${POSTGRES_URL:-}" ]; then
-        psql "$POSTGRES_URL" -qc "DROP DATABASE IF EXISTS soak_$variant" -c "CREATE DATABASE soak_$variant" >/dev/null
+        PGOPTIONS=--client-min-messages=warning psql "$POSTGRES_URL" -qc "DROP DATABASE IF EXISTS soak_$variant" \
+            -c "CREATE DATABASE soak_$variant" >/dev/null
         base=${POSTGRES_URL%%\?*} query=${POSTGRES_URL#"$base"}
         db_of[$variant]="${base%/*}/soak_$variant$query"
     else
@@ -124,22 +128,24 @@ while True:
     time.sleep(1)
 PY
     pids+=("$!")
-    echo "minute,rss_mb,rss_peak_mb,open_files,cpu_percent,db_mb,accepted_total" > "$work/soak-$variant.csv"
+    echo "minute,rss_mb,rss_low_mb,rss_peak_mb,open_files,cpu_percent,db_mb,accepted_total" > "$work/soak-$variant.csv"
 done
 
-declare -A last_ticks peak
+declare -A last_ticks peak low
 for variant in $variants; do
     last_ticks[$variant]=$(awk '{print $14 + $15}' "/proc/${server_pid[$variant]}/stat")
 done
 rss_mb() { awk '/VmRSS/{print int($2/1024)}' "/proc/$1/status"; }
 for minute in $(seq 1 "$minutes"); do
-    # Resident memory every 5 s, for the minute's peak (the minute's jobs allocate, then free).
-    for variant in $variants; do peak[$variant]=0; done
+    # Resident memory every 5 s: the minute's low (between its jobs) and peak (while they run and until
+    # what they freed is handed back).
+    for variant in $variants; do peak[$variant]=0 low[$variant]=1000000; done
     for _ in $(seq 12); do
         sleep 5
         for variant in $variants; do
             now=$(rss_mb "${server_pid[$variant]}")
             [ "$now" -gt "${peak[$variant]}" ] && peak[$variant]=$now
+            [ "$now" -lt "${low[$variant]}" ] && low[$variant]=$now
         done
     done
     for variant in $variants; do
@@ -152,7 +158,7 @@ for minute in $(seq 1 "$minutes"); do
             db_mb=$(( ($(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0)) / 1048576 ))
         fi
         accepted=$(curl -sf "http://127.0.0.1:${port_of[$variant]}/metrics" | awk '$1 == "purchase_sli_events_accepted_total" {printf "%d", $2}')
-        printf '%d,%d,%d,%d,%.1f,%d,%s\n' "$minute" "$(rss_mb "$pid")" "${peak[$variant]}" \
+        printf '%d,%d,%d,%d,%d,%.1f,%d,%s\n' "$minute" "$(rss_mb "$pid")" "${low[$variant]}" "${peak[$variant]}" \
             "$(ls "/proc/$pid/fd" | wc -l)" "$(echo "($ticks - ${last_ticks[$variant]}) * 100 / $clock_ticks / 60" | bc -l)" \
             "$db_mb" "$accepted" >> "$work/soak-$variant.csv"
         last_ticks[$variant]=$ticks

@@ -15,6 +15,11 @@ public actor PostgresLeaderLease: StoreLeadership {
     private let logger: Logger
     private var connection: PostgresConnection?
     private var leads = false
+    /// The question being asked, which callers meanwhile await rather than ask again: the actor is
+    /// reentrant at each `await`, and services asking at once at start would each open a connection of
+    /// their own, one of them taking the lock and being dropped, so that the node held the lease on a
+    /// forgotten session and never led (found by bench/serve-soak.sh on PostgreSQL).
+    private var asking: Task<Bool, Never>?
 
     /// A lease on the database at `url`; it connects when first asked.
     public init(url: PostgresURL, logger: Logger) {
@@ -25,6 +30,16 @@ public actor PostgresLeaderLease: StoreLeadership {
     /// Whether this node leads: it does while the session that took the lock is alive (checked with a
     /// query on it); else it tries to take the lock. Any failure to reach the database means it does not.
     public func isLeader() async -> Bool {
+        if let asking { return await asking.value }
+        let question = Task { await ask() }
+        asking = question
+        let answer = await question.value
+        asking = nil
+        return answer
+    }
+
+    /// One question to the database: ``isLeader()``'s, one at a time.
+    private func ask() async -> Bool {
         do {
             let connection = try await openConnection()
             if leads {

@@ -151,5 +151,27 @@ struct PostgresStoreTests {
         await first.release()
         await second.release()
     }
+
+    /// serve's services ask at once when it starts: one session takes the lock and every one of them hears
+    /// that this node leads, at once and at the next round (each asking alone had opened a connection,
+    /// and the node held the lock on a dropped one and never led).
+    @Test("services asking at once all hear that the node leads, and keep leading")
+    func leaseAskedAtOnce() async throws {
+        let url = try PostgresURL(try await TestPostgres.newDatabase())
+        _ = try PostgresBucketStore(url: url)
+        let lease = PostgresLeaderLease(url: url, logger: .init(label: "serve"))
+        for round in 0..<3 {
+            let answers = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<6 { group.addTask { await lease.isLeader() } }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(answers == Array(repeating: true, count: 6), "round \(round): \(answers)")
+        }
+        let other = PostgresLeaderLease(url: url, logger: .init(label: "other node"))
+        #expect(await !other.isLeader())
+        await lease.release()
+        #expect(await other.isLeader(), "the lock was held by the released session, no other")
+        await other.release()
+    }
 }
 #endif
