@@ -83,11 +83,6 @@ public final class NotificationDeliveries: Sendable {
     /// Every receiver tried, by name.
     public var receivers: [Receiver] { state.withLock { $0.receivers.values.sorted { $0.name < $1.name } } }
 
-    /// The receivers that have failed every delivery for ``failingAfterSeconds`` or more at `now`.
-    public func failing(at now: Int64) -> [Receiver] {
-        receivers.filter { $0.hasFailed(forAtLeast: Self.failingAfterSeconds, at: now) }
-    }
-
     /// A receiver failing every delivery, and the stand-in that took its notifications since, if any.
     public struct Outage: Sendable, Hashable {
         /// The failing receiver.

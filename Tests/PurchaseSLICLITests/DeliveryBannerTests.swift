@@ -22,7 +22,7 @@ import Testing
         for minute in ["18:05", "18:10", "18:20"] { await notifier.notify(at: seconds("2026-11-02T\(minute):00Z"), state: &state) }
         let receiver = try #require(deliveries.receivers.first)
         #expect(receiver.attempts == 3 && receiver.failures == 3 && receiver.failingSinceSeconds == seconds("2026-11-02T18:05:00Z"))
-        #expect(deliveries.failing(at: seconds("2026-11-02T18:08:00Z")).isEmpty)
+        #expect(deliveries.outages(at: seconds("2026-11-02T18:08:00Z")).isEmpty)
         let time = seconds("2026-11-02T18:20:00Z")
         var renderer = DashboardRenderer(
             definitions: logs.definitions, context: DashboardContext(store: logs.store, policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),

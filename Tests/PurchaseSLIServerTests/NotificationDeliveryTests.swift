@@ -63,8 +63,8 @@ import Testing
     func briefFailureIsNotReported() {
         let deliveries = NotificationDeliveries()
         deliveries.record(receiver: "alerts", host: "h", atSeconds: 1000, failure: "HTTP 502")
-        #expect(deliveries.failing(at: 1299).isEmpty)
-        #expect(deliveries.failing(at: 1300).map(\.name) == ["alerts"])
+        #expect(deliveries.outages(at: 1299).isEmpty)
+        #expect(deliveries.outages(at: 1300).map(\.receiver.name) == ["alerts"])
         #expect(
             deliveries.receivers.first?.failingText()
                 == "the alert receiver (h) has failed every delivery since 1970-01-01T00:16:40Z (HTTP 502); it has taken no notification yet")
