@@ -9,12 +9,6 @@ public struct PhasedRelease: Sendable, Hashable {
     /// Apple's steps, in percent of automatic-update users, one a day (``StoreRelease/appleSteps``).
     public static let steps = StoreRelease.appleSteps
 
-    /// The step Apple's schedule puts a phased release at on its `day` (1 %, 2 %, 5 %, 10 %, 20 %, 50 %,
-    /// then 100 % from day 7), if it was never paused.
-    public static func scheduledStep(onDay day: Int) -> Int {
-        steps[min(max(day, 1), steps.count) - 1]
-    }
-
     /// An hour's events: the candidate's, and all of its platforms'.
     public struct Hour: Sendable, Hashable {
         /// Start of the hour, seconds since the epoch.

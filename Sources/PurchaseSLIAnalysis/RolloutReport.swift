@@ -226,7 +226,7 @@ extension RolloutReport {
     /// Play staged rollout), and so ``position``.
     public var position: Position? {
         if let release = storeReleases.first(where: { $0.store == .apple && $0.dayNumber != nil }), let day = release.dayNumber {
-            let step = PhasedRelease.scheduledStep(onDay: day)
+            let step = StoreRelease.appleStep(onDay: day)
             return Position(
                 source: .appStoreConnect(day: day), percent: Double(step), nextPercent: PhasedRelease.nextStep(after: step),
                 isPaused: release.isPaused,
@@ -240,7 +240,7 @@ extension RolloutReport {
                 reachesEveryoneSeconds: nil)
         }
         guard let progress, progress.followsAppleSchedule, let start = progress.releaseStartSeconds else { return nil }
-        let step = PhasedRelease.scheduledStep(onDay: progress.day)
+        let step = StoreRelease.appleStep(onDay: progress.day)
         let everyone = start + 6 * 86_400
         return Position(
             source: .appleSchedule(day: progress.day), percent: Double(step), nextPercent: PhasedRelease.nextStep(after: step),

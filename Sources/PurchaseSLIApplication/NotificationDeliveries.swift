@@ -102,6 +102,12 @@ public final class NotificationDeliveries: Sendable {
         }
     }
 
+    /// Whether every outage in `outages` has a stand-in: the alerts were rerouted, not lost (ALERTS REROUTED
+    /// rather than NOBODY NOTIFIED).
+    public static func areRerouted(_ outages: [Outage]) -> Bool {
+        outages.allSatisfy { $0.standIn != nil }
+    }
+
     /// The receivers that have failed every delivery for ``failingAfterSeconds`` or more at `now`, each with
     /// the fallback standing in for it.
     public func outages(at now: Int64) -> [Outage] {

@@ -38,13 +38,19 @@ public struct StoreRelease: Sendable, Hashable {
     /// Play's user fraction; nil when the store did not say.
     public var percent: Double? {
         switch store {
-        case .apple: dayNumber.map { Double(Self.appleSteps[min(max($0, 1), Self.appleSteps.count) - 1]) }
+        case .apple: dayNumber.map { Double(Self.appleStep(onDay: $0)) }
         case .google: userFraction.map { $0 * 100 }
         }
     }
 
     /// Apple's phased release steps, in percent of automatic-update users, one a day.
     public static let appleSteps = [1, 2, 5, 10, 20, 50, 100]
+
+    /// The step Apple's schedule puts a phased release at on its `day` (1 %, 2 %, 5 %, 10 %, 20 %, 50 %,
+    /// then 100 % from day 7), if it was never paused.
+    public static func appleStep(onDay day: Int) -> Int {
+        appleSteps[min(max(day, 1), appleSteps.count) - 1]
+    }
 
     /// Whether this is the release of the app version `version` (as events carry it): the App Store's
     /// version string is the version itself; a Play release's name is it or holds it as a word.

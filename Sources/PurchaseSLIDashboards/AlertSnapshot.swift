@@ -33,7 +33,7 @@ public struct AlertSnapshot: Sendable {
         guard !deliveryOutages.isEmpty else { return "" }
         let failures = deliveryOutages.map { $0.text(zone: zone) }.joined(separator: "; ")
         let check: HTML = "Check the receiver; <code>purchase_sli_<wbr>notifications_<wbr>total</code> counts the failures.</div>"
-        if deliveryOutages.allSatisfy({ $0.standIn != nil }) {
+        if NotificationDeliveries.areRerouted(deliveryOutages) {
             return "<div class=\"banner warn\"><strong>ALERTS REROUTED</strong> \(failures): on-call hears of what fires here only "
                 + "through the fallback. " + check
         }

@@ -29,8 +29,8 @@ public struct AlertHeartbeat: Sendable, Hashable {
         let description =
             "Route it to a dead man's switch (a receiver that pages when it stops arriving): when it stops, purchase-sli is down, "
             + "cannot read its store, or cannot reach Alertmanager, and no other alert of it can fire."
-        return "{\"labels\":{" + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted(TerminalText.sanitized($0.1)) }.joined(separator: ",")
-            + "},\"annotations\":{\"summary\":\(JSONText.quoted(summary)),\"description\":\(JSONText.quoted(description))},"
+        return "{\"labels\":" + AlertOutput.labelsJSON(labels)
+            + ",\"annotations\":{\"summary\":\(JSONText.quoted(summary)),\"description\":\(JSONText.quoted(description))},"
             + "\"startsAt\":\"\(RFC3339.format(seconds: now))\",\"endsAt\":\"\(RFC3339.format(seconds: now + validForSeconds))\""
             + (pageURL.map { ",\"generatorURL\":\(JSONText.quoted($0))" } ?? "") + "}"
     }

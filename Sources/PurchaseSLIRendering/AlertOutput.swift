@@ -100,9 +100,7 @@ public enum AlertOutput {
                 var fields: [String] = [
                     // Label values come from the events (a product, a plan): no control or bidi character may
                     // reach the receivers' screens, as in every other output.
-                    "\"labels\":{"
-                        + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted(TerminalText.sanitized($0.1)) }
-                        .joined(separator: ",") + "}",
+                    "\"labels\":" + labelsJSON(labels),
                     "\"annotations\":{\"summary\":\(JSONText.quoted(narrative.summary)),"
                         + "\"description\":\(JSONText.quoted(narrative.allLines.joined(separator: "\n")))"
                         + runbook + cost + "}",
@@ -113,6 +111,11 @@ public enum AlertOutput {
                 return "{" + fields.joined(separator: ",") + "}"
             }
         return "[" + alerts.joined(separator: ",\n") + "]\n"
+    }
+
+    /// An Alertmanager alert's `labels` object, each value sanitized for the receivers' screens.
+    static func labelsJSON(_ labels: [(String, String)]) -> String {
+        "{" + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted(TerminalText.sanitized($0.1)) }.joined(separator: ",") + "}"
     }
 
     private static func label(_ report: AlertReport) -> String {

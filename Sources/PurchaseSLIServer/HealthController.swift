@@ -43,7 +43,7 @@ struct HealthController {
             let text =
                 outages.isEmpty
                 ? "ready\n"
-                : outages.allSatisfy { $0.standIn != nil } ? "ready; ALERTS REROUTED: \(said)\n" : "ready to ingest; NOTIFYING NOBODY: \(said)\n"
+                : NotificationDeliveries.areRerouted(outages) ? "ready; ALERTS REROUTED: \(said)\n" : "ready to ingest; NOTIFYING NOBODY: \(said)\n"
             return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         } catch {
             throw IngestError.storeUnavailable("\(error)")
