@@ -734,6 +734,11 @@ class Replay:
                        heartbeat[:1] == ["/api/v2/alerts"] and not other_seen, f"{len(seen)} posts, {len(other_seen)} at the target")
             self.check("63 a failing receiver's fallback gets nothing before 5 minutes of failures", not fallback_seen,
                        f"{len(fallback_seen)} posts to the fallback")
+            process = [line for line in metrics.splitlines() if line.startswith("process_")]
+            self.check("64 /metrics has the process collector's series, unlabelled, whatever the events said",
+                       any(line.startswith("process_resident_memory_bytes ") for line in process)
+                       and any(line.startswith("process_open_fds ") for line in process) and not any("{" in line for line in process),
+                       f"{len(process)} process_ lines")
             self.check("63 /metrics labels receivers with the service's own words", labels == ["alerts"]
                        and 'purchase_sli_notifications_total{receiver="alerts",outcome="failed"}' in metrics and "\u202e" not in metrics,
                        f"receiver labels {labels}")
