@@ -37,6 +37,41 @@ public func buildApplication(
     let committer = GroupCommitter(
         store: store, maximumEventsPerCommit: configuration.maximumEventsPerCommit, nowMillis: receivingClock,
         onCommit: { outcome, requests, seconds in metrics.recordCommit(outcome, requests: requests, seconds: seconds) })
+    let router = buildRouter(
+        configuration: configuration, store: store, databasePath: databasePath, committer: committer, metrics: metrics,
+        deliveries: deliveries, receivingClock: receivingClock, logger: logger)
+    return Application(
+        router: router,
+        server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "purchase-sli"),
+        services: [
+            outbound,
+            committer,
+            RetentionPruner(
+                store: store, intervalSeconds: configuration.pruneEverySeconds, metrics: metrics, logger: logger, nowMillis: wallClockMillis,
+                leadership: leadership),
+            MemoryTrimmer(intervalSeconds: 60, logger: logger),
+        ]
+            + alertNotifier(
+                configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, outbound: outbound,
+                deliveries: deliveries, logger: logger)
+            + dashboardPublisher(
+                configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, deliveries: deliveries, logger: logger
+            )
+            + rolloutNotifier(
+                configuration: configuration, store: store, leadership: leadership, controls: rolloutControls, outbound: outbound, metrics: metrics,
+                deliveries: deliveries,
+                logger: logger),
+        logger: logger
+    )
+}
+
+/// The service's routes and their middleware: what openapi.yaml documents (`ApiContractTests` holds the
+/// two to each other).
+func buildRouter(
+    configuration: ServerConfiguration, store: any PurchaseStore, databasePath: String?, committer: GroupCommitter,
+    metrics: ServerMetrics, deliveries: NotificationDeliveries?, receivingClock: @escaping @Sendable () -> Int64, logger: Logger
+) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     router.add(middleware: UnexpectedErrorMiddleware(logger: logger))
@@ -68,30 +103,7 @@ public func buildApplication(
         // Asked for only when no route matches: `/` is index.html, `/oncall.html` the on-call page.
         router.add(middleware: PageFiles(directory: directory, logger: logger).middleware())
     }
-    return Application(
-        router: router,
-        server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "purchase-sli"),
-        services: [
-            outbound,
-            committer,
-            RetentionPruner(
-                store: store, intervalSeconds: configuration.pruneEverySeconds, metrics: metrics, logger: logger, nowMillis: wallClockMillis,
-                leadership: leadership),
-            MemoryTrimmer(intervalSeconds: 60, logger: logger),
-        ]
-            + alertNotifier(
-                configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, outbound: outbound,
-                deliveries: deliveries, logger: logger)
-            + dashboardPublisher(
-                configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, deliveries: deliveries, logger: logger
-            )
-            + rolloutNotifier(
-                configuration: configuration, store: store, leadership: leadership, controls: rolloutControls, outbound: outbound, metrics: metrics,
-                deliveries: deliveries,
-                logger: logger),
-        logger: logger
-    )
+    return router
 }
 
 /// The alert notifier `configuration` asks for, if any.
