@@ -16,9 +16,7 @@ extension AlertInputs {
             let rest = total - counts
             let failureShare = Double(counts.failure) / Double(total.failure)
             guard failureShare >= 0.1, counts.valid > 0, rest.valid > 0 else { continue }
-            let sliceRate = Double(counts.failure) / Double(counts.valid)
-            let restRate = Double(rest.failure) / Double(rest.valid)
-            guard sliceRate >= 1.5 * restRate,
+            guard let sliceRate = counts.failureRate, let restRate = rest.failureRate, sliceRate >= 1.5 * restRate,
                 RateTest.poissonRateExcess(
                     observed: counts.failure, exposure: counts.valid, baselineObserved: rest.failure, baselineExposure: rest.valid) < 0.01
             else { continue }

@@ -42,8 +42,7 @@ public struct IncidentCourse: Sendable, Hashable {
     /// Successes per attempt (a cancel is a lost success too), or per valid event where the events count
     /// no attempts; nil below `minimumTrials`.
     public static func rate(_ counts: OutcomeCounts, minimumTrials: Int64) -> Double? {
-        let good = Double(counts.success + counts.alreadyGranted)
-        if counts.attempts > 0 { return counts.attempts >= minimumTrials ? min(1, good / Double(counts.attempts)) : nil }
-        return counts.valid >= minimumTrials ? good / Double(counts.valid) : nil
+        if counts.attempts > 0 { return counts.attempts >= minimumTrials ? counts.successRatePerAttempt : nil }
+        return counts.valid >= minimumTrials ? counts.successRate : nil
     }
 }

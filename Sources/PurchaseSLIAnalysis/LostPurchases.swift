@@ -68,9 +68,7 @@ public struct LostPurchases: Sendable, Hashable, Codable {
         // attempt, not a lost purchase); else, and against the objective, valid events.
         let byAttempts = pooled.attempts >= minimumBaselineEvents && current.attempts > 0
         func trials(_ counts: OutcomeCounts) -> Int64 { byAttempts ? counts.attempts : counts.valid }
-        func rate(_ counts: OutcomeCounts) -> Double? {
-            trials(counts) > 0 ? min(1, Double(counts.success + counts.alreadyGranted) / Double(trials(counts))) : nil
-        }
+        func rate(_ counts: OutcomeCounts) -> Double? { byAttempts ? counts.successRatePerAttempt : counts.successRate }
         let basis: Basis
         let actionRate: (rate: Double, events: Int64)
         if trials(pooled) >= minimumBaselineEvents, let pooledRate = rate(pooled) {
@@ -88,7 +86,7 @@ public struct LostPurchases: Sendable, Hashable, Codable {
             let own = baseline[product].flatMap { own in trials(own) >= minimumBaselineEvents ? rate(own).map { ($0, trials(own)) } : nil }
             let (usual, events) = own ?? actionRate
             add(
-                trials: Double(trials(counts)), rate: usual, rateEvents: events, good: counts.success + counts.alreadyGranted,
+                trials: Double(trials(counts)), rate: usual, rateEvents: events, good: counts.good,
                 price: prices.map { latestPrice(of: product, among: $0) }, to: &purchases, &variance, &worth, &unpriced)
         }
         return LostPurchases(purchases: purchases, variance: variance, basis: basis, worth: worth, unpriced: unpriced, isPriced: prices != nil)
@@ -102,7 +100,7 @@ public struct LostPurchases: Sendable, Hashable, Codable {
         var unpriced = 0.0
         for (product, counts) in byProduct(window) where counts.valid > 0 {
             add(
-                trials: Double(counts.valid), rate: target, rateEvents: 0, good: counts.success + counts.alreadyGranted,
+                trials: Double(counts.valid), rate: target, rateEvents: 0, good: counts.good,
                 price: prices.map { latestPrice(of: product, among: $0) }, to: &purchases, &variance, &worth, &unpriced)
         }
         return LostPurchases(

@@ -25,9 +25,9 @@ public enum RateMetric: String, Sendable, Hashable, CaseIterable {
 
     /// The rate as shown (the success rate, or the share of bad events), or nil without trials.
     public func rate(_ counts: OutcomeCounts) -> Double? {
+        if self == .successRate { return counts.successRate }
         let (count, trials) = badEvents(counts)
-        guard trials > 0 else { return nil }
-        return showsGoodShare ? Double(trials - count) / Double(trials) : Double(count) / Double(trials)
+        return trials > 0 ? Double(count) / Double(trials) : nil
     }
 
     /// Whether the rate shown is the share of good events (success rate) rather than bad ones.

@@ -149,7 +149,7 @@ extension AlertContext {
     ) -> [IncidentReport.Moment] {
         let target = policy.objectives.first { $0.actionType == series.labels.actionType }?.target
         let trials = Double(counts.attempts > 0 ? counts.attempts : counts.valid)
-        let usual = lost.map { trials > 0 ? (Double(counts.success + counts.alreadyGranted) + $0.purchases) / trials : 1 }
+        let usual = lost.map { trials > 0 ? (Double(counts.good) + $0.purchases) / trials : 1 }
         guard let rate = [usual, target].compactMap({ $0 }).min() else { return [] }
         let course = IncidentCourse(series: series, from: from, until: until, usualRate: rate, minimumValid: Int64(policy.minimumValidEvents))
         var moments: [IncidentReport.Moment] = []

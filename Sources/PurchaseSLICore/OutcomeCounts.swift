@@ -98,9 +98,28 @@ public struct OutcomeCounts: Sendable, Hashable, Codable {
     @inlinable
     public var isEmpty: Bool { total == 0 }
 
-    /// (success + alreadyGranted) / valid, or nil when there is no valid event.
+    /// success + alreadyGranted: the events that ended with the user holding what they paid for (a 409
+    /// says the flow sent twice, not that the user lost anything).
+    @inlinable
+    public var good: Int64 { success + alreadyGranted }
+
+    /// good / valid, or nil when there is no valid event: the success rate, the SLI every objective,
+    /// page and comparison reads.
     public var successRate: Double? {
-        valid == 0 ? nil : Double(success + alreadyGranted) / Double(valid)
+        valid == 0 ? nil : Double(good) / Double(valid)
+    }
+
+    /// failure / valid, or nil when there is no valid event: the success rate's complement, by which a
+    /// slice's failures are compared with the rest's.
+    public var failureRate: Double? {
+        valid == 0 ? nil : Double(failure) / Double(valid)
+    }
+
+    /// good / attempts (at most 1), or nil without attempts: an attempt cancelled or never finished is a
+    /// lost success too, so it is what incidents and lost purchases are measured by where the events
+    /// count attempts.
+    public var successRatePerAttempt: Double? {
+        attempts == 0 ? nil : min(1, Double(good) / Double(attempts))
     }
 
 }

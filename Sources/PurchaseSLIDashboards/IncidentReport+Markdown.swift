@@ -76,7 +76,7 @@ extension IncidentReport {
     func impactLine(_ impact: ActionImpact) -> String {
         let counts = impact.counts
         return "\(NumberText.count(counts.attempts > 0 ? counts.attempts : counts.valid + counts.cancel + counts.pending)) "
-            + "\(counts.attempts > 0 ? "attempts" : "events"): \(NumberText.count(counts.success + counts.alreadyGranted)) succeeded, "
+            + "\(counts.attempts > 0 ? "attempts" : "events"): \(NumberText.count(counts.good)) succeeded, "
             + "\(NumberText.count(counts.failure)) failed, \(NumberText.count(counts.cancel)) cancelled, \(NumberText.count(counts.pending)) pending; "
             + "success rate \(NumberText.percent(counts.successRate)) of \(NumberText.count(counts.valid)) valid events"
     }

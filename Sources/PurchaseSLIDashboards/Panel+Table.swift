@@ -13,7 +13,7 @@ extension DashboardContext {
         let totals = try counts(last: rangeSeconds, groupBy: [dimension], filters: actionFilter(actionType))
             .reduce(into: [[String?]: OutcomeCounts]()) { $0[$1.key, default: OutcomeCounts()] += $1.counts }
         let overall = totals.values.reduce(OutcomeCounts(), +)
-        let failureRate = overall.valid > 0 ? Double(overall.failure) / Double(overall.valid) : 0
+        let failureRate = overall.failureRate ?? 0
         let ranked = totals.map { (key: $0.key, counts: $0.value, excess: Double($0.value.failure) - failureRate * Double($0.value.valid)) }
             .sorted { $0.excess != $1.excess ? $0.excess > $1.excess : $0.counts.total > $1.counts.total }
         let rows = ranked.prefix(limit).map { entry -> HTML in

@@ -53,7 +53,7 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
                     guard let version = series.labels.slice?.value else { continue }
                     let counts = series.counts(last: window, before: time)
                     var measured = OutcomeCounts(conflicts: counts.conflicts)
-                    if action == ActionType.purchase.rawValue { measured.success = counts.success + counts.alreadyGranted }
+                    if action == ActionType.purchase.rawValue { measured.success = counts.good }
                     counted[version, default: OutcomeCounts()] += measured
                 }
             }
