@@ -79,25 +79,30 @@ func buildRouter(
     EventsController(configuration: configuration, committer: committer, metrics: metrics, nowMillis: receivingClock, logger: logger)
         .addRoutes(to: router)
     StoreNotificationsController(
-        configuration: configuration, records: store, metrics: metrics, logger: logger
+        configuration: configuration, records: store, metrics: metrics, nowMillis: receivingClock, logger: logger
     ).addRoutes(to: router)
-    QueryController(store: store, maximumRows: configuration.maximumQueryRows, reconciliation: configuration.alertPolicy.reconciliation)
+    QueryController(
+        store: store, maximumRows: configuration.maximumQueryRows, reconciliation: configuration.alertPolicy.reconciliation,
+        nowMillis: receivingClock
+    ).addRoutes(to: router)
+    HealthController(store: store, committer: committer, metrics: metrics, deliveries: deliveries, nowMillis: receivingClock)
         .addRoutes(to: router)
-    HealthController(store: store, committer: committer, metrics: metrics, deliveries: deliveries).addRoutes(to: router)
-    SLOMetricsController(store: store, configuration: configuration).addRoutes(to: router)
+    SLOMetricsController(store: store, configuration: configuration, nowMillis: receivingClock).addRoutes(to: router)
     MaintenanceController(
         store: store, policyWindows: configuration.alertPolicy.maintenance,
         admin: AdminAccess(
             keys: configuration.adminKeys, change: "declaring or removing maintenance windows", readKeyMay: "a read key only lists them",
             offline: "purchase-sli maintenance works on the database"),
-        maximumBodyBytes: configuration.maximumBodyBytes, bodyTimeoutSeconds: configuration.bodyTimeoutSeconds, logger: logger
+        maximumBodyBytes: configuration.maximumBodyBytes, bodyTimeoutSeconds: configuration.bodyTimeoutSeconds, nowMillis: receivingClock,
+        logger: logger
     ).addRoutes(to: router)
     IncidentsController(
         store: store, policy: configuration.alertPolicy, links: links(configuration, databasePath), definitions: configuration.dashboards,
         admin: AdminAccess(
             keys: configuration.adminKeys, change: "acknowledging incidents", readKeyMay: "a read key only lists them",
             offline: "purchase-sli incidents acknowledge works on the database"),
-        maximumBodyBytes: configuration.maximumBodyBytes, bodyTimeoutSeconds: configuration.bodyTimeoutSeconds, logger: logger
+        maximumBodyBytes: configuration.maximumBodyBytes, bodyTimeoutSeconds: configuration.bodyTimeoutSeconds, nowMillis: receivingClock,
+        logger: logger
     ).addRoutes(to: router)
     if let directory = configuration.pagesDirectory {
         // Asked for only when no route matches: `/` is index.html, `/oncall.html` the on-call page.

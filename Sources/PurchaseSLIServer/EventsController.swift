@@ -64,7 +64,7 @@ struct EventsController {
     private func ingest(_ request: Request, _ dialect: IngestDialect) async throws -> Response {
         // Everything that can refuse the request without its body comes first.
         let key = try authenticate(request, dialect)
-        if let wait = limiter.take(for: key, now: Date().timeIntervalSince1970) {
+        if let wait = limiter.take(for: key) {
             throw IngestError.rateLimited(retryAfterSeconds: wait)
         }
         let dropped: Int

@@ -9,6 +9,8 @@ struct HealthController {
     let metrics: ServerMetrics
     /// What the notification receivers answered, or nil when `serve` notifies no one.
     let deliveries: NotificationDeliveries?
+    /// The receiving clock (milliseconds since the epoch): what `now` and relative times are read against.
+    let nowMillis: @Sendable () -> Int64
 
     /// After a failed commit, the service is not ready for this long unless a commit succeeds meanwhile.
     static let failureHoldSeconds: Int64 = 30
@@ -32,13 +34,13 @@ struct HealthController {
     /// may ask), with the status still 200: an orchestrator would take a not-ready node out of traffic, and
     /// stopping ingestion would not bring the receiver back.
     private func ready() async throws -> Response {
-        if let failure = committer.recentFailure(withinSeconds: Self.failureHoldSeconds, nowMillis: wallClockMillis()) {
+        if let failure = committer.recentFailure(withinSeconds: Self.failureHoldSeconds, nowMillis: nowMillis()) {
             throw IngestError.storeUnavailable("the last commit failed: \(failure)")
         }
         let store = store
         do {
             try await runBlocking { try store.checkWritable() }
-            let outages = deliveries?.outages(at: wallClockMillis() / 1000) ?? []
+            let outages = deliveries?.outages(at: nowMillis() / 1000) ?? []
             let said = outages.map { $0.text(namingHost: false) }.joined(separator: "; ")
             let text =
                 outages.isEmpty

@@ -22,6 +22,8 @@ struct IncidentsController {
     let admin: AdminAccess
     let maximumBodyBytes: Int
     let bodyTimeoutSeconds: Int64
+    /// The receiving clock (milliseconds since the epoch): what `now` and relative times are read against.
+    let nowMillis: @Sendable () -> Int64
     let logger: Logger
 
     /// The longest acknowledgement body read: an owner and a note at their longest, every character escaped.
@@ -37,7 +39,7 @@ struct IncidentsController {
     private func list(_ request: Request) async throws -> Response {
         let parameters = request.uri.queryParameters
         let app = try Self.app(parameters["app"].map(String.init))
-        let now = wallClockMillis() / 1000
+        let now = nowMillis() / 1000
         let listed = IncidentBook.listedRange(at: now - now.floorDividedBy(60).remainder)
         let from = try Self.time(parameters["from"].map(String.init), named: "from", nowSeconds: now) ?? listed.from
         let to = try Self.time(parameters["to"].map(String.init), named: "to", nowSeconds: now) ?? listed.to
@@ -67,7 +69,7 @@ struct IncidentsController {
             example: "{\"owner\":\"Ana (payments on-call)\",\"note\":\"grant server fixed\"}",
             typeMismatch: { path, _ in "\(path): expected a string" })
         let book = self.book(app: app)
-        let now = wallClockMillis() / 1000
+        let now = nowMillis() / 1000
         let record: IncidentRecord
         do {
             record = try await runBlocking { try book.acknowledge(id: id, owner: given.owner, note: given.note ?? "", at: now) }

@@ -25,6 +25,8 @@ struct MaintenanceController {
     let admin: AdminAccess
     let maximumBodyBytes: Int
     let bodyTimeoutSeconds: Int64
+    /// The receiving clock (milliseconds since the epoch): what `now` and relative times are read against.
+    let nowMillis: @Sendable () -> Int64
     let logger: Logger
 
     func addRoutes(to router: Router<some RequestContext>) {
@@ -50,7 +52,7 @@ struct MaintenanceController {
             MaintenanceDeclaration.self, from: body,
             example: "{\"from\":\"2026-12-01T02:00:00Z\",\"to\":\"2026-12-01T04:00:00Z\",\"reason\":\"…\"}",
             typeMismatch: { path, context in "\(path): \(context.debugDescription)" })
-        let now = wallClockMillis() / 1000
+        let now = nowMillis() / 1000
         let scheduling = MaintenanceScheduling(store: store, policyWindows: policyWindows)
         let window: MaintenanceWindow
         do {

@@ -16,6 +16,8 @@ struct QueryController {
     let maximumRows: Int
     /// The rules that judge a charge granted or not, for `of=charges`.
     let reconciliation: SLOPolicy.ReconciliationRule
+    /// The receiving clock (milliseconds since the epoch): what `now` and relative times are read against.
+    let nowMillis: @Sendable () -> Int64
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/v1/query") { request, _ in try await query(request) }
@@ -38,7 +40,7 @@ struct QueryController {
         do {
             query = try CountQuery(
                 from: from, to: to, by: parameters["by"].map(String.init), filters: parameters.getAll("where"),
-                step: parameters["step"].map(String.init), nowSeconds: wallClockMillis() / 1000)
+                step: parameters["step"].map(String.init), nowSeconds: nowMillis() / 1000)
         } catch {
             throw IngestError.badRequest(error.message)
         }
@@ -74,7 +76,7 @@ struct QueryController {
         let query: ChargeCountQuery
         do {
             query = try ChargeCountQuery(
-                from: from, to: to, at: at, by: by, filters: filters, step: step, nowSeconds: wallClockMillis() / 1000)
+                from: from, to: to, at: at, by: by, filters: filters, step: step, nowSeconds: nowMillis() / 1000)
         } catch {
             throw IngestError.badRequest(error.message)
         }

@@ -3,7 +3,9 @@ import Synchronization
 /// A token bucket per client (an ingest or read key, or an address): each request takes a token; tokens
 /// refill at a steady rate up to a burst.
 ///
-/// The clock is passed in (seconds as a `Double`), so the limiter is a pure function of its calls.
+/// Refills are measured on a clock that only moves forward (``take(for:)``), never the wall clock, which
+/// NTP or a person may step: back, it would starve every client; forward, refill them all. Tests pass
+/// the time in (``take(for:now:)``), so the limiter is a pure function of its calls.
 final class RateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -24,6 +26,14 @@ final class RateLimiter: Sendable {
         self.ratePerSecond = ratePerSecond
         self.burst = burst
     }
+
+    /// Takes a token for `key` now, on the monotonic clock; see ``take(for:now:)``.
+    func take(for key: String) -> Int? {
+        take(for: key, now: Self.origin.duration(to: .now) / .seconds(1))
+    }
+
+    /// When the monotonic clock's seconds count from: the first use of a limiter.
+    private static let origin = ContinuousClock.now
 
     /// Takes a token for `key` at time `now`; returns nil when allowed, else the whole seconds until a token
     /// is free, a Retry-After: at least 1, at most a day, whatever the rate.

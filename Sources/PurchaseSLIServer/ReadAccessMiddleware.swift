@@ -38,7 +38,7 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
         } else {
             reader = "address:" + clientAddress(of: context)
         }
-        if let wait = limiter.take(for: reader, now: Date().timeIntervalSince1970) {
+        if let wait = limiter.take(for: reader) {
             throw ReadAccessError.rateLimited(retryAfterSeconds: wait)
         }
         guard let hold = concurrency.take(for: reader) else { throw ReadAccessError.tooManyAtOnce(Self.maximumConcurrentReads) }

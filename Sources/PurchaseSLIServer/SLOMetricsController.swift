@@ -19,18 +19,21 @@ final class SLOMetricsController: Sendable {
     let store: any PurchaseStore
     let policy: SLOPolicy
     let apps: [String?]
+    /// The receiving clock (milliseconds since the epoch): what `now` and relative times are read against.
+    let nowMillis: @Sendable () -> Int64
     /// The last exposition, the minute it was made at and the stored maintenance windows it knew.
     private let cache = Mutex<(minute: Int64, windows: [MaintenanceWindow], exposition: [UInt8])?>(nil)
 
-    init(store: any PurchaseStore, configuration: ServerConfiguration) {
+    init(store: any PurchaseStore, configuration: ServerConfiguration, nowMillis: @escaping @Sendable () -> Int64) {
         self.store = store
+        self.nowMillis = nowMillis
         policy = configuration.alertPolicy
         apps = configuration.alertApps.isEmpty ? [nil] : configuration.alertApps.map { $0 }
     }
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/metrics/slo") { [self] _, _ in
-            let minute = wallClockMillis() / 60_000 * 60
+            let minute = nowMillis() / 60_000 * 60
             let exposition = try await runBlocking { try self.exposition(at: minute) }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -21,6 +21,8 @@ struct StoreNotificationsController {
     let configuration: ServerConfiguration
     let records: any StoreRecordStore
     let metrics: ServerMetrics
+    /// The receiving clock (milliseconds since the epoch): what `now` and relative times are read against.
+    let nowMillis: @Sendable () -> Int64
     let logger: Logger
     private let apple: Result<AppStoreNotificationVerifier, StoreNotificationError>
     private let google: GooglePlayNotificationDecoder
@@ -35,7 +37,11 @@ struct StoreNotificationsController {
     /// Requests one address may make at once before the average applies.
     static let burstPerAddress = 500.0
 
-    init(configuration: ServerConfiguration, records: any StoreRecordStore, metrics: ServerMetrics, logger: Logger) {
+    init(
+        configuration: ServerConfiguration, records: any StoreRecordStore, metrics: ServerMetrics, nowMillis: @escaping @Sendable () -> Int64,
+        logger: Logger
+    ) {
+        self.nowMillis = nowMillis
         self.configuration = configuration
         self.records = records
         self.metrics = metrics
@@ -85,7 +91,7 @@ struct StoreNotificationsController {
         _ request: Request, from address: String, store: Store, check: () throws(StoreNotificationError) -> Void,
         decode: ([UInt8]) async throws(StoreNotificationError) -> StoreNotification
     ) async throws -> Response {
-        if let wait = limiter.take(for: address, now: Date().timeIntervalSince1970) {
+        if let wait = limiter.take(for: address) {
             throw IngestError.rateLimited(retryAfterSeconds: wait, of: "this address on the store notification routes")
         }
         let limit = min(Self.maximumBodyBytes, configuration.maximumBodyBytes)
@@ -106,7 +112,7 @@ struct StoreNotificationsController {
                 ])
             return Self.response(status: error.httpStatus, json: "{\"error\":" + JSONText.quoted(error.reason) + "}")
         }
-        let receivedAt = wallClockMillis()
+        let receivedAt = nowMillis()
         let outcome: NotificationOutcome
         do {
             outcome = try await runBlocking { try records.record([notification], receivedAtMillis: receivedAt) }

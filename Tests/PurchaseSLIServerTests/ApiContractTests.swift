@@ -5,11 +5,12 @@ import HummingbirdTesting
 import Logging
 import PurchaseSLIAnalysis
 import PurchaseSLICore
-@testable import PurchaseSLIServer
 import PurchaseSLIStorage
 import PurchaseSLIStores
 import PurchaseSLITestSupport
 import Testing
+
+@testable import PurchaseSLIServer
 
 /// openapi.yaml is the router's contract: every route the router has is documented and every documented
 /// path and method is a route; each answer of a table of requests (accepted, refused, unauthorized, not
@@ -75,7 +76,9 @@ import Testing
         let apple = try StoreNotificationEncoder.appleBody(charge("t-apple", store: .apple), chain: chain)
         let google = try #require(StoreNotificationEncoder.googleBody(charge("t-google", store: .google)))
         return [
-            Call(method: .post, route: "/v1/events", uri: "/v1/events", key: "ingest-secret", contentType: "application/x-ndjson", body: eventLine("e1")),
+            Call(
+                method: .post, route: "/v1/events", uri: "/v1/events", key: "ingest-secret", contentType: "application/x-ndjson",
+                body: eventLine("e1")),
             Call(method: .post, route: "/v1/events", uri: "/v1/events", key: "ingest-secret", body: #"[{"eventID":"e2"}]"#),
             Call(method: .post, route: "/v1/events", uri: "/v1/events", key: "ingest-secret", body: "{"),
             Call(method: .post, route: "/v1/events", uri: "/v1/events", key: "wrong", body: "[]"),
@@ -179,7 +182,9 @@ import Testing
         }
         // Each route answers more than one way, so a table that stopped reaching the handlers would show.
         for route in Set(exchanges.map(\.route)) {
-            #expect(Set(exchanges.filter { $0.route == route }.map(\.status)).count > 1 || ["/healthz", "/readyz"].contains(route), "\(route) answered only \(exchanges.filter { $0.route == route }.map(\.status))")
+            #expect(
+                Set(exchanges.filter { $0.route == route }.map(\.status)).count > 1 || ["/healthz", "/readyz"].contains(route),
+                "\(route) answered only \(exchanges.filter { $0.route == route }.map(\.status))")
         }
         let record = try JSONSerialization.data(
             withJSONObject: [
