@@ -48,26 +48,33 @@ extension PostgresBucketStore {
                 SELECT id, app, start_seconds, end_seconds, rrule, actions, reason, created FROM maintenance_window
                 ORDER BY start_seconds, id COLLATE "C"
                 """, logger: logger)
-            for try await row in rows {
-                let (id, app, start, end, rrule, actions, reason, created) = try row.decode(
-                    (String, String, Int64, Int64, String?, [String], String, Int64?).self)
-                windows.append(
-                    MaintenanceWindow(
-                        id: id, app: app, startSeconds: start, endSeconds: end, recurrence: try rrule.map(RecurrenceRule.init(parsing:)),
-                        actions: actions, reason: reason, createdSeconds: created))
-            }
+            for try await row in rows { windows.append(try Self.window(row)) }
             return windows
         }
     }
 
-    /// Removes the window `id`.
+    /// Removes the window `id` and gives it back, in one statement: of two removals at once, one gets it.
     public func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow? {
-        guard let window = try maintenanceWindows().first(where: { $0.id == id }) else { return nil }
         let logger = logger
-        try withConnection { connection in
-            try await connection.run("DELETE FROM maintenance_window WHERE id = \(id)", logger: logger)
+        return try withConnection { connection in
+            var removed: MaintenanceWindow?
+            let rows = try await connection.query(
+                """
+                DELETE FROM maintenance_window WHERE id = \(id)
+                RETURNING id, app, start_seconds, end_seconds, rrule, actions, reason, created
+                """, logger: logger)
+            for try await row in rows { removed = try Self.window(row) }
+            return removed
         }
-        return window
+    }
+
+    /// The window a row of (id, app, start_seconds, end_seconds, rrule, actions, reason, created) keeps.
+    private static func window(_ row: PostgresRow) throws -> MaintenanceWindow {
+        let (id, app, start, end, rrule, actions, reason, created) = try row.decode(
+            (String, String, Int64, Int64, String?, [String], String, Int64?).self)
+        return MaintenanceWindow(
+            id: id, app: app, startSeconds: start, endSeconds: end, recurrence: try rrule.map(RecurrenceRule.init(parsing:)),
+            actions: actions, reason: reason, createdSeconds: created)
     }
 }
 #endif

@@ -31,24 +31,29 @@ extension SQLiteBucketStore {
     /// The windows kept, in order of first start.
     public func maintenanceWindows() throws -> [MaintenanceWindow] {
         try pool.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT id, app, start, end, rrule, actions, reason, created FROM maintenance_window ORDER BY start, id"
-            ).map { row in
-                let actions: String = row[5]
-                return MaintenanceWindow(
-                    id: row[0], app: row[1], startSeconds: row[2], endSeconds: row[3],
-                    recurrence: try (row[4] as String?).map(RecurrenceRule.init(parsing:)),
-                    actions: actions.isEmpty ? [] : actions.split(separator: Self.actionSeparator, omittingEmptySubsequences: false).map(String.init),
-                    reason: row[6], createdSeconds: row[7])
-            }
+            try Row.fetchAll(db, sql: "SELECT \(Self.windowColumns) FROM maintenance_window ORDER BY start, id").map(Self.window)
         }
     }
 
-    /// Removes the window `id`.
+    /// Removes the window `id` and gives it back, in one statement: of two removals at once, one gets it.
     public func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow? {
-        guard let window = try maintenanceWindows().first(where: { $0.id == id }) else { return nil }
-        try pool.write { db in try db.execute(sql: "DELETE FROM maintenance_window WHERE id = ?", arguments: [id]) }
-        return window
+        try pool.write { db in
+            try Row.fetchOne(db, sql: "DELETE FROM maintenance_window WHERE id = ? RETURNING \(Self.windowColumns)", arguments: [id])
+                .map(Self.window)
+        }
+    }
+
+    /// The columns ``window(_:)`` reads, in its order.
+    private static let windowColumns = "id, app, start, end, rrule, actions, reason, created"
+
+    /// The window a row of ``windowColumns`` keeps.
+    private static func window(_ row: Row) throws -> MaintenanceWindow {
+        let actions: String = row[5]
+        return MaintenanceWindow(
+            id: row[0], app: row[1], startSeconds: row[2], endSeconds: row[3],
+            recurrence: try (row[4] as String?).map(RecurrenceRule.init(parsing:)),
+            actions: actions.isEmpty ? [] : actions.split(separator: actionSeparator, omittingEmptySubsequences: false).map(String.init),
+            reason: row[6], createdSeconds: row[7])
     }
 
     /// What joins a window's actions in their column (no action name holds it).
