@@ -64,13 +64,9 @@ extension SQLiteBucketStore: StoreRecordStore {
     }
 
     /// Charges and refunds of `[fromMillis, toMillis)` per step; see ``StoreRecordStore/storeActivity(fromMillis:toMillis:stepSeconds:)``.
-    /// The notifications are counted by ``StoreActivityRow/rows(of:fromMillis:toMillis:stepSeconds:)``, the
-    /// rule every store uses.
     public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
-        let inRange = try pool.read { db in
-            try StoreNotificationRows.fetch(
-                kinds: Set(StoreEventKind.allCases).subtracting([.other]), fromMillis: fromMillis, toMillis: toMillis, in: db)
+        try pool.read { db in
+            try StoreNotificationRows.activity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds, in: db)
         }
-        return try storeActivity(of: inRange, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
     }
 }

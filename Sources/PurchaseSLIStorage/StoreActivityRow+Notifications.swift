@@ -2,7 +2,7 @@ package import PurchaseSLICore
 
 extension StoreActivityRow {
     /// The charges and refunds among `notifications` (not a family member's share) that happened in `[fromMillis, toMillis)`, counted
-    /// per step (aligned to the epoch) and key, the one rule of every store: a transaction's charge (or refund)
+    /// per step (aligned to the epoch) and key as the stores' SQL does: a transaction's charge (or refund)
     /// told several times at the same time counts once, as told by its notification of the smallest id;
     /// a refund without a product takes its charge's (from any of `notifications`). Sorted by step, then
     /// key (absent values first). O(n log n).

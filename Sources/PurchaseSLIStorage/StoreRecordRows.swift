@@ -231,4 +231,34 @@ enum StoreNotificationRows {
         }
         return found
     }
+
+    /// Charges and refunds of `[fromMillis, toMillis)` (not a family member's share) counted per step and key, each transaction's
+    /// charge (or refund) once, as told by its notification of the smallest id (SQLite takes the bare
+    /// columns of an aggregate query from the row `min()` picks); a refund without a product takes its
+    /// charge's. The same answer as ``PurchaseSLICore/StoreActivityRow/rows(of:fromMillis:toMillis:stepSeconds:)``.
+    /// O(rows log rows).
+    static func activity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64, in db: Database) throws -> [StoreActivityRow] {
+        let step = max(1, stepSeconds) * 1000
+        return try Row.fetchAll(
+            db,
+            sql: """
+                WITH distinct_events AS (
+                    SELECT store, environment, app_id, kind, type, currency, price, event_millis, min(notification_id),
+                        coalesce(product_id, (SELECT c.product_id FROM store_notification c WHERE c.transaction_id = n.transaction_id
+                            AND c.store = n.store AND c.product_id IS NOT NULL ORDER BY c.notification_id LIMIT 1)) AS product
+                    FROM store_notification n
+                    WHERE event_millis >= ? AND event_millis < ? AND kind != 'other' AND family_shared = 0
+                    GROUP BY store, kind, coalesce(transaction_id, notification_id), event_millis
+                )
+                SELECT (event_millis - ((event_millis % ?) + ?) % ?) / 1000, store, environment, app_id, product, kind, type, currency,
+                    count(*), coalesce(sum(price), 0)
+                FROM distinct_events GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
+                """, arguments: [fromMillis, toMillis, step, step, step]
+        ).compactMap { row in
+            guard let store = Store(rawValue: row[1]), let kind = StoreEventKind(rawValue: row[5]) else { return nil }
+            return StoreActivityRow(
+                timeSeconds: row[0], store: store, environment: row[2], appID: row[3], productID: row[4], kind: kind, type: row[6],
+                currency: row[7], count: row[8], amount: row[9])
+        }
+    }
 }
