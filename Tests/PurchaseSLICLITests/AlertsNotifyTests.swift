@@ -29,8 +29,10 @@ func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received
     var logger = Logger(label: "receiver")
     logger.logLevel = .warning
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
-    try await app.test(.live) { client in
-        try await body(try #require(client.port), received)
+    try await withTestServerThreads {
+        try await app.test(.live) { client in
+            try await body(try #require(client.port), received)
+        }
     }
 }
 

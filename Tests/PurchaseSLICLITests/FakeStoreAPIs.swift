@@ -5,6 +5,7 @@ import HummingbirdTesting
 import JWTKit
 import Logging
 import PurchaseSLIOutbound
+import PurchaseSLITestSupport
 import Testing
 import _CryptoExtras
 
@@ -119,9 +120,11 @@ actor FakeStoreAPIs {
         var logger = Logger(label: "fake-stores")
         logger.logLevel = .warning
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
-        try await app.test(.live) { client in
-            let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
-            try await HTTPClientTransport.withTransport { transport in try await body(base, transport) }
+        try await withTestServerThreads {
+            try await app.test(.live) { client in
+                let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
+                try await HTTPClientTransport.withTransport { transport in try await body(base, transport) }
+            }
         }
     }
 

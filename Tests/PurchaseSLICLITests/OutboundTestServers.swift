@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PurchaseSLITestSupport
 import Testing
 
 /// What a live test server was sent, request by request.
@@ -49,8 +50,10 @@ func withLiveServer(
     var logger = Logger(label: "outbound-test-server")
     logger.logLevel = .warning
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
-    try await app.test(.live) { client in
-        try await body(URL(string: "http://127.0.0.1:\(try #require(client.port))")!, sent)
+    try await withTestServerThreads {
+        try await app.test(.live) { client in
+            try await body(URL(string: "http://127.0.0.1:\(try #require(client.port))")!, sent)
+        }
     }
 }
 
