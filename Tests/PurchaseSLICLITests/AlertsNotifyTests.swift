@@ -31,7 +31,9 @@ func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
     try await withTestServerThreads {
         try await app.test(.live) { client in
-            try await body(try #require(client.port), received)
+            try await onCooperativePool {
+                try await body(try #require(client.port), received)
+            }
         }
     }
 }

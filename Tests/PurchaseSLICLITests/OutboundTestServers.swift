@@ -52,7 +52,9 @@ func withLiveServer(
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
     try await withTestServerThreads {
         try await app.test(.live) { client in
-            try await body(URL(string: "http://127.0.0.1:\(try #require(client.port))")!, sent)
+            try await onCooperativePool {
+                try await body(URL(string: "http://127.0.0.1:\(try #require(client.port))")!, sent)
+            }
         }
     }
 }

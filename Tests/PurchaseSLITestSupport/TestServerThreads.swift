@@ -56,3 +56,9 @@ final class TestServerExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 }
+
+/// Runs `body` on Swift's cooperative pool: inside ``withTestServerThreads(_:)``, the test's own code
+/// (its client, the code under test) around a live server, so that only the server has the threads.
+public func onCooperativePool<Value: Sendable>(_ body: () async throws -> Value) async rethrows -> Value {
+    try await withTaskExecutorPreference(globalConcurrentExecutor, operation: body)
+}
