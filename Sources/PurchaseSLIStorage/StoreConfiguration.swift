@@ -24,16 +24,11 @@ public struct StoreConfiguration: Sendable, Hashable {
     public var reportSettleSeconds: Int64 = ClientReport.settleAfterMillis / 1000
     /// SQLite page cache of the writing connection, in KiB: the pages a commit rewrites stay in memory.
     public var cacheSizeKiB: Int
-    /// SQLite page cache of each reading connection (up to 5 at once), in KiB. Each cache grows with the
-    /// pages read until it is full, so with ``cacheSizeKiB`` this bounds what the caches hold: a command
-    /// reads once and exits, but a long-running `serve` reads more of a growing database every minute and
-    /// keeps ``longRunningReaderCacheSizeKiB``.
-    public var readerCacheSizeKiB = 64 * 1024
-
-    /// The reading connections' cache of a process that runs for days (`serve`): the pages one query
-    /// reads again; the operating system's cache keeps the rest. Five readers and the writer hold at most
-    /// 104 MiB instead of 384.
-    public static let longRunningReaderCacheSizeKiB = 8 * 1024
+    /// SQLite page cache of each reading connection (up to 5 at once), in KiB: the pages one query reads
+    /// again; the operating system's cache keeps the rest. Each cache grows with the pages read until it
+    /// is full, so with ``cacheSizeKiB`` this bounds what the caches hold as the database grows: a
+    /// long-running `serve` reads more of it every minute.
+    public var readerCacheSizeKiB = 8 * 1024
     /// Whether each commit is fsynced before it returns (`synchronous = FULL`), so that it survives a
     /// power loss; otherwise (`NORMAL`) a commit survives a crash or kill of the process, not of the machine.
     public var fsyncEachCommit = false

@@ -4,8 +4,8 @@ import Testing
 
 @testable import PurchaseSLIStorage
 
-/// The SQLite store's page caches: the writer's and each reader's sized apart, so that `serve`, reading more
-/// of a growing file every minute, keeps its readers' small (``StoreConfiguration/longRunningReaderCacheSizeKiB``).
+/// The SQLite store's page caches: the writer's large (the pages a commit rewrites), each reader's small,
+/// so that what they hold together stays bounded as a long-running `serve` reads more of a growing file.
 @Suite struct SQLitePageCacheTests {
     @Test func eachReaderHasTheSmallCacheAndTheWriterTheLargeOne() throws {
         let directory = try TemporaryDirectory()
@@ -14,6 +14,6 @@ import Testing
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"), configuration: configuration)
         #expect(try store.pool.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") } == -4096)
         #expect(try store.pool.write { try Int.fetchOne($0, sql: "PRAGMA cache_size") } == -configuration.cacheSizeKiB)
-        #expect(StoreConfiguration.default.readerCacheSizeKiB == 64 * 1024 && StoreConfiguration.longRunningReaderCacheSizeKiB == 8 * 1024)
+        #expect(StoreConfiguration.default.readerCacheSizeKiB == 8 * 1024 && StoreConfiguration.default.cacheSizeKiB == 64 * 1024)
     }
 }
