@@ -25,10 +25,10 @@ public final class SQLiteBucketStore: BucketStore {
         memory = Mutex(WriterMemory(pendingSeen: PendingSeenIDs(foldThreshold: configuration.deferral.pendingEventIDs)))
         var grdbConfiguration = Configuration()
         grdbConfiguration.busyMode = .timeout(configuration.busyTimeoutSeconds)
-        let (cacheSize, readerCacheSize) = (configuration.cacheSizeKiB, configuration.readerCacheSizeKiB)
+        let cacheSize = configuration.cacheSizeKiB
         let synchronous = configuration.fsyncEachCommit ? "FULL" : "NORMAL"
         grdbConfiguration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA cache_size = -\(db.configuration.readonly ? readerCacheSize : cacheSize)")
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheSize)")
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
             // After a checkpoint, shrink the WAL file back to this size instead of leaving it at its peak.
             try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")

@@ -22,13 +22,8 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// when a stored notification names their transaction or account token within the span a charge
     /// reaches (``ClientReport/settleAfterMillis``); their grants stay for ``storeRecordRetentionSeconds``.
     public var reportSettleSeconds: Int64 = ClientReport.settleAfterMillis / 1000
-    /// SQLite page cache of the writing connection, in KiB: the pages a commit rewrites stay in memory.
+    /// SQLite page cache per connection, in KiB.
     public var cacheSizeKiB: Int
-    /// SQLite page cache of each reading connection (up to 5 at once), in KiB: the pages one query reads
-    /// again; the operating system's cache keeps the rest. Each cache grows with the pages read until it
-    /// is full, so with ``cacheSizeKiB`` this bounds what the caches hold as the database grows: a
-    /// long-running `serve` reads more of it every minute.
-    public var readerCacheSizeKiB = 8 * 1024
     /// Whether each commit is fsynced before it returns (`synchronous = FULL`), so that it survives a
     /// power loss; otherwise (`NORMAL`) a commit survives a crash or kill of the process, not of the machine.
     public var fsyncEachCommit = false
