@@ -29,12 +29,8 @@ func withReceiver(_ body: @escaping @Sendable (_ port: Int, _ received: Received
     var logger = Logger(label: "receiver")
     logger.logLevel = .warning
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
-    try await withTestServerThreads {
-        try await app.test(.live) { client in
-            try await onCooperativePool {
-                try await body(try #require(client.port), received)
-            }
-        }
+    try await testLive(app) { client in
+        try await body(try #require(client.port), received)
     }
 }
 

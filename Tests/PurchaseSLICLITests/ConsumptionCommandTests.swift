@@ -103,20 +103,16 @@ import Testing
         logger.logLevel = .warning
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
         let executable = try #require(builtExecutable)
-        try await withTestServerThreads {
-            try await app.test(.live) { client in
-                try await onCooperativePool {
-                    let port = try #require(client.port)
-                    let (termination, output) = try await ChildProcess.run(
-                        executable,
-                        ["consumption"] + range + [
-                            "--send", "--customer-consented", "--key-file", keyFile, "--key-id", "ABC123DEFG", "--issuer-id",
-                            "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id", "com.example.app", "--api-url", "http://127.0.0.1:\(port)",
-                        ])
-                    #expect(termination == .exit(0), "\(output)")
-                    #expect(output.contains("sent: 202") && output.contains("not sent: another app's (com.example.other)"), "\(output)")
-                }
-            }
+        try await testLive(app) { client in
+            let port = try #require(client.port)
+            let (termination, output) = try await ChildProcess.run(
+                executable,
+                ["consumption"] + range + [
+                    "--send", "--customer-consented", "--key-file", keyFile, "--key-id", "ABC123DEFG", "--issuer-id",
+                    "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id", "com.example.app", "--api-url", "http://127.0.0.1:\(port)",
+                ])
+            #expect(termination == .exit(0), "\(output)")
+            #expect(output.contains("sent: 202") && output.contains("not sent: another app's (com.example.other)"), "\(output)")
         }
         #expect(
             await received.all == [

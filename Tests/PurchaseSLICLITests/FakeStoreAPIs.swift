@@ -120,13 +120,9 @@ actor FakeStoreAPIs {
         var logger = Logger(label: "fake-stores")
         logger.logLevel = .warning
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
-        try await withTestServerThreads {
-            try await app.test(.live) { client in
-                try await onCooperativePool {
-                    let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
-                    try await HTTPClientTransport.withTransport { transport in try await body(base, transport) }
-                }
-            }
+        try await testLive(app) { client in
+            let base = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
+            try await HTTPClientTransport.withTransport { transport in try await body(base, transport) }
         }
     }
 

@@ -56,25 +56,21 @@ import Testing
         logger.logLevel = .warning
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
         let executable = try #require(builtExecutable)
-        try await withTestServerThreads {
-            try await app.test(.live) { client in
-                try await onCooperativePool {
-                    let arguments = [
-                        "make-whole", "--db", db, "--from", "now-3h", "--to", "now", "--url", "http://127.0.0.1:\(try #require(client.port))/grants",
-                        "--attempts", "2", "--retry-delay", "1s",
-                    ]
-                    let (first, firstOutput) = try await ChildProcess.run(executable, arguments)
-                    #expect(first == .exit(1), "a refused and a failed charge: \(firstOutput)")
-                    #expect(firstOutput.contains("4 charges owed; posted 4 now, 2 taken"), "\(firstOutput)")
-                    let (second, secondOutput) = try await ChildProcess.run(executable, arguments)
-                    #expect(second == .exit(1), "\(secondOutput)")
-                    // The two the grant server took are settled: no longer owed, not listed; the refused one is still owed, not posted again.
-                    #expect(
-                        secondOutput.contains("2 charges owed; posted 1 now, 0 taken") && secondOutput.contains("earlier: refused"), "\(secondOutput)"
-                    )
-                    #expect(!secondOutput.contains("2000000000000001") && !secondOutput.contains("2000000000000002"), "\(secondOutput)")
-                }
-            }
+        try await testLive(app) { client in
+            let arguments = [
+                "make-whole", "--db", db, "--from", "now-3h", "--to", "now", "--url", "http://127.0.0.1:\(try #require(client.port))/grants",
+                "--attempts", "2", "--retry-delay", "1s",
+            ]
+            let (first, firstOutput) = try await ChildProcess.run(executable, arguments)
+            #expect(first == .exit(1), "a refused and a failed charge: \(firstOutput)")
+            #expect(firstOutput.contains("4 charges owed; posted 4 now, 2 taken"), "\(firstOutput)")
+            let (second, secondOutput) = try await ChildProcess.run(executable, arguments)
+            #expect(second == .exit(1), "\(secondOutput)")
+            // The two the grant server took are settled: no longer owed, not listed; the refused one is still owed, not posted again.
+            #expect(
+                secondOutput.contains("2 charges owed; posted 1 now, 0 taken") && secondOutput.contains("earlier: refused"), "\(secondOutput)"
+            )
+            #expect(!secondOutput.contains("2000000000000001") && !secondOutput.contains("2000000000000002"), "\(secondOutput)")
         }
         #expect(
             await received.counts == [

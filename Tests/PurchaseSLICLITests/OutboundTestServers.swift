@@ -50,12 +50,8 @@ func withLiveServer(
     var logger = Logger(label: "outbound-test-server")
     logger.logLevel = .warning
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
-    try await withTestServerThreads {
-        try await app.test(.live) { client in
-            try await onCooperativePool {
-                try await body(URL(string: "http://127.0.0.1:\(try #require(client.port))")!, sent)
-            }
-        }
+    try await testLive(app) { client in
+        try await body(URL(string: "http://127.0.0.1:\(try #require(client.port))")!, sent)
     }
 }
 

@@ -344,51 +344,47 @@ extension RolloutActuatorTests {
             let clock = SimulatedClock()
             let app = buildApplication(
                 configuration: configuration, store: store, databasePath: nil, receivingClock: clock.millis, logger: Logger(label: "test"))
-            try await withTestServerThreads {
-                try await app.test(.live) { client in
-                    try await onCooperativePool {
-                        var state = RolloutNotificationState()
-                        var turned: Int?
-                        for hour in 0..<48 {
-                            clock.set((Self.start + Int64(hour + 1) * 3600) * 1000 - 1)
-                            let response = try await client.execute(
-                                uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"],
-                                body: ByteBuffer(string: Self.events(hour: hour, bad: bad)))
-                            #expect(response.status == .accepted, "hour \(hour): \(String(buffer: response.body))")
-                            let report = await notifier.check(at: Self.start + Int64(hour + 1) * 3600, state: &state)
-                            if report?.verdict == .rollback, turned == nil { turned = hour }
-                            // Nothing is changed before the verdict turns; once it has, one pause and one halt.
-                            let changed = live && turned != nil ? 1 : 0
-                            #expect(await apis.count("PATCH", "pr500") == changed, "hour \(hour)")
-                            #expect(await apis.count("POST", ":commit") == changed, "hour \(hour)")
-                        }
-                        #expect(
-                            bad ? (turned ?? 0) > 24 : turned == nil, "the verdict turns after the first hour of 5.0.0: \(String(describing: turned))"
-                        )
-                        let reads = await apis.count("GET", "appStoreVersions") - (await apis.releaseListings)
-                        #expect(bad ? reads == 1 : reads == 0, "each store is asked once for the version, at the turn")
-                        #expect(await apis.releaseListings == 48, "the releases in progress are read at every check")
-                        let posted = slack.posted.joined(separator: "\n")
-                        if bad && live {
-                            #expect(await apis.appleVersions["5.0.0"]??.state == "PAUSED")
-                            #expect(await apis.playReleases.first?["status"] as? String == "halted")
-                            #expect(posted.contains("*Done:* App Store: phased release of `5.0.0` paused"), "\(posted)")
-                            #expect(posted.contains("Resume Phased Release once fixed"), "\(posted)")
-                            #expect(
-                                posted.contains(
-                                    "Its App Store phased release is paused and its Google Play staged rollout halted; resume with a fixed build"),
-                                "\(posted)")
-                            #expect(posted.contains("*Done:* Google Play: staged rollout of `5.0.0` halted"), "\(posted)")
-                        } else if bad {
-                            #expect(await apis.appleVersions["5.0.0"]??.state == "ACTIVE", "a dry run changes nothing")
-                            #expect(posted.contains("DRY RUN, App Store: `would PATCH /v1/appStoreVersionPhasedReleases/pr500"), "\(posted)")
-                        } else {
-                            #expect(!posted.contains("Done:"), "\(posted)")
-                        }
-                        let kept = try store.rolloutActions(fromSeconds: 0)
-                        #expect(kept.count == (bad ? 2 : 0) && kept.allSatisfy { $0.isDryRun == !live })
-                    }
+            try await testLive(app) { client in
+                var state = RolloutNotificationState()
+                var turned: Int?
+                for hour in 0..<48 {
+                    clock.set((Self.start + Int64(hour + 1) * 3600) * 1000 - 1)
+                    let response = try await client.execute(
+                        uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"],
+                        body: ByteBuffer(string: Self.events(hour: hour, bad: bad)))
+                    #expect(response.status == .accepted, "hour \(hour): \(String(buffer: response.body))")
+                    let report = await notifier.check(at: Self.start + Int64(hour + 1) * 3600, state: &state)
+                    if report?.verdict == .rollback, turned == nil { turned = hour }
+                    // Nothing is changed before the verdict turns; once it has, one pause and one halt.
+                    let changed = live && turned != nil ? 1 : 0
+                    #expect(await apis.count("PATCH", "pr500") == changed, "hour \(hour)")
+                    #expect(await apis.count("POST", ":commit") == changed, "hour \(hour)")
                 }
+                #expect(
+                    bad ? (turned ?? 0) > 24 : turned == nil, "the verdict turns after the first hour of 5.0.0: \(String(describing: turned))"
+                )
+                let reads = await apis.count("GET", "appStoreVersions") - (await apis.releaseListings)
+                #expect(bad ? reads == 1 : reads == 0, "each store is asked once for the version, at the turn")
+                #expect(await apis.releaseListings == 48, "the releases in progress are read at every check")
+                let posted = slack.posted.joined(separator: "\n")
+                if bad && live {
+                    #expect(await apis.appleVersions["5.0.0"]??.state == "PAUSED")
+                    #expect(await apis.playReleases.first?["status"] as? String == "halted")
+                    #expect(posted.contains("*Done:* App Store: phased release of `5.0.0` paused"), "\(posted)")
+                    #expect(posted.contains("Resume Phased Release once fixed"), "\(posted)")
+                    #expect(
+                        posted.contains(
+                            "Its App Store phased release is paused and its Google Play staged rollout halted; resume with a fixed build"),
+                        "\(posted)")
+                    #expect(posted.contains("*Done:* Google Play: staged rollout of `5.0.0` halted"), "\(posted)")
+                } else if bad {
+                    #expect(await apis.appleVersions["5.0.0"]??.state == "ACTIVE", "a dry run changes nothing")
+                    #expect(posted.contains("DRY RUN, App Store: `would PATCH /v1/appStoreVersionPhasedReleases/pr500"), "\(posted)")
+                } else {
+                    #expect(!posted.contains("Done:"), "\(posted)")
+                }
+                let kept = try store.rolloutActions(fromSeconds: 0)
+                #expect(kept.count == (bad ? 2 : 0) && kept.allSatisfy { $0.isDryRun == !live })
             }
         }
     }
@@ -424,42 +420,38 @@ extension RolloutActuatorTests {
             var configuration = ServerConfiguration()
             configuration.latenessLimitMillis = 400 * 86_400_000
             let app = buildApplication(configuration: configuration, store: store, databasePath: nil, logger: Logger(label: "test"))
-            try await withTestServerThreads {
-                try await app.test(.live) { client in
-                    try await onCooperativePool {
-                        var state = RolloutNotificationState()
-                        var candidates: Set<String> = []
-                        for hour in 0..<48 {
-                            let body = Self.events(hour: hour, bad: true) + (hour >= 30 ? "\n" + Self.forgedEvents(hour: hour) : "")
-                            let response = try await client.execute(
-                                uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"], body: ByteBuffer(string: body))
-                            #expect(response.status == .accepted)
-                            if let report = await notifier.check(at: Self.start + Int64(hour + 1) * 3600, state: &state) {
-                                candidates.insert(report.candidate)
-                            }
-                        }
-                        #expect(candidates == ["5.0.0"], "the stores' release is the candidate: \(candidates)")
-                        let (patches, commits) = (await apis.count("PATCH", "pr500"), await apis.count("POST", ":commit"))
-                        #expect(patches == 0 && commits == 0, "nothing changed without a person")
-                        let waiting = try store.rolloutActions(fromSeconds: 0)
-                        #expect(
-                            waiting.map(\.outcome) == [.awaitingConfirmation, .awaitingConfirmation] && waiting.allSatisfy { $0.candidate == "5.0.0" }
-                        )
-                        let posted = slack.posted.joined(separator: "\n")
-                        #expect(posted.contains("AWAITING CONFIRMATION to pause the phased release of `5.0.0`"), "\(posted)")
-                        #expect(posted.contains("purchase-sli rollout confirm \(waiting[0].id)"), "\(posted)")
-                        for action in waiting {
-                            _ = try RolloutConfirmation(store: store).confirm(id: action.id, by: "Ana", atSeconds: Self.start + 48 * 3600)
-                        }
-                        _ = await notifier.check(at: Self.start + 49 * 3600, state: &state)
-                        let (patched, committed) = (await apis.count("PATCH", "pr500"), await apis.count("POST", ":commit"))
-                        #expect(patched == 1 && committed == 1)
-                        #expect(await apis.appleVersions["5.0.0"]??.state == "PAUSED")
-                        let done = try store.rolloutActions(fromSeconds: 0)
-                        #expect(
-                            done.map(\.outcome) == [.paused, .paused] && done.allSatisfy { $0.detail.contains("confirmed by Ana at ") }, "\(done)")
+            try await testLive(app) { client in
+                var state = RolloutNotificationState()
+                var candidates: Set<String> = []
+                for hour in 0..<48 {
+                    let body = Self.events(hour: hour, bad: true) + (hour >= 30 ? "\n" + Self.forgedEvents(hour: hour) : "")
+                    let response = try await client.execute(
+                        uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"], body: ByteBuffer(string: body))
+                    #expect(response.status == .accepted)
+                    if let report = await notifier.check(at: Self.start + Int64(hour + 1) * 3600, state: &state) {
+                        candidates.insert(report.candidate)
                     }
                 }
+                #expect(candidates == ["5.0.0"], "the stores' release is the candidate: \(candidates)")
+                let (patches, commits) = (await apis.count("PATCH", "pr500"), await apis.count("POST", ":commit"))
+                #expect(patches == 0 && commits == 0, "nothing changed without a person")
+                let waiting = try store.rolloutActions(fromSeconds: 0)
+                #expect(
+                    waiting.map(\.outcome) == [.awaitingConfirmation, .awaitingConfirmation] && waiting.allSatisfy { $0.candidate == "5.0.0" }
+                )
+                let posted = slack.posted.joined(separator: "\n")
+                #expect(posted.contains("AWAITING CONFIRMATION to pause the phased release of `5.0.0`"), "\(posted)")
+                #expect(posted.contains("purchase-sli rollout confirm \(waiting[0].id)"), "\(posted)")
+                for action in waiting {
+                    _ = try RolloutConfirmation(store: store).confirm(id: action.id, by: "Ana", atSeconds: Self.start + 48 * 3600)
+                }
+                _ = await notifier.check(at: Self.start + 49 * 3600, state: &state)
+                let (patched, committed) = (await apis.count("PATCH", "pr500"), await apis.count("POST", ":commit"))
+                #expect(patched == 1 && committed == 1)
+                #expect(await apis.appleVersions["5.0.0"]??.state == "PAUSED")
+                let done = try store.rolloutActions(fromSeconds: 0)
+                #expect(
+                    done.map(\.outcome) == [.paused, .paused] && done.allSatisfy { $0.detail.contains("confirmed by Ana at ") }, "\(done)")
             }
         }
     }
@@ -485,16 +477,12 @@ extension RolloutActuatorTests {
             clock.set((Self.start + 48 * 3600) * 1000)
             let app = buildApplication(
                 configuration: configuration, store: store, databasePath: nil, receivingClock: clock.millis, logger: Logger(label: "test"))
-            try await withTestServerThreads {
-                try await app.test(.live) { client in
-                    try await onCooperativePool {
-                        for hour in 0..<48 {
-                            let response = try await client.execute(
-                                uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"],
-                                body: ByteBuffer(string: Self.events(hour: hour, bad: true)))
-                            #expect(response.status == .accepted)
-                        }
-                    }
+            try await testLive(app) { client in
+                for hour in 0..<48 {
+                    let response = try await client.execute(
+                        uri: "/v1/events", method: .post, headers: [.contentType: "application/x-ndjson"],
+                        body: ByteBuffer(string: Self.events(hour: hour, bad: true)))
+                    #expect(response.status == .accepted)
                 }
             }
             var state = RolloutNotificationState()

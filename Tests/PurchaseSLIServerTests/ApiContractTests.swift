@@ -132,20 +132,6 @@ import Testing
         ]
     }
 
-    /// Keeps one incident record in `store`, `incidentID`: a ChargedNotGranted ticket of 2026-11-19 16:41, 3 charges owed.
-    private static func keepAnIncident(in store: SQLiteBucketStore) throws {
-        let start = RFC3339.parseMillis("2026-11-19T16:41:00Z")! / 1000
-        let labels = SeriesLabels(actionType: "purchase", store: "apple", slice: .init(dimension: .productID, value: "coins_500"))
-        let finding = AlertFinding(
-            kind: .chargedNotGranted, severity: .ticket, labels: labels, time: start,
-            evidence: SilenceEvidence(windowSeconds: 1800, expectedEvents: 30, silentSince: start))
-        let incident = Incident(id: incidentID, episodes: [AlertEpisode(first: finding, startsAt: start)], causes: [])
-        let owed = ChargeTally(count: 3, worth: ["USD": 14.97])
-        let record = IncidentRecord(
-            incident: incident, app: nil, readAtSeconds: start + 3600, cost: AlertCost(ungranted: owed), losses: LossTimeline(), owed: owed)
-        try store.save([try record.stored()])
-    }
-
     static let incidentID = "20261119-1641-b5ce28"
 
     /// The routes the router has, as `METHOD path`.
@@ -163,7 +149,7 @@ import Testing
     @Test func theRouterAndItsAnswersAreWhatOpenAPIDocuments() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        try Self.keepAnIncident(in: store)
+        try keepAChargedNotGrantedTicket(id: Self.incidentID, in: store)
         let exchanges = try await makeApp(store: store, configure: Self.configure).test(.router) { client in
             var exchanges: [Exchange] = []
             for call in try Self.calls() {

@@ -21,16 +21,7 @@ import Testing
     init() throws {
         directory = try TemporaryDirectory()
         store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        let start = RFC3339.parseMillis("2026-11-19T16:41:00Z")! / 1000
-        let labels = SeriesLabels(actionType: "purchase", store: "apple", slice: .init(dimension: .productID, value: "coins_500"))
-        let finding = AlertFinding(
-            kind: .chargedNotGranted, severity: .ticket, labels: labels, time: start,
-            evidence: SilenceEvidence(windowSeconds: 1800, expectedEvents: 30, silentSince: start))
-        let incident = Incident(id: Self.id, episodes: [AlertEpisode(first: finding, startsAt: start)], causes: [])
-        let owed = ChargeTally(count: 3, worth: ["USD": 14.97])
-        let record = IncidentRecord(
-            incident: incident, app: nil, readAtSeconds: start + 3600, cost: AlertCost(ungranted: owed), losses: LossTimeline(), owed: owed)
-        try store.save([try record.stored()])
+        try keepAChargedNotGrantedTicket(id: Self.id, in: store)
     }
 
     private func withKeys(_ configuration: inout ServerConfiguration) {

@@ -64,30 +64,26 @@ private func isComplete(_ response: String) -> Bool {
         }
         // Raw exchanges rather than the test client, whose 20-second read timeout a machine busy with the
         // rest of the suite can exceed.
-        try await withTestServerThreads {
-            try await app.test(.live) { client in
-                return try await onCooperativePool {
-                    let port = try #require(client.port)
-                    /// POSTs `body` to /v1/events announcing `length` bytes, on a thread of its own.
-                    func post(_ body: String, announcing length: Int) async throws -> String {
-                        try await onDedicatedThread {
-                            try rawExchange(
-                                port: port,
-                                request: "POST /v1/events HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-ndjson\r\n"
-                                    + "Content-Length: \(length)\r\n\r\n\(body)",
-                                seconds: 300)
-                        }
-                    }
-                    let line = eventLine("a")
-                    let accepted = try await post(line, announcing: line.utf8.count)
-                    #expect(accepted.hasPrefix("HTTP/1.1 202"), "\(accepted)")
-                    let answer = try await post("{\"eventID\":", announcing: 1000)
-                    // The body timeout answered (its own message), not the idle timeout or a closed connection.
-                    #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
-                    #expect(answer.contains("the request body did not arrive within 1 s"), "\(answer)")
+        try await testLive(app) { client in
+            let port = try #require(client.port)
+            /// POSTs `body` to /v1/events announcing `length` bytes, on a thread of its own.
+            func post(_ body: String, announcing length: Int) async throws -> String {
+                try await onDedicatedThread {
+                    try rawExchange(
+                        port: port,
+                        request: "POST /v1/events HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-ndjson\r\n"
+                            + "Content-Length: \(length)\r\n\r\n\(body)",
+                        seconds: 300)
                 }
-                #expect(try countedEvents(store) == 1)
             }
+            let line = eventLine("a")
+            let accepted = try await post(line, announcing: line.utf8.count)
+            #expect(accepted.hasPrefix("HTTP/1.1 202"), "\(accepted)")
+            let answer = try await post("{\"eventID\":", announcing: 1000)
+            // The body timeout answered (its own message), not the idle timeout or a closed connection.
+            #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+            #expect(answer.contains("the request body did not arrive within 1 s"), "\(answer)")
         }
+        #expect(try countedEvents(store) == 1)
     }
 }

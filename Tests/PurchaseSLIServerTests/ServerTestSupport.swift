@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIServer
@@ -98,6 +99,21 @@ extension SQLiteRecordsForwarding {
     func removeIncidents(app: String, startingFrom fromSeconds: Int64, to toSeconds: Int64, keeping: Set<String>) throws -> Int {
         try base.removeIncidents(app: app, startingFrom: fromSeconds, to: toSeconds, keeping: keeping)
     }
+}
+
+/// Keeps one incident record `id` in `store`: a ChargedNotGranted ticket of 2026-11-19 16:41 still firing,
+/// 3 charges (14.97 USD) owed.
+func keepAChargedNotGrantedTicket(id: String, in store: any IncidentRecordStore) throws {
+    let start = RFC3339.parseMillis("2026-11-19T16:41:00Z")! / 1000
+    let labels = SeriesLabels(actionType: "purchase", store: "apple", slice: .init(dimension: .productID, value: "coins_500"))
+    let finding = AlertFinding(
+        kind: .chargedNotGranted, severity: .ticket, labels: labels, time: start,
+        evidence: SilenceEvidence(windowSeconds: 1800, expectedEvents: 30, silentSince: start))
+    let incident = Incident(id: id, episodes: [AlertEpisode(first: finding, startsAt: start)], causes: [])
+    let owed = ChargeTally(count: 3, worth: ["USD": 14.97])
+    let record = IncidentRecord(
+        incident: incident, app: nil, readAtSeconds: start + 3600, cost: AlertCost(ungranted: owed), losses: LossTimeline(), owed: owed)
+    try store.save([try record.stored()])
 }
 
 /// One valid event line, timestamped a minute ago so that it is neither late nor in the future.

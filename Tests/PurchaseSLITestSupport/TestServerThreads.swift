@@ -1,15 +1,23 @@
 import Foundation
+public import Hummingbird
+public import HummingbirdTesting
 
-/// Runs `body` with its tasks (and the child tasks it starts: a live test server's connections and
-/// handlers) on threads of their own instead of Swift's cooperative pool.
+/// Runs `app` live on a free port with its tasks (connections, handlers) on threads of their own, and
+/// `test` with its client on Swift's cooperative pool, as `app.test(.live)` does otherwise.
 ///
 /// The suite runs hundreds of tests at once on a pool of one thread per core; a test evaluating weeks of
-/// minutes keeps a pool thread for seconds at a time. A stand-in server whose handlers waited for the pool
-/// behind such tests answered after the client's 10 s timeout now and then (a redirect test saw "no answer
-/// within 10 s", make-whole posted a charge three times), so the servers tests talk to over sockets run
-/// here, where nothing else queues.
-public func withTestServerThreads<Value: Sendable>(_ body: () async throws -> Value) async rethrows -> Value {
-    try await withTaskExecutorPreference(TestServerExecutor.shared, operation: body)
+/// minutes keeps a pool thread for seconds. A stand-in server whose handlers waited for the pool behind
+/// such tests answered after the client's 10 s timeout now and then (a redirect test saw "no answer within
+/// 10 s", make-whole posted a charge three times), so the servers tests talk to over sockets run here,
+/// where only servers queue; the test itself, its client and the code under test, stays on the pool.
+public func testLive<App: ApplicationProtocol, Value: Sendable>(
+    _ app: App, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
+) async throws -> Value {
+    try await withTaskExecutorPreference(TestServerExecutor.shared) {
+        try await app.test(.live) { client in
+            try await withTaskExecutorPreference(globalConcurrentExecutor) { try await test(client) }
+        }
+    }
 }
 
 /// A task executor on two threads of its own: jobs run in the order they were enqueued, each to its next
@@ -55,10 +63,4 @@ final class TestServerExecutor: TaskExecutor, @unchecked Sendable {
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
-}
-
-/// Runs `body` on Swift's cooperative pool: inside ``withTestServerThreads(_:)``, the test's own code
-/// (its client, the code under test) around a live server, so that only the server has the threads.
-public func onCooperativePool<Value: Sendable>(_ body: () async throws -> Value) async rethrows -> Value {
-    try await withTaskExecutorPreference(globalConcurrentExecutor, operation: body)
 }
