@@ -26,12 +26,26 @@ public struct AlertContext: Sendable {
     public var pagesURL: String?
     /// The alert rules evaluated (``AlertRules/standard(for:)`` unless told).
     public var rules: [any AlertRule]
+    /// The stored maintenance windows of the app evaluated and of every app (``MaintenanceWindowRepository``),
+    /// as read when the context was made: a context kept for long is ``reloaded()`` before each use.
+    public private(set) var storedMaintenance: [MaintenanceWindow]
 
     /// Creates a context reading `store` (only `app`'s series and notifications when given) under
-    /// `policy`, evaluating `rules` (by default the standard ones).
+    /// `policy`, evaluating `rules` (by default the standard ones), with the maintenance windows stored now.
     public init(
         store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, databasePath: String? = nil, alertPageURL: String? = nil,
         pagesURL: String? = nil, rules: [any AlertRule]? = nil
+    ) async throws {
+        self.init(
+            store: store, storedMaintenance: try await MaintenanceWindowRepository(store.sql, app: app).windows(), policy: policy, app: app,
+            databasePath: databasePath, alertPageURL: alertPageURL, pagesURL: pagesURL, rules: rules)
+    }
+
+    /// Creates a context as ``init(store:policy:app:databasePath:alertPageURL:pagesURL:rules:)`` does, with
+    /// the stored maintenance windows given (those `app` does not see are left out).
+    public init(
+        store: any PurchaseStore, storedMaintenance: [MaintenanceWindow], policy: SLOPolicy, app: String? = nil, databasePath: String? = nil,
+        alertPageURL: String? = nil, pagesURL: String? = nil, rules: [any AlertRule]? = nil
     ) {
         self.store = app.map { AppScopedStore(store, app: $0) } ?? store
         self.app = app
@@ -41,6 +55,14 @@ public struct AlertContext: Sendable {
         self.alertPageURL = alertPageURL
         self.pagesURL = pagesURL
         self.rules = rules ?? AlertRules.standard(for: policy)
+        self.storedMaintenance = storedMaintenance.filter { window in app.map { window.app.isEmpty || window.app == $0 } ?? true }
+    }
+
+    /// The same context with the maintenance windows stored now.
+    public func reloaded() async throws -> AlertContext {
+        var context = self
+        context.storedMaintenance = try await MaintenanceWindowRepository(everyApp.sql, app: app).windows()
+        return context
     }
 
     /// The evaluator of the rules.
@@ -80,15 +102,15 @@ public struct AlertContext: Sendable {
             inputs.grantTimeSeries = GrantTimes(ledger: inputs.charges, grants: grants, withinSeconds: objective.withinSeconds)
                 .series(startSeconds: from - chargeReachSeconds, endSeconds: to)
         }
-        inputs.leaveOut(try maintenance())
+        inputs.leaveOut(maintenance())
         return inputs
     }
 
     /// The maintenance windows in force: the policy's and the stored ones, each for every app or for the
     /// app evaluated (a window of one app cannot be taken out of every app's counts, so it is left out only
     /// where that app is evaluated alone).
-    public func maintenance() throws -> MaintenanceCalendar {
-        MaintenanceCalendar((policy.maintenance + (try store.maintenanceWindows())).filter { $0.app.isEmpty || $0.app == app })
+    public func maintenance() -> MaintenanceCalendar {
+        MaintenanceCalendar(policy.maintenance.filter { $0.app.isEmpty || $0.app == app } + storedMaintenance)
     }
 
     /// `read` over `[from, to)` less `read` over each stretch of it that maintenance leaves out of
@@ -97,7 +119,7 @@ public struct AlertContext: Sendable {
         of action: String, from: Int64, to: Int64, _ read: (Int64, Int64) throws -> [Key: OutcomeCounts]
     ) throws -> [Key: OutcomeCounts] {
         var counts = try read(from, to)
-        for range in try maintenance().excludedRanges(of: action, from: from, to: to) {
+        for range in maintenance().excludedRanges(of: action, from: from, to: to) {
             for (key, excluded) in try read(range.lowerBound, range.upperBound) {
                 counts[key, default: OutcomeCounts()] = counts[key, default: OutcomeCounts()] - excluded
             }

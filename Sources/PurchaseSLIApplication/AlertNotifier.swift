@@ -72,15 +72,17 @@ public struct AlertNotifier: Service {
     /// sends what `state` says to. A failed evaluation or send is logged, and what it did not deliver is
     /// sent with the next one.
     public func notify(at time: Int64, state: inout State) async {
-        let context = self.context
+        let context: AlertContext
         let firing: [AlertReport]
         do {
+            // The maintenance windows declared since the last round count in this one.
+            context = try await self.context.reloaded()
             firing = try await runBlocking { try context.firingReports(at: time) }
         } catch {
             logger.error("alert evaluation failed", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
             return
         }
-        let records = await updateRecords(firing: firing, at: time)
+        let records = await updateRecords(firing: firing, at: time, context: context)
         let withRecords = { (reports: [AlertReport]) in
             reports.map { report in
                 var report = report
@@ -158,7 +160,7 @@ public struct AlertNotifier: Service {
     /// Keeps the records of the incidents firing at `time` (taken with their reports) and takes again those
     /// still open or resolved (``IncidentBook/update(with:at:)``), by id; a failure is logged and the notifications go out without
     /// them.
-    private func updateRecords(firing: [AlertReport], at time: Int64) async -> [String: IncidentRecord] {
+    private func updateRecords(firing: [AlertReport], at time: Int64, context: AlertContext) async -> [String: IncidentRecord] {
         let book = IncidentBook(context: context)
         do {
             let records = try await runBlocking { try book.update(with: firing.compactMap(\.incidentRecord), at: time) }

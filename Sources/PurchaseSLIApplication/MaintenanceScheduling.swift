@@ -1,9 +1,8 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLICore
 public import PurchaseSLIStorage
-import Synchronization
 
-/// Declaring and removing stored maintenance windows, for `purchase-sli maintenance` and `/v1/maintenance`
+/// Listing, declaring and removing maintenance windows, for `purchase-sli maintenance` and `/v1/maintenance`
 /// alike: the declaration is checked field by field (``MaintenanceDeclaration``), then against the windows
 /// in force, since each one silences burn-rate alerts: at most ``maximumStoredWindows`` are kept, and at
 /// most ``maximumSharePercent`` % of any 28 days may be maintenance unless the declaration says `force`.
@@ -13,37 +12,47 @@ public struct MaintenanceScheduling: Sendable {
     /// The largest share of any 28 days that windows may cover together, in percent, without `force`.
     public static let maximumSharePercent: Int64 = 25
 
-    /// Declarations in this process are checked and added one at a time, so that two at once cannot both
-    /// pass the cap or the share that only one of them fits in.
-    private static let declaring = Mutex(())
-
-    let store: any StoreRecordStore
+    let stored: MaintenanceWindowRepository
     let policyWindows: [MaintenanceWindow]
 
-    /// Windows kept in `store`, next to the policy's `policyWindows` (which count for the share).
-    public init(store: any StoreRecordStore, policyWindows: [MaintenanceWindow]) {
-        self.store = store
+    /// Windows kept in `store`, next to the policy's `policyWindows` (listed with them, and counted for the share).
+    public init(store: any SQLRecordStore, policyWindows: [MaintenanceWindow]) {
+        self.stored = MaintenanceWindowRepository(store.sql)
         self.policyWindows = policyWindows
     }
 
-    /// Checks `declaration` and keeps the window it declares, named `id` unless it names itself. Blocks on
-    /// the store: call it off the cooperative threads.
+    /// The policy's windows and the stored ones, in the calendar's order.
+    public func windows() async throws -> [MaintenanceWindow] {
+        MaintenanceCalendar(policyWindows + (try await stored.windows())).windows
+    }
+
+    /// Removes the stored window `id` and gives it back; nil when none is stored by that id (a policy's
+    /// window is removed from its file).
+    public func remove(id: String) async throws -> MaintenanceWindow? {
+        try await stored.remove(id: id)
+    }
+
+    /// Checks `declaration` and keeps the window it declares, named `id` unless it names itself. The
+    /// windows kept are read, checked against and added to in one transaction, so that two declarations
+    /// at once (of this process or another) cannot both pass the cap or the share only one of them fits in.
     /// - Throws: ``MaintenanceWindowError`` naming the field at fault, or ``MaintenanceRefusal`` when the
     ///   windows would be too many or cover too much, or its id is taken.
-    public func declare(_ declaration: MaintenanceDeclaration, id: String, nowSeconds: Int64) throws -> MaintenanceWindow {
+    public func declare(_ declaration: MaintenanceDeclaration, id: String, nowSeconds: Int64) async throws -> MaintenanceWindow {
         let window = try declaration.window(id: id, createdSeconds: nowSeconds, source: .stored, nowSeconds: nowSeconds)
-        return try Self.declaring.withLock { _ in
-            let stored = try store.maintenanceWindows()
-            guard stored.count < Self.maximumStoredWindows else { throw MaintenanceRefusal.tooManyWindows(stored.count) }
-            if declaration.force != true,
-                let share = MaintenanceCalendar(policyWindows + stored).busiestShare(adding: window, nowSeconds: nowSeconds),
-                share.coveredSeconds * 100 > MaintenanceCalendar.shareSpanSeconds * Self.maximumSharePercent
-            {
-                throw MaintenanceRefusal.tooMuchOfTheTime(share)
+        let (policyWindows, force) = (policyWindows, declaration.force == true)
+        do {
+            try await stored.declare(window) { stored in
+                guard stored.count < Self.maximumStoredWindows else { throw MaintenanceRefusal.tooManyWindows(stored.count) }
+                if !force, let share = MaintenanceCalendar(policyWindows + stored).busiestShare(adding: window, nowSeconds: nowSeconds),
+                    share.coveredSeconds * 100 > MaintenanceCalendar.shareSpanSeconds * Self.maximumSharePercent
+                {
+                    throw MaintenanceRefusal.tooMuchOfTheTime(share)
+                }
             }
-            guard try store.add(window) else { throw MaintenanceRefusal.idTaken(window.id) }
-            return window
+        } catch let taken as MaintenanceWindowConflict {
+            throw MaintenanceRefusal.idTaken(taken.id)
         }
+        return window
     }
 }
 

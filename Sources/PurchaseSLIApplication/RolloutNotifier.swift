@@ -73,17 +73,18 @@ public struct RolloutNotifier: Service {
         let releases = await actuator?.releasesInProgress() ?? StoreReleases()
         let report: RolloutReport?
         do {
+            let context = try await AlertContext(store: store, policy: policy)
             report = try await runBlocking { () throws -> RolloutReport? in
                 let query = RolloutQuery(store: store)
                 guard let version = try query.candidate(candidate, at: time, releases: releases.all) else {
                     return nil
                 }
                 let inputs = try query.inputs(candidate: version, baseline: baseline, since: nil, end: time)
-                let freshness = try AlertContext(store: store, policy: policy).freshness(at: time)
+                let freshness = try context.freshness(at: time)
                 var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
                 report.storeReleases = releases.all.filter { $0.isRelease(of: version) }
                 report.arrivals = try query.arrivals(of: report)
-                report.incidents = try IncidentBook(context: AlertContext(store: store, policy: policy)).records(
+                report.incidents = try IncidentBook(context: context).records(
                     naming: version, from: report.fromSeconds, to: time + 60)
                 return report
             }

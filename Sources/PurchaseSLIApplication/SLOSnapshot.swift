@@ -31,7 +31,7 @@ extension AlertContext {
     /// The snapshot at `time` (minute-aligned): the same counts the objectives cards show and the alerts
     /// `alerts --at` finds.
     public func sloSnapshot(at time: Int64) throws -> SLOSnapshot {
-        let calendar = try maintenance()
+        let calendar = maintenance()
         let windows = Set(policy.rules.flatMap { [$0.longWindowSeconds, $0.shortWindowSeconds] })
         let objectives = try policy.objectives.map { objective -> SLOSnapshot.ObjectiveState in
             let filters: [EventDimension: Set<String?>] = [.actionType: [objective.actionType]]

@@ -8,10 +8,15 @@ extension WeeklyReport {
     /// week under `policy`, or those of `episodes` that overlap the week, cut to it, when given (a
     /// backtest that covers the week, such as the 5-minute one that shades the dashboards' charts).
     /// Only events before the end of the week count. With `app`, only that app's events and store
-    /// notifications are read.
-    public init(week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, episodes: [AlertReport]? = nil) throws {
-        let context = AlertContext(store: store, policy: policy, app: app)
-        let store = context.store
+    /// notifications are read. The maintenance windows are those stored now.
+    public init(week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, episodes: [AlertReport]? = nil) async throws {
+        try self.init(week: week, context: try await AlertContext(store: store, policy: policy, app: app), episodes: episodes)
+    }
+
+    /// Reads the week as ``init(week:store:policy:app:episodes:)`` does, through `context` (its store, app,
+    /// policy and maintenance windows).
+    public init(week: ISOWeek, context: AlertContext, episodes: [AlertReport]? = nil) throws {
+        let (store, policy, app) = (context.store, context.policy, context.app)
         let previousWeek = week.previous
         func totals(_ period: ISOWeek, _ groupBy: [EventDimension]) throws -> [[String?]: OutcomeCounts] {
             try store.counts(CountQuery(fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: groupBy))

@@ -95,8 +95,8 @@ struct AlertsCommand: AsyncParsableCommand {
         let time = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
         let loaded = try exitingOnFailure { try policy.load() }
         let zone = try exitingOnFailure { try timeZone.zone(loaded) }
-        let context = try exitingOnFailure {
-            AlertContext(
+        let context = try await exitingOnFailure {
+            try await AlertContext(
                 store: try store.openStore(), policy: loaded, app: app.app, databasePath: try store.location().filePath,
                 alertPageURL: links.url(of: DashboardDefinition.alertPage(in: (try? DashboardFiles.load(directory: dashboards)) ?? [], for: app.app)),
                 pagesURL: links.baseURL.flatMap(LinkOptions.normalized))

@@ -16,7 +16,7 @@ struct ChargesCommand: ParsableCommand {
 }
 
 /// `purchase-sli charges [list]`: the stores' charges with their grants and what the app reported.
-struct ChargesListCommand: ParsableCommand {
+struct ChargesListCommand: AsyncParsableCommand {
     /// Output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case table, json, csv
@@ -68,8 +68,8 @@ struct ChargesListCommand: ParsableCommand {
         if refunds, slow { throw ValidationError("--slow applies to charges, not to --refunds.") }
     }
 
-    func run() throws {
-        let output = try exitingOnFailure { () throws -> String in
+    func run() async throws {
+        let output = try await exitingOnFailure { () async throws -> String in
             let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
             let (from, to, atSeconds) = try list.range(nowSeconds: nowMillis / 1000)
             let at = list.judgedMillis(atSeconds: atSeconds, nowMillis: nowMillis)
@@ -109,7 +109,7 @@ struct ChargesListCommand: ParsableCommand {
             }
             switch format {
             case .table:
-                let coverage = try AlertContext(store: database, policy: policy, app: list.app).storeCoverage(from: from, to: to, readAt: at)
+                let coverage = try await AlertContext(store: database, policy: policy, app: list.app).storeCoverage(from: from, to: to, readAt: at)
                 return ChargeListOutput.text(listed, zone: try timeZone.zone(policy), coverage: coverage)
             case .json: return ChargeListOutput.jsonLines(listed)
             case .csv: return ChargeListOutput.csv(listed)

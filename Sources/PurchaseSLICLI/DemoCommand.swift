@@ -63,7 +63,7 @@ struct DemoCommand: AsyncParsableCommand {
             ).run()
         }
 
-        let (at, text) = try exitingOnFailure { () -> (Int64, String) in
+        let (at, text) = try await exitingOnFailure { () async throws -> (Int64, String) in
             let store = try StoreLocation.sqlite(path: db).open(configuration: .default)
             let policy = try self.policy.load(directory: pages.dashboards)
             let zone = try timeZone.zone(policy)
@@ -77,12 +77,12 @@ struct DemoCommand: AsyncParsableCommand {
             let at = (hours.last(where: { !$0.counts.isEmpty })?.timeSeconds ?? lastDay) + 3600
             // Backtest from a day after the first event, when the rules have data for their windows; the
             // incidents' records are kept as `serve` would have kept them, for the pages and the review to read.
-            let alertContext = AlertContext(store: store, policy: policy)
+            let alertContext = try await AlertContext(store: store, policy: policy)
             let episodes = try alertContext.episodeReports(from: first + 86_400, to: at, stepSeconds: 60)
             _ = try IncidentBook(context: alertContext).keep(episodes, from: first + 86_400, through: at - 60)
-            let context = DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * 86_400, zone: zone)
+            let context = try await DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * 86_400, zone: zone)
             let written = try pages.render(context: context, links: PageLinks(databasePath: db), generatedAtSeconds: now)
-            let report = try WeeklyReport(week: ISOWeek(containing: at, in: zone).previous, store: store, policy: policy)
+            let report = try WeeklyReport(week: ISOWeek(containing: at, in: zone).previous, context: alertContext)
             let incidents = written.filter { ($0 as NSString).lastPathComponent.hasPrefix("incident-") }.count
             let rendered =
                 "\(written.count - incidents) pages" + (incidents == 0 ? "" : " and \(incidents) incident report\(incidents == 1 ? "" : "s")")

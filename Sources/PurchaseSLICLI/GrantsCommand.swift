@@ -6,7 +6,7 @@ import PurchaseSLICore
 import PurchaseSLIRendering
 
 /// `purchase-sli grants`: the app's grants with the store charges behind them.
-struct GrantsCommand: ParsableCommand {
+struct GrantsCommand: AsyncParsableCommand {
     /// Output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case table, json, csv
@@ -49,11 +49,11 @@ struct GrantsCommand: ParsableCommand {
         if double, uncharged { throw ValidationError("--double and --uncharged list different grants: give one of them.") }
     }
 
-    func run() throws {
-        let output = try exitingOnFailure { () throws -> String in
+    func run() async throws {
+        let output = try await exitingOnFailure { () async throws -> String in
             let (from, to, at) = try list.range(nowSeconds: Int64(Date().timeIntervalSince1970))
             let policy = try policyOptions.load()
-            let context = AlertContext(store: try store.openStore(), policy: policy, app: list.app)
+            let context = try await AlertContext(store: try store.openStore(), policy: policy, app: list.app)
             let rows = try context.grantList(from: from, to: to, at: at).filter { row in
                 (list.storeName.map { row.grant.store?.rawValue == $0 } ?? true) && (list.product.map { row.grant.record.productID == $0 } ?? true)
                     && (list.transaction.map { row.grant.record.transactionID == $0 } ?? true) && (!double || row.repeatOf != nil)

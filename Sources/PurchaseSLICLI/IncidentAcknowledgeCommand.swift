@@ -5,7 +5,7 @@ import PurchaseSLICore
 import PurchaseSLIRendering
 
 /// `purchase-sli incidents acknowledge ID`: a person takes an incident on.
-struct IncidentAcknowledgeCommand: ParsableCommand {
+struct IncidentAcknowledgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "acknowledge",
         abstract: "Acknowledge an incident: who takes it on and what they say, kept with its record and shown wherever it is.",
@@ -56,11 +56,11 @@ struct IncidentAcknowledgeCommand: ParsableCommand {
         return time.seconds
     }
 
-    func run() throws {
-        let output = try exitingOnFailure { () throws -> String in
+    func run() async throws {
+        let output = try await exitingOnFailure { () async throws -> String in
             let seconds = try time(nowSeconds: Int64(Date().timeIntervalSince1970))
             let policy = try policyOptions.load()
-            let book = IncidentBook(context: AlertContext(store: try store.openStore(), policy: policy, app: app.app))
+            let book = IncidentBook(context: try await AlertContext(store: try store.openStore(), policy: policy, app: app.app))
             do {
                 return IncidentListOutput.acknowledged(
                     try book.acknowledge(id: id, owner: owner, note: note, at: seconds), zone: try timeZone.zone(policy))

@@ -5,7 +5,7 @@ import PurchaseSLICore
 import PurchaseSLIDashboards
 
 /// `purchase-sli incident ID`: a postmortem draft of one incident.
-struct IncidentCommand: ParsableCommand {
+struct IncidentCommand: AsyncParsableCommand {
     /// Output formats of `incident`.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case markdown, html, json
@@ -58,16 +58,16 @@ struct IncidentCommand: ParsableCommand {
         _ = try TimeArgument.minute(at ?? "now", option: "at", nowSeconds: Int64(Date().timeIntervalSince1970))
     }
 
-    func run() throws {
-        print(try exitingOnFailure(output), terminator: "")
+    func run() async throws {
+        print(try await exitingOnFailure(output), terminator: "")
     }
 
     /// The Markdown or JSON, or the path of the page written.
-    func output() throws -> String {
+    func output() async throws -> String {
         let now = Int64(Date().timeIntervalSince1970)
         let time = try TimeArgument.minute(at ?? "now", option: "at", nowSeconds: now)
         let loaded = try policy.load()
-        let context = AlertContext(store: try store.openStore(), policy: loaded, app: app.app, databasePath: try store.location().filePath)
+        let context = try await AlertContext(store: try store.openStore(), policy: loaded, app: app.app, databasePath: try store.location().filePath)
         var report: IncidentReport
         do {
             report = try context.incidentReport(id: id, at: time)

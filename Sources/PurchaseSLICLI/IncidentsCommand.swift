@@ -15,7 +15,7 @@ struct IncidentsCommand: ParsableCommand {
 }
 
 /// `purchase-sli incidents [list]`: the records kept of the incidents that reach into a range.
-struct IncidentsListCommand: ParsableCommand {
+struct IncidentsListCommand: AsyncParsableCommand {
     /// Output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case table, json, csv
@@ -94,13 +94,14 @@ struct IncidentsListCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let output = try exitingOnFailure { () throws -> String in
+    func run() async throws {
+        let output = try await exitingOnFailure { () async throws -> String in
             let (from, to, at) = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
             let policy = try policyOptions.load()
             let zone = try timeZone.zone(policy)
             let book = IncidentBook(
-                context: AlertContext(store: try store.openStore(), policy: policy, app: app.app, databasePath: try store.location().filePath))
+                context: try await AlertContext(
+                    store: try store.openStore(), policy: policy, app: app.app, databasePath: try store.location().filePath))
             if rebuild {
                 let rebuilt = try book.rebuild(from: from, at: at)
                 printError(

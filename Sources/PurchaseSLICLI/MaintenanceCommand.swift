@@ -20,7 +20,7 @@ struct MaintenanceCommand: ParsableCommand {
         subcommands: [Add.self, List.self, Remove.self])
 
     /// `maintenance add`.
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Declare a maintenance window (one-off, recurring, or a correction after the fact).",
             discussion: """
@@ -66,8 +66,8 @@ struct MaintenanceCommand: ParsableCommand {
         @Flag(help: "Keep it even though maintenance would cover more than the most allowed of some 28 days.")
         var force = false
 
-        func run() throws {
-            let output = try exitingOnFailure { () throws -> String in
+        func run() async throws {
+            let output = try await exitingOnFailure { () async throws -> String in
                 let now = Int64(Date().timeIntervalSince1970)
                 let declaration = MaintenanceDeclaration(
                     id: id, from: from, to: to, duration: duration, rrule: rrule,
@@ -78,7 +78,7 @@ struct MaintenanceCommand: ParsableCommand {
                 let scheduling = MaintenanceScheduling(store: try store.openOrCreateStore(), policyWindows: try policyOptions.load().maintenance)
                 let window: MaintenanceWindow
                 do {
-                    window = try scheduling.declare(declaration, id: MaintenanceWindow.newID(), nowSeconds: now)
+                    window = try await scheduling.declare(declaration, id: MaintenanceWindow.newID(), nowSeconds: now)
                 } catch let error as MaintenanceWindowError {
                     throw CommandFailure(message: "--\(error.field.split(separator: "[").first ?? ""): \(error.reason)")
                 } catch let refusal as MaintenanceRefusal {
@@ -96,7 +96,7 @@ struct MaintenanceCommand: ParsableCommand {
     }
 
     /// `maintenance list`.
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the maintenance windows: the policy's and those added.",
             discussion: """
@@ -117,10 +117,10 @@ struct MaintenanceCommand: ParsableCommand {
         @Option(help: "Output format.")
         var format: Format = .table
 
-        func run() throws {
-            let output = try exitingOnFailure { () throws -> String in
+        func run() async throws {
+            let output = try await exitingOnFailure { () async throws -> String in
                 let policy = try policyOptions.load()
-                let windows = MaintenanceCalendar(policy.maintenance + (try store.openStore().maintenanceWindows())).windows
+                let windows = try await MaintenanceScheduling(store: try store.openStore(), policyWindows: policy.maintenance).windows()
                 return format == .json ? MaintenanceOutput.json(windows) : MaintenanceOutput.text(windows, zone: try timeZone.zone(policy))
             }
             print(output, terminator: "")
@@ -128,7 +128,7 @@ struct MaintenanceCommand: ParsableCommand {
     }
 
     /// `maintenance remove`.
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove a maintenance window added before (the policy's are removed from its file).",
             discussion: """
@@ -141,9 +141,9 @@ struct MaintenanceCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The window's id, as maintenance list shows it.", valueName: "id"))
         var id: String
 
-        func run() throws {
-            let output = try exitingOnFailure { () throws -> String in
-                guard let removed = try store.openStore().removeMaintenanceWindow(id: id) else {
+        func run() async throws {
+            let output = try await exitingOnFailure { () async throws -> String in
+                guard let removed = try await MaintenanceScheduling(store: try store.openStore(), policyWindows: []).remove(id: id) else {
                     throw CommandFailure(
                         message: id.hasPrefix("policy-")
                             ? "\(id) is declared in the policy file: remove it there" : "no maintenance window \(id) (maintenance list shows them)")

@@ -7,7 +7,7 @@ import PurchaseSLIPostgres
 #endif
 
 /// `purchase-sli migrate`: copies a SQLite store into a PostgreSQL database.
-struct MigrateCommand: ParsableCommand {
+struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Copy a SQLite store into a PostgreSQL database, so that several serve nodes can share its history.",
@@ -33,8 +33,8 @@ struct MigrateCommand: ParsableCommand {
             "The PostgreSQL database to copy into, postgres://user:password@host:port/database (default: PURCHASE_SLI_DB).", valueName: "url"))
     var to: String?
 
-    func run() throws {
-        try exitingOnFailure {
+    func run() async throws {
+        let target = try exitingOnFailure { () throws -> StoreLocation in
             guard FileManager.default.fileExists(atPath: from) else { throw CommandFailure(message: "--from: no database file at \(from)") }
             let location: StoreLocation
             do {
@@ -42,18 +42,19 @@ struct MigrateCommand: ParsableCommand {
             } catch let error as ValidationError {
                 throw CommandFailure(message: error.message)
             }
-            switch location {
-            case .sqlite: throw CommandFailure(message: "--to (or PURCHASE_SLI_DB): expected a postgres:// URL to copy into")
-            #if PostgreSQL
-            case .postgres(let url): try copy(into: url)
-            #endif
-            }
+            if case .sqlite = location { throw CommandFailure(message: "--to (or PURCHASE_SLI_DB): expected a postgres:// URL to copy into") }
+            return location
         }
+        #if PostgreSQL
+        if case .postgres(let url) = target { try await exitingOnFailure { try await copy(into: url) } }
+        #else
+        _ = target
+        #endif
     }
 
     #if PostgreSQL
     /// Copies `--from` into the database at `url` and prints what was copied.
-    private func copy(into url: PostgresURL) throws {
+    private func copy(into url: PostgresURL) async throws {
         let source = try SQLiteBucketStore(path: from)
         let target = try PostgresBucketStore(url: url)
         let summary: PostgresBucketStore.ImportSummary
@@ -63,8 +64,9 @@ struct MigrateCommand: ParsableCommand {
             throw CommandFailure(message: refused.description)
         }
         // Declared by people and acted on by serve: kept by name, so a second run replaces them with themselves.
-        let windows = try source.maintenanceWindows()
-        for window in windows { try target.record(window) }
+        let windows = try await MaintenanceWindowRepository(source.sql).windows()
+        let copiedWindows = MaintenanceWindowRepository(target.sql)
+        for window in windows { try await copiedWindows.record(window) }
         let actions = try source.rolloutActions(fromSeconds: 0)
         for action in actions { try target.record(action) }
         // What settled charges (make-whole's deliveries, people's write-offs): facts a charge's state rests on.

@@ -5,7 +5,7 @@ import PurchaseSLICore
 import PurchaseSLIDashboards
 
 /// `purchase-sli render`: writes the static HTML dashboards.
-struct RenderCommand: ParsableCommand {
+struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Write the static HTML dashboards (one self-contained file each, and index.html).",
@@ -43,12 +43,12 @@ struct RenderCommand: ParsableCommand {
         _ = try parsedTimes(nowSeconds: Int64(Date().timeIntervalSince1970))
     }
 
-    func run() throws {
-        let written = try exitingOnFailure {
+    func run() async throws {
+        let written = try await exitingOnFailure {
             let now = Int64(Date().timeIntervalSince1970)
             let (at, rangeSeconds) = try parsedTimes(nowSeconds: now)
             let loaded = try policy.load(directory: pages.dashboards)
-            let context = DashboardContext(
+            let context = try await DashboardContext(
                 store: try store.openStore(), policy: loaded, app: app.app, atSeconds: at, rangeSeconds: rangeSeconds,
                 zone: try timeZone.zone(loaded))
             return try pages.render(

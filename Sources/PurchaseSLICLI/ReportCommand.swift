@@ -5,7 +5,7 @@ import PurchaseSLICore
 import PurchaseSLIDashboards
 
 /// `purchase-sli report`: the weekly quality review.
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: AsyncParsableCommand {
     /// Output formats of `report`.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case html, markdown
@@ -49,14 +49,14 @@ struct ReportCommand: ParsableCommand {
         _ = try parsedWeek(nowSeconds: Int64(Date().timeIntervalSince1970), zone: .utc)
     }
 
-    func run() throws {
-        let (text, holdsNoEvent) = try exitingOnFailure(output)
+    func run() async throws {
+        let (text, holdsNoEvent) = try await exitingOnFailure(output)
         print(text, terminator: "")
         if holdsNoEvent { throw HealthExitCode.unknown }
     }
 
     /// The Markdown, or the summary and the path of the page written; whether the week holds no event.
-    func output() throws -> (text: String, holdsNoEvent: Bool) {
+    func output() async throws -> (text: String, holdsNoEvent: Bool) {
         let now = Int64(Date().timeIntervalSince1970)
         let loaded = try policy.load()
         let zone = try timeZone.zone(loaded)
@@ -66,7 +66,7 @@ struct ReportCommand: ParsableCommand {
                 message: "--week \(week) is not over until \(zone.timestamp(week.endSeconds)); "
                     + "the last whole week is \(ISOWeek(containing: now, in: zone).previous)")
         }
-        let report = try WeeklyReport(week: week, store: try store.openStore(), policy: loaded, app: app.app)
+        let report = try await WeeklyReport(week: week, store: try store.openStore(), policy: loaded, app: app.app)
         guard format == .html else { return (report.markdown, report.holdsNoEvent) }
         let page = report.document(navigation: [(title: "Index", href: "index.html")], generatedAtSeconds: now)
         let written = try DashboardFiles.write([DashboardRenderer.File(name: report.fileName, html: page.rendered)], to: out)

@@ -109,7 +109,7 @@ struct RolloutCommand: AsyncParsableCommand {
         if act, settings.live, end < now - 3600 {
             throw CommandFailure(message: "--act with --rollout-actions live acts on the verdict now: --at must be within the last hour")
         }
-        let context = AlertContext(store: try store.openStore(), policy: policy, app: app.app)
+        let context = try await AlertContext(store: try store.openStore(), policy: policy, app: app.app)
         return try await HTTPClientTransport.withTransport { transport in
             let actuator =
                 settings.isConfigured

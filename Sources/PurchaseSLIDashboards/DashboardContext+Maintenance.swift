@@ -5,14 +5,14 @@ import PurchaseSLIRendering
 
 extension DashboardContext {
     /// The maintenance windows in force for the app shown (``AlertContext/maintenance()``).
-    func maintenance() throws -> MaintenanceCalendar {
-        try AlertContext(store: everyApp, policy: policy, app: app).maintenance()
+    func maintenance() -> MaintenanceCalendar {
+        alerting().maintenance()
     }
 
     /// A grey band per occurrence of a maintenance window over `[from, to)` that leaves out `actionType`'s
     /// minutes (any action's, for a chart of every action), named with its reason.
-    func maintenanceBands(for actionType: String?, from: Int64, to: Int64) throws -> [TimeSeriesChart.Band] {
-        try maintenance().bands(from: from, to: to).filter { band in actionType.map(band.window.covers(action:)) ?? true }.map { band in
+    func maintenanceBands(for actionType: String?, from: Int64, to: Int64) -> [TimeSeriesChart.Band] {
+        maintenance().bands(from: from, to: to).filter { band in actionType.map(band.window.covers(action:)) ?? true }.map { band in
             let window = band.window
             let actions = window.actions.isEmpty ? "every action" : window.actions.joined(separator: ", ")
             return TimeSeriesChart.Band(
@@ -25,8 +25,8 @@ extension DashboardContext {
 
     /// A banner naming each maintenance window in progress at the page's time or starting within a day:
     /// what a person on call must know before reading a quiet page as a healthy one. Empty without any.
-    func maintenanceBanner() throws -> HTML {
-        let bands = try maintenance().bands(from: atSeconds, to: atSeconds + 86_400)
+    func maintenanceBanner() -> HTML {
+        let bands = maintenance().bands(from: atSeconds, to: atSeconds + 86_400)
         guard !bands.isEmpty else { return "" }
         let items = bands.map { band -> HTML in
             let window = band.window

@@ -1,4 +1,5 @@
 public import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 public import PurchaseSLICore
 public import PurchaseSLIStorage
 
@@ -17,17 +18,38 @@ public struct DashboardContext: Sendable {
     public var rangeSeconds: Int64
     /// The zone times are written in (steps stay aligned to UTC, as the store aligns them).
     public var zone: TimeZoneOffsets
+    /// Every app's stored maintenance windows, as read when the context was made: each page shows those of
+    /// its app and of every app (``alerting()``).
+    public let storedMaintenance: [MaintenanceWindow]
 
-    /// Creates a context showing `app` (nil: every app) of `store`.
+    /// Creates a context showing `app` (nil: every app) of `store`, with the maintenance windows stored now.
     public init(
         store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, atSeconds: Int64, rangeSeconds: Int64, zone: TimeZoneOffsets = .utc
+    ) async throws {
+        self.init(
+            store: store, storedMaintenance: try await MaintenanceWindowRepository(store.sql).windows(), policy: policy, app: app,
+            atSeconds: atSeconds, rangeSeconds: rangeSeconds, zone: zone)
+    }
+
+    /// Creates a context as ``init(store:policy:app:atSeconds:rangeSeconds:zone:)`` does, with every app's
+    /// stored maintenance windows given.
+    public init(
+        store: any PurchaseStore, storedMaintenance: [MaintenanceWindow], policy: SLOPolicy, app: String? = nil, atSeconds: Int64,
+        rangeSeconds: Int64, zone: TimeZoneOffsets = .utc
     ) {
         self.everyApp = store
+        self.storedMaintenance = storedMaintenance
         self.app = app
         self.policy = policy
         self.atSeconds = atSeconds
         self.rangeSeconds = rangeSeconds
         self.zone = zone
+    }
+
+    /// The alert context of the app shown, judging objectives and alerts as `alerts` does, with the
+    /// context's maintenance windows.
+    func alerting() -> AlertContext {
+        AlertContext(store: everyApp, storedMaintenance: storedMaintenance, policy: policy, app: app)
     }
 
     /// Where the panels read: the app's view of the store, or the whole store.

@@ -65,7 +65,8 @@ public struct DashboardRenderer: Sendable {
         func alerts(of app: String?) throws -> AlertSnapshot {
             if let known = snapshots[app] { return known }
             let alertContext = links.alertContext(
-                store: context.everyApp, policy: context.policy, app: app, definitions: pages(of: app), rules: rules)
+                store: context.everyApp, storedMaintenance: context.storedMaintenance, policy: context.policy, app: app,
+                definitions: pages(of: app), rules: rules)
             let snapshot = try alertContext.snapshotAndIncidentReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
             // Each incident shown gets its report beside the pages, which its alerts link to.
             func linked(_ report: AlertReport) -> AlertReport {
@@ -89,8 +90,7 @@ public struct DashboardRenderer: Sendable {
             return shown
         }
         let shown = try alerts(of: context.app)
-        let weeklyReport = try WeeklyReport(
-            week: week, store: context.everyApp, policy: context.policy, app: context.app, episodes: shown.episodes)
+        let weeklyReport = try WeeklyReport(week: week, context: context.alerting(), episodes: shown.episodes)
         let otherPages = [
             IndexPage.Entry(
                 title: "Weekly review \(weeklyReport.week)", file: weeklyReport.fileName,

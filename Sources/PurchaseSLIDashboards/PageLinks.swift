@@ -1,5 +1,6 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLIApplication
+public import PurchaseSLICore
 public import PurchaseSLIStorage
 
 /// What rendered pages, and the alert text on them, point to, and whether the pages reload themselves.
@@ -21,12 +22,24 @@ public struct PageLinks: Sendable, Hashable {
 
     /// The alert context of `store` (`app`'s view of it when given) and `policy` whose reports name the
     /// database and link to the page among `definitions` that shows the app's alerts
-    /// (``DashboardDefinition/alertPage(in:for:)``), evaluating `rules` (by default the standard ones).
+    /// (``DashboardDefinition/alertPage(in:for:)``), evaluating `rules` (by default the standard ones), with
+    /// the maintenance windows stored now.
     public func alertContext(
         store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, definitions: [DashboardDefinition], rules: [any AlertRule]? = nil
+    ) async throws -> AlertContext {
+        alertContext(
+            store: store, storedMaintenance: try await MaintenanceWindowRepository(store.sql, app: app).windows(), policy: policy, app: app,
+            definitions: definitions, rules: rules)
+    }
+
+    /// The alert context ``alertContext(store:policy:app:definitions:rules:)`` makes, with the stored
+    /// maintenance windows given.
+    public func alertContext(
+        store: any PurchaseStore, storedMaintenance: [MaintenanceWindow], policy: SLOPolicy, app: String? = nil,
+        definitions: [DashboardDefinition], rules: [any AlertRule]? = nil
     ) -> AlertContext {
         AlertContext(
-            store: store, policy: policy, app: app, databasePath: databasePath,
+            store: store, storedMaintenance: storedMaintenance, policy: policy, app: app, databasePath: databasePath,
             alertPageURL: baseURL.map { "\($0)/\(DashboardDefinition.alertPage(in: definitions, for: app))" }, pagesURL: baseURL,
             rules: rules)
     }

@@ -11,7 +11,7 @@ extension DashboardContext {
     /// last 7 days' burn rate to the day it runs out (within one window, or by the month's end), and its
     /// attainment over each of the last 4 ISO weeks and 3 calendar months against the objective.
     func budgetPanel() throws -> HTML {
-        let judging = AlertContext(store: everyApp, policy: policy, app: app)
+        let judging = alerting()
         let cards = try policy.objectives.map { objective -> HTML in
             let earliest = objective.window.period(at: atSeconds - Int64(Self.burnDownDays) * 86_400).startSeconds
             let hourly = try judging.objectiveSeries(
@@ -20,7 +20,7 @@ extension DashboardContext {
                 objective, fromSeconds: objective.window.period(at: atSeconds).startSeconds, toSeconds: atSeconds,
                 filters: [.actionType: [objective.actionType]])
             let burnDown = BudgetBurnDown(objective: objective, hourly: hourly, at: atSeconds, days: Self.burnDownDays, current: current)
-            let maintenance = try maintenanceBands(
+            let maintenance = maintenanceBands(
                 for: objective.actionType, from: burnDown.points.first?.timeSeconds ?? atSeconds, to: atSeconds)
             let basis = try judging.eventBudgetBasis(
                 of: objective.actionType, window: objective.window, windowStart: objective.window.period(at: atSeconds).startSeconds,

@@ -69,7 +69,7 @@ extension DashboardContext {
             startSeconds: data.start, stepSeconds: step,
             series: lines,
             yLabel: yLabel, format: format, threshold: threshold,
-            bands: bands + (try maintenanceBands(for: actionType, from: data.start, to: atSeconds)), yDomain: domain,
+            bands: bands + maintenanceBands(for: actionType, from: data.start, to: atSeconds), yDomain: domain,
             yLimits: limits ?? 0...Double.infinity, zone: zone)
         chart.markers = try releaseMarkers(from: data.start, to: atSeconds)
         let heading =

@@ -10,7 +10,7 @@ extension DashboardContext {
     /// Its note on what notifications the day has is the panel's (`coverage`), not repeated.
     func grantTimesSection(coverage: StoreCoverage, limit: Int = 8) throws -> HTML {
         guard let objective = policy.reconciliation.timeToGrant,
-            let times = try AlertContext(store: everyApp, policy: policy, app: app).grantTimes(from: atSeconds - 86_400, to: atSeconds)
+            let times = try alerting().grantTimes(from: atSeconds - 86_400, to: atSeconds)
         else { return "" }
         let heading: HTML = "<h4>Time to grant, last 24 h (objective: \(objective.text))</h4>"
         let rows = times.breakdown(from: (atSeconds - 86_400) * 1000, to: atSeconds * 1000, at: atSeconds * 1000)
@@ -34,7 +34,7 @@ extension DashboardContext {
         let target = objective.objective
         let budgetSeconds = atSeconds - target.window.period(at: atSeconds).startSeconds
         let widest = max(budgetSeconds, Self.objectiveWindows.map(\.seconds).max() ?? 0)
-        let judging = AlertContext(store: everyApp, policy: policy, app: app)
+        let judging = alerting()
         guard let times = try judging.decidedGrantTimes(from: atSeconds - widest, to: atSeconds) else { return "" }
         // Without the minutes maintenance leaves out of purchases' budgets, as the alerts read them.
         func counts(last seconds: Int64) throws -> [Store: OutcomeCounts] {

@@ -22,8 +22,8 @@ extension DashboardContext {
         }
         // An objective weighted by revenue reads its action's counts weighted by price, one that maintenance
         // touches its counts without the minutes left out.
-        let judging = AlertContext(store: everyApp, policy: policy, app: app)
-        let maintenance = try judging.maintenance()
+        let judging = alerting()
+        let maintenance = judging.maintenance()
         let longest = windows.keys.max() ?? 0
         for objective in policy.objectives
         where objective.weight == .revenue

@@ -22,7 +22,7 @@ extension DashboardContext {
             return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see "
                 + "docs/store-notifications.md to send the App Store's and Google Play's notifications to serve.</p>\(grants)</section>"
         }
-        let coverage = try AlertContext(store: everyApp, policy: policy, app: app).storeCoverage(from: atSeconds - day, to: atSeconds)
+        let coverage = try alerting().storeCoverage(from: atSeconds - day, to: atSeconds)
         let now = atSeconds * 1000
         let grace = rule.graceSeconds * 1000
         let steps = Int((atSeconds - start + step - 1) / step)
@@ -85,7 +85,7 @@ extension DashboardContext {
     /// Without store notifications (`storeNotifies` false) no grant can be checked for its charge, and it says so.
     private func grantsPanel(limit: Int, storeNotifies: Bool) throws -> HTML {
         let lookback = policy.reconciliation.ticketLookbackSeconds
-        let unpaid = try AlertContext(store: everyApp, policy: policy, app: app).unpaidGrantList(
+        let unpaid = try alerting().unpaidGrantList(
             from: atSeconds - lookback, to: atSeconds, at: atSeconds)
         let unchecked = "(without store charges, no grant can be checked for the charge behind it)"
         guard !unpaid.isEmpty else {

@@ -45,10 +45,10 @@ extension DashboardContext {
         do {
             inputs = try query.inputs(candidate: candidate, baseline: baseline, since: nil, end: atSeconds)
             report = RolloutEvaluator(policy: policy).evaluate(
-                inputs, freshness: try AlertContext(store: everyApp, policy: policy, app: app).freshness(at: atSeconds))
+                inputs, freshness: try alerting().freshness(at: atSeconds))
             report.app = app
             report.actions = try store.rolloutActions(of: report)
-            report.incidents = try IncidentBook(context: AlertContext(store: everyApp, policy: policy, app: app)).records(
+            report.incidents = try IncidentBook(context: alerting()).records(
                 naming: candidate, from: report.fromSeconds, to: atSeconds + 60)
         } catch let failure as RolloutQuery.Failure {
             return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"

@@ -127,6 +127,12 @@ package enum PostgresSchema {
                 "CREATE INDEX incident_by_start ON incident (start_seconds)",
             ]
         ),
+        // Maintenance windows are written once for every backend (MaintenanceWindowRepository): their
+        // actions a JSON array, as SQLite keeps them, where they were a text[].
+        (
+            13, "maintenance-actions-as-json",
+            ["ALTER TABLE maintenance_window ALTER COLUMN actions TYPE text USING array_to_json(actions)::text"]
+        ),
     ]
 
     private static let version1: [String] =

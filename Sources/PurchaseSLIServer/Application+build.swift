@@ -121,8 +121,9 @@ private func alertNotifier(
     return apps.map { app in
         var appLogger = logger
         if let app { appLogger[metadataKey: "app"] = "\(app)" }
+        // The notifier reads the stored maintenance windows again before each round (AlertContext.reloaded).
         let context = links(configuration, databasePath).alertContext(
-            store: store, policy: configuration.alertPolicy, app: app, definitions: configuration.dashboards)
+            store: store, storedMaintenance: [], policy: configuration.alertPolicy, app: app, definitions: configuration.dashboards)
         return AlertNotifier(
             context: context, intervalSeconds: configuration.alertsEverySeconds,
             sender: WebhookSender(
@@ -151,7 +152,7 @@ private func dashboardPublisher(
     return [
         DashboardPublisher(
             definitions: configuration.dashboards,
-            context: { DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range, zone: zone) },
+            context: { try await DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range, zone: zone) },
             directory: directory, intervalSeconds: interval, links: links(configuration, databasePath), logger: logger,
             nowMillis: wallClockMillis, leadership: leadership, deliveries: deliveries)
     ]

@@ -11,7 +11,7 @@ public import ServiceLifecycle
 /// The loop reads the clock once per round, floors it to the minute and hands that time to
 /// ``publish(at:generatedAtSeconds:)``, which tests call with times of their own.
 public struct DashboardPublisher: Service {
-    private let renderer: @Sendable (Int64) -> DashboardRenderer
+    private let renderer: @Sendable (Int64) async throws -> DashboardRenderer
     private let deliveries: NotificationDeliveries?
     private let directory: String
     private let intervalSeconds: Int64
@@ -19,17 +19,18 @@ public struct DashboardPublisher: Service {
     private let nowMillis: @Sendable () -> Int64
     private let leadership: any StoreLeadership
 
-    /// Creates a publisher of `definitions` into `directory`; `context` gives the store, policy and range
-    /// for a page time; the pages reload themselves every interval and link as `links` says.
+    /// Creates a publisher of `definitions` into `directory`; `context` gives the store, policy, range and
+    /// maintenance windows for a page time (read again each round); the pages reload themselves every
+    /// interval and link as `links` says.
     public init(
-        definitions: [DashboardDefinition], context: @escaping @Sendable (Int64) -> DashboardContext, directory: String,
+        definitions: [DashboardDefinition], context: @escaping @Sendable (Int64) async throws -> DashboardContext, directory: String,
         intervalSeconds: Int64, links: PageLinks = PageLinks(), logger: Logger, nowMillis: @escaping @Sendable () -> Int64,
         leadership: any StoreLeadership = SoleLeadership(), deliveries: NotificationDeliveries? = nil
     ) {
         self.deliveries = deliveries
         var links = links
         links.refreshSeconds = intervalSeconds
-        renderer = { [links] in DashboardRenderer(definitions: definitions, context: context($0), links: links) }
+        renderer = { [links] in DashboardRenderer(definitions: definitions, context: try await context($0), links: links) }
         self.directory = directory
         self.intervalSeconds = intervalSeconds
         self.logger = logger
@@ -47,14 +48,14 @@ public struct DashboardPublisher: Service {
     /// Renders every page for `time` (minute-aligned; only events before it count) and writes them; a
     /// failure is logged, and the pages of the previous round stay in place.
     public func publish(at time: Int64, generatedAtSeconds: Int64) async {
-        var shown = renderer(time)
-        shown.deliveryOutages = deliveries?.outages(at: generatedAtSeconds) ?? []
-        let renderer = shown
         let directory = directory
         let started = nowMillis()
         do {
+            var renderer = try await renderer(time)
+            renderer.deliveryOutages = deliveries?.outages(at: generatedAtSeconds) ?? []
+            let shown = renderer
             let written = try await runBlocking {
-                try DashboardFiles.write(try renderer.render(generatedAtSeconds: generatedAtSeconds), to: directory)
+                try DashboardFiles.write(try shown.render(generatedAtSeconds: generatedAtSeconds), to: directory)
             }
             logger.info(
                 "dashboards rendered",

@@ -50,7 +50,7 @@ struct IncidentsController {
         } catch {
             throw IngestError.badRequest("status: \(error)")
         }
-        let book = self.book(app: app)
+        let book = try await self.book(app: app)
         let records = try await runBlocking { try book.records(from: from, to: to, statuses: statuses) }
         return Response.json(.ok, IncidentListOutput.json(records, from: from, to: to, statuses: statuses, app: app))
     }
@@ -68,7 +68,7 @@ struct IncidentsController {
             Acknowledgement.self, from: body,
             example: "{\"owner\":\"Ana (payments on-call)\",\"note\":\"grant server fixed\"}",
             typeMismatch: { path, _ in "\(path): expected a string" })
-        let book = self.book(app: app)
+        let book = try await self.book(app: app)
         let now = nowMillis() / 1000
         let record: IncidentRecord
         do {
@@ -88,8 +88,8 @@ struct IncidentsController {
         var note: String?
     }
 
-    private func book(app: String?) -> IncidentBook {
-        IncidentBook(context: links.alertContext(store: store, policy: policy, app: app, definitions: definitions))
+    private func book(app: String?) async throws -> IncidentBook {
+        IncidentBook(context: try await links.alertContext(store: store, policy: policy, app: app, definitions: definitions))
     }
 
     /// The `app` parameter, checked as events' app field is; nil when absent (every app).

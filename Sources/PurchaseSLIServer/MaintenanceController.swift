@@ -39,9 +39,8 @@ struct MaintenanceController {
     }
 
     private func list() async throws -> Response {
-        let store = store
-        let stored = try await runBlocking { try store.maintenanceWindows() }
-        return Response.json(.ok, MaintenanceOutput.json(MaintenanceCalendar(policyWindows + stored).windows))
+        let windows = try await MaintenanceScheduling(store: store, policyWindows: policyWindows).windows()
+        return Response.json(.ok, MaintenanceOutput.json(windows))
     }
 
     private func declare(_ request: Request) async throws -> Response {
@@ -56,7 +55,7 @@ struct MaintenanceController {
         let scheduling = MaintenanceScheduling(store: store, policyWindows: policyWindows)
         let window: MaintenanceWindow
         do {
-            window = try await runBlocking { try scheduling.declare(declaration, id: MaintenanceWindow.newID(), nowSeconds: now) }
+            window = try await scheduling.declare(declaration, id: MaintenanceWindow.newID(), nowSeconds: now)
         } catch let error as MaintenanceWindowError {
             throw IngestError.badRequest(error.description)
         } catch let refusal as MaintenanceRefusal {
@@ -71,8 +70,7 @@ struct MaintenanceController {
     }
 
     private func remove(_ id: String) async throws -> Response {
-        let store = store
-        guard let removed = try await runBlocking({ try store.removeMaintenanceWindow(id: id) }) else {
+        guard let removed = try await MaintenanceScheduling(store: store, policyWindows: policyWindows).remove(id: id) else {
             throw IngestError.notFound(
                 id.hasPrefix("policy-") ? "\(id) is declared in the policy file: remove it there" : "no maintenance window \(id)")
         }

@@ -1,6 +1,6 @@
-public import Logging
+import Logging
 import PurchaseSLIApplication
-public import ServiceLifecycle
+import ServiceLifecycle
 
 /// `serve`'s memory keeper: every interval (a minute, after the minute's alert, render and rollout jobs
 /// have run at its start) it hands the allocator's free pages back to the system

@@ -34,7 +34,7 @@ final class SLOMetricsController: Sendable {
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/metrics/slo") { [self] _, _ in
             let minute = nowMillis() / 60_000 * 60
-            let exposition = try await runBlocking { try self.exposition(at: minute) }
+            let exposition = try await self.exposition(at: minute)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: exposition)))
@@ -43,14 +43,17 @@ final class SLOMetricsController: Sendable {
 
     /// The exposition at `minute`, made once per minute (and again when a maintenance window was added
     /// or removed since).
-    func exposition(at minute: Int64) throws -> [UInt8] {
-        let windows = try store.maintenanceWindows()
+    func exposition(at minute: Int64) async throws -> [UInt8] {
+        let windows = try await MaintenanceWindowRepository(store.sql).windows()
         if let cached = cache.withLock({ $0 }), cached.minute == minute, cached.windows == windows { return cached.exposition }
-        let registry = PrometheusCollectorRegistry()
-        for app in apps {
-            let snapshot = try AlertContext(store: store, policy: policy, app: app).sloSnapshot(at: minute)
-            Self.register(snapshot, app: app ?? "", in: registry)
+        let (store, policy, apps) = (store, policy, apps)
+        let snapshots = try await runBlocking {
+            try apps.map { app in
+                try AlertContext(store: store, storedMaintenance: windows, policy: policy, app: app).sloSnapshot(at: minute)
+            }
         }
+        let registry = PrometheusCollectorRegistry()
+        for (app, snapshot) in zip(apps, snapshots) { Self.register(snapshot, app: app ?? "", in: registry) }
         Self.gauge(
             "purchase_sli_slo_evaluation_timestamp_seconds", labels: [], help: "The whole minute the SLI series were evaluated at", in: registry
         )

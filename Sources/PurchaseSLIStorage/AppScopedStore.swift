@@ -130,23 +130,6 @@ public struct AppScopedStore: PurchaseStore {
         try base.rolloutActions(fromSeconds: fromSeconds).filter { $0.app == app }
     }
 
-    /// Keeps the window in the shared store (it names its app, or none for every app).
-    public func record(_ window: MaintenanceWindow) throws { try base.record(window) }
-
-    /// Keeps the window in the shared store unless one of its id is kept (of any app).
-    public func add(_ window: MaintenanceWindow) throws -> Bool { try base.add(window) }
-
-    /// The windows of the app and of every app.
-    public func maintenanceWindows() throws -> [MaintenanceWindow] {
-        try base.maintenanceWindows().filter { $0.app.isEmpty || $0.app == app }
-    }
-
-    /// Removes the window `id` when it is the app's or every app's.
-    public func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow? {
-        guard try maintenanceWindows().contains(where: { $0.id == id }) else { return nil }
-        return try base.removeMaintenanceWindow(id: id)
-    }
-
     /// The deliveries kept for `transactionIDs` (transactions are the app's own).
     public func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
         try base.makeWholeDeliveries(naming: transactionIDs)
@@ -161,6 +144,9 @@ public struct AppScopedStore: PurchaseStore {
     public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
         try base.storeActivity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds).filter { $0.appID == app }
     }
+
+    /// The shared store's database: each repository over it keeps the app filter itself.
+    public var sql: any SQLExecutor { base.sql }
 
     // MARK: Incidents
 

@@ -1,17 +1,25 @@
+import GRDB
 public import PurchaseSLICore
 import Synchronization
 
 /// A store that keeps everything in memory, for fast tests and as the reference the contract tests
 /// hold the other backends to: the same dedup horizon, caps, retention and rollups, with none of their
 /// storage tricks. Nothing survives the process.
-public final class InMemoryBucketStore: BucketStore, StoreRecordStore, IncidentRecordStore {
+public final class InMemoryBucketStore: BucketStore, StoreRecordStore, IncidentRecordStore, SQLRecordStore {
     /// Limits and retention in force.
     public let configuration: StoreConfiguration
     private let state = Mutex(State())
+    /// The low-volume records, in an SQLite database in memory with the file store's schema: their
+    /// repositories are written once over SQL, and this is where they run for a store in memory.
+    public let sql: any SQLExecutor
 
     /// An empty store under `configuration`.
     public init(configuration: StoreConfiguration = .default) {
         self.configuration = configuration
+        // An SQLite database in memory opens and migrates unless memory is out: nothing a caller could handle.
+        let records = try! DatabaseQueue()
+        try! Schema.migrator.migrate(records)
+        sql = SQLiteExecutor(records)
     }
 
     /// Everything stored.
@@ -39,7 +47,6 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, IncidentR
         var deliveries: [String: MakeWholeDelivery] = [:]
         /// What was done to the stores' releases, per action key.
         var rolloutActions: [String: RolloutAction] = [:]
-        var maintenance: [String: MaintenanceWindow] = [:]
         /// The incidents' records, per app and id.
         var incidents: [IncidentKey: StoredIncident] = [:]
     }
@@ -387,30 +394,6 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, IncidentR
         state.withLock { state in
             state.rolloutActions.values.filter { $0.timeSeconds >= fromSeconds }.sorted { ($0.timeSeconds, $0.key) < ($1.timeSeconds, $1.key) }
         }
-    }
-
-    /// Keeps the window, replacing one of the same id.
-    public func record(_ window: MaintenanceWindow) throws {
-        state.withLock { $0.maintenance[window.id] = window }
-    }
-
-    /// Keeps the window unless one of its id is kept.
-    public func add(_ window: MaintenanceWindow) throws -> Bool {
-        state.withLock { state in
-            guard state.maintenance[window.id] == nil else { return false }
-            state.maintenance[window.id] = window
-            return true
-        }
-    }
-
-    /// The windows kept, in order of first start.
-    public func maintenanceWindows() throws -> [MaintenanceWindow] {
-        state.withLock { $0.maintenance.values.sorted { ($0.startSeconds, $0.id) < ($1.startSeconds, $1.id) } }
-    }
-
-    /// Removes the window `id`.
-    public func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow? {
-        state.withLock { $0.maintenance.removeValue(forKey: id) }
     }
 
     public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {

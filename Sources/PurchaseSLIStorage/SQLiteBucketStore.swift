@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// One writer at a time (SQLite's rule) with any number of concurrent readers. Each `record` call is
 /// one transaction: dedup rows, dimension ids and bucket counters commit together or not at all.
-public final class SQLiteBucketStore: BucketStore {
+public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
     /// The database file.
     public let path: String
     /// Limits and retention in force.
@@ -65,6 +65,9 @@ public final class SQLiteBucketStore: BucketStore {
             }
         }
     }
+
+    /// The database the low-volume records' repositories run on: this file.
+    public var sql: any SQLExecutor { SQLiteExecutor(pool) }
 
     /// Counts validated events, skipping duplicates, in one transaction.
     public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {

@@ -324,6 +324,18 @@ package enum Schema {
                     CREATE INDEX incident_by_start ON incident (start);
                     """)
         }
+        migrator.registerMigration("v18-maintenance-as-postgres") { db in
+            // Maintenance windows are written once for every backend (MaintenanceWindowRepository): the
+            // columns named as PostgreSQL names them, and the actions a JSON array where they were joined
+            // by U+001F (an action is a token of letters, digits, `_` and `-`: nothing JSON escapes).
+            try db.execute(
+                sql: """
+                    ALTER TABLE maintenance_window RENAME COLUMN start TO start_seconds;
+                    ALTER TABLE maintenance_window RENAME COLUMN end TO end_seconds;
+                    UPDATE maintenance_window SET actions = CASE actions WHEN '' THEN '[]'
+                        ELSE '["' || replace(actions, char(31), '","') || '"]' END;
+                    """)
+        }
         return migrator
     }
 }

@@ -62,19 +62,6 @@ public protocol StoreRecordStore: Sendable {
 
     /// The actions last tried at or after `fromSeconds`, oldest first.
     func rolloutActions(fromSeconds: Int64) throws -> [RolloutAction]
-
-    /// Keeps a maintenance window, replacing one of the same id (`migrate` copies them so).
-    func record(_ window: MaintenanceWindow) throws
-
-    /// Keeps a maintenance window a person declares unless one of its id is kept: false then, in one
-    /// statement, so two declarations of one id at once keep one and refuse the other.
-    func add(_ window: MaintenanceWindow) throws -> Bool
-
-    /// The maintenance windows kept, in order of first start.
-    func maintenanceWindows() throws -> [MaintenanceWindow]
-
-    /// Removes the window `id`, and gives it back; nil when none has that id.
-    func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow?
 }
 
 extension StoreRecordStore {

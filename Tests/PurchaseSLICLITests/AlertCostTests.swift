@@ -35,7 +35,7 @@ import Testing
                 _ = try store.record(events, receivedAtMillis: start + 10 * 86_400_000)
             }
             let policy = try SLOPolicy(yaml: String(contentsOfFile: packageRoot + "/dashboards/slos.yaml", encoding: .utf8))
-            let context = AlertContext(store: store, policy: policy, databasePath: path)
+            let context = AlertContext(store: store, storedMaintenance: [], policy: policy, databasePath: path)
             let from = (start + 7 * 86_400_000) / 1000
             return (try context.episodeReports(from: from, to: from + 2 * 86_400, stepSeconds: 60), lostByOutage)
         }

@@ -36,7 +36,7 @@ import Testing
             let store = try SQLiteBucketStore(path: path)
             let policy = try SLOPolicy(yaml: String(contentsOfFile: packageRoot + "/dashboards/slos.yaml", encoding: .utf8))
             func backtest(_ app: String) throws -> [AlertReport] {
-                try AlertContext(store: store, policy: policy, app: app, databasePath: path)
+                try AlertContext(store: store, storedMaintenance: [], policy: policy, app: app, databasePath: path)
                     .episodeReports(from: Self.from, to: Self.to, stepSeconds: 60)
             }
             return (try backtest(Self.troubled), try backtest(Self.calm))

@@ -4,13 +4,17 @@ import PurchaseSLITestSupport
 
 @testable import PurchaseSLICLI
 
-/// Runs a `purchase-sli` command line in-process and returns its exit code. An async command runs on the
-/// caller's task; a synchronous one (which reads and writes SQLite and waits for its writer thread) on a
-/// thread of its own, so that it blocks no cooperative thread.
+/// Runs a `purchase-sli` command line in-process and returns its exit code. An async command runs on
+/// threads kept for commands, a synchronous one (which reads and writes SQLite and waits for its writer
+/// thread) on a thread of its own: either reads and renders for seconds between suspensions, and keeps no
+/// cooperative thread from the rest of the suite meanwhile.
 func run(_ arguments: [String]) async throws -> Int32 {
     do {
-        if var asyncCommand = try PurchaseSLICommand.parseAsRoot(arguments) as? any AsyncParsableCommand {
-            try await asyncCommand.run()
+        if try PurchaseSLICommand.parseAsRoot(arguments) is any AsyncParsableCommand {
+            try await offCooperativePool {
+                // Parsed again on the commands' threads: a command is not Sendable.
+                if var command = try PurchaseSLICommand.parseAsRoot(arguments) as? any AsyncParsableCommand { try await command.run() }
+            }
         } else {
             try await onDedicatedThread {
                 var command = try PurchaseSLICommand.parseAsRoot(arguments)

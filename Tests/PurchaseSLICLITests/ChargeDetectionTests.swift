@@ -49,7 +49,7 @@ import Testing
         for minute in Dictionary(grouping: notifications, by: { $0.signedMillis / 60_000 }).sorted(by: { $0.key < $1.key }) {
             _ = try store.record(minute.value, receivedAtMillis: (minute.key + 1) * 60_000)
         }
-        let context = AlertContext(store: store, policy: .default)
+        let context = AlertContext(store: store, storedMaintenance: [], policy: .default)
         let end = start + 2 * 86_400
         let inputs = try context.inputs(from: start - AlertEvaluator(policy: .default).firingHistorySeconds, to: end)
         let episodes = AlertEvaluator(policy: .default).episodes(from: start, to: end, stepSeconds: 60, inputs: inputs)
@@ -87,7 +87,7 @@ import Testing
         try await withReceiver { port, received in
             try await HTTPClientTransport.withTransport { transport in
                 let notifier = AlertNotifier(
-                    context: AlertContext(store: run.store, policy: .default), intervalSeconds: 60,
+                    context: AlertContext(store: run.store, storedMaintenance: [], policy: .default), intervalSeconds: 60,
                     sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack, transport: transport),
                     logger: Logger(label: "test"), nowMillis: { 0 })
                 var state = notifier.initialState

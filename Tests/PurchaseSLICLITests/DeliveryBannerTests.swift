@@ -25,7 +25,8 @@ import Testing
         #expect(deliveries.outages(at: seconds("2026-11-02T18:08:00Z")).isEmpty)
         let time = seconds("2026-11-02T18:20:00Z")
         var renderer = DashboardRenderer(
-            definitions: logs.definitions, context: DashboardContext(store: logs.store, policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
+            definitions: logs.definitions,
+            context: DashboardContext(store: logs.store, storedMaintenance: [], policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
             links: PageLinks(databasePath: logs.database))
         renderer.deliveryOutages = deliveries.outages(at: time)
         let shown = renderer

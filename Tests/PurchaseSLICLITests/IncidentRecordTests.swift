@@ -77,7 +77,10 @@ import Testing
     func aLossCountsInTheWeekItHappened() async throws {
         let logs = try SampleLogs.get()
         func review(_ week: String) async throws -> WeeklyReport {
-            try await onDedicatedThread { try WeeklyReport(week: try #require(ISOWeek(parsing: week)), store: logs.store, policy: logs.policy) }
+            try await onDedicatedThread {
+                try WeeklyReport(
+                    week: try #require(ISOWeek(parsing: week)), context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
+            }
         }
         let (w43, w44) = (try await review("2026-W43"), try await review("2026-W44"))
         let record = try #require(w43.incidentRecords[Self.doubleGrant])
@@ -137,7 +140,7 @@ import Testing
         let (termination, text) = try await ChildProcess.run(executable, ["rollout"] + at)
         #expect(termination == .exit(0), "\(text)")
         let records = try await onDedicatedThread {
-            try IncidentBook(context: AlertContext(store: try SQLiteBucketStore(path: copy), policy: logs.policy)).records(
+            try IncidentBook(context: AlertContext(store: try SQLiteBucketStore(path: copy), storedMaintenance: [], policy: logs.policy)).records(
                 naming: "4.12.0", from: seconds("2026-11-10T00:00:00Z"), to: seconds("2026-11-20T00:01:00Z"))
         }
         #expect(records.map(\.id) == ["20261111-0941-6d6271", "20261117-1726-086dbf"])

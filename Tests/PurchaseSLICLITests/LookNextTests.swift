@@ -154,7 +154,7 @@ import Testing
         for minute in Dictionary(grouping: notifications, by: { $0.signedMillis / 60_000 }).sorted(by: { $0.key < $1.key }) {
             _ = try store.record(minute.value, receivedAtMillis: (minute.key + 1) * 60_000)
         }
-        return AlertContext(store: store, policy: .default, databasePath: database)
+        return AlertContext(store: store, storedMaintenance: [], policy: .default, databasePath: database)
     }
 }
 

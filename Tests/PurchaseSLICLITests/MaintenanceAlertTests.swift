@@ -69,13 +69,14 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("db.sqlite")
         let policy = try SLOPolicy(yaml: "slices: []")
+        let store = try SQLiteBucketStore(path: path)
+        try await onDedicatedThread { _ = try store.record(Self.events(), receivedAtMillis: 0) }
+        for (index, declaration) in testCase.windows.enumerated() {
+            try await MaintenanceWindowRepository(store.sql).record(
+                try declaration.window(id: "mw-\(index)", createdSeconds: Self.start, source: .stored, nowSeconds: Self.start))
+        }
+        let context = try await AlertContext(store: store, policy: policy)
         let (live, backtest, counts, raw) = try await onDedicatedThread {
-            let store = try SQLiteBucketStore(path: path)
-            _ = try store.record(Self.events(), receivedAtMillis: 0)
-            for (index, declaration) in testCase.windows.enumerated() {
-                try store.record(try declaration.window(id: "mw-\(index)", createdSeconds: Self.start, source: .stored, nowSeconds: Self.start))
-            }
-            let context = AlertContext(store: store, policy: policy)
             let minutes = stride(from: Self.outage - 600, through: Self.outage + 3 * 3600, by: 600)
             let live = try minutes.map { time in (time, try context.firingReports(at: time).map(\.finding.identity)) }
             let backtest = try context.episodeReports(from: Self.outage - 3600, to: Self.outage + 4 * 3600, stepSeconds: 60)
@@ -106,15 +107,13 @@ import Testing
         let path = directory.file("db.sqlite")
         let policy = try SLOPolicy(yaml: "slices: []")
         let week = ISOWeek(containing: Self.start)
-        let (without, with) = try await onDedicatedThread {
-            let store = try SQLiteBucketStore(path: path)
-            _ = try store.record(Self.events(), receivedAtMillis: 0)
-            let without = try WeeklyReport(week: week, store: store, policy: policy)
-            try store.record(
-                try MaintenanceDeclaration(from: "2026-11-19T12:00:00Z", duration: "1h", actions: ["purchase"], reason: "receipt <migration>")
-                    .window(id: "mw-1", createdSeconds: Self.outage + 7200, source: .stored, nowSeconds: 0))
-            return (without, try WeeklyReport(week: week, store: store, policy: policy))
-        }
+        let store = try SQLiteBucketStore(path: path)
+        try await onDedicatedThread { _ = try store.record(Self.events(), receivedAtMillis: 0) }
+        let without = try await WeeklyReport(week: week, store: store, policy: policy)
+        try await MaintenanceWindowRepository(store.sql).record(
+            try MaintenanceDeclaration(from: "2026-11-19T12:00:00Z", duration: "1h", actions: ["purchase"], reason: "receipt <migration>")
+                .window(id: "mw-1", createdSeconds: Self.outage + 7200, source: .stored, nowSeconds: 0))
+        let with = try await WeeklyReport(week: week, store: store, policy: policy)
         let purchase = { (report: WeeklyReport) in report.actions.first { $0.actionType == "purchase" } }
         #expect(purchase(without)?.metObjective == false && purchase(with)?.metObjective == true)
         #expect(without.maintenance.isEmpty && with.maintenance.count == 1)

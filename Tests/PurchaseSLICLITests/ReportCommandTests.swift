@@ -31,9 +31,9 @@ import Testing
         return path
     }
 
-    @Test func markdownSaysWhatChangedAndEscapes() throws {
+    @Test func markdownSaysWhatChangedAndEscapes() async throws {
         let db = try makeStore()
-        let markdown = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown"]).output().text
+        let markdown = try await ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown"]).output().text
         #expect(markdown.hasPrefix("# Weekly quality review 2026-W46 (Nov 9–15, 2026)"))
         // W46: 101 of 1008 plan-b purchases fail (1 in 10), W45: 11 of 1008 (index % 100 == 1, odd indexes).
         #expect(markdown.contains("purchase success rate worsened from"), "\(markdown)")
@@ -43,10 +43,10 @@ import Testing
         #expect(markdown.contains("| purchase | 409 rate | 0.00 % | 0.00 % | = +0.00 points (n.s.) |"))
     }
 
-    @Test func htmlIsWrittenToOut() throws {
+    @Test func htmlIsWrittenToOut() async throws {
         let db = try makeStore()
         let out = directory.file("out")
-        let text = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--out", out]).output().text
+        let text = try await ReportCommand.parse(["--db", db, "--week", "2026-W46", "--out", out]).output().text
         #expect(text.contains("wrote \(out)/report-2026-W46.html"))
         let page = try String(contentsOfFile: out + "/report-2026-W46.html", encoding: .utf8)
         #expect(page.contains("<h1>Weekly quality review 2026-W46</h1>"))
@@ -55,9 +55,10 @@ import Testing
 
     /// In Asia/Tokyo, 2026-W46 runs from 2026-11-08T15:00Z to 2026-11-15T15:00Z: its attainment is the
     /// store's counts over those hours (it holds 9 hours of W45's better purchases), not the UTC week's.
-    @Test func aWeekInAZoneIsItsMondayToMonday() throws {
+    @Test func aWeekInAZoneIsItsMondayToMonday() async throws {
         let db = try makeStore()
-        let markdown = try ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown", "--time-zone", "Asia/Tokyo"]).output().text
+        let markdown = try await ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown", "--time-zone", "Asia/Tokyo"]).output()
+            .text
         func successRate(from: String, to: String) throws -> String {
             let rows = try SQLiteBucketStore(path: db).counts(
                 CountQuery(fromSeconds: RFC3339.parseMillis(from)! / 1000, toSeconds: RFC3339.parseMillis(to)! / 1000, groupBy: [.actionType]))
@@ -72,7 +73,7 @@ import Testing
 
     /// The 409 trend's 6-hour steps start at the zone's Monday midnight, not at the store's UTC steps: in
     /// Tokyo, 2026-W45 starts at 2026-11-01T15:00Z, and only its first 6 hours answered 409.
-    @Test func theTrendOfAWeekInAZoneStepsFromItsMonday() throws {
+    @Test func theTrendOfAWeekInAZoneStepsFromItsMonday() async throws {
         let path = directory.file("trend.sqlite")
         let start = RFC3339.parseMillis("2026-11-01T12:00:00Z")! / 1000
         let conflicts = (start + 3 * 3600)..<(start + 9 * 3600)
@@ -85,15 +86,15 @@ import Testing
         _ = try SQLiteBucketStore(path: path).record(events, receivedAtMillis: 0)
         let tokyo = try TimeZoneOffsets.resolving("Asia/Tokyo", source: "test")
         let week = try #require(ISOWeek(parsing: "2026-W46", in: tokyo))
-        let report = try WeeklyReport(week: week, store: SQLiteBucketStore(path: path), policy: .default, episodes: [])
+        let report = try await WeeklyReport(week: week, store: SQLiteBucketStore(path: path), policy: .default, episodes: [])
         let trend = try #require(report.conflictTrend.first { $0.actionType == "retry" }?.values)
         #expect(trend.count == 56)
         #expect(trend[0] == 1 && trend[1] == 0, "\(trend.prefix(3))")
     }
 
-    @Test func aWeekNotOverYetIsRefused() throws {
+    @Test func aWeekNotOverYetIsRefused() async throws {
         let db = try makeStore()
-        #expect(throws: CommandFailure.self) { try ReportCommand.parse(["--db", db, "--week", "2099-W10"]).output().text }
+        await #expect(throws: CommandFailure.self) { try await ReportCommand.parse(["--db", db, "--week", "2099-W10"]).output().text }
     }
 
     @Test(arguments: ["2026-W60", "W46", "yesterday"])
@@ -107,7 +108,7 @@ extension ReportCommandTests {
     /// the backtest of its charts with the review) count the same episodes for the same durations. An
     /// outage of 38 minutes on the Wednesday of W46 (starting and ending off the 5-minute marks, where a
     /// 5-minute backtest would cut it differently), in purchases four a minute over two weeks.
-    @Test func renderAndReportCountTheSameEpisodes() throws {
+    @Test func renderAndReportCountTheSameEpisodes() async throws {
         let path = directory.file("outage.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let start = RFC3339.parseMillis("2026-11-02T00:00:00Z")! / 1000
@@ -122,9 +123,9 @@ extension ReportCommandTests {
             }
         }
         _ = try store.record(events, receivedAtMillis: 0)
-        let markdown = try ReportCommand.parse(["--db", path, "--week", "2026-W46", "--format", "markdown"]).output().text
+        let markdown = try await ReportCommand.parse(["--db", path, "--week", "2026-W46", "--format", "markdown"]).output().text
         let out = directory.file("pages")
-        try RenderCommand.parse(["--db", path, "--at", "2026-11-17T00:00:00Z", "--range", "7d", "--out", out]).run()
+        try await RenderCommand.parse(["--db", path, "--at", "2026-11-17T00:00:00Z", "--range", "7d", "--out", out]).run()
         let page = try String(contentsOfFile: out + "/report-2026-W46.html", encoding: .utf8)
         func episodes(_ text: String) -> String? {
             text.range(of: #"\d+ incidents? \(\d+ paged\) from \d+ alert episodes?; the longest, [^,]+, lasted [^.]+\."#, options: .regularExpression)

@@ -51,7 +51,7 @@ import Testing
                 actionType: .retry, resultType: .success, statusCode: 200)
             grant.transactionID = Self.renewal
             _ = try store.record([grant], receivedAtMillis: granted)
-            let context = AlertContext(store: store, policy: logs.policy)
+            let context = AlertContext(store: store, storedMaintenance: [], policy: logs.policy)
             let incident = try context.incident(id: Self.outage, at: seconds("2026-11-20T00:00:00Z"))
             return try [seconds("2026-11-09T09:00:00Z"), seconds("2026-11-20T00:00:00Z")].map {
                 try context.record(of: incident, at: $0).cost.retriedNotGranted

@@ -42,7 +42,7 @@ import Testing
             }
         }
         _ = try store.record(batch, receivedAtMillis: 0)
-        let context = AlertContext(store: store, policy: .default)
+        let context = AlertContext(store: store, storedMaintenance: [], policy: .default)
         let end = start + Int64(days) * 86_400
         let inputs = try context.inputs(from: start - AlertEvaluator(policy: .default).firingHistorySeconds, to: end)
         let episodes = AlertEvaluator(policy: .default).episodes(from: start, to: end, stepSeconds: 60, inputs: inputs)
@@ -128,7 +128,7 @@ import Testing
         try await withReceiver { port, received in
             try await HTTPClientTransport.withTransport { transport in
                 let notifier = AlertNotifier(
-                    context: AlertContext(store: run.context.store, policy: .default), intervalSeconds: 60,
+                    context: AlertContext(store: run.context.store, storedMaintenance: [], policy: .default), intervalSeconds: 60,
                     sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/api/v2/alerts")!, format: .alertmanager, transport: transport),
                     logger: Logger(label: "test"), nowMillis: { 0 })
                 var state = notifier.initialState

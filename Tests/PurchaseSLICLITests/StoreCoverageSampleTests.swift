@@ -53,8 +53,12 @@ import Testing
         let logs = try SampleLogs.get()
         let (w46, w47) = try await onDedicatedThread {
             (
-                try WeeklyReport(week: ISOWeek(parsing: "2026-W46")!, store: logs.store, policy: logs.policy).markdown,
-                try WeeklyReport(week: ISOWeek(parsing: "2026-W47")!, store: logs.store, policy: logs.policy).markdown
+                try WeeklyReport(
+                    week: ISOWeek(parsing: "2026-W46")!, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy)
+                ).markdown,
+                try WeeklyReport(
+                    week: ISOWeek(parsing: "2026-W47")!, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy)
+                ).markdown
             )
         }
         #expect(!w46.contains("No store charge expecting a grant this week"), "\(w46)")
@@ -77,7 +81,7 @@ import Testing
         let page = try await onDedicatedThread {
             try DashboardRenderer(
                 definitions: logs.definitions,
-                context: DashboardContext(store: logs.store, policy: logs.policy, atSeconds: demoTime, rangeSeconds: 86_400),
+                context: DashboardContext(store: logs.store, storedMaintenance: [], policy: logs.policy, atSeconds: demoTime, rangeSeconds: 86_400),
                 links: PageLinks(databasePath: logs.database)
             ).render(generatedAtSeconds: demoTime).first { $0.name == "oncall.html" }?.html ?? ""
         }

@@ -43,7 +43,7 @@ import Testing
                 told("c4", .charge, hoursBefore: 30, transaction: "t4", product: "coins_100"),
             ], receivedAtMillis: ten * 1000)
         let policy = SLOPolicy.default
-        let context = AlertContext(store: store, policy: policy)
+        let context = AlertContext(store: store, storedMaintenance: [], policy: policy)
         let read = try context.storeRecord(from: ten - 3600, to: ten)
         let activity = StoreActivitySeries(
             rows: try store.storeActivity(fromMillis: read.activity.startSeconds * 1000, toMillis: ten * 1000, stepSeconds: 3600),

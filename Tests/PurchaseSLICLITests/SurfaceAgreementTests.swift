@@ -67,7 +67,8 @@ import Testing
         let logs = try SampleLogs.get()
         for (week, paged) in [("2026-W43", "1 incident (1 paged)"), ("2026-W44", "1 incident (0 paged)")] {
             let review = try await onDedicatedThread {
-                try WeeklyReport(week: try #require(ISOWeek(parsing: week)), store: logs.store, policy: logs.policy)
+                try WeeklyReport(
+                    week: try #require(ISOWeek(parsing: week)), context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
             }
             let summary = review.summary(escaping: .terminal)
             #expect(summary.contains(paged), "\(week): \(summary)")
@@ -80,7 +81,10 @@ import Testing
     @Test func aPartialWeekIsNotComparedAsIfWhole() async throws {
         let logs = try SampleLogs.get()
         func review(_ week: String) async throws -> WeeklyReport {
-            try await onDedicatedThread { try WeeklyReport(week: try #require(ISOWeek(parsing: week)), store: logs.store, policy: logs.policy) }
+            try await onDedicatedThread {
+                try WeeklyReport(
+                    week: try #require(ISOWeek(parsing: week)), context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
+            }
         }
         let (w43, w44, w45) = (try await review("2026-W43"), try await review("2026-W44"), try await review("2026-W45"))
         #expect(w43.daysWithEvents.current == 2 && w43.summary(escaping: .terminal).contains("This week holds events on 2 of its 7 days."))
@@ -98,7 +102,9 @@ import Testing
         let logs = try SampleLogs.get()
         let executable = try #require(builtExecutable)
         let week = try #require(ISOWeek(parsing: "2026-W47"))
-        let review = try await onDedicatedThread { try WeeklyReport(week: week, store: logs.store, policy: logs.policy) }
+        let review = try await onDedicatedThread {
+            try WeeklyReport(week: week, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
+        }
         let times = try #require(review.grantTimes)
         func slow(from: Int64, to: Int64, _ extra: [String] = []) async throws -> Int {
             let (termination, output) = try await ChildProcess.run(
@@ -133,7 +139,9 @@ import Testing
         let logs = try SampleLogs.get()
         let executable = try #require(builtExecutable)
         let week = try #require(ISOWeek(parsing: "2026-W47"))
-        let review = try await onDedicatedThread { try WeeklyReport(week: week, store: logs.store, policy: logs.policy) }
+        let review = try await onDedicatedThread {
+            try WeeklyReport(week: week, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
+        }
         let ours = review.refunds.current.ours
         #expect(ours.count >= 3 && review.refunds.current.byCause[.neverGranted]?.count == ours.count, "\(review.refunds.current)")
         #expect(ours.amounts == ["USD": 4.99 * Double(ours.count)])
@@ -164,7 +172,7 @@ import Testing
         let week = try #require(ISOWeek(parsing: name))
         let (review, backtest) = try await onDedicatedThread {
             (
-                try WeeklyReport(week: week, store: logs.store, policy: logs.policy).markdown,
+                try WeeklyReport(week: week, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy)).markdown,
                 try logs.context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60)
             )
         }
@@ -216,7 +224,8 @@ import Testing
         try await withReceiver { port, received in
             try await HTTPClientTransport.withTransport { transport in
                 let notifier = AlertNotifier(
-                    context: AlertContext(store: logs.store, policy: logs.policy, databasePath: logs.database), intervalSeconds: 60,
+                    context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy, databasePath: logs.database),
+                    intervalSeconds: 60,
                     sender: WebhookSender(url: URL(string: "http://127.0.0.1:\(port)/slack")!, format: .slack, transport: transport),
                     logger: quietLogger,
                     nowMillis: { 0 })
@@ -360,7 +369,8 @@ struct AlertSurfaces {
             return
         }
         let files = try DashboardRenderer(
-            definitions: logs.definitions, context: DashboardContext(store: logs.store, policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
+            definitions: logs.definitions,
+            context: DashboardContext(store: logs.store, storedMaintenance: [], policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
             links: PageLinks(databasePath: logs.database)
         ).render(generatedAtSeconds: time)
         oncall = files.first { $0.name == "oncall.html" }?.html
@@ -423,7 +433,7 @@ struct SampleLogs: Sendable {
     let policy: SLOPolicy
     let definitions: [DashboardDefinition]
     /// `alerts`' context on the database.
-    var context: AlertContext { AlertContext(store: store, policy: policy, databasePath: database) }
+    var context: AlertContext { AlertContext(store: store, storedMaintenance: [], policy: policy, databasePath: database) }
 
     /// The sample logs of the suite running.
     @TaskLocal static var current: SampleLogs?

@@ -31,7 +31,7 @@ import Testing
         return events
     }
 
-    @Test func releasesAndPausesAreMarkedAndTheWeekBeforeOverlaid() throws {
+    @Test func releasesAndPausesAreMarkedAndTheWeekBeforeOverlaid() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
         _ = try store.record(Self.events(), receivedAtMillis: 0)
@@ -40,7 +40,7 @@ import Testing
                 store: .apple, app: "", candidate: "4.12.0", releaseStartSeconds: Self.release, verdict: "rollback", isDryRun: false,
                 outcome: .paused,
                 status: 200, detail: "PATCH phasedReleaseState PAUSED", step: 5, timeSeconds: Self.release + 7200, attempts: 1))
-        let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: Self.end, rangeSeconds: 86_400)
+        let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: Self.end, rangeSeconds: 86_400)
         let pages = try renderPages(try shippedDefinitions(), context: context)
         let oncall = try #require(pages["oncall.html"])
         #expect(oncall.contains(">4.12.0 iOS 1 %</text>"))

@@ -41,13 +41,13 @@ struct RenderedFixture: Sendable {
 /// Builds a fixture in a temporary directory before a suite's tests and removes it after them, so that
 /// every test (and every argument of a parameterized one) reads the same store and pages.
 struct FixtureTrait: SuiteTrait, TestScoping {
-    let make: @Sendable (TemporaryDirectory) throws -> RenderedFixture
+    let make: @Sendable (TemporaryDirectory) async throws -> RenderedFixture
 
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory()
-        let fixture = try make(directory)
+        let fixture = try await make(directory)
         try await RenderedFixture.$current.withValue(fixture) { try await function() }
         withExtendedLifetime(directory) {}
     }
@@ -58,7 +58,7 @@ extension Trait where Self == FixtureTrait {
     static var outageFixture: Self {
         FixtureTrait { directory in
             let store = try OutageFixture.makeStore(in: directory)
-            let context = try OutageFixture.context(store, rangeSeconds: 3 * 86_400)
+            let context = try await OutageFixture.context(store, rangeSeconds: 3 * 86_400)
             return RenderedFixture(store: store, pages: try renderPages(try shippedDefinitions(), context: context))
         }
     }
@@ -121,8 +121,8 @@ enum OutageFixture {
     }
 
     /// A context for pages at ``end`` covering `rangeSeconds`.
-    static func context(_ store: SQLiteBucketStore, rangeSeconds: Int64) throws -> DashboardContext {
-        DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: end, rangeSeconds: rangeSeconds)
+    static func context(_ store: SQLiteBucketStore, rangeSeconds: Int64) async throws -> DashboardContext {
+        try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: end, rangeSeconds: rangeSeconds)
     }
 }
 

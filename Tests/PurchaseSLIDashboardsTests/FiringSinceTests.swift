@@ -26,10 +26,10 @@ import Testing
         var description: String { "\(identity) since \(RFC3339.format(seconds: startsAt)), \(severityChanges.count) severities" }
     }
 
-    @Test func thePagesSnapshotAgreesWithAlertsAtOnAnIncidentWithinTheRange() throws {
+    @Test func thePagesSnapshotAgreesWithAlertsAtOnAnIncidentWithinTheRange() async throws {
         let directory = try TemporaryDirectory()
         let store = try OutageFixture.makeStore(in: directory)
-        let context = AlertContext(store: store, policy: try shippedPolicy())
+        let context = try await AlertContext(store: store, policy: try shippedPolicy())
         let end = OutageFixture.end
         let live = try context.firingReports(at: end).map(Course.init)
         let snapshot = try context.snapshotReports(from: end - 86_400, at: end)
@@ -70,7 +70,7 @@ import Testing
                     appVersion: "4.11.0", platform: "iOS", errorDescription: failed ? "verification failed: 503" : nil))
         }
         _ = try store.record(events, receivedAtMillis: end * 1000)
-        let context = AlertContext(store: store, policy: policy)
+        let context = AlertContext(store: store, storedMaintenance: [], policy: policy)
         return (
             onset,
             try context.episodeReports(from: onset - 3600, to: end + 60, stepSeconds: 60).filter { $0.endsAt == nil },

@@ -158,7 +158,7 @@ extension Trait where Self == FixtureTrait {
             // and the weekly review.
             for (offset, reason) in corpus.enumerated() {
                 let start = offset % 2 == 0 ? end - 1800 : end - 86_400 + Int64(offset) * 600
-                try store.record(
+                try await MaintenanceWindowRepository(store.sql).record(
                     MaintenanceWindow(
                         id: "mw-\(offset)", startSeconds: start, endSeconds: start + 3600, actions: ["retry"], reason: reason,
                         createdSeconds: end - 60))
@@ -176,7 +176,7 @@ extension Trait where Self == FixtureTrait {
                         .chart(title: nil, metric: .rate(.successRate), actionType: "purchase", by: dimension, stepSeconds: nil),
                     ]
                 } + [.topErrors(actionType: nil, windowSeconds: 86_400, limit: 100), .rollout(candidate: corpus[0], baseline: corpus[1])])
-            let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: end, rangeSeconds: 86_400)
+            let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: end, rangeSeconds: 86_400)
             return RenderedFixture(store: store, pages: try renderPages(try shippedDefinitions() + [everyDimension], context: context))
         }
     }

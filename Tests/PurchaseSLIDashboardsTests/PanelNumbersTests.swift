@@ -31,8 +31,8 @@ import Testing
     /// The range is one day and three days: steps of 5 and 15 minutes, and a page time 17 minutes past the
     /// hour, so a table that summed whole steps from before the range would count events the query does not.
     @Test(arguments: [86_400, 3 * 86_400] as [Int64])
-    func tableRowsAreTheQueryOverTheRange(rangeSeconds: Int64) throws {
-        let context = try OutageFixture.context(fixture.store, rangeSeconds: rangeSeconds)
+    func tableRowsAreTheQueryOverTheRange(rangeSeconds: Int64) async throws {
+        let context = try await OutageFixture.context(fixture.store, rangeSeconds: rangeSeconds)
         let page = try #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
         let table = try #require(page.between("<h3>purchase by productID, worst first</h3>", "</section>"))
         let expected = try counts(from: context.fromSeconds, to: context.atSeconds, groupBy: [.productID], action: "purchase")
@@ -49,8 +49,8 @@ import Testing
         #expect(table.contains("failures beyond the \(NumberText.percent(Double(all.failure) / Double(all.valid))) average failure rate"))
     }
 
-    @Test func objectiveWindowsAreTheQueryOverTheirWindows() throws {
-        let context = try OutageFixture.context(fixture.store, rangeSeconds: 3 * 86_400)
+    @Test func objectiveWindowsAreTheQueryOverTheirWindows() async throws {
+        let context = try await OutageFixture.context(fixture.store, rangeSeconds: 3 * 86_400)
         let page = try #require(fixture.pages["oncall.html"])
         for (action, target) in [("purchase", 0.99), ("retry", 0.95)] {
             let card = try #require(page.between("<div class=\"card\"><h3>\(action) ", "</div></div>"))
@@ -76,8 +76,8 @@ import Testing
         #expect(left < 0 && purchase.contains("overspent by \(NumberText.percent(-left))"))
     }
 
-    @Test func topErrorsAreTheErrorQueryOverTheWindow() throws {
-        let context = try OutageFixture.context(fixture.store, rangeSeconds: 3 * 86_400)
+    @Test func topErrorsAreTheErrorQueryOverTheWindow() async throws {
+        let context = try await OutageFixture.context(fixture.store, rangeSeconds: 3 * 86_400)
         let page = try #require(fixture.pages["oncall.html"])
         let panel = try #require(page.between("<h3>Top failure reasons, last 1 d</h3>", "</section>"))
         let rows = try fixture.store.errorCounts(

@@ -7,11 +7,11 @@ import Testing
 /// Pages rendered five days after the outage fixture's last event: old data never reads as a healthy
 /// present.
 @Suite struct StalePagesTests {
-    @Test func pagesOfAFeedThatStoppedSayStaleAndNeverOK() throws {
+    @Test func pagesOfAFeedThatStoppedSayStaleAndNeverOK() async throws {
         let directory = try TemporaryDirectory()
         let store = try OutageFixture.makeStore(in: directory)
         let later = OutageFixture.end + 5 * 86_400
-        let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: later, rangeSeconds: 7 * 86_400)
+        let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: later, rangeSeconds: 7 * 86_400)
         let pages = try renderPages(try shippedDefinitions(), context: context)
         let oncall = try #require(pages["oncall.html"])
         #expect(!oncall.contains("<span class=\"status ok\">OK</span>"), "an OK badge on five-day-old data")
@@ -35,10 +35,10 @@ import Testing
         #expect(rollout.contains("NO VERDICT on 4.12.0") && !rollout.contains("PROCEED") && !rollout.contains("ROLL BACK"))
     }
 
-    @Test func pagesOfAFreshFeedSayWhenTheLastEventCame() throws {
+    @Test func pagesOfAFreshFeedSayWhenTheLastEventCame() async throws {
         let directory = try TemporaryDirectory()
         let store = try OutageFixture.makeStore(in: directory)
-        let pages = try renderPages(try shippedDefinitions(), context: try OutageFixture.context(store, rangeSeconds: 86_400))
+        let pages = try renderPages(try shippedDefinitions(), context: try await OutageFixture.context(store, rangeSeconds: 86_400))
         let oncall = try #require(pages["oncall.html"])
         #expect(!oncall.contains("STALE") && !oncall.contains("NO DATA"))
         #expect(oncall.contains("· last event under a minute ago (2026-11-16T12:16:00Z)"))

@@ -15,7 +15,7 @@ import Testing
 
     /// The restore card of a day of restores at one a minute whose last 30 minutes fail every third
     /// (`failing`) or never; with `firing`, the page shows those alerts instead of evaluating its own.
-    private func restoreCard(failing: Bool, failingMinutes: Set<Int> = [], firing: [AlertReport]? = nil) throws -> String {
+    private func restoreCard(failing: Bool, failingMinutes: Set<Int> = [], firing: [AlertReport]? = nil) async throws -> String {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("badge.sqlite"))
         let events = (0..<1440).map { minute in
@@ -25,7 +25,7 @@ import Testing
                 actionType: .restore, resultType: fails ? .failure : .success, errorDescription: fails ? "receipt invalid" : nil)
         }
         _ = try store.record(events, receivedAtMillis: 0)
-        let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: start + 86_400, rangeSeconds: 86_400)
+        let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: start + 86_400, rangeSeconds: 86_400)
         let page: String
         if let firing {
             let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
@@ -42,38 +42,38 @@ import Testing
     /// An alert on the action that spends no budget of its objective (charges not granted, a spike; here
     /// the toy rule's) is the card's one status while the objective's own alert is quiet: the card is never
     /// OK nor green beside it.
-    @Test func anotherAlertOnTheActionIsNamedBesideTheObjectivesStatus() throws {
+    @Test func anotherAlertOnTheActionIsNamedBesideTheObjectivesStatus() async throws {
         let at = start + 86_400
         let finding = AlertFinding(
             kind: .restoreShare, severity: .page, labels: SeriesLabels(actionType: "restore"), time: at,
             evidence: RestoreShareEvidence(restores: 60, all: 60))
-        let card = try restoreCard(failing: false, firing: [AlertReport(finding: finding, startsAt: at - 600)])
+        let card = try await restoreCard(failing: false, firing: [AlertReport(finding: finding, startsAt: at - 600)])
         #expect(card.hasPrefix("<span class=\"status bad\">PAGE: RestoreShare</span></h3>"), "\(card.prefix(160))")
         #expect(card.contains("<div class=\"big \">") && !card.contains("status ok"))
     }
 
-    @Test func aThinActionFailingNowReadsBelowObjectiveNotOK() throws {
-        let card = try restoreCard(failing: true)
+    @Test func aThinActionFailingNowReadsBelowObjectiveNotOK() async throws {
+        let card = try await restoreCard(failing: true)
         #expect(card.hasPrefix("<span class=\"status bad\">BELOW OBJECTIVE</span>"), "\(card.prefix(120))")
         #expect(card.contains("<div class=\"big bad\">"))
     }
 
-    @Test func theSameActionWithoutFailuresReadsOK() throws {
-        #expect(try restoreCard(failing: false).hasPrefix("<span class=\"status ok\">OK</span>"))
+    @Test func theSameActionWithoutFailuresReadsOK() async throws {
+        #expect(try await restoreCard(failing: false).hasPrefix("<span class=\"status ok\">OK</span>"))
         // One failure in the hour (98.3 % against 99 %) is within what chance and the budget allow.
-        #expect(try restoreCard(failing: false, failingMinutes: [1400]).hasPrefix("<span class=\"status ok\">OK</span>"))
+        #expect(try await restoreCard(failing: false, failingMinutes: [1400]).hasPrefix("<span class=\"status ok\">OK</span>"))
     }
 
     /// Far under the objective (3 failures of 60, 95 % against 99 %) on too few events to be sure is a
     /// warning, never a green OK.
-    @Test func farUnderTheObjectiveOnFewEventsIsNotOK() throws {
-        let card = try restoreCard(failing: false, failingMinutes: [1390, 1410, 1430])
+    @Test func farUnderTheObjectiveOnFewEventsIsNotOK() async throws {
+        let card = try await restoreCard(failing: false, failingMinutes: [1390, 1410, 1430])
         #expect(card.hasPrefix("<span class=\"status warn\">UNDER OBJECTIVE</span>"), "\(card.prefix(120))")
     }
 
     /// A page that calmed to a ticket is labelled TICKET, as its text says, at the receiver and in the alert
     /// list: the action's card says the same.
-    @Test func aCardTakesTheSeverityItsAlertIsLabelledWith() throws {
+    @Test func aCardTakesTheSeverityItsAlertIsLabelledWith() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("calmed.sqlite"))
         let at = start + 86_400
@@ -86,7 +86,7 @@ import Testing
                 .init(atSeconds: at - 7200, severity: .ticket), .init(atSeconds: at - 5400, severity: .page),
                 .init(atSeconds: at - 1800, severity: .ticket),
             ])
-        let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: at, rangeSeconds: 86_400)
+        let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: at, rangeSeconds: 86_400)
         let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
         let page = try DashboardPage(
             definition: oncall, context: context,
@@ -102,11 +102,11 @@ import Testing
     /// Events clients dropped unsent: the pages say the counts are incomplete, in a banner, however
     /// fresh the data; without drops there is no such banner.
     @Test(arguments: [Int64(0), 1234])
-    func droppedEventsMakeTheCountsIncomplete(dropped: Int64) throws {
+    func droppedEventsMakeTheCountsIncomplete(dropped: Int64) async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("dropped.sqlite"))
         let at = start + 86_400
-        let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: at, rangeSeconds: 86_400)
+        let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: at, rangeSeconds: 86_400)
         let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
         let freshness = DataFreshness(
             atSeconds: at, newestEventSeconds: ["purchase": at - 60], staleAfterSeconds: 3600, clientDroppedEvents: dropped, countedEvents: 98_766)
@@ -117,7 +117,7 @@ import Testing
 
     /// The on-call page's burn-down: a day of restores failing one time in ten spends ten times the
     /// budget, which stays spent at that burn; the week and month are missed; purchases have no events.
-    @Test func theBurnDownSaysWhatIsLeftAndWhenItRunsOut() throws {
+    @Test func theBurnDownSaysWhatIsLeftAndWhenItRunsOut() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("budget.sqlite"))
         let events = (0..<1440).map { minute in
@@ -126,7 +126,7 @@ import Testing
                 actionType: .restore, resultType: minute % 10 == 0 ? .failure : .success)
         }
         _ = try store.record(events, receivedAtMillis: 0)
-        let context = DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: start + 86_400, rangeSeconds: 86_400)
+        let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: start + 86_400, rangeSeconds: 86_400)
         let page = try #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
         let restore = String(try #require(page.between("<h3>restore: error budget over 28d (1 day of data)</h3>", "</section>")))
         #expect(

@@ -54,14 +54,14 @@ struct ToyAlertRuleTests {
     static let summary = "of the valid events of the last hour (toy rule)"
 
     @Test(arguments: [false, true])
-    func theToyKindShowsEverywhere(registered: Bool) throws {
+    func theToyKindShowsEverywhere(registered: Bool) async throws {
         let directory = try TemporaryDirectory()
         let store = try OutageFixture.makeStore(in: directory)
         let policy = try shippedPolicy()
         let rules = AlertRules.standard(for: policy) + (registered ? [RestoreShareRule()] : [])
         let at = OutageFixture.end
         // alerts --at: the reports and their text.
-        let reports = try AlertContext(store: store, policy: policy, rules: rules).firingReports(at: at)
+        let reports = try await AlertContext(store: store, policy: policy, rules: rules).firingReports(at: at)
         let text = AlertOutput.text(reports, now: at)
         #expect((text.contains("TICKET  restores at ") && text.contains(Self.summary)) == registered, "\(text)")
         #expect(text.contains("look next: purchase-sli query --from") == true)
@@ -69,7 +69,7 @@ struct ToyAlertRuleTests {
         #expect(AlertOutput.slackWebhookJSON(reports, now: at).contains(Self.summary) == registered)
         #expect(AlertOutput.alertmanagerJSON(reports, now: at).contains("\"alertname\":\"RestoreShare\"") == registered)
         // The on-call page, rendered with the same rules.
-        let context = try OutageFixture.context(store, rangeSeconds: 86_400)
+        let context = try await OutageFixture.context(store, rangeSeconds: 86_400)
         let files = try DashboardRenderer(definitions: try shippedDefinitions(), context: context, rules: rules)
             .render(generatedAtSeconds: at)
         let oncall = try #require(files.first { $0.name == "oncall.html" }?.html)

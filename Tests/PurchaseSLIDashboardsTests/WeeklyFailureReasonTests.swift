@@ -25,13 +25,13 @@ struct WeeklyFailureReasonTests {
         }
     }
 
-    @Test func aReasonThatRoseHeadsTheListAboveAMoreFrequentSteadyOne() throws {
+    @Test func aReasonThatRoseHeadsTheListAboveAMoreFrequentSteadyOne() async throws {
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
         let steady = "NSURLErrorDomain Code=-1005 network connection lost"
         let rising = "verification failed: 503 upstream timeout"
         _ = try store.record(week("2026-11-09T00:00:00Z", [steady: 40, rising: 3], prefix: "w45"), receivedAtMillis: 0)
         _ = try store.record(week("2026-11-16T00:00:00Z", [steady: 42, rising: 17], prefix: "w46"), receivedAtMillis: 0)
-        let report = try WeeklyReport(week: ISOWeek(containing: seconds("2026-11-18T00:00:00Z")), store: store, policy: .default, episodes: [])
+        let report = try await WeeklyReport(week: ISOWeek(containing: seconds("2026-11-18T00:00:00Z")), store: store, policy: .default, episodes: [])
         #expect(report.errors.map(\.description) == [rising, steady])
         #expect(report.errors[0].roseSignificantly && !report.errors[1].roseSignificantly)
         #expect(report.summary(escaping: .terminal).contains("Top failure reason, the one that rose most: \"\(rising)\" (17, 3 the week before)."))
@@ -40,10 +40,10 @@ struct WeeklyFailureReasonTests {
         #expect(page.contains("<td class=\"bad\">+467 %</td>") && page.contains("<div class=\"banner\"><strong>Summary"))
     }
 
-    @Test func withoutAPreviousWeekNothingIsNewAndNoChangeIsClaimed() throws {
+    @Test func withoutAPreviousWeekNothingIsNewAndNoChangeIsClaimed() async throws {
         let store = try SQLiteBucketStore(path: directory.file("first.sqlite"))
         _ = try store.record(week("2026-11-16T00:00:00Z", ["receipt missing": 9], prefix: "w46"), receivedAtMillis: 0)
-        let report = try WeeklyReport(week: ISOWeek(containing: seconds("2026-11-18T00:00:00Z")), store: store, policy: .default, episodes: [])
+        let report = try await WeeklyReport(week: ISOWeek(containing: seconds("2026-11-18T00:00:00Z")), store: store, policy: .default, episodes: [])
         #expect(!report.hasPreviousWeek && report.errors.first?.risePValue == nil)
         let summary = report.summary(escaping: .terminal)
         #expect(summary.contains("No previous week (2026-W46 holds no event) to compare with."))
@@ -51,7 +51,7 @@ struct WeeklyFailureReasonTests {
         #expect(report.markdown.contains("| – | no previous week |") && !report.markdown.contains("| new |"))
     }
 
-    @Test func theSummaryBoxIsRedInAWeekWithAPageAndAmberWithOnlyTickets() throws {
+    @Test func theSummaryBoxIsRedInAWeekWithAPageAndAmberWithOnlyTickets() async throws {
         let store = try SQLiteBucketStore(path: directory.file("paged.sqlite"))
         let week = ISOWeek(containing: seconds("2026-11-18T00:00:00Z"))
         _ = try store.record(self.week("2026-11-16T00:00:00Z", [:], prefix: "w46"), receivedAtMillis: 0)
@@ -63,7 +63,7 @@ struct WeeklyFailureReasonTests {
                 startsAt: seconds("2026-11-18T10:00:00Z"), endsAt: seconds("2026-11-18T11:00:00Z"))
         }
         for (severity, tone) in [(Severity.page, "banner bad"), (.ticket, "banner warn")] {
-            let report = try WeeklyReport(week: week, store: store, policy: .default, episodes: [episode(severity)])
+            let report = try await WeeklyReport(week: week, store: store, policy: .default, episodes: [episode(severity)])
             #expect(report.document(navigation: [], generatedAtSeconds: 0).rendered.contains("<div class=\"\(tone)\"><strong>Summary"))
         }
     }

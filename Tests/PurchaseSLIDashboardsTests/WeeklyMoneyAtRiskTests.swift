@@ -13,7 +13,7 @@ struct WeeklyMoneyAtRiskTests {
     init() throws { directory = try TemporaryDirectory() }
 
     @Test("per product, this week against the week before, in the summary, the Markdown and the page")
-    func moneyAtRisk() throws {
+    func moneyAtRisk() async throws {
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
         let week = ISOWeek(containing: seconds("2026-11-18T12:00:00Z"))
         func charge(_ id: String, _ time: String, product: String = "coins_500", price: Double = 4.99) -> StoreNotification {
@@ -40,7 +40,7 @@ struct WeeklyMoneyAtRiskTests {
             return event
         }
         _ = try store.record(grants, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
-        let report = try WeeklyReport(week: week, store: store, policy: .default, episodes: [])
+        let report = try await WeeklyReport(week: week, store: store, policy: .default, episodes: [])
         let coins = try #require(report.moneyAtRisk.first)
         #expect(report.moneyAtRisk.count == 1)
         #expect(coins.productID == "coins_500" && coins.current.ungranted == 2 && coins.current.refunds == 1)
@@ -55,7 +55,7 @@ struct WeeklyMoneyAtRiskTests {
     /// grant whose charge arrived only after its week still counts there, repeats within and across the
     /// weeks' boundary are found where they were made.
     @Test("both weeks' unpaid grants from one read are each week's own")
-    func bothWeeksUnpaidGrantsAreEachWeeksOwn() throws {
+    func bothWeeksUnpaidGrantsAreEachWeeksOwn() async throws {
         let store = try SQLiteBucketStore(path: directory.file("unpaid.sqlite"))
         func charge(_ id: String, _ time: String) -> StoreNotification {
             StoreNotification(
@@ -83,7 +83,7 @@ struct WeeklyMoneyAtRiskTests {
             return event
         }
         _ = try store.record(grants, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
-        let context = AlertContext(store: store, policy: .default)
+        let context = try await AlertContext(store: store, policy: .default)
         let weeks = [ISOWeek(containing: seconds("2026-11-18T12:00:00Z")), ISOWeek(containing: seconds("2026-11-11T12:00:00Z"))]
         let together = try context.unpaidGrantLists(of: weeks.map { $0.startSeconds..<$0.endSeconds })
         let alone = try weeks.map { try context.unpaidGrantList(from: $0.startSeconds, to: $0.endSeconds, at: $0.endSeconds) }

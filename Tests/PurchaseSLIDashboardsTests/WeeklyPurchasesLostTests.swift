@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    @Test func aSlowBurnOnOneOfferIsNamedWithWhatItLost() throws {
+    @Test func aSlowBurnOnOneOfferIsNamedWithWhatItLost() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
         // 4,000 purchases at 99.8 % on the intro offer, 1,000 at 96.8 % on winback-50 (29.99 USD): 99.2 % in
@@ -37,7 +37,7 @@ import Testing
             purchases(4000, failures: 8, offer: "intro", product: "premium_yearly", price: 29.99, prefix: "a")
                 + purchases(1000, failures: 32, offer: "winback-50", product: "premium_yearly", price: 29.99, prefix: "bb"),
             receivedAtMillis: 0)
-        let report = try WeeklyReport(week: ISOWeek(parsing: "2026-W47")!, store: store, policy: .default, episodes: [])
+        let report = try await WeeklyReport(week: ISOWeek(parsing: "2026-W47")!, store: store, policy: .default, episodes: [])
         #expect(report.actions.first { $0.actionType == "purchase" }?.metObjective == true)
         let winback = try #require(report.purchasesLost.first { $0.slice == SeriesLabels.Slice(dimension: .offerID, value: "winback-50") })
         // 1,000 valid × 99 % − 968 successes = 22 lost beyond the objective, at 29.99 USD each.

@@ -93,7 +93,7 @@ private final class ReportCollector: AlertNotificationSender, @unchecked Sendabl
     /// Evaluates at each of `times` in turn, as the service would, and returns what `sender` received.
     private func notify(at times: [Int64], sender: RecordingSender) async -> [[String]] {
         let notifier = AlertNotifier(
-            context: AlertContext(store: store, policy: .default), intervalSeconds: 60, sender: sender,
+            context: AlertContext(store: store, storedMaintenance: [], policy: .default), intervalSeconds: 60, sender: sender,
             logger: Logger(label: "test") { _ in logs },
             nowMillis: {
                 Issue.record("the clock was read")
@@ -113,6 +113,22 @@ private final class ReportCollector: AlertNotificationSender, @unchecked Sendabl
                 ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"],
                 ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z resolved 2026-11-14T13:30:00Z"],
             ])
+    }
+
+    /// The notifier lives as long as `serve`: a window declared while it runs (`maintenance add`, `POST
+    /// /v1/maintenance`) counts from its next round, not from the next restart.
+    @Test func aWindowDeclaredWhileItRunsSilencesTheNextRound() async throws {
+        let sender = RecordingSender(resendsFiring: true)
+        let notifier = AlertNotifier(
+            context: AlertContext(store: store, storedMaintenance: [], policy: .default), intervalSeconds: 60, sender: sender,
+            logger: Logger(label: "test") { _ in logs }, nowMillis: { 0 })
+        var state = notifier.initialState
+        await notifier.notify(at: at(12, 20), state: &state)
+        try await MaintenanceWindowRepository(store.sql).record(
+            MaintenanceWindow(id: "mw-1", startSeconds: at(11, 30), endSeconds: at(13, 30), reason: "grant server migration"))
+        await notifier.notify(at: at(12, 25), state: &state)
+        #expect(sender.delivered.first == ["PurchaseSuccessRateBurn page since 2026-11-14T12:02:00Z"])
+        #expect(sender.delivered.last?.allSatisfy { !$0.contains("page since") || $0.contains("resolved") } == true, "\(sender.delivered)")
     }
 
     @Test func alertmanagerGetsTheFiringAlertAtEveryEvaluationAndTheResolutionOnce() async {
@@ -155,7 +171,7 @@ extension AlertNotifierTests {
         for app in ["com.example.premium", "com.example.coins"] {
             let sender = ReportCollector()
             let notifier = AlertNotifier(
-                context: AlertContext(store: shared, policy: .default, app: app), intervalSeconds: 60, sender: sender,
+                context: AlertContext(store: shared, storedMaintenance: [], policy: .default, app: app), intervalSeconds: 60, sender: sender,
                 logger: Logger(label: "test") { _ in logs }, nowMillis: { 0 })
             var state = notifier.initialState
             for time in [at(11, 0), at(12, 20), at(13, 40)] { await notifier.notify(at: time, state: &state) }

@@ -40,7 +40,7 @@ import Testing
         logger.logLevel = .critical
         let publisher = DashboardPublisher(
             definitions: definitions,
-            context: { [store] in DashboardContext(store: store, policy: .default, atSeconds: $0, rangeSeconds: 86_400) },
+            context: { [store] in try await DashboardContext(store: store, policy: .default, atSeconds: $0, rangeSeconds: 86_400) },
             directory: pages, intervalSeconds: 60, logger: logger, nowMillis: { end * 1000 })
         await publisher.publish(at: end, generatedAtSeconds: end)
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: pages))

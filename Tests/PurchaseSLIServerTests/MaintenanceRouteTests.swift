@@ -43,7 +43,7 @@ import Testing
                 #expect(error.hasPrefix(message), "\(error)")
             }
         }
-        #expect(try store.maintenanceWindows().isEmpty)
+        #expect(try await MaintenanceWindowRepository(store.sql).windows().isEmpty)
     }
 
     @Test func aWindowIsDeclaredListedWithThePolicysAndRemoved() async throws {
@@ -59,7 +59,7 @@ import Testing
             #expect(declared.status == .created, "\(String(buffer: declared.body))")
             let id = try #require(bodyJSON(declared.body)["id"] as? String)
             #expect(id.hasPrefix("mw-") && bodyJSON(declared.body)["actions"] as? [String] == ["purchase"])
-            #expect(try store.maintenanceWindows().map(\.reason) == ["App Store maintenance"])
+            #expect(try await MaintenanceWindowRepository(store.sql).windows().map(\.reason) == ["App Store maintenance"])
             try await client.execute(uri: "/v1/maintenance", method: .get, headers: readKey) { response in
                 #expect(response.status == .ok)
                 let windows = bodyJSON(response.body)["windows"] as? [[String: Any]] ?? []
@@ -82,7 +82,7 @@ import Testing
             }
             try await client.execute(uri: "/v1/maintenance/\(id)", method: .delete, headers: key) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/maintenance/\(id)", method: .delete, headers: key) { #expect($0.status == .notFound) }
-            #expect(try store.maintenanceWindows().isEmpty)
+            #expect(try await MaintenanceWindowRepository(store.sql).windows().isEmpty)
         }
     }
 
@@ -108,7 +108,8 @@ import Testing
     /// A browser keeps the key for the pages and sends it with another site's form: a form's body
     /// (text/plain) and a request the browser says is cross-site are refused, and nothing is stored.
     @Test func anotherSitesPageCannotDeclareOrRemoveAWindow() async throws {
-        try store.record(MaintenanceWindow(id: "mw-1", startSeconds: 1_795_000_000, endSeconds: 1_795_003_600, reason: "kept"))
+        try await MaintenanceWindowRepository(store.sql).record(
+            MaintenanceWindow(id: "mw-1", startSeconds: 1_795_000_000, endSeconds: 1_795_003_600, reason: "kept"))
         let app = makeApp(store: store) { withKeys(&$0) }
         let form = #"{"from":"now","duration":"7d","reason":"x","p":"="}"#
         try await app.test(.router) { client in
@@ -121,7 +122,7 @@ import Testing
             try await client.execute(uri: "/v1/maintenance", method: .post, headers: crossSite, body: json(form)) { #expect($0.status == .forbidden) }
             try await client.execute(uri: "/v1/maintenance/mw-1", method: .delete, headers: crossSite) { #expect($0.status == .forbidden) }
         }
-        #expect(try store.maintenanceWindows().map(\.id) == ["mw-1"])
+        #expect(try await MaintenanceWindowRepository(store.sql).windows().map(\.id) == ["mw-1"])
     }
 
     struct Access: Sendable, CustomTestStringConvertible {
@@ -166,7 +167,8 @@ import Testing
     /// admin key changes anything, and without admin keys nothing does.
     @Test(arguments: accesses)
     func onlyAnAdminKeyDeclaresOrRemoves(_ access: Access) async throws {
-        try store.record(MaintenanceWindow(id: "mw-1", startSeconds: 1_795_000_000, endSeconds: 1_795_003_600, reason: "kept"))
+        try await MaintenanceWindowRepository(store.sql).record(
+            MaintenanceWindow(id: "mw-1", startSeconds: 1_795_000_000, endSeconds: 1_795_003_600, reason: "kept"))
         let app = makeApp(store: store, configure: access.configure)
         var given: HTTPFields = [.contentType: "application/json"]
         if let key = access.key { given[.authorization] = "Bearer \(key)" }
@@ -182,7 +184,7 @@ import Testing
             }
             try await client.execute(uri: "/v1/maintenance/mw-1", method: .delete, headers: headers) { #expect($0.status == access.delete) }
         }
-        let kept = try store.maintenanceWindows().map(\.reason)
+        let kept = try await MaintenanceWindowRepository(store.sql).windows().map(\.reason)
         #expect(kept == (access.post == .created ? ["silence them"] : ["kept"]))
     }
 
@@ -224,7 +226,7 @@ import Testing
                             "(29 %); at most 25 % of any 28 days may be maintenance without force; send \"force\": true to declare it anyway"),
                     "\(error)")
             }
-            #expect(try store.maintenanceWindows().isEmpty)
+            #expect(try await MaintenanceWindowRepository(store.sql).windows().isEmpty)
             let forced = weekly.dropLast() + #","force":true}"#
             try await client.execute(uri: "/v1/maintenance", method: .post, headers: key, body: json(String(forced))) {
                 #expect($0.status == .created)
@@ -235,9 +237,9 @@ import Testing
                 #expect($0.status == .unprocessableContent)
             }
         }
-        _ = try store.removeMaintenanceWindow(id: "weekly")
+        _ = try await MaintenanceWindowRepository(store.sql).remove(id: "weekly")
         for index in 0..<MaintenanceScheduling.maximumStoredWindows {
-            try store.record(
+            try await MaintenanceWindowRepository(store.sql).record(
                 MaintenanceWindow(
                     id: "mw-\(index)", startSeconds: 1_000_000 + Int64(index) * 3600, endSeconds: 1_000_060 + Int64(index) * 3600, reason: "old"))
         }
@@ -250,6 +252,6 @@ import Testing
                         == "200 maintenance windows are kept, the most (200): remove one before declaring another")
             }
         }
-        #expect(try store.maintenanceWindows().count == MaintenanceScheduling.maximumStoredWindows)
+        #expect(try await MaintenanceWindowRepository(store.sql).windows().count == MaintenanceScheduling.maximumStoredWindows)
     }
 }

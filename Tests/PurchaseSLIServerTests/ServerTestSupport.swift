@@ -43,7 +43,7 @@ final class FullDiskStore: BucketStore, SQLiteRecordsForwarding, @unchecked Send
 }
 
 /// A test store around the SQLite store: the stores' records go to it unchanged.
-protocol SQLiteRecordsForwarding: StoreRecordStore, IncidentRecordStore {
+protocol SQLiteRecordsForwarding: StoreRecordStore, IncidentRecordStore, SQLRecordStore {
     var base: SQLiteBucketStore { get }
 }
 
@@ -79,10 +79,7 @@ extension SQLiteRecordsForwarding {
     func record(_ deliveries: [MakeWholeDelivery]) throws { try base.record(deliveries) }
     func record(_ action: RolloutAction) throws { try base.record(action) }
     func rolloutActions(fromSeconds: Int64) throws -> [RolloutAction] { try base.rolloutActions(fromSeconds: fromSeconds) }
-    func record(_ window: MaintenanceWindow) throws { try base.record(window) }
-    func add(_ window: MaintenanceWindow) throws -> Bool { try base.add(window) }
-    func maintenanceWindows() throws -> [MaintenanceWindow] { try base.maintenanceWindows() }
-    func removeMaintenanceWindow(id: String) throws -> MaintenanceWindow? { try base.removeMaintenanceWindow(id: id) }
+    var sql: any SQLExecutor { base.sql }
     func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
         try base.makeWholeDeliveries(naming: transactionIDs)
     }

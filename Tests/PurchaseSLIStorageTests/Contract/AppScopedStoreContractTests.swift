@@ -34,20 +34,6 @@ struct AppScopedStoreContractTests {
         #expect(try view.series([.app]).allSatisfy { $0.values == [app] })
     }
 
-    @Test("an app's view lists its own and every app's maintenance windows, and removes no other app's", arguments: Backend.all)
-    func maintenanceOfTheApp(_ backend: Backend) async throws {
-        let store = try await backend.store().store
-        func window(_ id: String, app: String) -> MaintenanceWindow {
-            MaintenanceWindow(id: id, app: app, startSeconds: 1_795_000_000, endSeconds: 1_795_003_600, reason: "deploy of \(id)")
-        }
-        for (id, app) in [("mw-1", ""), ("mw-2", "com.example.coins"), ("mw-3", "com.example.premium")] { try store.record(window(id, app: app)) }
-        let view = AppScopedStore(store, app: "com.example.coins")
-        #expect(try view.maintenanceWindows().map(\.id) == ["mw-1", "mw-2"])
-        #expect(try view.removeMaintenanceWindow(id: "mw-3") == nil)
-        #expect(try view.removeMaintenanceWindow(id: "mw-2")?.id == "mw-2")
-        #expect(try store.maintenanceWindows().map(\.id) == ["mw-1", "mw-3"])
-    }
-
     @Test("past the series cap each app's totals stay exact: overflow series keep the action and the app", arguments: Backend.all)
     func exactPastTheSeriesCap(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default

@@ -163,30 +163,6 @@ struct StoreRecordContractTests {
         #expect(try store.rolloutActions(fromSeconds: 1_795_005_001).map(\.store) == [.apple])
     }
 
-    @Test("maintenance windows: kept whole, replaced by id, listed by first start, removed once", arguments: Backend.all)
-    func maintenanceWindowsKept(_ backend: Backend) async throws {
-        let store = try await backend.store().store
-        let weekly = MaintenanceWindow(
-            id: "mw-0000000a", startSeconds: 1_795_000_000, endSeconds: 1_795_001_800,
-            recurrence: try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=SU,WE;COUNT=10"), actions: ["purchase", "restore"],
-            reason: "weekly deploy é", createdSeconds: 1_794_990_000)
-        var once = MaintenanceWindow(
-            id: "mw-0000000b", app: "com.example.app", startSeconds: 1_794_000_000, endSeconds: 1_794_007_200, reason: "store outage",
-            createdSeconds: 1_794_100_000)
-        try store.record(weekly)
-        try store.record(once)
-        once.reason = "App Store outage (Apple's notice)"
-        try store.record(once)
-        #expect(try store.maintenanceWindows() == [once, weekly])
-        var taken = weekly
-        taken.reason = "another declaration of the same id"
-        #expect(try store.add(taken) == false && store.maintenanceWindows().last == weekly, "a declaration never replaces a window")
-        #expect(try store.add(MaintenanceWindow(id: "mw-0000000c", startSeconds: 1_796_000_000, endSeconds: 1_796_000_600, reason: "new")))
-        #expect(try store.removeMaintenanceWindow(id: "mw-0000000b") == once)
-        #expect(try store.removeMaintenanceWindow(id: "mw-0000000b") == nil)
-        #expect(try store.maintenanceWindows().map(\.id) == ["mw-0000000a", "mw-0000000c"])
-    }
-
     @Test(
         "reports received 9 days ago stay only for the charges stored in the span they reach; their grants stay, a file read today waits, settling twice changes nothing",
         arguments: Backend.all)

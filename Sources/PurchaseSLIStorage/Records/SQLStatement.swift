@@ -1,0 +1,93 @@
+/// One SQL statement of the low-volume records (``MaintenanceWindowRepository`` and its kin), written once
+/// for every backend: its text is the code's own, and each interpolated value is bound, never spliced, as
+/// a placeholder each dialect spells its way (`?` in SQLite, `$1` in PostgreSQL).
+///
+/// ```swift
+/// let statement: SQLStatement = "DELETE FROM maintenance_window WHERE id = \(id) RETURNING \(sql: columns)"
+/// ```
+public struct SQLStatement: Sendable, Hashable, ExpressibleByStringInterpolation {
+    /// A piece of the statement: code's text, a bound value, or a word each dialect spells its way.
+    enum Part: Sendable, Hashable {
+        case text(String)
+        case value(SQLValue)
+        case byteOrder
+    }
+
+    var parts: [Part]
+
+    /// A statement of the code's text alone.
+    public init(stringLiteral text: String) {
+        parts = [.text(text)]
+    }
+
+    /// A statement with values bound where they are interpolated.
+    public init(stringInterpolation: StringInterpolation) {
+        parts = stringInterpolation.parts
+    }
+
+    /// The text for `dialect` with its placeholders, and the values they stand for, in order.
+    public func rendered(for dialect: SQLDialect) -> (sql: String, values: [SQLValue]) {
+        var sql = ""
+        var values: [SQLValue] = []
+        for part in parts {
+            switch part {
+            case .text(let text): sql += text
+            case .value(let value):
+                values.append(value)
+                sql += dialect == .postgres ? "$\(values.count)" : "?"
+            case .byteOrder: sql += dialect == .postgres ? #"COLLATE "C""# : "COLLATE BINARY"
+            }
+        }
+        return (sql, values)
+    }
+
+    /// Builds a statement: literal text is the code's, interpolations are bound values unless marked.
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var parts: [Part] = []
+
+        /// Starts a statement.
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            parts.reserveCapacity(2 * interpolationCount + 1)
+        }
+
+        /// The code's own text.
+        public mutating func appendLiteral(_ literal: String) { parts.append(.text(literal)) }
+
+        /// A value, bound.
+        public mutating func appendInterpolation(_ value: SQLValue) { parts.append(.value(value)) }
+
+        /// Text, bound.
+        public mutating func appendInterpolation(_ value: String) { appendInterpolation(.text(value)) }
+
+        /// Text or NULL, bound.
+        public mutating func appendInterpolation(_ value: String?) { appendInterpolation(value.map(SQLValue.text) ?? .null) }
+
+        /// An integer, bound.
+        public mutating func appendInterpolation(_ value: Int64) { appendInterpolation(.integer(value)) }
+
+        /// An integer or NULL, bound.
+        public mutating func appendInterpolation(_ value: Int64?) { appendInterpolation(value.map(SQLValue.integer) ?? .null) }
+
+        /// Another statement spliced in whole (a column list the code keeps once), its values bound in place.
+        public mutating func appendInterpolation(sql statement: SQLStatement) { parts += statement.parts }
+
+        /// A collation, spelled as the dialect spells it.
+        public mutating func appendInterpolation(_ collation: SQLCollation) {
+            switch collation {
+            case .byteOrder: parts.append(.byteOrder)
+            }
+        }
+    }
+}
+
+/// The SQL each backend speaks; statements differ only in what ``SQLStatement`` spells for them.
+public enum SQLDialect: Sendable, Hashable {
+    case sqlite
+    case postgres
+}
+
+/// How text compares in an `ORDER BY` the backends must agree on.
+public enum SQLCollation: Sendable, Hashable {
+    /// By bytes (UTF-8), as Swift's `<` orders ASCII ids: SQLite's `BINARY`, PostgreSQL's `"C"`.
+    case byteOrder
+}

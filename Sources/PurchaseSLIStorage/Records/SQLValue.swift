@@ -1,0 +1,56 @@
+/// A value bound to an ``SQLStatement`` or read from an ``SQLRow``: the types the low-volume records' columns hold.
+public enum SQLValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case text(String)
+}
+
+/// One row a statement gave back, its columns in the order selected. Its readers name the table and
+/// column at fault when a value is not of the type the code keeps there.
+public struct SQLRow: Sendable, Hashable {
+    /// The columns' values.
+    public var values: [SQLValue]
+    /// The table read, for the error a damaged value gets.
+    public var table: String
+
+    /// Creates a row of `table`.
+    public init(_ values: [SQLValue], table: String) {
+        self.values = values
+        self.table = table
+    }
+
+    /// Column `index` as text.
+    public func text(_ index: Int) throws -> String {
+        guard case .text(let text) = try value(index) else { throw damaged(index, expected: "text") }
+        return text
+    }
+
+    /// Column `index` as text, or nil for NULL.
+    public func optionalText(_ index: Int) throws -> String? {
+        if case .null = try value(index) { return nil }
+        return try text(index)
+    }
+
+    /// Column `index` as an integer.
+    public func integer(_ index: Int) throws -> Int64 {
+        guard case .integer(let integer) = try value(index) else { throw damaged(index, expected: "an integer") }
+        return integer
+    }
+
+    /// Column `index` as an integer, or nil for NULL.
+    public func optionalInteger(_ index: Int) throws -> Int64? {
+        if case .null = try value(index) { return nil }
+        return try integer(index)
+    }
+
+    private func value(_ index: Int) throws -> SQLValue {
+        guard values.indices.contains(index) else { throw damaged(index, expected: "a value") }
+        return values[index]
+    }
+
+    private func damaged(_ index: Int, expected: String) -> StorageError {
+        let found = values.indices.contains(index) ? "\(values[index])" : "no column"
+        return StorageError.damaged(
+            table: table, row: "\(values.first.map { "\($0)" } ?? "?")", detail: "column \(index + 1): expected \(expected), found \(found)")
+    }
+}
