@@ -21,7 +21,7 @@ public struct RolloutActuator: Sendable {
     public let dryRun: Bool
     /// Whether a live action waits for a person's confirmation.
     public let requiresConfirmation: Bool
-    private let store: any StoreRecordStore
+    private let actions: RolloutActionRepository
     private let logger: Logger
     private let record: @Sendable (RolloutAction) -> Void
 
@@ -30,13 +30,13 @@ public struct RolloutActuator: Sendable {
     ///   - requiresConfirmation: whether a live action waits for `rollout confirm` (the default).
     ///   - record: told of every attempt (the metrics).
     public init(
-        controls: [any StoreReleaseControl], dryRun: Bool, requiresConfirmation: Bool = true, store: any StoreRecordStore, logger: Logger,
+        controls: [any StoreReleaseControl], dryRun: Bool, requiresConfirmation: Bool = true, store: any SQLRecordStore, logger: Logger,
         record: @escaping @Sendable (RolloutAction) -> Void = { _ in }
     ) {
         self.controls = controls
         self.dryRun = dryRun
         self.requiresConfirmation = requiresConfirmation
-        self.store = store
+        self.actions = RolloutActionRepository(store.sql)
         self.logger = logger
         self.record = record
     }
@@ -66,7 +66,7 @@ public struct RolloutActuator: Sendable {
         let stores = Store.releasing(platforms: report.platforms)
         let kept: [String: RolloutAction]
         do {
-            kept = Dictionary(try await store.rolloutActions(fromSecondsAsync: report.fromSeconds).map { ($0.key, $0) }) { _, last in last }
+            kept = Dictionary(try await actions.actions(fromSeconds: report.fromSeconds).map { ($0.key, $0) }) { _, last in last }
         } catch {
             logger.error("rollout action not taken: its record could not be read", metadata: ["error": "\(error)"])
             return []
@@ -84,7 +84,7 @@ public struct RolloutActuator: Sendable {
             audit(action)
             record(action)
             do {
-                try await store.recordAsync(action)
+                try await actions.record(action)
             } catch {
                 logger.error("rollout action not stored: it may be tried again", metadata: ["error": "\(error)"])
             }
@@ -174,23 +174,27 @@ public struct StoreReleases: Sendable {
     public var all: [StoreRelease] { read.values.flatMap { $0 } }
 }
 
-extension StoreRecordStore {
-    /// What was done to the stores' releases of `report`'s release of its candidate (its app's) by the
-    /// report's evaluation time, oldest first.
-    public func rolloutActions(of report: RolloutReport) throws -> [RolloutAction] {
-        try rolloutActions(fromSeconds: report.fromSeconds).filter {
-            $0.candidate == report.candidate && $0.releaseStartSeconds == report.fromSeconds && $0.app == (report.app ?? "")
-                && $0.timeSeconds <= report.toSeconds
+extension RolloutReport {
+    /// Of `actions`, what was done to the stores' releases of this report's release of its candidate (its
+    /// app's) by its evaluation time, in their order.
+    public func own(_ actions: [RolloutAction]) -> [RolloutAction] {
+        actions.filter {
+            $0.candidate == candidate && $0.releaseStartSeconds == fromSeconds && $0.app == (app ?? "") && $0.timeSeconds <= toSeconds
         }
     }
+}
 
-    /// ``rolloutActions(fromSeconds:)`` off the cooperative pool.
-    func rolloutActions(fromSecondsAsync seconds: Int64) async throws -> [RolloutAction] {
-        try await runBlocking { [self] in try rolloutActions(fromSeconds: seconds) }
+extension AlertContext {
+    /// What was done to the stores' releases of `report`'s release of its candidate (the app's), oldest first.
+    public func rolloutActions(of report: RolloutReport) async throws -> [RolloutAction] {
+        try await RolloutActionRepository(store.sql, app: app).actions(of: report)
     }
+}
 
-    /// ``record(_:)-(RolloutAction)`` off the cooperative pool.
-    func recordAsync(_ action: RolloutAction) async throws {
-        try await runBlocking { [self] in try record(action) }
+extension RolloutActionRepository {
+    /// What was done to the stores' releases of `report`'s release of its candidate (its app's) by the
+    /// report's evaluation time, oldest first.
+    public func actions(of report: RolloutReport) async throws -> [RolloutAction] {
+        report.own(try await actions(fromSeconds: report.fromSeconds))
     }
 }

@@ -98,8 +98,7 @@ public struct RolloutNotifier: Service {
         }
         let news = await actuator?.act(on: report, verdicts: policy.rollout.pauseOn, releases: releases, at: time) ?? []
         do {
-            let reportNow = report
-            report.actions = try await runBlocking { [store] in try store.rolloutActions(of: reportNow) }
+            report.actions = try await RolloutActionRepository(store.sql).actions(of: report)
         } catch {
             logger.warning("rollout actions could not be read", metadata: ["error": "\(error)"])
         }

@@ -67,8 +67,9 @@ struct MigrateCommand: AsyncParsableCommand {
         let windows = try await MaintenanceWindowRepository(source.sql).windows()
         let copiedWindows = MaintenanceWindowRepository(target.sql)
         for window in windows { try await copiedWindows.record(window) }
-        let actions = try source.rolloutActions(fromSeconds: 0)
-        for action in actions { try target.record(action) }
+        let actions = try await RolloutActionRepository(source.sql).actions(fromSeconds: .min)
+        let copiedActions = RolloutActionRepository(target.sql)
+        for action in actions { try await copiedActions.record(action) }
         // What settled charges (make-whole's deliveries, people's write-offs): facts a charge's state rests on.
         let charged = try source.notifications(kinds: [.charge], fromMillis: .min, toMillis: .max).compactMap(\.notification.transactionID)
         let settlements = try source.makeWholeDeliveries(naming: Set(charged))

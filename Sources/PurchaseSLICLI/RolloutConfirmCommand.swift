@@ -6,7 +6,7 @@ import PurchaseSLIRendering
 
 /// `purchase-sli rollout confirm ID`: a person confirms a live action on a store's release that `serve`
 /// holds back until someone does.
-struct RolloutConfirmCommand: ParsableCommand {
+struct RolloutConfirmCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "confirm",
         abstract: "Confirm a live rollout action that awaits a person: serve's next rollout check pauses the release.",
@@ -29,12 +29,12 @@ struct RolloutConfirmCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Who confirms, for the audit record (default: the user running the command).", valueName: "name"))
     var by: String?
 
-    func run() throws {
+    func run() async throws {
         let person = by ?? ProcessInfo.processInfo.environment["USER"] ?? "an unnamed user"
         let now = Int64(Date().timeIntervalSince1970)
-        let action = try exitingOnFailure {
+        let action = try await exitingOnFailure {
             do {
-                return try RolloutConfirmation(store: try store.openStore()).confirm(id: id, by: person, atSeconds: now)
+                return try await RolloutConfirmation(store: try store.openStore()).confirm(id: id, by: person, atSeconds: now)
             } catch let failure as RolloutConfirmation.Failure {
                 throw CommandFailure(message: failure.description)
             }

@@ -7,7 +7,7 @@ extension DashboardContext {
     /// after a day below (``ReleaseMarkers``), and each store release paused by a rollout verdict (not a
     /// dry run).
     func releaseMarkers(from: Int64, to: Int64) throws -> [TimeSeriesChart.Marker] {
-        (try versionMarkers(from: from, to: to) + (try pauseMarkers(from: from, to: to))).sorted { $0.timeSeconds < $1.timeSeconds }
+        (try versionMarkers(from: from, to: to) + pauseMarkers(from: from, to: to)).sorted { $0.timeSeconds < $1.timeSeconds }
     }
 
     /// Each app version reaching 1 % of its platform's events in `[from, to)` after a day below.
@@ -35,8 +35,11 @@ extension DashboardContext {
     }
 
     /// Each store release paused by a rollout verdict in `[from, to)` (not a dry run).
-    func pauseMarkers(from: Int64, to: Int64) throws -> [TimeSeriesChart.Marker] {
-        try store.rolloutActions(fromSeconds: from).filter { !$0.isDryRun && $0.outcome == .paused && $0.timeSeconds < to }.map { action in
+    func pauseMarkers(from: Int64, to: Int64) -> [TimeSeriesChart.Marker] {
+        records.rolloutActions.filter { action in
+            !action.isDryRun && action.outcome == .paused && action.timeSeconds >= from && action.timeSeconds < to
+                && (app.map { action.app == $0 } ?? true)
+        }.map { action in
             TimeSeriesChart.Marker(
                 timeSeconds: action.timeSeconds, caption: "\(action.candidate) paused",
                 label: "\(action.store.displayName) release of \(action.candidate) paused by the \(action.verdict) verdict at "

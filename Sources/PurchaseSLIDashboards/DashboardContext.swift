@@ -18,27 +18,26 @@ public struct DashboardContext: Sendable {
     public var rangeSeconds: Int64
     /// The zone times are written in (steps stay aligned to UTC, as the store aligns them).
     public var zone: TimeZoneOffsets
-    /// Every app's stored maintenance windows, as read when the context was made: each page shows those of
-    /// its app and of every app (``alerting()``).
-    public let storedMaintenance: [MaintenanceWindow]
+    /// Every app's stored maintenance windows and rollout actions, as read when the context was made: each
+    /// page shows those of its app (and the windows of every app: ``alerting()``).
+    public let records: DashboardRecords
 
-    /// Creates a context showing `app` (nil: every app) of `store`, with the maintenance windows stored now.
+    /// Creates a context showing `app` (nil: every app) of `store`, with the records it keeps now.
     public init(
         store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, atSeconds: Int64, rangeSeconds: Int64, zone: TimeZoneOffsets = .utc
     ) async throws {
         self.init(
-            store: store, storedMaintenance: try await MaintenanceWindowRepository(store.sql).windows(), policy: policy, app: app,
-            atSeconds: atSeconds, rangeSeconds: rangeSeconds, zone: zone)
+            store: store, records: try await .read(from: store), policy: policy, app: app, atSeconds: atSeconds, rangeSeconds: rangeSeconds,
+            zone: zone)
     }
 
-    /// Creates a context as ``init(store:policy:app:atSeconds:rangeSeconds:zone:)`` does, with every app's
-    /// stored maintenance windows given.
+    /// Creates a context as ``init(store:policy:app:atSeconds:rangeSeconds:zone:)`` does, with the records given.
     public init(
-        store: any PurchaseStore, storedMaintenance: [MaintenanceWindow], policy: SLOPolicy, app: String? = nil, atSeconds: Int64,
-        rangeSeconds: Int64, zone: TimeZoneOffsets = .utc
+        store: any PurchaseStore, records: DashboardRecords, policy: SLOPolicy, app: String? = nil, atSeconds: Int64, rangeSeconds: Int64,
+        zone: TimeZoneOffsets = .utc
     ) {
         self.everyApp = store
-        self.storedMaintenance = storedMaintenance
+        self.records = records
         self.app = app
         self.policy = policy
         self.atSeconds = atSeconds
@@ -49,7 +48,15 @@ public struct DashboardContext: Sendable {
     /// The alert context of the app shown, judging objectives and alerts as `alerts` does, with the
     /// context's maintenance windows.
     func alerting() -> AlertContext {
-        AlertContext(store: everyApp, storedMaintenance: storedMaintenance, policy: policy, app: app)
+        AlertContext(store: everyApp, storedMaintenance: records.maintenance, policy: policy, app: app)
+    }
+
+    /// What was done to the releases of the app shown (every app's when none is) from `fromSeconds` to
+    /// the page's time, oldest first.
+    func rolloutActions(from fromSeconds: Int64) -> [RolloutAction] {
+        records.rolloutActions.filter { action in
+            action.timeSeconds >= fromSeconds && action.timeSeconds < atSeconds && (app.map { action.app == $0 } ?? true)
+        }
     }
 
     /// Where the panels read: the app's view of the store, or the whole store.

@@ -56,7 +56,7 @@ public struct DashboardPage: Sendable {
         }
         var body: HTML =
             alerts.staleBanner(zone: context.zone) + alerts.incompleteBanner(zone: context.zone) + context.maintenanceBanner()
-            + (try context.rolloutActionsBanner())
+            + context.rolloutActionsBanner()
             + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
         // What fires comes first at every width, then the objectives and the rest in the definition's order.
         func isAlerts(_ panel: DashboardDefinition.Panel) -> Bool {

@@ -65,7 +65,7 @@ public struct DashboardRenderer: Sendable {
         func alerts(of app: String?) throws -> AlertSnapshot {
             if let known = snapshots[app] { return known }
             let alertContext = links.alertContext(
-                store: context.everyApp, storedMaintenance: context.storedMaintenance, policy: context.policy, app: app,
+                store: context.everyApp, storedMaintenance: context.records.maintenance, policy: context.policy, app: app,
                 definitions: pages(of: app), rules: rules)
             let snapshot = try alertContext.snapshotAndIncidentReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
             // Each incident shown gets its report beside the pages, which its alerts link to.

@@ -28,8 +28,8 @@ extension DashboardContext {
     }
 
     /// What `serve` did to the stores' releases over the 7 days before the page's time, as a banner.
-    func rolloutActionsBanner() throws -> HTML {
-        RolloutOutput.actionsBanner(try store.rolloutActions(fromSeconds: atSeconds - 7 * 86_400).filter { $0.timeSeconds < atSeconds }, zone: zone)
+    func rolloutActionsBanner() -> HTML {
+        RolloutOutput.actionsBanner(rolloutActions(from: atSeconds - 7 * 86_400), zone: zone)
     }
 
     /// The `rollout` verdict for the candidate (default: the newest version in the range) against the
@@ -47,7 +47,7 @@ extension DashboardContext {
             report = RolloutEvaluator(policy: policy).evaluate(
                 inputs, freshness: try alerting().freshness(at: atSeconds))
             report.app = app
-            report.actions = try store.rolloutActions(of: report)
+            report.actions = report.own(records.rolloutActions)
             report.incidents = try IncidentBook(context: alerting()).records(
                 naming: candidate, from: report.fromSeconds, to: atSeconds + 60)
         } catch let failure as RolloutQuery.Failure {
@@ -55,7 +55,7 @@ extension DashboardContext {
         }
         let colours = try versionColours()
         // The steps the release appears to reach and the pauses of the store releases are marked.
-        let pauses = try pauseMarkers(from: inputs.fromSeconds, to: atSeconds)
+        let pauses = pauseMarkers(from: inputs.fromSeconds, to: atSeconds)
         let charts = policy.rollout.actions.map { successChart(inputs, action: $0, colours: colours, pauses: pauses) }
         return "<section class=\"card\"><h3>Rollout of \(candidate) against \(report.baseline)</h3>"
             + "\(RolloutOutput.html(report, minimumEffect: policy.rollout.minimumEffect, zone: zone))\(HTML.joined(charts))"

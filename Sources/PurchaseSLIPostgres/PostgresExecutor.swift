@@ -76,6 +76,7 @@ struct PostgresExecutor: SQLExecutor {
             case .null: bindings.appendNull()
             case .integer(let integer): bindings.append(integer)
             case .text(let text): bindings.append(text)
+            case .boolean(let truth): bindings.append(truth)
             }
         }
         var rows: [SQLRow] = []
@@ -90,6 +91,7 @@ struct PostgresExecutor: SQLExecutor {
         switch cell.dataType {
         case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
         case .text, .varchar, .name, .bpchar: return .text(try cell.decode(String.self))
+        case .bool: return .boolean(try cell.decode(Bool.self))
         default:
             throw StorageError.damaged(
                 table: table, row: "?", detail: "column \(cell.columnName) is of type \(cell.dataType), not text or an integer")

@@ -122,14 +122,6 @@ public struct AppScopedStore: PurchaseStore {
     /// Keeps the deliveries in the shared store (each names a transaction of one app).
     public func record(_ deliveries: [MakeWholeDelivery]) throws { try base.record(deliveries) }
 
-    /// Keeps the action in the shared store (it names its app).
-    public func record(_ action: RolloutAction) throws { try base.record(action) }
-
-    /// The app's actions.
-    public func rolloutActions(fromSeconds: Int64) throws -> [RolloutAction] {
-        try base.rolloutActions(fromSeconds: fromSeconds).filter { $0.app == app }
-    }
-
     /// The deliveries kept for `transactionIDs` (transactions are the app's own).
     public func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
         try base.makeWholeDeliveries(naming: transactionIDs)

@@ -45,8 +45,6 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, IncidentR
         var lateArrivals: [Int64: [Int64: Int64]] = [:]
         /// What the grant server answered, per store and transaction.
         var deliveries: [String: MakeWholeDelivery] = [:]
-        /// What was done to the stores' releases, per action key.
-        var rolloutActions: [String: RolloutAction] = [:]
         /// The incidents' records, per app and id.
         var incidents: [IncidentKey: StoredIncident] = [:]
     }
@@ -381,18 +379,6 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, IncidentR
         state.withLock { state in
             state.deliveries.values.filter { transactionIDs.contains($0.transactionID) }
                 .sorted { ($0.store.rawValue, $0.transactionID) < ($1.store.rawValue, $1.transactionID) }
-        }
-    }
-
-    /// Keeps the action, replacing the one kept under its key.
-    public func record(_ action: RolloutAction) throws {
-        state.withLock { $0.rolloutActions[action.key] = action }
-    }
-
-    /// The actions last tried at or after `fromSeconds`, oldest first.
-    public func rolloutActions(fromSeconds: Int64) throws -> [RolloutAction] {
-        state.withLock { state in
-            state.rolloutActions.values.filter { $0.timeSeconds >= fromSeconds }.sorted { ($0.timeSeconds, $0.key) < ($1.timeSeconds, $1.key) }
         }
     }
 

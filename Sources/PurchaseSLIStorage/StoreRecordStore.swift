@@ -56,12 +56,6 @@ public protocol StoreRecordStore: Sendable {
 
     /// What was kept for the transactions among `transactionIDs` (of any store), by store and transaction.
     func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery]
-
-    /// Keeps what was done to a store's release, replacing what was kept under the same ``RolloutAction/key``.
-    func record(_ action: RolloutAction) throws
-
-    /// The actions last tried at or after `fromSeconds`, oldest first.
-    func rolloutActions(fromSeconds: Int64) throws -> [RolloutAction]
 }
 
 extension StoreRecordStore {

@@ -26,7 +26,7 @@ import Testing
         let time = seconds("2026-11-02T18:20:00Z")
         var renderer = DashboardRenderer(
             definitions: logs.definitions,
-            context: DashboardContext(store: logs.store, storedMaintenance: [], policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
+            context: DashboardContext(store: logs.store, records: .empty, policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
             links: PageLinks(databasePath: logs.database))
         renderer.deliveryOutages = deliveries.outages(at: time)
         let shown = renderer

@@ -66,7 +66,7 @@ import Testing
                 let time = seconds("2026-11-02T18:11:00Z")
                 var renderer = DashboardRenderer(
                     definitions: logs.definitions,
-                    context: DashboardContext(store: logs.store, storedMaintenance: [], policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
+                    context: DashboardContext(store: logs.store, records: .empty, policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
                     links: PageLinks(databasePath: logs.database))
                 renderer.deliveryOutages = outages
                 let shown = renderer

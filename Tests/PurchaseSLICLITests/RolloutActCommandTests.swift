@@ -40,17 +40,19 @@ import Testing
             let read = try await RolloutCommand.parse(arguments).output()
             #expect(read.hasPrefix("ROLL BACK 5.0.0"), "\(read)")
             #expect(read.contains("App Store phased release day 2 of 7 (App Store Connect): 2 % of automatic-update users"), "\(read)")
-            #expect(try SQLiteBucketStore(path: db).rolloutActions(fromSeconds: 0).isEmpty, "without --act nothing is acted on")
+            #expect(
+                try await RolloutActionRepository(SQLiteBucketStore(path: db).sql).actions(fromSeconds: 0).isEmpty,
+                "without --act nothing is acted on")
 
             let acted = try await RolloutCommand.parse(arguments + ["--act"]).output()
             #expect(acted.contains("DRY RUN, App Store: would PATCH /v1/appStoreVersionPhasedReleases/pr500"), "\(acted)")
             let state = await apis.appleVersions["5.0.0"]??.state
             #expect(await apis.count("PATCH", "pr500") == 0 && state == "ACTIVE")
-            let kept = try SQLiteBucketStore(path: db).rolloutActions(fromSeconds: 0)
+            let kept = try await RolloutActionRepository(SQLiteBucketStore(path: db).sql).actions(fromSeconds: 0)
             #expect(kept.count == 1 && kept.first?.isDryRun == true && kept.first?.outcome == .wouldPause)
             // Settled: the next run does not try again, and still says what was done.
             let again = try await RolloutCommand.parse(arguments + ["--act"]).output()
-            let attempts = try SQLiteBucketStore(path: db).rolloutActions(fromSeconds: 0).first?.attempts
+            let attempts = try await RolloutActionRepository(SQLiteBucketStore(path: db).sql).actions(fromSeconds: 0).first?.attempts
             #expect(again.contains("DRY RUN, App Store") && attempts == 1)
 
             // Live acting rests on the verdict now, not on a past --at.

@@ -231,7 +231,7 @@ import Testing
         let dry = RolloutActuator(controls: [apple], dryRun: true, store: store, logger: Logger(label: "test"))
         #expect(
             await dry.act(on: report(.hold, platforms: []), verdicts: [.rollback, .hold], releases: releases, at: 100_800).map(\.isDryRun) == [true])
-        let kept = try store.rolloutActions(fromSeconds: 0)
+        let kept = try await RolloutActionRepository(store.sql).actions(fromSeconds: 0)
         #expect(kept.map(\.outcome) == [.paused, .paused, .paused] && kept.map(\.verdict) == ["rollback", "hold", "rollback"], "\(kept)")
     }
 }
@@ -258,16 +258,16 @@ extension RolloutActuatorTests {
         // Awaiting is settled: the checks after it neither read nor act.
         #expect(await actuator.act(on: rollback, verdicts: [.rollback], releases: releases, at: 93_600).isEmpty && apple.calls.count == 1)
         let confirmation = RolloutConfirmation(store: store)
-        #expect(throws: RolloutConfirmation.Failure.self) { try confirmation.confirm(id: "000000000000", by: "Ana", atSeconds: 94_000) }
-        #expect(throws: RolloutConfirmation.Failure.self) { try confirmation.confirm(id: id, by: " \u{0}\u{202E} ", atSeconds: 94_000) }
-        let confirmed = try confirmation.confirm(id: id.uppercased(), by: "Ana (release manager)", atSeconds: 94_000)
+        await #expect(throws: RolloutConfirmation.Failure.self) { try await confirmation.confirm(id: "000000000000", by: "Ana", atSeconds: 94_000) }
+        await #expect(throws: RolloutConfirmation.Failure.self) { try await confirmation.confirm(id: id, by: " \u{0}\u{202E} ", atSeconds: 94_000) }
+        let confirmed = try await confirmation.confirm(id: id.uppercased(), by: "Ana (release manager)", atSeconds: 94_000)
         #expect(confirmed.outcome == .confirmed && confirmed.id == id)
         let paused = await actuator.act(on: rollback, verdicts: [.rollback], releases: releases, at: 97_200)
         #expect(paused.map(\.outcome) == [.paused] && apple.calls.last?.dryRun == false)
         let detail = paused.first?.detail ?? ""
         #expect(detail.contains("confirmed by Ana (release manager) at 1970-01-02T02:06:40Z") && detail.contains("evidence: "), "\(detail)")
         do {
-            _ = try confirmation.confirm(id: id, by: "Ana", atSeconds: 98_000)
+            _ = try await confirmation.confirm(id: id, by: "Ana", atSeconds: 98_000)
             Issue.record("a paused action was confirmed again")
         } catch {
             #expect("\(error)".contains("does not await confirmation: it is paused"), "\(error)")
@@ -383,7 +383,7 @@ extension RolloutActuatorTests {
                 } else {
                     #expect(!posted.contains("Done:"), "\(posted)")
                 }
-                let kept = try store.rolloutActions(fromSeconds: 0)
+                let kept = try await RolloutActionRepository(store.sql).actions(fromSeconds: 0)
                 #expect(kept.count == (bad ? 2 : 0) && kept.allSatisfy { $0.isDryRun == !live })
             }
         }
@@ -435,7 +435,7 @@ extension RolloutActuatorTests {
                 #expect(candidates == ["5.0.0"], "the stores' release is the candidate: \(candidates)")
                 let (patches, commits) = (await apis.count("PATCH", "pr500"), await apis.count("POST", ":commit"))
                 #expect(patches == 0 && commits == 0, "nothing changed without a person")
-                let waiting = try store.rolloutActions(fromSeconds: 0)
+                let waiting = try await RolloutActionRepository(store.sql).actions(fromSeconds: 0)
                 #expect(
                     waiting.map(\.outcome) == [.awaitingConfirmation, .awaitingConfirmation] && waiting.allSatisfy { $0.candidate == "5.0.0" }
                 )
@@ -443,13 +443,13 @@ extension RolloutActuatorTests {
                 #expect(posted.contains("AWAITING CONFIRMATION to pause the phased release of `5.0.0`"), "\(posted)")
                 #expect(posted.contains("purchase-sli rollout confirm \(waiting[0].id)"), "\(posted)")
                 for action in waiting {
-                    _ = try RolloutConfirmation(store: store).confirm(id: action.id, by: "Ana", atSeconds: Self.start + 48 * 3600)
+                    _ = try await RolloutConfirmation(store: store).confirm(id: action.id, by: "Ana", atSeconds: Self.start + 48 * 3600)
                 }
                 _ = await notifier.check(at: Self.start + 49 * 3600, state: &state)
                 let (patched, committed) = (await apis.count("PATCH", "pr500"), await apis.count("POST", ":commit"))
                 #expect(patched == 1 && committed == 1)
                 #expect(await apis.appleVersions["5.0.0"]??.state == "PAUSED")
-                let done = try store.rolloutActions(fromSeconds: 0)
+                let done = try await RolloutActionRepository(store.sql).actions(fromSeconds: 0)
                 #expect(
                     done.map(\.outcome) == [.paused, .paused] && done.allSatisfy { $0.detail.contains("confirmed by Ana at ") }, "\(done)")
             }
@@ -489,7 +489,7 @@ extension RolloutActuatorTests {
             let report = await notifier.check(at: Self.start + 48 * 3600, state: &state)
             #expect(report?.verdict == .rollback && report?.arrivals?.isBulk == true, "\(String(describing: report?.arrivals))")
             #expect(await apis.count("PATCH", "pr500") == 0, "a bulk of late events changes nothing alone")
-            let kept = try store.rolloutActions(fromSeconds: 0)
+            let kept = try await RolloutActionRepository(store.sql).actions(fromSeconds: 0)
             #expect(kept.map(\.outcome) == [.awaitingConfirmation], "\(kept)")
             #expect(kept.first?.detail.contains("events arrived an hour or more after their time (a bulk: never acted on without a person)") == true)
         }

@@ -81,7 +81,7 @@ import Testing
         let page = try await onDedicatedThread {
             try DashboardRenderer(
                 definitions: logs.definitions,
-                context: DashboardContext(store: logs.store, storedMaintenance: [], policy: logs.policy, atSeconds: demoTime, rangeSeconds: 86_400),
+                context: DashboardContext(store: logs.store, records: .empty, policy: logs.policy, atSeconds: demoTime, rangeSeconds: 86_400),
                 links: PageLinks(databasePath: logs.database)
             ).render(generatedAtSeconds: demoTime).first { $0.name == "oncall.html" }?.html ?? ""
         }

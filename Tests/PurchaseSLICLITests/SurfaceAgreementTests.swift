@@ -370,7 +370,7 @@ struct AlertSurfaces {
         }
         let files = try DashboardRenderer(
             definitions: logs.definitions,
-            context: DashboardContext(store: logs.store, storedMaintenance: [], policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
+            context: DashboardContext(store: logs.store, records: .empty, policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
             links: PageLinks(databasePath: logs.database)
         ).render(generatedAtSeconds: time)
         oncall = files.first { $0.name == "oncall.html" }?.html

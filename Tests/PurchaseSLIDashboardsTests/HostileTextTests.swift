@@ -163,7 +163,7 @@ extension Trait where Self == FixtureTrait {
                         id: "mw-\(offset)", startSeconds: start, endSeconds: start + 3600, actions: ["retry"], reason: reason,
                         createdSeconds: end - 60))
             }
-            try store.record(
+            try await RolloutActionRepository(store.sql).record(
                 RolloutAction(
                     store: .apple, app: "", candidate: corpus[0], releaseStartSeconds: end - 43_200, verdict: "rollback", isDryRun: false,
                     outcome: .paused, status: 200, detail: corpus[5], step: 2, timeSeconds: end - 7200, attempts: 1))

@@ -159,7 +159,7 @@ extension RolloutNotifierTests {
         #expect(
             [#"store="apple""#, #"mode="live""#, #"outcome="paused""#].allSatisfy(line.contains) && line.hasSuffix(" 1"), "\(exposition)")
         #expect(sender.delivered == ["5.0.0 none -> insufficient-data", "5.0.0 insufficient-data -> rollback"])
-        #expect(try store.rolloutActions(fromSeconds: 0).map(\.outcome) == [.paused])
+        #expect(try await RolloutActionRepository(store.sql).actions(fromSeconds: 0).map(\.outcome) == [.paused])
     }
 }
 

@@ -77,8 +77,6 @@ extension SQLiteRecordsForwarding {
         try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
     }
     func record(_ deliveries: [MakeWholeDelivery]) throws { try base.record(deliveries) }
-    func record(_ action: RolloutAction) throws { try base.record(action) }
-    func rolloutActions(fromSeconds: Int64) throws -> [RolloutAction] { try base.rolloutActions(fromSeconds: fromSeconds) }
     var sql: any SQLExecutor { base.sql }
     func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
         try base.makeWholeDeliveries(naming: transactionIDs)

@@ -68,6 +68,9 @@ public struct SQLStatement: Sendable, Hashable, ExpressibleByStringInterpolation
         /// An integer or NULL, bound.
         public mutating func appendInterpolation(_ value: Int64?) { appendInterpolation(value.map(SQLValue.integer) ?? .null) }
 
+        /// A truth value, bound.
+        public mutating func appendInterpolation(_ value: Bool) { appendInterpolation(.boolean(value)) }
+
         /// Another statement spliced in whole (a column list the code keeps once), its values bound in place.
         public mutating func appendInterpolation(sql statement: SQLStatement) { parts += statement.parts }
 

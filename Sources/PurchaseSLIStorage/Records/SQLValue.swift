@@ -3,6 +3,8 @@ public enum SQLValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case text(String)
+    /// A truth value: PostgreSQL's `boolean`; SQLite keeps it as the integer 1 or 0, and reads it back so.
+    case boolean(Bool)
 }
 
 /// One row a statement gave back, its columns in the order selected. Its readers name the table and
@@ -35,6 +37,15 @@ public struct SQLRow: Sendable, Hashable {
     public func integer(_ index: Int) throws -> Int64 {
         guard case .integer(let integer) = try value(index) else { throw damaged(index, expected: "an integer") }
         return integer
+    }
+
+    /// Column `index` as a truth value: a boolean, or the integer 1 or 0 that SQLite keeps for one.
+    public func boolean(_ index: Int) throws -> Bool {
+        switch try value(index) {
+        case .boolean(let truth): return truth
+        case .integer(let integer) where integer == 0 || integer == 1: return integer == 1
+        default: throw damaged(index, expected: "a truth value")
+        }
     }
 
     /// Column `index` as an integer, or nil for NULL.

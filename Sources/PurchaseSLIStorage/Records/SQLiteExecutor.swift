@@ -56,6 +56,7 @@ public struct SQLiteExecutor: SQLExecutor {
                 case .null: nil
                 case .integer(let integer): integer
                 case .text(let text): text
+                case .boolean(let truth): truth
                 }
             })
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in

@@ -83,7 +83,8 @@ struct MaintenanceWindowContractTests {
         #if PostgreSQL
         if TestPostgres.isEnabled {
             let url = try PostgresURL(try await TestPostgres.newDatabase())
-            let nodes = try [PostgresBucketStore(url: url), PostgresBucketStore(url: url)]
+            // A minute per call: twelve transactions in turn on a server the rest of the suite keeps busy.
+            let nodes = try [PostgresBucketStore(url: url, timeout: .seconds(60)), PostgresBucketStore(url: url, timeout: .seconds(60))]
             #expect(try await declareAtOnce(through: nodes.map { MaintenanceWindowRepository($0.sql) }) == 3)
         }
         #endif

@@ -139,31 +139,6 @@ struct StoreRecordContractTests {
     }
 
     @Test(
-        "rollout actions: one per store, app, release, verdict and mode, the latest replacing the one before, read from a time",
-        arguments: Backend.all)
-    func rolloutActionsKept(_ backend: Backend) async throws {
-        let store = try await backend.store().store
-        func action(_ store: Store, verdict: String, dryRun: Bool, _ outcome: RolloutAction.Outcome, at time: Int64, step: Int? = 2) -> RolloutAction
-        {
-            RolloutAction(
-                store: store, app: "com.example.app", candidate: "4.12.0", releaseStartSeconds: 1_795_000_000, verdict: verdict,
-                isDryRun: dryRun, outcome: outcome, status: outcome == .failed ? 503 : 200, detail: "answer é", step: step,
-                timeSeconds: time, attempts: outcome == .failed ? 1 : 2)
-        }
-        try store.record(action(.apple, verdict: "rollback", dryRun: false, .failed, at: 1_795_003_600))
-        try store.record(action(.apple, verdict: "rollback", dryRun: false, .paused, at: 1_795_007_200))
-        try store.record(action(.apple, verdict: "rollback", dryRun: true, .wouldPause, at: 1_795_001_000, step: nil))
-        try store.record(action(.google, verdict: "hold", dryRun: false, .alreadyPaused, at: 1_795_005_000))
-        #expect(
-            try store.rolloutActions(fromSeconds: 0) == [
-                action(.apple, verdict: "rollback", dryRun: true, .wouldPause, at: 1_795_001_000, step: nil),
-                action(.google, verdict: "hold", dryRun: false, .alreadyPaused, at: 1_795_005_000),
-                action(.apple, verdict: "rollback", dryRun: false, .paused, at: 1_795_007_200),
-            ])
-        #expect(try store.rolloutActions(fromSeconds: 1_795_005_001).map(\.store) == [.apple])
-    }
-
-    @Test(
         "reports received 9 days ago stay only for the charges stored in the span they reach; their grants stay, a file read today waits, settling twice changes nothing",
         arguments: Backend.all)
     func reportsSettle(_ backend: Backend) async throws {
