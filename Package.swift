@@ -199,6 +199,13 @@ let package = Package(
             dependencies: ["PurchaseSLITestSupport", "PurchaseSLIAnalysis", "PurchaseSLICore"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "PurchaseSLIApplicationTests",
+            dependencies: [
+                "PurchaseSLIApplication", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLICore",
+                "PurchaseSLITestSupport",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "PurchaseSLIRenderingTests",
             dependencies: ["PurchaseSLIRendering", "PurchaseSLIAnalysis", "PurchaseSLICore", "PurchaseSLITestSupport"],
             swiftSettings: swiftSettings),

@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIRendering
-import PurchaseSLIStorage
 
 /// `purchase-sli query`: counts and success rates over a time range.
-struct QueryCommand: ParsableCommand {
+struct QueryCommand: AsyncParsableCommand {
     /// Output formats of `query`.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case table, json, csv
@@ -88,16 +88,11 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        if of == .charges { return try runCharges() }
+    func run() async throws {
+        if of == .charges { return try await runCharges() }
         let query = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
-        let (output, zone) = try exitingOnFailure {
-            let store = try store.openStore()
-            let output =
-                query.isAboutErrors
-                ? QueryOutput(query: query, errorRows: try store.errorCounts(query))
-                : QueryOutput(query: query, rows: try store.counts(query))
-            return (output, try timeZone.zone(try policy.load()))
+        let (output, zone) = try await exitingOnFailure { () async throws -> (QueryOutput, TimeZoneOffsets) in
+            (try await CountQuerying(store: try store.openStore()).events(query), try timeZone.zone(try policy.load()))
         }
         switch format {
         case .table: print(output.table(zone: zone), terminator: "")
@@ -116,14 +111,11 @@ struct QueryCommand: ParsableCommand {
     }
 
     /// `--of charges`: the stores' charges and refunds counted per group.
-    private func runCharges() throws {
-        let (output, zone) = try exitingOnFailure { () throws -> (ChargeCountOutput, TimeZoneOffsets) in
+    private func runCharges() async throws {
+        let (output, zone) = try await exitingOnFailure { () async throws -> (ChargeCountOutput, TimeZoneOffsets) in
             let query = try makeChargeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
             let policy = try policy.load()
-            return (
-                ChargeCountOutput(query: query, rows: try store.openStore().chargeCounts(query, rule: policy.reconciliation)),
-                try timeZone.zone(policy)
-            )
+            return (try await CountQuerying(store: try store.openStore()).charges(query, rule: policy.reconciliation), try timeZone.zone(policy))
         }
         switch format {
         case .table: print(output.table(zone: zone), terminator: "")

@@ -10,7 +10,8 @@ import Synchronization
 /// The work runs with an event loop as its task executor, not on Swift's cooperative threads: a caller
 /// that blocks one of those (an async command, a test) cannot then starve the work it waits for.
 final class BlockingBridge: Sendable {
-    private let executor: EventLoopTaskExecutor
+    /// Where the store's PostgreSQL work runs: an event loop, not Swift's cooperative threads.
+    let executor: EventLoopTaskExecutor
 
     init(eventLoop: any EventLoop) {
         executor = EventLoopTaskExecutor(eventLoop: eventLoop)

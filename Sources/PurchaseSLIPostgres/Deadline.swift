@@ -2,20 +2,25 @@
 import PurchaseSLIStorage
 import Synchronization
 
-/// Runs `work`, and gives up on it after `timeout`: the work is cancelled and the caller gets
-/// ``PurchaseSLIStorage/StorageError/unavailable(_:)`` at the deadline, even when the work does not stop
-/// at once (a query on a connection whose server went silent).
-func withDeadline<Value: Sendable>(_ timeout: Duration, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+/// Runs `work` on `executor`, and gives up on it after `timeout`: the work is cancelled and the caller
+/// gets ``PurchaseSLIStorage/StorageError/unavailable(_:)`` at the deadline, even when the work does not
+/// stop at once (a query on a connection whose server went silent).
+///
+/// The store's event loop is the executor while blocking callers of the store wait on Swift's cooperative
+/// threads (``BlockingBridge``): work queued behind them there would miss its deadline.
+func withDeadline<Value: Sendable>(
+    _ timeout: Duration, on executor: any TaskExecutor, _ work: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
     let race = DeadlineRace<Value>()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
             race.pending.withLock { $0 = continuation }
-            let worker = Task {
+            let worker = Task(executorPreference: executor) {
                 let result: Result<Value, any Error>
                 do { result = .success(try await work()) } catch { result = .failure(error) }
                 race.finish(with: result)
             }
-            let timer = Task {
+            let timer = Task(executorPreference: executor) {
                 try? await Task.sleep(for: timeout)
                 guard race.expire() else { return }
                 worker.cancel()

@@ -36,7 +36,7 @@ struct PostgresExecutor: SQLExecutor {
         var attempt = 1
         while true {
             do {
-                return try await withDeadline(timeout) {
+                return try await withDeadline(timeout, on: store.bridge.executor) {
                     try await client.withTransaction(logger: logger) { connection in
                         try await connection.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(table) IN SHARE ROW EXCLUSIVE MODE"), logger: logger)
                         let decision = try decide(try await Self.rows(read, of: table, on: connection, logger: logger))
@@ -59,7 +59,7 @@ struct PostgresExecutor: SQLExecutor {
     private func run(_ statement: SQLStatement, of table: String) async throws -> [SQLRow] {
         let (client, logger) = (client, logger)
         do {
-            return try await withDeadline(timeout) {
+            return try await withDeadline(timeout, on: store.bridge.executor) {
                 try await client.withConnection { connection in try await Self.rows(statement, of: table, on: connection, logger: logger) }
             }
         } catch {

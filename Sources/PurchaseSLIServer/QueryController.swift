@@ -45,15 +45,9 @@ struct QueryController {
             throw IngestError.badRequest(error.message)
         }
         query.maximumRows = maximumRows
-        let store = store
-        let answer = query
         let output: QueryOutput
         do {
-            output = try await runBlocking {
-                answer.isAboutErrors
-                    ? QueryOutput(query: answer, errorRows: try store.errorCounts(answer))
-                    : QueryOutput(query: answer, rows: try store.counts(answer))
-            }
+            output = try await CountQuerying(store: store).events(query)
         } catch let error as StorageError where error.isInvalidQuery {
             throw IngestError.badRequest(error.description)
         }
@@ -80,8 +74,7 @@ struct QueryController {
         } catch {
             throw IngestError.badRequest(error.message)
         }
-        let rule = reconciliation
-        let output = try await runBlocking { ChargeCountOutput(query: query, rows: try store.chargeCounts(query, rule: rule)) }
+        let output = try await CountQuerying(store: store).charges(query, rule: reconciliation)
         guard output.rows.count <= maximumRows else {
             throw IngestError.badRequest(
                 "the answer has \(output.rows.count) rows, more than \(maximumRows); narrow it with a larger step, fewer by dimensions or a where")
