@@ -26,8 +26,9 @@ public struct AlertContext: Sendable {
     public var pagesURL: String?
     /// The alert rules evaluated (``AlertRules/standard(for:)`` unless told).
     public var rules: [any AlertRule]
-    /// The stored maintenance windows of the app evaluated and of every app (``MaintenanceWindowRepository``),
-    /// as read when the context was made: a context kept for long is ``reloaded()`` before each use.
+    /// The stored maintenance windows of every app and, when one app is evaluated, of that app
+    /// (``MaintenanceWindowRepository``), as read when the context was made: a context kept for long is
+    /// ``reloaded()`` before each use.
     public private(set) var storedMaintenance: [MaintenanceWindow]
 
     /// Creates a context reading `store` (only `app`'s series and notifications when given) under
@@ -55,7 +56,7 @@ public struct AlertContext: Sendable {
         self.alertPageURL = alertPageURL
         self.pagesURL = pagesURL
         self.rules = rules ?? AlertRules.standard(for: policy)
-        self.storedMaintenance = storedMaintenance.filter { window in app.map { window.app.isEmpty || window.app == $0 } ?? true }
+        self.storedMaintenance = storedMaintenance.filter { $0.app.isEmpty || $0.app == app }
     }
 
     /// The same context with the maintenance windows stored now.
