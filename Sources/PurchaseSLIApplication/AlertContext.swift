@@ -56,14 +56,20 @@ public struct AlertContext: Sendable {
         self.alertPageURL = alertPageURL
         self.pagesURL = pagesURL
         self.rules = rules ?? AlertRules.standard(for: policy)
-        self.storedMaintenance = storedMaintenance.filter { $0.app.isEmpty || $0.app == app }
+        self.storedMaintenance = Self.windows(storedMaintenance, seenBy: app)
     }
 
     /// The same context with the maintenance windows stored now.
     public func reloaded() async throws -> AlertContext {
         var context = self
-        context.storedMaintenance = try await MaintenanceWindowRepository(everyApp.sql, app: app).windows()
+        context.storedMaintenance = Self.windows(try await MaintenanceWindowRepository(everyApp.sql, app: app).windows(), seenBy: app)
         return context
+    }
+
+    /// Of `windows`, those of every app and of `app`: a window of one app cannot be taken out of every
+    /// app's counts, so it is left out only where that app is evaluated alone.
+    private static func windows(_ windows: [MaintenanceWindow], seenBy app: String?) -> [MaintenanceWindow] {
+        windows.filter { $0.app.isEmpty || $0.app == app }
     }
 
     /// The evaluator of the rules.

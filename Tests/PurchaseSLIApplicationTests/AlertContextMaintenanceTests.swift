@@ -28,10 +28,11 @@ import Testing
         #expect(Set(given.maintenance().windows.map(\.id)) == ["policy-1", "policy-2", "mw-every", "mw-premium"])
     }
 
-    @Test func aReloadedContextSeesTheWindowsDeclaredSince() async throws {
+    @Test func aReloadedContextSeesTheWindowsDeclaredSinceOfEveryApp() async throws {
         let store = InMemoryBucketStore()
         let context = try await AlertContext(store: store, policy: .default)
         try await MaintenanceWindowRepository(store.sql).record(window("mw-1"))
+        try await MaintenanceWindowRepository(store.sql).record(window("mw-coins", app: "com.example.coins"))
         #expect(context.maintenance().windows.isEmpty)
         #expect(try await context.reloaded().maintenance().windows.map(\.id) == ["mw-1"])
     }
