@@ -20,8 +20,8 @@ public struct DashboardPublisher: Service {
     private let leadership: any StoreLeadership
 
     /// Creates a publisher of `definitions` into `directory`; `context` gives the store, policy, range and
-    /// maintenance windows for a page time (read again each round); the pages reload themselves every
-    /// interval and link as `links` says.
+    /// the records the pages show (maintenance windows, rollout actions) for a page time, read again each
+    /// round; the pages reload themselves every interval and link as `links` says.
     public init(
         definitions: [DashboardDefinition], context: @escaping @Sendable (Int64) async throws -> DashboardContext, directory: String,
         intervalSeconds: Int64, links: PageLinks = PageLinks(), logger: Logger, nowMillis: @escaping @Sendable () -> Int64,
