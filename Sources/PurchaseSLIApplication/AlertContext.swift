@@ -38,7 +38,7 @@ public struct AlertContext: Sendable {
         pagesURL: String? = nil, rules: [any AlertRule]? = nil
     ) async throws {
         self.init(
-            store: store, storedMaintenance: try await MaintenanceWindowRepository(store.sql, app: app).windows(), policy: policy, app: app,
+            store: store, storedMaintenance: try await Self.storedWindows(in: store, seenBy: app), policy: policy, app: app,
             databasePath: databasePath, alertPageURL: alertPageURL, pagesURL: pagesURL, rules: rules)
     }
 
@@ -62,8 +62,13 @@ public struct AlertContext: Sendable {
     /// The same context with the maintenance windows stored now.
     public func reloaded() async throws -> AlertContext {
         var context = self
-        context.storedMaintenance = Self.windows(try await MaintenanceWindowRepository(everyApp.sql, app: app).windows(), seenBy: app)
+        context.storedMaintenance = try await Self.storedWindows(in: everyApp, seenBy: app)
         return context
+    }
+
+    /// The windows `store` keeps that `app` sees (``windows(_:seenBy:)``).
+    private static func storedWindows(in store: any SQLRecordStore, seenBy app: String?) async throws -> [MaintenanceWindow] {
+        windows(try await MaintenanceWindowRepository(store.sql, app: app).windows(), seenBy: app)
     }
 
     /// Of `windows`, those of every app and of `app`: a window of one app cannot be taken out of every

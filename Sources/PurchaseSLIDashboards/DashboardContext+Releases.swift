@@ -36,10 +36,7 @@ extension DashboardContext {
 
     /// Each store release paused by a rollout verdict in `[from, to)` (not a dry run).
     func pauseMarkers(from: Int64, to: Int64) -> [TimeSeriesChart.Marker] {
-        records.rolloutActions.filter { action in
-            !action.isDryRun && action.outcome == .paused && action.timeSeconds >= from && action.timeSeconds < to
-                && (app.map { action.app == $0 } ?? true)
-        }.map { action in
+        rolloutActions(from: from).filter { !$0.isDryRun && $0.outcome == .paused && $0.timeSeconds < to }.map { action in
             TimeSeriesChart.Marker(
                 timeSeconds: action.timeSeconds, caption: "\(action.candidate) paused",
                 label: "\(action.store.displayName) release of \(action.candidate) paused by the \(action.verdict) verdict at "

@@ -43,21 +43,17 @@ public struct MaintenanceWindowRepository: Sendable {
     /// Removes the window `id` when it is seen, and gives it back; nil when none seen has that id. One
     /// statement: of two removals at once, one gets it.
     public func remove(id: String) async throws -> MaintenanceWindow? {
-        let statement: SQLStatement =
-            if let app {
-                "DELETE FROM maintenance_window WHERE id = \(id) AND (app = '' OR app = \(app)) RETURNING \(sql: Self.columns)"
-            } else {
-                "DELETE FROM maintenance_window WHERE id = \(id) RETURNING \(sql: Self.columns)"
-            }
+        let statement: SQLStatement = "DELETE FROM maintenance_window WHERE id = \(id) AND \(sql: seen) RETURNING \(sql: Self.columns)"
         return try await sql.write(statement, of: Self.table).first.map(Self.window)
     }
 
+    /// The condition on a row that this repository sees it.
+    private var seen: SQLStatement {
+        app.map { "(app = '' OR app = \($0))" } ?? "TRUE"
+    }
+
     private var select: SQLStatement {
-        if let app {
-            "SELECT \(sql: Self.columns) FROM maintenance_window WHERE app = '' OR app = \(app) ORDER BY start_seconds, id \(.byteOrder)"
-        } else {
-            "SELECT \(sql: Self.columns) FROM maintenance_window ORDER BY start_seconds, id \(.byteOrder)"
-        }
+        "SELECT \(sql: Self.columns) FROM maintenance_window WHERE \(sql: seen) ORDER BY start_seconds, id \(.byteOrder)"
     }
 
     private func upsert(_ window: MaintenanceWindow, replacing: Bool = true) -> SQLStatement {

@@ -38,11 +38,8 @@ public struct RolloutActionRepository: Sendable {
         let order: SQLStatement = """
             ORDER BY time, store \(.byteOrder), app \(.byteOrder), candidate \(.byteOrder), release_start, verdict \(.byteOrder), dry_run
             """
-        return if let app {
-            "SELECT \(sql: Self.columns) FROM rollout_action WHERE time >= \(fromSeconds) AND app = \(app) \(sql: order)"
-        } else {
-            "SELECT \(sql: Self.columns) FROM rollout_action WHERE time >= \(fromSeconds) \(sql: order)"
-        }
+        let seen: SQLStatement = app.map { "app = \($0)" } ?? "TRUE"
+        return "SELECT \(sql: Self.columns) FROM rollout_action WHERE time >= \(fromSeconds) AND \(sql: seen) \(sql: order)"
     }
 
     private static func upsert(_ action: RolloutAction) -> SQLStatement {

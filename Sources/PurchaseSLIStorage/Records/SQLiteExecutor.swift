@@ -20,14 +20,7 @@ public struct SQLiteExecutor: SQLExecutor {
 
     /// Runs one write in an immediate transaction.
     public func write(_ statement: SQLStatement, of table: String) async throws -> [SQLRow] {
-        try await database.writeWithoutTransaction { db in
-            var rows: [SQLRow] = []
-            try db.inTransaction(.immediate) {
-                rows = try Self.rows(statement, of: table, in: db)
-                return .commit
-            }
-            return rows
-        }
+        try await inImmediateTransaction { db in try Self.rows(statement, of: table, in: db) }
     }
 
     /// Reads, decides and writes in one immediate transaction: SQLite lets one writer in at a time, so no
@@ -36,12 +29,19 @@ public struct SQLiteExecutor: SQLExecutor {
         locking table: String, read: SQLStatement,
         decide: @escaping @Sendable ([SQLRow]) throws -> (statements: [SQLStatement], value: Value)
     ) async throws -> Value {
+        try await inImmediateTransaction { db in
+            let decision = try decide(try Self.rows(read, of: table, in: db))
+            for statement in decision.statements { _ = try Self.rows(statement, of: table, in: db) }
+            return decision.value
+        }
+    }
+
+    /// Runs `work` in an immediate transaction (the write lock taken at its start), committed when it returns.
+    private func inImmediateTransaction<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
         try await database.writeWithoutTransaction { db in
             var value: Value?
             try db.inTransaction(.immediate) {
-                let decision = try decide(try Self.rows(read, of: table, in: db))
-                for statement in decision.statements { _ = try Self.rows(statement, of: table, in: db) }
-                value = decision.value
+                value = try work(db)
                 return .commit
             }
             return value!
