@@ -12,19 +12,19 @@ extension AlertContext {
     /// of them, then the hours before `time` that the incidents of the alerts firing reach back to
     /// (``AlertEvaluator/incidents(from:to:inputs:grouping:)``); 3 more days only for an incident already
     /// going at the start of what was read.
-    public func firingReports(at time: Int64) throws -> [AlertReport] {
+    public func firingReports(at time: Int64) async throws -> [AlertReport] {
         let evaluator = evaluator
         let from = time - evaluator.firingHistorySeconds
-        let inputs = try inputs(from: from, to: time, grantsEvaluatedFrom: time)
+        let inputs = try await inputs(from: from, to: time, grantsEvaluatedFrom: time)
         guard !evaluator.findings(at: time, inputs: inputs).isEmpty else { return [] }
-        return try incidents(from: time, to: time + 60, inputs: inputs).firing
+        return try await incidents(from: time, to: time + 60, inputs: inputs).firing
     }
 
     /// What a page shows: the alerts firing at `time` (as ``firingReports(at:)``) and every alert episode
     /// over `[from, time]` (as ``episodeReports(from:to:stepSeconds:)`` at a minute's step), from one
     /// backtest, each with its incident.
-    public func snapshotReports(from: Int64, at time: Int64) throws -> (firing: [AlertReport], episodes: [AlertReport]) {
-        let reports = try snapshotAndIncidents(from: from, at: time, withReports: false)
+    public func snapshotReports(from: Int64, at time: Int64) async throws -> (firing: [AlertReport], episodes: [AlertReport]) {
+        let reports = try await snapshotAndIncidents(from: from, at: time, withReports: false)
         return (reports.firing, reports.episodes)
     }
 
@@ -32,22 +32,22 @@ extension AlertContext {
     /// the same minutes where they cover it (``incidentReport(of:at:)``).
     public func snapshotAndIncidentReports(
         from: Int64, at time: Int64
-    ) throws -> (firing: [AlertReport], episodes: [AlertReport], incidents: [String: IncidentReport]) {
-        try snapshotAndIncidents(from: from, at: time, withReports: true)
+    ) async throws -> (firing: [AlertReport], episodes: [AlertReport], incidents: [String: IncidentReport]) {
+        try await snapshotAndIncidents(from: from, at: time, withReports: true)
     }
 
     private func snapshotAndIncidents(
         from: Int64, at time: Int64, withReports: Bool
-    ) throws -> (firing: [AlertReport], episodes: [AlertReport], incidents: [String: IncidentReport]) {
-        let inputs = try inputs(
+    ) async throws -> (firing: [AlertReport], episodes: [AlertReport], incidents: [String: IncidentReport]) {
+        let inputs = try await inputs(
             from: from - evaluator.firingHistorySeconds, to: time, grantsEvaluatedFrom: AlertEvaluator.walkStart(from: from, to: time + 60))
-        let found = try incidents(from: from, to: time + 60, inputs: inputs)
+        let found = try await incidents(from: from, to: time + 60, inputs: inputs)
         var reports: [String: IncidentReport] = [:]
         if withReports {
             for incident in found.episodes.compactMap(\.incident) where reports[incident.id] == nil {
                 let covered = found.read.evaluableFromSeconds <= min(incident.firstBadSeconds, incident.startsAt) - evaluator.firingHistorySeconds
                 reports[incident.id] =
-                    try covered ? incidentReport(of: incident, at: time, inputs: found.read) : incidentReport(of: incident, at: time)
+                    try await covered ? incidentReport(of: incident, at: time, inputs: found.read) : incidentReport(of: incident, at: time)
             }
         }
         return (found.firing, found.episodes, reports)
@@ -58,15 +58,15 @@ extension AlertContext {
     /// finding at its highest severity once over (its latest while it fires), and its severity changes. At a
     /// minute's step, alerts of incidents that began before `from` are found with their true start, so a
     /// backtest says the same of a minute whatever its start. O(steps × series × rules).
-    public func episodeReports(from: Int64, to: Int64, stepSeconds: Int64) throws -> [AlertReport] {
+    public func episodeReports(from: Int64, to: Int64, stepSeconds: Int64) async throws -> [AlertReport] {
         let evaluator = evaluator
-        let inputs = try inputs(
+        let inputs = try await inputs(
             from: from - evaluator.firingHistorySeconds, to: to,
             grantsEvaluatedFrom: stepSeconds == 60 ? AlertEvaluator.walkStart(from: from, to: to) : from)
-        if stepSeconds == 60 { return try incidents(from: from, to: to, inputs: inputs).episodes }
+        if stepSeconds == 60 { return try await incidents(from: from, to: to, inputs: inputs).episodes }
         let episodes = evaluator.episodes(from: from, to: to, stepSeconds: stepSeconds, inputs: inputs)
         let incidents = IncidentGrouping(rules: rules).incidents(of: episodes)
-        return try reports(of: incidents, at: to - stepSeconds, inputs: inputs).episodes
+        return try await reports(of: incidents, at: to - stepSeconds, inputs: inputs).episodes
     }
 
     /// The reports of the incidents with an alert firing in `[from, to)`: the alerts firing at the last
@@ -75,31 +75,31 @@ extension AlertContext {
     /// minute of them (when they held fewer), then 3 more days.
     private func incidents(
         from: Int64, to: Int64, inputs: AlertInputs
-    ) throws -> (firing: [AlertReport], episodes: [AlertReport], read: AlertInputs) {
+    ) async throws -> (firing: [AlertReport], episodes: [AlertReport], read: AlertInputs) {
         let evaluator = evaluator
         let grouping = IncidentGrouping(rules: rules)
         var (incidents, complete) = evaluator.incidents(from: from, to: to, inputs: inputs, grouping: grouping)
         var read = inputs
         if !complete, read.evaluableFromSeconds > read.startSeconds {
-            read = try self.inputs(from: read.startSeconds, to: read.endSeconds)
+            read = try await self.inputs(from: read.startSeconds, to: read.endSeconds)
             (incidents, complete) = evaluator.incidents(from: from, to: to, inputs: read, grouping: grouping)
         }
         if !complete {
-            read = try self.inputs(from: read.startSeconds - 3 * 86_400, to: read.endSeconds)
+            read = try await self.inputs(from: read.startSeconds - 3 * 86_400, to: read.endSeconds)
             incidents = evaluator.incidents(from: from, to: to, inputs: read, grouping: grouping).incidents
         }
-        let reports = try reports(of: incidents, at: to - 60, inputs: read)
+        let reports = try await reports(of: incidents, at: to - 60, inputs: read)
         return (reports.firing, reports.episodes.filter { ($0.endsAt ?? .max) > from }, read)
     }
 
     /// Each episode of `incidents` as a report read at `time`, with its incident and the incident's record
     /// taken at `time` (``record(of:at:)``, once per incident), and those firing at `time` most urgent first.
-    func reports(of incidents: [Incident], at time: Int64, inputs: AlertInputs) throws -> (firing: [AlertReport], episodes: [AlertReport]) {
+    func reports(of incidents: [Incident], at time: Int64, inputs: AlertInputs) async throws -> (firing: [AlertReport], episodes: [AlertReport]) {
         var episodes: [AlertReport] = []
         for incident in incidents {
-            let record = try record(of: incident, at: time)
+            let record = try await record(of: incident, at: time)
             for episode in incident.episodes {
-                var report = try report(
+                var report = try await report(
                     episode.endsAt == nil ? episode.latest : episode.peak, startsAt: episode.startsAt, endsAt: episode.endsAt,
                     firstBadSeconds: episode.first.evidence.firstBadSeconds(of: episode.first), severityChanges: episode.severityChanges,
                     at: time, inputs: inputs)

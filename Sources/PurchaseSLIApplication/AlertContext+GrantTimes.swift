@@ -5,9 +5,9 @@ extension AlertContext {
     /// How long the charges made in `[from, to)` took to be granted, with the app versions that granted
     /// them (grants read from a day before the charges to 7 days after, as ``ChargeLedger`` matches them),
     /// or nil when the policy has no time-to-grant objective.
-    public func grantTimes(from: Int64, to: Int64) throws -> GrantTimes? {
+    public func grantTimes(from: Int64, to: Int64) async throws -> GrantTimes? {
         guard let objective = policy.reconciliation.timeToGrant else { return nil }
-        let ledger = try store.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: policy.reconciliation)
+        let ledger = try await store.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: policy.reconciliation)
         let grants = try grants(
             granting: ledger, fromMillis: from * 1000 - ChargeLedger.reportsBeforeChargeMillis,
             toMillis: to * 1000 + ChargeLedger.reportsAfterChargeMillis)
@@ -24,19 +24,19 @@ extension AlertContext {
     /// The charges whose outcome may become known from `from` to `to` (charged from the objective's time
     /// and an hour of notification delay before `from`), without app versions: what the objective's counts
     /// over `[from, to)` read (``GrantTimes/decidedCounts(from:to:)``). Nil without the objective.
-    public func decidedGrantTimes(from: Int64, to: Int64) throws -> GrantTimes? {
+    public func decidedGrantTimes(from: Int64, to: Int64) async throws -> GrantTimes? {
         guard let objective = policy.reconciliation.timeToGrant else { return nil }
-        let ledger = try store.ledger(
+        let ledger = try await store.ledger(
             kinds: [.charge], fromMillis: (from - objective.withinSeconds - 3600) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
         return GrantTimes(ledger: ledger, grants: [GrantRecord](), withinSeconds: objective.withinSeconds)
     }
 
     /// The share of the time-to-grant objective's error budget left for `chargingStore` at `until`: its
     /// charges whose outcome was known in the objective's window so far.
-    func grantTimeBudgetRemaining(of chargingStore: Store, until: Int64) throws -> Double? {
+    func grantTimeBudgetRemaining(of chargingStore: Store, until: Int64) async throws -> Double? {
         guard let objective = policy.reconciliation.timeToGrant else { return nil }
         let start = objective.objective.window.period(at: until).startSeconds
-        guard let times = try decidedGrantTimes(from: start, to: until) else { return nil }
+        guard let times = try await decidedGrantTimes(from: start, to: until) else { return nil }
         let counts = try grantTimeCounts(times, from: start, to: until)[chargingStore]
         return counts.flatMap(objective.objective.budgetSpent).map { 1 - $0 }
     }

@@ -4,30 +4,30 @@ import PurchaseSLICore
 extension AlertContext {
     /// The grants made in `[from, to)`, judged as of `time` the way the DoubleGrant and GrantedWithoutCharge
     /// alerts judge them: what `purchase-sli grants` lists.
-    public func grantList(from: Int64, to: Int64, at time: Int64) throws -> [GrantListRow] {
-        try grantList(from: from, to: to, at: time, unpaidOnly: false)
+    public func grantList(from: Int64, to: Int64, at time: Int64) async throws -> [GrantListRow] {
+        try await grantList(from: from, to: to, at: time, unpaidOnly: false)
     }
 
     /// The grants of ``grantList(from:to:at:)`` granted again or without a charge: what the weekly review
     /// counts. O(grants read + such grants log them).
-    public func unpaidGrantList(from: Int64, to: Int64, at time: Int64) throws -> [GrantListRow] {
-        try grantList(from: from, to: to, at: time, unpaidOnly: true)
+    public func unpaidGrantList(from: Int64, to: Int64, at time: Int64) async throws -> [GrantListRow] {
+        try await grantList(from: from, to: to, at: time, unpaidOnly: true)
     }
 
     /// The ``unpaidGrantList(from:to:at:)`` of each of `periods` (seconds), each judged as of its end, from
     /// one read of the store over them all: the weekly review's two weeks read once. A period's list is
     /// the one it would have alone: its repeats look back the same span, and a charge that arrived after
     /// its end does not pay for its grants.
-    public func unpaidGrantLists(of periods: [Range<Int64>]) throws -> [[GrantListRow]] {
+    public func unpaidGrantLists(of periods: [Range<Int64>]) async throws -> [[GrantListRow]] {
         guard let from = periods.map(\.lowerBound).min(), let to = periods.map(\.upperBound).max() else { return [] }
-        let read = try storeRecord(from: from, to: to)
+        let read = try await storeRecord(from: from, to: to)
         let audit = try grantAudit(from: from, to: to, ledger: read.charges, activity: read.activity)
         return periods.map { Self.grantList(of: audit, from: $0.lowerBound, to: $0.upperBound, at: $0.upperBound, unpaidOnly: true) }
     }
 
-    private func grantList(from: Int64, to: Int64, at time: Int64, unpaidOnly: Bool) throws -> [GrantListRow] {
+    private func grantList(from: Int64, to: Int64, at time: Int64, unpaidOnly: Bool) async throws -> [GrantListRow] {
         let end = max(to, time)
-        let read = try storeRecord(from: from, to: end)
+        let read = try await storeRecord(from: from, to: end)
         // An unpaid list reads repeats and grants without a charge alone.
         let audit = try grantAudit(from: from, to: end, ledger: read.charges, activity: read.activity, complete: !unpaidOnly)
         return Self.grantList(of: audit, from: from, to: to, at: time, unpaidOnly: unpaidOnly)

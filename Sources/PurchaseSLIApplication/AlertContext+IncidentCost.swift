@@ -15,8 +15,8 @@ public struct IncidentFigures: Sendable, Hashable {
 
 extension AlertContext {
     /// The record of `incident` read at `time`: its figures (``figures(of:at:)``) and the status they give.
-    public func record(of incident: Incident, at time: Int64) throws -> IncidentRecord {
-        let figures = try figures(of: IncidentCostScope(incident), at: time)
+    public func record(of incident: Incident, at time: Int64) async throws -> IncidentRecord {
+        let figures = try await figures(of: IncidentCostScope(incident), at: time)
         return IncidentRecord(
             incident: incident, app: app, readAtSeconds: time, cost: figures.cost, losses: figures.losses, owed: figures.owed)
     }
@@ -33,16 +33,17 @@ extension AlertContext {
     /// charges not granted), in full at their refund;
     /// and the grants its DoubleGrant and GrantedWithoutCharge alerts named that were made in it, in full
     /// at their grant. What is known at `time` only: a later grant, refund or settlement changes them.
-    public func figures(of scope: IncidentCostScope, at time: Int64) throws -> IncidentFigures {
+    public func figures(of scope: IncidentCostScope, at time: Int64) async throws -> IncidentFigures {
         let from = scope.fromSeconds
         let until = scope.until(at: time)
         var cost = AlertCost()
         var losses = LossTimeline()
         var owed: ChargeTally?
         var ledger: ChargeLedger?
-        func readLedger() throws -> ChargeLedger {
+        func readLedger() async throws -> ChargeLedger {
             if let ledger { return ledger }
-            let read = try store.ledger(kinds: [.charge, .refund], fromMillis: from * 1000, toMillis: until * 1000, rule: policy.reconciliation)
+            let read = try await store.ledger(
+                kinds: [.charge, .refund], fromMillis: from * 1000, toMillis: until * 1000, rule: policy.reconciliation)
             ledger = read
             return read
         }
@@ -55,7 +56,7 @@ extension AlertContext {
         var countedCharges = Set<Int64>()
         if !scope.ungrantedCharges.isEmpty {
             let grace = policy.reconciliation.graceSeconds * 1000
-            let ungranted = try readLedger().expectedCharges.filter { charge in
+            let ungranted = try await readLedger().expectedCharges.filter { charge in
                 scope.ungrantedCharges.contains(.init(store: charge.notification.store.rawValue, product: charge.productID))
                     && charge.eventMillis + grace <= until * 1000 && charge.receivedMillis <= time * 1000 && !charge.isGranted(by: time * 1000)
                     && charge.settlement(by: time * 1000)?.kind != .madeWhole
@@ -105,7 +106,7 @@ extension AlertContext {
             cost.refundsOfChargesNeverGranted = counted.ofChargesNeverGranted
             for refund in counted.refunds { losses.addCounted(atMillis: refund.eventMillis, worth: ChargeTally([refund]).worth) }
         }
-        if let given = try givenAway(by: scope, from: from, until: until, at: time) {
+        if let given = try await givenAway(by: scope, from: from, until: until, at: time) {
             cost.givenAway = given.tally
             for grant in given.grants {
                 losses.addCounted(atMillis: grant.grant.record.millis, worth: grant.worth.map { [$0.currency: $0.amount] } ?? [:])
@@ -145,9 +146,9 @@ extension AlertContext {
     /// named), each once, and their tally; nil without such alerts.
     private func givenAway(
         by scope: IncidentCostScope, from: Int64, until: Int64, at time: Int64
-    ) throws -> (tally: ChargeTally, grants: [GrantEvidence.Example])? {
+    ) async throws -> (tally: ChargeTally, grants: [GrantEvidence.Example])? {
         guard !scope.doubleGrants.isEmpty || !scope.grantsWithoutCharge.isEmpty else { return nil }
-        let read = try storeRecord(from: from, to: time)
+        let read = try await storeRecord(from: from, to: time)
         let audit = try grantAudit(from: from, to: time, ledger: read.charges, activity: read.activity)
         func key(_ grant: GrantAudit.Grant) -> IncidentCostScope.ChargeKey { .init(store: grant.store?.rawValue, product: grant.record.productID) }
         var grants = audit.repeats(from: from * 1000, through: until * 1000 - 1).filter { scope.doubleGrants.contains(key($0.grant)) }

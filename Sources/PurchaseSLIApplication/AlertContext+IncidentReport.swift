@@ -5,21 +5,21 @@ import PurchaseSLIRendering
 extension AlertContext {
     /// The report of incident `id` (as the alerts show it) read at `time` (``incident(id:at:)``). Throws
     /// ``IncidentLookupError`` for an id not spelled as alerts show them or naming no incident.
-    public func incidentReport(id: String, at time: Int64) throws -> IncidentReport {
-        let (incident, inputs) = try incidentAndInputs(id: id, at: time)
-        return try incidentReport(of: incident, at: time, inputs: inputs)
+    public func incidentReport(id: String, at time: Int64) async throws -> IncidentReport {
+        let (incident, inputs) = try await incidentAndInputs(id: id, at: time)
+        return try await incidentReport(of: incident, at: time, inputs: inputs)
     }
 
     /// Incident `id` (as the alerts show it) as an evaluation to `time` finds it: its alerts evaluated from
     /// the minute the id names, a day at first and four times as far while it still fires at the end of
     /// what was read, up to `time`. Throws ``IncidentLookupError`` for an id not spelled as alerts show
     /// them or naming no incident.
-    public func incident(id: String, at time: Int64) throws -> Incident {
-        try incidentAndInputs(id: id, at: time).incident
+    public func incident(id: String, at time: Int64) async throws -> Incident {
+        try await incidentAndInputs(id: id, at: time).incident
     }
 
     /// ``incident(id:at:)`` and the inputs it was found in (which cover it to its end, or to `time`).
-    private func incidentAndInputs(id: String, at time: Int64) throws -> (incident: Incident, inputs: AlertInputs) {
+    private func incidentAndInputs(id: String, at time: Int64) async throws -> (incident: Incident, inputs: AlertInputs) {
         guard let start = IncidentReport.startSeconds(ofID: id) else {
             throw IncidentLookupError(
                 description: "incident \"\(id)\": expected an id as the alerts show it, like 20261112-0703-3fa2c1 "
@@ -37,10 +37,10 @@ extension AlertContext {
             let end = min(time, start + span)
             // Evaluated through the minute read, as `alerts --at` evaluates it.
             let through = end == time ? time + 60 : end
-            var inputs = try self.inputs(from: start - evaluator.firingHistorySeconds, to: end)
+            var inputs = try await self.inputs(from: start - evaluator.firingHistorySeconds, to: end)
             var (incidents, complete) = evaluator.incidents(from: start, to: through, inputs: inputs, grouping: grouping)
             if !complete {
-                inputs = try self.inputs(from: inputs.startSeconds - 3 * 86_400, to: end)
+                inputs = try await self.inputs(from: inputs.startSeconds - 3 * 86_400, to: end)
                 incidents = evaluator.incidents(from: start, to: through, inputs: inputs, grouping: grouping).incidents
             }
             guard let incident = incidents.first(where: { $0.id == id }) else {
@@ -60,21 +60,22 @@ extension AlertContext {
 
     /// The report of `incident` as an evaluation to `time` found it (a page's or the review's), read at
     /// `time`.
-    public func incidentReport(of incident: Incident, at time: Int64) throws -> IncidentReport {
+    public func incidentReport(of incident: Incident, at time: Int64) async throws -> IncidentReport {
         let from = min(incident.firstBadSeconds, incident.startsAt)
-        let inputs = try self.inputs(from: from - evaluator.firingHistorySeconds, to: min(time, (incident.endsAt ?? time) + 60))
-        return try incidentReport(of: incident, at: time, inputs: inputs)
+        let inputs = try await self.inputs(from: from - evaluator.firingHistorySeconds, to: min(time, (incident.endsAt ?? time) + 60))
+        return try await incidentReport(of: incident, at: time, inputs: inputs)
     }
 
     /// The report of `incident` from `inputs` (which cover it to its end, or to `time` while it goes on),
     /// read at `time` (grants and refunds by then).
-    func incidentReport(of incident: Incident, at time: Int64, inputs: AlertInputs) throws -> IncidentReport {
-        let alerts = try reports(of: [incident], at: time, inputs: inputs).episodes
+    func incidentReport(of incident: Incident, at time: Int64, inputs: AlertInputs) async throws -> IncidentReport {
+        let alerts = try await reports(of: [incident], at: time, inputs: inputs).episodes
         let from = incident.firstBadSeconds
         let until = incident.endsAt.map { min($0, time) } ?? time
         // Its alerts' reports carry its record, taken at `time`.
-        var record = try alerts.first?.incidentRecord ?? record(of: incident, at: time)
-        record.acknowledgement = try IncidentBook(context: self).record(id: incident.id)?.acknowledgement
+        var record: IncidentRecord
+        if let taken = alerts.first?.incidentRecord { record = taken } else { record = try await self.record(of: incident, at: time) }
+        record.acknowledgement = try await IncidentBook(context: self).record(id: incident.id)?.acknowledgement
         let cost = record.cost
         var impacts: [IncidentReport.ActionImpact] = []
         var timeline = incidentMoments(incident)
@@ -109,7 +110,7 @@ extension AlertContext {
             }
             impacts.append(impact)
         }
-        let (lateCharges, refunds) = try charges(of: incident, from: from, until: until, at: time)
+        let (lateCharges, refunds) = try await charges(of: incident, from: from, until: until, at: time)
         return IncidentReport(
             incident: incident, app: app, readAtSeconds: time,
             // By time; at one minute, in the order found (the first bad minute before the first alert).
@@ -177,7 +178,7 @@ extension AlertContext {
     /// `[from, until)` of the products its alerts named (of every product when they name none).
     private func charges(
         of incident: Incident, from: Int64, until: Int64, at time: Int64
-    ) throws -> (late: [ChargeLedger.Charge], refunds: [ChargeLedger.RefundCausation]) {
+    ) async throws -> (late: [ChargeLedger.Charge], refunds: [ChargeLedger.RefundCausation]) {
         let findings = incident.episodes.flatMap { [$0.first, $0.peak, $0.latest] }
         var named = Set<String>()
         var ungrantedProducts = Set<String>()
@@ -187,7 +188,8 @@ extension AlertContext {
             if case .ungrantedCharges = finding.evidence.costMeasure { ungrantedProducts.insert(product) }
         }
         let horizon = min(time, until + IncidentReport.refundHorizonSeconds)
-        let ledger = try store.ledger(kinds: [.charge, .refund], fromMillis: from * 1000, toMillis: horizon * 1000, rule: policy.reconciliation)
+        let ledger = try await store.ledger(
+            kinds: [.charge, .refund], fromMillis: from * 1000, toMillis: horizon * 1000, rule: policy.reconciliation)
         let during = ledger.charges.filter { $0.eventMillis < until * 1000 && (named.isEmpty || named.contains($0.productID)) }
         let late = ledger.overdueCharges.filter { $0.eventMillis < until * 1000 && ungrantedProducts.contains($0.productID) }
             .map { charge in

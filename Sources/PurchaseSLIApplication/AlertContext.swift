@@ -84,7 +84,7 @@ public struct AlertContext: Sendable {
     /// further, to the day before its last event before `from` (loss of signal lasts until events flow
     /// again), at most ``lossOfSignalReachSeconds`` back. The grants audited are those evaluations from
     /// `grantsEvaluatedFrom` on can alert on (by default from `from`, as every other input).
-    public func inputs(from: Int64, to: Int64, grantsEvaluatedFrom: Int64? = nil) throws -> AlertInputs {
+    public func inputs(from: Int64, to: Int64, grantsEvaluatedFrom: Int64? = nil) async throws -> AlertInputs {
         // One read of the minute buckets for the action and every slice dimension, from a whole minute.
         let from = from - from.floorDividedBy(60).remainder
         let actionsFrom = try activityStart(before: from)
@@ -103,7 +103,7 @@ public struct AlertContext: Sendable {
         answers.removeAll()
         var inputs = AlertInputs(startSeconds: from, endSeconds: to, overall: consume overall, slices: consume slices)
         inputs.weightedActions = try weightedActions(from: actionsFrom, to: to)
-        (inputs.charges, inputs.storeActivity) = try storeRecord(from: from, to: to)
+        (inputs.charges, inputs.storeActivity) = try await storeRecord(from: from, to: to)
         inputs.grants = try grantAudit(
             from: max(from, grantsEvaluatedFrom ?? from), to: to, ledger: inputs.charges, activity: inputs.storeActivity)
         // The audit holds the grants that evaluations from a hold before its start alert on.
@@ -237,7 +237,7 @@ public struct AlertContext: Sendable {
     /// `from`) joined with what the app reported about them, and the hourly charges and refunds that refund
     /// spikes compare (back to the first baseline window of the earliest evaluation, held findings
     /// included), counted as ``PurchaseSLIStorage/StoreRecordStore/storeActivity(fromMillis:toMillis:stepSeconds:)`` counts them.
-    public func storeRecord(from: Int64, to: Int64) throws -> (charges: ChargeLedger, activity: StoreActivitySeries) {
+    public func storeRecord(from: Int64, to: Int64) async throws -> (charges: ChargeLedger, activity: StoreActivitySeries) {
         let rule = policy.reconciliation
         let start = from - evaluator.longestHoldSeconds - Int64(rule.refundBaselineDays) * 86_400 - rule.refundWindowSeconds - 3600
         let hourStart = start - start.floorDividedBy(3600).remainder
@@ -249,7 +249,7 @@ public struct AlertContext: Sendable {
         let activity = StoreActivitySeries(
             rows: try store.storeActivity(of: since(activityFrom), fromMillis: activityFrom, toMillis: toMillis, stepSeconds: 3600),
             startSeconds: hourStart, endSeconds: to, environments: rule.environments)
-        return (try store.ledger(of: since(chargesFrom), fromMillis: chargesFrom, toMillis: toMillis, rule: rule), activity)
+        return (try await store.ledger(of: since(chargesFrom), fromMillis: chargesFrom, toMillis: toMillis, rule: rule), activity)
     }
 
     /// How far before an evaluation's first minute the charges it reads reach: the alert lookback and the
@@ -320,7 +320,7 @@ public struct AlertContext: Sendable {
     func report(
         _ finding: AlertFinding, startsAt: Int64, endsAt: Int64? = nil, firstBadSeconds: Int64? = nil, severityChanges: [SeverityChange] = [],
         at time: Int64, inputs: AlertInputs
-    ) throws -> AlertReport {
+    ) async throws -> AlertReport {
         let evidence = finding.evidence
         let window = evidence.windowSeconds
         let until = endsAt ?? time
@@ -339,7 +339,8 @@ public struct AlertContext: Sendable {
                 CountQuery(fromSeconds: report.countedFromSeconds, toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
             report.topErrors = errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) }
         }
-        (report.budgetRemaining, report.budgetBasis) = try budget(of: evidence.objective, labels: finding.labels, until: until, filters: filters)
+        (report.budgetRemaining, report.budgetBasis) = try await budget(
+            of: evidence.objective, labels: finding.labels, until: until, filters: filters)
         let judged = evidence.objective?.weight == .revenue && finding.labels.slice == nil
         if endsAt == nil, let series = judged ? inputs.judgedSeries(of: finding.labels.actionType) : inputs.series(finding.labels) {
             let seconds = policy.recoveryWindowSeconds
@@ -417,11 +418,11 @@ public struct AlertContext: Sendable {
     /// holds its data: days with events, or for a store's time to grant the stretches its notifications cover.
     private func budget(
         of objective: SLOPolicy.Objective?, labels: SeriesLabels, until: Int64, filters: [EventDimension: Set<String?>]
-    ) throws -> (remaining: Double?, basis: BudgetBasis?) {
+    ) async throws -> (remaining: Double?, basis: BudgetBasis?) {
         guard let objective else { return (nil, nil) }
         let start = objective.window.period(at: until).startSeconds
         if let name = labels.store, let store = Store(rawValue: name) {
-            let remaining = try grantTimeBudgetRemaining(of: store, until: until)
+            let remaining = try await grantTimeBudgetRemaining(of: store, until: until)
             let basis = try storeCoverage(from: start, to: until).budgetBasis(of: store, window: objective.window, windowStart: start)
             return (remaining, remaining == nil ? nil : basis)
         }

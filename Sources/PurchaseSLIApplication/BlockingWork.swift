@@ -1,9 +1,12 @@
 import NIOPosix
 
-/// Runs blocking work (store reads and commits, decoding, rendering) off Swift's cooperative thread pool,
-/// on ``BlockingWork/pool``: every blocking call of the service and its scheduled rounds goes this one way.
-package func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await BlockingWork.pool.runIfActive(work)
+/// Runs work that may block (store reads and commits not yet async, decoding, rendering) off Swift's
+/// cooperative thread pool: `work` runs with ``BlockingWork/executor`` as its task executor, so each of
+/// its jobs (and those of its child tasks) runs on ``BlockingWork/pool``, and a blocking call in it holds
+/// a thread of that pool, never a cooperative one. Every blocking call of the service and its scheduled
+/// rounds goes this one way.
+package func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    try await withTaskExecutorPreference(BlockingWork.executor) { try await work() }
 }
 
 /// The threads `serve` runs its blocking work on: a pool of its own, bounded, so that a burst of work
@@ -24,4 +27,22 @@ package enum BlockingWork {
         pool.start()
         return pool
     }()
+
+    /// The task executor whose jobs run on ``pool``.
+    static let executor = ThreadPoolTaskExecutor(pool: pool)
+}
+
+/// A task executor that runs each job on a thread of a NIO thread pool: a task that prefers it may block
+/// in a job without taking a thread of Swift's cooperative pool.
+final class ThreadPoolTaskExecutor: TaskExecutor {
+    private let pool: NIOThreadPool
+
+    init(pool: NIOThreadPool) {
+        self.pool = pool
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        pool.submit { _ in job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
 }

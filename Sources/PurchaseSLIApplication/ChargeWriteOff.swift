@@ -17,11 +17,11 @@ public struct ChargeWriteOff: Sendable {
     public static let maximumReasonLength = 300
     public static let maximumNameLength = 200
 
-    private let store: any StoreRecordStore
+    private let store: any PurchaseStore
     private let rule: SLOPolicy.ReconciliationRule
 
     /// Write-offs of the charges in `store`, judged by `rule`.
-    public init(store: any StoreRecordStore, rule: SLOPolicy.ReconciliationRule) {
+    public init(store: any PurchaseStore, rule: SLOPolicy.ReconciliationRule) {
         self.store = store
         self.rule = rule
     }
@@ -31,7 +31,7 @@ public struct ChargeWriteOff: Sendable {
     ///   reason or name is not printable text of the allowed length.
     public func writeOff(
         _ charge: Store, transactionID: String, reason: String, by person: String, atMillis millis: Int64
-    ) throws -> MakeWholeDelivery {
+    ) async throws -> MakeWholeDelivery {
         guard let reason = PersonText.cleaned(reason, maximum: Self.maximumReasonLength) else {
             throw Failure(description: "--reason: expected why, in 1 to \(Self.maximumReasonLength) printable characters")
         }
@@ -42,7 +42,7 @@ public struct ChargeWriteOff: Sendable {
         guard let first = found.first else {
             throw Failure(description: "no \(charge.displayName) charge of transaction \(transactionID) is stored (see `purchase-sli charges`)")
         }
-        let ledger = try store.ledger(
+        let ledger = try await store.ledger(
             of: [first], fromMillis: first.notification.eventMillis, toMillis: first.notification.eventMillis + 1, rule: rule)
         if let known = ledger.charges.first {
             if let granted = known.grantedMillis {
@@ -57,7 +57,7 @@ public struct ChargeWriteOff: Sendable {
         let record = MakeWholeDelivery(
             store: charge, transactionID: transactionID, outcome: .writtenOff, status: 0, detail: "by \(name): \(reason)", attempts: 0,
             lastAttemptMillis: millis)
-        try store.record([record])
+        try await MakeWholeDeliveryRepository(store.sql).record([record])
         return record
     }
 }

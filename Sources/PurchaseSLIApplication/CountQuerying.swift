@@ -31,6 +31,6 @@ public struct CountQuerying: Sendable {
     /// The stores' charges and refunds `query` counts, grants judged by `rule`.
     public func charges(_ query: ChargeCountQuery, rule: SLOPolicy.ReconciliationRule) async throws -> ChargeCountOutput {
         let store = store
-        return try await runBlocking { ChargeCountOutput(query: query, rows: try store.chargeCounts(query, rule: rule)) }
+        return try await runBlocking { ChargeCountOutput(query: query, rows: try await store.chargeCounts(query, rule: rule)) }
     }
 }

@@ -29,10 +29,12 @@ public struct IncidentBook: Sendable {
     public static func listedRange(at time: Int64) -> (from: Int64, to: Int64) { (time - 30 * 86_400, time + 60) }
 
     private let context: AlertContext
+    private let repository: IncidentRepository
 
     /// The book of `context`'s app, in its store.
     public init(context: AlertContext) {
         self.context = context
+        repository = IncidentRepository(context.store.sql)
     }
 
     private var app: String { context.app ?? "" }
@@ -41,9 +43,9 @@ public struct IncidentBook: Sendable {
     /// takes again every kept record still open or resolved: an open one no longer firing is looked up again
     /// to find its end (removed when no longer found, as a rebuild removes it); a resolved one has its
     /// figures taken again from its scope. Returns them all by start.
-    public func update(with records: [IncidentRecord], at time: Int64) throws -> [IncidentRecord] {
+    public func update(with records: [IncidentRecord], at time: Int64) async throws -> [IncidentRecord] {
         var records = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let unsettled = try context.store.incidents(
+        let unsettled = try await repository.incidents(
             app: app, fromSeconds: .min, toSeconds: time + 60,
             statuses: [IncidentRecord.Status.open.rawValue, IncidentRecord.Status.resolved.rawValue])
         for stored in unsettled where records[stored.id] != nil { records[stored.id]?.acknowledgement = stored.acknowledgement }
@@ -52,76 +54,73 @@ public struct IncidentBook: Sendable {
             if kept.status == .open {
                 let incident: Incident
                 do {
-                    incident = try context.incident(id: kept.id, at: time)
+                    incident = try await context.incident(id: kept.id, at: time)
                 } catch is IncidentLookupError {
                     // Joined to an earlier incident by a later alert, or its events pruned: no longer found,
                     // removed as a rebuild would remove it (and not looked up again every round).
-                    let sameSecond = try context.store.incidents(app: app, fromSeconds: kept.startsAt, toSeconds: kept.startsAt + 1, statuses: nil)
-                    _ = try context.store.removeIncidents(
-                        app: app, startingFrom: kept.startsAt, to: kept.startsAt + 1, keeping: Set(sameSecond.map(\.id)).subtracting([kept.id]))
+                    _ = try await repository.remove(app: app, id: kept.id)
                     continue
                 }
-                var ended = try context.record(of: incident, at: time)
+                var ended = try await context.record(of: incident, at: time)
                 ended.acknowledgement = kept.acknowledgement
                 records[kept.id] = ended
             } else {
-                let figures = try context.figures(of: kept.scope, at: time)
+                let figures = try await context.figures(of: kept.scope, at: time)
                 records[kept.id] = kept.retaken(cost: figures.cost, losses: figures.losses, owed: figures.owed, at: time)
             }
         }
         let sorted = records.values.sorted { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
-        try context.store.save(sorted.map { try $0.stored() })
+        try await repository.save(sorted.map { try $0.stored() })
         return sorted
     }
 
     /// Takes again from the events the records of every incident with an alert firing from `from` to
     /// `time` (evaluated every minute, as `alerts --at` evaluates), read at `time`, and keeps them
     /// (``keep(_:from:through:)``). Returns the records, by start, and how many were removed.
-    public func rebuild(from: Int64, at time: Int64) throws -> (records: [IncidentRecord], removed: Int) {
-        try keep(context.episodeReports(from: from, to: time + 60, stepSeconds: 60), from: from, through: time)
+    public func rebuild(from: Int64, at time: Int64) async throws -> (records: [IncidentRecord], removed: Int) {
+        try await keep(context.episodeReports(from: from, to: time + 60, stepSeconds: 60), from: from, through: time)
     }
 
     /// Keeps the records that `reports` (an evaluation of every minute from `from` through `time`) carry,
     /// their acknowledgements kept, and removes the kept records not settled that started in that range but
     /// are not among them (a settled one is final, whatever the events still kept say). Returns the records,
     /// by start, and how many were removed.
-    public func keep(_ reports: [AlertReport], from: Int64, through time: Int64) throws -> (records: [IncidentRecord], removed: Int) {
+    public func keep(_ reports: [AlertReport], from: Int64, through time: Int64) async throws -> (records: [IncidentRecord], removed: Int) {
         let records = Dictionary(reports.compactMap(\.incidentRecord).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let sorted = records.values.sorted { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
-        try context.store.save(sorted.map { try $0.stored() })
+        try await repository.save(sorted.map { try $0.stored() })
         // A settled record is final: one the evaluation no longer finds (its events past their retention, an
         // alert of an older policy) is kept, not removed.
-        let settled = try context.store.incidents(
+        let settled = try await repository.incidents(
             app: app, fromSeconds: from, toSeconds: time + 60, statuses: [IncidentRecord.Status.settled.rawValue])
-        let removed = try context.store.removeIncidents(
-            app: app, startingFrom: from, to: time + 60, keeping: Set(records.keys).union(settled.map(\.id)))
-        return (try self.records(from: from, to: time + 60).filter { records[$0.id] != nil }, removed)
+        let removed = try await repository.remove(app: app, startingFrom: from, to: time + 60, keeping: Set(records.keys).union(settled.map(\.id)))
+        return (try await self.records(from: from, to: time + 60).filter { records[$0.id] != nil }, removed)
     }
 
     /// The kept records reaching into `[from, to)` of `statuses` (nil: any), by start.
-    public func records(from: Int64, to: Int64, statuses: Set<IncidentRecord.Status>? = nil) throws -> [IncidentRecord] {
-        try context.store.incidents(app: app, fromSeconds: from, toSeconds: to, statuses: statuses.map { Set($0.map(\.rawValue)) })
+    public func records(from: Int64, to: Int64, statuses: Set<IncidentRecord.Status>? = nil) async throws -> [IncidentRecord] {
+        try await repository.incidents(app: app, fromSeconds: from, toSeconds: to, statuses: statuses.map { Set($0.map(\.rawValue)) })
             .map(IncidentRecord.init(stored:))
     }
 
     /// The kept records reaching into `[from, to)` whose alerts named app version `version` (an
     /// `appVersion` slice), by start: the incidents of a release.
-    public func records(naming version: String, from: Int64, to: Int64) throws -> [IncidentRecord] {
-        try records(from: from, to: to).filter { record in
+    public func records(naming version: String, from: Int64, to: Int64) async throws -> [IncidentRecord] {
+        try await records(from: from, to: to).filter { record in
             record.alerts.contains { $0.labels.slice?.dimension == .appVersion && $0.labels.slice?.value == version }
         }
     }
 
     /// The kept record of incident `id`, or nil.
-    public func record(id: String) throws -> IncidentRecord? {
+    public func record(id: String) async throws -> IncidentRecord? {
         guard let start = IncidentReport.startSeconds(ofID: id) else { return nil }
-        return try context.store.incident(app: app, id: id, startSeconds: start).map(IncidentRecord.init(stored:))
+        return try await repository.incident(app: app, id: id, startSeconds: start).map(IncidentRecord.init(stored:))
     }
 
     /// Keeps that `owner` took incident `id` on at `time`, saying `note`; returns its record.
     /// - Throws: ``Failure`` when no record of `id` is kept, or the owner or note is not printable text of
     ///   the allowed length.
-    public func acknowledge(id: String, owner: String, note: String, at time: Int64) throws -> IncidentRecord {
+    public func acknowledge(id: String, owner: String, note: String, at time: Int64) async throws -> IncidentRecord {
         guard let owner = PersonText.cleaned(owner, maximum: Self.maximumOwnerLength) else {
             throw Failure(field: "owner", reason: "expected who takes it on, 1 to \(Self.maximumOwnerLength) printable characters")
         }
@@ -131,7 +130,7 @@ public struct IncidentBook: Sendable {
             throw Failure(field: "note", reason: "expected at most \(Self.maximumNoteLength) printable characters on one line")
         }
         let acknowledgement = IncidentAcknowledgement(owner: owner, note: note, atSeconds: time)
-        guard try context.store.acknowledge(app: app, id: id, acknowledgement), let record = try record(id: id) else {
+        guard try await repository.acknowledge(app: app, id: id, acknowledgement), let record = try await record(id: id) else {
             throw Failure(
                 field: nil,
                 reason: "no incident \(id) is kept" + (context.app.map { " for app \($0)" } ?? "")

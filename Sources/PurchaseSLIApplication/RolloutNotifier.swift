@@ -84,7 +84,7 @@ public struct RolloutNotifier: Service {
                 var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
                 report.storeReleases = releases.all.filter { $0.isRelease(of: version) }
                 report.arrivals = try query.arrivals(of: report)
-                report.incidents = try IncidentBook(context: context).records(
+                report.incidents = try await IncidentBook(context: context).records(
                     naming: version, from: report.fromSeconds, to: time + 60)
                 return report
             }

@@ -30,7 +30,7 @@ public struct SLOSnapshot: Sendable {
 extension AlertContext {
     /// The snapshot at `time` (minute-aligned): the same counts the objectives cards show and the alerts
     /// `alerts --at` finds.
-    public func sloSnapshot(at time: Int64) throws -> SLOSnapshot {
+    public func sloSnapshot(at time: Int64) async throws -> SLOSnapshot {
         let calendar = maintenance()
         let windows = Set(policy.rules.flatMap { [$0.longWindowSeconds, $0.shortWindowSeconds] })
         let objectives = try policy.objectives.map { objective -> SLOSnapshot.ObjectiveState in
@@ -49,7 +49,7 @@ extension AlertContext {
                 objective: objective, windows: states, budgetRemaining: objective.budgetSpent(budgetCounts).map { 1 - $0 },
                 inMaintenance: !calendar.excludedRanges(of: objective.actionType, from: time - 60, to: time).isEmpty)
         }
-        let reports = try firingReports(at: time)
+        let reports = try await firingReports(at: time)
         let firing = rules.map(\.kind.rawValue).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.flatMap { kind in
             [Severity.page, .ticket].map { severity in
                 (kind, severity, reports.filter { $0.finding.kind.rawValue == kind && $0.severity == severity }.count)

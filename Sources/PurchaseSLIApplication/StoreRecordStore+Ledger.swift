@@ -2,23 +2,23 @@ public import PurchaseSLIAnalysis
 public import PurchaseSLICore
 public import PurchaseSLIStorage
 
-extension StoreRecordStore {
+extension StoreRecordStore where Self: SQLRecordStore {
     /// The notifications of `kinds` that happened in `[fromMillis, toMillis)` and were received by
     /// `receivedBy` (when given), joined with what the app's events reported about each transaction and
     /// account token over the span around each charge that ``ChargeLedger`` matches. O(n log n + the reports of that span).
     public func ledger(
         kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64, receivedBy: Int64? = nil, rule: SLOPolicy.ReconciliationRule
-    ) throws -> ChargeLedger {
+    ) async throws -> ChargeLedger {
         var notifications = try self.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis)
         if let receivedBy { notifications.removeAll { $0.receivedMillis > receivedBy } }
-        return try ledger(of: notifications, fromMillis: fromMillis, toMillis: toMillis, rule: rule)
+        return try await ledger(of: notifications, fromMillis: fromMillis, toMillis: toMillis, rule: rule)
     }
 
     /// `notifications`, those of `[fromMillis, toMillis)` read, joined with what the app's events reported
     /// about them: see ``ledger(kinds:fromMillis:toMillis:receivedBy:rule:)``.
     public func ledger(
         of notifications: [ReceivedNotification], fromMillis: Int64, toMillis: Int64, rule: SLOPolicy.ReconciliationRule
-    ) throws -> ChargeLedger {
+    ) async throws -> ChargeLedger {
         var keys = Set<ClientReport.Key>()
         for received in notifications {
             if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }
@@ -28,16 +28,24 @@ extension StoreRecordStore {
             keys, fromMillis: fromMillis - ChargeLedger.reportsBeforeChargeMillis,
             toMillis: toMillis + ChargeLedger.reportsAfterChargeMillis + 1)
         let charged = Set(notifications.lazy.filter { $0.notification.kind == .charge }.compactMap(\.notification.transactionID))
-        return ChargeLedger(notifications: notifications, reports: reports, rule: rule, settlements: try chargeSettlements(naming: charged))
+        return ChargeLedger(notifications: notifications, reports: reports, rule: rule, settlements: try await chargeSettlements(naming: charged))
     }
 
     /// What settled the charges of `transactionIDs` other than a grant, whatever its time (the refunds
     /// naming them, what make-whole delivered and write-offs), by ``ChargeSettlement/key(store:transactionID:)``:
     /// a charge read for any range is owed or settled alike.
-    public func chargeSettlements(naming transactionIDs: Set<String>) throws -> [String: ChargeSettlement] {
+    public func chargeSettlements(naming transactionIDs: Set<String>) async throws -> [String: ChargeSettlement] {
         guard !transactionIDs.isEmpty else { return [:] }
         return ChargeSettlement.byCharge(
-            refunds: try notifications(of: .refund, naming: transactionIDs), deliveries: try makeWholeDeliveries(naming: transactionIDs))
+            refunds: try notifications(of: .refund, naming: transactionIDs),
+            deliveries: try await MakeWholeDeliveryRepository(sql).deliveries(naming: transactionIDs))
+    }
+
+    /// The rows `query` counts of the stores' charges and refunds, grants judged by `rule`: what
+    /// `query --of charges` and `GET /v1/query?of=charges` answer.
+    public func chargeCounts(_ query: ChargeCountQuery, rule: SLOPolicy.ReconciliationRule) async throws -> [ChargeCounts.Row] {
+        let ledger = try await ledger(kinds: [.charge, .refund], fromMillis: query.fromSeconds * 1000, toMillis: query.toSeconds * 1000, rule: rule)
+        return query.rows(ledger: ledger, rule: rule)
     }
 
     /// The grants the app's events of `[fromMillis, toMillis)` reported, joined with the charge
@@ -104,12 +112,6 @@ extension StoreRecordStore {
             grants: grants, earlier: transactions.filter { $0.millis < fromMillis }, charges: [], ledger: ledger, activity: activity, rule: rule)
     }
 
-    /// The rows `query` counts of the stores' charges and refunds, grants judged by `rule`: what
-    /// `query --of charges` and `GET /v1/query?of=charges` answer.
-    public func chargeCounts(_ query: ChargeCountQuery, rule: SLOPolicy.ReconciliationRule) throws -> [ChargeCounts.Row] {
-        let ledger = try ledger(kinds: [.charge, .refund], fromMillis: query.fromSeconds * 1000, toMillis: query.toSeconds * 1000, rule: rule)
-        return query.rows(ledger: ledger, rule: rule)
-    }
 }
 
 extension StoreRecordStore {

@@ -10,12 +10,12 @@ extension WeeklyReport {
     /// Only events before the end of the week count. With `app`, only that app's events and store
     /// notifications are read. The maintenance windows are those stored now.
     public init(week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, episodes: [AlertReport]? = nil) async throws {
-        try self.init(week: week, context: try await AlertContext(store: store, policy: policy, app: app), episodes: episodes)
+        try await self.init(week: week, context: try await AlertContext(store: store, policy: policy, app: app), episodes: episodes)
     }
 
     /// Reads the week as ``init(week:store:policy:app:episodes:)`` does, through `context` (its store, app,
     /// policy and maintenance windows).
-    public init(week: ISOWeek, context: AlertContext, episodes: [AlertReport]? = nil) throws {
+    public init(week: ISOWeek, context: AlertContext, episodes: [AlertReport]? = nil) async throws {
         let (store, policy, app) = (context.store, context.policy, context.app)
         let previousWeek = week.previous
         func totals(_ period: ISOWeek, _ groupBy: [EventDimension]) throws -> [[String?]: OutcomeCounts] {
@@ -76,6 +76,12 @@ extension WeeklyReport {
         slices.sort { left, right in
             (left.successRate.change ?? 0, left.slice) < (right.successRate.change ?? 0, right.slice)
         }
+        let shownEpisodes: [AlertReport]
+        if let episodes {
+            shownEpisodes = Self.clipped(episodes, to: week)
+        } else {
+            shownEpisodes = try await context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60)
+        }
         self.init(
             week: week, actions: actions, slices: slices,
             errors: try Self.errors(
@@ -83,12 +89,11 @@ extension WeeklyReport {
                 validEvents: (thisWeek.values.reduce(0) { $0 + $1.valid }, lastWeek.values.reduce(0) { $0 + $1.valid })),
             conflictTrend: try Self.conflictTrend(from: previousWeek.startSeconds, to: week.endSeconds, store: store),
             trendStepSeconds: Self.trendStepSeconds,
-            episodes: try episodes.map { Self.clipped($0, to: week) }
-                ?? context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60),
+            episodes: shownEpisodes,
             freshness: try context.freshness(at: week.endSeconds),
             storeCoverage: try Self.storeCoverage(of: week, context: context))
         daysWithEvents = (try Self.daysWithEvents(week, store: store), try Self.daysWithEvents(previousWeek, store: store))
-        moneyAtRisk = try Self.moneyAtRisk(week, store: store, policy: policy, context: context)
+        moneyAtRisk = try await Self.moneyAtRisk(week, store: store, policy: policy, context: context)
         purchasesLost = try Self.purchasesLost(week, store: store, policy: policy)
         for (period, isCurrent) in [(week, true), (previousWeek, false)] {
             let ledger = try store.refundLedger(
@@ -96,7 +101,8 @@ extension WeeklyReport {
             let tally = RefundTally(ledger.refundCauses(rule: policy.reconciliation))
             if isCurrent { refunds.current = tally } else { refunds.previous = tally }
         }
-        if let objective = policy.reconciliation.timeToGrant, let times = try context.grantTimes(from: previousWeek.startSeconds, to: week.endSeconds)
+        if let objective = policy.reconciliation.timeToGrant,
+            let times = try await context.grantTimes(from: previousWeek.startSeconds, to: week.endSeconds)
         {
             grantTimes = GrantTimesWeek(
                 objective: objective, rows: times.breakdown(from: week.startSeconds * 1000, to: week.endSeconds * 1000, at: week.endSeconds * 1000),
@@ -120,8 +126,11 @@ extension WeeklyReport {
         let book = IncidentBook(context: context)
         for report in self.episodes {
             guard let incident = report.incident, incidentRecords[incident.id] == nil else { continue }
-            incidentRecords[incident.id] =
-                try book.record(id: incident.id) ?? report.incidentRecord ?? context.record(of: incident, at: week.endSeconds)
+            if let record = try await book.record(id: incident.id) ?? report.incidentRecord {
+                incidentRecords[incident.id] = record
+            } else {
+                incidentRecords[incident.id] = try await context.record(of: incident, at: week.endSeconds)
+            }
         }
         self.app = app
     }
@@ -194,10 +203,11 @@ extension WeeklyReport {
     /// Per store and product with charges not granted, refunds or grants no charge paid for in `week` or
     /// the week before: each week's charges and grants judged at its own end (a charge never granted counts
     /// in the week it was charged, a grant in the week it was made).
-    private static func moneyAtRisk(_ week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy, context: AlertContext) throws -> [MoneyAtRisk] {
+    private static func moneyAtRisk(_ week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy, context: AlertContext) async throws -> [MoneyAtRisk]
+    {
         let rule = policy.reconciliation
         let previousWeek = week.previous
-        let ledger = try store.ledger(
+        let ledger = try await store.ledger(
             kinds: [.charge, .refund], fromMillis: previousWeek.startSeconds * 1000, toMillis: week.endSeconds * 1000,
             receivedBy: week.endSeconds * 1000, rule: rule)
         func rows(_ period: ISOWeek) -> [[String?]: ChargeCounts.Row] {
@@ -208,7 +218,7 @@ extension WeeklyReport {
                 ).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         }
         // Both weeks' grants granted again or without a charge, from one read of the store.
-        let unpaid = try context.unpaidGrantLists(of: [week, previousWeek].map { $0.startSeconds..<$0.endSeconds }).map { list in
+        let unpaid = try await context.unpaidGrantLists(of: [week, previousWeek].map { $0.startSeconds..<$0.endSeconds }).map { list in
             Dictionary(grouping: list, by: { [$0.grant.store?.rawValue, $0.grant.record.productID] }).mapValues(UnpaidGrants.init)
                 .filter { $0.value.total > 0 }
         }

@@ -102,13 +102,13 @@ struct AlertsCommand: AsyncParsableCommand {
                 pagesURL: links.baseURL.flatMap(LinkOptions.normalized))
         }
         guard from == nil else {
-            let reports = try exitingOnFailure {
-                try context.episodeReports(from: time.0, to: time.1, stepSeconds: TimeStep.minutes(parsing: step)!)
+            let reports = try await exitingOnFailure {
+                try await context.episodeReports(from: time.0, to: time.1, stepSeconds: TimeStep.minutes(parsing: step)!)
             }
             print(backtestOutput(reports, from: time.0, to: time.1, zone: zone), terminator: "")
             return
         }
-        let (reports, freshness) = try exitingOnFailure { (try context.firingReports(at: time.1), try context.freshness(at: time.1)) }
+        let (reports, freshness) = try await exitingOnFailure { (try await context.firingReports(at: time.1), try context.freshness(at: time.1)) }
         print(output(reports, at: time.1, freshness: freshness, zone: zone), terminator: "")
         if let url = try notificationURL() {
             try await exitingOnFailure {

@@ -5,7 +5,7 @@ import PurchaseSLICore
 import PurchaseSLIRendering
 
 /// `purchase-sli charges write-off`: a person settles a charge that will not be granted.
-struct ChargeWriteOffCommand: ParsableCommand {
+struct ChargeWriteOffCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "write-off",
         abstract: "Write off a charge nobody granted: it is no longer owed, make-whole never posts it, alerts and costs stop counting it.",
@@ -39,12 +39,12 @@ struct ChargeWriteOffCommand: ParsableCommand {
         guard Store(rawValue: storeName) != nil else { throw ValidationError("--store: expected apple or google, got \"\(storeName)\".") }
     }
 
-    func run() throws {
+    func run() async throws {
         let charged = Store(rawValue: storeName)!
         let person = by ?? ProcessInfo.processInfo.environment["USER"] ?? "an unnamed user"
-        let record = try exitingOnFailure {
+        let record = try await exitingOnFailure {
             do {
-                return try ChargeWriteOff(store: try store.openStore(), rule: try policyOptions.load().reconciliation).writeOff(
+                return try await ChargeWriteOff(store: try store.openStore(), rule: try policyOptions.load().reconciliation).writeOff(
                     charged, transactionID: transaction, reason: reason, by: person, atMillis: Int64(Date().timeIntervalSince1970 * 1000))
             } catch let failure as ChargeWriteOff.Failure {
                 throw CommandFailure(message: failure.description)

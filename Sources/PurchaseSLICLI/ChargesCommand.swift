@@ -94,7 +94,7 @@ struct ChargesListCommand: AsyncParsableCommand {
                     ChargeListOutput.Row(charge: $0.refund, expectsGrant: false, isOwed: false, refundCause: $0.cause)
                 }
             } else {
-                rows = try database.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule).charges.map { charge in
+                rows = try await database.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule).charges.map { charge in
                     ChargeListOutput.Row(
                         charge: charge, expectsGrant: rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment),
                         isOwed: rule.isOwed(charge, atMillis: at), settlement: charge.settlement(by: at))

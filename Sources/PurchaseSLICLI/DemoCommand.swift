@@ -78,11 +78,11 @@ struct DemoCommand: AsyncParsableCommand {
             // Backtest from a day after the first event, when the rules have data for their windows; the
             // incidents' records are kept as `serve` would have kept them, for the pages and the review to read.
             let alertContext = try await AlertContext(store: store, policy: policy)
-            let episodes = try alertContext.episodeReports(from: first + 86_400, to: at, stepSeconds: 60)
-            _ = try IncidentBook(context: alertContext).keep(episodes, from: first + 86_400, through: at - 60)
+            let episodes = try await alertContext.episodeReports(from: first + 86_400, to: at, stepSeconds: 60)
+            _ = try await IncidentBook(context: alertContext).keep(episodes, from: first + 86_400, through: at - 60)
             let context = try await DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * 86_400, zone: zone)
-            let written = try pages.render(context: context, links: PageLinks(databasePath: db), generatedAtSeconds: now)
-            let report = try WeeklyReport(week: ISOWeek(containing: at, in: zone).previous, context: alertContext)
+            let written = try await pages.render(context: context, links: PageLinks(databasePath: db), generatedAtSeconds: now)
+            let report = try await WeeklyReport(week: ISOWeek(containing: at, in: zone).previous, context: alertContext)
             let incidents = written.filter { ($0 as NSString).lastPathComponent.hasPrefix("incident-") }.count
             let rendered =
                 "\(written.count - incidents) pages" + (incidents == 0 ? "" : " and \(incidents) incident report\(incidents == 1 ? "" : "s")")

@@ -54,7 +54,7 @@ struct GrantsCommand: AsyncParsableCommand {
             let (from, to, at) = try list.range(nowSeconds: Int64(Date().timeIntervalSince1970))
             let policy = try policyOptions.load()
             let context = try await AlertContext(store: try store.openStore(), policy: policy, app: list.app)
-            let rows = try context.grantList(from: from, to: to, at: at).filter { row in
+            let rows = try await context.grantList(from: from, to: to, at: at).filter { row in
                 (list.storeName.map { row.grant.store?.rawValue == $0 } ?? true) && (list.product.map { row.grant.record.productID == $0 } ?? true)
                     && (list.transaction.map { row.grant.record.transactionID == $0 } ?? true) && (!double || row.repeatOf != nil)
                     && (!uncharged || row.isWithoutCharge)

@@ -62,8 +62,8 @@ struct IncidentAcknowledgeCommand: AsyncParsableCommand {
             let policy = try policyOptions.load()
             let book = IncidentBook(context: try await AlertContext(store: try store.openStore(), policy: policy, app: app.app))
             do {
-                return IncidentListOutput.acknowledged(
-                    try book.acknowledge(id: id, owner: owner, note: note, at: seconds), zone: try timeZone.zone(policy))
+                let record = try await book.acknowledge(id: id, owner: owner, note: note, at: seconds)
+                return IncidentListOutput.acknowledged(record, zone: try timeZone.zone(policy))
             } catch let failure as IncidentBook.Failure {
                 throw CommandFailure(message: failure.field.map { "--\($0): \(failure.reason)" } ?? failure.reason)
             }

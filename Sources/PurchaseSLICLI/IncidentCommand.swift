@@ -70,7 +70,7 @@ struct IncidentCommand: AsyncParsableCommand {
         let context = try await AlertContext(store: try store.openStore(), policy: loaded, app: app.app, databasePath: try store.location().filePath)
         var report: IncidentReport
         do {
-            report = try context.incidentReport(id: id, at: time)
+            report = try await context.incidentReport(id: id, at: time)
         } catch let error as IncidentLookupError {
             throw CommandFailure(message: error.description)
         }

@@ -103,13 +103,13 @@ struct IncidentsListCommand: AsyncParsableCommand {
                 context: try await AlertContext(
                     store: try store.openStore(), policy: policy, app: app.app, databasePath: try store.location().filePath))
             if rebuild {
-                let rebuilt = try book.rebuild(from: from, at: at)
+                let rebuilt = try await book.rebuild(from: from, at: at)
                 printError(
                     "rebuilt \(rebuilt.records.count) incident record\(rebuilt.records.count == 1 ? "" : "s") from the alerts evaluated each minute "
                         + "from \(zone.timestamp(from)) to \(zone.timestamp(at)); removed \(rebuilt.removed) no longer found")
             }
             let statuses = try statuses()
-            let records = try book.records(from: from, to: to, statuses: statuses)
+            let records = try await book.records(from: from, to: to, statuses: statuses)
             switch format {
             case .table: return IncidentListOutput.text(records, from: from, to: to, statuses: statuses, zone: zone)
             case .json: return IncidentListOutput.json(records, from: from, to: to, statuses: statuses, app: app.app)

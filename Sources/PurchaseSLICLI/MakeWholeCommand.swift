@@ -59,25 +59,19 @@ struct MakeWholeCommand: AsyncParsableCommand {
             let at = list.judgedMillis(atSeconds: atSeconds, nowMillis: nowMillis)
             let policy = try policyOptions.load()
             let rule = policy.reconciliation
-            let database = try store.openStore()
-            let ungranted = try database.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule).charges.filter {
-                charge in
-                rule.isOwed(charge, atMillis: at) && (list.storeName.map { charge.notification.store.rawValue == $0 } ?? true)
-                    && (list.app.map { charge.notification.appID == $0 } ?? true) && (list.product.map { charge.productID == $0 } ?? true)
+            let deliveries = MakeWholeDeliveries(store: try store.openStore(), rule: rule)
+            let owed = try await deliveries.owed(fromSeconds: from, toSeconds: to, atMillis: at) { charge in
+                (list.storeName.map { charge.notification.store.rawValue == $0 } ?? true)
+                    && (list.app.map { charge.notification.appID == $0 } ?? true)
+                    && (list.product.map { charge.productID == $0 } ?? true)
                     && (list.transaction.map { charge.notification.transactionID == $0 } ?? true)
             }
-            let kept = Dictionary(
-                try database.makeWholeDeliveries(naming: Set(ungranted.compactMap(\.notification.transactionID))).map {
-                    ("\($0.store.rawValue) \($0.transactionID)", $0)
-                }, uniquingKeysWith: { first, _ in first })
             let rows = try await HTTPClientTransport.withTransport { transport in
                 let poster = MakeWholePoster(
                     url: URL(string: url)!, maxAttempts: attempts, firstRetrySeconds: Double(TimeStep(parsing: retryDelay)!.seconds),
                     transport: transport)
                 var rows: [MakeWholeOutput.Row] = []
-                for charge in ungranted {
-                    let previous = kept[
-                        "\(charge.notification.store.rawValue) \(charge.notification.transactionID ?? charge.notification.notificationID)"]
+                for (charge, previous) in owed {
                     if let previous, previous.outcome.isSettled {
                         rows.append(MakeWholeOutput.Row(charge: charge, delivery: previous, postedNow: false))
                     } else if dryRun {
@@ -85,7 +79,7 @@ struct MakeWholeCommand: AsyncParsableCommand {
                     } else {
                         let delivery = await poster.post(charge, previous: previous) { Int64(Date().timeIntervalSince1970 * 1000) }
                         // Kept as soon as it is known: a run stopped halfway posts none of these again.
-                        try database.record([delivery])
+                        try await deliveries.keep(delivery)
                         rows.append(MakeWholeOutput.Row(charge: charge, delivery: delivery, postedNow: true))
                     }
                 }

@@ -72,14 +72,15 @@ struct MigrateCommand: AsyncParsableCommand {
         for action in actions { try await copiedActions.record(action) }
         // What settled charges (make-whole's deliveries, people's write-offs): facts a charge's state rests on.
         let charged = try source.notifications(kinds: [.charge], fromMillis: .min, toMillis: .max).compactMap(\.notification.transactionID)
-        let settlements = try source.makeWholeDeliveries(naming: Set(charged))
-        try target.record(settlements)
+        let settlements = try await MakeWholeDeliveryRepository(source.sql).deliveries(naming: Set(charged))
+        try await MakeWholeDeliveryRepository(target.sql).record(settlements)
         // The incidents' records, and who took each on: saved figures keep no acknowledgement, so it follows.
-        let incidents = try source.incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil)
-        try target.save(incidents)
+        let incidents = try await IncidentRepository(source.sql).incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil)
+        let copiedIncidents = IncidentRepository(target.sql)
+        try await copiedIncidents.save(incidents)
         for incident in incidents {
             if let acknowledgement = incident.acknowledgement {
-                _ = try target.acknowledge(app: incident.app, id: incident.id, acknowledgement)
+                _ = try await copiedIncidents.acknowledge(app: incident.app, id: incident.id, acknowledgement)
             }
         }
         if summary.alreadyImported {

@@ -11,8 +11,8 @@ struct PagesOptions: ParsableArguments {
 
     /// Renders every dashboard, the last week's review and the index for `context` into `out`, their alert
     /// text linking as `links` says; returns the paths written.
-    func render(context: DashboardContext, links: PageLinks, generatedAtSeconds: Int64) throws -> [String] {
+    func render(context: DashboardContext, links: PageLinks, generatedAtSeconds: Int64) async throws -> [String] {
         let renderer = DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context, links: links)
-        return try DashboardFiles.write(try renderer.render(generatedAtSeconds: generatedAtSeconds), to: out)
+        return try DashboardFiles.write(try await renderer.render(generatedAtSeconds: generatedAtSeconds), to: out)
     }
 }

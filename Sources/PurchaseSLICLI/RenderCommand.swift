@@ -51,7 +51,7 @@ struct RenderCommand: AsyncParsableCommand {
             let context = try await DashboardContext(
                 store: try store.openStore(), policy: loaded, app: app.app, atSeconds: at, rangeSeconds: rangeSeconds,
                 zone: try timeZone.zone(loaded))
-            return try pages.render(
+            return try await pages.render(
                 context: context,
                 links: PageLinks(baseURL: links.baseURL.flatMap(LinkOptions.normalized), databasePath: try store.location().filePath),
                 generatedAtSeconds: now)

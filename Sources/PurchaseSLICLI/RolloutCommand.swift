@@ -118,7 +118,7 @@ struct RolloutCommand: AsyncParsableCommand {
                     requiresConfirmation: settings.requiresConfirmation, store: context.store, logger: Logger(label: "purchase-sli"))
                 : nil
             let releases = await actuator?.releasesInProgress() ?? StoreReleases()
-            var report = try verdict(context: context, releases: releases, since: since, end: end, zone: zone)
+            var report = try await verdict(context: context, releases: releases, since: since, end: end, zone: zone)
             report.actions = try await context.rolloutActions(of: report)
             if act, let actuator {
                 _ = await actuator.act(on: report, verdicts: policy.rollout.pauseOn, releases: releases, at: end)
@@ -130,7 +130,9 @@ struct RolloutCommand: AsyncParsableCommand {
 
     /// The verdict at `end` of the candidate (the one a store has in release when one was read), with the
     /// stores' releases of it and the incidents naming it.
-    private func verdict(context: AlertContext, releases: StoreReleases, since: Int64?, end: Int64, zone: TimeZoneOffsets) throws -> RolloutReport {
+    private func verdict(
+        context: AlertContext, releases: StoreReleases, since: Int64?, end: Int64, zone: TimeZoneOffsets
+    ) async throws -> RolloutReport {
         let query = RolloutQuery(store: context.store)
         guard let candidate = try query.candidate(candidate, at: end, releases: releases.all) else {
             throw ValidationError(
@@ -141,7 +143,7 @@ struct RolloutCommand: AsyncParsableCommand {
         var report = RolloutEvaluator(policy: context.policy).evaluate(inputs, freshness: try context.freshness(at: end))
         report.app = app.app
         report.storeReleases = releases.all.filter { $0.isRelease(of: candidate) }
-        report.incidents = try IncidentBook(context: context).records(naming: candidate, from: report.fromSeconds, to: end + 60)
+        report.incidents = try await IncidentBook(context: context).records(naming: candidate, from: report.fromSeconds, to: end + 60)
         return report
     }
 

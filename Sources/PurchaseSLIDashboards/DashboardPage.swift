@@ -46,7 +46,7 @@ public struct DashboardPage: Sendable {
     }
 
     /// The page, with links to the others.
-    public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) throws -> HTMLDocument {
+    public func document(navigation: [(title: String, href: String)], generatedAtSeconds: Int64) async throws -> HTMLDocument {
         // Labelled as the alerts are: with the highest severity of their episode, so that a page calmed to a
         // ticket reads PAGE on its card as in the alert list and at the receiver.
         let firing = alerts.firing.map { report in
@@ -66,7 +66,7 @@ public struct DashboardPage: Sendable {
         for panel in definition.panels.filter(isAlerts) + definition.panels.filter({ !isAlerts($0) }) {
             switch panel {
             case .objectives:
-                body += try context.objectivesPanel(firing: firing, freshness: alerts.freshness)
+                body += try await context.objectivesPanel(firing: firing, freshness: alerts.freshness)
             case .alerts:
                 body += try alertsPanel()
             case let .chart(title, metric, actionType, by, step, overlay):
@@ -82,9 +82,9 @@ public struct DashboardPage: Sendable {
             case .adoption(let step):
                 body += try context.adoptionPanel(stepSeconds: step)
             case let .rollout(candidate, baseline):
-                body += try context.rolloutPanel(candidate: candidate, baseline: baseline)
+                body += try await context.rolloutPanel(candidate: candidate, baseline: baseline)
             case .reconciliation:
-                body += try context.reconciliationPanel()
+                body += try await context.reconciliationPanel()
             case .budget:
                 body += try context.budgetPanel()
             }

@@ -46,7 +46,7 @@ public struct DashboardRenderer: Sendable {
     /// Each dashboard (a definition with `app:` shows that app alone), the weekly review of the last whole
     /// ISO week before the context's time, the report of each incident they show
     /// (``PurchaseSLIApplication/IncidentReport/fileName(ofID:app:)``), and `index.html` linking them all.
-    public func render(generatedAtSeconds: Int64) throws -> [File] {
+    public func render(generatedAtSeconds: Int64) async throws -> [File] {
         // One backtest at a minute's step per app shown (as `alerts` and `report` evaluate, so the review says
         // the same whichever wrote it) covers the range (its episodes shade the charts), the reviewed week (its
         // incidents), which may start before the range, and what fires at the page's time.
@@ -62,12 +62,12 @@ public struct DashboardRenderer: Sendable {
         }
         var snapshots: [String?: AlertSnapshot] = [:]
         var incidentPages: [String: HTMLDocument] = [:]
-        func alerts(of app: String?) throws -> AlertSnapshot {
+        func alerts(of app: String?) async throws -> AlertSnapshot {
             if let known = snapshots[app] { return known }
             let alertContext = links.alertContext(
                 store: context.everyApp, storedMaintenance: context.records.maintenance, policy: context.policy, app: app,
                 definitions: pages(of: app), rules: rules)
-            let snapshot = try alertContext.snapshotAndIncidentReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
+            let snapshot = try await alertContext.snapshotAndIncidentReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
             // Each incident shown gets its report beside the pages, which its alerts link to.
             func linked(_ report: AlertReport) -> AlertReport {
                 guard let incident = report.incident, let incidentReport = snapshot.incidents[incident.id] else { return report }
@@ -89,8 +89,8 @@ public struct DashboardRenderer: Sendable {
             snapshots[app] = shown
             return shown
         }
-        let shown = try alerts(of: context.app)
-        let weeklyReport = try WeeklyReport(week: week, context: context.alerting(), episodes: shown.episodes)
+        let shown = try await alerts(of: context.app)
+        let weeklyReport = try await WeeklyReport(week: week, context: context.alerting(), episodes: shown.episodes)
         let otherPages = [
             IndexPage.Entry(
                 title: "Weekly review \(weeklyReport.week)", file: weeklyReport.fileName,
@@ -104,11 +104,12 @@ public struct DashboardRenderer: Sendable {
             document.refreshSeconds = links.refreshSeconds
             return File(name: name, html: document.rendered)
         }
-        var files = try definitions.map { definition in
+        var files: [File] = []
+        for definition in definitions {
             var pageContext = context
             pageContext.app = definition.app ?? context.app
-            let page = DashboardPage(definition: definition, context: pageContext, alerts: try alerts(of: pageContext.app))
-            return file(definition.file, try page.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds))
+            let page = DashboardPage(definition: definition, context: pageContext, alerts: try await alerts(of: pageContext.app))
+            files.append(file(definition.file, try await page.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
         }
         files.append(file(weeklyReport.fileName, weeklyReport.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
         for (name, document) in incidentPages.sorted(by: { $0.key < $1.key }) {

@@ -8,9 +8,9 @@ extension DashboardContext {
     /// store, then its products and granting app versions with the most charges late first; empty
     /// without the objective.
     /// Its note on what notifications the day has is the panel's (`coverage`), not repeated.
-    func grantTimesSection(coverage: StoreCoverage, limit: Int = 8) throws -> HTML {
+    func grantTimesSection(coverage: StoreCoverage, limit: Int = 8) async throws -> HTML {
         guard let objective = policy.reconciliation.timeToGrant,
-            let times = try alerting().grantTimes(from: atSeconds - 86_400, to: atSeconds)
+            let times = try await alerting().grantTimes(from: atSeconds - 86_400, to: atSeconds)
         else { return "" }
         let heading: HTML = "<h4>Time to grant, last 24 h (objective: \(objective.text))</h4>"
         let rows = times.breakdown(from: (atSeconds - 86_400) * 1000, to: atSeconds * 1000, at: atSeconds * 1000)
@@ -29,13 +29,13 @@ extension DashboardContext {
     /// time-to-grant objective, the 1 h / 6 h / 24 h / 7 d shares and burn rates, the error budget left,
     /// and a status as an action's card has (the TimeToGrantBurn alert firing on the store; else BELOW
     /// OBJECTIVE beyond chance, UNDER OBJECTIVE on too few charges to tell, OK). Empty without the objective.
-    func grantTimeCards(firing: [AlertFinding]) throws -> HTML {
+    func grantTimeCards(firing: [AlertFinding]) async throws -> HTML {
         guard let objective = policy.reconciliation.timeToGrant else { return "" }
         let target = objective.objective
         let budgetSeconds = atSeconds - target.window.period(at: atSeconds).startSeconds
         let widest = max(budgetSeconds, Self.objectiveWindows.map(\.seconds).max() ?? 0)
         let judging = alerting()
-        guard let times = try judging.decidedGrantTimes(from: atSeconds - widest, to: atSeconds) else { return "" }
+        guard let times = try await judging.decidedGrantTimes(from: atSeconds - widest, to: atSeconds) else { return "" }
         // Without the minutes maintenance leaves out of purchases' budgets, as the alerts read them.
         func counts(last seconds: Int64) throws -> [Store: OutcomeCounts] {
             try judging.grantTimeCounts(times, from: atSeconds - seconds, to: atSeconds)

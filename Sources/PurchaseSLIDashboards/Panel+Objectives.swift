@@ -14,7 +14,7 @@ extension DashboardContext {
     /// loss-of-signal window; else BELOW OBJECTIVE when the last hour fails the objective beyond chance;
     /// else UNDER OBJECTIVE when it fails more than twice the error budget on too few events to tell; only
     /// then OK), with a badge for each other alert firing on the action ("PAGE: ChargedNotGranted").
-    func objectivesPanel(firing: [AlertFinding], freshness: DataFreshness) throws -> HTML {
+    func objectivesPanel(firing: [AlertFinding], freshness: DataFreshness) async throws -> HTML {
         var windows: [Int64: [String: OutcomeCounts]] = [:]
         for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map { atSeconds - $0.window.period(at: atSeconds).startSeconds })
         {
@@ -126,7 +126,7 @@ extension DashboardContext {
                 \(budget)<div>\(spark.html) <span class="meta">\(NumberText.duration(rangeSeconds)) trend</span></div></div>
                 """
         }
-        return "<section><h2>Objectives</h2><div class=\"grid\">\(HTML.joined(cards))\(try grantTimeCards(firing: firing))</div></section>"
+        return "<section><h2>Objectives</h2><div class=\"grid\">\(HTML.joined(cards))\(try await grantTimeCards(firing: firing))</div></section>"
     }
 
     /// A card's one status: its own alert's severity (PAGE, TICKET); else the most urgent other alert firing

@@ -8,16 +8,16 @@ extension DashboardContext {
     /// The stores' charges against the app's grants over the last day (per 15 minutes), the charges
     /// ungranted now, oldest first, with their age and what the app last reported, how long charges took
     /// to be granted (``grantTimesSection(coverage:limit:)``), what the day's notifications cover when not all of it, and the grants no charge paid for (``grantsPanel(limit:)``).
-    func reconciliationPanel(limit: Int = 20) throws -> HTML {
+    func reconciliationPanel(limit: Int = 20) async throws -> HTML {
         let day: Int64 = 86_400
         let step: Int64 = 900
         let heading: HTML = "<h3>Store charges and grants, last 24 h</h3>"
         let rule = policy.reconciliation
         let start = (atSeconds - day).floorDividedBy(step).quotient * step
-        let ledger = try store.ledger(
+        let ledger = try await store.ledger(
             kinds: [.charge], fromMillis: (start - rule.ticketLookbackSeconds) * 1000, toMillis: atSeconds * 1000,
             receivedBy: atSeconds * 1000, rule: rule)
-        let grants = try grantsPanel(limit: limit, storeNotifies: !ledger.charges.isEmpty)
+        let grants = try await grantsPanel(limit: limit, storeNotifies: !ledger.charges.isEmpty)
         guard !ledger.charges.isEmpty else {
             return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see "
                 + "docs/store-notifications.md to send the App Store's and Google Play's notifications to serve.</p>\(grants)</section>"
@@ -77,15 +77,15 @@ extension DashboardContext {
                 <th class="text">transaction</th><th>price</th><th class="text">the app last reported</th></tr>\(HTML.joined(Array(rows)))</table></div>
                 """
         return "<section class=\"card\">\(heading)\(coverageNote(coverage, period: "the last 24 h"))\(chart.html)\(table)"
-            + "\(try grantTimesSection(coverage: coverage))\(grants)</section>"
+            + "\(try await grantTimesSection(coverage: coverage))\(grants)</section>"
     }
 
     /// The grants of the last day (the ticket lookback) that no charge paid for as of now, as DoubleGrant
     /// and GrantedWithoutCharge count them: how many of each and their worth, then the newest first.
     /// Without store notifications (`storeNotifies` false) no grant can be checked for its charge, and it says so.
-    private func grantsPanel(limit: Int, storeNotifies: Bool) throws -> HTML {
+    private func grantsPanel(limit: Int, storeNotifies: Bool) async throws -> HTML {
         let lookback = policy.reconciliation.ticketLookbackSeconds
-        let unpaid = try alerting().unpaidGrantList(
+        let unpaid = try await alerting().unpaidGrantList(
             from: atSeconds - lookback, to: atSeconds, at: atSeconds)
         let unchecked = "(without store charges, no grant can be checked for the charge behind it)"
         guard !unpaid.isEmpty else {

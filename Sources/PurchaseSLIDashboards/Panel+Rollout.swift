@@ -34,7 +34,7 @@ extension DashboardContext {
 
     /// The `rollout` verdict for the candidate (default: the newest version in the range) against the
     /// baseline (default: the busiest other version), from the candidate's first hour in the range.
-    func rolloutPanel(candidate: String?, baseline: String?) throws -> HTML {
+    func rolloutPanel(candidate: String?, baseline: String?) async throws -> HTML {
         let query = RolloutQuery(store: store)
         guard let candidate = try candidate ?? query.newestVersion(from: fromSeconds, to: atSeconds) else {
             return
@@ -48,7 +48,7 @@ extension DashboardContext {
                 inputs, freshness: try alerting().freshness(at: atSeconds))
             report.app = app
             report.actions = report.own(records.rolloutActions)
-            report.incidents = try IncidentBook(context: alerting()).records(
+            report.incidents = try await IncidentBook(context: alerting()).records(
                 naming: candidate, from: report.fromSeconds, to: atSeconds + 60)
         } catch let failure as RolloutQuery.Failure {
             return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"

@@ -20,9 +20,22 @@ struct PostgresExecutor: SQLExecutor {
         try await run(statement, of: table)
     }
 
-    /// Runs one write, which PostgreSQL commits as a transaction of its own.
-    func write(_ statement: SQLStatement, of table: String) async throws -> [SQLRow] {
-        try await run(statement, of: table)
+    /// Runs the writes: one alone, which PostgreSQL commits as a transaction of its own; more in one
+    /// transaction.
+    func write(_ statements: [SQLStatement], of table: String) async throws -> [SQLRow] {
+        if statements.count == 1 { return try await run(statements[0], of: table) }
+        let (client, logger) = (client, logger)
+        do {
+            return try await withDeadline(timeout, on: store.bridge.executor) {
+                try await client.withTransaction(logger: logger) { connection in
+                    var rows: [SQLRow] = []
+                    for statement in statements { rows += try await Self.rows(statement, of: table, on: connection, logger: logger) }
+                    return rows
+                }
+            }
+        } catch {
+            throw PostgresFailure.storageError(error)
+        }
     }
 
     /// Reads, decides and writes in one transaction that first locks `table` against other writers (the
@@ -77,6 +90,7 @@ struct PostgresExecutor: SQLExecutor {
             case .integer(let integer): bindings.append(integer)
             case .text(let text): bindings.append(text)
             case .boolean(let truth): bindings.append(truth)
+            case .texts(let texts): bindings.append(texts)
             }
         }
         var rows: [SQLRow] = []

@@ -113,7 +113,7 @@ package enum PostgresSchema {
         ),
         // Whether a notification's transaction is a family member's share (StoreNotification.isFamilyShared).
         (11, "family-shared", ["ALTER TABLE store_notification ADD COLUMN family_shared boolean NOT NULL DEFAULT false"]),
-        // One record per app ("" for every app) and incident id (IncidentRecordStore): its figures as a JSON
+        // One record per app ("" for every app) and incident id (IncidentRepository): its figures as a JSON
         // document (TOASTed when long), the acknowledgement beside them so that a rebuild keeps it.
         (
             12, "incidents",

@@ -55,7 +55,7 @@ public struct DashboardPublisher: Service {
             renderer.deliveryOutages = deliveries?.outages(at: generatedAtSeconds) ?? []
             let shown = renderer
             let written = try await runBlocking {
-                try DashboardFiles.write(try shown.render(generatedAtSeconds: generatedAtSeconds), to: directory)
+                try await DashboardFiles.write(try shown.render(generatedAtSeconds: generatedAtSeconds), to: directory)
             }
             logger.info(
                 "dashboards rendered",

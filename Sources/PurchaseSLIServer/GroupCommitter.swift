@@ -102,11 +102,14 @@ public final class GroupCommitter: Service, @unchecked Sendable {
         try? await gracefulShutdown()
         stop()
         // Waiting for the writer is blocking work like any other: on the service's pool, not a thread of its own.
-        try? await runBlocking { [self] in
-            condition.lock()
-            while !isStopped { condition.wait() }
-            condition.unlock()
-        }
+        try? await runBlocking { [self] in waitUntilStopped() }
+    }
+
+    /// Blocks until the writer has committed what was queued and stopped.
+    private func waitUntilStopped() {
+        condition.lock()
+        while !isStopped { condition.wait() }
+        condition.unlock()
     }
 
     /// Refuses new submissions and wakes the writer to drain the queue.

@@ -51,7 +51,7 @@ struct IncidentsController {
             throw IngestError.badRequest("status: \(error)")
         }
         let book = try await self.book(app: app)
-        let records = try await runBlocking { try book.records(from: from, to: to, statuses: statuses) }
+        let records = try await book.records(from: from, to: to, statuses: statuses)
         return Response.json(.ok, IncidentListOutput.json(records, from: from, to: to, statuses: statuses, app: app))
     }
 
@@ -72,7 +72,7 @@ struct IncidentsController {
         let now = nowMillis() / 1000
         let record: IncidentRecord
         do {
-            record = try await runBlocking { try book.acknowledge(id: id, owner: given.owner, note: given.note ?? "", at: now) }
+            record = try await book.acknowledge(id: id, owner: given.owner, note: given.note ?? "", at: now)
         } catch let failure as IncidentBook.Failure {
             guard let field = failure.field else { throw IngestError.notFound(failure.reason) }
             throw IngestError.badRequest("\(field): \(failure.reason)")

@@ -48,9 +48,11 @@ final class SLOMetricsController: Sendable {
         if let cached = cache.withLock({ $0 }), cached.minute == minute, cached.windows == windows { return cached.exposition }
         let (store, policy, apps) = (store, policy, apps)
         let snapshots = try await runBlocking {
-            try apps.map { app in
-                try AlertContext(store: store, storedMaintenance: windows, policy: policy, app: app).sloSnapshot(at: minute)
+            var snapshots: [SLOSnapshot] = []
+            for app in apps {
+                snapshots.append(try await AlertContext(store: store, storedMaintenance: windows, policy: policy, app: app).sloSnapshot(at: minute))
             }
+            return snapshots
         }
         let registry = PrometheusCollectorRegistry()
         for (app, snapshot) in zip(apps, snapshots) { Self.register(snapshot, app: app ?? "", in: registry) }

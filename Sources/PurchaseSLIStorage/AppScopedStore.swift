@@ -119,14 +119,6 @@ public struct AppScopedStore: PurchaseStore {
         try base.grantFingerprints(fromMillis: fromMillis, toMillis: toMillis)
     }
 
-    /// Keeps the deliveries in the shared store (each names a transaction of one app).
-    public func record(_ deliveries: [MakeWholeDelivery]) throws { try base.record(deliveries) }
-
-    /// The deliveries kept for `transactionIDs` (transactions are the app's own).
-    public func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
-        try base.makeWholeDeliveries(naming: transactionIDs)
-    }
-
     /// Events clients dropped unsent, of every app: batches report their drops without naming an app.
     public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
         try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
@@ -139,24 +131,4 @@ public struct AppScopedStore: PurchaseStore {
 
     /// The shared store's database: each repository over it keeps the app filter itself.
     public var sql: any SQLExecutor { base.sql }
-
-    // MARK: Incidents
-
-    /// Keeps the records in the shared store (each names its app).
-    public func save(_ incidents: [StoredIncident]) throws { try base.save(incidents) }
-
-    /// The app's records (whatever `app` asks: the view sees its own only).
-    public func incidents(app _: String?, fromSeconds: Int64, toSeconds: Int64, statuses: Set<String>?) throws -> [StoredIncident] {
-        try base.incidents(app: app, fromSeconds: fromSeconds, toSeconds: toSeconds, statuses: statuses)
-    }
-
-    /// Acknowledges the app's record `id` (whatever `app` names: the view acts on its own only).
-    public func acknowledge(app _: String, id: String, _ acknowledgement: IncidentAcknowledgement) throws -> Bool {
-        try base.acknowledge(app: app, id: id, acknowledgement)
-    }
-
-    /// Removes the app's records a rebuild no longer finds (whatever `app` names).
-    public func removeIncidents(app _: String, startingFrom fromSeconds: Int64, to toSeconds: Int64, keeping: Set<String>) throws -> Int {
-        try base.removeIncidents(app: app, startingFrom: fromSeconds, to: toSeconds, keeping: keeping)
-    }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// A store that keeps everything in memory, for fast tests and as the reference the contract tests
 /// hold the other backends to: the same dedup horizon, caps, retention and rollups, with none of their
 /// storage tricks. Nothing survives the process.
-public final class InMemoryBucketStore: BucketStore, StoreRecordStore, IncidentRecordStore, SQLRecordStore {
+public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecordStore {
     /// Limits and retention in force.
     public let configuration: StoreConfiguration
     private let state = Mutex(State())
@@ -43,15 +43,6 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, IncidentR
         var clientDrops: [Int64: Int64] = [:]
         /// Per hour of event time and series, the events that arrived late through the HTTP API.
         var lateArrivals: [Int64: [Int64: Int64]] = [:]
-        /// What the grant server answered, per store and transaction.
-        var deliveries: [String: MakeWholeDelivery] = [:]
-        /// The incidents' records, per app and id.
-        var incidents: [IncidentKey: StoredIncident] = [:]
-    }
-
-    private struct IncidentKey: Hashable {
-        var app: String
-        var id: String
     }
 
     private struct ErrorKey: Hashable {
@@ -367,21 +358,6 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, IncidentR
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.
-    /// Keeps each delivery, replacing the one kept for its store and transaction.
-    public func record(_ deliveries: [MakeWholeDelivery]) throws {
-        state.withLock { state in
-            for delivery in deliveries { state.deliveries["\(delivery.store.rawValue) \(delivery.transactionID)"] = delivery }
-        }
-    }
-
-    /// The deliveries kept for `transactionIDs`, by store and transaction.
-    public func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
-        state.withLock { state in
-            state.deliveries.values.filter { transactionIDs.contains($0.transactionID) }
-                .sorted { ($0.store.rawValue, $0.transactionID) < ($1.store.rawValue, $1.transactionID) }
-        }
-    }
-
     public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
         state.withLock { state in
             state.clientDrops.reduce(0) { total, drop in total + (drop.key * 60_000 >= fromMillis && drop.key * 60_000 < toMillis ? drop.value : 0) }
@@ -394,49 +370,4 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, IncidentR
         return StoreActivityRow.rows(of: all, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
     }
 
-    // MARK: Incidents
-
-    /// Keeps each record, replacing the figures kept under its app and id, keeping their acknowledgement.
-    public func save(_ incidents: [StoredIncident]) throws {
-        state.withLock { state in
-            for incident in incidents {
-                let key = IncidentKey(app: incident.app, id: incident.id)
-                var kept = incident
-                kept.acknowledgement = state.incidents[key]?.acknowledgement
-                state.incidents[key] = kept
-            }
-        }
-    }
-
-    /// The records of `app` (nil: every app's) reaching into `[fromSeconds, toSeconds)`, of `statuses`.
-    public func incidents(app: String?, fromSeconds: Int64, toSeconds: Int64, statuses: Set<String>?) throws -> [StoredIncident] {
-        state.withLock { state in
-            state.incidents.values.filter { incident in
-                incident.startSeconds < toSeconds && (incident.endSeconds ?? .max) > fromSeconds && (app.map { $0 == incident.app } ?? true)
-                    && (statuses?.contains(incident.status) ?? true)
-            }
-            .sorted { ($0.startSeconds, $0.app, $0.id) < ($1.startSeconds, $1.app, $1.id) }
-        }
-    }
-
-    /// Keeps `acknowledgement` with the record of `app` and `id`; false when none is kept.
-    public func acknowledge(app: String, id: String, _ acknowledgement: IncidentAcknowledgement) throws -> Bool {
-        state.withLock { state in
-            guard state.incidents[IncidentKey(app: app, id: id)] != nil else { return false }
-            state.incidents[IncidentKey(app: app, id: id)]?.acknowledgement = acknowledgement
-            return true
-        }
-    }
-
-    /// Removes the records of `app` that started in `[fromSeconds, toSeconds)` but those of `keeping`.
-    public func removeIncidents(app: String, startingFrom fromSeconds: Int64, to toSeconds: Int64, keeping: Set<String>) throws -> Int {
-        state.withLock { state in
-            let removed = state.incidents.keys.filter { key in
-                guard key.app == app, !keeping.contains(key.id), let start = state.incidents[key]?.startSeconds else { return false }
-                return start >= fromSeconds && start < toSeconds
-            }
-            for key in removed { state.incidents[key] = nil }
-            return removed.count
-        }
-    }
 }

@@ -312,7 +312,7 @@ package enum Schema {
             try db.execute(sql: "ALTER TABLE store_notification ADD COLUMN family_shared INTEGER NOT NULL DEFAULT 0")
         }
         migrator.registerMigration("v17-incidents") { db in
-            // One record per app ("" for every app) and incident id (IncidentRecordStore): its figures as a
+            // One record per app ("" for every app) and incident id (IncidentRepository): its figures as a
             // JSON document of a few kilobytes (a rowid table: no overflow page per row), the acknowledgement
             // beside them so that a rebuild keeps it.
             try db.execute(
@@ -334,6 +334,15 @@ package enum Schema {
                     ALTER TABLE maintenance_window RENAME COLUMN end TO end_seconds;
                     UPDATE maintenance_window SET actions = CASE actions WHEN '' THEN '[]'
                         ELSE '["' || replace(actions, char(31), '","') || '"]' END;
+                    """)
+        }
+        migrator.registerMigration("v19-incidents-as-postgres") { db in
+            // Incidents are written once for every backend (IncidentRepository): the span's columns named
+            // as PostgreSQL names them (the index follows the column).
+            try db.execute(
+                sql: """
+                    ALTER TABLE incident RENAME COLUMN start TO start_seconds;
+                    ALTER TABLE incident RENAME COLUMN end TO end_seconds;
                     """)
         }
         return migrator

@@ -49,13 +49,6 @@ public protocol StoreRecordStore: Sendable {
     /// Charges and refunds that happened in `[fromMillis, toMillis)`, counted per `stepSeconds` (aligned
     /// to the epoch), store, environment, app, product, type and currency.
     func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow]
-
-    /// Keeps what the grant server answered for each of `deliveries`, replacing what was kept for the same
-    /// store and transaction; all or nothing.
-    func record(_ deliveries: [MakeWholeDelivery]) throws
-
-    /// What was kept for the transactions among `transactionIDs` (of any store), by store and transaction.
-    func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery]
 }
 
 extension StoreRecordStore {

@@ -17,7 +17,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("cost.sqlite")
         let start = RFC3339.parseMillis("2026-11-02T00:00:00Z")!
-        let (reports, lostByOutage) = try await onDedicatedThread {
+        let (reports, lostByOutage) = try await offCooperativePool {
             let store = try SQLiteBucketStore(path: path)
             let steady = SimulationParameters(scenario: .steady, startMillis: start, days: 7, seed: 1, attemptsPerMinute: 10)
             let outage = SimulationParameters(scenario: .outage, startMillis: start + 7 * 86_400_000, days: 2, seed: 2, attemptsPerMinute: 10)
@@ -37,7 +37,7 @@ import Testing
             let policy = try SLOPolicy(yaml: String(contentsOfFile: packageRoot + "/dashboards/slos.yaml", encoding: .utf8))
             let context = AlertContext(store: store, storedMaintenance: [], policy: policy, databasePath: path)
             let from = (start + 7 * 86_400_000) / 1000
-            return (try context.episodeReports(from: from, to: from + 2 * 86_400, stepSeconds: 60), lostByOutage)
+            return (try await context.episodeReports(from: from, to: from + 2 * 86_400, stepSeconds: 60), lostByOutage)
         }
         let page = try #require(
             reports.first { $0.finding.kind == .successRateBurn && $0.finding.labels == SeriesLabels(actionType: "purchase") })

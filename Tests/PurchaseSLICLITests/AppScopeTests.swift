@@ -35,11 +35,11 @@ import Testing
         let (troubled, calm) = try await onDedicatedThread {
             let store = try SQLiteBucketStore(path: path)
             let policy = try SLOPolicy(yaml: String(contentsOfFile: packageRoot + "/dashboards/slos.yaml", encoding: .utf8))
-            func backtest(_ app: String) throws -> [AlertReport] {
-                try AlertContext(store: store, storedMaintenance: [], policy: policy, app: app, databasePath: path)
+            func backtest(_ app: String) async throws -> [AlertReport] {
+                try await AlertContext(store: store, storedMaintenance: [], policy: policy, app: app, databasePath: path)
                     .episodeReports(from: Self.from, to: Self.to, stepSeconds: 60)
             }
-            return (try backtest(Self.troubled), try backtest(Self.calm))
+            return await (try await backtest(Self.troubled), try backtest(Self.calm))
         }
         #expect(calm.allSatisfy { $0.finding.kind != .successRateBurn }, "\(calm.map(\.finding.identity))")
         let pages = troubled.filter { $0.finding.kind == .successRateBurn && $0.severity == .page }

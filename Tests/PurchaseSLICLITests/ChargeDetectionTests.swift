@@ -31,7 +31,7 @@ import Testing
     /// `alerts --at` reports then, since when the backtest says), and the store.
     private func backtest(
         _ scenario: Scenario
-    ) throws -> (episodes: [AlertEpisode], onset: Int64, text: String, agreesLive: Bool, store: SQLiteBucketStore) {
+    ) async throws -> (episodes: [AlertEpisode], onset: Int64, text: String, agreesLive: Bool, store: SQLiteBucketStore) {
         let store = try SQLiteBucketStore(path: directory.file("\(scenario.rawValue).sqlite"))
         let run = SimulationParameters(scenario: scenario, startMillis: start * 1000, days: 2, seed: 3, attemptsPerMinute: 10)
         let simulator = TrafficSimulator(run)
@@ -51,11 +51,12 @@ import Testing
         }
         let context = AlertContext(store: store, storedMaintenance: [], policy: .default)
         let end = start + 2 * 86_400
-        let inputs = try context.inputs(from: start - AlertEvaluator(policy: .default).firingHistorySeconds, to: end)
+        let inputs = try await context.inputs(from: start - AlertEvaluator(policy: .default).firingHistorySeconds, to: end)
         let episodes = AlertEvaluator(policy: .default).episodes(from: start, to: end, stepSeconds: 60, inputs: inputs)
             .filter { Self.ledgerKinds.contains($0.first.kind) }
         let time = (episodes.first?.startsAt ?? 0) + 600
-        let reports = try episodes.first.map { first in try context.firingReports(at: time).filter { $0.finding.kind == first.first.kind } } ?? []
+        var reports: [AlertReport] = []
+        if let first = episodes.first { reports = try await context.firingReports(at: time).filter { $0.finding.kind == first.first.kind } }
         let backtestFiring = Dictionary(
             uniqueKeysWithValues: episodes.filter { $0.first.kind == episodes.first?.first.kind && $0.startsAt <= time && ($0.endsAt ?? .max) > time }
                 .map { ($0.first.identity, $0.startsAt) })
@@ -68,13 +69,13 @@ import Testing
 
     @Test("steady traffic, every charge granted once within its grace time, raises no alert of the ledger")
     func steadyRaisesNone() async throws {
-        let run = try await onDedicatedThread { try self.backtest(.steady) }
+        let run = try await onDedicatedThread { try await self.backtest(.steady) }
         #expect(run.episodes.isEmpty, "\(run.episodes.map { "\($0.first.labels.pairs) \(RFC3339.format(seconds: $0.startsAt))" })")
     }
 
     @Test("the payment detour: coins_500 charged after the app reported cancel, detected within 20 minutes, the cancel named")
     func paymentDetourDetected() async throws {
-        let run = try await onDedicatedThread { try self.backtest(.paymentDetour) }
+        let run = try await onDedicatedThread { try await self.backtest(.paymentDetour) }
         let first = try #require(run.episodes.first)
         #expect(first.startsAt > run.onset && first.startsAt <= run.onset + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
         #expect(run.episodes.allSatisfy { $0.first.labels.slice?.value == "coins_500" && $0.first.labels.store == "apple" })
@@ -102,7 +103,7 @@ import Testing
 
     @Test("the app crash: charges with nothing after the start, detected within 20 minutes and paging")
     func appCrashDetected() async throws {
-        let run = try await onDedicatedThread { try self.backtest(.appCrash) }
+        let run = try await onDedicatedThread { try await self.backtest(.appCrash) }
         let first = try #require(run.episodes.first)
         #expect(first.startsAt > run.onset && first.startsAt <= run.onset + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
         #expect(run.episodes.contains { $0.severity == .page })
@@ -111,7 +112,7 @@ import Testing
 
     @Test("the double-grant bug: purchases granted again by their retry, detected within 20 minutes and paging, nothing else")
     func doubleGrantDetected() async throws {
-        let run = try await onDedicatedThread { try self.backtest(.doubleGrant) }
+        let run = try await onDedicatedThread { try await self.backtest(.doubleGrant) }
         let first = try #require(run.episodes.first)
         #expect(first.startsAt > run.onset && first.startsAt <= run.onset + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
         #expect(run.episodes.allSatisfy { $0.first.kind == .doubleGrant }, "\(run.episodes.map(\.first.kind))")
@@ -125,7 +126,7 @@ import Testing
 
     @Test("replayed receipts: coins_1200 grants no App Store charge names, detected after the wait, nothing else")
     func replayedReceiptDetected() async throws {
-        let run = try await onDedicatedThread { try self.backtest(.replayedReceipt) }
+        let run = try await onDedicatedThread { try await self.backtest(.replayedReceipt) }
         let first = try #require(run.episodes.first)
         let wait = SLOPolicy.default.reconciliation.chargeWaitSeconds
         #expect(
@@ -142,7 +143,7 @@ import Testing
         "a slow grant queue: purchases granted minutes after the charge page on time to grant within 20 minutes, before any charge counts as not granted"
     )
     func slowGrantQueueDetected() async throws {
-        let run = try await onDedicatedThread { try self.backtest(.slowGrantQueue) }
+        let run = try await onDedicatedThread { try await self.backtest(.slowGrantQueue) }
         let first = try #require(run.episodes.first)
         #expect(first.startsAt > run.onset && first.startsAt <= run.onset + 20 * 60, "after \((first.startsAt - run.onset) / 60) min")
         #expect(

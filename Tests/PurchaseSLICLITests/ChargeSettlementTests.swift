@@ -61,18 +61,18 @@ import Testing
     )
     func chargedNotGrantedCountsWhatIsOwed() async throws {
         let logs = try SampleLogs.get()
-        let last = try await onDedicatedThread { try logs.context.firingReports(at: RFC3339.parseMillis("2026-11-19T20:15:00Z")! / 1000) }
+        let last = try await onDedicatedThread { try await logs.context.firingReports(at: RFC3339.parseMillis("2026-11-19T20:15:00Z")! / 1000) }
         let evidence = try #require(
             last.first { $0.finding.kind == .chargedNotGranted }?.finding.evidence as? ChargeEvidence, "ChargedNotGranted fires")
         #expect(evidence.ungranted == 19)
         #expect(evidence.amounts.map { "\(NumberText.money($0.amount, currency: $0.currency)) \($0.charges)" } == ["94.81 USD 19"])
         #expect(!evidence.oldest.contains { $0.notification.transactionID == Self.refunded[0] })
         // The last charge went ungranted at 19:00 (its grace ended 19:15): the cause stopped, the charges stay owed.
-        let after = try await onDedicatedThread { try logs.context.firingReports(at: RFC3339.parseMillis("2026-11-19T20:16:00Z")! / 1000) }
+        let after = try await onDedicatedThread { try await logs.context.firingReports(at: RFC3339.parseMillis("2026-11-19T20:16:00Z")! / 1000) }
         #expect(!after.contains { $0.finding.kind == .chargedNotGranted })
         let midnight = RFC3339.parseMillis("2026-11-20T00:00:00Z")! / 1000
         let record = try await onDedicatedThread {
-            try logs.context.record(of: try logs.context.incident(id: "20261119-1641-b5ce28", at: midnight), at: midnight)
+            try await logs.context.record(of: try await logs.context.incident(id: "20261119-1641-b5ce28", at: midnight), at: midnight)
         }
         #expect(record.status == .resolved && record.endsAt == RFC3339.parseMillis("2026-11-19T20:16:00Z")! / 1000)
         #expect(record.owedText?.rendered(.terminal) == "15 charges still owed, 74.85 USD")
@@ -85,7 +85,7 @@ import Testing
         let logs = try SampleLogs.get()
         let time = RFC3339.parseMillis("2026-11-22T00:00:00Z")! / 1000
         let record = try await onDedicatedThread {
-            try logs.context.record(of: try logs.context.incident(id: "20261120-1800-1366dc", at: time), at: time)
+            try await logs.context.record(of: try await logs.context.incident(id: "20261120-1800-1366dc", at: time), at: time)
         }
         #expect(record.alerts.map(\.kind) == [.refundSpike])
         #expect(record.cost.refunded == ChargeTally(count: 0, worth: [:]) && record.cost.refundsOfChargesNeverGranted == 5)
@@ -130,7 +130,7 @@ import Testing
             "--by", "Ana",
         ])
         #expect(wrote == .exit(0) && output == "wrote off App Store transaction 2000000000000001 by Ana: coins credited by support, ticket 4411\n")
-        let kept = try SQLiteBucketStore(path: db).makeWholeDeliveries(naming: ["2000000000000001"])
+        let kept = try await MakeWholeDeliveryRepository(try SQLiteBucketStore(path: db).sql).deliveries(naming: ["2000000000000001"])
         #expect(kept.map { "\($0.outcome.rawValue) \($0.detail)" } == ["written-off by Ana: coins credited by support, ticket 4411"])
 
         let range = ["--db", db, "--from", "now-3h", "--to", "now"]
@@ -156,7 +156,10 @@ import Testing
     func refusedWriteOffs(arguments: [String], message: String) async throws {
         let (termination, output) = try await run(["charges", "write-off", "--db", db, "--store", "apple"] + arguments)
         #expect(termination == .exit(1) && output.contains("error: " + message), "\(output)")
-        #expect(try SQLiteBucketStore(path: db).makeWholeDeliveries(naming: ["2000000000000002", "2000000000000003", "2000000000000404"]).isEmpty)
+        #expect(
+            try await MakeWholeDeliveryRepository(try SQLiteBucketStore(path: db).sql).deliveries(naming: [
+                "2000000000000002", "2000000000000003", "2000000000000404",
+            ]).isEmpty)
     }
 
     @Test("a charge written off once cannot be written off again; the first record stays")
@@ -165,6 +168,9 @@ import Testing
         #expect(try await run(arguments + ["--reason", "first"]).0 == .exit(0))
         let (again, output) = try await run(arguments + ["--reason", "second"])
         #expect(again == .exit(1) && output.contains("is settled already: written off at") && output.contains("(by Ana: first)"), "\(output)")
-        #expect(try SQLiteBucketStore(path: db).makeWholeDeliveries(naming: ["2000000000000002"]).map(\.detail) == ["by Ana: first"])
+        #expect(
+            try await MakeWholeDeliveryRepository(try SQLiteBucketStore(path: db).sql).deliveries(naming: ["2000000000000002"]).map(\.detail) == [
+                "by Ana: first"
+            ])
     }
 }

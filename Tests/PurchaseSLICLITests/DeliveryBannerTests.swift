@@ -30,7 +30,7 @@ import Testing
             links: PageLinks(databasePath: logs.database))
         renderer.deliveryOutages = deliveries.outages(at: time)
         let shown = renderer
-        let files = try await onDedicatedThread { try shown.render(generatedAtSeconds: time) }
+        let files = try await onDedicatedThread { try await shown.render(generatedAtSeconds: time) }
         let said =
             "<strong>NOBODY NOTIFIED</strong> the alert receiver (alertmanager.test) has failed every delivery since 2026-11-02T18:05:00Z "
             + "(not sent); it has taken no notification yet"

@@ -36,13 +36,13 @@ import Testing
         ]
         for step in steps {
             await notifier.notify(at: seconds(step.time), state: &state)
-            let kept = try await onDedicatedThread { try book.record(id: Self.burn) }
+            let kept = try await onDedicatedThread { try await book.record(id: Self.burn) }
             #expect(kept?.status == step.status, "\(step.time)")
             #expect(kept?.readAtSeconds == seconds(step.time) || step.status == .settled, "updated each round until settled")
             if step.status == .open, kept?.acknowledgement == nil {
                 // A person takes it on while it fires: kept through every later round, and in the notifications.
                 _ = try await onDedicatedThread {
-                    try book.acknowledge(id: Self.burn, owner: "ana", note: "grant server restarted", at: seconds("2026-11-02T18:10:00Z"))
+                    try await book.acknowledge(id: Self.burn, owner: "ana", note: "grant server restarted", at: seconds("2026-11-02T18:10:00Z"))
                 }
             }
         }
@@ -52,8 +52,8 @@ import Testing
         let text = AlertOutput.text([resolved], now: seconds("2026-11-02T19:00:00Z"))
         #expect(text.contains("incident cost: ≈ ") && text.contains("acknowledged by ana at 2026-11-02T18:10:00Z: grant server restarted"), "\(text)")
         let end = seconds(steps.last!.time)
-        let kept = try await onDedicatedThread { try book.records(from: seconds("2026-11-02T00:00:00Z"), to: end + 60) }
-        let rebuilt = try await onDedicatedThread { try book.rebuild(from: seconds("2026-11-02T00:00:00Z"), at: end).records }
+        let kept = try await onDedicatedThread { try await book.records(from: seconds("2026-11-02T00:00:00Z"), to: end + 60) }
+        let rebuilt = try await onDedicatedThread { try await book.rebuild(from: seconds("2026-11-02T00:00:00Z"), at: end).records }
         #expect(rebuilt.map(\.id) == [Self.burn] && kept.map(\.id) == [Self.burn])
         let documents = (try kept.map { try $0.stored().document }, try rebuilt.map { try $0.stored().document })
         #expect(kept == rebuilt, "\(documents.0) \(documents.1)")
@@ -63,7 +63,7 @@ import Testing
     func theDetourOwesWhatWasNotRefunded() async throws {
         let logs = try SampleLogs.get()
         let incident = try await logs.incident(.cancelRateSpike, from: "2026-11-19T16:00:00Z", to: "2026-11-20T00:01:00Z")
-        let record = try await onDedicatedThread { try logs.context.record(of: incident, at: seconds("2026-11-20T00:00:00Z")) }
+        let record = try await onDedicatedThread { try await logs.context.record(of: incident, at: seconds("2026-11-20T00:00:00Z")) }
         #expect(record.id == Self.detour)
         #expect(record.cost.ungranted?.count == 20 && record.cost.ungranted?.worth["USD"].map { abs($0 - 99.80) < 0.005 } == true)
         #expect(record.owed?.count == 15 && record.owed?.worth["USD"].map { abs($0 - 74.85) < 0.005 } == true)
@@ -78,7 +78,7 @@ import Testing
         let logs = try SampleLogs.get()
         func review(_ week: String) async throws -> WeeklyReport {
             try await onDedicatedThread {
-                try WeeklyReport(
+                try await WeeklyReport(
                     week: try #require(ISOWeek(parsing: week)), context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
             }
         }
@@ -102,8 +102,8 @@ import Testing
             return output
         }
         let record = try await onDedicatedThread {
-            try logs.context.record(
-                of: try logs.context.incident(id: Self.burn, at: seconds("2026-11-03T00:00:00Z")), at: seconds("2026-11-03T00:00:00Z"))
+            try await logs.context.record(
+                of: try await logs.context.incident(id: Self.burn, at: seconds("2026-11-03T00:00:00Z")), at: seconds("2026-11-03T00:00:00Z"))
         }
         let cost = try #require(record.costText).rendered(.terminal)
         #expect(cost.hasPrefix("incident cost: ≈ 92 purchases (84–100) that would have succeeded, ≈ 979.41 USD"), "\(cost)")
@@ -140,8 +140,9 @@ import Testing
         let (termination, text) = try await ChildProcess.run(executable, ["rollout"] + at)
         #expect(termination == .exit(0), "\(text)")
         let records = try await onDedicatedThread {
-            try IncidentBook(context: AlertContext(store: try SQLiteBucketStore(path: copy), storedMaintenance: [], policy: logs.policy)).records(
-                naming: "4.12.0", from: seconds("2026-11-10T00:00:00Z"), to: seconds("2026-11-20T00:01:00Z"))
+            try await IncidentBook(context: AlertContext(store: try SQLiteBucketStore(path: copy), storedMaintenance: [], policy: logs.policy))
+                .records(
+                    naming: "4.12.0", from: seconds("2026-11-10T00:00:00Z"), to: seconds("2026-11-20T00:01:00Z"))
         }
         #expect(records.map(\.id) == ["20261111-0941-6d6271", "20261117-1726-086dbf"])
         for record in records {
@@ -159,17 +160,17 @@ import Testing
         let book = IncidentBook(context: logs.context)
         let time = seconds("2026-11-02T20:00:00Z")
         try await onDedicatedThread {
-            let incident = try logs.context.incident(id: Self.burn, at: time)
-            var orphan = try logs.context.record(of: incident, at: seconds("2026-11-02T18:30:00Z"))
+            let incident = try await logs.context.incident(id: Self.burn, at: time)
+            var orphan = try await logs.context.record(of: incident, at: seconds("2026-11-02T18:30:00Z"))
             #expect(orphan.status == .resolved || orphan.status == .open)
             orphan.id = "20261102-1802-000000"
             orphan.endsAt = nil
             orphan.status = .open
-            try logs.store.save([try orphan.stored()])
-            #expect(try book.record(id: orphan.id) != nil)
-            let updated = try book.update(with: [], at: time)
+            try await IncidentRepository(logs.store.sql).save([try orphan.stored()])
+            await #expect(try book.record(id: orphan.id) != nil)
+            let updated = try await book.update(with: [], at: time)
             #expect(!updated.contains { $0.id == orphan.id })
-            #expect(try book.record(id: orphan.id) == nil, "removed")
+            await #expect(try book.record(id: orphan.id) == nil, "removed")
         }
     }
 
@@ -179,19 +180,21 @@ import Testing
         let book = IncidentBook(context: logs.context)
         let time = seconds("2026-11-03T00:00:00Z")
         try await onDedicatedThread {
-            let found = try logs.context.record(of: try logs.context.incident(id: Self.burn, at: time), at: time)
+            let found = try await logs.context.record(of: try logs.context.incident(id: Self.burn, at: time), at: time)
             #expect(found.status == .settled)
             var settled = found
             settled.id = "20261102-1802-aaaaaa"
             var resolved = found
             resolved.id = "20261102-1802-bbbbbb"
             resolved.status = .resolved
-            try logs.store.save([try settled.stored(), try resolved.stored()])
-            let rebuilt = try book.rebuild(from: seconds("2026-11-02T12:00:00Z"), at: time)
+            try await IncidentRepository(logs.store.sql).save([try settled.stored(), try resolved.stored()])
+            let rebuilt = try await book.rebuild(from: seconds("2026-11-02T12:00:00Z"), at: time)
             #expect(rebuilt.removed == 1 && rebuilt.records.map(\.id) == [Self.burn])
-            #expect(try book.record(id: settled.id) != nil, "a settled record is final")
-            #expect(try book.record(id: resolved.id) == nil)
-            #expect(try logs.store.removeIncidents(app: "", startingFrom: found.startsAt, to: found.startsAt + 1, keeping: [Self.burn]) == 1)
+            await #expect(try book.record(id: settled.id) != nil, "a settled record is final")
+            await #expect(try book.record(id: resolved.id) == nil)
+            #expect(
+                try await IncidentRepository(logs.store.sql).remove(
+                    app: "", startingFrom: found.startsAt, to: found.startsAt + 1, keeping: [Self.burn]) == 1)
         }
     }
 }

@@ -19,7 +19,7 @@ import Testing
     @Test func theOutagesReportHasItsTimelineItsErrorsAndWhatItCost() async throws {
         let logs = try SampleLogs.get()
         let outage = try await SampleLogs.get().incident(.successRateBurn, from: "2026-11-02T12:00:00Z", to: "2026-11-03T00:00:00Z")
-        let report = try await onDedicatedThread { try logs.context.incidentReport(id: outage.id, at: demoTime) }
+        let report = try await onDedicatedThread { try await logs.context.incidentReport(id: outage.id, at: demoTime) }
         #expect(report.incident == outage)
         // The timeline goes first bad minute ≤ first alert < peak < recovery ≤ resolved, each once.
         func moment(_ label: String) throws -> Int64 {
@@ -47,7 +47,7 @@ import Testing
         #expect(abs(alone.purchases - lost.purchases) < 1e-6 && abs(alone.interval.upperBound - lost.interval.upperBound) < 1e-6)
         #expect(report.lateCharges.isEmpty && report.cost.ungranted == nil)
         // Read while it goes on, the alert and its incident count from the same first bad minute.
-        let during = try await onDedicatedThread { try logs.context.incidentReport(id: outage.id, at: outage.startsAt + 38 * 60) }
+        let during = try await onDedicatedThread { try await logs.context.incidentReport(id: outage.id, at: outage.startsAt + 38 * 60) }
         let (incidentSoFar, alertSoFar) = (try #require(during.cost.lost["purchase"]), try #require(during.alerts.first?.cost?.lost["purchase"]))
         #expect(!during.isOver && abs(incidentSoFar.purchases - alertSoFar.purchases) < 1e-6, "\(incidentSoFar) \(alertSoFar)")
         // Every format says it.
@@ -72,9 +72,9 @@ import Testing
         let detour = try await SampleLogs.get().incident(.chargedNotGranted, from: "2026-11-19T12:00:00Z", to: "2026-11-20T00:00:00Z")
         #expect(Set(detour.episodes.map(\.first.kind)) == [.chargedNotGranted, .cancelRateSpike])
         let (report, listed) = try await onDedicatedThread {
-            let report = try logs.context.incidentReport(id: detour.id, at: demoTime)
+            let report = try await logs.context.incidentReport(id: detour.id, at: demoTime)
             // What `charges --ungranted` lists for the product over the incident, charged during it.
-            let ledger = try logs.store.ledger(
+            let ledger = try await logs.store.ledger(
                 kinds: [.charge], fromMillis: detour.firstBadSeconds * 1000, toMillis: demoTime * 1000, rule: logs.policy.reconciliation)
             return (report, ledger.overdueCharges.filter { $0.productID == "coins_500" && $0.isOwed(at: demoTime * 1000) })
         }

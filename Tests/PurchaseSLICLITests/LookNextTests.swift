@@ -57,13 +57,13 @@ import Testing
     @Test(arguments: SampleAlert.all)
     func theLookNextOfAnAlertListsWhatItCounted(_ alert: SampleAlert) async throws {
         let logs = try SampleLogs.get()
-        let (report, now) = try await onDedicatedThread { () throws -> (AlertReport?, Int64) in
+        let (report, now) = try await onDedicatedThread { () async throws -> (AlertReport?, Int64) in
             if let at = alert.at {
                 let time = seconds(at)
-                return (try logs.context.firingReports(at: time).first { alert.matches($0) }, time)
+                return (try await logs.context.firingReports(at: time).first { alert.matches($0) }, time)
             }
             let (from, to) = (seconds(alert.backtest!.from), seconds(alert.backtest!.to))
-            return (try logs.context.episodeReports(from: from, to: to, stepSeconds: 60).first { alert.matches($0) && $0.endsAt != nil }, to)
+            return (try await logs.context.episodeReports(from: from, to: to, stepSeconds: 60).first { alert.matches($0) && $0.endsAt != nil }, to)
         }
         let found = try #require(report, "no \(alert)")
         try await expectLookNext(of: found, now: now, listsWhatItCounted: alert.at != nil)
@@ -73,7 +73,9 @@ import Testing
     /// ((success + alreadyGranted) / valid), and its alert's top errors are the table's beside them.
     @Test func theIncidentReportGivesTheDocumentedRateAndOneCountOfErrors() async throws {
         let logs = try SampleLogs.get()
-        let report = try await onDedicatedThread { try logs.context.incidentReport(id: "20261102-1802-fef488", at: seconds("2026-11-20T00:00:00Z")) }
+        let report = try await onDedicatedThread {
+            try await logs.context.incidentReport(id: "20261102-1802-fef488", at: seconds("2026-11-20T00:00:00Z"))
+        }
         let impact = try #require(report.impacts.first { $0.actionType == "purchase" })
         let counts = impact.counts
         #expect(counts.attempts == 162 && counts.valid == 154 && counts.success + counts.alreadyGranted == 58, "\(counts)")
@@ -114,13 +116,13 @@ import Testing
     @Test(arguments: Incident.all)
     func theLookNextOfAnAlertListsWhatItCounted(_ incident: Incident) async throws {
         let database = directory.file("\(incident.scenario.rawValue).sqlite")
-        let (report, time) = try await onDedicatedThread { () throws -> (AlertReport?, Int64) in
+        let (report, time) = try await onDedicatedThread { () async throws -> (AlertReport?, Int64) in
             let context = try Self.simulate(incident, into: database)
             let start = seconds("2026-11-09T00:00:00Z")
-            let episodes = try context.episodeReports(from: start, to: start + 2 * 86_400, stepSeconds: 60)
+            let episodes = try await context.episodeReports(from: start, to: start + 2 * 86_400, stepSeconds: 60)
             guard let first = episodes.first(where: { $0.finding.kind == incident.kind }) else { return (nil, start) }
             let time = first.startsAt + 600
-            return (try context.firingReports(at: time).first { $0.finding.identity == first.finding.identity }, time)
+            return (try await context.firingReports(at: time).first { $0.finding.identity == first.finding.identity }, time)
         }
         let found = try #require(report, "no \(incident.kind.rawValue) firing")
         try await expectLookNext(of: found, now: time, listsWhatItCounted: true)

@@ -78,8 +78,8 @@ import Testing
         let context = try await AlertContext(store: store, policy: policy)
         let (live, backtest, counts, raw) = try await onDedicatedThread {
             let minutes = stride(from: Self.outage - 600, through: Self.outage + 3 * 3600, by: 600)
-            let live = try minutes.map { time in (time, try context.firingReports(at: time).map(\.finding.identity)) }
-            let backtest = try context.episodeReports(from: Self.outage - 3600, to: Self.outage + 4 * 3600, stepSeconds: 60)
+            let live = try await minutes.asyncMap { time in (time, try await context.firingReports(at: time).map(\.finding.identity)) }
+            let backtest = try await context.episodeReports(from: Self.outage - 3600, to: Self.outage + 4 * 3600, stepSeconds: 60)
             let objective = policy.objectives[0]
             let counts = try context.objectiveCounts(
                 objective, fromSeconds: Self.start, toSeconds: Self.start + 4 * 86_400, filters: [.actionType: ["purchase"]])

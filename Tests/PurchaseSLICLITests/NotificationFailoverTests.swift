@@ -70,7 +70,7 @@ import Testing
                     links: PageLinks(databasePath: logs.database))
                 renderer.deliveryOutages = outages
                 let shown = renderer
-                let files = try await onDedicatedThread { try shown.render(generatedAtSeconds: time) }
+                let files = try await onDedicatedThread { try await shown.render(generatedAtSeconds: time) }
                 let oncall = try #require(files.first { $0.name == "oncall.html" }?.html)
                 #expect(oncall.contains("<div class=\"banner warn\"><strong>ALERTS REROUTED</strong> the alert receiver (alertmanager.test)"))
                 #expect(oncall.contains("its alerts go to the alert fallback (hooks.slack.test) instead") && !oncall.contains("NOBODY NOTIFIED"))

@@ -180,7 +180,7 @@ struct MigrateCommandTests {
         #expect(wroteOff.termination == .exit(0), "\(wroteOff.output)")
         // Incidents' records, one of them taken on by a person: the acknowledgement moves with its figures.
         let source = try SQLiteBucketStore(path: sqlite)
-        try source.save([
+        try await IncidentRepository(source.sql).save([
             StoredIncident(
                 app: "com.example.coins", id: "20261111-1000-9c1f2e", startSeconds: 1_794_391_200, endSeconds: 1_794_398_400, status: "resolved",
                 readAtSeconds: 1_794_400_000, document: #"{"usd":4.99}"#),
@@ -192,7 +192,7 @@ struct MigrateCommandTests {
             try source.acknowledge(
                 app: "com.example.coins", id: "20261111-1000-9c1f2e",
                 IncidentAcknowledgement(owner: "Ana", note: "granted by hand", atSeconds: 1_794_392_000)))
-        let incidents = try source.incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil)
+        let incidents = try await IncidentRepository(source.sql).incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil)
         let url = try await TestPostgres.newDatabase()
         let environment = ["PURCHASE_SLI_DB": url]
         let migrated = try await ChildProcess.run(executable, ["migrate", "--from", sqlite], environment: environment)
@@ -220,11 +220,11 @@ struct MigrateCommandTests {
             settled.termination == .exit(1) && settled.output.contains("settled already: written off")
                 && settled.output.contains("(by Ana: refunded by support)") && migrated.output.contains("settlements     1"), "\(settled.output)")
         let target = try PostgresBucketStore(url: PostgresURL(url))
-        #expect(try target.incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil) == incidents)
+        #expect(try await IncidentRepository(target.sql).incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil) == incidents)
         #expect(incidents.compactMap(\.acknowledgement?.owner) == ["Ana"] && migrated.output.contains("incidents       2"), "\(migrated.output)")
         let again = try await ChildProcess.run(executable, ["migrate", "--from", sqlite], environment: environment)
         #expect(again.termination == .exit(0) && again.output.contains("nothing copied"), "\(again.output)")
-        #expect(try target.incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil) == incidents)
+        #expect(try await IncidentRepository(target.sql).incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil) == incidents)
         // The events sent again after the move are recognized: the dedup memory moved with the counts.
         let resent = try await ChildProcess.run(executable, ["ingest", samples], environment: environment)
         #expect(resent.output.contains("accepted    0"), "\(resent.output)")

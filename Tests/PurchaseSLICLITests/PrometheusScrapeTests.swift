@@ -79,7 +79,7 @@ struct PrometheusScrapeTests {
         #expect(Int64(evaluatedAt) % 60 == 0 && abs(Int64(evaluatedAt) - now) < 3600)
         // The budget is the one the pages show at that minute.
         let expected = try await onDedicatedThread {
-            try AlertContext(store: try SQLiteBucketStore(path: database), storedMaintenance: [], policy: .default).sloSnapshot(
+            try await AlertContext(store: try SQLiteBucketStore(path: database), storedMaintenance: [], policy: .default).sloSnapshot(
                 at: Int64(evaluatedAt))
         }
         let left = try await query(#"purchase_sli_slo_error_budget_remaining_ratio{action="purchase"}"#, port: webPort)

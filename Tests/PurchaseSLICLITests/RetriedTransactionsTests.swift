@@ -21,7 +21,7 @@ import Testing
         let logs = try SampleLogs.get()
         let time = seconds("2026-11-20T00:00:00Z")
         let record = try await onDedicatedThread {
-            try logs.context.record(of: try logs.context.incident(id: Self.outage, at: time), at: time)
+            try await logs.context.record(of: try await logs.context.incident(id: Self.outage, at: time), at: time)
         }
         #expect(described(record.cost.retriedNotGranted) == "42: 419.58 USD", "\(record.cost)")
         #expect(record.cost.lost["retry"] != nil)
@@ -33,7 +33,7 @@ import Testing
         #expect(total.unpriced == 0 && total.counted == 42 && abs((total.worth["USD"] ?? 0) - 419.58) < 0.005, "\(total)")
         // The same record read a day later: a fact, not a window.
         let later = try await onDedicatedThread {
-            try logs.context.record(of: try logs.context.incident(id: Self.outage, at: time), at: time + 86_400)
+            try await logs.context.record(of: try await logs.context.incident(id: Self.outage, at: time), at: time + 86_400)
         }
         #expect(later.cost.retriedNotGranted == record.cost.retriedNotGranted)
     }
@@ -52,9 +52,9 @@ import Testing
             grant.transactionID = Self.renewal
             _ = try store.record([grant], receivedAtMillis: granted)
             let context = AlertContext(store: store, storedMaintenance: [], policy: logs.policy)
-            let incident = try context.incident(id: Self.outage, at: seconds("2026-11-20T00:00:00Z"))
-            return try [seconds("2026-11-09T09:00:00Z"), seconds("2026-11-20T00:00:00Z")].map {
-                try context.record(of: incident, at: $0).cost.retriedNotGranted
+            let incident = try await context.incident(id: Self.outage, at: seconds("2026-11-20T00:00:00Z"))
+            return try await [seconds("2026-11-09T09:00:00Z"), seconds("2026-11-20T00:00:00Z")].asyncMap {
+                try await context.record(of: incident, at: $0).cost.retriedNotGranted
             }
         }
         #expect(tallies.map(described) == ["42: 419.58 USD", "41: 409.59 USD"], "\(tallies)")

@@ -63,8 +63,8 @@ import Testing
             let store = try SQLiteBucketStore(path: path)
             _ = try store.record(events(testCase), receivedAtMillis: 0)
             return (
-                try AlertContext(store: store, storedMaintenance: [], policy: try policy("revenue")).firingReports(at: end),
-                try AlertContext(store: store, storedMaintenance: [], policy: try policy("events")).firingReports(at: end)
+                try await AlertContext(store: store, storedMaintenance: [], policy: try policy("revenue")).firingReports(at: end),
+                try await AlertContext(store: store, storedMaintenance: [], policy: try policy("events")).firingReports(at: end)
             )
         }
         func burns(_ reports: [AlertReport]) -> Bool {

@@ -26,7 +26,7 @@ import Testing
     /// scenario's incident starts (`start` for steady traffic).
     private func backtest(
         _ scenario: Scenario, days: Int, rate: Double, seed: UInt64 = 3, historyDays: Int = 0
-    ) throws -> Backtest {
+    ) async throws -> Backtest {
         let store = try SQLiteBucketStore(path: directory.file("\(scenario.rawValue).sqlite"))
         let history = SimulationParameters(
             scenario: .steady, startMillis: (start - Int64(historyDays) * 86_400) * 1000, days: historyDays,
@@ -44,7 +44,7 @@ import Testing
         _ = try store.record(batch, receivedAtMillis: 0)
         let context = AlertContext(store: store, storedMaintenance: [], policy: .default)
         let end = start + Int64(days) * 86_400
-        let inputs = try context.inputs(from: start - AlertEvaluator(policy: .default).firingHistorySeconds, to: end)
+        let inputs = try await context.inputs(from: start - AlertEvaluator(policy: .default).firingHistorySeconds, to: end)
         let episodes = AlertEvaluator(policy: .default).episodes(from: start, to: end, stepSeconds: 60, inputs: inputs)
         return Backtest(
             episodes: episodes, onset: (IncidentSchedule(run).window?.lowerBound ?? start * 1000) / 1000, end: end,
@@ -59,7 +59,7 @@ import Testing
     /// simulation and evaluation run on a thread of their own, off the cooperative pool.
     @Test(arguments: IncidentCase.all)
     func anIncidentRaisesItsIntendedAlertInTimeAndNoOther(_ incident: IncidentCase) async throws {
-        let run = try await onDedicatedThread { try self.backtest(incident.scenario, days: incident.days, rate: 30, historyDays: 3) }
+        let run = try await onDedicatedThread { try await self.backtest(incident.scenario, days: incident.days, rate: 30, historyDays: 3) }
         let (episodes, onset) = (run.episodes, run.onset)
         let described = episodes.map { episode in
             "\(episode.first.severity) \(episode.first.kind.rawValue) \(episode.first.labels.pairs) after \((episode.startsAt - onset) / 60) min"
@@ -75,7 +75,7 @@ import Testing
         #expect(!episodes.contains { $0.startsAt < onset }, "alerts before the incident: \(described)")
         #expect(episodes.allSatisfy { incident.isRelated($0.first) }, "unrelated alerts: \(described)")
         #expect(incident.mayPage || !episodes.contains { $0.first.severity == .page }, "pages: \(described)")
-        let (checked, mismatches) = try await onDedicatedThread { try self.liveMismatches(run) }
+        let (checked, mismatches) = try await onDedicatedThread { try await self.liveMismatches(run) }
         #expect(checked > 0)
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches: \(mismatches.prefix(5))")
     }
@@ -85,9 +85,11 @@ import Testing
     @Test(arguments: [(10.0, 3), (30.0, 2)] as [(Double, UInt64)])
     func steadyTrafficGivesNoPageAndNoTicketOverSevenDays(rate: Double, seed: UInt64) async throws {
         let (run, liveFiring) = try await onDedicatedThread {
-            let run = try self.backtest(.steady, days: 7, rate: rate, seed: seed)
+            let run = try await self.backtest(.steady, days: 7, rate: rate, seed: seed)
             // Live evaluation agrees, once a day.
-            let live = try stride(from: self.start + 3600, to: run.end, by: 86_400).filter { !(try run.context.firingReports(at: $0).isEmpty) }
+            let live = try await stride(from: self.start + 3600, to: run.end, by: 86_400).asyncFilter {
+                !(try await run.context.firingReports(at: $0).isEmpty)
+            }
             return (run, live)
         }
         #expect(
@@ -101,11 +103,11 @@ import Testing
     /// never resolves), and says how long the silence has lasted.
     @Test func aDeadFeedKeepsPagingDaysLater() async throws {
         let (run, reports, backtest) = try await onDedicatedThread {
-            let run = try self.backtest(.steady, days: 1, rate: 30, historyDays: 3)
+            let run = try await self.backtest(.steady, days: 1, rate: 30, historyDays: 3)
             let later = run.end + 2 * 86_400 + 5 * 3600
             return (
-                run, try run.context.firingReports(at: later),
-                try run.context.episodeReports(from: run.end - 3600, to: later + 60, stepSeconds: 60)
+                run, try await run.context.firingReports(at: later),
+                try await run.context.episodeReports(from: run.end - 3600, to: later + 60, stepSeconds: 60)
             )
         }
         let later = run.end + 2 * 86_400 + 5 * 3600
@@ -123,7 +125,7 @@ import Testing
     /// receiver ten minutes into the backtest's episode of each.
     @Test(arguments: [(Scenario.cancelSpike, AlertFinding.Kind.cancelRateSpike), (.renewalBatch, .unfinishedPurchases)])
     func serveSendsTheSpikeAlertsToALiveReceiver(_ scenario: Scenario, _ kind: AlertFinding.Kind) async throws {
-        let run = try await onDedicatedThread { try self.backtest(scenario, days: 2, rate: 30, historyDays: 3) }
+        let run = try await onDedicatedThread { try await self.backtest(scenario, days: 2, rate: 30, historyDays: 3) }
         let episode = try #require(run.episodes.first { $0.first.kind == kind })
         try await withReceiver { port, received in
             try await HTTPClientTransport.withTransport { transport in
@@ -152,7 +154,7 @@ import Testing
     /// their last minute and an hour after it.
     /// Returns how many minutes were checked and what disagreed. Blocks for minutes: call it on a thread
     /// of its own.
-    private func liveMismatches(_ run: Backtest) throws -> (checked: Int, mismatches: [String]) {
+    private func liveMismatches(_ run: Backtest) async throws -> (checked: Int, mismatches: [String]) {
         let evaluator = AlertEvaluator(policy: .default)
         let history = AlertEvaluator(policy: .default).firingHistorySeconds
         var checked = 0
@@ -172,7 +174,7 @@ import Testing
             var storeMinutes: Set<Int64> = [episode.startsAt, min(last, episode.startsAt + 600)]
             if last - episode.startsAt <= 6 * 3600 { storeMinutes.formUnion([last, last + 3600]) }
             for time in storeMinutes.sorted() where time < run.end {
-                let reports = try run.context.firingReports(at: time)
+                let reports = try await run.context.firingReports(at: time)
                 let live = Dictionary(uniqueKeysWithValues: reports.map { ($0.finding.identity, $0.startsAt) })
                 let backtest = Dictionary(
                     uniqueKeysWithValues: run.episodes.filter { $0.startsAt <= time && ($0.endsAt ?? .max) > time }

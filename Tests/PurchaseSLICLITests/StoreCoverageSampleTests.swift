@@ -20,7 +20,7 @@ import Testing
     @Test func theOutageOf1102HasNoStoreNotifications() async throws {
         let logs = try SampleLogs.get()
         let outage = try await SampleLogs.get().incident(.successRateBurn, from: "2026-11-02T12:00:00Z", to: "2026-11-03T00:00:00Z")
-        let report = try await onDedicatedThread { try logs.context.incidentReport(id: outage.id, at: demoTime) }
+        let report = try await onDedicatedThread { try await logs.context.incidentReport(id: outage.id, at: demoTime) }
         #expect(report.storeCoverage.isEmpty && report.storeCoverage.stores == [.apple])
         let markdown = report.markdown
         #expect(!markdown.contains("None of the products its alerts named") && !markdown.contains("None so far"), "\(markdown)")
@@ -39,7 +39,7 @@ import Testing
     @Test func theDetourOf1119IsFullyCovered() async throws {
         let logs = try SampleLogs.get()
         let detour = try await SampleLogs.get().incident(.chargedNotGranted, from: "2026-11-19T12:00:00Z", to: "2026-11-20T00:00:00Z")
-        let report = try await onDedicatedThread { try logs.context.incidentReport(id: detour.id, at: demoTime) }
+        let report = try await onDedicatedThread { try await logs.context.incidentReport(id: detour.id, at: demoTime) }
         #expect(report.storeCoverage.isWhole)
         #expect(!report.markdown.contains("notifications cover") && !report.markdown.contains("no store notifications"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
@@ -53,10 +53,10 @@ import Testing
         let logs = try SampleLogs.get()
         let (w46, w47) = try await onDedicatedThread {
             (
-                try WeeklyReport(
+                try await WeeklyReport(
                     week: ISOWeek(parsing: "2026-W46")!, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy)
                 ).markdown,
-                try WeeklyReport(
+                try await WeeklyReport(
                     week: ISOWeek(parsing: "2026-W47")!, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy)
                 ).markdown
             )
@@ -79,7 +79,7 @@ import Testing
     @Test func theBudgetsSayHowManyDaysOfDataTheyRestOn() async throws {
         let logs = try SampleLogs.get()
         let page = try await onDedicatedThread {
-            try DashboardRenderer(
+            try await DashboardRenderer(
                 definitions: logs.definitions,
                 context: DashboardContext(store: logs.store, records: .empty, policy: logs.policy, atSeconds: demoTime, rangeSeconds: 86_400),
                 links: PageLinks(databasePath: logs.database)

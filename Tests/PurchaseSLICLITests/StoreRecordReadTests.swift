@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test("one read of the notifications: the ledger and the hourly activity the store's own queries give, products found outside the read")
-    func oneReadAnswersAsTheStore() throws {
+    func oneReadAnswersAsTheStore() async throws {
         let store = try SQLiteBucketStore(path: directory.file("store.sqlite"))
         _ = try store.record(
             [
@@ -44,7 +44,7 @@ import Testing
             ], receivedAtMillis: ten * 1000)
         let policy = SLOPolicy.default
         let context = AlertContext(store: store, storedMaintenance: [], policy: policy)
-        let read = try context.storeRecord(from: ten - 3600, to: ten)
+        let read = try await context.storeRecord(from: ten - 3600, to: ten)
         let activity = StoreActivitySeries(
             rows: try store.storeActivity(fromMillis: read.activity.startSeconds * 1000, toMillis: ten * 1000, stepSeconds: 3600),
             startSeconds: read.activity.startSeconds, endSeconds: ten, environments: policy.reconciliation.environments)
@@ -58,7 +58,7 @@ import Testing
         #expect(read.activity.keys.map { read.activity.counts($0, from: ten - 5 * 3600, to: ten).refunds } == [1, 1, 1])
         #expect(read.activity.counts(read.activity.keys[0], from: ten - 3 * 3600, to: ten) == (1, 1))
         let reach = policy.reconciliation.alertLookbackSeconds + AlertEvaluator(policy: policy).longestHoldSeconds
-        let ledger = try store.ledger(
+        let ledger = try await store.ledger(
             kinds: [.charge, .refund], fromMillis: (ten - 3600 - reach) * 1000, toMillis: ten * 1000, rule: policy.reconciliation)
         #expect(read.charges.charges == ledger.charges && read.charges.refunds == ledger.refunds)
         #expect(read.charges.refunds.map(\.notification.notificationID) == ["r3", "r2", "r1"])

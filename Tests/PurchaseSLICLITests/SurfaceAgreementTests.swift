@@ -23,13 +23,13 @@ import Testing
     func everySurfaceTellsTheSameStoryAtEachMinute(_ incident: SampleIncident) async throws {
         let logs = try SampleLogs.get()
         let (backtest, minutes) = try await onDedicatedThread {
-            let backtest = try logs.context.episodeReports(from: incident.from, to: incident.to, stepSeconds: 60)
+            let backtest = try await logs.context.episodeReports(from: incident.from, to: incident.to, stepSeconds: 60)
             return (backtest, try incident.minutes(in: backtest))
         }
         let (renderAt, after) = (minutes.peak, minutes.after)
         for time in minutes.all {
             let expected = backtest.filter { $0.startsAt <= time && ($0.endsAt ?? .max) > time }
-            let surfaces = try await onDedicatedThread { try AlertSurfaces(logs, at: time, pages: time == renderAt) }
+            let surfaces = try await onDedicatedThread { try await AlertSurfaces(logs, at: time, pages: time == renderAt) }
             surfaces.expectAgreement(with: expected, at: time)
             if time == after { #expect(!surfaces.reports.contains { $0.incident?.id == minutes.incident.id }, "still firing after it ended") }
             if minutes.notified.contains(time) { try await expectNotifications(logs, at: time, agreeWith: surfaces) }
@@ -67,7 +67,7 @@ import Testing
         let logs = try SampleLogs.get()
         for (week, paged) in [("2026-W43", "1 incident (1 paged)"), ("2026-W44", "1 incident (0 paged)")] {
             let review = try await onDedicatedThread {
-                try WeeklyReport(
+                try await WeeklyReport(
                     week: try #require(ISOWeek(parsing: week)), context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
             }
             let summary = review.summary(escaping: .terminal)
@@ -82,7 +82,7 @@ import Testing
         let logs = try SampleLogs.get()
         func review(_ week: String) async throws -> WeeklyReport {
             try await onDedicatedThread {
-                try WeeklyReport(
+                try await WeeklyReport(
                     week: try #require(ISOWeek(parsing: week)), context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
             }
         }
@@ -103,7 +103,7 @@ import Testing
         let executable = try #require(builtExecutable)
         let week = try #require(ISOWeek(parsing: "2026-W47"))
         let review = try await onDedicatedThread {
-            try WeeklyReport(week: week, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
+            try await WeeklyReport(week: week, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
         }
         let times = try #require(review.grantTimes)
         func slow(from: Int64, to: Int64, _ extra: [String] = []) async throws -> Int {
@@ -127,7 +127,7 @@ import Testing
             ))
 
         let end = try #require(RFC3339.parseMillis("2026-11-20T00:00:00Z")) / 1000
-        let page = try await onDedicatedThread { try AlertSurfaces(logs, at: end, pages: true).oncall ?? "" }
+        let page = try await onDedicatedThread { try await AlertSurfaces(logs, at: end, pages: true).oncall ?? "" }
         let late = try await slow(from: end - 86_400, to: end)
         let shown = page.firstMatch(of: #/<td class="text">App Store \(all\)</td><td(?: class="bad")?>[^<]+</td><td>(?<late>[0-9,]+)</td>/#)
         #expect(shown?.output.late == Substring(NumberText.count(Int64(late))), "\(late) late: \(page)")
@@ -140,7 +140,7 @@ import Testing
         let executable = try #require(builtExecutable)
         let week = try #require(ISOWeek(parsing: "2026-W47"))
         let review = try await onDedicatedThread {
-            try WeeklyReport(week: week, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
+            try await WeeklyReport(week: week, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy))
         }
         let ours = review.refunds.current.ours
         #expect(ours.count >= 3 && review.refunds.current.byCause[.neverGranted]?.count == ours.count, "\(review.refunds.current)")
@@ -172,8 +172,8 @@ import Testing
         let week = try #require(ISOWeek(parsing: name))
         let (review, backtest) = try await onDedicatedThread {
             (
-                try WeeklyReport(week: week, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy)).markdown,
-                try logs.context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60)
+                try await WeeklyReport(week: week, context: AlertContext(store: logs.store, storedMaintenance: [], policy: logs.policy)).markdown,
+                try await logs.context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60)
             )
         }
         let rows = review.matches(
@@ -204,7 +204,7 @@ import Testing
         if name == "2026-W43" {
             // The money at risk counts per product the double grants the alerts counted at the week's end; the
             // charges and refunds, without a store notification that week, are unknown.
-            let atEnd = try await onDedicatedThread { try logs.context.firingReports(at: week.endSeconds) }
+            let atEnd = try await onDedicatedThread { try await logs.context.firingReports(at: week.endSeconds) }
             for report in atEnd where report.finding.kind == .doubleGrant {
                 let evidence = try #require(report.finding.evidence as? GrantEvidence)
                 let product = report.finding.labels.slice?.value ?? ""
@@ -352,9 +352,9 @@ struct AlertSurfaces {
     let index: String?
 
     /// Blocks for seconds: call it on a thread of its own.
-    init(_ logs: SampleLogs, at time: Int64, pages: Bool) throws {
+    init(_ logs: SampleLogs, at time: Int64, pages: Bool) async throws {
         self.time = time
-        reports = try logs.context.firingReports(at: time)
+        reports = try await logs.context.firingReports(at: time)
         let freshness = try logs.context.freshness(at: time)
         text = ShownAlert.parse(text: AlertOutput.text(reports, now: time, freshness: freshness))
         markdown = ShownAlert.parse(markdown: AlertOutput.markdown(reports, now: time, freshness: freshness))
@@ -368,7 +368,7 @@ struct AlertSurfaces {
             (oncall, index) = (nil, nil)
             return
         }
-        let files = try DashboardRenderer(
+        let files = try await DashboardRenderer(
             definitions: logs.definitions,
             context: DashboardContext(store: logs.store, records: .empty, policy: logs.policy, atSeconds: time, rangeSeconds: 86_400),
             links: PageLinks(databasePath: logs.database)
@@ -452,7 +452,7 @@ struct SampleLogs: Sendable {
     /// The backtest's first incident whose first alert is `kind` between `from` and `to`, as the demo evaluates it.
     func incident(_ kind: AlertFinding.Kind, from: String, to: String) async throws -> Incident {
         let (from, to) = (RFC3339.parseMillis(from)! / 1000, RFC3339.parseMillis(to)! / 1000)
-        let reports = try await onDedicatedThread { try context.episodeReports(from: from, to: to, stepSeconds: 60) }
+        let reports = try await onDedicatedThread { try await context.episodeReports(from: from, to: to, stepSeconds: 60) }
         return try #require(reports.first { $0.finding.kind == kind }?.incident)
     }
 }

@@ -41,7 +41,7 @@ import Testing
                 outcome: .paused,
                 status: 200, detail: "PATCH phasedReleaseState PAUSED", step: 5, timeSeconds: Self.release + 7200, attempts: 1))
         let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: Self.end, rangeSeconds: 86_400)
-        let pages = try renderPages(try shippedDefinitions(), context: context)
+        let pages = try await renderPages(try shippedDefinitions(), context: context)
         let oncall = try #require(pages["oncall.html"])
         #expect(oncall.contains(">4.12.0 iOS 1 %</text>"))
         #expect(oncall.contains(">4.12.0 paused</text>"))

@@ -59,7 +59,7 @@ extension Trait where Self == FixtureTrait {
         FixtureTrait { directory in
             let store = try OutageFixture.makeStore(in: directory)
             let context = try await OutageFixture.context(store, rangeSeconds: 3 * 86_400)
-            return RenderedFixture(store: store, pages: try renderPages(try shippedDefinitions(), context: context))
+            return await RenderedFixture(store: store, pages: try renderPages(try shippedDefinitions(), context: context))
         }
     }
 }
@@ -127,8 +127,8 @@ enum OutageFixture {
 }
 
 /// The pages of `definitions` over a context, by file name.
-func renderPages(_ definitions: [DashboardDefinition], context: DashboardContext) throws -> [String: String] {
-    let files = try DashboardRenderer(definitions: definitions, context: context)
+func renderPages(_ definitions: [DashboardDefinition], context: DashboardContext) async throws -> [String: String] {
+    let files = try await DashboardRenderer(definitions: definitions, context: context)
         .render(generatedAtSeconds: context.atSeconds + 60)
     return Dictionary(uniqueKeysWithValues: files.map { ($0.name, $0.html) })
 }

@@ -31,8 +31,8 @@ import Testing
         let store = try OutageFixture.makeStore(in: directory)
         let context = try await AlertContext(store: store, policy: try shippedPolicy())
         let end = OutageFixture.end
-        let live = try context.firingReports(at: end).map(Course.init)
-        let snapshot = try context.snapshotReports(from: end - 86_400, at: end)
+        let live = try await context.firingReports(at: end).map(Course.init)
+        let snapshot = try await context.snapshotReports(from: end - 86_400, at: end)
         #expect(live.contains { $0.identity.kind == .successRateBurn && $0.startsAt > OutageFixture.outageStart })
         #expect(snapshot.firing.map(Course.init) == live)
         // The episodes still open at the page's time are the firing alerts, with the same start.
@@ -45,7 +45,7 @@ import Testing
     /// starts 3 days before `end`, both walk back to the page's true start.
     @Test func anAlertFiringSinceBeforeWhatALiveEvaluationReadsIsWalkedBackToItsStart() async throws {
         // Ten seconds of evaluation: on a thread of its own, not one the rest of the suite waits for.
-        let (onset, backtest, live, snapshot) = try await onDedicatedThread(Self.walkBack)
+        let (onset, backtest, live, snapshot) = try await offCooperativePool { try await Self.walkBack() }
         let page = try #require(backtest.first { $0.finding.kind == .successRateBurn && $0.finding.labels.slice == nil })
         #expect(page.startsAt >= onset && page.startsAt < onset + 3600, "the page starts with the failures")
         let expected = Set(backtest.map { [$0.finding.identity: $0.startsAt] })
@@ -54,7 +54,7 @@ import Testing
     }
 
     /// The onset, the backtest's episodes open at the end, and what `alerts --at` and the pages say fires.
-    private static func walkBack() throws -> (onset: Int64, backtest: [AlertReport], live: [AlertReport], snapshot: [AlertReport]) {
+    private static func walkBack() async throws -> (onset: Int64, backtest: [AlertReport], live: [AlertReport], snapshot: [AlertReport]) {
         let policy = SLOPolicy.default
         let end: Int64 = 1_795_000_000 / 60 * 60
         let onset = end - AlertEvaluator(policy: policy).firingHistorySeconds - 6 * 3600
@@ -73,9 +73,9 @@ import Testing
         let context = AlertContext(store: store, storedMaintenance: [], policy: policy)
         return (
             onset,
-            try context.episodeReports(from: onset - 3600, to: end + 60, stepSeconds: 60).filter { $0.endsAt == nil },
-            try context.firingReports(at: end),
-            try context.snapshotReports(from: end - 3 * 86_400, at: end).firing
+            try await context.episodeReports(from: onset - 3600, to: end + 60, stepSeconds: 60).filter { $0.endsAt == nil },
+            try await context.firingReports(at: end),
+            try await context.snapshotReports(from: end - 3 * 86_400, at: end).firing
         )
     }
 }

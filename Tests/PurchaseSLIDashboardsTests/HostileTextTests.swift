@@ -177,7 +177,7 @@ extension Trait where Self == FixtureTrait {
                     ]
                 } + [.topErrors(actionType: nil, windowSeconds: 86_400, limit: 100), .rollout(candidate: corpus[0], baseline: corpus[1])])
             let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: end, rangeSeconds: 86_400)
-            return RenderedFixture(store: store, pages: try renderPages(try shippedDefinitions() + [everyDimension], context: context))
+            return await RenderedFixture(store: store, pages: try renderPages(try shippedDefinitions() + [everyDimension], context: context))
         }
     }
 }

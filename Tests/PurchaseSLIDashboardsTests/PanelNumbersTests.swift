@@ -33,7 +33,7 @@ import Testing
     @Test(arguments: [86_400, 3 * 86_400] as [Int64])
     func tableRowsAreTheQueryOverTheRange(rangeSeconds: Int64) async throws {
         let context = try await OutageFixture.context(fixture.store, rangeSeconds: rangeSeconds)
-        let page = try #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
+        let page = try await #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
         let table = try #require(page.between("<h3>purchase by productID, worst first</h3>", "</section>"))
         let expected = try counts(from: context.fromSeconds, to: context.atSeconds, groupBy: [.productID], action: "purchase")
         #expect(expected.count == 3)

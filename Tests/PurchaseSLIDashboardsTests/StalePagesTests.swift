@@ -12,7 +12,7 @@ import Testing
         let store = try OutageFixture.makeStore(in: directory)
         let later = OutageFixture.end + 5 * 86_400
         let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: later, rangeSeconds: 7 * 86_400)
-        let pages = try renderPages(try shippedDefinitions(), context: context)
+        let pages = try await renderPages(try shippedDefinitions(), context: context)
         let oncall = try #require(pages["oncall.html"])
         #expect(!oncall.contains("<span class=\"status ok\">OK</span>"), "an OK badge on five-day-old data")
         #expect(oncall.contains("<div class=\"banner warn\"><strong>STALE</strong> last event 5 d"))
@@ -38,7 +38,7 @@ import Testing
     @Test func pagesOfAFreshFeedSayWhenTheLastEventCame() async throws {
         let directory = try TemporaryDirectory()
         let store = try OutageFixture.makeStore(in: directory)
-        let pages = try renderPages(try shippedDefinitions(), context: try await OutageFixture.context(store, rangeSeconds: 86_400))
+        let pages = try await renderPages(try shippedDefinitions(), context: try await OutageFixture.context(store, rangeSeconds: 86_400))
         let oncall = try #require(pages["oncall.html"])
         #expect(!oncall.contains("STALE") && !oncall.contains("NO DATA"))
         #expect(oncall.contains("· last event under a minute ago (2026-11-16T12:16:00Z)"))

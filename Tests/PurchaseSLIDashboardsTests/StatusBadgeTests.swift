@@ -30,11 +30,11 @@ import Testing
         if let firing {
             let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
             let freshness = DataFreshness(atSeconds: start + 86_400, newestEventSeconds: ["restore": start + 86_400 - 60], staleAfterSeconds: 3600)
-            page = try DashboardPage(
+            page = try await DashboardPage(
                 definition: oncall, context: context, alerts: AlertSnapshot(firing: firing, episodes: firing, freshness: freshness)
             ).document(navigation: [], generatedAtSeconds: start + 86_400).rendered
         } else {
-            page = try #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
+            page = try await #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
         }
         return String(try #require(page.between("<div class=\"card\"><h3>restore ", "</div></div>")))
     }
@@ -88,7 +88,7 @@ import Testing
             ])
         let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: at, rangeSeconds: 86_400)
         let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
-        let page = try DashboardPage(
+        let page = try await DashboardPage(
             definition: oncall, context: context,
             alerts: AlertSnapshot(
                 firing: [report], episodes: [report], freshness: DataFreshness(atSeconds: at, newestEventSeconds: [:], staleAfterSeconds: 3600))
@@ -110,8 +110,10 @@ import Testing
         let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
         let freshness = DataFreshness(
             atSeconds: at, newestEventSeconds: ["purchase": at - 60], staleAfterSeconds: 3600, clientDroppedEvents: dropped, countedEvents: 98_766)
-        let page = try DashboardPage(definition: oncall, context: context, alerts: AlertSnapshot(firing: [], episodes: [], freshness: freshness))
-            .document(navigation: [], generatedAtSeconds: at).rendered
+        let page = try await DashboardPage(
+            definition: oncall, context: context, alerts: AlertSnapshot(firing: [], episodes: [], freshness: freshness)
+        )
+        .document(navigation: [], generatedAtSeconds: at).rendered
         #expect(page.contains("<strong>INCOMPLETE</strong> clients dropped 1,234 events (1.23 % of the day") == (dropped > 0))
     }
 
@@ -127,7 +129,7 @@ import Testing
         }
         _ = try store.record(events, receivedAtMillis: 0)
         let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: start + 86_400, rangeSeconds: 86_400)
-        let page = try #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
+        let page = try await #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
         let restore = String(try #require(page.between("<h3>restore: error budget over 28d (1 day of data)</h3>", "</section>")))
         #expect(
             restore.contains("Budget overspent by 900.00 %; at the last 7 days&#39; burn rate (10.0×) it stays spent over the window."), "\(restore)")

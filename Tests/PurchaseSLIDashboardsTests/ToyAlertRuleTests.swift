@@ -70,7 +70,7 @@ struct ToyAlertRuleTests {
         #expect(AlertOutput.alertmanagerJSON(reports, now: at).contains("\"alertname\":\"RestoreShare\"") == registered)
         // The on-call page, rendered with the same rules.
         let context = try await OutageFixture.context(store, rangeSeconds: 86_400)
-        let files = try DashboardRenderer(definitions: try shippedDefinitions(), context: context, rules: rules)
+        let files = try await DashboardRenderer(definitions: try shippedDefinitions(), context: context, rules: rules)
             .render(generatedAtSeconds: at)
         let oncall = try #require(files.first { $0.name == "oncall.html" }?.html)
         #expect(oncall.contains(Self.summary) == registered)

@@ -85,8 +85,9 @@ struct WeeklyMoneyAtRiskTests {
         _ = try store.record(grants, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
         let context = try await AlertContext(store: store, policy: .default)
         let weeks = [ISOWeek(containing: seconds("2026-11-18T12:00:00Z")), ISOWeek(containing: seconds("2026-11-11T12:00:00Z"))]
-        let together = try context.unpaidGrantLists(of: weeks.map { $0.startSeconds..<$0.endSeconds })
-        let alone = try weeks.map { try context.unpaidGrantList(from: $0.startSeconds, to: $0.endSeconds, at: $0.endSeconds) }
+        let together = try await context.unpaidGrantLists(of: weeks.map { $0.startSeconds..<$0.endSeconds })
+        var alone: [[GrantListRow]] = []
+        for week in weeks { alone.append(try await context.unpaidGrantList(from: week.startSeconds, to: week.endSeconds, at: week.endSeconds)) }
         #expect(together == alone)
         #expect(together.map { $0.map(\.grant.record.eventID) } == [["g6"], ["g4", "g2"]])
         #expect(together[1].map(\.isWithoutCharge) == [false, true] && together[1][0].repeatOf?.eventID == "g3")

@@ -149,7 +149,7 @@ import Testing
     @Test func theRouterAndItsAnswersAreWhatOpenAPIDocuments() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        try keepAChargedNotGrantedTicket(id: Self.incidentID, in: store)
+        try await keepAChargedNotGrantedTicket(id: Self.incidentID, in: store)
         let exchanges = try await makeApp(store: store, configure: Self.configure).test(.router) { client in
             var exchanges: [Exchange] = []
             for call in try Self.calls() {

@@ -18,10 +18,10 @@ import Testing
     static let id = "20261119-1641-b5ce28"
 
     /// A store keeping one record: a ChargedNotGranted ticket of 2026-11-19 16:41 still firing, 3 charges owed.
-    init() throws {
+    init() async throws {
         directory = try TemporaryDirectory()
         store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        try keepAChargedNotGrantedTicket(id: Self.id, in: store)
+        try await keepAChargedNotGrantedTicket(id: Self.id, in: store)
     }
 
     private func withKeys(_ configuration: inout ServerConfiguration) {
@@ -136,7 +136,8 @@ import Testing
                 }
             }
         }
-        let kept = try store.incident(app: "", id: Self.id, startSeconds: RFC3339.parseMillis("2026-11-19T16:41:00Z")! / 1000)?.acknowledgement
+        let kept = try await IncidentRepository(store.sql).incident(
+            app: "", id: Self.id, startSeconds: RFC3339.parseMillis("2026-11-19T16:41:00Z")! / 1000)?.acknowledgement
         #expect(kept.map { "\($0.owner): \($0.note)" } == (access.status == .ok ? "Ana: on it" : nil))
     }
 
@@ -160,7 +161,10 @@ import Testing
                 #expect(errorMessage(response.body).hasPrefix(message), "\(errorMessage(response.body))")
             }
         }
-        #expect(try store.incidents(app: nil, fromSeconds: 0, toSeconds: .max, statuses: nil).allSatisfy { $0.acknowledgement == nil })
+        #expect(
+            try await IncidentRepository(store.sql).incidents(app: nil, fromSeconds: 0, toSeconds: .max, statuses: nil).allSatisfy {
+                $0.acknowledgement == nil
+            })
     }
 
     @Test func anotherSitesPageCannotAcknowledge() async throws {
@@ -177,6 +181,9 @@ import Testing
                 body: ByteBuffer(string: #"{"owner":"Ana"}"#)
             ) { #expect($0.status == .unsupportedMediaType) }
         }
-        #expect(try store.incidents(app: nil, fromSeconds: 0, toSeconds: .max, statuses: nil).allSatisfy { $0.acknowledgement == nil })
+        #expect(
+            try await IncidentRepository(store.sql).incidents(app: nil, fromSeconds: 0, toSeconds: .max, statuses: nil).allSatisfy {
+                $0.acknowledgement == nil
+            })
     }
 }

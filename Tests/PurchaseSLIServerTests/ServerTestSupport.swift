@@ -43,7 +43,7 @@ final class FullDiskStore: BucketStore, SQLiteRecordsForwarding, @unchecked Send
 }
 
 /// A test store around the SQLite store: the stores' records go to it unchanged.
-protocol SQLiteRecordsForwarding: StoreRecordStore, IncidentRecordStore, SQLRecordStore {
+protocol SQLiteRecordsForwarding: StoreRecordStore, SQLRecordStore {
     var base: SQLiteBucketStore { get }
 }
 
@@ -76,29 +76,15 @@ extension SQLiteRecordsForwarding {
     func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
         try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
     }
-    func record(_ deliveries: [MakeWholeDelivery]) throws { try base.record(deliveries) }
     var sql: any SQLExecutor { base.sql }
-    func makeWholeDeliveries(naming transactionIDs: Set<String>) throws -> [MakeWholeDelivery] {
-        try base.makeWholeDeliveries(naming: transactionIDs)
-    }
     func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
         try base.storeActivity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
-    }
-    func save(_ incidents: [StoredIncident]) throws { try base.save(incidents) }
-    func incidents(app: String?, fromSeconds: Int64, toSeconds: Int64, statuses: Set<String>?) throws -> [StoredIncident] {
-        try base.incidents(app: app, fromSeconds: fromSeconds, toSeconds: toSeconds, statuses: statuses)
-    }
-    func acknowledge(app: String, id: String, _ acknowledgement: IncidentAcknowledgement) throws -> Bool {
-        try base.acknowledge(app: app, id: id, acknowledgement)
-    }
-    func removeIncidents(app: String, startingFrom fromSeconds: Int64, to toSeconds: Int64, keeping: Set<String>) throws -> Int {
-        try base.removeIncidents(app: app, startingFrom: fromSeconds, to: toSeconds, keeping: keeping)
     }
 }
 
 /// Keeps one incident record `id` in `store`: a ChargedNotGranted ticket of 2026-11-19 16:41 still firing,
 /// 3 charges (14.97 USD) owed.
-func keepAChargedNotGrantedTicket(id: String, in store: any IncidentRecordStore) throws {
+func keepAChargedNotGrantedTicket(id: String, in store: any SQLRecordStore) async throws {
     let start = RFC3339.parseMillis("2026-11-19T16:41:00Z")! / 1000
     let labels = SeriesLabels(actionType: "purchase", store: "apple", slice: .init(dimension: .productID, value: "coins_500"))
     let finding = AlertFinding(
@@ -108,7 +94,7 @@ func keepAChargedNotGrantedTicket(id: String, in store: any IncidentRecordStore)
     let owed = ChargeTally(count: 3, worth: ["USD": 14.97])
     let record = IncidentRecord(
         incident: incident, app: nil, readAtSeconds: start + 3600, cost: AlertCost(ungranted: owed), losses: LossTimeline(), owed: owed)
-    try store.save([try record.stored()])
+    try await IncidentRepository(store.sql).save([try record.stored()])
 }
 
 /// One valid event line, timestamped a minute ago so that it is neither late nor in the future.

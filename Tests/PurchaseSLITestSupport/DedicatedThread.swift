@@ -14,3 +14,9 @@ public func onDedicatedThread<Value: Sendable>(
         thread.start()
     }
 }
+
+/// Runs async `work` (an evaluation that still reads the store with blocking calls) on the threads kept
+/// for commands (``offCooperativePool(_:)``), never on Swift's cooperative pool.
+public func onDedicatedThread<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    try await offCooperativePool(work)
+}

@@ -8,9 +8,9 @@ public protocol SQLExecutor: Sendable {
     /// Runs a query and gives back its rows, read as rows of `table` (on a reader: no write waits for it).
     func read(_ statement: SQLStatement, of table: String) async throws -> [SQLRow]
 
-    /// Runs one write, in a transaction of its own, and gives back the rows it returns (none without
-    /// `RETURNING`), read as rows of `table`.
-    func write(_ statement: SQLStatement, of table: String) async throws -> [SQLRow]
+    /// Runs `statements` in order, in one transaction (all or nothing), and gives back the rows they
+    /// return (none without `RETURNING`), read as rows of `table`.
+    func write(_ statements: [SQLStatement], of table: String) async throws -> [SQLRow]
 
     /// Reads `read`'s rows, hands them to `decide`, and runs the statements it returns, all in one
     /// transaction during which no other writer (of this process or another) writes `table`: a
@@ -19,4 +19,12 @@ public protocol SQLExecutor: Sendable {
         locking table: String, read: SQLStatement,
         decide: @escaping @Sendable ([SQLRow]) throws -> (statements: [SQLStatement], value: Value)
     ) async throws -> Value
+}
+
+extension SQLExecutor {
+    /// Runs one write, in a transaction of its own, and gives back the rows it returns (none without
+    /// `RETURNING`), read as rows of `table`.
+    public func write(_ statement: SQLStatement, of table: String) async throws -> [SQLRow] {
+        try await write([statement], of: table)
+    }
 }

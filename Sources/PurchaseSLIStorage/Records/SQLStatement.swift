@@ -11,6 +11,7 @@ public struct SQLStatement: Sendable, Hashable, ExpressibleByStringInterpolation
         case text(String)
         case value(SQLValue)
         case byteOrder
+        case oneOf([String])
     }
 
     var parts: [Part]
@@ -25,6 +26,16 @@ public struct SQLStatement: Sendable, Hashable, ExpressibleByStringInterpolation
         parts = stringInterpolation.parts
     }
 
+    /// `statements` one after the other, `separator` between each two: the rows of a multi-row `VALUES`.
+    public static func joined(_ statements: some Sequence<SQLStatement>, separator: String = ", ") -> SQLStatement {
+        var joined = SQLStatement(stringLiteral: "")
+        for (index, statement) in statements.enumerated() {
+            if index > 0 { joined.parts.append(.text(separator)) }
+            joined.parts += statement.parts
+        }
+        return joined
+    }
+
     /// The text for `dialect` with its placeholders, and the values they stand for, in order.
     public func rendered(for dialect: SQLDialect) -> (sql: String, values: [SQLValue]) {
         var sql = ""
@@ -36,6 +47,9 @@ public struct SQLStatement: Sendable, Hashable, ExpressibleByStringInterpolation
                 values.append(value)
                 sql += dialect == .postgres ? "$\(values.count)" : "?"
             case .byteOrder: sql += dialect == .postgres ? #"COLLATE "C""# : "COLLATE BINARY"
+            case .oneOf(let texts):
+                values.append(.texts(texts))
+                sql += dialect == .postgres ? "= ANY($\(values.count))" : "IN (SELECT value FROM json_each(?))"
             }
         }
         return (sql, values)
@@ -70,6 +84,10 @@ public struct SQLStatement: Sendable, Hashable, ExpressibleByStringInterpolation
 
         /// A truth value, bound.
         public mutating func appendInterpolation(_ value: Bool) { appendInterpolation(.boolean(value)) }
+
+        /// Whether the value before is one of `texts`: `column \(oneOf: ids)` is true when `column` is
+        /// among `ids` (false for none), with the list bound as one value however long it is.
+        public mutating func appendInterpolation(oneOf texts: some Sequence<String>) { parts.append(.oneOf(Array(texts))) }
 
         /// Another statement spliced in whole (a column list the code keeps once), its values bound in place.
         public mutating func appendInterpolation(sql statement: SQLStatement) { parts += statement.parts }

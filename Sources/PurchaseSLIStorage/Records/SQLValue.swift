@@ -5,6 +5,10 @@ public enum SQLValue: Sendable, Hashable {
     case text(String)
     /// A truth value: PostgreSQL's `boolean`; SQLite keeps it as the integer 1 or 0, and reads it back so.
     case boolean(Bool)
+    /// A list of text, bound only where a statement asks whether a value is one of them
+    /// (``SQLStatement/StringInterpolation/appendInterpolation(oneOf:)``): PostgreSQL's `text[]`, and a
+    /// JSON array that SQLite reads with `json_each`. Never a column's value.
+    case texts([String])
 }
 
 /// One row a statement gave back, its columns in the order selected. Its readers name the table and

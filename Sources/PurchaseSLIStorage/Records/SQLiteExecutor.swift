@@ -1,6 +1,7 @@
 package import GRDB
+import PurchaseSLICore
 
-/// The ``SQLExecutor`` of an SQLite database (a file's pool, or an in-memory queue): GRDB's async reads
+/// The ``SQLExecutor`` of an SQLite database (a file's pool, or an in-memory queue): GRDB's asynchronous reads
 /// and writes, which wait on GRDB's own queues, never on a cooperative thread.
 public struct SQLiteExecutor: SQLExecutor {
     private let database: any DatabaseWriter
@@ -13,14 +14,20 @@ public struct SQLiteExecutor: SQLExecutor {
     /// SQLite's.
     public var dialect: SQLDialect { .sqlite }
 
-    /// Runs a query on a reader.
+    /// Runs a query on a reader. The reader is given back on its own queue before the caller resumes: an
+    /// async read holds none while it waits for a thread to resume on, so that blocking reads of the
+    /// store (waiting on threads the caller may need) can never leave every reader taken.
     public func read(_ statement: SQLStatement, of table: String) async throws -> [SQLRow] {
-        try await database.read { db in try Self.rows(statement, of: table, in: db) }
+        try await withCheckedThrowingContinuation { continuation in
+            database.asyncRead { database in
+                continuation.resume(with: Result { try Self.rows(statement, of: table, in: try database.get()) })
+            }
+        }
     }
 
-    /// Runs one write in an immediate transaction.
-    public func write(_ statement: SQLStatement, of table: String) async throws -> [SQLRow] {
-        try await inImmediateTransaction { db in try Self.rows(statement, of: table, in: db) }
+    /// Runs the writes in one immediate transaction.
+    public func write(_ statements: [SQLStatement], of table: String) async throws -> [SQLRow] {
+        try await inImmediateTransaction { db in try statements.flatMap { try Self.rows($0, of: table, in: db) } }
     }
 
     /// Reads, decides and writes in one immediate transaction: SQLite lets one writer in at a time, so no
@@ -57,6 +64,7 @@ public struct SQLiteExecutor: SQLExecutor {
                 case .integer(let integer): integer
                 case .text(let text): text
                 case .boolean(let truth): truth
+                case .texts(let texts): JSONText.array(texts)
                 }
             })
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in

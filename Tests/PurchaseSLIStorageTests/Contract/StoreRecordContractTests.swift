@@ -114,30 +114,6 @@ struct StoreRecordContractTests {
         #expect(try store.reportedOutcomes(fromMillis: day.0, toMillis: day.1, keyHashes: []).isEmpty)
     }
 
-    @Test("make-whole deliveries: kept per store and transaction, the latest replacing the one before, read by transaction", arguments: Backend.all)
-    func makeWholeDeliveriesKept(_ backend: Backend) async throws {
-        let store = try await backend.store().store
-        func delivery(_ store: Store, _ id: String, _ outcome: MakeWholeDelivery.Outcome, status: Int, attempts: Int) -> MakeWholeDelivery {
-            MakeWholeDelivery(
-                store: store, transactionID: id, outcome: outcome, status: status, detail: "answer \(status) é", attempts: attempts,
-                lastAttemptMillis: 1_795_176_000_000 + Int64(attempts))
-        }
-        try store.record([
-            delivery(.apple, "2000000000000001", .failed, status: 503, attempts: 4),
-            delivery(.google, "2000000000000001", .delivered, status: 201, attempts: 1),
-            delivery(.apple, "2000000000000002", .refused, status: 422, attempts: 1),
-        ])
-        try store.record([delivery(.apple, "2000000000000001", .delivered, status: 201, attempts: 5)])
-        try store.record([MakeWholeDelivery]())
-        #expect(
-            try store.makeWholeDeliveries(naming: ["2000000000000001", "2000000000000009"]) == [
-                delivery(.apple, "2000000000000001", .delivered, status: 201, attempts: 5),
-                delivery(.google, "2000000000000001", .delivered, status: 201, attempts: 1),
-            ])
-        #expect(try store.makeWholeDeliveries(naming: ["2000000000000002"]).map(\.outcome) == [.refused])
-        #expect(try store.makeWholeDeliveries(naming: []).isEmpty)
-    }
-
     @Test(
         "reports received 9 days ago stay only for the charges stored in the span they reach; their grants stay, a file read today waits, settling twice changes nothing",
         arguments: Backend.all)
