@@ -189,7 +189,7 @@ struct MigrateCommandTests {
                 document: "{}"),
         ])
         #expect(
-            try source.acknowledge(
+            try await IncidentRepository(source.sql).acknowledge(
                 app: "com.example.coins", id: "20261111-1000-9c1f2e",
                 IncidentAcknowledgement(owner: "Ana", note: "granted by hand", atSeconds: 1_794_392_000)))
         let incidents = try await IncidentRepository(source.sql).incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil)

@@ -13,25 +13,24 @@ public struct IncidentRepository: Sendable {
 
     /// Keeps each record, replacing the figures kept under its app and id but keeping the acknowledgement
     /// kept with them (a record's own acknowledgement is ignored; the last of an app and id given wins):
-    /// all or nothing, a statement per ``rowsPerStatement`` records.
+    /// all or nothing, in one transaction.
     public func save(_ incidents: [StoredIncident]) async throws {
         var latest: [[String]: StoredIncident] = [:]
         for incident in incidents { latest[[incident.app, incident.id]] = incident }
         let rows = latest.values.sorted { ($0.app, $0.id) < ($1.app, $1.id) }
         guard !rows.isEmpty else { return }
-        let statements = stride(from: 0, to: rows.count, by: Self.rowsPerStatement).map { start in
-            let values = SQLStatement.joined(
-                rows[start..<min(start + Self.rowsPerStatement, rows.count)].map { incident -> SQLStatement in
-                    """
-                    (\(incident.app), \(incident.id), \(incident.startSeconds), \(incident.endSeconds), \(incident.status),
-                        \(incident.readAtSeconds), \(incident.document))
-                    """
-                })
-            return """
-                INSERT INTO incident (app, id, start_seconds, end_seconds, status, read_at, document) VALUES \(sql: values)
-                ON CONFLICT (app, id) DO UPDATE SET start_seconds = excluded.start_seconds, end_seconds = excluded.end_seconds,
-                    status = excluded.status, read_at = excluded.read_at, document = excluded.document
-                """ as SQLStatement
+        let values = rows.map { incident -> SQLStatement in
+            """
+            (\(incident.app), \(incident.id), \(incident.startSeconds), \(incident.endSeconds), \(incident.status), \(incident.readAtSeconds),
+                \(incident.document))
+            """
+        }
+        let statements = SQLStatement.inserting(values) { values in
+            """
+            INSERT INTO incident (app, id, start_seconds, end_seconds, status, read_at, document) VALUES \(sql: values)
+            ON CONFLICT (app, id) DO UPDATE SET start_seconds = excluded.start_seconds, end_seconds = excluded.end_seconds,
+                status = excluded.status, read_at = excluded.read_at, document = excluded.document
+            """
         }
         _ = try await sql.write(statements, of: Self.table)
     }
@@ -80,10 +79,6 @@ public struct IncidentRepository: Sendable {
             """
         return try await sql.write(statement, of: Self.table).count
     }
-
-    /// The records each multi-row statement of ``save(_:)`` holds: 7 values each, far below either
-    /// backend's limit of bound values.
-    static let rowsPerStatement = 500
 
     private static let table = "incident"
 

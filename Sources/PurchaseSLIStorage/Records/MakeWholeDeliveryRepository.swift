@@ -12,25 +12,24 @@ public struct MakeWholeDeliveryRepository: Sendable {
     }
 
     /// Keeps each delivery, replacing the one kept for its store and transaction (the last of a store and
-    /// transaction given wins): all or nothing, a statement per ``rowsPerStatement`` deliveries.
+    /// transaction given wins): all or nothing, in one transaction.
     public func record(_ deliveries: [MakeWholeDelivery]) async throws {
         var latest: [[String]: MakeWholeDelivery] = [:]
         for delivery in deliveries { latest[[delivery.store.rawValue, delivery.transactionID]] = delivery }
         let rows = latest.values.sorted { ($0.store.rawValue, $0.transactionID) < ($1.store.rawValue, $1.transactionID) }
         guard !rows.isEmpty else { return }
-        let statements = stride(from: 0, to: rows.count, by: Self.rowsPerStatement).map { start in
-            let values = SQLStatement.joined(
-                rows[start..<min(start + Self.rowsPerStatement, rows.count)].map { delivery -> SQLStatement in
-                    """
-                    (\(delivery.store.rawValue), \(delivery.transactionID), \(delivery.outcome.rawValue), \(Int64(delivery.status)),
-                        \(delivery.detail), \(Int64(delivery.attempts)), \(delivery.lastAttemptMillis))
-                    """
-                })
-            return """
-                INSERT INTO make_whole_delivery (\(sql: Self.columns)) VALUES \(sql: values)
-                ON CONFLICT (store, transaction_id) DO UPDATE SET outcome = excluded.outcome, status = excluded.status,
-                    detail = excluded.detail, attempts = excluded.attempts, last_attempt_millis = excluded.last_attempt_millis
-                """ as SQLStatement
+        let values = rows.map { delivery -> SQLStatement in
+            """
+            (\(delivery.store.rawValue), \(delivery.transactionID), \(delivery.outcome.rawValue), \(Int64(delivery.status)), \(delivery.detail),
+                \(Int64(delivery.attempts)), \(delivery.lastAttemptMillis))
+            """
+        }
+        let statements = SQLStatement.inserting(values) { values in
+            """
+            INSERT INTO make_whole_delivery (\(sql: Self.columns)) VALUES \(sql: values)
+            ON CONFLICT (store, transaction_id) DO UPDATE SET outcome = excluded.outcome, status = excluded.status,
+                detail = excluded.detail, attempts = excluded.attempts, last_attempt_millis = excluded.last_attempt_millis
+            """
         }
         _ = try await sql.write(statements, of: Self.table)
     }
@@ -46,10 +45,6 @@ public struct MakeWholeDeliveryRepository: Sendable {
             """, of: Self.table
         ).compactMap(Self.delivery)
     }
-
-    /// The deliveries each multi-row statement of ``record(_:)`` holds: 7 values each, far below either
-    /// backend's limit of bound values.
-    static let rowsPerStatement = 500
 
     private static let table = "make_whole_delivery"
 

@@ -36,6 +36,17 @@ public struct SQLStatement: Sendable, Hashable, ExpressibleByStringInterpolation
         return joined
     }
 
+    /// The statements that insert `rows` (each a parenthesized tuple of values) through `insert`, which
+    /// places the multi-row `VALUES` list it is given: one statement per `rowsPerStatement` rows, far
+    /// below either backend's limit of bound values, to be written together in one transaction.
+    public static func inserting(
+        _ rows: [SQLStatement], rowsPerStatement: Int = 500, _ insert: (_ values: SQLStatement) -> SQLStatement
+    ) -> [SQLStatement] {
+        stride(from: 0, to: rows.count, by: rowsPerStatement).map { start in
+            insert(joined(rows[start..<min(start + rowsPerStatement, rows.count)]))
+        }
+    }
+
     /// The text for `dialect` with its placeholders, and the values they stand for, in order.
     public func rendered(for dialect: SQLDialect) -> (sql: String, values: [SQLValue]) {
         var sql = ""
