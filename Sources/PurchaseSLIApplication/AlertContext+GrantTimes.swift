@@ -8,7 +8,7 @@ extension AlertContext {
     public func grantTimes(from: Int64, to: Int64) async throws -> GrantTimes? {
         guard let objective = policy.reconciliation.timeToGrant else { return nil }
         let ledger = try await store.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: policy.reconciliation)
-        let grants = try grants(
+        let grants = try await grants(
             granting: ledger, fromMillis: from * 1000 - ChargeLedger.reportsBeforeChargeMillis,
             toMillis: to * 1000 + ChargeLedger.reportsAfterChargeMillis)
         return GrantTimes(ledger: ledger, grants: grants, withinSeconds: objective.withinSeconds)
@@ -16,9 +16,9 @@ extension AlertContext {
 
     /// The grants of `[fromMillis, toMillis)` naming the charges of `ledger` that the app granted, by
     /// time: where ``GrantTimes`` finds the app version that granted each (the others are not read).
-    func grants(granting ledger: ChargeLedger, fromMillis: Int64, toMillis: Int64) throws -> [GrantRecord] {
+    func grants(granting ledger: ChargeLedger, fromMillis: Int64, toMillis: Int64) async throws -> [GrantRecord] {
         let granted = ledger.expectedCharges.compactMap { $0.grantedMillis == nil ? nil : $0.notification.transactionID }
-        return granted.isEmpty ? [] : try store.grants(fromMillis: fromMillis, toMillis: toMillis, of: .transactions(granted))
+        return granted.isEmpty ? [] : try await store.grants(fromMillis: fromMillis, toMillis: toMillis, of: .transactions(granted))
     }
 
     /// The charges whose outcome may become known from `from` to `to` (charged from the objective's time

@@ -21,7 +21,7 @@ extension AlertContext {
     public func unpaidGrantLists(of periods: [Range<Int64>]) async throws -> [[GrantListRow]] {
         guard let from = periods.map(\.lowerBound).min(), let to = periods.map(\.upperBound).max() else { return [] }
         let read = try await storeRecord(from: from, to: to)
-        let audit = try grantAudit(from: from, to: to, ledger: read.charges, activity: read.activity)
+        let audit = try await grantAudit(from: from, to: to, ledger: read.charges, activity: read.activity)
         return periods.map { Self.grantList(of: audit, from: $0.lowerBound, to: $0.upperBound, at: $0.upperBound, unpaidOnly: true) }
     }
 
@@ -29,7 +29,7 @@ extension AlertContext {
         let end = max(to, time)
         let read = try await storeRecord(from: from, to: end)
         // An unpaid list reads repeats and grants without a charge alone.
-        let audit = try grantAudit(from: from, to: end, ledger: read.charges, activity: read.activity, complete: !unpaidOnly)
+        let audit = try await grantAudit(from: from, to: end, ledger: read.charges, activity: read.activity, complete: !unpaidOnly)
         return Self.grantList(of: audit, from: from, to: to, at: time, unpaidOnly: unpaidOnly)
     }
 

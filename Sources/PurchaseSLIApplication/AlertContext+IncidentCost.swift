@@ -49,7 +49,7 @@ extension AlertContext {
         }
         for (action, events) in scope.lostSuccesses.sorted(by: { $0.key < $1.key }) {
             let target = policy.objectives.first { $0.actionType == action }?.target
-            if let lost = try lostPurchases(of: action, from: from, until: until, filters: events.filters(of: action), target: target) {
+            if let lost = try await lostPurchases(of: action, from: from, until: until, filters: events.filters(of: action), target: target) {
                 cost.lost[action] = lost
             }
         }
@@ -74,7 +74,7 @@ extension AlertContext {
         }
         let retry = ActionType.retry.rawValue
         if let events = scope.lostSuccesses[retry],
-            let retried = try retriedNotGranted(
+            let retried = try await retriedNotGranted(
                 filters: events.filters(of: retry), from: from, until: until, at: time,
                 purchasesEstimated: cost.lost[ActionType.purchase.rawValue] != nil, counted: countedCharges)
         {
@@ -99,7 +99,7 @@ extension AlertContext {
             // A refund alert counts the refunds of its window, which starts a window before it fires: so does
             // its cost. A refund of a charge never granted gave back money counted already as a charge taken
             // and not granted (by this incident's or another's ChargedNotGranted alert): counted once, there.
-            let counted = try countedRefunds(from: from - policy.reconciliation.refundWindowSeconds, until: until) {
+            let counted = try await countedRefunds(from: from - policy.reconciliation.refundWindowSeconds, until: until) {
                 scope.refunds.contains(.init(store: $0.notification.store.rawValue, product: $0.productID))
             }
             cost.refunded = ChargeTally(counted.refunds)
@@ -120,8 +120,8 @@ extension AlertContext {
     /// none.
     func countedRefunds(
         from: Int64, until: Int64, where isCounted: (ChargeLedger.Charge) -> Bool
-    ) throws -> (refunds: [ChargeLedger.Charge], ofChargesNeverGranted: Int?) {
-        let seen = try store.refundLedger(fromMillis: from * 1000, toMillis: until * 1000, rule: policy.reconciliation)
+    ) async throws -> (refunds: [ChargeLedger.Charge], ofChargesNeverGranted: Int?) {
+        let seen = try await store.refundLedger(fromMillis: from * 1000, toMillis: until * 1000, rule: policy.reconciliation)
             .refundCauses(rule: policy.reconciliation).filter { isCounted($0.refund) }
         let refunds = seen.filter { $0.cause != .neverGranted }.map(\.refund)
         return (refunds, seen.count > refunds.count ? seen.count - refunds.count : nil)
@@ -149,7 +149,7 @@ extension AlertContext {
     ) async throws -> (tally: ChargeTally, grants: [GrantEvidence.Example])? {
         guard !scope.doubleGrants.isEmpty || !scope.grantsWithoutCharge.isEmpty else { return nil }
         let read = try await storeRecord(from: from, to: time)
-        let audit = try grantAudit(from: from, to: time, ledger: read.charges, activity: read.activity)
+        let audit = try await grantAudit(from: from, to: time, ledger: read.charges, activity: read.activity)
         func key(_ grant: GrantAudit.Grant) -> IncidentCostScope.ChargeKey { .init(store: grant.store?.rawValue, product: grant.record.productID) }
         var grants = audit.repeats(from: from * 1000, through: until * 1000 - 1).filter { scope.doubleGrants.contains(key($0.grant)) }
             .map { GrantEvidence.Example(grant: $0.grant, first: $0.first) }

@@ -116,7 +116,7 @@ extension AlertContext {
             // By time; at one minute, in the order found (the first bad minute before the first alert).
             timeline: timeline.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }.map(\.element),
             impacts: impacts, record: record, lateCharges: lateCharges, refunds: refunds, alerts: alerts,
-            storeCoverage: try storeCoverage(from: from, to: until, readAt: time))
+            storeCoverage: try await storeCoverage(from: from, to: until, readAt: time))
     }
 
     /// The first bad minute, each alert's start, severity changes and end, the first page and the end.

@@ -29,10 +29,10 @@ extension AlertContext {
     /// counted as not granted, by key hash) is counted there.
     func retriedNotGranted(
         filters: [EventDimension: Set<String?>], from: Int64, until: Int64, at time: Int64, purchasesEstimated: Bool, counted: Set<Int64>
-    ) throws -> (tally: ChargeTally, transactions: [RetriedTransaction])? {
+    ) async throws -> (tally: ChargeTally, transactions: [RetriedTransaction])? {
         let told: Set<EventDimension> = [.actionType, .productID, .planID]
         guard Set(filters.keys).isSubset(of: told) else { return nil }
-        func matches(_ outcome: ReportedOutcome) -> Bool {
+        func matches(_ outcome: ReportedOutcome) async -> Bool {
             filters[.productID].map { $0.contains(outcome.productID) } ?? true
                 && filters[.planID].map { $0.contains(outcome.planID) } ?? true
         }
@@ -41,18 +41,18 @@ extension AlertContext {
         var failed: [Int64: RetriedTransaction] = [:]
         var granted = Set<Int64>()
         var purchased = Set<Int64>()
-        for outcome in try store.reportedOutcomes(fromMillis: (from - 86_400) * 1000, toMillis: until * 1000, keyHashes: nil) {
+        for outcome in try await store.reportedOutcomes(fromMillis: (from - 86_400) * 1000, toMillis: until * 1000, keyHashes: nil) {
             if outcome.firstGrantMillis.map({ $0 <= time * 1000 }) ?? false { granted.insert(outcome.keyHash) }
             guard outcome.millis >= from * 1000 else { continue }
             if outcome.actionType == ActionType.purchase.rawValue { purchased.insert(outcome.keyHash) }
-            guard outcome.actionType == retry, outcome.result == .failure, matches(outcome) else { continue }
+            guard outcome.actionType == retry, outcome.result == .failure, await matches(outcome) else { continue }
             // The outcomes come in no particular order: the first failure names the product and plan.
             if let known = failed[outcome.keyHash], known.firstFailureMillis <= outcome.millis { continue }
             failed[outcome.keyHash] = RetriedTransaction(
                 firstFailureMillis: outcome.millis, productID: outcome.productID, planID: outcome.planID)
         }
         if time > until, !failed.isEmpty {
-            for outcome in try store.reportedOutcomes(fromMillis: until * 1000, toMillis: time * 1000, keyHashes: Set(failed.keys))
+            for outcome in try await store.reportedOutcomes(fromMillis: until * 1000, toMillis: time * 1000, keyHashes: Set(failed.keys))
             where outcome.firstGrantMillis.map({ $0 <= time * 1000 }) ?? false {
                 granted.insert(outcome.keyHash)
             }
@@ -61,7 +61,7 @@ extension AlertContext {
             !granted.contains(hash) && !counted.contains(hash) && !(purchasesEstimated && purchased.contains(hash))
         }
         .sorted { ($0.value.firstFailureMillis, $0.key) < ($1.value.firstFailureMillis, $1.key) }.map(\.value)
-        let prices = try store.knownPrices(before: until * 1000, for: Set(lost.map { Optional($0.productID) }))
+        let prices = try await store.knownPrices(before: until * 1000, for: Set(lost.map { Optional($0.productID) }))
         var worth: [String: Double] = [:]
         let priced = lost.map { transaction in
             var transaction = transaction

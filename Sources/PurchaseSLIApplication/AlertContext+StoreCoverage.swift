@@ -7,16 +7,16 @@ extension AlertContext {
     /// evaluated) cover, as known at `readAt` (by default `to`): what every store figure of that range rests
     /// on (``PurchaseSLIAnalysis/StoreCoverage``). Two reads of the notifications' counts: per day over the
     /// reach, for the stores set up, and per hour around the range.
-    public func storeCoverage(from: Int64, to: Int64, readAt: Int64? = nil) throws -> StoreCoverage {
+    public func storeCoverage(from: Int64, to: Int64, readAt: Int64? = nil) async throws -> StoreCoverage {
         let read = readAt ?? to
         let environments = policy.reconciliation.environments
-        let kept = try store.storeActivity(
+        let kept = try await store.storeActivity(
             fromMillis: (from - StoreCoverage.reachSeconds) * 1000, toMillis: read * 1000, stepSeconds: 86_400)
         let storesKept = Set(kept.filter { environments.contains($0.environment) }.map(\.store))
         var hours: [Store: [Int64]] = [:]
         if !storesKept.isEmpty {
             let gap = StoreCoverage.bridgedGapSeconds + 3600
-            let rows = try store.storeActivity(
+            let rows = try await store.storeActivity(
                 fromMillis: (from - gap) * 1000, toMillis: min(read, max(from, to) + gap) * 1000, stepSeconds: 3600)
             for row in rows where environments.contains(row.environment) { hours[row.store, default: []].append(row.timeSeconds) }
         }

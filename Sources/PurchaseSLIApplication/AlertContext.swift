@@ -87,7 +87,7 @@ public struct AlertContext: Sendable {
     public func inputs(from: Int64, to: Int64, grantsEvaluatedFrom: Int64? = nil) async throws -> AlertInputs {
         // One read of the minute buckets for the action and every slice dimension, from a whole minute.
         let from = from - from.floorDividedBy(60).remainder
-        let actionsFrom = try activityStart(before: from)
+        let actionsFrom = try await activityStart(before: from)
         let groupings = [[EventDimension.actionType]] + policy.slices.map { [.actionType, $0] }
         // Events without a value of a slice dimension are no slice: not read.
         var answers = try store.series(
@@ -104,13 +104,14 @@ public struct AlertContext: Sendable {
         var inputs = AlertInputs(startSeconds: from, endSeconds: to, overall: consume overall, slices: consume slices)
         inputs.weightedActions = try weightedActions(from: actionsFrom, to: to)
         (inputs.charges, inputs.storeActivity) = try await storeRecord(from: from, to: to)
-        inputs.grants = try grantAudit(
+        inputs.grants = try await grantAudit(
             from: max(from, grantsEvaluatedFrom ?? from), to: to, ledger: inputs.charges, activity: inputs.storeActivity)
         // The audit holds the grants that evaluations from a hold before its start alert on.
         inputs.grantsEvaluableFromSeconds = grantsEvaluatedFrom.map { max(from, $0) - evaluator.longestHoldSeconds }
         if let objective = policy.reconciliation.timeToGrant {
             let chargesFrom = (from - chargeReachSeconds) * 1000
-            let grants = try grants(granting: inputs.charges, fromMillis: chargesFrom - ChargeLedger.reportsBeforeChargeMillis, toMillis: to * 1000)
+            let grants = try await grants(
+                granting: inputs.charges, fromMillis: chargesFrom - ChargeLedger.reportsBeforeChargeMillis, toMillis: to * 1000)
             inputs.grantTimeSeries = GrantTimes(ledger: inputs.charges, grants: grants, withinSeconds: objective.withinSeconds)
                 .series(startSeconds: from - chargeReachSeconds, endSeconds: to)
         }
@@ -242,11 +243,11 @@ public struct AlertContext: Sendable {
         let start = from - evaluator.longestHoldSeconds - Int64(rule.refundBaselineDays) * 86_400 - rule.refundWindowSeconds - 3600
         let hourStart = start - start.floorDividedBy(3600).remainder
         let (activityFrom, chargesFrom, toMillis) = (hourStart * 1000, (from - chargeReachSeconds) * 1000, to * 1000)
-        let read = try store.notifications(kinds: [.charge, .refund], fromMillis: min(activityFrom, chargesFrom), toMillis: toMillis)
+        let read = try await store.notifications(kinds: [.charge, .refund], fromMillis: min(activityFrom, chargesFrom), toMillis: toMillis)
         func since(_ millis: Int64) -> [ReceivedNotification] {
             millis <= min(activityFrom, chargesFrom) ? read : read.filter { $0.notification.eventMillis >= millis }
         }
-        let activity = StoreActivitySeries(
+        let activity = await StoreActivitySeries(
             rows: try store.storeActivity(of: since(activityFrom), fromMillis: activityFrom, toMillis: toMillis, stepSeconds: 3600),
             startSeconds: hourStart, endSeconds: to, environments: rule.environments)
         return (try await store.ledger(of: since(chargesFrom), fromMillis: chargesFrom, toMillis: toMillis, rule: rule), activity)
@@ -264,10 +265,10 @@ public struct AlertContext: Sendable {
     /// (``PurchaseSLIStorage/StoreRecordStore/grantAudit(fromMillis:toMillis:ledger:activity:rule:complete:)``).
     public func grantAudit(
         from: Int64, to: Int64, ledger: ChargeLedger, activity: StoreActivitySeries, complete: Bool = false
-    ) throws -> GrantAudit {
+    ) async throws -> GrantAudit {
         let rule = policy.reconciliation
         let reach = max(rule.ticketLookbackSeconds, rule.chargeWaitSeconds + rule.pageWindowSeconds) + evaluator.longestHoldSeconds
-        return try store.grantAudit(
+        return try await store.grantAudit(
             fromMillis: (from - reach) * 1000, toMillis: to * 1000, ledger: ledger, activity: activity, rule: rule, complete: complete)
     }
 
@@ -276,14 +277,14 @@ public struct AlertContext: Sendable {
 
     /// Where the actions' series start for inputs from `from`: a day and a loss-of-signal window before the
     /// oldest of the actions' newest events before `from`, or before `from`.
-    private func activityStart(before from: Int64) throws -> Int64 {
-        let oldestNewest = try freshness(at: from).newestEventSeconds.values.min() ?? from
+    private func activityStart(before from: Int64) async throws -> Int64 {
+        let oldestNewest = try await freshness(at: from).newestEventSeconds.values.min() ?? from
         return min(from, oldestNewest) - 86_400 - policy.lossOfSignalWindowSeconds
     }
 
     /// The newest event of each action before `time`, searched ``lossOfSignalReachSeconds`` back: the
     /// days that hold events first, then the minutes of each action's last such day.
-    public func freshness(at time: Int64) throws -> DataFreshness {
+    public func freshness(at time: Int64) async throws -> DataFreshness {
         let day: Int64 = 86_400
         let days = try store.series([
             CountQuery(
@@ -308,7 +309,7 @@ public struct AlertContext: Sendable {
                 newest[action] = minutes.startSeconds + Int64(lastMinute) * 60
             }
         }
-        let dropped = try everyApp.clientDroppedEvents(fromMillis: (time - day) * 1000, toMillis: time * 1000)
+        let dropped = try await everyApp.clientDroppedEvents(fromMillis: (time - day) * 1000, toMillis: time * 1000)
         let counted = dropped > 0 ? try everyApp.counts(CountQuery(fromSeconds: time - day, toSeconds: time)).first?.counts.total ?? 0 : 0
         return DataFreshness(
             atSeconds: time, newestEventSeconds: newest, staleAfterSeconds: policy.lossOfSignalWindowSeconds, clientDroppedEvents: dropped,
@@ -347,7 +348,7 @@ public struct AlertContext: Sendable {
             report.current = evidence.current(series.counts(last: seconds, before: time), over: seconds, of: finding)
         }
         let objective = policy.objectives.first { $0.actionType == finding.labels.actionType }
-        report.cost = try cost(of: finding, from: min(startsAt, report.firstBadSeconds ?? startsAt), until: until, filters: filters)
+        report.cost = try await cost(of: finding, from: min(startsAt, report.firstBadSeconds ?? startsAt), until: until, filters: filters)
         report.owner = evidence.objective?.owner ?? objective?.owner
         report.runbookURL = evidence.objective?.runbookURL ?? objective?.runbookURL
         report.databasePath = databasePath
@@ -362,10 +363,10 @@ public struct AlertContext: Sendable {
     /// What an alert cost from `from` (its first bad minute) to `until`, as its evidence counts it
     /// (``AlertEvidence/costMeasure``): the successes its action and slice (`filters`) lost, the charges it
     /// names in full, or the refunds of its product over its window. Nil when nothing can be told.
-    private func cost(of finding: AlertFinding, from: Int64, until: Int64, filters: [EventDimension: Set<String?>]) throws -> AlertCost? {
+    private func cost(of finding: AlertFinding, from: Int64, until: Int64, filters: [EventDimension: Set<String?>]) async throws -> AlertCost? {
         switch finding.evidence.costMeasure {
         case .lostSuccesses:
-            return try lostPurchases(
+            return try await lostPurchases(
                 of: finding.labels.actionType, from: from, until: until, filters: filters, target: finding.evidence.objective?.target
             )
             .map { AlertCost(lost: [finding.labels.actionType: $0]) }
@@ -376,7 +377,7 @@ public struct AlertContext: Sendable {
         case .refunds:
             // As an incident counts them (``figures(of:at:)``): a refund of a charge never granted is counted
             // as that charge, not again.
-            let counted = try countedRefunds(from: finding.time - finding.evidence.windowSeconds, until: until) {
+            let counted = try await countedRefunds(from: finding.time - finding.evidence.windowSeconds, until: until) {
                 $0.notification.store.rawValue == finding.labels.store && $0.productID == finding.labels.slice?.value
             }
             var cost = AlertCost(refunded: ChargeTally(counted.refunds))
@@ -395,7 +396,7 @@ public struct AlertContext: Sendable {
     /// bought before).
     package func lostPurchases(
         of action: String, from: Int64, until: Int64, filters: [EventDimension: Set<String?>], target: Double?
-    ) throws -> LostPurchases? {
+    ) async throws -> LostPurchases? {
         guard until > from else { return nil }
         let shift = (until - from + 86_399) / 86_400 * 86_400
         var baseline: [LostPurchases.Product: OutcomeCounts] = [:]
@@ -408,7 +409,7 @@ public struct AlertContext: Sendable {
         let window = try countsByProduct(from: from, to: until, filters: filters)
         // Store charges price only what the events do not: read only when a product of the window needs them.
         let prices =
-            action == ActionType.purchase.rawValue ? try store.knownPrices(before: until * 1000, for: Set(window.keys.map(\.productID))) : nil
+            action == ActionType.purchase.rawValue ? try await store.knownPrices(before: until * 1000, for: Set(window.keys.map(\.productID))) : nil
         return LostPurchases.estimate(
             window: window, baseline: baseline, baselineDays: daysWithEvents * Int(shift / 86_400), target: target, prices: prices)
     }
@@ -423,7 +424,7 @@ public struct AlertContext: Sendable {
         let start = objective.window.period(at: until).startSeconds
         if let name = labels.store, let store = Store(rawValue: name) {
             let remaining = try await grantTimeBudgetRemaining(of: store, until: until)
-            let basis = try storeCoverage(from: start, to: until).budgetBasis(of: store, window: objective.window, windowStart: start)
+            let basis = try await storeCoverage(from: start, to: until).budgetBasis(of: store, window: objective.window, windowStart: start)
             return (remaining, remaining == nil ? nil : basis)
         }
         let counts = try objectiveCounts(objective, fromSeconds: start, toSeconds: until, filters: filters)

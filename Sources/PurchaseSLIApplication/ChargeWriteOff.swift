@@ -38,7 +38,7 @@ public struct ChargeWriteOff: Sendable {
         guard let name = PersonText.cleaned(person, maximum: Self.maximumNameLength) else {
             throw Failure(description: "--by: expected a person's name of 1 to \(Self.maximumNameLength) printable characters")
         }
-        let found = try store.notifications(of: .charge, naming: [transactionID]).filter { $0.notification.store == charge }
+        let found = try await store.notifications(of: .charge, naming: [transactionID]).filter { $0.notification.store == charge }
         guard let first = found.first else {
             throw Failure(description: "no \(charge.displayName) charge of transaction \(transactionID) is stored (see `purchase-sli charges`)")
         }

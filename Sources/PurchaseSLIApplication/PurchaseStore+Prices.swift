@@ -9,12 +9,12 @@ extension BucketStore where Self: StoreRecordStore {
     /// gave it, and for a product no event priced, the amount of its latest store charge over the
     /// ``chargePriceLookbackMillis`` before `millis` (Apple's notifications carry it; Play's do not). With
     /// `products`, the notifications are read only when one of them has no price from the events.
-    public func knownPrices(before millis: Int64, for products: Set<String?>? = nil) throws -> [ProductPrice] {
+    public func knownPrices(before millis: Int64, for products: Set<String?>? = nil) async throws -> [ProductPrice] {
         let fromEvents = try prices()
         let priced = Set(fromEvents.map(\.productID))
         if let products, products.allSatisfy({ $0.map(priced.contains) ?? true }) { return fromEvents }
         var charged: [String: ProductPrice] = [:]
-        for received in try notifications(kinds: [.charge], fromMillis: millis - Self.chargePriceLookbackMillis, toMillis: millis) {
+        for received in try await notifications(kinds: [.charge], fromMillis: millis - Self.chargePriceLookbackMillis, toMillis: millis) {
             let notification = received.notification
             guard let product = notification.productID, !priced.contains(product), let price = notification.price, price > 0,
                 let currency = notification.currency, notification.eventMillis > charged[product]?.seenMillis ?? .min

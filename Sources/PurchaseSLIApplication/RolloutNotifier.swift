@@ -80,7 +80,7 @@ public struct RolloutNotifier: Service {
                     return nil
                 }
                 let inputs = try query.inputs(candidate: version, baseline: baseline, since: nil, end: time)
-                let freshness = try context.freshness(at: time)
+                let freshness = try await context.freshness(at: time)
                 var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
                 report.storeReleases = releases.all.filter { $0.isRelease(of: version) }
                 report.arrivals = try query.arrivals(of: report)

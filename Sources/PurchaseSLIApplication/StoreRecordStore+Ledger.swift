@@ -9,7 +9,7 @@ extension StoreRecordStore where Self: SQLRecordStore {
     public func ledger(
         kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64, receivedBy: Int64? = nil, rule: SLOPolicy.ReconciliationRule
     ) async throws -> ChargeLedger {
-        var notifications = try self.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis)
+        var notifications = try await self.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis)
         if let receivedBy { notifications.removeAll { $0.receivedMillis > receivedBy } }
         return try await ledger(of: notifications, fromMillis: fromMillis, toMillis: toMillis, rule: rule)
     }
@@ -24,7 +24,7 @@ extension StoreRecordStore where Self: SQLRecordStore {
             if let id = received.notification.transactionID { keys.insert(.transactionID(id)) }
             if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
         }
-        let reports = try clientReports(
+        let reports = try await clientReports(
             keys, fromMillis: fromMillis - ChargeLedger.reportsBeforeChargeMillis,
             toMillis: toMillis + ChargeLedger.reportsAfterChargeMillis + 1)
         let charged = Set(notifications.lazy.filter { $0.notification.kind == .charge }.compactMap(\.notification.transactionID))
@@ -36,7 +36,7 @@ extension StoreRecordStore where Self: SQLRecordStore {
     /// a charge read for any range is owed or settled alike.
     public func chargeSettlements(naming transactionIDs: Set<String>) async throws -> [String: ChargeSettlement] {
         guard !transactionIDs.isEmpty else { return [:] }
-        return ChargeSettlement.byCharge(
+        return await ChargeSettlement.byCharge(
             refunds: try notifications(of: .refund, naming: transactionIDs),
             deliveries: try await MakeWholeDeliveryRepository(sql).deliveries(naming: transactionIDs))
     }
@@ -59,20 +59,20 @@ extension StoreRecordStore where Self: SQLRecordStore {
     public func grantAudit(
         fromMillis: Int64, toMillis: Int64, ledger: ChargeLedger, activity: StoreActivitySeries, rule: SLOPolicy.ReconciliationRule,
         complete: Bool = false
-    ) throws -> GrantAudit {
-        let charged = try holdsCharges()
+    ) async throws -> GrantAudit {
+        let charged = try await holdsCharges()
         guard complete || charged else {
-            return try repeatAudit(fromMillis: fromMillis, toMillis: toMillis, ledger: ledger, activity: activity, rule: rule)
+            return try await repeatAudit(fromMillis: fromMillis, toMillis: toMillis, ledger: ledger, activity: activity, rule: rule)
         }
-        let grants = try grants(fromMillis: fromMillis, toMillis: toMillis)
+        let grants = try await grants(fromMillis: fromMillis, toMillis: toMillis)
         // Before them, only the grants of their transactions that a repeat can repeat: those of the grants
         // of the span's first ``GrantAudit/repeatSpanMillis`` (a later grant's span lies within the grants read).
         let repeating = grants.prefix { $0.millis - fromMillis < GrantAudit.repeatSpanMillis }.map(\.transactionID)
         let earlier =
             repeating.isEmpty
-            ? [] : try self.grants(fromMillis: fromMillis - GrantAudit.repeatSpanMillis, toMillis: fromMillis, of: .transactions(repeating))
+            ? [] : try await self.grants(fromMillis: fromMillis - GrantAudit.repeatSpanMillis, toMillis: fromMillis, of: .transactions(repeating))
         // Without a charge stored (events alone), no transaction is named to look one up.
-        let charges = charged ? try notifications(of: .charge, naming: Set(grants.map(\.transactionID))) : []
+        let charges = charged ? try await notifications(of: .charge, naming: Set(grants.map(\.transactionID))) : []
         return GrantAudit(grants: grants, earlier: earlier, charges: charges, ledger: ledger, activity: activity, rule: rule)
     }
 
@@ -84,14 +84,14 @@ extension StoreRecordStore where Self: SQLRecordStore {
     /// Its repeats and its grants of those windows are those of the complete audit.
     private func repeatAudit(
         fromMillis: Int64, toMillis: Int64, ledger: ChargeLedger, activity: StoreActivitySeries, rule: SLOPolicy.ReconciliationRule
-    ) throws -> GrantAudit {
+    ) async throws -> GrantAudit {
         let span = GrantAudit.repeatSpanMillis
         let found = GrantFingerprint.repeating(
-            try grantFingerprints(fromMillis: fromMillis - span, toMillis: toMillis), fromMillis: fromMillis, spanMillis: span)
+            try await grantFingerprints(fromMillis: fromMillis - span, toMillis: toMillis), fromMillis: fromMillis, spanMillis: span)
         guard let firstTime = found.times.first else {
             return GrantAudit(grants: [], charges: [], ledger: ledger, activity: activity, rule: rule)
         }
-        let transactions = try grants(fromMillis: firstTime - span, toMillis: toMillis, of: .fingerprints(found.fingerprints))
+        let transactions = try await grants(fromMillis: firstTime - span, toMillis: toMillis, of: .fingerprints(found.fingerprints))
         var windows: [Range<Int64>] = []
         for time in found.times {
             let window = max(fromMillis, time - rule.pageWindowSeconds * 1000)..<min(toMillis, time + rule.ticketLookbackSeconds * 1000)
@@ -101,7 +101,8 @@ extension StoreRecordStore where Self: SQLRecordStore {
                 windows.append(window)
             }
         }
-        var grants = try windows.flatMap { try self.grants(fromMillis: $0.lowerBound, toMillis: $0.upperBound) }
+        var grants: [GrantRecord] = []
+        for window in windows { grants += try await self.grants(fromMillis: window.lowerBound, toMillis: window.upperBound) }
         // The transactions' grants outside the windows (those inside were read with them); both by time.
         var window = 0
         grants += transactions.filter { grant in
@@ -118,9 +119,9 @@ extension StoreRecordStore {
     /// The refunds (and revocations, voided purchases) that happened in `[fromMillis, toMillis)`, with the
     /// charges of their transactions whatever their time, joined with what the app reported about each:
     /// what ``ChargeLedger/refundCauses(rule:)`` reads.
-    public func refundLedger(fromMillis: Int64, toMillis: Int64, rule: SLOPolicy.ReconciliationRule) throws -> ChargeLedger {
-        let refunds = try notifications(kinds: [.refund], fromMillis: fromMillis, toMillis: toMillis)
-        let charges = try notifications(of: .charge, naming: Set(refunds.compactMap(\.notification.transactionID)))
+    public func refundLedger(fromMillis: Int64, toMillis: Int64, rule: SLOPolicy.ReconciliationRule) async throws -> ChargeLedger {
+        let refunds = try await notifications(kinds: [.refund], fromMillis: fromMillis, toMillis: toMillis)
+        let charges = try await notifications(of: .charge, naming: Set(refunds.compactMap(\.notification.transactionID)))
         var keys = Set<ClientReport.Key>()
         var earliest = fromMillis
         for received in charges {
@@ -128,7 +129,7 @@ extension StoreRecordStore {
             if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
             earliest = min(earliest, received.notification.eventMillis)
         }
-        let reports = try clientReports(
+        let reports = try await clientReports(
             keys, fromMillis: earliest - ChargeLedger.reportsBeforeChargeMillis, toMillis: toMillis + ChargeLedger.reportsAfterChargeMillis + 1)
         return ChargeLedger(notifications: refunds + charges, reports: reports, rule: rule)
     }
@@ -138,9 +139,9 @@ extension StoreRecordStore {
     /// The answers the ledger supports to the App Store `CONSUMPTION_REQUEST` notifications received in
     /// `[fromMillis, toMillis)` (``ConsumptionAnswer/drafts(requests:reports:rule:)``), from what the app
     /// reported about each purchase by then.
-    public func consumptionAnswers(fromMillis: Int64, toMillis: Int64, rule: SLOPolicy.ReconciliationRule) throws -> [ConsumptionAnswer] {
+    public func consumptionAnswers(fromMillis: Int64, toMillis: Int64, rule: SLOPolicy.ReconciliationRule) async throws -> [ConsumptionAnswer] {
         // Signed before it was received, by up to Apple's last retry (72 hours): read from 4 days before.
-        let requests = try notifications(kinds: [.other], fromMillis: fromMillis - 4 * 86_400_000, toMillis: toMillis).filter {
+        let requests = try await notifications(kinds: [.other], fromMillis: fromMillis - 4 * 86_400_000, toMillis: toMillis).filter {
             $0.notification.type == ConsumptionAnswer.requestType && $0.receivedMillis >= fromMillis && $0.receivedMillis < toMillis
         }
         var keys = Set<ClientReport.Key>()
@@ -150,7 +151,7 @@ extension StoreRecordStore {
             if let token = received.notification.appAccountToken { keys.insert(.appAccountToken(token)) }
             earliest = min(earliest, received.notification.purchaseMillis ?? received.notification.signedMillis)
         }
-        let reports = try clientReports(
+        let reports = try await clientReports(
             keys, fromMillis: earliest - ChargeLedger.reportsBeforeChargeMillis, toMillis: toMillis + ChargeLedger.reportsAfterChargeMillis + 1)
         return ConsumptionAnswer.drafts(requests: requests, reports: reports, rule: rule)
     }

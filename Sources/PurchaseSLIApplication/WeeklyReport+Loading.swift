@@ -90,13 +90,13 @@ extension WeeklyReport {
             conflictTrend: try Self.conflictTrend(from: previousWeek.startSeconds, to: week.endSeconds, store: store),
             trendStepSeconds: Self.trendStepSeconds,
             episodes: shownEpisodes,
-            freshness: try context.freshness(at: week.endSeconds),
-            storeCoverage: try Self.storeCoverage(of: week, context: context))
+            freshness: try await context.freshness(at: week.endSeconds),
+            storeCoverage: try await Self.storeCoverage(of: week, context: context))
         daysWithEvents = (try Self.daysWithEvents(week, store: store), try Self.daysWithEvents(previousWeek, store: store))
         moneyAtRisk = try await Self.moneyAtRisk(week, store: store, policy: policy, context: context)
-        purchasesLost = try Self.purchasesLost(week, store: store, policy: policy)
+        purchasesLost = try await Self.purchasesLost(week, store: store, policy: policy)
         for (period, isCurrent) in [(week, true), (previousWeek, false)] {
-            let ledger = try store.refundLedger(
+            let ledger = try await store.refundLedger(
                 fromMillis: period.startSeconds * 1000, toMillis: period.endSeconds * 1000, rule: policy.reconciliation)
             let tally = RefundTally(ledger.refundCauses(rule: policy.reconciliation))
             if isCurrent { refunds.current = tally } else { refunds.previous = tally }
@@ -151,9 +151,9 @@ extension WeeklyReport {
 
     /// What the stores' notifications cover of `week` and of the week before, from one read, as known at
     /// the week's end.
-    private static func storeCoverage(of week: ISOWeek, context: AlertContext) throws -> (current: StoreCoverage, previous: StoreCoverage) {
+    private static func storeCoverage(of week: ISOWeek, context: AlertContext) async throws -> (current: StoreCoverage, previous: StoreCoverage) {
         let previous = week.previous
-        let both = try context.storeCoverage(from: previous.startSeconds, to: week.endSeconds)
+        let both = try await context.storeCoverage(from: previous.startSeconds, to: week.endSeconds)
         return (
             both.restricted(from: week.startSeconds, to: week.endSeconds), both.restricted(from: previous.startSeconds, to: previous.endSeconds)
         )
@@ -165,10 +165,10 @@ extension WeeklyReport {
     /// Per product, plan, offer and app version: the week's purchases that failed beyond the purchase
     /// objective's allowance, priced per product and plan; those beyond chance, most first (none without a
     /// purchase objective).
-    private static func purchasesLost(_ week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy) throws -> [SliceLoss] {
+    private static func purchasesLost(_ week: ISOWeek, store: any PurchaseStore, policy: SLOPolicy) async throws -> [SliceLoss] {
         let purchase = ActionType.purchase.rawValue
         guard let target = policy.objectives.first(where: { $0.actionType == purchase })?.target else { return [] }
-        let prices = try store.knownPrices(before: week.endSeconds * 1000)
+        let prices = try await store.knownPrices(before: week.endSeconds * 1000)
         var losses: [SliceLoss] = []
         for dimension in lossDimensions {
             let groupBy = [EventDimension.productID, .planID] + ([.productID, .planID].contains(dimension) ? [] : [dimension])

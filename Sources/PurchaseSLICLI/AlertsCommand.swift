@@ -108,7 +108,9 @@ struct AlertsCommand: AsyncParsableCommand {
             print(backtestOutput(reports, from: time.0, to: time.1, zone: zone), terminator: "")
             return
         }
-        let (reports, freshness) = try await exitingOnFailure { (try await context.firingReports(at: time.1), try context.freshness(at: time.1)) }
+        let (reports, freshness) = try await exitingOnFailure {
+            (try await context.firingReports(at: time.1), try await context.freshness(at: time.1))
+        }
         print(output(reports, at: time.1, freshness: freshness, zone: zone), terminator: "")
         if let url = try notificationURL() {
             try await exitingOnFailure {

@@ -90,7 +90,7 @@ struct ChargesListCommand: AsyncParsableCommand {
             let rows: [ChargeListOutput.Row]
             if refunds {
                 // Each refund with the cause its charge (of whatever time) tells.
-                rows = try database.refundLedger(fromMillis: from * 1000, toMillis: to * 1000, rule: rule).refundCauses(rule: rule).map {
+                rows = try await database.refundLedger(fromMillis: from * 1000, toMillis: to * 1000, rule: rule).refundCauses(rule: rule).map {
                     ChargeListOutput.Row(charge: $0.refund, expectsGrant: false, isOwed: false, refundCause: $0.cause)
                 }
             } else {

@@ -109,7 +109,7 @@ struct ConsumptionCommand: AsyncParsableCommand {
             let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
             let (from, to) = try range(nowSeconds: nowMillis / 1000)
             let policy = try policyOptions.load()
-            let answers = try store.openStore().consumptionAnswers(fromMillis: from * 1000, toMillis: to * 1000, rule: policy.reconciliation)
+            let answers = try await store.openStore().consumptionAnswers(fromMillis: from * 1000, toMillis: to * 1000, rule: policy.reconciliation)
             let (rows, failed) = try await HTTPClientTransport.withTransport { transport in
                 await answerEach(answers, client: send ? try await makeClient(transport: transport) : nil, nowMillis: nowMillis)
             }

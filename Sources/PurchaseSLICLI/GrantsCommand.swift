@@ -61,7 +61,7 @@ struct GrantsCommand: AsyncParsableCommand {
             }
             switch format {
             case .table:
-                return GrantListOutput.text(
+                return await GrantListOutput.text(
                     rows, zone: try timeZone.zone(policy), coverage: try context.storeCoverage(from: from, to: to, readAt: at))
             case .json: return GrantListOutput.jsonLines(rows)
             case .csv: return GrantListOutput.csv(rows)

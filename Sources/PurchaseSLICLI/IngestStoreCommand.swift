@@ -65,8 +65,8 @@ struct IngestStoreCommand: AsyncParsableCommand {
         var refused = 0
         var batch: [ReceivedNotification] = []
         /// Stores the verified notifications waiting, in one transaction.
-        func commit() throws {
-            let outcome = try database.record(batch)
+        func commit() async throws {
+            let outcome = try await database.record(batch)
             stored += outcome.accepted
             duplicates += outcome.duplicates
             batch.removeAll(keepingCapacity: true)
@@ -85,11 +85,11 @@ struct IngestStoreCommand: AsyncParsableCommand {
                             printError(TerminalText.sanitized("\(file):\(firstLine + offset): \(error.httpStatus): \(error.reason)"))
                         }
                     }
-                    if batch.count >= 1000 { try commit() }
+                    if batch.count >= 1000 { try await commit() }
                 }
             }
         }
-        try commit()
+        try await commit()
         print("stored      \(stored)\nduplicates  \(duplicates)\nrefused     \(refused)")
         if refused > 0 { throw ExitCode(2) }
     }

@@ -59,7 +59,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let target = try PostgresBucketStore(url: url)
         let summary: PostgresBucketStore.ImportSummary
         do {
-            summary = try target.importStore(from: source, sourceName: from)
+            summary = try await target.importStore(from: source, sourceName: from)
         } catch let refused as PostgresBucketStore.ImportRefused {
             throw CommandFailure(message: refused.description)
         }
@@ -71,7 +71,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let copiedActions = RolloutActionRepository(target.sql)
         for action in actions { try await copiedActions.record(action) }
         // What settled charges (make-whole's deliveries, people's write-offs): facts a charge's state rests on.
-        let charged = try source.notifications(kinds: [.charge], fromMillis: .min, toMillis: .max).compactMap(\.notification.transactionID)
+        let charged = try await source.notifications(kinds: [.charge], fromMillis: .min, toMillis: .max).compactMap(\.notification.transactionID)
         let settlements = try await MakeWholeDeliveryRepository(source.sql).deliveries(naming: Set(charged))
         try await MakeWholeDeliveryRepository(target.sql).record(settlements)
         // The incidents' records, and who took each on: saved figures keep no acknowledgement, so it follows.

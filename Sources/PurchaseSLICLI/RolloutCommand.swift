@@ -140,7 +140,7 @@ struct RolloutCommand: AsyncParsableCommand {
                     + "name the version with --candidate")
         }
         let inputs = try query.inputs(candidate: candidate, baseline: baseline, since: since, end: end)
-        var report = RolloutEvaluator(policy: context.policy).evaluate(inputs, freshness: try context.freshness(at: end))
+        var report = await RolloutEvaluator(policy: context.policy).evaluate(inputs, freshness: try context.freshness(at: end))
         report.app = app.app
         report.storeReleases = releases.all.filter { $0.isRelease(of: candidate) }
         report.incidents = try await IncidentBook(context: context).records(naming: candidate, from: report.fromSeconds, to: end + 60)

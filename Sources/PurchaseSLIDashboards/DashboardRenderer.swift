@@ -81,7 +81,7 @@ public struct DashboardRenderer: Sendable {
                 }
                 return report
             }
-            var shown = AlertSnapshot(
+            var shown = await AlertSnapshot(
                 firing: snapshot.firing.map(linked), episodes: snapshot.episodes.map(linked),
                 freshness: try alertContext.freshness(at: context.atSeconds),
                 rules: alertContext.rules)

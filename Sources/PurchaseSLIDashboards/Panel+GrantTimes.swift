@@ -41,7 +41,7 @@ extension DashboardContext {
             try judging.grantTimeCounts(times, from: atSeconds - seconds, to: atSeconds)
         }
         let budgetCounts = try counts(last: budgetSeconds)
-        let coverage = try judging.storeCoverage(from: atSeconds - budgetSeconds, to: atSeconds)
+        let coverage = try await judging.storeCoverage(from: atSeconds - budgetSeconds, to: atSeconds)
         let windows = Dictionary(uniqueKeysWithValues: try Self.objectiveWindows.map { ($0.seconds, try counts(last: $0.seconds)) })
         let within = NumberText.elapsed(millis: objective.withinSeconds * 1000)
         let cards = budgetCounts.keys.sorted().map { store -> HTML in

@@ -22,7 +22,7 @@ extension DashboardContext {
             return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see "
                 + "docs/store-notifications.md to send the App Store's and Google Play's notifications to serve.</p>\(grants)</section>"
         }
-        let coverage = try alerting().storeCoverage(from: atSeconds - day, to: atSeconds)
+        let coverage = try await alerting().storeCoverage(from: atSeconds - day, to: atSeconds)
         let now = atSeconds * 1000
         let grace = rule.graceSeconds * 1000
         let steps = Int((atSeconds - start + step - 1) / step)

@@ -44,7 +44,7 @@ extension DashboardContext {
         let inputs: RolloutInputs
         do {
             inputs = try query.inputs(candidate: candidate, baseline: baseline, since: nil, end: atSeconds)
-            report = RolloutEvaluator(policy: policy).evaluate(
+            report = await RolloutEvaluator(policy: policy).evaluate(
                 inputs, freshness: try alerting().freshness(at: atSeconds))
             report.app = app
             report.actions = report.own(records.rolloutActions)

@@ -27,7 +27,7 @@ extension PostgresBucketStore {
     /// The caps' record of what each day admitted is not copied: on the day of the move, up to a cap's
     /// worth of new values may be admitted again.
     /// - Throws: ``ImportRefused`` when the database holds other events.
-    public func importStore(from source: SQLiteBucketStore, sourceName: String) throws -> ImportSummary {
+    public func importStore(from source: SQLiteBucketStore, sourceName: String) async throws -> ImportSummary {
         let dimensions = EventDimension.seriesDimensions
         let series = try source.series(dimensions)
         let end: Int64 = 4_102_444_800  // 2100-01-01, aligned to every resolution
@@ -52,7 +52,7 @@ extension PostgresBucketStore {
         }
         let dedup = try source.dedupState()
         let prices = try source.prices()
-        let notifications = try source.notifications(kinds: Set(StoreEventKind.allCases), fromMillis: .min / 2, toMillis: .max / 2)
+        let notifications = try await source.notifications(kinds: Set(StoreEventKind.allCases), fromMillis: .min / 2, toMillis: .max / 2)
         let reports = try source.clientReportBlobs()
         let drops = try source.clientDrops()
         let late = try source.lateArrivals(fromSeconds: .min / 2, toSeconds: .max / 2)
@@ -68,7 +68,7 @@ extension PostgresBucketStore {
         let logger = logger
         let (counted, errorCounts) = (counts, errors)
         // A large store takes minutes to copy: the transaction may take an hour.
-        return try inTransaction(timeout: .seconds(3600)) { connection in
+        return try await transaction(timeout: .seconds(3600)) { connection in
             var summary = ImportSummary()
             for try await _ in try await connection.query(
                 "SELECT 1 FROM imported_store WHERE fingerprint = \(fingerprint)", logger: logger

@@ -7,10 +7,10 @@ public import PurchaseSLIStorage
 
 extension PostgresBucketStore {
     /// Stores verified notifications in one statement, skipping those already stored (by any node).
-    public func record(_ notifications: [ReceivedNotification]) throws -> NotificationOutcome {
+    public func record(_ notifications: [ReceivedNotification]) async throws -> NotificationOutcome {
         guard !notifications.isEmpty else { return NotificationOutcome(accepted: 0, duplicateIndexes: []) }
         let logger = logger
-        let inserted = try inTransaction { connection in try await Self.insert(notifications, on: connection, logger: logger) }
+        let inserted = try await transaction { connection in try await Self.insert(notifications, on: connection, logger: logger) }
         var counted = Set<[String]>()
         var duplicates: [Int] = []
         for (index, received) in notifications.enumerated() {
@@ -37,10 +37,10 @@ extension PostgresBucketStore {
     }
 
     /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by event time, store and id.
-    public func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification] {
+    public func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) async throws -> [ReceivedNotification] {
         guard !kinds.isEmpty else { return [] }
         let kindNames = kinds.map(\.rawValue).sorted()
-        return try fetchNotifications(where: "event_millis >= $1 AND event_millis < $2 AND kind = ANY($3)") {
+        return try await fetchNotifications(where: "event_millis >= $1 AND event_millis < $2 AND kind = ANY($3)") {
             $0.append(fromMillis)
             $0.append(toMillis)
             $0.append(kindNames)
@@ -48,26 +48,27 @@ extension PostgresBucketStore {
     }
 
     /// The charge notifications naming any of `transactionIDs`, by event time, store and id.
-    public func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
-        guard !transactionIDs.isEmpty, try kind != .charge || holdsCharges() else { return [] }
+    public func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) async throws -> [ReceivedNotification] {
+        guard !transactionIDs.isEmpty else { return [] }
+        if kind == .charge, try await !holdsCharges() { return [] }
         let ids = Array(transactionIDs)
-        return try fetchNotifications(where: "transaction_id = ANY($1) AND kind = $2") {
+        return try await fetchNotifications(where: "transaction_id = ANY($1) AND kind = $2") {
             $0.append(ids)
             $0.append(kind.rawValue)
         }
     }
 
     /// The notifications of any kind naming any of `transactionIDs` with a product, by event time, store and id.
-    public func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+    public func notificationsWithProduct(naming transactionIDs: Set<String>) async throws -> [ReceivedNotification] {
         guard !transactionIDs.isEmpty else { return [] }
         let ids = Array(transactionIDs)
-        return try fetchNotifications(where: "transaction_id = ANY($1) AND product_id IS NOT NULL") { $0.append(ids) }
+        return try await fetchNotifications(where: "transaction_id = ANY($1) AND product_id IS NOT NULL") { $0.append(ids) }
     }
 
     /// Whether any charge notification is stored: without one (events alone), none is looked up by id.
-    public func holdsCharges() throws -> Bool {
+    public func holdsCharges() async throws -> Bool {
         let logger = logger
-        return try withConnection { connection in
+        return try await connection { connection in
             var holds = false
             for try await exists in try await connection.query(
                 "SELECT EXISTS (SELECT 1 FROM store_notification WHERE kind = 'charge')", logger: logger
@@ -77,9 +78,9 @@ extension PostgresBucketStore {
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.
-    public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
+    public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) async throws -> Int64 {
         let logger = logger
-        return try withConnection { connection in
+        return try await connection { connection in
             var total: Int64 = 0
             for try await events in try await connection.query(
                 "SELECT coalesce(sum(events), 0)::bigint FROM client_drop WHERE minute * 60000 >= \(fromMillis) AND minute * 60000 < \(toMillis)",
@@ -90,11 +91,11 @@ extension PostgresBucketStore {
     }
 
     /// What the app's events of `[fromMillis, toMillis)` reported for each of `keys`.
-    public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
+    public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) async throws -> [ClientReport] {
         guard !keys.isEmpty else { return [] }
         let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
         var reports = RecordsByTime(order: ClientReport.byTime)
-        try forEachReportBlob(fromMillis: fromMillis, toMillis: toMillis) { minute, bytes in
+        try forEach(try await reportBlobs(fromMillis: fromMillis, toMillis: toMillis)) { minute, bytes in
             try reports.append(minute: minute) {
                 try ClientReportBlob.decode(bytes, minute: minute, wanted: wanted, in: fromMillis..<toMillis, into: &$0)
             }
@@ -103,19 +104,18 @@ extension PostgresBucketStore {
     }
 
     /// The outcome of every event of `[fromMillis, toMillis)` that named a transaction or account token.
-    public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) throws -> [ReportedOutcome] {
+    public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) async throws -> [ReportedOutcome] {
         var outcomes: [ReportedOutcome] = []
-        try forEachReportBlob(fromMillis: fromMillis, toMillis: toMillis) { minute, bytes in
+        try forEach(try await reportBlobs(fromMillis: fromMillis, toMillis: toMillis)) { minute, bytes in
             try ClientReportBlob.decodeOutcomes(bytes, minute: minute, in: fromMillis..<toMillis, keyHashes: keyHashes, into: &outcomes)
         }
         return outcomes
     }
 
-    /// Calls `body` with each report blob of the minutes of `[fromMillis, toMillis)`, by minute, from one
-    /// query; a damaged blob's error names its row.
-    private func forEachReportBlob(fromMillis: Int64, toMillis: Int64, _ body: (Int64, UnsafeRawBufferPointer) throws -> Void) throws {
+    /// The report blobs of the minutes of `[fromMillis, toMillis)`, by minute, from one query.
+    private func reportBlobs(fromMillis: Int64, toMillis: Int64) async throws -> [(Int64, ByteBuffer)] {
         let logger = logger
-        let blobs = try withConnection { connection in
+        return try await connection { connection in
             var blobs: [(Int64, ByteBuffer)] = []
             for try await row in try await connection.query(
                 """
@@ -125,6 +125,11 @@ extension PostgresBucketStore {
             ).decode((Int64, ByteBuffer).self) { blobs.append(row) }
             return blobs
         }
+    }
+
+    /// Calls `body` with each of `blobs` (of `client_report_minute`), in order; a damaged blob's error
+    /// names its row.
+    private func forEach(_ blobs: [(Int64, ByteBuffer)], _ body: (Int64, UnsafeRawBufferPointer) throws -> Void) throws {
         for (minute, blob) in blobs {
             try decoding(table: "client_report_minute", row: "minute \(minute)") {
                 try blob.withUnsafeReadableBytes { try body(minute, $0) }
@@ -133,26 +138,21 @@ extension PostgresBucketStore {
     }
 
     /// The grants events of `[fromMillis, toMillis)` reported, by time, those of `selection`.
-    public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord] {
-        try GrantBlob.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection) {
-            try forEachGrantBlob(fromMillis: fromMillis, toMillis: toMillis, $0)
-        }
+    public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) async throws -> [GrantRecord] {
+        let blobs = try await grantBlobs(fromMillis: fromMillis, toMillis: toMillis)
+        return try GrantBlob.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection) { try forEach(blobs, $0) }
     }
 
     /// The time and transaction fingerprint of each grant events of `[fromMillis, toMillis)` reported.
-    public func grantFingerprints(fromMillis: Int64, toMillis: Int64) throws -> [GrantFingerprint] {
-        try GrantBlob.fingerprints(fromMillis: fromMillis, toMillis: toMillis) {
-            try forEachGrantBlob(fromMillis: fromMillis, toMillis: toMillis, $0)
-        }
+    public func grantFingerprints(fromMillis: Int64, toMillis: Int64) async throws -> [GrantFingerprint] {
+        let blobs = try await grantBlobs(fromMillis: fromMillis, toMillis: toMillis)
+        return try GrantBlob.fingerprints(fromMillis: fromMillis, toMillis: toMillis) { try forEach(blobs, $0) }
     }
 
-    /// Calls `body` with each minute of `[fromMillis, toMillis)` that holds grants and each of its grant
-    /// blobs, by minute, from one query; a damaged blob's error names its row.
-    private func forEachGrantBlob(
-        fromMillis: Int64, toMillis: Int64, _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
-    ) throws {
+    /// The grant blobs of the minutes of `[fromMillis, toMillis)` that hold grants, by minute, from one query.
+    private func grantBlobs(fromMillis: Int64, toMillis: Int64) async throws -> [(Int64, ByteBuffer)] {
         let logger = logger
-        let blobs = try withConnection { connection in
+        return try await connection { connection in
             var blobs: [(Int64, ByteBuffer)] = []
             for try await row in try await connection.query(
                 """
@@ -162,24 +162,19 @@ extension PostgresBucketStore {
             ).decode((Int64, ByteBuffer).self) { blobs.append(row) }
             return blobs
         }
-        for (minute, blob) in blobs {
-            try decoding(table: "client_report_minute", row: "minute \(minute)") {
-                try blob.withUnsafeReadableBytes { try body(minute, $0) }
-            }
-        }
     }
 
     /// Charges and refunds of `[fromMillis, toMillis)` per step: the notifications of the range, and those
     /// that give a refund without a product its charge's.
-    public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
-        let inRange = try fetchNotifications(where: "event_millis >= $1 AND event_millis < $2 AND kind <> 'other' AND NOT family_shared") {
+    public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) async throws -> [StoreActivityRow] {
+        let inRange = try await fetchNotifications(where: "event_millis >= $1 AND event_millis < $2 AND kind <> 'other' AND NOT family_shared") {
             $0.append(fromMillis)
             $0.append(toMillis)
         }
-        return try storeActivity(of: inRange, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
+        return try await storeActivity(of: inRange, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
     }
 
-    private func fetchNotifications(where condition: String, binding bind: (inout PostgresBindings) -> Void) throws -> [ReceivedNotification] {
+    private func fetchNotifications(where condition: String, binding bind: (inout PostgresBindings) -> Void) async throws -> [ReceivedNotification] {
         var query = PostgresQuery(
             unsafeSQL: """
                 SELECT \(NotificationRow.columns) FROM store_notification WHERE \(condition)
@@ -187,7 +182,7 @@ extension PostgresBucketStore {
                 """)
         bind(&query.binds)
         let logger = logger
-        return try withConnection { [query] connection in
+        return try await connection { [query] connection in
             var notifications: [ReceivedNotification] = []
             for try await row in try await connection.query(query, logger: logger) {
                 if let notification = try NotificationRow(row).received { notifications.append(notification) }

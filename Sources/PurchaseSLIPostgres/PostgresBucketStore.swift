@@ -86,6 +86,38 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
         }
     }
 
+    /// Runs `work` with a pooled connection on the store's event loop, giving up after `timeout` (default
+    /// ``timeout``): the async form of ``withConnection(timeout:_:)``, no thread waiting.
+    func connection<Value: Sendable>(
+        timeout: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        let client = client
+        do {
+            return try await withDeadline(timeout ?? self.timeout, on: bridge.executor) { try await client.withConnection { try await work($0) } }
+        } catch {
+            throw PostgresFailure.storageError(error)
+        }
+    }
+
+    /// Runs `work` in a transaction as ``inTransaction(timeout:_:)`` does (again, up to 5 times, when
+    /// aborted for a deadlock or a serialization failure), without a thread waiting.
+    func transaction<Value: Sendable>(
+        timeout: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        let logger = logger
+        var attempt = 1
+        while true {
+            do {
+                return try await connection(timeout: timeout) { connection in
+                    try await connection.withTransaction(logger: logger) { try await work($0) }
+                }
+            } catch let error as PostgresFailure where error.isRetryable && attempt < 5 {
+                attempt += 1
+                logger.debug("transaction retried", metadata: ["reason": "\(error)"])
+            }
+        }
+    }
+
     /// Runs `work` in a transaction, again (up to 5 times) when PostgreSQL aborted it for a deadlock or a
     /// serialization failure with another node's.
     func inTransaction<Value: Sendable>(

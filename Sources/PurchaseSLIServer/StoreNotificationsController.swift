@@ -115,7 +115,7 @@ struct StoreNotificationsController {
         let receivedAt = nowMillis()
         let outcome: NotificationOutcome
         do {
-            outcome = try await runBlocking { try records.record([notification], receivedAtMillis: receivedAt) }
+            outcome = try await records.record([notification], receivedAtMillis: receivedAt)
         } catch {
             logger.error("store notification not stored", metadata: ["store": "\(store.rawValue)", "error": "\(error)"])
             throw IngestError.storeFailed(error)

@@ -74,59 +74,61 @@ public struct AppScopedStore: PurchaseStore {
     // MARK: Store record
 
     /// Stores the notifications, whatever app they name.
-    public func record(_ notifications: [ReceivedNotification]) throws -> NotificationOutcome {
-        try base.record(notifications)
+    public func record(_ notifications: [ReceivedNotification]) async throws -> NotificationOutcome {
+        try await base.record(notifications)
     }
 
     /// The app's notifications of `kinds` in `[fromMillis, toMillis)`.
-    public func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification] {
-        try base.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis).filter { $0.notification.appID == app }
+    public func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) async throws -> [ReceivedNotification] {
+        try await base.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis).filter { $0.notification.appID == app }
     }
 
     /// The app's charges naming `transactionIDs`.
-    public func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
-        try base.notifications(of: kind, naming: transactionIDs).filter { $0.notification.appID == app }
+    public func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) async throws -> [ReceivedNotification] {
+        try await base.notifications(of: kind, naming: transactionIDs).filter { $0.notification.appID == app }
     }
 
     /// Whether any charge is stored, of any app: those then looked up are this app's alone (``notifications(of:naming:)``).
-    public func holdsCharges() throws -> Bool { try base.holdsCharges() }
+    public func holdsCharges() async throws -> Bool { try await base.holdsCharges() }
 
     /// The notifications naming `transactionIDs` with a product, of any app: a transaction is one app's.
-    public func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
-        try base.notificationsWithProduct(naming: transactionIDs)
+    public func notificationsWithProduct(naming transactionIDs: Set<String>) async throws -> [ReceivedNotification] {
+        try await base.notificationsWithProduct(naming: transactionIDs)
     }
 
     /// What the events reported about `keys` (the keys come from the app's own charges).
-    public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
-        try base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)
+    public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) async throws -> [ClientReport] {
+        try await base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)
     }
 
     /// The outcomes of the events about the app's products: reports keep no app, and a product id names
     /// one product whichever app sells it.
-    public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) throws -> [ReportedOutcome] {
+    public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) async throws -> [ReportedOutcome] {
         let products = Set(try series([.productID]).compactMap { $0.values.first ?? nil })
-        return try base.reportedOutcomes(fromMillis: fromMillis, toMillis: toMillis, keyHashes: keyHashes).filter { products.contains($0.productID) }
+        return try await base.reportedOutcomes(fromMillis: fromMillis, toMillis: toMillis, keyHashes: keyHashes).filter {
+            products.contains($0.productID)
+        }
     }
 
     /// The grants the app's events reported.
-    public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord] {
-        try base.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection).filter { $0.app == app }
+    public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) async throws -> [GrantRecord] {
+        try await base.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection).filter { $0.app == app }
     }
 
     /// The fingerprints of every app's grants: more than the app's, which serves to find the app's
     /// transactions granted more than once (those then read are the app's grants alone).
-    public func grantFingerprints(fromMillis: Int64, toMillis: Int64) throws -> [GrantFingerprint] {
-        try base.grantFingerprints(fromMillis: fromMillis, toMillis: toMillis)
+    public func grantFingerprints(fromMillis: Int64, toMillis: Int64) async throws -> [GrantFingerprint] {
+        try await base.grantFingerprints(fromMillis: fromMillis, toMillis: toMillis)
     }
 
     /// Events clients dropped unsent, of every app: batches report their drops without naming an app.
-    public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
-        try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
+    public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) async throws -> Int64 {
+        try await base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
     }
 
     /// The app's charges and refunds per step.
-    public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
-        try base.storeActivity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds).filter { $0.appID == app }
+    public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) async throws -> [StoreActivityRow] {
+        try await base.storeActivity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds).filter { $0.appID == app }
     }
 
     /// The shared store's database: each repository over it keeps the app filter itself.

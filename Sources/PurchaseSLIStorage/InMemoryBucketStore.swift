@@ -240,7 +240,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     // MARK: The stores' record
 
     /// Stores the notifications not stored yet.
-    public func record(_ notifications: [ReceivedNotification]) throws -> NotificationOutcome {
+    public func record(_ notifications: [ReceivedNotification]) async throws -> NotificationOutcome {
         state.withLock { state in
             var duplicates: [Int] = []
             for (index, received) in notifications.enumerated() {
@@ -252,7 +252,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     }
 
     /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by event time, store and id.
-    public func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification] {
+    public func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) async throws -> [ReceivedNotification] {
         state.withLock { state in
             state.notifications.values.filter {
                 kinds.contains($0.notification.kind) && $0.notification.eventMillis >= fromMillis && $0.notification.eventMillis < toMillis
@@ -264,12 +264,12 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     }
 
     /// Whether any charge notification is stored.
-    public func holdsCharges() throws -> Bool {
+    public func holdsCharges() async throws -> Bool {
         state.withLock { state in state.notifications.values.contains { $0.notification.kind == .charge } }
     }
 
     /// The charge notifications naming any of `transactionIDs`, by event time.
-    public func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+    public func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) async throws -> [ReceivedNotification] {
         state.withLock { state in
             state.notifications.values.filter { received in
                 received.notification.kind == kind && received.notification.transactionID.map(transactionIDs.contains) ?? false
@@ -282,7 +282,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     }
 
     /// The notifications of any kind naming any of `transactionIDs` with a product, by event time.
-    public func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
+    public func notificationsWithProduct(naming transactionIDs: Set<String>) async throws -> [ReceivedNotification] {
         state.withLock { state in
             state.notifications.values.filter { received in
                 received.notification.productID != nil && received.notification.transactionID.map(transactionIDs.contains) ?? false
@@ -295,7 +295,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     }
 
     /// What the app's events of `[fromMillis, toMillis)` reported for each of `keys`.
-    public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
+    public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) async throws -> [ClientReport] {
         guard !keys.isEmpty else { return [] }
         let wanted = Dictionary(keys.map { (ClientReportBlob.hash(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
         var reports = RecordsByTime(order: ClientReport.byTime)
@@ -310,7 +310,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     }
 
     /// The outcome of every event of `[fromMillis, toMillis)` that named a transaction or account token.
-    public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) throws -> [ReportedOutcome] {
+    public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) async throws -> [ReportedOutcome] {
         var outcomes: [ReportedOutcome] = []
         for (minute, part) in reportParts(fromMillis: fromMillis, toMillis: toMillis) {
             try part.reports.withUnsafeBytes {
@@ -331,14 +331,14 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     }
 
     /// The grants events of `[fromMillis, toMillis)` reported, by time, those of `selection`.
-    public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord] {
+    public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) async throws -> [GrantRecord] {
         try GrantBlob.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection) {
             try forEachGrantBlob(fromMillis: fromMillis, toMillis: toMillis, $0)
         }
     }
 
     /// The time and transaction fingerprint of each grant events of `[fromMillis, toMillis)` reported.
-    public func grantFingerprints(fromMillis: Int64, toMillis: Int64) throws -> [GrantFingerprint] {
+    public func grantFingerprints(fromMillis: Int64, toMillis: Int64) async throws -> [GrantFingerprint] {
         try GrantBlob.fingerprints(fromMillis: fromMillis, toMillis: toMillis) {
             try forEachGrantBlob(fromMillis: fromMillis, toMillis: toMillis, $0)
         }
@@ -358,14 +358,14 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.
-    public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
+    public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) async throws -> Int64 {
         state.withLock { state in
             state.clientDrops.reduce(0) { total, drop in total + (drop.key * 60_000 >= fromMillis && drop.key * 60_000 < toMillis ? drop.value : 0) }
         }
     }
 
     /// Charges and refunds of `[fromMillis, toMillis)` per step; see ``StoreRecordStore/storeActivity(fromMillis:toMillis:stepSeconds:)``.
-    public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
+    public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) async throws -> [StoreActivityRow] {
         let all = state.withLock { Array($0.notifications.values) }
         return StoreActivityRow.rows(of: all, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
     }

@@ -47,7 +47,7 @@ import Testing
         let notifications = SimulatedNotification.notifications(of: simulator.storeCharges, bundleID: SimulateCommand.bundleID)
         // Each notification is received by the end of the minute the App Store signed it in.
         for minute in Dictionary(grouping: notifications, by: { $0.signedMillis / 60_000 }).sorted(by: { $0.key < $1.key }) {
-            _ = try store.record(minute.value, receivedAtMillis: (minute.key + 1) * 60_000)
+            _ = try await store.record(minute.value, receivedAtMillis: (minute.key + 1) * 60_000)
         }
         let context = AlertContext(store: store, storedMaintenance: [], policy: .default)
         let end = start + 2 * 86_400

@@ -17,7 +17,7 @@ import Testing
         )
     }
 
-    @Test func aProductNoEventPricedTakesItsLatestChargesAmount() throws {
+    @Test func aProductNoEventPricedTakesItsLatestChargesAmount() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
         let now = RFC3339.parseMillis("2026-11-20T00:00:00Z")!
@@ -28,7 +28,7 @@ import Testing
         let unpriced = PurchaseEvent(
             eventID: "e2", timestampMillis: now - 3_600_000, productID: "coins_500", actionType: .purchase, resultType: .success)
         _ = try store.record([priced, unpriced], receivedAtMillis: now)
-        _ = try store.record(
+        _ = try await store.record(
             [
                 charge(1, product: "coins_500", price: 4.49, atMillis: now - 3 * 86_400_000),
                 charge(2, product: "coins_500", price: 4.99, atMillis: now - 86_400_000),
@@ -36,7 +36,7 @@ import Testing
                 charge(4, product: "coins_old", price: 9.99, atMillis: now - 8 * 86_400_000),
                 charge(5, product: "coins_free", price: nil, atMillis: now - 86_400_000),
             ], receivedAtMillis: now)
-        let prices = try store.knownPrices(before: now)
+        let prices = try await store.knownPrices(before: now)
         #expect(prices.map { "\($0.productID) \($0.price) \($0.currency)" }.sorted() == ["coins_100 0.99 USD", "coins_500 4.99 USD"])
     }
 }

@@ -103,7 +103,7 @@ import Testing
     let db: String
 
     /// Three App Store charges two hours ago that nothing granted; the third refunded since.
-    init() throws {
+    init() async throws {
         directory = try TemporaryDirectory()
         db = directory.file("write-off.sqlite")
         let charged = Int64(Date().timeIntervalSince1970) * 1000 - 2 * 3_600_000
@@ -114,9 +114,9 @@ import Testing
                 type: kind == .charge ? "ONE_TIME_CHARGE" : "REFUND", kind: kind, signedMillis: millis, transactionID: id, productID: "coins_500",
                 purchaseMillis: charged, price: 4.99, currency: "USD")
         }
-        _ = try store.record(
+        _ = try await store.record(
             ["2000000000000001", "2000000000000002", "2000000000000003"].map { notification($0, .charge, at: charged) }, receivedAtMillis: charged)
-        _ = try store.record([notification("2000000000000003", .refund, at: charged + 600_000)], receivedAtMillis: charged + 600_000)
+        _ = try await store.record([notification("2000000000000003", .refund, at: charged + 600_000)], receivedAtMillis: charged + 600_000)
     }
 
     private func run(_ arguments: [String]) async throws -> (ChildProcess.Termination, String) {

@@ -21,7 +21,7 @@ import Testing
 
     /// Three purchases asked back: one granted, one whose grant failed with a 503, one the app reported
     /// cancelled (by its account token); and a request of another app.
-    init() throws {
+    init() async throws {
         directory = try TemporaryDirectory()
         db = directory.file("consumption.sqlite")
         let now = Int64(Date().timeIntervalSince1970) * 1000
@@ -47,7 +47,7 @@ import Testing
                     price: 4.99, currency: "USD", appAccountToken: token),
                 receivedMillis: requested)
         }
-        _ = try store.record([
+        _ = try await store.record([
             request("2000000000000001"), request("2000000000000002"),
             request("2000000000000003", token: "6f1c0c1e-0000-4000-8000-000000000003"), request("2000000000000004", app: "com.example.other"),
         ])

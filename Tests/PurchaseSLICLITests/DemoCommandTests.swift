@@ -39,7 +39,7 @@ import Testing
         #expect((total ?? 0) > 5_000)
         // Every notification verified with the sample's test root and stored; the detour's charges fired
         // until 20:16 and are still owed at the end: the on-call page says so.
-        let notifications = try store.notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
+        let notifications = try await store.notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
         #expect(notifications.count > 4000)
         let oncall = try String(contentsOfFile: out + "/oncall.html", encoding: .utf8)
         #expect(oncall.contains("<strong>STILL OWED</strong>"))

@@ -12,7 +12,7 @@ import Testing
     @Test(
         "the grants before the span: every repeat found at the edges of the 7 days, none beyond; without charges, the grants around repeats alone",
         arguments: [true, false])
-    func repeatsAcrossTheSpansStart(complete: Bool) throws {
+    func repeatsAcrossTheSpansStart(complete: Bool) async throws {
         let store = InMemoryBucketStore()
         let from = RFC3339.parseMillis("2026-11-20T00:00:00Z")!
         let (hour, day): (Int64, Int64) = (3_600_000, 86_400_000)
@@ -36,7 +36,7 @@ import Testing
                 // Granted once, 3 days from any repeat: only the complete audit holds it.
                 grant("e1", "2000000000000005", at: from + 3 * day),
             ], receivedAtMillis: from + 9 * day)
-        let audit = try store.grantAudit(
+        let audit = try await store.grantAudit(
             fromMillis: from, toMillis: from + 9 * day, ledger: .empty, activity: .empty, rule: SLOPolicy.ReconciliationRule(), complete: complete)
         #expect(audit.repeats.map { "\($0.grant.record.eventID) of \($0.first.eventID)" } == ["d2 of d1", "a2 of a1", "c2 of c1"])
         // c1 repeats none but is repeated; b2 lies within the ticket lookback after a2.
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test("without charges: the repeats, what they repeat and every grant of the windows around them, as the complete audit has them")
-    func repeatAuditMatchesTheCompleteOne() throws {
+    func repeatAuditMatchesTheCompleteOne() async throws {
         let store = InMemoryBucketStore()
         let from = RFC3339.parseMillis("2026-11-20T00:00:00Z")!
         let (minute, day): (Int64, Int64) = (60_000, 86_400_000)
@@ -68,10 +68,10 @@ import Testing
         }
         _ = try store.record(events, receivedAtMillis: from + 14 * day)
         let rule = SLOPolicy.ReconciliationRule()
-        func audit(complete: Bool) throws -> GrantAudit {
-            try store.grantAudit(fromMillis: from, toMillis: from + 13 * day, ledger: .empty, activity: .empty, rule: rule, complete: complete)
+        func audit(complete: Bool) async throws -> GrantAudit {
+            try await store.grantAudit(fromMillis: from, toMillis: from + 13 * day, ledger: .empty, activity: .empty, rule: rule, complete: complete)
         }
-        let (whole, repeatsAlone) = (try audit(complete: true), try audit(complete: false))
+        let (whole, repeatsAlone) = (try await audit(complete: true), try await audit(complete: false))
         #expect(whole.repeats.count >= 6)
         #expect(repeatsAlone.repeats == whole.repeats)
         #expect(repeatsAlone.grants.count < whole.grants.count)

@@ -96,12 +96,12 @@ import Testing
         let cancelled = lostCharges.filter { $0.report?.lastResult == .cancel }.count
         #expect(cancelled > 0)
         let lost = try #require(report.cost.lost["purchase"])
-        let alone = try #require(
-            try await onDedicatedThread {
-                try logs.context.lostPurchases(
-                    of: "purchase", from: detour.firstBadSeconds, until: detour.endsAt ?? demoTime,
-                    filters: [.actionType: ["purchase"], .productID: ["coins_500"]], target: 0.99)
-            })
+        let computedAlone = try await onDedicatedThread {
+            try await logs.context.lostPurchases(
+                of: "purchase", from: detour.firstBadSeconds, until: detour.endsAt ?? demoTime,
+                filters: [.actionType: ["purchase"], .productID: ["coins_500"]], target: 0.99)
+        }
+        let alone = try #require(computedAlone)
         #expect(abs(lost.purchases - max(0, alone.purchases - Double(cancelled))) < 0.001, "\(lost) \(alone) \(cancelled)")
         #expect(spike.cost?.lost["purchase"] != nil)
         #expect(

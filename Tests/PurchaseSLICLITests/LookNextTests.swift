@@ -117,7 +117,7 @@ import Testing
     func theLookNextOfAnAlertListsWhatItCounted(_ incident: Incident) async throws {
         let database = directory.file("\(incident.scenario.rawValue).sqlite")
         let (report, time) = try await onDedicatedThread { () async throws -> (AlertReport?, Int64) in
-            let context = try Self.simulate(incident, into: database)
+            let context = try await Self.simulate(incident, into: database)
             let start = seconds("2026-11-09T00:00:00Z")
             let episodes = try await context.episodeReports(from: start, to: start + 2 * 86_400, stepSeconds: 60)
             guard let first = episodes.first(where: { $0.finding.kind == incident.kind }) else { return (nil, start) }
@@ -130,7 +130,7 @@ import Testing
 
     /// `historyDays` of steady traffic, then 2 days of the scenario from 2026-11-09, with the App Store's
     /// notifications of its charges, each received by the end of the minute it was signed in.
-    private static func simulate(_ incident: Incident, into database: String) throws -> AlertContext {
+    private static func simulate(_ incident: Incident, into database: String) async throws -> AlertContext {
         let store = try SQLiteBucketStore(path: database)
         let start = seconds("2026-11-09T00:00:00Z") * 1000
         let history = SimulationParameters(
@@ -139,7 +139,7 @@ import Testing
         let run = SimulationParameters(
             scenario: incident.scenario, startMillis: start, days: 2, seed: 3, attemptsPerMinute: incident.attemptsPerMinute)
         let simulator = TrafficSimulator(run)
-        func record(_ events: some Sequence<PurchaseEvent>) throws {
+        func record(_ events: some Sequence<PurchaseEvent>) async throws {
             var batch: [PurchaseEvent] = []
             for event in events {
                 batch.append(event)
@@ -150,11 +150,11 @@ import Testing
             }
             _ = try store.record(batch, receivedAtMillis: 0)
         }
-        if incident.historyDays > 0 { try record(TrafficSimulator(history)) }
-        try record(simulator)
+        if incident.historyDays > 0 { try await record(TrafficSimulator(history)) }
+        try await record(simulator)
         let notifications = SimulatedNotification.notifications(of: simulator.storeCharges, bundleID: SimulateCommand.bundleID)
         for minute in Dictionary(grouping: notifications, by: { $0.signedMillis / 60_000 }).sorted(by: { $0.key < $1.key }) {
-            _ = try store.record(minute.value, receivedAtMillis: (minute.key + 1) * 60_000)
+            _ = try await store.record(minute.value, receivedAtMillis: (minute.key + 1) * 60_000)
         }
         return AlertContext(store: store, storedMaintenance: [], policy: .default, databasePath: database)
     }

@@ -16,12 +16,12 @@ import Testing
     let db: String
 
     /// Four App Store charges two hours ago that nothing granted.
-    init() throws {
+    init() async throws {
         directory = try TemporaryDirectory()
         db = directory.file("make-whole.sqlite")
         let charged = Int64(Date().timeIntervalSince1970) * 1000 - 2 * 3_600_000
         let store = try SQLiteBucketStore(path: db)
-        _ = try store.record(
+        _ = try await store.record(
             ["2000000000000001", "2000000000000002", "2000000000000003", "2000000000000004"].enumerated().map { index, id in
                 StoreNotification(
                     store: .apple, notificationID: "n\(id)", environment: "Production", appID: "com.example.app", type: "ONE_TIME_CHARGE",

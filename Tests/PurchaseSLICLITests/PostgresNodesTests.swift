@@ -167,7 +167,7 @@ struct MigrateCommandTests {
             ])
         #expect(declared.termination == .exit(0), "\(declared.output)")
         // A charge nobody granted, written off by a person: a fact the charge's state rests on, which moves too.
-        _ = try SQLiteBucketStore(path: sqlite).record(
+        _ = try await SQLiteBucketStore(path: sqlite).record(
             [
                 StoreNotification(
                     store: .apple, notificationID: "charge-1", environment: "Production", appID: "com.example.coins", type: "ONE_TIME_CHARGE",

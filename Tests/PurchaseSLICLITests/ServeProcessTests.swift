@@ -234,7 +234,7 @@ struct ServerProcess {
         }
         _ = await killer.result
         #expect(stored.count >= 5 && stored.count < bodies.count, "\(stored.count) acknowledged before the kill")
-        let afterKill = Set(
+        let afterKill = await Set(
             try SQLiteBucketStore(path: database).notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
                 .map(\.notification.notificationID))
         #expect(Set(stored.map { notifications[$0].notificationID }).isSubset(of: afterKill))
@@ -242,7 +242,7 @@ struct ServerProcess {
         let restarted = try await ServerProcess(executable: executable, database: database, arguments: arguments)
         for body in bodies { #expect(await restarted.post(body, to: "/v1/stores/apple/notifications") == 200) }
         #expect(await restarted.stop(signal: SIGTERM) == .exit(0))
-        let final = try SQLiteBucketStore(path: database).notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
+        let final = try await SQLiteBucketStore(path: database).notifications(kinds: [.charge], fromMillis: 0, toMillis: .max)
         #expect(final.map(\.notification.notificationID).sorted() == notifications.map(\.notificationID).sorted())
     }
 }

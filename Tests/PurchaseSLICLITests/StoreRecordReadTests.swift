@@ -29,7 +29,7 @@ import Testing
     @Test("one read of the notifications: the ledger and the hourly activity the store's own queries give, products found outside the read")
     func oneReadAnswersAsTheStore() async throws {
         let store = try SQLiteBucketStore(path: directory.file("store.sqlite"))
-        _ = try store.record(
+        _ = try await store.record(
             [
                 told("c1", .charge, hoursBefore: 2, transaction: "t1", product: "coins_100"),
                 told("c1-again", .charge, hoursBefore: 2, transaction: "t1", product: "coins_100"),
@@ -45,7 +45,7 @@ import Testing
         let policy = SLOPolicy.default
         let context = AlertContext(store: store, storedMaintenance: [], policy: policy)
         let read = try await context.storeRecord(from: ten - 3600, to: ten)
-        let activity = StoreActivitySeries(
+        let activity = await StoreActivitySeries(
             rows: try store.storeActivity(fromMillis: read.activity.startSeconds * 1000, toMillis: ten * 1000, stepSeconds: 3600),
             startSeconds: read.activity.startSeconds, endSeconds: ten, environments: policy.reconciliation.environments)
         #expect(read.activity.keys.map { "\($0.store.rawValue) \($0.productID)" } == ["apple coins_100", "apple gems_10", "google coins_500"])

@@ -355,7 +355,7 @@ struct AlertSurfaces {
     init(_ logs: SampleLogs, at time: Int64, pages: Bool) async throws {
         self.time = time
         reports = try await logs.context.firingReports(at: time)
-        let freshness = try logs.context.freshness(at: time)
+        let freshness = try await logs.context.freshness(at: time)
         text = ShownAlert.parse(text: AlertOutput.text(reports, now: time, freshness: freshness))
         markdown = ShownAlert.parse(markdown: AlertOutput.markdown(reports, now: time, freshness: freshness))
         slack = ShownAlert.parse(slack: AlertOutput.slack(reports, now: time, freshness: freshness))

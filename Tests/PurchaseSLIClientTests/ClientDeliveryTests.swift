@@ -129,7 +129,7 @@ import Testing
         #expect(byProduct.contains { $0.key == ["p119"] && $0.counts.total == 100 })
         #expect(!byProduct.contains { $0.key == ["p0"] })
         #expect(try await server.metrics().contains("purchase_sli_client_dropped_events_total \(dropped)"))
-        #expect(try SQLiteBucketStore(path: server.database).clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == Int64(dropped))
+        await #expect(try SQLiteBucketStore(path: server.database).clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == Int64(dropped))
         #expect(sli.droppedEvents == 0)
         await server.stop(SIGTERM)
     }

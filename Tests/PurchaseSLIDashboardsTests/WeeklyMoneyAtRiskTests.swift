@@ -30,7 +30,7 @@ struct WeeklyMoneyAtRiskTests {
                 store: .apple, notificationID: "refund", environment: "Production", appID: "com.example.app", type: "REFUND", kind: .refund,
                 signedMillis: RFC3339.parseMillis("2026-11-20T08:00:00Z")!, transactionID: "t0", productID: "coins_500", price: 4.99,
                 currency: "USD", revocationMillis: RFC3339.parseMillis("2026-11-20T08:00:00Z")!))
-        _ = try store.record(notifications, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
+        _ = try await store.record(notifications, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
         // t0…t3 and c1 granted; t4, t5 (this week) and p1 (the week before) never.
         let grants = ["t0", "t1", "t2", "t3", "c1"].enumerated().map { index, id in
             var event = PurchaseEvent(
@@ -68,7 +68,7 @@ struct WeeklyMoneyAtRiskTests {
             ("paid", "2026-11-14T09:00:00Z", "2026-11-14T09:01:00Z"), ("other", "2026-11-15T11:00:00Z", "2026-11-15T12:00:00Z"),
             ("late", "2026-11-15T10:00:00Z", "2026-11-17T08:00:00Z"),
         ] {
-            _ = try store.record([charge(id, time)], receivedAtMillis: RFC3339.parseMillis(received)!)
+            _ = try await store.record([charge(id, time)], receivedAtMillis: RFC3339.parseMillis(received)!)
         }
         // (transaction, granted at): twice within the week before, twice across the weeks' boundary.
         let grants = [

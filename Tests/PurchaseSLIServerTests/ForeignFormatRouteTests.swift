@@ -283,7 +283,7 @@ import Testing
             }
         }
         let now = Int64(Date().timeIntervalSince1970) * 1000
-        #expect(try store.clientDroppedEvents(fromMillis: now - 3_600_000, toMillis: now + 60_000) == 37)
+        await #expect(try store.clientDroppedEvents(fromMillis: now - 3_600_000, toMillis: now + 60_000) == 37)
     }
 
     @Test(
@@ -304,6 +304,6 @@ import Testing
             }
         }
         #expect(try countedEvents(store) == 0)
-        #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 0)
+        await #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 0)
     }
 }

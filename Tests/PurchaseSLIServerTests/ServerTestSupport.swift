@@ -48,37 +48,37 @@ protocol SQLiteRecordsForwarding: StoreRecordStore, SQLRecordStore {
 }
 
 extension SQLiteRecordsForwarding {
-    func record(_ notifications: [ReceivedNotification]) throws -> NotificationOutcome { try base.record(notifications) }
-    func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) throws -> [ReceivedNotification] {
-        try base.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis)
+    func record(_ notifications: [ReceivedNotification]) async throws -> NotificationOutcome { try await base.record(notifications) }
+    func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) async throws -> [ReceivedNotification] {
+        try await base.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis)
     }
-    func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) throws -> [ClientReport] {
-        try base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)
+    func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) async throws -> [ClientReport] {
+        try await base.clientReports(keys, fromMillis: fromMillis, toMillis: toMillis)
     }
-    func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) throws -> [ReportedOutcome] {
-        try base.reportedOutcomes(fromMillis: fromMillis, toMillis: toMillis, keyHashes: keyHashes)
-    }
-
-    func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
-        try base.notifications(of: kind, naming: transactionIDs)
-    }
-    func holdsCharges() throws -> Bool { try base.holdsCharges() }
-    func notificationsWithProduct(naming transactionIDs: Set<String>) throws -> [ReceivedNotification] {
-        try base.notificationsWithProduct(naming: transactionIDs)
+    func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) async throws -> [ReportedOutcome] {
+        try await base.reportedOutcomes(fromMillis: fromMillis, toMillis: toMillis, keyHashes: keyHashes)
     }
 
-    func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) throws -> [GrantRecord] {
-        try base.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection)
+    func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) async throws -> [ReceivedNotification] {
+        try await base.notifications(of: kind, naming: transactionIDs)
     }
-    func grantFingerprints(fromMillis: Int64, toMillis: Int64) throws -> [GrantFingerprint] {
-        try base.grantFingerprints(fromMillis: fromMillis, toMillis: toMillis)
+    func holdsCharges() async throws -> Bool { try await base.holdsCharges() }
+    func notificationsWithProduct(naming transactionIDs: Set<String>) async throws -> [ReceivedNotification] {
+        try await base.notificationsWithProduct(naming: transactionIDs)
     }
-    func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) throws -> Int64 {
-        try base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
+
+    func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) async throws -> [GrantRecord] {
+        try await base.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection)
+    }
+    func grantFingerprints(fromMillis: Int64, toMillis: Int64) async throws -> [GrantFingerprint] {
+        try await base.grantFingerprints(fromMillis: fromMillis, toMillis: toMillis)
+    }
+    func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) async throws -> Int64 {
+        try await base.clientDroppedEvents(fromMillis: fromMillis, toMillis: toMillis)
     }
     var sql: any SQLExecutor { base.sql }
-    func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) throws -> [StoreActivityRow] {
-        try base.storeActivity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
+    func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) async throws -> [StoreActivityRow] {
+        try await base.storeActivity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
     }
 }
 

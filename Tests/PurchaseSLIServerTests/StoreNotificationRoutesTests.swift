@@ -42,7 +42,7 @@ struct StoreNotificationRoutesTests {
     }
 
     private var stored: [StoreNotification] {
-        get throws { try store.notifications(kinds: Set(StoreEventKind.allCases), fromMillis: 0, toMillis: .max).map(\.notification) }
+        get async throws { try await store.notifications(kinds: Set(StoreEventKind.allCases), fromMillis: 0, toMillis: .max).map(\.notification) }
     }
 
     @Test("an App Store notification is stored once; its resend is answered 200 again and not stored twice")
@@ -57,7 +57,7 @@ struct StoreNotificationRoutesTests {
                 }
             }
         }
-        #expect(try stored == [sent])
+        await #expect(try stored == [sent])
     }
 
     @Test(
@@ -80,7 +80,7 @@ struct StoreNotificationRoutesTests {
                 #expect(errorMessage(response.body).contains(reason), "\(errorMessage(response.body))")
             }
         }
-        #expect(try stored.isEmpty)
+        await #expect(try stored.isEmpty)
     }
 
     @Test("without a configured bundle the App Store endpoint refuses with 403 and says which option is missing")
@@ -116,7 +116,7 @@ struct StoreNotificationRoutesTests {
                 #expect(bodyJSON(response.body)["duplicates"] as? Int == 1)
             }
         }
-        #expect(try stored.map(\.transactionID) == ["token-1"])
+        await #expect(try stored.map(\.transactionID) == ["token-1"])
     }
 
     @Test(

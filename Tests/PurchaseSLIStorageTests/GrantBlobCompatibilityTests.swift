@@ -8,7 +8,7 @@ import Testing
 /// Grants stored before ids were written compactly (each id as its length and bytes), and before their
 /// fingerprints were kept apart (migration `v14-grant-fingerprints`), read as they did.
 @Suite struct GrantBlobCompatibilityTests {
-    @Test func grantsWrittenWithIDsInFullStillRead() throws {
+    @Test func grantsWrittenWithIDsInFullStillRead() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("old.sqlite")
         let old = try DatabaseQueue(path: path)
@@ -22,7 +22,7 @@ import Testing
             [0xFA, 0x01] + inline("9b825964-86ce-4385-952b-015481e15515") + inline("2036651470292976") + [0, 0, 1, 0, 0, 0, 0, 0]
         // The next minute, one with a UUID transaction id in full (upper case).
         let uuidRecord: [UInt8] = [0x0A] + inline("e-old-2") + inline("9B825964-86CE-4385-952B-015481E15515") + [0, 0, 1, 0, 0, 0, 0, 0]
-        try old.write { db in
+        try await old.write { db in
             for (row, bytes) in [(minute, strings + [1] + record), (minute + 1, strings + [1] + uuidRecord)] {
                 try db.execute(
                     sql: "INSERT INTO client_report_minute (minute, part, reports, grants, received) VALUES (?, 0, ?, ?, ?)",
@@ -31,13 +31,13 @@ import Testing
         }
         try old.close()
         let store = try SQLiteBucketStore(path: path)
-        let grants = try store.grants(fromMillis: minute * 60_000, toMillis: (minute + 1) * 60_000)
+        let grants = try await store.grants(fromMillis: minute * 60_000, toMillis: (minute + 1) * 60_000)
         #expect(grants.map(\.eventID) == ["9b825964-86ce-4385-952b-015481e15515"])
         #expect(grants.map(\.transactionID) == ["2036651470292976"])
         #expect(grants.map(\.millis) == [minute * 60_000 + 250])
         #expect(grants.map(\.productID) == ["coins_100"] && grants.map(\.actionType) == [.purchase])
         // Found by its transaction too, though written in full rather than as a number.
-        let named = try store.grants(fromMillis: minute * 60_000, toMillis: (minute + 1) * 60_000, of: .transactions(["2036651470292976"]))
+        let named = try await store.grants(fromMillis: minute * 60_000, toMillis: (minute + 1) * 60_000, of: .transactions(["2036651470292976"]))
         #expect(named.map(\.eventID) == ["9b825964-86ce-4385-952b-015481e15515"])
         // Each id's fingerprint is that of the same id written now (a number, a UUID's 16 bytes): a repeat
         // across the two is found. The new grants are a second part of a minute the migration filled.
@@ -49,12 +49,15 @@ import Testing
             return event
         }
         _ = try store.record(again, receivedAtMillis: (minute + 3) * 60_000)
-        let fingerprints = try store.grantFingerprints(fromMillis: minute * 60_000, toMillis: (minute + 3) * 60_000).sorted { $0.millis < $1.millis }
+        let fingerprints = try await store.grantFingerprints(fromMillis: minute * 60_000, toMillis: (minute + 3) * 60_000).sorted {
+            $0.millis < $1.millis
+        }
         #expect(
             fingerprints.map(\.transaction) == [fingerprints[0].transaction, fingerprints[1].transaction] + fingerprints.prefix(2).map(\.transaction))
         #expect(fingerprints[0].transaction != fingerprints[1].transaction)
         for (fingerprint, events) in zip(fingerprints.prefix(2), [["9b825964-86ce-4385-952b-015481e15515", "e-new-0"], ["e-old-2", "e-new-1"]]) {
-            let found = try store.grants(fromMillis: minute * 60_000, toMillis: (minute + 3) * 60_000, of: .fingerprints([fingerprint.transaction]))
+            let found = try await store.grants(
+                fromMillis: minute * 60_000, toMillis: (minute + 3) * 60_000, of: .fingerprints([fingerprint.transaction]))
             #expect(found.map(\.eventID) == events)
         }
     }

@@ -21,18 +21,18 @@ struct StoreRecordTests {
     }
 
     @Test("a notification is stored once, within a call, across calls and after reopening, and read back whole")
-    func storedOnce() throws {
+    func storedOnce() async throws {
         let path = directory.file("db.sqlite")
         let first = notification("n1", at: "2026-11-20T10:02:40Z", transaction: "t1")
         do {
             let store = try SQLiteBucketStore(path: path)
-            let outcome = try store.record(
+            let outcome = try await store.record(
                 [first, first, notification("n2", at: "2026-11-20T10:03:00Z", transaction: "t2")], receivedAtMillis: receivedAt)
             #expect(outcome.accepted == 2 && outcome.duplicateIndexes == [1])
         }
         let store = try SQLiteBucketStore(path: path)
-        #expect(try store.record([first], receivedAtMillis: receivedAt).duplicateIndexes == [0])
-        let read = try store.notifications(
+        await #expect(try store.record([first], receivedAtMillis: receivedAt).duplicateIndexes == [0])
+        let read = try await store.notifications(
             kinds: [.charge], fromMillis: RFC3339.parseMillis("2026-11-20T00:00:00Z")!, toMillis: RFC3339.parseMillis("2026-11-21T00:00:00Z")!)
         #expect(read.map(\.notification) == [first, notification("n2", at: "2026-11-20T10:03:00Z", transaction: "t2")])
         #expect(read.allSatisfy { $0.receivedMillis == receivedAt })
@@ -57,29 +57,29 @@ struct StoreRecordTests {
     }
 
     @Test("a damaged report blob is an error naming its minute, for any cut of its bytes, never a crash")
-    func damagedBlobIsAnError() throws {
+    func damagedBlobIsAnError() async throws {
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path)
         var failed = event("f1", at: "2026-11-20T10:00:30Z", result: .failure, status: 500, error: "grant timed out")
         failed.transactionID = "t1"
         _ = try store.record([failed], receivedAtMillis: receivedAt)
-        let blob = try DatabaseQueue(path: path).read { try [UInt8](Data.fetchOne($0, sql: "SELECT reports FROM client_report_minute")!) }
+        let blob = try await DatabaseQueue(path: path).read { try [UInt8](Data.fetchOne($0, sql: "SELECT reports FROM client_report_minute")!) }
         for cut in 0..<blob.count {
-            try DatabaseQueue(path: path).write {
+            try await DatabaseQueue(path: path).write {
                 try $0.execute(sql: "UPDATE client_report_minute SET reports = ?", arguments: [Data(blob[..<cut])])
             }
-            #expect(throws: StorageError.self) {
-                try store.clientReports([.transactionID("t1")], fromMillis: 0, toMillis: receivedAt)
+            await #expect(throws: StorageError.self) {
+                try await store.clientReports([.transactionID("t1")], fromMillis: 0, toMillis: receivedAt)
             }
         }
     }
 
     @Test("a database of the keyed reports (v5) keeps them when it moves to reports by minute")
-    func keyedReportsMigrate() throws {
+    func keyedReportsMigrate() async throws {
         let path = directory.file("v5.sqlite")
         _ = try SQLiteBucketStore(path: path)
         // The file as the version before wrote it: one report per key, and no migration v6 yet.
-        try DatabaseQueue(path: path).write { db in
+        try await DatabaseQueue(path: path).write { db in
             try db.execute(
                 sql: """
                     DROP TABLE client_report_minute;
@@ -94,7 +94,7 @@ struct StoreRecordTests {
                     """)
         }
         let store = try SQLiteBucketStore(path: path)
-        let reports = try store.clientReports(
+        let reports = try await store.clientReports(
             [.transactionID("t1"), .appAccountToken("b5c1e2d4-0000-4000-8000-000000000001")], fromMillis: 0, toMillis: .max / 2)
         #expect(
             Set(reports) == [

@@ -62,17 +62,18 @@ struct AppScopedStoreContractTests {
                 store: .apple, notificationID: id, environment: "Production", appID: app, type: "ONE_TIME_CHARGE", kind: .charge,
                 signedMillis: time, transactionID: "t-\(id)", productID: "coins_100", purchaseMillis: time, price: price, currency: "USD")
         }
-        _ = try store.record(
+        _ = try await store.record(
             [
                 charge("n1", app: "com.example.coins", price: 1), charge("n2", app: "com.example.premium", price: 5),
                 charge("n3", app: "com.example.premium", price: 5),
             ], receivedAtMillis: receivedAt)
         let view = AppScopedStore(store, app: "com.example.premium")
         let day = (RFC3339.parseMillis("2026-11-20T00:00:00Z")!, RFC3339.parseMillis("2026-11-21T00:00:00Z")!)
-        #expect(try view.notifications(kinds: [.charge], fromMillis: day.0, toMillis: day.1).map(\.notification.notificationID) == ["n2", "n3"])
-        let rows = try view.storeActivity(fromMillis: day.0, toMillis: day.1, stepSeconds: 86_400)
+        await #expect(
+            try view.notifications(kinds: [.charge], fromMillis: day.0, toMillis: day.1).map(\.notification.notificationID) == ["n2", "n3"])
+        let rows = try await view.storeActivity(fromMillis: day.0, toMillis: day.1, stepSeconds: 86_400)
         #expect(rows.map { "\($0.appID) \($0.count) \($0.amount)" } == ["com.example.premium 2 10.0"])
-        let all = try store.storeActivity(fromMillis: day.0, toMillis: day.1, stepSeconds: 86_400)
+        let all = try await store.storeActivity(fromMillis: day.0, toMillis: day.1, stepSeconds: 86_400)
         #expect(all.map { "\($0.appID) \($0.count)" } == ["com.example.coins 1", "com.example.premium 2"])
     }
 }

@@ -24,24 +24,24 @@ struct StoreRecordContractTests {
         let store = try await backend.store().store
         let first = notification("n1", at: "2026-11-20T10:02:40Z", transaction: "t1")
         let refund = notification("n2", kind: .refund, at: "2026-11-20T12:00:00Z", transaction: "t1")
-        let outcome = try store.record(
+        let outcome = try await store.record(
             [first, first, refund, notification("n3", at: "2026-11-21T10:00:00Z", transaction: "t3")],
             receivedAtMillis: receivedAt)
         #expect(outcome.accepted == 3 && outcome.duplicateIndexes == [1])
-        #expect(try store.record([first], receivedAtMillis: receivedAt + 1).duplicateIndexes == [0])
-        let read = try store.notifications(kinds: [.charge], fromMillis: day.0, toMillis: day.1)
+        await #expect(try store.record([first], receivedAtMillis: receivedAt + 1).duplicateIndexes == [0])
+        let read = try await store.notifications(kinds: [.charge], fromMillis: day.0, toMillis: day.1)
         #expect(read == [ReceivedNotification(first, receivedMillis: receivedAt)])
-        #expect(try store.notifications(kinds: [.refund], fromMillis: day.0, toMillis: day.1).map(\.notification) == [refund])
-        #expect(
+        await #expect(try store.notifications(kinds: [.refund], fromMillis: day.0, toMillis: day.1).map(\.notification) == [refund])
+        await #expect(
             try store.notifications(kinds: [.charge, .refund], fromMillis: day.0, toMillis: day.1).map(\.notification.notificationID)
                 == ["n1", "n2"])
-        #expect(try store.notifications(kinds: [], fromMillis: day.0, toMillis: day.1).isEmpty)
+        await #expect(try store.notifications(kinds: [], fromMillis: day.0, toMillis: day.1).isEmpty)
         // A family member's share is kept as such, and left out of the store activity (no money moved).
         var shared = notification("n4", at: "2026-11-20T11:00:00Z", transaction: "t4")
         shared.isFamilyShared = true
-        _ = try store.record([shared], receivedAtMillis: receivedAt)
-        #expect(try store.notifications(of: .charge, naming: ["t4"]).map(\.notification) == [shared])
-        let activity = try store.storeActivity(fromMillis: day.0, toMillis: day.1, stepSeconds: 86_400)
+        _ = try await store.record([shared], receivedAtMillis: receivedAt)
+        await #expect(try store.notifications(of: .charge, naming: ["t4"]).map(\.notification) == [shared])
+        let activity = try await store.storeActivity(fromMillis: day.0, toMillis: day.1, stepSeconds: 86_400)
         #expect(activity.filter { $0.kind == .charge }.map(\.count).reduce(0, +) == 1, "\(activity)")
     }
 
@@ -71,7 +71,7 @@ struct StoreRecordContractTests {
         _ = try store.record(
             [attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e3", .success, at: "2026-11-20T10:20:00Z")],
             receivedAtMillis: receivedAt)
-        let reports = try store.clientReports(
+        let reports = try await store.clientReports(
             [.transactionID("t1"), .appAccountToken(token), .transactionID("t9")], fromMillis: day.0, toMillis: day.1)
         // One report per event (the resend of e1 not again), in time order; merging is the ledger's.
         #expect(
@@ -83,20 +83,20 @@ struct StoreRecordContractTests {
         #expect(reports[2].firstGrantMillis == RFC3339.parseMillis("2026-11-20T10:20:00Z") && reports[1].firstGrantMillis == nil)
         #expect(reports[1].lastErrorDescription == "grant timed out" && reports[1].lastStatusCode == 500 && reports[0].productID == "coins_100")
         // The range is of the events' times, to the millisecond.
-        #expect(
+        await #expect(
             try store.clientReports(
                 [.transactionID("t1")], fromMillis: RFC3339.parseMillis("2026-11-20T10:02:00.001Z")!,
                 toMillis: RFC3339.parseMillis("2026-11-20T10:20:00Z")!
             ).map(\.lastResult) == [.failure])
-        #expect(try store.clientReports([.transactionID("t1")], fromMillis: day.1, toMillis: day.1 + 86_400_000).isEmpty)
+        await #expect(try store.clientReports([.transactionID("t1")], fromMillis: day.1, toMillis: day.1 + 86_400_000).isEmpty)
         var failed = event("f1", at: "2026-11-20T11:00:00Z", result: .failure, status: 503, error: "verification failed: 503")
         (failed.transactionID, failed.planID) = ("t-failed", "coins-small")
         _ = try store.record([failed], receivedAtMillis: receivedAt)
-        #expect(
+        await #expect(
             try store.clientReports([.transactionID("t-failed")], fromMillis: day.0, toMillis: day.1)
                 == [ClientReport(key: .transactionID("t-failed"), event: failed)])
         // Every event's outcome, by its key's hash, whoever asks: what retried transactions are counted from.
-        let outcomes = try store.reportedOutcomes(fromMillis: day.0, toMillis: day.1, keyHashes: nil)
+        let outcomes = try await store.reportedOutcomes(fromMillis: day.0, toMillis: day.1, keyHashes: nil)
         let t1 = ClientReportBlob.hash(of: .transactionID("t1"))
         #expect(
             outcomes.sorted { $0.millis < $1.millis }.map { "\($0.keyHash == t1 ? "t1" : "other") \($0.result.rawValue)" } == [
@@ -108,10 +108,10 @@ struct StoreRecordContractTests {
                     keyHash: ClientReportBlob.hash(of: .transactionID("t-failed")), productID: "coins_100", planID: "coins-small",
                     actionType: "purchase", result: .failure, millis: RFC3339.parseMillis("2026-11-20T11:00:00Z")!, firstGrantMillis: nil))
         #expect(outcomes.first { $0.result == .success }?.firstGrantMillis == RFC3339.parseMillis("2026-11-20T10:20:00Z"))
-        #expect(try store.reportedOutcomes(fromMillis: day.1, toMillis: day.1 + 86_400_000, keyHashes: nil).isEmpty)
+        await #expect(try store.reportedOutcomes(fromMillis: day.1, toMillis: day.1 + 86_400_000, keyHashes: nil).isEmpty)
         // Only the keys asked for, when asked.
-        #expect(try store.reportedOutcomes(fromMillis: day.0, toMillis: day.1, keyHashes: [t1]).count == 4)
-        #expect(try store.reportedOutcomes(fromMillis: day.0, toMillis: day.1, keyHashes: []).isEmpty)
+        await #expect(try store.reportedOutcomes(fromMillis: day.0, toMillis: day.1, keyHashes: [t1]).count == 4)
+        await #expect(try store.reportedOutcomes(fromMillis: day.0, toMillis: day.1, keyHashes: []).isEmpty)
     }
 
     @Test(
@@ -141,7 +141,7 @@ struct StoreRecordContractTests {
         // Read from a file today: events of the same days, not settled until 9 days from now.
         _ = try store.record([attempt("f1", .failure, at: "2026-11-01T11:00:00Z", transaction: "t-file")], receivedAtMillis: now)
         // The charge of t-charged; one of t-late-charge more than 7 days after its report, out of its reach.
-        _ = try store.record(
+        _ = try await store.record(
             [
                 notification("n1", at: "2026-11-01T09:59:30Z", transaction: "t-charged"),
                 notification("n2", at: "2026-11-09T10:02:00Z", transaction: "t-late-charge"),
@@ -152,20 +152,21 @@ struct StoreRecordContractTests {
             .appAccountToken(token),
         ]
         let range = (RFC3339.parseMillis("2026-10-30T00:00:00Z")!, now)
-        #expect(try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).count == 7)
+        await #expect(try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).count == 7)
         _ = try store.prune(nowMillis: now)
-        let settled = try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).map { "\($0.key.text) \($0.lastResult.rawValue)" }
+        let settled = try await store.clientReports(keys, fromMillis: range.0, toMillis: range.1).map { "\($0.key.text) \($0.lastResult.rawValue)" }
         #expect(
             settled == [
                 "transactionID t-charged start", "appAccountToken \(token) start", "transactionID t-charged success", "transactionID t-file failure",
                 "transactionID t-charged alreadyGranted",
             ])
-        #expect(try store.grants(fromMillis: range.0, toMillis: range.1).map(\.eventID) == ["c2", "u1", "l1"])
+        await #expect(try store.grants(fromMillis: range.0, toMillis: range.1).map(\.eventID) == ["c2", "u1", "l1"])
         _ = try store.prune(nowMillis: now + 3_600_000)
-        #expect(try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).map { "\($0.key.text) \($0.lastResult.rawValue)" } == settled)
+        await #expect(
+            try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).map { "\($0.key.text) \($0.lastResult.rawValue)" } == settled)
         // Nine days after the file was read, its report goes too.
         _ = try store.prune(nowMillis: now + 10 * 86_400_000)
-        #expect(try store.clientReports([.transactionID("t-file")], fromMillis: range.0, toMillis: range.1).isEmpty)
+        await #expect(try store.clientReports([.transactionID("t-file")], fromMillis: range.0, toMillis: range.1).isEmpty)
     }
 
     /// Grants write UUIDs and decimal ids compactly: every shape of id reads back exactly as sent.
@@ -184,7 +185,7 @@ struct StoreRecordContractTests {
             return made
         }
         _ = try store.record(events, receivedAtMillis: receivedAt)
-        let grants = try store.grants(fromMillis: day.0, toMillis: day.1)
+        let grants = try await store.grants(fromMillis: day.0, toMillis: day.1)
         #expect(grants.map(\.eventID) == ids)
         #expect(grants.map(\.transactionID) == ids.reversed())
         // Read by the transactions named: each shape found as written, no other (a case or a digit apart), an
@@ -193,18 +194,18 @@ struct StoreRecordContractTests {
             ["9B825964-86CE-4385-952B-015481E15515", "0123"], ["2036651470292976", "", "tx-ü"], ["missing", "00"],
             ["0", "GPA.3372-1234-5678-90123", "0"],
         ] {
-            let named = try store.grants(fromMillis: day.0, toMillis: day.1, of: .transactions(wanted)).map(\.transactionID)
+            let named = try await store.grants(fromMillis: day.0, toMillis: day.1, of: .transactions(wanted)).map(\.transactionID)
             #expect(named == ids.reversed().filter(Set(wanted).contains), "naming \(wanted)")
         }
         // Their fingerprints: one a grant, each id its own, and each finds its grant alone.
-        let fingerprints = try store.grantFingerprints(fromMillis: day.0, toMillis: day.1).sorted { $0.millis < $1.millis }
+        let fingerprints = try await store.grantFingerprints(fromMillis: day.0, toMillis: day.1).sorted { $0.millis < $1.millis }
         #expect(fingerprints.map(\.millis) == grants.map(\.millis))
         #expect(Set(fingerprints.map(\.transaction)).count == ids.count)
         for (fingerprint, id) in zip(fingerprints, ids.reversed()) {
-            let found = try store.grants(fromMillis: day.0, toMillis: day.1, of: .fingerprints([fingerprint.transaction]))
+            let found = try await store.grants(fromMillis: day.0, toMillis: day.1, of: .fingerprints([fingerprint.transaction]))
             #expect(found.map(\.transactionID) == [id])
         }
-        #expect(try store.grantFingerprints(fromMillis: day.0, toMillis: grants[1].millis).map(\.millis) == [grants[0].millis])
+        await #expect(try store.grantFingerprints(fromMillis: day.0, toMillis: grants[1].millis).map(\.millis) == [grants[0].millis])
     }
 
     /// Reads sort each minute's grants and rely on minutes coming in order: batches written late, out of
@@ -232,11 +233,11 @@ struct StoreRecordContractTests {
             ],
         ]
         for (index, batch) in batches.enumerated() { _ = try store.record(batch, receivedAtMillis: receivedAt + Int64(index) * 1000) }
-        #expect(try store.grants(fromMillis: day.0, toMillis: day.1).map(\.eventID) == ["e2", "e1", "e3", "e4", "e6", "e5"])
-        let named = try store.grants(fromMillis: day.0, toMillis: day.1, of: .transactions(["2000000000000003", "2000000000000001"]))
+        await #expect(try store.grants(fromMillis: day.0, toMillis: day.1).map(\.eventID) == ["e2", "e1", "e3", "e4", "e6", "e5"])
+        let named = try await store.grants(fromMillis: day.0, toMillis: day.1, of: .transactions(["2000000000000003", "2000000000000001"]))
         #expect(named.map(\.eventID) == ["e1", "e3", "e6"])
         // No charge stored yet: none is found by its transaction.
-        #expect(try store.notifications(of: .charge, naming: ["2000000000000001"]).isEmpty)
+        await #expect(try store.notifications(of: .charge, naming: ["2000000000000001"]).isEmpty)
     }
 
     @Test(
@@ -269,7 +270,7 @@ struct StoreRecordContractTests {
             ], receivedAtMillis: receivedAt)
         // A resend of the first batch adds nothing.
         _ = try store.record([first], receivedAtMillis: receivedAt + 60_000)
-        let grants = try store.grants(fromMillis: day.0, toMillis: day.1)
+        let grants = try await store.grants(fromMillis: day.0, toMillis: day.1)
         #expect(
             grants == [
                 GrantRecord(
@@ -282,19 +283,21 @@ struct StoreRecordContractTests {
                     productID: "coins_100", planID: again.planID, actionType: .retry, appVersion: "4.12.0", platform: "iOS", app: "com.example.app"),
             ])
         // The range is of the grants' times, to the millisecond.
-        #expect(
+        await #expect(
             try store.grants(fromMillis: RFC3339.parseMillis("2026-11-20T10:00:00.251Z")!, toMillis: day.1).map(\.eventID) == ["g2"])
         // The charges behind them, whatever their time; refunds and other transactions are not.
-        _ = try store.record(
+        _ = try await store.record(
             [
                 notification("n1", at: "2026-11-12T09:59:58Z", transaction: "2000000000000001"),
                 notification("n2", kind: .refund, at: "2026-11-20T12:00:00Z", transaction: "2000000000000001"),
                 notification("n3", at: "2026-11-20T10:00:00Z", transaction: "2000000000000009"),
             ], receivedAtMillis: receivedAt)
-        #expect(try store.notifications(of: .charge, naming: ["2000000000000001", "2000000000000404"]).map(\.notification.notificationID) == ["n1"])
-        #expect(try store.notifications(of: .charge, naming: []).isEmpty)
+        await #expect(
+            try store.notifications(of: .charge, naming: ["2000000000000001", "2000000000000404"]).map(\.notification.notificationID) == ["n1"])
+        await #expect(try store.notifications(of: .charge, naming: []).isEmpty)
         // The refunds of a transaction, whatever their time: what settles a charge read for another range.
-        #expect(try store.notifications(of: .refund, naming: ["2000000000000001", "2000000000000009"]).map(\.notification.notificationID) == ["n2"])
+        await #expect(
+            try store.notifications(of: .refund, naming: ["2000000000000001", "2000000000000009"]).map(\.notification.notificationID) == ["n2"])
     }
 
     @Test(
@@ -311,36 +314,36 @@ struct StoreRecordContractTests {
                 notification("r\(index)", kind: .refund, at: minutes[index], transaction: "t\(index)"),
             ]
         }
-        _ = try store.record(charges, receivedAtMillis: receivedAt)
+        _ = try await store.record(charges, receivedAtMillis: receivedAt)
         // One id among 30 charges is looked up; ten are read with every charge.
-        #expect(try store.notifications(of: .charge, naming: ["t3", "t404"]).map(\.notification.notificationID) == ["c3a", "c3b"])
+        await #expect(try store.notifications(of: .charge, naming: ["t3", "t404"]).map(\.notification.notificationID) == ["c3a", "c3b"])
         let many = Set((0..<10).map { "t\($0)" })
-        #expect(
+        await #expect(
             try store.notifications(of: .charge, naming: many).map(\.notification.notificationID)
                 == (0..<10).reversed().flatMap { ["c\($0)a", "c\($0)b"] })
-        #expect(try store.notifications(of: .refund, naming: ["t3", "t404"]).map(\.notification.notificationID) == ["r3"])
-        #expect(try store.notifications(of: .refund, naming: many).map(\.notification.notificationID) == (0..<10).reversed().map { "r\($0)" })
+        await #expect(try store.notifications(of: .refund, naming: ["t3", "t404"]).map(\.notification.notificationID) == ["r3"])
+        await #expect(try store.notifications(of: .refund, naming: many).map(\.notification.notificationID) == (0..<10).reversed().map { "r\($0)" })
     }
 
     @Test("holds charges: not with events alone nor with refunds and other notifications, once a charge is stored", arguments: Backend.all)
     func holdsCharges(_ backend: Backend) async throws {
         let store = try await backend.store().store
-        #expect(try !store.holdsCharges())
+        await #expect(try !store.holdsCharges())
         _ = try store.record([event("e1", at: "2026-11-20T10:00:00Z", result: .success, status: 200)], receivedAtMillis: receivedAt)
-        _ = try store.record(
+        _ = try await store.record(
             [
                 notification("r1", kind: .refund, at: "2026-11-20T10:00:00Z", transaction: "t1"),
                 notification("o1", kind: .other, at: "2026-11-20T10:00:00Z", transaction: "t1"),
             ], receivedAtMillis: receivedAt)
-        #expect(try !store.holdsCharges())
-        _ = try store.record([notification("c1", at: "2026-11-20T10:00:00Z", transaction: "t1")], receivedAtMillis: receivedAt)
-        #expect(try store.holdsCharges())
+        await #expect(try !store.holdsCharges())
+        _ = try await store.record([notification("c1", at: "2026-11-20T10:00:00Z", transaction: "t1")], receivedAtMillis: receivedAt)
+        await #expect(try store.holdsCharges())
     }
 
     @Test("notifications with a product naming transactions: of any kind and time, by time then id", arguments: Backend.all)
     func notificationsWithProduct(_ backend: Backend) async throws {
         let store = try await backend.store().store
-        _ = try store.record(
+        _ = try await store.record(
             [
                 notification("n1", at: "2026-10-01T10:00:00Z", transaction: "t1"),
                 notification("n2", kind: .refund, at: "2026-11-20T12:00:00Z", transaction: "t1", product: nil),
@@ -348,14 +351,14 @@ struct StoreRecordContractTests {
                 notification("n4", at: "2026-11-20T10:00:00Z", transaction: "t2"),
                 notification("n5", kind: .refund, at: "2026-11-20T10:00:00Z", transaction: "t3"),
             ], receivedAtMillis: receivedAt)
-        #expect(try store.notificationsWithProduct(naming: ["t1", "t3", "t404"]).map(\.notification.notificationID) == ["n1", "n5", "n3"])
-        #expect(try store.notificationsWithProduct(naming: []).isEmpty)
+        await #expect(try store.notificationsWithProduct(naming: ["t1", "t3", "t404"]).map(\.notification.notificationID) == ["n1", "n5", "n3"])
+        await #expect(try store.notificationsWithProduct(naming: []).isEmpty)
     }
 
     @Test("charges and refunds per step: a transaction told twice once, a refund without product takes its charge's", arguments: Backend.all)
     func storeActivity(_ backend: Backend) async throws {
         let store = try await backend.store().store
-        _ = try store.record(
+        _ = try await store.record(
             [
                 notification("n1", at: "2026-11-20T10:02:00Z", transaction: "t1"),
                 notification("n1b", at: "2026-11-20T10:02:00Z", transaction: "t1"),  // the same charge, told again
@@ -366,7 +369,7 @@ struct StoreRecordContractTests {
                 notification("n6", kind: .other, at: "2026-11-20T11:30:00Z", transaction: "t2"),
                 notification("n7", at: "2026-11-20T12:00:00Z", transaction: "t7"),
             ], receivedAtMillis: receivedAt)
-        let rows = try store.storeActivity(
+        let rows = try await store.storeActivity(
             fromMillis: RFC3339.parseMillis("2026-11-20T10:00:00Z")!, toMillis: RFC3339.parseMillis("2026-11-20T12:00:00Z")!, stepSeconds: 3600)
         #expect(
             rows.map {
@@ -396,11 +399,11 @@ struct StoreRecordContractTests {
         _ = try store.record([batch(["a", "b"], dropped: 5), batch(["c"], dropped: 2)], receivedAtMillis: receivedAt)
         // The first batch again, its answer lost: all duplicates, its drops already stored.
         _ = try store.record([batch(["a", "b"], dropped: 5)], receivedAtMillis: receivedAt + 60_000)
-        #expect(try store.clientDroppedEvents(fromMillis: receivedAt - 3_600_000, toMillis: receivedAt + 3_600_000) == 7)
-        #expect(try store.clientDroppedEvents(fromMillis: receivedAt + 60_000, toMillis: receivedAt + 3_600_000) == 0)
-        #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 11)
+        await #expect(try store.clientDroppedEvents(fromMillis: receivedAt - 3_600_000, toMillis: receivedAt + 3_600_000) == 7)
+        await #expect(try store.clientDroppedEvents(fromMillis: receivedAt + 60_000, toMillis: receivedAt + 3_600_000) == 0)
+        await #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 11)
         try store.prune(nowMillis: receivedAt)
-        #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 7)
+        await #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 7)
     }
 
     @Test("pruning drops notifications, reports and grants past their retention, keeping the rest", arguments: Backend.all)
@@ -408,7 +411,7 @@ struct StoreRecordContractTests {
         var configuration = StoreConfiguration.default
         configuration.storeRecordRetentionSeconds = 30 * 86_400
         let store = try await backend.store(configuration).store
-        _ = try store.record(
+        _ = try await store.record(
             [
                 notification("old", at: "2026-10-01T00:00:00Z", transaction: "t-old"),
                 notification("new", at: "2026-11-20T00:00:00Z", transaction: "t-new"),
@@ -419,12 +422,12 @@ struct StoreRecordContractTests {
         (old.transactionID, new.transactionID) = ("t-old", "t-new")
         _ = try store.record([old, new], receivedAtMillis: receivedAt)
         try store.prune(nowMillis: receivedAt)
-        #expect(try store.notifications(kinds: [.charge], fromMillis: 0, toMillis: .max).map(\.notification.notificationID) == ["new"])
-        #expect(
+        await #expect(try store.notifications(kinds: [.charge], fromMillis: 0, toMillis: .max).map(\.notification.notificationID) == ["new"])
+        await #expect(
             try store.clientReports([.transactionID("t-old"), .transactionID("t-new")], fromMillis: 0, toMillis: receivedAt).map(\.key)
                 == [.transactionID("t-new")])
         // Their grants, and the grants' fingerprints that the repeat audit reads, as well.
-        #expect(try store.grants(fromMillis: 0, toMillis: receivedAt).map(\.eventID) == ["e-new"])
-        #expect(try store.grantFingerprints(fromMillis: 0, toMillis: receivedAt).map(\.millis) == [new.timestampMillis])
+        await #expect(try store.grants(fromMillis: 0, toMillis: receivedAt).map(\.eventID) == ["e-new"])
+        await #expect(try store.grantFingerprints(fromMillis: 0, toMillis: receivedAt).map(\.millis) == [new.timestampMillis])
     }
 }
