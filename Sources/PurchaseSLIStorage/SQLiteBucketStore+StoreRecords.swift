@@ -2,9 +2,10 @@ import GRDB
 public import PurchaseSLICore
 
 extension SQLiteBucketStore: StoreRecordStore {
-    /// Stores verified notifications in one transaction, skipping those already stored.
+    /// Stores verified notifications in one transaction, skipping those already stored. Notifications
+    /// touch none of what the events' writes keep in memory (``WriterMemory``): no lock of theirs is taken.
     public func record(_ notifications: [ReceivedNotification]) async throws -> NotificationOutcome {
-        try await write { db in
+        try await pool.inImmediateTransaction { db in
             let duplicates = try StoreNotificationRows.insert(notifications, in: db)
             return NotificationOutcome(accepted: notifications.count - duplicates.count, duplicateIndexes: duplicates)
         }
@@ -12,49 +13,52 @@ extension SQLiteBucketStore: StoreRecordStore {
 
     /// The notifications of `kinds` that happened in `[fromMillis, toMillis)`, by their event time.
     public func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) async throws -> [ReceivedNotification] {
-        try await read { db in try StoreNotificationRows.fetch(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis, in: db) }
+        try await pool.readGivingReaderBack { db in try StoreNotificationRows.fetch(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis, in: db)
+        }
     }
 
     /// The charge notifications naming any of `transactionIDs`, by event time.
     public func notifications(of kind: StoreEventKind, naming transactionIDs: Set<String>) async throws -> [ReceivedNotification] {
         guard !transactionIDs.isEmpty else { return [] }
-        return try await read { db in try StoreNotificationRows.fetch(kind, naming: transactionIDs, in: db) }
+        return try await pool.readGivingReaderBack { db in try StoreNotificationRows.fetch(kind, naming: transactionIDs, in: db) }
     }
 
     /// Whether any charge notification is stored.
     public func holdsCharges() async throws -> Bool {
-        try await read { db in try StoreNotificationRows.holdsCharges(in: db) }
+        try await pool.readGivingReaderBack { db in try StoreNotificationRows.holdsCharges(in: db) }
     }
 
     /// The notifications of any kind naming any of `transactionIDs` with a product, by event time.
     public func notificationsWithProduct(naming transactionIDs: Set<String>) async throws -> [ReceivedNotification] {
         guard !transactionIDs.isEmpty else { return [] }
-        return try await read { db in try StoreNotificationRows.fetchWithProduct(naming: transactionIDs, in: db) }
+        return try await pool.readGivingReaderBack { db in try StoreNotificationRows.fetchWithProduct(naming: transactionIDs, in: db) }
     }
 
     /// What the app's events of `[fromMillis, toMillis)` reported for each key that has a report.
     public func clientReports(_ keys: Set<ClientReport.Key>, fromMillis: Int64, toMillis: Int64) async throws -> [ClientReport] {
-        try await read { db in try ClientReportRows.fetch(keys, fromMillis: fromMillis, toMillis: toMillis, in: db) }
+        try await pool.readGivingReaderBack { db in try ClientReportRows.fetch(keys, fromMillis: fromMillis, toMillis: toMillis, in: db) }
     }
 
     /// The outcome of every event of `[fromMillis, toMillis)` that named a transaction or account token.
     public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) async throws -> [ReportedOutcome] {
-        try await read { db in try ClientReportRows.outcomes(fromMillis: fromMillis, toMillis: toMillis, keyHashes: keyHashes, in: db) }
+        try await pool.readGivingReaderBack { db in
+            try ClientReportRows.outcomes(fromMillis: fromMillis, toMillis: toMillis, keyHashes: keyHashes, in: db)
+        }
     }
 
     /// The grants events of `[fromMillis, toMillis)` reported, by time, those of `selection`.
     public func grants(fromMillis: Int64, toMillis: Int64, of selection: GrantSelection) async throws -> [GrantRecord] {
-        try await read { db in try ClientReportRows.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection, in: db) }
+        try await pool.readGivingReaderBack { db in try ClientReportRows.grants(fromMillis: fromMillis, toMillis: toMillis, of: selection, in: db) }
     }
 
     /// The time and transaction fingerprint of each grant events of `[fromMillis, toMillis)` reported.
     public func grantFingerprints(fromMillis: Int64, toMillis: Int64) async throws -> [GrantFingerprint] {
-        try await read { db in try ClientReportRows.grantFingerprints(fromMillis: fromMillis, toMillis: toMillis, in: db) }
+        try await pool.readGivingReaderBack { db in try ClientReportRows.grantFingerprints(fromMillis: fromMillis, toMillis: toMillis, in: db) }
     }
 
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.
     public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) async throws -> Int64 {
-        try await read { db in
+        try await pool.readGivingReaderBack { db in
             try Int64.fetchOne(
                 db, sql: "SELECT coalesce(sum(events), 0) FROM client_drop WHERE minute * 60000 >= ? AND minute * 60000 < ?",
                 arguments: [fromMillis, toMillis]) ?? 0
@@ -63,41 +67,8 @@ extension SQLiteBucketStore: StoreRecordStore {
 
     /// Charges and refunds of `[fromMillis, toMillis)` per step; see ``StoreRecordStore/storeActivity(fromMillis:toMillis:stepSeconds:)``.
     public func storeActivity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64) async throws -> [StoreActivityRow] {
-        try await read { db in
+        try await pool.readGivingReaderBack { db in
             try StoreNotificationRows.activity(fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds, in: db)
-        }
-    }
-}
-
-extension SQLiteBucketStore {
-    /// Runs `work` on one of the pool's readers, in a read transaction, and gives the reader back on its
-    /// own queue before the caller resumes (GRDB's async `read` gives it back only after): a caller that
-    /// waits for a busy thread holds no reader meanwhile, so that blocking reads on those threads cannot
-    /// take the last reader and wait for it forever.
-    func read<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
-        let pool = pool
-        return try await withCheckedThrowingContinuation { continuation in
-            pool.asyncRead { database in continuation.resume(with: Result { try work(try database.get()) }) }
-        }
-    }
-
-    /// Runs `work` in an immediate transaction on the pool's writer, the caller resuming once it is
-    /// committed. Notifications touch none of what the events' writes keep in memory (``WriterMemory``),
-    /// so this takes no lock of theirs.
-    func write<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
-        let pool = pool
-        return try await withCheckedThrowingContinuation { continuation in
-            pool.asyncWriteWithoutTransaction { db in
-                continuation.resume(
-                    with: Result {
-                        var value: Value?
-                        try db.inTransaction(.immediate) {
-                            value = try work(db)
-                            return .commit
-                        }
-                        return value!
-                    })
-            }
         }
     }
 }

@@ -14,20 +14,14 @@ public struct SQLiteExecutor: SQLExecutor {
     /// SQLite's.
     public var dialect: SQLDialect { .sqlite }
 
-    /// Runs a query on a reader. The reader is given back on its own queue before the caller resumes: an
-    /// async read holds none while it waits for a thread to resume on, so that blocking reads of the
-    /// store (waiting on threads the caller may need) can never leave every reader taken.
+    /// Runs a query on a reader, given back before the caller resumes (`readGivingReaderBack`).
     public func read(_ statement: SQLStatement, of table: String) async throws -> [SQLRow] {
-        try await withCheckedThrowingContinuation { continuation in
-            database.asyncRead { database in
-                continuation.resume(with: Result { try Self.rows(statement, of: table, in: try database.get()) })
-            }
-        }
+        try await database.readGivingReaderBack { db in try Self.rows(statement, of: table, in: db) }
     }
 
     /// Runs the writes in one immediate transaction.
     public func write(_ statements: [SQLStatement], of table: String) async throws -> [SQLRow] {
-        try await inImmediateTransaction { db in try statements.flatMap { try Self.rows($0, of: table, in: db) } }
+        try await database.inImmediateTransaction { db in try statements.flatMap { try Self.rows($0, of: table, in: db) } }
     }
 
     /// Reads, decides and writes in one immediate transaction: SQLite lets one writer in at a time, so no
@@ -36,22 +30,10 @@ public struct SQLiteExecutor: SQLExecutor {
         locking table: String, read: SQLStatement,
         decide: @escaping @Sendable ([SQLRow]) throws -> (statements: [SQLStatement], value: Value)
     ) async throws -> Value {
-        try await inImmediateTransaction { db in
+        try await database.inImmediateTransaction { db in
             let decision = try decide(try Self.rows(read, of: table, in: db))
             for statement in decision.statements { _ = try Self.rows(statement, of: table, in: db) }
             return decision.value
-        }
-    }
-
-    /// Runs `work` in an immediate transaction (the write lock taken at its start), committed when it returns.
-    private func inImmediateTransaction<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
-        try await database.writeWithoutTransaction { db in
-            var value: Value?
-            try db.inTransaction(.immediate) {
-                value = try work(db)
-                return .commit
-            }
-            return value!
         }
     }
 
