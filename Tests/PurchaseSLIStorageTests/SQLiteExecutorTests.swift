@@ -70,11 +70,12 @@ private final class Rescue: @unchecked Sendable {
             }
         }
         let whileHeld = try await onDedicatedThread { () throws -> String? in
-            // The read runs its statement; its caller's resumption is then held back.
-            while !statementRan.didHappen {
-                held.runWaiting()
-                Thread.sleep(forTimeInterval: 0.001)
-            }
+            // The read's task starts (its one job until it suspends) and runs its statement; its caller's
+            // resumption is then held back. Running only that first job, never a later one, leaves the
+            // resumption to this test (a loop running whatever waits could run it unseen and wait forever).
+            while held.waiting == 0 { Thread.sleep(forTimeInterval: 0.001) }
+            held.runWaiting()
+            while !statementRan.didHappen { Thread.sleep(forTimeInterval: 0.001) }
             while held.waiting == 0 { Thread.sleep(forTimeInterval: 0.001) }
             // The one reader is free while the caller has not resumed: a blocking read gets it.
             let value = try pool.read { db in try String.fetchOne(db, sql: "SELECT v FROM t") }

@@ -13,6 +13,21 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
+    /// A directory that lives as long as the test process, removed when it exits: for files whose owner a test
+    /// cannot hold to its end (a store returned alone, with no handle on its directory).
+    public static let forTheProcess: TemporaryDirectory = {
+        let directory = try! TemporaryDirectory()
+        atexit { try? FileManager.default.removeItem(atPath: TemporaryDirectory.forTheProcess.path) }
+        return directory
+    }()
+
+    /// A new subdirectory of ``forTheProcess``, named uniquely, and its path.
+    public static func underTheProcess() throws -> String {
+        let path = forTheProcess.file(UUID().uuidString)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
     /// The path of `name` inside the directory.
     public func file(_ name: String) -> String { path + "/" + name }
 

@@ -8,7 +8,7 @@ import Testing
 struct AppScopedStoreContractTests {
     @Test("the view counts what the store counts filtered by app, for every grouping, step and filter", arguments: Backend.all)
     func countsLikeTheFilter(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         _ = try store.record(mixedEvents(count: 2000), receivedAtMillis: receivedAt)
         let app = "com.example.premium"
         let view = AppScopedStore(store, app: app)
@@ -38,7 +38,7 @@ struct AppScopedStoreContractTests {
     func exactPastTheSeriesCap(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.seriesCap = 60
-        let store = try await backend.store(configuration).store
+        let store = try await backend.store(configuration)
         let events = mixedEvents(count: 3000)
         let outcome = try store.record(events, receivedAtMillis: receivedAt)
         #expect((outcome.overflowed["series"] ?? 0) > 0)
@@ -55,7 +55,7 @@ struct AppScopedStoreContractTests {
 
     @Test("the view reads the store notifications and charges of its app alone", arguments: Backend.all)
     func notificationsOfTheApp(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         func charge(_ id: String, app: String, price: Double) -> StoreNotification {
             let time = RFC3339.parseMillis("2026-11-20T10:0\(id.suffix(1)):00Z")!
             return StoreNotification(

@@ -8,34 +8,23 @@ import Testing
 import PurchaseSLIPostgres
 #endif
 
-/// A store under the contract, with what keeps it alive (its directory).
-final class StoreUnderTest: @unchecked Sendable {
-    let store: any PurchaseStore
-    private let directory: TemporaryDirectory?
-
-    init(_ store: any PurchaseStore, directory: TemporaryDirectory? = nil) {
-        self.store = store
-        self.directory = directory
-    }
-}
-
 /// One backend the contract tests run on: each test gets a new, empty store from it.
 struct Backend: Sendable, CustomTestStringConvertible {
     let name: String
-    let make: @Sendable (StoreConfiguration) async throws -> StoreUnderTest
+    let make: @Sendable (StoreConfiguration) async throws -> any PurchaseStore
 
     var testDescription: String { name }
 
-    /// A fresh store under `configuration`.
-    func store(_ configuration: StoreConfiguration = .default) async throws -> StoreUnderTest {
+    /// A fresh store under `configuration`. A SQLite store's file lives until the test process ends: a test may
+    /// drop every handle but the store's own, so the file cannot go with a handle of the test's.
+    func store(_ configuration: StoreConfiguration = .default) async throws -> any PurchaseStore {
         try await make(configuration)
     }
 
     /// The SQLite file store as it runs by default: deferred rollups and dedup keys, read by queries
     /// beside the buckets.
     static let sqlite = Backend(name: "SQLite") { configuration in
-        let directory = try TemporaryDirectory()
-        return StoreUnderTest(try SQLiteBucketStore(path: directory.file("db.sqlite"), configuration: configuration), directory: directory)
+        try SQLiteBucketStore(path: try TemporaryDirectory.underTheProcess() + "/db.sqlite", configuration: configuration)
     }
 
     /// The SQLite store folding its deferred work at every commit: the buckets and `seen_second` alone.
@@ -43,17 +32,16 @@ struct Backend: Sendable, CustomTestStringConvertible {
         var folding = configuration
         folding.deferral.pendingRows = 1
         folding.deferral.pendingEventIDs = 1
-        let directory = try TemporaryDirectory()
-        return StoreUnderTest(try SQLiteBucketStore(path: directory.file("db.sqlite"), configuration: folding), directory: directory)
+        return try SQLiteBucketStore(path: try TemporaryDirectory.underTheProcess() + "/db.sqlite", configuration: folding)
     }
 
     /// The in-memory reference.
-    static let memory = Backend(name: "in memory") { StoreUnderTest(InMemoryBucketStore(configuration: $0)) }
+    static let memory = Backend(name: "in memory") { InMemoryBucketStore(configuration: $0) }
 
     #if PostgreSQL
     /// PostgreSQL, a new database per store on the server of ``PurchaseSLITestSupport/TestPostgres``.
     static let postgres = Backend(name: "PostgreSQL") { configuration in
-        StoreUnderTest(try PostgresBucketStore(url: PostgresURL(try await TestPostgres.newDatabase()), configuration: configuration))
+        try PostgresBucketStore(url: PostgresURL(try await TestPostgres.newDatabase()), configuration: configuration)
     }
 
     /// Every backend the contract runs on (PostgreSQL when a test server is configured, and always in CI).

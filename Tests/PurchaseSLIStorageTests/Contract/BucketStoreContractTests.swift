@@ -14,7 +14,7 @@ struct BucketStoreContractTests {
 
     @Test("each eventID counts once: within a batch, across batches of one call and across calls", arguments: Backend.all)
     func countsEachEventIDOnce(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         let first = try store.record(
             [
                 [event("a", at: "2026-11-14T09:30:00Z"), event("a", at: "2026-11-14T09:30:00Z")],
@@ -34,7 +34,7 @@ struct BucketStoreContractTests {
 
     @Test("a late event counts in the minute of its event time", arguments: Backend.all)
     func lateEvents(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         _ = try store.record([event("new", at: "2026-11-14T10:00:10Z")], receivedAtMillis: receivedAt)
         _ = try store.record([event("late", at: "2026-11-14T09:05:59Z", result: .failure)], receivedAtMillis: receivedAt)
         let rows = try total(store, from: "2026-11-14T09:00:00Z", to: "2026-11-14T10:05:00Z", step: TimeStep(seconds: 60))
@@ -46,7 +46,7 @@ struct BucketStoreContractTests {
         "late arrivals through the HTTP API are kept per hour and series, each event once; files ingested and prompt events are not",
         arguments: Backend.all)
     func lateArrivalsPerHourAndSeries(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         let received = RFC3339.parseMillis("2026-11-14T12:00:00Z")!
         func api(_ events: [PurchaseEvent]) -> PreparedEvents {
             var prepared = PreparedEvents(events)
@@ -73,7 +73,7 @@ struct BucketStoreContractTests {
 
     @Test("minute, hour and day buckets agree across midnight, at every step and unaligned edge", arguments: Backend.all)
     func rollupsAcrossMidnight(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         let start = seconds("2026-11-14T22:00:00Z")
         var events: [PurchaseEvent] = []
         for index in 0..<400 {
@@ -119,7 +119,7 @@ struct BucketStoreContractTests {
     func cardinalityOverflow(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.cardinalityCap = 3
-        let store = try await backend.store(configuration).store
+        let store = try await backend.store(configuration)
         let events = (0..<10).map {
             event("e\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0 % 5)", result: .failure, error: "error \($0 % 5)")
         }
@@ -143,7 +143,7 @@ struct BucketStoreContractTests {
     func seriesOverflow(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.seriesCap = 3
-        let store = try await backend.store(configuration).store
+        let store = try await backend.store(configuration)
         let purchases = (0..<10).map { event("p\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0)", result: $0 < 4 ? .failure : .success) }
         let restores = (0..<2).map { event("r\($0)", at: "2026-11-14T09:31:00Z", plan: "plan-\($0)", action: .restore) }
         #expect(try store.record(purchases + restores, receivedAtMillis: receivedAt).overflowed == ["series": 9])
@@ -162,7 +162,7 @@ struct BucketStoreContractTests {
 
     @Test("the series listed after more events are recorded hold the new series and values", arguments: Backend.all)
     func seriesListedAgainHoldTheNewOnes(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         func listed(_ dimensions: [EventDimension]) throws -> Set<[String?]> { Set(try store.series(dimensions).map(\.values)) }
         _ = try store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
         #expect(try listed([.productID, .planID]) == [["coins_100", "coins-small"]])
@@ -179,7 +179,7 @@ struct BucketStoreContractTests {
 
     @Test("grouping and filters, absent values included; 409 and 5xx counted beside results", arguments: Backend.all)
     func groupsAndFilters(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         _ = try store.record(
             [
                 event("1", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .success, version: "4.11.0"),
@@ -214,7 +214,7 @@ struct BucketStoreContractTests {
 
     @Test("error descriptions by group, most first, filtered by result and by description", arguments: Backend.all)
     func errorCounts(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         var events: [PurchaseEvent] = (0..<6).map {
             event("t\($0)", at: "2026-11-14T09:3\($0):00Z", product: "coins_100", result: .failure, error: "timeout")
         }
@@ -252,7 +252,7 @@ struct BucketStoreContractTests {
     func pruning(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.minuteRetentionSeconds = 86_400
-        let store = try await backend.store(configuration).store
+        let store = try await backend.store(configuration)
         let old = event("old", at: "2026-11-10T09:30:00Z")
         _ = try store.record([old, event("b", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
         let memory = try store.prune(nowMillis: receivedAt + 7 * 86_400_000)
@@ -271,7 +271,7 @@ struct BucketStoreContractTests {
 
     @Test("the latest price of each product and plan, by event time", arguments: Backend.all)
     func prices(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         func priced(_ id: String, _ time: String, _ product: String, _ plan: String?, _ price: Double?, _ currency: String? = "USD") -> PurchaseEvent
         {
             var priced = event(id, at: time, product: product)
@@ -294,7 +294,7 @@ struct BucketStoreContractTests {
 
     @Test("queries answered together equal queries answered alone; series are the rows made dense", arguments: Backend.all)
     func queriesTogether(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         let events = mixedEvents(count: 600)
         _ = try store.record(events, receivedAtMillis: receivedAt)
         let purchases = events.filter {
@@ -350,7 +350,7 @@ struct BucketStoreContractTests {
         var configuration = StoreConfiguration.default
         configuration.cardinalityCap = 40
         configuration.seriesCap = 150
-        let store = try await backend.store(configuration).store
+        let store = try await backend.store(configuration)
         let reference = InMemoryBucketStore(configuration: configuration)
         var generator = SplitMix(seed: 7)
         let events = mixedEvents(count: 3000, generator: &generator)

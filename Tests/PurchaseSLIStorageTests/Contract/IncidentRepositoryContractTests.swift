@@ -21,7 +21,7 @@ struct IncidentRepositoryContractTests {
 
     @Test("saved records read back equal, by start then app and id; the last of an app and id given twice is kept", arguments: Backend.all)
     func savedAndReadBack(_ backend: Backend) async throws {
-        let store = IncidentRepository(try await backend.store().store.sql)
+        let store = IncidentRepository(try await backend.store().sql)
         let resolved = incident(
             "20261120-0000-9c1f2e", start: "2026-11-20T00:00:00Z", end: "2026-11-20T19:01:00Z", status: "resolved",
             document: "{\"title\":\"Charges \\\"not granted\\\" — 20 × coins_500\",\n\"usd\":99.8,\"note\":\"ünïcödé ✓\"}")
@@ -38,7 +38,7 @@ struct IncidentRepositoryContractTests {
 
     @Test("a second save replaces the figures and keeps the acknowledgement given between; none is taken from a record", arguments: Backend.all)
     func acknowledgementKept(_ backend: Backend) async throws {
-        let store = IncidentRepository(try await backend.store().store.sql)
+        let store = IncidentRepository(try await backend.store().sql)
         var first = incident("20261120-0000-9c1f2e", start: "2026-11-20T00:00:00Z")
         first.acknowledgement = IncidentAcknowledgement(owner: "ignored", note: "a record's own is ignored", atSeconds: 1)
         try await store.save([first])
@@ -67,7 +67,7 @@ struct IncidentRepositoryContractTests {
 
     @Test("read by span (started before its end; not ended, or ended after its start) and by status", arguments: Backend.all)
     func spanAndStatus(_ backend: Backend) async throws {
-        let store = IncidentRepository(try await backend.store().store.sql)
+        let store = IncidentRepository(try await backend.store().sql)
         try await store.save([
             incident("early", start: "2026-11-20T08:00:00Z", end: "2026-11-20T10:30:00Z", status: "settled"),
             incident("ten", start: "2026-11-20T10:00:00Z", end: "2026-11-20T11:00:00Z", status: "resolved"),
@@ -91,7 +91,7 @@ struct IncidentRepositoryContractTests {
 
     @Test("no app reads every app's records; an app, its own alone (every app's included only when asked for \"\")", arguments: Backend.all)
     func byApp(_ backend: Backend) async throws {
-        let store = IncidentRepository(try await backend.store().store.sql)
+        let store = IncidentRepository(try await backend.store().sql)
         try await store.save([
             incident("i1", app: "x", start: "2026-11-20T10:00:00Z"), incident("i1", app: "y", start: "2026-11-20T10:00:00Z"),
             incident("i2", app: "", start: "2026-11-20T09:00:00Z"), incident("i3", app: "x", start: "2026-11-20T11:00:00Z"),
@@ -111,7 +111,7 @@ struct IncidentRepositoryContractTests {
 
     @Test("a rebuild's removal: the app's records starting in the range but those kept, counted; no other app's", arguments: Backend.all)
     func removal(_ backend: Backend) async throws {
-        let store = IncidentRepository(try await backend.store().store.sql)
+        let store = IncidentRepository(try await backend.store().sql)
         try await store.save([
             incident("before", start: "2026-11-20T09:00:00Z", end: "2026-11-20T11:30:00Z"),
             incident("first", start: "2026-11-20T10:00:00Z"), incident("kept", start: "2026-11-20T11:00:00Z"),
@@ -140,7 +140,7 @@ struct IncidentRepositoryContractTests {
 
     @Test("one app's key never reads, acknowledges or removes another app's records (nor the book of every app's)", arguments: Backend.all)
     func appKey(_ backend: Backend) async throws {
-        let store = IncidentRepository(try await backend.store().store.sql)
+        let store = IncidentRepository(try await backend.store().sql)
         try await store.save([
             incident("i1", app: "a", start: "2026-11-20T10:00:00Z"), incident("i1", app: "b", start: "2026-11-20T10:00:00Z"),
             incident("i2", app: "b", start: "2026-11-20T11:00:00Z"), incident("i3", app: "", start: "2026-11-20T12:00:00Z"),

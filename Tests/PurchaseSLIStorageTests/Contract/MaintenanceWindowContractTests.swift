@@ -22,7 +22,7 @@ struct MaintenanceWindowContractTests {
 
     @Test("kept whole, replaced by id, listed by first start then id by bytes, removed once", arguments: Backend.all)
     func keptWhole(_ backend: Backend) async throws {
-        let windows = MaintenanceWindowRepository(try await backend.store().store.sql)
+        let windows = MaintenanceWindowRepository(try await backend.store().sql)
         var once = MaintenanceWindow(
             id: "mw-0000000b", app: "com.example.app", startSeconds: 1_794_000_000, endSeconds: 1_794_007_200, reason: "store outage",
             createdSeconds: 1_794_100_000)
@@ -42,7 +42,7 @@ struct MaintenanceWindowContractTests {
 
     @Test("one app's repository sees its own and every app's windows, and removes no other app's", arguments: Backend.all)
     func appScope(_ backend: Backend) async throws {
-        let sql = try await backend.store().store.sql
+        let sql = try await backend.store().sql
         let everyApp = MaintenanceWindowRepository(sql)
         for (id, app) in [("mw-1", ""), ("mw-2", "com.example.coins"), ("mw-3", "com.example.premium")] {
             try await everyApp.record(window(id, app: app))
@@ -56,7 +56,7 @@ struct MaintenanceWindowContractTests {
 
     @Test("a declaration is checked against every window kept, never replaces one, and writes nothing when refused", arguments: Backend.all)
     func declarations(_ backend: Backend) async throws {
-        let sql = try await backend.store().store.sql
+        let sql = try await backend.store().sql
         let windows = MaintenanceWindowRepository(sql, app: "com.example.coins")
         try await MaintenanceWindowRepository(sql).record(window("mw-other", app: "com.example.premium"))
         try await windows.declare(window("mw-1")) { kept in #expect(kept.map(\.id) == ["mw-other"]) }
@@ -69,7 +69,7 @@ struct MaintenanceWindowContractTests {
 
     @Test("declarations at once are checked one after the other: a cap of 3 keeps exactly 3 of 12", arguments: Backend.all)
     func declarationsAtOnce(_ backend: Backend) async throws {
-        let windows = MaintenanceWindowRepository(try await backend.store().store.sql)
+        let windows = MaintenanceWindowRepository(try await backend.store().sql)
         #expect(try await declareAtOnce(through: [windows]) == 3)
         #expect(try await windows.windows().count == 3)
     }

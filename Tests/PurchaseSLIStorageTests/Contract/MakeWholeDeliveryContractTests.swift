@@ -7,7 +7,7 @@ import Testing
 struct MakeWholeDeliveryContractTests {
     @Test("make-whole deliveries: kept per store and transaction, the latest replacing the one before, read by transaction", arguments: Backend.all)
     func makeWholeDeliveriesKept(_ backend: Backend) async throws {
-        let store = MakeWholeDeliveryRepository(try await backend.store().store.sql)
+        let store = MakeWholeDeliveryRepository(try await backend.store().sql)
         func delivery(_ store: Store, _ id: String, _ outcome: MakeWholeDelivery.Outcome, status: Int, attempts: Int) -> MakeWholeDelivery {
             MakeWholeDelivery(
                 store: store, transactionID: id, outcome: outcome, status: status, detail: "answer \(status) é", attempts: attempts,
@@ -31,7 +31,7 @@ struct MakeWholeDeliveryContractTests {
 
     @Test("more deliveries than one statement holds are kept in one write, and read back by their transactions", arguments: Backend.all)
     func manyDeliveries(_ backend: Backend) async throws {
-        let store = MakeWholeDeliveryRepository(try await backend.store().store.sql)
+        let store = MakeWholeDeliveryRepository(try await backend.store().sql)
         let ids = (0..<1_234).map { "\(2_000_000_000_000_000 + $0)" }
         try await store.record(
             ids.map {

@@ -20,7 +20,7 @@ struct RolloutActionContractTests {
         "one per store, app, release, verdict and mode, the latest replacing the one before, read from a time",
         arguments: Backend.all)
     func kept(_ backend: Backend) async throws {
-        let actions = RolloutActionRepository(try await backend.store().store.sql)
+        let actions = RolloutActionRepository(try await backend.store().sql)
         try await actions.record(action(.apple, verdict: "rollback", dryRun: false, .failed, at: 1_795_003_600))
         try await actions.record(action(.apple, verdict: "rollback", dryRun: false, .paused, at: 1_795_007_200))
         try await actions.record(action(.apple, verdict: "rollback", dryRun: true, .wouldPause, at: 1_795_001_000, step: nil))
@@ -36,7 +36,7 @@ struct RolloutActionContractTests {
 
     @Test("one app's repository lists its own actions; every app's lists them all", arguments: Backend.all)
     func appScope(_ backend: Backend) async throws {
-        let sql = try await backend.store().store.sql
+        let sql = try await backend.store().sql
         let everyApp = RolloutActionRepository(sql)
         try await everyApp.record(action(.apple, app: "com.example.coins", verdict: "rollback", dryRun: false, .paused, at: 1_795_003_600))
         try await everyApp.record(action(.apple, app: "com.example.premium", verdict: "rollback", dryRun: false, .paused, at: 1_795_003_600))
@@ -46,7 +46,7 @@ struct RolloutActionContractTests {
 
     @Test("an update reads every action and keeps what it returns, or nothing when it throws", arguments: Backend.all)
     func update(_ backend: Backend) async throws {
-        let actions = RolloutActionRepository(try await backend.store().store.sql)
+        let actions = RolloutActionRepository(try await backend.store().sql)
         let waiting = action(.apple, verdict: "rollback", dryRun: false, .awaitingConfirmation, at: 1_795_003_600)
         try await actions.record(waiting)
         struct NotWaiting: Error {}

@@ -21,7 +21,7 @@ struct StoreRecordContractTests {
 
     @Test("a notification is stored once, within a call and across calls, and read back whole by kind and time", arguments: Backend.all)
     func storedOnce(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         let first = notification("n1", at: "2026-11-20T10:02:40Z", transaction: "t1")
         let refund = notification("n2", kind: .refund, at: "2026-11-20T12:00:00Z", transaction: "t1")
         let outcome = try await store.record(
@@ -49,7 +49,7 @@ struct StoreRecordContractTests {
         "per transaction id and account token: one report per event in time order, whatever order they were written in",
         arguments: Backend.all)
     func clientReportsPerEvent(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         let token = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"
         func attempt(_ id: String, _ result: ResultType, at time: String, transaction: String? = "t1") -> PurchaseEvent {
             var made = event(
@@ -118,7 +118,7 @@ struct StoreRecordContractTests {
         "reports received 9 days ago stay only for the charges stored in the span they reach; their grants stay, a file read today waits, settling twice changes nothing",
         arguments: Backend.all)
     func reportsSettle(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         let token = "8f14e45f-ceea-467f-a4c8-1b2c3d4e5f60"  // the notifications' account token
         func attempt(_ id: String, _ result: ResultType, at time: String, transaction: String?, token: String? = nil) -> PurchaseEvent {
             var made = event(id, at: time, result: result, status: result == .success ? 200 : nil)
@@ -172,7 +172,7 @@ struct StoreRecordContractTests {
     /// Grants write UUIDs and decimal ids compactly: every shape of id reads back exactly as sent.
     @Test("grants: event and transaction ids read back exactly, whatever their shape", arguments: Backend.all)
     func grantIDsReadBackExactly(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         let ids = [
             "9b825964-86ce-4385-952b-015481e15515", "9B825964-86CE-4385-952B-015481E15515", "9b825964-86CE-4385-952b-015481e15515",
             "9b82596486ce4385952b015481e15515", "9b825964-86ce-4385-952b-015481e1551g", "2036651470292976", "0", "0123",
@@ -212,7 +212,7 @@ struct StoreRecordContractTests {
     /// time order, across minutes and within one, still read by time (and then transaction and event id).
     @Test("grants: read by time whatever order their batches were written in", arguments: Backend.all)
     func grantsReadByTime(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         func grant(_ id: String, at time: String, transaction: String) -> PurchaseEvent {
             var made = event(id, at: time, result: .success, status: 200)
             made.transactionID = transaction
@@ -244,7 +244,7 @@ struct StoreRecordContractTests {
         "grants: each success of a purchase or retry naming a transaction, in full, once however often its batch is resent; restores and other results are not",
         arguments: Backend.all)
     func grantsStored(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         func grant(
             _ id: String, _ result: ResultType = .success, action: ActionType = .purchase, at time: String, transaction: String?
         )
@@ -304,7 +304,7 @@ struct StoreRecordContractTests {
         "charges naming transactions: the same answer for a few ids among many charges as for many ids, by time then notification id",
         arguments: Backend.all)
     func chargesNamingFewOrMany(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         // 30 charges of 15 transactions, two per minute (told twice under two ids), and a refund of each.
         let minutes = (0..<15).map { String(format: "2026-11-20T10:%02d:00Z", 14 - $0) }
         let charges = (0..<15).flatMap { index in
@@ -327,7 +327,7 @@ struct StoreRecordContractTests {
 
     @Test("holds charges: not with events alone nor with refunds and other notifications, once a charge is stored", arguments: Backend.all)
     func holdsCharges(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         await #expect(try !store.holdsCharges())
         _ = try store.record([event("e1", at: "2026-11-20T10:00:00Z", result: .success, status: 200)], receivedAtMillis: receivedAt)
         _ = try await store.record(
@@ -342,7 +342,7 @@ struct StoreRecordContractTests {
 
     @Test("notifications with a product naming transactions: of any kind and time, by time then id", arguments: Backend.all)
     func notificationsWithProduct(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         _ = try await store.record(
             [
                 notification("n1", at: "2026-10-01T10:00:00Z", transaction: "t1"),
@@ -357,7 +357,7 @@ struct StoreRecordContractTests {
 
     @Test("charges and refunds per step: a transaction told twice once, a refund without product takes its charge's", arguments: Backend.all)
     func storeActivity(_ backend: Backend) async throws {
-        let store = try await backend.store().store
+        let store = try await backend.store()
         _ = try await store.record(
             [
                 notification("n1", at: "2026-11-20T10:02:00Z", transaction: "t1"),
@@ -389,7 +389,7 @@ struct StoreRecordContractTests {
     func clientDrops(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.storeRecordRetentionSeconds = 30 * 86_400
-        let store = try await backend.store(configuration).store
+        let store = try await backend.store(configuration)
         func batch(_ ids: [String], dropped: Int) -> PreparedEvents {
             var batch = PreparedEvents(ids.map { event($0, at: "2026-11-20T00:00:00Z") })
             batch.clientDroppedEvents = dropped
@@ -410,7 +410,7 @@ struct StoreRecordContractTests {
     func pruned(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.storeRecordRetentionSeconds = 30 * 86_400
-        let store = try await backend.store(configuration).store
+        let store = try await backend.store(configuration)
         _ = try await store.record(
             [
                 notification("old", at: "2026-10-01T00:00:00Z", transaction: "t-old"),
