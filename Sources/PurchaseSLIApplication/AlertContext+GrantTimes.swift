@@ -37,14 +37,14 @@ extension AlertContext {
         guard let objective = policy.reconciliation.timeToGrant else { return nil }
         let start = objective.objective.window.period(at: until).startSeconds
         guard let times = try await decidedGrantTimes(from: start, to: until) else { return nil }
-        let counts = try grantTimeCounts(times, from: start, to: until)[chargingStore]
+        let counts = try await grantTimeCounts(times, from: start, to: until)[chargingStore]
         return counts.flatMap(objective.objective.budgetSpent).map { 1 - $0 }
     }
 
     /// The time-to-grant objective's counts per store over `[from, to)` (``GrantTimes/decidedCounts(from:to:)``),
     /// without the minutes maintenance windows leave out of purchases' budgets: what its budget is judged on.
-    public func grantTimeCounts(_ times: GrantTimes, from: Int64, to: Int64) throws -> [Store: OutcomeCounts] {
-        try leavingOutMaintenance(of: ActionType.purchase.rawValue, from: from, to: to) { from, to in
+    public func grantTimeCounts(_ times: GrantTimes, from: Int64, to: Int64) async throws -> [Store: OutcomeCounts] {
+        try await leavingOutMaintenance(of: ActionType.purchase.rawValue, from: from, to: to) { from, to in
             times.decidedCounts(from: from * 1000, to: to * 1000)
         }
     }

@@ -91,7 +91,7 @@ extension AlertContext {
             // Lost retries are not priced; their transactions are, when counted (each once, above).
             let unpriced =
                 action == ActionType.purchase.rawValue ? lost.unpriced : action == retry && cost.retriedNotGranted != nil ? 0 : lost.purchases
-            losses.spread(
+            await losses.spread(
                 lostSuccesses: lost.purchases, worth: lost.worth, unpriced: unpriced,
                 by: try failuresByQuarterHour(from: from, until: until, filters: events.filters(of: action)))
         }
@@ -131,10 +131,12 @@ extension AlertContext {
     /// lost successes are spread by.
     private func failuresByQuarterHour(
         from: Int64, until: Int64, filters: [EventDimension: Set<String?>]
-    ) throws -> [(startSeconds: Int64, weight: Double)] {
+    ) async throws -> [(startSeconds: Int64, weight: Double)] {
         guard until > from else { return [] }
         let step = LossTimeline.stepSeconds
-        let series = try store.series([CountQuery(fromSeconds: from, toSeconds: until, step: TimeStep(seconds: step), groupBy: [], filters: filters)]
+        let series = try await store.series([
+            CountQuery(fromSeconds: from, toSeconds: until, step: TimeStep(seconds: step), groupBy: [], filters: filters)
+        ]
         )[0]
         return (series.counts.first ?? []).enumerated().map { index, counts in
             (max(from, series.startSeconds + Int64(index) * step), Double(counts.failure + counts.cancel))

@@ -86,10 +86,10 @@ extension AlertContext {
                 $0.value.count == 1 ? SeriesLabels.Slice(dimension: $0.key, value: $0.value.first!) : nil
             }
             let filters = slice == nil ? [.actionType: [action]] : scope
-            let counts = try store.counts(CountQuery(fromSeconds: from, toSeconds: until, filters: filters)).first?.counts ?? OutcomeCounts()
+            let counts = try await store.counts(CountQuery(fromSeconds: from, toSeconds: until, filters: filters)).first?.counts ?? OutcomeCounts()
             var errorFilters = filters
             errorFilters[.resultType] = [ResultType.failure.rawValue, ResultType.cancel.rawValue]
-            let errors = try store.errorCounts(
+            let errors = try await store.errorCounts(
                 CountQuery(fromSeconds: from, toSeconds: until, groupBy: [.resultType, .errorDescription], filters: errorFilters))
             var impact = IncidentReport.ActionImpact(
                 actionType: action, scope: slice, counts: counts,

@@ -26,9 +26,9 @@ extension AlertContext {
     /// How much of `action`'s error budget window before `until` (starting at `windowStart`) holds its
     /// events: the days of it with at least one event of the action, each counted for the part of it in
     /// the window. One read of the action's daily counts.
-    public func eventBudgetBasis(of action: String, window: SLOWindow, windowStart: Int64, until: Int64) throws -> BudgetBasis {
+    public func eventBudgetBasis(of action: String, window: SLOWindow, windowStart: Int64, until: Int64) async throws -> BudgetBasis {
         let day: Int64 = 86_400
-        let series = try store.series([
+        let series = try await store.series([
             CountQuery(
                 fromSeconds: windowStart, toSeconds: until, step: TimeStep(seconds: day), groupBy: [], filters: [.actionType: [action]])
         ])[0]

@@ -90,7 +90,7 @@ public struct AlertContext: Sendable {
         let actionsFrom = try await activityStart(before: from)
         let groupings = [[EventDimension.actionType]] + policy.slices.map { [.actionType, $0] }
         // Events without a value of a slice dimension are no slice: not read.
-        var answers = try store.series(
+        var answers = try await store.series(
             groupings.enumerated().map { index, grouping in
                 CountQuery(
                     fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: grouping,
@@ -102,7 +102,7 @@ public struct AlertContext: Sendable {
         for (dimension, answer) in zip(policy.slices, answers) where slices[dimension] == nil { slices[dimension] = answer }
         answers.removeAll()
         var inputs = AlertInputs(startSeconds: from, endSeconds: to, overall: consume overall, slices: consume slices)
-        inputs.weightedActions = try weightedActions(from: actionsFrom, to: to)
+        inputs.weightedActions = try await weightedActions(from: actionsFrom, to: to)
         (inputs.charges, inputs.storeActivity) = try await storeRecord(from: from, to: to)
         inputs.grants = try await grantAudit(
             from: max(from, grantsEvaluatedFrom ?? from), to: to, ledger: inputs.charges, activity: inputs.storeActivity)
@@ -129,11 +129,11 @@ public struct AlertContext: Sendable {
     /// `read` over `[from, to)` less `read` over each stretch of it that maintenance leaves out of
     /// `action`'s budget: what an objective is judged on.
     func leavingOutMaintenance<Key: Hashable>(
-        of action: String, from: Int64, to: Int64, _ read: (Int64, Int64) throws -> [Key: OutcomeCounts]
-    ) throws -> [Key: OutcomeCounts] {
-        var counts = try read(from, to)
+        of action: String, from: Int64, to: Int64, _ read: (Int64, Int64) async throws -> [Key: OutcomeCounts]
+    ) async throws -> [Key: OutcomeCounts] {
+        var counts = try await read(from, to)
         for range in maintenance().excludedRanges(of: action, from: from, to: to) {
-            for (key, excluded) in try read(range.lowerBound, range.upperBound) {
+            for (key, excluded) in try await read(range.lowerBound, range.upperBound) {
                 counts[key, default: OutcomeCounts()] = counts[key, default: OutcomeCounts()] - excluded
             }
         }
@@ -142,18 +142,18 @@ public struct AlertContext: Sendable {
 
     /// The revenue weights of the policy's objectives weighted by revenue, or nil when it has none (or no
     /// price is known to weigh by).
-    func revenueWeights() throws -> RevenueWeights? {
+    func revenueWeights() async throws -> RevenueWeights? {
         guard policy.objectives.contains(where: { $0.weight == .revenue }) else { return nil }
         // The events' prices alone: what weighs an event is the same whatever time an evaluation reads.
-        return RevenueWeights(prices: try store.prices(), policy: policy)
+        return RevenueWeights(prices: try await store.prices(), policy: policy)
     }
 
     /// The revenue-weighted minute series of each action whose objective weighs by revenue, over
     /// `[from, to)`: one read of its minutes per product and plan.
-    private func weightedActions(from: Int64, to: Int64) throws -> [String: MinuteSeries] {
+    private func weightedActions(from: Int64, to: Int64) async throws -> [String: MinuteSeries] {
         let actions = policy.objectives.filter { $0.weight == .revenue }.map(\.actionType)
-        guard !actions.isEmpty, let weights = try revenueWeights() else { return [:] }
-        let series = try store.series([
+        guard !actions.isEmpty, let weights = try await revenueWeights() else { return [:] }
+        let series = try await store.series([
             CountQuery(
                 fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: [.actionType, .productID, .planID],
                 filters: [.actionType: Set(actions)])
@@ -178,16 +178,16 @@ public struct AlertContext: Sendable {
     /// maintenance windows leave out of its action's budget not counted; nil without any event.
     public func objectiveCounts(
         _ objective: SLOPolicy.Objective, fromSeconds: Int64, toSeconds: Int64, filters: [EventDimension: Set<String?>]
-    ) throws
+    ) async throws
         -> OutcomeCounts?
     {
-        guard objective.weight == .revenue, let weights = try revenueWeights() else {
-            return try leavingOutMaintenance(of: objective.actionType, from: fromSeconds, to: toSeconds) { from, to in
-                try store.counts(CountQuery(fromSeconds: from, toSeconds: to, filters: filters)).first.map { [0: $0.counts] } ?? [:]
+        guard objective.weight == .revenue, let weights = try await revenueWeights() else {
+            return try await leavingOutMaintenance(of: objective.actionType, from: fromSeconds, to: toSeconds) { from, to in
+                try await store.counts(CountQuery(fromSeconds: from, toSeconds: to, filters: filters)).first.map { [0: $0.counts] } ?? [:]
             }[0]
         }
-        let counts = try leavingOutMaintenance(of: objective.actionType, from: fromSeconds, to: toSeconds) { from, to in
-            try countsByProduct(from: from, to: to, filters: filters)
+        let counts = try await leavingOutMaintenance(of: objective.actionType, from: fromSeconds, to: toSeconds) { from, to in
+            try await countsByProduct(from: from, to: to, filters: filters)
         }
         return counts.isEmpty ? nil : weights.weighted(counts).counts
     }
@@ -197,11 +197,11 @@ public struct AlertContext: Sendable {
     /// maintenance windows leave out of its budget.
     public func objectiveSeries(
         _ objective: SLOPolicy.Objective, fromSeconds: Int64, toSeconds: Int64, stepSeconds: Int64
-    ) throws -> [Int64: OutcomeCounts] {
+    ) async throws -> [Int64: OutcomeCounts] {
         let filters: [EventDimension: Set<String?>] = [.actionType: [objective.actionType]]
-        let weights = objective.weight == .revenue ? try revenueWeights() : nil
-        let counts = try leavingOutMaintenance(of: objective.actionType, from: fromSeconds, to: toSeconds) { from, to in
-            try store.counts(
+        let weights = objective.weight == .revenue ? try await revenueWeights() : nil
+        let counts = try await leavingOutMaintenance(of: objective.actionType, from: fromSeconds, to: toSeconds) { from, to in
+            try await store.counts(
                 CountQuery(
                     fromSeconds: from, toSeconds: to, step: TimeStep(seconds: stepSeconds), groupBy: weights == nil ? [] : [.productID, .planID],
                     filters: filters)
@@ -228,8 +228,8 @@ public struct AlertContext: Sendable {
     /// The counts of the events of `filters` over `[from, to)` per product and plan.
     private func countsByProduct(
         from: Int64, to: Int64, filters: [EventDimension: Set<String?>]
-    ) throws -> [LostPurchases.Product: OutcomeCounts] {
-        try store.counts(CountQuery(fromSeconds: from, toSeconds: to, groupBy: [.productID, .planID], filters: filters))
+    ) async throws -> [LostPurchases.Product: OutcomeCounts] {
+        try await store.counts(CountQuery(fromSeconds: from, toSeconds: to, groupBy: [.productID, .planID], filters: filters))
             .reduce(into: [:]) { $0[LostPurchases.Product(productID: $1.key[0], planID: $1.key[1]), default: OutcomeCounts()] += $1.counts }
     }
 
@@ -286,7 +286,7 @@ public struct AlertContext: Sendable {
     /// days that hold events first, then the minutes of each action's last such day.
     public func freshness(at time: Int64) async throws -> DataFreshness {
         let day: Int64 = 86_400
-        let days = try store.series([
+        let days = try await store.series([
             CountQuery(
                 fromSeconds: time - Self.lossOfSignalReachSeconds, toSeconds: time, step: TimeStep(seconds: day),
                 groupBy: [.actionType])
@@ -304,13 +304,13 @@ public struct AlertContext: Sendable {
                     groupBy: [.actionType], filters: [.actionType: [action]]))
         }
         var newest: [String: Int64] = [:]
-        for (action, minutes) in zip(actions, try store.series(minuteQueries)) {
+        for (action, minutes) in await zip(actions, try store.series(minuteQueries)) {
             if let lastMinute = minutes.counts.first?.lastIndex(where: { !$0.isEmpty }) {
                 newest[action] = minutes.startSeconds + Int64(lastMinute) * 60
             }
         }
         let dropped = try await everyApp.clientDroppedEvents(fromMillis: (time - day) * 1000, toMillis: time * 1000)
-        let counted = dropped > 0 ? try everyApp.counts(CountQuery(fromSeconds: time - day, toSeconds: time)).first?.counts.total ?? 0 : 0
+        let counted = await dropped > 0 ? try everyApp.counts(CountQuery(fromSeconds: time - day, toSeconds: time)).first?.counts.total ?? 0 : 0
         return DataFreshness(
             atSeconds: time, newestEventSeconds: newest, staleAfterSeconds: policy.lossOfSignalWindowSeconds, clientDroppedEvents: dropped,
             countedEvents: counted)
@@ -336,7 +336,7 @@ public struct AlertContext: Sendable {
         if let reason = evidence.explainedBy {
             var reasonFilters = filters
             reasonFilters[.resultType] = [reason.rawValue]
-            let errors = try store.errorCounts(
+            let errors = try await store.errorCounts(
                 CountQuery(fromSeconds: report.countedFromSeconds, toSeconds: until, groupBy: [.errorDescription], filters: reasonFilters))
             report.topErrors = errors.prefix(3).map { (description: $0.key[0] ?? "", events: $0.events) }
         }
@@ -402,11 +402,11 @@ public struct AlertContext: Sendable {
         var baseline: [LostPurchases.Product: OutcomeCounts] = [:]
         var daysWithEvents = 0
         for day in 1...Int64(Self.costBaselineDays) {
-            let earlier = try countsByProduct(from: from - day * shift, to: until - day * shift, filters: [.actionType: [action]])
+            let earlier = try await countsByProduct(from: from - day * shift, to: until - day * shift, filters: [.actionType: [action]])
             if earlier.values.contains(where: { $0.valid > 0 }) { daysWithEvents += 1 }
             baseline.merge(earlier, uniquingKeysWith: +)
         }
-        let window = try countsByProduct(from: from, to: until, filters: filters)
+        let window = try await countsByProduct(from: from, to: until, filters: filters)
         // Store charges price only what the events do not: read only when a product of the window needs them.
         let prices =
             action == ActionType.purchase.rawValue ? try await store.knownPrices(before: until * 1000, for: Set(window.keys.map(\.productID))) : nil
@@ -427,8 +427,8 @@ public struct AlertContext: Sendable {
             let basis = try await storeCoverage(from: start, to: until).budgetBasis(of: store, window: objective.window, windowStart: start)
             return (remaining, remaining == nil ? nil : basis)
         }
-        let counts = try objectiveCounts(objective, fromSeconds: start, toSeconds: until, filters: filters)
+        let counts = try await objectiveCounts(objective, fromSeconds: start, toSeconds: until, filters: filters)
         guard let remaining = counts.flatMap(objective.budgetSpent).map({ 1 - $0 }) else { return (nil, nil) }
-        return (remaining, try eventBudgetBasis(of: labels.actionType, window: objective.window, windowStart: start, until: until))
+        return (remaining, try await eventBudgetBasis(of: labels.actionType, window: objective.window, windowStart: start, until: until))
     }
 }

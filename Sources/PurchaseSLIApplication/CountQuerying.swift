@@ -16,16 +16,13 @@ public struct CountQuerying: Sendable {
     }
 
     /// The events' counts answering `query`, or the events per error description when it groups or
-    /// filters by them. Reads on the pool of blocking work.
+    /// filters by them.
     /// - Throws: ``PurchaseSLIStorage/StorageError`` (``PurchaseSLIStorage/StorageError/isInvalidQuery``
     ///   when the answer would have more rows than ``PurchaseSLICore/CountQuery/maximumRows``).
     public func events(_ query: CountQuery) async throws -> QueryOutput {
-        let store = store
-        return try await runBlocking {
-            query.isAboutErrors
-                ? QueryOutput(query: query, errorRows: try store.errorCounts(query))
-                : QueryOutput(query: query, rows: try store.counts(query))
-        }
+        query.isAboutErrors
+            ? QueryOutput(query: query, errorRows: try await store.errorCounts(query))
+            : QueryOutput(query: query, rows: try await store.counts(query))
     }
 
     /// The stores' charges and refunds `query` counts, grants judged by `rule`: the stores' record alone,

@@ -25,7 +25,7 @@ extension AlertContext {
     /// newest first, weeks before months: the current ones so far.
     public func attainment(
         _ objective: SLOPolicy.Objective, at time: Int64, weeks: Int = 4, months: Int = 3, zone: TimeZoneOffsets = .utc
-    ) throws -> [AttainmentPeriod] {
+    ) async throws -> [AttainmentPeriod] {
         var periods: [(label: String, start: Int64, end: Int64)] = []
         var week = ISOWeek(containing: time - 1, in: zone)
         for _ in 0..<weeks {
@@ -36,9 +36,10 @@ extension AlertContext {
             let start = zone.startOfMonth(-back, monthsAfter: time - 1)
             periods.append((zone.month(start), start, zone.startOfMonth(1 - back, monthsAfter: time - 1)))
         }
-        return try periods.map { period in
+        return try await periods.asyncMap { period in
             let end = min(period.end, time)
-            let counts = try objectiveCounts(objective, fromSeconds: period.start, toSeconds: end, filters: [.actionType: [objective.actionType]])
+            let counts = try await objectiveCounts(
+                objective, fromSeconds: period.start, toSeconds: end, filters: [.actionType: [objective.actionType]])
             return AttainmentPeriod(
                 label: period.label, startSeconds: period.start, endSeconds: end, isPartial: period.end > time, counts: counts,
                 target: objective.target)

@@ -10,7 +10,7 @@ extension BucketStore where Self: StoreRecordStore {
     /// ``chargePriceLookbackMillis`` before `millis` (Apple's notifications carry it; Play's do not). With
     /// `products`, the notifications are read only when one of them has no price from the events.
     public func knownPrices(before millis: Int64, for products: Set<String?>? = nil) async throws -> [ProductPrice] {
-        let fromEvents = try prices()
+        let fromEvents = try await prices()
         let priced = Set(fromEvents.map(\.productID))
         if let products, products.allSatisfy({ $0.map(priced.contains) ?? true }) { return fromEvents }
         var charged: [String: ProductPrice] = [:]

@@ -67,27 +67,14 @@ public struct RolloutNotifier: Service {
     /// evaluation failed; both are logged.
     @discardableResult
     public func check(at time: Int64, state: inout RolloutNotificationState) async -> RolloutReport? {
-        let (store, policy, candidate, baseline) = (store, policy, candidate, baseline)
+        let (store, policy) = (store, policy)
         // What the stores have in release, asked each round: the candidate and any action rest on it, not
         // on the versions events name.
         let releases = await actuator?.releasesInProgress() ?? StoreReleases()
         let report: RolloutReport?
         do {
             let context = try await AlertContext(store: store, policy: policy)
-            report = try await runBlocking { () throws -> RolloutReport? in
-                let query = RolloutQuery(store: store)
-                guard let version = try query.candidate(candidate, at: time, releases: releases.all) else {
-                    return nil
-                }
-                let inputs = try query.inputs(candidate: version, baseline: baseline, since: nil, end: time)
-                let freshness = try await context.freshness(at: time)
-                var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
-                report.storeReleases = releases.all.filter { $0.isRelease(of: version) }
-                report.arrivals = try query.arrivals(of: report)
-                report.incidents = try await IncidentBook(context: context).records(
-                    naming: version, from: report.fromSeconds, to: time + 60)
-                return report
-            }
+            report = try await evaluate(context: context, releases: releases, at: time)
         } catch {
             logger.warning("rollout check failed", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
             return nil
@@ -128,6 +115,23 @@ public struct RolloutNotifier: Service {
             metadata["error"] = "\(error)"
             logger.warning("rollout verdict not delivered; retrying at the next check", metadata: metadata)
         }
+        return report
+    }
+
+    /// The rollout's report at `time` for the candidate (named, else the newest in release), or nil when
+    /// there is no other version to compare it with.
+    private func evaluate(context: AlertContext, releases: StoreReleases, at time: Int64) async throws -> RolloutReport? {
+        let query = RolloutQuery(store: store)
+        guard let version = try await query.candidate(candidate, at: time, releases: releases.all) else {
+            return nil
+        }
+        let inputs = try await query.inputs(candidate: version, baseline: baseline, since: nil, end: time)
+        let freshness = try await context.freshness(at: time)
+        var report = RolloutEvaluator(policy: policy).evaluate(inputs, freshness: freshness)
+        report.storeReleases = releases.all.filter { $0.isRelease(of: version) }
+        report.arrivals = try await query.arrivals(of: report)
+        report.incidents = try await IncidentBook(context: context).records(
+            naming: version, from: report.fromSeconds, to: time + 60)
         return report
     }
 }

@@ -27,8 +27,8 @@ public struct RolloutQuery: Sendable {
     /// platforms shows it (from `since` when given). `since` defaults to the start of the candidate's
     /// latest release (a re-release after a day or more without it is not mixed with the earlier one).
     /// - Throws: ``Failure`` when the candidate has no events or no other version has any.
-    public func inputs(candidate: String, baseline: String?, since: Int64?, end: Int64) throws -> RolloutInputs {
-        let first = try firstHour(of: candidate, before: end)
+    public func inputs(candidate: String, baseline: String?, since: Int64?, end: Int64) async throws -> RolloutInputs {
+        let first = try await firstHour(of: candidate, before: end)
         // From --since when given: the release a person names starts there.
         let start = since ?? first
         // The phased release's hours and both versions' hours per action, product and plan in one scan
@@ -36,26 +36,28 @@ public struct RolloutQuery: Sendable {
         // named baseline, the busiest other version from `start` (day buckets) is read with the candidate
         // and checked against the busiest from the release's start: read again only when they differ.
         // (Without one there, none is there from the release's start either: that is told below.)
-        let guess = baseline ?? (try? busiestOtherVersion(than: candidate, from: start, to: end))
-        let series = try store.series(
+        let guessed = baseline == nil ? try? await busiestOtherVersion(than: candidate, from: start, to: end) : nil
+        let guess = baseline ?? guessed
+        let series = try await store.series(
             [phaseQuery(from: start, to: end)] + (guess.map { versionQueries(candidate, $0, from: start, to: end) } ?? []))
         let (release, platforms) = Self.phasedRelease(of: candidate, series: series[0])
         let from = since ?? release?.startSeconds ?? first
         // The hours from the one holding `from` (a whole hour unless it is `start` itself).
         let fromHour = from - from.floorDividedBy(3600).remainder
         let baseline = try baseline ?? Self.busiest(than: candidate, events: Self.eventsPerVersion(series[0], from: fromHour), from: from, to: end)
-        let versions = baseline == guess ? Array(series.dropFirst()) : try store.series(versionQueries(candidate, baseline, from: from, to: end))
+        let versions =
+            await baseline == guess ? Array(series.dropFirst()) : try store.series(versionQueries(candidate, baseline, from: from, to: end))
         var inputs = RolloutInputs(
             candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actions: versions[0],
             slices: [.productID: versions[1], .planID: versions[2]], release: release)
         inputs.platforms = Set(platforms.compactMap { $0 })
-        for row in try store.counts(
+        for row in try await store.counts(
             CountQuery(
                 fromSeconds: from, toSeconds: end, groupBy: [.actionType, .variant], filters: [.appVersion: [candidate]]))
         {
             inputs.candidateVariants[row.key[0] ?? "", default: [:]][row.key[1], default: OutcomeCounts()] += row.counts
         }
-        inputs.prices = try store.prices()
+        inputs.prices = try await store.prices()
         return inputs
     }
 
@@ -109,23 +111,23 @@ public struct RolloutQuery: Sendable {
     /// events over the 14 days before `end` that one of the stores' `releases` is (the store's word, which
     /// no client can forge), else the newest app version with real traffic (``newestVersion(from:to:)``);
     /// nil when only one version has any.
-    public func candidate(_ name: String?, at end: Int64, releases: [StoreRelease] = []) throws -> String? {
+    public func candidate(_ name: String?, at end: Int64, releases: [StoreRelease] = []) async throws -> String? {
         if let name, name != "auto" { return name }
         let from = end - Self.candidateLookbackSeconds
         if !releases.isEmpty {
-            let seen = try versionsSeen(from: from, to: end).events.keys
+            let seen = try await versionsSeen(from: from, to: end).events.keys
             let released = seen.filter { version in releases.contains { $0.isRelease(of: version) } }
             if let newest = released.max(by: { $0.compare($1, options: .numeric) == .orderedAscending }) { return newest }
         }
-        return try newestVersion(from: from, to: end)
+        return try await newestVersion(from: from, to: end)
     }
 
     /// The newest app version over `[from, end)` among those with real traffic (at least 1 % of the
     /// events): the one first seen latest after the range's first hour, or, when every such version was
     /// there from the start (the release began before the range), the highest version number. A few
     /// stray events of an old version do not make it the candidate.
-    public func newestVersion(from: Int64, to end: Int64) throws -> String? {
-        let (firstSeen, events, start) = try versionsSeen(from: from, to: end)
+    public func newestVersion(from: Int64, to end: Int64) async throws -> String? {
+        let (firstSeen, events, start) = try await versionsSeen(from: from, to: end)
         let total = events.values.reduce(0, +)
         let busy = firstSeen.filter { 100 * (events[$0.key] ?? 0) >= total }
         guard busy.count > 1, let start else { return nil }
@@ -138,13 +140,13 @@ public struct RolloutQuery: Sendable {
 
     /// How `report`'s candidate's events over its range arrived: all of them, and those that came through
     /// the HTTP API an hour or more late.
-    public func arrivals(of report: RolloutReport) throws -> RolloutReport.Arrivals {
+    public func arrivals(of report: RolloutReport) async throws -> RolloutReport.Arrivals {
         let (from, to) = (report.fromSeconds, report.toSeconds)
-        let events = try store.counts(CountQuery(fromSeconds: from, toSeconds: to, filters: [.appVersion: [report.candidate]]))
+        let events = try await store.counts(CountQuery(fromSeconds: from, toSeconds: to, filters: [.appVersion: [report.candidate]]))
             .reduce(0) { $0 + $1.counts.total }
-        let candidateSeries = Set(try store.series([.appVersion]).filter { $0.values[0] == report.candidate }.map(\.id))
+        let candidateSeries = await Set(try store.series([.appVersion]).filter { $0.values[0] == report.candidate }.map(\.id))
         // The hours that hold the range: a late event of the range's first hour counts in full.
-        let late = try store.lateArrivals(fromSeconds: from.floorDividedBy(3600).quotient * 3600, toSeconds: to).reduce(Int64(0)) {
+        let late = try await store.lateArrivals(fromSeconds: from.floorDividedBy(3600).quotient * 3600, toSeconds: to).reduce(Int64(0)) {
             $0 + (candidateSeries.contains($1.series) ? $1.events : 0)
         }
         return RolloutReport.Arrivals(events: events, late: late)
@@ -152,8 +154,8 @@ public struct RolloutQuery: Sendable {
 
     /// The app versions with events over `[from, end)`: the hour each was first seen, its events, and the
     /// first hour with any event (nil: none).
-    private func versionsSeen(from: Int64, to end: Int64) throws -> (firstSeen: [String: Int64], events: [String: Int64], start: Int64?) {
-        let rows = try store.counts(CountQuery(fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion]))
+    private func versionsSeen(from: Int64, to end: Int64) async throws -> (firstSeen: [String: Int64], events: [String: Int64], start: Int64?) {
+        let rows = try await store.counts(CountQuery(fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion]))
         var firstSeen: [String: Int64] = [:]
         var events: [String: Int64] = [:]
         for row in rows where !row.counts.isEmpty {
@@ -166,16 +168,16 @@ public struct RolloutQuery: Sendable {
 
     /// The start of the first hour with an event of `version` before `end`: the first day with one from
     /// the day buckets, then its hours.
-    private func firstHour(of version: String, before end: Int64) throws -> Int64 {
+    private func firstHour(of version: String, before end: Int64) async throws -> Int64 {
         let lookback = end - Self.appearanceLookbackSeconds
         let filters: [EventDimension: Set<String?>] = [.appVersion: [version]]
-        let days = try store.counts(
+        let days = try await store.counts(
             CountQuery(fromSeconds: lookback, toSeconds: end, step: TimeStep(seconds: 86_400), filters: filters))
         guard let day = days.first(where: { !$0.counts.isEmpty })?.timeSeconds else {
             throw Failure(description: "no events of app version \(version) before \(RFC3339.format(seconds: end))")
         }
         let dayStart = max(day, lookback)
-        let hours = try store.counts(
+        let hours = try await store.counts(
             CountQuery(
                 fromSeconds: dayStart, toSeconds: min(day + 86_400, end), step: TimeStep(seconds: 3600), filters: filters))
         let first = hours.first { !$0.counts.isEmpty }?.timeSeconds ?? dayStart
@@ -183,9 +185,9 @@ public struct RolloutQuery: Sendable {
     }
 
     /// The other app version with the most events over the range (day buckets mostly).
-    private func busiestOtherVersion(than candidate: String, from: Int64, to end: Int64) throws -> String {
+    private func busiestOtherVersion(than candidate: String, from: Int64, to end: Int64) async throws -> String {
         var events: [String?: Int64] = [:]
-        for row in try store.counts(CountQuery(fromSeconds: from, toSeconds: end, groupBy: [.appVersion])) {
+        for row in try await store.counts(CountQuery(fromSeconds: from, toSeconds: end, groupBy: [.appVersion])) {
             events[row.key[0], default: 0] += row.counts.total
         }
         return try Self.busiest(than: candidate, events: events, from: from, to: end)

@@ -33,16 +33,17 @@ extension AlertContext {
     public func sloSnapshot(at time: Int64) async throws -> SLOSnapshot {
         let calendar = maintenance()
         let windows = Set(policy.rules.flatMap { [$0.longWindowSeconds, $0.shortWindowSeconds] })
-        let objectives = try policy.objectives.map { objective -> SLOSnapshot.ObjectiveState in
+        let objectives = try await policy.objectives.asyncMap { objective -> SLOSnapshot.ObjectiveState in
             let filters: [EventDimension: Set<String?>] = [.actionType: [objective.actionType]]
             let own = objective.window.period(at: time)
-            var states: [(label: String, counts: OutcomeCounts)] = try windows.sorted().map { seconds in
+            var states: [(label: String, counts: OutcomeCounts)] = try await windows.sorted().asyncMap { seconds in
                 (
                     TimeStep(seconds: seconds).description,
-                    try objectiveCounts(objective, fromSeconds: time - seconds, toSeconds: time, filters: filters) ?? OutcomeCounts()
+                    try await objectiveCounts(objective, fromSeconds: time - seconds, toSeconds: time, filters: filters) ?? OutcomeCounts()
                 )
             }
-            let budgetCounts = try objectiveCounts(objective, fromSeconds: own.startSeconds, toSeconds: time, filters: filters) ?? OutcomeCounts()
+            let budgetCounts =
+                try await objectiveCounts(objective, fromSeconds: own.startSeconds, toSeconds: time, filters: filters) ?? OutcomeCounts()
             let ownLabel = objective.window == .calendarMonth ? "month" : objective.window.description
             if !states.contains(where: { $0.label == ownLabel }) { states.append((ownLabel, budgetCounts)) }
             return SLOSnapshot.ObjectiveState(

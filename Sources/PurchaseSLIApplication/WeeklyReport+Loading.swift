@@ -18,24 +18,26 @@ extension WeeklyReport {
     public init(week: ISOWeek, context: AlertContext, episodes: [AlertReport]? = nil) async throws {
         let (store, policy, app) = (context.store, context.policy, context.app)
         let previousWeek = week.previous
-        func totals(_ period: ISOWeek, _ groupBy: [EventDimension]) throws -> [[String?]: OutcomeCounts] {
-            try store.counts(CountQuery(fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: groupBy))
+        func totals(_ period: ISOWeek, _ groupBy: [EventDimension]) async throws -> [[String?]: OutcomeCounts] {
+            try await store.counts(CountQuery(fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: groupBy))
                 .reduce(into: [:]) { $0[$1.key, default: OutcomeCounts()] += $1.counts }
         }
-        let thisWeek = try totals(week, [.actionType])
-        let lastWeek = try totals(previousWeek, [.actionType])
+        let thisWeek = try await totals(week, [.actionType])
+        let lastWeek = try await totals(previousWeek, [.actionType])
         let objectiveActions = policy.objectives.map(\.actionType)
         let actionNames = Set(thisWeek.keys.compactMap { $0[0] ?? nil }).union(objectiveActions)
             .sorted { (objectiveActions.firstIndex(of: $0) ?? .max, $0) < (objectiveActions.firstIndex(of: $1) ?? .max, $1) }
-        var actions = try actionNames.map { action in
+        var actions = try await actionNames.asyncMap { action in
             let current = thisWeek[[action]] ?? OutcomeCounts()
             let previous = lastWeek[[action]] ?? OutcomeCounts()
             let objective = policy.objectives.first { $0.actionType == action }
             // Weighted by price where the objective says so, and without the minutes of maintenance windows.
-            let judged =
-                try objective.flatMap {
-                    try context.objectiveCounts($0, fromSeconds: week.startSeconds, toSeconds: week.endSeconds, filters: [.actionType: [action]])
-                } ?? current
+            var judged = current
+            if let objective {
+                judged =
+                    try await context.objectiveCounts(
+                        objective, fromSeconds: week.startSeconds, toSeconds: week.endSeconds, filters: [.actionType: [action]]) ?? current
+            }
             return ActionWeek(
                 actionType: action, objective: objective, current: current, previous: previous,
                 comparisons: RateMetric.allCases.map {
@@ -47,8 +49,8 @@ extension WeeklyReport {
         // with equal counts are both kept).
         var productCounts = Set<[OutcomeCounts]>()
         for dimension in [EventDimension.productID, .planID] {
-            let now = try totals(week, [.actionType, dimension])
-            let before = try totals(previousWeek, [.actionType, dimension])
+            let now = try await totals(week, [.actionType, dimension])
+            let before = try await totals(previousWeek, [.actionType, dimension])
             for (key, current) in now.sorted(by: { ($0.key[1] ?? "") < ($1.key[1] ?? "") }) where key[1] != nil {
                 let counts = [thisWeek[[key[0]]] ?? OutcomeCounts(), current, before[key] ?? OutcomeCounts()]
                 if dimension == .productID { productCounts.insert(counts) } else if productCounts.contains(counts) { continue }
@@ -82,17 +84,17 @@ extension WeeklyReport {
         } else {
             shownEpisodes = try await context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60)
         }
-        self.init(
+        await self.init(
             week: week, actions: actions, slices: slices,
             errors: try Self.errors(
                 week, store: store,
                 validEvents: (thisWeek.values.reduce(0) { $0 + $1.valid }, lastWeek.values.reduce(0) { $0 + $1.valid })),
-            conflictTrend: try Self.conflictTrend(from: previousWeek.startSeconds, to: week.endSeconds, store: store),
+            conflictTrend: try await Self.conflictTrend(from: previousWeek.startSeconds, to: week.endSeconds, store: store),
             trendStepSeconds: Self.trendStepSeconds,
             episodes: shownEpisodes,
             freshness: try await context.freshness(at: week.endSeconds),
             storeCoverage: try await Self.storeCoverage(of: week, context: context))
-        daysWithEvents = (try Self.daysWithEvents(week, store: store), try Self.daysWithEvents(previousWeek, store: store))
+        daysWithEvents = await (try Self.daysWithEvents(week, store: store), try Self.daysWithEvents(previousWeek, store: store))
         moneyAtRisk = try await Self.moneyAtRisk(week, store: store, policy: policy, context: context)
         purchasesLost = try await Self.purchasesLost(week, store: store, policy: policy)
         for (period, isCurrent) in [(week, true), (previousWeek, false)] {
@@ -110,13 +112,15 @@ extension WeeklyReport {
                     $0.store
                 })
         }
-        attainmentHistory = try policy.objectives.map { ($0.actionType, try context.attainment($0, at: week.endSeconds, zone: week.zone)) }
-        maintenance = try context.maintenance().bands(from: week.startSeconds, to: week.endSeconds).map { band in
+        attainmentHistory = try await policy.objectives.asyncMap {
+            ($0.actionType, try await context.attainment($0, at: week.endSeconds, zone: week.zone))
+        }
+        maintenance = try await context.maintenance().bands(from: week.startSeconds, to: week.endSeconds).asyncMap { band in
             let actions = objectiveActions.filter(band.window.covers(action:))
             let leftOut =
-                try actions.isEmpty
+                actions.isEmpty
                 ? OutcomeCounts()
-                : store.counts(
+                : try await store.counts(
                     CountQuery(
                         fromSeconds: band.range.lowerBound, toSeconds: band.range.upperBound, filters: [.actionType: Set(actions.map { $0 })])
                 ).reduce(into: OutcomeCounts()) { $0 += $1.counts }
@@ -136,9 +140,9 @@ extension WeeklyReport {
     }
 
     /// How many of `week`'s days (in its zone) hold at least one event, from one read of its hourly totals.
-    private static func daysWithEvents(_ week: ISOWeek, store: any PurchaseStore) throws -> Int {
+    private static func daysWithEvents(_ week: ISOWeek, store: any PurchaseStore) async throws -> Int {
         let hour: Int64 = 3600
-        let series = try store.series([
+        let series = try await store.series([
             CountQuery(fromSeconds: week.startSeconds, toSeconds: week.endSeconds, step: TimeStep(seconds: hour), groupBy: [])
         ])[0]
         var days = Set<Int64>()
@@ -173,7 +177,7 @@ extension WeeklyReport {
         for dimension in lossDimensions {
             let groupBy = [EventDimension.productID, .planID] + ([.productID, .planID].contains(dimension) ? [] : [dimension])
             let position = groupBy.firstIndex(of: dimension)!
-            let rows = try store.counts(
+            let rows = try await store.counts(
                 CountQuery(fromSeconds: week.startSeconds, toSeconds: week.endSeconds, groupBy: groupBy, filters: [.actionType: [purchase]]))
             var byValue: [String?: [LostPurchases.Product: OutcomeCounts]] = [:]
             for row in rows {
@@ -257,17 +261,17 @@ extension WeeklyReport {
 
     /// The failure reasons of the week: those that rose beyond chance against the week before (per valid
     /// event, `validEvents` of each week) first, most significant first, then the most frequent; 10 in all.
-    private static func errors(_ week: ISOWeek, store: any PurchaseStore, validEvents: (Int64, Int64)) throws -> [ErrorWeek] {
-        func count(_ period: ISOWeek) throws -> [String: Int64] {
-            try store.errorCounts(
+    private static func errors(_ week: ISOWeek, store: any PurchaseStore, validEvents: (Int64, Int64)) async throws -> [ErrorWeek] {
+        func count(_ period: ISOWeek) async throws -> [String: Int64] {
+            try await store.errorCounts(
                 CountQuery(
                     fromSeconds: period.startSeconds, toSeconds: period.endSeconds, groupBy: [.errorDescription],
                     filters: [.resultType: [ResultType.failure.rawValue]])
             )
             .reduce(into: [:]) { $0[$1.key[0] ?? "", default: 0] += $1.events }
         }
-        let now = try count(week)
-        let before = try count(week.previous)
+        let now = try await count(week)
+        let before = try await count(week.previous)
         var reasons = now.map { ErrorWeek(description: $0.key, current: $0.value, previous: before[$0.key] ?? 0) }
         if validEvents.1 > 0 {
             let pValues = RiseTest.adjustedPValues(reasons.map { ($0.current, $0.previous) }, trials: validEvents)
@@ -280,13 +284,13 @@ extension WeeklyReport {
         }.prefix(10).map { $0 }
     }
 
-    private static func conflictTrend(from: Int64, to: Int64, store: any PurchaseStore) throws -> [(actionType: String, values: [Double?])] {
+    private static func conflictTrend(from: Int64, to: Int64, store: any PurchaseStore) async throws -> [(actionType: String, values: [Double?])] {
         let steps = Int((to - from) / trendStepSeconds)
         // The store aligns steps to UTC; a week of a zone starts at its midnight: read steps that divide
         // both (whole hours, or quarter hours for a zone such as +05:30) and add them up from `from`.
         let readStep: Int64 = from % 3600 == 0 ? 3600 : 900
         var byAction: [String: [OutcomeCounts]] = [:]
-        for row in try store.counts(
+        for row in try await store.counts(
             CountQuery(fromSeconds: from, toSeconds: to, step: TimeStep(seconds: readStep), groupBy: [.actionType]))
         {
             guard let time = row.timeSeconds, time >= from else { continue }

@@ -74,7 +74,7 @@ struct ChargesListCommand: AsyncParsableCommand {
             let (from, to, atSeconds) = try list.range(nowSeconds: nowMillis / 1000)
             let at = list.judgedMillis(atSeconds: atSeconds, nowMillis: nowMillis)
             let policy = try policyOptions.load()
-            let database = try store.openStore()
+            let database = try await store.openStore()
             let rule = policy.reconciliation
             if slow, rule.timeToGrant == nil {
                 throw ValidationError("--slow: the policy has no time-to-grant objective (reconciliation.timeToGrant is off).")

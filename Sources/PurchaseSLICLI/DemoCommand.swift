@@ -55,7 +55,7 @@ struct DemoCommand: AsyncParsableCommand {
             return files
         }
         print("1. ingesting \(files.count) sample files into \(db)")
-        try IngestCommand.parse(["--db", db, "--quiet"] + files).run()
+        try await IngestCommand.parse(["--db", db, "--quiet"] + files).run()
         if let (notifications, root) = try exitingOnFailure({ try storeNotifications() }) {
             print("   and the App Store notifications of \(notifications.joined(separator: ", ")), verified with the simulator's test root \(root)")
             try await IngestStoreCommand.parse(
@@ -64,16 +64,16 @@ struct DemoCommand: AsyncParsableCommand {
         }
 
         let (at, text) = try await exitingOnFailure { () async throws -> (Int64, String) in
-            let store = try StoreLocation.sqlite(path: db).open(configuration: .default)
+            let store = try await StoreLocation.sqlite(path: db).open(configuration: .default)
             let policy = try self.policy.load(directory: pages.dashboards)
             let zone = try timeZone.zone(policy)
             let now = Int64(Date().timeIntervalSince1970)
             // The end of the hour of the newest event is the sample logs' "now", whatever the clock says.
-            let days = try store.counts(CountQuery(fromSeconds: 0, toSeconds: Self.farFuture, step: TimeStep(seconds: 86_400)))
+            let days = try await store.counts(CountQuery(fromSeconds: 0, toSeconds: Self.farFuture, step: TimeStep(seconds: 86_400)))
             guard let lastDay = days.last(where: { !$0.counts.isEmpty })?.timeSeconds, let first = days.first?.timeSeconds else {
                 throw CommandFailure(message: "the sample files held no event")
             }
-            let hours = try store.counts(CountQuery(fromSeconds: lastDay, toSeconds: lastDay + 86_400, step: TimeStep(seconds: 3600)))
+            let hours = try await store.counts(CountQuery(fromSeconds: lastDay, toSeconds: lastDay + 86_400, step: TimeStep(seconds: 3600)))
             let at = (hours.last(where: { !$0.counts.isEmpty })?.timeSeconds ?? lastDay) + 3600
             // Backtest from a day after the first event, when the rules have data for their windows; the
             // incidents' records are kept as `serve` would have kept them, for the pages and the review to read.

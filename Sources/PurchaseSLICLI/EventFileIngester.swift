@@ -16,13 +16,13 @@ struct EventFileIngester {
     /// The most bytes one OTLP document (a whole export request) may hold in a file.
     static let maximumOTLPDocumentBytes = 64 << 20
 
-    /// Reads one file (`-` for standard input), handing each full batch to `submit` and each rejected
-    /// record (or optional field left out) to `reject` with the file's name; returns the number of
-    /// records of other kinds it ignored.
+    /// Reads one file (`-` for standard input), handing each full batch to `submit` (after the chunk that
+    /// filled it is decoded) and each rejected record (or optional field left out) to `reject` with the
+    /// file's name; returns the number of records of other kinds it ignored.
     /// - Throws: ``CommandFailure`` when the file cannot be read or its gzip stream is corrupt or truncated.
     func ingest(
-        path: String, submit: ([PurchaseEvent]) throws -> Void, reject: (String, RecordReject) throws -> Void
-    ) throws -> Int {
+        path: String, submit: ([PurchaseEvent]) async throws -> Void, reject: (String, RecordReject) throws -> Void
+    ) async throws -> Int {
         let descriptor: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw CommandFailure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
@@ -35,13 +35,15 @@ struct EventFileIngester {
             compression: path.hasSuffix(".gz") ? .gzip : .detect)
         var batch: [PurchaseEvent] = []
         batch.reserveCapacity(batchSize)
+        /// Batches filled by the chunk being decoded, submitted once it is.
+        var full: [[PurchaseEvent]] = []
         func take(_ record: DecodedRecord) throws {
             switch record {
             case let .event(event, warnings):
                 batch.append(event)
                 for warning in warnings { try reject(name, warning) }
                 if batch.count >= batchSize {
-                    try submit(batch)
+                    full.append(batch)
                     batch.removeAll(keepingCapacity: true)
                 }
             case .rejected(let rejected): try reject(name, rejected)
@@ -57,15 +59,19 @@ struct EventFileIngester {
                 }
                 if count == 0 { break }
                 try buffer.withUnsafeBytes { try decoder.feed(UnsafeRawBufferPointer(rebasing: $0[..<count]), emit: take) }
+                for filled in full { try await submit(filled) }
+                full.removeAll()
             }
             try decoder.finish(emit: take)
         } catch let failure as DecodingFailure {
-            if !batch.isEmpty { try submit(batch) }
+            for filled in full { try await submit(filled) }
+            if !batch.isEmpty { try await submit(batch) }
             throw CommandFailure(
                 message: "\(name): \(failure) after \(decoder.recordsRead) records; the events before that point were "
                     + "recorded (re-running is safe: duplicates are skipped)")
         }
-        if !batch.isEmpty { try submit(batch) }
+        for filled in full { try await submit(filled) }
+        if !batch.isEmpty { try await submit(batch) }
         return decoder.ignoredRecords
     }
 }

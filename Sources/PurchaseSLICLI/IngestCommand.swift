@@ -6,7 +6,7 @@ import PurchaseSLIRendering
 import PurchaseSLIStorage
 
 /// `purchase-sli ingest`: counts the events of files into the store.
-struct IngestCommand: ParsableCommand {
+struct IngestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
         abstract: "Count the events of files (NDJSON or JSON arrays, New Relic or OTLP payloads; plain or gzip) into the database.",
@@ -56,12 +56,12 @@ struct IngestCommand: ParsableCommand {
         guard maxRecordBytes >= 256 else { throw ValidationError("--max-record-bytes must be at least 256.") }
     }
 
-    func run() throws {
-        try exitingOnFailure { try ingest() }
+    func run() async throws {
+        try await exitingOnFailure { try await ingest() }
     }
 
-    private func ingest() throws {
-        let store = try store.openOrCreateStore(configuration: retention.configuration())
+    private func ingest() async throws {
+        let store = try await store.openOrCreateStore(configuration: retention.configuration())
         let started = Date()
         let nowMillis = Int64(started.timeIntervalSince1970 * 1000)
         let eventFormat: EventFormat =
@@ -80,7 +80,7 @@ struct IngestCommand: ParsableCommand {
         var failure: (any Error)?
         do {
             for file in files {
-                ignoredCount += try ingester.ingest(path: file, submit: writer.submit) { name, reject in
+                ignoredCount += try await ingester.ingest(path: file, submit: writer.submit) { name, reject in
                     if reject.kept { warningCount += 1 } else { rejectedCount += 1 }
                     try rejectReport?.write(reject, file: name)
                     let shown = rejectedCount + warningCount
@@ -105,9 +105,9 @@ struct IngestCommand: ParsableCommand {
         } catch {
             failure = error
         }
-        let outcome = try writer.finish()
+        let outcome = try await writer.finish()
         try rejectReport?.close()
-        try store.prune(nowMillis: nowMillis)
+        try await store.prune(nowMillis: nowMillis)
         let seconds = Date().timeIntervalSince(started)
         print(IngestSummary(outcome: outcome, rejected: rejectedCount, warnings: warningCount, ignored: ignoredCount, seconds: seconds).text)
         if let failure { throw failure }

@@ -58,7 +58,7 @@ struct IngestStoreCommand: AsyncParsableCommand {
             throw CommandFailure(message: "--apple-root-ca: \(error.reason)")
         }
         let google = GooglePlayNotificationDecoder(packageNames: Set(googlePackage))
-        let database = try store.openOrCreateStore(configuration: .default)
+        let database = try await store.openOrCreateStore(configuration: .default)
         let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
         var stored = 0
         var duplicates = 0

@@ -75,7 +75,8 @@ struct MaintenanceCommand: ParsableCommand {
                         $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
                     }, reason: reason,
                     app: app, force: force)
-                let scheduling = MaintenanceScheduling(store: try store.openOrCreateStore(), policyWindows: try policyOptions.load().maintenance)
+                let scheduling = await MaintenanceScheduling(
+                    store: try store.openOrCreateStore(), policyWindows: try policyOptions.load().maintenance)
                 let window: MaintenanceWindow
                 do {
                     window = try await scheduling.declare(declaration, id: MaintenanceWindow.newID(), nowSeconds: now)

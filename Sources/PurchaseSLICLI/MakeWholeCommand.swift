@@ -59,7 +59,7 @@ struct MakeWholeCommand: AsyncParsableCommand {
             let at = list.judgedMillis(atSeconds: atSeconds, nowMillis: nowMillis)
             let policy = try policyOptions.load()
             let rule = policy.reconciliation
-            let deliveries = MakeWholeDeliveries(store: try store.openStore(), rule: rule)
+            let deliveries = await MakeWholeDeliveries(store: try store.openStore(), rule: rule)
             let owed = try await deliveries.owed(fromSeconds: from, toSeconds: to, atMillis: at) { charge in
                 (list.storeName.map { charge.notification.store.rawValue == $0 } ?? true)
                     && (list.app.map { charge.notification.appID == $0 } ?? true)

@@ -56,7 +56,7 @@ struct MigrateCommand: AsyncParsableCommand {
     /// Copies `--from` into the database at `url` and prints what was copied.
     private func copy(into url: PostgresURL) async throws {
         let source = try SQLiteBucketStore(path: from)
-        let target = try PostgresBucketStore(url: url)
+        let target = try await PostgresBucketStore(url: url)
         let summary: PostgresBucketStore.ImportSummary
         do {
             summary = try await target.importStore(from: source, sourceName: from)

@@ -134,12 +134,12 @@ struct RolloutCommand: AsyncParsableCommand {
         context: AlertContext, releases: StoreReleases, since: Int64?, end: Int64, zone: TimeZoneOffsets
     ) async throws -> RolloutReport {
         let query = RolloutQuery(store: context.store)
-        guard let candidate = try query.candidate(candidate, at: end, releases: releases.all) else {
+        guard let candidate = try await query.candidate(candidate, at: end, releases: releases.all) else {
             throw ValidationError(
                 "--candidate auto: no app version but one has 1 % of the events over the 14 days before \(zone.timestamp(end)); "
                     + "name the version with --candidate")
         }
-        let inputs = try query.inputs(candidate: candidate, baseline: baseline, since: since, end: end)
+        let inputs = try await query.inputs(candidate: candidate, baseline: baseline, since: since, end: end)
         var report = await RolloutEvaluator(policy: context.policy).evaluate(inputs, freshness: try context.freshness(at: end))
         report.app = app.app
         report.storeReleases = releases.all.filter { $0.isRelease(of: candidate) }

@@ -210,7 +210,7 @@ struct ServeCommand: AsyncParsableCommand {
             controls = try await RolloutActionOptions.controls(settings.server.rolloutActions, transport: outbound)
             var storeConfiguration = try retention.configuration()
             storeConfiguration.fsyncEachCommit = true
-            store = try settings.db.open(configuration: storeConfiguration, postgresLogger: logger)
+            store = try await settings.db.open(configuration: storeConfiguration, postgresLogger: logger)
         } catch let failure as CommandFailure {
             printError("error: \(failure.message)")
             throw ExitCode.failure

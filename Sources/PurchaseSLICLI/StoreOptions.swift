@@ -42,7 +42,7 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store to read, or change, what it holds, turning a storage error into a one-line command
     /// failure. A SQLite file that does not exist is refused, never created: a mistyped path would read as
     /// a store without events, and a store without events as all clear.
-    func openStore(configuration: StoreConfiguration = .default) throws -> any PurchaseStore {
+    func openStore(configuration: StoreConfiguration = .default) async throws -> any PurchaseStore {
         let location = try location()
         if let path = location.filePath, !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure(
@@ -50,13 +50,13 @@ struct StoreOptions: ParsableArguments {
                     + "(`purchase-sli ingest FILE --db \(path)`, or the samples: `purchase-sli demo --db \(path)`), or name the "
                     + "database that holds them with --db or PURCHASE_SLI_DB")
         }
-        return try location.open(configuration: configuration)
+        return try await location.open(configuration: configuration)
     }
 
     /// Opens the store to write events, notifications or windows into, creating a SQLite file that does not
     /// exist yet.
-    func openOrCreateStore(configuration: StoreConfiguration = .default) throws -> any PurchaseStore {
-        try location().open(configuration: configuration)
+    func openOrCreateStore(configuration: StoreConfiguration = .default) async throws -> any PurchaseStore {
+        try await location().open(configuration: configuration)
     }
 }
 
@@ -94,13 +94,14 @@ enum StoreLocation: CustomStringConvertible {
 
     /// Opens the store, turning a storage error into a one-line command failure. PostgreSQL's driver logs
     /// to `postgresLogger` (warnings and above unless given).
-    func open(configuration: StoreConfiguration, postgresLogger: Logger? = nil) throws -> any PurchaseStore {
+    func open(configuration: StoreConfiguration, postgresLogger: Logger? = nil) async throws -> any PurchaseStore {
         do {
             switch self {
             case .sqlite(let path): return try SQLiteBucketStore(path: path, configuration: configuration)
             #if PostgreSQL
             case .postgres(let url):
-                return try PostgresBucketStore(url: url, configuration: configuration, logger: postgresLogger ?? PostgresBucketStore.quietLogger)
+                return try await PostgresBucketStore(
+                    url: url, configuration: configuration, logger: postgresLogger ?? PostgresBucketStore.quietLogger)
             #endif
             }
         } catch let error as StorageError {

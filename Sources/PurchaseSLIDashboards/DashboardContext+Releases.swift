@@ -6,14 +6,14 @@ extension DashboardContext {
     /// The markers of `[from, to)`: each app version reaching 1 % of its platform's events in an hour
     /// after a day below (``ReleaseMarkers``), and each store release paused by a rollout verdict (not a
     /// dry run).
-    func releaseMarkers(from: Int64, to: Int64) throws -> [TimeSeriesChart.Marker] {
-        (try versionMarkers(from: from, to: to) + pauseMarkers(from: from, to: to)).sorted { $0.timeSeconds < $1.timeSeconds }
+    func releaseMarkers(from: Int64, to: Int64) async throws -> [TimeSeriesChart.Marker] {
+        await (try versionMarkers(from: from, to: to) + pauseMarkers(from: from, to: to)).sorted { $0.timeSeconds < $1.timeSeconds }
     }
 
     /// Each app version reaching 1 % of its platform's events in `[from, to)` after a day below.
-    private func versionMarkers(from: Int64, to: Int64) throws -> [TimeSeriesChart.Marker] {
+    private func versionMarkers(from: Int64, to: Int64) async throws -> [TimeSeriesChart.Marker] {
         let start = (from - Int64(ReleaseMarkers.quietHours) * 3600).floorDividedBy(3600).quotient * 3600
-        let answer = try store.series([
+        let answer = try await store.series([
             CountQuery(fromSeconds: start, toSeconds: to, step: TimeStep(seconds: 3600), groupBy: [.platform, .appVersion])
         ])[0]
         var hours: [Int64: [ReleaseMarkers.PlatformVersion: Int64]] = [:]

@@ -80,9 +80,9 @@ public struct DashboardContext: Sendable {
     func counts(
         last window: Int64, before to: Int64? = nil, groupBy: [EventDimension] = [.actionType],
         filters: [EventDimension: Set<String?>] = [:]
-    ) throws -> [CountRow] {
+    ) async throws -> [CountRow] {
         let end = to ?? atSeconds
-        return try store.counts(CountQuery(fromSeconds: end - window, toSeconds: end, groupBy: groupBy, filters: filters))
+        return try await store.counts(CountQuery(fromSeconds: end - window, toSeconds: end, groupBy: groupBy, filters: filters))
     }
 
     /// Per-step counts over the range grouped by `groupBy`: for each key, one `OutcomeCounts` per step.
@@ -92,10 +92,10 @@ public struct DashboardContext: Sendable {
     /// given from the range's start.
     func series(
         step: Int64, groupBy: [EventDimension], filters: [EventDimension: Set<String?>] = [:], shiftedBy shift: Int64 = 0
-    ) throws -> (start: Int64, steps: Int, byKey: [[String?]: [OutcomeCounts]]) {
+    ) async throws -> (start: Int64, steps: Int, byKey: [[String?]: [OutcomeCounts]]) {
         let start = alignedStart(step: step)
         let steps = Int((atSeconds - start + step - 1) / step)
-        let answer = try store.series([
+        let answer = try await store.series([
             CountQuery(
                 fromSeconds: start - shift, toSeconds: atSeconds - shift, step: TimeStep(seconds: step), groupBy: groupBy, filters: filters)
         ])[0]

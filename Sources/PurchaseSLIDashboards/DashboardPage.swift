@@ -19,7 +19,7 @@ public struct DashboardPage: Sendable {
 
     /// The alerts firing, with their text, and for each action and metric they are about, its last 6 hours
     /// at 1-minute steps with the episodes named on the bands; on a phone the panel comes first.
-    private func alertsPanel() throws -> HTML {
+    private func alertsPanel() async throws -> HTML {
         var recent = context
         recent.rangeSeconds = 6 * 3600
         var charted = Set<String>()
@@ -34,7 +34,7 @@ public struct DashboardPage: Sendable {
                 case nil: nil
                 }
             guard let metric, charted.insert("\(action) \(metric)").inserted else { continue }
-            charts.append(
+            await charts.append(
                 try recent.chartPanel(
                     title: "\(action): the last 6 h", metric: metric, actionType: action, by: nil, stepSeconds: 60,
                     bands: alerts.bands(for: action, until: context.atSeconds)))
@@ -68,25 +68,25 @@ public struct DashboardPage: Sendable {
             case .objectives:
                 body += try await context.objectivesPanel(firing: firing, freshness: alerts.freshness)
             case .alerts:
-                body += try alertsPanel()
+                await body += try alertsPanel()
             case let .chart(title, metric, actionType, by, step, overlay):
-                body += try context.chartPanel(
+                await body += try context.chartPanel(
                     title: title, metric: metric, actionType: actionType, by: by, stepSeconds: step, overlayPreviousWeek: overlay,
                     bands: alerts.bands(for: actionType, until: context.atSeconds))
             case .signals:
-                body += try context.signalsPanel(firing: firing)
+                await body += try context.signalsPanel(firing: firing)
             case let .table(title, by, actionType, limit):
-                body += try context.tablePanel(title: title, by: by, actionType: actionType, limit: limit)
+                await body += try context.tablePanel(title: title, by: by, actionType: actionType, limit: limit)
             case let .topErrors(actionType, window, limit):
-                body += try context.topErrorsPanel(actionType: actionType, windowSeconds: window, limit: limit)
+                await body += try context.topErrorsPanel(actionType: actionType, windowSeconds: window, limit: limit)
             case .adoption(let step):
-                body += try context.adoptionPanel(stepSeconds: step)
+                await body += try context.adoptionPanel(stepSeconds: step)
             case let .rollout(candidate, baseline):
                 body += try await context.rolloutPanel(candidate: candidate, baseline: baseline)
             case .reconciliation:
                 body += try await context.reconciliationPanel()
             case .budget:
-                body += try context.budgetPanel()
+                await body += try context.budgetPanel()
             }
         }
         return HTMLDocument(

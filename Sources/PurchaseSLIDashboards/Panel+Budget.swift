@@ -10,25 +10,26 @@ extension DashboardContext {
     /// Per objective, a card: its error budget left day by day over the last 28 days, carried on at the
     /// last 7 days' burn rate to the day it runs out (within one window, or by the month's end), and its
     /// attainment over each of the last 4 ISO weeks and 3 calendar months against the objective.
-    func budgetPanel() throws -> HTML {
+    func budgetPanel() async throws -> HTML {
         let judging = alerting()
-        let cards = try policy.objectives.map { objective -> HTML in
+        let cards = try await policy.objectives.asyncMap { objective -> HTML in
             let earliest = objective.window.period(at: atSeconds - Int64(Self.burnDownDays) * 86_400).startSeconds
-            let hourly = try judging.objectiveSeries(
+            let hourly = try await judging.objectiveSeries(
                 objective, fromSeconds: earliest - earliest.floorDividedBy(3600).remainder, toSeconds: atSeconds, stepSeconds: 3600)
-            let current = try judging.objectiveCounts(
+            let current = try await judging.objectiveCounts(
                 objective, fromSeconds: objective.window.period(at: atSeconds).startSeconds, toSeconds: atSeconds,
                 filters: [.actionType: [objective.actionType]])
             let burnDown = BudgetBurnDown(objective: objective, hourly: hourly, at: atSeconds, days: Self.burnDownDays, current: current)
             let maintenance = maintenanceBands(
                 for: objective.actionType, from: burnDown.points.first?.timeSeconds ?? atSeconds, to: atSeconds)
-            let basis = try judging.eventBudgetBasis(
+            let basis = try await judging.eventBudgetBasis(
                 of: objective.actionType, window: objective.window, windowStart: objective.window.period(at: atSeconds).startSeconds,
                 until: atSeconds)
+            let attainment = try await attainmentTable(objective, judging: judging)
             return
                 "<section class=\"card\"><h3>\(objective.actionType): error budget over \(StoreCoverageText.window(objective.window, basis: basis))</h3>"
                 + "\(burnDownChart(burnDown, maintenance: maintenance))<p>\(burnDownSentence(burnDown, at: atSeconds))</p>"
-                + "<div class=\"scroll\">\(try attainmentTable(objective, judging: judging))</div></section>"
+                + "<div class=\"scroll\">\(attainment)</div></section>"
         }
         return "<section><h2>Error budget burn-down and attainment</h2>\(HTML.joined(cards))</section>"
     }
@@ -83,8 +84,8 @@ extension DashboardContext {
 
     /// The success rate over each of the last 4 ISO weeks and 3 calendar months (in the page's zone), the current one so
     /// far, against the objective.
-    private func attainmentTable(_ objective: SLOPolicy.Objective, judging: AlertContext) throws -> HTML {
-        AttainmentTable.html(try judging.attainment(objective, at: atSeconds, zone: zone))
+    private func attainmentTable(_ objective: SLOPolicy.Objective, judging: AlertContext) async throws -> HTML {
+        await AttainmentTable.html(try judging.attainment(objective, at: atSeconds, zone: zone))
     }
 }
 

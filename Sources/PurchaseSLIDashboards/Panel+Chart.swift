@@ -12,9 +12,9 @@ extension DashboardContext {
     func chartPanel(
         title: String?, metric: DashboardDefinition.ChartMetric, actionType: String?, by dimension: EventDimension?,
         stepSeconds: Int64?, overlayPreviousWeek: Bool = false, bands: [TimeSeriesChart.Band]
-    ) throws -> HTML {
+    ) async throws -> HTML {
         let step = stepSeconds ?? defaultStepSeconds
-        let data = try series(step: step, groupBy: dimension.map { [$0] } ?? [], filters: actionFilter(actionType))
+        let data = try await series(step: step, groupBy: dimension.map { [$0] } ?? [], filters: actionFilter(actionType))
         var keyed = data.byKey.map { (label: $0.key.first.map { $0 ?? "(none)" } ?? (actionType ?? "all events"), steps: $0.value) }
         keyed.sort { $0.steps.reduce(0) { $0 + $1.total } > $1.steps.reduce(0) { $0 + $1.total } }
         if keyed.count > 6 {
@@ -27,7 +27,7 @@ extension DashboardContext {
             keyed = [(label: actionType ?? "all events", steps: Array(repeating: OutcomeCounts(), count: data.steps))]
         }
         // By app version: oldest first, each version in its colour of the page (``versionColours()``), "other" in one left free.
-        let colours = dimension == .appVersion ? try versionColours() : [:]
+        let colours = await dimension == .appVersion ? try versionColours() : [:]
         if dimension == .appVersion {
             keyed.sort {
                 $0.label == "other" ? false : $1.label == "other" ? true : $0.label.compare($1.label, options: .numeric) == .orderedAscending
@@ -60,7 +60,7 @@ extension DashboardContext {
                 label: $0.label, values: $0.steps.map(value), colour: dimension == .appVersion ? colours[$0.label] ?? spareColour : nil)
         }
         if overlayPreviousWeek, dimension == nil {
-            let week = try series(step: step, groupBy: [], filters: actionFilter(actionType), shiftedBy: 7 * 86_400)
+            let week = try await series(step: step, groupBy: [], filters: actionFilter(actionType), shiftedBy: 7 * 86_400)
             let steps = week.byKey.values.first ?? Array(repeating: OutcomeCounts(), count: data.steps)
             lines.append(
                 TimeSeriesChart.Series(label: "\(lines.first?.label ?? "") a week before", values: steps.map(value), colour: 0, isDashed: true))
@@ -71,7 +71,7 @@ extension DashboardContext {
             yLabel: yLabel, format: format, threshold: threshold,
             bands: bands + maintenanceBands(for: actionType, from: data.start, to: atSeconds), yDomain: domain,
             yLimits: limits ?? 0...Double.infinity, zone: zone)
-        chart.markers = try releaseMarkers(from: data.start, to: atSeconds)
+        chart.markers = try await releaseMarkers(from: data.start, to: atSeconds)
         let heading =
             (title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
                 + (dimension.map { " by \($0.rawValue)" } ?? "")) + ", per \(NumberText.duration(step))"

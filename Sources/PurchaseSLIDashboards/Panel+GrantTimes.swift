@@ -37,12 +37,12 @@ extension DashboardContext {
         let judging = alerting()
         guard let times = try await judging.decidedGrantTimes(from: atSeconds - widest, to: atSeconds) else { return "" }
         // Without the minutes maintenance leaves out of purchases' budgets, as the alerts read them.
-        func counts(last seconds: Int64) throws -> [Store: OutcomeCounts] {
-            try judging.grantTimeCounts(times, from: atSeconds - seconds, to: atSeconds)
+        func counts(last seconds: Int64) async throws -> [Store: OutcomeCounts] {
+            try await judging.grantTimeCounts(times, from: atSeconds - seconds, to: atSeconds)
         }
-        let budgetCounts = try counts(last: budgetSeconds)
+        let budgetCounts = try await counts(last: budgetSeconds)
         let coverage = try await judging.storeCoverage(from: atSeconds - budgetSeconds, to: atSeconds)
-        let windows = Dictionary(uniqueKeysWithValues: try Self.objectiveWindows.map { ($0.seconds, try counts(last: $0.seconds)) })
+        let windows = Dictionary(uniqueKeysWithValues: try await Self.objectiveWindows.asyncMap { ($0.seconds, try await counts(last: $0.seconds)) })
         let within = NumberText.elapsed(millis: objective.withinSeconds * 1000)
         let cards = budgetCounts.keys.sorted().map { store -> HTML in
             let labels = GrantTimes.labels(store: store)

@@ -18,7 +18,7 @@ extension DashboardContext {
         var windows: [Int64: [String: OutcomeCounts]] = [:]
         for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map { atSeconds - $0.window.period(at: atSeconds).startSeconds })
         {
-            windows[seconds] = try counts(last: seconds).reduce(into: [:]) { $0[$1.key[0] ?? ""] = $1.counts }
+            windows[seconds] = try await counts(last: seconds).reduce(into: [:]) { $0[$1.key[0] ?? ""] = $1.counts }
         }
         // An objective weighted by revenue reads its action's counts weighted by price, one that maintenance
         // touches its counts without the minutes left out.
@@ -30,12 +30,12 @@ extension DashboardContext {
             || !maintenance.excludedRanges(of: objective.actionType, from: atSeconds - longest, to: atSeconds).isEmpty
         {
             for seconds in Array(windows.keys) {
-                windows[seconds]?[objective.actionType] = try judging.objectiveCounts(
+                windows[seconds]?[objective.actionType] = try await judging.objectiveCounts(
                     objective, fromSeconds: atSeconds - seconds, toSeconds: atSeconds, filters: [.actionType: [objective.actionType]])
             }
         }
-        let trend = try series(step: defaultStepSeconds, groupBy: [.actionType])
-        let cards = try policy.objectives.map { objective -> HTML in
+        let trend = try await series(step: defaultStepSeconds, groupBy: [.actionType])
+        let cards = try await policy.objectives.asyncMap { objective -> HTML in
             let action = objective.actionType
             // The card's status is its objective's: the burn alerts spending its budget. Other alerts on the
             // action (charges not granted, a cancel spike, a silence) are named beside it, so that a rate
@@ -102,13 +102,14 @@ extension DashboardContext {
                     + "<td\(Self.dataValue(burn))>\(burn.map { String(format: "%.1f×", $0) } ?? "n/a")</td>"
                     + "<td data-value=\"\(counts.valid)\">\(NumberText.count(counts.valid))</td></tr>"
             }
+            var budgetText: HTML = "<p class=\"muted\">no valid events over \(objective.window.description)</p>"
+            if let budgetLeft {
+                let start = objective.window.period(at: atSeconds).startSeconds
+                let basis = try await judging.eventBudgetBasis(of: action, window: objective.window, windowStart: start, until: atSeconds)
+                budgetText = Self.budgetLine(left: budgetLeft, window: objective.window, basis: basis)
+            }
             let budget: HTML =
-                (try budgetLeft.map {
-                    let start = objective.window.period(at: atSeconds).startSeconds
-                    let basis = try judging.eventBudgetBasis(of: action, window: objective.window, windowStart: start, until: atSeconds)
-                    return Self.budgetLine(left: $0, window: objective.window, basis: basis)
-                }
-                    ?? "<p class=\"muted\">no valid events over \(objective.window.description)</p>")
+                budgetText
                 + maintenanceNote(
                     maintenance.bands(from: objective.window.period(at: atSeconds).startSeconds, to: atSeconds).filter {
                         $0.window.covers(action: action)

@@ -6,11 +6,11 @@ import PurchaseSLIRendering
 
 extension DashboardContext {
     /// Each app version's share of events per step over the range: the phased-release curve.
-    func adoptionPanel(stepSeconds: Int64?) throws -> HTML {
+    func adoptionPanel(stepSeconds: Int64?) async throws -> HTML {
         let step = stepSeconds ?? defaultStepSeconds
-        let data = try series(step: step, groupBy: [.appVersion])
+        let data = try await series(step: step, groupBy: [.appVersion])
         let totals = (0..<data.steps).map { index in data.byKey.values.reduce(Int64(0)) { $0 + $1[index].total } }
-        let colours = try versionColours()
+        let colours = try await versionColours()
         // The six busiest versions, oldest first.
         let versions = data.byKey.filter { colours[$0.key[0] ?? "(none)"] != nil }
             .sorted { colours[$0.key[0] ?? "(none)"]! < colours[$1.key[0] ?? "(none)"]! }
@@ -23,7 +23,7 @@ extension DashboardContext {
                     colour: colours[key[0] ?? "(none)"])
             },
             yLabel: "share of events (%)", format: { NumberText.percent($0) }, yDomain: 0...1, zone: zone)
-        chart.markers = try releaseMarkers(from: data.start, to: atSeconds)
+        chart.markers = try await releaseMarkers(from: data.start, to: atSeconds)
         return "<section class=\"card\"><h3>App version adoption: share of events per \(NumberText.duration(step))</h3>\(chart.html)</section>"
     }
 
@@ -36,14 +36,15 @@ extension DashboardContext {
     /// baseline (default: the busiest other version), from the candidate's first hour in the range.
     func rolloutPanel(candidate: String?, baseline: String?) async throws -> HTML {
         let query = RolloutQuery(store: store)
-        guard let candidate = try candidate ?? query.newestVersion(from: fromSeconds, to: atSeconds) else {
+        let newest = candidate == nil ? try await query.newestVersion(from: fromSeconds, to: atSeconds) : nil
+        guard let candidate = candidate ?? newest else {
             return
                 "<section class=\"card\"><h3>Rollout</h3><p class=\"muted\">Only one app version has events in the range: nothing to compare.</p></section>"
         }
         var report: RolloutReport
         let inputs: RolloutInputs
         do {
-            inputs = try query.inputs(candidate: candidate, baseline: baseline, since: nil, end: atSeconds)
+            inputs = try await query.inputs(candidate: candidate, baseline: baseline, since: nil, end: atSeconds)
             report = await RolloutEvaluator(policy: policy).evaluate(
                 inputs, freshness: try alerting().freshness(at: atSeconds))
             report.app = app
@@ -53,7 +54,7 @@ extension DashboardContext {
         } catch let failure as RolloutQuery.Failure {
             return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"
         }
-        let colours = try versionColours()
+        let colours = try await versionColours()
         // The steps the release appears to reach and the pauses of the store releases are marked.
         let pauses = pauseMarkers(from: inputs.fromSeconds, to: atSeconds)
         let charts = policy.rollout.actions.map { successChart(inputs, action: $0, colours: colours, pauses: pauses) }
@@ -98,8 +99,8 @@ extension DashboardContext {
     /// The colour of each app version on the page's charts: the six with the most events over the range,
     /// oldest first, take the six colours in order, so that a version has the same colour on the adoption
     /// chart, the rollout's and every chart by app version.
-    func versionColours() throws -> [String: Int] {
-        let totals = try store.counts(CountQuery(fromSeconds: fromSeconds, toSeconds: atSeconds, groupBy: [.appVersion]))
+    func versionColours() async throws -> [String: Int] {
+        let totals = try await store.counts(CountQuery(fromSeconds: fromSeconds, toSeconds: atSeconds, groupBy: [.appVersion]))
             .reduce(into: [String: Int64]()) { $0[$1.key[0] ?? "(none)", default: 0] += $1.counts.total }
         let busiest = totals.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6).map(\.key)
             .sorted { $0.compare($1, options: .numeric) == .orderedAscending }

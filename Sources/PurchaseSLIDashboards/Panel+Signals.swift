@@ -7,16 +7,16 @@ extension DashboardContext {
     /// Per action (also one silent now): the 409, cancel and unfinished rates of the spike window (the last hour; for
     /// unfinished attempts the hour that ended `unfinishedAfter` ago) against the same window on the
     /// previous days, marked where a spike alert fires.
-    func signalsPanel(firing: [AlertFinding]) throws -> HTML {
+    func signalsPanel(firing: [AlertFinding]) async throws -> HTML {
         let spikes = policy.spikes
         let metrics: [(RateMetric, Int64)] = [(.conflictRate, 0), (.cancelRate, 0), (.unfinishedRate, spikes.unfinishedAfterSeconds)]
         var rows: [HTML] = []
         for (metric, delay) in metrics {
             let end = atSeconds - delay
-            let now = try counts(last: spikes.windowSeconds, before: end)
+            let now = try await counts(last: spikes.windowSeconds, before: end)
             var baseline: [String: OutcomeCounts] = [:]
             for day in 1...spikes.baselineDays {
-                for row in try counts(last: spikes.windowSeconds, before: end - Int64(day) * 86_400) {
+                for row in try await counts(last: spikes.windowSeconds, before: end - Int64(day) * 86_400) {
                     baseline[row.key[0] ?? "", default: OutcomeCounts()] += row.counts
                 }
             }

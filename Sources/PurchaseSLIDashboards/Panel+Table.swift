@@ -6,11 +6,11 @@ extension DashboardContext {
     /// The values of a dimension over the range, worst first: sorted by excess failures (failures above
     /// what the action's overall failure rate would give them), with each value's success, 409 and cancel
     /// rates and its success-rate trend.
-    func tablePanel(title: String?, by dimension: EventDimension, actionType: String?, limit: Int) throws -> HTML {
+    func tablePanel(title: String?, by dimension: EventDimension, actionType: String?, limit: Int) async throws -> HTML {
         let step = defaultStepSeconds
-        let data = try series(step: step, groupBy: [dimension], filters: actionFilter(actionType))
+        let data = try await series(step: step, groupBy: [dimension], filters: actionFilter(actionType))
         // Totals over the range itself: the first step of the sparklines may begin before it.
-        let totals = try counts(last: rangeSeconds, groupBy: [dimension], filters: actionFilter(actionType))
+        let totals = try await counts(last: rangeSeconds, groupBy: [dimension], filters: actionFilter(actionType))
             .reduce(into: [[String?]: OutcomeCounts]()) { $0[$1.key, default: OutcomeCounts()] += $1.counts }
         let overall = totals.values.reduce(OutcomeCounts(), +)
         let failureRate = overall.failureRate ?? 0

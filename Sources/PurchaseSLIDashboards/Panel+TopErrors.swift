@@ -5,18 +5,18 @@ import PurchaseSLIRendering
 extension DashboardContext {
     /// The most frequent failure descriptions over the last window, with the window before for
     /// comparison.
-    func topErrorsPanel(actionType: String?, windowSeconds: Int64, limit: Int) throws -> HTML {
+    func topErrorsPanel(actionType: String?, windowSeconds: Int64, limit: Int) async throws -> HTML {
         var filters = actionFilter(actionType)
         filters[.resultType] = [ResultType.failure.rawValue]
-        func errors(before end: Int64) throws -> [String: Int64] {
-            try store.errorCounts(
+        func errors(before end: Int64) async throws -> [String: Int64] {
+            try await store.errorCounts(
                 CountQuery(
                     fromSeconds: end - windowSeconds, toSeconds: end, groupBy: [.errorDescription], filters: filters)
             )
             .reduce(into: [:]) { $0[$1.key[0] ?? "", default: 0] += $1.events }
         }
-        let now = try errors(before: atSeconds)
-        let before = try errors(before: atSeconds - windowSeconds)
+        let now = try await errors(before: atSeconds)
+        let before = try await errors(before: atSeconds - windowSeconds)
         let ranked = now.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit)
         let largest = ranked.first?.value ?? 1
         let rows = ranked.map { description, events -> HTML in

@@ -1,4 +1,5 @@
 #if PostgreSQL
+import NIOCore
 import PurchaseSLIStorage
 import Synchronization
 
@@ -6,8 +7,8 @@ import Synchronization
 /// gets ``PurchaseSLIStorage/StorageError/unavailable(_:)`` at the deadline, even when the work does not
 /// stop at once (a query on a connection whose server went silent).
 ///
-/// The store's event loop is the executor while blocking callers of the store wait on Swift's cooperative
-/// threads (``BlockingBridge``): work queued behind them there would miss its deadline.
+/// The store's event loop is the executor: its PostgreSQL work runs beside the connections' I/O, and a
+/// busy cooperative pool cannot make it miss its deadline.
 func withDeadline<Value: Sendable>(
     _ timeout: Duration, on executor: any TaskExecutor, _ work: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
@@ -63,6 +64,19 @@ private final class DeadlineRace<Value: Sendable>: Sendable {
         guard let (worker, timer, _) = tasks.withLock({ $0 }) else { return }
         worker.cancel()
         timer.cancel()
+    }
+}
+/// A task executor that runs jobs on one event loop.
+final class EventLoopTaskExecutor: TaskExecutor {
+    let eventLoop: any EventLoop
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 #endif

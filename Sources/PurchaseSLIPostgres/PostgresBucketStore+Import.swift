@@ -29,18 +29,18 @@ extension PostgresBucketStore {
     /// - Throws: ``ImportRefused`` when the database holds other events.
     public func importStore(from source: SQLiteBucketStore, sourceName: String) async throws -> ImportSummary {
         let dimensions = EventDimension.seriesDimensions
-        let series = try source.series(dimensions)
+        let series = try await source.series(dimensions)
         let end: Int64 = 4_102_444_800  // 2100-01-01, aligned to every resolution
         var counts: [Resolution: [BucketKey: OutcomeCounts]] = [:]
         var errors: [Resolution: [(key: BucketKey, result: Int16, description: String, events: Int64)]] = [:]
         for resolution in Resolution.allCases {
             let segments = [BucketSegment(resolution, from: 0, to: end)]
-            try source.scanCounts(segments, selection: nil) { time, entries in
+            try await source.scanCounts(segments, selection: nil) { time, entries in
                 for entry in entries {
                     counts[resolution, default: [:]][BucketKey(time: time, series: entry.series), default: OutcomeCounts()] += entry.counts
                 }
             }
-            try source.scanErrors(segments, selection: nil) { time, entries in
+            try await source.scanErrors(segments, selection: nil) { time, entries in
                 for entry in entries {
                     errors[resolution, default: []].append(
                         (
@@ -51,11 +51,11 @@ extension PostgresBucketStore {
             }
         }
         let dedup = try source.dedupState()
-        let prices = try source.prices()
+        let prices = try await source.prices()
         let notifications = try await source.notifications(kinds: Set(StoreEventKind.allCases), fromMillis: .min / 2, toMillis: .max / 2)
         let reports = try source.clientReportBlobs()
         let drops = try source.clientDrops()
-        let late = try source.lateArrivals(fromSeconds: .min / 2, toSeconds: .max / 2)
+        let late = try await source.lateArrivals(fromSeconds: .min / 2, toSeconds: .max / 2)
         let events = counts[.day, default: [:]].values.reduce(Int64(0)) { $0 + $1.total }
         // The eventIDs remembered, digested in any order: two stores of equal counts but other events differ.
         let digest = dedup.keys.reduce(UInt64(0)) {

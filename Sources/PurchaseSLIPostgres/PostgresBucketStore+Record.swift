@@ -6,21 +6,19 @@ public import PurchaseSLIStorage
 
 extension PostgresBucketStore {
     /// Counts validated events, skipping duplicates (across nodes too), in one transaction.
-    public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
+    public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
         let order = DedupOrder(batches)
         let configuration = configuration
         let logger = logger
         let receivedAtSeconds = receivedAtMillis.floorDividedBy(1000).quotient
-        return try writer.withLock { cache in
-            let known = cache
-            let (outcome, additions) = try inTransaction { connection in
-                var write = RecordWrite(batches: batches, order: order, configuration: configuration, known: known, logger: logger)
-                let outcome = try await write.run(on: connection, receivedAtSeconds: receivedAtSeconds)
-                return (outcome, write.additions)
-            }
-            cache.merge(additions)
-            return outcome
+        let known = writer.withLock { $0 }
+        let (outcome, additions) = try await transaction { connection in
+            var write = RecordWrite(batches: batches, order: order, configuration: configuration, known: known, logger: logger)
+            let outcome = try await write.run(on: connection, receivedAtSeconds: receivedAtSeconds)
+            return (outcome, write.additions)
         }
+        writer.withLock { $0.merge(additions) }
+        return outcome
     }
 }
 

@@ -6,11 +6,11 @@ public import PurchaseSLIStorage
 
 extension PostgresBucketStore {
     /// Every series with its values of `dimensions`.
-    public func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
+    public func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
         let positions = dimensions.map { $0.seriesIndex! }
         let codes = dimensions.map { Int16($0.storageCode!) }
         let logger = logger
-        return try withConnection { connection in
+        return try await connection { connection in
             var texts: [Int64: String] = [:]
             if !codes.isEmpty {
                 for try await (id, value) in try await connection.query(
@@ -30,11 +30,11 @@ extension PostgresBucketStore {
     /// Calls `body` with the rows of each bucket of the segments.
     public func scanCounts(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void
-    ) throws {
+    ) async throws {
         // A row per bucket with its series' counts as arrays: a tenth of the cells a row per series
         // would take to decode (the server's aggregation costs less than the client's decoding).
         let columns = ["series", "start", "success", "already_granted", "failure", "cancel", "pending", "conflicts", "server_errors"]
-        try scan(
+        try await scan(
             segments, selection: selection,
             select: { resolution in
                 "SELECT b.time, " + columns.map { "array_agg(b.\($0))" }.joined(separator: ", ") + " FROM \(resolution.bucketTable) b"
@@ -66,8 +66,8 @@ extension PostgresBucketStore {
     /// Calls `body` with the error rows of each bucket of the segments, as ``scanCounts(_:selection:_:)`` does.
     public func scanErrors(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
-    ) throws {
-        try scan(
+    ) async throws {
+        try await scan(
             segments, selection: selection,
             select: { resolution in
                 "SELECT b.time, b.series, b.result, v.value, b.events FROM \(resolution.errorTable) b JOIN dimension_value v ON v.id = b.error"
@@ -89,7 +89,7 @@ extension PostgresBucketStore {
         _ segments: [BucketSegment], selection: SeriesSelection?, select: @escaping @Sendable (Resolution) -> String, groupedByTime: Bool,
         entries: @escaping @Sendable (PostgresRow, Resolution) throws -> (time: Int64, entries: [Entry]),
         _ body: (Int64, [Entry]) throws -> Void
-    ) throws {
+    ) async throws {
         let logger = logger
         let ids = selection?.sortedIDs
         for chunk in Self.chunks(of: segments) {
@@ -99,7 +99,7 @@ extension PostgresBucketStore {
             query.binds.append(chunk.fromSeconds)
             query.binds.append(chunk.toSeconds)
             if let ids { query.binds.append(ids) }
-            let buckets = try withConnection { [query] connection in
+            let buckets = try await connection { [query] connection in
                 var buckets: [(Int64, [Entry])] = []
                 for try await row in try await connection.query(query, logger: logger) {
                     let (time, decoded) = try entries(row, chunk.resolution)
@@ -123,9 +123,9 @@ extension PostgresBucketStore {
     }
 
     /// The late arrivals of each series and hour in `[fromSeconds, toSeconds)`.
-    public func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
+    public func lateArrivals(fromSeconds: Int64, toSeconds: Int64) async throws -> [LateArrivalCount] {
         let logger = logger
-        return try withConnection { connection in
+        return try await connection { connection in
             var counts: [LateArrivalCount] = []
             for try await (hour, series, events) in try await connection.query(
                 "SELECT hour, series, events FROM late_arrival WHERE hour >= \(fromSeconds) AND hour < \(toSeconds)", logger: logger
@@ -135,9 +135,9 @@ extension PostgresBucketStore {
     }
 
     /// The latest price of each product and plan, by product then plan (bytewise, as SQLite orders).
-    public func prices() throws -> [ProductPrice] {
+    public func prices() async throws -> [ProductPrice] {
         let logger = logger
-        return try withConnection { connection in
+        return try await connection { connection in
             var prices: [ProductPrice] = []
             for try await (product, plan, price, currency, seen) in try await connection.query(
                 """
@@ -153,58 +153,56 @@ extension PostgresBucketStore {
 
     /// Drops what is past its retention and the dedup horizon, as the SQLite store does.
     @discardableResult
-    public func prune(nowMillis: Int64) throws -> DedupMemory {
+    public func prune(nowMillis: Int64) async throws -> DedupMemory {
         let nowSeconds = nowMillis.floorDividedBy(1000).quotient
         let configuration = configuration
         let logger = logger
-        return try writer.withLock { cache in
-            let (memory, expired) = try inTransaction { connection in
-                var newest: Int64?
-                for try await time in try await connection.query("SELECT max(time) FROM bucket_minute", logger: logger).decode(Int64?.self) {
-                    newest = time
-                }
-                if let newest {
-                    let retentions: [(Resolution, Int64?)] = [
-                        (.minute, configuration.minuteRetentionSeconds), (.hour, configuration.hourRetentionSeconds),
-                        (.day, configuration.dayRetentionSeconds),
-                    ]
-                    for case let (resolution, retention?) in retentions {
-                        for table in [resolution.bucketTable, resolution.errorTable] {
-                            var delete = PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE time < $1")
-                            delete.binds.append(newest - retention)
-                            try await connection.run(delete, logger: logger)
-                        }
+        let (memory, expired) = try await transaction { connection in
+            var newest: Int64?
+            for try await time in try await connection.query("SELECT max(time) FROM bucket_minute", logger: logger).decode(Int64?.self) {
+                newest = time
+            }
+            if let newest {
+                let retentions: [(Resolution, Int64?)] = [
+                    (.minute, configuration.minuteRetentionSeconds), (.hour, configuration.hourRetentionSeconds),
+                    (.day, configuration.dayRetentionSeconds),
+                ]
+                for case let (resolution, retention?) in retentions {
+                    for table in [resolution.bucketTable, resolution.errorTable] {
+                        var delete = PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE time < $1")
+                        delete.binds.append(newest - retention)
+                        try await connection.run(delete, logger: logger)
                     }
                 }
-                var expired: [Int32] = []
-                for try await day in try await connection.query(
-                    "DELETE FROM seen_day WHERE last_received < \(nowSeconds - configuration.dedupHorizonSeconds) RETURNING day", logger: logger
-                ).decode(Int32.self) { expired.append(day) }
-                if !expired.isEmpty {
-                    try await connection.run(
-                        """
-                        DELETE FROM seen_event s USING unnest(\(expired.map(Int64.init))) AS d(day)
-                        WHERE s.second >= d.day * 86400 AND s.second < (d.day + 1) * 86400
-                        """, logger: logger)
-                    try await connection.run("DELETE FROM admitted_value WHERE day = ANY(\(expired))", logger: logger)
-                    try await connection.run("DELETE FROM admitted_series WHERE day = ANY(\(expired))", logger: logger)
-                }
-                let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
-                try await connection.settleClientReports(receivedBefore: nowSeconds - configuration.reportSettleSeconds, logger: logger)
-                try await connection.run("DELETE FROM store_notification WHERE event_millis < \(before)", logger: logger)
-                try await connection.run(
-                    "DELETE FROM client_report_minute WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
-                try await connection.run("DELETE FROM client_drop WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
-                try await connection.run("DELETE FROM late_arrival WHERE hour < \(before.floorDividedBy(1000).quotient)", logger: logger)
-                var memory = DedupMemory(seconds: 0, eventIDs: 0)
-                for try await (seconds, eventIDs) in try await connection.query(
-                    "SELECT count(DISTINCT second), count(*) FROM seen_event", logger: logger
-                ).decode((Int64, Int64).self) { memory = DedupMemory(seconds: seconds, eventIDs: eventIDs) }
-                return (memory, expired)
             }
-            cache.forgetAdmissions(days: Set(expired))
-            return memory
+            var expired: [Int32] = []
+            for try await day in try await connection.query(
+                "DELETE FROM seen_day WHERE last_received < \(nowSeconds - configuration.dedupHorizonSeconds) RETURNING day", logger: logger
+            ).decode(Int32.self) { expired.append(day) }
+            if !expired.isEmpty {
+                try await connection.run(
+                    """
+                    DELETE FROM seen_event s USING unnest(\(expired.map(Int64.init))) AS d(day)
+                    WHERE s.second >= d.day * 86400 AND s.second < (d.day + 1) * 86400
+                    """, logger: logger)
+                try await connection.run("DELETE FROM admitted_value WHERE day = ANY(\(expired))", logger: logger)
+                try await connection.run("DELETE FROM admitted_series WHERE day = ANY(\(expired))", logger: logger)
+            }
+            let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
+            try await connection.settleClientReports(receivedBefore: nowSeconds - configuration.reportSettleSeconds, logger: logger)
+            try await connection.run("DELETE FROM store_notification WHERE event_millis < \(before)", logger: logger)
+            try await connection.run(
+                "DELETE FROM client_report_minute WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
+            try await connection.run("DELETE FROM client_drop WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
+            try await connection.run("DELETE FROM late_arrival WHERE hour < \(before.floorDividedBy(1000).quotient)", logger: logger)
+            var memory = DedupMemory(seconds: 0, eventIDs: 0)
+            for try await (seconds, eventIDs) in try await connection.query(
+                "SELECT count(DISTINCT second), count(*) FROM seen_event", logger: logger
+            ).decode((Int64, Int64).self) { memory = DedupMemory(seconds: seconds, eventIDs: eventIDs) }
+            return (memory, expired)
         }
+        writer.withLock { $0.forgetAdmissions(days: Set(expired)) }
+        return memory
     }
 }
 #endif

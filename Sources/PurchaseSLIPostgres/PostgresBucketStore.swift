@@ -18,12 +18,14 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
     /// Limits and retention in force.
     public let configuration: StoreConfiguration
     let client: PostgresClient
-    let bridge: BlockingBridge
+    /// Where the store's PostgreSQL work runs: an event loop of the client's group.
+    let executor: EventLoopTaskExecutor
     let logger: Logger
     /// How long a call waits for PostgreSQL before it fails as unavailable.
     let timeout: Duration
-    /// The writer's memory of ids and admissions; held for the whole of a `record`, so that one node
-    /// writes one batch at a time (its group commit gathers the requests).
+    /// The writer's memory of ids and admissions, all committed facts: a `record` starts from a copy and
+    /// adds what it learned once it committed (two at once each learn the same facts; the admission lock
+    /// in the database keeps the caps).
     let writer = Mutex(WriterCache())
     private let runTask: Task<Void, Never>
 
@@ -36,7 +38,7 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
     public init(
         url: PostgresURL, configuration: StoreConfiguration = .default, timeout: Duration = .seconds(10), maximumConnections: Int = 8,
         logger: Logger = PostgresBucketStore.quietLogger
-    ) throws {
+    ) async throws {
         self.url = url
         self.configuration = configuration
         self.timeout = timeout
@@ -46,12 +48,12 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
         clientConfiguration.options.connectTimeout = timeout
         let group = PostgresClient.defaultEventLoopGroup
         client = PostgresClient(configuration: clientConfiguration, eventLoopGroup: group)
-        bridge = BlockingBridge(eventLoop: group.next())
+        executor = EventLoopTaskExecutor(eventLoop: group.next())
         let client = client
-        runTask = bridge.start { await client.run() }
+        runTask = Task(executorPreference: executor) { await client.run() }
         do {
             let location = url.description
-            try bridge.wait(timeout: timeout * 3) {
+            try await withDeadline(timeout * 3, on: executor) {
                 try await client.withConnection { try await PostgresSchema.migrate($0, location: location, logger: logger) }
             }
         } catch let error as StorageError {
@@ -74,33 +76,21 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
         return logger
     }
 
-    /// Runs `work` with a pooled connection, waiting for it at most `timeout` (default ``timeout``).
-    func withConnection<Value: Sendable>(
-        timeout: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
-    ) throws -> Value {
-        let client = client
-        do {
-            return try bridge.wait(timeout: timeout ?? self.timeout) { try await client.withConnection { try await work($0) } }
-        } catch {
-            throw PostgresFailure.storageError(error)
-        }
-    }
-
     /// Runs `work` with a pooled connection on the store's event loop, giving up after `timeout` (default
-    /// ``timeout``): the async form of ``withConnection(timeout:_:)``, no thread waiting.
+    /// ``timeout``).
     func connection<Value: Sendable>(
         timeout: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         let client = client
         do {
-            return try await withDeadline(timeout ?? self.timeout, on: bridge.executor) { try await client.withConnection { try await work($0) } }
+            return try await withDeadline(timeout ?? self.timeout, on: executor) { try await client.withConnection { try await work($0) } }
         } catch {
             throw PostgresFailure.storageError(error)
         }
     }
 
-    /// Runs `work` in a transaction as ``inTransaction(timeout:_:)`` does (again, up to 5 times, when
-    /// aborted for a deadlock or a serialization failure), without a thread waiting.
+    /// Runs `work` in a transaction, again (up to 5 times) when PostgreSQL aborted it for a deadlock or a
+    /// serialization failure with another node's.
     func transaction<Value: Sendable>(
         timeout: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
@@ -118,29 +108,10 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
         }
     }
 
-    /// Runs `work` in a transaction, again (up to 5 times) when PostgreSQL aborted it for a deadlock or a
-    /// serialization failure with another node's.
-    func inTransaction<Value: Sendable>(
-        timeout: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
-    ) throws -> Value {
-        let logger = logger
-        var attempt = 1
-        while true {
-            do {
-                return try withConnection(timeout: timeout) { connection in
-                    try await connection.withTransaction(logger: logger) { try await work($0) }
-                }
-            } catch let error as PostgresFailure where error.isRetryable && attempt < 5 {
-                attempt += 1
-                logger.debug("transaction retried", metadata: ["reason": "\(error)"])
-            }
-        }
-    }
-
     /// Updates a row now, so that a full disk or a read-only server fails here as it would for events.
-    public func checkWritable() throws {
+    public func checkWritable() async throws {
         let logger = logger
-        try withConnection { connection in
+        try await connection { connection in
             try await connection.run(
                 "INSERT INTO readiness (id, checks) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET checks = readiness.checks + 1",
                 logger: logger)
@@ -151,9 +122,9 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
 extension PostgresBucketStore: StoreSizeReporting {
     /// The database's size as PostgreSQL counts it (`pg_database_size`); the server keeps its own WAL.
     /// Waits at most 2 s, so that a scrape of `/metrics` stays quick while the database is away.
-    public func size() throws -> StoreSize {
+    public func size() async throws -> StoreSize {
         let logger = logger
-        let bytes = try withConnection(timeout: .seconds(2)) { connection in
+        let bytes = try await connection(timeout: .seconds(2)) { connection in
             let rows = try await connection.query("SELECT pg_database_size(current_database())", logger: logger)
             var total: Int64 = 0
             for try await (bytes) in rows.decode(Int64.self) { total = bytes }

@@ -198,18 +198,3 @@ private func links(_ configuration: ServerConfiguration, _ databasePath: String?
 @Sendable public func wallClockMillis() -> Int64 {
     Int64(Date().timeIntervalSince1970 * 1000)
 }
-
-/// An iterator advanced with ``runBlocking(_:)``, one element per call: for sequences whose elements
-/// take real CPU to make (a large answer's text). Calls must not overlap, as in a `while let` loop that
-/// awaits each one; that is what makes the unchecked `Sendable` hold.
-final class OffPoolIterator<Base: IteratorProtocol>: @unchecked Sendable where Base.Element: Sendable {
-    private var base: Base
-
-    /// Wraps `base`.
-    init(_ base: Base) { self.base = base }
-
-    /// The next element, made on a thread of ``BlockingWork/pool``.
-    func next() async throws -> Base.Element? {
-        try await runBlocking { self.base.next() }
-    }
-}

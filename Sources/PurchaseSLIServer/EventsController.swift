@@ -82,10 +82,7 @@ struct EventsController {
         let body = try await collectBody(
             of: request, limit: configuration.maximumBodyBytes, timeoutSeconds: configuration.bodyTimeoutSeconds)
         let receivedMillis = nowMillis()
-        // Decoding costs CPU in proportion to the body (up to its decompressed limit): off the cooperative threads.
-        var decoded = try await runBlocking { [self] in
-            try decode(body, dialect, isGzip: isGzip, singleObject: singleObject, receivedMillis: receivedMillis)
-        }
+        var decoded = try decode(body, dialect, isGzip: isGzip, singleObject: singleObject, receivedMillis: receivedMillis)
         retriedRecords.settle(&decoded.events, receivedMillis: receivedMillis)
         metrics.recordIgnored(decoded.ignored, format: dialect.name)
         guard !decoded.events.isEmpty else {

@@ -1,17 +1,16 @@
-import Foundation
-import PurchaseSLIApplication
 public import PurchaseSLICore
 public import PurchaseSLIStorage
 public import ServiceLifecycle
+import Synchronization
 
 /// The store's single writer: commits the events of concurrent requests together, one transaction for
 /// all that are waiting, and answers each request once its own events are durable.
 ///
 /// SQLite allows one writer at a time and a commit costs an fsync, so committing requests one by one
-/// would cap throughput at the disk's fsync rate; grouping them amortises it. The writes run on a thread
-/// of their own because SQLite blocks, and Swift's cooperative pool must not. As a `Service` it drains the
-/// queue on graceful shutdown before returning.
-public final class GroupCommitter: Service, @unchecked Sendable {
+/// would cap throughput at the disk's fsync rate; grouping them amortises it. The writer is the service's
+/// task, woken through an `AsyncStream` whenever requests wait; the store's async `record` blocks no
+/// thread. As a `Service` it drains the queue on graceful shutdown before returning.
+public final class GroupCommitter: Service, Sendable {
     /// What one request's events came to.
     public struct Outcome: Sendable, Hashable {
         /// Events counted for the first time.
@@ -28,16 +27,23 @@ public final class GroupCommitter: Service, @unchecked Sendable {
         var continuation: CheckedContinuation<Outcome, any Error>
     }
 
+    /// What requests and the writer share: the submissions waiting, whether the committer stops, and the
+    /// latest commit's failure.
+    private struct Shared {
+        var queue: [Submission] = []
+        var isStopping = false
+        /// When the latest commit failed and why, cleared by the next that succeeds.
+        var lastFailure: (atMillis: Int64, error: String)?
+    }
+
     private let store: any BucketStore
     private let maximumEventsPerCommit: Int
     private let nowMillis: @Sendable () -> Int64
     private let onCommit: @Sendable (_ outcome: RecordOutcome, _ requests: Int, _ seconds: Double) -> Void
-    private let condition = NSCondition()
-    private var queue: [Submission] = []
-    private var isStopping = false
-    private var isStopped = false
-    /// When the latest commit failed and why, cleared by the next that succeeds (guarded by `condition`).
-    private var lastFailure: (atMillis: Int64, error: String)?
+    private let shared = Mutex(Shared())
+    /// Wakes the writer: at most one wake-up waits, however many requests arrived since it last looked.
+    private let wakeUps: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
 
     /// Creates a committer writing to `store`.
     /// - Parameters:
@@ -51,6 +57,7 @@ public final class GroupCommitter: Service, @unchecked Sendable {
         self.maximumEventsPerCommit = maximumEventsPerCommit
         self.nowMillis = nowMillis
         self.onCommit = onCommit
+        (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Commits `events` with whatever else is waiting and returns once they are durable.
@@ -68,86 +75,64 @@ public final class GroupCommitter: Service, @unchecked Sendable {
         prepared.tracksLateArrivals = true
         defer { withExtendedLifetime(events) {} }
         return try await withCheckedThrowingContinuation { continuation in
-            condition.lock()
-            defer { condition.unlock() }
-            guard !isStopping else {
-                continuation.resume(throwing: ShuttingDown())
-                return
+            let queued = shared.withLock { shared in
+                guard !shared.isStopping else { return false }
+                shared.queue.append(Submission(prepared: prepared, continuation: continuation))
+                return true
             }
-            queue.append(Submission(prepared: prepared, continuation: continuation))
-            condition.signal()
+            guard queued else { return continuation.resume(throwing: ShuttingDown()) }
+            wake.yield()
         }
     }
 
     /// The error of the latest commit when it failed within `seconds` before `nowMillis` and none has
     /// succeeded since (a full disk fails every batch though a tiny probe write may still fit), else nil.
     public func recentFailure(withinSeconds seconds: Int64, nowMillis: Int64) -> String? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard let lastFailure, nowMillis - lastFailure.atMillis <= seconds * 1000 else { return nil }
-        return lastFailure.error
+        shared.withLock { shared in
+            guard let failure = shared.lastFailure, nowMillis - failure.atMillis <= seconds * 1000 else { return nil }
+            return failure.error
+        }
     }
 
-    private func setLastFailure(_ failure: (atMillis: Int64, error: String)?) {
-        condition.lock()
-        lastFailure = failure
-        condition.unlock()
-    }
-
-    /// Runs the writer thread until graceful shutdown, then commits what is queued and returns.
+    /// Writes what requests submit until graceful shutdown (or cancellation), then commits what is still
+    /// queued and returns: no request that was taken goes unanswered.
     public func run() async throws {
-        let thread = Thread { [self] in writeLoop() }
-        thread.name = "purchase-sli committer"
-        thread.start()
-        try? await gracefulShutdown()
-        stop()
-        // Waiting for the writer is blocking work like any other: on the service's pool, not a thread of its own.
-        try? await runBlocking { [self] in waitUntilStopped() }
+        await withGracefulShutdownHandler {
+            for await _ in wakeUps { await writeQueued() }
+        } onGracefulShutdown: { [self] in
+            shared.withLock { $0.isStopping = true }
+            wake.finish()
+        }
+        shared.withLock { $0.isStopping = true }
+        await writeQueued()
     }
 
-    /// Blocks until the writer has committed what was queued and stopped.
-    private func waitUntilStopped() {
-        condition.lock()
-        while !isStopped { condition.wait() }
-        condition.unlock()
-    }
-
-    /// Refuses new submissions and wakes the writer to drain the queue.
-    private func stop() {
-        condition.lock()
-        isStopping = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func writeLoop() {
+    /// Commits the queued submissions, a commit's worth at a time, until none waits.
+    private func writeQueued() async {
         while true {
-            condition.lock()
-            while queue.isEmpty && !isStopping { condition.wait() }
-            if queue.isEmpty {
-                isStopped = true
-                condition.broadcast()
-                condition.unlock()
-                return
+            let taken = shared.withLock { shared -> [Submission] in
+                var eventCount = 0
+                var count = 0
+                for submission in shared.queue {
+                    guard count == 0 || eventCount + submission.prepared.events.count <= maximumEventsPerCommit else { break }
+                    eventCount += submission.prepared.events.count
+                    count += 1
+                }
+                defer { shared.queue.removeFirst(count) }
+                return Array(shared.queue.prefix(count))
             }
-            var taken: [Submission] = []
-            var eventCount = 0
-            while let next = queue.first, taken.isEmpty || eventCount + next.prepared.events.count <= maximumEventsPerCommit {
-                taken.append(queue.removeFirst())
-                eventCount += next.prepared.events.count
-            }
-            condition.unlock()
-            write(consume taken)
+            guard !taken.isEmpty else { return }
+            await write(taken)
         }
     }
 
     /// Commits the submissions together and answers each. The writer lets go of their events before it
     /// answers, so that each request's own task, not the writer, frees them.
-    private func write(_ submissions: consuming [Submission]) {
+    private func write(_ submissions: consuming [Submission]) async {
         let started = ContinuousClock.now
         var answers: [(continuation: CheckedContinuation<Outcome, any Error>, result: Result<Outcome, any Error>)] = []
         do {
-            let outcome = try store.record(submissions.map(\.prepared), receivedAtMillis: nowMillis())
+            let outcome = try await store.record(submissions.map(\.prepared), receivedAtMillis: nowMillis())
             let elapsed = ContinuousClock.now - started
             onCommit(outcome, submissions.count, Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
             var duplicates = outcome.duplicateIndexes[...]
@@ -163,9 +148,10 @@ public final class GroupCommitter: Service, @unchecked Sendable {
                 answers.append((submission.continuation, .success(Outcome(accepted: accepted, duplicates: duplicateCount))))
                 offset = end
             }
-            setLastFailure(nil)
+            shared.withLock { $0.lastFailure = nil }
         } catch {
-            setLastFailure((nowMillis(), "\(error)"))
+            let failure = (atMillis: nowMillis(), error: "\(error)")
+            shared.withLock { $0.lastFailure = failure }
             answers = submissions.map { ($0.continuation, .failure(error)) }
         }
         submissions = []

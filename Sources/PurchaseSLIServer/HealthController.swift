@@ -20,7 +20,7 @@ struct HealthController {
         router.get("/readyz") { _, _ in try await ready() }
         router.get("/metrics") { [metrics] _, _ in
             // The exposition measures the database's files: a stat each, off the cooperative threads.
-            let exposition = try await runBlocking { metrics.exposition() }
+            let exposition = await metrics.exposition()
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: exposition)))
@@ -39,7 +39,7 @@ struct HealthController {
         }
         let store = store
         do {
-            try await runBlocking { try store.checkWritable() }
+            try await store.checkWritable()
             let outages = deliveries?.outages(at: nowMillis() / 1000) ?? []
             let said = outages.map { $0.text(namingHost: false) }.joined(separator: "; ")
             let text =

@@ -18,9 +18,9 @@ struct ReadAccessMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Reads one key or address may have in progress at once; more are 429s.
     static var maximumConcurrentReads: Int { 4 }
-    /// Reads all clients together may have in progress at once (many addresses are easy to come by): what
-    /// the blocking work's pool has room for (``PurchaseSLIApplication/BlockingWork/maximumConcurrentReads``).
-    static var maximumConcurrentReadsInTotal: Int { BlockingWork.maximumConcurrentReads }
+    /// Reads all clients together may have in progress at once (many addresses are easy to come by): each
+    /// holds a reader of the store and memory for its answer, so that a crowd of them queues here instead.
+    static var maximumConcurrentReadsInTotal: Int { 16 }
 
     init(configuration: ServerConfiguration) {
         keys = configuration.readKeys

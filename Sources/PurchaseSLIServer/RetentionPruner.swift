@@ -41,7 +41,7 @@ public struct RetentionPruner: Service {
         let store = store
         let now = nowMillis()
         do {
-            let memory = try await runBlocking { try store.prune(nowMillis: now) }
+            let memory = try await store.prune(nowMillis: now)
             metrics.recordDedupMemory(memory, atSeconds: now / 1000)
             logger.info("retention applied", metadata: ["dedupSeconds": "\(memory.seconds)", "dedupEventIDs": "\(memory.eventIDs)"])
         } catch is CancellationError {

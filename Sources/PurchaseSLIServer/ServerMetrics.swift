@@ -129,8 +129,8 @@ public final class ServerMetrics: Sendable {
 
     /// The Prometheus text exposition, with the store's size measured now (the last one measured when
     /// the store cannot be asked).
-    public func exposition() -> [UInt8] {
-        if let size = try? store?.size() {
+    public func exposition() async -> [UInt8] {
+        if let size = try? await store?.size() {
             databaseBytes.record(size.databaseBytes)
             if let wal = size.walBytes { walBytes.record(wal) }
         }

@@ -19,13 +19,13 @@ public struct AppScopedStore: PurchaseStore {
     // MARK: Buckets
 
     /// Counts the events, whatever app they name: the view filters what is read, not what is written.
-    public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
-        try base.record(batches, receivedAtMillis: receivedAtMillis)
+    public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
+        try await base.record(batches, receivedAtMillis: receivedAtMillis)
     }
 
     /// The stored series of the app.
-    public func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
-        try base.series(dimensions + [.app]).compactMap { series in
+    public func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
+        try await base.series(dimensions + [.app]).compactMap { series in
             series.values.last == app ? StoredSeries(id: series.id, values: Array(series.values.dropLast())) : nil
         }
     }
@@ -33,9 +33,9 @@ public struct AppScopedStore: PurchaseStore {
     /// The buckets' counts of the app's series among `selection`.
     public func scanCounts(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void
-    ) throws {
-        let own = try ownSeries()
-        try base.scanCounts(segments, selection: selection ?? own) { time, entries in
+    ) async throws {
+        let own = try await ownSeries()
+        try await base.scanCounts(segments, selection: selection ?? own) { time, entries in
             try body(time, entries.filter { own.contains($0.series) })
         }
     }
@@ -43,32 +43,32 @@ public struct AppScopedStore: PurchaseStore {
     /// The buckets' error counts of the app's series among `selection`.
     public func scanErrors(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
-    ) throws {
-        let own = try ownSeries()
-        try base.scanErrors(segments, selection: selection ?? own) { time, entries in
+    ) async throws {
+        let own = try await ownSeries()
+        try await base.scanErrors(segments, selection: selection ?? own) { time, entries in
             try body(time, entries.filter { own.contains($0.series) })
         }
     }
 
     /// The late arrivals of the app's series.
-    public func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
-        let own = try ownSeries()
-        return try base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds).filter { own.contains($0.series) }
+    public func lateArrivals(fromSeconds: Int64, toSeconds: Int64) async throws -> [LateArrivalCount] {
+        let own = try await ownSeries()
+        return try await base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds).filter { own.contains($0.series) }
     }
 
     /// The latest prices of every product (a product id names one product whichever app sells it).
-    public func prices() throws -> [ProductPrice] { try base.prices() }
+    public func prices() async throws -> [ProductPrice] { try await base.prices() }
 
     /// Whether the store beneath takes a write now.
-    public func checkWritable() throws { try base.checkWritable() }
+    public func checkWritable() async throws { try await base.checkWritable() }
 
     /// Prunes the store beneath.
     @discardableResult
-    public func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }
+    public func prune(nowMillis: Int64) async throws -> DedupMemory { try await base.prune(nowMillis: nowMillis) }
 
     /// The ids of the series whose events named the app.
-    private func ownSeries() throws -> SeriesSelection {
-        SeriesSelection(try base.series([.app]).lazy.filter { $0.values[0] == app }.map(\.id))
+    private func ownSeries() async throws -> SeriesSelection {
+        SeriesSelection(try await base.series([.app]).lazy.filter { $0.values[0] == app }.map(\.id))
     }
 
     // MARK: Store record
@@ -104,7 +104,7 @@ public struct AppScopedStore: PurchaseStore {
     /// The outcomes of the events about the app's products: reports keep no app, and a product id names
     /// one product whichever app sells it.
     public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) async throws -> [ReportedOutcome] {
-        let products = Set(try series([.productID]).compactMap { $0.values.first ?? nil })
+        let products = await Set(try series([.productID]).compactMap { $0.values.first ?? nil })
         return try await base.reportedOutcomes(fromMillis: fromMillis, toMillis: toMillis, keyHashes: keyHashes).filter {
             products.contains($0.productID)
         }

@@ -18,16 +18,17 @@ public struct BucketQueryEngine {
     }
 
     /// The rows of each query: sorted by time, then key.
-    public func counts(_ queries: [CountQuery]) throws -> [[CountRow]] {
-        try scanTogether(queries, asSeries: false) { accumulator, grouping, query in accumulator.rows(grouping: grouping, query: query) }
+    public func counts(_ queries: [CountQuery]) async throws -> [[CountRow]] {
+        try await scanTogether(queries, asSeries: false) { accumulator, grouping, query in accumulator.rows(grouping: grouping, query: query) }
     }
 
     /// Each query (every one needs a step) as a dense series.
-    public func series(_ queries: [CountQuery]) throws -> [CountSeries] {
+    public func series(_ queries: [CountQuery]) async throws -> [CountSeries] {
         if let query = queries.first(where: { $0.step == nil || $0.groupsByResult }) {
             throw StorageError.invalidQuery("a series needs a step and no resultType grouping, got \(query.groupBy)")
         }
-        return try scanTogether(queries, asSeries: true) { accumulator, grouping, query in accumulator.series(grouping: grouping, query: query) }
+        return try await scanTogether(queries, asSeries: true) { accumulator, grouping, query in accumulator.series(grouping: grouping, query: query)
+        }
     }
 
     /// Scans the buckets once for queries with the same step, over the union of their ranges (else one
@@ -35,7 +36,7 @@ public struct BucketQueryEngine {
     /// its answer (summed `asSeries`, dense per group, or per time step read).
     private func scanTogether<Answer>(
         _ queries: [CountQuery], asSeries: Bool, answer: (CountAccumulator, SeriesGrouping, CountQuery) -> Answer
-    ) throws -> [Answer] {
+    ) async throws -> [Answer] {
         guard let first = queries.first else { return [] }
         if queries.contains(where: \.isAboutErrors) {
             throw StorageError.invalidQuery("errorDescription is answered by error counts, not outcome counts")
@@ -49,9 +50,11 @@ public struct BucketQueryEngine {
             queries.allSatisfy { $0.step == first.step } && plans.allSatisfy(union.readsWholeBuckets(of:))
             && union.toSeconds - union.fromSeconds <= plans.reduce(0) { $0 + $1.toSeconds - $1.fromSeconds }
         guard shared else {
-            return try queries.map { try scanTogether([$0], asSeries: asSeries, answer: answer)[0] }
+            var answers: [Answer] = []
+            for query in queries { answers.append(try await scanTogether([query], asSeries: asSeries, answer: answer)[0]) }
+            return answers
         }
-        let groupings = try SeriesGrouping.make(for: queries, from: store)
+        let groupings = try await SeriesGrouping.make(for: queries, from: store)
         var accumulators = queries.indices.map { index in
             let (plan, groupCount) = (plans[index], groupings[index].groupKeys.count)
             return asSeries
@@ -60,7 +63,7 @@ public struct BucketQueryEngine {
         }
         let fanOut = SeriesFanOut(groupings)
         var isReading = [Bool](repeating: false, count: queries.count)
-        try store.scanCounts(union.segments, selection: SeriesGrouping.selection(of: groupings)) { time, entries in
+        try await store.scanCounts(union.segments, selection: SeriesGrouping.selection(of: groupings)) { time, entries in
             for index in plans.indices {
                 isReading[index] = plans[index].fromSeconds <= time && time < plans[index].toSeconds
                 if isReading[index] { accumulators[index].beginStep(at: time) }
@@ -83,15 +86,15 @@ public struct BucketQueryEngine {
     /// Counts the events that carried each error description over the range, grouped by dimensions
     /// (and by `errorDescription` itself when asked) and optionally by time steps. Sorted by time, then
     /// by events (most first). O(error entries in the range + series).
-    public func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] {
+    public func errorCounts(_ query: CountQuery) async throws -> [ErrorCountRow] {
         let plan = try QueryPlan(query)
         let stepSeconds = query.step?.seconds
-        let grouping = try SeriesGrouping.make(for: [query], from: store)[0]
+        let grouping = try await SeriesGrouping.make(for: [query], from: store)[0]
         let allowed = query.filters[.errorDescription]
         let keepsError = query.groupBy.contains(.errorDescription)
         let keepsResult = query.groupBy.contains(.resultType)
         var cells: [ErrorCell: Int64] = [:]
-        try store.scanErrors(plan.segments, selection: SeriesGrouping.selection(of: [grouping])) { time, entries in
+        try await store.scanErrors(plan.segments, selection: SeriesGrouping.selection(of: [grouping])) { time, entries in
             let slot = stepSeconds.map { (time - plan.origin) / $0 } ?? 0
             for entry in entries {
                 guard let group = grouping.group(ofSeries: entry.series), grouping.results.contains(entry.result),
@@ -132,23 +135,23 @@ public struct BucketQueryEngine {
 
 extension BucketStore {
     /// Answers a count query; see ``BucketQueryEngine``.
-    public func counts(_ query: CountQuery) throws -> [CountRow] {
-        try BucketQueryEngine(store: self).counts([query])[0]
+    public func counts(_ query: CountQuery) async throws -> [CountRow] {
+        try await BucketQueryEngine(store: self).counts([query])[0]
     }
 
     /// Answers several count queries, sharing scans; see ``BucketQueryEngine/counts(_:)``.
-    public func counts(_ queries: [CountQuery]) throws -> [[CountRow]] {
-        try BucketQueryEngine(store: self).counts(queries)
+    public func counts(_ queries: [CountQuery]) async throws -> [[CountRow]] {
+        try await BucketQueryEngine(store: self).counts(queries)
     }
 
     /// Answers count queries with a step as dense series; see ``BucketQueryEngine/series(_:)``.
-    public func series(_ queries: [CountQuery]) throws -> [CountSeries] {
-        try BucketQueryEngine(store: self).series(queries)
+    public func series(_ queries: [CountQuery]) async throws -> [CountSeries] {
+        try await BucketQueryEngine(store: self).series(queries)
     }
 
     /// Counts the events that carried each error description; see ``BucketQueryEngine/errorCounts(_:)``.
-    public func errorCounts(_ query: CountQuery) throws -> [ErrorCountRow] {
-        try BucketQueryEngine(store: self).errorCounts(query)
+    public func errorCounts(_ query: CountQuery) async throws -> [ErrorCountRow] {
+        try await BucketQueryEngine(store: self).errorCounts(query)
     }
 }
 

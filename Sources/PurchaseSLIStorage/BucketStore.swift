@@ -7,55 +7,59 @@ public import PurchaseSLICore
 /// durable and counted exactly once. It answers no query itself: ``BucketQueryEngine`` (reached through
 /// `counts`, `series` and `errorCounts` on any store) plans resolutions, groups, filters and fills series
 /// from the stored series and bucket scans, the way Prometheus's engine reads its storage's `Select`.
+///
+/// Every method is async and blocks no thread of Swift's: SQLite's work runs on its pool's queues,
+/// PostgreSQL's on its event loop. A scan calls its `body` while the caller is suspended awaiting it,
+/// on whatever thread the backend reads on, never at the same time as the caller runs.
 public protocol BucketStore: Sendable {
     /// Counts validated events, given as several prepared batches (one per request, say), skipping
     /// duplicates; all or nothing. Positions in the outcome count across the batches in order.
     /// - Parameter receivedAtMillis: the receiving clock, used for the dedup horizon and retention.
-    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome
+    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome
 
     /// Every stored series with its values of `dimensions` (series dimensions only), in that order.
     /// Series made after the call are not listed; a scan may still pass their entries.
-    func series(_ dimensions: [EventDimension]) throws -> [StoredSeries]
+    func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries]
 
     /// Calls `body` with the start of each bucket of the segments and the counts it holds for the series
     /// in `selection` (every series when nil). The buckets come in no particular order, and one bucket
     /// may come more than once with different entries: the caller sums them.
     func scanCounts(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void
-    ) throws
+    ) async throws
 
     /// Calls `body` with the start of each bucket of the segments and the events per series, result and
     /// error description it holds, under the same rules as ``scanCounts(_:selection:_:)``.
     func scanErrors(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
-    ) throws
+    ) async throws
 
     /// The events of each series and hour in `[fromSeconds, toSeconds)` (event time) that arrived late
     /// through the HTTP API (``PreparedEvents/tracksLateArrivals``), in no particular order.
-    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount]
+    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) async throws -> [LateArrivalCount]
 
     /// The latest price events carried for each product and plan, by product then plan.
-    func prices() throws -> [ProductPrice]
+    func prices() async throws -> [ProductPrice]
 
     /// Throws unless a write commits now (for readiness checks).
-    func checkWritable() throws
+    func checkWritable() async throws
 
     /// Drops buckets past their retention (relative to the newest minute bucket), eventIDs past the
     /// dedup horizon, store notifications and client reports past theirs (relative to `nowMillis`, the
     /// receiving clock); returns what the dedup memory holds afterwards.
     @discardableResult
-    func prune(nowMillis: Int64) throws -> DedupMemory
+    func prune(nowMillis: Int64) async throws -> DedupMemory
 }
 
 extension BucketStore {
     /// Counts several arrays of validated events; see ``record(_:receivedAtMillis:)-([PreparedEvents],_)``.
-    public func record(_ batches: [[PurchaseEvent]], receivedAtMillis: Int64) throws -> RecordOutcome {
-        try record(batches.map(PreparedEvents.init), receivedAtMillis: receivedAtMillis)
+    public func record(_ batches: [[PurchaseEvent]], receivedAtMillis: Int64) async throws -> RecordOutcome {
+        try await record(batches.map(PreparedEvents.init), receivedAtMillis: receivedAtMillis)
     }
 
     /// Counts one array of validated events; see ``record(_:receivedAtMillis:)-([PreparedEvents],_)``.
-    public func record(_ events: [PurchaseEvent], receivedAtMillis: Int64) throws -> RecordOutcome {
-        try record([PreparedEvents(events)], receivedAtMillis: receivedAtMillis)
+    public func record(_ events: [PurchaseEvent], receivedAtMillis: Int64) async throws -> RecordOutcome {
+        try await record([PreparedEvents(events)], receivedAtMillis: receivedAtMillis)
     }
 }
 

@@ -64,7 +64,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     // MARK: Events
 
     /// Counts the events not counted before, all at once.
-    public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
+    public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
         let receivedAtSeconds = receivedAtMillis.floorDividedBy(1000).quotient
         let configuration = configuration
         return state.withLock { state in
@@ -119,7 +119,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     }
 
     /// Every series with its values of `dimensions`.
-    public func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
+    public func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
         state.withLock { state in
             state.values.series.enumerated().map { id, values in
                 StoredSeries(id: Int64(id), values: dimensions.map { values[$0.seriesIndex!] })
@@ -130,7 +130,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     /// Calls `body` with every bucket of the segments holding counts of the selected series.
     public func scanCounts(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void
-    ) throws {
+    ) async throws {
         let buckets = state.withLock { state in
             segments.flatMap { segment in
                 (state.buckets[segment.resolution] ?? [:]).filter { segment.contains($0.key) }.map { time, series in
@@ -144,7 +144,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     /// Calls `body` with every bucket of the segments holding error counts of the selected series.
     public func scanErrors(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
-    ) throws {
+    ) async throws {
         let buckets = state.withLock { state in
             segments.flatMap { segment in
                 (state.errors[segment.resolution] ?? [:]).filter { segment.contains($0.key) }.map { time, entries in
@@ -162,7 +162,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     }
 
     /// The late arrivals of each series and hour in `[fromSeconds, toSeconds)`.
-    public func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
+    public func lateArrivals(fromSeconds: Int64, toSeconds: Int64) async throws -> [LateArrivalCount] {
         state.withLock { state in
             state.lateArrivals.filter { $0.key >= fromSeconds && $0.key < toSeconds }.flatMap { hour, series in
                 series.map { LateArrivalCount(hour: hour, series: $0.key, events: $0.value) }
@@ -171,18 +171,18 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     }
 
     /// The latest price of each product and plan.
-    public func prices() throws -> [ProductPrice] {
+    public func prices() async throws -> [ProductPrice] {
         state.withLock { state in
             state.prices.values.sorted { ($0.productID, $0.planID ?? "") < ($1.productID, $1.planID ?? "") }
         }
     }
 
     /// Always writable.
-    public func checkWritable() throws {}
+    public func checkWritable() async throws {}
 
     /// Drops what is past its retention, as the other stores do.
     @discardableResult
-    public func prune(nowMillis: Int64) throws -> DedupMemory {
+    public func prune(nowMillis: Int64) async throws -> DedupMemory {
         let nowSeconds = nowMillis.floorDividedBy(1000).quotient
         let configuration = configuration
         return try state.withLock { state in

@@ -4,9 +4,9 @@ public import PurchaseSLICore
 extension SQLiteBucketStore {
     /// Every series with its values of `dimensions`, from the `series` and `dimension_value` tables.
     /// - Throws: ``StorageError/damaged(table:row:detail:)`` for an id that is not a whole number in range.
-    public func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
-        try pool.read { db in
-            try catalog.withLock { catalog in
+    public func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
+        try await pool.readGivingReaderBack { db in
+            try self.catalog.withLock { catalog in
                 try catalog.extend(db)
                 return catalog.stored(dimensions)
             }
@@ -17,8 +17,8 @@ extension SQLiteBucketStore {
     /// its bucket does not hold yet (see ``forEachBucket(in:of:db:_:)``).
     public func scanCounts(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void
-    ) throws {
-        try pool.read { db in
+    ) async throws {
+        try await pool.read(calling: body) { db, body in
             var entries: [SeriesCounts] = []
             try Self.forEachBucket(in: segments, of: .counts, db: db) { time, blob in
                 entries.removeAll(keepingCapacity: true)
@@ -34,8 +34,8 @@ extension SQLiteBucketStore {
     /// does with counts; entries whose result or description id is unknown are damage.
     public func scanErrors(
         _ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void
-    ) throws {
-        try pool.read { db in
+    ) async throws {
+        try await pool.read(calling: body) { db, body in
             let code = EventDimension.errorDescription.storageCode!
             var texts: [Int64: String] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT id, value FROM dimension_value WHERE dimension = ?", arguments: [code])

@@ -69,31 +69,41 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
     /// The database the low-volume records' repositories run on: this file.
     public var sql: any SQLExecutor { SQLiteExecutor(pool) }
 
-    /// Counts validated events, skipping duplicates, in one transaction.
-    public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
+    /// Counts validated events, skipping duplicates, in one transaction on the writer's queue, where the
+    /// writer's memory is read and changed too (no other queue touches it).
+    public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
         let batch = RecordBatch(batches: batches)
-        return try memory.withLock { memory in
-            do {
-                return try pool.writeWithoutTransaction { db in
-                    var outcome = RecordOutcome()
-                    try db.inTransaction(.immediate) {
-                        outcome = try batch.write(
-                            into: db, memory: &memory, configuration: configuration,
-                            receivedAtSeconds: receivedAtMillis.floorDividedBy(1000).quotient)
-                        return .commit
-                    }
-                    return outcome
+        let receivedAtSeconds = receivedAtMillis.floorDividedBy(1000).quotient
+        return try await withWriterMemory { db, memory in
+            var outcome = RecordOutcome()
+            try db.inTransaction(.immediate) {
+                outcome = try batch.write(into: db, memory: &memory, configuration: self.configuration, receivedAtSeconds: receivedAtSeconds)
+                return .commit
+            }
+            return outcome
+        }
+    }
+
+    /// Runs `work` on the writer's queue with the writer's memory, outside any transaction; when it
+    /// throws, the memory starts over (it may hold what a rolled-back transaction learned).
+    private func withWriterMemory<Value: Sendable>(
+        _ work: @escaping @Sendable (Database, inout WriterMemory) throws -> Value
+    ) async throws -> Value {
+        try await pool.writeWithoutTransaction { db in
+            try self.memory.withLock { memory in
+                do {
+                    return try work(db, &memory)
+                } catch {
+                    memory.reset()
+                    throw error
                 }
-            } catch {
-                memory.reset()
-                throw error
             }
         }
     }
 
     /// The latest price events carried for each product and plan.
-    public func prices() throws -> [ProductPrice] {
-        try pool.read { db in
+    public func prices() async throws -> [ProductPrice] {
+        try await pool.readGivingReaderBack { db in
             try Row.fetchAll(db, sql: "SELECT product_id, plan_id, price, currency, seen_millis FROM product_price ORDER BY product_id, plan_id")
                 .map { row in
                     let plan: String = row[1]
@@ -110,15 +120,15 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
     /// eventIDs into `seen_second`.
     /// - Returns: what the dedup memory holds afterwards.
     @discardableResult
-    public func prune(nowMillis: Int64) throws -> DedupMemory {
+    public func prune(nowMillis: Int64) async throws -> DedupMemory {
         let nowSeconds = nowMillis.floorDividedBy(1000).quotient
-        return try memory.withLock { memory in
-            do {
-                return try pool.write { db in try prune(nowSeconds: nowSeconds, pendingSeen: &memory.pendingSeen, db: db) }
-            } catch {
-                memory.reset()
-                throw error
+        return try await withWriterMemory { db, memory in
+            var dedup = DedupMemory(seconds: 0, eventIDs: 0)
+            try db.inTransaction {
+                dedup = try self.prune(nowSeconds: nowSeconds, pendingSeen: &memory.pendingSeen, db: db)
+                return .commit
             }
+            return dedup
         }
     }
 
@@ -160,23 +170,30 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
     /// Throws unless a write commits now (for readiness checks): a transaction that rewrites the file
     /// header's `user_version` (unused by purchase-sli), so that a full disk or a read-only file fails
     /// here as it would for events.
-    public func checkWritable() throws {
-        try pool.writeWithoutTransaction { db in
-            try db.inTransaction(.immediate) {
-                let version = try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-                try db.execute(sql: "PRAGMA user_version = \(version == 1 ? 2 : 1)")
-                return .commit
-            }
+    public func checkWritable() async throws {
+        try await pool.inImmediateTransaction { db in
+            let version = try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            try db.execute(sql: "PRAGMA user_version = \(version == 1 ? 2 : 1)")
         }
     }
 
     /// Events counted under `__other__` per UTC day and dimension name, oldest first.
-    public func overflowReport() throws -> [(day: Int64, dimension: String, events: Int64)] {
+    public func overflowReport() async throws -> [OverflowCount] {
         let names = Schema.overflowNames
-        return try pool.read { db in
+        return try await pool.readGivingReaderBack { db in
             try Row.fetchAll(db, sql: "SELECT day, dimension, events FROM overflow ORDER BY day, dimension").map {
-                (day: $0[0], dimension: names[$0[1] as Int] ?? "dimension \($0[1] as Int)", events: $0[2])
+                OverflowCount(day: $0[0], dimension: names[$0[1] as Int] ?? "dimension \($0[1] as Int)", events: $0[2])
             }
         }
     }
+}
+
+/// The events one UTC day counted under `__other__` for one dimension (or for the series cap).
+public struct OverflowCount: Sendable, Hashable {
+    /// The day, days since the epoch.
+    public var day: Int64
+    /// The dimension's name, or `series`.
+    public var dimension: String
+    /// How many events.
+    public var events: Int64
 }

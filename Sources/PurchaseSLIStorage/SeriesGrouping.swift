@@ -17,11 +17,11 @@ struct SeriesGrouping {
     private static let denseLimit: Int64 = 1 << 24
 
     /// The groupings of several queries, from one read of the stored series.
-    static func make(for queries: [CountQuery], from store: any BucketStore) throws -> [SeriesGrouping] {
+    static func make(for queries: [CountQuery], from store: any BucketStore) async throws -> [SeriesGrouping] {
         let needed = EventDimension.seriesDimensions.filter { dimension in
             queries.contains { $0.groupBy.contains(dimension) || $0.filters[dimension] != nil || $0.requiredValues.contains(dimension) }
         }
-        let stored = try store.series(needed)
+        let stored = try await store.series(needed)
         return queries.map { SeriesGrouping(stored, dimensions: needed, query: $0) }
     }
 

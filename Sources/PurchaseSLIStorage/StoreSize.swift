@@ -18,12 +18,12 @@ public struct StoreSize: Sendable, Equatable {
 public protocol StoreSizeReporting: Sendable {
     /// The store's size now.
     /// - Throws: when the store cannot be asked (a database server that does not answer).
-    func size() throws -> StoreSize
+    func size() async throws -> StoreSize
 }
 
 extension SQLiteBucketStore: StoreSizeReporting {
     /// The file's size and its `-wal`'s (0 for a file that does not exist).
-    public func size() throws -> StoreSize {
+    public func size() async throws -> StoreSize {
         StoreSize(databaseBytes: Self.fileSize(path), walBytes: Self.fileSize(path + "-wal"))
     }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite struct CountQueryingTests {
     private let start: Int64 = 1_795_000_000
 
-    private func store() throws -> InMemoryBucketStore {
+    private func store() async throws -> InMemoryBucketStore {
         let store = InMemoryBucketStore()
         let events = (0..<6).map { (index: Int) -> PurchaseEvent in
             let failing = index % 3 == 0
@@ -15,7 +15,7 @@ import Testing
                 eventID: "e\(index)", timestampMillis: (start + Int64(index) * 60) * 1000, productID: index < 4 ? "coins_100" : "premium",
                 actionType: .purchase, resultType: failing ? .failure : .success, errorDescription: failing ? "verification failed: 503" : nil)
         }
-        _ = try store.record(events, receivedAtMillis: start * 1000)
+        _ = try await store.record(events, receivedAtMillis: start * 1000)
         return store
     }
 

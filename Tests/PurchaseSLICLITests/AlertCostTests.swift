@@ -32,7 +32,7 @@ import Testing
                         .compactMap(\.transactionID))
                 let granted = Set(purchases.filter { $0.resultType == .success }.compactMap(\.transactionID))
                 lostByOutage += failed.subtracting(granted).count
-                _ = try store.record(events, receivedAtMillis: start + 10 * 86_400_000)
+                _ = try await store.record(events, receivedAtMillis: start + 10 * 86_400_000)
             }
             let policy = try SLOPolicy(yaml: String(contentsOfFile: packageRoot + "/dashboards/slos.yaml", encoding: .utf8))
             let context = AlertContext(store: store, storedMaintenance: [], policy: policy, databasePath: path)

@@ -17,7 +17,7 @@ import Testing
     static let to = from + 86_400
 
     /// A SQLite store holding a steady day of the calm app and the outage of the troubled one.
-    private func twoApps() throws -> (TemporaryDirectory, String) {
+    private func twoApps() async throws -> (TemporaryDirectory, String) {
         let directory = try TemporaryDirectory()
         let path = directory.file("apps.sqlite")
         let store = try SQLiteBucketStore(path: path)
@@ -25,13 +25,13 @@ import Testing
             var parameters = SimulationParameters(
                 scenario: scenario, startMillis: Self.from * 1000, days: 1, seed: seed, attemptsPerMinute: 20)
             parameters.app = app
-            _ = try store.record(Array(TrafficSimulator(parameters)), receivedAtMillis: Self.to * 1000)
+            _ = try await store.record(Array(TrafficSimulator(parameters)), receivedAtMillis: Self.to * 1000)
         }
         return (directory, path)
     }
 
     @Test func anAppsAlertsAreItsOwnAndNameIt() async throws {
-        let (directory, path) = try twoApps()
+        let (directory, path) = try await twoApps()
         let (troubled, calm) = try await onDedicatedThread {
             let store = try SQLiteBucketStore(path: path)
             let policy = try SLOPolicy(yaml: String(contentsOfFile: packageRoot + "/dashboards/slos.yaml", encoding: .utf8))
@@ -56,7 +56,7 @@ import Testing
 
     @Test func theCommandsShowOneApp() async throws {
         let executable = try #require(builtExecutable)
-        let (directory, path) = try twoApps()
+        let (directory, path) = try await twoApps()
         let range = ["--from", "2026-11-14T00:00:00Z", "--to", "2026-11-15T00:00:00Z"]
         let (status, alerts) = try await ChildProcess.run(executable, ["alerts", "--db", path, "--app", Self.troubled] + range)
         #expect(status == .exit(0), "\(alerts)")

@@ -39,11 +39,11 @@ import Testing
         for event in simulator {
             batch.append(event)
             if batch.count == 20_000 {
-                _ = try store.record(batch, receivedAtMillis: 0)
+                _ = try await store.record(batch, receivedAtMillis: 0)
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        _ = try store.record(batch, receivedAtMillis: 0)
+        _ = try await store.record(batch, receivedAtMillis: 0)
         let notifications = SimulatedNotification.notifications(of: simulator.storeCharges, bundleID: SimulateCommand.bundleID)
         // Each notification is received by the end of the minute the App Store signed it in.
         for minute in Dictionary(grouping: notifications, by: { $0.signedMillis / 60_000 }).sorted(by: { $0.key < $1.key }) {

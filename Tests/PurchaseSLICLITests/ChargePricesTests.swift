@@ -27,7 +27,7 @@ import Testing
         priced.currency = "USD"
         let unpriced = PurchaseEvent(
             eventID: "e2", timestampMillis: now - 3_600_000, productID: "coins_500", actionType: .purchase, resultType: .success)
-        _ = try store.record([priced, unpriced], receivedAtMillis: now)
+        _ = try await store.record([priced, unpriced], receivedAtMillis: now)
         _ = try await store.record(
             [
                 charge(1, product: "coins_500", price: 4.49, atMillis: now - 3 * 86_400_000),

@@ -33,7 +33,7 @@ import Testing
                 eventID: id, timestampMillis: bought + 2000, productID: "coins_500", actionType: .purchase, resultType: result, statusCode: status,
                 transactionID: transaction, appAccountToken: token)
         }
-        _ = try store.record(
+        _ = try await store.record(
             [
                 event("e1", .success, transaction: "2000000000000001", status: 200),
                 event("e2", .failure, transaction: "2000000000000002", status: 503),

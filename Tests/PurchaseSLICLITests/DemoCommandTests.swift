@@ -35,7 +35,7 @@ import Testing
         let index = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         #expect(index.contains("2026-11-13T00:00:00Z to 2026-11-20T00:00:00Z"))
         let store = try SQLiteBucketStore(path: db)
-        let total = try store.counts(CountQuery(fromSeconds: 1_795_046_400, toSeconds: 1_795_219_200)).first?.counts.total
+        let total = try await store.counts(CountQuery(fromSeconds: 1_795_046_400, toSeconds: 1_795_219_200)).first?.counts.total
         #expect((total ?? 0) > 5_000)
         // Every notification verified with the sample's test root and stored; the detour's charges fired
         // until 20:16 and are still owed at the end: the on-call page says so.

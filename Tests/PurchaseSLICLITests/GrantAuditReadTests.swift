@@ -23,7 +23,7 @@ import Testing
             event.transactionID = transaction
             return event
         }
-        _ = try store.record(
+        _ = try await store.record(
             [
                 // Granted an hour before the span, again within 7 days of it: repeats.
                 grant("a1", "2000000000000001", at: from - hour), grant("a2", "2000000000000001", at: from + 7 * day - 2 * hour),
@@ -66,7 +66,7 @@ import Testing
             let first = Int.random(in: 0..<3000, using: &generator)
             events.append(grant("r\(index)", first, at: events[first].timestampMillis + delays[index % delays.count]))
         }
-        _ = try store.record(events, receivedAtMillis: from + 14 * day)
+        _ = try await store.record(events, receivedAtMillis: from + 14 * day)
         let rule = SLOPolicy.ReconciliationRule()
         func audit(complete: Bool) async throws -> GrantAudit {
             try await store.grantAudit(fromMillis: from, toMillis: from + 13 * day, ledger: .empty, activity: .empty, rule: rule, complete: complete)

@@ -35,7 +35,7 @@ import Testing
         let purchase = try #require(report.impacts.first)
         #expect(purchase.actionType == "purchase" && purchase.scope == nil)
         #expect(purchase.topErrors.first?.description == "verification failed: 503 Service Unavailable")
-        let counted = try logs.store.counts(
+        let counted = try await logs.store.counts(
             CountQuery(fromSeconds: outage.firstBadSeconds, toSeconds: resolved, filters: [.actionType: ["purchase"]])
         ).first?.counts
         #expect(purchase.counts == counted)

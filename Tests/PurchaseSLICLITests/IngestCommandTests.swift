@@ -12,8 +12,8 @@ import Testing
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
-    private func totals(_ db: String) throws -> OutcomeCounts {
-        let rows = try SQLiteBucketStore(path: db).counts(
+    private func totals(_ db: String) async throws -> OutcomeCounts {
+        let rows = try await SQLiteBucketStore(path: db).counts(
             CountQuery(
                 fromSeconds: RFC3339.parseMillis("2026-01-01T00:00:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2027-01-01T00:00:00Z")! / 1000))
         return rows.first?.counts ?? OutcomeCounts()
@@ -23,7 +23,7 @@ import Testing
         let db = directory.file("db.sqlite")
         let file = try directory.write("good.ndjson", [eventLine("a"), eventLine("b", result: "failure")].joined(separator: "\n"))
         #expect(try await run(["ingest", "--db", db, file]) == 0)
-        #expect(try totals(db).valid == 2)
+        await #expect(try totals(db).valid == 2)
     }
 
     @Test func acceptsGoodLinesBesideBadOnesAndReportsEachBadLine() async throws {
@@ -38,7 +38,7 @@ import Testing
         ]
         let file = try directory.write("mixed.ndjson", lines.joined(separator: "\n") + "\n")
         #expect(try await run(["ingest", "--db", db, "--rejects", rejects, "--quiet", file]) == 2)
-        #expect(try totals(db).valid == 2)
+        await #expect(try totals(db).valid == 2)
         let reported = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
         #expect(reported.count == 3)
         #expect(reported[0].contains(#""line":2"#) && reported[0].contains(#""field":"timestamp""#))
@@ -58,7 +58,7 @@ import Testing
         ]
         let file = try directory.write("lenient.ndjson", lines.joined(separator: "\n"))
         #expect(try await run(["ingest", "--db", db, "--rejects", rejects, "--quiet", file]) == 0)
-        let counted = try totals(db)
+        let counted = try await totals(db)
         #expect(counted.valid == 3 && counted.failure == 2)
         let reported = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
         #expect(reported.count == 2)
@@ -90,7 +90,7 @@ import Testing
         release.signal()
         #expect(try await ingest == 0)
         try await holder
-        #expect(try totals(db).success == 3)
+        await #expect(try totals(db).success == 3)
     }
 
     @Test func readsGzipAndJSONArraysAndCountsDuplicatesAcrossFilesOnce() async throws {
@@ -99,9 +99,9 @@ import Testing
         let gzip = try directory.write("events.ndjson.gz", GzipCompressor.compress(Array(ndjson.utf8)))
         let array = try directory.write("events.json", "[\n" + [eventLine("b"), eventLine("c")].joined(separator: ",\n") + "\n]")
         #expect(try await run(["ingest", "--db", db, gzip, array]) == 0)
-        #expect(try totals(db).success == 3)
+        await #expect(try totals(db).success == 3)
         #expect(try await run(["ingest", "--db", db, gzip, array]) == 0)
-        #expect(try totals(db).success == 3)
+        await #expect(try totals(db).success == 3)
     }
 
     @Test func stopsWithExitOneOnATruncatedGzipFile() async throws {
@@ -113,7 +113,7 @@ import Testing
         // What was decoded before the cut is counted, and a re-run with the whole file completes the count.
         let whole = try directory.write("whole.ndjson.gz", compressed)
         #expect(try await run(["ingest", "--db", db, whole]) == 0)
-        #expect(try totals(db).success == 2000)
+        await #expect(try totals(db).success == 2000)
     }
 
     @Test func stopsWithExitOneOnAMissingFileOrAForeignDatabase() async throws {
@@ -146,9 +146,9 @@ import Testing
             var bytes = Array(line.utf8)
             return try! bytes.withUnsafeMutableBytes { validator.validate(record: UnsafeRawBufferPointer($0)) }.get().event
         }
-        _ = try store.record(firstBatch, receivedAtMillis: 0)
+        _ = try await store.record(firstBatch, receivedAtMillis: 0)
         #expect(try await run(["ingest", "--db", db, file]) == 0)
-        let counts = try totals(db)
+        let counts = try await totals(db)
         #expect(counts.success == 36_000 && counts.failure == 4000)
     }
 }
@@ -159,8 +159,8 @@ import Testing
     init() throws { directory = try TemporaryDirectory() }
 
     /// Counts of the samples' week (November 2025) by result.
-    private func counts(_ db: String) throws -> OutcomeCounts {
-        try SQLiteBucketStore(path: db).counts(
+    private func counts(_ db: String) async throws -> OutcomeCounts {
+        try await SQLiteBucketStore(path: db).counts(
             CountQuery(
                 fromSeconds: RFC3339.parseMillis("2025-11-01T00:00:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2025-12-01T00:00:00Z")! / 1000)
         )
@@ -175,7 +175,7 @@ import Testing
         let rejects = directory.file("rejects.ndjson")
         let path = packageRoot + "/sample-logs/formats/\(file)"
         #expect(try await run(["ingest", "--db", db, "--format", format, "--rejects", rejects, "--quiet", path]) == 2)
-        let counted = try counts(db)
+        let counted = try await counts(db)
         #expect(counted.total == 4)
         let reported = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
         #expect(reported.count == 2)  // the reject and the optional field left out
@@ -184,7 +184,7 @@ import Testing
             reported.contains { $0.contains(#""line":\#(rejectedLine),"#) && $0.contains(#""field":"\#(rejectedField)""#) && !$0.contains("kept") })
         // Again: every event is a duplicate, the one whose eventID is its content hash included.
         #expect(try await run(["ingest", "--db", db, "--format", format, "--quiet", path]) == 2)
-        #expect(try counts(db) == counted)
+        await #expect(try counts(db) == counted)
     }
 
     @Test("a configured New Relic event type: the sample's PurchaseSLI events are then another kind, ignored")
@@ -192,6 +192,6 @@ import Testing
         let db = directory.file("db.sqlite")
         let path = packageRoot + "/sample-logs/formats/newrelic-events.json"
         #expect(try await run(["ingest", "--db", db, "--format", "newrelic", "--newrelic-event-type", "Transaction", "--quiet", path]) == 2)
-        #expect(try counts(db).total == 0)
+        await #expect(try counts(db).total == 0)
     }
 }

@@ -9,8 +9,8 @@ import Testing
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
-    private func totals(_ path: String) throws -> [CountRow] {
-        try SQLiteBucketStore(path: path).counts(
+    private func totals(_ path: String) async throws -> [CountRow] {
+        try await SQLiteBucketStore(path: path).counts(
             CountQuery(
                 fromSeconds: RFC3339.parseMillis("2026-11-01T00:00:00Z")! / 1000,
                 toSeconds: RFC3339.parseMillis("2026-12-01T00:00:00Z")! / 1000, groupBy: [.actionType, .resultType]))
@@ -46,8 +46,8 @@ import Testing
                 "the run finished before the kill")
         }
         #expect(try await ingest(["--db", killed, file], killAfter: nil) == .exit(0))
-        let expectedRows = try totals(expected)
+        let expectedRows = try await totals(expected)
         #expect(expectedRows.map(\.counts.total).reduce(0, +) > 100_000)
-        #expect(try totals(killed) == expectedRows)
+        await #expect(try totals(killed) == expectedRows)
     }
 }

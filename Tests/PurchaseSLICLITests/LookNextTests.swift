@@ -144,11 +144,11 @@ import Testing
             for event in events {
                 batch.append(event)
                 if batch.count == 20_000 {
-                    _ = try store.record(batch, receivedAtMillis: 0)
+                    _ = try await store.record(batch, receivedAtMillis: 0)
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            _ = try store.record(batch, receivedAtMillis: 0)
+            _ = try await store.record(batch, receivedAtMillis: 0)
         }
         if incident.historyDays > 0 { try await record(TrafficSimulator(history)) }
         try await record(simulator)

@@ -70,7 +70,7 @@ import Testing
         let path = directory.file("db.sqlite")
         let policy = try SLOPolicy(yaml: "slices: []")
         let store = try SQLiteBucketStore(path: path)
-        try await onDedicatedThread { _ = try store.record(Self.events(), receivedAtMillis: 0) }
+        _ = try await store.record(Self.events(), receivedAtMillis: 0)
         for (index, declaration) in testCase.windows.enumerated() {
             try await MaintenanceWindowRepository(store.sql).record(
                 try declaration.window(id: "mw-\(index)", createdSeconds: Self.start, source: .stored, nowSeconds: Self.start))
@@ -81,9 +81,10 @@ import Testing
             let live = try await minutes.asyncMap { time in (time, try await context.firingReports(at: time).map(\.finding.identity)) }
             let backtest = try await context.episodeReports(from: Self.outage - 3600, to: Self.outage + 4 * 3600, stepSeconds: 60)
             let objective = policy.objectives[0]
-            let counts = try context.objectiveCounts(
+            let counts = try await context.objectiveCounts(
                 objective, fromSeconds: Self.start, toSeconds: Self.start + 4 * 86_400, filters: [.actionType: ["purchase"]])
-            let raw = try store.counts(CountQuery(fromSeconds: Self.start, toSeconds: Self.start + 4 * 86_400, filters: [.actionType: ["purchase"]]))
+            let raw = try await store.counts(
+                CountQuery(fromSeconds: Self.start, toSeconds: Self.start + 4 * 86_400, filters: [.actionType: ["purchase"]]))
             return (live, backtest, counts, raw.first?.counts)
         }
         let burns = backtest.filter { $0.finding.kind == .successRateBurn && $0.finding.labels.actionType == "purchase" }
@@ -108,7 +109,7 @@ import Testing
         let policy = try SLOPolicy(yaml: "slices: []")
         let week = ISOWeek(containing: Self.start)
         let store = try SQLiteBucketStore(path: path)
-        try await onDedicatedThread { _ = try store.record(Self.events(), receivedAtMillis: 0) }
+        _ = try await store.record(Self.events(), receivedAtMillis: 0)
         let without = try await WeeklyReport(week: week, store: store, policy: policy)
         try await MaintenanceWindowRepository(store.sql).record(
             try MaintenanceDeclaration(from: "2026-11-19T12:00:00Z", duration: "1h", actions: ["purchase"], reason: "receipt <migration>")

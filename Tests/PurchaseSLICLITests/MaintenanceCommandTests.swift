@@ -11,7 +11,7 @@ import Testing
         let executable = try #require(builtExecutable)
         let directory = try TemporaryDirectory()
         let path = directory.file("db.sqlite")
-        try await onDedicatedThread { _ = try SQLiteBucketStore(path: path).record(MaintenanceAlertTests.events(), receivedAtMillis: 0) }
+        _ = try await SQLiteBucketStore(path: path).record(MaintenanceAlertTests.events(), receivedAtMillis: 0)
         let at = ["--at", "2026-11-19T12:30:00Z"]
         let (_, before) = try await ChildProcess.run(executable, ["alerts", "--db", path] + at)
         #expect(before.contains("PAGE") && before.contains("purchase: success rate"), "\(before)")

@@ -21,21 +21,21 @@ struct PostgresNodesTests {
         batches = stride(from: 0, to: lines.count, by: 200).map { Array(lines[$0..<min(lines.count, $0 + 200)]) }
     }
 
-    private func counts(_ store: any BucketStore) throws -> [CountRow] {
+    private func counts(_ store: any BucketStore) async throws -> [CountRow] {
         let now = Int64(Date().timeIntervalSince1970)
-        return try store.counts(CountQuery(fromSeconds: now - 3 * 86_400, toSeconds: now + 3600, groupBy: [.actionType, .resultType]))
+        return try await store.counts(CountQuery(fromSeconds: now - 3 * 86_400, toSeconds: now + 3600, groupBy: [.actionType, .resultType]))
     }
 
     /// The counts of every batch counted once.
-    private func expectedCounts() throws -> [CountRow] {
+    private func expectedCounts() async throws -> [CountRow] {
         let validator = EventValidator(nowMillis: Int64(Date().timeIntervalSince1970 * 1000))
         let events = batches.joined().map { line in
             var bytes = Array(line.utf8)
             return try! bytes.withUnsafeMutableBytes { validator.validate(record: UnsafeRawBufferPointer($0)) }.get().event
         }
         let store = InMemoryBucketStore()
-        _ = try store.record(events, receivedAtMillis: 0)
-        return try counts(store)
+        _ = try await store.record(events, receivedAtMillis: 0)
+        return try await counts(store)
     }
 
     @Test("two nodes, a fifth of the batches sent to both, one killed with SIGKILL: every acknowledged event counts once")
@@ -65,8 +65,8 @@ struct PostgresNodesTests {
             missed = await second.postAll(batches, indexes: missed)
         }
         #expect(missed.isEmpty)
-        let store = try PostgresBucketStore(url: PostgresURL(url))
-        #expect(try counts(store) == expectedCounts())
+        let store = try await PostgresBucketStore(url: PostgresURL(url))
+        await #expect(try counts(store) == expectedCounts())
         #expect(await second.stop(signal: SIGTERM) == .exit(0))
         #expect(!first.child.output.contains(password) && !second.child.output.contains(password), "a log line shows the password")
         #expect(second.child.output.contains("postgres://purchase_sli:***@"))
@@ -93,8 +93,8 @@ struct PostgresNodesTests {
             #expect(try await server.waitForReadiness(200))
             await loadDone.value
             #expect(load.unacknowledged.isEmpty, "batches never acknowledged: \(load.unacknowledged)")
-            let store = try PostgresBucketStore(url: PostgresURL(url))
-            #expect(try counts(store) == expectedCounts())
+            let store = try await PostgresBucketStore(url: PostgresURL(url))
+            await #expect(try counts(store) == expectedCounts())
             #expect(await server.stop(signal: SIGTERM) == .exit(0))
         } catch {
             try? await cluster.stop()
@@ -219,7 +219,7 @@ struct MigrateCommandTests {
         #expect(
             settled.termination == .exit(1) && settled.output.contains("settled already: written off")
                 && settled.output.contains("(by Ana: refunded by support)") && migrated.output.contains("settlements     1"), "\(settled.output)")
-        let target = try PostgresBucketStore(url: PostgresURL(url))
+        let target = try await PostgresBucketStore(url: PostgresURL(url))
         #expect(try await IncidentRepository(target.sql).incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil) == incidents)
         #expect(incidents.compactMap(\.acknowledgement?.owner) == ["Ana"] && migrated.output.contains("incidents       2"), "\(migrated.output)")
         let again = try await ChildProcess.run(executable, ["migrate", "--from", sqlite], environment: environment)

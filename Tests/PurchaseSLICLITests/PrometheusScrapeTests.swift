@@ -31,17 +31,15 @@ struct PrometheusScrapeTests {
         // any minute of the test.
         let now = Int64(Date().timeIntervalSince1970)
         let start = now - 3 * 3600 - 600
-        try await onDedicatedThread {
-            var events: [PurchaseEvent] = []
-            for number in 0..<(3 * 60 * 4) {
-                let time: Int64 = start + Int64(number / 4) * 60 + Int64(number % 4)
-                events.append(
-                    PurchaseEvent(
-                        eventID: "e\(number)", timestampMillis: time * 1000, productID: "coins_100", planID: nil, actionType: .purchase,
-                        resultType: number % 20 == 0 ? .failure : .success, errorDescription: nil))
-            }
-            _ = try SQLiteBucketStore(path: database).record(events, receivedAtMillis: 0)
+        var events: [PurchaseEvent] = []
+        for number in 0..<(3 * 60 * 4) {
+            let time: Int64 = start + Int64(number / 4) * 60 + Int64(number % 4)
+            events.append(
+                PurchaseEvent(
+                    eventID: "e\(number)", timestampMillis: time * 1000, productID: "coins_100", planID: nil, actionType: .purchase,
+                    resultType: number % 20 == 0 ? .failure : .success, errorDescription: nil))
         }
+        _ = try await SQLiteBucketStore(path: database).record(events, receivedAtMillis: 0)
         let server = try ChildProcess(executable, ["serve", "--port", "0", "--db", database])
         let listening = try await server.firstMatch(of: #"listening on 127\.0\.0\.1:[0-9]+"#)
         let port = try #require(Int(listening.split(separator: ":").last!))

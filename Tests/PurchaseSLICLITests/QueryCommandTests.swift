@@ -11,9 +11,9 @@ import Testing
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
-    @Test func jsonHasTheDocumentedShape() throws {
+    @Test func jsonHasTheDocumentedShape() async throws {
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        _ = try store.record(
+        _ = try await store.record(
             [
                 PurchaseEvent(
                     eventID: "1", timestampMillis: RFC3339.parseMillis("2026-11-14T09:31:00Z")!, productID: "coins_100",
@@ -28,7 +28,7 @@ import Testing
         let query = CountQuery(
             fromSeconds: RFC3339.parseMillis("2026-11-14T09:30:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2026-11-14T09:40:00Z")! / 1000,
             step: TimeStep(parsing: "5m"), groupBy: [.productID])
-        let json = QueryOutput(query: query, rows: try store.counts(query)).json
+        let json = await QueryOutput(query: query, rows: try store.counts(query)).json
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(object["from"] as? String == "2026-11-14T09:30:00Z" && object["to"] as? String == "2026-11-14T09:40:00Z")
         #expect(object["step"] as? String == "5m" && object["by"] as? [String] == ["productID"])

@@ -14,7 +14,7 @@ import Testing
     init() throws { directory = try TemporaryDirectory() }
 
     /// Two weeks of purchases (one every 10 minutes): W45 fails 1 in 100, W46 1 in 10 for `plan-b`.
-    private func makeStore() throws -> String {
+    private func makeStore() async throws -> String {
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let start = RFC3339.parseMillis("2026-11-02T00:00:00Z")! / 1000  // Monday of 2026-W45
@@ -27,12 +27,12 @@ import Testing
                 eventID: "e\(index)", timestampMillis: time * 1000, productID: "pro", planID: plan, actionType: .purchase,
                 resultType: fails ? .failure : .success, errorDescription: fails ? "receipt <b>rejected</b>" : nil)
         }
-        _ = try store.record(events, receivedAtMillis: 0)
+        _ = try await store.record(events, receivedAtMillis: 0)
         return path
     }
 
     @Test func markdownSaysWhatChangedAndEscapes() async throws {
-        let db = try makeStore()
+        let db = try await makeStore()
         let markdown = try await ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown"]).output().text
         #expect(markdown.hasPrefix("# Weekly quality review 2026-W46 (Nov 9–15, 2026)"))
         // W46: 101 of 1008 plan-b purchases fail (1 in 10), W45: 11 of 1008 (index % 100 == 1, odd indexes).
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func htmlIsWrittenToOut() async throws {
-        let db = try makeStore()
+        let db = try await makeStore()
         let out = directory.file("out")
         let text = try await ReportCommand.parse(["--db", db, "--week", "2026-W46", "--out", out]).output().text
         #expect(text.contains("wrote \(out)/report-2026-W46.html"))
@@ -56,16 +56,16 @@ import Testing
     /// In Asia/Tokyo, 2026-W46 runs from 2026-11-08T15:00Z to 2026-11-15T15:00Z: its attainment is the
     /// store's counts over those hours (it holds 9 hours of W45's better purchases), not the UTC week's.
     @Test func aWeekInAZoneIsItsMondayToMonday() async throws {
-        let db = try makeStore()
+        let db = try await makeStore()
         let markdown = try await ReportCommand.parse(["--db", db, "--week", "2026-W46", "--format", "markdown", "--time-zone", "Asia/Tokyo"]).output()
             .text
-        func successRate(from: String, to: String) throws -> String {
-            let rows = try SQLiteBucketStore(path: db).counts(
+        func successRate(from: String, to: String) async throws -> String {
+            let rows = try await SQLiteBucketStore(path: db).counts(
                 CountQuery(fromSeconds: RFC3339.parseMillis(from)! / 1000, toSeconds: RFC3339.parseMillis(to)! / 1000, groupBy: [.actionType]))
             return NumberText.percent(try #require(rows.first?.counts.successRate))
         }
-        let tokyo = try successRate(from: "2026-11-09T00:00:00+09:00", to: "2026-11-16T00:00:00+09:00")
-        let utc = try successRate(from: "2026-11-09T00:00:00Z", to: "2026-11-16T00:00:00Z")
+        let tokyo = try await successRate(from: "2026-11-09T00:00:00+09:00", to: "2026-11-16T00:00:00+09:00")
+        let utc = try await successRate(from: "2026-11-09T00:00:00Z", to: "2026-11-16T00:00:00Z")
         #expect(tokyo != utc)
         #expect(markdown.contains("| purchase | \(tokyo) | 99.0 % |"), "\(markdown)")
         #expect(markdown.contains("+09:00"))
@@ -83,7 +83,7 @@ import Testing
                 eventID: "t\(index)", timestampMillis: time * 1000, productID: "coins", actionType: .retry,
                 resultType: conflicts.contains(time) ? .alreadyGranted : .success)
         }
-        _ = try SQLiteBucketStore(path: path).record(events, receivedAtMillis: 0)
+        _ = try await SQLiteBucketStore(path: path).record(events, receivedAtMillis: 0)
         let tokyo = try TimeZoneOffsets.resolving("Asia/Tokyo", source: "test")
         let week = try #require(ISOWeek(parsing: "2026-W46", in: tokyo))
         let report = try await WeeklyReport(week: week, store: SQLiteBucketStore(path: path), policy: .default, episodes: [])
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func aWeekNotOverYetIsRefused() async throws {
-        let db = try makeStore()
+        let db = try await makeStore()
         await #expect(throws: CommandFailure.self) { try await ReportCommand.parse(["--db", db, "--week", "2099-W10"]).output().text }
     }
 
@@ -122,7 +122,7 @@ extension ReportCommandTests {
                     actionType: .purchase, resultType: fails ? .failure : .success, errorDescription: fails ? "verification failed: 503" : nil)
             }
         }
-        _ = try store.record(events, receivedAtMillis: 0)
+        _ = try await store.record(events, receivedAtMillis: 0)
         let markdown = try await ReportCommand.parse(["--db", path, "--week", "2026-W46", "--format", "markdown"]).output().text
         let out = directory.file("pages")
         try await RenderCommand.parse(["--db", path, "--at", "2026-11-17T00:00:00Z", "--range", "7d", "--out", out]).run()

@@ -50,7 +50,7 @@ import Testing
                 eventID: "retry-grant-after-the-outage", timestampMillis: granted, productID: "premium_monthly", planID: "pro-monthly",
                 actionType: .retry, resultType: .success, statusCode: 200)
             grant.transactionID = Self.renewal
-            _ = try store.record([grant], receivedAtMillis: granted)
+            _ = try await store.record([grant], receivedAtMillis: granted)
             let context = AlertContext(store: store, storedMaintenance: [], policy: logs.policy)
             let incident = try await context.incident(id: Self.outage, at: seconds("2026-11-20T00:00:00Z"))
             return try await [seconds("2026-11-09T09:00:00Z"), seconds("2026-11-20T00:00:00Z")].asyncMap {

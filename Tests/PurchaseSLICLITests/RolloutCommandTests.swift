@@ -15,7 +15,7 @@ import Testing
     /// `days` days of `perDay` purchases a day from 2026-11-14: 4.11.0 and 4.10.2 throughout, 5.0.0 from the second day,
     /// failing pro-monthly purchases one time in `failEvery` on 5.0.0, and every version's purchases one
     /// time in `baseFailEvery`.
-    private func makeStore(failEvery: Int, days: Int = 2, perDay: Int = 3000, baseFailEvery: Int? = nil) throws -> String {
+    private func makeStore(failEvery: Int, days: Int = 2, perDay: Int = 3000, baseFailEvery: Int? = nil) async throws -> String {
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")!
@@ -33,12 +33,12 @@ import Testing
                     eventID: "e\(index)", timestampMillis: time, productID: "pro", planID: plan, actionType: .purchase,
                     resultType: fails ? .failure : .success, appVersion: version, errorDescription: fails ? "receipt rejected" : nil))
         }
-        _ = try store.record(events, receivedAtMillis: 0)
+        _ = try await store.record(events, receivedAtMillis: 0)
         return path
     }
 
     @Test func jsonNamesTheRegressedPlanAndTheDefaults() async throws {
-        let db = try makeStore(failEvery: 6)
+        let db = try await makeStore(failEvery: 6)
         let command = try RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--at", "2026-11-16", "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(try await command.output().utf8)) as? [String: Any])
         #expect(object["candidate"] as? String == "5.0.0")
@@ -62,7 +62,7 @@ import Testing
     /// A `--since` within an hour: its events from then on count, not only those of the whole hours after it
     /// (5.0.0 makes 62 purchases from 10:30 to 12:00 of the second day, 41 of them after 11:00).
     @Test func aSinceWithinAnHourCountsThatHoursRest() async throws {
-        let db = try makeStore(failEvery: 6)
+        let db = try await makeStore(failEvery: 6)
         let command = try RolloutCommand.parse([
             "--db", db, "--candidate", "5.0.0", "--baseline", "4.11.0", "--since", "2026-11-15T10:30:00Z", "--at", "2026-11-15T12:00:00Z",
             "--format", "json",
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func aHealthyCandidateProceeds() async throws {
-        let db = try makeStore(failEvery: 1_000_000, days: 4, perDay: 9000, baseFailEvery: 97)
+        let db = try await makeStore(failEvery: 1_000_000, days: 4, perDay: 9000, baseFailEvery: 97)
         let text = try await RolloutCommand.parse(["--db", db, "--candidate", "5.0.0", "--at", "2026-11-18"]).output()
         #expect(text.hasPrefix("PROCEED with 5.0.0: nothing is worse than on 4.11.0"), "\(text)")
         #expect(text.contains("a drop of more than 1.00 points is ruled out with"), "\(text)")
@@ -87,10 +87,10 @@ import Testing
     }
 
     @Test func theNewestVersionIsTheReleasedOneNotAStrayOldOne() async throws {
-        let db = try makeStore(failEvery: 6)
+        let db = try await makeStore(failEvery: 6)
         let store = try SQLiteBucketStore(path: db)
         let late = RFC3339.parseMillis("2026-11-15T20:00:00Z")!
-        _ = try store.record(
+        _ = try await store.record(
             (0..<3).map {
                 PurchaseEvent(
                     eventID: "old\($0)", timestampMillis: late + Int64($0) * 1000, productID: "pro", actionType: .purchase,
@@ -99,10 +99,10 @@ import Testing
         let query = RolloutQuery(store: store)
         let start = RFC3339.parseMillis("2026-11-14T00:00:00Z")! / 1000
         let end = RFC3339.parseMillis("2026-11-16T00:00:00Z")! / 1000
-        #expect(try query.newestVersion(from: start, to: end) == "5.0.0")
+        await #expect(try query.newestVersion(from: start, to: end) == "5.0.0")
         // From the second day on every busy version is there from the start: the highest number.
-        #expect(try query.newestVersion(from: start + 86_400, to: end) == "5.0.0")
-        #expect(try query.newestVersion(from: start, to: start + 86_400) == "4.11.0")
+        await #expect(try query.newestVersion(from: start + 86_400, to: end) == "5.0.0")
+        await #expect(try query.newestVersion(from: start, to: start + 86_400) == "4.11.0")
     }
 
     /// 5.0.0 on the first day, gone on the second, released again on the third: without --since the
@@ -119,7 +119,7 @@ import Testing
                 eventID: "e\(index)", timestampMillis: time, productID: "pro", actionType: .purchase, resultType: .success,
                 appVersion: version, platform: "iOS")
         }
-        _ = try store.record(events, receivedAtMillis: 0)
+        _ = try await store.record(events, receivedAtMillis: 0)
         let command = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(try await command.output().utf8)) as? [String: Any])
         #expect(object["from"] as? String == "2026-11-16T00:00:00Z")
@@ -154,7 +154,7 @@ import Testing
                 eventID: "e\(index)", timestampMillis: start + Int64(index) * 28_800, productID: "pro", actionType: .purchase,
                 resultType: .success, appVersion: version, platform: "iOS")
         }
-        _ = try store.record(events, receivedAtMillis: 0)
+        _ = try await store.record(events, receivedAtMillis: 0)
         let command = try RolloutCommand.parse(["--db", path, "--candidate", "5.0.0", "--at", "2026-11-17", "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(try await command.output().utf8)) as? [String: Any])
         #expect(object["from"] as? String == "2026-11-16T00:00:00Z")
@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test func anUnknownCandidateIsAnError() async throws {
-        let db = try makeStore(failEvery: 6)
+        let db = try await makeStore(failEvery: 6)
         await #expect(throws: RolloutQuery.Failure.self) {
             try await RolloutCommand.parse(["--db", db, "--candidate", "9.9.9", "--at", "2026-11-16"]).output()
         }
@@ -177,7 +177,7 @@ import Testing
     /// Without --candidate the newest version is compared, as `serve --rollout-every` does; with one
     /// version only there is nothing to pick, and the error says to name one.
     @Test func theCandidateIsTheNewestVersionByDefault() async throws {
-        let db = try makeStore(failEvery: 6)
+        let db = try await makeStore(failEvery: 6)
         let object = try #require(
             try JSONSerialization.jsonObject(
                 with: Data(try await RolloutCommand.parse(["--db", db, "--at", "2026-11-16", "--format", "json"]).output().utf8))
@@ -186,7 +186,7 @@ import Testing
         let text = try await RolloutCommand.parse(["--db", db, "--candidate", "auto", "--at", "2026-11-16"]).output()
         #expect(text.hasPrefix("ROLL BACK 5.0.0"), "\(text)")
         let single = directory.file("single.sqlite")
-        _ = try SQLiteBucketStore(path: single).record(
+        _ = try await SQLiteBucketStore(path: single).record(
             [
                 PurchaseEvent(
                     eventID: "a", timestampMillis: RFC3339.parseMillis("2026-11-14T01:00:00Z")!, productID: "pro", actionType: .purchase,
@@ -212,7 +212,7 @@ import Testing
                 eventID: "e\(index)", timestampMillis: time, productID: "pro", actionType: .purchase,
                 resultType: fails ? .failure : .success, appVersion: version, platform: "iOS")
         }
-        _ = try store.record(events, receivedAtMillis: 0)
+        _ = try await store.record(events, receivedAtMillis: 0)
         let live = try await RolloutCommand.parse(["--db", path, "--at", "2026-11-16", "--format", "json"]).output()
         #expect(live.contains("\"verdict\":\"rollback\""), "\(live)")
         let text = try await RolloutCommand.parse(["--db", path, "--at", "2026-11-17T12:00:00Z"]).output()

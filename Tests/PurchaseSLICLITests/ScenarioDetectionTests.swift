@@ -37,11 +37,11 @@ import Testing
         for event in [history, run].lazy.flatMap({ TrafficSimulator($0) }) {
             batch.append(event)
             if batch.count == 20_000 {
-                _ = try store.record(batch, receivedAtMillis: 0)
+                _ = try await store.record(batch, receivedAtMillis: 0)
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        _ = try store.record(batch, receivedAtMillis: 0)
+        _ = try await store.record(batch, receivedAtMillis: 0)
         let context = AlertContext(store: store, storedMaintenance: [], policy: .default)
         let end = start + Int64(days) * 86_400
         let inputs = try await context.inputs(from: start - AlertEvaluator(policy: .default).firingHistorySeconds, to: end)

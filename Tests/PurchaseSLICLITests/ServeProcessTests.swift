@@ -85,15 +85,15 @@ struct ServerProcess {
         batches = stride(from: 0, to: lines.count, by: 250).map { Array(lines[$0..<min(lines.count, $0 + 250)]) }
     }
 
-    private func counts(_ path: String) throws -> [CountRow] {
+    private func counts(_ path: String) async throws -> [CountRow] {
         let now = Int64(Date().timeIntervalSince1970)
-        return try SQLiteBucketStore(path: path).counts(
+        return try await SQLiteBucketStore(path: path).counts(
             CountQuery(
                 fromSeconds: now - 3 * 86_400, toSeconds: now + 3600, groupBy: [.actionType, .resultType]))
     }
 
     /// The counts the batches give when ingested directly, each exactly once.
-    private func expectedCounts() throws -> [CountRow] {
+    private func expectedCounts() async throws -> [CountRow] {
         let path = directory.file("expected.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let validator = EventValidator(nowMillis: Int64(Date().timeIntervalSince1970 * 1000))
@@ -101,8 +101,8 @@ struct ServerProcess {
             var bytes = Array(line.utf8)
             return try! bytes.withUnsafeMutableBytes { validator.validate(record: UnsafeRawBufferPointer($0)) }.get().event
         }
-        _ = try store.record(events, receivedAtMillis: 0)
-        return try counts(path)
+        _ = try await store.record(events, receivedAtMillis: 0)
+        return try await counts(path)
     }
 
     private func postAll(
@@ -139,7 +139,7 @@ struct ServerProcess {
         unacknowledged = await postAll(server, indexes: unacknowledged)
         #expect(unacknowledged.isEmpty)
         #expect(await server.stop(signal: SIGTERM) == .exit(0))
-        #expect(try counts(database) == expectedCounts())
+        await #expect(try counts(database) == expectedCounts())
     }
 
     @Test func sigtermFinishesRequestsInFlightCommitsAndExitsZero() async throws {
@@ -156,12 +156,12 @@ struct ServerProcess {
         let restarted = try await ServerProcess(executable: executable, database: database)
         let acknowledged = Set(batches.indices).subtracting(unacknowledged).sorted()
         #expect(!acknowledged.isEmpty)
-        let before = try counts(database)
+        let before = try await counts(database)
         #expect(await postAll(restarted, indexes: acknowledged).isEmpty)
-        #expect(try counts(database) == before)
+        await #expect(try counts(database) == before)
         #expect(await postAll(restarted, indexes: unacknowledged).isEmpty)
         #expect(await restarted.stop(signal: SIGINT) == .exit(0))
-        #expect(try counts(database) == expectedCounts())
+        await #expect(try counts(database) == expectedCounts())
     }
 }
 

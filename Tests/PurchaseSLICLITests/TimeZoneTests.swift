@@ -16,11 +16,11 @@ import Testing
     static let range = ["--from", "2026-11-14T00:00:00Z", "--to", "2026-11-15T00:00:00Z"]
 
     /// A day with a purchase outage.
-    private func outage() throws -> (TemporaryDirectory, String) {
+    private func outage() async throws -> (TemporaryDirectory, String) {
         let directory = try TemporaryDirectory()
         let path = directory.file("outage.sqlite")
         let parameters = SimulationParameters(scenario: .outage, startMillis: Self.from * 1000, days: 1, seed: 2, attemptsPerMinute: 20)
-        _ = try SQLiteBucketStore(path: path).record(Array(TrafficSimulator(parameters)), receivedAtMillis: (Self.from + 86_400) * 1000)
+        _ = try await SQLiteBucketStore(path: path).record(Array(TrafficSimulator(parameters)), receivedAtMillis: (Self.from + 86_400) * 1000)
         return (directory, path)
     }
 
@@ -33,7 +33,7 @@ import Testing
 
     @Test func alertTextWritesTheSameInstantsInTheZoneAndJSONStaysUTC() async throws {
         let executable = try #require(builtExecutable)
-        let (directory, path) = try outage()
+        let (directory, path) = try await outage()
         let (utcEnd, utc) = try await ChildProcess.run(executable, ["alerts", "--db", path] + Self.range)
         let (berlinEnd, berlin) = try await ChildProcess.run(executable, ["alerts", "--db", path, "--time-zone", "Europe/Berlin"] + Self.range)
         #expect(utcEnd == .exit(0) && berlinEnd == .exit(0), "\(berlin)")
@@ -55,7 +55,7 @@ import Testing
 
     @Test func pagesNameTheirZoneAndLabelItsHours() async throws {
         let executable = try #require(builtExecutable)
-        let (directory, path) = try outage()
+        let (directory, path) = try await outage()
         let out = directory.file("out")
         let (ended, output) = try await ChildProcess.run(
             executable,
@@ -74,7 +74,7 @@ import Testing
 
     @Test func thePolicysZoneAppliesUnlessTheOptionSaysOtherwise() async throws {
         let executable = try #require(builtExecutable)
-        let (directory, path) = try outage()
+        let (directory, path) = try await outage()
         let policy = directory.file("slos.yaml")
         try "timeZone: Asia/Tokyo\n".write(toFile: policy, atomically: true, encoding: .utf8)
         let (_, tokyo) = try await ChildProcess.run(executable, ["alerts", "--db", path, "--policy", policy] + Self.range)

@@ -24,7 +24,7 @@ import Testing
         await attempt.finish(.alreadyGranted(transactionID: "2000000123"))
         await attempt.finish(.failure(error: "late", statusCode: 500))
         #expect(try await drain(sli))
-        let rows = try server.counts(from: anHourAgo, groupBy: [.appVersion, .planID, .app])
+        let rows = try await server.counts(from: anHourAgo, groupBy: [.appVersion, .planID, .app])
         #expect(rows.map(\.key) == [["5.3.0", "coins-small", "com.example.coins"]])
         #expect(rows.first?.counts.start == 1 && rows.first?.counts.alreadyGranted == 1 && rows.first?.counts.total == 2)
         #expect(logged.withLock { $0.contains { $0.contains("second finish") } })
@@ -44,7 +44,7 @@ import Testing
         #expect(await sli.waitingEvents > 0, "the kill came after everything was sent: the test proves nothing")
         try await server.start()
         #expect(try await drain(sli))
-        #expect(try server.counts(from: anHourAgo).first?.counts.success == 6000)
+        await #expect(try server.counts(from: anHourAgo).first?.counts.success == 6000)
         await server.stop(SIGTERM)
     }
 
@@ -62,12 +62,12 @@ import Testing
             }
             kill(getpid(), SIGKILL)
         }
-        #expect(try server.counts(from: anHourAgo).isEmpty)
+        await #expect(try server.counts(from: anHourAgo).isEmpty)
         // A client in this process, on the queue the killed one left, sends it all.
         let sender = try makeClient(endpoint: endpoint, directory: queue)
         #expect(try await drain(sender))
         #expect(await sender.statistics.delivered == 600)
-        let counts = try #require(server.counts(from: anHourAgo).first?.counts)
+        let counts = try await #require(server.counts(from: anHourAgo).first?.counts)
         #expect(counts.start == 300 && counts.success == 300 && counts.total == 600)
         await server.stop(SIGTERM)
     }
@@ -85,7 +85,7 @@ import Testing
         let batches = 8
         for batch in 0..<batches { await sli.record(Array(numberedEvents(800, prefix: "storm")[(batch * 100)..<(batch * 100 + 100)])) }
         #expect(try await drain(sli))
-        #expect(try server.counts(from: anHourAgo).first?.counts.success == 800)
+        await #expect(try server.counts(from: anHourAgo).first?.counts.success == 800)
         let statistics = await sli.statistics
         let refusals = try await server.metrics().split(separator: "\n")
             .filter { $0.hasPrefix("purchase_sli_http_request_duration_seconds_count") && $0.contains(#"status="429""#) }
@@ -102,7 +102,7 @@ import Testing
         let sli = try makeClient(endpoint: server.endpoint, directory: URL(fileURLWithPath: directory.file("queue")))
         await sli.record(numberedEvents(500, prefix: "split"))
         #expect(try await drain(sli))
-        #expect(try server.counts(from: anHourAgo).first?.counts.success == 500)
+        await #expect(try server.counts(from: anHourAgo).first?.counts.success == 500)
         #expect(await sli.statistics.split >= 3)
         await server.stop(SIGTERM)
     }
@@ -124,7 +124,7 @@ import Testing
         try await server.start()
         #expect(try await drain(sli))
         // The newest events arrived, the oldest did not: products p0… are missing, the last ones whole.
-        let byProduct = try server.counts(from: anHourAgo, groupBy: [.productID])
+        let byProduct = try await server.counts(from: anHourAgo, groupBy: [.productID])
         #expect(byProduct.reduce(0) { $0 + $1.counts.total } == Int64(waiting))
         #expect(byProduct.contains { $0.key == ["p119"] && $0.counts.total == 100 })
         #expect(!byProduct.contains { $0.key == ["p0"] })

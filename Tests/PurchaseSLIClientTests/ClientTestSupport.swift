@@ -50,8 +50,8 @@ final class ServeChild: @unchecked Sendable {
     }
 
     /// Events counted in the store from `from` to now, by `groupBy`.
-    func counts(from: Int64, groupBy: [EventDimension] = []) throws -> [CountRow] {
-        try SQLiteBucketStore(path: database).counts(
+    func counts(from: Int64, groupBy: [EventDimension] = []) async throws -> [CountRow] {
+        try await SQLiteBucketStore(path: database).counts(
             CountQuery(fromSeconds: from, toSeconds: Int64(Date().timeIntervalSince1970) + 600, groupBy: groupBy))
     }
 }

@@ -34,7 +34,7 @@ import Testing
     @Test func releasesAndPausesAreMarkedAndTheWeekBeforeOverlaid() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        _ = try store.record(Self.events(), receivedAtMillis: 0)
+        _ = try await store.record(Self.events(), receivedAtMillis: 0)
         try await RolloutActionRepository(store.sql).record(
             RolloutAction(
                 store: .apple, app: "", candidate: "4.12.0", releaseStartSeconds: Self.release, verdict: "rollback", isDryRun: false,

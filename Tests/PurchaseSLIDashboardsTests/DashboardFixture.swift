@@ -57,7 +57,7 @@ extension Trait where Self == FixtureTrait {
     /// ``OutageFixture``'s store and the shipped pages over its last 3 days.
     static var outageFixture: Self {
         FixtureTrait { directory in
-            let store = try OutageFixture.makeStore(in: directory)
+            let store = try await OutageFixture.makeStore(in: directory)
             let context = try await OutageFixture.context(store, rangeSeconds: 3 * 86_400)
             return await RenderedFixture(store: store, pages: try renderPages(try shippedDefinitions(), context: context))
         }
@@ -78,7 +78,7 @@ enum OutageFixture {
     static let outageStart = end - 40 * 60
     static let products = [("coins_100", "coins-small"), ("coins_500", "coins-medium"), ("premium_monthly", "pro-monthly")]
 
-    static func makeStore(in directory: TemporaryDirectory) throws -> SQLiteBucketStore {
+    static func makeStore(in directory: TemporaryDirectory) async throws -> SQLiteBucketStore {
         let store = try SQLiteBucketStore(path: directory.file("fixture.sqlite"))
         var events: [PurchaseEvent] = []
         var time = start
@@ -116,7 +116,7 @@ enum OutageFixture {
                     actionType: action, resultType: result, statusCode: status, appVersion: version, platform: "iOS",
                     variant: variant, errorDescription: error))
         }
-        _ = try store.record(events, receivedAtMillis: end * 1000)
+        _ = try await store.record(events, receivedAtMillis: end * 1000)
         return store
     }
 

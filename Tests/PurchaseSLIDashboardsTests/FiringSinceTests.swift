@@ -28,7 +28,7 @@ import Testing
 
     @Test func thePagesSnapshotAgreesWithAlertsAtOnAnIncidentWithinTheRange() async throws {
         let directory = try TemporaryDirectory()
-        let store = try OutageFixture.makeStore(in: directory)
+        let store = try await OutageFixture.makeStore(in: directory)
         let context = try await AlertContext(store: store, policy: try shippedPolicy())
         let end = OutageFixture.end
         let live = try await context.firingReports(at: end).map(Course.init)
@@ -69,7 +69,7 @@ import Testing
                     actionType: .purchase, resultType: failed ? .failure : .success, statusCode: failed ? 503 : 200,
                     appVersion: "4.11.0", platform: "iOS", errorDescription: failed ? "verification failed: 503" : nil))
         }
-        _ = try store.record(events, receivedAtMillis: end * 1000)
+        _ = try await store.record(events, receivedAtMillis: end * 1000)
         let context = AlertContext(store: store, storedMaintenance: [], policy: policy)
         return (
             onset,

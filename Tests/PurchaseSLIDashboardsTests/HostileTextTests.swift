@@ -152,7 +152,7 @@ extension Trait where Self == FixtureTrait {
                             errorDescription: type == .start || result == .success ? nil : field(8)))
                 }
             }
-            _ = try store.record(events, receivedAtMillis: end * 1000)
+            _ = try await store.record(events, receivedAtMillis: end * 1000)
             // Text people declare: maintenance of retries (one in progress, one the day before, each reason from
             // the corpus) and a paused release of the hostile version, on the banners, cards, bands, markers
             // and the weekly review.

@@ -22,7 +22,7 @@ import Testing
         }
     }
 
-    @Test func everyTableAndChartHasItsCSVWrittenBesideThePage() throws {
+    @Test func everyTableAndChartHasItsCSVWrittenBesideThePage() async throws {
         let directory = try TemporaryDirectory()
         let files = fixture.pages.map { DashboardRenderer.File(name: $0.key, html: $0.value) }
         _ = try DashboardFiles.write(files, to: directory.path)
@@ -44,7 +44,7 @@ import Testing
                 $0.hasPrefix("oncall.table-") && $0.contains("-purchase") && (try? rows(directory.file($0)))?.first == windows
             })
         let table = try rows(directory.file(card))
-        let day = try #require(
+        let day = try await #require(
             try fixture.store.counts(
                 CountQuery(fromSeconds: OutageFixture.end - 86_400, toSeconds: OutageFixture.end, filters: [.actionType: ["purchase"]])
             ).first?.counts)
@@ -58,7 +58,7 @@ import Testing
         let column = try #require(header.firstIndex { $0.hasPrefix("purchase ") })
         let step = try #require(RFC3339.parseMillis(series[2][0])) / 1000 - (try #require(RFC3339.parseMillis(series[1][0]))) / 1000
         #expect(step == 900)
-        let hours = try fixture.store.counts(
+        let hours = try await fixture.store.counts(
             CountQuery(
                 // From the whole step the chart starts with.
                 fromSeconds: (OutageFixture.end - 3 * 86_400) / step * step, toSeconds: OutageFixture.end, step: TimeStep(seconds: step),

@@ -15,8 +15,8 @@ import Testing
     }
 
     /// Counts of `actionType` over `[from, to)`, grouped by `groupBy`, by key.
-    private func counts(from: Int64, to: Int64, groupBy: [EventDimension] = [], action: String) throws -> [[String?]: OutcomeCounts] {
-        let rows = try fixture.store.counts(CountQuery(fromSeconds: from, toSeconds: to, groupBy: groupBy, filters: [.actionType: [action]]))
+    private func counts(from: Int64, to: Int64, groupBy: [EventDimension] = [], action: String) async throws -> [[String?]: OutcomeCounts] {
+        let rows = try await fixture.store.counts(CountQuery(fromSeconds: from, toSeconds: to, groupBy: groupBy, filters: [.actionType: [action]]))
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0.counts) })
     }
 
@@ -35,7 +35,7 @@ import Testing
         let context = try await OutageFixture.context(fixture.store, rangeSeconds: rangeSeconds)
         let page = try await #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
         let table = try #require(page.between("<h3>purchase by productID, worst first</h3>", "</section>"))
-        let expected = try counts(from: context.fromSeconds, to: context.atSeconds, groupBy: [.productID], action: "purchase")
+        let expected = try await counts(from: context.fromSeconds, to: context.atSeconds, groupBy: [.productID], action: "purchase")
         #expect(expected.count == 3)
         for (key, counts) in expected {
             let cells = try row(try #require(key[0] ?? nil), in: table)
@@ -55,7 +55,7 @@ import Testing
         for (action, target) in [("purchase", 0.99), ("retry", 0.95)] {
             let card = try #require(page.between("<div class=\"card\"><h3>\(action) ", "</div></div>"))
             for (window, label) in [(3600, "1 h"), (6 * 3600, "6 h"), (86_400, "24 h"), (7 * 86_400, "7 d")] as [(Int64, String)] {
-                let counts = try #require(try counts(from: context.atSeconds - window, to: context.atSeconds, action: action)[[]])
+                let counts = try await #require(try counts(from: context.atSeconds - window, to: context.atSeconds, action: action)[[]])
                 let rate = try #require(counts.successRate)
                 #expect(
                     try row(label, in: card) == [
@@ -71,7 +71,7 @@ import Testing
         #expect(purchase.contains("<div class=\"big bad\">\(figure)</div>"), "\(alertText)")
         #expect(purchase.contains("success rate over the last \(span) ("), "\(purchase)")
 
-        let month = try #require(try counts(from: context.atSeconds - 28 * 86_400, to: context.atSeconds, action: "purchase")[[]])
+        let month = try await #require(try counts(from: context.atSeconds - 28 * 86_400, to: context.atSeconds, action: "purchase")[[]])
         let left = 1 - Double(month.failure) / (0.01 * Double(month.valid))
         #expect(left < 0 && purchase.contains("overspent by \(NumberText.percent(-left))"))
     }
@@ -80,7 +80,7 @@ import Testing
         let context = try await OutageFixture.context(fixture.store, rangeSeconds: 3 * 86_400)
         let page = try #require(fixture.pages["oncall.html"])
         let panel = try #require(page.between("<h3>Top failure reasons, last 1 d</h3>", "</section>"))
-        let rows = try fixture.store.errorCounts(
+        let rows = try await fixture.store.errorCounts(
             CountQuery(
                 fromSeconds: context.atSeconds - 86_400, toSeconds: context.atSeconds, groupBy: [.errorDescription],
                 filters: [.resultType: ["failure"]]))

@@ -9,7 +9,7 @@ import Testing
 @Suite struct StalePagesTests {
     @Test func pagesOfAFeedThatStoppedSayStaleAndNeverOK() async throws {
         let directory = try TemporaryDirectory()
-        let store = try OutageFixture.makeStore(in: directory)
+        let store = try await OutageFixture.makeStore(in: directory)
         let later = OutageFixture.end + 5 * 86_400
         let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: later, rangeSeconds: 7 * 86_400)
         let pages = try await renderPages(try shippedDefinitions(), context: context)
@@ -37,7 +37,7 @@ import Testing
 
     @Test func pagesOfAFreshFeedSayWhenTheLastEventCame() async throws {
         let directory = try TemporaryDirectory()
-        let store = try OutageFixture.makeStore(in: directory)
+        let store = try await OutageFixture.makeStore(in: directory)
         let pages = try await renderPages(try shippedDefinitions(), context: try await OutageFixture.context(store, rangeSeconds: 86_400))
         let oncall = try #require(pages["oncall.html"])
         #expect(!oncall.contains("STALE") && !oncall.contains("NO DATA"))

@@ -24,7 +24,7 @@ import Testing
                 eventID: "r-\(minute)", timestampMillis: (start + Int64(minute) * 60) * 1000, productID: "premium_monthly",
                 actionType: .restore, resultType: fails ? .failure : .success, errorDescription: fails ? "receipt invalid" : nil)
         }
-        _ = try store.record(events, receivedAtMillis: 0)
+        _ = try await store.record(events, receivedAtMillis: 0)
         let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: start + 86_400, rangeSeconds: 86_400)
         let page: String
         if let firing {
@@ -127,7 +127,7 @@ import Testing
                 eventID: "r-\(minute)", timestampMillis: (start + Int64(minute) * 60) * 1000, productID: "premium_monthly",
                 actionType: .restore, resultType: minute % 10 == 0 ? .failure : .success)
         }
-        _ = try store.record(events, receivedAtMillis: 0)
+        _ = try await store.record(events, receivedAtMillis: 0)
         let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: start + 86_400, rangeSeconds: 86_400)
         let page = try await #require(try renderPages(try shippedDefinitions(), context: context)["oncall.html"])
         let restore = String(try #require(page.between("<h3>restore: error budget over 28d (1 day of data)</h3>", "</section>")))

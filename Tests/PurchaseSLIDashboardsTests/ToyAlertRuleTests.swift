@@ -56,7 +56,7 @@ struct ToyAlertRuleTests {
     @Test(arguments: [false, true])
     func theToyKindShowsEverywhere(registered: Bool) async throws {
         let directory = try TemporaryDirectory()
-        let store = try OutageFixture.makeStore(in: directory)
+        let store = try await OutageFixture.makeStore(in: directory)
         let policy = try shippedPolicy()
         let rules = AlertRules.standard(for: policy) + (registered ? [RestoreShareRule()] : [])
         let at = OutageFixture.end

@@ -29,8 +29,8 @@ struct WeeklyFailureReasonTests {
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
         let steady = "NSURLErrorDomain Code=-1005 network connection lost"
         let rising = "verification failed: 503 upstream timeout"
-        _ = try store.record(week("2026-11-09T00:00:00Z", [steady: 40, rising: 3], prefix: "w45"), receivedAtMillis: 0)
-        _ = try store.record(week("2026-11-16T00:00:00Z", [steady: 42, rising: 17], prefix: "w46"), receivedAtMillis: 0)
+        _ = try await store.record(week("2026-11-09T00:00:00Z", [steady: 40, rising: 3], prefix: "w45"), receivedAtMillis: 0)
+        _ = try await store.record(week("2026-11-16T00:00:00Z", [steady: 42, rising: 17], prefix: "w46"), receivedAtMillis: 0)
         let report = try await WeeklyReport(week: ISOWeek(containing: seconds("2026-11-18T00:00:00Z")), store: store, policy: .default, episodes: [])
         #expect(report.errors.map(\.description) == [rising, steady])
         #expect(report.errors[0].roseSignificantly && !report.errors[1].roseSignificantly)
@@ -42,7 +42,7 @@ struct WeeklyFailureReasonTests {
 
     @Test func withoutAPreviousWeekNothingIsNewAndNoChangeIsClaimed() async throws {
         let store = try SQLiteBucketStore(path: directory.file("first.sqlite"))
-        _ = try store.record(week("2026-11-16T00:00:00Z", ["receipt missing": 9], prefix: "w46"), receivedAtMillis: 0)
+        _ = try await store.record(week("2026-11-16T00:00:00Z", ["receipt missing": 9], prefix: "w46"), receivedAtMillis: 0)
         let report = try await WeeklyReport(week: ISOWeek(containing: seconds("2026-11-18T00:00:00Z")), store: store, policy: .default, episodes: [])
         #expect(!report.hasPreviousWeek && report.errors.first?.risePValue == nil)
         let summary = report.summary(escaping: .terminal)
@@ -54,7 +54,7 @@ struct WeeklyFailureReasonTests {
     @Test func theSummaryBoxIsRedInAWeekWithAPageAndAmberWithOnlyTickets() async throws {
         let store = try SQLiteBucketStore(path: directory.file("paged.sqlite"))
         let week = ISOWeek(containing: seconds("2026-11-18T00:00:00Z"))
-        _ = try store.record(self.week("2026-11-16T00:00:00Z", [:], prefix: "w46"), receivedAtMillis: 0)
+        _ = try await store.record(self.week("2026-11-16T00:00:00Z", [:], prefix: "w46"), receivedAtMillis: 0)
         func episode(_ severity: Severity) -> AlertReport {
             AlertReport(
                 finding: AlertFinding(

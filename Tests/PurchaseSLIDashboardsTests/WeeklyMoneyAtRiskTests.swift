@@ -39,7 +39,7 @@ struct WeeklyMoneyAtRiskTests {
             event.transactionID = id
             return event
         }
-        _ = try store.record(grants, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
+        _ = try await store.record(grants, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
         let report = try await WeeklyReport(week: week, store: store, policy: .default, episodes: [])
         let coins = try #require(report.moneyAtRisk.first)
         #expect(report.moneyAtRisk.count == 1)
@@ -82,7 +82,7 @@ struct WeeklyMoneyAtRiskTests {
             event.transactionID = grant.0
             return event
         }
-        _ = try store.record(grants, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
+        _ = try await store.record(grants, receivedAtMillis: RFC3339.parseMillis("2026-11-20T09:00:00Z")!)
         let context = try await AlertContext(store: store, policy: .default)
         let weeks = [ISOWeek(containing: seconds("2026-11-18T12:00:00Z")), ISOWeek(containing: seconds("2026-11-11T12:00:00Z"))]
         let together = try await context.unpaidGrantLists(of: weeks.map { $0.startSeconds..<$0.endSeconds })

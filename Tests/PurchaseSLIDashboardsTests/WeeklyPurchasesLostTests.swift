@@ -33,7 +33,7 @@ import Testing
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
         // 4,000 purchases at 99.8 % on the intro offer, 1,000 at 96.8 % on winback-50 (29.99 USD): 99.2 % in
         // all, over the 99 % objective.
-        _ = try store.record(
+        _ = try await store.record(
             purchases(4000, failures: 8, offer: "intro", product: "premium_yearly", price: 29.99, prefix: "a")
                 + purchases(1000, failures: 32, offer: "winback-50", product: "premium_yearly", price: 29.99, prefix: "bb"),
             receivedAtMillis: 0)

@@ -22,7 +22,7 @@ private func at(_ hour: Int64, _ minute: Int64) -> Int64 { tenOClock + (hour - 1
 /// Purchases from 10:00 to 14:00, 20 a minute, half of which fail from 12:00 to 12:30. With the default
 /// policy the 1 h / 5 min page rule fires from 12:18, last at 12:33, and keepFiringFor holds the alert to
 /// 13:03.
-private func outageStore(_ directory: TemporaryDirectory) throws -> SQLiteBucketStore {
+private func outageStore(_ directory: TemporaryDirectory) async throws -> SQLiteBucketStore {
     let store = try SQLiteBucketStore(path: directory.file("outage.sqlite"))
     let events = (0..<240).flatMap { minute in
         (0..<20).map { index in
@@ -33,7 +33,7 @@ private func outageStore(_ directory: TemporaryDirectory) throws -> SQLiteBucket
                 errorDescription: failing ? "verification failed: 503" : nil)
         }
     }
-    _ = try store.record(events, receivedAtMillis: 0)
+    _ = try await store.record(events, receivedAtMillis: 0)
     return store
 }
 
@@ -85,9 +85,9 @@ private final class ReportCollector: AlertNotificationSender, @unchecked Sendabl
     let store: SQLiteBucketStore
     let logs = InMemoryLogHandler()
 
-    init() throws {
+    init() async throws {
         directory = try TemporaryDirectory()
-        store = try outageStore(directory)
+        store = try await outageStore(directory)
     }
 
     /// Evaluates at each of `times` in turn, as the service would, and returns what `sender` received.
@@ -166,7 +166,7 @@ extension AlertNotifierTests {
                 }
             }
         }
-        _ = try shared.record(events, receivedAtMillis: 0)
+        _ = try await shared.record(events, receivedAtMillis: 0)
         var sent: [String: [[AlertReport]]] = [:]
         for app in ["com.example.premium", "com.example.coins"] {
             let sender = ReportCollector()

@@ -46,35 +46,35 @@ private struct GatedStore: BucketStore, SQLiteRecordsForwarding {
     let base: SQLiteBucketStore
     let gate: Gate
 
-    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
-        try base.record(batches, receivedAtMillis: receivedAtMillis)
+    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
+        try await base.record(batches, receivedAtMillis: receivedAtMillis)
     }
 
     /// Every query starts with this lookup.
-    func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
+    func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
         gate.pass()
-        return try base.series(dimensions)
+        return try await base.series(dimensions)
     }
 
-    func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) throws {
-        try base.scanCounts(segments, selection: selection, body)
+    func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) async throws {
+        try await base.scanCounts(segments, selection: selection, body)
     }
 
-    func scanErrors(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void) throws {
-        try base.scanErrors(segments, selection: selection, body)
+    func scanErrors(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void) async throws {
+        try await base.scanErrors(segments, selection: selection, body)
     }
 
-    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
-        try base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds)
+    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) async throws -> [LateArrivalCount] {
+        try await base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds)
     }
-    func prices() throws -> [ProductPrice] { try base.prices() }
+    func prices() async throws -> [ProductPrice] { try await base.prices() }
 
-    func checkWritable() throws {
+    func checkWritable() async throws {
         gate.pass()
-        try base.checkWritable()
+        try await base.checkWritable()
     }
 
-    func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }
+    func prune(nowMillis: Int64) async throws -> DedupMemory { try await base.prune(nowMillis: nowMillis) }
 }
 
 /// `serve` keeps answering while its store is slow: every blocking read runs off Swift's cooperative

@@ -21,19 +21,19 @@ import Testing
     }
 
     /// Two hours of purchases, one every 10 s, ending at `end`, the last 20 minutes failing.
-    private func recordOutage(endingAt end: Int64) throws {
+    private func recordOutage(endingAt end: Int64) async throws {
         let events = (0..<720).map { index -> PurchaseEvent in
             let time = end - 7200 + Int64(index) * 10
             return PurchaseEvent(
                 eventID: "e\(index)", timestampMillis: time * 1000, productID: "coins_100", actionType: .purchase,
                 resultType: time >= end - 1200 ? .failure : .success, statusCode: time >= end - 1200 ? 503 : 200)
         }
-        _ = try store.record(events, receivedAtMillis: end * 1000)
+        _ = try await store.record(events, receivedAtMillis: end * 1000)
     }
 
     @Test func thePublisherWritesEveryPageForItsTime() async throws {
         let end: Int64 = 1_794_657_600  // 2026-11-14T12:00:00Z
-        try recordOutage(endingAt: end)
+        try await recordOutage(endingAt: end)
         let definitions = try DashboardFiles.load(directory: packageRoot + "/dashboards")
         let pages = directory.file("pages")
         var logger = Logger(label: "test")

@@ -34,7 +34,7 @@ import Testing
                 #expect(warnings.map { $0["field"] as? String } == ["planID", "durationMs"])
             }
         }
-        #expect(try countedEvents(store) == 2)
+        await #expect(try countedEvents(store) == 2)
     }
 
     @Test func acceptsGoodEventsBesideBadOnesAndCountsDuplicatesOnce() async throws {
@@ -56,7 +56,7 @@ import Testing
                 #expect(bodyJSON(response.body)["duplicates"] as? Int == 1)
             }
         }
-        #expect(try countedEvents(store) == 2)
+        await #expect(try countedEvents(store) == 2)
     }
 
     @Test func acceptsAJSONArrayASingleObjectAndGzip() async throws {
@@ -81,7 +81,7 @@ import Testing
                 #expect(bodyJSON(response.body)["accepted"] as? Int == 2)
             }
         }
-        #expect(try countedEvents(store) == 5)
+        await #expect(try countedEvents(store) == 5)
     }
 
     /// Each case: a request the service must refuse whole, and the status and message it answers with.
@@ -104,7 +104,7 @@ import Testing
                 #expect(error.contains(message), "\(name): \(error)")
             }
         }
-        #expect(try countedEvents(store) == 0)
+        await #expect(try countedEvents(store) == 0)
     }
 
     @Test func refusesOversizeBodiesGzipBombsAndTooManyEvents() async throws {
@@ -130,7 +130,7 @@ import Testing
                 #expect(message.contains("more than 1000 events"), "\(message)")
             }
         }
-        #expect(try countedEvents(store) == 0)
+        await #expect(try countedEvents(store) == 0)
     }
 
     @Test func rejectsLongLinesLateAndFutureEventsOneByOne() async throws {
@@ -147,7 +147,7 @@ import Testing
                 #expect((rejected[2]["reason"] as? String)?.contains("timestamp in the future") == true)
             }
         }
-        #expect(try countedEvents(store) == 1)
+        await #expect(try countedEvents(store) == 1)
     }
 
     @Test func requiresAKnownIngestKeyWhenKeysAreConfigured() async throws {
@@ -174,7 +174,7 @@ import Testing
                 #expect(response.status == .accepted)
             }
         }
-        #expect(try countedEvents(store) == 2)
+        await #expect(try countedEvents(store) == 2)
     }
 
     @Test func limitsTheRequestRateOfEachKey() async throws {
@@ -200,7 +200,7 @@ import Testing
                 #expect($0.status == .accepted)
             }
         }
-        #expect(try countedEvents(store) == 3)
+        await #expect(try countedEvents(store) == 3)
     }
 
     /// A full disk: every POST gets 503 and counts nothing, and `/readyz` says not ready from the first
@@ -221,13 +221,13 @@ import Testing
                 #expect(errorMessage(response.body).contains("the last commit failed"), "\(errorMessage(response.body))")
             }
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
-            #expect(try countedEvents(store) == 0)
+            await #expect(try countedEvents(store) == 0)
             full.heal()
             try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body([eventLine("b")])) {
                 #expect($0.status == .accepted)
             }
             try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
         }
-        #expect(try countedEvents(store) == 1)
+        await #expect(try countedEvents(store) == 1)
     }
 }

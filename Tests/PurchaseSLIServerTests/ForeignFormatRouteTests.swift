@@ -67,7 +67,7 @@ import Testing
                 #expect(String(buffer: response.body).contains(#"purchase_sli_records_ignored_total{format="newrelic"} 2"#))
             }
         }
-        #expect(try countedEvents(store) == 3)
+        await #expect(try countedEvents(store) == 3)
     }
 
     /// An OTLP export of a minute ago: two purchase SLI records (the second without resultType) and an
@@ -105,7 +105,7 @@ import Testing
             }
         }
         let now = Int64(Date().timeIntervalSince1970)
-        let byVersion = try store.counts(CountQuery(fromSeconds: now - 3600, toSeconds: now + 600, groupBy: [.appVersion]))
+        let byVersion = try await store.counts(CountQuery(fromSeconds: now - 3600, toSeconds: now + 600, groupBy: [.appVersion]))
         #expect(byVersion.map(\.key) == [["5.3.0"]] && byVersion.first?.counts.success == 1)
     }
 
@@ -208,7 +208,7 @@ import Testing
             }
             try await client.execute(uri: "/healthz", method: .get) { response in #expect(response.status == .ok) }
         }
-        #expect(try countedEvents(store) == 0)
+        await #expect(try countedEvents(store) == 0)
     }
 
     @Test("a record without eventID and time counts once when retried seconds later; no sender can claim its computed id first")
@@ -236,7 +236,7 @@ import Testing
             }
         }
         let now = Int64(Date().timeIntervalSince1970)
-        let counts = try #require(try store.counts(CountQuery(fromSeconds: now - 3600, toSeconds: now + 600)).first?.counts)
+        let counts = try await #require(try store.counts(CountQuery(fromSeconds: now - 3600, toSeconds: now + 600)).first?.counts)
         #expect(counts.total == 1 && counts.failure == 1 && counts.success == 0)
     }
 
@@ -303,7 +303,7 @@ import Testing
                 #expect(error.contains("X-Purchase-SLI-Dropped-Events: expected a whole number of events from 0 to 10000"), "\(error)")
             }
         }
-        #expect(try countedEvents(store) == 0)
+        await #expect(try countedEvents(store) == 0)
         await #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 0)
     }
 }

@@ -84,6 +84,6 @@ private func isComplete(_ response: String) -> Bool {
             #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
             #expect(answer.contains("the request body did not arrive within 1 s"), "\(answer)")
         }
-        #expect(try countedEvents(store) == 1)
+        await #expect(try countedEvents(store) == 1)
     }
 }

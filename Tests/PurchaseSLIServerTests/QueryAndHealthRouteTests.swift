@@ -73,7 +73,7 @@ import Testing
                 #expect(text.contains("purchase_sli_commit_events_count 1"))
                 let reported = text.split(separator: "\n").first { $0.hasPrefix("purchase_sli_database_bytes ") }
                     .flatMap { Double($0.split(separator: " ")[1]) }
-                let file = (try? store.size().databaseBytes).map(Double.init)
+                let file = await (try? store.size().databaseBytes).map(Double.init)
                 #expect(reported != nil && reported == file && file! > 0)
             }
             try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
@@ -89,7 +89,7 @@ import Testing
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let now = Int64(Date().timeIntervalSince1970)
-        _ = try store.record(
+        _ = try await store.record(
             [PurchaseEvent(eventID: "a", timestampMillis: (now - 120) * 1000, productID: "p", actionType: .purchase, resultType: .success)],
             receivedAtMillis: now * 1000)
         let damage = { (db: Database) throws in

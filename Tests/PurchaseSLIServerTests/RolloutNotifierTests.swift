@@ -15,7 +15,7 @@ private let start: Int64 = 1_794_614_400
 
 /// Three days of purchases every 14.4 s: 4.11.0 throughout, 5.0.0 on every third from the second day,
 /// whose pro-monthly purchases fail one time in six; elsewhere one purchase in a hundred fails.
-private func releaseStore(_ directory: TemporaryDirectory) throws -> SQLiteBucketStore {
+private func releaseStore(_ directory: TemporaryDirectory) async throws -> SQLiteBucketStore {
     let store = try SQLiteBucketStore(path: directory.file("release.sqlite"))
     let events = (0..<18_000).map { index in
         let time = start * 1000 + Int64(index) * 14_400
@@ -27,7 +27,7 @@ private func releaseStore(_ directory: TemporaryDirectory) throws -> SQLiteBucke
             resultType: fails ? .failure : .success, appVersion: version, platform: "iOS", variant: "storekit2",
             errorDescription: fails ? "receipt rejected" : nil)
     }
-    _ = try store.record(events, receivedAtMillis: 0)
+    _ = try await store.record(events, receivedAtMillis: 0)
     return store
 }
 
@@ -56,9 +56,9 @@ private final class RecordingRolloutSender: RolloutNotificationSender, @unchecke
     let directory: TemporaryDirectory
     let store: SQLiteBucketStore
 
-    init() throws {
+    init() async throws {
         directory = try TemporaryDirectory()
-        store = try releaseStore(directory)
+        store = try await releaseStore(directory)
     }
 
     private func notifier(_ sender: RecordingRolloutSender?, logs: InMemoryLogHandler) -> RolloutNotifier {
@@ -154,7 +154,7 @@ extension RolloutNotifierTests {
         #expect(control.asked == ["5.0.0"])
         let audit = try #require(logs.entries.first { $0.message.description == "rollout action" })
         #expect(audit.level == .notice && audit.metadata["outcome"] == "paused" && audit.metadata["mode"] == "live")
-        let exposition = String(decoding: metrics.exposition(), as: UTF8.self)
+        let exposition = await String(decoding: metrics.exposition(), as: UTF8.self)
         let line = exposition.split(separator: "\n").first { $0.hasPrefix("purchase_sli_rollout_actions_total{") } ?? ""
         #expect(
             [#"store="apple""#, #"mode="live""#, #"outcome="paused""#].allSatisfy(line.contains) && line.hasSuffix(" 1"), "\(exposition)")

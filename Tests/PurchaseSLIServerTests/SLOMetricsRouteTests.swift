@@ -22,7 +22,7 @@ import Testing
                 eventID: "e\(number)", timestampMillis: time * 1000, productID: "coins_100", planID: nil, actionType: .purchase,
                 resultType: time >= now - 2400 ? .failure : .success, errorDescription: nil)
         }
-        _ = try store.record(events, receivedAtMillis: 0)
+        _ = try await store.record(events, receivedAtMillis: 0)
         let app = makeApp(store: store) {
             $0.readKeys = AccessKeys(["read-secret"])
             $0.adminKeys = AccessKeys(["admin-secret"])

@@ -22,24 +22,24 @@ final class FullDiskStore: BucketStore, SQLiteRecordsForwarding, @unchecked Send
     /// Frees the disk: commits succeed again.
     func heal() { isFull.withLock { $0 = false } }
 
-    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
+    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
         guard !isFull.withLock({ $0 }) else { throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full") }
-        return try base.record(batches, receivedAtMillis: receivedAtMillis)
+        return try await base.record(batches, receivedAtMillis: receivedAtMillis)
     }
 
-    func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] { try base.series(dimensions) }
-    func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) throws {
-        try base.scanCounts(segments, selection: selection, body)
+    func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] { try await base.series(dimensions) }
+    func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) async throws {
+        try await base.scanCounts(segments, selection: selection, body)
     }
-    func scanErrors(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void) throws {
-        try base.scanErrors(segments, selection: selection, body)
+    func scanErrors(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void) async throws {
+        try await base.scanErrors(segments, selection: selection, body)
     }
-    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
-        try base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds)
+    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) async throws -> [LateArrivalCount] {
+        try await base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds)
     }
-    func prices() throws -> [ProductPrice] { try base.prices() }
-    func checkWritable() throws { try base.checkWritable() }
-    func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }
+    func prices() async throws -> [ProductPrice] { try await base.prices() }
+    func checkWritable() async throws { try await base.checkWritable() }
+    func prune(nowMillis: Int64) async throws -> DedupMemory { try await base.prune(nowMillis: nowMillis) }
 }
 
 /// A test store around the SQLite store: the stores' records go to it unchanged.
@@ -118,9 +118,9 @@ func errorMessage(_ buffer: ByteBuffer) -> String {
 }
 
 /// Total events counted in `store` over the last two days.
-func countedEvents(_ store: any BucketStore) throws -> Int64 {
+func countedEvents(_ store: any BucketStore) async throws -> Int64 {
     let now = Int64(Date().timeIntervalSince1970)
-    return try store.counts(CountQuery(fromSeconds: now - 2 * 86_400, toSeconds: now + 600)).first?.counts.total ?? 0
+    return try await store.counts(CountQuery(fromSeconds: now - 2 * 86_400, toSeconds: now + 600)).first?.counts.total ?? 0
 }
 
 /// Builds the app on `store` with test-friendly defaults.

@@ -34,18 +34,18 @@ enum AppDimensionUpgrade {
         let countsBefore: [CountRow]
         do {
             let store = try await open()
-            #expect(try store.record(earlierEvents, receivedAtMillis: receivedAt).accepted == 3)
-            seriesBefore = try store.series(earlierDimensions)
-            countsBefore = try store.counts(query)
+            await #expect(try store.record(earlierEvents, receivedAtMillis: receivedAt).accepted == 3)
+            seriesBefore = try await store.series(earlierDimensions)
+            countsBefore = try await store.counts(query)
         }
         #expect(seriesBefore.count == 3 && countsBefore.count == 3)
         try await downgrade()
 
         let store = try await open()
-        #expect(try store.series(earlierDimensions) == seriesBefore, "every series keeps its id and values")
-        #expect(try store.series([.app]).allSatisfy { $0.values == [nil] }, "the earlier series have no app")
-        #expect(try store.counts(query) == countsBefore)
-        #expect(try store.record([earlierEvents[0]], receivedAtMillis: receivedAt).duplicates == 1, "dedup spans the upgrade")
+        await #expect(try store.series(earlierDimensions) == seriesBefore, "every series keeps its id and values")
+        await #expect(try store.series([.app]).allSatisfy { $0.values == [nil] }, "the earlier series have no app")
+        await #expect(try store.counts(query) == countsBefore)
+        await #expect(try store.record([earlierEvents[0]], receivedAtMillis: receivedAt).duplicates == 1, "dedup spans the upgrade")
 
         // The same product, plan and version from two apps: two series, counted apart and filtered by app.
         let withApps = [
@@ -53,14 +53,14 @@ enum AppDimensionUpgrade {
             event("e", at: "2026-11-14T09:32:00Z", result: .failure, app: "com.example.coins"),
             event("f", at: "2026-11-14T09:33:00Z", app: "com.example.premium"),
         ]
-        #expect(try store.record(withApps, receivedAtMillis: receivedAt).accepted == 3)
-        let byApp = try store.counts(CountQuery(fromSeconds: day.from, toSeconds: day.to, groupBy: [.app]))
+        await #expect(try store.record(withApps, receivedAtMillis: receivedAt).accepted == 3)
+        let byApp = try await store.counts(CountQuery(fromSeconds: day.from, toSeconds: day.to, groupBy: [.app]))
         let totals = Dictionary(uniqueKeysWithValues: byApp.map { ($0.key[0], $0.counts.total) })
         #expect(totals == [nil: 3, "com.example.coins": 2, "com.example.premium": 1])
-        let coins = try store.counts(
+        let coins = try await store.counts(
             CountQuery(fromSeconds: day.from, toSeconds: day.to, groupBy: [.productID], filters: [.app: ["com.example.coins"]]))
         #expect(coins.map(\.key) == [["coins_100"]] && coins.first?.counts.success == 1 && coins.first?.counts.failure == 1)
-        #expect(try store.series(EventDimension.seriesDimensions).count == 5)
+        await #expect(try store.series(EventDimension.seriesDimensions).count == 5)
     }
 }
 
@@ -103,7 +103,7 @@ struct PostgresAppDimensionUpgradeTests {
         let text = try await TestPostgres.newDatabase()
         let url = try PostgresURL(text)
         try await AppDimensionUpgrade.check {
-            try PostgresBucketStore(url: url)
+            try await PostgresBucketStore(url: url)
         } downgrade: {
             // Back to migration 3: no app column, the nine-column unique key under PostgreSQL's own name.
             try await TestPostgres.run(

@@ -48,7 +48,7 @@ import Testing
             event.transactionID = transaction
             return event
         }
-        _ = try store.record(again, receivedAtMillis: (minute + 3) * 60_000)
+        _ = try await store.record(again, receivedAtMillis: (minute + 3) * 60_000)
         let fingerprints = try await store.grantFingerprints(fromMillis: minute * 60_000, toMillis: (minute + 3) * 60_000).sorted {
             $0.millis < $1.millis
         }

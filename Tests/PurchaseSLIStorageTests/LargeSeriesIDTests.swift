@@ -10,24 +10,24 @@ private struct RenumberedStore: BucketStore {
 
     static func renumbered(_ id: Int64) -> Int64 { id % 2 == 1 ? id + offset : id }
 
-    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) throws -> RecordOutcome {
-        try base.record(batches, receivedAtMillis: receivedAtMillis)
+    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
+        try await base.record(batches, receivedAtMillis: receivedAtMillis)
     }
 
-    func series(_ dimensions: [EventDimension]) throws -> [StoredSeries] {
-        try base.series(dimensions).map { StoredSeries(id: Self.renumbered($0.id), values: $0.values) }
+    func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
+        try await base.series(dimensions).map { StoredSeries(id: Self.renumbered($0.id), values: $0.values) }
     }
 
-    func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) throws {
-        try base.scanCounts(segments, selection: nil) { time, entries in
+    func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) async throws {
+        try await base.scanCounts(segments, selection: nil) { time, entries in
             try body(
                 time,
                 entries.map { SeriesCounts(series: Self.renumbered($0.series), counts: $0.counts) }.filter { selection?.contains($0.series) ?? true })
         }
     }
 
-    func scanErrors(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void) throws {
-        try base.scanErrors(segments, selection: nil) { time, entries in
+    func scanErrors(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void) async throws {
+        try await base.scanErrors(segments, selection: nil) { time, entries in
             try body(
                 time,
                 entries.map {
@@ -37,35 +37,35 @@ private struct RenumberedStore: BucketStore {
         }
     }
 
-    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) throws -> [LateArrivalCount] {
-        try base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds).map {
+    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) async throws -> [LateArrivalCount] {
+        try await base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds).map {
             LateArrivalCount(hour: $0.hour, series: Self.renumbered($0.series), events: $0.events)
         }
     }
-    func prices() throws -> [ProductPrice] { try base.prices() }
-    func checkWritable() throws { try base.checkWritable() }
-    func prune(nowMillis: Int64) throws -> DedupMemory { try base.prune(nowMillis: nowMillis) }
+    func prices() async throws -> [ProductPrice] { try await base.prices() }
+    func checkWritable() async throws { try await base.checkWritable() }
+    func prune(nowMillis: Int64) async throws -> DedupMemory { try await base.prune(nowMillis: nowMillis) }
 }
 
 @Suite struct LargeSeriesIDTests {
     /// Several queries answered together (one scan fanned out to each), with and without filters, as rows
     /// and as series: the same answers whether the series' ids are small or past the dense tables.
-    @Test func queriesAnswerAlikeWhateverTheSeriesIDs() throws {
+    @Test func queriesAnswerAlikeWhateverTheSeriesIDs() async throws {
         let base = InMemoryBucketStore()
-        _ = try base.record(mixedEvents(count: 600), receivedAtMillis: receivedAt)
+        _ = try await base.record(mixedEvents(count: 600), receivedAtMillis: receivedAt)
         let renumbered = RenumberedStore(base: base)
-        #expect(try renumbered.series([]).contains { $0.id > RenumberedStore.offset })
+        await #expect(try renumbered.series([]).contains { $0.id > RenumberedStore.offset })
         let (from, to) = (seconds("2026-11-14T07:00:00Z"), seconds("2026-11-14T15:00:00Z"))
         let queries = [
             CountQuery(fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 3600), groupBy: [.actionType]),
             CountQuery(fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 3600), groupBy: [.productID], filters: [.actionType: ["purchase"]]),
             CountQuery(fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .planID]),
         ]
-        let rows = try renumbered.counts(queries)
-        #expect(rows == (try base.counts(queries)))
+        let rows = try await renumbered.counts(queries)
+        await #expect(rows == (try base.counts(queries)))
         #expect(rows.allSatisfy { !$0.isEmpty })
-        #expect(try renumbered.series(queries) == (try base.series(queries)))
+        await #expect(try renumbered.series(queries) == (try base.series(queries)))
         let errors = CountQuery(fromSeconds: from, toSeconds: to, groupBy: [.errorDescription], filters: [.actionType: ["purchase"]])
-        #expect(try renumbered.errorCounts(errors) == (try base.errorCounts(errors)))
+        await #expect(try renumbered.errorCounts(errors) == (try base.errorCounts(errors)))
     }
 }

@@ -48,21 +48,16 @@ import Testing
 
 @Suite(.enabled(if: TestPostgres.isEnabled, "set PURCHASE_SLI_TEST_POSTGRES_URL (scripts/test-postgres.sh start DIR prints it)"))
 struct PostgresStoreTests {
-    /// Runs `work` on a thread of its own (the store blocks its caller).
-    private func detached<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await Task.detached { try work() }.value
-    }
-
     @Test("nodes starting at once on a new database migrate it once")
     func concurrentMigrations() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
-        async let first = detached { try PostgresBucketStore(url: url) }
-        async let second = detached { try PostgresBucketStore(url: url) }
+        async let first = PostgresBucketStore(url: url)
+        async let second = PostgresBucketStore(url: url)
         let stores = try await [first, second]
         for store in stores {
-            #expect(try store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt).accepted <= 1)
+            await #expect(try store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt).accepted <= 1)
         }
-        #expect(
+        await #expect(
             try stores[1].counts(CountQuery(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z")))
                 .first?.counts.total == 1)
     }
@@ -70,31 +65,31 @@ struct PostgresStoreTests {
     @Test("the same batch written by two nodes at once counts once, and each node is told which events it counted; the size grows")
     func sameBatchOnTwoNodes() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
-        let first = try PostgresBucketStore(url: url)
-        let second = try PostgresBucketStore(url: url)
-        let sizeBefore = try first.size()
+        let first = try await PostgresBucketStore(url: url)
+        let second = try await PostgresBucketStore(url: url)
+        let sizeBefore = try await first.size()
         let events = mixedEvents(count: 2000)
         for round in 0..<5 {
             let batch = Array(events[(round * 400)..<((round + 1) * 400)])
-            async let one = detached { try first.record(batch, receivedAtMillis: receivedAt) }
-            async let other = detached { try second.record(batch.reversed(), receivedAtMillis: receivedAt) }
+            async let one = first.record(batch, receivedAtMillis: receivedAt)
+            async let other = second.record(batch.reversed(), receivedAtMillis: receivedAt)
             let (a, b) = try await (one, other)
             #expect(a.accepted + b.accepted == 400 && a.duplicates + b.duplicates == 400)
         }
         let reference = InMemoryBucketStore()
-        _ = try reference.record(events, receivedAtMillis: receivedAt)
+        _ = try await reference.record(events, receivedAtMillis: receivedAt)
         let query = CountQuery(
             fromSeconds: seconds("2026-11-13T00:00:00Z"), toSeconds: seconds("2026-11-16T00:00:00Z"), step: TimeStep(seconds: 3600),
             groupBy: [.productID, .resultType])
-        #expect(try first.counts(query) == (try reference.counts(query)))
+        await #expect(try first.counts(query) == (try reference.counts(query)))
         // What /metrics reports: the database grew with the rows; PostgreSQL keeps its WAL to itself.
-        #expect(try first.size().databaseBytes > sizeBefore.databaseBytes && sizeBefore.walBytes == nil)
+        await #expect(try first.size().databaseBytes > sizeBefore.databaseBytes && sizeBefore.walBytes == nil)
     }
 
     @Test("three nodes writing new values and series at once: every batch commits (no deadlock, no error lost), counts exact")
     func concurrentAdmissions() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
-        let nodes = try (0..<3).map { _ in try PostgresBucketStore(url: url) }
+        let nodes = try await (0..<3).asyncMap { _ in try await PostgresBucketStore(url: url) }
         var generator = SplitMix(seed: 7)
         // Each round brings plans, versions and errors no node has seen, combined differently per node,
         // so that nodes admit the same new values and series at once, in different orders.
@@ -112,16 +107,16 @@ struct PostgresStoreTests {
         for batches in rounds {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for (node, batch) in zip(nodes, batches) {
-                    group.addTask { try await detached { try node.record(batch, receivedAtMillis: receivedAt).accepted } }
+                    group.addTask { try await node.record(batch, receivedAtMillis: receivedAt).accepted }
                 }
                 for try await accepted in group { #expect(accepted == 150) }
             }
         }
         let reference = InMemoryBucketStore()
-        _ = try reference.record(rounds.flatMap { $0.flatMap { $0 } }, receivedAtMillis: receivedAt)
+        _ = try await reference.record(rounds.flatMap { $0.flatMap { $0 } }, receivedAtMillis: receivedAt)
         let query = CountQuery(
             fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.planID, .appVersion, .resultType])
-        #expect(try nodes[0].counts(query) == (try reference.counts(query)))
+        await #expect(try nodes[0].counts(query) == (try reference.counts(query)))
     }
 
     @Test("a database holding other tables is refused, naming them")
@@ -129,7 +124,7 @@ struct PostgresStoreTests {
         // A database of another program: a table of its own and no purchase-sli migrations table.
         let text = try await TestPostgres.newDatabase(creating: "CREATE TABLE invoices (id integer)")
         let other = try PostgresURL(text)
-        let error = #expect(throws: StorageError.self) { try PostgresBucketStore(url: other) }
+        let error = await #expect(throws: StorageError.self) { try await PostgresBucketStore(url: other) }
         #expect(error?.description.contains("is not a purchase-sli database") == true)
         #expect(error?.description.contains("invoices") == true)
         #expect(error?.description.contains(URLComponents(string: text)!.password!) == false)
@@ -138,7 +133,7 @@ struct PostgresStoreTests {
     @Test("one lease leads at a time; when its holder gives it up the other takes it")
     func leaderLease() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
-        _ = try PostgresBucketStore(url: url)
+        _ = try await PostgresBucketStore(url: url)
         let first = PostgresLeaderLease(url: url, logger: .init(label: "first"))
         let second = PostgresLeaderLease(url: url, logger: .init(label: "second"))
         #expect(await first.isLeader())
@@ -158,7 +153,7 @@ struct PostgresStoreTests {
     @Test("services asking at once all hear that the node leads, and keep leading")
     func leaseAskedAtOnce() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
-        _ = try PostgresBucketStore(url: url)
+        _ = try await PostgresBucketStore(url: url)
         let lease = PostgresLeaderLease(url: url, logger: .init(label: "serve"))
         for round in 0..<3 {
             let answers = await withTaskGroup(of: Bool.self) { group in

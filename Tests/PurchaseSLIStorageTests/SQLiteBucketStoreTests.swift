@@ -14,82 +14,82 @@ import Testing
     private func total(
         _ store: SQLiteBucketStore, from: String = "2026-11-01T00:00:00Z", to: String = "2026-12-01T00:00:00Z",
         by: [EventDimension] = [], step: TimeStep? = nil
-    ) throws -> [CountRow] {
-        try store.counts(CountQuery(fromSeconds: seconds(from), toSeconds: seconds(to), step: step, groupBy: by))
+    ) async throws -> [CountRow] {
+        try await store.counts(CountQuery(fromSeconds: seconds(from), toSeconds: seconds(to), step: step, groupBy: by))
     }
 
-    @Test func countsEachEventIDOnceWithinABatchAcrossBatchesAndAcrossReopening() throws {
+    @Test func countsEachEventIDOnceWithinABatchAcrossBatchesAndAcrossReopening() async throws {
         let path = directory.file("db.sqlite")
         do {
             let store = try SQLiteBucketStore(path: path)
-            let first = try store.record(
+            let first = try await store.record(
                 [
                     event("a", at: "2026-11-14T09:30:00Z"), event("a", at: "2026-11-14T09:30:00Z"),
                     event("b", at: "2026-11-14T09:31:00Z", result: .failure),
                 ],
                 receivedAtMillis: receivedAt)
             #expect(first.accepted == 2 && first.duplicates == 1 && first.duplicateIndexes.count == 1)
-            let second = try store.record([event("b", at: "2026-11-14T09:31:00Z", result: .failure)], receivedAtMillis: receivedAt)
+            let second = try await store.record([event("b", at: "2026-11-14T09:31:00Z", result: .failure)], receivedAtMillis: receivedAt)
             #expect(second.accepted == 0 && second.duplicates == 1 && second.duplicateIndexes == [0])
         }
         let reopened = try SQLiteBucketStore(path: path)
-        let third = try reopened.record(
+        let third = try await reopened.record(
             [event("a", at: "2026-11-14T09:30:00Z"), event("c", at: "2026-11-14T09:32:00Z")], receivedAtMillis: receivedAt)
         #expect(third.accepted == 1 && third.duplicates == 1 && third.duplicateIndexes == [0])
-        let counts = try total(reopened)[0].counts
+        let counts = try await total(reopened)[0].counts
         #expect(counts.success == 2 && counts.failure == 1 && counts.valid == 3)
     }
 
-    @Test func countsValuesBeyondTheCardinalityCapAsOther() throws {
+    @Test func countsValuesBeyondTheCardinalityCapAsOther() async throws {
         var configuration = StoreConfiguration.default
         configuration.cardinalityCap = 3
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"), configuration: configuration)
         let events = (0..<10).map { event("e\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0 % 5)") }
-        let outcome = try store.record(events, receivedAtMillis: receivedAt)
+        let outcome = try await store.record(events, receivedAtMillis: receivedAt)
         #expect(outcome.overflowed == ["planID": 4])
-        let rows = try total(store, by: [.planID])
+        let rows = try await total(store, by: [.planID])
         let admitted = rows.compactMap { $0.key[0] }.filter { $0 != "__other__" }
         #expect(rows.count == 4 && admitted.count == 3 && rows[0].key == ["__other__"] && rows[0].counts.total == 4)
         #expect(rows.map(\.counts.total).reduce(0, +) == 10)
         // Admitted values stay admitted; the next day has room again.
         let rejected = Set((0..<5).map { "plan-\($0)" }).subtracting(admitted).sorted()
-        _ = try store.record(
+        _ = try await store.record(
             [event("x", at: "2026-11-14T10:00:00Z", plan: admitted[0]), event("y", at: "2026-11-15T10:00:00Z", plan: rejected[0])],
             receivedAtMillis: receivedAt)
-        let report = try store.overflowReport()
+        let report = try await store.overflowReport()
         #expect(report.count == 1 && report[0].dimension == "planID" && report[0].events == 4)
-        #expect(try total(store, by: [.planID]).first { $0.key == [rejected[0]] }?.counts.total == 1)
+        await #expect(try total(store, by: [.planID]).first { $0.key == [rejected[0]] }?.counts.total == 1)
     }
 
     /// Combinations are capped too: past `seriesCap` series a day, an event counts in its action's
     /// `__other__` series, so each action's total stays exact and no new series row is made for it.
-    @Test func countsSeriesBeyondTheSeriesCapInTheirActionsOtherSeries() throws {
+    @Test func countsSeriesBeyondTheSeriesCapInTheirActionsOtherSeries() async throws {
         var configuration = StoreConfiguration.default
         configuration.seriesCap = 3
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path, configuration: configuration)
         let purchases = (0..<10).map { event("p\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0)", result: $0 < 4 ? .failure : .success) }
         let restores = (0..<2).map { event("r\($0)", at: "2026-11-14T09:31:00Z", plan: "plan-\($0)", action: .restore) }
-        let outcome = try store.record(purchases + restores, receivedAtMillis: receivedAt)
+        let outcome = try await store.record(purchases + restores, receivedAtMillis: receivedAt)
         #expect(outcome.overflowed == ["series": 9])
-        let byAction = try total(store, by: [.actionType])
+        let byAction = try await total(store, by: [.actionType])
         #expect(byAction.map(\.key) == [["purchase"], ["restore"]] && byAction.map(\.counts.total) == [10, 2])
         #expect(byAction[0].counts.failure == 4, "the failures of overflowed series still count for their action")
-        let byPlan = try total(store, by: [.actionType, .planID])
+        let byPlan = try await total(store, by: [.actionType, .planID])
         #expect(byPlan.filter { $0.key[1] != "__other__" }.count == 3)
         #expect(byPlan.filter { $0.key[1] == "__other__" }.map(\.counts.total).reduce(0, +) == 9)
-        let seriesRows = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM series") }
+        let seriesRows = try await DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM series") }
         #expect(seriesRows == 5, "3 admitted and 2 overflow series (one per action), none for the 9 over the cap")
         // The next day has room again.
-        _ = try store.record([event("n", at: "2026-11-15T09:30:00Z", plan: "plan-9")], receivedAtMillis: receivedAt)
-        #expect(try store.overflowReport().map(\.dimension) == ["series"])
+        _ = try await store.record([event("n", at: "2026-11-15T09:30:00Z", plan: "plan-9")], receivedAtMillis: receivedAt)
+        await #expect(try store.overflowReport().map(\.dimension) == ["series"])
     }
 
     /// Once a day is full, the writer tells an admitted series from one past the cap by the day's admitted
     /// series it holds (read from the file when it starts): each event of a series past the cap counts as
     /// overflowed, in every batch; a series admitted earlier that day, by this writer or one before it,
     /// counts as itself; a series first seen on another day overflows.
-    @Test func aFullDaysDecisionsHoldAcrossBatchesAndWriters() throws {
+    @Test func aFullDaysDecisionsHoldAcrossBatchesAndWriters() async throws {
         var configuration = StoreConfiguration.default
         configuration.seriesCap = 3
         let path = directory.file("db.sqlite")
@@ -98,29 +98,29 @@ import Testing
         }
         do {
             let store = try SQLiteBucketStore(path: path, configuration: configuration)
-            _ = try store.record([purchase("d0", plan: "plan-9", on: "2026-11-13")], receivedAtMillis: receivedAt)
-            let first = try store.record(
+            _ = try await store.record([purchase("d0", plan: "plan-9", on: "2026-11-13")], receivedAtMillis: receivedAt)
+            let first = try await store.record(
                 ["plan-0", "plan-1", "plan-2", "plan-3", "plan-9"].enumerated().map { purchase("a\($0.offset)", plan: $0.element) },
                 receivedAtMillis: receivedAt)
             #expect(first.overflowed == ["series": 2])
-            let second = try store.record(
+            let second = try await store.record(
                 [purchase("b0", plan: "plan-3"), purchase("b1", plan: "plan-3"), purchase("b2", plan: "plan-0")], receivedAtMillis: receivedAt)
             #expect(second.overflowed == ["series": 2])
         }
         let store = try SQLiteBucketStore(path: path, configuration: configuration)
-        let third = try store.record(
+        let third = try await store.record(
             [purchase("c0", plan: "plan-1"), purchase("c1", plan: "plan-3"), purchase("c2", plan: "plan-9")], receivedAtMillis: receivedAt)
         #expect(third.overflowed == ["series": 2])
-        let byPlan = try total(store, from: "2026-11-14T00:00:00Z", to: "2026-11-15T00:00:00Z", by: [.planID])
+        let byPlan = try await total(store, from: "2026-11-14T00:00:00Z", to: "2026-11-15T00:00:00Z", by: [.planID])
         #expect(byPlan.map(\.key) == [["__other__"], ["plan-0"], ["plan-1"], ["plan-2"]])
         #expect(byPlan.map(\.counts.total) == [6, 2, 2, 1])
-        let seriesRows = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM series") }
+        let seriesRows = try await DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM series") }
         #expect(seriesRows == 5, "plan-9 of the day before, the 3 admitted, and the overflow series")
     }
 
     /// A writer that runs for many days keeps only a few days' worth of ids in memory: past that it
     /// starts over, and the ids it looks up again are the same rows (no series or value twice).
-    @Test func idsLookedUpAgainAfterTheCacheStartsOverAreTheSameRows() throws {
+    @Test func idsLookedUpAgainAfterTheCacheStartsOverAreTheSameRows() async throws {
         var configuration = StoreConfiguration.default
         configuration.seriesCap = 3
         configuration.cardinalityCap = 3
@@ -131,14 +131,14 @@ import Testing
         for day in 0..<12 {
             let date = RFC3339.format(seconds: seconds("2026-11-01T09:00:00Z") + Int64(day) * 86_400)
             let plans = ["every-day", "day\(day)-a", "day\(day)-b"]
-            _ = try store.record(plans.enumerated().map { event("\(day)-\($0)", at: date, plan: $1) }, receivedAtMillis: receivedAt)
+            _ = try await store.record(plans.enumerated().map { event("\(day)-\($0)", at: date, plan: $1) }, receivedAtMillis: receivedAt)
         }
-        let byPlan = try store.counts(
+        let byPlan = try await store.counts(
             CountQuery(
                 fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-11-13T00:00:00Z"), groupBy: [.planID]))
         #expect(byPlan.first { $0.key == ["every-day"] }?.counts.total == 12)
         #expect(byPlan.count == 25 && byPlan.allSatisfy { $0.key != ["__other__"] })
-        let (seriesRows, planValues) = try DatabaseQueue(path: path).read { db in
+        let (seriesRows, planValues) = try await DatabaseQueue(path: path).read { db in
             (
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM series")!,
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM dimension_value WHERE value LIKE 'day%' OR value = 'every-day'")!
@@ -173,14 +173,14 @@ import Testing
 
     /// A run killed while it created the database, after GRDB's migrations table and before the first
     /// migration committed, leaves a file that is still a new database, not a foreign one.
-    @Test func aCreationKilledBeforeTheFirstMigrationIsOpenedAsNew() throws {
+    @Test func aCreationKilledBeforeTheFirstMigrationIsOpenedAsNew() async throws {
         let path = directory.file("interrupted.sqlite")
-        try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
+        try await DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
         let store = try SQLiteBucketStore(path: path)
-        #expect(try store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt).accepted == 1)
+        await #expect(try store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt).accepted == 1)
         // A file with other tables, or with migrations recorded but no application id, is still refused.
         let foreign = directory.file("foreign.sqlite")
-        try DatabaseQueue(path: foreign).write { try $0.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        try await DatabaseQueue(path: foreign).write { try $0.execute(sql: "CREATE TABLE notes (text TEXT)") }
         #expect(throws: StorageError.self) { try SQLiteBucketStore(path: foreign) }
     }
 

@@ -39,7 +39,7 @@ struct StoreRecordTests {
     }
 
     @Test("a resent batch stores no report again: only the events counted for the first time report")
-    func resentEventsAppendNothing() throws {
+    func resentEventsAppendNothing() async throws {
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path)
         var granted = event("g1", at: "2026-11-20T10:00:00Z")
@@ -49,10 +49,10 @@ struct StoreRecordTests {
         func parts() throws -> Int {
             try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM client_report_minute") ?? -1 }
         }
-        _ = try store.record([granted, started], receivedAtMillis: receivedAt)
+        _ = try await store.record([granted, started], receivedAtMillis: receivedAt)
         let first = try parts()
         #expect(first == 2)
-        #expect(try store.record([granted, started], receivedAtMillis: receivedAt).duplicates == 2)
+        await #expect(try store.record([granted, started], receivedAtMillis: receivedAt).duplicates == 2)
         #expect(try parts() == first)
     }
 
@@ -62,7 +62,7 @@ struct StoreRecordTests {
         let store = try SQLiteBucketStore(path: path)
         var failed = event("f1", at: "2026-11-20T10:00:30Z", result: .failure, status: 500, error: "grant timed out")
         failed.transactionID = "t1"
-        _ = try store.record([failed], receivedAtMillis: receivedAt)
+        _ = try await store.record([failed], receivedAtMillis: receivedAt)
         let blob = try await DatabaseQueue(path: path).read { try [UInt8](Data.fetchOne($0, sql: "SELECT reports FROM client_report_minute")!) }
         for cut in 0..<blob.count {
             try await DatabaseQueue(path: path).write {

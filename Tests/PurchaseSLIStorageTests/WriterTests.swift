@@ -11,9 +11,9 @@ import Testing
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
-    @Test func batchesCommittedTogetherCountEachEventIDOnceAndNameDuplicatesByPositionAcrossBatches() throws {
+    @Test func batchesCommittedTogetherCountEachEventIDOnceAndNameDuplicatesByPositionAcrossBatches() async throws {
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
-        _ = try store.record([event("old", at: "2026-11-14T09:00:00Z")], receivedAtMillis: receivedAt)
+        _ = try await store.record([event("old", at: "2026-11-14T09:00:00Z")], receivedAtMillis: receivedAt)
         let first = PreparedEvents([
             event("b", at: "2026-11-14T09:31:00Z"), event("a", at: "2026-11-14T09:30:00Z"),
             event("old", at: "2026-11-14T09:00:00Z"),
@@ -22,17 +22,17 @@ import Testing
             event("a", at: "2026-11-14T09:30:00Z"), event("c", at: "2026-11-14T09:32:00Z", result: .failure),
             event("c", at: "2026-11-14T09:32:00Z", result: .failure),
         ])
-        let outcome = try store.record([first, second], receivedAtMillis: receivedAt)
+        let outcome = try await store.record([first, second], receivedAtMillis: receivedAt)
         // Positions count across the batches: the stored "old" at 2, the second "a" at 3, the second "c" at 5.
         #expect(outcome.accepted == 3 && outcome.duplicates == 3 && outcome.duplicateIndexes == [2, 3, 5])
         #expect(outcome.timeRange == RFC3339.parseMillis("2026-11-14T09:30:00Z")!...RFC3339.parseMillis("2026-11-14T09:32:00Z")!)
-        let counts = try store.counts(
+        let counts = try await store.counts(
             CountQuery(
                 fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z")))[0].counts
         #expect(counts.success == 3 && counts.failure == 1)
     }
 
-    @Test func theWALStopsGrowingAtTheCheckpointThreshold() throws {
+    @Test func theWALStopsGrowingAtTheCheckpointThreshold() async throws {
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path)
         let start = seconds("2026-11-14T00:00:00Z")
@@ -46,15 +46,15 @@ import Testing
                     actionType: .purchase, resultType: .success)
             }
             next += 200
-            _ = try store.record(events, receivedAtMillis: receivedAt)
+            _ = try await store.record(events, receivedAtMillis: receivedAt)
             largest = max(largest, try walBytes(of: path))
         }
         #expect(largest > 1 << 20 && largest < 8 << 20, "largest WAL: \(largest) bytes")
-        let total = try store.counts(CountQuery(fromSeconds: start, toSeconds: start + 86_400 * 2))[0].counts.total
+        let total = try await store.counts(CountQuery(fromSeconds: start, toSeconds: start + 86_400 * 2))[0].counts.total
         #expect(total == Int64(next))
     }
 
-    @Test func hoursAndDaysAgreeWithMinutesBeforeAndAfterPendingRowsAreRolledUp() throws {
+    @Test func hoursAndDaysAgreeWithMinutesBeforeAndAfterPendingRowsAreRolledUp() async throws {
         let path = directory.file("db.sqlite")
         var configuration = StoreConfiguration.default
         configuration.deferral.pendingRows = 256
@@ -63,7 +63,7 @@ import Testing
         // One commit per minute for 300 minutes, across midnight: the 256th commit rolls up the pending rows.
         for commit in 0..<300 {
             let minute = (start + Int64(commit) * 60) * 1000
-            _ = try store.record(
+            _ = try await store.record(
                 [
                     PurchaseEvent(
                         eventID: "s\(commit)", timestampMillis: minute, productID: "coins_100",
@@ -73,7 +73,7 @@ import Testing
                         actionType: .purchase, resultType: .failure, errorDescription: "timeout \(commit % 2)"),
                 ], receivedAtMillis: receivedAt)
             guard commit == 100 || commit == 299 else { continue }
-            let (pending, hourBuckets) = try DatabaseQueue(path: path).read { db in
+            let (pending, hourBuckets) = try await DatabaseQueue(path: path).read { db in
                 (
                     try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending")!,
                     try Int.fetchOne(db, sql: "SELECT count(*) FROM bucket_hour")!
@@ -89,19 +89,19 @@ import Testing
                 let query = CountQuery(
                     fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-16T00:00:00Z"), step: step,
                     groupBy: [.productID])
-                let rows = try store.counts(query)
+                let rows = try await store.counts(query)
                 #expect(rows.reduce(0) { $0 + $1.counts.success } == events, "step \(String(describing: step))")
                 #expect(rows.reduce(0) { $0 + $1.counts.failure } == events, "step \(String(describing: step))")
-                let errors = try store.errorCounts(
+                let errors = try await store.errorCounts(
                     CountQuery(
                         fromSeconds: query.fromSeconds, toSeconds: query.toSeconds, step: step, groupBy: [.errorDescription]))
                 #expect(errors.reduce(0) { $0 + $1.events } == events, "step \(String(describing: step))")
                 #expect(errors.filter { $0.key == ["timeout 0"] }.reduce(0) { $0 + $1.events } == (events + 1) / 2)
             }
-            let hourly = try store.counts(
+            let hourly = try await store.counts(
                 CountQuery(
                     fromSeconds: start, toSeconds: start + 6 * 3600, step: TimeStep(seconds: 3600)))
-            let minutely = try store.counts(
+            let minutely = try await store.counts(
                 CountQuery(
                     fromSeconds: start, toSeconds: start + 6 * 3600, step: TimeStep(seconds: 60)))
             for row in hourly {
@@ -111,7 +111,7 @@ import Testing
         }
     }
 
-    @Test func pruningFoldsThePendingRollupsInBeforeItDropsOldBuckets() throws {
+    @Test func pruningFoldsThePendingRollupsInBeforeItDropsOldBuckets() async throws {
         let path = directory.file("db.sqlite")
         var configuration = StoreConfiguration.default
         configuration.hourRetentionSeconds = 86_400
@@ -120,15 +120,15 @@ import Testing
         let old = seconds("2026-11-01T10:00:00Z")
         let today = seconds("2026-11-14T10:00:00Z")
         for (index, time) in [old, old + 60, today, today + 60].enumerated() {
-            _ = try store.record(
+            _ = try await store.record(
                 [
                     PurchaseEvent(
                         eventID: "e\(index)", timestampMillis: time * 1000, productID: "coins_100", actionType: .purchase,
                         resultType: .success)
                 ], receivedAtMillis: receivedAt)
         }
-        try store.prune(nowMillis: receivedAt)
-        let (pending, oldHours, oldDays) = try DatabaseQueue(path: path).read { db in
+        try await store.prune(nowMillis: receivedAt)
+        let (pending, oldHours, oldDays) = try await DatabaseQueue(path: path).read { db in
             (
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending")!,
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM bucket_hour WHERE time < ?", arguments: [today - 86_400])!,
@@ -137,7 +137,7 @@ import Testing
         }
         // The old hour is past its retention and gone for good; its day (kept forever) holds both events.
         #expect(pending == 0 && oldHours == 0 && oldDays == 1)
-        let byDay = try store.counts(
+        let byDay = try await store.counts(
             CountQuery(
                 fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"),
                 step: TimeStep(seconds: 86_400)))
@@ -149,7 +149,7 @@ import Testing
     /// the folds every resolution counts every event once, a re-sent batch is all duplicates, and a
     /// second store on the same file (an `ingest` beside `serve`) sees the first one's pending eventIDs
     /// and folds.
-    @Test func aBacklogFlushDefersItsWritesAndCountsEveryEventOnce() throws {
+    @Test func aBacklogFlushDefersItsWritesAndCountsEveryEventOnce() async throws {
         let path = directory.file("db.sqlite")
         var configuration = StoreConfiguration.default
         configuration.deferral.pendingRows = 600
@@ -159,7 +159,7 @@ import Testing
         let start = seconds("2026-11-14T09:00:00Z")
         // A live hour first: 50 minutes of 60 events each (one a second), so minutes and seconds are full.
         for minute in 0..<50 {
-            _ = try store.record(
+            _ = try await store.record(
                 (0..<60).map { second in
                     PurchaseEvent(
                         eventID: "live-\(minute)-\(second)", timestampMillis: (start + Int64(minute * 60 + second)) * 1000,
@@ -181,12 +181,12 @@ import Testing
         var sawDeferredMinutes = false
         var sawPendingEventIDs = false
         for (index, batch) in batches.enumerated() {
-            let outcome = try (index % 2 == 0 ? store : other).record(batch, receivedAtMillis: receivedAt)
+            let outcome = try await (index % 2 == 0 ? store : other).record(batch, receivedAtMillis: receivedAt)
             #expect(outcome.accepted == 50 && outcome.duplicates == 0, "batch \(index)")
             // A re-sent earlier batch, through the other store: every event a duplicate, pending or folded.
-            let resent = try (index % 2 == 0 ? other : store).record(batches[index / 2], receivedAtMillis: receivedAt)
+            let resent = try await (index % 2 == 0 ? other : store).record(batches[index / 2], receivedAtMillis: receivedAt)
             #expect(resent.accepted == 0 && resent.duplicates == 50, "batch \(index / 2) re-sent after batch \(index)")
-            let (deferredMinutes, pendingIDs) = try DatabaseQueue(path: path).read { db in
+            let (deferredMinutes, pendingIDs) = try await DatabaseQueue(path: path).read { db in
                 (
                     try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending WHERE in_minute = 0")!,
                     try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(keys)), 0) / 16 FROM seen_pending")!
@@ -197,10 +197,10 @@ import Testing
             let events = Int64(50 * 60 + 50 * (index + 1))
             let failures = Int64(50 * ((index / 4) + 1))
             for step in [TimeStep(seconds: 60), TimeStep(seconds: 3600), TimeStep(seconds: 86_400)] {
-                let rows = try store.counts(CountQuery(fromSeconds: start, toSeconds: start + 86_400, step: step))
+                let rows = try await store.counts(CountQuery(fromSeconds: start, toSeconds: start + 86_400, step: step))
                 #expect(rows.reduce(0) { $0 + $1.counts.total } == events, "step \(step) after batch \(index)")
                 #expect(rows.reduce(0) { $0 + $1.counts.failure } == failures, "step \(step) after batch \(index)")
-                let errors = try other.errorCounts(
+                let errors = try await other.errorCounts(
                     CountQuery(
                         fromSeconds: start, toSeconds: start + 86_400, step: step, groupBy: [.errorDescription]))
                 #expect(errors.reduce(0) { $0 + $1.events } == failures, "step \(step) after batch \(index)")
@@ -208,13 +208,13 @@ import Testing
         }
         #expect(sawDeferredMinutes && sawPendingEventIDs)
         // Pruning folds whatever is still pending; the dedup memory then holds every eventID.
-        let memory = try store.prune(nowMillis: receivedAt)
+        let memory = try await store.prune(nowMillis: receivedAt)
         #expect(memory.eventIDs == 50 * 60 + 50 * 40)
-        let (pendingRows, pendingKeys) = try DatabaseQueue(path: path).read { db in
+        let (pendingRows, pendingKeys) = try await DatabaseQueue(path: path).read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM rollup_pending")!, try Int.fetchOne(db, sql: "SELECT count(*) FROM seen_pending")!)
         }
         #expect(pendingRows == 0 && pendingKeys == 0)
-        #expect(try other.record(batches[39], receivedAtMillis: receivedAt).duplicates == 50)
+        await #expect(try other.record(batches[39], receivedAtMillis: receivedAt).duplicates == 50)
     }
 
     private func walBytes(of path: String) throws -> Int {

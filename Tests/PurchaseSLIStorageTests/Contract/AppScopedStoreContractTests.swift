@@ -9,7 +9,7 @@ struct AppScopedStoreContractTests {
     @Test("the view counts what the store counts filtered by app, for every grouping, step and filter", arguments: Backend.all)
     func countsLikeTheFilter(_ backend: Backend) async throws {
         let store = try await backend.store()
-        _ = try store.record(mixedEvents(count: 2000), receivedAtMillis: receivedAt)
+        _ = try await store.record(mixedEvents(count: 2000), receivedAtMillis: receivedAt)
         let app = "com.example.premium"
         let view = AppScopedStore(store, app: app)
         let from = seconds("2026-11-14T00:00:00Z")
@@ -18,20 +18,20 @@ struct AppScopedStoreContractTests {
             for groupBy: [EventDimension] in [[], [.actionType, .productID], [.appVersion, .resultType], [.app]] {
                 for filter: [EventDimension: Set<String?>] in [[:], [.actionType: ["purchase"]], [.app: ["com.example.coins"]]] {
                     var query = CountQuery(fromSeconds: from, toSeconds: to, step: step, groupBy: groupBy, filters: filter)
-                    let seen = try view.counts(query)
+                    let seen = try await view.counts(query)
                     var filtered = query
                     filtered.filters[.app] = filter[.app].map { $0.intersection([app]) } ?? [app]
-                    #expect(seen == (try store.counts(filtered)), "\(query)")
+                    await #expect(seen == (try store.counts(filtered)), "\(query)")
                     query.groupBy = groupBy.filter { $0 != .resultType } + [.errorDescription]
                     filtered.groupBy = query.groupBy
-                    #expect(try view.errorCounts(query) == (try store.errorCounts(filtered)), "\(query)")
+                    await #expect(try view.errorCounts(query) == (try store.errorCounts(filtered)), "\(query)")
                 }
             }
         }
-        let everyApp = try store.counts(CountQuery(fromSeconds: from, toSeconds: to)).first?.counts.valid ?? 0
-        let own = try view.counts(CountQuery(fromSeconds: from, toSeconds: to)).first?.counts.valid ?? 0
+        let everyApp = try await store.counts(CountQuery(fromSeconds: from, toSeconds: to)).first?.counts.valid ?? 0
+        let own = try await view.counts(CountQuery(fromSeconds: from, toSeconds: to)).first?.counts.valid ?? 0
         #expect(own > 0 && own < everyApp)
-        #expect(try view.series([.app]).allSatisfy { $0.values == [app] })
+        await #expect(try view.series([.app]).allSatisfy { $0.values == [app] })
     }
 
     @Test("past the series cap each app's totals stay exact: overflow series keep the action and the app", arguments: Backend.all)
@@ -40,14 +40,14 @@ struct AppScopedStoreContractTests {
         configuration.seriesCap = 60
         let store = try await backend.store(configuration)
         let events = mixedEvents(count: 3000)
-        let outcome = try store.record(events, receivedAtMillis: receivedAt)
+        let outcome = try await store.record(events, receivedAtMillis: receivedAt)
         #expect((outcome.overflowed["series"] ?? 0) > 0)
         for app in ["com.example.coins", "com.example.premium"] {
             var expected: [String: OutcomeCounts] = [:]
             for event in events where event.app == app {
                 expected[event.actionType.rawValue, default: OutcomeCounts()].add(event.resultType, statusCode: event.statusCode)
             }
-            let rows = try AppScopedStore(store, app: app).counts(
+            let rows = try await AppScopedStore(store, app: app).counts(
                 CountQuery(fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-12-01T00:00:00Z"), groupBy: [.actionType]))
             #expect(Dictionary(uniqueKeysWithValues: rows.map { ($0.key[0] ?? "", $0.counts) }) == expected, "\(app)")
         }

@@ -8,14 +8,14 @@ struct BucketStoreContractTests {
     private func total(
         _ store: any BucketStore, from: String = "2026-11-01T00:00:00Z", to: String = "2026-12-01T00:00:00Z",
         by: [EventDimension] = [], step: TimeStep? = nil, filters: [EventDimension: Set<String?>] = [:]
-    ) throws -> [CountRow] {
-        try store.counts(CountQuery(fromSeconds: seconds(from), toSeconds: seconds(to), step: step, groupBy: by, filters: filters))
+    ) async throws -> [CountRow] {
+        try await store.counts(CountQuery(fromSeconds: seconds(from), toSeconds: seconds(to), step: step, groupBy: by, filters: filters))
     }
 
     @Test("each eventID counts once: within a batch, across batches of one call and across calls", arguments: Backend.all)
     func countsEachEventIDOnce(_ backend: Backend) async throws {
         let store = try await backend.store()
-        let first = try store.record(
+        let first = try await store.record(
             [
                 [event("a", at: "2026-11-14T09:30:00Z"), event("a", at: "2026-11-14T09:30:00Z")],
                 [event("b", at: "2026-11-14T09:31:00Z", result: .failure), event("a", at: "2026-11-14T09:30:00Z")],
@@ -23,21 +23,21 @@ struct BucketStoreContractTests {
             receivedAtMillis: receivedAt)
         #expect(first.accepted == 2 && first.duplicates == 2 && first.duplicateIndexes == [1, 3])
         #expect(first.timeRange == RFC3339.parseMillis("2026-11-14T09:30:00Z")!...RFC3339.parseMillis("2026-11-14T09:31:00Z")!)
-        let second = try store.record(
+        let second = try await store.record(
             [event("c", at: "2026-11-14T09:32:00Z"), event("b", at: "2026-11-14T09:31:00Z", result: .failure)], receivedAtMillis: receivedAt)
         #expect(second.accepted == 1 && second.duplicateIndexes == [1])
         // The same id at another second is another event (the dedup key is the event's second and id).
-        #expect(try store.record([event("a", at: "2026-11-14T09:30:01Z")], receivedAtMillis: receivedAt).accepted == 1)
-        let counts = try total(store)[0].counts
+        await #expect(try store.record([event("a", at: "2026-11-14T09:30:01Z")], receivedAtMillis: receivedAt).accepted == 1)
+        let counts = try await total(store)[0].counts
         #expect(counts.success == 3 && counts.failure == 1 && counts.valid == 4)
     }
 
     @Test("a late event counts in the minute of its event time", arguments: Backend.all)
     func lateEvents(_ backend: Backend) async throws {
         let store = try await backend.store()
-        _ = try store.record([event("new", at: "2026-11-14T10:00:10Z")], receivedAtMillis: receivedAt)
-        _ = try store.record([event("late", at: "2026-11-14T09:05:59Z", result: .failure)], receivedAtMillis: receivedAt)
-        let rows = try total(store, from: "2026-11-14T09:00:00Z", to: "2026-11-14T10:05:00Z", step: TimeStep(seconds: 60))
+        _ = try await store.record([event("new", at: "2026-11-14T10:00:10Z")], receivedAtMillis: receivedAt)
+        _ = try await store.record([event("late", at: "2026-11-14T09:05:59Z", result: .failure)], receivedAtMillis: receivedAt)
+        let rows = try await total(store, from: "2026-11-14T09:00:00Z", to: "2026-11-14T10:05:00Z", step: TimeStep(seconds: 60))
         #expect(rows.map(\.timeSeconds) == [seconds("2026-11-14T09:05:00Z"), seconds("2026-11-14T10:00:00Z")])
         #expect(rows[0].counts.failure == 1 && rows[1].counts.success == 1)
     }
@@ -59,16 +59,16 @@ struct BucketStoreContractTests {
         ]
         // 59 minutes late is prompt; a file of the same old events ingested by an operator is not tracked.
         let prompt = event("p1", at: "2026-11-14T11:00:01Z", version: "5.0.0")
-        _ = try store.record([api(late + [prompt])], receivedAtMillis: received)
-        _ = try store.record([api(late)], receivedAtMillis: received + 60_000)
-        _ = try store.record([PreparedEvents([event("f1", at: "2026-11-14T09:20:00Z", version: "5.0.0")])], receivedAtMillis: received)
-        let versions = Dictionary(uniqueKeysWithValues: try store.series([.appVersion]).map { ($0.id, $0.values[0] ?? "") })
-        let counts = try store.lateArrivals(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"))
+        _ = try await store.record([api(late + [prompt])], receivedAtMillis: received)
+        _ = try await store.record([api(late)], receivedAtMillis: received + 60_000)
+        _ = try await store.record([PreparedEvents([event("f1", at: "2026-11-14T09:20:00Z", version: "5.0.0")])], receivedAtMillis: received)
+        let versions = await Dictionary(uniqueKeysWithValues: try store.series([.appVersion]).map { ($0.id, $0.values[0] ?? "") })
+        let counts = try await store.lateArrivals(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"))
         let byHour = Dictionary(grouping: counts) { "\(RFC3339.format(seconds: $0.hour)) \(versions[$0.series] ?? "?")" }.mapValues {
             $0.reduce(0) { $0 + $1.events }
         }
         #expect(byHour == ["2026-11-14T09:00:00Z 5.0.0": 2, "2026-11-14T10:00:00Z 4.11.0": 1], "\(byHour)")
-        #expect(try store.lateArrivals(fromSeconds: seconds("2026-11-14T10:00:00Z"), toSeconds: seconds("2026-11-14T11:00:00Z")).count == 1)
+        await #expect(try store.lateArrivals(fromSeconds: seconds("2026-11-14T10:00:00Z"), toSeconds: seconds("2026-11-14T11:00:00Z")).count == 1)
     }
 
     @Test("minute, hour and day buckets agree across midnight, at every step and unaligned edge", arguments: Backend.all)
@@ -86,23 +86,23 @@ struct BucketStoreContractTests {
         }
         // In several commits, so that later ones add to buckets earlier ones wrote.
         for part in stride(from: 0, to: events.count, by: 50) {
-            _ = try store.record(Array(events[part..<part + 50]), receivedAtMillis: receivedAt)
+            _ = try await store.record(Array(events[part..<part + 50]), receivedAtMillis: receivedAt)
         }
         let from = "2026-11-14T00:00:00Z"
         let to = "2026-11-16T00:00:00Z"
-        func sums(_ step: Int64) throws -> [String: OutcomeCounts] {
-            try total(store, from: from, to: to, by: [.productID], step: TimeStep(seconds: step))
+        func sums(_ step: Int64) async throws -> [String: OutcomeCounts] {
+            try await total(store, from: from, to: to, by: [.productID], step: TimeStep(seconds: step))
                 .reduce(into: [:]) { $0[$1.key[0]!, default: OutcomeCounts()] += $1.counts }
         }
-        let byMinute = try sums(60)
-        let byFiveMinutes = try sums(300)
-        let byHour = try sums(3600)
-        let byDay = try sums(86_400)
+        let byMinute = try await sums(60)
+        let byFiveMinutes = try await sums(300)
+        let byHour = try await sums(3600)
+        let byDay = try await sums(86_400)
         #expect(byMinute == byHour && byMinute == byDay && byMinute == byFiveMinutes)
         #expect(
             byMinute["coins_100"]?.total == 200 && byMinute["coins_100"]?.conflicts == 40 && byMinute["coins_100"]?.serverErrors == 40
                 && byMinute["coins_500"]?.serverErrors == 0)
-        let days = try total(store, from: from, to: to, step: TimeStep(seconds: 86_400))
+        let days = try await total(store, from: from, to: to, step: TimeStep(seconds: 86_400))
         let beforeMidnight = events.filter { $0.timestampMillis < RFC3339.parseMillis("2026-11-15T00:00:00Z")! }.count
         #expect(days.map(\.timeSeconds) == [seconds("2026-11-14T00:00:00Z"), seconds("2026-11-15T00:00:00Z")])
         #expect(days.map(\.counts.total) == [Int64(beforeMidnight), Int64(400 - beforeMidnight)])
@@ -111,7 +111,7 @@ struct BucketStoreContractTests {
             let expected = events.filter {
                 $0.timestampMillis >= RFC3339.parseMillis(edgeFrom)! && $0.timestampMillis < RFC3339.parseMillis(edgeTo)!
             }.count
-            #expect(try total(store, from: edgeFrom, to: edgeTo).first?.counts.total == Int64(expected), "\(edgeFrom)–\(edgeTo)")
+            await #expect(try total(store, from: edgeFrom, to: edgeTo).first?.counts.total == Int64(expected), "\(edgeFrom)–\(edgeTo)")
         }
     }
 
@@ -123,20 +123,20 @@ struct BucketStoreContractTests {
         let events = (0..<10).map {
             event("e\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0 % 5)", result: .failure, error: "error \($0 % 5)")
         }
-        let outcome = try store.record(events, receivedAtMillis: receivedAt)
+        let outcome = try await store.record(events, receivedAtMillis: receivedAt)
         #expect(outcome.overflowed == ["planID": 4, "errorDescription": 4])
-        let rows = try total(store, by: [.planID])
+        let rows = try await total(store, by: [.planID])
         #expect(rows.map(\.key) == [["__other__"], ["plan-0"], ["plan-1"], ["plan-2"]] && rows.map(\.counts.total) == [4, 2, 2, 2])
-        let errors = try store.errorCounts(
+        let errors = try await store.errorCounts(
             CountQuery(
                 fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.errorDescription]))
         #expect(errors.map(\.key) == [["__other__"], ["error 0"], ["error 1"], ["error 2"]] && errors.map(\.events) == [4, 2, 2, 2])
         // Admitted values stay admitted; the next day has room again.
-        let later = try store.record(
+        let later = try await store.record(
             [event("x", at: "2026-11-14T10:00:00Z", plan: "plan-0"), event("y", at: "2026-11-15T10:00:00Z", plan: "plan-4")],
             receivedAtMillis: receivedAt)
         #expect(later.overflowed.isEmpty)
-        #expect(try total(store, by: [.planID]).first { $0.key == ["plan-4"] }?.counts.total == 1)
+        await #expect(try total(store, by: [.planID]).first { $0.key == ["plan-4"] }?.counts.total == 1)
     }
 
     @Test("series past the series cap count in their action's __other__ series, keeping each action's total", arguments: Backend.all)
@@ -146,55 +146,55 @@ struct BucketStoreContractTests {
         let store = try await backend.store(configuration)
         let purchases = (0..<10).map { event("p\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0)", result: $0 < 4 ? .failure : .success) }
         let restores = (0..<2).map { event("r\($0)", at: "2026-11-14T09:31:00Z", plan: "plan-\($0)", action: .restore) }
-        #expect(try store.record(purchases + restores, receivedAtMillis: receivedAt).overflowed == ["series": 9])
-        let byAction = try total(store, by: [.actionType])
+        await #expect(try store.record(purchases + restores, receivedAtMillis: receivedAt).overflowed == ["series": 9])
+        let byAction = try await total(store, by: [.actionType])
         #expect(byAction.map(\.key) == [["purchase"], ["restore"]] && byAction.map(\.counts.total) == [10, 2])
         #expect(byAction[0].counts.failure == 4)
-        let byPlan = try total(store, by: [.actionType, .planID])
+        let byPlan = try await total(store, by: [.actionType, .planID])
         #expect(
             byPlan.map(\.key) == [
                 ["purchase", "__other__"], ["purchase", "plan-0"], ["purchase", "plan-1"], ["purchase", "plan-2"],
                 ["restore", "__other__"],
             ])
         #expect(byPlan.map(\.counts.total) == [7, 1, 1, 1, 2])
-        #expect(try store.record([event("n", at: "2026-11-15T09:30:00Z", plan: "plan-9")], receivedAtMillis: receivedAt).overflowed.isEmpty)
+        await #expect(try store.record([event("n", at: "2026-11-15T09:30:00Z", plan: "plan-9")], receivedAtMillis: receivedAt).overflowed.isEmpty)
     }
 
     @Test("the series listed after more events are recorded hold the new series and values", arguments: Backend.all)
     func seriesListedAgainHoldTheNewOnes(_ backend: Backend) async throws {
         let store = try await backend.store()
-        func listed(_ dimensions: [EventDimension]) throws -> Set<[String?]> { Set(try store.series(dimensions).map(\.values)) }
-        _ = try store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
-        #expect(try listed([.productID, .planID]) == [["coins_100", "coins-small"]])
+        func listed(_ dimensions: [EventDimension]) async throws -> Set<[String?]> { await Set(try store.series(dimensions).map(\.values)) }
+        _ = try await store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
+        await #expect(try listed([.productID, .planID]) == [["coins_100", "coins-small"]])
         // A new product with a known plan, a known product without a plan, and an error description.
-        _ = try store.record(
+        _ = try await store.record(
             [
                 event("b", at: "2026-11-14T09:31:00Z", product: "coins_500"), event("c", at: "2026-11-14T09:32:00Z", plan: nil),
                 event("d", at: "2026-11-14T09:33:00Z", result: .failure, version: "4.12.0", error: "timeout"),
             ], receivedAtMillis: receivedAt)
-        #expect(try listed([.productID, .planID]) == [["coins_100", "coins-small"], ["coins_500", "coins-small"], ["coins_100", nil]])
-        #expect(try listed([.appVersion]) == [["4.11.0"], ["4.12.0"]])
-        #expect(try store.series([.planID]).count == 4, "one per series: the new version's is one more")
+        await #expect(try listed([.productID, .planID]) == [["coins_100", "coins-small"], ["coins_500", "coins-small"], ["coins_100", nil]])
+        await #expect(try listed([.appVersion]) == [["4.11.0"], ["4.12.0"]])
+        await #expect(try store.series([.planID]).count == 4, "one per series: the new version's is one more")
     }
 
     @Test("grouping and filters, absent values included; 409 and 5xx counted beside results", arguments: Backend.all)
     func groupsAndFilters(_ backend: Backend) async throws {
         let store = try await backend.store()
-        _ = try store.record(
+        _ = try await store.record(
             [
                 event("1", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .success, version: "4.11.0"),
                 event("2", at: "2026-11-14T09:30:00Z", product: "coins_100", result: .failure, status: 503, version: "4.12.0"),
                 event("3", at: "2026-11-14T09:30:00Z", product: "coins_500", result: .alreadyGranted, status: 409, version: nil),
                 event("4", at: "2026-11-14T09:30:00Z", product: "coins_500", action: .retry, result: .failure, status: 409, version: "4.12.0"),
             ], receivedAtMillis: receivedAt)
-        let byVersion = try total(store, by: [.appVersion])
+        let byVersion = try await total(store, by: [.appVersion])
         #expect(byVersion.map(\.key) == [[nil], ["4.11.0"], ["4.12.0"]])
         #expect(byVersion[2].counts.failure == 2 && byVersion[2].counts.serverErrors == 1 && byVersion[2].counts.conflicts == 1)
         #expect(byVersion[0].counts.conflicts == 1 && byVersion[0].counts.successRate == 1)
-        let filtered = try total(store, by: [.resultType], filters: [.actionType: ["purchase"], .appVersion: ["4.12.0", nil]])
+        let filtered = try await total(store, by: [.resultType], filters: [.actionType: ["purchase"], .appVersion: ["4.12.0", nil]])
         #expect(filtered.map(\.key) == [["alreadyGranted"], ["failure"]] && filtered.map(\.counts.total) == [1, 1])
-        #expect(try total(store, filters: [.productID: ["none"]]).isEmpty)
-        let onlyFailures = try total(store, by: [.productID], filters: [.resultType: ["failure"]])
+        await #expect(try total(store, filters: [.productID: ["none"]]).isEmpty)
+        let onlyFailures = try await total(store, by: [.productID], filters: [.resultType: ["failure"]])
         #expect(
             onlyFailures.map(\.key) == [["coins_100"], ["coins_500"]] && onlyFailures.allSatisfy { $0.counts.failure == 1 && $0.counts.total == 1 })
         // A required value leaves out the events without one, alone or with other queries and filters.
@@ -204,12 +204,12 @@ struct BucketStoreContractTests {
         var purchases = versioned
         (purchases.groupBy, purchases.filters) = ([.productID], [.actionType: ["purchase"]])
         let every = CountQuery(fromSeconds: range.0, toSeconds: range.1, step: TimeStep(seconds: 60), groupBy: [.actionType])
-        let answers = try store.series([every, versioned, purchases])
+        let answers = try await store.series([every, versioned, purchases])
         #expect(answers[0].keys == [["purchase"], ["retry"]] && answers[0].counts[0][30].total == 3)
         #expect(answers[1].keys == [["purchase", "4.11.0"], ["purchase", "4.12.0"], ["retry", "4.12.0"]])
         #expect(answers[1].counts.map { $0[30].total } == [1, 1, 1])
         #expect(answers[2].keys == [["coins_100"]] && answers[2].counts[0][30].total == 2, "coins_500's purchase has no version")
-        #expect(try store.counts(versioned).map(\.counts.total).reduce(0, +) == 3)
+        await #expect(try store.counts(versioned).map(\.counts.total).reduce(0, +) == 3)
     }
 
     @Test("error descriptions by group, most first, filtered by result and by description", arguments: Backend.all)
@@ -222,11 +222,11 @@ struct BucketStoreContractTests {
         events.append(event("c2", at: "2026-11-14T10:31:00Z", product: "coins_500", result: .cancel, error: "payment cancelled"))
         events.append(event("r1", at: "2026-11-14T10:32:00Z", product: "coins_100", result: .failure, error: "receipt missing"))
         events.append(event("ok", at: "2026-11-14T10:33:00Z", product: "coins_100", result: .success))
-        _ = try store.record(events, receivedAtMillis: receivedAt)
+        _ = try await store.record(events, receivedAtMillis: receivedAt)
         let range = (seconds("2026-11-14T00:00:00Z"), seconds("2026-11-15T00:00:00Z"))
-        let byError = try store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.errorDescription]))
+        let byError = try await store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.errorDescription]))
         #expect(byError.map(\.key) == [["timeout"], ["payment cancelled"], ["receipt missing"]] && byError.map(\.events) == [6, 2, 1])
-        let hourly = try store.errorCounts(
+        let hourly = try await store.errorCounts(
             CountQuery(
                 fromSeconds: range.0, toSeconds: range.1, step: TimeStep(seconds: 3600), groupBy: [.productID, .errorDescription],
                 filters: [.productID: ["coins_500", "coins_100"]]))
@@ -240,11 +240,11 @@ struct BucketStoreContractTests {
                 ["coins_100", "timeout"], ["coins_500", "payment cancelled"],
                 ["coins_100", "receipt missing"], ["coins_500", "payment cancelled"],
             ])
-        let onlyCancels = try store.errorCounts(
+        let onlyCancels = try await store.errorCounts(
             CountQuery(
                 fromSeconds: range.0, toSeconds: range.1, groupBy: [.productID], filters: [.errorDescription: ["payment cancelled"]]))
         #expect(onlyCancels.map(\.key) == [["coins_500"]] && onlyCancels[0].events == 2)
-        let byResult = try store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.resultType, .errorDescription]))
+        let byResult = try await store.errorCounts(CountQuery(fromSeconds: range.0, toSeconds: range.1, groupBy: [.resultType, .errorDescription]))
         #expect(byResult.map(\.key) == [["failure", "timeout"], ["cancel", "payment cancelled"], ["failure", "receipt missing"]])
     }
 
@@ -254,19 +254,19 @@ struct BucketStoreContractTests {
         configuration.minuteRetentionSeconds = 86_400
         let store = try await backend.store(configuration)
         let old = event("old", at: "2026-11-10T09:30:00Z")
-        _ = try store.record([old, event("b", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
-        let memory = try store.prune(nowMillis: receivedAt + 7 * 86_400_000)
+        _ = try await store.record([old, event("b", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
+        let memory = try await store.prune(nowMillis: receivedAt + 7 * 86_400_000)
         #expect(memory.eventIDs == 2 && memory.seconds == 2)
-        #expect(try store.record([old], receivedAtMillis: receivedAt).duplicates == 1)
-        #expect(try total(store, from: "2026-11-10T09:00:00Z", to: "2026-11-10T10:00:00Z", step: TimeStep(seconds: 60)).isEmpty)
-        #expect(
+        await #expect(try store.record([old], receivedAtMillis: receivedAt).duplicates == 1)
+        await #expect(try total(store, from: "2026-11-10T09:00:00Z", to: "2026-11-10T10:00:00Z", step: TimeStep(seconds: 60)).isEmpty)
+        await #expect(
             try total(store, from: "2026-11-10T09:00:00Z", to: "2026-11-10T10:00:00Z", step: TimeStep(seconds: 3600))
                 .first?.counts.success == 1)
-        #expect(
+        await #expect(
             try total(store, from: "2026-11-14T09:00:00Z", to: "2026-11-14T10:00:00Z", step: TimeStep(seconds: 60))
                 .first?.counts.success == 1)
-        #expect(try store.prune(nowMillis: receivedAt + 9 * 86_400_000) == DedupMemory(seconds: 0, eventIDs: 0))
-        #expect(try store.record([old], receivedAtMillis: receivedAt + 9 * 86_400_000).accepted == 1)
+        await #expect(try store.prune(nowMillis: receivedAt + 9 * 86_400_000) == DedupMemory(seconds: 0, eventIDs: 0))
+        await #expect(try store.record([old], receivedAtMillis: receivedAt + 9 * 86_400_000).accepted == 1)
     }
 
     @Test("the latest price of each product and plan, by event time", arguments: Backend.all)
@@ -278,17 +278,17 @@ struct BucketStoreContractTests {
             (priced.planID, priced.price, priced.currency) = (plan, price, currency)
             return priced
         }
-        _ = try store.record(
+        _ = try await store.record(
             [
                 priced("a", "2026-11-14T09:30:00Z", "pro", "monthly", 9.99), priced("b", "2026-11-14T09:00:00Z", "pro", "monthly", 8.99),
                 priced("c", "2026-11-14T09:00:00Z", "coins", nil, 0.99), priced("d", "2026-11-14T10:00:00Z", "coins", nil, nil),
             ], receivedAtMillis: receivedAt)
-        _ = try store.record(
+        _ = try await store.record(
             [
                 priced("e", "2026-11-14T08:00:00Z", "pro", "monthly", 7.99),
                 priced("f", "2026-11-14T11:00:00Z", "coins", nil, 1.09, "EUR"),
             ], receivedAtMillis: receivedAt)
-        let prices = try store.prices().map { "\($0.productID) \($0.planID ?? "-") \($0.price) \($0.currency)" }
+        let prices = try await store.prices().map { "\($0.productID) \($0.planID ?? "-") \($0.price) \($0.currency)" }
         #expect(prices == ["coins - 1.09 EUR", "pro monthly 9.99 USD"])
     }
 
@@ -296,7 +296,7 @@ struct BucketStoreContractTests {
     func queriesTogether(_ backend: Backend) async throws {
         let store = try await backend.store()
         let events = mixedEvents(count: 600)
-        _ = try store.record(events, receivedAtMillis: receivedAt)
+        _ = try await store.record(events, receivedAtMillis: receivedAt)
         let purchases = events.filter {
             $0.actionType == .purchase && $0.timestampMillis >= RFC3339.parseMillis("2026-11-14T07:30:00Z")!
                 && $0.timestampMillis < RFC3339.parseMillis("2026-11-14T14:30:00Z")!
@@ -307,24 +307,24 @@ struct BucketStoreContractTests {
                 fromSeconds: seconds("2026-11-14T07:30:00Z"), toSeconds: seconds("2026-11-14T14:30:00Z"),
                 step: TimeStep(seconds: 60), groupBy: $0, filters: [.actionType: ["purchase"]])
         }
-        let together = try store.counts(queries)
+        let together = try await store.counts(queries)
         for (query, rows) in zip(queries, together) {
-            #expect(rows == (try store.counts(query)), "\(query.groupBy)")
+            await #expect(rows == (try store.counts(query)), "\(query.groupBy)")
             #expect(rows.reduce(0) { $0 + $1.counts.total } == Int64(purchases.count))
         }
-        for (query, dense) in zip(queries, try store.series(Array(queries.prefix(3)))) {
-            let fromRows = CountSeries(rows: try store.counts(query), startSeconds: query.fromSeconds, stepSeconds: 60, stepCount: 420)
+        for (query, dense) in await zip(queries, try store.series(Array(queries.prefix(3)))) {
+            let fromRows = await CountSeries(rows: try store.counts(query), startSeconds: query.fromSeconds, stepSeconds: 60, stepCount: 420)
             #expect(dense.startSeconds == query.fromSeconds && dense.counts.allSatisfy { $0.count == 420 })
             #expect(
                 Dictionary(uniqueKeysWithValues: zip(dense.keys, dense.counts))
                     == Dictionary(uniqueKeysWithValues: zip(fromRows.keys, fromRows.counts)), "\(query.groupBy)")
             #expect(dense.keys == dense.keys.sorted { $0.lexicographicallyPrecedes($1) { ($0 ?? "") < ($1 ?? "") } })
         }
-        #expect(throws: StorageError.self) { try store.series([queries[3]]) }
+        await #expect(throws: StorageError.self) { try await store.series([queries[3]]) }
         var shorter = queries[0]
         shorter.toSeconds = seconds("2026-11-14T09:00:00Z")
-        let mixed = try store.counts([queries[0], shorter])
-        #expect(mixed[1] == (try store.counts(shorter)) && mixed[1].count < mixed[0].count)
+        let mixed = try await store.counts([queries[0], shorter])
+        await #expect(mixed[1] == (try store.counts(shorter)) && mixed[1].count < mixed[0].count)
         // Other ranges with the same step share a scan of their union when every bucket it reads is wholly
         // inside or outside each range (hour rollups between unaligned edges, or not), else read alone.
         let rangeSets: [(step: Int64, ranges: [(String, String)])] = [
@@ -339,8 +339,8 @@ struct BucketStoreContractTests {
                     fromSeconds: seconds("2026-11-14T\(range.0):00Z"), toSeconds: seconds("2026-11-14T\(range.1):00Z"),
                     step: TimeStep(seconds: step), groupBy: groupings[index % groupings.count])
             }
-            for (query, rows) in zip(queries, try store.counts(queries)) {
-                #expect(rows == (try store.counts(query)), "\(step) s from \(query.fromSeconds) to \(query.toSeconds)")
+            for (query, rows) in await zip(queries, try store.counts(queries)) {
+                await #expect(rows == (try store.counts(query)), "\(step) s from \(query.fromSeconds) to \(query.toSeconds)")
             }
         }
     }
@@ -361,8 +361,8 @@ struct BucketStoreContractTests {
             var batch = Array(events[position..<min(events.count, position + size)])
             if position > 0, generator.next() % 3 == 0 { batch += events[max(0, position - 40)..<position] }
             let halves = [Array(batch.prefix(batch.count / 2)), Array(batch.dropFirst(batch.count / 2))]
-            let outcome = try store.record(halves, receivedAtMillis: receivedAt)
-            #expect(outcome == (try reference.record(halves, receivedAtMillis: receivedAt)))
+            let outcome = try await store.record(halves, receivedAtMillis: receivedAt)
+            await #expect(outcome == (try reference.record(halves, receivedAtMillis: receivedAt)))
             position += size
         }
         let from = seconds("2026-11-13T20:00:00Z")
@@ -377,14 +377,14 @@ struct BucketStoreContractTests {
             for groupBy in groupings {
                 for filter in filters {
                     let query = CountQuery(fromSeconds: from + 420, toSeconds: to - 180, step: step, groupBy: groupBy, filters: filter)
-                    #expect(try store.counts(query) == (try reference.counts(query)), "\(query)")
+                    await #expect(try store.counts(query) == (try reference.counts(query)), "\(query)")
                     var errorQuery = query
                     errorQuery.groupBy = groupBy.filter { $0 != .resultType } + [.errorDescription]
-                    #expect(try store.errorCounts(errorQuery) == (try reference.errorCounts(errorQuery)), "\(errorQuery)")
+                    await #expect(try store.errorCounts(errorQuery) == (try reference.errorCounts(errorQuery)), "\(errorQuery)")
                 }
             }
         }
-        #expect(try store.prices() == (try reference.prices()))
+        await #expect(try store.prices() == (try reference.prices()))
     }
 }
 

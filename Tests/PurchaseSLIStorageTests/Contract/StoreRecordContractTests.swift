@@ -58,17 +58,17 @@ struct StoreRecordContractTests {
             made.appAccountToken = token
             return made
         }
-        _ = try store.record([attempt("e4", .alreadyGranted, at: "2026-11-20T10:30:00Z")], receivedAtMillis: receivedAt)
-        _ = try store.record(
+        _ = try await store.record([attempt("e4", .alreadyGranted, at: "2026-11-20T10:30:00Z")], receivedAtMillis: receivedAt)
+        _ = try await store.record(
             [attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e2", .failure, at: "2026-11-20T10:03:00Z")],
             receivedAtMillis: receivedAt)
-        _ = try store.record(
+        _ = try await store.record(
             [
                 attempt("e6", .cancel, at: "2026-11-20T10:41:00Z", transaction: nil),
                 attempt("e5", .start, at: "2026-11-20T10:40:00Z", transaction: nil),
             ], receivedAtMillis: receivedAt)
         // A resend (e1) beside a new event: only the new one reports.
-        _ = try store.record(
+        _ = try await store.record(
             [attempt("e1", .start, at: "2026-11-20T10:02:00Z"), attempt("e3", .success, at: "2026-11-20T10:20:00Z")],
             receivedAtMillis: receivedAt)
         let reports = try await store.clientReports(
@@ -91,7 +91,7 @@ struct StoreRecordContractTests {
         await #expect(try store.clientReports([.transactionID("t1")], fromMillis: day.1, toMillis: day.1 + 86_400_000).isEmpty)
         var failed = event("f1", at: "2026-11-20T11:00:00Z", result: .failure, status: 503, error: "verification failed: 503")
         (failed.transactionID, failed.planID) = ("t-failed", "coins-small")
-        _ = try store.record([failed], receivedAtMillis: receivedAt)
+        _ = try await store.record([failed], receivedAtMillis: receivedAt)
         await #expect(
             try store.clientReports([.transactionID("t-failed")], fromMillis: day.0, toMillis: day.1)
                 == [ClientReport(key: .transactionID("t-failed"), event: failed)])
@@ -127,7 +127,7 @@ struct StoreRecordContractTests {
         }
         let live = RFC3339.parseMillis("2026-11-02T00:00:00Z")!
         let now = RFC3339.parseMillis("2026-11-21T00:00:00Z")!
-        _ = try store.record(
+        _ = try await store.record(
             [
                 // The day before the charge, of another event day than the rest of the batch.
                 attempt("c0", .start, at: "2026-10-31T23:59:00Z", transaction: "t-charged"),
@@ -136,10 +136,10 @@ struct StoreRecordContractTests {
                 attempt("u1", .success, at: "2026-11-01T10:00:30Z", transaction: "t-uncharged"),
                 attempt("l1", .success, at: "2026-11-01T10:01:00Z", transaction: "t-late-charge"),
             ], receivedAtMillis: live)
-        _ = try store.record(
+        _ = try await store.record(
             [attempt("c3", .alreadyGranted, at: "2026-11-05T10:00:00Z", transaction: "t-charged")], receivedAtMillis: live + 4 * 86_400_000)
         // Read from a file today: events of the same days, not settled until 9 days from now.
-        _ = try store.record([attempt("f1", .failure, at: "2026-11-01T11:00:00Z", transaction: "t-file")], receivedAtMillis: now)
+        _ = try await store.record([attempt("f1", .failure, at: "2026-11-01T11:00:00Z", transaction: "t-file")], receivedAtMillis: now)
         // The charge of t-charged; one of t-late-charge more than 7 days after its report, out of its reach.
         _ = try await store.record(
             [
@@ -153,7 +153,7 @@ struct StoreRecordContractTests {
         ]
         let range = (RFC3339.parseMillis("2026-10-30T00:00:00Z")!, now)
         await #expect(try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).count == 7)
-        _ = try store.prune(nowMillis: now)
+        _ = try await store.prune(nowMillis: now)
         let settled = try await store.clientReports(keys, fromMillis: range.0, toMillis: range.1).map { "\($0.key.text) \($0.lastResult.rawValue)" }
         #expect(
             settled == [
@@ -161,11 +161,11 @@ struct StoreRecordContractTests {
                 "transactionID t-charged alreadyGranted",
             ])
         await #expect(try store.grants(fromMillis: range.0, toMillis: range.1).map(\.eventID) == ["c2", "u1", "l1"])
-        _ = try store.prune(nowMillis: now + 3_600_000)
+        _ = try await store.prune(nowMillis: now + 3_600_000)
         await #expect(
             try store.clientReports(keys, fromMillis: range.0, toMillis: range.1).map { "\($0.key.text) \($0.lastResult.rawValue)" } == settled)
         // Nine days after the file was read, its report goes too.
-        _ = try store.prune(nowMillis: now + 10 * 86_400_000)
+        _ = try await store.prune(nowMillis: now + 10 * 86_400_000)
         await #expect(try store.clientReports([.transactionID("t-file")], fromMillis: range.0, toMillis: range.1).isEmpty)
     }
 
@@ -184,7 +184,7 @@ struct StoreRecordContractTests {
             made.transactionID = ids[ids.count - 1 - index]
             return made
         }
-        _ = try store.record(events, receivedAtMillis: receivedAt)
+        _ = try await store.record(events, receivedAtMillis: receivedAt)
         let grants = try await store.grants(fromMillis: day.0, toMillis: day.1)
         #expect(grants.map(\.eventID) == ids)
         #expect(grants.map(\.transactionID) == ids.reversed())
@@ -232,7 +232,7 @@ struct StoreRecordContractTests {
                 grant("e2", at: "2026-11-20T10:00:05Z", transaction: "2000000000000002"),
             ],
         ]
-        for (index, batch) in batches.enumerated() { _ = try store.record(batch, receivedAtMillis: receivedAt + Int64(index) * 1000) }
+        for (index, batch) in batches.enumerated() { _ = try await store.record(batch, receivedAtMillis: receivedAt + Int64(index) * 1000) }
         await #expect(try store.grants(fromMillis: day.0, toMillis: day.1).map(\.eventID) == ["e2", "e1", "e3", "e4", "e6", "e5"])
         let named = try await store.grants(fromMillis: day.0, toMillis: day.1, of: .transactions(["2000000000000003", "2000000000000001"]))
         #expect(named.map(\.eventID) == ["e1", "e3", "e6"])
@@ -259,17 +259,17 @@ struct StoreRecordContractTests {
         }
         let first = grant("g1", at: "2026-11-20T10:00:00.250Z", transaction: "2000000000000001")
         let again = grant("g2", action: .retry, at: "2026-11-20T10:00:20Z", transaction: "2000000000000001")
-        _ = try store.record(
+        _ = try await store.record(
             [first, grant("x1", .alreadyGranted, action: .retry, at: "2026-11-20T10:01:00Z", transaction: "2000000000000001")],
             receivedAtMillis: receivedAt)
-        _ = try store.record(
+        _ = try await store.record(
             [
                 again, grant("x2", action: .restore, at: "2026-11-20T10:02:00Z", transaction: "2000000000000002"),
                 grant("x3", .failure, at: "2026-11-20T10:03:00Z", transaction: "2000000000000003"),
                 grant("x4", at: "2026-11-20T10:04:00Z", transaction: nil),
             ], receivedAtMillis: receivedAt)
         // A resend of the first batch adds nothing.
-        _ = try store.record([first], receivedAtMillis: receivedAt + 60_000)
+        _ = try await store.record([first], receivedAtMillis: receivedAt + 60_000)
         let grants = try await store.grants(fromMillis: day.0, toMillis: day.1)
         #expect(
             grants == [
@@ -329,7 +329,7 @@ struct StoreRecordContractTests {
     func holdsCharges(_ backend: Backend) async throws {
         let store = try await backend.store()
         await #expect(try !store.holdsCharges())
-        _ = try store.record([event("e1", at: "2026-11-20T10:00:00Z", result: .success, status: 200)], receivedAtMillis: receivedAt)
+        _ = try await store.record([event("e1", at: "2026-11-20T10:00:00Z", result: .success, status: 200)], receivedAtMillis: receivedAt)
         _ = try await store.record(
             [
                 notification("r1", kind: .refund, at: "2026-11-20T10:00:00Z", transaction: "t1"),
@@ -395,14 +395,14 @@ struct StoreRecordContractTests {
             batch.clientDroppedEvents = dropped
             return batch
         }
-        _ = try store.record([batch(["o1"], dropped: 4)], receivedAtMillis: RFC3339.parseMillis("2026-10-01T00:00:00Z")!)
-        _ = try store.record([batch(["a", "b"], dropped: 5), batch(["c"], dropped: 2)], receivedAtMillis: receivedAt)
+        _ = try await store.record([batch(["o1"], dropped: 4)], receivedAtMillis: RFC3339.parseMillis("2026-10-01T00:00:00Z")!)
+        _ = try await store.record([batch(["a", "b"], dropped: 5), batch(["c"], dropped: 2)], receivedAtMillis: receivedAt)
         // The first batch again, its answer lost: all duplicates, its drops already stored.
-        _ = try store.record([batch(["a", "b"], dropped: 5)], receivedAtMillis: receivedAt + 60_000)
+        _ = try await store.record([batch(["a", "b"], dropped: 5)], receivedAtMillis: receivedAt + 60_000)
         await #expect(try store.clientDroppedEvents(fromMillis: receivedAt - 3_600_000, toMillis: receivedAt + 3_600_000) == 7)
         await #expect(try store.clientDroppedEvents(fromMillis: receivedAt + 60_000, toMillis: receivedAt + 3_600_000) == 0)
         await #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 11)
-        try store.prune(nowMillis: receivedAt)
+        try await store.prune(nowMillis: receivedAt)
         await #expect(try store.clientDroppedEvents(fromMillis: 0, toMillis: .max / 2) == 7)
     }
 
@@ -420,8 +420,8 @@ struct StoreRecordContractTests {
         var old = event("e-old", at: "2026-10-01T00:00:00Z")
         var new = event("e-new", at: "2026-11-20T00:00:00Z")
         (old.transactionID, new.transactionID) = ("t-old", "t-new")
-        _ = try store.record([old, new], receivedAtMillis: receivedAt)
-        try store.prune(nowMillis: receivedAt)
+        _ = try await store.record([old, new], receivedAtMillis: receivedAt)
+        try await store.prune(nowMillis: receivedAt)
         await #expect(try store.notifications(kinds: [.charge], fromMillis: 0, toMillis: .max).map(\.notification.notificationID) == ["new"])
         await #expect(
             try store.clientReports([.transactionID("t-old"), .transactionID("t-new")], fromMillis: 0, toMillis: receivedAt).map(\.key)

@@ -1,3 +1,4 @@
+/// Async forms of `map` and `filter`, for transforms that await a store.
 extension Sequence {
     /// The elements transformed by an async `transform`, one after the other, in order.
     public func asyncMap<Transformed>(_ transform: (Element) async throws -> Transformed) async rethrows -> [Transformed] {
