@@ -77,7 +77,7 @@ public struct AlertNotifier: Service {
         do {
             // The maintenance windows declared since the last round count in this one.
             context = try await self.context.reloaded()
-            firing = try await context.firingReports(at: time)
+            firing = try await onComputePool { try await context.firingReports(at: time) }
         } catch {
             logger.error("alert evaluation failed", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
             return
@@ -163,7 +163,7 @@ public struct AlertNotifier: Service {
     private func updateRecords(firing: [AlertReport], at time: Int64, context: AlertContext) async -> [String: IncidentRecord] {
         let book = IncidentBook(context: context)
         do {
-            let records = try await book.update(with: firing.compactMap(\.incidentRecord), at: time)
+            let records = try await onComputePool { try await book.update(with: firing.compactMap(\.incidentRecord), at: time) }
             return Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         } catch {
             logger.error("incident records not updated", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])

@@ -20,9 +20,13 @@ public struct CountQuerying: Sendable {
     /// - Throws: ``PurchaseSLIStorage/StorageError`` (``PurchaseSLIStorage/StorageError/isInvalidQuery``
     ///   when the answer would have more rows than ``PurchaseSLICore/CountQuery/maximumRows``).
     public func events(_ query: CountQuery) async throws -> QueryOutput {
-        query.isAboutErrors
-            ? QueryOutput(query: query, errorRows: try await store.errorCounts(query))
-            : QueryOutput(query: query, rows: try await store.counts(query))
+        let store = store
+        // Grouping and filling a large answer takes CPU for a while: on the compute pool.
+        return try await onComputePool {
+            query.isAboutErrors
+                ? QueryOutput(query: query, errorRows: try await store.errorCounts(query))
+                : QueryOutput(query: query, rows: try await store.counts(query))
+        }
     }
 
     /// The stores' charges and refunds `query` counts, grants judged by `rule`: the stores' record alone,

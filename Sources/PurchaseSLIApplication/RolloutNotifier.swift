@@ -74,7 +74,7 @@ public struct RolloutNotifier: Service {
         let report: RolloutReport?
         do {
             let context = try await AlertContext(store: store, policy: policy)
-            report = try await evaluate(context: context, releases: releases, at: time)
+            report = try await onComputePool { try await evaluate(context: context, releases: releases, at: time) }
         } catch {
             logger.warning("rollout check failed", metadata: ["time": "\(RFC3339.format(seconds: time))", "error": "\(error)"])
             return nil

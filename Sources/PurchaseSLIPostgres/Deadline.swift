@@ -1,27 +1,26 @@
 #if PostgreSQL
-import NIOCore
 import PurchaseSLIStorage
 import Synchronization
 
-/// Runs `work` on `executor`, and gives up on it after `timeout`: the work is cancelled and the caller
+/// Runs `work`, and gives up on it after `timeout`: the work is cancelled and the caller
 /// gets ``PurchaseSLIStorage/StorageError/unavailable(_:)`` at the deadline, even when the work does not
 /// stop at once (a query on a connection whose server went silent).
 ///
-/// The store's event loop is the executor: its PostgreSQL work runs beside the connections' I/O, and a
-/// busy cooperative pool cannot make it miss its deadline.
+/// The work runs on the global executor, not on the client's event loops: decoding rows there would keep
+/// every store's connections of the process waiting behind it.
 func withDeadline<Value: Sendable>(
-    _ timeout: Duration, on executor: any TaskExecutor, _ work: @escaping @Sendable () async throws -> Value
+    _ timeout: Duration, _ work: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
     let race = DeadlineRace<Value>()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
             race.pending.withLock { $0 = continuation }
-            let worker = Task(executorPreference: executor) {
+            let worker = Task {
                 let result: Result<Value, any Error>
                 do { result = .success(try await work()) } catch { result = .failure(error) }
                 race.finish(with: result)
             }
-            let timer = Task(executorPreference: executor) {
+            let timer = Task {
                 try? await Task.sleep(for: timeout)
                 guard race.expire() else { return }
                 worker.cancel()
@@ -64,19 +63,6 @@ private final class DeadlineRace<Value: Sendable>: Sendable {
         guard let (worker, timer, _) = tasks.withLock({ $0 }) else { return }
         worker.cancel()
         timer.cancel()
-    }
-}
-/// A task executor that runs jobs on one event loop.
-final class EventLoopTaskExecutor: TaskExecutor {
-    let eventLoop: any EventLoop
-
-    init(eventLoop: any EventLoop) {
-        self.eventLoop = eventLoop
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 #endif

@@ -18,8 +18,6 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
     /// Limits and retention in force.
     public let configuration: StoreConfiguration
     let client: PostgresClient
-    /// Where the store's PostgreSQL work runs: an event loop of the client's group.
-    let executor: EventLoopTaskExecutor
     let logger: Logger
     /// How long a call waits for PostgreSQL before it fails as unavailable.
     let timeout: Duration
@@ -48,12 +46,11 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
         clientConfiguration.options.connectTimeout = timeout
         let group = PostgresClient.defaultEventLoopGroup
         client = PostgresClient(configuration: clientConfiguration, eventLoopGroup: group)
-        executor = EventLoopTaskExecutor(eventLoop: group.next())
         let client = client
-        runTask = Task(executorPreference: executor) { await client.run() }
+        runTask = Task { await client.run() }
         do {
             let location = url.description
-            try await withDeadline(timeout * 3, on: executor) {
+            try await withDeadline(timeout * 3) {
                 try await client.withConnection { try await PostgresSchema.migrate($0, location: location, logger: logger) }
             }
         } catch let error as StorageError {
@@ -76,14 +73,13 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
         return logger
     }
 
-    /// Runs `work` with a pooled connection on the store's event loop, giving up after `timeout` (default
-    /// ``timeout``).
+    /// Runs `work` with a pooled connection, giving up after `timeout` (default ``timeout``).
     func connection<Value: Sendable>(
         timeout: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         let client = client
         do {
-            return try await withDeadline(timeout ?? self.timeout, on: executor) { try await client.withConnection { try await work($0) } }
+            return try await withDeadline(timeout ?? self.timeout) { try await client.withConnection { try await work($0) } }
         } catch {
             throw PostgresFailure.storageError(error)
         }

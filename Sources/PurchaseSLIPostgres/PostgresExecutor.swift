@@ -26,7 +26,7 @@ struct PostgresExecutor: SQLExecutor {
         if statements.count == 1 { return try await run(statements[0], of: table) }
         let (client, logger) = (client, logger)
         do {
-            return try await withDeadline(timeout, on: store.executor) {
+            return try await withDeadline(timeout) {
                 try await client.withTransaction(logger: logger) { connection in
                     var rows: [SQLRow] = []
                     for statement in statements { rows += try await Self.rows(statement, of: table, on: connection, logger: logger) }
@@ -49,7 +49,7 @@ struct PostgresExecutor: SQLExecutor {
         var attempt = 1
         while true {
             do {
-                return try await withDeadline(timeout, on: store.executor) {
+                return try await withDeadline(timeout) {
                     try await client.withTransaction(logger: logger) { connection in
                         try await connection.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(table) IN SHARE ROW EXCLUSIVE MODE"), logger: logger)
                         let decision = try decide(try await Self.rows(read, of: table, on: connection, logger: logger))
@@ -72,7 +72,7 @@ struct PostgresExecutor: SQLExecutor {
     private func run(_ statement: SQLStatement, of table: String) async throws -> [SQLRow] {
         let (client, logger) = (client, logger)
         do {
-            return try await withDeadline(timeout, on: store.executor) {
+            return try await withDeadline(timeout) {
                 try await client.withConnection { connection in try await Self.rows(statement, of: table, on: connection, logger: logger) }
             }
         } catch {

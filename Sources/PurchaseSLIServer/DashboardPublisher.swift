@@ -54,7 +54,9 @@ public struct DashboardPublisher: Service {
             var renderer = try await renderer(time)
             renderer.deliveryOutages = deliveries?.outages(at: generatedAtSeconds) ?? []
             let shown = renderer
-            let written = try DashboardFiles.write(try await shown.render(generatedAtSeconds: generatedAtSeconds), to: directory)
+            let written = try await onComputePool {
+                try DashboardFiles.write(try await shown.render(generatedAtSeconds: generatedAtSeconds), to: directory)
+            }
             logger.info(
                 "dashboards rendered",
                 metadata: [

@@ -47,9 +47,12 @@ final class SLOMetricsController: Sendable {
         let windows = try await MaintenanceWindowRepository(store.sql).windows()
         if let cached = cache.withLock({ $0 }), cached.minute == minute, cached.windows == windows { return cached.exposition }
         let (store, policy, apps) = (store, policy, apps)
-        var snapshots: [SLOSnapshot] = []
-        for app in apps {
-            snapshots.append(try await AlertContext(store: store, storedMaintenance: windows, policy: policy, app: app).sloSnapshot(at: minute))
+        let snapshots = try await onComputePool {
+            var snapshots: [SLOSnapshot] = []
+            for app in apps {
+                snapshots.append(try await AlertContext(store: store, storedMaintenance: windows, policy: policy, app: app).sloSnapshot(at: minute))
+            }
+            return snapshots
         }
         let registry = PrometheusCollectorRegistry()
         for (app, snapshot) in zip(apps, snapshots) { Self.register(snapshot, app: app ?? "", in: registry) }

@@ -340,6 +340,9 @@ extension RolloutActuatorTests {
                 nowMillis: { 0 }, actuator: actuator)
             var configuration = ServerConfiguration()
             configuration.latenessLimitMillis = 400 * 86_400_000  // the release is in November 2026, whenever the test runs
+            // The client's connection waits while the test evaluates each hour, which a busy suite can make
+            // last beyond the 30 s a real client may stay idle: that is the test's pause, not a client's.
+            configuration.idleTimeoutSeconds = 3600
             // Each hour's events arrive by its end, as a live stream's do: none is late.
             let clock = SimulatedClock()
             let app = buildApplication(
@@ -419,6 +422,7 @@ extension RolloutActuatorTests {
                 nowMillis: { 0 }, actuator: actuator)
             var configuration = ServerConfiguration()
             configuration.latenessLimitMillis = 400 * 86_400_000
+            configuration.idleTimeoutSeconds = 3600  // the test's pauses between requests (above)
             let app = buildApplication(configuration: configuration, store: store, databasePath: nil, logger: Logger(label: "test"))
             try await testLive(app) { client in
                 var state = RolloutNotificationState()

@@ -4,41 +4,44 @@ import PurchaseSLICore
 import PurchaseSLIServer
 import PurchaseSLIStorage
 import PurchaseSLITestSupport
+import Synchronization
 import Testing
 
-/// Reads that wait at a gate until the test opens it, as a slow disk or a long scan would.
-private final class Gate: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var isOpen = false
-    private var waiting = 0
+/// Reads that wait at a gate until the test opens it, as a slow disk or a long scan would: suspended,
+/// as a store's async read is, holding no thread.
+private final class Gate: Sendable {
+    private struct State {
+        var isOpen = false
+        var waiting = 0
+        var held: [CheckedContinuation<Void, Never>] = []
+    }
 
-    /// Blocks the calling thread until the gate opens.
-    func pass() {
-        condition.lock()
-        waiting += 1
-        condition.broadcast()
-        while !isOpen { condition.wait() }
-        condition.unlock()
+    private let state = Mutex(State())
+
+    /// Suspends the caller until the gate opens.
+    func pass() async {
+        await withCheckedContinuation { continuation in
+            let passes = state.withLock { state in
+                state.waiting += 1
+                if !state.isOpen { state.held.append(continuation) }
+                return state.isOpen
+            }
+            if passes { continuation.resume() }
+        }
     }
 
     func open() {
-        condition.lock()
-        isOpen = true
-        condition.broadcast()
-        condition.unlock()
+        let held = state.withLock { state in
+            state.isOpen = true
+            defer { state.held = [] }
+            return state.held
+        }
+        for continuation in held { continuation.resume() }
     }
 
-    var waitingCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return waiting
-    }
+    var waitingCount: Int { state.withLock { $0.waiting } }
 
-    var opened: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return isOpen
-    }
+    var opened: Bool { state.withLock { $0.isOpen } }
 }
 
 /// The SQLite store, but every read and readiness check waits at `gate`.
@@ -52,7 +55,7 @@ private struct GatedStore: BucketStore, SQLiteRecordsForwarding {
 
     /// Every query starts with this lookup.
     func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
-        gate.pass()
+        await gate.pass()
         return try await base.series(dimensions)
     }
 
@@ -70,16 +73,16 @@ private struct GatedStore: BucketStore, SQLiteRecordsForwarding {
     func prices() async throws -> [ProductPrice] { try await base.prices() }
 
     func checkWritable() async throws {
-        gate.pass()
+        await gate.pass()
         try await base.checkWritable()
     }
 
     func prune(nowMillis: Int64) async throws -> DedupMemory { try await base.prune(nowMillis: nowMillis) }
 }
 
-/// `serve` keeps answering while its store is slow: every blocking read runs off Swift's cooperative
-/// threads (two on this machine), so four stuck reads stall neither ingestion nor the health and metrics
-/// routes. Were a read to block a cooperative thread, the requests below would wait for the gate.
+/// `serve` keeps answering while its store is slow: every store call is async, so four reads waiting for
+/// the store stall neither ingestion nor the health and metrics routes. Were a read to hold a thread of
+/// Swift's cooperative pool (two on this machine) while it waits, the requests below would wait for the gate.
 @Suite struct CooperativePoolTests {
     @Test func slowStoreReadsHoldUpNoOtherRequest() async throws {
         let directory = try TemporaryDirectory()

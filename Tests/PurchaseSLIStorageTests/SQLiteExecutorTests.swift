@@ -64,8 +64,10 @@ private final class Rescue: @unchecked Sendable {
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 60)
             for _ in 0..<6000 {
-                if held.waiting > 0 { rescued.happened() }
-                held.runWaiting()
+                if held.waiting > 0 {
+                    rescued.happened()
+                    held.runWaiting()
+                }
                 Thread.sleep(forTimeInterval: 0.01)
             }
         }
@@ -73,10 +75,11 @@ private final class Rescue: @unchecked Sendable {
             // The read's task starts (its one job until it suspends) and runs its statement; its caller's
             // resumption is then held back. Running only that first job, never a later one, leaves the
             // resumption to this test (a loop running whatever waits could run it unseen and wait forever).
-            while held.waiting == 0 { Thread.sleep(forTimeInterval: 0.001) }
+            // Each wait gives up once the fail-safe has run the held jobs itself: the test then fails below.
+            while held.waiting == 0 && !rescued.didHappen { Thread.sleep(forTimeInterval: 0.001) }
             held.runWaiting()
-            while !statementRan.didHappen { Thread.sleep(forTimeInterval: 0.001) }
-            while held.waiting == 0 { Thread.sleep(forTimeInterval: 0.001) }
+            while !statementRan.didHappen && !rescued.didHappen { Thread.sleep(forTimeInterval: 0.001) }
+            while held.waiting == 0 && !rescued.didHappen { Thread.sleep(forTimeInterval: 0.001) }
             // The one reader is free while the caller has not resumed: a blocking read gets it.
             let value = try pool.read { db in try String.fetchOne(db, sql: "SELECT v FROM t") }
             held.runWaiting()
