@@ -45,13 +45,9 @@ private final class Gate: Sendable {
 }
 
 /// The SQLite store, but every read and readiness check waits at `gate`.
-private struct GatedStore: BucketStore, SQLiteRecordsForwarding {
+private struct GatedStore: SQLiteForwarding {
     let base: SQLiteBucketStore
     let gate: Gate
-
-    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
-        try await base.record(batches, receivedAtMillis: receivedAtMillis)
-    }
 
     /// Every query starts with this lookup.
     func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
@@ -59,25 +55,10 @@ private struct GatedStore: BucketStore, SQLiteRecordsForwarding {
         return try await base.series(dimensions)
     }
 
-    func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) async throws {
-        try await base.scanCounts(segments, selection: selection, body)
-    }
-
-    func scanErrors(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void) async throws {
-        try await base.scanErrors(segments, selection: selection, body)
-    }
-
-    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) async throws -> [LateArrivalCount] {
-        try await base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds)
-    }
-    func prices() async throws -> [ProductPrice] { try await base.prices() }
-
     func checkWritable() async throws {
         await gate.pass()
         try await base.checkWritable()
     }
-
-    func prune(nowMillis: Int64) async throws -> DedupMemory { try await base.prune(nowMillis: nowMillis) }
 }
 
 /// `serve` keeps answering while its store is slow: every store call is async, so four reads waiting for

@@ -13,7 +13,7 @@ import Synchronization
 
 /// A store whose batches fail to commit, as on a full disk, while reads still work and the readiness
 /// probe's one-page write still fits (as it may in the WAL's space), until `heal()` frees the disk.
-final class FullDiskStore: BucketStore, SQLiteRecordsForwarding, @unchecked Sendable {
+final class FullDiskStore: SQLiteForwarding, @unchecked Sendable {
     let base: SQLiteBucketStore
     private let isFull = Mutex(true)
 
@@ -26,7 +26,18 @@ final class FullDiskStore: BucketStore, SQLiteRecordsForwarding, @unchecked Send
         guard !isFull.withLock({ $0 }) else { throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full") }
         return try await base.record(batches, receivedAtMillis: receivedAtMillis)
     }
+}
 
+/// A test store around the SQLite store: every call goes to it unchanged unless the store implements it
+/// itself (a failing commit, a gated read).
+protocol SQLiteForwarding: BucketStore, StoreRecordStore, SQLRecordStore {
+    var base: SQLiteBucketStore { get }
+}
+
+extension SQLiteForwarding {
+    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
+        try await base.record(batches, receivedAtMillis: receivedAtMillis)
+    }
     func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] { try await base.series(dimensions) }
     func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) async throws {
         try await base.scanCounts(segments, selection: selection, body)
@@ -40,14 +51,6 @@ final class FullDiskStore: BucketStore, SQLiteRecordsForwarding, @unchecked Send
     func prices() async throws -> [ProductPrice] { try await base.prices() }
     func checkWritable() async throws { try await base.checkWritable() }
     func prune(nowMillis: Int64) async throws -> DedupMemory { try await base.prune(nowMillis: nowMillis) }
-}
-
-/// A test store around the SQLite store: the stores' records go to it unchanged.
-protocol SQLiteRecordsForwarding: StoreRecordStore, SQLRecordStore {
-    var base: SQLiteBucketStore { get }
-}
-
-extension SQLiteRecordsForwarding {
     func record(_ notifications: [ReceivedNotification]) async throws -> NotificationOutcome { try await base.record(notifications) }
     func notifications(kinds: Set<StoreEventKind>, fromMillis: Int64, toMillis: Int64) async throws -> [ReceivedNotification] {
         try await base.notifications(kinds: kinds, fromMillis: fromMillis, toMillis: toMillis)
