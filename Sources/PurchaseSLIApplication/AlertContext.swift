@@ -310,7 +310,7 @@ public struct AlertContext: Sendable {
             }
         }
         let dropped = try await everyApp.clientDroppedEvents(fromMillis: (time - day) * 1000, toMillis: time * 1000)
-        let counted = await dropped > 0 ? try everyApp.counts(CountQuery(fromSeconds: time - day, toSeconds: time)).first?.counts.total ?? 0 : 0
+        let counted = dropped > 0 ? try await everyApp.counts(CountQuery(fromSeconds: time - day, toSeconds: time)).first?.counts.total ?? 0 : 0
         return DataFreshness(
             atSeconds: time, newestEventSeconds: newest, staleAfterSeconds: policy.lossOfSignalWindowSeconds, clientDroppedEvents: dropped,
             countedEvents: counted)

@@ -46,7 +46,7 @@ public struct RolloutQuery: Sendable {
         let fromHour = from - from.floorDividedBy(3600).remainder
         let baseline = try baseline ?? Self.busiest(than: candidate, events: Self.eventsPerVersion(series[0], from: fromHour), from: from, to: end)
         let versions =
-            await baseline == guess ? Array(series.dropFirst()) : try store.series(versionQueries(candidate, baseline, from: from, to: end))
+            baseline == guess ? Array(series.dropFirst()) : try await store.series(versionQueries(candidate, baseline, from: from, to: end))
         var inputs = RolloutInputs(
             candidate: candidate, baseline: baseline, fromSeconds: from, toSeconds: end, actions: versions[0],
             slices: [.productID: versions[1], .planID: versions[2]], release: release)
@@ -144,7 +144,7 @@ public struct RolloutQuery: Sendable {
         let (from, to) = (report.fromSeconds, report.toSeconds)
         let events = try await store.counts(CountQuery(fromSeconds: from, toSeconds: to, filters: [.appVersion: [report.candidate]]))
             .reduce(0) { $0 + $1.counts.total }
-        let candidateSeries = await Set(try store.series([.appVersion]).filter { $0.values[0] == report.candidate }.map(\.id))
+        let candidateSeries = Set(try await store.series([.appVersion]).filter { $0.values[0] == report.candidate }.map(\.id))
         // The hours that hold the range: a late event of the range's first hour counts in full.
         let late = try await store.lateArrivals(fromSeconds: from.floorDividedBy(3600).quotient * 3600, toSeconds: to).reduce(Int64(0)) {
             $0 + (candidateSeries.contains($1.series) ? $1.events : 0)

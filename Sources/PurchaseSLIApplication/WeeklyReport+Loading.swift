@@ -94,7 +94,7 @@ extension WeeklyReport {
             episodes: shownEpisodes,
             freshness: try await context.freshness(at: week.endSeconds),
             storeCoverage: try await Self.storeCoverage(of: week, context: context))
-        daysWithEvents = await (try Self.daysWithEvents(week, store: store), try Self.daysWithEvents(previousWeek, store: store))
+        daysWithEvents = (try await Self.daysWithEvents(week, store: store), try await Self.daysWithEvents(previousWeek, store: store))
         moneyAtRisk = try await Self.moneyAtRisk(week, store: store, policy: policy, context: context)
         purchasesLost = try await Self.purchasesLost(week, store: store, policy: policy)
         for (period, isCurrent) in [(week, true), (previousWeek, false)] {

@@ -7,7 +7,7 @@ extension DashboardContext {
     /// after a day below (``ReleaseMarkers``), and each store release paused by a rollout verdict (not a
     /// dry run).
     func releaseMarkers(from: Int64, to: Int64) async throws -> [TimeSeriesChart.Marker] {
-        await (try versionMarkers(from: from, to: to) + pauseMarkers(from: from, to: to)).sorted { $0.timeSeconds < $1.timeSeconds }
+        (try await versionMarkers(from: from, to: to) + pauseMarkers(from: from, to: to)).sorted { $0.timeSeconds < $1.timeSeconds }
     }
 
     /// Each app version reaching 1 % of its platform's events in `[from, to)` after a day below.

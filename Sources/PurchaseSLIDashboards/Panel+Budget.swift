@@ -85,7 +85,7 @@ extension DashboardContext {
     /// The success rate over each of the last 4 ISO weeks and 3 calendar months (in the page's zone), the current one so
     /// far, against the objective.
     private func attainmentTable(_ objective: SLOPolicy.Objective, judging: AlertContext) async throws -> HTML {
-        await AttainmentTable.html(try judging.attainment(objective, at: atSeconds, zone: zone))
+        AttainmentTable.html(try await judging.attainment(objective, at: atSeconds, zone: zone))
     }
 }
 

@@ -27,7 +27,7 @@ extension DashboardContext {
             keyed = [(label: actionType ?? "all events", steps: Array(repeating: OutcomeCounts(), count: data.steps))]
         }
         // By app version: oldest first, each version in its colour of the page (``versionColours()``), "other" in one left free.
-        let colours = await dimension == .appVersion ? try versionColours() : [:]
+        let colours = dimension == .appVersion ? try await versionColours() : [:]
         if dimension == .appVersion {
             keyed.sort {
                 $0.label == "other" ? false : $1.label == "other" ? true : $0.label.compare($1.label, options: .numeric) == .orderedAscending

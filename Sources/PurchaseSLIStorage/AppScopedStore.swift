@@ -104,7 +104,7 @@ public struct AppScopedStore: PurchaseStore {
     /// The outcomes of the events about the app's products: reports keep no app, and a product id names
     /// one product whichever app sells it.
     public func reportedOutcomes(fromMillis: Int64, toMillis: Int64, keyHashes: Set<Int64>?) async throws -> [ReportedOutcome] {
-        let products = await Set(try series([.productID]).compactMap { $0.values.first ?? nil })
+        let products = Set(try await series([.productID]).compactMap { $0.values.first ?? nil })
         return try await base.reportedOutcomes(fromMillis: fromMillis, toMillis: toMillis, keyHashes: keyHashes).filter {
             products.contains($0.productID)
         }
