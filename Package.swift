@@ -84,7 +84,10 @@ let package = Package(
             dependencies: ["PurchaseSLICore", .product(name: "Yams", package: "Yams")],
             swiftSettings: optimizedSwiftSettings
         ),
-        .target(name: "PurchaseSLIRendering", dependencies: ["PurchaseSLICore", "PurchaseSLIAnalysis"], swiftSettings: swiftSettings),
+        .target(
+            name: "PurchaseSLIRendering",
+            dependencies: ["PurchaseSLICore", "PurchaseSLIAnalysis", "PurchaseSLIApplication", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings),
         // The one outbound HTTP client (async-http-client): redirects off, credentials to the configured
         // origin only, timeouts and retries in one place.
         .target(
@@ -102,7 +105,8 @@ let package = Package(
         .target(
             name: "PurchaseSLIApplication",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIOutbound",
+                "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIOutbound",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -209,13 +213,13 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchaseSLIRenderingTests",
-            dependencies: ["PurchaseSLIRendering", "PurchaseSLIAnalysis", "PurchaseSLICore", "PurchaseSLITestSupport"],
+            dependencies: ["PurchaseSLIRendering", "PurchaseSLIApplication", "PurchaseSLIAnalysis", "PurchaseSLICore", "PurchaseSLITestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchaseSLIDashboardsTests",
             dependencies: [
                 "PurchaseSLITestSupport", "PurchaseSLIDashboards", "PurchaseSLIApplication", "PurchaseSLIRendering", "PurchaseSLIStorage",
-                "PurchaseSLIAnalysis", "PurchaseSLICore",
+                "PurchaseSLIAnalysis", "PurchaseSLICore", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

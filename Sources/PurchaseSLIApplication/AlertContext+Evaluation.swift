@@ -1,5 +1,4 @@
 import PurchaseSLIAnalysis
-public import PurchaseSLIRendering
 
 extension AlertContext {
     /// The alerts firing at `time` (minute-aligned seconds; only events before it count), most urgent

@@ -1,6 +1,5 @@
 public import PurchaseSLIAnalysis
 import PurchaseSLICore
-import PurchaseSLIRendering
 
 extension AlertContext {
     /// The report of incident `id` (as the alerts show it) read at `time` (``incident(id:at:)``). Throws

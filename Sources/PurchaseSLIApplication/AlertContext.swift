@@ -1,6 +1,5 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLICore
-import PurchaseSLIRendering
 public import PurchaseSLIStorage
 
 /// Reads what alert evaluation needs from the store, and adds to each finding the context a person on

@@ -1,5 +1,3 @@
-public import PurchaseSLIRendering
-
 /// Delivers alert reports to where people see them: ``WebhookSender`` over HTTP, or a test's recorder.
 public protocol AlertNotificationSender: Sendable {
     /// Whether alerts that keep firing are sent again at every evaluation rather than once (see

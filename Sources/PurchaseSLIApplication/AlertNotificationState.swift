@@ -1,5 +1,4 @@
 import PurchaseSLIAnalysis
-public import PurchaseSLIRendering
 
 /// What to send a receiver after each alert evaluation, given what it was sent before. Pure: the caller
 /// gives the evaluation time and says when a send succeeded.

@@ -1,7 +1,6 @@
 public import Logging
 import PurchaseSLIAnalysis
 import PurchaseSLICore
-import PurchaseSLIRendering
 public import PurchaseSLIStorage
 public import ServiceLifecycle
 

@@ -1,6 +1,3 @@
-public import PurchaseSLICore
-import PurchaseSLIRendering
-
 /// Why a fallback receiver is told something of its own: it takes the alerts of a receiver that has failed
 /// every delivery for a while, or gives them back once that receiver answers again.
 public enum AlertRerouting: Sendable, Hashable {
@@ -8,21 +5,4 @@ public enum AlertRerouting: Sendable, Hashable {
     case takingOver(receiver: String, host: String, since: Int64, failure: String?)
     /// `receiver` took a delivery again at `at`, with `firing` alerts firing.
     case handingBack(receiver: String, host: String, at: Int64, firing: Int)
-
-    /// The word in Slack mrkdwn: ":rotating_light: The alert receiver (alertmanager.example.com) has failed every
-    /// delivery since … (no answer): purchase-sli sends its alerts here until it answers again."
-    public func slackText(zone: TimeZoneOffsets) -> String {
-        switch self {
-        case .takingOver(let receiver, let host, let since, let failure):
-            return ":rotating_light: *\(TextEscaping.slackEntities(Self.capitalized(receiver)))* (\(TextEscaping.slackEntities(host))) has failed "
-                + "every delivery since \(zone.timestamp(since))" + (failure.map { " (\(TextEscaping.slackEntities($0)))" } ?? "")
-                + ": purchase-sli sends its alerts here until it answers again, so what fires below may not have reached on-call."
-        case .handingBack(let receiver, let host, let at, let firing):
-            return ":white_check_mark: *\(TextEscaping.slackEntities(Self.capitalized(receiver)))* (\(TextEscaping.slackEntities(host))) "
-                + "takes the alerts again since \(zone.timestamp(at)), \(firing == 0 ? "no alert" : firing == 1 ? "1 alert" : "\(firing) alerts") "
-                + "firing: this channel gets no more of them."
-        }
-    }
-
-    private static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 }

@@ -1,6 +1,5 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLICore
-public import PurchaseSLIRendering
 public import PurchaseSLIStorage
 
 /// What `purchase-sli query` and `GET /v1/query` answer, for both: the events' outcome counts (or the
@@ -19,19 +18,26 @@ public struct CountQuerying: Sendable {
     /// filters by them.
     /// - Throws: ``PurchaseSLIStorage/StorageError`` (``PurchaseSLIStorage/StorageError/isInvalidQuery``
     ///   when the answer would have more rows than ``PurchaseSLICore/CountQuery/maximumRows``).
-    public func events(_ query: CountQuery) async throws -> QueryOutput {
+    public func events(_ query: CountQuery) async throws -> CountAnswer {
         let store = store
         // Grouping and filling a large answer takes CPU for a while: on the compute pool.
         return try await onComputePool {
-            query.isAboutErrors
-                ? QueryOutput(query: query, errorRows: try await store.errorCounts(query))
-                : QueryOutput(query: query, rows: try await store.counts(query))
+            query.isAboutErrors ? .errors(try await store.errorCounts(query)) : .outcomes(try await store.counts(query))
         }
     }
 
     /// The stores' charges and refunds `query` counts, grants judged by `rule`: the stores' record alone,
     /// read without a thread waiting.
-    public func charges(_ query: ChargeCountQuery, rule: SLOPolicy.ReconciliationRule) async throws -> ChargeCountOutput {
-        ChargeCountOutput(query: query, rows: try await store.chargeCounts(query, rule: rule))
+    public func charges(_ query: ChargeCountQuery, rule: SLOPolicy.ReconciliationRule) async throws -> [ChargeCounts.Row] {
+        try await store.chargeCounts(query, rule: rule)
     }
+}
+
+/// What ``CountQuerying/events(_:)`` answers: the events' outcome counts per row, or the events per error
+/// description when the query is about them.
+public enum CountAnswer: Sendable {
+    /// Outcome counts, a row per time step and group.
+    case outcomes([CountRow])
+    /// Events per error description, a row per time step and group.
+    case errors([ErrorCountRow])
 }

@@ -1,6 +1,5 @@
 public import PurchaseSLIAnalysis
 import PurchaseSLICore
-public import PurchaseSLIRendering
 import PurchaseSLIStorage
 
 /// The incidents' records of the app an ``AlertContext`` evaluates (or of every app): taken from the

@@ -1,6 +1,5 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLICore
-public import PurchaseSLIRendering
 
 /// A postmortem draft of one incident (`purchase-sli incident ID`): its timeline, what it did to each
 /// action, the slices that carried its failures, the top errors, what it cost, the charges it left

@@ -12,11 +12,13 @@ public struct NotificationError: Error, CustomStringConvertible, Sendable {
     /// Where the notifications were posted.
     public let url: URL
 
+    /// The receiver at `url` answered `status` (not 2xx, or a redirect, never followed) with `answer`.
     package static func refused(_ url: URL, status: Int, answer: String) -> Self {
         Self(kind: .refused(status: status, answer: answer), url: url)
     }
 
-    static func unreachable(_ url: URL, reason: String) -> Self { Self(kind: .unreachable(reason: reason), url: url) }
+    /// The receiver at `url` could not be reached, for `reason`.
+    package static func unreachable(_ url: URL, reason: String) -> Self { Self(kind: .unreachable(reason: reason), url: url) }
 
     /// The HTTP status the receiver answered, or nil when it could not be reached.
     // Not inlined: inlined into `AlertNotifier.notify(at:state:)` next to `description`, its pattern match

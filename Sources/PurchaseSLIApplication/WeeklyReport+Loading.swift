@@ -1,6 +1,5 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLICore
-public import PurchaseSLIRendering
 public import PurchaseSLIStorage
 
 extension WeeklyReport {

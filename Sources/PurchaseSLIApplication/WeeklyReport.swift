@@ -1,6 +1,5 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLICore
-public import PurchaseSLIRendering
 
 /// The weekly quality review of one ISO week against the week before: SLO attainment and budget spent
 /// per action, week-over-week changes with their significance, products and plans, failure reasons, the

@@ -6,6 +6,7 @@ import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIOutbound
 import PurchaseSLIRendering
+import PurchaseSLIServer
 
 /// `purchase-sli alerts`: the alerts firing at a time (optionally posted to an Alertmanager or a chat), or a
 /// backtest over a range.
@@ -143,7 +144,7 @@ struct AlertsCommand: AsyncParsableCommand {
     /// The `--notify` URL, checked.
     private func notificationURL() throws -> URL? {
         try notify.map { text in
-            guard let url = WebhookSender.webhookURL(text) else {
+            guard let url = OutboundHTTP.absoluteURL(text) else {
                 throw ValidationError("--notify: expected an http or https URL, got \"\(text)\".")
             }
             return url

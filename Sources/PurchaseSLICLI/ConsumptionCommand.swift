@@ -91,7 +91,7 @@ struct ConsumptionCommand: AsyncParsableCommand {
         where value?.isEmpty ?? true {
             throw ValidationError("--send needs \(option).")
         }
-        if let apiURL, WebhookSender.webhookURL(apiURL) == nil {
+        if let apiURL, OutboundHTTP.absoluteURL(apiURL) == nil {
             throw ValidationError("--api-url: expected an http or https URL, got \"\(apiURL)\".")
         }
     }

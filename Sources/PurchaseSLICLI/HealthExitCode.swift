@@ -1,6 +1,6 @@
 import ArgumentParser
 import PurchaseSLIAnalysis
-import PurchaseSLIRendering
+import PurchaseSLIApplication
 
 /// How a command that judges health ends, for a script, a cron job or a monitoring plugin: 0 all clear,
 /// 2 alerts firing, 3 unknown (no data, or data too old to judge); 1 stays an error and 64 a usage error,

@@ -45,7 +45,7 @@ struct MakeWholeCommand: AsyncParsableCommand {
     var dryRun = false
 
     func validate() throws {
-        guard WebhookSender.webhookURL(url) != nil else { throw ValidationError("--url: expected an http or https URL, got \"\(url)\".") }
+        guard OutboundHTTP.absoluteURL(url) != nil else { throw ValidationError("--url: expected an http or https URL, got \"\(url)\".") }
         guard (1...10).contains(attempts) else { throw ValidationError("--attempts: expected 1 to 10, got \(attempts).") }
         guard let step = TimeStep(parsing: retryDelay), step.seconds <= 60 else {
             throw ValidationError("--retry-delay: expected a duration from 1s to 60s such as 1s, 5s, got \"\(retryDelay)\".")

@@ -92,7 +92,8 @@ struct QueryCommand: AsyncParsableCommand {
         if of == .charges { return try await runCharges() }
         let query = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
         let (output, zone) = try await exitingOnFailure { () async throws -> (QueryOutput, TimeZoneOffsets) in
-            (try await CountQuerying(store: try store.openStore()).events(query), try timeZone.zone(try policy.load()))
+            let answer = try await CountQuerying(store: try store.openStore()).events(query)
+            return (QueryOutput(query: query, answer: answer), try timeZone.zone(try policy.load()))
         }
         switch format {
         case .table: print(output.table(zone: zone), terminator: "")
@@ -115,7 +116,8 @@ struct QueryCommand: AsyncParsableCommand {
         let (output, zone) = try await exitingOnFailure { () async throws -> (ChargeCountOutput, TimeZoneOffsets) in
             let query = try makeChargeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
             let policy = try policy.load()
-            return (try await CountQuerying(store: try store.openStore()).charges(query, rule: policy.reconciliation), try timeZone.zone(policy))
+            let rows = try await CountQuerying(store: try store.openStore()).charges(query, rule: policy.reconciliation)
+            return (ChargeCountOutput(query: query, rows: rows), try timeZone.zone(policy))
         }
         switch format {
         case .table: print(output.table(zone: zone), terminator: "")

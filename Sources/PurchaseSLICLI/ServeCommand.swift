@@ -433,7 +433,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The alert notification settings of the environment and the options over those of the config file.
     private func resolveNotifications(_ server: inout ServerConfiguration, environment: [String: String]) throws {
         if let (text, name) = Self.setting(notify, "--notify", "PURCHASE_SLI_NOTIFY", environment) {
-            guard let url = WebhookSender.webhookURL(text) else {
+            guard let url = OutboundHTTP.absoluteURL(text) else {
                 throw CommandFailure(message: "\(name): expected an http or https URL, got \"\(text)\"")
             }
             server.notifyURL = url
@@ -453,7 +453,7 @@ struct ServeCommand: AsyncParsableCommand {
                 )
                 : (notifyFallback, "--notify-fallback")
             server.notifyFallbackURLs = try texts.map { text in
-                guard let url = WebhookSender.webhookURL(text) else {
+                guard let url = OutboundHTTP.absoluteURL(text) else {
                     throw CommandFailure(message: "\(name): expected an http or https URL, got \"\(text)\"")
                 }
                 return url
@@ -514,7 +514,7 @@ struct ServeCommand: AsyncParsableCommand {
             server.rolloutBaseline = text
         }
         if let (text, name) = Self.setting(rolloutNotify, "--rollout-notify", "PURCHASE_SLI_ROLLOUT_NOTIFY", environment) {
-            guard let url = WebhookSender.webhookURL(text) else {
+            guard let url = OutboundHTTP.absoluteURL(text) else {
                 throw CommandFailure(message: "\(name): expected an http or https URL, got \"\(text)\"")
             }
             server.rolloutNotifyURL = url

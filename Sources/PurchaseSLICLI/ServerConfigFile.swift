@@ -1,6 +1,7 @@
 import Foundation
 import PurchaseSLIApplication
 import PurchaseSLICore
+import PurchaseSLIOutbound
 import PurchaseSLIServer
 
 /// The `serve --config` file: a JSON object whose keys are server settings; an unknown key or a value of
@@ -93,7 +94,7 @@ struct ServerConfigFile {
         if let seconds = try whole("bodyTimeoutSeconds") { configuration.bodyTimeoutSeconds = Int64(seconds) }
         if let events = try whole("maximumEventsPerCommit") { configuration.maximumEventsPerCommit = events }
         if let text = try value("notify", as: String.self) {
-            guard let url = WebhookSender.webhookURL(text) else { throw invalid("notify") }
+            guard let url = OutboundHTTP.absoluteURL(text) else { throw invalid("notify") }
             configuration.notifyURL = url
         }
         if let text = try value("notifyFormat", as: String.self) {
@@ -102,7 +103,7 @@ struct ServerConfigFile {
         }
         if let texts = try value("notifyFallbacks", as: [String].self) {
             configuration.notifyFallbackURLs = try texts.enumerated().map { index, text in
-                guard let url = WebhookSender.webhookURL(text) else {
+                guard let url = OutboundHTTP.absoluteURL(text) else {
                     throw CommandFailure(message: "\(path): notifyFallbacks[\(index)] expects an http or https URL, got \"\(text)\"")
                 }
                 return url
@@ -133,7 +134,7 @@ struct ServerConfigFile {
         if let text = try value("rolloutCandidate", as: String.self) { configuration.rolloutCandidate = text == "auto" ? nil : text }
         if let text = try value("rolloutBaseline", as: String.self) { configuration.rolloutBaseline = text }
         if let text = try value("rolloutNotify", as: String.self) {
-            guard let url = WebhookSender.webhookURL(text) else { throw invalid("rolloutNotify") }
+            guard let url = OutboundHTTP.absoluteURL(text) else { throw invalid("rolloutNotify") }
             configuration.rolloutNotifyURL = url
         }
         if let text = try value("rolloutNotifyFormat", as: String.self) {

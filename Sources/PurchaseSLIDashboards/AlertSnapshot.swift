@@ -1,7 +1,7 @@
 public import PurchaseSLIAnalysis
 public import PurchaseSLIApplication
 import PurchaseSLICore
-public import PurchaseSLIRendering
+import PurchaseSLIRendering
 
 /// The alerts a page shows: those firing at its time, and every episode over its range (for the
 /// incident bands of its charts).

@@ -16,6 +16,12 @@ public struct OutboundHTTP: Sendable {
     /// When a call is tried again.
     public let retry: OutboundRetry
 
+    /// The URL in `text` when it is an absolute http or https URL with a host (one that has an
+    /// ``OutboundOrigin``), else nil: what a webhook, a callback or an API's base URL must be.
+    public static func absoluteURL(_ text: String) -> URL? {
+        URL(string: text).flatMap { OutboundOrigin($0) == nil ? nil : $0 }
+    }
+
     /// A client of the origin of `baseURL`.
     public init(peer: String, baseURL: URL, transport: any OutboundTransport, timeout: Duration, retry: OutboundRetry = .once) {
         self.peer = peer

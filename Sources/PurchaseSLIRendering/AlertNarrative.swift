@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
 import PurchaseSLICore
 
 /// The words of an alert, the same in every format: the evidence's own text (``AlertEvidence``) between

@@ -1,5 +1,6 @@
 import Foundation
 public import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
 public import PurchaseSLICore
 
 /// Alert reports as terminal text, Markdown, Slack mrkdwn, or Alertmanager v2 JSON.

@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
 public import PurchaseSLICore
 
 /// Renders query rows as a table, JSON or CSV.
@@ -24,6 +25,14 @@ public struct QueryOutput: Sendable {
         hasCounters = !query.groupsByResult
         self.rows = rows.map {
             Row(timeSeconds: $0.timeSeconds, key: $0.key, count: $0.counts.total, counts: query.groupsByResult ? nil : $0.counts)
+        }
+    }
+
+    /// Output for what ``CountQuerying`` answered to `query`.
+    public init(query: CountQuery, answer: CountAnswer) {
+        switch answer {
+        case .outcomes(let rows): self.init(query: query, rows: rows)
+        case .errors(let rows): self.init(query: query, errorRows: rows)
         }
     }
 

@@ -47,7 +47,7 @@ struct QueryController {
         query.maximumRows = maximumRows
         let output: QueryOutput
         do {
-            output = try await CountQuerying(store: store).events(query)
+            output = QueryOutput(query: query, answer: try await CountQuerying(store: store).events(query))
         } catch let error as StorageError where error.isInvalidQuery {
             throw IngestError.badRequest(error.description)
         }
@@ -73,7 +73,7 @@ struct QueryController {
         } catch {
             throw IngestError.badRequest(error.message)
         }
-        let output = try await CountQuerying(store: store).charges(query, rule: reconciliation)
+        let output = ChargeCountOutput(query: query, rows: try await CountQuerying(store: store).charges(query, rule: reconciliation))
         guard output.rows.count <= maximumRows else {
             throw IngestError.badRequest(
                 "the answer has \(output.rows.count) rows, more than \(maximumRows); narrow it with a larger step, fewer by dimensions or a where")

@@ -21,15 +21,21 @@ import Testing
 
     @Test func outcomeCountsPerProduct() async throws {
         let query = CountQuery(fromSeconds: start, toSeconds: start + 3600, groupBy: [.productID])
-        let csv = try await CountQuerying(store: try store()).events(query).csv.split(separator: "\n")
-        #expect(csv.count == 3, "\(csv)")
-        let time = RFC3339.format(seconds: start)
-        #expect(csv[1].hasPrefix("\(time),coins_100,4,") && csv[2].hasPrefix("\(time),premium,2,"), "\(csv)")
+        guard case .outcomes(let rows) = try await CountQuerying(store: try store()).events(query) else {
+            Issue.record("a query about outcomes answered with error descriptions")
+            return
+        }
+        #expect(rows.map(\.key) == [["coins_100"], ["premium"]], "\(rows)")
+        #expect(rows.map(\.counts.total) == [4, 2] && rows.map(\.counts.success) == [2, 2], "\(rows)")
+        #expect(rows.allSatisfy { $0.timeSeconds == nil }, "no step: one row per group over the range")
     }
 
     @Test func groupedByErrorDescriptionItCountsTheEventsThatCarriedEach() async throws {
         let query = CountQuery(fromSeconds: start, toSeconds: start + 3600, groupBy: [.errorDescription])
-        let csv = try await CountQuerying(store: try store()).events(query).csv
-        #expect(csv == "time,errorDescription,count\n\(RFC3339.format(seconds: start)),verification failed: 503,2\n", "\(csv)")
+        guard case .errors(let rows) = try await CountQuerying(store: try store()).events(query) else {
+            Issue.record("a query by error description answered with outcome counts")
+            return
+        }
+        #expect(rows == [ErrorCountRow(timeSeconds: nil, key: ["verification failed: 503"], events: 2)], "\(rows)")
     }
 }

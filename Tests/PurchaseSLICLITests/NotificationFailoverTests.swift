@@ -5,6 +5,7 @@ import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIOutbound
 import PurchaseSLIRendering
+import PurchaseSLIServer
 import PurchaseSLITestSupport
 import Testing
 

@@ -159,7 +159,8 @@ extension AlertNotifierTests {
         let events = (0..<240).flatMap { minute in
             (0..<20).flatMap { index in
                 let failing = (120..<150).contains(minute) && index % 2 == 0
-                return [("com.example.premium", failing), ("com.example.coins", false)].map { app, fails in
+                let apps: [(app: String, fails: Bool)] = [("com.example.premium", failing), ("com.example.coins", false)]
+                return apps.map { app, fails in
                     PurchaseEvent(
                         eventID: "\(app)-\(minute)-\(index)", timestampMillis: (tenOClock + Int64(minute) * 60 + Int64(index)) * 1000,
                         productID: "coins_100", actionType: .purchase, resultType: fails ? .failure : .success, app: app)

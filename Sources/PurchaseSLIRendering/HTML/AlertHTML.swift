@@ -1,4 +1,5 @@
 import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
 public import PurchaseSLICore
 
 extension AlertOutput {

@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 public import PurchaseSLICore
 
 /// A whole self-contained page: one inline stylesheet allowed by its hash in a strict
@@ -33,7 +35,7 @@ public struct HTMLDocument: Sendable {
 
     /// The policy: nothing may load or run but the page's own stylesheet, and images from `data:`.
     static let contentSecurityPolicy =
-        "default-src 'none'; style-src 'sha256-\(SHA256.base64Digest(Stylesheet.css))'; "
+        "default-src 'none'; style-src 'sha256-\(Data(SHA256.hash(data: Array(Stylesheet.css.utf8))).base64EncodedString())'; "
         + "img-src data:; base-uri 'none'; form-action 'none'"
 
     /// The meta refresh element, or nothing.

@@ -1,3 +1,4 @@
+import Crypto
 public import PurchaseSLIAnalysis
 
 extension AlertFinding.Identity {
@@ -6,7 +7,7 @@ extension AlertFinding.Identity {
     /// anchor on every page and in every notification.
     public var anchor: String {
         let labels = self.labels.pairs.map { "\($0.0)=\($0.1)" }.joined(separator: "\u{1F}")
-        let digest = SHA256.digest(Array("\(kind.rawValue)\u{1E}\(labels)".utf8)).prefix(6)
+        let digest = SHA256.hash(data: Array("\(kind.rawValue)\u{1E}\(labels)".utf8)).prefix(6)
         return "alert-\(kind.rawValue)-"
             + digest.map { byte in
                 let hex = String(byte, radix: 16)

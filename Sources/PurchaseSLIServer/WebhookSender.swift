@@ -1,7 +1,8 @@
 public import Foundation
+public import PurchaseSLIApplication
 public import PurchaseSLICore
 public import PurchaseSLIOutbound
-public import PurchaseSLIRendering
+import PurchaseSLIRendering
 
 /// Posts alert reports to an Alertmanager or a Slack-compatible incoming webhook, as JSON over HTTP.
 public struct WebhookSender: AlertNotificationSender {
@@ -27,14 +28,6 @@ public struct WebhookSender: AlertNotificationSender {
         self.zone = zone
         self.heartbeat = format == .alertmanager ? heartbeat : nil
         self.transport = transport
-    }
-
-    /// The URL in `text` when it is an absolute http or https URL with a host, else nil.
-    public static func webhookURL(_ text: String) -> URL? {
-        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
-            url.host?.isEmpty == false
-        else { return nil }
-        return url
     }
 
     /// Whether firing alerts are re-sent at every evaluation (Alertmanager) or sent once (Slack).
