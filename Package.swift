@@ -105,8 +105,9 @@ let package = Package(
         .target(
             name: "PurchaseSLIApplication",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIOutbound",
+                "PurchaseSLICore", "PurchaseSLIStorage", postgresStore, "PurchaseSLIAnalysis", "PurchaseSLIOutbound",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -152,12 +153,11 @@ let package = Package(
         .target(
             name: "PurchaseSLICLI",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLIStorage", postgresStore, "PurchaseSLISimulation",
-                "PurchaseSLIRendering", "PurchaseSLIServer", "PurchaseSLIAnalysis", "PurchaseSLIApplication", "PurchaseSLIDashboards",
-                "PurchaseSLIStores", "PurchaseSLIOutbound",
+                "PurchaseSLICore", "PurchaseSLIGzip", "PurchaseSLIDecoding", "PurchaseSLISimulation", "PurchaseSLIRendering",
+                "PurchaseSLIServer", "PurchaseSLIAnalysis", "PurchaseSLIApplication", "PurchaseSLIDashboards", "PurchaseSLIStores",
+                "PurchaseSLIOutbound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,8 +1,9 @@
 public import Foundation
+public import PurchaseSLICore
 
 /// Why alert notifications did not reach their receiver: it answered with a status other than 2xx, or it
 /// could not be reached at all.
-public struct NotificationError: Error, CustomStringConvertible, Sendable {
+public struct NotificationError: UserFacingError, Sendable {
     private enum Kind: Sendable {
         case refused(status: Int, answer: String)
         case unreachable(reason: String)

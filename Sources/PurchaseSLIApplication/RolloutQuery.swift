@@ -6,7 +6,7 @@ public import PurchaseSLIStorage
 /// Reads what a rollout comparison needs from a store: which versions, since when, and their counts.
 public struct RolloutQuery: Sendable {
     /// A rollout that cannot be compared, with the reason.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    public struct Failure: UserFacingError, Sendable {
         /// What is missing.
         public let description: String
     }

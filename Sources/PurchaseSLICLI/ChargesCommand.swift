@@ -5,7 +5,6 @@ import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIRendering
-import PurchaseSLIStorage
 
 /// `purchase-sli charges`: the stores' charges, listed (the default) or written off.
 struct ChargesCommand: ParsableCommand {

@@ -5,7 +5,6 @@ import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIRendering
-import PurchaseSLIStorage
 
 /// `purchase-sli demo`: the sample logs, end to end, for a newcomer.
 struct DemoCommand: AsyncParsableCommand {
@@ -36,7 +35,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var timeZone: TimeZoneOption
 
     func validate() throws {
-        if DatabaseAddress.isPostgres(db) {
+        if StoreLocation.namesPostgres(db) {
             throw ValidationError("--db: demo makes a SQLite file of its own (replaced on each run); give it a path, not a PostgreSQL URL")
         }
     }
@@ -69,11 +68,15 @@ struct DemoCommand: AsyncParsableCommand {
             let zone = try timeZone.zone(policy)
             let now = Int64(Date().timeIntervalSince1970)
             // The end of the hour of the newest event is the sample logs' "now", whatever the clock says.
-            let days = try await store.counts(CountQuery(fromSeconds: 0, toSeconds: Self.farFuture, step: TimeStep(seconds: 86_400)))
+            func outcomes(_ query: CountQuery) async throws -> [CountRow] {
+                guard case .outcomes(let rows) = try await CountQuerying(store: store).events(query) else { return [] }
+                return rows
+            }
+            let days = try await outcomes(CountQuery(fromSeconds: 0, toSeconds: Self.farFuture, step: TimeStep(seconds: 86_400)))
             guard let lastDay = days.last(where: { !$0.counts.isEmpty })?.timeSeconds, let first = days.first?.timeSeconds else {
                 throw CommandFailure(message: "the sample files held no event")
             }
-            let hours = try await store.counts(CountQuery(fromSeconds: lastDay, toSeconds: lastDay + 86_400, step: TimeStep(seconds: 3600)))
+            let hours = try await outcomes(CountQuery(fromSeconds: lastDay, toSeconds: lastDay + 86_400, step: TimeStep(seconds: 3600)))
             let at = (hours.last(where: { !$0.counts.isEmpty })?.timeSeconds ?? lastDay) + 3600
             // Backtest from a day after the first event, when the rules have data for their windows; the
             // incidents' records are kept as `serve` would have kept them, for the pages and the review to read.

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDecoding
 import PurchaseSLIRendering
-import PurchaseSLIStorage
 
 /// `purchase-sli ingest`: counts the events of files into the store.
 struct IngestCommand: AsyncParsableCommand {
@@ -105,9 +105,8 @@ struct IngestCommand: AsyncParsableCommand {
         } catch {
             failure = error
         }
-        let outcome = try await writer.finish()
+        let outcome = try await writer.finish(pruningAt: nowMillis)
         try rejectReport?.close()
-        try await store.prune(nowMillis: nowMillis)
         let seconds = Date().timeIntervalSince(started)
         print(IngestSummary(outcome: outcome, rejected: rejectedCount, warnings: warningCount, ignored: ignoredCount, seconds: seconds).text)
         if let failure { throw failure }

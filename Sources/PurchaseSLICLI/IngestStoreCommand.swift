@@ -3,7 +3,6 @@ import Foundation
 import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
-import PurchaseSLIStorage
 import PurchaseSLIStores
 
 /// `purchase-sli ingest-store`: stores the stores' notifications from files, verified as `serve` does.

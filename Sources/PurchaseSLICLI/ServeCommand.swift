@@ -7,7 +7,6 @@ import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIOutbound
 import PurchaseSLIServer
-import PurchaseSLIStorage
 
 /// `purchase-sli serve`: the HTTP ingestion service.
 struct ServeCommand: AsyncParsableCommand {
@@ -197,7 +196,7 @@ struct ServeCommand: AsyncParsableCommand {
         let arenas = ProcessMemory.limitArenas(environment: environment)
         let settings: (server: ServerConfiguration, db: StoreLocation, warnings: [String])
         let logLevel: Logger.Level
-        let store: any PurchaseStore
+        let store: OpenedStore
         let logger: Logger
         let controls: [any StoreReleaseControl]
         // Every outbound call (notifications, the stores' APIs): run as the first service of the group, so

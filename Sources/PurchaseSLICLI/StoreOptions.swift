@@ -7,11 +7,6 @@ import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIServer
-import PurchaseSLIStorage
-
-#if PostgreSQL
-import PurchaseSLIPostgres
-#endif
 
 /// The `--db` option shared by every command that opens the store.
 struct StoreOptions: ParsableArguments {
@@ -28,9 +23,14 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Where the store is: `--db`, else `PURCHASE_SLI_DB`, else `purchase-sli.sqlite`.
+    /// - Throws: `ValidationError` for a malformed URL; ``StoreLocation/Failure`` for one this build cannot open.
     func location() throws -> StoreLocation {
-        if let db { return try StoreLocation(db, source: "--db") }
-        return try StoreLocation(ProcessInfo.processInfo.environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite", source: "PURCHASE_SLI_DB")
+        do {
+            if let db { return try StoreLocation(db, source: "--db") }
+            return try StoreLocation(ProcessInfo.processInfo.environment["PURCHASE_SLI_DB"] ?? "purchase-sli.sqlite", source: "PURCHASE_SLI_DB")
+        } catch let failure as StoreLocation.Failure where failure.isMalformed {
+            throw ValidationError(failure.description)
+        }
     }
 
     /// What named the store: the option, the environment variable, or the default.
@@ -42,7 +42,7 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store to read, or change, what it holds, turning a storage error into a one-line command
     /// failure. A SQLite file that does not exist is refused, never created: a mistyped path would read as
     /// a store without events, and a store without events as all clear.
-    func openStore(configuration: StoreConfiguration = .default) async throws -> any PurchaseStore {
+    func openStore(configuration: StoreConfiguration = .default) async throws -> OpenedStore {
         let location = try location()
         if let path = location.filePath, !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure(
@@ -55,98 +55,21 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store to write events, notifications or windows into, creating a SQLite file that does not
     /// exist yet.
-    func openOrCreateStore(configuration: StoreConfiguration = .default) async throws -> any PurchaseStore {
+    func openOrCreateStore(configuration: StoreConfiguration = .default) async throws -> OpenedStore {
         try await location().open(configuration: configuration)
     }
 }
 
-/// Where the store is: a SQLite file or a PostgreSQL database. Its description never shows a password.
-enum StoreLocation: CustomStringConvertible {
-    case sqlite(path: String)
-    #if PostgreSQL
-    case postgres(PostgresURL)
-    #endif
-
-    /// What a build without the PostgreSQL trait says of a `postgres://` URL.
-    static let postgresNotBuilt =
-        "this purchase-sli was built without PostgreSQL support; build it with "
-        + "`swift build -c release --traits PostgreSQL` (docs/postgresql.md)"
-
-    /// Parses `--db`, `PURCHASE_SLI_DB` or the like, which `source` names in errors: a `postgres://` URL,
-    /// else a file path.
-    /// - Throws: `ValidationError` for a URL that does not parse (its password left out); a
-    ///   ``CommandFailure`` for any URL when the PostgreSQL store was not built.
-    init(_ text: String, source: String) throws {
-        guard DatabaseAddress.isPostgres(text) else {
-            self = .sqlite(path: text)
-            return
-        }
-        #if PostgreSQL
-        do {
-            self = .postgres(try PostgresURL(text))
-        } catch let error as PostgresURLError {
-            throw ValidationError("\(source): \(error)")
-        }
-        #else
-        throw CommandFailure(message: "\(source) names a PostgreSQL database, but \(Self.postgresNotBuilt)")
-        #endif
-    }
-
-    /// Opens the store, turning a storage error into a one-line command failure. PostgreSQL's driver logs
-    /// to `postgresLogger` (warnings and above unless given).
-    func open(configuration: StoreConfiguration, postgresLogger: Logger? = nil) async throws -> any PurchaseStore {
-        do {
-            switch self {
-            case .sqlite(let path): return try SQLiteBucketStore(path: path, configuration: configuration)
-            #if PostgreSQL
-            case .postgres(let url):
-                return try await PostgresBucketStore(
-                    url: url, configuration: configuration, logger: postgresLogger ?? PostgresBucketStore.quietLogger)
-            #endif
-            }
-        } catch let error as StorageError {
-            throw CommandFailure(message: error.description)
-        }
-    }
-
-    /// Which node of those sharing the store speaks for them: a PostgreSQL database's leader lease, or
-    /// this node alone for a SQLite file.
-    func leadership(logger: Logger) -> any StoreLeadership {
-        switch self {
-        case .sqlite: SoleLeadership()
-        #if PostgreSQL
-        case .postgres(let url): PostgresLeaderLease(url: url, logger: logger)
-        #endif
-        }
-    }
-
-    /// The SQLite file: what `/metrics` measures and the `--db` of the commands alert text and pages
-    /// suggest. Nil for a PostgreSQL database, whose password belongs in no text: those commands then
-    /// read `PURCHASE_SLI_DB`.
-    var filePath: String? {
-        if case .sqlite(let path) = self { return path }
-        return nil
-    }
-
-    var description: String {
-        switch self {
-        case .sqlite(let path): path
-        #if PostgreSQL
-        case .postgres(let url): url.description
-        #endif
-        }
-    }
-}
-
 /// An error that stops a command with a one-line message and exit code 1.
-struct CommandFailure: Error, CustomStringConvertible {
+struct CommandFailure: UserFacingError {
     let message: String
     var description: String { message }
 }
 
-/// Runs a command's work, turning a ``CommandFailure``, a storage error or an undelivered notification into
-/// `error: …` on standard error and exit code 1 (ArgumentParser would print usage for them). The async
-/// overload of the same name is what `try await exitingOnFailure { … }` picks.
+/// Runs a command's work, turning a ``PurchaseSLICore/UserFacingError`` (a ``CommandFailure``, a storage
+/// error, an undelivered notification, a store this build cannot open) into `error: …` on standard error
+/// and exit code 1 (ArgumentParser would print usage for them). The async overload of the same name is
+/// what `try await exitingOnFailure { … }` picks.
 func exitingOnFailure<Result>(_ work: () throws -> Result) throws -> Result {
     do {
         return try work()
@@ -166,14 +89,8 @@ func exitingOnFailure<Result>(_ work: () async throws -> Result) async throws ->
 
 /// Prints a failure that stops a command and returns exit code 1 in its place; any other error as it is.
 private func exitCode(for error: any Error) -> any Error {
-    switch error {
-    case let failure as CommandFailure: printError("error: \(failure.message)")
-    case let error as StorageError: printError("error: \(error)")
-    case let error as NotificationError: printError("error: \(error)")
-    case let failure as DashboardFiles.Failure: printError("error: \(failure)")
-    case let failure as RolloutQuery.Failure: printError("error: \(failure)")
-    default: return error
-    }
+    guard let failure = error as? any UserFacingError else { return error }
+    printError("error: \(failure)")
     return ExitCode.failure
 }
 

@@ -1,11 +1,12 @@
 import Foundation
 import PurchaseSLIAnalysis
+public import PurchaseSLICore
 import PurchaseSLIRendering
 
 /// Reading dashboard definitions from a directory and writing rendered pages to one.
 public enum DashboardFiles {
     /// A directory or file that cannot be read or written, or a definition that is wrong, with the path.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    public struct Failure: UserFacingError, Sendable {
         /// What went wrong, naming the file.
         public let description: String
     }

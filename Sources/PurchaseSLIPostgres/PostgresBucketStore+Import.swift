@@ -1,7 +1,7 @@
 #if PostgreSQL
 import Logging
 import PostgresNIO
-import PurchaseSLICore
+public import PurchaseSLICore
 public import PurchaseSLIStorage
 
 extension PostgresBucketStore {
@@ -15,7 +15,7 @@ extension PostgresBucketStore {
     }
 
     /// The refusal to copy into a database that already holds events.
-    public struct ImportRefused: Error, CustomStringConvertible {
+    public struct ImportRefused: UserFacingError {
         /// Why.
         public let description: String
     }

@@ -1,7 +1,7 @@
 #if PostgreSQL
 public import Logging
 import PostgresNIO
-import PurchaseSLICore
+public import PurchaseSLICore
 public import PurchaseSLIStorage
 import Synchronization
 

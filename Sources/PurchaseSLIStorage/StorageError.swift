@@ -1,7 +1,7 @@
-import PurchaseSLICore
+public import PurchaseSLICore
 
 /// A problem with the database itself (not with one event): it stops the run.
-public struct StorageError: Error, Sendable, CustomStringConvertible {
+public struct StorageError: UserFacingError, Sendable {
     private enum Kind: Sendable {
         case foreignDatabase(path: String, detail: String)
         case newerSchema(path: String, unknownMigrations: [String])

@@ -1,5 +1,3 @@
-import PurchaseSLICore
-
 /// Limits and retention of a bucket store.
 public struct StoreConfiguration: Sendable, Hashable {
     /// Distinct values admitted per dimension per UTC day; later values count under `__other__`.

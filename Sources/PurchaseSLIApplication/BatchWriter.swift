@@ -1,6 +1,6 @@
 import AsyncAlgorithms
-import PurchaseSLICore
-import PurchaseSLIStorage
+public import PurchaseSLICore
+public import PurchaseSLIStorage
 import Synchronization
 
 /// Records batches while the next ones are parsed: a pipeline of three stages, the caller parsing, a task
@@ -9,15 +9,17 @@ import Synchronization
 /// series), and three stages keep both cores busy either way. Each stage hands on through an
 /// `AsyncChannel`, whose sender waits until the next stage takes the batch: at most one batch waits
 /// before each stage, which bounds memory.
-final class BatchWriter: Sendable {
+public final class BatchWriter: Sendable {
     private let parsed = AsyncChannel<[PurchaseEvent]>()
     private let prepared = AsyncChannel<PreparedEvents>()
     private let failure = FirstFailure()
     private let preparer: Task<Void, Never>
     private let writer: Task<RecordOutcome, Never>
+    private let store: any BucketStore
 
     /// Starts the preparing and recording stages for `store`.
-    init(store: any BucketStore, receivedAtMillis: Int64) {
+    public init(store: any BucketStore, receivedAtMillis: Int64) {
+        self.store = store
         let (parsed, prepared, failure) = (parsed, prepared, failure)
         preparer = Task {
             for await batch in parsed { await prepared.send(PreparedEvents(batch)) }
@@ -40,17 +42,19 @@ final class BatchWriter: Sendable {
     }
 
     /// Hands a batch on, waiting while the next stage is busy. Throws the writer's error, if it failed.
-    func submit(_ batch: [PurchaseEvent]) async throws {
+    public func submit(_ batch: [PurchaseEvent]) async throws {
         await parsed.send(batch)
         if let failure = failure.error { throw failure }
     }
 
-    /// Waits until every batch handed on is recorded and returns what they counted.
-    func finish() async throws -> RecordOutcome {
+    /// Waits until every batch handed on is recorded, then has the store drop what its retention no
+    /// longer keeps as of `nowMillis`, and returns what the batches counted.
+    public func finish(pruningAt nowMillis: Int64) async throws -> RecordOutcome {
         parsed.finish()
         await preparer.value
         let outcome = await writer.value
         if let failure = failure.error { throw failure }
+        try await store.prune(nowMillis: nowMillis)
         return outcome
     }
 }
