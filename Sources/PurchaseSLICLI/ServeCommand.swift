@@ -210,8 +210,8 @@ struct ServeCommand: AsyncParsableCommand {
             var storeConfiguration = try retention.configuration()
             storeConfiguration.fsyncEachCommit = true
             store = try await settings.db.open(configuration: storeConfiguration, postgresLogger: logger)
-        } catch let failure as CommandFailure {
-            printError("error: \(failure.message)")
+        } catch let failure as any UserFacingError {
+            printError("error: \(failure)")
             throw ExitCode.failure
         }
         for warning in settings.warnings { logger.warning("\(warning)") }
@@ -315,16 +315,11 @@ struct ServeCommand: AsyncParsableCommand {
                 message: "latenessLimit (\(TimeStep(seconds: lateness))) must not exceed --dedup-horizon "
                     + "(\(TimeStep(seconds: horizon))): an event re-sent after its eventID is forgotten would count twice")
         }
-        let database: StoreLocation
-        do {
-            let (text, source) =
-                if let db { (db, "--db") } else if let db = environment["PURCHASE_SLI_DB"] {
-                    (db, "PURCHASE_SLI_DB")
-                } else if let db = try file?.database() { (db, "the config file's db") } else { ("purchase-sli.sqlite", "--db") }
-            database = try StoreLocation(text, source: source)
-        } catch let error as ValidationError {
-            throw CommandFailure(message: error.message)
-        }
+        let (text, source) =
+            if let db { (db, "--db") } else if let db = environment["PURCHASE_SLI_DB"] {
+                (db, "PURCHASE_SLI_DB")
+            } else if let db = try file?.database() { (db, "the config file's db") } else { ("purchase-sli.sqlite", "--db") }
+        let database = try StoreLocation(text, source: source)
         return (server, database, ineffectiveSettings(server, environment))
     }
 
