@@ -7,6 +7,7 @@ import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLIOutbound
 import PurchaseSLIServer
+import ServiceLifecycle
 
 /// `purchase-sli serve`: the HTTP ingestion service.
 struct ServeCommand: AsyncParsableCommand {
@@ -196,7 +197,7 @@ struct ServeCommand: AsyncParsableCommand {
         let arenas = ProcessMemory.limitArenas(environment: environment)
         let settings: (server: ServerConfiguration, db: StoreLocation, warnings: [String])
         let logLevel: Logger.Level
-        let store: OpenedStore
+        let served: ServedStore
         let logger: Logger
         let controls: [any StoreReleaseControl]
         // Every outbound call (notifications, the stores' APIs): run as the first service of the group, so
@@ -209,7 +210,7 @@ struct ServeCommand: AsyncParsableCommand {
             controls = try await RolloutActionOptions.controls(settings.server.rolloutActions, transport: outbound)
             var storeConfiguration = try retention.configuration()
             storeConfiguration.fsyncEachCommit = true
-            store = try await settings.db.open(configuration: storeConfiguration, postgresLogger: logger)
+            served = try await settings.db.openServed(configuration: storeConfiguration, postgresLogger: logger)
         } catch let failure as any UserFacingError {
             printError("error: \(failure)")
             throw ExitCode.failure
@@ -243,12 +244,20 @@ struct ServeCommand: AsyncParsableCommand {
             ])
         let leadership = settings.db.leadership(logger: logger)
         let app = buildApplication(
-            configuration: server, store: store, databasePath: settings.db.filePath, leadership: leadership, rolloutControls: controls,
-            outbound: outbound, logger: logger)
+            configuration: server, store: served.store, databasePath: settings.db.filePath, leadership: leadership,
+            rolloutControls: controls, outbound: outbound, logger: logger)
+        // One group: the store's client first, so that it stops last, after the application's graceful
+        // shutdown has committed what was acknowledged; the application once the store is migrated.
+        let group = ServiceGroup(
+            configuration: .init(services: served.services(around: app), gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
-            try await app.runService()
+            try await group.run()
         } catch {
             await leadership.release()
+            if let failure = error as? any UserFacingError {
+                printError("error: \(failure)")
+                throw ExitCode.failure
+            }
             guard let message = ListenFailure.message(for: error, host: server.host, port: server.port) else { throw error }
             printError("error: \(message)")
             throw ExitCode.failure

@@ -3,6 +3,7 @@ public import Logging
 import PostgresNIO
 public import PurchaseSLICore
 public import PurchaseSLIStorage
+public import ServiceLifecycle
 import Synchronization
 
 /// The shared store: time buckets in a PostgreSQL database that several `serve` nodes write at once.
@@ -25,18 +26,48 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
     /// adds what it learned once it committed (two at once each learn the same facts; the admission lock
     /// in the database keeps the caps).
     let writer = Mutex(WriterCache())
-    private let runTask: Task<Void, Never>
+    /// The task that runs the client, when the store runs it itself; nil when a ServiceGroup runs it
+    /// (``clientService``).
+    private let runTask: Task<Void, Never>?
 
-    /// Connects to the database at `url` and brings its schema up to date.
+    /// Connects to the database at `url` and brings its schema up to date, running its client in a task of
+    /// its own until the store is released: for a command or a test, which has no ServiceGroup.
     /// - Parameters:
     ///   - timeout: how long each call may wait for the database (connecting included).
     ///   - maximumConnections: the pool's size.
     /// - Throws: ``PurchaseSLIStorage/StorageError`` when the database cannot be reached, holds other
     ///   tables, or was migrated by a newer version.
-    public init(
+    public convenience init(
         url: PostgresURL, configuration: StoreConfiguration = .default, timeout: Duration = .seconds(10), maximumConnections: Int = 8,
         logger: Logger = PostgresBucketStore.quietLogger
     ) async throws {
+        self.init(
+            url: url, configuration: configuration, timeout: timeout, maximumConnections: maximumConnections, logger: logger,
+            runsItsClient: true)
+        do {
+            try await prepare()
+        } catch {
+            runTask?.cancel()
+            throw error
+        }
+    }
+
+    /// A store whose client runs as a service of a ServiceGroup (``clientService``), started before the
+    /// services that call through it and shut down after them: `serve`'s. Nothing is asked of the
+    /// database until the group runs; ``prepare()`` then brings the schema up to date, before any other
+    /// call.
+    public convenience init(
+        servedURL url: PostgresURL, configuration: StoreConfiguration = .default, timeout: Duration = .seconds(10), maximumConnections: Int = 8,
+        logger: Logger = PostgresBucketStore.quietLogger
+    ) {
+        self.init(
+            url: url, configuration: configuration, timeout: timeout, maximumConnections: maximumConnections, logger: logger,
+            runsItsClient: false)
+    }
+
+    private init(
+        url: PostgresURL, configuration: StoreConfiguration, timeout: Duration, maximumConnections: Int, logger: Logger, runsItsClient: Bool
+    ) {
         self.url = url
         self.configuration = configuration
         self.timeout = timeout
@@ -44,26 +75,34 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
         var clientConfiguration = url.clientConfiguration()
         clientConfiguration.options.maximumConnections = maximumConnections
         clientConfiguration.options.connectTimeout = timeout
-        let group = PostgresClient.defaultEventLoopGroup
-        client = PostgresClient(configuration: clientConfiguration, eventLoopGroup: group)
-        let client = client
-        runTask = Task { await client.run() }
+        let client = PostgresClient(configuration: clientConfiguration, eventLoopGroup: PostgresClient.defaultEventLoopGroup)
+        self.client = client
+        runTask = runsItsClient ? Task { await client.run() } : nil
+    }
+
+    /// The service that runs the client of a store made with `init(servedURL:…)`: to go into the
+    /// ServiceGroup before every service that calls the store, so that it is shut down after them.
+    public var clientService: any Service { client }
+
+    /// Brings the database's schema up to date (under an advisory lock, so that nodes starting at once
+    /// migrate it once), waiting at most three timeouts for it.
+    /// - Throws: ``PurchaseSLIStorage/StorageError`` when the database cannot be reached, holds other
+    ///   tables, or was migrated by a newer version.
+    public func prepare() async throws {
+        let (client, logger, location) = (client, logger, url.description)
         do {
-            let location = url.description
             try await withDeadline(timeout * 3) {
                 try await client.withConnection { try await PostgresSchema.migrate($0, location: location, logger: logger) }
             }
         } catch let error as StorageError {
-            runTask.cancel()
             throw error
         } catch {
-            runTask.cancel()
-            throw StorageError.cannotOpen(path: url.description, detail: PostgresFailure.describe(error))
+            throw StorageError.cannotOpen(path: location, detail: PostgresFailure.describe(error))
         }
     }
 
     deinit {
-        runTask.cancel()
+        runTask?.cancel()
     }
 
     /// The default logger: warnings and errors only.
