@@ -27,7 +27,7 @@ public enum StoreLocation: CustomStringConvertible, Sendable {
     }
 
     /// What a build without the PostgreSQL trait says of a `postgres://` URL.
-    public static let postgresNotBuilt =
+    private static let postgresNotBuilt =
         "this purchase-sli was built without PostgreSQL support; build it with "
         + "`swift build -c release --traits PostgreSQL` (docs/postgresql.md)"
 

@@ -39,9 +39,9 @@ struct StoreOptions: ParsableArguments {
         return ProcessInfo.processInfo.environment["PURCHASE_SLI_DB"] == nil ? "the default --db" : "PURCHASE_SLI_DB"
     }
 
-    /// Opens the store to read, or change, what it holds, turning a storage error into a one-line command
-    /// failure. A SQLite file that does not exist is refused, never created: a mistyped path would read as
-    /// a store without events, and a store without events as all clear.
+    /// Opens the store to read, or change, what it holds (a storage error is a ``PurchaseSLICore/UserFacingError``:
+    /// the command stops with its one line). A SQLite file that does not exist is refused, never created: a
+    /// mistyped path would read as a store without events, and a store without events as all clear.
     func openStore(configuration: StoreConfiguration = .default) async throws -> OpenedStore {
         let location = try location()
         if let path = location.filePath, !FileManager.default.fileExists(atPath: path) {
