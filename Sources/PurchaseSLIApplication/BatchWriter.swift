@@ -13,6 +13,7 @@ public final class BatchWriter: Sendable {
     private let parsed = AsyncChannel<[PurchaseEvent]>()
     private let prepared = AsyncChannel<PreparedEvents>()
     private let failure = FirstFailure()
+    private let recorded = RecordedBatches()
     private let preparer: Task<Void, Never>
     private let writer: Task<RecordOutcome, Never>
     private let store: any BucketStore
@@ -20,7 +21,7 @@ public final class BatchWriter: Sendable {
     /// Starts the preparing and recording stages for `store`.
     public init(store: any BucketStore, receivedAtMillis: Int64) {
         self.store = store
-        let (parsed, prepared, failure) = (parsed, prepared, failure)
+        let (parsed, prepared, failure, recorded) = (parsed, prepared, failure, recorded)
         preparer = Task {
             for await batch in parsed { await prepared.send(PreparedEvents(batch)) }
             prepared.finish()
@@ -30,6 +31,7 @@ public final class BatchWriter: Sendable {
             for await batch in prepared {
                 do {
                     outcome.merge(try await store.record([batch], receivedAtMillis: receivedAtMillis))
+                    recorded.keep(batch)
                 } catch {
                     // Nothing more is recorded: both stages stop, and so does every waiting sender.
                     failure.keep(error)
@@ -44,6 +46,7 @@ public final class BatchWriter: Sendable {
     /// Hands a batch on, waiting while the next stage is busy. Throws the writer's error, if it failed.
     public func submit(_ batch: [PurchaseEvent]) async throws {
         await parsed.send(batch)
+        recorded.freeAll()
         if let failure = failure.error { throw failure }
     }
 
@@ -68,4 +71,22 @@ private final class FirstFailure: Sendable {
 
     /// The error kept, if any.
     var error: (any Error)? { first.withLock { $0 } }
+}
+
+/// Batches recorded, handed back so that the submitting task frees them: their strings were allocated
+/// while parsing, and malloc frees memory of its own thread's arena faster than another's.
+private final class RecordedBatches: Sendable {
+    private let batches = Mutex<[PreparedEvents]>([])
+
+    /// Keeps a recorded batch until the next ``freeAll()``.
+    func keep(_ batch: PreparedEvents) { batches.withLock { $0.append(batch) } }
+
+    /// Frees the batches kept, in the caller.
+    func freeAll() {
+        let taken = batches.withLock { batches in
+            defer { batches.removeAll() }
+            return batches
+        }
+        _ = consume taken
+    }
 }

@@ -1,3 +1,4 @@
+import NIOCore
 import NIOPosix
 
 /// Runs CPU-heavy work (an evaluation round, a page render, the grouping of a large answer) with
@@ -32,5 +33,25 @@ final class ComputeExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         pool.submit { _ in job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// Runs `work` with one event loop's thread as its task executor, so that every step of it runs on that
+/// one thread: what it allocates is freed on the thread that allocated it, which malloc does fastest.
+public func onOneThread<Value: Sendable>(_ work: () async throws -> Value) async throws -> Value {
+    try await withTaskExecutorPreference(EventLoopExecutor(loop: MultiThreadedEventLoopGroup.singleton.next())) { try await work() }
+}
+
+/// A task executor over one event loop.
+private final class EventLoopExecutor: TaskExecutor {
+    private let loop: any EventLoop
+
+    init(loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

@@ -79,26 +79,28 @@ struct IngestCommand: AsyncParsableCommand {
         let writer = BatchWriter(store: store, receivedAtMillis: nowMillis)
         var failure: (any Error)?
         do {
-            for file in files {
-                ignoredCount += try await ingester.ingest(path: file, submit: writer.submit) { name, reject in
-                    if reject.kept { warningCount += 1 } else { rejectedCount += 1 }
-                    try rejectReport?.write(reject, file: name)
-                    let shown = rejectedCount + warningCount
-                    if !quiet && shown <= 20 {
-                        // Event text reaches the terminal only with its control and bidi characters marked.
-                        // An OTLP record is named by its index; its line is where its request begins.
-                        let place =
-                            switch (format, reject.line) {
-                            case (.otlp, let line?): "\(name): record \(reject.index) (of the request on line \(line))"
-                            case (_, let line?): "\(name):\(line)"
-                            case (_, nil): "\(name): record \(reject.index)"
-                            }
-                        printError(
-                            TerminalText.sanitized(
-                                "\(place): \(reject.field): \(reject.reason)"
-                                    + (reject.kept ? " (left out; the event was counted)" : "")))
-                    } else if !quiet && shown == 21 {
-                        printError("… more are not shown\(rejects == nil ? "; use --rejects FILE for all" : "")")
+            try await onOneThread {
+                for file in files {
+                    ignoredCount += try await ingester.ingest(path: file, submit: writer.submit) { name, reject in
+                        if reject.kept { warningCount += 1 } else { rejectedCount += 1 }
+                        try rejectReport?.write(reject, file: name)
+                        let shown = rejectedCount + warningCount
+                        if !quiet && shown <= 20 {
+                            // Event text reaches the terminal only with its control and bidi characters marked.
+                            // An OTLP record is named by its index; its line is where its request begins.
+                            let place =
+                                switch (format, reject.line) {
+                                case (.otlp, let line?): "\(name): record \(reject.index) (of the request on line \(line))"
+                                case (_, let line?): "\(name):\(line)"
+                                case (_, nil): "\(name): record \(reject.index)"
+                                }
+                            printError(
+                                TerminalText.sanitized(
+                                    "\(place): \(reject.field): \(reject.reason)"
+                                        + (reject.kept ? " (left out; the event was counted)" : "")))
+                        } else if !quiet && shown == 21 {
+                            printError("… more are not shown\(rejects == nil ? "; use --rejects FILE for all" : "")")
+                        }
                     }
                 }
             }
