@@ -97,7 +97,7 @@ struct RolloutActionOptions: ParsableArguments {
                 found[setting.key] = (value, setting.flag)
             } else if let value = environment[setting.variable] {
                 found[setting.key] = (value, setting.variable)
-            } else if let value = try file?.text(setting.key) {
+            } else if let value = try file?.text(setting.key, expects: Self.configKeys[setting.key] ?? "a string") {
                 found[setting.key] = (value, "config \(setting.key)")
             }
         }

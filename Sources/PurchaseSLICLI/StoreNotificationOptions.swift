@@ -4,57 +4,30 @@ import PurchaseSLIServer
 import PurchaseSLIStores
 
 /// The options of `serve` that accept the stores' own notifications: which apps, the App Store's root,
-/// and the token of the Play Pub/Sub push.
+/// and the token of the Play Pub/Sub push. ``ServeSettings`` reads them with the rest of the table.
 struct StoreNotificationOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "Accept App Store Server Notifications for this bundle id at POST /v1/stores/apple/notifications; repeat for several (env PURCHASE_SLI_APPLE_BUNDLE_IDS, comma-separated).",
-            valueName: "id"))
-    var appleBundleID: [String] = []
+    @Option(help: ServeSetting.named("appleBundleIDs").help) var appleBundleID: [String] = []
+    @Option(help: ServeSetting.named("appleRootCA").help) var appleRootCA: [String] = []
+    @Option(help: ServeSetting.named("googlePackages").help) var googlePackage: [String] = []
+    @Option(help: ServeSetting.named("googlePushTokens").help) var googlePushTokens: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Trust this root certificate (PEM or DER) for App Store notifications instead of the shipped Apple Root CA - G3; repeat for several (env PURCHASE_SLI_APPLE_ROOT_CA, comma-separated).",
-            valueName: "file"))
-    var appleRootCA: [String] = []
+    /// The repeated options, by their setting's key.
+    var lists: [String: [String]] {
+        ["appleBundleIDs": appleBundleID, "appleRootCA": appleRootCA, "googlePackages": googlePackage]
+    }
 
-    @Option(
-        help: ArgumentHelp(
-            "Accept Google Play developer notifications for this package at POST /v1/stores/google/notifications; repeat for several (env PURCHASE_SLI_GOOGLE_PACKAGES, comma-separated).",
-            valueName: "name"))
-    var googlePackage: [String] = []
+    /// The options of one value, by their setting's key.
+    var texts: [String: String?] {
+        ["googlePushTokens": googlePushTokens]
+    }
 
-    @Option(
-        help: ArgumentHelp(
-            "File of tokens the Pub/Sub push presents (?token= in its URL), one per line (env PURCHASE_SLI_GOOGLE_PUSH_TOKENS).",
-            valueName: "file"))
-    var googlePushTokens: String?
-
-    /// Puts the options (else the environment's variables) into `server`, over what the config file set;
-    /// errors name the option or variable at fault.
-    func apply(to server: inout ServerConfiguration, environment: [String: String]) throws {
-        func list(_ values: [String], _ variable: String) -> [String] {
-            values.isEmpty
-                ? (environment[variable] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !$0.isEmpty } : values
-        }
-        let bundleIDs = list(appleBundleID, "PURCHASE_SLI_APPLE_BUNDLE_IDS")
-        let packages = list(googlePackage, "PURCHASE_SLI_GOOGLE_PACKAGES")
-        if !bundleIDs.isEmpty { server.appleBundleIDs = Set(bundleIDs) }
-        if !packages.isEmpty { server.googlePackageNames = Set(packages) }
-        let roots = list(appleRootCA, "PURCHASE_SLI_APPLE_ROOT_CA")
-        if !roots.isEmpty { server.appleRootCertificates = try Self.certificates(at: roots, setting: "--apple-root-ca") }
+    /// Refuses store settings that cannot work together: roots that do not verify, Play packages without
+    /// the push's token.
+    static func check(_ server: ServerConfiguration) throws {
         do {
             _ = try AppStoreNotificationVerifier(rootCertificates: server.appleRootCertificates, bundleIDs: server.appleBundleIDs)
         } catch {
             throw CommandFailure(message: "--apple-root-ca / config appleRootCA: \(error.reason)")
-        }
-        if let path = googlePushTokens ?? environment["PURCHASE_SLI_GOOGLE_PUSH_TOKENS"] {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw CommandFailure(message: "--google-push-tokens: cannot read \(path)")
-            }
-            server.googlePushTokens = AccessKeys(fileContents: text)
-            guard server.googlePushTokens.isEnabled else { throw CommandFailure(message: "--google-push-tokens: \(path) holds no token") }
         }
         if !server.googlePackageNames.isEmpty, !server.googlePushTokens.isEnabled {
             throw CommandFailure(

@@ -87,7 +87,7 @@ import Testing
                 [], ["PURCHASE_SLI_NOTIFY": "http://x/", "PURCHASE_SLI_NOTIFY_FORMAT": "teams"],
                 "PURCHASE_SLI_NOTIFY_FORMAT: expected alertmanager or slack"
             ),
-            ([], ["PURCHASE_SLI_PORT": "80800"], "PURCHASE_SLI_PORT: expected a port from 0 to 65535, got \"80800\""),
+            ([], ["PURCHASE_SLI_PORT": "80800"], "PURCHASE_SLI_PORT: expected a whole number from 0 to 65535, got \"80800\""),
             (["--render-every", "0m"], [:], "--render-every: expected a whole number of minutes"),
             ([], ["PURCHASE_SLI_RENDER_RANGE": "soon"], "PURCHASE_SLI_RENDER_RANGE: expected a whole number of minutes"),
             ([], ["PURCHASE_SLI_INGEST_KEYS": directory.file("missing-keys")], "PURCHASE_SLI_INGEST_KEYS: cannot read"),
@@ -108,27 +108,39 @@ import Testing
                 [:], "the admin keys hold an ingest key (app-…): ingest keys ship inside apps and are public, so no admin key may be one"
             ),
             ([], ["PURCHASE_SLI_ADMIN_KEYS": directory.file("missing-keys")], "PURCHASE_SLI_ADMIN_KEYS: cannot read the admin keys file"),
-            (["--config", try directory.write("bad-admin.json", #"{"adminKeys": "admin"}"#)], [:], "adminKeys expects an array of strings"),
+            (
+                ["--config", try directory.write("bad-admin.json", #"{"adminKeys": "admin"}"#)], [:],
+                "bad-admin.json: adminKeys: expected an array of strings, got \"admin\""
+            ),
             ([], ["PURCHASE_SLI_TIME_ZONE": String(repeating: "Europe/", count: 20_000)], "a time zone name is at most 64 bytes"),
-            (["--config", try directory.write("bad.json", #"{"alertsEvery": "1h30s"}"#)], [:], "alertsEvery expects a whole number of minutes"),
+            (
+                ["--config", try directory.write("bad.json", #"{"alertsEvery": "1h30s"}"#)], [:],
+                "bad.json: alertsEvery: expected a whole number of minutes from 1m to 1d, got \"1h30s\""
+            ),
             (["--notify", "http://x/", "--policy", directory.file("missing.yaml")], [:], "cannot read the policy file"),
             (["--base-url", "sli.example.com"], [:], "--base-url: expected an http or https URL"),
             (["--notify", "http://x/", "--alert-app", "com.example\u{7}"], [:], "--alert-app: must not contain control characters"),
             ([], ["PURCHASE_SLI_ALERT_APPS": "com.example.coins,\(String(repeating: "a", count: 300))"], "PURCHASE_SLI_ALERT_APPS: longer than"),
             (
                 ["--config", try directory.write("bad-apps.json", #"{"alertApps": "com.example.coins"}"#)], [:],
-                "alertApps expects an array of app ids"
+                "bad-apps.json: alertApps: expected an array of strings"
             ),
             ([], ["PURCHASE_SLI_BASE_URL": "https://sli.example.com/?x=1"], "PURCHASE_SLI_BASE_URL: expected an http or https URL"),
-            (["--config", try directory.write("bad-url.json", #"{"baseURL": "javascript:alert(1)"}"#)], [:], "baseURL expects an http or https URL"),
-            (["--notify", "http://x/", "--notify-fallback", "hooks.slack.com/x"], [:], "--notify-fallback: expected an http or https URL"),
+            (
+                ["--config", try directory.write("bad-url.json", #"{"baseURL": "javascript:alert(1)"}"#)], [:],
+                "bad-url.json: baseURL: expected an http or https URL"
+            ),
+            (
+                ["--notify", "http://x/", "--notify-fallback", "hooks.slack.com/x"], [:],
+                "--notify-fallback[0]: expected an http or https URL, got \"hooks.slack.com/x\""
+            ),
             (
                 ["--notify", "http://x/"], ["PURCHASE_SLI_NOTIFY_FALLBACKS": "https://a.example/x, mailto:b@c"],
-                "PURCHASE_SLI_NOTIFY_FALLBACKS: expected an http or https URL, got \"mailto:b@c\""
+                "PURCHASE_SLI_NOTIFY_FALLBACKS[1]: expected an http or https URL, got \"mailto:b@c\""
             ),
             (
                 ["--config", try directory.write("bad-fallback.json", #"{"notify": "http://x/", "notifyFallbacks": ["https://a/", "b"]}"#)], [:],
-                "notifyFallbacks[1] expects an http or https URL, got \"b\""
+                "bad-fallback.json: notifyFallbacks[1]: expected an http or https URL, got \"b\""
             ),
             (
                 ["--notify", "http://x/"], ["PURCHASE_SLI_NOTIFY_FALLBACK_FORMAT": "teams"],
@@ -136,7 +148,7 @@ import Testing
             ),
             (
                 ["--notify", "http://x/", "--notify-format", "slack", "--notify-heartbeat"], [:],
-                "--notify-heartbeat / PURCHASE_SLI_NOTIFY_HEARTBEAT / config notifyHeartbeat: expected false unless notifyFormat is alertmanager"
+                "--notify-heartbeat: expected false unless notifyFormat is alertmanager"
             ),
             (["--notify", "http://x/"], ["PURCHASE_SLI_NOTIFY_HEARTBEAT": "yes"], "PURCHASE_SLI_NOTIFY_HEARTBEAT: expected true or false"),
         ]
@@ -161,12 +173,12 @@ import Testing
     /// POST on, a timeout of 10¹¹ seconds overflowed) are refused at start, naming the key.
     @Test(
         arguments: [
-            (#"{"requestsPerSecondPerKey": 0}"#, [], "config requestsPerSecondPerKey: expected a number from 0.001 to 1000000"),
+            (#"{"requestsPerSecondPerKey": 0}"#, [], "config.json: requestsPerSecondPerKey: expected a number from 0.001 to 1000000"),
             // A rate this small made the second request's Retry-After overflow Int and trap.
-            (#"{"requestsPerSecondPerKey": 1e-300}"#, [], "config requestsPerSecondPerKey: expected a number from 0.001 to 1000000"),
-            (#"{"readRequestsPerSecond": 1e-300}"#, [], "config readRequestsPerSecond: expected a number from 0.001 to 1000000"),
+            (#"{"requestsPerSecondPerKey": 1e-300}"#, [], "config.json: requestsPerSecondPerKey: expected a number from 0.001 to 1000000"),
+            (#"{"readRequestsPerSecond": 1e-300}"#, [], "config.json: readRequestsPerSecond: expected a number from 0.001 to 1000000"),
             (#"{"requestBurstPerKey": 0.5}"#, [], "requestBurstPerKey: expected a number from 1"),
-            (#"{"latenessLimit": "9999999999999d"}"#, [], "latenessLimit expects a duration"),
+            (#"{"latenessLimit": "9999999999999d"}"#, [], "latenessLimit: expected a duration from 1m to 366d"),
             (#"{"latenessLimit": "30d"}"#, [], "latenessLimit (30d) must not exceed --dedup-horizon (8d)"),
             (#"{"latenessLimit": "30s"}"#, [], "latenessLimit: expected a duration from 1m to 366d"),
             (#"{"idleTimeoutSeconds": 100000000000}"#, [], "idleTimeoutSeconds: expected a whole number from 1 to 86400"),
@@ -177,7 +189,7 @@ import Testing
             (#"{"renderRange": "36500d", "renderEvery": "5m"}"#, [], "renderRange: expected a whole number of minutes from 1h to 35d"),
             (
                 #"{}"#, ["--alerts-every", "36500d", "--notify", "http://x/"],
-                "--alerts-every / PURCHASE_SLI_ALERTS_EVERY / config alertsEvery: expected"
+                "--alerts-every: expected a whole number of minutes from 1m to 1d, got \"36500d\""
             ),
             (#"{}"#, ["--render-range", "9999999999999d"], "--render-range: expected a whole number of minutes"),
         ] as [(String, [String], String)])
@@ -212,8 +224,8 @@ import Testing
             (#"{"googlePackages": ["com.example.g"]}"#, "googlePackages needs googlePushTokens"),
             (#"{"appleRootCA": ["\#(directory.file("missing.pem"))"]}"#, "appleRootCA: cannot read"),
             (#"{"appleRootCA": ["\#(try directory.write("not-a-certificate.pem", "hello"))"]}"#, "config appleRootCA:"),
-            (#"{"appleBundleIDs": "com.example.a"}"#, "appleBundleIDs expects an array of bundle ids"),
-            (#"{"googlePushTokens": []}"#, "googlePushTokens expects an array of strings"),
+            (#"{"appleBundleIDs": "com.example.a"}"#, "appleBundleIDs: expected an array of strings, got \"com.example.a\""),
+            (#"{"googlePushTokens": "push-secret"}"#, "googlePushTokens: expected an array of strings"),
         ]
         for (text, message) in cases {
             let file = try directory.write("bad-stores.json", text)
@@ -247,12 +259,15 @@ import Testing
             (["--rollout-every", "90s"], [:], "--rollout-every: expected a whole number of minutes"),
             (
                 [], ["PURCHASE_SLI_ROLLOUT_EVERY": "2d"],
-                "--rollout-every / PURCHASE_SLI_ROLLOUT_EVERY / config rolloutEvery: expected a whole number of minutes from 1m to 1d"
+                "PURCHASE_SLI_ROLLOUT_EVERY: expected a whole number of minutes from 1m to 1d, got \"2d\""
             ),
             (["--rollout-every", "1h", "--rollout-notify", "mailto:x"], [:], "--rollout-notify: expected an http or https URL"),
             ([], ["PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT": "teams"], "PURCHASE_SLI_ROLLOUT_NOTIFY_FORMAT: expected slack or json"),
             (["--rollout-every", "1h", "--candidate", "5.0.0", "--baseline", "5.0.0"], [:], "--baseline must differ from --candidate"),
-            (["--config", try directory.write("bad-rollout.json", #"{"rolloutNotifyFormat": "xml"}"#)], [:], "rolloutNotifyFormat expects"),
+            (
+                ["--config", try directory.write("bad-rollout.json", #"{"rolloutNotifyFormat": "xml"}"#)], [:],
+                "bad-rollout.json: rolloutNotifyFormat: expected slack or json, got \"xml\""
+            ),
         ]
         for (arguments, environment, message) in cases {
             #expect {

@@ -9,16 +9,13 @@ import PurchaseSLIServer
 @_cdecl("LLVMFuzzerTestOneInput")
 public func configFileFuzzTarget(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let input = FuzzInput(start, count)
-    var configuration = ServerConfiguration()
     do {
         let file = try ServerConfigFile(data: Data(input.bytes), path: "fuzz.json")
-        try file.apply(to: &configuration)
-        _ = try file.database()
-        _ = try file.policyPath()
-        try configuration.validate()
+        try ServeSettings(options: [:], environment: [:], file: file).server.validate()
     } catch let failure as CommandFailure {
-        let known = ServerConfigFile.keys.keys.contains {
+        let known = ServerConfigFile.keys.contains {
             failure.message.contains("\"\($0)\"") || failure.message.contains(" \($0) ") || failure.message.hasPrefix("fuzz.json: \($0): ")
+                || failure.message.hasPrefix("fuzz.json: \($0)[")
         }
         let general = ["fuzz.json: expected a JSON object", "fuzz.json: unknown setting"].contains { failure.message.hasPrefix($0) }
         guard failure.message.hasPrefix("fuzz.json: "), known || general else {

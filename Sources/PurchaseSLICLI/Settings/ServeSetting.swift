@@ -1,0 +1,248 @@
+import ArgumentParser
+import Foundation
+import PurchaseSLICore
+import PurchaseSLIOutbound
+import PurchaseSLIServer
+
+/// One setting of `serve`, written once: its config key, option and environment variable, what it
+/// expects, its default, and how a value of it becomes part of ``ServeSettings``. The options' help, the
+/// config file's keys, the environment, the errors and docs/configuration.md's table all come from the
+/// table of these (``all``).
+struct ServeSetting: Sendable {
+    /// What a value is written as, which decides how the environment's text and the config file's JSON are read.
+    enum Kind: Sendable {
+        /// One text (a JSON string in the config file).
+        case text
+        /// A number (a JSON number, or text that is one).
+        case number
+        /// true or false (an option without a value).
+        case flag
+        /// Several texts: a repeated option, a comma-separated variable, a JSON array of strings.
+        case list
+        /// Keys: a file of them from the option or variable, the keys themselves in the config file.
+        case keys
+    }
+
+    /// A value that is not what the setting expects; `index` names the item of a list at fault.
+    struct Unexpected: Error {
+        var index: Int?
+    }
+
+    /// Where a value was given; errors name it.
+    enum Origin: CustomStringConvertible, Sendable {
+        case option(String)
+        case variable(String)
+        case configFile(path: String, key: String)
+
+        var description: String {
+            switch self {
+            case .option(let option): "--\(option)"
+            case .variable(let variable): variable
+            case .configFile(let path, let key): "\(path): \(key)"
+            }
+        }
+    }
+
+    /// The config file's key, which also names the setting in errors and docs.
+    let key: String
+    /// The option, without its dashes (`notify-fallback`); nil when only the file and the environment have it.
+    let option: String?
+    /// What the value is written as.
+    let kind: Kind
+    /// What the value may be, as errors and docs say it (for a list, what each item may be).
+    let expects: String
+    /// The default, as the help and the docs say it.
+    let defaultText: String
+    /// What the setting does, one sentence without its final period.
+    let summary: String
+    /// The option's placeholder in the help.
+    let valueName: String
+    /// Puts a value given at `origin` into the settings; throws ``Unexpected`` when it is not what the
+    /// setting expects, or an error of its own that names `origin`.
+    let read: @Sendable (_ value: SettingValue, _ origin: Origin, _ settings: inout ServeSettings) throws -> Void
+
+    /// The environment variable: `PURCHASE_SLI_` and the key in capitals, a `_` between words
+    /// (`baseURL` is `PURCHASE_SLI_BASE_URL`).
+    var variable: String {
+        var name = "PURCHASE_SLI_"
+        var previous: Character?
+        for character in key {
+            if character.isUppercase, let previous, previous.isLowercase { name.append("_") }
+            name += character.uppercased()
+            previous = character
+        }
+        return name
+    }
+
+    /// The option's help: what it does, its variable and its default.
+    var help: ArgumentHelp {
+        ArgumentHelp("\(summary) (env \(variable)\(kind == .list ? ", comma-separated" : ""); default \(defaultText)).", valueName: valueName)
+    }
+
+    /// The setting of `key` in the table; a programming error when there is none.
+    static func named(_ key: String) -> ServeSetting {
+        guard let setting = all.first(where: { $0.key == key }) else { preconditionFailure("no serve setting \(key)") }
+        return setting
+    }
+
+    /// The value an environment variable's text stands for.
+    func value(ofVariable text: String) -> SettingValue {
+        kind == .list ? .commaSeparated(text) : .text(text)
+    }
+
+    /// Reads `value` given at `origin` into `settings`; an error names the origin, what was expected and
+    /// what was given.
+    func read(_ value: SettingValue, at origin: Origin, into settings: inout ServeSettings) throws {
+        do {
+            try read(value, origin, &settings)
+        } catch let unexpected as Unexpected {
+            if let index = unexpected.index, let items = value.list {
+                throw CommandFailure(message: "\(origin)[\(index)]: expected \(expects), got \"\(items[index])\"")
+            }
+            let wanted =
+                switch (kind, origin) {
+                case (.list, _), (.keys, .configFile): "an array of strings"
+                default: expects
+                }
+            throw CommandFailure(message: "\(origin): expected \(wanted), got \(value)")
+        }
+    }
+}
+
+extension ServeSetting {
+    /// A whole number in `range`, kept at `path`; its default is the configuration's.
+    static func whole<Number: BinaryInteger & Sendable>(
+        _ key: String, option: String? = nil, _ range: ClosedRange<Int>, valueName: String = "n", _ summary: String,
+        into path: any WritableKeyPath<ServerConfiguration, Number> & Sendable
+    ) -> ServeSetting {
+        ServeSetting(
+            key: key, option: option, kind: .number, expects: "a whole number from \(range.lowerBound) to \(range.upperBound)",
+            defaultText: "\(ServerConfiguration()[keyPath: path])", summary: summary, valueName: valueName
+        ) { value, _, settings in
+            guard let number = value.wholeNumber, range.contains(number) else { throw Unexpected() }
+            settings.server[keyPath: path] = Number(number)
+        }
+    }
+
+    /// A number from `lowest` to `highest`, kept at `path`; its default is the configuration's.
+    static func number(
+        _ key: String, from lowest: Double, to highest: Double, _ summary: String,
+        into path: any WritableKeyPath<ServerConfiguration, Double> & Sendable
+    ) -> ServeSetting {
+        ServeSetting(
+            key: key, option: nil, kind: .number, expects: "a number from \(lowest.formatted) to \(highest.formatted)",
+            defaultText: ServerConfiguration()[keyPath: path].formatted, summary: summary, valueName: "n"
+        ) { value, _, settings in
+            guard let number = value.number, number >= lowest, number <= highest else { throw Unexpected() }
+            settings.server[keyPath: path] = number
+        }
+    }
+
+    /// A whole number of minutes (`5m`, `1h`) in `range` seconds, kept in seconds at `path`; its default
+    /// is the configuration's.
+    static func minutes(
+        _ key: String, option: String? = nil, _ range: ClosedRange<Int64>, _ summary: String,
+        into path: any WritableKeyPath<ServerConfiguration, Int64> & Sendable
+    ) -> ServeSetting {
+        minutes(key, option: option, range, default: "\(TimeStep(seconds: ServerConfiguration()[keyPath: path]))", summary) {
+            $0[keyPath: path] = $1
+        }
+    }
+
+    /// A whole number of minutes in `range` seconds, kept in seconds at `path`, which is nil by default.
+    static func minutes(
+        _ key: String, option: String? = nil, _ range: ClosedRange<Int64>, default defaultText: String, _ summary: String,
+        into path: any WritableKeyPath<ServerConfiguration, Int64?> & Sendable
+    ) -> ServeSetting {
+        minutes(key, option: option, range, default: defaultText, summary) { $0[keyPath: path] = $1 }
+    }
+
+    private static func minutes(
+        _ key: String, option: String?, _ range: ClosedRange<Int64>, default defaultText: String, _ summary: String,
+        set: @escaping @Sendable (inout ServerConfiguration, Int64) -> Void
+    ) -> ServeSetting {
+        ServeSetting(
+            key: key, option: option, kind: .text,
+            expects: "a whole number of minutes from \(TimeStep(seconds: range.lowerBound)) to \(TimeStep(seconds: range.upperBound))",
+            defaultText: defaultText, summary: summary, valueName: "duration"
+        ) { value, _, settings in
+            guard let text = value.text, let seconds = TimeStep.minutes(parsing: text), range.contains(seconds) else { throw Unexpected() }
+            set(&settings.server, seconds)
+        }
+    }
+
+    /// One of `choices`, kept at `path` (a format).
+    static func choice<Choice: RawRepresentable<String> & CaseIterable & Sendable>(
+        _ key: String, option: String, _ summary: String, into path: any WritableKeyPath<ServerConfiguration, Choice> & Sendable
+    ) -> ServeSetting {
+        let names = Choice.allCases.map(\.rawValue)
+        let defaultName = ServerConfiguration()[keyPath: path].rawValue
+        let ordered = [defaultName] + names.filter { $0 != defaultName }
+        return ServeSetting(
+            key: key, option: option, kind: .text,
+            expects: ordered.dropLast().joined(separator: ", ") + " or " + ordered.last!,
+            defaultText: defaultName, summary: summary, valueName: ordered.joined(separator: "|")
+        ) { value, _, settings in
+            guard let choice = value.text.flatMap(Choice.init(rawValue:)) else { throw Unexpected() }
+            settings.server[keyPath: path] = choice
+        }
+    }
+
+    /// An http or https URL, kept at `path`.
+    static func url(
+        _ key: String, option: String, default defaultText: String, _ summary: String,
+        into path: any WritableKeyPath<ServerConfiguration, URL?> & Sendable
+    ) -> ServeSetting {
+        ServeSetting(
+            key: key, option: option, kind: .text, expects: "an http or https URL", defaultText: defaultText, summary: summary,
+            valueName: "url"
+        ) { value, _, settings in
+            guard let url = value.text.flatMap(OutboundHTTP.absoluteURL) else { throw Unexpected() }
+            settings.server[keyPath: path] = url
+        }
+    }
+
+    /// A non-empty name, kept at `path`.
+    static func name(_ key: String, _ summary: String, into path: any WritableKeyPath<ServerConfiguration, String> & Sendable) -> ServeSetting {
+        ServeSetting(
+            key: key, option: nil, kind: .text, expects: "a name that is not empty", defaultText: ServerConfiguration()[keyPath: path],
+            summary: summary, valueName: "name"
+        ) { value, _, settings in
+            guard let text = value.text, !text.isEmpty else { throw Unexpected() }
+            settings.server[keyPath: path] = text
+        }
+    }
+
+    /// Keys that `kind` holders present, kept at `path`: read from a file named by the option or the
+    /// variable (one per line, `#` comments), or listed in the config file.
+    static func keys(
+        _ key: String, option: String, kind keyKind: String, default defaultText: String, _ summary: String,
+        into path: any WritableKeyPath<ServerConfiguration, AccessKeys> & Sendable
+    ) -> ServeSetting {
+        ServeSetting(
+            key: key, option: option, kind: .keys, expects: "a file of \(keyKind) keys",
+            defaultText: defaultText, summary: summary, valueName: "file"
+        ) { value, origin, settings in
+            switch (value, origin) {
+            case (.list(let keys), .configFile):
+                settings.server[keyPath: path] = AccessKeys(keys)
+            case (.text(let file), .option), (.text(let file), .variable):
+                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                    throw CommandFailure(message: "\(origin): cannot read the \(keyKind) keys file \(file)")
+                }
+                let keys = AccessKeys(fileContents: text)
+                guard keys.isEnabled else { throw CommandFailure(message: "\(origin): the \(keyKind) keys file \(file) holds no key") }
+                settings.server[keyPath: path] = keys
+            default:
+                throw Unexpected()
+            }
+        }
+    }
+}
+
+extension Double {
+    /// The number as docs and errors write it: `10`, `0.001`, `1000000`.
+    fileprivate var formatted: String {
+        rounded() == self && abs(self) < 1e15 ? "\(Int64(self))" : "\(self)"
+    }
+}
