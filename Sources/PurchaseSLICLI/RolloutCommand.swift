@@ -98,9 +98,9 @@ struct RolloutCommand: AsyncParsableCommand {
         let zone = try timeZone.zone(policy)
         let now = Int64(Date().timeIntervalSince1970)
         let (since, end) = try times(nowSeconds: now)
-        var server = ServerConfiguration()
-        try actions.apply(to: &server, environment: ProcessInfo.processInfo.environment, file: nil)
-        let settings = server.rolloutActions
+        let given = try ServeSettings(
+            options: actions.givenOptions, environment: ProcessInfo.processInfo.environment, file: nil, reading: ServeSetting.releaseActions)
+        let settings = try RolloutActionOptions.releases(of: given)
         if act, !settings.isConfigured {
             throw CommandFailure(
                 message: "--act needs a store to act on: --asc-key-file, --asc-key-id, --asc-issuer-id and --asc-app-id, or "

@@ -95,9 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
             "rolloutNotify": rolloutNotify, "rolloutNotifyFormat": rolloutNotifyFormat, "baseURL": baseURL,
         ]
         let lists = ["notifyFallbacks": notifyFallback, "alertApps": alertApp].merging(stores.lists) { first, _ in first }
-        return texts.compactMapValues { $0.map(SettingValue.text) }
+        return texts.merging(stores.texts) { first, _ in first }.compactMapValues { $0.map(SettingValue.text) }
             .merging(lists.filter { !$0.value.isEmpty }.mapValues(SettingValue.list)) { first, _ in first }
-            .merging(stores.texts.compactMapValues { $0.map(SettingValue.text) }) { first, _ in first }
+            .merging(actions.givenOptions) { first, _ in first }
             .merging(notifyHeartbeat ? ["notifyHeartbeat": .bool(true)] : [:]) { first, _ in first }
     }
 
@@ -191,7 +191,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         try StoreNotificationOptions.check(server)
-        try actions.apply(to: &server, environment: environment, file: file)
+        server.rolloutActions = try RolloutActionOptions.releases(of: settings)
         if let candidate = server.rolloutCandidate, candidate == server.rolloutBaseline {
             throw CommandFailure(message: "--baseline must differ from --candidate (both \(candidate))")
         }
@@ -210,15 +210,15 @@ struct ServeCommand: AsyncParsableCommand {
             // The reconciliation rules of a store's charges also judge GET /v1/query?of=charges.
             server.alertPolicy = try SLOPolicy.load(path: settings.policyPath, directory: settings.dashboardsDirectory)
         }
-        if let (name, source) = settings.timeZone {
-            server.timeZone = try TimeZoneOffsets.resolving(name, source: source)
+        if let name = settings.timeZone {
+            server.timeZone = try TimeZoneOffsets.resolving(name, source: settings.origin(of: "timeZone"))
         } else if let name = server.alertPolicy.timeZone {
             server.timeZone = try TimeZoneOffsets.resolving(name, source: "the policy's timeZone")
         }
         do {
             try server.validate()
         } catch {
-            throw CommandFailure(message: "\(settings.origins[error.key].map { "\($0)" } ?? error.key): expected \(error.expected), got \(error.got)")
+            throw CommandFailure(message: "\(settings.origin(of: error.key)): expected \(error.expected), got \(error.got)")
         }
         let lateness = server.latenessLimitMillis / 1000
         let horizon = try retention.configuration().dedupHorizonSeconds
@@ -227,7 +227,7 @@ struct ServeCommand: AsyncParsableCommand {
                 message: "latenessLimit (\(TimeStep(seconds: lateness))) must not exceed --dedup-horizon "
                     + "(\(TimeStep(seconds: horizon))): an event re-sent after its eventID is forgotten would count twice")
         }
-        let database = try StoreLocation(settings.database.text, source: settings.database.source)
+        let database = try StoreLocation(settings.database, source: settings.origin(of: "db"))
         return (server, database, ineffectiveSettings(server, settings.origins))
     }
 

@@ -1,8 +1,7 @@
 import Foundation
 
-/// The `serve --config` file: a JSON object whose keys are server settings (``ServeSetting/all`` and the
-/// rollout actions'); an unknown key is an error naming it, and a value of the wrong kind is one when
-/// the setting is read.
+/// The `serve --config` file: a JSON object whose keys are server settings (``ServeSetting/all``); an
+/// unknown key is an error naming it, and a value of the wrong kind is one when the setting is read.
 struct ServerConfigFile {
     /// The file, as errors name it.
     let path: String
@@ -11,7 +10,7 @@ struct ServerConfigFile {
 
     /// The keys a config file may hold.
     static var keys: [String] {
-        (ServeSetting.all.map(\.key) + RolloutActionOptions.configKeys.keys).sorted()
+        ServeSetting.all.map(\.key).sorted()
     }
 
     init(path: String) throws {
@@ -32,12 +31,5 @@ struct ServerConfigFile {
             throw CommandFailure(message: "\(path): unknown setting \"\(key)\"; known: \(Self.keys.joined(separator: ", "))")
         }
         self.settings = settings
-    }
-
-    /// The text of `key`, if the file has it; an error naming the key when it is not a string.
-    func text(_ key: String, expects: String) throws -> String? {
-        guard let value = settings[key] else { return nil }
-        guard let text = value.text else { throw CommandFailure(message: "\(path): \(key): expected \(expects), got \(value)") }
-        return text
     }
 }

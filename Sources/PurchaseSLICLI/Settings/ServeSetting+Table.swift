@@ -4,11 +4,12 @@ import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIOutbound
 import PurchaseSLIServer
+import PurchaseSLIStores
 
 extension ServeSetting {
-    /// Every setting of `serve` but the rollout actions' (``RolloutActionOptions``) and the retention
-    /// options it shares with `ingest`, in the order of docs/configuration.md.
-    static let all: [ServeSetting] = service + limits + alerts + pages + rollout + stores
+    /// Every setting of `serve` but the retention options it shares with `ingest`, in the order of
+    /// docs/configuration.md.
+    static let all: [ServeSetting] = service + limits + alerts + pages + rollout + releaseActions + stores
 
     /// Where the service listens, what it stores to, and who may call it.
     private static let service: [ServeSetting] = [
@@ -19,26 +20,26 @@ extension ServeSetting {
             valueName: "path|url"
         ) { value, origin, settings in
             guard let text = value.text else { throw Unexpected() }
-            settings.database = (text, "\(origin)")
+            settings.database = text
         },
         ServeSetting(
-            key: "host", option: "host", kind: .text, expects: "an address or a host name", defaultText: ServerConfiguration().host,
+            key: "host", option: "host", kind: .text, expects: "an address or a host name", defaultText: ServeSettings().server.host,
             summary: "Address to listen on", valueName: "host"
         ) { value, _, settings in
             guard let text = value.text, !text.isEmpty else { throw Unexpected() }
             settings.server.host = text
         },
-        .whole("port", option: "port", 0...65_535, valueName: "port", "Port to listen on, 0 for any free port", into: \.port),
+        .whole("port", option: "port", 0...65_535, valueName: "port", "Port to listen on, 0 for any free port", into: \.server.port),
         .keys(
             "ingestKeys", option: "ingest-keys", kind: "ingest", default: "none: no key needed",
-            "File of accepted ingest keys, one per line, # comments", into: \.ingestKeys),
+            "File of accepted ingest keys, one per line, # comments", into: \.server.ingestKeys),
         .keys(
             "readKeys", option: "read-keys", kind: "read", default: "none: queries, pages and metrics are open to anyone who can connect",
-            "File of accepted read keys, as --ingest-keys", into: \.readKeys),
+            "File of accepted read keys, as --ingest-keys", into: \.server.readKeys),
         .keys(
             "adminKeys", option: "admin-keys", kind: "admin", default: "none: no window can be declared or removed over HTTP",
             "File of accepted admin keys, as --ingest-keys: they declare and remove maintenance windows over HTTP and read as read keys do",
-            into: \.adminKeys),
+            into: \.server.adminKeys),
     ]
 
     /// The limits that keep a service exposed to millions of phones fast and hard to abuse (config file
@@ -46,39 +47,41 @@ extension ServeSetting {
     private static let limits: [ServeSetting] = [
         .number(
             "readRequestsPerSecond", from: 0.001, to: 1e6, "Read requests per second each read key (or client address) may make on average",
-            into: \.readRequestsPerSecond),
-        .number("readBurst", from: 1, to: 1e6, "Read requests a key or address may make in a burst above the average", into: \.readBurst),
-        .whole("maximumQueryRows", 1...10_000_000, "Most rows one query may answer (time steps × groups)", into: \.maximumQueryRows),
+            into: \.server.readRequestsPerSecond),
+        .number("readBurst", from: 1, to: 1e6, "Read requests a key or address may make in a burst above the average", into: \.server.readBurst),
+        .whole("maximumQueryRows", 1...10_000_000, "Most rows one query may answer (time steps × groups)", into: \.server.maximumQueryRows),
         .minutes(
-            "pruneEvery", 60...86_400, "Time between prunings of old buckets and expired eventIDs (also done at start)", into: \.pruneEverySeconds),
-        .whole("maximumBodyBytes", 1...(1 << 30), "Largest request body as sent (compressed or not), in bytes", into: \.maximumBodyBytes),
-        .whole("maximumDecompressedBytes", 1...(1 << 30), "Largest body after gzip decompression, in bytes", into: \.maximumDecompressedBytes),
+            "pruneEvery", 60...86_400, "Time between prunings of old buckets and expired eventIDs (also done at start)",
+            into: \.server.pruneEverySeconds),
+        .whole("maximumBodyBytes", 1...(1 << 30), "Largest request body as sent (compressed or not), in bytes", into: \.server.maximumBodyBytes),
+        .whole("maximumDecompressedBytes", 1...(1 << 30), "Largest body after gzip decompression, in bytes", into: \.server.maximumDecompressedBytes),
         .whole(
             "maximumCompressionRatio", 1...100_000, "Largest decompressed-to-compressed size ratio (checked while inflating)",
-            into: \.maximumCompressionRatio),
-        .whole("maximumEventsPerRequest", 1...1_000_000, "Most events in one request", into: \.maximumEventsPerRequest),
-        .whole("maximumLineBytes", 1...(1 << 30), "Longest line (NDJSON record or array element), in bytes", into: \.maximumLineBytes),
+            into: \.server.maximumCompressionRatio),
+        .whole("maximumEventsPerRequest", 1...1_000_000, "Most events in one request", into: \.server.maximumEventsPerRequest),
+        .whole("maximumLineBytes", 1...(1 << 30), "Longest line (NDJSON record or array element), in bytes", into: \.server.maximumLineBytes),
         ServeSetting(
             key: "latenessLimit", option: nil, kind: .text, expects: "a duration from 1m to 366d, at most the dedup horizon",
-            defaultText: "\(TimeStep(seconds: ServerConfiguration().latenessLimitMillis / 1000))",
+            defaultText: "\(TimeStep(seconds: ServeSettings().server.latenessLimitMillis / 1000))",
             summary: "Events older than this before the receiving clock are rejected", valueName: "duration"
         ) { value, _, settings in
             guard let step = value.text.flatMap(TimeStep.init(parsing:)), (60...366 * 86_400).contains(step.seconds) else { throw Unexpected() }
             settings.server.latenessLimitMillis = step.seconds * 1000
         },
-        .name("newRelicEventType", "The New Relic event type POST /v1/accounts/{accountID}/events counts", into: \.newRelicEventType),
-        .name("otlpEventName", "The OpenTelemetry event name whose log records POST /v1/logs counts", into: \.otlpEventName),
+        .name("newRelicEventType", "The New Relic event type POST /v1/accounts/{accountID}/events counts", into: \.server.newRelicEventType),
+        .name("otlpEventName", "The OpenTelemetry event name whose log records POST /v1/logs counts", into: \.server.otlpEventName),
         .number(
             "requestsPerSecondPerKey", from: 0.001, to: 1e6, "Requests per second each ingest key may make on average",
-            into: \.requestsPerSecondPerKey),
-        .number("requestBurstPerKey", from: 1, to: 1e6, "Requests an ingest key may make in a burst above the average", into: \.requestBurstPerKey),
-        .whole("idleTimeoutSeconds", 1...86_400, "Seconds a connection may stay idle before it is closed", into: \.idleTimeoutSeconds),
+            into: \.server.requestsPerSecondPerKey),
+        .number(
+            "requestBurstPerKey", from: 1, to: 1e6, "Requests an ingest key may make in a burst above the average", into: \.server.requestBurstPerKey),
+        .whole("idleTimeoutSeconds", 1...86_400, "Seconds a connection may stay idle before it is closed", into: \.server.idleTimeoutSeconds),
         .whole(
             "bodyTimeoutSeconds", 1...86_400, "Seconds a request body may take to arrive before the request is refused with 408",
-            into: \.bodyTimeoutSeconds),
+            into: \.server.bodyTimeoutSeconds),
         .whole(
             "maximumEventsPerCommit", 1...10_000_000, "Most events committed in one transaction by the group committer",
-            into: \.maximumEventsPerCommit),
+            into: \.server.maximumEventsPerCommit),
     ]
 
     /// Alert evaluation and where its notifications go.
@@ -86,8 +89,8 @@ extension ServeSetting {
         .url(
             "notify", option: "notify", default: "none: alerts are not evaluated",
             "Evaluate the alerts and POST what changes to this URL: an Alertmanager's /api/v2/alerts or a Slack-compatible incoming webhook",
-            into: \.notifyURL),
-        .choice("notifyFormat", option: "notify-format", "What --notify posts to", into: \.notifyFormat),
+            into: \.server.notifyURL),
+        .choice("notifyFormat", option: "notify-format", "What --notify posts to", into: \.server.notifyFormat),
         ServeSetting(
             key: "notifyFallbacks", option: "notify-fallback", kind: .list, expects: "an http or https URL",
             defaultText: "--rollout-notify when it is a Slack webhook of its own, else none",
@@ -100,7 +103,7 @@ extension ServeSetting {
                 return url
             }
         },
-        .choice("notifyFallbackFormat", option: "notify-fallback-format", "What --notify-fallback posts to", into: \.notifyFallbackFormat),
+        .choice("notifyFallbackFormat", option: "notify-fallback-format", "What --notify-fallback posts to", into: \.server.notifyFallbackFormat),
         ServeSetting(
             key: "notifyHeartbeat", option: "notify-heartbeat", kind: .flag, expects: "true or false", defaultText: "false",
             summary:
@@ -115,7 +118,7 @@ extension ServeSetting {
             default: throw Unexpected()
             }
         },
-        .minutes("alertsEvery", option: "alerts-every", 60...86_400, "Time between alert evaluations", into: \.alertsEverySeconds),
+        .minutes("alertsEvery", option: "alerts-every", 60...86_400, "Time between alert evaluations", into: \.server.alertsEverySeconds),
         ServeSetting(
             key: "alertApps", option: "alert-app", kind: .list, expects: "an app id (a bundle id or package name)",
             defaultText: "every app's events together",
@@ -134,23 +137,18 @@ extension ServeSetting {
             var listed = Set<String>()
             settings.server.alertApps = apps.filter { listed.insert($0).inserted }
         },
-        ServeSetting(
-            key: "policy", option: "policy", kind: .text, expects: "the path of a policy file (YAML)",
-            defaultText: "slos.yaml of the dashboards directory when present, else the built-in defaults",
-            summary:
-                "SLO, alert, rollout and reconciliation policy (YAML) for --notify, --render-every, --rollout-every and the stores' notifications",
-            valueName: "file"
-        ) { value, _, settings in
-            guard let path = value.text else { throw Unexpected() }
-            settings.policyPath = path
-        },
+        .text(
+            "policy", option: "policy", expects: "the path of a policy file (YAML)",
+            default: "slos.yaml of the dashboards directory when present, else the built-in defaults",
+            "SLO, alert, rollout and reconciliation policy (YAML) for --notify, --render-every, --rollout-every and the stores' notifications",
+            valueName: "file", into: \.policyPath),
         ServeSetting(
             key: "timeZone", option: "time-zone", kind: .text, expects: "an IANA time zone name or an offset such as +05:30",
             defaultText: "the policy's timeZone, else UTC",
             summary: "Write the pages' and Slack text's times in this zone, as --time-zone of render does (JSON stays UTC)", valueName: "zone"
         ) { value, origin, settings in
             guard let name = value.text else { throw Unexpected() }
-            settings.timeZone = (name, "\(origin)")
+            settings.timeZone = name
         },
     ]
 
@@ -165,7 +163,7 @@ extension ServeSetting {
         },
         .minutes(
             "renderEvery", option: "render-every", 60...86_400, default: "never",
-            "Render the dashboards and the last week's review into --out this often", into: \.renderEverySeconds),
+            "Render the dashboards and the last week's review into --out this often", into: \.server.renderEverySeconds),
         ServeSetting(
             key: "dashboards", option: "dashboards", kind: .text, expects: "the path of a directory", defaultText: "dashboards",
             summary: "Dashboard definitions to render", valueName: "dir"
@@ -173,7 +171,8 @@ extension ServeSetting {
             guard let directory = value.text else { throw Unexpected() }
             settings.dashboardsDirectory = directory
         },
-        .minutes("renderRange", option: "render-range", 3600...35 * 86_400, "How far back the rendered pages reach", into: \.renderRangeSeconds),
+        .minutes(
+            "renderRange", option: "render-range", 3600...35 * 86_400, "How far back the rendered pages reach", into: \.server.renderRangeSeconds),
         ServeSetting(
             key: "baseURL", option: "base-url", kind: .text, expects: "an http or https URL without query or fragment",
             defaultText: "none: alert text links to no page",
@@ -190,7 +189,7 @@ extension ServeSetting {
     private static let rollout: [ServeSetting] = [
         .minutes(
             "rolloutEvery", option: "rollout-every", 60...86_400, default: "never",
-            "Check the phased release this often and post verdict changes", into: \.rolloutEverySeconds),
+            "Check the phased release this often and post verdict changes", into: \.server.rolloutEverySeconds),
         ServeSetting(
             key: "rolloutCandidate", option: "candidate", kind: .text, expects: "an app version, or auto",
             defaultText: "auto, the newest app version with real traffic",
@@ -208,8 +207,52 @@ extension ServeSetting {
         },
         .url(
             "rolloutNotify", option: "rollout-notify", default: "--notify when it is Slack, else verdicts are only logged",
-            "POST rollout verdict changes to this URL", into: \.rolloutNotifyURL),
-        .choice("rolloutNotifyFormat", option: "rollout-notify-format", "What --rollout-notify posts", into: \.rolloutNotifyFormat),
+            "POST rollout verdict changes to this URL", into: \.server.rolloutNotifyURL),
+        .choice("rolloutNotifyFormat", option: "rollout-notify-format", "What --rollout-notify posts", into: \.server.rolloutNotifyFormat),
+    ]
+
+    /// Acting on rollout verdicts: the stores' release APIs (docs/rollout.md). A store takes all of its
+    /// required settings or none (``RolloutActionOptions/releases(of:)``); `rollout` reads these alone.
+    static let releaseActions: [ServeSetting] = [
+        .oneOf(
+            "rolloutActions", option: "rollout-actions", ["dry-run", "live"], default: "dry-run",
+            "dry-run reads each store's release and says what it would do; live pauses the App Store phased release and halts the Play staged rollout when the verdict is one the policy's rollout.pauseOn names"
+        ) { settings, mode in settings.server.rolloutActions.live = mode == "live" },
+        .oneOf(
+            "rolloutConfirm", option: "rollout-confirm", ["required", "none"], default: "required",
+            "required: a live action waits until a person runs `purchase-sli rollout confirm ID` (the verdict rests on events any holder of the public ingest key can send); none: act on the verdict alone, only where apps do not hold the ingest keys"
+        ) { settings, confirm in settings.server.rolloutActions.requiresConfirmation = confirm == "required" },
+        .text(
+            "ascKeyFile", option: "asc-key-file", expects: "the path of a .p8 file", default: "none: the App Store release is left alone",
+            "App Store Connect API key (.p8) file", valueName: "file", into: \.releaseAccess.ascKeyFile),
+        .text(
+            "ascKeyID", option: "asc-key-id", expects: "a key id", default: "none", "The key's id", valueName: "id", into: \.releaseAccess.ascKeyID),
+        .text(
+            "ascIssuerID", option: "asc-issuer-id", expects: "an issuer id", default: "none", "The team's issuer id", valueName: "id",
+            into: \.releaseAccess.ascIssuerID),
+        .text(
+            "ascAppID", option: "asc-app-id", expects: "an Apple ID", default: "none",
+            "The app's Apple ID, the number in its App Store Connect URL", valueName: "id", into: \.releaseAccess.ascAppID),
+        .oneOf(
+            "ascPlatform", option: "asc-platform", ["IOS", "MAC_OS", "TV_OS", "VISION_OS"], default: "IOS", "The platform of the versions paused"
+        ) { settings, platform in settings.releaseAccess.ascPlatform = platform },
+        .url(
+            "ascURL", option: "asc-url", default: AppStoreConnectClient.productionURL.absoluteString, "The App Store Connect API's base URL",
+            into: \.releaseAccess.ascURL),
+        .text(
+            "playServiceAccount", option: "play-service-account", expects: "the path of a JSON key file",
+            default: "none: the Play release is left alone", "Google Play service account JSON key file", valueName: "file",
+            into: \.releaseAccess.playServiceAccount),
+        .text(
+            "playPackage", option: "play-package", expects: "a package name", default: "none", "The app's package name on Google Play",
+            valueName: "name", into: \.releaseAccess.playPackage),
+        .text(
+            "playTrack", option: "play-track", expects: "a track's name", default: "production", "The track whose staged rollout is halted",
+            valueName: "track", into: \.releaseAccess.playTrack),
+        .url(
+            "playURL", option: "play-url", default: GooglePlayPublisherClient.productionURL.absoluteString, "The Android Publisher API's base URL",
+            into: \.releaseAccess.playURL),
+        .url("playTokenURL", option: "play-token-url", default: "the key file's token_uri", "The token endpoint", into: \.releaseAccess.playTokenURL),
     ]
 
     /// The stores' own notifications.
@@ -243,6 +286,6 @@ extension ServeSetting {
         },
         .keys(
             "googlePushTokens", option: "google-push-tokens", kind: "push", default: "none; required with --google-package",
-            "File of tokens the Pub/Sub push presents (?token= in its URL), one per line", into: \.googlePushTokens),
+            "File of tokens the Pub/Sub push presents (?token= in its URL), one per line", into: \.server.googlePushTokens),
     ]
 }

@@ -113,28 +113,28 @@ extension ServeSetting {
     /// A whole number in `range`, kept at `path`; its default is the configuration's.
     static func whole<Number: BinaryInteger & Sendable>(
         _ key: String, option: String? = nil, _ range: ClosedRange<Int>, valueName: String = "n", _ summary: String,
-        into path: any WritableKeyPath<ServerConfiguration, Number> & Sendable
+        into path: any WritableKeyPath<ServeSettings, Number> & Sendable
     ) -> ServeSetting {
         ServeSetting(
             key: key, option: option, kind: .number, expects: "a whole number from \(range.lowerBound) to \(range.upperBound)",
-            defaultText: "\(ServerConfiguration()[keyPath: path])", summary: summary, valueName: valueName
+            defaultText: "\(ServeSettings()[keyPath: path])", summary: summary, valueName: valueName
         ) { value, _, settings in
             guard let number = value.wholeNumber, range.contains(number) else { throw Unexpected() }
-            settings.server[keyPath: path] = Number(number)
+            settings[keyPath: path] = Number(number)
         }
     }
 
     /// A number from `lowest` to `highest`, kept at `path`; its default is the configuration's.
     static func number(
         _ key: String, from lowest: Double, to highest: Double, _ summary: String,
-        into path: any WritableKeyPath<ServerConfiguration, Double> & Sendable
+        into path: any WritableKeyPath<ServeSettings, Double> & Sendable
     ) -> ServeSetting {
         ServeSetting(
             key: key, option: nil, kind: .number, expects: "a number from \(lowest.formatted) to \(highest.formatted)",
-            defaultText: ServerConfiguration()[keyPath: path].formatted, summary: summary, valueName: "n"
+            defaultText: ServeSettings()[keyPath: path].formatted, summary: summary, valueName: "n"
         ) { value, _, settings in
             guard let number = value.number, number >= lowest, number <= highest else { throw Unexpected() }
-            settings.server[keyPath: path] = number
+            settings[keyPath: path] = number
         }
     }
 
@@ -142,9 +142,9 @@ extension ServeSetting {
     /// is the configuration's.
     static func minutes(
         _ key: String, option: String? = nil, _ range: ClosedRange<Int64>, _ summary: String,
-        into path: any WritableKeyPath<ServerConfiguration, Int64> & Sendable
+        into path: any WritableKeyPath<ServeSettings, Int64> & Sendable
     ) -> ServeSetting {
-        minutes(key, option: option, range, default: "\(TimeStep(seconds: ServerConfiguration()[keyPath: path]))", summary) {
+        minutes(key, option: option, range, default: "\(TimeStep(seconds: ServeSettings()[keyPath: path]))", summary) {
             $0[keyPath: path] = $1
         }
     }
@@ -152,14 +152,14 @@ extension ServeSetting {
     /// A whole number of minutes in `range` seconds, kept in seconds at `path`, which is nil by default.
     static func minutes(
         _ key: String, option: String? = nil, _ range: ClosedRange<Int64>, default defaultText: String, _ summary: String,
-        into path: any WritableKeyPath<ServerConfiguration, Int64?> & Sendable
+        into path: any WritableKeyPath<ServeSettings, Int64?> & Sendable
     ) -> ServeSetting {
         minutes(key, option: option, range, default: defaultText, summary) { $0[keyPath: path] = $1 }
     }
 
     private static func minutes(
         _ key: String, option: String?, _ range: ClosedRange<Int64>, default defaultText: String, _ summary: String,
-        set: @escaping @Sendable (inout ServerConfiguration, Int64) -> Void
+        set: @escaping @Sendable (inout ServeSettings, Int64) -> Void
     ) -> ServeSetting {
         ServeSetting(
             key: key, option: option, kind: .text,
@@ -167,49 +167,70 @@ extension ServeSetting {
             defaultText: defaultText, summary: summary, valueName: "duration"
         ) { value, _, settings in
             guard let text = value.text, let seconds = TimeStep.minutes(parsing: text), range.contains(seconds) else { throw Unexpected() }
-            set(&settings.server, seconds)
+            set(&settings, seconds)
         }
     }
 
-    /// One of `choices`, kept at `path` (a format).
+    /// One of a format's cases, kept at `path`; its default is the settings'.
     static func choice<Choice: RawRepresentable<String> & CaseIterable & Sendable>(
-        _ key: String, option: String, _ summary: String, into path: any WritableKeyPath<ServerConfiguration, Choice> & Sendable
+        _ key: String, option: String, _ summary: String, into path: any WritableKeyPath<ServeSettings, Choice> & Sendable
     ) -> ServeSetting {
-        let names = Choice.allCases.map(\.rawValue)
-        let defaultName = ServerConfiguration()[keyPath: path].rawValue
-        let ordered = [defaultName] + names.filter { $0 != defaultName }
-        return ServeSetting(
-            key: key, option: option, kind: .text,
-            expects: ordered.dropLast().joined(separator: ", ") + " or " + ordered.last!,
-            defaultText: defaultName, summary: summary, valueName: ordered.joined(separator: "|")
+        let defaultName = ServeSettings()[keyPath: path].rawValue
+        let names = [defaultName] + Choice.allCases.map(\.rawValue).filter { $0 != defaultName }
+        return oneOf(key, option: option, names, default: defaultName, summary) { settings, name in
+            settings[keyPath: path] = Choice(rawValue: name)!
+        }
+    }
+
+    /// One of `names`, which `set` keeps.
+    static func oneOf(
+        _ key: String, option: String, _ names: [String], default defaultText: String, _ summary: String,
+        set: @escaping @Sendable (inout ServeSettings, String) -> Void
+    ) -> ServeSetting {
+        ServeSetting(
+            key: key, option: option, kind: .text, expects: names.dropLast().joined(separator: ", ") + " or " + names.last!,
+            defaultText: defaultText, summary: summary, valueName: names.joined(separator: "|")
         ) { value, _, settings in
-            guard let choice = value.text.flatMap(Choice.init(rawValue:)) else { throw Unexpected() }
-            settings.server[keyPath: path] = choice
+            guard let name = value.text, names.contains(name) else { throw Unexpected() }
+            set(&settings, name)
         }
     }
 
     /// An http or https URL, kept at `path`.
     static func url(
         _ key: String, option: String, default defaultText: String, _ summary: String,
-        into path: any WritableKeyPath<ServerConfiguration, URL?> & Sendable
+        into path: any WritableKeyPath<ServeSettings, URL?> & Sendable
     ) -> ServeSetting {
         ServeSetting(
             key: key, option: option, kind: .text, expects: "an http or https URL", defaultText: defaultText, summary: summary,
             valueName: "url"
         ) { value, _, settings in
             guard let url = value.text.flatMap(OutboundHTTP.absoluteURL) else { throw Unexpected() }
-            settings.server[keyPath: path] = url
+            settings[keyPath: path] = url
         }
     }
 
     /// A non-empty name, kept at `path`.
-    static func name(_ key: String, _ summary: String, into path: any WritableKeyPath<ServerConfiguration, String> & Sendable) -> ServeSetting {
+    static func name(_ key: String, _ summary: String, into path: any WritableKeyPath<ServeSettings, String> & Sendable) -> ServeSetting {
         ServeSetting(
-            key: key, option: nil, kind: .text, expects: "a name that is not empty", defaultText: ServerConfiguration()[keyPath: path],
+            key: key, option: nil, kind: .text, expects: "a name that is not empty", defaultText: ServeSettings()[keyPath: path],
             summary: summary, valueName: "name"
         ) { value, _, settings in
             guard let text = value.text, !text.isEmpty else { throw Unexpected() }
-            settings.server[keyPath: path] = text
+            settings[keyPath: path] = text
+        }
+    }
+
+    /// A text, kept at `path` (nil by default); an empty text is refused.
+    static func text(
+        _ key: String, option: String, expects: String, default defaultText: String, _ summary: String, valueName: String,
+        into path: any WritableKeyPath<ServeSettings, String?> & Sendable
+    ) -> ServeSetting {
+        ServeSetting(
+            key: key, option: option, kind: .text, expects: expects, defaultText: defaultText, summary: summary, valueName: valueName
+        ) { value, _, settings in
+            guard let text = value.text, !text.isEmpty else { throw Unexpected() }
+            settings[keyPath: path] = text
         }
     }
 
@@ -217,7 +238,7 @@ extension ServeSetting {
     /// variable (one per line, `#` comments), or listed in the config file.
     static func keys(
         _ key: String, option: String, kind keyKind: String, default defaultText: String, _ summary: String,
-        into path: any WritableKeyPath<ServerConfiguration, AccessKeys> & Sendable
+        into path: any WritableKeyPath<ServeSettings, AccessKeys> & Sendable
     ) -> ServeSetting {
         ServeSetting(
             key: key, option: option, kind: .keys, expects: "a file of \(keyKind) keys",
@@ -225,14 +246,14 @@ extension ServeSetting {
         ) { value, origin, settings in
             switch (value, origin) {
             case (.list(let keys), .configFile):
-                settings.server[keyPath: path] = AccessKeys(keys)
+                settings[keyPath: path] = AccessKeys(keys)
             case (.text(let file), .option), (.text(let file), .variable):
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                     throw CommandFailure(message: "\(origin): cannot read the \(keyKind) keys file \(file)")
                 }
                 let keys = AccessKeys(fileContents: text)
                 guard keys.isEnabled else { throw CommandFailure(message: "\(origin): the \(keyKind) keys file \(file) holds no key") }
-                settings.server[keyPath: path] = keys
+                settings[keyPath: path] = keys
             default:
                 throw Unexpected()
             }

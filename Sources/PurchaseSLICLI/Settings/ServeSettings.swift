@@ -1,26 +1,54 @@
+import Foundation
 import PurchaseSLIServer
 
 /// What the settings of `serve` come to: the server's configuration, and what `serve` reads further once
-/// it knows which of them it needs (the store, the policy, the dashboards, the time zone).
+/// it knows which of them it needs (the store, the policy, the dashboards, the time zone, the stores'
+/// release APIs).
 struct ServeSettings {
+    /// The stores' release APIs as given, assembled into ``RolloutActionSettings`` once every setting is
+    /// read (a store takes all of its own or none).
+    struct ReleaseAccess: Equatable {
+        var ascKeyFile: String?
+        var ascKeyID: String?
+        var ascIssuerID: String?
+        var ascAppID: String?
+        var ascPlatform: String?
+        var ascURL: URL?
+        var playServiceAccount: String?
+        var playPackage: String?
+        var playTrack: String?
+        var playURL: URL?
+        var playTokenURL: URL?
+    }
+
     /// The configuration the settings describe.
     var server = ServerConfiguration()
-    /// The store's SQLite path or PostgreSQL URL, and where it was given.
-    var database = (text: "purchase-sli.sqlite", source: "--db")
+    /// The store's SQLite path or PostgreSQL URL.
+    var database = "purchase-sli.sqlite"
     /// The policy file, when one was given.
     var policyPath: String?
     /// The dashboard definitions' directory, which also holds the default policy.
     var dashboardsDirectory = "dashboards"
-    /// The time zone's name and where it was given, when one was.
-    var timeZone: (name: String, source: String)?
+    /// The time zone's name, when one was given.
+    var timeZone: String?
+    /// The stores' release APIs.
+    var releaseAccess = ReleaseAccess()
     /// Where each setting given came from, by key.
     private(set) var origins: [String: ServeSetting.Origin] = [:]
 
-    /// Reads every setting of ``ServeSetting/all`` from the options, else the environment, else the config
-    /// file, over the defaults. Errors name where the value at fault was given.
-    /// - Parameter options: the options given, by their setting's key.
-    init(options: [String: SettingValue], environment: [String: String], file: ServerConfigFile?) throws {
-        for setting in ServeSetting.all {
+    /// The defaults.
+    init() {}
+
+    /// Reads each of `settings` from the options, else the environment, else the config file, over the
+    /// defaults. Errors name where the value at fault was given.
+    /// - Parameters:
+    ///   - options: the options given, by their setting's key.
+    ///   - settings: the settings read (every setting of `serve` by default; `rollout` reads the release APIs').
+    init(
+        options: [String: SettingValue], environment: [String: String], file: ServerConfigFile?,
+        reading settings: [ServeSetting] = ServeSetting.all
+    ) throws {
+        for setting in settings {
             let given: (SettingValue, ServeSetting.Origin)? =
                 if let value = options[setting.key], let option = setting.option {
                     (value, .option(option))
@@ -35,5 +63,10 @@ struct ServeSettings {
             try setting.read(value, at: origin, into: &self)
             origins[setting.key] = origin
         }
+    }
+
+    /// Where the setting of `key` was given, as errors name it; its option when it was not given.
+    func origin(of key: String) -> String {
+        origins[key].map { "\($0)" } ?? ServeSetting.named(key).option.map { "--\($0)" } ?? key
     }
 }
