@@ -21,8 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
 
             Settings come from the defaults, then --config FILE (JSON), then the environment, then the \
             options. Each option's help names its environment variable; the limits have a config key and a \
-            variable only. PURCHASE_SLI_CONFIG names the config file, PURCHASE_SLI_LOG_LEVEL the log level \
-            (trace, debug, info, notice, warning, error, critical). docs/configuration.md lists every setting.
+            variable only. PURCHASE_SLI_CONFIG names the config file. docs/configuration.md lists every setting.
 
             With --render-every 5m the service renders the dashboards and the last week's review into --out \
             (default out) every 5 minutes and serves them at / (index.html) next to the API; --out alone \
@@ -51,6 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ServeSetting.named("db").help) var db: String?
     @Option(help: ServeSetting.named("host").help) var host: String?
     @Option(help: ServeSetting.named("port").help) var port: String?
+    @Option(help: ServeSetting.named("logLevel").help) var logLevel: String?
     @Option(help: ServeSetting.named("ingestKeys").help) var ingestKeys: String?
     @Option(help: ServeSetting.named("readKeys").help) var readKeys: String?
     @Option(help: ServeSetting.named("adminKeys").help) var adminKeys: String?
@@ -88,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// which ServeSettingTests holds).
     var givenOptions: [String: SettingValue] {
         let texts: [String: String?] = [
-            "db": db, "host": host, "port": port, "ingestKeys": ingestKeys, "readKeys": readKeys, "adminKeys": adminKeys,
+            "db": db, "host": host, "port": port, "logLevel": logLevel, "ingestKeys": ingestKeys, "readKeys": readKeys, "adminKeys": adminKeys,
             "notify": notify, "notifyFormat": notifyFormat, "notifyFallbackFormat": notifyFallbackFormat, "alertsEvery": alertsEvery,
             "policy": policy, "timeZone": timeZone, "out": out, "renderEvery": renderEvery, "dashboards": dashboards,
             "renderRange": renderRange, "rolloutEvery": rolloutEvery, "rolloutCandidate": candidate, "rolloutBaseline": baseline,
@@ -105,8 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         // Before any thread starts: memory that stays flat over a long run (issue 64).
         let arenas = ProcessMemory.limitArenas(environment: environment)
-        let settings: (server: ServerConfiguration, db: StoreLocation, warnings: [String])
-        let logLevel: Logger.Level
+        let settings: (server: ServerConfiguration, db: StoreLocation, logLevel: Logger.Level, warnings: [String])
         let served: ServedStore
         let logger: Logger
         let controls: [any StoreReleaseControl]
@@ -114,9 +113,8 @@ struct ServeCommand: AsyncParsableCommand {
         // it is shut down last, after the services that call through it.
         let outbound = HTTPClientTransport()
         do {
-            logLevel = try Self.logLevel(environment: environment)
-            logger = Self.makeLogger(level: logLevel)
             settings = try resolve(environment: environment)
+            logger = Self.makeLogger(level: settings.logLevel)
             controls = try await RolloutActionOptions.controls(settings.server.rolloutActions, transport: outbound)
             var storeConfiguration = try retention.configuration()
             storeConfiguration.fsyncEachCommit = true
@@ -178,7 +176,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Settings from the defaults, the config file, the environment and the options, in that order, and
     /// warnings about settings that take no effect. Errors name the option, variable or key at fault.
-    func resolve(environment: [String: String]) throws -> (server: ServerConfiguration, db: StoreLocation, warnings: [String]) {
+    func resolve(
+        environment: [String: String]
+    ) throws -> (
+        server: ServerConfiguration, db: StoreLocation, logLevel: Logger.Level, warnings: [String]
+    ) {
         let file = try (config ?? environment["PURCHASE_SLI_CONFIG"]).map(ServerConfigFile.init(path:))
         let settings = try ServeSettings(options: givenOptions, environment: environment, file: file)
         var server = settings.server
@@ -228,7 +230,7 @@ struct ServeCommand: AsyncParsableCommand {
                     + "(\(TimeStep(seconds: horizon))): an event re-sent after its eventID is forgotten would count twice")
         }
         let database = try StoreLocation(settings.database, source: settings.origin(of: "db"))
-        return (server, database, ineffectiveSettings(server, settings.origins))
+        return (server, database, settings.logLevel, ineffectiveSettings(server, settings.origins))
     }
 
     /// Warnings about the settings given that nothing uses in these settings, naming where each was given.
@@ -266,17 +268,6 @@ struct ServeCommand: AsyncParsableCommand {
                         + "holding an ingest key can send the events it rests on; keep it only where apps hold no ingest key "
                         + "(see docs/rollout.md)"
                 ] : [])
-    }
-
-    /// The level of PURCHASE_SLI_LOG_LEVEL in any letter case (`warn` for `warning`), info when it is not set.
-    static func logLevel(environment: [String: String]) throws -> Logger.Level {
-        guard let text = environment["PURCHASE_SLI_LOG_LEVEL"] else { return .info }
-        let name = text.lowercased()
-        guard let level = Logger.Level(rawValue: name == "warn" ? "warning" : name) else {
-            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
-            throw CommandFailure(message: "PURCHASE_SLI_LOG_LEVEL: expected one of \(levels), got \"\(text)\"")
-        }
-        return level
     }
 
     /// What the start log says of alert notifications: off, or how often, where, and for which apps apart.

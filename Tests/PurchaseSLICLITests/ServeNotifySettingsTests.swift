@@ -159,14 +159,18 @@ import Testing
                 "\(error)".contains(message)
             }
         }
-        #expect {
-            try ServeCommand.logLevel(environment: ["PURCHASE_SLI_LOG_LEVEL": "verbose"])
-        } throws: { error in
-            "\(error)".contains("PURCHASE_SLI_LOG_LEVEL: expected one of trace, debug, info")
+        func level(_ arguments: [String], _ environment: [String: String]) throws -> Logger.Level {
+            try ServeCommand.parse(arguments).resolve(environment: environment).logLevel
         }
-        #expect(try ServeCommand.logLevel(environment: ["PURCHASE_SLI_LOG_LEVEL": "debug"]) == .debug)
-        #expect(try ServeCommand.logLevel(environment: ["PURCHASE_SLI_LOG_LEVEL": "WARN"]) == .warning)
-        #expect(try ServeCommand.logLevel(environment: [:]) == .info)
+        #expect {
+            try level([], ["PURCHASE_SLI_LOG_LEVEL": "verbose"])
+        } throws: { error in
+            "\(error)".contains(#"PURCHASE_SLI_LOG_LEVEL: expected trace, debug, info, notice, warning, error or critical, got "verbose""#)
+        }
+        #expect(try level([], ["PURCHASE_SLI_LOG_LEVEL": "debug"]) == .debug)
+        #expect(try level([], ["PURCHASE_SLI_LOG_LEVEL": "WARN"]) == .warning)
+        #expect(try level(["--log-level", "error"], ["PURCHASE_SLI_LOG_LEVEL": "WARN"]) == .error)
+        #expect(try level([], [:]) == .info)
     }
 
     /// Values that would stop or stall the service later (a rate of 0 refused every request from the third

@@ -13,7 +13,7 @@ import Testing
     /// A valid value of each setting, as an option or variable writes it (a file's path for keys).
     private func example(_ setting: ServeSetting) throws -> String {
         let examples = [
-            "db": "served.sqlite", "host": "0.0.0.0", "port": "8081", "readRequestsPerSecond": "2.5", "readBurst": "7",
+            "db": "served.sqlite", "host": "0.0.0.0", "port": "8081", "logLevel": "debug", "readRequestsPerSecond": "2.5", "readBurst": "7",
             "maximumQueryRows": "500", "pruneEvery": "2h", "maximumBodyBytes": "2048", "maximumDecompressedBytes": "4096",
             "maximumCompressionRatio": "20", "maximumEventsPerRequest": "10", "maximumLineBytes": "512", "latenessLimit": "2d",
             "newRelicEventType": "Purchases", "otlpEventName": "purchase", "requestsPerSecondPerKey": "5", "requestBurstPerKey": "9",
@@ -91,5 +91,6 @@ extension ServeSettings {
     fileprivate func holdsTheSameValues(as other: ServeSettings) -> Bool {
         server == other.server && database == other.database && policyPath == other.policyPath
             && dashboardsDirectory == other.dashboardsDirectory && timeZone == other.timeZone && releaseAccess == other.releaseAccess
+            && logLevel == other.logLevel
     }
 }

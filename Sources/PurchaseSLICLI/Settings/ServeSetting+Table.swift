@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIOutbound
@@ -30,6 +31,17 @@ extension ServeSetting {
             settings.server.host = text
         },
         .whole("port", option: "port", 0...65_535, valueName: "port", "Port to listen on, 0 for any free port", into: \.server.port),
+        ServeSetting(
+            key: "logLevel", option: "log-level", kind: .text,
+            expects: Logger.Level.allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or " + Logger.Level.critical.rawValue,
+            defaultText: "info", summary: "The least severe log messages written on standard error; warn stands for warning, in any letter case",
+            valueName: "level"
+        ) { value, _, settings in
+            guard let name = value.text?.lowercased(), let level = Logger.Level(rawValue: name == "warn" ? "warning" : name) else {
+                throw Unexpected()
+            }
+            settings.logLevel = level
+        },
         .keys(
             "ingestKeys", option: "ingest-keys", kind: "ingest", default: "none: no key needed",
             "File of accepted ingest keys, one per line, # comments", into: \.server.ingestKeys),

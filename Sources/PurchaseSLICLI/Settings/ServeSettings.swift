@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PurchaseSLIServer
 
 /// What the settings of `serve` come to: the server's configuration, and what `serve` reads further once
@@ -33,6 +34,8 @@ struct ServeSettings {
     var timeZone: String?
     /// The stores' release APIs.
     var releaseAccess = ReleaseAccess()
+    /// The least severe log messages written.
+    var logLevel = Logger.Level.info
     /// Where each setting given came from, by key.
     private(set) var origins: [String: ServeSetting.Origin] = [:]
 
