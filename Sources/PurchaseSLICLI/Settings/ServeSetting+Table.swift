@@ -269,15 +269,10 @@ extension ServeSetting {
 
     /// The stores' own notifications.
     private static let stores: [ServeSetting] = [
-        ServeSetting(
-            key: "appleBundleIDs", option: "apple-bundle-id", kind: .list, expects: "a bundle id",
-            defaultText: "none: the App Store endpoint refuses every notification",
-            summary: "Accept App Store Server Notifications for this bundle id at POST /v1/stores/apple/notifications; repeat for several",
-            valueName: "id"
-        ) { value, _, settings in
-            guard let ids = value.list else { throw Unexpected() }
-            settings.server.appleBundleIDs = Set(ids)
-        },
+        .names(
+            "appleBundleIDs", option: "apple-bundle-id", expects: "a bundle id", default: "none: the App Store endpoint refuses every notification",
+            "Accept App Store Server Notifications for this bundle id at POST /v1/stores/apple/notifications; repeat for several",
+            valueName: "id", into: \.server.appleBundleIDs),
         ServeSetting(
             key: "appleRootCA", option: "apple-root-ca", kind: .list, expects: "the path of a root certificate (PEM or DER)",
             defaultText: "Apple Root CA - G3",
@@ -287,15 +282,10 @@ extension ServeSetting {
             guard let paths = value.list, !paths.isEmpty else { throw Unexpected() }
             settings.server.appleRootCertificates = try StoreNotificationOptions.certificates(at: paths, setting: "\(origin)")
         },
-        ServeSetting(
-            key: "googlePackages", option: "google-package", kind: .list, expects: "a package name",
-            defaultText: "none: the Play endpoint refuses every notification",
-            summary: "Accept Google Play developer notifications for this package at POST /v1/stores/google/notifications; repeat for several",
-            valueName: "name"
-        ) { value, _, settings in
-            guard let names = value.list else { throw Unexpected() }
-            settings.server.googlePackageNames = Set(names)
-        },
+        .names(
+            "googlePackages", option: "google-package", expects: "a package name", default: "none: the Play endpoint refuses every notification",
+            "Accept Google Play developer notifications for this package at POST /v1/stores/google/notifications; repeat for several",
+            valueName: "name", into: \.server.googlePackageNames),
         .keys(
             "googlePushTokens", option: "google-push-tokens", kind: "push", default: "none; required with --google-package",
             "File of tokens the Pub/Sub push presents (?token= in its URL), one per line", into: \.server.googlePushTokens),

@@ -234,6 +234,19 @@ extension ServeSetting {
         }
     }
 
+    /// Names (bundle ids, package names) from a repeated option or a list, kept as a set at `path`.
+    static func names(
+        _ key: String, option: String, expects: String, default defaultText: String, _ summary: String, valueName: String,
+        into path: any WritableKeyPath<ServeSettings, Set<String>> & Sendable
+    ) -> ServeSetting {
+        ServeSetting(
+            key: key, option: option, kind: .list, expects: expects, defaultText: defaultText, summary: summary, valueName: valueName
+        ) { value, _, settings in
+            guard let names = value.list else { throw Unexpected() }
+            settings[keyPath: path] = Set(names)
+        }
+    }
+
     /// Keys that `kind` holders present, kept at `path`: read from a file named by the option or the
     /// variable (one per line, `#` comments), or listed in the config file.
     static func keys(
