@@ -210,7 +210,7 @@ let package = Package(
             name: "PurchaseSLIApplicationTests",
             dependencies: [
                 "PurchaseSLIApplication", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLICore",
-                "PurchaseSLITestSupport",
+                "PurchaseSLITestSupport", .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

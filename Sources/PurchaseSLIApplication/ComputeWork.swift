@@ -1,4 +1,3 @@
-import NIOCore
 import NIOPosix
 
 /// Runs CPU-heavy work (an evaluation round, a page render, the grouping of a large answer) with
@@ -26,7 +25,8 @@ final class ComputeExecutor: TaskExecutor {
 
     private let pool: NIOThreadPool
 
-    private init(pool: NIOThreadPool) {
+    /// An executor over `pool`, which its creator starts and shuts down.
+    init(pool: NIOThreadPool) {
         self.pool = pool
     }
 
@@ -36,22 +36,19 @@ final class ComputeExecutor: TaskExecutor {
     }
 }
 
-/// Runs `work` with one event loop's thread as its task executor, so that every step of it runs on that
-/// one thread: what it allocates is freed on the thread that allocated it, which malloc does fastest.
+/// Runs `work` with a thread of its own as its task executor, so that every step of it runs on that one
+/// thread: what it allocates is freed on the thread that allocated it, which malloc does fastest (`ingest`'s
+/// parsing). Not an event loop's thread: seconds of parsing there would stall every connection of that
+/// loop (PostgreSQL's, the HTTP client's). The thread is NIO's pool's, shut down when `work` ends.
 public func onOneThread<Value: Sendable>(_ work: () async throws -> Value) async throws -> Value {
-    try await withTaskExecutorPreference(EventLoopExecutor(loop: MultiThreadedEventLoopGroup.singleton.next())) { try await work() }
-}
-
-/// A task executor over one event loop.
-private final class EventLoopExecutor: TaskExecutor {
-    private let loop: any EventLoop
-
-    init(loop: any EventLoop) {
-        self.loop = loop
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    let pool = NIOThreadPool(numberOfThreads: 1)
+    pool.start()
+    do {
+        let value = try await withTaskExecutorPreference(ComputeExecutor(pool: pool)) { try await work() }
+        try await pool.shutdownGracefully()
+        return value
+    } catch {
+        try? await pool.shutdownGracefully()
+        throw error
     }
 }
