@@ -19,7 +19,7 @@ extension ServeSetting {
             summary:
                 "SQLite database file, or a PostgreSQL URL postgres://user:password@host:port/database?sslmode=require shared by several serve nodes; a URL with a password belongs in the variable, out of the process list",
             valueName: "path|url"
-        ) { value, origin, settings in
+        ) { value, _, settings in
             guard let text = value.text else { throw Unexpected() }
             settings.database = text
         },
@@ -210,13 +210,9 @@ extension ServeSetting {
             guard let text = value.text, !text.isEmpty else { throw Unexpected() }
             settings.server.rolloutCandidate = text == "auto" ? nil : text
         },
-        ServeSetting(
-            key: "rolloutBaseline", option: "baseline", kind: .text, expects: "an app version", defaultText: "the busiest other version",
-            summary: "The version --rollout-every compares with", valueName: "version"
-        ) { value, _, settings in
-            guard let text = value.text, !text.isEmpty else { throw Unexpected() }
-            settings.server.rolloutBaseline = text
-        },
+        .text(
+            "rolloutBaseline", option: "baseline", expects: "an app version", default: "the busiest other version",
+            "The version --rollout-every compares with", valueName: "version", into: \.server.rolloutBaseline),
         .url(
             "rolloutNotify", option: "rollout-notify", default: "--notify when it is Slack, else verdicts are only logged",
             "POST rollout verdict changes to this URL", into: \.server.rolloutNotifyURL),
