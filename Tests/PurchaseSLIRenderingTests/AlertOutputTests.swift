@@ -137,7 +137,7 @@ private func report(_ text: String) -> AlertReport {
         alert.finding.labels = SeriesLabels(actionType: "purchase", slice: .init(dimension: .planID, value: slice))
         let line = try #require(AlertOutput.text([alert], now: 1_794_650_400).split(separator: "\n").first { $0.contains("look next: ") })
         let command = String(line.split(separator: "look next: ", maxSplits: 1)[1])
-        let words = try await onDedicatedThread { try shellWords(command) }
+        let words = try await shellWords(command)
         #expect(words.prefix(4) == ["purchase-sli", "query", "--db", "/srv/sli data/it's.sqlite"])
         #expect(words.contains("planID=\(slice)"), "\(words)")
     }
@@ -148,7 +148,7 @@ private func report(_ text: String) -> AlertReport {
         var alert = referenced()
         alert.databasePath = "-data.sqlite"
         let line = try #require(AlertOutput.text([alert], now: 1_794_650_400).split(separator: "\n").first { $0.contains("look next: ") })
-        let words = try await onDedicatedThread { try shellWords(String(line.split(separator: "look next: ", maxSplits: 1)[1])) }
+        let words = try await shellWords(String(line.split(separator: "look next: ", maxSplits: 1)[1]))
         #expect(words.prefix(3) == ["purchase-sli", "query", "--db=-data.sqlite"], "\(words)")
     }
 
@@ -180,7 +180,7 @@ private func report(_ text: String) -> AlertReport {
         #expect(!hasTwoBackticks(markdown.dropFirst("- look next: ``".count).dropLast(2)), "\(markdown)")
         for command in commands {
             #expect(!hasTwoBackticks(command) && !command.unicodeScalars.contains("\u{200B}"), "\(command)")
-            let words = try await onDedicatedThread { try shellWords(command) }
+            let words = try await shellWords(command)
             #expect(words.contains("planID=\(slice)"), "\(command) gave \(words)")
         }
         #expect(!FileManager.default.fileExists(atPath: "/tmp/purchase-sli-pwned"))
@@ -218,18 +218,11 @@ private func htmlText(_ text: some StringProtocol) throws -> String {
     String(text).replacingScalarRuns([("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")])
 }
 
-/// The words `sh` makes of `command` (printed NUL-separated by `printf`). Blocks: call it on a thread of
-/// its own.
-private func shellWords(_ command: String) throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "printf '%s\\0' " + command]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+/// The words `sh` makes of `command` (printed NUL-separated by `printf`).
+private func shellWords(_ command: String) async throws -> [String] {
+    let (termination, output) = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "printf '%s\\0' " + command])
+    #expect(termination == .exit(0), "sh -c printf \(command): \(output)")
+    return output.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
 }
 
 /// Slack and Markdown set apart only values from the events: the product's own words and a currency code
