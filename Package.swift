@@ -12,7 +12,7 @@ let swiftSettings: [SwiftSetting] = [
 /// and still see their internals.
 let optimizedSwiftSettings = swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
-/// The PostgreSQL store, for the targets that use it when the PostgreSQL trait is on.
+/// The PostgreSQL store, for the targets that use it when the PostgreSQL trait is on (the default).
 let postgresStore: Target.Dependency = .target(name: "PurchaseSLIPostgres", condition: .when(traits: ["PostgreSQL"]))
 
 let package = Package(
@@ -22,12 +22,13 @@ let package = Package(
     products: [
         .executable(name: "purchase-sli", targets: ["purchase-sli"])
     ],
-    // The PostgreSQL store (several serve nodes on one database) brings postgres-nio: it is built on request,
-    // `swift build -c release --traits PostgreSQL` (docs/postgresql.md). The second copy of BoringSSL
-    // (swift-nio-ssl's) that once made the trait cost a first optimized build about 45 % more is in every
-    // build now: async-http-client, the outbound client, needs swift-nio-ssl too.
+    // The PostgreSQL store (several serve nodes on one database) brings postgres-nio; it is in every build
+    // unless left out with `--disable-default-traits` (docs/postgresql.md). It was off by default while it
+    // brought a second copy of BoringSSL (swift-nio-ssl's); async-http-client, the outbound client, brings
+    // that copy to every build now, and what the trait adds is postgres-nio alone.
     traits: [
-        .trait(name: "PostgreSQL", description: "The PostgreSQL store: --db postgres://…, migrate, a leader lease for several serve nodes.")
+        .trait(name: "PostgreSQL", description: "The PostgreSQL store: --db postgres://…, migrate, a leader lease for several serve nodes."),
+        .default(enabledTraits: ["PostgreSQL"]),
     ],
     dependencies: [
         // The Swift SDK, a package of its own that apps add by version (sdk/purchase-sli-swift/Package.swift):

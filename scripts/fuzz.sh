@@ -5,7 +5,7 @@
 # arguments, policy and dashboard YAML, OpenSLO documents, maintenance bodies and their RRULEs, and stored
 # bucket blobs (the package's own modules instrumented,
 # its dependencies built as for the tests: Package.swift). Each target runs for a bounded time,
-# starting from the corpus committed under Tests/Fuzz/Corpus/<target>; what it learns goes to
+# as many at once as there are cores, starting from the corpus committed under Tests/Fuzz/Corpus/<target>; what it learns goes to
 # .build-fuzz/corpus/<target>, never into the repository. A crash, a trap or a violated property
 # (Tests/Fuzz/<target>/<target>.swift says which) keeps its input under .build-fuzz/artifacts and fails
 # the script.
@@ -65,34 +65,43 @@ done
 # libFuzzer prints the stack of a crash itself.
 export SWIFT_BACKTRACE=enable=no
 mkdir -p "$scratch/artifacts"
-failed=()
-summary=()
-for target in "${targets[@]}"; do
-    seeds="Tests/Fuzz/Corpus/$target"
-    work="$scratch/corpus/$target"
-    mkdir -p "$work" "$seeds"
-    if $merge; then
-        "$build/debug/Fuzz$target" -merge=1 -max_len="$(max_length "$target")" "$seeds" "$work" 2>&1 | tail -1
-        continue
-    fi
-    log="$scratch/artifacts/$target.log"
-    echo "== $target: ${seconds} s, from $(ls "$seeds" | wc -l) committed inputs"
+# One target's run: its log, and one line of summary in "$scratch/artifacts/$target.summary" (ok or FAILED).
+fuzz_one() {
+    local target=$1 seeds="Tests/Fuzz/Corpus/$1" work="$scratch/corpus/$1" log="$scratch/artifacts/$1.log"
     if "$build/debug/Fuzz$target" -max_total_time="$seconds" -max_len="$(max_length "$target")" -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$target-" \
         "$work" "$seeds" > "$log" 2>&1; then
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-        summary+=("$(printf '%-15s %10s runs  corpus %5s inputs  ok' "$target" "$runs" "$(ls "$work" | wc -l)")")
+        printf '%-15s %10s runs  corpus %5s inputs  ok\n' "$target" "$runs" "$(ls "$work" | wc -l)" > "$scratch/artifacts/$target.summary"
     else
         artifact=$(grep -o "Test unit written to .*" "$log" | sed 's/Test unit written to //' | tail -1)
         grep -E "Fatal error|ERROR: |SUMMARY" "$log" | head -5
-        summary+=("$(printf '%-15s FAILED: input %s (log %s)' "$target" "${artifact:-?}" "$log")")
-        failed+=("$target")
+        printf '%-15s FAILED: input %s (log %s)\n' "$target" "${artifact:-?}" "$log" > "$scratch/artifacts/$target.summary"
     fi
+}
+# As many targets at once as there are cores: each fuzzer runs on one.
+jobs=$(nproc)
+for target in "${targets[@]}"; do
+    seeds="Tests/Fuzz/Corpus/$target"
+    mkdir -p "$scratch/corpus/$target" "$seeds"
+    if $merge; then
+        "$build/debug/Fuzz$target" -merge=1 -max_len="$(max_length "$target")" "$seeds" "$scratch/corpus/$target" 2>&1 | tail -1
+        continue
+    fi
+    rm -f "$scratch/artifacts/$target.summary"
+    echo "== $target: ${seconds} s, from $(ls "$seeds" | wc -l) committed inputs"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    fuzz_one "$target" &
 done
+wait
 $merge && exit 0
 
 echo
-printf '%s\n' "${summary[@]}"
+failed=()
+for target in "${targets[@]}"; do
+    cat "$scratch/artifacts/$target.summary" 2>/dev/null || echo "$target: no summary (the run did not end)"
+    grep -q ' ok$' "$scratch/artifacts/$target.summary" 2>/dev/null || failed+=("$target")
+done
 if [ ${#failed[@]} -gt 0 ]; then
     echo "replay an input with: $build/debug/Fuzz<target> INPUT; make it a regression test" >&2
     exit 1

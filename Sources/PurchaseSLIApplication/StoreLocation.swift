@@ -28,8 +28,8 @@ public enum StoreLocation: CustomStringConvertible, Sendable {
 
     /// What a build without the PostgreSQL trait says of a `postgres://` URL.
     private static let postgresNotBuilt =
-        "this purchase-sli was built without PostgreSQL support; build it with "
-        + "`swift build -c release --traits PostgreSQL` (docs/postgresql.md)"
+        "this purchase-sli was built without PostgreSQL support (--disable-default-traits); build it with "
+        + "its default traits, `swift build -c release` (docs/postgresql.md)"
 
     /// Whether `text` names a PostgreSQL database (a `postgres://` or `postgresql://` URL) rather than a file.
     public static func namesPostgres(_ text: String) -> Bool { DatabaseAddress.isPostgres(text) }

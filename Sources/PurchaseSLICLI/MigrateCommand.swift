@@ -15,7 +15,7 @@ struct MigrateCommand: AsyncParsableCommand {
             records with their acknowledgements, each replacing one kept under its name. The database must hold no \
             events yet; running migrate again with the same file copies nothing new (the copy is recognized). Stop \
             the serve writing the file first, and start the nodes on PostgreSQL after. Needs a build with \
-            PostgreSQL support: swift build -c release --traits PostgreSQL.
+            PostgreSQL support, as the default build is (not --disable-default-traits).
 
             Example:
               PURCHASE_SLI_DB='postgres://purchase_sli:PASSWORD@db.internal/purchase_sli' purchase-sli migrate --from purchase-sli.sqlite

@@ -48,7 +48,7 @@ struct Backend: Sendable, CustomTestStringConvertible {
     static let all: [Backend] = [.sqlite, .sqliteFolding, .memory] + (TestPostgres.isEnabled ? [.postgres] : [])
     #else
     /// Every backend the contract runs on: PostgreSQL's tests need the PostgreSQL trait
-    /// (`swift test --traits PostgreSQL`).
+    /// (on by default) and a server named by `PURCHASE_SLI_TEST_POSTGRES_URL`.
     static let all: [Backend] = [.sqlite, .sqliteFolding, .memory]
     #endif
 }
