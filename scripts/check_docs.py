@@ -18,8 +18,8 @@ Where the commands run: each file in a workspace of its own, a new directory hol
 sample-logs/, dashboards/, certificates/ and docs/examples/ (its files at the top level), with
 `purchase-sli` on PATH, `.build/debug/purchase-sli` and `.build/release/purchase-sli` all naming BINARY, and demo.sqlite and out/
 as `purchase-sli demo` leaves them (made once and copied). A file's sessions share that workspace in the
-order they appear, so a later example may read what an earlier one wrote. The environment holds no
-PURCHASE_SLI_ variable, and TZ is UTC.
+order they appear, so a later example may read what an earlier one wrote; files run side by side, as
+many at once as there are cores. The environment holds no PURCHASE_SLI_ variable, and TZ is UTC.
 
 Exit status: 0 every example as shown, 1 some differ (each difference is printed), 2 a usage error.
 """
@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED_DIRECTORIES = ["sample-logs", "dashboards", "certificates"]
@@ -213,10 +214,11 @@ def main(arguments):
         demo = prepare_demo(binary, scratch)
         failures = []
         commands = 0
-        for path in files:
-            found, ran = check_file(path, binary, scratch, demo)
-            failures += found
-            commands += ran
+        # Each file has a workspace of its own: they run side by side, their results taken in order.
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            for found, ran in pool.map(lambda path: check_file(path, binary, scratch, demo), files):
+                failures += found
+                commands += ran
     for failure in failures:
         print(failure + "\n")
     print(f"docs: {commands} commands of {len(files)} files run, {len(failures)} differ from what the docs show")

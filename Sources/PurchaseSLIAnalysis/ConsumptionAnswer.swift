@@ -34,16 +34,25 @@ public struct ConsumptionAnswer: Sendable, Hashable {
     /// When the answer is due.
     public var answerByMillis: Int64 { request.receivedMillis + Self.answerWithinMillis }
 
-    /// The `ConsumptionRequest` JSON: `customerConsented` (Apple refuses anything but true),
-    /// `sampleContentProvided`, `deliveryStatus`; when not delivered, `consumptionPercentage` 0 (Apple
+    /// The `ConsumptionRequest` body: `customerConsented` (Apple refuses anything but true),
+    /// `deliveryStatus`, `sampleContentProvided`; when not delivered, `consumptionPercentage` 0 (Apple
     /// refuses another value then) and `refundPreference` `GRANT_FULL` (the customer paid for nothing).
     /// How much of a delivered purchase was consumed the ledger does not know, so it is left out.
-    public func body(sampleContentProvided: Bool) -> String {
-        var fields = [
-            "\"customerConsented\":true", "\"deliveryStatus\":\"\(deliveryStatus.rawValue)\"", "\"sampleContentProvided\":\(sampleContentProvided)",
-        ]
-        if deliveryStatus != .delivered { fields += ["\"consumptionPercentage\":0", "\"refundPreference\":\"GRANT_FULL\""] }
-        return "{" + fields.joined(separator: ",") + "}"
+    public struct Body: Encodable, Sendable, Hashable {
+        let customerConsented = true
+        let deliveryStatus: String
+        let sampleContentProvided: Bool
+        let consumptionPercentage: JSONOmittedIfAbsent<Int>
+        let refundPreference: JSONOmittedIfAbsent<String>
+    }
+
+    /// The answer's ``Body``.
+    public func body(sampleContentProvided: Bool) -> Body {
+        let isDelivered = deliveryStatus == .delivered
+        return Body(
+            deliveryStatus: deliveryStatus.rawValue, sampleContentProvided: sampleContentProvided,
+            consumptionPercentage: JSONOmittedIfAbsent(isDelivered ? nil : 0), refundPreference: JSONOmittedIfAbsent(isDelivered ? nil : "GRANT_FULL")
+        )
     }
 
     /// The notification type Apple sends when a customer asks for a refund.

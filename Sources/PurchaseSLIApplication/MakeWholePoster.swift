@@ -34,20 +34,32 @@ public struct MakeWholePoster: Sendable {
         "\(charge.notification.store.rawValue):\(charge.notification.transactionID ?? charge.notification.notificationID)"
     }
 
-    /// The body: what a grant server needs to grant the charge.
+    /// What a grant server needs to grant a charge: `{"store", "transactionID", "productID", "app",
+    /// "environment", "type", "chargedAt"}`, then "appAccountToken" and "price" with "currency" when known.
+    public struct Body: Encodable, Sendable {
+        let store: String
+        let transactionID: String
+        let productID: String
+        let app: String
+        let environment: String
+        let type: String
+        let chargedAt: JSONTime
+        let appAccountToken: JSONOmittedIfAbsent<String>
+        let price: JSONOmittedIfAbsent<Double>
+        let currency: JSONOmittedIfAbsent<String>
+    }
+
+    /// The body posted for `charge`, as JSON text.
     public static func body(of charge: ChargeLedger.Charge) -> String {
         let notification = charge.notification
-        var fields = [
-            "\"store\":\"\(notification.store.rawValue)\"", "\"transactionID\":" + JSONText.quoted(notification.transactionID ?? ""),
-            "\"productID\":" + JSONText.quoted(charge.productID), "\"app\":" + JSONText.quoted(notification.appID),
-            "\"environment\":" + JSONText.quoted(notification.environment), "\"type\":" + JSONText.quoted(notification.type),
-            "\"chargedAt\":\"\(RFC3339.format(millis: charge.eventMillis))\"",
-        ]
-        if let token = notification.appAccountToken { fields.append("\"appAccountToken\":" + JSONText.quoted(token)) }
-        if let price = notification.price, let currency = notification.currency {
-            fields.append("\"price\":\(JSONText.number(price)),\"currency\":" + JSONText.quoted(currency))
-        }
-        return "{" + fields.joined(separator: ",") + "}"
+        let priced = notification.price.flatMap { price in notification.currency.map { (price, $0) } }
+        return JSONTextEncoder.text(
+            Body(
+                store: notification.store.rawValue, transactionID: notification.transactionID ?? "", productID: charge.productID,
+                app: notification.appID, environment: notification.environment, type: notification.type,
+                chargedAt: JSONTime(millis: charge.eventMillis),
+                appAccountToken: JSONOmittedIfAbsent(notification.appAccountToken), price: JSONOmittedIfAbsent(priced?.0),
+                currency: JSONOmittedIfAbsent(priced?.1)))
     }
 
     /// Posts `charge` until the grant server settles it or the attempts run out; `previous` is what was

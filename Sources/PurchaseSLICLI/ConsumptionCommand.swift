@@ -140,7 +140,7 @@ struct ConsumptionCommand: AsyncParsableCommand {
                     outcome = "not sent: past the 12 h Apple allows"
                 } else {
                     do {
-                        let reply = try await client.sendConsumption(transactionID: answer.transactionID, body: body)
+                        let reply = try await client.sendConsumption(transactionID: answer.transactionID, body: JSONTextEncoder.text(body))
                         outcome = reply.isAccepted ? "sent: \(reply.status)" : "refused: \(reply.status) \(reply.body)"
                         if !reply.isAccepted { failed += 1 }
                     } catch {

@@ -36,14 +36,29 @@ public struct RecordReject: Sendable, Hashable {
     }
 
     /// `{"index": i, "field": "…", "reason": "…"}`, as the ingestion routes answer it.
-    public var json: String {
-        "{\"index\":\(index),\"field\":\(JSONText.quoted(field)),\"reason\":\(JSONText.quoted(reason))}"
+    public struct Answer: Encodable, Sendable {
+        let index: Int
+        let field: String
+        let reason: String
     }
 
-    /// One NDJSON line of `ingest --rejects`: the file and line too, and `"kept": true` for a warning.
+    /// One line of `ingest --rejects`: `{"file", "line", "index", "field", "reason"}`, and `"kept": true`
+    /// for a warning.
+    public struct Line: Encodable, Sendable {
+        let file: String
+        let line: Int?
+        let index: Int
+        let field: String
+        let reason: String
+        let kept: JSONOmittedIfAbsent<Bool>
+    }
+
+    /// The reject as the ingestion routes answer it.
+    public var answer: Answer { Answer(index: index, field: field, reason: reason) }
+
+    /// One NDJSON line of `ingest --rejects`, of a record of `file`.
     public func jsonLine(file: String) -> String {
-        "{\"file\":\(JSONText.quoted(file)),\"line\":\(line.map(String.init) ?? "null"),\"index\":\(index),"
-            + "\"field\":\(JSONText.quoted(field)),\"reason\":\(JSONText.quoted(reason))" + (kept ? ",\"kept\":true}" : "}")
+        JSONTextEncoder.text(Line(file: file, line: line, index: index, field: field, reason: reason, kept: JSONOmittedIfAbsent(kept ? true : nil)))
     }
 }
 

@@ -85,6 +85,10 @@ extension PostgresBucketStore {
     /// Reads the rows `select` (whose table is `b`) gives for the segments and the selected series, a day
     /// of buckets (or a month of days) at a time so that a long range is never held in memory whole, and
     /// calls `body` with each bucket's entries. With `groupedByTime` the query is grouped by `b.time`.
+    ///
+    /// The next chunk is read while `body` takes the one before (on another pooled connection): the
+    /// server aggregates one day while this process decodes and counts the other, and no more than two
+    /// chunks are held at once.
     private func scan<Entry: Sendable>(
         _ segments: [BucketSegment], selection: SeriesSelection?, select: @escaping @Sendable (Resolution) -> String, groupedByTime: Bool,
         entries: @escaping @Sendable (PostgresRow, Resolution) throws -> (time: Int64, entries: [Entry]),
@@ -92,14 +96,14 @@ extension PostgresBucketStore {
     ) async throws {
         let logger = logger
         let ids = selection?.sortedIDs
-        for chunk in Self.chunks(of: segments) {
+        let read: @Sendable (BucketSegment) async throws -> [(Int64, [Entry])] = { chunk in
             var query = PostgresQuery(
                 unsafeSQL: select(chunk.resolution) + " WHERE b.time >= $1 AND b.time < $2"
                     + (ids == nil ? "" : " AND b.series = ANY($3)") + (groupedByTime ? " GROUP BY b.time" : "") + " ORDER BY b.time")
             query.binds.append(chunk.fromSeconds)
             query.binds.append(chunk.toSeconds)
             if let ids { query.binds.append(ids) }
-            let buckets = try await connection { [query] connection in
+            return try await self.connection { [query] connection in
                 var buckets: [(Int64, [Entry])] = []
                 for try await row in try await connection.query(query, logger: logger) {
                     let (time, decoded) = try entries(row, chunk.resolution)
@@ -107,6 +111,18 @@ extension PostgresBucketStore {
                     buckets[buckets.count - 1].1.append(contentsOf: decoded)
                 }
                 return buckets
+            }
+        }
+        let chunks = Self.chunks(of: segments)
+        var reading = chunks.first.map { chunk in Task { try await read(chunk) } }
+        defer { reading?.cancel() }
+        for index in chunks.indices {
+            guard let current = reading else { break }
+            reading = index + 1 < chunks.count ? Task { [chunk = chunks[index + 1]] in try await read(chunk) } : nil
+            let buckets = try await withTaskCancellationHandler {
+                try await current.value
+            } onCancel: {
+                current.cancel()
             }
             for (time, entries) in buckets { try body(time, entries) }
         }

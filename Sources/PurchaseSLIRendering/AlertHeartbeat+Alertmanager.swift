@@ -3,15 +3,13 @@ import PurchaseSLICore
 
 extension AlertHeartbeat {
     /// The Alertmanager v2 alert posted at `now`: severity `none`, firing until `now` + ``validForSeconds``.
-    func alertmanagerJSON(now: Int64) -> String {
+    func alertmanagerAlert(now: Int64) -> AlertmanagerAlert {
         let labels = [("alertname", Self.alertName), ("severity", "none")] + (app.map { [("app", $0)] } ?? [])
         let summary = "purchase-sli evaluates its alerts and reaches Alertmanager: this alert always fires."
         let description =
             "Route it to a dead man's switch (a receiver that pages when it stops arriving): when it stops, purchase-sli is down, "
             + "cannot read its store, or cannot reach Alertmanager, and no other alert of it can fire."
-        return "{\"labels\":" + AlertOutput.labelsJSON(labels)
-            + ",\"annotations\":{\"summary\":\(JSONText.quoted(summary)),\"description\":\(JSONText.quoted(description))},"
-            + "\"startsAt\":\"\(RFC3339.format(seconds: now))\",\"endsAt\":\"\(RFC3339.format(seconds: now + validForSeconds))\""
-            + (pageURL.map { ",\"generatorURL\":\(JSONText.quoted($0))" } ?? "") + "}"
+        return AlertmanagerAlert(
+            labels: labels, summary: summary, description: description, startsAt: now, endsAt: now + validForSeconds, generatorURL: pageURL)
     }
 }

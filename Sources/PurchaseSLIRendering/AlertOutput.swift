@@ -62,7 +62,7 @@ public enum AlertOutput {
     /// severity (red a page, amber a ticket, green resolved) as Slack and Mattermost show attachments.
     /// With `preface` (a fallback's word on why it gets the alerts, as Slack mrkdwn) the message opens with it.
     public static func slackWebhookJSON(_ reports: [AlertReport], now: Int64, zone: TimeZoneOffsets = .utc, preface: String? = nil) -> String {
-        guard !reports.isEmpty else { return "{\"text\":\(JSONText.quoted(preface ?? "No alerts firing at \(zone.timestamp(now))."))}\n" }
+        guard !reports.isEmpty else { return JSONTextEncoder.text(SlackText(text: preface ?? "No alerts firing at \(zone.timestamp(now)).")) + "\n" }
         let firing = reports.filter { $0.endsAt == nil }
         let pages = firing.filter { $0.severity == .page }
         var parts = ["\(firing.count) firing" + (pages.isEmpty ? "" : " (\(pages.count) page\(pages.count == 1 ? "" : "s"))")]
@@ -78,45 +78,29 @@ public enum AlertOutput {
             let text = slack([report], now: now, zone: zone)
             let fallback =
                 "\(label(report))\(app(of: report, .terminal)) \(AlertNarrative(report: report, escaping: .slack, now: now, zone: zone).summary)"
-            return "{\"color\":\"\(colour)\",\"fallback\":\(JSONText.quoted(fallback)),\"text\":\(JSONText.quoted(text)),"
-                + "\"mrkdwn_in\":[\"text\"]}"
+            return SlackMessage.Attachment(color: colour, fallback: fallback, text: text)
         }
-        return "{\"text\":\(JSONText.quoted(headline)),\"attachments\":[\(attachments.joined(separator: ","))]}\n"
+        return JSONTextEncoder.text(SlackMessage(text: headline, attachments: attachments)) + "\n"
     }
 
-    /// An array of Alertmanager v2 alerts, to POST to `/api/v2/alerts` as is; with `heartbeat`, its
-    /// always-firing alert first.
+    /// An array of Alertmanager v2 alerts (``AlertmanagerAlert``), one a line, to POST to `/api/v2/alerts`
+    /// as is; with `heartbeat`, its always-firing alert first.
     public static func alertmanagerJSON(_ reports: [AlertReport], now: Int64, heartbeat: AlertHeartbeat? = nil) -> String {
         let alerts =
-            (heartbeat.map { [$0.alertmanagerJSON(now: now)] } ?? [])
-            + reports.map { report -> String in
+            (heartbeat.map { [$0.alertmanagerAlert(now: now)] } ?? [])
+            + reports.map { report in
                 let finding = report.finding
                 let narrative = AlertNarrative(report: report, escaping: .terminal, now: now, zone: .utc)
                 // `incident` lets Alertmanager group an incident's alerts into one notification (group_by: [incident]).
                 let labels =
                     [("alertname", finding.kind.rawValue), ("severity", report.severity.rawValue)] + report.labelPairs
                     + (report.owner.map { [("team", $0)] } ?? []) + (report.incident.map { [("incident", $0.id)] } ?? [])
-                let runbook = report.runbookURL.map { ",\"runbook_url\":\(JSONText.quoted($0))" } ?? ""
-                let cost = report.costText.map { ",\"cost\":" + JSONText.quoted($0.rendered(.terminal)) } ?? ""
-                var fields: [String] = [
-                    // Label values come from the events (a product, a plan): no control or bidi character may
-                    // reach the receivers' screens, as in every other output.
-                    "\"labels\":" + labelsJSON(labels),
-                    "\"annotations\":{\"summary\":\(JSONText.quoted(narrative.summary)),"
-                        + "\"description\":\(JSONText.quoted(narrative.allLines.joined(separator: "\n")))"
-                        + runbook + cost + "}",
-                    "\"startsAt\":\"\(RFC3339.format(seconds: report.startsAt))\"",
-                ]
-                if let endsAt = report.endsAt { fields.append("\"endsAt\":\"\(RFC3339.format(seconds: endsAt))\"") }
-                if let pageURL = report.pageURL { fields.append("\"generatorURL\":\(JSONText.quoted(pageURL))") }
-                return "{" + fields.joined(separator: ",") + "}"
+                return AlertmanagerAlert(
+                    labels: labels, summary: narrative.summary, description: narrative.allLines.joined(separator: "\n"),
+                    runbookURL: report.runbookURL, cost: report.costText?.rendered(.terminal), startsAt: report.startsAt, endsAt: report.endsAt,
+                    generatorURL: report.pageURL)
             }
-        return "[" + alerts.joined(separator: ",\n") + "]\n"
-    }
-
-    /// An Alertmanager alert's `labels` object, each value sanitized for the receivers' screens.
-    static func labelsJSON(_ labels: [(String, String)]) -> String {
-        "{" + labels.map { JSONText.quoted($0.0) + ":" + JSONText.quoted(TerminalText.sanitized($0.1)) }.joined(separator: ",") + "}"
+        return "[" + alerts.map(JSONTextEncoder.text).joined(separator: ",\n") + "]\n"
     }
 
     private static func label(_ report: AlertReport) -> String {
@@ -127,4 +111,24 @@ public enum AlertOutput {
     private static func app(of report: AlertReport, _ escaping: TextEscaping) -> String {
         report.app.map { " · " + escaping.escape($0) } ?? ""
     }
+}
+
+/// A Slack incoming-webhook body with attachments: `{"text", "attachments": [{"color", "fallback", "text",
+/// "mrkdwn_in": ["text"]}]}`.
+struct SlackMessage: Encodable {
+    /// One coloured attachment, its text Slack mrkdwn.
+    struct Attachment: Encodable {
+        let color: String
+        let fallback: String
+        let text: String
+        let mrkdwnIn = ["text"]
+
+        enum CodingKeys: String, CodingKey {
+            case color, fallback, text
+            case mrkdwnIn = "mrkdwn_in"
+        }
+    }
+
+    let text: String
+    let attachments: [Attachment]
 }

@@ -65,24 +65,29 @@ public struct ChargeCountOutput: Sendable {
             + "\n(not granted: expecting a grant, past the grace time at \(zone.timestamp(atSeconds)), no grant)\n"
     }
 
-    /// `{"from", "to", "at", "by", "rows": [{…, "charges", …, "chargedAmounts": {"USD": 9.99}}]}`.
+    /// `{"from", "to", "at", "by", "rows": [{"time" (with a step), each dimension of "by", "charges",
+    /// "expectingGrant", "granted", "ungranted", "refunds", "chargedAmounts": {"USD": 9.99},
+    /// "ungrantedAmounts", "refundedAmounts"}]}`.
     public var json: String {
-        func amounts(_ values: [String: Double]) -> String {
-            "{" + values.sorted { $0.key < $1.key }.map { JSONText.quoted($0.key) + ":" + JSONText.number($0.value) }.joined(separator: ",") + "}"
+        struct Counts: Encodable {
+            let from: JSONTime
+            let to: JSONTime
+            let at: JSONTime
+            let by: [String]
+            let rows: [JSONMembers<JSONCell>]
         }
-        let body = rows.map { row in
-            var fields = hasStep ? ["\"time\":\"\(RFC3339.format(seconds: row.timeSeconds ?? 0))\""] : []
-            fields += zip(groupBy, row.key).map { JSONText.quoted($0.rawValue) + ":" + ($1.map(JSONText.quoted) ?? "null") }
-            fields += zip(Self.counterNames, counters(row)).map { "\"\($0)\":\($1)" }
-            fields += [
-                "\"chargedAmounts\":" + amounts(row.chargedAmounts), "\"ungrantedAmounts\":" + amounts(row.ungrantedAmounts),
-                "\"refundedAmounts\":" + amounts(row.refundedAmounts),
+        let rows = rows.map { row in
+            var cells: [(String, JSONCell)] = hasStep ? [("time", .text(RFC3339.format(seconds: row.timeSeconds ?? 0)))] : []
+            cells += zip(groupBy, row.key).map { ($0.rawValue, $1.map(JSONCell.text) ?? .null) }
+            cells += zip(Self.counterNames, counters(row)).map { ($0, .integer($1)) }
+            cells += [
+                ("chargedAmounts", .amounts(row.chargedAmounts)), ("ungrantedAmounts", .amounts(row.ungrantedAmounts)),
+                ("refundedAmounts", .amounts(row.refundedAmounts)),
             ]
-            return "{" + fields.joined(separator: ",") + "}"
+            return JSONMembers(cells)
         }
-        return "{\"from\":\"\(RFC3339.format(seconds: fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: toSeconds))\","
-            + "\"at\":\"\(RFC3339.format(seconds: atSeconds))\",\"by\":[\(groupBy.map { JSONText.quoted($0.rawValue) }.joined(separator: ","))],"
-            + "\"rows\":[\(body.joined(separator: ","))]}"
+        return JSONTextEncoder.text(
+            Counts(from: JSONTime(fromSeconds), to: JSONTime(toSeconds), at: JSONTime(atSeconds), by: groupBy.map(\.rawValue), rows: rows))
     }
 
     /// One line per row and currency of any amount (a row without amounts once).

@@ -66,39 +66,9 @@ public enum ChargeListOutput {
             + (settled > 0 ? ", \(settled) settled without a grant (refunded, made whole or written off)" : "") + "\n"
     }
 
-    /// One JSON object per line.
+    /// One JSON object per line, ``ChargeJSON``.
     public static func jsonLines(_ rows: [Row]) -> String {
-        rows.map { row in
-            let notification = row.charge.notification
-            var fields = [
-                "\"chargedAt\":\"\(RFC3339.format(millis: notification.eventMillis))\"", "\"store\":\"\(notification.store.rawValue)\"",
-                "\"environment\":" + JSONText.quoted(notification.environment), "\"app\":" + JSONText.quoted(notification.appID),
-                "\"productID\":" + JSONText.quoted(row.charge.productID),
-                "\"type\":" + JSONText.quoted(notification.type), "\"expectsGrant\":\(row.expectsGrant)", "\"owed\":\(row.isOwed)",
-            ]
-            if let id = notification.transactionID { fields.append("\"transactionID\":" + JSONText.quoted(id)) }
-            if let price = notification.price, let currency = notification.currency {
-                fields.append("\"price\":\(JSONText.number(price)),\"currency\":" + JSONText.quoted(currency))
-            }
-            if let token = notification.appAccountToken { fields.append("\"appAccountToken\":" + JSONText.quoted(token)) }
-            if let granted = row.charge.grantedMillis {
-                fields.append("\"grantedAt\":\"\(RFC3339.format(millis: granted))\"")
-                fields.append("\"timeToGrantSeconds\":\(JSONText.number(Double(max(0, granted - row.charge.eventMillis)) / 1000))")
-            }
-            if let settlement = row.settlement {
-                fields.append(
-                    "\"settlement\":{\"kind\":\"\(settlement.kind.rawValue)\",\"at\":\"\(RFC3339.format(millis: settlement.millis))\",\"detail\":"
-                        + JSONText.quoted(settlement.detail) + "}")
-            }
-            if let cause = row.refundCause { fields.append("\"cause\":\"\(cause.rawValue)\",\"causedByUs\":\(cause.isOurs)") }
-            if let report = row.charge.report {
-                fields.append(
-                    "\"lastReported\":{\"resultType\":\"\(report.lastResult.rawValue)\",\"at\":\"\(RFC3339.format(millis: report.lastMillis))\""
-                        + (report.lastStatusCode.map { ",\"statusCode\":\($0)" } ?? "")
-                        + (report.lastErrorDescription.map { ",\"errorDescription\":" + JSONText.quoted($0) } ?? "") + "}")
-            }
-            return "{" + fields.joined(separator: ",") + "}\n"
-        }.joined()
+        rows.map { JSONTextEncoder.text(ChargeJSON($0)) + "\n" }.joined()
     }
 
     /// The columns of ``csv(_:)``: what a grant server needs to grant a charge (store, transaction, product,
@@ -134,5 +104,76 @@ public enum ChargeListOutput {
         let status = report.lastStatusCode.map { " (HTTP \($0))" } ?? ""
         let error = report.lastErrorDescription.map { " \"\(String($0.prefix(60)))\"" } ?? ""
         return "\(report.lastResult.rawValue)\(status)\(error) at \(zone.timestamp(report.lastMillis / 1000))"
+    }
+}
+
+/// One charge as `charges --format json` lists it: `{"chargedAt", "store", "environment", "app", "productID",
+/// "type", "expectsGrant", "owed"}`, then only what it has: "transactionID"; "price" and "currency";
+/// "appAccountToken"; "grantedAt" and "timeToGrantSeconds"; "settlement" `{"kind", "at", "detail"}`; a
+/// refund's "cause" and "causedByUs"; "lastReported" `{"resultType", "at", "statusCode", "errorDescription"}`
+/// (the last two when known).
+public struct ChargeJSON: Encodable, Sendable {
+    /// How a charge not granted was settled.
+    struct Settlement: Encodable {
+        let kind: String
+        let at: JSONTime
+        let detail: String
+    }
+
+    /// What the app last reported of the charge.
+    struct LastReported: Encodable {
+        let resultType: String
+        let at: JSONTime
+        let statusCode: JSONOmittedIfAbsent<Int>
+        let errorDescription: JSONOmittedIfAbsent<String>
+    }
+
+    let chargedAt: JSONTime
+    let store: String
+    let environment: String
+    let app: String
+    let productID: String
+    let type: String
+    let expectsGrant: Bool
+    let owed: Bool
+    let transactionID: JSONOmittedIfAbsent<String>
+    let price: JSONOmittedIfAbsent<Double>
+    let currency: JSONOmittedIfAbsent<String>
+    let appAccountToken: JSONOmittedIfAbsent<String>
+    let grantedAt: JSONOmittedIfAbsent<JSONTime>
+    let timeToGrantSeconds: JSONOmittedIfAbsent<Double>
+    let settlement: JSONOmittedIfAbsent<Settlement>
+    let cause: JSONOmittedIfAbsent<String>
+    let causedByUs: JSONOmittedIfAbsent<Bool>
+    let lastReported: JSONOmittedIfAbsent<LastReported>
+
+    /// The row's JSON.
+    public init(_ row: ChargeListOutput.Row) {
+        let notification = row.charge.notification
+        let priced = notification.price.flatMap { price in notification.currency.map { (price, $0) } }
+        chargedAt = JSONTime(millis: notification.eventMillis)
+        store = notification.store.rawValue
+        environment = notification.environment
+        app = notification.appID
+        productID = row.charge.productID
+        type = notification.type
+        expectsGrant = row.expectsGrant
+        owed = row.isOwed
+        transactionID = JSONOmittedIfAbsent(notification.transactionID)
+        price = JSONOmittedIfAbsent(priced?.0)
+        currency = JSONOmittedIfAbsent(priced?.1)
+        appAccountToken = JSONOmittedIfAbsent(notification.appAccountToken)
+        grantedAt = JSONOmittedIfAbsent(row.charge.grantedMillis.map { JSONTime(millis: $0) })
+        timeToGrantSeconds = JSONOmittedIfAbsent(row.charge.grantedMillis.map { Double(max(0, $0 - row.charge.eventMillis)) / 1000 })
+        settlement = JSONOmittedIfAbsent(
+            row.settlement.map { Settlement(kind: $0.kind.rawValue, at: JSONTime(millis: $0.millis), detail: $0.detail) })
+        cause = JSONOmittedIfAbsent(row.refundCause?.rawValue)
+        causedByUs = JSONOmittedIfAbsent(row.refundCause?.isOurs)
+        lastReported = JSONOmittedIfAbsent(
+            row.charge.report.map { report in
+                LastReported(
+                    resultType: report.lastResult.rawValue, at: JSONTime(millis: report.lastMillis),
+                    statusCode: JSONOmittedIfAbsent(report.lastStatusCode), errorDescription: JSONOmittedIfAbsent(report.lastErrorDescription))
+            })
     }
 }

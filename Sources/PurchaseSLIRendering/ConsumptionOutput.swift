@@ -8,12 +8,12 @@ public enum ConsumptionOutput {
         /// The drafted answer.
         public var answer: ConsumptionAnswer
         /// Its body as sent (or as it would be).
-        public var body: String
+        public var body: ConsumptionAnswer.Body
         /// "not sent (dry run)", "sent: 202", "not sent: past the 12 h Apple allows", "failed: …".
         public var outcome: String
 
         /// Creates a row.
-        public init(answer: ConsumptionAnswer, body: String, outcome: String) {
+        public init(answer: ConsumptionAnswer, body: ConsumptionAnswer.Body, outcome: String) {
             self.answer = answer
             self.body = body
             self.outcome = outcome
@@ -46,15 +46,34 @@ public enum ConsumptionOutput {
             + "\(rows.count) request\(rows.count == 1 ? "" : "s"), \(undelivered) not delivered\n"
     }
 
-    /// One JSON object per line: the request, the body, the outcome.
+    /// One JSON object per line: the request, the body, the outcome (``ConsumptionJSON``).
     public static func jsonLines(_ rows: [Row]) -> String {
-        rows.map { row in
-            let answer = row.answer
-            return "{\"requestedAt\":\"\(RFC3339.format(millis: answer.request.receivedMillis))\",\"transactionID\":"
-                + JSONText.quoted(answer.transactionID) + ",\"productID\":" + JSONText.quoted(answer.productID)
-                + ",\"app\":" + JSONText.quoted(answer.request.notification.appID)
-                + ",\"answerBy\":\"\(RFC3339.format(millis: answer.answerByMillis))\",\"why\":" + JSONText.quoted(reason(answer))
-                + ",\"body\":\(row.body),\"outcome\":" + JSONText.quoted(row.outcome) + "}\n"
-        }.joined()
+        rows.map { JSONTextEncoder.text(ConsumptionJSON($0)) + "\n" }.joined()
+    }
+}
+
+/// One answer to a consumption request as `consumption --format json` lists it: `{"requestedAt",
+/// "transactionID", "productID", "app", "answerBy", "why", "body", "outcome"}`.
+public struct ConsumptionJSON: Encodable, Sendable {
+    let requestedAt: JSONTime
+    let transactionID: String
+    let productID: String
+    let app: String
+    let answerBy: JSONTime
+    let why: String
+    let body: ConsumptionAnswer.Body
+    let outcome: String
+
+    /// The row's JSON.
+    public init(_ row: ConsumptionOutput.Row) {
+        let answer = row.answer
+        requestedAt = JSONTime(millis: answer.request.receivedMillis)
+        transactionID = answer.transactionID
+        productID = answer.productID
+        app = answer.request.notification.appID
+        answerBy = JSONTime(millis: answer.answerByMillis)
+        why = ConsumptionOutput.reason(answer)
+        body = row.body
+        outcome = row.outcome
     }
 }

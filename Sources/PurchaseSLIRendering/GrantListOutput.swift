@@ -37,30 +37,9 @@ public enum GrantListOutput {
         return row.isWithoutCharge ? "without a charge" : ""
     }
 
-    /// One JSON object per line.
+    /// One JSON object per line, ``GrantJSON``.
     public static func jsonLines(_ rows: [GrantListRow]) -> String {
-        rows.map { row in
-            let record = row.grant.record
-            var fields = [
-                "\"grantedAt\":\"\(RFC3339.format(millis: record.millis))\"", "\"eventID\":" + JSONText.quoted(record.eventID),
-                "\"transactionID\":" + JSONText.quoted(record.transactionID), "\"productID\":" + JSONText.quoted(record.productID),
-                "\"actionType\":" + JSONText.quoted(record.actionType.rawValue),
-            ]
-            if let store = row.grant.store { fields.append("\"store\":\"\(store.rawValue)\"") }
-            if let version = record.appVersion { fields.append("\"appVersion\":" + JSONText.quoted(version)) }
-            if let app = record.app { fields.append("\"app\":" + JSONText.quoted(app)) }
-            if let worth = row.worth {
-                fields.append("\"price\":\(JSONText.number(worth.amount)),\"currency\":" + JSONText.quoted(worth.currency))
-            }
-            if let charge = row.grant.charge { fields.append("\"chargedAt\":\"\(RFC3339.format(millis: charge.notification.eventMillis))\"") }
-            if let first = row.repeatOf {
-                fields.append(
-                    "\"grantedBefore\":{\"at\":\"\(RFC3339.format(millis: first.millis))\",\"eventID\":" + JSONText.quoted(first.eventID)
-                        + ",\"productID\":" + JSONText.quoted(first.productID) + "}")
-            }
-            fields.append("\"withoutCharge\":\(row.isWithoutCharge)")
-            return "{" + fields.joined(separator: ",") + "}\n"
-        }.joined()
+        rows.map { JSONTextEncoder.text(GrantJSON($0)) + "\n" }.joined()
     }
 
     /// The columns of ``csv(_:)``.
@@ -82,5 +61,50 @@ public enum GrantListOutput {
             return cells.map(QueryOutput.csvCell).joined(separator: ",")
         }
         return ([csvColumns.joined(separator: ",")] + lines).joined(separator: "\n") + "\n"
+    }
+}
+
+/// One grant as `grants --format json` lists it: `{"grantedAt", "eventID", "transactionID", "productID",
+/// "actionType"}`, then only what it has: "store", "appVersion", "app", "price" and "currency",
+/// "chargedAt", "grantedBefore" `{"at", "eventID", "productID"}`; and "withoutCharge".
+public struct GrantJSON: Encodable, Sendable {
+    /// The first grant of the same transaction.
+    struct GrantedBefore: Encodable {
+        let at: JSONTime
+        let eventID: String
+        let productID: String
+    }
+
+    let grantedAt: JSONTime
+    let eventID: String
+    let transactionID: String
+    let productID: String
+    let actionType: String
+    let store: JSONOmittedIfAbsent<String>
+    let appVersion: JSONOmittedIfAbsent<String>
+    let app: JSONOmittedIfAbsent<String>
+    let price: JSONOmittedIfAbsent<Double>
+    let currency: JSONOmittedIfAbsent<String>
+    let chargedAt: JSONOmittedIfAbsent<JSONTime>
+    let grantedBefore: JSONOmittedIfAbsent<GrantedBefore>
+    let withoutCharge: Bool
+
+    /// The row's JSON.
+    public init(_ row: GrantListRow) {
+        let record = row.grant.record
+        grantedAt = JSONTime(millis: record.millis)
+        eventID = record.eventID
+        transactionID = record.transactionID
+        productID = record.productID
+        actionType = record.actionType.rawValue
+        store = JSONOmittedIfAbsent(row.grant.store?.rawValue)
+        appVersion = JSONOmittedIfAbsent(record.appVersion)
+        app = JSONOmittedIfAbsent(record.app)
+        price = JSONOmittedIfAbsent(row.worth?.amount)
+        currency = JSONOmittedIfAbsent(row.worth?.currency)
+        chargedAt = JSONOmittedIfAbsent(row.grant.charge.map { JSONTime(millis: $0.notification.eventMillis) })
+        grantedBefore = JSONOmittedIfAbsent(
+            row.repeatOf.map { GrantedBefore(at: JSONTime(millis: $0.millis), eventID: $0.eventID, productID: $0.productID) })
+        withoutCharge = row.isWithoutCharge
     }
 }

@@ -69,43 +69,22 @@ public enum IncidentListOutput {
 
     /// `{"from", "to", "app", "statuses", "incidents": [RECORD, …]}`: the range asked (RFC 3339 UTC), the
     /// app (null: every app), the statuses asked (null: every one), and each record as
-    /// ``json(_:)`` writes it, by start.
+    /// ``IncidentJSON`` writes it, by start.
     public static func json(_ records: [IncidentRecord], from: Int64, to: Int64, statuses: Set<IncidentRecord.Status>?, app: String?) -> String {
-        "{\"from\":\(JSONText.quoted(RFC3339.format(seconds: from))),\"to\":\(JSONText.quoted(RFC3339.format(seconds: to))),"
-            + "\"app\":\(app.map(JSONText.quoted) ?? "null"),\"statuses\":\(statuses.map { JSONText.array(names($0)) } ?? "null"),"
-            + "\"incidents\":[\(records.map(json).joined(separator: ","))]}\n"
+        struct Listing: Encodable {
+            let from: JSONTime
+            let to: JSONTime
+            let app: String?
+            let statuses: [String]?
+            let incidents: [IncidentJSON]
+        }
+        let listing = Listing(
+            from: JSONTime(from), to: JSONTime(to), app: app, statuses: statuses.map(names), incidents: records.map(IncidentJSON.init))
+        return JSONTextEncoder.text(listing) + "\n"
     }
 
-    /// One record as a JSON object, times RFC 3339 UTC, amounts per currency:
-    /// `{"id", "app", "status", "severity", "pagedAt", "firstBadMinute", "startsAt", "endsAt", "readAt",
-    /// "actions", "products", "cost", "losses", "owed", "acknowledgement", "alerts"}`. `severity` is the
-    /// highest any alert reached, `pagedAt` when it first paged (null: never); `endsAt` is null while an
-    /// alert fires; `cost` is ``PurchaseSLIAnalysis/AlertCost/json(isOver:)``; `losses` sums when each
-    /// loss happened (`{"worth", "lostSuccesses", "unpriced", "counted"}`: money per currency, successes
-    /// lost, those of no known price, charges, refunds and grants counted in full); `owed` is `{"count", "worth"}` of the charges still
-    /// owed (null when it is not about charges); `acknowledgement` is `{"owner", "note", "at"}` or null;
-    /// each alert is `{"kind", "labels", "startsAt", "endsAt", "severityChanges": [{"at", "severity"}]}`.
-    public static func json(_ record: IncidentRecord) -> String {
-        func time(_ seconds: Int64?) -> String { seconds.map { JSONText.quoted(RFC3339.format(seconds: $0)) } ?? "null" }
-        let losses = record.losses.total
-        let alerts = record.alerts.map { alert in
-            let labels = alert.labels.pairs.map { "\(JSONText.quoted($0.0)):\(JSONText.quoted($0.1))" }.joined(separator: ",")
-            let changes = alert.severityChanges.map { "{\"at\":\(time($0.atSeconds)),\"severity\":\(JSONText.quoted($0.severity.rawValue))}" }
-            return "{\"kind\":\(JSONText.quoted(alert.kind.rawValue)),\"labels\":{\(labels)},\"startsAt\":\(time(alert.startsAt)),"
-                + "\"endsAt\":\(time(alert.endsAt)),\"severityChanges\":[\(changes.joined(separator: ","))]}"
-        }
-        return "{\"id\":\(JSONText.quoted(record.id)),\"app\":\(record.app.map(JSONText.quoted) ?? "null"),"
-            + "\"status\":\(JSONText.quoted(record.status.rawValue)),\"severity\":\(JSONText.quoted(record.peakSeverity.rawValue)),"
-            + "\"pagedAt\":\(time(record.firstPageSeconds)),\"firstBadMinute\":\(time(record.firstBadSeconds)),"
-            + "\"startsAt\":\(time(record.startsAt)),\"endsAt\":\(time(record.endsAt)),\"readAt\":\(time(record.readAtSeconds)),"
-            + "\"actions\":\(JSONText.array(record.actions)),\"products\":\(JSONText.array(record.products)),"
-            + "\"cost\":\(record.cost.json(isOver: record.endsAt != nil)),"
-            + "\"losses\":{\"worth\":\(AlertCost.json(worth: losses.worth)),"
-            + "\"lostSuccesses\":\(JSONText.number((losses.lostSuccesses * 10).rounded() / 10)),"
-            + "\"unpriced\":\(JSONText.number((losses.unpriced * 10).rounded() / 10)),\"counted\":\(losses.counted)},"
-            + "\"owed\":\(record.owed?.json ?? "null"),\"acknowledgement\":\(record.acknowledgement?.json ?? "null"),"
-            + "\"alerts\":[\(alerts.joined(separator: ","))]}"
-    }
+    /// One record as ``IncidentJSON`` writes it.
+    public static func json(_ record: IncidentRecord) -> String { JSONTextEncoder.text(IncidentJSON(record)) }
 
     /// "PAGE, paged 2026-10-25T16:30:00Z" or "TICKET".
     private static func severity(_ record: IncidentRecord, zone: TimeZoneOffsets) -> String {
@@ -135,9 +114,94 @@ public enum IncidentListOutput {
     }
 }
 
-extension IncidentAcknowledgement {
-    /// `{"owner", "note", "at"}`, the time RFC 3339 UTC.
-    public var json: String {
-        "{\"owner\":\(JSONText.quoted(owner)),\"note\":\(JSONText.quoted(note)),\"at\":\(JSONText.quoted(RFC3339.format(seconds: atSeconds)))}"
+/// One incident's record as JSON, times RFC 3339 UTC, amounts per currency:
+/// `{"id", "app", "status", "severity", "pagedAt", "firstBadMinute", "startsAt", "endsAt", "readAt",
+/// "actions", "products", "cost", "losses", "owed", "acknowledgement", "alerts"}`. `severity` is the
+/// highest any alert reached, `pagedAt` when it first paged (null: never); `endsAt` is null while an
+/// alert fires; `cost` is ``AlertCostJSON``; `losses` sums when each loss happened (`{"worth",
+/// "lostSuccesses", "unpriced", "counted"}`: money per currency, successes lost, those of no known price,
+/// charges, refunds and grants counted in full); `owed` is `{"count", "worth"}` of the charges still owed
+/// (null when it is not about charges); `acknowledgement` is `{"owner", "note", "at"}` or null; each alert
+/// is `{"kind", "labels", "startsAt", "endsAt", "severityChanges": [{"at", "severity"}]}`.
+public struct IncidentJSON: Encodable, Sendable {
+    /// What the incident's losses add up to.
+    struct Losses: Encodable {
+        let worth: JSONMembers<Double>
+        let lostSuccesses: Double
+        let unpriced: Double
+        let counted: Int
+    }
+
+    /// One alert of the incident.
+    struct Alert: Encodable {
+        struct SeverityChange: Encodable {
+            let at: JSONTime
+            let severity: String
+        }
+
+        let kind: String
+        let labels: JSONMembers<String>
+        let startsAt: JSONTime
+        let endsAt: JSONTime?
+        let severityChanges: [SeverityChange]
+    }
+
+    let id: String
+    let app: String?
+    let status: String
+    let severity: String
+    let pagedAt: JSONTime?
+    let firstBadMinute: JSONTime
+    let startsAt: JSONTime
+    let endsAt: JSONTime?
+    let readAt: JSONTime
+    let actions: [String]
+    let products: [String]
+    let cost: AlertCostJSON
+    let losses: Losses
+    let owed: ChargeTallyJSON?
+    let acknowledgement: IncidentAcknowledgementJSON?
+    let alerts: [Alert]
+
+    /// The record's JSON.
+    public init(_ record: IncidentRecord) {
+        let losses = record.losses.total
+        id = record.id
+        app = record.app
+        status = record.status.rawValue
+        severity = record.peakSeverity.rawValue
+        pagedAt = .optional(record.firstPageSeconds)
+        firstBadMinute = JSONTime(record.firstBadSeconds)
+        startsAt = JSONTime(record.startsAt)
+        endsAt = .optional(record.endsAt)
+        readAt = JSONTime(record.readAtSeconds)
+        actions = record.actions
+        products = record.products
+        cost = AlertCostJSON(record.cost, isOver: record.endsAt != nil)
+        self.losses = Losses(
+            worth: .worth(losses.worth), lostSuccesses: (losses.lostSuccesses * 10).rounded() / 10,
+            unpriced: (losses.unpriced * 10).rounded() / 10, counted: losses.counted)
+        owed = record.owed.map(ChargeTallyJSON.init)
+        acknowledgement = record.acknowledgement.map(IncidentAcknowledgementJSON.init)
+        alerts = record.alerts.map { alert in
+            Alert(
+                kind: alert.kind.rawValue, labels: JSONMembers(alert.labels.pairs), startsAt: JSONTime(alert.startsAt),
+                endsAt: .optional(alert.endsAt),
+                severityChanges: alert.severityChanges.map { Alert.SeverityChange(at: JSONTime($0.atSeconds), severity: $0.severity.rawValue) })
+        }
+    }
+}
+
+/// `{"owner", "note", "at"}`: who took an incident on, saying what, and when (RFC 3339 UTC).
+public struct IncidentAcknowledgementJSON: Encodable, Sendable {
+    let owner: String
+    let note: String
+    let at: JSONTime
+
+    /// The acknowledgement's JSON.
+    public init(_ acknowledgement: IncidentAcknowledgement) {
+        owner = acknowledgement.owner
+        note = acknowledgement.note
+        at = JSONTime(acknowledgement.atSeconds)
     }
 }

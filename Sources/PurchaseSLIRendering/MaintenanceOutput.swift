@@ -16,30 +16,57 @@ public enum MaintenanceOutput {
         return TerminalTable.render(header: ["id", "from", "to", "repeats", "actions", "app", "reason"], rows: rows)
     }
 
-    /// `{"windows":[…]}`: each window's id, from, to, rrule (null for a one-off), actions (empty: every
-    /// action), app (null: every app), reason, source (`policy` or `stored`), created (null for the policy's),
-    /// correction (declared after it began), and the occurrences that overlap `[from, to)` when given.
+    /// `{"windows":[…]}`, each window as ``MaintenanceWindowJSON`` writes it.
     public static func json(_ windows: [MaintenanceWindow], occurrencesFrom range: Range<Int64>? = nil) -> String {
-        "{\"windows\":[" + windows.map { json($0, occurrencesFrom: range) }.joined(separator: ",") + "]}\n"
+        struct Listing: Encodable { let windows: [MaintenanceWindowJSON] }
+        return JSONTextEncoder.text(Listing(windows: windows.map { MaintenanceWindowJSON($0, occurrencesFrom: range) })) + "\n"
     }
 
-    /// One window as a JSON object (see ``json(_:occurrencesFrom:)``).
+    /// One window as ``MaintenanceWindowJSON`` writes it.
     public static func json(_ window: MaintenanceWindow, occurrencesFrom range: Range<Int64>? = nil) -> String {
-        func time(_ seconds: Int64?) -> String { seconds.map { JSONText.quoted(RFC3339.format(seconds: $0)) } ?? "null" }
-        var fields = [
-            "\"id\":\(JSONText.quoted(window.id))", "\"from\":\(time(window.startSeconds))", "\"to\":\(time(window.endSeconds))",
-            "\"rrule\":\(window.recurrence.map { JSONText.quoted($0.description) } ?? "null")",
-            "\"actions\":[\(window.actions.map(JSONText.quoted).joined(separator: ","))]",
-            "\"app\":\(window.app.isEmpty ? "null" : JSONText.quoted(window.app))", "\"reason\":\(JSONText.quoted(window.reason))",
-            "\"source\":\(JSONText.quoted(window.source.rawValue))", "\"created\":\(time(window.createdSeconds))",
-            "\"correction\":\(window.isCorrection)",
-        ]
-        if let range {
-            let occurrences = window.occurrences(from: range.lowerBound, to: range.upperBound).map {
-                "{\"from\":\(time($0.lowerBound)),\"to\":\(time($0.upperBound))}"
-            }
-            fields.append("\"occurrences\":[\(occurrences.joined(separator: ","))]")
-        }
-        return "{" + fields.joined(separator: ",") + "}"
+        JSONTextEncoder.text(MaintenanceWindowJSON(window, occurrencesFrom: range))
+    }
+}
+
+/// A maintenance window as JSON: its id, from, to, rrule (null for a one-off), actions (empty: every
+/// action), app (null: every app), reason, source (`policy` or `stored`), created (null for the policy's),
+/// correction (declared after it began), and the occurrences that overlap `[from, to)` when asked.
+public struct MaintenanceWindowJSON: Encodable, Sendable {
+    /// One occurrence of the window.
+    struct Occurrence: Encodable {
+        let from: JSONTime
+        let to: JSONTime
+    }
+
+    let id: String
+    let from: JSONTime
+    let to: JSONTime
+    let rrule: String?
+    let actions: [String]
+    let app: String?
+    let reason: String
+    let source: String
+    let created: JSONTime?
+    let correction: Bool
+    let occurrences: JSONOmittedIfAbsent<[Occurrence]>
+
+    /// The window's JSON, with its occurrences in `range` when given.
+    public init(_ window: MaintenanceWindow, occurrencesFrom range: Range<Int64>? = nil) {
+        id = window.id
+        from = JSONTime(window.startSeconds)
+        to = JSONTime(window.endSeconds)
+        rrule = window.recurrence?.description
+        actions = window.actions
+        app = window.app.isEmpty ? nil : window.app
+        reason = window.reason
+        source = window.source.rawValue
+        created = .optional(window.createdSeconds)
+        correction = window.isCorrection
+        occurrences = JSONOmittedIfAbsent(
+            range.map { range in
+                window.occurrences(from: range.lowerBound, to: range.upperBound).map {
+                    Occurrence(from: JSONTime($0.lowerBound), to: JSONTime($0.upperBound))
+                }
+            })
     }
 }

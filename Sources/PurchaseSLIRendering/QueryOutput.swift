@@ -50,13 +50,9 @@ public struct QueryOutput: Sendable {
         ]
     }
 
-    private func counterValues(_ counts: OutcomeCounts) -> [String] {
-        [counts.attempts, counts.success, counts.alreadyGranted, counts.failure, counts.cancel, counts.pending, counts.valid]
-            .map(String.init)
-            + [
-                counts.successRate.map(JSONText.number) ?? "null", RateMetric.cancelRate.rate(counts).map(JSONText.number) ?? "null",
-                String(counts.conflicts), String(counts.serverErrors),
-            ]
+    private func counterCells(_ counts: OutcomeCounts) -> [JSONCell] {
+        [counts.attempts, counts.success, counts.alreadyGranted, counts.failure, counts.cancel, counts.pending, counts.valid].map(JSONCell.integer)
+            + [.number(counts.successRate), .number(RateMetric.cancelRate.rate(counts)), .integer(counts.conflicts), .integer(counts.serverErrors)]
     }
 
     /// `{"from", "to", "step", "by", "rows": [...]}` as documented in docs/http-api.md.
@@ -65,19 +61,25 @@ public struct QueryOutput: Sendable {
     }
 
     /// ``json`` in pieces of at most `rowsPerChunk` rows each, made as they are asked for, so that a large
-    /// answer can be streamed without being held whole as text.
+    /// answer can be streamed without being held whole as text: the object's members before `rows`, each
+    /// row a ``JSONMembers`` of its cells, then the closing brackets.
     public func jsonChunks(rowsPerChunk: Int) -> some Sequence<String> {
+        struct Head: Encodable {
+            let from: JSONTime
+            let to: JSONTime
+            let step: String?
+            let by: [String]
+        }
         let names = query.groupBy.map(\.rawValue)
-        let head =
-            "{\"from\":\"\(RFC3339.format(seconds: query.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: query.toSeconds))\","
-            + "\"step\":\(query.step.map { "\"\($0)\"" } ?? "null"),"
-            + "\"by\":[\(names.map(JSONText.quoted).joined(separator: ","))],\"rows\":["
+        let members = JSONTextEncoder.text(
+            Head(from: JSONTime(query.fromSeconds), to: JSONTime(query.toSeconds), step: query.step.map { "\($0)" }, by: names))
+        let head = members.dropLast() + ",\"rows\":["
         let rows = rows
         // The state is the next row to write: -1 before the head, rows.count for the closing brackets.
         return sequence(state: -1) { next -> String? in
             if next == -1 {
                 next = 0
-                return head
+                return String(head)
             }
             guard next <= rows.count else { return nil }
             guard next < rows.count else {
@@ -86,20 +88,16 @@ public struct QueryOutput: Sendable {
             }
             let end = min(rows.count, next + rowsPerChunk)
             defer { next = end }
-            return (next == 0 ? "" : ",") + rows[next..<end].map { jsonRow($0, names: names) }.joined(separator: ",")
+            return (next == 0 ? "" : ",") + rows[next..<end].map { JSONTextEncoder.text(jsonRow($0, names: names)) }.joined(separator: ",")
         }
     }
 
-    private func jsonRow(_ row: Row, names: [String]) -> String {
-        var fields = ["\"time\":\"" + RFC3339.format(seconds: row.timeSeconds ?? query.fromSeconds) + "\""]
-        for (name, value) in zip(names, row.key) {
-            fields.append(JSONText.quoted(name) + ":" + (value.map(JSONText.quoted) ?? "null"))
-        }
-        fields.append("\"count\":\(row.count)")
-        if let counts = row.counts {
-            fields += zip(counterNames, counterValues(counts)).map { "\"\($0)\":\($1)" }
-        }
-        return "{" + fields.joined(separator: ",") + "}"
+    private func jsonRow(_ row: Row, names: [String]) -> JSONMembers<JSONCell> {
+        var cells: [(String, JSONCell)] = [("time", .text(RFC3339.format(seconds: row.timeSeconds ?? query.fromSeconds)))]
+        cells += zip(names, row.key).map { ($0, $1.map(JSONCell.text) ?? .null) }
+        cells.append(("count", .integer(row.count)))
+        if let counts = row.counts { cells += zip(counterNames, counterCells(counts)).map { ($0, $1) } }
+        return JSONMembers(cells)
     }
 
     /// A header line and one line per row, RFC 4180 quoting.
@@ -110,7 +108,7 @@ public struct QueryOutput: Sendable {
         for row in rows {
             var cells = [RFC3339.format(seconds: row.timeSeconds ?? query.fromSeconds)] + row.key.map { $0 ?? "" }
             cells.append(String(row.count))
-            if let counts = row.counts { cells += counterValues(counts).map { $0 == "null" ? "" : $0 } }
+            if let counts = row.counts { cells += counterCells(counts).map(\.plainText) }
             lines.append(cells.map(Self.csvCell).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"

@@ -85,94 +85,170 @@ public enum RolloutOutput {
         if narrative.reasons.count > 5 { lines.append("• and \(narrative.reasons.count - 5) more") }
         lines += narrative.incidents.map { "• " + $0 }
         if let pageURL { lines.append("<\(pageURL)|The rollout page>") }
-        return "{\"text\":\(JSONText.quoted(lines.joined(separator: "\n")))}\n"
+        return JSONTextEncoder.text(SlackText(text: lines.joined(separator: "\n"))) + "\n"
     }
 
     /// A JSON webhook body: `{"previousVerdict": …, "rollout": …}`, the latter as ``json(_:)`` prints it.
     public static func webhookJSON(_ report: RolloutReport, previous: RolloutReport.Verdict?) -> String {
-        "{\"previousVerdict\":\(previous.map { "\"\($0.rawValue)\"" } ?? "null"),\"rollout\":" + json(report).trimmingCharacters(in: .newlines)
-            + "}\n"
-    }
-
-    /// `{"candidate", "baseline", "from", "to", "verdict", "reasons", "progress", "position", "platforms",
-    /// "actions", "incidents", "comparisons", "checks"}` with every comparison and the verdict of every hourly check;
-    /// `incidents` are the records of the incidents whose alerts named the candidate, as
-    /// ``IncidentListOutput/json(_:)`` writes them.
-    public static func json(_ report: RolloutReport) -> String {
-        let narrative = RolloutNarrative(report: report, escaping: .terminal, zone: .utc)
-        func side(_ side: RolloutComparison.Side) -> String {
-            "{\"count\":\(side.count),\"trials\":\(side.trials),\"rate\":\(number(side.rate)),"
-                + "\"interval\":[\(JSONText.number(side.interval.lowerBound)),\(JSONText.number(side.interval.upperBound))]}"
+        struct Webhook: Encodable {
+            let previousVerdict: String?
+            let rollout: RolloutReportJSON
         }
-        let comparisons = report.comparisons.map { comparison in
-            let slice = comparison.slice.pairs.map { JSONText.quoted($0.0) + ":" + JSONText.quoted($0.1) }.joined(separator: ",")
-            let interval =
-                comparison.effectInterval.map {
-                    "[\(JSONText.number($0.lowerBound)),\(JSONText.number($0.upperBound))]"
-                } ?? "null"
-            return "{\"metric\":\"\(comparison.metric.rawValue)\",\"slice\":{\(slice)},"
-                + "\"candidate\":\(side(comparison.candidate)),\"baseline\":\(side(comparison.baseline)),"
-                + "\"pValue\":\(number(comparison.pValue)),\"adjustedPValue\":\(number(comparison.adjustedPValue)),"
-                + "\"effect\":\(number(comparison.effect)),\"effectInterval\":\(interval),"
-                + "\"excessEvents\":\(number(comparison.excessEvents)),\"regression\":\(comparison.isRegression)}"
-        }
-        let checks = report.checks.map { check in
-            "{\"time\":\"\(RFC3339.format(seconds: check.timeSeconds))\",\"step\":\(check.step.map(String.init) ?? "null"),"
-                + "\"verdict\":\"\(check.verdict.rawValue)\"}"
-        }
-        return "{" + (report.app.map { "\"app\":\(JSONText.quoted($0))," } ?? "")
-            + "\"candidate\":\(JSONText.quoted(report.candidate)),\"baseline\":\(JSONText.quoted(report.baseline)),"
-            + "\"from\":\"\(RFC3339.format(seconds: report.fromSeconds))\",\"to\":\"\(RFC3339.format(seconds: report.toSeconds))\","
-            + "\"verdict\":\"\(report.verdict.rawValue)\",\"reasons\":[\(narrative.reasons.map(JSONText.quoted).joined(separator: ","))],"
-            + "\"progress\":\(progress(report.progress)),\"position\":\(position(report.position)),\"platforms\":[\(report.platforms.map(JSONText.quoted).joined(separator: ","))],"
-            + "\"actions\":[\(zip(report.actions, narrative.actions).map(action).joined(separator: ","))],"
-            + "\"incidents\":[\(report.incidents.map(IncidentListOutput.json).joined(separator: ","))],"
-            + "\"comparisons\":[\n" + comparisons.joined(separator: ",\n") + "\n],\n\"checks\":[" + checks.joined(separator: ",") + "]}\n"
+        return JSONTextEncoder.text(Webhook(previousVerdict: previous?.rawValue, rollout: RolloutReportJSON(report))) + "\n"
     }
 
-    /// `{"id", "store", "mode", "verdict", "outcome", "status", "detail", "step", "time", "attempts", "text"}`.
-    private static func action(_ action: RolloutAction, text: String) -> String {
-        "{\"id\":\"\(action.id)\",\"store\":\"\(action.store.rawValue)\",\"mode\":\"\(action.isDryRun ? "dry-run" : "live")\",\"verdict\":\(JSONText.quoted(action.verdict)),"
-            + "\"outcome\":\"\(action.outcome.rawValue)\",\"status\":\(action.status),\"detail\":\(JSONText.quoted(action.detail)),"
-            + "\"step\":\(action.step.map(String.init) ?? "null"),\"time\":\"\(RFC3339.format(seconds: action.timeSeconds))\","
-            + "\"attempts\":\(action.attempts),\"text\":\(JSONText.quoted(text))}"
-    }
-
-    /// `{"step", "nextStep", "share", "day", "start", "earlierRelease": {"from", "to"} or null, "confidence"}`.
-    private static func progress(_ progress: RolloutReport.Progress?) -> String {
-        guard let progress else { return "null" }
-        let earlier =
-            progress.earlierRelease.map {
-                "{\"from\":\"\(RFC3339.format(seconds: $0.lowerBound))\",\"to\":\"\(RFC3339.format(seconds: $0.upperBound))\"}"
-            } ?? "null"
-        return "{\"step\":\(progress.step.map(String.init) ?? "null"),\"nextStep\":\(progress.nextStep.map(String.init) ?? "null"),"
-            + "\"share\":\(number(progress.share)),\"day\":\(progress.day),\"start\":\"\(RFC3339.format(seconds: progress.startSeconds))\","
-            + "\"earlierRelease\":\(earlier),\"confidence\":\(JSONText.number(progress.confidence))}"
-    }
-
-    /// `{"source": "app-store-connect" | "play-console" | "apple-schedule", "day", "percent", "nextPercent",
-    /// "paused", "pauseDaysLeft", "reachesEveryone"}`: where the release stands, as the store said or by
-    /// Apple's schedule; null when neither is known.
-    private static func position(_ position: RolloutReport.Position?) -> String {
-        guard let position else { return "null" }
-        let (source, day): (String, Int?) =
-            switch position.source {
-            case .appStoreConnect(let day): ("app-store-connect", day)
-            case .playConsole: ("play-console", nil)
-            case .appleSchedule(let day): ("apple-schedule", day)
-            }
-        return "{\"source\":\"\(source)\",\"day\":\(day.map(String.init) ?? "null"),\"percent\":\(number(position.percent)),"
-            + "\"nextPercent\":\(position.nextPercent.map(String.init) ?? "null"),\"paused\":\(position.isPaused),"
-            + "\"pauseDaysLeft\":\(position.pauseDaysLeft.map(String.init) ?? "null"),"
-            + "\"reachesEveryone\":\(position.reachesEveryoneSeconds.map { "\"\(RFC3339.format(seconds: $0))\"" } ?? "null")}"
-    }
+    /// The report as one line of ``RolloutReportJSON``.
+    public static func json(_ report: RolloutReport) -> String { JSONTextEncoder.text(RolloutReportJSON(report)) + "\n" }
 
     /// Each action's comparisons and every regression: what a person needs to see.
     private static func shownComparisons(_ report: RolloutReport) -> [RolloutComparison] {
         report.comparisons.filter { $0.slice.slice == nil || $0.isRegression }
     }
+}
 
-    private static func number(_ value: Double?) -> String {
-        value.map(JSONText.number) ?? "null"
+/// A Slack incoming-webhook body of text alone: `{"text"}`.
+struct SlackText: Encodable {
+    let text: String
+}
+
+/// A rollout's report as JSON: `{"app" (only for one app's report), "candidate", "baseline", "from", "to",
+/// "verdict", "reasons", "progress", "position", "platforms", "actions", "incidents", "comparisons",
+/// "checks"}` with every comparison and the verdict of every hourly check; `incidents` are the records of
+/// the incidents whose alerts named the candidate, as ``IncidentJSON`` writes them.
+public struct RolloutReportJSON: Encodable, Sendable {
+    /// `{"step", "nextStep", "share", "day", "start", "earlierRelease": {"from", "to"} or null, "confidence"}`.
+    struct Progress: Encodable {
+        struct Span: Encodable {
+            let from: JSONTime
+            let to: JSONTime
+        }
+
+        let step: Int?
+        let nextStep: Int?
+        let share: Double?
+        let day: Int
+        let start: JSONTime
+        let earlierRelease: Span?
+        let confidence: Double
+    }
+
+    /// `{"source": "app-store-connect" | "play-console" | "apple-schedule", "day", "percent", "nextPercent",
+    /// "paused", "pauseDaysLeft", "reachesEveryone"}`: where the release stands, as the store said or by
+    /// Apple's schedule.
+    struct Position: Encodable {
+        let source: String
+        let day: Int?
+        let percent: Double?
+        let nextPercent: Int?
+        let paused: Bool
+        let pauseDaysLeft: Int?
+        let reachesEveryone: JSONTime?
+    }
+
+    /// `{"id", "store", "mode", "verdict", "outcome", "status", "detail", "step", "time", "attempts", "text"}`.
+    struct Action: Encodable {
+        let id: String
+        let store: String
+        let mode: String
+        let verdict: String
+        let outcome: String
+        let status: Int
+        let detail: String
+        let step: Int?
+        let time: JSONTime
+        let attempts: Int
+        let text: String
+    }
+
+    /// One side of a comparison: `{"count", "trials", "rate", "interval": [low, high]}`.
+    struct Side: Encodable {
+        let count: Int64
+        let trials: Int64
+        let rate: Double?
+        let interval: [Double]
+    }
+
+    /// One comparison of the candidate with the baseline.
+    struct Comparison: Encodable {
+        let metric: String
+        let slice: JSONMembers<String>
+        let candidate: Side
+        let baseline: Side
+        let pValue: Double?
+        let adjustedPValue: Double?
+        let effect: Double?
+        let effectInterval: [Double]?
+        let excessEvents: Double?
+        let regression: Bool
+    }
+
+    /// One hourly check: `{"time", "step", "verdict"}`.
+    struct Check: Encodable {
+        let time: JSONTime
+        let step: Int?
+        let verdict: String
+    }
+
+    let app: JSONOmittedIfAbsent<String>
+    let candidate: String
+    let baseline: String
+    let from: JSONTime
+    let to: JSONTime
+    let verdict: String
+    let reasons: [String]
+    let progress: Progress?
+    let position: Position?
+    let platforms: [String]
+    let actions: [Action]
+    let incidents: [IncidentJSON]
+    let comparisons: [Comparison]
+    let checks: [Check]
+
+    /// The report's JSON.
+    public init(_ report: RolloutReport) {
+        let narrative = RolloutNarrative(report: report, escaping: .terminal, zone: .utc)
+        func side(_ side: RolloutComparison.Side) -> Side {
+            Side(count: side.count, trials: side.trials, rate: side.rate, interval: [side.interval.lowerBound, side.interval.upperBound])
+        }
+        app = JSONOmittedIfAbsent(report.app)
+        candidate = report.candidate
+        baseline = report.baseline
+        from = JSONTime(report.fromSeconds)
+        to = JSONTime(report.toSeconds)
+        verdict = report.verdict.rawValue
+        reasons = narrative.reasons
+        progress = report.progress.map { progress in
+            Progress(
+                step: progress.step, nextStep: progress.nextStep, share: progress.share, day: progress.day, start: JSONTime(progress.startSeconds),
+                earlierRelease: progress.earlierRelease.map { Progress.Span(from: JSONTime($0.lowerBound), to: JSONTime($0.upperBound)) },
+                confidence: progress.confidence)
+        }
+        position = report.position.map { position in
+            let (source, day): (String, Int?) =
+                switch position.source {
+                case .appStoreConnect(let day): ("app-store-connect", day)
+                case .playConsole: ("play-console", nil)
+                case .appleSchedule(let day): ("apple-schedule", day)
+                }
+            return Position(
+                source: source, day: day, percent: position.percent, nextPercent: position.nextPercent, paused: position.isPaused,
+                pauseDaysLeft: position.pauseDaysLeft, reachesEveryone: .optional(position.reachesEveryoneSeconds))
+        }
+        platforms = report.platforms
+        actions = zip(report.actions, narrative.actions).map { action, text in
+            Action(
+                id: action.id, store: action.store.rawValue, mode: action.isDryRun ? "dry-run" : "live", verdict: action.verdict,
+                outcome: action.outcome.rawValue, status: action.status, detail: action.detail, step: action.step,
+                time: JSONTime(action.timeSeconds), attempts: action.attempts, text: text)
+        }
+        incidents = report.incidents.map(IncidentJSON.init)
+        comparisons = report.comparisons.map { comparison in
+            Comparison(
+                metric: comparison.metric.rawValue, slice: JSONMembers(comparison.slice.pairs), candidate: side(comparison.candidate),
+                baseline: side(comparison.baseline), pValue: comparison.pValue, adjustedPValue: comparison.adjustedPValue,
+                effect: comparison.effect, effectInterval: comparison.effectInterval.map { [$0.lowerBound, $0.upperBound] },
+                excessEvents: comparison.excessEvents, regression: comparison.isRegression)
+        }
+        checks = report.checks.map { Check(time: JSONTime($0.timeSeconds), step: $0.step, verdict: $0.verdict.rawValue) }
     }
 }

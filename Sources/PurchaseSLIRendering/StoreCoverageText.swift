@@ -56,20 +56,38 @@ public enum StoreCoverageText {
     }
 }
 
-extension StoreCoverage {
-    /// The coverage as one JSON object: `{"from", "to", "whole", "stores": [{"store", "coveredSeconds",
-    /// "covered": [{"from", "to"}]}], "text"}`, times RFC 3339 UTC, `text` the sentence the other outputs
-    /// show (null when the notifications cover the whole range).
-    public func json(period: String) -> String {
-        let stores = self.stores.map { store in
-            let covered = (spans[store] ?? []).map {
-                "{\"from\":\(JSONText.quoted(RFC3339.format(seconds: $0.lowerBound))),\"to\":\(JSONText.quoted(RFC3339.format(seconds: $0.upperBound)))}"
-            }
-            return "{\"store\":\(JSONText.quoted(store.rawValue)),\"coveredSeconds\":\(coveredSeconds(of: store)),"
-                + "\"covered\":[\(covered.joined(separator: ","))]}"
+/// What of a range the stores' notifications cover, as JSON: `{"from", "to", "whole", "stores": [{"store",
+/// "coveredSeconds", "covered": [{"from", "to"}]}], "text"}`, times RFC 3339 UTC, `text` the sentence the
+/// other outputs show (null when the notifications cover the whole range).
+public struct StoreCoverageJSON: Encodable, Sendable {
+    /// One store's coverage.
+    struct Store: Encodable {
+        struct Span: Encodable {
+            let from: JSONTime
+            let to: JSONTime
         }
-        return "{\"from\":\(JSONText.quoted(RFC3339.format(seconds: fromSeconds))),\"to\":\(JSONText.quoted(RFC3339.format(seconds: toSeconds))),"
-            + "\"whole\":\(isWhole),\"stores\":[\(stores.joined(separator: ","))],"
-            + "\"text\":\(StoreCoverageText.line(self, period: period).map(JSONText.quoted) ?? "null")}"
+
+        let store: String
+        let coveredSeconds: Int64
+        let covered: [Span]
+    }
+
+    let from: JSONTime
+    let to: JSONTime
+    let whole: Bool
+    let stores: [Store]
+    let text: String?
+
+    /// The coverage of `coverage`, its sentence saying `period` ("this incident's span").
+    public init(_ coverage: StoreCoverage, period: String) {
+        from = JSONTime(coverage.fromSeconds)
+        to = JSONTime(coverage.toSeconds)
+        whole = coverage.isWhole
+        stores = coverage.stores.map { store in
+            Store(
+                store: store.rawValue, coveredSeconds: coverage.coveredSeconds(of: store),
+                covered: (coverage.spans[store] ?? []).map { Store.Span(from: JSONTime($0.lowerBound), to: JSONTime($0.upperBound)) })
+        }
+        text = StoreCoverageText.line(coverage, period: period)
     }
 }

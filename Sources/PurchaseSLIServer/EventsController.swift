@@ -141,31 +141,27 @@ struct EventsController {
 
     /// The success answer in the dialect's shape.
     private func answer(_ dialect: IngestDialect, _ decoded: DecodedBatch, accepted: Int, duplicates: Int) -> Response {
-        let rejected = "[" + decoded.rejected.map(\.json).joined(separator: ",") + "]"
-        let (status, json): (HTTPResponse.Status, String) =
-            switch dialect {
-            case .events:
-                (
-                    .accepted,
-                    "{\"accepted\":\(accepted),\"duplicates\":\(duplicates),\"rejected\":\(rejected),\"warnings\":["
-                        + decoded.warnings.map(\.json).joined(separator: ",") + "]}"
-                )
-            case .newRelic:
-                (
-                    .ok,
-                    "{\"success\":true,\"uuid\":\"\(UUID().uuidString.lowercased())\",\"accepted\":\(accepted),"
-                        + "\"duplicates\":\(duplicates),\"ignored\":\(decoded.ignored),\"rejected\":\(rejected)}"
-                )
-            case .otlp:
-                (
-                    .ok,
-                    decoded.rejected.isEmpty
-                        ? "{}"
-                        : "{\"partialSuccess\":{\"rejectedLogRecords\":\"\(decoded.rejected.count)\","
-                            + "\"errorMessage\":\(JSONText.quoted(IngestError.summary(of: decoded.rejected)))}}"
-                )
-            }
-        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+        let rejected = decoded.rejected.map(\.answer)
+        return switch dialect {
+        case .events:
+            Response.json(
+                .accepted,
+                IngestAnswer.Accepted(accepted: accepted, duplicates: duplicates, rejected: rejected, warnings: decoded.warnings.map(\.answer)))
+        case .newRelic:
+            Response.json(
+                .ok,
+                IngestAnswer.NewRelicAccepted(
+                    uuid: UUID().uuidString.lowercased(), accepted: accepted, duplicates: duplicates, ignored: decoded.ignored, rejected: rejected))
+        case .otlp:
+            Response.json(
+                .ok,
+                IngestAnswer.OTLPAccepted(
+                    partialSuccess: JSONOmittedIfAbsent(
+                        decoded.rejected.isEmpty
+                            ? nil
+                            : IngestAnswer.OTLPAccepted.PartialSuccess(
+                                rejectedLogRecords: "\(decoded.rejected.count)", errorMessage: IngestError.summary(of: decoded.rejected)))))
+        }
     }
 
     /// The presented key, checked when keys are configured.

@@ -106,18 +106,17 @@ public struct IngestError: HTTPResponseError, Sendable {
     /// "error": …}`, or OTLP's `google.rpc.Status` (`{"code": …, "message": …}`).
     func response(in dialect: IngestDialect) -> Response {
         let rejected: [RecordReject] = if case .badRequest(_, let rejected) = kind { rejected } else { [] }
-        let rejectedJSON = rejected.isEmpty ? "" : ",\"rejected\":[" + rejected.map(\.json).joined(separator: ",") + "]"
-        let body =
-            switch dialect {
-            case .events: "{\"error\":" + JSONText.quoted(message) + rejectedJSON + "}"
-            case .newRelic: "{\"success\":false,\"error\":" + JSONText.quoted(message) + rejectedJSON + "}"
-            case .otlp:
-                "{\"code\":\(rpcCode),\"message\":"
-                    + JSONText.quoted(rejected.isEmpty ? message : message + ": " + Self.summary(of: rejected)) + "}"
-            }
-        var headers: HTTPFields = [.contentType: "application/json"]
+        let listed = JSONOmittedIfAbsent(rejected.isEmpty ? nil : rejected.map(\.answer))
+        var headers: HTTPFields = [:]
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        return switch dialect {
+        case .events: Response.json(status, IngestAnswer.Failure(error: message, rejected: listed), headers: headers)
+        case .newRelic: Response.json(status, IngestAnswer.NewRelicFailure(error: message, rejected: listed), headers: headers)
+        case .otlp:
+            Response.json(
+                status, IngestAnswer.RPCStatus(code: rpcCode, message: rejected.isEmpty ? message : message + ": " + Self.summary(of: rejected)),
+                headers: headers)
+        }
     }
 
     /// The gRPC status code OTLP pairs with the HTTP status (INVALID_ARGUMENT, UNAUTHENTICATED, …).

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PurchaseSLICore
 
 /// The JSON bodies the admin routes read and answer with (maintenance windows, acknowledgements).
 enum JSONRequestBody {
@@ -25,5 +26,13 @@ extension Response {
     /// A response of `status` whose body is the JSON text `body`.
     static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
         Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// A response of `status` whose body is `value` as JSON (``PurchaseSLICore/JSONTextEncoder``), and
+    /// `headers` besides its content type.
+    static func json(_ status: HTTPResponse.Status, _ value: some Encodable, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: JSONTextEncoder.text(value))))
     }
 }

@@ -114,13 +114,12 @@ struct ReadAccessError: HTTPResponseError {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers: HTTPFields = [.contentType: "application/json"]
+        var headers: HTTPFields = [:]
         switch kind {
         case .missingKey, .unknownKey: headers[.wwwAuthenticate] = "Basic realm=\"purchase-sli\", charset=\"UTF-8\""
         case .rateLimited(let seconds): headers[.retryAfter] = String(seconds)
         case .tooManyAtOnce: headers[.retryAfter] = "1"
         }
-        let body = "{\"error\":" + JSONText.quoted(message) + "}"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        return Response.json(status, ErrorAnswer(error: message), headers: headers)
     }
 }

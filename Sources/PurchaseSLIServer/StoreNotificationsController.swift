@@ -110,7 +110,7 @@ struct StoreNotificationsController {
                 metadata: [
                     "store": "\(store.rawValue)", "status": "\(error.httpStatus)", "reason": "\(error.reason)",
                 ])
-            return Self.response(status: error.httpStatus, json: "{\"error\":" + JSONText.quoted(error.reason) + "}")
+            return Response.json(HTTPResponse.Status(code: error.httpStatus), ErrorAnswer(error: error.reason))
         }
         let receivedAt = nowMillis()
         let outcome: NotificationOutcome
@@ -121,15 +121,13 @@ struct StoreNotificationsController {
             throw IngestError.storeFailed(error)
         }
         metrics.recordNotification(store: store.rawValue, outcome: outcome.duplicates > 0 ? "duplicate" : "accepted")
-        return Self.response(
-            status: 200,
-            json: "{\"accepted\":\(outcome.accepted),\"duplicates\":\(outcome.duplicates),\"notificationType\":"
-                + JSONText.quoted(notification.type) + "}")
+        return Response.json(.ok, NotificationAnswer(accepted: outcome.accepted, duplicates: outcome.duplicates, notificationType: notification.type))
     }
 
-    private static func response(status: Int, json: String) -> Response {
-        Response(
-            status: HTTPResponse.Status(code: status), headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+    /// `{"accepted", "duplicates", "notificationType"}`: what became of a store's notification.
+    struct NotificationAnswer: Encodable {
+        let accepted: Int
+        let duplicates: Int
+        let notificationType: String
     }
 }

@@ -14,9 +14,7 @@ struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch {
             logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"])
-            let body = "{\"error\":" + JSONText.quoted("the server could not answer: \(error)") + "}"
-            return Response(
-                status: .internalServerError, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+            return Response.json(.internalServerError, ErrorAnswer(error: "the server could not answer: \(error)"))
         }
     }
 }

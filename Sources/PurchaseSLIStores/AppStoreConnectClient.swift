@@ -75,7 +75,7 @@ public struct AppStoreConnectClient: StoreReleaseControl {
         if dryRun {
             return (.wouldPause, list.status, "would PATCH /\(path) phasedReleaseState PAUSED (active\(day))")
         }
-        let body = jsonBody(["data": ["type": "appStoreVersionPhasedReleases", "id": id, "attributes": ["phasedReleaseState": "PAUSED"]]])
+        let body = Data(JSONTextEncoder.text(PhasedReleasePause(data: .init(id: id))).utf8)
         let patch = await call.send("PATCH", baseURL.appendingPathComponent(path), body: body) { try await token() }
         guard patch.isSuccess else { return Self.failure(patch, doing: "pausing phased release \(id)") }
         return (.paused, patch.status, "phased release \(id) of \(version) paused\(day)")
@@ -138,4 +138,22 @@ public struct StoreReleaseControlError: Error, Sendable, CustomStringConvertible
     public let description: String
 
     init(_ description: String) { self.description = description }
+}
+
+/// The body of `PATCH /v1/appStoreVersionPhasedReleases/{id}` that pauses a phased release:
+/// `{"data": {"type": "appStoreVersionPhasedReleases", "id", "attributes": {"phasedReleaseState": "PAUSED"}}}`.
+struct PhasedReleasePause: Encodable {
+    /// The resource changed.
+    struct Resource: Encodable {
+        /// What is set.
+        struct Attributes: Encodable {
+            let phasedReleaseState = "PAUSED"
+        }
+
+        let type = "appStoreVersionPhasedReleases"
+        let id: String
+        let attributes = Attributes()
+    }
+
+    let data: Resource
 }

@@ -59,7 +59,8 @@ struct StoreAPICall: Sendable {
     }
 }
 
-/// `object` as JSON with sorted keys (empty when it cannot be: never, for the bodies made here).
+/// `object` as JSON with sorted keys (empty when it cannot be: never, for the bodies made here): a
+/// document read from a store and sent back changed, whose members this client does not all know.
 func jsonBody(_ object: [String: Any]) -> Data {
     (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
 }

@@ -50,7 +50,7 @@ import Testing
             #expect(live.outcome == .paused && live.status == 200, "\(live)")
             #expect(
                 await apis.changes == [
-                    #"{"data":{"attributes":{"phasedReleaseState":"PAUSED"},"id":"pr412","type":"appStoreVersionPhasedReleases"}}"#
+                    #"{"data":{"type":"appStoreVersionPhasedReleases","id":"pr412","attributes":{"phasedReleaseState":"PAUSED"}}}"#
                 ])
             #expect(await apis.appleVersions["4.12.0"]??.state == "PAUSED")
             #expect(await client.pause(version: "4.12.0", dryRun: false).outcome == .alreadyPaused)

@@ -71,7 +71,7 @@ import Testing
         let after = both.restricted(from: day, to: day + 168 * hour)
         #expect(before.isEmpty && !before.isWhole && after.coveredSeconds(of: .apple) == 48 * hour)
         #expect(
-            after.json(period: "this week")
+            JSONTextEncoder.text(StoreCoverageJSON(after, period: "this week"))
                 == #"{"from":"2026-11-18T00:00:00Z","to":"2026-11-25T00:00:00Z","whole":false,"stores":[{"store":"apple","coveredSeconds":172800,"#
                 + #""covered":[{"from":"2026-11-18T00:00:00Z","to":"2026-11-20T00:00:00Z"}]}],"#
                 + #""text":"App Store notifications cover only 2026-11-18 to 2026-11-19 of this week."}"#)
