@@ -65,6 +65,8 @@ private final class JSONNode {
     /// A new member `key` of this object, in the place of one of the same key.
     func member(_ key: String) -> JSONNode {
         var members = members()
+        // The content let go first, so that the array is changed in place rather than copied.
+        content = .unset
         let child = JSONNode()
         if let index = members.firstIndex(where: { $0.key == key }) { members[index].value = child } else { members.append((key, child)) }
         content = .object(members)
@@ -75,6 +77,8 @@ private final class JSONNode {
     func element() -> JSONNode {
         var elements: [JSONNode] = []
         if case .array(let existing) = content { elements = existing }
+        // The content let go first, so that the array is changed in place rather than copied.
+        content = .unset
         let child = JSONNode()
         elements.append(child)
         content = .array(elements)
