@@ -65,7 +65,7 @@ struct PostgresNodesTests {
             missed = await second.postAll(batches, indexes: missed)
         }
         #expect(missed.isEmpty)
-        let store = try await PostgresBucketStore(url: PostgresURL(url))
+        let store = try await PostgresBucketStore(url: PostgresURL(url), timeout: TestPostgres.callTimeout)
         await #expect(try counts(store) == expectedCounts())
         #expect(await second.stop(signal: SIGTERM) == .exit(0))
         #expect(!first.child.output.contains(password) && !second.child.output.contains(password), "a log line shows the password")
@@ -93,7 +93,7 @@ struct PostgresNodesTests {
             #expect(try await server.waitForReadiness(200))
             await loadDone.value
             #expect(load.unacknowledged.isEmpty, "batches never acknowledged: \(load.unacknowledged)")
-            let store = try await PostgresBucketStore(url: PostgresURL(url))
+            let store = try await PostgresBucketStore(url: PostgresURL(url), timeout: TestPostgres.callTimeout)
             await #expect(try counts(store) == expectedCounts())
             #expect(await server.stop(signal: SIGTERM) == .exit(0))
         } catch {
@@ -219,7 +219,7 @@ struct MigrateCommandTests {
         #expect(
             settled.termination == .exit(1) && settled.output.contains("settled already: written off")
                 && settled.output.contains("(by Ana: refunded by support)") && migrated.output.contains("settlements     1"), "\(settled.output)")
-        let target = try await PostgresBucketStore(url: PostgresURL(url))
+        let target = try await PostgresBucketStore(url: PostgresURL(url), timeout: TestPostgres.callTimeout)
         #expect(try await IncidentRepository(target.sql).incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil) == incidents)
         #expect(incidents.compactMap(\.acknowledgement?.owner) == ["Ana"] && migrated.output.contains("incidents       2"), "\(migrated.output)")
         let again = try await ChildProcess.run(executable, ["migrate", "--from", sqlite], environment: environment)

@@ -103,7 +103,7 @@ struct PostgresAppDimensionUpgradeTests {
         let text = try await TestPostgres.newDatabase()
         let url = try PostgresURL(text)
         try await AppDimensionUpgrade.check {
-            try await PostgresBucketStore(url: url)
+            try await PostgresBucketStore(url: url, timeout: TestPostgres.callTimeout)
         } downgrade: {
             // Back to migration 3: no app column, the nine-column unique key under PostgreSQL's own name.
             try await TestPostgres.run(

@@ -51,7 +51,7 @@ struct PostgresMaintenanceUpgradeTests {
     @Test("a PostgreSQL database of migration 12 keeps its windows through 13")
     func postgres() async throws {
         let text = try await TestPostgres.newDatabase()
-        _ = try await PostgresBucketStore(url: try PostgresURL(text))
+        _ = try await PostgresBucketStore(url: try PostgresURL(text), timeout: TestPostgres.callTimeout)
         // Back to migration 12: the actions a text[], and the windows as it kept them.
         try await TestPostgres.run(
             [
@@ -66,7 +66,7 @@ struct PostgresMaintenanceUpgradeTests {
                     ('mw-3', '', 1795200000, 1795200600, NULL, ARRAY['retry'], 'one action', NULL)
                 """,
             ], in: text)
-        let store = try await PostgresBucketStore(url: try PostgresURL(text))
+        let store = try await PostgresBucketStore(url: try PostgresURL(text), timeout: TestPostgres.callTimeout)
         #expect(try await MaintenanceWindowRepository(store.sql).windows() == MaintenanceUpgradeTests.expected)
     }
 }

@@ -51,8 +51,8 @@ struct PostgresStoreTests {
     @Test("nodes starting at once on a new database migrate it once")
     func concurrentMigrations() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
-        async let first = PostgresBucketStore(url: url)
-        async let second = PostgresBucketStore(url: url)
+        async let first = PostgresBucketStore(url: url, timeout: TestPostgres.callTimeout)
+        async let second = PostgresBucketStore(url: url, timeout: TestPostgres.callTimeout)
         let stores = try await [first, second]
         for store in stores {
             await #expect(try store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt).accepted <= 1)
@@ -65,8 +65,8 @@ struct PostgresStoreTests {
     @Test("the same batch written by two nodes at once counts once, and each node is told which events it counted; the size grows")
     func sameBatchOnTwoNodes() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
-        let first = try await PostgresBucketStore(url: url)
-        let second = try await PostgresBucketStore(url: url)
+        let first = try await PostgresBucketStore(url: url, timeout: TestPostgres.callTimeout)
+        let second = try await PostgresBucketStore(url: url, timeout: TestPostgres.callTimeout)
         let sizeBefore = try await first.size()
         let events = mixedEvents(count: 2000)
         for round in 0..<5 {
@@ -89,7 +89,7 @@ struct PostgresStoreTests {
     @Test("three nodes writing new values and series at once: every batch commits (no deadlock, no error lost), counts exact")
     func concurrentAdmissions() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
-        let nodes = try await (0..<3).asyncMap { _ in try await PostgresBucketStore(url: url) }
+        let nodes = try await (0..<3).asyncMap { _ in try await PostgresBucketStore(url: url, timeout: TestPostgres.callTimeout) }
         var generator = SplitMix(seed: 7)
         // Each round brings plans, versions and errors no node has seen, combined differently per node,
         // so that nodes admit the same new values and series at once, in different orders.
@@ -124,7 +124,7 @@ struct PostgresStoreTests {
         // A database of another program: a table of its own and no purchase-sli migrations table.
         let text = try await TestPostgres.newDatabase(creating: "CREATE TABLE invoices (id integer)")
         let other = try PostgresURL(text)
-        let error = await #expect(throws: StorageError.self) { try await PostgresBucketStore(url: other) }
+        let error = await #expect(throws: StorageError.self) { try await PostgresBucketStore(url: other, timeout: TestPostgres.callTimeout) }
         #expect(error?.description.contains("is not a purchase-sli database") == true)
         #expect(error?.description.contains("invoices") == true)
         #expect(error?.description.contains(URLComponents(string: text)!.password!) == false)
@@ -133,7 +133,7 @@ struct PostgresStoreTests {
     @Test("one lease leads at a time; when its holder gives it up the other takes it")
     func leaderLease() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
-        _ = try await PostgresBucketStore(url: url)
+        _ = try await PostgresBucketStore(url: url, timeout: TestPostgres.callTimeout)
         let first = PostgresLeaderLease(url: url, logger: .init(label: "first"))
         let second = PostgresLeaderLease(url: url, logger: .init(label: "second"))
         #expect(await first.isLeader())
@@ -153,7 +153,7 @@ struct PostgresStoreTests {
     @Test("services asking at once all hear that the node leads, and keep leading")
     func leaseAskedAtOnce() async throws {
         let url = try PostgresURL(try await TestPostgres.newDatabase())
-        _ = try await PostgresBucketStore(url: url)
+        _ = try await PostgresBucketStore(url: url, timeout: TestPostgres.callTimeout)
         let lease = PostgresLeaderLease(url: url, logger: .init(label: "serve"))
         for round in 0..<3 {
             let answers = await withTaskGroup(of: Bool.self) { group in

@@ -19,6 +19,12 @@ public enum TestPostgres {
     /// Whether the PostgreSQL tests run: a server is configured, or they are required (and then fail).
     public static var isEnabled: Bool { serverURL != nil || isRequired }
 
+    /// How long a test's store waits for each answer of the server, where the product waits 10 s. Tests
+    /// run sixty at a time on two cores beside the server they share, where a call answered in milliseconds
+    /// alone can wait tens of seconds for a core (CI once saw one `record` of 3,000 events miss 10 s);
+    /// the product's own deadline is exercised by stopping a server (PostgresNodesTests), not by load.
+    public static let callTimeout: Duration = .seconds(120)
+
     /// Creates a new, empty database on the test server and returns its URL (with the server's
     /// credentials), so that each test starts from nothing; `statements`, if any, are run in it.
     public static func newDatabase(creating statements: String...) async throws -> String {

@@ -41,7 +41,8 @@ struct Backend: Sendable, CustomTestStringConvertible {
     #if PostgreSQL
     /// PostgreSQL, a new database per store on the server of ``PurchaseSLITestSupport/TestPostgres``.
     static let postgres = Backend(name: "PostgreSQL") { configuration in
-        try await PostgresBucketStore(url: PostgresURL(try await TestPostgres.newDatabase()), configuration: configuration)
+        try await PostgresBucketStore(
+            url: PostgresURL(try await TestPostgres.newDatabase()), configuration: configuration, timeout: TestPostgres.callTimeout)
     }
 
     /// Every backend the contract runs on (PostgreSQL when a test server is configured, and always in CI).

@@ -84,7 +84,9 @@ struct MaintenanceWindowContractTests {
         if TestPostgres.isEnabled {
             let url = try PostgresURL(try await TestPostgres.newDatabase())
             // A minute per call: twelve transactions in turn on a server the rest of the suite keeps busy.
-            let nodes = try await [PostgresBucketStore(url: url, timeout: .seconds(60)), PostgresBucketStore(url: url, timeout: .seconds(60))]
+            let nodes = try await [
+                PostgresBucketStore(url: url, timeout: TestPostgres.callTimeout), PostgresBucketStore(url: url, timeout: TestPostgres.callTimeout),
+            ]
             #expect(try await declareAtOnce(through: nodes.map { MaintenanceWindowRepository($0.sql) }) == 3)
         }
         #endif
