@@ -16,7 +16,8 @@ extension AlertEvaluator {
         var start = max(earliest, Self.walkStart(from: from, to: to))
         while true {
             // An alert whose evidence knows since when it fires (a loss of signal, from its last event) starts then.
-            let episodes = episodes(from: start, to: to, stepSeconds: 60, inputs: inputs, run: run, instants: &instants).map { episode in
+            let episodes = episodes(from: start, to: to, stepSeconds: .secondsPerMinute, inputs: inputs, run: run, instants: &instants).map {
+                episode in
                 guard let since = episode.first.evidence.firingSince, since < episode.startsAt else { return episode }
                 var known = episode
                 known.startsAt = since
@@ -36,7 +37,7 @@ extension AlertEvaluator {
     }
 
     /// How far before the end of a range the incidents' walk reads at first: 6 hours.
-    static let walkSeconds: Int64 = 6 * 3600
+    static let walkSeconds: Int64 = 6 * .secondsPerHour
 
     /// The first minute the incidents' walk over `[from, to)` evaluates, before it reads further back
     /// (``incidents(from:to:inputs:grouping:)``): the range, and at least its last 6 hours.

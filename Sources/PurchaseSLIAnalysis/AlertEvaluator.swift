@@ -21,7 +21,7 @@ public struct AlertEvaluator: Sendable {
     /// The span of minutes before a time T that the rules themselves read at T, plus a day, so that the
     /// first event within it (where rules reaching back further wait) precedes what they need whenever
     /// traffic has been flowing.
-    public var ruleReachSeconds: Int64 { (rules.map(\.reachSeconds).max() ?? 0) + 86_400 }
+    public var ruleReachSeconds: Int64 { (rules.map(\.reachSeconds).max() ?? 0) + .secondsPerDay }
 
     /// The span of minutes before T that evaluating the rules at T reads, and nothing before it: the rules'
     /// reach, and before that what a rule reads of its own earlier findings (the page rules at each minute
@@ -64,7 +64,7 @@ public struct AlertEvaluator: Sendable {
     public func findings(at time: Int64, inputs: AlertInputs) -> [AlertFinding] {
         let run = AlertRun()
         var timeline = FiringTimeline(rules: rules)
-        for moment in stride(from: time - longestHoldSeconds, through: time, by: 60) {
+        for moment in stride(from: time - longestHoldSeconds, through: time, by: .secondsPerMinute) {
             timeline.observe(instant(at: moment, inputs: inputs, run: run), at: moment)
         }
         return timeline.firing(at: time)

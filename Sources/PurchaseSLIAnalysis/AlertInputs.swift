@@ -115,9 +115,9 @@ public struct AlertInputs: Sendable {
     /// Builds the series from count rows with a 1-minute step: `overall` grouped by `actionType`, and
     /// `sliceRows[dimension]` grouped by `actionType` and that dimension. O(rows + minutes × series).
     public init(startSeconds: Int64, endSeconds: Int64, overall: [CountRow], sliceRows: [EventDimension: [CountRow]]) {
-        let minuteCount = Int(max(0, (endSeconds - startSeconds) / 60))
+        let minuteCount = Int(max(0, (endSeconds - startSeconds) / .secondsPerMinute))
         func series(_ rows: [CountRow]) -> CountSeries {
-            CountSeries(rows: rows, startSeconds: startSeconds, stepSeconds: 60, stepCount: minuteCount)
+            CountSeries(rows: rows, startSeconds: startSeconds, stepSeconds: .secondsPerMinute, stepCount: minuteCount)
         }
         self.init(
             startSeconds: startSeconds, endSeconds: endSeconds, overall: series(overall),
@@ -135,7 +135,7 @@ public struct AlertInputs: Sendable {
         self.endSeconds = endSeconds
         /// The minutes of `counts` from `start` up to `endSeconds`, padded with empty ones.
         func minutes(_ counts: consuming [OutcomeCounts], from start: Int64) -> [OutcomeCounts] {
-            let minuteCount = Int(max(0, (endSeconds - start) / 60))
+            let minuteCount = Int(max(0, (endSeconds - start) / .secondsPerMinute))
             if counts.count > minuteCount {
                 counts.removeLast(counts.count - minuteCount)
             } else if counts.count < minuteCount {

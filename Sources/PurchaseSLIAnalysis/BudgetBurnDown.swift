@@ -25,7 +25,7 @@ public struct BudgetBurnDown: Sendable, Hashable {
     public static let recentDays = 7
 
     /// The data a window must hold for its budget to be drawn: a day.
-    public static let minimumDataSeconds: Int64 = 86_400
+    public static let minimumDataSeconds: Int64 = .secondsPerDay
 
     /// The objective.
     public let objective: SLOPolicy.Objective
@@ -52,7 +52,7 @@ public struct BudgetBurnDown: Sendable, Hashable {
         let firstData = hourly.filter { $0.value.valid > 0 }.keys.min() ?? time
         var tooLittle = 0
         points = (0...days).reversed().map { back in
-            let end = time - Int64(back) * 86_400
+            let end = time - Int64(back) * .secondsPerDay
             let start = objective.window.period(at: end).startSeconds
             let counts = back == 0 ? current ?? sums.counts(from: start, to: end) : sums.counts(from: start, to: end)
             guard end - max(start, firstData) >= Self.minimumDataSeconds else {
@@ -62,13 +62,13 @@ public struct BudgetBurnDown: Sendable, Hashable {
             return Point(timeSeconds: end, left: objective.budgetSpent(counts).map { 1 - $0 })
         }
         pointsWithTooLittleData = tooLittle
-        let recent = sums.counts(from: time - Int64(Self.recentDays) * 86_400, to: time)
+        let recent = sums.counts(from: time - Int64(Self.recentDays) * .secondsPerDay, to: time)
         recentBurnRate = objective.burnRate(recent)
         guard let rate = recentBurnRate, points.last?.left != nil else {
             (projection, exhaustionSeconds) = ([], nil)
             return
         }
-        let validPerSecond = Double(recent.valid) / Double(Self.recentDays * 86_400)
+        let validPerSecond = Double(recent.valid) / Double(Self.recentDays * .secondsPerDay)
         let period = objective.window.period(at: time)
         let horizon =
             switch objective.window {
@@ -76,7 +76,7 @@ public struct BudgetBurnDown: Sendable, Hashable {
             case .calendarMonth: period.startSeconds + period.lengthSeconds
             }
         var projected: [Point] = []
-        var end = time + 86_400
+        var end = time + .secondsPerDay
         while end <= horizon {
             let start = objective.window.period(at: end).startSeconds
             let past = sums.counts(from: start, to: time)
@@ -84,7 +84,7 @@ public struct BudgetBurnDown: Sendable, Hashable {
             let valid = Double(past.valid) + future
             let failures = Double(past.failure) + future * rate * objective.errorBudget
             projected.append(Point(timeSeconds: end, left: valid > 0 ? 1 - failures / (objective.errorBudget * valid) : nil))
-            end += 86_400
+            end += .secondsPerDay
         }
         projection = projected
         let spentAlready = (points.last?.left ?? 1) < 0
@@ -100,11 +100,11 @@ private struct HourlySums {
 
     init(_ hourly: [Int64: OutcomeCounts]) {
         let hours = hourly.keys.sorted()
-        let start = hours.first.map { $0 - $0.floorDividedBy(3600).remainder } ?? 0
-        let count = hours.last.map { Int(($0 - start) / 3600) + 1 } ?? 0
+        let start = hours.first.map { $0 - $0.floorDividedBy(.secondsPerHour).remainder } ?? 0
+        let count = hours.last.map { Int(($0 - start) / .secondsPerHour) + 1 } ?? 0
         var (valid, failure) = ([Int64](repeating: 0, count: count + 1), [Int64](repeating: 0, count: count + 1))
         for index in 0..<count {
-            let counts = hourly[start + Int64(index) * 3600] ?? OutcomeCounts()
+            let counts = hourly[start + Int64(index) * .secondsPerHour] ?? OutcomeCounts()
             valid[index + 1] = valid[index] + counts.valid
             failure[index + 1] = failure[index] + counts.failure
         }
@@ -113,7 +113,7 @@ private struct HourlySums {
 
     /// The valid events and failures of the hours starting in `[from, to)`.
     func counts(from: Int64, to: Int64) -> OutcomeCounts {
-        func index(_ time: Int64) -> Int { min(valid.count - 1, max(0, Int((time - first + 3599).floorDividedBy(3600).quotient))) }
+        func index(_ time: Int64) -> Int { min(valid.count - 1, max(0, Int((time - first + 3599).floorDividedBy(.secondsPerHour).quotient))) }
         let (lower, upper) = (index(from), index(to))
         guard upper > lower else { return OutcomeCounts() }
         return OutcomeCounts(success: valid[upper] - valid[lower] - (failure[upper] - failure[lower]), failure: failure[upper] - failure[lower])

@@ -34,7 +34,7 @@ public struct ChargeCountQuery: Sendable, Hashable {
             guard let time = TimeArgument(text, nowSeconds: nowSeconds) else {
                 throw QueryArgumentError("\(name): expected \(TimeArgument.forms), got \"\(text)\"")
             }
-            return time.seconds - time.seconds.floorDividedBy(60).remainder
+            return time.seconds - time.seconds.floorDividedBy(.secondsPerMinute).remainder
         }
         func dimension(_ name: Substring, _ argument: String) throws(QueryArgumentError) -> ChargeCounts.Dimension {
             guard let dimension = ChargeCounts.Dimension(rawValue: String(name)) else {
@@ -62,7 +62,7 @@ public struct ChargeCountQuery: Sendable, Hashable {
         }
         stepSeconds = nil
         if let step {
-            guard let parsed = TimeStep(parsing: step), parsed.seconds % 60 == 0, parsed.seconds > 0 else {
+            guard let parsed = TimeStep(parsing: step), parsed.seconds % .secondsPerMinute == 0, parsed.seconds > 0 else {
                 throw QueryArgumentError("step: expected a whole number of minutes such as 5m, 1h or 1d, got \"\(step)\"")
             }
             guard (toSeconds - fromSeconds) / parsed.seconds <= 1_000_000 else {

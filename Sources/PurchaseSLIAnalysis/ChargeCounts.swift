@@ -65,15 +65,15 @@ public enum ChargeCounts {
         var rows: [Key: Row] = [:]
         func row(for charge: ChargeLedger.Charge) -> Key? {
             let millis = charge.eventMillis
-            guard millis >= fromSeconds * 1000, millis < toSeconds * 1000,
+            guard millis >= fromSeconds * .millisPerSecond, millis < toSeconds * .millisPerSecond,
                 filters.allSatisfy({ $0.value.contains($0.key.value(of: charge)) })
             else { return nil }
-            let time = stepSeconds.map { step in (millis / 1000).floorDividedBy(step).quotient * step }
+            let time = stepSeconds.map { step in (millis / .millisPerSecond).floorDividedBy(step).quotient * step }
             let key = Key(time: time, values: groupBy.map { $0.value(of: charge) })
             if rows[key] == nil { rows[key] = Row(timeSeconds: time, key: key.values) }
             return key
         }
-        let at = atSeconds * 1000
+        let at = atSeconds * .millisPerSecond
         for charge in ledger.charges {
             guard let key = row(for: charge) else { continue }
             let price = charge.notification.price

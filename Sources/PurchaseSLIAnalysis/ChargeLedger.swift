@@ -177,7 +177,7 @@ public struct ChargeLedger: Sendable {
                 report: byID?.report ?? byToken?.report, firstTroubleMillis: troubles.min(), settlement: settlement(of: notification))
             if notification.kind == .charge { charges.append(charge) } else { refunds.append(charge) }
         }
-        let grace = rule.graceSeconds * 1000
+        let grace = rule.graceSeconds * .millisPerSecond
         self.charges = charges
         self.refunds = refunds
         // Filtered copies only where some are left out: a charge is some hundreds of bytes and twenty strings.

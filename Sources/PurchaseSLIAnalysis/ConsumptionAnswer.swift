@@ -29,7 +29,7 @@ public struct ConsumptionAnswer: Sendable, Hashable {
     public var report: ClientReport?
 
     /// Apple wants the answer within 12 hours of the notification.
-    public static let answerWithinMillis: Int64 = 12 * 3_600_000
+    public static let answerWithinMillis: Int64 = 12 * .millisPerHour
 
     /// When the answer is due.
     public var answerByMillis: Int64 { request.receivedMillis + Self.answerWithinMillis }

@@ -49,7 +49,7 @@ public struct DataFreshness: Sendable, Hashable {
     /// Seconds from the end of the newest event's minute to the evaluation time (0 when it was the last
     /// minute), or nil without any event.
     public func age(of action: String? = nil) -> Int64? {
-        newestEvent(of: action).map { max(0, atSeconds - ($0 + 60)) }
+        newestEvent(of: action).map { max(0, atSeconds - ($0 + .secondsPerMinute)) }
     }
 
     /// Whether `action` (or the whole feed, when nil) has no event within `staleAfterSeconds`.

@@ -71,7 +71,7 @@ public struct GrantAudit: Sendable {
 
     /// How far before a grant the store must have notified a charge of its product for its notifications to
     /// count as covering that product: 7 days.
-    public static let productEvidenceSeconds: Int64 = 7 * 86_400
+    public static let productEvidenceSeconds: Int64 = 7 * .secondsPerDay
 
     /// Joins `grants` with `charges`, the store's charge notifications naming their transactions (of any
     /// time: a grant is matched to its transaction's charge wherever it lies); `earlier` are the grants of
@@ -96,7 +96,7 @@ public struct GrantAudit: Sendable {
         self.grants = joined
         repeats = Self.repeats(of: joined, after: GrantRecord.byTime(earlier))
         let receipts = Dictionary(grouping: ledger.charges, by: \.notification.store).mapValues { $0.map(\.receivedMillis).sorted() }
-        let wait = rule.chargeWaitSeconds * 1000
+        let wait = rule.chargeWaitSeconds * .millisPerSecond
         uncharged = joined.compactMap { grant in
             guard let store = grant.store, rule.chargeNotifyingStores.contains(store), let received = receipts[store] else { return nil }
             let next = received.firstIndex(millis: { $0 }, notBefore: grant.record.millis + wait)
@@ -104,7 +104,7 @@ public struct GrantAudit: Sendable {
             let arriving = received[next]
             let until = grant.charge?.receivedMillis ?? .max
             guard arriving < until else { return nil }
-            let seconds = grant.record.millis.floorDividedBy(1000).quotient
+            let seconds = grant.record.millis.floorDividedBy(.millisPerSecond).quotient
             let key = StoreActivitySeries.Key(store: store, productID: grant.record.productID)
             guard activity.counts(key, from: seconds - Self.productEvidenceSeconds, to: seconds + 1).charges > 0 else { return nil }
             return Uncharged(grant: grant, fromMillis: arriving, untilMillis: until)

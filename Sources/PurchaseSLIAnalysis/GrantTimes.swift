@@ -18,8 +18,8 @@ extension SLOPolicy {
 
         /// 99 % of charges granted within 60 s, over 28 days.
         public static let standard = TimeToGrantObjective(
-            objective: Objective(actionType: ActionType.purchase.rawValue, target: 0.99, window: .rolling(seconds: 28 * 86_400)),
-            withinSeconds: 60)
+            objective: Objective(actionType: ActionType.purchase.rawValue, target: 0.99, window: .rolling(seconds: 28 * .secondsPerDay)),
+            withinSeconds: .secondsPerMinute)
     }
 }
 
@@ -52,7 +52,7 @@ public struct GrantTimes: Sendable {
     public let withinSeconds: Int64
 
     /// None.
-    public static let empty = GrantTimes(charges: [], withinSeconds: 60)
+    public static let empty = GrantTimes(charges: [], withinSeconds: .secondsPerMinute)
 
     private init(charges: [Charge], withinSeconds: Int64) {
         self.charges = charges
@@ -78,20 +78,21 @@ public struct GrantTimes: Sendable {
 
     /// When `charge`'s outcome is known: once its notification is received and the objective's time has
     /// passed since the charge, so an evaluation at any time counts it as a later one does.
-    public func decidedMillis(of charge: Charge) -> Int64 { max(charge.receivedMillis, charge.chargedMillis + withinSeconds * 1000) }
+    public func decidedMillis(of charge: Charge) -> Int64 { max(charge.receivedMillis, charge.chargedMillis + withinSeconds * .millisPerSecond) }
 
     /// Whether `charge` was granted within the objective's time.
-    public func isOnTime(_ charge: Charge) -> Bool { charge.grantMillis.map { $0 <= withinSeconds * 1000 } ?? false }
+    public func isOnTime(_ charge: Charge) -> Bool { charge.grantMillis.map { $0 <= withinSeconds * .millisPerSecond } ?? false }
 
     /// The minute series the objective is judged on, per store: each charge counted at the minute its
     /// outcome is known (``decidedMillis(of:)``), a `success` when on time and a `failure` when not,
     /// over `[startSeconds, endSeconds)`; with slices by product and by the granting app version
     /// (charges not granted have none). Labels: action `purchase`, the store.
     public func series(startSeconds: Int64, endSeconds: Int64) -> [Store: StoreSeries] {
-        let minuteCount = Int(max(0, (endSeconds - startSeconds) / 60))
+        let minuteCount = Int(max(0, (endSeconds - startSeconds) / .secondsPerMinute))
         var minutes: [SeriesLabels: [OutcomeCounts]] = [:]
         for charge in charges {
-            let minute = Int((decidedMillis(of: charge).floorDividedBy(60_000).quotient * 60 - startSeconds) / 60)
+            let minute = Int(
+                (decidedMillis(of: charge).floorDividedBy(.millisPerMinute).quotient * .secondsPerMinute - startSeconds) / .secondsPerMinute)
             guard minute >= 0, minute < minuteCount else { continue }
             let onTime = isOnTime(charge)
             let overall = Self.labels(store: charge.store)
@@ -171,7 +172,7 @@ extension GrantTimes {
                 times.append(.notGranted)
                 continue
             }
-            if millis <= withinSeconds * 1000 { summary.onTime += 1 }
+            if millis <= withinSeconds * .millisPerSecond { summary.onTime += 1 }
             times.append(.after(millis: millis))
         }
         guard !times.isEmpty else { return summary }

@@ -66,7 +66,7 @@ public struct IncidentGrouping: Sendable {
 
     /// Three hours: a flood that goes quiet for a night lull, or a page that resolves and fires again
     /// within the same afternoon, is one incident to the person handling it.
-    public static let defaultReopenSeconds: Int64 = 3 * 3600
+    public static let defaultReopenSeconds: Int64 = 3 * .secondsPerHour
 
     /// The incidents of `episodes`, by start.
     public func incidents(of episodes: [AlertEpisode]) -> [Incident] {

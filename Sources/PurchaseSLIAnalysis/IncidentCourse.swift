@@ -21,8 +21,8 @@ public struct IncidentCourse: Sendable, Hashable {
         self.stretchSeconds = stretchSeconds
         peakCounts = OutcomeCounts()
         var worst: (rate: Double, start: Int64, counts: OutcomeCounts)?
-        let first = from - from.floorDividedBy(60).remainder
-        for start in stride(from: first, through: until - stretchSeconds, by: 60) {
+        let first = from - from.floorDividedBy(.secondsPerMinute).remainder
+        for start in stride(from: first, through: until - stretchSeconds, by: .secondsPerMinute) {
             let counts = series.counts(from: start, to: start + stretchSeconds)
             guard let rate = Self.rate(counts, minimumTrials: minimumValid) else { continue }
             if rate < worst?.rate ?? .infinity { worst = (rate, start, counts) }
@@ -30,7 +30,7 @@ public struct IncidentCourse: Sendable, Hashable {
         guard let worst else { return }
         peakSeconds = worst.start
         peakCounts = worst.counts
-        for start in stride(from: worst.start + 60, through: until - stretchSeconds, by: 60) {
+        for start in stride(from: worst.start + .secondsPerMinute, through: until - stretchSeconds, by: .secondsPerMinute) {
             let counts = series.counts(from: start, to: start + stretchSeconds)
             if let rate = Self.rate(counts, minimumTrials: minimumValid), rate >= usualRate {
                 recoverySeconds = start

@@ -2,11 +2,11 @@ public import PurchaseSLICore
 
 extension MaintenanceCalendar {
     /// The stretch a share of maintenance is measured over: 28 days, the shortest error-budget window.
-    public static let shareSpanSeconds: Int64 = 28 * 86_400
+    public static let shareSpanSeconds: Int64 = 28 * .secondsPerDay
 
     /// How far ahead (and behind now) a new window's occurrences are looked at: a year, which holds every
     /// shape of the rules (a week, a month, and the months a day of the month skips) at least once.
-    public static let shareHorizonSeconds: Int64 = 366 * 86_400
+    public static let shareHorizonSeconds: Int64 = 366 * .secondsPerDay
 
     /// The 28 days most covered by maintenance once `window` is added to these windows, among the stretches
     /// that overlap one of its occurrences in the year from its first start (or from a year before

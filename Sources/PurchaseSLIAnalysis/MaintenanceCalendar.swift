@@ -23,9 +23,9 @@ public struct MaintenanceCalendar: Sendable, Hashable {
     public func excludedRanges(of action: String, from: Int64, to: Int64) -> [Range<Int64>] {
         Self.merged(
             windows.filter { $0.covers(action: action) }.flatMap { $0.occurrences(from: from, to: to) }.compactMap { occurrence in
-                let start = max(from, occurrence.lowerBound - occurrence.lowerBound.floorDividedBy(60).remainder)
-                let endRemainder = occurrence.upperBound.floorDividedBy(60).remainder
-                let end = min(to, occurrence.upperBound + (endRemainder == 0 ? 0 : 60 - endRemainder))
+                let start = max(from, occurrence.lowerBound - occurrence.lowerBound.floorDividedBy(.secondsPerMinute).remainder)
+                let endRemainder = occurrence.upperBound.floorDividedBy(.secondsPerMinute).remainder
+                let end = min(to, occurrence.upperBound + (endRemainder == 0 ? 0 : .secondsPerMinute - endRemainder))
                 return start < end ? start..<end : nil
             })
     }
@@ -59,7 +59,7 @@ public struct MaintenanceCalendar: Sendable, Hashable {
         while minute < series.endSeconds {
             while let range = excluded, range.upperBound <= minute { excluded = next.next() }
             minutes.append(excluded?.contains(minute) == true ? OutcomeCounts() : series.counts(from: minute, to: minute + 60))
-            minute += 60
+            minute += .secondsPerMinute
         }
         return MinuteSeries(labels: series.labels, startSeconds: series.startSeconds, minutes: minutes)
     }

@@ -117,7 +117,7 @@ public struct MinuteSeries: Sendable {
 
     /// The prefix index of `time`, clamped to the minutes covered.
     private func index(_ time: Int64) -> Int {
-        Int((min(max(time, startSeconds), endSeconds) - originSeconds) / 60)
+        Int((min(max(time, startSeconds), endSeconds) - originSeconds) / .secondsPerMinute)
     }
 
     /// Total counts over `[from, to)` (seconds, minute-aligned; clamped to the series). O(1).
@@ -164,7 +164,7 @@ public struct MinuteSeries: Sendable {
             let middle = (lower + upper + 1) / 2
             if total - validPrefix[middle].valid >= minimum { lower = middle } else { upper = middle - 1 }
         }
-        return originSeconds + Int64(lower) * 60
+        return originSeconds + Int64(lower) * .secondsPerMinute
     }
 
     /// The first minute in `[from, to)` with an event, or nil. O(log minutes).
@@ -183,7 +183,7 @@ public struct MinuteSeries: Sendable {
             let middle = (lower + upper) / 2
             if count(sums.counts(through: middle)) > before { upper = middle } else { lower = middle }
         }
-        return originSeconds + Int64(upper - 1) * 60
+        return originSeconds + Int64(upper - 1) * .secondsPerMinute
     }
 
     /// The last minute before `time` with an event, or nil. O(log minutes).
@@ -198,7 +198,7 @@ public struct MinuteSeries: Sendable {
             let middle = (lower + upper) / 2
             if sums.counts(through: middle).total < total { lower = middle } else { upper = middle }
         }
-        return originSeconds + Int64(lower) * 60
+        return originSeconds + Int64(lower) * .secondsPerMinute
     }
 
     /// The first minute with an event, or nil when the series is empty.

@@ -19,7 +19,7 @@ public enum OpenSLO {
     /// The first day a calendar-month window counts from (any first of a month).
     static let calendarStart = "2026-01-01 00:00:00"
     /// The month length a calendar-month objective's thresholds are written for (OpenSLO has one number).
-    static let monthSecondsForThresholds: Int64 = 30 * 86_400
+    static let monthSecondsForThresholds: Int64 = 30 * .secondsPerDay
 
     /// The documents, separated by `---`, in a fixed order: the service, the notification targets, then per
     /// objective its SLI, SLO, and each rule's condition and policy.

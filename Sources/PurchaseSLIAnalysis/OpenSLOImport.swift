@@ -212,7 +212,7 @@ public enum OpenSLOImport {
                 "expected a rolling window of days or weeks (28d, 4w) or a calendar month (1M, isRolling: false), got \(duration)")
         }
         let days = count * (unit == "w" ? 7 : 1)
-        return ("\(days)d", days * 86_400)
+        return ("\(days)d", days * .secondsPerDay)
     }
 
     /// The burn-rate rules of an SLO's alert policies.

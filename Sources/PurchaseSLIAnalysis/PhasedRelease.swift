@@ -78,7 +78,7 @@ public struct PhasedRelease: Sendable, Hashable {
             let presentBefore = lastPresent
             if present[index] {
                 if absentRun >= Self.gapHours {
-                    earlier = hours[start].startSeconds..<(hours[lastPresent].startSeconds + 3600)
+                    earlier = hours[start].startSeconds..<(hours[lastPresent].startSeconds + .secondsPerHour)
                     (start, peak) = (index, 0)
                 }
                 absentRun = 0
@@ -91,20 +91,20 @@ public struct PhasedRelease: Sendable, Hashable {
                 present[hour] && Double(hours[hour].candidateEvents) < threshold * Double(hours[hour].platformEvents)
             }
             // A day without the version at all is a gap, which the rule above ends.
-            if peak > 0, let day = days.share(from: time, to: time + 86_400, complete: true), day.events > 0, day.share < threshold,
-                days.climbs(after: time + 86_400, to: day.share * Self.climbFactor),
+            if peak > 0, let day = days.share(from: time, to: time + .secondsPerDay, complete: true), day.events > 0, day.share < threshold,
+                days.climbs(after: time + .secondsPerDay, to: day.share * Self.climbFactor),
                 // The day's first hours may still be the old release's: the new one starts at its first
                 // hour present below the threshold.
-                let first = (index..<hours.count).prefix(while: { hours[$0].startSeconds < time + 86_400 }).first(where: isLow)
+                let first = (index..<hours.count).prefix(while: { hours[$0].startSeconds < time + .secondsPerDay }).first(where: isLow)
             {
                 let oldEnd = (index..<first).last { present[$0] } ?? presentBefore
-                earlier = hours[start].startSeconds..<(hours[oldEnd].startSeconds + 3600)
+                earlier = hours[start].startSeconds..<(hours[oldEnd].startSeconds + .secondsPerHour)
                 (start, lastPresent, peak, absentRun, index) = (first, first, 0, 0, first + 1)
                 continue
             }
             // The share over the day up to this hour's end, once the release is old enough to settle it.
-            if time - hours[start].startSeconds >= Int64(Self.settledWindowHours - 1) * 3600,
-                let day = days.share(from: max(hours[start].startSeconds, time - 82_800), to: time + 3600)
+            if time - hours[start].startSeconds >= Int64(Self.settledWindowHours - 1) * .secondsPerHour,
+                let day = days.share(from: max(hours[start].startSeconds, time - 82_800), to: time + .secondsPerHour)
             {
                 peak = max(peak, day.share)
             }
@@ -120,7 +120,7 @@ public struct PhasedRelease: Sendable, Hashable {
     /// Whether the candidate is gone at `time`: absent for ``gapHours`` or more before it (its events
     /// stopped, or fell below ``presenceShare`` of its platforms'), so no release of it is live.
     public func isGone(at time: Int64) -> Bool {
-        time - (lastPresentSeconds + 3600) >= Int64(Self.gapHours) * 3600
+        time - (lastPresentSeconds + .secondsPerHour) >= Int64(Self.gapHours) * .secondsPerHour
     }
 
     /// A share read over fewer hours than this (the release's first hours) gives the step of its own
@@ -137,7 +137,7 @@ public struct PhasedRelease: Sendable, Hashable {
         for hour in hours {
             candidateSum += hour.candidateEvents
             platformSum += hour.platformEvents
-            while hours[windowStart].startSeconds <= hour.startSeconds - 86_400 {
+            while hours[windowStart].startSeconds <= hour.startSeconds - .secondsPerDay {
                 candidateSum -= hours[windowStart].candidateEvents
                 platformSum -= hours[windowStart].platformEvents
                 windowStart += 1
@@ -147,7 +147,7 @@ public struct PhasedRelease: Sendable, Hashable {
                 continue
             }
             let step = nearestStep(toShare: Double(candidateSum) / Double(platformSum))
-            if hour.startSeconds - hours[windowStart].startSeconds >= Int64(settledWindowHours - 1) * 3600 {
+            if hour.startSeconds - hours[windowStart].startSeconds >= Int64(settledWindowHours - 1) * .secondsPerHour {
                 highest = max(highest ?? step, step)
                 result.append(highest)
             } else {
@@ -177,14 +177,14 @@ public struct PhasedRelease: Sendable, Hashable {
     /// the first day), nil without events.
     public func share(at time: Int64) -> Double? {
         let day = hours[
-            hours.firstIndex(millis: \.startSeconds, notBefore: time - 86_400)..<hours.firstIndex(millis: \.startSeconds, notBefore: time)]
+            hours.firstIndex(millis: \.startSeconds, notBefore: time - .secondsPerDay)..<hours.firstIndex(millis: \.startSeconds, notBefore: time)]
         let platform = day.reduce(0) { $0 + $1.platformEvents }
         return platform == 0 ? nil : Double(day.reduce(0) { $0 + $1.candidateEvents }) / Double(platform)
     }
 
     /// The day of the release `time` falls on: 1 during its first 24 hours.
     public func day(at time: Int64) -> Int {
-        Int(max(0, time - 1 - startSeconds) / 86_400) + 1
+        Int(max(0, time - 1 - startSeconds) / .secondsPerDay) + 1
     }
 }
 
@@ -208,8 +208,8 @@ private struct DayShares {
         (candidateSums, platformSums) = (candidate, platform)
         var highest = [Double](repeating: 0, count: hours.count + 1)
         for index in hours.indices.reversed() {
-            let end = hours[index].startSeconds + 3600
-            let (lower, upper) = (Self.firstIndex(in: starts, atOrAfter: end - 86_400), index + 1)
+            let end = hours[index].startSeconds + .secondsPerHour
+            let (lower, upper) = (Self.firstIndex(in: starts, atOrAfter: end - .secondsPerDay), index + 1)
             let events = candidate[upper] - candidate[lower]
             let total = platform[upper] - platform[lower]
             let share = events >= PhasedRelease.climbEvents && total > 0 ? Double(events) / Double(total) : 0
@@ -221,7 +221,7 @@ private struct DayShares {
     /// The share over the hours starting in `[from, to)`, nil without events; with `complete`, also nil
     /// when the hours seen end before `to` (the day is not over yet).
     func share(from: Int64, to: Int64, complete: Bool = false) -> (share: Double, events: Int64)? {
-        if complete, (starts.last ?? 0) + 3600 < to { return nil }
+        if complete, (starts.last ?? 0) + .secondsPerHour < to { return nil }
         let (lower, upper) = (Self.firstIndex(in: starts, atOrAfter: from), Self.firstIndex(in: starts, atOrAfter: to))
         let total = platformSums[upper] - platformSums[lower]
         guard total > 0 else { return nil }
@@ -231,7 +231,7 @@ private struct DayShares {
 
     /// Whether a day ending at or after `time` has a share of `share` or more.
     func climbs(after time: Int64, to share: Double) -> Bool {
-        let index = Self.firstIndex(in: starts, atOrAfter: time - 3600)
+        let index = Self.firstIndex(in: starts, atOrAfter: time - .secondsPerHour)
         return index < laterHighest.count - 1 && laterHighest[index] >= share
     }
 

@@ -11,23 +11,23 @@ extension SLOPolicy {
             "ONE_TIME_CHARGE", "SUBSCRIBED", "OFFER_REDEEMED", "ONE_TIME_PRODUCT_PURCHASED", "SUBSCRIPTION_PURCHASED",
         ]
         /// How long after the charge the grant may come before the charge counts as ungranted, in seconds.
-        public var graceSeconds: Int64 = 15 * 60
+        public var graceSeconds: Int64 = 15 * .secondsPerMinute
         /// The store environments reconciled (`Production`, `Sandbox`).
         public var environments: Set<String> = ["Production"]
         /// How far back a firing ChargedNotGranted alert counts the charges still owed, and the grant
         /// alerts their grants, in seconds (a charge stays owed after it, in the ledger and its incident's
         /// record, until an event settles it).
-        public var ticketLookbackSeconds: Int64 = 86_400
+        public var ticketLookbackSeconds: Int64 = .secondsPerDay
         /// The window of charges (by the end of their grace) whose ungranted share may page, in seconds;
         /// ChargedNotGranted fires while a charge of it goes ungranted.
-        public var pageWindowSeconds: Int64 = 3600
+        public var pageWindowSeconds: Int64 = .secondsPerHour
         /// The share of the window's charges (of a product, or of all of a store's) that, when ungranted, pages.
         public var pageShare = 0.05
         /// The fewest ungranted charges in the window that page.
         public var pageMinimum = 3
 
         /// The window of a refund spike, in seconds (whole hours): refunds per charge over it.
-        public var refundWindowSeconds: Int64 = 86_400
+        public var refundWindowSeconds: Int64 = .secondsPerDay
         /// The same window on this many previous days is a refund spike's baseline.
         public var refundBaselineDays = 7
         /// The fewest refunds in the window that can spike.
@@ -39,7 +39,7 @@ extension SLOPolicy {
         public var chargeNotifyingStores: Set<Store> = [.apple, .google]
         /// How long after a grant the store's notification of its charge may come before the grant counts as
         /// without one, in seconds (and the store must have delivered a charge notification since).
-        public var chargeWaitSeconds: Int64 = 3600
+        public var chargeWaitSeconds: Int64 = .secondsPerHour
         /// The time-to-grant objective of the charges a grant is expected for, or nil for none.
         public var timeToGrant: TimeToGrantObjective? = .standard
 
@@ -48,7 +48,7 @@ extension SLOPolicy {
 
         /// How long Play waits for a purchase to be acknowledged before it refunds it: 3 days. A Play charge
         /// stays alerted on that long.
-        public static let playAcknowledgeSeconds: Int64 = 3 * 86_400
+        public static let playAcknowledgeSeconds: Int64 = 3 * .secondsPerDay
 
         /// How far back a charge can still be alerted on: the ticket lookback, or Play's acknowledgement
         /// time when longer.
@@ -63,7 +63,7 @@ extension SLOPolicy {
         /// was neither granted nor settled otherwise (refunded, made whole, written off).
         public func isOwed(_ charge: ChargeLedger.Charge, atMillis millis: Int64) -> Bool {
             expectsGrant(type: charge.notification.type, environment: charge.notification.environment)
-                && charge.eventMillis + graceSeconds * 1000 <= millis && charge.isOwed(at: millis)
+                && charge.eventMillis + graceSeconds * .millisPerSecond <= millis && charge.isOwed(at: millis)
         }
     }
 }

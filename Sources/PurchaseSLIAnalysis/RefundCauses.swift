@@ -60,7 +60,7 @@ extension ChargeLedger {
         guard rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment) else { return .other }
         guard let granted = charge.grantedMillis, granted <= refundedAt else { return .neverGranted }
         if let trouble = charge.firstTroubleMillis, trouble < granted { return .grantedAfterFailure }
-        return granted - charge.eventMillis > rule.graceSeconds * 1000 ? .grantedLate : .other
+        return granted - charge.eventMillis > rule.graceSeconds * .millisPerSecond ? .grantedLate : .other
     }
 }
 

@@ -30,10 +30,10 @@ public struct RolloutEvaluator: Sendable {
     public func evaluate(_ inputs: RolloutInputs, freshness: DataFreshness? = nil) -> RolloutReport {
         var run = Run(evaluator: self, inputs: inputs)
         var checks: [RolloutCheck] = []
-        let firstHour = inputs.fromSeconds - inputs.fromSeconds.floorDividedBy(3600).remainder
-        for hour in stride(from: firstHour, to: inputs.toSeconds, by: 3600) {
+        let firstHour = inputs.fromSeconds - inputs.fromSeconds.floorDividedBy(.secondsPerHour).remainder
+        for hour in stride(from: firstHour, to: inputs.toSeconds, by: .secondsPerHour) {
             run.add(hourStarting: hour)
-            let end = min(hour + 3600, inputs.toSeconds)
+            let end = min(hour + .secondsPerHour, inputs.toSeconds)
             var look = run.look(at: end, detailed: end == inputs.toSeconds)
             if let release = inputs.release, release.isGone(at: end) { look.gone(release, checks: checks) }
             checks.append(RolloutCheck(timeSeconds: end, step: look.progress?.step, verdict: look.verdict, reason: look.reasons.first))
@@ -94,7 +94,7 @@ public struct RolloutEvaluator: Sendable {
         /// The candidate is gone: no verdict to act on, but what the data showed while it was live (its
         /// regressions) is still said, after the last hourly check of its last hour present.
         mutating func gone(_ release: PhasedRelease, checks: [RolloutCheck]) {
-            let lastSeen = release.lastPresentSeconds + 3600
+            let lastSeen = release.lastPresentSeconds + .secondsPerHour
             let lastLive = checks.last { $0.timeSeconds <= lastSeen && $0.verdict != .gone }
             verdict = .gone
             reasons =
@@ -296,7 +296,7 @@ public struct RolloutEvaluator: Sendable {
                     let wait = (Double(more) / perSecond).rounded(.up)
                     guard perSecond > 0, wait.isFinite, wait < 1e11 else { return nil }  // past 3,000 years: unknown
                     let seconds = time + Int64(wait)
-                    return seconds + (60 - seconds.floorDividedBy(60).remainder) % 60
+                    return seconds + (.secondsPerMinute - seconds.floorDividedBy(.secondsPerMinute).remainder) % .secondsPerMinute
                 }
                 return .notYetConclusive(
                     comparison, allowed: rule.maximumRegression, moreTrials: more, expectedBySeconds: expectedBy,
@@ -385,13 +385,13 @@ struct ComparisonState {
     /// The candidate's trials per second over the last day of its hours before `time`.
     func candidateTrialsPerSecond(before time: Int64) -> Double {
         let trials = lastDay(before: time).reduce(0) { $0 + $1.candidateTrials }
-        let span = max(3600, min(86_400, time - (hourStarts.first ?? time)))
+        let span = max(.secondsPerHour, min(.secondsPerDay, time - (hourStarts.first ?? time)))
         return Double(trials) / Double(span)
     }
 
     /// The hours of the day before `time`.
     private func lastDay(before time: Int64) -> [SequentialRateTest.Hour] {
-        zip(hourStarts, hours).filter { $0.0 >= time - 86_400 && $0.0 < time }.map(\.1)
+        zip(hourStarts, hours).filter { $0.0 >= time - .secondsPerDay && $0.0 < time }.map(\.1)
     }
 
     /// Whether either side has trials: whether ``comparison(minimumSamples:)`` gives a comparison.

@@ -48,7 +48,7 @@ public struct RolloutInputs: Sendable {
         self.toSeconds = toSeconds
         self.release = release
         // Both sides of each action or slice, step by step from the first hour counted.
-        let firstHour = fromSeconds - fromSeconds.floorDividedBy(3600).remainder
+        let firstHour = fromSeconds - fromSeconds.floorDividedBy(.secondsPerHour).remainder
         var dense: [SeriesLabels: [HourCounts]] = [:]
         func add(_ series: CountSeries, labels: ([String?]) -> SeriesLabels?) {
             let skipped = max(0, Int((firstHour - series.startSeconds + series.stepSeconds - 1) / series.stepSeconds))
@@ -84,11 +84,11 @@ public struct RolloutInputs: Sendable {
         candidate: String, baseline: String, fromSeconds: Int64, toSeconds: Int64,
         actionRows: [CountRow], sliceRows: [EventDimension: [CountRow]], release: PhasedRelease? = nil
     ) {
-        let firstHour = fromSeconds - fromSeconds.floorDividedBy(3600).remainder
-        let stepCount = Int((toSeconds - firstHour + 3599) / 3600)
+        let firstHour = fromSeconds - fromSeconds.floorDividedBy(.secondsPerHour).remainder
+        let stepCount = Int((toSeconds - firstHour + 3599) / .secondsPerHour)
         func series(_ rows: [CountRow]) -> CountSeries {
             let timed = rows.map { CountRow(timeSeconds: $0.timeSeconds ?? firstHour, key: $0.key, counts: $0.counts) }
-            return CountSeries(rows: timed, startSeconds: firstHour, stepSeconds: 3600, stepCount: stepCount)
+            return CountSeries(rows: timed, startSeconds: firstHour, stepSeconds: .secondsPerHour, stepCount: stepCount)
         }
         self.init(
             candidate: candidate, baseline: baseline, fromSeconds: fromSeconds, toSeconds: toSeconds, actions: series(actionRows),

@@ -232,7 +232,7 @@ extension RolloutReport {
                 isPaused: release.isPaused,
                 pauseDaysLeft: release.isPaused ? release.pausedDays.map { max(0, StoreRelease.applePauseLimitDays - $0) } : nil,
                 // Apple's day 7 is the whole: it begins within 7 − day days.
-                reachesEveryoneSeconds: release.isPaused || day >= 7 ? nil : toSeconds + Int64(7 - day) * 86_400)
+                reachesEveryoneSeconds: release.isPaused || day >= 7 ? nil : toSeconds + Int64(7 - day) * .secondsPerDay)
         }
         if let release = storeReleases.first(where: { $0.store == .google }) {
             return Position(
@@ -241,7 +241,7 @@ extension RolloutReport {
         }
         guard let progress, progress.followsAppleSchedule, let start = progress.releaseStartSeconds else { return nil }
         let step = StoreRelease.appleStep(onDay: progress.day)
-        let everyone = start + 6 * 86_400
+        let everyone = start + 6 * .secondsPerDay
         return Position(
             source: .appleSchedule(day: progress.day), percent: Double(step), nextPercent: PhasedRelease.nextStep(after: step),
             isPaused: false, pauseDaysLeft: nil, reachesEveryoneSeconds: everyone > toSeconds ? everyone : nil)

@@ -176,12 +176,12 @@ package enum PolicyReader {
 
     /// The longest duration a policy or dashboard key may give other than an SLO window: the minute
     /// buckets kept by default (35 days), which every rule and chart reads.
-    package static let longestDurationSeconds: Int64 = 35 * 86_400
+    package static let longestDurationSeconds: Int64 = 35 * .secondsPerDay
 
     /// A whole number of minutes (or 0) up to ``longestDurationSeconds``.
     package static func duration(_ value: Any, at path: String) throws -> Int64 {
         if let zero = value as? Int, zero == 0 { return 0 }
-        guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % 60 == 0,
+        guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % .secondsPerMinute == 0,
             step.seconds <= longestDurationSeconds
         else {
             throw PolicyError(path: path, reason: "expected a whole number of minutes such as 5m, 1h, 28d, at most 35d, got \(value)")
@@ -200,7 +200,7 @@ package enum PolicyReader {
         guard target > 0, target < 100 else {
             throw PolicyError(path: "\(path).target", reason: "expected a percentage above 0 and below 100, got \(targetValue)")
         }
-        let window = try map["window"].map { try sloWindow($0, at: "\(path).window") } ?? .rolling(seconds: 28 * 86_400)
+        let window = try map["window"].map { try sloWindow($0, at: "\(path).window") } ?? .rolling(seconds: 28 * .secondsPerDay)
         var objective = SLOPolicy.Objective(actionType: action, target: target / 100, window: window)
         if let owner = map["owner"] {
             guard let text = owner as? String, !text.isEmpty, text.count <= 100,
@@ -234,8 +234,8 @@ package enum PolicyReader {
     /// A rolling window of whole days (`7d`, `28d`, `30d`) or `month` for the calendar month.
     static func sloWindow(_ value: Any, at path: String) throws -> SLOWindow {
         if let text = value as? String, text == "month" { return .calendarMonth }
-        guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % 86_400 == 0,
-            step.seconds <= 366 * 86_400
+        guard let text = value as? String, let step = TimeStep(parsing: text), step.seconds % .secondsPerDay == 0,
+            step.seconds <= 366 * .secondsPerDay
         else {
             throw PolicyError(path: path, reason: "expected whole days up to 366d such as 7d, 28d, 30d, or month (the calendar month), got \(value)")
         }
@@ -397,7 +397,7 @@ package enum PolicyReader {
             try refuseUnknownKeys(refundsMap, known: ["window", "baselineDays", "minimumCount"], at: refundsPath)
             if let window = refundsMap["window"] {
                 rule.refundWindowSeconds = try duration(window, at: "\(refundsPath).window")
-                guard rule.refundWindowSeconds > 0, rule.refundWindowSeconds % 3600 == 0 else {
+                guard rule.refundWindowSeconds > 0, rule.refundWindowSeconds % .secondsPerHour == 0 else {
                     throw PolicyError(path: "\(refundsPath).window", reason: "expected whole hours such as 6h or 1d")
                 }
             }
@@ -434,7 +434,7 @@ package enum PolicyReader {
         try refuseUnknownKeys(map, known: ["target", "within", "window", "owner", "runbook"], at: path)
         var withinSeconds = SLOPolicy.TimeToGrantObjective.standard.withinSeconds
         if let within = map.removeValue(forKey: "within") {
-            guard let text = within as? String, let step = TimeStep(parsing: text), step.seconds > 0, step.seconds <= 86_400 else {
+            guard let text = within as? String, let step = TimeStep(parsing: text), step.seconds > 0, step.seconds <= .secondsPerDay else {
                 throw PolicyError(path: "\(path).within", reason: "expected a duration from 1s to 1d such as 30s, 60s, 5m, got \(within)")
             }
             withinSeconds = step.seconds

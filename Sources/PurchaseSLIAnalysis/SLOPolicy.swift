@@ -103,7 +103,7 @@ public struct SLOPolicy: Sendable, Hashable {
     /// events, a burn rate of at most 1 (the objective met again) and, beyond chance, a failure rate under
     /// the fastest page threshold, even while a rule's short window still holds the incident: keepFiringFor
     /// holds an alert while an incident goes on, not after it.
-    public var recoveryWindowSeconds: Int64 = 15 * 60
+    public var recoveryWindowSeconds: Int64 = 15 * .secondsPerMinute
     /// Dimensions whose values are evaluated as slices of each action.
     public var slices: [EventDimension]
     /// Fewest valid events a window needs before its burn rate counts (low traffic must not page).
@@ -122,7 +122,7 @@ public struct SLOPolicy: Sendable, Hashable {
     /// A burn or spike alert keeps firing until its rule has been quiet this long, in seconds, so that a
     /// rate hovering at a threshold is one alert rather than many (Prometheus' `keep_firing_for`); a page
     /// whose action has recovered (`recoveryWindowSeconds`) stops sooner.
-    public var keepFiringForSeconds: Int64 = 30 * 60
+    public var keepFiringForSeconds: Int64 = 30 * .secondsPerMinute
     /// How 409 and cancel spikes are tested.
     public var spikes = SpikeRule()
     /// How `rollout` compares a candidate app version with its baseline.
@@ -157,7 +157,7 @@ public struct SLOPolicy: Sendable, Hashable {
     /// baseline, with an exact one-sided test, a minimum ratio and a minimum count.
     public struct SpikeRule: Sendable, Hashable {
         /// The window tested, in seconds.
-        public var windowSeconds: Int64 = 3600
+        public var windowSeconds: Int64 = .secondsPerHour
         /// How many previous days' same window make the baseline.
         public var baselineDays = 3
         /// The rate must be at least this many times that of each baseline window (each previous day).
@@ -193,7 +193,7 @@ public struct SLOPolicy: Sendable, Hashable {
         /// unless significantly worse.
         public var actions = ["purchase"]
         /// On data whose newest event is at least this old, no verdict (seconds).
-        public var staleAfterSeconds: Int64 = 3 * 3600
+        public var staleAfterSeconds: Int64 = 3 * .secondsPerHour
         /// The confidence with which a drop must be ruled out before the phased release takes each step
         /// (percent of users → confidence): more evidence before 20 → 50 % than before 1 → 2 %.
         public var confidenceBeforeStep: [Int: Double] = [2: 0.8, 5: 0.9, 10: 0.95, 20: 0.95, 50: 0.99, 100: 0.99]
@@ -234,20 +234,20 @@ public struct SLOPolicy: Sendable, Hashable {
     /// action.
     public static let `default` = SLOPolicy(
         objectives: [
-            Objective(actionType: "purchase", target: 0.99, window: .rolling(seconds: 28 * 86_400)),
-            Objective(actionType: "restore", target: 0.99, window: .rolling(seconds: 28 * 86_400)),
-            Objective(actionType: "retry", target: 0.95, window: .rolling(seconds: 28 * 86_400)),
+            Objective(actionType: "purchase", target: 0.99, window: .rolling(seconds: 28 * .secondsPerDay)),
+            Objective(actionType: "restore", target: 0.99, window: .rolling(seconds: 28 * .secondsPerDay)),
+            Objective(actionType: "retry", target: 0.95, window: .rolling(seconds: 28 * .secondsPerDay)),
         ],
         rules: [
-            BurnRateRule(severity: .page, longWindowSeconds: 3600, shortWindowSeconds: 300, budgetShare: 0.02),
-            BurnRateRule(severity: .page, longWindowSeconds: 6 * 3600, shortWindowSeconds: 1800, budgetShare: 0.05),
-            BurnRateRule(severity: .ticket, longWindowSeconds: 86_400, shortWindowSeconds: 7200, budgetShare: 0.1),
-            BurnRateRule(severity: .ticket, longWindowSeconds: 3 * 86_400, shortWindowSeconds: 6 * 3600, budgetShare: 0.1),
+            BurnRateRule(severity: .page, longWindowSeconds: .secondsPerHour, shortWindowSeconds: 300, budgetShare: 0.02),
+            BurnRateRule(severity: .page, longWindowSeconds: 6 * .secondsPerHour, shortWindowSeconds: 1800, budgetShare: 0.05),
+            BurnRateRule(severity: .ticket, longWindowSeconds: .secondsPerDay, shortWindowSeconds: 7200, budgetShare: 0.1),
+            BurnRateRule(severity: .ticket, longWindowSeconds: 3 * .secondsPerDay, shortWindowSeconds: 6 * .secondsPerHour, budgetShare: 0.1),
         ],
         slices: [.productID, .planID, .groupID, .offerID, .appVersion, .variant, .app],
         minimumValidEvents: 20,
         minimumFailures: 5,
-        lossOfSignalWindowSeconds: 30 * 60,
+        lossOfSignalWindowSeconds: 30 * .secondsPerMinute,
         lossOfSignalMinimumExpected: 30
     )
 

@@ -15,10 +15,10 @@ public enum SLOWindow: Sendable, Hashable, CustomStringConvertible {
         case .rolling(let seconds):
             return (time - seconds, seconds)
         case .calendarMonth:
-            let (days, _) = time.floorDividedBy(86_400)
+            let (days, _) = time.floorDividedBy(.secondsPerDay)
             let date = RFC3339.civilDate(daysSinceEpoch: Int(days))
-            let first = Int64(RFC3339.daysSinceEpoch(year: date.year, month: date.month, day: 1)) * 86_400
-            return (first, Int64(RFC3339.daysInMonth(year: date.year, month: date.month)) * 86_400)
+            let first = Int64(RFC3339.daysSinceEpoch(year: date.year, month: date.month, day: 1)) * .secondsPerDay
+            return (first, Int64(RFC3339.daysInMonth(year: date.year, month: date.month)) * .secondsPerDay)
         }
     }
 

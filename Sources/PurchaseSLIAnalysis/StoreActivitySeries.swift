@@ -28,13 +28,13 @@ public struct StoreActivitySeries: Sendable {
     /// Builds the series from hourly rows of `[startSeconds, endSeconds)`, keeping `environments`.
     /// O(rows + hours × keys).
     public init(rows: [StoreActivityRow], startSeconds: Int64, endSeconds: Int64, environments: Set<String>) {
-        let start = startSeconds - startSeconds.floorDividedBy(3600).remainder
+        let start = startSeconds - startSeconds.floorDividedBy(.secondsPerHour).remainder
         self.startSeconds = start
-        let hours = Int(max(0, (endSeconds - start + 3599) / 3600))
+        let hours = Int(max(0, (endSeconds - start + 3599) / .secondsPerHour))
         var chargeHours: [Key: [Int64]] = [:]
         var refundHours: [Key: [Int64]] = [:]
         for row in rows where environments.contains(row.environment) && row.kind != .other {
-            let hour = Int((row.timeSeconds - start).floorDividedBy(3600).quotient)
+            let hour = Int((row.timeSeconds - start).floorDividedBy(.secondsPerHour).quotient)
             guard (0..<hours).contains(hour) else { continue }
             let key = Key(store: row.store, productID: row.productID ?? "(unknown product)")
             if row.kind == .charge {
@@ -56,8 +56,8 @@ public struct StoreActivitySeries: Sendable {
     public func counts(_ key: Key, from: Int64, to: Int64) -> (charges: Int64, refunds: Int64) {
         func total(_ sums: [Int64]?) -> Int64 {
             guard let sums else { return 0 }
-            let first = Int(max(0, min(Int64(sums.count - 1), (from - startSeconds).floorDividedBy(3600).quotient)))
-            let last = Int(max(0, min(Int64(sums.count - 1), (to - startSeconds).floorDividedBy(3600).quotient)))
+            let first = Int(max(0, min(Int64(sums.count - 1), (from - startSeconds).floorDividedBy(.secondsPerHour).quotient)))
+            let last = Int(max(0, min(Int64(sums.count - 1), (to - startSeconds).floorDividedBy(.secondsPerHour).quotient)))
             return last > first ? sums[last] - sums[first] : 0
         }
         return (total(charges[key]), total(refunds[key]))

@@ -20,10 +20,10 @@ public struct StoreCoverage: Sendable, Hashable {
     public var spans: [Store: [Range<Int64>]]
 
     /// The longest stretch without a notification between two covered hours still counted as covered: 6 h.
-    public static let bridgedGapSeconds: Int64 = 6 * 3600
+    public static let bridgedGapSeconds: Int64 = 6 * .secondsPerHour
     /// How far before a range a store's notifications make it a store that is set up: 90 days, the
     /// notifications' default retention.
-    public static let reachSeconds: Int64 = 90 * 86_400
+    public static let reachSeconds: Int64 = 90 * .secondsPerDay
 
     /// Creates the coverage of `[fromSeconds, toSeconds)` (cut at `readSeconds`) from the hours with
     /// notifications of each store: `hours` holds the starts of those from ``bridgedGapSeconds`` before the
@@ -38,9 +38,9 @@ public struct StoreCoverage: Sendable, Hashable {
             var merged: [Range<Int64>] = []
             for hour in Set(hours[store] ?? []).sorted() {
                 if let last = merged.last, hour - last.upperBound <= Self.bridgedGapSeconds {
-                    merged[merged.count - 1] = last.lowerBound..<(hour + 3600)
+                    merged[merged.count - 1] = last.lowerBound..<(hour + .secondsPerHour)
                 } else {
-                    merged.append(hour..<(hour + 3600))
+                    merged.append(hour..<(hour + .secondsPerHour))
                 }
             }
             // The quiet stretch up to the time read is too short to call missing.
@@ -116,5 +116,5 @@ public struct BudgetBasis: Sendable, Hashable {
 
     /// Whether data holds less of the window than all of it but an hour (hour-aligned data never quite
     /// fills a window ending mid-hour).
-    public var isPartial: Bool { dataSeconds + 3600 < windowSeconds }
+    public var isPartial: Bool { dataSeconds + .secondsPerHour < windowSeconds }
 }

@@ -16,7 +16,7 @@ extension AlertContext {
         let from = time - evaluator.firingHistorySeconds
         let inputs = try await inputs(from: from, to: time, grantsEvaluatedFrom: time)
         guard !evaluator.findings(at: time, inputs: inputs).isEmpty else { return [] }
-        return try await incidents(from: time, to: time + 60, inputs: inputs).firing
+        return try await incidents(from: time, to: time + .secondsPerMinute, inputs: inputs).firing
     }
 
     /// What a page shows: the alerts firing at `time` (as ``firingReports(at:)``) and every alert episode
@@ -39,8 +39,9 @@ extension AlertContext {
         from: Int64, at time: Int64, withReports: Bool
     ) async throws -> (firing: [AlertReport], episodes: [AlertReport], incidents: [String: IncidentReport]) {
         let inputs = try await inputs(
-            from: from - evaluator.firingHistorySeconds, to: time, grantsEvaluatedFrom: AlertEvaluator.walkStart(from: from, to: time + 60))
-        let found = try await incidents(from: from, to: time + 60, inputs: inputs)
+            from: from - evaluator.firingHistorySeconds, to: time,
+            grantsEvaluatedFrom: AlertEvaluator.walkStart(from: from, to: time + .secondsPerMinute))
+        let found = try await incidents(from: from, to: time + .secondsPerMinute, inputs: inputs)
         var reports: [String: IncidentReport] = [:]
         if withReports {
             for incident in found.episodes.compactMap(\.incident) where reports[incident.id] == nil {
@@ -61,8 +62,8 @@ extension AlertContext {
         let evaluator = evaluator
         let inputs = try await inputs(
             from: from - evaluator.firingHistorySeconds, to: to,
-            grantsEvaluatedFrom: stepSeconds == 60 ? AlertEvaluator.walkStart(from: from, to: to) : from)
-        if stepSeconds == 60 { return try await incidents(from: from, to: to, inputs: inputs).episodes }
+            grantsEvaluatedFrom: stepSeconds == .secondsPerMinute ? AlertEvaluator.walkStart(from: from, to: to) : from)
+        if stepSeconds == .secondsPerMinute { return try await incidents(from: from, to: to, inputs: inputs).episodes }
         let episodes = evaluator.episodes(from: from, to: to, stepSeconds: stepSeconds, inputs: inputs)
         let incidents = IncidentGrouping(rules: rules).incidents(of: episodes)
         return try await reports(of: incidents, at: to - stepSeconds, inputs: inputs).episodes
@@ -84,10 +85,10 @@ extension AlertContext {
             (incidents, complete) = evaluator.incidents(from: from, to: to, inputs: read, grouping: grouping)
         }
         if !complete {
-            read = try await self.inputs(from: read.startSeconds - 3 * 86_400, to: read.endSeconds)
+            read = try await self.inputs(from: read.startSeconds - 3 * .secondsPerDay, to: read.endSeconds)
             incidents = evaluator.incidents(from: from, to: to, inputs: read, grouping: grouping).incidents
         }
-        let reports = try await reports(of: incidents, at: to - 60, inputs: read)
+        let reports = try await reports(of: incidents, at: to - .secondsPerMinute, inputs: read)
         return (reports.firing, reports.episodes.filter { ($0.endsAt ?? .max) > from }, read)
     }
 

@@ -7,10 +7,11 @@ extension AlertContext {
     /// or nil when the policy has no time-to-grant objective.
     public func grantTimes(from: Int64, to: Int64) async throws -> GrantTimes? {
         guard let objective = policy.reconciliation.timeToGrant else { return nil }
-        let ledger = try await store.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: policy.reconciliation)
+        let ledger = try await store.ledger(
+            kinds: [.charge], fromMillis: from * .millisPerSecond, toMillis: to * .millisPerSecond, rule: policy.reconciliation)
         let grants = try await grants(
-            granting: ledger, fromMillis: from * 1000 - ChargeLedger.reportsBeforeChargeMillis,
-            toMillis: to * 1000 + ChargeLedger.reportsAfterChargeMillis)
+            granting: ledger, fromMillis: from * .millisPerSecond - ChargeLedger.reportsBeforeChargeMillis,
+            toMillis: to * .millisPerSecond + ChargeLedger.reportsAfterChargeMillis)
         return GrantTimes(ledger: ledger, grants: grants, withinSeconds: objective.withinSeconds)
     }
 
@@ -27,7 +28,8 @@ extension AlertContext {
     public func decidedGrantTimes(from: Int64, to: Int64) async throws -> GrantTimes? {
         guard let objective = policy.reconciliation.timeToGrant else { return nil }
         let ledger = try await store.ledger(
-            kinds: [.charge], fromMillis: (from - objective.withinSeconds - 3600) * 1000, toMillis: to * 1000, rule: policy.reconciliation)
+            kinds: [.charge], fromMillis: (from - objective.withinSeconds - .secondsPerHour) * .millisPerSecond, toMillis: to * .millisPerSecond,
+            rule: policy.reconciliation)
         return GrantTimes(ledger: ledger, grants: [GrantRecord](), withinSeconds: objective.withinSeconds)
     }
 
@@ -45,7 +47,7 @@ extension AlertContext {
     /// without the minutes maintenance windows leave out of purchases' budgets: what its budget is judged on.
     public func grantTimeCounts(_ times: GrantTimes, from: Int64, to: Int64) async throws -> [Store: OutcomeCounts] {
         try await leavingOutMaintenance(of: ActionType.purchase.rawValue, from: from, to: to) { from, to in
-            times.decidedCounts(from: from * 1000, to: to * 1000)
+            times.decidedCounts(from: from * .millisPerSecond, to: to * .millisPerSecond)
         }
     }
 }

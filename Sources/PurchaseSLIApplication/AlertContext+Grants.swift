@@ -36,9 +36,9 @@ extension AlertContext {
     /// The grants of `audit` made in `[from, to)` as of `time`: all, or only those granted again or
     /// without a charge.
     private static func grantList(of audit: GrantAudit, from: Int64, to: Int64, at time: Int64, unpaidOnly: Bool) -> [GrantListRow] {
-        let repeats = audit.repeats(from: from * 1000, through: to * 1000 - 1)
+        let repeats = audit.repeats(from: from * .millisPerSecond, through: to * .millisPerSecond - 1)
         let repeated = Dictionary(repeats.map { ($0.grant.record.eventID, $0.first) }, uniquingKeysWith: { first, _ in first })
-        let withoutCharge = audit.withoutCharge(from: from * 1000, through: to * 1000 - 1, at: time * 1000)
+        let withoutCharge = audit.withoutCharge(from: from * .millisPerSecond, through: to * .millisPerSecond - 1, at: time * .millisPerSecond)
         let uncharged = Set(withoutCharge.map(\.record.eventID))
         let listed: [GrantAudit.Grant]
         if unpaidOnly {
@@ -46,7 +46,7 @@ extension AlertContext {
             let unpaid = Dictionary((repeats.map(\.grant) + withoutCharge).map { ($0.record.eventID, $0) }, uniquingKeysWith: { first, _ in first })
             listed = GrantRecord.byTime(unpaid.values.map(\.record)).compactMap { unpaid[$0.eventID] }
         } else {
-            listed = Array(audit.grants(from: from * 1000, through: to * 1000 - 1))
+            listed = Array(audit.grants(from: from * .millisPerSecond, through: to * .millisPerSecond - 1))
         }
         return listed.map { grant in
             GrantListRow(grant: grant, repeatOf: repeated[grant.record.eventID], isWithoutCharge: uncharged.contains(grant.record.eventID))

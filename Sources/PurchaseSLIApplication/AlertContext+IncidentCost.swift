@@ -43,7 +43,7 @@ extension AlertContext {
         func readLedger() async throws -> ChargeLedger {
             if let ledger { return ledger }
             let read = try await store.ledger(
-                kinds: [.charge, .refund], fromMillis: from * 1000, toMillis: until * 1000, rule: policy.reconciliation)
+                kinds: [.charge, .refund], fromMillis: from * .millisPerSecond, toMillis: until * .millisPerSecond, rule: policy.reconciliation)
             ledger = read
             return read
         }
@@ -55,14 +55,15 @@ extension AlertContext {
         }
         var countedCharges = Set<Int64>()
         if !scope.ungrantedCharges.isEmpty {
-            let grace = policy.reconciliation.graceSeconds * 1000
+            let grace = policy.reconciliation.graceSeconds * .millisPerSecond
             let ungranted = try await readLedger().expectedCharges.filter { charge in
                 scope.ungrantedCharges.contains(.init(store: charge.notification.store.rawValue, product: charge.productID))
-                    && charge.eventMillis + grace <= until * 1000 && charge.receivedMillis <= time * 1000 && !charge.isGranted(by: time * 1000)
-                    && charge.settlement(by: time * 1000)?.kind != .madeWhole
+                    && charge.eventMillis + grace <= until * .millisPerSecond && charge.receivedMillis <= time * .millisPerSecond
+                    && !charge.isGranted(by: time * .millisPerSecond)
+                    && charge.settlement(by: time * .millisPerSecond)?.kind != .madeWhole
             }
             cost.ungranted = ChargeTally(ungranted)
-            owed = ChargeTally(ungranted.filter { $0.isOwed(at: time * 1000) })
+            owed = ChargeTally(ungranted.filter { $0.isOwed(at: time * .millisPerSecond) })
             for charge in ungranted { losses.addCounted(atMillis: charge.eventMillis, worth: ChargeTally([charge]).worth) }
             countedCharges = Set(ungranted.compactMap { $0.notification.transactionID.map { ClientReportBlob.hash(of: .transactionID($0)) } })
             // A charge whose attempt the app reported failed is among the failures the estimate counts.
@@ -121,7 +122,7 @@ extension AlertContext {
     func countedRefunds(
         from: Int64, until: Int64, where isCounted: (ChargeLedger.Charge) -> Bool
     ) async throws -> (refunds: [ChargeLedger.Charge], ofChargesNeverGranted: Int?) {
-        let seen = try await store.refundLedger(fromMillis: from * 1000, toMillis: until * 1000, rule: policy.reconciliation)
+        let seen = try await store.refundLedger(fromMillis: from * .millisPerSecond, toMillis: until * .millisPerSecond, rule: policy.reconciliation)
             .refundCauses(rule: policy.reconciliation).filter { isCounted($0.refund) }
         let refunds = seen.filter { $0.cause != .neverGranted }.map(\.refund)
         return (refunds, seen.count > refunds.count ? seen.count - refunds.count : nil)
@@ -153,10 +154,12 @@ extension AlertContext {
         let read = try await storeRecord(from: from, to: time)
         let audit = try await grantAudit(from: from, to: time, ledger: read.charges, activity: read.activity)
         func key(_ grant: GrantAudit.Grant) -> IncidentCostScope.ChargeKey { .init(store: grant.store?.rawValue, product: grant.record.productID) }
-        var grants = audit.repeats(from: from * 1000, through: until * 1000 - 1).filter { scope.doubleGrants.contains(key($0.grant)) }
-            .map { GrantEvidence.Example(grant: $0.grant, first: $0.first) }
+        var grants = audit.repeats(from: from * .millisPerSecond, through: until * .millisPerSecond - 1).filter {
+            scope.doubleGrants.contains(key($0.grant))
+        }
+        .map { GrantEvidence.Example(grant: $0.grant, first: $0.first) }
         if !scope.grantsWithoutCharge.isEmpty {
-            grants += audit.withoutCharge(from: from * 1000, through: until * 1000 - 1, at: time * 1000).filter {
+            grants += audit.withoutCharge(from: from * .millisPerSecond, through: until * .millisPerSecond - 1, at: time * .millisPerSecond).filter {
                 scope.grantsWithoutCharge.contains(key($0))
             }
             .map { GrantEvidence.Example(grant: $0, first: nil) }

@@ -31,19 +31,19 @@ extension AlertContext {
         }
         let evaluator = evaluator
         let grouping = IncidentGrouping(rules: rules)
-        var span: Int64 = 86_400
+        var span: Int64 = .secondsPerDay
         while true {
             let end = min(time, start + span)
             // Evaluated through the minute read, as `alerts --at` evaluates it.
-            let through = end == time ? time + 60 : end
+            let through = end == time ? time + .secondsPerMinute : end
             var inputs = try await self.inputs(from: start - evaluator.firingHistorySeconds, to: end)
             var (incidents, complete) = evaluator.incidents(from: start, to: through, inputs: inputs, grouping: grouping)
             if !complete {
-                inputs = try await self.inputs(from: inputs.startSeconds - 3 * 86_400, to: end)
+                inputs = try await self.inputs(from: inputs.startSeconds - 3 * .secondsPerDay, to: end)
                 incidents = evaluator.incidents(from: start, to: through, inputs: inputs, grouping: grouping).incidents
             }
             guard let incident = incidents.first(where: { $0.id == id }) else {
-                let near = incidents.filter { abs($0.startsAt - start) <= 86_400 }.map(\.id)
+                let near = incidents.filter { abs($0.startsAt - start) <= .secondsPerDay }.map(\.id)
                 throw IncidentLookupError(
                     description: "no incident \(id) in the events from \(RFC3339.format(seconds: start)) to \(RFC3339.format(seconds: end))"
                         + (app.map { " of app \($0)" } ?? "") + ": "
@@ -61,7 +61,7 @@ extension AlertContext {
     /// `time`.
     public func incidentReport(of incident: Incident, at time: Int64) async throws -> IncidentReport {
         let from = min(incident.firstBadSeconds, incident.startsAt)
-        let inputs = try await self.inputs(from: from - evaluator.firingHistorySeconds, to: min(time, (incident.endsAt ?? time) + 60))
+        let inputs = try await self.inputs(from: from - evaluator.firingHistorySeconds, to: min(time, (incident.endsAt ?? time) + .secondsPerMinute))
         return try await incidentReport(of: incident, at: time, inputs: inputs)
     }
 
@@ -188,20 +188,20 @@ extension AlertContext {
         }
         let horizon = min(time, until + IncidentReport.refundHorizonSeconds)
         let ledger = try await store.ledger(
-            kinds: [.charge, .refund], fromMillis: from * 1000, toMillis: horizon * 1000, rule: policy.reconciliation)
-        let during = ledger.charges.filter { $0.eventMillis < until * 1000 && (named.isEmpty || named.contains($0.productID)) }
-        let late = ledger.overdueCharges.filter { $0.eventMillis < until * 1000 && ungrantedProducts.contains($0.productID) }
+            kinds: [.charge, .refund], fromMillis: from * .millisPerSecond, toMillis: horizon * .millisPerSecond, rule: policy.reconciliation)
+        let during = ledger.charges.filter { $0.eventMillis < until * .millisPerSecond && (named.isEmpty || named.contains($0.productID)) }
+        let late = ledger.overdueCharges.filter { $0.eventMillis < until * .millisPerSecond && ungrantedProducts.contains($0.productID) }
             .map { charge in
                 var charge = charge
-                if !charge.isGranted(by: time * 1000) { charge.grantedMillis = nil }
-                charge.settlement = charge.settlement(by: time * 1000)
+                if !charge.isGranted(by: time * .millisPerSecond) { charge.grantedMillis = nil }
+                charge.settlement = charge.settlement(by: time * .millisPerSecond)
                 return charge
             }
         var chargedAt: [String: Int64] = [:]
         for charge in during { if let id = charge.notification.transactionID { chargedAt[id] = charge.eventMillis } }
         let refunds = ledger.refundCauses(rule: policy.reconciliation).filter { causation in
             guard let id = causation.refund.notification.transactionID, let charged = chargedAt[id] else { return false }
-            return causation.refund.eventMillis <= charged + IncidentReport.refundHorizonSeconds * 1000
+            return causation.refund.eventMillis <= charged + IncidentReport.refundHorizonSeconds * .millisPerSecond
         }
         return (late, refunds)
     }

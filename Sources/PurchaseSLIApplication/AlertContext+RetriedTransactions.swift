@@ -41,9 +41,11 @@ extension AlertContext {
         var failed: [Int64: RetriedTransaction] = [:]
         var granted = Set<Int64>()
         var purchased = Set<Int64>()
-        for outcome in try await store.reportedOutcomes(fromMillis: (from - 86_400) * 1000, toMillis: until * 1000, keyHashes: nil) {
-            if outcome.firstGrantMillis.map({ $0 <= time * 1000 }) ?? false { granted.insert(outcome.keyHash) }
-            guard outcome.millis >= from * 1000 else { continue }
+        for outcome in try await store.reportedOutcomes(
+            fromMillis: (from - .secondsPerDay) * .millisPerSecond, toMillis: until * .millisPerSecond, keyHashes: nil)
+        {
+            if outcome.firstGrantMillis.map({ $0 <= time * .millisPerSecond }) ?? false { granted.insert(outcome.keyHash) }
+            guard outcome.millis >= from * .millisPerSecond else { continue }
             if outcome.actionType == ActionType.purchase.rawValue { purchased.insert(outcome.keyHash) }
             guard outcome.actionType == retry, outcome.result == .failure, await matches(outcome) else { continue }
             // The outcomes come in no particular order: the first failure names the product and plan.
@@ -52,8 +54,9 @@ extension AlertContext {
                 firstFailureMillis: outcome.millis, productID: outcome.productID, planID: outcome.planID)
         }
         if time > until, !failed.isEmpty {
-            for outcome in try await store.reportedOutcomes(fromMillis: until * 1000, toMillis: time * 1000, keyHashes: Set(failed.keys))
-            where outcome.firstGrantMillis.map({ $0 <= time * 1000 }) ?? false {
+            for outcome in try await store.reportedOutcomes(
+                fromMillis: until * .millisPerSecond, toMillis: time * .millisPerSecond, keyHashes: Set(failed.keys))
+            where outcome.firstGrantMillis.map({ $0 <= time * .millisPerSecond }) ?? false {
                 granted.insert(outcome.keyHash)
             }
         }

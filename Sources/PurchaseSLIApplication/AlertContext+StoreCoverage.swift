@@ -11,13 +11,14 @@ extension AlertContext {
         let read = readAt ?? to
         let environments = policy.reconciliation.environments
         let kept = try await store.storeActivity(
-            fromMillis: (from - StoreCoverage.reachSeconds) * 1000, toMillis: read * 1000, stepSeconds: 86_400)
+            fromMillis: (from - StoreCoverage.reachSeconds) * .millisPerSecond, toMillis: read * .millisPerSecond, stepSeconds: .secondsPerDay)
         let storesKept = Set(kept.filter { environments.contains($0.environment) }.map(\.store))
         var hours: [Store: [Int64]] = [:]
         if !storesKept.isEmpty {
-            let gap = StoreCoverage.bridgedGapSeconds + 3600
+            let gap = StoreCoverage.bridgedGapSeconds + .secondsPerHour
             let rows = try await store.storeActivity(
-                fromMillis: (from - gap) * 1000, toMillis: min(read, max(from, to) + gap) * 1000, stepSeconds: 3600)
+                fromMillis: (from - gap) * .millisPerSecond, toMillis: min(read, max(from, to) + gap) * .millisPerSecond, stepSeconds: .secondsPerHour
+            )
             for row in rows where environments.contains(row.environment) { hours[row.store, default: []].append(row.timeSeconds) }
         }
         return StoreCoverage(fromSeconds: from, toSeconds: to, readSeconds: read, hours: hours, storesKept: storesKept)
@@ -27,7 +28,7 @@ extension AlertContext {
     /// events: the days of it with at least one event of the action, each counted for the part of it in
     /// the window. One read of the action's daily counts.
     public func eventBudgetBasis(of action: String, window: SLOWindow, windowStart: Int64, until: Int64) async throws -> BudgetBasis {
-        let day: Int64 = 86_400
+        let day: Int64 = .secondsPerDay
         let series = try await store.series([
             CountQuery(
                 fromSeconds: windowStart, toSeconds: until, step: TimeStep(seconds: day), groupBy: [], filters: [.actionType: [action]])

@@ -85,14 +85,14 @@ public struct AlertContext: Sendable {
     /// `grantsEvaluatedFrom` on can alert on (by default from `from`, as every other input).
     public func inputs(from: Int64, to: Int64, grantsEvaluatedFrom: Int64? = nil) async throws -> AlertInputs {
         // One read of the minute buckets for the action and every slice dimension, from a whole minute.
-        let from = from - from.floorDividedBy(60).remainder
+        let from = from - from.floorDividedBy(.secondsPerMinute).remainder
         let actionsFrom = try await activityStart(before: from)
         let groupings = [[EventDimension.actionType]] + policy.slices.map { [.actionType, $0] }
         // Events without a value of a slice dimension are no slice: not read.
         var answers = try await store.series(
             groupings.enumerated().map { index, grouping in
                 CountQuery(
-                    fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: grouping,
+                    fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: .secondsPerMinute), groupBy: grouping,
                     requiredValues: Set(grouping.dropFirst()))
             })
         // The answers handed over whole, so that the inputs' running sums are written over their counts.
@@ -108,9 +108,9 @@ public struct AlertContext: Sendable {
         // The audit holds the grants that evaluations from a hold before its start alert on.
         inputs.grantsEvaluableFromSeconds = grantsEvaluatedFrom.map { max(from, $0) - evaluator.longestHoldSeconds }
         if let objective = policy.reconciliation.timeToGrant {
-            let chargesFrom = (from - chargeReachSeconds) * 1000
+            let chargesFrom = (from - chargeReachSeconds) * .millisPerSecond
             let grants = try await grants(
-                granting: inputs.charges, fromMillis: chargesFrom - ChargeLedger.reportsBeforeChargeMillis, toMillis: to * 1000)
+                granting: inputs.charges, fromMillis: chargesFrom - ChargeLedger.reportsBeforeChargeMillis, toMillis: to * .millisPerSecond)
             inputs.grantTimeSeries = GrantTimes(ledger: inputs.charges, grants: grants, withinSeconds: objective.withinSeconds)
                 .series(startSeconds: from - chargeReachSeconds, endSeconds: to)
         }
@@ -154,14 +154,14 @@ public struct AlertContext: Sendable {
         guard !actions.isEmpty, let weights = try await revenueWeights() else { return [:] }
         let series = try await store.series([
             CountQuery(
-                fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 60), groupBy: [.actionType, .productID, .planID],
+                fromSeconds: from, toSeconds: to, step: TimeStep(seconds: .secondsPerMinute), groupBy: [.actionType, .productID, .planID],
                 filters: [.actionType: Set(actions)])
         ])[0]
         var products: [String: [LostPurchases.Product: [OutcomeCounts]]] = [:]
         for (key, counts) in zip(series.keys, series.counts) {
             products[key[0] ?? "", default: [:]][LostPurchases.Product(productID: key[1], planID: key[2])] = counts
         }
-        let minuteCount = Int(max(0, (to - series.startSeconds) / 60))
+        let minuteCount = Int(max(0, (to - series.startSeconds) / .secondsPerMinute))
         return Dictionary(
             uniqueKeysWithValues: products.map { action, products in
                 (
@@ -239,15 +239,17 @@ public struct AlertContext: Sendable {
     /// included), counted as ``PurchaseSLIStorage/StoreRecordStore/storeActivity(fromMillis:toMillis:stepSeconds:)`` counts them.
     public func storeRecord(from: Int64, to: Int64) async throws -> (charges: ChargeLedger, activity: StoreActivitySeries) {
         let rule = policy.reconciliation
-        let start = from - evaluator.longestHoldSeconds - Int64(rule.refundBaselineDays) * 86_400 - rule.refundWindowSeconds - 3600
-        let hourStart = start - start.floorDividedBy(3600).remainder
-        let (activityFrom, chargesFrom, toMillis) = (hourStart * 1000, (from - chargeReachSeconds) * 1000, to * 1000)
+        let start = from - evaluator.longestHoldSeconds - Int64(rule.refundBaselineDays) * .secondsPerDay - rule.refundWindowSeconds - .secondsPerHour
+        let hourStart = start - start.floorDividedBy(.secondsPerHour).remainder
+        let (activityFrom, chargesFrom, toMillis) = (
+            hourStart * .millisPerSecond, (from - chargeReachSeconds) * .millisPerSecond, to * .millisPerSecond
+        )
         let read = try await store.notifications(kinds: [.charge, .refund], fromMillis: min(activityFrom, chargesFrom), toMillis: toMillis)
         func since(_ millis: Int64) -> [ReceivedNotification] {
             millis <= min(activityFrom, chargesFrom) ? read : read.filter { $0.notification.eventMillis >= millis }
         }
         let activity = await StoreActivitySeries(
-            rows: try store.storeActivity(of: since(activityFrom), fromMillis: activityFrom, toMillis: toMillis, stepSeconds: 3600),
+            rows: try store.storeActivity(of: since(activityFrom), fromMillis: activityFrom, toMillis: toMillis, stepSeconds: .secondsPerHour),
             startSeconds: hourStart, endSeconds: to, environments: rule.environments)
         return (try await store.ledger(of: since(chargesFrom), fromMillis: chargesFrom, toMillis: toMillis, rule: rule), activity)
     }
@@ -268,23 +270,24 @@ public struct AlertContext: Sendable {
         let rule = policy.reconciliation
         let reach = max(rule.ticketLookbackSeconds, rule.chargeWaitSeconds + rule.pageWindowSeconds) + evaluator.longestHoldSeconds
         return try await store.grantAudit(
-            fromMillis: (from - reach) * 1000, toMillis: to * 1000, ledger: ledger, activity: activity, rule: rule, complete: complete)
+            fromMillis: (from - reach) * .millisPerSecond, toMillis: to * .millisPerSecond, ledger: ledger, activity: activity, rule: rule,
+            complete: complete)
     }
 
     /// How far back a loss of signal is followed: the 35 days of minute buckets a store keeps by default.
-    public static let lossOfSignalReachSeconds: Int64 = 35 * 86_400
+    public static let lossOfSignalReachSeconds: Int64 = 35 * .secondsPerDay
 
     /// Where the actions' series start for inputs from `from`: a day and a loss-of-signal window before the
     /// oldest of the actions' newest events before `from`, or before `from`.
     private func activityStart(before from: Int64) async throws -> Int64 {
         let oldestNewest = try await freshness(at: from).newestEventSeconds.values.min() ?? from
-        return min(from, oldestNewest) - 86_400 - policy.lossOfSignalWindowSeconds
+        return min(from, oldestNewest) - .secondsPerDay - policy.lossOfSignalWindowSeconds
     }
 
     /// The newest event of each action before `time`, searched ``lossOfSignalReachSeconds`` back: the
     /// days that hold events first, then the minutes of each action's last such day.
     public func freshness(at time: Int64) async throws -> DataFreshness {
-        let day: Int64 = 86_400
+        let day: Int64 = .secondsPerDay
         let days = try await store.series([
             CountQuery(
                 fromSeconds: time - Self.lossOfSignalReachSeconds, toSeconds: time, step: TimeStep(seconds: day),
@@ -299,7 +302,7 @@ public struct AlertContext: Sendable {
             actions.append(action)
             minuteQueries.append(
                 CountQuery(
-                    fromSeconds: dayStart, toSeconds: min(time, dayStart + day), step: TimeStep(seconds: 60),
+                    fromSeconds: dayStart, toSeconds: min(time, dayStart + day), step: TimeStep(seconds: .secondsPerMinute),
                     groupBy: [.actionType], filters: [.actionType: [action]]))
         }
         var newest: [String: Int64] = [:]
@@ -308,7 +311,7 @@ public struct AlertContext: Sendable {
                 newest[action] = minutes.startSeconds + Int64(lastMinute) * 60
             }
         }
-        let dropped = try await everyApp.clientDroppedEvents(fromMillis: (time - day) * 1000, toMillis: time * 1000)
+        let dropped = try await everyApp.clientDroppedEvents(fromMillis: (time - day) * .millisPerSecond, toMillis: time * .millisPerSecond)
         let counted = dropped > 0 ? try await everyApp.counts(CountQuery(fromSeconds: time - day, toSeconds: time)).first?.counts.total ?? 0 : 0
         return DataFreshness(
             atSeconds: time, newestEventSeconds: newest, staleAfterSeconds: policy.lossOfSignalWindowSeconds, clientDroppedEvents: dropped,
@@ -397,7 +400,7 @@ public struct AlertContext: Sendable {
         of action: String, from: Int64, until: Int64, filters: [EventDimension: Set<String?>], target: Double?
     ) async throws -> LostPurchases? {
         guard until > from else { return nil }
-        let shift = (until - from + 86_399) / 86_400 * 86_400
+        let shift = (until - from + 86_399) / .secondsPerDay * .secondsPerDay
         var baseline: [LostPurchases.Product: OutcomeCounts] = [:]
         var daysWithEvents = 0
         for day in 1...Int64(Self.costBaselineDays) {
@@ -408,9 +411,10 @@ public struct AlertContext: Sendable {
         let window = try await countsByProduct(from: from, to: until, filters: filters)
         // Store charges price only what the events do not: read only when a product of the window needs them.
         let prices =
-            action == ActionType.purchase.rawValue ? try await store.knownPrices(before: until * 1000, for: Set(window.keys.map(\.productID))) : nil
+            action == ActionType.purchase.rawValue
+            ? try await store.knownPrices(before: until * .millisPerSecond, for: Set(window.keys.map(\.productID))) : nil
         return LostPurchases.estimate(
-            window: window, baseline: baseline, baselineDays: daysWithEvents * Int(shift / 86_400), target: target, prices: prices)
+            window: window, baseline: baseline, baselineDays: daysWithEvents * Int(shift / .secondsPerDay), target: target, prices: prices)
     }
 
     /// 1 − failures / (error budget × valid) over the objective's window before `until` (for a calendar

@@ -63,7 +63,7 @@ public struct AlertNotifier: Service {
     public func run() async throws {
         try await runScheduledRounds(every: intervalSeconds, leadership: leadership, nowMillis: nowMillis, state: initialState) {
             [self] millis, state in
-            await notify(at: millis / 60_000 * 60, state: &state)
+            await notify(at: millis / .millisPerMinute * .secondsPerMinute, state: &state)
         }
     }
 

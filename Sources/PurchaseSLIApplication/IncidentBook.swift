@@ -25,7 +25,7 @@ public struct IncidentBook: Sendable {
 
     /// The range `incidents` and `GET /v1/incidents` list when none is given: the 30 days before `time`,
     /// through its minute.
-    public static func listedRange(at time: Int64) -> (from: Int64, to: Int64) { (time - 30 * 86_400, time + 60) }
+    public static func listedRange(at time: Int64) -> (from: Int64, to: Int64) { (time - 30 * .secondsPerDay, time + .secondsPerMinute) }
 
     private let context: AlertContext
     private let repository: IncidentRepository
@@ -45,7 +45,7 @@ public struct IncidentBook: Sendable {
     public func update(with records: [IncidentRecord], at time: Int64) async throws -> [IncidentRecord] {
         var records = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let unsettled = try await repository.incidents(
-            app: app, fromSeconds: .min, toSeconds: time + 60,
+            app: app, fromSeconds: .min, toSeconds: time + .secondsPerMinute,
             statuses: [IncidentRecord.Status.open.rawValue, IncidentRecord.Status.resolved.rawValue])
         for stored in unsettled where records[stored.id] != nil { records[stored.id]?.acknowledgement = stored.acknowledgement }
         for stored in unsettled where records[stored.id] == nil {
@@ -77,7 +77,7 @@ public struct IncidentBook: Sendable {
     /// `time` (evaluated every minute, as `alerts --at` evaluates), read at `time`, and keeps them
     /// (``keep(_:from:through:)``). Returns the records, by start, and how many were removed.
     public func rebuild(from: Int64, at time: Int64) async throws -> (records: [IncidentRecord], removed: Int) {
-        try await keep(context.episodeReports(from: from, to: time + 60, stepSeconds: 60), from: from, through: time)
+        try await keep(context.episodeReports(from: from, to: time + .secondsPerMinute, stepSeconds: .secondsPerMinute), from: from, through: time)
     }
 
     /// Keeps the records that `reports` (an evaluation of every minute from `from` through `time`) carry,
@@ -91,9 +91,10 @@ public struct IncidentBook: Sendable {
         // A settled record is final: one the evaluation no longer finds (its events past their retention, an
         // alert of an older policy) is kept, not removed.
         let settled = try await repository.incidents(
-            app: app, fromSeconds: from, toSeconds: time + 60, statuses: [IncidentRecord.Status.settled.rawValue])
-        let removed = try await repository.remove(app: app, startingFrom: from, to: time + 60, keeping: Set(records.keys).union(settled.map(\.id)))
-        return (try await self.records(from: from, to: time + 60).filter { records[$0.id] != nil }, removed)
+            app: app, fromSeconds: from, toSeconds: time + .secondsPerMinute, statuses: [IncidentRecord.Status.settled.rawValue])
+        let removed = try await repository.remove(
+            app: app, startingFrom: from, to: time + .secondsPerMinute, keeping: Set(records.keys).union(settled.map(\.id)))
+        return (try await self.records(from: from, to: time + .secondsPerMinute).filter { records[$0.id] != nil }, removed)
     }
 
     /// The kept records reaching into `[from, to)` of `statuses` (nil: any), by start.

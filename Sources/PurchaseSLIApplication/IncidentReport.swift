@@ -36,7 +36,7 @@ public struct IncidentReport: Sendable {
         /// The first step of ``trend``.
         public var trendStartSeconds: Int64 = 0
         /// The length of a step of ``trend``: a whole number of minutes, about 60 steps in all.
-        public var trendStepSeconds: Int64 = 60
+        public var trendStepSeconds: Int64 = .secondsPerMinute
 
         /// "purchase", or "purchase, productID=coins_500" for one slice.
         public var heading: String {
@@ -74,7 +74,7 @@ public struct IncidentReport: Sendable {
     public var zone: TimeZoneOffsets = .utc
 
     /// How long after a charge taken during an incident a refund of it is counted: 14 days.
-    public static let refundHorizonSeconds: Int64 = 14 * 86_400
+    public static let refundHorizonSeconds: Int64 = 14 * .secondsPerDay
 
     /// Whether its last alert has stopped.
     public var isOver: Bool { incident.endsAt != nil }
@@ -113,7 +113,7 @@ extension IncidentReport {
         else { return nil }
         let (day, minute) = (Array(parts[0]), Array(parts[1]))
         let text = "\(String(day[0..<4]))-\(String(day[4..<6]))-\(String(day[6..<8]))T\(String(minute[0..<2])):\(String(minute[2..<4])):00Z"
-        return RFC3339.parseMillis(text).map { $0 / 1000 }
+        return RFC3339.parseMillis(text).map { $0 / .millisPerSecond }
     }
 }
 

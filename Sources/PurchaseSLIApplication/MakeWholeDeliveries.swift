@@ -20,7 +20,9 @@ public struct MakeWholeDeliveries: Sendable {
     public func owed(
         fromSeconds: Int64, toSeconds: Int64, atMillis: Int64, where include: (ChargeLedger.Charge) -> Bool
     ) async throws -> [(charge: ChargeLedger.Charge, previous: MakeWholeDelivery?)] {
-        let owed = try await store.ledger(kinds: [.charge], fromMillis: fromSeconds * 1000, toMillis: toSeconds * 1000, rule: rule).charges
+        let owed = try await store.ledger(
+            kinds: [.charge], fromMillis: fromSeconds * .millisPerSecond, toMillis: toSeconds * .millisPerSecond, rule: rule
+        ).charges
             .filter { rule.isOwed($0, atMillis: atMillis) && include($0) }
         let kept = try await MakeWholeDeliveryRepository(store.sql).deliveries(naming: Set(owed.compactMap(\.notification.transactionID)))
         let byCharge = Dictionary(kept.map { (ChargeSettlement.key(store: $0.store, transactionID: $0.transactionID), $0) }) { first, _ in first }

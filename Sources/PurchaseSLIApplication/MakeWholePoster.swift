@@ -26,7 +26,7 @@ public struct MakeWholePoster: Sendable {
         self.firstRetrySeconds = max(0, firstRetrySeconds)
         http = OutboundHTTP(
             peer: "the grant server", baseURL: url, transport: transport, timeout: .seconds(10),
-            retry: OutboundRetry(attempts: self.maxAttempts, firstDelay: .milliseconds(Int64(self.firstRetrySeconds * 1000))))
+            retry: OutboundRetry(attempts: self.maxAttempts, firstDelay: .milliseconds(Int64(self.firstRetrySeconds * .millisPerSecond))))
     }
 
     /// The key the grant server deduplicates by: `apple:2000000471416079`.

@@ -3,7 +3,7 @@ public import PurchaseSLIStorage
 
 extension BucketStore where Self: StoreRecordStore {
     /// How far back a store charge prices a product no event priced: 7 days.
-    public static var chargePriceLookbackMillis: Int64 { 7 * 86_400_000 }
+    public static var chargePriceLookbackMillis: Int64 { 7 * .millisPerDay }
 
     /// The prices costs and revenue weights go by: each product's and plan's latest price as the events
     /// gave it, and for a product no event priced, the amount of its latest store charge over the

@@ -58,7 +58,7 @@ public struct RolloutNotifier: Service {
     public func run() async throws {
         try await runScheduledRounds(every: intervalSeconds, leadership: leadership, nowMillis: nowMillis, state: RolloutNotificationState()) {
             [self] millis, state in
-            await check(at: millis / 60_000 * 60, state: &state)
+            await check(at: millis / .millisPerMinute * .secondsPerMinute, state: &state)
         }
     }
 
@@ -131,7 +131,7 @@ public struct RolloutNotifier: Service {
         report.storeReleases = releases.all.filter { $0.isRelease(of: version) }
         report.arrivals = try await query.arrivals(of: report)
         report.incidents = try await IncidentBook(context: context).records(
-            naming: version, from: report.fromSeconds, to: time + 60)
+            naming: version, from: report.fromSeconds, to: time + .secondsPerMinute)
         return report
     }
 }

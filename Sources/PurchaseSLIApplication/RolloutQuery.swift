@@ -12,7 +12,7 @@ public struct RolloutQuery: Sendable {
     }
 
     /// How far back the candidate's first event is looked for without an explicit start.
-    public static let appearanceLookbackSeconds: Int64 = 400 * 86_400
+    public static let appearanceLookbackSeconds: Int64 = 400 * .secondsPerDay
 
     /// The store.
     public let store: any BucketStore
@@ -43,7 +43,7 @@ public struct RolloutQuery: Sendable {
         let (release, platforms) = Self.phasedRelease(of: candidate, series: series[0])
         let from = since ?? release?.startSeconds ?? first
         // The hours from the one holding `from` (a whole hour unless it is `start` itself).
-        let fromHour = from - from.floorDividedBy(3600).remainder
+        let fromHour = from - from.floorDividedBy(.secondsPerHour).remainder
         let baseline = try baseline ?? Self.busiest(than: candidate, events: Self.eventsPerVersion(series[0], from: fromHour), from: from, to: end)
         let versions =
             baseline == guess ? Array(series.dropFirst()) : try await store.series(versionQueries(candidate, baseline, from: from, to: end))
@@ -63,14 +63,14 @@ public struct RolloutQuery: Sendable {
 
     /// Every version's events per platform, hour by hour: the phased release's share.
     private func phaseQuery(from: Int64, to end: Int64) -> CountQuery {
-        CountQuery(fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .platform])
+        CountQuery(fromSeconds: from, toSeconds: end, step: TimeStep(seconds: .secondsPerHour), groupBy: [.appVersion, .platform])
     }
 
     /// The two versions' hourly counts per action, per action and product, and per action and plan.
     private func versionQueries(_ candidate: String, _ baseline: String, from: Int64, to end: Int64) -> [CountQuery] {
         [[], [EventDimension.productID], [.planID]].map { dimensions in
             CountQuery(
-                fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .actionType] + dimensions,
+                fromSeconds: from, toSeconds: end, step: TimeStep(seconds: .secondsPerHour), groupBy: [.appVersion, .actionType] + dimensions,
                 filters: [.appVersion: [candidate, baseline]])
         }
     }
@@ -105,7 +105,7 @@ public struct RolloutQuery: Sendable {
     }
 
     /// How far back the newest app version is looked for when the candidate is automatic.
-    public static let candidateLookbackSeconds: Int64 = 14 * 86_400
+    public static let candidateLookbackSeconds: Int64 = 14 * .secondsPerDay
 
     /// The candidate a person or the configuration names; for nil or `auto`, the newest app version with
     /// events over the 14 days before `end` that one of the stores' `releases` is (the store's word, which
@@ -146,7 +146,9 @@ public struct RolloutQuery: Sendable {
             .reduce(0) { $0 + $1.counts.total }
         let candidateSeries = Set(try await store.series([.appVersion]).filter { $0.values[0] == report.candidate }.map(\.id))
         // The hours that hold the range: a late event of the range's first hour counts in full.
-        let late = try await store.lateArrivals(fromSeconds: from.floorDividedBy(3600).quotient * 3600, toSeconds: to).reduce(Int64(0)) {
+        let late = try await store.lateArrivals(fromSeconds: from.floorDividedBy(.secondsPerHour).quotient * .secondsPerHour, toSeconds: to).reduce(
+            Int64(0)
+        ) {
             $0 + (candidateSeries.contains($1.series) ? $1.events : 0)
         }
         return RolloutReport.Arrivals(events: events, late: late)
@@ -155,7 +157,8 @@ public struct RolloutQuery: Sendable {
     /// The app versions with events over `[from, end)`: the hour each was first seen, its events, and the
     /// first hour with any event (nil: none).
     private func versionsSeen(from: Int64, to end: Int64) async throws -> (firstSeen: [String: Int64], events: [String: Int64], start: Int64?) {
-        let rows = try await store.counts(CountQuery(fromSeconds: from, toSeconds: end, step: TimeStep(seconds: 3600), groupBy: [.appVersion]))
+        let rows = try await store.counts(
+            CountQuery(fromSeconds: from, toSeconds: end, step: TimeStep(seconds: .secondsPerHour), groupBy: [.appVersion]))
         var firstSeen: [String: Int64] = [:]
         var events: [String: Int64] = [:]
         for row in rows where !row.counts.isEmpty {
@@ -172,14 +175,14 @@ public struct RolloutQuery: Sendable {
         let lookback = end - Self.appearanceLookbackSeconds
         let filters: [EventDimension: Set<String?>] = [.appVersion: [version]]
         let days = try await store.counts(
-            CountQuery(fromSeconds: lookback, toSeconds: end, step: TimeStep(seconds: 86_400), filters: filters))
+            CountQuery(fromSeconds: lookback, toSeconds: end, step: TimeStep(seconds: .secondsPerDay), filters: filters))
         guard let day = days.first(where: { !$0.counts.isEmpty })?.timeSeconds else {
             throw Failure(description: "no events of app version \(version) before \(RFC3339.format(seconds: end))")
         }
         let dayStart = max(day, lookback)
         let hours = try await store.counts(
             CountQuery(
-                fromSeconds: dayStart, toSeconds: min(day + 86_400, end), step: TimeStep(seconds: 3600), filters: filters))
+                fromSeconds: dayStart, toSeconds: min(day + .secondsPerDay, end), step: TimeStep(seconds: .secondsPerHour), filters: filters))
         let first = hours.first { !$0.counts.isEmpty }?.timeSeconds ?? dayStart
         return max(first, lookback)
     }

@@ -48,7 +48,7 @@ extension AlertContext {
             if !states.contains(where: { $0.label == ownLabel }) { states.append((ownLabel, budgetCounts)) }
             return SLOSnapshot.ObjectiveState(
                 objective: objective, windows: states, budgetRemaining: objective.budgetSpent(budgetCounts).map { 1 - $0 },
-                inMaintenance: !calendar.excludedRanges(of: objective.actionType, from: time - 60, to: time).isEmpty)
+                inMaintenance: !calendar.excludedRanges(of: objective.actionType, from: time - .secondsPerMinute, to: time).isEmpty)
         }
         let reports = try await firingReports(at: time)
         let firing = rules.map(\.kind.rawValue).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.flatMap { kind in

@@ -16,7 +16,8 @@ package func runScheduledRounds<State: Sendable>(
             while true {
                 let millis = nowMillis()
                 if await leadership.isLeader() { await round(millis, &state) }
-                try await Task.sleep(for: .milliseconds(max(0, (millis / 60_000 * 60 + intervalSeconds) * 1000 - nowMillis())))
+                try await Task.sleep(
+                    for: .milliseconds(max(0, (millis / .millisPerMinute * .secondsPerMinute + intervalSeconds) * .millisPerSecond - nowMillis())))
             }
         }
     } catch is CancellationError {}

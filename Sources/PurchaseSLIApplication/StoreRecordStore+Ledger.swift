@@ -44,7 +44,8 @@ extension StoreRecordStore where Self: SQLRecordStore {
     /// The rows `query` counts of the stores' charges and refunds, grants judged by `rule`: what
     /// `query --of charges` and `GET /v1/query?of=charges` answer.
     public func chargeCounts(_ query: ChargeCountQuery, rule: SLOPolicy.ReconciliationRule) async throws -> [ChargeCounts.Row] {
-        let ledger = try await ledger(kinds: [.charge, .refund], fromMillis: query.fromSeconds * 1000, toMillis: query.toSeconds * 1000, rule: rule)
+        let ledger = try await ledger(
+            kinds: [.charge, .refund], fromMillis: query.fromSeconds * .millisPerSecond, toMillis: query.toSeconds * .millisPerSecond, rule: rule)
         return query.rows(ledger: ledger, rule: rule)
     }
 
@@ -94,7 +95,10 @@ extension StoreRecordStore where Self: SQLRecordStore {
         let transactions = try await grants(fromMillis: firstTime - span, toMillis: toMillis, of: .fingerprints(found.fingerprints))
         var windows: [Range<Int64>] = []
         for time in found.times {
-            let window = max(fromMillis, time - rule.pageWindowSeconds * 1000)..<min(toMillis, time + rule.ticketLookbackSeconds * 1000)
+            let window =
+                max(
+                    fromMillis, time - rule.pageWindowSeconds * .millisPerSecond)..<min(
+                    toMillis, time + rule.ticketLookbackSeconds * .millisPerSecond)
             if let last = windows.last, window.lowerBound <= last.upperBound {
                 windows[windows.count - 1] = last.lowerBound..<max(last.upperBound, window.upperBound)
             } else {
@@ -141,7 +145,7 @@ extension StoreRecordStore {
     /// reported about each purchase by then.
     public func consumptionAnswers(fromMillis: Int64, toMillis: Int64, rule: SLOPolicy.ReconciliationRule) async throws -> [ConsumptionAnswer] {
         // Signed before it was received, by up to Apple's last retry (72 hours): read from 4 days before.
-        let requests = try await notifications(kinds: [.other], fromMillis: fromMillis - 4 * 86_400_000, toMillis: toMillis).filter {
+        let requests = try await notifications(kinds: [.other], fromMillis: fromMillis - 4 * .millisPerDay, toMillis: toMillis).filter {
             $0.notification.type == ConsumptionAnswer.requestType && $0.receivedMillis >= fromMillis && $0.receivedMillis < toMillis
         }
         var keys = Set<ClientReport.Key>()

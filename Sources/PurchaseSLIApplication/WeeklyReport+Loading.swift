@@ -81,7 +81,7 @@ extension WeeklyReport {
         if let episodes {
             shownEpisodes = Self.clipped(episodes, to: week)
         } else {
-            shownEpisodes = try await context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: 60)
+            shownEpisodes = try await context.episodeReports(from: week.startSeconds, to: week.endSeconds, stepSeconds: .secondsPerMinute)
         }
         await self.init(
             week: week, actions: actions, slices: slices,
@@ -98,7 +98,7 @@ extension WeeklyReport {
         purchasesLost = try await Self.purchasesLost(week, store: store, policy: policy)
         for (period, isCurrent) in [(week, true), (previousWeek, false)] {
             let ledger = try await store.refundLedger(
-                fromMillis: period.startSeconds * 1000, toMillis: period.endSeconds * 1000, rule: policy.reconciliation)
+                fromMillis: period.startSeconds * .millisPerSecond, toMillis: period.endSeconds * .millisPerSecond, rule: policy.reconciliation)
             let tally = RefundTally(ledger.refundCauses(rule: policy.reconciliation))
             if isCurrent { refunds.current = tally } else { refunds.previous = tally }
         }
@@ -106,8 +106,13 @@ extension WeeklyReport {
             let times = try await context.grantTimes(from: previousWeek.startSeconds, to: week.endSeconds)
         {
             grantTimes = GrantTimesWeek(
-                objective: objective, rows: times.breakdown(from: week.startSeconds * 1000, to: week.endSeconds * 1000, at: week.endSeconds * 1000),
-                previous: times.summaries(from: previousWeek.startSeconds * 1000, to: week.startSeconds * 1000, at: week.startSeconds * 1000) {
+                objective: objective,
+                rows: times.breakdown(
+                    from: week.startSeconds * .millisPerSecond, to: week.endSeconds * .millisPerSecond, at: week.endSeconds * .millisPerSecond),
+                previous: times.summaries(
+                    from: previousWeek.startSeconds * .millisPerSecond, to: week.startSeconds * .millisPerSecond,
+                    at: week.startSeconds * .millisPerSecond
+                ) {
                     $0.store
                 })
         }
@@ -140,14 +145,14 @@ extension WeeklyReport {
 
     /// How many of `week`'s days (in its zone) hold at least one event, from one read of its hourly totals.
     private static func daysWithEvents(_ week: ISOWeek, store: any PurchaseStore) async throws -> Int {
-        let hour: Int64 = 3600
+        let hour: Int64 = .secondsPerHour
         let series = try await store.series([
             CountQuery(fromSeconds: week.startSeconds, toSeconds: week.endSeconds, step: TimeStep(seconds: hour), groupBy: [])
         ])[0]
         var days = Set<Int64>()
         for (index, counts) in (series.counts.first ?? []).enumerated() where !counts.isEmpty {
             let start = series.startSeconds + Int64(index) * hour
-            if start >= week.startSeconds, start < week.endSeconds { days.insert((start - week.startSeconds) / 86_400) }
+            if start >= week.startSeconds, start < week.endSeconds { days.insert((start - week.startSeconds) / .secondsPerDay) }
         }
         return days.count
     }
@@ -211,8 +216,8 @@ extension WeeklyReport {
         let rule = policy.reconciliation
         let previousWeek = week.previous
         let ledger = try await store.ledger(
-            kinds: [.charge, .refund], fromMillis: previousWeek.startSeconds * 1000, toMillis: week.endSeconds * 1000,
-            receivedBy: week.endSeconds * 1000, rule: rule)
+            kinds: [.charge, .refund], fromMillis: previousWeek.startSeconds * .millisPerSecond, toMillis: week.endSeconds * .millisPerSecond,
+            receivedBy: week.endSeconds * .millisPerSecond, rule: rule)
         func rows(_ period: ISOWeek) -> [[String?]: ChargeCounts.Row] {
             Dictionary(
                 ChargeCounts.rows(
@@ -256,7 +261,7 @@ extension WeeklyReport {
     }
 
     /// Step of the 409 trend over the two weeks.
-    static let trendStepSeconds: Int64 = 6 * 3600
+    static let trendStepSeconds: Int64 = 6 * .secondsPerHour
 
     /// The failure reasons of the week: those that rose beyond chance against the week before (per valid
     /// event, `validEvents` of each week) first, most significant first, then the most frequent; 10 in all.
@@ -287,7 +292,7 @@ extension WeeklyReport {
         let steps = Int((to - from) / trendStepSeconds)
         // The store aligns steps to UTC; a week of a zone starts at its midnight: read steps that divide
         // both (whole hours, or quarter hours for a zone such as +05:30) and add them up from `from`.
-        let readStep: Int64 = from % 3600 == 0 ? 3600 : 900
+        let readStep: Int64 = from % .secondsPerHour == 0 ? .secondsPerHour : 900
         var byAction: [String: [OutcomeCounts]] = [:]
         for row in try await store.counts(
             CountQuery(fromSeconds: from, toSeconds: to, step: TimeStep(seconds: readStep), groupBy: [.actionType]))

@@ -89,11 +89,11 @@ struct AlertsCommand: AsyncParsableCommand {
         guard TimeStep.minutes(parsing: step) != nil else {
             throw ValidationError("--step: expected a whole number of minutes such as 1m or 5m, got \"\(step)\".")
         }
-        _ = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
+        _ = try times(nowSeconds: WallClock.system.nowSeconds)
     }
 
     func run() async throws {
-        let time = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
+        let time = try times(nowSeconds: WallClock.system.nowSeconds)
         let loaded = try exitingOnFailure { try policy.load() }
         let zone = try exitingOnFailure { try timeZone.zone(loaded) }
         let context = try await exitingOnFailure {

@@ -45,7 +45,7 @@ struct ChargeWriteOffCommand: AsyncParsableCommand {
         let record = try await exitingOnFailure {
             do {
                 return try await ChargeWriteOff(store: try store.openStore(), rule: try policyOptions.load().reconciliation).writeOff(
-                    charged, transactionID: transaction, reason: reason, by: person, atMillis: Int64(Date().timeIntervalSince1970 * 1000))
+                    charged, transactionID: transaction, reason: reason, by: person, atMillis: WallClock.system.nowMillis)
             } catch let failure as ChargeWriteOff.Failure {
                 throw CommandFailure(message: failure.description)
             }

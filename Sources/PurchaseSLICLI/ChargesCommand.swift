@@ -69,8 +69,8 @@ struct ChargesListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = try await exitingOnFailure { () async throws -> String in
-            let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
-            let (from, to, atSeconds) = try list.range(nowSeconds: nowMillis / 1000)
+            let nowMillis = WallClock.system.nowMillis
+            let (from, to, atSeconds) = try list.range(nowSeconds: nowMillis / .millisPerSecond)
             let at = list.judgedMillis(atSeconds: atSeconds, nowMillis: nowMillis)
             let policy = try policyOptions.load()
             let database = try await store.openStore()
@@ -78,7 +78,7 @@ struct ChargesListCommand: AsyncParsableCommand {
             if slow, rule.timeToGrant == nil {
                 throw ValidationError("--slow: the policy has no time-to-grant objective (reconciliation.timeToGrant is off).")
             }
-            let withinMillis = (rule.timeToGrant?.withinSeconds ?? 0) * 1000
+            let withinMillis = (rule.timeToGrant?.withinSeconds ?? 0) * .millisPerSecond
             /// Granted later than the objective allows, or not by `at`, once its outcome is known by then (its
             /// notification received, that time past the charge), as the objective counts it.
             func isSlow(_ charge: ChargeLedger.Charge, expects: Bool) -> Bool {
@@ -89,15 +89,19 @@ struct ChargesListCommand: AsyncParsableCommand {
             let rows: [ChargeListOutput.Row]
             if refunds {
                 // Each refund with the cause its charge (of whatever time) tells.
-                rows = try await database.refundLedger(fromMillis: from * 1000, toMillis: to * 1000, rule: rule).refundCauses(rule: rule).map {
+                rows = try await database.refundLedger(fromMillis: from * .millisPerSecond, toMillis: to * .millisPerSecond, rule: rule).refundCauses(
+                    rule: rule
+                ).map {
                     ChargeListOutput.Row(charge: $0.refund, expectsGrant: false, isOwed: false, refundCause: $0.cause)
                 }
             } else {
-                rows = try await database.ledger(kinds: [.charge], fromMillis: from * 1000, toMillis: to * 1000, rule: rule).charges.map { charge in
-                    ChargeListOutput.Row(
-                        charge: charge, expectsGrant: rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment),
-                        isOwed: rule.isOwed(charge, atMillis: at), settlement: charge.settlement(by: at))
-                }
+                rows = try await database.ledger(kinds: [.charge], fromMillis: from * .millisPerSecond, toMillis: to * .millisPerSecond, rule: rule)
+                    .charges.map { charge in
+                        ChargeListOutput.Row(
+                            charge: charge,
+                            expectsGrant: rule.expectsGrant(type: charge.notification.type, environment: charge.notification.environment),
+                            isOwed: rule.isOwed(charge, atMillis: at), settlement: charge.settlement(by: at))
+                    }
             }
             let listed = rows.filter { row in
                 (list.storeName.map { row.charge.notification.store.rawValue == $0 } ?? true)

@@ -82,7 +82,7 @@ struct ConsumptionCommand: AsyncParsableCommand {
     var apiURL: String?
 
     func validate() throws {
-        _ = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
+        _ = try range(nowSeconds: WallClock.system.nowSeconds)
         guard send else { return }
         guard customerConsented else {
             throw ValidationError("--send needs --customer-consented: Apple refuses an answer whose customerConsented is not true.")
@@ -106,10 +106,11 @@ struct ConsumptionCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = try await exitingOnFailure { () async throws -> String in
-            let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
-            let (from, to) = try range(nowSeconds: nowMillis / 1000)
+            let nowMillis = WallClock.system.nowMillis
+            let (from, to) = try range(nowSeconds: nowMillis / .millisPerSecond)
             let policy = try policyOptions.load()
-            let answers = try await store.openStore().consumptionAnswers(fromMillis: from * 1000, toMillis: to * 1000, rule: policy.reconciliation)
+            let answers = try await store.openStore().consumptionAnswers(
+                fromMillis: from * .millisPerSecond, toMillis: to * .millisPerSecond, rule: policy.reconciliation)
             let (rows, failed) = try await HTTPClientTransport.withTransport { transport in
                 await answerEach(answers, client: send ? try await makeClient(transport: transport) : nil, nowMillis: nowMillis)
             }

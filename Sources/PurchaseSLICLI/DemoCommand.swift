@@ -66,37 +66,38 @@ struct DemoCommand: AsyncParsableCommand {
             let store = try await StoreLocation.sqlite(path: db).open(configuration: .default)
             let policy = try self.policy.load(directory: pages.dashboards)
             let zone = try timeZone.zone(policy)
-            let now = Int64(Date().timeIntervalSince1970)
+            let now = WallClock.system.nowSeconds
             // The end of the hour of the newest event is the sample logs' "now", whatever the clock says.
             func outcomes(_ query: CountQuery) async throws -> [CountRow] {
                 guard case .outcomes(let rows) = try await CountQuerying(store: store).events(query) else { return [] }
                 return rows
             }
-            let days = try await outcomes(CountQuery(fromSeconds: 0, toSeconds: Self.farFuture, step: TimeStep(seconds: 86_400)))
+            let days = try await outcomes(CountQuery(fromSeconds: 0, toSeconds: Self.farFuture, step: TimeStep(seconds: .secondsPerDay)))
             guard let lastDay = days.last(where: { !$0.counts.isEmpty })?.timeSeconds, let first = days.first?.timeSeconds else {
                 throw CommandFailure(message: "the sample files held no event")
             }
-            let hours = try await outcomes(CountQuery(fromSeconds: lastDay, toSeconds: lastDay + 86_400, step: TimeStep(seconds: 3600)))
-            let at = (hours.last(where: { !$0.counts.isEmpty })?.timeSeconds ?? lastDay) + 3600
+            let hours = try await outcomes(
+                CountQuery(fromSeconds: lastDay, toSeconds: lastDay + .secondsPerDay, step: TimeStep(seconds: .secondsPerHour)))
+            let at = (hours.last(where: { !$0.counts.isEmpty })?.timeSeconds ?? lastDay) + .secondsPerHour
             // Backtest from a day after the first event, when the rules have data for their windows; the
             // incidents' records are kept as `serve` would have kept them, for the pages and the review to read.
             let alertContext = try await AlertContext(store: store, policy: policy)
-            let episodes = try await alertContext.episodeReports(from: first + 86_400, to: at, stepSeconds: 60)
-            _ = try await IncidentBook(context: alertContext).keep(episodes, from: first + 86_400, through: at - 60)
-            let context = try await DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * 86_400, zone: zone)
+            let episodes = try await alertContext.episodeReports(from: first + .secondsPerDay, to: at, stepSeconds: .secondsPerMinute)
+            _ = try await IncidentBook(context: alertContext).keep(episodes, from: first + .secondsPerDay, through: at - .secondsPerMinute)
+            let context = try await DashboardContext(store: store, policy: policy, atSeconds: at, rangeSeconds: 7 * .secondsPerDay, zone: zone)
             let written = try await pages.render(context: context, links: PageLinks(databasePath: db), generatedAtSeconds: now)
             let report = try await WeeklyReport(week: ISOWeek(containing: at, in: zone).previous, context: alertContext)
             let incidents = written.filter { ($0 as NSString).lastPathComponent.hasPrefix("incident-") }.count
             let rendered =
                 "\(written.count - incidents) pages" + (incidents == 0 ? "" : " and \(incidents) incident report\(incidents == 1 ? "" : "s")")
             let header =
-                "3. the alert rules over the sample logs (\(RFC3339.format(seconds: first + 86_400)) to "
+                "3. the alert rules over the sample logs (\(RFC3339.format(seconds: first + .secondsPerDay)) to "
                 + "\(RFC3339.format(seconds: at))): \(episodes.count) alert episodes\n\n"
             return (
                 at,
                 "2. rendered \(rendered) into \(pages.out)/ for the 7 days before \(RFC3339.format(seconds: at))\n"
                     + header + AlertOutput.episodeLines(episodes, now: at, zone: zone)
-                    + "   (each with its full text: purchase-sli alerts --db \(db) --from \(RFC3339.format(seconds: first + 86_400)) "
+                    + "   (each with its full text: purchase-sli alerts --db \(db) --from \(RFC3339.format(seconds: first + .secondsPerDay)) "
                     + "--to \(RFC3339.format(seconds: at)))\n\n4. weekly review \(report.week): \(report.summary(escaping: .terminal))\n"
             )
         }

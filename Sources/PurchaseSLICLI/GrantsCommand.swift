@@ -51,7 +51,7 @@ struct GrantsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = try await exitingOnFailure { () async throws -> String in
-            let (from, to, at) = try list.range(nowSeconds: Int64(Date().timeIntervalSince1970))
+            let (from, to, at) = try list.range(nowSeconds: WallClock.system.nowSeconds)
             let policy = try policyOptions.load()
             let context = try await AlertContext(store: try store.openStore(), policy: policy, app: list.app)
             let rows = try await context.grantList(from: from, to: to, at: at).filter { row in

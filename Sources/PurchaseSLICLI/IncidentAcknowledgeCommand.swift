@@ -45,7 +45,7 @@ struct IncidentAcknowledgeCommand: AsyncParsableCommand {
                 "<id>: expected an incident id as the alerts show it, like 20261112-0703-3fa2c1, got \"\(TerminalText.sanitized(String(id.prefix(64))))\"."
             )
         }
-        _ = try time(nowSeconds: Int64(Date().timeIntervalSince1970))
+        _ = try time(nowSeconds: WallClock.system.nowSeconds)
     }
 
     /// `--at` to the second, read against `nowSeconds`.
@@ -58,7 +58,7 @@ struct IncidentAcknowledgeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = try await exitingOnFailure { () async throws -> String in
-            let seconds = try time(nowSeconds: Int64(Date().timeIntervalSince1970))
+            let seconds = try time(nowSeconds: WallClock.system.nowSeconds)
             let policy = try policyOptions.load()
             let book = IncidentBook(context: try await AlertContext(store: try store.openStore(), policy: policy, app: app.app))
             do {

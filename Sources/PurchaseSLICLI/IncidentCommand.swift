@@ -55,7 +55,7 @@ struct IncidentCommand: AsyncParsableCommand {
         guard IncidentReport.startSeconds(ofID: id) != nil else {
             throw ValidationError("<id>: expected an incident id as the alerts show it, like 20261112-0703-3fa2c1, got \"\(id)\".")
         }
-        _ = try TimeArgument.minute(at ?? "now", option: "at", nowSeconds: Int64(Date().timeIntervalSince1970))
+        _ = try TimeArgument.minute(at ?? "now", option: "at", nowSeconds: WallClock.system.nowSeconds)
     }
 
     func run() async throws {
@@ -64,7 +64,7 @@ struct IncidentCommand: AsyncParsableCommand {
 
     /// The Markdown or JSON, or the path of the page written.
     func output() async throws -> String {
-        let now = Int64(Date().timeIntervalSince1970)
+        let now = WallClock.system.nowSeconds
         let time = try TimeArgument.minute(at ?? "now", option: "at", nowSeconds: now)
         let loaded = try policy.load()
         let context = try await AlertContext(store: try store.openStore(), policy: loaded, app: app.app, databasePath: try store.location().filePath)

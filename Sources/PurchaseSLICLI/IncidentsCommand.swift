@@ -68,7 +68,7 @@ struct IncidentsListCommand: AsyncParsableCommand {
     var format: Format = .table
 
     func validate() throws {
-        _ = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
+        _ = try range(nowSeconds: WallClock.system.nowSeconds)
         _ = try statuses()
     }
 
@@ -96,7 +96,7 @@ struct IncidentsListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = try await exitingOnFailure { () async throws -> String in
-            let (from, to, at) = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
+            let (from, to, at) = try range(nowSeconds: WallClock.system.nowSeconds)
             let policy = try policyOptions.load()
             let zone = try timeZone.zone(policy)
             let book = IncidentBook(

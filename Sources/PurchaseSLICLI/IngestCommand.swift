@@ -62,8 +62,8 @@ struct IngestCommand: AsyncParsableCommand {
 
     private func ingest() async throws {
         let store = try await store.openOrCreateStore(configuration: retention.configuration())
-        let started = Date()
-        let nowMillis = Int64(started.timeIntervalSince1970 * 1000)
+        let started = ContinuousClock.now
+        let nowMillis = WallClock.system.nowMillis
         let eventFormat: EventFormat =
             switch format {
             case .events: .events
@@ -109,7 +109,7 @@ struct IngestCommand: AsyncParsableCommand {
         }
         let outcome = try await writer.finish(pruningAt: nowMillis)
         try rejectReport?.close()
-        let seconds = Date().timeIntervalSince(started)
+        let seconds = started.duration(to: .now) / .seconds(1)
         print(IngestSummary(outcome: outcome, rejected: rejectedCount, warnings: warningCount, ignored: ignoredCount, seconds: seconds).text)
         if let failure { throw failure }
         if rejectedCount > 0 { throw ExitCode(2) }

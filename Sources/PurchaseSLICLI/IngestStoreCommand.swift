@@ -58,7 +58,7 @@ struct IngestStoreCommand: AsyncParsableCommand {
         }
         let google = GooglePlayNotificationDecoder(packageNames: Set(googlePackage))
         let database = try await store.openOrCreateStore(configuration: .default)
-        let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
+        let nowMillis = WallClock.system.nowMillis
         var stored = 0
         var duplicates = 0
         var refused = 0

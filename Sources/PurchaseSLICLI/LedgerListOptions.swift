@@ -31,13 +31,13 @@ struct LedgerListOptions: ParsableArguments {
             throw ValidationError("--store: expected apple or google, got \"\(storeName)\".")
         }
         if let app { try AppOption.check(app) }
-        _ = try range(nowSeconds: Int64(Date().timeIntervalSince1970))
+        _ = try range(nowSeconds: WallClock.system.nowSeconds)
     }
 
     /// The millisecond the listing judges at: `nowMillis` itself when `--at` is `now` (a grant, refund,
     /// delivery or write-off of a moment ago counts), else the start of `--at`'s minute (`atSeconds`), as
     /// an alert evaluated at that minute judges.
-    func judgedMillis(atSeconds: Int64, nowMillis: Int64) -> Int64 { at == "now" ? nowMillis : atSeconds * 1000 }
+    func judgedMillis(atSeconds: Int64, nowMillis: Int64) -> Int64 { at == "now" ? nowMillis : atSeconds * .millisPerSecond }
 
     /// `--from`, `--to` and `--at` in seconds, read against `nowSeconds`.
     /// - Throws: `ValidationError` naming the option that is not a time, or when `--from` is not before `--to`.

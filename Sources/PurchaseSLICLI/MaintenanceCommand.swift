@@ -68,7 +68,7 @@ struct MaintenanceCommand: ParsableCommand {
 
         func run() async throws {
             let output = try await exitingOnFailure { () async throws -> String in
-                let now = Int64(Date().timeIntervalSince1970)
+                let now = WallClock.system.nowSeconds
                 let declaration = MaintenanceDeclaration(
                     id: id, from: from, to: to, duration: duration, rrule: rrule,
                     actions: actions.map {

@@ -47,15 +47,15 @@ struct MakeWholeCommand: AsyncParsableCommand {
     func validate() throws {
         guard OutboundHTTP.absoluteURL(url) != nil else { throw ValidationError("--url: expected an http or https URL, got \"\(url)\".") }
         guard (1...10).contains(attempts) else { throw ValidationError("--attempts: expected 1 to 10, got \(attempts).") }
-        guard let step = TimeStep(parsing: retryDelay), step.seconds <= 60 else {
+        guard let step = TimeStep(parsing: retryDelay), step.seconds <= .secondsPerMinute else {
             throw ValidationError("--retry-delay: expected a duration from 1s to 60s such as 1s, 5s, got \"\(retryDelay)\".")
         }
     }
 
     func run() async throws {
         let output = try await exitingOnFailure { () async throws -> String in
-            let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
-            let (from, to, atSeconds) = try list.range(nowSeconds: nowMillis / 1000)
+            let nowMillis = WallClock.system.nowMillis
+            let (from, to, atSeconds) = try list.range(nowSeconds: nowMillis / .millisPerSecond)
             let at = list.judgedMillis(atSeconds: atSeconds, nowMillis: nowMillis)
             let policy = try policyOptions.load()
             let rule = policy.reconciliation
@@ -77,7 +77,7 @@ struct MakeWholeCommand: AsyncParsableCommand {
                     } else if dryRun {
                         rows.append(MakeWholeOutput.Row(charge: charge, delivery: previous, postedNow: false))
                     } else {
-                        let delivery = await poster.post(charge, previous: previous) { Int64(Date().timeIntervalSince1970 * 1000) }
+                        let delivery = await poster.post(charge, previous: previous) { WallClock.system.nowMillis }
                         // Kept as soon as it is known: a run stopped halfway posts none of these again.
                         try await deliveries.keep(delivery)
                         rows.append(MakeWholeOutput.Row(charge: charge, delivery: delivery, postedNow: true))

@@ -81,16 +81,16 @@ struct QueryCommand: AsyncParsableCommand {
 
     func validate() throws {
         if of == .charges {
-            _ = try makeChargeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
+            _ = try makeChargeQuery(nowSeconds: WallClock.system.nowSeconds)
         } else {
-            _ = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
+            _ = try makeQuery(nowSeconds: WallClock.system.nowSeconds)
             if at != nil { throw ValidationError("--at applies to --of charges.") }
         }
     }
 
     func run() async throws {
         if of == .charges { return try await runCharges() }
-        let query = try makeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
+        let query = try makeQuery(nowSeconds: WallClock.system.nowSeconds)
         let (output, zone) = try await exitingOnFailure { () async throws -> (QueryOutput, TimeZoneOffsets) in
             let answer = try await CountQuerying(store: try store.openStore()).events(query)
             return (QueryOutput(query: query, answer: answer), try timeZone.zone(try policy.load()))
@@ -114,7 +114,7 @@ struct QueryCommand: AsyncParsableCommand {
     /// `--of charges`: the stores' charges and refunds counted per group.
     private func runCharges() async throws {
         let (output, zone) = try await exitingOnFailure { () async throws -> (ChargeCountOutput, TimeZoneOffsets) in
-            let query = try makeChargeQuery(nowSeconds: Int64(Date().timeIntervalSince1970))
+            let query = try makeChargeQuery(nowSeconds: WallClock.system.nowSeconds)
             let policy = try policy.load()
             let rows = try await CountQuerying(store: try store.openStore()).charges(query, rule: policy.reconciliation)
             return (ChargeCountOutput(query: query, rows: rows), try timeZone.zone(policy))

@@ -40,12 +40,12 @@ struct RenderCommand: AsyncParsableCommand {
     var range = "7d"
 
     func validate() throws {
-        _ = try parsedTimes(nowSeconds: Int64(Date().timeIntervalSince1970))
+        _ = try parsedTimes(nowSeconds: WallClock.system.nowSeconds)
     }
 
     func run() async throws {
         let written = try await exitingOnFailure {
-            let now = Int64(Date().timeIntervalSince1970)
+            let now = WallClock.system.nowSeconds
             let (at, rangeSeconds) = try parsedTimes(nowSeconds: now)
             let loaded = try policy.load(directory: pages.dashboards)
             let context = try await DashboardContext(

@@ -46,7 +46,7 @@ struct ReportCommand: AsyncParsableCommand {
     var out = "out"
 
     func validate() throws {
-        _ = try parsedWeek(nowSeconds: Int64(Date().timeIntervalSince1970), zone: .utc)
+        _ = try parsedWeek(nowSeconds: WallClock.system.nowSeconds, zone: .utc)
     }
 
     func run() async throws {
@@ -57,7 +57,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     /// The Markdown, or the summary and the path of the page written; whether the week holds no event.
     func output() async throws -> (text: String, holdsNoEvent: Bool) {
-        let now = Int64(Date().timeIntervalSince1970)
+        let now = WallClock.system.nowSeconds
         let loaded = try policy.load()
         let zone = try timeZone.zone(loaded)
         let week = try parsedWeek(nowSeconds: now, zone: zone)

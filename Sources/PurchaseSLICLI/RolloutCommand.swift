@@ -84,7 +84,7 @@ struct RolloutCommand: AsyncParsableCommand {
 
     func validate() throws {
         if candidate == baseline { throw ValidationError("--baseline must differ from --candidate.") }
-        _ = try times(nowSeconds: Int64(Date().timeIntervalSince1970))
+        _ = try times(nowSeconds: WallClock.system.nowSeconds)
     }
 
     func run() async throws {
@@ -96,7 +96,7 @@ struct RolloutCommand: AsyncParsableCommand {
     func output() async throws -> String {
         let policy = try self.policy.load()
         let zone = try timeZone.zone(policy)
-        let now = Int64(Date().timeIntervalSince1970)
+        let now = WallClock.system.nowSeconds
         let (since, end) = try times(nowSeconds: now)
         let given = try ServeSettings(
             options: actions.givenOptions, environment: ProcessInfo.processInfo.environment, file: nil, reading: ServeSetting.releaseActions)
@@ -106,7 +106,7 @@ struct RolloutCommand: AsyncParsableCommand {
                 message: "--act needs a store to act on: --asc-key-file, --asc-key-id, --asc-issuer-id and --asc-app-id, or "
                     + "--play-service-account and --play-package (or their environment variables; docs/rollout.md)")
         }
-        if act, settings.live, end < now - 3600 {
+        if act, settings.live, end < now - .secondsPerHour {
             throw CommandFailure(message: "--act with --rollout-actions live acts on the verdict now: --at must be within the last hour")
         }
         let context = try await AlertContext(store: try store.openStore(), policy: policy, app: app.app)
@@ -143,7 +143,7 @@ struct RolloutCommand: AsyncParsableCommand {
         var report = await RolloutEvaluator(policy: context.policy).evaluate(inputs, freshness: try context.freshness(at: end))
         report.app = app.app
         report.storeReleases = releases.all.filter { $0.isRelease(of: candidate) }
-        report.incidents = try await IncidentBook(context: context).records(naming: candidate, from: report.fromSeconds, to: end + 60)
+        report.incidents = try await IncidentBook(context: context).records(naming: candidate, from: report.fromSeconds, to: end + .secondsPerMinute)
         return report
     }
 

@@ -31,7 +31,7 @@ struct RolloutConfirmCommand: AsyncParsableCommand {
 
     func run() async throws {
         let person = by ?? ProcessInfo.processInfo.environment["USER"] ?? "an unnamed user"
-        let now = Int64(Date().timeIntervalSince1970)
+        let now = WallClock.system.nowSeconds
         let action = try await exitingOnFailure {
             do {
                 return try await RolloutConfirmation(store: try store.openStore()).confirm(id: id, by: person, atSeconds: now)

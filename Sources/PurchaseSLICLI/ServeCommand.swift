@@ -135,7 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
                 "maximumBodyBytes": "\(server.maximumBodyBytes)", "maximumDecompressedBytes": "\(server.maximumDecompressedBytes)",
                 "maximumCompressionRatio": "\(server.maximumCompressionRatio)",
                 "maximumEventsPerRequest": "\(server.maximumEventsPerRequest)", "maximumLineBytes": "\(server.maximumLineBytes)",
-                "latenessLimit": "\(TimeStep(seconds: server.latenessLimitMillis / 1000))",
+                "latenessLimit": "\(TimeStep(seconds: server.latenessLimitMillis / .millisPerSecond))",
                 "newRelicEventType": "\(server.newRelicEventType)", "otlpEventName": "\(server.otlpEventName)",
                 "requestsPerSecondPerKey": "\(server.requestsPerSecondPerKey)", "requestBurstPerKey": "\(server.requestBurstPerKey)",
                 "idleTimeoutSeconds": "\(server.idleTimeoutSeconds)", "bodyTimeoutSeconds": "\(server.bodyTimeoutSeconds)",
@@ -222,7 +222,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(message: "\(settings.origin(of: error.key)): expected \(error.expected), got \(error.got)")
         }
-        let lateness = server.latenessLimitMillis / 1000
+        let lateness = server.latenessLimitMillis / .millisPerSecond
         let horizon = try retention.configuration().dedupHorizonSeconds
         guard lateness <= horizon else {
             throw CommandFailure(

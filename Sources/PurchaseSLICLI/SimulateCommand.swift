@@ -67,18 +67,18 @@ struct SimulateCommand: ParsableCommand {
         guard (1...366).contains(days) else { throw ValidationError("--days must be from 1 to 366, got \(days).") }
         guard rate.isFinite, rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be above 0 and at most 10000 attempts a minute.") }
         if let app { try AppOption.check(app) }
-        if let start, TimeArgument(start, nowSeconds: Int64(Date().timeIntervalSince1970)) == nil {
+        if let start, TimeArgument(start, nowSeconds: WallClock.system.nowSeconds) == nil {
             throw ValidationError("--start: expected \(TimeArgument.forms), got \"\(start)\".")
         }
     }
 
     func run() throws {
-        let nowSeconds = Int64(Date().timeIntervalSince1970)
+        let nowSeconds = WallClock.system.nowSeconds
         let startSeconds =
             start.flatMap { TimeArgument($0, nowSeconds: nowSeconds)?.seconds }
-            ?? (nowSeconds - nowSeconds % 86_400 - Int64(days) * 86_400)
+            ?? (nowSeconds - nowSeconds % .secondsPerDay - Int64(days) * .secondsPerDay)
         let parameters = SimulationParameters(
-            scenario: Scenario(rawValue: scenario)!, startMillis: startSeconds * 1000, days: days, seed: seed,
+            scenario: Scenario(rawValue: scenario)!, startMillis: startSeconds * .millisPerSecond, days: days, seed: seed,
             attemptsPerMinute: rate, app: app, catalog: Catalog(rawValue: catalog)!)
         var output = BufferedOutput()
         for event in TrafficSimulator(parameters) {
@@ -97,8 +97,8 @@ struct SimulateCommand: ParsableCommand {
     /// Writes the run's charges as signed App Store notifications, and the test root that verifies them.
     private func writeNotifications(of simulator: TrafficSimulator, into directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let from = Date(timeIntervalSince1970: Double(simulator.parameters.startMillis) / 1000 - 86_400)
-        let until = Date(timeIntervalSince1970: Double(simulator.parameters.endMillis) / 1000 + 400 * 86_400)
+        let from = Date(timeIntervalSince1970: Double(simulator.parameters.startMillis) / .millisPerSecond - .secondsPerDay)
+        let until = Date(timeIntervalSince1970: Double(simulator.parameters.endMillis) / .millisPerSecond + 400 * .secondsPerDay)
         let validity = from...until
         let chain = try AppStoreSigningChain(validity: validity)
         var lines: [UInt8] = []

@@ -19,7 +19,7 @@ enum SimulatedNotification {
     /// The App Store's `REFUND` of a simulated charge it refunded, signed a minute after the refund, or nil.
     static func refund(of charge: SimulatedCharge, bundleID: String) -> StoreNotification? {
         guard let refunded = charge.refundedMillis else { return nil }
-        var notification = later(charge, bundleID: bundleID, type: "REFUND", kind: .refund, signedMillis: refunded + 60_000)
+        var notification = later(charge, bundleID: bundleID, type: "REFUND", kind: .refund, signedMillis: refunded + .millisPerMinute)
         notification.revocationMillis = refunded
         return notification
     }
@@ -30,7 +30,7 @@ enum SimulatedNotification {
         guard let refunded = charge.refundedMillis, !charge.isSubscription else { return nil }
         return later(
             charge, bundleID: bundleID, type: "CONSUMPTION_REQUEST", kind: .other,
-            signedMillis: max(charge.chargedMillis + 60_000, refunded - 3_600_000))
+            signedMillis: max(charge.chargedMillis + .millisPerMinute, refunded - .millisPerHour))
     }
 
     /// A later notification of `type` about `charge`'s transaction, signed at `signedMillis`, its UUID

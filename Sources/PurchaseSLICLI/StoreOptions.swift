@@ -139,14 +139,14 @@ struct RetentionOptions: ParsableArguments {
         configuration.cardinalityCap = cardinalityCap
         configuration.seriesCap = seriesCap
         configuration.dedupHorizonSeconds = try seconds(dedupHorizon, "dedup-horizon")
-        guard configuration.dedupHorizonSeconds >= 8 * 86_400 else {
+        guard configuration.dedupHorizonSeconds >= 8 * .secondsPerDay else {
             throw ValidationError("--dedup-horizon must be at least 8d: the App Store retries notifications for up to 157 hours.")
         }
         configuration.minuteRetentionSeconds = try seconds(minuteRetention, "minute-retention")
         configuration.hourRetentionSeconds = try seconds(hourRetention, "hour-retention")
         configuration.dayRetentionSeconds = try dayRetention.map { try seconds($0, "day-retention") }
         configuration.storeRecordRetentionSeconds = try seconds(storeRetention, "store-retention")
-        guard configuration.storeRecordRetentionSeconds >= 7 * 86_400 else {
+        guard configuration.storeRecordRetentionSeconds >= 7 * .secondsPerDay else {
             throw ValidationError("--store-retention must be at least 7d: a week's charges are reviewed as a whole.")
         }
         return configuration

@@ -7,6 +7,6 @@ extension TimeArgument {
         guard let time = TimeArgument(text, nowSeconds: nowSeconds) else {
             throw ValidationError("--\(option): expected \(TimeArgument.forms), got \"\(text)\".")
         }
-        return time.seconds - time.seconds.floorDividedBy(60).remainder
+        return time.seconds - time.seconds.floorDividedBy(.secondsPerMinute).remainder
     }
 }

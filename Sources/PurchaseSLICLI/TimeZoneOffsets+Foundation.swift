@@ -73,6 +73,6 @@ extension TimeZoneOffsets {
         guard text.utf8.count == 6, text.first == "+" || text.first == "-",
             let millis = RFC3339.parseMillis("1970-01-02T00:00:00" + text)
         else { return nil }
-        return 86_400 - millis / 1000
+        return .secondsPerDay - millis / .millisPerSecond
     }
 }

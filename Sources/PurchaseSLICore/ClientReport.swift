@@ -3,19 +3,19 @@
 public struct ClientReport: Sendable, Hashable {
     /// How far before a charge the app's events about it count (a start, a cancel, a pending purchase
     /// approved later, a grant on a device whose clock runs late): a day.
-    public static let reportsBeforeChargeMillis: Int64 = 86_400_000
+    public static let reportsBeforeChargeMillis: Int64 = .millisPerDay
     /// How far after a charge the app's events about it count (a grant retried at a later launch): 7 days.
-    public static let reportsAfterChargeMillis: Int64 = 7 * 86_400_000
+    public static let reportsAfterChargeMillis: Int64 = 7 * .millisPerDay
     /// How long after it happened a report may still meet a charge not stored yet: such a charge happened
     /// at most 157 hours ago (the App Store's last retry of a notification; Play's come sooner) and reaches
     /// reports a day before it, so a report older than about 7.5 days meets only charges already stored; 9
     /// days leave a margin. The stores keep older reports only for the charges they hold.
-    public static let settleAfterMillis: Int64 = 9 * 86_400_000
+    public static let settleAfterMillis: Int64 = 9 * .millisPerDay
 
     /// The charge times (milliseconds) whose reports fall on UTC day `day` (days since the epoch): a charge
     /// from 7 days before the day to a day after it.
     public static func chargeTimes(reachingDay day: Int64) -> Range<Int64> {
-        day * 86_400_000 - reportsAfterChargeMillis..<(day + 1) * 86_400_000 + reportsBeforeChargeMillis
+        day * .millisPerDay - reportsAfterChargeMillis..<(day + 1) * .millisPerDay + reportsBeforeChargeMillis
     }
     /// How the events named what they report on.
     public enum Key: Sendable, Hashable {

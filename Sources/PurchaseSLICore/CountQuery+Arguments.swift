@@ -51,7 +51,7 @@ extension CountQuery {
         }
         var timeStep: TimeStep?
         if let step {
-            guard let parsed = TimeStep(parsing: step), parsed.seconds % 60 == 0 else {
+            guard let parsed = TimeStep(parsing: step), parsed.seconds % .secondsPerMinute == 0 else {
                 throw QueryArgumentError("step: expected a whole number of minutes such as 5m, 1h or 1d, got \"\(step)\"")
             }
             guard (toTime.seconds - fromTime.seconds) / parsed.seconds <= 1_000_000 else {

@@ -6,7 +6,7 @@ public struct EventValidator: Sendable {
     /// Longest free-text description kept, in Unicode scalars; longer ones are truncated.
     public static let maximumDescriptionLength = 1024
     /// How far ahead of ``now`` a timestamp may be before it is rejected as in the future.
-    public static let defaultFutureTolerance: Int64 = 5 * 60 * 1000
+    public static let defaultFutureTolerance: Int64 = 5 * .millisPerMinute
     /// How the eventIDs purchase-sli computes for records without one begin; no sender's id may.
     public static let computedEventIDPrefix = "purchase-sli:"
 
@@ -67,13 +67,15 @@ public struct EventValidator: Sendable {
         if timestamp > nowMillis + futureToleranceMillis {
             throw EventValidationError(
                 field: "timestamp",
-                reason: "timestamp in the future: \(RFC3339.format(millis: timestamp)) is more than \(futureToleranceMillis / 60000) minutes "
+                reason:
+                    "timestamp in the future: \(RFC3339.format(millis: timestamp)) is more than \(futureToleranceMillis / .millisPerMinute) minutes "
                     + "after the receiving clock (\(RFC3339.format(millis: nowMillis)))")
         }
         if let maximumAgeMillis, timestamp < nowMillis - maximumAgeMillis {
             throw EventValidationError(
                 field: "timestamp",
-                reason: "timestamp too old: \(RFC3339.format(millis: timestamp)) is more than \(TimeStep(seconds: maximumAgeMillis / 1000)) "
+                reason:
+                    "timestamp too old: \(RFC3339.format(millis: timestamp)) is more than \(TimeStep(seconds: maximumAgeMillis / .millisPerSecond)) "
                     + "before the receiving clock (\(RFC3339.format(millis: nowMillis)))")
         }
         let productID = try requiredString(raw, .productID)

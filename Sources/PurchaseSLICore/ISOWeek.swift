@@ -13,7 +13,7 @@ public struct ISOWeek: Sendable, Hashable, CustomStringConvertible {
 
     /// The week that holds `seconds` in `zone`.
     public init(containing seconds: Int64, in zone: TimeZoneOffsets = .utc) {
-        let day = zone.localSeconds(seconds).floorDividedBy(86_400).quotient
+        let day = zone.localSeconds(seconds).floorDividedBy(.secondsPerDay).quotient
         let monday = day - (day + 3).floorDividedBy(7).remainder  // 1970-01-01 was a Thursday
         let thursday = monday + 3
         let year = Self.civilYear(ofDay: thursday)
@@ -21,8 +21,8 @@ public struct ISOWeek: Sendable, Hashable, CustomStringConvertible {
         self.year = year
         self.zone = zone
         week = Int((monday - firstMonday) / 7) + 1
-        startSeconds = zone.utcSeconds(ofLocal: monday * 86_400)
-        endSeconds = zone.utcSeconds(ofLocal: (monday + 7) * 86_400)
+        startSeconds = zone.utcSeconds(ofLocal: monday * .secondsPerDay)
+        endSeconds = zone.utcSeconds(ofLocal: (monday + 7) * .secondsPerDay)
     }
 
     /// Parses `2026-W46` as a week of `zone`; nil when malformed or past the year's last week.
@@ -32,7 +32,7 @@ public struct ISOWeek: Sendable, Hashable, CustomStringConvertible {
             (parts[0] + parts[1]).allSatisfy({ $0.isASCII && $0.isNumber }),
             let year = Int(parts[0]), let week = Int(parts[1]), (1970...9999).contains(year), week >= 1
         else { return nil }
-        let start = zone.utcSeconds(ofLocal: (Self.mondayOfWeekOne(year) + Int64(week - 1) * 7) * 86_400)
+        let start = zone.utcSeconds(ofLocal: (Self.mondayOfWeekOne(year) + Int64(week - 1) * 7) * .secondsPerDay)
         let parsed = ISOWeek(containing: start, in: zone)
         guard parsed.year == year, parsed.week == week else { return nil }
         self = parsed

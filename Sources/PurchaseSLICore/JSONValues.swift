@@ -5,7 +5,7 @@ public struct JSONTime: Encodable, Sendable, Hashable {
     public let millis: Int64
 
     /// The time `seconds` after the epoch.
-    public init(_ seconds: Int64) { millis = seconds * 1000 }
+    public init(_ seconds: Int64) { millis = seconds * .millisPerSecond }
 
     /// The time `millis` milliseconds after the epoch.
     public init(millis: Int64) { self.millis = millis }

@@ -5,7 +5,7 @@
 /// (``bulkShare``).
 public enum LateArrival {
     /// How long after its time an event must arrive to count as late: an hour.
-    public static let afterSeconds: Int64 = 3600
+    public static let afterSeconds: Int64 = .secondsPerHour
 
     /// The share of a candidate's events over a rollout's range that, when late, makes the arrival a bulk
     /// one: a tenth.

@@ -66,7 +66,7 @@ public struct MaintenanceWindow: Sendable, Hashable {
         guard endSeconds > startSeconds else {
             throw MaintenanceWindowError(field: "to", "must be after from (\(RFC3339.format(seconds: startSeconds)))")
         }
-        guard durationSeconds <= 366 * 86_400 else { throw MaintenanceWindowError(field: "to", "must be within a year of from") }
+        guard durationSeconds <= 366 * .secondsPerDay else { throw MaintenanceWindowError(field: "to", "must be within a year of from") }
         guard RFC3339.representableSeconds.contains(endSeconds) else { throw MaintenanceWindowError(field: "to", "is out of range") }
         if let recurrence, let gap = recurrence.smallestGapSeconds(first: startSeconds), durationSeconds >= gap {
             throw MaintenanceWindowError(

@@ -56,7 +56,7 @@ public enum RFC3339 {
 
     /// The seconds since the epoch that a UTC time of RFC 3339 can name: years 0000 to 9999.
     public static let representableSeconds: ClosedRange<Int64> =
-        Int64(daysSinceEpoch(year: 0, month: 1, day: 1)) * 86_400...Int64(daysSinceEpoch(year: 10_000, month: 1, day: 1)) * 86_400 - 1
+        Int64(daysSinceEpoch(year: 0, month: 1, day: 1)) * 86_400...Int64(daysSinceEpoch(year: 10_000, month: 1, day: 1)) * .secondsPerDay - 1
 
     /// Formats milliseconds since the epoch as `YYYY-MM-DDTHH:MM:SS[.mmm]Z` (fraction only when non-zero).
     public static func format(millis: Int64) -> String {
@@ -70,9 +70,9 @@ public enum RFC3339 {
 
     /// Formats seconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ`.
     public static func format(seconds: Int64) -> String {
-        let (days, secondOfDay) = seconds.floorDividedBy(86_400)
+        let (days, secondOfDay) = seconds.floorDividedBy(.secondsPerDay)
         let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
-        let hour = Int(secondOfDay / 3600)
+        let hour = Int(secondOfDay / .secondsPerHour)
         let minute = Int(secondOfDay / 60 % 60)
         let second = Int(secondOfDay % 60)
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))Z"

@@ -94,7 +94,7 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
             ? "\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))-\(digits.dropFirst(6).prefix(2))T23:59:59Z"
             : "\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))-\(digits.dropFirst(6).prefix(2))T\(digits.dropFirst(8).prefix(2)):"
                 + "\(digits.dropFirst(10).prefix(2)):\(digits.dropFirst(12).prefix(2))Z"
-        return RFC3339.parseMillis(stamp).map { $0 / 1000 }
+        return RFC3339.parseMillis(stamp).map { $0 / .millisPerSecond }
     }
 
     /// The rule as RRULE text, in a fixed order.
@@ -129,10 +129,10 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
             if start >= notBefore { starts.append(start) }
             return true
         }
-        let (firstDay, timeOfDay) = firstSeconds.floorDividedBy(86_400)
+        let (firstDay, timeOfDay) = firstSeconds.floorDividedBy(.secondsPerDay)
         switch frequency {
         case .daily:
-            let step = Int64(interval) * 86_400
+            let step = Int64(interval) * .secondsPerDay
             var index = max(1, (from - firstSeconds) / step)
             while keep(index: index, start: Self.adding(firstSeconds, index, times: step)) { index += 1 }
         case .weekly:
@@ -143,17 +143,18 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
             // The first week holds the days after the first start's; each later cycle every day of `days`.
             let firstWeek = days.filter { $0 > firstWeekday }
             let perCycle = Int64(days.count)
-            if from < (monday + cycleDays) * 86_400 + timeOfDay {
+            if from < (monday + cycleDays) * .secondsPerDay + timeOfDay {
                 for (offset, day) in firstWeek.enumerated()
-                where !keep(index: 1 + Int64(offset), start: (monday + Int64(day)) * 86_400 + timeOfDay) {
+                where !keep(index: 1 + Int64(offset), start: (monday + Int64(day)) * .secondsPerDay + timeOfDay) {
                     return starts
                 }
             }
-            var cycle = max(1, (from - (monday * 86_400 + timeOfDay)) / (cycleDays * 86_400))
+            var cycle = max(1, (from - (monday * .secondsPerDay + timeOfDay)) / (cycleDays * .secondsPerDay))
             while true {
                 let week = monday + cycle * cycleDays
                 let before = 1 + Int64(firstWeek.count) + (cycle - 1) * perCycle
-                for (offset, day) in days.enumerated() where !keep(index: before + Int64(offset), start: (week + Int64(day)) * 86_400 + timeOfDay) {
+                for (offset, day) in days.enumerated()
+                where !keep(index: before + Int64(offset), start: (week + Int64(day)) * .secondsPerDay + timeOfDay) {
                     return starts
                 }
                 cycle += 1
@@ -161,7 +162,7 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         case .monthly:
             let first = RFC3339.civilDate(daysSinceEpoch: Int(firstDay))
             let firstMonth = Int64(first.year) * 12 + Int64(first.month) - 1
-            let fromDate = RFC3339.civilDate(daysSinceEpoch: Int(from.floorDividedBy(86_400).quotient))
+            let fromDate = RFC3339.civilDate(daysSinceEpoch: Int(from.floorDividedBy(.secondsPerDay).quotient))
             let fromMonth = Int64(fromDate.year) * 12 + Int64(fromDate.month) - 1
             var step = max(1, (fromMonth - firstMonth) / Int64(interval))
             var index = count == nil ? 0 : monthsHolding(day: first.day, firstMonth: firstMonth, before: step)
@@ -169,10 +170,10 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
                 let month = firstMonth + step * Int64(interval)
                 let (year, monthOfYear) = (Int(month / 12), Int(month % 12) + 1)
                 step += 1
-                let monthStart = Int64(RFC3339.daysSinceEpoch(year: year, month: monthOfYear, day: 1)) * 86_400
+                let monthStart = Int64(RFC3339.daysSinceEpoch(year: year, month: monthOfYear, day: 1)) * .secondsPerDay
                 guard monthStart <= last else { break }
                 guard first.day <= RFC3339.daysInMonth(year: year, month: monthOfYear) else { continue }
-                if !keep(index: index, start: monthStart + Int64(first.day - 1) * 86_400 + timeOfDay) { break }
+                if !keep(index: index, start: monthStart + Int64(first.day - 1) * .secondsPerDay + timeOfDay) { break }
                 index += 1
             }
         }
@@ -210,9 +211,9 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     public func smallestGapSeconds(first firstSeconds: Int64) -> Int64? {
         let reach: Int64 =
             switch frequency {
-            case .daily: 2 * Int64(interval) * 86_400 + 1
-            case .weekly: (3 * 7 * Int64(interval) + 7) * 86_400
-            case .monthly: (8 * 12 * Int64(interval) + 2) * 31 * 86_400
+            case .daily: 2 * Int64(interval) * .secondsPerDay + 1
+            case .weekly: (3 * 7 * Int64(interval) + 7) * .secondsPerDay
+            case .monthly: (8 * 12 * Int64(interval) + 2) * 31 * .secondsPerDay
             }
         let (before, overflow) = firstSeconds.addingReportingOverflow(reach)
         let starts = self.starts(first: firstSeconds, before: overflow ? .max : before)

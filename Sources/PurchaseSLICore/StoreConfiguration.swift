@@ -15,11 +15,11 @@ public struct StoreConfiguration: Sendable, Hashable {
     public var dayRetentionSeconds: Int64?
     /// Store notifications and the app's reports on transactions older than this (by when they happened,
     /// against the receiving clock) are dropped, in seconds.
-    public var storeRecordRetentionSeconds: Int64 = 90 * 86_400
+    public var storeRecordRetentionSeconds: Int64 = 90 * .secondsPerDay
     /// The app's reports older than this (by when they happened, against the receiving clock) are kept only
     /// when a stored notification names their transaction or account token within the span a charge
     /// reaches (``ClientReport/settleAfterMillis``); their grants stay for ``storeRecordRetentionSeconds``.
-    public var reportSettleSeconds: Int64 = ClientReport.settleAfterMillis / 1000
+    public var reportSettleSeconds: Int64 = ClientReport.settleAfterMillis / .millisPerSecond
     /// SQLite page cache per connection, in KiB.
     public var cacheSizeKiB: Int
     /// Whether each commit is fsynced before it returns (`synchronous = FULL`), so that it survives a
@@ -34,8 +34,8 @@ public struct StoreConfiguration: Sendable, Hashable {
 
     /// The defaults: cap 2000, dedup 8 days, minutes 35 days, hours 400 days, days forever.
     public static let `default` = StoreConfiguration(
-        cardinalityCap: 2000, dedupHorizonSeconds: 8 * 86_400, minuteRetentionSeconds: 35 * 86_400,
-        hourRetentionSeconds: 400 * 86_400, dayRetentionSeconds: nil, cacheSizeKiB: 64 * 1024)
+        cardinalityCap: 2000, dedupHorizonSeconds: 8 * .secondsPerDay, minuteRetentionSeconds: 35 * .secondsPerDay,
+        hourRetentionSeconds: 400 * .secondsPerDay, dayRetentionSeconds: nil, cacheSizeKiB: 64 * 1024)
 
     /// Creates a configuration.
     public init(

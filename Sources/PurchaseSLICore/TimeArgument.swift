@@ -14,9 +14,9 @@ public struct TimeArgument: Sendable, Hashable {
         if text == "now" {
             parsed = nowSeconds
         } else if let millis = RFC3339.parseMillis(text) {
-            parsed = millis.floorDividedBy(1000).quotient
+            parsed = millis.floorDividedBy(.millisPerSecond).quotient
         } else if text.utf8.count == 10, let millis = RFC3339.parseMillis(text + "T00:00:00Z") {
-            parsed = millis / 1000
+            parsed = millis / .millisPerSecond
         } else if text.hasPrefix("now-") || text.hasPrefix("-"), let step = TimeStep(parsing: String(text.drop { $0 != "-" }.dropFirst())),
             Self.supportedSeconds.contains(nowSeconds)
         {

@@ -11,7 +11,7 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
 
     /// The longest duration a user may give (100 years): every time and duration that arithmetic
     /// combines stays far from the limits of `Int64`.
-    public static let longestSeconds: Int64 = 36_500 * 86_400
+    public static let longestSeconds: Int64 = 36_500 * .secondsPerDay
 
     /// Parses `<count><unit>` with unit s, m, h, d or w; nil for anything else, a zero count, or more
     /// than ``longestSeconds``.
@@ -20,10 +20,10 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
         let unitSeconds: Int64
         switch unit {
         case "s": unitSeconds = 1
-        case "m": unitSeconds = 60
-        case "h": unitSeconds = 3600
-        case "d": unitSeconds = 86_400
-        case "w": unitSeconds = 604_800
+        case "m": unitSeconds = .secondsPerMinute
+        case "h": unitSeconds = .secondsPerHour
+        case "d": unitSeconds = .secondsPerDay
+        case "w": unitSeconds = .secondsPerWeek
         default: return nil
         }
         let (product, overflow) = count.multipliedReportingOverflow(by: unitSeconds)
@@ -33,7 +33,7 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
 
     /// The shortest spelling in days, hours, minutes or seconds: `5m` rather than `300s`, `28d`.
     public var description: String {
-        for (unit, size) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where seconds % size == 0 {
+        for (unit, size) in [("d", Int64.secondsPerDay), ("h", .secondsPerHour), ("m", .secondsPerMinute)] where seconds % size == 0 {
             return "\(seconds / size)\(unit)"
         }
         return "\(seconds)s"

@@ -61,7 +61,7 @@ public struct TimeZoneOffsets: Sendable, Hashable, CustomStringConvertible {
     /// when the clock jumps). O(changes).
     public func utcSeconds(ofLocal local: Int64) -> Int64 {
         // Offsets are within a day of UTC; only the offsets in force around `local` can map to it.
-        let candidates = Set([offsetSeconds(at: local - 2 * 86_400)] + changes(near: local).map(\.offsetSeconds))
+        let candidates = Set([offsetSeconds(at: local - 2 * .secondsPerDay)] + changes(near: local).map(\.offsetSeconds))
         let matching = candidates.map { local - $0 }.filter { offsetSeconds(at: $0) == local - $0 }
         if let earliest = matching.min() { return earliest }
         return changes(near: local).first { change in
@@ -71,15 +71,15 @@ public struct TimeZoneOffsets: Sendable, Hashable, CustomStringConvertible {
 
     /// The start (UTC) of the local calendar month `months` months after the one that holds `seconds`.
     public func startOfMonth(_ months: Int = 0, monthsAfter seconds: Int64) -> Int64 {
-        let date = RFC3339.civilDate(daysSinceEpoch: Int(localSeconds(seconds).floorDividedBy(86_400).quotient))
+        let date = RFC3339.civilDate(daysSinceEpoch: Int(localSeconds(seconds).floorDividedBy(.secondsPerDay).quotient))
         let index = Int64(date.year) * 12 + Int64(date.month - 1) + Int64(months)
         let (year, month) = index.floorDividedBy(12)
-        return utcSeconds(ofLocal: Int64(RFC3339.daysSinceEpoch(year: Int(year), month: Int(month) + 1, day: 1)) * 86_400)
+        return utcSeconds(ofLocal: Int64(RFC3339.daysSinceEpoch(year: Int(year), month: Int(month) + 1, day: 1)) * .secondsPerDay)
     }
 
     /// The changes within two days of `local`, read as a UTC time.
     private func changes(near local: Int64) -> ArraySlice<Change> {
-        let window = (local - 2 * 86_400)...(local + 2 * 86_400)
+        let window = (local - 2 * .secondsPerDay)...(local + 2 * .secondsPerDay)
         return changes.drop { $0.atSeconds < window.lowerBound }.prefix { window.contains($0.atSeconds) }
     }
 }

@@ -26,7 +26,7 @@ extension DashboardContext {
     /// A banner naming each maintenance window in progress at the page's time or starting within a day:
     /// what a person on call must know before reading a quiet page as a healthy one. Empty without any.
     func maintenanceBanner() -> HTML {
-        let bands = maintenance().bands(from: atSeconds, to: atSeconds + 86_400)
+        let bands = maintenance().bands(from: atSeconds, to: atSeconds + .secondsPerDay)
         guard !bands.isEmpty else { return "" }
         let items = bands.map { band -> HTML in
             let window = band.window

@@ -12,16 +12,16 @@ extension DashboardContext {
 
     /// Each app version reaching 1 % of its platform's events in `[from, to)` after a day below.
     private func versionMarkers(from: Int64, to: Int64) async throws -> [TimeSeriesChart.Marker] {
-        let start = (from - Int64(ReleaseMarkers.quietHours) * 3600).floorDividedBy(3600).quotient * 3600
+        let start = (from - Int64(ReleaseMarkers.quietHours) * .secondsPerHour).floorDividedBy(.secondsPerHour).quotient * .secondsPerHour
         let answer = try await store.series([
-            CountQuery(fromSeconds: start, toSeconds: to, step: TimeStep(seconds: 3600), groupBy: [.platform, .appVersion])
+            CountQuery(fromSeconds: start, toSeconds: to, step: TimeStep(seconds: .secondsPerHour), groupBy: [.platform, .appVersion])
         ])[0]
         var hours: [Int64: [ReleaseMarkers.PlatformVersion: Int64]] = [:]
         for (key, counts) in zip(answer.keys, answer.counts) {
             guard let version = key[1] else { continue }
             let pair = ReleaseMarkers.PlatformVersion(platform: key[0] ?? "", version: version)
             for (index, step) in counts.enumerated() where step.total > 0 {
-                hours[answer.startSeconds + Int64(index) * 3600, default: [:]][pair] = step.total
+                hours[answer.startSeconds + Int64(index) * .secondsPerHour, default: [:]][pair] = step.total
             }
         }
         return ReleaseMarkers.reaches(hours: hours, from: from, to: to).map { reach in
@@ -51,7 +51,7 @@ extension DashboardContext {
         var highest = 0
         var markers: [TimeSeriesChart.Marker] = []
         for hour in release.hours {
-            if let step = release.step(at: hour.startSeconds + 3600), step > highest {
+            if let step = release.step(at: hour.startSeconds + .secondsPerHour), step > highest {
                 highest = step
                 markers.append(
                     TimeSeriesChart.Marker(

@@ -68,7 +68,8 @@ public struct DashboardContext: Sendable {
     /// A step giving one to three hundred points over the range: 5 min up to a day, 15 min up to three
     /// days, an hour up to two weeks, else a day.
     public var defaultStepSeconds: Int64 {
-        rangeSeconds <= 86_400 ? 300 : rangeSeconds <= 3 * 86_400 ? 900 : rangeSeconds <= 14 * 86_400 ? 3600 : 86_400
+        rangeSeconds <= .secondsPerDay
+            ? 300 : rangeSeconds <= 3 * .secondsPerDay ? 900 : rangeSeconds <= 14 * .secondsPerDay ? .secondsPerHour : .secondsPerDay
     }
 
     /// The step-aligned start of the range for `step`, so that every step is whole.

@@ -115,7 +115,7 @@ extension DashboardDefinition {
                     throw PolicyError(
                         path: "\(path).overlay", reason: "a chart by \(by?.rawValue ?? "") has a line per value: overlay a chart without by")
                 }
-                if text == "previousWeek", let seconds = try step("step"), (7 * 86_400) % seconds != 0 {
+                if text == "previousWeek", let seconds = try step("step"), (7 * .secondsPerDay) % seconds != 0 {
                     throw PolicyError(path: "\(path).step", reason: "a step the week divides (5m, 1h, 1d…) lines the week before up with this one")
                 }
                 overlay = text == "previousWeek"
@@ -128,7 +128,7 @@ extension DashboardDefinition {
             return .table(title: try text("title"), by: try dimension("by", required: true)!, actionType: try action(), limit: try limit(12))
         case "topErrors":
             try known(["actionType", "window", "limit"])
-            return .topErrors(actionType: try action(), windowSeconds: try step("window") ?? 86_400, limit: try limit(10))
+            return .topErrors(actionType: try action(), windowSeconds: try step("window") ?? .secondsPerDay, limit: try limit(10))
         case "adoption":
             try known(["step"])
             return .adoption(stepSeconds: try step("step"))

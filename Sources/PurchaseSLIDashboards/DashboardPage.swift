@@ -21,7 +21,7 @@ public struct DashboardPage: Sendable {
     /// at 1-minute steps with the episodes named on the bands; on a phone the panel comes first.
     private func alertsPanel() async throws -> HTML {
         var recent = context
-        recent.rangeSeconds = 6 * 3600
+        recent.rangeSeconds = 6 * .secondsPerHour
         var charted = Set<String>()
         var charts: [HTML] = []
         for report in alerts.firing {
@@ -36,7 +36,7 @@ public struct DashboardPage: Sendable {
             guard let metric, charted.insert("\(action) \(metric)").inserted else { continue }
             await charts.append(
                 try recent.chartPanel(
-                    title: "\(action): the last 6 h", metric: metric, actionType: action, by: nil, stepSeconds: 60,
+                    title: "\(action): the last 6 h", metric: metric, actionType: action, by: nil, stepSeconds: .secondsPerMinute,
                     bands: alerts.bands(for: action, until: context.atSeconds)))
         }
         return "<section class=\"firing-first\"><h2>Alerts firing</h2>\(alerts.deliveryBanner(zone: context.zone))"

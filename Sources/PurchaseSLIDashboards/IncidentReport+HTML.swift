@@ -90,7 +90,7 @@ extension IncidentReport {
                 let notification = charge.notification
                 return "<tr><td class=\"text\">\(notification.transactionID ?? "(none)")</td><td class=\"text\">\(value(charge))</td>"
                     + "<td>\(amountText(charge))</td>"
-                    + "<td class=\"text\">\(charge.productID)</td><td>\(zone.timestamp((charge.eventMillis) / 1000))</td></tr>"
+                    + "<td class=\"text\">\(charge.productID)</td><td>\(zone.timestamp((charge.eventMillis) / .millisPerSecond))</td></tr>"
             }
             return "<div class=\"scroll\"><table><tr><th class=\"text\">transaction</th><th class=\"text\">\(last)</th><th>amount</th>"
                 + "<th class=\"text\">product</th><th>time</th></tr>\(HTML.joined(rows))</table></div>"

@@ -124,7 +124,7 @@ extension IncidentReport {
         let notification = charge.notification
         let last = grant ? grantText(charge) : escape(notification.type)
         return "| \(escape(notification.transactionID ?? "(none)")) | \(escape(charge.productID)) | "
-            + "\(zone.timestamp((charge.eventMillis) / 1000)) | \(amountText(charge)) | \(last) |"
+            + "\(zone.timestamp((charge.eventMillis) / .millisPerSecond)) | \(amountText(charge)) | \(last) |"
     }
 
     /// "3 refunds we caused (14.97 USD): 2 never granted, 1 granted late; 1 other refund (0.99 USD)."
@@ -149,8 +149,8 @@ extension IncidentReport {
     /// "2026-11-19T17:02:11Z (1 h 1 min later)", "refunded 2026-11-19T19:22:10Z, never granted", or "not granted".
     func grantText(_ charge: ChargeLedger.Charge) -> String {
         guard let granted = charge.grantedMillis else {
-            return charge.settlement.map { "\($0.kind.rawValue) \(zone.timestamp($0.millis / 1000)), never granted" } ?? "not granted"
+            return charge.settlement.map { "\($0.kind.rawValue) \(zone.timestamp($0.millis / .millisPerSecond)), never granted" } ?? "not granted"
         }
-        return "\(zone.timestamp((granted) / 1000)) (\(NumberText.duration((granted - charge.eventMillis) / 1000)) later)"
+        return "\(zone.timestamp((granted) / .millisPerSecond)) (\(NumberText.duration((granted - charge.eventMillis) / .millisPerSecond)) later)"
     }
 }

@@ -13,9 +13,10 @@ extension DashboardContext {
     func budgetPanel() async throws -> HTML {
         let judging = alerting()
         let cards = try await policy.objectives.asyncMap { objective -> HTML in
-            let earliest = objective.window.period(at: atSeconds - Int64(Self.burnDownDays) * 86_400).startSeconds
+            let earliest = objective.window.period(at: atSeconds - Int64(Self.burnDownDays) * .secondsPerDay).startSeconds
             let hourly = try await judging.objectiveSeries(
-                objective, fromSeconds: earliest - earliest.floorDividedBy(3600).remainder, toSeconds: atSeconds, stepSeconds: 3600)
+                objective, fromSeconds: earliest - earliest.floorDividedBy(.secondsPerHour).remainder, toSeconds: atSeconds,
+                stepSeconds: .secondsPerHour)
             let current = try await judging.objectiveCounts(
                 objective, fromSeconds: objective.window.period(at: atSeconds).startSeconds, toSeconds: atSeconds,
                 filters: [.actionType: [objective.actionType]])
@@ -47,7 +48,7 @@ extension DashboardContext {
         }
         return TimeSeriesChart(
             // Whole percents: an overspent budget reads −400 %, short enough for the axis.
-            startSeconds: start, stepSeconds: 86_400, series: series, yLabel: "error budget left (%)",
+            startSeconds: start, stepSeconds: .secondsPerDay, series: series, yLabel: "error budget left (%)",
             format: { String(format: "%.0f %%", $0 * 100).replacingOccurrences(of: "-", with: "−") },
             threshold: (0, "budget spent"), bands: maintenance, zone: zone
         ).html

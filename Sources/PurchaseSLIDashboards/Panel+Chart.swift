@@ -60,7 +60,7 @@ extension DashboardContext {
                 label: $0.label, values: $0.steps.map(value), colour: dimension == .appVersion ? colours[$0.label] ?? spareColour : nil)
         }
         if overlayPreviousWeek, dimension == nil {
-            let week = try await series(step: step, groupBy: [], filters: actionFilter(actionType), shiftedBy: 7 * 86_400)
+            let week = try await series(step: step, groupBy: [], filters: actionFilter(actionType), shiftedBy: 7 * .secondsPerDay)
             let steps = week.byKey.values.first ?? Array(repeating: OutcomeCounts(), count: data.steps)
             lines.append(
                 TimeSeriesChart.Series(label: "\(lines.first?.label ?? "") a week before", values: steps.map(value), colour: 0, isDashed: true))

@@ -10,10 +10,11 @@ extension DashboardContext {
     /// Its note on what notifications the day has is the panel's (`coverage`), not repeated.
     func grantTimesSection(coverage: StoreCoverage, limit: Int = 8) async throws -> HTML {
         guard let objective = policy.reconciliation.timeToGrant,
-            let times = try await alerting().grantTimes(from: atSeconds - 86_400, to: atSeconds)
+            let times = try await alerting().grantTimes(from: atSeconds - .secondsPerDay, to: atSeconds)
         else { return "" }
         let heading: HTML = "<h4>Time to grant, last 24 h (objective: \(objective.text))</h4>"
-        let rows = times.breakdown(from: (atSeconds - 86_400) * 1000, to: atSeconds * 1000, at: atSeconds * 1000)
+        let rows = times.breakdown(
+            from: (atSeconds - .secondsPerDay) * .millisPerSecond, to: atSeconds * .millisPerSecond, at: atSeconds * .millisPerSecond)
         guard !rows.isEmpty else {
             let none =
                 coverage.isEmpty ? "No store notifications for the last 24 h." : "No charge expecting a grant whose time to grant is known yet."
@@ -43,7 +44,7 @@ extension DashboardContext {
         let budgetCounts = try await counts(last: budgetSeconds)
         let coverage = try await judging.storeCoverage(from: atSeconds - budgetSeconds, to: atSeconds)
         let windows = Dictionary(uniqueKeysWithValues: try await Self.objectiveWindows.asyncMap { ($0.seconds, try await counts(last: $0.seconds)) })
-        let within = NumberText.elapsed(millis: objective.withinSeconds * 1000)
+        let within = NumberText.elapsed(millis: objective.withinSeconds * .millisPerSecond)
         let cards = budgetCounts.keys.sorted().map { store -> HTML in
             let labels = GrantTimes.labels(store: store)
             let severity = firing.filter { $0.kind == .timeToGrantBurn && $0.labels == labels }.map(\.severity).max()
@@ -55,7 +56,7 @@ extension DashboardContext {
             where !others.contains(where: { $0.kind == alert.kind }) {
                 others.append((alert.kind, alert.severity))
             }
-            let lastHour = windows[3600]?[store] ?? OutcomeCounts()
+            let lastHour = windows[.secondsPerHour]?[store] ?? OutcomeCounts()
             let failingNow = policy.missesObjectiveBeyondChance(lastHour, objective: target)
             let budgetLeft = target.budgetSpent(budgetCounts[store] ?? OutcomeCounts()).map { 1 - $0 }
             let quiet: HTML? =
@@ -115,7 +116,7 @@ enum GrantTimesTable {
             return "<tr><td class=\"text\">\(row.scopeText)</td>\(shareCell)<td>\(NumberText.count(Int64(summary.late)))</td>"
                 + "<td>\(summary.median?.text ?? "")</td><td>\(summary.p95?.text ?? "")</td><td>\(NumberText.count(Int64(summary.charges)))</td></tr>"
         }
-        let within = NumberText.elapsed(millis: objective.withinSeconds * 1000)
+        let within = NumberText.elapsed(millis: objective.withinSeconds * .millisPerSecond)
         return """
             <div class="scroll"><table><tr><th class="text">charges of</th><th>granted within \(within)</th><th>late or not granted</th>\
             <th>median</th><th>95th percentile</th><th>charges</th></tr>\

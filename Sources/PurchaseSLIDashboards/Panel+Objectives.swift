@@ -5,7 +5,9 @@ import PurchaseSLIRendering
 
 extension DashboardContext {
     /// Windows over which the objectives panel shows the success rate and the burn rate.
-    static let objectiveWindows: [(seconds: Int64, label: String)] = [(3600, "1 h"), (6 * 3600, "6 h"), (86_400, "24 h"), (7 * 86_400, "7 d")]
+    static let objectiveWindows: [(seconds: Int64, label: String)] = [
+        (.secondsPerHour, "1 h"), (6 * .secondsPerHour, "6 h"), (.secondsPerDay, "24 h"), (7 * .secondsPerDay, "7 d"),
+    ]
 
     /// One card per action with an objective: the success rate against the objective (the firing burn
     /// alert's short window and figure while it burns, else the last hour's), the 1 h / 6 h / 24 h / 7 d
@@ -51,10 +53,10 @@ extension DashboardContext {
                 others.append((alert.kind, alert.severity))
             }
             let isFresh = !freshness.isStale(action)
-            let lastHour = windows[3600]?[action] ?? OutcomeCounts()
+            let lastHour = windows[.secondsPerHour]?[action] ?? OutcomeCounts()
             // Inside a maintenance window the figures leave out what happens now: never shown as OK.
-            let inMaintenance = !maintenance.excludedRanges(of: action, from: atSeconds - 60, to: atSeconds).isEmpty
-            let hourTouched = !maintenance.excludedRanges(of: action, from: atSeconds - 3600, to: atSeconds).isEmpty
+            let inMaintenance = !maintenance.excludedRanges(of: action, from: atSeconds - .secondsPerMinute, to: atSeconds).isEmpty
+            let hourTouched = !maintenance.excludedRanges(of: action, from: atSeconds - .secondsPerHour, to: atSeconds).isEmpty
             // Failing now beyond chance reads as such even when no rule fires (yet, or on thin traffic).
             let failingNow = isFresh && policy.missesObjectiveBeyondChance(lastHour, objective: objective)
             let budgetCounts = windows[atSeconds - objective.window.period(at: atSeconds).startSeconds]?[action] ?? OutcomeCounts()

@@ -9,27 +9,27 @@ extension DashboardContext {
     /// ungranted now, oldest first, with their age and what the app last reported, how long charges took
     /// to be granted (``grantTimesSection(coverage:limit:)``), what the day's notifications cover when not all of it, and the grants no charge paid for (``grantsPanel(limit:)``).
     func reconciliationPanel(limit: Int = 20) async throws -> HTML {
-        let day: Int64 = 86_400
+        let day: Int64 = .secondsPerDay
         let step: Int64 = 900
         let heading: HTML = "<h3>Store charges and grants, last 24 h</h3>"
         let rule = policy.reconciliation
         let start = (atSeconds - day).floorDividedBy(step).quotient * step
         let ledger = try await store.ledger(
-            kinds: [.charge], fromMillis: (start - rule.ticketLookbackSeconds) * 1000, toMillis: atSeconds * 1000,
-            receivedBy: atSeconds * 1000, rule: rule)
+            kinds: [.charge], fromMillis: (start - rule.ticketLookbackSeconds) * .millisPerSecond, toMillis: atSeconds * .millisPerSecond,
+            receivedBy: atSeconds * .millisPerSecond, rule: rule)
         let grants = try await grantsPanel(limit: limit, storeNotifies: !ledger.charges.isEmpty)
         guard !ledger.charges.isEmpty else {
             return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see "
                 + "docs/store-notifications.md to send the App Store's and Google Play's notifications to serve.</p>\(grants)</section>"
         }
         let coverage = try await alerting().storeCoverage(from: atSeconds - day, to: atSeconds)
-        let now = atSeconds * 1000
-        let grace = rule.graceSeconds * 1000
+        let now = atSeconds * .millisPerSecond
+        let grace = rule.graceSeconds * .millisPerSecond
         let steps = Int((atSeconds - start + step - 1) / step)
         var charged = [Double?](repeating: 0, count: steps)
         var missing = [Double?](repeating: 0, count: steps)
-        for charge in ledger.expectedCharges where charge.eventMillis >= start * 1000 {
-            let index = Int((charge.eventMillis / 1000 - start) / step)
+        for charge in ledger.expectedCharges where charge.eventMillis >= start * .millisPerSecond {
+            let index = Int((charge.eventMillis / .millisPerSecond - start) / step)
             guard index < steps else { continue }
             charged[index]! += 1
             // Not granted within the grace time (or, for the last quarter hour, not yet).
@@ -43,7 +43,7 @@ extension DashboardContext {
             ],
             yLabel: "charges per 15 min", format: { NumberText.count(Int64($0.rounded())) }, zone: zone)
         let ungranted = ledger.overdueCharges.filter {
-            $0.eventMillis >= now - rule.ticketLookbackSeconds * 1000 && rule.isOwed($0, atMillis: now)
+            $0.eventMillis >= now - rule.ticketLookbackSeconds * .millisPerSecond && rule.isOwed($0, atMillis: now)
         }
         var amounts: [String: Double] = [:]
         for charge in ungranted {
@@ -54,12 +54,12 @@ extension DashboardContext {
             let notification = charge.notification
             let report =
                 charge.report.map { report -> String in
-                    let offset = (report.lastMillis - charge.eventMillis) / 1000
+                    let offset = (report.lastMillis - charge.eventMillis) / .millisPerSecond
                     return "\(report.lastResult.rawValue) \(NumberText.seconds(abs(offset))) \(offset < 0 ? "before" : "after")"
                         + (report.lastErrorDescription.map { " (\(String($0.prefix(60))))" } ?? "")
                 } ?? "nothing"
             return
-                "<tr><td>\(zone.timestamp(charge.eventMillis / 1000))</td><td>\(NumberText.duration((now - charge.eventMillis) / 1000))</td>"
+                "<tr><td>\(zone.timestamp(charge.eventMillis / .millisPerSecond))</td><td>\(NumberText.duration((now - charge.eventMillis) / .millisPerSecond))</td>"
                 + "<td class=\"text\">\(notification.store.displayName)</td><td class=\"text\">\(charge.productID)</td>"
                 + "<td class=\"text\">\(notification.transactionID ?? "")</td>"
                 + "<td>\(notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "")</td>"
@@ -98,8 +98,8 @@ extension DashboardContext {
         let rows = unpaid.reversed().prefix(limit).map { row -> HTML in
             let record = row.grant.record
             let problem =
-                row.repeatOf.map { "granted again (first \(zone.timestamp($0.millis / 1000)))" } ?? "no store charge names it"
-            return "<tr><td>\(zone.timestamp(record.millis / 1000))</td><td class=\"text\">\(row.grant.store?.displayName ?? "")</td>"
+                row.repeatOf.map { "granted again (first \(zone.timestamp($0.millis / .millisPerSecond)))" } ?? "no store charge names it"
+            return "<tr><td>\(zone.timestamp(record.millis / .millisPerSecond))</td><td class=\"text\">\(row.grant.store?.displayName ?? "")</td>"
                 + "<td class=\"text\">\(record.productID)</td><td class=\"text\">\(record.transactionID)</td>"
                 + "<td class=\"text\">\(record.actionType.rawValue)</td><td class=\"text\">\(record.appVersion ?? "")</td>"
                 + "<td>\(row.worth.map { NumberText.money($0.amount, currency: $0.currency) } ?? "")</td><td class=\"text\">\(problem)</td></tr>"

@@ -29,7 +29,7 @@ extension DashboardContext {
 
     /// What `serve` did to the stores' releases over the 7 days before the page's time, as a banner.
     func rolloutActionsBanner() -> HTML {
-        RolloutOutput.actionsBanner(rolloutActions(from: atSeconds - 7 * 86_400), zone: zone)
+        RolloutOutput.actionsBanner(rolloutActions(from: atSeconds - 7 * .secondsPerDay), zone: zone)
     }
 
     /// The `rollout` verdict for the candidate (default: the newest version in the range) against the
@@ -50,7 +50,7 @@ extension DashboardContext {
             report.app = app
             report.actions = report.own(records.rolloutActions)
             report.incidents = try await IncidentBook(context: alerting()).records(
-                naming: candidate, from: report.fromSeconds, to: atSeconds + 60)
+                naming: candidate, from: report.fromSeconds, to: atSeconds + .secondsPerMinute)
         } catch let failure as RolloutQuery.Failure {
             return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"
         }
@@ -67,9 +67,9 @@ extension DashboardContext {
     /// its 95 % interval shaded: a point of a handful of events shows as the wide guess it is.
     private func successChart(_ inputs: RolloutInputs, action: String, colours: [String: Int], pauses: [TimeSeriesChart.Marker]) -> HTML {
         let hours = inputs.hourly[SeriesLabels(actionType: action)] ?? []
-        let first = inputs.fromSeconds - inputs.fromSeconds.floorDividedBy(3600).remainder
-        let span = max(3600, inputs.toSeconds - first)
-        let step = max(1, (span / 48 + 3599) / 3600) * 3600
+        let first = inputs.fromSeconds - inputs.fromSeconds.floorDividedBy(.secondsPerHour).remainder
+        let span = max(.secondsPerHour, inputs.toSeconds - first)
+        let step = max(1, (span / 48 + 3599) / .secondsPerHour) * .secondsPerHour
         let steps = Int((span + step - 1) / step)
         var sums = [(candidate: OutcomeCounts, baseline: OutcomeCounts)](repeating: (OutcomeCounts(), OutcomeCounts()), count: steps)
         for hour in hours {

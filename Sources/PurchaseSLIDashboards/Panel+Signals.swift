@@ -16,7 +16,7 @@ extension DashboardContext {
             let now = try await counts(last: spikes.windowSeconds, before: end)
             var baseline: [String: OutcomeCounts] = [:]
             for day in 1...spikes.baselineDays {
-                for row in try await counts(last: spikes.windowSeconds, before: end - Int64(day) * 86_400) {
+                for row in try await counts(last: spikes.windowSeconds, before: end - Int64(day) * .secondsPerDay) {
                     baseline[row.key[0] ?? "", default: OutcomeCounts()] += row.counts
                 }
             }

@@ -11,7 +11,7 @@ extension WeeklyReport.GrantTimesWeek {
             let summary = row.summary
             let before = previous[row.store].flatMap(\.onTimeShare).map { "; \(previousWeek): \(NumberText.percent($0))" } ?? ""
             return "\(row.store.displayName): \(NumberText.percent(summary.onTimeShare)) of \(NumberText.count(Int64(summary.charges))) charges "
-                + "granted within \(NumberText.elapsed(millis: objective.withinSeconds * 1000)) (objective "
+                + "granted within \(NumberText.elapsed(millis: objective.withinSeconds * .millisPerSecond)) (objective "
                 + "\(NumberText.percent(objective.objective.target))\(before)), median \(summary.median?.text ?? "n/a"), "
                 + "95th percentile \(summary.p95?.text ?? "n/a"), \(NumberText.count(Int64(summary.late))) late or not granted."
         }
@@ -49,7 +49,7 @@ extension WeeklyReport {
         // The sentences hold the tool's own words and numbers only (no event value).
         lines += grantTimes.storeSentences(previousWeek: week.previous.description).flatMap { [$0, ""] }
         lines += [
-            "| charges of | granted within \(NumberText.elapsed(millis: grantTimes.objective.withinSeconds * 1000)) | late or not granted | "
+            "| charges of | granted within \(NumberText.elapsed(millis: grantTimes.objective.withinSeconds * .millisPerSecond)) | late or not granted | "
                 + "median | 95th percentile | charges |",
             "|---|---:|---:|---:|---:|---:|",
         ]

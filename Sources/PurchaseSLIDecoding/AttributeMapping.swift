@@ -49,7 +49,7 @@ enum AttributeMapping {
             throw EventValidationError(
                 field: "timestamp", reason: "expected epoch seconds or milliseconds (or RFC 3339 text), got \(JSONText.number(number))")
         }
-        return Int64((number < 1e11 ? number * 1000 : number).rounded())
+        return Int64((number < 1e11 ? number * .millisPerSecond : number).rounded())
     }
 
     /// The eventID of a record that names none: `purchase-sli:sha256:` (a prefix no sender's id may take)

@@ -22,7 +22,7 @@ public struct RetriedRecordWindow: Sendable {
     }
 
     /// Fifteen minutes: longer than the OpenTelemetry Collector's and New Relic's agents' retries.
-    public static let defaultWindowMillis: Int64 = 15 * 60 * 1000
+    public static let defaultWindowMillis: Int64 = 15 * .millisPerMinute
 
     /// Creates an empty memory.
     public init(windowMillis: Int64 = defaultWindowMillis, capacity: Int = 200_000) {

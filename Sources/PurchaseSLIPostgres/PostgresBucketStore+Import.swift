@@ -68,7 +68,7 @@ extension PostgresBucketStore {
         let logger = logger
         let (counted, errorCounts) = (counts, errors)
         // A large store takes minutes to copy: the transaction may take an hour.
-        return try await transaction(timeout: .seconds(3600)) { connection in
+        return try await transaction(timeout: .seconds(.secondsPerHour)) { connection in
             var summary = ImportSummary()
             for try await _ in try await connection.query(
                 "SELECT 1 FROM imported_store WHERE fingerprint = \(fingerprint)", logger: logger

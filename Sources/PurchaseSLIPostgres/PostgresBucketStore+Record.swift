@@ -10,7 +10,7 @@ extension PostgresBucketStore {
         let order = DedupOrder(batches)
         let configuration = configuration
         let logger = logger
-        let receivedAtSeconds = receivedAtMillis.floorDividedBy(1000).quotient
+        let receivedAtSeconds = receivedAtMillis.floorDividedBy(.millisPerSecond).quotient
         let known = writer.withLock { $0 }
         let (outcome, additions) = try await transaction { connection in
             var write = RecordWrite(batches: batches, order: order, configuration: configuration, known: known, logger: logger)
@@ -116,7 +116,7 @@ struct RecordWrite {
         try await recordPrices(on: connection)
         try await recordReports(on: connection, receivedAtSeconds: receivedAtSeconds)
         try await Self.addClientDrops(
-            [(receivedAtSeconds.floorDividedBy(60).quotient, Int64(PreparedEvents.clientDroppedEvents(batches, isNew: isNew)))],
+            [(receivedAtSeconds.floorDividedBy(.secondsPerMinute).quotient, Int64(PreparedEvents.clientDroppedEvents(batches, isNew: isNew)))],
             on: connection, logger: logger)
         try await Self.addLateArrivals(
             late.map { LateArrivalCount(hour: $0.key.time, series: $0.key.series, events: $0.value) },
@@ -167,7 +167,7 @@ struct RecordWrite {
         outcome.duplicates = outcome.duplicateIndexes.count
         for (batchIndex, batch) in batches.enumerated() {
             for index in batch.events.indices where isNew[batchIndex][index] {
-                newEvents.append((batchIndex, index, Int32(batch.seconds[index].floorDividedBy(86_400).quotient)))
+                newEvents.append((batchIndex, index, Int32(batch.seconds[index].floorDividedBy(.secondsPerDay).quotient)))
             }
         }
     }

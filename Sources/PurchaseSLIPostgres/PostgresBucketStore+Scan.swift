@@ -131,7 +131,7 @@ extension PostgresBucketStore {
     /// The segments cut into stretches of at most a day of minutes or hours, or 31 days.
     static func chunks(of segments: [BucketSegment]) -> [BucketSegment] {
         segments.flatMap { segment in
-            let width: Int64 = segment.resolution == .day ? 31 * 86_400 : 86_400
+            let width: Int64 = segment.resolution == .day ? 31 * .secondsPerDay : .secondsPerDay
             return stride(from: segment.fromSeconds, to: segment.toSeconds, by: Int(width)).map {
                 BucketSegment(segment.resolution, from: $0, to: min(segment.toSeconds, $0 + width))
             }
@@ -170,7 +170,7 @@ extension PostgresBucketStore {
     /// Drops what is past its retention and the dedup horizon, as the SQLite store does.
     @discardableResult
     public func prune(nowMillis: Int64) async throws -> DedupMemory {
-        let nowSeconds = nowMillis.floorDividedBy(1000).quotient
+        let nowSeconds = nowMillis.floorDividedBy(.millisPerSecond).quotient
         let configuration = configuration
         let logger = logger
         let (memory, expired) = try await transaction { connection in
@@ -204,13 +204,13 @@ extension PostgresBucketStore {
                 try await connection.run("DELETE FROM admitted_value WHERE day = ANY(\(expired))", logger: logger)
                 try await connection.run("DELETE FROM admitted_series WHERE day = ANY(\(expired))", logger: logger)
             }
-            let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
+            let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * .millisPerSecond
             try await connection.settleClientReports(receivedBefore: nowSeconds - configuration.reportSettleSeconds, logger: logger)
             try await connection.run("DELETE FROM store_notification WHERE event_millis < \(before)", logger: logger)
             try await connection.run(
-                "DELETE FROM client_report_minute WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
-            try await connection.run("DELETE FROM client_drop WHERE minute < \(before.floorDividedBy(60_000).quotient)", logger: logger)
-            try await connection.run("DELETE FROM late_arrival WHERE hour < \(before.floorDividedBy(1000).quotient)", logger: logger)
+                "DELETE FROM client_report_minute WHERE minute < \(before.floorDividedBy(.millisPerMinute).quotient)", logger: logger)
+            try await connection.run("DELETE FROM client_drop WHERE minute < \(before.floorDividedBy(.millisPerMinute).quotient)", logger: logger)
+            try await connection.run("DELETE FROM late_arrival WHERE hour < \(before.floorDividedBy(.millisPerSecond).quotient)", logger: logger)
             var memory = DedupMemory(seconds: 0, eventIDs: 0)
             for try await (seconds, eventIDs) in try await connection.query(
                 "SELECT count(DISTINCT second), count(*) FROM seen_event", logger: logger

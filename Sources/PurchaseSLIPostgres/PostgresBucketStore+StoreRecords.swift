@@ -119,8 +119,8 @@ extension PostgresBucketStore {
             var blobs: [(Int64, ByteBuffer)] = []
             for try await row in try await connection.query(
                 """
-                SELECT minute, reports FROM client_report_minute WHERE minute >= \(fromMillis.floorDividedBy(60_000).quotient)
-                    AND minute < \(toMillis.floorDividedBy(60_000).quotient + 1) ORDER BY minute, part
+                SELECT minute, reports FROM client_report_minute WHERE minute >= \(fromMillis.floorDividedBy(.millisPerMinute).quotient)
+                    AND minute < \(toMillis.floorDividedBy(.millisPerMinute).quotient + 1) ORDER BY minute, part
                 """, logger: logger
             ).decode((Int64, ByteBuffer).self) { blobs.append(row) }
             return blobs
@@ -156,8 +156,8 @@ extension PostgresBucketStore {
             var blobs: [(Int64, ByteBuffer)] = []
             for try await row in try await connection.query(
                 """
-                SELECT minute, grants FROM client_report_minute WHERE minute >= \(fromMillis.floorDividedBy(60_000).quotient)
-                    AND minute < \(toMillis.floorDividedBy(60_000).quotient + 1) AND grants IS NOT NULL ORDER BY minute, part
+                SELECT minute, grants FROM client_report_minute WHERE minute >= \(fromMillis.floorDividedBy(.millisPerMinute).quotient)
+                    AND minute < \(toMillis.floorDividedBy(.millisPerMinute).quotient + 1) AND grants IS NOT NULL ORDER BY minute, part
                 """, logger: logger
             ).decode((Int64, ByteBuffer).self) { blobs.append(row) }
             return blobs

@@ -22,7 +22,7 @@ extension PostgresConnection {
         }
         guard var start = from, start < before else { return }
         while start < before {
-            let end = min(before, start + 86_400)
+            let end = min(before, start + .secondsPerDay)
             try await settleClientReports(received: start..<end, logger: logger)
             start = end
         }

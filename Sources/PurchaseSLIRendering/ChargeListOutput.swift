@@ -44,12 +44,12 @@ public enum ChargeListOutput {
             let notification = row.charge.notification
             let granted =
                 row.charge.grantedMillis.map {
-                    zone.timestamp($0 / 1000) + " (after \(NumberText.elapsed(millis: $0 - row.charge.eventMillis)))"
+                    zone.timestamp($0 / .millisPerSecond) + " (after \(NumberText.elapsed(millis: $0 - row.charge.eventMillis)))"
                 }
-                ?? row.settlement.map { "\($0.kind.rawValue) \(zone.timestamp($0.millis / 1000)), never granted" }
+                ?? row.settlement.map { "\($0.kind.rawValue) \(zone.timestamp($0.millis / .millisPerSecond)), never granted" }
                 ?? (row.isOwed ? "NOT GRANTED" : row.expectsGrant ? "not yet" : row.refundCause != nil ? "never" : "not expected")
             return [
-                zone.timestamp(notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
+                zone.timestamp(notification.eventMillis / .millisPerSecond), notification.store.rawValue, row.charge.productID,
                 notification.transactionID ?? "", notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "",
                 notification.type, granted, report(row.charge.report, zone: zone),
             ] + (causes ? [row.refundCause?.rawValue ?? ""] : [])
@@ -83,7 +83,7 @@ public enum ChargeListOutput {
     public static func csv(_ rows: [Row]) -> String {
         let lines = rows.map { row -> String in
             let notification = row.charge.notification
-            let timeToGrant = row.charge.grantedMillis.map { JSONText.number(Double(max(0, $0 - row.charge.eventMillis)) / 1000) }
+            let timeToGrant = row.charge.grantedMillis.map { JSONText.number(Double(max(0, $0 - row.charge.eventMillis)) / .millisPerSecond) }
             let cells: [String] = [
                 notification.store.rawValue, notification.transactionID ?? "", row.charge.productID, notification.appAccountToken ?? "",
                 notification.price.map(JSONText.number) ?? "", notification.currency ?? "", RFC3339.format(millis: notification.eventMillis),
@@ -103,7 +103,7 @@ public enum ChargeListOutput {
         guard let report else { return "nothing" }
         let status = report.lastStatusCode.map { " (HTTP \($0))" } ?? ""
         let error = report.lastErrorDescription.map { " \"\(String($0.prefix(60)))\"" } ?? ""
-        return "\(report.lastResult.rawValue)\(status)\(error) at \(zone.timestamp(report.lastMillis / 1000))"
+        return "\(report.lastResult.rawValue)\(status)\(error) at \(zone.timestamp(report.lastMillis / .millisPerSecond))"
     }
 }
 
@@ -164,7 +164,7 @@ public struct ChargeJSON: Encodable, Sendable {
         currency = JSONOmittedIfAbsent(priced?.1)
         appAccountToken = JSONOmittedIfAbsent(notification.appAccountToken)
         grantedAt = JSONOmittedIfAbsent(row.charge.grantedMillis.map { JSONTime(millis: $0) })
-        timeToGrantSeconds = JSONOmittedIfAbsent(row.charge.grantedMillis.map { Double(max(0, $0 - row.charge.eventMillis)) / 1000 })
+        timeToGrantSeconds = JSONOmittedIfAbsent(row.charge.grantedMillis.map { Double(max(0, $0 - row.charge.eventMillis)) / .millisPerSecond })
         settlement = JSONOmittedIfAbsent(
             row.settlement.map { Settlement(kind: $0.kind.rawValue, at: JSONTime(millis: $0.millis), detail: $0.detail) })
         cause = JSONOmittedIfAbsent(row.refundCause?.rawValue)

@@ -23,10 +23,10 @@ public enum ConsumptionOutput {
     /// Why the answer is what it is: "granted 2026-11-19T16:02:33Z", "the app last reported failure (HTTP
     /// 503) at …", "the app last reported cancel at …", "nothing reported".
     public static func reason(_ answer: ConsumptionAnswer, zone: TimeZoneOffsets = .utc) -> String {
-        if let granted = answer.grantedMillis { return "granted \(zone.timestamp(granted / 1000))" }
+        if let granted = answer.grantedMillis { return "granted \(zone.timestamp(granted / .millisPerSecond))" }
         guard let report = answer.report else { return "no grant; the app reported nothing" }
         let status = report.lastStatusCode.map { " (HTTP \($0))" } ?? ""
-        return "no grant; the app last reported \(report.lastResult.rawValue)\(status) at \(zone.timestamp(report.lastMillis / 1000))"
+        return "no grant; the app last reported \(report.lastResult.rawValue)\(status) at \(zone.timestamp(report.lastMillis / .millisPerSecond))"
     }
 
     /// A table, then a count line.
@@ -34,9 +34,9 @@ public enum ConsumptionOutput {
         guard !rows.isEmpty else { return "no consumption request matches\n" }
         let lines = rows.map { row -> [String] in
             let answer = row.answer
-            let due = answer.answerByMillis <= now ? "OVERDUE" : zone.timestamp(answer.answerByMillis / 1000)
+            let due = answer.answerByMillis <= now ? "OVERDUE" : zone.timestamp(answer.answerByMillis / .millisPerSecond)
             return [
-                zone.timestamp(answer.request.receivedMillis / 1000), answer.transactionID, answer.productID,
+                zone.timestamp(answer.request.receivedMillis / .millisPerSecond), answer.transactionID, answer.productID,
                 answer.deliveryStatus.rawValue, reason(answer, zone: zone), due, row.outcome,
             ]
         }

@@ -31,7 +31,7 @@ public enum FreshnessText {
         guard let newest = freshness.newestEvent(of: action), let age = freshness.age(of: action) else {
             return "no \(what) before \(zone.timestamp(freshness.atSeconds))"
         }
-        return "last \(what) \(age < 60 ? "under a minute" : NumberText.duration(age)) ago (\(zone.timestamp(newest)))"
+        return "last \(what) \(age < .secondsPerMinute ? "under a minute" : NumberText.duration(age)) ago (\(zone.timestamp(newest)))"
     }
 
     /// The status word of `action` when no alert fires for it: OK, STALE or NO DATA.

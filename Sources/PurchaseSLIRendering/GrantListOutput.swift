@@ -17,9 +17,9 @@ public enum GrantListOutput {
         let lines = rows.map { row -> [String] in
             let record = row.grant.record
             return [
-                zone.timestamp(record.millis / 1000), row.grant.store?.rawValue ?? "?", record.productID, record.transactionID,
+                zone.timestamp(record.millis / .millisPerSecond), row.grant.store?.rawValue ?? "?", record.productID, record.transactionID,
                 record.actionType.rawValue, record.appVersion ?? "", row.worth.map { NumberText.money($0.amount, currency: $0.currency) } ?? "",
-                row.grant.charge.map { zone.timestamp($0.notification.eventMillis / 1000) } ?? "not notified", problem(row, zone: zone),
+                row.grant.charge.map { zone.timestamp($0.notification.eventMillis / .millisPerSecond) } ?? "not notified", problem(row, zone: zone),
             ]
         }
         let repeats = rows.filter { $0.repeatOf != nil }.count
@@ -32,7 +32,7 @@ public enum GrantListOutput {
     private static func problem(_ row: GrantListRow, zone: TimeZoneOffsets) -> String {
         if let first = row.repeatOf {
             let product = first.productID == row.grant.record.productID ? "" : " as \(first.productID)"
-            return "granted again (first \(zone.timestamp(first.millis / 1000))\(product), event \(first.eventID))"
+            return "granted again (first \(zone.timestamp(first.millis / .millisPerSecond))\(product), event \(first.eventID))"
         }
         return row.isWithoutCharge ? "without a charge" : ""
     }

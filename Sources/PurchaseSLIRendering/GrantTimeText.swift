@@ -19,6 +19,6 @@ extension GrantTimes.Row {
 extension SLOPolicy.TimeToGrantObjective {
     /// "99 % of charges granted within 60 s".
     public var text: String {
-        "\(NumberText.percent(objective.target)) of charges granted within \(NumberText.elapsed(millis: withinSeconds * 1000))"
+        "\(NumberText.percent(objective.target)) of charges granted within \(NumberText.elapsed(millis: withinSeconds * .millisPerSecond))"
     }
 }

@@ -35,12 +35,12 @@ public enum IncidentListOutput {
     /// What `incidents acknowledge` prints: who took the incident on, when and saying what, then its row.
     public static func acknowledged(_ record: IncidentRecord, zone: TimeZoneOffsets = .utc) -> String {
         guard let acknowledgement = record.acknowledgement else {
-            return text([record], from: record.startsAt, to: record.startsAt + 60, statuses: nil, zone: zone)
+            return text([record], from: record.startsAt, to: record.startsAt + .secondsPerMinute, statuses: nil, zone: zone)
         }
         let note = acknowledgement.note.isEmpty ? "" : ": \"\(TerminalText.sanitized(acknowledgement.note))\""
         return
             "\(record.id) acknowledged by \(TerminalText.sanitized(acknowledgement.owner)) at \(zone.timestamp(acknowledgement.atSeconds))\(note)\n"
-            + text([record], from: record.startsAt, to: record.startsAt + 60, statuses: nil, zone: zone)
+            + text([record], from: record.startsAt, to: record.startsAt + .secondsPerMinute, statuses: nil, zone: zone)
     }
 
     /// The columns of ``csv(_:)``: the table's, flat (times RFC 3339 UTC, amounts per currency as

@@ -27,7 +27,7 @@ public enum MakeWholeOutput {
             let notification = row.charge.notification
             let outcome: String
             if let delivery = row.delivery {
-                let when = zone.timestamp(delivery.lastAttemptMillis / 1000)
+                let when = zone.timestamp(delivery.lastAttemptMillis / .millisPerSecond)
                 let status = delivery.status == 0 ? "no answer" : "HTTP \(delivery.status)"
                 outcome =
                     (row.postedNow ? "" : "earlier: ") + "\(delivery.outcome.rawValue) (\(status), \(delivery.attempts) attempt"
@@ -37,7 +37,7 @@ public enum MakeWholeOutput {
                 outcome = dryRun ? "would post" : "not posted"
             }
             return [
-                zone.timestamp(notification.eventMillis / 1000), notification.store.rawValue, row.charge.productID,
+                zone.timestamp(notification.eventMillis / .millisPerSecond), notification.store.rawValue, row.charge.productID,
                 notification.transactionID ?? "", notification.price.map { NumberText.money($0, currency: notification.currency ?? "") } ?? "",
                 outcome,
             ]

@@ -50,17 +50,20 @@ public enum NumberText {
 
     /// A short duration to the second under a minute: "43 s", else as ``duration(_:)``.
     public static func seconds(_ seconds: Int64) -> String {
-        seconds < 60 ? "\(max(0, seconds)) s" : duration(seconds)
+        seconds < .secondsPerMinute ? "\(max(0, seconds)) s" : duration(seconds)
     }
 
     /// A time from milliseconds, as precise as a person reads it: "0.9 s" under 10 s, "43 s" under a minute,
     /// "4 min 12 s" under an hour, else as ``duration(_:)``.
     public static func elapsed(millis: Int64) -> String {
         let millis = max(0, millis)
-        if millis < 10_000 { return String(format: "%.1f s", Double(millis) / 1000) }
-        let seconds = millis / 1000
-        if seconds < 60 { return "\(seconds) s" }
-        if seconds < 3600 { return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s" }
+        if millis < 10_000 { return String(format: "%.1f s", Double(millis) / .millisPerSecond) }
+        let seconds = millis / .millisPerSecond
+        if seconds < .secondsPerMinute { return "\(seconds) s" }
+        if seconds < .secondsPerHour {
+            return seconds % .secondsPerMinute == 0
+                ? "\(seconds / .secondsPerMinute) min" : "\(seconds / .secondsPerMinute) min \(seconds % .secondsPerMinute) s"
+        }
         return duration(seconds)
     }
 

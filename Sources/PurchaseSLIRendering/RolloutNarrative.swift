@@ -346,7 +346,7 @@ struct RolloutNarrative {
                 + "\(candidate)"
             if let more, more > 0 {
                 text += "; about \(NumberText.count(more)) more"
-                if let expectedBy, expectedBy - report.toSeconds <= 30 * 86_400 {
+                if let expectedBy, expectedBy - report.toSeconds <= 30 * .secondsPerDay {
                     text += " expected by \(zone.timestamp(expectedBy)) at the current rate"
                     if let everyone = report.position?.reachesEveryoneSeconds, expectedBy > everyone {
                         text += ", after the release reaches everyone (\(zone.timestamp(everyone)))"

@@ -29,7 +29,7 @@ public enum StoreCoverageText {
 
     /// "2026-11-18 to 2026-11-19" for whole local days, else "2026-11-18 16:00 to 2026-11-19 03:00".
     static func stretch(_ span: Range<Int64>, zone: TimeZoneOffsets) -> String {
-        let wholeDays = zone.localSeconds(span.lowerBound) % 86_400 == 0 && zone.localSeconds(span.upperBound) % 86_400 == 0
+        let wholeDays = zone.localSeconds(span.lowerBound) % .secondsPerDay == 0 && zone.localSeconds(span.upperBound) % .secondsPerDay == 0
         guard wholeDays else { return "\(zone.minute(span.lowerBound)) to \(zone.minute(span.upperBound))" }
         let (first, last) = (zone.date(span.lowerBound), zone.date(span.upperBound - 1))
         return first == last ? first : "\(first) to \(last)"
@@ -43,9 +43,9 @@ public enum StoreCoverageText {
     /// "2 days of data", "1.5 days of data", "18 h of data", "no data".
     public static func dataAmount(_ basis: BudgetBasis) -> String {
         let seconds = basis.dataSeconds
-        guard seconds >= 3600 else { return seconds > 0 ? "under an hour of data" : "no data" }
-        guard seconds >= 86_400 else { return "\(seconds / 3600) h of data" }
-        let days = (Double(seconds) / 86_400 * 10).rounded() / 10
+        guard seconds >= .secondsPerHour else { return seconds > 0 ? "under an hour of data" : "no data" }
+        guard seconds >= .secondsPerDay else { return "\(seconds / .secondsPerHour) h of data" }
+        let days = (Double(seconds) / .secondsPerDay * 10).rounded() / 10
         let text = days == days.rounded() ? String(Int(days)) : String(format: "%.1f", days)
         return "\(text) day\(days == 1 ? "" : "s") of data"
     }

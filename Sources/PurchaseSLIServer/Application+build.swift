@@ -50,7 +50,7 @@ public func buildApplication(
             RetentionPruner(
                 store: store, intervalSeconds: configuration.pruneEverySeconds, metrics: metrics, logger: logger, nowMillis: wallClockMillis,
                 leadership: leadership),
-            MemoryTrimmer(intervalSeconds: 60, logger: logger),
+            MemoryTrimmer(intervalSeconds: .secondsPerMinute, logger: logger),
         ]
             + alertNotifier(
                 configuration: configuration, store: store, databasePath: databasePath, leadership: leadership, outbound: outbound,
@@ -194,7 +194,8 @@ private func links(_ configuration: ServerConfiguration, _ databasePath: String?
     PageLinks(baseURL: configuration.baseURL, databasePath: databasePath)
 }
 
-/// Milliseconds since the epoch on the wall clock (the server is a shell; analysis never reads it).
+/// Milliseconds since the epoch on ``PurchaseSLICore/WallClock/system`` (the server is a shell; analysis never
+/// reads it), as the server's parts take it: a function they call when they need the time.
 @Sendable public func wallClockMillis() -> Int64 {
-    Int64(Date().timeIntervalSince1970 * 1000)
+    WallClock.system.nowMillis
 }

@@ -41,7 +41,7 @@ public struct DashboardPublisher: Service {
     /// Renders at once, then every interval after that round's time, until graceful shutdown.
     public func run() async throws {
         try await runScheduledRounds(every: intervalSeconds, leadership: leadership, nowMillis: nowMillis, state: ()) { [self] millis, _ in
-            await publish(at: millis / 60_000 * 60, generatedAtSeconds: millis / 1000)
+            await publish(at: millis / .millisPerMinute * .secondsPerMinute, generatedAtSeconds: millis / .millisPerSecond)
         }
     }
 

@@ -89,7 +89,7 @@ public final class GroupCommitter: Service, Sendable {
     /// succeeded since (a full disk fails every batch though a tiny probe write may still fit), else nil.
     public func recentFailure(withinSeconds seconds: Int64, nowMillis: Int64) -> String? {
         shared.withLock { shared in
-            guard let failure = shared.lastFailure, nowMillis - failure.atMillis <= seconds * 1000 else { return nil }
+            guard let failure = shared.lastFailure, nowMillis - failure.atMillis <= seconds * .millisPerSecond else { return nil }
             return failure.error
         }
     }

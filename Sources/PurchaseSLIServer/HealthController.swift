@@ -40,7 +40,7 @@ struct HealthController {
         let store = store
         do {
             try await store.checkWritable()
-            let outages = deliveries?.outages(at: nowMillis() / 1000) ?? []
+            let outages = deliveries?.outages(at: nowMillis() / .millisPerSecond) ?? []
             let said = outages.map { $0.text(namingHost: false) }.joined(separator: "; ")
             let text =
                 outages.isEmpty

@@ -39,8 +39,8 @@ struct IncidentsController {
     private func list(_ request: Request) async throws -> Response {
         let parameters = request.uri.queryParameters
         let app = try Self.app(parameters["app"].map(String.init))
-        let now = nowMillis() / 1000
-        let listed = IncidentBook.listedRange(at: now - now.floorDividedBy(60).remainder)
+        let now = nowMillis() / .millisPerSecond
+        let listed = IncidentBook.listedRange(at: now - now.floorDividedBy(.secondsPerMinute).remainder)
         let from = try Self.time(parameters["from"].map(String.init), named: "from", nowSeconds: now) ?? listed.from
         let to = try Self.time(parameters["to"].map(String.init), named: "to", nowSeconds: now) ?? listed.to
         guard from < to else { throw IngestError.badRequest("from must be before to") }
@@ -69,7 +69,7 @@ struct IncidentsController {
             example: "{\"owner\":\"Ana (payments on-call)\",\"note\":\"grant server fixed\"}",
             typeMismatch: { path, _ in "\(path): expected a string" })
         let book = try await self.book(app: app)
-        let now = nowMillis() / 1000
+        let now = nowMillis() / .millisPerSecond
         let record: IncidentRecord
         do {
             record = try await book.acknowledge(id: id, owner: given.owner, note: given.note ?? "", at: now)
@@ -110,6 +110,6 @@ struct IncidentsController {
         guard let time = TimeArgument(text, nowSeconds: nowSeconds) else {
             throw IngestError.badRequest("\(name): expected \(TimeArgument.forms)")
         }
-        return time.seconds - time.seconds.floorDividedBy(60).remainder
+        return time.seconds - time.seconds.floorDividedBy(.secondsPerMinute).remainder
     }
 }

@@ -51,7 +51,7 @@ struct MaintenanceController {
             MaintenanceDeclaration.self, from: body,
             example: "{\"from\":\"2026-12-01T02:00:00Z\",\"to\":\"2026-12-01T04:00:00Z\",\"reason\":\"…\"}",
             typeMismatch: { path, context in "\(path): \(context.debugDescription)" })
-        let now = nowMillis() / 1000
+        let now = nowMillis() / .millisPerSecond
         let scheduling = MaintenanceScheduling(store: store, policyWindows: policyWindows)
         let window: MaintenanceWindow
         do {

@@ -17,7 +17,7 @@ struct MemoryTrimmer: Service {
                 while true {
                     // Half a minute past the minute: the jobs of the minute have run and freed what they held.
                     let now = wallClockMillis()
-                    let period = intervalSeconds * 1000
+                    let period = intervalSeconds * .millisPerSecond
                     var next = now / period * period + period / 2
                     if next <= now { next += period }
                     try await Task.sleep(for: .milliseconds(next - now))

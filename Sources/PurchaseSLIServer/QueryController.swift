@@ -40,7 +40,7 @@ struct QueryController {
         do {
             query = try CountQuery(
                 from: from, to: to, by: parameters["by"].map(String.init), filters: parameters.getAll("where"),
-                step: parameters["step"].map(String.init), nowSeconds: nowMillis() / 1000)
+                step: parameters["step"].map(String.init), nowSeconds: nowMillis() / .millisPerSecond)
         } catch {
             throw IngestError.badRequest(error.message)
         }
@@ -69,7 +69,7 @@ struct QueryController {
         let query: ChargeCountQuery
         do {
             query = try ChargeCountQuery(
-                from: from, to: to, at: at, by: by, filters: filters, step: step, nowSeconds: nowMillis() / 1000)
+                from: from, to: to, at: at, by: by, filters: filters, step: step, nowSeconds: nowMillis() / .millisPerSecond)
         } catch {
             throw IngestError.badRequest(error.message)
         }

@@ -49,7 +49,7 @@ final class RateLimiter: Sendable {
                     state.pruneAt = max(Self.minimumPruneCount, 2 * state.byKey.count)
                 }
             }
-            guard bucket.tokens >= 1 else { return Int(min(max((1 - bucket.tokens) / ratePerSecond, 1), 86_400).rounded(.up)) }
+            guard bucket.tokens >= 1 else { return Int(min(max((1 - bucket.tokens) / ratePerSecond, 1), .secondsPerDay).rounded(.up)) }
             bucket.tokens -= 1
             return nil
         }

@@ -42,7 +42,7 @@ public struct RetentionPruner: Service {
         let now = nowMillis()
         do {
             let memory = try await store.prune(nowMillis: now)
-            metrics.recordDedupMemory(memory, atSeconds: now / 1000)
+            metrics.recordDedupMemory(memory, atSeconds: now / .millisPerSecond)
             logger.info("retention applied", metadata: ["dedupSeconds": "\(memory.seconds)", "dedupEventIDs": "\(memory.eventIDs)"])
         } catch is CancellationError {
             // The service is stopping (or failed to start): nothing went wrong with the store.

@@ -33,7 +33,7 @@ final class SLOMetricsController: Sendable {
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/metrics/slo") { [self] _, _ in
-            let minute = nowMillis() / 60_000 * 60
+            let minute = nowMillis() / .millisPerMinute * .secondsPerMinute
             let exposition = try await self.exposition(at: minute)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

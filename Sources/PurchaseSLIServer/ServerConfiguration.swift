@@ -25,7 +25,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// Read requests a key or address may make in a burst above the average.
     public var readBurst: Double = 60
     /// Seconds between prunings of old buckets and expired eventIDs (also done at start).
-    public var pruneEverySeconds: Int64 = 3600
+    public var pruneEverySeconds: Int64 = .secondsPerHour
     /// Most rows one query may answer (time steps × groups); more is a 400 saying how to narrow it.
     public var maximumQueryRows = 100_000
     /// Largest request body as sent (compressed or not), in bytes.
@@ -45,7 +45,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var otlpEventName = EventFormat.defaultOTLPEventName
     /// Events older than this before the receiving clock are rejected, in milliseconds (8 days: the App
     /// Store retries notifications for up to 157 hours).
-    public var latenessLimitMillis: Int64 = 8 * 86_400_000
+    public var latenessLimitMillis: Int64 = 8 * .millisPerDay
     /// Requests per second each ingest key may make on average.
     public var requestsPerSecondPerKey: Double = 2000
     /// Requests a key may make in a burst above the average.
@@ -69,7 +69,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// alert, and a post goes at every evaluation.
     public var notifyHeartbeat = false
     /// Seconds between alert evaluations, a whole number of minutes.
-    public var alertsEverySeconds: Int64 = 60
+    public var alertsEverySeconds: Int64 = .secondsPerMinute
     /// The apps whose alerts are evaluated and notified apart, each as `alerts --app` would (its own
     /// objectives' budgets, baselines and incidents, its reports naming it); empty: every app's events
     /// together.
@@ -86,7 +86,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// The dashboards rendered.
     public var dashboards: [DashboardDefinition] = []
     /// How far back the rendered pages reach, in seconds.
-    public var renderRangeSeconds: Int64 = 7 * 86_400
+    public var renderRangeSeconds: Int64 = 7 * .secondsPerDay
     /// Where the pages are served from outside (`https://sli.example.com`), for the links of alert text,
     /// Slack and Alertmanager (`generatorURL`); nil for none.
     public var baseURL: String?

@@ -1,7 +1,7 @@
 /// When a scenario's incident happens in a given run, and how far the new app version has spread.
 public struct IncidentSchedule: Sendable, Hashable {
-    private static let hour: Int64 = 3_600_000
-    private static let day: Int64 = 86_400_000
+    private static let hour: Int64 = .millisPerHour
+    private static let day: Int64 = .millisPerDay
     /// Phased-release shares of 4.12.0, one per phase.
     private static let rolloutShares = [0.01, 0.02, 0.05, 0.10, 0.20, 0.50, 1.0]
 
@@ -33,7 +33,7 @@ public struct IncidentSchedule: Sendable, Hashable {
         phaseMillis = parameters.scenario == .rollout ? (parameters.days >= 5 ? Self.day : max(length / 5, 1)) : nil
         switch parameters.scenario {
         case .steady: window = nil
-        case .outage: window = bounded(nominal: 42 * Self.hour, duration: 40 * 60_000)
+        case .outage: window = bounded(nominal: 42 * Self.hour, duration: 40 * .millisPerMinute)
         case .retryConflicts: window = openEnded(nominal: 24 * Self.hour)
         case .cancelSpike: window = bounded(nominal: 40 * Self.hour, duration: 6 * Self.hour)
         case .renewalBatch: window = bounded(nominal: 30 * Self.hour, duration: 10 * Self.hour)

@@ -34,7 +34,7 @@ public struct SimulationParameters: Sendable, Hashable {
     }
 
     /// The length of the run in milliseconds (zero for a run of no days).
-    public var durationMillis: Int64 { Int64(max(days, 0)) * 86_400_000 }
+    public var durationMillis: Int64 { Int64(max(days, 0)) * .millisPerDay }
 
     /// End of the run (exclusive): attempts start before it; their later steps and late deliveries may fall after.
     public var endMillis: Int64 { startMillis + durationMillis }

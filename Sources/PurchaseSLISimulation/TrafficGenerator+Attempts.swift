@@ -26,7 +26,9 @@ extension TrafficGenerator {
             // the next launch's retry sends its receipt.
             if roll >= product.cancelRate, random.chance(0.7) {
                 let transactionID = newTransactionID()
-                onStoreSideStream { $0.recordCharge(attempt, transactionID: transactionID, at: end + 30_000 + Int64($0.random.below(60_000))) }
+                onStoreSideStream {
+                    $0.recordCharge(attempt, transactionID: transactionID, at: end + 30_000 + Int64($0.random.below(.millisPerMinute)))
+                }
                 catchUpRetry(of: attempt, transactionID: transactionID, after: end, within: 3 * Self.hourMillis)
             }
             return

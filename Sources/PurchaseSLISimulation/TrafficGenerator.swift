@@ -6,8 +6,8 @@ import PurchaseSLICore
 /// is before the next ungenerated minute, so the output is ordered by emission time and memory stays bounded
 /// by the events in flight (at most a few hours of late deliveries), whatever the number of days.
 struct TrafficGenerator {
-    static let minuteMillis: Int64 = 60_000
-    static let hourMillis: Int64 = 3_600_000
+    static let minuteMillis: Int64 = .millisPerMinute
+    static let hourMillis: Int64 = .millisPerHour
 
     /// Attempt mix: purchases, then restores; the rest are retries.
     static let purchaseShare = 0.915
@@ -126,7 +126,7 @@ struct TrafficGenerator {
     mutating func lateGrantTransaction(of attempt: Attempt, grantedAt grantMillis: Int64) -> String {
         lastLateGrant += 1
         let hash = Int64((lastLateGrant &* 0x9E37_79B9_7F4A_7C15) >> 40)
-        let delay = hash % 10 == 0 ? 60_000 + hash / 10 % 540_000 : 5_000 + hash / 10 % 40_000
+        let delay = hash % 10 == 0 ? .millisPerMinute + hash / 10 % 540_000 : 5_000 + hash / 10 % 40_000
         recordCharge(attempt, transactionID: String(lastLateGrant), at: grantMillis - delay)
         return String(lastLateGrant)
     }

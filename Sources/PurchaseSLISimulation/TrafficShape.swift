@@ -16,8 +16,8 @@ enum TrafficShape {
 
     /// The traffic factor at `millis`: the hourly curve, linearly interpolated, times the weekday factor.
     static func factor(at millis: Int64) -> Double {
-        let (day, millisOfDay) = millis.floorDividedBy(86_400_000)
-        let hours = Double(millisOfDay) / 3_600_000
+        let (day, millisOfDay) = millis.floorDividedBy(.millisPerDay)
+        let hours = Double(millisOfDay) / .millisPerHour
         let hour = Int(hours)
         let fraction = hours - Double(hour)
         let daily = hourly[hour] * (1 - fraction) + hourly[(hour + 1) % 24] * fraction

@@ -170,7 +170,7 @@ struct QueryPlan {
         (self.fromSeconds, self.toSeconds) = (fromSeconds, toSeconds)
         guard fromSeconds < toSeconds else { throw StorageError.invalidQuery("--from must be before --to") }
         let stepSeconds = query.step?.seconds
-        if let stepSeconds, stepSeconds % 60 != 0 {
+        if let stepSeconds, stepSeconds % .secondsPerMinute != 0 {
             throw StorageError.invalidQuery("--step must be a whole number of minutes, got \(query.step!)")
         }
         if let stepSeconds, (toSeconds - fromSeconds) / stepSeconds > 1_000_000 {

@@ -35,7 +35,7 @@ package enum ClientReportBlob {
             ) {
                 withUnsafeBytes(of: UInt64(bitPattern: hash).littleEndian) { records.append(contentsOf: $0) }
                 appendVarint(firstGrantMillis.map { $0 == lastMillis ? 1 : 2 + zigzag($0 &- lastMillis) } ?? 0, to: &records)
-                appendVarint(UInt64(lastMillis.floorDividedBy(60_000).remainder), to: &records)
+                appendVarint(UInt64(lastMillis.floorDividedBy(.millisPerMinute).remainder), to: &records)
                 appendVarint(status.map { UInt64(UInt32(truncatingIfNeeded: $0)) + 1 } ?? 0, to: &records)
                 let ids: [UInt64] = [
                     strings.id(product), strings.optionalID(plan), strings.id(action), strings.id(result), strings.optionalID(error),
@@ -52,7 +52,7 @@ package enum ClientReportBlob {
         /// names neither), and the grant it reports (``GrantBlob``).
         mutating func add(_ event: UnsafePointer<PurchaseEvent>) {
             if event.pointee.grantedTransactionID != nil {
-                grants[event.pointee.timestampMillis.floorDividedBy(60_000).quotient, default: GrantBlob.Part()].add(event)
+                grants[event.pointee.timestampMillis.floorDividedBy(.millisPerMinute).quotient, default: GrantBlob.Part()].add(event)
             }
             guard
                 let key = event.pointee.transactionID.map(ClientReport.Key.transactionID)
@@ -60,7 +60,7 @@ package enum ClientReportBlob {
             else { return }
             let millis = event.pointee.timestampMillis
             let result = event.pointee.resultType
-            parts[millis.floorDividedBy(60_000).quotient, default: Part()].append(
+            parts[millis.floorDividedBy(.millisPerMinute).quotient, default: Part()].append(
                 hash: ClientReportBlob.hash(of: key), firstGrantMillis: result.isGrant ? millis : nil, lastMillis: millis,
                 status: event.pointee.statusCode, product: event.pointee.productID, plan: event.pointee.planID,
                 action: event.pointee.actionType.rawValue, result: result.rawValue, error: event.pointee.errorDescription)
@@ -68,7 +68,7 @@ package enum ClientReportBlob {
 
         /// Adds a report (merged from several events, or read from an older table).
         mutating func add(_ report: ClientReport) {
-            parts[report.lastMillis.floorDividedBy(60_000).quotient, default: Part()].append(
+            parts[report.lastMillis.floorDividedBy(.millisPerMinute).quotient, default: Part()].append(
                 hash: ClientReportBlob.hash(of: report.key), firstGrantMillis: report.firstGrantMillis, lastMillis: report.lastMillis,
                 status: report.lastStatusCode, product: report.productID, plan: report.planID, action: report.actionType,
                 result: report.lastResult.rawValue, error: report.lastErrorDescription)
@@ -158,9 +158,9 @@ package enum ClientReportBlob {
             let grant = try reader.next()
             let offset = try reader.next()
             let status = try reader.next()
-            guard offset < 60_000 else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
+            guard offset < .millisPerMinute else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
             let record = Record(
-                hash: hash, grant: grant, lastMillis: minute &* 60_000 &+ Int64(offset), status: status, product: try reader.next(),
+                hash: hash, grant: grant, lastMillis: minute &* .millisPerMinute &+ Int64(offset), status: status, product: try reader.next(),
                 plan: try reader.next(), action: try reader.next(), result: try reader.next(), error: try reader.next())
             try body(record, strings)
         }

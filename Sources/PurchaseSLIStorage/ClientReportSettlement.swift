@@ -17,7 +17,7 @@ enum ClientReportSettlement {
         else { return }
         var start = from
         while start < before {
-            let end = min(before, start + 86_400)
+            let end = min(before, start + .secondsPerDay)
             try settle(received: start..<end, in: db)
             start = end
         }

@@ -32,7 +32,7 @@ struct CountAccumulator {
     /// An accumulator of `query`'s series (it has a step): the steps from the one holding its start to
     /// the one holding its end.
     init(series query: CountQuery, origin: Int64, groupCount: Int) {
-        let step = query.step?.seconds ?? 60
+        let step = query.step?.seconds ?? .secondsPerMinute
         self.init(stepSeconds: step, origin: origin, groupCount: groupCount)
         stepCount = Int((Resolution.minute.bucketStart(query.toSeconds + 59) - origin + step - 1) / step)
         isSeries = true
@@ -121,7 +121,7 @@ struct CountAccumulator {
         }
         let order = keyTexts.indices.filter { kept[$0].contains { !$0.isEmpty } }.sorted { Self.precedes(keyTexts[$0], keyTexts[$1]) }
         return CountSeries(
-            startSeconds: origin, stepSeconds: stepSeconds ?? 60, keys: order.map { keyTexts[$0] }, counts: order.map { kept[$0] })
+            startSeconds: origin, stepSeconds: stepSeconds ?? .secondsPerMinute, keys: order.map { keyTexts[$0] }, counts: order.map { kept[$0] })
     }
 
     /// Key order: value by value, absent values first.

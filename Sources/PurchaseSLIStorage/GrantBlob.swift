@@ -23,7 +23,7 @@ package enum GrantBlob {
         /// Appends the grant of `event`, if it reports one.
         mutating func add(_ event: UnsafePointer<PurchaseEvent>) {
             guard let transactionID = event.pointee.grantedTransactionID else { return }
-            let offset = event.pointee.timestampMillis.floorDividedBy(60_000).remainder
+            let offset = event.pointee.timestampMillis.floorDividedBy(.millisPerMinute).remainder
             appendVarint(UInt64(offset), to: &records)
             CompactID.append(event.pointee.eventID, to: &records)
             let transactionStart = records.count
@@ -154,8 +154,8 @@ package enum GrantBlob {
     /// Reads a grant's time, `minute` and the offset into it the blob holds.
     private static func time(_ reader: inout VarintReader, minute: Int64) throws -> Int64 {
         let offset = try reader.next()
-        guard offset < 60_000 else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
-        return minute &* 60_000 &+ Int64(offset)
+        guard offset < .millisPerMinute else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
+        return minute &* .millisPerMinute &+ Int64(offset)
     }
 
     /// Appends the blob's grants whose time is in `range` (milliseconds) to `grants`; only those of

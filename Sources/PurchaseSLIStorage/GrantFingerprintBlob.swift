@@ -18,8 +18,8 @@ enum GrantFingerprintBlob {
         guard bytes.count % width == 0 else { throw CorruptBucketError(detail: "\(bytes.count) bytes, not \(width) per grant") }
         for start in stride(from: 0, to: bytes.count, by: width) {
             let offset = Int64(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt16.self)))
-            guard offset < 60_000 else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
-            let millis = minute &* 60_000 &+ offset
+            guard offset < .millisPerMinute else { throw CorruptBucketError(detail: "a time \(offset) ms into its minute") }
+            let millis = minute &* .millisPerMinute &+ offset
             guard range.contains(millis) else { continue }
             let fingerprint = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start + 2, as: UInt64.self))
             grants.append(GrantFingerprint(millis: millis, transaction: fingerprint))
@@ -31,10 +31,10 @@ enum GrantFingerprintBlob {
     static func make(fromGrants bytes: UnsafeRawBufferPointer, minute: Int64) throws -> [UInt8] {
         var fingerprints: [GrantFingerprint] = []
         var buffer: [UInt8] = []
-        try GrantBlob.fingerprints(bytes, minute: minute, in: minute * 60_000..<(minute + 1) * 60_000, using: &buffer, into: &fingerprints)
+        try GrantBlob.fingerprints(bytes, minute: minute, in: minute * 60_000..<(minute + 1) * .millisPerMinute, using: &buffer, into: &fingerprints)
         var blob: [UInt8] = []
         blob.reserveCapacity(fingerprints.count * width)
-        for grant in fingerprints { append(offset: grant.millis - minute * 60_000, fingerprint: grant.transaction, to: &blob) }
+        for grant in fingerprints { append(offset: grant.millis - minute * .millisPerMinute, fingerprint: grant.transaction, to: &blob) }
         return blob
     }
 }

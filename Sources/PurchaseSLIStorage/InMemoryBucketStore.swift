@@ -65,7 +65,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
 
     /// Counts the events not counted before, all at once.
     public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
-        let receivedAtSeconds = receivedAtMillis.floorDividedBy(1000).quotient
+        let receivedAtSeconds = receivedAtMillis.floorDividedBy(.millisPerSecond).quotient
         let configuration = configuration
         return state.withLock { state in
             var outcome = RecordOutcome()
@@ -78,7 +78,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
             var latest = Int64.min
             for (batchIndex, batch) in batches.enumerated() {
                 for (index, event) in batch.events.enumerated() where isNew[batchIndex][index] {
-                    let day = batch.seconds[index].floorDividedBy(86_400).quotient
+                    let day = batch.seconds[index].floorDividedBy(.secondsPerDay).quotient
                     state.lastReceived[day] = max(state.lastReceived[day] ?? .min, receivedAtSeconds)
                     let series = state.values.seriesID(of: batch.seriesValues[index], day: day, configuration: configuration)
                     if batch.tracksLateArrivals, LateArrival.isLate(eventSeconds: batch.seconds[index], receivedSeconds: receivedAtSeconds) {
@@ -112,7 +112,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
             }
             if outcome.accepted > 0 { outcome.timeRange = earliest...latest }
             let dropped = PreparedEvents.clientDroppedEvents(batches, isNew: isNew)
-            if dropped > 0 { state.clientDrops[receivedAtSeconds.floorDividedBy(60).quotient, default: 0] += Int64(dropped) }
+            if dropped > 0 { state.clientDrops[receivedAtSeconds.floorDividedBy(.secondsPerMinute).quotient, default: 0] += Int64(dropped) }
             outcome.overflowed = state.values.takeOverflow()
             return outcome
         }
@@ -183,7 +183,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     /// Drops what is past its retention, as the other stores do.
     @discardableResult
     public func prune(nowMillis: Int64) async throws -> DedupMemory {
-        let nowSeconds = nowMillis.floorDividedBy(1000).quotient
+        let nowSeconds = nowMillis.floorDividedBy(.millisPerSecond).quotient
         let configuration = configuration
         return try state.withLock { state in
             if let newest = state.buckets[.minute]?.keys.max() {
@@ -197,16 +197,16 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
                 }
             }
             for (day, received) in state.lastReceived where received < nowSeconds - configuration.dedupHorizonSeconds {
-                state.seen = state.seen.filter { $0.key.floorDividedBy(86_400).quotient != day }
+                state.seen = state.seen.filter { $0.key.floorDividedBy(.secondsPerDay).quotient != day }
                 state.values.forgetAdmissions(day: day)
                 state.lastReceived[day] = nil
             }
             try Self.settleReports(receivedBefore: nowSeconds - configuration.reportSettleSeconds, in: &state)
-            let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
+            let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * .millisPerSecond
             state.notifications = state.notifications.filter { $0.value.notification.eventMillis >= before }
-            state.reports = state.reports.filter { $0.key >= before.floorDividedBy(60_000).quotient }
-            state.clientDrops = state.clientDrops.filter { $0.key >= before.floorDividedBy(60_000).quotient }
-            state.lateArrivals = state.lateArrivals.filter { $0.key >= before.floorDividedBy(1000).quotient }
+            state.reports = state.reports.filter { $0.key >= before.floorDividedBy(.millisPerMinute).quotient }
+            state.clientDrops = state.clientDrops.filter { $0.key >= before.floorDividedBy(.millisPerMinute).quotient }
+            state.lateArrivals = state.lateArrivals.filter { $0.key >= before.floorDividedBy(.millisPerSecond).quotient }
             return DedupMemory(seconds: Int64(state.seen.count), eventIDs: Int64(state.seen.values.reduce(0) { $0 + $1.count }))
         }
     }
@@ -324,7 +324,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     private func reportParts(fromMillis: Int64, toMillis: Int64) -> [(minute: Int64, part: ClientReportMinute)] {
         let minutes = state.withLock { state in
             state.reports.filter {
-                $0.key >= fromMillis.floorDividedBy(60_000).quotient && $0.key <= toMillis.floorDividedBy(60_000).quotient
+                $0.key >= fromMillis.floorDividedBy(.millisPerMinute).quotient && $0.key <= toMillis.floorDividedBy(.millisPerMinute).quotient
             }
         }
         return minutes.sorted { $0.key < $1.key }.flatMap { minute, parts in parts.map { (minute, $0) } }
@@ -349,7 +349,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     private func forEachGrantBlob(fromMillis: Int64, toMillis: Int64, _ body: (Int64, UnsafeRawBufferPointer) throws -> Void) throws {
         let minutes = state.withLock { state in
             state.reports.filter {
-                $0.key >= fromMillis.floorDividedBy(60_000).quotient && $0.key <= toMillis.floorDividedBy(60_000).quotient
+                $0.key >= fromMillis.floorDividedBy(.millisPerMinute).quotient && $0.key <= toMillis.floorDividedBy(.millisPerMinute).quotient
             }
         }
         for (minute, parts) in minutes.sorted(by: { $0.key < $1.key }) {
@@ -360,7 +360,9 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
     /// Events clients dropped unsent, reported with batches received in `[fromMillis, toMillis)`.
     public func clientDroppedEvents(fromMillis: Int64, toMillis: Int64) async throws -> Int64 {
         state.withLock { state in
-            state.clientDrops.reduce(0) { total, drop in total + (drop.key * 60_000 >= fromMillis && drop.key * 60_000 < toMillis ? drop.value : 0) }
+            state.clientDrops.reduce(0) { total, drop in
+                total + (drop.key * .millisPerMinute >= fromMillis && drop.key * .millisPerMinute < toMillis ? drop.value : 0)
+            }
         }
     }
 

@@ -49,7 +49,7 @@ public struct PreparedEvents: Sendable {
             // Fields are read through the pointer in place; an element copy would retain every string.
             for index in buffer.indices {
                 let event = buffer.baseAddress! + index
-                seconds.append(event.pointee.timestampMillis.floorDividedBy(1000).quotient)
+                seconds.append(event.pointee.timestampMillis.floorDividedBy(.millisPerSecond).quotient)
                 eventIDHashes.append(EventIDHash.hash(event.pointee.eventID))
                 let values = SeriesValues(of: event)
                 seriesHashes.append(values.hash)

@@ -34,7 +34,7 @@ struct RecordBatch {
                 for index in events.indices where isNew[batchIndex][index] {
                     let event = events.baseAddress! + index
                     let second = batch.seconds[index]
-                    let day = second.floorDividedBy(86_400).quotient
+                    let day = second.floorDividedBy(.secondsPerDay).quotient
                     days.insert(day)
                     let series = try memory.intern.seriesID(
                         of: batch.seriesValues[index], hash: batch.seriesHashes[index], day: day,
@@ -86,7 +86,7 @@ struct RecordBatch {
         if dropped > 0 {
             try db.execute(
                 sql: "INSERT INTO client_drop (minute, events) VALUES (?, ?) ON CONFLICT (minute) DO UPDATE SET events = events + excluded.events",
-                arguments: [receivedAtSeconds.floorDividedBy(60).quotient, dropped])
+                arguments: [receivedAtSeconds.floorDividedBy(.secondsPerMinute).quotient, dropped])
         }
         return outcome
     }

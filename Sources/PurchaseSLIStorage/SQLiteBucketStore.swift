@@ -73,7 +73,7 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
     /// writer's memory is read and changed too (no other queue touches it).
     public func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
         let batch = RecordBatch(batches: batches)
-        let receivedAtSeconds = receivedAtMillis.floorDividedBy(1000).quotient
+        let receivedAtSeconds = receivedAtMillis.floorDividedBy(.millisPerSecond).quotient
         return try await withWriterMemory { db, memory in
             var outcome = RecordOutcome()
             try db.inTransaction(.immediate) {
@@ -121,7 +121,7 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
     /// - Returns: what the dedup memory holds afterwards.
     @discardableResult
     public func prune(nowMillis: Int64) async throws -> DedupMemory {
-        let nowSeconds = nowMillis.floorDividedBy(1000).quotient
+        let nowSeconds = nowMillis.floorDividedBy(.millisPerSecond).quotient
         return try await withWriterMemory { db, memory in
             var dedup = DedupMemory(seconds: 0, eventIDs: 0)
             try db.inTransaction {
@@ -152,17 +152,19 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
         for day in expiredDays {
             try db.execute(
                 sql: "DELETE FROM seen_second WHERE second >= ? AND second < ?",
-                arguments: [day * 86_400, (day + 1) * 86_400])
+                arguments: [day * .secondsPerDay, (day + 1) * .secondsPerDay])
             try db.execute(sql: "DELETE FROM admitted_value WHERE day = ?", arguments: [day])
             try db.execute(sql: "DELETE FROM seen_day WHERE day = ?", arguments: [day])
         }
-        let storeRecordsBefore = (nowSeconds - configuration.storeRecordRetentionSeconds) * 1000
+        let storeRecordsBefore = (nowSeconds - configuration.storeRecordRetentionSeconds) * .millisPerSecond
         try ClientReportSettlement.settle(receivedBefore: nowSeconds - configuration.reportSettleSeconds, in: db)
         try db.execute(sql: "DELETE FROM store_notification WHERE event_millis < ?", arguments: [storeRecordsBefore])
-        try db.execute(sql: "DELETE FROM client_report_minute WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(60_000).quotient])
-        try db.execute(sql: "DELETE FROM grant_fingerprint_minute WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(60_000).quotient])
-        try db.execute(sql: "DELETE FROM client_drop WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(60_000).quotient])
-        try db.execute(sql: "DELETE FROM late_arrival WHERE hour < ?", arguments: [storeRecordsBefore.floorDividedBy(1000).quotient])
+        try db.execute(
+            sql: "DELETE FROM client_report_minute WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(.millisPerMinute).quotient])
+        try db.execute(
+            sql: "DELETE FROM grant_fingerprint_minute WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(.millisPerMinute).quotient])
+        try db.execute(sql: "DELETE FROM client_drop WHERE minute < ?", arguments: [storeRecordsBefore.floorDividedBy(.millisPerMinute).quotient])
+        try db.execute(sql: "DELETE FROM late_arrival WHERE hour < ?", arguments: [storeRecordsBefore.floorDividedBy(.millisPerSecond).quotient])
         let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(hashes)), 0) / 8 FROM seen_second")
         return DedupMemory(seconds: row?[0] ?? 0, eventIDs: row?[1] ?? 0)
     }

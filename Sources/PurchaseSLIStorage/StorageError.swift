@@ -35,7 +35,7 @@ public struct StorageError: UserFacingError, Sendable {
 
     /// A query whose answer would hold more than `limit` rows.
     static func tooManyRows(limit: Int, groups: Int, query: CountQuery) -> Self {
-        let range = TimeStep(seconds: max(60, query.toSeconds - query.fromSeconds))
+        let range = TimeStep(seconds: max(.secondsPerMinute, query.toSeconds - query.fromSeconds))
         return invalidQuery(
             "the answer would hold more than \(limit) rows (\(groups) group\(groups == 1 ? "" : "s") over \(range)"
                 + (query.step.map { " at steps of \($0)" } ?? "") + "), this server's limit: use a larger step, a shorter range, "

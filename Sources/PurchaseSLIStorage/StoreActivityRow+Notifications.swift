@@ -49,7 +49,7 @@ extension StoreActivityRow {
                 products[key] = (notification.notificationID, product)
             }
         }
-        let step = max(1, stepSeconds) * 1000
+        let step = max(1, stepSeconds) * .millisPerSecond
         var rows: [StoreActivityRow: (count: Int64, amount: Double)] = [:]
         for index in counted {
             let notification = notifications[index].notification
@@ -57,7 +57,7 @@ extension StoreActivityRow {
                 notification.productID
                 ?? notification.transactionID.flatMap { products[TransactionKey(store: notification.store, transactionID: $0)]?.productID }
             let key = StoreActivityRow(
-                timeSeconds: (notification.eventMillis - notification.eventMillis.floorDividedBy(step).remainder) / 1000,
+                timeSeconds: (notification.eventMillis - notification.eventMillis.floorDividedBy(step).remainder) / .millisPerSecond,
                 store: notification.store, environment: notification.environment, appID: notification.appID, productID: product,
                 kind: notification.kind,
                 type: notification.type, currency: notification.currency, count: 0, amount: 0)

@@ -66,7 +66,7 @@ enum ClientReportRows {
     ) throws {
         let statement = try RawStatement(db, sql: "SELECT minute, reports FROM client_report_minute WHERE minute >= ? AND minute < ? ORDER BY minute")
         defer { statement.reset() }
-        statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
+        statement.bind(fromMillis.floorDividedBy(.millisPerMinute).quotient, toMillis.floorDividedBy(.millisPerMinute).quotient + 1)
         while try statement.step() {
             let minute = statement.int64(0)
             try decoding(table: "client_report_minute", row: "minute \(minute)") { try body(minute, statement.blob(1)) }
@@ -85,7 +85,7 @@ extension ClientReportRows {
     /// The time and transaction fingerprint of each grant events of `[fromMillis, toMillis)` reported.
     /// O(grants in the range).
     static func grantFingerprints(fromMillis: Int64, toMillis: Int64, in db: Database) throws -> [GrantFingerprint] {
-        let (fromMinute, toMinute) = (fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
+        let (fromMinute, toMinute) = (fromMillis.floorDividedBy(.millisPerMinute).quotient, toMillis.floorDividedBy(.millisPerMinute).quotient + 1)
         // Sized first (the blobs' lengths are in their rows' headers): days of grants are read into
         // one array rather than copied as it grows.
         let size =
@@ -114,7 +114,7 @@ extension ClientReportRows {
         let statement = try RawStatement(
             db, sql: "SELECT minute, grants FROM client_report_minute WHERE minute >= ? AND minute < ? AND grants IS NOT NULL ORDER BY minute")
         defer { statement.reset() }
-        statement.bind(fromMillis.floorDividedBy(60_000).quotient, toMillis.floorDividedBy(60_000).quotient + 1)
+        statement.bind(fromMillis.floorDividedBy(.millisPerMinute).quotient, toMillis.floorDividedBy(.millisPerMinute).quotient + 1)
         while try statement.step() {
             let minute = statement.int64(0)
             try decoding(table: "client_report_minute", row: "minute \(minute)") { try body(minute, statement.blob(1)) }
@@ -238,7 +238,7 @@ enum StoreNotificationRows {
     /// charge's. The same answer as ``PurchaseSLICore/StoreActivityRow/rows(of:fromMillis:toMillis:stepSeconds:)``.
     /// O(rows log rows).
     static func activity(fromMillis: Int64, toMillis: Int64, stepSeconds: Int64, in db: Database) throws -> [StoreActivityRow] {
-        let step = max(1, stepSeconds) * 1000
+        let step = max(1, stepSeconds) * .millisPerSecond
         return try Row.fetchAll(
             db,
             sql: """

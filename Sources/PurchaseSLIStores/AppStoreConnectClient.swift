@@ -40,7 +40,7 @@ public struct AppStoreConnectClient: StoreReleaseControl {
         (self.key, self.appID, self.platform, self.baseURL) = (key, appID, platform, baseURL)
         call = StoreAPICall(
             peer: "App Store Connect", baseURL: baseURL, transport: transport,
-            retry: .storeAPI(firstDelay: .milliseconds(Int64(max(0, retryDelaySeconds) * 1000))))
+            retry: .storeAPI(firstDelay: .milliseconds(Int64(max(0, retryDelaySeconds) * .millisPerSecond))))
     }
 
     /// A token for requests made at `now`, valid 15 minutes (Apple takes at most 20).

@@ -140,7 +140,7 @@ public struct AppStoreNotificationVerifier: Sendable {
         guard AppStorePayloads.SigningDate.representable.contains(signedDate.signedDate) else {
             throw .malformed("\(field): signedDate \(signedDate.signedDate) is not a time from 1970 to 9999 in milliseconds")
         }
-        let validationTime = Date(timeIntervalSince1970: Double(signedDate.signedDate) / 1000)
+        let validationTime = Date(timeIntervalSince1970: Double(signedDate.signedDate) / .millisPerSecond)
         let keys = try await verifiedChains.keys(for: chain, at: validationTime) { () async throws(StoreNotificationError) in
             try await verifyChain(chain, at: validationTime, field: field, signedDate: signedDate.signedDate)
         }

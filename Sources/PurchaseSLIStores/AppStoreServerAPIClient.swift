@@ -33,7 +33,7 @@ public struct AppStoreServerAPIClient: Sendable {
         self.baseURL = baseURL
         call = StoreAPICall(
             peer: "the App Store Server API", baseURL: baseURL, transport: transport,
-            retry: .storeAPI(firstDelay: .milliseconds(Int64(max(0, retryDelaySeconds) * 1000))))
+            retry: .storeAPI(firstDelay: .milliseconds(Int64(max(0, retryDelaySeconds) * .millisPerSecond))))
     }
 
     /// A token for requests made at `now`, valid 5 minutes.

@@ -51,7 +51,7 @@ public struct GooglePlayPublisherClient: StoreReleaseControl {
             throw StoreReleaseControlError("the Google Play service account's private_key is not an RSA private key in PEM")
         }
         (self.packageName, self.track, self.baseURL, self.tokenURL, clientEmail) = (packageName, track, baseURL, endpoint, email)
-        let retry = OutboundRetry.storeAPI(firstDelay: .milliseconds(Int64(max(0, retryDelaySeconds) * 1000)))
+        let retry = OutboundRetry.storeAPI(firstDelay: .milliseconds(Int64(max(0, retryDelaySeconds) * .millisPerSecond)))
         call = StoreAPICall(peer: "the Android Publisher API", baseURL: baseURL, transport: transport, retry: retry)
         callOnce = StoreAPICall(peer: "the Android Publisher API", baseURL: baseURL, transport: transport, retry: .once)
         tokenCall = OutboundHTTP(peer: "Google's token endpoint", baseURL: endpoint, transport: transport, timeout: .seconds(30), retry: retry)
@@ -75,7 +75,7 @@ public struct GooglePlayPublisherClient: StoreReleaseControl {
         try await keys.sign(
             Claims(
                 iss: IssuerClaim(value: clientEmail), scope: Self.scope, aud: AudienceClaim(value: tokenURL.absoluteString),
-                iat: IssuedAtClaim(value: now), exp: ExpirationClaim(value: now.addingTimeInterval(3600))))
+                iat: IssuedAtClaim(value: now), exp: ExpirationClaim(value: now.addingTimeInterval(.secondsPerHour))))
     }
 
     /// An edit opened on the track: the access token, the edits' URL, the edit's id and track URL, and the

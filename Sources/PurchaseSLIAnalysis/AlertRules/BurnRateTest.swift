@@ -103,7 +103,7 @@ struct BurnRateTest: Sendable {
 
     /// The latest minute in `(after, through]` at which `series` had recovered, or nil.
     private func lastRecovery(_ series: MinuteSeries, objective: SLOPolicy.Objective, after: Int64, through: Int64) -> Int64? {
-        stride(from: through, to: after, by: -60).first { hasRecovered(series, objective: objective, at: $0) }
+        stride(from: through, to: after, by: -.secondsPerMinute).first { hasRecovered(series, objective: objective, at: $0) }
     }
 
     /// Whether `series` meets its objective again: its recovery window holds at least the minimum valid

@@ -46,9 +46,9 @@ public struct ChargedNotGrantedRule: AlertRule {
     private func findings(at time: Int64, ledger: ChargeLedger) -> [AlertFinding] {
         guard !ledger.overdueCharges.isEmpty else { return [] }
         let rule = policy.reconciliation
-        let now = time * 1000
-        let graceEnded = now - rule.graceSeconds * 1000
-        let windowStart = graceEnded - rule.pageWindowSeconds * 1000
+        let now = time * .millisPerSecond
+        let graceEnded = now - rule.graceSeconds * .millisPerSecond
+        let windowStart = graceEnded - rule.pageWindowSeconds * .millisPerSecond
         let keyCount = ledger.productKeys.count
         /// A product's charges not granted: how many, how many became owed within the page window (their
         /// grace ended, or their notification came, then), the oldest 10, the amounts per currency position,
@@ -64,12 +64,12 @@ public struct ChargedNotGrantedRule: AlertRule {
         // thousands ungranted, and walking an alert back evaluates every minute.
         var ungranted = [Ungranted](
             repeating: Ungranted(amounts: Array(repeating: (0, 0), count: ledger.currencies.count)), count: keyCount)
-        let lookback = rule.ticketLookbackSeconds * 1000
-        let playAcknowledgeMillis = SLOPolicy.ReconciliationRule.playAcknowledgeSeconds * 1000
+        let lookback = rule.ticketLookbackSeconds * .millisPerSecond
+        let playAcknowledgeMillis = SLOPolicy.ReconciliationRule.playAcknowledgeSeconds * .millisPerSecond
         let earliest = now - max(lookback, playAcknowledgeMillis)
         let overdue = ChargeLedger.slice(ledger.overdueCharges, from: earliest, through: graceEnded).indices
-        let newSince = now - rule.pageWindowSeconds * 1000
-        let graceMillis = rule.graceSeconds * 1000
+        let newSince = now - rule.pageWindowSeconds * .millisPerSecond
+        let graceMillis = rule.graceSeconds * .millisPerSecond
         var firingCount = 0
         for index in overdue {
             let facts = ledger.overdueFacts[index]
@@ -80,7 +80,7 @@ public struct ChargedNotGrantedRule: AlertRule {
             ungranted[facts.product].count += 1
             if max(facts.eventMillis + graceMillis, facts.receivedMillis) > newSince { ungranted[facts.product].newlyOwed += 1 }
             if ungranted[facts.product].oldest.count < 10 { ungranted[facts.product].oldest.append(ledger.overdueCharges[index]) }
-            if facts.isGoogle, now - facts.eventMillis >= playAcknowledgeMillis - 86_400_000 { ungranted[facts.product].refundedSoon += 1 }
+            if facts.isGoogle, now - facts.eventMillis >= playAcknowledgeMillis - .millisPerDay { ungranted[facts.product].refundedSoon += 1 }
             if facts.currency >= 0 {
                 ungranted[facts.product].amounts[facts.currency].amount += facts.price
                 ungranted[facts.product].amounts[facts.currency].charges += 1
@@ -138,7 +138,7 @@ extension ChargeEvidence: AlertEvidence {
         .ungrantedCharges(ChargeTally(count: ungranted, worth: Dictionary(amounts.map { ($0.currency, $0.amount) }, uniquingKeysWith: +)))
     }
     /// The minute of the oldest charge not granted.
-    public func firstBadSeconds(of alert: AlertFinding) -> Int64? { oldest.first.map { $0.eventMillis / 60_000 * 60 } }
+    public func firstBadSeconds(of alert: AlertFinding) -> Int64? { oldest.first.map { $0.eventMillis / .millisPerMinute * .secondsPerMinute } }
 
     /// "coins_100: 3 App Store charges (29.97 USD) taken and not granted within 15 min: money charged, nothing delivered".
     public func summary(of alert: AlertFinding) -> AlertText {
@@ -168,7 +168,7 @@ extension ChargeEvidence: AlertEvidence {
     /// "payment cancelled" 43 s before, by appAccountToken: the payment-detour pattern".
     private func line(_ charge: ChargeLedger.Charge) -> AlertText {
         let notification = charge.notification
-        let charged = notification.eventMillis / 1000
+        let charged = notification.eventMillis / .millisPerSecond
         var line: AlertText = "  \(notification.transactionID ?? "(no transaction id)") charged \(time: charged)"
         if let price = notification.price { line = line + ", \(money: price, currency: notification.currency ?? "")" }
         line = line + " (\(notification.type)): "
@@ -176,7 +176,7 @@ extension ChargeEvidence: AlertEvidence {
             line = line + "the app reported \(words: report.lastResult.rawValue)"
             if let status = report.lastStatusCode { line = line + " (HTTP \(count: Int64(status)))" }
             if let error = report.lastErrorDescription { line = line + " \"\(String(error.prefix(80)))\"" }
-            let offset = (report.lastMillis - notification.eventMillis) / 1000
+            let offset = (report.lastMillis - notification.eventMillis) / .millisPerSecond
             line = line + " \(seconds: abs(offset)) \(words: offset < 0 ? "before" : "after")"
             if case .appAccountToken = report.key { line = line + ", by appAccountToken" }
             let meaning: String =

@@ -98,7 +98,7 @@ extension GrantEvidence: AlertEvidence {
     }
     /// The minute of the oldest grant counted.
     public func firstBadSeconds(of alert: AlertFinding) -> Int64? {
-        examples.first.map { $0.grant.record.millis.floorDividedBy(60_000).quotient * 60 }
+        examples.first.map { $0.grant.record.millis.floorDividedBy(.millisPerMinute).quotient * .secondsPerMinute }
     }
 
     /// "coins_100: 12 App Store transactions granted again (59.88 USD given away) in the last 1 d: the
@@ -154,7 +154,7 @@ extension GrantEvidence: AlertEvidence {
         func granted(_ grant: GrantRecord, product: Bool) -> AlertText {
             var parts = [grant.actionType.rawValue, grant.appVersion.map { "app \($0)" } ?? "no app version", "event \(grant.eventID)"]
             if product { parts.insert(grant.productID, at: 0) }
-            return "\(time: grant.millis / 1000) (\(words: parts.joined(separator: ", ")))"
+            return "\(time: grant.millis / .millisPerSecond) (\(words: parts.joined(separator: ", ")))"
         }
         var line: AlertText = "  \(record.transactionID) granted "
         if let first = example.first {

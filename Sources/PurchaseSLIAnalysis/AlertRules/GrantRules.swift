@@ -30,11 +30,11 @@ public struct DoubleGrantRule: AlertRule {
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         let audit = context.allInputs.grants
         let rule = policy.reconciliation
-        let now = time * 1000
+        let now = time * .millisPerSecond
         // Grants of [now − lookback, now): what `grants --from --to` lists for the same range.
-        let found = audit.repeats(from: now - rule.ticketLookbackSeconds * 1000, through: now - 1)
+        let found = audit.repeats(from: now - rule.ticketLookbackSeconds * .millisPerSecond, through: now - 1)
         guard !found.isEmpty else { return AlertRuleOutcome() }
-        let windowStart = now - rule.pageWindowSeconds * 1000
+        let windowStart = now - rule.pageWindowSeconds * .millisPerSecond
         let builder = GrantFindingBuilder(
             kind: kind, problem: .doubleGrant, rule: rule, time: time, windowGrants: audit.grants(from: windowStart, through: now - 1),
             windowStart: windowStart)
@@ -69,11 +69,11 @@ public struct GrantedWithoutChargeRule: AlertRule {
         let audit = context.allInputs.grants
         let rule = policy.reconciliation
         guard !audit.uncharged.isEmpty else { return AlertRuleOutcome() }
-        let now = time * 1000
-        let found = audit.withoutCharge(from: now - rule.ticketLookbackSeconds * 1000, through: now - 1, at: now)
+        let now = time * .millisPerSecond
+        let found = audit.withoutCharge(from: now - rule.ticketLookbackSeconds * .millisPerSecond, through: now - 1, at: now)
         guard !found.isEmpty else { return AlertRuleOutcome() }
-        let windowEnd = now - rule.chargeWaitSeconds * 1000
-        let windowStart = windowEnd - rule.pageWindowSeconds * 1000
+        let windowEnd = now - rule.chargeWaitSeconds * .millisPerSecond
+        let windowStart = windowEnd - rule.pageWindowSeconds * .millisPerSecond
         let builder = GrantFindingBuilder(
             kind: kind, problem: .withoutCharge(waitSeconds: rule.chargeWaitSeconds), rule: rule, time: time,
             windowGrants: audit.grants(from: windowStart, through: windowEnd - 1), windowStart: windowStart)

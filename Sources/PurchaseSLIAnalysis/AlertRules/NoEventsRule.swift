@@ -25,7 +25,7 @@ public struct NoEventsRule: AlertRule {
     public var shortName: String { "no events" }
     /// It lasts until events flow again, no longer.
     public var holdSeconds: Int64 { 0 }
-    public var reachSeconds: Int64 { 86_400 + policy.lossOfSignalWindowSeconds }
+    public var reachSeconds: Int64 { .secondsPerDay + policy.lossOfSignalWindowSeconds }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         AlertRuleOutcome(
@@ -37,10 +37,10 @@ public struct NoEventsRule: AlertRule {
     private func silence(of series: MinuteSeries, at time: Int64) -> AlertFinding? {
         let window = policy.lossOfSignalWindowSeconds
         guard let lastEvent = series.lastEvent(before: time) else { return nil }
-        let silentSince = lastEvent + 60
-        for moment in stride(from: silentSince + window, through: min(time, silentSince + window + 86_400), by: 60) {
-            let dayEarlier = series.counts(last: window, before: moment - 86_400).total
-            let averageWindow = series.counts(last: 86_400, before: moment - window).total * window / 86_400
+        let silentSince = lastEvent + .secondsPerMinute
+        for moment in stride(from: silentSince + window, through: min(time, silentSince + window + .secondsPerDay), by: .secondsPerMinute) {
+            let dayEarlier = series.counts(last: window, before: moment - .secondsPerDay).total
+            let averageWindow = series.counts(last: .secondsPerDay, before: moment - window).total * window / .secondsPerDay
             let expected = min(dayEarlier, averageWindow)
             guard expected >= policy.lossOfSignalMinimumExpected else { continue }
             return AlertFinding(
@@ -82,9 +82,9 @@ public struct SilenceEvidence: AlertEvidence {
             + "the loss-of-signal window when the silence was noticed)"
     }
 
-    public func details(of alert: AlertFinding) -> [AlertText] { ["the last event arrived at \(time: silentSince - 60)"] }
+    public func details(of alert: AlertFinding) -> [AlertText] { ["the last event arrived at \(time: silentSince - .secondsPerMinute)"] }
 
     public func lookNext(of alert: AlertFinding, from: Int64, to: Int64) -> LookNextCommand {
-        .query(of: alert.labels, from: min(from, silentSince) - 3600, to: to, ["--step", "5m"])
+        .query(of: alert.labels, from: min(from, silentSince) - .secondsPerHour, to: to, ["--step", "5m"])
     }
 }

@@ -69,10 +69,10 @@ final class PagedMinutes {
             record.lower = from
         }
         if to >= record.upper {
-            let later = evaluate(target, action: actionSeries, objective: objective, from: record.upper, to: to + 60)
+            let later = evaluate(target, action: actionSeries, objective: objective, from: record.upper, to: to + .secondsPerMinute)
             record.minutes += later.minutes
             record.shortWindows += later.shortWindows
-            record.upper = to + 60
+            record.upper = to + .secondsPerMinute
         }
         records[labels] = record
         var index = firstIndex(in: record.minutes, notBefore: from)
@@ -90,7 +90,7 @@ final class PagedMinutes {
         _ target: MinuteSeries, action: MinuteSeries, objective: SLOPolicy.Objective, from: Int64, to: Int64
     ) -> (minutes: [Int64], shortWindows: [Int64]) {
         var result: (minutes: [Int64], shortWindows: [Int64]) = ([], [])
-        for minute in stride(from: from, to: to, by: 60) {
+        for minute in stride(from: from, to: to, by: .secondsPerMinute) {
             guard let dataSince = action.firstEvent(from: minute - reach, to: minute),
                 let rule = test.burn(
                     target, action: target.labels == action.labels ? nil : action, objective: objective, at: minute,

@@ -93,7 +93,7 @@ struct RateSpikeTest: Sendable {
     var holdSeconds: Int64 { policy.keepFiringForSeconds + policy.spikes.windowSeconds }
 
     /// How far back a spike test reads: its widest window on each baseline day.
-    var reachSeconds: Int64 { Int64(max(1, policy.spikes.baselineDays)) * 86_400 + Self.widestWindows * policy.spikes.windowSeconds }
+    var reachSeconds: Int64 { Int64(max(1, policy.spikes.baselineDays)) * .secondsPerDay + Self.widestWindows * policy.spikes.windowSeconds }
 
     /// At most this many spike windows are read on thin traffic (``window(exposure:)``).
     static let widestWindows: Int64 = 4
@@ -113,8 +113,8 @@ struct RateSpikeTest: Sendable {
     /// data covers all of them.
     func previousDays(_ series: MinuteSeries, at time: Int64, dataSince: Int64, window: Int64) -> ([OutcomeCounts], String) {
         let days = max(1, policy.spikes.baselineDays)
-        guard time - Int64(days) * 86_400 - window >= dataSince else { return ([], "") }
-        let windows = (1...days).map { day in series.counts(last: window, before: time - Int64(day) * 86_400) }
+        guard time - Int64(days) * .secondsPerDay - window >= dataSince else { return ([], "") }
+        let windows = (1...days).map { day in series.counts(last: window, before: time - Int64(day) * .secondsPerDay) }
         return (windows, "the same window on the previous \(days) day\(days == 1 ? "" : "s")")
     }
 

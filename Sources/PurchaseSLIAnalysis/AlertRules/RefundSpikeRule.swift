@@ -27,10 +27,10 @@ public struct RefundSpikeRule: AlertRule {
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         let rule = policy.reconciliation
         let activity = context.allInputs.storeActivity
-        let end = time - time.floorDividedBy(3600).remainder
+        let end = time - time.floorDividedBy(.secondsPerHour).remainder
         let window = rule.refundWindowSeconds
         let days = max(1, rule.refundBaselineDays)
-        guard end - Int64(days) * 86_400 - window >= activity.startSeconds else { return AlertRuleOutcome() }
+        guard end - Int64(days) * .secondsPerDay - window >= activity.startSeconds else { return AlertRuleOutcome() }
         let keys = activity.keys
         let significance = policy.spikes.significance / Double(max(1, keys.count))
         let test = RateSpikeTest(policy: policy)
@@ -38,7 +38,7 @@ public struct RefundSpikeRule: AlertRule {
             findings: keys.compactMap { key in
                 let now = activity.counts(key, from: end - window, to: end)
                 let baseline = (1...days).map { day in
-                    let shifted = end - Int64(day) * 86_400
+                    let shifted = end - Int64(day) * .secondsPerDay
                     let counts = activity.counts(key, from: shifted - window, to: shifted)
                     return RateSpikeTest.Sample(observed: counts.refunds, exposure: counts.charges)
                 }

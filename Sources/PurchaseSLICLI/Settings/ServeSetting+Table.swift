@@ -74,11 +74,13 @@ extension ServeSetting {
         .whole("maximumLineBytes", 1...(1 << 30), "Longest line (NDJSON record or array element), in bytes", into: \.server.maximumLineBytes),
         ServeSetting(
             key: "latenessLimit", option: nil, kind: .text, expects: "a duration from 1m to 366d, at most the dedup horizon",
-            defaultText: "\(TimeStep(seconds: ServeSettings().server.latenessLimitMillis / 1000))",
+            defaultText: "\(TimeStep(seconds: ServeSettings().server.latenessLimitMillis / .millisPerSecond))",
             summary: "Events older than this before the receiving clock are rejected", valueName: "duration"
         ) { value, _, settings in
-            guard let step = value.text.flatMap(TimeStep.init(parsing:)), (60...366 * 86_400).contains(step.seconds) else { throw Unexpected() }
-            settings.server.latenessLimitMillis = step.seconds * 1000
+            guard let step = value.text.flatMap(TimeStep.init(parsing:)), (60...366 * .secondsPerDay).contains(step.seconds) else {
+                throw Unexpected()
+            }
+            settings.server.latenessLimitMillis = step.seconds * .millisPerSecond
         },
         .name("newRelicEventType", "The New Relic event type POST /v1/accounts/{accountID}/events counts", into: \.server.newRelicEventType),
         .name("otlpEventName", "The OpenTelemetry event name whose log records POST /v1/logs counts", into: \.server.otlpEventName),
@@ -184,7 +186,8 @@ extension ServeSetting {
             settings.dashboardsDirectory = directory
         },
         .minutes(
-            "renderRange", option: "render-range", 3600...35 * 86_400, "How far back the rendered pages reach", into: \.server.renderRangeSeconds),
+            "renderRange", option: "render-range", 3600...35 * .secondsPerDay, "How far back the rendered pages reach",
+            into: \.server.renderRangeSeconds),
         ServeSetting(
             key: "baseURL", option: "base-url", kind: .text, expects: "an http or https URL without query or fragment",
             defaultText: "none: alert text links to no page",

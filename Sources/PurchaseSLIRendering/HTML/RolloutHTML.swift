@@ -60,7 +60,7 @@ extension RolloutOutput {
         guard let first = report.checks.first else { return "" }
         let narrative = RolloutNarrative(report: report, escaping: .html, zone: zone)
         var runs: [(from: Int64, to: Int64, check: RolloutCheck)] = []
-        var previousEnd = first.timeSeconds - 3600
+        var previousEnd = first.timeSeconds - .secondsPerHour
         for check in report.checks {
             if let last = runs.last, last.check.verdict == check.verdict, last.check.step == check.step {
                 runs[runs.count - 1].to = check.timeSeconds

@@ -9,13 +9,16 @@ enum TimeAxis {
     /// where ISO weeks start; a daily tick is at local midnight, whatever the day's length.
     static func ticks(from start: Int64, to end: Int64, atMost: Int = 8, in zone: TimeZoneOffsets = .utc) -> [(seconds: Int64, label: String)] {
         let span = max(1, end - start)
-        let steps: [Int64] = [3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 2 * 86_400, 7 * 86_400, 28 * 86_400]
-        let step = steps.first { span / $0 <= atMost } ?? 28 * 86_400
-        let origin: Int64 = step % (7 * 86_400) == 0 ? 4 * 86_400 : 0  // 1970-01-05, a Monday
+        let steps: [Int64] = [
+            .secondsPerHour, 3 * .secondsPerHour, 6 * .secondsPerHour, 12 * .secondsPerHour, .secondsPerDay, 2 * .secondsPerDay, 7 * .secondsPerDay,
+            28 * .secondsPerDay,
+        ]
+        let step = steps.first { span / $0 <= atMost } ?? 28 * .secondsPerDay
+        let origin: Int64 = step % (7 * .secondsPerDay) == 0 ? 4 * .secondsPerDay : 0  // 1970-01-05, a Monday
         var local = (zone.localSeconds(start) - origin + step - 1).floorDividedBy(step).quotient * step + origin
         var ticks: [(Int64, String)] = []
         while case let tick = zone.utcSeconds(ofLocal: local), tick <= end {
-            if tick >= start, tick > (ticks.last?.0 ?? .min) { ticks.append((tick, label(local: local, daily: step >= 86_400))) }
+            if tick >= start, tick > (ticks.last?.0 ?? .min) { ticks.append((tick, label(local: local, daily: step >= .secondsPerDay))) }
             local += step
         }
         return ticks

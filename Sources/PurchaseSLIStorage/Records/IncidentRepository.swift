@@ -52,7 +52,7 @@ public struct IncidentRepository: Sendable {
 
     /// The record of `app` and `id`, or nil; read among those that started at the minute `id` names.
     public func incident(app: String, id: String, startSeconds: Int64) async throws -> StoredIncident? {
-        try await incidents(app: app, fromSeconds: startSeconds, toSeconds: startSeconds + 60, statuses: nil).first { $0.id == id }
+        try await incidents(app: app, fromSeconds: startSeconds, toSeconds: startSeconds + .secondsPerMinute, statuses: nil).first { $0.id == id }
     }
 
     /// Keeps `acknowledgement` with the record of `app` and `id`, replacing any before; false when no such
