@@ -44,15 +44,26 @@ private final class JSONNode {
     }
 
     /// The JSON literal of a string, a truth value or a number; nil for anything else.
-    static func leaf(_ value: some Encodable) -> String? {
-        switch value {
-        case let text as String: JSONText.quoted(text)
-        case let truth as Bool: truth ? "true" : "false"
-        case let number as Double: JSONText.number(number)
-        case let number as Float: JSONText.number(Double(number))
-        case let number as any BinaryInteger: "\(number)"
-        default: nil
-        }
+    ///
+    /// The type is compared, not cast: a cast that fails (a struct of members, a cell of a row) costs more
+    /// than writing the value, and every member of every row of a long answer comes through here.
+    static func leaf<Value: Encodable>(_ value: Value) -> String? {
+        let type = Value.self
+        if type == String.self { return JSONText.quoted(value as! String) }
+        if type == Int64.self { return String(value as! Int64) }
+        if type == Int.self { return String(value as! Int) }
+        if type == Double.self { return JSONText.number(value as! Double) }
+        if type == Bool.self { return (value as! Bool) ? "true" : "false" }
+        if type == Int32.self { return String(value as! Int32) }
+        if type == UInt64.self { return String(value as! UInt64) }
+        if type == UInt.self { return String(value as! UInt) }
+        if type == UInt32.self { return String(value as! UInt32) }
+        if type == Int16.self { return String(value as! Int16) }
+        if type == UInt16.self { return String(value as! UInt16) }
+        if type == Int8.self { return String(value as! Int8) }
+        if type == UInt8.self { return String(value as! UInt8) }
+        if type == Float.self { return JSONText.number(Double(value as! Float)) }
+        return nil
     }
 
     /// This node as an object, its members so far kept (an object already).
@@ -111,9 +122,12 @@ private final class JSONNode {
         case .object(let members):
             text += "{"
             // A member whose value encoded nothing (``JSONOmittedIfAbsent`` without a value) is left out.
-            for (index, member) in members.filter({ !$0.value.isUnset }).enumerated() {
-                if index > 0 { text += "," }
-                text += JSONText.quoted(member.key) + ":"
+            var first = true
+            for member in members where !member.value.isUnset {
+                if !first { text += "," }
+                first = false
+                text += JSONText.quoted(member.key)
+                text += ":"
                 member.value.write(to: &text)
             }
             text += "}"
