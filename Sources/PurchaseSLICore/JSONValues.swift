@@ -26,8 +26,9 @@ public struct JSONMembers<Value: Encodable & Sendable>: Encodable, Sendable {
     /// The members, in the order they are written.
     public let members: [(key: String, value: Value)]
 
-    /// The object of `members`, in their order.
-    public init(_ members: some Sequence<(String, Value)>) { self.members = members.map { (key: $0.0, value: $0.1) } }
+    /// The object of `members`, in their order. Inlinable, so that a caller's long list of rows builds its
+    /// members without looking up the tuple's type at run time for each row.
+    @inlinable public init(_ members: some Sequence<(String, Value)>) { self.members = members.map { (key: $0.0, value: $0.1) } }
 
     /// Encodes each member.
     public func encode(to encoder: any Encoder) throws {
