@@ -87,7 +87,11 @@ func buildRouter(
     ).addRoutes(to: router)
     HealthController(store: store, committer: committer, metrics: metrics, deliveries: deliveries, nowMillis: receivingClock)
         .addRoutes(to: router)
-    SLOMetricsController(store: store, configuration: configuration, nowMillis: receivingClock).addRoutes(to: router)
+    SLOMetricsController(
+        snapshotting: SLOSnapshotting(
+            store: store, policy: configuration.alertPolicy, apps: configuration.alertApps.isEmpty ? [nil] : configuration.alertApps.map { $0 }),
+        nowMillis: receivingClock
+    ).addRoutes(to: router)
     MaintenanceController(
         store: store, policyWindows: configuration.alertPolicy.maintenance,
         admin: AdminAccess(

@@ -3,7 +3,6 @@ import Prometheus
 import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
-import PurchaseSLIStorage
 import Synchronization
 
 /// `GET /metrics/slo`: each objective's SLI as Prometheus series, so that Grafana charts them next to the
@@ -16,19 +15,15 @@ import Synchronization
 /// policy's objectives × its rules' windows, and the rules' kinds × two severities (× the apps of
 /// `alertApps`, labelled `app`; empty for every app's events together).
 final class SLOMetricsController: Sendable {
-    let store: any PurchaseStore
-    let policy: SLOPolicy
-    let apps: [String?]
+    let snapshotting: SLOSnapshotting
     /// The receiving clock (milliseconds since the epoch): what `now` and relative times are read against.
     let nowMillis: @Sendable () -> Int64
     /// The last exposition, the minute it was made at and the stored maintenance windows it knew.
     private let cache = Mutex<(minute: Int64, windows: [MaintenanceWindow], exposition: [UInt8])?>(nil)
 
-    init(store: any PurchaseStore, configuration: ServerConfiguration, nowMillis: @escaping @Sendable () -> Int64) {
-        self.store = store
+    init(snapshotting: SLOSnapshotting, nowMillis: @escaping @Sendable () -> Int64) {
+        self.snapshotting = snapshotting
         self.nowMillis = nowMillis
-        policy = configuration.alertPolicy
-        apps = configuration.alertApps.isEmpty ? [nil] : configuration.alertApps.map { $0 }
     }
 
     func addRoutes(to router: Router<some RequestContext>) {
@@ -44,18 +39,11 @@ final class SLOMetricsController: Sendable {
     /// The exposition at `minute`, made once per minute (and again when a maintenance window was added
     /// or removed since).
     func exposition(at minute: Int64) async throws -> [UInt8] {
-        let windows = try await MaintenanceWindowRepository(store.sql).windows()
+        let windows = try await snapshotting.storedWindows()
         if let cached = cache.withLock({ $0 }), cached.minute == minute, cached.windows == windows { return cached.exposition }
-        let (store, policy, apps) = (store, policy, apps)
-        let snapshots = try await onComputePool {
-            var snapshots: [SLOSnapshot] = []
-            for app in apps {
-                snapshots.append(try await AlertContext(store: store, storedMaintenance: windows, policy: policy, app: app).sloSnapshot(at: minute))
-            }
-            return snapshots
-        }
+        let snapshots = try await snapshotting.snapshots(at: minute, storedWindows: windows)
         let registry = PrometheusCollectorRegistry()
-        for (app, snapshot) in zip(apps, snapshots) { Self.register(snapshot, app: app ?? "", in: registry) }
+        for (app, snapshot) in zip(snapshotting.apps, snapshots) { Self.register(snapshot, app: app ?? "", in: registry) }
         Self.gauge(
             "purchase_sli_slo_evaluation_timestamp_seconds", labels: [], help: "The whole minute the SLI series were evaluated at", in: registry
         )
