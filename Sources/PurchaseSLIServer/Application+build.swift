@@ -88,8 +88,7 @@ func buildRouter(
     HealthController(store: store, committer: committer, metrics: metrics, deliveries: deliveries, nowMillis: receivingClock)
         .addRoutes(to: router)
     SLOMetricsController(
-        snapshotting: SLOSnapshotting(
-            store: store, policy: configuration.alertPolicy, apps: configuration.alertApps.isEmpty ? [nil] : configuration.alertApps.map { $0 }),
+        snapshotting: SLOSnapshotting(store: store, policy: configuration.alertPolicy, apps: configuration.judgedApps),
         nowMillis: receivingClock
     ).addRoutes(to: router)
     MaintenanceController(
@@ -121,8 +120,7 @@ private func alertNotifier(
     outbound: any OutboundTransport, deliveries: NotificationDeliveries?, logger: Logger
 ) -> [any Service] {
     guard let url = configuration.notifyURL else { return [] }
-    let apps: [String?] = configuration.alertApps.isEmpty ? [nil] : configuration.alertApps
-    return apps.map { app in
+    return configuration.judgedApps.map { app in
         var appLogger = logger
         if let app { appLogger[metadataKey: "app"] = "\(app)" }
         // The notifier reads the stored maintenance windows again before each round (AlertContext.reloaded).

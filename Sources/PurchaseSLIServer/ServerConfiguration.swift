@@ -74,6 +74,9 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// objectives' budgets, baselines and incidents, its reports naming it); empty: every app's events
     /// together.
     public var alertApps: [String] = []
+    /// The apps judged apart, as the alert notifier and `/metrics/slo` go through them: ``alertApps``, or
+    /// nil alone (every app's events together) when it is empty.
+    var judgedApps: [String?] { alertApps.isEmpty ? [nil] : alertApps }
     /// The SLOs and alert rules evaluated (alerts and dashboards).
     public var alertPolicy = SLOPolicy.default
     /// The zone pages and Slack text write times in (`--time-zone`, else the policy's `timeZone`); JSON stays UTC.
