@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "PurchaseSLIDashboards",
             dependencies: [
-                "PurchaseSLICore", "PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIApplication",
+                "PurchaseSLICore", "PurchaseSLIAnalysis", "PurchaseSLIRendering", "PurchaseSLIApplication",
             ],
             swiftSettings: swiftSettings
         ),
@@ -286,7 +286,7 @@ if Context.environment["PURCHASE_SLI_FUZZ"] != nil {
     let fuzzTargets: [(name: String, module: Target.Dependency)] = [
         ("EventRecords", "PurchaseSLICore"), ("RFC3339", "PurchaseSLICore"), ("QueryArguments", "PurchaseSLICore"),
         ("GzipInflater", "PurchaseSLIGzip"), ("PolicyYAML", "PurchaseSLIAnalysis"),
-        ("DashboardYAML", "PurchaseSLIDashboards"), ("BucketCodec", "PurchaseSLIStorage"),
+        ("DashboardYAML", "PurchaseSLIApplication"), ("BucketCodec", "PurchaseSLIStorage"),
         ("NewRelic", "FuzzDecoding"), ("OTLP", "FuzzDecoding"), ("AppStoreJWS", "PurchaseSLIStores"), ("GooglePush", "PurchaseSLIStores"),
         ("ConfigFile", "PurchaseSLICLI"), ("DroppedEventsHeader", "PurchaseSLICore"), ("MaintenanceBody", "PurchaseSLIAnalysis"),
         ("OpenSLO", "PurchaseSLIAnalysis"), ("RecurrenceRule", "PurchaseSLICore"),

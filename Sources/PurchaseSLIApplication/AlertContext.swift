@@ -122,7 +122,13 @@ public struct AlertContext: Sendable {
     /// app evaluated (a window of one app cannot be taken out of every app's counts, so it is left out only
     /// where that app is evaluated alone).
     public func maintenance() -> MaintenanceCalendar {
-        MaintenanceCalendar(policy.maintenance.filter { $0.app.isEmpty || $0.app == app } + storedMaintenance)
+        Self.maintenance(policy: policy, stored: storedMaintenance, app: app)
+    }
+
+    /// The maintenance windows in force for `app` (nil: every app): `policy`'s and those of `stored`, each
+    /// for every app or for `app`.
+    public static func maintenance(policy: SLOPolicy, stored: [MaintenanceWindow], app: String?) -> MaintenanceCalendar {
+        MaintenanceCalendar(windows(policy.maintenance, seenBy: app) + windows(stored, seenBy: app))
     }
 
     /// `read` over `[from, to)` less `read` over each stretch of it that maintenance leaves out of

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PurchaseSLIApplication
 import PurchaseSLIDashboards
 
 /// Where dashboard definitions are read and rendered pages written, for `render` and `demo`.

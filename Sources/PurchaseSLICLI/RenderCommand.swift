@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 

@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
 public import PurchaseSLICore
 import PurchaseSLIRendering
 

@@ -2,7 +2,6 @@ public import PurchaseSLIAnalysis
 public import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
-import PurchaseSLIStorage
 
 /// Renders every dashboard of a set, and the index that links them, for one time and range.
 public struct DashboardRenderer: Sendable {
@@ -64,9 +63,10 @@ public struct DashboardRenderer: Sendable {
         var incidentPages: [String: HTMLDocument] = [:]
         func alerts(of app: String?) async throws -> AlertSnapshot {
             if let known = snapshots[app] { return known }
-            let alertContext = links.alertContext(
-                store: context.everyApp, storedMaintenance: context.records.maintenance, policy: context.policy, app: app,
-                definitions: pages(of: app), rules: rules)
+            let alertContext = links.linking(
+                AlertContext(
+                    store: context.everyApp, storedMaintenance: context.records.maintenance, policy: context.policy, app: app, rules: rules),
+                definitions: pages(of: app))
             let snapshot = try await alertContext.snapshotAndIncidentReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
             // Each incident shown gets its report beside the pages, which its alerts link to.
             func linked(_ report: AlertReport) -> AlertReport {
@@ -108,8 +108,8 @@ public struct DashboardRenderer: Sendable {
         for definition in definitions {
             var pageContext = context
             pageContext.app = definition.app ?? context.app
-            let page = DashboardPage(definition: definition, context: pageContext, alerts: try await alerts(of: pageContext.app))
-            files.append(file(definition.file, try await page.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
+            let page = try await DashboardPage.load(definition: definition, context: pageContext, alerts: try await alerts(of: pageContext.app))
+            files.append(file(definition.file, page.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
         }
         files.append(file(weeklyReport.fileName, weeklyReport.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
         for (name, document) in incidentPages.sorted(by: { $0.key < $1.key }) {
@@ -123,7 +123,7 @@ public struct DashboardRenderer: Sendable {
                     title: definition.title(showing: definition.app ?? context.app), file: definition.file,
                     summary: definition.summary)
             } + otherPages
-        var index = IndexPage(entries: entries, context: context, alerts: shown)
+        var index = IndexPage(entries: entries, frame: context.frame, alerts: shown)
         index.alertPage = DashboardDefinition.alertPage(in: pages(of: context.app), for: context.app)
         files.append(file("index.html", index.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
         return files

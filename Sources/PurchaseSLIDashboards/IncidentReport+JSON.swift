@@ -1,7 +1,7 @@
 import PurchaseSLIAnalysis
 public import PurchaseSLIApplication
-public import PurchaseSLICore
-public import PurchaseSLIRendering
+import PurchaseSLICore
+import PurchaseSLIRendering
 
 extension IncidentReport {
     /// The report as one line of JSON, ``IncidentReportJSON``.

@@ -1,4 +1,5 @@
 import PurchaseSLIAnalysis
+public import PurchaseSLIApplication
 import PurchaseSLICore
 public import PurchaseSLIRendering
 
@@ -24,7 +25,7 @@ public struct IndexPage: Sendable {
     /// The pages linked.
     public let entries: [Entry]
     /// The range and time of the dashboards.
-    public let context: DashboardContext
+    public let frame: DashboardFrame
     /// The alerts firing at that time, and how recent the data is.
     public let alerts: AlertSnapshot
     /// The page that shows the alerts, which the index links each firing alert to.
@@ -39,13 +40,13 @@ public struct IndexPage: Sendable {
                 let severity = report.severity
                 return "<li><span class=\"status \(severity == .page ? "bad" : "warn")\">\(severity.rawValue.uppercased())</span> "
                     + "<a href=\"\(alertPage)#\(report.finding.identity.anchor)\">\(report.finding.kind.rawValue) \(labels)</a> "
-                    + "since \(context.zone.timestamp(report.startsAt)) (\(NumberText.duration(context.atSeconds - report.startsAt)))"
+                    + "since \(frame.zone.timestamp(report.startsAt)) (\(NumberText.duration(frame.atSeconds - report.startsAt)))"
                     + (report.incident.map { incident in
                         " · incident "
                             + (report.incidentURL.map { HTML(trusted: "<a href=\"\(HTML.escape($0))\">\(incident.id)</a>") } ?? "\(incident.id)")
                     } ?? "")
-                    + (report.costText.map { " · \(HTML(trusted: $0.rendered(.html, zone: context.zone)))" } ?? "")
-                    + (report.incidentRecord?.acknowledgementText.map { " · \(HTML(trusted: $0.rendered(.html, zone: context.zone)))" } ?? "")
+                    + (report.costText.map { " · \(HTML(trusted: $0.rendered(.html, zone: frame.zone)))" } ?? "")
+                    + (report.incidentRecord?.acknowledgementText.map { " · \(HTML(trusted: $0.rendered(.html, zone: frame.zone)))" } ?? "")
                     + "</li>"
             })
     }
@@ -58,18 +59,18 @@ public struct IndexPage: Sendable {
         let status: HTML =
             firing.isEmpty
             ? (alerts.alertsCannotSeeThePresent
-                ? alerts.staleBanner(zone: context.zone)
-                : "<div class=\"banner\"><strong>No alert firing</strong> at \(context.zone.timestamp(context.atSeconds)).</div>")
+                ? alerts.staleBanner(zone: frame.zone)
+                : "<div class=\"banner\"><strong>No alert firing</strong> at \(frame.zone.timestamp(frame.atSeconds)).</div>")
             : "<div class=\"banner \(pageCount > 0 ? "bad" : "warn")\"><strong>\(firing.count) alert\(firing.count == 1 ? "" : "s") firing</strong> "
-                + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(context.zone.timestamp(context.atSeconds)):<ul>\(firingList)</ul></div>"
+                + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(frame.zone.timestamp(frame.atSeconds)):<ul>\(firingList)</ul></div>"
         return HTMLDocument(
             title: "purchase-sli dashboards",
-            subtitle: "\(context.zone.timestamp(context.fromSeconds)) to \(context.zone.timestamp(context.atSeconds)) "
-                + "(\(NumberText.duration(context.rangeSeconds))) · \(FreshnessText.line(alerts.freshness, zone: context.zone))",
+            subtitle: "\(frame.zone.timestamp(frame.fromSeconds)) to \(frame.zone.timestamp(frame.atSeconds)) "
+                + "(\(NumberText.duration(frame.rangeSeconds))) · \(FreshnessText.line(alerts.freshness, zone: frame.zone))",
             navigation: navigation,
-            body: alerts.deliveryBanner(zone: context.zone) + status + alerts.owingBanner(zone: context.zone)
-                + alerts.incompleteBanner(zone: context.zone)
+            body: alerts.deliveryBanner(zone: frame.zone) + status + alerts.owingBanner(zone: frame.zone)
+                + alerts.incompleteBanner(zone: frame.zone)
                 + "<section><h2>Pages</h2><ul>\(pages)</ul></section>",
-            generatedAtSeconds: generatedAtSeconds, zone: context.zone)
+            generatedAtSeconds: generatedAtSeconds, zone: frame.zone)
     }
 }

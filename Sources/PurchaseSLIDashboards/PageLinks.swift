@@ -1,7 +1,4 @@
-public import PurchaseSLIAnalysis
 public import PurchaseSLIApplication
-public import PurchaseSLICore
-public import PurchaseSLIStorage
 
 /// What rendered pages, and the alert text on them, point to, and whether the pages reload themselves.
 public struct PageLinks: Sendable, Hashable {
@@ -20,27 +17,13 @@ public struct PageLinks: Sendable, Hashable {
         self.refreshSeconds = refreshSeconds
     }
 
-    /// The alert context of `store` (`app`'s view of it when given) and `policy` whose reports name the
-    /// database and link to the page among `definitions` that shows the app's alerts
-    /// (``DashboardDefinition/alertPage(in:for:)``), evaluating `rules` (by default the standard ones), with
-    /// the maintenance windows stored now.
-    public func alertContext(
-        store: any PurchaseStore, policy: SLOPolicy, app: String? = nil, definitions: [DashboardDefinition], rules: [any AlertRule]? = nil
-    ) async throws -> AlertContext {
-        alertContext(
-            store: store, storedMaintenance: try await MaintenanceWindowRepository(store.sql, app: app).windows(), policy: policy, app: app,
-            definitions: definitions, rules: rules)
-    }
-
-    /// The alert context ``alertContext(store:policy:app:definitions:rules:)`` makes, with the stored
-    /// maintenance windows given.
-    public func alertContext(
-        store: any PurchaseStore, storedMaintenance: [MaintenanceWindow], policy: SLOPolicy, app: String? = nil,
-        definitions: [DashboardDefinition], rules: [any AlertRule]? = nil
-    ) -> AlertContext {
-        AlertContext(
-            store: store, storedMaintenance: storedMaintenance, policy: policy, app: app, databasePath: databasePath,
-            alertPageURL: baseURL.map { "\($0)/\(DashboardDefinition.alertPage(in: definitions, for: app))" }, pagesURL: baseURL,
-            rules: rules)
+    /// `context` with reports that name the database and link to the page among `definitions` that shows
+    /// the context's app's alerts (``DashboardDefinition/alertPage(in:for:)``) and to the incidents' pages.
+    public func linking(_ context: AlertContext, definitions: [DashboardDefinition]) -> AlertContext {
+        var linked = context
+        linked.databasePath = databasePath
+        linked.alertPageURL = baseURL.map { "\($0)/\(DashboardDefinition.alertPage(in: definitions, for: context.app))" }
+        linked.pagesURL = baseURL
+        return linked
     }
 }

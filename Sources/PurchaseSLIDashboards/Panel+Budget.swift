@@ -3,34 +3,19 @@ import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
-extension DashboardContext {
-    /// Days of budget history the burn-down shows.
-    static let burnDownDays = 28
-
+extension DashboardFrame {
     /// Per objective, a card: its error budget left day by day over the last 28 days, carried on at the
     /// last 7 days' burn rate to the day it runs out (within one window, or by the month's end), and its
     /// attainment over each of the last 4 ISO weeks and 3 calendar months against the objective.
-    func budgetPanel() async throws -> HTML {
-        let judging = alerting()
-        let cards = try await policy.objectives.asyncMap { objective -> HTML in
-            let earliest = objective.window.period(at: atSeconds - Int64(Self.burnDownDays) * .secondsPerDay).startSeconds
-            let hourly = try await judging.objectiveSeries(
-                objective, fromSeconds: earliest - earliest.floorDividedBy(.secondsPerHour).remainder, toSeconds: atSeconds,
-                stepSeconds: .secondsPerHour)
-            let current = try await judging.objectiveCounts(
-                objective, fromSeconds: objective.window.period(at: atSeconds).startSeconds, toSeconds: atSeconds,
-                filters: [.actionType: [objective.actionType]])
-            let burnDown = BudgetBurnDown(objective: objective, hourly: hourly, at: atSeconds, days: Self.burnDownDays, current: current)
+    func budgetPanel(_ cards: [BudgetCardData]) -> HTML {
+        let cards = cards.map { card -> HTML in
+            let (objective, burnDown) = (card.objective, card.burnDown)
             let maintenance = maintenanceBands(
                 for: objective.actionType, from: burnDown.points.first?.timeSeconds ?? atSeconds, to: atSeconds)
-            let basis = try await judging.eventBudgetBasis(
-                of: objective.actionType, window: objective.window, windowStart: objective.window.period(at: atSeconds).startSeconds,
-                until: atSeconds)
-            let attainment = try await attainmentTable(objective, judging: judging)
             return
-                "<section class=\"card\"><h3>\(objective.actionType): error budget over \(StoreCoverageText.window(objective.window, basis: basis))</h3>"
+                "<section class=\"card\"><h3>\(objective.actionType): error budget over \(StoreCoverageText.window(objective.window, basis: card.basis))</h3>"
                 + "\(burnDownChart(burnDown, maintenance: maintenance))<p>\(burnDownSentence(burnDown, at: atSeconds))</p>"
-                + "<div class=\"scroll\">\(attainment)</div></section>"
+                + "<div class=\"scroll\">\(AttainmentTable.html(card.attainment))</div></section>"
         }
         return "<section><h2>Error budget burn-down and attainment</h2>\(HTML.joined(cards))</section>"
     }
@@ -82,12 +67,6 @@ extension DashboardContext {
         let horizon = burnDown.objective.window == .calendarMonth ? "to the month's end" : "over the next \(burnDown.objective.window.description)"
         return "\(now); \(pace) it lasts \(horizon)."
     }
-
-    /// The success rate over each of the last 4 ISO weeks and 3 calendar months (in the page's zone), the current one so
-    /// far, against the objective.
-    private func attainmentTable(_ objective: SLOPolicy.Objective, judging: AlertContext) async throws -> HTML {
-        AttainmentTable.html(try await judging.attainment(objective, at: atSeconds, zone: zone))
-    }
 }
 
 /// The service-level report's table: a row per ISO week and calendar month, MET, MISSED or NO EVENTS.
@@ -102,7 +81,7 @@ enum AttainmentTable {
                 }
             let soFar: HTML = period.isPartial ? " <span class=\"meta\">so far</span>" : ""
             return "<tr><td class=\"text\">\(period.label)\(soFar)</td>"
-                + "<td\(DashboardContext.dataValue(period.counts?.successRate.map { $0 * 100 }))>\(NumberText.percent(period.counts?.successRate))</td>"
+                + "<td\(DashboardFrame.dataValue(period.counts?.successRate.map { $0 * 100 }))>\(NumberText.percent(period.counts?.successRate))</td>"
                 + "<td data-value=\"\(period.counts?.valid ?? 0)\">\(NumberText.count(period.counts?.valid ?? 0))</td><td>\(status)</td></tr>"
         }
         return "<table><tr><th class=\"text\">attainment</th><th data-value=\"success rate (%)\">success rate</th><th>valid</th>"

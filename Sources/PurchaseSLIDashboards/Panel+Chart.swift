@@ -1,20 +1,19 @@
 import Foundation
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
-extension DashboardContext {
+extension DashboardFrame {
     /// A time series of a metric over the range: one line for the action (or all events), or one per
-    /// value of `by` (the five busiest, the rest as "other"), with the objective for success rates and
-    /// the alert episodes and maintenance windows shaded, each app version's release and each store release
-    /// paused marked (``releaseMarkers(from:to:)``); with `overlayPreviousWeek`, the same hours of the week
-    /// before as a dashed line (a chart without `by`).
-    func chartPanel(
-        title: String?, metric: DashboardDefinition.ChartMetric, actionType: String?, by dimension: EventDimension?,
-        stepSeconds: Int64?, overlayPreviousWeek: Bool = false, bands: [TimeSeriesChart.Band]
-    ) async throws -> HTML {
-        let step = stepSeconds ?? defaultStepSeconds
-        let data = try await series(step: step, groupBy: dimension.map { [$0] } ?? [], filters: actionFilter(actionType))
+    /// value of the dimension (the five busiest, the rest as "other"), with the objective for success rates
+    /// and the alert episodes (`bands`) and maintenance windows shaded, each app version's release and each
+    /// store release paused marked (``releaseMarkers(_:from:to:)``); with the week before, the same hours of
+    /// it as a dashed line. App versions take their `colours` of the page.
+    func chartPanel(_ chart: ChartPanelData, colours: [String: Int], bands: [TimeSeriesChart.Band]) -> HTML {
+        let data = chart.series
+        let step = data.stepSeconds
+        let (title, metric, actionType, dimension) = (chart.title, chart.metric, chart.actionType, chart.dimension)
         var keyed = data.byKey.map { (label: $0.key.first.map { $0 ?? "(none)" } ?? (actionType ?? "all events"), steps: $0.value) }
         keyed.sort { $0.steps.reduce(0) { $0 + $1.total } > $1.steps.reduce(0) { $0 + $1.total } }
         if keyed.count > 6 {
@@ -26,8 +25,8 @@ extension DashboardContext {
         if keyed.isEmpty {  // no event over the range: the action's line at zero (a dead feed reads 0), over the whole range
             keyed = [(label: actionType ?? "all events", steps: Array(repeating: OutcomeCounts(), count: data.steps))]
         }
-        // By app version: oldest first, each version in its colour of the page (``versionColours()``), "other" in one left free.
-        let colours = dimension == .appVersion ? try await versionColours() : [:]
+        // By app version: oldest first, each version in its colour of the page (``DashboardPageData/versionColours``), "other" in one left free.
+        let colours = dimension == .appVersion ? colours : [:]
         if dimension == .appVersion {
             keyed.sort {
                 $0.label == "other" ? false : $1.label == "other" ? true : $0.label.compare($1.label, options: .numeric) == .orderedAscending
@@ -59,22 +58,20 @@ extension DashboardContext {
             TimeSeriesChart.Series(
                 label: $0.label, values: $0.steps.map(value), colour: dimension == .appVersion ? colours[$0.label] ?? spareColour : nil)
         }
-        if overlayPreviousWeek, dimension == nil {
-            let week = try await series(step: step, groupBy: [], filters: actionFilter(actionType), shiftedBy: 7 * .secondsPerDay)
-            let steps = week.byKey.values.first ?? Array(repeating: OutcomeCounts(), count: data.steps)
+        if let steps = chart.previousWeek {
             lines.append(
                 TimeSeriesChart.Series(label: "\(lines.first?.label ?? "") a week before", values: steps.map(value), colour: 0, isDashed: true))
         }
-        var chart = TimeSeriesChart(
-            startSeconds: data.start, stepSeconds: step,
+        var drawn = TimeSeriesChart(
+            startSeconds: data.startSeconds, stepSeconds: step,
             series: lines,
             yLabel: yLabel, format: format, threshold: threshold,
-            bands: bands + maintenanceBands(for: actionType, from: data.start, to: atSeconds), yDomain: domain,
+            bands: bands + maintenanceBands(for: actionType, from: data.startSeconds, to: atSeconds), yDomain: domain,
             yLimits: limits ?? 0...Double.infinity, zone: zone)
-        chart.markers = try await releaseMarkers(from: data.start, to: atSeconds)
+        drawn.markers = releaseMarkers(chart.releases, from: data.startSeconds, to: atSeconds)
         let heading =
             (title ?? "\(yLabel.replacingOccurrences(of: " (%)", with: "")) of \(actionType ?? "all actions")"
                 + (dimension.map { " by \($0.rawValue)" } ?? "")) + ", per \(NumberText.duration(step))"
-        return "<section class=\"card\"><h3>\(heading)</h3>\(chart.html)</section>"
+        return "<section class=\"card\"><h3>\(heading)</h3>\(drawn.html)</section>"
     }
 }

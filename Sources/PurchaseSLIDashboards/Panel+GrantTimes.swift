@@ -3,18 +3,14 @@ import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
-extension DashboardContext {
-    /// How long the last day's charges took to be granted, against the time-to-grant objective: each
-    /// store, then its products and granting app versions with the most charges late first; empty
+extension DashboardFrame {
+    /// How long the last day's charges took to be granted (`rows`), against the time-to-grant objective:
+    /// each store, then its products and granting app versions with the most charges late first; empty
     /// without the objective.
     /// Its note on what notifications the day has is the panel's (`coverage`), not repeated.
-    func grantTimesSection(coverage: StoreCoverage, limit: Int = 8) async throws -> HTML {
-        guard let objective = policy.reconciliation.timeToGrant,
-            let times = try await alerting().grantTimes(from: atSeconds - .secondsPerDay, to: atSeconds)
-        else { return "" }
+    func grantTimesSection(_ rows: [GrantTimes.Row]?, coverage: StoreCoverage, limit: Int = 8) -> HTML {
+        guard let objective = policy.reconciliation.timeToGrant, let rows else { return "" }
         let heading: HTML = "<h4>Time to grant, last 24 h (objective: \(objective.text))</h4>"
-        let rows = times.breakdown(
-            from: (atSeconds - .secondsPerDay) * .millisPerSecond, to: atSeconds * .millisPerSecond, at: atSeconds * .millisPerSecond)
         guard !rows.isEmpty else {
             let none =
                 coverage.isEmpty ? "No store notifications for the last 24 h." : "No charge expecting a grant whose time to grant is known yet."
@@ -24,26 +20,17 @@ extension DashboardContext {
     }
 }
 
-extension DashboardContext {
+extension DashboardFrame {
     /// One card per store whose charges' time to grant is known over the objective's window: the share
     /// granted on time in the last hour (the firing alert's short window while it burns) against the
     /// time-to-grant objective, the 1 h / 6 h / 24 h / 7 d shares and burn rates, the error budget left,
     /// and a status as an action's card has (the TimeToGrantBurn alert firing on the store; else BELOW
     /// OBJECTIVE beyond chance, UNDER OBJECTIVE on too few charges to tell, OK). Empty without the objective.
-    func grantTimeCards(firing: [AlertFinding]) async throws -> HTML {
+    func grantTimeCards(_ data: GrantTimeCardsData, firing: [AlertFinding]) -> HTML {
         guard let objective = policy.reconciliation.timeToGrant else { return "" }
         let target = objective.objective
         let budgetSeconds = atSeconds - target.window.period(at: atSeconds).startSeconds
-        let widest = max(budgetSeconds, Self.objectiveWindows.map(\.seconds).max() ?? 0)
-        let judging = alerting()
-        guard let times = try await judging.decidedGrantTimes(from: atSeconds - widest, to: atSeconds) else { return "" }
-        // Without the minutes maintenance leaves out of purchases' budgets, as the alerts read them.
-        func counts(last seconds: Int64) async throws -> [Store: OutcomeCounts] {
-            try await judging.grantTimeCounts(times, from: atSeconds - seconds, to: atSeconds)
-        }
-        let budgetCounts = try await counts(last: budgetSeconds)
-        let coverage = try await judging.storeCoverage(from: atSeconds - budgetSeconds, to: atSeconds)
-        let windows = Dictionary(uniqueKeysWithValues: try await Self.objectiveWindows.asyncMap { ($0.seconds, try await counts(last: $0.seconds)) })
+        let (budgetCounts, coverage, windows) = (data.budgetCounts, data.coverage, data.counts)
         let within = NumberText.elapsed(millis: objective.withinSeconds * .millisPerSecond)
         let cards = budgetCounts.keys.sorted().map { store -> HTML in
             let labels = GrantTimes.labels(store: store)
@@ -77,7 +64,7 @@ extension DashboardContext {
             let tone =
                 severity == .page || failingNow
                 ? "bad" : severity == .ticket ? "warn" : (headline.share ?? 0) >= target.target && others.isEmpty ? "ok" : ""
-            let rows = Self.objectiveWindows.map { window -> HTML in
+            let rows = ObjectivesPanelData.windows.map { window -> HTML in
                 let counts = windows[window.seconds]?[store] ?? OutcomeCounts()
                 return "<tr><td>\(window.label)</td><td>\(NumberText.percent(counts.successRate))</td>"
                     + "<td>\(target.burnRate(counts).map { String(format: "%.1f×", $0) } ?? "n/a")</td><td>\(NumberText.count(counts.valid))</td></tr>"
@@ -95,7 +82,7 @@ extension DashboardContext {
     }
 }
 
-extension DashboardContext {
+extension DashboardFrame {
     /// "App Store notifications cover only … of the last 24 h." as a muted paragraph, or nothing when
     /// they cover all of it (``StoreCoverageText``).
     func coverageNote(_ coverage: StoreCoverage, period: String) -> HTML {

@@ -3,12 +3,7 @@ import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
-extension DashboardContext {
-    /// Windows over which the objectives panel shows the success rate and the burn rate.
-    static let objectiveWindows: [(seconds: Int64, label: String)] = [
-        (.secondsPerHour, "1 h"), (6 * .secondsPerHour, "6 h"), (.secondsPerDay, "24 h"), (7 * .secondsPerDay, "7 d"),
-    ]
-
+extension DashboardFrame {
     /// One card per action with an objective: the success rate against the objective (the firing burn
     /// alert's short window and figure while it burns, else the last hour's), the 1 h / 6 h / 24 h / 7 d
     /// success and burn rates, the error budget left, the trend, and a status (the most urgent burn alert
@@ -16,28 +11,10 @@ extension DashboardContext {
     /// loss-of-signal window; else BELOW OBJECTIVE when the last hour fails the objective beyond chance;
     /// else UNDER OBJECTIVE when it fails more than twice the error budget on too few events to tell; only
     /// then OK), with a badge for each other alert firing on the action ("PAGE: ChargedNotGranted").
-    func objectivesPanel(firing: [AlertFinding], freshness: DataFreshness) async throws -> HTML {
-        var windows: [Int64: [String: OutcomeCounts]] = [:]
-        for seconds in Self.objectiveWindows.map(\.seconds) + Set(policy.objectives.map { atSeconds - $0.window.period(at: atSeconds).startSeconds })
-        {
-            windows[seconds] = try await counts(last: seconds).reduce(into: [:]) { $0[$1.key[0] ?? ""] = $1.counts }
-        }
-        // An objective weighted by revenue reads its action's counts weighted by price, one that maintenance
-        // touches its counts without the minutes left out.
-        let judging = alerting()
-        let maintenance = judging.maintenance()
-        let longest = windows.keys.max() ?? 0
-        for objective in policy.objectives
-        where objective.weight == .revenue
-            || !maintenance.excludedRanges(of: objective.actionType, from: atSeconds - longest, to: atSeconds).isEmpty
-        {
-            for seconds in Array(windows.keys) {
-                windows[seconds]?[objective.actionType] = try await judging.objectiveCounts(
-                    objective, fromSeconds: atSeconds - seconds, toSeconds: atSeconds, filters: [.actionType: [objective.actionType]])
-            }
-        }
-        let trend = try await series(step: defaultStepSeconds, groupBy: [.actionType])
-        let cards = try await policy.objectives.asyncMap { objective -> HTML in
+    func objectivesPanel(_ data: ObjectivesPanelData, firing: [AlertFinding], freshness: DataFreshness) -> HTML {
+        let (windows, trend) = (data.counts, data.trend)
+        let maintenance = maintenance()
+        let cards = policy.objectives.map { objective -> HTML in
             let action = objective.actionType
             // The card's status is its objective's: the burn alerts spending its budget. Other alerts on the
             // action (charges not granted, a cancel spike, a silence) are named beside it, so that a rate
@@ -95,7 +72,7 @@ extension DashboardContext {
                     ? "warn"
                     // Never green while another alert fires on the action: the rate is not the whole story.
                     : (rate ?? 0) >= objective.target && isFresh && !inMaintenance && others.isEmpty ? "ok" : ""
-            let rows = Self.objectiveWindows.map { window -> HTML in
+            let rows = ObjectivesPanelData.windows.map { window -> HTML in
                 let counts = windows[window.seconds]?[action] ?? OutcomeCounts()
                 let burn = objective.burnRate(counts)
                 // The unformatted numbers go with the cells, for the table's CSV (``TableCSV``).
@@ -106,9 +83,7 @@ extension DashboardContext {
             }
             var budgetText: HTML = "<p class=\"muted\">no valid events over \(objective.window.description)</p>"
             if let budgetLeft {
-                let start = objective.window.period(at: atSeconds).startSeconds
-                let basis = try await judging.eventBudgetBasis(of: action, window: objective.window, windowStart: start, until: atSeconds)
-                budgetText = Self.budgetLine(left: budgetLeft, window: objective.window, basis: basis)
+                budgetText = Self.budgetLine(left: budgetLeft, window: objective.window, basis: data.budgetBases[action])
             }
             let budget: HTML =
                 budgetText
@@ -117,7 +92,7 @@ extension DashboardContext {
                         $0.window.covers(action: action)
                     })
             let spark = Sparkline(
-                values: (trend.byKey[[action]] ?? []).map(\.successRate), caption: "success rate per \(NumberText.duration(defaultStepSeconds))",
+                values: (trend.byKey[[action]] ?? []).map(\.successRate), caption: "success rate per \(NumberText.duration(trend.stepSeconds))",
                 format: { NumberText.percent($0) }, higherIsWorse: false)
             return """
                 <div class="card"><h3>\(action) \(status)</h3>\(alsoFiring)
@@ -129,7 +104,8 @@ extension DashboardContext {
                 \(budget)<div>\(spark.html) <span class="meta">\(NumberText.duration(rangeSeconds)) trend</span></div></div>
                 """
         }
-        return "<section><h2>Objectives</h2><div class=\"grid\">\(HTML.joined(cards))\(try await grantTimeCards(firing: firing))</div></section>"
+        return
+            "<section><h2>Objectives</h2><div class=\"grid\">\(HTML.joined(cards))\(data.grantTimes.map { grantTimeCards($0, firing: firing) } ?? "")</div></section>"
     }
 
     /// A card's one status: its own alert's severity (PAGE, TICKET); else the most urgent other alert firing

@@ -2,27 +2,24 @@ import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
-import PurchaseSLIStorage
 
-extension DashboardContext {
+extension DashboardFrame {
     /// The stores' charges against the app's grants over the last day (per 15 minutes), the charges
     /// ungranted now, oldest first, with their age and what the app last reported, how long charges took
-    /// to be granted (``grantTimesSection(coverage:limit:)``), what the day's notifications cover when not all of it, and the grants no charge paid for (``grantsPanel(limit:)``).
-    func reconciliationPanel(limit: Int = 20) async throws -> HTML {
+    /// to be granted (``grantTimesSection(_:coverage:limit:)``), what the day's notifications cover when not
+    /// all of it, and the grants no charge paid for (``grantsPanel(_:limit:storeNotifies:)``).
+    func reconciliationPanel(_ data: ReconciliationPanelData, limit: Int = 20) -> HTML {
         let day: Int64 = .secondsPerDay
-        let step: Int64 = 900
+        let step = ReconciliationPanelData.stepSeconds
         let heading: HTML = "<h3>Store charges and grants, last 24 h</h3>"
         let rule = policy.reconciliation
         let start = (atSeconds - day).floorDividedBy(step).quotient * step
-        let ledger = try await store.ledger(
-            kinds: [.charge], fromMillis: (start - rule.ticketLookbackSeconds) * .millisPerSecond, toMillis: atSeconds * .millisPerSecond,
-            receivedBy: atSeconds * .millisPerSecond, rule: rule)
-        let grants = try await grantsPanel(limit: limit, storeNotifies: !ledger.charges.isEmpty)
-        guard !ledger.charges.isEmpty else {
+        let ledger = data.ledger
+        let grants = grantsPanel(data.unpaidGrants, limit: limit, storeNotifies: !ledger.charges.isEmpty)
+        guard let coverage = data.coverage, !ledger.charges.isEmpty else {
             return "<section class=\"card\">\(heading)<p class=\"muted\">No store charge notified in the last day: see "
                 + "docs/store-notifications.md to send the App Store's and Google Play's notifications to serve.</p>\(grants)</section>"
         }
-        let coverage = try await alerting().storeCoverage(from: atSeconds - day, to: atSeconds)
         let now = atSeconds * .millisPerSecond
         let grace = rule.graceSeconds * .millisPerSecond
         let steps = Int((atSeconds - start + step - 1) / step)
@@ -77,16 +74,14 @@ extension DashboardContext {
                 <th class="text">transaction</th><th>price</th><th class="text">the app last reported</th></tr>\(HTML.joined(Array(rows)))</table></div>
                 """
         return "<section class=\"card\">\(heading)\(coverageNote(coverage, period: "the last 24 h"))\(chart.html)\(table)"
-            + "\(try await grantTimesSection(coverage: coverage))\(grants)</section>"
+            + "\(grantTimesSection(data.grantTimes, coverage: coverage))\(grants)</section>"
     }
 
-    /// The grants of the last day (the ticket lookback) that no charge paid for as of now, as DoubleGrant
-    /// and GrantedWithoutCharge count them: how many of each and their worth, then the newest first.
+    /// The grants of the last day (the ticket lookback) that no charge paid for as of now (`unpaid`), as
+    /// DoubleGrant and GrantedWithoutCharge count them: how many of each and their worth, then the newest first.
     /// Without store notifications (`storeNotifies` false) no grant can be checked for its charge, and it says so.
-    private func grantsPanel(limit: Int, storeNotifies: Bool) async throws -> HTML {
+    private func grantsPanel(_ unpaid: [GrantListRow], limit: Int, storeNotifies: Bool) -> HTML {
         let lookback = policy.reconciliation.ticketLookbackSeconds
-        let unpaid = try await alerting().unpaidGrantList(
-            from: atSeconds - lookback, to: atSeconds, at: atSeconds)
         let unchecked = "(without store charges, no grant can be checked for the charge behind it)"
         guard !unpaid.isEmpty else {
             return

@@ -4,18 +4,18 @@ import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
-extension DashboardContext {
-    /// Each app version's share of events per step over the range: the phased-release curve.
-    func adoptionPanel(stepSeconds: Int64?) async throws -> HTML {
-        let step = stepSeconds ?? defaultStepSeconds
-        let data = try await series(step: step, groupBy: [.appVersion])
+extension DashboardFrame {
+    /// Each app version's share of events per step over the range: the phased-release curve, the six
+    /// busiest versions in their `colours`.
+    func adoptionPanel(_ adoption: AdoptionPanelData, colours: [String: Int]) -> HTML {
+        let data = adoption.series
+        let step = data.stepSeconds
         let totals = (0..<data.steps).map { index in data.byKey.values.reduce(Int64(0)) { $0 + $1[index].total } }
-        let colours = try await versionColours()
         // The six busiest versions, oldest first.
         let versions = data.byKey.filter { colours[$0.key[0] ?? "(none)"] != nil }
             .sorted { colours[$0.key[0] ?? "(none)"]! < colours[$1.key[0] ?? "(none)"]! }
         var chart = TimeSeriesChart(
-            startSeconds: data.start, stepSeconds: step,
+            startSeconds: data.startSeconds, stepSeconds: step,
             series: versions.map { key, steps in
                 TimeSeriesChart.Series(
                     label: key[0] ?? "(none)",
@@ -23,7 +23,7 @@ extension DashboardContext {
                     colour: colours[key[0] ?? "(none)"])
             },
             yLabel: "share of events (%)", format: { NumberText.percent($0) }, yDomain: 0...1, zone: zone)
-        chart.markers = try await releaseMarkers(from: data.start, to: atSeconds)
+        chart.markers = releaseMarkers(adoption.releases, from: data.startSeconds, to: atSeconds)
         return "<section class=\"card\"><h3>App version adoption: share of events per \(NumberText.duration(step))</h3>\(chart.html)</section>"
     }
 
@@ -32,35 +32,23 @@ extension DashboardContext {
         RolloutOutput.actionsBanner(rolloutActions(from: atSeconds - 7 * .secondsPerDay), zone: zone)
     }
 
-    /// The `rollout` verdict for the candidate (default: the newest version in the range) against the
-    /// baseline (default: the busiest other version), from the candidate's first hour in the range.
-    func rolloutPanel(candidate: String?, baseline: String?) async throws -> HTML {
-        let query = RolloutQuery(store: store)
-        let newest = candidate == nil ? try await query.newestVersion(from: fromSeconds, to: atSeconds) : nil
-        guard let candidate = candidate ?? newest else {
+    /// The `rollout` verdict for the candidate against the baseline with every comparison, a success-rate
+    /// chart per action with the versions in their `colours`, and the release's history.
+    func rolloutPanel(_ rollout: RolloutPanelData, colours: [String: Int]) -> HTML {
+        switch rollout {
+        case .noCandidate:
             return
                 "<section class=\"card\"><h3>Rollout</h3><p class=\"muted\">Only one app version has events in the range: nothing to compare.</p></section>"
+        case let .unavailable(candidate, reason):
+            return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(reason)</p></section>"
+        case let .compared(report, inputs):
+            // The steps the release appears to reach and the pauses of the store releases are marked.
+            let pauses = pauseMarkers(from: inputs.fromSeconds, to: atSeconds)
+            let charts = policy.rollout.actions.map { successChart(inputs, action: $0, colours: colours, pauses: pauses) }
+            return "<section class=\"card\"><h3>Rollout of \(inputs.candidate) against \(report.baseline)</h3>"
+                + "\(RolloutOutput.html(report, minimumEffect: policy.rollout.minimumEffect, zone: zone))\(HTML.joined(charts))"
+                + "\(RolloutOutput.historyHTML(report, zone: zone))</section>"
         }
-        var report: RolloutReport
-        let inputs: RolloutInputs
-        do {
-            inputs = try await query.inputs(candidate: candidate, baseline: baseline, since: nil, end: atSeconds)
-            report = await RolloutEvaluator(policy: policy).evaluate(
-                inputs, freshness: try alerting().freshness(at: atSeconds))
-            report.app = app
-            report.actions = report.own(records.rolloutActions)
-            report.incidents = try await IncidentBook(context: alerting()).records(
-                naming: candidate, from: report.fromSeconds, to: atSeconds + .secondsPerMinute)
-        } catch let failure as RolloutQuery.Failure {
-            return "<section class=\"card\"><h3>Rollout of \(candidate)</h3><p class=\"muted\">\(failure.description)</p></section>"
-        }
-        let colours = try await versionColours()
-        // The steps the release appears to reach and the pauses of the store releases are marked.
-        let pauses = pauseMarkers(from: inputs.fromSeconds, to: atSeconds)
-        let charts = policy.rollout.actions.map { successChart(inputs, action: $0, colours: colours, pauses: pauses) }
-        return "<section class=\"card\"><h3>Rollout of \(candidate) against \(report.baseline)</h3>"
-            + "\(RolloutOutput.html(report, minimumEffect: policy.rollout.minimumEffect, zone: zone))\(HTML.joined(charts))"
-            + "\(RolloutOutput.historyHTML(report, zone: zone))</section>"
     }
 
     /// The success rate of `action` on both versions over the compared hours, about 48 points, each with
@@ -94,16 +82,5 @@ extension DashboardContext {
             threshold: objective.map { ($0.target, "objective \(NumberText.percent($0.target))") }, yLimits: 0...1, zone: zone)
         chart.markers = (inputs.release.map { stepMarkers($0, candidate: inputs.candidate) } ?? []) + pauses
         return "<h4>\(action) success rate per \(NumberText.duration(step)), \(inputs.candidate) against \(inputs.baseline)</h4>\(chart.html)"
-    }
-
-    /// The colour of each app version on the page's charts: the six with the most events over the range,
-    /// oldest first, take the six colours in order, so that a version has the same colour on the adoption
-    /// chart, the rollout's and every chart by app version.
-    func versionColours() async throws -> [String: Int] {
-        let totals = try await store.counts(CountQuery(fromSeconds: fromSeconds, toSeconds: atSeconds, groupBy: [.appVersion]))
-            .reduce(into: [String: Int64]()) { $0[$1.key[0] ?? "(none)", default: 0] += $1.counts.total }
-        let busiest = totals.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6).map(\.key)
-            .sorted { $0.compare($1, options: .numeric) == .orderedAscending }
-        return Dictionary(uniqueKeysWithValues: busiest.enumerated().map { ($1, $0) })
     }
 }

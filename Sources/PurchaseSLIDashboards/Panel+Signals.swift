@@ -1,27 +1,19 @@
 import Foundation
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
-extension DashboardContext {
+extension DashboardFrame {
     /// Per action (also one silent now): the 409, cancel and unfinished rates of the spike window (the last hour; for
     /// unfinished attempts the hour that ended `unfinishedAfter` ago) against the same window on the
     /// previous days, marked where a spike alert fires.
-    func signalsPanel(firing: [AlertFinding]) async throws -> HTML {
+    func signalsPanel(_ signals: SignalsPanelData, firing: [AlertFinding]) -> HTML {
         let spikes = policy.spikes
-        let metrics: [(RateMetric, Int64)] = [(.conflictRate, 0), (.cancelRate, 0), (.unfinishedRate, spikes.unfinishedAfterSeconds)]
         var rows: [HTML] = []
-        for (metric, delay) in metrics {
-            let end = atSeconds - delay
-            let now = try await counts(last: spikes.windowSeconds, before: end)
-            var baseline: [String: OutcomeCounts] = [:]
-            for day in 1...spikes.baselineDays {
-                for row in try await counts(last: spikes.windowSeconds, before: end - Int64(day) * .secondsPerDay) {
-                    baseline[row.key[0] ?? "", default: OutcomeCounts()] += row.counts
-                }
-            }
+        for read in signals.metrics {
+            let (metric, current, baseline) = (read.metric, read.current, read.baseline)
             // An action silent now but not before shows as zero rather than vanishing.
-            let current = now.reduce(into: [String: OutcomeCounts]()) { $0[$1.key[0] ?? "", default: OutcomeCounts()] += $1.counts }
             for action in Set(current.keys).union(baseline.keys).sorted() {
                 let counts = current[action] ?? OutcomeCounts()
                 let rate = metric.rate(counts)

@@ -1,17 +1,15 @@
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
-extension DashboardContext {
+extension DashboardFrame {
     /// The values of a dimension over the range, worst first: sorted by excess failures (failures above
     /// what the action's overall failure rate would give them), with each value's success, 409 and cancel
     /// rates and its success-rate trend.
-    func tablePanel(title: String?, by dimension: EventDimension, actionType: String?, limit: Int) async throws -> HTML {
-        let step = defaultStepSeconds
-        let data = try await series(step: step, groupBy: [dimension], filters: actionFilter(actionType))
-        // Totals over the range itself: the first step of the sparklines may begin before it.
-        let totals = try await counts(last: rangeSeconds, groupBy: [dimension], filters: actionFilter(actionType))
-            .reduce(into: [[String?]: OutcomeCounts]()) { $0[$1.key, default: OutcomeCounts()] += $1.counts }
+    func tablePanel(_ table: TablePanelData) -> HTML {
+        let (title, dimension, actionType, limit) = (table.title, table.dimension, table.actionType, table.limit)
+        let (data, totals, step) = (table.series, table.totals, table.series.stepSeconds)
         let overall = totals.values.reduce(OutcomeCounts(), +)
         let failureRate = overall.failureRate ?? 0
         let ranked = totals.map { (key: $0.key, counts: $0.value, excess: Double($0.value.failure) - failureRate * Double($0.value.valid)) }

@@ -1,22 +1,13 @@
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
-extension DashboardContext {
+extension DashboardFrame {
     /// The most frequent failure descriptions over the last window, with the window before for
     /// comparison.
-    func topErrorsPanel(actionType: String?, windowSeconds: Int64, limit: Int) async throws -> HTML {
-        var filters = actionFilter(actionType)
-        filters[.resultType] = [ResultType.failure.rawValue]
-        func errors(before end: Int64) async throws -> [String: Int64] {
-            try await store.errorCounts(
-                CountQuery(
-                    fromSeconds: end - windowSeconds, toSeconds: end, groupBy: [.errorDescription], filters: filters)
-            )
-            .reduce(into: [:]) { $0[$1.key[0] ?? "", default: 0] += $1.events }
-        }
-        let now = try await errors(before: atSeconds)
-        let before = try await errors(before: atSeconds - windowSeconds)
+    func topErrorsPanel(_ errors: TopErrorsPanelData) -> HTML {
+        let (actionType, windowSeconds, limit, now, before) = (errors.actionType, errors.windowSeconds, errors.limit, errors.now, errors.before)
         let ranked = now.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit)
         let largest = ranked.first?.value ?? 1
         let rows = ranked.map { description, events -> HTML in

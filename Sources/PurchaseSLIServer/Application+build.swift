@@ -124,8 +124,8 @@ private func alertNotifier(
         var appLogger = logger
         if let app { appLogger[metadataKey: "app"] = "\(app)" }
         // The notifier reads the stored maintenance windows again before each round (AlertContext.reloaded).
-        let context = links(configuration, databasePath).alertContext(
-            store: store, storedMaintenance: [], policy: configuration.alertPolicy, app: app, definitions: configuration.dashboards)
+        let context = links(configuration, databasePath).linking(
+            AlertContext(store: store, storedMaintenance: [], policy: configuration.alertPolicy, app: app), definitions: configuration.dashboards)
         return AlertNotifier(
             context: context, intervalSeconds: configuration.alertsEverySeconds,
             sender: WebhookSender(

@@ -89,7 +89,7 @@ struct IncidentsController {
     }
 
     private func book(app: String?) async throws -> IncidentBook {
-        IncidentBook(context: try await links.alertContext(store: store, policy: policy, app: app, definitions: definitions))
+        IncidentBook(context: links.linking(try await AlertContext(store: store, policy: policy, app: app), definitions: definitions))
     }
 
     /// The `app` parameter, checked as events' app field is; nil when absent (every app).

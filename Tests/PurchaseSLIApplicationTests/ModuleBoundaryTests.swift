@@ -15,6 +15,8 @@ import Testing
         // Analysis is pure: it never reads a store.
         ("PurchaseSLIAnalysis", ["PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLIApplication"]),
         ("PurchaseSLIRendering", ["PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLIServer", "PurchaseSLICLI"]),
+        // Pages are rendered from the data Application's DashboardContext loads: no store below them.
+        ("PurchaseSLIDashboards", ["PurchaseSLIStorage", "PurchaseSLIPostgres", "PurchaseSLIServer", "PurchaseSLICLI"]),
         ("PurchaseSLICore", ["PurchaseSLIStorage", "PurchaseSLIAnalysis", "PurchaseSLIApplication", "Foundation"]),
     ]
 
@@ -31,6 +33,18 @@ import Testing
                 guard words.count == 2, words[0] == "import" else { continue }
                 #expect(!rule.imports.contains(String(words[1])), "\(rule.module)/\(file) imports \(words[1])")
             }
+        }
+    }
+
+    /// Panels are given data (``DashboardPageData``) and a frame: a panel that awaited would be reading.
+    @Test func panelsAwaitNothing() throws {
+        let directory = URL(fileURLWithPath: packageRoot).appendingPathComponent("Sources/PurchaseSLIDashboards")
+        let panels = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { ($0.hasPrefix("Panel+") || $0.hasPrefix("DashboardFrame+") || $0 == "DashboardPage.swift") && $0.hasSuffix(".swift") }
+        #expect(panels.count >= 12, "the panels' files were not found under \(directory.path)")
+        for file in panels {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("await "), "\(file) awaits: a panel reads nothing, it is given its data")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDashboards
 import PurchaseSLITestSupport

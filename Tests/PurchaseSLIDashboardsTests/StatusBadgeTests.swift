@@ -31,7 +31,7 @@ import Testing
         if let firing {
             let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
             let freshness = DataFreshness(atSeconds: start + 86_400, newestEventSeconds: ["restore": start + 86_400 - 60], staleAfterSeconds: 3600)
-            page = try await DashboardPage(
+            page = try await DashboardPage.load(
                 definition: oncall, context: context, alerts: AlertSnapshot(firing: firing, episodes: firing, freshness: freshness)
             ).document(navigation: [], generatedAtSeconds: start + 86_400).rendered
         } else {
@@ -89,7 +89,7 @@ import Testing
             ])
         let context = try await DashboardContext(store: store, policy: try shippedPolicy(), atSeconds: at, rangeSeconds: 86_400)
         let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
-        let page = try await DashboardPage(
+        let page = try await DashboardPage.load(
             definition: oncall, context: context,
             alerts: AlertSnapshot(
                 firing: [report], episodes: [report], freshness: DataFreshness(atSeconds: at, newestEventSeconds: [:], staleAfterSeconds: 3600))
@@ -111,7 +111,7 @@ import Testing
         let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
         let freshness = DataFreshness(
             atSeconds: at, newestEventSeconds: ["purchase": at - 60], staleAfterSeconds: 3600, clientDroppedEvents: dropped, countedEvents: 98_766)
-        let page = try await DashboardPage(
+        let page = try await DashboardPage.load(
             definition: oncall, context: context, alerts: AlertSnapshot(firing: [], episodes: [], freshness: freshness)
         )
         .document(navigation: [], generatedAtSeconds: at).rendered

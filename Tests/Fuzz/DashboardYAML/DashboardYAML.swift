@@ -1,5 +1,5 @@
 import FuzzSupport
-import PurchaseSLIDashboards
+import PurchaseSLIApplication
 
 /// A dashboard definition of any content is a definition or an error naming the key, never a trap.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -3,12 +3,7 @@ import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
-extension DashboardContext {
-    /// The maintenance windows in force for the app shown (``AlertContext/maintenance()``).
-    func maintenance() -> MaintenanceCalendar {
-        alerting().maintenance()
-    }
-
+extension DashboardFrame {
     /// A grey band per occurrence of a maintenance window over `[from, to)` that leaves out `actionType`'s
     /// minutes (any action's, for a chart of every action), named with its reason.
     func maintenanceBands(for actionType: String?, from: Int64, to: Int64) -> [TimeSeriesChart.Band] {

@@ -1,30 +1,18 @@
 import PurchaseSLIAnalysis
+import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIRendering
 
-extension DashboardContext {
-    /// The markers of `[from, to)`: each app version reaching 1 % of its platform's events in an hour
-    /// after a day below (``ReleaseMarkers``), and each store release paused by a rollout verdict (not a
-    /// dry run).
-    func releaseMarkers(from: Int64, to: Int64) async throws -> [TimeSeriesChart.Marker] {
-        (try await versionMarkers(from: from, to: to) + pauseMarkers(from: from, to: to)).sorted { $0.timeSeconds < $1.timeSeconds }
+extension DashboardFrame {
+    /// The markers of `[from, to)`: each app version's reach of `releases` (``ReleaseMarkers``), and each
+    /// store release paused by a rollout verdict (not a dry run).
+    func releaseMarkers(_ releases: [ReleaseMarkers.Reach], from: Int64, to: Int64) -> [TimeSeriesChart.Marker] {
+        (versionMarkers(releases) + pauseMarkers(from: from, to: to)).sorted { $0.timeSeconds < $1.timeSeconds }
     }
 
-    /// Each app version reaching 1 % of its platform's events in `[from, to)` after a day below.
-    private func versionMarkers(from: Int64, to: Int64) async throws -> [TimeSeriesChart.Marker] {
-        let start = (from - Int64(ReleaseMarkers.quietHours) * .secondsPerHour).floorDividedBy(.secondsPerHour).quotient * .secondsPerHour
-        let answer = try await store.series([
-            CountQuery(fromSeconds: start, toSeconds: to, step: TimeStep(seconds: .secondsPerHour), groupBy: [.platform, .appVersion])
-        ])[0]
-        var hours: [Int64: [ReleaseMarkers.PlatformVersion: Int64]] = [:]
-        for (key, counts) in zip(answer.keys, answer.counts) {
-            guard let version = key[1] else { continue }
-            let pair = ReleaseMarkers.PlatformVersion(platform: key[0] ?? "", version: version)
-            for (index, step) in counts.enumerated() where step.total > 0 {
-                hours[answer.startSeconds + Int64(index) * .secondsPerHour, default: [:]][pair] = step.total
-            }
-        }
-        return ReleaseMarkers.reaches(hours: hours, from: from, to: to).map { reach in
+    /// A marker at each app version reaching 1 % of its platform's events after a day below.
+    private func versionMarkers(_ releases: [ReleaseMarkers.Reach]) -> [TimeSeriesChart.Marker] {
+        releases.map { reach in
             let platform = reach.platform.isEmpty ? "" : " \(reach.platform)"
             return TimeSeriesChart.Marker(
                 timeSeconds: reach.timeSeconds, caption: "\(reach.version)\(platform) 1 %",
