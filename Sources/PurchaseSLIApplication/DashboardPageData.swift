@@ -1,6 +1,6 @@
 import Foundation
-public import PurchaseSLIAnalysis
-public import PurchaseSLICore
+import PurchaseSLIAnalysis
+import PurchaseSLICore
 
 /// Everything one page shows beside its alerts, read once: each panel's data in the definition's order.
 /// Panels are rendered from it and the page's ``DashboardFrame``.

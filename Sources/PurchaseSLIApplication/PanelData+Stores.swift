@@ -1,5 +1,5 @@
 public import PurchaseSLIAnalysis
-public import PurchaseSLICore
+import PurchaseSLICore
 
 /// The rollout panel's data: the verdict for the candidate with its inputs, or why there is none.
 public enum RolloutPanelData: Sendable {

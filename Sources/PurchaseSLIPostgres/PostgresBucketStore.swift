@@ -125,7 +125,8 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
     }
 
     /// Runs `work` in a transaction, again (up to 5 times) when PostgreSQL aborted it for a deadlock or a
-    /// serialization failure with another node's.
+    /// serialization failure with another node's. The transaction runs on its connection's event loop
+    /// (``EventLoopTaskExecutor``); a read outside one runs on the global executor (``withDeadline(_:_:)``).
     func transaction<Value: Sendable>(
         timeout: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
@@ -134,7 +135,9 @@ public final class PostgresBucketStore: BucketStore, StoreRecordStore {
         while true {
             do {
                 return try await connection(timeout: timeout) { connection in
-                    try await connection.withTransaction(logger: logger) { try await work($0) }
+                    try await withTaskExecutorPreference(EventLoopTaskExecutor(connection.eventLoop)) {
+                        try await connection.withTransaction(logger: logger) { try await work($0) }
+                    }
                 }
             } catch let error as PostgresFailure where error.isRetryable && attempt < 5 {
                 attempt += 1

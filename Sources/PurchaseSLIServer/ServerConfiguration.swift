@@ -2,7 +2,6 @@ public import Foundation
 public import PurchaseSLIAnalysis
 public import PurchaseSLIApplication
 public import PurchaseSLICore
-public import PurchaseSLIDashboards
 import PurchaseSLIDecoding
 
 /// Everything `purchase-sli serve` can be told: where to listen, which keys to accept, the limits that

@@ -22,7 +22,7 @@ import Testing
         let charged = Int64(Date().timeIntervalSince1970) * 1000 - 2 * 3_600_000
         let store = try SQLiteBucketStore(path: db)
         _ = try await store.record(
-            ["2000000000000001", "2000000000000002", "2000000000000003", "2000000000000004"].enumerated().map { index, id in
+            ["2000000000000001", "2000000000000002", "2000000000000003", "2000000000000004"].enumerated().map { (index: Int, id: String) in
                 StoreNotification(
                     store: .apple, notificationID: "n\(id)", environment: "Production", appID: "com.example.app", type: "ONE_TIME_CHARGE",
                     kind: .charge, signedMillis: charged + Int64(index) * 1000, transactionID: id, productID: "coins_500",
