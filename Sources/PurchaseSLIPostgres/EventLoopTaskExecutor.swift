@@ -6,8 +6,8 @@ import NIOCore
 /// A write transaction runs with its connection's event loop as its preferred executor, as
 /// EventLoopFuture chains would: each statement's answer resumes the transaction on the loop that read it,
 /// without waiting in Swift's cooperative pool behind the requests being decoded there. With one writer per
-/// node that wait is on the path of every commit: without the preference two nodes on two cores committed
-/// 0.88× as many events (``PostgresBucketStore/transaction(timeout:_:)``).
+/// node that wait is on the path of every commit (``PostgresBucketStore/transaction(timeout:_:)``; the
+/// A/B is in docs/benchmarks.md, "PostgreSQL").
 final class EventLoopTaskExecutor: TaskExecutor {
     private let eventLoop: any EventLoop
 
