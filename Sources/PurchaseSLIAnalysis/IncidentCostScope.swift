@@ -86,7 +86,7 @@ public struct IncidentCostScope: Sendable, Hashable, Codable {
             guard let dimension = slices.first??.dimension, slices.allSatisfy({ $0?.dimension == dimension }) else {
                 return EventScope(dimension: nil, values: [])
             }
-            return EventScope(dimension: dimension, values: slices.compactMap { $0?.value }.sorted { ($0 ?? "") < ($1 ?? "") })
+            return EventScope(dimension: dimension, values: slices.compactMap { $0?.value }.sorted())
         }
         self.ungrantedCharges = ungranted
         self.refunds = refunds
