@@ -173,7 +173,7 @@ extension LostPurchases {
         let lost = Int64(purchases.rounded())
         let noun = action == ActionType.retry.rawValue ? (lost == 1 ? "retry" : "retries") : lost == 1 ? action : action + "s"
         // An action the events validated is the product's own word, not a value to set apart.
-        let nounText: AlertText = ActionType(rawValue: action) != nil ? "\(words: noun)" : "\(noun)"
+        let nounText: AlertText = ActionType.isValidToken(action) ? "\(words: noun)" : "\(noun)"
         var text: AlertText =
             "≈ \(count: lost) " + nounText + " "
             + "(\(count: Int64(interval.lowerBound.rounded()))–\(count: Int64(interval.upperBound.rounded()))) that would have succeeded"

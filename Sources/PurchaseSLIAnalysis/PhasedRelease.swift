@@ -1,5 +1,5 @@
 import Foundation
-public import PurchaseSLICore
+import PurchaseSLICore
 
 /// An App Store phased release as the events show it: hour by hour, the candidate's share of the events
 /// of its platforms, read against Apple's steps (1, 2, 5, 10, 20, 50, 100 % of automatic-update users,

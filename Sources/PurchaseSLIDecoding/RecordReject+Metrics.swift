@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 
 extension RecordReject {
     /// The `field` label of `purchase_sli_events_rejected_total`: ``field`` when it is one of the event

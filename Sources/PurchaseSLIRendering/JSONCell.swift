@@ -2,7 +2,7 @@ import PurchaseSLICore
 
 /// One cell of a row whose columns are known at run time (a query's dimensions and counters): text, a
 /// count, a number, amounts per currency (by currency, as computed), or nothing (`null`).
-enum JSONCell: Encodable, Sendable {
+enum JSONCell: JSONWritable, Sendable {
     case null
     case text(String)
     case integer(Int64)
@@ -31,6 +31,17 @@ enum JSONCell: Encodable, Sendable {
         case .integer(let integer): try container.encode(integer)
         case .number(let number): try container.encode(number)
         case .amounts(let amounts): try container.encode(JSONMembers(amounts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        }
+    }
+
+    /// Appends the cell's JSON text, as its `encode(to:)` writes it through ``JSONTextEncoder``.
+    func writeJSON(to text: inout String) {
+        switch self {
+        case .null: text += "null"
+        case .text(let cell): text += JSONText.quoted(cell)
+        case .integer(let integer): text += String(integer)
+        case .number(let number): text += JSONText.number(number)
+        case .amounts: text += JSONTextEncoder.text(self)
         }
     }
 }

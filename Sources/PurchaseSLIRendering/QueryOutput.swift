@@ -88,7 +88,12 @@ public struct QueryOutput: Sendable {
             }
             let end = min(rows.count, next + rowsPerChunk)
             defer { next = end }
-            return (next == 0 ? "" : ",") + rows[next..<end].map { JSONTextEncoder.text(jsonRow($0, names: names)) }.joined(separator: ",")
+            var chunk = ""
+            for index in next..<end {
+                if index > 0 { chunk += "," }
+                jsonRow(rows[index], names: names).writeJSON(to: &chunk)
+            }
+            return chunk
         }
     }
 

@@ -236,6 +236,10 @@ private func shellWords(_ command: String) async throws -> [String] {
             #expect(
                 text.hasPrefix("≈ 14 purchases (") && text.hasSuffix(" that would have succeeded, ≈ 130.31 USD") && !text.contains("`"), "\(text)")
         }
+        // A custom action the events validated is a word too; anything else is a value, set apart.
+        let custom = LostPurchases(purchases: 2, variance: 1, basis: .previousDays(7), worth: [:], unpriced: 0, isPriced: false)
+        #expect(custom.summary(of: "gift").rendered(.slack).hasPrefix("≈ 2 gifts ("), "\(custom.summary(of: "gift").rendered(.slack))")
+        #expect(custom.summary(of: "gi*ft").rendered(.slack).hasPrefix("≈ 2 `gi*fts` ("), "\(custom.summary(of: "gi*ft").rendered(.slack))")
         let strange: AlertText = "\(money: 1, currency: "U*SD")"
         #expect(strange.rendered(.slack).contains("`U*SD`"), "\(strange.rendered(.slack))")
     }
