@@ -166,7 +166,7 @@ struct IngestSummary {
         for (dimension, events) in outcome.overflowed.sorted(by: { $0.key < $1.key }) {
             lines.append(
                 "overflow    \(dimension): \(events) events counted as \(EventDimension.overflowValue) "
-                    + (dimension == "series" ? "(series cap: their action's __other__ series)" : "(cardinality cap)"))
+                    + (dimension == "series" ? "(series cap: their action's and app's __other__ series)" : "(cardinality cap)"))
         }
         let processed = Double(outcome.accepted + outcome.duplicates + rejected)
         let rate = seconds > 0 ? Int((processed / seconds).rounded()) : 0

@@ -100,7 +100,9 @@ struct RetentionOptions: ParsableArguments {
     var cardinalityCap: Int = StoreConfiguration.default.cardinalityCap
 
     @Option(
-        help: "Distinct series (combinations of dimension values) counted per UTC day; the events of more count in their action's __other__ series.")
+        help:
+            "Distinct series (combinations of dimension values) counted per UTC day and app; the events of more count in their action's __other__ series."
+    )
     var seriesCap: Int = StoreConfiguration.default.seriesCap
 
     @Option(help: ArgumentHelp("How long an eventID is remembered for dedup (at least 8d).", valueName: "duration"))

@@ -2,8 +2,8 @@
 public struct StoreConfiguration: Sendable, Hashable {
     /// Distinct values admitted per dimension per UTC day; later values count under `__other__`.
     public var cardinalityCap: Int
-    /// Distinct series (combinations of dimension values) admitted per UTC day; the events of later ones
-    /// count in their action's `__other__` series.
+    /// Distinct series (combinations of dimension values) admitted per UTC day and app; the events of later
+    /// ones count in their action's (and app's) `__other__` series.
     public var seriesCap = 20_000
     /// How long an eventID is remembered after its day last received an event, in seconds.
     public var dedupHorizonSeconds: Int64

@@ -272,22 +272,26 @@ struct RecordWrite {
         ).decode((Int32, Int64).self) {
             additions.admittedSeries.insert(WriterCache.DaySeries(day: day, series: series))
         }
-        // The caps' rule decides, from each day's count of series (the series asked about that it admitted are
-        // known by now).
+        // The caps' rule decides, from each day's count of series per app (the series asked about that it
+        // admitted are known by now); an app the day has not met starts empty.
         var admission = CapAdmission<Int64>()
         let seriesCode = Int16(Schema.seriesCode)
-        for day in Set(unknown.map(\.day)) { admission.prime(Self.slot(day: day, dimension: seriesCode), count: 0, members: []) }
-        for try await (day, count) in try await connection.query(
-            "SELECT day, count(*) FROM admitted_series WHERE day = ANY(\(Array(Set(unknown.map(\.day))).sorted())) GROUP BY 1", logger: logger
-        ).decode((Int32, Int64).self) { admission.prime(Self.slot(day: day, dimension: seriesCode), count: Int(count), members: []) }
+        let app = Schema.seriesColumns[SeriesValues.appPosition]
+        for try await (day, appID, count) in try await connection.query(
+            """
+            SELECT a.day, s.\(unescaped: app), count(*) FROM admitted_series a JOIN series s ON s.id = a.series
+            WHERE a.day = ANY(\(Array(Set(unknown.map(\.day))).sorted())) GROUP BY 1, 2
+            """, logger: logger
+        ).decode((Int32, Int64, Int64).self) {
+            admission.prime(Self.slot(day: day, dimension: seriesCode, app: appID), count: Int(count), members: [])
+        }
         var admitted: [WriterCache.DaySeries] = []
         var overflowed: [Int] = []
         for (position, key) in keys.enumerated() {
             let daySeries = WriterCache.DaySeries(day: newEvents[position].day, series: ids[key]!)
             if isKnown(daySeries) { continue }
-            switch admission.admit(
-                daySeries.series, in: Self.slot(day: daySeries.day, dimension: seriesCode), cap: configuration.seriesCap, load: { [] })
-            {
+            let slot: CapAdmission<Int64>.Slot = Self.slot(day: daySeries.day, dimension: seriesCode, app: key[SeriesValues.appPosition])
+            switch admission.admit(daySeries.series, in: slot, cap: configuration.seriesCap, load: { [] }) {
             case .admitted:
                 continue
             case .admitNow:
@@ -436,9 +440,9 @@ struct RecordWrite {
         try await connection.run(query, logger: logger)
     }
 
-    /// The caps' slot of a day and dimension code as the tables store them.
-    private static func slot<Key>(day: Int32, dimension: Int16) -> CapAdmission<Key>.Slot {
-        CapAdmission<Key>.Slot(day: Int64(day), dimension: Int(dimension))
+    /// The caps' slot of a day, dimension code and app (for series) as the tables store them.
+    private static func slot<Key>(day: Int32, dimension: Int16, app: Int64 = 0) -> CapAdmission<Key>.Slot {
+        CapAdmission<Key>.Slot(day: Int64(day), dimension: Int(dimension), app: app)
     }
 
     /// Adds the events the caps counted under `__other__` to what the transaction stores.

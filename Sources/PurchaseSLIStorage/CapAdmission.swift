@@ -1,24 +1,29 @@
 /// The cardinality caps' rule, the one every backend's commit applies: on each UTC day a dimension admits
 /// the first `cap` distinct values it meets, each of which then counts as itself for the rest of the day,
-/// and a later value counts as `__other__`; the series cap admits the first series of each day the same
-/// way, a later series counting in its action's overflow series. The keys are what the backend names a
-/// value or a series by (its text, or its id).
+/// and a later value counts as `__other__`; the series cap admits the first series of each day and app the
+/// same way, a later series counting in its action's (and app's) overflow series, so that one app's catalog
+/// never pushes another app's series out. The keys are what the backend names a value or a series by (its
+/// text, or its id).
 ///
 /// What a day admitted is the backend's to keep: it tells a slot's admissions on first sight (all of them,
 /// or their number and those of the keys the commit asks about), applies ``decide(_:in:cap:load:)`` to
 /// each event's key, writes what was admitted now, and stores the overflow counts.
 package struct CapAdmission<Key: Hashable & Sendable>: Sendable {
-    /// A day and what is capped on it: a dimension's storage code, or ``Schema/seriesCode`` for series.
+    /// A day, what is capped on it (a dimension's storage code, or ``Schema/seriesCode`` for series) and,
+    /// for series, the app whose budget it is.
     package struct Slot: Hashable, Sendable {
         /// The UTC day (days since the epoch).
         package var day: Int64
         /// The dimension's code.
         package var dimension: Int
+        /// The app's value id in the backend (0: no app, and every slot of a dimension's values).
+        package var app: Int64
 
         /// Creates a slot.
-        package init(day: Int64, dimension: Int) {
+        package init(day: Int64, dimension: Int, app: Int64 = 0) {
             self.day = day
             self.dimension = dimension
+            self.app = app
         }
     }
 

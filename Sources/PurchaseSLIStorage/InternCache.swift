@@ -15,9 +15,12 @@ struct InternCache {
     private var dayValues: [DayValues] = Array(repeating: DayValues(), count: Schema.codeLimit)
     /// The value ids admitted per day and dimension code, and the series ids per day (``Schema/seriesCode``).
     private var admitted = CapAdmission<Int64>()
+    /// The days whose admitted series were read from the database (every app's budget of the day primed).
+    private var seriesDaysKnown = Set<Int64>()
     private var seriesIDs: [SeriesKey: Int64] = [:]
-    /// Per event day: series ids by the events' dimension values, for series none of whose values
-    /// overflowed, so the common case costs one lookup instead of one per dimension.
+    /// Per event day (the latest ``daysOfAdmittedKeysKept``): series ids by the events' dimension values,
+    /// for series none of whose values overflowed, so the common case costs one lookup instead of one per
+    /// dimension.
     private var seriesByValues: [Int64: [UInt64: [(values: SeriesValues, id: Int64)]]] = [:]
     private var overflowedEvents = 0
     /// The keys of the series admitted on the latest few days (all of a day's, in storage and since):
@@ -102,25 +105,36 @@ struct InternCache {
         }
         let id = try admittedSeriesID(key, day: day, cap: caps.series, codes: codes, statements: statements)
         if overflowedEvents == overflowedBefore {
-            if seriesByValues[day] == nil, seriesByValues.count >= 8 { seriesByValues.removeAll() }
+            // The latest few days only (today's events and yesterday's late ones): a backlog or a file of
+            // many days would otherwise hold every day's series, a catalog's worth per day.
+            if seriesByValues[day] == nil, seriesByValues.count >= Self.daysOfAdmittedKeysKept, let oldest = seriesByValues.keys.min() {
+                seriesByValues[oldest] = nil
+            }
             seriesByValues[day, default: [:]][hash, default: []].append((values, id))
         }
         return id
     }
 
-    /// The id of the series `key` when it is admitted on `day` (admitting it while fewer than `cap` are),
-    /// else the id of its action's overflow series.
+    /// The id of the series `key` when it is admitted on `day` (admitting it while fewer than `cap` of its
+    /// app are), else the id of its action's (and app's) overflow series.
     private mutating func admittedSeriesID(
         _ key: SeriesKey, day: Int64, cap: Int, codes: [Int], statements: InternStatements
     ) throws -> Int64 {
-        let slot = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode)
-        if !admitted.isKnown(slot) {
+        let slot = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode, app: key[SeriesValues.appPosition])
+        if !seriesDaysKnown.contains(day) {
             // A new day: forget what was admitted on days long past (the database keeps it, should a late
             // event need it), so the cache holds a few days' series, not every day's.
             admitted.forget { $0 < day - 10 }
+            seriesDaysKnown = seriesDaysKnown.filter { $0 >= day - 10 }
             if seriesIDs.count > Self.daysOfIDsKept * cap { seriesIDs.removeAll() }
             let series = try statements.admittedSeries(day: day)
-            admitted.prime(slot, count: series.count, members: Set(series.map(\.id)))
+            // Each app's budget is primed with its own series (an app the day has not met yet starts empty).
+            var byApp: [Int64: Set<Int64>] = [:]
+            for entry in series { byApp[entry.key?[SeriesValues.appPosition] ?? 0, default: []].insert(entry.id) }
+            for (app, ids) in byApp {
+                admitted.prime(CapAdmission.Slot(day: day, dimension: Schema.seriesCode, app: app), count: ids.count, members: ids)
+            }
+            seriesDaysKnown.insert(day)
             if admittedSeriesKeys.count >= Self.daysOfAdmittedKeysKept, let oldest = admittedSeriesKeys.keys.min() {
                 admittedSeriesKeys[oldest] = nil
             }
@@ -171,9 +185,11 @@ struct InternCache {
         return id
     }
 
-    /// Returns and clears the overflow counts, as (day, dimension code, events).
+    /// Returns and clears the overflow counts, as (day, dimension code, events), every app's together.
     mutating func takeOverflow() -> [(day: Int64, dimension: Int, events: Int)] {
-        admitted.takeOverflow().map { (day: $0.key.day, dimension: $0.key.dimension, events: $0.value) }
+        let byDay = Dictionary(
+            admitted.takeOverflow().map { (CapAdmission<Int64>.Slot(day: $0.key.day, dimension: $0.key.dimension), $0.value) }, uniquingKeysWith: +)
+        return byDay.map { (day: $0.key.day, dimension: $0.key.dimension, events: $0.value) }
     }
 }
 
@@ -194,6 +210,9 @@ package struct SeriesValues: Sendable, Equatable {
     /// The series dimensions an overflow series keeps: the action, so that each action's totals stay exact,
     /// and the app, so that they stay exact in each app's view too (``AppScopedStore``).
     package static let keptInOverflow = Set([EventDimension.actionType, .app].map { $0.seriesIndex! })
+
+    /// The position of the app among the series dimensions: the series cap is each app's.
+    package static let appPosition = EventDimension.app.seriesIndex!
 
     /// The series an event counts in when its day admits no more series: its action's (and app's) overflow
     /// series, the event's value `key(position)` kept for the dimensions of ``keptInOverflow`` and each

@@ -2,7 +2,8 @@ import PurchaseSLICore
 
 /// The in-memory store's dimension values and series under the cardinality caps: per UTC day, the first
 /// `cardinalityCap` values of each dimension count as themselves and later ones as `__other__`; the first
-/// `seriesCap` series count as themselves and later ones in their action's overflow series.
+/// `seriesCap` series of each app count as themselves and later ones in their action's (and app's)
+/// overflow series.
 struct ValueTable {
     /// The error descriptions' ids, and their texts by id.
     private var errorIDs: [String: Int64] = [:]
@@ -12,8 +13,10 @@ struct ValueTable {
     private var seriesIDs: [[String?]: Int64] = [:]
     /// The values admitted per day and dimension under the cardinality cap.
     private var admittedValues = CapAdmission<String>()
-    /// The series admitted per day under the series cap.
+    /// The series admitted per day and app under the series cap.
     private var admittedSeries = CapAdmission<Int64>()
+    /// A number per app (as the events name it, or nil), for the series cap's slots.
+    private var appNumbers: [String?: Int64] = [:]
 
     /// `value` when it counts as itself for `dimension` on `day` under `cap`, else `__other__`.
     private mutating func admitted(_ value: String, _ dimension: EventDimension, day: Int64, cap: Int) -> String {
@@ -39,7 +42,10 @@ struct ValueTable {
         let key = zip(dimensions, values.inSeriesDimensionOrder).map { dimension, value in
             value.map { admitted($0, dimension, day: day, cap: configuration.cardinalityCap) }
         }
-        let slot = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode)
+        let app = key[SeriesValues.appPosition]
+        let appNumber = appNumbers[app] ?? Int64(appNumbers.count)
+        appNumbers[app] = appNumber
+        let slot = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode, app: appNumber)
         switch admittedSeries.decide(seriesIDs[key], in: slot, cap: configuration.seriesCap, load: { [] }) {
         case .admitted:
             return seriesIDs[key]!

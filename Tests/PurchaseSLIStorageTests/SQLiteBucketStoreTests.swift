@@ -85,6 +85,27 @@ import Testing
         await #expect(try store.overflowReport().map(\.dimension) == ["series"])
     }
 
+    /// A writer that starts on a day other writers began reads each app's admitted series apart: an app
+    /// at its cap stays full, another app keeps the room it has, a new app starts with all of it.
+    @Test func eachAppsSeriesBudgetHoldsAcrossWriters() async throws {
+        var configuration = StoreConfiguration.default
+        configuration.seriesCap = 3
+        let path = directory.file("db.sqlite")
+        func purchases(_ app: String, plans: Range<Int>, minute: Int) -> [PurchaseEvent] {
+            plans.map { event("\(app)-\($0)-\(minute)", at: "2026-11-14T09:3\(minute):00Z", plan: "plan-\($0)", app: app) }
+        }
+        do {
+            let store = try SQLiteBucketStore(path: path, configuration: configuration)
+            let first = try await store.record(
+                purchases("a", plans: 0..<3, minute: 0) + purchases("b", plans: 0..<1, minute: 0), receivedAtMillis: receivedAt)
+            #expect(first.overflowed.isEmpty)
+        }
+        let store = try SQLiteBucketStore(path: path, configuration: configuration)
+        await #expect(try store.record(purchases("a", plans: 0..<4, minute: 1), receivedAtMillis: receivedAt).overflowed == ["series": 1])
+        await #expect(try store.record(purchases("b", plans: 0..<4, minute: 1), receivedAtMillis: receivedAt).overflowed == ["series": 1])
+        await #expect(try store.record(purchases("c", plans: 0..<3, minute: 1), receivedAtMillis: receivedAt).overflowed.isEmpty)
+    }
+
     /// Once a day is full, the writer tells an admitted series from one past the cap by the day's admitted
     /// series it holds (read from the file when it starts): each event of a series past the cap counts as
     /// overflowed, in every batch; a series admitted earlier that day, by this writer or one before it,

@@ -53,6 +53,30 @@ struct AppScopedStoreContractTests {
         }
     }
 
+    @Test("each app has its own series budget: one app's catalog past the cap pushes no other app's series out", arguments: Backend.all)
+    func seriesCapPerApp(_ backend: Backend) async throws {
+        var configuration = StoreConfiguration.default
+        configuration.seriesCap = 3
+        let store = try await backend.store(configuration)
+        func purchases(_ app: String?, plans: Range<Int>, at time: String = "2026-11-14T09:30:00Z") -> [PurchaseEvent] {
+            plans.map { event("\(app ?? "none")-\($0)-\(time)", at: time, plan: "plan-\($0)", app: app) }
+        }
+        // The wide app fills its budget first; the others still have theirs, events without an app too.
+        await #expect(try store.record(purchases("com.example.wide", plans: 0..<10), receivedAtMillis: receivedAt).overflowed == ["series": 7])
+        await #expect(try store.record(purchases("com.example.small", plans: 0..<3), receivedAtMillis: receivedAt).overflowed.isEmpty)
+        await #expect(try store.record(purchases(nil, plans: 5..<8), receivedAtMillis: receivedAt).overflowed.isEmpty)
+        // Past its own budget, the small app overflows into its own overflow series.
+        await #expect(
+            try store.record(purchases("com.example.small", plans: 3..<5, at: "2026-11-14T09:31:00Z"), receivedAtMillis: receivedAt).overflowed
+                == ["series": 2])
+        let small = try await AppScopedStore(store, app: "com.example.small").counts(
+            CountQuery(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.planID]))
+        #expect(small.map(\.key) == [["__other__"], ["plan-0"], ["plan-1"], ["plan-2"]] && small.map(\.counts.total) == [2, 1, 1, 1])
+        let wide = try await AppScopedStore(store, app: "com.example.wide").counts(
+            CountQuery(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.planID]))
+        #expect(wide.map(\.counts.total) == [7, 1, 1, 1])
+    }
+
     @Test("the view reads the store notifications and charges of its app alone", arguments: Backend.all)
     func notificationsOfTheApp(_ backend: Backend) async throws {
         let store = try await backend.store()
