@@ -134,7 +134,7 @@ class Replay:
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
                      self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.grapheme_escaping,
                      self.maintenance_and_inputs, self.charge_write_off, self.incident_acknowledgements, self.outbound_redirects,
-                     self.notification_fallbacks, self.rollout_act_redirect,
+                     self.notification_fallbacks, self.rollout_act_redirect, self.invented_apps,
                      self.smaller]:
             case()
         self.alive("serve still up after every case")
@@ -619,6 +619,27 @@ class Replay:
         self.expect("62 acknowledge with the admin key", "POST", path, owner, key("admin"), status=200, contains='"owner":"Ana (payments on-call)"')
         self.expect("62 the owner listed with the read key", "GET", f"/v1/incidents?{rng}", headers=key("read"), status=200,
                     contains='"owner":"Ana (payments on-call)"')
+
+    def invented_apps(self):
+        """Issue 66: each app has its own series budget, so events naming many invented apps (anyone with an
+        ingest key can send them) must stop at the day's total ceiling, not at apps x budget."""
+        database = os.path.join(self.work, "apps.sqlite")
+        events = os.path.join(self.work, "apps.ndjson")
+        with open(events, "w") as file:
+            for app in range(30):
+                for plan in range(10):
+                    file.write(json.dumps({"eventID": f"a{app}-{plan}", "timestamp": "2026-11-20T10:00:00Z", "productID": "p",
+                                           "planID": f"plan{plan}", "actionType": "purchase", "resultType": "success",
+                                           "app": f"com.invented.app{app}"}) + "\n")
+        result = subprocess.run([self.binary, "ingest", "--db", database, "--series-cap", "5", "--total-series-cap", "40", events],
+                                capture_output=True, text=True, timeout=120)
+        with sqlite3.connect(database) as db:
+            admitted = db.execute("SELECT count(*) FROM admitted_value WHERE dimension = 11").fetchone()[0]
+            rows = db.execute("SELECT count(*) FROM series").fetchone()[0]
+        self.check("66 30 invented apps x 10 series, --series-cap 5 --total-series-cap 40",
+                   result.returncode == 0 and admitted == 40 and "overflow    series: 260 events" in result.stdout,
+                   f"exit {result.returncode}, {admitted} series admitted, {rows} series rows (with one overflow series per app), "
+                   f"{result.stdout.splitlines()[3] if len(result.stdout.splitlines()) > 3 else result.stdout!r}")
 
     def smaller(self):
         """9. The smaller findings."""

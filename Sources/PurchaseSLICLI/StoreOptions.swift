@@ -105,6 +105,9 @@ struct RetentionOptions: ParsableArguments {
     )
     var seriesCap: Int = StoreConfiguration.default.seriesCap
 
+    @Option(help: "Distinct series counted per UTC day across every app together; past it no app counts a new series that day.")
+    var totalSeriesCap: Int = StoreConfiguration.default.totalSeriesCap
+
     @Option(help: ArgumentHelp("How long an eventID is remembered for dedup (at least 8d).", valueName: "duration"))
     var dedupHorizon: String = "8d"
 
@@ -137,9 +140,13 @@ struct RetentionOptions: ParsableArguments {
         }
         guard cardinalityCap >= 1 else { throw ValidationError("--cardinality-cap must be at least 1, got \(cardinalityCap).") }
         guard seriesCap >= 1 else { throw ValidationError("--series-cap must be at least 1, got \(seriesCap).") }
+        guard totalSeriesCap >= seriesCap else {
+            throw ValidationError("--total-series-cap must be at least --series-cap (\(seriesCap)), got \(totalSeriesCap).")
+        }
         var configuration = StoreConfiguration.default
         configuration.cardinalityCap = cardinalityCap
         configuration.seriesCap = seriesCap
+        configuration.totalSeriesCap = totalSeriesCap
         configuration.dedupHorizonSeconds = try seconds(dedupHorizon, "dedup-horizon")
         guard configuration.dedupHorizonSeconds >= 8 * .secondsPerDay else {
             throw ValidationError("--dedup-horizon must be at least 8d: the App Store retries notifications for up to 157 hours.")

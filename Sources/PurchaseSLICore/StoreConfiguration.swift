@@ -5,6 +5,10 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// Distinct series (combinations of dimension values) admitted per UTC day and app; the events of later
     /// ones count in their action's (and app's) `__other__` series.
     public var seriesCap = 20_000
+    /// Distinct series admitted per UTC day across every app together: past it no app admits a new series
+    /// that day, so that events naming many apps (each with a budget of ``seriesCap``) cannot grow the
+    /// store without bound.
+    public var totalSeriesCap = 200_000
     /// How long an eventID is remembered after its day last received an event, in seconds.
     public var dedupHorizonSeconds: Int64
     /// Minute buckets older than this before the newest bucket are dropped, in seconds.

@@ -277,6 +277,8 @@ struct RecordWrite {
         var admission = CapAdmission<Int64>()
         let seriesCode = Int16(Schema.seriesCode)
         let app = Schema.seriesColumns[SeriesValues.appPosition]
+        let allApps = CapAdmission<Int64>.Slot.allApps
+        var totals: [Int32: Int] = [:]
         for try await (day, appID, count) in try await connection.query(
             """
             SELECT a.day, s.\(unescaped: app), count(*) FROM admitted_series a JOIN series s ON s.id = a.series
@@ -284,14 +286,19 @@ struct RecordWrite {
             """, logger: logger
         ).decode((Int32, Int64, Int64).self) {
             admission.prime(Self.slot(day: day, dimension: seriesCode, app: appID), count: Int(count), members: [])
+            totals[day, default: 0] += Int(count)
         }
+        for (day, count) in totals { admission.prime(Self.slot(day: day, dimension: seriesCode, app: allApps), count: count, members: []) }
         var admitted: [WriterCache.DaySeries] = []
         var overflowed: [Int] = []
         for (position, key) in keys.enumerated() {
             let daySeries = WriterCache.DaySeries(day: newEvents[position].day, series: ids[key]!)
             if isKnown(daySeries) { continue }
             let slot: CapAdmission<Int64>.Slot = Self.slot(day: daySeries.day, dimension: seriesCode, app: key[SeriesValues.appPosition])
-            switch admission.admit(daySeries.series, in: slot, cap: configuration.seriesCap, load: { [] }) {
+            let total: CapAdmission<Int64>.Slot = Self.slot(day: daySeries.day, dimension: seriesCode, app: allApps)
+            switch admission.admit(
+                daySeries.series, in: slot, cap: configuration.seriesCap, within: total, totalCap: configuration.totalSeriesCap, load: { [] })
+            {
             case .admitted:
                 continue
             case .admitNow:

@@ -2,8 +2,9 @@
 /// the first `cap` distinct values it meets, each of which then counts as itself for the rest of the day,
 /// and a later value counts as `__other__`; the series cap admits the first series of each day and app the
 /// same way, a later series counting in its action's (and app's) overflow series, so that one app's catalog
-/// never pushes another app's series out. The keys are what the backend names a value or a series by (its
-/// text, or its id).
+/// never pushes another app's series out; and past the day's total ceiling of series (every app's
+/// together) no app admits more, so that events naming many invented apps cannot multiply the budget. The
+/// keys are what the backend names a value or a series by (its text, or its id).
 ///
 /// What a day admitted is the backend's to keep: it tells a slot's admissions on first sight (all of them,
 /// or their number and those of the keys the commit asks about), applies ``decide(_:in:cap:load:)`` to
@@ -16,8 +17,12 @@ package struct CapAdmission<Key: Hashable & Sendable>: Sendable {
         package var day: Int64
         /// The dimension's code.
         package var dimension: Int
-        /// The app's value id in the backend (0: no app, and every slot of a dimension's values).
+        /// The app's value id in the backend (0: no app, and every slot of a dimension's values;
+        /// ``allApps``: the day's series of every app together).
         package var app: Int64
+
+        /// The ``app`` of the slot that counts every app's series of a day, for the total ceiling.
+        package static var allApps: Int64 { -1 }
 
         /// Creates a slot.
         package init(day: Int64, dimension: Int, app: Int64 = 0) {
@@ -81,6 +86,35 @@ package struct CapAdmission<Key: Hashable & Sendable>: Sendable {
     /// Records `key` as admitted in `slot` (after ``Decision/admitNow``).
     package mutating func record(_ key: Key, in slot: Slot) {
         if tallies[slot, default: Tally(count: 0, members: [])].members.insert(key).inserted { tallies[slot]!.count += 1 }
+    }
+
+    /// ``decide(_:in:cap:load:)`` under a second cap, `total`'s (every app's series of the day): a key
+    /// its own slot has room for overflows when `total` holds `totalCap` keys. `total` is primed beforehand.
+    package mutating func decide(
+        _ key: Key?, in slot: Slot, cap: Int, within total: Slot, totalCap: Int, load: () throws -> Set<Key>
+    ) rethrows -> Decision {
+        let decision = try decide(key, in: slot, cap: cap, load: load)
+        guard decision == .admitNow, isFull(total, cap: totalCap) else { return decision }
+        overflow[slot, default: 0] += 1
+        return .overflow
+    }
+
+    /// Records `key` as admitted in `slot`, and one more key in `total` (whose members are not kept: its
+    /// keys are its slots' keys), after ``Decision/admitNow`` under both caps.
+    package mutating func record(_ key: Key, in slot: Slot, within total: Slot) {
+        let before = tallies[slot]?.count ?? 0
+        record(key, in: slot)
+        if tallies[slot]!.count > before { tallies[total, default: Tally(count: 0, members: [])].count += 1 }
+    }
+
+    /// ``decide(_:in:cap:within:totalCap:load:)`` for a key the backend already names, recording it in both
+    /// slots when admitted now.
+    package mutating func admit(
+        _ key: Key, in slot: Slot, cap: Int, within total: Slot, totalCap: Int, load: () throws -> Set<Key>
+    ) rethrows -> Decision {
+        let decision = try decide(key, in: slot, cap: cap, within: total, totalCap: totalCap, load: load)
+        if decision == .admitNow { record(key, in: slot, within: total) }
+        return decision
     }
 
     /// ``decide(_:in:cap:load:)`` for a key the backend already names, recording it when admitted now.

@@ -91,7 +91,7 @@ struct InternCache {
     /// `__other__`), so that per-action totals stay exact and memory stays bounded. `hash` is
     /// `values.hash`, computed beforehand off the writer's thread.
     mutating func seriesID(
-        of values: SeriesValues, hash: UInt64, day: Int64, caps: (values: Int, series: Int), codes: [Int],
+        of values: SeriesValues, hash: UInt64, day: Int64, caps: (values: Int, series: Int, totalSeries: Int), codes: [Int],
         statements: InternStatements
     ) throws -> Int64 {
         if let candidates = seriesByValues[day]?[hash] {
@@ -103,7 +103,7 @@ struct InternCache {
             guard let value else { continue }
             key[position] = try valueID(value, dimension: codes[position], day: day, cap: caps.values, statements: statements)
         }
-        let id = try admittedSeriesID(key, day: day, cap: caps.series, codes: codes, statements: statements)
+        let id = try admittedSeriesID(key, day: day, caps: (caps.series, caps.totalSeries), codes: codes, statements: statements)
         if overflowedEvents == overflowedBefore {
             // The latest few days only (today's events and yesterday's late ones): a backlog or a file of
             // many days would otherwise hold every day's series, a catalog's worth per day.
@@ -115,12 +115,14 @@ struct InternCache {
         return id
     }
 
-    /// The id of the series `key` when it is admitted on `day` (admitting it while fewer than `cap` of its
-    /// app are), else the id of its action's (and app's) overflow series.
+    /// The id of the series `key` when it is admitted on `day` (admitting it while fewer than `caps.app`
+    /// of its app and `caps.total` of every app are), else the id of its action's (and app's) overflow series.
     private mutating func admittedSeriesID(
-        _ key: SeriesKey, day: Int64, cap: Int, codes: [Int], statements: InternStatements
+        _ key: SeriesKey, day: Int64, caps: (app: Int, total: Int), codes: [Int], statements: InternStatements
     ) throws -> Int64 {
+        let cap = caps.app
         let slot = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode, app: key[SeriesValues.appPosition])
+        let total = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode, app: CapAdmission<Int64>.Slot.allApps)
         if !seriesDaysKnown.contains(day) {
             // A new day: forget what was admitted on days long past (the database keeps it, should a late
             // event need it), so the cache holds a few days' series, not every day's.
@@ -134,6 +136,7 @@ struct InternCache {
             for (app, ids) in byApp {
                 admitted.prime(CapAdmission.Slot(day: day, dimension: Schema.seriesCode, app: app), count: ids.count, members: ids)
             }
+            admitted.prime(total, count: series.count, members: [])
             seriesDaysKnown.insert(day)
             if admittedSeriesKeys.count >= Self.daysOfAdmittedKeysKept, let oldest = admittedSeriesKeys.keys.min() {
                 admittedSeriesKeys[oldest] = nil
@@ -144,18 +147,19 @@ struct InternCache {
         // Past the cap only a series admitted today counts as itself: one whose key is not among today's
         // (when they are kept) overflows, and looking its id up would change nothing.
         let mayCountAsItself =
-            !admitted.isFull(slot, cap: cap) || (admittedSeriesKeys[day].map { $0.contains(key) } ?? true)
+            !(admitted.isFull(slot, cap: cap) || admitted.isFull(total, cap: caps.total))
+            || (admittedSeriesKeys[day].map { $0.contains(key) } ?? true)
         if knownID == nil, mayCountAsItself {
             knownID = try statements.existingSeriesID(key)
             if let knownID { seriesIDs[key] = knownID }
         }
-        switch admitted.decide(knownID, in: slot, cap: cap, load: { [] }) {
+        switch admitted.decide(knownID, in: slot, cap: cap, within: total, totalCap: caps.total, load: { [] }) {
         case .admitted:
             return knownID!
         case .admitNow:
             let id = try knownID ?? seriesID(key, statements: statements)
             try statements.admit(id, day: day, dimension: Schema.seriesCode)
-            admitted.record(id, in: slot)
+            admitted.record(id, in: slot, within: total)
             admittedSeriesKeys[day]?.insert(key)
             return id
         case .overflow:

@@ -38,7 +38,8 @@ struct RecordBatch {
                     days.insert(day)
                     let series = try memory.intern.seriesID(
                         of: batch.seriesValues[index], hash: batch.seriesHashes[index], day: day,
-                        caps: (configuration.cardinalityCap, configuration.seriesCap), codes: codes, statements: statements)
+                        caps: (configuration.cardinalityCap, configuration.seriesCap, configuration.totalSeriesCap), codes: codes,
+                        statements: statements)
                     let minute = Resolution.minute.bucketStart(second)
                     if batch.tracksLateArrivals, LateArrival.isLate(eventSeconds: second, receivedSeconds: receivedAtSeconds) {
                         late[LateKey(hour: Resolution.hour.bucketStart(second), series: series), default: 0] += 1

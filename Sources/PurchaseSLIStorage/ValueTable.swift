@@ -46,12 +46,15 @@ struct ValueTable {
         let appNumber = appNumbers[app] ?? Int64(appNumbers.count)
         appNumbers[app] = appNumber
         let slot = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode, app: appNumber)
-        switch admittedSeries.decide(seriesIDs[key], in: slot, cap: configuration.seriesCap, load: { [] }) {
+        let total = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode, app: CapAdmission<Int64>.Slot.allApps)
+        switch admittedSeries.decide(
+            seriesIDs[key], in: slot, cap: configuration.seriesCap, within: total, totalCap: configuration.totalSeriesCap, load: { [] })
+        {
         case .admitted:
             return seriesIDs[key]!
         case .admitNow:
             let id = id(of: key)
-            admittedSeries.record(id, in: slot)
+            admittedSeries.record(id, in: slot, within: total)
             return id
         case .overflow:
             return id(of: SeriesValues.overflowSeries(of: { key[$0] }, other: { _ in EventDimension.overflowValue }))

@@ -86,10 +86,12 @@ import Testing
     }
 
     /// A writer that starts on a day other writers began reads each app's admitted series apart: an app
-    /// at its cap stays full, another app keeps the room it has, a new app starts with all of it.
+    /// at its cap stays full, another app keeps the room it has, a new app starts with its whole budget, as
+    /// far as the day's total ceiling (counted from the file too) allows.
     @Test func eachAppsSeriesBudgetHoldsAcrossWriters() async throws {
         var configuration = StoreConfiguration.default
         configuration.seriesCap = 3
+        configuration.totalSeriesCap = 7
         let path = directory.file("db.sqlite")
         func purchases(_ app: String, plans: Range<Int>, minute: Int) -> [PurchaseEvent] {
             plans.map { event("\(app)-\($0)-\(minute)", at: "2026-11-14T09:3\(minute):00Z", plan: "plan-\($0)", app: app) }
@@ -103,7 +105,8 @@ import Testing
         let store = try SQLiteBucketStore(path: path, configuration: configuration)
         await #expect(try store.record(purchases("a", plans: 0..<4, minute: 1), receivedAtMillis: receivedAt).overflowed == ["series": 1])
         await #expect(try store.record(purchases("b", plans: 0..<4, minute: 1), receivedAtMillis: receivedAt).overflowed == ["series": 1])
-        await #expect(try store.record(purchases("c", plans: 0..<3, minute: 1), receivedAtMillis: receivedAt).overflowed.isEmpty)
+        // 4 series from the first writer, 2 more of b: c's first is the seventh, its next two are past the ceiling.
+        await #expect(try store.record(purchases("c", plans: 0..<3, minute: 1), receivedAtMillis: receivedAt).overflowed == ["series": 2])
     }
 
     /// Once a day is full, the writer tells an admitted series from one past the cap by the day's admitted

@@ -77,6 +77,30 @@ struct AppScopedStoreContractTests {
         #expect(wide.map(\.counts.total) == [7, 1, 1, 1])
     }
 
+    @Test("past the day's total ceiling of series no app admits more: invented apps cannot multiply the budget", arguments: Backend.all)
+    func totalSeriesCeiling(_ backend: Backend) async throws {
+        var configuration = StoreConfiguration.default
+        configuration.seriesCap = 3
+        configuration.totalSeriesCap = 5
+        let store = try await backend.store(configuration)
+        let events = ["a", "b", "c"].flatMap { (app: String) in
+            (0..<3).map { event("\(app)\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0)", app: app) }
+        }
+        await #expect(try store.record(events, receivedAtMillis: receivedAt).overflowed == ["series": 4])
+        let byApp = try await store.counts(
+            CountQuery(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.app, .planID]))
+        #expect(byApp.filter { $0.key[1] != "__other__" }.count == 5)
+        #expect(byApp.map(\.counts.total).reduce(0, +) == 9, "every event counted")
+        #expect(byApp.filter { $0.key[1] == "__other__" }.map { "\($0.key[0] ?? "-") \($0.counts.total)" } == ["b 1", "c 3"])
+        // A series admitted before the ceiling still counts as itself; the next day has room again.
+        await #expect(
+            try store.record([event("a0-again", at: "2026-11-14T09:40:00Z", plan: "plan-0", app: "a")], receivedAtMillis: receivedAt).overflowed
+                .isEmpty)
+        await #expect(
+            try store.record([event("c-next", at: "2026-11-15T09:30:00Z", plan: "plan-0", app: "c")], receivedAtMillis: receivedAt).overflowed.isEmpty
+        )
+    }
+
     @Test("the view reads the store notifications and charges of its app alone", arguments: Backend.all)
     func notificationsOfTheApp(_ backend: Backend) async throws {
         let store = try await backend.store()
