@@ -275,9 +275,7 @@ struct RecordWrite {
         // The caps' rule decides, from each day's count of series per app (the series asked about that it
         // admitted are known by now); an app the day has not met starts empty.
         var admission = CapAdmission<Int64>()
-        let seriesCode = Int16(Schema.seriesCode)
         let app = Schema.seriesColumns[SeriesValues.appPosition]
-        let allApps = CapAdmission<Int64>.Slot.allApps
         var totals: [Int32: Int] = [:]
         for try await (day, appID, count) in try await connection.query(
             """
@@ -285,17 +283,17 @@ struct RecordWrite {
             WHERE a.day = ANY(\(Array(Set(unknown.map(\.day))).sorted())) GROUP BY 1, 2
             """, logger: logger
         ).decode((Int32, Int64, Int64).self) {
-            admission.prime(Self.slot(day: day, dimension: seriesCode, app: appID), count: Int(count), members: [])
+            admission.prime(.series(day: Int64(day), app: appID), count: Int(count), members: [])
             totals[day, default: 0] += Int(count)
         }
-        for (day, count) in totals { admission.prime(Self.slot(day: day, dimension: seriesCode, app: allApps), count: count, members: []) }
+        for (day, count) in totals { admission.prime(.allSeries(day: Int64(day)), count: count, members: []) }
         var admitted: [WriterCache.DaySeries] = []
         var overflowed: [Int] = []
         for (position, key) in keys.enumerated() {
             let daySeries = WriterCache.DaySeries(day: newEvents[position].day, series: ids[key]!)
             if isKnown(daySeries) { continue }
-            let slot: CapAdmission<Int64>.Slot = Self.slot(day: daySeries.day, dimension: seriesCode, app: key[SeriesValues.appPosition])
-            let total: CapAdmission<Int64>.Slot = Self.slot(day: daySeries.day, dimension: seriesCode, app: allApps)
+            let slot = CapAdmission<Int64>.Slot.series(day: Int64(daySeries.day), app: key[SeriesValues.appPosition])
+            let total = CapAdmission<Int64>.Slot.allSeries(day: Int64(daySeries.day))
             switch admission.admit(
                 daySeries.series, in: slot, cap: configuration.seriesCap, within: total, totalCap: configuration.totalSeriesCap, load: { [] })
             {
@@ -447,9 +445,9 @@ struct RecordWrite {
         try await connection.run(query, logger: logger)
     }
 
-    /// The caps' slot of a day, dimension code and app (for series) as the tables store them.
-    private static func slot<Key>(day: Int32, dimension: Int16, app: Int64 = 0) -> CapAdmission<Key>.Slot {
-        CapAdmission<Key>.Slot(day: Int64(day), dimension: Int(dimension), app: app)
+    /// The caps' slot of a day and dimension code as the tables store them.
+    private static func slot<Key>(day: Int32, dimension: Int16) -> CapAdmission<Key>.Slot {
+        CapAdmission<Key>.Slot(day: Int64(day), dimension: Int(dimension))
     }
 
     /// Adds the events the caps counted under `__other__` to what the transaction stores.

@@ -17,12 +17,15 @@ package struct CapAdmission<Key: Hashable & Sendable>: Sendable {
         package var day: Int64
         /// The dimension's code.
         package var dimension: Int
-        /// The app's value id in the backend (0: no app, and every slot of a dimension's values;
-        /// ``allApps``: the day's series of every app together).
+        /// The app's value id in the backend (0: no app, and every slot of a dimension's values; -1: the
+        /// day's series of every app together, ``allSeries(day:)``).
         package var app: Int64
 
-        /// The ``app`` of the slot that counts every app's series of a day, for the total ceiling.
-        package static var allApps: Int64 { -1 }
+        /// The slot of the series cap of `app` (its value id in the backend, 0 for none) on `day`.
+        package static func series(day: Int64, app: Int64) -> Slot { Slot(day: day, dimension: Schema.seriesCode, app: app) }
+
+        /// The slot that counts every app's series of `day`, for the total ceiling.
+        package static func allSeries(day: Int64) -> Slot { Slot(day: day, dimension: Schema.seriesCode, app: -1) }
 
         /// Creates a slot.
         package init(day: Int64, dimension: Int, app: Int64 = 0) {

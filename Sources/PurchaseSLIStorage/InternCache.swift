@@ -121,8 +121,8 @@ struct InternCache {
         _ key: SeriesKey, day: Int64, caps: (app: Int, total: Int), codes: [Int], statements: InternStatements
     ) throws -> Int64 {
         let cap = caps.app
-        let slot = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode, app: key[SeriesValues.appPosition])
-        let total = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode, app: CapAdmission<Int64>.Slot.allApps)
+        let slot = CapAdmission<Int64>.Slot.series(day: day, app: key[SeriesValues.appPosition])
+        let total = CapAdmission<Int64>.Slot.allSeries(day: day)
         if !seriesDaysKnown.contains(day) {
             // A new day: forget what was admitted on days long past (the database keeps it, should a late
             // event need it), so the cache holds a few days' series, not every day's.
@@ -134,7 +134,7 @@ struct InternCache {
             var byApp: [Int64: Set<Int64>] = [:]
             for entry in series { byApp[entry.key?[SeriesValues.appPosition] ?? 0, default: []].insert(entry.id) }
             for (app, ids) in byApp {
-                admitted.prime(CapAdmission.Slot(day: day, dimension: Schema.seriesCode, app: app), count: ids.count, members: ids)
+                admitted.prime(.series(day: day, app: app), count: ids.count, members: ids)
             }
             admitted.prime(total, count: series.count, members: [])
             seriesDaysKnown.insert(day)

@@ -45,8 +45,8 @@ struct ValueTable {
         let app = key[SeriesValues.appPosition]
         let appNumber = appNumbers[app] ?? Int64(appNumbers.count)
         appNumbers[app] = appNumber
-        let slot = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode, app: appNumber)
-        let total = CapAdmission<Int64>.Slot(day: day, dimension: Schema.seriesCode, app: CapAdmission<Int64>.Slot.allApps)
+        let slot = CapAdmission<Int64>.Slot.series(day: day, app: appNumber)
+        let total = CapAdmission<Int64>.Slot.allSeries(day: day)
         switch admittedSeries.decide(
             seriesIDs[key], in: slot, cap: configuration.seriesCap, within: total, totalCap: configuration.totalSeriesCap, load: { [] })
         {
