@@ -5,8 +5,8 @@ public import PurchaseSLICore
 public import PurchaseSLIStorage
 
 extension PostgresBucketStore {
-    /// Every series with its values of `dimensions`.
-    public func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
+    /// Every series with the value ids of `dimensions`.
+    public func seriesTable(_ dimensions: [EventDimension]) async throws -> SeriesTable {
         let positions = dimensions.map { $0.seriesIndex! }
         let codes = dimensions.map { Int16($0.storageCode!) }
         let logger = logger
@@ -17,13 +17,16 @@ extension PostgresBucketStore {
                     "SELECT id, value FROM dimension_value WHERE dimension = ANY(\(codes))", logger: logger
                 ).decode((Int64, String).self) { texts[id] = value }
             }
-            var series: [StoredSeries] = []
-            let columns = Schema.seriesColumns.joined(separator: ", ")
-            for try await row in try await connection.query(PostgresQuery(unsafeSQL: "SELECT id, \(columns) FROM series"), logger: logger) {
-                let ids = try row.map { try $0.decode(Int64.self) }
-                series.append(StoredSeries(id: ids[0], values: positions.map { ids[$0 + 1] == 0 ? nil : texts[ids[$0 + 1]] }))
+            var ids: [Int64] = []
+            var columns = [[Int64]](repeating: [], count: positions.count)
+            let selected = positions.map { Schema.seriesColumns[$0] }
+            let sql = "SELECT id" + selected.map { ", \($0)" }.joined() + " FROM series"
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) {
+                let values = try row.map { try $0.decode(Int64.self) }
+                ids.append(values[0])
+                for column in columns.indices { columns[column].append(values[column + 1]) }
             }
-            return series
+            return SeriesTable(ids: ids, columns: columns, texts: texts)
         }
     }
 

@@ -24,10 +24,8 @@ public struct AppScopedStore: PurchaseStore {
     }
 
     /// The stored series of the app.
-    public func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
-        try await base.series(dimensions + [.app]).compactMap { series in
-            series.values.last == app ? StoredSeries(id: series.id, values: Array(series.values.dropLast())) : nil
-        }
+    public func seriesTable(_ dimensions: [EventDimension]) async throws -> SeriesTable {
+        try await base.seriesTable(dimensions + [.app]).narrowed(to: app, in: dimensions.count)
     }
 
     /// The buckets' counts of the app's series among `selection`.
@@ -68,7 +66,7 @@ public struct AppScopedStore: PurchaseStore {
 
     /// The ids of the series whose events named the app.
     private func ownSeries() async throws -> SeriesSelection {
-        SeriesSelection(try await base.series([.app]).lazy.filter { $0.values[0] == app }.map(\.id))
+        SeriesSelection(try await base.seriesTable([.app]).ids(where: 0, is: app))
     }
 
     // MARK: Store record

@@ -17,9 +17,9 @@ public protocol BucketStore: Sendable {
     /// - Parameter receivedAtMillis: the receiving clock, used for the dedup horizon and retention.
     func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome
 
-    /// Every stored series with its values of `dimensions` (series dimensions only), in that order.
-    /// Series made after the call are not listed; a scan may still pass their entries.
-    func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries]
+    /// Every stored series with the value ids of `dimensions` (series dimensions only), a column each in
+    /// that order. Series made after the call are not listed; a scan may still pass their entries.
+    func seriesTable(_ dimensions: [EventDimension]) async throws -> SeriesTable
 
     /// Calls `body` with the start of each bucket of the segments and the counts it holds for the series
     /// in `selection` (every series when nil). The buckets come in no particular order, and one bucket
@@ -52,6 +52,11 @@ public protocol BucketStore: Sendable {
 }
 
 extension BucketStore {
+    /// Every stored series with its values of `dimensions`, a row each (``seriesTable(_:)`` as text).
+    public func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
+        try await seriesTable(dimensions).rows
+    }
+
     /// Counts several arrays of validated events; see ``record(_:receivedAtMillis:)-([PreparedEvents],_)``.
     public func record(_ batches: [[PurchaseEvent]], receivedAtMillis: Int64) async throws -> RecordOutcome {
         try await record(batches.map(PreparedEvents.init), receivedAtMillis: receivedAtMillis)

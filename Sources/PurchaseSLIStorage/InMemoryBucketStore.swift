@@ -118,13 +118,14 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
         }
     }
 
-    /// Every series with its values of `dimensions`.
-    public func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
-        state.withLock { state in
+    /// Every series with the value ids of `dimensions` (numbered for the call: the store keeps text).
+    public func seriesTable(_ dimensions: [EventDimension]) async throws -> SeriesTable {
+        let rows = state.withLock { state in
             state.values.series.enumerated().map { id, values in
                 StoredSeries(id: Int64(id), values: dimensions.map { values[$0.seriesIndex!] })
             }
         }
+        return SeriesTable(rows: rows, dimensionCount: dimensions.count)
     }
 
     /// Calls `body` with every bucket of the segments holding counts of the selected series.

@@ -2,13 +2,13 @@ import GRDB
 public import PurchaseSLICore
 
 extension SQLiteBucketStore {
-    /// Every series with its values of `dimensions`, from the `series` and `dimension_value` tables.
+    /// Every series with the value ids of `dimensions`, from the `series` and `dimension_value` tables.
     /// - Throws: ``StorageError/damaged(table:row:detail:)`` for an id that is not a whole number in range.
-    public func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
+    public func seriesTable(_ dimensions: [EventDimension]) async throws -> SeriesTable {
         try await pool.readGivingReaderBack { db in
             try self.catalog.withLock { catalog in
                 try catalog.extend(db)
-                return catalog.stored(dimensions)
+                return catalog.table(dimensions)
             }
         }
     }

@@ -1,45 +1,48 @@
 import GRDB
 import PurchaseSLICore
 
-/// The series table and the dimension values as read so far. Both tables only grow (rows are inserted,
-/// never changed or deleted, ids ascending), so a read adds the rows past the last ids it holds: a page
-/// of panels, each grouping the series its own way, reads the tables once rather than once per query.
+/// The series table and the dimension values as read so far, column by column. Both tables only grow (rows
+/// are inserted, never changed or deleted, ids ascending), so a read adds the rows past the last ids it
+/// holds: a page of panels, each grouping the series its own way, reads the tables once rather than once
+/// per query, and each query is handed the columns it asks for without a copy.
 struct SeriesCatalog {
-    /// Each series' id and its value ids in ``Schema/seriesColumns`` order (0: no value), by id.
-    private var series: [(id: Int64, valueIDs: [Int64])] = []
+    /// The series ids, ascending.
+    private var ids: [Int64] = []
+    /// Per column of ``Schema/seriesColumns``, each series' value id (0: no value).
+    private var columns = [[Int64]](repeating: [], count: Schema.seriesColumns.count)
     /// The text of each dimension value id.
     private var textOfID: [Int64: String] = [:]
     /// The largest value id read; nil before the first read, which reads every row (a damaged id too).
     private var lastValueID: Int64?
 
     /// Adds the rows inserted since the last read.
+    /// - Throws: ``StorageError/damaged(table:row:detail:)`` for an id that is not a whole number in range.
     mutating func extend(_ db: Database) throws {
-        let values = try Row.fetchCursor(
-            db, sql: "SELECT id, value FROM dimension_value" + (lastValueID == nil ? "" : " WHERE id > ?"),
-            arguments: StatementArguments(lastValueID.map { [$0] } ?? []))
-        while let row = try values.next() {
-            let id: Int64 = row[0]
-            textOfID[id] = row[1]
+        let values = try RawStatement(db, sql: "SELECT id, value FROM dimension_value" + (lastValueID == nil ? "" : " WHERE id > ?"))
+        if let lastValueID { values.bind(lastValueID) }
+        defer { values.reset() }
+        while try values.step() {
+            let id = values.int64(0)
+            textOfID[id] = values.text(1) ?? ""
             lastValueID = max(lastValueID ?? id, id)
         }
-        let rows = try Row.fetchCursor(
-            db,
-            sql: "SELECT id, \(Schema.seriesColumns.joined(separator: ", ")) FROM series" + (series.isEmpty ? "" : " WHERE id > ?") + " ORDER BY id",
-            arguments: StatementArguments(series.last.map { [$0.id] } ?? []))
-        while let row = try rows.next() {
-            let values = (0...Schema.seriesColumns.count).map { row[$0] as Int64? }
-            guard let id = values[0], (0...VarintReader.largestCount).contains(id), values.allSatisfy({ $0 != nil }) else {
+        let rows = try RawStatement(
+            db, sql: "SELECT id, \(Schema.seriesColumns.joined(separator: ", ")) FROM series" + (ids.isEmpty ? "" : " WHERE id > ?") + " ORDER BY id")
+        if let last = ids.last { rows.bind(last) }
+        defer { rows.reset() }
+        let columnCount = Int32(Schema.seriesColumns.count)
+        while try rows.step() {
+            let id = rows.int64(0)
+            guard (0...columnCount).allSatisfy(rows.isInteger), (0...VarintReader.largestCount).contains(id) else {
                 throw StorageError.damaged(table: "series", row: "a series", detail: "an id or value id that is not a whole number in range")
             }
-            series.append((id, values.dropFirst().map { $0! }))
+            ids.append(id)
+            for column in 0..<Int(columnCount) { columns[column].append(rows.int64(Int32(column + 1))) }
         }
     }
 
-    /// Every series with its values of `dimensions` (nil where the events had none).
-    func stored(_ dimensions: [EventDimension]) -> [StoredSeries] {
-        let positions = dimensions.map { $0.seriesIndex! }
-        return series.map { series in
-            StoredSeries(id: series.id, values: positions.map { series.valueIDs[$0] == 0 ? nil : textOfID[series.valueIDs[$0]] })
-        }
+    /// Every series with the value ids of `dimensions`, the catalog's own columns (shared, not copied).
+    func table(_ dimensions: [EventDimension]) -> SeriesTable {
+        SeriesTable(ids: ids, columns: dimensions.map { columns[$0.seriesIndex!] }, texts: textOfID)
     }
 }

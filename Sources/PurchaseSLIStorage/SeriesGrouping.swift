@@ -21,8 +21,8 @@ struct SeriesGrouping {
         let needed = EventDimension.seriesDimensions.filter { dimension in
             queries.contains { $0.groupBy.contains(dimension) || $0.filters[dimension] != nil || $0.requiredValues.contains(dimension) }
         }
-        let stored = try await store.series(needed)
-        return queries.map { SeriesGrouping(stored, dimensions: needed, query: $0) }
+        let table = try await store.seriesTable(needed)
+        return queries.map { SeriesGrouping(table, dimensions: needed, query: $0) }
     }
 
     /// The series any of `groupings` counts, or nil when one of them counts every series.
@@ -36,34 +36,49 @@ struct SeriesGrouping {
         return SeriesSelection(ids)
     }
 
-    private init(_ stored: [StoredSeries], dimensions: [EventDimension], query: CountQuery) {
+    /// The grouping of `table`'s series (columns of `dimensions`) for `query`: series with equal value ids
+    /// in the grouped columns share a group, a filter is decided once per value id, and each group's text
+    /// is read once. O(series × columns), by array lookups.
+    private init(_ table: SeriesTable, dimensions: [EventDimension], query: CountQuery) {
         results = Set(ResultType.allCases.filter { query.filters[.resultType]?.contains($0.rawValue) ?? true })
-        let position = { (dimension: EventDimension) in dimension.seriesIndex.map { _ in dimensions.firstIndex(of: dimension)! } }
-        let keyPositions = query.groupBy.compactMap(position)
-        let filterPositions = query.filters.compactMap { dimension, allowed in position(dimension).map { (position: $0, allowed: allowed) } }
-        let requiredPositions = query.requiredValues.compactMap(position)
-        filtersSeries = !filterPositions.isEmpty || !requiredPositions.isEmpty
-        var groupIndex: [[String?]: Int32] = [:]
-        for series in stored {
-            let passes =
-                filterPositions.allSatisfy { $0.allowed.contains(series.values[$0.position]) }
-                && requiredPositions.allSatisfy { series.values[$0] != nil }
-            let key = keyPositions.map { series.values[$0] }
-            var group: Int32 = -1
-            if passes, let known = groupIndex[key] {
-                group = known
-            } else if passes {
-                group = Int32(groupKeys.count)
-                groupKeys.append(key)
-                groupIndex[key] = group
-            }
-            if series.id < Self.denseLimit {
-                if Int(series.id) >= groupOfSeries.count {
-                    groupOfSeries.append(contentsOf: repeatElement(-1, count: Int(series.id) + 1 - groupOfSeries.count))
+        let column = { (dimension: EventDimension) in dimension.seriesIndex.map { _ in table.columns[dimensions.firstIndex(of: dimension)!] } }
+        let requiredColumns = query.requiredValues.compactMap(column)
+        let filters = query.filters.compactMap { dimension, allowed in column(dimension).map { (values: $0, allowed: allowed) } }
+        filtersSeries = !filters.isEmpty || !requiredColumns.isEmpty
+        // Whether each row passes the filters and required values.
+        var passes = [Bool](repeating: true, count: table.count)
+        for required in requiredColumns {
+            for row in passes.indices where required[row] == 0 { passes[row] = false }
+        }
+        for filter in filters {
+            var ordinals = ValueOrdinals()
+            var allowed: [Bool] = []
+            for row in passes.indices where passes[row] {
+                let ordinal = Int(ordinals.ordinal(of: filter.values[row]))
+                if ordinal == allowed.count {
+                    let id = filter.values[row]
+                    allowed.append(filter.allowed.contains(id == 0 ? nil : table.texts[id]))
                 }
-                groupOfSeries[Int(series.id)] = group
+                passes[row] = allowed[ordinal]
+            }
+        }
+        // Each row's values of the grouped columns, numbered per column, make its group's key.
+        let keys = GroupKeys(columns: query.groupBy.compactMap(column), rows: passes)
+        var groupOfKey = keys.makeIndex()
+        for row in passes.indices {
+            var group: Int32 = -1
+            if passes[row] {
+                group = groupOfKey.group(of: keys, row: row, next: Int32(groupKeys.count))
+                if group == groupKeys.count { groupKeys.append(keys.valueIDs(row: row).map { $0 == 0 ? nil : table.texts[$0] }) }
+            }
+            let id = table.ids[row]
+            if id >= 0, id < Self.denseLimit {
+                if Int(id) >= groupOfSeries.count {
+                    groupOfSeries.append(contentsOf: repeatElement(-1, count: Int(id) + 1 - groupOfSeries.count))
+                }
+                groupOfSeries[Int(id)] = group
             } else {
-                groupOfLargeSeries[series.id] = group
+                groupOfLargeSeries[id] = group
             }
         }
     }

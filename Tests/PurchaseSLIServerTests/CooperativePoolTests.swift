@@ -50,9 +50,9 @@ private struct GatedStore: SQLiteForwarding {
     let gate: Gate
 
     /// Every query starts with this lookup.
-    func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
+    func seriesTable(_ dimensions: [EventDimension]) async throws -> SeriesTable {
         await gate.pass()
-        return try await base.series(dimensions)
+        return try await base.seriesTable(dimensions)
     }
 
     func checkWritable() async throws {

@@ -38,7 +38,7 @@ extension SQLiteForwarding {
     func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
         try await base.record(batches, receivedAtMillis: receivedAtMillis)
     }
-    func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] { try await base.series(dimensions) }
+    func seriesTable(_ dimensions: [EventDimension]) async throws -> SeriesTable { try await base.seriesTable(dimensions) }
     func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) async throws {
         try await base.scanCounts(segments, selection: selection, body)
     }

@@ -2,8 +2,9 @@ import PurchaseSLICore
 import PurchaseSLIStorage
 import Testing
 
-/// The in-memory store with every odd series id moved past 2^40, as a damaged or foreign database may
-/// number them: the query engine maps such ids through a dictionary instead of its dense tables.
+/// The in-memory store with every odd series id and every odd value id moved past 2^40, as a damaged or
+/// foreign database may number them: the query engine maps such ids through dictionaries instead of its
+/// dense tables.
 private struct RenumberedStore: BucketStore {
     let base: InMemoryBucketStore
     static let offset: Int64 = 1 << 40
@@ -14,8 +15,11 @@ private struct RenumberedStore: BucketStore {
         try await base.record(batches, receivedAtMillis: receivedAtMillis)
     }
 
-    func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
-        try await base.series(dimensions).map { StoredSeries(id: Self.renumbered($0.id), values: $0.values) }
+    func seriesTable(_ dimensions: [EventDimension]) async throws -> SeriesTable {
+        let table = try await base.seriesTable(dimensions)
+        return SeriesTable(
+            ids: table.ids.map(Self.renumbered), columns: table.columns.map { $0.map(Self.renumbered) },
+            texts: Dictionary(uniqueKeysWithValues: table.texts.map { (Self.renumbered($0.key), $0.value) }))
     }
 
     func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) async throws {
@@ -60,6 +64,10 @@ private struct RenumberedStore: BucketStore {
             CountQuery(fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 3600), groupBy: [.actionType]),
             CountQuery(fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 3600), groupBy: [.productID], filters: [.actionType: ["purchase"]]),
             CountQuery(fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 3600), groupBy: [.appVersion, .planID]),
+            // Every series dimension: more keys than a grouping numbers through a table (a dictionary then).
+            CountQuery(
+                fromSeconds: from, toSeconds: to, step: TimeStep(seconds: 3600), groupBy: EventDimension.seriesDimensions,
+                filters: [.offerID: [nil, "intro"]]),
         ]
         let rows = try await renumbered.counts(queries)
         await #expect(rows == (try base.counts(queries)))
@@ -67,5 +75,32 @@ private struct RenumberedStore: BucketStore {
         await #expect(try renumbered.series(queries) == (try base.series(queries)))
         let errors = CountQuery(fromSeconds: from, toSeconds: to, groupBy: [.errorDescription], filters: [.actionType: ["purchase"]])
         await #expect(try renumbered.errorCounts(errors) == (try base.errorCounts(errors)))
+    }
+
+    /// A grouping by five dimensions of 64 distinct values each has more possible keys than a table holds
+    /// (it finds groups through a dictionary then): each series is still its own group, under its own
+    /// values, with small ids and past the dense tables alike.
+    @Test func groupingByManyDistinctValuesKeepsEachSeriesApart() async throws {
+        let base = InMemoryBucketStore()
+        let events = (0..<64).map { index in
+            var made = event(
+                "w\(index)", at: "2026-11-14T08:\(String(format: "%02d", index % 60)):00Z", product: "p\(index)", plan: "plan-\(index)",
+                result: index % 2 == 0 ? .success : .failure, version: "1.\(index)")
+            made.offerID = "offer-\(index)"
+            made.variant = "v\(index)"
+            return made
+        }
+        _ = try await base.record(events, receivedAtMillis: receivedAt)
+        let query = CountQuery(
+            fromSeconds: seconds("2026-11-14T08:00:00Z"), toSeconds: seconds("2026-11-14T09:00:00Z"),
+            groupBy: [.productID, .planID, .appVersion, .offerID, .variant])
+        let expected = Set(events.map { [$0.productID, $0.planID, $0.appVersion, $0.offerID, $0.variant] })
+        for store in [base, RenumberedStore(base: base)] as [any BucketStore] {
+            let rows = try await store.counts(query)
+            #expect(rows.count == 64)
+            #expect(Set(rows.map(\.key)) == expected)
+            #expect(rows.allSatisfy { $0.counts.success + $0.counts.failure == 1 })
+            #expect(rows.filter { $0.counts.success == 1 }.count == 32)
+        }
     }
 }
