@@ -64,11 +64,15 @@ public actor PostgresLeaderLease: StoreLeadership {
     }
 
     /// Gives the lease up and closes its connection (at graceful shutdown; a lease must not be dropped
-    /// with its connection open), so that another node leads at its next round.
+    /// with its connection open), so that another node leads at its next round. The lock is released on
+    /// the session first: the server ends a closed session's backend a moment after the close returns,
+    /// and until then the lock would still be held.
     public func release() async {
         let closing = connection
+        let led = leads
         connection = nil
         leads = false
+        if led, let closing, !closing.isClosed { try? await closing.run("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger) }
         try? await closing?.close()
     }
 
