@@ -640,6 +640,28 @@ class Replay:
                    result.returncode == 0 and admitted == 40 and "overflow    series: 260 events" in result.stdout,
                    f"exit {result.returncode}, {admitted} series admitted, {rows} series rows (with one overflow series per app), "
                    f"{result.stdout.splitlines()[3] if len(result.stdout.splitlines()) > 3 else result.stdout!r}")
+        # Each app has its own value budget too: invented apps naming invented plans stop at the day's total
+        # ceiling of a dimension's values, and at the day's cap of apps (later apps share __other__'s budget).
+        database = os.path.join(self.work, "app-values.sqlite")
+        with open(events, "w") as file:
+            for app in range(30):
+                for plan in range(10):
+                    file.write(json.dumps({"eventID": f"v{app}-{plan}", "timestamp": "2026-11-20T10:00:00Z", "productID": "p",
+                                           "planID": f"app{app}-plan{plan}", "actionType": "purchase", "resultType": "success",
+                                           "app": f"com.invented.app{app}"}) + "\n")
+        result = subprocess.run([self.binary, "ingest", "--db", database, "--cardinality-cap", "10", "--total-cardinality-cap", "40", events],
+                                capture_output=True, text=True, timeout=120)
+        with sqlite3.connect(database) as db:
+            plans = db.execute("SELECT count(*) FROM admitted_value a JOIN dimension_value v ON v.id = a.value AND v.dimension = a.dimension "
+                               "WHERE v.value LIKE 'app%-plan%'").fetchone()[0]
+            apps = db.execute("SELECT count(*) FROM admitted_value a JOIN dimension_value v ON v.id = a.value AND v.dimension = a.dimension "
+                              "WHERE v.value LIKE 'com.invented.%'").fetchone()[0]
+        lines = result.stdout.splitlines()
+        self.check("66 30 invented apps x 10 invented plans, --cardinality-cap 10 --total-cardinality-cap 40",
+                   result.returncode == 0 and plans == 40 and apps == 10
+                   and any(line.startswith("overflow    planID: 260 events") for line in lines)
+                   and any(line.startswith("overflow    app: 200 events") for line in lines),
+                   f"exit {result.returncode}, {plans} plans and {apps} apps admitted, {[l for l in lines if l.startswith('overflow')]!r}")
 
     def smaller(self):
         """9. The smaller findings."""

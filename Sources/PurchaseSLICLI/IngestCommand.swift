@@ -154,6 +154,16 @@ struct IngestSummary {
     let ignored: Int
     let seconds: Double
 
+    /// Whose budget `dimension` overflowed in, most events first: each app (terminal-safe), "no app".
+    private func byApp(of dimension: String) -> String {
+        guard dimension != EventDimension.app.rawValue else { return "" }
+        let apps = outcome.overflowedByApp.compactMap { app, counts in counts[dimension].map { (app: app, events: $0) } }
+            .sorted { ($1.events, $0.app) < ($0.events, $1.app) }
+        guard apps.contains(where: { !$0.app.isEmpty }) else { return "" }
+        let shown = apps.prefix(5).map { "\($0.app.isEmpty ? "no app" : TextEscaping.terminal.escape($0.app)) \($0.events)" }
+        return ": " + shown.joined(separator: ", ") + (apps.count > 5 ? " and \(apps.count - 5) more apps" : "")
+    }
+
     var text: String {
         var lines = ["accepted    \(outcome.accepted)"]
         if let range = outcome.timeRange {
@@ -164,9 +174,13 @@ struct IngestSummary {
         if warnings > 0 { lines.append("warnings    \(warnings) optional fields left out (their events were counted)") }
         if ignored > 0 { lines.append("ignored     \(ignored) records of other kinds (not purchase SLIs)") }
         for (dimension, events) in outcome.overflowed.sorted(by: { $0.key < $1.key }) {
-            lines.append(
-                "overflow    \(dimension): \(events) events counted as \(EventDimension.overflowValue) "
-                    + (dimension == "series" ? "(series cap: their action's and app's __other__ series)" : "(cardinality cap)"))
+            let cap =
+                switch dimension {
+                case "series": "series cap: their action's and app's __other__ series"
+                case EventDimension.app.rawValue: "cardinality cap: apps per day"
+                default: "cardinality cap"
+                }
+            lines.append("overflow    \(dimension): \(events) events counted as \(EventDimension.overflowValue) (\(cap))" + byApp(of: dimension))
         }
         let processed = Double(outcome.accepted + outcome.duplicates + rejected)
         let rate = seconds > 0 ? Int((processed / seconds).rounded()) : 0

@@ -96,8 +96,14 @@ private func exitCode(for error: any Error) -> any Error {
 
 /// Limits and retention of the store, for the commands that write to it.
 struct RetentionOptions: ParsableArguments {
-    @Option(help: "Distinct values counted per dimension per UTC day; more are counted as __other__.")
+    @Option(help: "Distinct values counted per dimension per UTC day and app (and apps per day); more are counted as __other__.")
     var cardinalityCap: Int = StoreConfiguration.default.cardinalityCap
+
+    @Option(
+        help:
+            "Distinct values counted per dimension per UTC day across every app together; past it no app counts a new value that day (default: 10 times --cardinality-cap)."
+    )
+    var totalCardinalityCap: Int?
 
     @Option(
         help:
@@ -105,8 +111,11 @@ struct RetentionOptions: ParsableArguments {
     )
     var seriesCap: Int = StoreConfiguration.default.seriesCap
 
-    @Option(help: "Distinct series counted per UTC day across every app together; past it no app counts a new series that day.")
-    var totalSeriesCap: Int = StoreConfiguration.default.totalSeriesCap
+    @Option(
+        help:
+            "Distinct series counted per UTC day across every app together; past it no app counts a new series that day (default: 10 times --series-cap)."
+    )
+    var totalSeriesCap: Int?
 
     @Option(help: ArgumentHelp("How long an eventID is remembered for dedup (at least 8d).", valueName: "duration"))
     var dedupHorizon: String = "8d"
@@ -130,6 +139,9 @@ struct RetentionOptions: ParsableArguments {
         _ = try configuration()
     }
 
+    /// A total ceiling's default: ten apps' worth of the cap of one, or as much as an Int holds.
+    private static func tenTimes(_ cap: Int) -> Int { cap > Int.max / 10 ? Int.max : cap * 10 }
+
     /// The store configuration these options describe.
     func configuration() throws -> StoreConfiguration {
         func seconds(_ text: String, _ option: String) throws -> Int64 {
@@ -139,12 +151,18 @@ struct RetentionOptions: ParsableArguments {
             return step.seconds
         }
         guard cardinalityCap >= 1 else { throw ValidationError("--cardinality-cap must be at least 1, got \(cardinalityCap).") }
+        let totalCardinalityCap = totalCardinalityCap ?? Self.tenTimes(cardinalityCap)
+        guard totalCardinalityCap >= cardinalityCap else {
+            throw ValidationError("--total-cardinality-cap must be at least --cardinality-cap (\(cardinalityCap)), got \(totalCardinalityCap).")
+        }
         guard seriesCap >= 1 else { throw ValidationError("--series-cap must be at least 1, got \(seriesCap).") }
+        let totalSeriesCap = totalSeriesCap ?? Self.tenTimes(seriesCap)
         guard totalSeriesCap >= seriesCap else {
             throw ValidationError("--total-series-cap must be at least --series-cap (\(seriesCap)), got \(totalSeriesCap).")
         }
         var configuration = StoreConfiguration.default
         configuration.cardinalityCap = cardinalityCap
+        configuration.totalCardinalityCap = totalCardinalityCap
         configuration.seriesCap = seriesCap
         configuration.totalSeriesCap = totalSeriesCap
         configuration.dedupHorizonSeconds = try seconds(dedupHorizon, "dedup-horizon")

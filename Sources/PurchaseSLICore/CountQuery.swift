@@ -81,20 +81,30 @@ public struct RecordOutcome: Sendable, Hashable {
     /// Positions, in the array given to one `record` call, of the events that were duplicates, ascending.
     /// (``merge(_:)`` leaves it empty: positions of different calls do not add up.)
     public var duplicateIndexes: [Int] = []
-    /// Per dimension name, events whose value was counted under `__other__` because of the cardinality cap.
-    public var overflowed: [String: Int] = [:]
+    /// Per app (as its events named it; "" for events without one) and dimension name (or `series`), the
+    /// events counted under `__other__` because that app's cap for the day was full.
+    public var overflowedByApp: [String: [String: Int]] = [:]
+    /// Per dimension name (or `series`), the events counted under `__other__`, every app's together.
+    public var overflowed: [String: Int] {
+        overflowedByApp.values.reduce(into: [:]) { total, counts in total.merge(counts, uniquingKeysWith: +) }
+    }
     /// Earliest and latest accepted event time, in milliseconds.
     public var timeRange: ClosedRange<Int64>?
 
     /// Creates an empty outcome.
     public init() {}
 
+    /// Counts `events` of `app` ("" for none) under `__other__` of `dimension` (a dimension's name, or `series`).
+    public mutating func addOverflow(_ events: Int, of app: String, dimension: String) {
+        overflowedByApp[app, default: [:]][dimension, default: 0] += events
+    }
+
     /// Adds another outcome to this one.
     public mutating func merge(_ other: RecordOutcome) {
         accepted += other.accepted
         duplicates += other.duplicates
         duplicateIndexes = []
-        overflowed.merge(other.overflowed, uniquingKeysWith: +)
+        overflowedByApp.merge(other.overflowedByApp) { $0.merging($1, uniquingKeysWith: +) }
         if let range = other.timeRange {
             timeRange = timeRange.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
         }

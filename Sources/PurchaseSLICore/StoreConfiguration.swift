@@ -1,7 +1,12 @@
 /// Limits and retention of a bucket store.
 public struct StoreConfiguration: Sendable, Hashable {
-    /// Distinct values admitted per dimension per UTC day; later values count under `__other__`.
+    /// Distinct values admitted per dimension per UTC day and app (and apps per day); later values count
+    /// under `__other__`.
     public var cardinalityCap: Int
+    /// Distinct values admitted per dimension per UTC day across every app together: past it no app admits
+    /// a new value of the dimension that day, so that events naming many apps (each with a budget of
+    /// ``cardinalityCap``) cannot grow the store without bound.
+    public var totalCardinalityCap = 20_000
     /// Distinct series (combinations of dimension values) admitted per UTC day and app; the events of later
     /// ones count in their action's (and app's) `__other__` series.
     public var seriesCap = 20_000

@@ -37,7 +37,7 @@ struct RecordWrite {
     private var isNew: [[Bool]] = []
     /// Per new event (in batch, then index order): its batch, index and day.
     private var newEvents: [(batch: Int, index: Int, day: Int32)] = []
-    /// Events counted under `__other__`, per day and dimension code.
+    /// Events counted under `__other__`, per day, dimension code and app.
     private var overflow: [WriterCache.DayDimension: Int64] = [:]
     /// Whether this transaction holds the admission lock.
     private var holdsAdmissionLock = false
@@ -71,7 +71,9 @@ struct RecordWrite {
                 text.map { valueIDs[WriterCache.Value(dimension: Self.code(position), text: $0)]! } ?? 0
             }
         }
-        let seriesIDs = try await admitSeries(keys: &seriesKeys, on: connection)
+        let appCode = Self.code(SeriesValues.appPosition)
+        let appTexts = Dictionary(valueIDs.compactMap { $0.key.dimension == appCode ? ($0.value, $0.key.text) : nil }) { first, _ in first }
+        let seriesIDs = try await admitSeries(keys: &seriesKeys, appTexts: appTexts, on: connection)
         var minutes: [Resolution: [BucketKey: OutcomeCounts]] = [:]
         var errors: [Resolution: [ErrorKey: Int64]] = [:]
         var days = Set<Int32>()
@@ -175,76 +177,114 @@ struct RecordWrite {
     // MARK: Caps
 
     /// Per new event: its series values (then its error description) as they count under the cardinality
-    /// cap, admitting values in event order while the day has room.
+    /// caps: first its app (the day's apps are capped too), then its other values in that app's budget,
+    /// admitting values in event order while the app and the day have room.
     private mutating func admitValues(on connection: PostgresConnection) async throws -> [[String?]] {
-        let events = newEvents.map { event -> [String?] in
+        var events = newEvents.map { event -> [String?] in
             batches[event.batch].seriesValues[event.index].inSeriesDimensionOrder + [batches[event.batch].events[event.index].errorDescription]
         }
-        let codes = Self.codes
+        let appColumn = SeriesValues.appPosition
+        let apps = try await admit(events.map { [$0[appColumn]] }, codes: [Self.codes[appColumn]], apps: events.map { _ in "" }, on: connection)
+        for position in events.indices { events[position][appColumn] = apps[position][0] }
+        let others = Self.codes.indices.filter { $0 != appColumn }
+        let capped = try await admit(
+            events.map { values in others.map { values[$0] } }, codes: others.map { Self.codes[$0] }, apps: events.map { $0[appColumn] ?? "" },
+            on: connection)
+        for position in events.indices {
+            for (index, column) in others.enumerated() { events[position][column] = capped[position][index] }
+        }
+        return events
+    }
+
+    /// Per new event: `values` (of the dimensions `codes`) as they count in the budget of its app (`apps`,
+    /// "" for none), admitting them in event order while the app has room and the day's total too.
+    private mutating func admit(
+        _ values: [[String?]], codes: [Int16], apps: [String], on connection: PostgresConnection
+    ) async throws -> [[String?]] {
         func isKnown(_ text: String, _ key: WriterCache.DayDimension) -> Bool {
             known.admittedValues[key]?.contains(text) == true || additions.admittedValues[key]?.contains(text) == true
         }
-        var unknown: [(day: Int32, dimension: Int16, text: String)] = []
+        var unknown: [AdmittedValue] = []
         var seen = Set<AdmittedValue>()
-        for (position, values) in events.enumerated() {
-            for (column, value) in values.enumerated() {
+        for (position, row) in values.enumerated() {
+            for (column, value) in row.enumerated() {
                 guard let value else { continue }
-                let key = WriterCache.DayDimension(day: newEvents[position].day, dimension: codes[column])
+                let key = WriterCache.DayDimension(day: newEvents[position].day, dimension: codes[column], app: apps[position])
                 if !isKnown(value, key), seen.insert(AdmittedValue(key: key, text: value)).inserted {
-                    unknown.append((key.day, key.dimension, value))
+                    unknown.append(AdmittedValue(key: key, text: value))
                 }
             }
         }
-        guard !unknown.isEmpty else { return events }
+        guard !unknown.isEmpty else { return values }
         try await takeAdmissionLock(on: connection)
-        let days = unknown.map(\.day)
-        let dimensions = unknown.map(\.dimension)
-        let texts = unknown.map(\.text)
-        for try await (day, dimension, text) in try await connection.query(
+        let days = unknown.map(\.key.day)
+        for try await (day, dimension, app, text) in try await connection.query(
             """
-            SELECT day, dimension, value FROM admitted_value
-            WHERE (day, dimension, value) IN (SELECT * FROM unnest(\(days), \(dimensions), \(texts)))
+            SELECT day, dimension, app, value FROM admitted_value
+            WHERE (day, dimension, app, value) IN (
+                SELECT * FROM unnest(\(days), \(unknown.map(\.key.dimension)), \(unknown.map(\.key.app)), \(unknown.map(\.text))))
             """, logger: logger
-        ).decode((Int32, Int16, String).self) {
-            additions.admittedValues[WriterCache.DayDimension(day: day, dimension: dimension), default: []].insert(text)
+        ).decode((Int32, Int16, String, String).self) {
+            additions.admittedValues[WriterCache.DayDimension(day: day, dimension: dimension, app: app), default: []].insert(text)
         }
-        // The caps' rule decides, from each slot's count and the members among the values asked about.
+        // The caps' rule decides, from each app's count and the members among the values asked about, and
+        // from the day's count of every app; an app the day has not met starts empty. The rule names an
+        // app by a number of this transaction's.
+        var appNumbers: [String: Int64] = ["": 0]
+        func number(_ app: String) -> Int64 {
+            if let known = appNumbers[app] { return known }
+            appNumbers[app] = Int64(appNumbers.count)
+            return Int64(appNumbers.count - 1)
+        }
+        func slot(_ key: WriterCache.DayDimension) -> CapAdmission<String>.Slot {
+            CapAdmission<String>.Slot(day: Int64(key.day), dimension: Int(key.dimension), app: number(key.app))
+        }
         var admission = CapAdmission<String>()
-        for slot in Set(unknown.map { Self.slot(day: $0.day, dimension: $0.dimension) as CapAdmission<String>.Slot }) {
-            admission.prime(slot, count: 0, members: [])
+        for key in Set(unknown.map(\.key)) {
+            admission.prime(slot(key), count: 0, members: [])
+            admission.prime(.allValues(day: Int64(key.day), dimension: Int(key.dimension)), count: 0, members: [])
         }
-        let distinctDays = Array(Set(days)).sorted()
-        for try await (day, dimension, count) in try await connection.query(
-            "SELECT day, dimension, count(*) FROM admitted_value WHERE day = ANY(\(distinctDays)) GROUP BY 1, 2", logger: logger
-        ).decode((Int32, Int16, Int64).self) {
-            let members = additions.admittedValues[WriterCache.DayDimension(day: day, dimension: dimension)] ?? []
-            admission.prime(Self.slot(day: day, dimension: dimension), count: Int(count), members: members)
+        var totals: [WriterCache.DayDimension: Int] = [:]
+        for try await (day, dimension, app, count) in try await connection.query(
+            """
+            SELECT day, dimension, app, count(*) FROM admitted_value
+            WHERE day = ANY(\(Array(Set(days)).sorted())) AND dimension = ANY(\(Array(Set(codes)).sorted())) GROUP BY 1, 2, 3
+            """, logger: logger
+        ).decode((Int32, Int16, String, Int64).self) {
+            let key = WriterCache.DayDimension(day: day, dimension: dimension, app: app)
+            admission.prime(slot(key), count: Int(count), members: additions.admittedValues[key] ?? [])
+            totals[WriterCache.DayDimension(day: day, dimension: dimension, app: ""), default: 0] += Int(count)
         }
-        var admitted: [(day: Int32, dimension: Int16, text: String)] = []
-        let capped = events.enumerated().map { position, values in
-            values.enumerated().map { column, value -> String? in
+        for (key, count) in totals { admission.prime(.allValues(day: Int64(key.day), dimension: Int(key.dimension)), count: count, members: []) }
+        var admitted: [AdmittedValue] = []
+        let capped = values.enumerated().map { position, row in
+            row.enumerated().map { column, value -> String? in
                 guard let value else { return nil }
-                let key = WriterCache.DayDimension(day: newEvents[position].day, dimension: codes[column])
+                let key = WriterCache.DayDimension(day: newEvents[position].day, dimension: codes[column], app: apps[position])
                 if isKnown(value, key) { return value }
-                switch admission.admit(value, in: Self.slot(day: key.day, dimension: key.dimension), cap: configuration.cardinalityCap, load: { [] })
+                switch admission.admit(
+                    value, in: slot(key), cap: configuration.cardinalityCap, within: .allValues(day: Int64(key.day), dimension: Int(key.dimension)),
+                    totalCap: configuration.totalCardinalityCap, load: { [] })
                 {
                 case .admitted:
                     return value
                 case .admitNow:
                     additions.admittedValues[key, default: []].insert(value)
-                    admitted.append((key.day, key.dimension, value))
+                    admitted.append(AdmittedValue(key: key, text: value))
                     return value
                 case .overflow:
                     return EventDimension.overflowValue
                 }
             }
         }
-        addOverflow(admission.takeOverflow())
+        let appOfNumber = Dictionary(uniqueKeysWithValues: appNumbers.map { ($0.value, $0.key) })
+        addOverflow(admission.takeOverflow()) { appOfNumber[$0] ?? "" }
         if !admitted.isEmpty {
             try await connection.run(
                 """
-                INSERT INTO admitted_value (day, dimension, value)
-                SELECT * FROM unnest(\(admitted.map(\.day)), \(admitted.map(\.dimension)), \(admitted.map(\.text))) ORDER BY 1, 2, 3
+                INSERT INTO admitted_value (day, dimension, app, value)
+                SELECT * FROM unnest(\(admitted.map(\.key.day)), \(admitted.map(\.key.dimension)), \(admitted.map(\.key.app)), \(admitted.map(\.text)))
+                ORDER BY 1, 2, 3, 4
                 """, logger: logger)
         }
         return capped
@@ -252,7 +292,9 @@ struct RecordWrite {
 
     /// Per key: its series id, after the series cap. Keys of series a full day does not admit are
     /// replaced by their action's overflow series (every other value `__other__`).
-    private mutating func admitSeries(keys: inout [[Int64]], on connection: PostgresConnection) async throws -> [[Int64]: Int64] {
+    private mutating func admitSeries(
+        keys: inout [[Int64]], appTexts: [Int64: String], on connection: PostgresConnection
+    ) async throws -> [[Int64]: Int64] {
         var ids = try await seriesIDs(Set(keys), on: connection)
         func isKnown(_ key: WriterCache.DaySeries) -> Bool {
             known.admittedSeries.contains(key) || additions.admittedSeries.contains(key)
@@ -306,7 +348,7 @@ struct RecordWrite {
                 overflowed.append(position)
             }
         }
-        addOverflow(admission.takeOverflow())
+        addOverflow(admission.takeOverflow()) { appTexts[$0] ?? "" }
         if !admitted.isEmpty {
             try await connection.run(
                 """
@@ -445,28 +487,27 @@ struct RecordWrite {
         try await connection.run(query, logger: logger)
     }
 
-    /// The caps' slot of a day and dimension code as the tables store them.
-    private static func slot<Key>(day: Int32, dimension: Int16) -> CapAdmission<Key>.Slot {
-        CapAdmission<Key>.Slot(day: Int64(day), dimension: Int(dimension))
-    }
-
-    /// Adds the events the caps counted under `__other__` to what the transaction stores.
-    private mutating func addOverflow<Key>(_ counts: [CapAdmission<Key>.Slot: Int]) {
+    /// Adds the events the caps counted under `__other__` to what the transaction stores, naming each
+    /// slot's app by `app` (its number or value id in the slot).
+    private mutating func addOverflow<Key>(_ counts: [CapAdmission<Key>.Slot: Int], app: (Int64) -> String) {
         for (slot, events) in counts {
-            overflow[WriterCache.DayDimension(day: Int32(slot.day), dimension: Int16(slot.dimension)), default: 0] += Int64(events)
+            overflow[WriterCache.DayDimension(day: Int32(slot.day), dimension: Int16(slot.dimension), app: app(slot.app)), default: 0] +=
+                Int64(events)
         }
     }
 
+    /// Adds the transaction's overflow to the `overflow` rows and to `outcome`.
     private func recordOverflow(on connection: PostgresConnection, outcome: inout RecordOutcome) async throws {
         guard !overflow.isEmpty else { return }
-        let sorted = overflow.sorted { ($0.key.day, $0.key.dimension) < ($1.key.day, $1.key.dimension) }
+        let sorted = overflow.sorted { ($0.key.day, $0.key.dimension, $0.key.app) < ($1.key.day, $1.key.dimension, $1.key.app) }
         try await connection.run(
             """
-            INSERT INTO overflow (day, dimension, events)
-            SELECT * FROM unnest(\(sorted.map(\.key.day)), \(sorted.map(\.key.dimension)), \(sorted.map(\.value))) ORDER BY 1, 2
-            ON CONFLICT (day, dimension) DO UPDATE SET events = overflow.events + excluded.events
+            INSERT INTO overflow (day, dimension, app, events)
+            SELECT * FROM unnest(\(sorted.map(\.key.day)), \(sorted.map(\.key.dimension)), \(sorted.map(\.key.app)), \(sorted.map(\.value)))
+            ORDER BY 1, 2, 3
+            ON CONFLICT (day, dimension, app) DO UPDATE SET events = overflow.events + excluded.events
             """, logger: logger)
-        for (key, events) in sorted { outcome.overflowed[Schema.overflowNames[Int(key.dimension)]!, default: 0] += Int(events) }
+        for (key, events) in sorted { outcome.addOverflow(Int(events), of: key.app, dimension: Schema.overflowNames[Int(key.dimension)]!) }
     }
 
     /// Keeps the latest price of each product and plan (the latest batch's of equal times).
@@ -546,7 +587,7 @@ struct KeyPair: Hashable {
     var second: Int64
 }
 
-/// A value admitted on a day, for a dimension.
+/// A value admitted on a day, for a dimension, in an app's budget.
 struct AdmittedValue: Hashable {
     var key: WriterCache.DayDimension
     var text: String

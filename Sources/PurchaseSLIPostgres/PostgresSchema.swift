@@ -133,6 +133,21 @@ package enum PostgresSchema {
             13, "maintenance-actions-as-json",
             ["ALTER TABLE maintenance_window ALTER COLUMN actions TYPE text USING array_to_json(actions)::text"]
         ),
+        // Each app its own value budget (CapAdmission): a value is admitted per day, dimension and app (as
+        // the events named it; "" for events without one and for the apps themselves), and what overflowed
+        // is counted per app. What was admitted before counted for every app: it stays, as the budget of
+        // events without an app.
+        (
+            14, "caps-per-app",
+            [
+                "ALTER TABLE admitted_value ADD COLUMN app text NOT NULL DEFAULT ''",
+                "ALTER TABLE admitted_value DROP CONSTRAINT admitted_value_pkey",
+                "ALTER TABLE admitted_value ADD PRIMARY KEY (day, dimension, app, value)",
+                "ALTER TABLE overflow ADD COLUMN app text NOT NULL DEFAULT ''",
+                "ALTER TABLE overflow DROP CONSTRAINT overflow_pkey",
+                "ALTER TABLE overflow ADD PRIMARY KEY (day, dimension, app)",
+            ]
+        ),
     ]
 
     private static let version1: [String] =

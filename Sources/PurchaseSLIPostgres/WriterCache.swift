@@ -11,10 +11,11 @@ struct WriterCache: Sendable {
         var text: String
     }
 
-    /// A day and a dimension.
+    /// A day, a dimension and the app whose budget it is (as the events named it; "" for none).
     struct DayDimension: Hashable, Sendable {
         var day: Int32
         var dimension: Int16
+        var app: String
     }
 
     /// A day and a series.

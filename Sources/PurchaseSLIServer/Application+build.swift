@@ -30,7 +30,7 @@ public func buildApplication(
     receivingClock: @escaping @Sendable () -> Int64 = wallClockMillis, outbound: any OutboundTransport & Service = HTTPClientTransport(),
     deliveries: NotificationDeliveries? = nil, logger: Logger
 ) -> some ApplicationProtocol {
-    let metrics = ServerMetrics(store: store as? any StoreSizeReporting)
+    let metrics = ServerMetrics(store: store as? any StoreSizeReporting, namedApps: Set(configuration.alertApps))
     let deliveries =
         deliveries ?? (configuration.notifyURL != nil || configuration.rolloutNotifyURL != nil ? NotificationDeliveries() : nil)
     deliveries?.onRecord(metrics.recordNotificationDelivery)

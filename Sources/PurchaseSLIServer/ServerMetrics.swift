@@ -22,9 +22,13 @@ public final class ServerMetrics: Sendable {
     private let dedupEventIDs: CoreMetrics.Gauge
     private let prunedAt: CoreMetrics.Gauge
     private let store: (any StoreSizeReporting)?
+    /// The apps the configuration names (`alertApps`): the only apps a label names.
+    private let namedApps: Set<String>
 
-    /// Creates the metrics; the size of `store` (when it can tell) is measured on each scrape.
-    public init(store: (any StoreSizeReporting)?) {
+    /// Creates the metrics; the size of `store` (when it can tell) is measured on each scrape. An app's
+    /// overflow is labelled with its name when `namedApps` holds it (the configuration's, never a client's).
+    public init(store: (any StoreSizeReporting)?, namedApps: Set<String> = []) {
+        self.namedApps = namedApps
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
             .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
@@ -112,9 +116,13 @@ public final class ServerMetrics: Sendable {
         commitEvents.record(outcome.accepted + outcome.duplicates)
         commitRequests.record(requests)
         commitSeconds.recordSeconds(seconds)
-        for (dimension, count) in outcome.overflowed {
-            Counter(label: "purchase_sli_overflow_events_total", dimensions: [("dimension", dimension)], factory: factory)
-                .increment(by: count)
+        for (app, counts) in outcome.overflowedByApp {
+            // An app the configuration does not name is `other`: its name is a client's string.
+            let label = app.isEmpty ? "" : namedApps.contains(app) ? app : "other"
+            for (dimension, count) in counts {
+                Counter(label: "purchase_sli_overflow_events_total", dimensions: [("dimension", dimension), ("app", label)], factory: factory)
+                    .increment(by: count)
+            }
         }
     }
 

@@ -1,6 +1,8 @@
 /// The cardinality caps' rule, the one every backend's commit applies: on each UTC day a dimension admits
-/// the first `cap` distinct values it meets, each of which then counts as itself for the rest of the day,
-/// and a later value counts as `__other__`; the series cap admits the first series of each day and app the
+/// the first `cap` distinct values each app's events meet (and the first `cap` apps), each of which then
+/// counts as itself in that app for the rest of the day, and a later value counts as `__other__`, so that
+/// one app's catalog never pushes another app's values out; past the day's total ceiling of a dimension's
+/// values (every app's together) no app admits more; the series cap admits the first series of each day and app the
 /// same way, a later series counting in its action's (and app's) overflow series, so that one app's catalog
 /// never pushes another app's series out; and past the day's total ceiling of series (every app's
 /// together) no app admits more, so that events naming many invented apps cannot multiply the budget. The
@@ -17,12 +19,15 @@ package struct CapAdmission<Key: Hashable & Sendable>: Sendable {
         package var day: Int64
         /// The dimension's code.
         package var dimension: Int
-        /// The app's value id in the backend (0: no app, and every slot of a dimension's values; -1: the
-        /// day's series of every app together, ``allSeries(day:)``).
+        /// The app's value id in the backend (0: no app, and the slot of the apps themselves; -1: every app
+        /// together, ``allValues(day:dimension:)`` and ``allSeries(day:)``).
         package var app: Int64
 
         /// The slot of the series cap of `app` (its value id in the backend, 0 for none) on `day`.
         package static func series(day: Int64, app: Int64) -> Slot { Slot(day: day, dimension: Schema.seriesCode, app: app) }
+
+        /// The slot that counts every app's values of `dimension` (its code) on `day`, for the total ceiling.
+        package static func allValues(day: Int64, dimension: Int) -> Slot { Slot(day: day, dimension: dimension, app: -1) }
 
         /// The slot that counts every app's series of `day`, for the total ceiling.
         package static func allSeries(day: Int64) -> Slot { Slot(day: day, dimension: Schema.seriesCode, app: -1) }

@@ -80,12 +80,12 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
                 for (index, event) in batch.events.enumerated() where isNew[batchIndex][index] {
                     let day = batch.seconds[index].floorDividedBy(.secondsPerDay).quotient
                     state.lastReceived[day] = max(state.lastReceived[day] ?? .min, receivedAtSeconds)
-                    let series = state.values.seriesID(of: batch.seriesValues[index], day: day, configuration: configuration)
+                    let (series, app) = state.values.seriesID(of: batch.seriesValues[index], day: day, configuration: configuration)
                     if batch.tracksLateArrivals, LateArrival.isLate(eventSeconds: batch.seconds[index], receivedSeconds: receivedAtSeconds) {
                         state.lateArrivals[Resolution.hour.bucketStart(batch.seconds[index]), default: [:]][series, default: 0] += 1
                     }
                     let error = event.errorDescription.map {
-                        state.values.valueID($0, dimension: .errorDescription, day: day, cap: configuration.cardinalityCap)
+                        state.values.valueID($0, dimension: .errorDescription, app: app, day: day, configuration: configuration)
                     }
                     for resolution in Resolution.allCases {
                         let time = resolution.bucketStart(batch.seconds[index])
@@ -113,7 +113,7 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
             if outcome.accepted > 0 { outcome.timeRange = earliest...latest }
             let dropped = PreparedEvents.clientDroppedEvents(batches, isNew: isNew)
             if dropped > 0 { state.clientDrops[receivedAtSeconds.floorDividedBy(.secondsPerMinute).quotient, default: 0] += Int64(dropped) }
-            outcome.overflowed = state.values.takeOverflow()
+            outcome.overflowedByApp = state.values.takeOverflow()
             return outcome
         }
     }

@@ -5,23 +5,28 @@ import PurchaseSLICore
 /// cardinality cap. It mirrors committed rows; after a failed transaction it is emptied and refilled
 /// from the database on demand, and its ids are dropped once they exceed a few days' worth at the caps.
 struct InternCache {
-    /// Per dimension code: the values admitted on `day`, the common case of a lookup.
+    /// Per dimension code: the values admitted on `day` in each app's budget (by the app's value id, 0 for
+    /// none), the common case of a lookup.
     private struct DayValues {
         var day: Int64 = .min
-        var ids: [String: Int64] = [:]
+        var ids: [Int64: [String: Int64]] = [:]
     }
 
     private var valueIDs: [[String: Int64]] = Array(repeating: [:], count: Schema.codeLimit)
     private var dayValues: [DayValues] = Array(repeating: DayValues(), count: Schema.codeLimit)
-    /// The value ids admitted per day and dimension code, and the series ids per day (``Schema/seriesCode``).
+    /// The value ids admitted per day, dimension code and app, and the series ids per day and app
+    /// (``Schema/seriesCode``).
     private var admitted = CapAdmission<Int64>()
+    /// The text of each app's value id met (`__other__` for the app of events past the apps' own cap), to
+    /// name an app's overflow.
+    private var appTexts: [Int64: String] = [:]
     /// The days whose admitted series were read from the database (every app's budget of the day primed).
     private var seriesDaysKnown = Set<Int64>()
     private var seriesIDs: [SeriesKey: Int64] = [:]
     /// Per event day (the latest ``daysOfAdmittedKeysKept``): series ids by the events' dimension values,
     /// for series none of whose values overflowed, so the common case costs one lookup instead of one per
     /// dimension.
-    private var seriesByValues: [Int64: [UInt64: [(values: SeriesValues, id: Int64)]]] = [:]
+    private var seriesByValues: [Int64: [UInt64: [(values: SeriesValues, id: Int64, app: Int64)]]] = [:]
     private var overflowedEvents = 0
     /// The keys of the series admitted on the latest few days (all of a day's, in storage and since):
     /// once a day is full, a series none of these is overflows without a lookup of its id.
@@ -42,39 +47,48 @@ struct InternCache {
         self = InternCache()
     }
 
-    /// The id under which `value` counts for `dimension` on `day`, admitting it if the cap allows,
-    /// else the id of `__other__`. Touches the database only on a cache miss.
+    /// The id under which `value` counts for `dimension` on `day` in `app`'s budget (its value id; 0 for
+    /// events without an app, and for the app dimension itself), admitting it if the cap allows, else the
+    /// id of `__other__`. Touches the database only on a cache miss.
     mutating func valueID(
-        _ value: String, dimension: Int, day: Int64, cap: Int, statements: InternStatements
+        _ value: String, dimension: Int, app: Int64, day: Int64, caps: (app: Int, total: Int), statements: InternStatements
     ) throws -> Int64 {
-        if dayValues[dimension].day == day, let id = dayValues[dimension].ids[value] { return id }
+        if dayValues[dimension].day == day, let id = dayValues[dimension].ids[app]?[value] { return id }
         if dayValues[dimension].day != day {
             dayValues[dimension] = DayValues(day: day)
             // Ids of values seen on other days: a cache of `dimension_value` rows that would otherwise
             // grow with every day a long-running writer sees; past a few days' worth it starts over.
-            if valueIDs[dimension].count > Self.daysOfIDsKept * cap { valueIDs[dimension].removeAll() }
+            if valueIDs[dimension].count > Self.daysOfIDsKept * caps.app { valueIDs[dimension].removeAll() }
         }
-        let slot = CapAdmission<Int64>.Slot(day: day, dimension: dimension)
+        let slot = CapAdmission<Int64>.Slot(day: day, dimension: dimension, app: app)
+        let total = CapAdmission<Int64>.Slot.allValues(day: day, dimension: dimension)
+        if !admitted.isKnown(total) {
+            admitted.prime(total, count: try statements.admittedValueCount(day: day, dimension: dimension), members: [])
+        }
         let knownID = try valueIDs[dimension][value] ?? statements.existingValueID(value, dimension: dimension)
-        switch try admitted.decide(knownID, in: slot, cap: cap, load: { try statements.admittedValues(day: day, dimension: dimension) }) {
+        switch try admitted.decide(
+            knownID, in: slot, cap: caps.app, within: total, totalCap: caps.total,
+            load: { try statements.admittedValues(day: day, dimension: dimension, app: app) })
+        {
         case .admitted:
             break
         case .admitNow:
             let id = try knownID ?? statements.insertValue(value, dimension: dimension)
-            try statements.admit(id, day: day, dimension: dimension)
-            admitted.record(id, in: slot)
+            try statements.admit(id, day: day, dimension: dimension, app: app)
+            admitted.record(id, in: slot, within: total)
             valueIDs[dimension][value] = id
-            dayValues[dimension].ids[value] = id
+            dayValues[dimension].ids[app, default: [:]][value] = id
             return id
         case .overflow:
             overflowedEvents += 1
             return try valueID(forOverflowOf: dimension, statements: statements)
         }
         valueIDs[dimension][value] = knownID
-        dayValues[dimension].ids[value] = knownID
+        dayValues[dimension].ids[app, default: [:]][value] = knownID
         return knownID!
     }
 
+    /// The id of `__other__` of `dimension`.
     private mutating func valueID(forOverflowOf dimension: Int, statements: InternStatements) throws -> Int64 {
         let other = EventDimension.overflowValue
         if let id = valueIDs[dimension][other] { return id }
@@ -85,34 +99,43 @@ struct InternCache {
         return id
     }
 
-    /// The series of events with `values` on `day`, interning the values (under the cardinality cap,
-    /// `caps.values` per dimension) on first sight. Past `caps.series` series on a day, the events of a
-    /// series not yet admitted that day count in their action's overflow series (every other dimension
-    /// `__other__`), so that per-action totals stay exact and memory stays bounded. `hash` is
+    /// The series of events with `values` on `day`, and the value id of their app as it counts (0: none),
+    /// interning the values on first sight under the cardinality caps: `cardinalityCap` apps a day, and
+    /// `cardinalityCap` values per dimension in each app's budget (`totalCardinalityCap` in all). Past
+    /// `seriesCap` series of an app on a day (`totalSeriesCap` of every app), the
+    /// events of a series not yet admitted that day count in their action's overflow series (every other
+    /// dimension `__other__`), so that per-action totals stay exact and memory stays bounded. `hash` is
     /// `values.hash`, computed beforehand off the writer's thread.
     mutating func seriesID(
-        of values: SeriesValues, hash: UInt64, day: Int64, caps: (values: Int, series: Int, totalSeries: Int), codes: [Int],
+        of values: SeriesValues, hash: UInt64, day: Int64, caps: StoreConfiguration, codes: [Int],
         statements: InternStatements
-    ) throws -> Int64 {
+    ) throws -> (series: Int64, app: Int64) {
         if let candidates = seriesByValues[day]?[hash] {
-            for candidate in candidates where candidate.values == values { return candidate.id }
+            for candidate in candidates where candidate.values == values { return (candidate.id, candidate.app) }
         }
         let overflowedBefore = overflowedEvents
+        let valueCaps = (app: caps.cardinalityCap, total: caps.totalCardinalityCap)
         var key = SeriesKey()
-        for (position, value) in values.inSeriesDimensionOrder.enumerated() {
-            guard let value else { continue }
-            key[position] = try valueID(value, dimension: codes[position], day: day, cap: caps.values, statements: statements)
+        let appPosition = SeriesValues.appPosition
+        if let app = values.inSeriesDimensionOrder[appPosition] {
+            let id = try valueID(app, dimension: codes[appPosition], app: 0, day: day, caps: valueCaps, statements: statements)
+            if appTexts[id] == nil { appTexts[id] = overflowedEvents == overflowedBefore ? app : EventDimension.overflowValue }
+            key[appPosition] = id
         }
-        let id = try admittedSeriesID(key, day: day, caps: (caps.series, caps.totalSeries), codes: codes, statements: statements)
+        for (position, value) in values.inSeriesDimensionOrder.enumerated() where position != appPosition {
+            guard let value else { continue }
+            key[position] = try valueID(value, dimension: codes[position], app: key[appPosition], day: day, caps: valueCaps, statements: statements)
+        }
+        let id = try admittedSeriesID(key, day: day, caps: (caps.seriesCap, caps.totalSeriesCap), codes: codes, statements: statements)
         if overflowedEvents == overflowedBefore {
             // The latest few days only (today's events and yesterday's late ones): a backlog or a file of
             // many days would otherwise hold every day's series, a catalog's worth per day.
             if seriesByValues[day] == nil, seriesByValues.count >= Self.daysOfAdmittedKeysKept, let oldest = seriesByValues.keys.min() {
                 seriesByValues[oldest] = nil
             }
-            seriesByValues[day, default: [:]][hash, default: []].append((values, id))
+            seriesByValues[day, default: [:]][hash, default: []].append((values, id, key[appPosition]))
         }
-        return id
+        return (id, key[appPosition])
     }
 
     /// The id of the series `key` when it is admitted on `day` (admitting it while fewer than `caps.app`
@@ -189,11 +212,12 @@ struct InternCache {
         return id
     }
 
-    /// Returns and clears the overflow counts, as (day, dimension code, events), every app's together.
-    mutating func takeOverflow() -> [(day: Int64, dimension: Int, events: Int)] {
-        let byDay = Dictionary(
-            admitted.takeOverflow().map { (CapAdmission<Int64>.Slot(day: $0.key.day, dimension: $0.key.dimension), $0.value) }, uniquingKeysWith: +)
-        return byDay.map { (day: $0.key.day, dimension: $0.key.dimension, events: $0.value) }
+    /// Returns and clears the overflow counts, as (day, dimension code, the app's value id and text, events):
+    /// the app whose budget was full (0 and "" for events without an app, and for the apps' own cap).
+    mutating func takeOverflow() -> [(day: Int64, dimension: Int, app: Int64, appText: String, events: Int)] {
+        admitted.takeOverflow().map { slot, events in
+            (day: slot.day, dimension: slot.dimension, app: slot.app, appText: slot.app == 0 ? "" : appTexts[slot.app] ?? "", events: events)
+        }
     }
 }
 

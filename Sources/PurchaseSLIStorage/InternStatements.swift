@@ -5,6 +5,7 @@ struct InternStatements {
     private let selectValue: RawStatement
     private let insertValueStatement: RawStatement
     private let selectAdmitted: RawStatement
+    private let countAdmitted: RawStatement
     private let insertAdmitted: RawStatement
     private let selectSeries: RawStatement
     private let selectAdmittedSeries: RawStatement
@@ -15,9 +16,10 @@ struct InternStatements {
         self.db = db
         selectValue = try RawStatement(db, sql: "SELECT id FROM dimension_value WHERE dimension = ? AND value = ?")
         insertValueStatement = try RawStatement(db, sql: "INSERT INTO dimension_value (dimension, value) VALUES (?, ?)")
-        selectAdmitted = try RawStatement(db, sql: "SELECT value FROM admitted_value WHERE day = ? AND dimension = ?")
+        selectAdmitted = try RawStatement(db, sql: "SELECT value FROM admitted_value WHERE day = ? AND dimension = ? AND app = ?")
+        countAdmitted = try RawStatement(db, sql: "SELECT count(*) FROM admitted_value WHERE day = ? AND dimension = ?")
         insertAdmitted = try RawStatement(
-            db, sql: "INSERT OR IGNORE INTO admitted_value (day, dimension, value) VALUES (?, ?, ?)")
+            db, sql: "INSERT OR IGNORE INTO admitted_value (day, dimension, app, value) VALUES (?, ?, ?, ?)")
         let columns = Schema.seriesColumns
         selectSeries = try RawStatement(
             db, sql: "SELECT id FROM series WHERE " + columns.map { "\($0) = ?" }.joined(separator: " AND "))
@@ -45,12 +47,20 @@ struct InternStatements {
         return db.lastInsertedRowID
     }
 
-    func admittedValues(day: Int64, dimension: Int) throws -> Set<Int64> {
+    /// The values admitted on `day` for `dimension` in `app`'s budget (its value id; 0: no app).
+    func admittedValues(day: Int64, dimension: Int, app: Int64) throws -> Set<Int64> {
         defer { selectAdmitted.reset() }
-        selectAdmitted.bind(day, Int64(dimension))
+        selectAdmitted.bind(day, Int64(dimension), app)
         var ids = Set<Int64>()
         while try selectAdmitted.step() { ids.insert(selectAdmitted.int64(0)) }
         return ids
+    }
+
+    /// How many values were admitted on `day` for `dimension`, every app's budget together.
+    func admittedValueCount(day: Int64, dimension: Int) throws -> Int {
+        defer { countAdmitted.reset() }
+        countAdmitted.bind(day, Int64(dimension))
+        return try countAdmitted.step() ? Int(countAdmitted.int64(0)) : 0
     }
 
     /// The series admitted on `day`, with their keys (nil for an id the `series` table lacks).
@@ -66,8 +76,9 @@ struct InternStatements {
         return series
     }
 
-    func admit(_ id: Int64, day: Int64, dimension: Int) throws {
-        insertAdmitted.bind(day, Int64(dimension), id)
+    /// Records `id` as admitted on `day` for `dimension` in `app`'s budget (0: no app, and every series).
+    func admit(_ id: Int64, day: Int64, dimension: Int, app: Int64 = 0) throws {
+        insertAdmitted.bind(day, Int64(dimension), app, id)
         try insertAdmitted.run()
     }
 

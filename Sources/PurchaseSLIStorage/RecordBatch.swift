@@ -36,9 +36,8 @@ struct RecordBatch {
                     let second = batch.seconds[index]
                     let day = second.floorDividedBy(.secondsPerDay).quotient
                     days.insert(day)
-                    let series = try memory.intern.seriesID(
-                        of: batch.seriesValues[index], hash: batch.seriesHashes[index], day: day,
-                        caps: (configuration.cardinalityCap, configuration.seriesCap, configuration.totalSeriesCap), codes: codes,
+                    let (series, app) = try memory.intern.seriesID(
+                        of: batch.seriesValues[index], hash: batch.seriesHashes[index], day: day, caps: configuration, codes: codes,
                         statements: statements)
                     let minute = Resolution.minute.bucketStart(second)
                     if batch.tracksLateArrivals, LateArrival.isLate(eventSeconds: second, receivedSeconds: receivedAtSeconds) {
@@ -49,8 +48,8 @@ struct RecordBatch {
                         resultType, statusCode: event.pointee.statusCode)
                     if let description = event.pointee.errorDescription {
                         let error = try memory.intern.valueID(
-                            description, dimension: errorCode, day: day, cap: configuration.cardinalityCap,
-                            statements: statements)
+                            description, dimension: errorCode, app: app, day: day,
+                            caps: (configuration.cardinalityCap, configuration.totalCardinalityCap), statements: statements)
                         let result = Int64(ResultType.allCases.firstIndex(of: resultType)!)
                         errors[minute, default: [:]][ErrorCodec.Entry(series: series, result: result, error: error), default: 0] += 1
                     }
@@ -163,18 +162,19 @@ struct RecordBatch {
         }
     }
 
+    /// Adds the events each app's full caps counted under `__other__` to `overflow`, and to the outcome.
     private func recordOverflow(
-        _ overflow: [(day: Int64, dimension: Int, events: Int)], in db: Database, outcome: inout RecordOutcome
+        _ overflow: [(day: Int64, dimension: Int, app: Int64, appText: String, events: Int)], in db: Database, outcome: inout RecordOutcome
     ) throws {
         let names = Schema.overflowNames
-        for (day, dimension, events) in overflow {
+        for (day, dimension, app, appText, events) in overflow {
             try db.execute(
                 sql: """
-                    INSERT INTO overflow (day, dimension, events) VALUES (?, ?, ?)
-                    ON CONFLICT (day, dimension) DO UPDATE SET events = events + excluded.events
+                    INSERT INTO overflow (day, dimension, app, events) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (day, dimension, app) DO UPDATE SET events = events + excluded.events
                     """,
-                arguments: [day, dimension, events])
-            outcome.overflowed[names[dimension]!, default: 0] += events
+                arguments: [day, dimension, app, events])
+            outcome.addOverflow(events, of: appText, dimension: names[dimension]!)
         }
     }
 }

@@ -179,23 +179,32 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
         }
     }
 
-    /// Events counted under `__other__` per UTC day and dimension name, oldest first.
+    /// Events counted under `__other__` per UTC day, dimension name and app, oldest first.
     public func overflowReport() async throws -> [OverflowCount] {
         let names = Schema.overflowNames
         return try await pool.readGivingReaderBack { db in
-            try Row.fetchAll(db, sql: "SELECT day, dimension, events FROM overflow ORDER BY day, dimension").map {
-                OverflowCount(day: $0[0], dimension: names[$0[1] as Int] ?? "dimension \($0[1] as Int)", events: $0[2])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT o.day, o.dimension, coalesce(v.value, ''), o.events FROM overflow o LEFT JOIN dimension_value v ON v.id = o.app
+                    ORDER BY o.day, o.dimension, 3
+                    """
+            ).map {
+                OverflowCount(day: $0[0], dimension: names[$0[1] as Int] ?? "dimension \($0[1] as Int)", app: $0[2], events: $0[3])
             }
         }
     }
 }
 
-/// The events one UTC day counted under `__other__` for one dimension (or for the series cap).
+/// The events one UTC day counted under `__other__` for one dimension (or for the series cap) of one app.
 public struct OverflowCount: Sendable, Hashable {
     /// The day, days since the epoch.
     public var day: Int64
     /// The dimension's name, or `series`.
     public var dimension: String
+    /// The app whose budget was full, as its events named it ("" for events without an app, and for the
+    /// apps' own cap; `__other__` for the apps past it).
+    public var app: String
     /// How many events.
     public var events: Int64
 }

@@ -30,7 +30,8 @@ package enum Schema {
     /// - `bucket_*`: per bucket start time, the counts of every series (``BucketCodec``).
     /// - `error_*`: per bucket start time, the events per series and error description (``ErrorCodec``).
     /// - `dimension_value`, `series`: integer ids for dimension values and their combinations.
-    /// - `admitted_value`, `overflow`: the cardinality cap's memory and what it turned away.
+    /// - `admitted_value`, `overflow`: the cardinality caps' memory and what they turned away, per day,
+    ///   dimension and app.
     /// - `seen_day`: when each event day last received an event, for the dedup horizon.
     /// - `rollup_pending`: per commit and minute, the counts added that the hour and day buckets do not
     ///   hold yet, nor the minute bucket when `in_minute` is 0 (``BucketWriter``); queries add them.
@@ -343,6 +344,29 @@ package enum Schema {
                 sql: """
                     ALTER TABLE incident RENAME COLUMN start TO start_seconds;
                     ALTER TABLE incident RENAME COLUMN end TO end_seconds;
+                    """)
+        }
+        migrator.registerMigration("v20-caps-per-app") { db in
+            // Each app its own value budget (CapAdmission): a value is admitted per day, dimension and app
+            // (the app's value id; 0 for events without one, for the app dimension itself and for series,
+            // whose app is their own), and what overflowed is counted per app. What was admitted before
+            // counted for every app: it stays, as the budget of events without an app.
+            try db.execute(
+                sql: """
+                    CREATE TABLE admitted_value_by_app (
+                        day INTEGER NOT NULL, dimension INTEGER NOT NULL, app INTEGER NOT NULL, value INTEGER NOT NULL,
+                        PRIMARY KEY (day, dimension, app, value)
+                    ) WITHOUT ROWID;
+                    INSERT INTO admitted_value_by_app (day, dimension, app, value) SELECT day, dimension, 0, value FROM admitted_value;
+                    DROP TABLE admitted_value;
+                    ALTER TABLE admitted_value_by_app RENAME TO admitted_value;
+                    CREATE TABLE overflow_by_app (
+                        day INTEGER NOT NULL, dimension INTEGER NOT NULL, app INTEGER NOT NULL, events INTEGER NOT NULL,
+                        PRIMARY KEY (day, dimension, app)
+                    ) WITHOUT ROWID;
+                    INSERT INTO overflow_by_app (day, dimension, app, events) SELECT day, dimension, 0, events FROM overflow;
+                    DROP TABLE overflow;
+                    ALTER TABLE overflow_by_app RENAME TO overflow;
                     """)
         }
         return migrator

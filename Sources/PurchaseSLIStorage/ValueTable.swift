@@ -1,9 +1,10 @@
 import PurchaseSLICore
 
 /// The in-memory store's dimension values and series under the cardinality caps: per UTC day, the first
-/// `cardinalityCap` values of each dimension count as themselves and later ones as `__other__`; the first
-/// `seriesCap` series of each app count as themselves and later ones in their action's (and app's)
-/// overflow series.
+/// `cardinalityCap` apps, and in each app the first `cardinalityCap` values of each dimension (every app's
+/// `totalCardinalityCap`), count as themselves and later ones as `__other__`; the first `seriesCap` series
+/// of each app (every app's `totalSeriesCap`) count as themselves and later ones in their action's (and
+/// app's) overflow series.
 struct ValueTable {
     /// The error descriptions' ids, and their texts by id.
     private var errorIDs: [String: Int64] = [:]
@@ -11,22 +12,29 @@ struct ValueTable {
     /// Per series id: its values in ``PurchaseSLICore/EventDimension/seriesDimensions`` order.
     private(set) var series: [[String?]] = []
     private var seriesIDs: [[String?]: Int64] = [:]
-    /// The values admitted per day and dimension under the cardinality cap.
+    /// The values admitted per day, dimension and app under the cardinality cap.
     private var admittedValues = CapAdmission<String>()
     /// The series admitted per day and app under the series cap.
     private var admittedSeries = CapAdmission<Int64>()
-    /// A number per app (as the events name it, or nil), for the series cap's slots.
-    private var appNumbers: [String?: Int64] = [:]
+    /// A number per app as it counts (nil: no app), for the caps' slots (0 for none), and back.
+    private var appNumbers: [String?: Int64] = [nil: 0]
+    private var appTexts: [Int64: String] = [0: ""]
 
-    /// `value` when it counts as itself for `dimension` on `day` under `cap`, else `__other__`.
-    private mutating func admitted(_ value: String, _ dimension: EventDimension, day: Int64, cap: Int) -> String {
-        let slot = CapAdmission<String>.Slot(day: day, dimension: dimension.storageCode!)
-        return admittedValues.admit(value, in: slot, cap: cap, load: { [] }) == .overflow ? EventDimension.overflowValue : value
+    /// `value` when it counts as itself for `dimension` on `day` in the budget of the app numbered `app`
+    /// (0 for none, and for the apps themselves), else `__other__`.
+    private mutating func admitted(_ value: String, _ dimension: EventDimension, app: Int64, day: Int64, configuration: StoreConfiguration) -> String
+    {
+        let slot = CapAdmission<String>.Slot(day: day, dimension: dimension.storageCode!, app: app)
+        let total = CapAdmission<String>.Slot.allValues(day: day, dimension: dimension.storageCode!)
+        let decision = admittedValues.admit(
+            value, in: slot, cap: configuration.cardinalityCap, within: total, totalCap: configuration.totalCardinalityCap, load: { [] })
+        return decision == .overflow ? EventDimension.overflowValue : value
     }
 
-    /// The id of an error description as it counts on `day` under the cap.
-    mutating func valueID(_ value: String, dimension: EventDimension, day: Int64, cap: Int) -> Int64 {
-        let text = admitted(value, dimension, day: day, cap: cap)
+    /// The id of an error description of the app numbered `app` (``seriesID(of:day:configuration:)``) as
+    /// it counts on `day` under the caps.
+    mutating func valueID(_ value: String, dimension: EventDimension, app: Int64, day: Int64, configuration: StoreConfiguration) -> Int64 {
+        let text = admitted(value, dimension, app: app, day: day, configuration: configuration)
         if let id = errorIDs[text] { return id }
         errorTexts.append(text)
         errorIDs[text] = Int64(errorTexts.count - 1)
@@ -36,15 +44,25 @@ struct ValueTable {
     /// The text of an error description id.
     func text(of id: Int64) -> String { errorTexts[Int(id)] }
 
-    /// The series events with `values` count in on `day`, under both caps.
-    mutating func seriesID(of values: SeriesValues, day: Int64, configuration: StoreConfiguration) -> Int64 {
+    /// The series events with `values` count in on `day`, under both caps, and the number of their app as
+    /// it counts (0: none).
+    mutating func seriesID(of values: SeriesValues, day: Int64, configuration: StoreConfiguration) -> (series: Int64, app: Int64) {
         let dimensions = EventDimension.seriesDimensions
-        let key = zip(dimensions, values.inSeriesDimensionOrder).map { dimension, value in
-            value.map { admitted($0, dimension, day: day, cap: configuration.cardinalityCap) }
+        let app = values.inSeriesDimensionOrder[SeriesValues.appPosition].map {
+            admitted($0, .app, app: 0, day: day, configuration: configuration)
         }
-        let app = key[SeriesValues.appPosition]
         let appNumber = appNumbers[app] ?? Int64(appNumbers.count)
         appNumbers[app] = appNumber
+        appTexts[appNumber] = app ?? ""
+        let key = zip(dimensions, values.inSeriesDimensionOrder).map { dimension, value in
+            dimension == .app ? app : value.map { admitted($0, dimension, app: appNumber, day: day, configuration: configuration) }
+        }
+        return (seriesID(of: key, app: appNumber, day: day, configuration: configuration), appNumber)
+    }
+
+    /// The id of series `key` of the app numbered `app` on `day` when the series caps admit it, else of
+    /// its action's (and app's) overflow series.
+    private mutating func seriesID(of key: [String?], app appNumber: Int64, day: Int64, configuration: StoreConfiguration) -> Int64 {
         let slot = CapAdmission<Int64>.Slot.series(day: day, app: appNumber)
         let total = CapAdmission<Int64>.Slot.allSeries(day: day)
         switch admittedSeries.decide(
@@ -74,10 +92,15 @@ struct ValueTable {
         admittedSeries.forget { $0 == day }
     }
 
-    /// Returns and clears the overflow counts, by dimension name (or `series`).
-    mutating func takeOverflow() -> [String: Int] {
-        let counts =
-            admittedValues.takeOverflow().map { ($0.key.dimension, $0.value) } + admittedSeries.takeOverflow().map { ($0.key.dimension, $0.value) }
-        return Dictionary(counts.map { (Schema.overflowNames[$0.0]!, $0.1) }, uniquingKeysWith: +)
+    /// Returns and clears the overflow counts, by app ("" for none) and dimension name (or `series`).
+    mutating func takeOverflow() -> [String: [String: Int]] {
+        let slots =
+            admittedValues.takeOverflow().map { ($0.key.dimension, $0.key.app, $0.value) }
+            + admittedSeries.takeOverflow().map { ($0.key.dimension, $0.key.app, $0.value) }
+        var counts: [String: [String: Int]] = [:]
+        for (dimension, app, events) in slots {
+            counts[appTexts[app] ?? "", default: [:]][Schema.overflowNames[dimension]!, default: 0] += events
+        }
+        return counts
     }
 }

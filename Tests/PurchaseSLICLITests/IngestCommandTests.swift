@@ -19,6 +19,31 @@ import Testing
         return rows.first?.counts ?? OutcomeCounts()
     }
 
+    /// Each app's overflow is named beside its dimension's total, most events first, five at most: the apps
+    /// whose own budget was full, never one whose plans fit in its own.
+    @Test func theSummaryNamesTheAppsWhoseBudgetWasFull() async throws {
+        var configuration = StoreConfiguration.default
+        configuration.cardinalityCap = 6
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"), configuration: configuration)
+        func purchases(_ app: String, plans: Int) -> [PurchaseEvent] {
+            (0..<plans).map { plan in
+                PurchaseEvent(
+                    eventID: "\(app)-\(plan)", timestampMillis: RFC3339.parseMillis("2026-11-14T09:30:00Z")!, productID: "coins_100",
+                    planID: "\(app)-plan-\(plan)", actionType: .purchase, resultType: .success, app: app)
+            }
+        }
+        // Seven apps of seven plans (six a day each); the seventh app is past the day's six apps and counts
+        // as __other__, with a budget of its own; an eighth with three plans fits in that budget.
+        let events = "abcdefg".flatMap { purchases("com.example.\($0)", plans: 7) } + purchases("com.example.small", plans: 3)
+        let outcome = try await store.record(events, receivedAtMillis: RFC3339.parseMillis("2026-11-14T10:00:00Z")!)
+        let lines = IngestSummary(outcome: outcome, rejected: 0, warnings: 0, ignored: 0, seconds: 1).text.split(separator: "\n")
+        #expect(lines.contains("overflow    app: 10 events counted as __other__ (cardinality cap: apps per day)"))
+        #expect(
+            lines.contains(
+                "overflow    planID: 10 events counted as __other__ (cardinality cap): __other__ 4, com.example.a 1, com.example.b 1, "
+                    + "com.example.c 1, com.example.d 1 and 2 more apps"))
+    }
+
     @Test func exitsZeroWhenEveryRecordIsAccepted() async throws {
         let db = directory.file("db.sqlite")
         let file = try directory.write("good.ndjson", [eventLine("a"), eventLine("b", result: "failure")].joined(separator: "\n"))

@@ -72,7 +72,8 @@ import Testing
         }
         // Every option of the help that is not in the table is the config file or a retention option shared with `ingest`.
         let others: Set<String> = [
-            "config", "cardinality-cap", "series-cap", "total-series-cap", "dedup-horizon", "minute-retention", "hour-retention", "day-retention",
+            "config", "cardinality-cap", "total-cardinality-cap", "series-cap", "total-series-cap", "dedup-horizon", "minute-retention",
+            "hour-retention", "day-retention",
             "store-retention", "help", "version",
         ]
         // The options' own lines, not the options their help mentions.

@@ -59,6 +59,31 @@ import Testing
         }
     }
 
+    /// Each app's overflow is a series of its own when the configuration names the app; an app a client
+    /// invents is `other` (its name is never a label), events without an app have no app label.
+    @Test func overflowIsLabelledByTheAppsTheConfigurationNames() async throws {
+        var configuration = StoreConfiguration.default
+        configuration.cardinalityCap = 3
+        let capped = try SQLiteBucketStore(path: directory.file("capped.sqlite"), configuration: configuration)
+        let app = makeApp(store: capped) { $0.alertApps = ["com.example.named"] }
+        let lines = ["com.example.named", "com.example.invented", nil].flatMap { (app: String?) in
+            (0..<4).map { plan in
+                eventLine("\(app ?? "none")-\(plan)").replacingOccurrences(
+                    of: "}", with: #","planID":"plan-\#(plan)""# + (app.map { #","app":"\#($0)""# } ?? "") + "}")
+            }
+        }
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/events", method: .post, headers: ndjson, body: body(lines)) { #expect($0.status == .accepted) }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains(#"purchase_sli_overflow_events_total{dimension="planID",app="com.example.named"} 1"#))
+                #expect(text.contains(#"purchase_sli_overflow_events_total{dimension="planID",app="other"} 1"#))
+                #expect(text.contains(#"purchase_sli_overflow_events_total{dimension="planID",app=""} 1"#))
+                #expect(!text.contains("invented"))
+            }
+        }
+    }
+
     @Test func metricsCountEventsRequestsAndCommits() async throws {
         let app = makeApp(store: store, databasePath: directory.file("db.sqlite"))
         try await app.test(.router) { client in

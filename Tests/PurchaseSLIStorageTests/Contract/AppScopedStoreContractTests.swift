@@ -62,7 +62,9 @@ struct AppScopedStoreContractTests {
             plans.map { event("\(app ?? "none")-\($0)-\(time)", at: time, plan: "plan-\($0)", app: app) }
         }
         // The wide app fills its budget first; the others still have theirs, events without an app too.
-        await #expect(try store.record(purchases("com.example.wide", plans: 0..<10), receivedAtMillis: receivedAt).overflowed == ["series": 7])
+        await #expect(
+            try store.record(purchases("com.example.wide", plans: 0..<10), receivedAtMillis: receivedAt).overflowedByApp
+                == ["com.example.wide": ["series": 7]])
         await #expect(try store.record(purchases("com.example.small", plans: 0..<3), receivedAtMillis: receivedAt).overflowed.isEmpty)
         await #expect(try store.record(purchases(nil, plans: 5..<8), receivedAtMillis: receivedAt).overflowed.isEmpty)
         // Past its own budget, the small app overflows into its own overflow series.
@@ -75,6 +77,42 @@ struct AppScopedStoreContractTests {
         let wide = try await AppScopedStore(store, app: "com.example.wide").counts(
             CountQuery(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.planID]))
         #expect(wide.map(\.counts.total) == [7, 1, 1, 1])
+    }
+
+    @Test(
+        "each app has its own value budget: one app's plans past the cardinality cap push no other app's out, and its overflow is named",
+        arguments: Backend.all)
+    func valueCapPerApp(_ backend: Backend) async throws {
+        var configuration = StoreConfiguration.default
+        configuration.cardinalityCap = 3
+        configuration.totalCardinalityCap = 10
+        let store = try await backend.store(configuration)
+        func record(_ app: String?, plans: Range<Int>, failing: Bool = false) async throws -> [String: [String: Int]] {
+            let events = plans.map { plan in
+                event(
+                    "\(app ?? "none")-\(plan)", at: "2026-11-14T09:30:00Z", plan: "\(app ?? "none")-plan-\(plan)",
+                    result: failing ? .failure : .success,
+                    error: failing ? "error \(plan)" : nil, app: app)
+            }
+            return try await store.record(events, receivedAtMillis: receivedAt).overflowedByApp
+        }
+        // The wide app fills its own budget of plans and of error descriptions; the next app and events
+        // without an app still have theirs.
+        await #expect(try record("a", plans: 0..<5, failing: true) == ["a": ["planID": 2, "errorDescription": 2]])
+        await #expect(try record("b", plans: 0..<3) == [:])
+        await #expect(try record(nil, plans: 0..<3) == [:])
+        // Past the day's total ceiling (10 plans of every app) a new app admits what is left, one plan.
+        await #expect(try record("c", plans: 0..<3) == ["c": ["planID": 2]])
+        // The day's apps are capped too: a fourth app counts as __other__, in a budget of its own.
+        await #expect(try record("d", plans: 0..<1) == ["": ["app": 1], "__other__": ["planID": 1]])
+        let day = CountQuery(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.planID])
+        let b = try await AppScopedStore(store, app: "b").counts(day)
+        #expect(b.map(\.key) == [["b-plan-0"], ["b-plan-1"], ["b-plan-2"]], "none of b's plans pushed out by a's")
+        let a = try await AppScopedStore(store, app: "a").counts(day)
+        #expect(a.map(\.key) == [["__other__"], ["a-plan-0"], ["a-plan-1"], ["a-plan-2"]] && a.map(\.counts.total) == [2, 1, 1, 1])
+        let errors = try await AppScopedStore(store, app: "a").errorCounts(
+            CountQuery(fromSeconds: day.fromSeconds, toSeconds: day.toSeconds, groupBy: [.errorDescription]))
+        #expect(errors.map(\.events).reduce(0, +) == 5 && errors.filter { $0.key == ["__other__"] }.map(\.events) == [2])
     }
 
     @Test("past the day's total ceiling of series no app admits more: invented apps cannot multiply the budget", arguments: Backend.all)
