@@ -621,41 +621,37 @@ class Replay:
                     contains='"owner":"Ana (payments on-call)"')
 
     def invented_apps(self):
-        """Issue 66: each app has its own series budget, so events naming many invented apps (anyone with an
-        ingest key can send them) must stop at the day's total ceiling, not at apps x budget."""
-        database = os.path.join(self.work, "apps.sqlite")
+        """Issue 66: each app has its own series and value budget, so events naming many invented apps (anyone
+        with an ingest key can send them) must stop at the day's total ceilings, not at apps x budget."""
         events = os.path.join(self.work, "apps.ndjson")
-        with open(events, "w") as file:
-            for app in range(30):
-                for plan in range(10):
-                    file.write(json.dumps({"eventID": f"a{app}-{plan}", "timestamp": "2026-11-20T10:00:00Z", "productID": "p",
-                                           "planID": f"plan{plan}", "actionType": "purchase", "resultType": "success",
-                                           "app": f"com.invented.app{app}"}) + "\n")
-        result = subprocess.run([self.binary, "ingest", "--db", database, "--series-cap", "5", "--total-series-cap", "40", events],
-                                capture_output=True, text=True, timeout=120)
-        with sqlite3.connect(database) as db:
+
+        def ingest(name, plan, options):
+            """30 invented apps x 10 plans (`plan(app, n)` names each) into a new database, with `options`."""
+            with open(events, "w") as file:
+                for app in range(30):
+                    for number in range(10):
+                        file.write(json.dumps({"eventID": f"{name}{app}-{number}", "timestamp": "2026-11-20T10:00:00Z", "productID": "p",
+                                               "planID": plan(app, number), "actionType": "purchase", "resultType": "success",
+                                               "app": f"com.invented.app{app}"}) + "\n")
+            database = os.path.join(self.work, f"{name}.sqlite")
+            result = subprocess.run([self.binary, "ingest", "--db", database] + options + [events], capture_output=True, text=True, timeout=120)
+            return result, sqlite3.connect(database)
+
+        result, db = ingest("apps", lambda app, number: f"plan{number}", ["--series-cap", "5", "--total-series-cap", "40"])
+        with db:
             admitted = db.execute("SELECT count(*) FROM admitted_value WHERE dimension = 11").fetchone()[0]
             rows = db.execute("SELECT count(*) FROM series").fetchone()[0]
         self.check("66 30 invented apps x 10 series, --series-cap 5 --total-series-cap 40",
                    result.returncode == 0 and admitted == 40 and "overflow    series: 260 events" in result.stdout,
                    f"exit {result.returncode}, {admitted} series admitted, {rows} series rows (with one overflow series per app), "
                    f"{result.stdout.splitlines()[3] if len(result.stdout.splitlines()) > 3 else result.stdout!r}")
-        # Each app has its own value budget too: invented apps naming invented plans stop at the day's total
-        # ceiling of a dimension's values, and at the day's cap of apps (later apps share __other__'s budget).
-        database = os.path.join(self.work, "app-values.sqlite")
-        with open(events, "w") as file:
-            for app in range(30):
-                for plan in range(10):
-                    file.write(json.dumps({"eventID": f"v{app}-{plan}", "timestamp": "2026-11-20T10:00:00Z", "productID": "p",
-                                           "planID": f"app{app}-plan{plan}", "actionType": "purchase", "resultType": "success",
-                                           "app": f"com.invented.app{app}"}) + "\n")
-        result = subprocess.run([self.binary, "ingest", "--db", database, "--cardinality-cap", "10", "--total-cardinality-cap", "40", events],
-                                capture_output=True, text=True, timeout=120)
-        with sqlite3.connect(database) as db:
-            plans = db.execute("SELECT count(*) FROM admitted_value a JOIN dimension_value v ON v.id = a.value AND v.dimension = a.dimension "
-                               "WHERE v.value LIKE 'app%-plan%'").fetchone()[0]
-            apps = db.execute("SELECT count(*) FROM admitted_value a JOIN dimension_value v ON v.id = a.value AND v.dimension = a.dimension "
-                              "WHERE v.value LIKE 'com.invented.%'").fetchone()[0]
+        # Invented plans of invented apps stop at the day's total ceiling of a dimension's values, and at the
+        # day's cap of apps (later apps share __other__'s budget).
+        result, db = ingest("values", lambda app, number: f"app{app}-plan{number}", ["--cardinality-cap", "10", "--total-cardinality-cap", "40"])
+        admitted = "SELECT count(*) FROM admitted_value a JOIN dimension_value v ON v.id = a.value AND v.dimension = a.dimension WHERE v.value LIKE ?"
+        with db:
+            plans = db.execute(admitted, ["app%-plan%"]).fetchone()[0]
+            apps = db.execute(admitted, ["com.invented.%"]).fetchone()[0]
         lines = result.stdout.splitlines()
         self.check("66 30 invented apps x 10 invented plans, --cardinality-cap 10 --total-cardinality-cap 40",
                    result.returncode == 0 and plans == 40 and apps == 10
