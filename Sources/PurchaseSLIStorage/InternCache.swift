@@ -180,7 +180,9 @@ struct InternCache {
         case .admitted:
             return knownID!
         case .admitNow:
-            let id = try knownID ?? seriesID(key, statements: statements)
+            // Room to admit means room to count as itself: the lookup above found no row, so a new one is made.
+            let id = try knownID ?? statements.insertSeries(key)
+            seriesIDs[key] = id
             try statements.admit(id, day: day, dimension: Schema.seriesCode)
             admitted.record(id, in: slot, within: total)
             admittedSeriesKeys[day]?.insert(key)
