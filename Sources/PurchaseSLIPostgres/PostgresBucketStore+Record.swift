@@ -317,19 +317,16 @@ struct RecordWrite {
         // The caps' rule decides, from each day's count of series per app (the series asked about that it
         // admitted are known by now); an app the day has not met starts empty.
         var admission = CapAdmission<Int64>()
-        let app = Schema.seriesColumns[SeriesValues.appPosition]
         var totals: [Int32: Int] = [:]
         for try await (day, appID, count) in try await connection.query(
-            """
-            SELECT a.day, s.\(unescaped: app), count(*) FROM admitted_series a JOIN series s ON s.id = a.series
-            WHERE a.day = ANY(\(Array(Set(unknown.map(\.day))).sorted())) GROUP BY 1, 2
-            """, logger: logger
+            "SELECT day, app, series FROM admitted_series_count WHERE day = ANY(\(Array(Set(unknown.map(\.day))).sorted()))", logger: logger
         ).decode((Int32, Int64, Int64).self) {
             admission.prime(.series(day: Int64(day), app: appID), count: Int(count), members: [])
             totals[day, default: 0] += Int(count)
         }
         for (day, count) in totals { admission.prime(.allSeries(day: Int64(day)), count: count, members: []) }
         var admitted: [WriterCache.DaySeries] = []
+        var admittedPerApp: [DayApp: Int64] = [:]
         var overflowed: [Int] = []
         for (position, key) in keys.enumerated() {
             let daySeries = WriterCache.DaySeries(day: newEvents[position].day, series: ids[key]!)
@@ -344,6 +341,7 @@ struct RecordWrite {
             case .admitNow:
                 additions.admittedSeries.insert(daySeries)
                 admitted.append(daySeries)
+                admittedPerApp[DayApp(day: daySeries.day, app: key[SeriesValues.appPosition]), default: 0] += 1
             case .overflow:
                 overflowed.append(position)
             }
@@ -353,6 +351,13 @@ struct RecordWrite {
             try await connection.run(
                 """
                 INSERT INTO admitted_series (day, series) SELECT * FROM unnest(\(admitted.map(\.day)), \(admitted.map(\.series))) ORDER BY 1, 2
+                """, logger: logger)
+            let counts = admittedPerApp.sorted { ($0.key.day, $0.key.app) < ($1.key.day, $1.key.app) }
+            try await connection.run(
+                """
+                INSERT INTO admitted_series_count (day, app, series)
+                SELECT * FROM unnest(\(counts.map(\.key.day)), \(counts.map(\.key.app)), \(counts.map(\.value))) ORDER BY 1, 2
+                ON CONFLICT (day, app) DO UPDATE SET series = admitted_series_count.series + excluded.series
                 """, logger: logger)
         }
         guard !overflowed.isEmpty else { return ids }
@@ -585,6 +590,12 @@ struct ErrorKey: Hashable {
 struct KeyPair: Hashable {
     var first: Int64
     var second: Int64
+}
+
+/// A day and an app's value id (0: none), the key of a day's count of an app's admitted series.
+struct DayApp: Hashable {
+    var day: Int32
+    var app: Int64
 }
 
 /// A value admitted on a day, for a dimension, in an app's budget.

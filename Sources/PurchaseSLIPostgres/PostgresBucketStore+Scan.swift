@@ -206,6 +206,7 @@ extension PostgresBucketStore {
                     """, logger: logger)
                 try await connection.run("DELETE FROM admitted_value WHERE day = ANY(\(expired))", logger: logger)
                 try await connection.run("DELETE FROM admitted_series WHERE day = ANY(\(expired))", logger: logger)
+                try await connection.run("DELETE FROM admitted_series_count WHERE day = ANY(\(expired))", logger: logger)
             }
             let before = (nowSeconds - configuration.storeRecordRetentionSeconds) * .millisPerSecond
             try await connection.settleClientReports(receivedBefore: nowSeconds - configuration.reportSettleSeconds, logger: logger)

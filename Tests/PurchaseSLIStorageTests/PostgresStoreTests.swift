@@ -119,6 +119,26 @@ struct PostgresStoreTests {
         await #expect(try nodes[0].counts(query) == (try reference.counts(query)))
     }
 
+    /// The series cap's budgets are read from a count per day and app: the migration that keeps them
+    /// (15) counts what each app admitted before it, so that an app at its cap stays full.
+    @Test("an upgrade to the series counts per app (migration 15) counts each app's series admitted before it")
+    func admittedSeriesCountsFromBefore() async throws {
+        let text = try await TestPostgres.newDatabase()
+        let url = try PostgresURL(text)
+        var configuration = StoreConfiguration.default
+        configuration.seriesCap = 2
+        func purchases(_ app: String, plans: Range<Int>) -> [PurchaseEvent] {
+            plans.map { event("\(app)-\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0)", app: app) }
+        }
+        let before = try await PostgresBucketStore(url: url, configuration: configuration, timeout: TestPostgres.callTimeout)
+        await #expect(try before.record(purchases("a", plans: 0..<2) + purchases("b", plans: 0..<1), receivedAtMillis: receivedAt).overflowed.isEmpty)
+        // The database as it was before migration 15.
+        try await TestPostgres.run(["DROP TABLE admitted_series_count", "DELETE FROM purchase_sli_migration WHERE version = 15"], in: text)
+        let after = try await PostgresBucketStore(url: url, configuration: configuration, timeout: TestPostgres.callTimeout)
+        let outcome = try await after.record(purchases("a", plans: 2..<3) + purchases("b", plans: 1..<3), receivedAtMillis: receivedAt)
+        #expect(outcome.overflowedByApp == ["a": ["series": 1], "b": ["series": 1]], "a was full; b had one place left")
+    }
+
     @Test("a database holding other tables is refused, naming them")
     func foreignDatabase() async throws {
         // A database of another program: a table of its own and no purchase-sli migrations table.
