@@ -107,14 +107,14 @@ struct InternCache {
     /// dimension `__other__`), so that per-action totals stay exact and memory stays bounded. `hash` is
     /// `values.hash`, computed beforehand off the writer's thread.
     mutating func seriesID(
-        of values: SeriesValues, hash: UInt64, day: Int64, caps: StoreConfiguration, codes: [Int],
+        of values: SeriesValues, hash: UInt64, day: Int64, caps configuration: StoreConfiguration, codes: [Int],
         statements: InternStatements
     ) throws -> (series: Int64, app: Int64) {
         if let candidates = seriesByValues[day]?[hash] {
             for candidate in candidates where candidate.values == values { return (candidate.id, candidate.app) }
         }
         let overflowedBefore = overflowedEvents
-        let valueCaps = (app: caps.cardinalityCap, total: caps.totalCardinalityCap)
+        let valueCaps = (app: configuration.cardinalityCap, total: configuration.totalCardinalityCap)
         var key = SeriesKey()
         let appPosition = SeriesValues.appPosition
         if let app = values.inSeriesDimensionOrder[appPosition] {
@@ -126,7 +126,8 @@ struct InternCache {
             guard let value else { continue }
             key[position] = try valueID(value, dimension: codes[position], app: key[appPosition], day: day, caps: valueCaps, statements: statements)
         }
-        let id = try admittedSeriesID(key, day: day, caps: (caps.seriesCap, caps.totalSeriesCap), codes: codes, statements: statements)
+        let id = try admittedSeriesID(
+            key, day: day, caps: (configuration.seriesCap, configuration.totalSeriesCap), codes: codes, statements: statements)
         if overflowedEvents == overflowedBefore {
             // The latest few days only (today's events and yesterday's late ones): a backlog or a file of
             // many days would otherwise hold every day's series, a catalog's worth per day.

@@ -54,18 +54,21 @@ public struct SeriesTable: Sendable {
 
     /// The ids of the series whose value of `column` is `value`. O(rows).
     public func ids(where column: Int, is value: String?) -> [Int64] {
-        let matching = value.map { text in Set(texts.compactMap { $0.value == text ? $0.key : nil }) } ?? [0]
+        let matching = value.map(valueIDs(of:)) ?? [0]
         return zip(ids, columns[column]).compactMap { matching.contains($0.1) ? $0.0 : nil }
     }
 
     /// The rows whose value of `column` is `value`, without that column. O(rows × columns).
     public func narrowed(to value: String, in column: Int) -> SeriesTable {
-        let matching = Set(texts.compactMap { $0.value == value ? $0.key : nil })
+        let matching = valueIDs(of: value)
         let rows = columns[column].indices.filter { matching.contains(columns[column][$0]) }
         var kept = columns
         kept.remove(at: column)
         return SeriesTable(ids: rows.map { ids[$0] }, columns: kept.map { values in rows.map { values[$0] } }, texts: texts)
     }
+
+    /// The value ids whose text is `text` (one per dimension that has it).
+    private func valueIDs(of text: String) -> Set<Int64> { Set(texts.compactMap { $0.value == text ? $0.key : nil }) }
 
     /// Each series as a row of text, in id order as listed.
     public var rows: [StoredSeries] {

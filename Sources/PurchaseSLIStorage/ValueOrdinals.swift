@@ -22,7 +22,8 @@ struct ValueOrdinals {
             let index = Int(id)
             if index < ordinalOfDenseID.count, ordinalOfDenseID[index] >= 0 { return ordinalOfDenseID[index] }
             if index >= ordinalOfDenseID.count {
-                ordinalOfDenseID.append(contentsOf: repeatElement(-1, count: max(index + 1, ordinalOfDenseID.count * 2) - ordinalOfDenseID.count))
+                let grown = min(Int(Self.denseLimit), max(index + 1, ordinalOfDenseID.count * 2))
+                ordinalOfDenseID.append(contentsOf: repeatElement(-1, count: grown - ordinalOfDenseID.count))
             }
             ordinalOfDenseID[index] = Int32(ids.count)
         } else {
