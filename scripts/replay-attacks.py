@@ -625,14 +625,15 @@ class Replay:
         with an ingest key can send them) must stop at the day's total ceilings, not at apps x budget."""
         events = os.path.join(self.work, "apps.ndjson")
 
-        def ingest(name, plan, options):
-            """30 invented apps x 10 plans (`plan(app, n)` names each) into a new database, with `options`."""
+        def ingest(name, plan, options, apps=None):
+            """30 invented apps x 10 plans (`plan(app, n)` names each), then those of `apps` (names), into a new
+            database, with `options`."""
             with open(events, "w") as file:
-                for app in range(30):
+                for app in list(range(30)) + (apps or []):
                     for number in range(10):
                         file.write(json.dumps({"eventID": f"{name}{app}-{number}", "timestamp": "2026-11-20T10:00:00Z", "productID": "p",
                                                "planID": plan(app, number), "actionType": "purchase", "resultType": "success",
-                                               "app": f"com.invented.app{app}"}) + "\n")
+                                               "app": app if isinstance(app, str) else f"com.invented.app{app}"}) + "\n")
             database = os.path.join(self.work, f"{name}.sqlite")
             result = subprocess.run([self.binary, "ingest", "--db", database] + options + [events], capture_output=True, text=True, timeout=120)
             return result, sqlite3.connect(database)
@@ -658,6 +659,21 @@ class Replay:
                    and any(line.startswith("overflow    planID: 260 events") for line in lines)
                    and any(line.startswith("overflow    app: 200 events") for line in lines),
                    f"exit {result.returncode}, {plans} plans and {apps} apps admitted, {[l for l in lines if l.startswith('overflow')]!r}")
+        # An app the policy names keeps its place and its budget after them: the invented apps filled the day's
+        # apps and both totals first.
+        policy = os.path.join(self.work, "app-caps.yaml")
+        with open(policy, "w") as file:
+            file.write("apps:\n  com.example.real: {cardinalityCap: 10}\n")
+        result, db = ingest("named", lambda app, number: f"app{app}-plan{number}",
+                            ["--cardinality-cap", "10", "--total-cardinality-cap", "40", "--policy", policy], apps=["com.example.real"])
+        with db:
+            real = db.execute(admitted, ["appcom.example.real-plan%"]).fetchone()[0]
+            named = db.execute(admitted, ["com.example.real"]).fetchone()[0]
+        lines = result.stdout.splitlines()
+        self.check("66 an app the policy names after 30 invented apps keeps its place and its 10 plans",
+                   result.returncode == 0 and real == 10 and named == 1
+                   and not any("com.example.real" in line for line in lines if line.startswith("overflow")),
+                   f"exit {result.returncode}, {real} of its plans and {named} app admitted, {[l for l in lines if l.startswith('overflow')]!r}")
 
     def smaller(self):
         """9. The smaller findings."""

@@ -26,7 +26,7 @@ extension SLOPolicy {
             known: [
                 "objectives", "burnRateRules", "slices", "minimumValidEvents", "minimumFailures", "burnSignificance",
                 "sliceMinimumRatio", "keepFiringFor", "lossOfSignal", "spikes", "rollout", "fastBurn", "recoveryWindow",
-                "reconciliation", "reportingCurrency", "exchangeRates", "maintenance", "timeZone",
+                "reconciliation", "reportingCurrency", "exchangeRates", "maintenance", "timeZone", "apps",
             ],
             at: "")
         var policy = SLOPolicy.default
@@ -116,6 +116,9 @@ extension SLOPolicy {
                 try PolicyReader.maintenanceWindow(item, at: "maintenance[\(index)]", id: "policy-\(index + 1)")
             }
         }
+        if let apps = document["apps"] {
+            policy.appCaps = try PolicyReader.appCaps(apps, at: "apps")
+        }
         if let loss = document["lossOfSignal"] {
             let map = try PolicyReader.map(loss, at: "lossOfSignal")
             try PolicyReader.refuseUnknownKeys(map, known: ["window", "minimumExpectedEvents"], at: "lossOfSignal")
@@ -187,6 +190,28 @@ package enum PolicyReader {
             throw PolicyError(path: path, reason: "expected a whole number of minutes such as 5m, 1h, 28d, at most 35d, got \(value)")
         }
         return step.seconds
+    }
+
+    /// `apps:`: per app id (as events name it), `seriesCap` and `cardinalityCap`, each optional.
+    static func appCaps(_ value: Any, at path: String) throws -> [String: AppCaps] {
+        var caps: [String: AppCaps] = [:]
+        for (app, item) in try map(value, at: path).sorted(by: { $0.key < $1.key }) {
+            let appPath = "\(path).\(app)"
+            do {
+                try EventValidator.checkIdentifier(app, .app, maximumLength: EventDimension.app.maximumLength!)
+            } catch {
+                throw PolicyError(path: appPath, reason: "expected an app id as events name it: \(error.reason)")
+            }
+            guard !app.isEmpty, app != EventDimension.overflowValue else {
+                throw PolicyError(path: appPath, reason: "expected an app id as events name it, got \"\(app)\"")
+            }
+            let settings = try map(item, at: appPath)
+            try refuseUnknownKeys(settings, known: ["seriesCap", "cardinalityCap"], at: appPath)
+            caps[app] = AppCaps(
+                seriesCap: try settings["seriesCap"].map { try count($0, at: "\(appPath).seriesCap") },
+                cardinalityCap: try settings["cardinalityCap"].map { try count($0, at: "\(appPath).cardinalityCap") })
+        }
+        return caps
     }
 
     static func objective(_ value: Any, at path: String) throws -> SLOPolicy.Objective {

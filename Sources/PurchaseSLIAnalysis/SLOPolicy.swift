@@ -208,6 +208,9 @@ public struct SLOPolicy: Sendable, Hashable {
             step.flatMap { confidenceBeforeStep[$0] } ?? defaultConfidence
         }
     }
+    /// Per app (its value of the `app` dimension), the store's caps of its own (`apps:`): what the commands
+    /// that write events hand the store (``PurchaseSLICore/StoreConfiguration/appCaps``).
+    public var appCaps: [String: AppCaps] = [:]
     /// The window over which a stop of an action's events is noticed, in seconds.
     public var lossOfSignalWindowSeconds: Int64
     /// Fewest events the same window a day earlier must have held for a stop to alert.

@@ -42,6 +42,8 @@ struct IngestCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Limits and retention") var retention: RetentionOptions
 
+    @OptionGroup var policy: PolicyOptions
+
     @Option(help: "Records longer than this many bytes are rejected.")
     var maxRecordBytes: Int = 1 << 20
 
@@ -61,7 +63,9 @@ struct IngestCommand: AsyncParsableCommand {
     }
 
     private func ingest() async throws {
-        let store = try await store.openOrCreateStore(configuration: retention.configuration())
+        var configuration = try retention.configuration()
+        configuration.appCaps = try policy.load().appCaps
+        let store = try await store.openOrCreateStore(configuration: configuration)
         let started = ContinuousClock.now
         let nowMillis = WallClock.system.nowMillis
         let eventFormat: EventFormat =

@@ -118,6 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
             controls = try await RolloutActionOptions.controls(settings.server.rolloutActions, transport: outbound)
             var storeConfiguration = try retention.configuration()
             storeConfiguration.fsyncEachCommit = true
+            storeConfiguration.appCaps = settings.server.alertPolicy.appCaps
             served = try await settings.db.openServed(configuration: storeConfiguration, postgresLogger: logger)
         } catch let failure as any UserFacingError {
             printError("error: \(failure)")
@@ -208,10 +209,9 @@ struct ServeCommand: AsyncParsableCommand {
             // Only to find the page that shows alerts, for the links (oncall.html when none can be read).
             server.dashboards = (try? DashboardFiles.load(directory: settings.dashboardsDirectory)) ?? []
         }
-        if server.notifyURL != nil || server.renderEverySeconds != nil || server.rolloutEverySeconds != nil || server.takesStoreNotifications {
-            // The reconciliation rules of a store's charges also judge GET /v1/query?of=charges.
-            server.alertPolicy = try SLOPolicy.load(path: settings.policyPath, directory: settings.dashboardsDirectory)
-        }
+        // Read whatever else is on: its apps' caps bound every write, and the reconciliation rules of a
+        // store's charges also judge GET /v1/query?of=charges.
+        server.alertPolicy = try SLOPolicy.load(path: settings.policyPath, directory: settings.dashboardsDirectory)
         if let name = settings.timeZone {
             server.timeZone = try TimeZoneOffsets.resolving(name, source: settings.origin(of: "timeZone"))
         } else if let name = server.alertPolicy.timeZone {
@@ -243,12 +243,6 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if server.renderEverySeconds == nil {
             unused.append(("renderRange", "--render-every"))
-            if server.notifyURL == nil, server.rolloutEverySeconds == nil, !server.takesStoreNotifications {
-                // With --notify, --rollout-every or a store's notifications the dashboards directory is where the
-                // policy (slos.yaml) is looked for.
-                let needs = "--notify, --render-every, --rollout-every, --apple-bundle-id or --google-package"
-                unused += [("policy", needs), ("dashboards", needs)]
-            }
         }
         if server.rolloutEverySeconds == nil {
             unused += ["rolloutCandidate", "rolloutBaseline", "rolloutNotify", "rolloutNotifyFormat"].map { ($0, "--rollout-every") }

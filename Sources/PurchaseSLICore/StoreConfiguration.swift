@@ -14,6 +14,9 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// that day, so that events naming many apps (each with a budget of ``seriesCap``) cannot grow the
     /// store without bound.
     public var totalSeriesCap = 200_000
+    /// Per app (its value of the `app` dimension), caps of its own in place of ``seriesCap`` and
+    /// ``cardinalityCap``; an app named here is bounded by them alone (``seriesLimits(ofApp:)``).
+    public var appCaps: [String: AppCaps] = [:]
     /// How long an eventID is remembered after its day last received an event, in seconds.
     public var dedupHorizonSeconds: Int64
     /// Minute buckets older than this before the newest bucket are dropped, in seconds.

@@ -262,9 +262,12 @@ struct RecordWrite {
                 guard let value else { return nil }
                 let key = WriterCache.DayDimension(day: newEvents[position].day, dimension: codes[column], app: apps[position])
                 if isKnown(value, key) { return value }
+                let caps =
+                    Int(key.dimension) == EventDimension.app.storageCode
+                    ? configuration.limits(ofAppItself: value) : configuration.valueLimits(ofApp: key.app)
                 switch admission.admit(
-                    value, in: slot(key), cap: configuration.cardinalityCap, within: .allValues(day: Int64(key.day), dimension: Int(key.dimension)),
-                    totalCap: configuration.totalCardinalityCap, load: { [] })
+                    value, in: slot(key), cap: caps.own, within: .allValues(day: Int64(key.day), dimension: Int(key.dimension)),
+                    totalCap: caps.total, load: { [] })
                 {
                 case .admitted:
                     return value
@@ -333,8 +336,8 @@ struct RecordWrite {
             if isKnown(daySeries) { continue }
             let slot = CapAdmission<Int64>.Slot.series(day: Int64(daySeries.day), app: key[SeriesValues.appPosition])
             let total = CapAdmission<Int64>.Slot.allSeries(day: Int64(daySeries.day))
-            switch admission.admit(
-                daySeries.series, in: slot, cap: configuration.seriesCap, within: total, totalCap: configuration.totalSeriesCap, load: { [] })
+            let caps = configuration.seriesLimits(ofApp: appTexts[key[SeriesValues.appPosition]] ?? "")
+            switch admission.admit(daySeries.series, in: slot, cap: caps.own, within: total, totalCap: caps.total, load: { [] })
             {
             case .admitted:
                 continue

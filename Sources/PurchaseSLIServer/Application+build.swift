@@ -30,7 +30,9 @@ public func buildApplication(
     receivingClock: @escaping @Sendable () -> Int64 = wallClockMillis, outbound: any OutboundTransport & Service = HTTPClientTransport(),
     deliveries: NotificationDeliveries? = nil, logger: Logger
 ) -> some ApplicationProtocol {
-    let metrics = ServerMetrics(store: store as? any StoreSizeReporting, namedApps: Set(configuration.alertApps))
+    // Apps the configuration names (alerted on alone, or with caps of their own): never a client's string.
+    let metrics = ServerMetrics(
+        store: store as? any StoreSizeReporting, namedApps: Set(configuration.alertApps).union(configuration.alertPolicy.appCaps.keys))
     let deliveries =
         deliveries ?? (configuration.notifyURL != nil || configuration.rolloutNotifyURL != nil ? NotificationDeliveries() : nil)
     deliveries?.onRecord(metrics.recordNotificationDelivery)

@@ -42,6 +42,21 @@ struct InternCache {
     /// (the database keeps every id; a miss costs one lookup).
     static let daysOfIDsKept = 4
 
+    /// How many ids the cache keeps before it starts over, for a budget of `caps`: a few days' worth at
+    /// the lower of its caps (as many as an Int holds for an app the policy names among the apps).
+    private static func idsKept(_ caps: CapLimits) -> Int {
+        let (kept, overflow) = daysOfIDsKept.multipliedReportingOverflow(by: min(caps.own, caps.total))
+        return overflow ? .max : kept
+    }
+
+    /// The text of the app whose value id is `app` as it counts (0: "", events without an app).
+    func appText(of app: Int64) -> String { appTexts[app] ?? "" }
+
+    /// The value budget of the app whose value id is `app` (``appText(of:)``).
+    func valueLimits(ofApp app: Int64, in configuration: StoreConfiguration) -> CapLimits {
+        configuration.valueLimits(ofApp: appText(of: app))
+    }
+
     /// Empties the cache (after a rollback).
     mutating func reset() {
         self = InternCache()
@@ -51,14 +66,14 @@ struct InternCache {
     /// events without an app, and for the app dimension itself), admitting it if the cap allows, else the
     /// id of `__other__`. Touches the database only on a cache miss.
     mutating func valueID(
-        _ value: String, dimension: Int, app: Int64, day: Int64, caps: (app: Int, total: Int), statements: InternStatements
+        _ value: String, dimension: Int, app: Int64, day: Int64, caps: CapLimits, statements: InternStatements
     ) throws -> Int64 {
         if dayValues[dimension].day == day, let id = dayValues[dimension].ids[app]?[value] { return id }
         if dayValues[dimension].day != day {
             dayValues[dimension] = DayValues(day: day)
             // Ids of values seen on other days: a cache of `dimension_value` rows that would otherwise
             // grow with every day a long-running writer sees; past a few days' worth it starts over.
-            if valueIDs[dimension].count > Self.daysOfIDsKept * caps.app { valueIDs[dimension].removeAll() }
+            if valueIDs[dimension].count > Self.idsKept(caps) { valueIDs[dimension].removeAll() }
         }
         let slot = CapAdmission<Int64>.Slot(day: day, dimension: dimension, app: app)
         let total = CapAdmission<Int64>.Slot.allValues(day: day, dimension: dimension)
@@ -67,7 +82,7 @@ struct InternCache {
         }
         let knownID = try valueIDs[dimension][value] ?? statements.existingValueID(value, dimension: dimension)
         switch try admitted.decide(
-            knownID, in: slot, cap: caps.app, within: total, totalCap: caps.total,
+            knownID, in: slot, cap: caps.own, within: total, totalCap: caps.total,
             load: { try statements.admittedValues(day: day, dimension: dimension, app: app) })
         {
         case .admitted:
@@ -100,10 +115,11 @@ struct InternCache {
     }
 
     /// The series of events with `values` on `day`, and the value id of their app as it counts (0: none),
-    /// interning the values on first sight under the cardinality caps: `cardinalityCap` apps a day, and
-    /// `cardinalityCap` values per dimension in each app's budget (`totalCardinalityCap` in all). Past
-    /// `seriesCap` series of an app on a day (`totalSeriesCap` of every app), the
-    /// events of a series not yet admitted that day count in their action's overflow series (every other
+    /// interning the values on first sight under the cardinality caps: `cardinalityCap` apps a day (and
+    /// every app the policy names), and `cardinalityCap` values per dimension in each app's budget
+    /// (`totalCardinalityCap` in all; ``PurchaseSLICore/StoreConfiguration/valueLimits(ofApp:)``). Past
+    /// `seriesCap` series of an app on a day (`totalSeriesCap` of every app; its own cap if the policy
+    /// names it), the events of a series not yet admitted that day count in their action's overflow series (every other
     /// dimension `__other__`), so that per-action totals stay exact and memory stays bounded. `hash` is
     /// `values.hash`, computed beforehand off the writer's thread.
     mutating func seriesID(
@@ -114,20 +130,21 @@ struct InternCache {
             for candidate in candidates where candidate.values == values { return (candidate.id, candidate.app) }
         }
         let overflowedBefore = overflowedEvents
-        let valueCaps = (app: configuration.cardinalityCap, total: configuration.totalCardinalityCap)
         var key = SeriesKey()
         let appPosition = SeriesValues.appPosition
         if let app = values.inSeriesDimensionOrder[appPosition] {
-            let id = try valueID(app, dimension: codes[appPosition], app: 0, day: day, caps: valueCaps, statements: statements)
+            let id = try valueID(
+                app, dimension: codes[appPosition], app: 0, day: day, caps: configuration.limits(ofAppItself: app), statements: statements)
             if appTexts[id] == nil { appTexts[id] = overflowedEvents == overflowedBefore ? app : EventDimension.overflowValue }
             key[appPosition] = id
         }
+        let valueCaps = valueLimits(ofApp: key[appPosition], in: configuration)
         for (position, value) in values.inSeriesDimensionOrder.enumerated() where position != appPosition {
             guard let value else { continue }
             key[position] = try valueID(value, dimension: codes[position], app: key[appPosition], day: day, caps: valueCaps, statements: statements)
         }
         let id = try admittedSeriesID(
-            key, day: day, caps: (configuration.seriesCap, configuration.totalSeriesCap), codes: codes, statements: statements)
+            key, day: day, caps: configuration.seriesLimits(ofApp: appText(of: key[appPosition])), codes: codes, statements: statements)
         if overflowedEvents == overflowedBefore {
             // The latest few days only (today's events and yesterday's late ones): a backlog or a file of
             // many days would otherwise hold every day's series, a catalog's worth per day.
@@ -139,12 +156,12 @@ struct InternCache {
         return (id, key[appPosition])
     }
 
-    /// The id of the series `key` when it is admitted on `day` (admitting it while fewer than `caps.app`
+    /// The id of the series `key` when it is admitted on `day` (admitting it while fewer than `caps.own`
     /// of its app and `caps.total` of every app are), else the id of its action's (and app's) overflow series.
     private mutating func admittedSeriesID(
-        _ key: SeriesKey, day: Int64, caps: (app: Int, total: Int), codes: [Int], statements: InternStatements
+        _ key: SeriesKey, day: Int64, caps: CapLimits, codes: [Int], statements: InternStatements
     ) throws -> Int64 {
-        let cap = caps.app
+        let cap = caps.own
         let slot = CapAdmission<Int64>.Slot.series(day: day, app: key[SeriesValues.appPosition])
         let total = CapAdmission<Int64>.Slot.allSeries(day: day)
         if !seriesDaysKnown.contains(day) {
@@ -152,7 +169,7 @@ struct InternCache {
             // event need it), so the cache holds a few days' series, not every day's.
             admitted.forget { $0 < day - 10 }
             seriesDaysKnown = seriesDaysKnown.filter { $0 >= day - 10 }
-            if seriesIDs.count > Self.daysOfIDsKept * cap { seriesIDs.removeAll() }
+            if seriesIDs.count > Self.idsKept(caps) { seriesIDs.removeAll() }
             let series = try statements.admittedSeries(day: day)
             // Each app's budget is primed with its own series (an app the day has not met yet starts empty).
             var byApp: [Int64: Set<Int64>] = [:]

@@ -26,8 +26,8 @@ struct ValueTable {
     {
         let slot = CapAdmission<String>.Slot(day: day, dimension: dimension.storageCode!, app: app)
         let total = CapAdmission<String>.Slot.allValues(day: day, dimension: dimension.storageCode!)
-        let decision = admittedValues.admit(
-            value, in: slot, cap: configuration.cardinalityCap, within: total, totalCap: configuration.totalCardinalityCap, load: { [] })
+        let caps = dimension == .app ? configuration.limits(ofAppItself: value) : configuration.valueLimits(ofApp: appTexts[app] ?? "")
+        let decision = admittedValues.admit(value, in: slot, cap: caps.own, within: total, totalCap: caps.total, load: { [] })
         return decision == .overflow ? EventDimension.overflowValue : value
     }
 
@@ -65,8 +65,8 @@ struct ValueTable {
     private mutating func seriesID(of key: [String?], app appNumber: Int64, day: Int64, configuration: StoreConfiguration) -> Int64 {
         let slot = CapAdmission<Int64>.Slot.series(day: day, app: appNumber)
         let total = CapAdmission<Int64>.Slot.allSeries(day: day)
-        switch admittedSeries.decide(
-            seriesIDs[key], in: slot, cap: configuration.seriesCap, within: total, totalCap: configuration.totalSeriesCap, load: { [] })
+        let caps = configuration.seriesLimits(ofApp: appTexts[appNumber] ?? "")
+        switch admittedSeries.decide(seriesIDs[key], in: slot, cap: caps.own, within: total, totalCap: caps.total, load: { [] })
         {
         case .admitted:
             return seriesIDs[key]!

@@ -1,5 +1,6 @@
 import Foundation
 import PurchaseSLIAnalysis
+import PurchaseSLICore
 import PurchaseSLITestSupport
 import Testing
 
@@ -95,6 +96,13 @@ import Testing
         ("maintenance: [{from: 2026-12-01T02:00:00Z, duration: 2h, rrule: FREQ=HOURLY, reason: x}]", "maintenance[0].rrule", "DAILY, WEEKLY"),
         ("maintenance: [{from: 2026-12-01T02:00:00Z, duration: 2h, actions: [purchase, 3], reason: x}]", "maintenance[0].actions[1]", "an action"),
         ("maintenance: [{from: 2026-12-01T02:00:00Z, duration: 2h, reason: x, kind: planned}]", "maintenance[0].kind", "unknown key"),
+        ("apps: [com.example.a]", "apps", "expected a mapping"),
+        ("apps: {com.example.a: 5}", "apps.com.example.a", "expected a mapping"),
+        ("apps: {com.example.a: {seriesCap: 0}}", "apps.com.example.a.seriesCap", "whole number from 1"),
+        ("apps: {com.example.a: {cardinalityCap: lots}}", "apps.com.example.a.cardinalityCap", "whole number from 1"),
+        ("apps: {com.example.a: {seriesLimit: 5}}", "apps.com.example.a.seriesLimit", "unknown key; expected one of cardinalityCap, seriesCap"),
+        ("apps: {__other__: {seriesCap: 5}}", "apps.__other__", "expected an app id"),
+        ("apps: {\"com.example\\u0007a\": {seriesCap: 5}}", "apps.com.example\u{7}a", "control characters"),
     ])
     func namesTheKeyAtFault(yaml: String, path: String, reason: String) {
         let error = #expect(throws: PolicyError.self) { try SLOPolicy(yaml: yaml) }
@@ -202,6 +210,16 @@ extension SLOPolicyTests {
         #expect(try SLOPolicy(yaml: "reconciliation: {timeToGrant: {within: 2m}}").reconciliation.timeToGrant?.objective.target == 0.99)
         #expect(try SLOPolicy(yaml: "reconciliation: {timeToGrant: off}").reconciliation.timeToGrant == nil)
         #expect(AlertRules.standard(for: .default).contains { $0.kind == .timeToGrantBurn })
+    }
+
+    @Test func eachAppsCapsAreRead() throws {
+        let policy = try SLOPolicy(
+            yaml: "apps:\n  com.example.big: {seriesCap: 60000, cardinalityCap: 6000}\n  com.example.plans:\n    cardinalityCap: 3000\n")
+        #expect(
+            policy.appCaps == [
+                "com.example.big": AppCaps(seriesCap: 60_000, cardinalityCap: 6000), "com.example.plans": AppCaps(cardinalityCap: 3000),
+            ])
+        #expect(SLOPolicy.default.appCaps.isEmpty)
     }
 
     @Test func anObjectiveNamesItsOwnerAndRunbook() throws {

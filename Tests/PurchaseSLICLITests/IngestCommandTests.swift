@@ -44,6 +44,30 @@ import Testing
                     + "com.example.c 1, com.example.d 1 and 2 more apps"))
     }
 
+    /// The policy's `apps:` give an app caps of its own; a policy that gives a wrong one stops the run
+    /// before anything is counted.
+    @Test func thePolicyGivesAnAppCapsOfItsOwn() async throws {
+        let db = directory.file("db.sqlite")
+        let policy = try directory.write("slos.yaml", "apps:\n  com.example.big: {cardinalityCap: 4}\n")
+        let lines = ["com.example.big", "com.example.small"].flatMap { app in
+            (0..<4).map { eventLine("\(app)-\($0)", extra: #","planID":"plan-\#($0)","app":"\#(app)""#) }
+        }
+        let file = try directory.write("apps.ndjson", lines.joined(separator: "\n"))
+        let bad = try directory.write("bad.yaml", "apps:\n  com.example.big: {cardinalityCap: 0}\n")
+        #expect(try await run(["ingest", "--db", db, "--cardinality-cap", "2", "--policy", bad, "--quiet", file]) == 1)
+        await #expect(try totals(db).total == 0)
+        #expect(try await run(["ingest", "--db", db, "--cardinality-cap", "2", "--policy", policy, "--quiet", file]) == 0)
+        let plans = try await SQLiteBucketStore(path: db).counts(
+            CountQuery(
+                fromSeconds: RFC3339.parseMillis("2026-11-14T00:00:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2026-11-15T00:00:00Z")! / 1000,
+                groupBy: [.app, .planID]))
+        #expect(
+            plans.map { "\($0.key[0] ?? "-") \($0.key[1] ?? "-") \($0.counts.total)" } == [
+                "com.example.big plan-0 1", "com.example.big plan-1 1", "com.example.big plan-2 1", "com.example.big plan-3 1",
+                "com.example.small __other__ 2", "com.example.small plan-0 1", "com.example.small plan-1 1",
+            ])
+    }
+
     @Test func exitsZeroWhenEveryRecordIsAccepted() async throws {
         let db = directory.file("db.sqlite")
         let file = try directory.write("good.ndjson", [eventLine("a"), eventLine("b", result: "failure")].joined(separator: "\n"))

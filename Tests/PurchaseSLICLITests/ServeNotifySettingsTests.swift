@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PurchaseSLICore
 import PurchaseSLIServer
 import PurchaseSLITestSupport
 import Testing
@@ -290,11 +291,14 @@ import Testing
             try warnings(["--render-range", "3d", "--alerts-every", "5m"], ["PURCHASE_SLI_DASHBOARDS": "boards"]) == [
                 "--alerts-every has no effect without --notify",
                 "--render-range has no effect without --render-every",
-                "PURCHASE_SLI_DASHBOARDS has no effect without --notify, --render-every, --rollout-every, --apple-bundle-id or --google-package",
             ])
+        // The policy always takes effect: its apps' caps bound every write.
+        let policy = try directory.write("caps.yaml", "apps:\n  com.example.big: {seriesCap: 50000}\n")
+        #expect(try warnings(["--policy", policy], [:]).isEmpty)
         #expect(
-            try warnings(["--policy", "p.yaml"], [:])
-                == ["--policy has no effect without --notify, --render-every, --rollout-every, --apple-bundle-id or --google-package"])
+            try ServeCommand.parse(["--policy", policy]).resolve(environment: [:]).server.alertPolicy.appCaps == [
+                "com.example.big": AppCaps(seriesCap: 50_000)
+            ])
         #expect(
             try warnings(["--candidate", "5.0.0", "--rollout-notify", "http://x/"], [:]) == [
                 "--candidate has no effect without --rollout-every", "--rollout-notify has no effect without --rollout-every",

@@ -65,8 +65,11 @@ import Testing
         var configuration = StoreConfiguration.default
         configuration.cardinalityCap = 3
         let capped = try SQLiteBucketStore(path: directory.file("capped.sqlite"), configuration: configuration)
-        let app = makeApp(store: capped) { $0.alertApps = ["com.example.named"] }
-        let lines = ["com.example.named", "com.example.invented", nil].flatMap { (app: String?) in
+        let app = makeApp(store: capped) {
+            $0.alertApps = ["com.example.named"]
+            $0.alertPolicy.appCaps = ["com.example.capped": AppCaps(seriesCap: 100)]
+        }
+        let lines = ["com.example.named", "com.example.capped", "com.example.invented", nil].flatMap { (app: String?) in
             (0..<4).map { plan in
                 eventLine("\(app ?? "none")-\(plan)").replacingOccurrences(
                     of: "}", with: #","planID":"plan-\#(plan)""# + (app.map { #","app":"\#($0)""# } ?? "") + "}")
@@ -77,6 +80,7 @@ import Testing
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(buffer: response.body)
                 #expect(text.contains(#"purchase_sli_overflow_events_total{dimension="planID",app="com.example.named"} 1"#))
+                #expect(text.contains(#"purchase_sli_overflow_events_total{dimension="planID",app="com.example.capped"} 1"#))
                 #expect(text.contains(#"purchase_sli_overflow_events_total{dimension="planID",app="other"} 1"#))
                 #expect(text.contains(#"purchase_sli_overflow_events_total{dimension="planID",app=""} 1"#))
                 #expect(!text.contains("invented"))

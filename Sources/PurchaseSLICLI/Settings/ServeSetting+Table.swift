@@ -154,7 +154,7 @@ extension ServeSetting {
         .text(
             "policy", option: "policy", expects: "the path of a policy file (YAML)",
             default: "slos.yaml of the dashboards directory when present, else the built-in defaults",
-            "SLO, alert, rollout and reconciliation policy (YAML) for --notify, --render-every, --rollout-every and the stores' notifications",
+            "SLO, alert, rollout and reconciliation policy (YAML) for --notify, --render-every, --rollout-every and the stores' notifications, and each app's caps (apps:) for every write",
             valueName: "file", into: \.policyPath),
         ServeSetting(
             key: "timeZone", option: "time-zone", kind: .text, expects: "an IANA time zone name or an offset such as +05:30",

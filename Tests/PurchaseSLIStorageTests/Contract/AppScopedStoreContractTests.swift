@@ -115,6 +115,40 @@ struct AppScopedStoreContractTests {
         #expect(errors.map(\.events).reduce(0, +) == 5 && errors.filter { $0.key == ["__other__"] }.map(\.events) == [2])
     }
 
+    @Test(
+        "an app the configuration names has caps of its own, counts as itself past the day's apps and is not refused by the totals",
+        arguments: Backend.all)
+    func capsOfNamedApps(_ backend: Backend) async throws {
+        var configuration = StoreConfiguration.default
+        configuration.cardinalityCap = 2
+        configuration.totalCardinalityCap = 4
+        configuration.seriesCap = 3
+        configuration.totalSeriesCap = 4
+        configuration.appCaps = ["big": AppCaps(seriesCap: 6, cardinalityCap: 5)]
+        let store = try await backend.store(configuration)
+        func record(_ app: String, plans: Range<Int>) async throws -> [String: [String: Int]] {
+            let events = plans.map { event("\(app)-\($0)", at: "2026-11-14T09:30:00Z", plan: "\(app)-plan-\($0)", app: app) }
+            return try await store.record(events, receivedAtMillis: receivedAt).overflowedByApp
+        }
+        // Two apps fill the day's apps, the day's plans (four in all) and the day's series (four).
+        await #expect(try record("x", plans: 0..<2) == [:])
+        await #expect(try record("y", plans: 0..<2) == [:])
+        // The named app still counts as itself, and admits five plans of its own (six series: five plans
+        // and its __other__ plan), past every total.
+        await #expect(try record("big", plans: 0..<8) == ["big": ["planID": 3]])
+        // An app it does not name counts as __other__, with nothing left in the totals.
+        await #expect(try record("z", plans: 0..<1) == ["": ["app": 1], "__other__": ["planID": 1, "series": 1]])
+        let day = CountQuery(fromSeconds: seconds("2026-11-14T00:00:00Z"), toSeconds: seconds("2026-11-15T00:00:00Z"), groupBy: [.planID])
+        let big = try await AppScopedStore(store, app: "big").counts(day)
+        #expect(big.map(\.key) == [["__other__"]] + (0..<5).map { ["big-plan-\($0)"] } && big.map(\.counts.total) == [3, 1, 1, 1, 1, 1])
+        // Its caps bound it: past six series a day (new app versions, within its five values), its series
+        // overflow as any app's.
+        let later = (5..<8).map {
+            event("big-late-\($0)", at: "2026-11-14T09:40:00Z", plan: "big-plan-\($0 - 5)", version: "9.\($0)", app: "big")
+        }
+        await #expect(try store.record(later, receivedAtMillis: receivedAt).overflowedByApp == ["big": ["series": 3]])
+    }
+
     @Test("past the day's total ceiling of series no app admits more: invented apps cannot multiply the budget", arguments: Backend.all)
     func totalSeriesCeiling(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
