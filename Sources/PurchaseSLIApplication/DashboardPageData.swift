@@ -13,6 +13,9 @@ public struct DashboardPageData: Sendable {
     /// oldest first, take the six colours in order, so that a version has the same colour on the adoption
     /// chart, the rollout's and every chart by app version. Empty on a page without such a chart.
     public var versionColours: [String: Int]
+    /// What the caps counted as `__other__` on the days of the range: tables by those dimensions show it
+    /// as `__other__`.
+    public var overflow: CapOverflow
 }
 
 /// One panel's data, as ``DashboardContext/load(_:firing:)`` reads it.
@@ -48,7 +51,7 @@ extension DashboardContext {
             panels.append(try await load(panel, firing: firing))
         }
         let colours = definition.panels.contains(where: \.showsVersions) ? try await versionColours() : [:]
-        return DashboardPageData(definition: definition, panels: panels, versionColours: colours)
+        return DashboardPageData(definition: definition, panels: panels, versionColours: colours, overflow: try await capOverflow())
     }
 
     /// The data of one panel.

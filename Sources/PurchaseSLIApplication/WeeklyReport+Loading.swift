@@ -94,6 +94,7 @@ extension WeeklyReport {
             freshness: try await context.freshness(at: week.endSeconds),
             storeCoverage: try await Self.storeCoverage(of: week, context: context))
         daysWithEvents = (try await Self.daysWithEvents(week, store: store), try await Self.daysWithEvents(previousWeek, store: store))
+        overflow = try await CapOverflow.read(from: store, fromSeconds: week.startSeconds, toSeconds: week.endSeconds)
         moneyAtRisk = try await Self.moneyAtRisk(week, store: store, policy: policy, context: context)
         purchasesLost = try await Self.purchasesLost(week, store: store, policy: policy)
         for (period, isCurrent) in [(week, true), (previousWeek, false)] {

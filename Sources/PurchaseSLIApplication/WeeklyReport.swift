@@ -121,6 +121,9 @@ public struct WeeklyReport: Sendable {
     /// Whether the week before holds events on fewer than its 7 days (the data starts inside it) while it
     /// holds some: its counts are not compared with this week's.
     public var previousWeekIsPartial: Bool { hasPreviousWeek && daysWithEvents.previous < 7 }
+    /// What the caps counted as `__other__` on the UTC days the week touches: its tables by those
+    /// dimensions show them as `__other__`.
+    public var overflow = CapOverflow(days: 0...0, counts: [])
     /// The week's refunds by what their charges tell (``RefundCause``), and the previous week's.
     public var refunds = (current: RefundTally(), previous: RefundTally())
     /// What the stores' notifications cover of the week and of the week before, as known at the week's end:

@@ -42,7 +42,7 @@ public struct DashboardPage: Sendable {
         let definition = data.definition
         var body: HTML =
             alerts.staleBanner(zone: frame.zone) + alerts.incompleteBanner(zone: frame.zone) + frame.maintenanceBanner()
-            + frame.rolloutActionsBanner()
+            + frame.rolloutActionsBanner() + data.overflow.banner(app: frame.app)
             + (definition.summary.isEmpty ? "" : "<p class=\"muted\">\(definition.summary)</p>")
         // What fires comes first at every width, then the objectives and the rest in the definition's order.
         func isAlerts(_ panel: PanelData) -> Bool {

@@ -14,6 +14,7 @@ extension WeeklyReport {
         let severities = Set(episodes.map(\.severity))
         let tone = severities.contains(.page) ? " bad" : severities.isEmpty ? "" : " warn"
         body += "<div class=\"banner\(tone)\"><strong>Summary</strong><p>\(HTML(trusted: summary(escaping: .html)))</p></div>"
+        body += overflow.banner(app: app)
         body += attainmentSection + attainmentHistorySection + maintenanceSection + costSection + moneySection + refundsSection + grantTimesSection
         body += changesSection + slicesSection + errorsSection + trendSection + incidentsSection
         return HTMLDocument(

@@ -10,7 +10,11 @@ extension WeeklyReport {
         var lines = [
             "# Weekly quality review \(week)" + (app.map { " · " + escape($0) } ?? "") + " (\(dateRange))", "",
             "At the week's end: " + TextEscaping.markdown.escape(FreshnessText.line(freshness, zone: zone)) + ".", "",
-            summary(escaping: .markdown), "", "## SLO attainment", "",
+            summary(escaping: .markdown), "",
+        ]
+        if let capped = overflow.markdown(app: app) { lines += [capped, ""] }
+        lines += [
+            "## SLO attainment", "",
             "| action | success rate | objective | met | budget spent | valid | vs \(week.previous) |", "|---|---:|---:|---|---:|---:|---|",
         ]
         for action in actions where action.objective != nil {

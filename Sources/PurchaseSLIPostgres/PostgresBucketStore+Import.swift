@@ -24,8 +24,8 @@ extension PostgresBucketStore {
     /// buckets and error counts as stored, the dedup memory (eventIDs and event days), prices, the
     /// stores' notifications and the app's reports. The database must hold no events yet, or be a copy
     /// of this same source (recognized by a fingerprint of what it holds: then nothing is copied again).
-    /// The caps' record of what each day admitted is not copied: on the day of the move, up to a cap's
-    /// worth of new values may be admitted again.
+    /// The caps' record of what each day admitted is not copied (on the day of the move, up to a cap's
+    /// worth of new values may be admitted again); what they counted as `__other__` is.
     /// - Throws: ``ImportRefused`` when the database holds other events.
     public func importStore(from source: SQLiteBucketStore, sourceName: String) async throws -> ImportSummary {
         let dimensions = EventDimension.seriesDimensions
@@ -56,6 +56,7 @@ extension PostgresBucketStore {
         let reports = try source.clientReportBlobs()
         let drops = try source.clientDrops()
         let late = try await source.lateArrivals(fromSeconds: .min / 2, toSeconds: .max / 2)
+        let overflow = try await source.overflow(fromDay: Int64(Int32.min), toDay: Int64(Int32.max))
         let events = counts[.day, default: [:]].values.reduce(Int64(0)) { $0 + $1.total }
         // The eventIDs remembered, digested in any order: two stores of equal counts but other events differ.
         let digest = dedup.keys.reduce(UInt64(0)) {
@@ -148,11 +149,26 @@ extension PostgresBucketStore {
             try await RecordWrite.appendReports(reports, on: connection, logger: logger)
             try await RecordWrite.addClientDrops(drops, on: connection, logger: logger)
             try await RecordWrite.addLateArrivals(late, on: connection, logger: logger)
+            try await Self.addOverflow(overflow, on: connection, logger: logger)
             summary.reportBlobs = reports.count
             try await connection.run(
                 "INSERT INTO imported_store (fingerprint, source) VALUES (\(fingerprint), \(sourceName))", logger: logger)
             return summary
         }
+    }
+
+    /// Adds the events a source's caps counted as `__other__` to the `overflow` rows (facts the pages and
+    /// the review show).
+    private static func addOverflow(_ counts: [OverflowCount], on connection: PostgresConnection, logger: Logger) async throws {
+        let codes = Dictionary(Schema.overflowNames.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let known = counts.filter { codes[$0.dimension] != nil }
+        guard !known.isEmpty else { return }
+        try await connection.run(
+            """
+            INSERT INTO overflow (day, dimension, app, events)
+            SELECT * FROM unnest(\(known.map { Int32($0.day) }), \(known.map { Int16(codes[$0.dimension]!) }), \(known.map(\.app)), \(known.map(\.events)))
+            ON CONFLICT (day, dimension, app) DO UPDATE SET events = overflow.events + excluded.events
+            """, logger: logger)
     }
 
     /// SplitMix64's finalizer: a 64-bit value with its bits well mixed.

@@ -153,6 +153,23 @@ extension PostgresBucketStore {
         }
     }
 
+    /// The events counted under `__other__` on the days of `[fromDay, toDay)`, by day, dimension and app.
+    public func overflow(fromDay: Int64, toDay: Int64) async throws -> [OverflowCount] {
+        let logger = logger
+        // Days are stored as integers: a range past them is clamped rather than refused.
+        let (from, to) = (Int32(clamping: fromDay), Int32(clamping: toDay))
+        return try await connection { connection in
+            var counts: [OverflowCount] = []
+            for try await (day, dimension, app, events) in try await connection.query(
+                "SELECT day, dimension, app, events FROM overflow WHERE day >= \(from) AND day < \(to)", logger: logger
+            ).decode((Int32, Int16, String, Int64).self) {
+                let name = Schema.overflowNames[Int(dimension)] ?? "dimension \(dimension)"
+                counts.append(OverflowCount(day: Int64(day), dimension: name, app: app, events: events))
+            }
+            return counts.sorted(by: OverflowCount.precedes)
+        }
+    }
+
     /// The latest price of each product and plan, by product then plan (bytewise, as SQLite orders).
     public func prices() async throws -> [ProductPrice] {
         let logger = logger
@@ -193,6 +210,9 @@ extension PostgresBucketStore {
                         try await connection.run(delete, logger: logger)
                     }
                 }
+                // What the caps turned away is kept as long as the hour buckets of its day.
+                let overflowBefore = Int32(clamping: (newest - configuration.hourRetentionSeconds).floorDividedBy(.secondsPerDay).quotient)
+                try await connection.run("DELETE FROM overflow WHERE day < \(overflowBefore)", logger: logger)
             }
             var expired: [Int32] = []
             for try await day in try await connection.query(

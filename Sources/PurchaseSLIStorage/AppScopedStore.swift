@@ -54,6 +54,11 @@ public struct AppScopedStore: PurchaseStore {
         return try await base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds).filter { own.contains($0.series) }
     }
 
+    /// What the caps turned away from the app's own budgets.
+    public func overflow(fromDay: Int64, toDay: Int64) async throws -> [OverflowCount] {
+        try await base.overflow(fromDay: fromDay, toDay: toDay).filter { $0.app == app }
+    }
+
     /// The latest prices of every product (a product id names one product whichever app sells it).
     public func prices() async throws -> [ProductPrice] { try await base.prices() }
 

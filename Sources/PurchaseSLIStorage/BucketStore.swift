@@ -38,6 +38,10 @@ public protocol BucketStore: Sendable {
     /// through the HTTP API (``PreparedEvents/tracksLateArrivals``), in no particular order.
     func lateArrivals(fromSeconds: Int64, toSeconds: Int64) async throws -> [LateArrivalCount]
 
+    /// The events counted under `__other__` on the UTC days of `[fromDay, toDay)` (days since the epoch),
+    /// per day, dimension (or `series`) and app, by day, dimension and app: what the caps turned away.
+    func overflow(fromDay: Int64, toDay: Int64) async throws -> [OverflowCount]
+
     /// The latest price events carried for each product and plan, by product then plan.
     func prices() async throws -> [ProductPrice]
 

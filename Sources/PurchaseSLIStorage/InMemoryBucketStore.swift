@@ -43,6 +43,8 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
         var clientDrops: [Int64: Int64] = [:]
         /// Per hour of event time and series, the events that arrived late through the HTTP API.
         var lateArrivals: [Int64: [Int64: Int64]] = [:]
+        /// Events counted under `__other__` per day, dimension name and app.
+        var overflow: [OverflowKey: Int64] = [:]
     }
 
     private struct ErrorKey: Hashable {
@@ -113,7 +115,10 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
             if outcome.accepted > 0 { outcome.timeRange = earliest...latest }
             let dropped = PreparedEvents.clientDroppedEvents(batches, isNew: isNew)
             if dropped > 0 { state.clientDrops[receivedAtSeconds.floorDividedBy(.secondsPerMinute).quotient, default: 0] += Int64(dropped) }
-            outcome.overflowedByApp = state.values.takeOverflow()
+            for count in state.values.takeOverflow() {
+                state.overflow[OverflowKey(day: count.day, dimension: count.dimension, app: count.app), default: 0] += count.events
+                outcome.addOverflow(Int(count.events), of: count.app, dimension: count.dimension)
+            }
             return outcome
         }
     }
@@ -171,6 +176,15 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
         }
     }
 
+    /// The events counted under `__other__` on the days of `[fromDay, toDay)`, by day, dimension and app.
+    public func overflow(fromDay: Int64, toDay: Int64) async throws -> [OverflowCount] {
+        state.withLock { state in
+            state.overflow.filter { $0.key.day >= fromDay && $0.key.day < toDay }
+                .map { OverflowCount(day: $0.key.day, dimension: $0.key.dimension, app: $0.key.app, events: $0.value) }
+                .sorted(by: OverflowCount.precedes)
+        }
+    }
+
     /// The latest price of each product and plan.
     public func prices() async throws -> [ProductPrice] {
         state.withLock { state in
@@ -196,6 +210,8 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
                     state.buckets[resolution] = state.buckets[resolution]?.filter { $0.key >= newest - retention }
                     state.errors[resolution] = state.errors[resolution]?.filter { $0.key >= newest - retention }
                 }
+                let overflowFrom = (newest - configuration.hourRetentionSeconds).floorDividedBy(.secondsPerDay).quotient
+                state.overflow = state.overflow.filter { $0.key.day >= overflowFrom }
             }
             for (day, received) in state.lastReceived where received < nowSeconds - configuration.dedupHorizonSeconds {
                 state.seen = state.seen.filter { $0.key.floorDividedBy(.secondsPerDay).quotient != day }
@@ -373,4 +389,11 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
         return StoreActivityRow.rows(of: all, fromMillis: fromMillis, toMillis: toMillis, stepSeconds: stepSeconds)
     }
 
+}
+
+/// What an overflow count is kept by: its day, dimension name (or `series`) and app.
+private struct OverflowKey: Hashable {
+    var day: Int64
+    var dimension: String
+    var app: String
 }

@@ -145,6 +145,10 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
                     try db.execute(sql: "DELETE FROM \(table) WHERE time < ?", arguments: [newest - retention])
                 }
             }
+            // What the caps turned away is kept as long as the hour buckets of its day.
+            try db.execute(
+                sql: "DELETE FROM overflow WHERE day < ?",
+                arguments: [(newest - configuration.hourRetentionSeconds).floorDividedBy(.secondsPerDay).quotient])
         }
         let expiredDays = try Int64.fetchAll(
             db, sql: "SELECT day FROM seen_day WHERE last_received < ?",
@@ -178,33 +182,4 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
             try db.execute(sql: "PRAGMA user_version = \(version == 1 ? 2 : 1)")
         }
     }
-
-    /// Events counted under `__other__` per UTC day, dimension name and app, oldest first.
-    public func overflowReport() async throws -> [OverflowCount] {
-        let names = Schema.overflowNames
-        return try await pool.readGivingReaderBack { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT o.day, o.dimension, coalesce(v.value, ''), o.events FROM overflow o LEFT JOIN dimension_value v ON v.id = o.app
-                    ORDER BY o.day, o.dimension, 3
-                    """
-            ).map {
-                OverflowCount(day: $0[0], dimension: names[$0[1] as Int] ?? "dimension \($0[1] as Int)", app: $0[2], events: $0[3])
-            }
-        }
-    }
-}
-
-/// The events one UTC day counted under `__other__` for one dimension (or for the series cap) of one app.
-public struct OverflowCount: Sendable, Hashable {
-    /// The day, days since the epoch.
-    public var day: Int64
-    /// The dimension's name, or `series`.
-    public var dimension: String
-    /// The app whose budget was full, as its events named it ("" for events without an app, and for the
-    /// apps' own cap; `__other__` for the apps past it).
-    public var app: String
-    /// How many events.
-    public var events: Int64
 }

@@ -92,15 +92,13 @@ struct ValueTable {
         admittedSeries.forget { $0 == day }
     }
 
-    /// Returns and clears the overflow counts, by app ("" for none) and dimension name (or `series`).
-    mutating func takeOverflow() -> [String: [String: Int]] {
+    /// Returns and clears the overflow counts, per day, dimension name (or `series`) and app ("" for none).
+    mutating func takeOverflow() -> [OverflowCount] {
         let slots =
-            admittedValues.takeOverflow().map { ($0.key.dimension, $0.key.app, $0.value) }
-            + admittedSeries.takeOverflow().map { ($0.key.dimension, $0.key.app, $0.value) }
-        var counts: [String: [String: Int]] = [:]
-        for (dimension, app, events) in slots {
-            counts[appTexts[app] ?? "", default: [:]][Schema.overflowNames[dimension]!, default: 0] += events
+            admittedValues.takeOverflow().map { ($0.key.day, $0.key.dimension, $0.key.app, $0.value) }
+            + admittedSeries.takeOverflow().map { ($0.key.day, $0.key.dimension, $0.key.app, $0.value) }
+        return slots.map { day, dimension, app, events in
+            OverflowCount(day: day, dimension: Schema.overflowNames[dimension]!, app: appTexts[app] ?? "", events: Int64(events))
         }
-        return counts
     }
 }

@@ -156,7 +156,8 @@ struct MigrateCommandTests {
             }
             .joined(separator: "\n"))
         let sqlite = directory.file("source.sqlite")
-        let ingested = try await ChildProcess.run(executable, ["ingest", "--db", sqlite, "--quiet", samples])
+        // Three products and plans a day per app: what the caps count as __other__ moves too.
+        let ingested = try await ChildProcess.run(executable, ["ingest", "--db", sqlite, "--quiet", "--cardinality-cap", "3", samples])
         #expect(ingested.termination == .exit(0), "\(ingested.output)")
         let declared = try await ChildProcess.run(
             executable,
@@ -220,6 +221,9 @@ struct MigrateCommandTests {
             settled.termination == .exit(1) && settled.output.contains("settled already: written off")
                 && settled.output.contains("(by Ana: refunded by support)") && migrated.output.contains("settlements     1"), "\(settled.output)")
         let target = try await PostgresBucketStore(url: PostgresURL(url), timeout: TestPostgres.callTimeout)
+        let overflow = try await source.overflow(fromDay: .min, toDay: .max)
+        #expect(!overflow.isEmpty)
+        #expect(try await target.overflow(fromDay: .min, toDay: .max) == overflow)
         #expect(try await IncidentRepository(target.sql).incidents(app: nil, fromSeconds: .min, toSeconds: .max, statuses: nil) == incidents)
         #expect(incidents.compactMap(\.acknowledgement?.owner) == ["Ana"] && migrated.output.contains("incidents       2"), "\(migrated.output)")
         let again = try await ChildProcess.run(executable, ["migrate", "--from", sqlite], environment: environment)

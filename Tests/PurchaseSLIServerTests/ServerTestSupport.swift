@@ -48,6 +48,7 @@ extension SQLiteForwarding {
     func lateArrivals(fromSeconds: Int64, toSeconds: Int64) async throws -> [LateArrivalCount] {
         try await base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds)
     }
+    func overflow(fromDay: Int64, toDay: Int64) async throws -> [OverflowCount] { try await base.overflow(fromDay: fromDay, toDay: toDay) }
     func prices() async throws -> [ProductPrice] { try await base.prices() }
     func checkWritable() async throws { try await base.checkWritable() }
     func prune(nowMillis: Int64) async throws -> DedupMemory { try await base.prune(nowMillis: nowMillis) }

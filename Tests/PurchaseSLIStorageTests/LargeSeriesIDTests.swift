@@ -46,6 +46,7 @@ private struct RenumberedStore: BucketStore {
             LateArrivalCount(hour: $0.hour, series: Self.renumbered($0.series), events: $0.events)
         }
     }
+    func overflow(fromDay: Int64, toDay: Int64) async throws -> [OverflowCount] { try await base.overflow(fromDay: fromDay, toDay: toDay) }
     func prices() async throws -> [ProductPrice] { try await base.prices() }
     func checkWritable() async throws { try await base.checkWritable() }
     func prune(nowMillis: Int64) async throws -> DedupMemory { try await base.prune(nowMillis: nowMillis) }

@@ -56,7 +56,7 @@ import Testing
         _ = try await store.record(
             [event("x", at: "2026-11-14T10:00:00Z", plan: admitted[0]), event("y", at: "2026-11-15T10:00:00Z", plan: rejected[0])],
             receivedAtMillis: receivedAt)
-        let report = try await store.overflowReport()
+        let report = try await store.overflow(fromDay: .min, toDay: .max)
         #expect(report.count == 1 && report[0].dimension == "planID" && report[0].events == 4)
         await #expect(try total(store, by: [.planID]).first { $0.key == [rejected[0]] }?.counts.total == 1)
     }
@@ -82,7 +82,7 @@ import Testing
         #expect(seriesRows == 5, "3 admitted and 2 overflow series (one per action), none for the 9 over the cap")
         // The next day has room again.
         _ = try await store.record([event("n", at: "2026-11-15T09:30:00Z", plan: "plan-9")], receivedAtMillis: receivedAt)
-        await #expect(try store.overflowReport().map(\.dimension) == ["series"])
+        await #expect(try store.overflow(fromDay: .min, toDay: .max).map(\.dimension) == ["series"])
     }
 
     /// A writer that starts on a day other writers began reads each app's admitted series apart: an app

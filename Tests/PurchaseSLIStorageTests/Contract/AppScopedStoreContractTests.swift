@@ -113,6 +113,15 @@ struct AppScopedStoreContractTests {
         let errors = try await AppScopedStore(store, app: "a").errorCounts(
             CountQuery(fromSeconds: day.fromSeconds, toSeconds: day.toSeconds, groupBy: [.errorDescription]))
         #expect(errors.map(\.events).reduce(0, +) == 5 && errors.filter { $0.key == ["__other__"] }.map(\.events) == [2])
+        // What was turned away is kept per day, dimension and app, in one order on every backend; an app's
+        // view sees its own.
+        let day14 = seconds("2026-11-14T00:00:00Z") / 86_400
+        await #expect(
+            try store.overflow(fromDay: day14, toDay: day14 + 1).map { "\($0.day - day14) \($0.dimension) \($0.app) \($0.events)" } == [
+                "0 app  1", "0 errorDescription a 2", "0 planID __other__ 1", "0 planID a 2", "0 planID c 2",
+            ])
+        await #expect(try store.overflow(fromDay: day14 + 1, toDay: day14 + 30).isEmpty)
+        await #expect(try AppScopedStore(store, app: "a").overflow(fromDay: day14, toDay: day14 + 1).map(\.events) == [2, 2])
     }
 
     @Test(

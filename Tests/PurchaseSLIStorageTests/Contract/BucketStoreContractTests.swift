@@ -119,6 +119,7 @@ struct BucketStoreContractTests {
     func cardinalityOverflow(_ backend: Backend) async throws {
         var configuration = StoreConfiguration.default
         configuration.cardinalityCap = 3
+        configuration.hourRetentionSeconds = 86_400
         let store = try await backend.store(configuration)
         let events = (0..<10).map {
             event("e\($0)", at: "2026-11-14T09:30:00Z", plan: "plan-\($0 % 5)", result: .failure, error: "error \($0 % 5)")
@@ -137,6 +138,15 @@ struct BucketStoreContractTests {
             receivedAtMillis: receivedAt)
         #expect(later.overflowed.isEmpty)
         await #expect(try total(store, by: [.planID]).first { $0.key == ["plan-4"] }?.counts.total == 1)
+        // What was turned away is kept as long as the hour buckets of its day (a day here).
+        let day14 = seconds("2026-11-14T00:00:00Z") / 86_400
+        await #expect(try store.overflow(fromDay: .min, toDay: .max).map(\.day) == [day14, day14])
+        _ = try await store.record([event("z", at: "2026-11-15T23:59:00Z")], receivedAtMillis: receivedAt)
+        _ = try await store.prune(nowMillis: receivedAt)
+        await #expect(try store.overflow(fromDay: .min, toDay: .max).count == 2, "a day whose last hour is still kept")
+        _ = try await store.record([event("z2", at: "2026-11-16T00:00:00Z")], receivedAtMillis: receivedAt)
+        _ = try await store.prune(nowMillis: receivedAt)
+        await #expect(try store.overflow(fromDay: .min, toDay: .max).isEmpty)
     }
 
     @Test("series past the series cap count in their action's __other__ series, keeping each action's total", arguments: Backend.all)
