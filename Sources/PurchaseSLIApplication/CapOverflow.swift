@@ -5,14 +5,11 @@ public import PurchaseSLIStorage
 /// (every app's on a page of them all): read from the store's overflow counts, the one home of the figure
 /// `ingest`'s summary and `/metrics` count as it happens.
 public struct CapOverflow: Sendable, Equatable {
-    /// The first and last UTC day read (days since the epoch).
-    public var days: ClosedRange<Int64>
     /// The counts read, by day, dimension and app.
     public var counts: [OverflowCount]
 
-    /// Creates a summary of `counts` over `days`.
-    public init(days: ClosedRange<Int64>, counts: [OverflowCount]) {
-        self.days = days
+    /// Creates a summary of `counts`.
+    public init(counts: [OverflowCount]) {
         self.counts = counts
     }
 
@@ -29,7 +26,7 @@ public struct CapOverflow: Sendable, Equatable {
     /// dimension first.
     public var byApp: [(app: String, byDimension: [(dimension: String, events: Int64)])] {
         Dictionary(grouping: counts, by: \.app).map { app, counts in
-            (app, CapOverflow(days: days, counts: counts).byDimension)
+            (app, CapOverflow(counts: counts).byDimension)
         }
         .sorted { lhs, rhs in
             let (left, right) = (lhs.byDimension.map(\.events).max() ?? 0, rhs.byDimension.map(\.events).max() ?? 0)
@@ -44,7 +41,7 @@ extension CapOverflow {
     public static func read(from store: any BucketStore, fromSeconds: Int64, toSeconds: Int64) async throws -> CapOverflow {
         let first = fromSeconds.floorDividedBy(.secondsPerDay).quotient
         let last = max(first, (toSeconds - 1).floorDividedBy(.secondsPerDay).quotient)
-        return CapOverflow(days: first...last, counts: try await store.overflow(fromDay: first, toDay: last + 1))
+        return CapOverflow(counts: try await store.overflow(fromDay: first, toDay: last + 1))
     }
 }
 

@@ -123,7 +123,7 @@ public struct WeeklyReport: Sendable {
     public var previousWeekIsPartial: Bool { hasPreviousWeek && daysWithEvents.previous < 7 }
     /// What the caps counted as `__other__` on the UTC days the week touches: its tables by those
     /// dimensions show them as `__other__`.
-    public var overflow = CapOverflow(days: 0...0, counts: [])
+    public var overflow = CapOverflow(counts: [])
     /// The week's refunds by what their charges tell (``RefundCause``), and the previous week's.
     public var refunds = (current: RefundTally(), previous: RefundTally())
     /// What the stores' notifications cover of the week and of the week before, as known at the week's end:
