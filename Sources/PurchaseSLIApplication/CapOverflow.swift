@@ -1,4 +1,4 @@
-public import PurchaseSLICore
+import PurchaseSLICore
 public import PurchaseSLIStorage
 
 /// What the caps counted as `__other__` on the UTC days a page's range touches, for the app it shows

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PurchaseSLIAnalysis
 import PurchaseSLIApplication
 import PurchaseSLICore
 import PurchaseSLIDecoding
@@ -42,7 +43,11 @@ struct IngestCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Limits and retention") var retention: RetentionOptions
 
-    @OptionGroup var policy: PolicyOptions
+    @Option(
+        help: ArgumentHelp(
+            "The policy whose apps: section gives apps caps of their own (YAML; default: dashboards/slos.yaml when present).",
+            valueName: "file"))
+    var policy: String?
 
     @Option(help: "Records longer than this many bytes are rejected.")
     var maxRecordBytes: Int = 1 << 20
@@ -64,7 +69,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     private func ingest() async throws {
         var configuration = try retention.configuration()
-        configuration.appCaps = try policy.load().appCaps
+        configuration.appCaps = try SLOPolicy.load(path: policy).appCaps
         let store = try await store.openOrCreateStore(configuration: configuration)
         let started = ContinuousClock.now
         let nowMillis = WallClock.system.nowMillis

@@ -5,7 +5,7 @@ import PurchaseSLIAnalysis
 struct PolicyOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "SLO, alert, rollout and per-app caps policy (YAML; default: slos.yaml of the dashboards directory when present, else built-in defaults).",
+            "SLO, alert and rollout policy (YAML; default: dashboards/slos.yaml, or that of --dashboards, when present, else built-in defaults).",
             valueName: "file"))
     var policy: String?
 

@@ -42,11 +42,12 @@ extension CapOverflow {
         let when = first == last ? "on \(first) (UTC)" : "on \(days.count) days from \(first) to \(last) (UTC)"
         let other = style.code(EventDimension.overflowValue)
         var text: HTML =
-            "events counted as " + other + " \(when): " + Self.parts(byDimension, style: style) + ". Tables by those dimensions show them as "
+            "events counted as " + other + " \(when): " + Self.parts(byDimension, style: style, ownApp: app != nil)
+            + ". Tables by those dimensions show them as "
             + other + " and alerts cannot name them; totals and rates stay exact."
         let apps = byApp.filter { !$0.app.isEmpty && $0.app != EventDimension.overflowValue }
         if app == nil, !apps.isEmpty {
-            let named = apps.prefix(5).map { style.text($0.app) + " (" + Self.parts($0.byDimension, style: style) + ")" }
+            let named = apps.prefix(5).map { style.text($0.app) + " (" + Self.parts($0.byDimension, style: style, ownApp: false) + ")" }
             text +=
                 " Apps whose budget was full: " + HTML.joined(named, separator: "; ")
                 + (apps.count > 5 ? " and \(apps.count - 5) more" as HTML : "") + "."
@@ -55,14 +56,17 @@ extension CapOverflow {
         return text + " An app's caps are raised in the policy (apps: {" + example + ": {cardinalityCap: …, seriesCap: …}})."
     }
 
-    /// "2,295 in `planID`, 12 in series past the series cap".
-    private static func parts(_ byDimension: [(dimension: String, events: Int64)], style: Style) -> HTML {
+    /// "2,295 in `planID`, 12 in series past the series cap"; on one app's page (`ownApp`) the apps past
+    /// the day's apps are said to maybe hold its own events (their names are not kept).
+    private static func parts(_ byDimension: [(dimension: String, events: Int64)], style: Style, ownApp: Bool) -> HTML {
         HTML.joined(
             byDimension.map { entry -> HTML in
                 let events = NumberText.count(entry.events)
                 return switch entry.dimension {
                 case "series": "\(events) in series past the series cap"
-                case EventDimension.app.rawValue: "\(events) of apps past the day's apps, under the app " + style.code(EventDimension.overflowValue)
+                case EventDimension.app.rawValue:
+                    "\(events) of apps past the day's apps, under the app " + style.code(EventDimension.overflowValue)
+                        + (ownApp ? " (this app's among them if it was one: its name is not kept)" : "")
                 default: "\(events) in " + style.code(entry.dimension)
                 }
             }, separator: ", ")

@@ -167,6 +167,7 @@ extension PostgresBucketStore {
             """
             INSERT INTO overflow (day, dimension, app, events)
             SELECT * FROM unnest(\(known.map { Int32($0.day) }), \(known.map { Int16(codes[$0.dimension]!) }), \(known.map(\.app)), \(known.map(\.events)))
+            ORDER BY 1, 2, 3
             ON CONFLICT (day, dimension, app) DO UPDATE SET events = overflow.events + excluded.events
             """, logger: logger)
     }

@@ -54,9 +54,10 @@ public struct AppScopedStore: PurchaseStore {
         return try await base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds).filter { own.contains($0.series) }
     }
 
-    /// What the caps turned away from the app's own budgets.
+    /// What the caps turned away from the app's own budgets, and the events of the apps past the day's
+    /// apps (counted under the app `__other__`: the app's own events may be among them, its name is lost).
     public func overflow(fromDay: Int64, toDay: Int64) async throws -> [OverflowCount] {
-        try await base.overflow(fromDay: fromDay, toDay: toDay).filter { $0.app == app }
+        try await base.overflow(fromDay: fromDay, toDay: toDay).filter { $0.app == app || $0.dimension == EventDimension.app.rawValue }
     }
 
     /// The latest prices of every product (a product id names one product whichever app sells it).

@@ -42,13 +42,6 @@ struct InternCache {
     /// (the database keeps every id; a miss costs one lookup).
     static let daysOfIDsKept = 4
 
-    /// How many ids the cache keeps before it starts over, for a budget of `caps`: a few days' worth at
-    /// the lower of its caps (as many as an Int holds for an app the policy names among the apps).
-    private static func idsKept(_ caps: CapLimits) -> Int {
-        let (kept, overflow) = daysOfIDsKept.multipliedReportingOverflow(by: min(caps.own, caps.total))
-        return overflow ? .max : kept
-    }
-
     /// The text of the app whose value id is `app` as it counts (0: "", events without an app).
     func appText(of app: Int64) -> String { appTexts[app] ?? "" }
 
@@ -66,14 +59,15 @@ struct InternCache {
     /// events without an app, and for the app dimension itself), admitting it if the cap allows, else the
     /// id of `__other__`. Touches the database only on a cache miss.
     mutating func valueID(
-        _ value: String, dimension: Int, app: Int64, day: Int64, caps: CapLimits, statements: InternStatements
+        _ value: String, dimension: Int, app: Int64, day: Int64, caps: CapLimits, configuration: StoreConfiguration,
+        statements: InternStatements
     ) throws -> Int64 {
         if dayValues[dimension].day == day, let id = dayValues[dimension].ids[app]?[value] { return id }
         if dayValues[dimension].day != day {
             dayValues[dimension] = DayValues(day: day)
             // Ids of values seen on other days: a cache of `dimension_value` rows that would otherwise
             // grow with every day a long-running writer sees; past a few days' worth it starts over.
-            if valueIDs[dimension].count > Self.idsKept(caps) { valueIDs[dimension].removeAll() }
+            if valueIDs[dimension].count > Self.daysOfIDsKept * configuration.cardinalityCap { valueIDs[dimension].removeAll() }
         }
         let slot = CapAdmission<Int64>.Slot(day: day, dimension: dimension, app: app)
         let total = CapAdmission<Int64>.Slot.allValues(day: day, dimension: dimension)
@@ -134,17 +128,19 @@ struct InternCache {
         let appPosition = SeriesValues.appPosition
         if let app = values.inSeriesDimensionOrder[appPosition] {
             let id = try valueID(
-                app, dimension: codes[appPosition], app: 0, day: day, caps: configuration.limits(ofAppItself: app), statements: statements)
+                app, dimension: codes[appPosition], app: 0, day: day, caps: configuration.limits(ofAppItself: app), configuration: configuration,
+                statements: statements)
             if appTexts[id] == nil { appTexts[id] = overflowedEvents == overflowedBefore ? app : EventDimension.overflowValue }
             key[appPosition] = id
         }
         let valueCaps = valueLimits(ofApp: key[appPosition], in: configuration)
         for (position, value) in values.inSeriesDimensionOrder.enumerated() where position != appPosition {
             guard let value else { continue }
-            key[position] = try valueID(value, dimension: codes[position], app: key[appPosition], day: day, caps: valueCaps, statements: statements)
+            key[position] = try valueID(
+                value, dimension: codes[position], app: key[appPosition], day: day, caps: valueCaps, configuration: configuration,
+                statements: statements)
         }
-        let id = try admittedSeriesID(
-            key, day: day, caps: configuration.seriesLimits(ofApp: appText(of: key[appPosition])), codes: codes, statements: statements)
+        let id = try admittedSeriesID(key, day: day, configuration: configuration, codes: codes, statements: statements)
         if overflowedEvents == overflowedBefore {
             // The latest few days only (today's events and yesterday's late ones): a backlog or a file of
             // many days would otherwise hold every day's series, a catalog's worth per day.
@@ -156,11 +152,12 @@ struct InternCache {
         return (id, key[appPosition])
     }
 
-    /// The id of the series `key` when it is admitted on `day` (admitting it while fewer than `caps.own`
-    /// of its app and `caps.total` of every app are), else the id of its action's (and app's) overflow series.
+    /// The id of the series `key` when it is admitted on `day` (admitting it while its app's budget and the
+    /// day's total have room, ``PurchaseSLICore/StoreConfiguration/seriesLimits(ofApp:)``), else the id of its action's (and app's) overflow series.
     private mutating func admittedSeriesID(
-        _ key: SeriesKey, day: Int64, caps: CapLimits, codes: [Int], statements: InternStatements
+        _ key: SeriesKey, day: Int64, configuration: StoreConfiguration, codes: [Int], statements: InternStatements
     ) throws -> Int64 {
+        let caps = configuration.seriesLimits(ofApp: appText(of: key[SeriesValues.appPosition]))
         let cap = caps.own
         let slot = CapAdmission<Int64>.Slot.series(day: day, app: key[SeriesValues.appPosition])
         let total = CapAdmission<Int64>.Slot.allSeries(day: day)
@@ -169,7 +166,7 @@ struct InternCache {
             // event need it), so the cache holds a few days' series, not every day's.
             admitted.forget { $0 < day - 10 }
             seriesDaysKnown = seriesDaysKnown.filter { $0 >= day - 10 }
-            if seriesIDs.count > Self.idsKept(caps) { seriesIDs.removeAll() }
+            if seriesIDs.count > Self.daysOfIDsKept * configuration.seriesCap { seriesIDs.removeAll() }
             let series = try statements.admittedSeries(day: day)
             // Each app's budget is primed with its own series (an app the day has not met yet starts empty).
             var byApp: [Int64: Set<Int64>] = [:]

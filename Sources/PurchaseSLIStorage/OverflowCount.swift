@@ -1,5 +1,3 @@
-public import PurchaseSLICore
-
 /// The events one UTC day counted under `__other__` for one dimension (or for the series cap) of one app:
 /// a fact written in the commit that counted them, read by `ingest`'s summary, the pages and the review.
 public struct OverflowCount: Sendable, Hashable {
@@ -24,15 +22,5 @@ public struct OverflowCount: Sendable, Hashable {
     /// The order every store answers in: by day, dimension name and app.
     public static func precedes(_ lhs: OverflowCount, _ rhs: OverflowCount) -> Bool {
         (lhs.day, lhs.dimension, lhs.app) < (rhs.day, rhs.dimension, rhs.app)
-    }
-
-    /// The name of the cap that counted the events: `series cap`, `cardinality cap: apps per day` or
-    /// `cardinality cap`.
-    public var capName: String {
-        switch dimension {
-        case "series": "series cap"
-        case EventDimension.app.rawValue: "cardinality cap: apps per day"
-        default: "cardinality cap"
-        }
     }
 }

@@ -18,8 +18,8 @@ import Testing
     /// The on-call page of `app` (nil: every app) at `at` over a day, of a store where a small app's four
     /// products and plans met a cap of two (two events turned away, in each dimension) and another app's
     /// two fit.
-    private func page(app: String?, at: Int64) async throws -> String {
-        let store = try await cappedStore()
+    private func page(app: String?, at: Int64, lateApp: Bool = false) async throws -> String {
+        let store = try await cappedStore(lateApp: lateApp)
         let context = try await DashboardContext(store: store, policy: try shippedPolicy(), app: app, atSeconds: at, rangeSeconds: 86_400)
         let oncall = try #require(try shippedDefinitions().first { $0.file == "oncall.html" })
         let freshness = DataFreshness(atSeconds: at, newestEventSeconds: ["purchase": start + 600], staleAfterSeconds: 3600)
@@ -29,12 +29,14 @@ import Testing
         .document(navigation: [], generatedAtSeconds: at).rendered
     }
 
-    /// A store where a small app's four products and plans met a cap of two and another app's two fit.
-    private func cappedStore() async throws -> SQLiteBucketStore {
+    /// A store where a small app's four products and plans met a cap of two and another app's two fit;
+    /// with `lateApp`, a third app came after the day's two apps.
+    private func cappedStore(lateApp: Bool = false) async throws -> SQLiteBucketStore {
         var configuration = StoreConfiguration.default
         configuration.cardinalityCap = 2
         let store = try SQLiteBucketStore(path: directory.file("capped.sqlite"), configuration: configuration)
-        let events = [("com.example.<small>", 4), ("com.example.roomy", 2)].flatMap { name, plans in
+        let apps = [("com.example.<small>", 4), ("com.example.roomy", 2)] + (lateApp ? [("com.example.late", 1)] : [])
+        let events = apps.flatMap { (name: String, plans: Int) -> [PurchaseEvent] in
             (0..<plans).map { plan in
                 PurchaseEvent(
                     eventID: "\(name)-\(plan)", timestampMillis: (start + 600) * 1000, productID: "coins_\(plan)", planID: "plan-\(plan)",
@@ -63,6 +65,18 @@ import Testing
         #expect(!small.contains("Apps whose budget was full"))
         let roomy = try await page(app: "com.example.roomy", at: start + 3600)
         #expect(!roomy.contains("CAPPED"))
+    }
+
+    /// The apps past the day's apps lose their names: every app's page counts them, and each app's page
+    /// says its own events may be among them.
+    @Test func anAppPastTheDaysAppsIsCountedOnEveryPage() async throws {
+        let every = try await page(app: nil, at: start + 3600, lateApp: true)
+        #expect(every.contains("(UTC): 1 of apps past the day's apps, under the app <code>__other__</code>, 2 in <code>planID</code>"))
+        let roomy = try await page(app: "com.example.roomy", at: start + 3600, lateApp: true)
+        #expect(
+            roomy.contains(
+                "(UTC): 1 of apps past the day's apps, under the app <code>__other__</code> (this app's among them if it was one: its "
+                    + "name is not kept). Tables"))
     }
 
     @Test func aRangeOfOtherDaysHasNoBanner() async throws {

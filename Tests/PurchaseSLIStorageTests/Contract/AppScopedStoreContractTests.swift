@@ -121,7 +121,11 @@ struct AppScopedStoreContractTests {
                 "0 app  1", "0 errorDescription a 2", "0 planID __other__ 1", "0 planID a 2", "0 planID c 2",
             ])
         await #expect(try store.overflow(fromDay: day14 + 1, toDay: day14 + 30).isEmpty)
-        await #expect(try AppScopedStore(store, app: "a").overflow(fromDay: day14, toDay: day14 + 1).map(\.events) == [2, 2])
+        // The app past the day's apps lost its name: each app's view counts it, as it may be its own.
+        await #expect(
+            try AppScopedStore(store, app: "a").overflow(fromDay: day14, toDay: day14 + 1).map { "\($0.dimension) \($0.app) \($0.events)" } == [
+                "app  1", "errorDescription a 2", "planID a 2",
+            ])
     }
 
     @Test(
