@@ -90,18 +90,10 @@ public struct IncidentLookupError: Error, CustomStringConvertible {
 
 extension IncidentReport {
     /// The file name of an incident's page: `incident-20261112-0703-3fa2c1.html`, and for one app's
-    /// incident `incident-20261112-0703-3fa2c1-com.example.app.html` (characters other than letters,
-    /// digits, `.`, `-` and `_` written as `_`).
+    /// incident `incident-20261112-0703-3fa2c1-com.example.app.html` (the app as ``AppSlug`` writes it, so
+    /// that `serve` serves it and two apps never share a page).
     public static func fileName(ofID id: String, app: String?) -> String {
-        let suffix = app.map { app in
-            "-"
-                + String(
-                    app.unicodeScalars.map {
-                        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-_".unicodeScalars.contains($0))
-                            ? Character($0) : "_"
-                    })
-        }
-        return "incident-\(id)\(suffix ?? "").html"
+        "incident-\(id)\(app.map { "-" + AppSlug.of($0) } ?? "").html"
     }
 
     /// The minute an incident id names ("20261112-0703-3fa2c1" → 2026-11-12T07:03:00Z), or nil when `id` is

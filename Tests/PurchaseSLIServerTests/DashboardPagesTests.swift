@@ -69,6 +69,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: pages + "/sub", withIntermediateDirectories: true)
         try Data("sub".utf8).write(to: URL(fileURLWithPath: pages + "/sub/index.html"))
         try Data("window,valid\r\n1 h,158\r\n".utf8).write(to: URL(fileURLWithPath: pages + "/oncall.table-1-purchase.csv"))
+        // An incident of an app whose id has capitals and an underscore: its page is named so it is served.
+        let incident = IncidentReport.fileName(ofID: "20261114-1142-fef488", app: "com.Example_App")
+        try Data("<!DOCTYPE html><title>incident</title>".utf8).write(to: URL(fileURLWithPath: pages + "/" + incident))
         let app = makeApp(store: store) { $0.pagesDirectory = pages }
         try await app.test(.router) { client in
             try await client.execute(uri: "/", method: .get) { response in
@@ -88,6 +91,9 @@ import Testing
             try await client.execute(uri: "/oncall.table-1-purchase.csv", method: .get) { response in
                 #expect(String(buffer: response.body) == "window,valid\r\n1 h,158\r\n")
                 #expect(response.headers[.contentType] == "text/csv; charset=utf-8")
+            }
+            try await client.execute(uri: "/" + incident, method: .get) { response in
+                #expect(response.status == .ok && String(buffer: response.body).contains("<title>incident</title>"), "\(incident)")
             }
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/missing.html", method: .get) { #expect($0.status == .notFound) }
