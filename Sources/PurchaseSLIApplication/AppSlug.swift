@@ -1,7 +1,7 @@
 /// An app id written as part of a page's file name (`incident-…-com.example.coins.html`), within what
-/// `serve` serves (lowercase letters, digits, `-` and `.`, no `..`): lowercase letters, digits and inner dots as they are, every other byte `-` and two hex digits
-/// (so two ids never share a name; `com.Example` is `com.-45xample`), and past 64 characters its first 47
-/// and a 16-digit hash of the whole.
+/// `serve` serves (lowercase letters, digits, `-` and `.`, no `..`): lowercase letters, digits and inner
+/// dots as they are, every other byte `-` and two hex digits (`com.Example` is `com.-45xample`), so that two
+/// ids share a name only past 64 characters, where the first 47 are kept with a 16-digit hash of the whole.
 public enum AppSlug {
     /// The longest slug written whole.
     static let longest = 64
