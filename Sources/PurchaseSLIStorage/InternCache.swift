@@ -42,13 +42,11 @@ struct InternCache {
     /// (the database keeps every id; a miss costs one lookup).
     static let daysOfIDsKept = 4
 
-    /// The text of the app whose value id is `app` as it counts (0: "", events without an app).
-    func appText(of app: Int64) -> String { appTexts[app] ?? "" }
+    /// The storage code of the `app` dimension.
+    private static let appCode = EventDimension.app.storageCode!
 
-    /// The value budget of the app whose value id is `app` (``appText(of:)``).
-    func valueLimits(ofApp app: Int64, in configuration: StoreConfiguration) -> CapLimits {
-        configuration.valueLimits(ofApp: appText(of: app))
-    }
+    /// The text of the app whose value id is `app` as it counts (0: "", events without an app).
+    private func appText(of app: Int64) -> String { appTexts[app] ?? "" }
 
     /// Empties the cache (after a rollback).
     mutating func reset() {
@@ -59,8 +57,7 @@ struct InternCache {
     /// events without an app, and for the app dimension itself), admitting it if the cap allows, else the
     /// id of `__other__`. Touches the database only on a cache miss.
     mutating func valueID(
-        _ value: String, dimension: Int, app: Int64, day: Int64, caps: CapLimits, configuration: StoreConfiguration,
-        statements: InternStatements
+        _ value: String, dimension: Int, app: Int64, day: Int64, configuration: StoreConfiguration, statements: InternStatements
     ) throws -> Int64 {
         if dayValues[dimension].day == day, let id = dayValues[dimension].ids[app]?[value] { return id }
         if dayValues[dimension].day != day {
@@ -69,6 +66,9 @@ struct InternCache {
             // grow with every day a long-running writer sees; past a few days' worth it starts over.
             if valueIDs[dimension].count > Self.daysOfIDsKept * configuration.cardinalityCap { valueIDs[dimension].removeAll() }
         }
+        // The apps themselves meet the apps' cap (an app the policy names none); any other value its app's budget.
+        let caps =
+            dimension == Self.appCode ? configuration.limits(ofAppItself: value) : configuration.valueLimits(ofApp: appText(of: app))
         let slot = CapAdmission<Int64>.Slot(day: day, dimension: dimension, app: app)
         let total = CapAdmission<Int64>.Slot.allValues(day: day, dimension: dimension)
         if !admitted.isKnown(total) {
@@ -113,9 +113,9 @@ struct InternCache {
     /// every app the policy names), and `cardinalityCap` values per dimension in each app's budget
     /// (`totalCardinalityCap` in all; ``PurchaseSLICore/StoreConfiguration/valueLimits(ofApp:)``). Past
     /// `seriesCap` series of an app on a day (`totalSeriesCap` of every app; its own cap if the policy
-    /// names it), the events of a series not yet admitted that day count in their action's overflow series (every other
-    /// dimension `__other__`), so that per-action totals stay exact and memory stays bounded. `hash` is
-    /// `values.hash`, computed beforehand off the writer's thread.
+    /// names it), the events of a series not yet admitted that day count in their action's overflow
+    /// series (every other dimension `__other__`), so that per-action totals stay exact and memory stays
+    /// bounded. `hash` is `values.hash`, computed beforehand off the writer's thread.
     mutating func seriesID(
         of values: SeriesValues, hash: UInt64, day: Int64, caps configuration: StoreConfiguration, codes: [Int],
         statements: InternStatements
@@ -127,18 +127,14 @@ struct InternCache {
         var key = SeriesKey()
         let appPosition = SeriesValues.appPosition
         if let app = values.inSeriesDimensionOrder[appPosition] {
-            let id = try valueID(
-                app, dimension: codes[appPosition], app: 0, day: day, caps: configuration.limits(ofAppItself: app), configuration: configuration,
-                statements: statements)
+            let id = try valueID(app, dimension: codes[appPosition], app: 0, day: day, configuration: configuration, statements: statements)
             if appTexts[id] == nil { appTexts[id] = overflowedEvents == overflowedBefore ? app : EventDimension.overflowValue }
             key[appPosition] = id
         }
-        let valueCaps = valueLimits(ofApp: key[appPosition], in: configuration)
         for (position, value) in values.inSeriesDimensionOrder.enumerated() where position != appPosition {
             guard let value else { continue }
             key[position] = try valueID(
-                value, dimension: codes[position], app: key[appPosition], day: day, caps: valueCaps, configuration: configuration,
-                statements: statements)
+                value, dimension: codes[position], app: key[appPosition], day: day, configuration: configuration, statements: statements)
         }
         let id = try admittedSeriesID(key, day: day, configuration: configuration, codes: codes, statements: statements)
         if overflowedEvents == overflowedBefore {
@@ -153,7 +149,8 @@ struct InternCache {
     }
 
     /// The id of the series `key` when it is admitted on `day` (admitting it while its app's budget and the
-    /// day's total have room, ``PurchaseSLICore/StoreConfiguration/seriesLimits(ofApp:)``), else the id of its action's (and app's) overflow series.
+    /// day's total have room, ``PurchaseSLICore/StoreConfiguration/seriesLimits(ofApp:)``), else the id of
+    /// its action's (and app's) overflow series.
     private mutating func admittedSeriesID(
         _ key: SeriesKey, day: Int64, configuration: StoreConfiguration, codes: [Int], statements: InternStatements
     ) throws -> Int64 {

@@ -49,7 +49,7 @@ struct RecordBatch {
                     if let description = event.pointee.errorDescription {
                         let error = try memory.intern.valueID(
                             description, dimension: errorCode, app: app, day: day,
-                            caps: memory.intern.valueLimits(ofApp: app, in: configuration), configuration: configuration, statements: statements)
+                            configuration: configuration, statements: statements)
                         let result = Int64(ResultType.allCases.firstIndex(of: resultType)!)
                         errors[minute, default: [:]][ErrorCodec.Entry(series: series, result: result, error: error), default: 0] += 1
                     }
