@@ -134,7 +134,7 @@ class Replay:
         for case in [self.jws_dates, self.event_limits, self.config_rates, self.prices, self.claimed_ids, self.dropped_header,
                      self.cpu_and_memory, self.postgres_urls, self.metric_labels, self.forged_rollout, self.grapheme_escaping,
                      self.maintenance_and_inputs, self.charge_write_off, self.incident_acknowledgements, self.outbound_redirects,
-                     self.notification_fallbacks, self.rollout_act_redirect, self.invented_apps,
+                     self.notification_fallbacks, self.rollout_act_redirect, self.invented_apps, self.app_pages,
                      self.smaller]:
             case()
         self.alive("serve still up after every case")
@@ -674,6 +674,32 @@ class Replay:
                    result.returncode == 0 and real == 10 and named == 1
                    and not any("com.example.real" in line for line in lines if line.startswith("overflow")),
                    f"exit {result.returncode}, {real} of its plans and {named} app admitted, {[l for l in lines if l.startswith('overflow')]!r}")
+
+    def app_pages(self):
+        """Issue 66: each app's pages are written to and served from apps/<dir>/ of the pages directory. The
+        served paths take one app directory and one page, never a link, never what lies above or below; an app
+        id that looks like a path is written as a name of its own inside apps/."""
+        outside = os.path.join(self.work, "outside")
+        os.makedirs(outside, exist_ok=True)
+        with open(os.path.join(outside, "index.html"), "w") as file:
+            file.write("secret-outside")
+        result = subprocess.run([self.binary, "render", "--db", self.database, "--out", self.pages, "--range", "1d",
+                                 "--each-app", "com.example.coins", "--each-app", "../../etc"], capture_output=True, text=True, timeout=300)
+        apps = sorted(os.listdir(os.path.join(self.pages, "apps"))) if os.path.isdir(os.path.join(self.pages, "apps")) else []
+        self.check("66 render --each-app with a path-like id writes inside apps/", result.returncode == 0 and apps == ["-2e-2e-2f.-2e-2fetc", "com.example.coins"]
+                   and not os.path.exists(os.path.join(self.work, "etc")), f"exit {result.returncode}, apps/ holds {apps}")
+        self.expect("66 an app's index", "GET", "/apps/com.example.coins/", status=200, contains="All apps")
+        self.expect("66 the path-like app's page, by its name", "GET", "/apps/-2e-2e-2f.-2e-2fetc/oncall.html", status=200, contains="On-call")
+        self.expect("66 the top index lists the apps", "GET", "/", status=200, contains='href="apps/com.example.coins/index.html"')
+        os.symlink(outside, os.path.join(self.pages, "apps", "linked"))
+        os.makedirs(os.path.join(self.pages, "apps", "com.example.coins", "deeper"), exist_ok=True)
+        with open(os.path.join(self.pages, "apps", "com.example.coins", "deeper", "index.html"), "w") as file:
+            file.write("secret-deeper")
+        for path in ["/apps/linked/index.html", "/apps/linked/", "/apps/", "/apps/index.html", "/apps/com.example.coins/deeper/index.html",
+                     "/apps/..%2F..%2Fetc%2Fpasswd", "/apps/%2e%2e/index.html", "/apps/com.example.coins/../../serve.log",
+                     "/apps/com.example.coins/%2e%2e/%2e%2e/serve.log", "/apps/Com.example.coins/index.html"]:
+            code, _, text = self.request("GET", path)
+            self.check(f"66 {path}", code in (400, 404) and "secret" not in text and "serve starting" not in text, f"{code} {text[:80]!r}")
 
     def smaller(self):
         """9. The smaller findings."""

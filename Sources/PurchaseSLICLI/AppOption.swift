@@ -13,13 +13,13 @@ struct AppOption: ParsableArguments {
         if let app { try Self.check(app) }
     }
 
-    /// Throws a `ValidationError` naming `--app` unless `app` is an app id as events may carry it.
-    static func check(_ app: String) throws {
+    /// Throws a `ValidationError` naming `option` unless `app` is an app id as events may carry it.
+    static func check(_ app: String, option: String = "app") throws {
         do throws(EventValidationError) {
             guard !app.isEmpty else { throw EventValidationError(field: "app", reason: "must not be empty") }
             try EventValidator.checkIdentifier(app, .app, maximumLength: EventDimension.app.maximumLength!)
         } catch {
-            throw ValidationError("--app: \(error.reason), got \"\(app)\".")
+            throw ValidationError("--\(option): \(error.reason), got \"\(app)\".")
         }
     }
 }

@@ -10,10 +10,16 @@ struct PagesOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Directory the pages are written to (created if missing).", valueName: "dir"))
     var out = "out"
 
-    /// Renders every dashboard, the last week's review and the index for `context` into `out`, their alert
-    /// text linking as `links` says; returns the paths written.
-    func render(context: DashboardContext, links: PageLinks, generatedAtSeconds: Int64) async throws -> [String] {
+    /// Renders every dashboard, the last week's review and the index for `context` into `out`, and the set
+    /// of each app of `eachApp` into `out/apps/<dir>/`, their alert text linking as `links` says; returns the
+    /// paths written.
+    func render(context: DashboardContext, links: PageLinks, eachApp: [String] = [], generatedAtSeconds: Int64) async throws -> [String] {
+        var links = links
+        links.appsWithPages = Set(eachApp)
         let renderer = DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context, links: links)
-        return try DashboardFiles.write(try await renderer.render(generatedAtSeconds: generatedAtSeconds), to: out)
+        guard !eachApp.isEmpty else {
+            return try DashboardFiles.write(try await renderer.render(generatedAtSeconds: generatedAtSeconds), to: out)
+        }
+        return try DashboardFiles.write(try await renderer.render(eachApp: eachApp, generatedAtSeconds: generatedAtSeconds), to: out)
     }
 }

@@ -20,6 +20,7 @@ struct RenderCommand: AsyncParsableCommand {
               purchase-sli render --out out
               purchase-sli render --db demo.sqlite --at 2026-11-18 --range 7d --out out
               purchase-sli render --out /var/www/sli --base-url https://sli.example.com
+              purchase-sli render --out out --each-app com.example.coins --each-app com.example.premium
             """)
 
     @OptionGroup var store: StoreOptions
@@ -40,8 +41,20 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How far back the pages reach, a whole number of minutes such as 24h or 7d.", valueName: "duration"))
     var range = "7d"
 
+    @Option(
+        name: .customLong("each-app"),
+        help: ArgumentHelp(
+            "Also write this app's own page set (dashboards, weekly review, incidents, index) into <out>/apps/<dir>/, "
+                + "and list it with what fires for it on the top index (repeat for each app).",
+            valueName: "id"))
+    var eachApp: [String] = []
+
     func validate() throws {
         _ = try parsedTimes(nowSeconds: WallClock.system.nowSeconds)
+        for each in eachApp { try AppOption.check(each, option: "each-app") }
+        if app.app != nil, !eachApp.isEmpty {
+            throw ValidationError("--each-app: the top pages then show every app; it cannot be used with --app.")
+        }
     }
 
     func run() async throws {
@@ -55,7 +68,7 @@ struct RenderCommand: AsyncParsableCommand {
             return try await pages.render(
                 context: context,
                 links: PageLinks(baseURL: links.baseURL.flatMap(LinkOptions.normalized), databasePath: try store.location().filePath),
-                generatedAtSeconds: now)
+                eachApp: eachApp.reduce(into: []) { apps, app in if !apps.contains(app) { apps.append(app) } }, generatedAtSeconds: now)
         }
         print("wrote \(written.joined(separator: ", ")); open \(pages.out)/index.html")
     }

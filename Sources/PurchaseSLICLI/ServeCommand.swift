@@ -25,7 +25,9 @@ struct ServeCommand: AsyncParsableCommand {
 
             With --render-every 5m the service renders the dashboards and the last week's review into --out \
             (default out) every 5 minutes and serves them at / (index.html) next to the API; --out alone \
-            serves a directory rendered by `purchase-sli render`.
+            serves a directory rendered by `purchase-sli render`. Each app of --alert-app, then each other \
+            app the policy's apps: names, gets its own page set in apps/<dir>/ (as render --each-app writes \
+            it), listed on the index with what fires for it; its alert text links there.
 
             With --rollout-every 1h the service checks the phased release of --candidate (default auto: the \
             newest app version with real traffic) against --baseline (default the busiest other version) \
@@ -148,8 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
                 "rolloutActions": "\(server.rolloutActions.summary)",
                 "mallocArenas":
                     "\(arenas.map(String.init) ?? environment["MALLOC_ARENA_MAX"].map { "\($0) (MALLOC_ARENA_MAX)" } ?? "the C library's")",
-                "pages":
-                    "\(server.pagesDirectory.map { directory in server.renderEverySeconds.map { "\(directory) at /, rendered every \(TimeStep(seconds: $0))" } ?? "\(directory) at /" } ?? "off")",
+                "pages": "\(pagesDescription(server))",
             ])
         let leadership = settings.db.leadership(logger: logger)
         let app = buildApplication(
@@ -272,6 +273,15 @@ struct ServeCommand: AsyncParsableCommand {
         return "every \(TimeStep(seconds: server.alertsEverySeconds)) to \(url.redacted) (\(server.notifyFormat))\(apps)"
             + (server.notifyHeartbeat ? " with the PurchaseSLIWatchdog heartbeat" : "")
             + (fallbacks.isEmpty ? "" : "; while it fails, also to \(fallbacks)")
+    }
+
+    /// What the start log says of the pages: off, the directory served, how often it is rendered and for which
+    /// apps apart.
+    private func pagesDescription(_ server: ServerConfiguration) -> String {
+        guard let directory = server.pagesDirectory else { return "off" }
+        guard let every = server.renderEverySeconds else { return "\(directory) at /" }
+        let apps = server.appsWithPages.isEmpty ? "" : ", apart for \(server.appsWithPages.joined(separator: ","))"
+        return "\(directory) at /, rendered every \(TimeStep(seconds: every))\(apps)"
     }
 
     /// The service's logger at `level`, through whatever handler the executable bootstrapped (standard error).

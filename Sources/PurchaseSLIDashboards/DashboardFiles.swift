@@ -38,6 +38,12 @@ public enum DashboardFiles {
         return definitions
     }
 
+    /// Writes each set into its directory below `directory` (``write(_:to:)``); returns the paths of the
+    /// pages written.
+    public static func write(_ sets: [DashboardRenderer.PageSet], to directory: String) throws -> [String] {
+        try sets.flatMap { set in try write(set.files, to: set.directory.isEmpty ? directory : directory + "/" + set.directory) }
+    }
+
     /// Writes each file into `directory` (created when missing), with the CSV of each of its tables
     /// (``TableCSV``); returns the paths of the pages written.
     public static func write(_ files: [DashboardRenderer.File], to directory: String) throws -> [String] {

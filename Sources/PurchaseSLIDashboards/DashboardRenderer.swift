@@ -42,10 +42,66 @@ public struct DashboardRenderer: Sendable {
         self.rules = rules
     }
 
+    /// The files of one directory: the top set, or one app's below `apps/`.
+    public struct PageSet: Sendable {
+        /// Its directory below the output directory: empty for the top set, `apps/<dir>` for an app's
+        /// (``PurchaseSLIApplication/AppSlug/of(_:)`` writes `<dir>`).
+        public var directory: String
+        /// The app its pages show alone, or nil for the top set.
+        public var app: String?
+        /// Its files.
+        public var files: [File]
+    }
+
     /// Each dashboard (a definition with `app:` shows that app alone), the weekly review of the last whole
     /// ISO week before the context's time, the report of each incident they show
     /// (``PurchaseSLIApplication/IncidentReport/fileName(ofID:app:)``), and `index.html` linking them all.
     public func render(generatedAtSeconds: Int64) async throws -> [File] {
+        try await renderSet(generatedAtSeconds: generatedAtSeconds, apps: [], up: nil).files
+    }
+
+    /// The set ``render(generatedAtSeconds:)`` writes, and one set per app of `apps` in `apps/<dir>/`: the
+    /// dashboards without `app:` (and those naming the app) showing that app alone, its weekly review, its
+    /// incidents and its index, which links back to the top; the top index lists every app with what fires
+    /// for it. Apps' sets first, so that a reader of the top index finds them written.
+    public func render(eachApp apps: [String], generatedAtSeconds: Int64) async throws -> [PageSet] {
+        var sets: [PageSet] = []
+        var entries: [IndexPage.AppEntry] = []
+        for app in apps {
+            var context = context
+            context.app = app
+            let renderer = DashboardRenderer(
+                definitions: definitions.filter { $0.app == nil || $0.app == app }, context: context, links: links, rules: rules,
+                deliveryOutages: deliveryOutages)
+            let directory = DashboardRenderer.directory(of: app)
+            let rendered = try await renderer.renderSet(
+                generatedAtSeconds: generatedAtSeconds, apps: [], up: (title: "All apps", href: "../../index.html"))
+            sets.append(PageSet(directory: directory, app: app, files: rendered.files))
+            entries.append(IndexPage.AppEntry(app: app, directory: directory, alertPage: rendered.alertPage, alerts: rendered.alerts))
+        }
+        let top = try await renderSet(generatedAtSeconds: generatedAtSeconds, apps: entries, up: nil)
+        return sets + [PageSet(directory: "", app: nil, files: top.files)]
+    }
+
+    /// The directory of `app`'s page set below the output directory: `apps/<AppSlug>`.
+    public static func directory(of app: String) -> String {
+        "apps/" + AppSlug.of(app)
+    }
+
+    /// Creates a renderer as ``init(definitions:context:links:rules:)`` does, showing `deliveryOutages`.
+    private init(
+        definitions: [DashboardDefinition], context: DashboardContext, links: PageLinks, rules: [any AlertRule]?,
+        deliveryOutages: [NotificationDeliveries.Outage]
+    ) {
+        self.init(definitions: definitions, context: context, links: links, rules: rules)
+        self.deliveryOutages = deliveryOutages
+    }
+
+    /// The files of ``render(generatedAtSeconds:)``, with `apps` listed on the index and `up` first in every
+    /// page's navigation; with the alerts they show of the context's app and the page that shows them.
+    private func renderSet(
+        generatedAtSeconds: Int64, apps: [IndexPage.AppEntry], up: (title: String, href: String)?
+    ) async throws -> (files: [File], alerts: AlertSnapshot, alertPage: String) {
         // One backtest at a minute's step per app shown (as `alerts` and `report` evaluate, so the review says
         // the same whichever wrote it) covers the range (its episodes shade the charts), the reviewed week (its
         // incidents), which may start before the range, and what fires at the page's time.
@@ -97,7 +153,7 @@ public struct DashboardRenderer: Sendable {
                 summary: "SLO attainment, week-over-week changes, incidents and a summary for the review notes (\(weeklyReport.dateRange)).")
         ]
         let navigation =
-            [(title: "Index", href: "index.html")] + definitions.map { (title: $0.title, href: $0.file) }
+            (up.map { [$0] } ?? []) + [(title: "Index", href: "index.html")] + definitions.map { (title: $0.title, href: $0.file) }
             + otherPages.map { (title: $0.title, href: $0.file) }
         func file(_ name: String, _ document: HTMLDocument) -> File {
             var document = document
@@ -125,7 +181,9 @@ public struct DashboardRenderer: Sendable {
             } + otherPages
         var index = IndexPage(entries: entries, frame: context.frame, alerts: shown)
         index.alertPage = DashboardDefinition.alertPage(in: pages(of: context.app), for: context.app)
+        index.app = context.app
+        index.apps = apps
         files.append(file("index.html", index.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))
-        return files
+        return (files, shown, index.alertPage)
     }
 }

@@ -22,6 +22,31 @@ public struct IndexPage: Sendable {
         }
     }
 
+    /// One app whose pages are written apart (`render --each-app`, `serve` for the apps it names).
+    public struct AppEntry: Sendable {
+        /// The app.
+        public var app: String
+        /// Its pages' directory, relative to the index (``DashboardRenderer/directory(of:)``).
+        public var directory: String
+        /// The page of its set that shows its alerts.
+        public var alertPage: String
+        /// What fires for it at the index's time, and how recent its data is.
+        public var alerts: AlertSnapshot
+
+        /// Creates an entry.
+        public init(app: String, directory: String, alertPage: String, alerts: AlertSnapshot) {
+            self.app = app
+            self.directory = directory
+            self.alertPage = alertPage
+            self.alerts = alerts
+        }
+
+        /// How urgent it is: 0 a page firing, 1 a ticket, 2 no alert can see the present, 3 fine.
+        var urgency: Int {
+            alerts.firing.contains { $0.severity == .page } ? 0 : !alerts.firing.isEmpty ? 1 : alerts.alertsCannotSeeThePresent ? 2 : 3
+        }
+    }
+
     /// The pages linked.
     public let entries: [Entry]
     /// The range and time of the dashboards.
@@ -30,6 +55,39 @@ public struct IndexPage: Sendable {
     public let alerts: AlertSnapshot
     /// The page that shows the alerts, which the index links each firing alert to.
     public var alertPage = "oncall.html"
+    /// The app the pages show alone (nil: every app), named in the title.
+    public var app: String?
+    /// The apps whose pages are written apart, each linked with what fires for it; none: no such list.
+    public var apps: [AppEntry] = []
+
+    /// Each app of ``apps``, the most urgent first (a page firing, a ticket, no recent data), linked to its
+    /// index, with its firing alerts linked to its alert page and how recent its data is.
+    private var appList: HTML {
+        guard !apps.isEmpty else { return "" }
+        let items = apps.enumerated().sorted { ($0.element.urgency, $0.offset) < ($1.element.urgency, $1.offset) }.map { _, entry -> HTML in
+            let firing = entry.alerts.firing
+            let pages = firing.filter { $0.severity == .page }.count
+            let badge: HTML =
+                switch entry.urgency {
+                case 0: "<span class=\"status bad\">PAGE</span>"
+                case 1: "<span class=\"status warn\">TICKET</span>"
+                case 2: "<span class=\"status warn\">\(FreshnessText.status(entry.alerts.freshness))</span>"
+                default: "<span class=\"status ok\">OK</span>"
+                }
+            let alerts = HTML.joined(
+                firing.map { report in
+                    let labels = report.labelPairs.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
+                    return "<li>\(report.severity.rawValue) <a href=\"\(entry.directory)/\(entry.alertPage)#\(report.finding.identity.anchor)\">"
+                        + "\(report.finding.kind.rawValue) \(labels)</a> since \(frame.zone.timestamp(report.startsAt))</li>"
+                })
+            let summary: HTML =
+                firing.isEmpty
+                ? "no alert firing" : "\(firing.count) alert\(firing.count == 1 ? "" : "s") firing (\(pages) page\(pages == 1 ? "" : "s"))"
+            return "<li>\(badge) <a href=\"\(entry.directory)/index.html\">\(entry.app)</a> — \(summary) · "
+                + "\(FreshnessText.line(entry.alerts.freshness, zone: frame.zone))\(firing.isEmpty ? "" as HTML : "<ul>\(alerts)</ul>")</li>"
+        }
+        return "<section><h2>Apps, each judged on its own events</h2><ul>\(HTML.joined(items))</ul></section>"
+    }
 
     /// Each firing alert, most urgent first, linked to its text on the alert page: severity, name, labels,
     /// since when, its incident.
@@ -64,13 +122,13 @@ public struct IndexPage: Sendable {
             : "<div class=\"banner \(pageCount > 0 ? "bad" : "warn")\"><strong>\(firing.count) alert\(firing.count == 1 ? "" : "s") firing</strong> "
                 + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(frame.zone.timestamp(frame.atSeconds)):<ul>\(firingList)</ul></div>"
         return HTMLDocument(
-            title: "purchase-sli dashboards",
+            title: "purchase-sli dashboards" + (app.map { " · \($0)" } ?? ""),
             subtitle: "\(frame.zone.timestamp(frame.fromSeconds)) to \(frame.zone.timestamp(frame.atSeconds)) "
                 + "(\(NumberText.duration(frame.rangeSeconds))) · \(FreshnessText.line(alerts.freshness, zone: frame.zone))",
             navigation: navigation,
             body: alerts.deliveryBanner(zone: frame.zone) + status + alerts.owingBanner(zone: frame.zone)
                 + alerts.incompleteBanner(zone: frame.zone)
-                + "<section><h2>Pages</h2><ul>\(pages)</ul></section>",
+                + appList + "<section><h2>Pages</h2><ul>\(pages)</ul></section>",
             generatedAtSeconds: generatedAtSeconds, zone: frame.zone)
     }
 }

@@ -157,7 +157,8 @@ private func dashboardPublisher(
         DashboardPublisher(
             definitions: configuration.dashboards,
             context: { try await DashboardContext(store: store, policy: policy, atSeconds: $0, rangeSeconds: range, zone: zone) },
-            directory: directory, intervalSeconds: interval, links: links(configuration, databasePath), logger: logger,
+            directory: directory, apps: configuration.appsWithPages, intervalSeconds: interval, links: links(configuration, databasePath),
+            logger: logger,
             nowMillis: wallClockMillis, leadership: leadership, deliveries: deliveries)
     ]
 }
@@ -193,9 +194,12 @@ private func rolloutNotifier(
     ]
 }
 
-/// What alert text and pages link to: the served pages under `baseURL`, and the database for "look next".
+/// What alert text and pages link to: the served pages under `baseURL` (an app's own, of the apps whose
+/// pages are published apart), and the database for "look next".
 private func links(_ configuration: ServerConfiguration, _ databasePath: String?) -> PageLinks {
-    PageLinks(baseURL: configuration.baseURL, databasePath: databasePath)
+    var links = PageLinks(baseURL: configuration.baseURL, databasePath: databasePath)
+    links.appsWithPages = Set(configuration.appsWithPages)
+    return links
 }
 
 /// Milliseconds since the epoch on ``PurchaseSLICore/WallClock/system`` (the server is a shell; analysis never

@@ -12,6 +12,7 @@ public import ServiceLifecycle
 /// ``publish(at:generatedAtSeconds:)``, which tests call with times of their own.
 public struct DashboardPublisher: Service {
     private let renderer: @Sendable (Int64) async throws -> DashboardRenderer
+    private let apps: [String]
     private let deliveries: NotificationDeliveries?
     private let directory: String
     private let intervalSeconds: Int64
@@ -19,17 +20,20 @@ public struct DashboardPublisher: Service {
     private let nowMillis: @Sendable () -> Int64
     private let leadership: any StoreLeadership
 
-    /// Creates a publisher of `definitions` into `directory`; `context` gives the store, policy, range and
-    /// the records the pages show (maintenance windows, rollout actions) for a page time, read again each
-    /// round; the pages reload themselves every interval and link as `links` says.
+    /// Creates a publisher of `definitions` into `directory`, and of each app of `apps` into its own
+    /// `apps/<dir>/` (``DashboardRenderer/render(eachApp:generatedAtSeconds:)``); `context` gives the store,
+    /// policy, range and the records the pages show (maintenance windows, rollout actions) for a page time,
+    /// read again each round; the pages reload themselves every interval and link as `links` says.
     public init(
         definitions: [DashboardDefinition], context: @escaping @Sendable (Int64) async throws -> DashboardContext, directory: String,
-        intervalSeconds: Int64, links: PageLinks = PageLinks(), logger: Logger, nowMillis: @escaping @Sendable () -> Int64,
-        leadership: any StoreLeadership = SoleLeadership(), deliveries: NotificationDeliveries? = nil
+        apps: [String] = [], intervalSeconds: Int64, links: PageLinks = PageLinks(), logger: Logger,
+        nowMillis: @escaping @Sendable () -> Int64, leadership: any StoreLeadership = SoleLeadership(), deliveries: NotificationDeliveries? = nil
     ) {
         self.deliveries = deliveries
+        self.apps = apps
         var links = links
         links.refreshSeconds = intervalSeconds
+        links.appsWithPages = Set(apps)
         renderer = { [links] in DashboardRenderer(definitions: definitions, context: try await context($0), links: links) }
         self.directory = directory
         self.intervalSeconds = intervalSeconds
@@ -49,18 +53,21 @@ public struct DashboardPublisher: Service {
     /// failure is logged, and the pages of the previous round stay in place.
     public func publish(at time: Int64, generatedAtSeconds: Int64) async {
         let directory = directory
+        let apps = apps
         let started = nowMillis()
         do {
             var renderer = try await renderer(time)
             renderer.deliveryOutages = deliveries?.outages(at: generatedAtSeconds) ?? []
             let shown = renderer
             let written = try await onComputePool {
-                try DashboardFiles.write(try await shown.render(generatedAtSeconds: generatedAtSeconds), to: directory)
+                apps.isEmpty
+                    ? try DashboardFiles.write(try await shown.render(generatedAtSeconds: generatedAtSeconds), to: directory)
+                    : try DashboardFiles.write(try await shown.render(eachApp: apps, generatedAtSeconds: generatedAtSeconds), to: directory)
             }
             logger.info(
                 "dashboards rendered",
                 metadata: [
-                    "time": "\(RFC3339.format(seconds: time))", "pages": "\(written.count)", "directory": "\(directory)",
+                    "time": "\(RFC3339.format(seconds: time))", "pages": "\(written.count)", "apps": "\(apps.count)", "directory": "\(directory)",
                     "milliseconds": "\(nowMillis() - started)",
                 ])
         } catch is CancellationError {

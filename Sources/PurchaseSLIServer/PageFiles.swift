@@ -6,10 +6,10 @@ import _NIOFileSystem
 
 /// The rendered pages of one directory, for Hummingbird's `FileMiddleware`: `/` is its `index.html`,
 /// `/oncall.html` its file of that name. Only regular `.html` and `.csv` files (the pages' tables) directly in
-/// the directory are served
-/// (names of lowercase letters, digits, `-` and the `W` of a weekly review), so a database, a keys file,
-/// a subdirectory or a symbolic link kept beside them (`passwd.html` → `/etc/passwd`) is never handed
-/// out. Files are opened without following a link and streamed in chunks on NIO's thread pool, off the
+/// the directory, or directly in one app's `apps/<dir>/` (`/apps/<dir>/` its index), are served (names of
+/// lowercase letters, digits, `-`, `.` and the `W` of a weekly review), so a database, a keys file, another
+/// subdirectory or a symbolic link kept beside them (`passwd.html` → `/etc/passwd`, `apps` → `/`) is never
+/// handed out. Files are opened without following a link and streamed in chunks on NIO's thread pool, off the
 /// cooperative threads.
 struct PageFiles: FileProvider {
     /// What the middleware needs to know of the directory or a page.
@@ -62,6 +62,15 @@ struct PageFiles: FileProvider {
     /// else (the middleware answers 404).
     func getAttributes(id: String) async throws -> FileAttributes? {
         let isDirectory = id == directory
+        // An app's page: `apps` and the app's directory must be directories themselves, never links.
+        if !isDirectory, id.hasPrefix(directory) {
+            let parents = id.dropFirst(directory.count).split(separator: "/").dropLast()
+            for depth in parents.indices {
+                let parent = directory + parents[...depth].joined(separator: "/")
+                guard let info = try? await fileSystem.info(forFileAt: FilePath(parent), infoAboutSymbolicLink: true), info.type == .directory
+                else { return nil }
+            }
+        }
         guard let info = try? await fileSystem.info(forFileAt: FilePath(id), infoAboutSymbolicLink: !isDirectory),
             info.type == (isDirectory ? .directory : .regular)
         else { return nil }
@@ -96,13 +105,23 @@ struct PageFiles: FileProvider {
         }
     }
 
-    /// The file a path asks for, or nil when it is not a page (or a page's CSV) of the directory.
+    /// The file a path asks for, or nil when it is not a page (or a page's CSV) of the directory, or of
+    /// one app's pages (`apps/<app>/`, the app as ``PurchaseSLIApplication/AppSlug`` writes it; `/apps/<app>/`
+    /// is its index).
     static func pageName(_ path: String) -> String? {
-        let name = String(path.dropFirst())
-        guard path.hasPrefix("/"), name.hasSuffix(".html") || name.hasSuffix(".csv"), name.count <= 128,
-            name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "." || $0 == "W") }),
-            !name.hasPrefix("."), !name.contains("..")
+        guard path.hasPrefix("/") else { return nil }
+        var parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 3, parts[0] == "apps", parts[2].isEmpty { parts[2] = "index.html" }
+        guard parts.count == 1 || (parts.count == 3 && parts[0] == "apps" && isName(parts[1])), let name = parts.last, isName(name),
+            name.hasSuffix(".html") || name.hasSuffix(".csv")
         else { return nil }
-        return name
+        return parts.joined(separator: "/")
+    }
+
+    /// Whether `name` may name a page, a page's CSV or an app's directory: lowercase letters, digits, `-`,
+    /// `.` and the `W` of an ISO week, not starting with `.` nor holding `..`.
+    private static func isName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 128 && !name.hasPrefix(".") && !name.contains("..")
+            && name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "." || $0 == "W") }
     }
 }

@@ -89,6 +89,13 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var dashboards: [DashboardDefinition] = []
     /// How far back the rendered pages reach, in seconds.
     public var renderRangeSeconds: Int64 = 7 * .secondsPerDay
+    /// The apps whose page sets the dashboard publisher writes apart into `apps/<dir>/` of
+    /// `pagesDirectory` (beside the every-app set, whose index lists them): ``alertApps``, then the
+    /// others the policy's `apps:` names, in name order; none when pages are not rendered.
+    public var appsWithPages: [String] {
+        guard pagesDirectory != nil, renderEverySeconds != nil else { return [] }
+        return alertApps + alertPolicy.appCaps.keys.filter { !alertApps.contains($0) }.sorted()
+    }
     /// Where the pages are served from outside (`https://sli.example.com`), for the links of alert text,
     /// Slack and Alertmanager (`generatorURL`); nil for none.
     public var baseURL: String?

@@ -74,4 +74,38 @@ import Testing
         let (refused, error) = try await ChildProcess.run(executable, ["alerts", "--db", path, "--app", ""])
         #expect(refused == .exit(64) && error.contains("--app: must not be empty"), "\(error)")
     }
+
+    /// `render --each-app` writes each app's set into `out/apps/<dir>/` beside the every-app set, whose index
+    /// lists them; a bad id, or `--app` beside it, is refused before anything is written.
+    @Test func renderWritesEachAppsPagesApart() async throws {
+        let executable = try #require(builtExecutable)
+        let (directory, path) = try await twoApps()
+        let out = directory.file("out")
+        let (rendered, written) = try await ChildProcess.run(
+            executable,
+            [
+                "render", "--db", path, "--at", "2026-11-14T14:30:00Z", "--range", "1d", "--out", out, "--each-app", Self.troubled,
+                "--each-app", Self.calm, "--each-app", Self.troubled, "--base-url", "https://sli.example.com",
+            ],
+            currentDirectory: packageRoot)
+        #expect(rendered == .exit(0), "\(written)")
+        #expect(written.contains("\(out)/apps/\(Self.troubled)/oncall.html") && written.contains("\(out)/index.html"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out + "/apps").sorted() == [Self.calm, Self.troubled])
+        let troubled = try String(contentsOfFile: out + "/apps/\(Self.troubled)/oncall.html", encoding: .utf8)
+        #expect(
+            troubled.contains("<h1>On-call · \(Self.troubled)</h1>") && troubled.contains("https://sli.example.com/apps/\(Self.troubled)/incident-"))
+        let calm = try String(contentsOfFile: out + "/apps/\(Self.calm)/index.html", encoding: .utf8)
+        #expect(calm.contains("No alert firing") && calm.contains("<a href=\"../../index.html\">All apps</a>"))
+        let index = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        #expect(index.contains("<a href=\"apps/\(Self.troubled)/index.html\">\(Self.troubled)</a>"))
+        for (arguments, message) in [
+            (["--each-app", ""], "--each-app: must not be empty"), (["--each-app", Self.calm, "--app", Self.calm], "cannot be used with --app"),
+        ] {
+            let refusedOut = directory.file("refused")
+            let (refused, error) = try await ChildProcess.run(
+                executable, ["render", "--db", path, "--out", refusedOut] + arguments, currentDirectory: packageRoot)
+            #expect(refused == .exit(64) && error.contains(message), "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: refusedOut))
+        }
+    }
 }

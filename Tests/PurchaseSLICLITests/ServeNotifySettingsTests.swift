@@ -310,4 +310,15 @@ import Testing
         #expect(try warnings(["--notify", "http://x/", "--dashboards", directory.path], [:]).isEmpty)
         #expect(try warnings(["--notify", "http://x/", "--alerts-every", "5m", "--notify-format", "slack"], [:]).isEmpty)
     }
+
+    /// `serve` writes a page set apart for each app it judges apart, then each other app its policy names;
+    /// for none when it renders no pages.
+    @Test func theAppsWithPagesOfTheirOwnAreTheAlertAppsThenThePolicys() throws {
+        let policy = try directory.write("named.yaml", "apps:\n  com.example.zeta: {seriesCap: 50000}\n  com.example.big: {}\n")
+        let named = ["--policy", policy, "--alert-app", "com.example.big", "--alert-app", "com.example.alpha"]
+        let rendering = ["--out", directory.file("pages"), "--render-every", "5m"]
+        #expect(try resolve(named + rendering).appsWithPages == ["com.example.big", "com.example.alpha", "com.example.zeta"])
+        #expect(try resolve(named).appsWithPages == [])
+        #expect(try resolve(rendering).appsWithPages == [])
+    }
 }

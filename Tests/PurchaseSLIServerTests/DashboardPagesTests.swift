@@ -59,6 +59,49 @@ import Testing
         #expect(oncall.contains("<meta http-equiv=\"refresh\" content=\"60\">") && !oncall.contains("<script"))
     }
 
+    /// With apps named, the publisher writes each app's set into `apps/<dir>/` and the top index lists
+    /// them; the server serves what it wrote.
+    @Test func thePublisherWritesEachAppsPagesWhereTheServerServesThem() async throws {
+        let end: Int64 = 1_794_657_600  // 2026-11-14T12:00:00Z
+        let events = ["com.example.Coins_App", "com.example.premium"].flatMap { app in
+            (0..<360).map { index -> PurchaseEvent in
+                let time = end - 3600 + Int64(index) * 10
+                let fails = app == "com.example.Coins_App" && time >= end - 1200
+                return PurchaseEvent(
+                    eventID: "\(app)-\(index)", timestampMillis: time * 1000, productID: "coins_100", actionType: .purchase,
+                    resultType: fails ? .failure : .success, statusCode: fails ? 503 : 200, app: app)
+            }
+        }
+        _ = try await store.record(events, receivedAtMillis: end * 1000)
+        let pages = directory.file("pages")
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let publisher = DashboardPublisher(
+            definitions: try DashboardFiles.load(directory: packageRoot + "/dashboards"),
+            context: { [store] in try await DashboardContext(store: store, policy: .default, atSeconds: $0, rangeSeconds: 86_400) },
+            directory: pages, apps: ["com.example.Coins_App", "com.example.premium"], intervalSeconds: 60, logger: logger,
+            nowMillis: { end * 1000 })
+        await publisher.publish(at: end, generatedAtSeconds: end)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: pages + "/apps").sorted() == ["com.example.-43oins-5f-41pp", "com.example.premium"])
+        let app = makeApp(store: store) { $0.pagesDirectory = pages }
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                let body = String(buffer: response.body)
+                #expect(body.contains("<a href=\"apps/com.example.-43oins-5f-41pp/index.html\">com.example.Coins_App</a>"))
+                #expect(body.contains("<a href=\"apps/com.example.premium/index.html\">com.example.premium</a>"))
+            }
+            try await client.execute(uri: "/apps/com.example.-43oins-5f-41pp/oncall.html", method: .get) { response in
+                let body = String(buffer: response.body)
+                #expect(response.status == .ok && body.contains("<title>On-call · com.example.Coins_App"))
+                #expect(body.contains("<span class=\"status bad\">PAGE</span>") && body.contains("<meta http-equiv=\"refresh\" content=\"60\">"))
+            }
+            try await client.execute(uri: "/apps/com.example.premium/", method: .get) { response in
+                #expect(response.status == .ok && String(buffer: response.body).contains("No alert firing"))
+            }
+        }
+    }
+
     @Test func theServerServesThePagesAtTheRootNextToTheAPI() async throws {
         let pages = directory.file("pages")
         try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
@@ -148,6 +191,43 @@ import Testing
                 }
             }
             try await client.execute(uri: "/", method: .get) { #expect(String(buffer: $0.body).contains("<title>index</title>")) }
+        }
+    }
+
+    /// One app's pages live in `apps/<app>/` (its index at `/apps/<app>/`); nothing else below the directory
+    /// is served, and neither `apps` nor an app's directory may be a link.
+    @Test func anAppsPagesAreServedFromItsOwnDirectoryAndNothingElseBelow() async throws {
+        let pages = directory.file("pages")
+        let manager = FileManager.default
+        let own = pages + "/apps/" + AppSlug.of("com.example.coins")
+        try manager.createDirectory(atPath: own, withIntermediateDirectories: true)
+        try Data("<!DOCTYPE html><title>coins index</title>".utf8).write(to: URL(fileURLWithPath: own + "/index.html"))
+        try Data("<!DOCTYPE html><title>coins on-call</title>".utf8).write(to: URL(fileURLWithPath: own + "/oncall.html"))
+        try manager.createDirectory(atPath: pages + "/apps/deep/er", withIntermediateDirectories: true)
+        try Data("deeper".utf8).write(to: URL(fileURLWithPath: pages + "/apps/deep/er/index.html"))
+        try Data("other".utf8).write(to: URL(fileURLWithPath: pages + "/apps/index.html"))
+        let outside = directory.file("outside")
+        try manager.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try Data("secret-outside".utf8).write(to: URL(fileURLWithPath: outside + "/index.html"))
+        try manager.createSymbolicLink(atPath: pages + "/apps/linked", withDestinationPath: outside)
+        let app = makeApp(store: store) { $0.pagesDirectory = pages }
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/apps/com.example.coins/oncall.html", method: .get) { response in
+                #expect(response.status == .ok && String(buffer: response.body).contains("coins on-call"))
+            }
+            try await client.execute(uri: "/apps/com.example.coins/", method: .get) { response in
+                #expect(response.status == .ok && String(buffer: response.body).contains("coins index"))
+            }
+            for uri in [
+                "/apps/linked/index.html", "/apps/linked/", "/apps/deep/er/index.html", "/apps/index.html", "/apps/", "/apps/Com.example/x.html",
+                "/apps/.hidden/index.html", "/other/com.example.coins/oncall.html",
+            ] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .notFound || response.status == .badRequest, "\(uri)")
+                    let body = String(buffer: response.body)
+                    #expect(!body.contains("secret-outside") && !body.contains("deeper") && !body.contains("other"), "\(uri)")
+                }
+            }
         }
     }
 

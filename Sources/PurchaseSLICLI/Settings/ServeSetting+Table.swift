@@ -137,7 +137,8 @@ extension ServeSetting {
             key: "alertApps", option: "alert-app", kind: .list, expects: "an app id (a bundle id or package name)",
             defaultText: "every app's events together",
             summary:
-                "Evaluate and notify the alerts of this app apart, as alerts --app does; repeat for each app, as only those listed are evaluated",
+                "Evaluate and notify the alerts of this app apart, as alerts --app does, and with --render-every render its own pages "
+                + "into apps/<dir>/ of --out; repeat for each app, as only those listed are evaluated",
             valueName: "id"
         ) { value, origin, settings in
             guard let apps = value.list else { throw Unexpected() }
