@@ -31,13 +31,7 @@ extension SLOPolicy {
             at: "")
         var policy = SLOPolicy.default
         if let objectives = document["objectives"] {
-            policy.objectives = try PolicyReader.list(objectives, at: "objectives").enumerated().map { index, item in
-                try PolicyReader.objective(item, at: "objectives[\(index)]")
-            }
-            let actions = policy.objectives.map(\.actionType)
-            if let duplicate = actions.first(where: { action in actions.filter { $0 == action }.count > 1 }) {
-                throw PolicyError(path: "objectives", reason: "actionType \(duplicate) has more than one objective")
-            }
+            policy.objectives = try PolicyReader.objectives(objectives, at: "objectives")
         }
         if let rules = document["burnRateRules"] {
             policy.rules = try PolicyReader.list(rules, at: "burnRateRules").enumerated().map { index, item in
@@ -117,7 +111,7 @@ extension SLOPolicy {
             }
         }
         if let apps = document["apps"] {
-            policy.appCaps = try PolicyReader.appCaps(apps, at: "apps")
+            (policy.appCaps, policy.appObjectives) = try PolicyReader.apps(apps, at: "apps")
         }
         if let loss = document["lossOfSignal"] {
             let map = try PolicyReader.map(loss, at: "lossOfSignal")
@@ -192,9 +186,23 @@ package enum PolicyReader {
         return step.seconds
     }
 
-    /// `apps:`: per app id (as events name it), `seriesCap` and `cardinalityCap`, each optional.
-    static func appCaps(_ value: Any, at path: String) throws -> [String: AppCaps] {
+    /// A list of objectives, at most one per action.
+    static func objectives(_ value: Any, at path: String) throws -> [SLOPolicy.Objective] {
+        let objectives = try list(value, at: path).enumerated().map { index, item in
+            try objective(item, at: "\(path)[\(index)]")
+        }
+        let actions = objectives.map(\.actionType)
+        if let duplicate = actions.first(where: { action in actions.filter { $0 == action }.count > 1 }) {
+            throw PolicyError(path: path, reason: "actionType \(duplicate) has more than one objective")
+        }
+        return objectives
+    }
+
+    /// `apps:`: per app id (as events name it), `seriesCap` and `cardinalityCap`, each optional, and the
+    /// `objectives` it is judged on alone, if any.
+    static func apps(_ value: Any, at path: String) throws -> (caps: [String: AppCaps], objectives: [String: [SLOPolicy.Objective]]) {
         var caps: [String: AppCaps] = [:]
+        var objectives: [String: [SLOPolicy.Objective]] = [:]
         for (app, item) in try map(value, at: path).sorted(by: { $0.key < $1.key }) {
             let appPath = "\(path).\(app)"
             do {
@@ -206,12 +214,13 @@ package enum PolicyReader {
                 throw PolicyError(path: appPath, reason: "expected an app id as events name it, got \"\(app)\"")
             }
             let settings = try map(item, at: appPath)
-            try refuseUnknownKeys(settings, known: ["seriesCap", "cardinalityCap"], at: appPath)
+            try refuseUnknownKeys(settings, known: ["seriesCap", "cardinalityCap", "objectives"], at: appPath)
             caps[app] = AppCaps(
                 seriesCap: try settings["seriesCap"].map { try count($0, at: "\(appPath).seriesCap") },
                 cardinalityCap: try settings["cardinalityCap"].map { try count($0, at: "\(appPath).cardinalityCap") })
+            if let own = settings["objectives"] { objectives[app] = try self.objectives(own, at: "\(appPath).objectives") }
         }
-        return caps
+        return (caps, objectives)
     }
 
     static func objective(_ value: Any, at path: String) throws -> SLOPolicy.Objective {

@@ -211,6 +211,9 @@ public struct SLOPolicy: Sendable, Hashable {
     /// Per app (its value of the `app` dimension), the store's caps of its own (`apps:`): what the commands
     /// that write events hand the store (``PurchaseSLICore/StoreConfiguration/appCaps``).
     public var appCaps: [String: AppCaps] = [:]
+    /// Per app, the objectives it is judged on apart (`apps.<id>.objectives`), each replacing the policy's
+    /// objective of its action when that app is judged alone (``judging(app:)``).
+    public var appObjectives: [String: [Objective]] = [:]
     /// The window over which a stop of an action's events is noticed, in seconds.
     public var lossOfSignalWindowSeconds: Int64
     /// Fewest events the same window a day earlier must have held for a stop to alert.

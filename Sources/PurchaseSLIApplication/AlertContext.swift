@@ -13,7 +13,8 @@ public struct AlertContext: Sendable {
     /// The store of every app: clients report the events they dropped without naming an app, so the share
     /// dropped is of every app's events.
     private let everyApp: any PurchaseStore
-    /// The SLOs and alert rules applied.
+    /// The SLOs and alert rules applied: the app's own objectives in place of the policy's when one app is
+    /// evaluated (``PurchaseSLIAnalysis/SLOPolicy/judging(app:)``).
     public let policy: SLOPolicy
     /// The database file the reports' "look next" queries name (`--db`), or nil to leave it out.
     public var databasePath: String?
@@ -50,11 +51,11 @@ public struct AlertContext: Sendable {
         self.store = app.map { AppScopedStore(store, app: $0) } ?? store
         self.app = app
         self.everyApp = store
-        self.policy = policy
+        self.policy = policy.judging(app: app)
         self.databasePath = databasePath
         self.alertPageURL = alertPageURL
         self.pagesURL = pagesURL
-        self.rules = rules ?? AlertRules.standard(for: policy)
+        self.rules = rules ?? AlertRules.standard(for: self.policy)
         self.storedMaintenance = Self.windows(storedMaintenance, seenBy: app)
     }
 

@@ -53,7 +53,7 @@ public struct DashboardContext: Sendable {
     /// The alert context of the app shown, judging objectives and alerts as `alerts` does, with the
     /// context's maintenance windows.
     public func alerting() -> AlertContext {
-        AlertContext(store: everyApp, storedMaintenance: records.maintenance, policy: policy, app: app)
+        AlertContext(store: everyApp, storedMaintenance: records.maintenance, policy: frame.everyAppPolicy, app: app)
     }
 
     /// Where the panels' data is read: the app's view of the store, or the whole store.

@@ -5,8 +5,12 @@ public import PurchaseSLICore
 /// the records read for it. Panels are rendered from a frame and the data loaded for them
 /// (``DashboardPageData``), never from a store.
 public struct DashboardFrame: Sendable {
-    /// Objectives, alert rules, rollout thresholds.
-    public let policy: SLOPolicy
+    /// Objectives, alert rules, rollout thresholds, as the app shown is judged
+    /// (``PurchaseSLIAnalysis/SLOPolicy/judging(app:)``).
+    public var policy: SLOPolicy { everyAppPolicy.judging(app: app) }
+    /// The policy of every app, with each app's own objectives: what a context judging another app starts
+    /// from.
+    public let everyAppPolicy: SLOPolicy
     /// The app the page shows, or nil for every app.
     public var app: String?
     /// The page's time: only events before it count (minute-aligned seconds since the epoch).
@@ -21,7 +25,7 @@ public struct DashboardFrame: Sendable {
 
     /// Creates a frame.
     public init(policy: SLOPolicy, app: String?, atSeconds: Int64, rangeSeconds: Int64, zone: TimeZoneOffsets, records: DashboardRecords) {
-        self.policy = policy
+        self.everyAppPolicy = policy
         self.app = app
         self.atSeconds = atSeconds
         self.rangeSeconds = rangeSeconds

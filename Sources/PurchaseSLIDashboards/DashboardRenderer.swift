@@ -121,7 +121,8 @@ public struct DashboardRenderer: Sendable {
             if let known = snapshots[app] { return known }
             let alertContext = links.linking(
                 AlertContext(
-                    store: context.everyApp, storedMaintenance: context.records.maintenance, policy: context.policy, app: app, rules: rules),
+                    store: context.everyApp, storedMaintenance: context.records.maintenance, policy: context.frame.everyAppPolicy, app: app,
+                    rules: rules),
                 definitions: pages(of: app))
             let snapshot = try await alertContext.snapshotAndIncidentReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
             // Each incident shown gets its report beside the pages, which its alerts link to.

@@ -100,7 +100,16 @@ import Testing
         ("apps: {com.example.a: 5}", "apps.com.example.a", "expected a mapping"),
         ("apps: {com.example.a: {seriesCap: 0}}", "apps.com.example.a.seriesCap", "whole number from 1"),
         ("apps: {com.example.a: {cardinalityCap: lots}}", "apps.com.example.a.cardinalityCap", "whole number from 1"),
-        ("apps: {com.example.a: {seriesLimit: 5}}", "apps.com.example.a.seriesLimit", "unknown key; expected one of cardinalityCap, seriesCap"),
+        (
+            "apps: {com.example.a: {seriesLimit: 5}}", "apps.com.example.a.seriesLimit",
+            "unknown key; expected one of cardinalityCap, objectives, seriesCap"
+        ),
+        ("apps: {com.example.a: {objectives: [{actionType: purchase, target: 100}]}}", "apps.com.example.a.objectives[0].target", "below 100"),
+        ("apps: {com.example.a: {objectives: {actionType: purchase}}}", "apps.com.example.a.objectives", "expected a list"),
+        (
+            "apps: {com.example.a: {objectives: [{actionType: purchase, target: 99}, {actionType: purchase, target: 98}]}}",
+            "apps.com.example.a.objectives", "actionType purchase has more than one objective"
+        ),
         ("apps: {__other__: {seriesCap: 5}}", "apps.__other__", "expected an app id"),
         ("apps: {\"com.example\\u0007a\": {seriesCap: 5}}", "apps.com.example\u{7}a", "control characters"),
     ])
@@ -220,6 +229,32 @@ extension SLOPolicyTests {
                 "com.example.big": AppCaps(seriesCap: 60_000, cardinalityCap: 6000), "com.example.plans": AppCaps(cardinalityCap: 3000),
             ])
         #expect(SLOPolicy.default.appCaps.isEmpty)
+    }
+
+    /// An app judged alone meets its own objective of an action in place of the policy's, and the policy's
+    /// of the others; every app together, and an app without objectives of its own, the policy's.
+    @Test func anAppIsJudgedOnItsOwnObjectives() throws {
+        let policy = try SLOPolicy(
+            yaml: """
+                objectives:
+                  - {actionType: purchase, target: 99.5}
+                  - {actionType: restore, target: 99}
+                apps:
+                  com.example.coins:
+                    seriesCap: 60000
+                    objectives:
+                      - {actionType: purchase, target: 97, window: 7d, owner: coins-team}
+                      - {actionType: subscribe, target: 98}
+                  com.example.plain: {cardinalityCap: 100}
+                """)
+        let judged = policy.judging(app: "com.example.coins").objectives
+        #expect(judged.map(\.actionType) == ["purchase", "restore", "subscribe"])
+        #expect(judged.map(\.target) == [0.97, 0.99, 0.98] && judged[0].owner == "coins-team")
+        #expect(judged[0].window == .rolling(seconds: 7 * 86_400))
+        for app in [nil, "com.example.plain", "com.example.unnamed"] as [String?] {
+            #expect(policy.judging(app: app).objectives.map(\.target) == [0.995, 0.99], "\(app ?? "every app")")
+        }
+        #expect(policy.appCaps["com.example.coins"] == AppCaps(seriesCap: 60_000))
     }
 
     @Test func anObjectiveNamesItsOwnerAndRunbook() throws {
