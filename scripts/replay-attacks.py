@@ -12,6 +12,7 @@ import argparse
 import base64
 import csv
 import gzip
+import http.client
 import http.server
 import io
 import json
@@ -689,12 +690,21 @@ class Replay:
         self.check("66 render --each-app with a path-like id writes inside apps/", result.returncode == 0 and apps == ["-2e-2e-2f.-2e-2fetc", "com.example.coins"]
                    and not os.path.exists(os.path.join(self.work, "etc")), f"exit {result.returncode}, apps/ holds {apps}")
         self.expect("66 an app's index", "GET", "/apps/com.example.coins/", status=200, contains="All apps")
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        connection.request("GET", "/apps/com.example.coins")
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        self.check("66 an app's directory without its slash redirects", response.status == 301
+                   and response.getheader("Location") == "/apps/com.example.coins/", f"{response.status} {response.getheader('Location')!r}")
         self.expect("66 the path-like app's page, by its name", "GET", "/apps/-2e-2e-2f.-2e-2fetc/oncall.html", status=200, contains="On-call")
         self.expect("66 the top index lists the apps", "GET", "/", status=200, contains='href="apps/com.example.coins/index.html"')
         os.symlink(outside, os.path.join(self.pages, "apps", "linked"))
-        os.makedirs(os.path.join(self.pages, "apps", "com.example.coins", "deeper"), exist_ok=True)
-        with open(os.path.join(self.pages, "apps", "com.example.coins", "deeper", "index.html"), "w") as file:
-            file.write("secret-deeper")
+        # Files that exist where the served names must not reach: deeper, and under a name with capitals.
+        for folder in [os.path.join("com.example.coins", "deeper"), "Com.example.coins"]:
+            os.makedirs(os.path.join(self.pages, "apps", folder), exist_ok=True)
+            with open(os.path.join(self.pages, "apps", folder, "index.html"), "w") as file:
+                file.write("secret-" + folder)
         for path in ["/apps/linked/index.html", "/apps/linked/", "/apps/", "/apps/index.html", "/apps/com.example.coins/deeper/index.html",
                      "/apps/..%2F..%2Fetc%2Fpasswd", "/apps/%2e%2e/index.html", "/apps/com.example.coins/../../serve.log",
                      "/apps/com.example.coins/%2e%2e/%2e%2e/serve.log", "/apps/Com.example.coins/index.html"]:

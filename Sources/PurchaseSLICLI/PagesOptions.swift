@@ -14,8 +14,6 @@ struct PagesOptions: ParsableArguments {
     /// of each app of `eachApp` into `out/apps/<dir>/`, their alert text linking as `links` says; returns the
     /// paths written.
     func render(context: DashboardContext, links: PageLinks, eachApp: [String] = [], generatedAtSeconds: Int64) async throws -> [String] {
-        var links = links
-        links.appsWithPages = Set(eachApp)
         let renderer = DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context, links: links)
         guard !eachApp.isEmpty else {
             return try DashboardFiles.write(try await renderer.render(generatedAtSeconds: generatedAtSeconds), to: out)

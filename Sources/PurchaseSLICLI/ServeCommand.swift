@@ -25,9 +25,9 @@ struct ServeCommand: AsyncParsableCommand {
 
             With --render-every 5m the service renders the dashboards and the last week's review into --out \
             (default out) every 5 minutes and serves them at / (index.html) next to the API; --out alone \
-            serves a directory rendered by `purchase-sli render`. Each app of --alert-app, then each other \
-            app the policy's apps: names, gets its own page set in apps/<dir>/ (as render --each-app writes \
-            it), listed on the index with what fires for it; its alert text links there.
+            serves a directory rendered by `purchase-sli render`. With --render-every, each app of \
+            --alert-app gets its own page set in apps/<dir>/ (as render --each-app writes it), listed on the \
+            index with what fires for it; its alert text links there.
 
             With --rollout-every 1h the service checks the phased release of --candidate (default auto: the \
             newest app version with real traffic) against --baseline (default the busiest other version) \

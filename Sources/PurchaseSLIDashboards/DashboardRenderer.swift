@@ -24,7 +24,7 @@ public struct DashboardRenderer: Sendable {
     /// Store, policy, time and range.
     public let context: DashboardContext
     /// What the pages link to, and whether they reload themselves.
-    public let links: PageLinks
+    public var links: PageLinks
     /// The alert rules the pages show (nil: the standard ones).
     public let rules: [any AlertRule]?
     /// The notification receivers that have failed every delivery for a while, each with its stand-in
@@ -47,8 +47,6 @@ public struct DashboardRenderer: Sendable {
         /// Its directory below the output directory: empty for the top set, `apps/<dir>` for an app's
         /// (``PurchaseSLIApplication/AppSlug/of(_:)`` writes `<dir>`).
         public var directory: String
-        /// The app its pages show alone, or nil for the top set.
-        public var app: String?
         /// Its files.
         public var files: [File]
     }
@@ -63,8 +61,11 @@ public struct DashboardRenderer: Sendable {
     /// The set ``render(generatedAtSeconds:)`` writes, and one set per app of `apps` in `apps/<dir>/`: the
     /// dashboards without `app:` (and those naming the app) showing that app alone, its weekly review, its
     /// incidents and its index, which links back to the top; the top index lists every app with what fires
-    /// for it. Apps' sets first, so that a reader of the top index finds them written.
+    /// for it. Apps' sets first, so that a reader of the top index finds them written. Alert text of each
+    /// app links into its own directory (``PageLinks/appsWithPages``), wherever it is shown.
     public func render(eachApp apps: [String], generatedAtSeconds: Int64) async throws -> [PageSet] {
+        var links = links
+        links.appsWithPages.formUnion(apps)
         var sets: [PageSet] = []
         var entries: [IndexPage.AppEntry] = []
         for app in apps {
@@ -76,11 +77,12 @@ public struct DashboardRenderer: Sendable {
             let directory = DashboardRenderer.directory(of: app)
             let rendered = try await renderer.renderSet(
                 generatedAtSeconds: generatedAtSeconds, apps: [], up: (title: "All apps", href: "../../index.html"))
-            sets.append(PageSet(directory: directory, app: app, files: rendered.files))
+            sets.append(PageSet(directory: directory, files: rendered.files))
             entries.append(IndexPage.AppEntry(app: app, directory: directory, alertPage: rendered.alertPage, alerts: rendered.alerts))
         }
-        let top = try await renderSet(generatedAtSeconds: generatedAtSeconds, apps: entries, up: nil)
-        return sets + [PageSet(directory: "", app: nil, files: top.files)]
+        var top = self
+        top.links = links
+        return sets + [PageSet(directory: "", files: try await top.renderSet(generatedAtSeconds: generatedAtSeconds, apps: entries, up: nil).files)]
     }
 
     /// The directory of `app`'s page set below the output directory: `apps/<AppSlug>`.
@@ -106,15 +108,6 @@ public struct DashboardRenderer: Sendable {
         // the same whichever wrote it) covers the range (its episodes shade the charts), the reviewed week (its
         // incidents), which may start before the range, and what fires at the page's time.
         let week = ISOWeek(containing: context.atSeconds, in: context.zone).previous
-        /// The pages that show `app` as rendered (a definition without `app:` shows the context's), as
-        /// ``DashboardDefinition/alertPage(in:for:)`` reads them: the first with alerts is where its text links.
-        func pages(of app: String?) -> [DashboardDefinition] {
-            definitions.filter { ($0.app ?? context.app) == app }.map { page in
-                var shown = page
-                shown.app = app
-                return shown
-            }
-        }
         var snapshots: [String?: AlertSnapshot] = [:]
         var incidentPages: [String: HTMLDocument] = [:]
         func alerts(of app: String?) async throws -> AlertSnapshot {
@@ -123,7 +116,7 @@ public struct DashboardRenderer: Sendable {
                 AlertContext(
                     store: context.everyApp, storedMaintenance: context.records.maintenance, policy: context.frame.everyAppPolicy, app: app,
                     rules: rules),
-                definitions: pages(of: app))
+                definitions: definitions)
             let snapshot = try await alertContext.snapshotAndIncidentReports(from: min(context.fromSeconds, week.startSeconds), at: context.atSeconds)
             // Each incident shown gets its report beside the pages, which its alerts link to.
             func linked(_ report: AlertReport) -> AlertReport {
@@ -181,7 +174,7 @@ public struct DashboardRenderer: Sendable {
                     summary: definition.summary)
             } + otherPages
         var index = IndexPage(entries: entries, frame: context.frame, alerts: shown)
-        index.alertPage = DashboardDefinition.alertPage(in: pages(of: context.app), for: context.app)
+        index.alertPage = DashboardDefinition.alertPage(in: definitions, for: context.app)
         index.app = context.app
         index.apps = apps
         files.append(file("index.html", index.document(navigation: navigation, generatedAtSeconds: generatedAtSeconds)))

@@ -41,10 +41,32 @@ public struct IndexPage: Sendable {
             self.alerts = alerts
         }
 
-        /// How urgent it is: 0 a page firing, 1 a ticket, 2 no alert can see the present, 3 fine.
-        var urgency: Int {
-            alerts.firing.contains { $0.severity == .page } ? 0 : !alerts.firing.isEmpty ? 1 : alerts.alertsCannotSeeThePresent ? 2 : 3
+        /// What its line says first: the most urgent of what its own index shows.
+        var standing: Standing {
+            if alerts.firing.contains(where: { $0.severity == .page }) { return .paging }
+            if !alerts.firing.isEmpty { return .ticketing }
+            if alerts.alertsCannotSeeThePresent { return .blind }
+            if alerts.freshness.isIncomplete { return .incomplete }
+            return alerts.owing.isEmpty ? .fine : .owed
         }
+    }
+
+    /// What an app's line says first, the most urgent first.
+    enum Standing: Int, Comparable {
+        /// A page fires.
+        case paging
+        /// A ticket fires, no page.
+        case ticketing
+        /// No alert can fire: its data stopped (STALE) or never came (NO DATA).
+        case blind
+        /// Clients dropped a share of its events unsent.
+        case incomplete
+        /// An incident whose alerts stopped still owes charges.
+        case owed
+        /// None of these.
+        case fine
+
+        static func < (lhs: Standing, rhs: Standing) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// The pages linked.
@@ -60,19 +82,28 @@ public struct IndexPage: Sendable {
     /// The apps whose pages are written apart, each linked with what fires for it; none: no such list.
     public var apps: [AppEntry] = []
 
+    /// Creates the index of `entries` for `frame`, showing `alerts`.
+    public init(entries: [Entry], frame: DashboardFrame, alerts: AlertSnapshot) {
+        self.entries = entries
+        self.frame = frame
+        self.alerts = alerts
+    }
+
     /// Each app of ``apps``, the most urgent first (a page firing, a ticket, no recent data), linked to its
     /// index, with its firing alerts linked to its alert page and how recent its data is.
     private var appList: HTML {
         guard !apps.isEmpty else { return "" }
-        let items = apps.enumerated().sorted { ($0.element.urgency, $0.offset) < ($1.element.urgency, $1.offset) }.map { _, entry -> HTML in
+        let items = apps.enumerated().sorted { ($0.element.standing, $0.offset) < ($1.element.standing, $1.offset) }.map { _, entry -> HTML in
             let firing = entry.alerts.firing
             let pages = firing.filter { $0.severity == .page }.count
             let badge: HTML =
-                switch entry.urgency {
-                case 0: "<span class=\"status bad\">PAGE</span>"
-                case 1: "<span class=\"status warn\">TICKET</span>"
-                case 2: "<span class=\"status warn\">\(FreshnessText.status(entry.alerts.freshness))</span>"
-                default: "<span class=\"status ok\">OK</span>"
+                switch entry.standing {
+                case .paging: "<span class=\"status bad\">PAGE</span>"
+                case .ticketing: "<span class=\"status warn\">TICKET</span>"
+                case .blind: "<span class=\"status warn\">\(FreshnessText.status(entry.alerts.freshness))</span>"
+                case .incomplete: "<span class=\"status warn\">INCOMPLETE</span>"
+                case .owed: "<span class=\"status warn\">STILL OWED</span>"
+                case .fine: "<span class=\"status ok\">OK</span>"
                 }
             let alerts = HTML.joined(
                 firing.map { report in
@@ -114,13 +145,25 @@ public struct IndexPage: Sendable {
         let pages = HTML.joined(entries.map { "<li><a href=\"\($0.file)\">\($0.title)</a> — \($0.summary)</li>" })
         let firing = alerts.firing
         let pageCount = firing.filter { $0.severity == .page }.count
+        // With apps listed, the banner is of every app together, and says which apps fire on their own events.
+        let together: HTML = apps.isEmpty ? "" : " for every app together"
+        let appsFiring = apps.filter { $0.standing <= .ticketing }
+        let appsLine: HTML =
+            appsFiring.isEmpty
+            ? ""
+            : "<p>Firing on their own events: "
+                + HTML.joined(
+                    appsFiring.map { "<a href=\"\($0.directory)/index.html\">\($0.app)</a> (\($0.standing == .paging ? "page" : "ticket"))" },
+                    separator: ", ") + " (Apps, below).</p>"
         let status: HTML =
             firing.isEmpty
             ? (alerts.alertsCannotSeeThePresent
                 ? alerts.staleBanner(zone: frame.zone)
-                : "<div class=\"banner\"><strong>No alert firing</strong> at \(frame.zone.timestamp(frame.atSeconds)).</div>")
-            : "<div class=\"banner \(pageCount > 0 ? "bad" : "warn")\"><strong>\(firing.count) alert\(firing.count == 1 ? "" : "s") firing</strong> "
-                + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(frame.zone.timestamp(frame.atSeconds)):<ul>\(firingList)</ul></div>"
+                : "<div class=\"banner\(appsFiring.isEmpty ? "" : appsFiring.contains { $0.standing == .paging } ? " bad" : " warn")\">"
+                    + "<strong>No alert firing</strong>\(together) at \(frame.zone.timestamp(frame.atSeconds)).\(appsLine)</div>")
+            : "<div class=\"banner \(pageCount > 0 || appsFiring.contains { $0.standing == .paging } ? "bad" : "warn")\">"
+                + "<strong>\(firing.count) alert\(firing.count == 1 ? "" : "s") firing</strong>\(together) "
+                + "(\(pageCount) page\(pageCount == 1 ? "" : "s")) at \(frame.zone.timestamp(frame.atSeconds)):<ul>\(firingList)</ul>\(appsLine)</div>"
         return HTMLDocument(
             title: "purchase-sli dashboards" + (app.map { " · \($0)" } ?? ""),
             subtitle: "\(frame.zone.timestamp(frame.fromSeconds)) to \(frame.zone.timestamp(frame.atSeconds)) "

@@ -33,7 +33,6 @@ public struct DashboardPublisher: Service {
         self.apps = apps
         var links = links
         links.refreshSeconds = intervalSeconds
-        links.appsWithPages = Set(apps)
         renderer = { [links] in DashboardRenderer(definitions: definitions, context: try await context($0), links: links) }
         self.directory = directory
         self.intervalSeconds = intervalSeconds

@@ -52,30 +52,32 @@ struct PageFiles: FileProvider {
         }
     }
 
-    /// The directory itself for `/` (the middleware then looks for its `index.html`), a page's file for
-    /// a page's path, nil for anything else.
+    /// The directory itself for `/`, an app's directory for `/apps/<dir>/` (the middleware then looks for
+    /// its `index.html`, and redirects `/apps/<dir>` there), a page's file for a page's path, nil for
+    /// anything else.
     func getFileIdentifier(_ path: String) -> String? {
-        path == "/" ? directory : Self.pageName(path).map { directory + $0 }
+        if path == "/" { return directory }
+        if let app = Self.appDirectory(path) { return directory + app }
+        return Self.pageName(path).map { directory + $0 }
     }
 
-    /// The directory (for `/`) or a regular file; nil for a link, a device, a missing file, or anything
-    /// else (the middleware answers 404).
+    /// The directory, an app's directory (their ids end with `/`) or a regular file; nil for a link, a
+    /// device, a missing file, or anything else (the middleware answers 404). Below the directory, every
+    /// directory on the way (`apps`, the app's) must be one itself, never a link.
     func getAttributes(id: String) async throws -> FileAttributes? {
-        let isDirectory = id == directory
-        // An app's page: `apps` and the app's directory must be directories themselves, never links.
-        if !isDirectory, id.hasPrefix(directory) {
-            let parents = id.dropFirst(directory.count).split(separator: "/").dropLast()
-            for depth in parents.indices {
-                let parent = directory + parents[...depth].joined(separator: "/")
-                guard let info = try? await fileSystem.info(forFileAt: FilePath(parent), infoAboutSymbolicLink: true), info.type == .directory
-                else { return nil }
-            }
+        let isFolder = id.hasSuffix("/")
+        let below = id.dropFirst(directory.count).split(separator: "/")
+        let parents = isFolder ? below[...] : below.dropLast()
+        for depth in parents.indices {
+            let parent = directory + parents[...depth].joined(separator: "/")
+            guard let info = try? await fileSystem.info(forFileAt: FilePath(parent), infoAboutSymbolicLink: true), info.type == .directory
+            else { return nil }
         }
-        guard let info = try? await fileSystem.info(forFileAt: FilePath(id), infoAboutSymbolicLink: !isDirectory),
-            info.type == (isDirectory ? .directory : .regular)
+        guard let info = try? await fileSystem.info(forFileAt: FilePath(id), infoAboutSymbolicLink: !isFolder),
+            info.type == (isFolder ? .directory : .regular)
         else { return nil }
         return FileAttributes(
-            isFolder: isDirectory, size: Int(info.size),
+            isFolder: isFolder, size: Int(info.size),
             modificationDate: Date(timeIntervalSince1970: Double(info.lastDataModificationTime.seconds)))
     }
 
@@ -106,16 +108,22 @@ struct PageFiles: FileProvider {
     }
 
     /// The file a path asks for, or nil when it is not a page (or a page's CSV) of the directory, or of
-    /// one app's pages (`apps/<app>/`, the app as ``PurchaseSLIApplication/AppSlug`` writes it; `/apps/<app>/`
-    /// is its index).
+    /// one app's pages (`apps/<dir>/<page>`, `<dir>` as ``PurchaseSLIApplication/AppSlug`` writes the app).
     static func pageName(_ path: String) -> String? {
         guard path.hasPrefix("/") else { return nil }
-        var parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if parts.count == 3, parts[0] == "apps", parts[2].isEmpty { parts[2] = "index.html" }
+        let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 1 || (parts.count == 3 && parts[0] == "apps" && isName(parts[1])), let name = parts.last, isName(name),
             name.hasSuffix(".html") || name.hasSuffix(".csv")
         else { return nil }
         return parts.joined(separator: "/")
+    }
+
+    /// `apps/<dir>/` for `/apps/<dir>/` or `/apps/<dir>` (an app's directory), else nil.
+    static func appDirectory(_ path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3 || (parts.count == 4 && parts[3].isEmpty), parts[0].isEmpty, parts[1] == "apps", isName(String(parts[2]))
+        else { return nil }
+        return "apps/\(parts[2])/"
     }
 
     /// Whether `name` may name a page, a page's CSV or an app's directory: lowercase letters, digits, `-`,

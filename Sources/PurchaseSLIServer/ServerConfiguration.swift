@@ -90,11 +90,11 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// How far back the rendered pages reach, in seconds.
     public var renderRangeSeconds: Int64 = 7 * .secondsPerDay
     /// The apps whose page sets the dashboard publisher writes apart into `apps/<dir>/` of
-    /// `pagesDirectory` (beside the every-app set, whose index lists them): ``alertApps``, then the
-    /// others the policy's `apps:` names, in name order; none when pages are not rendered.
+    /// `pagesDirectory` (beside the every-app set, whose index lists them): the apps judged and notified
+    /// apart (``alertApps``), so that a page firing on an app's line is one somebody was notified of; none
+    /// when the service renders no pages.
     public var appsWithPages: [String] {
-        guard pagesDirectory != nil, renderEverySeconds != nil else { return [] }
-        return alertApps + alertPolicy.appCaps.keys.filter { !alertApps.contains($0) }.sorted()
+        pagesDirectory != nil && renderEverySeconds != nil ? alertApps : []
     }
     /// Where the pages are served from outside (`https://sli.example.com`), for the links of alert text,
     /// Slack and Alertmanager (`generatorURL`); nil for none.

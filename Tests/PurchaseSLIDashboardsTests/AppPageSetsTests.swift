@@ -45,9 +45,7 @@ import Testing
     /// The sets rendered at the fixture's end over a day, alert text linking under `baseURL`.
     private func sets(baseURL: String? = "https://sli.example.com") async throws -> [DashboardRenderer.PageSet] {
         let context = try await DashboardContext(store: try await store(), policy: try shippedPolicy(), atSeconds: Self.end, rangeSeconds: 86_400)
-        var links = PageLinks(baseURL: baseURL)
-        links.appsWithPages = [Self.failing, Self.fine]
-        return try await DashboardRenderer(definitions: try definitions(), context: context, links: links)
+        return try await DashboardRenderer(definitions: try definitions(), context: context, links: PageLinks(baseURL: baseURL))
             .render(eachApp: [Self.fine, Self.failing], generatedAtSeconds: Self.end)
     }
 
@@ -58,7 +56,6 @@ import Testing
     @Test func eachAppHasItsOwnDirectoryBesideTheTop() async throws {
         let sets = try await sets()
         #expect(sets.map(\.directory) == ["apps/com.example.premium", "apps/com.example.-43oins-5f-41pp", ""])
-        #expect(sets.map(\.app) == [Self.fine, Self.failing, nil])
         let (fine, failing) = (sets[0], sets[1])
         // Each app's set: the dashboards without `app:` and its own, its review, its index; not another app's page.
         #expect(Set(fine.files.map(\.name)) == ["oncall.html", "rollout.html", "premium.html", "report-2026-W45.html", "index.html"])
@@ -86,14 +83,43 @@ import Testing
     @Test func theTopIndexListsEveryAppWithWhatFiresForItTheUrgentFirst() async throws {
         let top = try page("index.html", of: try await sets()[2])
         let section = try #require(top.range(of: "Apps, each judged on its own events")).upperBound
-        let failing = try #require(top.range(of: "<a href=\"apps/com.example.-43oins-5f-41pp/index.html\">com.example.Coins_App</a>"))
-        let fine = try #require(top.range(of: "<a href=\"apps/com.example.premium/index.html\">com.example.premium</a>"))
-        #expect(section < failing.lowerBound && failing.lowerBound < fine.lowerBound, "the app with a page firing comes first")
+        let list = top[section...]
+        let failing = try #require(list.range(of: "<a href=\"apps/com.example.-43oins-5f-41pp/index.html\">com.example.Coins_App</a>"))
+        let fine = try #require(list.range(of: "<a href=\"apps/com.example.premium/index.html\">com.example.premium</a>"))
+        #expect(failing.lowerBound < fine.lowerBound, "the app with a page firing comes first")
         #expect(top[section..<failing.lowerBound].contains("<span class=\"status bad\">PAGE</span>"))
         #expect(top[failing.upperBound..<fine.lowerBound].contains("href=\"apps/com.example.-43oins-5f-41pp/oncall.html#alert-"))
         #expect(top[fine.upperBound...].prefix(200).contains("no alert firing"))
         #expect(top[failing.upperBound..<fine.lowerBound].contains("<span class=\"status ok\">OK</span>"))
         #expect(!top.contains("com.example.unlisted"), "only the apps asked for are listed")
+        // The banner is of every app together, and names the app paging on its own events.
+        #expect(top.contains("for every app together"))
+        #expect(top.contains("Firing on their own events: <a href=\"apps/com.example.-43oins-5f-41pp/index.html\">com.example.Coins_App</a> (page)"))
+    }
+
+    /// An app whose alerts do not fire is not OK while its index warns: data stopped, events dropped unsent,
+    /// an incident still owing charges.
+    @Test(arguments: [
+        (DataFreshness(atSeconds: end, newestEventSeconds: ["purchase": end - 7200], staleAfterSeconds: 3600), "STALE"),
+        (DataFreshness(atSeconds: end, newestEventSeconds: [:], staleAfterSeconds: 3600), "NO DATA"),
+        (
+            DataFreshness(
+                atSeconds: end, newestEventSeconds: ["purchase": end - 60], staleAfterSeconds: 3600, clientDroppedEvents: 50, countedEvents: 1000),
+            "INCOMPLETE"
+        ),
+        (DataFreshness(atSeconds: end, newestEventSeconds: ["purchase": end - 60], staleAfterSeconds: 3600), "OK"),
+    ])
+    func anAppsLineSaysWhatItsIndexWarnsOf(freshness: DataFreshness, badge: String) throws {
+        let frame = DashboardFrame(
+            policy: .default, app: nil, atSeconds: Self.end, rangeSeconds: 86_400, zone: .utc,
+            records: DashboardRecords(maintenance: [], rolloutActions: []))
+        var index = IndexPage(entries: [], frame: frame, alerts: AlertSnapshot(firing: [], episodes: [], freshness: freshness))
+        index.apps = [
+            IndexPage.AppEntry(
+                app: Self.fine, directory: "apps/x", alertPage: "oncall.html", alerts: AlertSnapshot(firing: [], episodes: [], freshness: freshness))
+        ]
+        let page = index.document(navigation: [], generatedAtSeconds: Self.end).rendered
+        #expect(page.contains("<span class=\"status \(badge == "OK" ? "ok" : "warn")\">\(badge)</span> <a href=\"apps/x/index.html\">"))
     }
 
     @Test func withoutAppsThePagesAreAsBefore() async throws {

@@ -206,6 +206,11 @@ import Testing
         try manager.createDirectory(atPath: pages + "/apps/deep/er", withIntermediateDirectories: true)
         try Data("deeper".utf8).write(to: URL(fileURLWithPath: pages + "/apps/deep/er/index.html"))
         try Data("other".utf8).write(to: URL(fileURLWithPath: pages + "/apps/index.html"))
+        // Files that exist under names the server must refuse: capitals, a hidden directory, another one.
+        for (folder, file) in [("apps/Com.example", "x.html"), ("apps/.hidden", "index.html"), ("other/com.example.coins", "oncall.html")] {
+            try manager.createDirectory(atPath: pages + "/" + folder, withIntermediateDirectories: true)
+            try Data("other".utf8).write(to: URL(fileURLWithPath: pages + "/" + folder + "/" + file))
+        }
         let outside = directory.file("outside")
         try manager.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try Data("secret-outside".utf8).write(to: URL(fileURLWithPath: outside + "/index.html"))
@@ -217,6 +222,10 @@ import Testing
             }
             try await client.execute(uri: "/apps/com.example.coins/", method: .get) { response in
                 #expect(response.status == .ok && String(buffer: response.body).contains("coins index"))
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8" && response.headers[.cacheControl] == "no-cache")
+            }
+            try await client.execute(uri: "/apps/com.example.coins", method: .get) { response in
+                #expect(response.status == .movedPermanently && response.headers[.location] == "/apps/com.example.coins/")
             }
             for uri in [
                 "/apps/linked/index.html", "/apps/linked/", "/apps/deep/er/index.html", "/apps/index.html", "/apps/", "/apps/Com.example/x.html",
@@ -226,6 +235,25 @@ import Testing
                     #expect(response.status == .notFound || response.status == .badRequest, "\(uri)")
                     let body = String(buffer: response.body)
                     #expect(!body.contains("secret-outside") && !body.contains("deeper") && !body.contains("other"), "\(uri)")
+                }
+            }
+        }
+    }
+
+    /// `apps` itself a link to a directory outside: nothing below it is served.
+    @Test func appsThatIsALinkServesNothing() async throws {
+        let pages = directory.file("pages")
+        let outside = directory.file("outside")
+        try FileManager.default.createDirectory(atPath: outside + "/com.example.coins", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        try Data("secret-outside".utf8).write(to: URL(fileURLWithPath: outside + "/com.example.coins/index.html"))
+        try FileManager.default.createSymbolicLink(atPath: pages + "/apps", withDestinationPath: outside)
+        let app = makeApp(store: store) { $0.pagesDirectory = pages }
+        try await app.test(.router) { client in
+            for uri in ["/apps/com.example.coins/", "/apps/com.example.coins/index.html", "/apps/com.example.coins"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .notFound, "\(uri)")
+                    #expect(!String(buffer: response.body).contains("secret-outside"))
                 }
             }
         }
