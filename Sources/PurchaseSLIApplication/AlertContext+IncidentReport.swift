@@ -92,7 +92,7 @@ extension AlertContext {
                 CountQuery(fromSeconds: from, toSeconds: until, groupBy: [.resultType, .errorDescription], filters: errorFilters))
             var impact = IncidentReport.ActionImpact(
                 actionType: action, scope: slice, counts: counts,
-                concentration: inputs.failureConcentration(in: action, last: until - from, before: until),
+                concentration: try await failureConcentration(in: action, from: from, to: until),
                 topErrors: errors.prefix(5).map { (result: $0.key[0] ?? "", description: $0.key[1] ?? "", events: $0.events) })
             if let series = inputs.series(SeriesLabels(actionType: action, slice: slice)) {
                 timeline += courseMoments(of: series, from: from, until: until, lost: cost.lost[action], counts: counts)

@@ -85,15 +85,23 @@ public struct AlertContext: Sendable {
     /// again), at most ``lossOfSignalReachSeconds`` back. The grants audited are those evaluations from
     /// `grantsEvaluatedFrom` on can alert on (by default from `from`, as every other input).
     public func inputs(from: Int64, to: Int64, grantsEvaluatedFrom: Int64? = nil) async throws -> AlertInputs {
+        try await inputs(from: from, to: to, grantsEvaluatedFrom: grantsEvaluatedFrom, everySlice: false)
+    }
+
+    /// ``inputs(from:to:grantsEvaluatedFrom:)``, with `everySlice` the slices that cannot alert read too:
+    /// what evaluation would read without leaving them out, which the tests hold its findings to.
+    func inputs(from: Int64, to: Int64, grantsEvaluatedFrom: Int64?, everySlice: Bool) async throws -> AlertInputs {
         // One read of the minute buckets for the action and every slice dimension, from a whole minute.
         let from = from - from.floorDividedBy(.secondsPerMinute).remainder
         let actionsFrom = try await activityStart(before: from)
         let groupings = [[EventDimension.actionType]] + policy.slices.map { [.actionType, $0] }
-        // Events without a value of a slice dimension are no slice: not read.
+        let readable = everySlice ? [:] : try await slicesThatCanAlert(from: from, to: to)
+        // Events without a value of a slice dimension are no slice: not read. Nor is a slice that cannot alert.
         var answers = try await store.series(
             groupings.enumerated().map { index, grouping in
                 CountQuery(
                     fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: .secondsPerMinute), groupBy: grouping,
+                    filters: grouping.count > 1 ? readable[grouping[1]].map { [grouping[1]: $0] } ?? [:] : [:],
                     requiredValues: Set(grouping.dropFirst()))
             })
         // The answers handed over whole, so that the inputs' running sums are written over their counts.
@@ -117,6 +125,37 @@ public struct AlertContext: Sendable {
         }
         inputs.leaveOut(maintenance())
         return inputs
+    }
+
+    /// Per slice dimension of the policy, the values whose slices can alert over `[from, to)`
+    /// (``PurchaseSLIAnalysis/AlertInputs/sliceCanAlert(_:counts:policy:)``, for any action), from one read of
+    /// the span's totals (mostly hour and day rollups); nil for a dimension every slice of which can.
+    func slicesThatCanAlert(from: Int64, to: Int64) async throws -> [EventDimension: Set<String?>] {
+        let dimensions = Array(Set(policy.slices)).filter { $0 != .appVersion }.sorted { $0.rawValue < $1.rawValue }
+        let totals = try await store.counts(
+            dimensions.map { CountQuery(fromSeconds: from, toSeconds: to, groupBy: [.actionType, $0], requiredValues: [$0]) })
+        var readable: [EventDimension: Set<String?>] = [:]
+        for (dimension, rows) in zip(dimensions, totals) {
+            readable[dimension] = Set(rows.filter { AlertInputs.sliceCanAlert(dimension, counts: $0.counts, policy: policy) }.map { $0.key[1] })
+        }
+        return readable
+    }
+
+    /// Where `action`'s failures over `[from, to)` concentrate (``PurchaseSLIAnalysis/SliceShare/concentration(of:among:)``),
+    /// among its slices of every dimension of the policy, counted by the store: the slices that cannot
+    /// alert, which evaluation does not read minute by minute, count as much as the others.
+    func failureConcentration(in action: String, from: Int64, to: Int64) async throws -> [SliceShare] {
+        let dimensions = Array(Set(policy.slices)).sorted { $0.rawValue < $1.rawValue }
+        let filters: [EventDimension: Set<String?>] = [.actionType: [action]]
+        let answers = try await store.counts(
+            [CountQuery(fromSeconds: from, toSeconds: to, filters: filters)]
+                + dimensions.map { CountQuery(fromSeconds: from, toSeconds: to, groupBy: [$0], filters: filters, requiredValues: [$0]) })
+        let slices = zip(dimensions, answers.dropFirst()).flatMap { dimension, rows in
+            rows.map { (labels: SeriesLabels(actionType: action, slice: .init(dimension: dimension, value: $0.key[0])), counts: $0.counts) }
+        }
+        return SliceShare.concentration(
+            of: answers[0].first?.counts ?? OutcomeCounts(),
+            among: slices.sorted { $0.labels < $1.labels }.compactMap { entry in entry.labels.slice.map { ($0, entry.counts) } })
     }
 
     /// The maintenance windows in force: the policy's and the stored ones, each for every app or for the
@@ -339,7 +378,7 @@ public struct AlertContext: Sendable {
         var report = AlertReport(
             finding: finding, startsAt: startsAt, endsAt: endsAt,
             concentration: evidence.namesConcentration
-                ? inputs.failureConcentration(in: finding.labels.actionType, last: window, before: until) : [],
+                ? try await failureConcentration(in: finding.labels.actionType, from: until - window, to: until) : [],
             severityChanges: severityChanges)
         report.firstBadSeconds = firstBadSeconds ?? evidence.firstBadSeconds(of: finding)
         if let reason = evidence.explainedBy {

@@ -24,9 +24,17 @@ public struct CancelRateSpikeRule: AlertRule {
     public var holdSeconds: Int64 { test.holdSeconds }
     public var reachSeconds: Int64 { test.reachSeconds }
 
+    /// Each action, and each of its products with the spike test's minimum of cancels over the span read:
+    /// a product with fewer cannot spike, so it takes no share of the significance (Tarone's refinement
+    /// of Bonferroni), and a catalog of thousands of products sold a few times a week leaves the test of
+    /// the others as sharp as a small one.
     public func spikeTestCount(in inputs: AlertInputs) -> Int {
-        inputs.actions.keys.reduce(0) { total, action in
-            total + 1 + (inputs.slices[action] ?? []).count { $0.labels.slice?.dimension == .productID }
+        let minimum = Int64(policy.spikes.minimumCount)
+        return inputs.actions.keys.reduce(0) { total, action in
+            total + 1
+                + (inputs.slices[action] ?? []).count { series in
+                    series.labels.slice?.dimension == .productID && series.counts(from: inputs.startSeconds, to: inputs.endSeconds).cancel >= minimum
+                }
         }
     }
 

@@ -1,18 +1,14 @@
-import PurchaseSLICore
+public import PurchaseSLICore
 
-extension AlertInputs {
-    /// The slices of `action` whose failure rate over the `window` seconds before `time` is at least 1.5 times
-    /// the rest of the action's, beyond chance (the exact rate test, p < 0.01), holding at least 10 % of
-    /// its failures: where the failures really are. In an outage of everything no slice is named. Largest
-    /// share of failures first, at most 4. O(slices).
-    public func failureConcentration(in action: String, last window: Int64, before time: Int64) -> [SliceShare] {
-        guard let overall = actions[action] else { return [] }
-        let total = overall.counts(last: window, before: time)
+extension SliceShare {
+    /// The slices among `slices` (each with its counts over a window, in label order) whose failure rate is
+    /// at least 1.5 times the rest of the action's (`total` over the same window), beyond chance (the exact
+    /// rate test, p < 0.01), holding at least 10 % of its failures: where the failures really are. In an
+    /// outage of everything no slice is named. Largest share of failures first, at most 4. O(slices).
+    public static func concentration(of total: OutcomeCounts, among slices: [(slice: SeriesLabels.Slice, counts: OutcomeCounts)]) -> [SliceShare] {
         guard total.failure > 0, total.valid > 0 else { return [] }
         var shares: [SliceShare] = []
-        for series in slices[action] ?? [] {
-            guard let slice = series.labels.slice else { continue }
-            let counts = series.counts(last: window, before: time)
+        for (slice, counts) in slices {
             let rest = total - counts
             let failureShare = Double(counts.failure) / Double(total.failure)
             guard failureShare >= 0.1, counts.valid > 0, rest.valid > 0 else { continue }
