@@ -1,4 +1,4 @@
-import PurchaseSLICore
+public import PurchaseSLICore
 
 /// One kind of alert: what it reads of the policy, how it finds alerts at a minute, how long they hold,
 /// which of them another alert of its kind covers, and what they share with alerts of other kinds. The
@@ -20,6 +20,11 @@ public protocol AlertRule: Sendable {
     /// How many spike tests it makes at one time on `inputs`: its share of the Bonferroni correction of
     /// the spike significance (0 for a rule that tests no spike under it).
     func spikeTestCount(in inputs: AlertInputs) -> Int
+    /// Whether it may need, minute by minute, a slice of `dimension` whose events over everything an
+    /// evaluation reads add up to `totals`: a slice no rule needs is not read (a catalog of thousands of
+    /// products sold a few times a week holds mostly such slices), and one a rule does not look at changes
+    /// nothing it finds.
+    func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool
     /// The alerts its conditions find at `time`, and the series it has seen recover then.
     func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome
     /// Whether a firing alert of its kind is left out because another firing alert covers it (a plan's
@@ -37,6 +42,8 @@ extension AlertRule {
     public func isCovered(_ finding: AlertFinding, by firing: [AlertFinding]) -> Bool { false }
     /// No spike test.
     public func spikeTestCount(in inputs: AlertInputs) -> Int { 0 }
+    /// Every slice: a rule that does not say what it reads gets them all.
+    public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { true }
 }
 
 /// What a rule found at one time.

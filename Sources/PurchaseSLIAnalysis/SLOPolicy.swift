@@ -214,6 +214,9 @@ public struct SLOPolicy: Sendable, Hashable {
     /// Per app, the objectives it is judged on apart (`apps.<id>.objectives`), each replacing the policy's
     /// objective of its action when that app is judged alone (``judging(app:)``).
     public var appObjectives: [String: [Objective]] = [:]
+    /// The objectives of every app together, kept by a policy judging one app (``judging(app:)``) so
+    /// that judging it for another starts from them, not from the first app's.
+    var everyAppObjectives: [Objective]?
     /// The window over which a stop of an action's events is noticed, in seconds.
     public var lossOfSignalWindowSeconds: Int64
     /// Fewest events the same window a day earlier must have held for a stop to alert.

@@ -127,16 +127,17 @@ public struct AlertContext: Sendable {
         return inputs
     }
 
-    /// Per slice dimension of the policy, the values whose slices can alert over `[from, to)`
-    /// (``PurchaseSLIAnalysis/AlertInputs/sliceCanAlert(_:counts:policy:)``, for any action), from one read of
-    /// the span's totals (mostly hour and day rollups); nil for a dimension every slice of which can.
+    /// Per slice dimension of the policy, the values whose slices a rule may need over `[from, to)`
+    /// (``PurchaseSLIAnalysis/AlertRule/readsSlice(_:totals:)``, for any action), from one read of the span's
+    /// totals (mostly hour and day rollups).
     func slicesThatCanAlert(from: Int64, to: Int64) async throws -> [EventDimension: Set<String?>] {
-        let dimensions = Array(Set(policy.slices)).filter { $0 != .appVersion }.sorted { $0.rawValue < $1.rawValue }
+        let dimensions = Array(Set(policy.slices)).sorted { $0.rawValue < $1.rawValue }
         let totals = try await store.counts(
             dimensions.map { CountQuery(fromSeconds: from, toSeconds: to, groupBy: [.actionType, $0], requiredValues: [$0]) })
         var readable: [EventDimension: Set<String?>] = [:]
         for (dimension, rows) in zip(dimensions, totals) {
-            readable[dimension] = Set(rows.filter { AlertInputs.sliceCanAlert(dimension, counts: $0.counts, policy: policy) }.map { $0.key[1] })
+            readable[dimension] = Set(
+                rows.filter { row in rules.contains { $0.readsSlice(dimension, totals: row.counts) } }.map { $0.key[1] })
         }
         return readable
     }

@@ -39,6 +39,12 @@ struct SLOCommand: ParsableCommand {
         func run() throws {
             let policy = try exitingOnFailure { try policyOptions.load() }
             print(OpenSLO.documents(of: policy), terminator: "")
+            if !policy.appObjectives.isEmpty {
+                FileHandle.standardError.write(
+                    Data(
+                        ("warning: the objectives of \(policy.appObjectives.keys.sorted().joined(separator: ", ")) (apps.<id>.objectives) "
+                            + "are not written: an OpenSLO document here has no app\n").utf8))
+            }
         }
     }
 

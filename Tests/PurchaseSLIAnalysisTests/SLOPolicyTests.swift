@@ -246,6 +246,8 @@ extension SLOPolicyTests {
                       - {actionType: purchase, target: 97, window: 7d, owner: coins-team}
                       - {actionType: subscribe, target: 98}
                   com.example.plain: {cardinalityCap: 100}
+                  com.example.restores:
+                    objectives: [{actionType: restore, target: 95}]
                 """)
         let judged = policy.judging(app: "com.example.coins").objectives
         #expect(judged.map(\.actionType) == ["purchase", "restore", "subscribe"])
@@ -255,6 +257,12 @@ extension SLOPolicyTests {
             #expect(policy.judging(app: app).objectives.map(\.target) == [0.995, 0.99], "\(app ?? "every app")")
         }
         #expect(policy.appCaps["com.example.coins"] == AppCaps(seriesCap: 60_000))
+        // An app named for its objectives alone keeps its place among the day's apps, as any app named.
+        #expect(policy.appCaps["com.example.restores"] == AppCaps())
+        // Judged for one app, then for another: the second starts from every app's objectives.
+        let twice = policy.judging(app: "com.example.coins").judging(app: "com.example.restores").objectives
+        #expect(twice.map(\.target) == [0.995, 0.95])
+        #expect(policy.judging(app: "com.example.coins").judging(app: nil).objectives.map(\.target) == [0.995, 0.99])
     }
 
     @Test func anObjectiveNamesItsOwnerAndRunbook() throws {

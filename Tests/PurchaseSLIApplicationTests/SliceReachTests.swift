@@ -6,9 +6,9 @@ import Testing
 
 @testable import PurchaseSLIApplication
 
-/// Evaluation reads minute by minute only the slices that can alert
-/// (``PurchaseSLIAnalysis/AlertInputs/sliceCanAlert(_:counts:policy:)``); what it finds at every minute is
-/// what it finds reading every slice.
+/// Evaluation reads minute by minute only the slices a rule may need
+/// (``PurchaseSLIAnalysis/AlertRule/readsSlice(_:totals:)``); what it finds at every minute is what it
+/// finds reading every slice.
 @Suite struct SliceReachTests {
     private static let start: Int64 = 1_794_614_400  // 2026-11-14T00:00:00Z
     private static let end = start + 4 * 86_400
@@ -95,7 +95,30 @@ import Testing
         (.productID, OutcomeCounts(success: 90, cancel: 9), false),
         (.productID, OutcomeCounts(success: 90, cancel: 10), true),
     ])
-    func aSliceCanAlertWithEnoughFailuresOrCancels(dimension: EventDimension, counts: OutcomeCounts, canAlert: Bool) {
-        #expect(AlertInputs.sliceCanAlert(dimension, counts: counts, policy: .default) == canAlert)
+    func theStandardRulesNeedASliceWithEnoughFailuresOrCancels(dimension: EventDimension, counts: OutcomeCounts, needed: Bool) {
+        #expect(AlertRules.standard(for: .default).contains { $0.readsSlice(dimension, totals: counts) } == needed)
     }
+
+    /// A rule that does not say which slices it reads gets every one.
+    @Test func aRuleOfItsOwnReadsEverySlice() async throws {
+        let standard = try await AlertContext(store: store(), policy: .default)
+        let own = try await AlertContext(store: store(), policy: .default, rules: AlertRules.standard(for: .default) + [PlanCounter()])
+        let from = Self.lastDay - standard.evaluator.firingHistorySeconds
+        let (fewer, every) = (
+            try await standard.inputs(from: from, to: Self.end), try await own.inputs(from: from, to: Self.end)
+        )
+        let count = { (inputs: AlertInputs) in inputs.slices.values.reduce(0) { $0 + $1.count { $0.labels.slice?.dimension == .planID } } }
+        #expect(count(fewer) < count(every))
+        #expect(count(every) == count(try await standard.inputs(from: from, to: Self.end, grantsEvaluatedFrom: nil, everySlice: true)))
+    }
+}
+
+/// A rule of a team's own that reads every plan's series and finds nothing.
+private struct PlanCounter: AlertRule {
+    var kind: AlertFinding.Kind { AlertFinding.Kind(rawValue: "PlanCounter") }
+    var shortName: String { "plans" }
+    var holdSeconds: Int64 { 0 }
+    var reachSeconds: Int64 { 3600 }
+    func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome { AlertRuleOutcome() }
+    func causes(of finding: AlertFinding) -> Set<IncidentCause> { [] }
 }

@@ -25,6 +25,8 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
     /// Held for keepFiringFor and its window, as every spike (``RateSpikeTest/holdSeconds``).
     public var holdSeconds: Int64 { test.holdSeconds }
     public var reachSeconds: Int64 { test.reachSeconds }
+    /// Every app version: each version's 409s are tested against all the other versions' purchases.
+    public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { dimension == .appVersion }
 
     public func spikeTestCount(in inputs: AlertInputs) -> Int { inputs.actions.count + Self.versions(in: inputs).count }
 

@@ -23,10 +23,14 @@ public struct CancelRateSpikeRule: AlertRule {
     /// Held for keepFiringFor and its window, as every spike (``RateSpikeTest/holdSeconds``).
     public var holdSeconds: Int64 { test.holdSeconds }
     public var reachSeconds: Int64 { test.reachSeconds }
+    /// A product with the spike's `minimumCount` cancels: a spike needs as many in its window.
+    public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool {
+        dimension == .productID && totals.cancel >= Int64(policy.spikes.minimumCount)
+    }
 
     /// Each action, and each of its products with the spike test's minimum of cancels over the span read:
-    /// a product with fewer cannot spike, so it takes no share of the significance (Tarone's refinement
-    /// of Bonferroni), and a catalog of thousands of products sold a few times a week leaves the test of
+    /// a product with fewer cannot spike, so it takes no share of the significance (after Tarone's
+    /// refinement of Bonferroni, with the count as the criterion), and a catalog of thousands of products sold a few times a week leaves the test of
     /// the others as sharp as a small one.
     public func spikeTestCount(in inputs: AlertInputs) -> Int {
         let minimum = Int64(policy.spikes.minimumCount)

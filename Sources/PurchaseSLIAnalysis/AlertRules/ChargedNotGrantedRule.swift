@@ -1,4 +1,4 @@
-import PurchaseSLICore
+public import PurchaseSLICore
 
 extension AlertFinding.Kind {
     /// Store charges that no grant event named within the grace time (money taken, nothing delivered).
@@ -22,6 +22,8 @@ public struct ChargedNotGrantedRule: AlertRule {
     public var holdSeconds: Int64 { 0 }
     /// It reads the ledger, not the minute series.
     public var reachSeconds: Int64 { 0 }
+    /// No slice of the events (its own series are the store's or the ledger's).
+    public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { false }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         AlertRuleOutcome(findings: findings(at: time, ledger: context.allInputs.charges))

@@ -1,4 +1,4 @@
-import PurchaseSLICore
+public import PurchaseSLICore
 
 extension AlertFinding.Kind {
     /// Transactions the grant server granted again: goods delivered twice for one payment.
@@ -26,6 +26,8 @@ public struct DoubleGrantRule: AlertRule {
     public var holdSeconds: Int64 { 0 }
     /// It reads the grant audit, not the minute series.
     public var reachSeconds: Int64 { 0 }
+    /// No slice of the events (it reads the grants and the ledger).
+    public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { false }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         let audit = context.allInputs.grants
@@ -64,6 +66,8 @@ public struct GrantedWithoutChargeRule: AlertRule {
     public var holdSeconds: Int64 { 0 }
     /// It reads the grant audit, not the minute series.
     public var reachSeconds: Int64 { 0 }
+    /// No slice of the events (it reads the grants and the ledger).
+    public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { false }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         let audit = context.allInputs.grants

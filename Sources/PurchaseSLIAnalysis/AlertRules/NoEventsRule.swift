@@ -1,4 +1,4 @@
-import PurchaseSLICore
+public import PurchaseSLICore
 
 extension AlertFinding.Kind {
     /// An action that normally has traffic has none.
@@ -26,6 +26,8 @@ public struct NoEventsRule: AlertRule {
     /// It lasts until events flow again, no longer.
     public var holdSeconds: Int64 { 0 }
     public var reachSeconds: Int64 { .secondsPerDay + policy.lossOfSignalWindowSeconds }
+    /// No slice of the events (its own series are the store's or the ledger's).
+    public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { false }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         AlertRuleOutcome(

@@ -1,4 +1,4 @@
-import PurchaseSLICore
+public import PurchaseSLICore
 
 extension AlertFinding.Kind {
     /// Refunds and revocations per charge of a product far above its own previous days.
@@ -23,6 +23,8 @@ public struct RefundSpikeRule: AlertRule {
     public var holdSeconds: Int64 { policy.keepFiringForSeconds }
     /// It reads the stores' hourly activity, not the minute series.
     public var reachSeconds: Int64 { 0 }
+    /// No slice of the events (its own series are the store's or the ledger's).
+    public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { false }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         let rule = policy.reconciliation

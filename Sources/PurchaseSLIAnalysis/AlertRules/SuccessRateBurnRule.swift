@@ -27,6 +27,10 @@ public struct SuccessRateBurnRule: AlertRule {
     public var shortName: String { "burn" }
     public var holdSeconds: Int64 { policy.keepFiringForSeconds }
     public var reachSeconds: Int64 { test.reachSeconds }
+    /// A slice with `minimumFailures` failures (at least one): a burn needs as many in each window.
+    public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool {
+        totals.failure >= Int64(max(1, policy.minimumFailures))
+    }
     /// Budget spent while paged is taken out of a ticket's long window: the page rules are evaluated at
     /// each of its minutes.
     public var pastFindingsSeconds: Int64 { test.ticketReachSeconds }

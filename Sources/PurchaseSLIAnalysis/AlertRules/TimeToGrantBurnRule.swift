@@ -1,4 +1,4 @@
-import PurchaseSLICore
+public import PurchaseSLICore
 
 extension AlertFinding.Kind {
     /// Charges are granted late (or not at all) faster than the time-to-grant objective allows.
@@ -26,6 +26,8 @@ public struct TimeToGrantBurnRule: AlertRule {
     public var shortName: String { "time to grant" }
     public var holdSeconds: Int64 { policy.keepFiringForSeconds }
     public var reachSeconds: Int64 { test.reachSeconds }
+    /// No slice of the events (its own series are the store's or the ledger's).
+    public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { false }
     /// Budget spent while paged is taken out of a ticket's long window, as for the success rates.
     public var pastFindingsSeconds: Int64 { test.ticketReachSeconds }
 

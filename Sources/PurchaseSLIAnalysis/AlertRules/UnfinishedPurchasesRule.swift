@@ -24,6 +24,8 @@ public struct UnfinishedPurchasesRule: AlertRule {
     /// Held for keepFiringFor and its window, as every spike (``RateSpikeTest/holdSeconds``).
     public var holdSeconds: Int64 { test.holdSeconds }
     public var reachSeconds: Int64 { test.reachSeconds + policy.spikes.unfinishedAfterSeconds }
+    /// No slice of the events (its own series are the store's or the ledger's).
+    public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { false }
 
     public func spikeTestCount(in inputs: AlertInputs) -> Int { inputs.actions.count }
 
