@@ -15,9 +15,6 @@ struct PagesOptions: ParsableArguments {
     /// paths written.
     func render(context: DashboardContext, links: PageLinks, eachApp: [String] = [], generatedAtSeconds: Int64) async throws -> [String] {
         let renderer = DashboardRenderer(definitions: try DashboardFiles.load(directory: dashboards), context: context, links: links)
-        guard !eachApp.isEmpty else {
-            return try DashboardFiles.write(try await renderer.render(generatedAtSeconds: generatedAtSeconds), to: out)
-        }
         return try DashboardFiles.write(try await renderer.render(eachApp: eachApp, generatedAtSeconds: generatedAtSeconds), to: out)
     }
 }

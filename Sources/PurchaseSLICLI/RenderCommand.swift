@@ -68,7 +68,7 @@ struct RenderCommand: AsyncParsableCommand {
             return try await pages.render(
                 context: context,
                 links: PageLinks(baseURL: links.baseURL.flatMap(LinkOptions.normalized), databasePath: try store.location().filePath),
-                eachApp: eachApp.reduce(into: []) { apps, app in if !apps.contains(app) { apps.append(app) } }, generatedAtSeconds: now)
+                eachApp: eachApp, generatedAtSeconds: now)
         }
         print("wrote \(written.joined(separator: ", ")); open \(pages.out)/index.html")
     }

@@ -62,18 +62,19 @@ public struct DashboardRenderer: Sendable {
     /// dashboards without `app:` (and those naming the app) showing that app alone, its weekly review, its
     /// incidents and its index, which links back to the top; the top index lists every app with what fires
     /// for it. Apps' sets first, so that a reader of the top index finds them written. Alert text of each
-    /// app links into its own directory (``PageLinks/appsWithPages``), wherever it is shown.
+    /// app links into its own directory (``PageLinks/appsWithPages``), wherever it is shown. An app given
+    /// twice is written once; without apps, the set of ``render(generatedAtSeconds:)`` alone.
     public func render(eachApp apps: [String], generatedAtSeconds: Int64) async throws -> [PageSet] {
         var links = links
         links.appsWithPages.formUnion(apps)
         var sets: [PageSet] = []
         var entries: [IndexPage.AppEntry] = []
-        for app in apps {
+        for app in apps.enumerated().filter({ !apps[..<$0.offset].contains($0.element) }).map(\.element) {
             var context = context
             context.app = app
-            let renderer = DashboardRenderer(
-                definitions: definitions.filter { $0.app == nil || $0.app == app }, context: context, links: links, rules: rules,
-                deliveryOutages: deliveryOutages)
+            var renderer = DashboardRenderer(
+                definitions: definitions.filter { $0.app == nil || $0.app == app }, context: context, links: links, rules: rules)
+            renderer.deliveryOutages = deliveryOutages
             let directory = DashboardRenderer.directory(of: app)
             let rendered = try await renderer.renderSet(
                 generatedAtSeconds: generatedAtSeconds, apps: [], up: (title: "All apps", href: "../../index.html"))
@@ -88,15 +89,6 @@ public struct DashboardRenderer: Sendable {
     /// The directory of `app`'s page set below the output directory: `apps/<AppSlug>`.
     public static func directory(of app: String) -> String {
         "apps/" + AppSlug.of(app)
-    }
-
-    /// Creates a renderer as ``init(definitions:context:links:rules:)`` does, showing `deliveryOutages`.
-    private init(
-        definitions: [DashboardDefinition], context: DashboardContext, links: PageLinks, rules: [any AlertRule]?,
-        deliveryOutages: [NotificationDeliveries.Outage]
-    ) {
-        self.init(definitions: definitions, context: context, links: links, rules: rules)
-        self.deliveryOutages = deliveryOutages
     }
 
     /// The files of ``render(generatedAtSeconds:)``, with `apps` listed on the index and `up` first in every

@@ -59,9 +59,7 @@ public struct DashboardPublisher: Service {
             renderer.deliveryOutages = deliveries?.outages(at: generatedAtSeconds) ?? []
             let shown = renderer
             let written = try await onComputePool {
-                apps.isEmpty
-                    ? try DashboardFiles.write(try await shown.render(generatedAtSeconds: generatedAtSeconds), to: directory)
-                    : try DashboardFiles.write(try await shown.render(eachApp: apps, generatedAtSeconds: generatedAtSeconds), to: directory)
+                try DashboardFiles.write(try await shown.render(eachApp: apps, generatedAtSeconds: generatedAtSeconds), to: directory)
             }
             logger.info(
                 "dashboards rendered",
