@@ -113,7 +113,7 @@ public struct AlertInputs: Sendable {
     }
 
     /// Builds the series from count rows with a 1-minute step: `overall` grouped by `actionType`, and
-    /// `sliceRows[dimension]` grouped by `actionType` and that dimension. O(rows + minutes × series).
+    /// `sliceRows[dimension]` grouped by `actionType` and that dimension. O(rows + series × minutes / 64).
     public init(startSeconds: Int64, endSeconds: Int64, overall: [CountRow], sliceRows: [EventDimension: [CountRow]]) {
         let minuteCount = Int(max(0, (endSeconds - startSeconds) / .secondsPerMinute))
         func series(_ rows: [CountRow]) -> CountSeries {
@@ -124,30 +124,23 @@ public struct AlertInputs: Sendable {
             slices: sliceRows.mapValues(series))
     }
 
-    /// Builds the series from dense 1-minute series: `overall` grouped by `actionType` (which may start
-    /// before `startSeconds`, for loss of signal), and `slices[dimension]` grouped by `actionType` and that
+    /// Builds the series from 1-minute series: `overall` grouped by `actionType` (which may start before
+    /// `startSeconds`, for loss of signal), and `slices[dimension]` grouped by `actionType` and that
     /// dimension. The series' running sums are written over the counts handed over when nothing else holds
-    /// them. O(minutes × series).
+    /// them. O(minutes with events + series × minutes / 64).
     public init(
         startSeconds: Int64, endSeconds: Int64, overall: consuming CountSeries, slices sliceSeries: consuming [EventDimension: CountSeries]
     ) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
-        /// The minutes of `counts` from `start` up to `endSeconds`, padded with empty ones.
-        func minutes(_ counts: consuming [OutcomeCounts], from start: Int64) -> [OutcomeCounts] {
-            let minuteCount = Int(max(0, (endSeconds - start) / .secondsPerMinute))
-            if counts.count > minuteCount {
-                counts.removeLast(counts.count - minuteCount)
-            } else if counts.count < minuteCount {
-                counts.append(contentsOf: repeatElement(OutcomeCounts(), count: minuteCount - counts.count))
-            }
-            return counts
-        }
+        /// The minutes from `start` up to `endSeconds`.
+        func minuteCount(from start: Int64) -> Int { Int(max(0, (endSeconds - start) / .secondsPerMinute)) }
         var actions: [String: MinuteSeries] = [:]
         for index in overall.keys.indices {
             let labels = SeriesLabels(actionType: overall.keys[index][0] ?? "")
             actions[labels.actionType] = MinuteSeries(
-                labels: labels, startSeconds: overall.startSeconds, minutes: minutes(Self.take(&overall.counts[index]), from: overall.startSeconds))
+                labels: labels, startSeconds: overall.startSeconds, minuteCount: minuteCount(from: overall.startSeconds),
+                counts: Self.take(&overall.columns[index]))
         }
         var slices: [String: [MinuteSeries]] = [:]
         for dimension in sliceSeries.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -157,8 +150,8 @@ public struct AlertInputs: Sendable {
                 let labels = SeriesLabels(actionType: series.keys[index][0] ?? "", slice: .init(dimension: dimension, value: series.keys[index][1]))
                 slices[labels.actionType, default: []].append(
                     MinuteSeries(
-                        labels: labels, startSeconds: series.startSeconds,
-                        minutes: minutes(Self.take(&series.counts[index]), from: series.startSeconds)))
+                        labels: labels, startSeconds: series.startSeconds, minuteCount: minuteCount(from: series.startSeconds),
+                        counts: Self.take(&series.columns[index])))
             }
         }
         self.actions = actions
@@ -166,9 +159,9 @@ public struct AlertInputs: Sendable {
     }
 
     /// `counts`, left empty: its owner gives it up, so that what is taken can be changed in place.
-    private static func take(_ counts: inout [OutcomeCounts]) -> [OutcomeCounts] {
+    private static func take(_ counts: inout StepCounts) -> StepCounts {
         let taken = counts
-        counts = []
+        counts = StepCounts()
         return taken
     }
 }

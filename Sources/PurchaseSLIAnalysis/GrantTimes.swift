@@ -89,7 +89,7 @@ public struct GrantTimes: Sendable {
     /// (charges not granted have none). Labels: action `purchase`, the store.
     public func series(startSeconds: Int64, endSeconds: Int64) -> [Store: StoreSeries] {
         let minuteCount = Int(max(0, (endSeconds - startSeconds) / .secondsPerMinute))
-        var minutes: [SeriesLabels: [OutcomeCounts]] = [:]
+        var minutes: [SeriesLabels: StepCounts] = [:]
         for charge in charges {
             let minute = Int(
                 (decidedMillis(of: charge).floorDividedBy(.millisPerMinute).quotient * .secondsPerMinute - startSeconds) / .secondsPerMinute)
@@ -98,10 +98,8 @@ public struct GrantTimes: Sendable {
             let overall = Self.labels(store: charge.store)
             var keys = [overall, Self.labels(store: charge.store, slice: .init(dimension: .productID, value: charge.productID))]
             if let version = charge.appVersion { keys.append(Self.labels(store: charge.store, slice: .init(dimension: .appVersion, value: version))) }
-            for key in keys {
-                if minutes[key] == nil { minutes[key] = Array(repeating: OutcomeCounts(), count: minuteCount) }
-                if onTime { minutes[key]![minute].success += 1 } else { minutes[key]![minute].failure += 1 }
-            }
+            let counts = onTime ? OutcomeCounts(success: 1) : OutcomeCounts(failure: 1)
+            for key in keys { minutes[key, default: StepCounts()].add(counts, at: Int32(minute)) }
         }
         // Every charge counts in its store's whole series, so each store with a slice has one.
         var result: [Store: StoreSeries] = [:]
@@ -109,8 +107,8 @@ public struct GrantTimes: Sendable {
             guard let overall = minutes[Self.labels(store: store)] else { continue }
             let slices = minutes.filter { $0.key.store == store.rawValue && $0.key.slice != nil }.sorted { $0.key < $1.key }
             result[store] = StoreSeries(
-                overall: MinuteSeries(labels: Self.labels(store: store), startSeconds: startSeconds, minutes: overall),
-                slices: slices.map { MinuteSeries(labels: $0.key, startSeconds: startSeconds, minutes: $0.value) })
+                overall: MinuteSeries(labels: Self.labels(store: store), startSeconds: startSeconds, minuteCount: minuteCount, counts: overall),
+                slices: slices.map { MinuteSeries(labels: $0.key, startSeconds: startSeconds, minuteCount: minuteCount, counts: $0.value) })
         }
         return result
     }

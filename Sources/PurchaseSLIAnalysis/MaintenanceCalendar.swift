@@ -47,21 +47,21 @@ public struct MaintenanceCalendar: Sendable, Hashable {
     }
 
     /// `series` with the minutes left out of its action's budget emptied (the same series when none is).
-    /// O(minutes) when a window touches it.
+    /// O(minutes with events) when a window touches it.
     public func budgeted(_ series: MinuteSeries) -> MinuteSeries {
         let ranges = excludedRanges(of: series.labels.actionType, from: series.startSeconds, to: series.endSeconds)
         guard !ranges.isEmpty else { return series }
-        var minutes: [OutcomeCounts] = []
-        minutes.reserveCapacity(Int((series.endSeconds - series.startSeconds) / 60))
+        let byMinute = series.countsByMinute()
+        var kept = StepCounts()
         var next = ranges.makeIterator()
         var excluded = next.next()
-        var minute = series.startSeconds
-        while minute < series.endSeconds {
+        for (step, counts) in zip(byMinute.steps, byMinute.counts) {
+            let minute = series.startSeconds + Int64(step) * .secondsPerMinute
             while let range = excluded, range.upperBound <= minute { excluded = next.next() }
-            minutes.append(excluded?.contains(minute) == true ? OutcomeCounts() : series.counts(from: minute, to: minute + 60))
-            minute += .secondsPerMinute
+            if excluded?.contains(minute) != true { kept.add(counts, at: step) }
         }
-        return MinuteSeries(labels: series.labels, startSeconds: series.startSeconds, minutes: minutes)
+        return MinuteSeries(
+            labels: series.labels, startSeconds: series.startSeconds, minuteCount: Int((series.endSeconds - series.startSeconds) / 60), counts: kept)
     }
 
     /// Sorted ranges with those that overlap or touch joined.

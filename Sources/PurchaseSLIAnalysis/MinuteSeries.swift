@@ -43,7 +43,8 @@ public struct SeriesLabels: Sendable, Hashable, Comparable, Codable {
     }
 }
 
-/// Per-minute outcome counts of one series, kept as prefix sums so that any window's total is O(1).
+/// Per-minute outcome counts of one series, kept as running totals at the minutes with events so that any
+/// window's total is O(1) and an empty minute costs a bit.
 public struct MinuteSeries: Sendable {
     /// What the series counts.
     public let labels: SeriesLabels
@@ -56,33 +57,65 @@ public struct MinuteSeries: Sendable {
     /// The sums, shared by the series and its restrictions (one reference to copy).
     private let sums: Sums
 
-    /// Running totals from `originSeconds`: ``counts(through:)`` those of the first i minutes, and `valid[i]`
-    /// their valid events and failures alone, four minutes to a cache line where `running` holds one: what
-    /// the burn-rate tests read at every minute of every series (``validCounts(from:to:)``).
+    /// Running totals from `originSeconds` at each minute with events, and which minutes those are: the
+    /// totals of the first i minutes are those of the entries before minute i, counted in O(1) by a rank
+    /// over a bit per minute. `valid` holds their valid events and failures alone, four to a cache line
+    /// where `running` holds one: what the burn-rate tests read at every minute of every series
+    /// (``validCounts(from:to:)``).
     private final class Sums: Sendable {
-        /// `running[i]`: the totals of the first i + 1 minutes (those of none are zero, not stored), summed
-        /// in place in the minutes handed over, so that no second array of a series' size is written.
+        /// Bit `m % 64` of word `m / 64`: whether minute m has events (one word more than the minutes need,
+        /// so that the minute after the last has a rank too).
+        let occupied: [UInt64]
+        /// The minutes with events before each word of `occupied`.
+        let ranks: [Int32]
+        /// `running[k]`: the totals of the first k + 1 minutes with events (those of none are zero, not
+        /// stored), summed in place in the counts handed over, so that no second array of their size is
+        /// written.
         let running: [OutcomeCounts]
+        /// `valid[k]`: the valid events and failures of the first k minutes with events.
         let valid: [ValidTally]
 
-        init(minutes: consuming [OutcomeCounts]) {
+        /// Sums `counts`, those of minutes `steps` (ascending, below `minuteCount`).
+        init(minuteCount: Int, steps: [Int32], counts: consuming [OutcomeCounts]) {
+            var occupied = [UInt64](repeating: 0, count: minuteCount / 64 + 1)
+            var ranks = [Int32](repeating: 0, count: occupied.count)
             var valid = [ValidTally(valid: 0, failure: 0)]
-            valid.reserveCapacity(minutes.count + 1)
+            valid.reserveCapacity(counts.count + 1)
             var total = OutcomeCounts()
-            for index in minutes.indices {
-                total += minutes[index]
-                minutes[index] = total
+            for (entry, step) in steps.enumerated() {
+                occupied[Int(step) / 64] |= 1 << UInt64(step % 64)
+                total += counts[entry]
+                counts[entry] = total
                 valid.append(ValidTally(valid: total.valid, failure: total.failure))
             }
-            running = minutes
+            var before: Int32 = 0
+            for word in occupied.indices {
+                ranks[word] = before
+                before += Int32(occupied[word].nonzeroBitCount)
+            }
+            self.occupied = occupied
+            self.ranks = ranks
+            running = counts
             self.valid = valid
         }
 
-        /// The totals of the first `count` minutes.
+        /// How many of the first `minutes` minutes have events.
         @inline(__always)
-        func counts(through count: Int) -> OutcomeCounts {
-            count == 0 ? OutcomeCounts() : running[count - 1]
+        func entries(before minutes: Int) -> Int {
+            let word = minutes &>> 6
+            return Int(ranks[word]) + (occupied[word] & ((1 &<< UInt64(minutes & 63)) &- 1)).nonzeroBitCount
         }
+
+        /// The totals of the first `minutes` minutes.
+        @inline(__always)
+        func counts(through minutes: Int) -> OutcomeCounts {
+            let entries = entries(before: minutes)
+            return entries == 0 ? OutcomeCounts() : running[entries - 1]
+        }
+
+        /// The valid events and failures of the first `minutes` minutes.
+        @inline(__always)
+        func valid(through minutes: Int) -> ValidTally { valid[entries(before: minutes)] }
     }
 
     /// Running totals of valid events and failures.
@@ -91,14 +124,24 @@ public struct MinuteSeries: Sendable {
         var failure: Int64
     }
 
-    /// Builds the series from per-minute counts, `minutes[i]` being the minute at `startSeconds + 60 i`: its
-    /// running sums are written over the minutes handed over when nothing else holds them (else over a copy).
-    public init(labels: SeriesLabels, startSeconds: Int64, minutes: consuming [OutcomeCounts]) {
+    /// Builds the series from per-minute counts, `minutes[i]` being the minute at `startSeconds + 60 i`.
+    public init(labels: SeriesLabels, startSeconds: Int64, minutes: [OutcomeCounts]) {
+        self.init(labels: labels, startSeconds: startSeconds, minuteCount: minutes.count, counts: StepCounts(dense: minutes))
+    }
+
+    /// Builds the series of `minuteCount` minutes from `startSeconds` from the counts of its minutes with
+    /// events (step i being the minute at `startSeconds + 60 i`; those from `minuteCount` on are left out):
+    /// its running sums are written over the counts handed over when nothing else holds them.
+    public init(labels: SeriesLabels, startSeconds: Int64, minuteCount: Int, counts: consuming StepCounts) {
         self.labels = labels
         self.startSeconds = startSeconds
-        endSeconds = startSeconds + Int64(minutes.count) * 60
+        endSeconds = startSeconds + Int64(minuteCount) * 60
         originSeconds = startSeconds
-        sums = Sums(minutes: minutes)
+        var counts = counts
+        counts.normalize()
+        counts.removeSteps(from: minuteCount)
+        let (steps, cells) = counts.parts()
+        sums = Sums(minuteCount: minuteCount, steps: steps, counts: cells)
     }
 
     private init(restricting series: MinuteSeries, startSeconds: Int64, endSeconds: Int64) {
@@ -113,6 +156,30 @@ public struct MinuteSeries: Sendable {
     public func restricted(from: Int64, to: Int64) -> MinuteSeries {
         let start = min(max(from, startSeconds), endSeconds)
         return MinuteSeries(restricting: self, startSeconds: start, endSeconds: max(start, min(to, endSeconds)))
+    }
+
+    /// The counts of each minute it covers that has events, step i being the minute at
+    /// `startSeconds + 60 i`. O(minutes with events).
+    public func countsByMinute() -> StepCounts {
+        let first = sums.entries(before: index(startSeconds))
+        let last = sums.entries(before: index(endSeconds))
+        let start = index(startSeconds)
+        var byMinute = StepCounts()
+        var previous = first == 0 ? OutcomeCounts() : sums.running[first - 1]
+        // The bits of the minutes with events from `start` on, a word at a time.
+        var word = start >> 6
+        var bits = sums.occupied[word] & ~((1 << UInt64(start & 63)) - 1)
+        for entry in first..<last {
+            while bits == 0 {
+                word += 1
+                bits = sums.occupied[word]
+            }
+            let minute = word << 6 + bits.trailingZeroBitCount
+            bits &= bits - 1
+            byMinute.add(sums.running[entry] - previous, at: Int32(minute - start))
+            previous = sums.running[entry]
+        }
+        return byMinute
     }
 
     /// The prefix index of `time`, clamped to the minutes covered.
@@ -141,7 +208,7 @@ public struct MinuteSeries: Sendable {
         let lower = index(from)
         let upper = index(to)
         guard upper > lower else { return OutcomeCounts() }
-        let (upperSums, lowerSums) = (sums.valid[upper], sums.valid[lower])
+        let (upperSums, lowerSums) = (sums.valid(through: upper), sums.valid(through: lower))
         let (valid, failure) = (upperSums.valid - lowerSums.valid, upperSums.failure - lowerSums.failure)
         return OutcomeCounts(success: valid - failure, failure: failure)
     }
@@ -154,15 +221,15 @@ public struct MinuteSeries: Sendable {
     /// The latest minute M in `[notBefore, time)` such that `[M, time)` holds at least `minimum` valid
     /// events, or nil when even `[notBefore, time)` holds fewer. O(log minutes).
     public func start(holdingValid minimum: Int64, before time: Int64, notBefore: Int64) -> Int64? {
-        let validPrefix = sums.valid
+        let sums = sums
         var lower = index(notBefore)
         var upper = index(time)
-        let total = validPrefix[upper].valid
-        guard total - validPrefix[lower].valid >= minimum else { return nil }
+        let total = sums.valid(through: upper).valid
+        guard total - sums.valid(through: lower).valid >= minimum else { return nil }
         // The largest prefix index whose valid events up to `time` are still at least `minimum`.
         while lower < upper {
             let middle = (lower + upper + 1) / 2
-            if total - validPrefix[middle].valid >= minimum { lower = middle } else { upper = middle - 1 }
+            if total - sums.valid(through: middle).valid >= minimum { lower = middle } else { upper = middle - 1 }
         }
         return originSeconds + Int64(lower) * .secondsPerMinute
     }

@@ -57,21 +57,21 @@ public struct RevenueWeights: Sendable {
         return (total.rounded, unpriced)
     }
 
-    /// The weighted minute series of an action from its products' minutes (each array one per minute from
-    /// `startSeconds`). Each product's running totals are rounded, so that any window's weighted counts are
-    /// within one event per product of the exact ones.
+    /// The weighted minute series of an action from its products' minutes with events (step i being the
+    /// minute at `startSeconds + 60 i`). Each product's running totals are rounded, so that any window's
+    /// weighted counts are within one event per product of the exact ones.
     public func weightedSeries(
-        labels: SeriesLabels, startSeconds: Int64, minuteCount: Int, products: [LostPurchases.Product: [OutcomeCounts]]
+        labels: SeriesLabels, startSeconds: Int64, minuteCount: Int, products: [LostPurchases.Product: StepCounts]
     ) -> MinuteSeries {
         var minutes = [OutcomeCounts](repeating: OutcomeCounts(), count: minuteCount)
         for (product, perMinute) in products {
             guard let price = price(of: product), price > 0 else { continue }
             var running = WeightedCounts()
             var previous = OutcomeCounts()
-            for (index, counts) in perMinute.prefix(minuteCount).enumerated() {
+            for (step, counts) in zip(perMinute.steps, perMinute.counts) where step < minuteCount {
                 running.add(counts, weight: price * scale)
                 let now = running.rounded
-                minutes[index] += now - previous
+                minutes[Int(step)] += now - previous
                 previous = now
             }
         }

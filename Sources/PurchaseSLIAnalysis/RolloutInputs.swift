@@ -53,14 +53,16 @@ public struct RolloutInputs: Sendable {
         func add(_ series: CountSeries, labels: ([String?]) -> SeriesLabels?) {
             let skipped = max(0, Int((firstHour - series.startSeconds + series.stepSeconds - 1) / series.stepSeconds))
             let firstStart = series.startSeconds + Int64(skipped) * series.stepSeconds
-            for (key, column) in zip(series.keys, series.counts) where skipped < column.count {
+            let count = series.stepCount - skipped
+            guard count > 0 else { return }
+            for (key, column) in zip(series.keys, series.columns) {
                 guard key[0] == candidate || key[0] == baseline, let labels = labels(key) else { continue }
                 let isCandidate = key[0] == candidate
-                let count = column.count - skipped
                 dense[labels, default: (0..<count).map { HourCounts(startSeconds: firstStart + Int64($0) * series.stepSeconds) }]
                     .withUnsafeMutableBufferPointer { hours in
-                        for step in 0..<min(count, hours.count) {
-                            if isCandidate { hours[step].candidate += column[skipped + step] } else { hours[step].baseline += column[skipped + step] }
+                        for (step, counts) in zip(column.steps, column.counts) where Int(step) >= skipped && Int(step) - skipped < hours.count {
+                            let hour = Int(step) - skipped
+                            if isCandidate { hours[hour].candidate += counts } else { hours[hour].baseline += counts }
                         }
                     }
             }

@@ -139,7 +139,7 @@ extension AlertContext {
             CountQuery(fromSeconds: from, toSeconds: until, step: TimeStep(seconds: step), groupBy: [], filters: filters)
         ]
         )[0]
-        return (series.counts.first ?? []).enumerated().map { index, counts in
+        return (series.columns.isEmpty ? [] : series.dense(0)).enumerated().map { index, counts in
             (max(from, series.startSeconds + Int64(index) * step), Double(counts.failure + counts.cancel))
         }
     }

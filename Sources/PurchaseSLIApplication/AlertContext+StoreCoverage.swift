@@ -34,8 +34,8 @@ extension AlertContext {
                 fromSeconds: windowStart, toSeconds: until, step: TimeStep(seconds: day), groupBy: [], filters: [.actionType: [action]])
         ])[0]
         var dataSeconds: Int64 = 0
-        for (index, counts) in (series.counts.first ?? []).enumerated() where !counts.isEmpty {
-            let start = series.startSeconds + Int64(index) * day
+        for step in series.columns.first?.steps ?? [] {
+            let start = series.startSeconds(ofStep: step)
             dataSeconds += max(0, min(start + day, until) - max(start, windowStart))
         }
         return BudgetBasis(window: window, windowSeconds: until - windowStart, dataSeconds: dataSeconds)

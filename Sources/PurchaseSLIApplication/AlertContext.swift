@@ -204,8 +204,8 @@ public struct AlertContext: Sendable {
                 fromSeconds: from, toSeconds: to, step: TimeStep(seconds: .secondsPerMinute), groupBy: [.actionType, .productID, .planID],
                 filters: [.actionType: Set(actions)])
         ])[0]
-        var products: [String: [LostPurchases.Product: [OutcomeCounts]]] = [:]
-        for (key, counts) in zip(series.keys, series.counts) {
+        var products: [String: [LostPurchases.Product: StepCounts]] = [:]
+        for (key, counts) in zip(series.keys, series.columns) {
             products[key[0] ?? "", default: [:]][LostPurchases.Product(productID: key[1], planID: key[2])] = counts
         }
         let minuteCount = Int(max(0, (to - series.startSeconds) / .secondsPerMinute))
@@ -343,9 +343,9 @@ public struct AlertContext: Sendable {
         // The minutes of each action's last day with events, in one read.
         var actions: [String] = []
         var minuteQueries: [CountQuery] = []
-        for (key, counts) in zip(days.keys, days.counts) {
-            guard let action = key[0], let last = counts.lastIndex(where: { !$0.isEmpty }) else { continue }
-            let dayStart = days.startSeconds + Int64(last) * day
+        for (key, counts) in zip(days.keys, days.columns) {
+            guard let action = key[0], let last = counts.steps.last else { continue }
+            let dayStart = days.startSeconds(ofStep: last)
             actions.append(action)
             minuteQueries.append(
                 CountQuery(
@@ -354,9 +354,7 @@ public struct AlertContext: Sendable {
         }
         var newest: [String: Int64] = [:]
         for (action, minutes) in await zip(actions, try store.series(minuteQueries)) {
-            if let lastMinute = minutes.counts.first?.lastIndex(where: { !$0.isEmpty }) {
-                newest[action] = minutes.startSeconds + Int64(lastMinute) * 60
-            }
+            if let lastMinute = minutes.columns.first?.steps.last { newest[action] = minutes.startSeconds(ofStep: lastMinute) }
         }
         let dropped = try await everyApp.clientDroppedEvents(fromMillis: (time - day) * .millisPerSecond, toMillis: time * .millisPerSecond)
         let counted = dropped > 0 ? try await everyApp.counts(CountQuery(fromSeconds: time - day, toSeconds: time)).first?.counts.total ?? 0 : 0

@@ -79,12 +79,7 @@ public struct DashboardContext: Sendable {
             CountQuery(
                 fromSeconds: start - shift, toSeconds: atSeconds - shift, step: TimeStep(seconds: step), groupBy: groupBy, filters: filters)
         ])[0]
-        let byKey = Dictionary(
-            zip(
-                answer.keys,
-                answer.counts.map { counts in
-                    Array(counts.prefix(steps)) + Array(repeating: OutcomeCounts(), count: max(0, steps - counts.count))
-                }), uniquingKeysWith: { first, _ in first })
+        let byKey = Dictionary(zip(answer.keys, answer.columns.map { $0.dense(stepCount: steps) }), uniquingKeysWith: { first, _ in first })
         return StepSeries(startSeconds: start, stepSeconds: step, steps: steps, byKey: byKey)
     }
 

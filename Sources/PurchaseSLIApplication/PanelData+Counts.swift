@@ -176,11 +176,11 @@ extension DashboardContext {
             CountQuery(fromSeconds: start, toSeconds: to, step: TimeStep(seconds: .secondsPerHour), groupBy: [.platform, .appVersion])
         ])[0]
         var hours: [Int64: [ReleaseMarkers.PlatformVersion: Int64]] = [:]
-        for (key, counts) in zip(answer.keys, answer.counts) {
+        for (key, column) in zip(answer.keys, answer.columns) {
             guard let version = key[1] else { continue }
             let pair = ReleaseMarkers.PlatformVersion(platform: key[0] ?? "", version: version)
-            for (index, step) in counts.enumerated() where step.total > 0 {
-                hours[answer.startSeconds + Int64(index) * .secondsPerHour, default: [:]][pair] = step.total
+            for (step, counts) in zip(column.steps, column.counts) where counts.total > 0 {
+                hours[answer.startSeconds(ofStep: step), default: [:]][pair] = counts.total
             }
         }
         return ReleaseMarkers.reaches(hours: hours, from: from, to: to)

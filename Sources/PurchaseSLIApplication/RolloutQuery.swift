@@ -78,19 +78,17 @@ public struct RolloutQuery: Sendable {
     /// The candidate's latest phased release in the hourly `series` keyed `[appVersion, platform]`: its
     /// events against all events of the platforms it has events on, hour by hour; and those platforms.
     private static func phasedRelease(of candidate: String, series: CountSeries) -> (PhasedRelease?, Set<String?>) {
-        let platforms = Set(
-            zip(series.keys, series.counts).filter { key, column in key[0] == candidate && column.contains { !$0.isEmpty } }.map { $0.0[1] })
-        let groups = series.keys.indices.filter { platforms.contains(series.keys[$0][1]) }
-        var hours: [PhasedRelease.Hour] = []
-        for step in series.counts.first.map(\.indices) ?? 0..<0 {
-            var hour = PhasedRelease.Hour(startSeconds: series.startSeconds + Int64(step) * series.stepSeconds, candidateEvents: 0, platformEvents: 0)
-            for group in groups {
-                let events = series.counts[group][step].total
-                hour.platformEvents += events
-                if series.keys[group][0] == candidate { hour.candidateEvents += events }
-            }
-            if hour.platformEvents > 0 { hours.append(hour) }
+        let platforms = Set(zip(series.keys, series.columns).filter { key, column in key[0] == candidate && !column.isEmpty }.map { $0.0[1] })
+        var hours = (0..<series.stepCount).map {
+            PhasedRelease.Hour(startSeconds: series.startSeconds(ofStep: Int32($0)), candidateEvents: 0, platformEvents: 0)
         }
+        for (key, column) in zip(series.keys, series.columns) where platforms.contains(key[1]) {
+            for (step, counts) in zip(column.steps, column.counts) {
+                hours[Int(step)].platformEvents += counts.total
+                if key[0] == candidate { hours[Int(step)].candidateEvents += counts.total }
+            }
+        }
+        hours.removeAll { $0.platformEvents == 0 }
         return (PhasedRelease(hours: hours), platforms)
     }
 
@@ -98,8 +96,8 @@ public struct RolloutQuery: Sendable {
     private static func eventsPerVersion(_ series: CountSeries, from: Int64) -> [String?: Int64] {
         let skipped = max(0, Int((from - series.startSeconds) / series.stepSeconds))
         var events: [String?: Int64] = [:]
-        for (key, column) in zip(series.keys, series.counts) {
-            events[key[0], default: 0] += column.dropFirst(skipped).reduce(0) { $0 + $1.total }
+        for (key, column) in zip(series.keys, series.columns) {
+            events[key[0], default: 0] += zip(column.steps, column.counts).reduce(0) { $0 + ($1.0 >= skipped ? $1.1.total : 0) }
         }
         return events
     }

@@ -151,8 +151,8 @@ extension WeeklyReport {
             CountQuery(fromSeconds: week.startSeconds, toSeconds: week.endSeconds, step: TimeStep(seconds: hour), groupBy: [])
         ])[0]
         var days = Set<Int64>()
-        for (index, counts) in (series.counts.first ?? []).enumerated() where !counts.isEmpty {
-            let start = series.startSeconds + Int64(index) * hour
+        for step in series.columns.first?.steps ?? [] {
+            let start = series.startSeconds(ofStep: step)
             if start >= week.startSeconds, start < week.endSeconds { days.insert((start - week.startSeconds) / .secondsPerDay) }
         }
         return days.count

@@ -1,8 +1,8 @@
 import PurchaseSLICore
 
 /// Sums bucket entries into (time step, group) cells, one time step at a time: for rows, a dense array of
-/// groups per step read; for a series, a dense array of steps per group with an entry (what the answer
-/// is, so nothing is allocated per step nor copied at the end).
+/// groups per step read; for a series, per group the steps it has entries in (what the answer is, so
+/// nothing is held for an empty step nor copied at the end).
 struct CountAccumulator {
     let stepSeconds: Int64?
     let origin: Int64
@@ -11,8 +11,8 @@ struct CountAccumulator {
     private var slots: [Int64: [OutcomeCounts]] = [:]
     /// Whether it sums a series (else rows).
     private var isSeries = false
-    /// For a series: per group, the counts of each of `stepCount` steps (empty until the group has an entry).
-    private var columns: [[OutcomeCounts]] = []
+    /// For a series: per group, the counts of its steps with entries.
+    private var columns: [StepCounts] = []
     private var stepCount = 0
     /// The step being read, and for rows its cells.
     private var currentSlot: Int64 = 0
@@ -36,7 +36,7 @@ struct CountAccumulator {
         self.init(stepSeconds: step, origin: origin, groupCount: groupCount)
         stepCount = Int((Resolution.minute.bucketStart(query.toSeconds + 59) - origin + step - 1) / step)
         isSeries = true
-        columns = Array(repeating: [], count: groupCount)
+        columns = Array(repeating: StepCounts(), count: groupCount)
         stepsRead = Array(repeating: false, count: stepCount)
     }
 
@@ -67,8 +67,7 @@ struct CountAccumulator {
             return
         }
         guard currentSlot >= 0 && currentSlot < stepCount else { return }
-        if columns[Int(group)].isEmpty { columns[Int(group)] = Array(repeating: OutcomeCounts(), count: stepCount) }
-        columns[Int(group)][Int(currentSlot)] += counts
+        columns[Int(group)].add(counts, at: Int32(currentSlot))
     }
 
     /// Ends the step begun.
@@ -111,17 +110,19 @@ struct CountAccumulator {
         return rows
     }
 
-    /// The sums as dense series from the step holding `query.fromSeconds` to the one holding its end:
-    /// groups in key order, those without any event left out. Needs an accumulator made for `query`'s series.
+    /// The sums as series from the step holding `query.fromSeconds` to the one holding its end: groups in
+    /// key order, those without any event left out. Needs an accumulator made for `query`'s series.
     func series(grouping: SeriesGrouping, query: CountQuery) -> CountSeries {
         let keyTexts = grouping.groupKeys
         var kept = columns
-        if grouping.results.count < ResultType.allCases.count {
-            for group in kept.indices { kept[group] = kept[group].map { Self.keeping(grouping.results, of: $0) } }
+        for group in kept.indices {
+            kept[group].normalize()
+            if grouping.results.count < ResultType.allCases.count { kept[group] = kept[group].mapCounts { Self.keeping(grouping.results, of: $0) } }
         }
-        let order = keyTexts.indices.filter { kept[$0].contains { !$0.isEmpty } }.sorted { Self.precedes(keyTexts[$0], keyTexts[$1]) }
+        let order = keyTexts.indices.filter { !kept[$0].isEmpty }.sorted { Self.precedes(keyTexts[$0], keyTexts[$1]) }
         return CountSeries(
-            startSeconds: origin, stepSeconds: stepSeconds ?? .secondsPerMinute, keys: order.map { keyTexts[$0] }, counts: order.map { kept[$0] })
+            startSeconds: origin, stepSeconds: stepSeconds ?? .secondsPerMinute, stepCount: stepCount, keys: order.map { keyTexts[$0] },
+            columns: order.map { kept[$0] })
     }
 
     /// Key order: value by value, absent values first.

@@ -1,10 +1,18 @@
 /// The groups each stored series counts in across the queries of one scan, looked up once per bucket
-/// entry rather than once per query: per series id, a run of (query, group) targets.
+/// entry rather than once per query: per series id, a run of (query, group) targets, 8 bytes each.
 struct SeriesFanOut {
     /// One place an entry's counts go: a query's index and its group there.
     struct Target {
-        let query: Int
+        private let queryIndex: Int32
         let group: Int32
+
+        /// The query's index.
+        var query: Int { Int(queryIndex) }
+
+        init(query: Int, group: Int32) {
+            queryIndex = Int32(query)
+            self.group = group
+        }
     }
 
     /// Per dense series id, where its targets start in `targets` (one more than the ids: the end).
@@ -18,6 +26,10 @@ struct SeriesFanOut {
         self.groupings = groupings
         let denseCount = groupings.map(\.denseSeriesCount).max() ?? 0
         starts.reserveCapacity(denseCount + 1)
+        // Sized first: a catalog of a million series with a query per slice dimension has millions of
+        // targets, and an array grown by doubling would hold up to twice their memory.
+        targets.reserveCapacity(
+            (0..<denseCount).reduce(0) { total, series in total + groupings.count { $0.group(ofSeries: Int64(series)) != nil } })
         for series in 0..<denseCount {
             for (query, grouping) in groupings.enumerated() {
                 if let group = grouping.group(ofSeries: Int64(series)) { targets.append(Target(query: query, group: group)) }
