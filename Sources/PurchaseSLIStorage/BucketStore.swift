@@ -151,15 +151,16 @@ public struct SeriesSelection: Sendable, Hashable {
     /// Ids from this one up are kept in a set rather than a bitmap (which would take `id / 8` bytes).
     private static let bitmapLimit: Int64 = 1 << 26
 
-    /// The selection of `ids` (non-negative).
-    public init(_ ids: some Sequence<Int64>) {
-        let unique = Set(ids)
-        if let largest = unique.max(), largest >= Self.bitmapLimit {
-            large = unique
+    /// The selection of `ids` (non-negative; each may come more than once). O(ids), without hashing them
+    /// when they fit the bitmap.
+    public init(_ ids: some Collection<Int64>) {
+        let largest = ids.max() ?? -1
+        guard largest < Self.bitmapLimit else {
+            large = Set(ids)
             return
         }
-        bitmap = Array(repeating: 0, count: Int((unique.max() ?? -1) / 64 + 1))
-        for id in unique { bitmap[Int(id / 64)] |= 1 << UInt64(id % 64) }
+        bitmap = Array(repeating: 0, count: Int(largest / 64 + 1))
+        for id in ids { bitmap[Int(id / 64)] |= 1 << UInt64(id % 64) }
     }
 
     /// Whether the series is selected.

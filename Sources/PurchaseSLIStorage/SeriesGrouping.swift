@@ -65,6 +65,9 @@ struct SeriesGrouping {
         // Each row's values of the grouped columns, numbered per column, make its group's key.
         let keys = GroupKeys(columns: query.groupBy.compactMap(column), rows: passes)
         var groupOfKey = keys.makeIndex()
+        // Sized once for the dense ids rather than grown a series at a time.
+        let denseEnd = min(table.ids.max().map { $0 + 1 } ?? 0, Self.denseLimit)
+        groupOfSeries = Array(repeating: -1, count: Int(max(0, denseEnd)))
         for row in passes.indices {
             var group: Int32 = -1
             if passes[row] {
@@ -73,9 +76,6 @@ struct SeriesGrouping {
             }
             let id = table.ids[row]
             if id >= 0, id < Self.denseLimit {
-                if Int(id) >= groupOfSeries.count {
-                    groupOfSeries.append(contentsOf: repeatElement(-1, count: Int(id) + 1 - groupOfSeries.count))
-                }
                 groupOfSeries[Int(id)] = group
             } else {
                 groupOfLargeSeries[id] = group
