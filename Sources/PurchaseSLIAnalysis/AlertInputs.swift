@@ -10,8 +10,10 @@ public struct AlertInputs: Sendable {
     public let endSeconds: Int64
     /// Per action, its whole series.
     public let actions: [String: MinuteSeries]
-    /// Per action, the series of its slice values.
+    /// Per action, the series of its slice values, in label order (so those of one dimension are together).
     public let slices: [String: [MinuteSeries]]
+    /// Per action, where the slices of each of its dimensions are in ``slices`` (a few, in order).
+    private let sliceRanges: [String: [(dimension: EventDimension, range: Range<Int>)]]
     /// The stores' charges joined with the app's reports (empty without store notifications).
     public var charges: ChargeLedger = .empty
     /// The stores' charges and refunds per hour, for refund spikes (empty without store notifications).
@@ -66,6 +68,7 @@ public struct AlertInputs: Sendable {
         self.endSeconds = endSeconds
         self.actions = actions
         self.slices = slices
+        sliceRanges = Self.ranges(of: slices)
         self.charges = charges
         self.storeActivity = storeActivity
         self.grants = grants
@@ -78,6 +81,30 @@ public struct AlertInputs: Sendable {
         let inputs: AlertInputs
 
         init(inputs: AlertInputs) { self.inputs = inputs }
+    }
+
+    /// The series of `action`'s slices of `dimension`, in value order. O(1).
+    public func slices(of action: String, dimension: EventDimension) -> ArraySlice<MinuteSeries> {
+        guard let all = slices[action], let range = sliceRanges[action]?.first(where: { $0.dimension == dimension })?.range else { return [] }
+        return all[range]
+    }
+
+    /// Where each dimension's slices are in each action's, which label order keeps together: a pair
+    /// `dimension=value` sorts by the dimension's name first, `=` coming before any letter of a longer name.
+    private static func ranges(of slices: [String: [MinuteSeries]]) -> [String: [(dimension: EventDimension, range: Range<Int>)]] {
+        slices.mapValues { series in
+            var ranges: [(dimension: EventDimension, range: Range<Int>)] = []
+            for (index, each) in series.enumerated() {
+                guard let dimension = each.labels.slice?.dimension else { continue }
+                if let last = ranges.last, last.dimension == dimension {
+                    ranges[ranges.count - 1].range = last.range.lowerBound..<(index + 1)
+                } else {
+                    precondition(!ranges.contains { $0.dimension == dimension }, "the slices of \(dimension) are together in label order")
+                    ranges.append((dimension, index..<(index + 1)))
+                }
+            }
+            return ranges
+        }
     }
 
     /// The series `action`'s objective is judged on: its revenue-weighted series when it has one, else its
@@ -156,6 +183,7 @@ public struct AlertInputs: Sendable {
         }
         self.actions = actions
         self.slices = slices.mapValues { $0.sorted { $0.labels < $1.labels } }
+        sliceRanges = Self.ranges(of: self.slices)
     }
 
     /// `counts`, left empty: its owner gives it up, so that what is taken can be changed in place.

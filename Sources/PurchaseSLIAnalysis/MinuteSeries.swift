@@ -47,14 +47,15 @@ public struct SeriesLabels: Sendable, Hashable, Comparable, Codable {
 /// window's total is O(1) and an empty minute costs a bit.
 public struct MinuteSeries: Sendable {
     /// What the series counts.
-    public let labels: SeriesLabels
+    public var labels: SeriesLabels { sums.labels }
     /// The first minute covered, in seconds since the epoch (minute-aligned).
     public let startSeconds: Int64
     /// The minute after the last one covered.
     public let endSeconds: Int64
     /// The minute of the sums' first entry: a restriction shares its series' sums and covers fewer of them.
     private let originSeconds: Int64
-    /// The sums, shared by the series and its restrictions (one reference to copy).
+    /// The labels and sums, shared by the series and its restrictions: a copy of the series, which every
+    /// rule makes of every slice at every minute, retains one reference.
     private let sums: Sums
 
     /// Running totals from `originSeconds` at each minute with events, and which minutes those are: the
@@ -63,6 +64,8 @@ public struct MinuteSeries: Sendable {
     /// where `running` holds one: what the burn-rate tests read at every minute of every series
     /// (``validCounts(from:to:)``).
     private final class Sums: Sendable {
+        /// What the series counts.
+        let labels: SeriesLabels
         /// Bit `m % 64` of word `m / 64`: whether minute m has events (one word more than the minutes need,
         /// so that the minute after the last has a rank too).
         let occupied: [UInt64]
@@ -76,7 +79,8 @@ public struct MinuteSeries: Sendable {
         let valid: [ValidTally]
 
         /// Sums `counts`, those of minutes `steps` (ascending, below `minuteCount`).
-        init(minuteCount: Int, steps: [Int32], counts: consuming [OutcomeCounts]) {
+        init(labels: SeriesLabels, minuteCount: Int, steps: [Int32], counts: consuming [OutcomeCounts]) {
+            self.labels = labels
             var occupied = [UInt64](repeating: 0, count: minuteCount / 64 + 1)
             var ranks = [Int32](repeating: 0, count: occupied.count)
             var valid = [ValidTally(valid: 0, failure: 0)]
@@ -133,7 +137,6 @@ public struct MinuteSeries: Sendable {
     /// events (step i being the minute at `startSeconds + 60 i`; those from `minuteCount` on are left out):
     /// its running sums are written over the counts handed over when nothing else holds them.
     public init(labels: SeriesLabels, startSeconds: Int64, minuteCount: Int, counts: consuming StepCounts) {
-        self.labels = labels
         self.startSeconds = startSeconds
         endSeconds = startSeconds + Int64(minuteCount) * 60
         originSeconds = startSeconds
@@ -141,11 +144,10 @@ public struct MinuteSeries: Sendable {
         counts.normalize()
         counts.removeSteps(from: minuteCount)
         let (steps, cells) = counts.parts()
-        sums = Sums(minuteCount: minuteCount, steps: steps, counts: cells)
+        sums = Sums(labels: labels, minuteCount: minuteCount, steps: steps, counts: cells)
     }
 
     private init(restricting series: MinuteSeries, startSeconds: Int64, endSeconds: Int64) {
-        labels = series.labels
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
         originSeconds = series.originSeconds

@@ -61,14 +61,16 @@ public struct SeriesTable: Sendable {
     /// The rows whose value of `column` is `value`, without that column. O(rows × columns).
     public func narrowed(to value: String, in column: Int) -> SeriesTable {
         let matching = valueIDs(of: value)
-        let rows = columns[column].indices.filter { matching.contains(columns[column][$0]) }
+        let values = columns[column]
+        let rows = values.indices.filter { matching.contains(values[$0]) }
         var kept = columns
         kept.remove(at: column)
         return SeriesTable(ids: rows.map { ids[$0] }, columns: kept.map { values in rows.map { values[$0] } }, texts: texts)
     }
 
-    /// The value ids whose text is `text` (one per dimension that has it).
-    private func valueIDs(of text: String) -> Set<Int64> { Set(texts.compactMap { $0.value == text ? $0.key : nil }) }
+    /// The value ids whose text is `text` (one per dimension that has it): a few, looked through rather
+    /// than hashed for each of a catalog's rows.
+    private func valueIDs(of text: String) -> [Int64] { texts.compactMap { $0.value == text ? $0.key : nil } }
 
     /// Each series as a row of text, in id order as listed.
     public var rows: [StoredSeries] {

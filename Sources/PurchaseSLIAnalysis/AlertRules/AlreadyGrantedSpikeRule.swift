@@ -50,8 +50,8 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
         /// Each version's 409s (of every action) and successful purchases over the `window` before the time.
         func perVersion(_ window: Int64) -> [String: OutcomeCounts] {
             var counted: [String: OutcomeCounts] = [:]
-            for (action, slices) in inputs.slices {
-                for series in slices where series.labels.slice?.dimension == .appVersion {
+            for action in inputs.slices.keys {
+                for series in inputs.slices(of: action, dimension: .appVersion) {
                     guard let version = series.labels.slice?.value else { continue }
                     let counts = series.counts(last: window, before: time)
                     var measured = OutcomeCounts(conflicts: counts.conflicts)
@@ -101,8 +101,8 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
     /// The app versions with events in `inputs`.
     private static func versions(in inputs: AlertInputs) -> Set<String?> {
         var versions = Set<String?>()
-        for slices in inputs.slices.values {
-            for series in slices where series.labels.slice?.dimension == .appVersion { versions.insert(series.labels.slice?.value) }
+        for action in inputs.slices.keys {
+            for series in inputs.slices(of: action, dimension: .appVersion) { versions.insert(series.labels.slice?.value) }
         }
         return versions
     }

@@ -36,7 +36,9 @@ struct BurnRateTest: Sendable {
         _ series: MinuteSeries, action: MinuteSeries? = nil, objective: SLOPolicy.Objective, at time: Int64, dataSince: Int64,
         pagesOnly: Bool = false, paged: ((MinuteSeries, Int64) -> OutcomeCounts)? = nil
     ) -> BurnEvidence? {
-        var best: BurnEvidence?
+        // The evidence is made once, of the rule that fires most urgently: this runs for every slice at every
+        // minute, and most find nothing, so nothing as large as the evidence is copied on the way.
+        var best: (rule: SLOPolicy.BurnRateRule, long: OutcomeCounts, short: OutcomeCounts, shortStart: Int64)?
         for rule in rules
         where (best.map { $0.rule.severity < rule.severity } ?? true)
             && (!pagesOnly || rule.severity == .page) && time - rule.longWindowSeconds >= dataSince
@@ -70,12 +72,13 @@ struct BurnRateTest: Sendable {
                 reportedShort = reportedShort - paged(series, shortStart)
                 guard fires(rule, objective: objective, long: reportedLong, short: reportedShort, at: time) else { continue }
             }
-            best = BurnEvidence(
-                objective: objective, rule: rule, threshold: rule.burnRate(for: objective, at: time), longWindow: reportedLong,
-                shortWindow: reportedShort, shortWindowSeconds: time - shortStart,
-                firstFailureSeconds: series.firstMinute(from: shortStart, to: time, counting: \.failure))
+            best = (rule, reportedLong, reportedShort, shortStart)
         }
-        return best
+        guard let best else { return nil }
+        return BurnEvidence(
+            objective: objective, rule: best.rule, threshold: best.rule.burnRate(for: objective, at: time), longWindow: best.long,
+            shortWindow: best.short, shortWindowSeconds: time - best.shortStart,
+            firstFailureSeconds: series.firstMinute(from: best.shortStart, to: time, counting: \.failure))
     }
 
     /// Whether `rule` fires on these windows: enough failures in each, and either (the exact test) the
@@ -131,7 +134,11 @@ struct BurnRateTest: Sendable {
         paged: @escaping (MinuteSeries, Int64) -> OutcomeCounts
     ) -> [(burn: BurnEvidence, series: MinuteSeries)] {
         var burning: [(burn: BurnEvidence, series: MinuteSeries)] = []
-        for slice in slices {
+        // Every rule needs the minimum of failures in its short window, which a slice never widens: a slice
+        // without them in the widest is passed over (most slices at most minutes) at the cost of one read.
+        let widestShortWindow = rules.map(\.shortWindowSeconds).max() ?? 0
+        for slice in slices
+        where slice.labels.slice == nil || slice.validCounts(last: widestShortWindow, before: time).failure >= policy.minimumFailures {
             guard var burn = self.burn(slice, action: overall, objective: objective, at: time, dataSince: dataSince, paged: paged)
             else { continue }
             let actionWindow = overall.counts(last: burn.rule.longWindowSeconds, before: time)

@@ -36,8 +36,8 @@ public struct CancelRateSpikeRule: AlertRule {
         let minimum = Int64(policy.spikes.minimumCount)
         return inputs.actions.keys.reduce(0) { total, action in
             total + 1
-                + (inputs.slices[action] ?? []).count { series in
-                    series.labels.slice?.dimension == .productID && series.counts(from: inputs.startSeconds, to: inputs.endSeconds).cancel >= minimum
+                + inputs.slices(of: action, dimension: .productID).count { series in
+                    series.counts(from: inputs.startSeconds, to: inputs.endSeconds).cancel >= minimum
                 }
         }
     }
@@ -47,8 +47,9 @@ public struct CancelRateSpikeRule: AlertRule {
         var findings: [AlertFinding] = []
         for action in inputs.actions.keys.sorted() {
             guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds else { continue }
-            let series = (inputs.slices[action] ?? []).filter { $0.labels.slice?.dimension == .productID }
-            var products = series.compactMap { spike(of: $0, at: time, dataSince: dataSince, context: context) }
+            var products = inputs.slices(of: action, dimension: .productID).compactMap {
+                spike(of: $0, at: time, dataSince: dataSince, context: context)
+            }
             if products.isEmpty, let whole = spike(of: overall, at: time, dataSince: dataSince, context: context) {
                 products.append(whole)
             }

@@ -50,9 +50,8 @@ public struct SuccessRateBurnRule: AlertRule {
             // it is its share of the money, so a cheap product failing costs little and alerts on its own no
             // more than its money says.
             let slices = objective.weight == .revenue ? [] : inputs.slices[action] ?? []
-            for series in [overall] + slices where test.hasRecovered(series, objective: objective, at: time) {
-                outcome.recovered.append(series.labels)
-            }
+            if test.hasRecovered(overall, objective: objective, at: time) { outcome.recovered.append(overall.labels) }
+            for series in slices where test.hasRecovered(series, objective: objective, at: time) { outcome.recovered.append(series.labels) }
             let ticketWindows = { (series: MinuteSeries, from: Int64) in
                 paged.excludedCounts(of: series, action: overall, objective: objective, from: from, to: time)
             }
