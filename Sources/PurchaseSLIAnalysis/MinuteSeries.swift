@@ -273,8 +273,9 @@ public struct MinuteSeries: Sendable {
     /// The first minute with an event, or nil when the series is empty.
     public var firstEventSeconds: Int64? { firstEvent(from: startSeconds, to: endSeconds) }
 
-    /// Whether any minute it covers holds an event (``firstEventSeconds`` is not nil). O(1).
-    public var hasEvents: Bool { counts(from: startSeconds, to: endSeconds).total > 0 }
+    /// Whether any minute it covers holds an event (``firstEventSeconds`` is not nil): whether a minute with
+    /// counts lies in it, every event counting in a minute's total. O(1), without reading the counts.
+    public var hasEvents: Bool { sums.entries(before: index(endSeconds)) > sums.entries(before: index(startSeconds)) }
 }
 
 extension OutcomeCounts {

@@ -1,5 +1,5 @@
 /// The counts of one group of a series at the steps that hold any: step indices ascending, each with
-/// its counts, none empty. A series of minutes over a week holds ~10,000 steps a group, and most groups
+/// its counts, none empty (every event counts in ``OutcomeCounts/total``, its 409 and 5xx counters too). A series of minutes over a week holds ~10,000 steps a group, and most groups
 /// of a large catalog have events in few of them: what is not held costs nothing.
 public struct StepCounts: Sendable, Hashable {
     /// The indices of the steps with counts, ascending and distinct.

@@ -21,9 +21,11 @@ struct SeriesFanOut {
     /// The groupings, for series ids past the dense ones.
     private let groupings: [SeriesGrouping]
 
-    /// The targets of every series `groupings` know, in query order for each series.
+    /// The targets of every series `groupings` know, in query order for each series. One grouping alone
+    /// is its own table: nothing is built.
     init(_ groupings: [SeriesGrouping]) {
         self.groupings = groupings
+        guard groupings.count > 1 else { return }
         let denseCount = groupings.map(\.denseSeriesCount).max() ?? 0
         starts.reserveCapacity(denseCount + 1)
         // Sized first: a catalog of a million series with a query per slice dimension has millions of

@@ -22,7 +22,9 @@ struct SeriesGrouping {
             queries.contains { $0.groupBy.contains(dimension) || $0.filters[dimension] != nil || $0.requiredValues.contains(dimension) }
         }
         let table = try await store.seriesTable(needed)
-        return queries.map { SeriesGrouping(table, dimensions: needed, query: $0) }
+        // Sized once for the dense ids rather than grown a series at a time.
+        let denseCount = Int(max(0, min(table.ids.max().map { $0 + 1 } ?? 0, Self.denseLimit)))
+        return queries.map { SeriesGrouping(table, denseCount: denseCount, dimensions: needed, query: $0) }
     }
 
     /// The series any of `groupings` counts, or nil when one of them counts every series.
@@ -36,10 +38,10 @@ struct SeriesGrouping {
         return SeriesSelection(ids)
     }
 
-    /// The grouping of `table`'s series (columns of `dimensions`) for `query`: series with equal value ids
-    /// in the grouped columns share a group, a filter is decided once per value id, and each group's text
-    /// is read once. O(series × columns), by array lookups.
-    private init(_ table: SeriesTable, dimensions: [EventDimension], query: CountQuery) {
+    /// The grouping of `table`'s series (columns of `dimensions`; ids below `denseCount` mapped through an
+    /// array) for `query`: series with equal value ids in the grouped columns share a group, a filter is
+    /// decided once per value id, and each group's text is read once. O(series × columns), by array lookups.
+    private init(_ table: SeriesTable, denseCount: Int, dimensions: [EventDimension], query: CountQuery) {
         results = Set(ResultType.allCases.filter { query.filters[.resultType]?.contains($0.rawValue) ?? true })
         let column = { (dimension: EventDimension) in dimension.seriesIndex.map { _ in table.columns[dimensions.firstIndex(of: dimension)!] } }
         let requiredColumns = query.requiredValues.compactMap(column)
@@ -65,9 +67,7 @@ struct SeriesGrouping {
         // Each row's values of the grouped columns, numbered per column, make its group's key.
         let keys = GroupKeys(columns: query.groupBy.compactMap(column), rows: passes)
         var groupOfKey = keys.makeIndex()
-        // Sized once for the dense ids rather than grown a series at a time.
-        let denseEnd = min(table.ids.max().map { $0 + 1 } ?? 0, Self.denseLimit)
-        groupOfSeries = Array(repeating: -1, count: Int(max(0, denseEnd)))
+        groupOfSeries = Array(repeating: -1, count: denseCount)
         for row in passes.indices {
             var group: Int32 = -1
             if passes[row] {
