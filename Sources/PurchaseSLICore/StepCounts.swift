@@ -22,8 +22,11 @@ public struct StepCounts: Sendable, Hashable {
     }
 
     /// Adds `cell` to step `step`: O(1) when steps come in order, as a scan in time order gives them;
-    /// otherwise kept apart until ``normalize()``.
-    public mutating func add(_ cell: OutcomeCounts, at step: Int32) {
+    /// otherwise kept apart until ``normalize()``. When the arrays are full they grow to
+    /// `expectedSteps(held)` (how many steps the whole series will likely hold, from the `held` so far), by
+    /// a quarter at least and at most doubled: a series whose density holds grows about once to its size
+    /// instead of doubling past it.
+    public mutating func add(_ cell: OutcomeCounts, at step: Int32, expectedSteps: (_ held: Int) -> Int = { _ in 0 }) {
         guard !cell.isEmpty else { return }
         if let last = steps.last, last >= step {
             if last == step {
@@ -31,6 +34,12 @@ public struct StepCounts: Sendable, Hashable {
                 return
             }
             isInOrder = false
+        }
+        if counts.count == counts.capacity {
+            let count = counts.count
+            let capacity = min(max(expectedSteps(count), count + count / 4 + 8), 2 * count + 8)
+            steps.reserveCapacity(capacity)
+            counts.reserveCapacity(capacity)
         }
         steps.append(step)
         counts.append(cell)
