@@ -60,7 +60,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("JSON file of server settings (env PURCHASE_SLI_CONFIG).", valueName: "file"))
     var config: String?
 
-    @OptionGroup(title: "Limits and retention") var retention: RetentionOptions
+    @Option(help: ServeSetting.named("cardinalityCap").help) var cardinalityCap: String?
+    @Option(help: ServeSetting.named("totalCardinalityCap").help) var totalCardinalityCap: String?
+    @Option(help: ServeSetting.named("seriesCap").help) var seriesCap: String?
+    @Option(help: ServeSetting.named("totalSeriesCap").help) var totalSeriesCap: String?
+    @Option(help: ServeSetting.named("dedupHorizon").help) var dedupHorizon: String?
+    @Option(help: ServeSetting.named("minuteRetention").help) var minuteRetention: String?
+    @Option(help: ServeSetting.named("hourRetention").help) var hourRetention: String?
+    @Option(help: ServeSetting.named("dayRetention").help) var dayRetention: String?
+    @Option(help: ServeSetting.named("storeRetention").help) var storeRetention: String?
 
     @OptionGroup(title: "Store notifications") var stores: StoreNotificationOptions
 
@@ -95,6 +103,9 @@ struct ServeCommand: AsyncParsableCommand {
             "policy": policy, "timeZone": timeZone, "out": out, "renderEvery": renderEvery, "dashboards": dashboards,
             "renderRange": renderRange, "rolloutEvery": rolloutEvery, "rolloutCandidate": candidate, "rolloutBaseline": baseline,
             "rolloutNotify": rolloutNotify, "rolloutNotifyFormat": rolloutNotifyFormat, "baseURL": baseURL,
+            "cardinalityCap": cardinalityCap, "totalCardinalityCap": totalCardinalityCap, "seriesCap": seriesCap,
+            "totalSeriesCap": totalSeriesCap, "dedupHorizon": dedupHorizon, "minuteRetention": minuteRetention,
+            "hourRetention": hourRetention, "dayRetention": dayRetention, "storeRetention": storeRetention,
         ]
         let lists = ["notifyFallbacks": notifyFallback, "alertApps": alertApp].merging(stores.lists) { first, _ in first }
         return texts.merging(stores.texts) { first, _ in first }.compactMapValues { $0.map(SettingValue.text) }
@@ -107,7 +118,10 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         // Before any thread starts: memory that stays flat over a long run (issue 64).
         let arenas = ProcessMemory.limitArenas(environment: environment)
-        let settings: (server: ServerConfiguration, db: StoreLocation, logLevel: Logger.Level, warnings: [String])
+        let settings:
+            (
+                server: ServerConfiguration, db: StoreLocation, storage: StoreConfiguration, logLevel: Logger.Level, warnings: [String]
+            )
         let served: ServedStore
         let logger: Logger
         let controls: [any StoreReleaseControl]
@@ -118,7 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
             settings = try resolve(environment: environment)
             logger = Self.makeLogger(level: settings.logLevel)
             controls = try await RolloutActionOptions.controls(settings.server.rolloutActions, transport: outbound)
-            var storeConfiguration = try retention.configuration()
+            var storeConfiguration = settings.storage
             storeConfiguration.fsyncEachCommit = true
             storeConfiguration.appCaps = settings.server.alertPolicy.appCaps
             served = try await settings.db.openServed(configuration: storeConfiguration, postgresLogger: logger)
@@ -181,7 +195,7 @@ struct ServeCommand: AsyncParsableCommand {
     func resolve(
         environment: [String: String]
     ) throws -> (
-        server: ServerConfiguration, db: StoreLocation, logLevel: Logger.Level, warnings: [String]
+        server: ServerConfiguration, db: StoreLocation, storage: StoreConfiguration, logLevel: Logger.Level, warnings: [String]
     ) {
         let file = try (config ?? environment["PURCHASE_SLI_CONFIG"]).map(ServerConfigFile.init(path:))
         let settings = try ServeSettings(options: givenOptions, environment: environment, file: file)
@@ -223,15 +237,22 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(message: "\(settings.origin(of: error.key)): expected \(error.expected), got \(error.got)")
         }
+        let storage: StoreConfiguration
+        do {
+            storage = try settings.storage.configuration(naming: settings.origin(of:))
+        } catch {
+            throw CommandFailure(message: error.message)
+        }
         let lateness = server.latenessLimitMillis / .millisPerSecond
-        let horizon = try retention.configuration().dedupHorizonSeconds
+        let horizon = storage.dedupHorizonSeconds
         guard lateness <= horizon else {
             throw CommandFailure(
-                message: "latenessLimit (\(TimeStep(seconds: lateness))) must not exceed --dedup-horizon "
-                    + "(\(TimeStep(seconds: horizon))): an event re-sent after its eventID is forgotten would count twice")
+                message: "\(settings.origin(of: "latenessLimit")) (\(TimeStep(seconds: lateness))) must not exceed "
+                    + "\(settings.origin(of: "dedupHorizon")) (\(TimeStep(seconds: horizon))): an event re-sent after its eventID is "
+                    + "forgotten would count twice")
         }
         let database = try StoreLocation(settings.database, source: settings.origin(of: "db"))
-        return (server, database, settings.logLevel, ineffectiveSettings(server, settings.origins))
+        return (server, database, storage, settings.logLevel, ineffectiveSettings(server, settings.origins))
     }
 
     /// Warnings about the settings given that nothing uses in these settings, naming where each was given.

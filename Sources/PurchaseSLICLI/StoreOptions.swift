@@ -94,55 +94,24 @@ private func exitCode(for error: any Error) -> any Error {
     return ExitCode.failure
 }
 
-/// Limits and retention of the store, for the commands that write to it.
+/// Limits and retention of the store, for the commands that write to it: `serve`'s settings of the same
+/// names (their help is the table's), as options alone.
 struct RetentionOptions: ParsableArguments {
-    @Option(help: "Distinct values counted per dimension per UTC day and app (and apps per day); more are counted as __other__.")
-    var cardinalityCap: Int = StoreConfiguration.default.cardinalityCap
-
-    @Option(
-        help:
-            "Distinct values counted per dimension per UTC day across every app together; past it no app counts a new value that day (default: 10 times --cardinality-cap)."
-    )
-    var totalCardinalityCap: Int?
-
-    @Option(
-        help:
-            "Distinct series (combinations of dimension values) counted per UTC day and app; the events of more count in their action's __other__ series."
-    )
-    var seriesCap: Int = StoreConfiguration.default.seriesCap
-
-    @Option(
-        help:
-            "Distinct series counted per UTC day across every app together; past it no app counts a new series that day (default: 10 times --series-cap)."
-    )
-    var totalSeriesCap: Int?
-
-    @Option(help: ArgumentHelp("How long an eventID is remembered for dedup (at least 8d).", valueName: "duration"))
-    var dedupHorizon: String = "8d"
-
-    @Option(help: ArgumentHelp("Keep minute buckets this long before the newest event.", valueName: "duration"))
-    var minuteRetention: String = "35d"
-
-    @Option(help: ArgumentHelp("Keep hour buckets this long before the newest event.", valueName: "duration"))
-    var hourRetention: String = "400d"
-
-    @Option(help: ArgumentHelp("Keep day buckets this long before the newest event (forever if not given).", valueName: "duration"))
-    var dayRetention: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Keep the stores' notifications and the app's reports per transaction this long after they happened (at least 7d).",
-            valueName: "duration"))
-    var storeRetention: String = "90d"
+    @Option(help: ServeSetting.named("cardinalityCap").optionHelp()) var cardinalityCap: Int = StoreConfiguration.default.cardinalityCap
+    @Option(help: ServeSetting.named("totalCardinalityCap").optionHelp(sayingDefault: true)) var totalCardinalityCap: Int?
+    @Option(help: ServeSetting.named("seriesCap").optionHelp()) var seriesCap: Int = StoreConfiguration.default.seriesCap
+    @Option(help: ServeSetting.named("totalSeriesCap").optionHelp(sayingDefault: true)) var totalSeriesCap: Int?
+    @Option(help: ServeSetting.named("dedupHorizon").optionHelp()) var dedupHorizon: String = "8d"
+    @Option(help: ServeSetting.named("minuteRetention").optionHelp()) var minuteRetention: String = "35d"
+    @Option(help: ServeSetting.named("hourRetention").optionHelp()) var hourRetention: String = "400d"
+    @Option(help: ServeSetting.named("dayRetention").optionHelp(sayingDefault: true)) var dayRetention: String?
+    @Option(help: ServeSetting.named("storeRetention").optionHelp()) var storeRetention: String = "90d"
 
     func validate() throws {
         _ = try configuration()
     }
 
-    /// A total ceiling's default: ten apps' worth of the cap of one, or as much as an Int holds.
-    private static func tenTimes(_ cap: Int) -> Int { cap > Int.max / 10 ? Int.max : cap * 10 }
-
-    /// The store configuration these options describe.
+    /// The store configuration these options describe (checked as `serve`'s settings are, ``StorageSettings``).
     func configuration() throws -> StoreConfiguration {
         func seconds(_ text: String, _ option: String) throws -> Int64 {
             guard let step = TimeStep(parsing: text) else {
@@ -150,32 +119,20 @@ struct RetentionOptions: ParsableArguments {
             }
             return step.seconds
         }
-        guard cardinalityCap >= 1 else { throw ValidationError("--cardinality-cap must be at least 1, got \(cardinalityCap).") }
-        let totalCardinalityCap = totalCardinalityCap ?? Self.tenTimes(cardinalityCap)
-        guard totalCardinalityCap >= cardinalityCap else {
-            throw ValidationError("--total-cardinality-cap must be at least --cardinality-cap (\(cardinalityCap)), got \(totalCardinalityCap).")
+        var settings = StorageSettings()
+        settings.cardinalityCap = cardinalityCap
+        settings.totalCardinalityCap = totalCardinalityCap
+        settings.seriesCap = seriesCap
+        settings.totalSeriesCap = totalSeriesCap
+        settings.dedupHorizonSeconds = try seconds(dedupHorizon, "dedup-horizon")
+        settings.minuteRetentionSeconds = try seconds(minuteRetention, "minute-retention")
+        settings.hourRetentionSeconds = try seconds(hourRetention, "hour-retention")
+        settings.dayRetentionSeconds = try dayRetention.map { try seconds($0, "day-retention") }
+        settings.storeRetentionSeconds = try seconds(storeRetention, "store-retention")
+        do {
+            return try settings.configuration { key in "--" + ServeSetting.named(key).option! }
+        } catch {
+            throw ValidationError(error.message)
         }
-        guard seriesCap >= 1 else { throw ValidationError("--series-cap must be at least 1, got \(seriesCap).") }
-        let totalSeriesCap = totalSeriesCap ?? Self.tenTimes(seriesCap)
-        guard totalSeriesCap >= seriesCap else {
-            throw ValidationError("--total-series-cap must be at least --series-cap (\(seriesCap)), got \(totalSeriesCap).")
-        }
-        var configuration = StoreConfiguration.default
-        configuration.cardinalityCap = cardinalityCap
-        configuration.totalCardinalityCap = totalCardinalityCap
-        configuration.seriesCap = seriesCap
-        configuration.totalSeriesCap = totalSeriesCap
-        configuration.dedupHorizonSeconds = try seconds(dedupHorizon, "dedup-horizon")
-        guard configuration.dedupHorizonSeconds >= 8 * .secondsPerDay else {
-            throw ValidationError("--dedup-horizon must be at least 8d: the App Store retries notifications for up to 157 hours.")
-        }
-        configuration.minuteRetentionSeconds = try seconds(minuteRetention, "minute-retention")
-        configuration.hourRetentionSeconds = try seconds(hourRetention, "hour-retention")
-        configuration.dayRetentionSeconds = try dayRetention.map { try seconds($0, "day-retention") }
-        configuration.storeRecordRetentionSeconds = try seconds(storeRetention, "store-retention")
-        guard configuration.storeRecordRetentionSeconds >= 7 * .secondsPerDay else {
-            throw ValidationError("--store-retention must be at least 7d: a week's charges are reviewed as a whole.")
-        }
-        return configuration
     }
 }

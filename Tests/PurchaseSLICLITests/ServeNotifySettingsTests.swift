@@ -185,6 +185,16 @@ import Testing
             (#"{"requestBurstPerKey": 0.5}"#, [], "requestBurstPerKey: expected a number from 1"),
             (#"{"latenessLimit": "9999999999999d"}"#, [], "latenessLimit: expected a duration from 1m to 366d"),
             (#"{"latenessLimit": "30d"}"#, [], "latenessLimit (30d) must not exceed --dedup-horizon (8d)"),
+            (
+                #"{"latenessLimit": "10d", "dedupHorizon": "9d"}"#, [],
+                "config.json: dedupHorizon (9d): an event re-sent"
+            ),
+            (#"{"seriesCap": 500, "totalSeriesCap": 400}"#, [], "config.json: seriesCap (500), got 400"),
+            (#"{"totalCardinalityCap": 1000}"#, [], "config.json: totalCardinalityCap must be at least --cardinality-cap (2000)"),
+            (#"{"seriesCap": 0}"#, [], "config.json: seriesCap: expected a whole number from 1 to 1000000000"),
+            (#"{"dedupHorizon": "7d"}"#, [], "config.json: dedupHorizon: expected a duration of at least 8d"),
+            (#"{"storeRetention": "6d"}"#, [], "config.json: storeRetention: expected a duration of at least 7d"),
+            (#"{}"#, ["--minute-retention", "soon"], "--minute-retention: expected a duration of at least 1m"),
             (#"{"latenessLimit": "30s"}"#, [], "latenessLimit: expected a duration from 1m to 366d"),
             (#"{"idleTimeoutSeconds": 100000000000}"#, [], "idleTimeoutSeconds: expected a whole number from 1 to 86400"),
             (#"{"bodyTimeoutSeconds": 90000}"#, [], "bodyTimeoutSeconds: expected a whole number from 1 to 86400"),
@@ -204,6 +214,33 @@ import Testing
             try resolve(["--config", file] + arguments)
         } throws: { error in
             "\(error)".contains(message)
+        }
+    }
+
+    /// The caps and retention from the environment, the config file and the options, as `ingest` takes them:
+    /// what the store is opened with, totals ten times their app's cap unless given.
+    @Test func capsAndRetentionAreSettingsOfTheirOwn() throws {
+        let file = try directory.write("caps.json", #"{"seriesCap": 500, "minuteRetention": "20d", "dayRetention": "800d"}"#)
+        let resolved = try ServeCommand.parse(["--config", file, "--store-retention", "30d"]).resolve(environment: [
+            "PURCHASE_SLI_SERIES_CAP": "700", "PURCHASE_SLI_TOTAL_CARDINALITY_CAP": "30000",
+        ])
+        #expect(resolved.storage.seriesCap == 700, "the variable before the file")
+        #expect(resolved.storage.totalSeriesCap == 7000)
+        #expect(resolved.storage.cardinalityCap == 2000 && resolved.storage.totalCardinalityCap == 30000)
+        #expect(resolved.storage.minuteRetentionSeconds == 20 * 86_400 && resolved.storage.dayRetentionSeconds == 800 * 86_400)
+        #expect(resolved.storage.storeRecordRetentionSeconds == 30 * 86_400)
+        #expect(resolved.storage.hourRetentionSeconds == 400 * 86_400 && resolved.storage.dedupHorizonSeconds == 8 * 86_400)
+        for (arguments, message) in [
+            (["--series-cap", "0"], "--series-cap must be from 1 to 1000000000, got 0."),
+            (["--total-series-cap", "10", "--series-cap", "20"], "--total-series-cap must be at least --series-cap (20), got 10."),
+            (["--store-retention", "6d"], "--store-retention must be at least 7d"),
+        ] {
+            do {
+                _ = try RetentionOptions.parse(arguments)
+                Issue.record("ingest took \(arguments)")
+            } catch {
+                #expect(RetentionOptions.message(for: error).contains(message), "\(arguments)")
+            }
         }
     }
 

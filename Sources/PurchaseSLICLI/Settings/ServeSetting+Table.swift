@@ -8,9 +8,8 @@ import PurchaseSLIServer
 import PurchaseSLIStores
 
 extension ServeSetting {
-    /// Every setting of `serve` but the retention options it shares with `ingest`, in the order of
-    /// docs/configuration.md.
-    static let all: [ServeSetting] = service + limits + alerts + pages + rollout + releaseActions + stores
+    /// Every setting of `serve`, in the order of docs/configuration.md.
+    static let all: [ServeSetting] = service + limits + storage + alerts + pages + rollout + releaseActions + stores
 
     /// Where the service listens, what it stores to, and who may call it.
     private static let service: [ServeSetting] = [
@@ -96,6 +95,46 @@ extension ServeSetting {
         .whole(
             "maximumEventsPerCommit", 1...10_000_000, "Most events committed in one transaction by the group committer",
             into: \.server.maximumEventsPerCommit),
+    ]
+
+    /// The store's caps and retention, which `ingest` takes as options of the same names
+    /// (``StorageSettings`` checks them together).
+    private static let storage: [ServeSetting] = [
+        .whole(
+            "cardinalityCap", option: "cardinality-cap", 1...StorageSettings.largestCap,
+            "Distinct values counted per dimension per UTC day and app (and apps per day); more are counted as __other__",
+            into: \.storage.cardinalityCap),
+        .total(
+            "totalCardinalityCap", option: "total-cardinality-cap", of: "cardinalityCap",
+            "Distinct values counted per dimension per UTC day across every app together; past it no app counts a new value that day",
+            into: \.storage.totalCardinalityCap),
+        .whole(
+            "seriesCap", option: "series-cap", 1...StorageSettings.largestCap,
+            "Distinct series (combinations of dimension values) counted per UTC day and app; the events of more count in their action's __other__ series",
+            into: \.storage.seriesCap),
+        .total(
+            "totalSeriesCap", option: "total-series-cap", of: "seriesCap",
+            "Distinct series counted per UTC day across every app together; past it no app counts a new series that day",
+            into: \.storage.totalSeriesCap),
+        .duration(
+            "dedupHorizon", option: "dedup-horizon", atLeast: StorageSettings.minimumDedupHorizonSeconds,
+            "How long an eventID is remembered for dedup", into: \.storage.dedupHorizonSeconds),
+        .duration(
+            "minuteRetention", option: "minute-retention", "Keep minute buckets this long before the newest event",
+            into: \.storage.minuteRetentionSeconds),
+        .duration(
+            "hourRetention", option: "hour-retention", "Keep hour buckets this long before the newest event", into: \.storage.hourRetentionSeconds),
+        ServeSetting(
+            key: "dayRetention", option: "day-retention", kind: .text, expects: "a duration such as 400d or 2w", defaultText: "forever",
+            summary: "Keep day buckets this long before the newest event", valueName: "duration"
+        ) { value, _, settings in
+            guard let step = value.text.flatMap(TimeStep.init(parsing:)) else { throw Unexpected() }
+            settings.storage.dayRetentionSeconds = step.seconds
+        },
+        .duration(
+            "storeRetention", option: "store-retention", atLeast: StorageSettings.minimumStoreRetentionSeconds,
+            "Keep the stores' notifications and the app's reports per transaction this long after they happened",
+            into: \.storage.storeRetentionSeconds),
     ]
 
     /// Alert evaluation and where its notifications go.

@@ -74,6 +74,12 @@ struct ServeSetting: Sendable {
         return name
     }
 
+    /// The help of an option of the same name in a command that reads no environment (`ingest`'s caps):
+    /// what it does and what it expects, and its default when the option has no value of its own to show.
+    func optionHelp(sayingDefault: Bool = false) -> ArgumentHelp {
+        ArgumentHelp("\(summary) (\(expects)\(sayingDefault ? "; default \(defaultText)" : "")).", valueName: valueName)
+    }
+
     /// The option's help: what it does, its variable and its default.
     var help: ArgumentHelp {
         ArgumentHelp("\(summary) (env \(variable)\(kind == .list ? ", comma-separated" : ""); default \(defaultText)).", valueName: valueName)
@@ -146,6 +152,33 @@ extension ServeSetting {
     ) -> ServeSetting {
         minutes(key, option: option, range, default: "\(TimeStep(seconds: ServeSettings()[keyPath: path]))", summary) {
             $0[keyPath: path] = $1
+        }
+    }
+
+    /// A day's total ceiling of every app together, kept at `path` (nil: ten times the setting `cap`).
+    static func total(
+        _ key: String, option: String, of cap: String, _ summary: String, into path: any WritableKeyPath<ServeSettings, Int?> & Sendable
+    ) -> ServeSetting {
+        ServeSetting(
+            key: key, option: option, kind: .number, expects: "a whole number from 1 to \(StorageSettings.largestTotalCap), at least \(cap)",
+            defaultText: "10 × \(cap)", summary: summary, valueName: "n"
+        ) { value, _, settings in
+            guard let number = value.wholeNumber, (1...StorageSettings.largestTotalCap).contains(number) else { throw Unexpected() }
+            settings[keyPath: path] = number
+        }
+    }
+
+    /// A duration (`8d`, `12h`, `2w`) of at least `minimum` seconds, kept in seconds at `path`.
+    static func duration(
+        _ key: String, option: String, atLeast minimum: Int64 = 60, _ summary: String,
+        into path: any WritableKeyPath<ServeSettings, Int64> & Sendable
+    ) -> ServeSetting {
+        ServeSetting(
+            key: key, option: option, kind: .text, expects: "a duration of at least \(TimeStep(seconds: minimum)) such as 8d, 12h or 2w",
+            defaultText: "\(TimeStep(seconds: ServeSettings()[keyPath: path]))", summary: summary, valueName: "duration"
+        ) { value, _, settings in
+            guard let step = value.text.flatMap(TimeStep.init(parsing:)), step.seconds >= minimum else { throw Unexpected() }
+            settings[keyPath: path] = step.seconds
         }
     }
 

@@ -34,6 +34,8 @@ struct ServeSettings {
     var timeZone: String?
     /// The stores' release APIs.
     var releaseAccess = ReleaseAccess()
+    /// The store's caps and retention.
+    var storage = StorageSettings()
     /// The least severe log messages written.
     var logLevel = Logger.Level.info
     /// Where each setting given came from, by key.
