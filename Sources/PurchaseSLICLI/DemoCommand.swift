@@ -54,9 +54,10 @@ struct DemoCommand: AsyncParsableCommand {
             return files
         }
         print("1. ingesting \(files.count) sample files into \(db)")
-        // The policy's caps of each app, as `serve` would apply them.
-        let policyFile = SLOPolicy.file(path: policy.policy, directory: pages.dashboards)
-        try await IngestCommand.parse(["--db", db, "--quiet"] + (policyFile.map { ["--policy", $0] } ?? []) + files).run()
+        // The policy's caps of each app, as `serve` would apply them: the policy the demo judges by.
+        try await IngestCommand.parse(
+            ["--db", db, "--quiet", "--dashboards", pages.dashboards] + (policy.policy.map { ["--policy", $0] } ?? []) + files
+        ).run()
         if let (notifications, root) = try exitingOnFailure({ try storeNotifications() }) {
             print("   and the App Store notifications of \(notifications.joined(separator: ", ")), verified with the simulator's test root \(root)")
             try await IngestStoreCommand.parse(

@@ -45,9 +45,12 @@ struct IngestCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The policy whose apps: section gives apps caps of their own (YAML; default: dashboards/slos.yaml when present).",
+            "The policy whose apps: section gives apps caps of their own (YAML; default: slos.yaml of --dashboards when present).",
             valueName: "file"))
     var policy: String?
+
+    @Option(help: ArgumentHelp("Directory whose slos.yaml is the policy when --policy is not given.", valueName: "dir"))
+    var dashboards = "dashboards"
 
     @Option(help: "Records longer than this many bytes are rejected.")
     var maxRecordBytes: Int = 1 << 20
@@ -69,7 +72,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     private func ingest() async throws {
         var configuration = try retention.configuration()
-        configuration.appCaps = try SLOPolicy.load(path: policy).appCaps
+        configuration.appCaps = try SLOPolicy.load(path: policy, directory: dashboards).appCaps
         let store = try await store.openOrCreateStore(configuration: configuration)
         let started = ContinuousClock.now
         let nowMillis = WallClock.system.nowMillis

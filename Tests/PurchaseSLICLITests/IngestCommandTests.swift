@@ -57,15 +57,27 @@ import Testing
         #expect(try await run(["ingest", "--db", db, "--cardinality-cap", "2", "--policy", bad, "--quiet", file]) == 1)
         await #expect(try totals(db).total == 0)
         #expect(try await run(["ingest", "--db", db, "--cardinality-cap", "2", "--policy", policy, "--quiet", file]) == 0)
-        let plans = try await SQLiteBucketStore(path: db).counts(
-            CountQuery(
-                fromSeconds: RFC3339.parseMillis("2026-11-14T00:00:00Z")! / 1000, toSeconds: RFC3339.parseMillis("2026-11-15T00:00:00Z")! / 1000,
-                groupBy: [.app, .planID]))
-        #expect(
-            plans.map { "\($0.key[0] ?? "-") \($0.key[1] ?? "-") \($0.counts.total)" } == [
-                "com.example.big plan-0 1", "com.example.big plan-1 1", "com.example.big plan-2 1", "com.example.big plan-3 1",
-                "com.example.small __other__ 2", "com.example.small plan-0 1", "com.example.small plan-1 1",
-            ])
+        func plans(_ db: String) async throws -> [String] {
+            try await SQLiteBucketStore(path: db).counts(
+                CountQuery(
+                    fromSeconds: RFC3339.parseMillis("2026-11-14T00:00:00Z")! / 1000,
+                    toSeconds: RFC3339.parseMillis("2026-11-15T00:00:00Z")! / 1000, groupBy: [.app, .planID])
+            ).map { "\($0.key[0] ?? "-") \($0.key[1] ?? "-") \($0.counts.total)" }
+        }
+        let ownCaps = [
+            "com.example.big plan-0 1", "com.example.big plan-1 1", "com.example.big plan-2 1", "com.example.big plan-3 1",
+            "com.example.small __other__ 2", "com.example.small plan-0 1", "com.example.small plan-1 1",
+        ]
+        #expect(try await plans(db) == ownCaps)
+        // Without --policy, the slos.yaml of --dashboards (as `demo --dashboards` passes it), not ./dashboards'.
+        let fromDirectory = directory.file("directory.sqlite")
+        #expect(try await run(["ingest", "--db", fromDirectory, "--cardinality-cap", "2", "--dashboards", directory.path, "--quiet", file]) == 0)
+        #expect(try await plans(fromDirectory) == ownCaps)
+        let empty = directory.file("no-policy")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let withoutPolicy = directory.file("without.sqlite")
+        #expect(try await run(["ingest", "--db", withoutPolicy, "--cardinality-cap", "2", "--dashboards", empty, "--quiet", file]) == 0)
+        #expect(try await plans(withoutPolicy).first == "com.example.big __other__ 2", "the store's caps alone")
     }
 
     @Test func exitsZeroWhenEveryRecordIsAccepted() async throws {
