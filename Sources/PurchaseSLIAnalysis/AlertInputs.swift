@@ -10,7 +10,7 @@ public struct AlertInputs: Sendable {
     public let endSeconds: Int64
     /// Per action, its whole series.
     public let actions: [String: MinuteSeries]
-    /// Per action, the series of its slice values, in label order (so those of one dimension are together).
+    /// Per action, the series of its slice values, by dimension and then in label order.
     public let slices: [String: [MinuteSeries]]
     /// Per action, where the slices of each of its dimensions are in ``slices`` (a few, in order).
     private let sliceRanges: [String: [(dimension: EventDimension, range: Range<Int>)]]
@@ -89,8 +89,7 @@ public struct AlertInputs: Sendable {
         return all[range]
     }
 
-    /// Where each dimension's slices are in each action's, which label order keeps together: a pair
-    /// `dimension=value` sorts by the dimension's name first, `=` coming before any letter of a longer name.
+    /// Where each dimension's slices are in each action's, which are sorted by dimension first.
     private static func ranges(of slices: [String: [MinuteSeries]]) -> [String: [(dimension: EventDimension, range: Range<Int>)]] {
         slices.mapValues { series in
             var ranges: [(dimension: EventDimension, range: Range<Int>)] = []
@@ -99,7 +98,6 @@ public struct AlertInputs: Sendable {
                 if let last = ranges.last, last.dimension == dimension {
                     ranges[ranges.count - 1].range = last.range.lowerBound..<(index + 1)
                 } else {
-                    precondition(!ranges.contains { $0.dimension == dimension }, "the slices of \(dimension) are together in label order")
                     ranges.append((dimension, index..<(index + 1)))
                 }
             }
@@ -182,7 +180,13 @@ public struct AlertInputs: Sendable {
             }
         }
         self.actions = actions
-        self.slices = slices.mapValues { $0.sorted { $0.labels < $1.labels } }
+        // By dimension, then label: one dimension's slices together whatever their values' characters.
+        self.slices = slices.mapValues { series in
+            series.sorted { lhs, rhs in
+                let (left, right) = (lhs.labels.slice?.dimension.rawValue ?? "", rhs.labels.slice?.dimension.rawValue ?? "")
+                return left != right ? left < right : lhs.labels < rhs.labels
+            }
+        }
         sliceRanges = Self.ranges(of: self.slices)
     }
 

@@ -10,16 +10,17 @@ public struct CountSeries: Sendable, Hashable {
     /// Per group, its value for each grouping dimension (in the query's order; nil where absent), in key
     /// order; groups without any event are left out.
     public var keys: [[String?]]
-    /// Per group (as in `keys`), the counts of its steps with events.
+    /// Per group (as in `keys`), the counts of its steps with events, in step order (normalized).
     public var columns: [StepCounts]
 
-    /// Creates a series.
+    /// Creates a series (its columns normalized: steps in order, each once).
     public init(startSeconds: Int64, stepSeconds: Int64, stepCount: Int, keys: [[String?]], columns: [StepCounts]) {
         self.startSeconds = startSeconds
         self.stepSeconds = stepSeconds
         self.stepCount = stepCount
         self.keys = keys
         self.columns = columns
+        for group in self.columns.indices { self.columns[group].normalize() }
     }
 
     /// The series of count rows (of a query with a step of `stepSeconds`) over `stepCount` steps from
@@ -42,7 +43,6 @@ public struct CountSeries: Sendable, Hashable {
                 }()
             columns[group].add(row.counts, at: Int32(step))
         }
-        for group in columns.indices { columns[group].normalize() }
         self.init(startSeconds: startSeconds, stepSeconds: stepSeconds, stepCount: stepCount, keys: keys, columns: columns)
     }
 

@@ -79,7 +79,7 @@ public struct StepCounts: Sendable, Hashable {
     /// The counts of steps `0..<stepCount`, one per step (steps from `stepCount` on left out).
     public func dense(stepCount: Int) -> [OutcomeCounts] {
         var dense = [OutcomeCounts](repeating: OutcomeCounts(), count: stepCount)
-        for (step, cell) in zip(steps, counts) where step < stepCount { dense[Int(step)] = cell }
+        for (step, cell) in zip(steps, counts) where step < stepCount { dense[Int(step)] += cell }
         return dense
     }
 

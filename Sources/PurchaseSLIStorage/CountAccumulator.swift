@@ -69,7 +69,7 @@ struct CountAccumulator {
         guard currentSlot >= 0 && currentSlot < stepCount else { return }
         // The group's steps so far, over the steps read so far (in time order), say how many it will have.
         let (slot, steps) = (Int(currentSlot), stepCount)
-        columns[Int(group)].add(counts, at: Int32(currentSlot)) { held in (held + 1) * steps / (slot + 1) * 11 / 10 + 8 }
+        columns[Int(group)].add(counts, at: Int32(currentSlot)) { held in min(steps, (held + 1) * steps / (slot + 1) * 11 / 10 + 8) }
     }
 
     /// Ends the step begun.

@@ -194,7 +194,7 @@ import Testing
             (#"{"seriesCap": 0}"#, [], "config.json: seriesCap: expected a whole number from 1 to 1000000000"),
             (#"{"dedupHorizon": "7d"}"#, [], "config.json: dedupHorizon: expected a duration of at least 8d"),
             (#"{"storeRetention": "6d"}"#, [], "config.json: storeRetention: expected a duration of at least 7d"),
-            (#"{}"#, ["--minute-retention", "soon"], "--minute-retention: expected a duration of at least 1m"),
+            (#"{}"#, ["--minute-retention", "soon"], "--minute-retention: expected a duration of at least 1s"),
             (#"{"latenessLimit": "30s"}"#, [], "latenessLimit: expected a duration from 1m to 366d"),
             (#"{"idleTimeoutSeconds": 100000000000}"#, [], "idleTimeoutSeconds: expected a whole number from 1 to 86400"),
             (#"{"bodyTimeoutSeconds": 90000}"#, [], "bodyTimeoutSeconds: expected a whole number from 1 to 86400"),

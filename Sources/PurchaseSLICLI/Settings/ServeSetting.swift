@@ -170,11 +170,12 @@ extension ServeSetting {
 
     /// A duration (`8d`, `12h`, `2w`) of at least `minimum` seconds, kept in seconds at `path`.
     static func duration(
-        _ key: String, option: String, atLeast minimum: Int64 = 60, _ summary: String,
+        _ key: String, option: String, atLeast minimum: Int64 = 1, _ summary: String,
         into path: any WritableKeyPath<ServeSettings, Int64> & Sendable
     ) -> ServeSetting {
-        ServeSetting(
-            key: key, option: option, kind: .text, expects: "a duration of at least \(TimeStep(seconds: minimum)) such as 8d, 12h or 2w",
+        let examples = minimum > .secondsPerDay ? "14d or 2w" : "35d, 12h or 2w"
+        return ServeSetting(
+            key: key, option: option, kind: .text, expects: "a duration of at least \(TimeStep(seconds: minimum)) such as \(examples)",
             defaultText: "\(TimeStep(seconds: ServeSettings()[keyPath: path]))", summary: summary, valueName: "duration"
         ) { value, _, settings in
             guard let step = value.text.flatMap(TimeStep.init(parsing:)), step.seconds >= minimum else { throw Unexpected() }
