@@ -1,6 +1,7 @@
 /// The counts of one group of a series at the steps that hold any: step indices ascending, each with
-/// its counts, none empty (every event counts in ``OutcomeCounts/total``, its 409 and 5xx counters too). A series of minutes over a week holds ~10,000 steps a group, and most groups
-/// of a large catalog have events in few of them: what is not held costs nothing.
+/// its counts, none empty (every event counts in ``OutcomeCounts/total``, its 409 and 5xx counters too).
+/// A series of minutes over a week holds ~10,000 steps a group, and most groups of a large catalog have
+/// events in few of them: what is not held costs nothing.
 public struct StepCounts: Sendable, Hashable {
     /// The indices of the steps with counts, ascending and distinct.
     public private(set) var steps: [Int32]
@@ -89,8 +90,10 @@ public struct StepCounts: Sendable, Hashable {
     /// The steps and their counts, handed over: what is held by nothing else can be changed in place.
     public consuming func parts() -> (steps: [Int32], counts: [OutcomeCounts]) { (steps, counts) }
 
+    /// Whether both hold the same counts at the same steps (normalized ones compare as their sums do).
     public static func == (lhs: StepCounts, rhs: StepCounts) -> Bool { lhs.steps == rhs.steps && lhs.counts == rhs.counts }
 
+    /// Hashes the steps and their counts, as ``==`` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(steps)
         hasher.combine(counts)
