@@ -113,13 +113,13 @@ struct CountAccumulator {
     }
 
     /// The sums as series from the step holding `query.fromSeconds` to the one holding its end: groups in
-    /// key order, those without any event left out. Needs an accumulator made for `query`'s series.
+    /// key order, those without any event left out (the series puts each group's steps in order). Needs an
+    /// accumulator made for `query`'s series.
     func series(grouping: SeriesGrouping, query: CountQuery) -> CountSeries {
         let keyTexts = grouping.groupKeys
         var kept = columns
-        for group in kept.indices {
-            kept[group].normalize()
-            if grouping.results.count < ResultType.allCases.count { kept[group] = kept[group].mapCounts { Self.keeping(grouping.results, of: $0) } }
+        if grouping.results.count < ResultType.allCases.count {
+            for group in kept.indices { kept[group] = kept[group].mapCounts { Self.keeping(grouping.results, of: $0) } }
         }
         let order = keyTexts.indices.filter { !kept[$0].isEmpty }.sorted { Self.precedes(keyTexts[$0], keyTexts[$1]) }
         return CountSeries(

@@ -8,10 +8,13 @@ struct BurnRateTest: Sendable {
     let policy: SLOPolicy
     /// Its rules, most urgent first (``SLOPolicy/rulesByUrgency``).
     let rules: [SLOPolicy.BurnRateRule]
+    /// The widest short window of the rules: a slice without the minimum of failures in it burns on none.
+    let widestShortWindowSeconds: Int64
 
     init(policy: SLOPolicy) {
         self.policy = policy
         rules = policy.rulesByUrgency
+        widestShortWindowSeconds = rules.map(\.shortWindowSeconds).max() ?? 0
     }
 
     /// How far back a burn reads: the longest rule window.
@@ -136,9 +139,10 @@ struct BurnRateTest: Sendable {
         var burning: [(burn: BurnEvidence, series: MinuteSeries)] = []
         // Every rule needs the minimum of failures in its short window, which a slice never widens: a slice
         // without them in the widest is passed over (most slices at most minutes) at the cost of one read.
-        let widestShortWindow = rules.map(\.shortWindowSeconds).max() ?? 0
         for slice in slices
-        where slice.labels.slice == nil || slice.validCounts(last: widestShortWindow, before: time).failure >= policy.minimumFailures {
+        where slice.labels.slice == nil
+            || slice.validCounts(last: widestShortWindowSeconds, before: time).failure >= policy.minimumFailures
+        {
             guard var burn = self.burn(slice, action: overall, objective: objective, at: time, dataSince: dataSince, paged: paged)
             else { continue }
             let actionWindow = overall.counts(last: burn.rule.longWindowSeconds, before: time)

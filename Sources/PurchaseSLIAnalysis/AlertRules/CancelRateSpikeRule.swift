@@ -30,8 +30,8 @@ public struct CancelRateSpikeRule: AlertRule {
 
     /// Each action, and each of its products with the spike test's minimum of cancels over the span read:
     /// a product with fewer cannot spike, so it takes no share of the significance (after Tarone's
-    /// refinement of Bonferroni, with the count as the criterion), and a catalog of thousands of products sold a few times a week leaves the test of
-    /// the others as sharp as a small one.
+    /// refinement of Bonferroni, with the count as the criterion), and a catalog of thousands of products
+    /// sold a few times a week leaves the test of the others as sharp as a small one.
     public func spikeTestCount(in inputs: AlertInputs) -> Int {
         let minimum = Int64(policy.spikes.minimumCount)
         return inputs.actions.keys.reduce(0) { total, action in
