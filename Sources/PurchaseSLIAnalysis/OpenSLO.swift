@@ -6,9 +6,11 @@ import PurchaseSLICore
 /// window: `28d` rolling, or `1M` calendar from the first of a month UTC), and per burn-rate rule an
 /// AlertCondition (`burnrate`, `gte` the rule's threshold for that window, `lookbackWindow` the long window,
 /// `alertAfter` the short one) with its AlertPolicy notifying the severity's AlertNotificationTarget (`page`,
-/// `ticket`). One Service, `purchases`, holds them. What OpenSLO has no field for (the exact budget share
-/// beside the rounded threshold, the owner, the runbook, the weight, the fast exact test) rides in
-/// `purchase-sli.dev/…` annotations, so that an export read back is the same policy.
+/// `ticket`). An app's own objectives (`apps.<id>.objectives`) follow, their metric sources naming the app
+/// beside the action (`app`) and their names starting with it. One Service, `purchases`, holds them. What
+/// OpenSLO has no field for (the exact budget share beside the rounded threshold, the owner, the runbook,
+/// the weight, the fast exact test) rides in `purchase-sli.dev/…` annotations, so that an export read back
+/// is the same policy.
 public enum OpenSLO {
     /// The metric source type of the SLIs purchase-sli measures.
     public static let metricSourceType = "purchase-sli"
@@ -22,7 +24,8 @@ public enum OpenSLO {
     static let monthSecondsForThresholds: Int64 = 30 * .secondsPerDay
 
     /// The documents, separated by `---`, in a fixed order: the service, the notification targets, then per
-    /// objective its SLI, SLO, and each rule's condition and policy.
+    /// objective (the policy's, then each app's own, apps in order) its SLI, SLO, and each rule's condition
+    /// and policy.
     public static func documents(of policy: SLOPolicy) -> String {
         var documents: [[String]] = [
             document(
@@ -38,24 +41,33 @@ public enum OpenSLO {
                         "description: " + scalar(severity == .page ? "page the person on call now" : "open a ticket for the next working day"),
                     ]))
         }
+        var names = DocumentNames()
         for objective in policy.objectives {
-            documents += objectiveDocuments(objective, policy: policy)
+            documents += objectiveDocuments(objective, app: nil, policy: policy, names: &names)
+        }
+        for app in policy.appObjectives.keys.sorted() {
+            for objective in policy.appObjectives[app]! {
+                documents += objectiveDocuments(objective, app: app, policy: policy, names: &names)
+            }
         }
         return documents.map { $0.joined(separator: "\n") + "\n" }.joined(separator: "---\n")
     }
 
-    /// An objective's SLI, SLO, and one condition and policy per burn-rate rule.
-    private static func objectiveDocuments(_ objective: SLOPolicy.Objective, policy: SLOPolicy) -> [[String]] {
+    /// An objective's SLI, SLO, and one condition and policy per burn-rate rule; `app` when it is that
+    /// app's own.
+    private static func objectiveDocuments(
+        _ objective: SLOPolicy.Objective, app: String?, policy: SLOPolicy, names: inout DocumentNames
+    ) -> [[String]] {
         let action = objective.actionType
-        let name = sloName(action)
+        let prefix = app.map { nameSafe($0) + "-" } ?? ""
+        let name = names.unique(prefix + sloName(action))
+        let title = "\(action) success rate" + (app.map { " of \($0)" } ?? "")
         func source(_ results: [String]) -> [String] {
-            [
-                "  metricSource:", "    type: \(metricSourceType)", "    spec:", "      actionType: " + scalar(action),
-                "      resultType: [\(results.joined(separator: ", "))]",
-            ]
+            ["  metricSource:", "    type: \(metricSourceType)", "    spec:", "      actionType: " + scalar(action)]
+                + (app.map { ["      app: " + scalar($0)] } ?? []) + ["      resultType: [\(results.joined(separator: ", "))]"]
         }
         let sli = document(
-            kind: "SLI", name: name, displayName: "\(action) success rate",
+            kind: "SLI", name: name, displayName: title,
             spec: ["ratioMetric:", "  counter: true", "  good:"] + source(["success", "alreadyGranted"]).map { "  " + $0 } + ["  total:"]
                 + source(["success", "alreadyGranted", "failure"]).map { "  " + $0 })
         var annotations: [(String, String)] = []
@@ -69,15 +81,15 @@ public enum OpenSLO {
             case .calendarMonth:
                 ["  - duration: 1M", "    isRolling: false", "    calendar:", "      startTime: \"\(calendarStart)\"", "      timeZone: Etc/UTC"]
             }
-        let conditions = policy.rules.map { conditionName(action, $0) }
+        let conditions = policy.rules.map { names.unique(prefix + conditionName(action, $0)) }
         let slo = document(
-            kind: "SLO", name: name, displayName: "\(action) success rate \(percent(objective.target)) %",
+            kind: "SLO", name: name, displayName: "\(title) \(percent(objective.target)) %",
             annotations: annotations,
             spec: [
                 "service: \(serviceName)", "indicatorRef: \(name)", "timeWindow:",
             ] + window + [
                 "budgetingMethod: Occurrences", "objectives:",
-                "  - displayName: " + scalar("\(action) success rate"), "    target: \(JSONText.number(objective.target))",
+                "  - displayName: " + scalar(title), "    target: \(JSONText.number(objective.target))",
             ] + (conditions.isEmpty ? [] : ["alertPolicies:"] + conditions.map { "  - \($0)" }))
         var documents = [sli, slo]
         let windowSeconds =
@@ -85,8 +97,7 @@ public enum OpenSLO {
             case .rolling(let seconds): seconds
             case .calendarMonth: monthSecondsForThresholds
             }
-        for rule in policy.rules {
-            let name = conditionName(action, rule)
+        for (rule, name) in zip(policy.rules, conditions) {
             let threshold = rule.budgetShare * Double(windowSeconds) / Double(rule.longWindowSeconds)
             documents.append(
                 document(
@@ -120,6 +131,23 @@ public enum OpenSLO {
     /// `purchase-page-1h-5m`: a rule's condition and policy for an action.
     static func conditionName(_ action: String, _ rule: SLOPolicy.BurnRateRule) -> String {
         "\(nameSafe(action))-\(rule.severity.rawValue)-\(TimeStep(seconds: rule.longWindowSeconds))-\(TimeStep(seconds: rule.shortWindowSeconds))"
+    }
+
+    /// The names given so far, so that two texts made alike (`com.example.a` and `com-example.a`) still
+    /// name two documents: a name met again takes `-2`, `-3`, ….
+    private struct DocumentNames {
+        private var used: Set<String> = []
+
+        mutating func unique(_ name: String) -> String {
+            var candidate = name
+            var number = 1
+            while used.contains(candidate) {
+                number += 1
+                candidate = "\(name)-\(number)"
+            }
+            used.insert(candidate)
+            return candidate
+        }
     }
 
     /// Text as OpenSLO names allow it: lower-case letters, digits and `-`.

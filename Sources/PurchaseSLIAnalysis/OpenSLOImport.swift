@@ -3,7 +3,8 @@ import PurchaseSLICore
 
 /// OpenSLO v1 documents read into the policy's objectives, burn-rate rules and fast test: each SLO (a ratio
 /// of a `purchase-sli` metric source's events of one action, counted by Occurrences over a rolling window
-/// of whole days or a calendar month) becomes an objective, and the burn-rate AlertConditions of its
+/// of whole days or a calendar month) becomes an objective (an app's own, `apps.<id>.objectives`, when its
+/// metric sources also name an `app`), and the burn-rate AlertConditions of its
 /// AlertPolicies the rules. Services, notification targets and data sources are read and left aside (the
 /// notifications are `serve --notify`'s). What the policy cannot say is refused with the file, the
 /// document and the field: another budgeting method, a threshold metric, a metric source without an
@@ -63,12 +64,21 @@ public enum OpenSLOImport {
         policy.objectives = []
         var agreedRules: (slo: Document, rules: [SLOPolicy.BurnRateRule])?
         var fastBurnOf: (slo: Document, text: String)?
+        var sloOfObjective: [String?: [String: String]] = [:]
         for slo in slos {
-            let (objective, windowSeconds) = try objectiveOf(slo, slis: slis)
-            if let other = policy.objectives.firstIndex(where: { $0.actionType == objective.actionType }) {
-                throw slo.failure("spec", "a second SLO of action \(objective.actionType) (\(slos[other].name) is one): one objective per action")
+            let (objective, app, windowSeconds) = try objectiveOf(slo, slis: slis)
+            if let other = sloOfObjective[app]?[objective.actionType] {
+                throw slo.failure(
+                    "spec",
+                    "a second SLO of action \(objective.actionType)\(app.map { " of app \($0)" } ?? "") (\(other) is one): one objective per action"
+                        + (app == nil ? "" : " and app"))
             }
-            policy.objectives.append(objective)
+            sloOfObjective[app, default: [:]][objective.actionType] = slo.name
+            if let app {
+                policy.appObjectives[app, default: []].append(objective)
+            } else {
+                policy.objectives.append(objective)
+            }
             let rules = try rulesOf(slo, windowSeconds: windowSeconds, alertPolicies: alertPolicies, conditions: conditions)
             if let known = agreedRules, Set(known.rules) != Set(rules) {
                 throw slo.failure(
@@ -111,8 +121,9 @@ public enum OpenSLOImport {
         return Document(file: file, index: index, kind: kind, name: name, map: map)
     }
 
-    /// The objective an SLO states, and the length its burn-rate thresholds are relative to.
-    private static func objectiveOf(_ slo: Document, slis: [String: Document]) throws -> (SLOPolicy.Objective, Int64) {
+    /// The objective an SLO states, the app whose own it is (nil: the policy's), and the length its
+    /// burn-rate thresholds are relative to.
+    private static func objectiveOf(_ slo: Document, slis: [String: Document]) throws -> (SLOPolicy.Objective, String?, Int64) {
         let spec = slo.spec
         guard (spec["budgetingMethod"] as? String) == "Occurrences" else {
             throw slo.failure(
@@ -127,7 +138,7 @@ public enum OpenSLOImport {
         } else {
             throw slo.failure("spec", "expected indicatorRef or indicator")
         }
-        let action = try actionOf(indicator.spec, field: indicator.field, in: indicator.document)
+        let (action, app) = try sourceOf(indicator.spec, field: indicator.field, in: indicator.document)
         guard let objectives = spec["objectives"] as? [Any], objectives.count == 1, let target = objectives[0] as? [String: Any] else {
             throw slo.failure("spec.objectives", "expected exactly one objective (one target per action)")
         }
@@ -141,7 +152,7 @@ public enum OpenSLOImport {
         var map: [String: Any] = ["actionType": action, "target": fraction * 100, "window": window]
         for key in ["owner", "runbook", "weight"] { map[key] = slo.annotation(key) }
         do {
-            return (try PolicyReader.objective(map, at: "objective"), windowSeconds)
+            return (try PolicyReader.objective(map, at: "objective"), app, windowSeconds)
         } catch let error as PolicyError {
             let field =
                 switch error.path {
@@ -154,9 +165,10 @@ public enum OpenSLOImport {
         }
     }
 
-    /// The action a ratio SLI counts: the `actionType` of its metric sources, which must agree and count
-    /// what purchase-sli counts (good: success and 409s; bad: failures; total: valid events).
-    private static func actionOf(_ spec: [String: Any], field: String, in document: Document) throws -> String {
+    /// The action a ratio SLI counts, and the app when it counts one app's events: the `actionType` (and
+    /// `app`) of its metric sources, which must agree and count what purchase-sli counts (good: success and
+    /// 409s; bad: failures; total: valid events).
+    private static func sourceOf(_ spec: [String: Any], field: String, in document: Document) throws -> (action: String, app: String?) {
         if spec["thresholdMetric"] != nil {
             throw document.failure("\(field).thresholdMetric", "a threshold metric cannot be read: expected a ratioMetric of events")
         }
@@ -165,6 +177,7 @@ public enum OpenSLOImport {
             ("good", ["success", "alreadyGranted"]), ("bad", ["failure"]), ("total", ["success", "alreadyGranted", "failure"]),
         ]
         var action: String?
+        var app: (first: String, value: String?)?
         for (part, results) in expected {
             guard let side = ratio[part] else { continue }
             let path = "\(field).ratioMetric.\(part).metricSource"
@@ -178,6 +191,14 @@ public enum OpenSLOImport {
             }
             if let known = action, known != named { throw document.failure("\(path).spec.actionType", "\(named) differs from \(known)") }
             action = named
+            let appOfPart = try appOf(sourceSpec, field: "\(path).spec.app", in: document)
+            if let known = app, known.value != appOfPart {
+                throw document.failure(
+                    "\(path).spec.app",
+                    "\(appOfPart ?? "no app") differs from \(known.value ?? "no app") (\(known.first)): both sides count one app's events or every app's"
+                )
+            }
+            app = app ?? (part, appOfPart)
             if let listed = sourceSpec["resultType"] {
                 guard let values = listed as? [Any], Set(values.map { "\($0)" }) == results else {
                     throw document.failure(
@@ -188,7 +209,19 @@ public enum OpenSLOImport {
         guard ratio["total"] != nil, (ratio["good"] != nil) != (ratio["bad"] != nil), let action else {
             throw document.failure("\(field).ratioMetric", "expected total and one of good or bad")
         }
-        return action
+        return (action, app?.value)
+    }
+
+    /// The `app` a metric source counts, if it names one: an app id as events name it.
+    private static func appOf(_ sourceSpec: [String: Any], field: String, in document: Document) throws -> String? {
+        guard let value = sourceSpec["app"] else { return nil }
+        guard let app = value as? String else { throw document.failure(field, "expected an app id as events name it, got \(value)") }
+        do {
+            try PolicyReader.checkAppID(app, at: field)
+        } catch let error as PolicyError {
+            throw document.failure(field, error.reason)
+        }
+        return app
     }
 
     /// `28d` for a rolling window of whole days (or weeks), `month` for `1M` from the first of a month UTC;

@@ -205,14 +205,7 @@ package enum PolicyReader {
         var objectives: [String: [SLOPolicy.Objective]] = [:]
         for (app, item) in try map(value, at: path).sorted(by: { $0.key < $1.key }) {
             let appPath = "\(path).\(app)"
-            do {
-                try EventValidator.checkIdentifier(app, .app, maximumLength: EventDimension.app.maximumLength!)
-            } catch {
-                throw PolicyError(path: appPath, reason: "expected an app id as events name it: \(error.reason)")
-            }
-            guard !app.isEmpty, app != EventDimension.overflowValue else {
-                throw PolicyError(path: appPath, reason: "expected an app id as events name it, got \"\(app)\"")
-            }
+            try checkAppID(app, at: appPath)
             let settings = try map(item, at: appPath)
             try refuseUnknownKeys(settings, known: ["seriesCap", "cardinalityCap", "objectives"], at: appPath)
             caps[app] = AppCaps(
@@ -221,6 +214,18 @@ package enum PolicyReader {
             if let own = settings["objectives"] { objectives[app] = try self.objectives(own, at: "\(appPath).objectives") }
         }
         return (caps, objectives)
+    }
+
+    /// Checks that `app` is an app id as events name it (not empty, not `__other__`).
+    static func checkAppID(_ app: String, at path: String) throws {
+        do {
+            try EventValidator.checkIdentifier(app, .app, maximumLength: EventDimension.app.maximumLength!)
+        } catch {
+            throw PolicyError(path: path, reason: "expected an app id as events name it: \(error.reason)")
+        }
+        guard !app.isEmpty, app != EventDimension.overflowValue else {
+            throw PolicyError(path: path, reason: "expected an app id as events name it, got \"\(app)\"")
+        }
     }
 
     static func objective(_ value: Any, at path: String) throws -> SLOPolicy.Objective {

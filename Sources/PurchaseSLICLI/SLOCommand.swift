@@ -18,8 +18,9 @@ struct SLOCommand: ParsableCommand {
                 (ratioMetric: good = success and 409 already granted, total = valid events of its action, metric \
                 source type purchase-sli), an SLO (Occurrences over its window), and per burn-rate rule an \
                 AlertCondition (burnrate gte its threshold, lookbackWindow the long window, alertAfter the short one) \
-                with its AlertPolicy. What OpenSLO has no field for (budget share, owner, runbook, weight, the fast \
-                test) is in purchase-sli.dev/ annotations, so that slo import reads the same policy back.
+                with its AlertPolicy. An app's own objectives (apps.<id>.objectives) follow, their metric sources \
+                naming the app beside the action. What OpenSLO has no field for (budget share, owner, runbook, \
+                weight, the fast test) is in purchase-sli.dev/ annotations, so that slo import reads the same policy back.
 
                 Examples:
                   purchase-sli slo export --format openslo > purchases.openslo.yaml
@@ -39,12 +40,6 @@ struct SLOCommand: ParsableCommand {
         func run() throws {
             let policy = try exitingOnFailure { try policyOptions.load() }
             print(OpenSLO.documents(of: policy), terminator: "")
-            if !policy.appObjectives.isEmpty {
-                FileHandle.standardError.write(
-                    Data(
-                        ("warning: the objectives of \(policy.appObjectives.keys.sorted().joined(separator: ", ")) (apps.<id>.objectives) "
-                            + "are not written: an OpenSLO document here has no app\n").utf8))
-            }
         }
     }
 
@@ -56,9 +51,11 @@ struct SLOCommand: ParsableCommand {
             discussion: """
                 Each SLO must count the events of one action by Occurrences (a ratioMetric whose metric sources \
                 name an actionType) over a rolling window of days or a calendar month; its AlertPolicies' burnrate \
-                conditions become the burn-rate rules, the same for every SLO. What the policy cannot say is refused \
-                with the file, the document and the field. The output is the objectives, burnRateRules and fastBurn \
-                keys of a policy file: put them in dashboards/slos.yaml (the other keys keep their defaults).
+                conditions become the burn-rate rules, the same for every SLO. An SLO whose metric sources also \
+                name an app is that app's own objective (apps.<id>.objectives). What the policy cannot say is refused \
+                with the file, the document and the field. The output is the objectives, apps.<id>.objectives, \
+                burnRateRules and fastBurn keys of a policy file: put them in dashboards/slos.yaml (the other keys \
+                keep their defaults).
 
                 Example:
                   purchase-sli slo import purchases.openslo.yaml > slos.yaml

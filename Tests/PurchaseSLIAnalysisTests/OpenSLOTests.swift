@@ -21,6 +21,22 @@ import Testing
             """
         ),
         ("no burn-rate rules", "burnRateRules: []\nfastBurn: {window: 5m}"),
+        (
+            "apps' own objectives, two of whose names write alike",
+            """
+            objectives:
+              - {actionType: purchase, target: 99.5, window: 28d}
+            apps:
+              com.example.a:
+                objectives:
+                  - {actionType: purchase, target: 98, window: 28d, owner: "coins-team"}
+                  - {actionType: restore, target: 97, window: month}
+              com-example.a:
+                objectives:
+                  - {actionType: purchase, target: 99, window: 7d}
+              com.example.caps-only: {seriesCap: 500}
+            """
+        ),
     ]
 
     @Test(arguments: policies)
@@ -29,12 +45,30 @@ import Testing
         let documents = OpenSLO.documents(of: policy)
         let read = try OpenSLOImport.policy(from: [("export.yaml", documents)])
         #expect(read.objectives == policy.objectives)
+        #expect(read.appObjectives == policy.appObjectives)
         #expect(read.rules == policy.rules)
         #expect(read.fastBurn == policy.fastBurn)
         // And through the policy file's text.
         let text = try SLOPolicy(yaml: read.objectivesAndRulesYAML)
         #expect(
-            text.objectives == policy.objectives && text.rules == policy.rules && text.fastBurn == policy.fastBurn, "\(read.objectivesAndRulesYAML)")
+            text.objectives == policy.objectives && text.appObjectives == policy.appObjectives && text.rules == policy.rules
+                && text.fastBurn == policy.fastBurn, "\(read.objectivesAndRulesYAML)")
+        // Every document of a kind has a name of its own.
+        let names = documents.components(separatedBy: "---\n").map { document in
+            document.split(separator: "\n").prefix(4).filter { $0.hasPrefix("kind: ") || $0.hasPrefix("  name: ") }.joined(separator: " ")
+        }
+        #expect(Set(names).count == names.count, "\(names)")
+    }
+
+    /// An app's own objective is written with the app in its metric sources and in its names.
+    @Test func anAppsOwnObjectiveNamesItsApp() throws {
+        let policy = try SLOPolicy(
+            yaml:
+                "objectives: [{actionType: purchase, target: 99}]\napps:\n  com.example.coins:\n    objectives: [{actionType: purchase, target: 98}]")
+        let documents = OpenSLO.documents(of: policy)
+        #expect(documents.contains("  name: com-example-coins-purchase-success-rate\n  displayName: \"purchase success rate of com.example.coins\""))
+        #expect(documents.components(separatedBy: "        app: \"com.example.coins\"\n").count == 3, "good and total name the app")
+        #expect(documents.contains("  name: com-example-coins-purchase-page-1h-5m\n"))
     }
 
     /// A file as another tool writes it: no purchase-sli annotations, a 4-week window, an inline SLI of bad
@@ -130,6 +164,18 @@ import Testing
         ("kind: Service", "kind: Dashboard", "document 1: kind: expected one of"),
         ("duration: 4w", "duration: 999999999999999d", "spec.timeWindow[0].duration: expected a rolling window of days or weeks"),
         ("lookbackWindow: 3d, alertAfter: 6h", "lookbackWindow: 99999999999999w, alertAfter: 6h", "condition.lookbackWindow: expected minutes"),
+        (
+            "{type: purchase-sli, spec: {actionType: purchase}}", "{type: purchase-sli, spec: {actionType: purchase, app: com.example.coins}}",
+            "ratioMetric.total.metricSource.spec.app: com.example.coins differs from no app (bad)"
+        ),
+        (
+            "{type: purchase-sli, spec: {actionType: purchase}}", "{type: purchase-sli, spec: {actionType: purchase, app: __other__}}",
+            "ratioMetric.total.metricSource.spec.app: expected an app id as events name it, got \"__other__\""
+        ),
+        (
+            "{type: purchase-sli, spec: {actionType: purchase}}", "{type: purchase-sli, spec: {actionType: purchase, app: [a, b]}}",
+            "ratioMetric.total.metricSource.spec.app: expected an app id as events name it, got"
+        ),
     ])
     func whatThePolicyCannotSayIsRefusedNamingTheField(_ original: String, _ replacement: String, _ message: String) {
         let text = Self.handWritten.replacingOccurrences(of: original, with: replacement)
@@ -148,6 +194,31 @@ import Testing
         let read = try OpenSLOImport.policy(from: [("edited.yaml", edited)])
         #expect(read.rules.first { $0.longWindowSeconds == 3600 }?.budgetShare == 0.04)
         #expect(read.rules.first { $0.longWindowSeconds == 3 * 86_400 }?.budgetShare == 0.1, "the unedited keep their exact share")
+    }
+
+    /// One objective per action and app: a second SLO of an app's action is refused, one of the same action
+    /// for every app is not.
+    @Test func aSecondSLOOfOneAppsActionIsRefused() throws {
+        let policy = try SLOPolicy(
+            yaml:
+                "objectives: [{actionType: purchase, target: 99}]\napps:\n  com.example.coins:\n    objectives: [{actionType: purchase, target: 98}]")
+        let documents = OpenSLO.documents(of: policy)
+        let appSLO = try #require(
+            documents.components(separatedBy: "---\n").first {
+                $0.hasPrefix("apiVersion: openslo/v1\nkind: SLO\nmetadata:\n  name: com-example-coins-")
+            })
+        let twice =
+            documents + "---\n"
+            + appSLO.replacingOccurrences(of: "name: com-example-coins-purchase-success-rate\n  displayName", with: "name: again\n  displayName")
+        do {
+            _ = try OpenSLOImport.policy(from: [("x.yaml", twice)])
+            Issue.record("accepted")
+        } catch {
+            #expect(
+                "\(error)".contains(
+                    "(SLO again): spec: a second SLO of action purchase of app com.example.coins (com-example-coins-purchase-success-rate is one)"),
+                "\(error)")
+        }
     }
 
     @Test func sloWithDifferentRulesAreRefused() throws {

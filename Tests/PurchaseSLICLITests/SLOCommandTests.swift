@@ -6,7 +6,7 @@ import Testing
 /// `slo export` writes documents the OpenSLO v1 JSON schemas accept (checked by scripts/validate_openslo.py
 /// against the vendored schemas), and `slo import` reads them back into the same policy.
 @Suite struct SLOCommandTests {
-    @Test(arguments: ["dashboards/slos.yaml", "docs/examples/revenue-slos.yaml"])
+    @Test(arguments: ["dashboards/slos.yaml", "docs/examples/revenue-slos.yaml", "docs/examples/app-slos.yaml"])
     func theExportPassesTheSchemaAndImportsBackTheSame(_ policyFile: String) async throws {
         let executable = try #require(builtExecutable)
         let directory = try TemporaryDirectory()
@@ -28,7 +28,9 @@ import Testing
         #expect(imported == .exit(0), "\(text)")
         let original = try SLOPolicy(yaml: String(contentsOfFile: policyPath, encoding: .utf8))
         let read = try SLOPolicy(yaml: text)
-        #expect(read.objectives == original.objectives && read.rules == original.rules && read.fastBurn == original.fastBurn, "\(text)")
+        #expect(
+            read.objectives == original.objectives && read.appObjectives == original.appObjectives && read.rules == original.rules
+                && read.fastBurn == original.fastBurn, "\(text)")
     }
 
     @Test func aDocumentThePolicyCannotSayIsRefusedWithItsPlace() async throws {
