@@ -1,7 +1,7 @@
 import PurchaseSLICore
 
 /// Maps each stored series to the group it counts in for one query (or to none, when a filter excludes it).
-struct SeriesGrouping {
+struct SeriesGrouping: Sendable {
     /// Per series id: the group index, or -1 when filtered out (ids up to ``denseLimit``).
     private var groupOfSeries: [Int32] = []
     /// The groups of series with larger ids (which a damaged or foreign database may hold).
@@ -16,15 +16,22 @@ struct SeriesGrouping {
     /// Series ids below this are mapped through an array, larger ones through a dictionary.
     private static let denseLimit: Int64 = 1 << 24
 
-    /// The groupings of several queries, from one read of the stored series.
+    /// The groupings of several queries, from one read of the stored series (those the table's memo keeps
+    /// are not made again).
     static func make(for queries: [CountQuery], from store: any BucketStore) async throws -> [SeriesGrouping] {
         let needed = EventDimension.seriesDimensions.filter { dimension in
             queries.contains { $0.groupBy.contains(dimension) || $0.filters[dimension] != nil || $0.requiredValues.contains(dimension) }
         }
         let table = try await store.seriesTable(needed)
         // Sized once for the dense ids rather than grown a series at a time.
-        let denseCount = Int(max(0, min(table.ids.max().map { $0 + 1 } ?? 0, Self.denseLimit)))
-        return queries.map { SeriesGrouping(table, denseCount: denseCount, dimensions: needed, query: $0) }
+        var denseCount: Int?
+        return queries.map { query in
+            table.groupings.grouping(for: SeriesGroupingMemo.Key(query)) {
+                let count = denseCount ?? Int(max(0, min(table.ids.max().map { $0 + 1 } ?? 0, Self.denseLimit)))
+                denseCount = count
+                return SeriesGrouping(table, denseCount: count, dimensions: needed, query: query)
+            }
+        }
     }
 
     /// The series any of `groupings` counts, or nil when one of them counts every series.
@@ -85,6 +92,11 @@ struct SeriesGrouping {
 
     /// How many series ids are mapped through the dense array (from 0).
     var denseSeriesCount: Int { groupOfSeries.count }
+
+    /// About how many bytes the grouping holds.
+    var bytes: Int {
+        groupOfSeries.count * MemoryLayout<Int32>.stride + groupOfLargeSeries.count * 16 + groupKeys.reduce(0) { $0 + 16 * ($1.count + 1) }
+    }
 
     /// The group `series` counts in, or nil when it is filtered out or unknown.
     func group(ofSeries series: Int64) -> Int32? {

@@ -171,6 +171,21 @@ import Testing
         #expect(seriesRows == 25 && planValues == 25)
     }
 
+    /// A query asked again groups the catalog as it is now: after events of a new product, the grouping
+    /// made before (which the catalog keeps for queries alike) is not the one used, and the new series count.
+    @Test func aGroupingKeptForQueriesAlikeIsNotUsedOnceSeriesAreAdded() async throws {
+        let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
+        _ = try await store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
+        #expect(try await total(store, by: [.productID]).map(\.key) == [["coins_100"]])
+        #expect(try await total(store, by: [.productID]).map(\.key) == [["coins_100"]], "the same answer from the grouping kept")
+        _ = try await store.record(
+            [event("b", at: "2026-11-14T09:31:00Z", product: "coins_500"), event("c", at: "2026-11-14T09:32:00Z", plan: "coins-new")],
+            receivedAtMillis: receivedAt)
+        let byProduct = try await total(store, by: [.productID])
+        #expect(byProduct.map(\.key) == [["coins_100"], ["coins_500"]] && byProduct.map(\.counts.total) == [2, 1], "\(byProduct)")
+        #expect(try await total(store).first?.counts.total == 3)
+    }
+
     @Test func refusesAForeignSQLiteDatabaseAndANonDatabaseFile() throws {
         let foreign = directory.file("foreign.sqlite")
         let queue = try DatabaseQueue(path: foreign)
