@@ -80,6 +80,24 @@ private let evaluator = AlertEvaluator(policy: .default)
         #expect(evaluator.findings(at: minute(4390), inputs: inputs).filter { $0.kind == .cancelRateSpike }.isEmpty)
     }
 
+    /// A product sold a few times an hour: from minute 4320 its cancels come one every 10 minutes, 6 in any
+    /// hour (fewer than the 10 a spike needs), so the test reaches back two hours (12 cancels and 4 sales
+    /// against none in 36 sales on the previous days) and finds the spike.
+    @Test func aThinProductsCancelSpikeIsFoundOverAWindowReachingBack() {
+        let product = (0..<minutes).map { index in
+            let valid: Int64 = index < 4320 ? (index % 10 == 0 ? 1 : 0) : (index % 30 == 0 ? 1 : 0)
+            let cancels: Int64 = index >= 4320 && index % 10 == 5 ? 1 : 0
+            return CountRow(
+                timeSeconds: minute(index), key: ["purchase", "coins_2000"], counts: OutcomeCounts(start: valid, success: valid, cancel: cancels))
+        }
+        let overall = product.map { CountRow(timeSeconds: $0.timeSeconds, key: ["purchase"], counts: $0.counts) }
+        let inputs = AlertInputs(startSeconds: origin, endSeconds: minute(minutes), overall: overall, sliceRows: [.productID: product])
+        let spikes = evaluator.findings(at: minute(4440), inputs: inputs).filter { $0.kind == .cancelRateSpike }
+        #expect(spikes.map(\.labels.slice?.value) == ["coins_2000"])
+        let spike = spikes.first?.evidence(as: CancelSpikeEvidence.self)?.spike
+        #expect(spike?.windowSeconds == 2 * 3600 && spike?.observed == 12 && spike?.exposure == 16, "\(String(describing: spike))")
+    }
+
     @Test func aPreviousDayWithAnIncidentOfItsOwnDoesNotMakeAnOrdinaryHourASpike() {
         // Retries answer 409 three times in four, except in one hour (minutes 4200..<4260) of an outage's
         // aftermath: three times the retries, catching up, none of them a 409. A day later the same hour,

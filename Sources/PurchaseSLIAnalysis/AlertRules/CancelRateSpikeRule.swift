@@ -59,6 +59,10 @@ public struct CancelRateSpikeRule: AlertRule {
     }
 
     private func spike(of series: MinuteSeries, at time: Int64, dataSince: Int64, context: AlertRuleContext) -> AlertFinding? {
+        // Every window tested ends at `time` within the widest: a series with fewer cancels there than a
+        // spike needs has no spike (most products at most minutes), known from one read instead of up to five.
+        let widest = RateSpikeTest.widestWindows * policy.spikes.windowSeconds
+        guard series.counts(last: widest, before: time).cancel >= Int64(policy.spikes.minimumCount) else { return nil }
         let window = test.window { RateMetric.cancelRate.badEvents(series.counts(last: $0, before: time)).trials }
         guard
             let spike = test.spike(
