@@ -23,9 +23,10 @@ public struct AppScopedStore: PurchaseStore {
         try await base.record(batches, receivedAtMillis: receivedAtMillis)
     }
 
-    /// The stored series of the app.
+    /// The stored series of the app (narrowed once per state of the series beneath, ``CatalogMemo``).
     public func seriesTable(_ dimensions: [EventDimension]) async throws -> SeriesTable {
-        try await base.seriesTable(dimensions + [.app]).narrowed(to: app, in: dimensions.count)
+        let table = try await base.seriesTable(dimensions + [.app])
+        return table.memo.table(table, narrowedTo: app, dimensions: dimensions)
     }
 
     /// The buckets' counts of the app's series among `selection`.
@@ -72,7 +73,8 @@ public struct AppScopedStore: PurchaseStore {
 
     /// The ids of the series whose events named the app.
     private func ownSeries() async throws -> SeriesSelection {
-        SeriesSelection(try await base.seriesTable([.app]).ids(where: 0, is: app))
+        let table = try await base.seriesTable([.app])
+        return table.memo.series(of: app, in: table)
     }
 
     // MARK: Store record

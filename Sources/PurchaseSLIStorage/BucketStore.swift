@@ -170,6 +170,9 @@ public struct SeriesSelection: Sendable, Hashable {
         return bitmap[Int(series / 64)] & (1 << UInt64(series % 64)) != 0
     }
 
+    /// About how many bytes the selection holds.
+    var bytes: Int { bitmap.count * 8 + (large?.count ?? 0) * 16 }
+
     /// The ids, ascending.
     public var sortedIDs: [Int64] {
         if let large { return large.sorted() }

@@ -1,14 +1,15 @@
 import PurchaseSLICore
 import Synchronization
 
-/// The groupings already made of one series table, by what a query groups and filters: the queries of a
-/// page set or an evaluation group one catalog the same way many times (each action's totals, say), and
-/// a grouping of a large catalog costs a pass over every series. A store's catalog hands every table of
-/// one state of its series the same memo, and a new one once series are added. It keeps the groupings used
-/// last, within ``byteBudget``.
-final class SeriesGroupingMemo: Sendable {
+/// What queries work out of one state of a store's series, kept for the queries after: the groupings (by
+/// what a query groups and filters), and for an app's view (``AppScopedStore``) its narrowed tables and
+/// its selection of series. The queries of a page set or an evaluation group one catalog the same way many
+/// times (each action's totals, say), and an app's view narrows it for every query: each costs a pass over
+/// every series of a large catalog. A store's catalog hands every table of one state of its series the
+/// same memo, and a new one once series are added. It keeps what was used last, within ``byteBudget``.
+final class CatalogMemo: Sendable {
     /// What a grouping depends on besides the table.
-    struct Key: Hashable {
+    struct GroupingKey: Hashable {
         let groupBy: [EventDimension]
         let filters: [EventDimension: Set<String?>]
         let requiredValues: Set<EventDimension>
@@ -18,32 +19,75 @@ final class SeriesGroupingMemo: Sendable {
         }
     }
 
-    /// The groupings kept, the one used last at the end, with their sizes in bytes.
-    private let kept = Mutex<[(key: Key, grouping: SeriesGrouping, bytes: Int)]>([])
+    /// What is kept.
+    private enum Key: Hashable {
+        case grouping(GroupingKey)
+        /// The table of `dimensions` narrowed to the series of `app` (asked of the table of `dimensions + [.app]`).
+        case narrowed(dimensions: [EventDimension], app: String)
+        /// The series of `app` (asked of the table of `[.app]`).
+        case series(app: String)
+    }
 
-    /// How many bytes of groupings are kept at most (besides the one used last): a handful of a
-    /// million-series catalog's (4 bytes a series each), every one of a small catalog's.
-    static let byteBudget = 24 << 20
+    private enum Value: Sendable {
+        case grouping(SeriesGrouping)
+        case table(SeriesTable)
+        case selection(SeriesSelection)
 
-    /// The grouping of `key`, made by `make` unless it is kept. Made outside the lock: two queries that
-    /// need it at once may both make it, and either is kept.
-    func grouping(for key: Key, make: () -> SeriesGrouping) -> SeriesGrouping {
-        let known = kept.withLock { kept -> SeriesGrouping? in
+        var bytes: Int {
+            switch self {
+            case .grouping(let grouping): grouping.bytes
+            case .table(let table): table.count * 8 * (1 + table.columns.count)
+            case .selection(let selection): selection.bytes
+            }
+        }
+    }
+
+    /// What is kept, the one used last at the end, with its size in bytes.
+    private let kept = Mutex<[(key: Key, value: Value, bytes: Int)]>([])
+
+    /// How many bytes are kept at most (besides what was used last): a handful of a million-series
+    /// catalog's groupings (4 bytes a series each) or one app's tables, everything of a small catalog.
+    static let byteBudget = 12 << 20
+
+    /// The grouping of `key`, made by `make` unless it is kept.
+    func grouping(for key: GroupingKey, make: () -> SeriesGrouping) -> SeriesGrouping {
+        guard case .grouping(let grouping) = value(for: .grouping(key), make: { .grouping(make()) }) else { preconditionFailure() }
+        return grouping
+    }
+
+    /// `table` (of `dimensions + [.app]`) narrowed to `app`'s series.
+    func table(_ table: SeriesTable, narrowedTo app: String, dimensions: [EventDimension]) -> SeriesTable {
+        let value = value(for: .narrowed(dimensions: dimensions, app: app)) { .table(table.narrowed(to: app, in: dimensions.count)) }
+        guard case .table(let narrowed) = value else { preconditionFailure() }
+        return narrowed
+    }
+
+    /// The series of `app` in `table` (of `[.app]`).
+    func series(of app: String, in table: SeriesTable) -> SeriesSelection {
+        guard case .selection(let selection) = value(for: .series(app: app), make: { .selection(SeriesSelection(table.ids(where: 0, is: app))) })
+        else { preconditionFailure() }
+        return selection
+    }
+
+    /// The value of `key`, made by `make` unless it is kept. Made outside the lock: two queries that need it
+    /// at once may both make it, and either is kept.
+    private func value(for key: Key, make: () -> Value) -> Value {
+        let known = kept.withLock { kept -> Value? in
             guard let index = kept.firstIndex(where: { $0.key == key }) else { return nil }
             let entry = kept.remove(at: index)
             kept.append(entry)
-            return entry.grouping
+            return entry.value
         }
         if let known { return known }
-        let grouping = make()
+        let value = make()
         kept.withLock { kept in
             guard !kept.contains(where: { $0.key == key }) else { return }
-            kept.append((key, grouping, grouping.bytes))
+            kept.append((key, value, value.bytes))
             var total = kept.reduce(0) { $0 + $1.bytes }
             while kept.count > 1, total - kept.last!.bytes > Self.byteBudget {
                 total -= kept.removeFirst().bytes
             }
         }
-        return grouping
+        return value
     }
 }

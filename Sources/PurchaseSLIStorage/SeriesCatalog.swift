@@ -14,14 +14,14 @@ struct SeriesCatalog {
     private var textOfID: [Int64: String] = [:]
     /// The largest value id read; nil before the first read, which reads every row (a damaged id too).
     private var lastValueID: Int64?
-    /// The groupings made of the series as they are now; a new memo once series or values are added.
-    private var groupings = SeriesGroupingMemo()
+    /// What queries worked out of the series as they are now; a new memo once series or values are added.
+    private var memo = CatalogMemo()
 
     /// Adds the rows inserted since the last read.
     /// - Throws: ``StorageError/damaged(table:row:detail:)`` for an id that is not a whole number in range.
     mutating func extend(_ db: Database) throws {
         let (seriesBefore, valuesBefore) = (ids.count, textOfID.count)
-        defer { if ids.count != seriesBefore || textOfID.count != valuesBefore { groupings = SeriesGroupingMemo() } }
+        defer { if ids.count != seriesBefore || textOfID.count != valuesBefore { memo = CatalogMemo() } }
         let values = try RawStatement(db, sql: "SELECT id, value FROM dimension_value" + (lastValueID == nil ? "" : " WHERE id > ?"))
         if let lastValueID { values.bind(lastValueID) }
         defer { values.reset() }
@@ -47,6 +47,6 @@ struct SeriesCatalog {
 
     /// Every series with the value ids of `dimensions`, the catalog's own columns (shared, not copied).
     func table(_ dimensions: [EventDimension]) -> SeriesTable {
-        SeriesTable(ids: ids, columns: dimensions.map { columns[$0.seriesIndex!] }, texts: textOfID, groupings: groupings)
+        SeriesTable(ids: ids, columns: dimensions.map { columns[$0.seriesIndex!] }, texts: textOfID, memo: memo)
     }
 }

@@ -26,7 +26,7 @@ struct SeriesGrouping: Sendable {
         // Sized once for the dense ids rather than grown a series at a time.
         var denseCount: Int?
         return queries.map { query in
-            table.groupings.grouping(for: SeriesGroupingMemo.Key(query)) {
+            table.memo.grouping(for: CatalogMemo.GroupingKey(query)) {
                 let count = denseCount ?? Int(max(0, min(table.ids.max().map { $0 + 1 } ?? 0, Self.denseLimit)))
                 denseCount = count
                 return SeriesGrouping(table, denseCount: count, dimensions: needed, query: query)

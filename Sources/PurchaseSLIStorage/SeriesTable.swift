@@ -9,21 +9,21 @@ public struct SeriesTable: Sendable {
     public let columns: [[Int64]]
     /// The text of each value id in the columns (it may hold others).
     public let texts: [Int64: String]
-    /// The groupings made of the table (shared by every table of the same series).
-    let groupings: SeriesGroupingMemo
+    /// What queries worked out of the table (shared by every table of the same series).
+    let memo: CatalogMemo
 
     /// A table of `ids` with `columns` of value ids (each as long as `ids`) and their `texts`.
     public init(ids: [Int64], columns: [[Int64]], texts: [Int64: String]) {
-        self.init(ids: ids, columns: columns, texts: texts, groupings: SeriesGroupingMemo())
+        self.init(ids: ids, columns: columns, texts: texts, memo: CatalogMemo())
     }
 
-    /// A table whose groupings are those of every table of the same series: `groupings`.
-    init(ids: [Int64], columns: [[Int64]], texts: [Int64: String], groupings: SeriesGroupingMemo) {
+    /// A table sharing `memo` with every table of the same series.
+    init(ids: [Int64], columns: [[Int64]], texts: [Int64: String], memo: CatalogMemo) {
         precondition(columns.allSatisfy { $0.count == ids.count }, "every column has a value id per series")
         self.ids = ids
         self.columns = columns
         self.texts = texts
-        self.groupings = groupings
+        self.memo = memo
     }
 
     /// A table of `rows`, numbering their values (for a store that keeps text).

@@ -171,9 +171,10 @@ import Testing
         #expect(seriesRows == 25 && planValues == 25)
     }
 
-    /// A query asked again groups the catalog as it is now: after events of a new product, the grouping
-    /// made before (which the catalog keeps for queries alike) is not the one used, and the new series count.
-    @Test func aGroupingKeptForQueriesAlikeIsNotUsedOnceSeriesAreAdded() async throws {
+    /// A query asked again reads the catalog as it is now: after events of a new product, the grouping (and
+    /// an app's narrowed table) made before, which the catalog keeps for queries alike, is not the one
+    /// used, and the new series count.
+    @Test func whatTheCatalogKeepsForQueriesAlikeIsNotUsedOnceSeriesAreAdded() async throws {
         let store = try SQLiteBucketStore(path: directory.file("db.sqlite"))
         _ = try await store.record([event("a", at: "2026-11-14T09:30:00Z")], receivedAtMillis: receivedAt)
         #expect(try await total(store, by: [.productID]).map(\.key) == [["coins_100"]])
@@ -184,6 +185,15 @@ import Testing
         let byProduct = try await total(store, by: [.productID])
         #expect(byProduct.map(\.key) == [["coins_100"], ["coins_500"]] && byProduct.map(\.counts.total) == [2, 1], "\(byProduct)")
         #expect(try await total(store).first?.counts.total == 3)
+        // An app's view, which keeps its narrowed tables and its series with the catalog, alike.
+        let view = AppScopedStore(store, app: "com.example.coins")
+        let query = CountQuery(fromSeconds: seconds("2026-11-01T00:00:00Z"), toSeconds: seconds("2026-12-01T00:00:00Z"), groupBy: [.productID])
+        _ = try await store.record([event("d", at: "2026-11-14T09:33:00Z", app: "com.example.coins")], receivedAtMillis: receivedAt)
+        #expect(try await view.counts(query).map(\.key) == [["coins_100"]])
+        #expect(try await view.counts(query).map(\.key) == [["coins_100"]])
+        _ = try await store.record(
+            [event("e", at: "2026-11-14T09:34:00Z", product: "coins_900", app: "com.example.coins")], receivedAtMillis: receivedAt)
+        #expect(try await view.counts(query).map(\.key) == [["coins_100"], ["coins_900"]])
     }
 
     @Test func refusesAForeignSQLiteDatabaseAndANonDatabaseFile() throws {
