@@ -61,16 +61,19 @@ public struct BucketQueryEngine {
                 ? CountAccumulator(series: queries[index], origin: plan.origin, groupCount: groupCount)
                 : CountAccumulator(stepSeconds: first.step?.seconds, origin: plan.origin, groupCount: groupCount)
         }
-        let fanOut = SeriesFanOut(groupings)
         var isReading = [Bool](repeating: false, count: queries.count)
         try await store.scanCounts(union.segments, selection: SeriesGrouping.selection(of: groupings)) { time, entries in
             for index in plans.indices {
                 isReading[index] = plans[index].fromSeconds <= time && time < plans[index].toSeconds
                 if isReading[index] { accumulators[index].beginStep(at: time) }
             }
-            for entry in entries {
-                fanOut.forEachTarget(ofSeries: entry.series) { target in
-                    if isReading[target.query] { accumulators[target.query].add(entry.counts, to: target.group) }
+            // Query by query, the bucket's entries through its grouping: an entry's series id indexes the
+            // query's array (a table of every series' targets across the queries costs more to build, and
+            // memory, than it saves).
+            for index in groupings.indices where isReading[index] {
+                let grouping = groupings[index]
+                for entry in entries {
+                    if let group = grouping.group(ofSeries: entry.series) { accumulators[index].add(entry.counts, to: group) }
                 }
             }
             for index in plans.indices where isReading[index] {
