@@ -36,7 +36,7 @@ final class CatalogMemo: Sendable {
         var bytes: Int {
             switch self {
             case .grouping(let grouping): grouping.bytes
-            case .table(let table): table.count * 8 * (1 + table.columns.count)
+            case .table(let table): table.count * 8 + table.columns.reduce(0) { $0 + $1.bytes }
             case .selection(let selection): selection.bytes
             }
         }

@@ -9,7 +9,7 @@ struct SeriesCatalog {
     /// The series ids, ascending.
     private var ids: [Int64] = []
     /// Per column of ``Schema/seriesColumns``, each series' value id (0: no value).
-    private var columns = [[Int64]](repeating: [], count: Schema.seriesColumns.count)
+    private var columns = [ValueColumn](repeating: ValueColumn(), count: Schema.seriesColumns.count)
     /// The text of each dimension value id.
     private var textOfID: [Int64: String] = [:]
     /// The largest value id read; nil before the first read, which reads every row (a damaged id too).

@@ -6,7 +6,7 @@ public struct SeriesTable: Sendable {
     /// The series ids, row by row.
     public let ids: [Int64]
     /// Per dimension asked for (in that order), each row's value id; 0 where the events had none.
-    public let columns: [[Int64]]
+    public let columns: [ValueColumn]
     /// The text of each value id in the columns (it may hold others).
     public let texts: [Int64: String]
     /// What queries worked out of the table (shared by every table of the same series).
@@ -14,11 +14,11 @@ public struct SeriesTable: Sendable {
 
     /// A table of `ids` with `columns` of value ids (each as long as `ids`) and their `texts`.
     public init(ids: [Int64], columns: [[Int64]], texts: [Int64: String]) {
-        self.init(ids: ids, columns: columns, texts: texts, memo: CatalogMemo())
+        self.init(ids: ids, columns: columns.map(ValueColumn.init), texts: texts, memo: CatalogMemo())
     }
 
     /// A table sharing `memo` with every table of the same series.
-    init(ids: [Int64], columns: [[Int64]], texts: [Int64: String], memo: CatalogMemo) {
+    init(ids: [Int64], columns: [ValueColumn], texts: [Int64: String], memo: CatalogMemo) {
         precondition(columns.allSatisfy { $0.count == ids.count }, "every column has a value id per series")
         self.ids = ids
         self.columns = columns
@@ -73,7 +73,8 @@ public struct SeriesTable: Sendable {
         let rows = values.indices.filter { matching.contains(values[$0]) }
         var kept = columns
         kept.remove(at: column)
-        return SeriesTable(ids: rows.map { ids[$0] }, columns: kept.map { values in rows.map { values[$0] } }, texts: texts)
+        return SeriesTable(
+            ids: rows.map { ids[$0] }, columns: kept.map { values in ValueColumn(rows.lazy.map { values[$0] }) }, texts: texts, memo: CatalogMemo())
     }
 
     /// The value ids whose text is `text` (one per dimension that has it): a few, looked through rather

@@ -42,7 +42,7 @@ struct GroupKeys {
     private let columns: [(ordinals: ValueOrdinals, rows: [Int32])]
 
     /// The keys of the rows of `columns` that `rows` keeps (others get ordinal 0 and are not asked for).
-    init(columns: [[Int64]], rows: [Bool]) {
+    init(columns: [ValueColumn], rows: [Bool]) {
         self.columns = columns.map { values in
             var ordinals = ValueOrdinals()
             let rowOrdinals = rows.indices.map { rows[$0] ? ordinals.ordinal(of: values[$0]) : 0 }
