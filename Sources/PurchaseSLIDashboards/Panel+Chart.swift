@@ -14,8 +14,10 @@ extension DashboardFrame {
         let data = chart.series
         let step = data.stepSeconds
         let (title, metric, actionType, dimension) = (chart.title, chart.metric, chart.actionType, chart.dimension)
+        // The busiest first, equal ones by label: the five shown are the same whatever order the keys came in.
         var keyed = data.byKey.map { (label: $0.key.first.map { $0 ?? "(none)" } ?? (actionType ?? "all events"), steps: $0.value) }
-        keyed.sort { $0.steps.reduce(0) { $0 + $1.total } > $1.steps.reduce(0) { $0 + $1.total } }
+            .map { (entry: $0, total: $0.steps.reduce(0) { $0 + $1.total }) }
+            .sorted { ($0.total, $1.entry.label) > ($1.total, $0.entry.label) }.map(\.entry)
         if keyed.count > 6 {
             let rest = keyed[5...].reduce(into: Array(repeating: OutcomeCounts(), count: data.steps)) { sum, entry in
                 for index in sum.indices { sum[index] += entry.steps[index] }

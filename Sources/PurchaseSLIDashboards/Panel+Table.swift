@@ -12,8 +12,15 @@ extension DashboardFrame {
         let (data, totals, step) = (table.series, table.totals, table.series.stepSeconds)
         let overall = totals.values.reduce(OutcomeCounts(), +)
         let failureRate = overall.failureRate ?? 0
+        // Equal ones by label: the rows shown, and their order, are the same whatever order the keys came in.
+        typealias Ranked = (key: [String?], counts: OutcomeCounts, excess: Double)
+        func precedes(_ lhs: Ranked, _ rhs: Ranked) -> Bool {
+            if lhs.excess != rhs.excess { return lhs.excess > rhs.excess }
+            if lhs.counts.total != rhs.counts.total { return lhs.counts.total > rhs.counts.total }
+            return lhs.key.lexicographicallyPrecedes(rhs.key) { ($0 ?? "") < ($1 ?? "") }
+        }
         let ranked = totals.map { (key: $0.key, counts: $0.value, excess: Double($0.value.failure) - failureRate * Double($0.value.valid)) }
-            .sorted { $0.excess != $1.excess ? $0.excess > $1.excess : $0.counts.total > $1.counts.total }
+            .sorted(by: precedes)
         let rows = ranked.prefix(limit).map { entry -> HTML in
             let counts = entry.counts
             let tone = entry.excess >= 5 && (counts.successRate ?? 1) < 1 - 2 * failureRate ? "bad" : ""
