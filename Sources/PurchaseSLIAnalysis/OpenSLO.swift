@@ -59,7 +59,7 @@ public enum OpenSLO {
         _ objective: SLOPolicy.Objective, app: String?, policy: SLOPolicy, names: inout DocumentNames
     ) -> [[String]] {
         let action = objective.actionType
-        let prefix = app.map { nameSafe($0) + "-" } ?? ""
+        let prefix = app.map { appNamePart($0) + "-" } ?? ""
         let name = names.unique(prefix + sloName(action))
         let title = "\(action) success rate" + (app.map { " of \($0)" } ?? "")
         func source(_ results: [String]) -> [String] {
@@ -148,6 +148,14 @@ public enum OpenSLO {
             used.insert(candidate)
             return candidate
         }
+    }
+
+    /// An app's part of a name: as OpenSLO names allow it, from a letter or digit, at most 160 characters
+    /// (a name is at most 255, and the rest of the longest is under 95); `app` when nothing of it is left.
+    private static func appNamePart(_ app: String) -> String {
+        let safe = nameSafe(app).drop { $0 == "-" }.prefix(160)
+        let trimmed = safe.prefix(safe.count - safe.reversed().prefix { $0 == "-" }.count)
+        return trimmed.isEmpty ? "app" : String(trimmed)
     }
 
     /// Text as OpenSLO names allow it: lower-case letters, digits and `-`.

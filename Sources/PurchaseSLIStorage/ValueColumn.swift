@@ -1,7 +1,7 @@
 /// One column of a series table: each series' value id (0: no value), held in 4 bytes where it fits (as
 /// stores number values, from 1 up) and through a list of the larger ones otherwise (a damaged or foreign
 /// database): half the memory of a catalog of a million series.
-public struct ValueColumn: Sendable, RandomAccessCollection, Hashable {
+public struct ValueColumn: Sendable, RandomAccessCollection {
     /// Per row: the value id when it fits, else −(1 + its index in `large`).
     private var codes: [Int32] = []
     /// The value ids that do not fit a code, in order of first need.
@@ -25,9 +25,6 @@ public struct ValueColumn: Sendable, RandomAccessCollection, Hashable {
             codes.append(-Int32(large.count))
         }
     }
-
-    /// Makes room for `count` rows in all.
-    public mutating func reserveCapacity(_ count: Int) { codes.reserveCapacity(count) }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { codes.count }

@@ -35,6 +35,12 @@ import Testing
                 objectives:
                   - {actionType: purchase, target: 99, window: 7d}
               com.example.caps-only: {seriesCap: 500}
+              "_\(String(repeating: "x", count: 250)).app":
+                objectives:
+                  - {actionType: purchase, target: 97}
+              "日本語":
+                objectives:
+                  - {actionType: restore, target: 97}
             """
         ),
     ]
@@ -53,11 +59,14 @@ import Testing
         #expect(
             text.objectives == policy.objectives && text.appObjectives == policy.appObjectives && text.rules == policy.rules
                 && text.fastBurn == policy.fastBurn, "\(read.objectivesAndRulesYAML)")
-        // Every document of a kind has a name of its own.
+        // Every document of a kind has a name of its own, one OpenSLO allows (the schema's pattern, at most 255).
         let names = documents.components(separatedBy: "---\n").map { document in
             document.split(separator: "\n").prefix(4).filter { $0.hasPrefix("kind: ") || $0.hasPrefix("  name: ") }.joined(separator: " ")
         }
         #expect(Set(names).count == names.count, "\(names)")
+        for name in documents.split(separator: "\n").filter({ $0.hasPrefix("  name: ") }).map({ $0.dropFirst(8) }) {
+            #expect(name.count <= 255 && name.wholeMatch(of: #/[a-z0-9][a-z0-9.|\/\\-]*[a-z0-9]*/#) != nil, "\(name)")
+        }
     }
 
     /// An app's own objective is written with the app in its metric sources and in its names.
