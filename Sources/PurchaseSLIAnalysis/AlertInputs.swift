@@ -59,8 +59,11 @@ public struct AlertInputs: Sendable {
                 }))
     }
 
+    /// Inputs of these parts; `sliceRanges` where each dimension's slices are in `slices`, when known (else
+    /// found from their labels).
     private init(
-        startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]], charges: ChargeLedger,
+        startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]],
+        sliceRanges: [String: [(dimension: EventDimension, range: Range<Int>)]]? = nil, charges: ChargeLedger,
         storeActivity: StoreActivitySeries, grants: GrantAudit, weightedActions: [String: MinuteSeries],
         grantTimeSeries: [Store: GrantTimes.StoreSeries]
     ) {
@@ -68,7 +71,7 @@ public struct AlertInputs: Sendable {
         self.endSeconds = endSeconds
         self.actions = actions
         self.slices = slices
-        sliceRanges = Self.ranges(of: slices)
+        self.sliceRanges = sliceRanges ?? Self.ranges(of: slices)
         self.charges = charges
         self.storeActivity = storeActivity
         self.grants = grants
@@ -126,10 +129,23 @@ public struct AlertInputs: Sendable {
             let restricted = series.restricted(from: from, to: to)
             return restricted.hasEvents ? restricted : nil
         }
+        // Each action's slices restricted range by range: the ranges of what is kept follow from those of
+        // the whole, without reading every slice's labels again at every minute.
+        var keptSlices: [String: [MinuteSeries]] = [:]
+        var keptRanges: [String: [(dimension: EventDimension, range: Range<Int>)]] = [:]
+        for (action, series) in slices {
+            var kept: [MinuteSeries] = []
+            var ranges: [(dimension: EventDimension, range: Range<Int>)] = []
+            for (dimension, range) in sliceRanges[action] ?? [] {
+                let start = kept.count
+                for slice in series[range] { if let restricted = restrict(slice) { kept.append(restricted) } }
+                if kept.count > start { ranges.append((dimension, start..<kept.count)) }
+            }
+            if !kept.isEmpty { (keptSlices[action], keptRanges[action]) = (kept, ranges) }
+        }
         var restricted = AlertInputs(
-            startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict),
-            slices: slices.mapValues { $0.compactMap(restrict) }.filter { !$0.value.isEmpty }, charges: charges,
-            storeActivity: storeActivity, grants: grants, weightedActions: weightedActions.compactMapValues(restrict),
+            startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict), slices: keptSlices, sliceRanges: keptRanges,
+            charges: charges, storeActivity: storeActivity, grants: grants, weightedActions: weightedActions.compactMapValues(restrict),
             grantTimeSeries: grantTimeSeries.compactMapValues { stored in
                 restrict(stored.overall).map { GrantTimes.StoreSeries(overall: $0, slices: stored.slices.compactMap(restrict)) }
             })
