@@ -90,9 +90,6 @@ struct SeriesGrouping: Sendable {
         }
     }
 
-    /// How many series ids are mapped through the dense array (from 0).
-    var denseSeriesCount: Int { groupOfSeries.count }
-
     /// About how many bytes the grouping holds.
     var bytes: Int {
         groupOfSeries.count * MemoryLayout<Int32>.stride + groupOfLargeSeries.count * 16 + groupKeys.reduce(0) { $0 + 16 * ($1.count + 1) }
