@@ -4,7 +4,7 @@ extension AlertEvaluator {
     /// while an incident still reaches the start of what was read), so that an incident, its id and its
     /// alerts' starts are the same whichever range a backtest or a live evaluation reads. `complete` is
     /// false when the inputs ended before an incident's start could be found: read further back and ask
-    /// again. O(minutes read × series × rules).
+    /// again. O(minutes read × (actions + slices that can fire) × rules + minutes with events).
     public func incidents(
         from: Int64, to: Int64, inputs: AlertInputs, grouping: IncidentGrouping
     ) -> (incidents: [Incident], complete: Bool) {

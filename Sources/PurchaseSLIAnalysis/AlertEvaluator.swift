@@ -9,19 +9,21 @@ public struct AlertEvaluator: Sendable {
     /// The rules it evaluates, one per kind.
     public let rules: [any AlertRule]
 
-    /// Creates an evaluator of `rules` (by default the standard ones) under `policy`.
-    public init(policy: SLOPolicy, rules: [any AlertRule]? = nil) {
-        self.policy = policy
-        self.rules = rules ?? AlertRules.standard(for: policy)
-    }
-
     /// The longest hold of a rule: how far before T the findings that decide what fires at T lie.
-    public var longestHoldSeconds: Int64 { rules.map(\.holdSeconds).max() ?? 0 }
-
+    public let longestHoldSeconds: Int64
     /// The span of minutes before a time T that the rules themselves read at T, plus a day, so that the
     /// first event within it (where rules reaching back further wait) precedes what they need whenever
     /// traffic has been flowing.
-    public var ruleReachSeconds: Int64 { (rules.map(\.reachSeconds).max() ?? 0) + .secondsPerDay }
+    public let ruleReachSeconds: Int64
+
+    /// Creates an evaluator of `rules` (by default the standard ones) under `policy`.
+    public init(policy: SLOPolicy, rules: [any AlertRule]? = nil) {
+        self.policy = policy
+        let rules = rules ?? AlertRules.standard(for: policy)
+        self.rules = rules
+        longestHoldSeconds = rules.map(\.holdSeconds).max() ?? 0
+        ruleReachSeconds = (rules.map(\.reachSeconds).max() ?? 0) + .secondsPerDay
+    }
 
     /// The span of minutes before T that evaluating the rules at T reads, and nothing before it: the rules'
     /// reach, and before that what a rule reads of its own earlier findings (the page rules at each minute
@@ -37,11 +39,11 @@ public struct AlertEvaluator: Sendable {
     /// `[time − ruleReach, time)` (and what it reads of the whole inputs is its own), with the spike
     /// significance shared by every spike test made at this time (Bonferroni).
     func instant(at time: Int64, inputs allInputs: AlertInputs, run: AlertRun) -> InstantEvaluation {
-        let inputs = allInputs.restricted(from: time - ruleReachSeconds, to: time)
-        let spikeTests = rules.reduce(0) { $0 + $1.spikeTestCount(in: inputs) }
-        let context = AlertRuleContext(
-            policy: policy, inputs: inputs, allInputs: allInputs, spikeSignificance: policy.spikes.significance / Double(max(1, spikeTests)),
-            reachSeconds: ruleReachSeconds, run: run)
+        var context = AlertRuleContext(
+            policy: policy, inputs: allInputs.restricted(from: time - ruleReachSeconds, to: time), allInputs: allInputs,
+            spikeSignificance: policy.spikes.significance, reachSeconds: ruleReachSeconds, run: run)
+        let spikeTests = rules.reduce(0) { $0 + $1.spikeTestCount(in: context) }
+        context.spikeSignificance = policy.spikes.significance / Double(max(1, spikeTests))
         var evaluation = InstantEvaluation(findings: [], recovered: [])
         for rule in rules {
             let outcome = rule.evaluate(at: time, in: context)
@@ -60,7 +62,8 @@ public struct AlertEvaluator: Sendable {
     /// hidden in the average and an outage is not paged once per product. An alert keeps firing for its
     /// hold (``AlertRule/holdSeconds``) after its rules go quiet, a page only until its series has
     /// recovered. Equal to the firing set of ``episodes(from:to:stepSeconds:inputs:)`` at that minute.
-    /// O(longest hold in minutes × series × rules).
+    /// O(longest hold in minutes × (actions + slices that can fire) × rules), plus each slice's minutes with
+    /// events around those minutes: a slice is tested only at the minutes it holds what a test needs.
     public func findings(at time: Int64, inputs: AlertInputs) -> [AlertFinding] {
         let run = AlertRun()
         var timeline = FiringTimeline(rules: rules)
@@ -72,7 +75,7 @@ public struct AlertEvaluator: Sendable {
 
     /// Evaluates every `step` in `[from, to)` and returns each alert episode once, in order of start, with
     /// its severity changes. Equal to repeated ``findings(at:inputs:)`` at those times when the step is
-    /// one minute. O(steps × series × rules).
+    /// one minute. O(steps × (actions + slices that can fire) × rules + minutes with events).
     public func episodes(from: Int64, to: Int64, stepSeconds: Int64, inputs: AlertInputs) -> [AlertEpisode] {
         var instants: [Int64: InstantEvaluation] = [:]
         return episodes(

@@ -10,10 +10,23 @@ public struct AlertInputs: Sendable {
     public let endSeconds: Int64
     /// Per action, its whole series.
     public let actions: [String: MinuteSeries]
-    /// Per action, the series of its slice values, by dimension and then in label order.
-    public let slices: [String: [MinuteSeries]]
-    /// Per action, where the slices of each of its dimensions are in ``slices`` (a few, in order).
+    /// Per action, the series of its slice values with an event in the range, by dimension and then in
+    /// label order. O(slices) on inputs that are ``restricted(from:to:)``: a rule asks its context for the
+    /// few it tests instead (``AlertRuleContext/slices(of:dimension:budgeted:holding:_:last:)``).
+    public var slices: [String: [MinuteSeries]] {
+        guard sliceRestriction != nil else { return sliceStore }
+        return sliceStore.compactMapValues { series in
+            let kept = series.compactMap(restrictedSlice)
+            return kept.isEmpty ? nil : kept
+        }
+    }
+    /// Per action, the series of its slice values, whole: a restriction narrows them when they are read.
+    private let sliceStore: [String: [MinuteSeries]]
+    /// Per action, where the slices of each of its dimensions are in ``sliceStore`` (a few, in order).
     private let sliceRanges: [String: [(dimension: EventDimension, range: Range<Int>)]]
+    /// The range the slices are read within, when the inputs are restricted: a slice restricted to it
+    /// (O(1)) when read, instead of every slice at every minute.
+    private let sliceRestriction: Range<Int64>?
     /// The stores' charges joined with the app's reports (empty without store notifications).
     public var charges: ChargeLedger = .empty
     /// The stores' charges and refunds per hour, for refund spikes (empty without store notifications).
@@ -52,7 +65,8 @@ public struct AlertInputs: Sendable {
         budgetView = BudgetView(
             inputs: AlertInputs(
                 startSeconds: startSeconds, endSeconds: endSeconds, actions: actions.mapValues(calendar.budgeted),
-                slices: slices.mapValues { $0.map(calendar.budgeted) }, charges: charges, storeActivity: storeActivity, grants: grants,
+                slices: slices.mapValues { $0.map(calendar.budgeted) }, sliceRestriction: nil, charges: charges, storeActivity: storeActivity,
+                grants: grants,
                 weightedActions: weightedActions.mapValues(calendar.budgeted),
                 grantTimeSeries: grantTimeSeries.mapValues {
                     GrantTimes.StoreSeries(overall: calendar.budgeted($0.overall), slices: $0.slices.map(calendar.budgeted))
@@ -60,18 +74,19 @@ public struct AlertInputs: Sendable {
     }
 
     /// Inputs of these parts; `sliceRanges` where each dimension's slices are in `slices`, when known (else
-    /// found from their labels).
+    /// found from their labels); `sliceRestriction` the range they are read within.
     private init(
         startSeconds: Int64, endSeconds: Int64, actions: [String: MinuteSeries], slices: [String: [MinuteSeries]],
-        sliceRanges: [String: [(dimension: EventDimension, range: Range<Int>)]]? = nil, charges: ChargeLedger,
+        sliceRanges: [String: [(dimension: EventDimension, range: Range<Int>)]]? = nil, sliceRestriction: Range<Int64>?, charges: ChargeLedger,
         storeActivity: StoreActivitySeries, grants: GrantAudit, weightedActions: [String: MinuteSeries],
         grantTimeSeries: [Store: GrantTimes.StoreSeries]
     ) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
         self.actions = actions
-        self.slices = slices
+        sliceStore = slices
         self.sliceRanges = sliceRanges ?? Self.ranges(of: slices)
+        self.sliceRestriction = sliceRestriction
         self.charges = charges
         self.storeActivity = storeActivity
         self.grants = grants
@@ -86,10 +101,36 @@ public struct AlertInputs: Sendable {
         init(inputs: AlertInputs) { self.inputs = inputs }
     }
 
-    /// The series of `action`'s slices of `dimension`, in value order. O(1).
-    public func slices(of action: String, dimension: EventDimension) -> ArraySlice<MinuteSeries> {
-        guard let all = slices[action], let range = sliceRanges[action]?.first(where: { $0.dimension == dimension })?.range else { return [] }
+    /// The series of `action`'s slices of `dimension` with an event in the range, in value order. O(1) on
+    /// whole inputs, O(slices of the dimension) on restricted ones.
+    public func slices(of action: String, dimension: EventDimension) -> [MinuteSeries] {
+        let all = unfilteredSlices(of: action, dimension: dimension)
+        return sliceRestriction == nil ? Array(all) : all.compactMap(restrictedSlice)
+    }
+
+    /// The series of `action`'s slices of `dimension` (every dimension: nil), in order, whether or not they
+    /// have an event in the range: whole, for ``restrictedSlice(_:)`` to narrow. O(1).
+    func unfilteredSlices(of action: String, dimension: EventDimension?) -> ArraySlice<MinuteSeries> {
+        guard let all = sliceStore[action] else { return [] }
+        guard let dimension else { return all[...] }
+        guard let range = sliceRanges[action]?.first(where: { $0.dimension == dimension })?.range else { return [] }
         return all[range]
+    }
+
+    /// The actions with slices.
+    var actionsWithSlices: Dictionary<String, [MinuteSeries]>.Keys { sliceStore.keys }
+
+    /// `slice` (one of ``unfilteredSlices(of:dimension:)``) restricted to the inputs' range. O(1).
+    func viewedSlice(_ slice: MinuteSeries) -> MinuteSeries {
+        guard let range = sliceRestriction else { return slice }
+        return slice.restricted(from: range.lowerBound, to: range.upperBound)
+    }
+
+    /// `slice` (one of ``unfilteredSlices(of:dimension:)``) as the inputs hold it: restricted to their
+    /// range, or nil when it has no event there. O(1).
+    func restrictedSlice(_ slice: MinuteSeries) -> MinuteSeries? {
+        let viewed = viewedSlice(slice)
+        return viewed.hasEvents ? viewed : nil
     }
 
     /// Where each dimension's slices are in each action's, which are sorted by dimension first.
@@ -119,33 +160,25 @@ public struct AlertInputs: Sendable {
             guard let store = Store(rawValue: name), let series = grantTimeSeries[store] else { return nil }
             return labels.slice == nil ? series.overall : series.slices.first { $0.labels == labels }
         }
-        return labels.slice == nil ? actions[labels.actionType] : slices[labels.actionType]?.first { $0.labels == labels }
+        guard labels.slice != nil else { return actions[labels.actionType] }
+        return sliceStore[labels.actionType]?.first { $0.labels == labels }.flatMap(restrictedSlice)
     }
 
     /// The inputs a read of `[from, to)` alone would give: each series restricted to it, and only the
-    /// series with an event there (a store answers no other). O(series × log minutes).
+    /// series with an event there (a store answers no other). O(actions × log minutes): the slices are
+    /// restricted when read.
     public func restricted(from: Int64, to: Int64) -> AlertInputs {
         func restrict(_ series: MinuteSeries) -> MinuteSeries? {
             let restricted = series.restricted(from: from, to: to)
             return restricted.hasEvents ? restricted : nil
         }
-        // Each action's slices restricted range by range: the ranges of what is kept follow from those of
-        // the whole, without reading every slice's labels again at every minute.
-        var keptSlices: [String: [MinuteSeries]] = [:]
-        var keptRanges: [String: [(dimension: EventDimension, range: Range<Int>)]] = [:]
-        for (action, series) in slices {
-            var kept: [MinuteSeries] = []
-            var ranges: [(dimension: EventDimension, range: Range<Int>)] = []
-            for (dimension, range) in sliceRanges[action] ?? [] {
-                let start = kept.count
-                for slice in series[range] { if let restricted = restrict(slice) { kept.append(restricted) } }
-                if kept.count > start { ranges.append((dimension, start..<kept.count)) }
-            }
-            if !kept.isEmpty { (keptSlices[action], keptRanges[action]) = (kept, ranges) }
-        }
+        // Within what these inputs are restricted to already: a series restricted twice covers both.
+        let lower = max(from, sliceRestriction?.lowerBound ?? from)
+        let within = lower..<max(lower, min(to, sliceRestriction?.upperBound ?? to))
         var restricted = AlertInputs(
-            startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict), slices: keptSlices, sliceRanges: keptRanges,
-            charges: charges, storeActivity: storeActivity, grants: grants, weightedActions: weightedActions.compactMapValues(restrict),
+            startSeconds: from, endSeconds: to, actions: actions.compactMapValues(restrict), slices: sliceStore, sliceRanges: sliceRanges,
+            sliceRestriction: within, charges: charges, storeActivity: storeActivity, grants: grants,
+            weightedActions: weightedActions.compactMapValues(restrict),
             grantTimeSeries: grantTimeSeries.compactMapValues { stored in
                 restrict(stored.overall).map { GrantTimes.StoreSeries(overall: $0, slices: stored.slices.compactMap(restrict)) }
             })
@@ -196,14 +229,15 @@ public struct AlertInputs: Sendable {
             }
         }
         self.actions = actions
+        sliceRestriction = nil
         // By dimension, then label: one dimension's slices together whatever their values' characters.
-        self.slices = slices.mapValues { series in
+        sliceStore = slices.mapValues { series in
             series.sorted { lhs, rhs in
                 let (left, right) = (lhs.labels.slice?.dimension.rawValue ?? "", rhs.labels.slice?.dimension.rawValue ?? "")
                 return left != right ? left < right : lhs.labels < rhs.labels
             }
         }
-        sliceRanges = Self.ranges(of: self.slices)
+        sliceRanges = Self.ranges(of: sliceStore)
     }
 
     /// `counts`, left empty: its owner gives it up, so that what is taken can be changed in place.

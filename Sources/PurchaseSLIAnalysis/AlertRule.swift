@@ -17,9 +17,10 @@ public protocol AlertRule: Sendable {
     /// How far before the minutes it reads the rule looks at its own findings (the burn rule takes budget
     /// spent while paged out of a ticket's long window): what happened then changes what it finds now.
     var pastFindingsSeconds: Int64 { get }
-    /// How many spike tests it makes at one time on `inputs`: its share of the Bonferroni correction of
-    /// the spike significance (0 for a rule that tests no spike under it).
-    func spikeTestCount(in inputs: AlertInputs) -> Int
+    /// How many spike tests it makes at one time on what `context` reads: its share of the Bonferroni
+    /// correction of the spike significance (0 for a rule that tests no spike under it). The context's
+    /// ``AlertRuleContext/spikeSignificance`` is not divided yet: it is what the counts decide.
+    func spikeTestCount(in context: AlertRuleContext) -> Int
     /// Whether it may need, minute by minute, a slice of `dimension` whose events over everything an
     /// evaluation reads add up to `totals`: a slice no rule needs is not read (a catalog of thousands of
     /// products sold a few times a week holds mostly such slices), and one a rule does not look at changes
@@ -41,7 +42,7 @@ extension AlertRule {
     /// Nothing covers it.
     public func isCovered(_ finding: AlertFinding, by firing: [AlertFinding]) -> Bool { false }
     /// No spike test.
-    public func spikeTestCount(in inputs: AlertInputs) -> Int { 0 }
+    public func spikeTestCount(in context: AlertRuleContext) -> Int { 0 }
     /// Every slice: a rule that does not say what it reads gets them all.
     public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { true }
 }
@@ -71,7 +72,7 @@ public struct AlertRuleContext: Sendable {
     /// Everything read: each action's whole series (a loss of signal follows it back), the ledger.
     public let allInputs: AlertInputs
     /// The spike significance divided by every spike test made at this time (Bonferroni).
-    public let spikeSignificance: Double
+    public internal(set) var spikeSignificance: Double
     /// How far before the time the rules read (``AlertEvaluator/ruleReachSeconds``).
     public let reachSeconds: Int64
     /// What rules keep across the minutes of one evaluation run.

@@ -163,10 +163,19 @@ public struct MinuteSeries: Sendable {
     /// The counts of each minute it covers that has events, step i being the minute at
     /// `startSeconds + 60 i`. O(minutes with events).
     public func countsByMinute() -> StepCounts {
-        let first = sums.entries(before: index(startSeconds))
-        let last = sums.entries(before: index(endSeconds))
-        let start = index(startSeconds)
         var byMinute = StepCounts()
+        forEachMinute(from: startSeconds, to: endSeconds) { minute, counts in
+            byMinute.add(counts, at: Int32((minute - startSeconds) / .secondsPerMinute))
+        }
+        return byMinute
+    }
+
+    /// Calls `body` with each minute of `[from, to)` (clamped to the series) that has events, in order, and
+    /// its counts. O(minutes with events there + minutes / 64).
+    public func forEachMinute(from: Int64, to: Int64, _ body: (_ minuteSeconds: Int64, _ counts: OutcomeCounts) -> Void) {
+        let (start, end) = (index(from), index(to))
+        guard end > start else { return }
+        let (first, last) = (sums.entries(before: start), sums.entries(before: end))
         var previous = first == 0 ? OutcomeCounts() : sums.running[first - 1]
         // The bits of the minutes with events from `start` on, a word at a time.
         var word = start >> 6
@@ -178,10 +187,9 @@ public struct MinuteSeries: Sendable {
             }
             let minute = word << 6 + bits.trailingZeroBitCount
             bits &= bits - 1
-            byMinute.add(sums.running[entry] - previous, at: Int32(minute - start))
+            body(originSeconds + Int64(minute) * .secondsPerMinute, sums.running[entry] - previous)
             previous = sums.running[entry]
         }
-        return byMinute
     }
 
     /// The prefix index of `time`, clamped to the minutes covered.

@@ -57,7 +57,7 @@ extension AlertContext {
     /// with `endsAt` for those that stopped firing before `to`, each with its incident; reported with its
     /// finding at its highest severity once over (its latest while it fires), and its severity changes. At a
     /// minute's step, alerts of incidents that began before `from` are found with their true start, so a
-    /// backtest says the same of a minute whatever its start. O(steps × series × rules).
+    /// backtest says the same of a minute whatever its start. O(steps × (actions + slices that can fire) × rules).
     public func episodeReports(from: Int64, to: Int64, stepSeconds: Int64) async throws -> [AlertReport] {
         let evaluator = evaluator
         let inputs = try await inputs(

@@ -28,7 +28,10 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
     /// Every app version: each version's 409s are tested against all the other versions' purchases.
     public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { dimension == .appVersion }
 
-    public func spikeTestCount(in inputs: AlertInputs) -> Int { inputs.actions.count + Self.versions(in: inputs).count }
+    /// Each action, and each app version with an event in what the rules read.
+    public func spikeTestCount(in context: AlertRuleContext) -> Int {
+        context.inputs.actions.count + context.valueCount(of: .appVersion, holding: 0, .total, last: context.reachSeconds)
+    }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         let inputs = context.inputs
@@ -47,31 +50,17 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
                 AlertFinding(
                     kind: kind, severity: policy.spikes.severity, labels: overall.labels, time: time, evidence: AlreadyGrantedEvidence(spike: spike)))
         }
-        /// Each version's 409s (of every action) and successful purchases over the `window` before the time.
-        func perVersion(_ window: Int64) -> [String: OutcomeCounts] {
-            var counted: [String: OutcomeCounts] = [:]
-            for action in inputs.slices.keys {
-                for series in inputs.slices(of: action, dimension: .appVersion) {
-                    guard let version = series.labels.slice?.value else { continue }
-                    let counts = series.counts(last: window, before: time)
-                    var measured = OutcomeCounts(conflicts: counts.conflicts)
-                    if action == ActionType.purchase.rawValue { measured.success = counts.good }
-                    counted[version, default: OutcomeCounts()] += measured
-                }
-            }
-            return counted
-        }
-        var windows: [Int64: [String: OutcomeCounts]] = [:]
-        func counts(_ window: Int64) -> [String: OutcomeCounts] {
-            if let known = windows[window] { return known }
-            let counted = perVersion(window)
-            windows[window] = counted
-            return counted
-        }
-        for version in counts(policy.spikes.windowSeconds).keys.sorted() {
-            let window = test.window { counts($0)[version]?.success ?? 0 }
-            let now = counts(window)[version] ?? OutcomeCounts()
-            let all = counts(window).values.reduce(OutcomeCounts(), +)
+        // Every window tested ends at the time within the widest: a version with fewer 409s there than a
+        // spike needs has none (most versions at most minutes), and is not tested; the others' are read
+        // from every version's sum.
+        let every = context.run.shared("\(kind.rawValue) every version") { Shared(Self.everyVersion(of: context.allInputs)) }.value
+        let candidates = context.values(
+            of: .appVersion, holding: Int64(policy.spikes.minimumCount), .conflicts, last: RateSpikeTest.widestWindows * policy.spikes.windowSeconds)
+        for (version, slices) in candidates {
+            let counts = { (window: Int64) in Self.measured(slices, last: window, before: time) }
+            let window = test.window { counts($0).success }
+            let now = counts(window)
+            let all = Self.measured(every, last: window, before: time)
             guard
                 let spike = test.spike(
                     now, against: ([all - now], "the other app versions over the same window"), measure: { ($0.conflicts, $0.success) },
@@ -98,13 +87,40 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
         Set([IncidentCause("409s")] + (finding.labels.slice.map { [IncidentCause.slice($0)] } ?? []))
     }
 
-    /// The app versions with events in `inputs`.
-    private static func versions(in inputs: AlertInputs) -> Set<String?> {
-        var versions = Set<String?>()
-        for action in inputs.slices.keys {
-            for series in inputs.slices(of: action, dimension: .appVersion) { versions.insert(series.labels.slice?.value) }
+    /// The 409s (of every action) and successful purchases of `slices` (of the app version dimension) over the
+    /// `window` before `time`.
+    private static func measured(_ slices: [MinuteSeries], last window: Int64, before time: Int64) -> OutcomeCounts {
+        var total = OutcomeCounts()
+        for series in slices {
+            let counts = series.counts(last: window, before: time)
+            total.conflicts += counts.conflicts
+            if series.labels.actionType == ActionType.purchase.rawValue { total.success += counts.good }
         }
-        return versions
+        return total
+    }
+
+    /// The slices of every app version of each action of `inputs`, as they hold them, summed minute by
+    /// minute into one series per action: what every version together counts (``measured(_:last:before:)``).
+    /// O(minutes with events of the slices × log).
+    private static func everyVersion(of inputs: AlertInputs) -> [MinuteSeries] {
+        inputs.actionsWithSlices.sorted().compactMap { action in
+            let slices = inputs.unfilteredSlices(of: action, dimension: .appVersion).map(inputs.viewedSlice)
+            guard let first = slices.map(\.startSeconds).min(), let end = slices.map(\.endSeconds).max() else { return nil }
+            // From the minute of the first (a restriction may start within one), through the last.
+            let start = first - (first % .secondsPerMinute + .secondsPerMinute) % .secondsPerMinute
+            var minutes: [(step: Int32, counts: OutcomeCounts)] = []
+            for series in slices {
+                series.forEachMinute(from: series.startSeconds, to: series.endSeconds) { minute, counts in
+                    minutes.append((Int32((minute - start) / .secondsPerMinute), counts))
+                }
+            }
+            minutes.sort { $0.step < $1.step }
+            var counts = StepCounts()
+            for minute in minutes { counts.add(minute.counts, at: minute.step) }
+            return MinuteSeries(
+                labels: SeriesLabels(actionType: action), startSeconds: start,
+                minuteCount: Int((end - start + .secondsPerMinute - 1) / .secondsPerMinute), counts: counts)
+        }
     }
 }
 

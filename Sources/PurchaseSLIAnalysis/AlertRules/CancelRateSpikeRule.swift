@@ -32,13 +32,10 @@ public struct CancelRateSpikeRule: AlertRule {
     /// a product with fewer cannot spike, so it takes no share of the significance (after Tarone's
     /// refinement of Bonferroni, with the count as the criterion), and a catalog of thousands of products
     /// sold a few times a week leaves the test of the others as sharp as a small one.
-    public func spikeTestCount(in inputs: AlertInputs) -> Int {
-        let minimum = Int64(policy.spikes.minimumCount)
-        return inputs.actions.keys.reduce(0) { total, action in
-            total + 1
-                + inputs.slices(of: action, dimension: .productID).count { series in
-                    series.counts(from: inputs.startSeconds, to: inputs.endSeconds).cancel >= minimum
-                }
+    public func spikeTestCount(in context: AlertRuleContext) -> Int {
+        let reach = context.inputs.endSeconds - context.inputs.startSeconds
+        return context.inputs.actions.keys.reduce(0) { total, action in
+            total + 1 + context.sliceCount(of: action, dimension: .productID, holding: Int64(policy.spikes.minimumCount), .cancel, last: reach)
         }
     }
 
@@ -47,9 +44,12 @@ public struct CancelRateSpikeRule: AlertRule {
         var findings: [AlertFinding] = []
         for action in inputs.actions.keys.sorted() {
             guard let overall = inputs.actions[action], let dataSince = overall.firstEventSeconds else { continue }
-            var products = inputs.slices(of: action, dimension: .productID).compactMap {
-                spike(of: $0, at: time, dataSince: dataSince, context: context)
-            }
+            // Every window tested ends at the time within the widest: a product with fewer cancels there than
+            // a spike needs has none (most products at most minutes), and is not tested.
+            let candidates = context.slices(
+                of: action, dimension: .productID, holding: Int64(policy.spikes.minimumCount), .cancel,
+                last: RateSpikeTest.widestWindows * policy.spikes.windowSeconds)
+            var products = candidates.compactMap { spike(of: $0, at: time, dataSince: dataSince, context: context) }
             if products.isEmpty, let whole = spike(of: overall, at: time, dataSince: dataSince, context: context) {
                 products.append(whole)
             }

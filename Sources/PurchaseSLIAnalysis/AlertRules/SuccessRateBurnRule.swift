@@ -49,16 +49,26 @@ public struct SuccessRateBurnRule: AlertRule {
             // An objective weighted by revenue is judged on the action's revenue alone: a product's weight in
             // it is its share of the money, so a cheap product failing costs little and alerts on its own no
             // more than its money says.
-            let slices = objective.weight == .revenue ? [] : inputs.slices[action] ?? []
+            let bySlice = objective.weight != .revenue
             if test.hasRecovered(overall, objective: objective, at: time) { outcome.recovered.append(overall.labels) }
-            for series in slices where test.hasRecovered(series, objective: objective, at: time) { outcome.recovered.append(series.labels) }
+            // A series recovers only with the minimum valid events in its recovery window, and burns on no rule
+            // without the minimum failures in the widest short window: the slices that cannot are not read.
+            let recovering =
+                bySlice
+                ? context.slices(
+                    of: action, budgeted: true, holding: Int64(policy.minimumValidEvents), .valid, last: policy.recoveryWindowSeconds) : []
+            for series in recovering where test.hasRecovered(series, objective: objective, at: time) { outcome.recovered.append(series.labels) }
+            let failing =
+                bySlice
+                ? context.slices(of: action, budgeted: true, holding: Int64(policy.minimumFailures), .failure, last: test.widestShortWindowSeconds)
+                : []
             let ticketWindows = { (series: MinuteSeries, from: Int64) in
                 paged.excludedCounts(of: series, action: overall, objective: objective, from: from, to: time)
             }
             if let burn = test.burn(overall, objective: objective, at: time, dataSince: dataSince, paged: ticketWindows) {
                 outcome.findings.append(finding(burn, labels: overall.labels, at: time))
             }
-            outcome.findings += sliceFindings(slices, of: overall, objective: objective, at: time, dataSince: dataSince, paged: ticketWindows)
+            outcome.findings += sliceFindings(failing, of: overall, objective: objective, at: time, dataSince: dataSince, paged: ticketWindows)
         }
         return outcome
     }

@@ -27,7 +27,7 @@ public struct UnfinishedPurchasesRule: AlertRule {
     /// No slice of the events (its own series are the store's or the ledger's).
     public func readsSlice(_ dimension: EventDimension, totals: OutcomeCounts) -> Bool { false }
 
-    public func spikeTestCount(in inputs: AlertInputs) -> Int { inputs.actions.count }
+    public func spikeTestCount(in context: AlertRuleContext) -> Int { context.inputs.actions.count }
 
     public func evaluate(at time: Int64, in context: AlertRuleContext) -> AlertRuleOutcome {
         var findings: [AlertFinding] = []
