@@ -35,9 +35,10 @@ enum SliceCount: String, Sendable {
 /// The times asked come mostly in order. It works in spans of minutes: the counts at a span's first
 /// minute from the units' running sums (O(units)), then, minute by minute, the changes of the span,
 /// bucketed by minute from the events that enter and leave (O(events in the span)). A span follows the
-/// last one twice as long (to a day), so a backtest of a week reads each event about twice, and a live
-/// evaluation of an hour no more than its last hours; a time before the span, or far after it, starts a
-/// new one. Exact: the units it names at T are those whose count over `[T − window, T)` (as
+/// last one twice as long (to about 4 hours: a span's changes are held while it is read, and the counts
+/// at its start cost O(units) however long it is), so a backtest of a week reads each event about
+/// twice, and a live evaluation of an hour no more than its last hours; a time before the span, or far
+/// after it, starts a new one. Exact: the units it names at T are those whose count over `[T − window, T)` (as
 /// ``MinuteSeries/counts(from:to:)`` reads it) is at least the minimum.
 final class SliceSweep {
     /// The units: each one series, or several summed.
@@ -81,8 +82,8 @@ final class SliceSweep {
 
     /// The shortest span, in minutes; each next one in order is twice as long, to ``longestSpanMinutes``.
     static let shortestSpanMinutes: Int64 = 64
-    /// The longest span, in minutes: a day.
-    static let longestSpanMinutes: Int64 = 1_440
+    /// The longest span, in minutes: about 4 hours.
+    static let longestSpanMinutes: Int64 = 256
 
     /// The indices of the units whose count over the window before `time` is at least the minimum,
     /// ascending.
