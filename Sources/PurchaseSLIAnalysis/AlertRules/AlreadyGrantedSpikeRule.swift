@@ -52,10 +52,11 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
         }
         // Every window tested ends at the time within the widest: a version with fewer 409s there than a
         // spike needs has none (most versions at most minutes), and is not tested; the others' are read
-        // from every version's sum.
-        let every = context.run.shared("\(kind.rawValue) every version") { Shared(Self.everyVersion(of: context.allInputs)) }.value
+        // from every version's sum, made once a version is tested.
         let candidates = context.values(
             of: .appVersion, holding: Int64(policy.spikes.minimumCount), .conflicts, last: RateSpikeTest.widestWindows * policy.spikes.windowSeconds)
+        let every =
+            candidates.isEmpty ? [] : context.run.shared("\(kind.rawValue) every version") { Shared(Self.everyVersion(of: context.allInputs)) }.value
         for (version, slices) in candidates {
             let counts = { (window: Int64) in Self.measured(slices, last: window, before: time) }
             let window = test.window { counts($0).success }
