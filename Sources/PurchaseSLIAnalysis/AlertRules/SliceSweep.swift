@@ -49,7 +49,7 @@ final class SliceSweep {
     /// The span in force, or nil before the first time asked.
     private var span: Span?
 
-    /// One span of minutes: the state at ``current`` and the changes up to ``end``.
+    /// One span of minutes: the state at `current`, and the changes of each of its minutes.
     private struct Span {
         /// The minute (an index: seconds / 60, rounded down) of the span's first state.
         var start: Int64
