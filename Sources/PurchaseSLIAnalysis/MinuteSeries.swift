@@ -164,8 +164,10 @@ public struct MinuteSeries: Sendable {
     /// `startSeconds + 60 i`. O(minutes with events).
     public func countsByMinute() -> StepCounts {
         var byMinute = StepCounts()
+        // Counted from the minute holding the start (a restriction may start within one).
+        let first = Int64(index(startSeconds))
         forEachMinute(from: startSeconds, to: endSeconds) { minute, counts in
-            byMinute.add(counts, at: Int32((minute - startSeconds) / .secondsPerMinute))
+            byMinute.add(counts, at: Int32((minute - originSeconds) / .secondsPerMinute - first))
         }
         return byMinute
     }

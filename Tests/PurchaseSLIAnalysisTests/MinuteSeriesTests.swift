@@ -127,4 +127,13 @@ import Testing
         counts.removeSteps(from: 6)
         #expect(counts.steps == [0, 2, 5])
     }
+
+    /// A restriction starting within a minute counts its minutes from that minute: step i is the i-th
+    /// minute after it, as the window counts read them.
+    @Test func aRestrictionWithinAMinuteCountsItsStepsFromThatMinute() {
+        let restricted = Self.series.restricted(from: 150, to: 600)
+        let byMinute = restricted.countsByMinute()
+        #expect(byMinute.steps == [1, 5])
+        #expect(byMinute.counts == [OutcomeCounts(start: 1, success: 1), OutcomeCounts(start: 1)])
+    }
 }
