@@ -37,10 +37,12 @@ package enum ClientReportBlob {
                 appendVarint(firstGrantMillis.map { $0 == lastMillis ? 1 : 2 + zigzag($0 &- lastMillis) } ?? 0, to: &records)
                 appendVarint(UInt64(lastMillis.floorDividedBy(.millisPerMinute).remainder), to: &records)
                 appendVarint(status.map { UInt64(UInt32(truncatingIfNeeded: $0)) + 1 } ?? 0, to: &records)
-                let ids: [UInt64] = [
-                    strings.id(product), strings.optionalID(plan), strings.id(action), strings.id(result), strings.optionalID(error),
-                ]
-                for stringID in ids { appendVarint(stringID, to: &records) }
+                // Each id appended as it is found (an array of them would be an allocation per event).
+                appendVarint(strings.id(product), to: &records)
+                appendVarint(strings.optionalID(plan), to: &records)
+                appendVarint(strings.id(action), to: &records)
+                appendVarint(strings.id(result), to: &records)
+                appendVarint(strings.optionalID(error), to: &records)
                 count += 1
             }
         }

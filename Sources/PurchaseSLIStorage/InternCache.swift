@@ -1,5 +1,5 @@
 import GRDB
-import PurchaseSLICore
+package import PurchaseSLICore
 
 /// The writer's memory of dimension value ids, series ids and the values admitted per day under the
 /// cardinality cap. It mirrors committed rows; after a failed transaction it is emptied and refilled
@@ -23,10 +23,10 @@ struct InternCache {
     /// The days whose admitted series were read from the database (every app's budget of the day primed).
     private var seriesDaysKnown = Set<Int64>()
     private var seriesIDs: [SeriesKey: Int64] = [:]
-    /// Per event day (the latest ``daysOfAdmittedKeysKept``): series ids by the events' dimension values,
-    /// for series none of whose values overflowed, so the common case costs one lookup instead of one per
-    /// dimension.
-    private var seriesByValues: [Int64: [UInt64: [(values: SeriesValues, id: Int64, app: Int64)]]] = [:]
+    /// Per event day (the latest ``daysOfAdmittedKeysKept``): series ids (and their app's value id) by the
+    /// events' dimension values, for series none of whose values overflowed, so the common case costs one
+    /// lookup instead of one per dimension.
+    private var seriesByValues: [Int64: [HashedSeriesValues: (id: Int64, app: Int64)]] = [:]
     private var overflowedEvents = 0
     /// The keys of the series admitted on the latest few days (all of a day's, in storage and since):
     /// once a day is full, a series none of these is overflows without a lookup of its id.
@@ -120,9 +120,8 @@ struct InternCache {
         of values: SeriesValues, hash: UInt64, day: Int64, caps configuration: StoreConfiguration, codes: [Int],
         statements: InternStatements
     ) throws -> (series: Int64, app: Int64) {
-        if let candidates = seriesByValues[day]?[hash] {
-            for candidate in candidates where candidate.values == values { return (candidate.id, candidate.app) }
-        }
+        let hashed = HashedSeriesValues(values: values, hash: hash)
+        if let known = seriesByValues[day]?[hashed] { return (known.id, known.app) }
         let overflowedBefore = overflowedEvents
         var key = SeriesKey()
         let appPosition = SeriesValues.appPosition
@@ -143,7 +142,7 @@ struct InternCache {
             if seriesByValues[day] == nil, seriesByValues.count >= Self.daysOfAdmittedKeysKept, let oldest = seriesByValues.keys.min() {
                 seriesByValues[oldest] = nil
             }
-            seriesByValues[day, default: [:]][hash, default: []].append((values, id, key[appPosition]))
+            seriesByValues[day, default: [:]][hashed] = (id, key[appPosition])
         }
         return (id, key[appPosition])
     }
@@ -179,12 +178,11 @@ struct InternCache {
             admittedSeriesKeys[day] = Set(series.compactMap(\.key))
         }
         var knownID = seriesIDs[key]
-        // Past the cap only a series admitted today counts as itself: one whose key is not among today's
-        // (when they are kept) overflows, and looking its id up would change nothing.
-        let mayCountAsItself =
-            !(admitted.isFull(slot, cap: cap) || admitted.isFull(total, cap: caps.total))
-            || (admittedSeriesKeys[day].map { $0.contains(key) } ?? true)
-        if knownID == nil, mayCountAsItself {
+        // Only a series admitted today is among the day's admissions, so one whose key is not among today's
+        // (when they are kept) is decided without its id: it is admitted now (its row found or made once
+        // admitted, one probe of the index for a new series) or it overflows (nothing to look up).
+        let isAdmittedToday = admittedSeriesKeys[day].map { $0.contains(key) }
+        if knownID == nil, isAdmittedToday != false {
             knownID = try statements.existingSeriesID(key)
             if let knownID { seriesIDs[key] = knownID }
         }
@@ -192,8 +190,7 @@ struct InternCache {
         case .admitted:
             return knownID!
         case .admitNow:
-            // Room to admit means room to count as itself: the lookup above found no row, so a new one is made.
-            let id = try knownID ?? statements.insertSeries(key)
+            let id = try knownID ?? statements.seriesID(insertingIfNew: key)
             seriesIDs[key] = id
             try statements.admit(id, day: day, dimension: Schema.seriesCode)
             admitted.record(id, in: slot, within: total)
@@ -221,7 +218,7 @@ struct InternCache {
     /// The id of a series, creating it on first sight.
     private mutating func seriesID(_ key: SeriesKey, statements: InternStatements) throws -> Int64 {
         if let id = seriesIDs[key] { return id }
-        let id = try statements.existingSeriesID(key) ?? statements.insertSeries(key)
+        let id = try statements.seriesID(insertingIfNew: key)
         seriesIDs[key] = id
         return id
     }
@@ -240,7 +237,8 @@ package struct SeriesValues: Sendable, Equatable {
     /// The values in ``PurchaseSLICore/EventDimension/seriesDimensions`` order (nil when absent).
     package let inSeriesDimensionOrder: [String?]
 
-    init(_ event: PurchaseEvent) {
+    /// The series values of `event`.
+    package init(_ event: PurchaseEvent) {
         self = withUnsafePointer(to: event) { SeriesValues(of: $0) }
     }
 
@@ -270,6 +268,28 @@ package struct SeriesValues: Sendable, Equatable {
         for value in inSeriesDimensionOrder { hasher.add(value) }
         return hasher.state
     }
+}
+
+/// Series values with their hash (``SeriesValues/hash``, computed while preparing, off the writer's
+/// thread), hashed by it alone: the writer's lookups of the values hash one number, not every string.
+/// Values whose hashes collide are still told apart by their text.
+package struct HashedSeriesValues: Hashable {
+    /// The values.
+    package let values: SeriesValues
+    /// Their hash.
+    package let hash: UInt64
+
+    /// Pairs `values` with their `hash`.
+    package init(values: SeriesValues, hash: UInt64) {
+        self.values = values
+        self.hash = hash
+    }
+
+    /// Equal when the values are (the hash first, the cheaper test).
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.hash == rhs.hash && lhs.values == rhs.values }
+
+    /// Feeds the hash alone.
+    package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }
 
 /// The 64-bit FNV-1a hash, fed a byte or a string at a time.

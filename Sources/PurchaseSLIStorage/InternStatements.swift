@@ -30,7 +30,8 @@ struct InternStatements {
         insertSeriesStatement = try RawStatement(
             db,
             sql: "INSERT INTO series (\(columns.joined(separator: ", "))) VALUES ("
-                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+                + " ON CONFLICT (\(columns.joined(separator: ", "))) DO NOTHING")
     }
 
     func existingValueID(_ value: String, dimension: Int) throws -> Int64? {
@@ -88,9 +89,15 @@ struct InternStatements {
         return try selectSeries.step() ? selectSeries.int64(0) : nil
     }
 
-    func insertSeries(_ key: SeriesKey) throws -> Int64 {
+    /// The id of the series `key`, inserting its row unless it has one: one probe of the unique index
+    /// for a new series (rather than a lookup, then an insert), two for one stored on an earlier day.
+    func seriesID(insertingIfNew key: SeriesKey) throws -> Int64 {
         for index in 0..<SeriesKey.count { insertSeriesStatement.bind(key[index], at: Int32(index + 1)) }
         try insertSeriesStatement.run()
-        return db.lastInsertedRowID
+        if db.changesCount == 1 { return db.lastInsertedRowID }
+        guard let id = try existingSeriesID(key) else {
+            throw StorageError.damaged(table: "series", row: "a series", detail: "neither inserted nor found")
+        }
+        return id
     }
 }

@@ -32,6 +32,18 @@ import Testing
         #expect(counts.success == 3 && counts.failure == 1)
     }
 
+    /// The writer finds the series of values met before by their hash, and only where the values are equal
+    /// too: series whose hashes collide stay apart.
+    @Test func seriesValuesWhoseHashesCollideStayApart() {
+        let coins = SeriesValues(event("a", at: "2026-11-14T09:30:00Z"))
+        let premium = SeriesValues(event("b", at: "2026-11-14T09:30:00Z", product: "premium_monthly"))
+        var ids: [HashedSeriesValues: Int64] = [:]
+        ids[HashedSeriesValues(values: coins, hash: 7)] = 1
+        ids[HashedSeriesValues(values: premium, hash: 7)] = 2
+        #expect(ids.count == 2)
+        #expect(ids[HashedSeriesValues(values: coins, hash: 7)] == 1 && ids[HashedSeriesValues(values: premium, hash: 7)] == 2)
+    }
+
     @Test func theWALStopsGrowingAtTheCheckpointThreshold() async throws {
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path)
