@@ -196,6 +196,45 @@ import Testing
         #expect(try await view.counts(query).map(\.key) == [["coins_100"], ["coins_900"]])
     }
 
+    /// What a catalog keeps for queries alike follows the series added: after each of many commits of new
+    /// series (most of them of values met before, some with new products), every query of a store that has answered before gives what a store opened
+    /// afresh on the same file gives, row for row and in the same order.
+    @Test func aStoreThatAnsweredBeforeAnswersAsOneOpenedAfreshAfterEachCommit() async throws {
+        let path = directory.file("db.sqlite")
+        let store = try SQLiteBucketStore(path: path)
+        let window = (from: seconds("2026-11-01T00:00:00Z"), to: seconds("2026-12-01T00:00:00Z"))
+        let queries = [
+            CountQuery(fromSeconds: window.from, toSeconds: window.to),
+            CountQuery(fromSeconds: window.from, toSeconds: window.to, groupBy: [.productID]),
+            CountQuery(fromSeconds: window.from, toSeconds: window.to, groupBy: [.app, .planID, .appVersion]),
+            CountQuery(fromSeconds: window.from, toSeconds: window.to, step: TimeStep(seconds: 3_600), groupBy: [.actionType, .app]),
+            CountQuery(
+                fromSeconds: window.from, toSeconds: window.to, groupBy: [.planID],
+                filters: [.productID: ["p1", "p4"], .resultType: ["failure", "success"]]),
+            CountQuery(fromSeconds: window.from, toSeconds: window.to, groupBy: [.productID], filters: [.app: [nil, "a2"]]),
+            CountQuery(fromSeconds: window.from, toSeconds: window.to, groupBy: [.productID], requiredValues: [.appVersion]),
+        ]
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<12 {
+            let events = (0..<25).map { index in
+                event(
+                    "\(round)-\(index)", at: "2026-11-14T\(10 + round % 10):\(10 + index):00Z",
+                    product: "p\(Int.random(in: 0..<(3 + round / 4), using: &random))",
+                    plan: Bool.random(using: &random) ? nil : "plan-\(Int.random(in: 0..<4, using: &random))",
+                    action: [.purchase, .restore, .retry][Int.random(in: 0..<3, using: &random)],
+                    result: [.success, .failure, .cancel][Int.random(in: 0..<3, using: &random)],
+                    version: Bool.random(using: &random) ? nil : "4.11.\(Int.random(in: 0..<3, using: &random))",
+                    app: ["a1", "a2", nil][Int.random(in: 0..<3, using: &random)])
+            }
+            _ = try await store.record(events, receivedAtMillis: receivedAt)
+            let afresh = try SQLiteBucketStore(path: path)
+            for query in queries {
+                let answer = try await store.counts(query)
+                #expect(answer == (try await afresh.counts(query)), "round \(round), \(query.groupBy) \(query.filters)")
+            }
+        }
+    }
+
     @Test func refusesAForeignSQLiteDatabaseAndANonDatabaseFile() throws {
         let foreign = directory.file("foreign.sqlite")
         let queue = try DatabaseQueue(path: foreign)
