@@ -26,18 +26,10 @@ for n in 1 2 3 4 5 6 7 8 9 10; do
     "$bin" simulate --scenario steady --days "$days" --start "$start" --rate 10 --seed "$n" --app "com.example.app$n" --catalog wide
 done > "$work/ten.ndjson"
 "$bin" ingest --quiet --db "$db" "$work/ten.ndjson" > /dev/null
-echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); $(wc -l < "$work/ten.ndjson") events from $start, $(sqlite3 "$db" 'SELECT count(*) FROM series') series"
+echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); $(wc -l < "$work/ten.ndjson") events from $start, $(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM series").fetchone()[0])' "$db") series"
 
 # The alert receiver: answers every POST with 202.
-python3 -c '
-import http.server, sys
-class Receiver(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        self.send_response(202); self.end_headers()
-    def log_message(self, *arguments): pass
-http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Receiver).serve_forever()
-' "$receiver_port" &
+python3 bench/alert-receiver.py "$receiver_port" &
 receiver=$!
 echo "$key" > "$work/ingest-keys"
 "$bin" serve --db "$db" --port "$port" --ingest-keys "$work/ingest-keys" --alerts-every 1m \

@@ -16,17 +16,9 @@ mkdir -p "$work"
 if [ -z "${BIN:-}" ]; then swift build -c release --product purchase-sli >/dev/null; fi
 export BIN=${BIN:-.build/release/purchase-sli}
 
-# The alert receiver: answers every POST with 202 and counts them.
+# The alert receiver: answers every POST with 202.
 receiver_port=18182
-python3 -c '
-import http.server, sys
-class Receiver(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        self.send_response(202); self.end_headers()
-    def log_message(self, *arguments): pass
-http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Receiver).serve_forever()
-' "$receiver_port" &
+python3 bench/alert-receiver.py "$receiver_port" &
 receiver=$!
 trap 'kill $receiver 2>/dev/null || true' EXIT
 
