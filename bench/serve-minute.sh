@@ -31,12 +31,14 @@ echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); $(wc -l < "$wo
 # The alert receiver: answers every POST with 202.
 python3 bench/alert-receiver.py "$receiver_port" &
 receiver=$!
+trap 'kill $receiver 2>/dev/null || true' EXIT
 echo "$key" > "$work/ingest-keys"
 "$bin" serve --db "$db" --port "$port" --ingest-keys "$work/ingest-keys" --alerts-every 1m \
     --notify "http://127.0.0.1:$receiver_port/api/v2/alerts" > "$work/serve.log" 2>&1 &
 server=$!
 trap 'kill $server $receiver 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" > /dev/null && break; sleep 0.2; done
+curl -sf "http://127.0.0.1:$port/healthz" > /dev/null || { echo "serve did not start; its log:" >&2; cat "$work/serve.log" >&2; exit 1; }
 
 # A batch of 20 events at the time now: of one series (known), or of 20 products not seen yet (new).
 batch() {

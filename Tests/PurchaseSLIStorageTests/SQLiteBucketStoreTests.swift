@@ -197,8 +197,8 @@ import Testing
     }
 
     /// What a catalog keeps for queries alike follows the series added: after each of many commits of new
-    /// series (most of them of values met before, some with new products), every query of a store that has answered before gives what a store opened
-    /// afresh on the same file gives, row for row and in the same order.
+    /// series (most of them of values met before, some with new products), every query of a store that has
+    /// answered before gives what a store opened afresh on the same file gives, row for row and in order.
     @Test func aStoreThatAnsweredBeforeAnswersAsOneOpenedAfreshAfterEachCommit() async throws {
         let path = directory.file("db.sqlite")
         let store = try SQLiteBucketStore(path: path)
