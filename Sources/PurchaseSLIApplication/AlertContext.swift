@@ -30,6 +30,9 @@ public struct AlertContext: Sendable {
     /// (``MaintenanceWindowRepository``), as read when the context was made: a context kept for long is
     /// ``reloaded()`` before each use.
     public private(set) var storedMaintenance: [MaintenanceWindow]
+    /// The minute series read, kept from one evaluation to the next (`serve`'s each minute) so that each
+    /// reads only what changed; nil to read everything each time.
+    public var keptSeries: KeptMinuteSeries?
 
     /// Creates a context reading `store` (only `app`'s series and notifications when given) under
     /// `policy`, evaluating `rules` (by default the standard ones), with the maintenance windows stored now.
@@ -97,13 +100,18 @@ public struct AlertContext: Sendable {
         let groupings = [[EventDimension.actionType]] + policy.slices.map { [.actionType, $0] }
         let readable = everySlice ? [:] : try await slicesThatCanAlert(from: from, to: to)
         // Events without a value of a slice dimension are no slice: not read. Nor is a slice that cannot alert.
-        var answers = try await store.series(
-            groupings.enumerated().map { index, grouping in
-                CountQuery(
-                    fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: .secondsPerMinute), groupBy: grouping,
-                    filters: grouping.count > 1 ? readable[grouping[1]].map { [grouping[1]: $0] } ?? [:] : [:],
-                    requiredValues: Set(grouping.dropFirst()))
-            })
+        let queries = groupings.enumerated().map { index, grouping in
+            CountQuery(
+                fromSeconds: index == 0 ? actionsFrom : from, toSeconds: to, step: TimeStep(seconds: .secondsPerMinute), groupBy: grouping,
+                filters: grouping.count > 1 ? readable[grouping[1]].map { [grouping[1]: $0] } ?? [:] : [:],
+                requiredValues: Set(grouping.dropFirst()))
+        }
+        var answers: [CountSeries]
+        if let keptSeries {
+            answers = try await keptSeries.series(queries, from: store)
+        } else {
+            answers = try await store.series(queries)
+        }
         // The answers handed over whole, so that the inputs' running sums are written over their counts.
         let overall = answers.removeFirst()
         var slices: [EventDimension: CountSeries] = [:]

@@ -36,6 +36,9 @@ public struct AlertNotifier: Service {
         self.deliveries = deliveries
         receiver = AlertReceiver(name: "alerts", host: receiverHost, sender: sender)
         self.fallbacks = fallbacks
+        var context = context
+        // Each round reads the minutes its windows gained and those written to since the last one.
+        context.keptSeries = context.keptSeries ?? KeptMinuteSeries()
         self.context = context
         self.intervalSeconds = intervalSeconds
         self.logger = logger

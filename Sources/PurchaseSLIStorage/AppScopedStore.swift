@@ -64,6 +64,10 @@ public struct AppScopedStore: PurchaseStore {
     /// The latest prices of every product (a product id names one product whichever app sells it).
     public func prices() async throws -> [ProductPrice] { try await base.prices() }
 
+    /// What was written to the store beneath since `mark` (every app's writes: a change the app's series
+    /// do not hold only costs a reader a read again).
+    public func bucketChanges(since mark: Int64?) async throws -> BucketChanges { try await base.bucketChanges(since: mark) }
+
     /// Whether the store beneath takes a write now.
     public func checkWritable() async throws { try await base.checkWritable() }
 

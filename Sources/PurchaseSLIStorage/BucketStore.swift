@@ -48,6 +48,12 @@ public protocol BucketStore: Sendable {
     /// Throws unless a write commits now (for readiness checks).
     func checkWritable() async throws
 
+    /// What was written to (or dropped from) the minute buckets since `mark`, a ``BucketChanges/mark`` this
+    /// store gave, for a reader that keeps what it read (``KeptMinuteSeries``); asked before reading, so
+    /// that a write during the read shows among the next changes. A store that keeps no record of its
+    /// writes answers ``BucketChanges/unknown`` (the default).
+    func bucketChanges(since mark: Int64?) async throws -> BucketChanges
+
     /// Drops buckets past their retention (relative to the newest minute bucket), eventIDs past the
     /// dedup horizon, store notifications and client reports past theirs (relative to `nowMillis`, the
     /// receiving clock); returns what the dedup memory holds afterwards.
@@ -56,6 +62,9 @@ public protocol BucketStore: Sendable {
 }
 
 extension BucketStore {
+    /// No record of writes: a reader reads everything again.
+    public func bucketChanges(since mark: Int64?) async throws -> BucketChanges { .unknown }
+
     /// Every stored series with its values of `dimensions`, a row each (``seriesTable(_:)`` as text).
     public func series(_ dimensions: [EventDimension]) async throws -> [StoredSeries] {
         try await seriesTable(dimensions).rows
@@ -163,6 +172,18 @@ public struct SeriesSelection: Sendable, Hashable {
         for id in ids { bitmap[Int(id / 64)] |= 1 << UInt64(id % 64) }
     }
 
+    /// The ids of any of `selections`: their bitmaps or'd word by word.
+    public init(union selections: [SeriesSelection]) {
+        guard selections.allSatisfy({ $0.large == nil }) else {
+            large = selections.reduce(into: Set()) { union, selection in union.formUnion(selection.large ?? Set(selection.sortedIDs)) }
+            return
+        }
+        bitmap = Array(repeating: 0, count: selections.map(\.bitmap.count).max() ?? 0)
+        for selection in selections {
+            for (word, bits) in selection.bitmap.enumerated() { bitmap[word] |= bits }
+        }
+    }
+
     /// Whether the series is selected.
     public func contains(_ series: Int64) -> Bool {
         if let large { return large.contains(series) }
@@ -179,6 +200,31 @@ public struct SeriesSelection: Sendable, Hashable {
         return bitmap.indices.flatMap { word in
             (0..<64).compactMap { bit in bitmap[word] & (1 << UInt64(bit)) != 0 ? Int64(word * 64 + bit) : nil }
         }
+    }
+}
+
+/// What a store wrote to its minute buckets since a mark it gave (``BucketStore/bucketChanges(since:)``).
+public struct BucketChanges: Sendable, Hashable {
+    /// The mark to ask from next time, nil when the store keeps no record.
+    public var mark: Int64?
+    /// The spans of bucket time (seconds, minute-aligned) written to or dropped since the mark asked
+    /// about, in no particular order; nil when the store cannot tell (no mark asked, or its record no
+    /// longer reaches that far back): everything may have changed.
+    public var spans: [Range<Int64>]?
+
+    /// Creates the answer.
+    public init(mark: Int64?, spans: [Range<Int64>]?) {
+        (self.mark, self.spans) = (mark, spans)
+    }
+
+    /// A store that keeps no record of its writes.
+    public static let unknown = BucketChanges(mark: nil, spans: nil)
+
+    /// The first second of `range` a change reaches (its start when the changes are unknown), nil when
+    /// none does.
+    public func earliestChange(within range: Range<Int64>) -> Int64? {
+        guard let spans else { return range.lowerBound }
+        return spans.filter { $0.overlaps(range) }.map { max($0.lowerBound, range.lowerBound) }.min()
     }
 }
 

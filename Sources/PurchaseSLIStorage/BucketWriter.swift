@@ -23,6 +23,7 @@ struct BucketWriter {
 
     /// Adds counts per minute bucket start and series, and error counts per minute and entry.
     func add(minutes: [Int64: [Int64: OutcomeCounts]], errors: [Int64: [ErrorCodec.Entry: Int64]]) throws {
+        try Self.noteChange(of: Array(minutes.keys) + Array(errors.keys), in: db)
         let counts = minutes.mapValues { $0.sorted { $0.key < $1.key } }
         let errorCounts = errors.mapValues { $0.sorted { $0.key < $1.key } }
         let mergedNow = try minutesToRewriteNow(counts)
@@ -34,6 +35,13 @@ struct BucketWriter {
         if let pending, pending[0] as Int >= deferral.pendingRows || pending[1] as Int >= deferral.pendingBytes {
             try rollUpPending()
         }
+    }
+
+    /// Notes in `bucket_change` the span of `minutes` (bucket starts) that a commit writes to or drops.
+    static func noteChange(of minutes: [Int64], in db: Database) throws {
+        guard let first = minutes.min(), let last = minutes.max() else { return }
+        try db.execute(
+            sql: "INSERT INTO bucket_change (from_time, to_time) VALUES (?, ?)", arguments: [first, last + Resolution.minute.seconds])
     }
 
     /// The minutes whose stored bucket is small enough beside the addition (entries of about 4 bytes)

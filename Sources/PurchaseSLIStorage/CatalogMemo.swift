@@ -45,8 +45,9 @@ final class CatalogMemo: Sendable {
     /// What is kept, the one used last at the end, with its size in bytes.
     private let kept = Mutex<[(key: Key, value: Value, bytes: Int)]>([])
 
-    /// How many bytes are kept at most (besides what was used last): a handful of a million-series
-    /// catalog's groupings (4 bytes a series each) or one app's tables, everything of a small catalog.
+    /// How many bytes are kept at most (besides what was used last): a dozen groupings of a million-series
+    /// catalog (a byte a series each when they have fewer than 255 groups, ``PackedGroups``) or one app's
+    /// tables, everything of a small catalog.
     static let byteBudget = 12 << 20
 
     /// The grouping of `key`, made by `make` unless it is kept.

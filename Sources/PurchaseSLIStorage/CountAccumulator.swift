@@ -84,7 +84,7 @@ struct CountAccumulator {
         // Keys are sorted once per group, then rows come out slot by slot in that order: O(cells + groups
         // log groups) rather than sorting every row.
         let keyTexts = grouping.groupKeys
-        let groupOrder = keyTexts.indices.sorted { Self.precedes(keyTexts[$0], keyTexts[$1]) }
+        let groupOrder = keyTexts.indices.sorted { CountSeries.keyPrecedes(keyTexts[$0], keyTexts[$1]) }
         var rows: [CountRow] = []
         // Sized first (a row per cell with events; by result type, at least that): months of hours are
         // written once rather than copied as the answer grows.
@@ -106,7 +106,7 @@ struct CountAccumulator {
                     slotRows.append(CountRow(timeSeconds: time, key: keyTexts[group], counts: filtered))
                 }
             }
-            if query.groupsByResult { slotRows.sort { Self.precedes($0.key, $1.key) } }
+            if query.groupsByResult { slotRows.sort { CountSeries.keyPrecedes($0.key, $1.key) } }
             rows.append(contentsOf: slotRows)
         }
         return rows
@@ -121,15 +121,10 @@ struct CountAccumulator {
         if grouping.results.count < ResultType.allCases.count {
             for group in kept.indices { kept[group] = kept[group].mapCounts { Self.keeping(grouping.results, of: $0) } }
         }
-        let order = keyTexts.indices.filter { !kept[$0].isEmpty }.sorted { Self.precedes(keyTexts[$0], keyTexts[$1]) }
+        let order = keyTexts.indices.filter { !kept[$0].isEmpty }.sorted { CountSeries.keyPrecedes(keyTexts[$0], keyTexts[$1]) }
         return CountSeries(
             startSeconds: origin, stepSeconds: stepSeconds ?? .secondsPerMinute, stepCount: stepCount, keys: order.map { keyTexts[$0] },
             columns: order.map { kept[$0] })
-    }
-
-    /// Key order: value by value, absent values first.
-    private static func precedes(_ lhs: [String?], _ rhs: [String?]) -> Bool {
-        lhs.lexicographicallyPrecedes(rhs) { ($0 ?? "") < ($1 ?? "") || ($0 == nil && $1 != nil) }
     }
 
     private static func key(_ groupBy: [EventDimension], _ seriesKey: [String?], _ result: ResultType) -> [String?] {

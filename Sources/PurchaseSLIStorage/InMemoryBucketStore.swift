@@ -29,6 +29,8 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
         /// Per event day, when it last received an event (receiving clock, seconds).
         var lastReceived: [Int64: Int64] = [:]
         var values = ValueTable()
+        /// Each commit's span of minute buckets written to (and each prune's dropped); change n is mark n.
+        var changes: [Range<Int64>] = []
         /// Per resolution: per bucket start, the counts of each series.
         var buckets: [Resolution: [Int64: [Int64: OutcomeCounts]]] = [:]
         /// Per resolution: per bucket start, the events of each (series, result, error value id).
@@ -112,7 +114,11 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
                     state.prices[PriceKey(productID: price.productID, planID: price.planID)] = price
                 }
             }
-            if outcome.accepted > 0 { outcome.timeRange = earliest...latest }
+            if outcome.accepted > 0 {
+                outcome.timeRange = earliest...latest
+                let minute = { (millis: Int64) in Resolution.minute.bucketStart(millis.floorDividedBy(.millisPerSecond).quotient) }
+                state.changes.append(minute(earliest)..<(minute(latest) + Resolution.minute.seconds))
+            }
             let dropped = PreparedEvents.clientDroppedEvents(batches, isNew: isNew)
             if dropped > 0 { state.clientDrops[receivedAtSeconds.floorDividedBy(.secondsPerMinute).quotient, default: 0] += Int64(dropped) }
             for count in state.values.takeOverflow() {
@@ -120,6 +126,15 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
                 outcome.addOverflow(Int(count.events), of: count.app, dimension: count.dimension)
             }
             return outcome
+        }
+    }
+
+    /// The spans of minute buckets written to or dropped since `mark` (every change is kept).
+    public func bucketChanges(since mark: Int64?) async throws -> BucketChanges {
+        state.withLock { state in
+            let latest = Int64(state.changes.count)
+            guard let mark, mark >= 0, mark <= latest else { return BucketChanges(mark: latest, spans: nil) }
+            return BucketChanges(mark: latest, spans: Array(state.changes[Int(mark)...]))
         }
     }
 
@@ -207,6 +222,9 @@ public final class InMemoryBucketStore: BucketStore, StoreRecordStore, SQLRecord
                     (.day, configuration.dayRetentionSeconds),
                 ]
                 for case let (resolution, retention?) in retentions {
+                    if resolution == .minute, let oldest = state.buckets[.minute]?.keys.min(), oldest < newest - retention {
+                        state.changes.append(oldest..<(newest - retention))
+                    }
                     state.buckets[resolution] = state.buckets[resolution]?.filter { $0.key >= newest - retention }
                     state.errors[resolution] = state.errors[resolution]?.filter { $0.key >= newest - retention }
                 }

@@ -141,6 +141,11 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
                 (.day, configuration.dayRetentionSeconds),
             ]
             for case let (resolution, retention?) in retentions {
+                if resolution == .minute,
+                    let oldest = try Int64.fetchOne(db, sql: "SELECT min(time) FROM bucket_minute WHERE time < ?", arguments: [newest - retention])
+                {
+                    try BucketWriter.noteChange(of: [oldest, newest - retention - Resolution.minute.seconds], in: db)
+                }
                 for table in [resolution.bucketTable, resolution.errorTable] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE time < ?", arguments: [newest - retention])
                 }
@@ -150,6 +155,8 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
                 sql: "DELETE FROM overflow WHERE day < ?",
                 arguments: [(newest - configuration.hourRetentionSeconds).floorDividedBy(.secondsPerDay).quotient])
         }
+        try db.execute(
+            sql: "DELETE FROM bucket_change WHERE seq <= (SELECT max(seq) FROM bucket_change) - ?", arguments: [Self.changesKept])
         let expiredDays = try Int64.fetchAll(
             db, sql: "SELECT day FROM seen_day WHERE last_received < ?",
             arguments: [nowSeconds - configuration.dedupHorizonSeconds])

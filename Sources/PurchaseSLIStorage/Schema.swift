@@ -369,6 +369,17 @@ package enum Schema {
                     ALTER TABLE overflow_by_app RENAME TO overflow;
                     """)
         }
+        migrator.registerMigration("v21-bucket-changes") { db in
+            // Each commit's span of minute buckets written to (and each prune's dropped), so that `serve`
+            // keeps the minute series it read and reads again only the minutes written to since
+            // (KeptMinuteSeries). Only the latest rows are kept (SQLiteBucketStore.changesKept).
+            try db.execute(
+                sql: """
+                    CREATE TABLE bucket_change (
+                        seq INTEGER PRIMARY KEY, from_time INTEGER NOT NULL, to_time INTEGER NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

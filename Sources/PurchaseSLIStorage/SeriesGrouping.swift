@@ -2,10 +2,12 @@ import PurchaseSLICore
 
 /// Maps each stored series to the group it counts in for one query (or to none, when a filter excludes it).
 struct SeriesGrouping: Sendable {
-    /// Per series id: the group index, or -1 when filtered out (ids up to ``denseLimit``).
-    private var groupOfSeries: [Int32] = []
+    /// Per series id: the group index, or none when filtered out (ids up to ``denseLimit``).
+    private let groupOfSeries: PackedGroups
     /// The groups of series with larger ids (which a damaged or foreign database may hold).
     private var groupOfLargeSeries: [Int64: Int32] = [:]
+    /// The series counted, when a filter or a required value leaves some out.
+    private var counted: SeriesSelection?
     /// Per group: the values of the grouping dimensions (resultType and errorDescription excluded).
     private(set) var groupKeys: [[String?]] = []
     /// Whether a filter or a required value of a series dimension leaves series out.
@@ -36,13 +38,8 @@ struct SeriesGrouping: Sendable {
 
     /// The series any of `groupings` counts, or nil when one of them counts every series.
     static func selection(of groupings: [SeriesGrouping]) -> SeriesSelection? {
-        guard groupings.allSatisfy(\.filtersSeries) else { return nil }
-        var ids: [Int64] = []
-        for grouping in groupings {
-            for (id, group) in grouping.groupOfSeries.enumerated() where group >= 0 { ids.append(Int64(id)) }
-            for (id, group) in grouping.groupOfLargeSeries where group >= 0 { ids.append(id) }
-        }
-        return SeriesSelection(ids)
+        let counted = groupings.compactMap(\.counted)
+        return counted.count == groupings.count ? SeriesSelection(union: counted) : nil
     }
 
     /// The grouping of `table`'s series (columns of `dimensions`; ids below `denseCount` mapped through an
@@ -74,36 +71,26 @@ struct SeriesGrouping: Sendable {
         // Each row's values of the grouped columns, numbered per column, make its group's key.
         let keys = GroupKeys(columns: query.groupBy.compactMap(column), rows: passes)
         var groupOfKey = keys.makeIndex()
-        groupOfSeries = Array(repeating: -1, count: denseCount)
-        for row in passes.indices {
-            var group: Int32 = -1
-            if passes[row] {
-                group = groupOfKey.group(of: keys, row: row, next: Int32(groupKeys.count))
-                if group == groupKeys.count { groupKeys.append(keys.valueIDs(row: row).map { $0 == 0 ? nil : table.texts[$0] }) }
-            }
-            let id = table.ids[row]
-            if id >= 0, id < Self.denseLimit {
-                groupOfSeries[Int(id)] = group
-            } else {
-                groupOfLargeSeries[id] = group
-            }
+        var groupOfRow = [Int32](repeating: -1, count: table.count)
+        for row in passes.indices where passes[row] {
+            let group = groupOfKey.group(of: keys, row: row, next: Int32(groupKeys.count))
+            if group == groupKeys.count { groupKeys.append(keys.valueIDs(row: row).map { $0 == 0 ? nil : table.texts[$0] }) }
+            groupOfRow[row] = group
         }
+        groupOfSeries = PackedGroups(count: denseCount, groupCount: groupKeys.count, ids: table.ids, groups: groupOfRow)
+        for (id, group) in zip(table.ids, groupOfRow) where id < 0 || id >= denseCount { groupOfLargeSeries[id] = group }
+        if filtersSeries { counted = SeriesSelection(zip(table.ids, groupOfRow).lazy.filter { $0.1 >= 0 }.map(\.0)) }
     }
 
     /// About how many bytes the grouping holds.
     var bytes: Int {
-        groupOfSeries.count * MemoryLayout<Int32>.stride + groupOfLargeSeries.count * 16 + groupKeys.reduce(0) { $0 + 16 * ($1.count + 1) }
+        groupOfSeries.bytes + groupOfLargeSeries.count * 16 + groupKeys.reduce(0) { $0 + 16 * ($1.count + 1) } + (counted?.bytes ?? 0)
     }
 
     /// The group `series` counts in, or nil when it is filtered out or unknown.
     func group(ofSeries series: Int64) -> Int32? {
-        let group: Int32
-        if series >= 0, series < groupOfSeries.count {
-            group = groupOfSeries[Int(series)]
-        } else {
-            guard let large = groupOfLargeSeries[series] else { return nil }
-            group = large
-        }
+        if series >= 0, series < groupOfSeries.count { return groupOfSeries[id: Int(series)] }
+        guard let group = groupOfLargeSeries[series] else { return nil }
         return group < 0 ? nil : group
     }
 }

@@ -282,7 +282,7 @@ import Testing
                 "v1-buckets", "v2-rollup-pending", "v3-deferred-writes", "v4-product-prices", "v5-store-records", "v6-client-reports-by-minute",
                 "v7-client-drops", "v8-app-dimension", "v9-grants", "v10-make-whole", "v11-rollout-actions", "v12-maintenance",
                 "v13-report-settlement", "v14-grant-fingerprints", "v15-late-arrivals", "v16-family-shared", "v17-incidents",
-                "v18-maintenance-as-postgres", "v19-incidents-as-postgres", "v20-caps-per-app",
+                "v18-maintenance-as-postgres", "v19-incidents-as-postgres", "v20-caps-per-app", "v21-bucket-changes",
             ])
         let applicationID = try queue.read { try Int32.fetchOne($0, sql: "PRAGMA application_id") }
         #expect(applicationID == 0x5053_4C49)
