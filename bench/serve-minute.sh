@@ -26,10 +26,12 @@ days=${DAYS:-7}
 start=$(date -u -d "$days days ago" +%Y-%m-%d)
 db="$work/ten.sqlite"
 rm -f "$db" "$db"-*
+# Written by the baseline when there is one: a newer build migrates an older database, not the reverse.
+writer=${BASE_BIN:-$bin}
 for n in 1 2 3 4 5 6 7 8 9 10; do
-    "$bin" simulate --scenario steady --days "$days" --start "$start" --rate 10 --seed "$n" --app "com.example.app$n" --catalog wide
+    "$writer" simulate --scenario steady --days "$days" --start "$start" --rate 10 --seed "$n" --app "com.example.app$n" --catalog wide
 done > "$work/ten.ndjson"
-"$bin" ingest --quiet --db "$db" "$work/ten.ndjson" > /dev/null
+"$writer" ingest --quiet --db "$db" "$work/ten.ndjson" > /dev/null
 echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d); $(wc -l < "$work/ten.ndjson") events from $start, $(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM series").fetchone()[0])' "$db") series"
 
 # The alert receiver: answers every POST with 202.

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// A store that counts the buckets its scans pass on, to tell how much a read took from the store.
-private struct CountingStore: BucketStore {
+private struct CountingStore: BucketForwarding {
     let base: any BucketStore
     let buckets = BucketCount()
 
@@ -13,27 +13,12 @@ private struct CountingStore: BucketStore {
         let count = Mutex(0)
     }
 
-    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
-        try await base.record(batches, receivedAtMillis: receivedAtMillis)
-    }
-    func seriesTable(_ dimensions: [EventDimension]) async throws -> SeriesTable { try await base.seriesTable(dimensions) }
     func scanCounts(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesCounts]) throws -> Void) async throws {
         try await base.scanCounts(segments, selection: selection) { time, entries in
             buckets.count.withLock { $0 += 1 }
             try body(time, entries)
         }
     }
-    func scanErrors(_ segments: [BucketSegment], selection: SeriesSelection?, _ body: (Int64, [SeriesErrorCount]) throws -> Void) async throws {
-        try await base.scanErrors(segments, selection: selection, body)
-    }
-    func lateArrivals(fromSeconds: Int64, toSeconds: Int64) async throws -> [LateArrivalCount] {
-        try await base.lateArrivals(fromSeconds: fromSeconds, toSeconds: toSeconds)
-    }
-    func overflow(fromDay: Int64, toDay: Int64) async throws -> [OverflowCount] { try await base.overflow(fromDay: fromDay, toDay: toDay) }
-    func prices() async throws -> [ProductPrice] { try await base.prices() }
-    func checkWritable() async throws { try await base.checkWritable() }
-    func prune(nowMillis: Int64) async throws -> DedupMemory { try await base.prune(nowMillis: nowMillis) }
-    func bucketChanges(since mark: Int64?) async throws -> BucketChanges { try await base.bucketChanges(since: mark) }
 }
 
 @Suite struct KeptMinuteSeriesTests {

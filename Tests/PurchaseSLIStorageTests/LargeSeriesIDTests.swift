@@ -5,15 +5,11 @@ import Testing
 /// The in-memory store with every odd series id and every odd value id moved past 2^40, as a damaged or
 /// foreign database may number them: the query engine maps such ids through dictionaries instead of its
 /// dense tables.
-private struct RenumberedStore: BucketStore {
-    let base: InMemoryBucketStore
+private struct RenumberedStore: BucketForwarding {
+    let base: any BucketStore
     static let offset: Int64 = 1 << 40
 
     static func renumbered(_ id: Int64) -> Int64 { id % 2 == 1 ? id + offset : id }
-
-    func record(_ batches: [PreparedEvents], receivedAtMillis: Int64) async throws -> RecordOutcome {
-        try await base.record(batches, receivedAtMillis: receivedAtMillis)
-    }
 
     func seriesTable(_ dimensions: [EventDimension]) async throws -> SeriesTable {
         let table = try await base.seriesTable(dimensions)
@@ -46,10 +42,6 @@ private struct RenumberedStore: BucketStore {
             LateArrivalCount(hour: $0.hour, series: Self.renumbered($0.series), events: $0.events)
         }
     }
-    func overflow(fromDay: Int64, toDay: Int64) async throws -> [OverflowCount] { try await base.overflow(fromDay: fromDay, toDay: toDay) }
-    func prices() async throws -> [ProductPrice] { try await base.prices() }
-    func checkWritable() async throws { try await base.checkWritable() }
-    func prune(nowMillis: Int64) async throws -> DedupMemory { try await base.prune(nowMillis: nowMillis) }
 }
 
 @Suite struct LargeSeriesIDTests {
