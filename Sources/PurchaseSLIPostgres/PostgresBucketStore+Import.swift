@@ -114,6 +114,7 @@ extension PostgresBucketStore {
                     try await write.upsertCounts(
                         Dictionary(uniqueKeysWithValues: chunk.map { ($0.key, $0.value) }), into: resolution.bucketTable, on: connection)
                 }
+                if resolution == .minute { try await RecordWrite.noteChange(of: mapped.keys.lazy.map(\.time), on: connection, logger: logger) }
                 summary.bucketRows += mapped.count
                 var errorRows: [ErrorKey: Int64] = [:]
                 for entry in errorCounts[resolution] ?? [] {

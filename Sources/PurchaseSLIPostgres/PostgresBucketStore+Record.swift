@@ -108,6 +108,7 @@ struct RecordWrite {
             try await upsertCounts(minutes[resolution] ?? [:], into: resolution.bucketTable, on: connection)
             try await upsertErrors(errors[resolution] ?? [:], into: resolution.errorTable, on: connection)
         }
+        try await Self.noteChange(of: (minutes[.minute] ?? [:]).keys.lazy.map(\.time), on: connection, logger: logger)
         let sortedDays = days.sorted()
         try await connection.run(
             """
@@ -124,6 +125,16 @@ struct RecordWrite {
             late.map { LateArrivalCount(hour: $0.key.time, series: $0.key.series, events: $0.value) },
             on: connection, logger: logger)
         return outcome
+    }
+
+    /// Notes in `bucket_change` the span of `minutes` (bucket starts) that the transaction writes to, with
+    /// its transaction id (``PostgresBucketStore/bucketChanges(since:)``).
+    static func noteChange(of minutes: some Sequence<Int64>, on connection: PostgresConnection, logger: Logger) async throws {
+        var span: (first: Int64, last: Int64)?
+        for minute in minutes { span = span.map { (min($0.first, minute), max($0.last, minute)) } ?? (minute, minute) }
+        guard let span else { return }
+        try await connection.run(
+            "INSERT INTO bucket_change (from_time, to_time) VALUES (\(span.first), \(span.last + Resolution.minute.seconds))", logger: logger)
     }
 
     /// Adds to each hour and series its late arrivals, in one statement.

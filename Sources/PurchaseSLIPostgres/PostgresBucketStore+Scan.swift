@@ -203,6 +203,13 @@ extension PostgresBucketStore {
                     (.minute, configuration.minuteRetentionSeconds), (.hour, configuration.hourRetentionSeconds),
                     (.day, configuration.dayRetentionSeconds),
                 ]
+                // The minutes dropped, for a reader that keeps what it read (bucketChanges).
+                let minutesBefore = newest - configuration.minuteRetentionSeconds
+                try await connection.run(
+                    """
+                    INSERT INTO bucket_change (from_time, to_time)
+                    SELECT min(time), max(time) + \(Resolution.minute.seconds) FROM bucket_minute WHERE time < \(minutesBefore) HAVING count(*) > 0
+                    """, logger: logger)
                 for case let (resolution, retention?) in retentions {
                     for table in [resolution.bucketTable, resolution.errorTable] {
                         var delete = PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE time < $1")
@@ -210,6 +217,7 @@ extension PostgresBucketStore {
                         try await connection.run(delete, logger: logger)
                     }
                 }
+                try await Self.pruneChanges(on: connection, logger: logger)
                 // What the caps turned away is kept as long as the hour buckets of its day.
                 let overflowBefore = Int32(clamping: (newest - configuration.hourRetentionSeconds).floorDividedBy(.secondsPerDay).quotient)
                 try await connection.run("DELETE FROM overflow WHERE day < \(overflowBefore)", logger: logger)

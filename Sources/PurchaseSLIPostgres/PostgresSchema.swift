@@ -162,6 +162,23 @@ package enum PostgresSchema {
                 """,
             ]
         ),
+        // The spans of minute buckets each transaction wrote to or a pruning dropped, with the writing
+        // transaction's id (BucketStore.bucketChanges): a reader's mark is the oldest transaction still
+        // running when it asked, so a node's commit that lands after a later one is still reported. The
+        // largest transaction id pruned from it tells how far back it still reaches.
+        (
+            16, "bucket-changes",
+            [
+                """
+                CREATE TABLE bucket_change (
+                    seq bigserial PRIMARY KEY, xact bigint NOT NULL DEFAULT (pg_current_xact_id()::text::bigint),
+                    from_time bigint NOT NULL, to_time bigint NOT NULL)
+                """,
+                "CREATE INDEX bucket_change_by_xact ON bucket_change (xact)",
+                "CREATE TABLE bucket_change_pruned (id smallint PRIMARY KEY CHECK (id = 0), xact bigint NOT NULL)",
+                "INSERT INTO bucket_change_pruned (id, xact) VALUES (0, 0)",
+            ]
+        ),
     ]
 
     private static let version1: [String] =

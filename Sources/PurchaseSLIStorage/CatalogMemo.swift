@@ -2,26 +2,15 @@ import PurchaseSLICore
 import Synchronization
 
 /// What queries work out of one state of a store's series, kept for the queries after: the groupings (by
-/// what a query groups and filters), and for an app's view (``AppScopedStore``) its narrowed tables and
+/// what a query groups by and filters on other dimensions, ``CatalogGrouping``), and for an app's view (``AppScopedStore``) its narrowed tables and
 /// its selection of series. The queries of a page set or an evaluation group one catalog the same way many
 /// times (each action's totals, say), and an app's view narrows it for every query: each costs a pass over
 /// every series of a large catalog. A store's catalog hands every table of one state of its series the
 /// same memo, and a new one once series are added. It keeps what was used last, within ``byteBudget``.
 final class CatalogMemo: Sendable {
-    /// What a grouping depends on besides the table.
-    struct GroupingKey: Hashable {
-        let groupBy: [EventDimension]
-        let filters: [EventDimension: Set<String?>]
-        let requiredValues: Set<EventDimension>
-
-        init(_ query: CountQuery) {
-            (groupBy, filters, requiredValues) = (query.groupBy, query.filters, query.requiredValues)
-        }
-    }
-
     /// What is kept.
     private enum Key: Hashable {
-        case grouping(GroupingKey)
+        case grouping(CatalogGrouping.Key)
         /// The table of `dimensions` narrowed to the series of `app` (asked of the table of `dimensions + [.app]`).
         case narrowed(dimensions: [EventDimension], app: String)
         /// The series of `app` (asked of the table of `[.app]`).
@@ -29,7 +18,7 @@ final class CatalogMemo: Sendable {
     }
 
     private enum Value: Sendable {
-        case grouping(SeriesGrouping)
+        case grouping(CatalogGrouping)
         case table(SeriesTable)
         case selection(SeriesSelection)
 
@@ -51,7 +40,7 @@ final class CatalogMemo: Sendable {
     static let byteBudget = 12 << 20
 
     /// The grouping of `key`, made by `make` unless it is kept.
-    func grouping(for key: GroupingKey, make: () -> SeriesGrouping) -> SeriesGrouping {
+    func grouping(for key: CatalogGrouping.Key, make: () -> CatalogGrouping) -> CatalogGrouping {
         guard case .grouping(let grouping) = value(for: .grouping(key), make: { .grouping(make()) }) else { preconditionFailure() }
         return grouping
     }

@@ -87,6 +87,6 @@ private struct CountingStore: BucketForwarding {
                 guard same else { return }
             }
         }
-        if backend.name != "PostgreSQL" { #expect(keptScans * 3 < freshScans, "kept \(keptScans) of \(freshScans) buckets") }
+        #expect(keptScans * 3 < freshScans, "kept \(keptScans) of \(freshScans) buckets")
     }
 }

@@ -38,6 +38,24 @@ public enum TestPostgres {
 
     /// Runs `statements` one after the other in the database at `url` (one of ``newDatabase(creating:)``).
     public static func run(_ statements: [String], in url: String) async throws {
+        try await withConnection(to: url) { connection, logger in
+            for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+        }
+    }
+
+    /// Runs `statements` in a transaction of the database at `url` left open while `meanwhile` runs, and
+    /// commits it after: a write of another node that lands late.
+    public static func inOpenTransaction(_ statements: [String], in url: String, meanwhile: () async throws -> Void) async throws {
+        try await withConnection(to: url) { connection, logger in
+            try await connection.query("BEGIN", logger: logger)
+            for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            try await meanwhile()
+            try await connection.query("COMMIT", logger: logger)
+        }
+    }
+
+    /// Runs `work` with a connection of its own to the database at `url`, closed after.
+    private static func withConnection(to url: String, _ work: (PostgresConnection, Logger) async throws -> Void) async throws {
         guard let components = URLComponents(string: url), let host = components.host, let user = components.user else {
             throw MissingServer()
         }
@@ -48,7 +66,7 @@ public enum TestPostgres {
                 password: components.password?.removingPercentEncoding, database: String(components.path.dropFirst()), tls: .disable),
             id: 1, logger: logger)
         do {
-            for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            try await work(connection, logger)
             try await connection.close()
         } catch {
             try? await connection.close()
