@@ -102,25 +102,23 @@ public struct AlreadyGrantedSpikeRule: AlertRule {
 
     /// The slices of every app version of each action of `inputs`, as they hold them, summed minute by
     /// minute into one series per action: what every version together counts (``measured(_:last:before:)``).
-    /// O(minutes with events of the slices × log).
+    /// O(minutes + minutes with events of the slices), summed in one array of the minutes (not a list of
+    /// every slice's minutes sorted: a large catalog's versions hold hundreds of thousands).
     private static func everyVersion(of inputs: AlertInputs) -> [MinuteSeries] {
         inputs.actionsWithSlices.sorted().compactMap { action in
             let slices = inputs.unfilteredSlices(of: action, dimension: .appVersion).map(inputs.viewedSlice)
             guard let first = slices.map(\.startSeconds).min(), let end = slices.map(\.endSeconds).max() else { return nil }
             // From the minute of the first (a restriction may start within one), through the last.
             let start = first - (first % .secondsPerMinute + .secondsPerMinute) % .secondsPerMinute
-            var minutes: [(step: Int32, counts: OutcomeCounts)] = []
+            let minuteCount = Int((end - start + .secondsPerMinute - 1) / .secondsPerMinute)
+            var minutes = [OutcomeCounts](repeating: OutcomeCounts(), count: minuteCount)
             for series in slices {
                 series.forEachMinute(from: series.startSeconds, to: series.endSeconds) { minute, counts in
-                    minutes.append((Int32((minute - start) / .secondsPerMinute), counts))
+                    minutes[Int((minute - start) / .secondsPerMinute)] += counts
                 }
             }
-            minutes.sort { $0.step < $1.step }
-            var counts = StepCounts()
-            for minute in minutes { counts.add(minute.counts, at: minute.step) }
             return MinuteSeries(
-                labels: SeriesLabels(actionType: action), startSeconds: start,
-                minuteCount: Int((end - start + .secondsPerMinute - 1) / .secondsPerMinute), counts: counts)
+                labels: SeriesLabels(actionType: action), startSeconds: start, minuteCount: minuteCount, counts: StepCounts(dense: minutes))
         }
     }
 }
