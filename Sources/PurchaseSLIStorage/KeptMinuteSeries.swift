@@ -7,19 +7,30 @@ import Synchronization
 /// minutes no write has touched since and reads from the store only the rest: the minutes after them,
 /// those written to since (late events), those before them, and the groups a filter lets in that it did not
 /// before. The answers are those of reading everything again (``CountSeries/merging(_:startSeconds:stepSeconds:stepCount:)``).
-/// A store that keeps no record of its writes is read in full each time. Hold one per store.
+/// A store that keeps no record of its writes is read in full each time, and every store every
+/// ``readsBetweenFullReads`` reads: a write the record missed (a node of an older version still writing to a
+/// shared database, a hand-made change) is then counted within that many reads rather than while the
+/// minute stays in the windows. Hold one per store.
 public final class KeptMinuteSeries: Sendable {
-    /// The answers of the last read, by query, and the store's mark before it.
-    private let kept = Mutex<(mark: Int64?, answers: [(query: CountQuery, series: CountSeries)])>((nil, []))
+    /// The answers of the last read, by query, the store's mark before it, and the reads since everything
+    /// was read.
+    private let kept = Mutex<(mark: Int64?, answers: [(query: CountQuery, series: CountSeries)], reads: Int)>((nil, [], 0))
+    /// How many reads take from what is kept before one reads everything again.
+    public let readsBetweenFullReads: Int
 
-    /// Nothing kept yet.
-    public init() {}
+    /// Nothing kept yet; everything read again every `readsBetweenFullReads` reads (`serve`'s hour at a
+    /// round a minute).
+    public init(readsBetweenFullReads: Int = 60) {
+        self.readsBetweenFullReads = readsBetweenFullReads
+    }
 
     /// Each query as a series (``BucketQueryEngine/series(_:)``), read from `store` where what is kept
     /// does not answer it. Queries of another step than a minute, or off whole minutes, are read in full.
     public func series(_ queries: [CountQuery], from store: any BucketStore) async throws -> [CountSeries] {
-        let (mark, answers) = kept.withLock { ($0.mark, $0.answers) }
-        let changes = try await store.bucketChanges(since: mark)
+        let (mark, answers, keptReads) = kept.withLock { ($0.mark, $0.answers, $0.reads) }
+        let fullRead = mark == nil || keptReads >= readsBetweenFullReads
+        // Asked without a mark, a store gives one and no spans: everything is read.
+        let changes = try await store.bucketChanges(since: fullRead ? nil : mark)
         var reads: [CountQuery] = []
         var plans: [Plan] = []
         for query in queries {
@@ -34,7 +45,7 @@ public final class KeptMinuteSeries: Sendable {
         let read = try await store.series(reads)
         let series = plans.map { plan in plan.answer(from: plan.readIndexes.map { read[$0] }) }
         if changes.mark != nil {
-            kept.withLock { $0 = (changes.mark, zip(queries, series).map { ($0, $1) }) }
+            kept.withLock { $0 = (changes.mark, zip(queries, series).map { ($0, $1) }, fullRead ? 0 : keptReads + 1) }
         }
         return series
     }

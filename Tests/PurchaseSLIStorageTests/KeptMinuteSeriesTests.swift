@@ -21,6 +21,19 @@ private struct CountingStore: BucketForwarding {
     }
 }
 
+/// A store whose record of writes leaves out those to one minute, as a node of an older version writing to
+/// a shared database would.
+private struct ForgetfulStore: BucketForwarding {
+    let base: any BucketStore
+    let forgotten: Int64
+
+    func bucketChanges(since mark: Int64?) async throws -> BucketChanges {
+        var changes = try await base.bucketChanges(since: mark)
+        changes.spans = changes.spans?.filter { !$0.contains(forgotten) }
+        return changes
+    }
+}
+
 @Suite struct KeptMinuteSeriesTests {
     private static let start = seconds("2026-11-14T00:00:00Z")
 
@@ -88,5 +101,28 @@ private struct CountingStore: BucketForwarding {
             }
         }
         #expect(keptScans * 3 < freshScans, "kept \(keptScans) of \(freshScans) buckets")
+    }
+
+    /// A write the store's record leaves out is not seen by the reads that take from what is kept, and is
+    /// counted once everything is read again, every `readsBetweenFullReads` reads.
+    @Test func aWriteTheRecordMissedIsCountedAtTheNextFullRead() async throws {
+        let base = InMemoryBucketStore()
+        let lateMinute = Self.start + 5 * 60
+        let store = ForgetfulStore(base: base, forgotten: lateMinute)
+        let kept = KeptMinuteSeries(readsBetweenFullReads: 3)
+        func purchase(_ id: String, at time: Int64) async throws {
+            let event = PurchaseEvent(
+                eventID: id, timestampMillis: time * 1000, productID: "coins_100", actionType: .purchase, resultType: .success)
+            _ = try await base.record([event], receivedAtMillis: (Self.start + 3600) * 1000)
+        }
+        for minute in 0..<10 { try await purchase("e\(minute)", at: Self.start + Int64(minute) * 60 + 10) }
+        let query = CountQuery(
+            fromSeconds: Self.start, toSeconds: Self.start + 20 * 60, step: TimeStep(seconds: 60), groupBy: [.actionType])
+        _ = try await kept.series([query], from: store)
+        try await purchase("late", at: lateMinute + 20)
+        let fresh = try await store.series([query])
+        var answers: [Bool] = []
+        for _ in 0..<5 { answers.append(try await kept.series([query], from: store) == fresh) }
+        #expect(answers == [false, false, false, true, true], "three reads take the kept minute, the fourth after them reads all")
     }
 }
