@@ -60,9 +60,10 @@ public struct MinuteSeries: Sendable {
 
     /// Running totals from `originSeconds` at each minute with events, and which minutes those are: the
     /// totals of the first i minutes are those of the entries before minute i, counted in O(1) by a rank
-    /// over a bit per minute. `valid` holds their valid events and failures alone, four to a cache line
-    /// where `running` holds one: what the burn-rate tests read at every minute of every series
-    /// (``validCounts(from:to:)``).
+    /// over a bit per minute. The valid tallies hold their valid events and failures alone, where the
+    /// totals hold every count: what the burn-rate tests read at every minute of every series
+    /// (``validCounts(from:to:)``). Both in 4 bytes a count when the series' totals fit (``CompactCounts``),
+    /// as nearly every series' do.
     private final class Sums: Sendable {
         /// What the series counts.
         let labels: SeriesLabels
@@ -71,27 +72,26 @@ public struct MinuteSeries: Sendable {
         let occupied: [UInt64]
         /// The minutes with events before each word of `occupied`.
         let ranks: [Int32]
+        /// Whether the totals are in `wideRunning` and `wideValid` (else in `running` and `valid`).
+        let isWide: Bool
         /// `running[k]`: the totals of the first k + 1 minutes with events (those of none are zero, not
         /// stored), summed in place in the counts handed over, so that no second array of their size is
         /// written.
-        let running: [OutcomeCounts]
+        let running: [CompactCounts]
         /// `valid[k]`: the valid events and failures of the first k minutes with events.
-        let valid: [ValidTally]
+        let valid: [CompactTally]
+        /// `running` of a series whose totals do not fit in 4 bytes a count.
+        let wideRunning: [OutcomeCounts]
+        /// `valid` of a series whose totals do not fit in 4 bytes a count.
+        let wideValid: [ValidTally]
 
-        /// Sums `counts`, those of minutes `steps` (ascending, below `minuteCount`).
-        init(labels: SeriesLabels, minuteCount: Int, steps: [Int32], counts: consuming [OutcomeCounts]) {
+        /// Sums the counts of minutes `steps` (ascending, below `minuteCount`): `compact`, or `wide` when
+        /// they are held so.
+        init(labels: SeriesLabels, minuteCount: Int, steps: [Int32], compact: consuming [CompactCounts], wide: consuming [OutcomeCounts]?) {
             self.labels = labels
             var occupied = [UInt64](repeating: 0, count: minuteCount / 64 + 1)
             var ranks = [Int32](repeating: 0, count: occupied.count)
-            var valid = [ValidTally(valid: 0, failure: 0)]
-            valid.reserveCapacity(counts.count + 1)
-            var total = OutcomeCounts()
-            for (entry, step) in steps.enumerated() {
-                occupied[Int(step) / 64] |= 1 << UInt64(step % 64)
-                total += counts[entry]
-                counts[entry] = total
-                valid.append(ValidTally(valid: total.valid, failure: total.failure))
-            }
+            for step in steps { occupied[Int(step) / 64] |= 1 << UInt64(step % 64) }
             var before: Int32 = 0
             for word in occupied.indices {
                 ranks[word] = before
@@ -99,8 +99,41 @@ public struct MinuteSeries: Sendable {
             }
             self.occupied = occupied
             self.ranks = ranks
-            running = counts
-            self.valid = valid
+            if wide == nil, Self.totalFits(compact) {
+                var valid = [CompactTally(valid: 0, failure: 0)]
+                valid.reserveCapacity(compact.count + 1)
+                var total = CompactCounts()
+                for entry in compact.indices {
+                    // The total fits, so no running total on the way to it overflows.
+                    total = total.adding(compact[entry])!
+                    compact[entry] = total
+                    valid.append(CompactTally(valid: UInt32(total.valid), failure: UInt32(total.failure)))
+                }
+                (isWide, running, self.valid, wideRunning, wideValid) = (false, compact, valid, [], [])
+            } else {
+                (isWide, running, valid) = (true, [], [])
+                (wideRunning, wideValid) = Self.wideSums(wide ?? compact.map(\.counts))
+            }
+        }
+
+        /// Whether the totals of `cells`, their valid events among them, fit in 4 bytes a count.
+        private static func totalFits(_ cells: [CompactCounts]) -> Bool {
+            var total = OutcomeCounts()
+            for cell in cells { total += cell.counts }
+            return CompactCounts(exactly: total) != nil && total.valid <= Int64(UInt32.max)
+        }
+
+        /// The running totals and valid tallies of `cells`, summed in place.
+        private static func wideSums(_ cells: consuming [OutcomeCounts]) -> ([OutcomeCounts], [ValidTally]) {
+            var valid = [ValidTally(valid: 0, failure: 0)]
+            valid.reserveCapacity(cells.count + 1)
+            var total = OutcomeCounts()
+            for entry in cells.indices {
+                total += cells[entry]
+                cells[entry] = total
+                valid.append(ValidTally(valid: total.valid, failure: total.failure))
+            }
+            return (cells, valid)
         }
 
         /// How many of the first `minutes` minutes have events.
@@ -110,22 +143,44 @@ public struct MinuteSeries: Sendable {
             return Int(ranks[word]) + (occupied[word] & ((1 &<< UInt64(minutes & 63)) &- 1)).nonzeroBitCount
         }
 
+        /// The totals of the first `entries` minutes with events.
+        @inline(__always)
+        func total(ofEntries entries: Int) -> OutcomeCounts {
+            guard entries > 0 else { return OutcomeCounts() }
+            return isWide ? wideRunning[entries - 1] : running[entries - 1].counts
+        }
+
+        /// The counts of the minute of entry `entry` alone.
+        @inline(__always)
+        func counts(ofEntry entry: Int) -> OutcomeCounts {
+            if isWide { return entry == 0 ? wideRunning[0] : wideRunning[entry] - wideRunning[entry - 1] }
+            return entry == 0 ? running[0].counts : running[entry].subtracting(running[entry - 1])
+        }
+
         /// The totals of the first `minutes` minutes.
         @inline(__always)
-        func counts(through minutes: Int) -> OutcomeCounts {
-            let entries = entries(before: minutes)
-            return entries == 0 ? OutcomeCounts() : running[entries - 1]
-        }
+        func counts(through minutes: Int) -> OutcomeCounts { total(ofEntries: entries(before: minutes)) }
 
         /// The valid events and failures of the first `minutes` minutes.
         @inline(__always)
-        func valid(through minutes: Int) -> ValidTally { valid[entries(before: minutes)] }
+        func valid(through minutes: Int) -> ValidTally {
+            let entries = entries(before: minutes)
+            if isWide { return wideValid[entries] }
+            let tally = valid[entries]
+            return ValidTally(valid: Int64(tally.valid), failure: Int64(tally.failure))
+        }
     }
 
     /// Running totals of valid events and failures.
     private struct ValidTally {
         var valid: Int64
         var failure: Int64
+    }
+
+    /// ``ValidTally`` in 4 bytes a count.
+    private struct CompactTally {
+        var valid: UInt32
+        var failure: UInt32
     }
 
     /// Builds the series from per-minute counts, `minutes[i]` being the minute at `startSeconds + 60 i`.
@@ -143,8 +198,8 @@ public struct MinuteSeries: Sendable {
         var counts = counts
         counts.normalize()
         counts.removeSteps(from: minuteCount)
-        let (steps, cells) = counts.parts()
-        sums = Sums(labels: labels, minuteCount: minuteCount, steps: steps, counts: cells)
+        let (steps, compact, wide) = counts.parts()
+        sums = Sums(labels: labels, minuteCount: minuteCount, steps: steps, compact: compact, wide: wide)
     }
 
     private init(restricting series: MinuteSeries, startSeconds: Int64, endSeconds: Int64) {
@@ -178,7 +233,6 @@ public struct MinuteSeries: Sendable {
         let (start, end) = (index(from), index(to))
         guard end > start else { return }
         let (first, last) = (sums.entries(before: start), sums.entries(before: end))
-        var previous = first == 0 ? OutcomeCounts() : sums.running[first - 1]
         // The bits of the minutes with events from `start` on, a word at a time.
         var word = start >> 6
         var bits = sums.occupied[word] & ~((1 << UInt64(start & 63)) - 1)
@@ -189,8 +243,7 @@ public struct MinuteSeries: Sendable {
             }
             let minute = word << 6 + bits.trailingZeroBitCount
             bits &= bits - 1
-            body(originSeconds + Int64(minute) * .secondsPerMinute, sums.running[entry] - previous)
-            previous = sums.running[entry]
+            body(originSeconds + Int64(minute) * .secondsPerMinute, sums.counts(ofEntry: entry))
         }
     }
 

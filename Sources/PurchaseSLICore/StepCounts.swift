@@ -1,25 +1,48 @@
 /// The counts of one group of a series at the steps that hold any: step indices ascending, each with
 /// its counts, none empty (every event counts in ``OutcomeCounts/total``, its 409 and 5xx counters too).
 /// A series of minutes over a week holds ~10,000 steps a group, and most groups of a large catalog have
-/// events in few of them: what is not held costs nothing.
+/// events in few of them: what is not held costs nothing. The counts are held in 4 bytes each
+/// (``CompactCounts``) while every one fits, and as ``OutcomeCounts`` from the first that does not.
 public struct StepCounts: Sendable, Hashable {
     /// The indices of the steps with counts, ascending and distinct.
     public private(set) var steps: [Int32]
-    /// The counts of each of `steps`, none empty.
-    public private(set) var counts: [OutcomeCounts]
+    /// The counts of each of `steps` while every one fits in 4 bytes a count (then `wide` is empty).
+    private var compact: [CompactCounts]
+    /// The counts of each of `steps` once one did not fit (then `compact` is empty).
+    private var wide: [OutcomeCounts]
+    /// Whether the counts are in `wide`.
+    private var isWide = false
     /// Whether the steps were added in order (else ``normalize()`` sorts and sums them).
     private var isInOrder = true
 
     /// No counts.
     public init() {
         steps = []
-        counts = []
+        compact = []
+        wide = []
     }
 
     /// The non-empty steps of dense counts, `dense[i]` being step i.
     public init(dense: [OutcomeCounts]) {
         self.init()
         for (step, cell) in dense.enumerated() { add(cell, at: Int32(step)) }
+    }
+
+    /// The counts of each of ``steps``, in order, none empty.
+    public var counts: Cells { Cells(compact: compact, wide: wide, isWide: isWide) }
+
+    /// The counts of each step with counts, whichever way they are held.
+    public struct Cells: RandomAccessCollection, Sendable {
+        @usableFromInline let compact: [CompactCounts]
+        @usableFromInline let wide: [OutcomeCounts]
+        @usableFromInline let isWide: Bool
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { isWide ? wide.count : compact.count }
+
+        /// The counts of the `index`-th step with counts.
+        @inlinable
+        public subscript(index: Int) -> OutcomeCounts { isWide ? wide[index] : compact[index].counts }
     }
 
     /// Adds `cell` to step `step`: O(1) when steps come in order, as a scan in time order gives them;
@@ -31,35 +54,54 @@ public struct StepCounts: Sendable, Hashable {
         guard !cell.isEmpty else { return }
         if let last = steps.last, last >= step {
             if last == step {
-                counts[counts.count - 1] += cell
+                addToLast(cell)
                 return
             }
             isInOrder = false
         }
-        if counts.count == counts.capacity {
-            let count = counts.count
+        if steps.count == steps.capacity {
+            let count = steps.count
             let capacity = min(max(expectedSteps(count), count + count / 4 + 8), 2 * count + 8)
             steps.reserveCapacity(capacity)
-            counts.reserveCapacity(capacity)
+            if isWide { wide.reserveCapacity(capacity) } else { compact.reserveCapacity(capacity) }
         }
         steps.append(step)
-        counts.append(cell)
+        if !isWide, let narrow = CompactCounts(exactly: cell) {
+            compact.append(narrow)
+        } else {
+            widen()
+            wide.append(cell)
+        }
+    }
+
+    /// Adds `cell` to the last step's counts.
+    private mutating func addToLast(_ cell: OutcomeCounts) {
+        let last = steps.count - 1
+        if !isWide, let narrow = CompactCounts(exactly: cell), let sum = compact[last].adding(narrow) {
+            compact[last] = sum
+        } else {
+            widen()
+            wide[last] += cell
+        }
+    }
+
+    /// Holds the counts as ``OutcomeCounts`` from now on.
+    private mutating func widen() {
+        guard !isWide else { return }
+        wide = compact.map(\.counts)
+        wide.reserveCapacity(steps.capacity)
+        compact = []
+        isWide = true
     }
 
     /// Sorts the steps and sums those added more than once, when they did not come in order.
     public mutating func normalize() {
         guard !isInOrder else { return }
+        let cells = counts
         let order = steps.indices.sorted { steps[$0] < steps[$1] }
-        var (sortedSteps, sortedCounts) = ([Int32](), [OutcomeCounts]())
-        for index in order {
-            if sortedSteps.last == steps[index] {
-                sortedCounts[sortedCounts.count - 1] += counts[index]
-            } else {
-                sortedSteps.append(steps[index])
-                sortedCounts.append(counts[index])
-            }
-        }
-        (steps, counts, isInOrder) = (sortedSteps, sortedCounts, true)
+        var sorted = StepCounts()
+        for index in order { sorted.add(cells[index], at: steps[index]) }
+        self = sorted
     }
 
     /// The counts with only what `keep` leaves of each step, steps it leaves empty dropped.
@@ -74,7 +116,7 @@ public struct StepCounts: Sendable, Hashable {
         let kept = steps.partitioningIndex { Int($0) >= stepCount }
         guard kept < steps.count else { return }
         steps.removeSubrange(kept...)
-        counts.removeSubrange(kept...)
+        if isWide { wide.removeSubrange(kept...) } else { compact.removeSubrange(kept...) }
     }
 
     /// The counts of steps `0..<stepCount`, one per step (steps from `stepCount` on left out).
@@ -87,16 +129,24 @@ public struct StepCounts: Sendable, Hashable {
     /// Whether no step has counts.
     public var isEmpty: Bool { steps.isEmpty }
 
-    /// The steps and their counts, handed over: what is held by nothing else can be changed in place.
-    public consuming func parts() -> (steps: [Int32], counts: [OutcomeCounts]) { (steps, counts) }
+    /// The steps and their counts, handed over: what is held by nothing else can be changed in place. The
+    /// counts are `compact` while every one fits in 4 bytes a count, else `wide` (and `compact` is empty).
+    public consuming func parts() -> (steps: [Int32], compact: [CompactCounts], wide: [OutcomeCounts]?) {
+        (steps, compact, isWide ? wide : nil)
+    }
 
-    /// Whether both hold the same counts at the same steps (normalized ones compare as their sums do).
-    public static func == (lhs: StepCounts, rhs: StepCounts) -> Bool { lhs.steps == rhs.steps && lhs.counts == rhs.counts }
+    /// Whether both hold the same counts at the same steps, however they hold them (normalized ones compare
+    /// as their sums do).
+    public static func == (lhs: StepCounts, rhs: StepCounts) -> Bool {
+        guard lhs.steps == rhs.steps else { return false }
+        if !lhs.isWide && !rhs.isWide { return lhs.compact == rhs.compact }
+        return lhs.counts.elementsEqual(rhs.counts)
+    }
 
     /// Hashes the steps and their counts, as ``==`` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(steps)
-        hasher.combine(counts)
+        for cell in counts { hasher.combine(cell) }
     }
 }
 

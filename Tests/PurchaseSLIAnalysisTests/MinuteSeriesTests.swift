@@ -55,8 +55,11 @@ import Testing
     /// A series of 300 minutes with events in few of them (at the edges of its 64-minute words among
     /// them), made from the minutes with events given out of order and twice: every window's counts, valid
     /// counts, first and last event, the start holding a number of valid events, and the minutes with
-    /// events, of it and of its restrictions, are those summed minute by minute.
-    @Test func aSparseSeriesAnswersAsItsMinutesSummed() {
+    /// events, of it and of its restrictions, are those summed minute by minute. At every scale of its
+    /// counts: held in 4 bytes each (1), with totals whose valid events (2^26), then counts (2^27), pass
+    /// 4 bytes, with minutes that pass them once summed (2^30), and with counts that never fit (2^33).
+    @Test(arguments: [1, 1 << 26, 1 << 27, 1 << 30, 1 << 33] as [Int64])
+    func aSparseSeriesAnswersAsItsMinutesSummed(scale: Int64) {
         var dense = [OutcomeCounts](repeating: OutcomeCounts(), count: 300)
         var given = StepCounts()
         var seed: UInt64 = 7
@@ -67,7 +70,8 @@ import Testing
         }
         for minute in minutes {
             let cancel: Int64 = minute % 5 == 0 ? 1 : 0
-            let counts = OutcomeCounts(start: 1, success: Int64(minute % 3), failure: Int64(minute % 2), cancel: cancel)
+            let counts = OutcomeCounts(
+                start: scale, success: scale * Int64(minute % 3), failure: scale * Int64(minute % 2), cancel: scale * cancel)
             dense[minute] += counts
             given.add(counts, at: Int32(minute))
         }
@@ -106,9 +110,9 @@ import Testing
                     #expect(series.firstEvent(from: from, to: to) == minutes.first)
                     if from <= series.startSeconds { #expect(series.lastEvent(before: to) == minutes.last) }
                     let holding = stride(from: to - 60, through: max(from, series.startSeconds), by: -60).first {
-                        summed($0, to, lower: lower, upper: upper).valid >= 3
+                        summed($0, to, lower: lower, upper: upper).valid >= 3 * scale
                     }
-                    #expect(series.start(holdingValid: 3, before: to, notBefore: from) == holding.map { max($0, series.startSeconds) })
+                    #expect(series.start(holdingValid: 3 * scale, before: to, notBefore: from) == holding.map { max($0, series.startSeconds) })
                 }
             }
         }
@@ -134,6 +138,6 @@ import Testing
         let restricted = Self.series.restricted(from: 150, to: 600)
         let byMinute = restricted.countsByMinute()
         #expect(byMinute.steps == [1, 5])
-        #expect(byMinute.counts == [OutcomeCounts(start: 1, success: 1), OutcomeCounts(start: 1)])
+        #expect(Array(byMinute.counts) == [OutcomeCounts(start: 1, success: 1), OutcomeCounts(start: 1)])
     }
 }
