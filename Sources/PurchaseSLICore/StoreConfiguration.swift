@@ -32,8 +32,12 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// when a stored notification names their transaction or account token within the span a charge
     /// reaches (``ClientReport/settleAfterMillis``); their grants stay for ``storeRecordRetentionSeconds``.
     public var reportSettleSeconds: Int64 = ClientReport.settleAfterMillis / .millisPerSecond
-    /// SQLite page cache per connection, in KiB.
+    /// SQLite page cache of the writer's connection, in KiB (a reader's is at most
+    /// ``readerCacheSizeKiB``).
     public var cacheSizeKiB: Int
+    /// SQLite page cache of each reading connection, in KiB: a read scans its buckets once, and the
+    /// operating system keeps the file's pages.
+    public static let readerCacheSizeKiB = 8 * 1024
     /// Whether each commit is fsynced before it returns (`synchronous = FULL`), so that it survives a
     /// power loss; otherwise (`NORMAL`) a commit survives a crash or kill of the process, not of the machine.
     public var fsyncEachCommit = false

@@ -28,7 +28,10 @@ public final class SQLiteBucketStore: BucketStore, SQLRecordStore {
         let cacheSize = configuration.cacheSizeKiB
         let synchronous = configuration.fsyncEachCommit ? "FULL" : "NORMAL"
         grdbConfiguration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA cache_size = -\(cacheSize)")
+            // A reader scans what it reads once (the OS keeps the file's pages): a writer's cache for each
+            // of them would hold a copy of what every read passed over.
+            let size = db.configuration.readonly ? min(cacheSize, StoreConfiguration.readerCacheSizeKiB) : cacheSize
+            try db.execute(sql: "PRAGMA cache_size = -\(size)")
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
             // After a checkpoint, shrink the WAL file back to this size instead of leaving it at its peak.
             try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
