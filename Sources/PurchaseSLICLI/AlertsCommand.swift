@@ -93,6 +93,7 @@ struct AlertsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ReadingMemory.limitArenas()
         let time = try times(nowSeconds: WallClock.system.nowSeconds)
         let loaded = try exitingOnFailure { try policy.load() }
         let zone = try exitingOnFailure { try timeZone.zone(loaded) }

@@ -89,6 +89,7 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ReadingMemory.limitArenas()
         if of == .charges { return try await runCharges() }
         let query = try makeQuery(nowSeconds: WallClock.system.nowSeconds)
         let (output, zone) = try await exitingOnFailure { () async throws -> (QueryOutput, TimeZoneOffsets) in

@@ -58,6 +58,7 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ReadingMemory.limitArenas()
         let written = try await exitingOnFailure {
             let now = WallClock.system.nowSeconds
             let (at, rangeSeconds) = try parsedTimes(nowSeconds: now)

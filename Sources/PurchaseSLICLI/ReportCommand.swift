@@ -50,6 +50,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ReadingMemory.limitArenas()
         let (text, holdsNoEvent) = try await exitingOnFailure(output)
         print(text, terminator: "")
         if holdsNoEvent { throw HealthExitCode.unknown }

@@ -88,6 +88,7 @@ struct RolloutCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ReadingMemory.limitArenas()
         print(try await exitingOnFailure(output), terminator: "")
     }
 

@@ -51,10 +51,12 @@ struct CatalogGrouping: Sendable {
         for filter in filters {
             var ordinals = ValueOrdinals()
             var allowed: [Bool] = []
+            // Read from a copy made once, not from the tuple at every row.
+            let values = filter.values
             for row in passes.indices where passes[row] {
-                let ordinal = Int(ordinals.ordinal(of: filter.values[row]))
+                let ordinal = Int(ordinals.ordinal(of: values[row]))
                 if ordinal == allowed.count {
-                    let id = filter.values[row]
+                    let id = values[row]
                     allowed.append(filter.allowed.contains(id == 0 ? nil : table.texts[id]))
                 }
                 passes[row] = allowed[ordinal]
