@@ -37,7 +37,9 @@ public struct StepCounts: Sendable, Hashable {
         @usableFromInline let wide: [OutcomeCounts]
         @usableFromInline let isWide: Bool
 
+        /// The first step's position: 0.
         public var startIndex: Int { 0 }
+        /// The number of steps with counts.
         public var endIndex: Int { isWide ? wide.count : compact.count }
 
         /// The counts of the `index`-th step with counts.

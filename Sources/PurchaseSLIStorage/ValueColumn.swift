@@ -76,7 +76,9 @@ public struct ValueColumn: Sendable, RandomAccessCollection {
         for id in ids { append(id) }
     }
 
+    /// The first row: 0.
     public var startIndex: Int { 0 }
+    /// The number of rows.
     public var endIndex: Int {
         switch width {
         case 1: narrow.count
