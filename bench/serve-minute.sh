@@ -6,7 +6,8 @@
 # phases of PHASE seconds:
 #   known  each batch repeats one series (new event ids, the time now): the catalog stays as it is;
 #   new    each batch names 20 products not seen before: every minute's evaluation meets new series.
-# Reports serve's CPU time (user + system, from /proc) per phase as a share of one core, and new / known.
+# Reports serve's CPU time (user + system, from /proc) per phase as a share of one core, and new / known,
+# and its memory after the warm-up and each phase (resident, and the peak so far: VmRSS and VmHWM).
 # With BASE_BIN, that build is measured first on the same database (the baseline of the same run).
 # Usage: [BIN=path] [BASE_BIN=path] [DAYS=7] [WARMUP=90] [PHASE=180] [ROUNDS=2] bash bench/serve-minute.sh
 #        (BENCH_DIR: default /tmp/purchase-sli-bench)
@@ -53,6 +54,7 @@ batch() {
     done
 }
 cpu_seconds() { awk -v ticks="$(getconf CLK_TCK)" '{print ($14 + $15) / ticks}' "/proc/$server/stat"; }
+memory() { awk '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 } END { printf "%d MB resident, %d MB at its peak so far", r / 1024, h / 1024 }' "/proc/$server/status"; }
 # Posts a batch every 2 seconds for `$2` seconds.
 trickle() {
     local kind=$1 seconds=$2 began
@@ -75,6 +77,7 @@ measure() {
     for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" > /dev/null && break; sleep 0.2; done
     curl -sf "http://127.0.0.1:$port/healthz" > /dev/null || { echo "serve did not start; its log:" >&2; cat "$work/serve-$name.log" >&2; exit 1; }
     trickle known "$warmup"
+    echo "$name, after the warm-up (the evaluation at start): $(memory)"
     declare -A used
     for round in $(seq 1 "${ROUNDS:-2}"); do
         for kind in known new; do
@@ -84,7 +87,7 @@ measure() {
             elapsed=$(awk -v b="$began" -v n="$(date +%s.%N)" 'BEGIN { print n - b }')
             share=$(awk -v a="$before" -v b="$(cpu_seconds)" -v e="$elapsed" 'BEGIN { printf "%.1f", 100 * (b - a) / e }')
             used[$kind]="${used[$kind]:-} $share"
-            echo "$name, round $round, $kind series: serve used $share % of a core over ${elapsed%.*} s"
+            echo "$name, round $round, $kind series: serve used $share % of a core over ${elapsed%.*} s; $(memory)"
         done
     done
     kill "$server"

@@ -49,7 +49,8 @@ extension CountSeries {
                         columns.append(StepCounts())
                         return keys.count - 1
                     }()
-                for entry in lower..<upper { columns[group].add(column.counts[entry], at: column.steps[entry] + shift) }
+                let cells = column.counts
+                for entry in lower..<upper { columns[group].add(cells[entry], at: column.steps[entry] + shift) }
             }
         }
         let order = keys.indices.sorted { keyPrecedes(keys[$0], keys[$1]) }
