@@ -64,13 +64,15 @@ public struct ValueColumn: Sendable, RandomAccessCollection {
 
     /// Holds the rows in `bytes` bytes each from now on.
     private mutating func widen(to bytes: Int) {
-        let ids = Array(self)
-        (narrow, medium, codes, large, width) = ([], [], [], [], bytes)
         if bytes == 2 {
-            medium.reserveCapacity(ids.count + ids.count / 2)
-            for id in ids { medium.append(UInt16(indexOfID[id]!)) }
+            // The same indices, in two bytes.
+            medium.reserveCapacity(narrow.count + narrow.count / 2)
+            medium.append(contentsOf: narrow.lazy.map(UInt16.init))
+            (narrow, width) = ([], 2)
             return
         }
+        let ids = Array(self)
+        (narrow, medium, codes, large, width) = ([], [], [], [], bytes)
         (distinct, indexOfID, last) = ([], [:], nil)
         codes.reserveCapacity(ids.count + ids.count / 2)
         for id in ids { append(id) }
